@@ -1,0 +1,1 @@
+"""Integration tests in a real Home Assistant."""
