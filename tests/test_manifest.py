@@ -66,7 +66,7 @@ HACS_ALLOWED = {
 def test_manifest_has_exactly_the_required_keys() -> None:
     manifest = json.loads((INTEGRATION / "manifest.json").read_text())
 
-    assert MANIFEST_REQUIRED <= manifest.keys(), MANIFEST_REQUIRED - manifest.keys()
+    assert manifest.keys() >= MANIFEST_REQUIRED, MANIFEST_REQUIRED - manifest.keys()
     assert manifest.keys() <= MANIFEST_ALLOWED, manifest.keys() - MANIFEST_ALLOWED
     assert manifest["domain"] == "local_agent" == INTEGRATION.name
     assert manifest["name"] == "Local Agent"

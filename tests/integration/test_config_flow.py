@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
+from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
 from homeassistant import config_entries
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
 
 
 async def start_flow(hass: HomeAssistant) -> str:
@@ -26,9 +26,7 @@ async def test_local_file_creates_entry(hass: HomeAssistant, tmp_path: Path) -> 
     model.write_bytes(b"GGUF" + bytes(60))
     flow_id = await start_flow(hass)
 
-    result = await hass.config_entries.flow.async_configure(
-        flow_id, {CONF_MODEL_PATH: str(model)}
-    )
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_MODEL_PATH: str(model)})
 
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["title"] == "botpsy-0.8b-q8_0.gguf"
@@ -52,7 +50,10 @@ async def test_same_file_twice_aborts(hass: HomeAssistant, tmp_path: Path) -> No
     [
         (lambda tmp: tmp / "missing.gguf", "model_not_found"),
         (lambda tmp: tmp, "model_not_a_file"),
-        (lambda tmp: (tmp / "notes.txt", (tmp / "notes.txt").write_text("hello"))[0], "model_not_gguf"),
+        (
+            lambda tmp: (tmp / "notes.txt", (tmp / "notes.txt").write_text("hello"))[0],
+            "model_not_gguf",
+        ),
     ],
 )
 async def test_bad_paths_show_error_and_keep_form(

@@ -1,0 +1,1 @@
+"""The inference engine: runs a GGUF model with llama-cpp-python. No Home Assistant imports."""

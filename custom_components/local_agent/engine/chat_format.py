@@ -1,0 +1,207 @@
+"""Qwen3.5 prompt rendering with the chat template from the GGUF file, or a bundled copy.
+
+Templates run in Jinja's immutable sandbox with the globals and filters Hugging Face provides,
+so a template taken from any GGUF renders as it does in `transformers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+import functools
+import hashlib
+import json
+from pathlib import Path
+import secrets
+from typing import Any, Literal, NoReturn
+
+import jinja2
+from jinja2.ext import loopcontrols
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from .errors import EngineError
+from .types import Message, ToolCall, ToolSpec
+
+GGUF_TEMPLATE_KEY = "tokenizer.chat_template"
+BUNDLED_TEMPLATE_PATH = Path(__file__).parent / "templates" / "qwen3_5.jinja"
+SYSTEM_SEPARATOR = "\n\n"
+
+type TemplateSource = Literal["gguf", "bundled"]
+
+
+class ChatTemplateError(EngineError):
+    """The chat template is broken, refused the conversation, or cannot be split."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTemplate:
+    """A compiled chat template and where it came from."""
+
+    text: str
+    source: TemplateSource
+    compiled: jinja2.Template
+
+
+@dataclass(frozen=True, slots=True)
+class PromptParts:
+    """A prompt cut where the part that never changes between turns ends."""
+
+    static: str
+    dynamic: str
+
+    @property
+    def text(self) -> str:
+        """The whole prompt."""
+        return self.static + self.dynamic
+
+    @property
+    def static_key(self) -> str:
+        """Identify the static part, e.g. to find a saved state checkpoint for it."""
+        return hashlib.sha256(self.static.encode()).hexdigest()
+
+
+def _raise_exception(message: str) -> NoReturn:
+    raise jinja2.TemplateError(message)
+
+
+def _tojson(
+    value: Any,
+    ensure_ascii: bool = False,
+    indent: int | None = None,
+    separators: tuple[str, str] | None = None,
+    sort_keys: bool = False,
+) -> str:
+    return json.dumps(
+        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
+    )
+
+
+def _strftime_now(format_string: str) -> str:
+    return datetime.now().strftime(format_string)
+
+
+def _environment() -> ImmutableSandboxedEnvironment:
+    env = ImmutableSandboxedEnvironment(
+        trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols]
+    )
+    env.filters["tojson"] = _tojson
+    env.globals["raise_exception"] = _raise_exception
+    env.globals["strftime_now"] = _strftime_now
+    return env
+
+
+_ENV = _environment()
+
+
+@functools.cache
+def _bundled_template_text() -> str:
+    return BUNDLED_TEMPLATE_PATH.read_text(encoding="utf-8")
+
+
+def compile_template(text: str, source: TemplateSource) -> ChatTemplate:
+    """Compile template text, raising ChatTemplateError if it is not valid Jinja."""
+    try:
+        compiled = _ENV.from_string(text)
+    except jinja2.TemplateSyntaxError as err:
+        raise ChatTemplateError(
+            f"The {source} chat template is not valid Jinja (line {err.lineno}): {err.message}"
+        ) from err
+    return ChatTemplate(text=text, source=source, compiled=compiled)
+
+
+def load_template(gguf_metadata: Mapping[str, str] | None) -> ChatTemplate:
+    """Use the model's own chat template when its GGUF metadata has one, else the bundled one."""
+    text = (gguf_metadata or {}).get(GGUF_TEMPLATE_KEY, "")
+    if text.strip():
+        return compile_template(text, "gguf")
+    return compile_template(_bundled_template_text(), "bundled")
+
+
+def format_argument_value(value: Any) -> str:
+    """Write an argument value as the model does: strings as they are, everything else as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _tool_dict(tool: ToolSpec) -> dict[str, Any]:
+    function = {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
+    return {"type": "function", "function": function}
+
+
+def _tool_call_dict(call: ToolCall) -> dict[str, Any]:
+    arguments = {key: format_argument_value(value) for key, value in call.arguments.items()}
+    return {"type": "function", "function": {"name": call.name, "arguments": arguments}}
+
+
+def _message_dict(message: Message) -> dict[str, Any]:
+    item: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.reasoning is not None:
+        item["reasoning_content"] = message.reasoning
+    if message.tool_calls:
+        item["tool_calls"] = [_tool_call_dict(call) for call in message.tool_calls]
+    if message.tool_name is not None:
+        item["name"] = message.tool_name
+    return item
+
+
+def render_prompt(
+    template: ChatTemplate,
+    messages: Sequence[Message],
+    tools: Sequence[ToolSpec],
+    *,
+    enable_thinking: bool,
+    add_generation_prompt: bool = True,
+) -> str:
+    """Render a conversation into the prompt text the model continues."""
+    try:
+        return template.compiled.render(
+            messages=[_message_dict(message) for message in messages],
+            tools=[_tool_dict(tool) for tool in tools] or None,
+            enable_thinking=enable_thinking,
+            add_generation_prompt=add_generation_prompt,
+        )
+    except jinja2.TemplateError as err:
+        raise ChatTemplateError(
+            f"The {template.source} chat template could not render the conversation: {err}"
+        ) from err
+
+
+def render_split(
+    template: ChatTemplate,
+    *,
+    static_system: str,
+    dynamic_system: str,
+    history: Sequence[Message],
+    tools: Sequence[ToolSpec],
+    enable_thinking: bool,
+    add_generation_prompt: bool = True,
+) -> PromptParts:
+    """Render the prompt whose system message is static_system, SYSTEM_SEPARATOR, dynamic_system.
+
+    The static part ends right after the separator, so it depends only on the template, the
+    tools and static_system; the dynamic system text and the history follow it.
+    """
+    if not static_system.strip() or not dynamic_system.strip():
+        raise ValueError("static_system and dynamic_system must both contain text")
+    marker = f"<split-{secrets.token_hex(16)}>"
+
+    def render(middle: str) -> str:
+        system = Message("system", static_system + SYSTEM_SEPARATOR + middle + dynamic_system)
+        return render_prompt(
+            template,
+            [system, *history],
+            tools,
+            enable_thinking=enable_thinking,
+            add_generation_prompt=add_generation_prompt,
+        )
+
+    full = render("")
+    static, found, dynamic = render(marker).partition(marker)
+    if not found or marker in dynamic or static + dynamic != full:
+        raise ChatTemplateError(
+            f"The {template.source} chat template does not keep the system message text "
+            "contiguous, so the prompt cannot be split for prefix caching"
+        )
+    return PromptParts(static=static, dynamic=dynamic)

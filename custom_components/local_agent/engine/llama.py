@@ -1,0 +1,550 @@
+"""In-process llama.cpp runtime: load a GGUF, evaluate prompts with prefix checkpoints, sample.
+
+Everything here blocks and is confined to one worker thread per loaded model (see worker.py).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+import ctypes
+from dataclasses import dataclass, field
+import logging
+from pathlib import Path
+import threading
+import time
+from typing import Any
+
+import psutil
+
+from .errors import (
+    ContextTooSmallError,
+    EngineError,
+    EngineOutOfMemoryError,
+    GenerationCancelledError,
+    UnsupportedArchitectureError,
+)
+from .gguf_file import GgufHeader, read_gguf_header
+from .sampling import TokenSampler
+from .settings import EngineSettings, SamplingSettings
+from .tool_calls import ParseEvent, ToolCallStreamParser
+from .types import ToolSpec
+
+_LOGGER = logging.getLogger(__name__)
+
+# Tokens kept free for the answer when checking that a prompt fits.
+MIN_ANSWER_TOKENS = 64
+THINK_CLOSE = "\n</think>\n\n"
+CALL_OPEN = "<tool_call>"
+# Calls the grammar lets the model write one after another in a single answer.
+MAX_CALLS_PER_ANSWER = 4
+
+
+_NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
+_NATIVE_LEVELS = {1: logging.DEBUG, 2: logging.DEBUG, 3: logging.WARNING, 4: logging.ERROR}
+_native_log_callback: Any = None
+
+
+def _import_llama_cpp() -> tuple[Any, Any]:
+    """Import llama_cpp on first use and route llama.cpp's own log lines to our logger."""
+    global _native_log_callback  # noqa: PLW0603 - the callback must outlive every model
+    import llama_cpp
+    from llama_cpp import _internals
+
+    if _native_log_callback is None:
+
+        def forward(level: int, text: bytes, _user_data: Any) -> None:
+            log_level = _NATIVE_LEVELS.get(level, logging.DEBUG)
+            if _NATIVE_LOGGER.isEnabledFor(log_level):
+                _NATIVE_LOGGER.log(log_level, "%s", text.decode("utf-8", "replace").rstrip())
+
+        _native_log_callback = llama_cpp.llama_log_callback(forward)
+        llama_cpp.llama_log_set(_native_log_callback, ctypes.c_void_p(0))
+    return llama_cpp, _internals
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationRequest:
+    """One model call: a prompt split for caching, the tools the grammar allows, limits."""
+
+    static_prompt: str
+    dynamic_prompt: str
+    tools: Sequence[ToolSpec] = ()
+    sampling: SamplingSettings = field(default_factory=SamplingSettings)
+    max_tokens: int = 512
+    starts_in_reasoning: bool = True
+    thinking_budget: int | None = 256
+    constrain_tool_calls: bool = True
+    force_tool_call: bool = False
+
+
+@dataclass(slots=True)
+class GenerationStats:
+    """What one generation cost."""
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    evaluated_tokens: int = 0
+    generated_tokens: int = 0
+    reasoning_tokens: int = 0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
+    thinking_budget_hit: bool = False
+    checkpoint_restored: bool = False
+    finish_reason: str = "stop"
+
+    @property
+    def generation_tokens_per_second(self) -> float:
+        """Generated tokens per second, 0 when nothing was generated."""
+        if not self.generation_seconds:
+            return 0.0
+        return self.generated_tokens / self.generation_seconds
+
+    @property
+    def prompt_tokens_per_second(self) -> float:
+        """Evaluated prompt tokens per second, 0 when nothing was evaluated."""
+        if not self.prompt_seconds:
+            return 0.0
+        return self.evaluated_tokens / self.prompt_seconds
+
+
+@dataclass(slots=True)
+class GenerationOutput:
+    """Raw text and parse events of one generation."""
+
+    text: str
+    events: list[ParseEvent]
+    stats: GenerationStats
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """Facts about a loaded model."""
+
+    path: Path
+    architecture: str | None
+    name: str | None
+    size_bytes: int
+    parameters: int
+    n_ctx: int
+    n_ctx_train: int
+    n_vocab: int
+    chat_template: str | None
+    metadata: dict[str, str]
+
+
+class _Checkpoints:
+    """Saved sequence states after a static prompt prefix, least recently used dropped first."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = max(limit, 0)
+        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+
+    def longest_prefix_of(self, prompt: Sequence[int]) -> tuple[int, bytes] | None:
+        """Return (length, state) of the longest checkpoint that is a strict prefix of prompt."""
+        best: tuple[int, ...] | None = None
+        for tokens in self._states:
+            longer = best is None or len(tokens) > len(best)
+            if longer and len(tokens) < len(prompt) and tuple(prompt[: len(tokens)]) == tokens:
+                best = tokens
+        if best is None:
+            return None
+        self._states.move_to_end(best)
+        return len(best), self._states[best]
+
+    def __contains__(self, tokens: tuple[int, ...]) -> bool:
+        return tokens in self._states
+
+    def put(self, tokens: tuple[int, ...], state: bytes) -> None:
+        if self._limit == 0:
+            return
+        self._states[tokens] = state
+        self._states.move_to_end(tokens)
+        while len(self._states) > self._limit:
+            self._states.popitem(last=False)
+
+    @property
+    def count(self) -> int:
+        return len(self._states)
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(len(state) for state in self._states.values())
+
+    def clear(self) -> None:
+        self._states.clear()
+
+
+class LlamaRuntime:
+    """A loaded model with one context. Not thread-safe: one generation at a time."""
+
+    def __init__(self, path: Path, settings: EngineSettings) -> None:
+        """Load the model and create its context. Blocking; raises EngineError subclasses."""
+        self.path = path
+        self.settings = settings
+        header = read_gguf_header(path)
+        self._check_memory(path)
+        self._llama_cpp, internals = _import_llama_cpp()
+        llama_cpp = self._llama_cpp
+        self._cancel = threading.Event()
+        self._abort_callback = llama_cpp.ggml_abort_callback(lambda _data: self._cancel.is_set())
+
+        model_params = llama_cpp.llama_model_default_params()
+        model_params.use_mmap = settings.use_mmap
+        try:
+            self._model = internals.LlamaModel(
+                path_model=str(path), params=model_params, verbose=False
+            )
+        except ValueError as err:
+            raise UnsupportedArchitectureError(path, header.architecture) from err
+
+        ctx_params = llama_cpp.llama_context_default_params()
+        ctx_params.n_ctx = settings.n_ctx
+        ctx_params.n_batch = settings.n_batch
+        ctx_params.n_ubatch = settings.n_batch
+        ctx_params.n_threads = settings.threads
+        ctx_params.n_threads_batch = settings.threads
+        ctx_params.flash_attn_type = {
+            None: llama_cpp.LLAMA_FLASH_ATTN_TYPE_AUTO,
+            True: llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED,
+            False: llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED,
+        }[settings.flash_attention]
+        ctx_params.abort_callback = self._abort_callback
+        ctx_params.no_perf = True
+        try:
+            self._ctx = internals.LlamaContext(model=self._model, params=ctx_params, verbose=False)
+        except ValueError as err:
+            self._model.close()
+            raise EngineOutOfMemoryError(f"creating a context of {settings.n_ctx} tokens") from err
+        self._batch = internals.LlamaBatch(n_tokens=settings.n_batch, embd=0, n_seq_max=1)
+        self._vocab = self._model.vocab
+        self._piece_buffer = ctypes.create_string_buffer(64)
+        self._n_vocab = self._model.n_vocab()
+        self._tokens: list[int] = []
+        self._checkpoints = _Checkpoints(settings.max_checkpoints)
+        self.info = self._describe(header)
+        _LOGGER.debug("Loaded %s (%s)", path.name, self.info.architecture)
+
+    @staticmethod
+    def _check_memory(path: Path) -> None:
+        needed = path.stat().st_size
+        available = psutil.virtual_memory().available
+        if needed > available:
+            raise EngineOutOfMemoryError(
+                f"loading {path.name} ({needed / 2**20:.0f} MiB; {available / 2**20:.0f} MiB free)"
+            )
+
+    def _describe(self, header: GgufHeader) -> ModelInfo:
+        metadata = self._model.metadata()
+        return ModelInfo(
+            path=self.path,
+            architecture=header.architecture or metadata.get("general.architecture"),
+            name=header.name or metadata.get("general.name"),
+            size_bytes=self._model.size(),
+            parameters=self._model.n_params(),
+            n_ctx=self._ctx.n_ctx(),
+            n_ctx_train=self._model.n_ctx_train(),
+            n_vocab=self._n_vocab,
+            chat_template=metadata.get("tokenizer.chat_template"),
+            metadata=metadata,
+        )
+
+    # Tokens ---------------------------------------------------------------------------------
+
+    def tokenize(self, text: str, *, add_bos: bool) -> list[int]:
+        """Tokenize text, parsing special tokens such as <|im_start|>."""
+        if not text:
+            return []
+        tokens: list[int] = self._model.tokenize(text.encode("utf-8"), add_bos, True)
+        return tokens
+
+    def token_piece(self, token: int) -> bytes:
+        """Bytes of one token, special tokens rendered as their text."""
+        size = len(self._piece_buffer)
+        length = self._llama_cpp.llama_token_to_piece(
+            self._vocab, token, self._piece_buffer, size, 0, True
+        )
+        if length < 0:
+            self._piece_buffer = ctypes.create_string_buffer(-length)
+            return self.token_piece(token)
+        return self._piece_buffer.raw[:length]
+
+    def is_end_of_generation(self, token: int) -> bool:
+        """Whether the token ends a turn."""
+        return bool(self._llama_cpp.llama_vocab_is_eog(self._vocab, token))
+
+    # Cache ----------------------------------------------------------------------------------
+
+    @property
+    def checkpoint_count(self) -> int:
+        """Number of prefix checkpoints held."""
+        return self._checkpoints.count
+
+    @property
+    def checkpoint_bytes(self) -> int:
+        """Memory held by prefix checkpoints."""
+        return self._checkpoints.total_bytes
+
+    def reset_cache(self) -> None:
+        """Forget the context and every checkpoint."""
+        self._ctx.kv_cache_clear()
+        self._tokens = []
+        self._checkpoints.clear()
+
+    def _save_state(self) -> bytes:
+        llama_cpp = self._llama_cpp
+        size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_seq_get_data(self._ctx.ctx, buffer, size, 0)
+        return bytes(buffer[:written])
+
+    def _restore_state(self, state: bytes) -> bool:
+        llama_cpp = self._llama_cpp
+        self._ctx.kv_cache_clear()
+        buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
+        return bool(llama_cpp.llama_state_seq_set_data(self._ctx.ctx, buffer, len(state), 0))
+
+    def _reuse_context(self, prompt: list[int], stats: GenerationStats) -> int:
+        """Bring the context to a prefix of prompt; return how many tokens are already there.
+
+        Hybrid (recurrent) models cannot drop the end of a sequence, so the live context is
+        reused only for an exact append; otherwise the longest checkpoint that prefixes the
+        prompt is restored (the static prefix, or the previous prompt of a tool-call loop).
+        """
+        cached = self._tokens
+        if cached and len(cached) < len(prompt) and prompt[: len(cached)] == cached:
+            return len(cached)
+        common = 0
+        for mine, theirs in zip(cached, prompt, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        common = min(common, len(prompt) - 1)
+        checkpoint = self._checkpoints.longest_prefix_of(prompt)
+        checkpoint_length = checkpoint[0] if checkpoint else 0
+        if common > checkpoint_length and self._ctx.kv_cache_seq_rm(0, common, -1):
+            self._tokens = cached[:common]
+            return common
+        if checkpoint is not None and self._restore_state(checkpoint[1]):
+            self._tokens = list(prompt[:checkpoint_length])
+            stats.checkpoint_restored = True
+            return checkpoint_length
+        self._ctx.kv_cache_clear()
+        self._tokens = []
+        return 0
+
+    # Evaluation -----------------------------------------------------------------------------
+
+    def _decode(self, tokens: Sequence[int]) -> None:
+        """Evaluate tokens after the current context, in batches; logits of the last remain."""
+        step = self.settings.n_batch
+        for start in range(0, len(tokens), step):
+            if self._cancel.is_set():
+                raise GenerationCancelledError
+            chunk = tokens[start : start + step]
+            self._batch.set_batch(chunk, n_past=len(self._tokens), logits_all=False)
+            code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
+            if code == 2:
+                raise GenerationCancelledError
+            if code == 1:
+                raise ContextTooSmallError(len(self._tokens) + len(chunk), self._ctx.n_ctx(), 0)
+            if code != 0:
+                raise EngineOutOfMemoryError(f"evaluating {len(chunk)} tokens (code {code})")
+            self._tokens.extend(chunk)
+
+    def evaluate_prompt(self, static_prompt: str, dynamic_prompt: str) -> GenerationStats:
+        """Make the context hold static + dynamic prompt, reusing what it can."""
+        stats = GenerationStats()
+        static = self.tokenize(static_prompt, add_bos=True)
+        prompt = static + self.tokenize(dynamic_prompt, add_bos=not static)
+        stats.prompt_tokens = len(prompt)
+        n_ctx = self._ctx.n_ctx()
+        if len(prompt) + MIN_ANSWER_TOKENS > n_ctx:
+            raise ContextTooSmallError(len(prompt), n_ctx, MIN_ANSWER_TOKENS)
+        started = time.perf_counter()
+        reused = self._reuse_context(prompt, stats)
+        stats.cached_tokens = reused
+        if reused < len(static):
+            self._decode(static[reused:])
+            reused = len(static)
+        if static and tuple(static) not in self._checkpoints and len(self._tokens) == len(static):
+            self._checkpoints.put(tuple(static), self._save_state())
+        self._decode(prompt[reused:])
+        if self.settings.checkpoint_full_prompt:
+            self._checkpoints.put(tuple(prompt), self._save_state())
+        stats.evaluated_tokens = len(prompt) - stats.cached_tokens
+        stats.prompt_seconds = time.perf_counter() - started
+        return stats
+
+    # Generation -----------------------------------------------------------------------------
+
+    def generate(
+        self,
+        request: GenerationRequest,
+        cancel: threading.Event | None = None,
+        on_event: Callable[[ParseEvent], None] | None = None,
+    ) -> GenerationOutput:
+        """Evaluate the prompt and sample until the turn ends; stream parse events."""
+        self._cancel = cancel or threading.Event()
+        try:
+            return self._generate(request, on_event)
+        except GenerationCancelledError:
+            # The context may hold a half-evaluated batch: never reuse it as an append.
+            self._tokens = []
+            self._ctx.kv_cache_clear()
+            raise
+        except EngineError:
+            raise
+        except Exception as err:
+            self._tokens = []
+            self._ctx.kv_cache_clear()
+            raise EngineError(f"llama.cpp failed during generation: {err}") from err
+
+    def _generate(
+        self, request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None
+    ) -> GenerationOutput:
+        stats = self.evaluate_prompt(request.static_prompt, request.dynamic_prompt)
+        sampler = TokenSampler(
+            self._llama_cpp,
+            self._model,
+            request.sampling,
+            tools=request.tools if request.constrain_tool_calls else (),
+            max_calls=MAX_CALLS_PER_ANSWER,
+        )
+        turn = _Turn(self, request, stats, sampler, on_event)
+        try:
+            turn.run(min(request.max_tokens, self._ctx.n_ctx() - len(self._tokens)))
+        finally:
+            sampler.close()
+        return turn.finish()
+
+    def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
+        """Sample one token from the current logits."""
+        return sampler.sample(self._ctx.ctx, grammar_wanted=grammar)
+
+    def append(self, tokens: Sequence[int]) -> None:
+        """Evaluate tokens after the context (the sampled or forced answer)."""
+        self._decode(tokens)
+
+    def check_cancelled(self) -> None:
+        """Raise if the caller cancelled the generation."""
+        if self._cancel.is_set():
+            raise GenerationCancelledError
+
+    def close(self) -> None:
+        """Free the context and the model."""
+        self._checkpoints.clear()
+        self._batch.close()
+        self._ctx.close()
+        self._model.close()
+
+
+class _Turn:
+    """One answer being written: forced tokens, thinking budget, grammar, parse events."""
+
+    def __init__(
+        self,
+        runtime: LlamaRuntime,
+        request: GenerationRequest,
+        stats: GenerationStats,
+        sampler: TokenSampler,
+        on_event: Callable[[ParseEvent], None] | None,
+    ) -> None:
+        self._runtime = runtime
+        self._request = request
+        self._stats = stats
+        self._sampler = sampler
+        self._on_event = on_event
+        self._parser = ToolCallStreamParser(
+            request.tools, starts_in_reasoning=request.starts_in_reasoning
+        )
+        self._decoder = _Utf8Stream()
+        self._events: list[ParseEvent] = []
+        self._text: list[str] = []
+        self._tail = ""
+        self._in_reasoning = request.starts_in_reasoning
+        self._call_forced = False
+        self._grammar_engaged = False
+
+    def run(self, max_tokens: int) -> None:
+        stats = self._stats
+        runtime = self._runtime
+        started = time.perf_counter()
+        stats.finish_reason = "length"
+        try:
+            while stats.generated_tokens < max_tokens:
+                runtime.check_cancelled()
+                if self._force_if_due():
+                    continue
+                # Once a call is open the grammar stays on: it allows further calls, then only
+                # the end of the turn, as the Qwen3.5 format asks ("NO suffix").
+                self._grammar_engaged = self._grammar_engaged or self._parser.in_tool_call
+                token = runtime.sample_next(self._sampler, grammar=self._grammar_engaged)
+                if runtime.is_end_of_generation(token):
+                    stats.finish_reason = "stop"
+                    break
+                stats.generated_tokens += 1
+                if self._in_reasoning:
+                    stats.reasoning_tokens += 1
+                runtime.append([token])
+                self._emit(self._decoder.feed(runtime.token_piece(token)))
+        finally:
+            stats.generation_seconds = time.perf_counter() - started
+
+    def _force_if_due(self) -> bool:
+        budget = self._request.thinking_budget
+        if self._in_reasoning and budget is not None and self._stats.reasoning_tokens >= budget:
+            self._stats.thinking_budget_hit = True
+            self._force(THINK_CLOSE)
+            return True
+        if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
+            self._call_forced = True
+            self._force(CALL_OPEN)
+            return True
+        return False
+
+    def _force(self, text: str) -> None:
+        runtime = self._runtime
+        tokens = runtime.tokenize(text, add_bos=False)
+        self._sampler.accept_forced(tokens)
+        runtime.append(tokens)
+        self._emit(self._decoder.feed(b"".join(runtime.token_piece(t) for t in tokens)))
+
+    def _emit(self, text: str) -> None:
+        if not text:
+            return
+        self._text.append(text)
+        self._tail = (self._tail + text)[-16:]
+        if self._in_reasoning and ("</think>" in self._tail or CALL_OPEN in self._tail):
+            self._in_reasoning = False
+        self._publish(self._parser.feed(text))
+
+    def _publish(self, events: list[ParseEvent]) -> None:
+        self._events.extend(events)
+        if self._on_event is not None:
+            for event in events:
+                self._on_event(event)
+
+    def finish(self) -> GenerationOutput:
+        self._emit(self._decoder.flush())
+        self._publish(self._parser.finish())
+        if self._stats.finish_reason == "length":
+            _LOGGER.debug("Generation stopped at the token limit")
+        return GenerationOutput(text="".join(self._text), events=self._events, stats=self._stats)
+
+
+class _Utf8Stream:
+    """Joins token bytes into text without splitting multi-byte characters."""
+
+    def __init__(self) -> None:
+        import codecs
+
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def feed(self, data: bytes) -> str:
+        text: str = self._decoder.decode(data)
+        return text
+
+    def flush(self) -> str:
+        text: str = self._decoder.decode(b"", final=True)
+        return text

@@ -1,0 +1,48 @@
+"""Engine and sampling settings with the model card's defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import os
+
+import psutil
+
+
+def physical_cores() -> int:
+    """Return the number of physical CPU cores (llama.cpp runs best with one thread each)."""
+    return psutil.cpu_count(logical=False) or os.cpu_count() or 1
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    """How a model is loaded and its context created."""
+
+    n_ctx: int = 8192
+    n_threads: int | None = None
+    n_batch: int = 512
+    flash_attention: bool | None = None
+    use_mmap: bool = True
+    max_checkpoints: int = 4
+    checkpoint_full_prompt: bool = True
+
+    @property
+    def threads(self) -> int:
+        """Threads to use: the configured number or one per physical core."""
+        return self.n_threads or physical_cores()
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingSettings:
+    """Sampling parameters; defaults are BotPsy-0.8B's model card values."""
+
+    temperature: float = 0.3
+    top_p: float = 0.95
+    top_k: int = 20
+    min_p: float = 0.0
+    presence_penalty: float = 1.5
+    seed: int | None = None
+
+    @property
+    def greedy(self) -> bool:
+        """Whether sampling reduces to taking the most likely token."""
+        return self.temperature <= 0.0

@@ -1,0 +1,47 @@
+"""Plain data exchanged between the engine and its callers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+type JsonSchema = dict[str, Any]
+type Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A function the model may call; parameters is a JSON schema of type object."""
+
+    name: str
+    description: str
+    parameters: JsonSchema
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A call the model wrote, with values typed by the tool's schema."""
+
+    name: str
+    arguments: dict[str, Any]
+    raw: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallError:
+    """Output that looked like a tool call but could not be turned into one."""
+
+    message: str
+    raw: str
+    name: str | None = None
+
+
+@dataclass(slots=True)
+class Message:
+    """One chat message in the engine's own format."""
+
+    role: Role
+    content: str = ""
+    reasoning: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_name: str | None = None

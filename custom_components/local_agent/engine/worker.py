@@ -1,0 +1,148 @@
+"""Async access to a loaded model: one worker thread per model, requests queued in order.
+
+Loading the same file twice (with the same settings) shares one model; it is freed when the
+last user releases it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+import threading
+from typing import Self
+
+from .llama import GenerationOutput, GenerationRequest, LlamaRuntime, ModelInfo
+from .settings import EngineSettings
+from .tool_calls import ParseEvent
+
+
+@dataclass(slots=True)
+class _Shared:
+    worker: ModelWorker
+    users: int
+
+
+class ModelWorker:
+    """Owns a LlamaRuntime and the single thread allowed to touch it."""
+
+    def __init__(self, runtime: LlamaRuntime, executor: ThreadPoolExecutor) -> None:
+        """Use load() instead."""
+        self._runtime = runtime
+        self._executor = executor
+        self._queued = 0
+
+    @classmethod
+    async def load(cls, path: Path, settings: EngineSettings) -> Self:
+        """Load the model in a new worker thread."""
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="local_agent_llama")
+        loop = asyncio.get_running_loop()
+        try:
+            runtime = await loop.run_in_executor(executor, LlamaRuntime, path, settings)
+        except BaseException:
+            executor.shutdown(wait=False)
+            raise
+        return cls(runtime, executor)
+
+    @property
+    def info(self) -> ModelInfo:
+        """Facts about the loaded model."""
+        return self._runtime.info
+
+    @property
+    def settings(self) -> EngineSettings:
+        """Settings the model was loaded with."""
+        return self._runtime.settings
+
+    @property
+    def busy(self) -> bool:
+        """Whether a generation is running or waiting."""
+        return self._queued > 0
+
+    @property
+    def checkpoint_bytes(self) -> int:
+        """Memory held by prefix checkpoints."""
+        return self._runtime.checkpoint_bytes
+
+    async def generate(
+        self,
+        request: GenerationRequest,
+        on_event: Callable[[ParseEvent], None] | None = None,
+    ) -> GenerationOutput:
+        """Run one generation after those already queued; cancelling the caller stops it.
+
+        on_event is called in the event loop, in order, as the model writes.
+        """
+        loop = asyncio.get_running_loop()
+        cancel = threading.Event()
+
+        def forward(event: ParseEvent) -> None:
+            if on_event is not None:
+                loop.call_soon_threadsafe(on_event, event)
+
+        self._queued += 1
+        future = loop.run_in_executor(
+            self._executor, self._runtime.generate, request, cancel, forward
+        )
+        try:
+            output = await asyncio.shield(future)
+        except asyncio.CancelledError:
+            cancel.set()
+            # Wait for the thread to stop so the next request starts on a quiet context.
+            await asyncio.wait([future])
+            raise
+        finally:
+            self._queued -= 1
+        # Let events scheduled by the worker run before the caller sees the result.
+        await asyncio.sleep(0)
+        return output
+
+    async def run(self, job: Callable[[LlamaRuntime], object]) -> object:
+        """Run a blocking job on the runtime in the worker thread (tests, benchmarks)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, job, self._runtime)
+
+    async def close(self) -> None:
+        """Free the model once queued work is done."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._runtime.close)
+        self._executor.shutdown(wait=False)
+
+
+class ModelRegistry:
+    """Shares loaded models between users of the same file and settings."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._models: dict[tuple[Path, EngineSettings], _Shared] = {}
+        self._lock = asyncio.Lock()
+
+    async def acquire(self, path: Path, settings: EngineSettings) -> ModelWorker:
+        """Return the loaded model for path, loading it on first use."""
+        resolved = await asyncio.get_running_loop().run_in_executor(None, path.resolve)
+        key = (resolved, settings)
+        async with self._lock:
+            shared = self._models.get(key)
+            if shared is None:
+                worker = await ModelWorker.load(key[0], settings)
+                shared = self._models[key] = _Shared(worker=worker, users=0)
+            shared.users += 1
+            return shared.worker
+
+    async def release(self, worker: ModelWorker) -> None:
+        """Give a model back; the last release frees it."""
+        async with self._lock:
+            for key, shared in list(self._models.items()):
+                if shared.worker is worker:
+                    shared.users -= 1
+                    if shared.users == 0:
+                        del self._models[key]
+                        await worker.close()
+                    return
+
+    @property
+    def loaded(self) -> int:
+        """Number of distinct models in memory."""
+        return len(self._models)

@@ -1,0 +1,1 @@
+"""Engine tests: no Home Assistant needed."""

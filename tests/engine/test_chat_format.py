@@ -1,0 +1,330 @@
+"""Prompt rendering: golden prompts, template choice, and the static/dynamic split.
+
+Regenerate the golden files after an intended change with:
+    LOCAL_AGENT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/engine/test_chat_format.py
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings, strategies as st
+import pytest
+
+from custom_components.local_agent.engine.chat_format import (
+    ChatTemplate,
+    ChatTemplateError,
+    PromptParts,
+    compile_template,
+    format_argument_value,
+    load_template,
+    render_prompt,
+    render_split,
+)
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+UPDATE_GOLDEN = os.environ.get("LOCAL_AGENT_UPDATE_GOLDEN") == "1"
+
+SYSTEM = "You are a voice assistant for a home. Answer briefly."
+TURN_ON = ToolSpec(
+    name="HassTurnOn",
+    description="Turns on a device or entity — e.g. a light in the Küche",
+    parameters={
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "Name of the entity"},
+            "area": {"type": "string"},
+            "domain": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["name"],
+    },
+)
+SET_LIGHT = ToolSpec(
+    name="light.turn_on",
+    description="Set a light's brightness and colour",
+    parameters={
+        "type": "object",
+        "properties": {
+            "entity_id": {"type": "string", "enum": ["light.kitchen", "light.desk"]},
+            "brightness_pct": {"type": "integer", "minimum": 0, "maximum": 100},
+            "flash": {"type": "boolean"},
+            "color": {"type": "object", "properties": {"r": {"type": "integer"}}},
+        },
+        "required": ["entity_id"],
+    },
+)
+TOOLS = [TURN_ON, SET_LIGHT]
+TWO_CALLS = Message(
+    "assistant",
+    reasoning="The user wants both lights on; the desk one should flash.",
+    tool_calls=[
+        ToolCall("HassTurnOn", {"name": "Kitchen light", "domain": ["light"]}),
+        ToolCall(
+            "light.turn_on",
+            {
+                "entity_id": "light.desk",
+                "brightness_pct": 40,
+                "flash": True,
+                "color": {"r": 255, "name": "rötlich", "alpha": None},
+            },
+        ),
+    ],
+)
+
+CASES: dict[str, dict[str, Any]] = {
+    "system_and_user": {
+        "messages": [Message("system", SYSTEM), Message("user", "What can you do?")],
+        "tools": [],
+        "enable_thinking": True,
+    },
+    "user_with_tools": {
+        "messages": [Message("system", SYSTEM), Message("user", "Turn on the kitchen light")],
+        "tools": TOOLS,
+        "enable_thinking": True,
+    },
+    "thinking_off": {
+        "messages": [Message("system", SYSTEM), Message("user", "Turn on the kitchen light")],
+        "tools": TOOLS,
+        "enable_thinking": False,
+    },
+    "two_tool_calls_and_results": {
+        "messages": [
+            Message("system", SYSTEM),
+            Message("user", "Kitchen light on, and make the desk lamp flash at 40%"),
+            TWO_CALLS,
+            Message("tool", '{"success": true}', tool_name="HassTurnOn"),
+            Message("tool", '{"success": true, "state": "on"}', tool_name="light.turn_on"),
+        ],
+        "tools": TOOLS,
+        "enable_thinking": True,
+    },
+    "reasoning_before_and_after_last_query": {
+        "messages": [
+            Message("system", SYSTEM),
+            Message("user", "Hi"),
+            Message("assistant", "<think>\nA greeting.\n</think>\n\nHello! How can I help?"),
+            Message("user", "Is the kitchen light on?"),
+            Message("assistant", "It is off.", reasoning="Dropped: before the last query."),
+            Message("user", "Then turn it on"),
+            Message(
+                "assistant",
+                reasoning="Kept: after the last query.",
+                tool_calls=[ToolCall("HassTurnOn", {"name": "Kitchen light"})],
+            ),
+            Message("tool", '{"success": true}', tool_name="HassTurnOn"),
+            Message("assistant", "Done, the kitchen light is on.", reasoning="It worked."),
+        ],
+        "tools": TOOLS,
+        "enable_thinking": True,
+        "add_generation_prompt": False,
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def bundled() -> ChatTemplate:
+    return load_template(None)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_prompt(bundled: ChatTemplate, name: str) -> None:
+    case = CASES[name]
+    prompt = render_prompt(
+        bundled,
+        case["messages"],
+        case["tools"],
+        enable_thinking=case["enable_thinking"],
+        add_generation_prompt=case.get("add_generation_prompt", True),
+    )
+    golden = GOLDEN_DIR / f"{name}.txt"
+    if UPDATE_GOLDEN:
+        golden.write_text(prompt, encoding="utf-8", newline="")
+    assert prompt == golden.read_text(encoding="utf-8", newline="")
+
+
+def test_generation_prompt_follows_enable_thinking(bundled: ChatTemplate) -> None:
+    messages = [Message("user", "hi")]
+    on = render_prompt(bundled, messages, [], enable_thinking=True)
+    off = render_prompt(bundled, messages, [], enable_thinking=False)
+    assert on.endswith("<|im_start|>assistant\n<think>\n")
+    assert off.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+    bare = render_prompt(bundled, messages, [], enable_thinking=True, add_generation_prompt=False)
+    assert bare == "<|im_start|>user\nhi<|im_end|>\n"
+
+
+def test_tool_arguments_rendered_as_the_model_writes_them(bundled: ChatTemplate) -> None:
+    prompt = render_prompt(bundled, [Message("user", "go"), TWO_CALLS], TOOLS, enable_thinking=True)
+    assert "<parameter=flash>\ntrue\n</parameter>" in prompt
+    assert "<parameter=domain>\n" + '["light"]' + "\n</parameter>" in prompt
+    assert '{"r": 255, "name": "rötlich", "alpha": null}' in prompt
+    assert "True" not in prompt
+    assert "None" not in prompt
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("a <b> & ü", "a <b> & ü"),
+        (True, "true"),
+        (False, "false"),
+        (None, "null"),
+        (3, "3"),
+        (2.5, "2.5"),
+        (["x", 1], '["x", 1]'),
+        ({"b": 1, "a": "é"}, '{"b": 1, "a": "é"}'),
+    ],
+)
+def test_format_argument_value(value: object, text: str) -> None:
+    assert format_argument_value(value) == text
+
+
+def test_tojson_keeps_key_order_and_non_ascii() -> None:
+    template = compile_template("{{ {'z': 'é<&>', 'a': 1} | tojson }}", "bundled")
+    assert render_prompt(template, [], [], enable_thinking=True) == '{"z": "é<&>", "a": 1}'
+
+
+def test_template_from_gguf_metadata_wins() -> None:
+    metadata = {
+        "general.architecture": "qwen35",
+        "tokenizer.chat_template": "GGUF:{{ messages[0].content }}:{{ enable_thinking }}",
+    }
+    template = load_template(metadata)
+    assert template.source == "gguf"
+    prompt = render_prompt(template, [Message("user", "hi")], [], enable_thinking=False)
+    assert prompt == "GGUF:hi:False"
+
+
+@pytest.mark.parametrize("metadata", [None, {}, {"tokenizer.chat_template": "  \n"}])
+def test_bundled_template_without_gguf_template(metadata: dict[str, str] | None) -> None:
+    template = load_template(metadata)
+    assert template.source == "bundled"
+    assert "<tool_call>" in template.text
+
+
+def test_broken_gguf_template_is_a_clear_error() -> None:
+    with pytest.raises(
+        ChatTemplateError, match=r"gguf chat template is not valid Jinja \(line 1\)"
+    ):
+        load_template({"tokenizer.chat_template": "{% if %}"})
+
+
+def test_template_exception_becomes_chat_template_error(bundled: ChatTemplate) -> None:
+    with pytest.raises(ChatTemplateError, match="No user query found") as info:
+        render_prompt(bundled, [Message("system", SYSTEM)], TOOLS, enable_thinking=True)
+    assert isinstance(info.value, EngineError)
+
+
+def test_sandbox_blocks_unsafe_access() -> None:
+    template = compile_template("{{ messages.__class__.__mro__ }}", "gguf")
+    with pytest.raises(ChatTemplateError):
+        render_prompt(template, [Message("user", "x")], [], enable_thinking=True)
+
+
+# --- static / dynamic split -------------------------------------------------------------------
+
+SPLIT_HISTORY = [Message("user", "Turn on the kitchen light")]
+
+
+def test_split_cuts_right_after_static_system(bundled: ChatTemplate) -> None:
+    parts = render_split(
+        bundled,
+        static_system=SYSTEM,
+        dynamic_system="Time: 12:00\nkitchen light: off",
+        history=SPLIT_HISTORY,
+        tools=TOOLS,
+        enable_thinking=True,
+    )
+    assert parts.static.startswith("<|im_start|>system\n# Tools")
+    assert parts.static.endswith(SYSTEM + "\n\n")
+    assert parts.dynamic.startswith("Time: 12:00\nkitchen light: off<|im_end|>\n<|im_start|>user")
+    assert parts.text == parts.static + parts.dynamic
+    assert len(parts.static_key) == 64
+
+
+def test_split_rejects_blank_parts(bundled: ChatTemplate) -> None:
+    with pytest.raises(ValueError, match="must both contain text"):
+        render_split(
+            bundled,
+            static_system=SYSTEM,
+            dynamic_system=" ",
+            history=SPLIT_HISTORY,
+            tools=[],
+            enable_thinking=True,
+        )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{ messages[0].content | upper }}",
+        "{% for m in messages[1:] %}{{ m.content }}{% endfor %}",
+        "{{ messages[0].content }}|{{ messages[0].content }}",
+        "{{ messages[0].content[:12] }}",
+    ],
+)
+def test_split_refuses_templates_that_alter_the_system_text(text: str) -> None:
+    template = compile_template(text, "gguf")
+    with pytest.raises(ChatTemplateError, match="does not keep the system message text"):
+        render_split(
+            template,
+            static_system="static",
+            dynamic_system="dynamic",
+            history=SPLIT_HISTORY,
+            tools=[],
+            enable_thinking=True,
+        )
+
+
+_text = st.text(st.characters(codec="utf-8"), max_size=30)
+_nonblank = _text.filter(str.strip)
+_history = st.builds(
+    lambda earlier, last: [*earlier, Message("user", last)],
+    st.lists(st.builds(Message, st.sampled_from(["user", "assistant"]), _text), max_size=3),
+    _nonblank,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    static_system=_nonblank,
+    dynamic_system=_nonblank,
+    other_dynamic=_nonblank,
+    history=_history,
+    other_history=_history,
+    tools=st.sampled_from([[], [TURN_ON], TOOLS]),
+    enable_thinking=st.booleans(),
+)
+def test_split_invariant(
+    bundled: ChatTemplate,
+    *,
+    static_system: str,
+    dynamic_system: str,
+    other_dynamic: str,
+    history: list[Message],
+    other_history: list[Message],
+    tools: list[ToolSpec],
+    enable_thinking: bool,
+) -> None:
+    def split(dynamic: str, messages: list[Message]) -> PromptParts:
+        return render_split(
+            bundled,
+            static_system=static_system,
+            dynamic_system=dynamic,
+            history=messages,
+            tools=tools,
+            enable_thinking=enable_thinking,
+        )
+
+    parts = split(dynamic_system, history)
+    system = Message("system", static_system + "\n\n" + dynamic_system)
+    full = render_prompt(bundled, [system, *history], tools, enable_thinking=enable_thinking)
+    assert parts.static + parts.dynamic == full
+    assert parts.static.endswith(static_system.lstrip() + "\n\n")
+    other = split(other_dynamic, other_history)
+    assert other.static == parts.static
+    assert other.static_key == parts.static_key
