@@ -1,4 +1,4 @@
-"""Config flow for Local Agent: an entry is one model file."""
+"""Config flow for Local Agent: an entry is one model file; subentries are agents."""
 
 from __future__ import annotations
 
@@ -7,13 +7,87 @@ from typing import Any
 
 import probatio
 
-from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
-from homeassistant.helpers.selector import TextSelector
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigEntryState,
+    ConfigFlow,
+    ConfigFlowResult,
+    ConfigSubentryFlow,
+    OptionsFlow,
+    SubentryFlowResult,
+)
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import llm
+from homeassistant.helpers.selector import (
+    BooleanSelector,
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TemplateSelector,
+    TextSelector,
+)
 
-from .const import CONF_MODEL_PATH, DOMAIN
-from .model_file import check_model_file
+from .const import (
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
+    CONF_HISTORY_TOKENS,
+    CONF_HOME_TOOLS,
+    CONF_MAX_ROUNDS,
+    CONF_MAX_TOKENS,
+    CONF_MIN_P,
+    CONF_MODEL_PATH,
+    CONF_PRESENCE_PENALTY,
+    CONF_TEMPERATURE,
+    CONF_THINKING,
+    CONF_THINKING_BUDGET,
+    CONF_THREADS,
+    CONF_TOP_K,
+    CONF_TOP_P,
+    DEFAULT_AGENT_NAME,
+    DEFAULT_CONTEXT_SIZE,
+    DEFAULT_HISTORY_TOKENS,
+    DEFAULT_INSTRUCTIONS,
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_THINKING,
+    DEFAULT_THINKING_BUDGET,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from .engine.settings import SamplingSettings
+from .model_file import ModelFileProblem, check_model_file
 
 STEP_LOCAL_FILE_SCHEMA = probatio.Schema({probatio.Required(CONF_MODEL_PATH): TextSelector()})
+
+
+def default_agent_data() -> dict[str, Any]:
+    """Return the settings of a new agent: model-card sampling, our tools, thinking on."""
+    sampling = SamplingSettings()
+    return {
+        CONF_PROMPT: DEFAULT_INSTRUCTIONS,
+        CONF_HOME_TOOLS: True,
+        CONF_LLM_HASS_API: [],
+        CONF_THINKING: DEFAULT_THINKING,
+        CONF_THINKING_BUDGET: DEFAULT_THINKING_BUDGET,
+        CONF_TEMPERATURE: sampling.temperature,
+        CONF_TOP_P: sampling.top_p,
+        CONF_TOP_K: sampling.top_k,
+        CONF_MIN_P: sampling.min_p,
+        CONF_PRESENCE_PENALTY: sampling.presence_penalty,
+        CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
+        CONF_MAX_ROUNDS: DEFAULT_MAX_ROUNDS,
+        CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
+    }
+
+
+def _inspect_path(text: str) -> tuple[Path, ModelFileProblem | None]:
+    path = Path(text).expanduser()
+    return path.resolve(), check_model_file(path)
 
 
 class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
@@ -21,24 +95,145 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
 
     VERSION = 1
 
-    async def async_step_user(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Ask for the path of a GGUF model file."""
         errors: dict[str, str] = {}
         if user_input is not None:
-            model_path = Path(user_input[CONF_MODEL_PATH]).expanduser()
-            problem = await self.hass.async_add_executor_job(check_model_file, model_path)
+            resolved, problem = await self.hass.async_add_executor_job(
+                _inspect_path, user_input[CONF_MODEL_PATH]
+            )
             if problem is None:
-                resolved = await self.hass.async_add_executor_job(model_path.resolve)
                 await self.async_set_unique_id(str(resolved))
                 self._abort_if_unique_id_configured()
                 return self.async_create_entry(
-                    title=resolved.name, data={CONF_MODEL_PATH: str(resolved)}
+                    title=resolved.name,
+                    data={CONF_MODEL_PATH: str(resolved)},
+                    subentries=[
+                        {
+                            "subentry_type": SUBENTRY_CONVERSATION,
+                            "data": default_agent_data(),
+                            "title": DEFAULT_AGENT_NAME,
+                            "unique_id": None,
+                        }
+                    ],
                 )
             errors[CONF_MODEL_PATH] = problem.value
         return self.async_show_form(
             step_id="user",
             data_schema=self.add_suggested_values_to_schema(STEP_LOCAL_FILE_SCHEMA, user_input),
             errors=errors,
+        )
+
+    @classmethod
+    @callback
+    def async_get_supported_subentry_types(
+        cls, config_entry: ConfigEntry
+    ) -> dict[str, type[ConfigSubentryFlow]]:
+        """Agents are subentries of a model entry."""
+        return {SUBENTRY_CONVERSATION: ConversationAgentFlow}
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
+        """Engine options of a model entry."""
+        return EngineOptionsFlow()
+
+
+class EngineOptionsFlow(OptionsFlow):
+    """Context size, threads and flash attention of a loaded model."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Show and save the engine options; the entry reloads with them."""
+        if user_input is not None:
+            return self.async_create_entry(data=user_input)
+        schema = probatio.Schema(
+            {
+                probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): NumberSelector(
+                    NumberSelectorConfig(
+                        min=1024, max=131072, step=512, mode=NumberSelectorMode.BOX
+                    )
+                ),
+                probatio.Required(CONF_THREADS, default=0): NumberSelector(
+                    NumberSelectorConfig(min=0, max=256, step=1, mode=NumberSelectorMode.BOX)
+                ),
+                probatio.Required(CONF_FLASH_ATTENTION, default="auto"): SelectSelector(
+                    SelectSelectorConfig(
+                        options=["auto", "on", "off"],
+                        translation_key=CONF_FLASH_ATTENTION,
+                        mode=SelectSelectorMode.DROPDOWN,
+                    )
+                ),
+            }
+        )
+        return self.async_show_form(
+            step_id="init",
+            data_schema=self.add_suggested_values_to_schema(schema, self.config_entry.options),
+        )
+
+
+def agent_schema(hass: HomeAssistant) -> probatio.Schema:
+    """Form of an agent subentry."""
+    apis = [SelectOptionDict(label=api.name, value=api.id) for api in llm.async_get_apis(hass)]
+
+    def number(low: float, high: float, step: float) -> NumberSelector:
+        return NumberSelector(
+            NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
+        )
+
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_NAME): TextSelector(),
+            probatio.Optional(CONF_PROMPT): TemplateSelector(),
+            probatio.Required(CONF_HOME_TOOLS): BooleanSelector(),
+            probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
+                SelectSelectorConfig(options=apis, multiple=True)
+            ),
+            probatio.Required(CONF_THINKING): BooleanSelector(),
+            probatio.Required(CONF_THINKING_BUDGET): number(0, 4096, 1),
+            probatio.Required(CONF_TEMPERATURE): number(0, 2, 0.05),
+            probatio.Required(CONF_TOP_P): number(0, 1, 0.01),
+            probatio.Required(CONF_TOP_K): number(0, 200, 1),
+            probatio.Required(CONF_MIN_P): number(0, 1, 0.01),
+            probatio.Required(CONF_PRESENCE_PENALTY): number(0, 2, 0.05),
+            probatio.Required(CONF_MAX_TOKENS): number(64, 8192, 1),
+            probatio.Required(CONF_MAX_ROUNDS): number(1, 10, 1),
+            probatio.Required(CONF_HISTORY_TOKENS): number(0, 32768, 100),
+        }
+    )
+
+
+class ConversationAgentFlow(ConfigSubentryFlow):
+    """Add or reconfigure a conversation agent."""
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
+        """Add an agent."""
+        return await self._async_form(user_input, {CONF_NAME: DEFAULT_AGENT_NAME})
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change an agent's settings."""
+        subentry = self._get_reconfigure_subentry()
+        return await self._async_form(user_input, {CONF_NAME: subentry.title, **subentry.data})
+
+    async def _async_form(
+        self, user_input: dict[str, Any] | None, current: dict[str, Any]
+    ) -> SubentryFlowResult:
+        if self._get_entry().state is not ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+        if user_input is not None:
+            data = {**default_agent_data(), **user_input}
+            title = data.pop(CONF_NAME)
+            for key in (CONF_THINKING_BUDGET, CONF_TOP_K, CONF_MAX_TOKENS, CONF_MAX_ROUNDS):
+                data[key] = int(data[key])
+            data[CONF_HISTORY_TOKENS] = int(data[CONF_HISTORY_TOKENS])
+            if self.source == "user":
+                return self.async_create_entry(title=title, data=data)
+            return self.async_update_and_abort(
+                self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+            )
+        suggested = {**default_agent_data(), **current}
+        return self.async_show_form(
+            step_id="user" if self.source == "user" else "reconfigure",
+            data_schema=self.add_suggested_values_to_schema(agent_schema(self.hass), suggested),
         )

@@ -8,6 +8,48 @@ from typing import Final
 DOMAIN: Final = "local_agent"
 LOGGER = logging.getLogger(__package__)
 
-CONF_MODEL_PATH: Final = "model_path"
-
 GGUF_MAGIC: Final = b"GGUF"
+
+# Model entry (data and options).
+CONF_MODEL_PATH: Final = "model_path"
+CONF_CONTEXT_SIZE: Final = "context_size"
+CONF_THREADS: Final = "threads"
+CONF_FLASH_ATTENTION: Final = "flash_attention"
+DEFAULT_CONTEXT_SIZE: Final = 8192
+
+# Conversation agent subentry.
+SUBENTRY_CONVERSATION: Final = "conversation"
+CONF_HOME_TOOLS: Final = "home_tools"
+CONF_THINKING: Final = "thinking"
+CONF_THINKING_BUDGET: Final = "thinking_budget"
+CONF_TEMPERATURE: Final = "temperature"
+CONF_TOP_P: Final = "top_p"
+CONF_TOP_K: Final = "top_k"
+CONF_MIN_P: Final = "min_p"
+CONF_PRESENCE_PENALTY: Final = "presence_penalty"
+CONF_MAX_TOKENS: Final = "max_tokens"
+CONF_MAX_ROUNDS: Final = "max_tool_rounds"
+CONF_HISTORY_TOKENS: Final = "history_tokens"
+
+DEFAULT_AGENT_NAME: Final = "Local Agent"
+DEFAULT_THINKING: Final = True
+DEFAULT_THINKING_BUDGET: Final = 256
+DEFAULT_MAX_TOKENS: Final = 768
+DEFAULT_MAX_ROUNDS: Final = 4
+DEFAULT_HISTORY_TOKENS: Final = 2000
+
+# Written for a 0.8B tool-calling model: short, imperative, one rule per line.
+DEFAULT_INSTRUCTIONS: Final = "\n".join(
+    [
+        'You are the voice assistant of the smart home "{{ ha_name }}".',
+        "Rules:",
+        "- To control a device, call the tool named after its domain with the exact entity_id"
+        " from the home overview.",
+        "- To answer a question about the home, read the home overview; use get_state only"
+        " when the overview is not enough.",
+        "- If the request is unclear or several devices could be meant, ask one short question"
+        " instead of acting.",
+        "- If no tool can do what is asked, say so; never pretend.",
+        "- After acting, answer in one short sentence in the user's language, saying what changed.",
+    ]
+)

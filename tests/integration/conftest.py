@@ -2,17 +2,119 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
-from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.engine.worker import ModelRegistry
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
+
+from .home import async_setup_demo_home
+from .scripted_model import ScriptedWorker
 
 
 @pytest.fixture(autouse=True)
-async def home_assistant_ready(
-    hass: HomeAssistant, enable_custom_integrations: None
-) -> AsyncGenerator[None]:
+async def home_assistant_ready(hass: HomeAssistant, enable_custom_integrations: None) -> None:
     """Load custom_components/local_agent and the core integration conversation relies on."""
     assert await async_setup_component(hass, "homeassistant", {})
-    yield
+
+
+@pytest.fixture
+async def demo_home(hass: HomeAssistant) -> None:
+    """The demo entities, a subset exposed to Assist."""
+    await async_setup_demo_home(hass)
+
+
+@dataclass
+class Agent:
+    """A set-up agent entry and a way to talk to it."""
+
+    hass: HomeAssistant
+    entry: MockConfigEntry
+    entity_id: str
+
+    async def ask(
+        self,
+        text: str,
+        *,
+        conversation_id: str | None = None,
+        context: Context | None = None,
+        device_id: str | None = None,
+        language: str = "en",
+    ) -> conversation.ConversationResult:
+        return await conversation.async_converse(
+            self.hass,
+            text,
+            conversation_id,
+            context or Context(),
+            language=language,
+            agent_id=self.entity_id,
+            device_id=device_id,
+        )
+
+    def chat_log_text(self, result: conversation.ConversationResult) -> str:
+        return result.response.speech["plain"]["speech"]
+
+
+async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:
+    """Create a model entry with one agent subentry and set it up."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_MODEL_PATH: str(model_path)},
+        unique_id=str(model_path),
+        subentries_data=[
+            ConfigSubentryData(
+                data={**default_agent_data(), **agent_options},
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Local Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    subentry_id = next(iter(entry.subentries))
+    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
+    assert entity_id is not None
+    return Agent(hass, entry, entity_id)
+
+
+@pytest.fixture
+def scripted_worker(tmp_path: Path) -> Generator[ScriptedWorker]:
+    """Replace model loading with a scripted stand-in (deterministic behaviour tests)."""
+    model_path = tmp_path / "scripted.gguf"
+    model_path.write_bytes(b"GGUF" + bytes(60))
+    worker = ScriptedWorker(model_path, EngineSettings())
+
+    async def acquire(self: ModelRegistry, path: Path, settings: EngineSettings) -> Any:
+        return worker
+
+    async def release(self: ModelRegistry, released: Any) -> None:
+        return None
+
+    with (
+        patch.object(ModelRegistry, "acquire", acquire),
+        patch.object(ModelRegistry, "release", release),
+    ):
+        yield worker
+
+
+@pytest.fixture
+async def scripted_agent(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> Agent:
+    """An agent on the demo home whose model writes what the test scripts."""
+    return await async_setup_agent(hass, scripted_worker.info.path)

@@ -6,10 +6,23 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.const import (
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
+    CONF_MODEL_PATH,
+    CONF_THINKING,
+    CONF_THINKING_BUDGET,
+    CONF_THREADS,
+    DOMAIN,
+)
 from homeassistant import config_entries
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+
+from .conftest import async_setup_agent
 
 
 async def start_flow(hass: HomeAssistant) -> str:
@@ -21,16 +34,22 @@ async def start_flow(hass: HomeAssistant) -> str:
     return result["flow_id"]
 
 
-async def test_local_file_creates_entry(hass: HomeAssistant, tmp_path: Path) -> None:
-    model = tmp_path / "botpsy-0.8b-q8_0.gguf"
-    model.write_bytes(b"GGUF" + bytes(60))
+async def test_local_file_creates_entry_with_an_agent(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
     flow_id = await start_flow(hass)
 
-    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_MODEL_PATH: str(model)})
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    await hass.async_block_till_done()
 
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert result["title"] == "botpsy-0.8b-q8_0.gguf"
-    assert result["data"] == {CONF_MODEL_PATH: str(model.resolve())}
+    assert result["title"] == qwen35_model_path.name
+    assert result["data"] == {CONF_MODEL_PATH: str(qwen35_model_path.resolve())}  # noqa: ASYNC240
+    entry = result["result"]
+    assert [sub.subentry_type for sub in entry.subentries.values()] == ["conversation"]
+    assert entry.state is ConfigEntryState.LOADED
 
 
 async def test_same_file_twice_aborts(hass: HomeAssistant, tmp_path: Path) -> None:
@@ -66,3 +85,51 @@ async def test_bad_paths_show_error_and_keep_form(
 
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {CONF_MODEL_PATH: error}
+
+
+async def test_agent_subentry_can_be_added_and_reconfigured(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    entry = agent.entry
+
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
+    )
+    assert result["type"] is FlowResultType.FORM
+    form = {**default_agent_data(), CONF_NAME: "Kitchen helper", CONF_THINKING_BUDGET: 64}
+    form.pop(CONF_LLM_HASS_API)
+    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert hass.states.get("conversation.kitchen_helper") is not None
+    added = next(sub for sub in entry.subentries.values() if sub.title == "Kitchen helper")
+    assert added.data[CONF_THINKING_BUDGET] == 64
+
+    result = await entry.start_subentry_reconfigure_flow(hass, added.subentry_id)
+    assert result["type"] is FlowResultType.FORM
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**form, CONF_NAME: "Kitchen", CONF_THINKING: False}
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    await hass.async_block_till_done()
+    assert entry.subentries[added.subentry_id].title == "Kitchen"
+    assert entry.subentries[added.subentry_id].data[CONF_THINKING] is False
+
+
+async def test_engine_options_reload_the_model(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    agent = await async_setup_agent(hass, qwen35_model_path)
+
+    result = await hass.config_entries.options.async_init(agent.entry.entry_id)
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        {CONF_CONTEXT_SIZE: 2048, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "off"},
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    settings = agent.entry.runtime_data.worker.settings
+    assert (settings.n_ctx, settings.n_threads, settings.flash_attention) == (2048, 1, False)

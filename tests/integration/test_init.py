@@ -1,35 +1,37 @@
-"""Set-up and unload of a model entry in a real Home Assistant."""
+"""Set-up and unload of a model entry in a real Home Assistant, with a real GGUF model."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from homeassistant.config_entries import ConfigEntryState
-from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent import MODEL_REGISTRY
 from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from .conftest import async_setup_agent
 
 
-def gguf_file(tmp_path: Path) -> Path:
-    path = tmp_path / "model.gguf"
-    path.write_bytes(b"GGUF" + bytes(60))
-    return path
+async def test_entry_loads_model_creates_agent_and_unload_frees_it(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    agent = await async_setup_agent(hass, qwen35_model_path)
 
+    assert agent.entry.state is ConfigEntryState.LOADED
+    assert agent.entry.runtime_data.worker.info.architecture == "qwen35"
+    assert agent.entry.runtime_data.chat_template.source == "gguf"
+    assert hass.states.get(agent.entity_id) is not None
+    assert er.async_get(hass).async_get(agent.entity_id) is not None
+    assert hass.data[MODEL_REGISTRY].loaded == 1
 
-async def test_entry_loads_and_unloads(hass: HomeAssistant, tmp_path: Path) -> None:
-    path = gguf_file(tmp_path)
-    entry = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(path)}, unique_id=str(path))
-    entry.add_to_hass(hass)
-
-    assert await hass.config_entries.async_setup(entry.entry_id)
+    assert await hass.config_entries.async_unload(agent.entry.entry_id)
     await hass.async_block_till_done()
-    assert entry.state is ConfigEntryState.LOADED
-    assert entry.runtime_data.model_path == path
 
-    assert await hass.config_entries.async_unload(entry.entry_id)
-    await hass.async_block_till_done()
-    assert entry.state is ConfigEntryState.NOT_LOADED
+    assert agent.entry.state is ConfigEntryState.NOT_LOADED
+    assert hass.data[MODEL_REGISTRY].loaded == 0
 
 
 async def test_entry_with_missing_file_fails_with_reason(
@@ -44,3 +46,17 @@ async def test_entry_with_missing_file_fails_with_reason(
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
     assert "gone.gguf" in entry.reason
+
+
+async def test_damaged_model_fails_with_reason(hass: HomeAssistant, tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.gguf"
+    damaged.write_bytes(b"GGUF" + bytes(60))
+    entry = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(damaged)})
+    entry.add_to_hass(hass)
+
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.reason is not None
+    assert "could not be loaded" in entry.reason

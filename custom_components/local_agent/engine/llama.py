@@ -296,7 +296,8 @@ class LlamaRuntime:
         size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, 0)
         buffer = (ctypes.c_uint8 * size)()
         written = llama_cpp.llama_state_seq_get_data(self._ctx.ctx, buffer, size, 0)
-        return bytes(buffer[:written])
+        # One memcpy: slicing a c_uint8 array would build a list of Python ints first.
+        return ctypes.string_at(buffer, written)
 
     def _restore_state(self, state: bytes) -> bool:
         llama_cpp = self._llama_cpp
@@ -386,6 +387,8 @@ class LlamaRuntime:
     ) -> GenerationOutput:
         """Evaluate the prompt and sample until the turn ends; stream parse events."""
         self._cancel = cancel or threading.Event()
+        # A request cancelled while it waited in the queue leaves the context as it is.
+        self.check_cancelled()
         try:
             return self._generate(request, on_event)
         except GenerationCancelledError:
@@ -403,7 +406,7 @@ class LlamaRuntime:
     def _generate(
         self, request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None
     ) -> GenerationOutput:
-        stats = self.evaluate_prompt(request.static_prompt, request.dynamic_prompt)
+        # Built first, so that a grammar llama.cpp rejects fails before any evaluation.
         sampler = TokenSampler(
             self._llama_cpp,
             self._model,
@@ -411,9 +414,10 @@ class LlamaRuntime:
             tools=request.tools if request.constrain_tool_calls else (),
             max_calls=MAX_CALLS_PER_ANSWER,
         )
-        turn = _Turn(self, request, stats, sampler, on_event)
         try:
-            turn.run(min(request.max_tokens, self._ctx.n_ctx() - len(self._tokens)))
+            stats = self.evaluate_prompt(request.static_prompt, request.dynamic_prompt)
+            turn = _Turn(self, request, stats, sampler, on_event)
+            turn.run(request.max_tokens)
         finally:
             sampler.close()
         return turn.finish()
@@ -426,6 +430,11 @@ class LlamaRuntime:
         """Evaluate tokens after the context (the sampled or forced answer)."""
         self._decode(tokens)
 
+    @property
+    def free_context(self) -> int:
+        """Tokens that still fit in the context after what it holds."""
+        return self._ctx.n_ctx() - len(self._tokens)
+
     def check_cancelled(self) -> None:
         """Raise if the caller cancelled the generation."""
         if self._cancel.is_set():
@@ -437,6 +446,10 @@ class LlamaRuntime:
         self._batch.close()
         self._ctx.close()
         self._model.close()
+
+
+class _ContextFull(Exception):
+    """The context has no room left for text the engine wants to insert."""
 
 
 class _Turn:
@@ -472,7 +485,7 @@ class _Turn:
         started = time.perf_counter()
         stats.finish_reason = "length"
         try:
-            while stats.generated_tokens < max_tokens:
+            while stats.generated_tokens < max_tokens and runtime.free_context > 0:
                 runtime.check_cancelled()
                 if self._force_if_due():
                     continue
@@ -488,6 +501,8 @@ class _Turn:
                     stats.reasoning_tokens += 1
                 runtime.append([token])
                 self._emit(self._decoder.feed(runtime.token_piece(token)))
+        except _ContextFull:
+            pass
         finally:
             stats.generation_seconds = time.perf_counter() - started
 
@@ -506,6 +521,9 @@ class _Turn:
     def _force(self, text: str) -> None:
         runtime = self._runtime
         tokens = runtime.tokenize(text, add_bos=False)
+        if len(tokens) >= runtime.free_context:
+            # Forced text must leave room for at least one token of answer after it.
+            raise _ContextFull
         self._sampler.accept_forced(tokens)
         runtime.append(tokens)
         self._emit(self._decoder.feed(b"".join(runtime.token_piece(t) for t in tokens)))

@@ -44,7 +44,11 @@ class TokenSampler:
         self._grammar_in_use = False
         self._candidates: Any = None
         if self._grammar_text is not None:
-            self._grammar = self._new_grammar()
+            try:
+                self._grammar = self._new_grammar()
+            except GrammarError:
+                self.close()
+                raise
 
     def _build_chain(self, settings: SamplingSettings) -> Any:
         llama_cpp = self._llama_cpp

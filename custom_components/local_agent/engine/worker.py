@@ -1,4 +1,7 @@
-"""Async access to a loaded model: one worker thread per model, requests queued in order.
+"""Async access to a loaded model: requests queued in order, one generation at a time.
+
+Blocking work runs in the event loop's default executor (Home Assistant's), serialised by an
+asyncio lock per model; no thread of our own outlives a request.
 
 Loading the same file twice (with the same settings) shares one model; it is freed when the
 last user releases it.
@@ -8,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 import threading
 from typing import Self
 
+from .errors import EngineError
 from .llama import GenerationOutput, GenerationRequest, LlamaRuntime, ModelInfo
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
@@ -26,25 +29,21 @@ class _Shared:
 
 
 class ModelWorker:
-    """Owns a LlamaRuntime and the single thread allowed to touch it."""
+    """Owns a LlamaRuntime; lets one request at a time touch it, in arrival order."""
 
-    def __init__(self, runtime: LlamaRuntime, executor: ThreadPoolExecutor) -> None:
+    def __init__(self, runtime: LlamaRuntime) -> None:
         """Use load() instead."""
         self._runtime = runtime
-        self._executor = executor
+        self._lock = asyncio.Lock()
         self._queued = 0
+        self._closed = False
 
     @classmethod
     async def load(cls, path: Path, settings: EngineSettings) -> Self:
-        """Load the model in a new worker thread."""
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="local_agent_llama")
+        """Load the model in an executor thread."""
         loop = asyncio.get_running_loop()
-        try:
-            runtime = await loop.run_in_executor(executor, LlamaRuntime, path, settings)
-        except BaseException:
-            executor.shutdown(wait=False)
-            raise
-        return cls(runtime, executor)
+        runtime = await loop.run_in_executor(None, LlamaRuntime, path, settings)
+        return cls(runtime)
 
     @property
     def info(self) -> ModelInfo:
@@ -83,32 +82,43 @@ class ModelWorker:
                 loop.call_soon_threadsafe(on_event, event)
 
         self._queued += 1
-        future = loop.run_in_executor(
-            self._executor, self._runtime.generate, request, cancel, forward
-        )
         try:
-            output = await asyncio.shield(future)
-        except asyncio.CancelledError:
-            cancel.set()
-            # Wait for the thread to stop so the next request starts on a quiet context.
-            await asyncio.wait([future])
-            raise
+            async with self._lock:
+                self._check_open()
+                future = loop.run_in_executor(
+                    None, self._runtime.generate, request, cancel, forward
+                )
+                try:
+                    output = await asyncio.shield(future)
+                except asyncio.CancelledError:
+                    cancel.set()
+                    # Hold the lock until the thread stops: the next request needs a quiet context.
+                    await asyncio.wait([future])
+                    raise
         finally:
             self._queued -= 1
         # Let events scheduled by the worker run before the caller sees the result.
         await asyncio.sleep(0)
         return output
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise EngineError("The model was unloaded")
+
     async def run(self, job: Callable[[LlamaRuntime], object]) -> object:
-        """Run a blocking job on the runtime in the worker thread (tests, benchmarks)."""
+        """Run a blocking job on the runtime, in turn with generations (tests, benchmarks)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, job, self._runtime)
+        async with self._lock:
+            self._check_open()
+            return await loop.run_in_executor(None, job, self._runtime)
 
     async def close(self) -> None:
-        """Free the model once queued work is done."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._runtime.close)
-        self._executor.shutdown(wait=False)
+        """Free the model once the running request is done; later requests fail."""
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            await asyncio.get_running_loop().run_in_executor(None, self._runtime.close)
 
 
 class ModelRegistry:

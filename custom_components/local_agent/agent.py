@@ -1,0 +1,439 @@
+"""One conversation turn: prompt -> engine -> tool calls -> validation -> execution -> loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import probatio
+
+from homeassistant.components import conversation
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm, template
+from homeassistant.util import dt as dt_util
+
+from .const import (
+    CONF_HISTORY_TOKENS,
+    CONF_HOME_TOOLS,
+    CONF_MAX_ROUNDS,
+    CONF_MAX_TOKENS,
+    CONF_MIN_P,
+    CONF_PRESENCE_PENALTY,
+    CONF_TEMPERATURE,
+    CONF_THINKING,
+    CONF_THINKING_BUDGET,
+    CONF_TOP_K,
+    CONF_TOP_P,
+    DEFAULT_HISTORY_TOKENS,
+    DEFAULT_INSTRUCTIONS,
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_THINKING,
+    DEFAULT_THINKING_BUDGET,
+    DOMAIN,
+    LOGGER,
+)
+from .engine.chat_format import ChatTemplate, render_split
+from .engine.errors import ContextTooSmallError, EngineError
+from .engine.llama import GenerationRequest, GenerationStats
+from .engine.settings import SamplingSettings
+from .engine.tool_calls import (
+    ParseEvent,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallFailed,
+    ToolCallParsed,
+)
+from .engine.types import ToolCall, ToolSpec
+from .engine.worker import ModelWorker
+from .history import to_messages, tool_result_text, trim_history
+from .speech import async_phrase
+from .tools import (
+    HomeTools,
+    PlannedAction,
+    ToolFailure,
+    async_build_home_tools,
+    async_check_permission,
+    async_execute,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentOptions:
+    """A conversation agent's settings, from its subentry."""
+
+    instructions: str
+    llm_apis: tuple[str, ...]
+    home_tools: bool
+    thinking: bool
+    thinking_budget: int | None
+    sampling: SamplingSettings
+    max_tokens: int
+    max_rounds: int
+    history_tokens: int
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> AgentOptions:
+        """Read subentry data, filling in defaults."""
+        defaults = SamplingSettings()
+        apis = data.get(CONF_LLM_HASS_API) or ()
+        budget = int(data.get(CONF_THINKING_BUDGET, DEFAULT_THINKING_BUDGET))
+        return cls(
+            instructions=data.get(CONF_PROMPT) or DEFAULT_INSTRUCTIONS,
+            llm_apis=(apis,) if isinstance(apis, str) else tuple(apis),
+            home_tools=bool(data.get(CONF_HOME_TOOLS, True)),
+            thinking=bool(data.get(CONF_THINKING, DEFAULT_THINKING)),
+            thinking_budget=budget if budget > 0 else None,
+            sampling=SamplingSettings(
+                temperature=float(data.get(CONF_TEMPERATURE, defaults.temperature)),
+                top_p=float(data.get(CONF_TOP_P, defaults.top_p)),
+                top_k=int(data.get(CONF_TOP_K, defaults.top_k)),
+                min_p=float(data.get(CONF_MIN_P, defaults.min_p)),
+                presence_penalty=float(data.get(CONF_PRESENCE_PENALTY, defaults.presence_penalty)),
+            ),
+            max_tokens=int(data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
+            max_rounds=int(data.get(CONF_MAX_ROUNDS, DEFAULT_MAX_ROUNDS)),
+            history_tokens=int(data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
+        )
+
+
+@dataclass(slots=True)
+class TurnReport:
+    """What one turn did, for diagnostics, scripts/ask and the evaluation."""
+
+    rounds: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    reasoning_tokens: int = 0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    build_seconds: float = 0.0
+
+    def add(self, stats: GenerationStats) -> None:
+        """Add one generation's figures."""
+        self.rounds += 1
+        self.prompt_tokens += stats.prompt_tokens
+        self.cached_tokens += stats.cached_tokens
+        self.generated_tokens += stats.generated_tokens
+        self.reasoning_tokens += stats.reasoning_tokens
+        self.prompt_seconds += stats.prompt_seconds
+        self.generation_seconds += stats.generation_seconds
+
+
+@dataclass(slots=True)
+class _Toolbox:
+    """The tools offered in one turn and how to run each."""
+
+    specs: list[ToolSpec]
+    home: HomeTools | None
+    llm_api: llm.APIInstance | None
+
+
+class ConversationAgent:
+    """Runs turns for one conversation entity."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        worker: ModelWorker,
+        chat_template: ChatTemplate,
+        options: AgentOptions,
+        agent_id: str,
+    ) -> None:
+        """Bind the agent to a loaded model and its settings."""
+        self.hass = hass
+        self.worker = worker
+        self.chat_template = chat_template
+        self.options = options
+        self.agent_id = agent_id
+        self.last_report: TurnReport | None = None
+
+    async def async_handle(
+        self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
+    ) -> conversation.ConversationResult:
+        """Answer one user message, calling tools as the model asks."""
+        options = self.options
+        llm_context = user_input.as_llm_context(DOMAIN)
+        try:
+            await chat_log.async_provide_llm_data(
+                llm_context,
+                list(options.llm_apis) or None,
+                options.instructions,
+                user_input.extra_system_prompt,
+            )
+        except conversation.ConverseError as err:
+            return err.as_conversation_result()
+
+        report = TurnReport()
+        self.last_report = report
+        started = asyncio.get_running_loop().time()
+        toolbox = await self._async_toolbox(chat_log)
+        static_system = self._static_system(llm_context, toolbox)
+        dynamic_system = self._dynamic_system(toolbox, user_input.extra_system_prompt)
+        report.build_seconds = asyncio.get_running_loop().time() - started
+
+        try:
+            finished = await self._async_rounds(
+                user_input=user_input,
+                chat_log=chat_log,
+                toolbox=toolbox,
+                static_system=static_system,
+                dynamic_system=dynamic_system,
+                report=report,
+            )
+            if not finished:
+                await self._async_say(
+                    chat_log,
+                    await async_phrase(
+                        self.hass,
+                        user_input.language,
+                        "too_many_rounds",
+                        rounds=str(options.max_rounds),
+                    ),
+                )
+        except ContextTooSmallError as err:
+            await self._async_say(
+                chat_log,
+                await async_phrase(
+                    self.hass,
+                    user_input.language,
+                    "context_too_small",
+                    prompt_tokens=str(err.prompt_tokens),
+                    context_size=str(err.n_ctx),
+                ),
+            )
+        except EngineError as err:
+            LOGGER.warning("The model failed: %s", err)
+            await self._async_say(
+                chat_log,
+                await async_phrase(
+                    self.hass, user_input.language, "generation_failed", error=str(err)
+                ),
+            )
+        last = chat_log.content[-1]
+        if not isinstance(last, conversation.AssistantContent) or not last.content:
+            await self._async_say(
+                chat_log, await async_phrase(self.hass, user_input.language, "empty_answer")
+            )
+        return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+    async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
+        specs: list[ToolSpec] = []
+        home: HomeTools | None = None
+        if self.options.home_tools:
+            home = await async_build_home_tools(self.hass)
+            specs.extend(home.specs)
+        llm_api = chat_log.llm_api
+        if llm_api is not None:
+            specs.extend(
+                ToolSpec(
+                    name=tool.name,
+                    description=tool.description or "",
+                    parameters=probatio.to_openapi(
+                        tool.parameters,
+                        custom_serializer=llm_api.custom_serializer,
+                        openapi_version="3.1.0",
+                    ),
+                )
+                for tool in llm_api.tools
+            )
+        return _Toolbox(specs=specs, home=home, llm_api=llm_api)
+
+    def _static_system(self, llm_context: llm.LLMContext, toolbox: _Toolbox) -> str:
+        """Text that stays the same from turn to turn, so its evaluation can be cached."""
+        try:
+            instructions = template.Template(self.options.instructions, self.hass).async_render(
+                {"ha_name": self.hass.config.location_name, "llm_context": llm_context},
+                parse_result=False,
+            )
+        except HomeAssistantError as err:
+            LOGGER.error("The instructions template does not render: %s", err)
+            instructions = DEFAULT_INSTRUCTIONS.replace(
+                "{{ ha_name }}", self.hass.config.location_name
+            )
+        parts = [instructions.strip()]
+        if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
+            parts.append(toolbox.llm_api.api_prompt.strip())
+        return "\n\n".join(parts)
+
+    def _dynamic_system(self, toolbox: _Toolbox, extra_system_prompt: str | None) -> str:
+        """Text that changes every turn: the time and the state of the home."""
+        now = dt_util.now()
+        parts = [f"Now: {now.strftime('%A %Y-%m-%d %H:%M')}."]
+        if toolbox.home is not None:
+            parts.append(
+                "Home overview (area / entity_id 'name' state):\n" + toolbox.home.overview()
+            )
+        if extra_system_prompt:
+            parts.append(extra_system_prompt.strip())
+        return "\n\n".join(parts)
+
+    async def _async_rounds(
+        self,
+        *,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        dynamic_system: str,
+        report: TurnReport,
+    ) -> bool:
+        """Run model rounds until it answers without a call; False when the limit cut it off."""
+        options = self.options
+        for _round in range(options.max_rounds):
+            history = trim_history(to_messages(chat_log.content[1:]), options.history_tokens)
+            parts = render_split(
+                self.chat_template,
+                static_system=static_system,
+                dynamic_system=dynamic_system,
+                history=history,
+                tools=toolbox.specs,
+                enable_thinking=options.thinking,
+            )
+            request = GenerationRequest(
+                static_prompt=parts.static,
+                dynamic_prompt=parts.dynamic,
+                tools=toolbox.specs,
+                sampling=options.sampling,
+                max_tokens=options.max_tokens,
+                # Templates without a thinking mode (e.g. Gemma's) open no <think> block.
+                starts_in_reasoning=parts.dynamic.rstrip().endswith("<think>"),
+                thinking_budget=options.thinking_budget if options.thinking else None,
+            )
+            calls: list[ToolCallParsed | ToolCallFailed] = []
+            async for _content in chat_log.async_add_delta_content_stream(
+                self.agent_id, self._async_stream(request, calls, report)
+            ):
+                pass
+            if not calls:
+                return True
+            await self._async_run_calls(user_input, chat_log, toolbox, calls, report)
+        return False
+
+    async def _async_stream(
+        self,
+        request: GenerationRequest,
+        calls: list[ToolCallParsed | ToolCallFailed],
+        report: TurnReport,
+    ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+        """Stream the model's reasoning and text into the chat log as it writes.
+
+        Calls are recorded as external: this agent validates and executes them itself.
+        """
+        queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
+        generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
+        generation.add_done_callback(lambda _task: queue.put_nowait(None))
+        yield {"role": "assistant"}
+        try:
+            while (event := await queue.get()) is not None:
+                if isinstance(event, ReasoningDelta):
+                    yield {"thinking_content": event.text}
+                elif isinstance(event, TextDelta):
+                    yield {"content": event.text}
+                else:
+                    calls.append(event)
+            output = await generation
+        finally:
+            if not generation.done():
+                generation.cancel()
+                await asyncio.wait([generation])
+        report.add(output.stats)
+        if calls:
+            yield {"tool_calls": [_tool_input(event) for event in calls]}
+
+    async def _async_run_calls(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        calls: list[ToolCallParsed | ToolCallFailed],
+        report: TurnReport,
+    ) -> None:
+        assistant = chat_log.content[-1]
+        assert isinstance(assistant, conversation.AssistantContent)
+        inputs = assistant.tool_calls or []
+        started = asyncio.get_running_loop().time()
+        for event, tool_input in zip(calls, inputs, strict=True):
+            report.tool_calls += 1
+            result = await self._async_run_call(user_input, toolbox, event)
+            if result.error:
+                report.tool_errors += 1
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.ToolResultContent(
+                    agent_id=self.agent_id,
+                    tool_call_id=tool_input.id,
+                    tool_name=tool_input.tool_name,
+                    result=result,
+                )
+            )
+        report.tool_seconds += asyncio.get_running_loop().time() - started
+
+    async def _async_run_call(
+        self,
+        user_input: conversation.ConversationInput,
+        toolbox: _Toolbox,
+        event: ToolCallParsed | ToolCallFailed,
+    ) -> llm.ToolResult:
+        if isinstance(event, ToolCallFailed):
+            return _error(event.error.message)
+        call = event.call
+        if toolbox.home is not None and call.name in toolbox.home.tool_names:
+            planned = toolbox.home.plan(call)
+            if isinstance(planned, ToolFailure):
+                return _error(planned.message)
+            return await self._async_execute_home(user_input, planned)
+        if toolbox.llm_api is not None and any(t.name == call.name for t in toolbox.llm_api.tools):
+            return await _async_call_llm_api(toolbox.llm_api, call)
+        known = ", ".join(spec.name for spec in toolbox.specs)
+        return _error(f"There is no tool named {call.name!r}. The available tools are: {known}.")
+
+    async def _async_execute_home(
+        self, user_input: conversation.ConversationInput, planned: PlannedAction
+    ) -> llm.ToolResult:
+        if refusal := await async_check_permission(self.hass, planned, user_input.context.user_id):
+            return _error(refusal)
+        outcome = await async_execute(self.hass, planned, user_input.context)
+        return llm.ToolResult(data=outcome.data, error=not outcome.success)
+
+    async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
+        """Add a sentence the agent says itself (not the model)."""
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(agent_id=self.agent_id, content=text)
+        )
+
+
+def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
+    if isinstance(event, ToolCallParsed):
+        return llm.ToolInput(
+            tool_name=event.call.name, tool_args=dict(event.call.arguments), external=True
+        )
+    return llm.ToolInput(
+        tool_name=event.error.name or "invalid_tool_call",
+        tool_args={"raw": event.error.raw},
+        external=True,
+    )
+
+
+def _error(message: str) -> llm.ToolResult:
+    return llm.ToolResult(data={"error": message}, error=True)
+
+
+async def _async_call_llm_api(api: llm.APIInstance, call: ToolCall) -> llm.ToolResult:
+    """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
+    try:
+        return await api.async_call_tool(
+            llm.ToolInput(tool_name=call.name, tool_args=dict(call.arguments))
+        )
+    except (HomeAssistantError, probatio.Invalid) as err:
+        return _error(str(err) or type(err).__name__)
+
+
+__all__ = ["AgentOptions", "ConversationAgent", "TurnReport", "tool_result_text"]

@@ -1,0 +1,81 @@
+"""The conversation entity: one per agent subentry, a thin shell around agent.py."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import MATCH_ALL
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import LocalAgentConfigEntry
+from .agent import AgentOptions, ConversationAgent
+from .const import DOMAIN, SUBENTRY_CONVERSATION
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: LocalAgentConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add one conversation entity per agent subentry."""
+    for subentry in entry.subentries.values():
+        if subentry.subentry_type != SUBENTRY_CONVERSATION:
+            continue
+        async_add_entities(
+            [LocalAgentConversationEntity(entry, subentry)],
+            config_subentry_id=subentry.subentry_id,
+        )
+
+
+class LocalAgentConversationEntity(conversation.ConversationEntity):
+    """A conversation agent backed by the entry's loaded model."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+    _attr_supports_streaming = True
+    _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
+
+    def __init__(self, entry: LocalAgentConfigEntry, subentry: ConfigSubentry) -> None:
+        """Describe the entity and its device."""
+        self.entry = entry
+        self.subentry = subentry
+        self._attr_unique_id = subentry.subentry_id
+        info = entry.runtime_data.worker.info
+        self._attr_device_info = dr.DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="Local Agent",
+            model=info.name or info.path.name,
+            entry_type=dr.DeviceEntryType.SERVICE,
+        )
+        self.agent: ConversationAgent | None = None
+
+    @property
+    def supported_languages(self) -> list[str] | Literal["*"]:
+        """Answer in any language the model speaks."""
+        return MATCH_ALL
+
+    async def async_added_to_hass(self) -> None:
+        """Create the agent once the entity has its id."""
+        await super().async_added_to_hass()
+        data = self.entry.runtime_data
+        self.agent = ConversationAgent(
+            self.hass,
+            data.worker,
+            data.chat_template,
+            AgentOptions.from_data(self.subentry.data),
+            agent_id=self.entity_id,
+        )
+
+    async def _async_handle_message(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> conversation.ConversationResult:
+        """Hand the turn to the agent."""
+        assert self.agent is not None
+        return await self.agent.async_handle(user_input, chat_log)

@@ -1,0 +1,168 @@
+"""Shared pieces for the tests that run real inference through the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+import threading
+import time
+from typing import Any
+
+from custom_components.local_agent.engine.chat_format import (
+    PromptParts,
+    load_template,
+    render_split,
+)
+from custom_components.local_agent.engine.llama import (
+    GenerationOutput,
+    GenerationRequest,
+    GenerationStats,
+    LlamaRuntime,
+)
+from custom_components.local_agent.engine.sampling import TokenSampler
+from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
+
+# One thread: the tiny model gains nothing from more, and tests then stay steady on a busy
+# machine (llama.cpp's threads spin while they wait for each other).
+TEST_SETTINGS = EngineSettings(n_ctx=2048, n_threads=1, n_batch=256)
+GREEDY = SamplingSettings(temperature=0.0)
+
+STATIC_SYSTEM = "You are a voice assistant for Home Assistant. Answer briefly."
+DYNAMIC_SYSTEM = "The current time is 18:30 on Monday.\nKitchen Light: off\nFront Door: locked"
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="HassTurnOn",
+        description="Turns on a device",
+        parameters={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "enum": ["Kitchen Light", "Front Door", "Bedroom Lamp"]},
+                "brightness": {"type": "integer"},
+                "flash": {"type": "boolean"},
+            },
+            "required": ["name"],
+        },
+    ),
+    ToolSpec(
+        name="HassClimateSetMode",
+        description="Sets the mode of a thermostat",
+        parameters={
+            "type": "object",
+            "properties": {
+                "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
+                "temperature": {"type": "integer"},
+                "eco": {"type": "boolean"},
+            },
+            "required": ["mode"],
+        },
+    ),
+    ToolSpec(
+        name="GetLiveContext",
+        description="Reports the state of every exposed entity",
+        parameters={"type": "object", "properties": {}},
+    ),
+)
+
+# The bundled Qwen3.5 template: the test model carries the same text in its metadata.
+TEMPLATE = load_template(None)
+
+
+def prompt_parts(
+    user: str,
+    *,
+    static_system: str = STATIC_SYSTEM,
+    dynamic_system: str = DYNAMIC_SYSTEM,
+    history: Sequence[Message] = (),
+    tools: Sequence[ToolSpec] = TOOLS,
+) -> PromptParts:
+    """Render a one-question conversation the way the agent does, split for caching."""
+    return render_split(
+        TEMPLATE,
+        static_system=static_system,
+        dynamic_system=dynamic_system,
+        history=[*history, Message("user", user)],
+        tools=tools,
+        enable_thinking=True,
+    )
+
+
+def make_request(parts: PromptParts, **overrides: Any) -> GenerationRequest:
+    """A greedy request for the prompt with the test tools; keyword arguments override."""
+    fields: dict[str, Any] = {"tools": TOOLS, "sampling": GREEDY, "max_tokens": 64}
+    fields.update(overrides)
+    return GenerationRequest(parts.static, parts.dynamic, **fields)
+
+
+class RecordingRuntime(LlamaRuntime):
+    """A LlamaRuntime that records what it samples and evaluates, and can be slowed down."""
+
+    def __init__(self, path: Path, settings: EngineSettings, *, token_delay: float = 0.0) -> None:
+        """Load the model; token_delay seconds are slept before each sampled token is added."""
+        super().__init__(path, settings)
+        self.token_delay = token_delay
+        self.sampled: list[int] = []
+        self.sampled_after_cancel = 0
+        self.prompt_evaluations = 0
+        self.closed = False
+        self.after_token: Callable[[int], None] | None = None
+        self._watched: threading.Event | None = None
+
+    def generate(
+        self,
+        request: GenerationRequest,
+        cancel: threading.Event | None = None,
+        on_event: Callable[[ParseEvent], None] | None = None,
+    ) -> GenerationOutput:
+        """Generate, recording the sampled tokens of this request only."""
+        self.sampled = []
+        self.sampled_after_cancel = 0
+        self._watched = cancel
+        return super().generate(request, cancel, on_event)
+
+    def evaluate_prompt(self, static_prompt: str, dynamic_prompt: str) -> GenerationStats:
+        """Count prompt evaluations."""
+        self.prompt_evaluations += 1
+        return super().evaluate_prompt(static_prompt, dynamic_prompt)
+
+    def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
+        """Sample and record the token, noting whether the caller had already cancelled."""
+        token = super().sample_next(sampler, grammar=grammar)
+        self.sampled.append(token)
+        if self._watched is not None and self._watched.is_set():
+            self.sampled_after_cancel += 1
+        if self.after_token is not None:
+            self.after_token(len(self.sampled))
+        return token
+
+    def append(self, tokens: Sequence[int]) -> None:
+        """Evaluate tokens after an optional delay."""
+        if self.token_delay:
+            time.sleep(self.token_delay)
+        super().append(tokens)
+
+    def close(self) -> None:
+        """Free the model and remember it was freed."""
+        self.closed = True
+        super().close()
+
+
+def check_call(call: ToolCall, tools: Sequence[ToolSpec] = TOOLS) -> None:
+    """Assert that a parsed call names a known tool and fits its schema exactly."""
+    by_name: Mapping[str, ToolSpec] = {tool.name: tool for tool in tools}
+    assert call.name in by_name, call
+    schema = by_name[call.name].parameters
+    properties: Mapping[str, Any] = schema.get("properties", {})
+    assert set(call.arguments) <= set(properties), call
+    assert set(schema.get("required", ())) <= set(call.arguments), call
+    for key, value in call.arguments.items():
+        expected = properties[key]
+        if "enum" in expected:
+            assert value in expected["enum"], (key, value)
+        elif expected["type"] == "boolean":
+            assert isinstance(value, bool), (key, value)
+        elif expected["type"] == "integer":
+            assert isinstance(value, int), (key, value)
+            assert not isinstance(value, bool), (key, value)

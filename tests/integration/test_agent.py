@@ -1,0 +1,237 @@
+"""The conversation agent, driven by a scripted model: calls become service calls."""
+
+from __future__ import annotations
+
+from pytest_homeassistant_custom_component.common import MockUser
+
+from custom_components.local_agent.engine.llama import GenerationRequest
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from .conftest import Agent
+from .home import NOT_EXPOSED
+from .scripted_model import ScriptedWorker, answer, call
+
+
+def state(hass: HomeAssistant, entity_id: str) -> str:
+    current = hass.states.get(entity_id)
+    assert current is not None
+    return current.state
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech["plain"]["speech"])
+
+
+def last_tool_result(request: GenerationRequest) -> str:
+    prompt = request.static_prompt + request.dynamic_prompt
+    return prompt.rsplit("<tool_response>", 1)[1].split("</tool_response>", 1)[0]
+
+
+async def test_call_is_executed_and_answer_spoken(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    assert state(hass, "light.kitchen_lights") == "on"
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
+        answer("The kitchen light is off."),
+    )
+
+    result = await scripted_agent.ask("turn off the kitchen light")
+
+    assert state(hass, "light.kitchen_lights") == "off"
+    assert speech(result) == "The kitchen light is off."
+    tool_result = last_tool_result(scripted_worker.requests[1])
+    assert '"entity_id":"light.kitchen_lights"' in tool_result
+    assert '"state":"off"' in tool_result
+
+
+async def test_prompt_has_tools_overview_and_thinking(
+    scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("Hello."))
+
+    await scripted_agent.ask("hello")
+
+    request = scripted_worker.requests[0]
+    assert request.starts_in_reasoning
+    assert request.static_prompt.startswith("<|im_start|>system\n")
+    assert '"name": "light"' in request.static_prompt
+    assert "light.kitchen_lights" in request.dynamic_prompt
+    assert NOT_EXPOSED not in request.static_prompt + request.dynamic_prompt
+    assert request.dynamic_prompt.endswith("<|im_start|>assistant\n<think>\n")
+    assert [spec.name for spec in request.tools][:3] == ["climate", "cover", "light"]
+
+
+async def test_reasoning_is_kept_as_thinking_not_spoken(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("It is 22 degrees.", reasoning="Secret musings."))
+
+    result = await scripted_agent.ask("how warm is it outside?")
+
+    assert speech(result) == "It is 22 degrees."
+    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    last = chat_log.content[-1]
+    assert isinstance(last, conversation.AssistantContent)
+    assert last.content == "It is 22 degrees."
+    assert last.thinking_content == "Secret musings."
+
+
+async def test_unexposed_entity_is_refused(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    before = state(hass, NOT_EXPOSED)
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id=NOT_EXPOSED)),
+        answer("I cannot control that light."),
+    )
+
+    result = await scripted_agent.ask("turn off the ceiling lights")
+
+    assert state(hass, NOT_EXPOSED) == before
+    assert speech(result) == "I cannot control that light."
+    assert "error" in last_tool_result(scripted_worker.requests[1])
+
+
+async def test_unknown_tool_and_unknown_action_are_tool_errors(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(call("vacuum", action="start", entity_id="vacuum.robot")),
+        answer(call("light", action="explode", entity_id="light.kitchen_lights")),
+        answer("Sorry, I cannot do that."),
+    )
+
+    result = await scripted_agent.ask("do something odd")
+
+    assert speech(result) == "Sorry, I cannot do that."
+    first_error = last_tool_result(scripted_worker.requests[1])
+    assert "vacuum" in first_error
+    assert "light" in first_error
+    second_error = last_tool_result(scripted_worker.requests[2])
+    assert "explode" in second_error
+    assert "turn_on" in second_error
+    assert state(hass, "light.kitchen_lights") == "on"
+
+
+async def test_wrong_argument_type_is_corrected_after_validation_error(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_on", entity_id="light.bed_light", brightness_pct="fifty")
+        ),
+        answer(call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=50)),
+        answer("The bed light is at half brightness."),
+    )
+
+    result = await scripted_agent.ask("bed light to fifty percent")
+
+    error = last_tool_result(scripted_worker.requests[1])
+    assert "brightness_pct" in error
+    assert "fifty" in error
+    bed_light = hass.states.get("light.bed_light")
+    assert bed_light is not None
+    assert bed_light.state == "on"
+    assert bed_light.attributes["brightness"] == 128
+    assert speech(result) == "The bed light is at half brightness."
+
+
+async def test_several_calls_in_one_answer(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_off", entity_id="light.kitchen_lights")
+            + "\n"
+            + call("switch", action="turn_off", entity_id="switch.ac")
+        ),
+        answer("Both are off."),
+    )
+
+    await scripted_agent.ask("turn off the kitchen light and the AC")
+
+    assert state(hass, "light.kitchen_lights") == "off"
+    assert state(hass, "switch.ac") == "off"
+    assert last_tool_result(scripted_worker.requests[1]).count("entity_id") >= 1
+    prompt = scripted_worker.requests[1].dynamic_prompt
+    assert prompt.count("<tool_response>") == 2
+
+
+async def test_tool_loop_stops_at_the_round_limit(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    toggle = answer(call("switch", action="toggle", entity_id="switch.ac"))
+    scripted_worker.will_write(*([toggle] * 10))
+
+    result = await scripted_agent.ask("keep toggling the AC")
+
+    assert len(scripted_worker.requests) == 4
+    assert "4 steps" in speech(result)
+
+
+async def test_follow_up_turn_sees_history(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.bed_light")),
+        answer("The bed light is off."),
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
+        answer("The kitchen light is off too."),
+    )
+
+    first = await scripted_agent.ask("turn off the bed light")
+    second = await scripted_agent.ask("and the kitchen too", conversation_id=first.conversation_id)
+
+    assert speech(second) == "The kitchen light is off too."
+    follow_up_prompt = scripted_worker.requests[2].dynamic_prompt
+    assert "turn off the bed light" in follow_up_prompt
+    assert "The bed light is off." in follow_up_prompt
+    assert "and the kitchen too" in follow_up_prompt
+    assert state(hass, "light.kitchen_lights") == "off"
+
+
+async def test_automation_request_through_conversation_process(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    assert await async_setup_component(hass, "conversation", {})
+    scripted_worker.will_write(
+        answer(call("switch", action="turn_off", entity_id="switch.ac")),
+        answer("The AC is off."),
+    )
+
+    response = await hass.services.async_call(
+        "conversation",
+        "process",
+        {"text": "turn off the AC", "agent_id": scripted_agent.entity_id},
+        blocking=True,
+        return_response=True,
+        context=Context(),
+    )
+
+    assert response is not None
+    assert response["response"]["speech"]["plain"]["speech"] == "The AC is off."
+    assert state(hass, "switch.ac") == "off"
+
+
+async def test_non_admin_user_is_refused_admin_only_service(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    hass_read_only_user: MockUser,
+) -> None:
+    scripted_worker.will_write(
+        answer(call("update", action="install", entity_id="update.demo_add_on")),
+        answer("You are not allowed to do that."),
+    )
+
+    await scripted_agent.ask(
+        "install the add-on update", context=Context(user_id=hass_read_only_user.id)
+    )
+
+    error = last_tool_result(scripted_worker.requests[1])
+    assert "not allowed" in error
+    assert state(hass, "update.demo_add_on") == "on"

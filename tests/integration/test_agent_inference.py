@@ -1,0 +1,85 @@
+"""End to end with real llama.cpp inference: sentence -> model -> call -> validation -> answer."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from custom_components.local_agent import agent as agent_module
+from custom_components.local_agent.const import CONF_TEMPERATURE, CONF_THINKING_BUDGET
+from custom_components.local_agent.engine.llama import GenerationRequest
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import HomeAssistant
+
+from .conftest import async_setup_agent
+
+
+@pytest.fixture
+def first_round_forces_a_call(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
+    """Make the random-weight model open a tool call in its first answer (tool_choice=required).
+
+    The grammar then decides everything it writes inside the call.
+    """
+    made: list[GenerationRequest] = []
+
+    def build(*args: Any, **kwargs: Any) -> GenerationRequest:
+        request = GenerationRequest(*args, **kwargs)
+        request = replace(request, force_tool_call=not made, max_tokens=160)
+        made.append(request)
+        return request
+
+    monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    return made
+
+
+async def test_random_qwen35_model_call_is_parsed_validated_and_answered(
+    hass: HomeAssistant,
+    demo_home: None,
+    qwen35_model_path: Path,
+    first_round_forces_a_call: list[GenerationRequest],
+) -> None:
+    agent = await async_setup_agent(
+        hass, qwen35_model_path, **{CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 8}
+    )
+
+    result = await agent.ask("turn on the kitchen light")
+
+    assert result.response.response_type is not None
+    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    calls = [
+        call
+        for content in chat_log.content
+        if isinstance(content, conversation.AssistantContent)
+        for call in content.tool_calls or ()
+    ]
+    results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
+    assert calls, "the grammar-constrained model wrote no call"
+    first = calls[0]
+    offered = {spec.name for spec in first_round_forces_a_call[0].tools}
+    assert first.tool_name in offered
+    assert first.tool_args
+    assert len(results) == len(calls)
+    first_result = results[0].result
+    # Either the call was valid and executed, or validation explained what was wrong.
+    assert ("entities" in first_result.data) or ("error" in first_result.data)
+    last = chat_log.content[-1]
+    assert isinstance(last, conversation.AssistantContent)
+    assert last.content
+
+
+async def test_gemma_answers_through_its_own_template(
+    hass: HomeAssistant, demo_home: None, gemma_model_path: Path
+) -> None:
+    agent = await async_setup_agent(
+        hass, gemma_model_path, **{CONF_TEMPERATURE: 0.0, "max_tokens": 24}
+    )
+
+    result = await agent.ask("What is the capital of France?")
+
+    speech = result.response.speech["plain"]["speech"]
+    assert isinstance(speech, str)
+    assert speech.strip()

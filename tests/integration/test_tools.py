@@ -1,0 +1,422 @@
+"""Exposed entities as tools: specs, overview, planning, permissions and execution."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from pytest_homeassistant_custom_component.common import (  # type: ignore[import-untyped]
+    MockConfigEntry,
+    MockUser,
+)
+
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.tools import (
+    GET_STATE,
+    HomeTools,
+    PlannedAction,
+    ToolFailure,
+    async_build_home_tools,
+    async_check_permission,
+    async_execute,
+    check_exposure,
+    count_chars,
+)
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import (
+    area_registry as ar,
+    device_registry as dr,
+    entity_registry as er,
+)
+from homeassistant.helpers.service import async_get_all_descriptions
+from homeassistant.setup import async_setup_component
+
+DEMO_PLATFORMS = [
+    Platform.CLIMATE,
+    Platform.COVER,
+    Platform.FAN,
+    Platform.LIGHT,
+    Platform.LOCK,
+    Platform.SENSOR,
+    Platform.SWITCH,
+    Platform.UPDATE,
+]
+EXPOSED = (
+    "climate.hvac",
+    "cover.hall_window",
+    "cover.kitchen_window",
+    "light.bed_light",
+    "light.kitchen_lights",
+    "lock.front_door",
+    "sensor.outside_temperature",
+    "switch.ac",
+    "update.demo_add_on",
+)
+UPDATE = "update.demo_add_on"
+
+
+@pytest.fixture
+async def demo_home(hass: HomeAssistant) -> AsyncGenerator[None]:
+    """Demo entities; a subset exposed; the kitchen light in an area with an alias."""
+    entry = MockConfigEntry(domain="demo")
+    entry.add_to_hass(hass)
+    with (
+        patch(
+            "homeassistant.components.demo.COMPONENTS_WITH_CONFIG_ENTRY_DEMO_PLATFORM",
+            DEMO_PLATFORMS,
+        ),
+        patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0),
+    ):
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+        for state in hass.states.async_all():
+            async_expose_entity(hass, "conversation", state.entity_id, False)
+        for entity_id in EXPOSED:
+            assert hass.states.get(entity_id) is not None, entity_id
+            async_expose_entity(hass, "conversation", entity_id, True)
+        kitchen = ar.async_get(hass).async_create("Kitchen")
+        entities = er.async_get(hass)
+        light = entities.async_update_entity("light.kitchen_lights", aliases=["cooking light"])
+        assert light.device_id is not None
+        dr.async_get(hass).async_update_device(light.device_id, area_id=kitchen.id)
+        yield
+
+
+@pytest.fixture
+async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
+    return await async_build_home_tools(hass)
+
+
+def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
+    result = tools.plan(ToolCall(name, arguments))
+    assert isinstance(result, PlannedAction), result
+    return result
+
+
+def state_of(hass: HomeAssistant, entity_id: str) -> str:
+    state = hass.states.get(entity_id)
+    assert state is not None
+    return state.state
+
+
+def refuse(tools: HomeTools, name: str, **arguments: Any) -> str:
+    result = tools.plan(ToolCall(name, arguments))
+    assert isinstance(result, ToolFailure), result
+    return result.message
+
+
+async def test_specs_cover_exposed_domains_and_entities_only(
+    hass: HomeAssistant, tools: HomeTools
+) -> None:
+    assert tools.tool_names == ["climate", "cover", "light", "lock", "switch", "update", GET_STATE]
+    light = next(spec for spec in tools.specs if spec.name == "light")
+    entity_choice = light.parameters["properties"]["entity_id"]["anyOf"][0]
+    assert entity_choice["enum"] == ["light.bed_light", "light.kitchen_lights"]
+    assert light.parameters["properties"]["action"]["enum"] == ["toggle", "turn_off", "turn_on"]
+    assert light.parameters["required"] == ["action", "entity_id"]
+    assert "turn_on(brightness_pct?, color_name?, color_temp_kelvin?)" in light.description
+    assert count_chars(tools.specs) < 4000
+
+    again = await async_build_home_tools(hass)
+    assert again.specs == tools.specs
+
+    async_expose_entity(hass, "conversation", "light.bed_light", False)
+    async_expose_entity(hass, "conversation", "switch.ac", False)
+    changed = await async_build_home_tools(hass)
+    assert "switch" not in changed.tool_names
+    light = next(spec for spec in changed.specs if spec.name == "light")
+    assert light.parameters["properties"]["entity_id"]["anyOf"][0]["enum"] == [
+        "light.kitchen_lights"
+    ]
+
+
+async def test_field_schemas_come_from_service_descriptions(tools: HomeTools) -> None:
+    properties = {spec.name: spec.parameters["properties"] for spec in tools.specs}
+    assert properties["light"]["brightness_pct"] == {"type": "number", "minimum": 0, "maximum": 100}
+    assert properties["cover"]["position"] == {"type": "number", "minimum": 0, "maximum": 100}
+    # 148 colour names are validated, not listed in the prompt.
+    assert properties["light"]["color_name"] == {"type": "string"}
+    # Only the hall window can be positioned, the only actions offered are those some entity has.
+    assert "set_cover_tilt_position" not in properties["cover"]["action"]["enum"]
+    assert "tilt_position" not in properties["cover"]
+
+
+async def test_curated_services_exist_in_home_assistant(hass: HomeAssistant) -> None:
+    for domain in CURATED_SERVICES:
+        assert await async_setup_component(hass, domain, {}), domain
+    descriptions = await async_get_all_descriptions(hass)
+    for domain, services in CURATED_SERVICES.items():
+        for service, fields in services.items():
+            assert service in descriptions[domain], f"{domain}.{service}"
+            flat = str(descriptions[domain][service].get("fields", {}))
+            for field in fields:
+                assert f"'{field}'" in flat, f"{domain}.{service}.{field}"
+
+
+async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> None:
+    overview = tools.overview()
+    kitchen, _, rest = overview.partition("\nNo area:\n")
+    assert kitchen.startswith("Kitchen:\n- light.kitchen_lights 'Kitchen Lights'")
+    assert "(aliases: cooking light): on; brightness_pct=71" in kitchen
+    assert "- climate.hvac 'Hvac': cool; current_temperature=22, temperature=21" in rest
+    assert "- cover.hall_window 'Hall Window': open; position=10" in rest
+    assert "- sensor.outside_temperature 'Outside Temperature': 15.6 °C" in rest
+    assert "ceiling_lights" not in overview
+    assert "fan." not in overview
+    assert overview == tools.overview()
+
+
+async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:
+    action = plan(
+        tools, "light", action="turn_on", entity_id="light.kitchen_lights", brightness_pct=50
+    )
+    assert action == PlannedAction(
+        "light", "light", "turn_on", ("light.kitchen_lights",), {"brightness_pct": 50}
+    )
+    assert action.describe(hass) == "turn on Kitchen Lights (brightness_pct 50)"
+
+    by_alias = plan(tools, "light", action="turn_off", entity_id="Cooking Light")
+    assert by_alias.entity_ids == ("light.kitchen_lights",)
+    several = plan(
+        tools, "light", action="turn_off", entity_id=["light.bed_light", "light.kitchen_lights"]
+    )
+    assert several.describe(hass) == "turn off Bed Light and Kitchen Lights"
+    colour = plan(
+        tools, "light", action="turn_on", entity_id="light.kitchen_lights", color_name="Red"
+    )
+    assert colour.data == {"color_name": "red"}
+
+    unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door", code="1234")
+    assert unlock.describe(hass) == "unlock Front Door"
+    read = plan(tools, GET_STATE, entity_id="sensor.outside_temperature")
+    assert read.read_only
+    assert (read.domain, read.service) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        ("garage", {"action": "open"}, "Unknown tool 'garage'. Tools: climate, cover, light"),
+        (
+            "light",
+            {"action": "explode", "entity_id": "light.bed_light"},
+            "Unknown action 'explode' for light. Allowed: toggle, turn_off, turn_on.",
+        ),
+        ("light", {"entity_id": "light.bed_light"}, "action is required."),
+        (
+            "light",
+            {"action": "turn_on", "entity_id": "light.kitchen"},
+            "There is no exposed light entity 'light.kitchen'. "
+            "Did you mean: light.kitchen_lights (Kitchen Lights)?",
+        ),
+        (
+            "light",
+            {"action": "turn_on", "entity_id": "light.ceiling_lights"},
+            "There is no exposed light entity 'light.ceiling_lights'.",
+        ),
+        (
+            "light",
+            {"action": "turn_on"},
+            "entity_id is required: Exposed: light.bed_light, light.kitchen_lights.",
+        ),
+        (
+            "switch",
+            {"action": "turn_on", "entity_id": "lock.front_door"},
+            "lock.front_door is a lock entity, not switch: use the lock tool.",
+        ),
+        (
+            "light",
+            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": "fifty"},
+            "brightness_pct must be a number from 0 to 100, got 'fifty'.",
+        ),
+        (
+            "light",
+            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 150},
+            "brightness_pct 150 is out of range from 0 to 100.",
+        ),
+        (
+            "light",
+            {"action": "turn_on", "entity_id": "light.bed_light", "flash": "long"},
+            "Unknown field 'flash' for light. "
+            "turn_on takes brightness_pct, color_name, color_temp_kelvin.",
+        ),
+        (
+            "light",
+            {"action": "turn_off", "entity_id": "light.bed_light", "brightness_pct": 5},
+            "brightness_pct is not used by turn_off; it belongs to turn_on.",
+        ),
+        (
+            "light",
+            {"action": "turn_on", "entity_id": "light.bed_light", "color_name": "redd"},
+            "color_name 'redd' is not allowed. Close matches: red",
+        ),
+        (
+            "cover",
+            {"action": "set_cover_position", "entity_id": "cover.kitchen_window", "position": 20},
+            "Kitchen Window (cover.kitchen_window) does not support set_cover_position.",
+        ),
+        (
+            "cover",
+            {"action": "set_cover_position", "entity_id": "cover.hall_window"},
+            "set_cover_position needs position. Call it as set_cover_position(position).",
+        ),
+        (
+            "climate",
+            {"action": "set_temperature", "entity_id": "climate.hvac", "temperature": 50},
+            "temperature 50 is out of range for Hvac: from 7 to 35.",
+        ),
+        (
+            "climate",
+            {"action": "set_hvac_mode", "entity_id": "climate.hvac", "hvac_mode": "sauna"},
+            "Hvac has no hvac_mode 'sauna'. Use one of: off, heat, cool, auto, dry, fan_only.",
+        ),
+        (
+            "climate",
+            {"action": "set_temperature", "entity_id": "climate.hvac"},
+            "Invalid arguments for set_temperature: at least one of",
+        ),
+        (
+            GET_STATE,
+            {"entity_id": "light.ceiling_lights"},
+            "There is no exposed entity 'light.ceiling_lights'.",
+        ),
+    ],
+)
+async def test_plan_refuses_with_precise_messages(
+    tools: HomeTools, name: str, arguments: dict[str, Any], message: str
+) -> None:
+    assert message in refuse(tools, name, **arguments)
+
+
+async def test_execute_changes_state_and_reports_it(hass: HomeAssistant, tools: HomeTools) -> None:
+    action = plan(tools, "light", action="turn_on", entity_id="light.bed_light", brightness_pct=40)
+    outcome = await async_execute(hass, action, Context())
+    assert outcome.success
+    [entity] = outcome.data["entities"]
+    assert (entity["entity_id"], entity["state"], entity["brightness_pct"]) == (
+        "light.bed_light",
+        "on",
+        40,
+    )
+    assert state_of(hass, "light.bed_light") == "on"
+
+    unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
+    outcome = await async_execute(hass, unlock, Context())
+    assert outcome.success
+    assert outcome.data["entities"][0]["state"] == "unlocked"
+
+    read = plan(tools, GET_STATE, entity_id="cover.hall_window")
+    outcome = await async_execute(hass, read, Context())
+    assert outcome.data == {
+        "entities": [
+            {
+                "entity_id": "cover.hall_window",
+                "name": "Hall Window",
+                "state": "open",
+                "position": 10,
+            }
+        ]
+    }
+
+
+async def test_execute_reports_service_errors(hass: HomeAssistant, demo_home: None) -> None:
+    unsupported = PlannedAction(
+        "cover", "cover", "set_cover_position", ("cover.kitchen_window",), {"position": 5}
+    )
+    outcome = await async_execute(hass, unsupported, Context())
+    assert not outcome.success
+    assert "cover.kitchen_window" in outcome.data["error"]
+    assert "set_cover_position" in outcome.data["error"]
+
+    missing = PlannedAction("cover", "cover", "fly", ("cover.hall_window",))
+    outcome = await async_execute(hass, missing, Context())
+    assert outcome.data == {"error": "The action cover.fly does not exist."}
+
+    invalid = PlannedAction(
+        "light", "light", "turn_on", ("light.bed_light",), {"brightness_pct": 900}
+    )
+    outcome = await async_execute(hass, invalid, Context())
+    assert not outcome.success
+    assert "brightness_pct" in outcome.data["error"]
+
+
+async def test_read_only_user_may_not_control(
+    hass: HomeAssistant, tools: HomeTools, hass_read_only_user: MockUser
+) -> None:
+    action = plan(tools, "light", action="turn_on", entity_id="light.bed_light")
+    reason = await async_check_permission(hass, action, hass_read_only_user.id)
+    assert reason == "You are not allowed to control Bed Light."
+
+    outcome = await async_execute(hass, action, Context(user_id=hass_read_only_user.id))
+    assert outcome.data == {"error": "You are not allowed to turn on Bed Light."}
+    assert state_of(hass, "light.bed_light") == "off"
+
+    read = plan(tools, GET_STATE, entity_id="light.bed_light")
+    assert await async_check_permission(hass, read, hass_read_only_user.id) is None
+
+
+async def test_entity_policy_is_respected(hass: HomeAssistant, tools: HomeTools) -> None:
+    user = MockUser().add_to_hass(hass)
+    user.mock_policy({"entities": {"entity_ids": {"light.bed_light": True}}})
+    light = plan(tools, "light", action="turn_on", entity_id="light.bed_light")
+    unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
+
+    assert await async_check_permission(hass, light, user.id) is None
+    assert await async_check_permission(hass, unlock, user.id) == (
+        "You are not allowed to control Front Door."
+    )
+    outcome = await async_execute(hass, unlock, Context(user_id=user.id))
+    assert outcome.data == {"error": "You are not allowed to unlock Front Door."}
+    assert state_of(hass, "lock.front_door") == "locked"
+
+
+async def test_admin_only_services_are_refused_to_other_users(
+    hass: HomeAssistant, tools: HomeTools, hass_admin_user: MockUser
+) -> None:
+    user = MockUser().add_to_hass(hass)
+    user.mock_policy({"entities": {"all": True}})
+    install = plan(tools, "update", action="install", entity_id=UPDATE)
+
+    reason = await async_check_permission(hass, install, user.id)
+    assert reason is not None
+    assert reason.endswith("only administrators may use update.install.")
+    outcome = await async_execute(hass, install, Context(user_id=user.id))
+    assert not outcome.success
+    assert outcome.data["error"].startswith("You are not allowed to install")
+
+    assert await async_check_permission(hass, install, hass_admin_user.id) is None
+    assert await async_check_permission(hass, install, None) is None
+
+    restart = PlannedAction("x", "homeassistant", "reload_core_config", ())
+    reason = await async_check_permission(hass, restart, user.id)
+    assert reason is not None
+    assert reason.endswith("only administrators may use homeassistant.reload_core_config.")
+
+
+async def test_unknown_user_is_refused(hass: HomeAssistant, tools: HomeTools) -> None:
+    action = plan(tools, "switch", action="turn_on", entity_id="switch.ac")
+    assert await async_check_permission(hass, action, "no-such-user") == (
+        "The requesting user is unknown, so nothing was done."
+    )
+
+
+async def test_exposure_is_rechecked(hass: HomeAssistant, tools: HomeTools) -> None:
+    action = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
+    assert check_exposure(hass, action) is None
+    async_expose_entity(hass, "conversation", "lock.front_door", False)
+    assert check_exposure(hass, action) == "lock.front_door is no longer exposed to the assistant."
+    assert "There is no exposed lock entity" in refuse(
+        tools, "lock", action="unlock", entity_id="lock.front_door"
+    )
+
+
+async def test_planned_action_cannot_be_altered(hass: HomeAssistant, tools: HomeTools) -> None:
+    action = plan(tools, "lock", action="unlock", entity_id="lock.front_door", code="1234")
+    with pytest.raises(TypeError):
+        action.data["code"] = "0000"  # type: ignore[index]
+    assert "1234" not in action.describe(hass)
