@@ -30,12 +30,12 @@ BUNDLED_TEMPLATE = (
 type Script = str | Callable[[GenerationRequest], str]
 
 
-def call(name: str, **arguments: object) -> str:
+def call(function: str, /, **arguments: object) -> str:
     """Write a tool call the way Qwen3.5 does."""
     params = "".join(
         f"<parameter={key}>\n{value}\n</parameter>\n" for key, value in arguments.items()
     )
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+    return f"<tool_call>\n<function={function}>\n{params}</function>\n</tool_call>"
 
 
 def answer(text: str, *, reasoning: str = "The user wants something.") -> str:

@@ -8,6 +8,7 @@ even a model with random weights finishes quickly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import json
 import re
 from typing import Any
 
@@ -31,6 +32,18 @@ _VALUE_RULES = {
     "array": f'value-array ::= "[" [^<]{{0,{MAX_JSON_CHARS - 2}}} "]"',
     "null": 'value-null ::= "null"',
 }
+
+# Items of an array whose items are an enum (several entity ids, say).
+MAX_ARRAY_ITEMS = 16
+
+
+def _enum_literals(items: Any) -> list[str]:
+    """GBNF literals of an array's enum items written as JSON, or [] when not an enum."""
+    if not isinstance(items, Mapping):
+        return []
+    values = [items["const"]] if "const" in items else list(items.get("enum") or ())
+    return list(dict.fromkeys(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values))
+
 
 _PARAMETER_END = '"\\n</parameter>\\n"'
 
@@ -89,6 +102,10 @@ class _Builder:
         if alternatives:
             return "(" + " | ".join(dict.fromkeys(self.value(s) for s in alternatives)) + ")"
         kind = schema.get("type")
+        if kind == "array" and (items := _enum_literals(schema.get("items"))):
+            item = "(" + " | ".join(items) + ")"
+            more = f'(", " {item}){{0,{MAX_ARRAY_ITEMS - 1}}}'
+            return f'("[" {item} {more} "]")'
         kinds = kind if isinstance(kind, list) else [kind]
         references = list(dict.fromkeys(self._value_rule(k) for k in kinds))
         return references[0] if len(references) == 1 else "(" + " | ".join(references) + ")"

@@ -38,18 +38,28 @@ THINK_CLOSE = "\n</think>\n\n"
 CALL_OPEN = "<tool_call>"
 # Calls the grammar lets the model write one after another in a single answer.
 MAX_CALLS_PER_ANSWER = 4
+# Batches at least this long are evaluated with llama.cpp's abort callback installed, so that a
+# cancel stops a long prompt mid-batch. The callback is Python: ggml calls it after every graph
+# node, holding up the other compute threads while it takes the GIL, which would cost several
+# percent per generated token. Shorter batches (the answer, token by token) run without it and
+# are cancelled between tokens instead.
+ABORTABLE_BATCH = 32
 
 
 _NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
 _NATIVE_LEVELS = {1: logging.DEBUG, 2: logging.DEBUG, 3: logging.WARNING, 4: logging.ERROR}
 _native_log_callback: Any = None
+_NO_ABORT_CALLBACK: Any = None
 
 
 def _import_llama_cpp() -> tuple[Any, Any]:
     """Import llama_cpp on first use and route llama.cpp's own log lines to our logger."""
-    global _native_log_callback  # noqa: PLW0603 - the callback must outlive every model
+    global _native_log_callback, _NO_ABORT_CALLBACK  # noqa: PLW0603 - outlive every model
     import llama_cpp
     from llama_cpp import _internals
+
+    if _NO_ABORT_CALLBACK is None:
+        _NO_ABORT_CALLBACK = llama_cpp.ggml_abort_callback(0)
 
     if _native_log_callback is None:
 
@@ -210,6 +220,7 @@ class LlamaRuntime:
             False: llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED,
         }[settings.flash_attention]
         ctx_params.abort_callback = self._abort_callback
+        self._abort_installed = True
         ctx_params.no_perf = True
         try:
             self._ctx = internals.LlamaContext(model=self._model, params=ctx_params, verbose=False)
@@ -336,6 +347,12 @@ class LlamaRuntime:
 
     # Evaluation -----------------------------------------------------------------------------
 
+    def _install_abort(self, wanted: bool) -> None:
+        if wanted != self._abort_installed:
+            callback = self._abort_callback if wanted else _NO_ABORT_CALLBACK
+            self._llama_cpp.llama_set_abort_callback(self._ctx.ctx, callback, None)
+            self._abort_installed = wanted
+
     def _decode(self, tokens: Sequence[int]) -> None:
         """Evaluate tokens after the current context, in batches; logits of the last remain."""
         step = self.settings.n_batch
@@ -343,6 +360,7 @@ class LlamaRuntime:
             if self._cancel.is_set():
                 raise GenerationCancelledError
             chunk = tokens[start : start + step]
+            self._install_abort(len(chunk) >= ABORTABLE_BATCH)
             self._batch.set_batch(chunk, n_past=len(self._tokens), logits_all=False)
             code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
             if code == 2:
@@ -433,7 +451,7 @@ class LlamaRuntime:
     @property
     def free_context(self) -> int:
         """Tokens that still fit in the context after what it holds."""
-        return self._ctx.n_ctx() - len(self._tokens)
+        return int(self._ctx.n_ctx()) - len(self._tokens)
 
     def check_cancelled(self) -> None:
         """Raise if the caller cancelled the generation."""

@@ -1,0 +1,76 @@
+"""Audit trail: every proposed, confirmed, refused, expired, executed or failed action."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.util import dt as dt_util
+from homeassistant.util.hass_dict import HassKey
+
+from .const import AUDIT_RECORDS_KEPT, DOMAIN, EVENT_ACTION
+
+AUDIT_LOG: HassKey[AuditLog] = HassKey(f"{DOMAIN}_audit")
+
+
+class Outcome(StrEnum):
+    """What happened to an action."""
+
+    PROPOSED = "proposed"
+    CONFIRMED = "confirmed"
+    CANCELLED = "cancelled"
+    REFUSED = "refused"
+    EXPIRED = "expired"
+    EXECUTED = "executed"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One step in the life of an action, as fired on the bus."""
+
+    agent_id: str
+    conversation_id: str
+    user_id: str | None
+    device_id: str | None
+    service: str
+    targets: list[str]
+    description: str
+    outcome: Outcome
+    reason: str | None = None
+    time: str = field(default_factory=lambda: dt_util.utcnow().isoformat())
+
+    def as_event_data(self) -> dict[str, Any]:
+        """Event payload (plain JSON types)."""
+        data = asdict(self)
+        data["outcome"] = self.outcome.value
+        return data
+
+
+class AuditLog:
+    """Fires the audit events and keeps the most recent records for diagnostics."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self.records: deque[AuditRecord] = deque(maxlen=AUDIT_RECORDS_KEPT)
+
+    @callback
+    def async_record(
+        self, hass: HomeAssistant, record: AuditRecord, context: Context | None = None
+    ) -> None:
+        """Keep the record and fire it as a `local_agent_action` event (shown in the logbook)."""
+        self.records.append(record)
+        hass.bus.async_fire(EVENT_ACTION, record.as_event_data(), context=context)
+
+    def for_agents(self, agent_ids: set[str]) -> list[AuditRecord]:
+        """Return the records of the given agents, oldest first."""
+        return [record for record in self.records if record.agent_id in agent_ids]
+
+
+@callback
+def async_get_audit_log(hass: HomeAssistant) -> AuditLog:
+    """Return the audit log shared by every agent."""
+    return hass.data.setdefault(AUDIT_LOG, AuditLog())

@@ -1,0 +1,196 @@
+"""Pending confirmations of sensitive actions, and how a user's reply is read.
+
+Only the user's own next turn can confirm: nothing the model writes and no tool result is
+ever read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+import hmac
+import re
+import time
+from typing import Any
+
+from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.helpers.event import async_call_later
+from homeassistant.util.hass_dict import HassKey
+
+from .const import DOMAIN
+from .tools import PlannedAction
+
+CONFIRMATIONS: HassKey[ConfirmationStore] = HassKey(f"{DOMAIN}_confirmations")
+
+# Whole replies that mean yes / no, per language (after lower-casing and removing punctuation).
+YES_REPLIES: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        {
+            "yes",
+            "yeah",
+            "yep",
+            "yes please",
+            "sure",
+            "confirm",
+            "confirmed",
+            "do it",
+            "ok",
+            "okay",
+            "go ahead",
+            "yes do it",
+            "please do",
+            "correct",
+            "affirmative",
+        }
+    ),
+    "de": frozenset(
+        {"ja", "ja bitte", "jawohl", "bestätigen", "bestätige", "mach das", "ok", "okay", "genau"}
+    ),
+    "fr": frozenset({"oui", "oui merci", "d'accord", "confirmer", "je confirme", "vas-y", "ok"}),
+    "es": frozenset(
+        {"sí", "si", "sí por favor", "confirmar", "confirmo", "adelante", "vale", "ok"}
+    ),
+    "it": frozenset({"sì", "si", "confermo", "conferma", "certo", "va bene", "ok"}),
+    "nl": frozenset({"ja", "ja graag", "bevestig", "bevestigen", "doe maar", "oké", "ok"}),
+    "pt": frozenset({"sim", "confirmo", "confirmar", "pode", "ok"}),
+}
+NO_REPLIES: dict[str, frozenset[str]] = {
+    "en": frozenset({"no", "nope", "no thanks", "cancel", "stop", "don't", "do not", "never mind"}),
+    "de": frozenset({"nein", "nein danke", "abbrechen", "stopp", "nicht"}),
+    "fr": frozenset({"non", "non merci", "annuler", "annule", "stop"}),
+    "es": frozenset({"no", "no gracias", "cancelar", "cancela", "para"}),
+    "it": frozenset({"no", "no grazie", "annulla", "stop"}),
+    "nl": frozenset({"nee", "nee dank je", "annuleer", "stop"}),
+    "pt": frozenset({"não", "nao", "cancelar", "pare"}),
+}
+SPOKEN_DIGITS = {
+    "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+    "six": "6", "seven": "7", "eight": "8", "nine": "9",
+    "null": "0", "eins": "1", "zwei": "2", "drei": "3", "vier": "4", "fünf": "5",
+    "sechs": "6", "sieben": "7", "acht": "8", "neun": "9",
+}  # fmt: skip
+
+
+class Reply(Enum):
+    """How a user answered a confirmation question."""
+
+    YES = "yes"
+    NO = "no"
+    OTHER = "other"
+
+
+def _normalize(text: str) -> str:
+    words = re.sub(r"[^\w\s'-]", " ", text.lower()).split()
+    return " ".join(words)
+
+
+def _base(language: str) -> str:
+    return language.split("-", maxsplit=1)[0].lower()
+
+
+def classify_reply(text: str, language: str) -> Reply:
+    """Read a yes/no reply; anything longer or different is a new request."""
+    said = _normalize(text)
+    base = _base(language)
+    if said in YES_REPLIES.get(base, YES_REPLIES["en"]) or said in YES_REPLIES["en"]:
+        return Reply.YES
+    if said in NO_REPLIES.get(base, NO_REPLIES["en"]) or said in NO_REPLIES["en"]:
+        return Reply.NO
+    return Reply.OTHER
+
+
+def spoken_pin(text: str) -> str:
+    """Digits in a reply, spoken number words included ("one two 3 4" -> "1234")."""
+    digits: list[str] = []
+    for word in _normalize(text).split():
+        if word.isdigit():
+            digits.append(word)
+        elif word in SPOKEN_DIGITS:
+            digits.append(SPOKEN_DIGITS[word])
+    return "".join(digits)
+
+
+def pin_matches(text: str, pin: str) -> bool:
+    """Compare the spoken PIN in constant time."""
+    return hmac.compare_digest(spoken_pin(text).encode(), pin.encode())
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    """One sensitive action held back, exactly as it will run if confirmed."""
+
+    service: str
+    targets: tuple[str, ...]
+    description: str
+    planned: PlannedAction | None = None
+    tool_name: str | None = None
+    tool_args: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class PendingConfirmation:
+    """Sensitive actions of one turn, waiting for the same user's yes."""
+
+    agent_id: str
+    conversation_id: str
+    user_id: str | None
+    device_id: str | None
+    language: str
+    llm_apis: tuple[str, ...]
+    actions: list[PendingAction]
+    created: float = field(default_factory=time.monotonic)
+    cancel_timer: CALLBACK_TYPE | None = None
+
+
+class ConfirmationStore:
+    """Holds at most one pending confirmation per agent and conversation."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._pending: dict[tuple[str, str], PendingConfirmation] = {}
+
+    @callback
+    def async_hold(
+        self,
+        hass: HomeAssistant,
+        pending: PendingConfirmation,
+        timeout: float,
+        on_expired: Callable[[PendingConfirmation], None],
+    ) -> None:
+        """Hold actions until the user answers or the timeout passes."""
+        key = (pending.agent_id, pending.conversation_id)
+        if (previous := self._pending.pop(key, None)) and previous.cancel_timer:
+            previous.cancel_timer()
+
+        @callback
+        def expire(_now: Any) -> None:
+            if self._pending.get(key) is pending:
+                del self._pending[key]
+                on_expired(pending)
+
+        pending.cancel_timer = async_call_later(hass, timeout, expire)
+        self._pending[key] = pending
+
+    @callback
+    def async_take(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
+        """Remove and return what waits in this conversation; it can be answered only once."""
+        pending = self._pending.pop((agent_id, conversation_id), None)
+        if pending is not None and pending.cancel_timer is not None:
+            pending.cancel_timer()
+            pending.cancel_timer = None
+        return pending
+
+    @callback
+    def async_clear(self, agent_id: str) -> list[PendingConfirmation]:
+        """Drop everything an agent holds (it is being removed)."""
+        dropped = [p for key, p in self._pending.items() if key[0] == agent_id]
+        for pending in dropped:
+            self.async_take(agent_id, pending.conversation_id)
+        return dropped
+
+
+@callback
+def async_get_confirmations(hass: HomeAssistant) -> ConfirmationStore:
+    """Return the store shared by every agent."""
+    return hass.data.setdefault(CONFIRMATIONS, ConfirmationStore())

@@ -1,0 +1,175 @@
+"""Which actions are sensitive: resolved in code from the real targets, never from the model."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant, State, split_entity_id
+from homeassistant.helpers import intent, llm
+
+from .const import (
+    CONF_ALLOW_UNATTENDED,
+    CONF_CONFIRMATION_PIN,
+    CONF_CONFIRMATION_TIMEOUT,
+    CONF_EXEMPT_ENTITIES,
+    CONF_SENSITIVE_COVER_CLASSES,
+    CONF_SENSITIVE_DOMAINS,
+    CONF_SENSITIVE_ENTITIES,
+    DEFAULT_CONFIRMATION_TIMEOUT,
+    DEFAULT_SENSITIVE_COVER_CLASSES,
+    DEFAULT_SENSITIVE_DOMAINS,
+)
+from .tools import PlannedAction
+
+# Groups of groups are followed this deep; deeper nesting is treated as sensitive.
+MAX_GROUP_DEPTH = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SafetyPolicy:
+    """An agent's rules for sensitive actions."""
+
+    domains: frozenset[str]
+    cover_classes: frozenset[str]
+    entities: frozenset[str]
+    exempt: frozenset[str]
+    pin: str | None
+    allow_unattended: bool
+    timeout_seconds: float
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> SafetyPolicy:
+        """Read an agent subentry's safety options, with the defaults."""
+        pin = str(data.get(CONF_CONFIRMATION_PIN) or "").strip()
+        return cls(
+            domains=frozenset(data.get(CONF_SENSITIVE_DOMAINS, DEFAULT_SENSITIVE_DOMAINS)),
+            cover_classes=frozenset(
+                data.get(CONF_SENSITIVE_COVER_CLASSES, DEFAULT_SENSITIVE_COVER_CLASSES)
+            ),
+            entities=frozenset(data.get(CONF_SENSITIVE_ENTITIES, ())),
+            exempt=frozenset(data.get(CONF_EXEMPT_ENTITIES, ())),
+            pin=pin or None,
+            allow_unattended=bool(data.get(CONF_ALLOW_UNATTENDED, False)),
+            timeout_seconds=float(
+                data.get(CONF_CONFIRMATION_TIMEOUT, DEFAULT_CONFIRMATION_TIMEOUT)
+            ),
+        )
+
+    def sensitive_entities(self, hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
+        """Return the targets (groups expanded) whose change needs a person's confirmation."""
+        found: list[str] = []
+        for entity_id in entity_ids:
+            if self._is_sensitive(hass, entity_id, depth=0) and entity_id not in found:
+                found.append(entity_id)
+        return found
+
+    def _is_sensitive(self, hass: HomeAssistant, entity_id: str, depth: int) -> bool:
+        if entity_id in self.exempt:
+            return False
+        if entity_id in self.entities:
+            return True
+        domain = split_entity_id(entity_id)[0]
+        if domain in self.domains:
+            return True
+        state = hass.states.get(entity_id)
+        if state is None:
+            return False
+        if domain == "cover" and state.attributes.get(ATTR_DEVICE_CLASS) in self.cover_classes:
+            return True
+        members = _group_members(state)
+        if not members:
+            return False
+        if depth >= MAX_GROUP_DEPTH:
+            return True
+        return any(
+            member != entity_id and self._is_sensitive(hass, member, depth + 1)
+            for member in members
+        )
+
+
+def _group_members(state: State) -> list[str]:
+    """Members of a group-like entity (old-style groups, light/cover/lock groups)."""
+    members = state.attributes.get(ATTR_ENTITY_ID)
+    if isinstance(members, str):
+        return [members]
+    if isinstance(members, Collection):
+        return [member for member in members if isinstance(member, str)]
+    return []
+
+
+def sensitive_targets_of_action(
+    hass: HomeAssistant, policy: SafetyPolicy, action: PlannedAction
+) -> list[str]:
+    """Sensitive entities a planned call of our own tools would change."""
+    if action.read_only:
+        return []
+    return policy.sensitive_entities(hass, action.entity_ids)
+
+
+def resolve_llm_tool_targets(
+    hass: HomeAssistant, tool: llm.Tool, arguments: Mapping[str, Any], assistant: str
+) -> list[str] | None:
+    """Entities a Home Assistant LLM API tool would act on, or None when it cannot be known.
+
+    Intent tools are resolved the way the intent handler will resolve them (name, area,
+    floor, domain, device class of exposed entities); script tools target their script.
+    """
+    inner = tool
+    while isinstance(inner, llm.NamespacedTool):
+        inner = inner.tool
+    if isinstance(inner, llm.IntentTool):
+        constraints = intent.MatchTargetsConstraints(
+            name=_text(arguments.get("name")),
+            area_name=_text(arguments.get("area")),
+            floor_name=_text(arguments.get("floor")),
+            domains=_texts(arguments.get("domain")),
+            device_classes=_texts(arguments.get("device_class")),
+            assistant=assistant,
+            allow_duplicate_names=True,
+        )
+        result = intent.async_match_targets(hass, constraints)
+        return [state.entity_id for state in result.states]
+    if isinstance(inner, llm.ActionTool) and inner.integration == "script":
+        object_id = inner.name.split("__", 1)[1]
+        return [f"script.{object_id}"]
+    return None
+
+
+def sensitive_targets_of_llm_tool(
+    hass: HomeAssistant,
+    policy: SafetyPolicy,
+    tool: llm.Tool,
+    arguments: Mapping[str, Any],
+    assistant: str,
+) -> list[str]:
+    """Sensitive entities an LLM API tool call would change.
+
+    A writing tool whose targets cannot be resolved is treated as sensitive when it names a
+    sensitive domain; read-only tools never are.
+    """
+    if tool.annotations.read_only:
+        return []
+    targets = resolve_llm_tool_targets(hass, tool, arguments, assistant)
+    if targets is not None:
+        return policy.sensitive_entities(hass, targets)
+    named_domains = set(_texts(arguments.get("domain")) or ())
+    if named_domains & policy.domains:
+        return [f"{domain}.*" for domain in sorted(named_domains & policy.domains)]
+    return []
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value
+    return None
+
+
+def _texts(value: Any) -> list[str] | None:
+    if isinstance(value, str) and value.strip():
+        return [value]
+    if isinstance(value, list) and value:
+        return [str(item) for item in value]
+    return None
