@@ -1,8 +1,11 @@
 """Shared fixtures for all tests."""
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.hub_server import FakeHub, serve_hub
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +22,20 @@ def gemma_model_path() -> Path:
     from tests.model_files import ensure_gemma_model
 
     return ensure_gemma_model()
+
+
+@pytest.fixture
+def fake_hub(monkeypatch: pytest.MonkeyPatch, socket_enabled: None) -> Iterator[FakeHub]:
+    """A local server that answers like the Hugging Face Hub; HF_ENDPOINT points at it.
+
+    Sockets stay limited to 127.0.0.1 (pytest-socket's allow list): no test reaches the Hub.
+    """
+    from huggingface_hub import constants
+
+    from custom_components.local_agent import model_store
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(model_store, "RETRY_WAIT", 0.0)
+    with serve_hub() as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        yield hub

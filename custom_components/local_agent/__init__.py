@@ -7,10 +7,12 @@ from pathlib import Path
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.helpers import device_registry as dr
 from homeassistant.util.hass_dict import HassKey
 
+from . import issues, runtime, safe_load
 from .const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -20,10 +22,11 @@ from .const import (
     DOMAIN,
 )
 from .engine.chat_format import ChatTemplate, ChatTemplateError, load_template
-from .engine.errors import EngineError, EngineOutOfMemoryError
+from .engine.errors import EngineError, EngineOutOfMemoryError, UnsupportedArchitectureError
 from .engine.settings import EngineSettings
 from .engine.worker import ModelRegistry, ModelWorker
-from .model_file import check_model_file
+from .memory import release_freed_memory
+from .model_file import ModelFileProblem, check_model_file
 
 PLATFORMS = (Platform.CONVERSATION,)
 MODEL_REGISTRY: HassKey[ModelRegistry] = HassKey(f"{DOMAIN}_models")
@@ -36,6 +39,8 @@ class LocalAgentData:
     model_path: Path
     worker: ModelWorker
     chat_template: ChatTemplate
+    # The model's device in the device registry; the agents' devices point to it.
+    device_id: str | None = None
 
 
 type LocalAgentConfigEntry = ConfigEntry[LocalAgentData]
@@ -54,15 +59,33 @@ def engine_settings(entry: ConfigEntry) -> EngineSettings:
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> bool:
-    """Load the entry's model (shared with other entries of the same file) and its agents."""
+    """Load the entry's model (shared with other entries of the same file) and its agents.
+
+    Order: the file is there, llama_cpp is installed, the model loads in a child process (first
+    time only), then it loads here. Each failure is a repair issue plus an entry error; only
+    transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
+    """
     model_path = Path(entry.data[CONF_MODEL_PATH])
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
+        issue = "model_missing" if problem is ModelFileProblem.NOT_FOUND else "model_unusable"
+        issues.async_raise_model_problem(hass, entry, issue, problem.value)
         raise ConfigEntryError(
             translation_domain=DOMAIN,
             translation_key=problem.value,
             translation_placeholders={"path": str(model_path)},
         )
+    version = await hass.async_add_executor_job(runtime.llama_cpp_version)
+    if version is None:
+        issues.async_raise_runtime_missing(hass, "llama_cpp is not installed")
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="runtime_missing",
+            translation_placeholders={"reason": "llama_cpp is not installed"},
+        )
+    issues.async_clear_runtime_issue(hass)
+    await safe_load.async_ensure_loadable(hass, entry, model_path, version)
+
     registry = hass.data.setdefault(MODEL_REGISTRY, ModelRegistry())
     try:
         worker = await registry.acquire(model_path, engine_settings(entry))
@@ -73,6 +96,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
             translation_placeholders={"error": str(err)},
         ) from err
     except EngineError as err:
+        if isinstance(err, UnsupportedArchitectureError):
+            issues.async_raise_model_problem(hass, entry, "model_unusable", str(err))
         raise ConfigEntryError(
             translation_domain=DOMAIN,
             translation_key="model_load_failed",
@@ -87,12 +112,33 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
             translation_key="model_load_failed",
             translation_placeholders={"error": str(err)},
         ) from err
+    issues.async_clear_entry_issues(hass, entry.entry_id)
+    device_id = _async_register_model_device(hass, entry, worker, version)
     entry.runtime_data = LocalAgentData(
-        model_path=model_path, worker=worker, chat_template=chat_template
+        model_path=model_path, worker=worker, chat_template=chat_template, device_id=device_id
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(entry.add_update_listener(_async_reload))
     return True
+
+
+@callback
+def _async_register_model_device(
+    hass: HomeAssistant, entry: ConfigEntry, worker: ModelWorker, runtime_version: str
+) -> str:
+    """Register one device per model entry; the agents' devices point to it (via_device_id)."""
+    info = worker.info
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id,
+        identifiers={(DOMAIN, entry.entry_id)},
+        name=entry.title,
+        manufacturer="Local Agent",
+        model=info.name or info.path.name,
+        model_id=info.architecture,
+        sw_version=f"llama-cpp-python {runtime_version}",
+        entry_type=dr.DeviceEntryType.SERVICE,
+    )
+    return device.id
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> bool:
@@ -100,7 +146,13 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
     if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
         return False
     await hass.data[MODEL_REGISTRY].release(entry.runtime_data.worker)
+    await hass.async_add_executor_job(release_freed_memory)
     return True
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: ConfigEntry) -> None:
+    """Forget the entry's repair issues (a downloaded model file stays on disk)."""
+    issues.async_clear_entry_issues(hass, entry.entry_id)
 
 
 async def _async_reload(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> None:

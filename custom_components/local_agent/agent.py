@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import probatio
@@ -16,6 +17,8 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
 from homeassistant.util import dt as dt_util
 
+from .audit import Outcome
+from .confirmation import PendingAction
 from .const import (
     CONF_HISTORY_TOKENS,
     CONF_HOME_TOOLS,
@@ -50,11 +53,12 @@ from .engine.tool_calls import (
 )
 from .engine.types import ToolCall, ToolSpec
 from .engine.worker import ModelWorker
+from .gate import SafetyGate, TurnSafety
 from .history import to_messages, tool_result_text, trim_history
+from .safety import SafetyPolicy
 from .speech import async_phrase
 from .tools import (
     HomeTools,
-    PlannedAction,
     ToolFailure,
     async_build_home_tools,
     async_check_permission,
@@ -75,6 +79,7 @@ class AgentOptions:
     max_tokens: int
     max_rounds: int
     history_tokens: int
+    safety: SafetyPolicy
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> AgentOptions:
@@ -98,6 +103,7 @@ class AgentOptions:
             max_tokens=int(data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
             max_rounds=int(data.get(CONF_MAX_ROUNDS, DEFAULT_MAX_ROUNDS)),
             history_tokens=int(data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
+            safety=SafetyPolicy.from_data(data),
         )
 
 
@@ -128,6 +134,15 @@ class TurnReport:
         self.generation_seconds += stats.generation_seconds
 
 
+class TurnEnd(Enum):
+    """How a turn ended."""
+
+    ANSWERED = "answered"
+    ROUND_LIMIT = "round_limit"
+    CONFIRMATION_ASKED = "confirmation_asked"
+    REFUSED = "refused"
+
+
 @dataclass(slots=True)
 class _Toolbox:
     """The tools offered in one turn and how to run each."""
@@ -154,6 +169,7 @@ class ConversationAgent:
         self.chat_template = chat_template
         self.options = options
         self.agent_id = agent_id
+        self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
 
     async def async_handle(
@@ -161,6 +177,10 @@ class ConversationAgent:
     ) -> conversation.ConversationResult:
         """Answer one user message, calling tools as the model asks."""
         options = self.options
+        reply = await self.gate.async_answer_pending(user_input, chat_log)
+        if reply is not None:
+            await self._async_say(chat_log, reply)
+            return conversation.async_get_result_from_chat_log(user_input, chat_log)
         llm_context = user_input.as_llm_context(DOMAIN)
         try:
             await chat_log.async_provide_llm_data(
@@ -180,8 +200,9 @@ class ConversationAgent:
         dynamic_system = self._dynamic_system(toolbox, user_input.extra_system_prompt)
         report.build_seconds = asyncio.get_running_loop().time() - started
 
+        end = TurnEnd.ANSWERED
         try:
-            finished = await self._async_rounds(
+            end = await self._async_rounds(
                 user_input=user_input,
                 chat_log=chat_log,
                 toolbox=toolbox,
@@ -189,7 +210,7 @@ class ConversationAgent:
                 dynamic_system=dynamic_system,
                 report=report,
             )
-            if not finished:
+            if end is TurnEnd.ROUND_LIMIT:
                 await self._async_say(
                     chat_log,
                     await async_phrase(
@@ -223,7 +244,10 @@ class ConversationAgent:
             await self._async_say(
                 chat_log, await async_phrase(self.hass, user_input.language, "empty_answer")
             )
-        return conversation.async_get_result_from_chat_log(user_input, chat_log)
+        result = conversation.async_get_result_from_chat_log(user_input, chat_log)
+        if end is TurnEnd.CONFIRMATION_ASKED:
+            result.continue_conversation = True
+        return result
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
         specs: list[ToolSpec] = []
@@ -285,8 +309,8 @@ class ConversationAgent:
         static_system: str,
         dynamic_system: str,
         report: TurnReport,
-    ) -> bool:
-        """Run model rounds until it answers without a call; False when the limit cut it off."""
+    ) -> TurnEnd:
+        """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
         for _round in range(options.max_rounds):
             history = trim_history(to_messages(chat_log.content[1:]), options.history_tokens)
@@ -314,9 +338,21 @@ class ConversationAgent:
             ):
                 pass
             if not calls:
-                return True
-            await self._async_run_calls(user_input, chat_log, toolbox, calls, report)
-        return False
+                return TurnEnd.ANSWERED
+            safety = TurnSafety(conversation_id=chat_log.conversation_id)
+            await self._async_run_calls(user_input, chat_log, toolbox, calls, report, safety)
+            if safety.refused:
+                await self._async_say(
+                    chat_log, await self.gate.async_refusal(user_input, safety.refused)
+                )
+                return TurnEnd.REFUSED
+            if safety.held:
+                question = await self.gate.async_hold(
+                    user_input, chat_log, safety.held, options.llm_apis
+                )
+                await self._async_say(chat_log, question)
+                return TurnEnd.CONFIRMATION_ASKED
+        return TurnEnd.ROUND_LIMIT
 
     async def _async_stream(
         self,
@@ -349,13 +385,14 @@ class ConversationAgent:
         if calls:
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
-    async def _async_run_calls(
+    async def _async_run_calls(  # noqa: PLR0917 - one round's context, kept explicit
         self,
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
         calls: list[ToolCallParsed | ToolCallFailed],
         report: TurnReport,
+        safety: TurnSafety,
     ) -> None:
         assistant = chat_log.content[-1]
         assert isinstance(assistant, conversation.AssistantContent)
@@ -363,7 +400,7 @@ class ConversationAgent:
         started = asyncio.get_running_loop().time()
         for event, tool_input in zip(calls, inputs, strict=True):
             report.tool_calls += 1
-            result = await self._async_run_call(user_input, toolbox, event)
+            result = await self._async_run_call(user_input, toolbox, event, safety)
             if result.error:
                 report.tool_errors += 1
             chat_log.async_add_assistant_content_without_tools(
@@ -381,6 +418,7 @@ class ConversationAgent:
         user_input: conversation.ConversationInput,
         toolbox: _Toolbox,
         event: ToolCallParsed | ToolCallFailed,
+        safety: TurnSafety,
     ) -> llm.ToolResult:
         if isinstance(event, ToolCallFailed):
             return _error(event.error.message)
@@ -389,19 +427,60 @@ class ConversationAgent:
             planned = toolbox.home.plan(call)
             if isinstance(planned, ToolFailure):
                 return _error(planned.message)
-            return await self._async_execute_home(user_input, planned)
-        if toolbox.llm_api is not None and any(t.name == call.name for t in toolbox.llm_api.tools):
-            return await _async_call_llm_api(toolbox.llm_api, call)
+            if refusal := await async_check_permission(
+                self.hass, planned, user_input.context.user_id
+            ):
+                return _error(refusal)
+            pending = self.gate.review_home_action(planned)
+            if pending is not None and (held := self._hold(user_input, pending, safety)):
+                return held
+            outcome = await async_execute(self.hass, planned, user_input.context)
+            if pending is not None:
+                self._record_unattended(user_input, pending, safety, outcome.success)
+            return llm.ToolResult(data=outcome.data, error=not outcome.success)
+        tool = _find_tool(toolbox.llm_api, call.name)
+        if toolbox.llm_api is not None and tool is not None:
+            pending = self.gate.review_llm_tool(tool, dict(call.arguments))
+            if pending is not None and (held := self._hold(user_input, pending, safety)):
+                return held
+            result = await _async_call_llm_api(toolbox.llm_api, call)
+            if pending is not None:
+                self._record_unattended(user_input, pending, safety, not result.error)
+            return result
         known = ", ".join(spec.name for spec in toolbox.specs)
         return _error(f"There is no tool named {call.name!r}. The available tools are: {known}.")
 
-    async def _async_execute_home(
-        self, user_input: conversation.ConversationInput, planned: PlannedAction
-    ) -> llm.ToolResult:
-        if refusal := await async_check_permission(self.hass, planned, user_input.context.user_id):
-            return _error(refusal)
-        outcome = await async_execute(self.hass, planned, user_input.context)
-        return llm.ToolResult(data=outcome.data, error=not outcome.success)
+    def _hold(
+        self,
+        user_input: conversation.ConversationInput,
+        pending: PendingAction,
+        safety: TurnSafety,
+    ) -> llm.ToolResult | None:
+        """Keep a sensitive call back; None when this agent may run it unattended."""
+        if self.gate.person_present(user_input):
+            safety.held.append(pending)
+            return llm.ToolResult(
+                data={"status": "Not done yet: waiting for the user's confirmation."}
+            )
+        if self.options.safety.allow_unattended:
+            return None
+        safety.refused.append(pending)
+        self.gate.async_record(
+            user_input, safety.conversation_id, pending, Outcome.REFUSED, "no person to confirm"
+        )
+        return _error("Refused: this action needs a person to confirm it.")
+
+    def _record_unattended(
+        self,
+        user_input: conversation.ConversationInput,
+        pending: PendingAction,
+        safety: TurnSafety,
+        success: bool,
+    ) -> None:
+        outcome = Outcome.EXECUTED if success else Outcome.FAILED
+        self.gate.async_record(
+            user_input, safety.conversation_id, pending, outcome, "allowed without a person"
+        )
 
     async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
         """Add a sentence the agent says itself (not the model)."""
@@ -420,6 +499,12 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
         tool_args={"raw": event.error.raw},
         external=True,
     )
+
+
+def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:
+    if api is None:
+        return None
+    return next((tool for tool in api.tools if tool.name == name), None)
 
 
 def _error(message: str) -> llm.ToolResult:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import probatio
@@ -10,8 +9,8 @@ import probatio
 from homeassistant.config_entries import (
     ConfigEntry,
     ConfigEntryState,
-    ConfigFlow,
     ConfigFlowResult,
+    ConfigSubentryData,
     ConfigSubentryFlow,
     OptionsFlow,
     SubentryFlowResult,
@@ -21,6 +20,8 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import llm
 from homeassistant.helpers.selector import (
     BooleanSelector,
+    EntitySelector,
+    EntitySelectorConfig,
     NumberSelector,
     NumberSelectorConfig,
     NumberSelectorMode,
@@ -30,18 +31,26 @@ from homeassistant.helpers.selector import (
     SelectSelectorMode,
     TemplateSelector,
     TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
 )
 
 from .const import (
+    CONF_ALLOW_UNATTENDED,
+    CONF_CONFIRMATION_PIN,
+    CONF_CONFIRMATION_TIMEOUT,
     CONF_CONTEXT_SIZE,
+    CONF_EXEMPT_ENTITIES,
     CONF_FLASH_ATTENTION,
     CONF_HISTORY_TOKENS,
     CONF_HOME_TOOLS,
     CONF_MAX_ROUNDS,
     CONF_MAX_TOKENS,
     CONF_MIN_P,
-    CONF_MODEL_PATH,
     CONF_PRESENCE_PENALTY,
+    CONF_SENSITIVE_COVER_CLASSES,
+    CONF_SENSITIVE_DOMAINS,
+    CONF_SENSITIVE_ENTITIES,
     CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
@@ -49,20 +58,33 @@ from .const import (
     CONF_TOP_K,
     CONF_TOP_P,
     DEFAULT_AGENT_NAME,
+    DEFAULT_CONFIRMATION_TIMEOUT,
     DEFAULT_CONTEXT_SIZE,
     DEFAULT_HISTORY_TOKENS,
     DEFAULT_INSTRUCTIONS,
     DEFAULT_MAX_ROUNDS,
     DEFAULT_MAX_TOKENS,
+    DEFAULT_SENSITIVE_COVER_CLASSES,
+    DEFAULT_SENSITIVE_DOMAINS,
     DEFAULT_THINKING,
     DEFAULT_THINKING_BUDGET,
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
 from .engine.settings import SamplingSettings
-from .model_file import ModelFileProblem, check_model_file
+from .model_flow import ModelEntryFlow
 
-STEP_LOCAL_FILE_SCHEMA = probatio.Schema({probatio.Required(CONF_MODEL_PATH): TextSelector()})
+SENSITIVE_DOMAIN_CHOICES = [
+    "lock",
+    "alarm_control_panel",
+    "valve",
+    "cover",
+    "climate",
+    "water_heater",
+    "switch",
+    "script",
+]
+COVER_CLASS_CHOICES = ["garage", "door", "gate", "window", "shutter", "awning"]
 
 
 def default_agent_data() -> dict[str, Any]:
@@ -82,47 +104,30 @@ def default_agent_data() -> dict[str, Any]:
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_MAX_ROUNDS: DEFAULT_MAX_ROUNDS,
         CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
+        CONF_SENSITIVE_DOMAINS: list(DEFAULT_SENSITIVE_DOMAINS),
+        CONF_SENSITIVE_COVER_CLASSES: list(DEFAULT_SENSITIVE_COVER_CLASSES),
+        CONF_SENSITIVE_ENTITIES: [],
+        CONF_EXEMPT_ENTITIES: [],
+        CONF_ALLOW_UNATTENDED: False,
+        CONF_CONFIRMATION_TIMEOUT: DEFAULT_CONFIRMATION_TIMEOUT,
     }
 
 
-def _inspect_path(text: str) -> tuple[Path, ModelFileProblem | None]:
-    path = Path(text).expanduser()
-    return path.resolve(), check_model_file(path)
-
-
-class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
-    """Create a model entry from a GGUF file on this machine."""
+class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
+    """Create a model entry (model_flow.py has the steps); agents are its subentries."""
 
     VERSION = 1
 
-    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Ask for the path of a GGUF model file."""
-        errors: dict[str, str] = {}
-        if user_input is not None:
-            resolved, problem = await self.hass.async_add_executor_job(
-                _inspect_path, user_input[CONF_MODEL_PATH]
+    def initial_subentries(self) -> list[ConfigSubentryData]:
+        """Give a new model entry one agent."""
+        return [
+            ConfigSubentryData(
+                subentry_type=SUBENTRY_CONVERSATION,
+                data=default_agent_data(),
+                title=DEFAULT_AGENT_NAME,
+                unique_id=None,
             )
-            if problem is None:
-                await self.async_set_unique_id(str(resolved))
-                self._abort_if_unique_id_configured()
-                return self.async_create_entry(
-                    title=resolved.name,
-                    data={CONF_MODEL_PATH: str(resolved)},
-                    subentries=[
-                        {
-                            "subentry_type": SUBENTRY_CONVERSATION,
-                            "data": default_agent_data(),
-                            "title": DEFAULT_AGENT_NAME,
-                            "unique_id": None,
-                        }
-                    ],
-                )
-            errors[CONF_MODEL_PATH] = problem.value
-        return self.async_show_form(
-            step_id="user",
-            data_schema=self.add_suggested_values_to_schema(STEP_LOCAL_FILE_SCHEMA, user_input),
-            errors=errors,
-        )
+        ]
 
     @classmethod
     @callback
@@ -198,6 +203,32 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
             probatio.Required(CONF_MAX_TOKENS): number(64, 8192, 1),
             probatio.Required(CONF_MAX_ROUNDS): number(1, 10, 1),
             probatio.Required(CONF_HISTORY_TOKENS): number(0, 32768, 100),
+            probatio.Required(CONF_SENSITIVE_DOMAINS): SelectSelector(
+                SelectSelectorConfig(
+                    options=SENSITIVE_DOMAIN_CHOICES,
+                    multiple=True,
+                    custom_value=True,
+                    translation_key=CONF_SENSITIVE_DOMAINS,
+                )
+            ),
+            probatio.Required(CONF_SENSITIVE_COVER_CLASSES): SelectSelector(
+                SelectSelectorConfig(
+                    options=COVER_CLASS_CHOICES,
+                    multiple=True,
+                    translation_key=CONF_SENSITIVE_COVER_CLASSES,
+                )
+            ),
+            probatio.Optional(CONF_SENSITIVE_ENTITIES): EntitySelector(
+                EntitySelectorConfig(multiple=True)
+            ),
+            probatio.Optional(CONF_EXEMPT_ENTITIES): EntitySelector(
+                EntitySelectorConfig(multiple=True)
+            ),
+            probatio.Optional(CONF_CONFIRMATION_PIN): TextSelector(
+                TextSelectorConfig(type=TextSelectorType.PASSWORD)
+            ),
+            probatio.Required(CONF_ALLOW_UNATTENDED): BooleanSelector(),
+            probatio.Required(CONF_CONFIRMATION_TIMEOUT): number(5, 300, 1),
         }
     )
 
@@ -227,6 +258,7 @@ class ConversationAgentFlow(ConfigSubentryFlow):
             for key in (CONF_THINKING_BUDGET, CONF_TOP_K, CONF_MAX_TOKENS, CONF_MAX_ROUNDS):
                 data[key] = int(data[key])
             data[CONF_HISTORY_TOKENS] = int(data[CONF_HISTORY_TOKENS])
+            data[CONF_CONFIRMATION_TIMEOUT] = int(data[CONF_CONFIRMATION_TIMEOUT])
             if self.source == "user":
                 return self.async_create_entry(title=title, data=data)
             return self.async_update_and_abort(

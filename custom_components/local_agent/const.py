@@ -53,3 +53,18 @@ DEFAULT_INSTRUCTIONS: Final = "\n".join(
         "- After acting, answer in one short sentence in the user's language, saying what changed.",
     ]
 )
+
+# Safety options of an agent subentry.
+CONF_SENSITIVE_DOMAINS: Final = "sensitive_domains"
+CONF_SENSITIVE_COVER_CLASSES: Final = "sensitive_cover_classes"
+CONF_SENSITIVE_ENTITIES: Final = "sensitive_entities"
+CONF_EXEMPT_ENTITIES: Final = "exempt_entities"
+CONF_CONFIRMATION_PIN: Final = "confirmation_pin"
+CONF_ALLOW_UNATTENDED: Final = "allow_unattended"
+CONF_CONFIRMATION_TIMEOUT: Final = "confirmation_timeout"
+DEFAULT_SENSITIVE_DOMAINS: Final = ("alarm_control_panel", "lock", "valve")
+DEFAULT_SENSITIVE_COVER_CLASSES: Final = ("door", "garage", "gate")
+DEFAULT_CONFIRMATION_TIMEOUT: Final = 30
+
+EVENT_ACTION: Final = "local_agent_action"
+AUDIT_RECORDS_KEPT: Final = 50

@@ -6,8 +6,8 @@ from typing import Literal
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import MATCH_ALL
-from homeassistant.core import HomeAssistant
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
@@ -52,6 +52,9 @@ class LocalAgentConversationEntity(conversation.ConversationEntity):
             model=info.name or info.path.name,
             entry_type=dr.DeviceEntryType.SERVICE,
         )
+        if entry.runtime_data.device_id is not None:
+            # The agent hangs off the model entry's device (__init__.py).
+            self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
         self.agent: ConversationAgent | None = None
 
     @property
@@ -63,13 +66,21 @@ class LocalAgentConversationEntity(conversation.ConversationEntity):
         """Create the agent once the entity has its id."""
         await super().async_added_to_hass()
         data = self.entry.runtime_data
-        self.agent = ConversationAgent(
+        agent = ConversationAgent(
             self.hass,
             data.worker,
             data.chat_template,
             AgentOptions.from_data(self.subentry.data),
             agent_id=self.entity_id,
         )
+        self.agent = agent
+
+        @callback
+        def drop_pending(_event: Event | None = None) -> None:
+            agent.gate.async_drop_pending("the agent stopped")
+
+        self.async_on_remove(drop_pending)
+        self.async_on_remove(self.hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, drop_pending))
 
     async def _async_handle_message(
         self,

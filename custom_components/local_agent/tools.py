@@ -89,7 +89,7 @@ class DomainTool:
         one: JsonSchema = {"type": "string"}
         if len(self.entity_ids) <= ENTITY_ENUM_LIMIT:
             one["enum"] = list(self.entity_ids)
-        entity_schema: JsonSchema = {"anyOf": [one, {"type": "array", "items": {"type": "string"}}]}
+        entity_schema: JsonSchema = {"anyOf": [one, {"type": "array", "items": one}]}
         properties: dict[str, JsonSchema] = {
             "action": {"type": "string", "enum": sorted(self.actions)},
             "entity_id": entity_schema,
@@ -116,15 +116,20 @@ class _CachedSpecs:
     tools: dict[str, DomainTool]
 
 
-GET_STATE_SPEC: Final = ToolSpec(
-    name=GET_STATE,
-    description="Read the current state of any listed entity.",
-    parameters={
-        "type": "object",
-        "properties": {"entity_id": {"type": "string"}},
-        "required": ["entity_id"],
-    },
-)
+def get_state_spec(entity_ids: Sequence[str]) -> ToolSpec:
+    """Return the read-only tool; its entity_id is an enum when the home is small enough."""
+    entity: JsonSchema = {"type": "string"}
+    if len(entity_ids) <= ENTITY_ENUM_LIMIT:
+        entity["enum"] = sorted(entity_ids)
+    return ToolSpec(
+        name=GET_STATE,
+        description="Read the current state of any listed entity.",
+        parameters={
+            "type": "object",
+            "properties": {"entity_id": entity},
+            "required": ["entity_id"],
+        },
+    )
 
 
 async def async_build_home_tools(
@@ -160,14 +165,17 @@ def _specs(
 ) -> tuple[list[ToolSpec], dict[str, DomainTool]]:
     """Return cached specs unless exposure, entity features or services changed."""
     controllable = [state for state in exposed.values() if state.domain in catalog]
-    key = tuple(
-        (
-            state.entity_id,
-            state.attributes.get(ATTR_SUPPORTED_FEATURES),
-            # The only attribute that curated fields' filters look at (light colour modes).
-            tuple(state.attributes.get("supported_color_modes") or ()),
-        )
-        for state in sorted(controllable, key=lambda s: s.entity_id)
+    key = (
+        tuple(sorted(exposed)),
+        *(
+            (
+                state.entity_id,
+                state.attributes.get(ATTR_SUPPORTED_FEATURES),
+                # The only attribute that curated fields' filters look at (light colour modes).
+                tuple(state.attributes.get("supported_color_modes") or ()),
+            )
+            for state in sorted(controllable, key=lambda s: s.entity_id)
+        ),
     )
     cache = hass.data.setdefault(_SPECS_CACHE, {})
     cached = cache.get(assistant)
@@ -178,7 +186,7 @@ def _specs(
         states = sorted((s for s in controllable if s.domain == domain), key=lambda s: s.entity_id)
         if actions := _offered_actions(catalog[domain], states):
             tools[domain] = DomainTool(domain, actions, tuple(s.entity_id for s in states))
-    specs = [tool.spec() for tool in tools.values()] + [GET_STATE_SPEC]
+    specs = [tool.spec() for tool in tools.values()] + [get_state_spec(list(exposed))]
     cache[assistant] = _CachedSpecs(catalog, key, specs, tools)
     return list(specs), tools
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import AsyncGenerator, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,10 +11,12 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent import safe_load
 from custom_components.local_agent.config_flow import default_agent_data
 from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.worker import ModelRegistry
+from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, HomeAssistant
@@ -32,9 +34,11 @@ async def home_assistant_ready(hass: HomeAssistant, enable_custom_integrations: 
 
 
 @pytest.fixture
-async def demo_home(hass: HomeAssistant) -> None:
-    """The demo entities, a subset exposed to Assist."""
-    await async_setup_demo_home(hass)
+async def demo_home(hass: HomeAssistant) -> AsyncGenerator[None]:
+    """The demo entities, a subset exposed to Assist; demo locks move at once."""
+    with patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0):
+        await async_setup_demo_home(hass)
+        yield
 
 
 @dataclass
@@ -105,9 +109,13 @@ def scripted_worker(tmp_path: Path) -> Generator[ScriptedWorker]:
     async def release(self: ModelRegistry, released: Any) -> None:
         return None
 
+    async def check_model(*_args: Any) -> ProbeResult:
+        return ProbeResult(ProbeOutcome.OK)  # the stand-in file is no real model
+
     with (
         patch.object(ModelRegistry, "acquire", acquire),
         patch.object(ModelRegistry, "release", release),
+        patch.object(safe_load, "async_check_model", check_model),
     ):
         yield worker
 

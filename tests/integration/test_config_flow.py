@@ -26,11 +26,17 @@ from .conftest import async_setup_agent
 
 
 async def start_flow(hass: HomeAssistant) -> str:
+    """Open the add-model flow and choose "a file on this machine" in its menu."""
     result = await hass.config_entries.flow.async_init(
         DOMAIN, context={"source": config_entries.SOURCE_USER}
     )
+    assert result["type"] is FlowResultType.MENU
+    assert result["menu_options"] == ["catalog", "hub", "local_file"]
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "local_file"}
+    )
     assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "user"
+    assert result["step_id"] == "local_file"
     return result["flow_id"]
 
 

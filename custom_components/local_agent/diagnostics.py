@@ -1,0 +1,135 @@
+"""Diagnostics of a model entry: settings, model, engine, last turns, recent audit records.
+
+Redacted: agent instructions and confirmation PINs, user and context ids; paths keep their file
+name but not the user's home or config folder. Audit records: the entry's agents' last ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from homeassistant.components.diagnostics import async_redact_data
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_PROMPT
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from .audit import async_get_audit_log
+from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
+from .memory import process_rss
+from .runtime import cpu_flags, llama_cpp_version, machine_description
+from .stats import async_last_turns, model_metadata
+
+TO_REDACT: Final = {
+    CONF_PROMPT,
+    CONF_CONFIRMATION_PIN,
+    "pin",
+    "user_id",
+    "context_id",
+    "parent_id",
+    "text",
+    "speech",
+    "user_text",
+}
+AUDIT_RECORDS: Final = 50
+
+
+def short_path(path: str, config_dir: str) -> str:
+    """Replace the config folder with <config> and the home folder with ~."""
+    for prefix, label in ((config_dir, "<config>"), (str(Path.home()), "~")):
+        if prefix and prefix != "/" and (path == prefix or path.startswith(prefix + "/")):
+            return label + path[len(prefix) :]
+    return path
+
+
+def _plain(value: Any) -> Any:
+    """Make audit records and reports JSON-friendly."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def _model_section(runtime_data: Any, config_dir: str) -> dict[str, Any] | None:
+    worker = getattr(runtime_data, "worker", None)
+    if worker is None:
+        return None
+    info = worker.info
+    template = getattr(runtime_data, "chat_template", None)
+    settings = worker.settings
+    return {
+        "model": {
+            "file": short_path(str(info.path), config_dir),
+            "architecture": info.architecture,
+            "name": info.name,
+            "size_bytes": info.size_bytes,
+            "parameters": info.parameters,
+            "n_ctx": info.n_ctx,
+            "n_ctx_train": info.n_ctx_train,
+            "n_vocab": info.n_vocab,
+            "chat_template_source": getattr(template, "source", None),
+            "metadata": model_metadata(info.metadata),
+        },
+        "engine": {
+            "n_ctx": settings.n_ctx,
+            "threads": settings.threads,
+            "n_batch": settings.n_batch,
+            "flash_attention": settings.flash_attention,
+            "use_mmap": settings.use_mmap,
+            "busy": worker.busy,
+            "checkpoint_bytes": worker.checkpoint_bytes,
+        },
+    }
+
+
+def _agent_ids(hass: HomeAssistant, entry: ConfigEntry) -> set[str]:
+    registry = er.async_get(hass)
+    return {item.entity_id for item in er.async_entries_for_config_entry(registry, entry.entry_id)}
+
+
+def _recent(records: Iterable[Any]) -> list[Any]:
+    return [_plain(record) for record in list(records)[-AUDIT_RECORDS:]]
+
+
+async def async_get_config_entry_diagnostics(
+    hass: HomeAssistant, entry: ConfigEntry
+) -> dict[str, Any]:
+    """Return what helps to understand a problem with this entry, redacted."""
+    config_dir = hass.config.config_dir
+    runtime_data = getattr(entry, "runtime_data", None)
+    data = dict(entry.data)
+    if CONF_MODEL_PATH in data:
+        data[CONF_MODEL_PATH] = short_path(str(data[CONF_MODEL_PATH]), config_dir)
+    version = await hass.async_add_executor_job(llama_cpp_version)
+    flags = await hass.async_add_executor_job(cpu_flags)
+    diagnostics: dict[str, Any] = {
+        "entry": {
+            "title": entry.title,
+            "state": entry.state.value,
+            "reason": entry.reason,
+            "data": data,
+            "options": dict(entry.options),
+        },
+        "agents": [
+            {"title": sub.title, "type": sub.subentry_type, "data": dict(sub.data)}
+            for sub in entry.subentries.values()
+        ],
+        "runtime": {
+            "llama_cpp_python": version,
+            "machine": await hass.async_add_executor_job(machine_description),
+            "cpu_avx2": "avx2" in flags,
+            "process_rss_bytes": await hass.async_add_executor_job(process_rss),
+        },
+        **(_model_section(runtime_data, config_dir) or {"model": None, "engine": None}),
+        "last_turns": {turn.entity_id: turn.report for turn in async_last_turns(hass, entry)},
+        "audit": _recent(async_get_audit_log(hass).for_agents(_agent_ids(hass, entry))),
+    }
+    return async_redact_data(diagnostics, TO_REDACT)

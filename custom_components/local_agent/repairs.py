@@ -1,0 +1,259 @@
+"""Fix flows of the repair issues raised in issues.py.
+
+* ``model_file_<entry>`` (file removed, damaged, not loadable): download it again (entries made
+  from the Hub remember repo and file) or choose another local file. The entry reloads; the
+  issue is deleted when it loads.
+* ``runtime_missing``: install the prebuilt llama-cpp-python wheel that fits this machine, then
+  reload the entries that failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import probatio
+
+from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow, RepairsFlowResult
+from homeassistant.config_entries import ConfigEntry, ConfigEntryState
+from homeassistant.core import HomeAssistant, callback
+
+from .const import CONF_MODEL_PATH, DOMAIN, LOGGER
+from .issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE, async_clear_runtime_issue
+from .model_download import DownloadJob, PreparedDownload, async_prepare, source_from_data
+from .model_flow import LOCAL_FILE_SCHEMA, inspect_path
+from .model_store import ModelStoreError
+from .runtime import (
+    INDEX_URL,
+    RuntimeWheel,
+    async_install_runtime,
+    machine_description,
+    select_wheel,
+)
+
+
+async def async_create_fix_flow(
+    hass: HomeAssistant, issue_id: str, data: dict[str, str | int | float | None] | None
+) -> RepairsFlow:
+    """Return the flow that fixes this issue."""
+    if issue_id == RUNTIME_ISSUE:
+        return RuntimeInstallFlow()
+    if issue_id.startswith(MODEL_ISSUE_PREFIX) and data and isinstance(data.get("entry_id"), str):
+        return ModelFileRepairFlow(str(data["entry_id"]))
+    return ConfirmRepairFlow()
+
+
+REDOWNLOAD_PLACEHOLDERS = ("repo_id", "filename", "size", "ram", "free", "error")
+
+
+class ModelFileRepairFlow(RepairsFlow):
+    """Replace a missing or unusable model file: download it again, or choose another one."""
+
+    def __init__(self, entry_id: str) -> None:
+        """Fix the model of this entry."""
+        self._entry_id = entry_id
+        self._prepared: PreparedDownload | None = None
+        self._job: DownloadJob | None = None
+
+    def _entry(self) -> ConfigEntry | None:
+        return self.hass.config_entries.async_get_entry(self._entry_id)
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
+        """Offer a new download when the entry came from the Hub, else a local file."""
+        entry = self._entry()
+        if entry is None:
+            return self.async_abort(reason="entry_removed")
+        if source_from_data(dict(entry.data)) is None:
+            return await self.async_step_local_file()
+        return self.async_show_menu(
+            step_id="init",
+            menu_options=["redownload", "local_file"],
+            description_placeholders={"title": entry.title},
+        )
+
+    async def async_step_redownload(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Check the Hub and the disk, show the size, then download on confirmation."""
+        entry = self._entry()
+        source = source_from_data(dict(entry.data)) if entry else None
+        if source is None:
+            return self.async_abort(reason="entry_removed")
+        try:
+            self._prepared = await async_prepare(self.hass, source)
+        except ModelStoreError as err:
+            return self._redownload_form(err)
+        if user_input is not None:
+            return await self.async_step_download()
+        return self._redownload_form()
+
+    def _redownload_form(self, error: ModelStoreError | None = None) -> RepairsFlowResult:
+        entry = self._entry()
+        source = source_from_data(dict(entry.data)) if entry else None
+        placeholders = dict.fromkeys(REDOWNLOAD_PLACEHOLDERS, "?")
+        if source is not None:
+            placeholders |= {"repo_id": source.repo_id, "filename": source.filename}
+        if self._prepared is not None and error is None:
+            placeholders |= self._prepared.placeholders()
+        if error is not None:
+            placeholders |= error.placeholders
+        return self.async_show_form(
+            step_id="redownload",
+            data_schema=probatio.Schema({}),
+            errors={"base": error.key} if error is not None else None,
+            description_placeholders=placeholders,
+        )
+
+    async def async_step_download(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Download with progress."""
+        assert self._prepared is not None
+        if self._job is None:
+            self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
+        if not self._job.done:
+            return self.async_show_progress(
+                step_id="download",
+                progress_action="download",
+                progress_task=self._job.task,
+                description_placeholders=self._prepared.placeholders(),
+            )
+        next_step = "download_finished" if self._job.path is not None else "download_failed"
+        return self.async_show_progress_done(next_step_id=next_step)
+
+    async def async_step_download_failed(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Back to the confirmation, with the reason (submitting tries again)."""
+        job, self._job = self._job, None
+        return self._redownload_form((job.error if job is not None else None) or ModelStoreError())
+
+    async def async_step_download_finished(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Point the entry at the fresh file and reload it."""
+        assert self._prepared is not None
+        self._job = None
+        return await self._async_use(self._prepared.target, self._prepared.entry_data())
+
+    async def async_step_local_file(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Use another GGUF file on this machine."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            resolved, problem = await self.hass.async_add_executor_job(
+                inspect_path, user_input[CONF_MODEL_PATH]
+            )
+            if problem is None:
+                return await self._async_use(resolved, {CONF_MODEL_PATH: str(resolved)})
+            errors[CONF_MODEL_PATH] = problem.value
+        return self.async_show_form(
+            step_id="local_file",
+            data_schema=self.add_suggested_values_to_schema(LOCAL_FILE_SCHEMA, user_input),
+            errors=errors,
+        )
+
+    @callback
+    def async_remove(self) -> None:
+        """Stop a running download when the dialog closes (the part is kept)."""
+        if self._job is not None and not self._job.done:
+            self._job.cancel()
+
+    async def _async_use(self, path: Path, data: dict[str, Any]) -> RepairsFlowResult:
+        entry = self._entry()
+        if entry is None:
+            return self.async_abort(reason="entry_removed")
+        if any(
+            other.unique_id == str(path) and other.entry_id != entry.entry_id
+            for other in self.hass.config_entries.async_entries(DOMAIN)
+        ):
+            return self.async_abort(reason="already_configured")
+        self.hass.config_entries.async_update_entry(entry, data=data, unique_id=str(path))
+        await self.hass.config_entries.async_reload(entry.entry_id)
+        if entry.state is not ConfigEntryState.LOADED:
+            # Setup raised a new issue with the new reason: keep it (an abort deletes nothing).
+            return self.async_abort(
+                reason="still_failing", description_placeholders={"reason": entry.reason or "?"}
+            )
+        return self.async_create_entry(data={})
+
+
+class RuntimeInstallFlow(RepairsFlow):
+    """Install the llama-cpp-python wheel that fits this machine."""
+
+    def __init__(self) -> None:
+        """Nothing chosen yet."""
+        self._wheel: RuntimeWheel | None = None
+        self._task: asyncio.Task[bool] | None = None
+        self._installed = False
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
+        """Start with the confirmation (the repairs manager passes the issue id as input)."""
+        return await self.async_step_confirm()
+
+    async def async_step_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Show which wheel will be installed; install on confirmation."""
+        self._wheel = await self.hass.async_add_executor_job(select_wheel)
+        if self._wheel is None:
+            machine = await self.hass.async_add_executor_job(machine_description)
+            return self.async_abort(
+                reason="no_wheel",
+                description_placeholders={"machine": machine, "index": INDEX_URL},
+            )
+        if user_input is not None:
+            return await self.async_step_install()
+        return self.async_show_form(
+            step_id="confirm",
+            data_schema=probatio.Schema({}),
+            description_placeholders={
+                "url": self._wheel.url,
+                "build": self._wheel.build,
+                "platform": self._wheel.platform,
+            },
+        )
+
+    async def async_step_install(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Run the installer (progress spinner), then reload the failed entries."""
+        assert self._wheel is not None
+        if self._task is None:
+            self._task = self.hass.async_create_background_task(
+                async_install_runtime(self.hass, self._wheel), "local_agent install runtime"
+            )
+        task = self._task
+        if not task.done():
+            return self.async_show_progress(
+                step_id="install",
+                progress_action="install_runtime",
+                progress_task=task,
+                description_placeholders={"url": self._wheel.url},
+            )
+        if task.cancelled():
+            self._installed = False
+        elif (error := task.exception()) is not None:
+            LOGGER.error("Installing %s failed: %s", self._wheel.url, error)
+            self._installed = False
+        else:
+            self._installed = task.result()
+        return self.async_show_progress_done(next_step_id="finish")
+
+    async def async_step_finish(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Reload what failed for want of the runtime, or explain the failure."""
+        assert self._wheel is not None
+        if not self._installed:
+            return self.async_abort(
+                reason="install_failed",
+                description_placeholders={"url": self._wheel.url, "index": INDEX_URL},
+            )
+        async_clear_runtime_issue(self.hass)
+        for entry in self.hass.config_entries.async_entries(DOMAIN):
+            if entry.state is ConfigEntryState.SETUP_ERROR:
+                self.hass.config_entries.async_schedule_reload(entry.entry_id)
+        return self.async_create_entry(data={})

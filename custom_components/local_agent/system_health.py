@@ -1,0 +1,34 @@
+"""System health: runtime, models in memory, process memory, recent generation speed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.components import system_health
+from homeassistant.core import HomeAssistant, callback
+
+from .const import DOMAIN
+from .memory import process_rss
+from .runtime import llama_cpp_version
+from .stats import async_last_turns, tokens_per_second
+
+
+@callback
+def async_register(hass: HomeAssistant, register: system_health.SystemHealthRegistration) -> None:
+    """Register the info callback."""
+    register.async_register_info(system_health_info)
+
+
+async def system_health_info(hass: HomeAssistant) -> dict[str, Any]:
+    """Return the figures shown under Settings → System → Repairs → System information."""
+    entries = hass.config_entries.async_loaded_entries(DOMAIN)
+    version = await hass.async_add_executor_job(llama_cpp_version)
+    rss = await hass.async_add_executor_job(process_rss)
+    turns = [turn for entry in entries for turn in async_last_turns(hass, entry)]
+    speed = tokens_per_second(turns)
+    return {
+        "runtime": version or "not installed",
+        "models_loaded": ", ".join(entry.title for entry in entries) or "none",
+        "memory_used": f"{rss / 2**20:.0f} MiB",
+        "generation_speed": f"{speed:.1f} tokens/s" if speed is not None else "no turns yet",
+    }

@@ -1,0 +1,1 @@
+"""Developer scripts (benchmarks live in scripts.benchmarks)."""

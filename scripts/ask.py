@@ -1,0 +1,193 @@
+"""Ask the Local Agent one sentence in an in-process Home Assistant with the demo home.
+
+    scripts/ask "turn on the kitchen light" [--model PATH|qwen35|gemma] [--repeat N] ...
+
+Prints the answer, the tool calls with their results, the state changes and the timings of
+each turn. Exit status: 0 on success, 1 when Home Assistant or the agent fails, 2 for a bad
+command line or model file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+import sys
+import time
+from typing import Any
+
+from custom_components.local_agent.const import (
+    CONF_CONTEXT_SIZE,
+    CONF_MAX_TOKENS,
+    CONF_THINKING,
+    CONF_THREADS,
+)
+from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
+from scripts.harness.demo_home import async_setup_demo_home, demo_platforms
+from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
+from scripts.harness.models import SHORTCUTS, ModelFileError, resolve_model
+from scripts.harness.printing import format_turn, section
+from scripts.harness.turn import async_run_turn
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class AskOptions:
+    """What the command line asked for."""
+
+    sentence: str
+    model: Path
+    language: str
+    repeat: int
+    show_prompt: bool
+    show_reasoning: bool
+    as_automation: bool
+    engine_options: dict[str, Any]
+    agent_options: dict[str, Any]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(
+        prog="scripts/ask",
+        description="Send a sentence to the Local Agent in a Home Assistant with the demo home.",
+    )
+    parser.add_argument("sentence", help="what the user says")
+    parser.add_argument(
+        "--model",
+        help=f"GGUF file, or {' / '.join(SHORTCUTS)} for the test models (default: qwen35)",
+    )
+    parser.add_argument("--language", default="en", help="conversation language (default: en)")
+    parser.add_argument(
+        "--repeat", type=_positive, default=1, help="send the sentence N times in one conversation"
+    )
+    parser.add_argument("--show-prompt", action="store_true", help="print each round's prompt")
+    parser.add_argument("--show-reasoning", action="store_true", help="print the reasoning")
+    parser.add_argument(
+        "--as-automation",
+        action="store_true",
+        help="send without a user, as an automation does (default: an admin user speaks)",
+    )
+    parser.add_argument(
+        "--thinking",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="thinking mode (default: the agent's setting, on)",
+    )
+    parser.add_argument("--threads", type=_positive, help="CPU threads (default: physical cores)")
+    parser.add_argument("--ctx", type=_positive, help="context size in tokens (default: 8192)")
+    parser.add_argument("--max-tokens", type=_positive, help="tokens per model answer")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log Home Assistant debug")
+    return parser.parse_args(argv)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def build_options(args: argparse.Namespace) -> AskOptions:
+    """Resolve the model and map flags to entry options; raises ModelFileError."""
+    engine: dict[str, Any] = {}
+    if args.threads is not None:
+        engine[CONF_THREADS] = args.threads
+    if args.ctx is not None:
+        engine[CONF_CONTEXT_SIZE] = args.ctx
+    agent: dict[str, Any] = {}
+    if args.thinking is not None:
+        agent[CONF_THINKING] = args.thinking
+    if args.max_tokens is not None:
+        agent[CONF_MAX_TOKENS] = args.max_tokens
+    return AskOptions(
+        sentence=args.sentence,
+        model=resolve_model(args.model),
+        language=args.language,
+        repeat=args.repeat,
+        show_prompt=args.show_prompt,
+        show_reasoning=args.show_reasoning,
+        as_automation=args.as_automation,
+        engine_options=engine,
+        agent_options=agent,
+    )
+
+
+async def async_ask(options: AskOptions) -> None:
+    """Boot Home Assistant with the demo home and the agent; run and print the turns."""
+    started = time.perf_counter()
+    with demo_platforms():
+        async with async_home_assistant() as hass:
+            exposed = await async_setup_demo_home(hass)
+            async with async_local_agent(
+                hass,
+                options.model,
+                engine_options=options.engine_options,
+                agent_options=options.agent_options,
+            ) as handle:
+                print(_header(handle, len(exposed), time.perf_counter() - started))
+                user_id = None
+                if not options.as_automation:
+                    user_id = await async_create_person(hass, "Terminal user")
+                conversation_id: str | None = None
+                for number in range(1, options.repeat + 1):
+                    record = await async_run_turn(
+                        handle,
+                        options.sentence,
+                        conversation_id=conversation_id,
+                        language=options.language,
+                        user_id=user_id,
+                    )
+                    conversation_id = record.conversation_id
+                    if options.repeat > 1:
+                        print(section(f"Turn {number} of {options.repeat}"))
+                    print(
+                        format_turn(
+                            record,
+                            show_prompt=options.show_prompt,
+                            show_reasoning=options.show_reasoning,
+                        ),
+                        flush=True,
+                    )
+
+
+def _header(handle: LocalAgentHandle, exposed: int, setup_seconds: float) -> str:
+    info = handle.worker.info
+    settings = handle.worker.settings
+    return "\n".join(
+        [
+            section("Setup"),
+            f"model: {info.path} ({info.name or 'unnamed'}, {info.architecture}, "
+            f"{info.size_bytes / 1e6:.1f} MB, vocabulary {info.n_vocab})",
+            f"context {info.n_ctx} tokens, {settings.threads} threads; "
+            f"agent {handle.entity_id}; {exposed} entities exposed",
+            f"Home Assistant and model ready in {setup_seconds:.2f} s",
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; return the exit status."""
+    args = parse_args(argv)
+    configure_logging(verbose=args.verbose)
+    try:
+        options = build_options(args)
+    except ModelFileError as err:
+        print(f"scripts/ask: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        asyncio.run(async_ask(options))
+    except HarnessError as err:
+        print(f"scripts/ask: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("scripts/ask: interrupted", file=sys.stderr)
+        return EXIT_FAILED
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Benchmarks run by scripts/bench; kept apart from the tests."""

@@ -1,0 +1,7 @@
+"""python -m scripts.evaluation: see cli.py."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,19 @@
+"""Entries are created by scripts/eval only; Home Assistant requires a flow to exist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
+
+from .const import DOMAIN
+
+
+class EvalHomeConfigFlow(ConfigFlow, domain=DOMAIN):
+    """No user-facing flow."""
+
+    VERSION = 1
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Refuse: evaluation homes are built from dataset fixtures."""
+        return self.async_abort(reason="not_supported")

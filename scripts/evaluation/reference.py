@@ -1,0 +1,433 @@
+"""The reference policy: a stand-in model that writes the ideal Qwen3.5 output for each test.
+
+For a test it derives, from `expect_changes` and the states before the turn, the calls an
+ideal model would make with the tools offered in the request (so it follows our tool set),
+writes them as Qwen3.5 XML after a short reasoning block, and after the tool results writes a
+short answer. Status questions read `answer_from` with get_state and answer from the results;
+refusals and ambiguous requests are answered without a call. Its output goes through the real
+parser, validation, safety gate and execution: any test it fails is a bug of the integration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+import json
+import re
+from typing import Any, Final
+
+from custom_components.local_agent.engine.llama import GenerationRequest
+from custom_components.local_agent.engine.types import ToolSpec
+from homeassistant.util import color as color_util
+
+from .dataset import StateSpec, TestCase
+from .home import Snapshot
+
+GET_STATE: Final = "get_state"
+_TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
+# Preferred colour names first; then every CSS colour Home Assistant knows.
+_COMMON_COLORS: Final = (
+    "red", "blue", "green", "yellow", "orange", "purple", "pink", "white", "cyan", "magenta",
+)  # fmt: skip
+
+type Action = tuple[str, dict[str, Any]]
+type Planner = Callable[[str, tuple[str, Mapping[str, Any]], StateSpec], list[Action]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    """One tool call the reference writes."""
+
+    tool: str
+    arguments: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Plan:
+    """What the reference does for a test: calls, then an answer; or only an answer."""
+
+    calls: list[PlannedCall] = field(default_factory=list)
+    answer: str = "Done."
+    gaps: list[str] = field(default_factory=list)
+
+
+def _light(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    if want.state == "off":
+        return [("turn_off", {})]
+    params: dict[str, Any] = {}
+    attributes = want.attributes
+    if "brightness_pct" in attributes:
+        params["brightness_pct"] = round(float(attributes["brightness_pct"]))
+    elif attributes.get("brightness") is not None:
+        params["brightness_pct"] = round(float(attributes["brightness"]) * 100 / 255)
+    if attributes.get("color_temp_kelvin") is not None:
+        params["color_temp_kelvin"] = int(attributes["color_temp_kelvin"])
+    if attributes.get("rgb_color") is not None:
+        params["color_name"] = color_name(attributes["rgb_color"])
+    elif attributes.get("hs_color") is not None:
+        hue, saturation = attributes["hs_color"]
+        params["color_name"] = color_name(color_util.color_hs_to_RGB(hue, saturation))
+    return [("turn_on", params)]
+
+
+def color_name(rgb: Sequence[int]) -> str:
+    """The colour name whose hue and saturation are closest to rgb's (common names first)."""
+    wanted = color_util.color_RGB_to_hs(*rgb)
+
+    def distance(name: str) -> float:
+        hue, saturation = color_util.color_RGB_to_hs(*color_util.color_name_to_rgb(name))
+        hue_gap = min(abs(hue - wanted[0]), 360 - abs(hue - wanted[0]))
+        return hue_gap + abs(saturation - wanted[1])
+
+    names = [*_COMMON_COLORS, *(n for n in color_util.COLORS if n not in _COMMON_COLORS)]
+    return min(names, key=distance)
+
+
+def _on_off(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    if want.state in ("on", "off"):
+        return [(f"turn_{want.state}", {})]
+    return []
+
+
+def _cover(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    actions: list[Action] = []
+    position = want.attributes.get("current_position")
+    if position is not None and int(position) not in (0, 100):
+        actions.append(("set_cover_position", {"position": int(position)}))
+    elif want.state == "open" or position == 100:
+        actions.append(("open_cover", {}))
+    elif want.state == "closed" or position == 0:
+        actions.append(("close_cover", {}))
+    if (tilt := want.attributes.get("current_tilt_position")) is not None:
+        actions.append(("set_cover_tilt_position", {"tilt_position": int(tilt)}))
+    return actions
+
+
+_LOCK_ACTIONS: Final = {"locked": "lock", "unlocked": "unlock", "open": "open"}
+_ALARM_ACTIONS: Final = {
+    "armed_away": "alarm_arm_away",
+    "armed_home": "alarm_arm_home",
+    "armed_night": "alarm_arm_night",
+    "armed_vacation": "alarm_arm_vacation",
+    "disarmed": "alarm_disarm",
+}
+_VACUUM_ACTIONS: Final = {
+    "cleaning": "start",
+    "returning": "return_to_base",
+    "docked": "return_to_base",
+    "paused": "pause",
+    "idle": "stop",
+}
+_MEDIA_ACTIONS: Final = {
+    "playing": "media_play",
+    "paused": "media_pause",
+    "idle": "media_stop",
+    "off": "turn_off",
+    "on": "turn_on",
+}
+_TIMER_ACTIONS: Final = {"idle": "cancel", "paused": "pause"}
+_VALVE_ACTIONS: Final = {"open": "open_valve", "closed": "close_valve"}
+
+
+def _by_state(table: Mapping[str, str]) -> Planner:
+    def plan(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+        action = table.get(want.state or "")
+        return [(action, {})] if action and want.state != before[0] else []
+
+    return plan
+
+
+def _climate(
+    entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec
+) -> list[Action]:
+    actions: list[Action] = []
+    attributes = want.attributes
+    mode_changes = want.state is not None and want.state != before[0]
+    targets = {
+        key: float(attributes[key])
+        for key in ("temperature", "target_temp_low", "target_temp_high")
+        if attributes.get(key) is not None
+    }
+    if targets:
+        params: dict[str, Any] = {key: _number(value) for key, value in targets.items()}
+        if mode_changes:
+            params["hvac_mode"] = want.state
+        actions.append(("set_temperature", params))
+    elif mode_changes:
+        actions.append(("set_hvac_mode", {"hvac_mode": want.state}))
+    for key, action in (
+        ("fan_mode", "set_fan_mode"),
+        ("preset_mode", "set_preset_mode"),
+        ("humidity", "set_humidity"),
+    ):
+        if (value := attributes.get(key)) is not None:
+            actions.append((action, {key: _number(value) if key == "humidity" else value}))
+    return actions
+
+
+def _fan(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    attributes = want.attributes
+    if want.state == "off":
+        return [("turn_off", {})]
+    actions: list[Action] = []
+    percentage = attributes.get("percentage")
+    if percentage is not None and before[0] == "off":
+        actions.append(("turn_on", {"percentage": int(percentage)}))
+    elif percentage is not None:
+        actions.append(("set_percentage", {"percentage": int(percentage)}))
+    elif want.state == "on" and before[0] != "on":
+        actions.append(("turn_on", {}))
+    if (oscillating := attributes.get("oscillating")) is not None:
+        actions.append(("oscillate", {"oscillating": bool(oscillating)}))
+    if (direction := attributes.get("direction")) is not None:
+        actions.append(("set_direction", {"direction": direction}))
+    if (preset := attributes.get("preset_mode")) is not None:
+        actions.append(("set_preset_mode", {"preset_mode": preset}))
+    return actions
+
+
+def _media(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    actions = _by_state(_MEDIA_ACTIONS)(entity_id, before, want)
+    attributes = want.attributes
+    if (volume := attributes.get("volume_level")) is not None:
+        actions.append(("volume_set", {"volume_level": _number(volume)}))
+    if (muted := attributes.get("is_volume_muted")) is not None:
+        actions.append(("volume_mute", {"is_volume_muted": bool(muted)}))
+    if (source := attributes.get("source")) is not None:
+        actions.append(("select_source", {"source": source}))
+    if (track := attributes.get("media_track")) is not None:
+        step = int(track) - int(before[1].get("media_track") or 1)
+        if step > 0:
+            actions.extend([("media_next_track", {})] * step)
+        elif step < 0:
+            actions.extend([("media_previous_track", {})] * -step)
+    return actions
+
+
+def _vacuum(
+    entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec
+) -> list[Action]:
+    actions = _by_state(_VACUUM_ACTIONS)(entity_id, before, want)
+    if (speed := want.attributes.get("fan_speed")) is not None:
+        actions.append(("set_fan_speed", {"fan_speed": speed}))
+    return actions
+
+
+def _todo(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    had_open = [str(i) for i in before[1].get("items") or []]
+    had_done = [str(i) for i in before[1].get("completed") or []]
+    open_items = want.attributes.get("items")
+    done_items = want.attributes.get("completed")
+    actions: list[Action] = []
+    folded_open = {str(i).casefold() for i in open_items} if open_items is not None else None
+    folded_done = {str(i).casefold() for i in done_items} if done_items is not None else set()
+    if done_items is not None:
+        for item in done_items:
+            if str(item).casefold() not in {i.casefold() for i in had_done}:
+                actions.append(("update_item", {"item": str(item), "status": "completed"}))
+    if open_items is not None and folded_open is not None:
+        for item in open_items:
+            if str(item).casefold() not in {i.casefold() for i in had_open}:
+                actions.append(("add_item", {"item": str(item)}))
+        for item in had_open:
+            if item.casefold() not in folded_open and item.casefold() not in folded_done:
+                actions.append(("remove_item", {"item": item}))
+    return actions
+
+
+def _timer(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    if want.state == "active":
+        duration = want.attributes.get("duration") or want.attributes.get("remaining")
+        return [("start", {"duration": _hms(duration)} if duration else {})]
+    return _by_state(_TIMER_ACTIONS)(entity_id, before, want)
+
+
+def _valve(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    position = want.attributes.get("current_position")
+    if position is not None and int(position) not in (0, 100):
+        return [("set_valve_position", {"position": int(position)})]
+    return _by_state(_VALVE_ACTIONS)(entity_id, before, want)
+
+
+PLANNERS: Final[Mapping[str, Planner]] = {
+    "alarm_control_panel": _by_state(_ALARM_ACTIONS),
+    "climate": _climate,
+    "cover": _cover,
+    "fan": _fan,
+    "light": _light,
+    "lock": _by_state(_LOCK_ACTIONS),
+    "media_player": _media,
+    "switch": _on_off,
+    "timer": _timer,
+    "todo": _todo,
+    "vacuum": _vacuum,
+    "valve": _valve,
+}
+
+
+def _number(value: Any) -> Any:
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
+def _hms(value: Any) -> str:
+    """A duration as HH:MM:SS (what the timer tool's duration field asks for)."""
+    text = str(value)
+    parts = [int(float(p)) for p in text.split(":")]
+    while len(parts) < 3:
+        parts.insert(0, 0)
+    hours, minutes, seconds = parts[-3:]
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}"
+
+
+def plan_test(test: TestCase, before: Snapshot, tools: Sequence[ToolSpec]) -> Plan:
+    """The ideal calls for a test, checked against the offered tools."""
+    if not test.expect_changes:
+        if test.answer_from:
+            calls = [PlannedCall(GET_STATE, {"entity_id": e}) for e in test.answer_from]
+            return _checked(Plan(calls=calls, answer=""), tools)
+        if test.expect_question:
+            return Plan(answer="Which one do you mean?")
+        return Plan(answer="Sorry, I can't do that.")
+    grouped: dict[tuple[str, str, str], list[str]] = {}
+    params_of: dict[tuple[str, str, str], dict[str, Any]] = {}
+    gaps: list[str] = []
+    for entity_id, want in test.expect_changes.items():
+        domain = entity_id.split(".", 1)[0]
+        planner = PLANNERS.get(domain)
+        state = before.get(entity_id, ("unknown", {}))
+        actions = planner(entity_id, state, want) if planner else []
+        if not actions:
+            gaps.append(f"the reference cannot reach the expected state of {entity_id}")
+        for action, params in actions:
+            key = (domain, action, json.dumps(params, sort_keys=True))
+            grouped.setdefault(key, []).append(entity_id)
+            params_of[key] = params
+    calls = [
+        PlannedCall(
+            domain,
+            {"action": action, "entity_id": ids[0] if len(ids) == 1 else ids, **params_of[key]},
+        )
+        for key, ids in grouped.items()
+        for domain, action, _ in [key]
+    ]
+    return _checked(Plan(calls=calls, gaps=gaps), tools)
+
+
+def _checked(plan: Plan, tools: Sequence[ToolSpec]) -> Plan:
+    """Note every call the offered tools cannot express (the integration lacks something)."""
+    offered = {spec.name: spec for spec in tools}
+    for call in plan.calls:
+        spec = offered.get(call.tool)
+        if spec is None:
+            plan.gaps.append(f"no tool {call.tool!r} is offered")
+            continue
+        properties = spec.parameters.get("properties", {})
+        for name, value in call.arguments.items():
+            if name not in properties:
+                plan.gaps.append(f"{call.tool} has no parameter {name!r}")
+            elif (allowed := properties[name].get("enum")) is not None and value not in allowed:
+                plan.gaps.append(f"{call.tool}.{name} does not offer {value!r}")
+    return plan
+
+
+def format_value(value: Any) -> str:
+    """A parameter value as the model writes it: text as is, everything else as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def write_calls(calls: Sequence[PlannedCall]) -> str:
+    """Qwen3.5 XML for the calls."""
+    blocks = []
+    for call in calls:
+        params = "".join(
+            f"<parameter={key}>\n{format_value(value)}\n</parameter>\n"
+            for key, value in call.arguments.items()
+        )
+        blocks.append(f"<tool_call>\n<function={call.tool}>\n{params}</function>\n</tool_call>")
+    return "\n".join(blocks)
+
+
+def answer_from_results(results: Sequence[Any]) -> str:
+    """Read get_state results aloud: "Front Door is locked." per entity."""
+    sentences: list[str] = []
+    for result in results:
+        if not isinstance(result, dict):
+            continue
+        if "error" in result:
+            sentences.append(f"Sorry, that did not work: {result['error']}")
+        for entity in result.get("entities", ()):
+            details = [
+                f"{key} {value}"
+                for key, value in entity.items()
+                if key not in ("entity_id", "name", "area", "state")
+            ]
+            extra = f" ({', '.join(details)})" if details else ""
+            sentences.append(f"{entity.get('name')} is {entity.get('state')}{extra}.")
+    return " ".join(sentences) or "I could not read that."
+
+
+class ReferencePolicy:
+    """The script of a StandInWorker: the plan's calls first, then an answer.
+
+    The runner calls `begin` before each sentence with the test and the states before it.
+    """
+
+    def __init__(self) -> None:
+        """Start with no test."""
+        self.test: TestCase | None = None
+        self.before: Snapshot = {}
+        self.plan: Plan | None = None
+        self.rounds = 0
+        self.gaps: list[str] = []
+
+    def begin(self, test: TestCase, before: Snapshot) -> None:
+        """Prepare for a new sentence of test."""
+        self.test = test
+        self.before = before
+        self.plan = None
+        self.rounds = 0
+        self.gaps = []
+
+    def __call__(self, request: GenerationRequest) -> str:
+        """Write this round's output."""
+        self.rounds += 1
+        if self.test is None:
+            return _output("Nothing to do.", "Hello.")
+        if self.plan is None:
+            self.plan = plan_test(self.test, self.before, request.tools)
+            self.gaps = list(self.plan.gaps)
+        if self.rounds == 1 and self.plan.calls:
+            return _output("The request maps to these calls.", write_calls(self.plan.calls))
+        if self.rounds == 1:
+            return _output("No call fits; answer directly.", self.plan.answer)
+        results = _latest_results(request)
+        if self.plan.answer:
+            failures = [r["error"] for r in results if isinstance(r, dict) and "error" in r]
+            answer = f"Sorry, that did not work: {failures[0]}" if failures else self.plan.answer
+            return _output("The calls are done.", answer)
+        return _output("The results are in.", answer_from_results(results))
+
+
+def _output(reasoning: str, visible: str) -> str:
+    return f"{reasoning}\n</think>\n\n{visible}"
+
+
+def _latest_results(request: GenerationRequest) -> list[Any]:
+    """The tool results of this turn (after the last user message that is not only results)."""
+    prompt = request.dynamic_prompt
+    turns = prompt.split("<|im_start|>user")
+    tail: list[str] = []
+    for turn in reversed(turns[1:]):
+        tail.insert(0, turn)
+        if "<tool_response>" not in turn:
+            break
+    results: list[Any] = []
+    for block in _TOOL_RESPONSE.findall("".join(tail)):
+        try:
+            results.append(json.loads(block))
+        except ValueError:
+            results.append({"error": block})
+    return results

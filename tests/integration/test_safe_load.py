@@ -1,0 +1,235 @@
+"""Safe loading: the child-process load check, the runtime check and their repair issues.
+
+A crash is simulated with a stand-in probe script (safe_load.PROBE_SCRIPT patched to a file that
+kills itself with SIGILL, as llama.cpp does on a CPU without AVX2): no hook in product code.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import signal
+import subprocess
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent import runtime, safe_load
+from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.issues import (
+    RUNTIME_ISSUE,
+    crash_issue_id,
+    model_issue_id,
+)
+from custom_components.local_agent.runtime import select_wheel
+from custom_components.local_agent.safe_load import ProbeOutcome, classify
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryError
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
+
+CRASHING_PROBE = """\
+import os, signal, sys
+sys.stderr.write("ggml_vec_dot_q8_0: Illegal instruction\\n")
+sys.stderr.flush()
+os.kill(os.getpid(), signal.SIGILL)
+"""
+
+
+@pytest.fixture(autouse=True)
+def fresh_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forget which files this test process already proved loadable."""
+    monkeypatch.setattr(safe_load, "_PROVEN", set())
+
+
+async def setup_entry(hass: HomeAssistant, model_path: Path) -> MockConfigEntry:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Test model",
+        data={CONF_MODEL_PATH: str(model_path)},
+        unique_id=str(model_path),
+    )
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+def issue(hass: HomeAssistant, issue_id: str) -> ir.IssueEntry | None:
+    return ir.async_get(hass).async_get_issue(DOMAIN, issue_id)
+
+
+def assert_only_entry_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """No stray exception: the only traceback is Home Assistant's log of ConfigEntryError."""
+    failures = [record.exc_info[0] for record in caplog.records if record.exc_info]
+    assert failures == [ConfigEntryError]
+
+
+def write_crashing_probe(directory: Path) -> Path:
+    script = directory / "crashing_probe.py"
+    script.write_text(CRASHING_PROBE)
+    return script
+
+
+async def test_crash_in_the_child_becomes_a_repair_issue(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    script = await hass.async_add_executor_job(write_crashing_probe, tmp_path)
+    monkeypatch.setattr(safe_load, "PROBE_SCRIPT", script)
+
+    entry = await setup_entry(hass, qwen35_model_path)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.reason is not None
+    assert "SIGILL" in entry.reason
+    crash = issue(hass, crash_issue_id(entry.entry_id))
+    assert crash is not None
+    assert crash.translation_key == "model_crashed"
+    assert crash.translation_placeholders is not None
+    assert crash.translation_placeholders["reason"] == "SIGILL"
+    assert "Illegal instruction" in crash.translation_placeholders["detail"]
+    assert_only_entry_errors_logged(caplog)
+
+
+async def test_successful_check_is_remembered_across_restarts(
+    hass: HomeAssistant, qwen35_model_path: Path, hass_storage: dict[str, Any]
+) -> None:
+    entry = await setup_entry(hass, qwen35_model_path)
+    assert entry.state is ConfigEntryState.LOADED
+    assert list(hass_storage[safe_load.STORE_KEY]["data"]["passed"]) == [
+        safe_load.check_key(qwen35_model_path, runtime.llama_cpp_version() or "")
+    ]
+    assert await hass.config_entries.async_unload(entry.entry_id)
+
+    # A "restart": the process forgot, the storage did not; no child process runs.
+    safe_load._PROVEN.clear()
+    hass.data.pop(safe_load.LOAD_CHECKS)
+    with patch.object(safe_load, "async_run_probe", side_effect=AssertionError("probed")):
+        assert await hass.config_entries.async_setup(entry.entry_id)
+    assert entry.state is ConfigEntryState.LOADED
+
+
+async def test_unloadable_model_is_a_fixable_issue(hass: HomeAssistant, tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.gguf"
+    await hass.async_add_executor_job(damaged.write_bytes, b"GGUF" + bytes(60))
+
+    entry = await setup_entry(hass, damaged)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    problem = issue(hass, model_issue_id(entry.entry_id))
+    assert problem is not None
+    assert problem.is_fixable
+    assert problem.translation_key == "model_unusable"
+
+
+@pytest.mark.parametrize(
+    ("returncode", "outcome", "reason"),
+    [
+        (0, ProbeOutcome.OK, ""),
+        (-signal.SIGSEGV, ProbeOutcome.CRASHED, "SIGSEGV"),
+        (-signal.SIGILL, ProbeOutcome.CRASHED, "SIGILL"),
+        (-signal.SIGKILL, ProbeOutcome.OUT_OF_MEMORY, "SIGKILL"),
+        (3, ProbeOutcome.RUNTIME_MISSING, "exit status 3"),
+        (4, ProbeOutcome.LOAD_FAILED, "exit status 4"),
+        (5, ProbeOutcome.OUT_OF_MEMORY, "exit status 5"),
+        (1, ProbeOutcome.LOAD_FAILED, "exit status 1"),
+    ],
+)
+def test_exit_status_is_classified(returncode: int, outcome: ProbeOutcome, reason: str) -> None:
+    result = classify(returncode, b'{"parameters": 1}\n', b"line 1\nlast line\n")
+    assert (result.outcome, result.reason) == (outcome, reason)
+    if outcome is not ProbeOutcome.OK:
+        assert result.detail.endswith("last line")
+
+
+async def test_missing_runtime_is_a_repair_issue_without_traceback(
+    hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with patch.object(runtime, "llama_cpp_version", return_value=None):
+        entry = await setup_entry(hass, qwen35_model_path)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.reason is not None
+    assert "llama-cpp-python" in entry.reason
+    missing = issue(hass, RUNTIME_ISSUE)
+    assert missing is not None
+    assert missing.is_fixable
+    assert_only_entry_errors_logged(caplog)
+
+
+async def test_runtime_repair_installs_the_matching_wheel_and_reloads(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    assert await async_setup_component(hass, "repairs", {})
+    with patch.object(runtime, "llama_cpp_version", return_value=None):
+        entry = await setup_entry(hass, qwen35_model_path)
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    wheel = select_wheel(["musllinux_1_2_x86_64"], runtime.AVX2_FLAGS)
+
+    manager = hass.data["repairs"]["flow_manager"]
+    with (
+        patch("custom_components.local_agent.repairs.select_wheel", return_value=wheel),
+        patch.object(runtime, "install_package", return_value=True) as install,
+    ):
+        result = await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
+        assert result["step_id"] == "confirm"
+        assert result["description_placeholders"]["build"] == "avx2"
+        result = await manager.async_configure(result["flow_id"], {})
+        if result["type"] == "progress":  # the stand-in installer may finish at once
+            await hass.async_block_till_done(wait_background_tasks=True)
+            result = await manager.async_configure(result["flow_id"])
+        await hass.async_block_till_done()
+
+    assert result["type"] == "create_entry"
+    (requirement,), kwargs = install.call_args
+    assert requirement == (
+        "llama-cpp-python @ https://github.com/local-agent/local-agent/releases/download/"
+        "runtime-0.3.36-avx2/llama_cpp_python-0.3.36-py3-none-musllinux_1_2_x86_64.whl"
+    )
+    assert kwargs["upgrade"] is False
+    assert kwargs["timeout"] == runtime.INSTALL_TIMEOUT
+    assert kwargs["constraints"].endswith("package_constraints.txt")
+    assert issue(hass, RUNTIME_ISSUE) is None
+    assert entry.state is ConfigEntryState.LOADED
+
+
+@pytest.mark.parametrize(
+    ("platforms", "flags", "expected"),
+    [
+        (["manylinux_2_36_x86_64", "manylinux_2_28_x86_64"], set(runtime.AVX2_FLAGS), "avx2"),
+        (["musllinux_1_2_x86_64"], {"sse4_2", "avx"}, "compat"),
+        (["musllinux_1_2_x86_64"], {"sse2"}, None),
+        (["manylinux_2_28_aarch64"], {"asimd"}, "generic"),
+        (["win_amd64"], set(), None),
+    ],
+)
+def test_wheel_choice(platforms: list[str], flags: set[str], expected: str | None) -> None:
+    wheel = select_wheel(platforms, frozenset(flags))
+    assert (wheel.build if wheel else None) == expected
+    if wheel:
+        assert wheel.platform in wheel.url
+
+
+def test_probe_runs_without_the_package_on_the_path(
+    qwen35_model_path: Path, tmp_path: Path
+) -> None:
+    """The child needs only the standard library and llama_cpp: any cwd, no PYTHONPATH."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    done = subprocess.run(
+        safe_load.probe_command(qwen35_model_path),
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    result = classify(done.returncode, done.stdout, done.stderr)
+    assert result.outcome is ProbeOutcome.OK, result
+    assert result.report["parameters"] > 0

@@ -1,0 +1,190 @@
+"""Finding, downloading and verifying model files, against a local server that acts as the Hub."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+import hashlib
+from pathlib import Path
+import threading
+from unittest.mock import patch
+
+import pytest
+
+from custom_components.local_agent import model_store
+from custom_components.local_agent.model_store import (
+    ChecksumMismatchError,
+    DiskFullError,
+    DownloadCancelledError,
+    FileMissingError,
+    HubUnreachableError,
+    InvalidFilenameError,
+    InvalidRepoIdError,
+    ModelSource,
+    RepoNotFoundError,
+    RevisionMissingError,
+    download,
+    estimate_ram,
+    fetch_remote_file,
+    format_bytes,
+    local_path,
+    part_path,
+)
+
+from .hub_server import COMMIT, FakeHub
+
+REPO = "qvac/BotPsy-0.8B-GGUFs"
+FILE = "botpsy-0.8b-q8_0.gguf"
+CONTENT = b"GGUF" + bytes(range(256)) * 2000  # ~0.5 MB
+DiskUsage = namedtuple("DiskUsage", "total used free")
+
+
+@pytest.fixture
+def hub(fake_hub: FakeHub) -> FakeHub:
+    fake_hub.add(REPO, FILE, CONTENT)
+    return fake_hub
+
+
+def test_metadata_gives_size_checksum_and_commit(hub: FakeHub) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+
+    assert remote.size == len(CONTENT)
+    assert remote.sha256 is not None
+    assert len(remote.sha256) == 64
+    assert remote.commit == COMMIT
+    assert remote.url.endswith(f"/{REPO}/resolve/{COMMIT}/{FILE}")
+
+
+def test_download_verifies_and_renames(hub: FakeHub, tmp_path: Path) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    target = local_path(tmp_path, remote.source)
+    seen: list[int] = []
+
+    with patch.object(model_store, "CHUNK_SIZE", 64 * 1024):
+        assert download(remote, target, progress=lambda done, _total: seen.append(done)) == target
+
+    assert target.read_bytes() == CONTENT
+    assert target.parent.name == "qvac--BotPsy-0.8B-GGUFs"
+    assert not part_path(target, remote).exists()
+    assert seen == sorted(seen)
+    assert seen[-1] == len(CONTENT)
+    assert len(seen) > 3
+
+
+def test_dropped_connection_is_resumed_with_a_range_request(hub: FakeHub, tmp_path: Path) -> None:
+    hub.drop_after = 100_000
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    target = tmp_path / FILE
+
+    download(remote, target)
+
+    assert target.read_bytes() == CONTENT
+    assert hub.ranges() == ["bytes=100000-"]
+
+
+def test_part_left_by_an_earlier_attempt_is_continued(hub: FakeHub, tmp_path: Path) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    target = tmp_path / FILE
+    part_path(target, remote).write_bytes(CONTENT[:12345])
+
+    download(remote, target)
+
+    assert target.read_bytes() == CONTENT
+    assert hub.ranges() == ["bytes=12345-"]
+
+
+def test_checksum_mismatch_removes_the_file(hub: FakeHub, tmp_path: Path) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    assert remote.sha256 is not None
+    hub.served_bytes[remote.sha256] = CONTENT[:-1] + b"X"
+    target = tmp_path / FILE
+
+    with pytest.raises(ChecksumMismatchError):
+        download(remote, target)
+
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_small_non_lfs_file_is_verified_by_its_git_blob_id(hub: FakeHub, tmp_path: Path) -> None:
+    hub.lfs = False
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    assert (remote.sha256, remote.git_sha1 is not None) == (None, True)
+
+    download(remote, tmp_path / FILE)
+    assert (tmp_path / FILE).read_bytes() == CONTENT
+
+    hub.served_bytes[hashlib.sha256(CONTENT).hexdigest()] = b"X" * len(CONTENT)
+    with pytest.raises(ChecksumMismatchError):
+        download(remote, tmp_path / "again.gguf")
+
+
+def test_existing_verified_file_is_not_downloaded_again(hub: FakeHub, tmp_path: Path) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    target = tmp_path / FILE
+    target.write_bytes(CONTENT)
+    hub.requests.clear()
+
+    download(remote, target)
+
+    assert hub.requests == []
+
+
+def test_cancel_keeps_the_part(hub: FakeHub, tmp_path: Path) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    target = tmp_path / FILE
+    cancel = threading.Event()
+
+    def stop_after_first_chunk(done: int, _total: int) -> None:
+        if done:
+            cancel.set()
+
+    with (
+        patch.object(model_store, "CHUNK_SIZE", 64 * 1024),
+        pytest.raises(DownloadCancelledError),
+    ):
+        download(remote, target, progress=stop_after_first_chunk, cancel=cancel)
+
+    assert not target.exists()
+    assert 0 < part_path(target, remote).stat().st_size < len(CONTENT)
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        (ModelSource("nobody/nothing", FILE), RepoNotFoundError),
+        (ModelSource(REPO, "missing.gguf"), FileMissingError),
+        (ModelSource(REPO, FILE, revision="v9"), RevisionMissingError),
+        (ModelSource(REPO, "../../etc/passwd.gguf"), InvalidFilenameError),
+        (ModelSource(REPO, "model.bin"), InvalidFilenameError),
+        (ModelSource("not a repo", FILE), InvalidRepoIdError),
+    ],
+)
+def test_hub_errors_are_named(hub: FakeHub, source: ModelSource, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        fetch_remote_file(source)
+
+
+def test_unreachable_hub(monkeypatch: pytest.MonkeyPatch, fake_hub: FakeHub) -> None:
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    with pytest.raises(HubUnreachableError):
+        fetch_remote_file(ModelSource(REPO, FILE))
+
+
+def test_disk_full_is_refused_before_downloading(hub: FakeHub, tmp_path: Path) -> None:
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    hub.requests.clear()
+
+    with (
+        patch("shutil.disk_usage", return_value=DiskUsage(10**9, 10**9 - 1000, 1000)),
+        pytest.raises(DiskFullError) as caught,
+    ):
+        download(remote, tmp_path / FILE)
+
+    assert caught.value.placeholders["free"] == "1.0 kB"
+    assert hub.requests == []
+
+
+def test_sizes_and_ram() -> None:
+    assert format_bytes(810_000_000) == "810.0 MB"
+    assert format_bytes(1_280_000_000) == "1.28 GB"
+    # BotPsy Q8_0 with the default context: about 1.2 GB (the README's figure).
+    assert 1.1e9 < estimate_ram(810_000_000, 8192) < 1.3e9

@@ -1,0 +1,102 @@
+"""Every user-facing key the model, download, safe-load and repair code uses has an English text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+import re
+from typing import Any
+
+import pytest
+
+from custom_components.local_agent import model_catalog, model_store
+from custom_components.local_agent.model_file import ModelFileProblem
+from custom_components.local_agent.model_flow import MODEL_MENU
+
+PACKAGE = Path(__file__).resolve().parents[1] / "custom_components" / "local_agent"
+STRINGS: dict[str, Any] = json.loads((PACKAGE / "translations" / "en.json").read_text())
+MODEL_ISSUES = ("model_missing", "model_unusable")
+
+
+def store_error_keys() -> set[str]:
+    return {
+        cls.key
+        for cls in vars(model_store).values()
+        if isinstance(cls, type) and issubclass(cls, model_store.ModelStoreError)
+    }
+
+
+def used(pattern: str, *files: str) -> set[str]:
+    return {
+        match
+        for name in files
+        for match in re.findall(pattern, (PACKAGE / name).read_text(encoding="utf-8"))
+    }
+
+
+def test_config_flow_errors_and_menu() -> None:
+    config = STRINGS["config"]
+    problems = {problem.value for problem in ModelFileProblem}
+    assert store_error_keys() | problems <= set(config["error"])
+    for step in ("user", "reconfigure"):
+        assert set(config["step"][step]["menu_options"]) == set(MODEL_MENU)
+    for step in (*MODEL_MENU, "confirm_download"):
+        assert step in config["step"]
+    assert set(config["progress"]) == {"download"}
+    assert used(r'reason="(\w+)"', "model_flow.py") <= set(config["abort"])
+    options = STRINGS["selector"]["known_model"]["options"]
+    assert set(options) == {model.key for model in model_catalog.KNOWN_MODELS}
+
+
+def test_entry_errors_are_translated() -> None:
+    keys = used(r'translation_key="(\w+)"', "__init__.py", "safe_load.py")
+    keys |= {problem.value for problem in ModelFileProblem}
+    assert keys <= set(STRINGS["exceptions"])
+
+
+@pytest.mark.parametrize("issue", MODEL_ISSUES)
+def test_model_issue_fix_flow(issue: str) -> None:
+    flow = STRINGS["issues"][issue]["fix_flow"]
+    assert store_error_keys() <= set(flow["error"])
+    assert used(r'reason="(\w+)"', "repairs.py") - {"no_wheel", "install_failed"} <= set(
+        flow["abort"]
+    )
+    assert {"init", "redownload", "local_file", "download"} <= set(flow["step"])
+
+
+def test_issue_keys_exist() -> None:
+    issues = STRINGS["issues"]
+    raised = used(r'translation_key="(\w+)"', "issues.py") | {"runtime_missing", *MODEL_ISSUES}
+    assert raised <= set(issues)
+    assert {"no_wheel", "install_failed"} <= set(issues["runtime_missing"]["fix_flow"]["abort"])
+    for key, issue in issues.items():
+        assert "title" in issue, key
+        assert ("fix_flow" in issue) != ("description" in issue), key
+
+
+def test_system_health_labels() -> None:
+    source = (PACKAGE / "system_health.py").read_text()
+    labels = set(re.findall(r'^\s+"(\w+)": ', source, re.MULTILINE))
+    assert labels == set(STRINGS["system_health"]["info"])
+
+
+def all_message_keys() -> set[str]:
+    """Keys of every error, abort, exception and issue message a user can see."""
+    config = STRINGS["config"]
+    keys = set(config["error"]) | set(config["abort"]) | set(STRINGS["exceptions"])
+    for issue_key, issue in STRINGS["issues"].items():
+        keys.add(issue_key)
+        flow = issue.get("fix_flow", {})
+        keys |= set(flow.get("error", {})) | set(flow.get("abort", {}))
+    for subentry in STRINGS.get("config_subentries", {}).values():
+        keys |= set(subentry.get("error", {})) | set(subentry.get("abort", {}))
+    for section in ("error", "abort"):
+        keys |= set(STRINGS.get("options", {}).get(section, {}))
+    return keys
+
+
+def test_readme_troubleshooting_names_every_message() -> None:
+    readme = (PACKAGE.parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Troubleshooting", 1)[1].split("\n## ", 1)[0]
+    missing = {key for key in all_message_keys() if f"`{key}`" not in section}
+    assert not missing, f"add these to the README's Troubleshooting section: {sorted(missing)}"
