@@ -114,6 +114,8 @@ class TurnReport:
     rounds: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
+    tool_successes: int = 0
+    last_finish_reason: str | None = None
     prompt_tokens: int = 0
     cached_tokens: int = 0
     generated_tokens: int = 0
@@ -126,6 +128,7 @@ class TurnReport:
     def add(self, stats: GenerationStats) -> None:
         """Add one generation's figures."""
         self.rounds += 1
+        self.last_finish_reason = stats.finish_reason
         self.prompt_tokens += stats.prompt_tokens
         self.cached_tokens += stats.cached_tokens
         self.generated_tokens += stats.generated_tokens
@@ -242,7 +245,12 @@ class ConversationAgent:
         last = chat_log.content[-1]
         if not isinstance(last, conversation.AssistantContent) or not last.content:
             await self._async_say(
-                chat_log, await async_phrase(self.hass, user_input.language, "empty_answer")
+                chat_log,
+                await async_phrase(
+                    self.hass,
+                    user_input.language,
+                    "empty_answer" if report.tool_successes else "no_answer",
+                ),
             )
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         if end is TurnEnd.CONFIRMATION_ASKED:
@@ -327,7 +335,8 @@ class ConversationAgent:
                 dynamic_prompt=parts.dynamic,
                 tools=toolbox.specs,
                 sampling=options.sampling,
-                max_tokens=options.max_tokens,
+                # An answer cut off at the limit (a call left open) gets more room next round.
+                max_tokens=options.max_tokens * (2 if report.last_finish_reason == "length" else 1),
                 # Templates without a thinking mode (e.g. Gemma's) open no <think> block.
                 starts_in_reasoning=parts.dynamic.rstrip().endswith("<think>"),
                 thinking_budget=options.thinking_budget if options.thinking else None,
@@ -365,6 +374,7 @@ class ConversationAgent:
         Calls are recorded as external: this agent validates and executes them itself.
         """
         queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
+        visible = _VisibleText()
         generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
@@ -373,15 +383,20 @@ class ConversationAgent:
                 if isinstance(event, ReasoningDelta):
                     yield {"thinking_content": event.text}
                 elif isinstance(event, TextDelta):
-                    yield {"content": event.text}
+                    if text := visible.feed(event.text):
+                        yield {"content": text}
+                    if visible.ended:
+                        break
                 else:
                     calls.append(event)
-            output = await generation
+            if text := visible.flush():
+                yield {"content": text}
+            if not visible.ended:
+                report.add((await generation).stats)
         finally:
             if not generation.done():
                 generation.cancel()
                 await asyncio.wait([generation])
-        report.add(output.stats)
         if calls:
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
@@ -403,6 +418,8 @@ class ConversationAgent:
             result = await self._async_run_call(user_input, toolbox, event, safety)
             if result.error:
                 report.tool_errors += 1
+            elif "entities" in result.data or "success" in result.data:
+                report.tool_successes += 1
             chat_log.async_add_assistant_content_without_tools(
                 conversation.ToolResultContent(
                     agent_id=self.agent_id,
@@ -494,11 +511,53 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
         return llm.ToolInput(
             tool_name=event.call.name, tool_args=dict(event.call.arguments), external=True
         )
+    # The arguments could not be read; the tool result carries the error the model must see.
     return llm.ToolInput(
-        tool_name=event.error.name or "invalid_tool_call",
-        tool_args={"raw": event.error.raw},
-        external=True,
+        tool_name=event.error.name or "invalid_tool_call", tool_args={}, external=True
     )
+
+
+TURN_MARKERS = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<end_of_turn>", "<tool_response>")
+
+
+class _VisibleText:
+    """Passes the answer through until the model starts writing the next turn itself.
+
+    A model that ignores its template's end token (one without a chat template of its own)
+    goes on with "<|im_end|>", "<|im_start|>user" and so on: nothing from there is spoken.
+    """
+
+    def __init__(self) -> None:
+        self._held = ""
+        self.ended = False
+
+    def feed(self, text: str) -> str:
+        if self.ended:
+            return ""
+        self._held += text
+        found = [i for marker in TURN_MARKERS if (i := self._held.find(marker)) >= 0]
+        if found:
+            self.ended = True
+            released, self._held = self._held[: min(found)], ""
+            return released
+        keep = max(
+            (
+                n
+                for marker in TURN_MARKERS
+                for n in range(1, len(marker))
+                if self._held.endswith(marker[:n])
+            ),
+            default=0,
+        )
+        released, self._held = (
+            self._held[: len(self._held) - keep],
+            self._held[len(self._held) - keep :],
+        )
+        return released
+
+    def flush(self) -> str:
+        released, self._held = ("" if self.ended else self._held), ""
+        return released
 
 
 def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:

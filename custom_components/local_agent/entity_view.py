@@ -85,6 +85,23 @@ _ATTRIBUTES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
 }
 
 
+# Choices an entity offers; stable, long, and only needed when the model picks one.
+_OPTION_LISTS: Final = frozenset(
+    {
+        "activity_list",
+        "available_modes",
+        "available_tones",
+        "fan_modes",
+        "fan_speed_list",
+        "hvac_modes",
+        "operation_list",
+        "options",
+        "preset_modes",
+        "source_list",
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class EntityInfo:
     """Who an entity is, in the words a user would use."""
@@ -179,13 +196,29 @@ def overview_text(hass: HomeAssistant, states: Iterable[State]) -> str:
 
 
 def _line(hass: HomeAssistant, state: State, info: EntityInfo) -> str:
-    line = f"- {state.entity_id} '{info.name}'"
+    """One compact line: the overview is re-read every turn, so every token counts.
+
+    The name is left out when the entity id already says it, and option lists and false flags
+    are left out (get_state and tool results carry them; a wrong option gets the list back).
+    """
+    line = f"- {state.entity_id}"
+    if _slug(info.name) != state.object_id:
+        line += f" '{info.name}'"
     if info.aliases:
         line += f" (aliases: {', '.join(info.aliases)})"
     line += f": {shown_state(hass, state)}"
-    if attributes := relevant_attributes(state):
-        line += "; " + ", ".join(f"{key}={_text(value)}" for key, value in attributes.items())
+    shown = {
+        key: value
+        for key, value in relevant_attributes(state).items()
+        if key not in _OPTION_LISTS and value is not False
+    }
+    if shown:
+        line += "; " + ", ".join(f"{key}={_text(value)}" for key, value in shown.items())
     return line
+
+
+def _slug(name: str) -> str:
+    return "_".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
 
 
 def _text(value: Any) -> str:

@@ -55,6 +55,8 @@ async def async_setup_demo_home(hass: HomeAssistant) -> None:
         async_expose_entity(hass, "conversation", entity_id, True)
     kitchen = ar.async_get(hass).async_create("Kitchen")
     entities = er.async_get(hass)
-    light = entities.async_update_entity("light.kitchen_lights", aliases=["cooking light"])
+    light = entities.async_update_entity(
+        "light.kitchen_lights", aliases=[er.COMPUTED_NAME, "cooking light"]
+    )
     assert light.device_id is not None
     dr.async_get(hass).async_update_device(light.device_id, area_id=kitchen.id)

@@ -71,7 +71,7 @@ async def test_random_qwen35_model_call_is_parsed_validated_and_answered(
     assert last.content
 
 
-async def test_gemma_answers_through_its_own_template(
+async def test_gemma_real_weights_answer_a_question(
     hass: HomeAssistant, demo_home: None, gemma_model_path: Path
 ) -> None:
     agent = await async_setup_agent(
