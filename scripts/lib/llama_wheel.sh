@@ -24,13 +24,13 @@ build_llama_wheel() {
     echo "==> Reusing cached llama-cpp-python wheel from $dir" >&2
     return 0
   fi
-  echo "==> Building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION (first run only: ~15-25 min on 2 cores)" >&2
+  echo "==> Building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION (first run only: about 5 minutes on 2 cores)" >&2
   echo "    log: $dir.log" >&2
   mkdir -p "$dir.tmp"
   local started=$SECONDS
   (
     CMAKE_ARGS="$LLAMA_CMAKE_ARGS" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc 2>/dev/null || echo 2)" \
-      "$venv_python" -m pip wheel --no-deps --no-binary llama-cpp-python -v \
+      "$venv_python" -m pip wheel --no-deps --no-binary llama-cpp-python --no-cache-dir -v \
       --wheel-dir "$dir.tmp" "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION" >"$dir.log" 2>&1
   ) &
   local builder=$!
