@@ -46,7 +46,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     who.add_argument(
         "--policy",
         choices=[REFERENCE],
-        help="the reference policy writes the ideal calls (measures the integration alone)",
+        help=(
+            "the reference policy writes the ideal calls: measures the integration alone "
+            "(the default without --model)"
+        ),
     )
     who.add_argument(
         "--model",
@@ -84,9 +87,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="PERCENT",
         help="exit with status 1 when the success rate is below PERCENT",
     )
-    parser.add_argument(
-        "--quiet", action="store_true", help="no line per sentence while running"
-    )
+    parser.add_argument("--quiet", action="store_true", help="no line per sentence while running")
     parser.add_argument("--verbose", action="store_true", help="log Home Assistant's debug output")
     return parser.parse_args(argv)
 
@@ -116,6 +117,16 @@ class Selection:
             if category:
                 categories.setdefault(home, set()).add(category)
         return cls(homes, categories)
+
+    def unknown_categories(self, homes: Sequence[Home]) -> list[str]:
+        """A message for each category asked for that a home does not have."""
+        problems: list[str] = []
+        for home in homes:
+            for category in sorted(self.categories.get(home.name, set())):
+                if category not in home.categories:
+                    known = ", ".join(sorted(home.categories))
+                    problems.append(f"{home.name} has no category {category!r} ({known})")
+        return problems
 
     def cases(self, homes: Sequence[Home], limit: int | None) -> list[Case]:
         """The selected sentences; with a limit, taken in turn from each home and category."""
@@ -191,10 +202,15 @@ async def async_run(args: argparse.Namespace) -> int:
     except ModelFileError as err:
         print(f"scripts/eval: {err}", file=sys.stderr)
         return EXIT_USAGE
+    if unknown := selection.unknown_categories(homes):
+        for problem in unknown:
+            print(f"scripts/eval: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     cases = selection.cases(homes, args.limit)
     if not cases:
         print("scripts/eval: no sentences selected", file=sys.stderr)
         return EXIT_USAGE
+    started_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     started = time.perf_counter()
     results: list[CaseResult] = []
     progress = None if args.quiet else _progress
@@ -211,7 +227,7 @@ async def async_run(args: argparse.Namespace) -> int:
         "language": args.language,
         "agent_options": dict(setup.agent_options),
         "engine_options": dict(setup.engine_options),
-        "started": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "started": started_at,
         "seconds": round(time.perf_counter() - started, 2),
     }
     report = build_report(results, run)

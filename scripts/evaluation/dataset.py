@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 import difflib
 from pathlib import Path
-from typing import Any, Final
+import re
+from typing import Any, ClassVar, Final
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from .eval_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
 
@@ -44,6 +45,7 @@ _TEST_KEYS: Final = frozenset(
     }
 )
 _STATE_KEYS: Final = frozenset({"state", "attributes"})
+_DURATION: Final = re.compile(r"^\d+:\d{1,2}(:\d{1,2})?$")
 _ON_OFF: Final = ("on", "off")
 _OPENING: Final = ("open", "closed", "opening", "closing")
 # The states an entity of each domain can be in (domains not listed: any text).
@@ -135,6 +137,8 @@ class StateSpec:
 class TestCase:
     """One test of a task file: sentences that should all lead to the same outcome."""
 
+    __test__: ClassVar[bool] = False  # not a pytest test class
+
     home: str
     file: str
     index: int
@@ -219,7 +223,9 @@ def load_home(path: Path) -> Home:
     name = path.name
     fixtures_file = path / FIXTURES_FILE
     raw = _read_yaml(fixtures_file, f"{name}/{FIXTURES_FILE}", problems)
-    fixtures = _Fixtures.parse(raw, f"{name}/{FIXTURES_FILE}", problems) if raw is not None else None
+    fixtures = (
+        _Fixtures.parse(raw, f"{name}/{FIXTURES_FILE}", problems) if raw is not None else None
+    )
     tests: list[TestCase] = []
     task_files = sorted(p for p in path.glob("*.yaml") if p.name != FIXTURES_FILE)
     if fixtures is not None:
@@ -227,7 +233,16 @@ def load_home(path: Path) -> Home:
             where = f"{name}/{task_file.name}"
             raw_task = _read_yaml(task_file, where, problems)
             if raw_task is not None:
-                tests.extend(_parse_tasks(raw_task, where, name, task_file.name, fixtures, problems))
+                tests.extend(
+                    _parse_tasks(
+                        raw_task,
+                        where=where,
+                        home=name,
+                        file=task_file.name,
+                        fixtures=fixtures,
+                        p=problems,
+                    )
+                )
         if not task_files:
             problems.add(name, "no task files (*.yaml besides _fixtures.yaml)")
     if problems.items or fixtures is None:
@@ -261,7 +276,9 @@ def _read_yaml(path: Path, where: str, problems: _Problems) -> Any:
     return data
 
 
-def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], where: str, p: _Problems) -> None:
+def _unknown_keys(
+    data: Mapping[str, Any], allowed: frozenset[str], where: str, p: _Problems
+) -> None:
     for key in data:
         if key not in allowed:
             hint = difflib.get_close_matches(str(key), allowed, n=1)
@@ -354,7 +371,7 @@ def _parse_floors(value: Any, where: str, p: _Problems) -> dict[str, Floor]:
 
 
 def _reference(
-    value: Any, known: Mapping[str, Any], kind: str, path: str, where: str, p: _Problems
+    value: Any, known: Mapping[str, Any], kind: str, *, path: str, where: str, p: _Problems
 ) -> str | None:
     """Resolve a reference by id or by name; None (and a problem) when it names nothing."""
     if value is None:
@@ -374,9 +391,7 @@ def _reference(
     return None
 
 
-def _parse_areas(
-    value: Any, where: str, floors: dict[str, Floor], p: _Problems
-) -> dict[str, Area]:
+def _parse_areas(value: Any, where: str, floors: dict[str, Floor], p: _Problems) -> dict[str, Area]:
     areas: dict[str, Area] = {}
     # Without a floors list, an area's floor is a name: the floor is created with the area.
     implicit_floors = not floors
@@ -389,7 +404,7 @@ def _parse_areas(
             floor_id = _slug(text)
             floors.setdefault(floor_id, Floor(floor_id, text))
         elif floor is not None:
-            floor_id = _reference(floor, floors, "floor", f"{path}.floor", where, p)
+            floor_id = _reference(floor, floors, "floor", path=f"{path}.floor", where=where, p=p)
         if area_id in areas:
             p.add(where, f"{path}: area id {area_id!r} is used twice")
         areas[area_id] = Area(area_id, name, floor_id)
@@ -403,7 +418,7 @@ def _parse_devices(
     for path, item in _items(value, "devices", where, p):
         _unknown_keys(item, _DEVICE_KEYS, f"{where}: {path}", p)
         name, device_id = _name_and_id(item, path, where, p)
-        area = _reference(item.get("area"), areas, "area", f"{path}.area", where, p)
+        area = _reference(item.get("area"), areas, "area", path=f"{path}.area", where=where, p=p)
         if device_id in devices:
             p.add(where, f"{path}: device id {device_id!r} is used twice")
         devices[device_id] = Device(
@@ -445,19 +460,24 @@ def _parse_entities(
             p.add(where, f"{label}.name is required")
         state = _text(item.get("state"))
         if state is None:
-            p.add(where, f"{label}.state is required (quote it: \"on\", \"off\")")
+            p.add(where, f'{label}.state is required (quote it: "on", "off")')
         elif problem := state_problem(domain, state):
             p.add(where, f"{label}.state: {problem}")
         attributes = item.get("attributes") or {}
         if not isinstance(attributes, dict):
             p.add(where, f"{label}.attributes must be a mapping")
             attributes = {}
+        duration = attributes.get("duration")
+        if domain == "timer" and duration is not None and not _DURATION.match(str(duration)):
+            p.add(where, f"{label}.attributes.duration must be H:MM:SS, got {duration!r}")
         aliases = item.get("aliases") or []
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             p.add(where, f"{label}.aliases must be a list of names")
             aliases = []
-        device = _reference(item.get("device"), by_device, "device", f"{label}.device", where, p)
-        area = _reference(item.get("area"), areas, "area", f"{label}.area", where, p)
+        device = _reference(
+            item.get("device"), by_device, "device", path=f"{label}.device", where=where, p=p
+        )
+        area = _reference(item.get("area"), areas, "area", path=f"{label}.area", where=where, p=p)
         exposed = item.get("exposed", True)
         if not isinstance(exposed, bool):
             p.add(where, f"{label}.exposed must be true or false")
@@ -477,6 +497,7 @@ def _parse_entities(
 
 def _parse_tasks(
     data: Mapping[str, Any],
+    *,
     where: str,
     home: str,
     file: str,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -21,7 +20,6 @@ from homeassistant.config_entries import SOURCE_USER, ConfigEntry, ConfigEntrySt
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
-    config_validation as cv,
     device_registry as dr,
     entity_registry as er,
     floor_registry as fr,
@@ -34,7 +32,10 @@ from .eval_home.const import DOMAIN, ENTITIES
 
 ASSISTANT: Final = "conversation"
 # Shorthands a fixture may use instead of the attribute Home Assistant reports.
-SHORTHANDS: Final[Mapping[str, str]] = {"brightness_pct": "brightness", "brightness": "brightness_pct"}
+SHORTHANDS: Final[Mapping[str, str]] = {
+    "brightness_pct": "brightness",
+    "brightness": "brightness_pct",
+}
 
 type Snapshot = dict[str, tuple[str, dict[str, Any]]]
 
@@ -188,8 +189,6 @@ async def _async_setup_timers(hass: HomeAssistant, home: Home) -> None:
     }
     if not timers:
         return
-    for config in timers.values():
-        cv.time_period(config["duration"])  # a bad duration fails here, with its value
     if not await async_setup_component(hass, "timer", {"timer": timers}):
         raise HarnessError("Home Assistant could not set up the timers")
     for entity in home.entities:
@@ -210,16 +209,18 @@ def _create_areas(hass: HomeAssistant, home: Home) -> dict[str, str]:
     floors = fr.async_get(hass)
     floor_ids: dict[str, str] = {}
     for floor in home.floors:
-        existing = floors.async_get_floor_by_name(floor.name)
-        created = existing or floors.async_create(floor.name, level=floor.level)
-        floor_ids[floor.id] = created.floor_id
+        floor_entry = floors.async_get_floor_by_name(floor.name) or floors.async_create(
+            floor.name, level=floor.level
+        )
+        floor_ids[floor.id] = floor_entry.floor_id
     areas = ar.async_get(hass)
     area_ids: dict[str, str] = {}
     for area in home.areas:
         floor_id = floor_ids.get(area.floor) if area.floor else None
-        existing = areas.async_get_area_by_name(area.name)
-        created = existing or areas.async_create(area.name, floor_id=floor_id)
-        area_ids[area.id] = created.id
+        area_entry = areas.async_get_area_by_name(area.name) or areas.async_create(
+            area.name, floor_id=floor_id
+        )
+        area_ids[area.id] = area_entry.id
     return area_ids
 
 
@@ -251,10 +252,3 @@ def _expose(hass: HomeAssistant, home: Home) -> None:
     exposed = {entity.entity_id for entity in home.entities if entity.exposed}
     for state in hass.states.async_all():
         async_expose_entity(hass, ASSISTANT, state.entity_id, state.entity_id in exposed)
-
-
-def duration_text(value: Any) -> str:
-    """A duration as Home Assistant's timer shows it (`0:05:00`)."""
-    period = cv.time_period(value)
-    assert isinstance(period, timedelta)
-    return str(period)

@@ -130,7 +130,9 @@ _VALVE_ACTIONS: Final = {"open": "open_valve", "closed": "close_valve"}
 
 
 def _by_state(table: Mapping[str, str]) -> Planner:
-    def plan(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    def plan(
+        entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec
+    ) -> list[Action]:
         action = table.get(want.state or "")
         return [(action, {})] if action and want.state != before[0] else []
 
@@ -204,9 +206,7 @@ def _media(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpe
     return actions
 
 
-def _vacuum(
-    entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec
-) -> list[Action]:
+def _vacuum(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
     actions = _by_state(_VACUUM_ACTIONS)(entity_id, before, want)
     if (speed := want.attributes.get("fan_speed")) is not None:
         actions.append(("set_fan_speed", {"fan_speed": speed}))
@@ -214,24 +214,30 @@ def _vacuum(
 
 
 def _todo(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    """Add, remove, rename (an item replaced in place) and complete items."""
     had_open = [str(i) for i in before[1].get("items") or []]
-    had_done = [str(i) for i in before[1].get("completed") or []]
-    open_items = want.attributes.get("items")
-    done_items = want.attributes.get("completed")
-    actions: list[Action] = []
-    folded_open = {str(i).casefold() for i in open_items} if open_items is not None else None
-    folded_done = {str(i).casefold() for i in done_items} if done_items is not None else set()
-    if done_items is not None:
-        for item in done_items:
-            if str(item).casefold() not in {i.casefold() for i in had_done}:
-                actions.append(("update_item", {"item": str(item), "status": "completed"}))
-    if open_items is not None and folded_open is not None:
-        for item in open_items:
-            if str(item).casefold() not in {i.casefold() for i in had_open}:
-                actions.append(("add_item", {"item": str(item)}))
-        for item in had_open:
-            if item.casefold() not in folded_open and item.casefold() not in folded_done:
-                actions.append(("remove_item", {"item": item}))
+    had_done = {str(i).casefold() for i in before[1].get("completed") or []}
+    done = [str(i) for i in want.attributes.get("completed") or []]
+    actions: list[Action] = [
+        ("update_item", {"item": item, "status": "completed"})
+        for item in done
+        if item.casefold() not in had_done
+    ]
+    if (wanted := want.attributes.get("items")) is None:
+        return actions
+    wanted_open = [str(i) for i in wanted]
+    folded_had = {i.casefold() for i in had_open}
+    folded_wanted = {i.casefold() for i in wanted_open}
+    folded_done = {i.casefold() for i in done}
+    added = [i for i in wanted_open if i.casefold() not in folded_had]
+    removed = [i for i in had_open if i.casefold() not in folded_wanted | folded_done]
+    for old, new in zip(removed, added, strict=False):
+        if had_open.index(old) == wanted_open.index(new):
+            actions.append(("update_item", {"item": old, "rename": new}))
+            removed.remove(old)
+            added.remove(new)
+    actions.extend(("add_item", {"item": item}) for item in added)
+    actions.extend(("remove_item", {"item": item}) for item in removed)
     return actions
 
 

@@ -68,7 +68,9 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
         summary.confirmations_expected += result.confirmation_expected
         summary.confirmations_asked += result.confirmation_asked
         summary.confirmations_correct += result.confirmation_expected == result.confirmation_asked
-        summary.confirmations_missing += result.confirmation_expected and not result.confirmation_asked
+        summary.confirmations_missing += (
+            result.confirmation_expected and not result.confirmation_asked
+        )
         summary.confirmations_unexpected += (
             result.confirmation_asked and not result.confirmation_expected
         )
@@ -117,9 +119,7 @@ def machine() -> dict[str, Any]:
     }
 
 
-def build_report(
-    results: Sequence[CaseResult], run: Mapping[str, Any]
-) -> dict[str, Any]:
+def build_report(results: Sequence[CaseResult], run: Mapping[str, Any]) -> dict[str, Any]:
     """The whole report as JSON data."""
     tests: dict[str, dict[str, Any]] = {}
     for result in results:
@@ -133,9 +133,7 @@ def build_report(
         "run": dict(run) | {"machine": machine()},
         "summary": summarise(results).as_dict(),
         "homes": {k: summarise(v).as_dict() for k, v in _grouped(results, "home").items()},
-        "categories": {
-            k: summarise(v).as_dict() for k, v in _grouped(results, "category").items()
-        },
+        "categories": {k: summarise(v).as_dict() for k, v in _grouped(results, "category").items()},
         "tests": list(tests.values()),
         "results": [asdict(result) for result in results],
     }

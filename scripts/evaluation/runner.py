@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 import contextlib
 from dataclasses import dataclass, field
+import json
 from pathlib import Path
 import tempfile
 import time
@@ -197,13 +198,13 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
                 turns.append(
                     await async_run_turn(
                         handle,
-                        YES.get(language.split("-")[0], "yes"),
+                        YES.get(language.split("-", maxsplit=1)[0], "yes"),
                         conversation_id=first.conversation_id,
                         language=language,
                         user_id=user_id,
                     )
                 )
-        except Exception as err:  # noqa: BLE001 - a crash is a result, recorded and counted
+        except Exception as err:
             crash = f"{type(err).__name__}: {err}\n{traceback.format_exc(limit=8)}"
     await hass.async_block_till_done()
     after = fixture_home.snapshot()
@@ -271,7 +272,5 @@ def _result(  # noqa: PLR0917 - assembling one record
 
 
 def _short(value: Any) -> str:
-    import json
-
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= MAX_RESULT_CHARS else text[: MAX_RESULT_CHARS - 1] + "…"

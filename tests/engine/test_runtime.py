@@ -698,3 +698,21 @@ def test_gemma_writes_readable_text(gemma_model_path: Path) -> None:
         assert static + dynamic == runtime.tokenize(parts.text, add_bos=True)
     finally:
         runtime.close()
+
+
+# --- Stop strings ---------------------------------------------------------------------------
+
+
+def test_stop_string_ends_the_answer_like_an_end_token(open_runtime: OpenRuntime) -> None:
+    request = make_request(prompt_parts("Turn on the kitchen light"), thinking_budget=None)
+    free, _ = _generate(open_runtime(), request)
+    # A piece of text the greedy model is known to write somewhere after its first tokens.
+    marker = free.text[40:44]
+    assert len(marker) == 4
+
+    stopped, _ = _generate(open_runtime(), replace(request, stop=(marker,)))
+
+    assert stopped.stats.finish_reason == "stop"
+    assert stopped.stats.generated_tokens < free.stats.generated_tokens
+    assert marker in stopped.text
+    assert free.text.startswith(stopped.text)

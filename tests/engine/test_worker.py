@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+import gc
+import logging
 from pathlib import Path
 import threading
 from typing import Any
@@ -256,3 +258,22 @@ async def test_registry_load_error_leaves_nothing_behind(
         await registry.acquire(tmp_path / "missing.gguf", TEST_SETTINGS)
     assert registry.loaded == 0
     assert counting.loads == 0
+
+
+async def test_a_cancelled_generation_logs_no_error(
+    open_worker: OpenWorker, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The agent cancels a generation whenever the visible answer has ended: that is routine.
+    worker, _ = open_worker(token_delay=0.001)
+    long = make_request(prompt_parts("hello"), thinking_budget=None, max_tokens=1000)
+    streaming = asyncio.Event()
+
+    task = asyncio.create_task(worker.generate(long, lambda _event: streaming.set()))
+    await asyncio.wait_for(streaming.wait(), 10)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0)
+    gc.collect()
+
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == [], caplog.text

@@ -14,6 +14,7 @@ from homeassistant.components.light.const import (
     ColorMode,
     LightEntityFeature,
 )
+from homeassistant.util import color as color_util
 
 from .entity import FixtureEntity, setup_domain, text_list, whole
 
@@ -59,8 +60,8 @@ class FixtureLight(FixtureEntity, LightEntity):
                 dimmable = "brightness" in attributes or "brightness_pct" in attributes
                 modes.add(ColorMode.BRIGHTNESS if dimmable else ColorMode.ONOFF)
         self._attr_supported_color_modes = modes
-        self._attr_min_color_temp_kelvin = whole(attributes.get("min_color_temp_kelvin"), 2000)
-        self._attr_max_color_temp_kelvin = whole(attributes.get("max_color_temp_kelvin"), 6500)
+        self._attr_min_color_temp_kelvin = whole(attributes.get("min_color_temp_kelvin")) or 2000
+        self._attr_max_color_temp_kelvin = whole(attributes.get("max_color_temp_kelvin")) or 6500
 
     def _default_mode(self) -> ColorMode:
         modes = self._attr_supported_color_modes or {ColorMode.ONOFF}
@@ -95,8 +96,6 @@ class FixtureLight(FixtureEntity, LightEntity):
 
     def _fill_color(self) -> None:
         """Derive the colour of the current mode from whichever form the fixture gave."""
-        from homeassistant.util import color as color_util
-
         if self._attr_color_mode == ColorMode.HS and self._attr_hs_color is None:
             rgb = self._attr_rgb_color or (255, 255, 255)
             self._attr_hs_color = color_util.color_RGB_to_hs(*rgb)

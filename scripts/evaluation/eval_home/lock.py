@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from homeassistant.components.lock import LockEntity, LockEntityFeature
+from homeassistant.components.lock import LockEntity
+from homeassistant.components.lock.const import LockEntityFeature
 
 from .entity import FixtureEntity, setup_domain
 

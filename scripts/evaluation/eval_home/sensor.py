@@ -31,7 +31,9 @@ class FixtureSensor(FixtureEntity, SensorEntity):
         if value is None:
             self._attr_native_value = state
         else:
-            self._attr_native_value = int(value) if value.is_integer() and "." not in state else value
+            self._attr_native_value = (
+                int(value) if value.is_integer() and "." not in state else value
+            )
 
 
 async_setup_entry = setup_domain("sensor", FixtureSensor)

@@ -6,12 +6,8 @@ from collections.abc import Mapping
 import itertools
 from typing import Any
 
-from homeassistant.components.todo import (
-    TodoItem,
-    TodoItemStatus,
-    TodoListEntity,
-    TodoListEntityFeature,
-)
+from homeassistant.components.todo.const import TodoItemStatus, TodoListEntityFeature
+from homeassistant.components.todo.entity import TodoItem, TodoListEntity
 
 from .entity import FixtureEntity, setup_domain
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from homeassistant.components.vacuum import (
-    StateVacuumEntity,
-    VacuumActivity,
-    VacuumEntityFeature,
-)
+from homeassistant.components.vacuum import StateVacuumEntity
+from homeassistant.components.vacuum.const import VacuumActivity, VacuumEntityFeature
 
 from .entity import FixtureEntity, setup_domain, text_list
 

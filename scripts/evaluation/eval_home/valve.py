@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from homeassistant.components.valve import ValveEntity, ValveEntityFeature
+from homeassistant.components.valve.const import ValveEntityFeature
+from homeassistant.components.valve.entity import ValveEntity
 
 from .entity import FixtureEntity, setup_domain, whole
 

@@ -1,0 +1,1 @@
+"""Tests of the evaluation harness (scripts/eval) and its datasets (eval/homes)."""

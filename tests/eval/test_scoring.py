@@ -1,0 +1,129 @@
+"""Judging a sentence, and the reference policy's plans, without Home Assistant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from custom_components.local_agent.engine.types import ToolSpec
+from scripts.evaluation.dataset import StateSpec, TestCase, load_home
+from scripts.evaluation.home import Snapshot
+from scripts.evaluation.reference import color_name, plan_test, write_calls
+from scripts.evaluation.scoring import Failure, expects_confirmation, judge, values_match
+
+FLAT = Path(__file__).resolve().parents[2] / "eval" / "homes" / "flat"
+
+
+def case(**fields: object) -> TestCase:
+    return TestCase(home="flat", file="t.yaml", index=0, category="t", sentences=("x",), **fields)  # type: ignore[arg-type]
+
+
+def test_values_match_under_the_documented_rules() -> None:
+    assert values_match("On", "on")
+    assert values_match(21, 21.0)
+    assert values_match(0.4, 0.30000000000000004 + 0.1)
+    assert values_match(76, 77, "brightness")
+    assert not values_match(21, 22, "temperature")
+    assert values_match(["milk", "Eggs"], ["eggs", "milk"])
+    assert values_match([255, 0, 0], (255, 0, 0))
+    assert not values_match([255, 0, 0], (0, 0, 255))
+    assert values_match(None, None)
+    assert values_match(True, True)
+    assert not values_match(False, None)
+
+
+def test_judge_expected_unexpected_and_ignored_changes() -> None:
+    home = load_home(FLAT)
+    before: Snapshot = {
+        "light.kitchen": ("off", {"brightness": None}),
+        "switch.coffee_machine": ("off", {}),
+        "timer.kitchen_timer": ("idle", {"finishes_at": None}),
+        "media_player.kitchen_speaker": ("playing", {"volume_level": 0.3}),
+    }
+    after: Snapshot = {
+        "light.kitchen": ("on", {"brightness": 77}),
+        "switch.coffee_machine": ("on", {}),
+        "timer.kitchen_timer": ("idle", {"finishes_at": "2026-01-01T00:00:00"}),
+        "media_player.kitchen_speaker": ("playing", {"volume_level": 0.5}),
+    }
+    test = case(
+        expect_changes={"light.kitchen": StateSpec("on", {"brightness_pct": 30})},
+        ignore_changes={"media_player.kitchen_speaker": ("volume_level",)},
+    )
+
+    verdict = judge(home, test, before, after, False, ["Done."])
+
+    # light.kitchen: brightness 77 is 30 %; the timer's finishes_at is volatile; the speaker's
+    # volume is ignored: only the coffee machine changed when it should not have.
+    assert verdict.problems == [
+        (Failure.UNEXPECTED_CHANGE, "switch.coffee_machine: state changed off -> on")
+    ]
+    after["light.kitchen"] = ("on", {"brightness": 128})
+    verdict = judge(home, test, before, after, False, ["Done."])
+    assert (Failure.WRONG_STATE, "light.kitchen: brightness_pct 50, expected 30") in (
+        verdict.problems
+    )
+
+
+def test_confirmations_are_expected_on_sensitive_changes_only() -> None:
+    home = load_home(FLAT)
+    unlock = case(expect_changes={"lock.front_door": StateSpec("unlocked")})
+    light = case(expect_changes={"light.kitchen": StateSpec("on")})
+
+    assert expects_confirmation(home, unlock)
+    assert not expects_confirmation(home, light)
+    assert not expects_confirmation(
+        home,
+        case(
+            expect_confirmation=False,
+            **{"expect_changes": {"lock.front_door": StateSpec("unlocked")}},
+        ),
+    )
+    verdict = judge(home, light, {}, {}, True, ["Turn on? Say yes."])
+    assert [kind for kind, _ in verdict.problems] == [Failure.CONFIRMATION_UNEXPECTED]
+
+
+def test_answers_are_checked_for_expected_texts_and_questions() -> None:
+    home = load_home(FLAT)
+    status = case(expect_answer=("locked",))
+    ambiguous = case(expect_question=True)
+
+    assert judge(home, status, {}, {}, False, ["The Front Door is Locked."]).success
+    assert not judge(home, status, {}, {}, False, ["I don't know."]).success
+    assert judge(home, ambiguous, {}, {}, False, ["Which light?"]).success
+    assert not judge(home, ambiguous, {}, {}, False, ["Done."]).success
+
+
+def tool(name: str, *properties: str) -> ToolSpec:
+    schema = {"type": "object", "properties": {p: {"type": "string"} for p in properties}}
+    return ToolSpec(name=name, description="", parameters=schema)
+
+
+def test_reference_plans_group_entities_and_write_qwen_xml() -> None:
+    tools = [tool("light", "action", "entity_id", "brightness_pct", "color_name")]
+    test = case(
+        expect_changes={
+            "light.a": StateSpec("on", {"brightness_pct": 30}),
+            "light.b": StateSpec("on", {"brightness": 76}),
+        }
+    )
+
+    plan = plan_test(test, {"light.a": ("off", {}), "light.b": ("off", {})}, tools)
+
+    assert plan.gaps == []
+    assert write_calls(plan.calls) == (
+        "<tool_call>\n<function=light>\n"
+        "<parameter=action>\nturn_on\n</parameter>\n"
+        '<parameter=entity_id>\n["light.a", "light.b"]\n</parameter>\n'
+        "<parameter=brightness_pct>\n30\n</parameter>\n"
+        "</function>\n</tool_call>"
+    )
+
+
+def test_reference_reports_what_the_tools_cannot_express() -> None:
+    test = case(expect_changes={"light.a": StateSpec("on", {"rgb_color": [255, 0, 0]})})
+
+    plan = plan_test(test, {"light.a": ("off", {})}, [tool("light", "action", "entity_id")])
+
+    assert plan.gaps == ["light has no parameter 'color_name'"]
+    assert color_name([255, 0, 0]) == "red"
+    assert color_name([0, 0, 255]) == "blue"
