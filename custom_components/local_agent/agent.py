@@ -40,9 +40,11 @@ from .const import (
     DOMAIN,
     LOGGER,
 )
-from .engine.chat_format import ChatTemplate, render_split
+from .engine.chat_format import SYSTEM_SEPARATOR, ChatTemplate, render_split
 from .engine.errors import ContextTooSmallError, EngineError
+from .engine.interface import GenerationEngine
 from .engine.llama import GenerationRequest, GenerationStats
+from .engine.server_errors import ServerError
 from .engine.settings import SamplingSettings
 from .engine.tool_calls import (
     ParseEvent,
@@ -51,8 +53,7 @@ from .engine.tool_calls import (
     ToolCallFailed,
     ToolCallParsed,
 )
-from .engine.types import ToolCall, ToolSpec
-from .engine.worker import ModelWorker
+from .engine.types import Conversation, ToolCall, ToolSpec
 from .gate import SafetyGate, TurnSafety
 from .history import to_messages, tool_result_text, trim_history
 from .safety import SafetyPolicy
@@ -161,7 +162,7 @@ class ConversationAgent:
     def __init__(
         self,
         hass: HomeAssistant,
-        worker: ModelWorker,
+        worker: GenerationEngine,
         chat_template: ChatTemplate,
         options: AgentOptions,
         agent_id: str,
@@ -236,11 +237,14 @@ class ConversationAgent:
             )
         except EngineError as err:
             LOGGER.warning("The model failed: %s", err)
+            # A model server's errors have sentences of their own ("... is not reachable").
+            key, placeholders = (
+                (err.key, err.placeholders)
+                if isinstance(err, ServerError)
+                else ("generation_failed", {"error": str(err)})
+            )
             await self._async_say(
-                chat_log,
-                await async_phrase(
-                    self.hass, user_input.language, "generation_failed", error=str(err)
-                ),
+                chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
             )
         last = chat_log.content[-1]
         if not isinstance(last, conversation.AssistantContent) or not last.content:
@@ -340,6 +344,13 @@ class ConversationAgent:
                 # Templates without a thinking mode (e.g. Gemma's) open no <think> block.
                 starts_in_reasoning=parts.dynamic.rstrip().endswith("<think>"),
                 thinking_budget=options.thinking_budget if options.thinking else None,
+                stop=TURN_MARKERS,
+                # The same prompt as messages, for a server that renders it (chat mode).
+                conversation=Conversation(
+                    system=static_system + SYSTEM_SEPARATOR + dynamic_system,
+                    messages=tuple(history),
+                    enable_thinking=options.thinking,
+                ),
             )
             calls: list[ToolCallParsed | ToolCallFailed] = []
             async for _content in chat_log.async_add_delta_content_stream(
@@ -383,16 +394,14 @@ class ConversationAgent:
                 if isinstance(event, ReasoningDelta):
                     yield {"thinking_content": event.text}
                 elif isinstance(event, TextDelta):
+                    # The engine stops at these markers too; what it wrote up to them is held.
                     if text := visible.feed(event.text):
                         yield {"content": text}
-                    if visible.ended:
-                        break
                 else:
                     calls.append(event)
             if text := visible.flush():
                 yield {"content": text}
-            if not visible.ended:
-                report.add((await generation).stats)
+            report.add((await generation).stats)
         finally:
             if not generation.done():
                 generation.cancel()
@@ -517,7 +526,14 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
     )
 
 
-TURN_MARKERS = ("<|im_end|>", "<|im_start|>", "<|endoftext|>", "<end_of_turn>", "<tool_response>")
+TURN_MARKERS = (
+    "<|im_end|>",
+    "<|im_start|>",
+    "<|endoftext|>",
+    "<end_of_turn>",
+    "<tool_response>",
+    "</tool_response>",
+)
 
 
 class _VisibleText:

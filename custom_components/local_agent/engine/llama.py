@@ -28,7 +28,7 @@ from .gguf_file import GgufHeader, read_gguf_header
 from .sampling import TokenSampler
 from .settings import EngineSettings, SamplingSettings
 from .tool_calls import ParseEvent, ToolCallStreamParser
-from .types import ToolSpec
+from .types import Conversation, ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -36,6 +36,8 @@ _LOGGER = logging.getLogger(__name__)
 MIN_ANSWER_TOKENS = 64
 THINK_CLOSE = "\n</think>\n\n"
 CALL_OPEN = "<tool_call>"
+# Recent output kept to spot tags and stop strings that span tokens.
+TAIL_CHARS = 32
 # Calls the grammar lets the model write one after another in a single answer.
 MAX_CALLS_PER_ANSWER = 4
 # Batches at least this long are evaluated with llama.cpp's abort callback installed, so that a
@@ -86,6 +88,12 @@ class GenerationRequest:
     thinking_budget: int | None = 256
     constrain_tool_calls: bool = True
     force_tool_call: bool = False
+    # Text that ends the answer when the model writes it (a model that ignores its end token
+    # goes on with the next turn's markers); it stops like an end-of-turn token.
+    stop: tuple[str, ...] = ()
+    # The same prompt as messages, for a server that renders it (the in-process engine and a
+    # server in completions mode use the prompt text above).
+    conversation: Conversation | None = None
 
 
 @dataclass(slots=True)
@@ -519,6 +527,9 @@ class _Turn:
                     stats.reasoning_tokens += 1
                 runtime.append([token])
                 self._emit(self._decoder.feed(runtime.token_piece(token)))
+                if self._request.stop and any(s in self._tail for s in self._request.stop):
+                    stats.finish_reason = "stop"
+                    break
         except _ContextFull:
             pass
         finally:
@@ -550,7 +561,7 @@ class _Turn:
         if not text:
             return
         self._text.append(text)
-        self._tail = (self._tail + text)[-16:]
+        self._tail = (self._tail + text)[-TAIL_CHARS:]
         if self._in_reasoning and ("</think>" in self._tail or CALL_OPEN in self._tail):
             self._in_reasoning = False
         self._publish(self._parser.feed(text))
