@@ -89,12 +89,17 @@ class ModelWorker:
                     None, self._runtime.generate, request, cancel, forward
                 )
                 try:
-                    output = await asyncio.shield(future)
+                    # Not asyncio.shield: since Python 3.13 a shielded future that fails after
+                    # its caller was cancelled is logged as an error (here: every early stop).
+                    await asyncio.wait([future])
                 except asyncio.CancelledError:
                     cancel.set()
                     # Hold the lock until the thread stops: the next request needs a quiet context.
                     await asyncio.wait([future])
+                    if not future.cancelled():
+                        future.exception()  # GenerationCancelledError, expected: mark it seen
                     raise
+                output = future.result()
         finally:
             self._queued -= 1
         # Let events scheduled by the worker run before the caller sees the result.
