@@ -168,7 +168,31 @@ async def async_execute(
             return ToolOutcome(success=False, data={"error": error})
     states = (hass.states.get(entity_id) for entity_id in action.entity_ids)
     summaries = [state_summary(hass, state) for state in states if state is not None]
+    if action.read_only:
+        for summary in summaries:
+            if summary["entity_id"].startswith("todo."):
+                summary["items"] = await _async_todo_items(hass, summary["entity_id"], context)
     return ToolOutcome(success=True, data={"entities": summaries})
+
+
+# A to-do list's state is only its count; reading it means listing what is still to do.
+TODO_ITEMS_SHOWN: Final = 20
+
+
+async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Context) -> list[str]:
+    try:
+        response = await hass.services.async_call(
+            "todo",
+            "get_items",
+            {ATTR_ENTITY_ID: entity_id, "status": ["needs_action"]},
+            blocking=True,
+            context=context,
+            return_response=True,
+        )
+    except HomeAssistantError:
+        return []
+    items = ((response or {}).get(entity_id) or {}).get("items") or []
+    return [str(item.get("summary", "")) for item in items[:TODO_ITEMS_SHOWN]]
 
 
 async def _async_call(

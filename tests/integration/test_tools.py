@@ -23,6 +23,8 @@ from custom_components.local_agent.tools import (
     count_chars,
 )
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.todo import TodoItem, TodoItemStatus, TodoListEntity
+from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.setup import async_setup_component
@@ -365,3 +367,32 @@ async def test_planned_action_cannot_be_altered(hass: HomeAssistant, tools: Home
     with pytest.raises(TypeError):
         action.data["code"] = "0000"  # type: ignore[index]
     assert "1234" not in action.describe(hass)
+
+
+class ShoppingList(TodoListEntity):
+    """A to-do list with two open items and one done."""
+
+    _attr_name = "Shopping"
+    _attr_unique_id = "shopping"
+
+    def __init__(self) -> None:
+        self._attr_todo_items = [
+            TodoItem(summary="milk", uid="1", status=TodoItemStatus.NEEDS_ACTION),
+            TodoItem(summary="bread", uid="2", status=TodoItemStatus.NEEDS_ACTION),
+            TodoItem(summary="eggs", uid="3", status=TodoItemStatus.COMPLETED),
+        ]
+
+
+async def test_get_state_of_a_todo_list_reads_its_open_items(hass: HomeAssistant) -> None:
+    assert await async_setup_component(hass, "todo", {})
+    await hass.data[TODO_COMPONENT].async_add_entities([ShoppingList()])
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "todo.shopping", True)
+    tools = await async_build_home_tools(hass)
+
+    action = plan(tools, GET_STATE, entity_id="todo.shopping")
+    outcome = await async_execute(hass, action, Context())
+
+    [summary] = outcome.data["entities"]
+    assert summary["state"] == "2"
+    assert summary["items"] == ["milk", "bread"]
