@@ -191,8 +191,12 @@ async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Contex
         )
     except HomeAssistantError:
         return []
-    items = ((response or {}).get(entity_id) or {}).get("items") or []
-    return [str(item.get("summary", "")) for item in items[:TODO_ITEMS_SHOWN]]
+    listing = (response or {}).get(entity_id)
+    items = listing.get("items") if isinstance(listing, dict) else None
+    if not isinstance(items, list):
+        return []
+    summaries = [item.get("summary") for item in items if isinstance(item, dict)]
+    return [str(summary) for summary in summaries if summary][:TODO_ITEMS_SHOWN]
 
 
 async def _async_call(
