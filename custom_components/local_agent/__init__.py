@@ -12,7 +12,7 @@ from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import device_registry as dr
 from homeassistant.util.hass_dict import HassKey
 
-from . import issues, runtime, safe_load
+from . import issues, runtime, safe_load, server_entry
 from .const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -23,6 +23,7 @@ from .const import (
 )
 from .engine.chat_format import ChatTemplate, ChatTemplateError, load_template
 from .engine.errors import EngineError, EngineOutOfMemoryError, UnsupportedArchitectureError
+from .engine.server import ServerWorker
 from .engine.settings import EngineSettings
 from .engine.worker import ModelRegistry, ModelWorker
 from .memory import release_freed_memory
@@ -36,8 +37,8 @@ MODEL_REGISTRY: HassKey[ModelRegistry] = HassKey(f"{DOMAIN}_models")
 class LocalAgentData:
     """What a loaded model entry holds while it is set up."""
 
-    model_path: Path
-    worker: ModelWorker
+    model_path: Path | None  # None for a model on a server
+    worker: ModelWorker | ServerWorker
     chat_template: ChatTemplate
     # The model's device in the device registry; the agents' devices point to it.
     device_id: str | None = None
@@ -64,7 +65,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     Order: the file is there, llama_cpp is installed, the model loads in a child process (first
     time only), then it loads here. Each failure is a repair issue plus an entry error; only
     transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
+    A model on a server skips all of that (server_entry.py).
     """
+    if server_entry.is_server_entry(entry):
+        return await _async_setup_server_entry(hass, entry)
     model_path = Path(entry.data[CONF_MODEL_PATH])
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
@@ -113,7 +117,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
             translation_placeholders={"error": str(err)},
         ) from err
     issues.async_clear_entry_issues(hass, entry.entry_id)
-    device_id = _async_register_model_device(hass, entry, worker, version)
+    device_id = _async_register_model_device(hass, entry, worker, f"llama-cpp-python {version}")
     entry.runtime_data = LocalAgentData(
         model_path=model_path, worker=worker, chat_template=chat_template, device_id=device_id
     )
@@ -122,9 +126,23 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     return True
 
 
+async def _async_setup_server_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> bool:
+    """Connect to the entry's model server; its agents work as with a local model."""
+    worker = await server_entry.async_connect(hass, entry)
+    chat_template = server_entry.server_template(worker.info.chat_template)
+    software = f"{worker.info.metadata['server.kind']} ({worker.server.mode} mode)"
+    device_id = _async_register_model_device(hass, entry, worker, software)
+    entry.runtime_data = LocalAgentData(
+        model_path=None, worker=worker, chat_template=chat_template, device_id=device_id
+    )
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    entry.async_on_unload(entry.add_update_listener(_async_reload))
+    return True
+
+
 @callback
 def _async_register_model_device(
-    hass: HomeAssistant, entry: ConfigEntry, worker: ModelWorker, runtime_version: str
+    hass: HomeAssistant, entry: ConfigEntry, worker: ModelWorker | ServerWorker, software: str
 ) -> str:
     """Register one device per model entry; the agents' devices point to it (via_device_id)."""
     info = worker.info
@@ -135,7 +153,7 @@ def _async_register_model_device(
         manufacturer="Local Agent",
         model=info.name or info.path.name,
         model_id=info.architecture,
-        sw_version=f"llama-cpp-python {runtime_version}",
+        sw_version=software,
         entry_type=dr.DeviceEntryType.SERVICE,
     )
     return device.id
@@ -145,7 +163,11 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
     """Unload the agents, then give the model back (freed when no other entry uses it)."""
     if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
         return False
-    await hass.data[MODEL_REGISTRY].release(entry.runtime_data.worker)
+    worker = entry.runtime_data.worker
+    if isinstance(worker, ServerWorker):
+        await worker.close()
+        return True
+    await hass.data[MODEL_REGISTRY].release(worker)
     await hass.async_add_executor_job(release_freed_memory)
     return True
 

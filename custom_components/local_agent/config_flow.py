@@ -73,6 +73,8 @@ from .const import (
 )
 from .engine.settings import SamplingSettings
 from .model_flow import ModelEntryFlow
+from .server_entry import is_server_entry
+from .server_flow import ServerOptionsFlow
 
 SENSITIVE_DOMAIN_CHOICES = [
     "lock",
@@ -141,6 +143,8 @@ class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
     @callback
     def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
         """Engine options of a model entry."""
+        if is_server_entry(config_entry):
+            return ServerOptionsFlow()
         return EngineOptionsFlow()
 
 

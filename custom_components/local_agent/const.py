@@ -17,6 +17,16 @@ CONF_THREADS: Final = "threads"
 CONF_FLASH_ATTENTION: Final = "flash_attention"
 DEFAULT_CONTEXT_SIZE: Final = 8192
 
+# Model entry on a server (data; concurrency and timeouts are options). The API key is
+# homeassistant.const.CONF_API_KEY.
+CONF_SERVER_URL: Final = "server_url"
+CONF_SERVER_MODEL: Final = "server_model"
+CONF_SERVER_MODE: Final = "server_mode"
+CONF_MAX_CONCURRENT: Final = "max_concurrent"
+CONF_CONNECT_TIMEOUT: Final = "connect_timeout"
+CONF_READ_TIMEOUT: Final = "read_timeout"
+CONF_SERVER_GRAMMAR: Final = "server_grammar"
+
 # Conversation agent subentry.
 SUBENTRY_CONVERSATION: Final = "conversation"
 CONF_HOME_TOOLS: Final = "home_tools"

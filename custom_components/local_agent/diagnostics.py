@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.const import CONF_PROMPT
+from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
@@ -24,6 +24,7 @@ from .runtime import cpu_flags, llama_cpp_version, machine_description
 from .stats import async_last_turns, model_metadata
 
 TO_REDACT: Final = {
+    CONF_API_KEY,
     CONF_PROMPT,
     CONF_CONFIRMATION_PIN,
     "pin",

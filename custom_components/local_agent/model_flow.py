@@ -13,7 +13,6 @@ import probatio
 
 from homeassistant.config_entries import (
     SOURCE_RECONFIGURE,
-    ConfigFlow,
     ConfigFlowResult,
     ConfigSubentryData,
 )
@@ -37,9 +36,10 @@ from .model_download import (
 )
 from .model_file import ModelFileProblem, check_model_file
 from .model_store import DEFAULT_REVISION, ModelSource, ModelStoreError, models_dir
+from .server_flow import ServerEntryFlow
 
 CONF_MODEL = "model"
-MODEL_MENU = ["catalog", "hub", "local_file"]
+MODEL_MENU = ["catalog", "hub", "local_file", "server"]
 
 LOCAL_FILE_SCHEMA = probatio.Schema({probatio.Required(CONF_MODEL_PATH): TextSelector()})
 HUB_SCHEMA = probatio.Schema(
@@ -68,7 +68,7 @@ def inspect_path(text: str) -> tuple[Path, ModelFileProblem | None]:
     return path.resolve(), check_model_file(path)
 
 
-class ModelEntryFlow(ConfigFlow):
+class ModelEntryFlow(ServerEntryFlow):
     """Choose a model: a known one or any Hub file (downloaded here), or a local file."""
 
     def __init__(self) -> None:

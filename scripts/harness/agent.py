@@ -20,6 +20,7 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.engine.server import ServerWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.worker import ModelRegistry, ModelWorker
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
@@ -63,7 +64,7 @@ class LocalAgentHandle:
         return agent
 
     @property
-    def worker(self) -> ModelWorker:
+    def worker(self) -> ModelWorker | ServerWorker:
         """Return the loaded model (or the stand-in)."""
         return self.entry.runtime_data.worker
 

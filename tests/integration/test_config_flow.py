@@ -31,7 +31,7 @@ async def start_flow(hass: HomeAssistant) -> str:
         DOMAIN, context={"source": config_entries.SOURCE_USER}
     )
     assert result["type"] is FlowResultType.MENU
-    assert result["menu_options"] == ["catalog", "hub", "local_file"]
+    assert result["menu_options"] == ["catalog", "hub", "local_file", "server"]
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {"next_step_id": "local_file"}
     )

@@ -27,7 +27,8 @@ GGUF_TEMPLATE_KEY = "tokenizer.chat_template"
 BUNDLED_TEMPLATE_PATH = Path(__file__).parent / "templates" / "qwen3_5.jinja"
 SYSTEM_SEPARATOR = "\n\n"
 
-type TemplateSource = Literal["gguf", "bundled"]
+# "server": the model server showed it (llama-server's /props).
+type TemplateSource = Literal["gguf", "bundled", "server"]
 
 
 class ChatTemplateError(EngineError):

@@ -45,3 +45,15 @@ class Message:
     reasoning: str | None = None
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """A prompt as messages, for servers that render it themselves (chat completions).
+
+    system is the whole system text (static and dynamic parts joined as the prompt joins them).
+    """
+
+    system: str
+    messages: tuple[Message, ...] = ()
+    enable_thinking: bool = True

@@ -1,0 +1,237 @@
+r"""Completions mode: our prompt, our parser, our thinking budget and grammar, a server's model.
+
+One generation may take several requests, each continuing the text so far (the prompt plus
+everything written or inserted), which is how the in-process engine's interventions are made
+over HTTP:
+
+* Thinking budget: while the model reasons, a request may write at most the tokens left in the
+  budget. When it stops there still reasoning, the next request continues after
+  `\\n</think>\\n\\n`, so the model answers.
+* Tool-call grammar: reasoning and answers stay free; as soon as the model writes
+  `<tool_call>` the stream is closed there and the next request continues after it with our
+  GBNF as `grammar` (llama-server and llama-cpp-python's server accept GBNF; other servers
+  ignore the field, and the parser's validation still reports a malformed call). llama.cpp's
+  lazy grammars (`grammar_lazy`, `grammar_triggers`) would save that request, but only
+  llama-server has them; llama-cpp-python's server takes a plain `grammar` only.
+* force_tool_call (tests, benchmarks): once reasoning is over, continue after `<tool_call>`.
+
+Nothing is retried after text was streamed: a broken stream fails the generation, and the
+agent runs no call of an unfinished generation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+import contextlib
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .grammar import build_tool_call_grammar
+from .llama import (
+    CALL_OPEN,
+    MAX_CALLS_PER_ANSWER,
+    THINK_CLOSE,
+    GenerationOutput,
+    GenerationRequest,
+    GenerationStats,
+)
+from .server_errors import ServerConnectionLostError
+from .server_http import ServerClient
+from .server_stream import Clock, EventSink, Usage, sampling_fields
+from .tool_calls import ParseEvent, ToolCallStreamParser
+
+ENDPOINT: Final = "/v1/completions"
+REASONING_END: Final = "</think>"
+# How a forced call follows the reasoning, as the chat template writes it.
+CALL_AFTER_REASONING: Final = "\n\n" + CALL_OPEN
+
+
+@dataclass(slots=True)
+class _Phase:
+    """How one request ended."""
+
+    finish: str | None = None  # "stop", "length", or None when we closed it at a trigger
+    generated: int = 0
+    reasoning: int = 0
+    triggered: str | None = None
+
+
+class CompletionsGeneration:
+    """One generation through /v1/completions."""
+
+    def __init__(
+        self,
+        client: ServerClient,
+        request: GenerationRequest,
+        on_event: Callable[[ParseEvent], None] | None,
+    ) -> None:
+        """Prepare the parser; nothing is sent yet."""
+        self._client = client
+        self._request = request
+        self._sink = EventSink(on_event)
+        self._parser = ToolCallStreamParser(
+            request.tools, starts_in_reasoning=request.starts_in_reasoning
+        )
+        self._prompt = request.static_prompt + request.dynamic_prompt
+        self._written: list[str] = []
+        self._tail = ""
+        self._in_reasoning = request.starts_in_reasoning
+        self._call_forced = False
+        self._grammar = (
+            build_tool_call_grammar(request.tools, max_calls=MAX_CALLS_PER_ANSWER)
+            if request.tools and request.constrain_tool_calls and client.settings.grammar
+            else None
+        )
+        self.stats = GenerationStats(finish_reason="length")
+
+    async def run(self) -> GenerationOutput:
+        """Send requests until the answer is complete or the token limit is reached."""
+        request, stats = self._request, self.stats
+        remaining = request.max_tokens
+        while remaining > 0:
+            self._intervene()
+            in_call = self._parser.in_tool_call
+            limit = remaining
+            budget = request.thinking_budget
+            if self._in_reasoning and budget is not None:
+                limit = min(limit, max(budget - stats.reasoning_tokens, 1))
+            phase = await self._request_once(limit, grammar=in_call)
+            remaining -= phase.generated
+            stats.generated_tokens += phase.generated
+            stats.reasoning_tokens += phase.reasoning
+            if phase.triggered is not None:
+                continue
+            stats.finish_reason = phase.finish or "stop"
+            if phase.finish != "length" or in_call or phase.generated == 0:
+                break
+        self._publish(self._parser.finish())
+        return GenerationOutput(text="".join(self._written), events=self._sink.events, stats=stats)
+
+    def _intervene(self) -> None:
+        """Insert the text the engine writes itself: the end of reasoning, a forced call."""
+        budget = self._request.thinking_budget
+        if self._in_reasoning and budget is not None and self.stats.reasoning_tokens >= budget:
+            self.stats.thinking_budget_hit = True
+            self._write(THINK_CLOSE)
+        if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
+            self._call_forced = True
+            if not self._parser.in_tool_call:
+                done = "".join(self._written)
+                self._write(
+                    CALL_OPEN if not done or done.endswith("\n\n") else CALL_AFTER_REASONING
+                )
+
+    def _triggers(self, *, grammar: bool) -> tuple[str, ...]:
+        """Texts at which this request's stream is closed to continue differently."""
+        triggers: list[str] = []
+        if self._grammar is not None and not grammar:
+            triggers.append(CALL_OPEN)
+        if self._request.force_tool_call and self._in_reasoning and not self._call_forced:
+            triggers.append(REASONING_END)
+        return tuple(triggers)
+
+    async def _request_once(self, limit: int, *, grammar: bool) -> _Phase:
+        body: dict[str, Any] = {
+            "model": self._client.settings.model,
+            "prompt": self._prompt + "".join(self._written),
+            "max_tokens": limit,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+            # vLLM drops special tokens from the text by default; Qwen's tags must stay.
+            "skip_special_tokens": False,
+            **sampling_fields(self._request.sampling),
+        }
+        if grammar and self._grammar is not None:
+            body["grammar"] = self._grammar
+        triggers = self._triggers(grammar=grammar)
+        phase = _Phase()
+        usage = Usage()
+        clock = Clock()
+        chunks = 0
+        scan = ""
+        async with contextlib.aclosing(self._client.stream(ENDPOINT, body)) as events:
+            async for event in events:
+                usage.update(event)
+                choice = _first_choice(event)
+                if choice is None:
+                    continue
+                text = choice.get("text") or ""
+                if text:
+                    clock.token()
+                    chunks += 1
+                    if self._in_reasoning:
+                        phase.reasoning += 1
+                    cut, phase.triggered = _find_trigger(scan, text, triggers)
+                    scan = (scan + text)[-16:]
+                    self._write(text[:cut])
+                    if phase.triggered is not None:
+                        break
+                if choice.get("finish_reason"):
+                    phase.finish = str(choice["finish_reason"])
+        clock.add_to(self.stats)
+        if phase.triggered is None and phase.finish is None:
+            raise ServerConnectionLostError(
+                self._client.url,
+                "the stream ended before the answer was complete (llama-cpp-python's server "
+                "does this to a request when another arrives, unless started with "
+                "--interrupt_requests False)",
+            )
+        phase.generated = _generated(phase, usage, chunks, limit)
+        if phase.finish == "length" and self._in_reasoning:
+            phase.reasoning = phase.generated
+        if not self.stats.prompt_tokens:
+            self._first_usage(usage)
+        return phase
+
+    def _first_usage(self, usage: Usage) -> None:
+        """Take the prompt figures from the first request that reports them."""
+        stats = self.stats
+        stats.prompt_tokens = usage.prompt_tokens or 0
+        stats.cached_tokens = usage.cached_tokens or 0
+        stats.evaluated_tokens = max(stats.prompt_tokens - stats.cached_tokens, 0)
+
+    def _write(self, text: str) -> None:
+        if not text:
+            return
+        self._written.append(text)
+        joined = self._tail + text
+        self._tail = joined[-16:]
+        if self._in_reasoning and (REASONING_END in joined or CALL_OPEN in joined):
+            self._in_reasoning = False
+        self._publish(self._parser.feed(text))
+
+    def _publish(self, events: list[ParseEvent]) -> None:
+        self._sink.publish(events)
+
+
+def _first_choice(event: dict[str, Any]) -> dict[str, Any] | None:
+    choices = event.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        return choices[0]
+    return None
+
+
+def _find_trigger(before: str, text: str, triggers: tuple[str, ...]) -> tuple[int, str | None]:
+    """Where in `text` to cut (just after the earliest trigger) and which trigger it was.
+
+    `before` is the end of what came earlier, so a trigger split across chunks is found.
+    """
+    joined = before + text
+    found = [
+        (end, trigger)
+        for trigger in triggers
+        if (index := joined.find(trigger)) >= 0 and (end := index + len(trigger)) > len(before)
+    ]
+    if not found:
+        return len(text), None
+    end, trigger = min(found)
+    return end - len(before), trigger
+
+
+def _generated(phase: _Phase, usage: Usage, chunks: int, limit: int) -> int:
+    """Tokens a request wrote: as reported, else the limit it hit, else one per chunk."""
+    if usage.completion_tokens is not None and phase.triggered is None:
+        return usage.completion_tokens
+    if phase.finish == "length":
+        return limit
+    return chunks

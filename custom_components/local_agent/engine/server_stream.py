@@ -1,0 +1,94 @@
+"""What both server modes share: publishing parse events, timing and usage figures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+import time
+from typing import Any
+
+from .llama import GenerationStats
+from .settings import SamplingSettings
+from .tool_calls import ParseEvent
+
+
+class EventSink:
+    """Collects parse events and hands each to the caller's callback as it comes."""
+
+    def __init__(self, on_event: Callable[[ParseEvent], None] | None) -> None:
+        """Forward to on_event (called in the event loop, in order)."""
+        self.events: list[ParseEvent] = []
+        self._on_event = on_event
+
+    def publish(self, events: Iterable[ParseEvent]) -> None:
+        """Record and forward events."""
+        for event in events:
+            self.events.append(event)
+            if self._on_event is not None:
+                self._on_event(event)
+
+
+@dataclass(slots=True)
+class Usage:
+    """Token counts a server reported for one request (None when it did not say)."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cached_tokens: int | None = None
+
+    def update(self, event: Mapping[str, Any]) -> None:
+        """Read `usage` (OpenAI, vLLM) and `timings` (llama-server) from a stream event."""
+        usage = event.get("usage")
+        if isinstance(usage, Mapping):
+            self.prompt_tokens = _int(usage.get("prompt_tokens"), self.prompt_tokens)
+            self.completion_tokens = _int(usage.get("completion_tokens"), self.completion_tokens)
+            details = usage.get("prompt_tokens_details")
+            if isinstance(details, Mapping):
+                self.cached_tokens = _int(details.get("cached_tokens"), self.cached_tokens)
+        timings = event.get("timings")
+        if isinstance(timings, Mapping):
+            self.cached_tokens = _int(timings.get("cache_n"), self.cached_tokens)
+            if self.prompt_tokens is None and "prompt_n" in timings:
+                evaluated = _int(timings.get("prompt_n"), None)
+                if evaluated is not None:
+                    self.prompt_tokens = evaluated + (self.cached_tokens or 0)
+            self.completion_tokens = _int(timings.get("predicted_n"), self.completion_tokens)
+
+
+def _int(value: Any, default: int | None) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+class Clock:
+    """Splits a request's time: until the first token (prompt) and after it (generation)."""
+
+    def __init__(self) -> None:
+        """Start now."""
+        self._started = time.perf_counter()
+        self._first: float | None = None
+
+    def token(self) -> None:
+        """Note that a piece of the answer arrived."""
+        if self._first is None:
+            self._first = time.perf_counter()
+
+    def add_to(self, stats: GenerationStats) -> None:
+        """Add this request's time to the generation's figures."""
+        now = time.perf_counter()
+        first = self._first if self._first is not None else now
+        stats.prompt_seconds += first - self._started
+        stats.generation_seconds += now - first
+
+
+def sampling_fields(sampling: SamplingSettings) -> dict[str, Any]:
+    """Return the request fields of SamplingSettings (OpenAI names, llama.cpp/vLLM extras)."""
+    fields: dict[str, Any] = {
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+        "top_k": sampling.top_k,
+        "min_p": sampling.min_p,
+        "presence_penalty": sampling.presence_penalty,
+    }
+    if sampling.seed is not None:
+        fields["seed"] = sampling.seed
+    return fields

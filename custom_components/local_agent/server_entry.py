@@ -1,0 +1,127 @@
+"""Model entries on a server: their settings, and connecting to the server on setup.
+
+A server entry holds no file: setup skips the file checks, the llama-cpp-python runtime and
+the safe-load probe, and creates a ServerWorker instead of loading a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
+
+from .const import (
+    CONF_CONNECT_TIMEOUT,
+    CONF_MAX_CONCURRENT,
+    CONF_READ_TIMEOUT,
+    CONF_SERVER_GRAMMAR,
+    CONF_SERVER_MODE,
+    CONF_SERVER_MODEL,
+    CONF_SERVER_URL,
+    DOMAIN,
+    LOGGER,
+)
+from .engine.chat_format import (
+    ChatTemplate,
+    ChatTemplateError,
+    compile_template,
+    load_template,
+    render_split,
+)
+from .engine.server import ServerWorker
+from .engine.server_errors import ServerAuthError, ServerError, ServerModelMissingError
+from .engine.server_settings import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_CONCURRENT,
+    DEFAULT_READ_TIMEOUT,
+    ServerMode,
+    ServerSettings,
+)
+from .engine.types import Message
+
+
+def is_server_entry(entry: ConfigEntry) -> bool:
+    """Whether the entry's model runs on a server rather than in this process."""
+    return CONF_SERVER_URL in entry.data
+
+
+def server_settings(data: Mapping[str, Any], options: Mapping[str, Any]) -> ServerSettings:
+    """ServerSettings from an entry's data and options."""
+    return ServerSettings(
+        base_url=str(data[CONF_SERVER_URL]),
+        model=str(data.get(CONF_SERVER_MODEL, "")),
+        api_key=str(data.get(CONF_API_KEY) or "") or None,
+        mode=ServerMode(data.get(CONF_SERVER_MODE, ServerMode.COMPLETIONS)),
+        max_concurrent=int(options.get(CONF_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT)),
+        connect_timeout=float(options.get(CONF_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT)),
+        read_timeout=float(options.get(CONF_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
+        grammar=bool(options.get(CONF_SERVER_GRAMMAR, True)),
+    )
+
+
+def server_title(settings: ServerSettings) -> str:
+    """Entry title: the model's short name and the server's host."""
+    name = settings.model.rstrip("/").rsplit("/", 1)[-1] or settings.model
+    host = urlsplit(settings.root).netloc or settings.root
+    return f"{name} on {host}"
+
+
+def server_template(text: str | None) -> ChatTemplate:
+    """Return the server's chat template if it renders our prompt, else the bundled one.
+
+    llama-server shows the model's template in /props (what the in-process engine reads from
+    the GGUF file); vLLM and llama-cpp-python's server show none, so completions mode renders
+    with the bundled Qwen3.5 template: the format every supported model speaks.
+    """
+    if text:
+        try:
+            template = compile_template(text, "server")
+            render_split(
+                template,
+                static_system="Instructions.",
+                dynamic_system="State.",
+                history=[Message("user", "Hello")],
+                tools=[],
+                enable_thinking=True,
+            )
+        except ChatTemplateError as err:
+            LOGGER.warning("Not using the server's chat template: %s", err)
+        else:
+            return template
+    return load_template(None)
+
+
+async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker:
+    """Check the server and return a worker for it; raise the entry error if it fails.
+
+    An unreachable server (or one that does not serve the model yet) is retried by Home
+    Assistant; a refused API key is not.
+    """
+    settings = server_settings(entry.data, entry.options)
+    placeholders = {"url": settings.root, "model": settings.model}
+    try:
+        return await ServerWorker.connect(async_get_clientsession(hass), settings)
+    except ServerAuthError as err:
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key=err.key,
+            translation_placeholders=placeholders,
+        ) from err
+    except ServerModelMissingError as err:
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key=err.key,
+            translation_placeholders=placeholders,
+        ) from err
+    except ServerError as err:
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="server_unreachable",
+            translation_placeholders=placeholders,
+        ) from err

@@ -1,0 +1,428 @@
+"""`scripts/bench turn`: the latency of one spoken command, end to end, and where it goes.
+
+A real Home Assistant with the demo home (scripts/harness) sends one sentence to the agent,
+through `conversation.async_converse`, as a voice satellite would. Engines:
+
+* ``inprocess``: the model in this process (llama-cpp-python, prefix checkpoints).
+* ``server``: the same model file served by llama-cpp-python's own OpenAI-compatible server
+  (`python -m llama_cpp.server`, started here on loopback with the same threads and context),
+  reached through the server engine in completions or chat mode.
+* ``both``: one after the other, then the comparison.
+
+Each turn is split by the events the engine streams (timestamped as they reach the agent):
+
+* build: the agent's work before the model (tools, home overview, prompt rendering);
+* prompt: request until the first piece of the answer, per model round (in-process: prompt
+  evaluation with the cached prefix restored; server: the same plus HTTP);
+* reasoning / tool call / answer: time until each reasoning, call and answer event (the
+  server's extra requests within a round, which continue after the thinking budget or after
+  `<tool_call>`, count towards the event they lead to);
+* execution: running the tool calls in Home Assistant;
+* other: the rest of the wall time (chat log, conversation API, safety gate).
+
+Tokens: prompt tokens and cached tokens as the engine reports them (llama-cpp-python's server
+reports none while streaming: "n/a"), generated and reasoning tokens. The first turn of each
+engine warms it up (the in-process static prefix checkpoint, the server's imports) and is not
+counted; each figure is the median of --runs turns, each in a new conversation and a minute
+later on the prompt's clock (so the dynamic part changes, as it does in real use).
+
+The server uses the model file's own chat template, so both engines see the same prompt. With
+--force-call the first round of each turn continues after `<tool_call>` (as the tests do), so a
+random-weight model exercises the call, its validation and execution.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
+import contextlib
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timedelta
+import json
+from pathlib import Path
+import statistics
+import sys
+import time
+from types import MappingProxyType
+from typing import Any
+from unittest.mock import patch
+
+from custom_components.local_agent import agent as agent_module, server_entry
+from custom_components.local_agent.config_flow import LocalAgentConfigFlow, default_agent_data
+from custom_components.local_agent.const import (
+    CONF_MAX_CONCURRENT,
+    CONF_MAX_TOKENS,
+    CONF_SERVER_MODE,
+    CONF_SERVER_MODEL,
+    CONF_SERVER_URL,
+    CONF_TEMPERATURE,
+    CONF_THINKING_BUDGET,
+    CONF_THREADS,
+    DEFAULT_AGENT_NAME,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.local_agent.engine.chat_format import (
+    ChatTemplate,
+    compile_template,
+    load_template,
+)
+from custom_components.local_agent.engine.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.server_settings import ServerMode
+from custom_components.local_agent.engine.tool_calls import (
+    ParseEvent,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallFailed,
+    ToolCallParsed,
+)
+from homeassistant.config_entries import (
+    SOURCE_USER,
+    ConfigEntry,
+    ConfigEntryState,
+    ConfigSubentryData,
+)
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.util import dt as dt_util
+from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
+from scripts.harness.demo_home import async_setup_demo_home, demo_platforms
+from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
+from scripts.harness.models import SHORTCUTS, ModelFileError, resolve_model
+from scripts.harness.turn import TurnRecord, async_run_turn
+from tests.llama_server import missing_server_dependencies, running_llama_server
+
+ENGINES = ("inprocess", "server")
+PARTS = ("build", "prompt", "reasoning", "tool call", "execution", "answer", "other", "total")
+
+
+@dataclass(slots=True)
+class RoundTiming:
+    """When one model round's events reached the agent."""
+
+    started: float
+    prompt: float = 0.0
+    reasoning: float = 0.0
+    call: float = 0.0
+    answer: float = 0.0
+
+
+@dataclass(slots=True)
+class TurnFigures:
+    """One turn, split."""
+
+    seconds: dict[str, float]
+    prompt_tokens: int | None
+    cached_tokens: int | None
+    generated_tokens: int
+    reasoning_tokens: int
+    rounds: int
+    calls: list[str]
+    answer: str
+
+
+@dataclass(slots=True)
+class EngineResult:
+    """Every counted turn of one engine."""
+
+    engine: str
+    label: str
+    turns: list[TurnFigures] = field(default_factory=list)
+
+    def median(self, part: str) -> float:
+        """Median seconds of one part."""
+        return statistics.median(turn.seconds[part] for turn in self.turns)
+
+    def median_tokens(self, name: str) -> float | None:
+        """Median of a token count, None when the engine does not report it."""
+        values: list[int | None] = [getattr(turn, name) for turn in self.turns]
+        counted = [value for value in values if value is not None]
+        if len(counted) < len(values):
+            return None
+        return float(statistics.median(counted))
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(prog="scripts/bench turn", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--model", help=f"GGUF file, or {' / '.join(SHORTCUTS)} (default: qwen35, the test model)"
+    )
+    parser.add_argument("--engine", choices=(*ENGINES, "both"), default="both")
+    parser.add_argument(
+        "--mode", choices=[str(mode) for mode in ServerMode], default=str(ServerMode.COMPLETIONS)
+    )
+    parser.add_argument("--sentence", default="turn on the kitchen light")
+    parser.add_argument("--runs", type=int, default=5, help="counted turns per engine")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--max-tokens", type=int, default=96)
+    parser.add_argument("--thinking-budget", type=int, default=32)
+    parser.add_argument("--force-call", action="store_true", help="force a call in round 1")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    return parser.parse_args(argv)
+
+
+def agent_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Greedy sampling and bounded answers, so both engines write alike."""
+    return {
+        CONF_TEMPERATURE: 0.0,
+        CONF_MAX_TOKENS: args.max_tokens,
+        CONF_THINKING_BUDGET: args.thinking_budget,
+    }
+
+
+@contextlib.contextmanager
+def forced_first_call(enabled: bool) -> Iterator[None]:
+    """Continue the first round of each turn after `<tool_call>`."""
+    if not enabled:
+        yield
+        return
+
+    def build(*args: Any, **kwargs: Any) -> GenerationRequest:
+        request = GenerationRequest(*args, **kwargs)
+        conversation = request.conversation
+        first = conversation is None or conversation.messages[-1].role == "user"
+        return replace(request, force_tool_call=first)
+
+    with patch.object(agent_module, "GenerationRequest", build):
+        yield
+
+
+class _Clock:
+    """The agent's view of homeassistant.util.dt, some minutes ahead."""
+
+    def __init__(self, offset: timedelta) -> None:
+        self._offset = offset
+
+    def now(self) -> datetime:
+        return dt_util.now() + self._offset
+
+
+@contextlib.contextmanager
+def timed_events(handle: LocalAgentHandle, rounds: list[RoundTiming]) -> Iterator[None]:
+    """Timestamp each model round's events as they reach the agent."""
+    worker = handle.worker
+    generate = worker.generate
+
+    async def timed(
+        request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None = None
+    ) -> GenerationOutput:
+        timing = RoundTiming(started=time.perf_counter())
+        rounds.append(timing)
+        last = [timing.started]
+
+        def note(event: ParseEvent) -> None:
+            now = time.perf_counter()
+            if not timing.prompt:
+                timing.prompt = now - timing.started
+            else:
+                spent = now - last[0]
+                if isinstance(event, ReasoningDelta):
+                    timing.reasoning += spent
+                elif isinstance(event, ToolCallParsed | ToolCallFailed):
+                    timing.call += spent
+                elif isinstance(event, TextDelta):
+                    timing.answer += spent
+            last[0] = now
+            if on_event is not None:
+                on_event(event)
+
+        output = await generate(request, note)
+        timing.answer += time.perf_counter() - last[0]  # the end of the stream
+        return output
+
+    with patch.object(worker, "generate", timed):
+        yield
+
+
+def figures(record: TurnRecord, rounds: list[RoundTiming], *, server: bool) -> TurnFigures:
+    """Split one recorded turn."""
+    report = record.report
+    assert report is not None
+    seconds = {
+        "build": report.build_seconds,
+        "prompt": sum(r.prompt for r in rounds),
+        "reasoning": sum(r.reasoning for r in rounds),
+        "tool call": sum(r.call for r in rounds),
+        "execution": report.tool_seconds,
+        "answer": sum(r.answer for r in rounds),
+        "total": record.wall_seconds,
+    }
+    seconds["other"] = seconds["total"] - sum(
+        seconds[part] for part in PARTS if part not in ("other", "total")
+    )
+    reported = not server or report.prompt_tokens > 0
+    return TurnFigures(
+        seconds=seconds,
+        prompt_tokens=report.prompt_tokens if reported else None,
+        cached_tokens=report.cached_tokens if reported else None,
+        generated_tokens=report.generated_tokens,
+        reasoning_tokens=report.reasoning_tokens,
+        rounds=report.rounds,
+        calls=[call.name for call in record.tool_calls],
+        answer=record.answer,
+    )
+
+
+async def run_turns(
+    handle: LocalAgentHandle, args: argparse.Namespace, result: EngineResult, *, server: bool
+) -> None:
+    """One warm-up turn, then --runs counted turns, each in a new conversation.
+
+    Each turn happens a minute after the previous one (as far as the prompt's clock says), so
+    its dynamic part differs as in real use and no engine reuses a whole previous prompt.
+    """
+    user_id = await async_create_person(handle.hass, f"Bench user {result.engine}")
+    with forced_first_call(args.force_call):
+        for number in range(args.runs + 1):
+            rounds: list[RoundTiming] = []
+            with (
+                timed_events(handle, rounds),
+                patch.object(agent_module, "dt_util", _Clock(timedelta(minutes=number))),
+            ):
+                record = await async_run_turn(handle, args.sentence, user_id=user_id)
+            if number:
+                result.turns.append(figures(record, rounds, server=server))
+
+
+def gguf_chat_template(path: Path) -> ChatTemplate | None:
+    """The chat template stored in the model file (what the in-process engine uses)."""
+    import gguf
+
+    field_ = gguf.GGUFReader(path).fields.get("tokenizer.chat_template")
+    if field_ is None:
+        return None
+    text = bytes(field_.parts[field_.data[0]]).decode("utf-8")
+    return compile_template(text, "server")
+
+
+@contextlib.asynccontextmanager
+async def async_server_agent(
+    hass: HomeAssistant, url: str, model: str, mode: str, options: dict[str, Any]
+) -> AsyncIterator[LocalAgentHandle]:
+    """Set up a server entry with one agent (as the config flow creates it)."""
+    entry = ConfigEntry(
+        domain=DOMAIN,
+        title=f"{Path(model).name} on a server",
+        data={CONF_SERVER_URL: url, CONF_SERVER_MODEL: model, CONF_SERVER_MODE: mode},
+        options={CONF_MAX_CONCURRENT: 1},
+        source=SOURCE_USER,
+        version=LocalAgentConfigFlow.VERSION,
+        minor_version=LocalAgentConfigFlow.MINOR_VERSION,
+        unique_id=f"{url}#{model}",
+        discovery_keys=MappingProxyType({}),
+        subentries_data=[
+            ConfigSubentryData(
+                data={**default_agent_data(), **options},
+                subentry_type=SUBENTRY_CONVERSATION,
+                title=DEFAULT_AGENT_NAME,
+                unique_id=None,
+            )
+        ],
+    )
+    await hass.config_entries.async_add(entry)
+    await hass.async_block_till_done()
+    try:
+        if entry.state is not ConfigEntryState.LOADED:
+            raise HarnessError(f"The server entry did not load: {entry.reason}")
+        subentry_id = next(iter(entry.subentries))
+        entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
+        if entity_id is None:
+            raise HarnessError("The server entry created no conversation entity")
+        yield LocalAgentHandle(hass, entry, entity_id)
+    finally:
+        await hass.config_entries.async_unload(entry.entry_id)
+
+
+async def async_bench(args: argparse.Namespace, model: Path) -> list[EngineResult]:
+    """Boot Home Assistant with the demo home; run the turns on each engine."""
+    engines = ENGINES if args.engine == "both" else (args.engine,)
+    options = agent_options(args)
+    results: list[EngineResult] = []
+    with demo_platforms():
+        async with async_home_assistant() as hass:
+            await async_setup_demo_home(hass)
+            if "inprocess" in engines:
+                result = EngineResult("inprocess", "in-process")
+                async with async_local_agent(
+                    hass, model, engine_options={CONF_THREADS: args.threads}, agent_options=options
+                ) as handle:
+                    await run_turns(handle, args, result, server=False)
+                results.append(result)
+            if "server" in engines:
+                result = EngineResult("server", f"server ({args.mode})")
+                template = gguf_chat_template(model)
+                with (
+                    running_llama_server(model, threads=args.threads) as llama,
+                    patch.object(
+                        server_entry,
+                        "server_template",
+                        lambda text: template or load_template(None),
+                    ),
+                ):
+                    async with async_server_agent(
+                        hass, llama.base_url, llama.model_id, args.mode, options
+                    ) as handle:
+                        await run_turns(handle, args, result, server=True)
+                results.append(result)
+    return results
+
+
+def report(results: list[EngineResult], args: argparse.Namespace, model: Path) -> str:
+    """The table: median seconds per part and tokens, one column per engine."""
+    lines = [
+        f"Turn latency: {model.name}, {args.threads} threads, sentence {args.sentence!r}, "
+        f"median of {args.runs} turns{', first round forced to call' if args.force_call else ''}",
+        "",
+        f"{'':<22}" + "".join(f"{r.label:>22}" for r in results),
+    ]
+    for part in PARTS:
+        label = f"{part} (ms)"
+        lines.append(f"{label:<22}" + "".join(f"{r.median(part) * 1000:>22.1f}" for r in results))
+    for name in ("prompt_tokens", "cached_tokens", "generated_tokens", "reasoning_tokens"):
+        cells = []
+        for result in results:
+            value = result.median_tokens(name)
+            cells.append(f"{'n/a' if value is None else f'{value:g}':>22}")
+        lines.append(f"{name.replace('_', ' '):<22}" + "".join(cells))
+    lines.append(
+        f"{'rounds':<22}"
+        + "".join(f"{statistics.median(t.rounds for t in r.turns):>22g}" for r in results)
+    )
+    if len(results) == 2:
+        ratio = results[1].median("total") / results[0].median("total")
+        lines += ["", f"server / in-process total latency: {ratio:.2f}x"]
+    lines.append("")
+    for result in results:
+        turn = result.turns[-1]
+        lines.append(f"{result.label}: calls {turn.calls or 'none'}; answer {turn.answer[:80]!r}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; return the exit status."""
+    args = parse_args(argv)
+    configure_logging(verbose=args.verbose)
+    if args.engine != "inprocess" and (reason := missing_server_dependencies()):
+        print(f"scripts/bench turn: {reason}", file=sys.stderr)
+        return 2
+    try:
+        model = resolve_model(args.model)
+    except ModelFileError as err:
+        print(f"scripts/bench turn: {err}", file=sys.stderr)
+        return 2
+    try:
+        results = asyncio.run(async_bench(args, model))
+    except HarnessError as err:
+        print(f"scripts/bench turn: {err}", file=sys.stderr)
+        return 1
+    print(report(results, args, model))
+    if args.json is not None:
+        args.json.write_text(json.dumps([asdict(result) for result in results], indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""Fixtures: llama-cpp-python's real server with the qwen35 test model, set-up server agents."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent import server_entry
+from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.const import (
+    CONF_MAX_CONCURRENT,
+    CONF_SERVER_GRAMMAR,
+    CONF_SERVER_MODE,
+    CONF_SERVER_MODEL,
+    CONF_SERVER_URL,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.local_agent.engine.server import ServerWorker
+from custom_components.local_agent.engine.server_settings import (
+    DEFAULT_READ_TIMEOUT,
+    ServerMode,
+    ServerSettings,
+)
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from tests.fake_openai import FakeOpenAI, serve_fake_openai
+from tests.integration.conftest import Agent
+from tests.llama_server import LlamaServer, missing_server_dependencies, start_llama_server
+
+API_KEY = "test-key"
+
+
+@dataclass(frozen=True)
+class LlamaServers:
+    """The session's server, and a second one a test may kill."""
+
+    main: LlamaServer
+    disposable: LlamaServer
+
+
+@pytest.fixture(scope="session")
+def llama_servers(qwen35_model_path: Path) -> Iterator[LlamaServers]:
+    """Two `python -m llama_cpp.server` processes with the qwen35 test model, started together."""
+    if reason := missing_server_dependencies():
+        pytest.skip(reason)
+    # One thread each: more than the machine's cores make llama.cpp's spinning threads crawl.
+    main = start_llama_server(qwen35_model_path, api_key=API_KEY)
+    disposable = start_llama_server(qwen35_model_path)
+    try:
+        main.wait_ready()
+        disposable.wait_ready()
+        yield LlamaServers(main, disposable)
+    finally:
+        for server in (main, disposable):
+            server.stop()
+            server.log_path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def llama_server(llama_servers: LlamaServers, socket_enabled: None) -> LlamaServer:
+    """The session's llama-cpp-python server (API key API_KEY)."""
+    if llama_servers.main.process.poll() is not None:
+        pytest.fail(f"the llama-cpp-python server died:\n{llama_servers.main.log_tail()}")
+    return llama_servers.main
+
+
+@pytest.fixture
+async def fake_server(socket_enabled: None) -> AsyncIterator[FakeOpenAI]:
+    """A scripted OpenAI-compatible server on loopback."""
+    async with serve_fake_openai() as fake:
+        yield fake
+
+
+@pytest.fixture(autouse=True)
+def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retry an unreachable server after milliseconds; give up on a silent one sooner."""
+    settings = server_entry.server_settings
+
+    def fast(*args: Any) -> ServerSettings:
+        chosen = settings(*args)
+        read_timeout = 20 if chosen.read_timeout == DEFAULT_READ_TIMEOUT else chosen.read_timeout
+        return replace(chosen, retry_delay=0.005, read_timeout=read_timeout)
+
+    monkeypatch.setattr(server_entry, "server_settings", fast)
+
+
+def server_entry_data(
+    url: str, model: str, mode: ServerMode = ServerMode.COMPLETIONS, api_key: str | None = None
+) -> dict[str, Any]:
+    data: dict[str, Any] = {CONF_SERVER_URL: url, CONF_SERVER_MODEL: model, CONF_SERVER_MODE: mode}
+    if api_key:
+        data[CONF_API_KEY] = api_key
+    return data
+
+
+async def async_setup_server_agent(
+    hass: HomeAssistant,
+    url: str,
+    model: str,
+    *,
+    mode: ServerMode = ServerMode.COMPLETIONS,
+    api_key: str | None = None,
+    max_concurrent: int = 2,
+    grammar: bool = True,
+    **agent_options: Any,
+) -> Agent:
+    """Create a server entry with one agent subentry and set it up."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=model,
+        data=server_entry_data(url, model, mode, api_key),
+        options={CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
+        unique_id=f"{url}#{model}",
+        subentries_data=[
+            ConfigSubentryData(
+                data={**default_agent_data(), **agent_options},
+                subentry_type=SUBENTRY_CONVERSATION,
+                title="Local Agent",
+                unique_id=None,
+            )
+        ],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    subentry_id = next(iter(entry.subentries))
+    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
+    assert entity_id is not None
+    return Agent(hass, entry, entity_id)
+
+
+def worker_of(agent: Agent) -> ServerWorker:
+    worker = agent.entry.runtime_data.worker
+    assert isinstance(worker, ServerWorker)
+    return worker

@@ -1,0 +1,160 @@
+"""Chat mode: the server renders the prompt; calls come back as tool_calls or as XML text."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+import json
+from typing import Any
+
+import pytest
+
+from custom_components.local_agent import agent as agent_module
+from custom_components.local_agent.const import CONF_TEMPERATURE, CONF_THINKING_BUDGET
+from custom_components.local_agent.engine import server_chat
+from custom_components.local_agent.engine.grammar import build_tool_call_grammar
+from custom_components.local_agent.engine.llama import GenerationRequest
+from custom_components.local_agent.engine.server_settings import ServerMode
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import HomeAssistant
+from tests.fake_openai import FakeOpenAI, chat_chunk, tool_call_delta
+from tests.llama_server import LlamaServer
+
+from .conftest import API_KEY, async_setup_server_agent, worker_of
+
+BED_LIGHT = "light.bed_light"
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech["plain"]["speech"])
+
+
+def chat_log_of(hass: HomeAssistant, result: conversation.ConversationResult) -> Any:
+    return hass.data[DATA_CHAT_LOGS][result.conversation_id]
+
+
+async def test_vllm_style_tool_calls_and_reasoning_are_executed(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
+) -> None:
+    """A server with a tool parser and a reasoning parser (vLLM qwen3_xml + qwen3)."""
+    arguments = json.dumps({"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": "40"})
+    fake_server.will_stream(
+        [
+            chat_chunk(role="assistant", content=""),
+            chat_chunk(reasoning_content="The user wants "),
+            chat_chunk(reasoning_content="the bed light on."),
+            chat_chunk(tool_calls=[tool_call_delta(0, name="light", arguments=arguments[:20])]),
+            chat_chunk(tool_calls=[tool_call_delta(0, arguments=arguments[20:])]),
+            chat_chunk(finish="tool_calls"),
+        ],
+        [chat_chunk(content="The bed light "), chat_chunk(content="is on.", finish="stop")],
+    )
+    agent = await async_setup_server_agent(
+        hass, fake_server.url, "fake-model", mode=ServerMode.CHAT
+    )
+
+    result = await agent.ask("turn on the bed light")
+
+    assert speech(result) == "The bed light is on."
+    light = hass.states.get(BED_LIGHT)
+    assert light is not None
+    assert light.state == "on"
+    assert light.attributes["brightness"] == 102  # 40 % (the string "40" typed as integer)
+    first, second = fake_server.requests
+    assert first["chat_template_kwargs"] == {"enable_thinking": True}
+    assert {tool["function"]["name"] for tool in first["tools"]} >= {"light", "get_state"}
+    assert first["messages"][0]["role"] == "system"
+    assert first["messages"][-1] == {"role": "user", "content": "turn on the bed light"}
+    assistant, tool = second["messages"][-2:]
+    call = assistant["tool_calls"][0]
+    assert call["function"]["name"] == "light"
+    assert json.loads(call["function"]["arguments"])["brightness_pct"] == 40
+    assert assistant["reasoning_content"] == "The user wants the bed light on."
+    assert tool["role"] == "tool"
+    assert tool["tool_call_id"] == call["id"]
+    assert "entities" in json.loads(tool["content"])
+    thinking = [
+        content.thinking_content
+        for content in chat_log_of(hass, result).content
+        if isinstance(content, conversation.AssistantContent) and content.thinking_content
+    ]
+    assert thinking[0] == "The user wants the bed light on."
+
+
+async def test_tools_refused_by_the_server_are_explained(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
+) -> None:
+    agent = await async_setup_server_agent(
+        hass, fake_server.url, "fake-model", mode=ServerMode.CHAT
+    )
+    fake_server.tools_error = (
+        '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'
+    )
+
+    result = await agent.ask("turn on the bed light")
+
+    assert speech(result) == (
+        f"The model server at {fake_server.url} does not accept tool calls. Start it with tool "
+        "calling enabled, or use the completions mode."
+    )
+
+
+async def test_llama_cpp_python_server_returns_xml_calls_in_the_content(
+    hass: HomeAssistant,
+    demo_home: None,
+    llama_server: LlamaServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """llama-cpp-python's server has no tool parser: our XML parser reads the content.
+
+    Its chat template opens a think block (thinking is on). A grammar sent with the first
+    request makes the random-weight model close it and write a call; llama-cpp-python's chat
+    endpoint accepts `grammar`.
+    """
+    bodies: list[dict[str, Any]] = []
+    chat_body = server_chat.chat_body
+
+    def with_grammar(request: GenerationRequest, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        body = chat_body(request, *args, **kwargs)
+        if not bodies:
+            call = build_tool_call_grammar(request.tools).replace("root ::=", "call-root ::=", 1)
+            body["grammar"] = 'root ::= "ok\\n</think>\\n\\n<tool_call>" call-root\n' + call
+        bodies.append(body)
+        return body
+
+    def short(*args: Any, **kwargs: Any) -> GenerationRequest:
+        return replace(GenerationRequest(*args, **kwargs), max_tokens=48)
+
+    monkeypatch.setattr(server_chat, "chat_body", with_grammar)
+    monkeypatch.setattr(agent_module, "GenerationRequest", short)
+    agent = await async_setup_server_agent(
+        hass,
+        llama_server.base_url,
+        llama_server.model_id,
+        mode=ServerMode.CHAT,
+        api_key=API_KEY,
+        **{CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 16},
+    )
+
+    result = await agent.ask("turn on the bed light")
+
+    chat_log = chat_log_of(hass, result)
+    calls = [
+        call
+        for content in chat_log.content
+        if isinstance(content, conversation.AssistantContent)
+        for call in content.tool_calls or ()
+    ]
+    results = [
+        c.result.data for c in chat_log.content if isinstance(c, conversation.ToolResultContent)
+    ]
+    assert calls, "no call was read from the content"
+    assert ("entities" in results[0]) or ("error" in results[0])
+    assert worker_of(agent).server_parses_calls is False
+    # The next round sends the call back as the XML the model wrote (its template needs that).
+    second = bodies[1]["messages"]
+    assistant = next(m for m in reversed(second) if m["role"] == "assistant")
+    assert "tool_calls" not in assistant
+    assert assistant["content"].startswith("<tool_call>\n<function=")
+    assert second[-1]["role"] == "tool"
+    assert speech(result)
