@@ -230,7 +230,11 @@ def timed_events(handle: LocalAgentHandle, rounds: list[RoundTiming]) -> Iterato
                 on_event(event)
 
         output = await generate(request, note)
-        timing.answer += time.perf_counter() - last[0]  # the end of the stream
+        now = time.perf_counter()
+        if not timing.prompt:  # nothing but whitespace was written: the engine's own split
+            timing.prompt = min(output.stats.prompt_seconds, now - timing.started)
+            last[0] = timing.started + timing.prompt
+        timing.answer += now - last[0]  # the end of the stream
         return output
 
     with patch.object(worker, "generate", timed):
