@@ -74,10 +74,20 @@ class Agent:
 
 async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:
     """Create a model entry with one agent subentry and set it up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
+    return await async_setup_entry_with_agent(
+        hass,
+        agent_options,
         data={CONF_MODEL_PATH: str(model_path)},
         unique_id=str(model_path),
+    )
+
+
+async def async_setup_entry_with_agent(
+    hass: HomeAssistant, agent_options: dict[str, Any], **entry_fields: Any
+) -> Agent:
+    """Create an entry (model file or server) with one agent subentry and set it up."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
         subentries_data=[
             ConfigSubentryData(
                 data={**default_agent_data(), **agent_options},
@@ -86,6 +96,7 @@ async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_optio
                 unique_id=None,
             )
         ],
+        **entry_fields,
     )
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)

@@ -8,18 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent import server_entry
-from custom_components.local_agent.config_flow import default_agent_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_SERVER_GRAMMAR,
     CONF_SERVER_MODE,
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.server import ServerWorker
 from custom_components.local_agent.engine.server_settings import (
@@ -27,12 +23,10 @@ from custom_components.local_agent.engine.server_settings import (
     ServerMode,
     ServerSettings,
 )
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import entity_registry as er
 from tests.fake_openai import FakeOpenAI, serve_fake_openai
-from tests.integration.conftest import Agent
+from tests.integration.conftest import Agent, async_setup_entry_with_agent
 from tests.llama_server import LlamaServer, missing_server_dependencies, start_llama_server
 
 API_KEY = "test-key"
@@ -113,28 +107,14 @@ async def async_setup_server_agent(
     **agent_options: Any,
 ) -> Agent:
     """Create a server entry with one agent subentry and set it up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
+    return await async_setup_entry_with_agent(
+        hass,
+        agent_options,
         title=model,
         data=server_entry_data(url, model, mode, api_key),
         options={CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
         unique_id=f"{url}#{model}",
-        subentries_data=[
-            ConfigSubentryData(
-                data={**default_agent_data(), **agent_options},
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Local Agent",
-                unique_id=None,
-            )
-        ],
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    subentry_id = next(iter(entry.subentries))
-    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
-    assert entity_id is not None
-    return Agent(hass, entry, entity_id)
 
 
 def worker_of(agent: Agent) -> ServerWorker:
