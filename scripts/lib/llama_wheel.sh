@@ -5,6 +5,13 @@
 
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
 LLAMA_CMAKE_ARGS="-DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_OPENSSL=OFF -DGGML_NATIVE=ON -DGGML_OPENMP=OFF"
+# GGML_NATIVE (-march=native) compiles ggml's AMX kernels in on CPUs that have AMX, and that path
+# segfaults on prompt batches of Q4_K weights (llama.cpp issue 20824, closed without a fix).
+# Switch the AMX instruction sets off again after -march=native; every other native flag stays.
+if [ "$(uname -m)" = "x86_64" ]; then
+  LLAMA_NO_AMX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+  LLAMA_CMAKE_ARGS="$LLAMA_CMAKE_ARGS -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF '-DCMAKE_C_FLAGS=$LLAMA_NO_AMX_FLAGS' '-DCMAKE_CXX_FLAGS=$LLAMA_NO_AMX_FLAGS'"
+fi
 
 # The wheel is compiled for this CPU (GGML_NATIVE), so the cache key includes its flags.
 llama_wheel_dir() {

@@ -48,7 +48,8 @@ EOF
 provide_forky_python() {
   local prefix="$1"
   local python="$prefix/usr/bin/python3.14"
-  if [ -x "$python" ] && python_is_suitable "$python"; then
+  # The marker is written last: a prefix left half-made by an interrupted run is made again.
+  if [ -f "$prefix/.complete" ] && python_is_suitable "$python"; then
     echo "$python"
     return 0
   fi
@@ -94,10 +95,16 @@ provide_forky_python() {
   # point it into the prefix so C extensions can be compiled against this interpreter.
   sed -i "s|#  include <$triplet/python3.14/pyconfig.h>|#  include \"$prefix/usr/include/$triplet/python3.14/pyconfig.h\"|" \
     "$prefix/usr/include/python3.14/pyconfig.h"
+  if ! grep -q "#  include \"$prefix/usr/include/$triplet/python3.14/pyconfig.h\"" \
+    "$prefix/usr/include/python3.14/pyconfig.h"; then
+    echo "Could not point pyconfig.h into $prefix: C extensions would not compile." >&2
+    return 1
+  fi
   if ! python_is_suitable "$python"; then
     echo "The provided Python at $python does not run." >&2
     return 1
   fi
+  touch "$prefix/.complete"
   echo "$python"
 }
 
