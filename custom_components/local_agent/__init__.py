@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
@@ -47,9 +49,9 @@ class LocalAgentData:
 type LocalAgentConfigEntry = ConfigEntry[LocalAgentData]
 
 
-def engine_settings(entry: ConfigEntry) -> EngineSettings:
-    """Engine settings from the entry's options."""
-    options = entry.options
+def engine_settings(entry: ConfigEntry | Mapping[str, Any]) -> EngineSettings:
+    """Engine settings from the entry's options (or from options not yet saved in an entry)."""
+    options = entry.options if isinstance(entry, ConfigEntry) else entry
     threads = int(options.get(CONF_THREADS, 0))
     flash = options.get(CONF_FLASH_ATTENTION)
     return EngineSettings(
@@ -88,11 +90,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
             translation_placeholders={"reason": "llama_cpp is not installed"},
         )
     issues.async_clear_runtime_issue(hass)
-    await safe_load.async_ensure_loadable(hass, entry, model_path, version)
+    settings = engine_settings(entry)
+    await safe_load.async_ensure_loadable(hass, entry, model_path, version, settings)
 
     registry = hass.data.setdefault(MODEL_REGISTRY, ModelRegistry())
     try:
-        worker = await registry.acquire(model_path, engine_settings(entry))
+        worker = await registry.acquire(model_path, settings)
     except EngineOutOfMemoryError as err:
         raise ConfigEntryNotReady(
             translation_domain=DOMAIN,

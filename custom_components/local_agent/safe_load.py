@@ -2,9 +2,12 @@
 
 llama.cpp is native code: a build that uses an instruction this CPU lacks dies with SIGILL, a
 damaged model can segfault, and either would take the whole Home Assistant process down. So
-before the first load of a model file (per file, llama-cpp-python version and CPU), Home
-Assistant runs engine/probe.py with its own interpreter, by file path (the child needs neither
-this package nor Home Assistant importable), with a timeout. Successes are remembered in this
+before the first load of a model file (per file, llama-cpp-python version, CPU and engine
+settings), Home Assistant runs engine/probe.py with its own interpreter, by file path (the child
+needs neither this package nor Home Assistant importable), with a timeout. The child does what
+inference does with the entry's settings: one prompt batch as large as the engine's batch, then
+a few generated tokens (a kernel that crashes only on batches is caught there, not by the first
+real prompt). Successes are remembered in this
 process and in Home Assistant's storage (``.storage/local_agent.load_checks``); failures become
 repair issues and a config entry error instead of a crash.
 """
@@ -32,6 +35,7 @@ from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN, LOGGER
 from .engine import probe
+from .engine.settings import EngineSettings
 from .issues import async_raise_crash, async_raise_model_problem, async_raise_runtime_missing
 from .runtime import cpu_flags
 
@@ -75,9 +79,23 @@ _PROVEN: set[str] = set()
 LOAD_CHECKS: HassKey[LoadChecks] = HassKey(f"{DOMAIN}_load_checks")
 
 
-def probe_command(model_path: Path) -> list[str]:
+def probe_arguments(settings: EngineSettings, threads: int) -> list[str]:
+    """Return the engine settings as the probe's options (the caller resolves threads)."""
+    flash = {None: "auto", True: "on", False: "off"}[settings.flash_attention]
+    arguments = [
+        f"--n-ctx={settings.n_ctx}",
+        f"--n-batch={settings.n_batch}",
+        f"--threads={threads}",
+        f"--flash-attention={flash}",
+    ]
+    if not settings.use_mmap:
+        arguments.append("--no-mmap")
+    return arguments
+
+
+def probe_command(model_path: Path, arguments: list[str]) -> list[str]:
     """Return the child's command line (-P: the script's folder must not shadow the stdlib)."""
-    return [sys.executable, "-P", str(PROBE_SCRIPT), str(model_path)]
+    return [sys.executable, "-P", str(PROBE_SCRIPT), str(model_path), *arguments]
 
 
 def _child_env() -> dict[str, str]:
@@ -115,10 +133,10 @@ def classify(returncode: int, stdout: bytes, stderr: bytes) -> ProbeResult:
     return ProbeResult(outcome, reason=f"exit status {returncode}", detail=tail)
 
 
-async def async_run_probe(model_path: Path) -> ProbeResult:
-    """Load the model in a child process and report how that went."""
+async def async_run_probe(model_path: Path, arguments: list[str]) -> ProbeResult:
+    """Run the model in a child process and report how that went."""
     process = await asyncio.create_subprocess_exec(
-        *probe_command(model_path),
+        *probe_command(model_path, arguments),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -136,8 +154,8 @@ async def async_run_probe(model_path: Path) -> ProbeResult:
     return classify(process.returncode, stdout, stderr)
 
 
-def check_key(path: Path, runtime_version: str) -> str:
-    """Identify a file, runtime and CPU combination. Blocking (stat)."""
+def check_key(path: Path, runtime_version: str, arguments: list[str]) -> str:
+    """Identify a file, runtime, CPU and settings combination. Blocking (stat)."""
     resolved = path.resolve()
     stat = resolved.stat()
     flags = hashlib.sha256(" ".join(sorted(cpu_flags())).encode()).hexdigest()[:12]
@@ -149,8 +167,17 @@ def check_key(path: Path, runtime_version: str) -> str:
             runtime_version,
             platform.machine(),
             flags,
+            " ".join(arguments),
         )
     )
+
+
+def check_inputs(
+    path: Path, runtime_version: str, settings: EngineSettings
+) -> tuple[str, list[str]]:
+    """Return the combination's key and the probe's options. Blocking (stat, CPU count)."""
+    arguments = probe_arguments(settings, settings.threads)
+    return check_key(path, runtime_version, arguments), arguments
 
 
 class LoadChecks:
@@ -180,9 +207,13 @@ class LoadChecks:
         await self._store.async_save({"passed": passed})
 
 
-async def async_check_model(hass: HomeAssistant, path: Path, runtime_version: str) -> ProbeResult:
-    """Probe the model in a child process unless this combination is known to load."""
-    key = await hass.async_add_executor_job(check_key, path, runtime_version)
+async def async_check_model(
+    hass: HomeAssistant, path: Path, runtime_version: str, settings: EngineSettings
+) -> ProbeResult:
+    """Probe the model in a child process unless this combination is known to work."""
+    key, arguments = await hass.async_add_executor_job(
+        check_inputs, path, runtime_version, settings
+    )
     if key in _PROVEN:
         return ProbeResult(ProbeOutcome.OK, reason="proven in this process")
     checks = hass.data.get(LOAD_CHECKS)
@@ -191,8 +222,8 @@ async def async_check_model(hass: HomeAssistant, path: Path, runtime_version: st
     if await checks.async_has_passed(key):
         _PROVEN.add(key)
         return ProbeResult(ProbeOutcome.OK, reason="remembered")
-    LOGGER.info("Checking in a separate process that %s loads", path.name)
-    result = await async_run_probe(path)
+    LOGGER.info("Checking in a separate process that %s loads and runs", path.name)
+    result = await async_run_probe(path, arguments)
     if result.outcome is ProbeOutcome.OK:
         _PROVEN.add(key)
         await checks.async_remember(key)
@@ -208,10 +239,14 @@ async def async_check_model(hass: HomeAssistant, path: Path, runtime_version: st
 
 
 async def async_ensure_loadable(
-    hass: HomeAssistant, entry: ConfigEntry, path: Path, runtime_version: str
+    hass: HomeAssistant,
+    entry: ConfigEntry,
+    path: Path,
+    runtime_version: str,
+    settings: EngineSettings,
 ) -> None:
-    """Raise ConfigEntryError/NotReady (and a repair issue) unless the model loads safely."""
-    result = await async_check_model(hass, path, runtime_version)
+    """Raise ConfigEntryError/NotReady (and a repair issue) unless the model runs safely."""
+    result = await async_check_model(hass, path, runtime_version, settings)
     error = result.detail.splitlines()[-1] if result.detail else result.reason
     match result.outcome:
         case ProbeOutcome.OK:

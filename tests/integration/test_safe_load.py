@@ -1,7 +1,10 @@
 """Safe loading: the child-process load check, the runtime check and their repair issues.
 
 A crash is simulated with a stand-in probe script (safe_load.PROBE_SCRIPT patched to a file that
-kills itself with SIGILL, as llama.cpp does on a CPU without AVX2): no hook in product code.
+kills itself with SIGILL, as llama.cpp does on a CPU without AVX2), or with the real probe and a
+runtime that crashes only on prompt batches (a sitecustomize on the child's import path wraps
+llama_decode, as llama.cpp's AMX kernels crash on batches of Q4_K weights): no hook in product
+code.
 """
 
 from __future__ import annotations
@@ -16,8 +19,15 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import runtime, safe_load
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent import engine_settings, runtime, safe_load
+from custom_components.local_agent.const import (
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
+    CONF_MODEL_PATH,
+    CONF_THREADS,
+    DOMAIN,
+)
+from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.issues import (
     RUNTIME_ISSUE,
     crash_issue_id,
@@ -38,6 +48,26 @@ sys.stderr.flush()
 os.kill(os.getpid(), signal.SIGILL)
 """
 
+# Imported by the probe's interpreter at start-up (site.py): its llama_cpp evaluates single
+# tokens but dies of SIGSEGV on any batch of 8 or more tokens, like the AMX kernels in issue 20824.
+CRASH_ON_BATCHES = """\
+import os, signal, sys
+import llama_cpp
+
+_decode = llama_cpp.llama_decode
+
+
+def llama_decode(ctx, batch):
+    if batch.n_tokens >= 8:
+        sys.stderr.write(f"ggml_backend_amx_mul_mat: batch of {batch.n_tokens} tokens\\n")
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return _decode(ctx, batch)
+
+
+llama_cpp.llama_decode = llama_decode
+"""
+
 
 @pytest.fixture(autouse=True)
 def fresh_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,11 +75,14 @@ def fresh_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(safe_load, "_PROVEN", set())
 
 
-async def setup_entry(hass: HomeAssistant, model_path: Path) -> MockConfigEntry:
+async def setup_entry(
+    hass: HomeAssistant, model_path: Path, options: dict[str, Any] | None = None
+) -> MockConfigEntry:
     entry = MockConfigEntry(
         domain=DOMAIN,
         title="Test model",
         data={CONF_MODEL_PATH: str(model_path)},
+        options=options or {},
         unique_id=str(model_path),
     )
     entry.add_to_hass(hass)
@@ -103,9 +136,9 @@ async def test_successful_check_is_remembered_across_restarts(
 ) -> None:
     entry = await setup_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.LOADED
-    assert list(hass_storage[safe_load.STORE_KEY]["data"]["passed"]) == [
-        safe_load.check_key(qwen35_model_path, runtime.llama_cpp_version() or "")
-    ]
+    version = runtime.llama_cpp_version() or ""
+    key, _ = safe_load.check_inputs(qwen35_model_path, version, engine_settings(entry))
+    assert list(hass_storage[safe_load.STORE_KEY]["data"]["passed"]) == [key]
     assert await hass.config_entries.async_unload(entry.entry_id)
 
     # A "restart": the process forgot, the storage did not; no child process runs.
@@ -223,7 +256,7 @@ def test_probe_runs_without_the_package_on_the_path(
     """The child needs only the standard library and llama_cpp: any cwd, no PYTHONPATH."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     done = subprocess.run(
-        safe_load.probe_command(qwen35_model_path),
+        safe_load.probe_command(qwen35_model_path, []),
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -233,3 +266,84 @@ def test_probe_runs_without_the_package_on_the_path(
     result = classify(done.returncode, done.stdout, done.stderr)
     assert result.outcome is ProbeOutcome.OK, result
     assert result.report["parameters"] > 0
+
+
+def write_crash_on_batches(directory: Path) -> Path:
+    hook = directory / "crash_on_batches"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(CRASH_ON_BATCHES)
+    return hook
+
+
+async def test_runtime_that_crashes_only_on_batches_becomes_a_repair_issue(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A runtime that loads a model and evaluates one token but dies on a prompt batch.
+
+    A check that evaluates a single token passes it, and the first real prompt would kill Home
+    Assistant; the check must run a batch as large as the engine's.
+    """
+    hook = await hass.async_add_executor_job(write_crash_on_batches, tmp_path)
+    # The child inherits this process's import path (safe_load._child_env).
+    monkeypatch.syspath_prepend(str(hook))
+
+    entry = await setup_entry(hass, qwen35_model_path)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    crash = issue(hass, crash_issue_id(entry.entry_id))
+    assert crash is not None
+    assert crash.translation_placeholders is not None
+    assert crash.translation_placeholders["reason"] == "SIGSEGV"
+    detail = crash.translation_placeholders["detail"]
+    assert "ggml_backend_amx_mul_mat: batch of 512 tokens" in detail
+    assert_only_entry_errors_logged(caplog)
+    # Home Assistant is unharmed and the model loads once the runtime is fixed.
+    monkeypatch.undo()
+    safe_load._PROVEN.clear()
+    assert await hass.config_entries.async_reload(entry.entry_id)
+    assert entry.state is ConfigEntryState.LOADED
+    assert issue(hass, crash_issue_id(entry.entry_id)) is None
+
+
+async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_path: Path) -> None:
+    """Context, batch, threads and flash attention of the entry reach the child; a change of
+    settings is checked again."""
+    options = {CONF_CONTEXT_SIZE: 1024, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "off"}
+    runs: list[safe_load.ProbeResult] = []
+    commands: list[list[str]] = []
+    real_run = safe_load.async_run_probe
+
+    async def run_probe(model_path: Path, arguments: list[str]) -> safe_load.ProbeResult:
+        commands.append(arguments)
+        runs.append(await real_run(model_path, arguments))
+        return runs[-1]
+
+    with patch.object(safe_load, "async_run_probe", run_probe):
+        entry = await setup_entry(hass, qwen35_model_path, options)
+        assert entry.state is ConfigEntryState.LOADED
+        hass.config_entries.async_update_entry(entry, options={**options, CONF_THREADS: 2})
+        await hass.async_block_till_done()
+        assert entry.state is ConfigEntryState.LOADED
+
+    assert commands == [
+        ["--n-ctx=1024", "--n-batch=512", "--threads=1", "--flash-attention=off"],
+        ["--n-ctx=1024", "--n-batch=512", "--threads=2", "--flash-attention=off"],
+    ]
+    report = runs[0].report
+    assert (report["n_ctx"], report["batch_tokens"]) == (1024, EngineSettings().n_batch)
+    assert report["generated_tokens"] > 0
+
+
+def test_probe_arguments_default_to_one_thread_per_physical_core() -> None:
+    settings = EngineSettings(n_ctx=2048, n_batch=256, flash_attention=True, use_mmap=False)
+    assert safe_load.probe_arguments(settings, 3) == [
+        "--n-ctx=2048",
+        "--n-batch=256",
+        "--threads=3",
+        "--flash-attention=on",
+        "--no-mmap",
+    ]

@@ -1,21 +1,27 @@
-"""Load a GGUF model once in a throw-away process: ``python probe.py MODEL.gguf``.
+"""Run a model once in a throw-away process: ``python probe.py MODEL.gguf [options]``.
 
 Home Assistant runs this file by its path (it imports nothing from the package, only the
 standard library and llama_cpp) before the first load of a model in its own process. A build of
-llama.cpp that uses an instruction this CPU lacks dies with SIGILL, a damaged file can segfault:
-here that kills only this process.
+llama.cpp that uses an instruction this CPU lacks dies with SIGILL, a damaged file can segfault,
+a broken kernel can crash only on large batches: here that kills only this process.
 
-Exit status: 0 loaded and evaluated one token (a JSON line on stdout describes the model);
-3 llama_cpp cannot be imported; 4 the model cannot be loaded; 5 no context could be created
-(memory); 6 evaluating a token failed; 2 wrong usage; killed by a signal: crashed.
+So the probe does what inference does, with the entry's own settings (context size, threads,
+batch size, flash attention): it creates the same context, evaluates one prompt batch as large
+as the engine's batch, then generates a few tokens one at a time.
+
+Exit status: 0 it worked (a JSON line on stdout describes the model and the run); 3 llama_cpp
+cannot be imported; 4 the model cannot be loaded; 5 no context could be created (memory);
+6 evaluating failed; 2 wrong usage; killed by a signal: crashed.
 """
 
 from __future__ import annotations
 
+import argparse
 import ctypes
 import faulthandler
 import json
 import sys
+import time
 from typing import Any
 
 EXIT_USAGE = 2
@@ -23,8 +29,15 @@ EXIT_IMPORT = 3
 EXIT_LOAD = 4
 EXIT_CONTEXT = 5
 EXIT_EVAL = 6
+GENERATED_TOKENS = 4
+# Text the prompt batch is made of (repeated up to the batch size).
+PROMPT_TEXT = (
+    "<|im_start|>system\nYou control a home. Turn on the kitchen light, then tell me the "
+    "temperature in the living room and whether the front door is locked.<|im_end|>\n"
+)
 _LOG_WARN = 3
 _LOG_ERROR = 4
+FLASH_ATTENTION_CHOICES = ("auto", "on", "off")
 
 
 def _fail(code: int, message: str) -> int:
@@ -32,8 +45,90 @@ def _fail(code: int, message: str) -> int:
     return code
 
 
-def probe(model_path: str) -> int:
-    """Import llama_cpp, load the model, create a small context and evaluate one token."""
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="probe.py", description=__doc__.splitlines()[0])
+    parser.add_argument("model")
+    parser.add_argument("--n-ctx", type=int, default=512)
+    parser.add_argument("--n-batch", type=int, default=512)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--flash-attention", choices=FLASH_ATTENTION_CHOICES, default="auto")
+    parser.add_argument("--no-mmap", action="store_true")
+    return parser
+
+
+def _prompt_tokens(llama_cpp: Any, vocab: Any, count: int) -> Any:
+    """Return a ctypes array of `count` real tokens of the model (PROMPT_TEXT repeated)."""
+    text = PROMPT_TEXT.encode()
+    room = len(text) + 8
+    pieces = (llama_cpp.llama_token * room)()
+    found = llama_cpp.llama_tokenize(vocab, text, len(text), pieces, room, False, True)
+    if found < 1:
+        return None
+    tokens = (llama_cpp.llama_token * count)()
+    bos = llama_cpp.llama_vocab_bos(vocab)
+    start = 0
+    if bos >= 0:
+        tokens[0] = bos
+        start = 1
+    for index in range(start, count):
+        tokens[index] = pieces[(index - start) % found]
+    return tokens
+
+
+def _context_params(llama_cpp: Any, args: argparse.Namespace) -> Any:
+    """Return the parameters of the context the engine creates (engine/llama.py)."""
+    params = llama_cpp.llama_context_default_params()
+    params.n_ctx = args.n_ctx
+    params.n_batch = args.n_batch
+    params.n_ubatch = args.n_batch
+    params.n_threads = args.threads
+    params.n_threads_batch = args.threads
+    params.flash_attn_type = {
+        "auto": llama_cpp.LLAMA_FLASH_ATTN_TYPE_AUTO,
+        "on": llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED,
+        "off": llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED,
+    }[args.flash_attention]
+    params.no_perf = True
+    return params
+
+
+def _run(llama_cpp: Any, model: Any, ctx: Any, report: dict[str, Any]) -> int:
+    """Evaluate one prompt batch as large as the context's batch, then generate a few tokens."""
+    vocab = llama_cpp.llama_model_get_vocab(model)
+    n_ctx = int(llama_cpp.llama_n_ctx(ctx))
+    batch_size = max(1, min(int(llama_cpp.llama_n_batch(ctx)), n_ctx - GENERATED_TOKENS - 1))
+    tokens = _prompt_tokens(llama_cpp, vocab, batch_size)
+    if tokens is None:
+        return _fail(EXIT_EVAL, "the model's vocabulary cannot tokenize text")
+    started = time.perf_counter()
+    # One prompt batch as large as the engine's: the matrix kernels that real prompts use.
+    code = llama_cpp.llama_decode(ctx, llama_cpp.llama_batch_get_one(tokens, batch_size))
+    if code != 0:
+        return _fail(EXIT_EVAL, f"evaluating {batch_size} tokens failed (code {code})")
+    evaluated = time.perf_counter()
+    # Then generation: one token at a time, as the engine samples them.
+    sampler = llama_cpp.llama_sampler_init_greedy()
+    try:
+        token = (llama_cpp.llama_token * 1)()
+        for _ in range(GENERATED_TOKENS):
+            token[0] = llama_cpp.llama_sampler_sample(sampler, ctx, -1)
+            code = llama_cpp.llama_decode(ctx, llama_cpp.llama_batch_get_one(token, 1))
+            if code != 0:
+                return _fail(EXIT_EVAL, f"generating a token failed (code {code})")
+    finally:
+        llama_cpp.llama_sampler_free(sampler)
+    report |= {
+        "n_ctx": n_ctx,
+        "batch_tokens": batch_size,
+        "generated_tokens": GENERATED_TOKENS,
+        "batch_seconds": round(evaluated - started, 3),
+        "generate_seconds": round(time.perf_counter() - evaluated, 3),
+    }
+    return 0
+
+
+def probe(args: argparse.Namespace) -> int:
+    """Import llama_cpp, load the model, evaluate one full batch and generate a few tokens."""
     try:
         import llama_cpp
     except Exception as err:
@@ -47,51 +142,45 @@ def probe(model_path: str) -> int:
     llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
     llama_cpp.llama_backend_init()
 
+    started = time.perf_counter()
     model_params = llama_cpp.llama_model_default_params()
-    model = llama_cpp.llama_model_load_from_file(model_path.encode(), model_params)
+    model_params.use_mmap = not args.no_mmap
+    model = llama_cpp.llama_model_load_from_file(args.model.encode(), model_params)
     if not model:
-        return _fail(EXIT_LOAD, f"llama.cpp could not load {model_path}")
-    ctx_params = llama_cpp.llama_context_default_params()
-    ctx_params.n_ctx = 64
-    ctx_params.n_batch = 8
-    ctx_params.n_ubatch = 8
-    ctx_params.n_threads = 1
-    ctx_params.n_threads_batch = 1
-    ctx = llama_cpp.llama_init_from_model(model, ctx_params)
+        return _fail(EXIT_LOAD, f"llama.cpp could not load {args.model}")
+    ctx = llama_cpp.llama_init_from_model(model, _context_params(llama_cpp, args))
     if not ctx:
         llama_cpp.llama_model_free(model)
         return _fail(EXIT_CONTEXT, "llama.cpp could not create a context (out of memory?)")
     try:
-        vocab = llama_cpp.llama_model_get_vocab(model)
-        tokens = (llama_cpp.llama_token * 8)()
-        count = llama_cpp.llama_tokenize(vocab, b"Hello", 5, tokens, 8, False, False)
-        if count < 1:
-            return _fail(EXIT_EVAL, "the model's vocabulary cannot tokenize text")
-        batch = llama_cpp.llama_batch_get_one(tokens, 1)
-        code = llama_cpp.llama_decode(ctx, batch)
-        if code != 0:
-            return _fail(EXIT_EVAL, f"evaluating one token failed (llama_decode returned {code})")
         description = ctypes.create_string_buffer(256)
         llama_cpp.llama_model_desc(model, description, len(description))
-        report = {
+        report: dict[str, Any] = {
             "llama_cpp": getattr(llama_cpp, "__version__", None),
             "description": description.value.decode("utf-8", "replace"),
             "parameters": int(llama_cpp.llama_model_n_params(model)),
+            "load_seconds": round(time.perf_counter() - started, 3),
         }
-        sys.stdout.write(json.dumps(report) + "\n")
+        code = _run(llama_cpp, model, ctx, report)
+        if code == 0:
+            sys.stdout.write(json.dumps(report) + "\n")
+        return code
     finally:
         llama_cpp.llama_free(ctx)
         llama_cpp.llama_model_free(model)
-    return 0
 
 
 def main(argv: list[str]) -> int:
-    """Run the probe on argv[1]."""
-    if len(argv) != 2:
-        return _fail(EXIT_USAGE, "usage: probe.py MODEL.gguf")
+    """Run the probe with argv[1:]."""
+    try:
+        args = _parser().parse_args(argv[1:])
+    except SystemExit:
+        return EXIT_USAGE
     # On SIGSEGV/SIGILL/SIGBUS/SIGABRT write the Python stack to stderr, then die of the signal.
-    faulthandler.enable()
-    return probe(argv[1])
+    # Without the C stack (a Python 3.14 option): its addresses would push the model's last messages
+    # out of the tail the repair issue shows.
+    faulthandler.enable(c_stack=False)
+    return probe(args)
 
 
 if __name__ == "__main__":
