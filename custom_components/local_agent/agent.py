@@ -54,8 +54,9 @@ from .engine.tool_calls import (
     ToolCallParsed,
 )
 from .engine.types import Conversation, ToolCall, ToolSpec
-from .gate import SafetyGate, TurnSafety
+from .gate import Refusal, SafetyGate, TurnSafety
 from .history import to_messages, tool_result_text, trim_history
+from .llm_tool_review import offered_parameters
 from .safety import SafetyPolicy
 from .speech import async_phrase
 from .tools import (
@@ -181,6 +182,7 @@ class ConversationAgent:
     ) -> conversation.ConversationResult:
         """Answer one user message, calling tools as the model asks."""
         options = self.options
+        self.gate.async_redact_pin(user_input, chat_log)
         reply = await self.gate.async_answer_pending(user_input, chat_log)
         if reply is not None:
             await self._async_say(chat_log, reply)
@@ -273,10 +275,13 @@ class ConversationAgent:
                 ToolSpec(
                     name=tool.name,
                     description=tool.description or "",
-                    parameters=probatio.to_openapi(
-                        tool.parameters,
-                        custom_serializer=llm_api.custom_serializer,
-                        openapi_version="3.1.0",
+                    parameters=offered_parameters(
+                        tool,
+                        probatio.to_openapi(
+                            tool.parameters,
+                            custom_serializer=llm_api.custom_serializer,
+                            openapi_version="3.1.0",
+                        ),
                     ),
                 )
                 for tool in llm_api.tools
@@ -361,6 +366,12 @@ class ConversationAgent:
                 return TurnEnd.ANSWERED
             safety = TurnSafety(conversation_id=chat_log.conversation_id)
             await self._async_run_calls(user_input, chat_log, toolbox, calls, report, safety)
+            if safety.locked_seconds:
+                await self._async_say(
+                    chat_log,
+                    await self.gate.async_locked_phrase(user_input.language, safety.locked_seconds),
+                )
+                return TurnEnd.REFUSED
             if safety.refused:
                 await self._async_say(
                     chat_log, await self.gate.async_refusal(user_input, safety.refused)
@@ -466,7 +477,19 @@ class ConversationAgent:
             return llm.ToolResult(data=outcome.data, error=not outcome.success)
         tool = _find_tool(toolbox.llm_api, call.name)
         if toolbox.llm_api is not None and tool is not None:
-            pending = self.gate.review_llm_tool(tool, dict(call.arguments))
+            review = await self.gate.async_review_llm_tool(
+                tool, call.arguments, toolbox.llm_api.llm_context
+            )
+            if isinstance(review, Refusal):
+                self.gate.async_record(
+                    user_input,
+                    safety.conversation_id,
+                    review.action,
+                    Outcome.REFUSED,
+                    "deferred command",
+                )
+                return _error(review.message)
+            pending = review
             if pending is not None and (held := self._hold(user_input, pending, safety)):
                 return held
             result = await _async_call_llm_api(toolbox.llm_api, call)
@@ -483,6 +506,12 @@ class ConversationAgent:
         safety: TurnSafety,
     ) -> llm.ToolResult | None:
         """Keep a sensitive call back; None when this agent may run it unattended."""
+        if locked := self.gate.pin_locked_seconds():
+            safety.locked_seconds = locked
+            self.gate.async_record(
+                user_input, safety.conversation_id, pending, Outcome.REFUSED, "PIN entry locked"
+            )
+            return _error("Refused: confirmation is locked after too many wrong PINs.")
         if self.gate.person_present(user_input):
             safety.held.append(pending)
             return llm.ToolResult(

@@ -22,6 +22,9 @@ from .const import DOMAIN
 from .tools import PlannedAction
 
 CONFIRMATIONS: HassKey[ConfirmationStore] = HassKey(f"{DOMAIN}_confirmations")
+# Wrong PINs in a row (per agent) before PIN confirmation is locked, and for how long.
+MAX_PIN_FAILURES = 3
+PIN_LOCKOUT_SECONDS = 300.0
 
 # Whole replies that mean yes / no, per language (after lower-casing and removing punctuation).
 YES_REPLIES: dict[str, frozenset[str]] = {
@@ -116,6 +119,22 @@ def pin_matches(text: str, pin: str) -> bool:
     return hmac.compare_digest(spoken_pin(text).encode(), pin.encode())
 
 
+def contains_pin(text: str, pin: str) -> bool:
+    """Whether the digits said anywhere in a message contain the PIN."""
+    return bool(pin) and pin in spoken_pin(text)
+
+
+def mask_digits(text: str) -> str:
+    """Replace every digit and spoken digit word of a message by asterisks."""
+
+    def mask(match: re.Match[str]) -> str:
+        return "*" * len(match.group(0))
+
+    words = "|".join(sorted((re.escape(word) for word in SPOKEN_DIGITS), key=len, reverse=True))
+    text = re.sub(rf"\b(?:{words})\b", mask, text, flags=re.IGNORECASE)
+    return re.sub(r"\d", "*", text)
+
+
 @dataclass(frozen=True, slots=True)
 class PendingAction:
     """One sensitive action held back, exactly as it will run if confirmed."""
@@ -140,7 +159,12 @@ class PendingConfirmation:
     llm_apis: tuple[str, ...]
     actions: list[PendingAction]
     created: float = field(default_factory=time.monotonic)
+    timeout: float = 0.0
     cancel_timer: CALLBACK_TYPE | None = None
+
+    def expired(self, now: float) -> bool:
+        """Whether the question is older than its timeout."""
+        return now - self.created > self.timeout
 
 
 class ConfirmationStore:
@@ -149,6 +173,8 @@ class ConfirmationStore:
     def __init__(self) -> None:
         """Start empty."""
         self._pending: dict[tuple[str, str], PendingConfirmation] = {}
+        self._on_expired: dict[tuple[str, str], Callable[[PendingConfirmation], None]] = {}
+        self.pin_guard = PinGuard()
 
     @callback
     def async_hold(
@@ -167,18 +193,32 @@ class ConfirmationStore:
         def expire(_now: Any) -> None:
             if self._pending.get(key) is pending:
                 del self._pending[key]
+                self._on_expired.pop(key, None)
                 on_expired(pending)
 
+        pending.timeout = timeout
         pending.cancel_timer = async_call_later(hass, timeout, expire)
         self._pending[key] = pending
+        self._on_expired[key] = on_expired
 
     @callback
     def async_take(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
-        """Remove and return what waits in this conversation; it can be answered only once."""
-        pending = self._pending.pop((agent_id, conversation_id), None)
-        if pending is not None and pending.cancel_timer is not None:
+        """Remove and return what waits in this conversation; it can be answered only once.
+
+        A question older than its timeout is expired here, whether or not its timer has run.
+        """
+        key = (agent_id, conversation_id)
+        pending = self._pending.pop(key, None)
+        on_expired = self._on_expired.pop(key, None)
+        if pending is None:
+            return None
+        if pending.cancel_timer is not None:
             pending.cancel_timer()
             pending.cancel_timer = None
+        if pending.expired(time.monotonic()):
+            if on_expired is not None:
+                on_expired(pending)
+            return None
         return pending
 
     @callback
@@ -186,8 +226,47 @@ class ConfirmationStore:
         """Drop everything an agent holds (it is being removed)."""
         dropped = [p for key, p in self._pending.items() if key[0] == agent_id]
         for pending in dropped:
-            self.async_take(agent_id, pending.conversation_id)
+            key = (agent_id, pending.conversation_id)
+            self._pending.pop(key, None)
+            self._on_expired.pop(key, None)
+            if pending.cancel_timer is not None:
+                pending.cancel_timer()
+                pending.cancel_timer = None
         return dropped
+
+
+class PinGuard:
+    """Counts wrong PINs per agent; too many lock PIN confirmation for a while.
+
+    Per agent, not per conversation or device: a new conversation does not buy new guesses.
+    """
+
+    def __init__(self) -> None:
+        """Start with no failures."""
+        self._failures: dict[str, int] = {}
+        self._locked_until: dict[str, float] = {}
+
+    def locked_for(self, agent_id: str, now: float) -> float:
+        """Seconds the agent's PIN confirmation stays locked; 0 when it is not locked."""
+        until = self._locked_until.get(agent_id, 0.0)
+        if until <= now:
+            self._locked_until.pop(agent_id, None)
+            return 0.0
+        return until - now
+
+    def failed(self, agent_id: str, now: float) -> bool:
+        """Count a wrong PIN; True when this failure starts a lock-out."""
+        count = self._failures.get(agent_id, 0) + 1
+        if count >= MAX_PIN_FAILURES:
+            self._failures.pop(agent_id, None)
+            self._locked_until[agent_id] = now + PIN_LOCKOUT_SECONDS
+            return True
+        self._failures[agent_id] = count
+        return False
+
+    def succeeded(self, agent_id: str) -> None:
+        """Clear the count after a right PIN."""
+        self._failures.pop(agent_id, None)
 
 
 @callback

@@ -6,10 +6,12 @@ question, and only the same user's next turn in the same conversation can releas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+import time
 from typing import Any
 
-from homeassistant.components import conversation
+from homeassistant.components import conversation, persistent_notification
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
@@ -22,21 +24,25 @@ from .confirmation import (
     Reply,
     async_get_confirmations,
     classify_reply,
+    contains_pin,
+    mask_digits,
     pin_matches,
     spoken_pin,
 )
 from .const import DOMAIN
-from .safety import (
-    SafetyPolicy,
-    resolve_llm_tool_targets,
-    sensitive_targets_of_action,
-    sensitive_targets_of_llm_tool,
+from .llm_tool_review import (
+    TARGET_SLOTS,
+    ToolClass,
+    ToolReview,
+    async_review,
+    intent_type_of,
+    unwrap,
 )
+from .safety import SafetyPolicy, sensitive_targets_of_action
 from .speech import async_phrase
 from .tools import PlannedAction, async_check_permission, async_execute, check_exposure
 
 ASSISTANT = "conversation"
-PIN_PLACEHOLDER = "[PIN]"
 
 
 @dataclass(slots=True)
@@ -46,6 +52,15 @@ class TurnSafety:
     conversation_id: str
     held: list[PendingAction] = field(default_factory=list)
     refused: list[PendingAction] = field(default_factory=list)
+    locked_seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A call that is never run, with the reason the model reads."""
+
+    action: PendingAction
+    message: str
 
 
 class SafetyGate:
@@ -71,22 +86,61 @@ class SafetyGate:
             planned=action,
         )
 
-    def review_llm_tool(self, tool: llm.Tool, arguments: dict[str, Any]) -> PendingAction | None:
-        """Return a Home Assistant LLM API call as a PendingAction when it needs confirmation."""
-        sensitive = sensitive_targets_of_llm_tool(
-            self.hass, self.policy, tool, arguments, ASSISTANT
-        )
+    async def async_review_llm_tool(
+        self, tool: llm.Tool, arguments: Mapping[str, Any], llm_context: llm.LLMContext
+    ) -> PendingAction | Refusal | None:
+        """Judge a Home Assistant LLM API call: None runs it, a PendingAction waits for a yes."""
+        review = await async_review(self.hass, tool, arguments, llm_context)
+        targets = review.targets or ()
+        if review.deferred:
+            action = self._llm_action(tool, arguments, review, list(targets))
+            return Refusal(
+                action,
+                f"{', '.join(review.deferred)} is not available: a command that runs later would "
+                "escape the confirmation of sensitive actions. Call the tool without it.",
+            )
+        if tool.name in self.policy.exempt_tools:
+            return None
+        if review.tool_class is ToolClass.UNKNOWN:
+            return self._llm_action(tool, arguments, review, [])
+        sensitive = self.policy.sensitive_entities(self.hass, targets)
         if not sensitive:
             return None
-        targets = resolve_llm_tool_targets(self.hass, tool, arguments, ASSISTANT) or sensitive
-        names = join_names(_name(self.hass, entity_id) for entity_id in targets)
+        return self._llm_action(tool, arguments, review, sensitive)
+
+    def _llm_action(
+        self,
+        tool: llm.Tool,
+        arguments: Mapping[str, Any],
+        review: ToolReview,
+        sensitive: list[str],
+    ) -> PendingAction:
         return PendingAction(
             service=tool.name,
-            targets=tuple(targets),
-            description=f"{_intent_verb(tool.name, targets)} {names}",
+            targets=review.targets or (),
+            description=describe_llm_call(self.hass, tool, arguments, review, sensitive),
             tool_name=tool.name,
             tool_args=dict(arguments),
         )
+
+    def pin_locked_seconds(self) -> float:
+        """Seconds this agent's PIN confirmation is locked after too many wrong PINs."""
+        if not self.policy.pin:
+            return 0.0
+        guard = async_get_confirmations(self.hass).pin_guard
+        return guard.locked_for(self.agent_id, time.monotonic())
+
+    @callback
+    def async_redact_pin(
+        self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
+    ) -> None:
+        """Keep a configured PIN out of the chat log, and so out of every prompt.
+
+        Whatever the conversation's state: said as an answer, too late, from another device,
+        or up front with the request ("unlock the door, pin 4711").
+        """
+        if self.policy.pin and contains_pin(user_input.text, self.policy.pin):
+            _mask_last_user_message(chat_log)
 
     @staticmethod
     def person_present(user_input: conversation.ConversationInput) -> bool:
@@ -199,15 +253,48 @@ class SafetyGate:
         language = user_input.language
         said_digits = spoken_pin(user_input.text)
         if said_digits:
-            _redact_last_user_message(chat_log)
+            # A wrong guess may be close to the PIN: keep every answer's digits out too.
+            _mask_last_user_message(chat_log)
+        if locked := self.pin_locked_seconds():
+            self._record_all(user_input, pending, Outcome.REFUSED, "PIN entry locked")
+            return await self.async_locked_phrase(language, locked)
+        guard = async_get_confirmations(self.hass).pin_guard
         if pin_matches(user_input.text, self.policy.pin):
+            guard.succeeded(self.agent_id)
             return await self._async_execute(user_input, chat_log, pending)
         if said_digits or classify_reply(user_input.text, language) is not Reply.OTHER:
             reason = "wrong PIN" if said_digits else "no PIN given"
             self._record_all(user_input, pending, Outcome.REFUSED, reason)
+            if said_digits and guard.failed(self.agent_id, time.monotonic()):
+                await self._async_lock_out(user_input, pending)
+                return await self.async_locked_phrase(language, self.pin_locked_seconds())
             return await async_phrase(self.hass, language, "confirmation_wrong_pin")
         self._record_all(user_input, pending, Outcome.CANCELLED, "the user asked something else")
         return None
+
+    async def async_locked_phrase(self, language: str, seconds: float) -> str:
+        """Return the answer while PIN confirmation is locked."""
+        minutes = max(1, round(seconds / 60))
+        return await async_phrase(self.hass, language, "pin_locked", minutes=str(minutes))
+
+    async def _async_lock_out(
+        self, user_input: conversation.ConversationInput, pending: PendingConfirmation
+    ) -> None:
+        """Record the lock-out and tell the owner where they look: a notification."""
+        self._record_all(user_input, pending, Outcome.REFUSED, "too many wrong PINs")
+        message = await async_phrase(
+            self.hass,
+            self.hass.config.language,
+            "pin_lockout_notice",
+            agent=self.agent_id,
+            minutes=str(round(self.pin_locked_seconds() / 60)),
+        )
+        persistent_notification.async_create(
+            self.hass,
+            message,
+            title="Local Agent",
+            notification_id=f"{DOMAIN}_pin_lockout_{self.agent_id}",
+        )
 
     async def _async_execute(
         self,
@@ -278,8 +365,10 @@ class SafetyGate:
         tool = next((t for t in api.tools if t.name == action.tool_name), None)
         if tool is None:
             return f"{action.tool_name} is no longer available"
-        targets = resolve_llm_tool_targets(self.hass, tool, action.tool_args, ASSISTANT)
-        if targets is not None and tuple(targets) != action.targets:
+        review = await async_review(self.hass, tool, action.tool_args, api.llm_context)
+        if review.deferred:
+            return "it would run a command later"
+        if (review.targets or ()) != action.targets:
             return "the devices it would change are not the same any more"
         try:
             result = await api.async_call_tool(
@@ -322,11 +411,12 @@ class SafetyGate:
             self.async_record(user_input, pending.conversation_id, action, outcome, reason)
 
 
-def _redact_last_user_message(chat_log: conversation.ChatLog) -> None:
-    """Keep a spoken PIN out of the chat log, and so out of every later prompt."""
+def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
+    """Replace the digits of the user's latest message (a PIN among them) by asterisks."""
     for index in range(len(chat_log.content) - 1, -1, -1):
-        if isinstance(chat_log.content[index], conversation.UserContent):
-            chat_log.content[index] = conversation.UserContent(content=PIN_PLACEHOLDER)
+        content = chat_log.content[index]
+        if isinstance(content, conversation.UserContent):
+            chat_log.content[index] = replace(content, content=mask_digits(content.content))
             return
 
 
@@ -343,6 +433,10 @@ _INTENT_VERBS = {
     ("HassTurnOn", "valve"): "open",
     ("HassTurnOff", "valve"): "close",
     ("HassTurnOn", "script"): "run",
+    ("HassToggle", "script"): "run",
+    ("HassOpenCover", None): "open",
+    ("HassCloseCover", None): "close",
+    ("HassStopMoving", None): "stop",
     ("HassTurnOn", None): "turn on",
     ("HassTurnOff", None): "turn off",
     ("HassToggle", None): "toggle",
@@ -350,16 +444,62 @@ _INTENT_VERBS = {
 }
 
 
-def _intent_verb(tool_name: str, targets: list[str]) -> str:
-    """Name what an intent does to these targets ("HassTurnOff" on a lock unlocks it)."""
-    intent_name = tool_name.rsplit("__", 1)[-1]
-    domain = targets[0].split(".", 1)[0] if targets else None
-    verb = _INTENT_VERBS.get((intent_name, domain)) or _INTENT_VERBS.get((intent_name, None))
+def _intent_verb(intent_type: str | None, domain: str) -> str:
+    """Name what an intent does to a domain's entities ("HassTurnOff" on a lock unlocks it)."""
+    if intent_type is None:
+        return "run"
+    verb = _INTENT_VERBS.get((intent_type, domain)) or _INTENT_VERBS.get((intent_type, None))
     if verb is not None:
         return verb
-    if tool_name.startswith(("script__", "assist__script__")) or domain == "script":
+    if domain in {"script", "automation"} and intent_type == "HassTurnOn":
         return "run"
-    return f"run {intent_name} on"
+    return f"run {intent_type} on"
+
+
+def describe_llm_call(
+    hass: HomeAssistant,
+    tool: llm.Tool,
+    arguments: Mapping[str, Any],
+    review: ToolReview,
+    sensitive: list[str],
+) -> str:
+    """Say what a held call does to its sensitive targets.
+
+    Every argument that changes the outcome is named ("set the position of Hall Window to 30 %").
+    """
+    outcome = {
+        key: value
+        for key, value in arguments.items()
+        if key not in TARGET_SLOTS and value not in (None, "", [])
+    }
+    if review.tool_class is ToolClass.UNKNOWN or not sensitive:
+        inner = unwrap(tool)
+        label = tool.title or inner.title or tool.name
+        text = f"use {label}"
+        return f"{text} with {_arguments_text(outcome)}" if outcome else text
+    intent_type = intent_type_of(tool)
+    by_domain: dict[str, list[str]] = {}
+    for entity_id in sensitive:
+        by_domain.setdefault(entity_id.split(".", 1)[0], []).append(_name(hass, entity_id))
+    parts = [
+        f"{_intent_verb(intent_type, domain)} {join_names(names)}"
+        for domain, names in by_domain.items()
+    ]
+    text = " and ".join(parts)
+    if intent_type == "HassSetPosition" and "position" in outcome:
+        text += f" to {outcome.pop('position')} %"
+    if outcome:
+        text += f" ({_arguments_text(outcome)})"
+    return text
+
+
+def _arguments_text(arguments: Mapping[str, Any]) -> str:
+    def value_text(value: Any) -> str:
+        if isinstance(value, list):
+            return join_names(str(item) for item in value)
+        return str(value)
+
+    return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
 
 
 def _join(items: list[str]) -> str:

@@ -8,13 +8,13 @@ from typing import Any
 
 from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, State, split_entity_id
-from homeassistant.helpers import intent, llm
 
 from .const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
     CONF_CONFIRMATION_TIMEOUT,
     CONF_EXEMPT_ENTITIES,
+    CONF_EXEMPT_TOOLS,
     CONF_SENSITIVE_COVER_CLASSES,
     CONF_SENSITIVE_DOMAINS,
     CONF_SENSITIVE_ENTITIES,
@@ -26,6 +26,9 @@ from .tools import PlannedAction
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
+# Entities that run programs of their own: what running (or enabling) them changes is unknown,
+# so they are treated as sensitive unless the user exempts them.
+UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,7 @@ class SafetyPolicy:
     cover_classes: frozenset[str]
     entities: frozenset[str]
     exempt: frozenset[str]
+    exempt_tools: frozenset[str]
     pin: str | None
     allow_unattended: bool
     timeout_seconds: float
@@ -51,6 +55,7 @@ class SafetyPolicy:
             ),
             entities=frozenset(data.get(CONF_SENSITIVE_ENTITIES, ())),
             exempt=frozenset(data.get(CONF_EXEMPT_ENTITIES, ())),
+            exempt_tools=frozenset(data.get(CONF_EXEMPT_TOOLS, ())),
             pin=pin or None,
             allow_unattended=bool(data.get(CONF_ALLOW_UNATTENDED, False)),
             timeout_seconds=float(
@@ -72,7 +77,7 @@ class SafetyPolicy:
         if entity_id in self.entities:
             return True
         domain = split_entity_id(entity_id)[0]
-        if domain in self.domains:
+        if domain in self.domains or domain in UNKNOWN_EFFECT_DOMAINS:
             return True
         state = hass.states.get(entity_id)
         if state is None:
@@ -107,69 +112,3 @@ def sensitive_targets_of_action(
     if action.read_only:
         return []
     return policy.sensitive_entities(hass, action.entity_ids)
-
-
-def resolve_llm_tool_targets(
-    hass: HomeAssistant, tool: llm.Tool, arguments: Mapping[str, Any], assistant: str
-) -> list[str] | None:
-    """Entities a Home Assistant LLM API tool would act on, or None when it cannot be known.
-
-    Intent tools are resolved the way the intent handler will resolve them (name, area,
-    floor, domain, device class of exposed entities); script tools target their script.
-    """
-    inner = tool
-    while isinstance(inner, llm.NamespacedTool):
-        inner = inner.tool
-    if isinstance(inner, llm.IntentTool):
-        constraints = intent.MatchTargetsConstraints(
-            name=_text(arguments.get("name")),
-            area_name=_text(arguments.get("area")),
-            floor_name=_text(arguments.get("floor")),
-            domains=_texts(arguments.get("domain")),
-            device_classes=_texts(arguments.get("device_class")),
-            assistant=assistant,
-            allow_duplicate_names=True,
-        )
-        result = intent.async_match_targets(hass, constraints)
-        return [state.entity_id for state in result.states]
-    if isinstance(inner, llm.ActionTool) and inner.integration == "script":
-        object_id = inner.name.split("__", 1)[1]
-        return [f"script.{object_id}"]
-    return None
-
-
-def sensitive_targets_of_llm_tool(
-    hass: HomeAssistant,
-    policy: SafetyPolicy,
-    tool: llm.Tool,
-    arguments: Mapping[str, Any],
-    assistant: str,
-) -> list[str]:
-    """Sensitive entities an LLM API tool call would change.
-
-    A writing tool whose targets cannot be resolved is treated as sensitive when it names a
-    sensitive domain; read-only tools never are.
-    """
-    if tool.annotations.read_only:
-        return []
-    targets = resolve_llm_tool_targets(hass, tool, arguments, assistant)
-    if targets is not None:
-        return policy.sensitive_entities(hass, targets)
-    named_domains = set(_texts(arguments.get("domain")) or ())
-    if named_domains & policy.domains:
-        return [f"{domain}.*" for domain in sorted(named_domains & policy.domains)]
-    return []
-
-
-def _text(value: Any) -> str | None:
-    if isinstance(value, str) and value.strip():
-        return value
-    return None
-
-
-def _texts(value: Any) -> list[str] | None:
-    if isinstance(value, str) and value.strip():
-        return [value]
-    if isinstance(value, list) and value:
-        return [str(item) for item in value]
-    return None
