@@ -28,8 +28,9 @@ from typing import Any, Final
 from packaging.tags import sys_tags
 
 from homeassistant.core import HomeAssistant
-from homeassistant.requirements import pip_kwargs
 from homeassistant.util.package import install_package
+
+from .compat import pip_install_kwargs
 
 RUNTIME_PACKAGE: Final = "llama-cpp-python"
 RUNTIME_VERSION: Final = "0.3.36"
@@ -133,7 +134,7 @@ def machine_description() -> str:
 
 
 def _install_kwargs(config_dir: str) -> dict[str, Any]:
-    kwargs = pip_kwargs(config_dir)
+    kwargs = pip_install_kwargs(config_dir)
     kwargs["timeout"] = INSTALL_TIMEOUT
     return kwargs
 

@@ -39,10 +39,11 @@ from typing import Any, Final
 
 import probatio
 
+from custom_components.local_agent import compat
 from custom_components.local_agent.engine.chat_format import ChatTemplate, load_template
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import chat_session, llm
+from homeassistant.helpers import llm
 from scripts.harness.agent import LocalAgentHandle, async_local_agent
 from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
 from scripts.harness.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
@@ -141,7 +142,7 @@ async def async_assist_prompt(
         agent_id=f"conversation.{OLLAMA_PLATFORM}",
     )
     with (
-        chat_session.async_get_chat_session(hass) as session,
+        compat.async_get_chat_session(hass, None, user_input.context) as session,
         conversation.async_get_chat_log(hass, session, user_input) as chat_log,
     ):
         await chat_log.async_provide_llm_data(
