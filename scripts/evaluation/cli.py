@@ -22,7 +22,7 @@ from scripts.harness.hass_runner import REPO_ROOT, HarnessError, configure_loggi
 from scripts.harness.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
 
 from .dataset import DatasetError, Home, load_homes
-from .report import build_report, format_failures, format_table, write_json
+from .report import build_report, format_failures, format_table, format_unreachable, write_json
 from .runner import AgentSetup, Case, CaseResult, async_run_home, expand
 
 EXIT_FAILED: Final = 1
@@ -71,7 +71,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="at most N sentences, taken in turn from each home and category",
     )
     parser.add_argument("--json", type=Path, help="write the full report to this JSON file")
-    parser.add_argument("--language", default="en", help="conversation language (default: en)")
+    parser.add_argument(
+        "--language",
+        help="conversation language (default: each home's `language`, else en)",
+    )
     parser.add_argument("--threads", type=_positive, help="CPU threads for the model")
     parser.add_argument("--context-size", type=_positive, help="model context in tokens")
     parser.add_argument("--max-tokens", type=_positive, help="tokens the model may write per round")
@@ -221,10 +224,11 @@ async def async_run(args: argparse.Namespace) -> int:
     run = {
         "policy": REFERENCE if setup.reference else "model",
         "model": str(setup.model_path) if setup.model_path else None,
+        "homes_path": str(args.homes.resolve()),
         "homes": [home.name for home in homes],
         "only": args.only,
         "limit": args.limit,
-        "language": args.language,
+        "language": {home.name: setup.language_of(home) for home in homes},
         "agent_options": dict(setup.agent_options),
         "engine_options": dict(setup.engine_options),
         "started": started_at,
@@ -237,6 +241,9 @@ async def async_run(args: argparse.Namespace) -> int:
     if failures := format_failures(results):
         print("\n== Failures")
         print(failures)
+    if unreachable := format_unreachable(results):
+        print("\n== Unreachable (the expectation cannot be met; not counted in the rate)")
+        print(unreachable)
     if args.json:
         write_json(report, args.json)
         print(f"\nJSON report: {args.json}")

@@ -17,16 +17,22 @@ from typing import Any, ClassVar, Final
 import yaml  # type: ignore[import-untyped]
 
 from .eval_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
+from .upstream import Problems, normalise_attributes, normalise_entity, state_text
 
 FIXTURES_FILE: Final = "_fixtures.yaml"
 # Domains set up by Home Assistant's own integration rather than eval_home.
 HELPER_DOMAINS: Final = frozenset({"timer"})
 SUPPORTED_DOMAINS: Final = ENTITY_DOMAINS | HELPER_DOMAINS
 
-_FIXTURE_KEYS: Final = frozenset({"name", "description", "floors", "areas", "devices", "entities"})
+_FIXTURE_KEYS: Final = frozenset(
+    {"name", "description", "language", "floors", "areas", "devices", "entities"}
+)
 _FLOOR_KEYS: Final = frozenset({"name", "id", "level"})
 _AREA_KEYS: Final = frozenset({"name", "id", "floor"})
-_DEVICE_KEYS: Final = frozenset({"name", "id", "area", "manufacturer", "model"})
+_DEVICE_INFO_KEYS: Final = frozenset(
+    {"manufacturer", "model", "model_id", "sw_version", "hw_version", "serial_number"}
+)
+_DEVICE_KEYS: Final = frozenset({"name", "id", "area", "info"}) | _DEVICE_INFO_KEYS
 _ENTITY_KEYS: Final = frozenset(
     {"name", "id", "state", "attributes", "area", "device", "aliases", "exposed"}
 )
@@ -41,6 +47,7 @@ _TEST_KEYS: Final = frozenset(
         "expect_answer",
         "expect_question",
         "answer_from",
+        "context_device",
         "note",
     }
 )
@@ -102,22 +109,36 @@ class Device:
     id: str
     name: str
     area: str | None = None
-    manufacturer: str | None = None
-    model: str | None = None
+    info: Mapping[str, str] = field(default_factory=dict)  # manufacturer, model, sw_version, ...
+
+    @property
+    def manufacturer(self) -> str | None:
+        """The manufacturer, when given."""
+        return self.info.get("manufacturer")
+
+    @property
+    def model(self) -> str | None:
+        """The model, when given."""
+        return self.info.get("model")
 
 
 @dataclass(frozen=True, slots=True)
 class EntityFixture:
-    """An entity as the home starts; area and device are ids."""
+    """An entity as the home starts; area and device are ids.
+
+    name is None for an entity without a name of its own: Home Assistant names it after its
+    device (display_name has that name).
+    """
 
     entity_id: str
-    name: str
+    name: str | None
     state: str
     attributes: Mapping[str, Any] = field(default_factory=dict)
     area: str | None = None
     device: str | None = None
     aliases: tuple[str, ...] = ()
     exposed: bool = True
+    display_name: str = ""
 
     @property
     def domain(self) -> str:
@@ -151,6 +172,7 @@ class TestCase:
     expect_answer: tuple[str, ...] = ()
     expect_question: bool = False
     answer_from: tuple[str, ...] = ()
+    context_device: str | None = None  # a device id of the home: the request comes from it
 
     @property
     def id(self) -> str:
@@ -165,6 +187,7 @@ class Home:
     name: str
     path: Path
     title: str
+    language: str | None
     floors: tuple[Floor, ...]
     areas: tuple[Area, ...]
     devices: tuple[Device, ...]
@@ -251,6 +274,7 @@ def load_home(path: Path) -> Home:
         name=name,
         path=path,
         title=fixtures.title or name,
+        language=fixtures.language,
         floors=fixtures.floors,
         areas=fixtures.areas,
         devices=fixtures.devices,
@@ -310,6 +334,7 @@ def _slug(name: str) -> str:
 @dataclass(slots=True)
 class _Fixtures:
     title: str | None
+    language: str | None
     floors: tuple[Floor, ...]
     areas: tuple[Area, ...]
     devices: tuple[Device, ...]
@@ -327,7 +352,18 @@ class _Fixtures:
         devices = _parse_devices(data.get("devices"), where, areas, p)
         entities = _parse_entities(data.get("entities"), where, areas, devices, p)
         title = _text(data.get("name"))
-        return cls(title, tuple(floors.values()), tuple(areas.values()), devices, entities)
+        language = data.get("language")
+        if language is not None and not (isinstance(language, str) and language.strip()):
+            p.add(where, "language must be a language code such as en")
+            language = None
+        return cls(
+            title,
+            language.strip() if language else None,
+            tuple(floors.values()),
+            tuple(areas.values()),
+            devices,
+            entities,
+        )
 
 
 def _items(value: Any, key: str, where: str, p: _Problems) -> list[tuple[str, dict[str, Any]]]:
@@ -421,10 +457,28 @@ def _parse_devices(
         area = _reference(item.get("area"), areas, "area", path=f"{path}.area", where=where, p=p)
         if device_id in devices:
             p.add(where, f"{path}: device id {device_id!r} is used twice")
-        devices[device_id] = Device(
-            device_id, name, area, _text(item.get("manufacturer")), _text(item.get("model"))
-        )
+        devices[device_id] = Device(device_id, name, area, _device_info(item, path, where, p))
     return tuple(devices.values())
+
+
+def _device_info(item: Mapping[str, Any], path: str, where: str, p: _Problems) -> dict[str, str]:
+    """Manufacturer, model, ...: upstream nests them under `info`; top-level keys also work."""
+    info: dict[str, str] = {}
+    nested = item.get("info")
+    if nested is not None and not isinstance(nested, dict):
+        p.add(where, f"{path}.info must be a mapping (manufacturer, model, sw_version, ...)")
+        nested = None
+    if nested:
+        _unknown_keys(nested, _DEVICE_INFO_KEYS, f"{where}: {path}.info", p)
+    for source in (nested or {}, item):
+        for key in _DEVICE_INFO_KEYS:
+            if source.get(key) is not None:
+                text = _text(source[key])
+                if text is None:
+                    p.add(where, f"{path}.{key} must be a text")
+                else:
+                    info.setdefault(key, text)
+    return info
 
 
 def _parse_entities(
@@ -456,17 +510,16 @@ def _parse_entities(
         if entity_id in entities:
             p.add(where, f"{label}: entity id is used twice")
         name = _text(item.get("name"))
-        if not name:
-            p.add(where, f"{label}.name is required")
-        state = _text(item.get("state"))
-        if state is None:
-            p.add(where, f'{label}.state is required (quote it: "on", "off")')
-        elif problem := state_problem(domain, state):
-            p.add(where, f"{label}.state: {problem}")
-        attributes = item.get("attributes") or {}
-        if not isinstance(attributes, dict):
+        raw_attributes = item.get("attributes") or {}
+        if not isinstance(raw_attributes, dict):
             p.add(where, f"{label}.attributes must be a mapping")
-            attributes = {}
+            raw_attributes = {}
+        problems = Problems(lambda message: p.add(where, message))
+        state, attributes = normalise_entity(
+            domain, item.get("state"), raw_attributes, label, problems
+        )
+        if problem := state_problem(domain, state):
+            p.add(where, f"{label}.state: {problem}")
         duration = attributes.get("duration")
         if domain == "timer" and duration is not None and not _DURATION.match(str(duration)):
             p.add(where, f"{label}.attributes.duration must be H:MM:SS, got {duration!r}")
@@ -478,19 +531,28 @@ def _parse_entities(
             item.get("device"), by_device, "device", path=f"{label}.device", where=where, p=p
         )
         area = _reference(item.get("area"), areas, "area", path=f"{label}.area", where=where, p=p)
+        display_name = name
+        if device is not None and area is not None and area == by_device[device].area:
+            area = None  # the device's area: the entity follows it, as in Home Assistant
+        if not name and device is not None:
+            display_name = by_device[device].name  # Home Assistant names it after its device
+        elif not name:
+            display_name = object_id.replace("_", " ").title()
+            name = display_name
         exposed = item.get("exposed", True)
         if not isinstance(exposed, bool):
             p.add(where, f"{label}.exposed must be true or false")
             exposed = True
         entities[entity_id] = EntityFixture(
             entity_id=entity_id,
-            name=name or entity_id,
-            state=state or "unknown",
-            attributes=dict(attributes),
+            name=name,
+            state=state,
+            attributes=attributes,
             area=area,
             device=device,
             aliases=tuple(aliases),
             exposed=exposed,
+            display_name=display_name or entity_id,
         )
     return tuple(entities.values())
 
@@ -542,6 +604,15 @@ def _parse_tasks(
         for entity_id in answer_from:
             if entity_id not in known:
                 p.add(where, f"{path}.answer_from: {_unknown_entity(entity_id, known)}")
+        devices = {device.id: device for device in fixtures.devices}
+        context_device = _reference(
+            item.get("context_device"),
+            devices,
+            "device",
+            path=f"{path}.context_device",
+            where=where,
+            p=p,
+        )
         tests.append(
             TestCase(
                 home=home,
@@ -556,6 +627,7 @@ def _parse_tasks(
                 expect_answer=answer,
                 expect_question=question,
                 answer_from=answer_from,
+                context_device=context_device,
             )
         )
     return tests
@@ -596,38 +668,82 @@ def _state_specs(
             p.add(where, f"{entry} must be a mapping with state and/or attributes")
             continue
         _unknown_keys(raw, _STATE_KEYS, f"{where}: {entry}", p)
+        domain = str(entity_id).split(".", 1)[0]
+        raw_attributes = raw.get("attributes") or {}
+        if not isinstance(raw_attributes, dict):
+            p.add(where, f"{entry}.attributes must be a mapping")
+            raw_attributes = {}
+        problems = Problems(lambda message: p.add(where, message))
+        attributes = normalise_attributes(domain, raw_attributes, f"{entry}.attributes", problems)
         state = raw.get("state")
-        text = _text(state) if state is not None else None
+        # The state written as an attribute, as upstream does for thermostats and sensors.
+        for lifted in ("hvac_mode",) if domain == "climate" else ("native_value",):
+            if lifted in attributes:
+                value = attributes.pop(lifted)
+                state = value if state is None else state
+        text = state_text(domain, state) if state is not None else None
         if state is not None and text is None:
             p.add(where, f"{entry}.state must be a text")
-        elif text is not None and (problem := state_problem(str(entity_id).split(".")[0], text)):
+        elif text is not None and (problem := state_problem(domain, text)):
             p.add(where, f"{entry}.state: {problem}")
-        attributes = raw.get("attributes") or {}
-        if not isinstance(attributes, dict):
-            p.add(where, f"{entry}.attributes must be a mapping")
-            attributes = {}
         if text is None and not attributes:
             p.add(where, f"{entry} needs a state or attributes")
-        specs[str(entity_id)] = StateSpec(text, dict(attributes))
+        specs[str(entity_id)] = StateSpec(text, attributes)
     return specs
+
+
+IGNORE_ALL: Final = "*"
 
 
 def _ignore(
     value: Any, path: str, where: str, known: Mapping[str, EntityFixture], p: _Problems
 ) -> dict[str, tuple[str, ...]]:
+    """Changes that do not count, per entity: attribute names, `state`, or `*` (everything).
+
+    Forms: a list of entity ids (anything about them may change), or a mapping from entity id
+    to a list of names, one name, null (everything), or a mapping whose keys are the names
+    (`state`, attribute names, or `attributes` with a list of names).
+    """
     if value is None:
         return {}
+    if isinstance(value, list):
+        value = dict.fromkeys(value)
     if not isinstance(value, dict):
-        p.add(where, f"{path} must map entity ids to lists of attribute names")
+        p.add(where, f"{path} must list entity ids or map entity ids to attribute names")
         return {}
     ignored: dict[str, tuple[str, ...]] = {}
     for entity_id, names in value.items():
         entry = f"{path}.{entity_id}"
-        if entity_id not in known:
+        if not isinstance(entity_id, str) or entity_id not in known:
             p.add(where, f"{entry}: {_unknown_entity(str(entity_id), known)}")
             continue
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            p.add(where, f"{entry} must be a list of attribute names (or 'state')")
+        read = _ignored_names(names)
+        if read is None:
+            p.add(
+                where,
+                f"{entry} must be null, a name, a list of names or a mapping of names "
+                "(attribute names or 'state')",
+            )
             continue
-        ignored[str(entity_id)] = tuple(names)
+        ignored[entity_id] = read
     return ignored
+
+
+def _ignored_names(names: Any) -> tuple[str, ...] | None:
+    if names is None:
+        return (IGNORE_ALL,)
+    if isinstance(names, str):
+        return (names,)
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return tuple(names)
+    if isinstance(names, dict):
+        result: list[str] = []
+        for key, inner in names.items():
+            if key == "attributes" and isinstance(inner, (list, dict)):
+                result.extend(str(n) for n in inner)
+            elif isinstance(key, str):
+                result.append(key)
+            else:
+                return None
+        return tuple(result)
+    return None

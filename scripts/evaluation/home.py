@@ -137,10 +137,7 @@ async def async_setup_fixture_home(hass: HomeAssistant, home: Home) -> FixtureHo
         domain=DOMAIN,
         title=f"Evaluation home {home.title}",
         data={
-            "devices": [
-                {"id": d.id, "name": d.name, "manufacturer": d.manufacturer, "model": d.model}
-                for d in home.devices
-            ],
+            "devices": [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
             "entities": [
                 {
                     "entity_id": e.entity_id,

@@ -5,12 +5,14 @@ ideal model would make with the tools offered in the request (so it follows our 
 writes them as Qwen3.5 XML after a short reasoning block, and after the tool results writes a
 short answer. Status questions read `answer_from` with get_state and answer from the results;
 refusals and ambiguous requests are answered without a call. Its output goes through the real
-parser, validation, safety gate and execution: any test it fails is a bug of the integration.
+parser, validation, safety gate and execution: any test it fails is a bug of the integration,
+unless the plan says why the expectation cannot be reached (`Plan.gaps`: a read-only entity,
+one that is not exposed, a state no service produces, a parameter the tools do not offer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 import json
 import re
@@ -22,6 +24,7 @@ from homeassistant.util import color as color_util
 
 from .dataset import StateSpec, TestCase
 from .home import Snapshot
+from .scoring import attribute_value, values_match
 
 GET_STATE: Final = "get_state"
 _TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
@@ -32,6 +35,10 @@ _COMMON_COLORS: Final = (
 
 type Action = tuple[str, dict[str, Any]]
 type Planner = Callable[[str, tuple[str, Mapping[str, Any]], StateSpec], list[Action]]
+
+
+class Unreachable(Exception):
+    """No call of the domain's tool can produce the expected state; the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +59,24 @@ class Plan:
 
 
 def _light(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    attributes = want.attributes
+    percent: int | None = None
+    if attributes.get("brightness_pct") is not None:
+        percent = round(float(attributes["brightness_pct"]))
+    elif attributes.get("brightness") is not None:
+        percent = round(float(attributes["brightness"]) * 100 / 255)
+    if percent == 0:
+        # Brightness 0 is off: Home Assistant turns a light off when asked for 0 %.
+        if (want.state or before[0]) == "on":
+            raise Unreachable("a light that is on has a brightness above 0")
+        return [("turn_off", {})]
     if want.state == "off":
+        if percent is not None:
+            raise Unreachable("a light that is off has no brightness")
         return [("turn_off", {})]
     params: dict[str, Any] = {}
-    attributes = want.attributes
-    if "brightness_pct" in attributes:
-        params["brightness_pct"] = round(float(attributes["brightness_pct"]))
-    elif attributes.get("brightness") is not None:
-        params["brightness_pct"] = round(float(attributes["brightness"]) * 100 / 255)
+    if percent is not None:
+        params["brightness_pct"] = percent
     if attributes.get("color_temp_kelvin") is not None:
         params["color_temp_kelvin"] = int(attributes["color_temp_kelvin"])
     if attributes.get("rgb_color") is not None:
@@ -169,14 +186,18 @@ def _climate(
 
 def _fan(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
     attributes = want.attributes
-    if want.state == "off":
+    percentage = attributes.get("percentage")
+    speed = None if percentage is None else round(float(percentage))
+    if want.state == "off" or speed == 0:
+        if (want.state or before[0]) == "on":
+            raise Unreachable("a fan that is on has a speed above 0")
+        if speed not in (None, 0):
+            raise Unreachable("a fan that is off has speed 0")
         return [("turn_off", {})]
     actions: list[Action] = []
-    percentage = attributes.get("percentage")
-    if percentage is not None and before[0] == "off":
-        actions.append(("turn_on", {"percentage": int(percentage)}))
-    elif percentage is not None:
-        actions.append(("set_percentage", {"percentage": int(percentage)}))
+    if speed is not None:
+        # set_percentage sets the speed and turns the fan on.
+        actions.append(("set_percentage", {"percentage": speed}))
     elif want.state == "on" and before[0] != "on":
         actions.append(("turn_on", {}))
     if (oscillating := attributes.get("oscillating")) is not None:
@@ -213,9 +234,17 @@ def _vacuum(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSp
     return actions
 
 
-def _todo(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
-    """Add, remove, rename (an item replaced in place) and complete items."""
+def _todo(
+    entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec, sentence: str = ""
+) -> list[Action]:
+    """Add, remove, rename (an item replaced in place) and complete items.
+
+    An expectation of only the count of open items (the state) adds items named in the
+    sentence, or completes open items (those the sentence names first).
+    """
     had_open = [str(i) for i in before[1].get("items") or []]
+    if not {"items", "completed"} & want.attributes.keys() and want.state is not None:
+        return _todo_count(before, want.state, sentence)
     had_done = {str(i).casefold() for i in before[1].get("completed") or []}
     done = [str(i) for i in want.attributes.get("completed") or []]
     actions: list[Action] = [
@@ -241,11 +270,42 @@ def _todo(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec
     return actions
 
 
+_ADD_ITEM = re.compile(r"\b(?:add|put)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:the|my|our)\b", re.I)
+
+
+def _todo_count(before: tuple[str, Mapping[str, Any]], state: str, sentence: str) -> list[Action]:
+    try:
+        wanted = int(float(state))
+        had = int(float(before[0]))
+    except ValueError:
+        raise Unreachable(f"{state!r} is not a number of open items") from None
+    if wanted < 0:
+        raise Unreachable("a to-do list cannot have fewer than 0 open items")
+    if wanted > had:
+        match = _ADD_ITEM.search(sentence)
+        names = [match[1]] if match else []
+        if len(names) < wanted - had:
+            names += [f"item {n}" for n in range(1, wanted - had - len(names) + 1)]
+        return [("add_item", {"item": name}) for name in names[: wanted - had]]
+    open_items = [str(i) for i in before[1].get("items") or []]
+    folded = sentence.casefold()
+    named = sorted(open_items, key=lambda item: item.casefold() not in folded)
+    return [
+        ("update_item", {"item": item, "status": "completed"}) for item in named[: had - wanted]
+    ]
+
+
 def _timer(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
     if want.state == "active":
         duration = want.attributes.get("duration") or want.attributes.get("remaining")
         return [("start", {"duration": _hms(duration)} if duration else {})]
     return _by_state(_TIMER_ACTIONS)(entity_id, before, want)
+
+
+def _read_only(
+    entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec
+) -> list[Action]:
+    raise Unreachable(f"{entity_id.split('.', 1)[0]} entities are read-only")
 
 
 def _valve(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
@@ -257,12 +317,14 @@ def _valve(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpe
 
 PLANNERS: Final[Mapping[str, Planner]] = {
     "alarm_control_panel": _by_state(_ALARM_ACTIONS),
+    "binary_sensor": _read_only,
     "climate": _climate,
     "cover": _cover,
     "fan": _fan,
     "light": _light,
     "lock": _by_state(_LOCK_ACTIONS),
     "media_player": _media,
+    "sensor": _read_only,
     "switch": _on_off,
     "timer": _timer,
     "todo": _todo,
@@ -286,8 +348,30 @@ def _hms(value: Any) -> str:
     return f"{hours:02d}:{minutes:02d}:{seconds:02d}"
 
 
-def plan_test(test: TestCase, before: Snapshot, tools: Sequence[ToolSpec]) -> Plan:
-    """The ideal calls for a test, checked against the offered tools."""
+def already_met(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> bool:
+    """Whether the expectation holds before anything is done."""
+    state, attributes = before
+    if want.state is not None and not values_match(want.state, state):
+        return False
+    return all(
+        values_match(value, attribute_value(entity_id, state, attributes, name), name)
+        for name, value in want.attributes.items()
+    )
+
+
+def plan_test(
+    test: TestCase,
+    before: Snapshot,
+    tools: Sequence[ToolSpec],
+    *,
+    exposed: Collection[str] | None = None,
+    sentence: str = "",
+) -> Plan:
+    """The ideal calls for a test, checked against the offered tools.
+
+    exposed: the entities the agent may see (None: all). Every expectation the plan cannot
+    reach is a gap with its reason; one that already holds needs no call.
+    """
     if not test.expect_changes:
         if test.answer_from:
             calls = [PlannedCall(GET_STATE, {"entity_id": e}) for e in test.answer_from]
@@ -302,9 +386,21 @@ def plan_test(test: TestCase, before: Snapshot, tools: Sequence[ToolSpec]) -> Pl
         domain = entity_id.split(".", 1)[0]
         planner = PLANNERS.get(domain)
         state = before.get(entity_id, ("unknown", {}))
-        actions = planner(entity_id, state, want) if planner else []
+        if already_met(entity_id, state, want):
+            continue
+        if exposed is not None and entity_id not in exposed:
+            gaps.append(f"{entity_id} is not exposed to Assist: the agent cannot change it")
+            continue
+        try:
+            if planner is _todo:
+                actions = _todo(entity_id, state, want, sentence)
+            else:
+                actions = planner(entity_id, state, want) if planner else []
+        except Unreachable as err:
+            gaps.append(f"{entity_id}: {err}")
+            continue
         if not actions:
-            gaps.append(f"the reference cannot reach the expected state of {entity_id}")
+            gaps.append(f"{entity_id}: no {domain} action produces the expected state")
         for action, params in actions:
             key = (domain, action, json.dumps(params, sort_keys=True))
             grouped.setdefault(key, []).append(entity_id)
@@ -326,15 +422,26 @@ def _checked(plan: Plan, tools: Sequence[ToolSpec]) -> Plan:
     for call in plan.calls:
         spec = offered.get(call.tool)
         if spec is None:
-            plan.gaps.append(f"no tool {call.tool!r} is offered")
+            plan.gaps.append(f"no tool {call.tool!r} is offered (no exposed entity can do this)")
             continue
         properties = spec.parameters.get("properties", {})
         for name, value in call.arguments.items():
             if name not in properties:
                 plan.gaps.append(f"{call.tool} has no parameter {name!r}")
-            elif (allowed := properties[name].get("enum")) is not None and value not in allowed:
+            elif not _allowed(properties[name], value):
                 plan.gaps.append(f"{call.tool}.{name} does not offer {value!r}")
     return plan
+
+
+def _allowed(schema: Mapping[str, Any], value: Any) -> bool:
+    """Whether a value is among a parameter's enum (every item, for a list of entity ids)."""
+    allowed = schema.get("enum")
+    if allowed is None and isinstance(schema.get("items"), Mapping):
+        allowed = schema["items"].get("enum")
+    if allowed is None:
+        return True
+    values = value if isinstance(value, list) else [value]
+    return all(item in allowed for item in values)
 
 
 def format_value(value: Any) -> str:
@@ -381,17 +488,20 @@ class ReferencePolicy:
     The runner calls `begin` before each sentence with the test and the states before it.
     """
 
-    def __init__(self) -> None:
-        """Start with no test."""
+    def __init__(self, exposed: Collection[str] | None = None) -> None:
+        """Start with no test; exposed: the entities exposed to Assist (None: all)."""
+        self.exposed = exposed
+        self.sentence = ""
         self.test: TestCase | None = None
         self.before: Snapshot = {}
         self.plan: Plan | None = None
         self.rounds = 0
         self.gaps: list[str] = []
 
-    def begin(self, test: TestCase, before: Snapshot) -> None:
+    def begin(self, test: TestCase, before: Snapshot, sentence: str = "") -> None:
         """Prepare for a new sentence of test."""
         self.test = test
+        self.sentence = sentence
         self.before = before
         self.plan = None
         self.rounds = 0
@@ -403,7 +513,13 @@ class ReferencePolicy:
         if self.test is None:
             return _output("Nothing to do.", "Hello.")
         if self.plan is None:
-            self.plan = plan_test(self.test, self.before, request.tools)
+            self.plan = plan_test(
+                self.test,
+                self.before,
+                request.tools,
+                exposed=self.exposed,
+                sentence=self.sentence,
+            )
             self.gaps = list(self.plan.gaps)
         if self.rounds == 1 and self.plan.calls:
             return _output("The request maps to these calls.", write_calls(self.plan.calls))

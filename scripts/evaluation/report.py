@@ -21,6 +21,8 @@ class Summary:
 
     sentences: int = 0
     passed: int = 0
+    # Failed sentences whose expectation the reference policy showed to be out of reach.
+    unreachable: int = 0
     tests: int = 0
     tests_passed: int = 0
     confirmations_expected: int = 0
@@ -44,9 +46,14 @@ class Summary:
     failure_kinds: dict[str, int] = field(default_factory=dict)
 
     @property
+    def reachable(self) -> int:
+        """Sentences whose expectation can be reached."""
+        return self.sentences - self.unreachable
+
+    @property
     def success_rate(self) -> float:
-        """Passed sentences out of all, 0..1."""
-        return self.passed / self.sentences if self.sentences else 0.0
+        """Passed sentences out of the reachable ones, 0..1."""
+        return self.passed / self.reachable if self.reachable else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly, with the success rate."""
@@ -64,6 +71,7 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
     by_test: dict[str, bool] = {}
     for result in results:
         summary.passed += result.success
+        summary.unreachable += bool(result.unreachable) and not result.success
         by_test[result.test_id] = by_test.get(result.test_id, True) and result.success
         summary.confirmations_expected += result.confirmation_expected
         summary.confirmations_asked += result.confirmation_asked
@@ -149,6 +157,7 @@ _COLUMNS: Final = (
     ("", 22, "<"),
     ("sent", 5, ">"),
     ("pass", 5, ">"),
+    ("unreach", 7, ">"),
     ("rate", 7, ">"),
     ("confirm", 8, ">"),
     ("calls", 6, ">"),
@@ -170,6 +179,7 @@ def _row(label: str, s: Summary) -> str:
         label,
         str(s.sentences),
         str(s.passed),
+        str(s.unreachable),
         f"{100 * s.success_rate:.1f}%",
         f"{s.confirmations_correct}/{s.sentences}",
         str(s.tool_calls),
@@ -206,21 +216,45 @@ def format_table(results: Sequence[CaseResult]) -> str:
         f"{overall.confirmations_missing} missing, {overall.confirmations_unexpected} unexpected; "
         f"crashes {overall.crashes}"
     )
+    if overall.unreachable:
+        lines.append(
+            f"{overall.unreachable} sentences cannot be reached by any agent (see Unreachable): "
+            "the rate counts the other sentences"
+        )
     return "\n".join(lines)
 
 
 def format_failures(results: Sequence[CaseResult], limit: int = MAX_FAILURES_SHOWN) -> str:
-    """The failed sentences with their reasons (the first `limit`)."""
-    failed = [result for result in results if not result.success]
+    """The failed sentences with their reasons (the first `limit`); unreachable ones apart."""
+    failed = [result for result in results if not result.success and not result.unreachable]
     lines: list[str] = []
     for result in failed[:limit]:
-        lines.append(f"✗ {result.test_id} {result.sentence!r}")
-        lines.extend(f"    {f['kind']}: {f['message'].splitlines()[0]}" for f in result.failures)
-        for call in result.tool_calls:
-            outcome = "error" if call.error else "ok"
-            lines.append(f"    call {call.tool}({json.dumps(call.arguments)}) -> {outcome}")
-        lines.extend(f"    note: {note}" for note in result.notes)
-        lines.append(f"    answer: {result.answer[:200]!r}")
+        lines.extend(_describe(result))
     if len(failed) > limit:
         lines.append(f"… and {len(failed) - limit} more (see the JSON report)")
     return "\n".join(lines)
+
+
+def format_unreachable(results: Sequence[CaseResult], limit: int = MAX_FAILURES_SHOWN) -> str:
+    """Sentences no agent can pass, each with why (the reference policy found out)."""
+    unreachable = [result for result in results if not result.success and result.unreachable]
+    lines: list[str] = []
+    for result in unreachable[:limit]:
+        lines.append(f"- {result.test_id} {result.sentence!r}")
+        lines.extend(f"    cannot reach: {reason}" for reason in result.unreachable)
+        lines.extend(f"    {f['kind']}: {f['message'].splitlines()[0]}" for f in result.failures)
+    if len(unreachable) > limit:
+        lines.append(f"… and {len(unreachable) - limit} more (see the JSON report)")
+    return "\n".join(lines)
+
+
+def _describe(result: CaseResult) -> list[str]:
+    lines = [f"✗ {result.test_id} {result.sentence!r}"]
+    lines.extend(f"    {f['kind']}: {f['message'].splitlines()[0]}" for f in result.failures)
+    for call in result.tool_calls:
+        outcome = "error" if call.error else "ok"
+        arguments = json.dumps(call.arguments, ensure_ascii=False)
+        lines.append(f"    call {call.tool}({arguments}) -> {outcome}: {call.result[:160]}")
+    lines.extend(f"    note: {note}" for note in result.notes)
+    lines.append(f"    answer: {result.answer[:200]!r}")
+    return lines

@@ -4,7 +4,9 @@ Per home: one Home Assistant (started in-process), the home built from its fixtu
 agent (a real model or the reference policy), and an admin user who speaks. Per sentence: the
 home is reset and the test's setup applied, the sentence is sent, "yes" is answered when the
 agent asks for a confirmation (seen as a `local_agent_action` event with outcome "proposed"),
-and the result is judged.
+and the result is judged. With the reference policy, a sentence that fails where the plan
+said why the expectation cannot be reached is reported as unreachable (with the reasons),
+not as a failure of the integration.
 """
 
 from __future__ import annotations
@@ -14,21 +16,28 @@ import contextlib
 from dataclasses import dataclass, field
 import json
 from pathlib import Path
+import re
 import tempfile
 import time
 import traceback
 from typing import Any, Final
+from unittest.mock import patch
 
 from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import EVENT_ACTION
-from homeassistant.core import Event, HomeAssistant, callback
+from custom_components.local_agent.engine.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
+from homeassistant.components import conversation
+from homeassistant.core import Context, Event, HomeAssistant, callback
+from homeassistant.helpers import device_registry as dr
 from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
-from scripts.harness.hass_runner import CoreSettings, async_home_assistant
+from scripts.harness.hass_runner import CoreSettings, HarnessError, async_home_assistant
 from scripts.harness.stand_in import StandInWorker
 from scripts.harness.turn import TurnRecord, async_run_turn
 
 from .dataset import Home, TestCase
-from .home import FixtureHome, async_setup_fixture_home
+from .eval_home.const import DOMAIN as EVAL_HOME
+from .home import FixtureHome, Snapshot, async_setup_fixture_home
 from .reference import ReferencePolicy
 from .scoring import Failure, Verdict, expects_confirmation, judge
 
@@ -43,6 +52,7 @@ YES: Final[Mapping[str, str]] = {
     "pt": "sim",
 }
 MAX_RESULT_CHARS: Final = 300
+_PARAMETER = re.compile(r"<parameter=([^>\n]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +71,11 @@ class AgentSetup:
     model_path: Path | None  # None: the reference policy
     agent_options: Mapping[str, Any] = field(default_factory=dict)
     engine_options: Mapping[str, Any] = field(default_factory=dict)
-    language: str = "en"
+    language: str | None = None  # None: each home's `language`, else English
+
+    def language_of(self, home: Home) -> str:
+        """The conversation language for a home."""
+        return self.language or home.language or "en"
 
     @property
     def reference(self) -> bool:
@@ -77,6 +91,7 @@ class CallResult:
     arguments: dict[str, Any]
     error: bool
     result: str
+    raw: str | None = None  # the model's text of a call that could not be read
 
 
 @dataclass(slots=True)
@@ -105,6 +120,9 @@ class CaseResult:
     tool_seconds: float
     total_seconds: float
     notes: list[str] = field(default_factory=list)
+    # Reference policy: why a failed sentence's expectation cannot be reached (empty: it can).
+    unreachable: list[str] = field(default_factory=list)
+    context_device: str | None = None
 
 
 def expand(homes: Sequence[Home]) -> list[Case]:
@@ -140,7 +158,8 @@ async def async_run_home(
 ) -> list[CaseResult]:
     """Run the cases of one home in a fresh Home Assistant; return their results."""
     results: list[CaseResult] = []
-    core = CoreSettings(name=home.title, language=setup.language)
+    language = setup.language_of(home)
+    core = CoreSettings(name=home.title, language=language)
     with contextlib.ExitStack() as stack:
         policy: ReferencePolicy | None = None
         stand_in: StandInWorker | None = None
@@ -149,7 +168,7 @@ async def async_run_home(
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="eval-")))
             model_path = folder / "reference-policy.gguf"
             model_path.write_bytes(b"GGUF" + bytes(60))
-            policy = ReferencePolicy()
+            policy = ReferencePolicy({e.entity_id for e in home.entities if e.exposed})
             stand_in = StandInWorker(model_path, script=policy)
         async with async_home_assistant(core=core) as hass:
             fixture_home = await async_setup_fixture_home(hass, home)
@@ -163,7 +182,7 @@ async def async_run_home(
             ) as handle:
                 for case in cases:
                     result = await async_run_case(
-                        handle, fixture_home, case, user_id, setup.language, policy
+                        handle, fixture_home, case, user_id, language, policy
                     )
                     results.append(result)
                     if on_result is not None:
@@ -185,11 +204,16 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     await fixture_home.async_prepare(case.test.setup)
     before = fixture_home.snapshot()
     if policy is not None:
-        policy.begin(case.test, before)
+        policy.begin(case.test, before, case.sentence)
     turns: list[TurnRecord] = []
     asked = False
     crash: str | None = None
-    with _audit_listener(hass) as audit:
+    device_id = _device_id(hass, case.test.context_device)
+    with (
+        _audit_listener(hass) as audit,
+        _failed_calls(handle) as failed,
+        _from_device(device_id),
+    ):
         try:
             first = await async_run_turn(handle, case.sentence, language=language, user_id=user_id)
             turns.append(first)
@@ -212,10 +236,86 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     verdict = judge(case.home, case.test, before, after, asked, answers[:1])
     if crash is not None:
         verdict.add(Failure.CRASH, crash)
-    notes = list(policy.gaps) if policy is not None else []
+    notes: list[str] = []
+    unreachable: list[str] = []
+    if policy is not None and not verdict.success and crash is None:
+        # The reference's gaps explain a failure; on a passing sentence they mean nothing.
+        unreachable = list(policy.gaps)
     if asked and turns and not turns[0].continue_conversation:
         notes.append("a confirmation was proposed but the conversation was not kept open")
-    return _result(case, verdict, turns, asked, notes, time.perf_counter() - started)
+    result = _result(
+        case, verdict, turns, asked, notes, time.perf_counter() - started, before, failed
+    )
+    result.unreachable = unreachable
+    return result
+
+
+def _device_id(hass: HomeAssistant, device: str | None) -> str | None:
+    """The registry id of a fixture device (a test's context_device)."""
+    if device is None:
+        return None
+    entry = dr.async_get(hass).async_get_device(identifiers={(EVAL_HOME, device)})
+    if entry is None:
+        raise HarnessError(f"The evaluation home has no device {device!r}")
+    return entry.id
+
+
+@contextlib.contextmanager
+def _from_device(device_id: str | None) -> Iterator[None]:
+    """Send the turns of a sentence as if spoken to that device (a satellite in its area)."""
+    if device_id is None:
+        yield
+        return
+
+    async def async_ask(
+        self: LocalAgentHandle,
+        text: str,
+        *,
+        conversation_id: str | None = None,
+        language: str = "en",
+        context: Context | None = None,
+    ) -> conversation.ConversationResult:
+        return await conversation.async_converse(
+            self.hass,
+            text,
+            conversation_id,
+            context or Context(),
+            language=language,
+            agent_id=self.entity_id,
+            device_id=device_id,
+        )
+
+    with patch.object(LocalAgentHandle, "async_ask", async_ask):
+        yield
+
+
+@contextlib.contextmanager
+def _failed_calls(handle: LocalAgentHandle) -> Iterator[list[ToolCallFailed]]:
+    """Collect the calls the parser could not read, with their text, in order."""
+    failed: list[ToolCallFailed] = []
+    worker = handle.worker
+    generate = worker.generate
+
+    async def recording(
+        request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None = None
+    ) -> GenerationOutput:
+        output = await generate(request, on_event)
+        failed.extend(e for e in output.events if isinstance(e, ToolCallFailed))
+        return output
+
+    with patch.object(worker, "generate", recording):
+        yield failed
+
+
+def raw_arguments(raw: str) -> dict[str, Any]:
+    """The parameters of a call's XML as written (texts; JSON values read when they parse)."""
+    arguments: dict[str, Any] = {}
+    for name, text in _PARAMETER.findall(raw):
+        try:
+            arguments[name.strip()] = json.loads(text)
+        except ValueError:
+            arguments[name.strip()] = text.strip()
+    return arguments
 
 
 def _result(  # noqa: PLR0917 - assembling one record
@@ -225,6 +325,8 @@ def _result(  # noqa: PLR0917 - assembling one record
     asked: bool,
     notes: list[str],
     seconds: float,
+    before: Snapshot,
+    failed: Sequence[ToolCallFailed],
 ) -> CaseResult:
     reports = [turn.report for turn in turns if turn.report is not None]
     total = TurnReport()
@@ -235,16 +337,18 @@ def _result(  # noqa: PLR0917 - assembling one record
             "tool_seconds", "build_seconds",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(report, name))
-    calls = [
-        CallResult(
-            tool=call.name,
-            arguments=call.arguments,
-            error=call.error,
-            result=_short(call.result),
-        )
-        for turn in turns
-        for call in turn.tool_calls
-    ]
+    calls: list[CallResult] = []
+    unread = list(failed)
+    for turn in turns:
+        for call in turn.tool_calls:
+            record = CallResult(call.name, call.arguments, call.error, _short(call.result))
+            if call.error and not call.arguments and unread:
+                # A call the parser could not read reaches the chat log without arguments:
+                # show what the model wrote.
+                raw = unread.pop(0).error.raw
+                record.raw = raw
+                record.arguments = raw_arguments(raw)
+            calls.append(record)
     return CaseResult(
         home=case.home.name,
         category=case.test.category,
@@ -252,7 +356,7 @@ def _result(  # noqa: PLR0917 - assembling one record
         sentence=case.sentence,
         success=verdict.success,
         failures=[{"kind": kind.value, "message": message} for kind, message in verdict.problems],
-        confirmation_expected=expects_confirmation(case.home, case.test),
+        confirmation_expected=expects_confirmation(case.home, case.test, before),
         confirmation_asked=asked,
         answer=" / ".join(turn.answer for turn in turns),
         tool_calls=calls,
@@ -268,6 +372,7 @@ def _result(  # noqa: PLR0917 - assembling one record
         tool_seconds=total.tool_seconds,
         total_seconds=sum(turn.wall_seconds for turn in turns) or seconds,
         notes=notes,
+        context_device=case.test.context_device,
     )
 
 

@@ -9,7 +9,8 @@ Rules (eval/README.md, "Scoring"):
   within 1, as percentages round), lists of texts in any order, null as missing.
   `brightness_pct` on a light is checked against its brightness (0-255).
 * A confirmation must be asked exactly when expected (explicit `expect_confirmation`, else:
-  an expected change to a sensitive entity under the default safety options).
+  an expected change to a sensitive entity under the default safety options that really
+  changes it: a lock listed as staying locked asks for nothing).
 * `expect_answer` texts must all appear in the answer; `expect_question` wants a "?".
 """
 
@@ -26,8 +27,8 @@ from custom_components.local_agent.const import (
     DEFAULT_SENSITIVE_DOMAINS,
 )
 
-from .dataset import Home, StateSpec, TestCase
-from .home import Snapshot
+from .dataset import IGNORE_ALL, Home, StateSpec, TestCase
+from .home import Snapshot, merged
 
 # Attributes that change by themselves (timestamps), per domain.
 VOLATILE: Final[Mapping[str, frozenset[str]]] = {
@@ -77,11 +78,33 @@ def is_sensitive(home: Home, entity_id: str) -> bool:
     return False
 
 
-def expects_confirmation(home: Home, test: TestCase) -> bool:
-    """Explicit `expect_confirmation`, else whether an expected change is sensitive."""
+def expects_confirmation(home: Home, test: TestCase, before: Snapshot | None = None) -> bool:
+    """Explicit `expect_confirmation`, else whether an expected change is sensitive.
+
+    Only an expectation that differs from the state before the sentence is a change (before:
+    the states then; without it, the fixture with the test's setup applied).
+    """
     if test.expect_confirmation is not None:
         return test.expect_confirmation
-    return any(is_sensitive(home, entity_id) for entity_id in test.expect_changes)
+    return any(
+        is_sensitive(home, entity_id) and changes(home, test, entity_id, before)
+        for entity_id in test.expect_changes
+    )
+
+
+def changes(home: Home, test: TestCase, entity_id: str, before: Snapshot | None) -> bool:
+    """Whether the expectation for entity_id differs from its state before the sentence."""
+    expected = test.expect_changes[entity_id]
+    if before is not None and entity_id in before:
+        state, attributes = before[entity_id]
+    else:
+        state, attributes = merged(home.entity(entity_id), test.setup.get(entity_id))
+    if expected.state is not None and not values_match(expected.state, state):
+        return True
+    return any(
+        not values_match(value, attribute_value(entity_id, state, attributes, name), name)
+        for name, value in expected.attributes.items()
+    )
 
 
 def normalise(value: Any) -> Any:
@@ -147,11 +170,16 @@ def _as_number(value: Any) -> float | None:
         return None
 
 
-def attribute_value(entity_id: str, attributes: Mapping[str, Any], name: str) -> Any:
-    """An attribute as reported, or a shorthand computed from one (`brightness_pct`)."""
-    if name == "brightness_pct" and entity_id.startswith("light."):
+def attribute_value(entity_id: str, state: str, attributes: Mapping[str, Any], name: str) -> Any:
+    """An attribute as reported, or a shorthand computed from one (`brightness_pct`).
+
+    A light that is off reports no brightness: it reads as brightness 0.
+    """
+    if name in ("brightness", "brightness_pct") and entity_id.startswith("light."):
         brightness = attributes.get("brightness")
-        return None if brightness is None else round(float(brightness) * 100 / 255)
+        if brightness is None:
+            return 0 if state == "off" else None
+        return round(float(brightness) * 100 / 255) if name == "brightness_pct" else brightness
     return attributes.get(name)
 
 
@@ -173,6 +201,8 @@ def judge_states(test: TestCase, before: Snapshot, after: Snapshot, verdict: Ver
             _judge_expected(entity_id, expected, (old_state, new_state), new_attributes, verdict)
             continue
         ignored = set(test.ignore_changes.get(entity_id, ()))
+        if IGNORE_ALL in ignored:
+            continue
         ignored |= VOLATILE.get(entity_id.split(".", 1)[0], frozenset())
         if old_state != new_state and "state" not in ignored:
             verdict.add(
@@ -200,7 +230,7 @@ def _judge_expected(
     if not values_match(wanted_state, new_state):
         verdict.add(Failure.WRONG_STATE, f"{entity_id}: state {new_state}, expected {wanted_state}")
     for name, wanted in expected.attributes.items():
-        actual = attribute_value(entity_id, attributes, name)
+        actual = attribute_value(entity_id, new_state, attributes, name)
         if not values_match(wanted, actual, name):
             verdict.add(
                 Failure.WRONG_STATE, f"{entity_id}: {name} {show(actual)}, expected {show(wanted)}"
@@ -236,6 +266,6 @@ def judge(  # noqa: PLR0917 - the inputs of a judgement, kept explicit
     """Judge one sentence's outcome."""
     verdict = Verdict()
     judge_states(test, before, after, verdict)
-    judge_confirmation(expects_confirmation(home, test), asked_confirmation, verdict)
+    judge_confirmation(expects_confirmation(home, test, before), asked_confirmation, verdict)
     judge_answer(test, answers, verdict)
     return verdict

@@ -55,6 +55,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
             name=device["name"],
             manufacturer=device.get("manufacturer"),
             model=device.get("model"),
+            model_id=device.get("model_id"),
+            sw_version=device.get("sw_version"),
+            hw_version=device.get("hw_version"),
+            serial_number=device.get("serial_number"),
         )
     hass.data.setdefault(ENTITIES, {})
     await hass.config_entries.async_forward_entry_setups(entry, _platforms(entry))

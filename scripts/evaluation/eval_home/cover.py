@@ -40,6 +40,10 @@ class FixtureCover(FixtureEntity, CoverEntity):
         self._attr_supported_features = features
         self._has_position = "current_position" in attributes
 
+    def features_changed(self, features: int) -> None:
+        """A position declared only in supported_features."""
+        self._has_position = bool(features & CoverEntityFeature.SET_POSITION)
+
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """Open, closed, opening or closing, and the positions."""
         position = whole(attributes.get("current_position"))

@@ -36,17 +36,28 @@ class FixtureEntity(Entity):
         """Take id, name, device and capabilities from the fixture; start in its state."""
         self.entity_id = str(spec["entity_id"])
         self._attr_unique_id = self.entity_id
-        self._attr_name = str(spec["name"])
+        if (name := spec.get("name")) is not None:
+            self._attr_name = str(name)
+        else:
+            # No name of its own: Home Assistant names it after its device.
+            self._attr_has_entity_name = True
+            self._attr_name = None
         if device := spec.get("device"):
             self._attr_device_info = DeviceInfo(identifiers={(DOMAIN, str(device))})
         attributes: Mapping[str, Any] = spec.get("attributes") or {}
-        if (device_class := attributes.get("device_class")) is not None:
-            self._attr_device_class = device_class
         self.touched = False
+        self.configure(attributes)
+        self.load(str(spec["state"]), attributes)
+
+    def configure(self, attributes: Mapping[str, Any]) -> None:
+        """Device class, capabilities and features (a setup may change them: read each time)."""
+        self._attr_device_class = attributes.get("device_class")
+        if (flags := self.features_type()) is not int:
+            self._attr_supported_features = flags(0)
         self.setup_capabilities(attributes)
         if (features := attributes.get("supported_features")) is not None:
             self._attr_supported_features = self.features_type()(int(features))
-        self.load(str(spec["state"]), attributes)
+            self.features_changed(int(features))
 
     @classmethod
     def features_type(cls) -> Callable[[int], Any]:
@@ -55,6 +66,9 @@ class FixtureEntity(Entity):
 
     def setup_capabilities(self, attributes: Mapping[str, Any]) -> None:
         """Read what the entity can do from its fixture attributes."""
+
+    def features_changed(self, features: int) -> None:
+        """Follow explicit supported_features (e.g. a speed declared only there)."""
 
     def load(self, state: str, attributes: Mapping[str, Any]) -> None:
         """Take the state and stateful attributes; keep unmodelled attributes as extras."""
@@ -70,6 +84,7 @@ class FixtureEntity(Entity):
     @callback
     def async_apply(self, state: str, attributes: Mapping[str, Any]) -> None:
         """Put the entity into the given state now (a test's setup, or a reset)."""
+        self.configure(attributes)
         self.load(state, attributes)
         self.touched = False
         self.async_write_ha_state()

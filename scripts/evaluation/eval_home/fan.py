@@ -40,6 +40,11 @@ class FixtureFan(FixtureEntity, FanEntity):
         step = number(attributes.get("percentage_step"))
         self._attr_speed_count = round(100 / step) if step else 100
 
+    def features_changed(self, features: int) -> None:
+        """A speed declared only in supported_features; on/off always (as upstream)."""
+        self._has_speed = bool(features & FanEntityFeature.SET_SPEED)
+        self._attr_supported_features |= FanEntityFeature.TURN_ON | FanEntityFeature.TURN_OFF
+
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """On/off and the current speed, oscillation, direction and preset."""
         self._on = state == "on"

@@ -37,11 +37,14 @@ class FixtureTodoList(FixtureEntity, TodoListEntity):
     """
 
     HANDLED = frozenset({"items", "completed"})
-    _attr_supported_features = (
-        TodoListEntityFeature.CREATE_TODO_ITEM
-        | TodoListEntityFeature.UPDATE_TODO_ITEM
-        | TodoListEntityFeature.DELETE_TODO_ITEM
-    )
+
+    def setup_capabilities(self, attributes: Mapping[str, Any]) -> None:
+        """Create, update and delete items (unless supported_features says otherwise)."""
+        self._attr_supported_features = (
+            TodoListEntityFeature.CREATE_TODO_ITEM
+            | TodoListEntityFeature.UPDATE_TODO_ITEM
+            | TodoListEntityFeature.DELETE_TODO_ITEM
+        )
 
     @classmethod
     def features_type(cls) -> Any:

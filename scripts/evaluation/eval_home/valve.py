@@ -29,6 +29,10 @@ class FixtureValve(FixtureEntity, ValveEntity):
             features |= ValveEntityFeature.SET_POSITION
         self._attr_supported_features = features
 
+    def features_changed(self, features: int) -> None:
+        """A position declared only in supported_features."""
+        self._attr_reports_position = bool(features & ValveEntityFeature.SET_POSITION)
+
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """Open, closed, opening or closing, and the position."""
         position = whole(attributes.get("current_position"))

@@ -1,0 +1,428 @@
+"""The value forms of the home-assistant-datasets (synthetic-home) inventory, made canonical.
+
+Upstream fixtures write values the way Home Assistant's Python code names them
+(`cover.CoverDeviceClass.GARAGE`, `supported_features: [open, close]`, `native_value`,
+`target_temperature`, `todo_items`, ...) and may leave out an entity's state (each domain has
+a default). `normalise_entity` turns one entity into the state and attributes Home Assistant
+itself would report; `normalise_attributes` does the same for a test's `setup` and
+`expect_changes`. Every value that cannot be read is a problem, never a silent default: a
+garage door read as a plain cover would switch the safety gate off for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+import datetime as dt
+from enum import Enum, IntFlag
+import importlib
+import re
+from typing import Any, Final
+
+from homeassistant import const as ha_const
+
+# `domain.EnumClass.MEMBER` or `EnumClass.MEMBER` (a class name starts upper case).
+ENUM_NAME: Final = re.compile(
+    r"^(?:(?P<domain>[a-z_]+)\.)?(?P<cls>[A-Z][A-Za-z]+)\.(?P<member>\w+)$"
+)
+
+# The device classes of each domain (domains not listed have none).
+DEVICE_CLASSES: Final[Mapping[str, tuple[str, str]]] = {
+    "binary_sensor": ("binary_sensor", "BinarySensorDeviceClass"),
+    "cover": ("cover", "CoverDeviceClass"),
+    "media_player": ("media_player", "MediaPlayerDeviceClass"),
+    "sensor": ("sensor", "SensorDeviceClass"),
+    "switch": ("switch", "SwitchDeviceClass"),
+    "valve": ("valve", "ValveDeviceClass"),
+}
+# The supported-features flags of each domain (domains not listed have none).
+FEATURES: Final[Mapping[str, tuple[str, str]]] = {
+    "alarm_control_panel": ("alarm_control_panel", "AlarmControlPanelEntityFeature"),
+    "climate": ("climate", "ClimateEntityFeature"),
+    "cover": ("cover", "CoverEntityFeature"),
+    "fan": ("fan", "FanEntityFeature"),
+    "light": ("light", "LightEntityFeature"),
+    "lock": ("lock", "LockEntityFeature"),
+    "media_player": ("media_player", "MediaPlayerEntityFeature"),
+    "todo": ("todo", "TodoListEntityFeature"),
+    "vacuum": ("vacuum", "VacuumEntityFeature"),
+    "valve": ("valve", "ValveEntityFeature"),
+}
+# Attributes whose values must come from an enum: (attribute, domain or None for all) -> enum.
+VALUE_ENUMS: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
+    ("state_class", "sensor"): ("sensor", "SensorStateClass"),
+    ("color_mode", "light"): ("light", "ColorMode"),
+    ("supported_color_modes", "light"): ("light", "ColorMode"),
+    ("hvac_modes", "climate"): ("climate", "HVACMode"),
+    ("hvac_action", "climate"): ("climate", "HVACAction"),
+}
+# Upstream attribute names (entity properties) -> the attribute Home Assistant reports.
+RENAMED: Final[Mapping[str, Mapping[str, str]]] = {
+    "sensor": {"native_unit_of_measurement": "unit_of_measurement"},
+    "climate": {"target_temperature": "temperature"},
+}
+# Modes a feature needs: (domain, feature) -> the attribute listing them.
+FEATURE_LISTS: Final[Mapping[tuple[str, str], str]] = {
+    ("climate", "FAN_MODE"): "fan_modes",
+    ("climate", "PRESET_MODE"): "preset_modes",
+    ("climate", "SWING_MODE"): "swing_modes",
+    ("climate", "SWING_HORIZONTAL_MODE"): "swing_horizontal_modes",
+    ("fan", "PRESET_MODE"): "preset_modes",
+    ("media_player", "SELECT_SOURCE"): "source_list",
+    ("media_player", "SELECT_SOUND_MODE"): "sound_mode_list",
+    ("vacuum", "FAN_SPEED"): "fan_speed_list",
+    ("light", "EFFECT"): "effect_list",
+}
+# Sensor device classes whose value is not a number (Home Assistant's own list, plus enum).
+_TEXT_SENSOR_CLASSES: Final = frozenset({"date", "timestamp", "enum"})
+_TODO_STATUSES: Final = ("needs_action", "completed")
+
+
+class Problems:
+    """Collects the problems of one entity (or one state spec), each with its path."""
+
+    def __init__(self, report: Callable[[str], None]) -> None:
+        """Report each problem through report(message)."""
+        self._report = report
+        self.count = 0
+
+    def add(self, message: str) -> None:
+        """Record a problem."""
+        self.count += 1
+        self._report(message)
+
+
+def enum_class(module: str, name: str) -> type[Enum] | None:
+    """An enum of Home Assistant by module (a domain, or None for homeassistant.const) and name."""
+    try:
+        found = getattr(importlib.import_module(f"homeassistant.components.{module}"), name, None)
+    except ImportError:
+        found = None
+    if found is None:
+        try:
+            found = getattr(
+                importlib.import_module(f"homeassistant.components.{module}.const"), name
+            )
+        except ImportError, AttributeError:
+            found = None
+    return found if isinstance(found, type) and issubclass(found, Enum) else None
+
+
+def _const_enum(name: str) -> type[Enum] | None:
+    found = getattr(ha_const, name, None)
+    return found if isinstance(found, type) and issubclass(found, Enum) else None
+
+
+def resolve_enum_name(text: str, domain: str) -> tuple[Any, str | None]:
+    """`cover.CoverDeviceClass.GARAGE` -> ("garage", None); (text, why) when it names nothing.
+
+    Texts that do not look like enum names come back unchanged, without a problem.
+    """
+    match = ENUM_NAME.match(text)
+    if match is None:
+        return text, None
+    cls_name, member = match["cls"], match["member"]
+    module = match["domain"] or domain
+    cls = enum_class(module, cls_name) or _const_enum(cls_name)
+    if cls is None:
+        return text, f"{text!r} names no Home Assistant enum ({cls_name} is unknown)"
+    found = _member(cls, member)
+    if found is None:
+        names = ", ".join(cls.__members__)
+        return text, f"{text!r}: {cls_name} has no member {member} (members: {names})"
+    return found.value, None
+
+
+def _member(cls: type[Enum], name: str) -> Enum | None:
+    """A member by name (any case) or by value."""
+    for key, member in cls.__members__.items():
+        if key.casefold() == name.casefold() or str(member.value).casefold() == name.casefold():
+            return member
+    return None
+
+
+def _resolve(value: Any, domain: str, path: str, p: Problems) -> Any:
+    """Resolve enum names anywhere in a value (lists and mappings too)."""
+    if isinstance(value, str):
+        resolved, problem = resolve_enum_name(value.strip(), domain)
+        if problem is not None:
+            p.add(f"{path}: {problem}")
+        return resolved
+    if isinstance(value, list):
+        return [_resolve(item, domain, f"{path}[{i}]", p) for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        return {k: _resolve(v, domain, f"{path}.{k}", p) for k, v in value.items()}
+    return value
+
+
+def _enum_value(
+    value: Any, module: str, cls_name: str, path: str, p: Problems, *, what: str
+) -> Any:
+    """Check that value is a value of the enum (after enum names were resolved)."""
+    cls = enum_class(module, cls_name)
+    if cls is None or isinstance(value, bool) or not isinstance(value, (str, int)):
+        p.add(f"{path}: {value!r} is not a {what}")
+        return None
+    member = _member(cls, str(value))
+    if member is None:
+        valid = ", ".join(str(m.value) for m in cls)
+        p.add(f"{path}: {value!r} is not a {what} (one of: {valid})")
+        return None
+    return member.value
+
+
+def features_value(domain: str, value: Any, path: str, p: Problems) -> int | None:
+    """`supported_features` as a number: a number already, or a list of feature names."""
+    where = FEATURES.get(domain)
+    if where is None:
+        p.add(f"{path}: {domain} entities have no supported features")
+        return None
+    cls = enum_class(*where)
+    assert cls is not None
+    assert issubclass(cls, IntFlag)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0 or value & ~sum(int(m.value) for m in cls):
+            p.add(f"{path}: {value} has bits that are not {where[1]} flags")
+            return None
+        return value
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list):
+        p.add(f"{path} must be a number or a list of {where[1]} names")
+        return None
+    total = 0
+    for index, item in enumerate(items):
+        text = str(item).strip()
+        if (match := ENUM_NAME.match(text)) is not None:
+            if match["cls"] != cls.__name__:
+                p.add(f"{path}[{index}]: {text!r} is not a {where[1]}")
+                continue
+            text = match["member"]
+        member = _member(cls, text) if not isinstance(item, bool) else None
+        if member is None:
+            names = ", ".join(cls.__members__)
+            p.add(f"{path}[{index}]: {text!r} is not a {where[1]} (one of: {names})")
+            continue
+        total |= int(member.value)
+    return total
+
+
+def feature_names(domain: str, features: int) -> set[str]:
+    """The names of the flags set in features."""
+    where = FEATURES.get(domain)
+    cls = enum_class(*where) if where else None
+    if cls is None:
+        return set()
+    return {name for name, member in cls.__members__.items() if features & int(member.value)}
+
+
+def state_text(domain: str, value: Any) -> str | None:
+    """A state as text; YAML booleans read as open/closed (covers, valves) or on/off."""
+    if isinstance(value, bool):
+        if domain in ("cover", "valve"):
+            return "open" if value else "closed"
+        return "on" if value else "off"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return float(value)
+    except TypeError, ValueError:
+        return None
+
+
+def default_state(domain: str, attributes: Mapping[str, Any]) -> str:
+    """The state of an entity written without one (eval/README.md lists the rules)."""
+    match domain:
+        case "light":
+            return "on" if (_number(attributes.get("brightness")) or 0) > 0 else "off"
+        case "fan":
+            return "on" if (_number(attributes.get("percentage")) or 0) > 0 else "off"
+        case "cover" | "valve":
+            return "open" if (_number(attributes.get("current_position")) or 0) > 0 else "closed"
+        case "climate":
+            return str(attributes.get("hvac_mode") or "off")
+        case "sensor":
+            value = attributes.get("native_value")
+            return "unknown" if value is None else str(value)
+        case "todo":
+            return str(len(attributes.get("items") or ()))
+        case "lock":
+            return "locked"
+        case "alarm_control_panel":
+            return "disarmed"
+        case "vacuum":
+            return "docked"
+        case "media_player":
+            return "off"
+        case "timer":
+            return "idle"
+        case _:
+            return "off"
+
+
+def normalise_attributes(
+    domain: str, attributes: Mapping[str, Any], path: str, p: Problems
+) -> dict[str, Any]:
+    """Upstream attribute forms -> the attributes Home Assistant reports; problems for the rest."""
+    result: dict[str, Any] = {}
+    renamed = RENAMED.get(domain, {})
+    for key, raw in attributes.items():
+        name = renamed.get(str(key), str(key))
+        if name in result and name != key:
+            continue  # the reported name, when both are given, wins
+        value = (
+            raw
+            if name in ("supported_features", "todo_items")
+            else _resolve(raw, domain, f"{path}.{key}", p)
+        )
+        result[name] = value
+    if "device_class" in result:
+        result["device_class"] = _device_class(domain, result["device_class"], path, p)
+    for (name, enum_domain), (module, cls_name) in VALUE_ENUMS.items():
+        if enum_domain != domain or result.get(name) is None:
+            continue
+        value = result[name]
+        if name == "color_mode" and isinstance(value, list):
+            # Upstream writes the current colour mode as a one-element list.
+            if len(value) != 1:
+                p.add(f"{path}.{name}: one colour mode, got {value!r}")
+                result[name] = None
+                continue
+            value = value[0]
+        what = f"{cls_name} value"
+        if isinstance(value, list):
+            result[name] = [
+                _enum_value(v, module, cls_name, f"{path}.{name}[{i}]", p, what=what)
+                for i, v in enumerate(value)
+            ]
+        else:
+            result[name] = _enum_value(value, module, cls_name, f"{path}.{name}", p, what=what)
+    if "supported_features" in result:
+        features = features_value(
+            domain, result["supported_features"], f"{path}.supported_features", p
+        )
+        if features is not None and domain == "fan":
+            # Upstream's fans always turn on and off, whatever their features list says.
+            features |= 16 | 32  # FanEntityFeature.TURN_OFF | TURN_ON
+        result["supported_features"] = features
+        if features is None:
+            del result["supported_features"]
+    if domain == "todo" and "todo_items" in result:
+        _todo_items(result, path, p)
+    return result
+
+
+def _device_class(domain: str, value: Any, path: str, p: Problems) -> Any:
+    where = DEVICE_CLASSES.get(domain)
+    if where is None:
+        p.add(f"{path}.device_class: {domain} entities have no device classes (got {value!r})")
+        return None
+    return _enum_value(value, *where, f"{path}.device_class", p, what=f"{domain} device class")
+
+
+def _todo_items(result: dict[str, Any], path: str, p: Problems) -> None:
+    """`todo_items` ({summary, status} or texts) -> `items` (open) and `completed`."""
+    raw = result.pop("todo_items")
+    if not isinstance(raw, list):
+        p.add(f"{path}.todo_items must be a list of items")
+        return
+    open_items = list(result.get("items") or [])
+    done = list(result.get("completed") or [])
+    for index, item in enumerate(raw):
+        where = f"{path}.todo_items[{index}]"
+        if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+            open_items.append(str(item))
+            continue
+        if not isinstance(item, dict) or not item.get("summary"):
+            p.add(f"{where} must be a text or a mapping with a summary")
+            continue
+        status = _resolve(item.get("status", "needs_action"), "todo", f"{where}.status", p)
+        if str(status) not in _TODO_STATUSES:
+            p.add(
+                f"{where}.status: {status!r} is not a to-do status "
+                "(one of: needs_action, completed)"
+            )
+            continue
+        (done if status == "completed" else open_items).append(str(item["summary"]))
+    result["items"] = open_items
+    result["completed"] = done
+
+
+def normalise_entity(
+    domain: str, state: Any, attributes: Mapping[str, Any], path: str, p: Problems
+) -> tuple[str, dict[str, Any]]:
+    """The state and attributes of a fixture entity (its state may be missing)."""
+    result = normalise_attributes(domain, attributes, f"{path}.attributes", p)
+    if domain == "climate" and "hvac_mode" in result:
+        mode = result.pop("hvac_mode")
+        if state is None:
+            state = mode
+    if domain == "sensor" and "native_value" in result:
+        value = result.pop("native_value")
+        if state is None:
+            state = value
+    text = state_text(domain, state) if state is not None else default_state(domain, result)
+    if text is None:
+        p.add(f"{path}.state must be a text")
+        text = "unknown"
+    if domain == "light" and isinstance(result.get("color_mode"), str):
+        supported = result.get("supported_color_modes")
+        if isinstance(supported, list) and result["color_mode"] not in supported:
+            p.add(
+                f"{path}.attributes.color_mode: {result['color_mode']!r} is not one of "
+                f"supported_color_modes {supported}"
+            )
+    check_capabilities(domain, result, f"{path}.attributes", p)
+    if domain == "sensor":
+        sensor_value_problem(text, result, f"{path}.state", p)
+    return text, result
+
+
+def check_capabilities(domain: str, attributes: Mapping[str, Any], path: str, p: Problems) -> None:
+    """A feature that needs a list of modes must come with one."""
+    features = attributes.get("supported_features")
+    if not isinstance(features, int):
+        return
+    for name in sorted(feature_names(domain, features)):
+        needed = FEATURE_LISTS.get((domain, name))
+        if needed is not None and not attributes.get(needed):
+            p.add(f"{path}.supported_features: {name} needs a non-empty {needed} list")
+
+
+def sensor_value_problem(state: str, attributes: Mapping[str, Any], path: str, p: Problems) -> None:
+    """A sensor value Home Assistant would refuse when the entity writes its state."""
+    if state in ("unknown", "unavailable"):
+        return
+    device_class = attributes.get("device_class")
+    if device_class == "date":
+        try:
+            dt.date.fromisoformat(state)
+        except ValueError:
+            p.add(f"{path}: a date sensor needs a date like 2026-05-01, got {state!r}")
+    elif device_class == "timestamp":
+        try:
+            dt.datetime.fromisoformat(state)
+        except ValueError:
+            p.add(
+                f"{path}: a timestamp sensor needs a time like "
+                f"2026-05-01T08:00:00+00:00, got {state!r}"
+            )
+    elif device_class == "enum":
+        options = attributes.get("options")
+        if not isinstance(options, list) or state not in [str(o) for o in options]:
+            p.add(f"{path}: an enum sensor's value must be one of its options list, got {state!r}")
+    elif (
+        attributes.get("unit_of_measurement")
+        or attributes.get("state_class")
+        or (device_class is not None and device_class not in _TEXT_SENSOR_CLASSES)
+    ) and _number(state) is None:
+        p.add(
+            f"{path}: {state!r} is not a number (a sensor with a unit, state class or numeric "
+            "device class must have a numeric value)"
+        )
