@@ -59,7 +59,15 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def _model_section(runtime_data: Any, config_dir: str) -> dict[str, Any] | None:
+def _threads(runtime_data: Any) -> int | None:
+    """Return the engine's threads. Blocking: the default counts the CPU's cores (psutil)."""
+    worker = getattr(runtime_data, "worker", None)
+    return None if worker is None else int(worker.settings.threads)
+
+
+def _model_section(
+    runtime_data: Any, config_dir: str, threads: int | None
+) -> dict[str, Any] | None:
     worker = getattr(runtime_data, "worker", None)
     if worker is None:
         return None
@@ -81,7 +89,7 @@ def _model_section(runtime_data: Any, config_dir: str) -> dict[str, Any] | None:
         },
         "engine": {
             "n_ctx": settings.n_ctx,
-            "threads": settings.threads,
+            "threads": threads,
             "n_batch": settings.n_batch,
             "flash_attention": settings.flash_attention,
             "use_mmap": settings.use_mmap,
@@ -111,6 +119,7 @@ async def async_get_config_entry_diagnostics(
         data[CONF_MODEL_PATH] = short_path(str(data[CONF_MODEL_PATH]), config_dir)
     version = await hass.async_add_executor_job(llama_cpp_version)
     flags = await hass.async_add_executor_job(cpu_flags)
+    threads = await hass.async_add_executor_job(_threads, runtime_data)
     diagnostics: dict[str, Any] = {
         "entry": {
             "title": entry.title,
@@ -129,7 +138,7 @@ async def async_get_config_entry_diagnostics(
             "cpu_avx2": "avx2" in flags,
             "process_rss_bytes": await hass.async_add_executor_job(process_rss),
         },
-        **(_model_section(runtime_data, config_dir) or {"model": None, "engine": None}),
+        **(_model_section(runtime_data, config_dir, threads) or {"model": None, "engine": None}),
         "last_turns": {turn.entity_id: turn.report for turn in async_last_turns(hass, entry)},
         "audit": _recent(async_get_audit_log(hass).for_agents(_agent_ids(hass, entry))),
     }

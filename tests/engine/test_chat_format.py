@@ -200,7 +200,15 @@ def test_template_from_gguf_metadata_wins() -> None:
 
 
 @pytest.mark.parametrize("metadata", [None, {}, {"tokenizer.chat_template": "  \n"}])
-def test_bundled_template_without_gguf_template(metadata: dict[str, str] | None) -> None:
+def test_bundled_template_without_gguf_template(
+    metadata: dict[str, str] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # load_template runs in the event loop (async_setup_entry): no file is read any more then.
+    def no_file_access(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("a file was read")
+
+    monkeypatch.setattr(Path, "read_text", no_file_access)
+    monkeypatch.setattr(Path, "open", no_file_access)
     template = load_template(metadata)
     assert template.source == "bundled"
     assert "<tool_call>" in template.text

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 from pathlib import Path
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, get_system_health_info
 
 from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.audit import AuditRecord, Outcome, async_get_audit_log
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH, DOMAIN
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
+from custom_components.local_agent.engine import settings as engine_settings
 from custom_components.local_agent.memory import process_rss
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.const import CONF_PROMPT
@@ -30,9 +33,16 @@ def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> No
 
 
 async def test_diagnostics_describe_the_model_and_redact_secrets(
-    hass: HomeAssistant, qwen35_model_path: Path
+    hass: HomeAssistant, qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     agent = await async_setup_agent(hass, qwen35_model_path, **{CONF_CONFIRMATION_PIN: "4321"})
+
+    def physical_cores() -> int:  # psutil reads /sys: never in the event loop
+        with pytest.raises(RuntimeError):
+            asyncio.get_running_loop()
+        return 3
+
+    monkeypatch.setattr(engine_settings, "physical_cores", physical_cores)
     set_last_turn(hass, agent.entity_id, TurnReport(rounds=1, generated_tokens=40))
     audit = async_get_audit_log(hass)
     for agent_id in (agent.entity_id, "conversation.someone_else"):
@@ -63,6 +73,7 @@ async def test_diagnostics_describe_the_model_and_redact_secrets(
     assert diagnostics["model"]["n_ctx"] > 0
     assert "tokenizer.chat_template" not in diagnostics["model"]["metadata"]
     assert diagnostics["engine"]["checkpoint_bytes"] == 0
+    assert diagnostics["engine"]["threads"] == 3
     assert diagnostics["runtime"]["llama_cpp_python"]
     [turn] = diagnostics["last_turns"].values()
     assert turn["rounds"] == 1

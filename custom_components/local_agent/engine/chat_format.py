@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-import functools
 import hashlib
 import json
 from pathlib import Path
@@ -93,11 +92,9 @@ def _environment() -> ImmutableSandboxedEnvironment:
 
 
 _ENV = _environment()
-
-
-@functools.cache
-def _bundled_template_text() -> str:
-    return BUNDLED_TEMPLATE_PATH.read_text(encoding="utf-8")
+# Read at import (Home Assistant imports integrations in an executor thread), never later in the
+# event loop: load_template runs in async_setup_entry.
+BUNDLED_TEMPLATE_TEXT = BUNDLED_TEMPLATE_PATH.read_text(encoding="utf-8")
 
 
 def compile_template(text: str, source: TemplateSource) -> ChatTemplate:
@@ -116,7 +113,7 @@ def load_template(gguf_metadata: Mapping[str, str] | None) -> ChatTemplate:
     text = (gguf_metadata or {}).get(GGUF_TEMPLATE_KEY, "")
     if text.strip():
         return compile_template(text, "gguf")
-    return compile_template(_bundled_template_text(), "bundled")
+    return compile_template(BUNDLED_TEMPLATE_TEXT, "bundled")
 
 
 def format_argument_value(value: Any) -> str:
