@@ -74,6 +74,8 @@ def _light(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpe
         if percent is not None:
             raise Unreachable("a light that is off has no brightness")
         return [("turn_off", {})]
+    if want.state is None and before[0] == "off" and attributes:
+        raise Unreachable("setting the light turns it on, but it should stay off")
     params: dict[str, Any] = {}
     if percent is not None:
         params["brightness_pct"] = percent
@@ -106,7 +108,20 @@ def _on_off(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSp
     return []
 
 
+def _position_state(before: tuple[str, Mapping[str, Any]], want: StateSpec) -> None:
+    """A cover or valve at a position above 0 is open, at 0 closed (Home Assistant's rule)."""
+    position = want.attributes.get("current_position")
+    state = want.state or before[0]
+    if position is None or state not in ("open", "closed"):
+        return
+    if int(position) > 0 and state == "closed":
+        raise Unreachable(f"at position {int(position)} it is open, but it should stay closed")
+    if int(position) == 0 and state == "open":
+        raise Unreachable("at position 0 it is closed, but it should be open")
+
+
 def _cover(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    _position_state(before, want)
     actions: list[Action] = []
     position = want.attributes.get("current_position")
     if position is not None and int(position) not in (0, 100):
@@ -309,6 +324,7 @@ def _read_only(
 
 
 def _valve(entity_id: str, before: tuple[str, Mapping[str, Any]], want: StateSpec) -> list[Action]:
+    _position_state(before, want)
     position = want.attributes.get("current_position")
     if position is not None and int(position) not in (0, 100):
         return [("set_valve_position", {"position": int(position)})]

@@ -208,7 +208,7 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     turns: list[TurnRecord] = []
     asked = False
     crash: str | None = None
-    device_id = _device_id(hass, case.test.context_device)
+    device_id = _device_id(fixture_home, case.test.context_device)
     with (
         _audit_listener(hass) as audit,
         _failed_calls(handle) as failed,
@@ -250,11 +250,14 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     return result
 
 
-def _device_id(hass: HomeAssistant, device: str | None) -> str | None:
+def _device_id(fixture_home: FixtureHome, device: str | None) -> str | None:
     """The registry id of a fixture device (a test's context_device)."""
     if device is None:
         return None
-    entry = dr.async_get(hass).async_get_device(identifiers={(EVAL_HOME, device)})
+    registry = dr.async_get(fixture_home.hass)
+    entry = registry.async_get_device_by_identifier(
+        (EVAL_HOME, device), fixture_home.entry.entry_id
+    )
     if entry is None:
         raise HarnessError(f"The evaluation home has no device {device!r}")
     return entry.id
