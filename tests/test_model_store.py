@@ -15,6 +15,7 @@ from custom_components.local_agent.model_store import (
     ChecksumMismatchError,
     DiskFullError,
     DownloadCancelledError,
+    DownloadInterruptedError,
     FileMissingError,
     HubUnreachableError,
     InvalidFilenameError,
@@ -79,6 +80,22 @@ def test_dropped_connection_is_resumed_with_a_range_request(hub: FakeHub, tmp_pa
 
     assert target.read_bytes() == CONTENT
     assert hub.ranges() == ["bytes=100000-"]
+
+
+def test_broken_transfer_says_the_part_is_kept(hub: FakeHub, tmp_path: Path) -> None:
+    hub.drop_after = 100_000
+    remote = fetch_remote_file(ModelSource(REPO, FILE))
+    target = tmp_path / FILE
+
+    with (
+        patch.object(model_store, "MAX_RETRIES", 0),
+        pytest.raises(DownloadInterruptedError) as err,
+    ):
+        download(remote, target)
+
+    assert err.value.key == "download_interrupted"
+    assert part_path(target, remote).stat().st_size == 100_000
+    assert err.value.placeholders["received"] == "100.0 kB"
 
 
 def test_part_left_by_an_earlier_attempt_is_continued(hub: FakeHub, tmp_path: Path) -> None:
@@ -165,8 +182,10 @@ def test_hub_errors_are_named(hub: FakeHub, source: ModelSource, error: type[Exc
 
 def test_unreachable_hub(monkeypatch: pytest.MonkeyPatch, fake_hub: FakeHub) -> None:
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
-    with pytest.raises(HubUnreachableError):
+    with pytest.raises(HubUnreachableError) as err:
         fetch_remote_file(ModelSource(REPO, FILE))
+    # Nothing was downloaded: the message must not speak of a part that continues.
+    assert not isinstance(err.value, DownloadInterruptedError)
 
 
 def test_disk_full_is_refused_before_downloading(hub: FakeHub, tmp_path: Path) -> None:

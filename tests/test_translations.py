@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent import model_catalog, model_store
+from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.model_file import ModelFileProblem
 from custom_components.local_agent.model_flow import MODEL_MENU
 
@@ -42,10 +43,19 @@ def test_config_flow_errors_and_menu() -> None:
         assert set(config["step"][step]["menu_options"]) == set(MODEL_MENU)
     for step in (*MODEL_MENU, "confirm_download"):
         assert step in config["step"]
-    assert set(config["progress"]) == {"download"}
+    assert set(config["progress"]) == {"download", "check_model", "load_model"}
     assert used(r'reason="(\w+)"', "model_flow.py") <= set(config["abort"])
     options = STRINGS["selector"]["known_model"]["options"]
     assert set(options) == {model.key for model in model_catalog.KNOWN_MODELS}
+
+
+def test_recommended_models_show_file_size_and_memory_alike() -> None:
+    """Every entry of the list states both figures, computed as the download step computes them."""
+    options = STRINGS["selector"]["known_model"]["options"]
+    for model in model_catalog.KNOWN_MODELS:
+        ram = model_store.estimate_ram(model.approx_size, DEFAULT_CONTEXT_SIZE)
+        figures = f"{model.approx_size / 1e9:.2f} GB file, about {ram / 1e9:.1f} GB of memory"
+        assert options[model.key].endswith(figures), (model.key, figures)
 
 
 def test_entry_errors_are_translated() -> None:

@@ -14,7 +14,7 @@ from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import device_registry as dr
 from homeassistant.util.hass_dict import HassKey
 
-from . import issues, runtime, safe_load, server_entry
+from . import entry_updates, issues, runtime, safe_load, server_entry
 from .const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -125,7 +125,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
         model_path=model_path, worker=worker, chat_template=chat_template, device_id=device_id
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
-    entry.async_on_unload(entry.add_update_listener(_async_reload))
+    entry_updates.async_listen(hass, entry, device_id)
     return True
 
 
@@ -139,7 +139,7 @@ async def _async_setup_server_entry(hass: HomeAssistant, entry: LocalAgentConfig
         model_path=None, worker=worker, chat_template=chat_template, device_id=device_id
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
-    entry.async_on_unload(entry.add_update_listener(_async_reload))
+    entry_updates.async_listen(hass, entry, device_id)
     return True
 
 
@@ -178,7 +178,3 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
 async def async_remove_entry(hass: HomeAssistant, entry: ConfigEntry) -> None:
     """Forget the entry's repair issues (a downloaded model file stays on disk)."""
     issues.async_clear_entry_issues(hass, entry.entry_id)
-
-
-async def _async_reload(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> None:
-    await hass.config_entries.async_reload(entry.entry_id)

@@ -115,18 +115,38 @@ def default_agent_data() -> dict[str, Any]:
     }
 
 
+def default_agent_name(hass: HomeAssistant, model_title: str) -> str:
+    """Name a new agent after its model, unique among all Local Agent agents.
+
+    "Local Agent (BotPsy-0.8B Q8_0)", then "Local Agent (BotPsy-0.8B Q8_0) 2", and so on: the
+    pipeline picker lists agents by name, so two must never look the same.
+    """
+    model = model_title.removesuffix(".gguf").strip()
+    base = f"{DEFAULT_AGENT_NAME} ({model})" if model else DEFAULT_AGENT_NAME
+    taken = {
+        subentry.title.casefold()
+        for entry in hass.config_entries.async_entries(DOMAIN)
+        for subentry in entry.subentries.values()
+        if subentry.subentry_type == SUBENTRY_CONVERSATION
+    }
+    name, number = base, 2
+    while name.casefold() in taken:
+        name, number = f"{base} {number}", number + 1
+    return name
+
+
 class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
     """Create a model entry (model_flow.py has the steps); agents are its subentries."""
 
     VERSION = 1
 
-    def initial_subentries(self) -> list[ConfigSubentryData]:
-        """Give a new model entry one agent."""
+    def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
+        """Give a new model entry one agent, named after the model."""
         return [
             ConfigSubentryData(
                 subentry_type=SUBENTRY_CONVERSATION,
                 data=default_agent_data(),
-                title=DEFAULT_AGENT_NAME,
+                title=default_agent_name(self.hass, model_title),
                 unique_id=None,
             )
         ]
@@ -241,8 +261,9 @@ class ConversationAgentFlow(ConfigSubentryFlow):
     """Add or reconfigure a conversation agent."""
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
-        """Add an agent."""
-        return await self._async_form(user_input, {CONF_NAME: DEFAULT_AGENT_NAME})
+        """Add an agent (its suggested name says which model and is not taken yet)."""
+        name = default_agent_name(self.hass, self._get_entry().title)
+        return await self._async_form(user_input, {CONF_NAME: name})
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import LocalAgentConfigEntry
+from . import LocalAgentConfigEntry, entry_updates
 from .agent import AgentOptions, ConversationAgent
 from .const import DOMAIN, SUBENTRY_CONVERSATION
 
@@ -21,14 +22,33 @@ async def async_setup_entry(
     entry: LocalAgentConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Add one conversation entity per agent subentry."""
-    for subentry in entry.subentries.values():
-        if subentry.subentry_type != SUBENTRY_CONVERSATION:
-            continue
-        async_add_entities(
-            [LocalAgentConversationEntity(entry, subentry)],
-            config_subentry_id=subentry.subentry_id,
+    """Add one conversation entity per agent subentry; follow later subentry changes."""
+    entities: dict[str, LocalAgentConversationEntity] = {}
+
+    @callback
+    def async_sync_agents() -> None:
+        """Add new agents, apply changed settings, forget removed ones; the model stays."""
+        current = {
+            subentry_id: subentry
+            for subentry_id, subentry in entry.subentries.items()
+            if subentry.subentry_type == SUBENTRY_CONVERSATION
+        }
+        for subentry_id in entities.keys() - current.keys():
+            # Removing the subentry removed its entity and device from the registries.
+            del entities[subentry_id]
+        for subentry_id, subentry in current.items():
+            if (entity := entities.get(subentry_id)) is not None:
+                entity.async_apply_subentry()
+                continue
+            entity = entities[subentry_id] = LocalAgentConversationEntity(entry, subentry)
+            async_add_entities([entity], config_subentry_id=subentry_id)
+
+    async_sync_agents()
+    entry.async_on_unload(
+        async_dispatcher_connect(
+            hass, entry_updates.agents_changed_signal(entry.entry_id), async_sync_agents
         )
+    )
 
 
 class LocalAgentConversationEntity(conversation.ConversationEntity):
@@ -56,6 +76,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity):
             # The agent hangs off the model entry's device (__init__.py).
             self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
         self.agent: ConversationAgent | None = None
+        self._built_from: tuple[str, dict[str, Any]] = (subentry.title, dict(subentry.data))
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -65,22 +86,42 @@ class LocalAgentConversationEntity(conversation.ConversationEntity):
     async def async_added_to_hass(self) -> None:
         """Create the agent once the entity has its id."""
         await super().async_added_to_hass()
+        self.agent = self._new_agent()
+
+        @callback
+        def drop_pending(_event: Event | None = None) -> None:
+            if self.agent is not None:
+                self.agent.gate.async_drop_pending("the agent stopped")
+
+        self.async_on_remove(drop_pending)
+        self.async_on_remove(self.hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, drop_pending))
+
+    def _new_agent(self) -> ConversationAgent:
         data = self.entry.runtime_data
-        agent = ConversationAgent(
+        self._built_from = (self.subentry.title, dict(self.subentry.data))
+        return ConversationAgent(
             self.hass,
             data.worker,
             data.chat_template,
             AgentOptions.from_data(self.subentry.data),
             agent_id=self.entity_id,
         )
-        self.agent = agent
 
-        @callback
-        def drop_pending(_event: Event | None = None) -> None:
-            agent.gate.async_drop_pending("the agent stopped")
-
-        self.async_on_remove(drop_pending)
-        self.async_on_remove(self.hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, drop_pending))
+    @callback
+    def async_apply_subentry(self) -> None:
+        """Use the subentry's new name and settings; a turn in progress finishes as it began."""
+        if self.agent is None or self._built_from == (
+            self.subentry.title,
+            dict(self.subentry.data),
+        ):
+            return
+        # A held action was asked for under the old settings: it is not run under the new ones.
+        self.agent.gate.async_drop_pending("the agent's settings changed")
+        self.agent = self._new_agent()
+        if self.device_entry is not None and self.device_entry.name != self.subentry.title:
+            dr.async_get(self.hass).async_update_device(
+                self.device_entry.id, name=self.subentry.title
+            )
 
     async def _async_handle_message(
         self,

@@ -6,6 +6,7 @@ flow, which changes the entry's model file and reloads it.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -24,7 +25,10 @@ from homeassistant.helpers.selector import (
     TextSelector,
 )
 
-from .const import CONF_MODEL_PATH
+from . import MODEL_REGISTRY, engine_settings, runtime, safe_load
+from .const import CONF_MODEL_PATH, LOGGER
+from .engine.errors import EngineError
+from .engine.worker import ModelRegistry, ModelWorker
 from .model_catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
 from .model_download import (
     CONF_FILENAME,
@@ -36,9 +40,12 @@ from .model_download import (
 )
 from .model_file import ModelFileProblem, check_model_file
 from .model_store import DEFAULT_REVISION, ModelSource, ModelStoreError, models_dir
+from .safe_load import ProbeOutcome, ProbeResult
 from .server_flow import ServerEntryFlow
 
 CONF_MODEL = "model"
+# Load-check outcomes that mean the file must not be used (the others are retried at setup).
+_REJECTED = (ProbeOutcome.CRASHED, ProbeOutcome.LOAD_FAILED)
 MODEL_MENU = ["catalog", "hub", "local_file", "server"]
 
 LOCAL_FILE_SCHEMA = probatio.Schema({probatio.Required(CONF_MODEL_PATH): TextSelector()})
@@ -78,8 +85,12 @@ class ModelEntryFlow(ServerEntryFlow):
         self._title = ""
         self._prepared: PreparedDownload | None = None
         self._job: DownloadJob | None = None
+        # The chosen file, its entry data and title, while it is checked and loaded.
+        self._finish: tuple[Path, dict[str, Any], str] | None = None
+        self._check: asyncio.Task[ProbeResult | None] | None = None
+        self._load: asyncio.Task[ModelWorker | None] | None = None
 
-    def initial_subentries(self) -> list[ConfigSubentryData]:
+    def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
         """Subentries a new model entry starts with (the agent flow defines them)."""
         return []
 
@@ -87,13 +98,19 @@ class ModelEntryFlow(ServerEntryFlow):
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Offer the ways to get a model."""
-        return self.async_show_menu(step_id="user", menu_options=MODEL_MENU)
+        return self.async_show_menu(
+            step_id="user", menu_options=MODEL_MENU, description_placeholders=self._placeholders()
+        )
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
         """Change the model file of an entry (same choices as when adding one)."""
-        return self.async_show_menu(step_id="reconfigure", menu_options=MODEL_MENU)
+        return self.async_show_menu(
+            step_id="reconfigure",
+            menu_options=MODEL_MENU,
+            description_placeholders=self._placeholders(),
+        )
 
     # Choices ----------------------------------------------------------------------------------
 
@@ -127,6 +144,7 @@ class ModelEntryFlow(ServerEntryFlow):
         """Use a GGUF file already on this machine."""
         errors: dict[str, str] = {}
         suggested = user_input
+        self._origin, self._origin_input = "local_file", user_input
         if user_input is not None:
             resolved, problem = await self.hass.async_add_executor_job(
                 inspect_path, user_input[CONF_MODEL_PATH]
@@ -193,11 +211,114 @@ class ModelEntryFlow(ServerEntryFlow):
         prepared = self._prepared
         return await self._async_finish(prepared.target, prepared.entry_data(), self._title)
 
+    # Check and load -----------------------------------------------------------------------------
+
+    async def async_step_check_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Prove in a separate process that the model loads (native code can crash)."""
+        assert self._finish is not None
+        path = self._finish[0]
+        if self._check is None:
+            self._check = self.hass.async_create_task(
+                self._async_check_model(path), f"local_agent load check {path.name}"
+            )
+        if not self._check.done():
+            return self.async_show_progress(
+                step_id="check_model",
+                progress_action="check_model",
+                progress_task=self._check,
+                description_placeholders={"filename": path.name},
+            )
+        result = self._check.result()
+        if result is not None and result.outcome in _REJECTED:
+            return self.async_show_progress_done(next_step_id="check_failed")
+        # A missing runtime, a lack of memory or a slow check: the entry's setup reports them
+        # (repair issue, retries) as it does at every start.
+        new_entry = self.source != SOURCE_RECONFIGURE and result is not None
+        return self.async_show_progress_done(
+            next_step_id="load_model" if new_entry else "finish_model"
+        )
+
+    async def async_step_check_failed(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Back to the choice, with what the test process said."""
+        assert self._check is not None
+        result = self._check.result()
+        self._check, self._finish = None, None
+        assert result is not None
+        error = result.detail.splitlines()[-1] if result.detail else result.reason
+        key = "model_crashed" if result.outcome is ProbeOutcome.CRASHED else "model_load_failed"
+        return self._show_failure(key, error)
+
+    async def async_step_load_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Load the model while the dialog says so; the new entry takes it over."""
+        assert self._finish is not None
+        path = self._finish[0]
+        if self._load is None:
+            self._load = self.hass.async_create_task(
+                self._async_load_model(path), f"local_agent load {path.name}"
+            )
+        if not self._load.done():
+            return self.async_show_progress(
+                step_id="load_model",
+                progress_action="load_model",
+                progress_task=self._load,
+                description_placeholders={"filename": path.name},
+            )
+        return self.async_show_progress_done(next_step_id="finish_model")
+
+    async def async_step_finish_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Create (or change) the entry; its setup finds the model loaded already."""
+        assert self._finish is not None
+        path, data, title = self._finish
+        return self._create_or_update(path, data, title)
+
+    async def _async_check_model(self, path: Path) -> ProbeResult | None:
+        """Run the separate-process load check; None when llama-cpp-python is missing."""
+        version = await self.hass.async_add_executor_job(runtime.llama_cpp_version)
+        if version is None:
+            return None
+        return await safe_load.async_check_model(
+            self.hass, path, version, engine_settings(self._entry_options())
+        )
+
+    async def _async_load_model(self, path: Path) -> ModelWorker | None:
+        """Load the model into the shared registry and hold it until the flow ends."""
+        registry = self.hass.data.setdefault(MODEL_REGISTRY, ModelRegistry())
+        try:
+            return await registry.acquire(path, engine_settings(self._entry_options()))
+        except EngineError as err:
+            # The entry's setup loads it again and reports the error the usual way.
+            LOGGER.warning("Loading %s failed: %s", path.name, err)
+            return None
+
+    def _entry_options(self) -> dict[str, Any]:
+        if self.source == SOURCE_RECONFIGURE:
+            return dict(self._get_reconfigure_entry().options)
+        return {}
+
     @callback
     def async_remove(self) -> None:
-        """Stop a running download when the user closes the dialog (the part is kept)."""
+        """Stop a running download when the dialog closes (the part is kept); free a hold."""
         if self._job is not None and not self._job.done:
             self._job.cancel()
+        if self._load is not None:
+            # Set up by now, the new entry holds the model itself; if not, it is freed.
+            self._load.add_done_callback(self._release_hold)
+
+    def _release_hold(self, task: asyncio.Task[ModelWorker | None]) -> None:
+        if task.cancelled() or task.exception() is not None or (worker := task.result()) is None:
+            return
+        registry = self.hass.data[MODEL_REGISTRY]
+        self.hass.async_create_background_task(
+            registry.release(worker), f"local_agent release {worker.info.path.name}"
+        )
 
     # Helpers ----------------------------------------------------------------------------------
 
@@ -210,13 +331,30 @@ class ModelEntryFlow(ServerEntryFlow):
         user_input: dict[str, Any] | None,
         error: ModelStoreError | None = None,
     ) -> ConfigFlowResult:
-        schema = CATALOG_SCHEMA if step_id == "catalog" else HUB_SCHEMA
+        if error is None:
+            return self._show_origin_error(step_id, user_input, None, {})
+        return self._show_origin_error(step_id, user_input, error.key, error.placeholders)
+
+    def _show_origin_error(
+        self,
+        step_id: str,
+        user_input: dict[str, Any] | None,
+        key: str | None,
+        placeholders: dict[str, str],
+    ) -> ConfigFlowResult:
+        schema = {"catalog": CATALOG_SCHEMA, "local_file": LOCAL_FILE_SCHEMA}.get(
+            step_id, HUB_SCHEMA
+        )
         return self.async_show_form(
             step_id=step_id,
             data_schema=self.add_suggested_values_to_schema(schema, user_input),
-            errors={"base": error.key} if error is not None else None,
-            description_placeholders=self._placeholders(error.placeholders if error else None),
+            errors={"base": key} if key is not None else None,
+            description_placeholders=self._placeholders(placeholders),
         )
+
+    def _show_failure(self, key: str, error: str) -> ConfigFlowResult:
+        """Show the form the file was chosen in again, with an error about that file."""
+        return self._show_origin_error(self._origin, self._origin_input, key, {"error": error})
 
     async def _async_prepare(
         self, origin: str, user_input: dict[str, Any], source: ModelSource
@@ -233,6 +371,7 @@ class ModelEntryFlow(ServerEntryFlow):
         return await self.async_step_confirm_download()
 
     async def _async_finish(self, path: Path, data: dict[str, Any], title: str) -> ConfigFlowResult:
+        """Check the file is not set up twice, then check and load it (progress steps)."""
         unique_id = str(path)
         if self.source == SOURCE_RECONFIGURE:
             entry = self._get_reconfigure_entry()
@@ -241,6 +380,16 @@ class ModelEntryFlow(ServerEntryFlow):
                 for other in self._async_current_entries(include_ignore=False)
             ):
                 return self.async_abort(reason="already_configured")
+        else:
+            await self.async_set_unique_id(unique_id)
+            self._abort_if_unique_id_configured()
+        self._finish, self._check, self._load = (path, data, title), None, None
+        return await self.async_step_check_model()
+
+    def _create_or_update(self, path: Path, data: dict[str, Any], title: str) -> ConfigFlowResult:
+        unique_id = str(path)
+        if self.source == SOURCE_RECONFIGURE:
+            entry = self._get_reconfigure_entry()
             if not entry.update_listeners:
                 return self.async_update_reload_and_abort(
                     entry, unique_id=unique_id, title=title, data=data
@@ -250,6 +399,6 @@ class ModelEntryFlow(ServerEntryFlow):
                 entry, unique_id=unique_id, title=title, data=data
             )
             return self.async_abort(reason="reconfigure_successful")
-        await self.async_set_unique_id(unique_id)
-        self._abort_if_unique_id_configured()
-        return self.async_create_entry(title=title, data=data, subentries=self.initial_subentries())
+        return self.async_create_entry(
+            title=title, data=data, subentries=self.initial_subentries(title)
+        )

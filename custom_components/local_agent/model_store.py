@@ -95,6 +95,12 @@ class HubUnreachableError(ModelStoreError):
     key = "hub_unreachable"
 
 
+class DownloadInterruptedError(HubUnreachableError):
+    """The connection broke too often during a transfer; the part received so far is kept."""
+
+    key = "download_interrupted"
+
+
 class HubOfflineError(ModelStoreError):
     """HF_HUB_OFFLINE is set."""
 
@@ -453,7 +459,12 @@ def _fill(part: _PartFile, report: ProgressCallback, cancel: threading.Event) ->
         except (httpx2.TransportError, httpx2.StreamError) as err:
             failures += 1
             if failures > MAX_RETRIES:
-                raise HubUnreachableError(str(err) or type(err).__name__) from err
+                detail = str(err) or type(err).__name__
+                if part.done:
+                    raise DownloadInterruptedError(
+                        detail, received=format_bytes(part.done)
+                    ) from err
+                raise HubUnreachableError(detail) from err
             _LOGGER.info(
                 "Download of %s interrupted at %s (%s); resuming",
                 part.remote.source.filename,

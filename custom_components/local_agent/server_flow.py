@@ -116,7 +116,7 @@ class ServerEntryFlow(ConfigFlow):
     _server_input: dict[str, Any] | None = None
     _server_models: tuple[str, ...] = ()
 
-    def initial_subentries(self) -> list[ConfigSubentryData]:
+    def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
         """Subentries a new entry starts with (the agent flow defines them)."""
         return []
 
@@ -227,7 +227,7 @@ class ServerEntryFlow(ConfigFlow):
             title=title,
             data=data,
             options={CONF_MAX_CONCURRENT: settings.max_concurrent},
-            subentries=self.initial_subentries(),
+            subentries=self.initial_subentries(title),
         )
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent import MODEL_REGISTRY, safe_load
 from custom_components.local_agent.config_flow import default_agent_data
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
@@ -16,6 +19,8 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
     DOMAIN,
 )
+from custom_components.local_agent.engine.worker import ModelWorker
+from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
@@ -23,6 +28,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 
 from .conftest import async_setup_agent
+from .flow_helpers import async_through_progress
 
 
 async def start_flow(hass: HomeAssistant) -> str:
@@ -44,28 +50,58 @@ async def test_local_file_creates_entry_with_an_agent(
     hass: HomeAssistant, qwen35_model_path: Path
 ) -> None:
     flow_id = await start_flow(hass)
+    steps: list[str] = []
+    with patch.object(ModelWorker, "load", wraps=ModelWorker.load) as load:
+        result = await hass.config_entries.flow.async_configure(
+            flow_id, {CONF_MODEL_PATH: str(qwen35_model_path)}
+        )
+        result = await async_through_progress(hass, result, steps)
 
-    result = await hass.config_entries.flow.async_configure(
-        flow_id, {CONF_MODEL_PATH: str(qwen35_model_path)}
-    )
-    await hass.async_block_till_done()
-
+    # The dialog says what takes the time: the separate-process check, then the load.
+    assert steps == ["check_model", "load_model"]
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["title"] == qwen35_model_path.name
     assert result["data"] == {CONF_MODEL_PATH: str(qwen35_model_path.resolve())}  # noqa: ASYNC240
     entry = result["result"]
     assert [sub.subentry_type for sub in entry.subentries.values()] == ["conversation"]
+    assert [sub.title for sub in entry.subentries.values()] == [
+        f"Local Agent ({qwen35_model_path.stem})"
+    ]
     assert entry.state is ConfigEntryState.LOADED
+    # The entry took over the model the flow loaded: loaded once, still held by the entry.
+    assert load.call_count == 1
+    assert hass.data[MODEL_REGISTRY].loaded == 1
+
+
+async def test_file_that_fails_the_load_check_is_not_added(
+    hass: HomeAssistant, tmp_path: Path
+) -> None:
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"GGUF" + bytes(60))
+    flow_id = await start_flow(hass)
+    failed = ProbeResult(ProbeOutcome.LOAD_FAILED, "exit status 3", "llama_load: bad tensor")
+
+    with patch.object(safe_load, "async_check_model", return_value=failed):
+        result = await hass.config_entries.flow.async_configure(
+            flow_id, {CONF_MODEL_PATH: str(model)}
+        )
+        result = await async_through_progress(hass, result)
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "local_file"
+    assert result["errors"] == {"base": "model_load_failed"}
+    assert result["description_placeholders"]["error"] == "llama_load: bad tensor"
+    assert not hass.config_entries.async_entries(DOMAIN)
 
 
 async def test_same_file_twice_aborts(hass: HomeAssistant, tmp_path: Path) -> None:
     model = tmp_path / "model.gguf"
     model.write_bytes(b"GGUF" + bytes(60))
-    for _ in range(2):
-        flow_id = await start_flow(hass)
-        result = await hass.config_entries.flow.async_configure(
-            flow_id, {CONF_MODEL_PATH: str(model)}
-        )
+    MockConfigEntry(
+        domain=DOMAIN, unique_id=str(model), data={CONF_MODEL_PATH: str(model)}
+    ).add_to_hass(hass)
+    flow_id = await start_flow(hass)
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_MODEL_PATH: str(model)})
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "already_configured"
 

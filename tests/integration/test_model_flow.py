@@ -24,6 +24,7 @@ from homeassistant.data_entry_flow import EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE,
 from tests.hub_server import FakeHub
 
 from .conftest import async_setup_agent
+from .flow_helpers import async_through_progress
 
 REPO, FILE = DEFAULT_MODEL.repo_id, DEFAULT_MODEL.filename
 DiskUsage = namedtuple("DiskUsage", "total used free")
@@ -87,7 +88,8 @@ async def download(
     assert result["progress_action"] == "download"
     await hass.async_block_till_done(wait_background_tasks=True)
     final = dict(await hass.config_entries.flow.async_configure(result["flow_id"]))
-    await hass.async_block_till_done()
+    # A finished download goes on to the load check and the load (their own progress steps).
+    final = await async_through_progress(hass, final)
     unsubscribe()
     return final, progress
 
@@ -234,8 +236,10 @@ async def test_reconfigure_changes_the_model_file(
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {CONF_MODEL_PATH: str(other)}
     )
-    await hass.async_block_till_done()
+    steps: list[str] = []
+    result = await async_through_progress(hass, result, steps)
 
+    assert steps == ["check_model"]  # the entry loads it when it reloads
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
     assert agent.entry.data[CONF_MODEL_PATH] == str(other)

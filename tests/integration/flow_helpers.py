@@ -1,0 +1,21 @@
+"""Drive config flows through their progress steps as the frontend does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+
+
+async def async_through_progress(
+    hass: HomeAssistant, result: Any, seen: list[str] | None = None
+) -> dict[str, Any]:
+    """Wait out every progress step (recording its action) and return the next result."""
+    while result["type"] in (FlowResultType.SHOW_PROGRESS, FlowResultType.SHOW_PROGRESS_DONE):
+        if result["type"] is FlowResultType.SHOW_PROGRESS and seen is not None:
+            seen.append(result["progress_action"])
+        await hass.async_block_till_done(wait_background_tasks=True)
+        result = await hass.config_entries.flow.async_configure(result["flow_id"])
+    await hass.async_block_till_done()
+    return dict(result)

@@ -1,0 +1,183 @@
+"""Agents are subentries: adding, changing or removing one leaves the model and the others be."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.config_flow import default_agent_data, default_agent_name
+from custom_components.local_agent.const import (
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
+    CONF_MODEL_PATH,
+    CONF_THINKING,
+    CONF_THREADS,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.engine.worker import ModelWorker
+from homeassistant import config_entries
+from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGED
+from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import entity_registry as er
+
+
+@pytest.fixture
+def model_loads() -> Iterator[list[Path]]:
+    """Every load of a model into this process (the separate-process check is not one)."""
+    loads: list[Path] = []
+    original = ModelWorker.load.__func__  # type: ignore[attr-defined]
+
+    async def load(cls: type[ModelWorker], path: Path, settings: Any) -> ModelWorker:
+        loads.append(path)
+        return await original(cls, path, settings)  # type: ignore[no-any-return]
+
+    with patch.object(ModelWorker, "load", classmethod(load)):
+        yield loads
+
+
+def agent_subentry(title: str) -> ConfigSubentryData:
+    return ConfigSubentryData(
+        data=default_agent_data(),
+        subentry_type=SUBENTRY_CONVERSATION,
+        title=title,
+        unique_id=None,
+    )
+
+
+def entity_of(hass: HomeAssistant, entry: MockConfigEntry, subentry_id: str) -> str:
+    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
+    assert entity_id is not None
+    return entity_id
+
+
+def conversation_entity(hass: HomeAssistant, entity_id: str) -> LocalAgentConversationEntity:
+    entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
+    assert isinstance(entity, LocalAgentConversationEntity)
+    return entity
+
+
+async def test_agents_change_without_reloading_the_model(
+    hass: HomeAssistant, qwen35_model_path: Path, model_loads: list[Path]
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=qwen35_model_path.name,
+        data={CONF_MODEL_PATH: str(qwen35_model_path)},
+        unique_id=str(qwen35_model_path),
+        subentries_data=[agent_subentry("Kitchen"), agent_subentry("Hall")],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert len(model_loads) == 1
+    kitchen_id, hall_id = list(entry.subentries)
+    kitchen, hall = entity_of(hass, entry, kitchen_id), entity_of(hass, entry, hall_id)
+    worker = entry.runtime_data.worker
+    seen: list[tuple[str, str | None]] = []
+
+    @callback
+    def record(event: Event[Any]) -> None:
+        if event.data["entity_id"] in (kitchen, hall):
+            new = event.data["new_state"]
+            seen.append((event.data["entity_id"], new.state if new is not None else None))
+
+    hass.bus.async_listen(EVENT_STATE_CHANGED, record)
+
+    # Add a third agent.
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
+    )
+    form = {**default_agent_data(), CONF_NAME: "Office"}
+    form.pop(CONF_LLM_HASS_API)
+    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    office_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Office")
+    office = entity_of(hass, entry, office_id)
+    assert hass.states.get(office) is not None
+    assert conversation_entity(hass, office).agent is not None
+
+    # Change the first one: new name, thinking off.
+    result = await entry.start_subentry_reconfigure_flow(hass, kitchen_id)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**form, CONF_NAME: "Kitchen helper", CONF_THINKING: False}
+    )
+    await hass.async_block_till_done()
+    assert result["reason"] == "reconfigure_successful"
+    agent = conversation_entity(hass, kitchen).agent
+    assert agent is not None
+    assert agent.options.thinking is False
+    state = hass.states.get(kitchen)
+    assert state is not None
+    assert state.attributes["friendly_name"] == "Kitchen helper"
+
+    # Remove the second one.
+    assert hass.config_entries.async_remove_subentry(entry, hall_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(hall) is None
+
+    assert len(model_loads) == 1
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.runtime_data.worker is worker
+    # The agents were never unavailable; the only state change is the rename.
+    assert (kitchen, "unavailable") not in seen
+    assert (hall, "unavailable") not in seen
+    assert [entity for entity, _ in seen if entity == hall] == [hall]  # its removal
+
+    # An engine option is a change of the model: that one reloads it.
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    await hass.config_entries.options.async_configure(
+        result["flow_id"], {CONF_CONTEXT_SIZE: 2048, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "off"}
+    )
+    await hass.async_block_till_done()
+    assert len(model_loads) == 2
+
+
+async def test_default_agent_names_are_unique_and_name_the_model(hass: HomeAssistant) -> None:
+    assert default_agent_name(hass, "botpsy-0.8b-q8_0.gguf") == "Local Agent (botpsy-0.8b-q8_0)"
+    for title, agents in (("BotPsy-0.8B Q8_0", ["Local Agent (BotPsy-0.8B Q8_0)"]), ("x", [])):
+        MockConfigEntry(
+            domain=DOMAIN,
+            title=title,
+            subentries_data=[agent_subentry(name) for name in agents],
+        ).add_to_hass(hass)
+
+    assert default_agent_name(hass, "BotPsy-0.8B Q8_0") == "Local Agent (BotPsy-0.8B Q8_0) 2"
+    assert default_agent_name(hass, "Qwen3.5-2B Q4_K_M") == "Local Agent (Qwen3.5-2B Q4_K_M)"
+
+
+async def test_new_agent_form_suggests_a_name_not_taken(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Tiny Qwen",
+        data={CONF_MODEL_PATH: str(qwen35_model_path)},
+        unique_id=str(qwen35_model_path),
+        subentries_data=[agent_subentry("Local Agent (Tiny Qwen)")],
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    suggested = {
+        str(key): key.description["suggested_value"]
+        for key in result["data_schema"].schema
+        if key.description and "suggested_value" in key.description
+    }
+    assert suggested[CONF_NAME] == "Local Agent (Tiny Qwen) 2"

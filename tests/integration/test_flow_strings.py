@@ -1,0 +1,265 @@
+"""Every dialog renders: each string a step shows gets every placeholder it names.
+
+The frontend formats these strings with formatjs; a placeholder the step does not provide
+shows "Translation [formatjs Error: MISSING_VALUE]" instead of the text. These tests walk every
+step of the config, options and agent flows (menus, forms, errors, progress and aborts) in a
+real Home Assistant and render what each result would show, failing on a missing value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+import json
+from pathlib import Path
+import re
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.const import (
+    CONF_MAX_CONCURRENT,
+    CONF_MODEL_PATH,
+    CONF_SERVER_MODE,
+    CONF_SERVER_MODEL,
+    CONF_SERVER_URL,
+    DOMAIN,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.local_agent.model_catalog import DEFAULT_MODEL
+from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
+from homeassistant import config_entries
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+from tests.fake_openai import FakeOpenAI, serve_fake_openai
+from tests.hub_server import FakeHub
+
+STRINGS: dict[str, Any] = json.loads(
+    (
+        Path(__file__).resolve().parents[2]
+        / "custom_components"
+        / "local_agent"
+        / "translations"
+        / "en.json"
+    ).read_text(encoding="utf-8")
+)
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# Steps that only pass control on (no dialog of their own).
+SILENT_STEPS = {"check_failed", "finish_model", "download_finished", "download_failed"}
+
+
+def render(text: str, placeholders: dict[str, Any], where: str) -> str:
+    """Format like formatjs does for plain {name} arguments; fail on a missing one."""
+    missing = sorted(set(PLACEHOLDER.findall(text)) - set(placeholders))
+    assert not missing, f"{where}: no value for {missing} in {text!r}"
+    return PLACEHOLDER.sub(lambda match: str(placeholders[match.group(1)]), text)
+
+
+class Renderer:
+    """Renders flow results against one section of the strings and notes the steps seen."""
+
+    def __init__(self, section: dict[str, Any], name: str) -> None:
+        self.section = section
+        self.name = name
+        self.steps: set[str] = set()
+        self.progress: set[str] = set()
+
+    def __call__(self, result: Any) -> Any:
+        kind = result["type"]
+        placeholders = dict(result.get("description_placeholders") or {})
+        texts: dict[str, str] = {}
+        if kind in (FlowResultType.FORM, FlowResultType.MENU, FlowResultType.SHOW_PROGRESS):
+            step_id = result["step_id"]
+            self.steps.add(step_id)
+            step = self.section["step"][step_id]
+            for key in ("title", "description"):
+                if key in step:
+                    texts[f"step.{step_id}.{key}"] = step[key]
+            for key, text in step.get("data_description", {}).items():
+                texts[f"step.{step_id}.data_description.{key}"] = text
+            for key, text in step.get("menu_options", {}).items():
+                texts[f"step.{step_id}.menu_options.{key}"] = text
+            if kind is FlowResultType.MENU:
+                assert set(result["menu_options"]) <= set(step["menu_options"])
+        if kind is FlowResultType.FORM:
+            for error in (result.get("errors") or {}).values():
+                texts[f"error.{error}"] = self.section["error"][error]
+        if kind is FlowResultType.SHOW_PROGRESS:
+            action = result["progress_action"]
+            self.progress.add(action)
+            texts[f"progress.{action}"] = self.section["progress"][action]
+        if kind is FlowResultType.ABORT:
+            texts[f"abort.{result['reason']}"] = self.section["abort"][result["reason"]]
+        for where, text in texts.items():
+            render(text, placeholders, f"{self.name}.{where}")
+        return result
+
+    def assert_every_step_seen(self) -> None:
+        shown = set(self.section["step"]) - SILENT_STEPS
+        assert shown <= self.steps, f"steps never rendered: {sorted(shown - self.steps)}"
+        assert set(self.section.get("progress", {})) <= self.progress
+
+
+def test_render_fails_on_a_missing_placeholder() -> None:
+    with pytest.raises(AssertionError, match="models_dir"):
+        render(STRINGS["config"]["step"]["user"]["description"], {}, "config.step.user")
+
+
+@pytest.fixture
+async def openai_server(socket_enabled: None) -> AsyncIterator[FakeOpenAI]:
+    async with serve_fake_openai() as fake:
+        fake.models = ["model-a", "model-b"]
+        yield fake
+
+
+async def start(hass: HomeAssistant, show: Renderer, step: str, **context: Any) -> Any:
+    result = show(
+        await hass.config_entries.flow.async_init(
+            DOMAIN, context={"source": config_entries.SOURCE_USER, **context}
+        )
+    )
+    assert result["type"] is FlowResultType.MENU
+    return show(
+        await hass.config_entries.flow.async_configure(result["flow_id"], {"next_step_id": step})
+    )
+
+
+async def configure(hass: HomeAssistant, show: Renderer, result: Any, form: dict[str, Any]) -> Any:
+    return show(await hass.config_entries.flow.async_configure(result["flow_id"], form))
+
+
+async def test_every_config_flow_step_renders(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    fake_hub: FakeHub,
+    openai_server: FakeOpenAI,
+    tmp_path: Path,
+) -> None:
+    hass.config.config_dir = str(tmp_path)
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    fake_hub.add(DEFAULT_MODEL.repo_id, DEFAULT_MODEL.filename, content)
+    show = Renderer(STRINGS["config"], "config")
+
+    async def finish(result: Any) -> Any:
+        """Render each progress step on the way (download, check, load) and the end."""
+        while result["type"] in (FlowResultType.SHOW_PROGRESS, FlowResultType.SHOW_PROGRESS_DONE):
+            if result["type"] is FlowResultType.SHOW_PROGRESS:
+                show(result)
+            await hass.async_block_till_done(wait_background_tasks=True)
+            result = await hass.config_entries.flow.async_configure(result["flow_id"])
+        await hass.async_block_till_done()
+        return show(result)
+
+    # A model file on this machine: a bad path, then the file (check, load, entry).
+    result = await start(hass, show, "local_file")
+    result = await configure(hass, show, result, {CONF_MODEL_PATH: str(tmp_path / "none.gguf")})
+    assert result["errors"]
+    result = await finish(
+        await configure(hass, show, result, {CONF_MODEL_PATH: str(qwen35_model_path)})
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    entry = result["result"]
+
+    # The same file again: aborted.
+    result = await start(hass, show, "local_file")
+    result = await configure(hass, show, result, {CONF_MODEL_PATH: str(qwen35_model_path)})
+    assert result["type"] is FlowResultType.ABORT
+
+    # Hugging Face: a bad repository id, then a download of the recommended model.
+    result = await start(hass, show, "hub")
+    result = await configure(
+        hass, show, result, {CONF_REPO_ID: "not a repo", CONF_FILENAME: "x.gguf"}
+    )
+    assert result["errors"] == {"base": "invalid_repo_id"}
+    result = await start(hass, show, "catalog")
+    result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})
+    assert result["step_id"] == "confirm_download"
+    result = await finish(await configure(hass, show, result, {}))
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+    # A model on a server: unreachable, then two models to choose from.
+    server_form = {CONF_SERVER_MODE: "completions", CONF_MAX_CONCURRENT: 1}
+    result = await start(hass, show, "server")
+    result = await configure(
+        hass, show, result, {CONF_SERVER_URL: "http://127.0.0.1:9", **server_form}
+    )
+    assert result["errors"] == {"base": "cannot_connect"}
+    result = await configure(
+        hass, show, result, {CONF_SERVER_URL: openai_server.url, **server_form}
+    )
+    assert result["step_id"] == "server_model"
+    result = await configure(hass, show, result, {CONF_SERVER_MODEL: "model-c"})
+    assert result["errors"] == {"base": "server_model_not_found"}
+
+    # Reconfigure: its menu, and the file it already has.
+    result = show(
+        await hass.config_entries.flow.async_init(
+            DOMAIN,
+            context={"source": config_entries.SOURCE_RECONFIGURE, "entry_id": entry.entry_id},
+        )
+    )
+    assert result["type"] is FlowResultType.MENU
+    result = await configure(hass, show, result, {"next_step_id": "local_file"})
+    result = await finish(
+        await configure(hass, show, result, {CONF_MODEL_PATH: str(qwen35_model_path)})
+    )
+    assert result["reason"] == "reconfigure_successful"
+
+    show.assert_every_step_seen()
+
+
+async def test_every_options_and_agent_step_renders(
+    hass: HomeAssistant, qwen35_model_path: Path, openai_server: FakeOpenAI
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Tiny",
+        data={CONF_MODEL_PATH: str(qwen35_model_path)},
+        unique_id=str(qwen35_model_path),
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    server = MockConfigEntry(
+        domain=DOMAIN,
+        title="Server",
+        data={
+            CONF_SERVER_URL: openai_server.url,
+            CONF_SERVER_MODEL: "model-a",
+            CONF_SERVER_MODE: "completions",
+        },
+    )
+    server.add_to_hass(hass)
+
+    options = Renderer(STRINGS["options"], "options")
+    for config_entry in (entry, server):
+        result = options(await hass.config_entries.options.async_init(config_entry.entry_id))
+        assert result["type"] is FlowResultType.FORM
+    options.assert_every_step_seen()
+
+    agents = Renderer(STRINGS["config_subentries"][SUBENTRY_CONVERSATION], "agent")
+    result = agents(
+        await hass.config_entries.subentries.async_init(
+            (entry.entry_id, SUBENTRY_CONVERSATION),
+            context={"source": config_entries.SOURCE_USER},
+        )
+    )
+    form = {**default_agent_data(), CONF_NAME: "Kitchen"}
+    form.pop(CONF_LLM_HASS_API)
+    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Kitchen")
+    result = agents(await entry.start_subentry_reconfigure_flow(hass, subentry_id))
+    result = agents(await hass.config_entries.subentries.async_configure(result["flow_id"], form))
+    assert result["reason"] == "reconfigure_successful"
+    # An entry whose model is not loaded cannot take agents.
+    result = agents(
+        await hass.config_entries.subentries.async_init(
+            (server.entry_id, SUBENTRY_CONVERSATION),
+            context={"source": config_entries.SOURCE_USER},
+        )
+    )
+    assert result["reason"] == "entry_not_loaded"
+    agents.assert_every_step_seen()
