@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scripts.evaluation.dataset import load_homes
-from scripts.evaluation.scoring import is_sensitive
+from scripts.evaluation.scoring import expects_confirmation
 
 from .conftest import RunEval
 
@@ -27,15 +27,15 @@ def test_reference_policy_passes_every_sentence_of_every_home(run_eval: RunEval)
     assert summary["success_rate"] == 1.0
     assert summary["crashes"] == 0
     assert summary["tool_errors"] == 0
-    failed = [r for r in report["results"] if not r["success"] or r["notes"]]
+    failed = [r for r in report["results"] if not r["success"] or r["notes"] or r["unreachable"]]
     assert not failed, failed[:3]
+    assert summary["unreachable"] == 0
+    assert report["run"]["homes"] == ["family_house", "flat", "large_home"]
+    assert report["run"]["homes_path"] == str(HOMES)
 
     # Confirmations exactly on the tests that change a sensitive entity.
     sensitive_tests = {
-        test.id
-        for home in homes
-        for test in home.tests
-        if any(is_sensitive(home, entity_id) for entity_id in test.expect_changes)
+        test.id for home in homes for test in home.tests if expects_confirmation(home, test)
     }
     asked = {r["test_id"] for r in report["results"] if r["confirmation_asked"]}
     assert asked == sensitive_tests

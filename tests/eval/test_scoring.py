@@ -127,3 +127,66 @@ def test_reference_reports_what_the_tools_cannot_express() -> None:
     assert plan.gaps == ["light has no parameter 'color_name'"]
     assert color_name([255, 0, 0]) == "red"
     assert color_name([0, 0, 255]) == "blue"
+
+
+def test_brightness_zero_is_planned_as_off_and_an_off_light_reads_as_zero() -> None:
+    home = load_home(FLAT)
+    tools = [tool("light", "action", "entity_id", "brightness_pct")]
+    off = case(expect_changes={"light.kitchen": StateSpec("off", {"brightness_pct": 0})})
+    on_at_zero = case(expect_changes={"light.kitchen": StateSpec("on", {"brightness": 0})})
+    before: Snapshot = {"light.kitchen": ("on", {"brightness": 200})}
+
+    plan = plan_test(off, before, tools)
+    assert [(c.tool, c.arguments) for c in plan.calls] == [
+        ("light", {"action": "turn_off", "entity_id": "light.kitchen"})
+    ]
+    assert plan_test(on_at_zero, before, tools).gaps == [
+        "light.kitchen: a light that is on has a brightness above 0"
+    ]
+    after: Snapshot = {"light.kitchen": ("off", {"brightness": None})}
+    assert judge(home, off, before, after, False, ["Done."]).success
+
+
+def test_fans_get_their_speed_with_set_percentage() -> None:
+    tools = [tool("fan", "action", "entity_id", "percentage")]
+    test = case(expect_changes={"fan.a": StateSpec("on", {"percentage": 40})})
+
+    plan = plan_test(test, {"fan.a": ("off", {"percentage": 0})}, tools)
+
+    assert [c.arguments for c in plan.calls] == [
+        {"action": "set_percentage", "entity_id": "fan.a", "percentage": 40}
+    ]
+
+
+def test_a_todo_count_adds_the_item_named_or_completes_the_one_named() -> None:
+    tools = [tool("todo", "action", "entity_id", "item", "status")]
+    before: Snapshot = {"todo.list": ("2", {"items": ["Milk", "Bread"], "completed": []})}
+    more = case(expect_changes={"todo.list": StateSpec("3")})
+    fewer = case(expect_changes={"todo.list": StateSpec("1")})
+
+    added = plan_test(more, before, tools, sentence="please add oat milk to the list")
+    done = plan_test(fewer, before, tools, sentence="I got the bread")
+
+    assert [c.arguments for c in added.calls] == [
+        {"action": "add_item", "entity_id": "todo.list", "item": "oat milk"}
+    ]
+    assert [c.arguments for c in done.calls] == [
+        {"action": "update_item", "entity_id": "todo.list", "item": "Bread", "status": "completed"}
+    ]
+
+
+def test_an_expectation_already_met_needs_no_call_and_is_no_gap() -> None:
+    test = case(expect_changes={"lock.front_door": StateSpec("locked")})
+
+    plan = plan_test(test, {"lock.front_door": ("locked", {})}, [tool("lock", "action")])
+
+    assert (plan.calls, plan.gaps) == ([], [])
+
+
+def test_ignore_changes_for_a_whole_entity() -> None:
+    home = load_home(FLAT)
+    before: Snapshot = {"sensor.x": ("1", {"a": 1}), "switch.coffee_machine": ("off", {})}
+    after: Snapshot = {"sensor.x": ("2", {"a": 2}), "switch.coffee_machine": ("off", {})}
+
+    assert judge(home, case(ignore_changes={"sensor.x": ("*",)}), before, after, False, []).success
+    assert not judge(home, case(), before, after, False, []).success
