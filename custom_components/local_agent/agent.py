@@ -66,6 +66,7 @@ from .tools import (
     async_check_permission,
     async_execute,
 )
+from .turn_result import async_set_response_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +147,7 @@ class TurnEnd(Enum):
     ROUND_LIMIT = "round_limit"
     CONFIRMATION_ASKED = "confirmation_asked"
     REFUSED = "refused"
+    FAILED = "failed"  # the model or its server failed
 
 
 @dataclass(slots=True)
@@ -227,6 +229,7 @@ class ConversationAgent:
                     ),
                 )
         except ContextTooSmallError as err:
+            end = TurnEnd.FAILED
             await self._async_say(
                 chat_log,
                 await async_phrase(
@@ -238,6 +241,7 @@ class ConversationAgent:
                 ),
             )
         except EngineError as err:
+            end = TurnEnd.FAILED
             LOGGER.warning("The model failed: %s", err)
             # A model server's errors have sentences of their own ("... is not reachable").
             key, placeholders = (
@@ -249,7 +253,8 @@ class ConversationAgent:
                 chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
             )
         last = chat_log.content[-1]
-        if not isinstance(last, conversation.AssistantContent) or not last.content:
+        answered = isinstance(last, conversation.AssistantContent) and bool(last.content)
+        if not answered:
             await self._async_say(
                 chat_log,
                 await async_phrase(
@@ -261,6 +266,7 @@ class ConversationAgent:
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         if end is TurnEnd.CONFIRMATION_ASKED:
             result.continue_conversation = True
+        async_set_response_type(result.response, chat_log, ended=end.value, model_answered=answered)
         return result
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
