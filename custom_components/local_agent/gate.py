@@ -99,7 +99,7 @@ class SafetyGate:
                 f"{', '.join(review.deferred)} is not available: a command that runs later would "
                 "escape the confirmation of sensitive actions. Call the tool without it.",
             )
-        if tool.name in self.policy.exempt_tools:
+        if {tool.name, unwrap(tool).name} & self.policy.exempt_tools:
             return None
         if review.tool_class is ToolClass.UNKNOWN:
             return self._llm_action(tool, arguments, review, [])
@@ -478,13 +478,11 @@ def describe_llm_call(
         text = f"use {label}"
         return f"{text} with {_arguments_text(outcome)}" if outcome else text
     intent_type = intent_type_of(tool)
-    by_domain: dict[str, list[str]] = {}
+    by_verb: dict[str, list[str]] = {}
     for entity_id in sensitive:
-        by_domain.setdefault(entity_id.split(".", 1)[0], []).append(_name(hass, entity_id))
-    parts = [
-        f"{_intent_verb(intent_type, domain)} {join_names(names)}"
-        for domain, names in by_domain.items()
-    ]
+        verb = _intent_verb(intent_type, entity_id.split(".", 1)[0])
+        by_verb.setdefault(verb, []).append(_name(hass, entity_id))
+    parts = [f"{verb} {join_names(sorted(names))}" for verb, names in by_verb.items()]
     text = " and ".join(parts)
     if intent_type == "HassSetPosition" and "position" in outcome:
         text += f" to {outcome.pop('position')} %"

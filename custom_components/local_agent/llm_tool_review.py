@@ -152,6 +152,13 @@ READ_ONLY_TOOLS: Final = frozenset(
     }
 )
 SCRIPT_TOOL: Final = "homeassistant.components.script.llm.ScriptTool"
+# Tools that are not intents but target entities of one domain: their argument for each slot.
+WITHIN_DOMAIN_TOOLS: Final[Mapping[str, tuple[frozenset[str], Mapping[str, str]]]] = {
+    "homeassistant.components.media_player.llm.MediaPlayTool": (
+        frozenset({"media_player"}),
+        {"name": "player_name", "area": "player_area", "floor": "player_floor"},
+    ),
+}
 
 # Arguments whose effect happens later, outside the gate.
 DEFERRED_ARGUMENTS: Final[Mapping[str, frozenset[str]]] = {
@@ -225,7 +232,7 @@ def classify(hass: HomeAssistant, tool: llm.Tool) -> ToolClass:
     name = _qualified_name(type(inner))
     if name in READ_ONLY_TOOLS:
         return ToolClass.READ_ONLY
-    if name == SCRIPT_TOOL:
+    if name == SCRIPT_TOOL or name in WITHIN_DOMAIN_TOOLS:
         return ToolClass.TARGETED
     return ToolClass.UNKNOWN
 
@@ -267,6 +274,16 @@ async def async_review(
     if isinstance(inner, llm.IntentTool):
         targets = await _async_intent_targets(hass, inner, arguments, llm_context)
         return ToolReview(tool_class, intent_type, targets, deferred)
+    if within := WITHIN_DOMAIN_TOOLS.get(_qualified_name(type(inner))):
+        domains, slot_arguments = within
+        slots = {
+            slot: {"value": arguments[argument]}
+            for slot, argument in slot_arguments.items()
+            if argument in arguments
+        }
+        return ToolReview(
+            tool_class, None, _match_within(hass, domains, slots, llm_context.assistant)
+        )
     # A script tool runs its own script.
     return ToolReview(tool_class, None, (f"script.{inner.name.split('__', 1)[1]}",))
 
