@@ -41,6 +41,7 @@ from .const import (
     CONF_CONFIRMATION_TIMEOUT,
     CONF_CONTEXT_SIZE,
     CONF_EXEMPT_ENTITIES,
+    CONF_EXEMPT_TOOLS,
     CONF_FLASH_ATTENTION,
     CONF_HISTORY_TOKENS,
     CONF_HOME_TOOLS,
@@ -110,6 +111,7 @@ def default_agent_data() -> dict[str, Any]:
         CONF_SENSITIVE_COVER_CLASSES: list(DEFAULT_SENSITIVE_COVER_CLASSES),
         CONF_SENSITIVE_ENTITIES: [],
         CONF_EXEMPT_ENTITIES: [],
+        CONF_EXEMPT_TOOLS: [],
         CONF_ALLOW_UNATTENDED: False,
         CONF_CONFIRMATION_TIMEOUT: DEFAULT_CONFIRMATION_TIMEOUT,
     }
@@ -248,6 +250,7 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
             probatio.Optional(CONF_EXEMPT_ENTITIES): EntitySelector(
                 EntitySelectorConfig(multiple=True)
             ),
+            probatio.Optional(CONF_EXEMPT_TOOLS): TextSelector(TextSelectorConfig(multiple=True)),
             probatio.Optional(CONF_CONFIRMATION_PIN): TextSelector(
                 TextSelectorConfig(type=TextSelectorType.PASSWORD)
             ),
