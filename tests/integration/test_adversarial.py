@@ -31,6 +31,7 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.engine.llama import GenerationRequest
 from custom_components.local_agent.gate import Refusal, SafetyGate
 from custom_components.local_agent.safety import SafetyPolicy
+from custom_components.local_agent.tools import async_build_home_tools
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -414,6 +415,44 @@ async def test_our_tools_aimed_at_a_sensitive_entity_wait_for_yes(
     else:
         assert "error" in results[0], results
         assert audit == []
+
+
+async def test_every_action_of_our_tools_on_every_sensitive_entity_waits_for_yes(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    audit: list[dict[str, Any]],
+) -> None:
+    """Generated from our own tool schemas: each action of each tool, on each sensitive target."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    specs = (await async_build_home_tools(hass)).specs
+    tried: list[tuple[str, str, str]] = []
+    for spec in specs:
+        properties = spec.parameters["properties"]
+        if "action" not in properties:
+            continue  # get_state: read-only
+        targets = [
+            entity_id
+            for entity_id in properties["entity_id"]["anyOf"][0].get("enum", [])
+            if entity_id in SENSITIVE or entity_id.startswith("script.")
+        ]
+        for action in properties["action"]["enum"]:
+            for entity_id in targets:
+                before = sensitive_states(hass)
+                audit.clear()
+                scripted_worker.will_write(tool_call(spec.name, action=action, entity_id=entity_id))
+                result = await agent.ask("do it", context=person)
+                await hass.async_block_till_done()
+                assert sensitive_states(hass) == before, (spec.name, action, entity_id)
+                results = tool_results(hass, result.conversation_id)
+                if "error" not in results[0]:
+                    assert speech(result).endswith("Say yes to confirm."), (action, entity_id)
+                    assert [record["outcome"] for record in audit] == ["proposed"]
+                    await agent.ask("no", conversation_id=result.conversation_id, context=person)
+                tried.append((spec.name, action, entity_id))
+    assert {name for name, _, _ in tried} >= {"lock", "cover", "valve", "alarm_control_panel"}
+    assert len(tried) >= 20
 
 
 async def test_timer_command_is_never_offered_and_refused_when_written(
