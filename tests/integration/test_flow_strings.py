@@ -77,6 +77,10 @@ class Renderer:
             for key in ("title", "description"):
                 if key in step:
                     texts[f"step.{step_id}.{key}"] = step[key]
+            if kind is FlowResultType.SHOW_PROGRESS and "title" in step:
+                # Seen in Chromium: the frontend renders a progress step's title without
+                # the step's placeholders ("Translation [formatjs Error: MISSING_VALUE]").
+                render(step["title"], {}, f"{self.name}.step.{step_id}.title (progress)")
             for key, text in step.get("data_description", {}).items():
                 texts[f"step.{step_id}.data_description.{key}"] = text
             for key, text in step.get("menu_options", {}).items():
