@@ -17,8 +17,6 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
 from homeassistant.util import dt as dt_util
 
-from .audit import Outcome
-from .confirmation import PendingAction
 from .const import (
     CONF_HISTORY_TOKENS,
     CONF_HOME_TOOLS,
@@ -53,19 +51,14 @@ from .engine.tool_calls import (
     ToolCallFailed,
     ToolCallParsed,
 )
-from .engine.types import Conversation, ToolCall, ToolSpec
-from .gate import Refusal, SafetyGate, TurnSafety
+from .engine.types import Conversation, ToolSpec
 from .history import to_messages, tool_result_text, trim_history
-from .llm_tool_review import offered_parameters
-from .safety import SafetyPolicy
+from .safety.gate import ApiCall, HomeCall, SafetyGate, TurnSafety, Verdict
+from .safety.policy import SafetyPolicy
+from .safety.tool_review import offered_parameters
 from .speech import async_phrase
-from .tools import (
-    HomeTools,
-    ToolFailure,
-    async_build_home_tools,
-    async_check_permission,
-    async_execute,
-)
+from .tool_runner import async_run_api_tool, async_run_home_action, error_result
+from .tools import HomeTools, ToolFailure, async_build_home_tools, async_check_permission
 from .turn_result import async_set_response_type
 
 
@@ -463,85 +456,40 @@ class ConversationAgent:
         event: ToolCallParsed | ToolCallFailed,
         safety: TurnSafety,
     ) -> llm.ToolResult:
+        """Validate a call, let the gate decide, and run it through the one tool runner."""
         if isinstance(event, ToolCallFailed):
-            return _error(event.error.message)
+            return error_result(event.error.message)
         call = event.call
+        proposed: HomeCall | ApiCall
         if toolbox.home is not None and call.name in toolbox.home.tool_names:
             planned = toolbox.home.plan(call)
             if isinstance(planned, ToolFailure):
-                return _error(planned.message)
+                return error_result(planned.message)
+            # The user is never asked to confirm what they may not do anyway.
             if refusal := await async_check_permission(
                 self.hass, planned, user_input.context.user_id
             ):
-                return _error(refusal)
-            pending = self.gate.review_home_action(planned)
-            if pending is not None and (held := self._hold(user_input, pending, safety)):
-                return held
-            outcome = await async_execute(self.hass, planned, user_input.context)
-            if pending is not None:
-                self._record_unattended(user_input, pending, safety, outcome.success)
-            return llm.ToolResult(data=outcome.data, error=not outcome.success)
-        tool = _find_tool(toolbox.llm_api, call.name)
-        if toolbox.llm_api is not None and tool is not None:
-            review = await self.gate.async_review_llm_tool(
-                tool, call.arguments, toolbox.llm_api.llm_context
+                return error_result(refusal)
+            proposed = HomeCall(planned)
+        elif toolbox.llm_api is not None and (tool := _find_tool(toolbox.llm_api, call.name)):
+            proposed = ApiCall(tool, call.arguments, toolbox.llm_api.llm_context)
+        else:
+            known = ", ".join(spec.name for spec in toolbox.specs)
+            return error_result(
+                f"There is no tool named {call.name!r}. The available tools are: {known}."
             )
-            if isinstance(review, Refusal):
-                self.gate.async_record(
-                    user_input,
-                    safety.conversation_id,
-                    review.action,
-                    Outcome.REFUSED,
-                    "deferred command",
-                )
-                return _error(review.message)
-            pending = review
-            if pending is not None and (held := self._hold(user_input, pending, safety)):
-                return held
-            result = await _async_call_llm_api(toolbox.llm_api, call)
-            if pending is not None:
-                self._record_unattended(user_input, pending, safety, not result.error)
-            return result
-        known = ", ".join(spec.name for spec in toolbox.specs)
-        return _error(f"There is no tool named {call.name!r}. The available tools are: {known}.")
-
-    def _hold(
-        self,
-        user_input: conversation.ConversationInput,
-        pending: PendingAction,
-        safety: TurnSafety,
-    ) -> llm.ToolResult | None:
-        """Keep a sensitive call back; None when this agent may run it unattended."""
-        if locked := self.gate.pin_locked_seconds():
-            safety.locked_seconds = locked
-            self.gate.async_record(
-                user_input, safety.conversation_id, pending, Outcome.REFUSED, "PIN entry locked"
-            )
-            return _error("Refused: confirmation is locked after too many wrong PINs.")
-        if self.gate.person_present(user_input):
-            safety.held.append(pending)
-            return llm.ToolResult(
-                data={"status": "Not done yet: waiting for the user's confirmation."}
-            )
-        if self.options.safety.allow_unattended:
-            return None
-        safety.refused.append(pending)
-        self.gate.async_record(
-            user_input, safety.conversation_id, pending, Outcome.REFUSED, "no person to confirm"
-        )
-        return _error("Refused: this action needs a person to confirm it.")
-
-    def _record_unattended(
-        self,
-        user_input: conversation.ConversationInput,
-        pending: PendingAction,
-        safety: TurnSafety,
-        success: bool,
-    ) -> None:
-        outcome = Outcome.EXECUTED if success else Outcome.FAILED
-        self.gate.async_record(
-            user_input, safety.conversation_id, pending, outcome, "allowed without a person"
-        )
+        decision = await self.gate.async_authorize(proposed, user_input, safety)
+        if decision.verdict is Verdict.HOLD:
+            return llm.ToolResult(data={"status": decision.message})
+        if decision.verdict is Verdict.REFUSE:
+            return error_result(decision.message or "Refused.")
+        if isinstance(proposed, HomeCall):
+            result = await async_run_home_action(self.hass, proposed.planned, user_input.context)
+        else:
+            assert toolbox.llm_api is not None
+            result = await async_run_api_tool(toolbox.llm_api, call.name, call.arguments)
+        self.gate.async_record_run(user_input, safety, decision, result)
+        return result
 
     async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
         """Add a sentence the agent says itself (not the model)."""
@@ -615,20 +563,6 @@ def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:
     if api is None:
         return None
     return next((tool for tool in api.tools if tool.name == name), None)
-
-
-def _error(message: str) -> llm.ToolResult:
-    return llm.ToolResult(data={"error": message}, error=True)
-
-
-async def _async_call_llm_api(api: llm.APIInstance, call: ToolCall) -> llm.ToolResult:
-    """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
-    try:
-        return await api.async_call_tool(
-            llm.ToolInput(tool_name=call.name, tool_args=dict(call.arguments))
-        )
-    except (HomeAssistantError, probatio.Invalid) as err:
-        return _error(str(err) or type(err).__name__)
 
 
 __all__ = ["AgentOptions", "ConversationAgent", "TurnReport", "tool_result_text"]

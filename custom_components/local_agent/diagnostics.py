@@ -17,10 +17,10 @@ from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from .audit import async_get_audit_log
 from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
 from .memory import process_rss
 from .runtime import cpu_flags, llama_cpp_version, machine_description
+from .safety.audit import async_get_audit_log
 from .stats import async_last_turns, model_metadata
 
 TO_REDACT: Final = {

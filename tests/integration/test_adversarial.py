@@ -19,7 +19,6 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
-from custom_components.local_agent import confirmation
 from custom_components.local_agent.const import (
     CONF_CONFIRMATION_PIN,
     CONF_EXEMPT_ENTITIES,
@@ -29,8 +28,9 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
 )
 from custom_components.local_agent.engine.llama import GenerationRequest
-from custom_components.local_agent.gate import Refusal, SafetyGate
-from custom_components.local_agent.safety import SafetyPolicy
+from custom_components.local_agent.safety import pending as confirmation
+from custom_components.local_agent.safety.gate import ApiCall, SafetyGate, TurnSafety, Verdict
+from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.tools import async_build_home_tools
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -501,12 +501,29 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
     )
     api = await llm.async_get_api(hass, "assist", llm_context)
     start_timer = next(tool for tool in api.tools if tool.name.endswith("HassStartTimer"))
-    review = await gate.async_review_llm_tool(
-        start_timer, {"minutes": 1, "conversation_command": "unlock the front door"}, llm_context
+    user_input = conversation.ConversationInput(
+        text="start a door timer",
+        context=person,
+        conversation_id=None,
+        device_id=device_id,
+        satellite_id=None,
+        language="en",
+        agent_id=None,
     )
-    assert isinstance(review, Refusal)
-    assert "conversation_command is not available" in review.message
-    assert await gate.async_review_llm_tool(start_timer, {"minutes": 1}, llm_context) is None
+    refused = await gate.async_authorize(
+        ApiCall(
+            start_timer, {"minutes": 1, "conversation_command": "unlock the door"}, llm_context
+        ),
+        user_input,
+        TurnSafety(conversation_id="c"),
+    )
+    assert refused.verdict is Verdict.REFUSE
+    assert "conversation_command is not available" in (refused.message or "")
+    assert [(r["outcome"], r["reason"]) for r in audit] == [("refused", "deferred command")]
+    plain = await gate.async_authorize(
+        ApiCall(start_timer, {"minutes": 1}, llm_context), user_input, TurnSafety("c")
+    )
+    assert plain.verdict is Verdict.ALLOW
     assert started == []
 
 

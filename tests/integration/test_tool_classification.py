@@ -11,7 +11,7 @@ import importlib
 import inspect
 from pathlib import Path
 
-from custom_components.local_agent.llm_tool_review import (
+from custom_components.local_agent.safety.tool_review import (
     INTENT_RULES,
     READ_ONLY_TOOLS,
     SCRIPT_TOOL,

@@ -7,11 +7,10 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from custom_components.local_agent.const import AUDIT_RECORDS_KEPT, DOMAIN, EVENT_ACTION
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
-
-from .const import AUDIT_RECORDS_KEPT, DOMAIN, EVENT_ACTION
 
 AUDIT_LOG: HassKey[AuditLog] = HassKey(f"{DOMAIN}_audit")
 

@@ -6,10 +6,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
-from homeassistant.core import HomeAssistant, State, split_entity_id
-
-from .const import (
+from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
     CONF_CONFIRMATION_TIMEOUT,
@@ -22,7 +19,9 @@ from .const import (
     DEFAULT_SENSITIVE_COVER_CLASSES,
     DEFAULT_SENSITIVE_DOMAINS,
 )
-from .tools import PlannedAction
+from custom_components.local_agent.tools import PlannedAction
+from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant, State, split_entity_id
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5

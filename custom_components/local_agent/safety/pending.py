@@ -14,12 +14,11 @@ import re
 import time
 from typing import Any
 
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.tools import PlannedAction
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
 from homeassistant.util.hass_dict import HassKey
-
-from .const import DOMAIN
-from .tools import PlannedAction
 
 CONFIRMATIONS: HassKey[ConfirmationStore] = HassKey(f"{DOMAIN}_confirmations")
 # Wrong PINs in a row (per agent) before PIN confirmation is locked, and for how long.

@@ -28,11 +28,10 @@ from typing import Any, Final
 
 import probatio
 
+from custom_components.local_agent.engine.types import JsonSchema
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import Context, HomeAssistant, State
 from homeassistant.helpers import intent, llm
-
-from .engine.types import JsonSchema
 
 
 class ToolClass(Enum):

@@ -8,17 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 import time
 from typing import Any
 
+from custom_components.local_agent.actions import join_names
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.speech import async_phrase
+from custom_components.local_agent.tool_runner import (
+    async_run_api_tool,
+    async_run_home_action,
+    error_text,
+)
+from custom_components.local_agent.tools import PlannedAction
 from homeassistant.components import conversation, persistent_notification
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import llm
 
-from .actions import join_names
 from .audit import AuditRecord, Outcome, async_get_audit_log
-from .confirmation import (
+from .pending import (
     PendingAction,
     PendingConfirmation,
     Reply,
@@ -29,8 +38,8 @@ from .confirmation import (
     pin_matches,
     spoken_pin,
 )
-from .const import DOMAIN
-from .llm_tool_review import (
+from .policy import SafetyPolicy, sensitive_targets_of_action
+from .tool_review import (
     TARGET_SLOTS,
     ToolClass,
     ToolReview,
@@ -38,9 +47,6 @@ from .llm_tool_review import (
     intent_type_of,
     unwrap,
 )
-from .safety import SafetyPolicy, sensitive_targets_of_action
-from .speech import async_phrase
-from .tools import PlannedAction, async_check_permission, async_execute, check_exposure
 
 ASSISTANT = "conversation"
 
@@ -57,10 +63,44 @@ class TurnSafety:
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """A call that is never run, with the reason the model reads."""
+    """A call that is never run: the message the model reads, the reason the audit keeps."""
 
     action: PendingAction
     message: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class HomeCall:
+    """A validated call of our own tools."""
+
+    planned: PlannedAction
+
+
+@dataclass(frozen=True, slots=True)
+class ApiCall:
+    """A call of a Home Assistant LLM API tool, with the context it runs in."""
+
+    tool: llm.Tool
+    arguments: Mapping[str, Any]
+    llm_context: llm.LLMContext
+
+
+class Verdict(Enum):
+    """What the gate decided for a call."""
+
+    ALLOW = "allow"
+    HOLD = "hold"
+    REFUSE = "refuse"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The gate's decision; `action` is the sensitive action, `message` what the model reads."""
+
+    verdict: Verdict
+    action: PendingAction | None = None
+    message: str | None = None
 
 
 class SafetyGate:
@@ -74,7 +114,67 @@ class SafetyGate:
 
     # During a turn ---------------------------------------------------------------------------
 
-    def review_home_action(self, action: PlannedAction) -> PendingAction | None:
+    async def async_authorize(
+        self,
+        call: HomeCall | ApiCall,
+        user_input: conversation.ConversationInput,
+        turn: TurnSafety,
+    ) -> Decision:
+        """Decide whether a validated call may run now: allow, hold for a yes, or refuse."""
+        review = (
+            self._review_home_action(call.planned)
+            if isinstance(call, HomeCall)
+            else await self._async_review_api_call(call)
+        )
+        if isinstance(review, Refusal):
+            self.async_record(
+                user_input, turn.conversation_id, review.action, Outcome.REFUSED, review.reason
+            )
+            return Decision(Verdict.REFUSE, review.action, review.message)
+        if review is None:
+            return Decision(Verdict.ALLOW)
+        if locked := self.pin_locked_seconds():
+            turn.locked_seconds = locked
+            self.async_record(
+                user_input, turn.conversation_id, review, Outcome.REFUSED, "PIN entry locked"
+            )
+            return Decision(
+                Verdict.REFUSE,
+                review,
+                "Refused: confirmation is locked after too many wrong PINs.",
+            )
+        if self.person_present(user_input):
+            turn.held.append(review)
+            return Decision(
+                Verdict.HOLD, review, "Not done yet: waiting for the user's confirmation."
+            )
+        if self.policy.allow_unattended:
+            return Decision(Verdict.ALLOW, review)
+        turn.refused.append(review)
+        self.async_record(
+            user_input, turn.conversation_id, review, Outcome.REFUSED, "no person to confirm"
+        )
+        return Decision(
+            Verdict.REFUSE, review, "Refused: this action needs a person to confirm it."
+        )
+
+    @callback
+    def async_record_run(
+        self,
+        user_input: conversation.ConversationInput,
+        turn: TurnSafety,
+        decision: Decision,
+        result: llm.ToolResult,
+    ) -> None:
+        """Record a sensitive action this agent was allowed to run without a person."""
+        if decision.action is None:
+            return
+        outcome = Outcome.FAILED if result.error else Outcome.EXECUTED
+        self.async_record(
+            user_input, turn.conversation_id, decision.action, outcome, "allowed without a person"
+        )
+
+    def _review_home_action(self, action: PlannedAction) -> PendingAction | None:
         """Return the action as a PendingAction when it needs confirmation."""
         targets = sensitive_targets_of_action(self.hass, self.policy, action)
         if not targets:
@@ -86,11 +186,10 @@ class SafetyGate:
             planned=action,
         )
 
-    async def async_review_llm_tool(
-        self, tool: llm.Tool, arguments: Mapping[str, Any], llm_context: llm.LLMContext
-    ) -> PendingAction | Refusal | None:
+    async def _async_review_api_call(self, call: ApiCall) -> PendingAction | Refusal | None:
         """Judge a Home Assistant LLM API call: None runs it, a PendingAction waits for a yes."""
-        review = await async_review(self.hass, tool, arguments, llm_context)
+        tool, arguments = call.tool, call.arguments
+        review = await async_review(self.hass, tool, arguments, call.llm_context)
         targets = review.targets or ()
         if review.deferred:
             action = self._llm_action(tool, arguments, review, list(targets))
@@ -98,6 +197,7 @@ class SafetyGate:
                 action,
                 f"{', '.join(review.deferred)} is not available: a command that runs later would "
                 "escape the confirmation of sensitive actions. Call the tool without it.",
+                "deferred command",
             )
         if {tool.name, unwrap(tool).name} & self.policy.exempt_tools:
             return None
@@ -337,15 +437,9 @@ class SafetyGate:
         action: PendingAction,
     ) -> str | None:
         if action.planned is not None:
-            planned = action.planned
-            if problem := check_exposure(self.hass, planned, ASSISTANT):
-                return problem
-            if problem := await async_check_permission(
-                self.hass, planned, user_input.context.user_id
-            ):
-                return problem
-            outcome = await async_execute(self.hass, planned, user_input.context)
-            return None if outcome.success else str(outcome.data.get("error"))
+            return error_text(
+                await async_run_home_action(self.hass, action.planned, user_input.context)
+            )
         return await self._async_run_llm_tool(user_input, pending, action)
 
     async def _async_run_llm_tool(
@@ -370,15 +464,7 @@ class SafetyGate:
             return "it would run a command later"
         if (review.targets or ()) != action.targets:
             return "the devices it would change are not the same any more"
-        try:
-            result = await api.async_call_tool(
-                llm.ToolInput(tool_name=action.tool_name, tool_args=dict(action.tool_args))
-            )
-        except (HomeAssistantError, intent.IntentError) as err:
-            return str(err) or type(err).__name__
-        if result.error:
-            return str(result.data)
-        return None
+        return error_text(await async_run_api_tool(api, action.tool_name, action.tool_args))
 
     @callback
     def async_drop_pending(self, reason: str) -> None:
