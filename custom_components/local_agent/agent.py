@@ -59,7 +59,7 @@ from .safety.tool_review import offered_parameters
 from .speech import async_phrase
 from .tool_runner import async_run_api_tool, async_run_home_action, error_result
 from .tools import HomeTools, ToolFailure, async_build_home_tools, async_check_permission
-from .turn_result import async_set_response_type
+from .turn_result import async_set_reply_response_type, async_set_response_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +180,10 @@ class ConversationAgent:
         self.gate.async_redact_pin(user_input, chat_log)
         reply = await self.gate.async_answer_pending(user_input, chat_log)
         if reply is not None:
-            await self._async_say(chat_log, reply)
-            return conversation.async_get_result_from_chat_log(user_input, chat_log)
+            await self._async_say(chat_log, reply.text)
+            replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
+            async_set_reply_response_type(replied.response, reply.outcome.value)
+            return replied
         llm_context = user_input.as_llm_context(DOMAIN)
         try:
             await chat_log.async_provide_llm_data(

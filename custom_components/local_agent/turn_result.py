@@ -109,3 +109,20 @@ def async_set_response_type(
         response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, speech)
     else:
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
+
+
+@callback
+def async_set_reply_response_type(response: intent.IntentResponse, outcome: str) -> None:
+    """Set the response type of a turn that answered a confirmation question.
+
+    `outcome` is what the answer led to (the gate's ReplyOutcome value): the held actions ran
+    (`executed`), the user said no (`cancelled`: nothing to do, not an error), or they were not
+    carried out (`refused`: wrong PIN or locked; `failed`: they ran and failed).
+    """
+    speech = response.speech.get("plain", {}).get("speech", "")
+    if outcome == "executed":
+        response.response_type = intent.IntentResponseType.ACTION_DONE
+    elif outcome == "cancelled":
+        response.response_type = intent.IntentResponseType.QUERY_ANSWER
+    else:
+        response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)

@@ -10,6 +10,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.llama import GenerationRequest
 from homeassistant.components import conversation
@@ -18,7 +19,7 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent
+from .conftest import Agent, async_setup_agent
 from .scripted_model import ScriptedWorker, answer, call
 
 ACTION_DONE = intent.IntentResponseType.ACTION_DONE
@@ -120,6 +121,44 @@ async def test_confirmation_question_is_not_done_yet(
     assert speech(result).endswith("Say yes to confirm.")
     assert result.continue_conversation is True
     assert kind(result) == (QUERY_ANSWER, None)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [("yes", (ACTION_DONE, None)), ("no", (QUERY_ANSWER, None))],
+)
+async def test_answer_to_a_confirmation_says_what_it_led_to(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    reply: str,
+    expected: tuple[Any, Any],
+) -> None:
+    async_expose_entity(hass, "conversation", FRONT_DOOR, True)
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
+    question = await scripted_agent.ask("unlock the front door", context=person)
+
+    result = await scripted_agent.ask(
+        reply, conversation_id=question.conversation_id, context=person
+    )
+
+    assert kind(result) == expected
+
+
+async def test_a_wrong_pin_is_an_error(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_CONFIRMATION_PIN: "4711"}
+    )
+    async_expose_entity(hass, "conversation", FRONT_DOOR, True)
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
+    question = await agent.ask("unlock the front door", context=person)
+
+    result = await agent.ask("1234", conversation_id=question.conversation_id, context=person)
+
+    assert kind(result) == (ERROR, FAILED_TO_HANDLE)
 
 
 async def test_model_failure_and_round_limit_are_errors(

@@ -86,6 +86,23 @@ class ApiCall:
     llm_context: llm.LLMContext
 
 
+class ReplyOutcome(Enum):
+    """What the user's answer to a held call led to."""
+
+    EXECUTED = "executed"
+    CANCELLED = "cancelled"
+    REFUSED = "refused"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingReply:
+    """The agent's answer to a reply to its question, and what the reply led to."""
+
+    text: str
+    outcome: ReplyOutcome
+
+
 class Verdict(Enum):
     """What the gate decided for a call."""
 
@@ -318,7 +335,7 @@ class SafetyGate:
 
     async def async_answer_pending(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
-    ) -> str | None:
+    ) -> PendingReply | None:
         """Handle a reply to a pending question; None when the turn is a new request."""
         pending = async_get_confirmations(self.hass).async_take(
             self.agent_id, chat_log.conversation_id
@@ -339,7 +356,10 @@ class SafetyGate:
             return await self._async_execute(user_input, chat_log, pending)
         if reply is Reply.NO:
             self._record_all(user_input, pending, Outcome.CANCELLED, "the user said no")
-            return await async_phrase(self.hass, language, "confirmation_cancelled")
+            return PendingReply(
+                await async_phrase(self.hass, language, "confirmation_cancelled"),
+                ReplyOutcome.CANCELLED,
+            )
         self._record_all(user_input, pending, Outcome.CANCELLED, "the user asked something else")
         return None
 
@@ -348,7 +368,7 @@ class SafetyGate:
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
         pending: PendingConfirmation,
-    ) -> str | None:
+    ) -> PendingReply | None:
         assert self.policy.pin is not None
         language = user_input.language
         said_digits = spoken_pin(user_input.text)
@@ -357,7 +377,9 @@ class SafetyGate:
             _mask_last_user_message(chat_log)
         if locked := self.pin_locked_seconds():
             self._record_all(user_input, pending, Outcome.REFUSED, "PIN entry locked")
-            return await self.async_locked_phrase(language, locked)
+            return PendingReply(
+                await self.async_locked_phrase(language, locked), ReplyOutcome.REFUSED
+            )
         guard = async_get_confirmations(self.hass).pin_guard
         if pin_matches(user_input.text, self.policy.pin):
             guard.succeeded(self.agent_id)
@@ -367,8 +389,14 @@ class SafetyGate:
             self._record_all(user_input, pending, Outcome.REFUSED, reason)
             if said_digits and guard.failed(self.agent_id, time.monotonic()):
                 await self._async_lock_out(user_input, pending)
-                return await self.async_locked_phrase(language, self.pin_locked_seconds())
-            return await async_phrase(self.hass, language, "confirmation_wrong_pin")
+                return PendingReply(
+                    await self.async_locked_phrase(language, self.pin_locked_seconds()),
+                    ReplyOutcome.REFUSED,
+                )
+            return PendingReply(
+                await async_phrase(self.hass, language, "confirmation_wrong_pin"),
+                ReplyOutcome.REFUSED,
+            )
         self._record_all(user_input, pending, Outcome.CANCELLED, "the user asked something else")
         return None
 
@@ -401,7 +429,7 @@ class SafetyGate:
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
         pending: PendingConfirmation,
-    ) -> str:
+    ) -> PendingReply:
         """Run exactly the held actions, after checking exposure and permission again."""
         done: list[str] = []
         failed: list[str] = []
@@ -428,7 +456,7 @@ class SafetyGate:
                     self.hass, language, "confirmed_failed", errors="; ".join(failed)
                 )
             )
-        return " ".join(parts)
+        return PendingReply(" ".join(parts), ReplyOutcome.EXECUTED if done else ReplyOutcome.FAILED)
 
     async def _async_run(
         self,
