@@ -9,17 +9,22 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from custom_components.local_agent import safe_load
 from custom_components.local_agent.config_flow import default_agent_data
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
+from custom_components.local_agent.const import (
+    CONF_MODEL_PATH,
+    DOMAIN,
+    EVENT_ACTION,
+    SUBENTRY_CONVERSATION,
+)
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.worker import ModelRegistry
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
@@ -137,3 +142,34 @@ async def scripted_agent(
 ) -> Agent:
     """An agent on the demo home whose model writes what the test scripts."""
     return await async_setup_agent(hass, scripted_worker.info.path)
+
+
+def state(hass: HomeAssistant, entity_id: str) -> str:
+    """The current state of an entity that must exist."""
+    current = hass.states.get(entity_id)
+    assert current is not None, entity_id
+    return current.state
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    """What the agent said."""
+    return str(result.response.speech["plain"]["speech"])
+
+
+@pytest.fixture
+def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
+    """Every local_agent_action event fired."""
+    events: list[dict[str, Any]] = []
+
+    @callback
+    def collect(event: Event) -> None:
+        events.append(dict(event.data))
+
+    hass.bus.async_listen(EVENT_ACTION, collect)
+    return events
+
+
+@pytest.fixture
+async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
+    """A real user talking to the agent."""
+    return Context(user_id=hass_admin_user.id)

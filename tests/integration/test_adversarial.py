@@ -17,7 +17,7 @@ from unittest.mock import patch
 
 import probatio
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
     CONF_CONFIRMATION_PIN,
@@ -25,7 +25,6 @@ from custom_components.local_agent.const import (
     CONF_EXEMPT_TOOLS,
     CONF_HOME_TOOLS,
     DOMAIN,
-    EVENT_ACTION,
 )
 from custom_components.local_agent.engine.llama import GenerationRequest
 from custom_components.local_agent.safety import pending as confirmation
@@ -37,7 +36,7 @@ from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent import timers
 from homeassistant.const import CONF_LLM_HASS_API, Platform
-from homeassistant.core import Context, Event, HomeAssistant, callback
+from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
@@ -48,7 +47,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent, async_setup_agent
+from .conftest import Agent, async_setup_agent, speech, state
 from .scripted_model import ScriptedWorker, answer, call
 
 PLATFORMS = [
@@ -79,35 +78,8 @@ EXPOSED = (
 SATELLITE_ID = "satellite-in-the-garage"
 
 
-def state(hass: HomeAssistant, entity_id: str) -> str:
-    current = hass.states.get(entity_id)
-    assert current is not None, entity_id
-    return current.state
-
-
 def sensitive_states(hass: HomeAssistant) -> dict[str, str]:
     return {entity_id: state(hass, entity_id) for entity_id in SENSITIVE}
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
-@pytest.fixture
-def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-
-    @callback
-    def collect(event: Event) -> None:
-        events.append(dict(event.data))
-
-    hass.bus.async_listen(EVENT_ACTION, collect)
-    return events
-
-
-@pytest.fixture
-async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
-    return Context(user_id=hass_admin_user.id)
 
 
 @pytest.fixture

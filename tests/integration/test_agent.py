@@ -10,19 +10,9 @@ from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent
+from .conftest import Agent, speech, state
 from .home import NOT_EXPOSED
 from .scripted_model import ScriptedWorker, answer, call
-
-
-def state(hass: HomeAssistant, entity_id: str) -> str:
-    current = hass.states.get(entity_id)
-    assert current is not None
-    return current.state
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 def last_tool_result(request: GenerationRequest) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockUser
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
@@ -19,7 +18,7 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent, async_setup_agent
+from .conftest import Agent, async_setup_agent, speech
 from .scripted_model import ScriptedWorker, answer, call
 
 ACTION_DONE = intent.IntentResponseType.ACTION_DONE
@@ -30,17 +29,8 @@ NO_INTENT_MATCH = intent.IntentResponseErrorCode.NO_INTENT_MATCH
 FRONT_DOOR = "lock.front_door"
 
 
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
 def kind(result: conversation.ConversationResult) -> tuple[Any, Any]:
     return result.response.response_type, result.response.error_code
-
-
-@pytest.fixture
-async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
-    return Context(user_id=hass_admin_user.id)
 
 
 async def test_action_done_names_what_changed(

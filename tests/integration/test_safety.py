@@ -18,14 +18,13 @@ from custom_components.local_agent.const import (
     CONF_HOME_TOOLS,
     CONF_TEMPERATURE,
     CONF_THINKING_BUDGET,
-    EVENT_ACTION,
 )
 from custom_components.local_agent.engine.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context, Event, HomeAssistant, callback
+from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
@@ -33,7 +32,7 @@ from homeassistant.helpers import (
 )
 from homeassistant.util import dt as dt_util
 
-from .conftest import Agent, async_setup_agent
+from .conftest import Agent, async_setup_agent, speech, state
 from .scripted_model import ScriptedWorker, answer, call
 
 FRONT_DOOR = "lock.front_door"
@@ -42,41 +41,12 @@ GARAGE = "cover.garage_door"
 USER_CONTEXT_ID = "user-1"
 
 
-def state(hass: HomeAssistant, entity_id: str) -> str:
-    current = hass.states.get(entity_id)
-    assert current is not None
-    return current.state
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
 def unlock_front_door() -> str:
     return answer(call("lock", action="unlock", entity_id=FRONT_DOOR))
 
 
-@pytest.fixture
-def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
-    """Every local_agent_action event fired."""
-    events: list[dict[str, Any]] = []
-
-    @callback
-    def collect(event: Event) -> None:
-        events.append(dict(event.data))
-
-    hass.bus.async_listen(EVENT_ACTION, collect)
-    return events
-
-
 def outcomes(audit: list[dict[str, Any]]) -> list[str]:
     return [record["outcome"] for record in audit]
-
-
-@pytest.fixture
-async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
-    """A real user talking to the agent."""
-    return Context(user_id=hass_admin_user.id)
 
 
 @pytest.fixture
