@@ -22,7 +22,7 @@ from custom_components.local_agent.tool_runner import (
 )
 from custom_components.local_agent.tools import PlannedAction
 from homeassistant.components import conversation, persistent_notification
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
@@ -273,21 +273,42 @@ class SafetyGate:
         outcome: Outcome,
         reason: str | None = None,
     ) -> None:
-        """Write one audit record."""
+        """Write one audit record for a turn of this user."""
+        self._async_write(
+            conversation_id,
+            user_input.context.user_id,
+            user_input.device_id,
+            action,
+            outcome,
+            reason,
+            user_input.context,
+        )
+
+    @callback
+    def _async_write(  # noqa: PLR0917 - one audit record's fields
+        self,
+        conversation_id: str,
+        user_id: str | None,
+        device_id: str | None,
+        action: PendingAction,
+        outcome: Outcome,
+        reason: str | None,
+        context: Context | None = None,
+    ) -> None:
         async_get_audit_log(self.hass).async_record(
             self.hass,
             AuditRecord(
                 agent_id=self.agent_id,
                 conversation_id=conversation_id,
-                user_id=user_input.context.user_id,
-                device_id=user_input.device_id,
+                user_id=user_id,
+                device_id=device_id,
                 service=action.service,
                 targets=list(action.targets),
                 description=action.description,
                 outcome=outcome,
                 reason=reason,
             ),
-            context=user_input.context,
+            context=context,
         )
 
     async def async_hold(
@@ -499,19 +520,13 @@ class SafetyGate:
         """Cancel what this agent holds (the agent is unloaded or Home Assistant stops)."""
         for pending in async_get_confirmations(self.hass).async_clear(self.agent_id):
             for action in pending.actions:
-                async_get_audit_log(self.hass).async_record(
-                    self.hass,
-                    AuditRecord(
-                        agent_id=self.agent_id,
-                        conversation_id=pending.conversation_id,
-                        user_id=pending.user_id,
-                        device_id=pending.device_id,
-                        service=action.service,
-                        targets=list(action.targets),
-                        description=action.description,
-                        outcome=Outcome.CANCELLED,
-                        reason=reason,
-                    ),
+                self._async_write(
+                    pending.conversation_id,
+                    pending.user_id,
+                    pending.device_id,
+                    action,
+                    Outcome.CANCELLED,
+                    reason,
                 )
 
     def _record_all(
