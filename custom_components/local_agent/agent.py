@@ -17,6 +17,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
 from homeassistant.util import dt as dt_util
 
+from .agent_defaults import agent_data
 from .const import (
     CONF_HISTORY_TOKENS,
     CONF_HOME_TOOLS,
@@ -29,16 +30,11 @@ from .const import (
     CONF_THINKING_BUDGET,
     CONF_TOP_K,
     CONF_TOP_P,
-    DEFAULT_HISTORY_TOKENS,
     DEFAULT_INSTRUCTIONS,
-    DEFAULT_MAX_ROUNDS,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_THINKING,
-    DEFAULT_THINKING_BUDGET,
     DOMAIN,
     LOGGER,
 )
-from .engine.chat_format import SYSTEM_SEPARATOR, ChatTemplate, render_split
+from .engine.chat_format import ChatTemplate, PromptParts, render_split
 from .engine.errors import ContextTooSmallError, EngineError
 from .engine.interface import GenerationEngine
 from .engine.llama import GenerationRequest, GenerationStats
@@ -52,7 +48,9 @@ from .engine.tool_calls import (
     ToolCallParsed,
 )
 from .engine.types import Conversation, ToolSpec
+from .entity_view import EntityLine
 from .history import to_messages, tool_result_text, trim_history
+from .home_context import HomeContext
 from .safety.gate import ApiCall, HomeCall, SafetyGate, TurnSafety, Verdict
 from .safety.policy import SafetyPolicy
 from .safety.tool_review import offered_parameters
@@ -79,26 +77,26 @@ class AgentOptions:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> AgentOptions:
-        """Read subentry data, filling in defaults."""
-        defaults = SamplingSettings()
-        apis = data.get(CONF_LLM_HASS_API) or ()
-        budget = int(data.get(CONF_THINKING_BUDGET, DEFAULT_THINKING_BUDGET))
+        """Read subentry data; missing keys take AGENT_DEFAULTS."""
+        data = agent_data(data)
+        apis = data[CONF_LLM_HASS_API] or ()
+        budget = int(data[CONF_THINKING_BUDGET])
         return cls(
-            instructions=data.get(CONF_PROMPT) or DEFAULT_INSTRUCTIONS,
+            instructions=data[CONF_PROMPT] or DEFAULT_INSTRUCTIONS,
             llm_apis=(apis,) if isinstance(apis, str) else tuple(apis),
-            home_tools=bool(data.get(CONF_HOME_TOOLS, True)),
-            thinking=bool(data.get(CONF_THINKING, DEFAULT_THINKING)),
+            home_tools=bool(data[CONF_HOME_TOOLS]),
+            thinking=bool(data[CONF_THINKING]),
             thinking_budget=budget if budget > 0 else None,
             sampling=SamplingSettings(
-                temperature=float(data.get(CONF_TEMPERATURE, defaults.temperature)),
-                top_p=float(data.get(CONF_TOP_P, defaults.top_p)),
-                top_k=int(data.get(CONF_TOP_K, defaults.top_k)),
-                min_p=float(data.get(CONF_MIN_P, defaults.min_p)),
-                presence_penalty=float(data.get(CONF_PRESENCE_PENALTY, defaults.presence_penalty)),
+                temperature=float(data[CONF_TEMPERATURE]),
+                top_p=float(data[CONF_TOP_P]),
+                top_k=int(data[CONF_TOP_K]),
+                min_p=float(data[CONF_MIN_P]),
+                presence_penalty=float(data[CONF_PRESENCE_PENALTY]),
             ),
-            max_tokens=int(data.get(CONF_MAX_TOKENS, DEFAULT_MAX_TOKENS)),
-            max_rounds=int(data.get(CONF_MAX_ROUNDS, DEFAULT_MAX_ROUNDS)),
-            history_tokens=int(data.get(CONF_HISTORY_TOKENS, DEFAULT_HISTORY_TOKENS)),
+            max_tokens=int(data[CONF_MAX_TOKENS]),
+            max_rounds=int(data[CONF_MAX_ROUNDS]),
+            history_tokens=int(data[CONF_HISTORY_TOKENS]),
             safety=SafetyPolicy.from_data(data),
         )
 
@@ -150,6 +148,8 @@ class _Toolbox:
     specs: list[ToolSpec]
     home: HomeTools | None
     llm_api: llm.APIInstance | None
+    # The exposed entities as the turn started (None without the home tools).
+    lines: list[EntityLine] | None = None
 
 
 class ConversationAgent:
@@ -171,6 +171,7 @@ class ConversationAgent:
         self.agent_id = agent_id
         self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
+        self.home_context = HomeContext()
 
     async def async_handle(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
@@ -200,7 +201,6 @@ class ConversationAgent:
         started = asyncio.get_running_loop().time()
         toolbox = await self._async_toolbox(chat_log)
         static_system = self._static_system(llm_context, toolbox)
-        dynamic_system = self._dynamic_system(toolbox, user_input.extra_system_prompt)
         report.build_seconds = asyncio.get_running_loop().time() - started
 
         end = TurnEnd.ANSWERED
@@ -210,7 +210,6 @@ class ConversationAgent:
                 chat_log=chat_log,
                 toolbox=toolbox,
                 static_system=static_system,
-                dynamic_system=dynamic_system,
                 report=report,
             )
             if end is TurnEnd.ROUND_LIMIT:
@@ -267,9 +266,11 @@ class ConversationAgent:
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
         specs: list[ToolSpec] = []
         home: HomeTools | None = None
+        lines: list[EntityLine] | None = None
         if self.options.home_tools:
             home = await async_build_home_tools(self.hass)
             specs.extend(home.specs)
+            lines = home.lines()
         llm_api = chat_log.llm_api
         if llm_api is not None:
             specs.extend(
@@ -287,10 +288,15 @@ class ConversationAgent:
                 )
                 for tool in llm_api.tools
             )
-        return _Toolbox(specs=specs, home=home, llm_api=llm_api)
+        return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines)
 
     def _static_system(self, llm_context: llm.LLMContext, toolbox: _Toolbox) -> str:
-        """Text that stays the same from turn to turn, so its evaluation can be cached."""
+        """Return the system message: the reusable prefix of every turn in this home.
+
+        Instructions, the LLM API's prompt and the home list (home_context.py); it changes
+        only with them, and the home list only when exposure, names, aliases or areas change
+        or too many states have changed since it was taken.
+        """
         try:
             instructions = template.Template(self.options.instructions, self.hass).async_render(
                 {"ha_name": self.hass.config.location_name, "llm_context": llm_context},
@@ -304,19 +310,44 @@ class ConversationAgent:
         parts = [instructions.strip()]
         if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
             parts.append(toolbox.llm_api.api_prompt.strip())
+        if toolbox.lines is not None:
+            parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
         return "\n\n".join(parts)
 
-    def _dynamic_system(self, toolbox: _Toolbox, extra_system_prompt: str | None) -> str:
-        """Text that changes every turn: the time and the state of the home."""
-        now = dt_util.now()
-        parts = [f"Now: {now.strftime('%A %Y-%m-%d %H:%M')}."]
-        if toolbox.home is not None:
-            parts.append(
-                "Home overview (area / entity_id 'name' state):\n" + toolbox.home.overview()
-            )
-        if extra_system_prompt:
-            parts.append(extra_system_prompt.strip())
-        return "\n\n".join(parts)
+    def _prompt(
+        self,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        extra_system_prompt: str | None,
+    ) -> tuple[PromptParts, Conversation]:
+        """Render one round's prompt: the system prefix, then the messages.
+
+        Each user message carries its context block (time, changed states): what changes
+        from turn to turn is at the end, after everything the engine has checkpointed.
+        """
+        messages = to_messages(chat_log.content[1:])
+        history = trim_history(messages, self.options.history_tokens)
+        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
+        history = self.home_context.messages(
+            chat_log.conversation_id,
+            history,
+            first_ordinal=dropped,
+            lines=toolbox.lines,
+            now=dt_util.now(),
+            extra=extra_system_prompt,
+        )
+        parts = render_split(
+            self.chat_template,
+            static_system=static_system,
+            dynamic_system="",
+            history=history,
+            tools=toolbox.specs,
+            enable_thinking=self.options.thinking,
+        )
+        return parts, Conversation(
+            system=static_system, messages=tuple(history), enable_thinking=self.options.thinking
+        )
 
     async def _async_rounds(
         self,
@@ -325,20 +356,13 @@ class ConversationAgent:
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
         static_system: str,
-        dynamic_system: str,
         report: TurnReport,
     ) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
         for _round in range(options.max_rounds):
-            history = trim_history(to_messages(chat_log.content[1:]), options.history_tokens)
-            parts = render_split(
-                self.chat_template,
-                static_system=static_system,
-                dynamic_system=dynamic_system,
-                history=history,
-                tools=toolbox.specs,
-                enable_thinking=options.thinking,
+            parts, messages = self._prompt(
+                chat_log, toolbox, static_system, user_input.extra_system_prompt
             )
             request = GenerationRequest(
                 static_prompt=parts.static,
@@ -351,12 +375,10 @@ class ConversationAgent:
                 starts_in_reasoning=parts.dynamic.rstrip().endswith("<think>"),
                 thinking_budget=options.thinking_budget if options.thinking else None,
                 stop=TURN_MARKERS,
+                # The next round and the next turn go on from the end of the last message.
+                checkpoint_at=parts.stable_end,
                 # The same prompt as messages, for a server that renders it (chat mode).
-                conversation=Conversation(
-                    system=static_system + SYSTEM_SEPARATOR + dynamic_system,
-                    messages=tuple(history),
-                    enable_thinking=options.thinking,
-                ),
+                conversation=messages,
             )
             calls: list[ToolCallParsed | ToolCallFailed] = []
             async for _content in chat_log.async_add_delta_content_stream(

@@ -6,6 +6,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
@@ -15,9 +16,6 @@ from custom_components.local_agent.const import (
     CONF_SENSITIVE_COVER_CLASSES,
     CONF_SENSITIVE_DOMAINS,
     CONF_SENSITIVE_ENTITIES,
-    DEFAULT_CONFIRMATION_TIMEOUT,
-    DEFAULT_SENSITIVE_COVER_CLASSES,
-    DEFAULT_SENSITIVE_DOMAINS,
 )
 from custom_components.local_agent.tools import PlannedAction
 from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
@@ -45,21 +43,18 @@ class SafetyPolicy:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> SafetyPolicy:
-        """Read an agent subentry's safety options, with the defaults."""
+        """Read an agent subentry's safety options; missing keys take AGENT_DEFAULTS."""
+        data = agent_data(data)
         pin = str(data.get(CONF_CONFIRMATION_PIN) or "").strip()
         return cls(
-            domains=frozenset(data.get(CONF_SENSITIVE_DOMAINS, DEFAULT_SENSITIVE_DOMAINS)),
-            cover_classes=frozenset(
-                data.get(CONF_SENSITIVE_COVER_CLASSES, DEFAULT_SENSITIVE_COVER_CLASSES)
-            ),
-            entities=frozenset(data.get(CONF_SENSITIVE_ENTITIES, ())),
-            exempt=frozenset(data.get(CONF_EXEMPT_ENTITIES, ())),
-            exempt_tools=frozenset(data.get(CONF_EXEMPT_TOOLS, ())),
+            domains=frozenset(data[CONF_SENSITIVE_DOMAINS]),
+            cover_classes=frozenset(data[CONF_SENSITIVE_COVER_CLASSES]),
+            entities=frozenset(data[CONF_SENSITIVE_ENTITIES]),
+            exempt=frozenset(data[CONF_EXEMPT_ENTITIES]),
+            exempt_tools=frozenset(data[CONF_EXEMPT_TOOLS]),
             pin=pin or None,
-            allow_unattended=bool(data.get(CONF_ALLOW_UNATTENDED, False)),
-            timeout_seconds=float(
-                data.get(CONF_CONFIRMATION_TIMEOUT, DEFAULT_CONFIRMATION_TIMEOUT)
-            ),
+            allow_unattended=bool(data[CONF_ALLOW_UNATTENDED]),
+            timeout_seconds=float(data[CONF_CONFIRMATION_TIMEOUT]),
         )
 
     def sensitive_entities(self, hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
