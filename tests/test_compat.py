@@ -13,8 +13,10 @@ from unittest.mock import patch
 
 from custom_components.local_agent import compat
 from homeassistant import requirements
+from homeassistant.components.lock import LockEntityFeature
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import chat_session
+from homeassistant.setup import async_setup_component
 
 
 def pip_kwargs_2026_11() -> dict[str, Any]:
@@ -72,3 +74,22 @@ async def test_chat_session_passes_the_context_where_it_is_wanted(hass: HomeAssi
     ):
         assert session.conversation_id == "01J"
     assert calls == [("abc", {"context": context})]
+
+
+async def test_service_handler_facts_read_features_and_admin_only(hass: HomeAssistant) -> None:
+    """The private shape of registered handlers, read on the installed release."""
+    assert await async_setup_component(hass, "homeassistant", {})
+    assert await async_setup_component(hass, "lock", {})
+    assert await async_setup_component(hass, "light", {})
+
+    lock_open = compat.registered_service(hass, "lock", "open")
+    restart = compat.registered_service(hass, "homeassistant", "restart")
+    light_on = compat.registered_service(hass, "light", "turn_on")
+    assert lock_open is not None
+    assert restart is not None
+    assert light_on is not None
+
+    assert compat.service_handler_facts(lock_open) == ((int(LockEntityFeature.OPEN),), False)
+    assert compat.service_handler_facts(restart) == (None, True)
+    assert compat.service_handler_facts(light_on) == (None, False)
+    assert compat.registered_service(hass, "lock", "no_such_service") is None

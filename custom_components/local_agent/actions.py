@@ -16,9 +16,10 @@ from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, ServiceNotFound, Unauthorized
 
+from .compat import registered_service, service_handler_facts
 from .const import LOGGER
 from .entity_view import state_summary
-from .service_catalog import SECRET_FIELDS, handler_facts, redacted
+from .service_catalog import SECRET_FIELDS, redacted
 
 _VERBS: Final[Mapping[str, str]] = {
     "alarm_arm_away": "arm (away)",
@@ -151,8 +152,8 @@ async def async_check_permission(
 
 
 def _is_admin_only(hass: HomeAssistant, domain: str, service: str) -> bool:
-    handler = hass.services.async_services_internal().get(domain, {}).get(service)
-    return handler is not None and handler_facts(handler.job.target)[1]
+    handler = registered_service(hass, domain, service)
+    return handler is not None and service_handler_facts(handler)[1]
 
 
 async def async_execute(

@@ -1,19 +1,21 @@
-"""Home Assistant APIs whose shape differs between the releases this integration supports.
+"""Home Assistant APIs whose shape differs between releases, and the private ones we read.
 
-Supported: 2026.10 and 2026.11 (README, hacs.json). Each difference is handled here, once, so
-the rest of the code calls one function with one signature.
+Supported: 2026.10 and 2026.11 (README, hacs.json). Each difference, and every access to a
+private Home Assistant internal, is here, once, so the rest of the code calls one function
+with one signature and a release that changes an internal breaks one tested place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from functools import partial
 import inspect
 from typing import Any
 
 from homeassistant import requirements
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import chat_session
+from homeassistant.core import Context, HomeAssistant, Service
+from homeassistant.helpers import chat_session, service as service_helper
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -43,3 +45,25 @@ def async_get_chat_session(
     if "context" in inspect.signature(get_session).parameters:
         return get_session(hass, conversation_id, context=context)
     return get_session(hass, conversation_id)
+
+
+def registered_service(hass: HomeAssistant, domain: str, service: str) -> Service | None:
+    """Return a registered service with its schema and handler (a private registry view)."""
+    return hass.services.async_services_internal().get(domain, {}).get(service)
+
+
+def service_handler_facts(handler: Service) -> tuple[tuple[int, ...] | None, bool]:
+    """Read required features and admin-only from a registered service handler.
+
+    Home Assistant keeps both only in the handler it registers: entity services are
+    `partial(entity_service_call, ..., required_features=..., admin_only=...)` and
+    admin services are `partial(_async_admin_handler, ...)`.
+    """
+    target = handler.job.target
+    if not isinstance(target, partial):
+        return None, False
+    if target.func is service_helper._async_admin_handler:
+        return None, True
+    features = target.keywords.get("required_features")
+    admin_only = bool(target.keywords.get("admin_only", False))
+    return (tuple(int(f) for f in features) if features else None), admin_only

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 import difflib
-from functools import partial
 import math
 from typing import Any, Final
 
@@ -19,8 +18,9 @@ import probatio
 
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant, State
-from homeassistant.helpers import llm, selector, service as service_helper
+from homeassistant.helpers import llm, selector
 
+from .compat import registered_service, service_handler_facts
 from .engine.types import JsonSchema
 
 # Per domain: the services a voice user would expect, each with the fields worth offering.
@@ -203,12 +203,11 @@ type ServiceCatalog = Mapping[str, Mapping[str, ActionSpec]]
 
 def build_catalog(hass: HomeAssistant, descriptions: Mapping[str, Any]) -> ServiceCatalog:
     """Return the curated services that are registered, keyed by domain and service."""
-    registered = hass.services.async_services_internal()
     catalog: dict[str, dict[str, ActionSpec]] = {}
     for domain, services in CURATED_SERVICES.items():
         for service, field_names in services.items():
             description = descriptions.get(domain, {}).get(service)
-            handler = registered.get(domain, {}).get(service)
+            handler = registered_service(hass, domain, service)
             if description is None or handler is None:
                 continue
             fields = _flatten_fields(description.get("fields", {}))
@@ -217,27 +216,11 @@ def build_catalog(hass: HomeAssistant, descriptions: Mapping[str, Any]) -> Servi
                 for name in field_names
                 if name in fields
             }
-            required_features, admin_only = handler_facts(handler.job.target)
+            required_features, admin_only = service_handler_facts(handler)
             catalog.setdefault(domain, {})[service] = ActionSpec(
                 domain, service, specs, required_features, admin_only
             )
     return catalog
-
-
-def handler_facts(target: Any) -> tuple[tuple[int, ...] | None, bool]:
-    """Read required features and admin-only from a registered service handler.
-
-    Home Assistant keeps both only in the handler it registers: entity services are
-    `partial(entity_service_call, ..., required_features=..., admin_only=...)` and
-    admin services are `partial(_async_admin_handler, ...)`.
-    """
-    if not isinstance(target, partial):
-        return None, False
-    if target.func is service_helper._async_admin_handler:
-        return None, True
-    features = target.keywords.get("required_features")
-    admin_only = bool(target.keywords.get("admin_only", False))
-    return (tuple(int(f) for f in features) if features else None), admin_only
 
 
 def _flatten_fields(fields: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

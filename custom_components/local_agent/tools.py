@@ -34,9 +34,10 @@ from .actions import (
     async_execute,
     check_exposure,
 )
+from .compat import registered_service
 from .engine.types import JsonSchema, ToolCall, ToolSpec
 from .entity_resolver import EntityResolver
-from .entity_view import overview_text
+from .entity_view import EntityLine, entity_line, overview_text
 from .service_catalog import (
     ActionSpec,
     ServiceCatalog,
@@ -238,6 +239,11 @@ class HomeTools:
         states = (self.hass.states.get(entity_id) for entity_id in self._exposed)
         return overview_text(self.hass, (state for state in states if state is not None))
 
+    def lines(self) -> list[EntityLine]:
+        """Return each exposed entity's line (who it is, its current state), by entity id."""
+        states = (self.hass.states.get(entity_id) for entity_id in sorted(self._exposed))
+        return [entity_line(self.hass, state) for state in states if state is not None]
+
     def plan(self, call: ToolCall) -> PlannedAction | ToolFailure:
         """Validate a call completely; nothing is executed here."""
         if call.name == GET_STATE:
@@ -275,8 +281,7 @@ class HomeTools:
         self, action: ActionSpec, entity_ids: tuple[str, ...], data: Mapping[str, Any]
     ) -> str | None:
         """Run the service's own schema, as registered, on the exact call data."""
-        services = self.hass.services.async_services_internal()
-        handler = services.get(action.domain, {}).get(action.service)
+        handler = registered_service(self.hass, action.domain, action.service)
         if handler is None:
             return f"{action.domain}.{action.service} is not available right now."
         if handler.schema is None:
