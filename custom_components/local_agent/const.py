@@ -8,7 +8,6 @@ from typing import Final
 DOMAIN: Final = "local_agent"
 LOGGER = logging.getLogger(__package__)
 
-GGUF_MAGIC: Final = b"GGUF"
 
 # Model entry (data and options).
 CONF_MODEL_PATH: Final = "model_path"

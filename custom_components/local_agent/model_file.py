@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from pathlib import Path
 
-from .const import GGUF_MAGIC
+from .engine.gguf_file import has_gguf_magic
 
 
 class ModelFileProblem(StrEnum):
@@ -27,10 +27,7 @@ def check_model_file(path: Path) -> ModelFileProblem | None:
     if not path.is_file():
         return ModelFileProblem.NOT_A_FILE
     try:
-        with path.open("rb") as handle:
-            magic = handle.read(len(GGUF_MAGIC))
+        is_gguf = has_gguf_magic(path)
     except OSError:
         return ModelFileProblem.UNREADABLE
-    if magic != GGUF_MAGIC:
-        return ModelFileProblem.NOT_GGUF
-    return None
+    return None if is_gguf else ModelFileProblem.NOT_GGUF

@@ -54,12 +54,18 @@ def _skip_value(handle: BinaryIO, value_type: int) -> None:
         handle.seek(_SCALAR_SIZES[value_type], 1)
 
 
+def has_gguf_magic(path: Path) -> bool:
+    """Return whether the file starts with GGUF's magic bytes. Blocking; raises OSError."""
+    with path.open("rb") as handle:
+        return handle.read(len(GGUF_MAGIC)) == GGUF_MAGIC
+
+
 def read_gguf_header(path: Path) -> GgufHeader:
     """Return the architecture and name stored in a GGUF file. Blocking."""
     if not path.is_file():
         raise ModelFileMissingError(path)
     with path.open("rb") as handle:
-        if handle.read(4) != GGUF_MAGIC:
+        if handle.read(len(GGUF_MAGIC)) != GGUF_MAGIC:
             raise NotAGgufError(path)
         found: dict[str, str] = {}
         try:
