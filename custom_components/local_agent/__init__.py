@@ -14,7 +14,7 @@ from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import device_registry as dr
 from homeassistant.util.hass_dict import HassKey
 
-from . import entry_updates, issues, runtime, safe_load, server_entry
+from . import entry_updates, issues, llama_package, safe_load, server_entry
 from .const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -81,7 +81,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
             translation_key=problem.value,
             translation_placeholders={"path": str(model_path)},
         )
-    version = await hass.async_add_executor_job(runtime.llama_cpp_version)
+    version = await hass.async_add_executor_job(llama_package.llama_cpp_version)
     if version is None:
         issues.async_raise_runtime_missing(hass, "llama_cpp is not installed")
         raise ConfigEntryError(

@@ -25,7 +25,7 @@ from homeassistant.helpers.selector import (
     TextSelector,
 )
 
-from . import MODEL_REGISTRY, engine_settings, runtime, safe_load
+from . import MODEL_REGISTRY, engine_settings, llama_package, safe_load
 from .const import CONF_MODEL_PATH, LOGGER
 from .engine.errors import EngineError
 from .engine.worker import ModelRegistry, ModelWorker
@@ -281,7 +281,7 @@ class ModelEntryFlow(ServerEntryFlow):
 
     async def _async_check_model(self, path: Path) -> ProbeResult | None:
         """Run the separate-process load check; None when llama-cpp-python is missing."""
-        version = await self.hass.async_add_executor_job(runtime.llama_cpp_version)
+        version = await self.hass.async_add_executor_job(llama_package.llama_cpp_version)
         if version is None:
             return None
         return await safe_load.async_check_model(

@@ -21,16 +21,16 @@ from homeassistant.core import HomeAssistant, callback
 
 from .const import CONF_MODEL_PATH, DOMAIN, LOGGER
 from .issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE, async_clear_runtime_issue
-from .model_download import DownloadJob, PreparedDownload, async_prepare, source_from_data
-from .model_flow import LOCAL_FILE_SCHEMA, inspect_path
-from .model_store import ModelStoreError
-from .runtime import (
+from .llama_package import (
     INDEX_URL,
     RuntimeWheel,
     async_install_runtime,
     machine_description,
     select_wheel,
 )
+from .model_download import DownloadJob, PreparedDownload, async_prepare, source_from_data
+from .model_flow import LOCAL_FILE_SCHEMA, inspect_path
+from .model_store import ModelStoreError
 
 
 async def async_create_fix_flow(

@@ -37,7 +37,7 @@ from .const import DOMAIN, LOGGER
 from .engine import probe
 from .engine.settings import EngineSettings
 from .issues import async_raise_crash, async_raise_model_problem, async_raise_runtime_missing
-from .runtime import cpu_flags
+from .llama_package import cpu_flags
 
 PROBE_SCRIPT: Final = Path(probe.__file__)
 PROBE_TIMEOUT = 300.0

@@ -8,8 +8,8 @@ from homeassistant.components import system_health
 from homeassistant.core import HomeAssistant, callback
 
 from .const import DOMAIN
+from .llama_package import llama_cpp_version
 from .memory import process_rss
-from .runtime import llama_cpp_version
 from .stats import async_last_turns, tokens_per_second
 
 

@@ -19,7 +19,7 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import engine_settings, runtime, safe_load
+from custom_components.local_agent import engine_settings, llama_package, safe_load
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -33,7 +33,7 @@ from custom_components.local_agent.issues import (
     crash_issue_id,
     model_issue_id,
 )
-from custom_components.local_agent.runtime import select_wheel
+from custom_components.local_agent.llama_package import select_wheel
 from custom_components.local_agent.safe_load import ProbeOutcome, classify
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
@@ -136,7 +136,7 @@ async def test_successful_check_is_remembered_across_restarts(
 ) -> None:
     entry = await setup_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.LOADED
-    version = runtime.llama_cpp_version() or ""
+    version = llama_package.llama_cpp_version() or ""
     key, _ = safe_load.check_inputs(qwen35_model_path, version, engine_settings(entry))
     assert list(hass_storage[safe_load.STORE_KEY]["data"]["passed"]) == [key]
     assert await hass.config_entries.async_unload(entry.entry_id)
@@ -185,7 +185,7 @@ def test_exit_status_is_classified(returncode: int, outcome: ProbeOutcome, reaso
 async def test_missing_runtime_is_a_repair_issue_without_traceback(
     hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with patch.object(runtime, "llama_cpp_version", return_value=None):
+    with patch.object(llama_package, "llama_cpp_version", return_value=None):
         entry = await setup_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
@@ -201,15 +201,15 @@ async def test_runtime_repair_installs_the_matching_wheel_and_reloads(
     hass: HomeAssistant, qwen35_model_path: Path
 ) -> None:
     assert await async_setup_component(hass, "repairs", {})
-    with patch.object(runtime, "llama_cpp_version", return_value=None):
+    with patch.object(llama_package, "llama_cpp_version", return_value=None):
         entry = await setup_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.SETUP_ERROR
-    wheel = select_wheel(["musllinux_1_2_x86_64"], runtime.AVX2_FLAGS)
+    wheel = select_wheel(["musllinux_1_2_x86_64"], llama_package.AVX2_FLAGS)
 
     manager = hass.data["repairs"]["flow_manager"]
     with (
         patch("custom_components.local_agent.repairs.select_wheel", return_value=wheel),
-        patch.object(runtime, "install_package", return_value=True) as install,
+        patch.object(llama_package, "install_package", return_value=True) as install,
     ):
         result = await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
         assert result["step_id"] == "confirm"
@@ -227,7 +227,7 @@ async def test_runtime_repair_installs_the_matching_wheel_and_reloads(
         "runtime-0.3.36-avx2/llama_cpp_python-0.3.36-py3-none-musllinux_1_2_x86_64.whl"
     )
     assert kwargs["upgrade"] is False
-    assert kwargs["timeout"] == runtime.INSTALL_TIMEOUT
+    assert kwargs["timeout"] == llama_package.INSTALL_TIMEOUT
     assert kwargs["constraints"].endswith("package_constraints.txt")
     assert issue(hass, RUNTIME_ISSUE) is None
     assert entry.state is ConfigEntryState.LOADED
@@ -236,7 +236,7 @@ async def test_runtime_repair_installs_the_matching_wheel_and_reloads(
 @pytest.mark.parametrize(
     ("platforms", "flags", "expected"),
     [
-        (["manylinux_2_36_x86_64", "manylinux_2_28_x86_64"], set(runtime.AVX2_FLAGS), "avx2"),
+        (["manylinux_2_36_x86_64", "manylinux_2_28_x86_64"], set(llama_package.AVX2_FLAGS), "avx2"),
         (["musllinux_1_2_x86_64"], {"sse4_2", "avx"}, "compat"),
         (["musllinux_1_2_x86_64"], {"sse2"}, None),
         (["manylinux_2_28_aarch64"], {"asimd"}, "generic"),

@@ -1,4 +1,4 @@
-"""The llama-cpp-python runtime: is it installed, which prebuilt wheel fits, install it.
+"""The llama-cpp-python package: is it installed, which prebuilt wheel fits, install it.
 
 PyPI has only llama-cpp-python's source distribution, and Home Assistant OS has no compiler, so
 the manifest lists no requirement (Home Assistant would try, and fail, to build it). Instead this
