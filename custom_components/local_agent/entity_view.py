@@ -185,36 +185,60 @@ def state_summary(hass: HomeAssistant, state: State) -> dict[str, Any]:
     return summary
 
 
-def overview_text(hass: HomeAssistant, states: Iterable[State]) -> str:
-    """Return one line per entity, grouped by area (areas sorted, "No area" last)."""
+@dataclass(frozen=True, slots=True)
+class EntityLine:
+    """One entity as the home list shows it: who it is, then its state."""
+
+    entity_id: str
+    area: str
+    identity: str  # "- light.kitchen 'Kitchen Light' (aliases: ...)": changes with the registry
+    state: str  # "on; brightness_pct=40": changes with the entity's state
+
+    @property
+    def text(self) -> str:
+        """The whole line."""
+        return f"{self.identity}: {self.state}"
+
+
+def entity_line(hass: HomeAssistant, state: State) -> EntityLine:
+    """Return an entity's line, split into who it is and what state it is in."""
+    return _entity_line(hass, state, entity_info(hass, state))
+
+
+def grouped_text(lines: Iterable[EntityLine]) -> str:
+    """Return the lines grouped by area (areas sorted, "No area" last), ids sorted within."""
     by_area: dict[str, list[str]] = {}
-    for state in sorted(states, key=lambda s: s.entity_id):
-        info = entity_info(hass, state)
-        by_area.setdefault(info.area or NO_AREA, []).append(_line(hass, state, info))
+    for line in sorted(lines, key=lambda line: line.entity_id):
+        by_area.setdefault(line.area, []).append(line.text)
     areas = sorted(by_area, key=lambda area: (area == NO_AREA, area.casefold()))
     return "\n".join(f"{area}:\n" + "\n".join(by_area[area]) for area in areas)
 
 
-def _line(hass: HomeAssistant, state: State, info: EntityInfo) -> str:
-    """One compact line: the overview is re-read every turn, so every token counts.
+def overview_text(hass: HomeAssistant, states: Iterable[State]) -> str:
+    """Return one line per entity, grouped by area (areas sorted, "No area" last)."""
+    return grouped_text(entity_line(hass, state) for state in states)
+
+
+def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityLine:
+    """One compact line: every token of the home list counts.
 
     The name is left out when the entity id already says it, and option lists and false flags
     are left out (get_state and tool results carry them; a wrong option gets the list back).
     """
-    line = f"- {state.entity_id}"
+    identity = f"- {state.entity_id}"
     if _slug(info.name) != state.object_id:
-        line += f" '{info.name}'"
+        identity += f" '{info.name}'"
     if info.aliases:
-        line += f" (aliases: {', '.join(info.aliases)})"
-    line += f": {shown_state(hass, state)}"
+        identity += f" (aliases: {', '.join(info.aliases)})"
+    shown_text = shown_state(hass, state)
     shown = {
         key: value
         for key, value in relevant_attributes(state).items()
         if key not in _OPTION_LISTS and value is not False
     }
     if shown:
-        line += "; " + ", ".join(f"{key}={_text(value)}" for key, value in shown.items())
-    return line
+        shown_text += "; " + ", ".join(f"{key}={_text(value)}" for key, value in shown.items())
+    return EntityLine(state.entity_id, info.area or NO_AREA, identity, shown_text)
 
 
 def _slug(name: str) -> str:

@@ -122,10 +122,12 @@ class RecordingRuntime(LlamaRuntime):
         self._watched = cancel
         return super().generate(request, cancel, on_event)
 
-    def evaluate_prompt(self, static_prompt: str, dynamic_prompt: str) -> GenerationStats:
+    def evaluate_prompt(
+        self, static_prompt: str, dynamic_prompt: str, checkpoint_at: int | None = None
+    ) -> GenerationStats:
         """Count prompt evaluations."""
         self.prompt_evaluations += 1
-        return super().evaluate_prompt(static_prompt, dynamic_prompt)
+        return super().evaluate_prompt(static_prompt, dynamic_prompt, checkpoint_at)
 
     def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
         """Sample and record the token, noting whether the caller had already cancelled."""

@@ -255,7 +255,7 @@ def test_split_cuts_right_after_static_system(bundled: ChatTemplate) -> None:
 
 
 def test_split_rejects_blank_parts(bundled: ChatTemplate) -> None:
-    with pytest.raises(ValueError, match="must both contain text"):
+    with pytest.raises(ValueError, match="must contain text or be empty"):
         render_split(
             bundled,
             static_system=SYSTEM,
@@ -264,6 +264,52 @@ def test_split_rejects_blank_parts(bundled: ChatTemplate) -> None:
             tools=[],
             enable_thinking=True,
         )
+    with pytest.raises(ValueError, match="static_system must contain text"):
+        render_split(
+            bundled,
+            static_system=" ",
+            dynamic_system="",
+            history=SPLIT_HISTORY,
+            tools=[],
+            enable_thinking=True,
+        )
+
+
+def test_split_without_dynamic_system_keeps_the_whole_system_message_static(
+    bundled: ChatTemplate,
+) -> None:
+    history = [
+        Message("user", "Now: 18:30.\n\nturn on the light"),
+        Message("assistant", "Done.", reasoning="The user wants light."),
+        Message("user", "Now: 18:31.\n\nand off again"),
+    ]
+    parts = render_split(
+        bundled,
+        static_system=SYSTEM,
+        dynamic_system="",
+        history=history,
+        tools=[],
+        enable_thinking=True,
+    )
+    assert parts.static.endswith(SYSTEM)
+    assert parts.dynamic.startswith("<|im_end|>\n<|im_start|>user\nNow: 18:30.")
+    assert parts.stable_end is not None
+    stable, generation = parts.dynamic[: parts.stable_end], parts.dynamic[parts.stable_end :]
+    assert stable.endswith("and off again<|im_end|>\n")
+    assert generation == "<|im_start|>assistant\n<think>\n"
+    # The next turn renders everything up to the stable end the same way, and goes on.
+    answered = [*history, Message("assistant", "Off."), Message("user", "thanks")]
+    later = render_split(
+        bundled,
+        static_system=SYSTEM,
+        dynamic_system="",
+        history=answered,
+        tools=[],
+        enable_thinking=True,
+    )
+    assert later.static == parts.static
+    assert later.dynamic.startswith(stable)
+    assert not later.dynamic.startswith(parts.dynamic)
 
 
 @pytest.mark.parametrize(

@@ -200,40 +200,105 @@ def test_live_context_is_reused_for_an_exact_append(open_runtime: OpenRuntime) -
     assert tokens == expected_tokens
 
 
-def test_checkpoints_are_bounded_and_least_recently_used_go_first(
+def _full_state_bytes(runtime: LlamaRuntime) -> int:
+    llama_cpp = runtime._llama_cpp
+    return int(llama_cpp.llama_state_seq_get_size(runtime._ctx.ctx, 0))
+
+
+def test_checkpoints_hold_only_the_recurrent_state(open_runtime: OpenRuntime) -> None:
+    """A checkpoint is the recurrent part alone: its size does not grow with the prompt."""
+    runtime = open_runtime(checkpoint_full_prompt=False)
+    runtime.generate(make_request(prompt_parts("hello"), max_tokens=0))
+    short = runtime.checkpoint_stats.largest_bytes
+    full_short = _full_state_bytes(runtime)
+    runtime.reset_cache()
+    long_static = STATIC_SYSTEM + " Rules: be brief, be kind." * 40
+    runtime.generate(make_request(prompt_parts("hello", static_system=long_static), max_tokens=0))
+    long = runtime.checkpoint_stats.largest_bytes
+    full_long = _full_state_bytes(runtime)
+    assert 0 < short == long
+    assert full_long > full_short > short  # the whole state carries the attention cache too
+
+
+def test_checkpoint_memory_is_bounded_in_bytes_least_recently_used_first(
     open_runtime: OpenRuntime,
 ) -> None:
-    runtime = open_runtime(max_checkpoints=2, checkpoint_full_prompt=False)
-    prompts = [prompt_parts("hello", static_system=f"{STATIC_SYSTEM} Rule {i}.") for i in range(3)]
-    held_bytes = []
-    for count, parts in enumerate(prompts, start=1):
-        runtime.generate(make_request(parts, max_tokens=4))
-        assert runtime.checkpoint_count == min(count, 2)
-        held_bytes.append(runtime.checkpoint_bytes)
-    assert 0 < held_bytes[0] < held_bytes[1]
-    # The third checkpoint replaced the first: memory stays at two states' worth.
-    assert held_bytes[2] < held_bytes[0] * 2.1
+    probe = open_runtime()
+    probe.generate(make_request(prompt_parts("hello"), max_tokens=0))
+    state = probe.checkpoint_stats.largest_bytes
+    runtime = open_runtime(checkpoint_memory=2 * state + state // 2, checkpoint_full_prompt=True)
+    history: list[Message] = []
+    for number, user in enumerate(("hello", "Turn on the kitchen light", "Lock the front door")):
+        parts = prompt_parts(user, history=history)
+        output = runtime.generate(make_request(parts, max_tokens=6, checkpoint_at=parts.stable_end))
+        stats = runtime.checkpoint_stats
+        assert stats.count <= 2
+        assert stats.bytes <= stats.limit_bytes
+        if number:  # the static prefix (used every time) was kept; older ends went first
+            assert output.stats.checkpoint_restored
+            assert output.stats.cached_tokens >= _static_length(runtime, parts)
+        history += [Message("user", user), Message("assistant", output.text)]
+    assert runtime.checkpoint_stats.evicted > 0
+    assert runtime.checkpoint_stats.restored >= 2
 
-    # Held now: prompts 1 and 2. Restoring 1 makes 2 the least recently used.
-    assert runtime.generate(make_request(prompts[1], max_tokens=4)).stats.checkpoint_restored
-    dropped = runtime.generate(make_request(prompts[0], max_tokens=4))
-    assert not dropped.stats.checkpoint_restored
-    assert dropped.stats.cached_tokens == 0
-    assert runtime.checkpoint_count == 2  # prompts 1 and 0 now
-    assert not runtime.generate(make_request(prompts[2], max_tokens=4)).stats.checkpoint_restored
-    assert runtime.generate(make_request(prompts[0], max_tokens=4)).stats.checkpoint_restored
+
+def test_checkpoints_the_live_context_no_longer_holds_are_dropped(
+    open_runtime: OpenRuntime,
+) -> None:
+    runtime = open_runtime()
+    first = prompt_parts("hello", static_system=f"{STATIC_SYSTEM} Rule 1.")
+    runtime.generate(make_request(first, max_tokens=4))
+    held = runtime.checkpoint_count
+    assert held > 0
+    runtime.generate(make_request(prompt_parts("hello", static_system=f"{STATIC_SYSTEM} Rule 2.")))
+    stats = runtime.checkpoint_stats
+    assert stats.dropped == held  # useless without the attention cache of their prefix
+    again = runtime.generate(make_request(first, max_tokens=4))
+    assert not again.stats.checkpoint_restored
+    assert again.stats.cached_tokens == 0
+
+
+def test_follow_up_evaluates_only_what_is_new_and_matches_a_fresh_run(
+    open_runtime: OpenRuntime,
+) -> None:
+    """The next turn goes on from the end of the last message, bit-identical to no reuse."""
+    runtime = open_runtime()
+    first = prompt_parts("Turn on the kitchen light")
+    answer = runtime.generate(make_request(first, checkpoint_at=first.stable_end))
+    history = [Message("user", "Turn on the kitchen light"), Message("assistant", answer.text)]
+    follow_up = prompt_parts("and the hallway", history=history)
+    assert first.stable_end is not None
+    assert follow_up.dynamic.startswith(first.dynamic[: first.stable_end])
+
+    output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
+    stable = runtime.tokenize(first.static, add_bos=True) + runtime.tokenize(
+        first.dynamic[: first.stable_end], add_bos=False
+    )
+    assert output.stats.checkpoint_restored
+    assert output.stats.cached_tokens == len(stable)
+    assert output.stats.evaluated_tokens == output.stats.prompt_tokens - len(stable)
+
+    expected, expected_tokens = _generate(
+        open_runtime(checkpoint_memory=0), make_request(follow_up)
+    )
+    assert expected.stats.cached_tokens == 0
+    assert tokens == expected_tokens
+    assert output.text == expected.text
 
 
 def test_full_prompt_checkpoints_count_against_the_same_limit(open_runtime: OpenRuntime) -> None:
-    runtime = open_runtime(max_checkpoints=3)
+    probe = open_runtime()
+    probe.generate(make_request(prompt_parts("hello"), max_tokens=0))
+    limit = 3 * probe.checkpoint_stats.largest_bytes
+    runtime = open_runtime(checkpoint_memory=limit)
     for user in ("hello", "Turn on the kitchen light", "Lock the front door", "hi"):
         runtime.generate(make_request(prompt_parts(user), max_tokens=4))
         assert 0 < runtime.checkpoint_count <= 3
-        assert runtime.checkpoint_bytes > 0
+        assert 0 < runtime.checkpoint_bytes <= limit
 
 
 def test_no_checkpoints_when_disabled(open_runtime: OpenRuntime) -> None:
-    runtime = open_runtime(max_checkpoints=0)
+    runtime = open_runtime(checkpoint_memory=0)
     parts = prompt_parts("hello")
     _, first = _generate(runtime, make_request(parts, max_tokens=8))
     output, again = _generate(runtime, make_request(prompt_parts("hi"), max_tokens=8))

@@ -49,9 +49,14 @@ async def test_prompt_has_tools_overview_and_thinking(
     assert request.starts_in_reasoning
     assert request.static_prompt.startswith("<|im_start|>system\n")
     assert '"name": "light"' in request.static_prompt
-    assert "light.kitchen_lights" in request.dynamic_prompt
+    # The home list is in the reusable prefix; the turn's time and words come after it.
+    assert "light.kitchen_lights" in request.static_prompt
+    assert "light.kitchen_lights" not in request.dynamic_prompt
+    assert "Now: " in request.dynamic_prompt
+    assert "Now: " not in request.static_prompt
     assert NOT_EXPOSED not in request.static_prompt + request.dynamic_prompt
-    assert request.dynamic_prompt.endswith("<|im_start|>assistant\n<think>\n")
+    assert request.dynamic_prompt.endswith("hello<|im_end|>\n<|im_start|>assistant\n<think>\n")
+    assert request.checkpoint_at == request.dynamic_prompt.index("<|im_start|>assistant")
     assert [spec.name for spec in request.tools][:3] == ["climate", "cover", "light"]
 
 

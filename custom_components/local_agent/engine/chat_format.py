@@ -49,6 +49,9 @@ class PromptParts:
 
     static: str
     dynamic: str
+    # Where in `dynamic` the rendered messages end and the generation prompt begins: the next
+    # request of the same conversation repeats the text up to here. None if unknown.
+    stable_end: int | None = None
 
     @property
     def text(self) -> str:
@@ -179,20 +182,28 @@ def render_split(
     """Render the prompt whose system message is static_system, SYSTEM_SEPARATOR, dynamic_system.
 
     The static part ends right after the separator, so it depends only on the template, the
-    tools and static_system; the dynamic system text and the history follow it.
+    tools and static_system; the dynamic system text and the history follow it. With an empty
+    dynamic_system the whole system message is static_system and the static part ends right
+    after its text: what changes from turn to turn then lives in the messages.
     """
-    if not static_system.strip() or not dynamic_system.strip():
-        raise ValueError("static_system and dynamic_system must both contain text")
+    if not static_system.strip():
+        raise ValueError("static_system must contain text")
+    if dynamic_system and not dynamic_system.strip():
+        raise ValueError("dynamic_system must contain text or be empty")
     marker = f"<split-{secrets.token_hex(16)}>"
 
-    def render(middle: str) -> str:
-        system = Message("system", static_system + SYSTEM_SEPARATOR + middle + dynamic_system)
+    def render(middle: str, *, generation: bool = add_generation_prompt) -> str:
+        text = (
+            static_system + SYSTEM_SEPARATOR + middle + dynamic_system
+            if dynamic_system
+            else static_system + middle
+        )
         return render_prompt(
             template,
-            [system, *history],
+            [Message("system", text), *history],
             tools,
             enable_thinking=enable_thinking,
-            add_generation_prompt=add_generation_prompt,
+            add_generation_prompt=generation,
         )
 
     full = render("")
@@ -202,4 +213,9 @@ def render_split(
             f"The {template.source} chat template does not keep the system message text "
             "contiguous, so the prompt cannot be split for prefix caching"
         )
-    return PromptParts(static=static, dynamic=dynamic)
+    stable_end: int | None = None
+    if add_generation_prompt and history:
+        messages_only = render("", generation=False)
+        if full.startswith(messages_only) and len(messages_only) > len(static):
+            stable_end = len(messages_only) - len(static)
+    return PromptParts(static=static, dynamic=dynamic, stable_end=stable_end)

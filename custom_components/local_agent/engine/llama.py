@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 import ctypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import logging
 from pathlib import Path
 import threading
@@ -91,6 +91,9 @@ class GenerationRequest:
     # Text that ends the answer when the model writes it (a model that ignores its end token
     # goes on with the next turn's markers); it stops like an end-of-turn token.
     stop: tuple[str, ...] = ()
+    # Where in dynamic_prompt the text the next request repeats ends (the last message's end,
+    # before the generation prompt): a checkpoint is kept there for it. None: no such point.
+    checkpoint_at: int | None = None
     # The same prompt as messages, for a server that renders it (the in-process engine and a
     # server in completions mode use the prompt text above).
     conversation: Conversation | None = None
@@ -151,19 +154,43 @@ class ModelInfo:
     metadata: dict[str, str]
 
 
+@dataclass(slots=True)
+class CheckpointStats:
+    """What the prefix checkpoints hold and how they served, for diagnostics and benchmarks."""
+
+    count: int = 0
+    bytes: int = 0
+    limit_bytes: int = 0
+    largest_bytes: int = 0
+    saved: int = 0
+    restored: int = 0
+    evicted: int = 0
+    dropped: int = 0
+
+
 class _Checkpoints:
-    """Saved sequence states after a static prompt prefix, least recently used dropped first."""
+    """Recurrent states saved after prompt prefixes, bounded in bytes, least recently used first.
 
-    def __init__(self, limit: int) -> None:
-        self._limit = max(limit, 0)
+    A checkpoint holds only what the live context cannot give back: the recurrent part of the
+    sequence state (llama.cpp's partial-only state; for a pure-attention model next to
+    nothing). The attention KV of the prefix stays in the live context, which can be cut back
+    to any length, so a checkpoint is usable only while the live context still holds its
+    prefix; those it no longer holds are dropped at once.
+    """
+
+    def __init__(self, limit_bytes: int) -> None:
+        self._limit = max(limit_bytes, 0)
         self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+        self._bytes = 0
+        self.stats = CheckpointStats(limit_bytes=self._limit)
 
-    def longest_prefix_of(self, prompt: Sequence[int]) -> tuple[int, bytes] | None:
-        """Return (length, state) of the longest checkpoint that is a strict prefix of prompt."""
+    def longest_prefix_of(self, prompt: Sequence[int], held: int) -> tuple[int, bytes] | None:
+        """Return the longest checkpoint that is a strict prefix of prompt, at most held long."""
         best: tuple[int, ...] | None = None
         for tokens in self._states:
             longer = best is None or len(tokens) > len(best)
-            if longer and len(tokens) < len(prompt) and tuple(prompt[: len(tokens)]) == tokens:
+            fits = len(tokens) <= held and len(tokens) < len(prompt)
+            if longer and fits and tuple(prompt[: len(tokens)]) == tokens:
                 best = tokens
         if best is None:
             return None
@@ -174,12 +201,28 @@ class _Checkpoints:
         return tokens in self._states
 
     def put(self, tokens: tuple[int, ...], state: bytes) -> None:
-        if self._limit == 0:
+        if len(state) > self._limit:
             return
+        self._remove(tokens)
         self._states[tokens] = state
-        self._states.move_to_end(tokens)
-        while len(self._states) > self._limit:
-            self._states.popitem(last=False)
+        self._bytes += len(state)
+        self.stats.saved += 1
+        self.stats.largest_bytes = max(self.stats.largest_bytes, len(state))
+        while self._bytes > self._limit:
+            self._remove(next(iter(self._states)))
+            self.stats.evicted += 1
+
+    def keep_held(self, live: Sequence[int]) -> None:
+        """Drop the checkpoints whose prefix the live context no longer holds."""
+        for tokens in list(self._states):
+            if len(tokens) > len(live) or tuple(live[: len(tokens)]) != tokens:
+                self._remove(tokens)
+                self.stats.dropped += 1
+
+    def _remove(self, tokens: tuple[int, ...]) -> None:
+        state = self._states.pop(tokens, None)
+        if state is not None:
+            self._bytes -= len(state)
 
     @property
     def count(self) -> int:
@@ -187,10 +230,14 @@ class _Checkpoints:
 
     @property
     def total_bytes(self) -> int:
-        return sum(len(state) for state in self._states.values())
+        return self._bytes
+
+    def snapshot(self) -> CheckpointStats:
+        return replace(self.stats, count=len(self._states), bytes=self._bytes)
 
     def clear(self) -> None:
         self._states.clear()
+        self._bytes = 0
 
 
 class LlamaRuntime:
@@ -240,7 +287,7 @@ class LlamaRuntime:
         self._piece_buffer = ctypes.create_string_buffer(64)
         self._n_vocab = self._model.n_vocab()
         self._tokens: list[int] = []
-        self._checkpoints = _Checkpoints(settings.max_checkpoints)
+        self._checkpoints = _Checkpoints(settings.checkpoint_memory)
         self.info = self._describe(header)
         _LOGGER.debug("Loaded %s (%s)", path.name, self.info.architecture)
 
@@ -304,6 +351,11 @@ class LlamaRuntime:
         """Memory held by prefix checkpoints."""
         return self._checkpoints.total_bytes
 
+    @property
+    def checkpoint_stats(self) -> CheckpointStats:
+        """Checkpoint figures: held, bytes against the limit, saved, restored, evicted."""
+        return self._checkpoints.snapshot()
+
     def reset_cache(self) -> None:
         """Forget the context and every checkpoint."""
         self._ctx.kv_cache_clear()
@@ -311,25 +363,31 @@ class LlamaRuntime:
         self._checkpoints.clear()
 
     def _save_state(self) -> bytes:
+        """Save the recurrent part of the sequence (what cannot be cut back or kept live)."""
         llama_cpp = self._llama_cpp
-        size = llama_cpp.llama_state_seq_get_size(self._ctx.ctx, 0)
+        flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY
+        size = llama_cpp.llama_state_seq_get_size_ext(self._ctx.ctx, 0, flags)
         buffer = (ctypes.c_uint8 * size)()
-        written = llama_cpp.llama_state_seq_get_data(self._ctx.ctx, buffer, size, 0)
+        written = llama_cpp.llama_state_seq_get_data_ext(self._ctx.ctx, buffer, size, 0, flags)
         # One memcpy: slicing a c_uint8 array would build a list of Python ints first.
         return ctypes.string_at(buffer, written)
 
-    def _restore_state(self, state: bytes) -> bool:
+    def _restore_state(self, state: bytes, length: int) -> bool:
+        """Bring the context back to `length` tokens: saved recurrent state, attention cut."""
         llama_cpp = self._llama_cpp
-        self._ctx.kv_cache_clear()
+        flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY
         buffer = (ctypes.c_uint8 * len(state)).from_buffer_copy(state)
-        return bool(llama_cpp.llama_state_seq_set_data(self._ctx.ctx, buffer, len(state), 0))
+        if not llama_cpp.llama_state_seq_set_data_ext(self._ctx.ctx, buffer, len(state), 0, flags):
+            return False
+        return bool(self._ctx.kv_cache_seq_rm(0, length, -1))
 
     def _reuse_context(self, prompt: list[int], stats: GenerationStats) -> int:
         """Bring the context to a prefix of prompt; return how many tokens are already there.
 
-        Hybrid (recurrent) models cannot drop the end of a sequence, so the live context is
-        reused only for an exact append; otherwise the longest checkpoint that prefixes the
-        prompt is restored (the static prefix, or the previous prompt of a tool-call loop).
+        The live context is reused as it is for an exact append. Otherwise it is cut back: a
+        pure-attention model cuts its cache anywhere; a hybrid (recurrent) model cannot cut its
+        recurrent state, so the longest checkpoint within the shared prefix restores that part
+        and the attention cache is cut to the same length.
         """
         cached = self._tokens
         if cached and len(cached) < len(prompt) and prompt[: len(cached)] == cached:
@@ -340,18 +398,19 @@ class LlamaRuntime:
                 break
             common += 1
         common = min(common, len(prompt) - 1)
-        checkpoint = self._checkpoints.longest_prefix_of(prompt)
+        checkpoint = self._checkpoints.longest_prefix_of(prompt, common)
         checkpoint_length = checkpoint[0] if checkpoint else 0
         if common > checkpoint_length and self._ctx.kv_cache_seq_rm(0, common, -1):
             self._tokens = cached[:common]
-            return common
-        if checkpoint is not None and self._restore_state(checkpoint[1]):
+        elif checkpoint is not None and self._restore_state(checkpoint[1], checkpoint_length):
             self._tokens = list(prompt[:checkpoint_length])
             stats.checkpoint_restored = True
-            return checkpoint_length
-        self._ctx.kv_cache_clear()
-        self._tokens = []
-        return 0
+            self._checkpoints.stats.restored += 1
+        else:
+            self._ctx.kv_cache_clear()
+            self._tokens = []
+        self._checkpoints.keep_held(self._tokens)
+        return len(self._tokens)
 
     # Evaluation -----------------------------------------------------------------------------
 
@@ -379,11 +438,22 @@ class LlamaRuntime:
                 raise EngineOutOfMemoryError(f"evaluating {len(chunk)} tokens (code {code})")
             self._tokens.extend(chunk)
 
-    def evaluate_prompt(self, static_prompt: str, dynamic_prompt: str) -> GenerationStats:
-        """Make the context hold static + dynamic prompt, reusing what it can."""
+    def evaluate_prompt(
+        self, static_prompt: str, dynamic_prompt: str, checkpoint_at: int | None = None
+    ) -> GenerationStats:
+        """Make the context hold static + dynamic prompt, reusing what it can.
+
+        Checkpoints are saved after the static prompt, after dynamic_prompt[:checkpoint_at]
+        (where the next request of the conversation goes on: the end of the last message)
+        and, if the settings ask, after the whole prompt.
+        """
         stats = GenerationStats()
         static = self.tokenize(static_prompt, add_bos=True)
-        prompt = static + self.tokenize(dynamic_prompt, add_bos=not static)
+        cut = len(dynamic_prompt) if checkpoint_at is None else checkpoint_at
+        # Tokenized in two pieces so that the next request, which renders the same text up to
+        # the cut and goes on differently, tokenizes that part the same way.
+        stable = static + self.tokenize(dynamic_prompt[:cut], add_bos=not static)
+        prompt = stable + self.tokenize(dynamic_prompt[cut:], add_bos=not stable)
         stats.prompt_tokens = len(prompt)
         n_ctx = self._ctx.n_ctx()
         if len(prompt) + MIN_ANSWER_TOKENS > n_ctx:
@@ -391,14 +461,16 @@ class LlamaRuntime:
         started = time.perf_counter()
         reused = self._reuse_context(prompt, stats)
         stats.cached_tokens = reused
-        if reused < len(static):
-            self._decode(static[reused:])
-            reused = len(static)
-        if static and tuple(static) not in self._checkpoints and len(self._tokens) == len(static):
-            self._checkpoints.put(tuple(static), self._save_state())
-        self._decode(prompt[reused:])
+        stops = {len(static), len(stable)}
         if self.settings.checkpoint_full_prompt:
-            self._checkpoints.put(tuple(prompt), self._save_state())
+            stops.add(len(prompt))
+        for stop in sorted(stops):
+            if stop <= len(self._tokens) or stop == 0:
+                continue
+            self._decode(prompt[len(self._tokens) : stop])
+            if tuple(prompt[:stop]) not in self._checkpoints:
+                self._checkpoints.put(tuple(prompt[:stop]), self._save_state())
+        self._decode(prompt[len(self._tokens) :])
         stats.evaluated_tokens = len(prompt) - stats.cached_tokens
         stats.prompt_seconds = time.perf_counter() - started
         return stats
@@ -441,7 +513,9 @@ class LlamaRuntime:
             max_calls=MAX_CALLS_PER_ANSWER,
         )
         try:
-            stats = self.evaluate_prompt(request.static_prompt, request.dynamic_prompt)
+            stats = self.evaluate_prompt(
+                request.static_prompt, request.dynamic_prompt, request.checkpoint_at
+            )
             turn = _Turn(self, request, stats, sampler, on_event)
             turn.run(request.max_tokens)
         finally:

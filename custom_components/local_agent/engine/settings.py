@@ -22,7 +22,9 @@ class EngineSettings:
     n_batch: int = 512
     flash_attention: bool | None = None
     use_mmap: bool = True
-    max_checkpoints: int = 4
+    # Bytes of saved prefix states (recurrent parts only), least recently used dropped first.
+    # BotPsy-0.8B's recurrent state is about 19 MiB whatever the prompt length.
+    checkpoint_memory: int = 160 * 2**20
     checkpoint_full_prompt: bool = True
 
     @property

@@ -1,0 +1,192 @@
+"""The prompt's layout for reuse: the home in the prefix, what changed at the end (issue 14).
+
+A scripted model records every request; the tests change the home between turns and check
+what the next prompt shows: current states always, a prefix that stays the same while only
+states change, and a follow-up that extends the previous turn's prompt.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.local_agent import home_context
+from custom_components.local_agent.engine.llama import GenerationRequest
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from .conftest import Agent
+from .home import NOT_EXPOSED
+from .scripted_model import ScriptedWorker, answer, call
+
+
+def last_user_message(request: GenerationRequest) -> str:
+    """The text of the last user message as the model reads it."""
+    return request.dynamic_prompt.rsplit("<|im_start|>user\n", 1)[1].split("<|im_end|>")[0]
+
+
+def stable(request: GenerationRequest) -> str:
+    """What the next request of the conversation repeats: the prompt up to the last message."""
+    assert request.checkpoint_at is not None
+    return request.static_prompt + request.dynamic_prompt[: request.checkpoint_at]
+
+
+async def turn_off(hass: HomeAssistant, entity_id: str) -> None:
+    domain = entity_id.split(".", maxsplit=1)[0]
+    await hass.services.async_call(domain, "turn_off", {"entity_id": entity_id}, blocking=True)
+
+
+async def test_follow_up_in_an_unchanged_home_extends_the_previous_prompt(
+    scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("Hello."), answer("Fine."))
+
+    first = await scripted_agent.ask("hello")
+    await scripted_agent.ask("how are you?", conversation_id=first.conversation_id)
+
+    one, two = scripted_worker.requests
+    assert two.static_prompt == one.static_prompt
+    assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
+    new = two.dynamic_prompt[one.checkpoint_at :]
+    # Only the answer, the new message with its time, and the generation prompt are new.
+    assert "Hello." in new
+    assert "Changed since" not in new
+    assert last_user_message(two).startswith("Now: ")
+    assert last_user_message(two).endswith("\n\nhow are you?")
+    assert len(new) < 200
+
+
+async def test_state_changed_between_turns_is_listed_with_the_current_state(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("Hello."), answer("It is off."), answer("Still off."))
+    first = await scripted_agent.ask("hello")
+    kitchen = "- light.kitchen_lights (aliases: cooking light): on; brightness_pct=71"
+    assert kitchen in scripted_worker.requests[0].static_prompt
+
+    await turn_off(hass, "light.kitchen_lights")
+    await scripted_agent.ask("is the kitchen light on?", conversation_id=first.conversation_id)
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+
+    one, two, three = scripted_worker.requests
+    assert two.static_prompt == one.static_prompt  # the home list stays; one line says more
+    changes = last_user_message(two).split("\n\n")[0].split("Changed since:\n")[1]
+    assert changes == "- light.kitchen_lights: off"
+    assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
+    # Once read, an unchanged state is not repeated.
+    assert "Changed since" not in last_user_message(three)
+    assert (three.static_prompt + three.dynamic_prompt).startswith(stable(two))
+
+
+async def test_state_back_to_its_listed_value_is_listed_again(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("A."), answer("B."), answer("C."))
+    first = await scripted_agent.ask("hello")
+    await turn_off(hass, "light.kitchen_lights")
+    await scripted_agent.ask("is the kitchen light on?", conversation_id=first.conversation_id)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.kitchen_lights", "brightness": 180}, blocking=True
+    )
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+
+    one, _, three = scripted_worker.requests
+    # As the home list says, but an earlier message said "off": listed again.
+    listed = "- light.kitchen_lights: on; brightness_pct=71"
+    assert listed in last_user_message(three)
+    assert "- light.kitchen_lights (aliases: cooking light): on; brightness_pct=71" in (
+        one.static_prompt
+    )
+
+
+async def test_an_entity_a_tool_acted_on_is_listed_in_the_next_turn(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
+        answer("Off."),
+        answer("It is on."),
+    )
+    first = await scripted_agent.ask("turn off the kitchen light")
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await scripted_agent.ask("is it on?", conversation_id=first.conversation_id)
+
+    third = scripted_worker.requests[2]
+    assert "- light.kitchen_lights: on" in last_user_message(third)
+    # The tool round went on from the end of the user's message too.
+    one, two = scripted_worker.requests[:2]
+    assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
+
+
+async def test_renamed_entity_changes_the_home_list(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("A."), answer("B."))
+    first = await scripted_agent.ask("hello")
+    er.async_get(hass).async_update_entity("light.bed_light", name="Reading Lamp")
+    await hass.async_block_till_done()
+    await scripted_agent.ask("hello again", conversation_id=first.conversation_id)
+
+    one, two = scripted_worker.requests
+    assert "- light.bed_light: off" in one.static_prompt
+    assert "Reading Lamp" not in one.static_prompt
+    assert "- light.bed_light 'Reading Lamp': off" in two.static_prompt
+
+
+async def test_exposed_and_unexposed_between_turns(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("A."), answer("B."), answer("C."))
+    first = await scripted_agent.ask("hello")
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, False)
+    async_expose_entity(hass, "conversation", "light.bed_light", False)
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+
+    one, two, three = scripted_worker.requests
+    assert f"- {NOT_EXPOSED}" not in one.static_prompt
+    assert f"- {NOT_EXPOSED}" in two.static_prompt
+    assert f"- {NOT_EXPOSED}" not in three.static_prompt
+    assert "- light.bed_light" not in three.static_prompt
+    assert "- light.bed_light" not in last_user_message(three)
+
+
+async def test_many_changes_take_the_home_list_again(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(home_context, "CHANGE_LIMIT", 1)
+    scripted_worker.will_write(answer("A."), answer("B."), answer("C."))
+    first = await scripted_agent.ask("hello")
+    await turn_off(hass, "light.kitchen_lights")
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+
+    one, two, three = scripted_worker.requests
+    assert two.static_prompt == one.static_prompt
+    assert three.static_prompt != one.static_prompt
+    assert "- light.kitchen_lights (aliases: cooking light): off" in three.static_prompt
+    assert "- light.bed_light: on" in three.static_prompt
+    # The older message said the kitchen light was off and the new list agrees.
+    assert "Changed since" not in last_user_message(three)
+
+
+async def test_new_conversation_shares_the_home_prefix_and_sees_changes(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("A."), answer("B."))
+    await scripted_agent.ask("hello")
+    await turn_off(hass, "light.kitchen_lights")
+    await scripted_agent.ask("is the kitchen light on?")
+
+    one, two = scripted_worker.requests
+    assert two.static_prompt == one.static_prompt
+    assert "- light.kitchen_lights: off" in last_user_message(two)
