@@ -95,8 +95,15 @@ def _model_section(
             "use_mmap": settings.use_mmap,
             "busy": worker.busy,
             "checkpoint_bytes": worker.checkpoint_bytes,
+            "checkpoints": _checkpoints(worker),
         },
     }
+
+
+def _checkpoints(worker: Any) -> dict[str, Any] | None:
+    """Return the prefix checkpoints' figures (in-process engine only)."""
+    stats = getattr(worker, "checkpoint_stats", None)
+    return asdict(stats) if is_dataclass(stats) and not isinstance(stats, type) else None
 
 
 def _agent_ids(hass: HomeAssistant, entry: ConfigEntry) -> set[str]:

@@ -73,6 +73,9 @@ async def test_diagnostics_describe_the_model_and_redact_secrets(
     assert diagnostics["model"]["n_ctx"] > 0
     assert "tokenizer.chat_template" not in diagnostics["model"]["metadata"]
     assert diagnostics["engine"]["checkpoint_bytes"] == 0
+    checkpoints = diagnostics["engine"]["checkpoints"]
+    assert checkpoints["count"] == checkpoints["bytes"] == 0
+    assert checkpoints["limit_bytes"] == 160 * 2**20
     assert diagnostics["engine"]["threads"] == 3
     assert diagnostics["runtime"]["llama_cpp_python"]
     [turn] = diagnostics["last_turns"].values()

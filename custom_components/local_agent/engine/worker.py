@@ -17,7 +17,7 @@ import threading
 from typing import Self
 
 from .errors import EngineError
-from .llama import GenerationOutput, GenerationRequest, LlamaRuntime, ModelInfo
+from .llama import CheckpointStats, GenerationOutput, GenerationRequest, LlamaRuntime, ModelInfo
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
 
@@ -64,6 +64,11 @@ class ModelWorker:
     def checkpoint_bytes(self) -> int:
         """Memory held by prefix checkpoints."""
         return self._runtime.checkpoint_bytes
+
+    @property
+    def checkpoint_stats(self) -> CheckpointStats:
+        """Checkpoint figures (held, bytes against the limit, saved, restored, evicted)."""
+        return self._runtime.checkpoint_stats
 
     async def generate(
         self,
