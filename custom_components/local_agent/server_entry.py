@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from .const import (
@@ -101,14 +101,21 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
     """Check the server and return a worker for it; raise the entry error if it fails.
 
     An unreachable server (or one that does not serve the model yet) is retried by Home
-    Assistant; a refused API key is not.
+    Assistant; a refused API key starts the reauthentication flow (server_flow.py), on setup
+    and whenever a conversation's request is refused later.
     """
     settings = server_settings(entry.data, entry.options)
     placeholders = {"url": settings.root, "model": settings.model}
+
+    def auth_failed() -> None:
+        entry.async_start_reauth(hass)
+
     try:
-        return await ServerWorker.connect(async_get_clientsession(hass), settings)
+        return await ServerWorker.connect(
+            async_get_clientsession(hass), settings, on_auth_failed=auth_failed
+        )
     except ServerAuthError as err:
-        raise ConfigEntryError(
+        raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
             translation_key=err.key,
             translation_placeholders=placeholders,

@@ -3,10 +3,13 @@
 Step `server`: address, API key, mode and concurrency; the server must answer /v1/models.
 Step `server_model`: the model, chosen from the server's list (skipped when it serves one);
 then the whole check (server_validate.py) runs before the entry is created or changed.
+Steps `reauth`/`reauth_confirm`: the server refused the entry's API key (on setup, or in a
+conversation): ask for the key, check it the same way, save it and reload the entry.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -82,6 +85,14 @@ SERVER_SCHEMA = probatio.Schema(
             )
         ),
         probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): _number(1, 64, 1),
+    }
+)
+
+REAUTH_SCHEMA = probatio.Schema(
+    {
+        probatio.Optional(CONF_API_KEY): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.PASSWORD)
+        ),
     }
 )
 
@@ -184,6 +195,42 @@ class ServerEntryFlow(ConfigFlow):
         return self.async_show_form(
             step_id="server_model",
             data_schema=self.add_suggested_values_to_schema(schema, suggested),
+            errors=errors,
+            description_placeholders=placeholders,
+        )
+
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
+        """Ask for a new key: the model server refused the entry's."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for the key; check it against the server before saving it."""
+        entry = self._get_reauth_entry()
+        errors: dict[str, str] = {}
+        placeholders = {
+            "url": str(entry.data.get(CONF_SERVER_URL, "")),
+            "model": str(entry.data.get(CONF_SERVER_MODEL, "")),
+            "error": "",
+        }
+        if user_input is not None:
+            data = {key: value for key, value in entry.data.items() if key != CONF_API_KEY}
+            key = str(user_input.get(CONF_API_KEY) or "").strip()
+            if key:
+                data[CONF_API_KEY] = key
+            # The user waits for the form: fail at once rather than retry.
+            settings = replace(server_settings(data, entry.options), retries=0)
+            try:
+                await async_validate(async_get_clientsession(self.hass), settings)
+            except ServerError as err:
+                errors["base"] = error_key(err)
+                placeholders["error"] = err.detail
+            else:
+                return self.async_update_reload_and_abort(entry, data=data)
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=REAUTH_SCHEMA,
             errors=errors,
             description_placeholders=placeholders,
         )

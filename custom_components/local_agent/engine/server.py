@@ -30,7 +30,7 @@ from .errors import EngineError
 from .llama import GenerationOutput, GenerationRequest, ModelInfo
 from .server_chat import ChatGeneration
 from .server_completions import CompletionsGeneration
-from .server_errors import ServerModelMissingError
+from .server_errors import ServerAuthError, ServerModelMissingError
 from .server_http import ServerClient
 from .server_settings import ServerMode, ServerSettings
 from .settings import EngineSettings
@@ -118,10 +118,18 @@ class ServerWorker:
     """Generations on a model server; several at once up to the configured limit."""
 
     def __init__(
-        self, session: aiohttp.ClientSession, settings: ServerSettings, info: ModelInfo
+        self,
+        session: aiohttp.ClientSession,
+        settings: ServerSettings,
+        info: ModelInfo,
+        on_auth_failed: Callable[[], None] | None = None,
     ) -> None:
-        """Use connect() to check the server first."""
+        """Use connect() to check the server first.
+
+        on_auth_failed is called (in the event loop) when the server refuses the API key.
+        """
         self.server = settings
+        self._on_auth_failed = on_auth_failed
         self.info = info
         self.settings = EngineSettings(n_ctx=info.n_ctx or EngineSettings().n_ctx)
         self._client = ServerClient(session, settings)
@@ -136,13 +144,18 @@ class ServerWorker:
         self._closed = False
 
     @classmethod
-    async def connect(cls, session: aiohttp.ClientSession, settings: ServerSettings) -> Self:
+    async def connect(
+        cls,
+        session: aiohttp.ClientSession,
+        settings: ServerSettings,
+        on_auth_failed: Callable[[], None] | None = None,
+    ) -> Self:
         """Check that the server answers and serves the model; raise a ServerError if not."""
         client = ServerClient(session, settings)
         facts = await async_read_facts(client)
         if settings.model not in facts.models:
             raise ServerModelMissingError(client.url, settings.model, facts.models)
-        return cls(session, settings, describe_model(settings, facts))
+        return cls(session, settings, describe_model(settings, facts), on_auth_failed)
 
     @property
     def busy(self) -> bool:
@@ -170,6 +183,10 @@ class ServerWorker:
             self.peak_active = max(self.peak_active, self.active)
             try:
                 return await self._generate(request, on_event)
+            except ServerAuthError:
+                if self._on_auth_failed is not None:
+                    self._on_auth_failed()
+                raise
             finally:
                 self.active -= 1
         finally:

@@ -103,6 +103,37 @@ class ServerConnectionLostError(ServerError):
         return f"The connection to the model server at {self.url} broke off ({self.detail})"
 
 
+class ServerContextOverflowError(ServerError):
+    """The prompt does not fit in the context the server runs the model with (per slot).
+
+    llama-server says so with the error type `exceed_context_size_error` and both sizes;
+    vLLM and llama-cpp-python's server in the message. Sizes are 0 where it did not say.
+    """
+
+    key = "server_context_overflow"
+
+    def __init__(self, url: str, detail: str, prompt_tokens: int = 0, n_ctx: int = 0) -> None:
+        """Keep the sizes."""
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+        super().__init__(url, detail)
+
+    def describe(self) -> str:
+        """Return the log message."""
+        return f"The prompt is larger than the context of the model server at {self.url}: " + (
+            self.detail
+        )
+
+    @property
+    def placeholders(self) -> dict[str, str]:
+        """Values for the translated sentence ("?" for a size the server did not give)."""
+        return {
+            "url": self.url,
+            "prompt_tokens": str(self.prompt_tokens or "?"),
+            "context_size": str(self.n_ctx or "?"),
+        }
+
+
 class ServerResponseError(ServerError):
     """The server answered with an error status or something that is not the expected JSON."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
 import json
+import re
 from typing import Any, Final
 
 import aiohttp
@@ -19,6 +20,7 @@ import aiohttp
 from .server_errors import (
     ServerAuthError,
     ServerConnectionLostError,
+    ServerContextOverflowError,
     ServerError,
     ServerModelMissingError,
     ServerResponseError,
@@ -32,6 +34,17 @@ from .server_sse import SseDecoder
 RETRY_STATUSES: Final = frozenset({429, 502, 503, 504})
 DONE: Final = "[DONE]"
 _MESSAGE_CHARS: Final = 300
+# llama-server's error type for a prompt larger than a slot's context.
+OVERFLOW_TYPE: Final = "exceed_context_size_error"
+# The same from vLLM ("This model's maximum context length is 4096 tokens. However, you
+# requested 5000 tokens (4900 in the messages, 100 in the completion)...") and llama-cpp-python's
+# server ("Requested tokens (5000) exceed context window of 4096").
+_VLLM_OVERFLOW: Final = re.compile(r"maximum context length is (\d+) tokens")
+_VLLM_MESSAGES: Final = re.compile(r"(\d+) in the messages")
+_VLLM_REQUESTED: Final = re.compile(r"requested (\d+) tokens")
+_LLAMA_CPP_PYTHON_OVERFLOW: Final = re.compile(
+    r"Requested tokens \((\d+)\) exceed context window of (\d+)"
+)
 
 type Json = dict[str, Any]
 
@@ -182,7 +195,10 @@ class ServerClient:
         status = response.status
         if 200 <= status < 300:
             return
-        message = _error_message(await response.text(errors="replace"), response.reason)
+        text = await response.text(errors="replace")
+        message = _error_message(text, response.reason)
+        if overflow := _context_overflow(self.url, text, message):
+            raise overflow
         if status in (401, 403):
             raise ServerAuthError(self.url, f"HTTP {status}: {message}")
         if status == 404 and body is not None and "model" in message.lower():
@@ -203,7 +219,11 @@ class ServerClient:
         if not isinstance(event, dict):
             raise ServerResponseError(self.url, f"bad stream event {data[:80]!r}")
         if "error" in event:
-            raise ServerResponseError(self.url, _error_message(json.dumps(event), None))
+            text = json.dumps(event)
+            message = _error_message(text, None)
+            raise _context_overflow(self.url, text, message) or ServerResponseError(
+                self.url, message
+            )
         return event
 
 
@@ -221,6 +241,31 @@ _RETRIABLE: Final = (ServerUnreachableError, _Busy)
 def _about_tools(message: str) -> bool:
     lowered = message.lower()
     return "tool" in lowered or "jinja" in lowered
+
+
+def _context_overflow(url: str, text: str, message: str) -> ServerContextOverflowError | None:
+    """Return the overflow error an error body describes, None if it says something else."""
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        payload = None
+    error = payload.get("error") if isinstance(payload, dict) else None
+    if isinstance(error, dict) and error.get("type") == OVERFLOW_TYPE:
+        return ServerContextOverflowError(
+            url, message, _size(error.get("n_prompt_tokens")), _size(error.get("n_ctx"))
+        )
+    if found := _VLLM_OVERFLOW.search(message):
+        # "(4900 in the messages, ...)" is the prompt; some versions say only "requested N".
+        prompt = _VLLM_MESSAGES.search(message) or _VLLM_REQUESTED.search(message)
+        prompt_tokens = int(prompt[1]) if prompt else 0
+        return ServerContextOverflowError(url, message, prompt_tokens, int(found[1]))
+    if found := _LLAMA_CPP_PYTHON_OVERFLOW.search(message):
+        return ServerContextOverflowError(url, message, int(found[1]), int(found[2]))
+    return None
+
+
+def _size(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _error_message(text: str, reason: str | None) -> str:

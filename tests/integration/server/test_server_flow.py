@@ -230,9 +230,10 @@ async def test_setup_retries_while_the_server_is_down(
     assert entry.reason.startswith(f"The model server at {agent_url} is not reachable.")
 
 
-async def test_setup_fails_for_a_refused_key(
+async def test_refused_key_starts_reauthentication(
     hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
 ) -> None:
+    """Setup fails, Home Assistant asks for the key; a wrong one is refused, the right one loads."""
     fake_server.api_key = "right"
     entry = MockConfigEntry(
         domain=DOMAIN, data=server_entry_data(fake_server.url, "fake-model", api_key="wrong")
@@ -240,8 +241,24 @@ async def test_setup_fails_for_a_refused_key(
     entry.add_to_hass(hass)
 
     await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == [config_entries.SOURCE_REAUTH]
+    assert flows[0]["step_id"] == "reauth_confirm"
+    flow_id = flows[0]["flow_id"]
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_API_KEY: "still wrong"})
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "invalid_auth"}
+
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_API_KEY: "right"})
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reauth_successful"
+    assert entry.data[CONF_API_KEY] == "right"
+    assert entry.state is ConfigEntryState.LOADED
 
 
 async def test_chat_template_shown_by_llama_server_is_used(
@@ -271,3 +288,23 @@ async def test_chat_template_that_cannot_render_our_prompt_is_replaced(
     agent = await async_setup_server_agent(hass, fake_server.url, "fake-model")
 
     assert agent.entry.runtime_data.chat_template.source == "bundled"
+
+
+async def test_key_refused_in_a_conversation_starts_reauthentication(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
+) -> None:
+    fake_server.api_key = "right"
+    agent = await async_setup_server_agent(hass, fake_server.url, "fake-model", api_key="right")
+    assert not hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    fake_server.api_key = "changed on the server"
+
+    result = await agent.ask("turn on the bed light")
+    await hass.async_block_till_done()
+
+    assert result.response.speech["plain"]["speech"] == (
+        f"The model server at {fake_server.url} refused the API key. Enter the right key where "
+        "Home Assistant asks for it (Settings, Devices & services)."
+    )
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == [config_entries.SOURCE_REAUTH]
+    assert flows[0]["context"]["entry_id"] == agent.entry.entry_id
