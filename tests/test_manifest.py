@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from pathlib import Path
 import re
@@ -105,3 +106,13 @@ def test_translations_cover_every_config_flow_error() -> None:
     for key in keys:
         assert key in strings["config"]["error"]
         assert key in strings["exceptions"]
+
+
+def test_minimum_version_is_the_tested_one() -> None:
+    """hacs.json's minimum and the README's requirement are the release the suite runs on."""
+    tested = importlib.metadata.version("homeassistant")
+    hacs = json.loads((ROOT / "hacs.json").read_text())
+    assert hacs["homeassistant"] == tested
+    readme = (ROOT / "README.md").read_text()
+    assert f"- Home Assistant **{tested}** or newer" in readme
+    assert f"Tested on {tested} (the whole pytest" in readme
