@@ -382,3 +382,23 @@ def test_split_invariant(
     other = split(other_dynamic, other_history)
     assert other.static == parts.static
     assert other.static_key == parts.static_key
+
+
+@pytest.mark.parametrize("static", ["Rules.\n", "Rules.\n\nHome:\n", "Rules. "])
+def test_split_of_a_static_system_with_trailing_whitespace(
+    bundled: ChatTemplate, static: str
+) -> None:
+    """The bundled template trims the system text: a home list ending in a newline still splits
+    (an empty home made every turn fail with 'does not keep the system message contiguous')."""
+    history = [Message("user", "hi")]
+    parts = render_split(
+        bundled,
+        static_system=static,
+        dynamic_system="",
+        history=history,
+        tools=[],
+        enable_thinking=True,
+    )
+    whole = render_prompt(bundled, [Message("system", static), *history], [], enable_thinking=True)
+    assert parts.text == whole
+    assert parts.static.endswith(static.rstrip())

@@ -208,6 +208,17 @@ def render_split(
 
     full = render("")
     static, found, dynamic = render(marker).partition(marker)
+    if (
+        found
+        and not dynamic_system
+        and static + dynamic != full
+        and static_system != static_system.rstrip()
+    ):
+        # The marker shields trailing whitespace the template trims (Qwen3.5: `|trim` on the
+        # system content); the rendered prompt is the same without it.
+        static_system = static_system.rstrip()
+        if render("") == full:
+            static, found, dynamic = render(marker).partition(marker)
     if not found or marker in dynamic or static + dynamic != full:
         raise ChatTemplateError(
             f"The {template.source} chat template does not keep the system message text "
