@@ -24,8 +24,8 @@ newest_hass_version() {
 # Prints the newest venv already made, if any (for a machine that is offline now).
 newest_cached_hass_venv() {
   local cache="$1"
-  find "$cache/hass-venvs" -mindepth 2 -maxdepth 2 -name .complete -printf '%h\n' 2>/dev/null \
-    | sort -V | tail -n 1
+  { find "$cache/hass-venvs" -mindepth 2 -maxdepth 2 -name .complete -printf '%h\n' 2>/dev/null \
+    || true; } | sort -V | tail -n 1
 }
 
 # Prints the manifest's requirements, one a line.
@@ -87,7 +87,8 @@ provide_hass_venv() {
   local stamp
   stamp=$( {
     manifest_requirements "$python" "$root"
-    cat "$root/scripts/lib/hass_venv.sh"  # this recipe
+    echo "${HASS_SMOKE_INTEGRATIONS[*]} ${HASS_VENV_EXTRA[*]}"
+    declare -f hass_requirements provide_hass_venv  # the recipe
   } | sha256sum | cut -c1-16)
   if [ -f "$venv/.complete" ] && [ "$(cat "$venv/.complete")" = "$stamp" ] \
     && python_is_suitable "$venv/bin/python"; then
