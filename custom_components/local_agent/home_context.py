@@ -95,7 +95,9 @@ class HomeContext:
             changed = sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
             if changed <= CHANGE_LIMIT:
                 return snapshot.text
-        text = HOME_HEADING.format(time=time_text(now)) + "\n" + grouped_text(lines)
+        text = "\n".join(
+            part for part in (HOME_HEADING.format(time=time_text(now)), grouped_text(lines)) if part
+        )
         self.snapshot = HomeSnapshot(
             directory=directory, states={line.entity_id: line.state for line in lines}, text=text
         )

@@ -287,6 +287,7 @@ class LlamaRuntime:
         self._piece_buffer = ctypes.create_string_buffer(64)
         self._n_vocab = self._model.n_vocab()
         self._tokens: list[int] = []
+        self._static_tokens: tuple[str, list[int]] | None = None
         self._checkpoints = _Checkpoints(settings.checkpoint_memory)
         self.info = self._describe(header)
         _LOGGER.debug("Loaded %s (%s)", path.name, self.info.architecture)
@@ -438,6 +439,12 @@ class LlamaRuntime:
                 raise EngineOutOfMemoryError(f"evaluating {len(chunk)} tokens (code {code})")
             self._tokens.extend(chunk)
 
+    def _tokenize_static(self, text: str) -> list[int]:
+        """Tokenize the static prompt, once per text: it holds the whole home list."""
+        if self._static_tokens is None or self._static_tokens[0] != text:
+            self._static_tokens = (text, self.tokenize(text, add_bos=True))
+        return list(self._static_tokens[1])
+
     def evaluate_prompt(
         self, static_prompt: str, dynamic_prompt: str, checkpoint_at: int | None = None
     ) -> GenerationStats:
@@ -448,7 +455,7 @@ class LlamaRuntime:
         and, if the settings ask, after the whole prompt.
         """
         stats = GenerationStats()
-        static = self.tokenize(static_prompt, add_bos=True)
+        static = self._tokenize_static(static_prompt)
         cut = len(dynamic_prompt) if checkpoint_at is None else checkpoint_at
         # Tokenized in two pieces so that the next request, which renders the same text up to
         # the cut and goes on differently, tokenizes that part the same way.
