@@ -28,8 +28,16 @@ from homeassistant.core import HomeAssistant
 from tests.fake_openai import FakeOpenAI, serve_fake_openai
 from tests.integration.conftest import Agent, async_setup_entry_with_agent
 from tests.llama_server import LlamaServer, missing_server_dependencies, start_llama_server
+from tests.real_llama_server import SKIP_REASONS
 
 API_KEY = "test-key"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly that the real llama-server tests did not run, and why."""
+    for reason in SKIP_REASONS:
+        terminalreporter.write_sep("!", "llama-server tests SKIPPED", yellow=True, bold=True)
+        terminalreporter.write_line(reason, yellow=True)
 
 
 @dataclass(frozen=True)

@@ -308,3 +308,21 @@ async def test_key_refused_in_a_conversation_starts_reauthentication(
     flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
     assert [flow["context"]["source"] for flow in flows] == [config_entries.SOURCE_REAUTH]
     assert flows[0]["context"]["entry_id"] == agent.entry.entry_id
+
+
+async def test_chat_template_that_drops_the_tools_is_replaced(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
+) -> None:
+    """llama-server shows a generic ChatML template for a model file without one."""
+    fake_server.props = {
+        "chat_template": (
+            "{%- for message in messages -%}{{- '<|im_start|>' + message.role + '\\n' + "
+            "message.content + '<|im_end|>\\n' -}}{%- endfor -%}"
+            "{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}"
+        ),
+        "build_info": "b7000",
+    }
+
+    agent = await async_setup_server_agent(hass, fake_server.url, "fake-model")
+
+    assert agent.entry.runtime_data.chat_template.source == "bundled"
