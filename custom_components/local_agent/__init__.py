@@ -31,7 +31,7 @@ from .engine.worker import ModelRegistry, ModelWorker
 from .memory import release_freed_memory
 from .model_file import ModelFileProblem, check_model_file
 
-PLATFORMS = (Platform.CONVERSATION,)
+PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
 MODEL_REGISTRY: HassKey[ModelRegistry] = HassKey(f"{DOMAIN}_models")
 
 

@@ -59,6 +59,7 @@ from .const import (
     CONF_TOP_K,
     CONF_TOP_P,
     DEFAULT_AGENT_NAME,
+    DEFAULT_AI_TASK_NAME,
     DEFAULT_CONFIRMATION_TIMEOUT,
     DEFAULT_CONTEXT_SIZE,
     DEFAULT_HISTORY_TOKENS,
@@ -67,9 +68,12 @@ from .const import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_SENSITIVE_COVER_CLASSES,
     DEFAULT_SENSITIVE_DOMAINS,
+    DEFAULT_TASK_MAX_TOKENS,
+    DEFAULT_TASK_PRESENCE_PENALTY,
     DEFAULT_THINKING,
     DEFAULT_THINKING_BUDGET,
     DOMAIN,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from .engine.settings import SamplingSettings
@@ -117,19 +121,22 @@ def default_agent_data() -> dict[str, Any]:
     }
 
 
-def default_agent_name(hass: HomeAssistant, model_title: str) -> str:
-    """Name a new agent after its model, unique among all Local Agent agents.
+def default_agent_name(
+    hass: HomeAssistant, model_title: str, subentry_type: str = SUBENTRY_CONVERSATION
+) -> str:
+    """Name a new agent (or AI task) after its model, unique among all Local Agent subentries.
 
     "Local Agent (BotPsy-0.8B Q8_0)", then "Local Agent (BotPsy-0.8B Q8_0) 2", and so on: the
-    pipeline picker lists agents by name, so two must never look the same.
+    pipeline picker lists agents by name, so two must never look the same. AI tasks are
+    "Local Agent AI Task (BotPsy-0.8B Q8_0)", for the AI Task picker and automation editors.
     """
     model = model_title.removesuffix(".gguf").strip()
-    base = f"{DEFAULT_AGENT_NAME} ({model})" if model else DEFAULT_AGENT_NAME
+    prefix = DEFAULT_AI_TASK_NAME if subentry_type == SUBENTRY_AI_TASK else DEFAULT_AGENT_NAME
+    base = f"{prefix} ({model})" if model else prefix
     taken = {
         subentry.title.casefold()
         for entry in hass.config_entries.async_entries(DOMAIN)
         for subentry in entry.subentries.values()
-        if subentry.subentry_type == SUBENTRY_CONVERSATION
     }
     name, number = base, 2
     while name.casefold() in taken:
@@ -158,8 +165,8 @@ class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
     def async_get_supported_subentry_types(
         cls, config_entry: ConfigEntry
     ) -> dict[str, type[ConfigSubentryFlow]]:
-        """Agents are subentries of a model entry."""
-        return {SUBENTRY_CONVERSATION: ConversationAgentFlow}
+        """Agents and AI tasks are subentries of a model entry."""
+        return {SUBENTRY_CONVERSATION: ConversationAgentFlow, SUBENTRY_AI_TASK: AITaskFlow}
 
     @staticmethod
     @callback
@@ -296,4 +303,79 @@ class ConversationAgentFlow(ConfigSubentryFlow):
         return self.async_show_form(
             step_id="user" if self.source == "user" else "reconfigure",
             data_schema=self.add_suggested_values_to_schema(agent_schema(self.hass), suggested),
+        )
+
+
+def default_ai_task_data() -> dict[str, Any]:
+    """Return the settings of a new AI task: model-card sampling without its presence penalty."""
+    sampling = SamplingSettings()
+    return {
+        CONF_THINKING: DEFAULT_THINKING,
+        CONF_THINKING_BUDGET: DEFAULT_THINKING_BUDGET,
+        CONF_TEMPERATURE: sampling.temperature,
+        CONF_TOP_P: sampling.top_p,
+        CONF_TOP_K: sampling.top_k,
+        CONF_MIN_P: sampling.min_p,
+        CONF_PRESENCE_PENALTY: DEFAULT_TASK_PRESENCE_PENALTY,
+        CONF_MAX_TOKENS: DEFAULT_TASK_MAX_TOKENS,
+    }
+
+
+def ai_task_schema() -> probatio.Schema:
+    """Form of an AI task subentry: no tools, no instructions, no safety (it never acts)."""
+
+    def number(low: float, high: float, step: float) -> NumberSelector:
+        return NumberSelector(
+            NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
+        )
+
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_NAME): TextSelector(),
+            probatio.Required(CONF_THINKING): BooleanSelector(),
+            probatio.Required(CONF_THINKING_BUDGET): number(0, 4096, 1),
+            probatio.Required(CONF_TEMPERATURE): number(0, 2, 0.05),
+            probatio.Required(CONF_TOP_P): number(0, 1, 0.01),
+            probatio.Required(CONF_TOP_K): number(0, 200, 1),
+            probatio.Required(CONF_MIN_P): number(0, 1, 0.01),
+            probatio.Required(CONF_PRESENCE_PENALTY): number(0, 2, 0.05),
+            probatio.Required(CONF_MAX_TOKENS): number(16, 8192, 1),
+        }
+    )
+
+
+class AITaskFlow(ConfigSubentryFlow):
+    """Add or reconfigure an AI task (ai_task.generate_data on this model)."""
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
+        """Add an AI task (its suggested name says which model and is not taken yet)."""
+        name = default_agent_name(self.hass, self._get_entry().title, SUBENTRY_AI_TASK)
+        return await self._async_form(user_input, {CONF_NAME: name})
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change an AI task's settings."""
+        subentry = self._get_reconfigure_subentry()
+        return await self._async_form(user_input, {CONF_NAME: subentry.title, **subentry.data})
+
+    async def _async_form(
+        self, user_input: dict[str, Any] | None, current: dict[str, Any]
+    ) -> SubentryFlowResult:
+        if self._get_entry().state is not ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+        if user_input is not None:
+            data = {**default_ai_task_data(), **user_input}
+            title = data.pop(CONF_NAME)
+            for key in (CONF_THINKING_BUDGET, CONF_TOP_K, CONF_MAX_TOKENS):
+                data[key] = int(data[key])
+            if self.source == "user":
+                return self.async_create_entry(title=title, data=data)
+            return self.async_update_and_abort(
+                self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+            )
+        suggested = {**default_ai_task_data(), **current}
+        return self.async_show_form(
+            step_id="user" if self.source == "user" else "reconfigure",
+            data_schema=self.add_suggested_values_to_schema(ai_task_schema(), suggested),
         )

@@ -63,6 +63,16 @@ DEFAULT_INSTRUCTIONS: Final = "\n".join(
     ]
 )
 
+# AI task subentry: the same model for automations (ai_task.generate_data), without tools.
+SUBENTRY_AI_TASK: Final = "ai_task_data"
+DEFAULT_AI_TASK_NAME: Final = "Local Agent AI Task"
+# Tokens for the answer itself; the thinking budget comes on top.
+DEFAULT_TASK_MAX_TOKENS: Final = 512
+# The model card's 1.5 discourages repeating words, which data (field names, values) needs.
+DEFAULT_TASK_PRESENCE_PENALTY: Final = 0.0
+# Text attachments larger than this are refused (they would not fit a small model's context).
+MAX_TEXT_ATTACHMENT_BYTES: Final = 64 * 1024
+
 # Safety options of an agent subentry.
 CONF_SENSITIVE_DOMAINS: Final = "sensitive_domains"
 CONF_SENSITIVE_COVER_CLASSES: Final = "sensitive_cover_classes"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.config_flow import default_agent_data, default_ai_task_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_MODEL_PATH,
@@ -25,6 +25,7 @@ from custom_components.local_agent.const import (
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
     DOMAIN,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.model_catalog import DEFAULT_MODEL
@@ -267,3 +268,38 @@ async def test_every_options_and_agent_step_renders(
     )
     assert result["reason"] == "entry_not_loaded"
     agents.assert_every_step_seen()
+
+
+async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path: Path) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Tiny",
+        data={CONF_MODEL_PATH: str(qwen35_model_path)},
+        unique_id=str(qwen35_model_path),
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    unloaded = MockConfigEntry(domain=DOMAIN, title="Unloaded", data={CONF_MODEL_PATH: "/x"})
+    unloaded.add_to_hass(hass)
+
+    tasks = Renderer(STRINGS["config_subentries"][SUBENTRY_AI_TASK], "ai task")
+    result = tasks(
+        await hass.config_entries.subentries.async_init(
+            (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
+        )
+    )
+    form = {**default_ai_task_data(), CONF_NAME: "Classifier"}
+    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Classifier")
+    result = tasks(await entry.start_subentry_reconfigure_flow(hass, subentry_id))
+    result = tasks(await hass.config_entries.subentries.async_configure(result["flow_id"], form))
+    assert result["reason"] == "reconfigure_successful"
+    result = tasks(
+        await hass.config_entries.subentries.async_init(
+            (unloaded.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
+        )
+    )
+    assert result["reason"] == "entry_not_loaded"
+    tasks.assert_every_step_seen()

@@ -27,8 +27,9 @@ from .errors import (
 from .gguf_file import GgufHeader, read_gguf_header
 from .sampling import TokenSampler
 from .settings import EngineSettings, SamplingSettings
+from .structure import build_structure_grammar
 from .tool_calls import ParseEvent, ToolCallStreamParser
-from .types import Conversation, ToolSpec
+from .types import Conversation, JsonSchema, ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -97,6 +98,9 @@ class GenerationRequest:
     # The same prompt as messages, for a server that renders it (the in-process engine and a
     # server in completions mode use the prompt text above).
     conversation: Conversation | None = None
+    # The answer must be one JSON value of this schema (an AI task's structure): once the
+    # reasoning is over, it is sampled under a grammar built from the schema (structure.py).
+    answer_schema: JsonSchema | None = None
 
 
 @dataclass(slots=True)
@@ -518,6 +522,11 @@ class LlamaRuntime:
             request.sampling,
             tools=request.tools if request.constrain_tool_calls else (),
             max_calls=MAX_CALLS_PER_ANSWER,
+            grammar=(
+                build_structure_grammar(request.answer_schema)
+                if request.answer_schema is not None
+                else None
+            ),
         )
         try:
             stats = self.evaluate_prompt(
@@ -597,8 +606,11 @@ class _Turn:
                 if self._force_if_due():
                     continue
                 # Once a call is open the grammar stays on: it allows further calls, then only
-                # the end of the turn, as the Qwen3.5 format asks ("NO suffix").
+                # the end of the turn, as the Qwen3.5 format asks ("NO suffix"). A structured
+                # answer is under its grammar from the end of the reasoning to the end.
                 self._grammar_engaged = self._grammar_engaged or self._parser.in_tool_call
+                if self._request.answer_schema is not None and not self._in_reasoning:
+                    self._grammar_engaged = True
                 token = runtime.sample_next(self._sampler, grammar=self._grammar_engaged)
                 if runtime.is_end_of_generation(token):
                     stats.finish_reason = "stop"

@@ -2,6 +2,8 @@
 
 The grammar constrains only the inside of a `<tool_call>` block: reasoning and plain answers
 stay free. It is created fresh each time the model opens a call and dropped when it closes.
+A structured answer (an AI task's structure) brings its own grammar instead, switched on when
+the reasoning ends.
 """
 
 from __future__ import annotations
@@ -33,13 +35,19 @@ class TokenSampler:
         *,
         tools: Sequence[ToolSpec] = (),
         max_calls: int = 1,
+        grammar: str | None = None,
     ) -> None:
-        """Build the chain; build and check the grammar now, so a bad one fails early."""
+        """Build the chain; build and check the grammar now, so a bad one fails early.
+
+        grammar: a GBNF grammar to use instead of the tools' (a structured answer).
+        """
         self._llama_cpp = llama_cpp
         self._model = model
         self._n_vocab: int = model.n_vocab()
         self._chain = self._build_chain(settings)
-        self._grammar_text = build_tool_call_grammar(tools, max_calls=max_calls) if tools else None
+        if grammar is None and tools:
+            grammar = build_tool_call_grammar(tools, max_calls=max_calls)
+        self._grammar_text = grammar
         self._grammar: Any = None
         self._grammar_in_use = False
         self._candidates: Any = None
@@ -81,7 +89,7 @@ class TokenSampler:
             self._model.vocab, self._grammar_text.encode("utf-8"), b"root"
         )
         if not grammar:
-            raise GrammarError("llama.cpp could not parse the grammar built from the tools")
+            raise GrammarError("llama.cpp could not parse the grammar built for the answer")
         return grammar
 
     def sample(self, ctx: Any, *, grammar_wanted: bool) -> int:

@@ -130,6 +130,13 @@ def chat_body(
         "chat_template_kwargs": {"enable_thinking": enable_thinking},
         **sampling_fields(request.sampling),
     }
+    if request.answer_schema is not None and not enable_thinking:
+        # A grammar from the first token would constrain the reasoning too, so only an answer
+        # without reasoning asks for the structure; the caller checks the answer either way.
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "answer", "schema": request.answer_schema, "strict": True},
+        }
     if request.tools:
         body["tools"] = [tool_dict(tool) for tool in request.tools]
         if request.force_tool_call:

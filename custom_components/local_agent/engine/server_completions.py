@@ -14,6 +14,9 @@ over HTTP:
   lazy grammars (`grammar_lazy`, `grammar_triggers`) would save that request, but only
   llama-server has them; llama-cpp-python's server takes a plain `grammar` only.
 * force_tool_call (tests, benchmarks): once reasoning is over, continue after `<tool_call>`.
+* Structured answer (`answer_schema`, an AI task's structure): once reasoning is over (the
+  stream is closed at `</think>`), the rest is requested with the GBNF of structure.py as
+  `grammar`; where the server takes no grammar, the caller checks the answer instead.
 
 Nothing is retried after text was streamed: a broken stream fails the generation, and the
 agent runs no call of an unfinished generation.
@@ -38,6 +41,7 @@ from .llama import (
 from .server_errors import ServerConnectionLostError
 from .server_http import ServerClient
 from .server_stream import Clock, EventSink, Usage, sampling_fields
+from .structure import build_structure_grammar
 from .tool_calls import ParseEvent, ToolCallStreamParser
 
 ENDPOINT: Final = "/v1/completions"
@@ -82,6 +86,11 @@ class CompletionsGeneration:
             if request.tools and request.constrain_tool_calls and client.settings.grammar
             else None
         )
+        self._answer_grammar = (
+            build_structure_grammar(request.answer_schema)
+            if request.answer_schema is not None and client.settings.grammar
+            else None
+        )
         self.stats = GenerationStats(finish_reason="length")
 
     async def run(self) -> GenerationOutput:
@@ -95,14 +104,17 @@ class CompletionsGeneration:
             budget = request.thinking_budget
             if self._in_reasoning and budget is not None:
                 limit = min(limit, max(budget - stats.reasoning_tokens, 1))
-            phase = await self._request_once(limit, grammar=in_call)
+            structured = self._answer_grammar is not None and not self._in_reasoning
+            phase = await self._request_once(limit, grammar=in_call or structured)
             remaining -= phase.generated
             stats.generated_tokens += phase.generated
             stats.reasoning_tokens += phase.reasoning
             if phase.triggered is not None:
                 continue
             stats.finish_reason = phase.finish or "stop"
-            if phase.finish != "length" or in_call or phase.generated == 0:
+            # A grammar starts again at its root in a new request: a cut-off call or structure
+            # is not continued.
+            if phase.finish != "length" or in_call or structured or phase.generated == 0:
                 break
         self._publish(self._parser.finish())
         return GenerationOutput(text="".join(self._written), events=self._sink.events, stats=stats)
@@ -126,7 +138,8 @@ class CompletionsGeneration:
         triggers: list[str] = []
         if self._grammar is not None and not grammar:
             triggers.append(CALL_OPEN)
-        if self._request.force_tool_call and self._in_reasoning and not self._call_forced:
+        forced = self._request.force_tool_call and not self._call_forced
+        if self._in_reasoning and (forced or self._answer_grammar is not None):
             triggers.append(REASONING_END)
         return tuple(triggers)
 
@@ -141,7 +154,9 @@ class CompletionsGeneration:
             "skip_special_tokens": False,
             **sampling_fields(self._request.sampling),
         }
-        if grammar and self._grammar is not None:
+        if grammar and self._answer_grammar is not None:
+            body["grammar"] = self._answer_grammar
+        elif grammar and self._grammar is not None:
             body["grammar"] = self._grammar
         triggers = self._triggers(grammar=grammar)
         phase = _Phase()

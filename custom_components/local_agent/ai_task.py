@@ -1,0 +1,105 @@
+"""The AI Task entity: one per ai_task_data subentry, on the entry's loaded model (data_task.py).
+
+It shares the model with the entry's conversation agents and queues behind them (one
+generation at a time in process; the server's limit otherwise). It never calls tools.
+"""
+
+from __future__ import annotations
+
+from homeassistant.components import ai_task, conversation
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from . import LocalAgentConfigEntry, entry_updates
+from .const import DOMAIN, SUBENTRY_AI_TASK
+from .data_task import TaskOptions, async_generate_data
+
+# Requests queue in the model's worker, not in Home Assistant's entity platform.
+PARALLEL_UPDATES = 0
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: LocalAgentConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add one AI Task entity per AI task subentry; follow later subentry changes."""
+    entities: dict[str, LocalAgentTaskEntity] = {}
+
+    @callback
+    def async_sync_tasks() -> None:
+        """Add new tasks, rename changed ones, forget removed ones; the model stays loaded."""
+        current = {
+            subentry_id: subentry
+            for subentry_id, subentry in entry.subentries.items()
+            if subentry.subentry_type == SUBENTRY_AI_TASK
+        }
+        for subentry_id in entities.keys() - current.keys():
+            # Removing the subentry removed its entity and device from the registries.
+            del entities[subentry_id]
+        for subentry_id, subentry in current.items():
+            if (entity := entities.get(subentry_id)) is not None:
+                entity.async_apply_subentry()
+                continue
+            entity = entities[subentry_id] = LocalAgentTaskEntity(entry, subentry)
+            async_add_entities([entity], config_subentry_id=subentry_id)
+
+    async_sync_tasks()
+    entry.async_on_unload(
+        async_dispatcher_connect(
+            hass, entry_updates.agents_changed_signal(entry.entry_id), async_sync_tasks
+        )
+    )
+
+
+class LocalAgentTaskEntity(ai_task.AITaskEntity):
+    """Generates data (text, or the structure asked for) with the entry's model."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+    # Text attachments are read into the prompt; others are refused with a clear error.
+    _attr_supported_features = (
+        ai_task.AITaskEntityFeature.GENERATE_DATA | ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS
+    )
+
+    def __init__(self, entry: LocalAgentConfigEntry, subentry: ConfigSubentry) -> None:
+        """Describe the entity and its device (hanging off the model's device)."""
+        self.entry = entry
+        self.subentry = subentry
+        self._attr_unique_id = subentry.subentry_id
+        info = entry.runtime_data.worker.info
+        self._attr_device_info = dr.DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="Local Agent",
+            model=info.name or info.path.name,
+            entry_type=dr.DeviceEntryType.SERVICE,
+        )
+        if entry.runtime_data.device_id is not None:
+            self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
+
+    @callback
+    def async_apply_subentry(self) -> None:
+        """Follow a new name; new settings apply from the next task (read at each one)."""
+        if self.device_entry is not None and self.device_entry.name != self.subentry.title:
+            dr.async_get(self.hass).async_update_device(
+                self.device_entry.id, name=self.subentry.title
+            )
+
+    async def _async_generate_data(
+        self,
+        task: ai_task.GenDataTask,
+        chat_log: conversation.ChatLog,
+    ) -> ai_task.GenDataTaskResult:
+        """Run the task on the model, with this subentry's settings."""
+        return await async_generate_data(
+            self.hass,
+            data=self.entry.runtime_data,
+            options=TaskOptions.from_data(self.subentry.data),
+            task=task,
+            chat_log=chat_log,
+            agent_id=self.entity_id,
+        )

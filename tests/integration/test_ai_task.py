@@ -1,0 +1,432 @@
+"""AI tasks: ai_task.generate_data on the entry's model, with real inference on the test models.
+
+The qwen35 test model has random weights: with a structure, the grammar alone makes what it
+writes parse and have the declared types. Without one it writes gibberish text, returned as is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest.mock import patch
+
+from freezegun.api import FrozenDateTimeFactory
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.ai_task import LocalAgentTaskEntity
+from custom_components.local_agent.config_flow import (
+    default_agent_data,
+    default_agent_name,
+    default_ai_task_data,
+)
+from custom_components.local_agent.const import (
+    CONF_CONTEXT_SIZE,
+    CONF_MAX_TOKENS,
+    CONF_MODEL_PATH,
+    CONF_TEMPERATURE,
+    CONF_THINKING,
+    CONF_THINKING_BUDGET,
+    CONF_THREADS,
+    DOMAIN,
+    SUBENTRY_AI_TASK,
+    SUBENTRY_CONVERSATION,
+)
+from custom_components.local_agent.engine.llama import GenerationRequest, LlamaRuntime
+from custom_components.local_agent.engine.worker import ModelWorker
+from homeassistant import config_entries
+from homeassistant.components import ai_task, conversation
+from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.const import CONF_NAME
+from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.chat_session import async_get_chat_session
+from homeassistant.setup import async_setup_component
+
+# A notification classified into fields, as an automation would ask (the service's format).
+STRUCTURE: dict[str, Any] = {
+    "urgent": {"selector": {"boolean": {}}, "required": True},
+    "room": {"selector": {"text": {}}, "required": True},
+    "count": {"selector": {"number": {"min": 0, "max": 10}}, "required": True},
+    "kind": {"selector": {"select": {"options": ["alarm", "info"]}}, "required": True},
+    "note": {"selector": {"text": {}}},
+}
+
+
+def task_subentry(title: str, **options: Any) -> ConfigSubentryData:
+    # Room for two texts at the grammar's bound, however long random weights make them.
+    return ConfigSubentryData(
+        data={**default_ai_task_data(), CONF_MAX_TOKENS: 1500, **options},
+        subentry_type=SUBENTRY_AI_TASK,
+        title=title,
+        unique_id=None,
+    )
+
+
+def agent_subentry(title: str) -> ConfigSubentryData:
+    return ConfigSubentryData(
+        data=default_agent_data(), subentry_type=SUBENTRY_CONVERSATION, title=title, unique_id=None
+    )
+
+
+@pytest.fixture
+def model_loads() -> Iterator[list[Path]]:
+    """Every load of a model into this process."""
+    loads: list[Path] = []
+    original = ModelWorker.load.__func__  # type: ignore[attr-defined]
+
+    async def load(cls: type[ModelWorker], path: Path, settings: Any) -> ModelWorker:
+        loads.append(path)
+        return await original(cls, path, settings)  # type: ignore[no-any-return]
+
+    with patch.object(ModelWorker, "load", classmethod(load)):
+        yield loads
+
+
+@pytest.fixture
+def requests() -> Iterator[list[GenerationRequest]]:
+    """Every request the in-process engine runs, and how many run at once (at most 1)."""
+    seen: list[GenerationRequest] = []
+    original = LlamaRuntime.generate
+    running = [0, 0]  # now, most
+
+    def generate(self: LlamaRuntime, request: GenerationRequest, *args: Any) -> Any:
+        seen.append(request)
+        running[0] += 1
+        running[1] = max(running)
+        try:
+            return original(self, request, *args)
+        finally:
+            running[0] -= 1
+
+    with patch.object(LlamaRuntime, "generate", generate):
+        yield seen
+    assert running[1] <= 1, "two generations ran on one model at once"
+
+
+async def setup_entry(
+    hass: HomeAssistant, model_path: Path, *subentries: ConfigSubentryData, title: str = "Tiny"
+) -> MockConfigEntry:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title=title,
+        data={CONF_MODEL_PATH: str(model_path)},
+        # One thread: the test models gain nothing from more, and a busy machine stays steady.
+        options={CONF_THREADS: 1, CONF_CONTEXT_SIZE: 2048},
+        unique_id=str(model_path),
+        subentries_data=list(subentries),
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+def entity_of(hass: HomeAssistant, domain: str, subentry_id: str) -> str:
+    entity_id = er.async_get(hass).async_get_entity_id(domain, DOMAIN, subentry_id)
+    assert entity_id is not None
+    return entity_id
+
+
+def only_subentry(entry: MockConfigEntry, subentry_type: str) -> str:
+    return next(s for s, sub in entry.subentries.items() if sub.subentry_type == subentry_type)
+
+
+async def generate(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[str, Any]:
+    response = await hass.services.async_call(
+        "ai_task",
+        "generate_data",
+        {"task_name": "test", "entity_id": entity_id, **fields},
+        blocking=True,
+        return_response=True,
+    )
+    assert response is not None
+    return dict(response)
+
+
+@pytest.mark.parametrize("thinking", [False, True])
+async def test_structure_is_always_valid_even_from_random_weights(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    requests: list[GenerationRequest],
+    thinking: bool,
+) -> None:
+    options = {CONF_THINKING: thinking, CONF_THINKING_BUDGET: 16, CONF_TEMPERATURE: 1.0}
+    entry = await setup_entry(hass, qwen35_model_path, task_subentry("Task", **options))
+    entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
+
+    for _ in range(4):
+        response = await generate(
+            hass, entity_id, instructions="Smoke in the kitchen!", structure=STRUCTURE
+        )
+        data = response["data"]
+        assert isinstance(data, dict), data
+        assert isinstance(data["urgent"], bool)
+        assert isinstance(data["room"], str)
+        assert isinstance(data["count"], int | float)
+        assert not isinstance(data["count"], bool)
+        assert data["count"] >= 0
+        assert data["kind"] in ("alarm", "info")
+        assert set(data) <= set(STRUCTURE)
+
+    request = requests[-1]
+    assert request.tools == ()  # an AI task is never offered a tool
+    assert request.answer_schema is not None
+    assert request.answer_schema["required"] == ["urgent", "room", "count", "kind"]
+    prompt = request.static_prompt + request.dynamic_prompt
+    assert "Smoke in the kitchen!" in prompt
+    assert "JSON" not in prompt  # the grammar does the work, not the prompt
+    assert request.starts_in_reasoning is thinking
+    assert request.thinking_budget == (16 if thinking else None)
+
+
+async def test_plain_text_without_structure_and_thinking_stays_out(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    requests: list[GenerationRequest],
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    # Greedy at a fixed time (the prompt holds it): the same gibberish answer every run.
+    freezer.move_to("2026-11-30 18:30:00+00:00")
+    options = {
+        CONF_THINKING: True,
+        CONF_THINKING_BUDGET: 8,
+        CONF_MAX_TOKENS: 24,
+        CONF_TEMPERATURE: 0.0,
+    }
+    entry = await setup_entry(hass, qwen35_model_path, task_subentry("Task", **options))
+    entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
+
+    response = await generate(hass, entity_id, instructions="Summarise: all lights are off.")
+
+    assert isinstance(response["data"], str)
+    assert response["data"]
+    assert requests[-1].answer_schema is None
+    assert requests[-1].starts_in_reasoning
+    for tag in ("<think>", "</think>", "<|im_end|>", "<|im_start|>"):
+        assert tag not in response["data"]
+
+
+async def test_gemma_real_weights_write_the_structure(
+    hass: HomeAssistant, gemma_model_path: Path
+) -> None:
+    options = {CONF_TEMPERATURE: 0.0, CONF_MAX_TOKENS: 48, CONF_THINKING: False}
+    entry = await setup_entry(hass, gemma_model_path, task_subentry("Gemma task", **options))
+    entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
+
+    structured = await generate(
+        hass,
+        entity_id,
+        instructions="Is the house on fire? Answer yes or no.",
+        structure={"answer": {"selector": {"select": {"options": ["yes", "no"]}}}},
+    )
+
+    # This base model, given a chat prompt, ends its turn at once; the grammar made it answer.
+    assert structured["data"]["answer"] in ("yes", "no")
+
+
+async def test_automation_uses_the_result_of_generate_data(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    """An automation asks for a structure and uses its typed fields in a later action."""
+    options = {CONF_THINKING: False, CONF_TEMPERATURE: 1.0}
+    entry = await setup_entry(hass, qwen35_model_path, task_subentry("Task", **options))
+    entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
+    seen: list[Event[Any]] = []
+
+    @callback
+    def record(event: Event[Any]) -> None:
+        seen.append(event)
+
+    hass.bus.async_listen("classified", record)
+    assert await async_setup_component(
+        hass,
+        "automation",
+        {
+            "automation": {
+                "trigger": {"platform": "event", "event_type": "notification"},
+                "action": [
+                    {
+                        "action": "ai_task.generate_data",
+                        "data": {
+                            "task_name": "classify",
+                            "entity_id": entity_id,
+                            "instructions": "Classify: {{ trigger.event.data.text }}",
+                            "structure": STRUCTURE,
+                        },
+                        "response_variable": "result",
+                    },
+                    {
+                        "event": "classified",
+                        "event_data": {
+                            "urgent": "{{ result.data.urgent }}",
+                            "kind": "{{ result.data.kind }}",
+                            "is_bool": "{{ result.data.urgent is boolean }}",
+                        },
+                    },
+                ],
+            }
+        },
+    )
+
+    hass.bus.async_fire("notification", {"text": "Water leak under the sink"})
+    await hass.async_block_till_done()
+
+    assert len(seen) == 1
+    assert seen[0].data["is_bool"] is True
+    assert seen[0].data["kind"] in ("alarm", "info")
+
+
+async def _run_task(hass: HomeAssistant, entity_id: str, task: ai_task.GenDataTask) -> Any:
+    entity = hass.data[AI_TASK_COMPONENT].get_entity(entity_id)
+    assert isinstance(entity, LocalAgentTaskEntity)
+    with async_get_chat_session(hass) as session:
+        return await entity.internal_async_generate_data(session, task)
+
+
+async def test_attachments_the_model_cannot_read_are_refused(
+    hass: HomeAssistant, qwen35_model_path: Path, tmp_path: Path, requests: list[GenerationRequest]
+) -> None:
+    entry = await setup_entry(hass, qwen35_model_path, task_subentry("Task", thinking=False))
+    entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
+    image = tmp_path / "snapshot.jpg"
+    image.write_bytes(b"\xff\xd8\xff\xe0 not text")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("The boiler pressure is 0.4 bar.", encoding="utf-8")
+
+    def attach(path: Path, mime_type: str) -> conversation.Attachment:
+        return conversation.Attachment(f"media-source://x/{path.name}", mime_type, path)
+
+    with pytest.raises(HomeAssistantError) as caught:
+        await _run_task(
+            hass,
+            entity_id,
+            ai_task.GenDataTask(
+                name="look", instructions="What is this?", attachments=[attach(image, "image/jpeg")]
+            ),
+        )
+    assert caught.value.translation_key == "attachment_not_text"
+    assert caught.value.translation_placeholders == {
+        "name": "snapshot.jpg",
+        "mime_type": "image/jpeg",
+    }
+    assert "reads text only" in str(caught.value)
+    assert requests == []  # refused before the model was asked anything
+
+    # A text attachment is read into the prompt.
+    result = await _run_task(
+        hass,
+        entity_id,
+        ai_task.GenDataTask(
+            name="read",
+            instructions="Is the pressure fine?",
+            attachments=[attach(notes, "text/plain")],
+        ),
+    )
+    assert isinstance(result.data, str)
+    assert "The boiler pressure is 0.4 bar." in requests[-1].dynamic_prompt
+
+
+async def test_tasks_share_the_agents_model_and_queue_and_can_be_cancelled(
+    hass: HomeAssistant, qwen35_model_path: Path, requests: list[GenerationRequest]
+) -> None:
+    entry = await setup_entry(
+        hass,
+        qwen35_model_path,
+        agent_subentry("Agent"),
+        task_subentry("Task A", thinking=False),
+        task_subentry("Task B", thinking=False),
+    )
+    task_ids = [s for s, sub in entry.subentries.items() if sub.subentry_type == SUBENTRY_AI_TASK]
+    a, b = (entity_of(hass, "ai_task", s) for s in task_ids)
+    worker = entry.runtime_data.worker
+    entities = [hass.data[AI_TASK_COMPONENT].get_entity(e) for e in (a, b)]
+    assert all(isinstance(e, LocalAgentTaskEntity) for e in entities)
+    assert all(e.entry.runtime_data.worker is worker for e in entities)  # type: ignore[union-attr]
+
+    # Two tasks and a conversation at once: one generation at a time (the fixture checks).
+    agent_id = entity_of(hass, "conversation", only_subentry(entry, SUBENTRY_CONVERSATION))
+    results = await asyncio.gather(
+        generate(hass, a, instructions="one", structure=STRUCTURE),
+        generate(hass, b, instructions="two", structure=STRUCTURE),
+        conversation.async_converse(hass, "hello", None, None, agent_id=agent_id),
+    )
+    assert isinstance(results[0]["data"], dict)
+    assert isinstance(results[1]["data"], dict)
+    assert len(requests) >= 3
+
+    # Cancelling the caller stops its generation and frees the model for the next one.
+    pending = hass.async_create_task(generate(hass, a, instructions="long " * 200))
+    for _ in range(10_000):  # until the task is queued on the model
+        if worker.busy:
+            break
+        await asyncio.sleep(0)
+    assert worker.busy
+    pending.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await pending
+    assert not worker.busy
+    after = await generate(hass, b, instructions="again", structure=STRUCTURE)
+    assert isinstance(after["data"], dict)
+
+
+async def test_ai_tasks_come_and_go_without_reloading_the_model(
+    hass: HomeAssistant, qwen35_model_path: Path, model_loads: list[Path]
+) -> None:
+    entry = await setup_entry(hass, qwen35_model_path, agent_subentry("Agent"), title="Tiny Qwen")
+    agent = entity_of(hass, "conversation", only_subentry(entry, SUBENTRY_CONVERSATION))
+    worker = entry.runtime_data.worker
+    assert len(model_loads) == 1
+
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
+    )
+    assert result["type"] is FlowResultType.FORM
+    suggested = {
+        str(key): key.description["suggested_value"]
+        for key in result["data_schema"].schema
+        if key.description and "suggested_value" in key.description
+    }
+    assert suggested[CONF_NAME] == "Local Agent AI Task (Tiny Qwen)"
+    form = {**default_ai_task_data(), CONF_NAME: suggested[CONF_NAME], CONF_THINKING: False}
+    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    task_id = only_subentry(entry, SUBENTRY_AI_TASK)
+    task = entity_of(hass, "ai_task", task_id)
+    state = hass.states.get(task)
+    assert state is not None
+    assert state.attributes["friendly_name"] == "Local Agent AI Task (Tiny Qwen)"
+    assert (await generate(hass, task, instructions="hi"))["data"]
+
+    # A second one gets a name of its own.
+    assert default_agent_name(hass, entry.title, SUBENTRY_AI_TASK) == (
+        "Local Agent AI Task (Tiny Qwen) 2"
+    )
+
+    # Reconfigure: new name, thinking on; then remove it.
+    result = await entry.start_subentry_reconfigure_flow(hass, task_id)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], {**form, CONF_NAME: "Classifier", CONF_THINKING: True}
+    )
+    await hass.async_block_till_done()
+    assert result["reason"] == "reconfigure_successful"
+    state = hass.states.get(task)
+    assert state is not None
+    assert state.attributes["friendly_name"] == "Classifier"
+
+    assert hass.config_entries.async_remove_subentry(entry, task_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(task) is None
+
+    assert len(model_loads) == 1
+    assert entry.state is ConfigEntryState.LOADED
+    assert entry.runtime_data.worker is worker
+    agent_state = hass.states.get(agent)
+    assert agent_state is not None
+    assert agent_state.state != "unavailable"
