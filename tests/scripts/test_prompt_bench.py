@@ -108,8 +108,9 @@ def test_prompt_benchmark_reports_sane_figures(qwen35_model_path: Path, tmp_path
     assert size["entities"] == 10
     assert CONTROLLABLE | {"get_state"} <= set(size["tools"])
     (tokens,) = size["tokens"].values()
+    # The home list is in the static prefix; a turn's own part is the time and the sentence.
     assert tokens["static"] > 500
-    assert tokens["dynamic"] > 100
+    assert 0 < tokens["dynamic"] <= 120
     assert tokens["total"] == tokens["static"] + tokens["dynamic"]
     assert tokens["assist_total"] > tokens["assist_tools"] > 0
     timing = size["timing"]
