@@ -35,6 +35,7 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
+from .agent_defaults import agent_data
 from .const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
@@ -60,14 +61,7 @@ from .const import (
     CONF_TOP_P,
     DEFAULT_AGENT_NAME,
     DEFAULT_AI_TASK_NAME,
-    DEFAULT_CONFIRMATION_TIMEOUT,
     DEFAULT_CONTEXT_SIZE,
-    DEFAULT_HISTORY_TOKENS,
-    DEFAULT_INSTRUCTIONS,
-    DEFAULT_MAX_ROUNDS,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_SENSITIVE_COVER_CLASSES,
-    DEFAULT_SENSITIVE_DOMAINS,
     DEFAULT_TASK_MAX_TOKENS,
     DEFAULT_TASK_PRESENCE_PENALTY,
     DEFAULT_THINKING,
@@ -96,29 +90,7 @@ COVER_CLASS_CHOICES = ["garage", "door", "gate", "window", "shutter", "awning"]
 
 def default_agent_data() -> dict[str, Any]:
     """Return the settings of a new agent: model-card sampling, our tools, thinking on."""
-    sampling = SamplingSettings()
-    return {
-        CONF_PROMPT: DEFAULT_INSTRUCTIONS,
-        CONF_HOME_TOOLS: True,
-        CONF_LLM_HASS_API: [],
-        CONF_THINKING: DEFAULT_THINKING,
-        CONF_THINKING_BUDGET: DEFAULT_THINKING_BUDGET,
-        CONF_TEMPERATURE: sampling.temperature,
-        CONF_TOP_P: sampling.top_p,
-        CONF_TOP_K: sampling.top_k,
-        CONF_MIN_P: sampling.min_p,
-        CONF_PRESENCE_PENALTY: sampling.presence_penalty,
-        CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
-        CONF_MAX_ROUNDS: DEFAULT_MAX_ROUNDS,
-        CONF_HISTORY_TOKENS: DEFAULT_HISTORY_TOKENS,
-        CONF_SENSITIVE_DOMAINS: list(DEFAULT_SENSITIVE_DOMAINS),
-        CONF_SENSITIVE_COVER_CLASSES: list(DEFAULT_SENSITIVE_COVER_CLASSES),
-        CONF_SENSITIVE_ENTITIES: [],
-        CONF_EXEMPT_ENTITIES: [],
-        CONF_EXEMPT_TOOLS: [],
-        CONF_ALLOW_UNATTENDED: False,
-        CONF_CONFIRMATION_TIMEOUT: DEFAULT_CONFIRMATION_TIMEOUT,
-    }
+    return agent_data()
 
 
 def default_agent_name(
