@@ -11,8 +11,10 @@ as a user would, and does what a user does:
    llama-cpp-python is hidden from Home Assistant: the entry fails with the ``runtime_missing``
    repair issue, whose fix flow is opened and submitted (``uv`` runs offline here, so the
    install fails as it does without a network: what matters is that the flow runs);
-3. make the runtime visible (copied into a folder already on Home Assistant's PYTHONPATH) and
-   reload the entry: the separate-process load check runs, the model loads;
+3. set the entry's engine options through its options flow (1 thread, 2048-token context: on
+   two busy cores one llama.cpp thread answers much faster), make the runtime visible (copied
+   into a folder already on Home Assistant's PYTHONPATH) and reload the entry: the
+   separate-process load check runs, the model loads;
 4. add an agent subentry through its flow, send a sentence through /api/conversation/process,
    download the entry's diagnostics;
 5. stop Home Assistant and read its log.
@@ -53,6 +55,7 @@ STEP_TIMEOUT: Final = 180.0
 SENTENCE: Final = "Turn on the kitchen light"
 # The agent's answer is cut short: Gemma 270M (a base model) writes gibberish anyway.
 AGENT_OPTIONS: Final = {"max_tokens": 64, "thinking_budget": 16, "max_tool_rounds": 1}
+ENGINE_OPTIONS: Final = {"threads": 1, "context_size": 2048}
 CONFIGURATION: Final = """\
 homeassistant:
   name: Local Agent smoke test
@@ -470,15 +473,8 @@ class Smoke:
         if entry["state"] != "setup_error" or "llama" not in (entry.get("reason") or ""):
             raise SmokeFailure(f"without the runtime the entry must fail: {entry}")
 
-        self.say("Opening and submitting the runtime_missing repair flow")
-        fixes = "/api/repairs/issues/fix"
-        result = api.post(fixes, {"handler": DOMAIN, "issue_id": "runtime_missing"})
-        if result.get("step_id") != "confirm":
-            raise SmokeFailure(f"the repair flow did not start with its confirmation: {result}")
-        result = walk_flow(api, fixes, result, deadline=time.monotonic() + STEP_TIMEOUT)
-        if result["type"] == "abort" and result.get("reason") not in ("install_failed", "no_wheel"):
-            raise SmokeFailure(f"the repair flow ended with {result}")
-        self.say(f"  the repair flow ended: {result['type']} {result.get('reason', '')}")
+        self.repair_runtime(api)
+        self.set_engine_options(api, entry_id)
 
         source = copy_runtime(self.runtime_dir)
         self.say(f"Runtime visible now (copied from {source}); reloading the entry")
@@ -517,8 +513,41 @@ class Smoke:
 
         self.say("Downloading the entry's diagnostics")
         diagnostics = api.get(f"/api/diagnostics/config_entry/{entry_id}")
-        if diagnostics["data"]["engine"]["threads"] < 1:
-            raise SmokeFailure(f"diagnostics without threads: {diagnostics['data']['engine']}")
+        engine = diagnostics["data"]["engine"]
+        if (engine["threads"], engine["n_ctx"]) != (
+            ENGINE_OPTIONS["threads"],
+            ENGINE_OPTIONS["context_size"],
+        ):
+            raise SmokeFailure(f"the entry's options did not reach the engine: {engine}")
+
+    def repair_runtime(self, api: Api) -> None:
+        """Open and submit the runtime_missing fix flow (the offline install fails)."""
+        self.say("Opening and submitting the runtime_missing repair flow")
+        fixes = "/api/repairs/issues/fix"
+        result = api.post(fixes, {"handler": DOMAIN, "issue_id": "runtime_missing"})
+        if result.get("step_id") != "confirm":
+            raise SmokeFailure(f"the repair flow did not start with its confirmation: {result}")
+        result = walk_flow(api, fixes, result, deadline=time.monotonic() + STEP_TIMEOUT)
+        if result["type"] == "abort" and result.get("reason") not in ("install_failed", "no_wheel"):
+            raise SmokeFailure(f"the repair flow ended with {result}")
+        self.say(f"  the repair flow ended: {result['type']} {result.get('reason', '')}")
+
+    def set_engine_options(self, api: Api, entry_id: str) -> None:
+        """Set the entry's engine options through its options flow."""
+        # One thread and a small context: two busy cores answer faster with one llama.cpp
+        # thread (its threads spin while they wait for each other). Saving reloads the entry.
+        self.say("Setting the entry's options (1 thread, 2048-token context) through its flow")
+        options = "/api/config/config_entries/options/flow"
+        result = api.post(options, {"handler": entry_id})
+        result = walk_flow(
+            api,
+            options,
+            result,
+            overrides=ENGINE_OPTIONS,
+            deadline=time.monotonic() + STEP_TIMEOUT,
+        )
+        if result["type"] != "create_entry":
+            raise SmokeFailure(f"the options flow ended with {result}")
 
     def agent_entity(self, api: Api) -> str:
         deadline = time.monotonic() + STEP_TIMEOUT
