@@ -7,7 +7,8 @@ Runs, on this machine:
 * turn time against the number of exposed entities: a real Home Assistant with a synthetic
   home of N entities and the given model (default Gemma 270M, real weights), one command per
   conversation, median of --runs turns after a warm-up turn (which saves the prefix checkpoint);
-* `turn`: one command on the demo home split into phases (build, prompt evaluation, cached
+* `turn`: one command on the demo home, in-process and (where scripts/setup built it) on
+  llama.cpp's llama-server, split into phases (build, prompt evaluation, cached
   tokens, reasoning, tool call, execution, answer);
 * `engine` (unless --skip-engine): our engine vs raw llama-cpp-python, and prefix caching.
 
@@ -45,6 +46,7 @@ from scripts.harness.agent import async_create_person, async_local_agent
 from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
 from scripts.harness.models import ModelFileError, resolve_model
 from scripts.harness.synthetic import async_setup_synthetic_home
+from tests.real_llama_server import missing_llama_server
 
 from . import engine as engine_bench, prompt as prompt_bench, turn as turn_bench
 
@@ -266,11 +268,15 @@ def main(argv: list[str] | None = None) -> int:
             prompt_bench.main, ["--sizes", args.sizes, "--turns", "10", "--json", str(prompt_json)]
         )
         turns = asyncio.run(async_turn_times(model, sizes, args))
+        # In-process next to llama.cpp's llama-server where scripts/setup could build it.
+        no_server = missing_llama_server()
         turn_text = run_module(
             turn_bench.main,
-            ["--model", str(model), "--engine", "inprocess", "--runs", str(args.runs),
-             "--threads", str(args.threads), "--force-call"],
+            ["--model", str(model), "--engine", "inprocess" if no_server else "both",
+             "--runs", str(args.runs), "--threads", str(args.threads), "--force-call"],
         )  # fmt: skip
+        if no_server:
+            turn_text += f"\n(llama-server left out: {no_server})\n"
         engine_text = None
         if not args.skip_engine:
             engine_text = run_module(engine_bench.main, ["--runs", "3", "--threads", "1"])

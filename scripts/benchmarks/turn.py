@@ -4,9 +4,11 @@ A real Home Assistant with the demo home (scripts/harness) sends one sentence to
 through `conversation.async_converse`, as a voice satellite would. Engines:
 
 * ``inprocess``: the model in this process (llama-cpp-python, prefix checkpoints).
-* ``server``: the same model file served by llama-cpp-python's own OpenAI-compatible server
-  (`python -m llama_cpp.server`, started here on loopback with the same threads and context),
-  reached through the server engine in completions or chat mode.
+* ``server``: the same model file served by an OpenAI-compatible server started here on
+  loopback with the same threads, reached through the server engine in completions or chat
+  mode: llama.cpp's `llama-server` (--server llama-server, the default; built by scripts/setup,
+  one slot of 8,192 tokens, its own context checkpoints and prompt cache, the chat template from
+  its /props) or llama-cpp-python's (--server llama-cpp-python, `python -m llama_cpp.server`).
 * ``both``: one after the other, then the comparison.
 
 Each turn is split by the events the engine streams (timestamped as they reach the agent):
@@ -20,13 +22,16 @@ Each turn is split by the events the engine streams (timestamped as they reach t
 * execution: running the tool calls in Home Assistant;
 * other: the rest of the wall time (chat log, conversation API, safety gate).
 
-Tokens: prompt tokens and cached tokens as the engine reports them (llama-cpp-python's server
-reports none while streaming: "n/a"), generated and reasoning tokens. The first turn of each
+Tokens: prompt tokens, cached tokens and evaluated tokens (prompt minus cached: what the
+prefix checkpoint, or the server's cache and context checkpoints, saved) as the engine reports
+them (llama-cpp-python's server reports none while streaming: "n/a"), generated and reasoning
+tokens. The first turn of each
 engine warms it up (the in-process static prefix checkpoint, the server's imports) and is not
 counted; each figure is the median of --runs turns, each in a new conversation and a minute
 later on the prompt's clock (so the dynamic part changes, as it does in real use).
 
-The server uses the model file's own chat template, so both engines see the same prompt. With
+The server uses the model file's own chat template (llama-server shows it at /props; for
+llama-cpp-python's server it is read from the file here), so both engines see the same prompt. With
 --force-call the first round of each turn continues after `<tool_call>` (as the tests do), so a
 random-weight model exercises the call, its validation and execution.
 """
@@ -92,10 +97,12 @@ from scripts.harness.hass_runner import HarnessError, async_home_assistant, conf
 from scripts.harness.models import SHORTCUTS, ModelFileError, resolve_model
 from scripts.harness.turn import TurnRecord, async_run_turn
 from tests.llama_server import missing_server_dependencies, running_llama_server
+from tests.real_llama_server import missing_llama_server, running_real_llama_server
 
 from . import home_turns
 
 ENGINES = ("inprocess", "server")
+SERVERS = ("llama-server", "llama-cpp-python")
 PARTS = ("build", "prompt", "reasoning", "tool call", "execution", "answer", "other", "total")
 
 
@@ -152,6 +159,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--model", help=f"GGUF file, or {' / '.join(SHORTCUTS)} (default: qwen35, the test model)"
     )
     parser.add_argument("--engine", choices=(*ENGINES, "both"), default="both")
+    parser.add_argument("--server", choices=SERVERS, default=SERVERS[0], help="which server")
     parser.add_argument(
         "--mode", choices=[str(mode) for mode in ServerMode], default=str(ServerMode.COMPLETIONS)
     )
@@ -358,7 +366,15 @@ async def async_bench(args: argparse.Namespace, model: Path) -> list[EngineResul
                 ) as handle:
                     await run_turns(handle, args, result, server=False)
                 results.append(result)
-            if "server" in engines:
+            if "server" in engines and args.server == "llama-server":
+                result = EngineResult("server", f"llama-server ({args.mode})")
+                with running_real_llama_server(model, threads=args.threads, n_ctx=8192) as llama:
+                    async with async_server_agent(
+                        hass, llama.base_url, llama.model_id, args.mode, options
+                    ) as handle:
+                        await run_turns(handle, args, result, server=True)
+                results.append(result)
+            elif "server" in engines:
                 result = EngineResult("server", f"server ({args.mode})")
                 template = gguf_chat_template(model)
                 with (
@@ -383,20 +399,23 @@ def report(results: list[EngineResult], args: argparse.Namespace, model: Path) -
         f"Turn latency: {model.name}, {args.threads} threads, sentence {args.sentence!r}, "
         f"median of {args.runs} turns{', first round forced to call' if args.force_call else ''}",
         "",
-        f"{'':<22}" + "".join(f"{r.label:>22}" for r in results),
+        f"{'':<22}" + "".join(f"{r.label:>28}" for r in results),
     ]
     for part in PARTS:
         label = f"{part} (ms)"
-        lines.append(f"{label:<22}" + "".join(f"{r.median(part) * 1000:>22.1f}" for r in results))
+        lines.append(f"{label:<22}" + "".join(f"{r.median(part) * 1000:>28.1f}" for r in results))
     for name in ("prompt_tokens", "cached_tokens", "generated_tokens", "reasoning_tokens"):
         cells = []
         for result in results:
             value = result.median_tokens(name)
-            cells.append(f"{'n/a' if value is None else f'{value:g}':>22}")
+            cells.append(f"{'n/a' if value is None else f'{value:g}':>28}")
         lines.append(f"{name.replace('_', ' '):<22}" + "".join(cells))
+        if name == "cached_tokens":
+            cells = [f"{_median_evaluated(result):>28}" for result in results]
+            lines.append(f"{'evaluated tokens':<22}" + "".join(cells))
     lines.append(
         f"{'rounds':<22}"
-        + "".join(f"{statistics.median(t.rounds for t in r.turns):>22g}" for r in results)
+        + "".join(f"{statistics.median(t.rounds for t in r.turns):>28g}" for r in results)
     )
     if len(results) == 2:
         ratio = results[1].median("total") / results[0].median("total")
@@ -408,15 +427,29 @@ def report(results: list[EngineResult], args: argparse.Namespace, model: Path) -
     return "\n".join(lines)
 
 
+def _median_evaluated(result: EngineResult) -> str:
+    """Median prompt tokens evaluated (not taken from a cache or checkpoint) per turn."""
+    evaluated = [
+        turn.prompt_tokens - turn.cached_tokens
+        for turn in result.turns
+        if turn.prompt_tokens is not None and turn.cached_tokens is not None
+    ]
+    if not evaluated or len(evaluated) < len(result.turns):
+        return "n/a"
+    return f"{statistics.median(evaluated):g}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; return the exit status."""
     args = parse_args(argv)
     configure_logging(verbose=args.verbose)
     if args.homes:
         return home_turns.main(args)
-    if args.engine != "inprocess" and (reason := missing_server_dependencies()):
-        print(f"scripts/bench turn: {reason}", file=sys.stderr)
-        return 2
+    if args.engine != "inprocess":
+        missing = missing_llama_server if args.server == "llama-server" else None
+        if reason := (missing or missing_server_dependencies)():
+            print(f"scripts/bench turn: {reason}", file=sys.stderr)
+            return 2
     try:
         model = resolve_model(args.model)
     except ModelFileError as err:
