@@ -203,25 +203,29 @@ async def test_yes_from_another_user_or_device_does_nothing(
     audit: list[dict[str, Any]],
 ) -> None:
     question = await ask_unlock(scripted_agent, scripted_worker, person, device_id="hall")
-    scripted_worker.will_write(answer("Yes to what?"))
 
-    await scripted_agent.ask(
+    other_user = await scripted_agent.ask(
         "yes",
         conversation_id=question.conversation_id,
         context=Context(user_id=hass_read_only_user.id),
         device_id="hall",
     )
-
-    assert state(hass, FRONT_DOOR) == "locked"
-    assert outcomes(audit) == ["proposed", "cancelled"]
-    assert audit[1]["reason"] == "another user or device"
-
-    question = await ask_unlock(scripted_agent, scripted_worker, person, device_id="hall")
-    scripted_worker.will_write(answer("Yes to what?"))
-    await scripted_agent.ask(
+    other_device = await scripted_agent.ask(
         "yes", conversation_id=question.conversation_id, context=person, device_id="garden"
     )
+
     assert state(hass, FRONT_DOOR) == "locked"
+    for refused in (other_user, other_device):
+        assert speech(refused).startswith("Only the person who asked")
+    assert outcomes(audit) == ["proposed", "refused", "refused"]
+    assert audit[1]["reason"] == "an answer from another user or device"
+    assert len(scripted_worker.requests) == 1  # the model never saw those answers
+
+    # The question still waits for its own person.
+    await scripted_agent.ask(
+        "yes", conversation_id=question.conversation_id, context=person, device_id="hall"
+    )
+    assert state(hass, FRONT_DOOR) == "unlocked"
 
 
 async def test_injected_entity_name_cannot_unlock_without_yes(
@@ -244,7 +248,8 @@ async def test_injected_entity_name_cannot_unlock_without_yes(
 
     result = await scripted_agent.ask("turn on the AC", context=person)
 
-    assert injection in scripted_worker.requests[0].dynamic_prompt
+    request = scripted_worker.requests[0]
+    assert injection in request.static_prompt + request.dynamic_prompt  # the model saw it
     assert state(hass, FRONT_DOOR) == "locked"
     assert speech(result) == "Unlock Front Door? Say yes to confirm."
 

@@ -357,18 +357,31 @@ class SafetyGate:
     async def async_answer_pending(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
     ) -> PendingReply | None:
-        """Handle a reply to a pending question; None when the turn is a new request."""
-        pending = async_get_confirmations(self.hass).async_take(
-            self.agent_id, chat_log.conversation_id
-        )
-        if pending is None:
+        """Handle a reply to a pending question; None when the turn is a new request.
+
+        A message from another user or device neither confirms nor cancels the question: it
+        is refused, and the question keeps waiting for its own person until its timeout. Home
+        Assistant 2026.11 refuses another user's message in the conversation before any agent
+        runs; this gives 2026.10 (and another device of the same user) the same behaviour.
+        """
+        store = async_get_confirmations(self.hass)
+        waiting = store.async_peek(self.agent_id, chat_log.conversation_id)
+        if waiting is None:
             return None
         language = user_input.language
-        same_person = pending.user_id == user_input.context.user_id and pending.device_id == (
+        same_person = waiting.user_id == user_input.context.user_id and waiting.device_id == (
             user_input.device_id or user_input.satellite_id
         )
-        if not same_person:
-            self._record_all(user_input, pending, Outcome.CANCELLED, "another user or device")
+        if not same_person and not waiting.expired(time.monotonic()):
+            self._record_all(
+                user_input, waiting, Outcome.REFUSED, "an answer from another user or device"
+            )
+            return PendingReply(
+                await async_phrase(self.hass, language, "confirmation_other_person"),
+                ReplyOutcome.REFUSED,
+            )
+        pending = store.async_take(self.agent_id, chat_log.conversation_id)
+        if pending is None or not same_person:
             return None
         if self.policy.pin:
             return await self._async_answer_pin(user_input, chat_log, pending)

@@ -201,6 +201,11 @@ class ConfirmationStore:
         self._on_expired[key] = on_expired
 
     @callback
+    def async_peek(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
+        """Return what waits in this conversation, leaving it there."""
+        return self._pending.get((agent_id, conversation_id))
+
+    @callback
     def async_take(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
         """Remove and return what waits in this conversation; it can be answered only once.
 
