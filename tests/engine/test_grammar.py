@@ -165,6 +165,15 @@ def test_accepts_well_formed_calls(text: str) -> None:
             "array for object",
         ),
         (
+            call(
+                "light.turn_on",
+                ("entity_id", "light.desk"),
+                ("transition", "-4E513"),
+                ("flash", "true"),
+            ),
+            "number beyond a float (found by llama-server: the parser refuses it)",
+        ),
+        (
             call("light.turn_on", ("entity_id", "light.desk"), ("flash", "true"), ("level", "mid")),
             "neither anyOf alternative",
         ),

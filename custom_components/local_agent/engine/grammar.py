@@ -25,7 +25,8 @@ _VALUE_RULES = {
     "integer": f'value-integer ::= "-"? [0-9]{{1,{MAX_DIGITS}}}',
     "number": (
         f'value-number ::= "-"? [0-9]{{1,{MAX_DIGITS}}} ("." [0-9]{{1,{MAX_DIGITS}}})?'
-        " ([eE] [-+]? [0-9]{1,3})?"
+        # Two exponent digits: 1e99 is a float, while 1e999 overflows and the parser refuses it.
+        " ([eE] [-+]? [0-9]{1,2})?"
     ),
     "string": f"value-string ::= [^<\\n] [^<]{{0,{MAX_STRING_CHARS - 1}}}",
     "object": f'value-object ::= "{{" [^<]{{0,{MAX_JSON_CHARS - 2}}} "}}"',
