@@ -31,7 +31,7 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.model_catalog import DEFAULT_MODEL
 from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
 from homeassistant import config_entries
-from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
+from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from tests.fake_openai import FakeOpenAI, serve_fake_openai
@@ -211,6 +211,27 @@ async def test_every_config_flow_step_renders(
         await configure(hass, show, result, {CONF_MODEL_PATH: str(qwen35_model_path)})
     )
     assert result["reason"] == "reconfigure_successful"
+
+    # A model server that refuses the entry's key: reauthentication, a wrong key, the right one.
+    openai_server.api_key = "right"
+    server = MockConfigEntry(
+        domain=DOMAIN,
+        title="Server",
+        data={
+            CONF_SERVER_URL: openai_server.url,
+            CONF_SERVER_MODEL: "model-a",
+            CONF_SERVER_MODE: "completions",
+            CONF_API_KEY: "old",
+        },
+    )
+    server.add_to_hass(hass)
+    result = show(await server.start_reauth_flow(hass))
+    assert result["step_id"] == "reauth_confirm"
+    result = await configure(hass, show, result, {CONF_API_KEY: "wrong"})
+    assert result["errors"] == {"base": "invalid_auth"}
+    result = await configure(hass, show, result, {CONF_API_KEY: "right"})
+    await hass.async_block_till_done()
+    assert result["reason"] == "reauth_successful"
 
     show.assert_every_step_seen()
 
