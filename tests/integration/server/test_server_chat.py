@@ -64,7 +64,10 @@ async def test_vllm_style_tool_calls_and_reasoning_are_executed(
     assert first["chat_template_kwargs"] == {"enable_thinking": True}
     assert {tool["function"]["name"] for tool in first["tools"]} >= {"light", "get_state"}
     assert first["messages"][0]["role"] == "system"
-    assert first["messages"][-1] == {"role": "user", "content": "turn on the bed light"}
+    # The user's words come after the turn's context block (the time, changed states).
+    assert first["messages"][-1]["role"] == "user"
+    assert first["messages"][-1]["content"].startswith("Now: ")
+    assert first["messages"][-1]["content"].endswith("\n\nturn on the bed light")
     assistant, tool = second["messages"][-2:]
     call = assistant["tool_calls"][0]
     assert call["function"]["name"] == "light"
