@@ -46,7 +46,7 @@ from .tool_calls import (
     ToolCallStreamParser,
     format_tool_call,
 )
-from .types import Conversation, Message, ToolSpec
+from .types import Conversation, Message, ToolCallError, ToolSpec
 
 ENDPOINT: Final = "/v1/chat/completions"
 
@@ -195,7 +195,9 @@ class ChatGeneration:
             remaining = max(request.max_tokens - attempt.pieces, 1)
             attempt = await self._attempt(False, remaining)
         self.stats.finish_reason = attempt.finish or "stop"
-        self._publish_native_calls()
+        # A stream that stopped at max_tokens may have cut the last call short, even where the
+        # server returns it as complete JSON (llama-server closes partial arguments): fail closed.
+        self._publish_native_calls(cut_off=attempt.finish == "length")
         text = "".join(self._content) + "".join(self._native_text)
         if self._reasoning:
             text = "".join(self._reasoning) + "\n" + THINK_CLOSE + "\n\n" + text
@@ -296,9 +298,17 @@ class ChatGeneration:
         elif isinstance(arguments, dict):  # a server that sends the object itself
             call.arguments.append(json.dumps(arguments))
 
-    def _publish_native_calls(self) -> None:
+    def _publish_native_calls(self, *, cut_off: bool) -> None:
+        last = max(self._calls, default=None)
         for index in sorted(self._calls):
-            events = _typed_call(self._calls[index], self._request.tools)
+            call = self._calls[index]
+            if cut_off and index == last:
+                raw = json.dumps({"name": call.name, "arguments": "".join(call.arguments)})
+                message = f"The tool call to '{call.name}' was cut off before it was complete."
+                self._sink.publish([ToolCallFailed(ToolCallError(message, raw, call.name))])
+                self.native_calls += 1
+                continue
+            events = _typed_call(call, self._request.tools)
             self._sink.publish(events)
             self._native_text += [
                 format_tool_call(event.call)

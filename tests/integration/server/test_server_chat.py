@@ -161,3 +161,33 @@ async def test_llama_cpp_python_server_returns_xml_calls_in_the_content(
     assert assistant["content"].startswith("<tool_call>\n<function=")
     assert second[-1]["role"] == "tool"
     assert speech(result)
+
+
+async def test_a_call_cut_off_at_max_tokens_is_not_run(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
+) -> None:
+    """The stream ends at max_tokens while the server returns a call (llama-server closes the
+    partial arguments into valid JSON): the call may be incomplete, so it is refused."""
+    arguments = json.dumps({"action": "turn_on", "entity_id": BED_LIGHT})
+    fake_server.will_stream(
+        [
+            chat_chunk(tool_calls=[tool_call_delta(0, name="light", arguments=arguments)]),
+            chat_chunk(finish="length"),
+        ],
+        [chat_chunk(content="I could not finish.", finish="stop")],
+    )
+    agent = await async_setup_server_agent(
+        hass, fake_server.url, "fake-model", mode=ServerMode.CHAT
+    )
+
+    result = await agent.ask("turn on the bed light")
+
+    assert hass.states.get(BED_LIGHT).state == "off"  # type: ignore[union-attr]
+    results = [
+        c.result.data
+        for c in chat_log_of(hass, result).content
+        if isinstance(c, conversation.ToolResultContent)
+    ]
+    assert results == [{"error": "The tool call to 'light' was cut off before it was complete."}], (
+        results
+    )
