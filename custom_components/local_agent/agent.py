@@ -440,6 +440,10 @@ class ConversationAgent:
             if not generation.done():
                 generation.cancel()
                 await asyncio.wait([generation])
+        if len(calls) > MAX_CALLS_PER_ROUND:
+            # A model looping on call markup would otherwise flood the next prompt with results.
+            LOGGER.debug("Read %d calls in one answer; kept %d", len(calls), MAX_CALLS_PER_ROUND)
+            del calls[MAX_CALLS_PER_ROUND:]
         if calls:
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
@@ -532,6 +536,9 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
         tool_name=event.error.name or "invalid_tool_call", tool_args={}, external=True
     )
 
+
+# Calls read from one answer; more than a turn ever needs, few enough to bound the next prompt.
+MAX_CALLS_PER_ROUND = 8
 
 TURN_MARKERS = (
     "<|im_end|>",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockUser
 
+from custom_components.local_agent.agent import MAX_CALLS_PER_ROUND
 from custom_components.local_agent.engine.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -267,3 +268,18 @@ async def test_unreadable_call_is_reported_without_its_markup_in_history(
     second = scripted_worker.requests[1].dynamic_prompt
     assert "cut off" in second
     assert "<parameter=raw>" not in second
+
+
+async def test_a_flood_of_calls_in_one_answer_is_cut_to_a_few(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """A model looping on call markup cannot grow the next prompt without bound."""
+    flood = "".join(call("get_state", entity_id="light.bed_light") for _ in range(40))
+    scripted_worker.will_write(answer(flood), answer("Done."))
+
+    result = await scripted_agent.ask("what is on")
+
+    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
+    assert len(results) == MAX_CALLS_PER_ROUND
+    assert speech(result) == "Done."
