@@ -121,14 +121,23 @@ def _old_prompt(
     static_system: str,
     extra_system_prompt: str | None,
 ) -> tuple[PromptParts, Conversation]:
-    """The layout before issue 14: time and every state in the system message, every turn."""
-    now = agent_module.dt_util.now()
-    parts = [f"Now: {now.strftime('%A %Y-%m-%d %H:%M')}."]
-    if toolbox.home is not None:
-        parts.append("Home overview (area / entity_id 'name' state):\n" + toolbox.home.overview())
-    if extra_system_prompt:
-        parts.append(extra_system_prompt.strip())
-    dynamic_system = "\n\n".join(parts)
+    """The layout before issue 14: time and every state in the system message, every turn.
+
+    As then, the dynamic part is made once per turn (at its first round) and kept for the
+    turn's later rounds.
+    """
+    users = sum(isinstance(c, conversation.UserContent) for c in chat_log.content)
+    key = (chat_log.conversation_id, users)
+    dynamic_system = _OLD_DYNAMIC.get(key)
+    if dynamic_system is None:
+        now = agent_module.dt_util.now()
+        parts = [f"Now: {now.strftime('%A %Y-%m-%d %H:%M')}."]
+        if toolbox.home is not None:
+            overview = toolbox.home.overview()
+            parts.append("Home overview (area / entity_id 'name' state):\n" + overview)
+        if extra_system_prompt:
+            parts.append(extra_system_prompt.strip())
+        dynamic_system = _OLD_DYNAMIC[key] = "\n\n".join(parts)
     history = trim_history(to_messages(chat_log.content[1:]), self.options.history_tokens)
     rendered = render_split(
         self.chat_template,
@@ -147,6 +156,7 @@ def _old_prompt(
     )
 
 
+_OLD_DYNAMIC: dict[tuple[str, int], str] = {}
 _NEW_STATIC = ConversationAgent._static_system
 
 
