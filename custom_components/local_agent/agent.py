@@ -118,9 +118,11 @@ class TurnReport:
     generation_seconds: float = 0.0
     tool_seconds: float = 0.0
     build_seconds: float = 0.0
+    last: GenerationStats | None = None
 
     def add(self, stats: GenerationStats) -> None:
         """Add one generation's figures."""
+        self.last = stats
         self.rounds += 1
         self.last_finish_reason = stats.finish_reason
         self.prompt_tokens += stats.prompt_tokens
@@ -200,7 +202,9 @@ class ConversationAgent:
         self.last_report = report
         started = asyncio.get_running_loop().time()
         toolbox = await self._async_toolbox(chat_log)
-        static_system = self._static_system(llm_context, toolbox)
+        static_system = self._static_system(
+            llm_context, toolbox, await self._async_user_name(llm_context)
+        )
         report.build_seconds = asyncio.get_running_loop().time() - started
 
         end = TurnEnd.ANSWERED
@@ -290,7 +294,15 @@ class ConversationAgent:
             )
         return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines)
 
-    def _static_system(self, llm_context: llm.LLMContext, toolbox: _Toolbox) -> str:
+    async def _async_user_name(self, llm_context: llm.LLMContext) -> str | None:
+        """Return the name of the user talking, as core passes it to the instructions."""
+        user_id = llm_context.context.user_id if llm_context.context else None
+        user = await self.hass.auth.async_get_user(user_id) if user_id else None
+        return user.name if user else None
+
+    def _static_system(
+        self, llm_context: llm.LLMContext, toolbox: _Toolbox, user_name: str | None
+    ) -> str:
         """Return the system message: the reusable prefix of every turn in this home.
 
         Instructions, the LLM API's prompt and the home list (home_context.py); it changes
@@ -299,7 +311,12 @@ class ConversationAgent:
         """
         try:
             instructions = template.Template(self.options.instructions, self.hass).async_render(
-                {"ha_name": self.hass.config.location_name, "llm_context": llm_context},
+                # The variables core's own agents render the instructions with.
+                {
+                    "ha_name": self.hass.config.location_name,
+                    "user_name": user_name,
+                    "llm_context": llm_context,
+                },
                 parse_result=False,
             )
         except HomeAssistantError as err:
@@ -385,6 +402,7 @@ class ConversationAgent:
                 self.agent_id, self._async_stream(request, calls, report)
             ):
                 pass
+            _trace_round(chat_log, request, report.last)
             if not calls:
                 return TurnEnd.ANSWERED
             safety = TurnSafety(conversation_id=chat_log.conversation_id)
@@ -588,6 +606,28 @@ class _VisibleText:
     def flush(self) -> str:
         released, self._held = ("" if self.ended else self._held), ""
         return released
+
+
+def _trace_round(
+    chat_log: conversation.ChatLog, request: GenerationRequest, stats: GenerationStats | None
+) -> None:
+    """Put the prompt the model really read, and its token figures, in the conversation trace.
+
+    The chat log's system content is Home Assistant's rendering of the instructions; the model
+    reads ours (instructions, home list, each message's context block), so the trace gets it.
+    """
+    if stats is None:
+        return
+    chat_log.async_trace(
+        {
+            "prompt": request.static_prompt + request.dynamic_prompt,
+            "stats": {
+                "input_tokens": stats.evaluated_tokens,
+                "cached_input_tokens": stats.cached_tokens,
+                "output_tokens": stats.generated_tokens,
+            },
+        }
+    )
 
 
 def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:

@@ -110,8 +110,10 @@ class TurnCost:
 # --- The old layout, rebuilt -----------------------------------------------------------------
 
 
-def _old_static_system(self: ConversationAgent, llm_context: Any, toolbox: Any) -> str:
-    return _NEW_STATIC(self, llm_context, replace(toolbox, lines=None))
+def _old_static_system(
+    self: ConversationAgent, llm_context: Any, toolbox: Any, user_name: str | None
+) -> str:
+    return _NEW_STATIC(self, llm_context, replace(toolbox, lines=None), user_name)
 
 
 def _old_prompt(

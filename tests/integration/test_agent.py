@@ -7,11 +7,13 @@ from pytest_homeassistant_custom_component.common import MockUser
 from custom_components.local_agent.agent import MAX_CALLS_PER_ROUND
 from custom_components.local_agent.engine.llama import GenerationRequest
 from homeassistant.components import conversation
+from homeassistant.components.conversation import trace as conversation_trace
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.const import CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent, speech, state
+from .conftest import Agent, async_setup_agent, speech, state
 from .home import NOT_EXPOSED
 from .scripted_model import ScriptedWorker, answer, call
 
@@ -283,3 +285,32 @@ async def test_a_flood_of_calls_in_one_answer_is_cut_to_a_few(
     results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
     assert len(results) == MAX_CALLS_PER_ROUND
     assert speech(result) == "Done."
+
+
+async def test_trace_has_the_real_prompt_and_token_figures_and_instructions_know_the_user(
+    hass: HomeAssistant,
+    demo_home: None,
+    scripted_worker: ScriptedWorker,
+    hass_admin_user: MockUser,
+) -> None:
+    agent = await async_setup_agent(
+        hass,
+        scripted_worker.info.path,
+        **{CONF_PROMPT: "You help {{ user_name }} in {{ ha_name }}."},
+    )
+    scripted_worker.will_write(answer("Hello."))
+
+    conversation_trace.async_clear_traces()
+    await agent.ask("hi", context=Context(user_id=hass_admin_user.id))
+    trace = conversation_trace.async_get_traces()[-1]
+
+    request = scripted_worker.requests[0]
+    assert f"You help {hass_admin_user.name} in" in request.static_prompt
+    details = [
+        event["data"]
+        for event in trace.as_dict()["events"]
+        if event["event_type"] == conversation_trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    assert details, "no agent details in the trace"
+    assert details[-1]["prompt"] == request.static_prompt + request.dynamic_prompt
+    assert details[-1]["stats"]["output_tokens"] >= 1
