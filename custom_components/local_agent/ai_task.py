@@ -10,7 +10,6 @@ from homeassistant.components import ai_task, conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LocalAgentConfigEntry, entry_updates
@@ -27,31 +26,13 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add one AI Task entity per AI task subentry; follow later subentry changes."""
-    entities: dict[str, LocalAgentTaskEntity] = {}
-
-    @callback
-    def async_sync_tasks() -> None:
-        """Add new tasks, rename changed ones, forget removed ones; the model stays loaded."""
-        current = {
-            subentry_id: subentry
-            for subentry_id, subentry in entry.subentries.items()
-            if subentry.subentry_type == SUBENTRY_AI_TASK
-        }
-        for subentry_id in entities.keys() - current.keys():
-            # Removing the subentry removed its entity and device from the registries.
-            del entities[subentry_id]
-        for subentry_id, subentry in current.items():
-            if (entity := entities.get(subentry_id)) is not None:
-                entity.async_apply_subentry()
-                continue
-            entity = entities[subentry_id] = LocalAgentTaskEntity(entry, subentry)
-            async_add_entities([entity], config_subentry_id=subentry_id)
-
-    async_sync_tasks()
-    entry.async_on_unload(
-        async_dispatcher_connect(
-            hass, entry_updates.agents_changed_signal(entry.entry_id), async_sync_tasks
-        )
+    entry_updates.async_follow_subentries(
+        hass,
+        entry,
+        SUBENTRY_AI_TASK,
+        async_add_entities,
+        create=lambda subentry: LocalAgentTaskEntity(entry, subentry),
+        apply=LocalAgentTaskEntity.async_apply_subentry,
     )
 
 

@@ -9,7 +9,6 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LocalAgentConfigEntry, entry_updates
@@ -23,31 +22,13 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add one conversation entity per agent subentry; follow later subentry changes."""
-    entities: dict[str, LocalAgentConversationEntity] = {}
-
-    @callback
-    def async_sync_agents() -> None:
-        """Add new agents, apply changed settings, forget removed ones; the model stays."""
-        current = {
-            subentry_id: subentry
-            for subentry_id, subentry in entry.subentries.items()
-            if subentry.subentry_type == SUBENTRY_CONVERSATION
-        }
-        for subentry_id in entities.keys() - current.keys():
-            # Removing the subentry removed its entity and device from the registries.
-            del entities[subentry_id]
-        for subentry_id, subentry in current.items():
-            if (entity := entities.get(subentry_id)) is not None:
-                entity.async_apply_subentry()
-                continue
-            entity = entities[subentry_id] = LocalAgentConversationEntity(entry, subentry)
-            async_add_entities([entity], config_subentry_id=subentry_id)
-
-    async_sync_agents()
-    entry.async_on_unload(
-        async_dispatcher_connect(
-            hass, entry_updates.agents_changed_signal(entry.entry_id), async_sync_agents
-        )
+    entry_updates.async_follow_subentries(
+        hass,
+        entry,
+        SUBENTRY_CONVERSATION,
+        async_add_entities,
+        create=lambda subentry: LocalAgentConversationEntity(entry, subentry),
+        apply=LocalAgentConversationEntity.async_apply_subentry,
     )
 
 

@@ -8,13 +8,15 @@ platform to that agent alone, so the model stays loaded and the other agents kee
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntry, ConfigSubentry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers.dispatcher import async_dispatcher_send
+from homeassistant.helpers.dispatcher import async_dispatcher_connect, async_dispatcher_send
+from homeassistant.helpers.entity import Entity
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import DOMAIN
 
@@ -22,6 +24,45 @@ from .const import DOMAIN
 def agents_changed_signal(entry_id: str) -> str:
     """Dispatcher signal sent when an entry's agent subentries may have changed."""
     return f"{DOMAIN}_{entry_id}_agents_changed"
+
+
+@callback
+def async_follow_subentries[E: Entity](
+    hass: HomeAssistant,
+    entry: ConfigEntry,
+    subentry_type: str,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+    *,
+    create: Callable[[ConfigSubentry], E],
+    apply: Callable[[E], None],
+) -> None:
+    """Keep one entity per subentry of a type: add new ones, apply changes, forget removed ones.
+
+    The model stays loaded throughout; removing a subentry removes its entity and device from
+    the registries by itself.
+    """
+    entities: dict[str, E] = {}
+
+    @callback
+    def async_sync() -> None:
+        current = {
+            subentry_id: subentry
+            for subentry_id, subentry in entry.subentries.items()
+            if subentry.subentry_type == subentry_type
+        }
+        for subentry_id in entities.keys() - current.keys():
+            del entities[subentry_id]
+        for subentry_id, subentry in current.items():
+            if (entity := entities.get(subentry_id)) is not None:
+                apply(entity)
+                continue
+            entity = entities[subentry_id] = create(subentry)
+            async_add_entities([entity], config_subentry_id=subentry_id)
+
+    async_sync()
+    entry.async_on_unload(
+        async_dispatcher_connect(hass, agents_changed_signal(entry.entry_id), async_sync)
+    )
 
 
 @callback
