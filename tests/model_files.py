@@ -354,13 +354,8 @@ def _qwen35_tensors(
         yield name(t.FFN_DOWN), normal(d.n_embd, d.n_ff)
 
 
-def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = QWEN35_DIMS) -> None:
-    """Write the tiny random-weight ``qwen35`` GGUF to ``path`` (deterministic output)."""
-    vocab = build_qwen35_vocab()
-    writer = gguf.GGUFWriter(path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.QWEN35])
-    writer.add_name("Local Agent tiny Qwen3.5 test model (random weights)")
-    writer.add_string("local_agent.test_model.version", _qwen35_version(chat_template))
-    writer.add_file_type(int(gguf.LlamaFileType.ALL_F32))
+def add_qwen35_hparams(writer: gguf.GGUFWriter, dims: Qwen35Dims) -> None:
+    """Write the ``qwen35`` architecture's hyperparameters (shared with the speed twin)."""
     writer.add_context_length(dims.context_length)
     writer.add_embedding_length(dims.n_embd)
     writer.add_block_count(dims.n_layer)
@@ -379,6 +374,16 @@ def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = Q
     writer.add_ssm_state_size(dims.ssm_state_size)
     writer.add_ssm_group_count(dims.ssm_group_count)
     writer.add_ssm_time_step_rank(dims.ssm_time_step_rank)
+
+
+def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = QWEN35_DIMS) -> None:
+    """Write the tiny random-weight ``qwen35`` GGUF to ``path`` (deterministic output)."""
+    vocab = build_qwen35_vocab()
+    writer = gguf.GGUFWriter(path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.QWEN35])
+    writer.add_name("Local Agent tiny Qwen3.5 test model (random weights)")
+    writer.add_string("local_agent.test_model.version", _qwen35_version(chat_template))
+    writer.add_file_type(int(gguf.LlamaFileType.ALL_F32))
+    add_qwen35_hparams(writer, dims)
 
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre("qwen35")

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from tests.model_files import (
     Qwen35Dims,
     _atomic_path,
+    add_qwen35_hparams,
     build_qwen35_vocab,
     cache_dir,
     qwen35_chat_template,
@@ -139,24 +140,7 @@ def write_f16(path: Path) -> None:
     writer = gguf.GGUFWriter(path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.QWEN35])
     writer.add_name("BotPsy-0.8B speed twin (random weights)")
     writer.add_file_type(int(gguf.LlamaFileType.MOSTLY_F16))
-    writer.add_context_length(dims.context_length)
-    writer.add_embedding_length(dims.n_embd)
-    writer.add_block_count(dims.n_layer)
-    writer.add_feed_forward_length(dims.n_ff)
-    writer.add_head_count(dims.n_head)
-    writer.add_head_count_kv(dims.n_head_kv)
-    writer.add_key_length(dims.head_dim)
-    writer.add_value_length(dims.head_dim)
-    writer.add_layer_norm_rms_eps(dims.rms_eps)
-    writer.add_rope_dimension_count(dims.n_rot)
-    writer.add_rope_dimension_sections(list(dims.rope_sections))
-    writer.add_rope_freq_base(dims.rope_freq_base)
-    writer.add_full_attention_interval(dims.full_attention_interval)
-    writer.add_ssm_conv_kernel(dims.ssm_conv_kernel)
-    writer.add_ssm_inner_size(dims.ssm_inner_size)
-    writer.add_ssm_state_size(dims.ssm_state_size)
-    writer.add_ssm_group_count(dims.ssm_group_count)
-    writer.add_ssm_time_step_rank(dims.ssm_time_step_rank)
+    add_qwen35_hparams(writer, dims)
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre("qwen35")
     writer.add_token_list(tokens)
