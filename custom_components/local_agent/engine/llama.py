@@ -613,6 +613,10 @@ class _Turn:
                     self._grammar_engaged = True
                 token = runtime.sample_next(self._sampler, grammar=self._grammar_engaged)
                 if runtime.is_end_of_generation(token):
+                    if self._request.answer_schema is not None and self._in_reasoning:
+                        # A structured answer is owed: ending inside the reasoning closes it.
+                        self._force(THINK_CLOSE)
+                        continue
                     stats.finish_reason = "stop"
                     break
                 stats.generated_tokens += 1

@@ -111,6 +111,11 @@ class CompletionsGeneration:
             stats.reasoning_tokens += phase.reasoning
             if phase.triggered is not None:
                 continue
+            if self._in_reasoning and self._answer_grammar is not None and phase.finish != "length":
+                # A structured answer is owed: a model that ends inside its reasoning has it
+                # closed, and the answer follows under the grammar.
+                self._write(THINK_CLOSE)
+                continue
             stats.finish_reason = phase.finish or "stop"
             # A grammar starts again at its root in a new request: a cut-off call or structure
             # is not continued.

@@ -121,6 +121,25 @@ async def test_completions_reasoning_is_free_then_the_grammar_applies(
     assert '"\\"urgent\\"" ":" " "? boolean' in second["grammar"]
 
 
+async def test_a_model_ending_inside_its_reasoning_still_owes_the_structure(
+    hass: HomeAssistant, fake_server: FakeOpenAI
+) -> None:
+    """End of text before </think>: the reasoning is closed and the answer follows."""
+    fake_server.will_stream(
+        [text_chunk("Smoke means", finish="stop")],
+        [text_chunk('{"urgent": true, "room": "hall", "kind": "alarm"}', finish="stop")],
+    )
+    entity_id = await setup_task(hass, fake_server.url, "fake-model", thinking=True)
+
+    data = await generate(hass, entity_id, instructions="Smoke!", structure=STRUCTURE)
+
+    assert data == {"urgent": True, "room": "hall", "kind": "alarm"}
+    first, second = fake_server.requests
+    assert "grammar" not in first
+    assert second["prompt"].endswith("Smoke means\n</think>\n\n")
+    assert second["grammar"].startswith("root ::= ")
+
+
 async def test_a_server_without_grammar_returning_other_types_is_refused(
     hass: HomeAssistant, fake_server: FakeOpenAI
 ) -> None:
