@@ -38,7 +38,7 @@ from .engine.chat_format import ChatTemplate, PromptParts, render_split
 from .engine.errors import ContextTooSmallError, EngineError
 from .engine.interface import GenerationEngine
 from .engine.llama import GenerationRequest, GenerationStats
-from .engine.server_errors import ServerError
+from .engine.server_errors import ServerError, ServerUnreachableError
 from .engine.settings import SamplingSettings
 from .engine.tool_calls import (
     ParseEvent,
@@ -240,7 +240,10 @@ class ConversationAgent:
             )
         except EngineError as err:
             end = TurnEnd.FAILED
-            LOGGER.warning("The model failed: %s", err)
+            if isinstance(err, ServerUnreachableError):
+                LOGGER.debug("The model server is unreachable: %s", err)  # logged once there
+            else:
+                LOGGER.warning("The model failed: %s", err)
             # A model server's errors have sentences of their own ("... is not reachable").
             key, placeholders = (
                 (err.key, err.placeholders)

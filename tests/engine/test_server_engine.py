@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 import json
+import logging
 from typing import Any
 
 import aiohttp
@@ -22,6 +23,7 @@ from custom_components.local_agent.engine.server_errors import (
     ServerTimeoutError,
     ServerUnreachableError,
 )
+from custom_components.local_agent.engine.server_http import ServerClient
 from custom_components.local_agent.engine.server_settings import ServerMode, ServerSettings
 from custom_components.local_agent.engine.server_sse import SseDecoder
 from custom_components.local_agent.engine.settings import SamplingSettings
@@ -231,6 +233,28 @@ async def test_unreachable_server_after_retries(session: aiohttp.ClientSession) 
 
     assert caught.value.key == "server_unreachable"
     assert caught.value.placeholders["url"] == url
+
+
+async def test_unavailability_is_logged_once_and_the_return_once(
+    fake: FakeOpenAI, session: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
+) -> None:
+    down = settings(f"http://127.0.0.1:{free_port()}", retries=0)
+    client = ServerClient(session, down)
+    caplog.set_level(logging.INFO, logger="custom_components.local_agent.engine.server_http")
+
+    for _ in range(3):
+        with pytest.raises(ServerUnreachableError):
+            await client.get_json("/v1/models")
+    client.settings = settings(fake.url)  # the same client reaches a server again
+    await client.get_json("/v1/models")
+    await client.get_json("/v1/models")
+
+    messages = [record.getMessage() for record in caplog.records]
+    unavailable = [m for m in messages if "is unavailable" in m]
+    assert len(unavailable) == 1, messages
+    assert down.root in unavailable[0]
+    assert len([m for m in messages if "available again" in m]) == 1
+    assert client.available is True
 
 
 async def test_wrong_key_and_missing_model(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
 import json
+import logging
 import re
 from typing import Any, Final
 
@@ -30,6 +31,8 @@ from .server_errors import (
 )
 from .server_settings import ServerSettings
 from .server_sse import SseDecoder
+
+_LOGGER = logging.getLogger(__name__)
 
 RETRY_STATUSES: Final = frozenset({429, 502, 503, 504})
 DONE: Final = "[DONE]"
@@ -67,6 +70,7 @@ class ServerClient:
         self._timeout = aiohttp.ClientTimeout(
             total=None, connect=settings.connect_timeout, sock_read=settings.read_timeout
         )
+        self.available = True
 
     @property
     def url(self) -> str:
@@ -170,6 +174,10 @@ class ServerClient:
     async def _backoff(self, attempt: int, failure: ServerError) -> int:
         """Wait before the next attempt, or raise the failure when it may not be retried."""
         if not isinstance(failure, _RETRIABLE) or attempt >= self.settings.retries:
+            if isinstance(failure, ServerUnreachableError) and self.available:
+                # Logged once when the server goes away, once when it is back.
+                self.available = False
+                _LOGGER.warning("The model server %s is unavailable: %s", self.url, failure)
             raise failure
         await asyncio.sleep(self.settings.retry_delay * 2**attempt)
         return attempt + 1
@@ -193,6 +201,9 @@ class ServerClient:
     ) -> None:
         """Raise the typed error of a failed response (or _Retry for a retriable one)."""
         status = response.status
+        if not self.available:
+            self.available = True
+            _LOGGER.info("The model server %s is available again", self.url)
         if 200 <= status < 300:
             return
         text = await response.text(errors="replace")
