@@ -12,7 +12,7 @@ from enum import Enum
 import time
 from typing import Any
 
-from custom_components.local_agent.actions import join_names
+from custom_components.local_agent.actions import entity_name, join_names
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.speech import async_phrase
 from custom_components.local_agent.tool_runner import (
@@ -482,7 +482,7 @@ class SafetyGate:
         parts = []
         if done:
             parts.append(
-                await async_phrase(self.hass, language, "confirmed_done", actions=_join(done))
+                await async_phrase(self.hass, language, "confirmed_done", actions=join_names(done))
             )
         if failed:
             parts.append(
@@ -562,11 +562,6 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
             return
 
 
-def _name(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    return state.name if state is not None else entity_id
-
-
 _INTENT_VERBS = {
     ("HassTurnOn", "lock"): "lock",
     ("HassTurnOff", "lock"): "unlock",
@@ -623,7 +618,7 @@ def describe_llm_call(
     by_verb: dict[str, list[str]] = {}
     for entity_id in sensitive:
         verb = _intent_verb(intent_type, entity_id.split(".", 1)[0])
-        by_verb.setdefault(verb, []).append(_name(hass, entity_id))
+        by_verb.setdefault(verb, []).append(entity_name(hass, entity_id))
     parts = [f"{verb} {join_names(sorted(names))}" for verb, names in by_verb.items()]
     text = " and ".join(parts)
     if intent_type == "HassSetPosition" and "position" in outcome:
@@ -642,10 +637,6 @@ def _arguments_text(arguments: Mapping[str, Any]) -> str:
     return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
 
 
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _sentence(actions: list[PendingAction]) -> str:
-    text = _join([action.description for action in actions])
+    text = join_names([action.description for action in actions])
     return text[:1].upper() + text[1:]
