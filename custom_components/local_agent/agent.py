@@ -34,7 +34,7 @@ from .const import (
     DOMAIN,
     LOGGER,
 )
-from .engine.chat_format import ChatTemplate, PromptParts, render_split
+from .engine.chat_format import ChatTemplate, ChatTemplateError, PromptParts, render_split
 from .engine.errors import ContextTooSmallError, EngineError
 from .engine.interface import GenerationEngine
 from .engine.llama import GenerationRequest, GenerationStats
@@ -47,7 +47,7 @@ from .engine.tool_calls import (
     ToolCallFailed,
     ToolCallParsed,
 )
-from .engine.types import Conversation, ToolSpec
+from .engine.types import Conversation, Message, ToolSpec
 from .entity_view import EntityLine
 from .history import to_messages, tool_result_text, trim_history
 from .home_context import HomeContext
@@ -264,6 +264,9 @@ class ConversationAgent:
                     "empty_answer" if report.tool_successes else "no_answer",
                 ),
             )
+        if end is not TurnEnd.FAILED:
+            extra = user_input.extra_system_prompt
+            self._prepare_next_turn(chat_log, toolbox, static_system, extra)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         if end is TurnEnd.CONFIRMATION_ASKED:
             result.continue_conversation = True
@@ -346,17 +349,7 @@ class ConversationAgent:
         Each user message carries its context block (time, changed states): what changes
         from turn to turn is at the end, after everything the engine has checkpointed.
         """
-        messages = to_messages(chat_log.content[1:])
-        history = trim_history(messages, self.options.history_tokens)
-        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
-        history = self.home_context.messages(
-            chat_log.conversation_id,
-            history,
-            first_ordinal=dropped,
-            lines=toolbox.lines,
-            now=dt_util.now(),
-            extra=extra_system_prompt,
-        )
+        history = self._history(chat_log, toolbox, extra_system_prompt)
         parts = render_split(
             self.chat_template,
             static_system=static_system,
@@ -367,6 +360,64 @@ class ConversationAgent:
         )
         return parts, Conversation(
             system=static_system, messages=tuple(history), enable_thinking=self.options.thinking
+        )
+
+    def _prepare_next_turn(
+        self,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        extra_system_prompt: str | None,
+    ) -> None:
+        """Have the engine evaluate this conversation as the next turn will show it, now.
+
+        Once a new user message follows, the chat template renders this turn's answers
+        differently (Qwen3.5 drops their reasoning), so the next prompt shares with the one
+        just answered only up to this turn's first answer. Evaluated while the user reads or
+        listens, the next turn evaluates only its own message.
+        """
+        history = self._history(chat_log, toolbox, extra_system_prompt)
+        try:
+            # What every next user message is preceded by: the text two different ones share.
+            first, second = (
+                render_split(
+                    self.chat_template,
+                    static_system=static_system,
+                    dynamic_system="",
+                    history=[*history, Message("user", probe)],
+                    tools=toolbox.specs,
+                    enable_thinking=self.options.thinking,
+                    add_generation_prompt=False,
+                )
+                for probe in ("A", "B")
+            )
+        except ChatTemplateError as err:
+            LOGGER.debug("Not preparing the next turn: %s", err)
+            return
+        shared = _shared_start(first.dynamic, second.dynamic)
+        if shared and first.static == second.static:
+            self.hass.async_create_background_task(
+                self.worker.prepare(first.static, shared),
+                f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
+            )
+
+    def _history(
+        self,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        extra_system_prompt: str | None,
+    ) -> list[Message]:
+        """Return the kept messages, each user message with its context block."""
+        messages = to_messages(chat_log.content[1:])
+        history = trim_history(messages, self.options.history_tokens)
+        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
+        return self.home_context.messages(
+            chat_log.conversation_id,
+            history,
+            first_ordinal=dropped,
+            lines=toolbox.lines,
+            now=dt_util.now(),
+            extra=extra_system_prompt,
         )
 
     async def _async_rounds(
@@ -545,6 +596,15 @@ class ConversationAgent:
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=self.agent_id, content=text)
         )
+
+
+def _shared_start(first: str, second: str) -> str:
+    length = 0
+    for mine, theirs in zip(first, second, strict=False):
+        if mine != theirs:
+            break
+        length += 1
+    return first[:length]
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:

@@ -16,6 +16,8 @@ from homeassistant.helpers import (
 )
 
 NO_AREA: Final = "No area"
+# Keys of a state_summary other than its attributes.
+_SUMMARY_KEYS: Final = frozenset({"entity_id", "name", "area", "state"})
 
 # Per domain: (state attribute, key shown to the model). Keys match tool field names
 # where one exists, so "position=70" reads as the value set_cover_position takes.
@@ -230,15 +232,36 @@ def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityL
         identity += f" '{info.name}'"
     if info.aliases:
         identity += f" (aliases: {', '.join(info.aliases)})"
-    shown_text = shown_state(hass, state)
-    shown = {
+    return EntityLine(
+        state.entity_id,
+        info.area or NO_AREA,
+        identity,
+        _state_text(shown_state(hass, state), relevant_attributes(state)),
+    )
+
+
+def line_state_of_summary(summary: Mapping[str, Any]) -> str | None:
+    """Return the state as the home list would show it, from a tool result's state_summary.
+
+    None when the summary is not one (the caller then treats the state as unknown).
+    """
+    state = summary.get("state")
+    if not isinstance(state, str) or not isinstance(summary.get("entity_id"), str):
+        return None
+    attributes = {key: value for key, value in summary.items() if key not in _SUMMARY_KEYS}
+    return _state_text(state, attributes)
+
+
+def _state_text(shown: str, attributes: Mapping[str, Any]) -> str:
+    """Return the state, then the attributes worth a line (no option lists, no false flags)."""
+    kept = {
         key: value
-        for key, value in relevant_attributes(state).items()
+        for key, value in attributes.items()
         if key not in _OPTION_LISTS and value is not False
     }
-    if shown:
-        shown_text += "; " + ", ".join(f"{key}={_text(value)}" for key, value in shown.items())
-    return EntityLine(state.entity_id, info.area or NO_AREA, identity, shown_text)
+    if not kept:
+        return shown
+    return shown + "; " + ", ".join(f"{key}={_text(value)}" for key, value in kept.items())
 
 
 def _slug(name: str) -> str:

@@ -17,9 +17,9 @@ home. The list is taken again (and the prefix evaluated again, once) when exposu
 aliases or areas change, or when more than CHANGE_LIMIT entities differ from it.
 
 The model never reads a stale state as current: an entity is listed again whenever its state
-differs from the last state any kept message showed for it, and an entity a tool call of a
-kept turn targeted is listed again in the next turn (its tool result shows a state that may
-have changed since).
+differs from the last state any kept message showed for it. An entity a tool call of a kept
+turn targeted counts as shown in the state its tool result gave (our tools' results list the
+states after the call); without such a result it is listed again in the next turn.
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+import json
 from typing import Final
 
 from homeassistant.const import ATTR_ENTITY_ID
 
 from .engine.types import Message
-from .entity_view import EntityLine, grouped_text
+from .entity_view import EntityLine, grouped_text, line_state_of_summary
 
 # Entities whose state may differ from the home list before it is taken again.
 CHANGE_LIMIT: Final = 16
@@ -158,6 +159,8 @@ class HomeContext:
             for call in message.tool_calls:
                 for entity_id in _entity_ids(call.arguments.get(ATTR_ENTITY_ID)):
                     seen[entity_id] = None
+            if message.role == "tool":
+                seen.update(_states_in_result(message.content))
         return seen
 
     def _new_turn(
@@ -187,6 +190,22 @@ class HomeContext:
     def forget(self, conversation_id: str) -> None:
         """Drop a conversation's blocks."""
         self._conversations.pop(conversation_id, None)
+
+
+def _states_in_result(content: str) -> dict[str, str]:
+    """Return the states our tool's result showed, as the home list shows them."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return {}
+    entities = data.get("entities") if isinstance(data, dict) else None
+    if not isinstance(entities, list):
+        return {}
+    states: dict[str, str] = {}
+    for summary in entities:
+        if isinstance(summary, dict) and (state := line_state_of_summary(summary)) is not None:
+            states[summary["entity_id"]] = state
+    return states
 
 
 def _entity_ids(value: object) -> Iterable[str]:

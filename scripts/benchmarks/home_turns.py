@@ -105,6 +105,8 @@ class TurnCost:
     checkpoint_bytes: int
     checkpoint_count: int
     rss_bytes: int
+    # After the answer, while the user listens: the engine evaluating the next turn's start.
+    preparing_s: float
 
 
 # --- The old layout, rebuilt -----------------------------------------------------------------
@@ -171,6 +173,7 @@ def layout(name: str) -> Iterator[None]:
     with (
         patch.object(ConversationAgent, "_static_system", _old_static_system),
         patch.object(ConversationAgent, "_prompt", _old_prompt),
+        patch.object(ConversationAgent, "_prepare_next_turn", lambda *_args: None),
     ):
         yield
 
@@ -300,6 +303,10 @@ async def measure_turn(
             )
     finally:
         unsubscribe()
+    # The user listens to the answer before the next turn: the engine prepares it meanwhile.
+    idle_started = time.perf_counter()
+    await hass.async_block_till_done(wait_background_tasks=True)
+    preparing_s = time.perf_counter() - idle_started
     report = record.report
     if report is None:
         raise HarnessError(f"the turn {sentence!r} did not reach the model")
@@ -317,6 +324,7 @@ async def measure_turn(
         "checkpoint_bytes": stats.bytes,
         "checkpoint_count": stats.count,
         "rss_bytes": await hass.async_add_executor_job(process_rss),
+        "preparing_s": preparing_s,
     }
     return figures, record.conversation_id or ""
 
@@ -380,14 +388,16 @@ def _row(cost: TurnCost) -> str:
     return (
         f"{cost.model:<12} {cost.entities:>5} {cost.layout:<4} {cost.scenario:<17} "
         f"{cost.prompt_tokens:>7} {cost.evaluated_tokens:>7} {cost.first_token_s:>8.2f} "
-        f"{call:>8} {cost.turn_s:>8.2f} {cost.checkpoint_bytes / 2**20:>8.1f} "
+        f"{call:>8} {cost.turn_s:>8.2f} {cost.preparing_s:>6.2f} "
+        f"{cost.checkpoint_bytes / 2**20:>8.1f} "
         f"{cost.checkpoint_count:>3} {cost.rss_bytes / 2**20:>7.0f}"
     )
 
 
 HEADER = (
     f"{'model':<12} {'ents':>5} {'lay':<4} {'turn':<17} {'prompt':>7} {'eval':>7} "
-    f"{'ttft s':>8} {'call s':>8} {'turn s':>8} {'ckpt MB':>8} {'n':>3} {'RSS MB':>7}"
+    f"{'ttft s':>8} {'call s':>8} {'turn s':>8} {'prep s':>6} {'ckpt MB':>8} {'n':>3} "
+    f"{'RSS MB':>7}"
 )
 
 
@@ -432,7 +442,9 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
         f"{','.join(args.models)} --threads {args.threads}`. Forced answer: 64 thinking tokens "
         'and a call that turns on a light, then "Done.". Evaluated = prompt tokens of round '
         "one not restored from a checkpoint. TTFT: request until the first token of round one. "
-        "Call: until Home Assistant's call_service event.",
+        "Call: until Home Assistant's call_service event. Prepared: after the answer, the "
+        "engine evaluating what the next turn of the conversation starts with (new layout; "
+        "a request that arrives meanwhile stops it).",
         "",
     ]
     for model in dict.fromkeys(r.model for r in results):
@@ -440,14 +452,15 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
             f"### {model}",
             "",
             "| entities | layout | turn | prompt tokens | evaluated | TTFT (s) | call (s) | "
-            "turn (s) | checkpoints (MB, n) | RSS (MB) |",
-            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|",
+            "turn (s) | prepared (s) | checkpoints (MB, n) | RSS (MB) |",
+            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in (r for r in results if r.model == model):
             call = "-" if r.service_call_s is None else f"{r.service_call_s:.2f}"
             lines.append(
                 f"| {r.entities} | {r.layout} | {r.scenario} | {r.prompt_tokens} | "
                 f"{r.evaluated_tokens} | {r.first_token_s:.2f} | {call} | {r.turn_s:.2f} | "
+                f"{r.preparing_s:.2f} | "
                 f"{r.checkpoint_bytes / 2**20:.1f}, {r.checkpoint_count} | "
                 f"{r.rss_bytes / 2**20:.0f} |"
             )

@@ -77,5 +77,8 @@ class StandInWorker:
                 on_event(event)
         return GenerationOutput(text=text, events=events, stats=GenerationStats())
 
+    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
+        """Nothing to evaluate."""
+
     async def close(self) -> None:
         """Nothing to free."""

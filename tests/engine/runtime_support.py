@@ -123,11 +123,18 @@ class RecordingRuntime(LlamaRuntime):
         return super().generate(request, cancel, on_event)
 
     def evaluate_prompt(
-        self, static_prompt: str, dynamic_prompt: str, checkpoint_at: int | None = None
+        self,
+        static_prompt: str,
+        dynamic_prompt: str,
+        checkpoint_at: int | None = None,
+        *,
+        background: bool = False,
     ) -> GenerationStats:
         """Count prompt evaluations."""
         self.prompt_evaluations += 1
-        return super().evaluate_prompt(static_prompt, dynamic_prompt, checkpoint_at)
+        return super().evaluate_prompt(
+            static_prompt, dynamic_prompt, checkpoint_at, background=background
+        )
 
     def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
         """Sample and record the token, noting whether the caller had already cancelled."""

@@ -286,6 +286,80 @@ def test_follow_up_evaluates_only_what_is_new_and_matches_a_fresh_run(
     assert output.text == expected.text
 
 
+class _CancelAfter(threading.Event):
+    """A cancel that reads as set from its checks-th check on."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__()
+        self.checks_left = checks
+
+    def is_set(self) -> bool:
+        self.checks_left -= 1
+        return self.checks_left < 0
+
+
+def _answered_turn(runtime: RecordingRuntime, *, said: str = "") -> tuple[PromptParts, str]:
+    """A first turn with reasoning; return the follow-up's prompt and the start it shares.
+
+    said is added to the model's answer in the history (a longer answer to evaluate).
+    """
+    first = prompt_parts("Turn on the kitchen light")
+    answer = runtime.generate(make_request(first, checkpoint_at=first.stable_end))
+    assert "</think>" in answer.text  # dropped from the history once a new message follows
+    history = [
+        Message("user", "Turn on the kitchen light"),
+        Message("assistant", answer.text + said),
+    ]
+    follow_up = prompt_parts("and the hallway", history=history)
+    user_start = "<|im_start|>user\n"
+    shared = follow_up.dynamic[: follow_up.dynamic.rindex(user_start) + len(user_start)]
+    assert not first.dynamic.startswith(shared)  # the first turn's prompt does not hold it
+    return follow_up, shared
+
+
+def test_prepared_follow_up_evaluates_only_the_new_message_and_matches_a_fresh_run(
+    open_runtime: OpenRuntime,
+) -> None:
+    runtime = open_runtime()
+    follow_up, shared = _answered_turn(runtime)
+    runtime.prepare(follow_up.static, shared, threading.Event())
+
+    output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
+    prepared = runtime.tokenize(follow_up.static, add_bos=True) + runtime.tokenize(
+        shared, add_bos=False
+    )
+    assert output.stats.cached_tokens == len(prepared)
+    new = runtime.tokenize(follow_up.dynamic[len(shared) :], add_bos=False)
+    assert output.stats.evaluated_tokens == len(new) < 60
+
+    expected, expected_tokens = _generate(
+        open_runtime(checkpoint_memory=0), make_request(follow_up)
+    )
+    assert tokens == expected_tokens
+    assert output.text == expected.text
+
+
+def test_preparing_stopped_between_batches_leaves_the_context_usable(
+    open_runtime: OpenRuntime,
+) -> None:
+    runtime = open_runtime()
+    follow_up, shared = _answered_turn(runtime, said=" The kitchen light is on now." * 8)
+    with pytest.raises(GenerationCancelledError):
+        runtime.prepare(follow_up.static, shared, _CancelAfter(2))
+
+    output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
+    # Reused: the first turn's prompt and the batches evaluated before the stop.
+    first_turn = runtime.tokenize(follow_up.static, add_bos=True) + runtime.tokenize(
+        follow_up.dynamic[: follow_up.dynamic.index("<|im_start|>assistant")], add_bos=False
+    )
+    assert output.stats.cached_tokens > len(first_turn)
+    expected, expected_tokens = _generate(
+        open_runtime(checkpoint_memory=0), make_request(follow_up)
+    )
+    assert tokens == expected_tokens
+    assert output.text == expected.text
+
+
 def test_full_prompt_checkpoints_count_against_the_same_limit(open_runtime: OpenRuntime) -> None:
     probe = open_runtime()
     probe.generate(make_request(prompt_parts("hello"), max_tokens=0))

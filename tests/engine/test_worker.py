@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 import gc
 import logging
 from pathlib import Path
 import threading
+import time
 from typing import Any
 
 import pytest
 
 from custom_components.local_agent.engine import worker as worker_module
-from custom_components.local_agent.engine.errors import ModelFileMissingError
+from custom_components.local_agent.engine.errors import (
+    GenerationCancelledError,
+    ModelFileMissingError,
+)
 from custom_components.local_agent.engine.llama import (
+    BACKGROUND_BATCH,
     GenerationOutput,
     GenerationRequest,
     LlamaRuntime,
@@ -208,6 +213,62 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> type[CountingRuntime]:
     CountingRuntime.loads = CountingRuntime.closes = 0
     monkeypatch.setattr(worker_module, "LlamaRuntime", CountingRuntime)
     return CountingRuntime
+
+
+class PreparingRuntime(TrackingRuntime):
+    """Notes when preparing starts and how it ended."""
+
+    def __init__(self, path: Path, settings: EngineSettings, **kwargs: Any) -> None:
+        """Load the model."""
+        super().__init__(path, settings, **kwargs)
+        self.preparing = threading.Event()
+        self.prepare_ended: list[str] = []
+
+    def _decode(self, tokens: Sequence[int], *, background: bool = False) -> None:
+        """Slow background batches down (10 ms each), so that a request surely meets one."""
+        if not background:
+            super()._decode(tokens)
+            return
+        for start in range(0, len(tokens), BACKGROUND_BATCH):
+            time.sleep(0.01)
+            super()._decode(tokens[start : start + BACKGROUND_BATCH], background=True)
+
+    def prepare(self, static_prompt: str, dynamic_prompt: str, cancel: threading.Event) -> None:
+        """Prepare, noting whether it ran to its end."""
+        self.preparing.set()
+        try:
+            super().prepare(static_prompt, dynamic_prompt, cancel)
+        except GenerationCancelledError:
+            self.prepare_ended.append("stopped")
+            raise
+        self.prepare_ended.append("done")
+
+
+async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_path: Path) -> None:
+    runtime = PreparingRuntime(qwen35_model_path, TEST_SETTINGS)
+    worker = ModelWorker(runtime)
+    try:
+        long = prompt_parts("Tell me about the house. " * 60)
+        request = make_request(prompt_parts("hello"), max_tokens=16)
+        preparing = asyncio.create_task(worker.prepare(long.static, long.dynamic))
+        started = await asyncio.get_running_loop().run_in_executor(None, runtime.preparing.wait, 5)
+        assert started
+
+        output = await worker.generate(request)
+        await preparing
+
+        assert runtime.prepare_ended == ["stopped"]
+        assert output.text == _reference(qwen35_model_path, request).text
+        # Idle again: it runs to its end, and is skipped while a request waits.
+        await worker.prepare(long.static, long.dynamic)
+        assert runtime.prepare_ended == ["stopped", "done"]
+        generating = asyncio.create_task(worker.generate(request))
+        await asyncio.sleep(0)
+        await worker.prepare(long.static, "something else")
+        await generating
+        assert runtime.prepare_ended == ["stopped", "done"]
+    finally:
+        await worker.close()
 
 
 async def test_registry_shares_one_model_per_file_and_settings(

@@ -64,6 +64,7 @@ class ScriptedWorker:
         )
         self.busy = False
         self.checkpoint_bytes = 0
+        self.prepared: list[tuple[str, str]] = []
 
     def will_write(self, *scripts: Script) -> None:
         """Queue outputs for the next generations."""
@@ -89,6 +90,10 @@ class ScriptedWorker:
             generated_tokens=len(text) // 4,
         )
         return GenerationOutput(text=text, events=events, stats=stats)
+
+    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
+        """Record what the agent asked to evaluate ahead of the next turn."""
+        self.prepared.append((static_prompt, dynamic_prompt))
 
     async def close(self) -> None:
         """Nothing to free."""

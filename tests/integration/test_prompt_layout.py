@@ -120,6 +120,55 @@ async def test_an_entity_a_tool_acted_on_is_listed_in_the_next_turn(
     assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
 
 
+async def test_an_entity_a_tool_acted_on_is_not_repeated_while_its_result_holds(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
+        answer("Off."),
+        answer("It is off."),
+    )
+    first = await scripted_agent.ask("turn off the kitchen light")
+    await scripted_agent.ask("is it off?", conversation_id=first.conversation_id)
+
+    third = scripted_worker.requests[2]
+    # The tool result showed "off" (with the other lights' states as they are): nothing new.
+    assert '"entity_id":"light.kitchen_lights"' in third.dynamic_prompt
+    assert "Changed since" not in last_user_message(third)
+
+
+async def test_the_engine_prepares_the_start_of_the_next_turn(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_off", entity_id="light.kitchen_lights"),
+            reasoning="Turning it off.",
+        ),
+        answer("Off."),
+        answer("Yes."),
+    )
+    first = await scripted_agent.ask("turn off the kitchen light")
+    await hass.async_block_till_done(wait_background_tasks=True)
+    static, prepared = scripted_worker.prepared[-1]
+    await scripted_agent.ask("is it off?", conversation_id=first.conversation_id)
+
+    one, two, three = scripted_worker.requests
+    assert three.static_prompt == static == one.static_prompt
+    # The answered turn as the next prompt shows it (its reasoning dropped), which the
+    # prompts of that turn did not hold; after it, only the new message is left to evaluate.
+    assert "Turning it off." in two.dynamic_prompt
+    assert "Turning it off." not in prepared
+    assert not two.dynamic_prompt.startswith(prepared)
+    assert prepared.endswith("<|im_start|>user\n")
+    assert three.dynamic_prompt.startswith(prepared)
+    new = three.dynamic_prompt[len(prepared) :]
+    assert new.startswith("Now: ")
+    assert "is it off?" in new
+    assert "Off." not in new
+    assert "<tool_response>" not in new
+
+
 async def test_renamed_entity_changes_the_home_list(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:

@@ -36,5 +36,8 @@ class GenerationEngine(Protocol):
     ) -> GenerationOutput:
         """Run one generation, streaming parse events to on_event."""
 
+    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
+        """Evaluate, while idle, a prompt the next request will continue (best effort)."""
+
     async def close(self) -> None:
         """Free what the engine holds."""

@@ -47,6 +47,10 @@ MAX_CALLS_PER_ANSWER = 4
 # percent per generated token. Shorter batches (the answer, token by token) run without it and
 # are cancelled between tokens instead.
 ABORTABLE_BATCH = 32
+# Batch length of background evaluation (prepare): never aborted mid-batch, which would leave
+# the context unusable and drop every checkpoint, so a request that preempts it waits for at
+# most one such batch.
+BACKGROUND_BATCH = 16
 
 
 _NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
@@ -425,14 +429,18 @@ class LlamaRuntime:
             self._llama_cpp.llama_set_abort_callback(self._ctx.ctx, callback, None)
             self._abort_installed = wanted
 
-    def _decode(self, tokens: Sequence[int]) -> None:
-        """Evaluate tokens after the current context, in batches; logits of the last remain."""
-        step = self.settings.n_batch
+    def _decode(self, tokens: Sequence[int], *, background: bool = False) -> None:
+        """Evaluate tokens after the current context, in batches; logits of the last remain.
+
+        In the background, batches are short and never aborted: a cancel stops between two of
+        them and leaves the context and the checkpoints usable.
+        """
+        step = BACKGROUND_BATCH if background else self.settings.n_batch
         for start in range(0, len(tokens), step):
             if self._cancel.is_set():
                 raise GenerationCancelledError
             chunk = tokens[start : start + step]
-            self._install_abort(len(chunk) >= ABORTABLE_BATCH)
+            self._install_abort(not background and len(chunk) >= ABORTABLE_BATCH)
             self._batch.set_batch(chunk, n_past=len(self._tokens), logits_all=False)
             code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
             if code == 2:
@@ -450,7 +458,12 @@ class LlamaRuntime:
         return list(self._static_tokens[1])
 
     def evaluate_prompt(
-        self, static_prompt: str, dynamic_prompt: str, checkpoint_at: int | None = None
+        self,
+        static_prompt: str,
+        dynamic_prompt: str,
+        checkpoint_at: int | None = None,
+        *,
+        background: bool = False,
     ) -> GenerationStats:
         """Make the context hold static + dynamic prompt, reusing what it can.
 
@@ -478,13 +491,31 @@ class LlamaRuntime:
         for stop in sorted(stops):
             if stop <= len(self._tokens) or stop == 0:
                 continue
-            self._decode(prompt[len(self._tokens) : stop])
+            self._decode(prompt[len(self._tokens) : stop], background=background)
             if tuple(prompt[:stop]) not in self._checkpoints:
                 self._checkpoints.put(tuple(prompt[:stop]), self._save_state())
-        self._decode(prompt[len(self._tokens) :])
+        self._decode(prompt[len(self._tokens) :], background=background)
         stats.evaluated_tokens = len(prompt) - stats.cached_tokens
         stats.prompt_seconds = time.perf_counter() - started
         return stats
+
+    def prepare(self, static_prompt: str, dynamic_prompt: str, cancel: threading.Event) -> None:
+        """Evaluate a prompt that a later request will continue, and keep a checkpoint at its end.
+
+        Run between requests (the next turn of a conversation goes on from there); a cancel
+        stops it between two short batches, with the context still usable.
+        """
+        self._cancel = cancel
+        try:
+            self.evaluate_prompt(
+                static_prompt, dynamic_prompt, len(dynamic_prompt), background=True
+            )
+        except EngineError:
+            raise
+        except Exception as err:
+            self._tokens = []
+            self._ctx.kv_cache_clear()
+            raise EngineError(f"llama.cpp failed evaluating a prompt: {err}") from err
 
     # Generation -----------------------------------------------------------------------------
 

@@ -207,6 +207,9 @@ class ServerWorker:
             return output
         return await CompletionsGeneration(self._client, request, on_event).run()
 
+    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
+        """Nothing ahead of time: the server keeps its own prompt cache."""
+
     async def close(self) -> None:
         """Refuse later requests; the shared HTTP session stays open (it is not ours)."""
         self._closed = True

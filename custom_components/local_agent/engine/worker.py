@@ -12,14 +12,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+import logging
 from pathlib import Path
 import threading
 from typing import Self
 
-from .errors import EngineError
+from .errors import EngineError, GenerationCancelledError
 from .llama import CheckpointStats, GenerationOutput, GenerationRequest, LlamaRuntime, ModelInfo
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
+
+_LOGGER = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -37,6 +40,8 @@ class ModelWorker:
         self._lock = asyncio.Lock()
         self._queued = 0
         self._closed = False
+        # Set to stop the background evaluation running now (prepare), if any.
+        self._background_cancel: threading.Event | None = None
 
     @classmethod
     async def load(cls, path: Path, settings: EngineSettings) -> Self:
@@ -87,6 +92,7 @@ class ModelWorker:
                 loop.call_soon_threadsafe(on_event, event)
 
         self._queued += 1
+        self._stop_background()
         try:
             async with self._lock:
                 self._check_open()
@@ -111,6 +117,38 @@ class ModelWorker:
         await asyncio.sleep(0)
         return output
 
+    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
+        """Evaluate, while the model is idle, a prompt that the next request will continue.
+
+        Best effort and never in the way: skipped when a request is waiting, stopped between
+        two short batches when one arrives, failures only logged.
+        """
+        if self._queued or self._closed or self._lock.locked():
+            return
+        loop = asyncio.get_running_loop()
+        cancel = threading.Event()
+        async with self._lock:  # free: taken without waiting
+            self._background_cancel = cancel
+            future = loop.run_in_executor(
+                None, self._runtime.prepare, static_prompt, dynamic_prompt, cancel
+            )
+            try:
+                await asyncio.wait([future])
+            except asyncio.CancelledError:
+                cancel.set()
+                await asyncio.wait([future])
+                raise
+            finally:
+                self._background_cancel = None
+                if future.done() and not future.cancelled():
+                    error = future.exception()
+                    if error is not None and not isinstance(error, GenerationCancelledError):
+                        _LOGGER.debug("Preparing the next prompt failed: %s", error)
+
+    def _stop_background(self) -> None:
+        if self._background_cancel is not None:
+            self._background_cancel.set()
+
     def _check_open(self) -> None:
         if self._closed:
             raise EngineError("The model was unloaded")
@@ -118,12 +156,14 @@ class ModelWorker:
     async def run(self, job: Callable[[LlamaRuntime], object]) -> object:
         """Run a blocking job on the runtime, in turn with generations (tests, benchmarks)."""
         loop = asyncio.get_running_loop()
+        self._stop_background()
         async with self._lock:
             self._check_open()
             return await loop.run_in_executor(None, job, self._runtime)
 
     async def close(self) -> None:
         """Free the model once the running request is done; later requests fail."""
+        self._stop_background()
         async with self._lock:
             if self._closed:
                 return
