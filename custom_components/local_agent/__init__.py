@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,9 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.util.hass_dict import HassKey
 
 from . import entry_updates, issues, llama_package, safe_load, server_entry
+from .backend import Backend, entry_backend
 from .const import (
+    CONF_BACKEND,
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
     CONF_MODEL_PATH,
@@ -42,6 +44,8 @@ class LocalAgentData:
     model_path: Path | None  # None for a model on a server
     worker: ModelWorker | ServerWorker
     chat_template: ChatTemplate
+    # Gives the model back when the entry unloads (each backend its own way).
+    release: Callable[[], Awaitable[None]]
     # The model's device in the device registry; the agents' devices point to it.
     device_id: str | None = None
 
@@ -61,16 +65,33 @@ def engine_settings(entry: ConfigEntry | Mapping[str, Any]) -> EngineSettings:
     )
 
 
+async def async_migrate_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    """Bring an entry made by an earlier version up to date (a later version's: refused)."""
+    if entry.version > 1:
+        return False
+    if entry.minor_version < 2:
+        hass.config_entries.async_update_entry(
+            entry, data={**entry.data, CONF_BACKEND: entry_backend(entry).value}, minor_version=2
+        )
+    return True
+
+
 async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> bool:
-    """Load the entry's model (shared with other entries of the same file) and its agents.
+    """Set up the entry's model where its backend runs it, then its agents."""
+    setup = {
+        Backend.LLAMA_CPP: _async_setup_llama_entry,
+        Backend.SERVER: _async_setup_server_entry,
+    }[entry_backend(entry)]
+    return await setup(hass, entry)
+
+
+async def _async_setup_llama_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> bool:
+    """Load the entry's model in this process (shared with other entries of the same file).
 
     Order: the file is there, llama_cpp is installed, the model loads in a child process (first
     time only), then it loads here. Each failure is a repair issue plus an entry error; only
     transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
-    A model on a server skips all of that (server_entry.py).
     """
-    if server_entry.is_server_entry(entry):
-        return await _async_setup_server_entry(hass, entry)
     model_path = Path(entry.data[CONF_MODEL_PATH])
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
@@ -121,8 +142,17 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
         ) from err
     issues.async_clear_entry_issues(hass, entry.entry_id)
     device_id = _async_register_model_device(hass, entry, worker, f"llama-cpp-python {version}")
+
+    async def release() -> None:
+        await registry.release(worker)
+        await hass.async_add_executor_job(release_freed_memory)
+
     entry.runtime_data = LocalAgentData(
-        model_path=model_path, worker=worker, chat_template=chat_template, device_id=device_id
+        model_path=model_path,
+        worker=worker,
+        chat_template=chat_template,
+        release=release,
+        device_id=device_id,
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry_updates.async_listen(hass, entry, device_id)
@@ -136,7 +166,11 @@ async def _async_setup_server_entry(hass: HomeAssistant, entry: LocalAgentConfig
     software = f"{worker.info.metadata['server.kind']} ({worker.server.mode} mode)"
     device_id = _async_register_model_device(hass, entry, worker, software)
     entry.runtime_data = LocalAgentData(
-        model_path=None, worker=worker, chat_template=chat_template, device_id=device_id
+        model_path=None,
+        worker=worker,
+        chat_template=chat_template,
+        release=worker.close,
+        device_id=device_id,
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry_updates.async_listen(hass, entry, device_id)
@@ -166,12 +200,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
     """Unload the agents, then give the model back (freed when no other entry uses it)."""
     if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
         return False
-    worker = entry.runtime_data.worker
-    if isinstance(worker, ServerWorker):
-        await worker.close()
-        return True
-    await hass.data[MODEL_REGISTRY].release(worker)
-    await hass.async_add_executor_job(release_freed_memory)
+    await entry.runtime_data.release()
     return True
 
 

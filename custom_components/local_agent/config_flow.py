@@ -120,6 +120,8 @@ class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
     """Create a model entry (model_flow.py has the steps); agents are its subentries."""
 
     VERSION = 1
+    # 2: the entry's data names its backend (CONF_BACKEND).
+    MINOR_VERSION = 2
 
     def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
         """Give a new model entry one agent, named after the model."""

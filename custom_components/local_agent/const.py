@@ -9,7 +9,8 @@ DOMAIN: Final = "local_agent"
 LOGGER = logging.getLogger(__package__)
 
 
-# Model entry (data and options).
+# Model entry (data and options). CONF_BACKEND: where the model runs (backend.Backend).
+CONF_BACKEND: Final = "backend"
 CONF_MODEL_PATH: Final = "model_path"
 CONF_CONTEXT_SIZE: Final = "context_size"
 CONF_THREADS: Final = "threads"

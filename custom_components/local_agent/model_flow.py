@@ -26,7 +26,8 @@ from homeassistant.helpers.selector import (
 )
 
 from . import MODEL_REGISTRY, engine_settings, llama_package, safe_load
-from .const import CONF_MODEL_PATH, LOGGER
+from .backend import Backend
+from .const import CONF_BACKEND, CONF_MODEL_PATH, LOGGER
 from .engine.errors import EngineError
 from .engine.worker import ModelRegistry, ModelWorker
 from .model_catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
@@ -388,6 +389,7 @@ class ModelEntryFlow(ServerEntryFlow):
 
     def _create_or_update(self, path: Path, data: dict[str, Any], title: str) -> ConfigFlowResult:
         unique_id = str(path)
+        data = {CONF_BACKEND: Backend.LLAMA_CPP.value, **data}
         if self.source == SOURCE_RECONFIGURE:
             entry = self._get_reconfigure_entry()
             if not entry.update_listeners:

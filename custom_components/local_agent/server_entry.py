@@ -16,6 +16,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
+from .backend import Backend, entry_backend
 from .const import (
     CONF_CONNECT_TIMEOUT,
     CONF_MAX_CONCURRENT,
@@ -48,7 +49,7 @@ from .engine.types import Message, ToolSpec
 
 def is_server_entry(entry: ConfigEntry) -> bool:
     """Whether the entry's model runs on a server rather than in this process."""
-    return CONF_SERVER_URL in entry.data
+    return entry_backend(entry) is Backend.SERVER
 
 
 def server_settings(data: Mapping[str, Any], options: Mapping[str, Any]) -> ServerSettings:

@@ -37,7 +37,9 @@ from homeassistant.helpers.selector import (
     TextSelectorType,
 )
 
+from .backend import Backend
 from .const import (
+    CONF_BACKEND,
     CONF_CONNECT_TIMEOUT,
     CONF_MAX_CONCURRENT,
     CONF_READ_TIMEOUT,
@@ -243,6 +245,7 @@ class ServerEntryFlow(ConfigFlow):
 
     async def _async_finish_server(self, settings: ServerSettings) -> ConfigFlowResult:
         data: dict[str, Any] = {
+            CONF_BACKEND: Backend.SERVER.value,
             CONF_SERVER_URL: settings.root,
             CONF_SERVER_MODEL: settings.model,
             CONF_SERVER_MODE: str(settings.mode),

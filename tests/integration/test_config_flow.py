@@ -11,6 +11,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent import MODEL_REGISTRY, safe_load
 from custom_components.local_agent.config_flow import default_agent_data
 from custom_components.local_agent.const import (
+    CONF_BACKEND,
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
     CONF_MODEL_PATH,
@@ -47,8 +48,10 @@ async def start_flow(hass: HomeAssistant) -> str:
 
 
 async def test_local_file_creates_entry_with_an_agent(
-    hass: HomeAssistant, qwen35_model_path: Path
+    hass: HomeAssistant, qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A file another test proved loadable in this process would skip the check.
+    monkeypatch.setattr(safe_load, "_PROVEN", set())
     flow_id = await start_flow(hass)
     steps: list[str] = []
     with patch.object(ModelWorker, "load", wraps=ModelWorker.load) as load:
@@ -61,8 +64,12 @@ async def test_local_file_creates_entry_with_an_agent(
     assert steps == ["check_model", "load_model"]
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["title"] == qwen35_model_path.name
-    assert result["data"] == {CONF_MODEL_PATH: str(qwen35_model_path.resolve())}  # noqa: ASYNC240
+    assert result["data"] == {
+        CONF_BACKEND: "llama_cpp",
+        CONF_MODEL_PATH: str(qwen35_model_path.resolve()),  # noqa: ASYNC240
+    }
     entry = result["result"]
+    assert (entry.version, entry.minor_version) == (1, 2)
     assert [sub.subentry_type for sub in entry.subentries.values()] == ["conversation"]
     assert [sub.title for sub in entry.subentries.values()] == [
         f"Local Agent ({qwen35_model_path.stem})"

@@ -7,7 +7,13 @@ from pathlib import Path
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent import MODEL_REGISTRY
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.const import (
+    CONF_BACKEND,
+    CONF_MODEL_PATH,
+    CONF_SERVER_MODEL,
+    CONF_SERVER_URL,
+    DOMAIN,
+)
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -60,3 +66,43 @@ async def test_damaged_model_fails_with_reason(hass: HomeAssistant, tmp_path: Pa
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
     assert "could not be loaded" in entry.reason
+
+
+async def test_entries_of_the_first_format_get_their_backend_named(
+    hass: HomeAssistant, qwen35_model_path: Path, socket_enabled: None
+) -> None:
+    """Minor version 1 told a server entry by its address; version 1.2 names the backend."""
+    model = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(qwen35_model_path)})
+    server = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_SERVER_URL: "http://127.0.0.1:9/v1", CONF_SERVER_MODEL: "m"},
+    )
+    for entry in (model, server):
+        entry.add_to_hass(hass)
+        assert entry.minor_version == 1
+        await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+
+    assert model.state is ConfigEntryState.LOADED
+    assert model.data == {CONF_MODEL_PATH: str(qwen35_model_path), CONF_BACKEND: "llama_cpp"}
+    assert model.minor_version == 2
+    # Nothing listens there: the entry is retried later, but its data is migrated already.
+    assert server.state is ConfigEntryState.SETUP_RETRY
+    assert server.data[CONF_BACKEND] == "server"
+    assert server.minor_version == 2
+    assert await hass.config_entries.async_unload(model.entry_id)
+
+
+async def test_an_entry_of_a_later_version_is_left_alone(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN, version=2, data={CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    entry.add_to_hass(hass)
+
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.MIGRATION_ERROR
+    assert entry.data == {CONF_MODEL_PATH: str(qwen35_model_path)}

@@ -14,7 +14,7 @@ from unittest.mock import patch
 
 import pytest
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.const import CONF_BACKEND, CONF_MODEL_PATH, DOMAIN
 from custom_components.local_agent.model_catalog import DEFAULT_MODEL
 from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
 from homeassistant import config_entries
@@ -110,6 +110,7 @@ async def test_recommended_model_is_shown_downloaded_verified_and_loaded(
     assert result["title"] == DEFAULT_MODEL.title
     target = downloaded(config_dir)
     assert result["data"] == {
+        CONF_BACKEND: "llama_cpp",
         CONF_MODEL_PATH: str(target),
         CONF_REPO_ID: REPO,
         CONF_FILENAME: FILE,

@@ -7,6 +7,7 @@ from typing import Any
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
+    CONF_BACKEND,
     CONF_CONNECT_TIMEOUT,
     CONF_MAX_CONCURRENT,
     CONF_READ_TIMEOUT,
@@ -62,6 +63,7 @@ async def test_real_server_entry_is_created_and_loads(
     assert result["type"] is FlowResultType.CREATE_ENTRY, result
     assert result["title"] == f"{llama_server.model.name} on 127.0.0.1:{llama_server.port}"
     assert result["data"] == {
+        CONF_BACKEND: "server",
         CONF_SERVER_URL: f"http://127.0.0.1:{llama_server.port}",
         CONF_SERVER_MODEL: llama_server.model_id,
         CONF_SERVER_MODE: "completions",
