@@ -96,6 +96,8 @@ def _model_section(
             "busy": worker.busy,
             "checkpoint_bytes": worker.checkpoint_bytes,
             "checkpoints": _checkpoints(worker),
+            # A model server: the most requests it was sent at once (its parallel slots in use).
+            "most_requests_at_once": getattr(worker, "peak_active", None),
         },
     }
 

@@ -12,9 +12,8 @@ ids) and actions (planned actions, permissions, execution).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-import json
 from typing import Any, Final
 
 import probatio
@@ -59,7 +58,6 @@ __all__ = [
     "async_check_permission",
     "async_execute",
     "check_exposure",
-    "count_chars",
 ]
 
 GET_STATE: Final = "get_state"
@@ -347,23 +345,3 @@ def _unknown_field(tool: DomainTool, action: ActionSpec, name: str) -> str:
     if users:
         return f"{name} is not used by {action.service}; it belongs to {', '.join(users)}. {takes}"
     return f"Unknown field {name!r} for {tool.domain}. {takes}"
-
-
-def count_chars(specs: Iterable[ToolSpec]) -> int:
-    """Return the size of the specs as JSON, as a chat template would render them."""
-    return sum(
-        len(
-            json.dumps(
-                {
-                    "type": "function",
-                    "function": {
-                        "name": spec.name,
-                        "description": spec.description,
-                        "parameters": spec.parameters,
-                    },
-                },
-                ensure_ascii=False,
-            )
-        )
-        for spec in specs
-    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+import json
 from typing import Any
 
 import pytest
@@ -9,7 +11,7 @@ from pytest_homeassistant_custom_component.common import (  # type: ignore[impor
     MockUser,
 )
 
-from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolCall, ToolSpec
 from custom_components.local_agent.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.tools import (
     GET_STATE,
@@ -20,7 +22,6 @@ from custom_components.local_agent.tools import (
     async_check_permission,
     async_execute,
     check_exposure,
-    count_chars,
 )
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.todo import TodoItem, TodoItemStatus, TodoListEntity
@@ -396,3 +397,23 @@ async def test_get_state_of_a_todo_list_reads_its_open_items(hass: HomeAssistant
     [summary] = outcome.data["entities"]
     assert summary["state"] == "2"
     assert summary["items"] == ["milk", "bread"]
+
+
+def count_chars(specs: Iterable[ToolSpec]) -> int:
+    """The size of the specs as JSON, as a chat template renders them."""
+    return sum(
+        len(
+            json.dumps(
+                {
+                    "type": "function",
+                    "function": {
+                        "name": spec.name,
+                        "description": spec.description,
+                        "parameters": spec.parameters,
+                    },
+                },
+                ensure_ascii=False,
+            )
+        )
+        for spec in specs
+    )

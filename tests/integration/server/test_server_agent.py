@@ -22,6 +22,7 @@ from custom_components.local_agent.const import (
     CONF_THINKING_BUDGET,
     EVENT_ACTION,
 )
+from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine.llama import GenerationRequest
 from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.components import conversation
@@ -225,3 +226,5 @@ async def test_conversations_run_concurrently_up_to_the_limit(
     assert len({result.conversation_id for result in results}) == 4
     assert worker.peak_active == 2
     assert not worker.busy
+    diagnostics = await async_get_config_entry_diagnostics(hass, agent.entry)
+    assert diagnostics["engine"]["most_requests_at_once"] == 2
