@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from .engine.settings import EngineSettings
 from .engine.worker import ModelRegistry, ModelWorker
 from .memory import release_freed_memory
 from .model_file import ModelFileProblem, check_model_file
+from .stats import AgentStats
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
 MODEL_REGISTRY: HassKey[ModelRegistry] = HassKey(f"{DOMAIN}_models")
@@ -48,6 +49,8 @@ class LocalAgentData:
     release: Callable[[], Awaitable[None]]
     # The model's device in the device registry; the agents' devices point to it.
     device_id: str | None = None
+    # Each agent's figures, by subentry id (kept across the agent's own reloads).
+    agent_stats: dict[str, AgentStats] = field(default_factory=dict)
 
 
 type LocalAgentConfigEntry = ConfigEntry[LocalAgentData]

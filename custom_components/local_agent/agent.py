@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
 
@@ -55,6 +55,7 @@ from .safety.gate import ApiCall, HomeCall, SafetyGate, TurnSafety, Verdict
 from .safety.policy import SafetyPolicy
 from .safety.tool_review import offered_parameters
 from .speech import async_phrase
+from .stats import AgentStats
 from .tool_runner import async_run_api_tool, async_run_home_action, error_result
 from .tools import HomeTools, ToolFailure, async_build_home_tools, async_check_permission
 from .turn_result import async_set_reply_response_type, async_set_response_type
@@ -163,9 +164,11 @@ class ConversationAgent:
         worker: GenerationEngine,
         chat_template: ChatTemplate,
         options: AgentOptions,
+        *,
         agent_id: str,
+        stats: AgentStats,
     ) -> None:
-        """Bind the agent to a loaded model and its settings."""
+        """Bind the agent to a loaded model, its settings and where its figures are kept."""
         self.hass = hass
         self.worker = worker
         self.chat_template = chat_template
@@ -173,6 +176,7 @@ class ConversationAgent:
         self.agent_id = agent_id
         self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
+        self.stats = stats
         self.home_context = HomeContext()
 
     async def async_handle(
@@ -264,6 +268,7 @@ class ConversationAgent:
                     "empty_answer" if report.tool_successes else "no_answer",
                 ),
             )
+        self.stats.record(asdict(report), failed=end is TurnEnd.FAILED)
         if end is not TurnEnd.FAILED:
             extra = user_input.extra_system_prompt
             self._prepare_next_turn(chat_log, toolbox, static_system, extra)

@@ -14,6 +14,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from . import LocalAgentConfigEntry, entry_updates
 from .agent import AgentOptions, ConversationAgent
 from .const import DOMAIN, SUBENTRY_CONVERSATION
+from .stats import AgentStats
 
 
 async def async_setup_entry(
@@ -86,6 +87,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity):
             data.chat_template,
             AgentOptions.from_data(self.subentry.data),
             agent_id=self.entity_id,
+            stats=data.agent_stats.setdefault(self.subentry.subentry_id, AgentStats()),
         )
 
     @callback

@@ -21,7 +21,7 @@ from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
 from .llama_package import cpu_flags, llama_cpp_version, machine_description
 from .memory import process_rss
 from .safety.audit import async_get_audit_log
-from .stats import async_last_turns, model_metadata
+from .stats import async_agent_stats, async_last_turns, model_metadata
 
 TO_REDACT: Final = {
     CONF_API_KEY,
@@ -149,6 +149,9 @@ async def async_get_config_entry_diagnostics(
         },
         **(_model_section(runtime_data, config_dir, threads) or {"model": None, "engine": None}),
         "last_turns": {turn.entity_id: turn.report for turn in async_last_turns(hass, entry)},
+        "agent_totals": {
+            entity_id: stats.totals() for entity_id, stats in async_agent_stats(hass, entry).items()
+        },
         "audit": _recent(async_get_audit_log(hass).for_agents(_agent_ids(hass, entry))),
     }
     return async_redact_data(diagnostics, TO_REDACT)

@@ -3,13 +3,44 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, is_dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
+
+
+@dataclass(slots=True)
+class AgentStats:
+    """One agent's figures since its model entry was set up (kept in the entry's runtime data)."""
+
+    turns: int = 0
+    failed_turns: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    generation_seconds: float = 0.0
+    # The last turn's report (agent.TurnReport as a dict).
+    last_turn: dict[str, Any] | None = None
+
+    def record(self, report: Mapping[str, Any], *, failed: bool) -> None:
+        """Count one turn from its report."""
+        self.turns += 1
+        self.failed_turns += int(failed)
+        self.tool_calls += int(report.get("tool_calls", 0))
+        self.tool_errors += int(report.get("tool_errors", 0))
+        self.prompt_tokens += int(report.get("prompt_tokens", 0))
+        self.cached_tokens += int(report.get("cached_tokens", 0))
+        self.generated_tokens += int(report.get("generated_tokens", 0))
+        self.generation_seconds += float(report.get("generation_seconds", 0.0))
+        self.last_turn = dict(report)
+
+    def totals(self) -> dict[str, Any]:
+        """Return the counters, without the last turn."""
+        return {key: value for key, value in asdict(self).items() if key != "last_turn"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,28 +62,35 @@ class AgentTurn:
 
 
 @callback
+def async_agent_stats(hass: HomeAssistant, entry: ConfigEntry) -> dict[str, AgentStats]:
+    """Return the figures of each agent of a loaded entry that answered, by entity id."""
+    held: Mapping[str, AgentStats] = getattr(
+        getattr(entry, "runtime_data", None), "agent_stats", {}
+    )
+    found: dict[str, AgentStats] = {}
+    for registered in er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id):
+        stats = held.get(registered.config_subentry_id or "")
+        if stats is not None and stats.turns:
+            found[registered.entity_id] = stats
+    return found
+
+
+@callback
 def async_last_turns(hass: HomeAssistant, entry: ConfigEntry) -> list[AgentTurn]:
     """Return the last turn report of each agent of the entry that answered at least once."""
-    component = hass.data.get(DATA_COMPONENT)
-    if component is None:
-        return []
-    turns: list[AgentTurn] = []
-    for registered in er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id):
-        entity = component.get_entity(registered.entity_id)
-        report = getattr(getattr(entity, "agent", None), "last_report", None)
-        if report is None:
-            continue
-        data = asdict(report) if is_dataclass(report) and not isinstance(report, type) else {}
-        turns.append(AgentTurn(registered.entity_id, data))
-    return turns
+    return [
+        AgentTurn(entity_id, stats.last_turn)
+        for entity_id, stats in async_agent_stats(hass, entry).items()
+        if stats.last_turn is not None
+    ]
 
 
-def tokens_per_second(turns: list[AgentTurn]) -> float | None:
-    """Return the generation speed over these turns, None when they wrote nothing."""
-    seconds = sum(turn.generation_seconds for turn in turns)
+def tokens_per_second(stats: list[AgentStats]) -> float | None:
+    """Return the generation speed over these agents' turns, None when they wrote nothing."""
+    seconds = sum(agent.generation_seconds for agent in stats)
     if seconds <= 0:
         return None
-    return sum(turn.generated_tokens for turn in turns) / seconds
+    return sum(agent.generated_tokens for agent in stats) / seconds
 
 
 def model_metadata(metadata: Mapping[str, str]) -> dict[str, str]:

@@ -10,7 +10,7 @@ from homeassistant.core import HomeAssistant, callback
 from .const import DOMAIN
 from .llama_package import llama_cpp_version
 from .memory import process_rss
-from .stats import async_last_turns, tokens_per_second
+from .stats import async_agent_stats, tokens_per_second
 
 
 @callback
@@ -24,8 +24,8 @@ async def system_health_info(hass: HomeAssistant) -> dict[str, Any]:
     entries = hass.config_entries.async_loaded_entries(DOMAIN)
     version = await hass.async_add_executor_job(llama_cpp_version)
     rss = await hass.async_add_executor_job(process_rss)
-    turns = [turn for entry in entries for turn in async_last_turns(hass, entry)]
-    speed = tokens_per_second(turns)
+    agents = [stats for entry in entries for stats in async_agent_stats(hass, entry).values()]
+    speed = tokens_per_second(agents)
     return {
         "runtime": version or "not installed",
         "models_loaded": ", ".join(entry.title for entry in entries) or "none",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
 import importlib
 import json
 from pathlib import Path
@@ -22,14 +23,15 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr, entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from .conftest import async_setup_agent
+from .conftest import Agent, async_setup_agent
+from .scripted_model import ScriptedWorker, answer
 
 
 def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> None:
-    """Give an agent a last turn without running the model."""
+    """Count a turn for an agent without running the model."""
     entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
     assert entity is not None
-    entity.agent.last_report = report  # type: ignore[attr-defined]
+    entity.agent.stats.record(asdict(report), failed=False)  # type: ignore[attr-defined]
 
 
 async def test_diagnostics_describe_the_model_and_redact_secrets(
@@ -80,6 +82,7 @@ async def test_diagnostics_describe_the_model_and_redact_secrets(
     assert diagnostics["runtime"]["llama_cpp_python"]
     [turn] = diagnostics["last_turns"].values()
     assert turn["rounds"] == 1
+    assert diagnostics["agent_totals"][agent.entity_id]["generated_tokens"] == 40
     [agent_data] = diagnostics["agents"]
     assert agent_data["data"][CONF_PROMPT] == "**REDACTED**"
     assert agent_data["data"][CONF_CONFIRMATION_PIN] == "**REDACTED**"
@@ -160,3 +163,23 @@ async def test_diagnostics_of_an_entry_that_did_not_load(
     assert "gone.gguf" in diagnostics["entry"]["reason"]
     assert diagnostics["model"] is None
     assert diagnostics["audit"] == []
+
+
+async def test_agent_figures_add_up_and_outlive_a_settings_change(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer("One."), answer("Two."), answer("Three."))
+    await scripted_agent.ask("hello")
+    await scripted_agent.ask("hello again")
+    entry = scripted_agent.entry
+    subentry = next(iter(entry.subentries.values()))
+    hass.config_entries.async_update_subentry(entry, subentry, title="Renamed agent")
+    await hass.async_block_till_done()
+    await scripted_agent.ask("and once more")
+
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    totals = diagnostics["agent_totals"][scripted_agent.entity_id]
+    assert totals["turns"] == 3
+    assert totals["failed_turns"] == 0
+    assert totals["generated_tokens"] > 0
+    assert diagnostics["last_turns"][scripted_agent.entity_id]["rounds"] == 1
