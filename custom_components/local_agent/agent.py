@@ -38,7 +38,7 @@ from .engine.chat_format import ChatTemplate, ChatTemplateError, PromptParts, re
 from .engine.errors import ContextTooSmallError, EngineError
 from .engine.interface import GenerationEngine
 from .engine.llama import GenerationRequest, GenerationStats
-from .engine.server_errors import ServerError, ServerUnreachableError
+from .engine.server_errors import ServerUnreachableError
 from .engine.settings import SamplingSettings
 from .engine.tool_calls import (
     ParseEvent,
@@ -49,6 +49,7 @@ from .engine.tool_calls import (
 )
 from .engine.types import Conversation, Message, ToolSpec
 from .entity_view import EntityLine
+from .error_text import engine_error_text
 from .history import to_messages, tool_result_text, trim_history
 from .home_context import HomeContext
 from .safety.gate import ApiCall, HomeCall, SafetyGate, TurnSafety, Verdict
@@ -230,30 +231,13 @@ class ConversationAgent:
                         rounds=str(options.max_rounds),
                     ),
                 )
-        except ContextTooSmallError as err:
-            end = TurnEnd.FAILED
-            await self._async_say(
-                chat_log,
-                await async_phrase(
-                    self.hass,
-                    user_input.language,
-                    "context_too_small",
-                    prompt_tokens=str(err.prompt_tokens),
-                    context_size=str(err.n_ctx),
-                ),
-            )
         except EngineError as err:
             end = TurnEnd.FAILED
             if isinstance(err, ServerUnreachableError):
                 LOGGER.debug("The model server is unreachable: %s", err)  # logged once there
-            else:
+            elif not isinstance(err, ContextTooSmallError):
                 LOGGER.warning("The model failed: %s", err)
-            # A model server's errors have sentences of their own ("... is not reachable").
-            key, placeholders = (
-                (err.key, err.placeholders)
-                if isinstance(err, ServerError)
-                else ("generation_failed", {"error": str(err)})
-            )
+            key, placeholders = engine_error_text(err)
             await self._async_say(
                 chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
             )

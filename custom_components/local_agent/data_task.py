@@ -44,13 +44,13 @@ from .const import (
     MAX_TEXT_ATTACHMENT_BYTES,
 )
 from .engine.chat_format import SYSTEM_SEPARATOR, ChatTemplate, render_split
-from .engine.errors import ContextTooSmallError, EngineError
+from .engine.errors import EngineError
 from .engine.llama import GenerationOutput, GenerationRequest
-from .engine.server_errors import ServerError
 from .engine.settings import SamplingSettings
 from .engine.structure import StructureError, parse_structure
 from .engine.tool_calls import ReasoningDelta, TextDelta
 from .engine.types import Conversation, JsonSchema, Message
+from .error_text import engine_error_text
 
 REASONING_END = "</think>"
 # Attachments a text-only model can read as they are.
@@ -218,14 +218,9 @@ async def async_generate_data(
     request = build_request(data.chat_template, options, user_text, schema)
     try:
         output = await data.worker.generate(request)
-    except ContextTooSmallError as err:
-        raise _error(
-            "task_too_long", prompt_tokens=str(err.prompt_tokens), context_size=str(err.n_ctx)
-        ) from err
-    except ServerError as err:
-        raise _error(err.key, **err.placeholders) from err
     except EngineError as err:
-        raise _error("generation_failed", error=str(err)) from err
+        key, placeholders = engine_error_text(err, context_key="task_too_long")
+        raise _error(key, **placeholders) from err
 
     reasoning = "".join(e.text for e in output.events if isinstance(e, ReasoningDelta))
     text = _answer_text(request, output)

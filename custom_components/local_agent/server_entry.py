@@ -45,6 +45,7 @@ from .engine.server_settings import (
     ServerSettings,
 )
 from .engine.types import Message, ToolSpec
+from .error_text import server_failure_key
 
 
 def is_server_entry(entry: ConfigEntry) -> bool:
@@ -130,13 +131,13 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
     except ServerAuthError as err:
         raise ConfigEntryAuthFailed(
             translation_domain=DOMAIN,
-            translation_key=err.key,
+            translation_key=server_failure_key(err.kind),
             translation_placeholders=placeholders,
         ) from err
     except ServerModelMissingError as err:
         raise ConfigEntryNotReady(
             translation_domain=DOMAIN,
-            translation_key=err.key,
+            translation_key=server_failure_key(err.kind),
             translation_placeholders=placeholders,
         ) from err
     except ServerError as err:

@@ -51,6 +51,7 @@ from .const import (
 from .engine.server_errors import (
     ServerAuthError,
     ServerError,
+    ServerFailure,
     ServerModelMissingError,
     ServerToolsNotSupportedError,
 )
@@ -118,7 +119,11 @@ def error_key(err: ServerError) -> str:
         return "server_model_not_found"
     if isinstance(err, ServerToolsNotSupportedError):
         return "tools_not_supported"
-    if err.key in ("server_unreachable", "server_timeout", "server_connection_lost"):
+    if err.kind in (
+        ServerFailure.UNREACHABLE,
+        ServerFailure.TIMEOUT,
+        ServerFailure.CONNECTION_LOST,
+    ):
         return "cannot_connect"
     return "server_error"
 

@@ -18,6 +18,7 @@ from custom_components.local_agent.engine.server_completions import _find_trigge
 from custom_components.local_agent.engine.server_errors import (
     ServerAuthError,
     ServerConnectionLostError,
+    ServerFailure,
     ServerModelMissingError,
     ServerResponseError,
     ServerTimeoutError,
@@ -231,8 +232,8 @@ async def test_unreachable_server_after_retries(session: aiohttp.ClientSession) 
     with pytest.raises(ServerUnreachableError, match="is not reachable") as caught:
         await ServerWorker.connect(session, settings(url, retries=1))
 
-    assert caught.value.key == "server_unreachable"
-    assert caught.value.placeholders["url"] == url
+    assert caught.value.kind is ServerFailure.UNREACHABLE
+    assert caught.value.facts["url"] == url
 
 
 async def test_unavailability_is_logged_once_and_the_return_once(

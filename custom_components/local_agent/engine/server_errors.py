@@ -1,19 +1,34 @@
-"""Errors of a model server, each naming the server and carrying the sentence the agent says.
+"""Errors of a model server, each naming the server and saying what kind of failure it was.
 
-`key` is a translation key under "exceptions" in translations/*.json; `placeholders` fill it.
+`kind` says what failed and `facts` the values a sentence about it needs (the server's address
+and what it said); the integration turns them into its translated sentences (error_text.py).
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import ClassVar
 
 from .errors import EngineError
 
 
+class ServerFailure(StrEnum):
+    """What kind of failure a model server's error is."""
+
+    FAILED = "failed"
+    UNREACHABLE = "unreachable"
+    AUTH = "auth"
+    MODEL_MISSING = "model_missing"
+    TOOLS_UNSUPPORTED = "tools_unsupported"
+    TIMEOUT = "timeout"
+    CONNECTION_LOST = "connection_lost"
+    CONTEXT_OVERFLOW = "context_overflow"
+
+
 class ServerError(EngineError):
     """Base class of the model server's errors."""
 
-    key: ClassVar[str] = "server_failed"
+    kind: ClassVar[ServerFailure] = ServerFailure.FAILED
 
     def __init__(self, url: str, detail: str = "") -> None:
         """Name the server and what went wrong."""
@@ -26,15 +41,15 @@ class ServerError(EngineError):
         return f"The model server at {self.url} failed: {self.detail or 'unknown error'}"
 
     @property
-    def placeholders(self) -> dict[str, str]:
-        """Values for the translated sentence."""
+    def facts(self) -> dict[str, str]:
+        """Values a sentence about the failure needs."""
         return {"url": self.url, "error": self.detail or type(self).__name__}
 
 
 class ServerUnreachableError(ServerError):
     """No connection could be made (refused, reset, DNS, connect timeout), even after retries."""
 
-    key = "server_unreachable"
+    kind = ServerFailure.UNREACHABLE
 
     def describe(self) -> str:
         """Return the log message."""
@@ -44,7 +59,7 @@ class ServerUnreachableError(ServerError):
 class ServerAuthError(ServerError):
     """The server refused the API key (401 or 403)."""
 
-    key = "server_auth_failed"
+    kind = ServerFailure.AUTH
 
     def describe(self) -> str:
         """Return the log message."""
@@ -54,7 +69,7 @@ class ServerAuthError(ServerError):
 class ServerModelMissingError(ServerError):
     """The server does not serve the configured model."""
 
-    key = "server_model_missing"
+    kind = ServerFailure.MODEL_MISSING
 
     def __init__(self, url: str, model: str, available: list[str] | None = None) -> None:
         """Name the model and what the server offers."""
@@ -68,15 +83,15 @@ class ServerModelMissingError(ServerError):
         return f"The model server at {self.url} does not serve the model: {self.detail}"
 
     @property
-    def placeholders(self) -> dict[str, str]:
-        """Values for the translated sentence."""
+    def facts(self) -> dict[str, str]:
+        """Values a sentence about the failure needs."""
         return {"url": self.url, "model": self.model}
 
 
 class ServerToolsNotSupportedError(ServerError):
     """The server rejected a request with tools (vLLM without --enable-auto-tool-choice...)."""
 
-    key = "server_tools_unsupported"
+    kind = ServerFailure.TOOLS_UNSUPPORTED
 
     def describe(self) -> str:
         """Return the log message."""
@@ -86,7 +101,7 @@ class ServerToolsNotSupportedError(ServerError):
 class ServerTimeoutError(ServerError):
     """The server stopped sending for longer than the read timeout."""
 
-    key = "server_timeout"
+    kind = ServerFailure.TIMEOUT
 
     def describe(self) -> str:
         """Return the log message."""
@@ -96,7 +111,7 @@ class ServerTimeoutError(ServerError):
 class ServerConnectionLostError(ServerError):
     """The connection broke, or the stream ended, before the answer was complete."""
 
-    key = "server_connection_lost"
+    kind = ServerFailure.CONNECTION_LOST
 
     def describe(self) -> str:
         """Return the log message."""
@@ -110,7 +125,7 @@ class ServerContextOverflowError(ServerError):
     vLLM and llama-cpp-python's server in the message. Sizes are 0 where it did not say.
     """
 
-    key = "server_context_overflow"
+    kind = ServerFailure.CONTEXT_OVERFLOW
 
     def __init__(self, url: str, detail: str, prompt_tokens: int = 0, n_ctx: int = 0) -> None:
         """Keep the sizes."""
@@ -125,8 +140,8 @@ class ServerContextOverflowError(ServerError):
         )
 
     @property
-    def placeholders(self) -> dict[str, str]:
-        """Values for the translated sentence ("?" for a size the server did not give)."""
+    def facts(self) -> dict[str, str]:
+        """Values a sentence about the failure needs ("?" for a size the server did not give)."""
         return {
             "url": self.url,
             "prompt_tokens": str(self.prompt_tokens or "?"),
@@ -137,7 +152,7 @@ class ServerContextOverflowError(ServerError):
 class ServerResponseError(ServerError):
     """The server answered with an error status or something that is not the expected JSON."""
 
-    key = "server_failed"
+    kind = ServerFailure.FAILED
 
     def __init__(self, url: str, detail: str, status: int | None = None) -> None:
         """Keep the HTTP status."""
