@@ -513,9 +513,7 @@ class LlamaRuntime:
         except EngineError:
             raise
         except Exception as err:
-            self._tokens = []
-            self._ctx.kv_cache_clear()
-            raise EngineError(f"llama.cpp failed evaluating a prompt: {err}") from err
+            raise self._forget_context(f"llama.cpp failed evaluating a prompt: {err}") from err
 
     # Generation -----------------------------------------------------------------------------
 
@@ -533,15 +531,18 @@ class LlamaRuntime:
             return self._generate(request, on_event)
         except GenerationCancelledError:
             # The context may hold a half-evaluated batch: never reuse it as an append.
-            self._tokens = []
-            self._ctx.kv_cache_clear()
+            self._forget_context("")
             raise
         except EngineError:
             raise
         except Exception as err:
-            self._tokens = []
-            self._ctx.kv_cache_clear()
-            raise EngineError(f"llama.cpp failed during generation: {err}") from err
+            raise self._forget_context(f"llama.cpp failed during generation: {err}") from err
+
+    def _forget_context(self, message: str) -> EngineError:
+        """Empty the context (its state is unknown); return the error to raise."""
+        self._tokens = []
+        self._ctx.kv_cache_clear()
+        return EngineError(message)
 
     def _generate(
         self, request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None
