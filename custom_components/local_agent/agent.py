@@ -36,8 +36,8 @@ from .const import (
 )
 from .engine.chat_format import ChatTemplate, ChatTemplateError, PromptParts, render_split
 from .engine.errors import ContextTooSmallError, EngineError
+from .engine.generation import GenerationRequest, GenerationStats
 from .engine.interface import GenerationEngine
-from .engine.llama import GenerationRequest, GenerationStats
 from .engine.server_errors import ServerUnreachableError
 from .engine.settings import SamplingSettings
 from .engine.tool_calls import (

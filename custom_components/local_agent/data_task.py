@@ -45,7 +45,7 @@ from .const import (
 )
 from .engine.chat_format import SYSTEM_SEPARATOR, ChatTemplate, render_split
 from .engine.errors import EngineError
-from .engine.llama import GenerationOutput, GenerationRequest
+from .engine.generation import GenerationOutput, GenerationRequest
 from .engine.settings import SamplingSettings
 from .engine.structure import StructureError, parse_structure
 from .engine.tool_calls import ReasoningDelta, TextDelta

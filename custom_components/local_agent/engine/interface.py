@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from .llama import GenerationOutput, GenerationRequest, ModelInfo
+from .generation import GenerationOutput, GenerationRequest, ModelInfo
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 import ctypes
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 import logging
 from pathlib import Path
 import threading
@@ -24,23 +24,27 @@ from .errors import (
     GenerationCancelledError,
     UnsupportedArchitectureError,
 )
+from .generation import (
+    CALL_OPEN,
+    MAX_CALLS_PER_ANSWER,
+    THINK_CLOSE,
+    GenerationOutput,
+    GenerationRequest,
+    GenerationStats,
+    ModelInfo,
+)
 from .gguf_file import GgufHeader, read_gguf_header
 from .sampling import TokenSampler
-from .settings import EngineSettings, SamplingSettings
+from .settings import EngineSettings
 from .structure import build_structure_grammar
 from .tool_calls import ParseEvent, ToolCallStreamParser
-from .types import Conversation, JsonSchema, ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 
 # Tokens kept free for the answer when checking that a prompt fits.
 MIN_ANSWER_TOKENS = 64
-THINK_CLOSE = "\n</think>\n\n"
-CALL_OPEN = "<tool_call>"
 # Recent output kept to spot tags and stop strings that span tokens.
 TAIL_CHARS = 32
-# Calls the grammar lets the model write one after another in a single answer.
-MAX_CALLS_PER_ANSWER = 4
 # Batches at least this long are evaluated with llama.cpp's abort callback installed, so that a
 # cancel stops a long prompt mid-batch. The callback is Python: ggml calls it after every graph
 # node, holding up the other compute threads while it takes the GIL, which would cost several
@@ -78,88 +82,6 @@ def _import_llama_cpp() -> tuple[Any, Any]:
         _native_log_callback = llama_cpp.llama_log_callback(forward)
         llama_cpp.llama_log_set(_native_log_callback, ctypes.c_void_p(0))
     return llama_cpp, _internals
-
-
-@dataclass(frozen=True, slots=True)
-class GenerationRequest:
-    """One model call: a prompt split for caching, the tools the grammar allows, limits."""
-
-    static_prompt: str
-    dynamic_prompt: str
-    tools: Sequence[ToolSpec] = ()
-    sampling: SamplingSettings = field(default_factory=SamplingSettings)
-    max_tokens: int = 512
-    starts_in_reasoning: bool = True
-    thinking_budget: int | None = 256
-    constrain_tool_calls: bool = True
-    force_tool_call: bool = False
-    # Text that ends the answer when the model writes it (a model that ignores its end token
-    # goes on with the next turn's markers); it stops like an end-of-turn token.
-    stop: tuple[str, ...] = ()
-    # Where in dynamic_prompt the text the next request repeats ends (the last message's end,
-    # before the generation prompt): a checkpoint is kept there for it. None: no such point.
-    checkpoint_at: int | None = None
-    # The same prompt as messages, for a server that renders it (the in-process engine and a
-    # server in completions mode use the prompt text above).
-    conversation: Conversation | None = None
-    # The answer must be one JSON value of this schema (an AI task's structure): once the
-    # reasoning is over, it is sampled under a grammar built from the schema (structure.py).
-    answer_schema: JsonSchema | None = None
-
-
-@dataclass(slots=True)
-class GenerationStats:
-    """What one generation cost."""
-
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    evaluated_tokens: int = 0
-    generated_tokens: int = 0
-    reasoning_tokens: int = 0
-    prompt_seconds: float = 0.0
-    generation_seconds: float = 0.0
-    thinking_budget_hit: bool = False
-    checkpoint_restored: bool = False
-    finish_reason: str = "stop"
-
-    @property
-    def generation_tokens_per_second(self) -> float:
-        """Generated tokens per second, 0 when nothing was generated."""
-        if not self.generation_seconds:
-            return 0.0
-        return self.generated_tokens / self.generation_seconds
-
-    @property
-    def prompt_tokens_per_second(self) -> float:
-        """Evaluated prompt tokens per second, 0 when nothing was evaluated."""
-        if not self.prompt_seconds:
-            return 0.0
-        return self.evaluated_tokens / self.prompt_seconds
-
-
-@dataclass(slots=True)
-class GenerationOutput:
-    """Raw text and parse events of one generation."""
-
-    text: str
-    events: list[ParseEvent]
-    stats: GenerationStats
-
-
-@dataclass(frozen=True, slots=True)
-class ModelInfo:
-    """Facts about a loaded model."""
-
-    path: Path
-    architecture: str | None
-    name: str | None
-    size_bytes: int
-    parameters: int
-    n_ctx: int
-    n_ctx_train: int
-    n_vocab: int
-    chat_template: str | None
-    metadata: dict[str, str]
 
 
 @dataclass(slots=True)

@@ -13,8 +13,6 @@ import ctypes
 import random
 from typing import Any
 
-import numpy as np
-
 from .errors import GrammarError
 from .grammar import build_tool_call_grammar
 from .settings import SamplingSettings
@@ -122,6 +120,9 @@ class TokenSampler:
         self._grammar_in_use = False
 
     def _fill_candidates(self, ctx: Any) -> Any:
+        # numpy comes with llama-cpp-python: imported here, it is not needed by server mode.
+        import numpy as np
+
         llama_cpp = self._llama_cpp
         if self._candidates is None:
             dtype = np.dtype([("id", np.intc), ("logit", np.single), ("p", np.single)], align=True)

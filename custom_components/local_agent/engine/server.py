@@ -27,7 +27,7 @@ from typing import Any, Self
 import aiohttp
 
 from .errors import EngineError
-from .llama import GenerationOutput, GenerationRequest, ModelInfo
+from .generation import GenerationOutput, GenerationRequest, ModelInfo
 from .server_chat import ChatGeneration
 from .server_completions import CompletionsGeneration
 from .server_errors import ServerAuthError, ServerModelMissingError

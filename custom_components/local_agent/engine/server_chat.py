@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import json
 from typing import Any, Final
 
-from .llama import GenerationOutput, GenerationRequest, GenerationStats
+from .generation import GenerationOutput, GenerationRequest, GenerationStats
 from .server_errors import ServerConnectionLostError
 from .server_http import ServerClient
 from .server_stream import Clock, EventSink, Usage, sampling_fields

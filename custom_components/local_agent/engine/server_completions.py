@@ -29,8 +29,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .grammar import build_tool_call_grammar
-from .llama import (
+from .generation import (
     CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
     THINK_CLOSE,
@@ -38,6 +37,7 @@ from .llama import (
     GenerationRequest,
     GenerationStats,
 )
+from .grammar import build_tool_call_grammar
 from .server_errors import ServerConnectionLostError
 from .server_http import ServerClient
 from .server_stream import Clock, EventSink, Usage, sampling_fields

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import time
 from typing import Any
 
-from .llama import GenerationStats
+from .generation import GenerationStats
 from .settings import SamplingSettings
 from .tool_calls import ParseEvent
 

@@ -18,7 +18,8 @@ import threading
 from typing import Self
 
 from .errors import EngineError, GenerationCancelledError
-from .llama import CheckpointStats, GenerationOutput, GenerationRequest, LlamaRuntime, ModelInfo
+from .generation import GenerationOutput, GenerationRequest, ModelInfo
+from .llama import CheckpointStats, LlamaRuntime
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
 
