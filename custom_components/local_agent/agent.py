@@ -34,7 +34,13 @@ from .const import (
     DOMAIN,
     LOGGER,
 )
-from .engine.chat_format import ChatTemplate, ChatTemplateError, PromptParts, render_split
+from .engine.chat_format import (
+    TURN_MARKERS,
+    ChatTemplate,
+    ChatTemplateError,
+    PromptParts,
+    render_split,
+)
 from .engine.errors import ContextTooSmallError, EngineError
 from .engine.generation import GenerationRequest, GenerationStats
 from .engine.interface import GenerationEngine
@@ -431,8 +437,7 @@ class ConversationAgent:
                 sampling=options.sampling,
                 # An answer cut off at the limit (a call left open) gets more room next round.
                 max_tokens=options.max_tokens * (2 if report.last_finish_reason == "length" else 1),
-                # Templates without a thinking mode (e.g. Gemma's) open no <think> block.
-                starts_in_reasoning=parts.dynamic.rstrip().endswith("<think>"),
+                starts_in_reasoning=parts.starts_in_reasoning,
                 thinking_budget=options.thinking_budget if options.thinking else None,
                 stop=TURN_MARKERS,
                 # The next round and the next turn go on from the end of the last message.
@@ -609,15 +614,6 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
 
 # Calls read from one answer; more than a turn ever needs, few enough to bound the next prompt.
 MAX_CALLS_PER_ROUND = 8
-
-TURN_MARKERS = (
-    "<|im_end|>",
-    "<|im_start|>",
-    "<|endoftext|>",
-    "<end_of_turn>",
-    "<tool_response>",
-    "</tool_response>",
-)
 
 
 class _VisibleText:

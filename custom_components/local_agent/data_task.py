@@ -25,7 +25,6 @@ from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 
 from . import LocalAgentData
-from .agent import TURN_MARKERS
 from .const import (
     CONF_MAX_TOKENS,
     CONF_MIN_P,
@@ -43,7 +42,7 @@ from .const import (
     LOGGER,
     MAX_TEXT_ATTACHMENT_BYTES,
 )
-from .engine.chat_format import SYSTEM_SEPARATOR, ChatTemplate, render_split
+from .engine.chat_format import SYSTEM_SEPARATOR, TURN_MARKERS, ChatTemplate, render_split
 from .engine.errors import EngineError
 from .engine.generation import GenerationOutput, GenerationRequest
 from .engine.settings import SamplingSettings
@@ -161,8 +160,7 @@ def build_request(
         tools=(),
         enable_thinking=options.thinking,
     )
-    # Templates without a thinking mode (e.g. Gemma's) open no <think> block.
-    starts_in_reasoning = parts.dynamic.rstrip().endswith("<think>")
+    starts_in_reasoning = parts.starts_in_reasoning
     budget = options.thinking_budget if options.thinking else None
     reasoning_room = (budget or 0) if starts_in_reasoning else 0
     return GenerationRequest(

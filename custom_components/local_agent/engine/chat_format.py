@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 import secrets
-from typing import Any, Literal, NoReturn
+from typing import Any, Final, Literal, NoReturn
 
 import jinja2
 from jinja2.ext import loopcontrols
@@ -28,6 +28,18 @@ SYSTEM_SEPARATOR = "\n\n"
 
 # "server": the model server showed it (llama-server's /props).
 type TemplateSource = Literal["gguf", "bundled", "server"]
+
+
+# Text that starts the next turn: a model that ignores its end token goes on with these, and
+# nothing from there on is its answer (an engine stop string; the agent holds them back).
+TURN_MARKERS: Final = (
+    "<|im_end|>",
+    "<|im_start|>",
+    "<|endoftext|>",
+    "<end_of_turn>",
+    "<tool_response>",
+    "</tool_response>",
+)
 
 
 class ChatTemplateError(EngineError):
@@ -57,6 +69,11 @@ class PromptParts:
     def text(self) -> str:
         """The whole prompt."""
         return self.static + self.dynamic
+
+    @property
+    def starts_in_reasoning(self) -> bool:
+        """Whether the generation prompt opens a reasoning block (Gemma's template has none)."""
+        return self.dynamic.rstrip().endswith("<think>")
 
     @property
     def static_key(self) -> str:
