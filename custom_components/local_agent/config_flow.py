@@ -13,6 +13,7 @@ from homeassistant.config_entries import (
     ConfigSubentryData,
     ConfigSubentryFlow,
     OptionsFlow,
+    OptionsFlowWithReload,
     SubentryFlowResult,
 )
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
@@ -151,7 +152,7 @@ class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
         return EngineOptionsFlow()
 
 
-class EngineOptionsFlow(OptionsFlow):
+class EngineOptionsFlow(OptionsFlowWithReload):
     """Context size, threads and flash attention of a loaded model."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:

@@ -1,17 +1,23 @@
 """What a change to a model entry needs: a reload for the model, none for its agents.
 
-Home Assistant calls an entry's update listener for every change, subentries included. Only a
-change of the model itself (data: the file or server; options: context, threads, ...) needs
-the model loaded again. Adding, changing or removing an agent is applied by the conversation
-platform to that agent alone, so the model stays loaded and the other agents keep working.
+A change of the model itself (data: the file or server; options: context, threads, ...) is
+made by a flow that reloads the entry (OptionsFlowWithReload, async_update_reload_and_abort).
+Adding, changing or removing an agent is applied by the conversation platform to that agent
+alone, so the model stays loaded and the other agents keep working: the entry follows Home
+Assistant's entry-changed signal for that, not an update listener (which would reload it, and
+which Home Assistant does not allow next to OptionsFlowWithReload).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
-from homeassistant.config_entries import ConfigEntry, ConfigSubentry
+from homeassistant.config_entries import (
+    SIGNAL_CONFIG_ENTRY_CHANGED,
+    ConfigEntry,
+    ConfigEntryChange,
+    ConfigSubentry,
+)
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.dispatcher import async_dispatcher_connect, async_dispatcher_send
@@ -67,17 +73,13 @@ def async_follow_subentries[E: Entity](
 
 @callback
 def async_listen(hass: HomeAssistant, entry: ConfigEntry, device_id: str | None) -> None:
-    """Reload the entry when its model changes; otherwise update its agents in place."""
-    loaded_with: tuple[Mapping[str, Any], Mapping[str, Any]] = (
-        dict(entry.data),
-        dict(entry.options),
-    )
+    """Keep the model's device name and the agents in step with the entry while it is loaded."""
     title = entry.title
 
-    async def updated(hass: HomeAssistant, entry: ConfigEntry) -> None:
+    @callback
+    def changed(change: ConfigEntryChange, changed_entry: ConfigEntry) -> None:
         nonlocal title
-        if (dict(entry.data), dict(entry.options)) != loaded_with:
-            await hass.config_entries.async_reload(entry.entry_id)
+        if changed_entry is not entry or change is not ConfigEntryChange.UPDATED:
             return
         if entry.title != title:
             title = entry.title
@@ -85,4 +87,4 @@ def async_listen(hass: HomeAssistant, entry: ConfigEntry, device_id: str | None)
                 dr.async_get(hass).async_update_device(device_id, name=entry.title)
         async_dispatcher_send(hass, agents_changed_signal(entry.entry_id))
 
-    entry.async_on_unload(entry.add_update_listener(updated))
+    entry.async_on_unload(async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, changed))

@@ -391,16 +391,9 @@ class ModelEntryFlow(ServerEntryFlow):
         unique_id = str(path)
         data = {CONF_BACKEND: Backend.LLAMA_CPP.value, **data}
         if self.source == SOURCE_RECONFIGURE:
-            entry = self._get_reconfigure_entry()
-            if not entry.update_listeners:
-                return self.async_update_reload_and_abort(
-                    entry, unique_id=unique_id, title=title, data=data
-                )
-            # A loaded entry reloads through its update listener.
-            self.hass.config_entries.async_update_entry(
-                entry, unique_id=unique_id, title=title, data=data
+            return self.async_update_reload_and_abort(
+                self._get_reconfigure_entry(), unique_id=unique_id, title=title, data=data
             )
-            return self.async_abort(reason="reconfigure_successful")
         return self.async_create_entry(
             title=title, data=data, subentries=self.initial_subentries(title)
         )

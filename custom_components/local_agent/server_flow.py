@@ -20,7 +20,7 @@ from homeassistant.config_entries import (
     ConfigFlow,
     ConfigFlowResult,
     ConfigSubentryData,
-    OptionsFlow,
+    OptionsFlowWithReload,
 )
 from homeassistant.const import CONF_API_KEY
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
@@ -267,15 +267,9 @@ class ServerEntryFlow(ConfigFlow):
             ):
                 return self.async_abort(reason="server_already_configured")
             options = {**entry.options, CONF_MAX_CONCURRENT: settings.max_concurrent}
-            if not entry.update_listeners:
-                return self.async_update_reload_and_abort(
-                    entry, unique_id=unique_id, title=title, data=data, options=options
-                )
-            # A loaded entry reloads through its update listener.
-            self.hass.config_entries.async_update_entry(
+            return self.async_update_reload_and_abort(
                 entry, unique_id=unique_id, title=title, data=data, options=options
             )
-            return self.async_abort(reason="reconfigure_successful")
         await self.async_set_unique_id(unique_id)
         self._abort_if_unique_id_configured(error="server_already_configured")
         return self.async_create_entry(
@@ -286,7 +280,7 @@ class ServerEntryFlow(ConfigFlow):
         )
 
 
-class ServerOptionsFlow(OptionsFlow):
+class ServerOptionsFlow(OptionsFlowWithReload):
     """Concurrency, timeouts and the grammar of a server entry."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:

@@ -325,7 +325,10 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
     with patch.object(safe_load, "async_run_probe", run_probe):
         entry = await setup_entry(hass, qwen35_model_path, options)
         assert entry.state is ConfigEntryState.LOADED
-        hass.config_entries.async_update_entry(entry, options={**options, CONF_THREADS: 2})
+        flow = await hass.config_entries.options.async_init(entry.entry_id)
+        await hass.config_entries.options.async_configure(
+            flow["flow_id"], {**options, CONF_THREADS: 2}
+        )
         await hass.async_block_till_done()
         assert entry.state is ConfigEntryState.LOADED
 
