@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 import contextlib
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
@@ -63,8 +63,8 @@ from custom_components.local_agent.engine.llama import (
     LlamaRuntime,
 )
 from custom_components.local_agent.engine.sampling import TokenSampler
-from custom_components.local_agent.engine.tool_calls import ParseEvent
-from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.tool_calls import ParseEvent, format_tool_call
+from custom_components.local_agent.engine.types import Conversation, ToolCall
 from custom_components.local_agent.engine.worker import ModelWorker
 from custom_components.local_agent.history import to_messages, trim_history
 from custom_components.local_agent.home_context import HomeContext
@@ -107,6 +107,7 @@ class TurnCost:
     rss_bytes: int
     # After the answer, while the user listens: the engine evaluating the next turn's start.
     preparing_s: float
+    threads: int
 
 
 # --- The old layout, rebuilt -----------------------------------------------------------------
@@ -245,10 +246,7 @@ class ForcedAnswers:
 
 def call_text(entity_id: str) -> str:
     """The forced call: turn on one light."""
-    return (
-        "<tool_call>\n<function=light>\n<parameter=action>\nturn_on\n</parameter>\n"
-        f"<parameter=entity_id>\n{entity_id}\n</parameter>\n</function>\n</tool_call>"
-    )
+    return format_tool_call(ToolCall("light", {"action": "turn_on", "entity_id": entity_id}))
 
 
 # --- One turn --------------------------------------------------------------------------------
@@ -325,6 +323,7 @@ async def measure_turn(
         "checkpoint_count": stats.count,
         "rss_bytes": await hass.async_add_executor_job(process_rss),
         "preparing_s": preparing_s,
+        "threads": worker.settings.threads,
     }
     return figures, record.conversation_id or ""
 
@@ -340,7 +339,11 @@ async def change_three(hass: HomeAssistant, home: SyntheticHome, target: str) ->
 
 
 async def run_layouts(
-    handle: LocalAgentHandle, home: SyntheticHome, model: str, size: int
+    handle: LocalAgentHandle,
+    home: SyntheticHome,
+    model: str,
+    size: int,
+    layouts: Sequence[str] = LAYOUTS,
 ) -> list[TurnCost]:
     """The four turns, in each layout."""
     hass = handle.hass
@@ -355,7 +358,7 @@ async def run_layouts(
     minute = 0
     forced = ForcedAnswers(call_text(target))
     with forced.installed():
-        for name_ in LAYOUTS:
+        for name_ in layouts:
             with layout(name_):
                 handle.agent.home_context = HomeContext()
                 await hass.async_add_executor_job(worker._runtime.reset_cache)
@@ -429,7 +432,7 @@ async def async_bench(args: argparse.Namespace) -> list[TurnCost]:
                 async with async_local_agent(
                     hass, path, engine_options=engine_options, agent_options=agent_options
                 ) as handle:
-                    results += await run_layouts(handle, home, label, size)
+                    results += await run_layouts(handle, home, label, size, args.layouts)
     return results
 
 
@@ -438,8 +441,11 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
     lines = [
         "## A command against the size of the home, old vs new prompt layout",
         "",
-        f"`scripts/bench turn --homes {','.join(map(str, args.homes))} --models "
-        f"{','.join(args.models)} --threads {args.threads}`. Forced answer: 64 thinking tokens "
+        "`scripts/bench turn --homes SIZES --models MODELS --threads N [--layouts old,new]`; "
+        "each run replaces its own rows in `home_turns.json` and this section is written from "
+        f"all of them (last run: `--homes {','.join(map(str, args.homes))} --models "
+        f"{','.join(args.models)} --threads {args.threads} --layouts {','.join(args.layouts)}`)."
+        " Forced answer: 64 thinking tokens "
         'and a call that turns on a light, then "Done.". Evaluated = prompt tokens of round '
         "one not restored from a checkpoint. TTFT: request until the first token of round one. "
         "Call: until Home Assistant's call_service event. Prepared: after the answer, the "
@@ -451,14 +457,14 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
         lines += [
             f"### {model}",
             "",
-            "| entities | layout | turn | prompt tokens | evaluated | TTFT (s) | call (s) | "
-            "turn (s) | prepared (s) | checkpoints (MB, n) | RSS (MB) |",
-            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| entities | threads | layout | turn | prompt tokens | evaluated | TTFT (s) | "
+            "call (s) | turn (s) | prepared (s) | checkpoints (MB, n) | RSS (MB) |",
+            "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in (r for r in results if r.model == model):
             call = "-" if r.service_call_s is None else f"{r.service_call_s:.2f}"
             lines.append(
-                f"| {r.entities} | {r.layout} | {r.scenario} | {r.prompt_tokens} | "
+                f"| {r.entities} | {r.threads} | {r.layout} | {r.scenario} | {r.prompt_tokens} | "
                 f"{r.evaluated_tokens} | {r.first_token_s:.2f} | {call} | {r.turn_s:.2f} | "
                 f"{r.preparing_s:.2f} | "
                 f"{r.checkpoint_bytes / 2**20:.1f}, {r.checkpoint_count} | "
@@ -515,10 +521,31 @@ MARK_BEGIN = "<!-- home-turns:begin -->"
 MARK_END = "<!-- home-turns:end -->"
 
 
+def merged(path: Path, results: list[TurnCost]) -> list[TurnCost]:
+    """The rows of earlier runs in path, with those this run measured again replaced."""
+    if not path.is_file():
+        return results
+    fresh = {(r.model, r.entities, r.layout, r.scenario) for r in results}
+    kept: list[TurnCost] = []
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        try:
+            earlier = TurnCost(**row)
+        except TypeError:
+            continue  # a row of an older format: measured again or dropped
+        if (earlier.model, earlier.entities, earlier.layout, earlier.scenario) not in fresh:
+            kept.append(earlier)
+    rows = kept + results
+    order = {scenario: index for index, scenario in enumerate(SCENARIOS)}
+    return sorted(
+        rows, key=lambda r: (r.model, r.entities, LAYOUTS.index(r.layout), order[r.scenario])
+    )
+
+
 def write_report(results: list[TurnCost], args: argparse.Namespace) -> Path:
     """Put the section (and its plot) into <out>/benchmarks.md, replacing an older one."""
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
+    results = merged(out / "home_turns.json", results)
     (out / "home_turns.json").write_text(
         json.dumps([asdict(r) for r in results], indent=2) + "\n", encoding="utf-8"
     )
@@ -552,6 +579,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=lambda text: text.split(","),
         default=["twin-q8_0", "twin-q4_k_m", "gemma"],
         help="with --homes: models (twin-q8_0, twin-q4_k_m, gemma, qwen35, or paths)",
+    )
+    parser.add_argument(
+        "--layouts",
+        type=lambda text: [layout for layout in text.split(",") if layout in LAYOUTS],
+        default=list(LAYOUTS),
+        help="with --homes: prompt layouts (old,new)",
     )
     parser.add_argument("--context-size", type=int, help="with --homes: context (default by size)")
     parser.add_argument("--out", type=Path, default=Path("reports"), help="with --homes")

@@ -19,7 +19,8 @@ import re
 from typing import Any, Final
 
 from custom_components.local_agent.engine.llama import GenerationRequest
-from custom_components.local_agent.engine.types import ToolSpec
+from custom_components.local_agent.engine.tool_calls import format_tool_call
+from custom_components.local_agent.engine.types import ToolCall, ToolSpec
 from homeassistant.util import color as color_util
 
 from .dataset import StateSpec, TestCase
@@ -460,23 +461,9 @@ def _allowed(schema: Mapping[str, Any], value: Any) -> bool:
     return all(item in allowed for item in values)
 
 
-def format_value(value: Any) -> str:
-    """A parameter value as the model writes it: text as is, everything else as JSON."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def write_calls(calls: Sequence[PlannedCall]) -> str:
-    """Qwen3.5 XML for the calls."""
-    blocks = []
-    for call in calls:
-        params = "".join(
-            f"<parameter={key}>\n{format_value(value)}\n</parameter>\n"
-            for key, value in call.arguments.items()
-        )
-        blocks.append(f"<tool_call>\n<function={call.tool}>\n{params}</function>\n</tool_call>")
-    return "\n".join(blocks)
+    """Qwen3.5 XML for the calls, written by the engine's own formatter."""
+    return "\n".join(format_tool_call(ToolCall(call.tool, dict(call.arguments))) for call in calls)
 
 
 def answer_from_results(results: Sequence[Any]) -> str:

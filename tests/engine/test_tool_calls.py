@@ -43,8 +43,7 @@ TOOLS = [LIGHT, WEATHER, TIME]
 
 
 def xml_call(name: str, **params: str) -> str:
-    body = "".join(f"<parameter={key}>\n{value}\n</parameter>\n" for key, value in params.items())
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+    return format_tool_call(ToolCall(name, dict(params)))
 
 
 KITCHEN_ON = xml_call("light", entity_id="light.kitchen", action="turn_on")

@@ -16,7 +16,12 @@ from custom_components.local_agent.engine.llama import (
     ModelInfo,
 )
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallStreamParser
+from custom_components.local_agent.engine.tool_calls import (
+    ParseEvent,
+    ToolCallStreamParser,
+    format_tool_call,
+)
+from custom_components.local_agent.engine.types import ToolCall
 
 BUNDLED_TEMPLATE = (
     Path(__file__).parents[2]
@@ -31,11 +36,8 @@ type Script = str | Callable[[GenerationRequest], str]
 
 
 def call(function: str, /, **arguments: object) -> str:
-    """Write a tool call the way Qwen3.5 does."""
-    params = "".join(
-        f"<parameter={key}>\n{value}\n</parameter>\n" for key, value in arguments.items()
-    )
-    return f"<tool_call>\n<function={function}>\n{params}</function>\n</tool_call>"
+    """Write a tool call the way Qwen3.5 does (the engine's own formatter)."""
+    return format_tool_call(ToolCall(function, dict(arguments)))
 
 
 def answer(text: str, *, reasoning: str = "The user wants something.") -> str:
