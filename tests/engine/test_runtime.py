@@ -37,6 +37,7 @@ from custom_components.local_agent.engine.llama import (
     GenerationOutput,
     GenerationRequest,
     LlamaRuntime,
+    flash_attention_type,
 )
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
 from custom_components.local_agent.engine.tool_calls import (
@@ -855,3 +856,26 @@ def test_stop_string_ends_the_answer_like_an_end_token(open_runtime: OpenRuntime
     assert stopped.stats.generated_tokens < free.stats.generated_tokens
     assert marker in stopped.text
     assert free.text.startswith(stopped.text)
+
+
+@pytest.mark.parametrize(
+    ("wanted", "gpu", "expected"),
+    [
+        (None, False, "DISABLED"),
+        (None, True, "AUTO"),
+        (True, False, "ENABLED"),
+        (False, True, "DISABLED"),
+    ],
+)
+def test_automatic_flash_attention_is_off_without_a_gpu(
+    wanted: bool | None, gpu: bool, expected: str
+) -> None:
+    llama_cpp = SimpleNamespace(
+        LLAMA_FLASH_ATTN_TYPE_AUTO=-1,
+        LLAMA_FLASH_ATTN_TYPE_DISABLED=0,
+        LLAMA_FLASH_ATTN_TYPE_ENABLED=1,
+        llama_supports_gpu_offload=lambda: gpu,
+    )
+    assert flash_attention_type(llama_cpp, wanted) == getattr(
+        llama_cpp, f"LLAMA_FLASH_ATTN_TYPE_{expected}"
+    )

@@ -83,8 +83,14 @@ def _context_params(llama_cpp: Any, args: argparse.Namespace) -> Any:
     params.n_ubatch = args.n_batch
     params.n_threads = args.threads
     params.n_threads_batch = args.threads
+    # As engine/llama.py's flash_attention_type: automatic is off without GPU offload.
+    automatic = (
+        llama_cpp.LLAMA_FLASH_ATTN_TYPE_AUTO
+        if llama_cpp.llama_supports_gpu_offload()
+        else llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED
+    )
     params.flash_attn_type = {
-        "auto": llama_cpp.LLAMA_FLASH_ATTN_TYPE_AUTO,
+        "auto": automatic,
         "on": llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED,
         "off": llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED,
     }[args.flash_attention]
