@@ -525,19 +525,21 @@ def merged(path: Path, results: list[TurnCost]) -> list[TurnCost]:
     """The rows of earlier runs in path, with those this run measured again replaced."""
     if not path.is_file():
         return results
-    fresh = {(r.model, r.entities, r.layout, r.scenario) for r in results}
+    fresh = {(r.model, r.entities, r.threads, r.layout, r.scenario) for r in results}
     kept: list[TurnCost] = []
     for row in json.loads(path.read_text(encoding="utf-8")):
         try:
             earlier = TurnCost(**row)
         except TypeError:
             continue  # a row of an older format: measured again or dropped
-        if (earlier.model, earlier.entities, earlier.layout, earlier.scenario) not in fresh:
+        key = (earlier.model, earlier.entities, earlier.threads, earlier.layout, earlier.scenario)
+        if key not in fresh:
             kept.append(earlier)
     rows = kept + results
     order = {scenario: index for index, scenario in enumerate(SCENARIOS)}
     return sorted(
-        rows, key=lambda r: (r.model, r.entities, LAYOUTS.index(r.layout), order[r.scenario])
+        rows,
+        key=lambda r: (r.model, r.entities, r.threads, LAYOUTS.index(r.layout), order[r.scenario]),
     )
 
 
