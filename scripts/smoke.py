@@ -11,9 +11,9 @@ as a user would, and does what a user does:
    llama-cpp-python is hidden from Home Assistant: the entry fails with the ``runtime_missing``
    repair issue, whose fix flow is opened and submitted (``uv`` runs offline here, so the
    install fails as it does without a network: what matters is that the flow runs);
-3. set the entry's engine options through its options flow (1 thread, 2048-token context: on
-   two busy cores one llama.cpp thread answers much faster), make the runtime visible (copied
-   into a folder already on Home Assistant's PYTHONPATH) and reload the entry: the
+3. make the runtime visible (copied into a folder already on Home Assistant's PYTHONPATH),
+   then set the entry's engine options through its options flow (1 thread, 2048-token context:
+   on two busy cores one llama.cpp thread answers much faster), which reloads the entry: the
    separate-process load check runs, the model loads;
 4. add an agent subentry through its flow, send a sentence through /api/conversation/process,
    download the entry's diagnostics;
@@ -474,14 +474,15 @@ class Smoke:
             raise SmokeFailure(f"without the runtime the entry must fail: {entry}")
 
         self.repair_runtime(api)
-        self.set_engine_options(api, entry_id)
 
         source = copy_runtime(self.runtime_dir)
-        self.say(f"Runtime visible now (copied from {source}); reloading the entry")
-        api.post(f"/api/config/config_entries/entry/{entry_id}/reload", {})
-        entry = self.wait_for_entry(api, entry_id, {"loaded", "setup_error", "setup_retry"})
-        if entry["state"] != "loaded":
-            raise SmokeFailure(f"with the runtime the entry must load: {entry}")
+        self.say(f"Runtime visible now (copied from {source})")
+        # Saving the options reloads the entry (an OptionsFlowWithReload): it loads now.
+        self.set_engine_options(api, entry_id)
+        try:
+            self.wait_for_entry(api, entry_id, {"loaded"})
+        except SmokeFailure as err:
+            raise SmokeFailure(f"with the runtime the entry must load: {err}") from err
 
         self.say("Adding an agent subentry through its flow")
         subflows = "/api/config/config_entries/subentries/flow"

@@ -32,6 +32,7 @@ from custom_components.local_agent.engine.errors import (
     NotAGgufError,
     UnsupportedArchitectureError,
 )
+from custom_components.local_agent.engine.generation import reasoning_ended
 from custom_components.local_agent.engine.llama import (
     THINK_CLOSE,
     GenerationOutput,
@@ -879,3 +880,13 @@ def test_automatic_flash_attention_is_off_without_a_gpu(
     assert flash_attention_type(llama_cpp, wanted) == getattr(
         llama_cpp, f"LLAMA_FLASH_ATTN_TYPE_{expected}"
     )
+
+
+def test_a_tool_call_ends_the_reasoning_only_where_tools_can_be_called() -> None:
+    parts = prompt_parts("hello")
+    chat = make_request(parts)
+    structured = make_request(parts, tools=(), answer_schema={"type": "object"})
+    assert reasoning_ended("so I call\n</think>\n\n", chat)
+    assert reasoning_ended("so I call\n</think>\n\n", structured)
+    assert reasoning_ended("let me <tool_call>", chat)
+    assert not reasoning_ended("let me <tool_call>", structured)

@@ -48,6 +48,18 @@ class GenerationRequest:
     answer_schema: JsonSchema | None = None
 
 
+def reasoning_ended(recent: str, request: GenerationRequest) -> bool:
+    """Whether the text just written ends the reasoning.
+
+    "</think>" does; so does the start of a tool call (Qwen3.5 may call without closing its
+    reasoning), except for a structured answer: it has no tools, and its answer begins only
+    after "</think>", where its grammar takes over.
+    """
+    if "</think>" in recent:
+        return True
+    return request.answer_schema is None and CALL_OPEN in recent
+
+
 @dataclass(slots=True)
 class GenerationStats:
     """What one generation cost."""

@@ -32,6 +32,7 @@ from .generation import (
     GenerationRequest,
     GenerationStats,
     ModelInfo,
+    reasoning_ended,
 )
 from .gguf_file import GgufHeader, read_gguf_header
 from .sampling import TokenSampler
@@ -575,9 +576,11 @@ class _Turn:
                     continue
                 # Once a call is open the grammar stays on: it allows further calls, then only
                 # the end of the turn, as the Qwen3.5 format asks ("NO suffix"). A structured
-                # answer is under its grammar from the end of the reasoning to the end.
-                self._grammar_engaged = self._grammar_engaged or self._parser.in_tool_call
-                if self._request.answer_schema is not None and not self._in_reasoning:
+                # answer is under its grammar from the end of the reasoning to the end (it has
+                # no tools: "<tool_call>" in its reasoning is only text).
+                if self._request.answer_schema is None:
+                    self._grammar_engaged = self._grammar_engaged or self._parser.in_tool_call
+                elif not self._in_reasoning:
                     self._grammar_engaged = True
                 token = runtime.sample_next(self._sampler, grammar=self._grammar_engaged)
                 if runtime.is_end_of_generation(token):
@@ -627,7 +630,7 @@ class _Turn:
             return
         self._text.append(text)
         self._tail = (self._tail + text)[-TAIL_CHARS:]
-        if self._in_reasoning and ("</think>" in self._tail or CALL_OPEN in self._tail):
+        if self._in_reasoning and reasoning_ended(self._tail, self._request):
             self._in_reasoning = False
         self._publish(self._parser.feed(text))
 

@@ -36,6 +36,7 @@ from .generation import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
+    reasoning_ended,
 )
 from .grammar import build_tool_call_grammar
 from .server_errors import ServerConnectionLostError
@@ -99,7 +100,8 @@ class CompletionsGeneration:
         remaining = request.max_tokens
         while remaining > 0:
             self._intervene()
-            in_call = self._parser.in_tool_call
+            # A structured answer has no tools: "<tool_call>" in its reasoning is only text.
+            in_call = self._parser.in_tool_call and self._answer_grammar is None
             limit = remaining
             budget = request.thinking_budget
             if self._in_reasoning and budget is not None:
@@ -216,7 +218,7 @@ class CompletionsGeneration:
         self._written.append(text)
         joined = self._tail + text
         self._tail = joined[-16:]
-        if self._in_reasoning and (REASONING_END in joined or CALL_OPEN in joined):
+        if self._in_reasoning and reasoning_ended(joined, self._request):
             self._in_reasoning = False
         self._publish(self._parser.feed(text))
 
