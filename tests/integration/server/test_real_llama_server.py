@@ -191,6 +191,16 @@ def without_conversation(
     return {key: value for key, value in states.items() if not key.startswith("conversation.")}
 
 
+def shared_start(first: str, second: str) -> int:
+    """How many characters two texts share from their start."""
+    length = 0
+    for mine, theirs in zip(first, second, strict=False):
+        if mine != theirs:
+            break
+        length += 1
+    return length
+
+
 def speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech["plain"]["speech"])
 
@@ -449,7 +459,14 @@ async def test_four_conversations_on_two_slots(
     assert not worker.busy
     assert all(alone), alone
     assert len(set(alone)) > 1, "the questions should get different answers"
-    assert [speech(result) for result in together] == alone
+    # Each conversation got its own answer, not pieces of another's: llama-server does not
+    # promise bit-identical numbers when two slots share a batch, so a seeded answer may drift
+    # after a while, but it starts as the same conversation alone did, unlike the others.
+    for number, result in enumerate(together):
+        answer = speech(result)
+        shared = [shared_start(answer, other) for other in alone]
+        own = shared.pop(number)
+        assert own > max(shared), (number, answer, alone)
     slots = await get_json(hass, qwen, "/slots")
     assert len(slots) == 2
     assert all(slot["n_ctx"] == 8192 for slot in slots)
