@@ -7,14 +7,13 @@ generation at a time in process; the server's limit otherwise). It never calls t
 from __future__ import annotations
 
 from homeassistant.components import ai_task, conversation
-from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LocalAgentConfigEntry, entry_updates
-from .const import DOMAIN, SUBENTRY_AI_TASK
+from .const import SUBENTRY_AI_TASK
 from .data_task import TaskOptions, async_generate_data
+from .entity import LocalAgentEntity
 
 # Requests queue in the model's worker, not in Home Assistant's entity platform.
 PARALLEL_UPDATES = 0
@@ -36,39 +35,18 @@ async def async_setup_entry(
     )
 
 
-class LocalAgentTaskEntity(ai_task.AITaskEntity):
+class LocalAgentTaskEntity(ai_task.AITaskEntity, LocalAgentEntity):
     """Generates data (text, or the structure asked for) with the entry's model."""
 
-    _attr_has_entity_name = True
-    _attr_name = None
     # Text attachments are read into the prompt; others are refused with a clear error.
     _attr_supported_features = (
         ai_task.AITaskEntityFeature.GENERATE_DATA | ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS
     )
 
-    def __init__(self, entry: LocalAgentConfigEntry, subentry: ConfigSubentry) -> None:
-        """Describe the entity and its device (hanging off the model's device)."""
-        self.entry = entry
-        self.subentry = subentry
-        self._attr_unique_id = subentry.subentry_id
-        info = entry.runtime_data.worker.info
-        self._attr_device_info = dr.DeviceInfo(
-            identifiers={(DOMAIN, subentry.subentry_id)},
-            name=subentry.title,
-            manufacturer="Local Agent",
-            model=info.name or info.path.name,
-            entry_type=dr.DeviceEntryType.SERVICE,
-        )
-        if entry.runtime_data.device_id is not None:
-            self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
-
     @callback
     def async_apply_subentry(self) -> None:
         """Follow a new name; new settings apply from the next task (read at each one)."""
-        if self.device_entry is not None and self.device_entry.name != self.subentry.title:
-            dr.async_get(self.hass).async_update_device(
-                self.device_entry.id, name=self.subentry.title
-            )
+        self._async_follow_title()
 
     async def _async_generate_data(
         self,

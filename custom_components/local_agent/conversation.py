@@ -8,12 +8,12 @@ from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
 from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from . import LocalAgentConfigEntry, entry_updates
 from .agent import AgentOptions, ConversationAgent
-from .const import DOMAIN, SUBENTRY_CONVERSATION
+from .const import SUBENTRY_CONVERSATION
+from .entity import LocalAgentEntity
 from .stats import AgentStats
 
 
@@ -33,30 +33,15 @@ async def async_setup_entry(
     )
 
 
-class LocalAgentConversationEntity(conversation.ConversationEntity):
+class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEntity):
     """A conversation agent backed by the entry's loaded model."""
 
-    _attr_has_entity_name = True
-    _attr_name = None
     _attr_supports_streaming = True
     _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
 
     def __init__(self, entry: LocalAgentConfigEntry, subentry: ConfigSubentry) -> None:
         """Describe the entity and its device."""
-        self.entry = entry
-        self.subentry = subentry
-        self._attr_unique_id = subentry.subentry_id
-        info = entry.runtime_data.worker.info
-        self._attr_device_info = dr.DeviceInfo(
-            identifiers={(DOMAIN, subentry.subentry_id)},
-            name=subentry.title,
-            manufacturer="Local Agent",
-            model=info.name or info.path.name,
-            entry_type=dr.DeviceEntryType.SERVICE,
-        )
-        if entry.runtime_data.device_id is not None:
-            # The agent hangs off the model entry's device (__init__.py).
-            self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
+        super().__init__(entry, subentry)
         self.agent: ConversationAgent | None = None
         self._built_from: tuple[str, dict[str, Any]] = (subentry.title, dict(subentry.data))
 
@@ -101,10 +86,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity):
         # A held action was asked for under the old settings: it is not run under the new ones.
         self.agent.gate.async_drop_pending("the agent's settings changed")
         self.agent = self._new_agent()
-        if self.device_entry is not None and self.device_entry.name != self.subentry.title:
-            dr.async_get(self.hass).async_update_device(
-                self.device_entry.id, name=self.subentry.title
-            )
+        self._async_follow_title()
 
     async def _async_handle_message(
         self,

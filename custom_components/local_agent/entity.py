@@ -1,0 +1,40 @@
+"""The base of our entities: one per subentry, with a device hanging off the model's device."""
+
+from __future__ import annotations
+
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers.entity import Entity
+
+from . import LocalAgentConfigEntry
+from .const import DOMAIN
+
+
+class LocalAgentEntity(Entity):
+    """An agent or AI task of a model entry, named by its subentry."""
+
+    _attr_has_entity_name = True
+    _attr_name = None
+
+    def __init__(self, entry: LocalAgentConfigEntry, subentry: ConfigSubentry) -> None:
+        """Describe the entity and its device (via the model entry's device, __init__.py)."""
+        self.entry = entry
+        self.subentry = subentry
+        self._attr_unique_id = subentry.subentry_id
+        info = entry.runtime_data.worker.info
+        self._attr_device_info = dr.DeviceInfo(
+            identifiers={(DOMAIN, subentry.subentry_id)},
+            name=subentry.title,
+            manufacturer="Local Agent",
+            model=info.name or info.path.name,
+            entry_type=dr.DeviceEntryType.SERVICE,
+        )
+        if entry.runtime_data.device_id is not None:
+            self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
+
+    def _async_follow_title(self) -> None:
+        """Give the entity's device the subentry's current name."""
+        if self.device_entry is not None and self.device_entry.name != self.subentry.title:
+            dr.async_get(self.hass).async_update_device(
+                self.device_entry.id, name=self.subentry.title
+            )
