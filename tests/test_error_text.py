@@ -9,7 +9,7 @@ import string
 import pytest
 
 from custom_components.local_agent.engine.errors import ContextTooSmallError, EngineError
-from custom_components.local_agent.engine.server_errors import (
+from custom_components.local_agent.engine.server.errors import (
     ServerAuthError,
     ServerConnectionLostError,
     ServerContextOverflowError,

@@ -23,7 +23,7 @@ import custom_components.local_agent.ai_task
 import custom_components.local_agent.config_flow
 import custom_components.local_agent.conversation
 import custom_components.local_agent.diagnostics
-import custom_components.local_agent.engine.server
+import custom_components.local_agent.engine.server.worker
 import custom_components.local_agent.system_health
 print("imported")
 """

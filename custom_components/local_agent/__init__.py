@@ -27,9 +27,9 @@ from .const import (
 )
 from .engine.chat_format import ChatTemplate, ChatTemplateError, load_template
 from .engine.errors import EngineError, EngineOutOfMemoryError, UnsupportedArchitectureError
-from .engine.server import ServerWorker
+from .engine.local.worker import ModelRegistry, ModelWorker
+from .engine.server.worker import ServerWorker
 from .engine.settings import EngineSettings
-from .engine.worker import ModelRegistry, ModelWorker
 from .memory import release_freed_memory
 from .model_file import ModelFileProblem, check_model_file
 from .stats import AgentStats

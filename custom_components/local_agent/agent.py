@@ -44,7 +44,7 @@ from .engine.chat_format import (
 from .engine.errors import ContextTooSmallError, EngineError
 from .engine.generation import GenerationRequest, GenerationStats
 from .engine.interface import GenerationEngine
-from .engine.server_errors import ServerUnreachableError
+from .engine.server.errors import ServerUnreachableError
 from .engine.settings import SamplingSettings
 from .engine.tool_calls import (
     ParseEvent,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from .engine.errors import ContextTooSmallError, EngineError
-from .engine.server_errors import ServerError, ServerFailure
+from .engine.server.errors import ServerError, ServerFailure
 
 SERVER_FAILURE_KEYS: Final[dict[ServerFailure, str]] = {
     ServerFailure.FAILED: "server_failed",

@@ -29,7 +29,7 @@ from . import MODEL_REGISTRY, engine_settings, llama_package, safe_load
 from .backend import Backend
 from .const import CONF_BACKEND, CONF_MODEL_PATH, LOGGER
 from .engine.errors import EngineError
-from .engine.worker import ModelRegistry, ModelWorker
+from .engine.local.worker import ModelRegistry, ModelWorker
 from .model_catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
 from .model_download import (
     CONF_FILENAME,

@@ -3,11 +3,11 @@
 llama.cpp is native code: a build that uses an instruction this CPU lacks dies with SIGILL, a
 damaged model can segfault, and either would take the whole Home Assistant process down. So
 before the first load of a model file (per file, llama-cpp-python version, CPU and engine
-settings), Home Assistant runs engine/probe.py with its own interpreter, by file path (the child
-needs neither this package nor Home Assistant importable), with a timeout. The child does what
-inference does with the entry's settings: one prompt batch as large as the engine's batch, then
-a few generated tokens (a kernel that crashes only on batches is caught there, not by the first
-real prompt). Successes are remembered in this
+settings), Home Assistant runs engine/local/probe.py with its own interpreter, by file path
+(the child needs neither this package nor Home Assistant importable), with a timeout. The child
+does what inference does with the entry's settings: one prompt batch as large as the engine's
+batch, then a few generated tokens (a kernel that crashes only on batches is caught there, not
+by the first real prompt). Successes are remembered in this
 process and in Home Assistant's storage (``.storage/local_agent.load_checks``); failures become
 repair issues and a config entry error instead of a crash.
 """
@@ -34,7 +34,7 @@ from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
 
 from .const import DOMAIN, LOGGER
-from .engine import probe
+from .engine.local import probe
 from .engine.settings import EngineSettings
 from .issues import async_raise_crash, async_raise_model_problem, async_raise_runtime_missing
 from .llama_package import cpu_flags

@@ -35,15 +35,15 @@ from .engine.chat_format import (
     load_template,
     render_split,
 )
-from .engine.server import ServerWorker
-from .engine.server_errors import ServerAuthError, ServerError, ServerModelMissingError
-from .engine.server_settings import (
+from .engine.server.errors import ServerAuthError, ServerError, ServerModelMissingError
+from .engine.server.settings import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_CONCURRENT,
     DEFAULT_READ_TIMEOUT,
     ServerMode,
     ServerSettings,
 )
+from .engine.server.worker import ServerWorker
 from .engine.types import Message, ToolSpec
 from .error_text import server_failure_key
 

@@ -2,7 +2,7 @@
 
 Step `server`: address, API key, mode and concurrency; the server must answer /v1/models.
 Step `server_model`: the model, chosen from the server's list (skipped when it serves one);
-then the whole check (server_validate.py) runs before the entry is created or changed.
+then the whole check (engine/server/validate.py) runs before the entry is created or changed.
 Steps `reauth`/`reauth_confirm`: the server refused the entry's API key (on setup, or in a
 conversation): ask for the key, check it the same way, save it and reload the entry.
 """
@@ -48,21 +48,21 @@ from .const import (
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
 )
-from .engine.server_errors import (
+from .engine.server.errors import (
     ServerAuthError,
     ServerError,
     ServerFailure,
     ServerModelMissingError,
     ServerToolsNotSupportedError,
 )
-from .engine.server_settings import (
+from .engine.server.settings import (
     DEFAULT_CONNECT_TIMEOUT,
     DEFAULT_MAX_CONCURRENT,
     DEFAULT_READ_TIMEOUT,
     ServerMode,
     ServerSettings,
 )
-from .engine.server_validate import async_list_models, async_validate
+from .engine.server.validate import async_list_models, async_validate
 from .server_entry import is_server_entry, server_settings, server_title
 
 

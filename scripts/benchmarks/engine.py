@@ -40,12 +40,12 @@ import time
 from typing import Any
 
 from custom_components.local_agent.engine.chat_format import PromptParts
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local.llama import (
     GenerationRequest,
     GenerationStats,
     LlamaRuntime,
 )
-from custom_components.local_agent.engine.sampling import PENALTY_WINDOW
+from custom_components.local_agent.engine.local.sampling import PENALTY_WINDOW
 from custom_components.local_agent.engine.settings import (
     EngineSettings,
     SamplingSettings,

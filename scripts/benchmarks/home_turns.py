@@ -57,15 +57,15 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
 )
 from custom_components.local_agent.engine.chat_format import PromptParts, render_split
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
     LlamaRuntime,
 )
-from custom_components.local_agent.engine.sampling import TokenSampler
+from custom_components.local_agent.engine.local.sampling import TokenSampler
+from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.tool_calls import ParseEvent, format_tool_call
 from custom_components.local_agent.engine.types import Conversation, ToolCall
-from custom_components.local_agent.engine.worker import ModelWorker
 from custom_components.local_agent.history import to_messages, trim_history
 from custom_components.local_agent.home_context import HomeContext
 from custom_components.local_agent.memory import process_rss

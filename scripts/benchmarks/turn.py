@@ -73,8 +73,8 @@ from custom_components.local_agent.engine.chat_format import (
     compile_template,
     load_template,
 )
-from custom_components.local_agent.engine.llama import GenerationOutput, GenerationRequest
-from custom_components.local_agent.engine.server_settings import ServerMode
+from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
     ReasoningDelta,

@@ -20,9 +20,9 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
-from custom_components.local_agent.engine.server import ServerWorker
+from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.engine.worker import ModelRegistry, ModelWorker
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant.auth.const import GROUP_ID_ADMIN, GROUP_ID_USER
 from homeassistant.components import conversation

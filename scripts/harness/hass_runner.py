@@ -43,7 +43,7 @@ QUIET_LOGGERS: Final = (
     "aiohttp_fast_zlib",
     "homeassistant.components.camera.img_util",
     # llama.cpp's own notes on loading (e.g. "using full-size SWA cache").
-    "custom_components.local_agent.engine.llama.native",
+    "custom_components.local_agent.engine.local.llama.native",
 )
 
 

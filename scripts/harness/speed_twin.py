@@ -163,7 +163,7 @@ def write_f16(path: Path) -> None:
 
 def quantize(source: Path, target: Path, ftype: int, threads: int = 2) -> None:
     """Quantize with llama.cpp's own quantizer, as the published GGUF files are made."""
-    from custom_components.local_agent.engine.llama import _import_llama_cpp
+    from custom_components.local_agent.engine.local.llama import _import_llama_cpp
 
     llama_cpp, _ = _import_llama_cpp()  # llama.cpp's log lines go to logging, not stderr
     params = llama_cpp.llama_model_quantize_default_params()

@@ -14,7 +14,7 @@ from custom_components.local_agent.engine.chat_format import (
     BUNDLED_TEMPLATE_PATH,
     GGUF_TEMPLATE_KEY,
 )
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,

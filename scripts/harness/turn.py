@@ -16,7 +16,7 @@ from unittest.mock import patch
 
 from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.agent import TurnReport
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,

@@ -13,13 +13,13 @@ from custom_components.local_agent.engine.chat_format import (
     load_template,
     render_split,
 )
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
     LlamaRuntime,
 )
-from custom_components.local_agent.engine.sampling import TokenSampler
+from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec

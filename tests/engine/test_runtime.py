@@ -20,7 +20,6 @@ import numpy as np
 import psutil
 import pytest
 
-from custom_components.local_agent.engine import sampling
 from custom_components.local_agent.engine.chat_format import PromptParts
 from custom_components.local_agent.engine.errors import (
     ContextTooSmallError,
@@ -33,7 +32,8 @@ from custom_components.local_agent.engine.errors import (
     UnsupportedArchitectureError,
 )
 from custom_components.local_agent.engine.generation import reasoning_ended
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local import sampling
+from custom_components.local_agent.engine.local.llama import (
     THINK_CLOSE,
     GenerationOutput,
     GenerationRequest,

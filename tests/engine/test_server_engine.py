@@ -11,11 +11,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-from custom_components.local_agent.engine.llama import THINK_CLOSE, GenerationRequest
-from custom_components.local_agent.engine.server import ServerWorker
-from custom_components.local_agent.engine.server_chat import chat_messages
-from custom_components.local_agent.engine.server_completions import _find_trigger
-from custom_components.local_agent.engine.server_errors import (
+from custom_components.local_agent.engine.local.llama import THINK_CLOSE, GenerationRequest
+from custom_components.local_agent.engine.server.chat import chat_messages
+from custom_components.local_agent.engine.server.completions import _find_trigger
+from custom_components.local_agent.engine.server.errors import (
     ServerAuthError,
     ServerConnectionLostError,
     ServerFailure,
@@ -24,9 +23,10 @@ from custom_components.local_agent.engine.server_errors import (
     ServerTimeoutError,
     ServerUnreachableError,
 )
-from custom_components.local_agent.engine.server_http import ServerClient
-from custom_components.local_agent.engine.server_settings import ServerMode, ServerSettings
-from custom_components.local_agent.engine.server_sse import SseDecoder
+from custom_components.local_agent.engine.server.http import ServerClient
+from custom_components.local_agent.engine.server.settings import ServerMode, ServerSettings
+from custom_components.local_agent.engine.server.sse import SseDecoder
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
@@ -241,7 +241,7 @@ async def test_unavailability_is_logged_once_and_the_return_once(
 ) -> None:
     down = settings(f"http://127.0.0.1:{free_port()}", retries=0)
     client = ServerClient(session, down)
-    caplog.set_level(logging.INFO, logger="custom_components.local_agent.engine.server_http")
+    caplog.set_level(logging.INFO, logger="custom_components.local_agent.engine.server.http")
 
     for _ in range(3):
         with pytest.raises(ServerUnreachableError):

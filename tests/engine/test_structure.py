@@ -15,7 +15,7 @@ import pytest
 
 from custom_components.local_agent.engine.chat_format import load_template, render_split
 from custom_components.local_agent.engine.grammar import validate_grammar_syntax
-from custom_components.local_agent.engine.llama import GenerationRequest, LlamaRuntime
+from custom_components.local_agent.engine.local.llama import GenerationRequest, LlamaRuntime
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.structure import (
     StructureError,

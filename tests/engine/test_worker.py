@@ -14,20 +14,20 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.engine import worker as worker_module
 from custom_components.local_agent.engine.errors import (
     GenerationCancelledError,
     ModelFileMissingError,
 )
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local import worker as worker_module
+from custom_components.local_agent.engine.local.llama import (
     BACKGROUND_BATCH,
     GenerationOutput,
     GenerationRequest,
     LlamaRuntime,
 )
+from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
-from custom_components.local_agent.engine.worker import ModelRegistry, ModelWorker
 
 from .runtime_support import TEST_SETTINGS, RecordingRuntime, make_request, prompt_parts
 

@@ -19,8 +19,8 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.engine.worker import ModelRegistry
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData

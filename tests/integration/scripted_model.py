@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from custom_components.local_agent.engine.chat_format import GGUF_TEMPLATE_KEY
-from custom_components.local_agent.engine.llama import (
+from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,

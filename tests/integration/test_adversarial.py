@@ -26,7 +26,7 @@ from custom_components.local_agent.const import (
     CONF_HOME_TOOLS,
     DOMAIN,
 )
-from custom_components.local_agent.engine.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.safety import pending as confirmation
 from custom_components.local_agent.safety.gate import ApiCall, SafetyGate, TurnSafety, Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy

@@ -34,8 +34,8 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
-from custom_components.local_agent.engine.llama import GenerationRequest, LlamaRuntime
-from custom_components.local_agent.engine.worker import ModelWorker
+from custom_components.local_agent.engine.local.llama import GenerationRequest, LlamaRuntime
+from custom_components.local_agent.engine.local.worker import ModelWorker
 from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT

@@ -20,7 +20,7 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
     DOMAIN,
 )
-from custom_components.local_agent.engine.worker import ModelWorker
+from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState

@@ -11,7 +11,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.engine.errors import EngineError
-from custom_components.local_agent.engine.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context, HomeAssistant

@@ -19,7 +19,7 @@ from custom_components.local_agent.const import (
     CONF_TEMPERATURE,
     CONF_THINKING_BUDGET,
 )
-from custom_components.local_agent.engine.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity

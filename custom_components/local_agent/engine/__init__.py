@@ -1,1 +1,6 @@
-"""The inference engine: runs a GGUF model with llama-cpp-python. No Home Assistant imports."""
+"""The inference engine, with no Home Assistant imports.
+
+The modules at this level are what both backends share (requests and results, the chat format,
+the tool-call parser, grammars, settings); `local/` runs a GGUF model in this process with
+llama-cpp-python, `server/` runs it on an OpenAI-compatible model server.
+"""

@@ -17,12 +17,12 @@ from custom_components.local_agent.const import (
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
 )
-from custom_components.local_agent.engine.server import ServerWorker
-from custom_components.local_agent.engine.server_settings import (
+from custom_components.local_agent.engine.server.settings import (
     DEFAULT_READ_TIMEOUT,
     ServerMode,
     ServerSettings,
 )
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from tests.fake_openai import FakeOpenAI, serve_fake_openai

@@ -29,10 +29,13 @@ from custom_components.local_agent.const import (
     CONF_THINKING_BUDGET,
     DOMAIN,
 )
-from custom_components.local_agent.engine import server_chat, server_completions
-from custom_components.local_agent.engine.llama import GenerationOutput, GenerationRequest
-from custom_components.local_agent.engine.server import ServerWorker
-from custom_components.local_agent.engine.server_settings import ServerMode
+from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.server import (
+    chat as server_chat,
+    completions as server_completions,
+)
+from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
     ReasoningDelta,

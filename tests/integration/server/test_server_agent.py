@@ -23,7 +23,7 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
 )
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
-from custom_components.local_agent.engine.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS

@@ -18,7 +18,7 @@ from custom_components.local_agent.const import (
     DOMAIN,
     SUBENTRY_AI_TASK,
 )
-from custom_components.local_agent.engine.server_settings import ServerMode
+from custom_components.local_agent.engine.server.settings import ServerMode
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError

@@ -18,7 +18,7 @@ from custom_components.local_agent.const import (
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
-from custom_components.local_agent.engine.server import ServerWorker
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_API_KEY

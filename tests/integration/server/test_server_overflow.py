@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.local_agent.engine.server_settings import ServerMode
+from custom_components.local_agent.engine.server.settings import ServerMode
 from homeassistant.core import HomeAssistant
 from tests.fake_openai import FakeOpenAI
 

@@ -17,14 +17,14 @@ from typing import Any
 
 import psutil
 
-from .errors import (
+from ..errors import (
     ContextTooSmallError,
     EngineError,
     EngineOutOfMemoryError,
     GenerationCancelledError,
     UnsupportedArchitectureError,
 )
-from .generation import (
+from ..generation import (
     CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
     THINK_CLOSE,
@@ -34,11 +34,11 @@ from .generation import (
     ModelInfo,
     reasoning_ended,
 )
-from .gguf_file import GgufHeader, read_gguf_header
+from ..gguf_file import GgufHeader, read_gguf_header
+from ..settings import EngineSettings
+from ..structure import build_structure_grammar
+from ..tool_calls import ParseEvent, ToolCallStreamParser
 from .sampling import TokenSampler
-from .settings import EngineSettings
-from .structure import build_structure_grammar
-from .tool_calls import ParseEvent, ToolCallStreamParser
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -76,14 +76,14 @@ def _prompt_tokens(llama_cpp: Any, vocab: Any, count: int) -> Any:
 
 
 def _context_params(llama_cpp: Any, args: argparse.Namespace) -> Any:
-    """Return the parameters of the context the engine creates (engine/llama.py)."""
+    """Return the parameters of the context the engine creates (engine/local/llama.py)."""
     params = llama_cpp.llama_context_default_params()
     params.n_ctx = args.n_ctx
     params.n_batch = args.n_batch
     params.n_ubatch = args.n_batch
     params.n_threads = args.threads
     params.n_threads_batch = args.threads
-    # As engine/llama.py's flash_attention_type: automatic is off without GPU offload.
+    # As engine/local/llama.py's flash_attention_type: automatic is off without GPU offload.
     automatic = (
         llama_cpp.LLAMA_FLASH_ATTN_TYPE_AUTO
         if llama_cpp.llama_supports_gpu_offload()

@@ -10,10 +10,10 @@ from typing import Any, Final
 
 import aiohttp
 
-from .server import ServerFacts, async_read_facts
-from .server_errors import ServerModelMissingError, ServerResponseError
-from .server_http import ServerClient
-from .server_settings import ServerMode, ServerSettings
+from .errors import ServerModelMissingError, ServerResponseError
+from .http import ServerClient
+from .settings import ServerMode, ServerSettings
+from .worker import ServerFacts, async_read_facts
 
 PROBE_TOOL: Final[dict[str, Any]] = {
     "type": "function",

@@ -29,7 +29,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .generation import (
+from ..generation import (
     CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
     THINK_CLOSE,
@@ -38,12 +38,12 @@ from .generation import (
     GenerationStats,
     reasoning_ended,
 )
-from .grammar import build_tool_call_grammar
-from .server_errors import ServerConnectionLostError
-from .server_http import ServerClient
-from .server_stream import Clock, EventSink, Usage, sampling_fields
-from .structure import build_structure_grammar
-from .tool_calls import ParseEvent, ToolCallStreamParser
+from ..grammar import build_tool_call_grammar
+from ..structure import build_structure_grammar
+from ..tool_calls import ParseEvent, ToolCallStreamParser
+from .errors import ServerConnectionLostError
+from .http import ServerClient
+from .stream import Clock, EventSink, Usage, sampling_fields
 
 ENDPOINT: Final = "/v1/completions"
 REASONING_END: Final = "</think>"

@@ -3,13 +3,13 @@
 The agent, its prompts, its tools and its safety gate stay exactly the same; only generations
 go to an OpenAI-compatible server. Two modes (server_settings.ServerMode):
 
-* ``completions`` (server_completions.py): the raw `/v1/completions` endpoint with our own
+* ``completions`` (completions.py): the raw `/v1/completions` endpoint with our own
   prompt rendering, streaming XML parser, thinking budget and tool-call grammar.
-* ``chat`` (server_chat.py): `/v1/chat/completions`; the server renders the prompt and parses
+* ``chat`` (chat.py): `/v1/chat/completions`; the server renders the prompt and parses
   tool calls (vLLM ``--tool-call-parser qwen3_xml``, llama-server ``--jinja``), with our XML
   parser as the fallback for servers that return calls as text.
 
-HTTP, retries and error types: server_http.py, server_errors.py. No Home Assistant imports:
+HTTP, retries and error types: http.py, errors.py. No Home Assistant imports:
 the caller passes an aiohttp session (Home Assistant's shared one).
 
 Unlike the in-process engine, which queues requests behind one lock, requests run at the same
@@ -26,15 +26,15 @@ from typing import Any, Self
 
 import aiohttp
 
-from .errors import EngineError
-from .generation import GenerationOutput, GenerationRequest, ModelInfo
-from .server_chat import ChatGeneration
-from .server_completions import CompletionsGeneration
-from .server_errors import ServerAuthError, ServerModelMissingError
-from .server_http import ServerClient
-from .server_settings import ServerMode, ServerSettings
-from .settings import EngineSettings
-from .tool_calls import ParseEvent
+from ..errors import EngineError
+from ..generation import GenerationOutput, GenerationRequest, ModelInfo
+from ..settings import EngineSettings
+from ..tool_calls import ParseEvent
+from .chat import ChatGeneration
+from .completions import CompletionsGeneration
+from .errors import ServerAuthError, ServerModelMissingError
+from .http import ServerClient
+from .settings import ServerMode, ServerSettings
 
 
 @dataclass(frozen=True, slots=True)

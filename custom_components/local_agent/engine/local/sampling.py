@@ -13,10 +13,10 @@ import ctypes
 import random
 from typing import Any
 
-from .errors import GrammarError
-from .grammar import build_tool_call_grammar
-from .settings import SamplingSettings
-from .types import ToolSpec
+from ..errors import GrammarError
+from ..grammar import build_tool_call_grammar
+from ..settings import SamplingSettings
+from ..types import ToolSpec
 
 # Generated tokens the presence penalty looks back over (a whole answer).
 PENALTY_WINDOW = 512

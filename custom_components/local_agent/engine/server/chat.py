@@ -30,11 +30,8 @@ from dataclasses import dataclass, field
 import json
 from typing import Any, Final
 
-from .generation import GenerationOutput, GenerationRequest, GenerationStats
-from .server_errors import ServerConnectionLostError
-from .server_http import ServerClient
-from .server_stream import Clock, EventSink, Usage, sampling_fields
-from .tool_calls import (
+from ..generation import GenerationOutput, GenerationRequest, GenerationStats
+from ..tool_calls import (
     CALL_CLOSE,
     CALL_OPEN,
     THINK_CLOSE,
@@ -46,7 +43,10 @@ from .tool_calls import (
     ToolCallStreamParser,
     format_tool_call,
 )
-from .types import Conversation, Message, ToolCallError, ToolSpec
+from ..types import Conversation, Message, ToolCallError, ToolSpec
+from .errors import ServerConnectionLostError
+from .http import ServerClient
+from .stream import Clock, EventSink, Usage, sampling_fields
 
 ENDPOINT: Final = "/v1/chat/completions"
 

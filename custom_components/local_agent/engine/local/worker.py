@@ -17,11 +17,11 @@ from pathlib import Path
 import threading
 from typing import Self
 
-from .errors import EngineError, GenerationCancelledError
-from .generation import GenerationOutput, GenerationRequest, ModelInfo
+from ..errors import EngineError, GenerationCancelledError
+from ..generation import GenerationOutput, GenerationRequest, ModelInfo
+from ..settings import EngineSettings
+from ..tool_calls import ParseEvent
 from .llama import CheckpointStats, LlamaRuntime
-from .settings import EngineSettings
-from .tool_calls import ParseEvent
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from .errors import EngineError
+from ..errors import EngineError
 
 
 class ServerFailure(StrEnum):

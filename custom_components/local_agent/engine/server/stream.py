@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import time
 from typing import Any
 
-from .generation import GenerationStats
-from .settings import SamplingSettings
-from .tool_calls import ParseEvent
+from ..generation import GenerationStats
+from ..settings import SamplingSettings
+from ..tool_calls import ParseEvent
 
 
 class EventSink:

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import aiohttp
 
-from .server_errors import (
+from .errors import (
     ServerAuthError,
     ServerConnectionLostError,
     ServerContextOverflowError,
@@ -29,8 +29,8 @@ from .server_errors import (
     ServerToolsNotSupportedError,
     ServerUnreachableError,
 )
-from .server_settings import ServerSettings
-from .server_sse import SseDecoder
+from .settings import ServerSettings
+from .sse import SseDecoder
 
 _LOGGER = logging.getLogger(__name__)
 

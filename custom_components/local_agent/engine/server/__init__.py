@@ -1,0 +1,1 @@
+"""The server backend: a model on an OpenAI-compatible server (llama-server, Ollama, vLLM ...)."""
