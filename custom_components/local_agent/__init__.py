@@ -25,8 +25,8 @@ from .const import (
     DEFAULT_CONTEXT_SIZE,
     DOMAIN,
 )
-from .engine.chat_format import ChatTemplate, ChatTemplateError, load_template
 from .engine.errors import EngineError, EngineOutOfMemoryError, UnsupportedArchitectureError
+from .engine.interface import GenerationEngine
 from .engine.local.worker import ModelRegistry, ModelWorker
 from .engine.server.worker import ServerWorker
 from .engine.settings import EngineSettings
@@ -43,8 +43,7 @@ class LocalAgentData:
     """What a loaded model entry holds while it is set up."""
 
     model_path: Path | None  # None for a model on a server
-    worker: ModelWorker | ServerWorker
-    chat_template: ChatTemplate
+    worker: GenerationEngine
     # Gives the model back when the entry unloads (each backend its own way).
     release: Callable[[], Awaitable[None]]
     # The model's device in the device registry; the agents' devices point to it.
@@ -134,15 +133,6 @@ async def _async_setup_llama_entry(hass: HomeAssistant, entry: LocalAgentConfigE
             translation_key="model_load_failed",
             translation_placeholders={"error": str(err)},
         ) from err
-    try:
-        chat_template = load_template(worker.info.metadata)
-    except ChatTemplateError as err:
-        await registry.release(worker)
-        raise ConfigEntryError(
-            translation_domain=DOMAIN,
-            translation_key="model_load_failed",
-            translation_placeholders={"error": str(err)},
-        ) from err
     issues.async_clear_entry_issues(hass, entry.entry_id)
     device_id = _async_register_model_device(hass, entry, worker, f"llama-cpp-python {version}")
 
@@ -153,7 +143,6 @@ async def _async_setup_llama_entry(hass: HomeAssistant, entry: LocalAgentConfigE
     entry.runtime_data = LocalAgentData(
         model_path=model_path,
         worker=worker,
-        chat_template=chat_template,
         release=release,
         device_id=device_id,
     )
@@ -165,13 +154,11 @@ async def _async_setup_llama_entry(hass: HomeAssistant, entry: LocalAgentConfigE
 async def _async_setup_server_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> bool:
     """Connect to the entry's model server; its agents work as with a local model."""
     worker = await server_entry.async_connect(hass, entry)
-    chat_template = server_entry.server_template(worker.info.chat_template)
     software = f"{worker.info.metadata['server.kind']} ({worker.server.mode} mode)"
     device_id = _async_register_model_device(hass, entry, worker, software)
     entry.runtime_data = LocalAgentData(
         model_path=None,
         worker=worker,
-        chat_template=chat_template,
         release=worker.close,
         device_id=device_id,
     )

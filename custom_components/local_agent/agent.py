@@ -34,15 +34,8 @@ from .const import (
     DOMAIN,
     LOGGER,
 )
-from .engine.chat_format import (
-    TURN_MARKERS,
-    ChatTemplate,
-    ChatTemplateError,
-    PromptParts,
-    render_split,
-)
 from .engine.errors import ContextTooSmallError, EngineError
-from .engine.generation import GenerationRequest, GenerationStats
+from .engine.generation import GenerationOutput, GenerationRequest, GenerationStats
 from .engine.interface import GenerationEngine
 from .engine.server.errors import ServerUnreachableError
 from .engine.settings import SamplingSettings
@@ -169,7 +162,6 @@ class ConversationAgent:
         self,
         hass: HomeAssistant,
         worker: GenerationEngine,
-        chat_template: ChatTemplate,
         options: AgentOptions,
         *,
         agent_id: str,
@@ -178,7 +170,6 @@ class ConversationAgent:
         """Bind the agent to a loaded model, its settings and where its figures are kept."""
         self.hass = hass
         self.worker = worker
-        self.chat_template = chat_template
         self.options = options
         self.agent_id = agent_id
         self.gate = SafetyGate(hass, options.safety, agent_id)
@@ -332,28 +323,20 @@ class ConversationAgent:
             parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
         return "\n\n".join(parts)
 
-    def _prompt(
+    def _conversation(
         self,
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
         static_system: str,
         extra_system_prompt: str | None,
-    ) -> tuple[PromptParts, Conversation]:
-        """Render one round's prompt: the system prefix, then the messages.
+    ) -> Conversation:
+        """One round's prompt: the system prefix, then the messages.
 
         Each user message carries its context block (time, changed states): what changes
         from turn to turn is at the end, after everything the engine has checkpointed.
         """
         history = self._history(chat_log, toolbox, extra_system_prompt)
-        parts = render_split(
-            self.chat_template,
-            static_system=static_system,
-            dynamic_system="",
-            history=history,
-            tools=toolbox.specs,
-            enable_thinking=self.options.thinking,
-        )
-        return parts, Conversation(
+        return Conversation(
             system=static_system, messages=tuple(history), enable_thinking=self.options.thinking
         )
 
@@ -364,37 +347,17 @@ class ConversationAgent:
         static_system: str,
         extra_system_prompt: str | None,
     ) -> None:
-        """Have the engine evaluate this conversation as the next turn will show it, now.
+        """Have the engine evaluate now what the next turn of this conversation starts with.
 
-        Once a new user message follows, the chat template renders this turn's answers
-        differently (Qwen3.5 drops their reasoning), so the next prompt shares with the one
-        just answered only up to this turn's first answer. Evaluated while the user reads or
-        listens, the next turn evaluates only its own message.
+        Done while the user reads or listens: the next turn then evaluates only its message.
         """
-        history = self._history(chat_log, toolbox, extra_system_prompt)
-        try:
-            # What every next user message is preceded by: the text two different ones share.
-            first, second = (
-                render_split(
-                    self.chat_template,
-                    static_system=static_system,
-                    dynamic_system="",
-                    history=[*history, Message("user", probe)],
-                    tools=toolbox.specs,
-                    enable_thinking=self.options.thinking,
-                    add_generation_prompt=False,
-                )
-                for probe in ("A", "B")
-            )
-        except ChatTemplateError as err:
-            LOGGER.debug("Not preparing the next turn: %s", err)
-            return
-        shared = _shared_start(first.dynamic, second.dynamic)
-        if shared and first.static == second.static:
-            self.hass.async_create_background_task(
-                self.worker.prepare(first.static, shared),
-                f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
-            )
+        self.hass.async_create_background_task(
+            self.worker.prepare(
+                self._conversation(chat_log, toolbox, static_system, extra_system_prompt),
+                toolbox.specs,
+            ),
+            f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
+        )
 
     def _history(
         self,
@@ -427,30 +390,24 @@ class ConversationAgent:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
         for _round in range(options.max_rounds):
-            parts, messages = self._prompt(
-                chat_log, toolbox, static_system, user_input.extra_system_prompt
-            )
             request = GenerationRequest(
-                static_prompt=parts.static,
-                dynamic_prompt=parts.dynamic,
+                self._conversation(
+                    chat_log, toolbox, static_system, user_input.extra_system_prompt
+                ),
                 tools=toolbox.specs,
                 sampling=options.sampling,
                 # An answer cut off at the limit (a call left open) gets more room next round.
                 max_tokens=options.max_tokens * (2 if report.last_finish_reason == "length" else 1),
-                starts_in_reasoning=parts.starts_in_reasoning,
                 thinking_budget=options.thinking_budget if options.thinking else None,
-                stop=TURN_MARKERS,
-                # The next round and the next turn go on from the end of the last message.
-                checkpoint_at=parts.stable_end,
-                # The same prompt as messages, for a server that renders it (chat mode).
-                conversation=messages,
             )
             calls: list[ToolCallParsed | ToolCallFailed] = []
+            outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
-                self.agent_id, self._async_stream(request, calls, report)
+                self.agent_id, self._async_stream(request, calls, report, outputs)
             ):
                 pass
-            _trace_round(chat_log, request, report.last)
+            if outputs:
+                _trace_round(chat_log, outputs[0])
             if not calls:
                 return TurnEnd.ANSWERED
             safety = TurnSafety(conversation_id=chat_log.conversation_id)
@@ -479,13 +436,13 @@ class ConversationAgent:
         request: GenerationRequest,
         calls: list[ToolCallParsed | ToolCallFailed],
         report: TurnReport,
+        outputs: list[GenerationOutput],
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning and text into the chat log as it writes.
 
         Calls are recorded as external: this agent validates and executes them itself.
         """
         queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
-        visible = _VisibleText()
         generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
@@ -494,14 +451,12 @@ class ConversationAgent:
                 if isinstance(event, ReasoningDelta):
                     yield {"thinking_content": event.text}
                 elif isinstance(event, TextDelta):
-                    # The engine stops at these markers too; what it wrote up to them is held.
-                    if text := visible.feed(event.text):
-                        yield {"content": text}
+                    yield {"content": event.text}
                 else:
                     calls.append(event)
-            if text := visible.flush():
-                yield {"content": text}
-            report.add((await generation).stats)
+            output = await generation
+            outputs.append(output)
+            report.add(output.stats)
         finally:
             if not generation.done():
                 generation.cancel()
@@ -592,15 +547,6 @@ class ConversationAgent:
         )
 
 
-def _shared_start(first: str, second: str) -> str:
-    length = 0
-    for mine, theirs in zip(first, second, strict=False):
-        if mine != theirs:
-            break
-        length += 1
-    return first[:length]
-
-
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
     if isinstance(event, ToolCallParsed):
         return llm.ToolInput(
@@ -616,59 +562,16 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
 MAX_CALLS_PER_ROUND = 8
 
 
-class _VisibleText:
-    """Passes the answer through until the model starts writing the next turn itself.
-
-    A model that ignores its template's end token (one without a chat template of its own)
-    goes on with "<|im_end|>", "<|im_start|>user" and so on: nothing from there is spoken.
-    """
-
-    def __init__(self) -> None:
-        self._held = ""
-        self.ended = False
-
-    def feed(self, text: str) -> str:
-        if self.ended:
-            return ""
-        self._held += text
-        found = [i for marker in TURN_MARKERS if (i := self._held.find(marker)) >= 0]
-        if found:
-            self.ended = True
-            released, self._held = self._held[: min(found)], ""
-            return released
-        keep = max(
-            (
-                n
-                for marker in TURN_MARKERS
-                for n in range(1, len(marker))
-                if self._held.endswith(marker[:n])
-            ),
-            default=0,
-        )
-        released, self._held = (
-            self._held[: len(self._held) - keep],
-            self._held[len(self._held) - keep :],
-        )
-        return released
-
-    def flush(self) -> str:
-        released, self._held = ("" if self.ended else self._held), ""
-        return released
-
-
-def _trace_round(
-    chat_log: conversation.ChatLog, request: GenerationRequest, stats: GenerationStats | None
-) -> None:
+def _trace_round(chat_log: conversation.ChatLog, output: GenerationOutput) -> None:
     """Put the prompt the model really read, and its token figures, in the conversation trace.
 
     The chat log's system content is Home Assistant's rendering of the instructions; the model
     reads ours (instructions, home list, each message's context block), so the trace gets it.
     """
-    if stats is None:
-        return
+    stats = output.stats
     chat_log.async_trace(
         {
-            "prompt": request.static_prompt + request.dynamic_prompt,
+            "prompt": output.prompt.text,
             "stats": {
                 "input_tokens": stats.evaluated_tokens,
                 "cached_input_tokens": stats.cached_tokens,

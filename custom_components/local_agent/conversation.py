@@ -69,7 +69,6 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         return ConversationAgent(
             self.hass,
             data.worker,
-            data.chat_template,
             AgentOptions.from_data(self.subentry.data),
             agent_id=self.entity_id,
             stats=data.agent_stats.setdefault(self.subentry.subentry_id, AgentStats()),

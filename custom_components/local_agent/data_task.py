@@ -42,7 +42,6 @@ from .const import (
     LOGGER,
     MAX_TEXT_ATTACHMENT_BYTES,
 )
-from .engine.chat_format import SYSTEM_SEPARATOR, TURN_MARKERS, ChatTemplate, render_split
 from .engine.errors import EngineError
 from .engine.generation import GenerationOutput, GenerationRequest
 from .engine.settings import SamplingSettings
@@ -142,56 +141,35 @@ async def async_user_text(hass: HomeAssistant, content: conversation.UserContent
 
 
 def build_request(
-    chat_template: ChatTemplate,
-    options: TaskOptions,
-    user_text: str,
-    schema: JsonSchema | None,
+    options: TaskOptions, user_text: str, schema: JsonSchema | None
 ) -> GenerationRequest:
     """Return the generation of one task: no tools, the structure's grammar, thinking as set."""
-    static_system = DEFAULT_SYSTEM_PROMPT
     now = dt_util.now().strftime("%A %Y-%m-%d %H:%M")
-    dynamic_system = f"The current date and time is {now}."
-    history = [Message("user", user_text)]
-    parts = render_split(
-        chat_template,
-        static_system=static_system,
-        dynamic_system=dynamic_system,
-        history=history,
-        tools=(),
-        enable_thinking=options.thinking,
-    )
-    starts_in_reasoning = parts.starts_in_reasoning
     budget = options.thinking_budget if options.thinking else None
-    reasoning_room = (budget or 0) if starts_in_reasoning else 0
     return GenerationRequest(
-        static_prompt=parts.static,
-        dynamic_prompt=parts.dynamic,
-        sampling=options.sampling,
-        max_tokens=options.max_tokens + reasoning_room,
-        starts_in_reasoning=starts_in_reasoning,
-        thinking_budget=budget,
-        stop=() if schema is not None else TURN_MARKERS,
-        conversation=Conversation(
-            system=static_system + SYSTEM_SEPARATOR + dynamic_system,
-            messages=tuple(history),
+        Conversation(
+            system=DEFAULT_SYSTEM_PROMPT,
+            system_context=f"The current date and time is {now}.",
+            messages=(Message("user", user_text),),
             enable_thinking=options.thinking,
         ),
+        sampling=options.sampling,
+        # Room for the reasoning on top of the answer's.
+        max_tokens=options.max_tokens + (budget or 0),
+        thinking_budget=budget,
         answer_schema=schema,
     )
 
 
 def _answer_text(request: GenerationRequest, output: GenerationOutput) -> str:
-    """Return what the model wrote after its reasoning, without end-of-turn markers."""
+    """Return what the model wrote after its reasoning (the engine ends it at a turn marker)."""
     if request.answer_schema is not None:
-        if not request.starts_in_reasoning:
+        if not output.prompt.starts_in_reasoning:
             return output.text.strip()
         # The grammar starts at the end of the reasoning; its JSON may hold any text.
         _reasoning, found, after = output.text.partition(REASONING_END)
         return after.strip() if found else ""
-    text = "".join(e.text for e in output.events if isinstance(e, TextDelta))
-    for marker in TURN_MARKERS:
-        text = text.partition(marker)[0]
-    return text.strip()
+    return "".join(e.text for e in output.events if isinstance(e, TextDelta)).strip()
 
 
 async def async_generate_data(
@@ -213,7 +191,7 @@ async def async_generate_data(
         LOGGER.debug("AI task %s: tools of %s are not offered", task.name, task.llm_api.id)
     user_text = await async_user_text(hass, user)
     schema = structure_schema(task.structure) if task.structure else None
-    request = build_request(data.chat_template, options, user_text, schema)
+    request = build_request(options, user_text, schema)
     try:
         output = await data.worker.generate(request)
     except EngineError as err:

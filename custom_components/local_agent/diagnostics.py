@@ -72,7 +72,7 @@ def _model_section(
     if worker is None:
         return None
     info = worker.info
-    template = getattr(runtime_data, "chat_template", None)
+    template = getattr(worker, "chat_template", None)
     settings = worker.settings
     return {
         "model": {

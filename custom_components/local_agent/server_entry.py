@@ -26,14 +26,6 @@ from .const import (
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
     DOMAIN,
-    LOGGER,
-)
-from .engine.chat_format import (
-    ChatTemplate,
-    ChatTemplateError,
-    compile_template,
-    load_template,
-    render_split,
 )
 from .engine.server.errors import ServerAuthError, ServerError, ServerModelMissingError
 from .engine.server.settings import (
@@ -44,7 +36,6 @@ from .engine.server.settings import (
     ServerSettings,
 )
 from .engine.server.worker import ServerWorker
-from .engine.types import Message, ToolSpec
 from .error_text import server_failure_key
 
 
@@ -72,43 +63,6 @@ def server_title(settings: ServerSettings) -> str:
     name = settings.model.rstrip("/").rsplit("/", 1)[-1] or settings.model
     host = urlsplit(settings.root).netloc or settings.root
     return f"{name} on {host}"
-
-
-# A tool the check below renders: a template that leaves it out cannot tell the model its tools.
-_PROBE_TOOL = ToolSpec(
-    name="probe_tool_name",
-    description="Probe.",
-    parameters={"type": "object", "properties": {}},
-)
-
-
-def server_template(text: str | None) -> ChatTemplate:
-    """Return the server's chat template if it renders our prompt, else the bundled one.
-
-    llama-server shows the model's template in /props (what the in-process engine reads from
-    the GGUF file); vLLM and llama-cpp-python's server show none, so completions mode renders
-    with the bundled Qwen3.5 template: the format every supported model speaks. A template that
-    drops the tools is not used either: llama-server shows a generic ChatML template for a model
-    file that carries none.
-    """
-    if text:
-        try:
-            template = compile_template(text, "server")
-            parts = render_split(
-                template,
-                static_system="Instructions.",
-                dynamic_system="State.",
-                history=[Message("user", "Hello")],
-                tools=[_PROBE_TOOL],
-                enable_thinking=True,
-            )
-        except ChatTemplateError as err:
-            LOGGER.warning("Not using the server's chat template: %s", err)
-        else:
-            if _PROBE_TOOL.name in parts.static + parts.dynamic:
-                return template
-            LOGGER.warning("Not using the server's chat template: it does not show the tools")
-    return load_template(None)
 
 
 async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker:

@@ -227,8 +227,7 @@ def _engine_request(
     parts: PromptParts, sampling: SamplingSettings, max_tokens: int
 ) -> GenerationRequest:
     return GenerationRequest(
-        static_prompt=parts.static,
-        dynamic_prompt=parts.dynamic,
+        parts,
         sampling=sampling,
         max_tokens=max_tokens,
         thinking_budget=None,  # nothing forced: both sides sample every token
@@ -240,10 +239,19 @@ class TimedRuntime(LlamaRuntime):
 
     prompt_cpu = 0.0
 
-    def evaluate_prompt(self, static_prompt: str, dynamic_prompt: str) -> GenerationStats:
+    def evaluate_prompt(
+        self,
+        static_prompt: str,
+        dynamic_prompt: str,
+        checkpoint_at: int | None = None,
+        *,
+        background: bool = False,
+    ) -> GenerationStats:
         started = time.process_time()
         try:
-            return super().evaluate_prompt(static_prompt, dynamic_prompt)
+            return super().evaluate_prompt(
+                static_prompt, dynamic_prompt, checkpoint_at, background=background
+            )
         finally:
             self.prompt_cpu = time.process_time() - started
 

@@ -201,14 +201,15 @@ class ForcedAnswers:
         self._lock = threading.Lock()
 
     def script(self, runtime: LlamaRuntime, request: GenerationRequest) -> list[int]:
-        first_round = "<tool_response>" not in request.dynamic_prompt.rsplit("<|im_start|>", 2)[-2]
+        prompt = runtime.render(request)
+        first_round = "<tool_response>" not in prompt.dynamic.rsplit("<|im_start|>", 2)[-2]
         if not first_round:
-            text = "</think>\n\nDone." if request.starts_in_reasoning else "Done."
+            text = "</think>\n\nDone." if prompt.starts_in_reasoning else "Done."
             return runtime.tokenize(text, add_bos=False)
         thinking: list[int] = []
         while len(thinking) < THINKING_TOKENS:
             thinking += runtime.tokenize(THINKING_TEXT, add_bos=False)
-        closing = "\n</think>\n\n" if request.starts_in_reasoning else "\n\n"
+        closing = "\n</think>\n\n" if prompt.starts_in_reasoning else "\n\n"
         return thinking[:THINKING_TOKENS] + runtime.tokenize(
             closing + self.call_text, add_bos=False
         )

@@ -53,7 +53,7 @@ from types import MappingProxyType
 from typing import Any
 from unittest.mock import patch
 
-from custom_components.local_agent import agent as agent_module, server_entry
+from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.config_flow import LocalAgentConfigFlow, default_agent_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
@@ -74,6 +74,7 @@ from custom_components.local_agent.engine.chat_format import (
     load_template,
 )
 from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.server import worker as server_worker_module
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
@@ -82,6 +83,7 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallFailed,
     ToolCallParsed,
 )
+from custom_components.local_agent.engine.types import Conversation
 from homeassistant.config_entries import (
     SOURCE_USER,
     ConfigEntry,
@@ -193,8 +195,10 @@ def forced_first_call(enabled: bool) -> Iterator[None]:
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
         request = GenerationRequest(*args, **kwargs)
-        conversation = request.conversation
-        first = conversation is None or conversation.messages[-1].role == "user"
+        conversation = request.prompt
+        first = (
+            not isinstance(conversation, Conversation) or conversation.messages[-1].role == "user"
+        )
         return replace(request, force_tool_call=first)
 
     with patch.object(agent_module, "GenerationRequest", build):
@@ -380,7 +384,7 @@ async def async_bench(args: argparse.Namespace, model: Path) -> list[EngineResul
                 with (
                     running_llama_server(model, threads=args.threads) as llama,
                     patch.object(
-                        server_entry,
+                        server_worker_module,
                         "server_template",
                         lambda text: template or load_template(None),
                     ),

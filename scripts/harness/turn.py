@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 import contextlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 import time
 from typing import Any
 from unittest.mock import patch
 
-from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.agent import TurnReport
+from custom_components.local_agent.engine import chat_format
 from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
@@ -106,24 +106,28 @@ def probe_turn(handle: LocalAgentHandle) -> Iterator[TurnProbe]:
     ) -> GenerationOutput:
         tools = tuple(spec.name for spec in request.tools)
         index = len(probe.rounds)
-        probe.rounds.append(RoundRecord(request.static_prompt, request.dynamic_prompt, tools, None))
+        probe.rounds.append(RoundRecord("", "", tools, None))
         output = await generate(request, on_event)
-        probe.rounds[index] = replace(probe.rounds[index], stats=output.stats)
+        probe.rounds[index] = RoundRecord(
+            output.prompt.static, output.prompt.dynamic, tools, output.stats
+        )
         return output
 
-    with contextlib.ExitStack() as stack:
-        stack.enter_context(patch.object(worker, "generate", recording_generate))
-        render = getattr(agent_module, "render_split", None)
-        if render is not None:
+    render = chat_format.render_split
 
-            def timed_render(*args: Any, **kwargs: Any) -> Any:
-                started = time.perf_counter()
-                try:
-                    return render(*args, **kwargs)
-                finally:
-                    probe.render_seconds += time.perf_counter() - started
+    def timed_render(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return render(*args, **kwargs)
+        finally:
+            # The engine renders each request's prompt; preparing the next turn is not counted.
+            if kwargs.get("add_generation_prompt", True):
+                probe.render_seconds += time.perf_counter() - started
 
-            stack.enter_context(patch.object(agent_module, "render_split", timed_render))
+    with (
+        patch.object(worker, "generate", recording_generate),
+        patch.object(chat_format, "render_split", timed_render),
+    ):
         yield probe
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 import threading
 import time
@@ -92,8 +93,15 @@ def prompt_parts(
 def make_request(parts: PromptParts, **overrides: Any) -> GenerationRequest:
     """A greedy request for the prompt with the test tools; keyword arguments override."""
     fields: dict[str, Any] = {"tools": TOOLS, "sampling": GREEDY, "max_tokens": 64}
+    # The checkpoint point and reasoning start are the prompt's; None unless asked for.
+    prompt = replace(
+        parts,
+        stable_end=overrides.pop("checkpoint_at", None),
+        opens_reasoning=overrides.pop("starts_in_reasoning", None),
+        stop=overrides.pop("stop", ()),
+    )
     fields.update(overrides)
-    return GenerationRequest(parts.static, parts.dynamic, **fields)
+    return GenerationRequest(prompt, **fields)
 
 
 class RecordingRuntime(LlamaRuntime):

@@ -49,7 +49,7 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallParsed,
     ToolCallStreamParser,
 )
-from custom_components.local_agent.engine.types import Message, ToolCall
+from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
 
 from .runtime_support import (
     DYNAMIC_SYSTEM,
@@ -300,8 +300,11 @@ class _CancelAfter(threading.Event):
         return self.checks_left < 0
 
 
-def _answered_turn(runtime: RecordingRuntime, *, said: str = "") -> tuple[PromptParts, str]:
-    """A first turn with reasoning; return the follow-up's prompt and the start it shares.
+def _answered_turn(
+    runtime: RecordingRuntime, *, said: str = ""
+) -> tuple[PromptParts, str, Conversation]:
+    """A first turn with reasoning; return the follow-up's prompt, the start it shares, and the
+    conversation so far.
 
     said is added to the model's answer in the history (a longer answer to evaluate).
     """
@@ -316,15 +319,15 @@ def _answered_turn(runtime: RecordingRuntime, *, said: str = "") -> tuple[Prompt
     user_start = "<|im_start|>user\n"
     shared = follow_up.dynamic[: follow_up.dynamic.rindex(user_start) + len(user_start)]
     assert not first.dynamic.startswith(shared)  # the first turn's prompt does not hold it
-    return follow_up, shared
+    return follow_up, shared, Conversation(STATIC_SYSTEM, tuple(history), True, DYNAMIC_SYSTEM)
 
 
 def test_prepared_follow_up_evaluates_only_the_new_message_and_matches_a_fresh_run(
     open_runtime: OpenRuntime,
 ) -> None:
     runtime = open_runtime()
-    follow_up, shared = _answered_turn(runtime)
-    runtime.prepare(follow_up.static, shared, threading.Event())
+    follow_up, shared, conversation = _answered_turn(runtime)
+    runtime.prepare(conversation, TOOLS, threading.Event())
 
     output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
     prepared = runtime.tokenize(follow_up.static, add_bos=True) + runtime.tokenize(
@@ -345,9 +348,11 @@ def test_preparing_stopped_between_batches_leaves_the_context_usable(
     open_runtime: OpenRuntime,
 ) -> None:
     runtime = open_runtime()
-    follow_up, shared = _answered_turn(runtime, said=" The kitchen light is on now." * 8)
+    follow_up, _shared, conversation = _answered_turn(
+        runtime, said=" The kitchen light is on now." * 8
+    )
     with pytest.raises(GenerationCancelledError):
-        runtime.prepare(follow_up.static, shared, _CancelAfter(2))
+        runtime.prepare(conversation, TOOLS, _CancelAfter(2))
 
     output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
     # Reused: the first turn's prompt and the batches evaluated before the stop.
@@ -814,11 +819,13 @@ def test_gemma_writes_readable_text(gemma_model_path: Path) -> None:
         assert runtime.info.architecture == "gemma3"
         output = runtime.generate(
             GenerationRequest(
-                static_prompt="Answer the question.\n",
-                dynamic_prompt="Question: What is the capital of France?\nAnswer:",
+                PromptParts(
+                    "Answer the question.\n",
+                    "Question: What is the capital of France?\nAnswer:",
+                    opens_reasoning=False,
+                ),
                 sampling=GREEDY,
                 max_tokens=16,
-                starts_in_reasoning=False,
                 thinking_budget=None,
             )
         )
@@ -851,7 +858,9 @@ def test_stop_string_ends_the_answer_like_an_end_token(open_runtime: OpenRuntime
     marker = free.text[40:44]
     assert len(marker) == 4
 
-    stopped, _ = _generate(open_runtime(), replace(request, stop=(marker,)))
+    stopped, _ = _generate(
+        open_runtime(), make_request(request.prompt, thinking_budget=None, stop=(marker,))
+    )
 
     assert stopped.stats.finish_reason == "stop"
     assert stopped.stats.generated_tokens < free.stats.generated_tokens

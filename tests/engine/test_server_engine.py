@@ -11,7 +11,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from custom_components.local_agent.engine.local.llama import THINK_CLOSE, GenerationRequest
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.generation import THINK_CLOSE, GenerationRequest
 from custom_components.local_agent.engine.server.chat import chat_messages
 from custom_components.local_agent.engine.server.completions import _find_trigger
 from custom_components.local_agent.engine.server.errors import (
@@ -79,18 +80,25 @@ def settings(url: str, **changes: Any) -> ServerSettings:
     return ServerSettings(base_url=url, model="fake-model", retry_delay=0.001, **changes)
 
 
-def request(**changes: Any) -> GenerationRequest:
+CONVERSATION = Conversation("You control lights.", (Message("user", "light on"),))
+
+
+def request(*, chat: bool = False, **changes: Any) -> GenerationRequest:
+    """A completions request with PROMPT as its text, or (chat) one with CONVERSATION."""
+    opens_reasoning = changes.pop("starts_in_reasoning", None)
     fields: dict[str, Any] = {
-        "static_prompt": PROMPT[:10],
-        "dynamic_prompt": PROMPT[10:],
         "tools": [LIGHT],
         "sampling": SamplingSettings(temperature=0.0),
         "max_tokens": 64,
         "thinking_budget": None,
-        "conversation": Conversation("You control lights.", (Message("user", "light on"),)),
     }
     fields.update(changes)
-    return GenerationRequest(**fields)
+    prompt = (
+        CONVERSATION
+        if chat
+        else PromptParts(PROMPT[:10], PROMPT[10:], opens_reasoning=opens_reasoning)
+    )
+    return GenerationRequest(prompt, **fields)
 
 
 async def generate(
@@ -344,7 +352,7 @@ async def test_chat_mode_maps_reasoning_and_types_native_tool_calls(
     )
     worker = await ServerWorker.connect(session, settings(fake.url, mode=ServerMode.CHAT))
 
-    events, output = await generate(worker, request())
+    events, output = await generate(worker, request(chat=True))
 
     body = fake.requests[0]
     assert body["chat_template_kwargs"] == {"enable_thinking": True}
@@ -373,7 +381,7 @@ async def test_chat_mode_reads_xml_calls_and_reasoning_from_the_content(
     )
     worker = await ServerWorker.connect(session, settings(fake.url, mode=ServerMode.CHAT))
 
-    events, _output = await generate(worker, request())
+    events, _output = await generate(worker, request(chat=True))
 
     assert events == [
         ReasoningDelta("Light."),
@@ -395,7 +403,7 @@ async def test_chat_mode_answer_without_separated_reasoning_is_the_answer(
     fake.will_stream([chat_chunk(content="It is on."), chat_chunk(finish="stop")])
     worker = await ServerWorker.connect(session, settings(fake.url, mode=ServerMode.CHAT))
 
-    events, _output = await generate(worker, request())
+    events, _output = await generate(worker, request(chat=True))
 
     assert events[-1] == TextDelta("It is on.")
 
@@ -409,7 +417,7 @@ async def test_chat_mode_budget_asks_again_without_thinking(
     )
     worker = await ServerWorker.connect(session, settings(fake.url, mode=ServerMode.CHAT))
 
-    events, output = await generate(worker, request(thinking_budget=3))
+    events, output = await generate(worker, request(chat=True, thinking_budget=3))
 
     assert [r["chat_template_kwargs"]["enable_thinking"] for r in fake.requests] == [True, False]
     assert output.stats.thinking_budget_hit

@@ -106,10 +106,8 @@ def _request(
         enable_thinking=thinking,
     )
     return GenerationRequest(
-        static_prompt=parts.static,
-        dynamic_prompt=parts.dynamic,
+        parts,
         sampling=SamplingSettings(temperature=1.0, seed=seed),
-        starts_in_reasoning=parts.dynamic.rstrip().endswith("<think>"),
         thinking_budget=12 if thinking else None,
         **{"max_tokens": 1500, **fields},
     )

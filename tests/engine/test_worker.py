@@ -28,8 +28,16 @@ from custom_components.local_agent.engine.local.llama import (
 from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.types import Conversation, Message, ToolSpec
 
-from .runtime_support import TEST_SETTINGS, RecordingRuntime, make_request, prompt_parts
+from .runtime_support import (
+    STATIC_SYSTEM,
+    TEST_SETTINGS,
+    TOOLS,
+    RecordingRuntime,
+    make_request,
+    prompt_parts,
+)
 
 
 class TrackingRuntime(RecordingRuntime):
@@ -53,7 +61,7 @@ class TrackingRuntime(RecordingRuntime):
         with self._lock:
             self.running += 1
             self.most_running = max(self.most_running, self.running)
-            self.started.append(request.dynamic_prompt)
+            self.started.append(self.render(request).dynamic)
         try:
             return super().generate(request, cancel, on_event)
         finally:
@@ -161,7 +169,7 @@ async def test_queued_requests_run_one_at_a_time_in_order(
     assert worker.busy
     outputs = await asyncio.gather(*tasks)
 
-    assert runtime.started == [request.dynamic_prompt for request in requests]
+    assert runtime.started == [runtime.render(request).dynamic for request in requests]
     assert runtime.most_running == 1
     # Events of one request never interleave with another's.
     assert order == sorted(order)
@@ -233,11 +241,13 @@ class PreparingRuntime(TrackingRuntime):
             time.sleep(0.01)
             super()._decode(tokens[start : start + BACKGROUND_BATCH], background=True)
 
-    def prepare(self, static_prompt: str, dynamic_prompt: str, cancel: threading.Event) -> None:
+    def prepare(
+        self, conversation: Conversation, tools: Sequence[ToolSpec], cancel: threading.Event
+    ) -> None:
         """Prepare, noting whether it ran to its end."""
         self.preparing.set()
         try:
-            super().prepare(static_prompt, dynamic_prompt, cancel)
+            super().prepare(conversation, tools, cancel)
         except GenerationCancelledError:
             self.prepare_ended.append("stopped")
             raise
@@ -248,9 +258,9 @@ async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_pat
     runtime = PreparingRuntime(qwen35_model_path, TEST_SETTINGS)
     worker = ModelWorker(runtime)
     try:
-        long = prompt_parts("Tell me about the house. " * 60)
+        long = Conversation(STATIC_SYSTEM, (Message("user", "Tell me about the house. " * 60),))
         request = make_request(prompt_parts("hello"), max_tokens=16)
-        preparing = asyncio.create_task(worker.prepare(long.static, long.dynamic))
+        preparing = asyncio.create_task(worker.prepare(long, TOOLS))
         started = await asyncio.get_running_loop().run_in_executor(None, runtime.preparing.wait, 5)
         assert started
 
@@ -260,11 +270,11 @@ async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_pat
         assert runtime.prepare_ended == ["stopped"]
         assert output.text == _reference(qwen35_model_path, request).text
         # Idle again: it runs to its end, and is skipped while a request waits.
-        await worker.prepare(long.static, long.dynamic)
+        await worker.prepare(long, TOOLS)
         assert runtime.prepare_ended == ["stopped", "done"]
         generating = asyncio.create_task(worker.generate(request))
         await asyncio.sleep(0)
-        await worker.prepare(long.static, "something else")
+        await worker.prepare(replace(long, messages=(Message("user", "Something else."),)), TOOLS)
         await generating
         assert runtime.prepare_ended == ["stopped", "done"]
     finally:

@@ -47,6 +47,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
+from scripts.harness.stand_in import SeenRequest
 
 # A notification classified into fields, as an automation would ask (the service's format).
 STRUCTURE: dict[str, Any] = {
@@ -89,14 +90,14 @@ def model_loads() -> Iterator[list[Path]]:
 
 
 @pytest.fixture
-def requests() -> Iterator[list[GenerationRequest]]:
+def requests() -> Iterator[list[SeenRequest]]:
     """Every request the in-process engine runs, and how many run at once (at most 1)."""
-    seen: list[GenerationRequest] = []
+    seen: list[SeenRequest] = []
     original = LlamaRuntime.generate
     running = [0, 0]  # now, most
 
     def generate(self: LlamaRuntime, request: GenerationRequest, *args: Any) -> Any:
-        seen.append(request)
+        seen.append(SeenRequest(request, self.render(request)))
         running[0] += 1
         running[1] = max(running)
         try:
@@ -153,7 +154,7 @@ async def generate(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[s
 async def test_structure_is_always_valid_even_from_random_weights(
     hass: HomeAssistant,
     qwen35_model_path: Path,
-    requests: list[GenerationRequest],
+    requests: list[SeenRequest],
     thinking: bool,
 ) -> None:
     options = {CONF_THINKING: thinking, CONF_THINKING_BUDGET: 16, CONF_TEMPERATURE: 1.0}
@@ -188,7 +189,7 @@ async def test_structure_is_always_valid_even_from_random_weights(
 async def test_plain_text_without_structure_and_thinking_stays_out(
     hass: HomeAssistant,
     qwen35_model_path: Path,
-    requests: list[GenerationRequest],
+    requests: list[SeenRequest],
     freezer: FrozenDateTimeFactory,
 ) -> None:
     # Greedy at a fixed time (the prompt holds it): the same gibberish answer every run.
@@ -290,7 +291,7 @@ async def _run_task(hass: HomeAssistant, entity_id: str, task: ai_task.GenDataTa
 
 
 async def test_attachments_the_model_cannot_read_are_refused(
-    hass: HomeAssistant, qwen35_model_path: Path, tmp_path: Path, requests: list[GenerationRequest]
+    hass: HomeAssistant, qwen35_model_path: Path, tmp_path: Path, requests: list[SeenRequest]
 ) -> None:
     entry = await setup_entry(hass, qwen35_model_path, task_subentry("Task", thinking=False))
     entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
@@ -333,7 +334,7 @@ async def test_attachments_the_model_cannot_read_are_refused(
 
 
 async def test_tasks_share_the_agents_model_and_queue_and_can_be_cancelled(
-    hass: HomeAssistant, qwen35_model_path: Path, requests: list[GenerationRequest]
+    hass: HomeAssistant, qwen35_model_path: Path, requests: list[SeenRequest]
 ) -> None:
     entry = await setup_entry(
         hass,

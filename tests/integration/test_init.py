@@ -28,7 +28,7 @@ async def test_entry_loads_model_creates_agent_and_unload_frees_it(
 
     assert agent.entry.state is ConfigEntryState.LOADED
     assert agent.entry.runtime_data.worker.info.architecture == "qwen35"
-    assert agent.entry.runtime_data.chat_template.source == "gguf"
+    assert agent.entry.runtime_data.worker.chat_template.source == "gguf"
     assert hass.states.get(agent.entity_id) is not None
     assert er.async_get(hass).async_get(agent.entity_id) is not None
     assert hass.data[MODEL_REGISTRY].loaded == 1

@@ -7,7 +7,7 @@ so a template taken from any GGUF renders as it does in `transformers`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 import hashlib
 import json
@@ -20,7 +20,7 @@ from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from .errors import EngineError
-from .types import Message, ToolCall, ToolSpec
+from .types import Conversation, Message, ToolCall, ToolSpec
 
 GGUF_TEMPLATE_KEY = "tokenizer.chat_template"
 BUNDLED_TEMPLATE_PATH = Path(__file__).parent / "templates" / "qwen3_5.jinja"
@@ -31,7 +31,7 @@ type TemplateSource = Literal["gguf", "bundled", "server"]
 
 
 # Text that starts the next turn: a model that ignores its end token goes on with these, and
-# nothing from there on is its answer (an engine stop string; the agent holds them back).
+# nothing from there on is its answer (every backend stops there and holds them back).
 TURN_MARKERS: Final = (
     "<|im_end|>",
     "<|im_start|>",
@@ -60,10 +60,14 @@ class PromptParts:
     """A prompt cut where the part that never changes between turns ends."""
 
     static: str
-    dynamic: str
+    dynamic: str = ""
     # Where in `dynamic` the rendered messages end and the generation prompt begins: the next
     # request of the same conversation repeats the text up to here. None if unknown.
     stable_end: int | None = None
+    # Whether the model starts inside its reasoning; None: as the generation prompt says.
+    opens_reasoning: bool | None = None
+    # Text at which the answer ends even if the model goes on (the next turn's markers).
+    stop: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -73,6 +77,8 @@ class PromptParts:
     @property
     def starts_in_reasoning(self) -> bool:
         """Whether the generation prompt opens a reasoning block (Gemma's template has none)."""
+        if self.opens_reasoning is not None:
+            return self.opens_reasoning
         return self.dynamic.rstrip().endswith("<think>")
 
     @property
@@ -246,4 +252,52 @@ def render_split(
         messages_only = render("", generation=False)
         if full.startswith(messages_only) and len(messages_only) > len(static):
             stable_end = len(messages_only) - len(static)
-    return PromptParts(static=static, dynamic=dynamic, stable_end=stable_end)
+    return PromptParts(static=static, dynamic=dynamic, stable_end=stable_end, stop=TURN_MARKERS)
+
+
+def render_conversation(
+    template: ChatTemplate,
+    conversation: Conversation,
+    tools: Sequence[ToolSpec],
+    *,
+    add_generation_prompt: bool = True,
+) -> PromptParts:
+    """Render a conversation, cut after its system text (the part every turn shares)."""
+    return render_split(
+        template,
+        static_system=conversation.system,
+        dynamic_system=conversation.system_context,
+        history=conversation.messages,
+        tools=tools,
+        enable_thinking=conversation.enable_thinking,
+        add_generation_prompt=add_generation_prompt,
+    )
+
+
+def next_turn_start(
+    template: ChatTemplate, conversation: Conversation, tools: Sequence[ToolSpec]
+) -> PromptParts | None:
+    """Return the text the next turn of this conversation starts with, up to its new message.
+
+    Once a new user message follows, a template may render the last answers differently
+    (Qwen3.5 drops their reasoning), so the next prompt shares with the one just answered only
+    up to this turn's first answer. The text two different next messages share is what the
+    next turn surely starts with. None if the template gives no such text.
+    """
+    first, second = (
+        render_conversation(
+            template,
+            replace(conversation, messages=(*conversation.messages, Message("user", probe))),
+            tools,
+            add_generation_prompt=False,
+        )
+        for probe in ("A", "B")
+    )
+    length = 0
+    for mine, theirs in zip(first.dynamic, second.dynamic, strict=False):
+        if mine != theirs:
+            break
+        length += 1
+    if not length or first.static != second.static:
+        return None
+    return PromptParts(static=first.static, dynamic=first.dynamic[:length])

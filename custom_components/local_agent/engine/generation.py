@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from .chat_format import PromptParts
 from .settings import SamplingSettings
-from .tool_calls import ParseEvent
+from .tool_calls import ParseEvent, TextDelta
 from .types import Conversation, JsonSchema, ToolSpec
 
 # Text the engine writes itself: the end of the reasoning, the start of a forced call.
@@ -23,26 +24,20 @@ MAX_CALLS_PER_ANSWER: Final = 4
 
 @dataclass(frozen=True, slots=True)
 class GenerationRequest:
-    """One model call: a prompt split for caching, the tools the grammar allows, limits."""
+    """One model call: a prompt, the tools the grammar allows, limits.
 
-    static_prompt: str
-    dynamic_prompt: str
+    The prompt is a conversation, which the backend renders with its model's chat template (or
+    a server renders), or text already rendered and cut for caching (benchmarks, runtime tests).
+    """
+
+    prompt: Conversation | PromptParts
     tools: Sequence[ToolSpec] = ()
     sampling: SamplingSettings = field(default_factory=SamplingSettings)
     max_tokens: int = 512
-    starts_in_reasoning: bool = True
     thinking_budget: int | None = 256
     constrain_tool_calls: bool = True
+    # Tests and benchmarks: once the reasoning is over, the answer starts with a call.
     force_tool_call: bool = False
-    # Text that ends the answer when the model writes it (a model that ignores its end token
-    # goes on with the next turn's markers); it stops like an end-of-turn token.
-    stop: tuple[str, ...] = ()
-    # Where in dynamic_prompt the text the next request repeats ends (the last message's end,
-    # before the generation prompt): a checkpoint is kept there for it. None: no such point.
-    checkpoint_at: int | None = None
-    # The same prompt as messages, for a server that renders it (the in-process engine and a
-    # server in completions mode use the prompt text above).
-    conversation: Conversation | None = None
     # The answer must be one JSON value of this schema (an AI task's structure): once the
     # reasoning is over, it is sampled under a grammar built from the schema (structure.py).
     answer_schema: JsonSchema | None = None
@@ -92,11 +87,66 @@ class GenerationStats:
 
 @dataclass(slots=True)
 class GenerationOutput:
-    """Raw text and parse events of one generation."""
+    """Raw text and parse events of one generation, and the prompt the model read."""
 
     text: str
     events: list[ParseEvent]
     stats: GenerationStats
+    # The rendered prompt (for a server that renders it: the messages as sent, as JSON).
+    prompt: PromptParts = field(default_factory=lambda: PromptParts(""))
+
+
+class AnswerEnd:
+    """Passes the answer text through until the model starts writing the next turn itself.
+
+    A model that ignores its template's end token (one without a chat template of its own)
+    goes on with "<|im_end|>", "<|im_start|>user" and so on: nothing from there is its answer.
+    Text that may be the start of such a marker is held until the next text tells.
+    """
+
+    def __init__(self, markers: Sequence[str]) -> None:
+        """End the answer at any of these markers."""
+        self._markers = tuple(markers)
+        self._held = ""
+        self.ended = False
+
+    def filter(self, events: Sequence[ParseEvent]) -> list[ParseEvent]:
+        """Return the events to publish: answer text up to a marker, everything else as is."""
+        kept: list[ParseEvent] = []
+        for event in events:
+            if not isinstance(event, TextDelta):
+                if not self.ended:
+                    kept.append(event)
+            elif text := self._feed(event.text):
+                kept.append(TextDelta(text))
+        return kept
+
+    def flush(self) -> list[ParseEvent]:
+        """Release the text held at the end of the generation."""
+        released, self._held = ("" if self.ended else self._held), ""
+        return [TextDelta(released)] if released else []
+
+    def _feed(self, text: str) -> str:
+        if self.ended:
+            return ""
+        self._held += text
+        found = [i for marker in self._markers if (i := self._held.find(marker)) >= 0]
+        if found:
+            self.ended = True
+            released, self._held = self._held[: min(found)], ""
+            return released
+        keep = max(
+            (
+                n
+                for marker in self._markers
+                for n in range(1, len(marker))
+                if self._held.endswith(marker[:n])
+            ),
+            default=0,
+        )
+        cut = len(self._held) - keep
+        released, self._held = self._held[:cut], self._held[cut:]
+        return released
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from .chat_format import ChatTemplate
 from .generation import GenerationOutput, GenerationRequest, ModelInfo
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
+from .types import Conversation, ToolSpec
 
 
 class GenerationEngine(Protocol):
@@ -20,6 +22,10 @@ class GenerationEngine(Protocol):
     @property
     def settings(self) -> EngineSettings:
         """Settings of the engine (context size and such)."""
+
+    @property
+    def chat_template(self) -> ChatTemplate:
+        """The chat template the engine renders prompts with."""
 
     @property
     def busy(self) -> bool:
@@ -36,8 +42,8 @@ class GenerationEngine(Protocol):
     ) -> GenerationOutput:
         """Run one generation, streaming parse events to on_event."""
 
-    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
-        """Evaluate, while idle, a prompt the next request will continue (best effort)."""
+    async def prepare(self, conversation: Conversation, tools: Sequence[ToolSpec]) -> None:
+        """Evaluate, while idle, the start of the conversation's next turn (best effort)."""
 
     async def close(self) -> None:
         """Free what the engine holds."""

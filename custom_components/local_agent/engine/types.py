@@ -49,11 +49,13 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class Conversation:
-    """A prompt as messages, for servers that render it themselves (chat completions).
+    """A prompt as messages: each backend renders it with its chat template, or a server does.
 
-    system is the whole system text (static and dynamic parts joined as the prompt joins them).
+    system is the system text every turn of the conversation shares (the reusable prefix);
+    system_context, if any, follows it in the same system message and may change every turn.
     """
 
     system: str
     messages: tuple[Message, ...] = ()
     enable_thinking: bool = True
+    system_context: str = ""

@@ -9,7 +9,7 @@ Everything skips, with the reason in the test summary, where llama-server is not
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import replace
 import json
 from pathlib import Path
@@ -34,16 +34,16 @@ from custom_components.local_agent.engine.server import (
     chat as server_chat,
     completions as server_completions,
 )
+from custom_components.local_agent.engine.server.http import ServerClient
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
     ReasoningDelta,
-    TextDelta,
     ToolCallFailed,
     ToolCallParsed,
 )
-from custom_components.local_agent.engine.types import Message, ToolCall
+from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
 from homeassistant import config_entries
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -132,8 +132,24 @@ class Recorder:
         self.requests: list[GenerationRequest] = []
         self.outputs: list[GenerationOutput] = []
         self.events: list[tuple[float, ParseEvent]] = []
+        # Arrival times of the streamed pieces of answer text, as the server sent them (the
+        # engine publishes an answer only up to a turn marker).
+        self.pieces: list[float] = []
         self.on_first_event: Callable[[], None] | None = None
         generate = ServerWorker.generate
+        stream = ServerClient.stream
+
+        async def timed_stream(
+            client: ServerClient, path: str, body: Mapping[str, Any]
+        ) -> AsyncGenerator[dict[str, Any]]:
+            async for event in stream(client, path, body):
+                choices = event.get("choices") or [{}]
+                delta = choices[0].get("delta") or {}
+                if delta.get("content") or choices[0].get("text"):
+                    self.pieces.append(time.monotonic())
+                yield event
+
+        monkeypatch.setattr(ServerClient, "stream", timed_stream)
 
         async def recorded(
             worker: ServerWorker,
@@ -167,7 +183,10 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
         request = GenerationRequest(*args, **kwargs)
-        first_of_turn = not request.conversation or request.conversation.messages[-1].role == "user"
+        first_of_turn = (
+            not isinstance(request.prompt, Conversation)
+            or request.prompt.messages[-1].role == "user"
+        )
         return replace(request, force_tool_call=first_of_turn, max_tokens=120)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
@@ -249,8 +268,8 @@ async def test_completions_prompt_from_props_and_grammar_through_the_agent(
     )
     props = await get_json(hass, qwen, "/props")
     data = agent.entry.runtime_data
-    assert data.chat_template.source == "server"
-    assert data.chat_template.text == props["chat_template"]
+    assert data.worker.chat_template.source == "server"
+    assert data.worker.chat_template.text == props["chat_template"]
     assert props["chat_template"].strip() == QWEN35_TEMPLATE_PATH.read_text().strip()
     assert data.worker.info.n_ctx == 8192  # 16,384 shared by --parallel 2
     assert data.worker.info.metadata["server.kind"] == "llama.cpp server"
@@ -261,7 +280,7 @@ async def test_completions_prompt_from_props_and_grammar_through_the_agent(
     parsed, failed = calls_of(first)
     assert parsed, first.text
     assert not failed, failed
-    assert recorder.requests[0].static_prompt.startswith("<|im_start|>system\n")
+    assert recorder.outputs[0].prompt.static.startswith("<|im_start|>system\n")
     results = tool_results(hass, result)
     assert len(results) == len(parsed)
     assert ("entities" in results[0]) or ("error" in results[0])  # ran, or refused precisely
@@ -338,17 +357,17 @@ async def test_chat_mode_renders_tools_and_calls_in_the_history(
     )
     await agent.ask("turn on the bed light")
     first = recorder.requests[0]
-    assert first.conversation is not None
+    assert isinstance(first.prompt, Conversation)
     call = ToolCall("light", {"action": "turn_on", "entity_id": BED_LIGHT})
     history = (
-        *first.conversation.messages,
+        *first.prompt.messages,
         Message("assistant", "", tool_calls=[call]),
         Message("tool", json.dumps({"entities": [BED_LIGHT]}), tool_name="light"),
     )
-    conversation_ = replace(first.conversation, messages=history)
+    conversation_ = replace(first.prompt, messages=history)
 
     output = await worker_of(agent).generate(
-        replace(first, conversation=conversation_, force_tool_call=False, max_tokens=24)
+        replace(first, prompt=conversation_, force_tool_call=False, max_tokens=24)
     )
 
     assert output.stats.finish_reason == "length"
@@ -405,7 +424,7 @@ async def test_gemma_answer_streams_in_chat_mode(
     )
     props = await get_json(hass, gemma, "/props")
     assert "tools" not in props["chat_template"]
-    assert agent.entry.runtime_data.chat_template.source == "bundled"  # for completions mode
+    assert agent.entry.runtime_data.worker.chat_template.source == "bundled"  # for completions mode
     started = time.monotonic()
 
     result = await agent.ask("Say hello to the family.")
@@ -414,7 +433,7 @@ async def test_gemma_answer_streams_in_chat_mode(
     output = recorder.outputs[0]
     assert output.stats.prompt_tokens > 100
     assert output.stats.generated_tokens > 8, output.text
-    texts = [at for at, event in recorder.events if isinstance(event, TextDelta)]
+    texts = recorder.pieces
     assert len(texts) >= 8
     assert texts[0] - started < (ended - started) * 0.9
     assert texts[-1] - texts[0] > 0.1  # ~34 tokens/s on 2 threads
@@ -446,8 +465,8 @@ async def test_four_conversations_on_two_slots(
         # Sampled (temperature 1) with a seed of each question's own: different answers that
         # must come out the same whether the conversation ran alone or beside the others.
         request = GenerationRequest(*args, **kwargs)
-        assert request.conversation is not None
-        asked = [m.content for m in request.conversation.messages if m.role == "user"]
+        assert isinstance(request.prompt, Conversation)
+        asked = [m.content for m in request.prompt.messages if m.role == "user"]
         seed = next(n for n, question in enumerate(questions) if question in asked[-1])
         return replace(request, sampling=replace(request.sampling, temperature=1.0, seed=seed))
 

@@ -23,8 +23,9 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
 )
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
+from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.local.llama import GenerationRequest
-from custom_components.local_agent.engine.types import ToolSpec
+from custom_components.local_agent.engine.types import Conversation, ToolSpec
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -46,7 +47,10 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
         request = GenerationRequest(*args, **kwargs)
-        first_of_turn = not request.conversation or request.conversation.messages[-1].role == "user"
+        first_of_turn = (
+            not isinstance(request.prompt, Conversation)
+            or request.prompt.messages[-1].role == "user"
+        )
         request = replace(request, force_tool_call=first_of_turn, max_tokens=120)
         made.append(request)
         return request
@@ -106,7 +110,11 @@ async def test_call_is_parsed_validated_and_executed_through_the_server(
     # Either the call was valid and executed, or validation said precisely what was wrong.
     assert ("entities" in results[0]) or ("error" in results[0])
     assert speech(result)
-    assert forced[0].static_prompt.startswith("<|im_start|>system")
+    assert isinstance(forced[0].prompt, Conversation)
+    rendered = render_conversation(
+        worker_of(agent).chat_template, forced[0].prompt, forced[0].tools
+    )
+    assert rendered.static.startswith("<|im_start|>system")
     assert worker_of(agent).info.metadata["server.mode"] == "completions"
 
 

@@ -18,6 +18,9 @@ from custom_components.local_agent.const import (
     DOMAIN,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.engine.chat_format import (
+    BUNDLED_TEMPLATE_PATH as BUNDLED_TEMPLATE,
+)
 from custom_components.local_agent.engine.server.worker import ServerWorker
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
@@ -25,7 +28,6 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from tests.fake_openai import FakeOpenAI
-from tests.integration.scripted_model import BUNDLED_TEMPLATE
 from tests.llama_server import LlamaServer, free_port
 
 from .conftest import API_KEY, async_setup_server_agent, server_entry_data
@@ -76,7 +78,7 @@ async def test_real_server_entry_is_created_and_loads(
     worker = entry.runtime_data.worker
     assert isinstance(worker, ServerWorker)
     assert worker.server.max_concurrent == 3
-    assert entry.runtime_data.chat_template.source == "bundled"
+    assert entry.runtime_data.worker.chat_template.source == "bundled"
     assert entry.runtime_data.model_path is None
 
     again = await submit_server(hass, llama_server.base_url, **{CONF_API_KEY: API_KEY})
@@ -276,8 +278,8 @@ async def test_chat_template_shown_by_llama_server_is_used(
     agent = await async_setup_server_agent(hass, fake_server.url, "fake-model")
 
     data = agent.entry.runtime_data
-    assert data.chat_template.source == "server"
-    assert data.chat_template.text == template
+    assert data.worker.chat_template.source == "server"
+    assert data.worker.chat_template.text == template
     assert data.worker.info.n_ctx == 16384
     assert data.worker.info.metadata["server.kind"] == "llama.cpp server"
 
@@ -289,7 +291,7 @@ async def test_chat_template_that_cannot_render_our_prompt_is_replaced(
 
     agent = await async_setup_server_agent(hass, fake_server.url, "fake-model")
 
-    assert agent.entry.runtime_data.chat_template.source == "bundled"
+    assert agent.entry.runtime_data.worker.chat_template.source == "bundled"
 
 
 async def test_key_refused_in_a_conversation_starts_reauthentication(
@@ -327,4 +329,4 @@ async def test_chat_template_that_drops_the_tools_is_replaced(
 
     agent = await async_setup_server_agent(hass, fake_server.url, "fake-model")
 
-    assert agent.entry.runtime_data.chat_template.source == "bundled"
+    assert agent.entry.runtime_data.worker.chat_template.source == "bundled"

@@ -17,6 +17,14 @@ from typing import Any
 
 import psutil
 
+from ..chat_format import (
+    ChatTemplate,
+    ChatTemplateError,
+    PromptParts,
+    load_template,
+    next_turn_start,
+    render_conversation,
+)
 from ..errors import (
     ContextTooSmallError,
     EngineError,
@@ -28,6 +36,7 @@ from ..generation import (
     CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
     THINK_CLOSE,
+    AnswerEnd,
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
@@ -38,6 +47,7 @@ from ..gguf_file import GgufHeader, read_gguf_header
 from ..settings import EngineSettings
 from ..structure import build_structure_grammar
 from ..tool_calls import ParseEvent, ToolCallStreamParser
+from ..types import Conversation, ToolSpec
 from .sampling import TokenSampler
 
 _LOGGER = logging.getLogger(__name__)
@@ -235,6 +245,12 @@ class LlamaRuntime:
         self._static_tokens: tuple[str, list[int]] | None = None
         self._checkpoints = _Checkpoints(settings.checkpoint_memory)
         self.info = self._describe(header)
+        try:
+            # The model's own chat template, else the bundled Qwen3.5 one.
+            self.chat_template: ChatTemplate = load_template(self.info.metadata)
+        except ChatTemplateError:
+            self.close()
+            raise
         _LOGGER.debug("Loaded %s (%s)", path.name, self.info.architecture)
 
     @staticmethod
@@ -436,17 +452,26 @@ class LlamaRuntime:
         stats.prompt_seconds = time.perf_counter() - started
         return stats
 
-    def prepare(self, static_prompt: str, dynamic_prompt: str, cancel: threading.Event) -> None:
-        """Evaluate a prompt that a later request will continue, and keep a checkpoint at its end.
+    def render(self, request: GenerationRequest) -> PromptParts:
+        """Return the request's prompt as text, rendered with the model's chat template."""
+        if isinstance(request.prompt, PromptParts):
+            return request.prompt
+        return render_conversation(self.chat_template, request.prompt, request.tools)
+
+    def prepare(
+        self, conversation: Conversation, tools: Sequence[ToolSpec], cancel: threading.Event
+    ) -> None:
+        """Evaluate the text the conversation's next turn will start with, and keep a checkpoint.
 
         Run between requests (the next turn of a conversation goes on from there); a cancel
         stops it between two short batches, with the context still usable.
         """
         self._cancel = cancel
+        start = next_turn_start(self.chat_template, conversation, tools)
+        if start is None:
+            return
         try:
-            self.evaluate_prompt(
-                static_prompt, dynamic_prompt, len(dynamic_prompt), background=True
-            )
+            self.evaluate_prompt(start.static, start.dynamic, len(start.dynamic), background=True)
         except EngineError:
             raise
         except Exception as err:
@@ -498,10 +523,9 @@ class LlamaRuntime:
             ),
         )
         try:
-            stats = self.evaluate_prompt(
-                request.static_prompt, request.dynamic_prompt, request.checkpoint_at
-            )
-            turn = _Turn(self, request, stats, sampler, on_event)
+            parts = self.render(request)
+            stats = self.evaluate_prompt(parts.static, parts.dynamic, parts.stable_end)
+            turn = _Turn(self, request, parts, stats, sampler, on_event)
             turn.run(request.max_tokens)
         finally:
             sampler.close()
@@ -540,27 +564,30 @@ class _ContextFull(Exception):
 class _Turn:
     """One answer being written: forced tokens, thinking budget, grammar, parse events."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - what one answer is made of, kept explicit
         self,
         runtime: LlamaRuntime,
         request: GenerationRequest,
+        prompt: PromptParts,
         stats: GenerationStats,
         sampler: TokenSampler,
         on_event: Callable[[ParseEvent], None] | None,
     ) -> None:
         self._runtime = runtime
         self._request = request
+        self._prompt = prompt
         self._stats = stats
         self._sampler = sampler
         self._on_event = on_event
         self._parser = ToolCallStreamParser(
-            request.tools, starts_in_reasoning=request.starts_in_reasoning
+            request.tools, starts_in_reasoning=prompt.starts_in_reasoning
         )
+        self._answer_end = AnswerEnd(prompt.stop)
         self._decoder = _Utf8Stream()
         self._events: list[ParseEvent] = []
         self._text: list[str] = []
         self._tail = ""
-        self._in_reasoning = request.starts_in_reasoning
+        self._in_reasoning = prompt.starts_in_reasoning
         self._call_forced = False
         self._grammar_engaged = False
 
@@ -595,7 +622,9 @@ class _Turn:
                     stats.reasoning_tokens += 1
                 runtime.append([token])
                 self._emit(self._decoder.feed(runtime.token_piece(token)))
-                if self._request.stop and any(s in self._tail for s in self._request.stop):
+                # A structure's JSON may hold any text: its grammar ends it.
+                ended = self._answer_end.ended or any(m in self._tail for m in self._prompt.stop)
+                if ended and self._request.answer_schema is None:
                     stats.finish_reason = "stop"
                     break
         except _ContextFull:
@@ -635,6 +664,9 @@ class _Turn:
         self._publish(self._parser.feed(text))
 
     def _publish(self, events: list[ParseEvent]) -> None:
+        self._deliver(self._answer_end.filter(events))
+
+    def _deliver(self, events: list[ParseEvent]) -> None:
         self._events.extend(events)
         if self._on_event is not None:
             for event in events:
@@ -643,9 +675,15 @@ class _Turn:
     def finish(self) -> GenerationOutput:
         self._emit(self._decoder.flush())
         self._publish(self._parser.finish())
+        self._deliver(self._answer_end.flush())
         if self._stats.finish_reason == "length":
             _LOGGER.debug("Generation stopped at the token limit")
-        return GenerationOutput(text="".join(self._text), events=self._events, stats=self._stats)
+        return GenerationOutput(
+            text="".join(self._text),
+            events=self._events,
+            stats=self._stats,
+            prompt=self._prompt,
+        )
 
 
 class _Utf8Stream:

@@ -10,17 +10,19 @@ last user releases it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 import logging
 from pathlib import Path
 import threading
 from typing import Self
 
+from ..chat_format import ChatTemplate
 from ..errors import EngineError, GenerationCancelledError
 from ..generation import GenerationOutput, GenerationRequest, ModelInfo
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
+from ..types import Conversation, ToolSpec
 from .llama import CheckpointStats, LlamaRuntime
 
 _LOGGER = logging.getLogger(__name__)
@@ -60,6 +62,11 @@ class ModelWorker:
     def settings(self) -> EngineSettings:
         """Settings the model was loaded with."""
         return self._runtime.settings
+
+    @property
+    def chat_template(self) -> ChatTemplate:
+        """The chat template prompts are rendered with (the model's own, else the bundled one)."""
+        return self._runtime.chat_template
 
     @property
     def busy(self) -> bool:
@@ -118,8 +125,8 @@ class ModelWorker:
         await asyncio.sleep(0)
         return output
 
-    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
-        """Evaluate, while the model is idle, a prompt that the next request will continue.
+    async def prepare(self, conversation: Conversation, tools: Sequence[ToolSpec]) -> None:
+        """Evaluate, while the model is idle, the text the conversation's next turn starts with.
 
         Best effort and never in the way: skipped when a request is waiting, stopped between
         two short batches when one arrives, failures only logged.
@@ -130,9 +137,7 @@ class ModelWorker:
         cancel = threading.Event()
         async with self._lock:  # free: taken without waiting
             self._background_cancel = cancel
-            future = loop.run_in_executor(
-                None, self._runtime.prepare, static_prompt, dynamic_prompt, cancel
-            )
+            future = loop.run_in_executor(None, self._runtime.prepare, conversation, tools, cancel)
             try:
                 await asyncio.wait([future])
             except asyncio.CancelledError:

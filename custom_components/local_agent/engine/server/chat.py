@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 import json
 from typing import Any, Final
 
+from ..chat_format import SYSTEM_SEPARATOR, PromptParts
+from ..errors import EngineError
 from ..generation import GenerationOutput, GenerationRequest, GenerationStats
 from ..tool_calls import (
     CALL_CLOSE,
@@ -67,7 +69,10 @@ def tool_dict(tool: ToolSpec) -> Json:
 
 def chat_messages(conversation: Conversation, *, calls_as_text: bool) -> list[Json]:
     """Return the system text and history in OpenAI form."""
-    messages: list[Json] = [{"role": "system", "content": conversation.system}]
+    system = conversation.system
+    if conversation.system_context:
+        system += SYSTEM_SEPARATOR + conversation.system_context
+    messages: list[Json] = [{"role": "system", "content": system}]
     pending_ids: list[str] = []
     for index, message in enumerate(conversation.messages):
         if message.role == "tool":
@@ -113,6 +118,7 @@ def _assistant(
 
 def chat_body(
     request: GenerationRequest,
+    conversation: Conversation,
     model: str,
     *,
     enable_thinking: bool,
@@ -120,7 +126,6 @@ def chat_body(
     calls_as_text: bool,
 ) -> Json:
     """Return the JSON of one chat completions request."""
-    conversation = request.conversation or Conversation(system="")
     body: Json = {
         "model": model,
         "messages": chat_messages(conversation, calls_as_text=calls_as_text),
@@ -173,8 +178,11 @@ class ChatGeneration:
         calls_as_text: bool,
     ) -> None:
         """Prepare; nothing is sent yet. calls_as_text: send history calls as XML text."""
+        if not isinstance(request.prompt, Conversation):
+            raise EngineError("Chat mode sends a conversation; this request has prompt text")
         self._client = client
         self._request = request
+        self._conversation = request.prompt
         self._sink = EventSink(on_event)
         self._calls_as_text = calls_as_text
         self._reasoning: list[str] = []
@@ -188,7 +196,7 @@ class ChatGeneration:
     async def run(self) -> GenerationOutput:
         """Stream the answer; once more without thinking if the budget ran out."""
         request = self._request
-        thinking = request.conversation.enable_thinking if request.conversation else False
+        thinking = self._conversation.enable_thinking
         attempt = await self._attempt(thinking, request.max_tokens)
         if attempt.budget_hit:
             self.stats.thinking_budget_hit = True
@@ -201,12 +209,25 @@ class ChatGeneration:
         text = "".join(self._content) + "".join(self._native_text)
         if self._reasoning:
             text = "".join(self._reasoning) + "\n" + THINK_CLOSE + "\n\n" + text
-        return GenerationOutput(text=text, events=self._sink.events, stats=self.stats)
+        self._sink.finish()
+        return GenerationOutput(
+            text=text,
+            events=self._sink.events,
+            stats=self.stats,
+            prompt=PromptParts(
+                json.dumps(
+                    chat_messages(self._conversation, calls_as_text=self._calls_as_text),
+                    ensure_ascii=False,
+                ),
+                opens_reasoning=bool(self._reasoning),
+            ),
+        )
 
     async def _attempt(self, thinking: bool, max_tokens: int) -> _Attempt:
         request = self._request
         body = chat_body(
             request,
+            self._conversation,
             self._client.settings.model,
             enable_thinking=thinking,
             max_tokens=max_tokens,

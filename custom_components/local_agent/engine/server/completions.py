@@ -29,6 +29,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..chat_format import PromptParts
 from ..generation import (
     CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
@@ -68,19 +69,21 @@ class CompletionsGeneration:
         self,
         client: ServerClient,
         request: GenerationRequest,
+        prompt: PromptParts,
         on_event: Callable[[ParseEvent], None] | None,
     ) -> None:
-        """Prepare the parser; nothing is sent yet."""
+        """Prepare the parser; nothing is sent yet. prompt: the request's, rendered."""
         self._client = client
         self._request = request
-        self._sink = EventSink(on_event)
+        self._sink = EventSink(on_event, prompt.stop)
         self._parser = ToolCallStreamParser(
-            request.tools, starts_in_reasoning=request.starts_in_reasoning
+            request.tools, starts_in_reasoning=prompt.starts_in_reasoning
         )
-        self._prompt = request.static_prompt + request.dynamic_prompt
+        self._prompt = prompt.text
+        self._prompt_parts = prompt
         self._written: list[str] = []
         self._tail = ""
-        self._in_reasoning = request.starts_in_reasoning
+        self._in_reasoning = prompt.starts_in_reasoning
         self._call_forced = False
         self._grammar = (
             build_tool_call_grammar(request.tools, max_calls=MAX_CALLS_PER_ANSWER)
@@ -124,7 +127,13 @@ class CompletionsGeneration:
             if phase.finish != "length" or in_call or structured or phase.generated == 0:
                 break
         self._publish(self._parser.finish())
-        return GenerationOutput(text="".join(self._written), events=self._sink.events, stats=stats)
+        self._sink.finish()
+        return GenerationOutput(
+            text="".join(self._written),
+            events=self._sink.events,
+            stats=stats,
+            prompt=self._prompt_parts,
+        )
 
     def _intervene(self) -> None:
         """Insert the text the engine writes itself: the end of reasoning, a forced call."""
@@ -186,6 +195,10 @@ class CompletionsGeneration:
                     cut, phase.triggered = _find_trigger(scan, text, triggers)
                     scan = (scan + text)[-16:]
                     self._write(text[:cut])
+                    if self._sink.answer_ended and self._request.answer_schema is None:
+                        # The model went on with the next turn: closing the stream stops it.
+                        phase.finish = "stop"
+                        break
                     if phase.triggered is not None:
                         break
                 if choice.get("finish_reason"):

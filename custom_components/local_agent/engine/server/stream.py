@@ -2,26 +2,45 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 import time
 from typing import Any
 
-from ..generation import GenerationStats
+from ..chat_format import TURN_MARKERS
+from ..generation import AnswerEnd, GenerationStats
 from ..settings import SamplingSettings
 from ..tool_calls import ParseEvent
 
 
 class EventSink:
-    """Collects parse events and hands each to the caller's callback as it comes."""
+    """Collects parse events and hands each to the caller's callback as it comes.
 
-    def __init__(self, on_event: Callable[[ParseEvent], None] | None) -> None:
-        """Forward to on_event (called in the event loop, in order)."""
+    The answer ends where the model starts writing the next turn itself (AnswerEnd).
+    """
+
+    def __init__(
+        self, on_event: Callable[[ParseEvent], None] | None, stop: Sequence[str] = TURN_MARKERS
+    ) -> None:
+        """Forward to on_event (called in the event loop, in order); the answer ends at stop."""
         self.events: list[ParseEvent] = []
         self._on_event = on_event
+        self._answer_end = AnswerEnd(stop)
+
+    @property
+    def answer_ended(self) -> bool:
+        """Whether the model wrote a turn marker: nothing after it is published."""
+        return self._answer_end.ended
 
     def publish(self, events: Iterable[ParseEvent]) -> None:
-        """Record and forward events."""
+        """Record and forward events, up to the end of the answer."""
+        self._deliver(self._answer_end.filter(list(events)))
+
+    def finish(self) -> None:
+        """Publish the text held back in case it started a turn marker."""
+        self._deliver(self._answer_end.flush())
+
+    def _deliver(self, events: list[ParseEvent]) -> None:
         for event in events:
             self.events.append(event)
             if self._on_event is not None:

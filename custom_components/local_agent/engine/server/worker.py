@@ -19,22 +19,25 @@ time up to `max_concurrent` (a semaphore); the rest wait in arrival order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Self
 
 import aiohttp
 
+from ..chat_format import PromptParts, render_conversation
 from ..errors import EngineError
 from ..generation import GenerationOutput, GenerationRequest, ModelInfo
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
+from ..types import Conversation, ToolSpec
 from .chat import ChatGeneration
 from .completions import CompletionsGeneration
 from .errors import ServerAuthError, ServerModelMissingError
 from .http import ServerClient
 from .settings import ServerMode, ServerSettings
+from .template import server_template
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +134,8 @@ class ServerWorker:
         self.server = settings
         self._on_auth_failed = on_auth_failed
         self.info = info
+        # What completions mode renders prompts with; chat mode sends the messages instead.
+        self.chat_template = server_template(info.chat_template)
         self.settings = EngineSettings(n_ctx=info.n_ctx or EngineSettings().n_ctx)
         self._client = ServerClient(session, settings)
         self._slots = asyncio.Semaphore(max(settings.max_concurrent, 1))
@@ -205,9 +210,14 @@ class ServerWorker:
             elif chat.text_calls and self.server_parses_calls is None:
                 self.server_parses_calls = False
             return output
-        return await CompletionsGeneration(self._client, request, on_event).run()
+        prompt = (
+            request.prompt
+            if isinstance(request.prompt, PromptParts)
+            else render_conversation(self.chat_template, request.prompt, request.tools)
+        )
+        return await CompletionsGeneration(self._client, request, prompt, on_event).run()
 
-    async def prepare(self, static_prompt: str, dynamic_prompt: str) -> None:
+    async def prepare(self, conversation: Conversation, tools: Sequence[ToolSpec]) -> None:
         """Nothing ahead of time: the server keeps its own prompt cache."""
 
     async def close(self) -> None:
