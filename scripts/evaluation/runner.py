@@ -30,13 +30,13 @@ from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCall
 from homeassistant.components import conversation
 from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
+from scripts.fixture_home.const import DOMAIN as FIXTURE_HOME
 from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
 from scripts.harness.hass_runner import CoreSettings, HarnessError, async_home_assistant
 from scripts.harness.stand_in import StandInWorker
 from scripts.harness.turn import TurnRecord, async_run_turn
 
 from .dataset import Home, TestCase
-from .eval_home.const import DOMAIN as EVAL_HOME
 from .home import FixtureHome, Snapshot, async_setup_fixture_home
 from .reference import ReferencePolicy
 from .scoring import Failure, Verdict, expects_confirmation, judge
@@ -256,7 +256,7 @@ def _device_id(fixture_home: FixtureHome, device: str | None) -> str | None:
         return None
     registry = dr.async_get(fixture_home.hass)
     entry = registry.async_get_device_by_identifier(
-        (EVAL_HOME, device), fixture_home.entry.entry_id
+        (FIXTURE_HOME, device), fixture_home.entry.entry_id
     )
     if entry is None:
         raise HarnessError(f"The evaluation home has no device {device!r}")
