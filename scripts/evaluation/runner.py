@@ -27,8 +27,7 @@ from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.llama import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
-from homeassistant.components import conversation
-from homeassistant.core import Context, Event, HomeAssistant, callback
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from scripts.fixture_home.const import DOMAIN as FIXTURE_HOME
 from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
@@ -212,10 +211,11 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     with (
         _audit_listener(hass) as audit,
         _failed_calls(handle) as failed,
-        _from_device(device_id),
     ):
         try:
-            first = await async_run_turn(handle, case.sentence, language=language, user_id=user_id)
+            first = await async_run_turn(
+                handle, case.sentence, language=language, user_id=user_id, device_id=device_id
+            )
             turns.append(first)
             asked = any(record.get("outcome") == "proposed" for record in audit)
             if asked:
@@ -226,6 +226,7 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
                         conversation_id=first.conversation_id,
                         language=language,
                         user_id=user_id,
+                        device_id=device_id,
                     )
                 )
         except Exception as err:
@@ -261,35 +262,6 @@ def _device_id(fixture_home: FixtureHome, device: str | None) -> str | None:
     if entry is None:
         raise HarnessError(f"The evaluation home has no device {device!r}")
     return entry.id
-
-
-@contextlib.contextmanager
-def _from_device(device_id: str | None) -> Iterator[None]:
-    """Send the turns of a sentence as if spoken to that device (a satellite in its area)."""
-    if device_id is None:
-        yield
-        return
-
-    async def async_ask(
-        self: LocalAgentHandle,
-        text: str,
-        *,
-        conversation_id: str | None = None,
-        language: str = "en",
-        context: Context | None = None,
-    ) -> conversation.ConversationResult:
-        return await conversation.async_converse(
-            self.hass,
-            text,
-            conversation_id,
-            context or Context(),
-            language=language,
-            agent_id=self.entity_id,
-            device_id=device_id,
-        )
-
-    with patch.object(LocalAgentHandle, "async_ask", async_ask):
-        yield
 
 
 @contextlib.contextmanager
