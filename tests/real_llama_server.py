@@ -13,24 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 import contextlib
-import ctypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import os
 from pathlib import Path
 import re
-import signal
 import subprocess
-import sys
-import tempfile
-import time
-from typing import IO, Final
+from typing import Final
+
+from tests.server_process import ServerProcess, running, spawn
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
 BUILD_SCRIPT: Final = REPO_ROOT / "scripts" / "lib" / "llama_server.sh"
 LISTENING: Final = re.compile(r"listening on http://127\.0\.0\.1:(\d+)")
 READY: Final = "llama_server: model loaded"
-START_TIMEOUT: Final = 60.0
-PR_SET_PDEATHSIG: Final = 1
 
 
 class LlamaServerMissing(RuntimeError):
@@ -96,22 +91,13 @@ def require_llama_server() -> None:
         pytest.skip(reason)
 
 
-@dataclass
-class RealLlamaServer:
+@dataclass(kw_only=True)
+class RealLlamaServer(ServerProcess):
     """A running llama-server process."""
 
-    model: Path
-    process: subprocess.Popen[bytes]
-    log_path: Path
-    alias: str
-    api_key: str | None = None
-    port: int = 0
-    _log: IO[bytes] | None = field(default=None, repr=False)
+    PROGRAM = "llama-server"
 
-    @property
-    def base_url(self) -> str:
-        """The server's address, as a user would enter it."""
-        return f"http://127.0.0.1:{self.port}/v1"
+    alias: str
 
     @property
     def root(self) -> str:
@@ -123,40 +109,10 @@ class RealLlamaServer:
         """The model's name in /v1/models (its --alias)."""
         return self.alias
 
-    def log(self) -> str:
-        """The server's whole output so far."""
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def log_tail(self, lines: int = 25) -> str:
-        """The end of the server's output."""
-        return "\n".join(self.log().splitlines()[-lines:])
-
-    def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        """Block until the model is loaded and the server listens; raise with the log if not."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            log = self.log()
-            if (listening := LISTENING.search(log)) and READY in log:
-                self.port = int(listening.group(1))
-                return
-            if self.process.poll() is not None:
-                raise RuntimeError(f"llama-server exited:\n{self.log_tail()}")
-            time.sleep(0.05)
-        raise RuntimeError(f"llama-server did not start in {timeout} s:\n{self.log_tail()}")
-
-    def kill(self) -> None:
-        """SIGKILL: a crash, as far as clients can tell. Returns at once."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-
-    def stop(self) -> None:
-        """Kill the process and wait for it; close the log."""
-        self.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=10)
-        if self._log is not None:
-            self._log.close()
-            self._log = None
+    def ready_port(self, log: str) -> int | None:
+        """Ready once the model is loaded and the server listens."""
+        listening = LISTENING.search(log)
+        return int(listening.group(1)) if listening and READY in log else None
 
 
 def start_real_llama_server(
@@ -176,9 +132,6 @@ def start_real_llama_server(
     """
     binary = llama_server_binary()
     name = alias or model.stem
-    log_file = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed by stop()
-        prefix="llama-server-real-", suffix=".log", delete=False
-    )
     command = [
         str(binary),
         "--model",
@@ -202,29 +155,19 @@ def start_real_llama_server(
         *(["--api-key", api_key] if api_key else []),
         *extra,
     ]
-    process = subprocess.Popen(
-        command,
-        stdout=log_file,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        preexec_fn=_die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
+    process, log = spawn(command, "llama-server-real-")
+    return RealLlamaServer(
+        model=model,
+        process=process,
+        log_path=Path(log.name),
+        alias=name,
+        api_key=api_key,
+        _log=log,
     )
-    return RealLlamaServer(model, process, Path(log_file.name), name, api_key, _log=log_file)
-
-
-def _die_with_parent() -> None:
-    """In the child: be killed when the test process dies, even by SIGKILL (Linux)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 @contextlib.contextmanager
 def running_real_llama_server(model: Path, **options: object) -> Iterator[RealLlamaServer]:
     """Start a server, wait until it has loaded the model, stop it afterwards."""
-    server = start_real_llama_server(model, **options)  # type: ignore[arg-type]
-    try:
-        server.wait_ready()
+    with running(start_real_llama_server(model, **options)) as server:  # type: ignore[arg-type]
         yield server
-    finally:
-        server.stop()
-        server.log_path.unlink(missing_ok=True)

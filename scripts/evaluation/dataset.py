@@ -16,11 +16,12 @@ from typing import Any, ClassVar, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from .eval_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
+from scripts.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
+
 from .upstream import Problems, normalise_attributes, normalise_entity, state_text
 
 FIXTURES_FILE: Final = "_fixtures.yaml"
-# Domains set up by Home Assistant's own integration rather than eval_home.
+# Domains set up by Home Assistant's own integration rather than fixture_home.
 HELPER_DOMAINS: Final = frozenset({"timer"})
 SUPPORTED_DOMAINS: Final = ENTITY_DOMAINS | HELPER_DOMAINS
 

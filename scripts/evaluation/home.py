@@ -1,8 +1,9 @@
 """Build an evaluation home in Home Assistant from its fixtures; set up and reset its state.
 
-Entities of `eval_home` are created from the fixtures (registry entries, devices, areas,
-floors, aliases), timers by Home Assistant's own `timer` integration, and exactly the fixture
-entities marked exposed are exposed to Assist. Between sentences `async_prepare` puts back
+Entities of `fixture_home` (scripts/fixture_home/) are created from the fixtures by
+scripts/harness/home_builder.py (registry entries, devices, areas, floors, aliases), timers
+by Home Assistant's own `timer` integration, and exactly the fixture entities marked exposed
+are exposed to Assist. Between sentences `async_prepare` puts back
 only what changed (entities a service touched, the previous test's setup), then applies the
 next test's setup: no restart, a few milliseconds.
 """
@@ -11,26 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Final
 
-from homeassistant import loader
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import SOURCE_USER, ConfigEntry, ConfigEntryState
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import (
-    area_registry as ar,
-    device_registry as dr,
-    entity_registry as er,
-    floor_registry as fr,
-)
 from homeassistant.setup import async_setup_component
+from scripts.fixture_home.const import ENTITIES
 from scripts.harness.hass_runner import HarnessError
+from scripts.harness.home_builder import (
+    async_add_fixture_home,
+    async_area,
+    async_expose_only,
+    async_floor,
+    async_place_device,
+    async_place_entity,
+)
 
 from .dataset import EntityFixture, Home, StateSpec
-from .eval_home.const import DOMAIN, ENTITIES
 
-ASSISTANT: Final = "conversation"
 # Shorthands a fixture may use instead of the attribute Home Assistant reports.
 SHORTHANDS: Final[Mapping[str, str]] = {
     "brightness_pct": "brightness",
@@ -50,21 +49,6 @@ def merged(fixture: EntityFixture, spec: StateSpec | None) -> tuple[str, dict[st
             attributes.pop(other, None)
         attributes[key] = value
     return spec.state or fixture.state, attributes
-
-
-async def async_register_integration(hass: HomeAssistant) -> None:
-    """Make eval_home known to Home Assistant's loader as a custom integration."""
-    custom = await loader.async_get_custom_components(hass)
-    if DOMAIN in custom:
-        return
-    from scripts import evaluation
-
-    integration = await hass.async_add_executor_job(
-        loader.Integration.resolve_from_root, hass, evaluation, DOMAIN
-    )
-    if integration is None:
-        raise HarnessError("The eval_home integration could not be resolved")
-    custom[DOMAIN] = integration
 
 
 @dataclass(slots=True)
@@ -131,41 +115,31 @@ class FixtureHome:
 
 async def async_setup_fixture_home(hass: HomeAssistant, home: Home) -> FixtureHome:
     """Create the home's floors, areas, devices and entities; expose the fixture entities."""
-    await async_register_integration(hass)
-    entities = [e for e in home.entities if e.domain != "timer"]
-    entry = ConfigEntry(
-        domain=DOMAIN,
-        title=f"Evaluation home {home.title}",
-        data={
-            "devices": [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
-            "entities": [
-                {
-                    "entity_id": e.entity_id,
-                    "name": e.name,
-                    "state": e.state,
-                    "attributes": dict(e.attributes),
-                    "device": e.device,
-                }
-                for e in entities
-            ],
-        },
-        options={},
-        source=SOURCE_USER,
-        version=1,
-        minor_version=1,
-        unique_id=None,
-        discovery_keys=MappingProxyType({}),
-        subentries_data=None,
+    entry = await async_add_fixture_home(
+        hass,
+        f"Evaluation home {home.title}",
+        [
+            {
+                "entity_id": e.entity_id,
+                "name": e.name,
+                "state": e.state,
+                "attributes": dict(e.attributes),
+                "device": e.device,
+            }
+            for e in home.entities
+            if e.domain != "timer"
+        ],
+        [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
     )
-    await hass.config_entries.async_add(entry)
-    await hass.async_block_till_done()
-    if entry.state is not ConfigEntryState.LOADED:
-        raise HarnessError(f"The evaluation home did not load: {entry.reason or entry.state}")
     await _async_setup_timers(hass, home)
     area_ids = _create_areas(hass, home)
-    _place_devices(hass, home, entry.entry_id, area_ids)
-    _place_entities(hass, home, area_ids)
-    _expose(hass, home)
+    for device in home.devices:
+        if device.area is not None:
+            async_place_device(hass, entry.entry_id, device.id, area_ids[device.area])
+    for entity in home.entities:
+        area_id = area_ids[entity.area] if entity.area is not None else None
+        async_place_entity(hass, entity.entity_id, area_id, entity.aliases)
+    async_expose_only(hass, (entity.entity_id for entity in home.entities if entity.exposed))
     await hass.async_block_till_done()
     fixture_home = FixtureHome(hass, home, entry)
     fixture_home.baseline = fixture_home.snapshot()
@@ -203,49 +177,8 @@ async def _async_setup_timers(hass: HomeAssistant, home: Home) -> None:
 
 def _create_areas(hass: HomeAssistant, home: Home) -> dict[str, str]:
     """Create floors and areas; return registry area ids by dataset area id."""
-    floors = fr.async_get(hass)
-    floor_ids: dict[str, str] = {}
-    for floor in home.floors:
-        floor_entry = floors.async_get_floor_by_name(floor.name) or floors.async_create(
-            floor.name, level=floor.level
-        )
-        floor_ids[floor.id] = floor_entry.floor_id
-    areas = ar.async_get(hass)
-    area_ids: dict[str, str] = {}
-    for area in home.areas:
-        floor_id = floor_ids.get(area.floor) if area.floor else None
-        area_entry = areas.async_get_area_by_name(area.name) or areas.async_create(
-            area.name, floor_id=floor_id
-        )
-        area_ids[area.id] = area_entry.id
-    return area_ids
-
-
-def _place_devices(
-    hass: HomeAssistant, home: Home, entry_id: str, area_ids: Mapping[str, str]
-) -> None:
-    devices = dr.async_get(hass)
-    for device in home.devices:
-        entry = devices.async_get_device_by_identifier((DOMAIN, device.id), entry_id)
-        if entry is not None and device.area is not None:
-            devices.async_update_device(entry.id, area_id=area_ids[device.area])
-
-
-def _place_entities(hass: HomeAssistant, home: Home, area_ids: Mapping[str, str]) -> None:
-    registry = er.async_get(hass)
-    for entity in home.entities:
-        if registry.async_get(entity.entity_id) is None:
-            raise HarnessError(f"{entity.entity_id} has no entity registry entry")
-        # COMPUTED_NAME keeps the entity's own name among its names, as the UI does.
-        aliases: list[str | er.ComputedNameType] = [er.COMPUTED_NAME, *entity.aliases]
-        changes: dict[str, Any] = {"aliases": aliases}
-        if entity.area is not None:
-            changes["area_id"] = area_ids[entity.area]
-        registry.async_update_entity(entity.entity_id, **changes)
-
-
-def _expose(hass: HomeAssistant, home: Home) -> None:
-    """Expose the fixture entities marked exposed, and nothing else."""
-    exposed = {entity.entity_id for entity in home.entities if entity.exposed}
-    for state in hass.states.async_all():
-        async_expose_entity(hass, ASSISTANT, state.entity_id, state.entity_id in exposed)
+    floor_ids = {floor.id: async_floor(hass, floor.name, floor.level) for floor in home.floors}
+    return {
+        area.id: async_area(hass, area.name, floor_ids.get(area.floor) if area.floor else None)
+        for area in home.areas
+    }

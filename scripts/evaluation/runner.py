@@ -27,16 +27,15 @@ from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
-from homeassistant.components import conversation
-from homeassistant.core import Context, Event, HomeAssistant, callback
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
+from scripts.fixture_home.const import DOMAIN as FIXTURE_HOME
 from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
 from scripts.harness.hass_runner import CoreSettings, HarnessError, async_home_assistant
 from scripts.harness.stand_in import StandInWorker
 from scripts.harness.turn import TurnRecord, async_run_turn
 
 from .dataset import Home, TestCase
-from .eval_home.const import DOMAIN as EVAL_HOME
 from .home import FixtureHome, Snapshot, async_setup_fixture_home
 from .reference import ReferencePolicy
 from .scoring import Failure, Verdict, expects_confirmation, judge
@@ -212,10 +211,11 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     with (
         _audit_listener(hass) as audit,
         _failed_calls(handle) as failed,
-        _from_device(device_id),
     ):
         try:
-            first = await async_run_turn(handle, case.sentence, language=language, user_id=user_id)
+            first = await async_run_turn(
+                handle, case.sentence, language=language, user_id=user_id, device_id=device_id
+            )
             turns.append(first)
             asked = any(record.get("outcome") == "proposed" for record in audit)
             if asked:
@@ -226,6 +226,7 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
                         conversation_id=first.conversation_id,
                         language=language,
                         user_id=user_id,
+                        device_id=device_id,
                     )
                 )
         except Exception as err:
@@ -256,40 +257,11 @@ def _device_id(fixture_home: FixtureHome, device: str | None) -> str | None:
         return None
     registry = dr.async_get(fixture_home.hass)
     entry = registry.async_get_device_by_identifier(
-        (EVAL_HOME, device), fixture_home.entry.entry_id
+        (FIXTURE_HOME, device), fixture_home.entry.entry_id
     )
     if entry is None:
         raise HarnessError(f"The evaluation home has no device {device!r}")
     return entry.id
-
-
-@contextlib.contextmanager
-def _from_device(device_id: str | None) -> Iterator[None]:
-    """Send the turns of a sentence as if spoken to that device (a satellite in its area)."""
-    if device_id is None:
-        yield
-        return
-
-    async def async_ask(
-        self: LocalAgentHandle,
-        text: str,
-        *,
-        conversation_id: str | None = None,
-        language: str = "en",
-        context: Context | None = None,
-    ) -> conversation.ConversationResult:
-        return await conversation.async_converse(
-            self.hass,
-            text,
-            conversation_id,
-            context or Context(),
-            language=language,
-            agent_id=self.entity_id,
-            device_id=device_id,
-        )
-
-    with patch.object(LocalAgentHandle, "async_ask", async_ask):
-        yield
 
 
 @contextlib.contextmanager

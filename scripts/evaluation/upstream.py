@@ -19,6 +19,7 @@ import re
 from typing import Any, Final
 
 from homeassistant import const as ha_const
+from scripts.fixture_home.entity import number
 
 # `domain.EnumClass.MEMBER` or `EnumClass.MEMBER` (a class name starts upper case).
 ENUM_NAME: Final = re.compile(
@@ -227,24 +228,15 @@ def state_text(domain: str, value: Any) -> str | None:
     return None
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return float(value)
-    except TypeError, ValueError:
-        return None
-
-
 def default_state(domain: str, attributes: Mapping[str, Any]) -> str:
     """The state of an entity written without one (eval/README.md lists the rules)."""
     match domain:
         case "light":
-            return "on" if (_number(attributes.get("brightness")) or 0) > 0 else "off"
+            return "on" if (number(attributes.get("brightness")) or 0) > 0 else "off"
         case "fan":
-            return "on" if (_number(attributes.get("percentage")) or 0) > 0 else "off"
+            return "on" if (number(attributes.get("percentage")) or 0) > 0 else "off"
         case "cover" | "valve":
-            return "open" if (_number(attributes.get("current_position")) or 0) > 0 else "closed"
+            return "open" if (number(attributes.get("current_position")) or 0) > 0 else "closed"
         case "climate":
             return str(attributes.get("hvac_mode") or "off")
         case "sensor":
@@ -421,7 +413,7 @@ def sensor_value_problem(state: str, attributes: Mapping[str, Any], path: str, p
         attributes.get("unit_of_measurement")
         or attributes.get("state_class")
         or (device_class is not None and device_class not in _TEXT_SENSOR_CLASSES)
-    ) and _number(state) is None:
+    ) and number(state) is None:
         p.add(
             f"{path}: {state!r} is not a number (a sensor with a unit, state class or numeric "
             "device class must have a numeric value)"

@@ -3,6 +3,7 @@
 * `hass_runner.async_home_assistant()` boots Home Assistant in a temporary config directory.
 * `demo_home.async_setup_demo_home()` adds Home Assistant's demo devices, exposed to Assist.
 * `synthetic.async_setup_synthetic_home()` adds a generated home of N exposed entities.
+* `home_builder` adds fixture homes (scripts/fixture_home/), areas and exposure for both.
 * `agent.async_local_agent()` loads this integration with a model file (or `stand_in.py`).
 * `turn.async_run_turn()` sends one sentence and records what the turn did;
   `printing.format_turn()` renders that record.

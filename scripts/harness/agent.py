@@ -75,8 +75,12 @@ class LocalAgentHandle:
         conversation_id: str | None = None,
         language: str = "en",
         context: Context | None = None,
+        device_id: str | None = None,
     ) -> conversation.ConversationResult:
-        """Send a sentence through Home Assistant's conversation API to this agent."""
+        """Send a sentence through Home Assistant's conversation API to this agent.
+
+        device_id: the device it was spoken to (a satellite in its area), if any.
+        """
         return await conversation.async_converse(
             self.hass,
             text,
@@ -84,6 +88,7 @@ class LocalAgentHandle:
             context or Context(),
             language=language,
             agent_id=self.entity_id,
+            device_id=device_id,
         )
 
 

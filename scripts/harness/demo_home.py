@@ -15,13 +15,9 @@ from homeassistant.components.homeassistant.exposed_entities import (
 from homeassistant.config_entries import SOURCE_IMPORT, ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import (
-    area_registry as ar,
-    device_registry as dr,
-    entity_registry as er,
-)
 
 from .hass_runner import HarnessError
+from .home_builder import ASSISTANT, async_area, async_place_in_area
 
 # The demo platforms a home has (no cameras, calendars, speech, notify or date pickers).
 DEMO_PLATFORMS: Final = (
@@ -90,23 +86,10 @@ async def async_setup_demo_home(hass: HomeAssistant) -> list[str]:
 
 
 def _place_in_areas(hass: HomeAssistant) -> None:
-    areas = ar.async_get(hass)
     for area_name, entity_ids in DEMO_AREAS.items():
-        area = areas.async_get_area_by_name(area_name) or areas.async_create(area_name)
+        area_id = async_area(hass, area_name)
         for entity_id in entity_ids:
-            async_place_in_area(hass, entity_id, area.id)
-
-
-def async_place_in_area(hass: HomeAssistant, entity_id: str, area_id: str) -> None:
-    """Put an entity in an area: through its device when it has one, as users do."""
-    entities = er.async_get(hass)
-    entry = entities.async_get(entity_id)
-    if entry is None:
-        return
-    if entry.device_id is not None:
-        dr.async_get(hass).async_update_device(entry.device_id, area_id=area_id)
-    else:
-        entities.async_update_entity(entity_id, area_id=area_id)
+            async_place_in_area(hass, entity_id, area_id)
 
 
 def async_expose_home(hass: HomeAssistant) -> list[str]:
@@ -114,7 +97,7 @@ def async_expose_home(hass: HomeAssistant) -> list[str]:
     exposed: list[str] = []
     for state in hass.states.async_all():
         if state.domain in EXTRA_EXPOSED_DOMAINS:
-            async_expose_entity(hass, "conversation", state.entity_id, True)
-        if async_should_expose(hass, "conversation", state.entity_id):
+            async_expose_entity(hass, ASSISTANT, state.entity_id, True)
+        if async_should_expose(hass, ASSISTANT, state.entity_id):
             exposed.append(state.entity_id)
     return sorted(exposed)

@@ -1,27 +1,26 @@
 """Generated homes of N exposed entities (a mix of domains, with areas, names and aliases).
 
-The entities are real: a small integration (synthetic_home/) creates them from a config
-entry, so they have registry entries, areas, aliases, and the services of their domains.
+The entities are real: the fixture home integration (scripts/fixture_home/) creates them from
+a config entry (home_builder.py), so they have registry entries, areas, aliases, and the
+services of their domains. `EntitySpec.fixture()` gives each its starting state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 import math
-from types import MappingProxyType
 from typing import Any, Final
 
-from homeassistant import loader
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.config_entries import SOURCE_USER, ConfigEntry, ConfigEntryState
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import area_registry as ar, entity_registry as er
+from homeassistant.util import slugify
 
-from . import synthetic_home
-from .hass_runner import HarnessError
-
-DOMAIN: Final = synthetic_home.DOMAIN
+from .home_builder import (
+    async_add_fixture_home,
+    async_area,
+    async_expose_only,
+    async_place_entity,
+)
 
 # One cycle of the domain mix; a home of N entities takes the first N of it repeated, so even
 # ten entities cover every domain: lights 25 %, sensors 15 %, switches, covers, binary
@@ -58,6 +57,93 @@ MAX_AREAS: Final = 60
 ALIAS_EVERY: Final = 5
 
 
+SOURCES: Final = ("Radio", "Spotify", "TV", "Bluetooth")
+
+type Fixture = tuple[str, dict[str, Any]]
+
+
+def _on_off(on: bool) -> str:
+    return "on" if on else "off"
+
+
+def _climate(index: int) -> Fixture:
+    return "heat", {
+        "hvac_modes": ["off", "heat", "cool", "auto"],
+        "temperature": 21.0,
+        "current_temperature": 19.5 + index % 4,
+        "target_temp_step": 0.5,
+        "min_temp": 7,
+        "max_temp": 30,
+    }
+
+
+def _cover(index: int) -> Fixture:
+    is_open = index % 2 == 0
+    return ("open" if is_open else "closed"), {"current_position": 100 if is_open else 0}
+
+
+def _light(index: int) -> Fixture:
+    """Dimmable; every other one also sets its colour temperature."""
+    tunable = index % 2 == 0
+    on = index % 3 == 0
+    attributes: dict[str, Any] = {
+        "supported_color_modes": ["color_temp" if tunable else "brightness"],
+        "min_color_temp_kelvin": 2200,
+        "max_color_temp_kelvin": 6500,
+    }
+    if on:
+        attributes["brightness"] = 180
+    if tunable:
+        attributes["color_temp_kelvin"] = 3000
+    return _on_off(on), attributes
+
+
+def _media_player(index: int) -> Fixture:
+    playing = index % 2 == 0
+    attributes: dict[str, Any] = {
+        "volume_level": 0.3,
+        "is_volume_muted": False,
+        "source_list": list(SOURCES),
+        "source": SOURCES[index % len(SOURCES)],
+    }
+    if playing:
+        attributes["media_title"] = "Morning News"
+    return ("playing" if playing else "idle"), attributes
+
+
+def _sensor(device_class: str | None, index: int) -> Fixture:
+    """A temperature, or a humidity by device class."""
+    if device_class == "humidity":
+        return str(40 + index % 20), {"unit_of_measurement": "%", "state_class": "measurement"}
+    value = 18.0 + (index % 50) / 10
+    return str(value), {"unit_of_measurement": "°C", "state_class": "measurement"}
+
+
+def starting_state(domain: str, index: int, device_class: str | None) -> Fixture:
+    """Return the starting state and attributes of an entity of domain, by its index."""
+    match domain:
+        case "binary_sensor":
+            return _on_off(index % 4 == 0), {}
+        case "climate":
+            return _climate(index)
+        case "cover":
+            return _cover(index)
+        case "fan":
+            # Off; "percentage" is the speed it turns on at.
+            return "off", {"percentage": 50, "oscillating": False}
+        case "light":
+            return _light(index)
+        case "lock":
+            return "locked", {}
+        case "media_player":
+            return _media_player(index)
+        case "sensor":
+            return _sensor(device_class, index)
+        case "switch":
+            return _on_off(index % 2 == 1), {}
+    raise ValueError(f"No synthetic {domain}")
+
+
 @dataclass(frozen=True, slots=True)
 class EntitySpec:
     """One entity of a synthetic home."""
@@ -70,9 +156,22 @@ class EntitySpec:
     device_class: str | None
     aliases: tuple[str, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        """Return the spec as JSON-friendly config entry data."""
-        return asdict(self) | {"aliases": list(self.aliases)}
+    @property
+    def entity_id(self) -> str:
+        """The id Home Assistant would give an entity of this name."""
+        return f"{self.domain}.{slugify(self.name)}"
+
+    def fixture(self) -> dict[str, Any]:
+        """Return the entity as a fixture_home entity: its starting state, by index."""
+        state, attributes = starting_state(self.domain, self.index, self.device_class)
+        if self.device_class is not None:
+            attributes = {"device_class": self.device_class, **attributes}
+        return {
+            "entity_id": self.entity_id,
+            "name": self.name,
+            "state": state,
+            "attributes": attributes,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,64 +222,15 @@ def home_specs(count: int) -> list[EntitySpec]:
     return specs
 
 
-async def async_register_integration(hass: HomeAssistant) -> None:
-    """Make synthetic_home known to Home Assistant's loader as a custom integration."""
-    custom = await loader.async_get_custom_components(hass)
-    if DOMAIN in custom:
-        return
-    from scripts import harness
-
-    integration = await hass.async_add_executor_job(
-        loader.Integration.resolve_from_root, hass, harness, DOMAIN
-    )
-    if integration is None:
-        raise HarnessError("The synthetic_home integration could not be resolved")
-    custom[DOMAIN] = integration
-
-
 async def async_setup_synthetic_home(hass: HomeAssistant, count: int) -> SyntheticHome:
     """Create a home of count entities, all exposed to Assist (and nothing else exposed)."""
-    await async_register_integration(hass)
     specs = home_specs(count)
-    entry = ConfigEntry(
-        domain=DOMAIN,
-        title=f"Synthetic home ({count} entities)",
-        data={"entities": [spec.as_dict() for spec in specs]},
-        options={},
-        source=SOURCE_USER,
-        version=1,
-        minor_version=1,
-        unique_id=None,
-        discovery_keys=MappingProxyType({}),
-        subentries_data=None,
+    entry = await async_add_fixture_home(
+        hass, f"Synthetic home ({count} entities)", [spec.fixture() for spec in specs]
     )
-    await hass.config_entries.async_add(entry)
-    await hass.async_block_till_done()
-    if entry.state is not ConfigEntryState.LOADED:
-        raise HarnessError(f"The synthetic home did not load: {entry.reason or entry.state}")
-    entity_ids = _place_and_name(hass, specs)
-    _expose_only(hass, entity_ids)
+    for spec in specs:
+        async_place_entity(hass, spec.entity_id, async_area(hass, spec.area), spec.aliases)
+    entity_ids = tuple(spec.entity_id for spec in specs)
+    async_expose_only(hass, entity_ids)
     areas = tuple(dict.fromkeys(spec.area for spec in specs))
     return SyntheticHome(entry, tuple(specs), entity_ids, areas)
-
-
-def _place_and_name(hass: HomeAssistant, specs: Sequence[EntitySpec]) -> tuple[str, ...]:
-    areas = ar.async_get(hass)
-    entities = er.async_get(hass)
-    entity_ids: list[str] = []
-    for spec in specs:
-        entity_id = entities.async_get_entity_id(spec.domain, DOMAIN, spec.key)
-        if entity_id is None:
-            raise HarnessError(f"The synthetic home did not create {spec.domain} {spec.name}")
-        area = areas.async_get_area_by_name(spec.area) or areas.async_create(spec.area)
-        # COMPUTED_NAME keeps the entity's own name among its names, as the UI does.
-        aliases: list[str | er.ComputedNameType] = [er.COMPUTED_NAME, *spec.aliases]
-        entities.async_update_entity(entity_id, area_id=area.id, aliases=aliases)
-        entity_ids.append(entity_id)
-    return tuple(entity_ids)
-
-
-def _expose_only(hass: HomeAssistant, entity_ids: Sequence[str]) -> None:
-    wanted = set(entity_ids)
-    for state in hass.states.async_all():
-        async_expose_entity(hass, "conversation", state.entity_id, state.entity_id in wanted)

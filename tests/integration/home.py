@@ -6,10 +6,15 @@ from unittest.mock import patch
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
+from homeassistant.helpers import entity_registry as er
+from scripts.harness.home_builder import (
+    async_area,
+    async_expose_only,
+    async_place_entity,
+    async_place_in_area,
+)
 
 DEMO_PLATFORMS = [
     Platform.CLIMATE,
@@ -48,15 +53,11 @@ async def async_setup_demo_home(hass: HomeAssistant) -> None:
     ):
         assert await hass.config_entries.async_setup(entry.entry_id)
         await hass.async_block_till_done()
-    for state in hass.states.async_all():
-        async_expose_entity(hass, "conversation", state.entity_id, False)
     for entity_id in EXPOSED:
         assert hass.states.get(entity_id) is not None, entity_id
-        async_expose_entity(hass, "conversation", entity_id, True)
-    kitchen = ar.async_get(hass).async_create("Kitchen")
-    entities = er.async_get(hass)
-    light = entities.async_update_entity(
-        "light.kitchen_lights", aliases=[er.COMPUTED_NAME, "cooking light"]
-    )
+    async_expose_only(hass, EXPOSED)
+    async_place_entity(hass, "light.kitchen_lights", None, ["cooking light"])
+    light = er.async_get(hass).async_get("light.kitchen_lights")
+    assert light is not None
     assert light.device_id is not None
-    dr.async_get(hass).async_update_device(light.device_id, area_id=kitchen.id)
+    async_place_in_area(hass, light.entity_id, async_area(hass, "Kitchen"))

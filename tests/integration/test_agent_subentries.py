@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 
-import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.config_flow import default_agent_data, default_agent_name
@@ -21,7 +18,6 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
-from custom_components.local_agent.engine.local.worker import ModelWorker
 from homeassistant import config_entries
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
@@ -29,20 +25,6 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGE
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
-
-
-@pytest.fixture
-def model_loads() -> Iterator[list[Path]]:
-    """Every load of a model into this process (the separate-process check is not one)."""
-    loads: list[Path] = []
-    original = ModelWorker.load.__func__  # type: ignore[attr-defined]
-
-    async def load(cls: type[ModelWorker], path: Path, settings: Any) -> ModelWorker:
-        loads.append(path)
-        return await original(cls, path, settings)  # type: ignore[no-any-return]
-
-    with patch.object(ModelWorker, "load", classmethod(load)):
-        yield loads
 
 
 def agent_subentry(title: str) -> ConfigSubentryData:

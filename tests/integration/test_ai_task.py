@@ -35,7 +35,6 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest, LlamaRuntime
-from custom_components.local_agent.engine.local.worker import ModelWorker
 from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
@@ -73,20 +72,6 @@ def agent_subentry(title: str) -> ConfigSubentryData:
     return ConfigSubentryData(
         data=default_agent_data(), subentry_type=SUBENTRY_CONVERSATION, title=title, unique_id=None
     )
-
-
-@pytest.fixture
-def model_loads() -> Iterator[list[Path]]:
-    """Every load of a model into this process."""
-    loads: list[Path] = []
-    original = ModelWorker.load.__func__  # type: ignore[attr-defined]
-
-    async def load(cls: type[ModelWorker], path: Path, settings: Any) -> ModelWorker:
-        loads.append(path)
-        return await original(cls, path, settings)  # type: ignore[no-any-return]
-
-    with patch.object(ModelWorker, "load", classmethod(load)):
-        yield loads
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Entries are created by scripts/eval only; Home Assistant requires a flow to exist."""
+"""Entries are created by scripts only; Home Assistant requires a flow to exist."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
 from .const import DOMAIN
 
 
-class EvalHomeConfigFlow(ConfigFlow, domain=DOMAIN):
+class FixtureHomeConfigFlow(ConfigFlow, domain=DOMAIN):
     """No user-facing flow."""
 
     VERSION = 1
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Refuse: evaluation homes are built from dataset fixtures."""
+        """Refuse: fixture homes are built by scripts (scripts/harness/home_builder.py)."""
         return self.async_abort(reason="not_supported")

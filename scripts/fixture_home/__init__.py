@@ -1,11 +1,14 @@
-"""State-holding entities built from an evaluation home's `_fixtures.yaml` (scripts/eval only).
+"""State-holding entities built from fixtures: the test homes of benchmarks and evaluations.
 
-Never shipped: scripts/evaluation registers this package with Home Assistant's loader. The
-config entry's data lists the devices and entities (`{"devices": [...], "entities": [...]}`,
-see scripts/evaluation/home.py); every platform creates the entities of its domain. Each
-entity starts in its fixture state and can be put back into any state at once
-(`FixtureEntity.async_apply`), which is how a test's `setup` is applied and how the home is
-reset between sentences without restarting Home Assistant.
+Never shipped: scripts/harness/home_builder.py registers this package with Home Assistant's
+loader and adds a config entry whose data lists the devices and entities
+(`{"devices": [...], "entities": [...]}`); every platform creates the entities of its domain.
+An entity fixture is `{"entity_id", "name", "state", "attributes", "device"}`: the evaluation
+homes (scripts/evaluation/home.py) take them from a dataset's `_fixtures.yaml`, the synthetic
+benchmark homes (scripts/harness/synthetic.py) generate them. Each entity starts in its
+fixture state and can be put back into any state at once (`FixtureEntity.async_apply`),
+which is how a test's `setup` is applied and how the home is reset between sentences
+without restarting Home Assistant.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Constants of the evaluation home integration."""
+"""Constants of the fixture home integration."""
 
 from __future__ import annotations
 
@@ -9,6 +9,6 @@ from homeassistant.util.hass_dict import HassKey
 if TYPE_CHECKING:
     from .entity import FixtureEntity
 
-DOMAIN: Final = "eval_home"
+DOMAIN: Final = "fixture_home"
 # The live entity objects by entity id, so scripts/evaluation can reset them directly.
 ENTITIES: HassKey[dict[str, FixtureEntity]] = HassKey(f"{DOMAIN}_entities")
