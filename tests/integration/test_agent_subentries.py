@@ -10,7 +10,7 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_agent_data, default_agent_name
+from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -22,6 +22,7 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.engine.worker import ModelWorker
+from custom_components.local_agent.subentry_flow import default_agent_name
 from homeassistant import config_entries
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
@@ -29,6 +30,8 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGE
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
+
+from .flow_helpers import agent_form
 
 
 @pytest.fixture
@@ -47,7 +50,7 @@ def model_loads() -> Iterator[list[Path]]:
 
 def agent_subentry(title: str) -> ConfigSubentryData:
     return ConfigSubentryData(
-        data=default_agent_data(),
+        data=agent_data(),
         subentry_type=SUBENTRY_CONVERSATION,
         title=title,
         unique_id=None,
@@ -97,9 +100,11 @@ async def test_agents_change_without_reloading_the_model(
     result = await hass.config_entries.subentries.async_init(
         (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
     )
-    form = {**default_agent_data(), CONF_NAME: "Office"}
+    form = {**agent_data(), CONF_NAME: "Office"}
     form.pop(CONF_LLM_HASS_API)
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, form)
+    )
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     office_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Office")
@@ -110,7 +115,8 @@ async def test_agents_change_without_reloading_the_model(
     # Change the first one: new name, thinking off.
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen_id)
     result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {**form, CONF_NAME: "Kitchen helper", CONF_THINKING: False}
+        result["flow_id"],
+        agent_form(hass, {**form, CONF_NAME: "Kitchen helper", CONF_THINKING: False}),
     )
     await hass.async_block_till_done()
     assert result["reason"] == "reconfigure_successful"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_agent_data, default_ai_task_data
+from custom_components.local_agent.agent_defaults import agent_data, ai_task_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_MODEL_PATH,
@@ -272,7 +272,7 @@ async def test_every_options_and_agent_step_renders(
             context={"source": config_entries.SOURCE_USER},
         )
     )
-    form = {**default_agent_data(), CONF_NAME: "Kitchen"}
+    form = {**agent_data(), CONF_NAME: "Kitchen"}
     form.pop(CONF_LLM_HASS_API)
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
     await hass.async_block_till_done()
@@ -310,7 +310,7 @@ async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path
             (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
         )
     )
-    form = {**default_ai_task_data(), CONF_NAME: "Classifier"}
+    form = {**ai_task_data(), CONF_NAME: "Classifier"}
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
     await hass.async_block_till_done()
     subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Classifier")
