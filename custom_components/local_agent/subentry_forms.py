@@ -68,6 +68,10 @@ SENSITIVE_DOMAIN_CHOICES = [
     "script",
 ]
 COVER_CLASS_CHOICES = ["garage", "door", "gate", "window", "shutter", "awning"]
+# The sections of the agent form: what it does, how the model writes, what needs a yes.
+SECTION_AGENT: Final = "agent"
+SECTION_MODEL: Final = "model"
+SECTION_SAFETY: Final = "safety"
 
 
 def _number(low: float, high: float, step: float) -> NumberSelector:
@@ -91,7 +95,7 @@ def _model_fields(min_tokens: int) -> dict[probatio.Marker, Any]:
 
 
 def agent_schema(hass: HomeAssistant) -> probatio.Schema:
-    """Form of an agent subentry."""
+    """Form of an agent subentry: its name, then the agent, model and safety sections."""
     apis = [SelectOptionDict(label=api.name, value=api.id) for api in llm.async_get_apis(hass)]
     agent = {
         probatio.Optional(CONF_PROMPT): TemplateSelector(),
@@ -135,7 +139,14 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
         probatio.Required(CONF_CONFIRMATION_TIMEOUT): _number(5, 300, 1),
     }
     return probatio.Schema(
-        {probatio.Required(CONF_NAME): TextSelector(), **agent, **model, **safety}
+        {
+            probatio.Required(CONF_NAME): TextSelector(),
+            probatio.Required(SECTION_AGENT): section(probatio.Schema(agent)),
+            probatio.Required(SECTION_MODEL): section(probatio.Schema(model), {"collapsed": True}),
+            probatio.Required(SECTION_SAFETY): section(
+                probatio.Schema(safety), {"collapsed": True}
+            ),
+        }
     )
 
 
