@@ -92,21 +92,13 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Offer the ways to get a model."""
-        return self.async_show_menu(
-            step_id="user",
-            menu_options=model_flow.MODEL_MENU,
-            description_placeholders=self._placeholders(),
-        )
+        return self._show_menu("user")
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
         """Change the model of an entry (same choices as when adding one)."""
-        return self.async_show_menu(
-            step_id="reconfigure",
-            menu_options=model_flow.MODEL_MENU,
-            description_placeholders=self._placeholders(),
-        )
+        return self._show_menu("reconfigure")
 
     # A model file: choose it ------------------------------------------------------------------
 
@@ -333,6 +325,13 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
 
     def _reconfigure_entry(self) -> ConfigEntry | None:
         return self._get_reconfigure_entry() if self.source == SOURCE_RECONFIGURE else None
+
+    def _show_menu(self, step_id: str) -> ConfigFlowResult:
+        return self.async_show_menu(
+            step_id=step_id,
+            menu_options=model_flow.MODEL_MENU,
+            description_placeholders=self._placeholders(),
+        )
 
     def _placeholders(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         return {"models_dir": str(models_dir(self.hass.config.config_dir)), **(extra or {})}

@@ -25,16 +25,11 @@ from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 
 from . import LocalAgentData
-from .agent_defaults import ai_task_data
+from .agent_defaults import ai_task_data, sampling_settings
 from .const import (
     CONF_MAX_TOKENS,
-    CONF_MIN_P,
-    CONF_PRESENCE_PENALTY,
-    CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
-    CONF_TOP_K,
-    CONF_TOP_P,
     DOMAIN,
     LOGGER,
     MAX_TEXT_ATTACHMENT_BYTES,
@@ -72,13 +67,7 @@ class TaskOptions:
         return cls(
             thinking=bool(data[CONF_THINKING]),
             thinking_budget=budget or None,
-            sampling=SamplingSettings(
-                temperature=float(data[CONF_TEMPERATURE]),
-                top_p=float(data[CONF_TOP_P]),
-                top_k=int(data[CONF_TOP_K]),
-                min_p=float(data[CONF_MIN_P]),
-                presence_penalty=float(data[CONF_PRESENCE_PENALTY]),
-            ),
+            sampling=sampling_settings(data),
             max_tokens=int(data[CONF_MAX_TOKENS]),
         )
 

@@ -31,6 +31,7 @@ from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.data_entry_flow import FlowResultType, section
 from homeassistant.helpers import entity_registry as er
 
+from .conftest import async_setup_agent
 from .flow_helpers import agent_form
 
 
@@ -203,15 +204,7 @@ def suggested_values(schema: Any) -> dict[str, Any]:
 async def test_agent_form_has_sections_and_stores_flat_data(
     hass: HomeAssistant, qwen35_model_path: Path
 ) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Tiny Qwen",
-        data={CONF_MODEL_PATH: str(qwen35_model_path)},
-        unique_id=str(qwen35_model_path),
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    entry = (await async_setup_agent(hass, qwen35_model_path)).entry
     agent = {
         "prompt": "Be brief.",
         "home_tools": False,
