@@ -222,19 +222,29 @@ class Api:
 
 
 def form_values(result: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
-    """Fill a flow's form with its suggested values or defaults, then the overrides it has."""
+    """Fill a flow's form with its suggested values or defaults, then the overrides it has.
+
+    A section (an "expandable" item) gets its own dict of values; overrides name the fields
+    themselves, wherever they stand.
+    """
+    return _fill(result.get("data_schema") or [], overrides)
+
+
+def _fill(items: list[dict[str, Any]], overrides: dict[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
-    names: set[str] = set()
-    for item in result.get("data_schema") or []:
+    for item in items:
         name = item.get("name")
         if name is None:
             continue
-        names.add(name)
+        if item.get("type") == "expandable":
+            values[name] = _fill(item.get("schema") or [], overrides)
+            continue
         suggested = (item.get("description") or {}).get("suggested_value")
         value = suggested if suggested is not None else item.get("default")
+        if name in overrides:
+            value = overrides[name]
         if value is not None:
             values[name] = value
-    values.update({key: value for key, value in overrides.items() if key in names})
     return values
 
 

@@ -44,7 +44,7 @@ def test_config_flow_errors_and_menu() -> None:
     for step in (*MODEL_MENU, "confirm_download"):
         assert step in config["step"]
     assert set(config["progress"]) == {"download", "check_model", "load_model"}
-    assert used(r'reason="(\w+)"', "model_flow.py") <= set(config["abort"])
+    assert used(r'reason="(\w+)"', "config_flow.py") <= set(config["abort"])
     options = STRINGS["selector"]["known_model"]["options"]
     assert set(options) == {model.key for model in model_catalog.KNOWN_MODELS}
 

@@ -17,19 +17,14 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
 from homeassistant.util import dt as dt_util
 
-from .agent_defaults import agent_data
+from .agent_defaults import agent_data, sampling_settings
 from .const import (
     CONF_HISTORY_TOKENS,
     CONF_HOME_TOOLS,
     CONF_MAX_ROUNDS,
     CONF_MAX_TOKENS,
-    CONF_MIN_P,
-    CONF_PRESENCE_PENALTY,
-    CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
-    CONF_TOP_K,
-    CONF_TOP_P,
     DEFAULT_INSTRUCTIONS,
     DOMAIN,
     LOGGER,
@@ -88,13 +83,7 @@ class AgentOptions:
             home_tools=bool(data[CONF_HOME_TOOLS]),
             thinking=bool(data[CONF_THINKING]),
             thinking_budget=budget if budget > 0 else None,
-            sampling=SamplingSettings(
-                temperature=float(data[CONF_TEMPERATURE]),
-                top_p=float(data[CONF_TOP_P]),
-                top_k=int(data[CONF_TOP_K]),
-                min_p=float(data[CONF_MIN_P]),
-                presence_penalty=float(data[CONF_PRESENCE_PENALTY]),
-            ),
+            sampling=sampling_settings(data),
             max_tokens=int(data[CONF_MAX_TOKENS]),
             max_rounds=int(data[CONF_MAX_ROUNDS]),
             history_tokens=int(data[CONF_HISTORY_TOKENS]),

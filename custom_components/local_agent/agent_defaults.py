@@ -1,7 +1,7 @@
-"""The settings of a new conversation agent: one place for every default.
+"""The settings of a new conversation agent or AI task: one place for every default.
 
-The subentry form, the agent and the safety policy all read them from here, so a subentry
-written by an older version (a key missing) behaves exactly like a new one.
+The subentry forms, the agent, the safety policy and the AI task all read them from here, so a
+subentry written by an older version (a key missing) behaves exactly like a new one.
 """
 
 from __future__ import annotations
@@ -38,12 +38,23 @@ from .const import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_SENSITIVE_COVER_CLASSES,
     DEFAULT_SENSITIVE_DOMAINS,
+    DEFAULT_TASK_MAX_TOKENS,
+    DEFAULT_TASK_PRESENCE_PENALTY,
     DEFAULT_THINKING,
     DEFAULT_THINKING_BUDGET,
 )
 from .engine.settings import SamplingSettings
 
 _SAMPLING: Final = SamplingSettings()
+# What an agent and an AI task start with alike: thinking on, the model card's sampling.
+_THINKING_AND_SAMPLING: Final[Mapping[str, Any]] = {
+    CONF_THINKING: DEFAULT_THINKING,
+    CONF_THINKING_BUDGET: DEFAULT_THINKING_BUDGET,
+    CONF_TEMPERATURE: _SAMPLING.temperature,
+    CONF_TOP_P: _SAMPLING.top_p,
+    CONF_TOP_K: _SAMPLING.top_k,
+    CONF_MIN_P: _SAMPLING.min_p,
+}
 
 # Model-card sampling, our own tools, thinking on, the default sensitive domains.
 AGENT_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
@@ -51,12 +62,7 @@ AGENT_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
         CONF_PROMPT: DEFAULT_INSTRUCTIONS,
         CONF_HOME_TOOLS: True,
         CONF_LLM_HASS_API: (),
-        CONF_THINKING: DEFAULT_THINKING,
-        CONF_THINKING_BUDGET: DEFAULT_THINKING_BUDGET,
-        CONF_TEMPERATURE: _SAMPLING.temperature,
-        CONF_TOP_P: _SAMPLING.top_p,
-        CONF_TOP_K: _SAMPLING.top_k,
-        CONF_MIN_P: _SAMPLING.min_p,
+        **_THINKING_AND_SAMPLING,
         CONF_PRESENCE_PENALTY: _SAMPLING.presence_penalty,
         CONF_MAX_TOKENS: DEFAULT_MAX_TOKENS,
         CONF_MAX_ROUNDS: DEFAULT_MAX_ROUNDS,
@@ -71,6 +77,15 @@ AGENT_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
     }
 )
 
+# Model-card sampling without its presence penalty (data repeats words), a shorter answer.
+AI_TASK_DEFAULTS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        **_THINKING_AND_SAMPLING,
+        CONF_PRESENCE_PENALTY: DEFAULT_TASK_PRESENCE_PENALTY,
+        CONF_MAX_TOKENS: DEFAULT_TASK_MAX_TOKENS,
+    }
+)
+
 
 def agent_data(data: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return an agent's settings with every missing key filled in (lists as lists)."""
@@ -78,3 +93,19 @@ def agent_data(data: Mapping[str, Any] | None = None) -> dict[str, Any]:
     return {
         key: list(value) if isinstance(value, tuple) else value for key, value in merged.items()
     }
+
+
+def ai_task_data(data: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return an AI task's settings with every missing key filled in."""
+    return {**AI_TASK_DEFAULTS, **(data or {})}
+
+
+def sampling_settings(data: Mapping[str, Any]) -> SamplingSettings:
+    """Read the sampling of an agent's or AI task's settings (defaults filled in already)."""
+    return SamplingSettings(
+        temperature=float(data[CONF_TEMPERATURE]),
+        top_p=float(data[CONF_TOP_P]),
+        top_k=int(data[CONF_TOP_K]),
+        min_p=float(data[CONF_MIN_P]),
+        presence_penalty=float(data[CONF_PRESENCE_PENALTY]),
+    )

@@ -1,135 +1,72 @@
-"""Config flow for Local Agent: an entry is one model file; subentries are agents."""
+"""Config flow for Local Agent: an entry is one model (a file or on a server).
+
+One class holds every step, for adding an entry and for reconfiguring one; the forms, sources
+and checks it uses are plain helpers in model_flow.py (a model file) and server_flow.py (a
+model on a server). Agents and AI tasks are subentries (subentry_flow.py).
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-import probatio
-
 from homeassistant.config_entries import (
+    SOURCE_RECONFIGURE,
     ConfigEntry,
-    ConfigEntryState,
+    ConfigFlow,
     ConfigFlowResult,
     ConfigSubentryData,
     ConfigSubentryFlow,
     OptionsFlow,
-    OptionsFlowWithReload,
-    SubentryFlowResult,
 )
-from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
-from homeassistant.core import HomeAssistant, callback
-from homeassistant.helpers import llm
-from homeassistant.helpers.selector import (
-    BooleanSelector,
-    EntitySelector,
-    EntitySelectorConfig,
-    NumberSelector,
-    NumberSelectorConfig,
-    NumberSelectorMode,
-    SelectOptionDict,
-    SelectSelector,
-    SelectSelectorConfig,
-    SelectSelectorMode,
-    TemplateSelector,
-    TextSelector,
-    TextSelectorConfig,
-    TextSelectorType,
-)
+from homeassistant.core import callback
 
+from . import model_flow, server_flow
 from .agent_defaults import agent_data
 from .const import (
-    CONF_ALLOW_UNATTENDED,
-    CONF_CONFIRMATION_PIN,
-    CONF_CONFIRMATION_TIMEOUT,
-    CONF_CONTEXT_SIZE,
-    CONF_EXEMPT_ENTITIES,
-    CONF_EXEMPT_TOOLS,
-    CONF_FLASH_ATTENTION,
-    CONF_HISTORY_TOKENS,
-    CONF_HOME_TOOLS,
-    CONF_MAX_ROUNDS,
-    CONF_MAX_TOKENS,
-    CONF_MIN_P,
-    CONF_PRESENCE_PENALTY,
-    CONF_SENSITIVE_COVER_CLASSES,
-    CONF_SENSITIVE_DOMAINS,
-    CONF_SENSITIVE_ENTITIES,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    CONF_THREADS,
-    CONF_TOP_K,
-    CONF_TOP_P,
-    DEFAULT_AGENT_NAME,
-    DEFAULT_AI_TASK_NAME,
-    DEFAULT_CONTEXT_SIZE,
-    DEFAULT_TASK_MAX_TOKENS,
-    DEFAULT_TASK_PRESENCE_PENALTY,
-    DEFAULT_THINKING,
-    DEFAULT_THINKING_BUDGET,
+    CONF_MAX_CONCURRENT,
+    CONF_MODEL_PATH,
+    CONF_SERVER_MODEL,
     DOMAIN,
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
-from .engine.settings import SamplingSettings
-from .model_flow import ModelEntryFlow
-from .server_entry import is_server_entry
-from .server_flow import ServerOptionsFlow
-
-SENSITIVE_DOMAIN_CHOICES = [
-    "lock",
-    "alarm_control_panel",
-    "valve",
-    "cover",
-    "climate",
-    "water_heater",
-    "switch",
-    "script",
-]
-COVER_CLASS_CHOICES = ["garage", "door", "gate", "window", "shutter", "awning"]
+from .engine.server.errors import ServerError
+from .engine.server.settings import ServerSettings
+from .model_download import DownloadJob, PreparedDownload, async_prepare
+from .model_store import ModelSource, ModelStoreError, models_dir
+from .server_entry import is_server_entry, server_title
+from .subentry_flow import AITaskFlow, ConversationAgentFlow, default_agent_name
 
 
-def default_agent_data() -> dict[str, Any]:
-    """Return the settings of a new agent: model-card sampling, our tools, thinking on."""
-    return agent_data()
-
-
-def default_agent_name(
-    hass: HomeAssistant, model_title: str, subentry_type: str = SUBENTRY_CONVERSATION
-) -> str:
-    """Name a new agent (or AI task) after its model, unique among all Local Agent subentries.
-
-    "Local Agent (BotPsy-0.8B Q8_0)", then "Local Agent (BotPsy-0.8B Q8_0) 2", and so on: the
-    pipeline picker lists agents by name, so two must never look the same. AI tasks are
-    "Local Agent AI Task (BotPsy-0.8B Q8_0)", for the AI Task picker and automation editors.
-    """
-    model = model_title.removesuffix(".gguf").strip()
-    prefix = DEFAULT_AI_TASK_NAME if subentry_type == SUBENTRY_AI_TASK else DEFAULT_AGENT_NAME
-    base = f"{prefix} ({model})" if model else prefix
-    taken = {
-        subentry.title.casefold()
-        for entry in hass.config_entries.async_entries(DOMAIN)
-        for subentry in entry.subentries.values()
-    }
-    name, number = base, 2
-    while name.casefold() in taken:
-        name, number = f"{base} {number}", number + 1
-    return name
-
-
-class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
-    """Create a model entry (model_flow.py has the steps); agents are its subentries."""
+class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Add (or change) a model entry: download, a local file or a server."""
 
     VERSION = 1
     # 2: the entry's data names its backend (CONF_BACKEND).
     MINOR_VERSION = 2
+
+    def __init__(self) -> None:
+        """Start with nothing chosen."""
+        # The form the model file was chosen in, shown again when the file fails.
+        self._origin = "catalog"
+        self._origin_input: dict[str, Any] | None = None
+        self._title = ""
+        self._prepared: PreparedDownload | None = None
+        self._job: DownloadJob | None = None
+        # The chosen file while it is checked and loaded.
+        self._model_load: model_flow.ModelLoad | None = None
+        self._server_input: dict[str, Any] | None = None
+        self._server_models: tuple[str, ...] = ()
 
     def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
         """Give a new model entry one agent, named after the model."""
         return [
             ConfigSubentryData(
                 subentry_type=SUBENTRY_CONVERSATION,
-                data=default_agent_data(),
+                data=agent_data(),
                 title=default_agent_name(self.hass, model_title),
                 unique_id=None,
             )
@@ -146,211 +83,354 @@ class LocalAgentConfigFlow(ModelEntryFlow, domain=DOMAIN):
     @staticmethod
     @callback
     def async_get_options_flow(config_entry: ConfigEntry) -> OptionsFlow:
-        """Engine options of a model entry."""
+        """Engine options of a model file, or the options of a server."""
         if is_server_entry(config_entry):
-            return ServerOptionsFlow()
-        return EngineOptionsFlow()
+            return server_flow.ServerOptionsFlow()
+        return model_flow.EngineOptionsFlow()
 
+    # Menus ------------------------------------------------------------------------------------
 
-class EngineOptionsFlow(OptionsFlowWithReload):
-    """Context size, threads and flash attention of a loaded model."""
-
-    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Show and save the engine options; the entry reloads with them."""
-        if user_input is not None:
-            return self.async_create_entry(data=user_input)
-        schema = probatio.Schema(
-            {
-                probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): NumberSelector(
-                    NumberSelectorConfig(
-                        min=1024, max=131072, step=512, mode=NumberSelectorMode.BOX
-                    )
-                ),
-                probatio.Required(CONF_THREADS, default=0): NumberSelector(
-                    NumberSelectorConfig(min=0, max=256, step=1, mode=NumberSelectorMode.BOX)
-                ),
-                probatio.Required(CONF_FLASH_ATTENTION, default="auto"): SelectSelector(
-                    SelectSelectorConfig(
-                        options=["auto", "on", "off"],
-                        translation_key=CONF_FLASH_ATTENTION,
-                        mode=SelectSelectorMode.DROPDOWN,
-                    )
-                ),
-            }
-        )
-        return self.async_show_form(
-            step_id="init",
-            data_schema=self.add_suggested_values_to_schema(schema, self.config_entry.options),
-        )
-
-
-def agent_schema(hass: HomeAssistant) -> probatio.Schema:
-    """Form of an agent subentry."""
-    apis = [SelectOptionDict(label=api.name, value=api.id) for api in llm.async_get_apis(hass)]
-
-    def number(low: float, high: float, step: float) -> NumberSelector:
-        return NumberSelector(
-            NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
-        )
-
-    return probatio.Schema(
-        {
-            probatio.Required(CONF_NAME): TextSelector(),
-            probatio.Optional(CONF_PROMPT): TemplateSelector(),
-            probatio.Required(CONF_HOME_TOOLS): BooleanSelector(),
-            probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
-                SelectSelectorConfig(options=apis, multiple=True)
-            ),
-            probatio.Required(CONF_THINKING): BooleanSelector(),
-            probatio.Required(CONF_THINKING_BUDGET): number(0, 4096, 1),
-            probatio.Required(CONF_TEMPERATURE): number(0, 2, 0.05),
-            probatio.Required(CONF_TOP_P): number(0, 1, 0.01),
-            probatio.Required(CONF_TOP_K): number(0, 200, 1),
-            probatio.Required(CONF_MIN_P): number(0, 1, 0.01),
-            probatio.Required(CONF_PRESENCE_PENALTY): number(0, 2, 0.05),
-            probatio.Required(CONF_MAX_TOKENS): number(64, 8192, 1),
-            probatio.Required(CONF_MAX_ROUNDS): number(1, 10, 1),
-            probatio.Required(CONF_HISTORY_TOKENS): number(0, 32768, 100),
-            probatio.Required(CONF_SENSITIVE_DOMAINS): SelectSelector(
-                SelectSelectorConfig(
-                    options=SENSITIVE_DOMAIN_CHOICES,
-                    multiple=True,
-                    custom_value=True,
-                    translation_key=CONF_SENSITIVE_DOMAINS,
-                )
-            ),
-            probatio.Required(CONF_SENSITIVE_COVER_CLASSES): SelectSelector(
-                SelectSelectorConfig(
-                    options=COVER_CLASS_CHOICES,
-                    multiple=True,
-                    translation_key=CONF_SENSITIVE_COVER_CLASSES,
-                )
-            ),
-            probatio.Optional(CONF_SENSITIVE_ENTITIES): EntitySelector(
-                EntitySelectorConfig(multiple=True)
-            ),
-            probatio.Optional(CONF_EXEMPT_ENTITIES): EntitySelector(
-                EntitySelectorConfig(multiple=True)
-            ),
-            probatio.Optional(CONF_EXEMPT_TOOLS): TextSelector(TextSelectorConfig(multiple=True)),
-            probatio.Optional(CONF_CONFIRMATION_PIN): TextSelector(
-                TextSelectorConfig(type=TextSelectorType.PASSWORD)
-            ),
-            probatio.Required(CONF_ALLOW_UNATTENDED): BooleanSelector(),
-            probatio.Required(CONF_CONFIRMATION_TIMEOUT): number(5, 300, 1),
-        }
-    )
-
-
-class ConversationAgentFlow(ConfigSubentryFlow):
-    """Add or reconfigure a conversation agent."""
-
-    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
-        """Add an agent (its suggested name says which model and is not taken yet)."""
-        name = default_agent_name(self.hass, self._get_entry().title)
-        return await self._async_form(user_input, {CONF_NAME: name})
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Offer the ways to get a model."""
+        return self._show_menu("user")
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
-    ) -> SubentryFlowResult:
-        """Change an agent's settings."""
-        subentry = self._get_reconfigure_subentry()
-        return await self._async_form(user_input, {CONF_NAME: subentry.title, **subentry.data})
+    ) -> ConfigFlowResult:
+        """Change the model of an entry (same choices as when adding one)."""
+        return self._show_menu("reconfigure")
 
-    async def _async_form(
-        self, user_input: dict[str, Any] | None, current: dict[str, Any]
-    ) -> SubentryFlowResult:
-        if self._get_entry().state is not ConfigEntryState.LOADED:
-            return self.async_abort(reason="entry_not_loaded")
-        if user_input is not None:
-            data = {**default_agent_data(), **user_input}
-            title = data.pop(CONF_NAME)
-            for key in (CONF_THINKING_BUDGET, CONF_TOP_K, CONF_MAX_TOKENS, CONF_MAX_ROUNDS):
-                data[key] = int(data[key])
-            data[CONF_HISTORY_TOKENS] = int(data[CONF_HISTORY_TOKENS])
-            data[CONF_CONFIRMATION_TIMEOUT] = int(data[CONF_CONFIRMATION_TIMEOUT])
-            if self.source == "user":
-                return self.async_create_entry(title=title, data=data)
-            return self.async_update_and_abort(
-                self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
-            )
-        suggested = {**default_agent_data(), **current}
-        return self.async_show_form(
-            step_id="user" if self.source == "user" else "reconfigure",
-            data_schema=self.add_suggested_values_to_schema(agent_schema(self.hass), suggested),
-        )
+    # A model file: choose it ------------------------------------------------------------------
 
-
-def default_ai_task_data() -> dict[str, Any]:
-    """Return the settings of a new AI task: model-card sampling without its presence penalty."""
-    sampling = SamplingSettings()
-    return {
-        CONF_THINKING: DEFAULT_THINKING,
-        CONF_THINKING_BUDGET: DEFAULT_THINKING_BUDGET,
-        CONF_TEMPERATURE: sampling.temperature,
-        CONF_TOP_P: sampling.top_p,
-        CONF_TOP_K: sampling.top_k,
-        CONF_MIN_P: sampling.min_p,
-        CONF_PRESENCE_PENALTY: DEFAULT_TASK_PRESENCE_PENALTY,
-        CONF_MAX_TOKENS: DEFAULT_TASK_MAX_TOKENS,
-    }
-
-
-def ai_task_schema() -> probatio.Schema:
-    """Form of an AI task subentry: no tools, no instructions, no safety (it never acts)."""
-
-    def number(low: float, high: float, step: float) -> NumberSelector:
-        return NumberSelector(
-            NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
-        )
-
-    return probatio.Schema(
-        {
-            probatio.Required(CONF_NAME): TextSelector(),
-            probatio.Required(CONF_THINKING): BooleanSelector(),
-            probatio.Required(CONF_THINKING_BUDGET): number(0, 4096, 1),
-            probatio.Required(CONF_TEMPERATURE): number(0, 2, 0.05),
-            probatio.Required(CONF_TOP_P): number(0, 1, 0.01),
-            probatio.Required(CONF_TOP_K): number(0, 200, 1),
-            probatio.Required(CONF_MIN_P): number(0, 1, 0.01),
-            probatio.Required(CONF_PRESENCE_PENALTY): number(0, 2, 0.05),
-            probatio.Required(CONF_MAX_TOKENS): number(16, 8192, 1),
-        }
-    )
-
-
-class AITaskFlow(ConfigSubentryFlow):
-    """Add or reconfigure an AI task (ai_task.generate_data on this model)."""
-
-    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
-        """Add an AI task (its suggested name says which model and is not taken yet)."""
-        name = default_agent_name(self.hass, self._get_entry().title, SUBENTRY_AI_TASK)
-        return await self._async_form(user_input, {CONF_NAME: name})
-
-    async def async_step_reconfigure(
+    async def async_step_catalog(
         self, user_input: dict[str, Any] | None = None
-    ) -> SubentryFlowResult:
-        """Change an AI task's settings."""
-        subentry = self._get_reconfigure_subentry()
-        return await self._async_form(user_input, {CONF_NAME: subentry.title, **subentry.data})
+    ) -> ConfigFlowResult:
+        """Pick one of the known models."""
+        if user_input is None:
+            return self._show_origin("catalog", model_flow.CATALOG_SUGGESTED)
+        source, self._title = model_flow.catalog_source(user_input)
+        return await self._async_prepare("catalog", user_input, source)
 
-    async def _async_form(
-        self, user_input: dict[str, Any] | None, current: dict[str, Any]
-    ) -> SubentryFlowResult:
-        if self._get_entry().state is not ConfigEntryState.LOADED:
-            return self.async_abort(reason="entry_not_loaded")
+    async def async_step_hub(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Name any GGUF file on the Hugging Face Hub."""
+        if user_input is None:
+            return self._show_origin("hub", model_flow.HUB_SUGGESTED)
+        source, self._title = model_flow.hub_source(user_input)
+        return await self._async_prepare("hub", user_input, source)
+
+    async def async_step_local_file(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Use a GGUF file already on this machine."""
+        errors: dict[str, str] = {}
+        suggested = user_input
+        self._origin, self._origin_input = "local_file", user_input
         if user_input is not None:
-            data = {**default_ai_task_data(), **user_input}
-            title = data.pop(CONF_NAME)
-            for key in (CONF_THINKING_BUDGET, CONF_TOP_K, CONF_MAX_TOKENS):
-                data[key] = int(data[key])
-            if self.source == "user":
-                return self.async_create_entry(title=title, data=data)
-            return self.async_update_and_abort(
-                self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+            resolved, problem = await self.hass.async_add_executor_job(
+                model_flow.inspect_path, user_input[CONF_MODEL_PATH]
             )
-        suggested = {**default_ai_task_data(), **current}
+            if problem is None:
+                return await self._async_finish(
+                    resolved, {CONF_MODEL_PATH: str(resolved)}, resolved.name
+                )
+            errors[CONF_MODEL_PATH] = problem.value
+        elif self.source == SOURCE_RECONFIGURE:
+            suggested = {CONF_MODEL_PATH: self._get_reconfigure_entry().data[CONF_MODEL_PATH]}
         return self.async_show_form(
-            step_id="user" if self.source == "user" else "reconfigure",
-            data_schema=self.add_suggested_values_to_schema(ai_task_schema(), suggested),
+            step_id="local_file",
+            data_schema=self.add_suggested_values_to_schema(
+                model_flow.LOCAL_FILE_SCHEMA, suggested
+            ),
+            errors=errors,
+            description_placeholders=self._placeholders(),
+        )
+
+    # A model file: download it ----------------------------------------------------------------
+
+    async def async_step_confirm_download(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Show size, RAM and free disk space; download on confirmation."""
+        assert self._prepared is not None
+        if user_input is not None:
+            return await self.async_step_download()
+        return self.async_show_form(
+            step_id="confirm_download",
+            description_placeholders=self._placeholders(self._prepared.placeholders()),
+        )
+
+    async def async_step_download(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Download with a progress bar; the flow moves on when the task ends."""
+        assert self._prepared is not None
+        if self._job is None:
+            self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
+        if not self._job.done:
+            return self._progress("download", self._job.task, self._prepared.placeholders())
+        next_step = "download_finished" if self._job.path is not None else "download_failed"
+        return self.async_show_progress_done(next_step_id=next_step)
+
+    async def async_step_download_failed(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Back to the choice, with the reason."""
+        job, self._job = self._job, None
+        error = (job.error if job is not None else None) or ModelStoreError()
+        return self._show_origin(self._origin, self._origin_input, error.key, error.placeholders)
+
+    async def async_step_download_finished(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Create (or update) the entry for the verified file."""
+        assert self._prepared is not None
+        self._job = None
+        prepared = self._prepared
+        return await self._async_finish(prepared.target, prepared.entry_data(), self._title)
+
+    # A model file: check and load it ----------------------------------------------------------
+
+    async def async_step_check_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Prove in a separate process that the model loads (native code can crash)."""
+        assert self._model_load is not None
+        check = self._model_load.check()
+        if not check.done():
+            return self._progress("check_model", check, self._model_load.placeholders())
+        result = check.result()
+        if model_flow.is_rejected(result):
+            return self.async_show_progress_done(next_step_id="check_failed")
+        # A missing runtime, a lack of memory or a slow check: the entry's setup reports them
+        # (repair issue, retries) as it does at every start.
+        new_entry = self.source != SOURCE_RECONFIGURE and result is not None
+        return self.async_show_progress_done(
+            next_step_id="load_model" if new_entry else "finish_model"
+        )
+
+    async def async_step_check_failed(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Back to the choice, with what the test process said."""
+        assert self._model_load is not None
+        result = self._model_load.check().result()
+        self._model_load = None
+        assert result is not None
+        key, error = model_flow.check_failure(result)
+        return self._show_origin(self._origin, self._origin_input, key, {"error": error})
+
+    async def async_step_load_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Load the model while the dialog says so; the new entry takes it over."""
+        assert self._model_load is not None
+        load = self._model_load.load()
+        if not load.done():
+            return self._progress("load_model", load, self._model_load.placeholders())
+        return self.async_show_progress_done(next_step_id="finish_model")
+
+    async def async_step_finish_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Create (or change) the entry; its setup finds the model loaded already."""
+        assert self._model_load is not None
+        load = self._model_load
+        return self._create_or_update(
+            str(load.path), load.title, model_flow.model_entry_data(load.data)
+        )
+
+    @callback
+    def async_remove(self) -> None:
+        """Stop a running download when the dialog closes (the part is kept); free a hold."""
+        if self._job is not None and not self._job.done:
+            self._job.cancel()
+        if self._model_load is not None:
+            self._model_load.release()
+
+    # A model on a server ----------------------------------------------------------------------
+
+    async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Where the server is and how to talk to it."""
+        failure: ServerError | None = None
+        if user_input is not None:
+            self._server_input = dict(user_input)
+            settings = server_flow.server_input_settings(user_input)
+            self._server_models, failure = await server_flow.async_server_models(
+                self.hass, settings
+            )
+            if failure is None:
+                return await self.async_step_server_model()
+        errors, placeholders = server_flow.form_errors(failure)
+        suggested = user_input or server_flow.current_server_data(self._reconfigure_entry())
+        return self.async_show_form(
+            step_id="server",
+            data_schema=self.add_suggested_values_to_schema(server_flow.SERVER_SCHEMA, suggested),
+            errors=errors,
+            description_placeholders=placeholders,
+        )
+
+    async def async_step_server_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Which of the server's models; then check everything and create the entry."""
+        failure: ServerError | None = None
+        if user_input is None and len(self._server_models) == 1:
+            user_input = {CONF_SERVER_MODEL: self._server_models[0]}
+        if user_input is not None:
+            assert self._server_input is not None
+            model = str(user_input[CONF_SERVER_MODEL]).strip()
+            settings = server_flow.server_input_settings(self._server_input, model)
+            if (failure := await server_flow.async_check_server(self.hass, settings)) is None:
+                return await self._async_finish_server(settings)
+        errors, placeholders = server_flow.form_errors(failure)
+        suggested = user_input or server_flow.suggested_server_model(
+            self._server_models, self._reconfigure_entry()
+        )
+        return self.async_show_form(
+            step_id="server_model",
+            data_schema=self.add_suggested_values_to_schema(
+                server_flow.server_model_schema(self._server_models), suggested
+            ),
+            errors=errors,
+            description_placeholders={
+                **placeholders,
+                "models": ", ".join(self._server_models) or "none",
+            },
+        )
+
+    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
+        """Ask for a new key: the model server refused the entry's."""
+        return await self.async_step_reauth_confirm()
+
+    async def async_step_reauth_confirm(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for the key; check it against the server before saving it."""
+        entry = self._get_reauth_entry()
+        failure: ServerError | None = None
+        if user_input is not None:
+            data = server_flow.reauth_data(entry, user_input)
+            settings = server_flow.flow_settings(data, entry.options)
+            if (failure := await server_flow.async_check_server(self.hass, settings)) is None:
+                return self.async_update_reload_and_abort(entry, data=data)
+        errors, placeholders = server_flow.form_errors(failure)
+        return self.async_show_form(
+            step_id="reauth_confirm",
+            data_schema=server_flow.REAUTH_SCHEMA,
+            errors=errors,
+            description_placeholders={**server_flow.reauth_placeholders(entry), **placeholders},
+        )
+
+    # Helpers ----------------------------------------------------------------------------------
+
+    def _reconfigure_entry(self) -> ConfigEntry | None:
+        return self._get_reconfigure_entry() if self.source == SOURCE_RECONFIGURE else None
+
+    def _show_menu(self, step_id: str) -> ConfigFlowResult:
+        return self.async_show_menu(
+            step_id=step_id,
+            menu_options=model_flow.MODEL_MENU,
+            description_placeholders=self._placeholders(),
+        )
+
+    def _placeholders(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        return {"models_dir": str(models_dir(self.hass.config.config_dir)), **(extra or {})}
+
+    def _show_origin(
+        self,
+        step_id: str,
+        user_input: dict[str, Any] | None,
+        key: str | None = None,
+        placeholders: dict[str, str] | None = None,
+    ) -> ConfigFlowResult:
+        """Show the form a file is chosen in (again), with an error about that file."""
+        return self.async_show_form(
+            step_id=step_id,
+            data_schema=self.add_suggested_values_to_schema(
+                model_flow.ORIGIN_SCHEMAS[step_id], user_input
+            ),
+            errors={"base": key} if key is not None else None,
+            description_placeholders=self._placeholders(placeholders),
+        )
+
+    def _progress(
+        self, step_id: str, task: asyncio.Task[Any], placeholders: dict[str, str]
+    ) -> ConfigFlowResult:
+        """Show a progress step (its action is named as the step) while its task runs."""
+        return self.async_show_progress(
+            step_id=step_id,
+            progress_action=step_id,
+            progress_task=task,
+            description_placeholders=placeholders,
+        )
+
+    async def _async_prepare(
+        self, origin: str, user_input: dict[str, Any], source: ModelSource
+    ) -> ConfigFlowResult:
+        self._origin, self._origin_input = origin, user_input
+        try:
+            self._prepared = await async_prepare(self.hass, source)
+        except ModelStoreError as err:
+            return self._show_origin(origin, user_input, err.key, err.placeholders)
+        if self.source != SOURCE_RECONFIGURE:
+            # Never download a file that an entry already uses.
+            await self.async_set_unique_id(str(self._prepared.target))
+            self._abort_if_unique_id_configured()
+        return await self.async_step_confirm_download()
+
+    async def _async_finish(self, path: Path, data: dict[str, Any], title: str) -> ConfigFlowResult:
+        """Check the file is not set up twice, then check and load it (progress steps)."""
+        if (taken := await self._async_claim(str(path), reason="already_configured")) is not None:
+            return taken
+        entry = self._reconfigure_entry()
+        options = dict(entry.options) if entry is not None else {}
+        self._model_load = model_flow.ModelLoad(self.hass, path, data, title, options)
+        return await self.async_step_check_model()
+
+    async def _async_finish_server(self, settings: ServerSettings) -> ConfigFlowResult:
+        """Create (or change) the entry for the checked model on a server."""
+        unique_id = server_flow.server_unique_id(settings)
+        if (
+            taken := await self._async_claim(unique_id, reason="server_already_configured")
+        ) is not None:
+            return taken
+        return self._create_or_update(
+            unique_id,
+            server_title(settings),
+            server_flow.server_entry_data(settings),
+            {CONF_MAX_CONCURRENT: settings.max_concurrent},
+        )
+
+    async def _async_claim(self, unique_id: str, reason: str) -> ConfigFlowResult | None:
+        """Abort (reason) when another entry has this unique id; else take it for this flow."""
+        entry = self._reconfigure_entry()
+        if entry is None:
+            await self.async_set_unique_id(unique_id)
+            self._abort_if_unique_id_configured(error=reason)
+            return None
+        if any(
+            other.unique_id == unique_id and other.entry_id != entry.entry_id
+            for other in self._async_current_entries(include_ignore=False)
+        ):
+            return self.async_abort(reason=reason)
+        return None
+
+    def _create_or_update(
+        self,
+        unique_id: str,
+        title: str,
+        data: dict[str, Any],
+        options: dict[str, Any] | None = None,
+    ) -> ConfigFlowResult:
+        """Create the entry with its first agent, or change the reconfigured one and reload it."""
+        if (entry := self._reconfigure_entry()) is not None:
+            return self.async_update_reload_and_abort(
+                entry,
+                unique_id=unique_id,
+                title=title,
+                data=data,
+                options={**entry.options, **(options or {})},
+            )
+        return self.async_create_entry(
+            title=title, data=data, options=options, subentries=self.initial_subentries(title)
         )

@@ -25,19 +25,11 @@ from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 
 from . import LocalAgentData
+from .agent_defaults import ai_task_data, sampling_settings
 from .const import (
     CONF_MAX_TOKENS,
-    CONF_MIN_P,
-    CONF_PRESENCE_PENALTY,
-    CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
-    CONF_TOP_K,
-    CONF_TOP_P,
-    DEFAULT_TASK_MAX_TOKENS,
-    DEFAULT_TASK_PRESENCE_PENALTY,
-    DEFAULT_THINKING,
-    DEFAULT_THINKING_BUDGET,
     DOMAIN,
     LOGGER,
     MAX_TEXT_ATTACHMENT_BYTES,
@@ -68,22 +60,14 @@ class TaskOptions:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> TaskOptions:
-        """Read the subentry's data, with defaults for what it lacks."""
-        defaults = SamplingSettings()
-        budget = int(data.get(CONF_THINKING_BUDGET, DEFAULT_THINKING_BUDGET))
+        """Read the subentry's data, with AI_TASK_DEFAULTS for what it lacks."""
+        data = ai_task_data(data)
+        budget = int(data[CONF_THINKING_BUDGET])
         return cls(
-            thinking=bool(data.get(CONF_THINKING, DEFAULT_THINKING)),
+            thinking=bool(data[CONF_THINKING]),
             thinking_budget=budget or None,
-            sampling=SamplingSettings(
-                temperature=float(data.get(CONF_TEMPERATURE, defaults.temperature)),
-                top_p=float(data.get(CONF_TOP_P, defaults.top_p)),
-                top_k=int(data.get(CONF_TOP_K, defaults.top_k)),
-                min_p=float(data.get(CONF_MIN_P, defaults.min_p)),
-                presence_penalty=float(
-                    data.get(CONF_PRESENCE_PENALTY, DEFAULT_TASK_PRESENCE_PENALTY)
-                ),
-            ),
-            max_tokens=int(data.get(CONF_MAX_TOKENS, DEFAULT_TASK_MAX_TOKENS)),
+            sampling=sampling_settings(data),
+            max_tokens=int(data[CONF_MAX_TOKENS]),
         )
 
 

@@ -69,7 +69,7 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
     """Check the server and return a worker for it; raise the entry error if it fails.
 
     An unreachable server (or one that does not serve the model yet) is retried by Home
-    Assistant; a refused API key starts the reauthentication flow (server_flow.py), on setup
+    Assistant; a refused API key starts the reauthentication flow (config_flow.py), on setup
     and whenever a conversation's request is refused later.
     """
     settings = server_settings(entry.data, entry.options)

@@ -1,10 +1,11 @@
-"""Config flow steps for a model on a server, and the options of such an entry.
+"""What the config flow needs for a model on a server, and the options of such an entry.
 
-Step `server`: address, API key, mode and concurrency; the server must answer /v1/models.
-Step `server_model`: the model, chosen from the server's list (skipped when it serves one);
-then the whole check (engine/server/validate.py) runs before the entry is created or changed.
-Steps `reauth`/`reauth_confirm`: the server refused the entry's API key (on setup, or in a
-conversation): ask for the key, check it the same way, save it and reload the entry.
+The steps are LocalAgentConfigFlow's (config_flow.py). Step `server`: address, API key, mode
+and concurrency; the server must answer /v1/models. Step `server_model`: the model, chosen from
+the server's list (skipped when it serves one); then the whole check (engine/server/validate.py)
+runs before the entry is created or changed. Steps `reauth`/`reauth_confirm`: the server refused
+the entry's API key (on setup, or in a conversation): ask for the key, check it the same way,
+save it and reload the entry.
 """
 
 from __future__ import annotations
@@ -15,14 +16,9 @@ from typing import Any
 
 import probatio
 
-from homeassistant.config_entries import (
-    SOURCE_RECONFIGURE,
-    ConfigFlow,
-    ConfigFlowResult,
-    ConfigSubentryData,
-    OptionsFlowWithReload,
-)
+from homeassistant.config_entries import ConfigEntry, ConfigFlowResult, OptionsFlowWithReload
 from homeassistant.const import CONF_API_KEY
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.selector import (
     BooleanSelector,
@@ -63,7 +59,7 @@ from .engine.server.settings import (
     ServerSettings,
 )
 from .engine.server.validate import async_list_models, async_validate
-from .server_entry import is_server_entry, server_settings, server_title
+from .server_entry import is_server_entry, server_settings
 
 
 def _number(low: float, high: float, step: float) -> NumberSelector:
@@ -128,156 +124,104 @@ def error_key(err: ServerError) -> str:
     return "server_error"
 
 
-class ServerEntryFlow(ConfigFlow):
-    """The steps that create (or reconfigure) an entry for a model on a server."""
+def form_errors(err: ServerError | None) -> tuple[dict[str, str], dict[str, str]]:
+    """Return the errors and placeholders a form shows after a check (None: none failed)."""
+    if err is None:
+        return {}, {"error": ""}
+    return {"base": error_key(err)}, {"error": err.detail}
 
-    _server_input: dict[str, Any] | None = None
-    _server_models: tuple[str, ...] = ()
 
-    def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
-        """Subentries a new entry starts with (the agent flow defines them)."""
-        return []
+async def async_server_models(
+    hass: HomeAssistant, settings: ServerSettings
+) -> tuple[tuple[str, ...], ServerError | None]:
+    """Ask the server which models it serves; return them, or what failed."""
+    try:
+        facts = await async_list_models(async_get_clientsession(hass), settings)
+    except ServerError as err:
+        return (), err
+    return tuple(facts.models), None
 
-    def _server_settings(self, model: str = "") -> ServerSettings:
-        assert self._server_input is not None
-        data = {**self._server_input, CONF_SERVER_MODEL: model}
-        # The user waits for the form: fail at once rather than retry.
-        return replace(server_settings(data, data), retries=0)
 
-    async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Where the server is and how to talk to it."""
-        errors: dict[str, str] = {}
-        placeholders = {"error": ""}
-        if user_input is not None:
-            self._server_input = dict(user_input)
-            session = async_get_clientsession(self.hass)
-            try:
-                facts = await async_list_models(session, self._server_settings())
-            except ServerError as err:
-                errors["base"] = error_key(err)
-                placeholders["error"] = err.detail
-            else:
-                self._server_models = tuple(facts.models)
-                return await self.async_step_server_model()
-        suggested = user_input or self._current_server_data()
-        return self.async_show_form(
-            step_id="server",
-            data_schema=self.add_suggested_values_to_schema(SERVER_SCHEMA, suggested),
-            errors=errors,
-            description_placeholders=placeholders,
-        )
+async def async_check_server(hass: HomeAssistant, settings: ServerSettings) -> ServerError | None:
+    """Run the whole check of a server and its model (server/validate.py); return what failed."""
+    try:
+        await async_validate(async_get_clientsession(hass), settings)
+    except ServerError as err:
+        return err
+    return None
 
-    async def async_step_server_model(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
-        """Which of the server's models; then check everything and create the entry."""
-        errors: dict[str, str] = {}
-        placeholders = {"error": "", "models": ", ".join(self._server_models) or "none"}
-        if user_input is None and len(self._server_models) == 1:
-            user_input = {CONF_SERVER_MODEL: self._server_models[0]}
-        if user_input is not None:
-            settings = self._server_settings(str(user_input[CONF_SERVER_MODEL]).strip())
-            try:
-                await async_validate(async_get_clientsession(self.hass), settings)
-            except ServerError as err:
-                errors["base"] = error_key(err)
-                placeholders["error"] = err.detail
-            else:
-                return await self._async_finish_server(settings)
-        schema = probatio.Schema(
-            {
-                probatio.Required(CONF_SERVER_MODEL): SelectSelector(
-                    SelectSelectorConfig(
-                        options=list(self._server_models),
-                        custom_value=True,
-                        mode=SelectSelectorMode.DROPDOWN,
-                    )
+
+def flow_settings(data: Mapping[str, Any], options: Mapping[str, Any]) -> ServerSettings:
+    """Return settings to check a server with while the user waits: no retries."""
+    return replace(server_settings(data, options), retries=0)
+
+
+def server_input_settings(server_input: Mapping[str, Any], model: str = "") -> ServerSettings:
+    """Return the settings the server form (and a model) describe, to check them."""
+    data = {**server_input, CONF_SERVER_MODEL: model}
+    return flow_settings(data, data)
+
+
+def current_server_data(entry: ConfigEntry | None) -> dict[str, Any]:
+    """Return what the forms suggest when reconfiguring a server entry (else nothing)."""
+    if entry is None or not is_server_entry(entry):
+        return {}
+    return {**entry.options, **entry.data}
+
+
+def server_model_schema(models: tuple[str, ...]) -> probatio.Schema:
+    """Choose one of the server's models (or name another)."""
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_SERVER_MODEL): SelectSelector(
+                SelectSelectorConfig(
+                    options=list(models), custom_value=True, mode=SelectSelectorMode.DROPDOWN
                 )
-            }
-        )
-        current = self._current_server_data().get(CONF_SERVER_MODEL)
-        default = current if current in self._server_models else None
-        default = default or next(iter(self._server_models), "")
-        suggested = user_input or {CONF_SERVER_MODEL: default}
-        return self.async_show_form(
-            step_id="server_model",
-            data_schema=self.add_suggested_values_to_schema(schema, suggested),
-            errors=errors,
-            description_placeholders=placeholders,
-        )
-
-    async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
-        """Ask for a new key: the model server refused the entry's."""
-        return await self.async_step_reauth_confirm()
-
-    async def async_step_reauth_confirm(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
-        """Ask for the key; check it against the server before saving it."""
-        entry = self._get_reauth_entry()
-        errors: dict[str, str] = {}
-        placeholders = {
-            "url": str(entry.data.get(CONF_SERVER_URL, "")),
-            "model": str(entry.data.get(CONF_SERVER_MODEL, "")),
-            "error": "",
-        }
-        if user_input is not None:
-            data = {key: value for key, value in entry.data.items() if key != CONF_API_KEY}
-            key = str(user_input.get(CONF_API_KEY) or "").strip()
-            if key:
-                data[CONF_API_KEY] = key
-            # The user waits for the form: fail at once rather than retry.
-            settings = replace(server_settings(data, entry.options), retries=0)
-            try:
-                await async_validate(async_get_clientsession(self.hass), settings)
-            except ServerError as err:
-                errors["base"] = error_key(err)
-                placeholders["error"] = err.detail
-            else:
-                return self.async_update_reload_and_abort(entry, data=data)
-        return self.async_show_form(
-            step_id="reauth_confirm",
-            data_schema=REAUTH_SCHEMA,
-            errors=errors,
-            description_placeholders=placeholders,
-        )
-
-    def _current_server_data(self) -> dict[str, Any]:
-        if self.source != SOURCE_RECONFIGURE:
-            return {}
-        entry = self._get_reconfigure_entry()
-        return {**entry.options, **entry.data} if is_server_entry(entry) else {}
-
-    async def _async_finish_server(self, settings: ServerSettings) -> ConfigFlowResult:
-        data: dict[str, Any] = {
-            CONF_BACKEND: Backend.SERVER.value,
-            CONF_SERVER_URL: settings.root,
-            CONF_SERVER_MODEL: settings.model,
-            CONF_SERVER_MODE: str(settings.mode),
-        }
-        if settings.api_key:
-            data[CONF_API_KEY] = settings.api_key
-        unique_id = f"{settings.root}#{settings.model}"
-        title = server_title(settings)
-        if self.source == SOURCE_RECONFIGURE:
-            entry = self._get_reconfigure_entry()
-            if any(
-                other.unique_id == unique_id and other.entry_id != entry.entry_id
-                for other in self._async_current_entries(include_ignore=False)
-            ):
-                return self.async_abort(reason="server_already_configured")
-            options = {**entry.options, CONF_MAX_CONCURRENT: settings.max_concurrent}
-            return self.async_update_reload_and_abort(
-                entry, unique_id=unique_id, title=title, data=data, options=options
             )
-        await self.async_set_unique_id(unique_id)
-        self._abort_if_unique_id_configured(error="server_already_configured")
-        return self.async_create_entry(
-            title=title,
-            data=data,
-            options={CONF_MAX_CONCURRENT: settings.max_concurrent},
-            subentries=self.initial_subentries(title),
-        )
+        }
+    )
+
+
+def suggested_server_model(models: tuple[str, ...], entry: ConfigEntry | None) -> dict[str, Any]:
+    """Suggest the entry's model when the server still has it, else the server's first."""
+    current = current_server_data(entry).get(CONF_SERVER_MODEL)
+    default = current if current in models else None
+    return {CONF_SERVER_MODEL: default or next(iter(models), "")}
+
+
+def server_entry_data(settings: ServerSettings) -> dict[str, Any]:
+    """Return the data of an entry for a model on a server."""
+    data: dict[str, Any] = {
+        CONF_BACKEND: Backend.SERVER.value,
+        CONF_SERVER_URL: settings.root,
+        CONF_SERVER_MODEL: settings.model,
+        CONF_SERVER_MODE: str(settings.mode),
+    }
+    if settings.api_key:
+        data[CONF_API_KEY] = settings.api_key
+    return data
+
+
+def server_unique_id(settings: ServerSettings) -> str:
+    """Return the unique id of an entry: one per model on a server."""
+    return f"{settings.root}#{settings.model}"
+
+
+def reauth_placeholders(entry: ConfigEntry) -> dict[str, str]:
+    """Name the server and model that refused the key."""
+    return {
+        "url": str(entry.data.get(CONF_SERVER_URL, "")),
+        "model": str(entry.data.get(CONF_SERVER_MODEL, "")),
+    }
+
+
+def reauth_data(entry: ConfigEntry, user_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the entry's data with the new key (none when the field was left empty)."""
+    data = {key: value for key, value in entry.data.items() if key != CONF_API_KEY}
+    key = str(user_input.get(CONF_API_KEY) or "").strip()
+    if key:
+        data[CONF_API_KEY] = key
+    return data
 
 
 class ServerOptionsFlow(OptionsFlowWithReload):

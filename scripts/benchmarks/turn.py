@@ -54,7 +54,8 @@ from typing import Any
 from unittest.mock import patch
 
 from custom_components.local_agent import agent as agent_module
-from custom_components.local_agent.config_flow import LocalAgentConfigFlow, default_agent_data
+from custom_components.local_agent.agent_defaults import agent_data
+from custom_components.local_agent.config_flow import LocalAgentConfigFlow
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_MAX_TOKENS,
@@ -334,7 +335,7 @@ async def async_server_agent(
         discovery_keys=MappingProxyType({}),
         subentries_data=[
             ConfigSubentryData(
-                data={**default_agent_data(), **options},
+                data={**agent_data(), **options},
                 subentry_type=SUBENTRY_CONVERSATION,
                 title=DEFAULT_AGENT_NAME,
                 unique_id=None,

@@ -12,7 +12,8 @@ from unittest.mock import patch
 
 from custom_components.local_agent import LocalAgentConfigEntry, safe_load
 from custom_components.local_agent.agent import ConversationAgent
-from custom_components.local_agent.config_flow import LocalAgentConfigFlow, default_agent_data
+from custom_components.local_agent.agent_defaults import agent_data
+from custom_components.local_agent.config_flow import LocalAgentConfigFlow
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
     DEFAULT_AGENT_NAME,
@@ -107,7 +108,7 @@ def model_entry(
 ) -> ConfigEntry:
     """Return the config entry the config flow would create, with options already set."""
     subentry = ConfigSubentryData(
-        data={**default_agent_data(), **(agent_options or {})},
+        data={**agent_data(), **(agent_options or {})},
         subentry_type=SUBENTRY_CONVERSATION,
         title=DEFAULT_AGENT_NAME,
         unique_id=None,

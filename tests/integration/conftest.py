@@ -12,7 +12,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from custom_components.local_agent import safe_load
-from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
     DOMAIN,
@@ -109,7 +109,7 @@ async def async_setup_entry_with_agent(
         domain=DOMAIN,
         subentries_data=[
             ConfigSubentryData(
-                data={**default_agent_data(), **agent_options},
+                data={**agent_data(), **agent_options},
                 subentry_type=SUBENTRY_CONVERSATION,
                 title="Local Agent",
                 unique_id=None,

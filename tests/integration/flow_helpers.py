@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from custom_components.local_agent.subentry_forms import agent_schema, nest
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+
+
+def agent_form(hass: HomeAssistant, flat: dict[str, Any]) -> dict[str, Any]:
+    """Fill the agent form with flat settings: grouped in its sections, as it takes them."""
+    return nest(agent_schema(hass), flat)
 
 
 async def async_through_progress(

@@ -7,7 +7,7 @@ from typing import Any
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_agent_data, default_agent_name
+from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -18,18 +18,22 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.subentry_flow import default_agent_name
 from homeassistant import config_entries
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGED
 from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.data_entry_flow import FlowResultType, section
 from homeassistant.helpers import entity_registry as er
+
+from .conftest import async_setup_agent
+from .flow_helpers import agent_form
 
 
 def agent_subentry(title: str) -> ConfigSubentryData:
     return ConfigSubentryData(
-        data=default_agent_data(),
+        data=agent_data(),
         subentry_type=SUBENTRY_CONVERSATION,
         title=title,
         unique_id=None,
@@ -79,9 +83,11 @@ async def test_agents_change_without_reloading_the_model(
     result = await hass.config_entries.subentries.async_init(
         (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
     )
-    form = {**default_agent_data(), CONF_NAME: "Office"}
+    form = {**agent_data(), CONF_NAME: "Office"}
     form.pop(CONF_LLM_HASS_API)
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, form)
+    )
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     office_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Office")
@@ -92,7 +98,8 @@ async def test_agents_change_without_reloading_the_model(
     # Change the first one: new name, thinking off.
     result = await entry.start_subentry_reconfigure_flow(hass, kitchen_id)
     result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {**form, CONF_NAME: "Kitchen helper", CONF_THINKING: False}
+        result["flow_id"],
+        agent_form(hass, {**form, CONF_NAME: "Kitchen helper", CONF_THINKING: False}),
     )
     await hass.async_block_till_done()
     assert result["reason"] == "reconfigure_successful"
@@ -163,3 +170,96 @@ async def test_new_agent_form_suggests_a_name_not_taken(
         if key.description and "suggested_value" in key.description
     }
     assert suggested[CONF_NAME] == "Local Agent (Tiny Qwen) 2"
+
+
+def suggested_values(schema: Any) -> dict[str, Any]:
+    """The values a form shows, by section (a field outside one stands on its own)."""
+    values: dict[str, Any] = {}
+    for key, value in schema.schema.items():
+        if isinstance(value, section):
+            values[str(key)] = suggested_values(value.schema)
+        elif key.description and "suggested_value" in key.description:
+            values[str(key)] = key.description["suggested_value"]
+    return values
+
+
+async def test_agent_form_has_sections_and_stores_flat_data(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    entry = (await async_setup_agent(hass, qwen35_model_path)).entry
+    agent = {
+        "prompt": "Be brief.",
+        "home_tools": False,
+        "llm_hass_api": ["assist"],
+        "max_tool_rounds": 3,
+    }
+    model = {
+        "thinking": False,
+        "thinking_budget": 128,
+        "temperature": 0.7,
+        "top_p": 0.9,
+        "top_k": 40,
+        "min_p": 0.05,
+        "presence_penalty": 1.0,
+        "max_tokens": 512,
+        "history_tokens": 2000,
+    }
+    safety = {
+        "sensitive_domains": ["lock", "valve"],
+        "sensitive_cover_classes": ["garage"],
+        "sensitive_entities": ["switch.front_door"],
+        "exempt_entities": ["script.goodnight"],
+        "exempt_tools": ["script__goodnight"],
+        "confirmation_pin": "1234",
+        "allow_unattended": True,
+        "confirmation_timeout": 60,
+    }
+
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
+    )
+    assert result["type"] is FlowResultType.FORM
+    sections = {
+        str(key): sorted(str(field) for field in value.schema.schema)
+        for key, value in result["data_schema"].schema.items()
+        if isinstance(value, section)
+    }
+    assert sections == {"agent": sorted(agent), "model": sorted(model), "safety": sorted(safety)}
+    # A new agent's form shows the defaults, each in its section.
+    shown = suggested_values(result["data_schema"])
+    defaults = agent_data()
+    assert shown["model"] == {key: defaults[key] for key in model}
+    assert shown["safety"]["sensitive_domains"] == defaults["sensitive_domains"]
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {CONF_NAME: "Sectioned", "agent": agent, "model": model, "safety": safety},
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    subentry = next(sub for sub in entry.subentries.values() if sub.title == "Sectioned")
+    # Stored flat, exactly as submitted: the agent and older subentries never see a section.
+    assert dict(subentry.data) == {**agent, **model, **safety}
+
+    # Reconfiguring shows the stored values in their sections.
+    result = await entry.start_subentry_reconfigure_flow(hass, subentry.subentry_id)
+    assert suggested_values(result["data_schema"]) == {
+        CONF_NAME: "Sectioned",
+        "agent": agent,
+        "model": model,
+        "safety": safety,
+    }
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"],
+        {
+            CONF_NAME: "Sectioned",
+            "agent": agent,
+            "model": {**model, "top_k": 10.0},
+            "safety": safety,
+        },
+    )
+    await hass.async_block_till_done()
+    assert result["reason"] == "reconfigure_successful"
+    stored = entry.subentries[subentry.subentry_id].data
+    assert stored == {**agent, **model, "top_k": 10, **safety}
+    assert isinstance(stored["top_k"], int)

@@ -16,12 +16,8 @@ from freezegun.api import FrozenDateTimeFactory
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent.agent_defaults import agent_data, ai_task_data
 from custom_components.local_agent.ai_task import LocalAgentTaskEntity
-from custom_components.local_agent.config_flow import (
-    default_agent_data,
-    default_agent_name,
-    default_ai_task_data,
-)
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_MAX_TOKENS,
@@ -35,6 +31,7 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest, LlamaRuntime
+from custom_components.local_agent.subentry_flow import default_agent_name
 from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
@@ -61,7 +58,7 @@ STRUCTURE: dict[str, Any] = {
 def task_subentry(title: str, **options: Any) -> ConfigSubentryData:
     # Room for two texts at the grammar's bound, however long random weights make them.
     return ConfigSubentryData(
-        data={**default_ai_task_data(), CONF_MAX_TOKENS: 1500, **options},
+        data={**ai_task_data(), CONF_MAX_TOKENS: 1500, **options},
         subentry_type=SUBENTRY_AI_TASK,
         title=title,
         unique_id=None,
@@ -70,7 +67,7 @@ def task_subentry(title: str, **options: Any) -> ConfigSubentryData:
 
 def agent_subentry(title: str) -> ConfigSubentryData:
     return ConfigSubentryData(
-        data=default_agent_data(), subentry_type=SUBENTRY_CONVERSATION, title=title, unique_id=None
+        data=agent_data(), subentry_type=SUBENTRY_CONVERSATION, title=title, unique_id=None
     )
 
 
@@ -379,7 +376,7 @@ async def test_ai_tasks_come_and_go_without_reloading_the_model(
         if key.description and "suggested_value" in key.description
     }
     assert suggested[CONF_NAME] == "Local Agent AI Task (Tiny Qwen)"
-    form = {**default_ai_task_data(), CONF_NAME: suggested[CONF_NAME], CONF_THINKING: False}
+    form = {**ai_task_data(), CONF_NAME: suggested[CONF_NAME], CONF_THINKING: False}
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY

@@ -9,7 +9,7 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent import MODEL_REGISTRY, safe_load
-from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_BACKEND,
     CONF_CONTEXT_SIZE,
@@ -29,7 +29,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 
 from .conftest import async_setup_agent
-from .flow_helpers import async_through_progress
+from .flow_helpers import agent_form, async_through_progress
 
 
 async def start_flow(hass: HomeAssistant) -> str:
@@ -146,9 +146,11 @@ async def test_agent_subentry_can_be_added_and_reconfigured(
         (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
     )
     assert result["type"] is FlowResultType.FORM
-    form = {**default_agent_data(), CONF_NAME: "Kitchen helper", CONF_THINKING_BUDGET: 64}
+    form = {**agent_data(), CONF_NAME: "Kitchen helper", CONF_THINKING_BUDGET: 64}
     form.pop(CONF_LLM_HASS_API)
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, form)
+    )
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert hass.states.get("conversation.kitchen_helper") is not None
@@ -158,7 +160,7 @@ async def test_agent_subentry_can_be_added_and_reconfigured(
     result = await entry.start_subentry_reconfigure_flow(hass, added.subentry_id)
     assert result["type"] is FlowResultType.FORM
     result = await hass.config_entries.subentries.async_configure(
-        result["flow_id"], {**form, CONF_NAME: "Kitchen", CONF_THINKING: False}
+        result["flow_id"], agent_form(hass, {**form, CONF_NAME: "Kitchen", CONF_THINKING: False})
     )
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"

@@ -14,10 +14,11 @@ from pathlib import Path
 import re
 from typing import Any
 
+import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_agent_data, default_ai_task_data
+from custom_components.local_agent.agent_defaults import agent_data, ai_task_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_MODEL_PATH,
@@ -30,12 +31,14 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.model_catalog import DEFAULT_MODEL
 from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
-from homeassistant import config_entries
+from homeassistant import config_entries, data_entry_flow
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from tests.fake_openai import FakeOpenAI, serve_fake_openai
 from tests.hub_server import FakeHub
+
+from .flow_helpers import agent_form
 
 STRINGS: dict[str, Any] = json.loads(
     (
@@ -84,11 +87,19 @@ class Renderer:
                 render(step["title"], {}, f"{self.name}.step.{step_id}.title (progress)")
             for key, text in step.get("data_description", {}).items():
                 texts[f"step.{step_id}.data_description.{key}"] = text
+            for name, section in step.get("sections", {}).items():
+                for key in ("name", "description"):
+                    if key in section:
+                        texts[f"step.{step_id}.sections.{name}.{key}"] = section[key]
+                for key, text in section.get("data_description", {}).items():
+                    texts[f"step.{step_id}.sections.{name}.data_description.{key}"] = text
             for key, text in step.get("menu_options", {}).items():
                 texts[f"step.{step_id}.menu_options.{key}"] = text
             if kind is FlowResultType.MENU:
                 assert set(result["menu_options"]) <= set(step["menu_options"])
         if kind is FlowResultType.FORM:
+            missing = unlabelled_fields(result["data_schema"], self.section["step"][step_id])
+            assert not missing, f"{self.name}.step.{step_id}: no label for {missing}"
             for error in (result.get("errors") or {}).values():
                 texts[f"error.{error}"] = self.section["error"][error]
         if kind is FlowResultType.SHOW_PROGRESS:
@@ -105,6 +116,50 @@ class Renderer:
         shown = set(self.section["step"]) - SILENT_STEPS
         assert shown <= self.steps, f"steps never rendered: {sorted(shown - self.steps)}"
         assert set(self.section.get("progress", {})) <= self.progress
+
+
+def unlabelled_fields(schema: Any, step: dict[str, Any]) -> list[str]:
+    """Fields of a form (those in its sections too) without a label in its step's strings.
+
+    The frontend labels a field with step.data.<field>, a section with step.sections.<section>
+    .name and a field in a section with step.sections.<section>.data.<field>; a missing one
+    shows the bare key.
+    """
+    if schema is None:
+        return []
+    missing: list[str] = []
+    sections = step.get("sections", {})
+    for key, value in schema.schema.items():
+        if isinstance(value, data_entry_flow.section):
+            strings = sections.get(str(key), {})
+            if "name" not in strings:
+                missing.append(f"sections.{key}.name")
+            missing += [
+                f"sections.{key}.data.{field}"
+                for field in value.schema.schema
+                if str(field) not in strings.get("data", {})
+            ]
+        elif str(key) not in step.get("data", {}):
+            missing.append(f"data.{key}")
+    return missing
+
+
+def test_unlabelled_fields_are_found_in_sections_too() -> None:
+    schema = probatio.Schema(
+        {
+            probatio.Required("name"): str,
+            probatio.Required("more"): data_entry_flow.section(
+                probatio.Schema({probatio.Required("a"): int, probatio.Required("b"): int})
+            ),
+        }
+    )
+    step = {"data": {"name": "Name"}, "sections": {"more": {"name": "More", "data": {"a": "A"}}}}
+    assert unlabelled_fields(schema, step) == ["sections.more.data.b"]
+    assert unlabelled_fields(schema, {"data": {"name": "Name"}}) == [
+        "sections.more.name",
+        "sections.more.data.a",
+        "sections.more.data.b",
+    ]
 
 
 def test_render_fails_on_a_missing_placeholder() -> None:
@@ -272,8 +327,8 @@ async def test_every_options_and_agent_step_renders(
             context={"source": config_entries.SOURCE_USER},
         )
     )
-    form = {**default_agent_data(), CONF_NAME: "Kitchen"}
-    form.pop(CONF_LLM_HASS_API)
+    form = agent_form(hass, {**agent_data(), CONF_NAME: "Kitchen"})
+    form["agent"].pop(CONF_LLM_HASS_API)
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
     await hass.async_block_till_done()
     subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Kitchen")
@@ -310,7 +365,7 @@ async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path
             (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
         )
     )
-    form = {**default_ai_task_data(), CONF_NAME: "Classifier"}
+    form = {**ai_task_data(), CONF_NAME: "Classifier"}
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
     await hass.async_block_till_done()
     subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Classifier")

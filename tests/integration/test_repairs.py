@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_agent_data
+from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
 from custom_components.local_agent.issues import model_issue_id
 from custom_components.local_agent.model_catalog import DEFAULT_MODEL
@@ -36,7 +36,7 @@ async def add_entry(hass: HomeAssistant, data: dict[str, Any]) -> MockConfigEntr
         unique_id=data[CONF_MODEL_PATH],
         subentries_data=[
             ConfigSubentryData(
-                data=default_agent_data(),
+                data=agent_data(),
                 subentry_type=SUBENTRY_CONVERSATION,
                 title="Local Agent",
                 unique_id=None,

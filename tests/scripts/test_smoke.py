@@ -77,3 +77,21 @@ def test_forms_are_filled_with_suggested_values_defaults_and_overrides() -> None
     }
     values = form_values(result, {"max_tokens": 64, "model_path": "/m.gguf", "unknown": 1})
     assert values == {"name": "Agent", "max_tokens": 64, "model_path": "/m.gguf"}
+
+
+def test_forms_with_sections_are_filled_section_by_section() -> None:
+    result = {
+        "data_schema": [
+            {"name": "name", "description": {"suggested_value": "Agent"}},
+            {
+                "name": "model",
+                "type": "expandable",
+                "schema": [
+                    {"name": "max_tokens", "description": {"suggested_value": 768}},
+                    {"name": "thinking", "default": True},
+                ],
+            },
+        ]
+    }
+    values = form_values(result, {"max_tokens": 64})
+    assert values == {"name": "Agent", "model": {"max_tokens": 64, "thinking": True}}

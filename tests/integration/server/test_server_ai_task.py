@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.config_flow import default_ai_task_data
+from custom_components.local_agent.agent_defaults import ai_task_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_SERVER_GRAMMAR,
@@ -53,7 +53,7 @@ async def setup_task(
         unique_id=f"{url}#{model}",
         subentries_data=[
             ConfigSubentryData(
-                data={**default_ai_task_data(), **options},
+                data={**ai_task_data(), **options},
                 subentry_type=SUBENTRY_AI_TASK,
                 title="Task",
                 unique_id=None,
