@@ -12,7 +12,6 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import device_registry as dr
-from homeassistant.util.hass_dict import HassKey
 
 from . import entry_updates, issues, llama_package, safe_load, server_entry
 from .backend import Backend, entry_backend
@@ -27,15 +26,13 @@ from .const import (
 )
 from .engine.errors import EngineError, EngineOutOfMemoryError, UnsupportedArchitectureError
 from .engine.interface import GenerationEngine
-from .engine.local.worker import ModelRegistry, ModelWorker
-from .engine.server.worker import ServerWorker
 from .engine.settings import EngineSettings
+from .local_engines import local_engines
 from .memory import release_freed_memory
 from .model_file import ModelFileProblem, check_model_file
 from .stats import AgentStats
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
-MODEL_REGISTRY: HassKey[ModelRegistry] = HassKey(f"{DOMAIN}_models")
 
 
 @dataclass(slots=True)
@@ -114,9 +111,11 @@ async def _async_setup_llama_entry(hass: HomeAssistant, entry: LocalAgentConfigE
         )
     issues.async_clear_runtime_issue(hass)
     settings = engine_settings(entry)
-    await safe_load.async_ensure_loadable(hass, entry, model_path, version, settings)
+    engines = local_engines(hass)
+    result = await engines.check(hass, model_path, version, settings)
+    safe_load.async_raise_unless_loadable(hass, entry, result)
 
-    registry = hass.data.setdefault(MODEL_REGISTRY, ModelRegistry())
+    registry = engines.registry
     try:
         worker = await registry.acquire(model_path, settings)
     except EngineOutOfMemoryError as err:
@@ -169,7 +168,7 @@ async def _async_setup_server_entry(hass: HomeAssistant, entry: LocalAgentConfig
 
 @callback
 def _async_register_model_device(
-    hass: HomeAssistant, entry: ConfigEntry, worker: ModelWorker | ServerWorker, software: str
+    hass: HomeAssistant, entry: ConfigEntry, worker: GenerationEngine, software: str
 ) -> str:
     """Register one device per model entry; the agents' devices point to it (via_device_id)."""
     info = worker.info

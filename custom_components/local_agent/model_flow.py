@@ -25,7 +25,7 @@ from homeassistant.helpers.selector import (
     TextSelector,
 )
 
-from . import MODEL_REGISTRY, engine_settings, llama_package, safe_load
+from . import engine_settings, llama_package
 from .backend import Backend
 from .const import (
     CONF_BACKEND,
@@ -37,7 +37,8 @@ from .const import (
     LOGGER,
 )
 from .engine.errors import EngineError
-from .engine.local.worker import ModelRegistry, ModelWorker
+from .engine.interface import GenerationEngine
+from .local_engines import local_engines
 from .model_catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
 from .model_download import CONF_FILENAME, CONF_REPO_ID, CONF_REVISION
 from .model_file import ModelFileProblem, check_model_file
@@ -132,7 +133,7 @@ class ModelLoad:
         self.title = title
         self._options = options
         self._check: asyncio.Task[ProbeResult | None] | None = None
-        self._load: asyncio.Task[ModelWorker | None] | None = None
+        self._load: asyncio.Task[GenerationEngine | None] | None = None
 
     def placeholders(self) -> dict[str, str]:
         """Name the file in the progress texts."""
@@ -146,7 +147,7 @@ class ModelLoad:
             )
         return self._check
 
-    def load(self) -> asyncio.Task[ModelWorker | None]:
+    def load(self) -> asyncio.Task[GenerationEngine | None]:
         """Start (once) the load into the shared registry, held until the flow ends."""
         if self._load is None:
             self._load = self.hass.async_create_task(
@@ -164,12 +165,12 @@ class ModelLoad:
         version = await self.hass.async_add_executor_job(llama_package.llama_cpp_version)
         if version is None:
             return None
-        return await safe_load.async_check_model(
+        return await local_engines(self.hass).check(
             self.hass, self.path, version, engine_settings(self._options)
         )
 
-    async def _async_load(self) -> ModelWorker | None:
-        registry = self.hass.data.setdefault(MODEL_REGISTRY, ModelRegistry())
+    async def _async_load(self) -> GenerationEngine | None:
+        registry = local_engines(self.hass).registry
         try:
             return await registry.acquire(self.path, engine_settings(self._options))
         except EngineError as err:
@@ -177,10 +178,10 @@ class ModelLoad:
             LOGGER.warning("Loading %s failed: %s", self.path.name, err)
             return None
 
-    def _release_hold(self, task: asyncio.Task[ModelWorker | None]) -> None:
+    def _release_hold(self, task: asyncio.Task[GenerationEngine | None]) -> None:
         if task.cancelled() or task.exception() is not None or (worker := task.result()) is None:
             return
-        registry = self.hass.data[MODEL_REGISTRY]
+        registry = local_engines(self.hass).registry
         self.hass.async_create_background_task(
             registry.release(worker), f"local_agent release {worker.info.path.name}"
         )

@@ -28,7 +28,7 @@ import sys
 from typing import Any, Final
 
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.core import HomeAssistant
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
@@ -238,15 +238,11 @@ async def async_check_model(
     return result
 
 
-async def async_ensure_loadable(
-    hass: HomeAssistant,
-    entry: ConfigEntry,
-    path: Path,
-    runtime_version: str,
-    settings: EngineSettings,
+@callback
+def async_raise_unless_loadable(
+    hass: HomeAssistant, entry: ConfigEntry, result: ProbeResult
 ) -> None:
-    """Raise ConfigEntryError/NotReady (and a repair issue) unless the model runs safely."""
-    result = await async_check_model(hass, path, runtime_version, settings)
+    """Raise ConfigEntryError/NotReady (and a repair issue) unless the check says it runs."""
     error = result.detail.splitlines()[-1] if result.detail else result.reason
     match result.outcome:
         case ProbeOutcome.OK:

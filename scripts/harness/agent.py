@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-from unittest.mock import patch
 
-from custom_components.local_agent import LocalAgentConfigEntry, safe_load
+from custom_components.local_agent import LocalAgentConfigEntry
 from custom_components.local_agent.agent import ConversationAgent
 from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.config_flow import LocalAgentConfigFlow
@@ -21,10 +20,9 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
-from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
+from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.server.worker import ServerWorker
-from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
+from custom_components.local_agent.local_engines import LOCAL_ENGINES
 from homeassistant.auth.const import GROUP_ID_ADMIN, GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.components.conversation.const import DATA_COMPONENT
@@ -38,6 +36,7 @@ from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from .hass_runner import HarnessError
+from .stand_in import StandInWorker, stand_in_engines
 
 
 @dataclass(slots=True)
@@ -134,7 +133,7 @@ async def async_local_agent(
     *,
     engine_options: Mapping[str, Any] | None = None,
     agent_options: Mapping[str, Any] | None = None,
-    stand_in: Any = None,
+    stand_in: StandInWorker | None = None,
 ) -> AsyncIterator[LocalAgentHandle]:
     """Set up a model entry with one agent; unload it (freeing the model) afterwards.
 
@@ -142,7 +141,7 @@ async def async_local_agent(
     (see stand_in.py); the file at model_path must still look like a GGUF file.
     """
     entry = model_entry(model_path, engine_options=engine_options, agent_options=agent_options)
-    with _model_replaced_by(stand_in):
+    with _model_replaced_by(hass, stand_in):
         await hass.config_entries.async_add(entry)
         await hass.async_block_till_done()
     try:
@@ -156,27 +155,20 @@ async def async_local_agent(
 
 
 @contextlib.contextmanager
-def _model_replaced_by(stand_in: Any) -> Iterator[None]:
+def _model_replaced_by(hass: HomeAssistant, stand_in: StandInWorker | None) -> Iterator[None]:
+    """While the entry sets up, its model file loads as the stand-in (if any)."""
     if stand_in is None:
         yield
         return
-
-    async def acquire(_registry: ModelRegistry, _path: Path, _settings: EngineSettings) -> Any:
-        return stand_in
-
-    async def release(_registry: ModelRegistry, _worker: Any) -> None:
-        return None
-
-    async def check_model(*_args: Any) -> ProbeResult:
-        # The stand-in's file is never loaded: no need to prove in a child process it loads.
-        return ProbeResult(ProbeOutcome.OK)
-
-    with (
-        patch.object(ModelRegistry, "acquire", acquire),
-        patch.object(ModelRegistry, "release", release),
-        patch.object(safe_load, "async_check_model", check_model),
-    ):
+    previous = hass.data.get(LOCAL_ENGINES)
+    hass.data[LOCAL_ENGINES] = stand_in_engines(stand_in)
+    try:
         yield
+    finally:
+        if previous is None:
+            hass.data.pop(LOCAL_ENGINES, None)
+        else:
+            hass.data[LOCAL_ENGINES] = previous
 
 
 def _agent_entity_id(hass: HomeAssistant, entry: ConfigEntry) -> str:

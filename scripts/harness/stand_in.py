@@ -28,6 +28,7 @@ from custom_components.local_agent.engine.generation import (
     GenerationStats,
     ModelInfo,
 )
+from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
@@ -35,6 +36,8 @@ from custom_components.local_agent.engine.tool_calls import (
     format_tool_call,
 )
 from custom_components.local_agent.engine.types import Conversation, ToolCall, ToolSpec
+from custom_components.local_agent.local_engines import LocalEngines
+from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 
 DEFAULT_OUTPUT = "The user greets me.\n</think>\n\nHello."
 
@@ -167,3 +170,16 @@ class StandInWorker:
 
     async def close(self) -> None:
         """Nothing to free."""
+
+
+def stand_in_engines(engine: StandInWorker) -> LocalEngines:
+    """Local engines whose every model file is this stand-in: put in hass.data[LOCAL_ENGINES]."""
+
+    async def load(_path: Path, _settings: EngineSettings) -> StandInWorker:
+        return engine
+
+    async def check(*_args: object) -> ProbeResult:
+        # The stand-in's file is never loaded: there is nothing to prove in a child process.
+        return ProbeResult(ProbeOutcome.OK, reason="a stand-in engine")
+
+    return LocalEngines(registry=ModelRegistry(load), check=check)

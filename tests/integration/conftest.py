@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Generator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,7 +11,6 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
-from custom_components.local_agent import safe_load
 from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
@@ -19,14 +18,15 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
 )
-from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
+from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
+from custom_components.local_agent.local_engines import LOCAL_ENGINES
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
+from scripts.harness.stand_in import stand_in_engines
 
 from .home import async_setup_demo_home
 from .scripted_model import ScriptedWorker
@@ -127,27 +127,13 @@ async def async_setup_entry_with_agent(
 
 
 @pytest.fixture
-def scripted_worker(tmp_path: Path) -> Generator[ScriptedWorker]:
-    """Replace model loading with a scripted stand-in (deterministic behaviour tests)."""
+def scripted_worker(hass: HomeAssistant, tmp_path: Path) -> ScriptedWorker:
+    """Every model file loads as a scripted stand-in (deterministic behaviour tests)."""
     model_path = tmp_path / "scripted.gguf"
     model_path.write_bytes(b"GGUF" + bytes(60))
     worker = ScriptedWorker(model_path, EngineSettings())
-
-    async def acquire(self: ModelRegistry, path: Path, settings: EngineSettings) -> Any:
-        return worker
-
-    async def release(self: ModelRegistry, released: Any) -> None:
-        return None
-
-    async def check_model(*_args: Any) -> ProbeResult:
-        return ProbeResult(ProbeOutcome.OK)  # the stand-in file is no real model
-
-    with (
-        patch.object(ModelRegistry, "acquire", acquire),
-        patch.object(ModelRegistry, "release", release),
-        patch.object(safe_load, "async_check_model", check_model),
-    ):
-        yield worker
+    hass.data[LOCAL_ENGINES] = stand_in_engines(worker)
+    return worker
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import MODEL_REGISTRY, safe_load
+from custom_components.local_agent import safe_load
 from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_BACKEND,
@@ -21,6 +21,7 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.local_engines import LOCAL_ENGINES, LocalEngines, local_engines
 from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
@@ -77,7 +78,7 @@ async def test_local_file_creates_entry_with_an_agent(
     assert entry.state is ConfigEntryState.LOADED
     # The entry took over the model the flow loaded: loaded once, still held by the entry.
     assert load.call_count == 1
-    assert hass.data[MODEL_REGISTRY].loaded == 1
+    assert local_engines(hass).registry.loaded == 1
 
 
 async def test_file_that_fails_the_load_check_is_not_added(
@@ -88,11 +89,12 @@ async def test_file_that_fails_the_load_check_is_not_added(
     flow_id = await start_flow(hass)
     failed = ProbeResult(ProbeOutcome.LOAD_FAILED, "exit status 3", "llama_load: bad tensor")
 
-    with patch.object(safe_load, "async_check_model", return_value=failed):
-        result = await hass.config_entries.flow.async_configure(
-            flow_id, {CONF_MODEL_PATH: str(model)}
-        )
-        result = await async_through_progress(hass, result)
+    async def check(*_args: object) -> ProbeResult:
+        return failed
+
+    hass.data[LOCAL_ENGINES] = LocalEngines(check=check)
+    result = await hass.config_entries.flow.async_configure(flow_id, {CONF_MODEL_PATH: str(model)})
+    result = await async_through_progress(hass, result)
 
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "local_file"

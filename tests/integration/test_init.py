@@ -6,7 +6,6 @@ from pathlib import Path
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import MODEL_REGISTRY
 from custom_components.local_agent.const import (
     CONF_BACKEND,
     CONF_MODEL_PATH,
@@ -14,6 +13,7 @@ from custom_components.local_agent.const import (
     CONF_SERVER_URL,
     DOMAIN,
 )
+from custom_components.local_agent.local_engines import local_engines
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -31,13 +31,13 @@ async def test_entry_loads_model_creates_agent_and_unload_frees_it(
     assert agent.entry.runtime_data.worker.chat_template.source == "gguf"
     assert hass.states.get(agent.entity_id) is not None
     assert er.async_get(hass).async_get(agent.entity_id) is not None
-    assert hass.data[MODEL_REGISTRY].loaded == 1
+    assert local_engines(hass).registry.loaded == 1
 
     assert await hass.config_entries.async_unload(agent.entry.entry_id)
     await hass.async_block_till_done()
 
     assert agent.entry.state is ConfigEntryState.NOT_LOADED
-    assert hass.data[MODEL_REGISTRY].loaded == 0
+    assert local_engines(hass).registry.loaded == 0
 
 
 async def test_entry_with_missing_file_fails_with_reason(

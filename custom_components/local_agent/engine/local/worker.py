@@ -10,7 +10,7 @@ last user releases it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 import logging
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Self
 from ..chat_format import ChatTemplate
 from ..errors import EngineError, GenerationCancelledError
 from ..generation import GenerationOutput, GenerationRequest, ModelInfo
+from ..interface import GenerationEngine
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
 from ..types import Conversation, ToolSpec
@@ -30,8 +31,11 @@ _LOGGER = logging.getLogger(__name__)
 
 @dataclass(slots=True)
 class _Shared:
-    worker: ModelWorker
+    worker: GenerationEngine
     users: int
+
+
+type EngineLoader = Callable[[Path, EngineSettings], Awaitable[GenerationEngine]]
 
 
 class ModelWorker:
@@ -180,24 +184,25 @@ class ModelWorker:
 class ModelRegistry:
     """Shares loaded models between users of the same file and settings."""
 
-    def __init__(self) -> None:
-        """Start empty."""
+    def __init__(self, loader: EngineLoader | None = None) -> None:
+        """Start empty; models are loaded by ModelWorker.load unless another loader is given."""
         self._models: dict[tuple[Path, EngineSettings], _Shared] = {}
         self._lock = asyncio.Lock()
+        self._loader: EngineLoader = loader or ModelWorker.load
 
-    async def acquire(self, path: Path, settings: EngineSettings) -> ModelWorker:
+    async def acquire(self, path: Path, settings: EngineSettings) -> GenerationEngine:
         """Return the loaded model for path, loading it on first use."""
         resolved = await asyncio.get_running_loop().run_in_executor(None, path.resolve)
         key = (resolved, settings)
         async with self._lock:
             shared = self._models.get(key)
             if shared is None:
-                worker = await ModelWorker.load(key[0], settings)
+                worker = await self._loader(key[0], settings)
                 shared = self._models[key] = _Shared(worker=worker, users=0)
             shared.users += 1
             return shared.worker
 
-    async def release(self, worker: ModelWorker) -> None:
+    async def release(self, worker: GenerationEngine) -> None:
         """Give a model back; the last release frees it."""
         async with self._lock:
             for key, shared in list(self._models.items()):
