@@ -3,7 +3,7 @@
 For each model (Gemma 3 270M, the tiny random-weight qwen35 test model, any --model):
 
 * Prompt tokens/s: a cold request (empty context, no checkpoints) through
-  `LlamaRuntime.generate()`, timed by the engine's own stats (tokenized prompt evaluated in
+  `LoadedModel.generate()`, timed by the engine's own stats (tokenized prompt evaluated in
   n_batch chunks, *including* saving its prefix checkpoints), against `Llama.eval()` of the
   very same tokens on a fresh `llama_cpp.Llama` context (static part, then dynamic part, so
   that both evaluate the same batches and a greedy answer comes out token for token the same).
@@ -43,7 +43,7 @@ from custom_components.local_agent.engine.chat_format import PromptParts
 from custom_components.local_agent.engine.local.llama import (
     GenerationRequest,
     GenerationStats,
-    LlamaRuntime,
+    LoadedModel,
 )
 from custom_components.local_agent.engine.local.sampling import PENALTY_WINDOW
 from custom_components.local_agent.engine.settings import (
@@ -234,7 +234,7 @@ def _engine_request(
     )
 
 
-class TimedRuntime(LlamaRuntime):
+class TimedModel(LoadedModel):
     """Our runtime, also noting the process CPU time its prompt evaluation took."""
 
     prompt_cpu = 0.0
@@ -257,7 +257,7 @@ class TimedRuntime(LlamaRuntime):
 
 
 def _engine_run(
-    runtime: TimedRuntime, parts: PromptParts, sampling: SamplingSettings, max_tokens: int
+    runtime: TimedModel, parts: PromptParts, sampling: SamplingSettings, max_tokens: int
 ) -> Figures:
     runtime.reset_cache()
     started = time.process_time()
@@ -274,7 +274,7 @@ def _engine_run(
     )
 
 
-def _measure_cache(runtime: TimedRuntime, runs: int) -> CacheFigures:
+def _measure_cache(runtime: TimedModel, runs: int) -> CacheFigures:
     first = prompt_fixture.first_request()
     repeat = prompt_fixture.repeat_request()
     assert first.static == repeat.static
@@ -317,8 +317,8 @@ def _log(message: str) -> None:
 
 
 @contextlib.contextmanager
-def _opened(path: Path, settings: EngineSettings) -> Iterator[tuple[TimedRuntime, RawLlama]]:
-    runtime = TimedRuntime(path, settings)
+def _opened(path: Path, settings: EngineSettings) -> Iterator[tuple[TimedModel, RawLlama]]:
+    runtime = TimedModel(path, settings)
     try:
         raw = RawLlama(path, settings)
         try:

@@ -60,7 +60,7 @@ from custom_components.local_agent.engine.chat_format import PromptParts, render
 from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
-    LlamaRuntime,
+    LoadedModel,
 )
 from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.local.worker import ModelWorker
@@ -200,7 +200,7 @@ class ForcedAnswers:
         self._queues: dict[int, list[int]] = {}
         self._lock = threading.Lock()
 
-    def script(self, runtime: LlamaRuntime, request: GenerationRequest) -> list[int]:
+    def script(self, runtime: LoadedModel, request: GenerationRequest) -> list[int]:
         prompt = runtime.render(request)
         first_round = "<tool_response>" not in prompt.dynamic.rsplit("<|im_start|>", 2)[-2]
         if not first_round:
@@ -216,11 +216,11 @@ class ForcedAnswers:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
-        generate = LlamaRuntime.generate
+        generate = LoadedModel.generate
         forced = self
 
         def forced_generate(
-            runtime: LlamaRuntime,
+            runtime: LoadedModel,
             request: GenerationRequest,
             cancel: threading.Event | None = None,
             on_event: Callable[[ParseEvent], None] | None = None,
@@ -229,7 +229,7 @@ class ForcedAnswers:
                 forced._queues[id(runtime)] = forced.script(runtime, request)
             return generate(runtime, replace(request, max_tokens=512), cancel, on_event)
 
-        def forced_sample(runtime: LlamaRuntime, sampler: TokenSampler, *, grammar: bool) -> int:
+        def forced_sample(runtime: LoadedModel, sampler: TokenSampler, *, grammar: bool) -> int:
             queue = forced._queues.get(id(runtime))
             if queue:
                 return queue.pop(0)
@@ -239,8 +239,8 @@ class ForcedAnswers:
             return eot if eot >= 0 else int(llama_cpp.llama_vocab_eos(vocab))
 
         with (
-            patch.object(LlamaRuntime, "generate", forced_generate),
-            patch.object(LlamaRuntime, "sample_next", forced_sample),
+            patch.object(LoadedModel, "generate", forced_generate),
+            patch.object(LoadedModel, "sample_next", forced_sample),
         ):
             yield
 

@@ -21,7 +21,7 @@ import time
 
 from custom_components.local_agent.data_task import TaskOptions, build_request, structure_schema
 from custom_components.local_agent.engine.chat_format import load_template
-from custom_components.local_agent.engine.local.llama import LlamaRuntime
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import EngineSettings, physical_cores
 from custom_components.local_agent.engine.structure import parse_structure
 from homeassistant.components.ai_task.services import _validate_structure_fields
@@ -47,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
 
     path = resolve_model(args.model)
-    runtime = LlamaRuntime(path, EngineSettings(n_ctx=4096, n_threads=args.threads))
+    runtime = LoadedModel(path, EngineSettings(n_ctx=4096, n_threads=args.threads))
     template = load_template(runtime.info.metadata)
     schema = structure_schema(_validate_structure_fields(STRUCTURE))
     results = []

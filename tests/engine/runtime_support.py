@@ -18,7 +18,7 @@ from custom_components.local_agent.engine.local.llama import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
-    LlamaRuntime,
+    LoadedModel,
 )
 from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
@@ -104,8 +104,8 @@ def make_request(parts: PromptParts, **overrides: Any) -> GenerationRequest:
     return GenerationRequest(prompt, **fields)
 
 
-class RecordingRuntime(LlamaRuntime):
-    """A LlamaRuntime that records what it samples and evaluates, and can be slowed down."""
+class RecordingModel(LoadedModel):
+    """A LoadedModel that records what it samples and evaluates, and can be slowed down."""
 
     def __init__(self, path: Path, settings: EngineSettings, *, token_delay: float = 0.0) -> None:
         """Load the model; token_delay seconds are slept before each sampled token is added."""

@@ -1,4 +1,4 @@
-"""Real llama.cpp inference through LlamaRuntime on the tiny random-weight qwen35 model.
+"""Real llama.cpp inference through LoadedModel on the tiny random-weight qwen35 model.
 
 Random weights write gibberish, which is what these tests need: greedy output that depends on
 every token of the context (so a wrong cache shows up as different tokens), and tool calls that
@@ -37,7 +37,7 @@ from custom_components.local_agent.engine.local.llama import (
     THINK_CLOSE,
     GenerationOutput,
     GenerationRequest,
-    LlamaRuntime,
+    LoadedModel,
     flash_attention_type,
 )
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
@@ -57,13 +57,13 @@ from .runtime_support import (
     STATIC_SYSTEM,
     TEST_SETTINGS,
     TOOLS,
-    RecordingRuntime,
+    RecordingModel,
     check_call,
     make_request,
     prompt_parts,
 )
 
-type OpenRuntime = Callable[..., RecordingRuntime]
+type OpenRuntime = Callable[..., RecordingModel]
 
 TOOL_RESPONSE = (
     "<|im_end|>\n<|im_start|>user\n<tool_response>\n"
@@ -75,10 +75,10 @@ TOOL_RESPONSE = (
 @pytest.fixture
 def open_runtime(qwen35_model_path: Path) -> Iterator[OpenRuntime]:
     """Open fresh runtimes of the test model (settings override TEST_SETTINGS); close them."""
-    opened: list[RecordingRuntime] = []
+    opened: list[RecordingModel] = []
 
-    def open_(*, token_delay: float = 0.0, **settings: Any) -> RecordingRuntime:
-        runtime = RecordingRuntime(
+    def open_(*, token_delay: float = 0.0, **settings: Any) -> RecordingModel:
+        runtime = RecordingModel(
             qwen35_model_path, replace(TEST_SETTINGS, **settings), token_delay=token_delay
         )
         opened.append(runtime)
@@ -90,7 +90,7 @@ def open_runtime(qwen35_model_path: Path) -> Iterator[OpenRuntime]:
 
 
 def _generate(
-    runtime: RecordingRuntime, request: GenerationRequest
+    runtime: RecordingModel, request: GenerationRequest
 ) -> tuple[GenerationOutput, list[int]]:
     output = runtime.generate(request)
     return output, list(runtime.sampled)
@@ -104,7 +104,7 @@ def _calls(output: GenerationOutput) -> list[ToolCall]:
     return [event.call for event in _of_type(output.events, ToolCallParsed)]
 
 
-def _static_length(runtime: LlamaRuntime, parts: PromptParts) -> int:
+def _static_length(runtime: LoadedModel, parts: PromptParts) -> int:
     return len(runtime.tokenize(parts.static, add_bos=True))
 
 
@@ -202,7 +202,7 @@ def test_live_context_is_reused_for_an_exact_append(open_runtime: OpenRuntime) -
     assert tokens == expected_tokens
 
 
-def _full_state_bytes(runtime: LlamaRuntime) -> int:
+def _full_state_bytes(runtime: LoadedModel) -> int:
     llama_cpp = runtime._llama_cpp
     return int(llama_cpp.llama_state_seq_get_size(runtime._ctx.ctx, 0))
 
@@ -301,7 +301,7 @@ class _CancelAfter(threading.Event):
 
 
 def _answered_turn(
-    runtime: RecordingRuntime, *, said: str = ""
+    runtime: RecordingModel, *, said: str = ""
 ) -> tuple[PromptParts, str, Conversation]:
     """A first turn with reasoning; return the follow-up's prompt, the start it shares, and the
     conversation so far.
@@ -409,7 +409,7 @@ SEEDS = range(20)
 
 
 def _forced_calls(
-    runtime: LlamaRuntime, *, constrain: bool, max_tokens: int = 400
+    runtime: LoadedModel, *, constrain: bool, max_tokens: int = 400
 ) -> list[GenerationOutput]:
     parts = prompt_parts("Turn on the kitchen light")
     return [
@@ -523,7 +523,7 @@ def test_thinking_budget_does_not_apply_without_reasoning(open_runtime: OpenRunt
     assert THINK_CLOSE not in output.text
 
 
-def _prompt_leaving(runtime: LlamaRuntime, room: int) -> PromptParts:
+def _prompt_leaving(runtime: LoadedModel, room: int) -> PromptParts:
     """A prompt that leaves between room - 8 and room tokens of the context free."""
     lines = 0
     while True:
@@ -644,7 +644,7 @@ def _readable(message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nowhere.gguf"
     with pytest.raises(ModelFileMissingError) as caught:
-        LlamaRuntime(path, TEST_SETTINGS)
+        LoadedModel(path, TEST_SETTINGS)
     assert str(path) in str(caught.value)
     _readable(str(caught.value))
 
@@ -662,7 +662,7 @@ def test_not_a_gguf(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "model.gguf"
     path.write_bytes(content)
     with pytest.raises(NotAGgufError) as caught:
-        LlamaRuntime(path, TEST_SETTINGS)
+        LoadedModel(path, TEST_SETTINGS)
     assert "is not a GGUF model file" in str(caught.value)
     assert str(path) in str(caught.value)
 
@@ -678,7 +678,7 @@ def test_unknown_architecture(tmp_path: Path) -> None:
     writer.write_tensors_to_file()
     writer.close()
     with pytest.raises(UnsupportedArchitectureError) as caught:
-        LlamaRuntime(path, TEST_SETTINGS)
+        LoadedModel(path, TEST_SETTINGS)
     assert caught.value.architecture == "nonexistent"
     assert "'nonexistent'" in str(caught.value)
     assert "strange.gguf" in str(caught.value)
@@ -690,7 +690,7 @@ def test_damaged_model_file(tmp_path: Path, qwen35_model_path: Path) -> None:
     data = qwen35_model_path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(UnsupportedArchitectureError, match="damaged") as caught:
-        LlamaRuntime(path, TEST_SETTINGS)
+        LoadedModel(path, TEST_SETTINGS)
     assert caught.value.architecture == "qwen35"
 
 
@@ -720,7 +720,7 @@ def test_prompt_without_room_for_an_answer(open_runtime: OpenRuntime) -> None:
 def test_not_enough_memory(qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(available=100_000))
     with pytest.raises(EngineOutOfMemoryError) as caught:
-        LlamaRuntime(qwen35_model_path, TEST_SETTINGS)
+        LoadedModel(qwen35_model_path, TEST_SETTINGS)
     message = str(caught.value)
     assert message.startswith("Out of memory while loading " + qwen35_model_path.name)
     assert "smaller model" in message
@@ -814,7 +814,7 @@ def test_static_and_dynamic_tokenize_like_the_whole_prompt(
 
 @pytest.mark.slow
 def test_gemma_writes_readable_text(gemma_model_path: Path) -> None:
-    runtime = LlamaRuntime(gemma_model_path, EngineSettings(n_ctx=512, n_threads=2))
+    runtime = LoadedModel(gemma_model_path, EngineSettings(n_ctx=512, n_threads=2))
     try:
         assert runtime.info.architecture == "gemma3"
         output = runtime.generate(

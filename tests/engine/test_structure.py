@@ -15,7 +15,7 @@ import pytest
 
 from custom_components.local_agent.engine.chat_format import load_template, render_split
 from custom_components.local_agent.engine.grammar import validate_grammar_syntax
-from custom_components.local_agent.engine.local.llama import GenerationRequest, LlamaRuntime
+from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.structure import (
     StructureError,
@@ -88,14 +88,14 @@ def test_parse_structure_refuses_text_that_is_not_json() -> None:
 
 
 @pytest.fixture(scope="module")
-def runtime(qwen35_model_path: Path) -> Iterator[LlamaRuntime]:
-    opened = LlamaRuntime(qwen35_model_path, TEST_SETTINGS)
+def runtime(qwen35_model_path: Path) -> Iterator[LoadedModel]:
+    opened = LoadedModel(qwen35_model_path, TEST_SETTINGS)
     yield opened
     opened.close()
 
 
 def _request(
-    runtime: LlamaRuntime, *, thinking: bool, seed: int, **fields: Any
+    runtime: LoadedModel, *, thinking: bool, seed: int, **fields: Any
 ) -> GenerationRequest:
     parts = render_split(
         load_template(runtime.info.metadata),
@@ -115,7 +115,7 @@ def _request(
 
 @pytest.mark.parametrize("thinking", [False, True])
 def test_random_weights_write_the_declared_structure_under_the_grammar(
-    runtime: LlamaRuntime, thinking: bool
+    runtime: LoadedModel, thinking: bool
 ) -> None:
     for seed in range(6):
         request = _request(runtime, thinking=thinking, seed=seed, answer_schema=NOTIFICATION)
@@ -128,7 +128,7 @@ def test_random_weights_write_the_declared_structure_under_the_grammar(
             assert output.stats.reasoning_tokens > 0
 
 
-def test_without_the_grammar_the_same_model_writes_no_json(runtime: LlamaRuntime) -> None:
+def test_without_the_grammar_the_same_model_writes_no_json(runtime: LoadedModel) -> None:
     """The grammar is what makes the answers above parse."""
     request = _request(runtime, thinking=False, seed=1, max_tokens=40)
     output = runtime.generate(request)

@@ -23,7 +23,7 @@ from custom_components.local_agent.engine.local.llama import (
     BACKGROUND_BATCH,
     GenerationOutput,
     GenerationRequest,
-    LlamaRuntime,
+    LoadedModel,
 )
 from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
@@ -34,13 +34,13 @@ from .runtime_support import (
     STATIC_SYSTEM,
     TEST_SETTINGS,
     TOOLS,
-    RecordingRuntime,
+    RecordingModel,
     make_request,
     prompt_parts,
 )
 
 
-class TrackingRuntime(RecordingRuntime):
+class TrackingRuntime(RecordingModel):
     """Records which requests ran, in which order, and how many ran at once."""
 
     def __init__(self, path: Path, settings: EngineSettings, **kwargs: Any) -> None:
@@ -89,7 +89,7 @@ async def open_worker(qwen35_model_path: Path) -> AsyncIterator[OpenWorker]:
 
 
 def _reference(path: Path, request: GenerationRequest) -> GenerationOutput:
-    runtime = LlamaRuntime(path, TEST_SETTINGS)
+    runtime = LoadedModel(path, TEST_SETTINGS)
     try:
         return runtime.generate(request)
     finally:
@@ -199,7 +199,7 @@ async def test_cancelling_a_queued_request_lets_the_others_run(open_worker: Open
 # --- Registry -------------------------------------------------------------------------------
 
 
-class CountingRuntime(LlamaRuntime):
+class CountingModel(LoadedModel):
     """Counts loads and closes across instances."""
 
     loads = 0
@@ -208,22 +208,22 @@ class CountingRuntime(LlamaRuntime):
     def __init__(self, path: Path, settings: EngineSettings) -> None:
         """Load and count."""
         super().__init__(path, settings)
-        CountingRuntime.loads += 1
+        CountingModel.loads += 1
 
     def close(self) -> None:
         """Close and count."""
-        CountingRuntime.closes += 1
+        CountingModel.closes += 1
         super().close()
 
 
 @pytest.fixture
-def counting(monkeypatch: pytest.MonkeyPatch) -> type[CountingRuntime]:
-    CountingRuntime.loads = CountingRuntime.closes = 0
-    monkeypatch.setattr(worker_module, "LlamaRuntime", CountingRuntime)
-    return CountingRuntime
+def counting(monkeypatch: pytest.MonkeyPatch) -> type[CountingModel]:
+    CountingModel.loads = CountingModel.closes = 0
+    monkeypatch.setattr(worker_module, "LoadedModel", CountingModel)
+    return CountingModel
 
 
-class PreparingRuntime(TrackingRuntime):
+class PreparingModel(TrackingRuntime):
     """Notes when preparing starts and how it ended."""
 
     def __init__(self, path: Path, settings: EngineSettings, **kwargs: Any) -> None:
@@ -255,7 +255,7 @@ class PreparingRuntime(TrackingRuntime):
 
 
 async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_path: Path) -> None:
-    runtime = PreparingRuntime(qwen35_model_path, TEST_SETTINGS)
+    runtime = PreparingModel(qwen35_model_path, TEST_SETTINGS)
     worker = ModelWorker(runtime)
     try:
         long = Conversation(STATIC_SYSTEM, (Message("user", "Tell me about the house. " * 60),))
@@ -282,7 +282,7 @@ async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_pat
 
 
 async def test_registry_shares_one_model_per_file_and_settings(
-    counting: type[CountingRuntime], qwen35_model_path: Path, tmp_path: Path
+    counting: type[CountingModel], qwen35_model_path: Path, tmp_path: Path
 ) -> None:
     registry = ModelRegistry()
     alias = tmp_path / "link.gguf"
@@ -322,7 +322,7 @@ async def test_registry_shares_one_model_per_file_and_settings(
 
 
 async def test_registry_load_error_leaves_nothing_behind(
-    counting: type[CountingRuntime], tmp_path: Path
+    counting: type[CountingModel], tmp_path: Path
 ) -> None:
     registry = ModelRegistry()
     with pytest.raises(ModelFileMissingError):

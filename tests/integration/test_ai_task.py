@@ -30,7 +30,7 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
-from custom_components.local_agent.engine.local.llama import GenerationRequest, LlamaRuntime
+from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
 from custom_components.local_agent.subentry_flow import default_agent_name
 from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
@@ -75,10 +75,10 @@ def agent_subentry(title: str) -> ConfigSubentryData:
 def requests() -> Iterator[list[SeenRequest]]:
     """Every request the in-process engine runs, and how many run at once (at most 1)."""
     seen: list[SeenRequest] = []
-    original = LlamaRuntime.generate
+    original = LoadedModel.generate
     running = [0, 0]  # now, most
 
-    def generate(self: LlamaRuntime, request: GenerationRequest, *args: Any) -> Any:
+    def generate(self: LoadedModel, request: GenerationRequest, *args: Any) -> Any:
         seen.append(SeenRequest(request, self.render(request)))
         running[0] += 1
         running[1] = max(running)
@@ -87,7 +87,7 @@ def requests() -> Iterator[list[SeenRequest]]:
         finally:
             running[0] -= 1
 
-    with patch.object(LlamaRuntime, "generate", generate):
+    with patch.object(LoadedModel, "generate", generate):
         yield seen
     assert running[1] <= 1, "two generations ran on one model at once"
 

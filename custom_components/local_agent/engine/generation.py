@@ -27,7 +27,7 @@ class GenerationRequest:
     """One model call: a prompt, the tools the grammar allows, limits.
 
     The prompt is a conversation, which the backend renders with its model's chat template (or
-    a server renders), or text already rendered and cut for caching (benchmarks, runtime tests).
+    a server renders), or text already rendered and cut for caching (benchmarks, engine tests).
     """
 
     prompt: Conversation | PromptParts

@@ -1,4 +1,4 @@
-"""In-process llama.cpp runtime: load a GGUF, evaluate prompts with prefix checkpoints, sample.
+"""A model loaded in this process with llama.cpp: evaluate prompts with prefix checkpoints, sample.
 
 Everything here blocks and is confined to one worker thread per loaded model (see worker.py).
 """
@@ -184,7 +184,7 @@ class _Checkpoints:
 def flash_attention_type(llama_cpp: Any, wanted: bool | None) -> int:
     """Return llama.cpp's flash-attention switch for the setting (None: automatic).
 
-    Automatic means off on a runtime without GPU offload: llama.cpp's own "auto" turns its CPU
+    Automatic means off without GPU offload: llama.cpp's own "auto" turns its CPU
     kernel on, which evaluates batches under 64 tokens and each generated token several times
     slower once the context is long (twin Q4_K_M, 10k-token context, 1 thread: 62 vs 11 ms per
     token in a 42-token batch, 82 vs 40 ms per generated token), and a turn's new tokens come
@@ -199,7 +199,7 @@ def flash_attention_type(llama_cpp: Any, wanted: bool | None) -> int:
     return int(llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
 
 
-class LlamaRuntime:
+class LoadedModel:
     """A loaded model with one context. Not thread-safe: one generation at a time."""
 
     def __init__(self, path: Path, settings: EngineSettings) -> None:
@@ -566,14 +566,14 @@ class _Turn:
 
     def __init__(  # noqa: PLR0917 - what one answer is made of, kept explicit
         self,
-        runtime: LlamaRuntime,
+        model: LoadedModel,
         request: GenerationRequest,
         prompt: PromptParts,
         stats: GenerationStats,
         sampler: TokenSampler,
         on_event: Callable[[ParseEvent], None] | None,
     ) -> None:
-        self._runtime = runtime
+        self._model = model
         self._request = request
         self._prompt = prompt
         self._stats = stats
@@ -593,12 +593,12 @@ class _Turn:
 
     def run(self, max_tokens: int) -> None:
         stats = self._stats
-        runtime = self._runtime
+        model = self._model
         started = time.perf_counter()
         stats.finish_reason = "length"
         try:
-            while stats.generated_tokens < max_tokens and runtime.free_context > 0:
-                runtime.check_cancelled()
+            while stats.generated_tokens < max_tokens and model.free_context > 0:
+                model.check_cancelled()
                 if self._force_if_due():
                     continue
                 # Once a call is open the grammar stays on: it allows further calls, then only
@@ -609,8 +609,8 @@ class _Turn:
                     self._grammar_engaged = self._grammar_engaged or self._parser.in_tool_call
                 elif not self._in_reasoning:
                     self._grammar_engaged = True
-                token = runtime.sample_next(self._sampler, grammar=self._grammar_engaged)
-                if runtime.is_end_of_generation(token):
+                token = model.sample_next(self._sampler, grammar=self._grammar_engaged)
+                if model.is_end_of_generation(token):
                     if self._request.answer_schema is not None and self._in_reasoning:
                         # A structured answer is owed: ending inside the reasoning closes it.
                         self._force(THINK_CLOSE)
@@ -620,8 +620,8 @@ class _Turn:
                 stats.generated_tokens += 1
                 if self._in_reasoning:
                     stats.reasoning_tokens += 1
-                runtime.append([token])
-                self._emit(self._decoder.feed(runtime.token_piece(token)))
+                model.append([token])
+                self._emit(self._decoder.feed(model.token_piece(token)))
                 # A structure's JSON may hold any text: its grammar ends it.
                 ended = self._answer_end.ended or any(m in self._tail for m in self._prompt.stop)
                 if ended and self._request.answer_schema is None:
@@ -645,14 +645,14 @@ class _Turn:
         return False
 
     def _force(self, text: str) -> None:
-        runtime = self._runtime
-        tokens = runtime.tokenize(text, add_bos=False)
-        if len(tokens) >= runtime.free_context:
+        model = self._model
+        tokens = model.tokenize(text, add_bos=False)
+        if len(tokens) >= model.free_context:
             # Forced text must leave room for at least one token of answer after it.
             raise _ContextFull
         self._sampler.accept_forced(tokens)
-        runtime.append(tokens)
-        self._emit(self._decoder.feed(b"".join(runtime.token_piece(t) for t in tokens)))
+        model.append(tokens)
+        self._emit(self._decoder.feed(b"".join(model.token_piece(t) for t in tokens)))
 
     def _emit(self, text: str) -> None:
         if not text:

@@ -24,7 +24,7 @@ from ..interface import GenerationEngine
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
 from ..types import Conversation, ToolSpec
-from .llama import CheckpointStats, LlamaRuntime
+from .llama import CheckpointStats, LoadedModel
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -39,11 +39,11 @@ type EngineLoader = Callable[[Path, EngineSettings], Awaitable[GenerationEngine]
 
 
 class ModelWorker:
-    """Owns a LlamaRuntime; lets one request at a time touch it, in arrival order."""
+    """Owns a LoadedModel; lets one request at a time touch it, in arrival order."""
 
-    def __init__(self, runtime: LlamaRuntime) -> None:
+    def __init__(self, model: LoadedModel) -> None:
         """Use load() instead."""
-        self._runtime = runtime
+        self._model = model
         self._lock = asyncio.Lock()
         self._queued = 0
         self._closed = False
@@ -54,23 +54,23 @@ class ModelWorker:
     async def load(cls, path: Path, settings: EngineSettings) -> Self:
         """Load the model in an executor thread."""
         loop = asyncio.get_running_loop()
-        runtime = await loop.run_in_executor(None, LlamaRuntime, path, settings)
-        return cls(runtime)
+        model = await loop.run_in_executor(None, LoadedModel, path, settings)
+        return cls(model)
 
     @property
     def info(self) -> ModelInfo:
         """Facts about the loaded model."""
-        return self._runtime.info
+        return self._model.info
 
     @property
     def settings(self) -> EngineSettings:
         """Settings the model was loaded with."""
-        return self._runtime.settings
+        return self._model.settings
 
     @property
     def chat_template(self) -> ChatTemplate:
         """The chat template prompts are rendered with (the model's own, else the bundled one)."""
-        return self._runtime.chat_template
+        return self._model.chat_template
 
     @property
     def busy(self) -> bool:
@@ -80,12 +80,12 @@ class ModelWorker:
     @property
     def checkpoint_bytes(self) -> int:
         """Memory held by prefix checkpoints."""
-        return self._runtime.checkpoint_bytes
+        return self._model.checkpoint_bytes
 
     @property
     def checkpoint_stats(self) -> CheckpointStats:
         """Checkpoint figures (held, bytes against the limit, saved, restored, evicted)."""
-        return self._runtime.checkpoint_stats
+        return self._model.checkpoint_stats
 
     async def generate(
         self,
@@ -108,9 +108,7 @@ class ModelWorker:
         try:
             async with self._lock:
                 self._check_open()
-                future = loop.run_in_executor(
-                    None, self._runtime.generate, request, cancel, forward
-                )
+                future = loop.run_in_executor(None, self._model.generate, request, cancel, forward)
                 try:
                     # Not asyncio.shield: since Python 3.13 a shielded future that fails after
                     # its caller was cancelled is logged as an error (here: every early stop).
@@ -141,7 +139,7 @@ class ModelWorker:
         cancel = threading.Event()
         async with self._lock:  # free: taken without waiting
             self._background_cancel = cancel
-            future = loop.run_in_executor(None, self._runtime.prepare, conversation, tools, cancel)
+            future = loop.run_in_executor(None, self._model.prepare, conversation, tools, cancel)
             try:
                 await asyncio.wait([future])
             except asyncio.CancelledError:
@@ -163,14 +161,6 @@ class ModelWorker:
         if self._closed:
             raise EngineError("The model was unloaded")
 
-    async def run(self, job: Callable[[LlamaRuntime], object]) -> object:
-        """Run a blocking job on the runtime, in turn with generations (tests, benchmarks)."""
-        loop = asyncio.get_running_loop()
-        self._stop_background()
-        async with self._lock:
-            self._check_open()
-            return await loop.run_in_executor(None, job, self._runtime)
-
     async def close(self) -> None:
         """Free the model once the running request is done; later requests fail."""
         self._stop_background()
@@ -178,7 +168,7 @@ class ModelWorker:
             if self._closed:
                 return
             self._closed = True
-            await asyncio.get_running_loop().run_in_executor(None, self._runtime.close)
+            await asyncio.get_running_loop().run_in_executor(None, self._model.close)
 
 
 class ModelRegistry:
