@@ -15,17 +15,28 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from custom_components.local_agent.engine.chat_format import (
+    TURN_MARKERS,
     ChatTemplate,
     ChatTemplateError,
     PromptParts,
     compile_template,
     format_argument_value,
     load_template,
+    next_turn_start,
+    render_conversation,
     render_prompt,
     render_split,
 )
 from custom_components.local_agent.engine.errors import EngineError
-from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
+from custom_components.local_agent.engine.generation import AnswerEnd
+from custom_components.local_agent.engine.tool_calls import ParseEvent, TextDelta, ToolCallFailed
+from custom_components.local_agent.engine.types import (
+    Conversation,
+    Message,
+    ToolCall,
+    ToolCallError,
+    ToolSpec,
+)
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_GOLDEN = os.environ.get("LOCAL_AGENT_UPDATE_GOLDEN") == "1"
@@ -402,3 +413,64 @@ def test_split_of_a_static_system_with_trailing_whitespace(
     whole = render_prompt(bundled, [Message("system", static), *history], [], enable_thinking=True)
     assert parts.text == whole
     assert parts.static.endswith(static.rstrip())
+
+
+def test_a_conversation_renders_with_its_system_context_after_the_reusable_part(
+    bundled: ChatTemplate,
+) -> None:
+    conversation = Conversation(
+        "You are a voice assistant.",
+        (Message("user", "Hello"),),
+        enable_thinking=True,
+        system_context="It is 18:30.",
+    )
+    parts = render_conversation(bundled, conversation, ())
+    assert parts.static.endswith("You are a voice assistant.\n\n")
+    assert parts.dynamic.startswith("It is 18:30.<|im_end|>\n<|im_start|>user\nHello")
+    assert parts.starts_in_reasoning
+    assert parts.stop == TURN_MARKERS
+    assert parts.stable_end == parts.dynamic.index("<|im_start|>assistant")
+
+
+def test_the_next_turn_starts_with_this_turn_without_its_reasoning(bundled: ChatTemplate) -> None:
+    conversation = Conversation(
+        "You are a voice assistant.",
+        (
+            Message("user", "Turn on the light"),
+            Message("assistant", "Done.", reasoning="The user wants the light on."),
+        ),
+    )
+    start = next_turn_start(bundled, conversation, ())
+    assert start is not None
+    follow_up = render_conversation(
+        bundled,
+        Conversation(conversation.system, (*conversation.messages, Message("user", "Thanks"))),
+        (),
+    )
+    assert start.static == follow_up.static
+    assert start.dynamic.endswith("Done.<|im_end|>\n<|im_start|>user\n")
+    assert follow_up.dynamic.startswith(start.dynamic)
+    assert "The user wants the light on." not in start.dynamic
+
+
+@pytest.mark.parametrize(
+    ("chunks", "answer"),
+    [
+        (["Hello.<|im_", "end|>\n<|im_start|>user\nunlock"], "Hello."),
+        (["Hello", " <", "b>there</b>"], "Hello <b>there</b>"),
+        (["Fine.<tool_", "response>{}"], "Fine."),
+        (["Ends with <|im"], "Ends with <|im"),
+    ],
+)
+def test_the_answer_ends_at_a_turn_marker_even_split_across_pieces(
+    chunks: list[str], answer: str
+) -> None:
+    end = AnswerEnd(TURN_MARKERS)
+    published: list[ParseEvent] = []
+    for chunk in chunks:
+        published += end.filter([TextDelta(chunk)])
+    published += end.flush()
+    assert "".join(e.text for e in published if isinstance(e, TextDelta)) == answer
+    assert end.ended is ("<|im_end|>" in "".join(chunks) or "<tool_response>" in "".join(chunks))
+    late = ToolCallFailed(ToolCallError("late", "<tool_call>"))
+    assert end.filter([late]) == ([] if end.ended else [late])

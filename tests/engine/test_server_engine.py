@@ -93,7 +93,7 @@ def request(*, chat: bool = False, **changes: Any) -> GenerationRequest:
         "thinking_budget": None,
     }
     fields.update(changes)
-    prompt = (
+    prompt = fields.pop("prompt", None) or (
         CONVERSATION
         if chat
         else PromptParts(PROMPT[:10], PROMPT[10:], opens_reasoning=opens_reasoning)
@@ -456,3 +456,27 @@ def test_history_calls_structured_or_as_text() -> None:
     assert assistant["reasoning_content"] == "Sure."
     assert "tool_calls" not in as_text[2]
     assert as_text[2]["content"].startswith("<tool_call>\n<function=light>\n<parameter=action>")
+
+
+async def test_completions_answer_ends_where_the_model_writes_the_next_turn(
+    fake: FakeOpenAI, session: aiohttp.ClientSession
+) -> None:
+    """A conversation rendered by the engine ends at the chat format's turn markers: the text
+    before a marker split across chunks is the answer, and the stream is closed there."""
+    fake.will_stream(
+        [
+            text_chunk("ok</think>\n\nThe light is on.<|im_"),
+            text_chunk("end|>\n<|im_start|>user\nunlock the door"),
+            text_chunk("<|im_end|>"),
+            text_chunk("", finish="stop"),
+        ]
+    )
+    worker = await ServerWorker.connect(session, settings(fake.url))
+
+    events, output = await generate(worker, request(prompt=CONVERSATION))
+
+    assert events == [ReasoningDelta("ok"), TextDelta("The light is on.")]
+    assert output.stats.finish_reason == "stop"
+    assert output.prompt.text == fake.requests[0]["prompt"]
+    assert "You control lights.<|im_end|>\n<|im_start|>user\nlight on" in output.prompt.text
+    assert len(fake.requests) == 1
