@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 import logging
@@ -11,20 +12,22 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockUser, async_fire_time_changed
 
-from custom_components.local_agent import agent as agent_module
+from custom_components.local_agent import agent as agent_module, logbook
 from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
     CONF_HOME_TOOLS,
     CONF_TEMPERATURE,
     CONF_THINKING_BUDGET,
+    DOMAIN,
+    EVENT_ACTION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context, Event, HomeAssistant
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
@@ -520,3 +523,34 @@ async def test_real_model_unlock_call_is_held_for_confirmation(
     assert speech(result).endswith("Say yes to confirm.")
     assert result.continue_conversation is True
     assert outcomes(audit)[0] == "proposed"
+
+
+async def test_the_logbook_tells_each_audit_record(
+    hass: HomeAssistant,
+    locks_exposed: None,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """The audit events of a confirmed unlock read as sentences in the logbook (logbook.py)."""
+    described: dict[tuple[str, str], Callable[[Event], dict[str, Any]]] = {}
+    logbook.async_describe_events(
+        hass,
+        lambda domain, event_type, describe: described.update({(domain, event_type): describe}),
+    )
+    events: list[Event] = []
+    hass.bus.async_listen(EVENT_ACTION, events.append)
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
+
+    question = await scripted_agent.ask("let me in", context=person)
+    await scripted_agent.ask("yes", conversation_id=question.conversation_id, context=person)
+    await hass.async_block_till_done()
+
+    describe = described[(DOMAIN, EVENT_ACTION)]
+    entries = [describe(event) for event in events]
+    assert [entry["message"] for entry in entries] == [
+        "proposed: unlock Front Door",
+        "confirmed: unlock Front Door",
+        "executed: unlock Front Door",
+    ]
+    assert {entry["name"] for entry in entries} == {"Local Agent"}
