@@ -19,7 +19,6 @@ from custom_components.local_agent.engine.chat_format import (
     PromptParts,
     compile_template,
     next_turn_start,
-    render_conversation,
 )
 from custom_components.local_agent.engine.generation import (
     AnswerEnd,
@@ -27,6 +26,7 @@ from custom_components.local_agent.engine.generation import (
     GenerationRequest,
     GenerationStats,
     ModelInfo,
+    render_request,
 )
 from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
@@ -141,11 +141,7 @@ class StandInWorker:
         on_event: Callable[[ParseEvent], None] | None = None,
     ) -> GenerationOutput:
         """Answer with the next output, parsed and ended as the engine does a model's."""
-        prompt = (
-            request.prompt
-            if isinstance(request.prompt, PromptParts)
-            else render_conversation(self.chat_template, request.prompt, request.tools)
-        )
+        prompt = render_request(self.chat_template, request)
         seen = SeenRequest(request, prompt)
         self.requests.append(seen)
         script = self.queued.pop(0) if self.queued else (self.script or self.output)

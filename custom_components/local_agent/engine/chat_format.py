@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 import hashlib
 import json
+import os
 from pathlib import Path
 import secrets
 from typing import Any, Final, Literal, NoReturn
@@ -293,11 +294,7 @@ def next_turn_start(
         )
         for probe in ("A", "B")
     )
-    length = 0
-    for mine, theirs in zip(first.dynamic, second.dynamic, strict=False):
-        if mine != theirs:
-            break
-        length += 1
-    if not length or first.static != second.static:
+    shared = os.path.commonprefix([first.dynamic, second.dynamic])  # noqa: RUF071 - text, not paths
+    if not shared or first.static != second.static:
         return None
-    return PromptParts(static=first.static, dynamic=first.dynamic[:length])
+    return PromptParts(static=first.static, dynamic=shared)

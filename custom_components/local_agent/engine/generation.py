@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from .chat_format import PromptParts
+from .chat_format import ChatTemplate, PromptParts, render_conversation
 from .settings import SamplingSettings
 from .tool_calls import ParseEvent, TextDelta
 from .types import Conversation, JsonSchema, ToolSpec
@@ -41,6 +41,13 @@ class GenerationRequest:
     # The answer must be one JSON value of this schema (an AI task's structure): once the
     # reasoning is over, it is sampled under a grammar built from the schema (structure.py).
     answer_schema: JsonSchema | None = None
+
+
+def render_request(template: ChatTemplate, request: GenerationRequest) -> PromptParts:
+    """Return the request's prompt as text: its conversation rendered, or the text it carries."""
+    if isinstance(request.prompt, PromptParts):
+        return request.prompt
+    return render_conversation(template, request.prompt, request.tools)
 
 
 def reasoning_ended(recent: str, request: GenerationRequest) -> bool:

@@ -23,7 +23,6 @@ from ..chat_format import (
     PromptParts,
     load_template,
     next_turn_start,
-    render_conversation,
 )
 from ..errors import (
     ContextTooSmallError,
@@ -42,6 +41,7 @@ from ..generation import (
     GenerationStats,
     ModelInfo,
     reasoning_ended,
+    render_request,
 )
 from ..gguf_file import GgufHeader, read_gguf_header
 from ..settings import EngineSettings
@@ -454,9 +454,7 @@ class LoadedModel:
 
     def render(self, request: GenerationRequest) -> PromptParts:
         """Return the request's prompt as text, rendered with the model's chat template."""
-        if isinstance(request.prompt, PromptParts):
-            return request.prompt
-        return render_conversation(self.chat_template, request.prompt, request.tools)
+        return render_request(self.chat_template, request)
 
     def prepare(
         self, conversation: Conversation, tools: Sequence[ToolSpec], cancel: threading.Event
@@ -623,7 +621,7 @@ class _Turn:
                 model.append([token])
                 self._emit(self._decoder.feed(model.token_piece(token)))
                 # A structure's JSON may hold any text: its grammar ends it.
-                ended = self._answer_end.ended or any(m in self._tail for m in self._prompt.stop)
+                ended = any(marker in self._tail for marker in self._prompt.stop)
                 if ended and self._request.answer_schema is None:
                     stats.finish_reason = "stop"
                     break

@@ -26,9 +26,8 @@ from typing import Any, Self
 
 import aiohttp
 
-from ..chat_format import PromptParts, render_conversation
 from ..errors import EngineError
-from ..generation import GenerationOutput, GenerationRequest, ModelInfo
+from ..generation import GenerationOutput, GenerationRequest, ModelInfo, render_request
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
 from ..types import Conversation, ToolSpec
@@ -210,11 +209,7 @@ class ServerWorker:
             elif chat.text_calls and self.server_parses_calls is None:
                 self.server_parses_calls = False
             return output
-        prompt = (
-            request.prompt
-            if isinstance(request.prompt, PromptParts)
-            else render_conversation(self.chat_template, request.prompt, request.tools)
-        )
+        prompt = render_request(self.chat_template, request)
         return await CompletionsGeneration(self._client, request, prompt, on_event).run()
 
     async def prepare(self, conversation: Conversation, tools: Sequence[ToolSpec]) -> None:
