@@ -33,6 +33,7 @@ from custom_components.local_agent.engine.local.llama import GenerationOutput, G
 from custom_components.local_agent.engine.server import (
     chat as server_chat,
     completions as server_completions,
+    worker as server_worker_module,
 )
 from custom_components.local_agent.engine.server.http import ServerClient
 from custom_components.local_agent.engine.server.settings import ServerMode
@@ -194,7 +195,8 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def endless(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every generation run to max_tokens: llama-server's ignore_eos."""
+    """Make every generation run to max_tokens: llama-server's ignore_eos, and no turn markers
+    (a random model writes them, and completions mode ends the answer there)."""
     for module in (server_completions, server_chat):
         fields = module.sampling_fields
 
@@ -202,6 +204,12 @@ def endless(monkeypatch: pytest.MonkeyPatch) -> None:
             return {**fields(sampling), "ignore_eos": True}
 
         monkeypatch.setattr(module, "sampling_fields", endless_fields)
+    render = server_worker_module.render_request
+
+    def without_stops(template: Any, request: GenerationRequest) -> Any:
+        return replace(render(template, request), stop=())
+
+    monkeypatch.setattr(server_worker_module, "render_request", without_stops)
 
 
 def without_conversation(
