@@ -362,7 +362,7 @@ async def run_layouts(
         for name_ in layouts:
             with layout(name_):
                 handle.agent.home_context = HomeContext()
-                await hass.async_add_executor_job(worker._runtime.reset_cache)
+                await hass.async_add_executor_job(worker._model.reset_cache)
                 conversations: dict[str, str | None] = {}
                 for scenario in SCENARIOS:
                     minute += 1
