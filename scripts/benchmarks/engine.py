@@ -40,11 +40,8 @@ import time
 from typing import Any
 
 from custom_components.local_agent.engine.chat_format import PromptParts
-from custom_components.local_agent.engine.local.llama import (
-    GenerationRequest,
-    GenerationStats,
-    LoadedModel,
-)
+from custom_components.local_agent.engine.generation import GenerationRequest, GenerationStats
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import PENALTY_WINDOW
 from custom_components.local_agent.engine.settings import (
     EngineSettings,

@@ -56,12 +56,11 @@ from custom_components.local_agent.const import (
     CONF_THINKING_BUDGET,
     CONF_THREADS,
 )
-from custom_components.local_agent.engine.chat_format import PromptParts, render_split
-from custom_components.local_agent.engine.local.llama import (
-    GenerationOutput,
-    GenerationRequest,
-    LoadedModel,
-)
+from custom_components.local_agent.engine import generation
+from custom_components.local_agent.engine.chat_format import ChatTemplate, PromptParts
+from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.local import llama as llama_module
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.tool_calls import ParseEvent, format_tool_call
@@ -119,13 +118,13 @@ def _old_static_system(
     return _NEW_STATIC(self, llm_context, replace(toolbox, lines=None), user_name)
 
 
-def _old_prompt(
+def _old_conversation(
     self: ConversationAgent,
     chat_log: conversation.ChatLog,
     toolbox: Any,
     static_system: str,
     extra_system_prompt: str | None,
-) -> tuple[PromptParts, Conversation]:
+) -> Conversation:
     """The layout before issue 14: time and every state in the system message, every turn.
 
     As then, the dynamic part is made once per turn (at its first round) and kept for the
@@ -144,25 +143,22 @@ def _old_prompt(
             parts.append(extra_system_prompt.strip())
         dynamic_system = _OLD_DYNAMIC[key] = "\n\n".join(parts)
     history = trim_history(to_messages(chat_log.content[1:]), self.options.history_tokens)
-    rendered = render_split(
-        self.chat_template,
-        static_system=static_system,
-        dynamic_system=dynamic_system,
-        history=history,
-        tools=toolbox.specs,
-        enable_thinking=self.options.thinking,
-    )
-    # The old engine request had no continuation point: static prefix and whole prompt only.
-    rendered = replace(rendered, stable_end=None)
-    return rendered, Conversation(
-        system=static_system + "\n\n" + dynamic_system,
+    return Conversation(
+        system=static_system,
         messages=tuple(history),
         enable_thinking=self.options.thinking,
+        system_context=dynamic_system,
     )
+
+
+def _old_render(template: ChatTemplate, request: GenerationRequest) -> PromptParts:
+    """The old engine request had no continuation point: static prefix and whole prompt only."""
+    return replace(_NEW_RENDER(template, request), stable_end=None)
 
 
 _OLD_DYNAMIC: dict[tuple[str, int], str] = {}
 _NEW_STATIC = ConversationAgent._static_system
+_NEW_RENDER = generation.render_request
 
 
 @contextlib.contextmanager
@@ -173,8 +169,9 @@ def layout(name: str) -> Iterator[None]:
         return
     with (
         patch.object(ConversationAgent, "_static_system", _old_static_system),
-        patch.object(ConversationAgent, "_prompt", _old_prompt),
+        patch.object(ConversationAgent, "_conversation", _old_conversation),
         patch.object(ConversationAgent, "_prepare_next_turn", lambda *_args: None),
+        patch.object(llama_module, "render_request", _old_render),
     ):
         yield
 

@@ -20,7 +20,6 @@ import statistics
 import time
 
 from custom_components.local_agent.data_task import TaskOptions, build_request, structure_schema
-from custom_components.local_agent.engine.chat_format import load_template
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import EngineSettings, physical_cores
 from custom_components.local_agent.engine.structure import parse_structure
@@ -48,7 +47,6 @@ def main() -> None:
 
     path = resolve_model(args.model)
     runtime = LoadedModel(path, EngineSettings(n_ctx=4096, n_threads=args.threads))
-    template = load_template(runtime.info.metadata)
     schema = structure_schema(_validate_structure_fields(STRUCTURE))
     results = []
     try:
@@ -56,7 +54,7 @@ def main() -> None:
             options = TaskOptions.from_data(
                 {"thinking": thinking, "thinking_budget": args.thinking_budget}
             )
-            request = build_request(template, options, INSTRUCTIONS, schema)
+            request = build_request(options, INSTRUCTIONS, schema)
             times, tokens, prompt = [], [], 0
             for _ in range(args.runs):
                 runtime.reset_cache()

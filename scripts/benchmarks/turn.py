@@ -74,7 +74,7 @@ from custom_components.local_agent.engine.chat_format import (
     compile_template,
     load_template,
 )
-from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.server import worker as server_worker_module
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.engine.tool_calls import (

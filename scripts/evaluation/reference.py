@@ -18,10 +18,10 @@ import json
 import re
 from typing import Any, Final
 
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.tool_calls import format_tool_call
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
 from homeassistant.util import color as color_util
+from scripts.harness.stand_in import SeenRequest
 
 from .dataset import StateSpec, TestCase
 from .home import Snapshot
@@ -510,7 +510,7 @@ class ReferencePolicy:
         self.rounds = 0
         self.gaps = []
 
-    def __call__(self, request: GenerationRequest) -> str:
+    def __call__(self, request: SeenRequest) -> str:
         """Write this round's output."""
         self.rounds += 1
         if self.test is None:
@@ -540,7 +540,7 @@ def _output(reasoning: str, visible: str) -> str:
     return f"{reasoning}\n</think>\n\n{visible}"
 
 
-def _latest_results(request: GenerationRequest) -> list[Any]:
+def _latest_results(request: SeenRequest) -> list[Any]:
     """The tool results of this turn (after the last user message that is not only results)."""
     prompt = request.dynamic_prompt
     turns = prompt.split("<|im_start|>user")

@@ -25,7 +25,7 @@ from unittest.mock import patch
 
 from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import EVENT_ACTION
-from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr

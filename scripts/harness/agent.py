@@ -20,8 +20,7 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
-from custom_components.local_agent.engine.local.worker import ModelWorker
-from custom_components.local_agent.engine.server.worker import ServerWorker
+from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.local_engines import LOCAL_ENGINES
 from homeassistant.auth.const import GROUP_ID_ADMIN, GROUP_ID_USER
 from homeassistant.components import conversation
@@ -64,7 +63,7 @@ class LocalAgentHandle:
         return agent
 
     @property
-    def worker(self) -> ModelWorker | ServerWorker:
+    def worker(self) -> GenerationEngine:
         """Return the loaded model (or the stand-in)."""
         return self.entry.runtime_data.worker
 

@@ -16,7 +16,7 @@ from unittest.mock import patch
 
 from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.engine import chat_format
-from custom_components.local_agent.engine.local.llama import (
+from custom_components.local_agent.engine.generation import (
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
