@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 import re
 import subprocess
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ASK = REPO_ROOT / "scripts" / "ask"
+from .script_runs import run_script
+
 SECTIONS = ("== Setup", "== Question", "== Answer", "== Tool calls", "== State changes")
 
 
 def run_ask(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(ASK), *args],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-        env=os.environ.copy(),
-    )
+    return run_script("ask", *args, timeout=240)
 
 
 def test_ask_prints_every_section_and_caches_the_prefix_on_turn_two(

@@ -7,29 +7,15 @@ rebuilt); these runs catch a change that breaks them, which nothing else would.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-import subprocess
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-BENCH = REPO_ROOT / "scripts" / "bench"
-
-
-def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BENCH), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=os.environ.copy(),
-    )
+from .script_runs import run_script
 
 
 def test_home_turns_compare_the_layouts_and_a_follow_up_evaluates_only_its_message(
     tmp_path: Path,
 ) -> None:
-    result = run_bench(
+    result = run_script("bench",
         "turn", "--homes", "10", "--models", "qwen35", "--threads", "1",
         "--layouts", "old,new", "--out", str(tmp_path),
     )  # fmt: skip
@@ -42,6 +28,8 @@ def test_home_turns_compare_the_layouts_and_a_follow_up_evaluates_only_its_messa
 
 
 def test_structured_task_benchmark_runs(qwen35_model_path: Path) -> None:
-    result = run_bench("task", "--model", str(qwen35_model_path), "--runs", "1", "--threads", "1")
+    result = run_script(
+        "bench", "task", "--model", str(qwen35_model_path), "--runs", "1", "--threads", "1"
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.count("structured task") == 2

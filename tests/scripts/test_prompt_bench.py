@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 import json
-import os
 from pathlib import Path
-import subprocess
 
 from custom_components.local_agent.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
@@ -15,7 +13,8 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from scripts.harness.synthetic import DOMAIN_CYCLE, async_setup_synthetic_home, home_specs
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from .script_runs import run_script
+
 CONTROLLABLE = {"climate", "cover", "fan", "light", "lock", "media_player", "switch"}
 
 
@@ -80,24 +79,18 @@ async def test_synthetic_entities_follow_their_services(hass: HomeAssistant) -> 
 def test_prompt_benchmark_reports_sane_figures(qwen35_model_path: Path, tmp_path: Path) -> None:
     figures_path = tmp_path / "prompt.json"
 
-    result = subprocess.run(
-        [
-            str(REPO_ROOT / "scripts" / "bench"),
-            "prompt",
-            "--sizes",
-            "10",
-            "--turns",
-            "3",
-            "--model",
-            str(qwen35_model_path),
-            "--json",
-            str(figures_path),
-        ],
-        capture_output=True,
-        text=True,
+    result = run_script(
+        "bench",
+        "prompt",
+        "--sizes",
+        "10",
+        "--turns",
+        "3",
+        "--model",
+        str(qwen35_model_path),
+        "--json",
+        str(figures_path),
         timeout=240,
-        check=False,
-        env=os.environ.copy(),
     )
 
     assert result.returncode == 0, result.stderr
