@@ -18,10 +18,10 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
-from .llama_package import cpu_flags, llama_cpp_version, machine_description
-from .memory import process_rss
+from .models.runtime_package import cpu_flags, llama_cpp_version, machine_description
+from .runtime.memory import process_rss
+from .runtime.stats import async_agent_stats, async_last_turns, model_metadata
 from .safety.audit import async_get_audit_log
-from .stats import async_agent_stats, async_last_turns, model_metadata
 
 TO_REDACT: Final = {
     CONF_API_KEY,

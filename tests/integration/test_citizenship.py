@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, get_system_health_info
 
-from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH, DOMAIN
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine import settings as engine_settings
-from custom_components.local_agent.memory import process_rss
+from custom_components.local_agent.runtime.memory import process_rss
 from custom_components.local_agent.safety.audit import AuditRecord, Outcome, async_get_audit_log
+from custom_components.local_agent.turn.agent import TurnReport
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant

@@ -12,8 +12,8 @@ from pytest_homeassistant_custom_component.common import (  # type: ignore[impor
 )
 
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
-from custom_components.local_agent.service_catalog import CURATED_SERVICES
-from custom_components.local_agent.tools import (
+from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.home.tools import (
     GET_STATE,
     HomeTools,
     PlannedAction,

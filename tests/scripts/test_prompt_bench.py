@@ -6,12 +6,12 @@ from collections import Counter
 import json
 from pathlib import Path
 
-from custom_components.local_agent.tools import async_build_home_tools
+from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from scripts.harness.synthetic import DOMAIN_CYCLE, async_setup_synthetic_home, home_specs
+from testing.synthetic import DOMAIN_CYCLE, async_setup_synthetic_home, home_specs
 
 from .script_runs import run_script
 

@@ -1,7 +1,7 @@
 """Errors of a model server, each naming the server and saying what kind of failure it was.
 
 `kind` says what failed and `facts` the values a sentence about it needs (the server's address
-and what it said); the integration turns them into its translated sentences (error_text.py).
+and what it said); the integration turns them into its translated sentences (turn/error_text.py).
 """
 
 from __future__ import annotations
