@@ -21,7 +21,7 @@ from custom_components.local_agent.engine.generation import (
     GenerationStats,
 )
 from custom_components.local_agent.engine.tool_calls import ParseEvent
-from custom_components.local_agent.turn.agent import TurnReport
+from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import Context, HomeAssistant

@@ -148,7 +148,9 @@ async def async_get_config_entry_diagnostics(
             "process_rss_bytes": await hass.async_add_executor_job(process_rss),
         },
         **(_model_section(runtime_data, config_dir, threads) or {"model": None, "engine": None}),
-        "last_turns": {turn.entity_id: turn.report for turn in async_last_turns(hass, entry)},
+        "last_turns": {
+            turn.entity_id: asdict(turn.report) for turn in async_last_turns(hass, entry)
+        },
         "agent_totals": {
             entity_id: stats.totals() for entity_id, stats in async_agent_stats(hass, entry).items()
         },

@@ -26,7 +26,7 @@ from unittest.mock import patch
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
-from custom_components.local_agent.turn.agent import TurnReport
+from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from testing.agent import LocalAgentHandle, async_create_person, async_local_agent

@@ -212,11 +212,6 @@ def grouped_text(lines: Iterable[EntityLine]) -> str:
     return "\n".join(f"{area}:\n" + "\n".join(by_area[area]) for area in areas)
 
 
-def overview_text(hass: HomeAssistant, states: Iterable[State]) -> str:
-    """Return one line per entity, grouped by area (areas sorted, "No area" last)."""
-    return grouped_text(entity_line(hass, state) for state in states)
-
-
 def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityLine:
     """One compact line: every token of the home list counts.
 

@@ -35,7 +35,7 @@ from .actions import (
     async_execute,
     check_exposure,
 )
-from .entity_view import EntityLine, entity_line, overview_text
+from .entity_view import EntityLine, entity_line
 from .resolver import EntityResolver
 from .service_catalog import (
     ActionSpec,
@@ -209,7 +209,7 @@ def _offered_actions(
 
 
 class HomeTools:
-    """The tools of one turn: specs for the prompt, overview, and call planning."""
+    """The tools of one turn: specs for the prompt, the home's lines, and call planning."""
 
     def __init__(
         self,
@@ -231,11 +231,6 @@ class HomeTools:
     def tool_names(self) -> list[str]:
         """Return the names of the offered tools."""
         return [spec.name for spec in self.specs]
-
-    def overview(self) -> str:
-        """Return the current states of the exposed entities, one line each, by area."""
-        states = (self.hass.states.get(entity_id) for entity_id in self._exposed)
-        return overview_text(self.hass, (state for state in states if state is not None))
 
     def lines(self) -> list[EntityLine]:
         """Return each exposed entity's line (who it is, its current state), by entity id."""

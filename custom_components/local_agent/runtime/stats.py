@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
@@ -23,20 +24,19 @@ class AgentStats:
     cached_tokens: int = 0
     generated_tokens: int = 0
     generation_seconds: float = 0.0
-    # The last turn's report (agent.TurnReport as a dict).
-    last_turn: dict[str, Any] | None = None
+    last_turn: TurnReport | None = None
 
-    def record(self, report: Mapping[str, Any], *, failed: bool) -> None:
+    def record(self, report: TurnReport, *, failed: bool) -> None:
         """Count one turn from its report."""
         self.turns += 1
         self.failed_turns += int(failed)
-        self.tool_calls += int(report.get("tool_calls", 0))
-        self.tool_errors += int(report.get("tool_errors", 0))
-        self.prompt_tokens += int(report.get("prompt_tokens", 0))
-        self.cached_tokens += int(report.get("cached_tokens", 0))
-        self.generated_tokens += int(report.get("generated_tokens", 0))
-        self.generation_seconds += float(report.get("generation_seconds", 0.0))
-        self.last_turn = dict(report)
+        self.tool_calls += report.tool_calls
+        self.tool_errors += report.tool_errors
+        self.prompt_tokens += report.prompt_tokens
+        self.cached_tokens += report.cached_tokens
+        self.generated_tokens += report.generated_tokens
+        self.generation_seconds += report.generation_seconds
+        self.last_turn = report
 
     def totals(self) -> dict[str, Any]:
         """Return the counters, without the last turn."""
@@ -45,20 +45,10 @@ class AgentStats:
 
 @dataclass(frozen=True, slots=True)
 class AgentTurn:
-    """The last turn of one agent (a TurnReport of turn/agent.py, as a dict)."""
+    """The last turn of one agent."""
 
     entity_id: str
-    report: dict[str, Any]
-
-    @property
-    def generated_tokens(self) -> int:
-        """Tokens the model wrote in the turn."""
-        return int(self.report.get("generated_tokens", 0))
-
-    @property
-    def generation_seconds(self) -> float:
-        """Seconds spent writing them."""
-        return float(self.report.get("generation_seconds", 0.0))
+    report: TurnReport
 
 
 @callback

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
-from dataclasses import asdict, dataclass
-from enum import Enum
+from dataclasses import dataclass
 from typing import Any
 
 import probatio
@@ -21,14 +20,12 @@ from custom_components.local_agent.const import (
     DOMAIN,
     LOGGER,
 )
-from custom_components.local_agent.engine.errors import ContextTooSmallError, EngineError
+from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.generation import (
     GenerationOutput,
     GenerationRequest,
-    GenerationStats,
 )
 from custom_components.local_agent.engine.interface import GenerationEngine
-from custom_components.local_agent.engine.server.errors import ServerUnreachableError
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
@@ -69,9 +66,10 @@ from homeassistant.util import dt as dt_util
 
 from .defaults import agent_data, sampling_settings
 from .error_text import engine_error_text
-from .history import to_messages, tool_result_text, trim_history
+from .history import to_messages, trim_history
 from .home_context import HomeContext
 from .phrases import async_phrase
+from .report import TurnEnd, TurnReport
 from .results import async_set_reply_response_type, async_set_response_type
 
 
@@ -108,48 +106,6 @@ class AgentOptions:
             history_tokens=int(data[CONF_HISTORY_TOKENS]),
             safety=SafetyPolicy.from_data(data),
         )
-
-
-@dataclass(slots=True)
-class TurnReport:
-    """What one turn did, for diagnostics, scripts/ask and the evaluation."""
-
-    rounds: int = 0
-    tool_calls: int = 0
-    tool_errors: int = 0
-    tool_successes: int = 0
-    last_finish_reason: str | None = None
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    generated_tokens: int = 0
-    reasoning_tokens: int = 0
-    prompt_seconds: float = 0.0
-    generation_seconds: float = 0.0
-    tool_seconds: float = 0.0
-    build_seconds: float = 0.0
-    last: GenerationStats | None = None
-
-    def add(self, stats: GenerationStats) -> None:
-        """Add one generation's figures."""
-        self.last = stats
-        self.rounds += 1
-        self.last_finish_reason = stats.finish_reason
-        self.prompt_tokens += stats.prompt_tokens
-        self.cached_tokens += stats.cached_tokens
-        self.generated_tokens += stats.generated_tokens
-        self.reasoning_tokens += stats.reasoning_tokens
-        self.prompt_seconds += stats.prompt_seconds
-        self.generation_seconds += stats.generation_seconds
-
-
-class TurnEnd(Enum):
-    """How a turn ended."""
-
-    ANSWERED = "answered"
-    ROUND_LIMIT = "round_limit"
-    CONFIRMATION_ASKED = "confirmation_asked"
-    REFUSED = "refused"
-    FAILED = "failed"  # the model or its server failed
 
 
 @dataclass(slots=True)
@@ -195,7 +151,7 @@ class ConversationAgent:
         if reply is not None:
             await self._async_say(chat_log, reply.text)
             replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
-            async_set_reply_response_type(replied.response, reply.outcome.value)
+            async_set_reply_response_type(replied.response, reply.outcome)
             return replied
         llm_context = user_input.as_llm_context(DOMAIN)
         try:
@@ -238,10 +194,10 @@ class ConversationAgent:
                 )
         except EngineError as err:
             end = TurnEnd.FAILED
-            if isinstance(err, ServerUnreachableError):
-                LOGGER.debug("The model server is unreachable: %s", err)  # logged once there
-            elif not isinstance(err, ContextTooSmallError):
+            if err.warn_in_turn:
                 LOGGER.warning("The model failed: %s", err)
+            else:
+                LOGGER.debug("The model failed: %s", err)
             key, placeholders = engine_error_text(err)
             await self._async_say(
                 chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
@@ -257,14 +213,14 @@ class ConversationAgent:
                     "empty_answer" if report.tool_successes else "no_answer",
                 ),
             )
-        self.stats.record(asdict(report), failed=end is TurnEnd.FAILED)
+        self.stats.record(report, failed=end is TurnEnd.FAILED)
         if end is not TurnEnd.FAILED:
             extra = user_input.extra_system_prompt
             self._prepare_next_turn(chat_log, toolbox, static_system, extra)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         if end is TurnEnd.CONFIRMATION_ASKED:
             result.continue_conversation = True
-        async_set_response_type(result.response, chat_log, ended=end.value, model_answered=answered)
+        async_set_response_type(result.response, chat_log, ended=end, model_answered=answered)
         return result
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
@@ -595,4 +551,4 @@ def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:
     return next((tool for tool in api.tools if tool.name == name), None)
 
 
-__all__ = ["AgentOptions", "ConversationAgent", "TurnReport", "tool_result_text"]
+__all__ = ["AgentOptions", "ConversationAgent"]

@@ -88,7 +88,6 @@ class HomeContext:
     def __init__(self) -> None:
         """Start without a home list."""
         self.snapshot: HomeSnapshot | None = None
-        self.snapshots_taken = 0
         self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
 
     def home_text(self, lines: Sequence[EntityLine], now: datetime) -> str:
@@ -105,7 +104,6 @@ class HomeContext:
         self.snapshot = HomeSnapshot(
             directory=directory, states={line.entity_id: line.state for line in lines}, text=text
         )
-        self.snapshots_taken += 1
         return text
 
     def messages(
@@ -189,10 +187,6 @@ class HomeContext:
         if extra and extra.strip():
             parts.append(extra.strip())
         return _UserTurn(block="\n".join(parts), listed=listed)
-
-    def forget(self, conversation_id: str) -> None:
-        """Drop a conversation's blocks."""
-        self._conversations.pop(conversation_id, None)
 
 
 def _states_in_result(content: str) -> dict[str, str]:

@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.safety.gate import ReplyOutcome
 from homeassistant.components import conversation
 from homeassistant.core import callback
 from homeassistant.helpers import intent, llm
 
-# TurnEnd values (agent.py) that mean the request was not carried out.
-NOT_CARRIED_OUT = frozenset({"failed", "round_limit", "refused"})
-QUESTION_ASKED = "confirmation_asked"
+from .report import TurnEnd
+
+# How a turn ends when the request was not carried out.
+NOT_CARRIED_OUT = frozenset({TurnEnd.FAILED, TurnEnd.ROUND_LIMIT, TurnEnd.REFUSED})
 
 
 @dataclass(slots=True)
@@ -81,19 +83,19 @@ def async_set_response_type(
     response: intent.IntentResponse,
     chat_log: conversation.ChatLog,
     *,
-    ended: str,
+    ended: TurnEnd,
     model_answered: bool,
 ) -> None:
     """Set the response type and error code of a finished turn; the speech stays as it is.
 
-    `ended` is how the turn ended (agent.py's TurnEnd value); `model_answered` whether the
-    model wrote the answer itself (False when the agent had to say it had none).
+    `model_answered` is whether the model wrote the answer itself (False when the agent had to
+    say it had none).
     """
     speech = response.speech.get("plain", {}).get("speech", "")
     if ended in NOT_CARRIED_OUT:
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
         return
-    if ended == QUESTION_ASKED:
+    if ended is TurnEnd.CONFIRMATION_ASKED:
         # A question back (a confirmation): nothing was done yet.
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
         return
@@ -111,17 +113,16 @@ def async_set_response_type(
 
 
 @callback
-def async_set_reply_response_type(response: intent.IntentResponse, outcome: str) -> None:
+def async_set_reply_response_type(response: intent.IntentResponse, outcome: ReplyOutcome) -> None:
     """Set the response type of a turn that answered a confirmation question.
 
-    `outcome` is what the answer led to (the gate's ReplyOutcome value): the held actions ran
-    (`executed`), the user said no (`cancelled`: nothing to do, not an error), or they were not
-    carried out (`refused`: wrong PIN or locked; `failed`: they ran and failed).
+    The held actions ran (EXECUTED), the user said no (CANCELLED: nothing to do, not an error),
+    or they were not carried out (REFUSED: wrong PIN or locked; FAILED: they ran and failed).
     """
     speech = response.speech.get("plain", {}).get("speech", "")
-    if outcome == "executed":
+    if outcome is ReplyOutcome.EXECUTED:
         response.response_type = intent.IntentResponseType.ACTION_DONE
-    elif outcome == "cancelled":
+    elif outcome is ReplyOutcome.CANCELLED:
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
     else:
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)

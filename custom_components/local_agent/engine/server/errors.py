@@ -50,6 +50,7 @@ class ServerUnreachableError(ServerError):
     """No connection could be made (refused, reset, DNS, connect timeout), even after retries."""
 
     kind = ServerFailure.UNREACHABLE
+    warn_in_turn = False  # the connection logs it once, and again when it is back
 
     def describe(self) -> str:
         """Return the log message."""
