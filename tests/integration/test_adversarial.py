@@ -27,9 +27,11 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.home.actions import ApiCall
+from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import pending as confirmation
-from custom_components.local_agent.safety.gate import ApiCall, SafetyGate, TurnSafety, Verdict
+from custom_components.local_agent.safety.gate import SafetyGate, TurnSafety, Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -460,6 +462,9 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
     assert started == []
     assert "conversation_command" in str(tool_results(hass, result.conversation_id))
     assert state(hass, "lock.front_door") == "locked"
+    # Refused by the parser (the argument is not offered), and audited like every refusal.
+    assert [(r["outcome"], r["reason"]) for r in audit] == [("refused", "deferred command")]
+    audit.clear()
 
     # Behind the schema, the gate refuses the argument itself (for a backend that does not
     # validate arguments against the offered schema).
@@ -482,19 +487,16 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
         language="en",
         agent_id=None,
     )
-    refused = await gate.async_authorize(
-        ApiCall(
-            start_timer, {"minutes": 1, "conversation_command": "unlock the door"}, llm_context
-        ),
-        user_input,
-        TurnSafety(conversation_id="c"),
+    turn = await async_turn_context(hass, user_input, "c", ("assist",))
+    refused = await gate.async_decide(
+        ApiCall(start_timer, {"minutes": 1, "conversation_command": "unlock the door"}),
+        turn,
+        TurnSafety(),
     )
     assert refused.verdict is Verdict.REFUSE
     assert "conversation_command is not available" in (refused.message or "")
     assert [(r["outcome"], r["reason"]) for r in audit] == [("refused", "deferred command")]
-    plain = await gate.async_authorize(
-        ApiCall(start_timer, {"minutes": 1}, llm_context), user_input, TurnSafety("c")
-    )
+    plain = await gate.async_decide(ApiCall(start_timer, {"minutes": 1}), turn, TurnSafety())
     assert plain.verdict is Verdict.ALLOW
     assert started == []
 
@@ -719,7 +721,7 @@ async def test_a_script_is_unknown_effect_and_held(
     result = await agent.ask("open up", context=person)
     await hass.async_block_till_done()
 
-    assert speech(result) == "Run Open up? Say yes to confirm."
+    assert speech(result) == "Run Open up (this will unlock Front Door)? Say yes to confirm."
     assert state(hass, "lock.front_door") == "locked"
 
 
