@@ -18,7 +18,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "custom_components" / "local_age
 _TOOL_ID = 4  # a sys.monitoring id of its own ("a profiler"), free in the test process
 
 
-def _product_file(code: CodeType | None) -> str | None:
+def product_file(code: CodeType | None) -> str | None:
+    """The file of a code object, relative to the integration; None outside it."""
     if code is None or not code.co_filename.startswith(str(PACKAGE)):
         return None
     return str(Path(code.co_filename).relative_to(PACKAGE))
@@ -38,7 +39,7 @@ class CallPath:
     from_below: list[tuple[str, str]] = field(default_factory=list)
 
     def started(self, frame: FrameType) -> None:
-        callee = _product_file(frame.f_code)
+        callee = product_file(frame.f_code)
         if callee is None:
             return
         stack: list[str] = []
@@ -46,7 +47,7 @@ class CallPath:
         below = frame.f_back
         while below is not None:
             rooted = rooted or below.f_code in self.roots
-            if (name := _product_file(below.f_code)) is not None:
+            if (name := product_file(below.f_code)) is not None:
                 stack.append(name)
             below = below.f_back
         if not rooted:

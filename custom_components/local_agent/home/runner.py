@@ -174,7 +174,8 @@ def _permission_problem(hass: HomeAssistant, call: Call, turn: TurnContext) -> s
     What Home Assistant enforces on its own service calls, applied to every call (some LLM
     API handlers drop the context or write to entities directly): no user (automations) or
     an admin may do anything; otherwise admin-only services are refused and every target
-    needs the control permission (read permission for a call that only reads).
+    needs the control permission (read permission for a call that only reads). A call whose
+    targets cannot be known (a tool of unknown effect) needs control of every entity.
     """
     if turn.user_id is None:
         return None
@@ -196,6 +197,11 @@ def _permission_problem(hass: HomeAssistant, call: Call, turn: TurnContext) -> s
             f"only administrators may use {call.domain}.{call.service}."
         )
     policy = POLICY_READ if call.read_only else POLICY_CONTROL
+    if call.targets is None and not user.permissions.access_all_entities(policy):
+        return (
+            f"You are not allowed to use {call.tool_name}: what it changes is not known, and "
+            "only a user who may control everything may run it."
+        )
     denied = [e for e in call.targets or () if not user.permissions.check_entity(e, policy)]
     if denied:
         verb = "read" if call.read_only else "control"

@@ -193,7 +193,10 @@ class ConversationAgent:
             self.hass, user_input, chat_log.conversation_id, options.llm_apis
         )
         self.gate.async_redact_pin(user_input, chat_log)
-        if (replied := await self._async_reply(user_input, turn, chat_log)) is not None:
+        if (reply := await self._async_reply(turn, chat_log)) is not None:
+            await self._async_say(chat_log, reply.text)
+            replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
+            async_set_reply_response_type(replied.response, reply.outcome.value)
             return replied
         llm_context = user_input.as_llm_context(DOMAIN)
         try:
@@ -268,21 +271,13 @@ class ConversationAgent:
         return result
 
     async def _async_reply(
-        self,
-        user_input: conversation.ConversationInput,
-        turn: TurnContext,
-        chat_log: conversation.ChatLog,
-    ) -> conversation.ConversationResult | None:
+        self, turn: TurnContext, chat_log: conversation.ChatLog
+    ) -> PendingReply | None:
         """Answer a reply to this agent's question; None when the turn is a new request."""
         reply = await self.gate.async_answer_pending(turn, chat_log)
-        if reply is None:
-            return None
-        if reply.confirmed:
-            reply = await self._async_run_confirmed(turn, reply.confirmed)
-        await self._async_say(chat_log, reply.text)
-        replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
-        async_set_reply_response_type(replied.response, reply.outcome.value)
-        return replied
+        if reply is not None and reply.confirmed:
+            return await self._async_run_confirmed(turn, reply.confirmed)
+        return reply
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
         specs: list[ToolSpec] = []
@@ -587,7 +582,7 @@ class ConversationAgent:
             if error is None:
                 done.append(action.description)
             else:
-                failed.append(f"{action.description}: {error}")
+                failed.append(f"{action.description}: {error.rstrip('.')}")
         return await self.gate.async_confirmed_reply(turn, done, failed)
 
     async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
