@@ -225,6 +225,13 @@ async def assist_agent(hass: HomeAssistant, worker: ScriptedWorker, **options: A
     )
 
 
+async def agent_with(tools: str, hass: HomeAssistant, worker: ScriptedWorker) -> Agent:
+    """An agent with "our tools" or with Assist's ("assist")."""
+    if tools == "our tools":
+        return await async_setup_agent(hass, worker.info.path)
+    return await assist_agent(hass, worker)
+
+
 def tool_call(suffix: str, **arguments: Any) -> Callable[[GenerationRequest], str]:
     """A scripted answer calling the offered tool whose name ends with `suffix`."""
 
@@ -785,6 +792,14 @@ def unlock() -> str:
     return answer(call("lock", action="unlock", entity_id="lock.front_door"))
 
 
+async def ask_to_unlock(
+    agent: Agent, worker: ScriptedWorker, context: Context
+) -> conversation.ConversationResult:
+    """Ask to unlock the front door, the model calling our lock tool."""
+    worker.will_write(unlock())
+    return await agent.ask("unlock the front door", context=context)
+
+
 def model_saw(worker: ScriptedWorker) -> str:
     return "\n".join(
         f"{request.static_prompt}{request.dynamic_prompt}" for request in worker.requests
@@ -803,8 +818,7 @@ async def test_wrong_pins_lock_confirmation_for_a_while_and_notify_the_owner(
     agent = await pin_agent(hass, scripted_worker)
     answers = []
     for guess in ("1111", "2222", "3333"):
-        scripted_worker.will_write(unlock())
-        question = await agent.ask("unlock the front door", context=person)
+        question = await ask_to_unlock(agent, scripted_worker, person)
         answers.append(
             speech(await agent.ask(guess, conversation_id=question.conversation_id, context=person))
         )
@@ -819,14 +833,12 @@ async def test_wrong_pins_lock_confirmation_for_a_while_and_notify_the_owner(
     assert ("refused", "too many wrong PINs") in [(r["outcome"], r["reason"]) for r in audit]
 
     # While locked, even the right PIN (in a new conversation) does nothing.
-    scripted_worker.will_write(unlock())
-    locked = await agent.ask("unlock the front door", context=person)
+    locked = await ask_to_unlock(agent, scripted_worker, person)
     assert speech(locked).startswith("Too many wrong PINs")
     assert state(hass, "lock.front_door") == "locked"
 
     await asyncio.sleep(0.6)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
     await agent.ask(PIN, conversation_id=question.conversation_id, context=person)
     assert state(hass, "lock.front_door") == "unlocked"
 
@@ -862,8 +874,7 @@ async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
     person: Context,
 ) -> None:
     agent = await pin_agent(hass, scripted_worker)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
 
     reply = await agent.ask(
         PIN, conversation_id=question.conversation_id, context=person, device_id="elsewhere"
@@ -885,8 +896,7 @@ async def test_a_replayed_yes_runs_nothing_again(
     audit: list[dict[str, Any]],
 ) -> None:
     agent = await async_setup_agent(hass, scripted_worker.info.path)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
     await agent.ask("yes", conversation_id=question.conversation_id, context=person)
     assert state(hass, "lock.front_door") == "unlocked"
     await hass.services.async_call("lock", "lock", {"entity_id": "lock.front_door"}, blocking=True)
@@ -952,11 +962,7 @@ async def test_a_user_that_is_no_person_is_never_asked_and_gets_the_automation_r
     arguments: dict[str, Any],
 ) -> None:
     """Supervisor add-ons, other integrations' service users, unknown and inactive ids."""
-    agent = await (
-        async_setup_agent(hass, scripted_worker.info.path)
-        if tools == "our tools"
-        else assist_agent(hass, scripted_worker)
-    )
+    agent = await agent_with(tools, hass, scripted_worker)
     context, device_id = await not_a_person(hass, kind)
     scripted_worker.will_write(tool_call(suffix, **arguments))
 
@@ -993,8 +999,7 @@ async def test_a_person_who_is_deactivated_before_the_yes_confirms_nothing(
 ) -> None:
     user = hass_admin_user
     agent = await async_setup_agent(hass, scripted_worker.info.path)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=Context(user_id=user.id))
+    question = await ask_to_unlock(agent, scripted_worker, Context(user_id=user.id))
     assert question.continue_conversation is True
 
     await hass.auth.async_deactivate_user(user)
@@ -1044,11 +1049,7 @@ async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
     arguments: dict[str, Any],
     named: str,
 ) -> None:
-    agent = await (
-        async_setup_agent(hass, scripted_worker.info.path)
-        if tools == "our tools"
-        else assist_agent(hass, scripted_worker)
-    )
+    agent = await agent_with(tools, hass, scripted_worker)
     before = sensitive_states(hass)
     scripted_worker.will_write(tool_call(suffix, **arguments), answer("I may not."))
 
@@ -1202,11 +1203,7 @@ async def test_the_question_names_what_is_sensitive_inside_what_will_run(
     arguments: dict[str, Any],
     question: str,
 ) -> None:
-    agent = await (
-        async_setup_agent(hass, scripted_worker.info.path)
-        if tools == "our tools"
-        else assist_agent(hass, scripted_worker)
-    )
+    agent = await agent_with(tools, hass, scripted_worker)
     before = sensitive_states(hass)
     scripted_worker.will_write(tool_call(suffix, **arguments))
 
@@ -1227,8 +1224,7 @@ async def test_an_entity_unavailable_at_the_yes_is_not_reported_as_done(
     audit: list[dict[str, Any]],
 ) -> None:
     agent = await async_setup_agent(hass, scripted_worker.info.path)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
     front_door = hass.states.get("lock.front_door")
     assert front_door is not None
     hass.states.async_set("lock.front_door", "unavailable", front_door.attributes)
@@ -1296,15 +1292,13 @@ async def test_the_questions_age_is_measured_on_the_stores_clock(
     hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
     agent = await async_setup_agent(hass, scripted_worker.info.path)
 
-    scripted_worker.will_write(unlock())
-    fresh = await agent.ask("unlock the front door", context=person)
+    fresh = await ask_to_unlock(agent, scripted_worker, person)
     clock.now += 29
     await agent.ask("yes", conversation_id=fresh.conversation_id, context=person)
     assert state(hass, "lock.front_door") == "unlocked"
 
     await hass.services.async_call("lock", "lock", {"entity_id": "lock.front_door"}, blocking=True)
-    scripted_worker.will_write(unlock())
-    stale = await agent.ask("unlock the front door", context=person)
+    stale = await ask_to_unlock(agent, scripted_worker, person)
     clock.now += 31
     await agent.ask("yes", conversation_id=stale.conversation_id, context=person)
     assert state(hass, "lock.front_door") == "locked"
@@ -1320,8 +1314,7 @@ async def test_a_yes_under_frozen_time_is_timed_like_any_other(
 ) -> None:
     """Time frozen and ticked (freezegun, as Home Assistant's tests do): a fresh yes confirms."""
     agent = await async_setup_agent(hass, scripted_worker.info.path)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
 
     freezer.tick(10)
     await agent.ask("yes", conversation_id=question.conversation_id, context=person)

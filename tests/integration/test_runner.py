@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.home.runner import (
     Problem,
     TurnContext,
@@ -28,18 +24,9 @@ from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.setup import async_setup_component
 
+from .conftest import plan
+
 UPDATE = "update.demo_add_on"
-
-
-@pytest.fixture
-async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
-    return await async_build_home_tools(hass)
-
-
-def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
-    result = tools.plan(ToolCall(name, arguments))
-    assert isinstance(result, PlannedAction), result
-    return result
 
 
 def state_of(hass: HomeAssistant, entity_id: str) -> str:

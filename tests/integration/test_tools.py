@@ -23,16 +23,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.setup import async_setup_component
 
-
-@pytest.fixture
-async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
-    return await async_build_home_tools(hass)
-
-
-def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
-    result = tools.plan(ToolCall(name, arguments))
-    assert isinstance(result, PlannedAction), result
-    return result
+from .conftest import plan
 
 
 def refuse(tools: HomeTools, name: str, **arguments: Any) -> str:

@@ -317,22 +317,31 @@ class SafetyGate:
     ) -> None:
         """Write one audit record for a turn of this user."""
         self._async_write(
-            AuditRecord(
-                agent_id=self.agent_id,
-                conversation_id=turn.conversation_id,
-                user_id=turn.user_id,
-                device_id=turn.device_id,
-                service=action.service,
-                targets=list(action.targets),
-                description=action.description,
-                outcome=outcome,
-                reason=reason,
-            ),
-            turn,
+            (turn.conversation_id, turn.user_id, turn.device_id), action, outcome, reason, turn
         )
 
     @callback
-    def _async_write(self, record: AuditRecord, turn: TurnContext | None = None) -> None:
+    def _async_write(
+        self,
+        asked: tuple[str, str | None, str | None],
+        action: PendingAction,
+        outcome: Outcome,
+        reason: str | None,
+        turn: TurnContext | None = None,
+    ) -> None:
+        """Record one step of an action asked in (conversation, user, device)."""
+        conversation_id, user_id, device_id = asked
+        record = AuditRecord(
+            agent_id=self.agent_id,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            device_id=device_id,
+            service=action.service,
+            targets=list(action.targets),
+            description=action.description,
+            outcome=outcome,
+            reason=reason,
+        )
         async_get_audit_log(self.hass).async_record(
             self.hass, record, context=turn.context if turn is not None else None
         )
@@ -526,20 +535,9 @@ class SafetyGate:
     def async_drop_pending(self, reason: str) -> None:
         """Cancel what this agent holds (the agent is unloaded or Home Assistant stops)."""
         for pending in async_get_confirmations(self.hass).async_clear(self.agent_id):
+            asked = (pending.conversation_id, pending.user_id, pending.device_id)
             for action in pending.actions:
-                self._async_write(
-                    AuditRecord(
-                        agent_id=self.agent_id,
-                        conversation_id=pending.conversation_id,
-                        user_id=pending.user_id,
-                        device_id=pending.device_id,
-                        service=action.service,
-                        targets=list(action.targets),
-                        description=action.description,
-                        outcome=Outcome.CANCELLED,
-                        reason=reason,
-                    )
-                )
+                self._async_write(asked, action, Outcome.CANCELLED, reason)
 
     def _record_all(
         self, turn: TurnContext, pending: PendingConfirmation, outcome: Outcome, reason: str
