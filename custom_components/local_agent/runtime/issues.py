@@ -13,6 +13,7 @@ DOCS_URL: Final = "https://github.com/local-agent/local-agent#troubleshooting"
 RUNTIME_ISSUE: Final = "runtime_missing"
 MODEL_ISSUE_PREFIX: Final = "model_file_"
 CRASH_ISSUE_PREFIX: Final = "model_crashed_"
+DROPPED_EXEMPTIONS_PREFIX: Final = "exempt_tools_dropped_"
 
 
 def model_issue_id(entry_id: str) -> str:
@@ -73,6 +74,23 @@ def async_raise_crash(hass: HomeAssistant, entry: ConfigEntry, reason: str, deta
         severity=ir.IssueSeverity.ERROR,
         translation_key="model_crashed",
         translation_placeholders={"title": entry.title, "reason": reason, "detail": detail},
+        learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_raise_dropped_exemptions(
+    hass: HomeAssistant, subentry_id: str, agent: str, tools: list[str]
+) -> None:
+    """Say which exempt tools an update dropped: bare names that no one API could be told for."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        f"{DROPPED_EXEMPTIONS_PREFIX}{subentry_id}",
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key="exempt_tools_dropped",
+        translation_placeholders={"agent": agent, "tools": ", ".join(tools)},
         learn_more_url=DOCS_URL,
     )
 

@@ -27,19 +27,18 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .audit import AuditRecord, Outcome, async_get_audit_log
-from .pending import (
-    PendingAction,
-    PendingConfirmation,
-    Reply,
-    async_get_confirmations,
-    classify_reply,
-    contains_pin,
-    mask_digits,
-    pin_matches,
-    spoken_pin,
-)
+from .pending import PendingAction, PendingConfirmation, async_get_confirmations
 from .policy import SafetyPolicy, sensitive_targets_of_action
-from .tool_review import TARGET_SLOTS, ToolClass, ToolReview, async_review, intent_type_of, unwrap
+from .replies import Reply, classify_reply, contains_pin, mask_digits, pin_matches, spoken_pin
+from .tool_review import (
+    TARGET_SLOTS,
+    ToolClass,
+    ToolReview,
+    async_review,
+    async_tool_api_id,
+    intent_type_of,
+    unwrap,
+)
 
 ASSISTANT = "conversation"
 
@@ -72,11 +71,16 @@ class HomeCall:
 
 @dataclass(frozen=True, slots=True)
 class ApiCall:
-    """A call of a Home Assistant LLM API tool, with the context it runs in."""
+    """A call of a Home Assistant LLM API tool, with the context it runs in.
+
+    `api` is the API instance that offers the tool: an exemption names a tool of one API, so
+    without it no exemption applies.
+    """
 
     tool: llm.Tool
     arguments: Mapping[str, Any]
     llm_context: llm.LLMContext
+    api: llm.APIInstance | None = None
 
 
 class ReplyOutcome(Enum):
@@ -209,7 +213,7 @@ class SafetyGate:
                 "escape the confirmation of sensitive actions. Call the tool without it.",
                 "deferred command",
             )
-        if {tool.name, unwrap(tool).name} & self.policy.exempt_tools:
+        if await self._async_exempt(call):
             return None
         if review.tool_class is ToolClass.UNKNOWN:
             return self._llm_action(tool, arguments, review, [])
@@ -217,6 +221,14 @@ class SafetyGate:
         if not sensitive:
             return None
         return self._llm_action(tool, arguments, review, sensitive)
+
+    async def _async_exempt(self, call: ApiCall) -> bool:
+        """Whether the user exempted this very tool: its name and the API that offers it."""
+        name = unwrap(call.tool).name
+        if call.api is None or not any(tool == name for _, tool in self.policy.exempt_tools):
+            return False
+        api_id = await async_tool_api_id(self.hass, call.api, call.tool)
+        return self.policy.exempts_tool(api_id, name)
 
     def _llm_action(
         self,

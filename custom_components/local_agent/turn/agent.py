@@ -529,7 +529,7 @@ class ConversationAgent:
                 return error_result(refusal)
             proposed = HomeCall(planned)
         elif toolbox.llm_api is not None and (tool := _find_tool(toolbox.llm_api, call.name)):
-            proposed = ApiCall(tool, call.arguments, toolbox.llm_api.llm_context)
+            proposed = ApiCall(tool, call.arguments, toolbox.llm_api.llm_context, toolbox.llm_api)
         else:
             known = ", ".join(spec.name for spec in toolbox.specs)
             return error_result(
