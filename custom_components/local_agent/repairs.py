@@ -32,7 +32,12 @@ from .models.runtime_package import (
     select_wheel,
 )
 from .models.store import ModelStoreError
-from .runtime.issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE, async_clear_runtime_issue
+from .runtime.issues import (
+    MODEL_ISSUE_PREFIX,
+    PREFER_LOCAL_ISSUE,
+    RUNTIME_ISSUE,
+    async_clear_runtime_issue,
+)
 from .safety import local_intents
 
 
@@ -42,7 +47,7 @@ async def async_create_fix_flow(
     """Return the flow that fixes this issue."""
     if issue_id == RUNTIME_ISSUE:
         return RuntimeInstallFlow()
-    if issue_id == local_intents.ISSUE_ID:
+    if issue_id == PREFER_LOCAL_ISSUE:
         return PreferLocalRepairFlow()
     if issue_id.startswith(MODEL_ISSUE_PREFIX) and data and isinstance(data.get("entry_id"), str):
         return ModelFileRepairFlow(str(data["entry_id"]))

@@ -1508,5 +1508,5 @@ async def test_a_pipeline_whose_built_in_intents_bypass_the_agent_is_a_repair_is
     assert raised is not None
     assert raised.translation_placeholders is not None
     assert "Hallway satellite" in raised.translation_placeholders["pipelines"]
-    for name in ("Front Door", "Security", "3 more"):
+    for name in ("Front Door", "Garage Door", "3 more"):
         assert name in raised.translation_placeholders["entities"]

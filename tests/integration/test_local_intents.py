@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES, DOMAIN
-from custom_components.local_agent.safety.local_intents import ISSUE_ID
+from custom_components.local_agent.runtime.issues import PREFER_LOCAL_ISSUE as ISSUE_ID
 from homeassistant.components.assist_pipeline import async_get_pipelines
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -170,3 +170,15 @@ async def test_unloading_the_last_entry_drops_the_issue(hass: HomeAssistant, age
     await hass.async_block_till_done()
 
     assert issue(hass) is None
+
+
+async def test_pipelines_set_up_after_the_agent_are_followed(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    assert await async_setup_component(hass, "assist_pipeline", {})
+    await hass.async_block_till_done()
+
+    await add_pipeline(hass, "Late", agent.entity_id)
+
+    assert issue(hass) is not None

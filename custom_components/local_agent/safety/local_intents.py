@@ -18,22 +18,24 @@ from typing import Any, Final
 
 from custom_components.local_agent.compat import async_listen_pipelines
 from custom_components.local_agent.const import DOMAIN, SUBENTRY_CONVERSATION
-from custom_components.local_agent.runtime.issues import DOCS_URL
+from custom_components.local_agent.runtime.issues import (
+    async_clear_prefer_local,
+    async_raise_prefer_local,
+)
 from homeassistant.components.homeassistant.exposed_entities import (
     async_listen_entity_updates,
     async_should_expose,
 )
 from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
-from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
+from homeassistant.const import EVENT_COMPONENT_LOADED, EVENT_HOMEASSISTANT_STARTED
 from homeassistant.core import CALLBACK_TYPE, Event, HomeAssistant, callback
-from homeassistant.helpers import entity_registry as er, issue_registry as ir
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
 
 from .policy import SafetyPolicy
 
-ISSUE_ID: Final = "prefer_local_intents"
 ASSISTANT: Final = "conversation"
 PIPELINE_COMPONENT: Final = "assist_pipeline"
 STORE_KEY: Final = f"{DOMAIN}.prefer_local_accepted"
@@ -75,19 +77,21 @@ def _agent_policy(hass: HomeAssistant, engine: str | None) -> tuple[str, SafetyP
 
 def find_bypasses(hass: HomeAssistant) -> list[Bypass]:
     """Pipelines with the option on whose agent (ours) has a sensitive entity exposed."""
+    candidates = [
+        (pipeline, agent)
+        for pipeline in _pipelines(hass)
+        if pipeline.prefer_local_intents
+        and (agent := _agent_policy(hass, pipeline.conversation_engine)) is not None
+    ]
+    if not candidates:
+        return []
     exposed = [
         state.entity_id
         for state in hass.states.async_all()
         if async_should_expose(hass, ASSISTANT, state.entity_id)
     ]
     found: list[Bypass] = []
-    for pipeline in _pipelines(hass):
-        if not pipeline.prefer_local_intents:
-            continue
-        agent = _agent_policy(hass, pipeline.conversation_engine)
-        if agent is None:
-            continue
-        name, policy = agent
+    for pipeline, (name, policy) in candidates:
         if sensitive := policy.sensitive_entities(hass, exposed):
             found.append(Bypass(pipeline.id, pipeline.name, name, tuple(sensitive)))
     return found
@@ -124,20 +128,10 @@ class LocalIntentsWatch:
             self.accepted -= forgotten
             self._save()
         shown = [bypass for bypass in bypasses if bypass.pipeline_id not in self.accepted]
-        if not shown:
-            ir.async_delete_issue(self.hass, DOMAIN, ISSUE_ID)
-            return
-        ir.async_create_issue(
-            self.hass,
-            DOMAIN,
-            ISSUE_ID,
-            is_fixable=True,
-            is_persistent=False,
-            severity=ir.IssueSeverity.WARNING,
-            translation_key=ISSUE_ID,
-            translation_placeholders=_placeholders(self.hass, shown),
-            learn_more_url=DOCS_URL,
-        )
+        if shown:
+            async_raise_prefer_local(self.hass, _placeholders(self.hass, shown))
+        else:
+            async_clear_prefer_local(self.hass)
 
     async def async_turn_off(self) -> None:
         """Switch the option off in every pipeline the issue names."""
@@ -167,7 +161,7 @@ class LocalIntentsWatch:
         for unsubscribe in self.unsubscribe:
             unsubscribe()
         self.unsubscribe.clear()
-        ir.async_delete_issue(self.hass, DOMAIN, ISSUE_ID)
+        async_clear_prefer_local(self.hass)
 
 
 def issue_placeholders(hass: HomeAssistant) -> dict[str, str]:
@@ -179,10 +173,11 @@ def issue_placeholders(hass: HomeAssistant) -> dict[str, str]:
 
 
 def _placeholders(hass: HomeAssistant, shown: list[Bypass]) -> dict[str, str]:
-    entities = list(dict.fromkeys(e for bypass in shown for e in bypass.sensitive))
-    names = [_name(hass, entity_id) for entity_id in entities[:NAMED_ENTITIES]]
-    if len(entities) > NAMED_ENTITIES:
-        names.append(f"{len(entities) - NAMED_ENTITIES} more")
+    entities = {e for bypass in shown for e in bypass.sensitive}
+    all_names = sorted(_name(hass, entity_id) for entity_id in entities)
+    names = all_names[:NAMED_ENTITIES]
+    if len(all_names) > NAMED_ENTITIES:
+        names.append(f"{len(all_names) - NAMED_ENTITIES} more")
     return {
         "pipelines": ", ".join(f"{b.pipeline_name} ({b.agent})" for b in shown),
         "entities": ", ".join(names),
@@ -211,8 +206,16 @@ async def async_watch(hass: HomeAssistant) -> LocalIntentsWatch:
         if entry.domain == DOMAIN:
             schedule()
 
+    @callback
+    def component_loaded(event: Event[Any]) -> None:
+        if event.data.get("component") == PIPELINE_COMPONENT:
+            if (unsubscribe := async_listen_pipelines(hass, schedule)) is not None:
+                watch.unsubscribe.append(unsubscribe)
+            schedule()
+
     listeners: list[Callable[[], CALLBACK_TYPE | None]] = [
         lambda: async_listen_pipelines(hass, schedule),
+        lambda: hass.bus.async_listen(EVENT_COMPONENT_LOADED, component_loaded),
         lambda: async_listen_entity_updates(hass, ASSISTANT, schedule),
         lambda: hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, _event(schedule)),
         lambda: async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, entry_changed),
