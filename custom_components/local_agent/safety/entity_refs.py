@@ -8,7 +8,7 @@ its entity id is stored as it is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES, CONF_SENSITIVE_ENTITIES
@@ -44,17 +44,19 @@ ENTITY_OPTIONS: Final = (CONF_SENSITIVE_ENTITIES, CONF_EXEMPT_ENTITIES)
 
 def options_to_store(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     """Return an agent's options with the entities it names as registry ids."""
-    stored = dict(data)
-    for key in ENTITY_OPTIONS:
-        if isinstance(stored.get(key), list):
-            stored[key] = stored_refs(hass, stored[key])
-    return stored
+    return _with_entities(data, lambda refs: stored_refs(hass, refs))
 
 
 def options_to_show(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     """Return an agent's options with the entities it names as the entity ids they have now."""
-    shown = dict(data)
+    return _with_entities(data, lambda refs: current_entity_ids(hass, refs))
+
+
+def _with_entities(
+    data: Mapping[str, Any], convert: Callable[[list[str]], list[str]]
+) -> dict[str, Any]:
+    converted = dict(data)
     for key in ENTITY_OPTIONS:
-        if isinstance(shown.get(key), list):
-            shown[key] = current_entity_ids(hass, shown[key])
-    return shown
+        if isinstance(converted.get(key), list):
+            converted[key] = convert(converted[key])
+    return converted
