@@ -29,11 +29,11 @@ from custom_components.local_agent.engine.generation import (
     render_request,
 )
 from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
     ToolCallStreamParser,
-    format_tool_call,
 )
 from custom_components.local_agent.engine.types import Conversation, ToolCall, ToolSpec
 from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult

@@ -25,11 +25,15 @@ class Tokenizer:
         self._model: Any = _internals.LlamaModel(path_model=str(path), params=params, verbose=False)
         self.n_vocab = int(self._model.n_vocab())
 
+    def tokens(self, text: str, *, add_bos: bool = False) -> list[int]:
+        """Return the token ids of text, special tokens parsed (as the engine does)."""
+        if not text:
+            return []
+        return list(self._model.tokenize(text.encode("utf-8"), add_bos, True))
+
     def count(self, text: str, *, add_bos: bool) -> int:
         """Return the number of tokens of text, special tokens parsed (as the engine does)."""
-        if not text:
-            return 0
-        return len(self._model.tokenize(text.encode("utf-8"), add_bos, True))
+        return len(self.tokens(text, add_bos=add_bos))
 
     def count_prompt(self, static: str, dynamic: str) -> tuple[int, int]:
         """Return (static, dynamic) tokens of a split prompt, as the engine evaluates it."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
@@ -13,6 +13,8 @@ from .runtime.backend import Backend, entry_backend
 from .runtime.data import LocalAgentConfigEntry, LocalAgentData, ModelSetup
 from .runtime.local import async_setup_local
 from .runtime.server import async_setup_server
+from .safety import local_intents
+from .safety.migration import async_migrate_agent_options
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
 
@@ -25,6 +27,9 @@ async def async_migrate_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
         hass.config_entries.async_update_entry(
             entry, data={**entry.data, CONF_BACKEND: entry_backend(entry).value}, minor_version=2
         )
+    if entry.minor_version < 3:
+        async_migrate_agent_options(hass, entry)
+        hass.config_entries.async_update_entry(entry, minor_version=3)
     return True
 
 
@@ -48,6 +53,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     updates.async_listen(hass, entry, device_id)
+    await local_intents.async_watch(hass)
     return True
 
 
@@ -73,6 +79,11 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
     if not await hass.config_entries.async_unload_platforms(entry, PLATFORMS):
         return False
     await entry.runtime_data.release()
+    if not any(
+        other.entry_id != entry.entry_id and other.state is ConfigEntryState.LOADED
+        for other in hass.config_entries.async_entries(DOMAIN)
+    ):
+        local_intents.async_unwatch(hass)
     return True
 
 

@@ -7,15 +7,20 @@ with one signature and a release that changes an internal breaks one tested plac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from functools import partial
 import inspect
 from typing import Any
 
 from homeassistant import requirements
-from homeassistant.core import Context, HomeAssistant, Service
-from homeassistant.helpers import chat_session, service as service_helper, target as target_helper
+from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, Service
+from homeassistant.helpers import (
+    chat_session,
+    llm,
+    service as service_helper,
+    target as target_helper,
+)
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -122,3 +127,41 @@ def _plain_ids(value: Any) -> bool:
     if isinstance(value, str):
         return True
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def action_tool_target(tool: llm.Tool) -> tuple[str, str] | None:
+    """Return the (domain, service) an action tool (a script's tool) calls.
+
+    Home Assistant's ActionTool keeps them only in private attributes; a tool whose name says
+    "script__x" may call anything, so the gate reads what it will really call.
+    """
+    if not isinstance(tool, llm.ActionTool):
+        return None
+    domain, action = getattr(tool, "_domain", None), getattr(tool, "_action", None)
+    if not isinstance(domain, str) or not isinstance(action, str):
+        return None
+    return domain, action
+
+
+def async_listen_pipelines(
+    hass: HomeAssistant, listener: Callable[[], None]
+) -> CALLBACK_TYPE | None:
+    """Call listener whenever an Assist pipeline is created, changed or deleted.
+
+    Home Assistant has no public hook for it: the pipeline store (a private attribute of the
+    assist_pipeline data) notifies its change-set listeners. None without assist_pipeline.
+    """
+    if "assist_pipeline" not in hass.config.components:
+        return None
+    from homeassistant.components.assist_pipeline.pipeline import (
+        KEY_ASSIST_PIPELINE,
+    )
+
+    data = hass.data.get(KEY_ASSIST_PIPELINE)
+    if data is None:
+        return None
+
+    async def changed(_change_set: Iterable[Any]) -> None:
+        listener()
+
+    return data.pipeline_store.async_add_change_set_listener(changed)

@@ -46,7 +46,7 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
 
     VERSION = 1
     # 2: the entry's data names its backend (CONF_BACKEND).
-    MINOR_VERSION = 2
+    MINOR_VERSION = 3
 
     def __init__(self) -> None:
         """Start with nothing chosen."""

@@ -5,6 +5,8 @@
   issue is deleted when it loads.
 * ``runtime_missing``: install the prebuilt llama-cpp-python wheel that fits this machine, then
   reload the entries that failed.
+* ``prefer_local_intents``: turn "Prefer handling commands locally" off in the pipelines that
+  bypass an agent's confirmations, or keep it on knowingly (safety/local_intents.py).
 """
 
 from __future__ import annotations
@@ -30,7 +32,13 @@ from .models.runtime_package import (
     select_wheel,
 )
 from .models.store import ModelStoreError
-from .runtime.issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE, async_clear_runtime_issue
+from .runtime.issues import (
+    MODEL_ISSUE_PREFIX,
+    PREFER_LOCAL_ISSUE,
+    RUNTIME_ISSUE,
+    async_clear_runtime_issue,
+)
+from .safety import local_intents
 
 
 async def async_create_fix_flow(
@@ -39,6 +47,8 @@ async def async_create_fix_flow(
     """Return the flow that fixes this issue."""
     if issue_id == RUNTIME_ISSUE:
         return RuntimeInstallFlow()
+    if issue_id == PREFER_LOCAL_ISSUE:
+        return PreferLocalRepairFlow()
     if issue_id.startswith(MODEL_ISSUE_PREFIX) and data and isinstance(data.get("entry_id"), str):
         return ModelFileRepairFlow(str(data["entry_id"]))
     return ConfirmRepairFlow()
@@ -256,4 +266,32 @@ class RuntimeInstallFlow(RepairsFlow):
         for entry in self.hass.config_entries.async_entries(DOMAIN):
             if entry.state is ConfigEntryState.SETUP_ERROR:
                 self.hass.config_entries.async_schedule_reload(entry.entry_id)
+        return self.async_create_entry(data={})
+
+
+class PreferLocalRepairFlow(RepairsFlow):
+    """Turn "Prefer handling commands locally" off where it bypasses confirmations, or keep it."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
+        """Offer both choices, naming the pipelines and entities again."""
+        return self.async_show_menu(
+            step_id="init",
+            menu_options=["turn_off", "keep_on"],
+            description_placeholders=local_intents.issue_placeholders(self.hass),
+        )
+
+    async def async_step_turn_off(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Switch the option off in those pipelines: every sentence then reaches the agent."""
+        watch = await local_intents.async_watch(self.hass)
+        await watch.async_turn_off()
+        return self.async_create_entry(data={})
+
+    async def async_step_keep_on(
+        self, user_input: dict[str, Any] | None = None
+    ) -> RepairsFlowResult:
+        """Keep the option on knowingly: the issue stays away until it is turned off and on."""
+        watch = await local_intents.async_watch(self.hass)
+        watch.async_keep_on()
         return self.async_create_entry(data={})

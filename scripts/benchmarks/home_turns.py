@@ -61,7 +61,8 @@ from custom_components.local_agent.engine.local import llama as llama_module
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.local.worker import ModelWorker
-from custom_components.local_agent.engine.tool_calls import ParseEvent, format_tool_call
+from custom_components.local_agent.engine.markup import format_tool_call
+from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.types import Conversation, ToolCall
 from custom_components.local_agent.runtime.memory import process_rss
 from custom_components.local_agent.turn import agent as agent_module

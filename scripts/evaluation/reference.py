@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any, Final
 
-from custom_components.local_agent.engine.tool_calls import format_tool_call
+from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
 from homeassistant.util import color as color_util
 from testing.stand_in import SeenRequest

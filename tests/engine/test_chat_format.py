@@ -15,12 +15,10 @@ from hypothesis import given, settings, strategies as st
 import pytest
 
 from custom_components.local_agent.engine.chat_format import (
-    TURN_MARKERS,
     ChatTemplate,
     ChatTemplateError,
     PromptParts,
     compile_template,
-    format_argument_value,
     load_template,
     next_turn_start,
     render_conversation,
@@ -29,6 +27,7 @@ from custom_components.local_agent.engine.chat_format import (
 )
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.generation import AnswerEnd
+from custom_components.local_agent.engine.markup import TURN_MARKERS, format_value
 from custom_components.local_agent.engine.tool_calls import ParseEvent, TextDelta, ToolCallFailed
 from custom_components.local_agent.engine.types import (
     Conversation,
@@ -190,8 +189,8 @@ def test_tool_arguments_rendered_as_the_model_writes_them(bundled: ChatTemplate)
         ({"b": 1, "a": "é"}, '{"b": 1, "a": "é"}'),
     ],
 )
-def test_format_argument_value(value: object, text: str) -> None:
-    assert format_argument_value(value) == text
+def test_format_value(value: object, text: str) -> None:
+    assert format_value(value) == text
 
 
 def test_tojson_keeps_key_order_and_non_ascii() -> None:

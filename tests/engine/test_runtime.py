@@ -34,12 +34,12 @@ from custom_components.local_agent.engine.errors import (
 from custom_components.local_agent.engine.generation import reasoning_ended
 from custom_components.local_agent.engine.local import sampling
 from custom_components.local_agent.engine.local.llama import (
-    THINK_CLOSE,
     GenerationOutput,
     GenerationRequest,
     LoadedModel,
     flash_attention_type,
 )
+from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,

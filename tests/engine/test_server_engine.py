@@ -12,7 +12,8 @@ import aiohttp
 import pytest
 
 from custom_components.local_agent.engine.chat_format import PromptParts
-from custom_components.local_agent.engine.generation import THINK_CLOSE, GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
 from custom_components.local_agent.engine.server.chat import chat_messages
 from custom_components.local_agent.engine.server.completions import _find_trigger
 from custom_components.local_agent.engine.server.errors import (

@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import given, settings, strategies as st
 import pytest
 
+from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
     ReasoningDelta,
@@ -16,7 +17,6 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallParsed,
     ToolCallStreamParser,
     coerce_value,
-    format_tool_call,
 )
 from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolCallError, ToolSpec
 
@@ -670,7 +670,8 @@ def test_format_tool_call() -> None:
         "<parameter=mode>\nnull\n</parameter>\n"
         "<parameter=t>\n21.5\n</parameter>\n"
         "<parameter=n>\n3\n</parameter>\n"
-        '<parameter=x>\n{"a":[1]}\n</parameter>\n'
+        # JSON as the chat template's tojson writes it: one formatter for every prompt.
+        '<parameter=x>\n{"a": [1]}\n</parameter>\n'
         "</function>\n</tool_call>"
     )
     assert format_tool_call(ToolCall("get_time", {})) == xml_call("get_time")

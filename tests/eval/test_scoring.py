@@ -113,7 +113,7 @@ def test_reference_plans_group_entities_and_write_qwen_xml() -> None:
     assert write_calls(plan.calls) == (
         "<tool_call>\n<function=light>\n"
         "<parameter=action>\nturn_on\n</parameter>\n"
-        '<parameter=entity_id>\n["light.a","light.b"]\n</parameter>\n'
+        '<parameter=entity_id>\n["light.a", "light.b"]\n</parameter>\n'
         "<parameter=brightness_pct>\n30\n</parameter>\n"
         "</function>\n</tool_call>"
     )

@@ -29,6 +29,7 @@ from homeassistant.helpers import entity_registry as er
 
 from .conftest import async_setup_agent
 from .flow_helpers import agent_form
+from .scripted_model import ScriptedWorker
 
 
 def agent_subentry(title: str) -> ConfigSubentryData:
@@ -209,7 +210,7 @@ async def test_agent_form_has_sections_and_stores_flat_data(
         "sensitive_cover_classes": ["garage"],
         "sensitive_entities": ["switch.front_door"],
         "exempt_entities": ["script.goodnight"],
-        "exempt_tools": ["script__goodnight"],
+        "exempt_tools": ["assist/script__goodnight"],
         "confirmation_pin": "1234",
         "allow_unattended": True,
         "confirmation_timeout": 60,
@@ -263,3 +264,38 @@ async def test_agent_form_has_sections_and_stores_flat_data(
     stored = entry.subentries[subentry.subentry_id].data
     assert stored == {**agent, **model, "top_k": 10, **safety}
     assert isinstance(stored["top_k"], int)
+
+
+async def test_the_form_stores_entities_by_registry_id_and_refuses_a_bare_tool_name(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
+    result = await hass.config_entries.subentries.async_init(
+        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
+    )
+    flat = {
+        **agent_data(),
+        CONF_NAME: "Guarded",
+        "sensitive_entities": ["switch.ac"],
+        "exempt_tools": ["script__goodnight"],
+    }
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, flat)
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "exempt_tool_format"}
+    # Nothing typed is lost.
+    assert suggested_values(result["data_schema"])["safety"]["exempt_tools"] == [
+        "script__goodnight"
+    ]
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, {**flat, "exempt_tools": ["assist/script__goodnight"]})
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    subentry = next(sub for sub in entry.subentries.values() if sub.title == "Guarded")
+    registered = er.async_get(hass).async_get("switch.ac")
+    assert registered is not None
+    assert subentry.data["sensitive_entities"] == [registered.id]
+    assert subentry.data["exempt_tools"] == ["assist/script__goodnight"]

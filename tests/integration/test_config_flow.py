@@ -70,7 +70,7 @@ async def test_local_file_creates_entry_with_an_agent(
         CONF_MODEL_PATH: str(qwen35_model_path.resolve()),  # noqa: ASYNC240
     }
     entry = result["result"]
-    assert (entry.version, entry.minor_version) == (1, 2)
+    assert (entry.version, entry.minor_version) == (1, 3)
     assert [sub.subentry_type for sub in entry.subentries.values()] == ["conversation"]
     assert [sub.title for sub in entry.subentries.values()] == [
         f"Local Agent ({qwen35_model_path.stem})"

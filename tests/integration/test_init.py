@@ -85,11 +85,11 @@ async def test_entries_of_the_first_format_get_their_backend_named(
 
     assert model.state is ConfigEntryState.LOADED
     assert model.data == {CONF_MODEL_PATH: str(qwen35_model_path), CONF_BACKEND: "llama_cpp"}
-    assert model.minor_version == 2
+    assert model.minor_version == 3
     # Nothing listens there: the entry is retried later, but its data is migrated already.
     assert server.state is ConfigEntryState.SETUP_RETRY
     assert server.data[CONF_BACKEND] == "server"
-    assert server.minor_version == 2
+    assert server.minor_version == 3
     assert await hass.config_entries.async_unload(model.entry_id)
 
 

@@ -14,6 +14,7 @@ from custom_components.local_agent.home.entity_view import grouped_text
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import (
     GET_STATE,
+    TOOL_INTEGRATION,
     HomeTools,
     PlannedAction,
     ToolFailure,
@@ -56,6 +57,20 @@ async def test_specs_cover_exposed_domains_and_entities_only(
     assert light.parameters["properties"]["entity_id"]["anyOf"][0]["enum"] == [
         "light.kitchen_lights"
     ]
+
+
+async def test_our_tools_carry_home_assistants_annotations(tools: HomeTools) -> None:
+    """As Home Assistant 2026.10 describes LLM tools: get_state only reads; domain tools act on
+    this home's entities (never the open world); a name that is not ours has none."""
+    read = tools.annotations(GET_STATE)
+    assert read is not None
+    assert (read.read_only, read.destructive, read.open_world) == (True, False, False)
+    for name in tools.tool_names[:-1]:
+        control = tools.annotations(name)
+        assert control is not None
+        assert (control.read_only, control.open_world) == (False, False), name
+    assert tools.annotations("intent__HassTurnOn") is None
+    assert TOOL_INTEGRATION == "local_agent"
 
 
 async def test_field_schemas_come_from_service_descriptions(tools: HomeTools) -> None:

@@ -14,13 +14,21 @@ import json
 import os
 from pathlib import Path
 import secrets
-from typing import Any, Final, Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 import jinja2
 from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from .errors import EngineError
+from .markup import (
+    THINK_OPEN,
+    TURN_MARKERS,
+    escape_message,
+    escape_text,
+    escape_tools,
+    format_value,
+)
 from .types import Conversation, Message, ToolCall, ToolSpec
 
 GGUF_TEMPLATE_KEY = "tokenizer.chat_template"
@@ -29,18 +37,6 @@ SYSTEM_SEPARATOR = "\n\n"
 
 # "server": the model server showed it (llama-server's /props).
 type TemplateSource = Literal["gguf", "bundled", "server"]
-
-
-# Text that starts the next turn: a model that ignores its end token goes on with these, and
-# nothing from there on is its answer (every backend stops there and holds them back).
-TURN_MARKERS: Final = (
-    "<|im_end|>",
-    "<|im_start|>",
-    "<|endoftext|>",
-    "<end_of_turn>",
-    "<tool_response>",
-    "</tool_response>",
-)
 
 
 class ChatTemplateError(EngineError):
@@ -80,7 +76,7 @@ class PromptParts:
         """Whether the generation prompt opens a reasoning block (Gemma's template has none)."""
         if self.opens_reasoning is not None:
             return self.opens_reasoning
-        return self.dynamic.rstrip().endswith("<think>")
+        return self.dynamic.rstrip().endswith(THINK_OPEN)
 
     @property
     def static_key(self) -> str:
@@ -143,20 +139,13 @@ def load_template(gguf_metadata: Mapping[str, str] | None) -> ChatTemplate:
     return compile_template(BUNDLED_TEMPLATE_TEXT, "bundled")
 
 
-def format_argument_value(value: Any) -> str:
-    """Write an argument value as the model does: strings as they are, everything else as JSON."""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _tool_dict(tool: ToolSpec) -> dict[str, Any]:
     function = {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
     return {"type": "function", "function": function}
 
 
 def _tool_call_dict(call: ToolCall) -> dict[str, Any]:
-    arguments = {key: format_argument_value(value) for key, value in call.arguments.items()}
+    arguments = {key: format_value(value) for key, value in call.arguments.items()}
     return {"type": "function", "function": {"name": call.name, "arguments": arguments}}
 
 
@@ -179,7 +168,7 @@ def render_prompt(
     enable_thinking: bool,
     add_generation_prompt: bool = True,
 ) -> str:
-    """Render a conversation into the prompt text the model continues."""
+    """Render a conversation into the prompt text the model continues (as given: unescaped)."""
     try:
         return template.compiled.render(
             messages=[_message_dict(message) for message in messages],
@@ -209,7 +198,12 @@ def render_split(
     tools and static_system; the dynamic system text and the history follow it. With an empty
     dynamic_system the whole system message is static_system and the static part ends right
     after its text: what changes from turn to turn then lives in the messages.
+
+    Every text is escaped first (markup.py): only the template itself writes markup.
     """
+    static_system, dynamic_system = escape_text(static_system), escape_text(dynamic_system)
+    history = [escape_message(message) for message in history]
+    tools = escape_tools(tools)
     if not static_system.strip():
         raise ValueError("static_system must contain text")
     if dynamic_system and not dynamic_system.strip():

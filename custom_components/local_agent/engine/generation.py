@@ -11,13 +11,11 @@ from pathlib import Path
 from typing import Final
 
 from .chat_format import ChatTemplate, PromptParts, render_conversation
+from .markup import CALL_OPEN, THINK_CLOSE
 from .settings import SamplingSettings
 from .tool_calls import ParseEvent, TextDelta
 from .types import Conversation, JsonSchema, ToolSpec
 
-# Text the engine writes itself: the end of the reasoning, the start of a forced call.
-THINK_CLOSE: Final = "\n</think>\n\n"
-CALL_OPEN: Final = "<tool_call>"
 # Calls the grammar lets the model write one after another in a single answer.
 MAX_CALLS_PER_ANSWER: Final = 4
 
@@ -57,7 +55,7 @@ def reasoning_ended(recent: str, request: GenerationRequest) -> bool:
     reasoning), except for a structured answer: it has no tools, and its answer begins only
     after "</think>", where its grammar takes over.
     """
-    if "</think>" in recent:
+    if THINK_CLOSE in recent:
         return True
     return request.answer_schema is None and CALL_OPEN in recent
 

@@ -12,8 +12,15 @@ import json
 import re
 from typing import Any
 
-from .chat_format import format_argument_value
 from .errors import GrammarError
+from .markup import (
+    CALL_CLOSE,
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
+    format_value,
+)
 from .types import ToolSpec
 
 MAX_STRING_CHARS = 120
@@ -44,9 +51,6 @@ def _enum_literals(items: Any) -> list[str]:
         return []
     values = [items["const"]] if "const" in items else list(items.get("enum") or ())
     return list(dict.fromkeys(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values))
-
-
-_PARAMETER_END = '"\\n</parameter>\\n"'
 
 
 def gbnf_literal(text: str) -> str:
@@ -95,9 +99,9 @@ class _Builder:
         if not isinstance(schema, Mapping):  # `true` or malformed: any text will do
             schema = {}
         if "const" in schema:
-            return gbnf_literal(format_argument_value(schema["const"]))
+            return gbnf_literal(format_value(schema["const"]))
         if schema.get("enum"):
-            choices = dict.fromkeys(gbnf_literal(format_argument_value(v)) for v in schema["enum"])
+            choices = dict.fromkeys(gbnf_literal(format_value(v)) for v in schema["enum"])
             return "(" + " | ".join(choices) + ")"
         alternatives = schema.get("anyOf") or schema.get("oneOf")
         if alternatives:
@@ -121,16 +125,15 @@ class _Builder:
         rule = self.names.new("fn", tool.name)
         properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
         required = set(tool.parameters.get("required") or ())
-        parts = [gbnf_literal(f"<function={tool.name}>\n")]
+        parts = [gbnf_literal(f"{FUNCTION_OPEN}{tool.name}>\n")]
         parameter_rules = []
         for key, schema in properties.items():
             parameter = self.names.new(rule, key)
-            opening = gbnf_literal(f"<parameter={key}>\n")
-            parameter_rules.append(
-                f"{parameter} ::= {opening} {self.value(schema)} {_PARAMETER_END}"
-            )
+            opening = gbnf_literal(f"{PARAMETER_OPEN}{key}>\n")
+            closing = gbnf_literal(f"\n{PARAMETER_CLOSE}\n")
+            parameter_rules.append(f"{parameter} ::= {opening} {self.value(schema)} {closing}")
             parts.append(parameter if key in required else f"{parameter}?")
-        parts.append(gbnf_literal("</function>\n</tool_call>"))
+        parts.append(gbnf_literal(f"{FUNCTION_CLOSE}\n{CALL_CLOSE}"))
         self.rules += [f"{rule} ::= " + " ".join(parts), *parameter_rules]
         return rule
 

@@ -4,8 +4,8 @@ The model writes `reasoning</think>visible text` and tool calls in Qwen3.5 XML, 
 `<tool_call>`, `<function=NAME>`, `<parameter=KEY>`, VALUE, `</parameter>`, ..., `</function>`,
 `</tool_call>` (the newlines around VALUE belong to the format, not to the value).
 `ToolCallStreamParser` turns a stream of text chunks, split anywhere, into events; parameter
-values are typed by the tool's JSON schema with `coerce_value`. `format_tool_call` renders a call
-back into the XML the model writes.
+values are typed by the tool's JSON schema with `coerce_value`. The markers, and
+`format_tool_call` that renders a call back into the XML the model writes, are markup.py's.
 
 Choices for what small models actually produce:
 - Calls are parsed only outside reasoning, but a `<tool_call>` written inside the think block
@@ -26,11 +26,12 @@ Choices for what small models actually produce:
 - Visible text and reasoning lose leading and trailing whitespace at the edges of each stretch
   between markup; stretches after the first are joined with a blank line.
 
-Typed values (see `coerce_value`): booleans accept true/false, yes/no, on/off and 1/0 in any
-case; "null" (any case) is None wherever the schema allows null, even before a string type;
-objects and arrays are JSON, or Python literals (single quotes, True/None); a bare single value
-for an array becomes a one-item list; enums match after stripping, then case-insensitively if
-that is unambiguous; type lists and anyOf/oneOf are tried in order.
+Typed values (see `coerce_value`): booleans accept true/false, on/off, 1/0 and yes/no in every
+language of words.py (ja, oui, sí, ...) in any case; "null" (any case) is None wherever the
+schema allows null, even before a string type; objects and arrays are JSON, or Python literals
+(single quotes, True/None); a bare single value for an array becomes a one-item list; enums
+match after stripping, then case-insensitively if that is unambiguous; type lists and
+anyOf/oneOf are tried in order.
 """
 
 from __future__ import annotations
@@ -44,15 +45,19 @@ import math
 import re
 from typing import Any
 
+from .markup import (
+    CALL_CLOSE,
+    CALL_OPEN,
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
+    THINK_CLOSE,
+    THINK_OPEN,
+    format_value,
+)
 from .types import JsonSchema, ToolCall, ToolCallError, ToolSpec
-
-THINK_OPEN = "<think>"
-THINK_CLOSE = "</think>"
-CALL_OPEN = "<tool_call>"
-CALL_CLOSE = "</tool_call>"
-FUNCTION_OPEN = "<function="
-FUNCTION_CLOSE = "</function>"
-PARAMETER_CLOSE = "</parameter>"
+from .words import BOOLEAN_WORDS, fold
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +118,15 @@ _TRANSITIONS: dict[_Mode, dict[str, _Mode]] = {
 _CALL_BOUNDARY = re.compile(
     "|".join(map(re.escape, (CALL_OPEN, CALL_CLOSE, FUNCTION_OPEN, FUNCTION_CLOSE)))
 )
-_FUNCTION_TAG = re.compile(r"<function=([^>\n]*)>")
-_PARAMETER_OR_END = re.compile(r"<parameter=([^>\n]*)>|</parameter>|</function>")
-_VALUE_END = re.compile(r"</parameter>|<parameter=[^>\n]*>|</function>")
+_NAME = r"([^>\n]*)>"
+_FUNCTION_TAG = re.compile(re.escape(FUNCTION_OPEN) + _NAME)
+_PARAMETER_TAG = re.escape(PARAMETER_OPEN) + _NAME
+_PARAMETER_OR_END = re.compile(
+    "|".join((_PARAMETER_TAG, re.escape(PARAMETER_CLOSE), re.escape(FUNCTION_CLOSE)))
+)
+_VALUE_END = re.compile(
+    "|".join((re.escape(PARAMETER_CLOSE), _PARAMETER_TAG, re.escape(FUNCTION_CLOSE)))
+)
 
 
 class _Prose:
@@ -237,15 +248,6 @@ class ToolCallStreamParser:
             written = dict(reversed(given))  # the first value of a parameter given twice
             return ToolCallFailed(ToolCallError(" ".join(problems), raw, name, written))
         return ToolCallParsed(ToolCall(name, arguments, raw))
-
-
-def format_tool_call(call: ToolCall) -> str:
-    """Render a call in the exact XML the model writes."""
-    parameters = "".join(
-        f"<parameter={key}>\n{_format_value(value)}\n</parameter>\n"
-        for key, value in call.arguments.items()
-    )
-    return f"{CALL_OPEN}\n{FUNCTION_OPEN}{call.name}>\n{parameters}{FUNCTION_CLOSE}\n{CALL_CLOSE}"
 
 
 def coerce_value(text: str, schema: JsonSchema) -> Any:
@@ -397,10 +399,6 @@ def _cut_off_message(name: str | None) -> str:
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
-_BOOLEAN_WORDS = {
-    **dict.fromkeys(("true", "yes", "on", "1"), True),
-    **dict.fromkeys(("false", "no", "off", "0"), False),
-}
 _DESCRIPTIONS = {
     "string": "a string",
     "integer": "an integer",
@@ -481,7 +479,7 @@ def _to_string(value: Any, schema: JsonSchema) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, bool | int | float):
-        return _format_value(value)
+        return format_value(value)
     raise _expected("a string", value)
 
 
@@ -518,7 +516,7 @@ def _number_or_none(value: Any) -> int | float | None:
 
 
 def _to_boolean(value: Any, schema: JsonSchema) -> bool:
-    word = _BOOLEAN_WORDS.get(value.strip().lower()) if isinstance(value, str) else value
+    word = BOOLEAN_WORDS.get(fold(value)) if isinstance(value, str) else value
     if isinstance(word, bool):
         return word
     raise _expected("true or false", value)
@@ -597,17 +595,11 @@ def _load_structured(value: Any) -> Any:
         return None
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
 def _show(value: Any) -> str:
     """Render a value briefly for messages."""
     if isinstance(value, str):
         return repr(value if len(value) <= 60 else value[:57] + "...")
-    text = _format_value(value)
+    text = format_value(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

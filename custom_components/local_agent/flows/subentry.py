@@ -68,19 +68,27 @@ class SubentryFormFlow(ConfigSubentryFlow):
         if self._get_entry().state is not ConfigEntryState.LOADED:
             return self.async_abort(reason="entry_not_loaded")
         schema = self.form.schema(self.hass)
+        errors: dict[str, str] = {}
         if user_input is not None:
             data = self.form.data(schema, user_input)
-            title = data.pop(CONF_NAME)
-            if self.source == "user":
-                return self.async_create_entry(title=title, data=data)
-            return self.async_update_and_abort(
-                self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
-            )
+            if (problem := self.form.problem(data)) is None:
+                data = self.form.stored(self.hass, data)
+                title = data.pop(CONF_NAME)
+                if self.source == "user":
+                    return self.async_create_entry(title=title, data=data)
+                return self.async_update_and_abort(
+                    self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+                )
+            errors["base"] = problem
+            current = data  # shown again as given: nothing typed is lost
+        else:
+            current = self.form.shown(self.hass, current)
         return self.async_show_form(
             step_id="user" if self.source == "user" else "reconfigure",
             data_schema=self.add_suggested_values_to_schema(
                 schema, self.form.suggested(schema, current)
             ),
+            errors=errors or None,
         )
 
 

@@ -35,6 +35,8 @@ from custom_components.local_agent.const import (
     CONF_TOP_K,
     CONF_TOP_P,
 )
+from custom_components.local_agent.safety.entity_refs import options_to_show, options_to_store
+from custom_components.local_agent.safety.policy import parse_tool_exemption
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
 from homeassistant.core import HomeAssistant
@@ -184,13 +186,36 @@ def flatten(schema: probatio.Schema, user_input: Mapping[str, Any]) -> dict[str,
     return flat
 
 
+def _as_is(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(data)
+
+
+def _no_problem(data: Mapping[str, Any]) -> str | None:
+    return None
+
+
+def agent_problem(data: Mapping[str, Any]) -> str | None:
+    """Return the error key of agent settings that cannot be kept, None when they can."""
+    tools = data.get(CONF_EXEMPT_TOOLS) or []
+    if any(parse_tool_exemption(str(text)) is None for text in tools):
+        return "exempt_tool_format"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class SubentryForm:
-    """One subentry form: its schema, the defaults behind it and its whole-number fields."""
+    """One subentry form: its schema, the defaults behind it and its whole-number fields.
+
+    `stored` turns what the form gives into what the subentry keeps and `shown` back (an
+    agent's entities are kept by registry id); `problem` names what cannot be kept.
+    """
 
     schema: Callable[[HomeAssistant], probatio.Schema]
     defaults: Callable[[], dict[str, Any]]
     integers: tuple[str, ...]
+    stored: Callable[[HomeAssistant, Mapping[str, Any]], dict[str, Any]] = _as_is
+    shown: Callable[[HomeAssistant, Mapping[str, Any]], dict[str, Any]] = _as_is
+    problem: Callable[[Mapping[str, Any]], str | None] = _no_problem
 
     def suggested(self, schema: probatio.Schema, current: Mapping[str, Any]) -> dict[str, Any]:
         """Return the values to show: the current ones over the defaults, in sections."""
@@ -215,6 +240,9 @@ AGENT_FORM: Final = SubentryForm(
         CONF_HISTORY_TOKENS,
         CONF_CONFIRMATION_TIMEOUT,
     ),
+    stored=options_to_store,
+    shown=options_to_show,
+    problem=agent_problem,
 )
 AI_TASK_FORM: Final = SubentryForm(
     schema=ai_task_schema,

@@ -19,11 +19,12 @@ import probatio
 from probatio.humanize import humanize_error
 
 from custom_components.local_agent.compat import registered_service
-from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.const import ASSISTANT, DOMAIN
 from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolSpec
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES, STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import llm
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.util.hass_dict import HassKey
 
@@ -44,6 +45,15 @@ from .service_catalog import (
 __all__ = ["GET_STATE", "HomeTools", "PlannedAction", "ToolFailure", "async_build_home_tools"]
 
 GET_STATE: Final = "get_state"
+# Our tools described as Home Assistant (2026.10+) describes an LLM tool: whose they are and what
+# they may do. get_state only reads; a domain tool changes entities of this home, nothing else.
+TOOL_INTEGRATION: Final = DOMAIN
+READ_ONLY_TOOL: Final = llm.ToolAnnotations(
+    read_only=True, destructive=False, idempotent=True, open_world=False
+)
+CONTROL_TOOL: Final = llm.ToolAnnotations(
+    read_only=False, destructive=True, idempotent=False, open_world=False
+)
 # Up to this many entities in a domain, entity_id carries an enum of them: a grammar can
 # then only produce real ids. Past it, the ids live in the overview alone.
 ENTITY_ENUM_LIMIT: Final = 25
@@ -212,6 +222,12 @@ class HomeTools:
     def tool_names(self) -> list[str]:
         """Return the names of the offered tools."""
         return [spec.name for spec in self.specs]
+
+    def annotations(self, name: str) -> llm.ToolAnnotations | None:
+        """Return what one of our tools may do (None: not one of this turn's tools)."""
+        if name == GET_STATE:
+            return READ_ONLY_TOOL
+        return CONTROL_TOOL if name in self._tools else None
 
     def lines(self) -> list[EntityLine]:
         """Return each exposed entity's line (who it is, its current state), by entity id."""

@@ -13,6 +13,8 @@ DOCS_URL: Final = "https://github.com/local-agent/local-agent#troubleshooting"
 RUNTIME_ISSUE: Final = "runtime_missing"
 MODEL_ISSUE_PREFIX: Final = "model_file_"
 CRASH_ISSUE_PREFIX: Final = "model_crashed_"
+DROPPED_EXEMPTIONS_PREFIX: Final = "exempt_tools_dropped_"
+PREFER_LOCAL_ISSUE: Final = "prefer_local_intents"
 
 
 def model_issue_id(entry_id: str) -> str:
@@ -75,6 +77,47 @@ def async_raise_crash(hass: HomeAssistant, entry: ConfigEntry, reason: str, deta
         translation_placeholders={"title": entry.title, "reason": reason, "detail": detail},
         learn_more_url=DOCS_URL,
     )
+
+
+@callback
+def async_raise_dropped_exemptions(
+    hass: HomeAssistant, subentry_id: str, agent: str, tools: list[str]
+) -> None:
+    """Say which exempt tools an update dropped: bare names that no one API could be told for."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        f"{DROPPED_EXEMPTIONS_PREFIX}{subentry_id}",
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key="exempt_tools_dropped",
+        translation_placeholders={"agent": agent, "tools": ", ".join(tools)},
+        learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_raise_prefer_local(hass: HomeAssistant, placeholders: dict[str, str]) -> None:
+    """Say that pipelines' built-in intents skip an agent's questions (safety/local_intents.py).
+
+    The fix flow turns the option off in those pipelines, or keeps it on knowingly.
+    """
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        PREFER_LOCAL_ISSUE,
+        is_fixable=True,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=PREFER_LOCAL_ISSUE,
+        translation_placeholders=placeholders,
+        learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_clear_prefer_local(hass: HomeAssistant) -> None:
+    """Delete the prefer-local issue: no pipeline bypasses an agent's questions any more."""
+    ir.async_delete_issue(hass, DOMAIN, PREFER_LOCAL_ISSUE)
 
 
 @callback

@@ -34,23 +34,15 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
 
 from .audit import AuditRecord, Outcome, async_get_audit_log
-from .pending import (
-    PendingAction,
-    PendingConfirmation,
-    Reply,
-    async_get_confirmations,
-    classify_reply,
-    contains_pin,
-    mask_digits,
-    pin_matches,
-    spoken_pin,
-)
+from .pending import PendingAction, PendingConfirmation, async_get_confirmations
 from .policy import SafetyPolicy, sensitive_targets_of_action
+from .replies import Reply, classify_reply, contains_pin, mask_digits, pin_matches, spoken_pin
 from .tool_review import (
     DEFERRED_ARGUMENTS,
     TARGET_SLOTS,
     ToolClass,
     async_review,
+    async_tool_api_id,
     intent_type_of,
     unwrap,
 )
@@ -218,7 +210,7 @@ class SafetyGate:
         if self._deferred(resolved):
             return self._refuse_deferred(turn, resolved)
         tool = resolved.tool
-        if {tool.name, unwrap(tool).name} & self.policy.exempt_tools:
+        if await self._async_exempt(tool, turn):
             return resolved, None
         if resolved.targets is None:
             return resolved, self._action(resolved, self._describe(resolved, []))
@@ -226,6 +218,15 @@ class SafetyGate:
         if not sensitive:
             return resolved, None
         return resolved, self._action(resolved, self._describe(resolved, sensitive))
+
+    async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:
+        """Whether the user exempted this very tool: its name and the API that offers it."""
+        name = unwrap(tool).name
+        api = turn.llm_api
+        if api is None or not any(exempt == name for _, exempt in self.policy.exempt_tools):
+            return False
+        api_id = await async_tool_api_id(self.hass, api, tool)
+        return self.policy.exempts_tool(api_id, name)
 
     async def _async_resolve(self, call: ApiCall, turn: TurnContext) -> ApiCall:
         review = await async_review(self.hass, call.tool, call.arguments, turn.llm_context)

@@ -1,16 +1,13 @@
-"""Pending confirmations of sensitive actions, and how a user's reply is read.
+"""Pending confirmations of sensitive actions, and the guard against guessing a PIN.
 
-Only the user's own next turn can confirm: nothing the model writes and no tool result is
-ever read here.
+Only the user's own next turn can confirm (replies.py reads it): nothing the model writes and
+no tool result is ever read here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
-import hmac
-import re
 import time
 from typing import Any
 
@@ -24,114 +21,6 @@ CONFIRMATIONS: HassKey[ConfirmationStore] = HassKey(f"{DOMAIN}_confirmations")
 # Wrong PINs in a row (per agent) before PIN confirmation is locked, and for how long.
 MAX_PIN_FAILURES = 3
 PIN_LOCKOUT_SECONDS = 300.0
-
-# Whole replies that mean yes / no, per language (after lower-casing and removing punctuation).
-YES_REPLIES: dict[str, frozenset[str]] = {
-    "en": frozenset(
-        {
-            "yes",
-            "yeah",
-            "yep",
-            "yes please",
-            "sure",
-            "confirm",
-            "confirmed",
-            "do it",
-            "ok",
-            "okay",
-            "go ahead",
-            "yes do it",
-            "please do",
-            "correct",
-            "affirmative",
-        }
-    ),
-    "de": frozenset(
-        {"ja", "ja bitte", "jawohl", "bestätigen", "bestätige", "mach das", "ok", "okay", "genau"}
-    ),
-    "fr": frozenset({"oui", "oui merci", "d'accord", "confirmer", "je confirme", "vas-y", "ok"}),
-    "es": frozenset(
-        {"sí", "si", "sí por favor", "confirmar", "confirmo", "adelante", "vale", "ok"}
-    ),
-    "it": frozenset({"sì", "si", "confermo", "conferma", "certo", "va bene", "ok"}),
-    "nl": frozenset({"ja", "ja graag", "bevestig", "bevestigen", "doe maar", "oké", "ok"}),
-    "pt": frozenset({"sim", "confirmo", "confirmar", "pode", "ok"}),
-}
-NO_REPLIES: dict[str, frozenset[str]] = {
-    "en": frozenset({"no", "nope", "no thanks", "cancel", "stop", "don't", "do not", "never mind"}),
-    "de": frozenset({"nein", "nein danke", "abbrechen", "stopp", "nicht"}),
-    "fr": frozenset({"non", "non merci", "annuler", "annule", "stop"}),
-    "es": frozenset({"no", "no gracias", "cancelar", "cancela", "para"}),
-    "it": frozenset({"no", "no grazie", "annulla", "stop"}),
-    "nl": frozenset({"nee", "nee dank je", "annuleer", "stop"}),
-    "pt": frozenset({"não", "nao", "cancelar", "pare"}),
-}
-SPOKEN_DIGITS = {
-    "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-    "six": "6", "seven": "7", "eight": "8", "nine": "9",
-    "null": "0", "eins": "1", "zwei": "2", "drei": "3", "vier": "4", "fünf": "5",
-    "sechs": "6", "sieben": "7", "acht": "8", "neun": "9",
-}  # fmt: skip
-
-
-class Reply(Enum):
-    """How a user answered a confirmation question."""
-
-    YES = "yes"
-    NO = "no"
-    OTHER = "other"
-
-
-def _normalize(text: str) -> str:
-    words = re.sub(r"[^\w\s'-]", " ", text.lower()).split()
-    return " ".join(words)
-
-
-def _base(language: str) -> str:
-    return language.split("-", maxsplit=1)[0].lower()
-
-
-def classify_reply(text: str, language: str) -> Reply:
-    """Read a yes/no reply; anything longer or different is a new request."""
-    said = _normalize(text)
-    base = _base(language)
-    if said in YES_REPLIES.get(base, YES_REPLIES["en"]) or said in YES_REPLIES["en"]:
-        return Reply.YES
-    if said in NO_REPLIES.get(base, NO_REPLIES["en"]) or said in NO_REPLIES["en"]:
-        return Reply.NO
-    return Reply.OTHER
-
-
-def spoken_pin(text: str) -> str:
-    """Digits in a reply, spoken number words included ("one two 3 4" -> "1234")."""
-    digits: list[str] = []
-    for word in _normalize(text).split():
-        if word.isdigit():
-            digits.append(word)
-        elif word in SPOKEN_DIGITS:
-            digits.append(SPOKEN_DIGITS[word])
-    return "".join(digits)
-
-
-def pin_matches(text: str, pin: str) -> bool:
-    """Compare the spoken PIN in constant time."""
-    return hmac.compare_digest(spoken_pin(text).encode(), pin.encode())
-
-
-def contains_pin(text: str, pin: str) -> bool:
-    """Whether the digits said anywhere in a message contain the PIN."""
-    return bool(pin) and pin in spoken_pin(text)
-
-
-def mask_digits(text: str) -> str:
-    """Replace every digit and spoken digit word of a message by asterisks."""
-
-    def mask(match: re.Match[str]) -> str:
-        return "*" * len(match.group(0))
-
-    words = "|".join(sorted((re.escape(word) for word in SPOKEN_DIGITS), key=len, reverse=True))
-    text = re.sub(rf"\b(?:{words})\b", mask, text, flags=re.IGNORECASE)
-    return re.sub(r"\d", "*", text)
 
 
 @dataclass(frozen=True, slots=True)

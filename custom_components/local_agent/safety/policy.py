@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
@@ -20,23 +20,43 @@ from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, State, split_entity_id
+from homeassistant.helpers import entity_registry as er
+
+from .entity_refs import current_entity_ids
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
 # Entities that run programs of their own: what running (or enabling) them changes is unknown,
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
+# Entities that switch something: on the same device as a sensitive entity (a garage opener's
+# relay, a lock's), one of them is likely what really drives it, so it is sensitive too.
+RELAY_DOMAINS: Final = frozenset({"switch", "button", "light", "siren"})
+# An exempt tool is one tool of one LLM API, written "API id/tool name".
+TOOL_EXEMPTION_SEPARATOR: Final = "/"
+
+
+def parse_tool_exemption(text: str) -> tuple[str, str] | None:
+    """Read "API id/tool name"; None for anything else (a bare tool name exempts nothing)."""
+    api_id, separator, tool_name = text.strip().partition(TOOL_EXEMPTION_SEPARATOR)
+    if not separator or not api_id.strip() or not tool_name.strip():
+        return None
+    return api_id.strip(), tool_name.strip()
 
 
 @dataclass(frozen=True, slots=True)
 class SafetyPolicy:
-    """An agent's rules for sensitive actions."""
+    """An agent's rules for sensitive actions.
+
+    `entities` and `exempt` are stored references (entity registry ids, or the entity ids of
+    entities without a registry entry), resolved to entity ids whenever they are used.
+    """
 
     domains: frozenset[str]
     cover_classes: frozenset[str]
     entities: frozenset[str]
     exempt: frozenset[str]
-    exempt_tools: frozenset[str]
+    exempt_tools: frozenset[tuple[str, str]]
     pin: str | None
     allow_unattended: bool
     timeout_seconds: float
@@ -51,45 +71,95 @@ class SafetyPolicy:
             cover_classes=frozenset(data[CONF_SENSITIVE_COVER_CLASSES]),
             entities=frozenset(data[CONF_SENSITIVE_ENTITIES]),
             exempt=frozenset(data[CONF_EXEMPT_ENTITIES]),
-            exempt_tools=frozenset(data[CONF_EXEMPT_TOOLS]),
+            exempt_tools=frozenset(
+                pair
+                for text in data[CONF_EXEMPT_TOOLS]
+                if (pair := parse_tool_exemption(str(text))) is not None
+            ),
             pin=pin or None,
             allow_unattended=bool(data[CONF_ALLOW_UNATTENDED]),
             timeout_seconds=float(data[CONF_CONFIRMATION_TIMEOUT]),
         )
 
-    def sensitive_entities(self, hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
-        """Return the targets (groups expanded) whose change needs a person's confirmation."""
-        found: list[str] = []
-        for entity_id in entity_ids:
-            if self._is_sensitive(hass, entity_id, depth=0) and entity_id not in found:
-                found.append(entity_id)
-        return found
+    def exempts_tool(self, api_id: str | None, tool_name: str) -> bool:
+        """Whether this tool of this API runs without a question."""
+        return api_id is not None and (api_id, tool_name) in self.exempt_tools
 
     def is_sensitive(self, hass: HomeAssistant, entity_id: str) -> bool:
         """Whether changing this one entity (a group: any member) needs confirmation."""
-        return self._is_sensitive(hass, entity_id, depth=0)
+        return bool(self.sensitive_entities(hass, (entity_id,)))
 
-    def _is_sensitive(self, hass: HomeAssistant, entity_id: str, depth: int) -> bool:
+    def sensitive_entities(self, hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
+        """Return the targets (groups expanded) whose change needs a person's confirmation."""
+        rules = _Rules(
+            self,
+            hass,
+            frozenset(current_entity_ids(hass, self.entities)),
+            frozenset(current_entity_ids(hass, self.exempt)),
+        )
+        found: list[str] = []
+        for entity_id in entity_ids:
+            if rules.is_sensitive(entity_id, depth=0) and entity_id not in found:
+                found.append(entity_id)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """A policy with its stored entities resolved, for one question."""
+
+    policy: SafetyPolicy
+    hass: HomeAssistant
+    entities: frozenset[str]
+    exempt: frozenset[str]
+
+    def is_sensitive(self, entity_id: str, depth: int) -> bool:
         if entity_id in self.exempt:
             return False
-        if entity_id in self.entities:
+        if self._named_sensitive(entity_id):
             return True
         domain = split_entity_id(entity_id)[0]
-        if domain in self.domains or domain in UNKNOWN_EFFECT_DOMAINS:
+        if domain in UNKNOWN_EFFECT_DOMAINS:
             return True
-        state = hass.states.get(entity_id)
-        if state is None:
-            return False
-        if domain == "cover" and state.attributes.get(ATTR_DEVICE_CLASS) in self.cover_classes:
+        if domain in RELAY_DOMAINS and self._next_to_sensitive(entity_id):
             return True
-        members = _group_members(state)
+        state = self.hass.states.get(entity_id)
+        members = _group_members(state) if state is not None else []
         if not members:
             return False
         if depth >= MAX_GROUP_DEPTH:
             return True
         return any(
-            member != entity_id and self._is_sensitive(hass, member, depth + 1)
-            for member in members
+            member != entity_id and self.is_sensitive(member, depth + 1) for member in members
+        )
+
+    def _named_sensitive(self, entity_id: str) -> bool:
+        """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
+        if entity_id in self.entities:
+            return True
+        domain = split_entity_id(entity_id)[0]
+        if domain in self.policy.domains:
+            return True
+        return domain == "cover" and self._device_class(entity_id) in self.policy.cover_classes
+
+    def _device_class(self, entity_id: str) -> Any:
+        state = self.hass.states.get(entity_id)
+        if state is not None:
+            return state.attributes.get(ATTR_DEVICE_CLASS)
+        entry = er.async_get(self.hass).async_get(entity_id)
+        return entry and (entry.device_class or entry.original_device_class)
+
+    def _next_to_sensitive(self, entity_id: str) -> bool:
+        """Whether a sensitive entity (not exempt) shares this entity's device."""
+        registry = er.async_get(self.hass)
+        entry = registry.async_get(entity_id)
+        if entry is None or entry.device_id is None:
+            return False
+        return any(
+            other.entity_id != entity_id
+            and other.entity_id not in self.exempt
+            and self._named_sensitive(other.entity_id)
+            for other in er.async_entries_for_device(registry, entry.device_id)
         )
 
 

@@ -9,9 +9,17 @@ Every tool the agent offers is in one class, decided before the model sees it:
   just before any service is called; intents with handlers of their own are matched the same
   way inside the only domains they can touch;
 - no entity effect: known to act on no entity (timers, broadcasts);
-- unknown: everything else — scripts, intent scripts, other integrations' tools, any intent a
-  later Home Assistant adds, or a known intent whose handler was replaced. An unknown tool is
-  treated as sensitive: held for confirmation, refused without a person.
+- unknown: everything else — intent scripts, other integrations' tools, any intent a later
+  Home Assistant adds, a core intent whose registered handler is not core's own (another
+  class, another instance of core's class calling another service, a method replaced), a
+  subclass of Home Assistant's intent tool or namespace wrapper. An unknown tool is treated as
+  sensitive: held for confirmation, refused without a person.
+
+What a thing is decides, never what it is called: handlers and tools are matched by class
+identity (not a module name a class can copy), a script tool by the service it calls, an
+exemption by API and tool together. A tool's annotations (Home Assistant 2026.10+) only make
+a rule stricter, except that a tool nobody classified is read-only when the integration whose
+code it runs declares it so.
 
 Arguments with a deferred effect (a timer's `conversation_command`, which Home Assistant runs
 through its default agent when the timer ends, outside this gate) are never offered, and a
@@ -24,14 +32,20 @@ from collections.abc import Mapping
 import copy
 from dataclasses import dataclass
 from enum import Enum
+import inspect
+import sys
+import types
 from typing import Any, Final
 
 import probatio
+from slugify import slugify
 
+from custom_components.local_agent.compat import action_tool_target
 from custom_components.local_agent.engine.types import JsonSchema
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import Context, HomeAssistant, State
-from homeassistant.helpers import intent, llm
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import entity_registry as er, intent, llm
 
 
 class ToolClass(Enum):
@@ -45,100 +59,113 @@ class ToolClass(Enum):
 
 @dataclass(frozen=True, slots=True)
 class IntentRule:
-    """How one intent of Home Assistant behaves.
+    """How one intent of Home Assistant behaves, and the handler core registers for it.
 
-    `modules` are the modules its handler class may come from: a handler registered by
-    something else under the same name (an intent script, a custom integration) is unknown.
+    `handler` is the class of core's handler ("module:Class"); the registered handler must be
+    an instance of that very class, with no method replaced, and a service handler must call
+    `service` (a handler of the same class that calls something else is someone else's).
     `domains` are the only domains a handler with its own matching can change.
     """
 
     tool_class: ToolClass
-    modules: frozenset[str]
+    handler: str
+    service: tuple[str, str] | None = None
     domains: frozenset[str] | None = None
     generic: bool = False
 
 
-_HELPER: Final = "homeassistant.helpers.intent"
+def _read_only(handler: str) -> IntentRule:
+    return IntentRule(ToolClass.READ_ONLY, handler)
 
 
-def _read_only(*modules: str) -> IntentRule:
-    return IntentRule(ToolClass.READ_ONLY, frozenset(modules))
+def _no_entity(handler: str) -> IntentRule:
+    return IntentRule(ToolClass.NO_ENTITY_EFFECT, handler)
 
 
-def _no_entity(*modules: str) -> IntentRule:
-    return IntentRule(ToolClass.NO_ENTITY_EFFECT, frozenset(modules))
+def _generic(handler: str, service: tuple[str, str] | None = None) -> IntentRule:
+    return IntentRule(ToolClass.TARGETED, handler, service=service, generic=True)
 
 
-def _generic(*modules: str) -> IntentRule:
-    return IntentRule(ToolClass.TARGETED, frozenset(modules), generic=True)
+def _within(domains: set[str], handler: str, service: tuple[str, str] | None = None) -> IntentRule:
+    return IntentRule(ToolClass.TARGETED, handler, service=service, domains=frozenset(domains))
 
 
-def _within(domains: set[str], *modules: str) -> IntentRule:
-    return IntentRule(ToolClass.TARGETED, frozenset(modules), domains=frozenset(domains))
-
-
-_INTENT: Final = "homeassistant.components.intent"
-_TIMERS: Final = "homeassistant.components.intent.timers"
-_MEDIA: Final = "homeassistant.components.media_player.intent"
+_SERVICE: Final = "homeassistant.helpers.intent:ServiceIntentHandler"
+_INTENT: Final = "homeassistant.components.intent:"
+_TIMERS: Final = "homeassistant.components.intent.timers:"
+_MEDIA: Final = "homeassistant.components.media_player.intent:"
+_MUTE: Final = f"{_MEDIA}MediaPlayerMuteUnmuteHandler"
+_VOLUME_MUTE: Final = ("media_player", "volume_mute")
+_CLIMATE: Final = "homeassistant.components.climate.intent:"
+_HUMIDIFIER: Final = "homeassistant.components.humidifier.intent:"
+_TODO: Final = "homeassistant.components.todo.intent:"
+_SHOPPING: Final = "homeassistant.components.shopping_list.intent:"
 
 # Every intent Home Assistant 2026.10/2026.11 registers. A test fails when a release adds one.
 INTENT_RULES: Final[Mapping[str, IntentRule]] = {
     # Read-only.
-    "HassGetState": _read_only(_INTENT),
-    "HassGetWeather": _read_only("homeassistant.components.weather.intent"),
-    "HassClimateGetTemperature": _read_only(_INTENT),
-    "HassGetCurrentDate": _read_only(_INTENT),
-    "HassGetCurrentTime": _read_only(_INTENT),
-    "HassTimerStatus": _read_only(_TIMERS),
-    "HassNevermind": _read_only(_INTENT),
-    "HassRespond": _read_only(_INTENT),
-    "HassShoppingListLastItems": _read_only("homeassistant.components.shopping_list.intent"),
+    "HassGetState": _read_only(f"{_INTENT}GetStateIntentHandler"),
+    "HassGetWeather": _read_only("homeassistant.components.weather.intent:GetWeatherIntent"),
+    "HassClimateGetTemperature": _read_only(f"{_INTENT}GetTemperatureIntent"),
+    "HassGetCurrentDate": _read_only(f"{_INTENT}GetCurrentDateIntentHandler"),
+    "HassGetCurrentTime": _read_only(f"{_INTENT}GetCurrentTimeIntentHandler"),
+    "HassTimerStatus": _read_only(f"{_TIMERS}TimerStatusIntentHandler"),
+    "HassNevermind": _read_only(f"{_INTENT}NevermindIntentHandler"),
+    "HassRespond": _read_only(f"{_INTENT}RespondIntentHandler"),
+    "HassShoppingListLastItems": _read_only(f"{_SHOPPING}ListTopItemsIntent"),
     # Timers and announcements act on no entity.
-    "HassStartTimer": _no_entity(_TIMERS),
-    "HassCancelTimer": _no_entity(_TIMERS),
-    "HassCancelAllTimers": _no_entity(_TIMERS),
-    "HassIncreaseTimer": _no_entity(_TIMERS),
-    "HassDecreaseTimer": _no_entity(_TIMERS),
-    "HassPauseTimer": _no_entity(_TIMERS),
-    "HassUnpauseTimer": _no_entity(_TIMERS),
-    "HassBroadcast": _no_entity("homeassistant.components.assist_satellite.intent"),
-    # Generic service intents: resolved by the handler's own matching.
-    "HassTurnOn": _generic(_INTENT),
-    "HassTurnOff": _generic(_INTENT),
-    "HassToggle": _generic(_HELPER, _INTENT),
-    "HassSetPosition": _generic(_INTENT),
-    "HassStopMoving": _generic(_INTENT),
-    "HassOpenCover": _generic(_HELPER),
-    "HassCloseCover": _generic(_HELPER),
-    "HassLightSet": _generic(_HELPER),
-    "HassFanSetSpeed": _generic(_HELPER),
-    "HassMediaNext": _generic(_HELPER),
-    "HassMediaPrevious": _generic(_HELPER),
-    "HassMediaPause": _generic(_MEDIA),
-    "HassMediaUnpause": _generic(_MEDIA),
-    "HassSetVolume": _generic(_HELPER),
-    "HassVacuumStart": _generic(_HELPER),
-    "HassVacuumReturnToBase": _generic(_HELPER),
-    "HassLawnMowerDock": _generic(_HELPER),
-    "HassLawnMowerStartMowing": _generic(_HELPER),
-    # Handlers with matching of their own, each inside its domain.
-    "HassMediaPlayerMute": _within({"media_player"}, _MEDIA),
-    "HassMediaPlayerUnmute": _within({"media_player"}, _MEDIA),
-    "HassSetVolumeRelative": _within({"media_player"}, _MEDIA),
-    "HassMediaSearchAndPlay": _within({"media_player"}, _MEDIA),
-    "HassClimateSetTemperature": _within({"climate"}, "homeassistant.components.climate.intent"),
-    "HassClimateSetFanMode": _within({"climate"}, "homeassistant.components.climate.intent"),
-    "HassHumidifierMode": _within({"humidifier"}, "homeassistant.components.humidifier.intent"),
-    "HassHumidifierSetpoint": _within({"humidifier"}, "homeassistant.components.humidifier.intent"),
-    "HassVacuumCleanArea": _within({"vacuum"}, "homeassistant.components.vacuum.intent"),
-    "HassListAddItem": _within({"todo"}, "homeassistant.components.todo.intent"),
-    "HassListCompleteItem": _within({"todo"}, "homeassistant.components.todo.intent"),
-    "HassListRemoveItem": _within({"todo"}, "homeassistant.components.todo.intent"),
-    "HassShoppingListAddItem": _within({"todo"}, "homeassistant.components.shopping_list.intent"),
-    "HassShoppingListCompleteItem": _within(
-        {"todo"}, "homeassistant.components.shopping_list.intent"
+    "HassStartTimer": _no_entity(f"{_TIMERS}StartTimerIntentHandler"),
+    "HassCancelTimer": _no_entity(f"{_TIMERS}CancelTimerIntentHandler"),
+    "HassCancelAllTimers": _no_entity(f"{_TIMERS}CancelAllTimersIntentHandler"),
+    "HassIncreaseTimer": _no_entity(f"{_TIMERS}IncreaseTimerIntentHandler"),
+    "HassDecreaseTimer": _no_entity(f"{_TIMERS}DecreaseTimerIntentHandler"),
+    "HassPauseTimer": _no_entity(f"{_TIMERS}PauseTimerIntentHandler"),
+    "HassUnpauseTimer": _no_entity(f"{_TIMERS}UnpauseTimerIntentHandler"),
+    "HassBroadcast": _no_entity(
+        "homeassistant.components.assist_satellite.intent:BroadcastIntentHandler"
     ),
+    # Generic service intents: resolved by the handler's own matching.
+    "HassTurnOn": _generic(f"{_INTENT}OnOffIntentHandler", ("homeassistant", "turn_on")),
+    "HassTurnOff": _generic(f"{_INTENT}OnOffIntentHandler", ("homeassistant", "turn_off")),
+    "HassToggle": _generic(_SERVICE, ("homeassistant", "toggle")),
+    "HassSetPosition": _generic(f"{_INTENT}SetPositionIntentHandler"),
+    "HassStopMoving": _generic(f"{_INTENT}StopMovingIntentHandler"),
+    "HassOpenCover": _generic(_SERVICE, ("cover", "open_cover")),
+    "HassCloseCover": _generic(_SERVICE, ("cover", "close_cover")),
+    "HassLightSet": _generic(_SERVICE, ("light", "turn_on")),
+    "HassFanSetSpeed": _generic(_SERVICE, ("fan", "turn_on")),
+    "HassMediaNext": _generic(_SERVICE, ("media_player", "media_next_track")),
+    "HassMediaPrevious": _generic(_SERVICE, ("media_player", "media_previous_track")),
+    "HassMediaPause": _generic(f"{_MEDIA}MediaPauseHandler", ("media_player", "media_pause")),
+    "HassMediaUnpause": _generic(f"{_MEDIA}MediaUnpauseHandler", ("media_player", "media_play")),
+    "HassSetVolume": _generic(_SERVICE, ("media_player", "volume_set")),
+    "HassVacuumStart": _generic(_SERVICE, ("vacuum", "start")),
+    "HassVacuumReturnToBase": _generic(_SERVICE, ("vacuum", "return_to_base")),
+    "HassLawnMowerDock": _generic(_SERVICE, ("lawn_mower", "dock")),
+    "HassLawnMowerStartMowing": _generic(_SERVICE, ("lawn_mower", "start_mowing")),
+    # Handlers with matching of their own, each inside its domain.
+    "HassMediaPlayerMute": _within({"media_player"}, _MUTE, _VOLUME_MUTE),
+    "HassMediaPlayerUnmute": _within({"media_player"}, _MUTE, _VOLUME_MUTE),
+    "HassSetVolumeRelative": _within({"media_player"}, f"{_MEDIA}MediaSetVolumeRelativeHandler"),
+    "HassMediaSearchAndPlay": _within({"media_player"}, f"{_MEDIA}MediaSearchAndPlayHandler"),
+    "HassClimateSetTemperature": _within({"climate"}, f"{_CLIMATE}SetTemperatureIntent"),
+    "HassClimateSetFanMode": _within({"climate"}, f"{_CLIMATE}SetFanModeIntent"),
+    "HassHumidifierMode": _within({"humidifier"}, f"{_HUMIDIFIER}SetModeHandler"),
+    "HassHumidifierSetpoint": _within({"humidifier"}, f"{_HUMIDIFIER}HumidityHandler"),
+    "HassVacuumCleanArea": _within(
+        {"vacuum"}, "homeassistant.components.vacuum.intent:CleanAreaIntentHandler"
+    ),
+    "HassListAddItem": _within({"todo"}, f"{_TODO}ListAddItemIntentHandler"),
+    "HassListCompleteItem": _within({"todo"}, f"{_TODO}ListCompleteItemIntentHandler"),
+    "HassListRemoveItem": _within({"todo"}, f"{_TODO}ListRemoveItemIntentHandler"),
+    "HassShoppingListAddItem": _within({"todo"}, f"{_SHOPPING}AddItemIntent"),
+    "HassShoppingListCompleteItem": _within({"todo"}, f"{_SHOPPING}CompleteItemIntent"),
 }
+# Service data keys that choose targets: a handler whose slots write one of them aims its
+# service at something other than the entities it matched.
+TARGET_SERVICE_KEYS: Final = frozenset(
+    {"entity_id", "device_id", "area_id", "floor_id", "label_id"}
+)
 
 # Tools that are not intents, by their implementing class.
 READ_ONLY_TOOLS: Final = frozenset(
@@ -182,8 +209,12 @@ class ToolReview:
 
 
 def unwrap(tool: llm.Tool) -> llm.Tool:
-    """Return the tool behind its API namespaces."""
-    while isinstance(tool, llm.NamespacedTool):
+    """Return the tool behind Home Assistant's API namespaces.
+
+    Only Home Assistant's own wrapper is looked through: a subclass of it runs code of its own,
+    so it is the tool.
+    """
+    while type(tool) is llm.NamespacedTool:
         tool = tool.tool
     return tool
 
@@ -192,10 +223,55 @@ def _qualified_name(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+def _loaded_class(path: str) -> type | None:
+    """Return the class a path names ("module:Class" or "module.Class") if its module is loaded.
+
+    Not imported: an object can only be an instance of a class whose module is loaded. The class
+    is compared by identity, so a class that copies a module name is not it.
+    """
+    module_name, _, name = path.partition(":") if ":" in path else path.rpartition(".")
+    found: Any = sys.modules.get(module_name)
+    for part in name.split("."):
+        found = getattr(found, part, None)
+    return found if isinstance(found, type) else None
+
+
+def _is_instance_of(obj: object, path: str) -> bool:
+    return type(obj) is _loaded_class(path)
+
+
+def _runs_its_class_code(obj: object) -> bool:
+    """Whether no method of the object was replaced on the instance itself.
+
+    An instance attribute may hold data (a cached property's value, a schema), never code.
+    """
+    try:
+        attributes = vars(obj)
+    except TypeError:
+        return False
+    cls = type(obj)
+    for name, value in attributes.items():
+        declared = inspect.getattr_static(cls, name, None)
+        if isinstance(declared, types.FunctionType | staticmethod | classmethod):
+            return False
+        if callable(value) and not isinstance(value, probatio.Schema):
+            return False
+    return True
+
+
+def _is_plain_tool(tool: llm.Tool) -> bool:
+    """Whether the tool and every Home Assistant wrapper around it run their class's code."""
+    while type(tool) is llm.NamespacedTool:
+        if not _runs_its_class_code(tool):
+            return False
+        tool = tool.tool
+    return _runs_its_class_code(tool)
+
+
 def intent_type_of(tool: llm.Tool) -> str | None:
-    """Return the intent a tool runs, if it is an intent tool."""
+    """Return the intent a tool runs, if it is Home Assistant's intent tool."""
     inner = unwrap(tool)
-    return inner.intent_type if isinstance(inner, llm.IntentTool) else None
+    return inner.intent_type if type(inner) is llm.IntentTool else None
 
 
 def _handler(hass: HomeAssistant, intent_type: str) -> intent.IntentHandler | None:
@@ -203,16 +279,33 @@ def _handler(hass: HomeAssistant, intent_type: str) -> intent.IntentHandler | No
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> IntentRule | None:
-    """Return an intent's rule when the registered handler is the one the rule describes."""
+    """Return an intent's rule when the registered handler is core's own."""
     rule = INTENT_RULES.get(intent_type)
     handler = _handler(hass, intent_type)
-    if rule is None or handler is None:
-        return None
-    if type(handler).__module__ not in rule.modules:
-        return None
-    if rule.generic and not _handles_generically(handler):
+    if rule is None or handler is None or not is_cores_handler(handler, rule):
         return None
     return rule
+
+
+def is_cores_handler(handler: intent.IntentHandler, rule: IntentRule) -> bool:
+    """Whether a handler is the one core registers for the rule's intent.
+
+    The very class core uses, no method replaced on the instance, the service core's handler
+    calls, and no slot that writes the service's targets.
+    """
+    if not _is_instance_of(handler, rule.handler) or not _runs_its_class_code(handler):
+        return False
+    if isinstance(handler, intent.ServiceIntentHandler) and (
+        rule.service is None or (handler.domain, handler.service) != rule.service
+    ):
+        return False
+    if isinstance(handler, intent.DynamicServiceIntentHandler):
+        slots = {**handler.required_slots, **handler.optional_slots}
+        if any(
+            (info.service_data_name or key) in TARGET_SERVICE_KEYS for key, info in slots.items()
+        ):
+            return False
+    return not rule.generic or _handles_generically(handler)
 
 
 def _handles_generically(handler: intent.IntentHandler) -> bool:
@@ -223,17 +316,107 @@ def _handles_generically(handler: intent.IntentHandler) -> bool:
 
 
 def classify(hass: HomeAssistant, tool: llm.Tool) -> ToolClass:
-    """Classify a tool before any call."""
+    """Classify a tool before any call.
+
+    A tool's own annotations can only make it stricter (a read-only rule needs the tool to say
+    it is read-only; a no-entity rule needs it to stay inside Home Assistant), except that a
+    tool nobody classified counts as read-only when the integration whose code it runs
+    declares it so (`read_only` and its `integration`).
+    """
     inner = unwrap(tool)
-    if isinstance(inner, llm.IntentTool):
+    if not _is_plain_tool(tool):
+        return ToolClass.UNKNOWN
+    if type(inner) is llm.IntentTool:
         rule = intent_rule(hass, inner.intent_type)
-        return rule.tool_class if rule is not None else ToolClass.UNKNOWN
+        if rule is not None:
+            return _as_annotated(rule.tool_class, inner.annotations)
+        handler = _handler(hass, inner.intent_type)
+        if inner.intent_type in INTENT_RULES or handler is None:
+            return ToolClass.UNKNOWN  # core's intent name with someone else's handler
+        return _declared_read_only(hass, inner, type(handler))
     name = _qualified_name(type(inner))
-    if name in READ_ONLY_TOOLS:
-        return ToolClass.READ_ONLY
-    if name == SCRIPT_TOOL or name in WITHIN_DOMAIN_TOOLS:
+    if name in READ_ONLY_TOOLS and _is_instance_of(inner, name):
+        return _as_annotated(ToolClass.READ_ONLY, inner.annotations)
+    if name in WITHIN_DOMAIN_TOOLS and _is_instance_of(inner, name):
         return ToolClass.TARGETED
+    if name == SCRIPT_TOOL and _is_instance_of(inner, name) and script_of(hass, inner):
+        return ToolClass.TARGETED
+    if isinstance(inner, llm.IntentTool):
+        return ToolClass.UNKNOWN  # a subclass of the intent tool runs code of its own
+    return _declared_read_only(hass, inner, type(inner))
+
+
+def _as_annotated(tool_class: ToolClass, annotations: llm.ToolAnnotations) -> ToolClass:
+    if tool_class is ToolClass.READ_ONLY and not annotations.read_only:
+        return ToolClass.UNKNOWN
+    if tool_class is ToolClass.NO_ENTITY_EFFECT and annotations.open_world:
+        return ToolClass.UNKNOWN
+    return tool_class
+
+
+def _declared_read_only(hass: HomeAssistant, tool: llm.Tool, code: type) -> ToolClass:
+    """Read-only if the loaded integration whose code runs declares the tool read-only.
+
+    The code's class must be the one its module really holds: a class that copies another
+    integration's module name is not that integration's.
+    """
+    integration = tool.integration
+    if (
+        tool.annotations.read_only
+        and integration
+        and integration in hass.config.components
+        and integration_of_module(code.__module__) == integration
+        and _loaded_class(_qualified_name(code)) is code
+    ):
+        return ToolClass.READ_ONLY
     return ToolClass.UNKNOWN
+
+
+def integration_of_module(module: str) -> str | None:
+    """Return the domain of the integration a module belongs to."""
+    for prefix in ("custom_components.", "homeassistant.components."):
+        if module.startswith(prefix):
+            return module.removeprefix(prefix).partition(".")[0]
+    return None
+
+
+def script_of(hass: HomeAssistant, tool: llm.Tool) -> str | None:
+    """Return the script a script tool runs: found by the service it calls, not by its name."""
+    target = action_tool_target(tool)
+    if target is None or target[0] != "script":
+        return None
+    action = target[1]
+    entity_id = er.async_get(hass).async_get_entity_id("script", "script", action)
+    return entity_id or f"script.{action}"
+
+
+async def async_tool_api_id(
+    hass: HomeAssistant, api: llm.APIInstance, tool: llm.Tool
+) -> str | None:
+    """Return the id of the LLM API that offers this tool; None when it cannot be told.
+
+    A merged instance does not say where each tool came from (2026.10 prefixes every name with
+    the slug of its API's name, 2026.11 only clashing names with the slug of its id), so each
+    member API is asked for its own tools with the same context.
+    """
+    if not isinstance(api.api, llm.MergedAPI):
+        return api.api.id
+    inner = unwrap(tool)
+    offering: list[llm.API] = []
+    for member in api.api.llm_apis:
+        try:
+            own = await llm.async_get_api(hass, member.id, api.llm_context)
+        except HomeAssistantError:
+            continue
+        if any(
+            unwrap(candidate).name == inner.name and type(unwrap(candidate)) is type(inner)
+            for candidate in own.tools
+        ):
+            offering.append(member)
+    if len(offering) > 1 and type(tool) is llm.NamespacedTool:
+        namespace = tool.namespace
+        offering = [m for m in offering if namespace in {slugify(m.id), slugify(m.name)}]
+    return offering[0].id if len(offering) == 1 else None
 
 
 def offered_parameters(tool: llm.Tool, parameters: JsonSchema) -> JsonSchema:
@@ -258,7 +441,7 @@ async def async_review(
     """Judge one call: its class and, for targeted tools, the entities it will change."""
     tool_class = classify(hass, tool)
     inner = unwrap(tool)
-    intent_type = inner.intent_type if isinstance(inner, llm.IntentTool) else None
+    intent_type = intent_type_of(tool)
     deferred = tuple(
         sorted(
             key
@@ -270,7 +453,8 @@ async def async_review(
         return ToolReview(tool_class, intent_type, (), deferred)
     if tool_class is ToolClass.UNKNOWN:
         return ToolReview(tool_class, intent_type, None, deferred)
-    if isinstance(inner, llm.IntentTool):
+    if type(inner) is llm.IntentTool:
+        assert isinstance(inner, llm.IntentTool)
         targets = await _async_intent_targets(hass, inner, arguments, llm_context)
         return ToolReview(tool_class, intent_type, targets, deferred)
     if within := WITHIN_DOMAIN_TOOLS.get(_qualified_name(type(inner))):
@@ -283,8 +467,9 @@ async def async_review(
         return ToolReview(
             tool_class, None, _match_within(hass, domains, slots, llm_context.assistant)
         )
-    # A script tool runs its own script.
-    return ToolReview(tool_class, None, (f"script.{inner.name.split('__', 1)[1]}",))
+    script = script_of(hass, inner)
+    assert script is not None
+    return ToolReview(tool_class, None, (script,))
 
 
 class _Matched(Exception):

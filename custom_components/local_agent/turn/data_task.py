@@ -27,6 +27,7 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.markup import THINK_CLOSE
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.structure import StructureError, parse_structure
 from custom_components.local_agent.engine.tool_calls import ReasoningDelta, TextDelta
@@ -42,7 +43,6 @@ from homeassistant.util import dt as dt_util
 from .defaults import ai_task_data, sampling_settings
 from .error_text import engine_error_text
 
-REASONING_END = "</think>"
 # Attachments a text-only model can read as they are.
 TEXT_MIME_TYPES = frozenset(
     {"application/json", "application/xml", "application/yaml", "application/x-yaml"}
@@ -151,7 +151,7 @@ def _answer_text(request: GenerationRequest, output: GenerationOutput) -> str:
         if not output.prompt.starts_in_reasoning:
             return output.text.strip()
         # The grammar starts at the end of the reasoning; its JSON may hold any text.
-        _reasoning, found, after = output.text.partition(REASONING_END)
+        _reasoning, found, after = output.text.partition(THINK_CLOSE)
         return after.strip() if found else ""
     return "".join(e.text for e in output.events if isinstance(e, TextDelta)).strip()
 

@@ -32,9 +32,7 @@ from ..errors import (
     UnsupportedArchitectureError,
 )
 from ..generation import (
-    CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
-    THINK_CLOSE,
     AnswerEnd,
     GenerationOutput,
     GenerationRequest,
@@ -44,6 +42,7 @@ from ..generation import (
     render_request,
 )
 from ..gguf_file import GgufHeader, read_gguf_header
+from ..markup import CALL_OPEN, REASONING_CLOSE
 from ..settings import EngineSettings
 from ..structure import build_structure_grammar
 from ..tool_calls import ParseEvent, ToolCallStreamParser
@@ -611,7 +610,7 @@ class _Turn:
                 if model.is_end_of_generation(token):
                     if self._request.answer_schema is not None and self._in_reasoning:
                         # A structured answer is owed: ending inside the reasoning closes it.
-                        self._force(THINK_CLOSE)
+                        self._force(REASONING_CLOSE)
                         continue
                     stats.finish_reason = "stop"
                     break
@@ -634,7 +633,7 @@ class _Turn:
         budget = self._request.thinking_budget
         if self._in_reasoning and budget is not None and self._stats.reasoning_tokens >= budget:
             self._stats.thinking_budget_hit = True
-            self._force(THINK_CLOSE)
+            self._force(REASONING_CLOSE)
             return True
         if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
             self._call_forced = True

@@ -33,17 +33,22 @@ from typing import Any, Final
 from ..chat_format import SYSTEM_SEPARATOR, PromptParts
 from ..errors import EngineError
 from ..generation import GenerationOutput, GenerationRequest, GenerationStats
-from ..tool_calls import (
+from ..markup import (
     CALL_CLOSE,
     CALL_OPEN,
+    REASONING_CLOSE,
     THINK_CLOSE,
+    escape_conversation,
+    escape_tools,
+    format_tool_call,
+)
+from ..tool_calls import (
     ParseEvent,
     ReasoningDelta,
     TextDelta,
     ToolCallFailed,
     ToolCallParsed,
     ToolCallStreamParser,
-    format_tool_call,
 )
 from ..types import Conversation, Message, ToolCallError, ToolSpec
 from .errors import ServerConnectionLostError
@@ -68,7 +73,8 @@ def tool_dict(tool: ToolSpec) -> Json:
 
 
 def chat_messages(conversation: Conversation, *, calls_as_text: bool) -> list[Json]:
-    """Return the system text and history in OpenAI form."""
+    """Return the system text and history in OpenAI form, every text escaped (markup.py)."""
+    conversation = escape_conversation(conversation)
     system = conversation.system
     if conversation.system_context:
         system += SYSTEM_SEPARATOR + conversation.system_context
@@ -143,7 +149,7 @@ def chat_body(
             "json_schema": {"name": "answer", "schema": request.answer_schema, "strict": True},
         }
     if request.tools:
-        body["tools"] = [tool_dict(tool) for tool in request.tools]
+        body["tools"] = [tool_dict(tool) for tool in escape_tools(request.tools)]
         if request.force_tool_call:
             body["tool_choice"] = "required"
     return body
@@ -208,7 +214,7 @@ class ChatGeneration:
         self._publish_native_calls(cut_off=attempt.finish == "length")
         text = "".join(self._content) + "".join(self._native_text)
         if self._reasoning:
-            text = "".join(self._reasoning) + "\n" + THINK_CLOSE + "\n\n" + text
+            text = "".join(self._reasoning) + REASONING_CLOSE + text
         self._sink.finish()
         return GenerationOutput(
             text=text,

@@ -31,15 +31,14 @@ from typing import Any, Final
 
 from ..chat_format import PromptParts
 from ..generation import (
-    CALL_OPEN,
     MAX_CALLS_PER_ANSWER,
-    THINK_CLOSE,
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
     reasoning_ended,
 )
 from ..grammar import build_tool_call_grammar
+from ..markup import CALL_AFTER_REASONING, CALL_OPEN, REASONING_CLOSE, THINK_CLOSE
 from ..structure import build_structure_grammar
 from ..tool_calls import ParseEvent, ToolCallStreamParser
 from .errors import ServerConnectionLostError
@@ -47,9 +46,6 @@ from .http import ServerClient
 from .stream import Clock, EventSink, Usage, sampling_fields
 
 ENDPOINT: Final = "/v1/completions"
-REASONING_END: Final = "</think>"
-# How a forced call follows the reasoning, as the chat template writes it.
-CALL_AFTER_REASONING: Final = "\n\n" + CALL_OPEN
 
 
 @dataclass(slots=True)
@@ -119,7 +115,7 @@ class CompletionsGeneration:
             if self._in_reasoning and self._answer_grammar is not None and phase.finish != "length":
                 # A structured answer is owed: a model that ends inside its reasoning has it
                 # closed, and the answer follows under the grammar.
-                self._write(THINK_CLOSE)
+                self._write(REASONING_CLOSE)
                 continue
             stats.finish_reason = phase.finish or "stop"
             # A grammar starts again at its root in a new request: a cut-off call or structure
@@ -140,7 +136,7 @@ class CompletionsGeneration:
         budget = self._request.thinking_budget
         if self._in_reasoning and budget is not None and self.stats.reasoning_tokens >= budget:
             self.stats.thinking_budget_hit = True
-            self._write(THINK_CLOSE)
+            self._write(REASONING_CLOSE)
         if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
             self._call_forced = True
             if not self._parser.in_tool_call:
@@ -156,7 +152,7 @@ class CompletionsGeneration:
             triggers.append(CALL_OPEN)
         forced = self._request.force_tool_call and not self._call_forced
         if self._in_reasoning and (forced or self._answer_grammar is not None):
-            triggers.append(REASONING_END)
+            triggers.append(THINK_CLOSE)
         return tuple(triggers)
 
     async def _request_once(self, limit: int, *, grammar: bool) -> _Phase:

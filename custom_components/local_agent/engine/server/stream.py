@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import time
 from typing import Any
 
-from ..chat_format import TURN_MARKERS
 from ..generation import AnswerEnd, GenerationStats
+from ..markup import TURN_MARKERS
 from ..settings import SamplingSettings
 from ..tool_calls import ParseEvent
 

@@ -1,0 +1,174 @@
+"""Words that mean yes, no and digits, in every language the agent reads them: one table.
+
+The engine reads a boolean argument with the single yes and no words (and true/false, on/off,
+1/0); the safety gate reads a person's answer to its question with the whole phrases, the
+assent that may go with them, and PINs said as number words. Entries are written as people
+write them; `fold` (lower case, no accents, apostrophes and hyphens as one form) is applied to
+the tables and to what is read alike, so "Sí", "si" and "SI" are one word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+import unicodedata
+
+RIGHT_QUOTE = "\u2019"
+
+# The one word for yes and for no in each language.
+YES_WORD: Mapping[str, str] = {
+    "en": "yes", "de": "ja", "fr": "oui", "es": "sí", "it": "sì", "nl": "ja", "pt": "sim",
+}  # fmt: skip
+NO_WORD: Mapping[str, str] = {
+    "en": "no", "de": "nein", "fr": "non", "es": "no", "it": "no", "nl": "nee", "pt": "não",
+}  # fmt: skip
+LANGUAGES = tuple(YES_WORD)
+
+# Whole answers that mean yes or no.
+_YES: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "yes", "yeah", "yep", "yup", "yes please", "sure", "confirm", "confirmed", "do it",
+        "ok", "okay", "go ahead", "yes do it", "please do", "correct", "affirmative",
+        "of course", "absolutely", "alright", "all right", "do that",
+    ),
+    "de": (
+        "ja", "ja bitte", "jawohl", "bestätigen", "bestätige", "bestätigt", "mach das",
+        "mach es", "mach", "tu es", "ok", "okay", "genau", "klar", "sicher", "natürlich",
+        "in ordnung", "los",
+    ),
+    "fr": (
+        "oui", "oui merci", "d'accord", "confirmer", "je confirme", "confirme", "vas-y",
+        "allez-y", "fais-le", "faites-le", "ok", "bien sûr", "c'est bon",
+    ),
+    "es": (
+        "sí", "si", "sí por favor", "confirmar", "confirmo", "adelante", "vale", "ok",
+        "hazlo", "dale", "claro", "de acuerdo", "por supuesto",
+    ),
+    "it": (
+        "sì", "si", "confermo", "conferma", "certo", "va bene", "ok", "fallo", "procedi", "vai",
+        "d'accordo",
+    ),
+    "nl": (
+        "ja", "ja graag", "bevestig", "bevestigen", "doe maar", "doe het", "oké", "ok",
+        "ga je gang", "prima", "natuurlijk", "akkoord",
+    ),
+    "pt": (
+        "sim", "confirmo", "confirmar", "pode", "ok", "pode fazer", "faça", "faz", "claro",
+        "tudo bem", "com certeza",
+    ),
+}  # fmt: skip
+_NO: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "no", "nope", "nah", "no thanks", "cancel", "cancel it", "stop", "don't", "do not",
+        "don't do it", "do not do it", "never mind", "forget it", "leave it", "not now",
+    ),
+    "de": ("nein", "nein danke", "abbrechen", "stopp", "nicht", "lass es", "lieber nicht"),
+    "fr": ("non", "non merci", "annuler", "annule", "stop", "laisse tomber"),
+    "es": ("no", "no gracias", "cancelar", "cancela", "para", "déjalo"),
+    "it": ("no", "no grazie", "annulla", "stop", "lascia stare"),
+    "nl": ("nee", "nee dank je", "annuleer", "stop", "laat maar"),
+    "pt": ("não", "nao", "cancelar", "pare", "deixa"),
+}  # fmt: skip
+# Politeness and assent that may go with a yes or a no without asking for anything new.
+_COURTESY: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "please", "thanks", "thank you", "now", "right now", "go on", "fine", "right", "indeed",
+        "oh", "well",
+    ),
+    "de": ("bitte", "danke", "gerne", "gern", "jetzt", "schon", "bitte schön", "danke schön"),
+    "fr": ("s'il vous plaît", "s'il te plaît", "merci", "volontiers", "maintenant"),
+    "es": ("por favor", "gracias", "ahora"),
+    "it": ("per favore", "grazie", "ora", "adesso"),
+    "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu"),
+    "pt": ("por favor", "obrigado", "obrigada", "agora"),
+}  # fmt: skip
+# Digits said as words (a PIN: "four seven one one", "vier sieben eins eins").
+_DIGITS: Mapping[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("zero", "oh"), ("one",), ("two",), ("three",), ("four",), ("five",), ("six",),
+           ("seven",), ("eight",), ("nine",)),
+    "de": (("null",), ("eins",), ("zwei", "zwo"), ("drei",), ("vier",), ("fünf",), ("sechs",),
+           ("sieben",), ("acht",), ("neun",)),
+    "fr": (("zéro",), ("un", "une"), ("deux",), ("trois",), ("quatre",), ("cinq",), ("six",),
+           ("sept",), ("huit",), ("neuf",)),
+    "es": (("cero",), ("uno", "una"), ("dos",), ("tres",), ("cuatro",), ("cinco",), ("seis",),
+           ("siete",), ("ocho",), ("nueve",)),
+    "it": (("zero",), ("uno", "una"), ("due",), ("tre",), ("quattro",), ("cinque",), ("sei",),
+           ("sette",), ("otto",), ("nove",)),
+    "nl": (("nul",), ("een", "één"), ("twee",), ("drie",), ("vier",), ("vijf",), ("zes",),
+           ("zeven",), ("acht",), ("negen",)),
+    "pt": (("zero",), ("um", "uma"), ("dois", "duas"), ("três",), ("quatro",), ("cinco",),
+           ("seis",), ("sete",), ("oito",), ("nove",)),
+}  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """Lower case without accents; typographic apostrophes as ', hyphens and spaces as one."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace(RIGHT_QUOTE, "'"))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(plain.replace("-", " ").split())
+
+
+def words(text: str) -> list[str]:
+    """Split folded text into words ("d'accord" is one) and single digits (any script)."""
+    found: list[str] = []
+    word = ""
+    for ch in [*fold(text), " "]:
+        digit = unicodedata.digit(ch, None)
+        if ch.isalpha() or (ch == "'" and word):
+            word += ch
+            continue
+        if word.strip("'"):
+            found.append(word.strip("'"))
+        word = ""
+        if digit is not None:
+            found.append(str(digit))
+    return found
+
+
+def _phrases(table: Mapping[str, tuple[str, ...]], language: str) -> frozenset[str]:
+    return frozenset(" ".join(words(phrase)) for phrase in table.get(language, ()))
+
+
+def base_language(language: str) -> str:
+    """Return "de" for "de-CH"."""
+    return language.split("-", maxsplit=1)[0].lower()
+
+
+def yes_phrases(language: str) -> frozenset[str]:
+    """Answers that mean yes in a language (folded)."""
+    return _phrases(_YES, base_language(language))
+
+
+def no_phrases(language: str) -> frozenset[str]:
+    """Answers that mean no in a language (folded)."""
+    return _phrases(_NO, base_language(language))
+
+
+def courtesy_phrases(language: str) -> frozenset[str]:
+    """Politeness and assent that go with an answer in a language (folded)."""
+    return _phrases(_COURTESY, base_language(language))
+
+
+def _digit_words() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for spellings in _DIGITS.values():
+        for digit, names in enumerate(spellings):
+            for name in names:
+                table[fold(name)] = str(digit)
+    return table
+
+
+# Every language's number words at once: a PIN is read (and masked) whatever the language.
+DIGIT_WORDS: Mapping[str, str] = _digit_words()
+
+
+def _boolean_words(pairs: Iterable[tuple[str, bool]]) -> dict[str, bool]:
+    return {fold(word): value for word, value in pairs}
+
+
+# A boolean argument: true/false, on/off, 1/0 and each language's one word for yes and no.
+BOOLEAN_WORDS: Mapping[str, bool] = _boolean_words(
+    [
+        *((word, True) for word in ("true", "on", "1", *YES_WORD.values())),
+        *((word, False) for word in ("false", "off", "0", *NO_WORD.values())),
+    ]
+)
