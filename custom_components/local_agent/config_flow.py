@@ -37,11 +37,12 @@ from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .model_download import DownloadJob, PreparedDownload, async_prepare
 from .model_store import ModelSource, ModelStoreError, models_dir
+from .runtime_flow import RuntimeOfferSteps
 from .server_entry import is_server_entry, server_title
 from .subentry_flow import AITaskFlow, ConversationAgentFlow, default_agent_name
 
 
-class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
+class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     """Add (or change) a model entry: download, a local file or a server."""
 
     VERSION = 1
@@ -91,8 +92,8 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
     # Menus ------------------------------------------------------------------------------------
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Offer the ways to get a model."""
-        return self._show_menu("user")
+        """Offer the runtime when it is missing (runtime_flow.py), then the ways to get a model."""
+        return await self._async_runtime_offer() or self._show_menu("user")
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None

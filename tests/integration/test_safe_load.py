@@ -33,13 +33,11 @@ from custom_components.local_agent.issues import (
     crash_issue_id,
     model_issue_id,
 )
-from custom_components.local_agent.llama_package import select_wheel
 from custom_components.local_agent.safe_load import ProbeOutcome, classify
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 
 CRASHING_PROBE = """\
 import os, signal, sys
@@ -195,59 +193,6 @@ async def test_missing_runtime_is_a_repair_issue_without_traceback(
     assert missing is not None
     assert missing.is_fixable
     assert_only_entry_errors_logged(caplog)
-
-
-async def test_runtime_repair_installs_the_matching_wheel_and_reloads(
-    hass: HomeAssistant, qwen35_model_path: Path
-) -> None:
-    assert await async_setup_component(hass, "repairs", {})
-    with patch.object(llama_package, "llama_cpp_version", return_value=None):
-        entry = await setup_entry(hass, qwen35_model_path)
-    assert entry.state is ConfigEntryState.SETUP_ERROR
-    wheel = select_wheel(["musllinux_1_2_x86_64"], llama_package.AVX2_FLAGS)
-
-    manager = hass.data["repairs"]["flow_manager"]
-    with (
-        patch("custom_components.local_agent.repairs.select_wheel", return_value=wheel),
-        patch.object(llama_package, "install_package", return_value=True) as install,
-    ):
-        result = await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
-        assert result["step_id"] == "confirm"
-        assert result["description_placeholders"]["build"] == "avx2"
-        result = await manager.async_configure(result["flow_id"], {})
-        if result["type"] == "progress":  # the stand-in installer may finish at once
-            await hass.async_block_till_done(wait_background_tasks=True)
-            result = await manager.async_configure(result["flow_id"])
-        await hass.async_block_till_done()
-
-    assert result["type"] == "create_entry"
-    (requirement,), kwargs = install.call_args
-    assert requirement == (
-        "llama-cpp-python @ https://github.com/local-agent/local-agent/releases/download/"
-        "runtime-0.3.36-avx2/llama_cpp_python-0.3.36-py3-none-musllinux_1_2_x86_64.whl"
-    )
-    assert kwargs["upgrade"] is False
-    assert kwargs["timeout"] == llama_package.INSTALL_TIMEOUT
-    assert kwargs["constraints"].endswith("package_constraints.txt")
-    assert issue(hass, RUNTIME_ISSUE) is None
-    assert entry.state is ConfigEntryState.LOADED
-
-
-@pytest.mark.parametrize(
-    ("platforms", "flags", "expected"),
-    [
-        (["manylinux_2_36_x86_64", "manylinux_2_28_x86_64"], set(llama_package.AVX2_FLAGS), "avx2"),
-        (["musllinux_1_2_x86_64"], {"sse4_2", "avx"}, "compat"),
-        (["musllinux_1_2_x86_64"], {"sse2"}, None),
-        (["manylinux_2_28_aarch64"], {"asimd"}, "generic"),
-        (["win_amd64"], set(), None),
-    ],
-)
-def test_wheel_choice(platforms: list[str], flags: set[str], expected: str | None) -> None:
-    wheel = select_wheel(platforms, frozenset(flags))
-    assert (wheel.build if wheel else None) == expected
-    if wheel:
-        assert wheel.platform in wheel.url
 
 
 def test_probe_runs_without_the_package_on_the_path(
