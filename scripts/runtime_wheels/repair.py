@@ -92,7 +92,8 @@ def fix_library(path: Path, ours: set[str], platform: str) -> ElfInfo:
         if plain != needed and plain in ours:
             patchelf("--replace-needed", needed, plain, str(path))
         elif needed == "libc.so" and platform.startswith("musllinux"):
-            patchelf("--replace-needed", needed, f"libc.musl-{platform_arch(platform)}.so.1", str(path))
+            musl = f"libc.musl-{platform_arch(platform)}.so.1"
+            patchelf("--replace-needed", needed, musl, str(path))
     patchelf("--set-rpath", "$ORIGIN", str(path))
     return read_elf(path)
 

@@ -12,14 +12,19 @@ import functools
 import runpy
 import sys
 
-if sys.version_info < (3, 14):
-    _enable = faulthandler.enable
+_enable = faulthandler.enable
 
-    @functools.wraps(_enable)
-    def _enable_without_c_stack(*args: object, c_stack: bool = True, **kwargs: object) -> None:
-        _enable(*args, **kwargs)  # type: ignore[arg-type]
 
+@functools.wraps(_enable)
+def _enable_without_c_stack(*args: object, c_stack: bool = True, **kwargs: object) -> None:
+    _enable(*args, **kwargs)  # type: ignore[arg-type]
+
+
+try:
+    faulthandler.enable(c_stack=False)
+except TypeError:  # before Python 3.14
     faulthandler.enable = _enable_without_c_stack  # type: ignore[assignment]
+faulthandler.disable()
 
 if __name__ == "__main__":
     probe = sys.argv[1]

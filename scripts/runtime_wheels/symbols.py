@@ -1,4 +1,4 @@
-"""Check what a runtime wheel's libraries import from the system: ``python -m … WHEEL --platform P``.
+"""Check what a runtime wheel's libraries import: ``python -m … WHEEL --platform P``.
 
 Every symbol a library imports must come from another library of the wheel or from the C
 library the platform promises: for musllinux_1_2 the exports of musl's libc.so (``--libc``:

@@ -13,14 +13,18 @@ WHEELS_CMAKE_ARGS="-DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=OFF -DGGML_OPENMP=OF
 wheel_name() { echo "llama_cpp_python-$WHEELS_LLAMA_VERSION-py3-none-$1.whl"; }
 wheel_path() { echo "$WHEELS_CACHE/dist/$(wheel_name "$1")"; }
 
-# provide_llama_source: the sdist, unpacked once, without the sapphirerapids variant: it is the
-# only one with AMX, whose kernels segfault on prompt batches of Q4_K weights (llama.cpp issue
-# 20824). On such a CPU ggml then picks the zen4 variant (AVX-512 with VNNI and BF16). Prints
-# the source folder.
+# provide_llama_source: the sdist, unpacked once, with two changes (applied again on every run,
+# each a no-op once done, so that a resumed build recompiles nothing):
+#  * no sapphirerapids variant: it is the only one with AMX, whose kernels segfault on prompt
+#    batches of Q4_K weights (llama.cpp issue 20824). On such a CPU ggml picks zen4 (AVX-512
+#    with VNNI and BF16) instead;
+#  * llama.cpp's "common" library only with the multimodal part (LLAVA_BUILD), which alone uses
+#    it: the package forces it on, and it is a fifth of the compile time.
+# Prints the source folder.
 provide_llama_source() {
-  local src="$WHEELS_CACHE/src" dir cmake_file
+  local src="$WHEELS_CACHE/src" dir
   dir="$src/llama_cpp_python-$WHEELS_LLAMA_VERSION"
-  if [ ! -f "$dir/.local-agent-patched" ]; then
+  if [ ! -f "$dir/.local-agent-unpacked" ]; then
     wheels_step "Fetching llama-cpp-python $WHEELS_LLAMA_VERSION's source distribution from PyPI"
     mkdir -p "$src"
     if [ ! -f "$src/llama_cpp_python-$WHEELS_LLAMA_VERSION.tar.gz" ]; then
@@ -29,13 +33,18 @@ provide_llama_source() {
     fi
     rm -rf "$dir"
     tar -xzf "$src/llama_cpp_python-$WHEELS_LLAMA_VERSION.tar.gz" -C "$src"
-    cmake_file="$dir/vendor/llama.cpp/ggml/src/CMakeLists.txt"
-    sed -i '/ggml_add_cpu_backend_variant(sapphirerapids.*AMX/d' "$cmake_file"
-    if grep -q 'ggml_add_cpu_backend_variant(.*AMX' "$cmake_file"; then
-      echo "A CPU variant with AMX is still in $cmake_file" >&2
-      return 1
-    fi
-    touch "$dir/.local-agent-patched"
+    touch "$dir/.local-agent-unpacked"
+  fi
+  local variants="$dir/vendor/llama.cpp/ggml/src/CMakeLists.txt" package="$dir/CMakeLists.txt"
+  if grep -q 'ggml_add_cpu_backend_variant(.*AMX' "$variants"; then
+    sed -i '/ggml_add_cpu_backend_variant(sapphirerapids.*AMX/d' "$variants"
+  fi
+  if grep -q 'ggml_add_cpu_backend_variant(.*AMX' "$variants"; then
+    echo "A CPU variant with AMX is still in $variants" >&2
+    return 1
+  fi
+  if grep -q 'set(LLAMA_BUILD_COMMON ON CACHE' "$package"; then
+    sed -i 's/set(LLAMA_BUILD_COMMON ON CACHE/set(LLAMA_BUILD_COMMON ${LLAVA_BUILD} CACHE/' "$package"
   fi
   echo "$dir"
 }

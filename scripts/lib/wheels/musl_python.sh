@@ -23,8 +23,10 @@ private_apt() {
   if [ ! -f "$apt_dir/sources.list" ]; then
     mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/preferences.d"
     : >"$apt_dir/status"
-    printf 'deb [arch=amd64,arm64] http://deb.debian.org/debian %s main\ndeb-src http://deb.debian.org/debian %s main\n' \
-      "$MUSL_DEBIAN_RELEASE" "$MUSL_DEBIAN_RELEASE" >"$apt_dir/sources.list"
+    # Signed by Debian's archive keys (package debian-archive-keyring, on Ubuntu too).
+    local options="arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg"
+    printf 'deb [%s] http://deb.debian.org/debian %s main\ndeb-src [%s] http://deb.debian.org/debian %s main\n' \
+      "$options" "$MUSL_DEBIAN_RELEASE" "$options" "$MUSL_DEBIAN_RELEASE" >"$apt_dir/sources.list"
   fi
   apt-get -q \
     -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null" \
@@ -158,7 +160,10 @@ build_musl_python() {
         --with-build-python="$(musl_python_prefix x86_64)/bin/python3.13"
         ac_cv_file__dev_ptmx=yes ac_cv_file__dev_ptc=no)
     fi
-    CFLAGS="-O2 -fPIC -Wno-error=date-time -Wno-date-time" CPPFLAGS="-I$deps/include" \
+    # pkg-config sees the target's libraries only (the build machine's liblzma, ncurses… are
+    # not for musl): modules without their library are left out.
+    PKG_CONFIG_PATH="" PKG_CONFIG_LIBDIR="$deps/lib/pkgconfig" \
+      CFLAGS="-O2 -fPIC -Wno-error=date-time -Wno-date-time" CPPFLAGS="-I$deps/include" \
       LDFLAGS="-L$deps/lib" \
       LIBFFI_CFLAGS="-I$deps/include" LIBFFI_LIBS="-L$deps/lib -lffi" \
       ZLIB_CFLAGS="-I$deps/include" ZLIB_LIBS="-L$deps/lib -lz" \

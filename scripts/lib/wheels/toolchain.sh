@@ -14,8 +14,8 @@ WHEELS_TOOL_REQUIREMENTS=(
 )
 # Debian packages the checks (and ccache the builds) need: qemu-user runs aarch64 programs,
 # binutils-aarch64-linux-gnu strips them, autoconf/automake/libtool bootstrap libffi, tclsh
-# generates sqlite's amalgamation.
-WHEELS_DEBIAN_PACKAGES=(qemu-user ccache binutils-aarch64-linux-gnu autoconf automake libtool tcl)
+# generates sqlite's amalgamation, debian-archive-keyring verifies the Debian sources.
+WHEELS_DEBIAN_PACKAGES=(qemu-user ccache binutils-aarch64-linux-gnu autoconf automake libtool tcl debian-archive-keyring)
 
 # zig_target PLATFORM: zig's target triple for a wheel platform tag.
 zig_target() {
@@ -74,12 +74,17 @@ provide_wheels_tools() {
     "$tools/venv/bin/python" -m ziglang version >/dev/null
     echo "$wanted" >"$tools/venv/.requirements"
   fi
+  wheels_tools_env
+}
+
+# wheels_tools_env: the environment the tools run in (caches, PATH).
+wheels_tools_env() {
   export ZIG_GLOBAL_CACHE_DIR="$WHEELS_CACHE/zig-cache"
   export ZIG_LOCAL_CACHE_DIR="$WHEELS_CACHE/zig-cache"
   export CCACHE_DIR="$WHEELS_CACHE/ccache"
-  # The compiler is a wrapper script: hash what it runs, not its modification time.
-  export CCACHE_COMPILERCHECK="echo zig-0.17.0"
-  export PATH="$tools/venv/bin:$PATH"
+  # The compiler is a wrapper script naming its target: hash what it says (target, zig).
+  export CCACHE_COMPILERCHECK="cat %compiler%"
+  export PATH="$WHEELS_CACHE/tools/venv/bin:$PATH"
 }
 
 # write_zig_wrappers TARGET: cc, c++, ar, ranlib for TARGET under tools/<target>/bin; prints the
