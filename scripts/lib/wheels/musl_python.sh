@@ -183,6 +183,11 @@ build_musl_python() {
     tail -n 30 "$work.log" >&2
     return 1
   fi
+  # What llama_cpp needs of it: ctypes (libffi), sqlite3 (diskcache), zlib (pip).
+  if ! musl_python "$arch" -c "import ctypes, sqlite3, zlib, venv" >>"$work.log" 2>&1; then
+    echo "The musl CPython for $arch lacks ctypes, sqlite3 or zlib; see $work.log" >&2
+    return 1
+  fi
   touch "$prefix/.complete"
   wheels_step "musl CPython for $arch: built in $((SECONDS - started)) s"
 }
