@@ -76,6 +76,7 @@ class RuntimeOfferSteps(ConfigFlow):
 
     _runtime_wheel: RuntimeWheel | None = None
     _runtime_job: RuntimeInstallJob | None = None
+    _runtime_failure_shown = False
 
     def _show_menu(self, step_id: str) -> ConfigFlowResult:
         raise NotImplementedError
@@ -137,7 +138,10 @@ class RuntimeOfferSteps(ConfigFlow):
     ) -> ConfigFlowResult:
         """Say that the installation failed; go on to the model when confirmed."""
         assert self._runtime_wheel is not None
-        if user_input is None:
+        # Shown once before anything counts as its confirmation: Home Assistant may hand this
+        # step the input of the step that led here when the installer finished at once.
+        if not self._runtime_failure_shown:
+            self._runtime_failure_shown = True
             return self.async_show_form(
                 step_id="runtime_failed",
                 data_schema=probatio.Schema({}),

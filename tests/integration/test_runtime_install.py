@@ -12,11 +12,10 @@ from typing import Any
 from unittest.mock import MagicMock, patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
 from custom_components.local_agent import llama_package
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.issues import RUNTIME_ISSUE
 from custom_components.local_agent.llama_package import (
     offline_dependencies,
@@ -30,6 +29,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 
+from .conftest import async_setup_model_entry
 from .flow_helpers import async_through_progress
 
 MUSL_X86 = ["musllinux_1_2_x86_64", "linux_x86_64"]
@@ -152,24 +152,16 @@ def test_no_offline_runtime_without_a_fitting_wheel(tmp_path: Path) -> None:
     ]
 
 
-async def setup_model_entry(hass: HomeAssistant, model_path: Path) -> MockConfigEntry:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Test model",
-        data={CONF_MODEL_PATH: str(model_path)},
-        unique_id=str(model_path),
-    )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
+async def open_repair(hass: HomeAssistant) -> tuple[Any, dict[str, Any]]:
+    """Open the runtime repair: its flow manager and first result."""
+    assert await async_setup_component(hass, "repairs", {})
+    manager = hass.data["repairs"]["flow_manager"]
+    return manager, await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
 
 
 async def repair(hass: HomeAssistant) -> dict[str, Any]:
     """Open the runtime repair, confirm it, wait out the installation."""
-    assert await async_setup_component(hass, "repairs", {})
-    manager = hass.data["repairs"]["flow_manager"]
-    result = await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
+    manager, result = await open_repair(hass)
     assert result["step_id"] == "confirm", result
     confirm = dict(result)
     result = await manager.async_configure(result["flow_id"], {})
@@ -187,7 +179,7 @@ async def test_the_repair_installs_the_published_wheel_and_reloads(
     aioclient_mock: AiohttpClientMocker,
 ) -> None:
     aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
-    entry = await setup_model_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.SETUP_ERROR
 
     done = await repair(hass)
@@ -218,7 +210,7 @@ async def test_the_repair_uses_the_offline_folder_first(
     await hass.async_add_executor_job(
         put_wheels, folder, wheel_filename("musllinux_1_2_x86_64"), DISKCACHE
     )
-    entry = await setup_model_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     done = await repair(hass)
 
@@ -244,7 +236,7 @@ async def test_a_failed_install_says_where_an_offline_wheel_goes(
         patch.object(llama_package, "install_package", return_value=False),
         patch.object(llama_package, "llama_cpp_version", return_value=None),
     ):
-        entry = await setup_model_entry(hass, qwen35_model_path)
+        entry = await async_setup_model_entry(hass, qwen35_model_path)
         done = await repair(hass)
 
     assert done["confirm"]["description_placeholders"]["size"] == "?"
@@ -263,10 +255,8 @@ async def test_no_fitting_wheel_aborts_the_repair(
         patch.object(llama_package, "supported_platforms", return_value=["win_amd64"]),
         patch.object(llama_package, "llama_cpp_version", return_value=None),
     ):
-        await setup_model_entry(hass, qwen35_model_path)
-        assert await async_setup_component(hass, "repairs", {})
-        manager = hass.data["repairs"]["flow_manager"]
-        result = await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
+        await async_setup_model_entry(hass, qwen35_model_path)
+        _, result = await open_repair(hass)
     assert (result["type"], result["reason"]) == ("abort", "no_wheel")
 
 
@@ -332,7 +322,7 @@ async def test_the_offer_comes_back_when_an_update_removed_the_runtime(
 ) -> None:
     """A new container image has no llama_cpp: the entry fails, the repair and offer return."""
     aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
-    entry = await setup_model_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
     await repair(hass)
     assert entry.state is ConfigEntryState.LOADED
 

@@ -17,13 +17,11 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent import engine_settings, llama_package, safe_load
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
-    CONF_MODEL_PATH,
     CONF_THREADS,
     DOMAIN,
 )
@@ -38,6 +36,8 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
+
+from .conftest import async_setup_model_entry
 
 CRASHING_PROBE = """\
 import os, signal, sys
@@ -73,22 +73,6 @@ def fresh_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(safe_load, "_PROVEN", set())
 
 
-async def setup_entry(
-    hass: HomeAssistant, model_path: Path, options: dict[str, Any] | None = None
-) -> MockConfigEntry:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Test model",
-        data={CONF_MODEL_PATH: str(model_path)},
-        options=options or {},
-        unique_id=str(model_path),
-    )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
-
-
 def issue(hass: HomeAssistant, issue_id: str) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, issue_id)
 
@@ -115,7 +99,7 @@ async def test_crash_in_the_child_becomes_a_repair_issue(
     script = await hass.async_add_executor_job(write_crashing_probe, tmp_path)
     monkeypatch.setattr(safe_load, "PROBE_SCRIPT", script)
 
-    entry = await setup_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
@@ -132,7 +116,7 @@ async def test_crash_in_the_child_becomes_a_repair_issue(
 async def test_successful_check_is_remembered_across_restarts(
     hass: HomeAssistant, qwen35_model_path: Path, hass_storage: dict[str, Any]
 ) -> None:
-    entry = await setup_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.LOADED
     version = llama_package.llama_cpp_version() or ""
     key, _ = safe_load.check_inputs(qwen35_model_path, version, engine_settings(entry))
@@ -151,7 +135,7 @@ async def test_unloadable_model_is_a_fixable_issue(hass: HomeAssistant, tmp_path
     damaged = tmp_path / "damaged.gguf"
     await hass.async_add_executor_job(damaged.write_bytes, b"GGUF" + bytes(60))
 
-    entry = await setup_entry(hass, damaged)
+    entry = await async_setup_model_entry(hass, damaged)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     problem = issue(hass, model_issue_id(entry.entry_id))
@@ -184,7 +168,7 @@ async def test_missing_runtime_is_a_repair_issue_without_traceback(
     hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with patch.object(llama_package, "llama_cpp_version", return_value=None):
-        entry = await setup_entry(hass, qwen35_model_path)
+        entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
@@ -236,7 +220,7 @@ async def test_runtime_that_crashes_only_on_batches_becomes_a_repair_issue(
     # The child inherits this process's import path (safe_load._child_env).
     monkeypatch.syspath_prepend(str(hook))
 
-    entry = await setup_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     crash = issue(hass, crash_issue_id(entry.entry_id))
@@ -268,7 +252,7 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
         return runs[-1]
 
     with patch.object(safe_load, "async_run_probe", run_probe):
-        entry = await setup_entry(hass, qwen35_model_path, options)
+        entry = await async_setup_model_entry(hass, qwen35_model_path, options)
         assert entry.state is ConfigEntryState.LOADED
         flow = await hass.config_entries.options.async_init(entry.entry_id)
         await hass.config_entries.options.async_configure(
