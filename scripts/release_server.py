@@ -4,9 +4,9 @@
 scripts/wheels built (``$LOCAL_AGENT_CACHE/wheels/dist``) when it is there, else this venv's own
 llama_cpp packed into a wheel of that name. The stand-in proves the flow (HEAD for the size,
 Home Assistant's installer, the reload), not the release wheel: the smoke test says which it
-served. ``<url>/simple/`` is a package index with the wheels the runtime needs that Home
-Assistant does not ship (diskcache), packed from this venv, so the installer needs nothing
-from the internet.
+served. ``<url>/simple/`` is a package index with the runtime's dependencies packed from this
+venv (Home Assistant installs into the run's own venv, which does not count the release's
+packages under it as installed), so the installer needs nothing from the internet.
 """
 
 from __future__ import annotations
@@ -33,9 +33,8 @@ from custom_components.local_agent.llama_package import (
     wheel_filename,
 )
 
-# What llama-cpp-python needs beyond Home Assistant's own requirements (numpy, jinja2,
-# typing-extensions are Home Assistant's).
-RUNTIME_EXTRAS = ("diskcache",)
+# llama-cpp-python's dependencies, with theirs.
+RUNTIME_DEPENDENCIES = ("numpy", "jinja2", "markupsafe", "typing-extensions", "diskcache")
 
 
 def built_wheels_dir() -> Path:
@@ -49,8 +48,14 @@ def _digest(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def pack_installed(name: str, target: Path, tag: str) -> Path:
-    """Write the installed distribution NAME as a wheel file TARGET tagged TAG."""
+def wheel_tags(name: str) -> list[str]:
+    """Return the tags in the WHEEL file of the installed distribution NAME."""
+    text = importlib.metadata.distribution(name).read_text("WHEEL") or ""
+    return [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Tag:")]
+
+
+def pack_installed(name: str, target: Path, tag: str | None = None) -> Path:
+    """Write the installed distribution NAME as a wheel file TARGET (retagged TAG if given)."""
     dist = importlib.metadata.distribution(name)
     base = Path(str(dist.locate_file("")))
     record = io.StringIO()
@@ -64,7 +69,7 @@ def pack_installed(name: str, target: Path, tag: str) -> Path:
             if path.endswith(".dist-info/METADATA"):
                 info_dir = path.rsplit("/", 1)[0]
             data = (base / path).read_bytes()
-            if path.endswith(".dist-info/WHEEL"):
+            if tag is not None and path.endswith(".dist-info/WHEEL"):
                 lines = [line for line in data.decode().splitlines() if not line.startswith("Tag:")]
                 data = ("\n".join([*lines, f"Tag: {tag}"]) + "\n").encode()
             archive.writestr(path, data)
@@ -107,13 +112,13 @@ def prepare_release(root: Path) -> ServedRuntime:
     else:
         tag = f"py3-none-{wheel.platform}"
         served = ServedRuntime(pack_installed(RUNTIME_PACKAGE, release / name, tag), built=False)
-    simple = root / "simple"
-    for extra in RUNTIME_EXTRAS:
-        dist = importlib.metadata.distribution(extra)
-        folder = simple / extra
+    for dependency in RUNTIME_DEPENDENCIES:
+        dist = importlib.metadata.distribution(dependency)
+        project = dist.metadata["Name"]
+        folder = root / "simple" / project.lower().replace("_", "-")
         folder.mkdir(parents=True)
-        filename = f"{extra}-{dist.version}-py3-none-any.whl"
-        pack_installed(extra, folder / filename, "py3-none-any")
+        filename = f"{project.replace('-', '_')}-{dist.version}-{wheel_tags(dependency)[-1]}.whl"
+        pack_installed(dependency, folder / filename)
         (folder / "index.html").write_text(f'<a href="{filename}">{filename}</a>\n')
     return served
 

@@ -91,7 +91,7 @@ check_musl_x86_64() {
   musl_python x86_64 -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$house" \
     "$(wheel_path "$platform")" >&2 || { check_failed "$platform: pip in the musl CPython cannot install it"; return 0; }
-  wheels_step "$platform in musl CPython $("$venv/bin/python" -c 'import platform; print(platform.python_version(), *platform.libc_ver())')"
+  wheels_step "$platform in musl CPython $("$venv/bin/python" -c 'import platform, sysconfig; print(platform.python_version(), sysconfig.get_config_var("MULTIARCH"))')"
   run_report "load check (probe.py)" "$venv/bin/python" -m scripts.runtime_wheels.run_probe \
     "$PROBE" "$model" --threads "$(nproc)" >/dev/null || true
   if report=$(run_report "generation, variant ggml chose" "$venv/bin/python" \
