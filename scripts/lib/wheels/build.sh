@@ -49,12 +49,29 @@ provide_llama_source() {
   echo "$dir"
 }
 
+# take_build_lock: one build at a time (the platforms share the unpacked source tree); held
+# until this script ends.
+take_build_lock() {
+  [ -n "${WHEELS_LOCKED:-}" ] && return 0
+  exec 9>"$WHEELS_CACHE/build.lock"
+  if ! flock -n 9; then
+    wheels_step "Another scripts/wheels is building; waiting for it"
+    flock 9
+  fi
+  WHEELS_LOCKED=1
+}
+
 # build_wheel PLATFORM: builds $(wheel_path PLATFORM) unless it exists.
 build_wheel() {
   local platform="$1" out source toolchain jobs started=$SECONDS
   out="$WHEELS_CACHE/build/$WHEELS_LLAMA_VERSION/$platform"
   if [ -f "$(wheel_path "$platform")" ]; then
     wheels_step "$platform: cached ($(wheel_path "$platform"))"
+    return 0
+  fi
+  take_build_lock
+  if [ -f "$(wheel_path "$platform")" ]; then
+    wheels_step "$platform: built meanwhile by another scripts/wheels"
     return 0
   fi
   source=$(provide_llama_source)
