@@ -26,7 +26,7 @@ from pathlib import Path
 import threading
 import zipfile
 
-from custom_components.local_agent.llama_package import (
+from custom_components.local_agent.models.runtime_package import (
     RELEASE_TAG,
     RUNTIME_PACKAGE,
     select_wheel,

@@ -657,7 +657,7 @@ def work_dir(keep: bool) -> Iterator[Path]:
 
 def resolve_gemma() -> Path:
     """The Gemma 3 270M test model from the cache (assembled on first use)."""
-    from tests.model_files import ensure_gemma_model
+    from testing.model_files import ensure_gemma_model
 
     return ensure_gemma_model()
 

@@ -1,10 +1,10 @@
-"""Fix flows of the repair issues raised in issues.py.
+"""Fix flows of the repair issues raised in runtime/issues.py.
 
 * ``model_file_<entry>`` (file removed, damaged, not loadable): download it again (entries made
   from the Hub remember repo and file) or choose another local file. The entry reloads; the
   issue is deleted when it loads.
 * ``runtime_missing``: install the llama-cpp-python wheel that fits this machine (the offline
-  folder's, else the published one), then reload the entries that failed (runtime_flow.py).
+  folder's, else the published one), then reload the entries that failed (flows/runtime.py).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
 
 from .const import CONF_MODEL_PATH, DOMAIN
-from .issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE
-from .llama_package import RuntimeWheel, async_find_runtime, machine_description
-from .model_download import DownloadJob, PreparedDownload, async_prepare, source_from_data
-from .model_flow import LOCAL_FILE_SCHEMA, inspect_path
-from .model_store import ModelStoreError
-from .runtime_flow import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
+from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
+from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
+from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
+from .models.runtime_package import RuntimeWheel, async_find_runtime, machine_description
+from .models.store import ModelStoreError
+from .runtime.issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE
 
 
 async def async_create_fix_flow(

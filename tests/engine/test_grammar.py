@@ -293,7 +293,7 @@ def test_llama_cpp_parser_agrees() -> None:
 
 def test_constrained_generation_with_tiny_model() -> None:
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
-    from tests.model_files import ensure_qwen35_test_model
+    from testing.model_files import ensure_qwen35_test_model
 
     grammar = build_tool_call_grammar(TOOL_LISTS["all"], max_calls=2)
     pattern = to_regex(grammar)

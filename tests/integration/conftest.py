@@ -11,7 +11,6 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
     DOMAIN,
@@ -20,13 +19,14 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.local_engines import LOCAL_ENGINES
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from scripts.harness.stand_in import stand_in_engines
+from testing.stand_in import stand_in_engines
 
 from .home import async_setup_demo_home
 from .scripted_model import ScriptedWorker

@@ -27,10 +27,10 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import pending as confirmation
 from custom_components.local_agent.safety.gate import ApiCall, SafetyGate, TurnSafety, Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy
-from custom_components.local_agent.tools import async_build_home_tools
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity

@@ -16,7 +16,6 @@ from freezegun.api import FrozenDateTimeFactory
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.agent_defaults import agent_data, ai_task_data
 from custom_components.local_agent.ai_task import LocalAgentTaskEntity
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
@@ -31,7 +30,8 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
-from custom_components.local_agent.subentry_flow import default_agent_name
+from custom_components.local_agent.flows.subentry import default_agent_name
+from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
@@ -43,7 +43,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
-from scripts.harness.stand_in import SeenRequest
+from testing.stand_in import SeenRequest
 
 # A notification classified into fields, as an automation would ask (the service's format).
 STRUCTURE: dict[str, Any] = {

@@ -14,15 +14,15 @@ from unittest.mock import MagicMock, patch
 import pytest
 from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
-from custom_components.local_agent import llama_package
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.issues import RUNTIME_ISSUE
-from custom_components.local_agent.llama_package import (
+from custom_components.local_agent.models import runtime_package as llama_package
+from custom_components.local_agent.models.runtime_package import (
     offline_dependencies,
     offline_wheel,
     select_wheel,
     wheel_filename,
 )
+from custom_components.local_agent.runtime.issues import RUNTIME_ISSUE
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType

@@ -12,8 +12,9 @@ from pytest_homeassistant_custom_component.common import (  # type: ignore[impor
 )
 
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
-from custom_components.local_agent.service_catalog import CURATED_SERVICES
-from custom_components.local_agent.tools import (
+from custom_components.local_agent.home.entity_view import grouped_text
+from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.home.tools import (
     GET_STATE,
     HomeTools,
     PlannedAction,
@@ -105,7 +106,7 @@ async def test_curated_services_exist_in_home_assistant(hass: HomeAssistant) -> 
 
 
 async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> None:
-    overview = tools.overview()
+    overview = grouped_text(tools.lines())
     kitchen, _, rest = overview.partition("\nNo area:\n")
     # Names the entity id already says are left out; so are option lists and false flags.
     assert kitchen.startswith("Kitchen:\n- light.kitchen_lights (aliases: cooking light): on")
@@ -116,7 +117,7 @@ async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> Non
     assert "- sensor.outside_temperature: 15.6 °C" in rest
     assert "ceiling_lights" not in overview
     assert "fan." not in overview
-    assert overview == tools.overview()
+    assert overview == grouped_text(tools.lines())
 
 
 async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:

@@ -12,15 +12,15 @@ from enum import Enum
 import time
 from typing import Any
 
-from custom_components.local_agent.actions import entity_name, join_names
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.speech import async_phrase
-from custom_components.local_agent.tool_runner import (
+from custom_components.local_agent.home.actions import entity_name, join_names
+from custom_components.local_agent.home.runner import (
     async_run_api_tool,
     async_run_home_action,
     error_text,
 )
-from custom_components.local_agent.tools import PlannedAction
+from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.turn.phrases import async_phrase
 from homeassistant.components import conversation, persistent_notification
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
@@ -39,14 +39,7 @@ from .pending import (
     spoken_pin,
 )
 from .policy import SafetyPolicy, sensitive_targets_of_action
-from .tool_review import (
-    TARGET_SLOTS,
-    ToolClass,
-    ToolReview,
-    async_review,
-    intent_type_of,
-    unwrap,
-)
+from .tool_review import TARGET_SLOTS, ToolClass, ToolReview, async_review, intent_type_of, unwrap
 
 ASSISTANT = "conversation"
 

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.tools import PlannedAction
+from custom_components.local_agent.home.tools import PlannedAction
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
 from homeassistant.util.hass_dict import HassKey

@@ -6,7 +6,6 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
@@ -17,7 +16,8 @@ from custom_components.local_agent.const import (
     CONF_SENSITIVE_DOMAINS,
     CONF_SENSITIVE_ENTITIES,
 )
-from custom_components.local_agent.tools import PlannedAction
+from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, State, split_entity_id
 

@@ -21,9 +21,7 @@ check_skipped() { echo "skipped: $*" >&2; WHEELS_CHECK_SKIPPED=$((WHEELS_CHECK_S
 
 # qwen35_test_model: the generated test model's path (made once, cached in LOCAL_AGENT_CACHE).
 qwen35_test_model() {
-  local module=testing.model_files
-  [ -f "$ROOT/testing/model_files.py" ] || module=tests.model_files
-  "$ROOT/.venv/bin/python" -c "from $module import ensure_qwen35_test_model as m; print(m())"
+  "$ROOT/.venv/bin/python" -c "from testing.model_files import ensure_qwen35_test_model as m; print(m())"
 }
 
 # check_wheel_files PLATFORM: auditwheel and the symbol check.
