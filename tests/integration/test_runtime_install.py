@@ -72,6 +72,13 @@ def installer(musl_x86_64: None) -> Iterator[MagicMock]:
         yield recorder
 
 
+@pytest.fixture
+def published(aioclient_mock: AiohttpClientMocker) -> AiohttpClientMocker:
+    """The release server answers HEAD for the published wheel with its size."""
+    aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
+    return aioclient_mock
+
+
 def requirements(installer: MagicMock) -> list[str]:
     return [call.args[0] for call in installer.call_args_list]
 
@@ -176,9 +183,8 @@ async def test_the_repair_installs_the_published_wheel_and_reloads(
     hass: HomeAssistant,
     qwen35_model_path: Path,
     installer: MagicMock,
-    aioclient_mock: AiohttpClientMocker,
+    published: AiohttpClientMocker,
 ) -> None:
-    aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
     entry = await async_setup_model_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.SETUP_ERROR
 
@@ -261,9 +267,8 @@ async def test_no_fitting_wheel_aborts_the_repair(
 
 
 async def test_the_first_dialog_offers_the_runtime_and_installs_it(
-    hass: HomeAssistant, installer: MagicMock, aioclient_mock: AiohttpClientMocker
+    hass: HomeAssistant, installer: MagicMock, published: AiohttpClientMocker
 ) -> None:
-    aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
     result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
     assert (result["type"], result["step_id"]) == (FlowResultType.MENU, "runtime")
     assert result["menu_options"] == ["install_runtime", "runtime_later"]
@@ -279,9 +284,8 @@ async def test_the_first_dialog_offers_the_runtime_and_installs_it(
 
 
 async def test_the_first_dialog_can_leave_the_runtime_for_later(
-    hass: HomeAssistant, installer: MagicMock, aioclient_mock: AiohttpClientMocker
+    hass: HomeAssistant, installer: MagicMock, published: AiohttpClientMocker
 ) -> None:
-    aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
     result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {"next_step_id": "runtime_later"}
@@ -318,10 +322,9 @@ async def test_the_offer_comes_back_when_an_update_removed_the_runtime(
     hass: HomeAssistant,
     qwen35_model_path: Path,
     installer: MagicMock,
-    aioclient_mock: AiohttpClientMocker,
+    published: AiohttpClientMocker,
 ) -> None:
     """A new container image has no llama_cpp: the entry fails, the repair and offer return."""
-    aioclient_mock.head(PUBLISHED, headers={"Content-Length": "10800000"})
     entry = await async_setup_model_entry(hass, qwen35_model_path)
     await repair(hass)
     assert entry.state is ConfigEntryState.LOADED

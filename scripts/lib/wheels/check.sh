@@ -63,7 +63,9 @@ musl_wheelhouse() {
 # json_field JSON NAME: one field of a report line.
 json_field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get(sys.argv[2]))' "$1" "$2"; }
 
-# run_report WHAT COMMAND...: runs a check that prints a JSON report line as its last line.
+# run_report WHAT COMMAND...: runs a check that prints a JSON report line as its last line;
+# prints that line (and shows it), or shows the command's last errors and fails. Callers count
+# the failure (this often runs in a command substitution, whose counters would be lost).
 run_report() {
   local what="$1" output
   shift
@@ -72,18 +74,27 @@ run_report() {
     echo "$output" | tail -n 1
     return 0
   fi
+  echo "    $what failed; its last errors:" >&2
   tail -n 20 "$WHEELS_CACHE/check/last.err" >&2
-  check_failed "$what"
   return 1
+}
+
+# musl_check_wheelhouse ARCH: sets WHEELHOUSE for ARCH's musl check; fails (counted as a skip
+# or a failure, saying why) when the check cannot run.
+musl_check_wheelhouse() {
+  local platform="musllinux_1_2_$1"
+  if [ ! -x "$(musl_python_prefix "$1")/bin/python3.13" ]; then
+    check_skipped "$platform in a musl CPython: it is not built (scripts/wheels --check builds it)"
+    return 1
+  fi
+  WHEELHOUSE=$(musl_wheelhouse "$1") ||
+    { check_failed "$platform: its dependencies cannot be fetched"; return 1; }
 }
 
 check_musl_x86_64() {
   local platform=musllinux_1_2_x86_64 model="$1" venv house report variant
-  if [ ! -x "$(musl_python_prefix x86_64)/bin/python3.13" ]; then
-    check_skipped "$platform in a musl CPython: it is not built (scripts/wheels --check builds it)"
-    return 0
-  fi
-  house=$(musl_wheelhouse x86_64) || { check_failed "$platform: its dependencies cannot be fetched"; return 0; }
+  musl_check_wheelhouse x86_64 || return 0
+  house=$WHEELHOUSE
   venv="$WHEELS_CACHE/check/musl-venv-x86_64"
   rm -rf "$venv"
   musl_python x86_64 -m venv "$venv"
@@ -91,15 +102,19 @@ check_musl_x86_64() {
     "$(wheel_path "$platform")" >&2 || { check_failed "$platform: pip in the musl CPython cannot install it"; return 0; }
   wheels_step "$platform in musl CPython $("$venv/bin/python" -c 'import platform, sysconfig; print(platform.python_version(), sysconfig.get_config_var("MULTIARCH"))')"
   run_report "load check (probe.py)" "$venv/bin/python" -m scripts.runtime_wheels.run_probe \
-    "$PROBE" "$model" --threads "$(nproc)" >/dev/null || true
+    "$PROBE" "$model" --threads "$(nproc)" >/dev/null || check_failed "$platform: the load check"
   if report=$(run_report "generation, variant ggml chose" "$venv/bin/python" \
     scripts/runtime_wheels/generate.py "$model" 16); then
     wheels_step "$platform: ggml chose the CPU variant $(json_field "$report" variant)"
+  else
+    check_failed "$platform: generation"
   fi
   if report=$(LLAMA_CPP_CPU_VARIANT=x64 run_report "generation, lowest variant forced (x64)" \
     "$venv/bin/python" scripts/runtime_wheels/generate.py "$model" 8); then
     variant=$(json_field "$report" variant)
     [ "$variant" = x64 ] || check_failed "$platform: forced x64 but ggml loaded $variant"
+  else
+    check_failed "$platform: generation with the lowest variant forced"
   fi
 }
 
@@ -109,11 +124,8 @@ check_musl_aarch64() {
     check_skipped "$platform: no qemu-aarch64 (Debian package qemu-user)"
     return 0
   fi
-  if [ ! -x "$(musl_python_prefix aarch64)/bin/python3.13" ]; then
-    check_skipped "$platform in a musl CPython: it is not built (scripts/wheels --check builds it)"
-    return 0
-  fi
-  house=$(musl_wheelhouse aarch64) || { check_failed "$platform: its dependencies cannot be fetched"; return 0; }
+  musl_check_wheelhouse aarch64 || return 0
+  house=$WHEELHOUSE
   site="$WHEELS_CACHE/check/musl-site-aarch64"
   rm -rf "$site"
   # pip runs here for the aarch64 interpreter (natively: under qemu it would take minutes).
@@ -124,11 +136,13 @@ check_musl_aarch64() {
   export PYTHONPATH="$site:$ROOT"
   QEMU_CPU=cortex-a72 run_report "load check (probe.py) under qemu cortex-a72" \
     musl_python aarch64 -m scripts.runtime_wheels.run_probe "$PROBE" "$model" --threads 2 \
-    --n-batch 64 >/dev/null || true
+    --n-batch 64 >/dev/null || check_failed "$platform: the load check under qemu"
   for cpu in cortex-a72 cortex-a76 max; do
     if report=$(QEMU_CPU=$cpu run_report "generation under qemu $cpu" \
       musl_python aarch64 scripts/runtime_wheels/generate.py "$model" 3); then
       wheels_step "$platform under qemu $cpu: ggml chose the CPU variant $(json_field "$report" variant)"
+    else
+      check_failed "$platform: generation under qemu $cpu"
     fi
   done
   unset PYTHONPATH
@@ -151,7 +165,8 @@ check_glibc_x86_64() {
 import json, llama_cpp
 from llama_cpp._cpu_backends import cpu_variant
 llama_cpp.llama_backend_init()
-print(json.dumps({"llama_cpp": llama_cpp.__file__, "variant": cpu_variant()}))' >/dev/null || return 0
+print(json.dumps({"llama_cpp": llama_cpp.__file__, "variant": cpu_variant()}))' >/dev/null ||
+    { check_failed "$platform: import in a throw-away venv"; return 0; }
   wheels_step "$platform: the engine tests (tests/engine) on it"
   (cd "$ROOT" && nice -n 10 "$venv/bin/python" -m pytest tests/engine -q -p no:cacheprovider -x) >&2 ||
     check_failed "$platform: the engine tests"
