@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
 
+from custom_components.local_agent.const import ASSISTANT
 from homeassistant import loader
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import SOURCE_USER, ConfigEntry, ConfigEntryState
@@ -31,8 +32,6 @@ from homeassistant.helpers import (
 )
 from testing.fixture_home.const import DOMAIN as FIXTURE_HOME
 from testing.hass_runner import HarnessError
-
-ASSISTANT: Final = "conversation"
 
 
 async def async_register_fixture_home(hass: HomeAssistant) -> None:

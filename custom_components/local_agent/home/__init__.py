@@ -1,1 +1,1 @@
-"""The home as tools: service catalog, entity views and references, actions, the one runner."""
+"""The home as tools: services, entities and references, calls and their texts, the one runner."""

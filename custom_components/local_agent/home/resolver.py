@@ -14,7 +14,8 @@ from typing import Any, Final
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import HomeAssistant, State
 
-from .actions import ToolFailure, entity_name
+from .actions import ToolFailure
+from .call_texts import entity_name
 from .entity_view import entity_info
 
 _CLOSE_MATCH_CUTOFF: Final = 0.6

@@ -1,13 +1,12 @@
-"""Exposed entities and their services as tools: schemas, validation, execution.
+"""Exposed entities and their services as tools: schemas and validation.
 
 One tool per domain with exposed entities (`action` + `entity_id` + that domain's
 curated fields) and a read-only `get_state` tool. Every call is planned (validated)
-before anything happens; `async_execute` then calls the service with the user's
-context so Home Assistant's own permission checks apply as well.
+before anything happens; home/runner.py then runs it with the user's context so Home
+Assistant's own permission checks apply as well.
 
-This module is the public face; the parts live in service_catalog (services and
-argument checks), entity_view (how entities read), entity_resolver (references to
-ids) and actions (planned actions, permissions, execution).
+The parts live in service_catalog (services and argument checks), entity_view (how
+entities read), resolver (references to ids) and actions (what a planned call is).
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ import probatio
 from probatio.humanize import humanize_error
 
 from custom_components.local_agent.compat import registered_service
+from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolSpec
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES, STATE_UNAVAILABLE
@@ -27,14 +27,7 @@ from homeassistant.core import HomeAssistant, State
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.util.hass_dict import HassKey
 
-from .actions import (
-    PlannedAction,
-    ToolFailure,
-    ToolOutcome,
-    async_check_permission,
-    async_execute,
-    check_exposure,
-)
+from .actions import PlannedAction, ToolFailure
 from .entity_view import EntityLine, entity_line
 from .resolver import EntityResolver
 from .service_catalog import (
@@ -48,17 +41,7 @@ from .service_catalog import (
     redacted,
 )
 
-__all__ = [
-    "GET_STATE",
-    "HomeTools",
-    "PlannedAction",
-    "ToolFailure",
-    "ToolOutcome",
-    "async_build_home_tools",
-    "async_check_permission",
-    "async_execute",
-    "check_exposure",
-]
+__all__ = ["GET_STATE", "HomeTools", "PlannedAction", "ToolFailure", "async_build_home_tools"]
 
 GET_STATE: Final = "get_state"
 # Up to this many entities in a domain, entity_id carries an enum of them: a grammar can
@@ -131,9 +114,7 @@ def get_state_spec(entity_ids: Sequence[str]) -> ToolSpec:
     )
 
 
-async def async_build_home_tools(
-    hass: HomeAssistant, *, assistant: str = "conversation"
-) -> HomeTools:
+async def async_build_home_tools(hass: HomeAssistant, *, assistant: str = ASSISTANT) -> HomeTools:
     """Return the tools for the entities exposed to `assistant`, as of now."""
     descriptions = await async_get_all_descriptions(hass)
     catalog = _catalog(hass, descriptions)

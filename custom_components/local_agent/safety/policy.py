@@ -65,6 +65,10 @@ class SafetyPolicy:
                 found.append(entity_id)
         return found
 
+    def is_sensitive(self, hass: HomeAssistant, entity_id: str) -> bool:
+        """Whether changing this one entity (a group: any member) needs confirmation."""
+        return self._is_sensitive(hass, entity_id, depth=0)
+
     def _is_sensitive(self, hass: HomeAssistant, entity_id: str, depth: int) -> bool:
         if entity_id in self.exempt:
             return False

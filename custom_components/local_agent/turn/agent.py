@@ -35,26 +35,25 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallParsed,
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolSpec
+from custom_components.local_agent.home.actions import ApiCall, Call
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.runner import (
-    async_run_api_tool,
-    async_run_home_action,
+    RunResult,
+    TurnContext,
+    async_run,
+    async_turn_context,
     error_result,
 )
-from custom_components.local_agent.home.tools import (
-    HomeTools,
-    ToolFailure,
-    async_build_home_tools,
-    async_check_permission,
-)
+from custom_components.local_agent.home.tools import HomeTools, ToolFailure, async_build_home_tools
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.gate import (
-    ApiCall,
-    HomeCall,
+    Decision,
+    PendingReply,
     SafetyGate,
     TurnSafety,
     Verdict,
 )
+from custom_components.local_agent.safety.pending import PendingAction
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
@@ -146,9 +145,11 @@ class ConversationAgent:
     ) -> conversation.ConversationResult:
         """Answer one user message, calling tools as the model asks."""
         options = self.options
+        turn = await async_turn_context(
+            self.hass, user_input, chat_log.conversation_id, options.llm_apis
+        )
         self.gate.async_redact_pin(user_input, chat_log)
-        reply = await self.gate.async_answer_pending(user_input, chat_log)
-        if reply is not None:
+        if (reply := await self._async_reply(turn, chat_log)) is not None:
             await self._async_say(chat_log, reply.text)
             replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
             async_set_reply_response_type(replied.response, reply.outcome)
@@ -168,6 +169,7 @@ class ConversationAgent:
         self.last_report = report
         started = asyncio.get_running_loop().time()
         toolbox = await self._async_toolbox(chat_log)
+        turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
         static_system = self._static_system(
             llm_context, toolbox, await self._async_user_name(llm_context)
         )
@@ -177,6 +179,7 @@ class ConversationAgent:
         try:
             end = await self._async_rounds(
                 user_input=user_input,
+                turn=turn,
                 chat_log=chat_log,
                 toolbox=toolbox,
                 static_system=static_system,
@@ -222,6 +225,15 @@ class ConversationAgent:
             result.continue_conversation = True
         async_set_response_type(result.response, chat_log, ended=end, model_answered=answered)
         return result
+
+    async def _async_reply(
+        self, turn: TurnContext, chat_log: conversation.ChatLog
+    ) -> PendingReply | None:
+        """Answer a reply to this agent's question; None when the turn is a new request."""
+        reply = await self.gate.async_answer_pending(turn, chat_log)
+        if reply is not None and reply.confirmed:
+            return await self._async_run_confirmed(turn, reply.confirmed)
+        return reply
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
         specs: list[ToolSpec] = []
@@ -346,6 +358,7 @@ class ConversationAgent:
         self,
         *,
         user_input: conversation.ConversationInput,
+        turn: TurnContext,
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
         static_system: str,
@@ -374,8 +387,8 @@ class ConversationAgent:
                 _trace_round(chat_log, outputs[0])
             if not calls:
                 return TurnEnd.ANSWERED
-            safety = TurnSafety(conversation_id=chat_log.conversation_id)
-            await self._async_run_calls(user_input, chat_log, toolbox, calls, report, safety)
+            safety = TurnSafety()
+            await self._async_run_calls(turn, chat_log, calls, report, safety)
             if safety.locked_seconds:
                 await self._async_say(
                     chat_log,
@@ -383,14 +396,10 @@ class ConversationAgent:
                 )
                 return TurnEnd.REFUSED
             if safety.refused:
-                await self._async_say(
-                    chat_log, await self.gate.async_refusal(user_input, safety.refused)
-                )
+                await self._async_say(chat_log, await self.gate.async_refusal(turn, safety.refused))
                 return TurnEnd.REFUSED
             if safety.held:
-                question = await self.gate.async_hold(
-                    user_input, chat_log, safety.held, options.llm_apis
-                )
+                question = await self.gate.async_hold(turn, safety.held)
                 await self._async_say(chat_log, question)
                 return TurnEnd.CONFIRMATION_ASKED
         return TurnEnd.ROUND_LIMIT
@@ -432,11 +441,10 @@ class ConversationAgent:
         if calls:
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
-    async def _async_run_calls(  # noqa: PLR0917 - one round's context, kept explicit
+    async def _async_run_calls(
         self,
-        user_input: conversation.ConversationInput,
+        turn: TurnContext,
         chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
         calls: list[ToolCallParsed | ToolCallFailed],
         report: TurnReport,
         safety: TurnSafety,
@@ -447,7 +455,7 @@ class ConversationAgent:
         started = asyncio.get_running_loop().time()
         for event, tool_input in zip(calls, inputs, strict=True):
             report.tool_calls += 1
-            result = await self._async_run_call(user_input, toolbox, event, safety)
+            result = await self._async_run_parsed(turn, event, safety)
             if result.error:
                 report.tool_errors += 1
             elif "entities" in result.data or "success" in result.data:
@@ -462,47 +470,76 @@ class ConversationAgent:
             )
         report.tool_seconds += asyncio.get_running_loop().time() - started
 
-    async def _async_run_call(
-        self,
-        user_input: conversation.ConversationInput,
-        toolbox: _Toolbox,
-        event: ToolCallParsed | ToolCallFailed,
-        safety: TurnSafety,
+    async def _async_run_parsed(
+        self, turn: TurnContext, event: ToolCallParsed | ToolCallFailed, safety: TurnSafety
     ) -> llm.ToolResult:
-        """Validate a call, let the gate decide, and run it through the one tool runner."""
+        """Turn the model's call into a validated one, and run it through the one call path."""
         if isinstance(event, ToolCallFailed):
-            return error_result(event.error.message)
-        call = event.call
-        proposed: HomeCall | ApiCall
-        if toolbox.home is not None and call.name in toolbox.home.tool_names:
-            planned = toolbox.home.plan(call)
-            if isinstance(planned, ToolFailure):
-                return error_result(planned.message)
-            # The user is never asked to confirm what they may not do anyway.
-            if refusal := await async_check_permission(
-                self.hass, planned, user_input.context.user_id
+            error = event.error
+            tool = _find_tool(turn.llm_api, error.name or "")
+            if tool is not None and (
+                refusal := await self.gate.async_refuse_unoffered(tool, error.arguments, turn)
             ):
                 return error_result(refusal)
-            proposed = HomeCall(planned)
-        elif toolbox.llm_api is not None and (tool := _find_tool(toolbox.llm_api, call.name)):
-            proposed = ApiCall(tool, call.arguments, toolbox.llm_api.llm_context)
+            return error_result(error.message)
+        call = event.call
+        proposed: Call
+        if turn.home is not None and call.name in turn.home.tool_names:
+            planned = turn.home.plan(call)
+            if isinstance(planned, ToolFailure):
+                return error_result(planned.message)
+            proposed = planned
+        elif tool := _find_tool(turn.llm_api, call.name):
+            proposed = ApiCall(tool, call.arguments)
         else:
-            known = ", ".join(spec.name for spec in toolbox.specs)
+            known = ", ".join(
+                [*(turn.home.tool_names if turn.home else ()), *_tool_names(turn.llm_api)]
+            )
             return error_result(
                 f"There is no tool named {call.name!r}. The available tools are: {known}."
             )
-        decision = await self.gate.async_authorize(proposed, user_input, safety)
+        decision, run = await self._async_run_call(proposed, turn, safety)
         if decision.verdict is Verdict.HOLD:
             return llm.ToolResult(data={"status": decision.message})
-        if decision.verdict is Verdict.REFUSE:
+        if run is None:
             return error_result(decision.message or "Refused.")
-        if isinstance(proposed, HomeCall):
-            result = await async_run_home_action(self.hass, proposed.planned, user_input.context)
+        return run.result
+
+    async def _async_run_call(
+        self,
+        call: Call,
+        turn: TurnContext,
+        safety: TurnSafety,
+        confirmed: PendingAction | None = None,
+    ) -> tuple[Decision, RunResult | None]:
+        """Run one call on the one call path: the gate decides, the runner runs what it allows.
+
+        A call the model just made, or (`confirmed`) one the person has just said yes to.
+        """
+        if confirmed is None:
+            decision = await self.gate.async_decide(call, turn, safety)
         else:
-            assert toolbox.llm_api is not None
-            result = await async_run_api_tool(toolbox.llm_api, call.name, call.arguments)
-        self.gate.async_record_run(user_input, safety, decision, result)
-        return result
+            decision = await self.gate.async_decide_confirmed(confirmed, turn)
+        if decision.verdict is not Verdict.ALLOW or decision.call is None:
+            return decision, None
+        run = await async_run(self.hass, decision.call, turn, verify=confirmed is not None)
+        self.gate.async_record_run(turn, decision, run)
+        return decision, run
+
+    async def _async_run_confirmed(
+        self, turn: TurnContext, actions: tuple[PendingAction, ...]
+    ) -> PendingReply:
+        """Run exactly the actions the person confirmed; say what really happened."""
+        done: list[str] = []
+        failed: list[str] = []
+        for action in actions:
+            decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
+            error = decision.message if run is None else run.error
+            if error is None:
+                done.append(action.description)
+            else:
+                failed.append(f"{action.description}: {error.rstrip('.')}")
+        return await self.gate.async_confirmed_reply(turn, done, failed)
 
     async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
         """Add a sentence the agent says itself (not the model)."""
@@ -549,6 +586,10 @@ def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:
     if api is None:
         return None
     return next((tool for tool in api.tools if tool.name == name), None)
+
+
+def _tool_names(api: llm.APIInstance | None) -> list[str]:
+    return [tool.name for tool in api.tools] if api is not None else []
 
 
 __all__ = ["AgentOptions", "ConversationAgent"]
