@@ -7,14 +7,17 @@ as a user would, and does what a user does:
 
 1. onboard over the REST API (owner, analytics and integration steps; not core_config, which
    sets up integrations that need the internet);
-2. add a model entry through the config flow (a local GGUF file: the Gemma test model) while
-   llama-cpp-python is hidden from Home Assistant: the entry fails with the ``runtime_missing``
-   repair issue, whose fix flow is opened and submitted (``uv`` runs offline here, so the
-   install fails as it does without a network: what matters is that the flow runs);
-3. make the runtime visible (copied into a folder already on Home Assistant's PYTHONPATH),
-   then set the entry's engine options through its options flow (1 thread, 2048-token context:
-   on two busy cores one llama.cpp thread answers much faster), which reloads the entry: the
-   separate-process load check runs, the model loads;
+2. add a model entry through the config flow (a local GGUF file: the Gemma test model) without
+   llama-cpp-python: the first dialog offers the runtime with its size, asked of a local
+   server with the release layout (scripts/release_server.py: the wheel scripts/wheels built,
+   or a stand-in it names); "later" leaves it, and the entry fails with the
+   ``runtime_missing`` repair issue;
+3. open the repair and install: Home Assistant's own installer (uv) fetches the wheel from the
+   local server into this run's venv (a throw-away venv over the release's cached one), the
+   repair ends in *installed* and the entry reloads with it; then set the entry's engine
+   options through its options flow (1 thread, 2048-token context: on two busy cores one
+   llama.cpp thread answers much faster), which reloads the entry: the separate-process load
+   check runs, the model loads;
 4. add an agent subentry through its flow, send a sentence through /api/conversation/process,
    download the entry's diagnostics;
 5. stop Home Assistant and read its log.
@@ -30,7 +33,6 @@ import argparse
 from collections.abc import Callable, Iterator
 import contextlib
 from dataclasses import dataclass, field
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -47,10 +49,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from scripts.release_server import ServedRuntime, prepare_release, serve
+
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
 INTEGRATION: Final = REPO_ROOT / "custom_components" / "local_agent"
 DOMAIN: Final = "local_agent"
 START_TIMEOUT: Final = 240.0
+SITE_PACKAGES: Final = "import sysconfig; print(sysconfig.get_path('purelib'))"
 STEP_TIMEOUT: Final = 180.0
 SENTENCE: Final = "Turn on the kitchen light"
 # The agent's answer is cut short: Gemma 270M (a base model) writes gibberish anyway.
@@ -294,18 +299,12 @@ def copy_integration(config_dir: Path) -> None:
     shutil.copytree(INTEGRATION, target, ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def copy_runtime(runtime_dir: Path) -> str:
-    """Copy this interpreter's llama_cpp package (and its metadata) into runtime_dir."""
-    spec = importlib.util.find_spec("llama_cpp")  # finds, does not import
-    if spec is None or not spec.submodule_search_locations:
-        raise SmokeFailure("llama_cpp is not installed in this venv: run scripts/setup")
-    package = Path(next(iter(spec.submodule_search_locations)))
-    shutil.copytree(
-        package, runtime_dir / "llama_cpp", ignore=shutil.ignore_patterns("__pycache__")
+def python_output(python: Path, code: str) -> str:
+    """Return what PYTHON prints running CODE."""
+    done = subprocess.run(
+        [str(python), "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    for info in package.parent.glob("llama_cpp_python-*.dist-info"):
-        shutil.copytree(info, runtime_dir / info.name)
-    return str(package)
+    return done.stdout.strip()
 
 
 @dataclass
@@ -318,14 +317,16 @@ class Smoke:
     started: float = field(default_factory=time.monotonic)
     process: subprocess.Popen[bytes] | None = None
     api: Api | None = None
+    release_url: str = ""
+    served: ServedRuntime | None = None
 
     @property
     def config_dir(self) -> Path:
         return self.work / "config"
 
     @property
-    def runtime_dir(self) -> Path:
-        return self.work / "runtime"
+    def venv(self) -> Path:
+        return self.work / "venv"
 
     @property
     def log_path(self) -> Path:
@@ -352,9 +353,20 @@ class Smoke:
         )
         return done.stdout.strip()
 
+    def make_venv(self) -> None:
+        """This run's venv: empty (the runtime is installed into it) over the release's venv."""
+        release_python = self.hass_venv / "bin" / "python"
+        base = python_output(release_python, "import sys; print(sys._base_executable)")
+        subprocess.run([base, "-m", "venv", "--without-pip", str(self.venv)], check=True)
+        site = python_output(self.venv / "bin" / "python", SITE_PACKAGES)
+        # After this venv's own site-packages, with the .pth files of the release's venv.
+        (Path(site) / "release-venv.pth").write_text(
+            f"import site; site.addsitedir({python_output(release_python, SITE_PACKAGES)!r})\n"
+        )
+
     def prepare(self) -> int:
         self.config_dir.mkdir(parents=True)
-        self.runtime_dir.mkdir()
+        self.make_venv()
         copy_integration(self.config_dir)
         port = free_local_port()
         integrations = "\n".join(
@@ -372,16 +384,19 @@ class Smoke:
             for key, value in os.environ.items()
             if key not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")
         }
-        # llama_cpp goes here later; Home Assistant's import path (and its probe's) has it.
-        env["PYTHONPATH"] = str(self.runtime_dir)
-        # Home Assistant installs packages with uv: offline, the runtime install fails at once
-        # (as without a network) instead of downloading anything.
-        env["UV_OFFLINE"] = "1"
+        # The runtime comes from the local release server, what it needs from its index: the
+        # installer reaches nothing else.
+        env["LOCAL_AGENT_RUNTIME_URL"] = self.release_url
+        env["UV_INDEX_URL"] = f"{self.release_url}/simple"
+        env["UV_DEFAULT_INDEX"] = f"{self.release_url}/simple"
+        env["UV_CACHE_DIR"] = str(self.work / "uv-cache")
         env["PATH"] = f"{self.hass_venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         console = self.console_path.open("wb")
         self.process = subprocess.Popen(
             [
-                str(self.hass_venv / "bin" / "hass"),
+                str(self.venv / "bin" / "python"),
+                "-m",
+                "homeassistant",
                 "--config",
                 str(self.config_dir),
                 "--log-file",
@@ -468,11 +483,12 @@ class Smoke:
         self.say(f"Adding a model entry for {self.model.name} through the config flow")
         flows = "/api/config/config_entries/flow"
         result = api.post(flows, {"handler": DOMAIN, "show_advanced_options": False})
+        self.check_runtime_offer(result)
         result = walk_flow(
             api,
             flows,
             result,
-            menu={"user": "local_file"},
+            menu={"runtime": "runtime_later", "user": "local_file"},
             overrides={"model_path": str(self.model)},
             deadline=time.monotonic() + STEP_TIMEOUT,
         )
@@ -484,10 +500,11 @@ class Smoke:
             raise SmokeFailure(f"without the runtime the entry must fail: {entry}")
 
         self.repair_runtime(api)
-
-        source = copy_runtime(self.runtime_dir)
-        self.say(f"Runtime visible now (copied from {source})")
-        # Saving the options reloads the entry (an OptionsFlowWithReload): it loads now.
+        try:
+            self.wait_for_entry(api, entry_id, {"loaded"})
+        except SmokeFailure as err:
+            raise SmokeFailure(f"with the runtime installed the entry must load: {err}") from err
+        # Saving the options reloads the entry (an OptionsFlowWithReload): it loads again.
         self.set_engine_options(api, entry_id)
         try:
             self.wait_for_entry(api, entry_id, {"loaded"})
@@ -531,17 +548,34 @@ class Smoke:
         ):
             raise SmokeFailure(f"the entry's options did not reach the engine: {engine}")
 
+    def check_runtime_offer(self, result: dict[str, Any]) -> None:
+        """The first dialog offers the runtime, with the size the release server gives."""
+        if result.get("step_id") != "runtime":
+            raise SmokeFailure(f"the first dialog does not offer the runtime: {result}")
+        placeholders = result.get("description_placeholders") or {}
+        assert self.served is not None
+        expected = f"{max(1, round(self.served.path.stat().st_size / 1_000_000))} MB"
+        if placeholders.get("size") != expected:
+            raise SmokeFailure(f"the offer says {placeholders}, not {expected}")
+        self.say(
+            f"  the first dialog offers the runtime: {placeholders.get('size')}, "
+            f"{placeholders.get('platform')} (later, to repair it)"
+        )
+
     def repair_runtime(self, api: Api) -> None:
-        """Open and submit the runtime_missing fix flow (the offline install fails)."""
-        self.say("Opening and submitting the runtime_missing repair flow")
+        """Open the runtime_missing repair and install: it must end in *installed*."""
+        self.say("Opening the runtime_missing repair and installing the runtime")
         fixes = "/api/repairs/issues/fix"
         result = api.post(fixes, {"handler": DOMAIN, "issue_id": "runtime_missing"})
         if result.get("step_id") != "confirm":
             raise SmokeFailure(f"the repair flow did not start with its confirmation: {result}")
+        source = (result.get("description_placeholders") or {}).get("source", "")
+        if not source.startswith(self.release_url):
+            raise SmokeFailure(f"the repair offers {source}, not the local release")
         result = walk_flow(api, fixes, result, deadline=time.monotonic() + STEP_TIMEOUT)
-        if result["type"] == "abort" and result.get("reason") not in ("install_failed", "no_wheel"):
-            raise SmokeFailure(f"the repair flow ended with {result}")
-        self.say(f"  the repair flow ended: {result['type']} {result.get('reason', '')}")
+        if result["type"] != "create_entry":
+            raise SmokeFailure(f"the repair did not install the runtime: {result}")
+        self.say("  the repair ended: installed")
 
     def set_engine_options(self, api: Api, entry_id: str) -> None:
         """Set the entry's engine options through its options flow."""
@@ -639,10 +673,13 @@ def main(argv: list[str] | None = None, resolve_model: Callable[[], Path] = reso
     with work_dir(args.keep) as work:
         smoke = Smoke(hass_venv=args.hass_venv, model=model, work=work)
         try:
-            try:
-                smoke.run()
-            finally:
-                status = smoke.stop()
+            smoke.served = prepare_release(work / "release")
+            smoke.say(f"Release server serves {smoke.served.describe()}")
+            with serve(work / "release") as smoke.release_url:
+                try:
+                    smoke.run()
+                finally:
+                    status = smoke.stop()
             smoke.say(f"hass stopped (exit status {status})")
             if status not in (0, None):
                 raise SmokeFailure(f"hass exited with status {status}")

@@ -34,6 +34,7 @@ from .const import (
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .flows import model as model_flow, server as server_flow
+from .flows.runtime import RuntimeOfferSteps
 from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
 from .models.download import DownloadJob, PreparedDownload, async_prepare
 from .models.store import ModelSource, ModelStoreError, models_dir
@@ -41,7 +42,7 @@ from .runtime.server import is_server_entry, server_title
 from .turn.defaults import agent_data
 
 
-class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
+class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     """Add (or change) a model entry: download, a local file or a server."""
 
     VERSION = 1
@@ -91,8 +92,8 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
     # Menus ------------------------------------------------------------------------------------
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Offer the ways to get a model."""
-        return self._show_menu("user")
+        """Offer the runtime when it is missing (runtime_flow.py), then the ways to get a model."""
+        return await self._async_runtime_offer() or self._show_menu("user")
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None

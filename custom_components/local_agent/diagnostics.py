@@ -18,7 +18,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
-from .models.runtime_package import cpu_flags, llama_cpp_version, machine_description
+from .models.runtime_package import (
+    cpu_flags,
+    llama_cpp_version,
+    loaded_cpu_variant,
+    machine_description,
+)
 from .runtime.memory import process_rss
 from .runtime.stats import async_agent_stats, async_last_turns, model_metadata
 from .safety.audit import async_get_audit_log
@@ -145,6 +150,8 @@ async def async_get_config_entry_diagnostics(
             "llama_cpp_python": version,
             "machine": await hass.async_add_executor_job(machine_description),
             "cpu_avx2": "avx2" in flags,
+            # The kernels ggml chose for this CPU (prebuilt runtime), None otherwise.
+            "cpu_variant": await hass.async_add_executor_job(loaded_cpu_variant),
             "process_rss_bytes": await hass.async_add_executor_job(process_rss),
         },
         **(_model_section(runtime_data, config_dir, threads) or {"model": None, "engine": None}),

@@ -3,15 +3,14 @@
 * ``model_file_<entry>`` (file removed, damaged, not loadable): download it again (entries made
   from the Hub remember repo and file) or choose another local file. The entry reloads; the
   issue is deleted when it loads.
-* ``runtime_missing``: install the prebuilt llama-cpp-python wheel that fits this machine, then
-  reload the entries that failed.
+* ``runtime_missing``: install the llama-cpp-python wheel that fits this machine (the offline
+  folder's, else the published one), then reload the entries that failed (flows/runtime.py).
 * ``prefer_local_intents``: turn "Prefer handling commands locally" off in the pipelines that
   bypass an agent's confirmations, or keep it on knowingly (safety/local_intents.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -21,22 +20,16 @@ from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow, Rep
 from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
 
-from .const import CONF_MODEL_PATH, DOMAIN, LOGGER
+from .const import CONF_MODEL_PATH, DOMAIN
 from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
+from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
 from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
-from .models.runtime_package import (
-    INDEX_URL,
-    RuntimeWheel,
-    async_install_runtime,
-    machine_description,
-    select_wheel,
-)
+from .models.runtime_package import RuntimeWheel, async_find_runtime, machine_description
 from .models.store import ModelStoreError
 from .runtime.issues import (
     MODEL_ISSUE_PREFIX,
     PREFER_LOCAL_ISSUE,
     RUNTIME_ISSUE,
-    async_clear_runtime_issue,
 )
 from .safety import local_intents
 
@@ -196,8 +189,7 @@ class RuntimeInstallFlow(RepairsFlow):
     def __init__(self) -> None:
         """Nothing chosen yet."""
         self._wheel: RuntimeWheel | None = None
-        self._task: asyncio.Task[bool] | None = None
-        self._installed = False
+        self._job: RuntimeInstallJob | None = None
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
         """Start with the confirmation (the repairs manager passes the issue id as input)."""
@@ -206,24 +198,21 @@ class RuntimeInstallFlow(RepairsFlow):
     async def async_step_confirm(
         self, user_input: dict[str, Any] | None = None
     ) -> RepairsFlowResult:
-        """Show which wheel will be installed; install on confirmation."""
-        self._wheel = await self.hass.async_add_executor_job(select_wheel)
+        """Show which wheel will be installed and its size; install on confirmation."""
+        if self._wheel is None:
+            self._wheel = await async_find_runtime(self.hass)
         if self._wheel is None:
             machine = await self.hass.async_add_executor_job(machine_description)
             return self.async_abort(
                 reason="no_wheel",
-                description_placeholders={"machine": machine, "index": INDEX_URL},
+                description_placeholders={"machine": machine, **self._folder()},
             )
         if user_input is not None:
             return await self.async_step_install()
         return self.async_show_form(
             step_id="confirm",
             data_schema=probatio.Schema({}),
-            description_placeholders={
-                "url": self._wheel.url,
-                "build": self._wheel.build,
-                "platform": self._wheel.platform,
-            },
+            description_placeholders=runtime_placeholders(self.hass, self._wheel),
         )
 
     async def async_step_install(
@@ -231,25 +220,15 @@ class RuntimeInstallFlow(RepairsFlow):
     ) -> RepairsFlowResult:
         """Run the installer (progress spinner), then reload the failed entries."""
         assert self._wheel is not None
-        if self._task is None:
-            self._task = self.hass.async_create_background_task(
-                async_install_runtime(self.hass, self._wheel), "local_agent install runtime"
-            )
-        task = self._task
-        if not task.done():
+        if self._job is None:
+            self._job = RuntimeInstallJob(self.hass, self._wheel)
+        if not self._job.done:
             return self.async_show_progress(
                 step_id="install",
                 progress_action="install_runtime",
-                progress_task=task,
-                description_placeholders={"url": self._wheel.url},
+                progress_task=self._job.task,
+                description_placeholders=runtime_placeholders(self.hass, self._wheel),
             )
-        if task.cancelled():
-            self._installed = False
-        elif (error := task.exception()) is not None:
-            LOGGER.error("Installing %s failed: %s", self._wheel.url, error)
-            self._installed = False
-        else:
-            self._installed = task.result()
         return self.async_show_progress_done(next_step_id="finish")
 
     async def async_step_finish(
@@ -257,16 +236,17 @@ class RuntimeInstallFlow(RepairsFlow):
     ) -> RepairsFlowResult:
         """Reload what failed for want of the runtime, or explain the failure."""
         assert self._wheel is not None
-        if not self._installed:
+        assert self._job is not None
+        if not self._job.installed:
             return self.async_abort(
                 reason="install_failed",
-                description_placeholders={"url": self._wheel.url, "index": INDEX_URL},
+                description_placeholders=runtime_placeholders(self.hass, self._wheel),
             )
-        async_clear_runtime_issue(self.hass)
-        for entry in self.hass.config_entries.async_entries(DOMAIN):
-            if entry.state is ConfigEntryState.SETUP_ERROR:
-                self.hass.config_entries.async_schedule_reload(entry.entry_id)
+        async_runtime_installed(self.hass)
         return self.async_create_entry(data={})
+
+    def _folder(self) -> dict[str, str]:
+        return {"folder": self.hass.config.path("local_agent", "wheels")}
 
 
 class PreferLocalRepairFlow(RepairsFlow):

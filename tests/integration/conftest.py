@@ -107,6 +107,23 @@ async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_optio
     )
 
 
+async def async_setup_model_entry(
+    hass: HomeAssistant, model_path: Path, options: dict[str, Any] | None = None
+) -> MockConfigEntry:
+    """Create a model entry without agents and set it up (it may fail: the tests look)."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Test model",
+        data={CONF_MODEL_PATH: str(model_path)},
+        options=options or {},
+        unique_id=str(model_path),
+    )
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
 async def async_setup_entry_with_agent(
     hass: HomeAssistant, agent_options: dict[str, Any], **entry_fields: Any
 ) -> Agent:

@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator
 import json
 from pathlib import Path
 import re
+from time import sleep
 from typing import Any
+from unittest.mock import patch
 
 import probatio
 import pytest
@@ -28,6 +30,7 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.models import runtime_package
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
@@ -196,6 +199,7 @@ async def test_every_config_flow_step_renders(
     fake_hub: FakeHub,
     openai_server: FakeOpenAI,
     tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     hass.config.config_dir = str(tmp_path)
     content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
@@ -287,6 +291,27 @@ async def test_every_config_flow_step_renders(
     result = await configure(hass, show, result, {CONF_API_KEY: "right"})
     await hass.async_block_till_done()
     assert result["reason"] == "reauth_successful"
+
+    # Without the runtime: the first dialog offers it; here the installer fails, then the menu.
+    monkeypatch.setenv(runtime_package.RELEASES_URL_ENV, "http://127.0.0.1:9")
+    with (
+        patch.object(runtime_package, "llama_cpp_version", return_value=None),
+        patch.object(runtime_package, "supported_platforms", return_value=["musllinux_1_2_x86_64"]),
+        # A moment before it fails, so that its progress step shows.
+        patch.object(runtime_package, "install_package", side_effect=lambda *_, **__: sleep(0.5)),
+    ):
+        result = show(
+            await hass.config_entries.flow.async_init(
+                DOMAIN, context={"source": config_entries.SOURCE_USER}
+            )
+        )
+        assert result["step_id"] == "runtime"
+        result = await finish(
+            await configure(hass, show, result, {"next_step_id": "install_runtime"})
+        )
+        assert result["step_id"] == "runtime_failed"
+        result = await configure(hass, show, result, {})
+    assert result["step_id"] == "user"
 
     show.assert_every_step_seen()
 

@@ -17,18 +17,15 @@ from typing import Any
 from unittest.mock import patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
-    CONF_MODEL_PATH,
     CONF_THREADS,
     DOMAIN,
 )
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.models import runtime_package as llama_package, safe_load
-from custom_components.local_agent.models.runtime_package import select_wheel
 from custom_components.local_agent.models.safe_load import ProbeOutcome, classify
 from custom_components.local_agent.runtime.data import engine_settings
 from custom_components.local_agent.runtime.issues import (
@@ -40,7 +37,8 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
+
+from .conftest import async_setup_model_entry
 
 CRASHING_PROBE = """\
 import os, signal, sys
@@ -76,22 +74,6 @@ def fresh_process_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(safe_load, "_PROVEN", set())
 
 
-async def setup_entry(
-    hass: HomeAssistant, model_path: Path, options: dict[str, Any] | None = None
-) -> MockConfigEntry:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Test model",
-        data={CONF_MODEL_PATH: str(model_path)},
-        options=options or {},
-        unique_id=str(model_path),
-    )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
-
-
 def issue(hass: HomeAssistant, issue_id: str) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, issue_id)
 
@@ -118,7 +100,7 @@ async def test_crash_in_the_child_becomes_a_repair_issue(
     script = await hass.async_add_executor_job(write_crashing_probe, tmp_path)
     monkeypatch.setattr(safe_load, "PROBE_SCRIPT", script)
 
-    entry = await setup_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
@@ -135,7 +117,7 @@ async def test_crash_in_the_child_becomes_a_repair_issue(
 async def test_successful_check_is_remembered_across_restarts(
     hass: HomeAssistant, qwen35_model_path: Path, hass_storage: dict[str, Any]
 ) -> None:
-    entry = await setup_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.LOADED
     version = llama_package.llama_cpp_version() or ""
     key, _ = safe_load.check_inputs(qwen35_model_path, version, engine_settings(entry))
@@ -154,7 +136,7 @@ async def test_unloadable_model_is_a_fixable_issue(hass: HomeAssistant, tmp_path
     damaged = tmp_path / "damaged.gguf"
     await hass.async_add_executor_job(damaged.write_bytes, b"GGUF" + bytes(60))
 
-    entry = await setup_entry(hass, damaged)
+    entry = await async_setup_model_entry(hass, damaged)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     problem = issue(hass, model_issue_id(entry.entry_id))
@@ -187,7 +169,7 @@ async def test_missing_runtime_is_a_repair_issue_without_traceback(
     hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with patch.object(llama_package, "llama_cpp_version", return_value=None):
-        entry = await setup_entry(hass, qwen35_model_path)
+        entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
@@ -196,59 +178,6 @@ async def test_missing_runtime_is_a_repair_issue_without_traceback(
     assert missing is not None
     assert missing.is_fixable
     assert_only_entry_errors_logged(caplog)
-
-
-async def test_runtime_repair_installs_the_matching_wheel_and_reloads(
-    hass: HomeAssistant, qwen35_model_path: Path
-) -> None:
-    assert await async_setup_component(hass, "repairs", {})
-    with patch.object(llama_package, "llama_cpp_version", return_value=None):
-        entry = await setup_entry(hass, qwen35_model_path)
-    assert entry.state is ConfigEntryState.SETUP_ERROR
-    wheel = select_wheel(["musllinux_1_2_x86_64"], llama_package.AVX2_FLAGS)
-
-    manager = hass.data["repairs"]["flow_manager"]
-    with (
-        patch("custom_components.local_agent.repairs.select_wheel", return_value=wheel),
-        patch.object(llama_package, "install_package", return_value=True) as install,
-    ):
-        result = await manager.async_init(DOMAIN, context={"issue_id": RUNTIME_ISSUE})
-        assert result["step_id"] == "confirm"
-        assert result["description_placeholders"]["build"] == "avx2"
-        result = await manager.async_configure(result["flow_id"], {})
-        if result["type"] == "progress":  # the stand-in installer may finish at once
-            await hass.async_block_till_done(wait_background_tasks=True)
-            result = await manager.async_configure(result["flow_id"])
-        await hass.async_block_till_done()
-
-    assert result["type"] == "create_entry"
-    (requirement,), kwargs = install.call_args
-    assert requirement == (
-        "llama-cpp-python @ https://github.com/local-agent/local-agent/releases/download/"
-        "runtime-0.3.36-avx2/llama_cpp_python-0.3.36-py3-none-musllinux_1_2_x86_64.whl"
-    )
-    assert kwargs["upgrade"] is False
-    assert kwargs["timeout"] == llama_package.INSTALL_TIMEOUT
-    assert kwargs["constraints"].endswith("package_constraints.txt")
-    assert issue(hass, RUNTIME_ISSUE) is None
-    assert entry.state is ConfigEntryState.LOADED
-
-
-@pytest.mark.parametrize(
-    ("platforms", "flags", "expected"),
-    [
-        (["manylinux_2_36_x86_64", "manylinux_2_28_x86_64"], set(llama_package.AVX2_FLAGS), "avx2"),
-        (["musllinux_1_2_x86_64"], {"sse4_2", "avx"}, "compat"),
-        (["musllinux_1_2_x86_64"], {"sse2"}, None),
-        (["manylinux_2_28_aarch64"], {"asimd"}, "generic"),
-        (["win_amd64"], set(), None),
-    ],
-)
-def test_wheel_choice(platforms: list[str], flags: set[str], expected: str | None) -> None:
-    wheel = select_wheel(platforms, frozenset(flags))
-    assert (wheel.build if wheel else None) == expected
-    if wheel:
-        assert wheel.platform in wheel.url
 
 
 def test_probe_runs_without_the_package_on_the_path(
@@ -292,7 +221,7 @@ async def test_runtime_that_crashes_only_on_batches_becomes_a_repair_issue(
     # The child inherits this process's import path (safe_load._child_env).
     monkeypatch.syspath_prepend(str(hook))
 
-    entry = await setup_entry(hass, qwen35_model_path)
+    entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     crash = issue(hass, crash_issue_id(entry.entry_id))
@@ -324,7 +253,7 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
         return runs[-1]
 
     with patch.object(safe_load, "async_run_probe", run_probe):
-        entry = await setup_entry(hass, qwen35_model_path, options)
+        entry = await async_setup_model_entry(hass, qwen35_model_path, options)
         assert entry.state is ConfigEntryState.LOADED
         flow = await hass.config_entries.options.async_init(entry.entry_id)
         await hass.config_entries.options.async_configure(
