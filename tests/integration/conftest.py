@@ -14,6 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUs
 from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
+    CONF_THREADS,
     DOMAIN,
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
@@ -27,6 +28,7 @@ from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from scripts.harness.stand_in import stand_in_engines
+from tests.model_files import llama_threads
 
 from .home import async_setup_demo_home
 from .scripted_model import ScriptedWorker
@@ -92,12 +94,15 @@ class Agent:
 
 
 async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:
-    """Create a model entry with one agent subentry and set it up."""
+    """Create a model entry with one agent subentry and set it up (threads: one per core, or
+    LOCAL_AGENT_TEST_THREADS)."""
+    threads = llama_threads(0)
     return await async_setup_entry_with_agent(
         hass,
         agent_options,
         data={CONF_MODEL_PATH: str(model_path)},
         unique_id=str(model_path),
+        **({"options": {CONF_THREADS: threads}} if threads else {}),
     )
 
 

@@ -44,6 +44,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
 from scripts.harness.stand_in import SeenRequest
+from tests.model_files import llama_threads
 
 # A notification classified into fields, as an automation would ask (the service's format).
 STRUCTURE: dict[str, Any] = {
@@ -100,7 +101,7 @@ async def setup_entry(
         title=title,
         data={CONF_MODEL_PATH: str(model_path)},
         # One thread: the test models gain nothing from more, and a busy machine stays steady.
-        options={CONF_THREADS: 1, CONF_CONTEXT_SIZE: 2048},
+        options={CONF_THREADS: llama_threads(1), CONF_CONTEXT_SIZE: 2048},
         unique_id=str(model_path),
         subentries_data=list(subentries),
     )
