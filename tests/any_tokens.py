@@ -1,19 +1,38 @@
-"""How long a text a GBNF grammar allows, in UTF-8 bytes: the most tokens any model can write
-under it (every token of a byte-level vocabulary is at least one byte).
+"""What a test may assert about a random-weight model's output: what holds for any tokens.
 
-A test that forces a tool call gives the generation at least this many tokens: then the call
-ends by itself, whatever tokens the model picks, and is never cut off at max_tokens.
+Which tokens a random model picks depends on the CPU's kernels and the thread count, so a test
+asserts only what the engine guarantees whatever they are:
+
+* `longest_text_bytes`: how long a text a GBNF grammar allows, in UTF-8 bytes, the most tokens
+  any model can write under it (every token of a byte-level vocabulary is at least one byte).
+  A test that forces a call gives it that much room: the call then ends by itself and is never
+  cut off at max_tokens.
+* `check_grammar_calls`: every complete call written under the tool-call grammar is a
+  well-formed call of an offered tool (one of its values may still be refused: the grammar
+  knows types, not ranges); only the last call may be cut off, and only at max_tokens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 import math
 import re
+from typing import Any
 
 from custom_components.local_agent.engine.generation import MAX_CALLS_PER_ANSWER
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
+from custom_components.local_agent.engine.structure import build_structure_grammar
+from custom_components.local_agent.engine.tool_calls import (
+    ParseEvent,
+    ToolCallFailed,
+    ToolCallParsed,
+)
 from custom_components.local_agent.engine.types import ToolSpec
+
+type CallEvent = ToolCallParsed | ToolCallFailed
+
+# How the message of a call cut off before it was complete ends.
+CUT_OFF = "was cut off before it was complete."
 
 _TOKEN = re.compile(
     r'(?P<literal>"(?:[^"\\]|\\.)*")|(?P<charclass>\[(?:[^\]\\]|\\.)*\])|(?P<name>[a-zA-Z0-9-]+)'
@@ -52,10 +71,56 @@ def longest_call_tokens(tools: Sequence[ToolSpec], *, calls: int = 1) -> int:
     return int(length)
 
 
+def longest_structure_tokens(structure: Mapping[str, Any]) -> int:
+    """The most tokens the answer of an AI task with this structure (as ai_task.generate_data
+    takes it) can take under the structure's grammar."""
+    from custom_components.local_agent.data_task import structure_schema
+    from homeassistant.components.ai_task.services import (
+        _validate_structure_fields,
+    )
+
+    schema = structure_schema(_validate_structure_fields(dict(structure)))
+    length = longest_text_bytes(build_structure_grammar(schema))
+    assert math.isfinite(length)
+    return int(length)
+
+
 def longest_answer_tokens(tools: Sequence[ToolSpec]) -> int:
     """The most tokens a forced answer can take after `<tool_call>`: every call the engine
     allows in one answer."""
     return longest_call_tokens(tools, calls=MAX_CALLS_PER_ANSWER)
+
+
+def call_events(events: Sequence[ParseEvent]) -> list[CallEvent]:
+    """The calls of an answer, in order: parsed or failed."""
+    return [event for event in events if isinstance(event, ToolCallParsed | ToolCallFailed)]
+
+
+def is_cut_off(event: CallEvent) -> bool:
+    """A call the answer's end cut off before it was complete."""
+    return isinstance(event, ToolCallFailed) and event.error.message.endswith(CUT_OFF)
+
+
+def is_value_refused(event: CallEvent) -> bool:
+    """A well-formed call one of whose values was refused ("Parameter 'x' of tool 'y': ...")."""
+    return isinstance(event, ToolCallFailed) and event.error.message.startswith("Parameter '")
+
+
+def check_grammar_calls(
+    events: Sequence[ParseEvent], finish_reason: str | None, tools: Sequence[ToolSpec]
+) -> list[CallEvent]:
+    """Assert what holds for any tokens of calls written under the tool-call grammar; return
+    the calls."""
+    calls = call_events(events)
+    offered = {tool.name for tool in tools}
+    for number, event in enumerate(calls):
+        if isinstance(event, ToolCallParsed):
+            assert event.call.name in offered, event
+        elif number == len(calls) - 1 and is_cut_off(event):
+            assert finish_reason == "length", event
+        else:
+            assert is_value_refused(event), event
+    return calls
 
 
 type _Tokens = list[tuple[str, str]]

@@ -262,6 +262,13 @@ def _bytes_to_unicode() -> dict[int, str]:
     return mapping
 
 
+def qwen35_high_byte_tokens() -> list[int]:
+    """The test model's tokens of one byte outside ASCII (its merges are all ASCII: a model that
+    never writes these writes valid UTF-8, a random one that does may write invalid bytes)."""
+    byte_of = {char: byte for byte, char in _bytes_to_unicode().items()}
+    return [number for number, char in enumerate(sorted(byte_of, key=ord)) if byte_of[char] >= 0x80]
+
+
 def _train_bpe(texts: tuple[str, ...], max_merges: int) -> list[tuple[str, str]]:
     """Train byte-level BPE merges (most frequent pair first, ties broken by the pair)."""
     byte_map = _bytes_to_unicode()

@@ -108,6 +108,21 @@ def make_request(parts: PromptParts, **overrides: Any) -> GenerationRequest:
     return GenerationRequest(prompt, **fields)
 
 
+def tokens_of(model: LoadedModel, *, endless: bool, never: Sequence[str]) -> list[int]:
+    """The tokens of the texts `never` names, and every end-of-turn token if `endless`."""
+    tokens = [token for text in never for token in model.tokenize(text, add_bos=False)]
+    if endless:
+        tokens += [t for t in range(model.info.n_vocab) if model.is_end_of_generation(t)]
+    return tokens
+
+
+def next_logits(model: LoadedModel) -> npt.NDArray[np.float32]:
+    """The logits the next token is sampled from (writable: the sampler reads them after)."""
+    pointer = model._llama_cpp.llama_get_logits_ith(model._ctx.ctx, -1)
+    logits: npt.NDArray[np.float32] = np.ctypeslib.as_array(pointer, shape=(model.info.n_vocab,))
+    return logits
+
+
 class RecordingModel(LoadedModel):
     """A LoadedModel that records what it samples and evaluates, and can be slowed down.
 
@@ -139,9 +154,7 @@ class RecordingModel(LoadedModel):
         # The logits the first token of the last generation was sampled from.
         self.first_logits: npt.NDArray[np.float32] | None = None
         self._watched: threading.Event | None = None
-        self._banned = [token for text in never for token in self.tokenize(text, add_bos=False)]
-        if endless:
-            self._banned += [t for t in range(self.info.n_vocab) if self.is_end_of_generation(t)]
+        self._banned = tokens_of(self, endless=endless, never=never)
 
     def generate(
         self,
@@ -171,12 +184,10 @@ class RecordingModel(LoadedModel):
 
     def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
         """Sample and record the token, noting whether the caller had already cancelled."""
-        logits = np.ctypeslib.as_array(
-            self._llama_cpp.llama_get_logits_ith(self._ctx.ctx, -1), shape=(self.info.n_vocab,)
-        )
+        logits = next_logits(self)
         if not self.sampled:
             self.first_logits = logits.copy()
-        if self._banned and not grammar:
+        if not grammar:
             logits[self._banned] = -np.inf
         if self.script and not grammar:
             token = self.script.pop(0)
