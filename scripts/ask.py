@@ -23,12 +23,12 @@ from custom_components.local_agent.const import (
     CONF_THINKING,
     CONF_THREADS,
 )
-from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
-from scripts.harness.demo_home import async_setup_demo_home, demo_platforms
-from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
-from scripts.harness.models import SHORTCUTS, ModelFileError, resolve_model
-from scripts.harness.printing import format_turn, section
-from scripts.harness.turn import async_run_turn
+from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
+from testing.demo_home import async_setup_demo_home, demo_platforms
+from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
+from testing.models import SHORTCUTS, ModelFileError, resolve_model
+from testing.printing import format_turn, section
+from testing.turn import async_run_turn
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2

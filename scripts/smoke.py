@@ -55,7 +55,7 @@ STEP_TIMEOUT: Final = 180.0
 SENTENCE: Final = "Turn on the kitchen light"
 # The agent's answer is cut short: Gemma 270M (a base model) writes gibberish anyway.
 AGENT_OPTIONS: Final = {"max_tokens": 64, "thinking_budget": 16, "max_tool_rounds": 1}
-# LOCAL_AGENT_TEST_THREADS (see tests/model_files.py) runs llama.cpp with other threads.
+# LOCAL_AGENT_TEST_THREADS (see testing/model_files.py) runs llama.cpp with other threads.
 ENGINE_OPTIONS: Final = {
     "threads": int(os.environ.get("LOCAL_AGENT_TEST_THREADS") or 1),
     "context_size": 2048,
@@ -627,7 +627,7 @@ def work_dir(keep: bool) -> Iterator[Path]:
 
 def resolve_gemma() -> Path:
     """The Gemma 3 270M test model from the cache (assembled on first use)."""
-    from tests.model_files import ensure_gemma_model
+    from testing.model_files import ensure_gemma_model
 
     return ensure_gemma_model()
 

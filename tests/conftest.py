@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.hub_server import FakeHub, serve_hub
+from testing.hub_server import FakeHub, serve_hub
 
 
 @pytest.fixture(scope="session")
 def qwen35_model_path() -> Path:
     """Tiny random-weight GGUF of the real ``qwen35`` architecture (built once, cached)."""
-    from tests.model_files import ensure_qwen35_test_model
+    from testing.model_files import ensure_qwen35_test_model
 
     return ensure_qwen35_test_model()
 
@@ -19,7 +19,7 @@ def qwen35_model_path() -> Path:
 @pytest.fixture(scope="session")
 def gemma_model_path() -> Path:
     """Real Gemma 3 270M Q4_K_M GGUF (assembled once from its packages, cached)."""
-    from tests.model_files import ensure_gemma_model
+    from testing.model_files import ensure_gemma_model
 
     return ensure_gemma_model()
 
@@ -32,7 +32,7 @@ def fake_hub(monkeypatch: pytest.MonkeyPatch, socket_enabled: None) -> Iterator[
     """
     from huggingface_hub import constants
 
-    from custom_components.local_agent import model_store
+    from custom_components.local_agent.models import store as model_store
 
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(model_store, "RETRY_WAIT", 0.0)

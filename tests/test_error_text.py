@@ -21,7 +21,7 @@ from custom_components.local_agent.engine.server.errors import (
     ServerToolsNotSupportedError,
     ServerUnreachableError,
 )
-from custom_components.local_agent.error_text import SERVER_FAILURE_KEYS, engine_error_text
+from custom_components.local_agent.turn.error_text import SERVER_FAILURE_KEYS, engine_error_text
 
 EXCEPTIONS = json.loads(
     (Path(__file__).parents[1] / "custom_components/local_agent/translations/en.json").read_text(

@@ -99,7 +99,7 @@ def test_hacs_json_is_valid() -> None:
 
 def test_translations_cover_every_config_flow_error() -> None:
     strings = json.loads((INTEGRATION / "translations" / "en.json").read_text())
-    source = (INTEGRATION / "model_file.py").read_text()
+    source = (INTEGRATION / "models" / "file_checks.py").read_text()
     keys = re.findall(r'= "(model_[a-z_]+)"', source)
 
     assert keys

@@ -10,8 +10,8 @@ from unittest.mock import patch
 
 import pytest
 
-from custom_components.local_agent import model_store
-from custom_components.local_agent.model_store import (
+from custom_components.local_agent.models import store as model_store
+from custom_components.local_agent.models.store import (
     ChecksumMismatchError,
     DiskFullError,
     DownloadCancelledError,
@@ -30,8 +30,7 @@ from custom_components.local_agent.model_store import (
     local_path,
     part_path,
 )
-
-from .hub_server import COMMIT, FakeHub
+from testing.hub_server import COMMIT, FakeHub
 
 REPO = "qvac/BotPsy-0.8B-GGUFs"
 FILE = "botpsy-0.8b-q8_0.gguf"

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent import model_catalog, model_store
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
-from custom_components.local_agent.model_file import ModelFileProblem
-from custom_components.local_agent.model_flow import MODEL_MENU
+from custom_components.local_agent.flows.model import MODEL_MENU
+from custom_components.local_agent.models import catalog as model_catalog, store as model_store
+from custom_components.local_agent.models.file_checks import ModelFileProblem
 
 PACKAGE = Path(__file__).resolve().parents[1] / "custom_components" / "local_agent"
 STRINGS: dict[str, Any] = json.loads((PACKAGE / "translations" / "en.json").read_text())
@@ -59,7 +59,7 @@ def test_recommended_models_show_file_size_and_memory_alike() -> None:
 
 
 def test_entry_errors_are_translated() -> None:
-    keys = used(r'translation_key="(\w+)"', "__init__.py", "safe_load.py")
+    keys = used(r'translation_key="(\w+)"', "runtime/local.py", "models/safe_load.py")
     keys |= {problem.value for problem in ModelFileProblem}
     assert keys <= set(STRINGS["exceptions"])
 
@@ -76,7 +76,10 @@ def test_model_issue_fix_flow(issue: str) -> None:
 
 def test_issue_keys_exist() -> None:
     issues = STRINGS["issues"]
-    raised = used(r'translation_key="(\w+)"', "issues.py") | {"runtime_missing", *MODEL_ISSUES}
+    raised = used(r'translation_key="(\w+)"', "runtime/issues.py") | {
+        "runtime_missing",
+        *MODEL_ISSUES,
+    }
     assert raised <= set(issues)
     assert {"no_wheel", "install_failed"} <= set(issues["runtime_missing"]["fix_flow"]["abort"])
     for key, issue in issues.items():

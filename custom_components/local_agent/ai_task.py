@@ -1,4 +1,4 @@
-"""The AI Task entity: one per ai_task_data subentry, on the entry's loaded model (data_task.py).
+"""The AI Task entity: one per ai_task_data subentry, on the loaded model (turn/data_task.py).
 
 It shares the model with the entry's conversation agents and queues behind them (one
 generation at a time in process; the server's limit otherwise). It never calls tools.
@@ -6,14 +6,15 @@ generation at a time in process; the server's limit otherwise). It never calls t
 
 from __future__ import annotations
 
+from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
 from homeassistant.components import ai_task, conversation
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import LocalAgentConfigEntry, entry_updates
 from .const import SUBENTRY_AI_TASK
-from .data_task import TaskOptions, async_generate_data
 from .entity import LocalAgentEntity
+from .runtime import updates as entry_updates
+from .turn.data_task import TaskOptions, async_generate_data
 
 # Requests queue in the model's worker, not in Home Assistant's entity platform.
 PARALLEL_UPDATES = 0

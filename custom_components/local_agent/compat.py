@@ -7,7 +7,7 @@ with one signature and a release that changes an internal breaks one tested plac
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from functools import partial
 import inspect
@@ -15,7 +15,7 @@ from typing import Any
 
 from homeassistant import requirements
 from homeassistant.core import Context, HomeAssistant, Service
-from homeassistant.helpers import chat_session, service as service_helper
+from homeassistant.helpers import chat_session, service as service_helper, target as target_helper
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -67,3 +67,58 @@ def service_handler_facts(handler: Service) -> tuple[tuple[int, ...] | None, boo
     features = target.keywords.get("required_features")
     admin_only = bool(target.keywords.get("admin_only", False))
     return (tuple(int(f) for f in features) if features else None), admin_only
+
+
+def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
+    """Return the validated steps of a script entity; None when it is no script we can read.
+
+    The script component keeps its entities in ``hass.data["script"]`` (its EntityComponent);
+    each entity's ``script`` is the helpers.script.Script that runs, blueprints substituted.
+    """
+    component = hass.data.get("script")
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    sequence = getattr(getattr(entity, "script", None), "sequence", None)
+    return list(sequence) if isinstance(sequence, list) else None
+
+
+def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:
+    """Return the state each member gets from a Home Assistant scene; None for other scenes.
+
+    Only the ``homeassistant`` scene platform says what its scenes set: its entities' private
+    ``scene_config.states`` (``entities_in_scene`` gives the ids alone).
+    """
+    platform = hass.data.get(HOMEASSISTANT_SCENE_PLATFORM)
+    entities = getattr(platform, "entities", None)
+    entity = entities.get(entity_id) if isinstance(entities, dict) else None
+    states = getattr(getattr(entity, "scene_config", None), "states", None)
+    if not isinstance(states, dict):
+        return None
+    return {member: str(getattr(state, "state", state)) for member, state in states.items()}
+
+
+def target_entities(hass: HomeAssistant, target: Mapping[str, Any]) -> list[str]:
+    """Return the entities a service target names (entity, device, area, floor, label ids).
+
+    2026.10 and 2026.11 read targets with ``helpers.target.TargetSelection``; values that are
+    templates are left out (they are only known when the call runs).
+    """
+    plain = {
+        key: value for key, value in target.items() if key in _TARGET_KEYS and _plain_ids(value)
+    }
+    if not plain:
+        return []
+    selected = target_helper.async_extract_referenced_entity_ids(
+        hass, target_helper.TargetSelection(plain)
+    )
+    return sorted(selected.referenced | selected.indirectly_referenced)
+
+
+HOMEASSISTANT_SCENE_PLATFORM = "homeassistant_scene"
+_TARGET_KEYS = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
+
+
+def _plain_ids(value: Any) -> bool:
+    if isinstance(value, str):
+        return True
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)

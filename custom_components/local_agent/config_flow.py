@@ -1,8 +1,8 @@
 """Config flow for Local Agent: an entry is one model (a file or on a server).
 
 One class holds every step, for adding an entry and for reconfiguring one; the forms, sources
-and checks it uses are plain helpers in model_flow.py (a model file) and server_flow.py (a
-model on a server). Agents and AI tasks are subentries (subentry_flow.py).
+and checks it uses are plain helpers in flows/model.py (a model file) and flows/server.py (a
+model on a server). Agents and AI tasks are subentries (flows/subentry.py).
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from homeassistant.config_entries import (
 )
 from homeassistant.core import callback
 
-from . import model_flow, server_flow
-from .agent_defaults import agent_data
 from .const import (
     CONF_MAX_CONCURRENT,
     CONF_MODEL_PATH,
@@ -35,10 +33,12 @@ from .const import (
 )
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
-from .model_download import DownloadJob, PreparedDownload, async_prepare
-from .model_store import ModelSource, ModelStoreError, models_dir
-from .server_entry import is_server_entry, server_title
-from .subentry_flow import AITaskFlow, ConversationAgentFlow, default_agent_name
+from .flows import model as model_flow, server as server_flow
+from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
+from .models.download import DownloadJob, PreparedDownload, async_prepare
+from .models.store import ModelSource, ModelStoreError, models_dir
+from .runtime.server import is_server_entry, server_title
+from .turn.defaults import agent_data
 
 
 class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):

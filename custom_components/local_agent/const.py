@@ -7,6 +7,8 @@ from typing import Final
 
 DOMAIN: Final = "local_agent"
 LOGGER = logging.getLogger(__package__)
+# The assistant Home Assistant's exposure settings name for Assist (and so for our agents).
+ASSISTANT: Final = "conversation"
 
 
 # Model entry (data and options). CONF_BACKEND: where the model runs (backend.Backend).

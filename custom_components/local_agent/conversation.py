@@ -1,20 +1,21 @@
-"""The conversation entity: one per agent subentry, a thin shell around agent.py."""
+"""The conversation entity: one per agent subentry, a thin shell around turn/agent.py."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
+from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from . import LocalAgentConfigEntry, entry_updates
-from .agent import AgentOptions, ConversationAgent
 from .const import SUBENTRY_CONVERSATION
 from .entity import LocalAgentEntity
-from .stats import AgentStats
+from .runtime import updates as entry_updates
+from .runtime.stats import AgentStats
+from .turn.agent import AgentOptions, ConversationAgent
 
 
 async def async_setup_entry(

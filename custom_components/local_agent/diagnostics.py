@@ -18,10 +18,10 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
-from .llama_package import cpu_flags, llama_cpp_version, machine_description
-from .memory import process_rss
+from .models.runtime_package import cpu_flags, llama_cpp_version, machine_description
+from .runtime.memory import process_rss
+from .runtime.stats import async_agent_stats, async_last_turns, model_metadata
 from .safety.audit import async_get_audit_log
-from .stats import async_agent_stats, async_last_turns, model_metadata
 
 TO_REDACT: Final = {
     CONF_API_KEY,
@@ -148,7 +148,9 @@ async def async_get_config_entry_diagnostics(
             "process_rss_bytes": await hass.async_add_executor_job(process_rss),
         },
         **(_model_section(runtime_data, config_dir, threads) or {"model": None, "engine": None}),
-        "last_turns": {turn.entity_id: turn.report for turn in async_last_turns(hass, entry)},
+        "last_turns": {
+            turn.entity_id: asdict(turn.report) for turn in async_last_turns(hass, entry)
+        },
         "agent_totals": {
             entity_id: stats.totals() for entity_id, stats in async_agent_stats(hass, entry).items()
         },

@@ -6,8 +6,8 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.entity import Entity
 
-from . import LocalAgentConfigEntry
 from .const import DOMAIN
+from .runtime.data import LocalAgentConfigEntry
 
 
 class LocalAgentEntity(Entity):

@@ -1,4 +1,4 @@
-"""Fix flows of the repair issues raised in issues.py.
+"""Fix flows of the repair issues raised in runtime/issues.py.
 
 * ``model_file_<entry>`` (file removed, damaged, not loadable): download it again (entries made
   from the Hub remember repo and file) or choose another local file. The entry reloads; the
@@ -20,17 +20,17 @@ from homeassistant.config_entries import ConfigEntry, ConfigEntryState
 from homeassistant.core import HomeAssistant, callback
 
 from .const import CONF_MODEL_PATH, DOMAIN, LOGGER
-from .issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE, async_clear_runtime_issue
-from .llama_package import (
+from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
+from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
+from .models.runtime_package import (
     INDEX_URL,
     RuntimeWheel,
     async_install_runtime,
     machine_description,
     select_wheel,
 )
-from .model_download import DownloadJob, PreparedDownload, async_prepare, source_from_data
-from .model_flow import LOCAL_FILE_SCHEMA, inspect_path
-from .model_store import ModelStoreError
+from .models.store import ModelStoreError
+from .runtime.issues import MODEL_ISSUE_PREFIX, RUNTIME_ISSUE, async_clear_runtime_issue
 
 
 async def async_create_fix_flow(

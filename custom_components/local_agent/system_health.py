@@ -8,9 +8,9 @@ from homeassistant.components import system_health
 from homeassistant.core import HomeAssistant, callback
 
 from .const import DOMAIN
-from .llama_package import llama_cpp_version
-from .memory import process_rss
-from .stats import async_agent_stats, tokens_per_second
+from .models.runtime_package import llama_cpp_version
+from .runtime.memory import process_rss
+from .runtime.stats import async_agent_stats, tokens_per_second
 
 
 @callback

@@ -451,7 +451,7 @@ def to_json(results: Sequence[ModelResult], settings: EngineSettings, runs: int)
 
 
 def _default_models(include_gemma: bool) -> list[tuple[str, Path]]:
-    from tests.model_files import ensure_gemma_model, ensure_qwen35_test_model
+    from testing.model_files import ensure_gemma_model, ensure_qwen35_test_model
 
     models = []
     if include_gemma:

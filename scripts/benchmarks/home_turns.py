@@ -1,11 +1,11 @@
 """`scripts/bench turn --homes 10,50,200,1000`: what a command costs against the size of the home.
 
 For each home size a real Home Assistant runs a synthetic home of that many exposed entities
-(scripts/harness/synthetic.py) and, for each model, the Local Agent with the model in-process.
+(testing/synthetic.py) and, for each model, the Local Agent with the model in-process.
 Both prompt layouts run in the same process, one after the other, on the same loaded model:
 
 * ``new``: the agent as it is (the home list in the system prefix, the time and the changed
-  states at the start of each user message; home_context.py);
+  states at the start of each user message; turn/home_context.py);
 * ``old``: the layout before issue 14, rebuilt here by patching the agent's two prompt methods:
   the time and every entity's state in a dynamic system part that changes every turn.
 
@@ -25,7 +25,7 @@ token (the request until the first streamed token of round one), time to the ser
 turn, and the process's resident memory.
 
 Models: ``twin-q8_0`` and ``twin-q4_k_m`` (the BotPsy-sized speed twin, built on first use,
-see scripts/harness/speed_twin.py), ``gemma`` (real Gemma 3 270M weights), ``qwen35`` (the
+see testing/speed_twin.py), ``gemma`` (real Gemma 3 270M weights), ``qwen35`` (the
 tiny test model), or a GGUF path. The twin's tokenizer splits text into more tokens than the
 real Qwen3.5 vocabulary (upper bounds); Gemma's 262k vocabulary is close to Qwen3.5's.
 """
@@ -47,8 +47,6 @@ import time
 from typing import Any
 from unittest.mock import patch
 
-from custom_components.local_agent import agent as agent_module
-from custom_components.local_agent.agent import ConversationAgent
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_MAX_TOKENS,
@@ -65,18 +63,20 @@ from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.tool_calls import ParseEvent, format_tool_call
 from custom_components.local_agent.engine.types import Conversation, ToolCall
-from custom_components.local_agent.history import to_messages, trim_history
-from custom_components.local_agent.home_context import HomeContext
-from custom_components.local_agent.memory import process_rss
+from custom_components.local_agent.runtime.memory import process_rss
+from custom_components.local_agent.turn import agent as agent_module
+from custom_components.local_agent.turn.agent import ConversationAgent
+from custom_components.local_agent.turn.history import to_messages, trim_history
+from custom_components.local_agent.turn.home_context import HomeContext
 from homeassistant.components import conversation
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import Event, HomeAssistant
 from homeassistant.util import dt as dt_util
-from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
-from scripts.harness.hass_runner import HarnessError, async_home_assistant
-from scripts.harness.models import resolve_model
-from scripts.harness.synthetic import SyntheticHome, async_setup_synthetic_home
-from scripts.harness.turn import async_run_turn
+from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
+from testing.hass_runner import HarnessError, async_home_assistant
+from testing.models import resolve_model
+from testing.synthetic import SyntheticHome, async_setup_synthetic_home
+from testing.turn import async_run_turn
 
 LAYOUTS = ("old", "new")
 SCENARIOS = ("first turn", "follow-up", "new conversation", "after 3 changes")

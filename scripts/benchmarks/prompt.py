@@ -1,9 +1,9 @@
 """`scripts/bench prompt`: the prompt our agent builds for homes of 10 to 1000 exposed entities.
 
 For each home size, a real Home Assistant runs in-process with a synthetic home of that many
-exposed entities (scripts/harness/synthetic.py: lights, switches, sensors, covers, binary
+exposed entities (testing/synthetic.py: lights, switches, sensors, covers, binary
 sensors, fans, climate, locks and media players, in areas, some with aliases), and the Local
-Agent is set up on it with a stand-in model that answers at once (scripts/harness/stand_in.py).
+Agent is set up on it with a stand-in model that answers at once (testing/stand_in.py).
 
 * Our prompt: the exact static and dynamic text the agent hands to the engine for the turn
   "turn on the kitchen light", tokenized as the engine does (static with BOS, then dynamic).
@@ -44,13 +44,13 @@ from custom_components.local_agent.engine.chat_format import ChatTemplate, load_
 from homeassistant.components import conversation
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.helpers import llm
-from scripts.harness.agent import LocalAgentHandle, async_local_agent
-from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
-from scripts.harness.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
-from scripts.harness.stand_in import StandInWorker
-from scripts.harness.synthetic import async_setup_synthetic_home
-from scripts.harness.tokenizer import Tokenizer
-from scripts.harness.turn import probe_turn
+from testing.agent import LocalAgentHandle, async_local_agent
+from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
+from testing.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
+from testing.stand_in import StandInWorker
+from testing.synthetic import async_setup_synthetic_home
+from testing.tokenizer import Tokenizer
+from testing.turn import probe_turn
 
 SIZES: Final = (10, 50, 200, 1000)
 SENTENCE: Final = "turn on the kitchen light"

@@ -42,11 +42,11 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
 )
 from homeassistant.core import Context
-from scripts.harness.agent import async_create_person, async_local_agent
-from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
-from scripts.harness.models import ModelFileError, resolve_model
-from scripts.harness.synthetic import async_setup_synthetic_home
-from tests.real_llama_server import missing_llama_server
+from testing.agent import async_create_person, async_local_agent
+from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
+from testing.models import ModelFileError, resolve_model
+from testing.real_llama_server import missing_llama_server
+from testing.synthetic import async_setup_synthetic_home
 
 from . import engine as engine_bench, prompt as prompt_bench, turn as turn_bench
 

@@ -1,6 +1,6 @@
 """`scripts/bench turn`: the latency of one spoken command, end to end, and where it goes.
 
-A real Home Assistant with the demo home (scripts/harness) sends one sentence to the agent,
+A real Home Assistant with the demo home (testing/) sends one sentence to the agent,
 through `conversation.async_converse`, as a voice satellite would. Engines:
 
 * ``inprocess``: the model in this process (llama-cpp-python, prefix checkpoints).
@@ -53,8 +53,6 @@ from types import MappingProxyType
 from typing import Any
 from unittest.mock import patch
 
-from custom_components.local_agent import agent as agent_module
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.config_flow import LocalAgentConfigFlow
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
@@ -85,6 +83,8 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallParsed,
 )
 from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.turn import agent as agent_module
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import (
     SOURCE_USER,
     ConfigEntry,
@@ -94,13 +94,13 @@ from homeassistant.config_entries import (
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
-from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
-from scripts.harness.demo_home import async_setup_demo_home, demo_platforms
-from scripts.harness.hass_runner import HarnessError, async_home_assistant, configure_logging
-from scripts.harness.models import SHORTCUTS, ModelFileError, resolve_model
-from scripts.harness.turn import TurnRecord, async_run_turn
-from tests.llama_server import missing_server_dependencies, running_llama_server
-from tests.real_llama_server import missing_llama_server, running_real_llama_server
+from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
+from testing.demo_home import async_setup_demo_home, demo_platforms
+from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
+from testing.llama_server import missing_server_dependencies, running_llama_server
+from testing.models import SHORTCUTS, ModelFileError, resolve_model
+from testing.real_llama_server import missing_llama_server, running_real_llama_server
+from testing.turn import TurnRecord, async_run_turn
 
 from . import home_turns
 

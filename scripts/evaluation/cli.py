@@ -18,8 +18,8 @@ from custom_components.local_agent.const import (
     CONF_THINKING,
     CONF_THREADS,
 )
-from scripts.harness.hass_runner import REPO_ROOT, HarnessError, configure_logging
-from scripts.harness.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
+from testing.hass_runner import REPO_ROOT, HarnessError, configure_logging
+from testing.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
 
 from .dataset import DatasetError, Home, load_homes
 from .report import build_report, format_failures, format_table, format_unreachable, write_json

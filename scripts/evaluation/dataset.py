@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from scripts.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
+from testing.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
 
 from .upstream import Problems, normalise_attributes, normalise_entity, state_text
 

@@ -1,7 +1,7 @@
 """Build an evaluation home in Home Assistant from its fixtures; set up and reset its state.
 
-Entities of `fixture_home` (scripts/fixture_home/) are created from the fixtures by
-scripts/harness/home_builder.py (registry entries, devices, areas, floors, aliases), timers
+Entities of `fixture_home` (testing/fixture_home/) are created from the fixtures by
+testing/home_builder.py (registry entries, devices, areas, floors, aliases), timers
 by Home Assistant's own `timer` integration, and exactly the fixture entities marked exposed
 are exposed to Assist. Between sentences `async_prepare` puts back
 only what changed (entities a service touched, the previous test's setup), then applies the
@@ -17,9 +17,9 @@ from typing import Any, Final
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
-from scripts.fixture_home.const import ENTITIES
-from scripts.harness.hass_runner import HarnessError
-from scripts.harness.home_builder import (
+from testing.fixture_home.const import ENTITIES
+from testing.hass_runner import HarnessError
+from testing.home_builder import (
     async_add_fixture_home,
     async_area,
     async_expose_only,

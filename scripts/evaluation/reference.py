@@ -21,7 +21,7 @@ from typing import Any, Final
 from custom_components.local_agent.engine.tool_calls import format_tool_call
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
 from homeassistant.util import color as color_util
-from scripts.harness.stand_in import SeenRequest
+from testing.stand_in import SeenRequest
 
 from .dataset import StateSpec, TestCase
 from .home import Snapshot

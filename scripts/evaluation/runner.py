@@ -23,17 +23,17 @@ import traceback
 from typing import Any, Final
 from unittest.mock import patch
 
-from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
+from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
-from scripts.fixture_home.const import DOMAIN as FIXTURE_HOME
-from scripts.harness.agent import LocalAgentHandle, async_create_person, async_local_agent
-from scripts.harness.hass_runner import CoreSettings, HarnessError, async_home_assistant
-from scripts.harness.stand_in import StandInWorker
-from scripts.harness.turn import TurnRecord, async_run_turn
+from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
+from testing.fixture_home.const import DOMAIN as FIXTURE_HOME
+from testing.hass_runner import CoreSettings, HarnessError, async_home_assistant
+from testing.stand_in import StandInWorker
+from testing.turn import TurnRecord, async_run_turn
 
 from .dataset import Home, TestCase
 from .home import FixtureHome, Snapshot, async_setup_fixture_home

@@ -19,7 +19,7 @@ import re
 from typing import Any, Final
 
 from homeassistant import const as ha_const
-from scripts.fixture_home.entity import number
+from testing.fixture_home.entity import number
 
 # `domain.EnumClass.MEMBER` or `EnumClass.MEMBER` (a class name starts upper case).
 ENUM_NAME: Final = re.compile(

@@ -81,14 +81,23 @@ EOF
 }
 
 # provide_hass_venv CACHE PYTHON ROOT VERSION: makes (once) and prints the venv's directory.
+# Under a lock: two checkouts set up or tested at once on one machine share the cache.
 provide_hass_venv() {
+  mkdir -p "$1/hass-venvs"
+  (
+    flock 9
+    _provide_hass_venv "$@"
+  ) 9>"$1/hass-venvs/.$4.lock"
+}
+
+_provide_hass_venv() {
   local cache="$1" python="$2" root="$3" version="$4"
   local venv="$cache/hass-venvs/$version"
   local stamp
   stamp=$( {
     manifest_requirements "$python" "$root"
     echo "${HASS_SMOKE_INTEGRATIONS[*]} ${HASS_VENV_EXTRA[*]}"
-    declare -f hass_requirements provide_hass_venv  # the recipe
+    declare -f hass_requirements _provide_hass_venv  # the recipe
   } | sha256sum | cut -c1-16)
   if [ -f "$venv/.complete" ] && [ "$(cat "$venv/.complete")" = "$stamp" ] \
     && python_is_suitable "$venv/bin/python"; then

@@ -27,7 +27,7 @@ from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
-from tests.model_files import llama_threads
+from testing.model_files import llama_threads
 
 # One thread: the tiny model gains nothing from more, and tests then stay steady on a busy
 # machine (llama.cpp's threads spin while they wait for each other).

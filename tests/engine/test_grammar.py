@@ -20,7 +20,7 @@ from custom_components.local_agent.engine.grammar import (
     validate_grammar_syntax,
 )
 from custom_components.local_agent.engine.types import ToolSpec
-from tests.any_tokens import longest_call_tokens, longest_text_bytes
+from testing.any_tokens import longest_call_tokens, longest_text_bytes
 
 LIGHT = ToolSpec(
     name="light.turn_on",
@@ -294,7 +294,7 @@ def test_llama_cpp_parser_agrees() -> None:
 
 def test_constrained_generation_with_tiny_model() -> None:
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
-    from tests.model_files import ensure_qwen35_test_model, llama_threads
+    from testing.model_files import ensure_qwen35_test_model, llama_threads
 
     grammar = build_tool_call_grammar(TOOL_LISTS["all"], max_calls=2)
     pattern = to_regex(grammar)

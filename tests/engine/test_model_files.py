@@ -7,7 +7,7 @@ from pathlib import Path
 import llama_cpp
 import pytest
 
-from tests.model_files import (
+from testing.model_files import (
     QWEN35_CONTROL_TOKENS,
     QWEN35_DIMS,
     QWEN35_SPECIAL_TOKENS,

@@ -51,8 +51,8 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallStreamParser,
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
-from tests.any_tokens import longest_answer_tokens, longest_call_tokens
-from tests.model_files import llama_threads
+from testing.any_tokens import longest_answer_tokens, longest_call_tokens
+from testing.model_files import llama_threads
 
 from .runtime_support import (
     DYNAMIC_SYSTEM,

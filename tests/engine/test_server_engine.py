@@ -37,7 +37,7 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallParsed,
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall, ToolSpec
-from tests.fake_openai import (
+from testing.fake_openai import (
     DROP,
     SLEEP,
     FakeOpenAI,
@@ -46,7 +46,7 @@ from tests.fake_openai import (
     text_chunk,
     tool_call_delta,
 )
-from tests.llama_server import free_port
+from testing.llama_server import free_port
 
 LIGHT = ToolSpec(
     name="light",

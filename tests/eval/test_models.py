@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.model_files import llama_threads
+from testing.model_files import llama_threads
 
 from .conftest import RunEval
 
@@ -33,7 +33,7 @@ def test_qwen35_test_model_completes_a_small_subset(
     assert report["run"]["model"] == str(qwen35_model_path)
     assert {r["home"] for r in report["results"]} == {"flat"}
     assert len({r["category"] for r in report["results"]}) == 3
-    # The model ran (sampling is random: a sentence may end early, see agent.py's
+    # The model ran (sampling is random: a sentence may end early, see turn/agent.py's
     # _VisibleText, so only the totals are certain).
     assert summary["prompt_tokens"] > 0
     for sentence in report["results"]:

@@ -10,7 +10,7 @@ from scripts.evaluation.dataset import load_home
 from scripts.evaluation.report import format_failures, format_unreachable, summarise
 from scripts.evaluation.runner import Case, _result, raw_arguments
 from scripts.evaluation.scoring import Failure, Verdict
-from scripts.harness.turn import ToolCallRecord, TurnRecord
+from testing.turn import ToolCallRecord, TurnRecord
 
 FLAT = Path(__file__).resolve().parents[2] / "eval" / "homes" / "flat"
 RAW = (

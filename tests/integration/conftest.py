@@ -11,7 +11,6 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
     CONF_THREADS,
@@ -21,14 +20,21 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.local_engines import LOCAL_ENGINES
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.home.tools import (
+    HomeTools,
+    PlannedAction,
+    async_build_home_tools,
+)
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from scripts.harness.stand_in import stand_in_engines
-from tests.model_files import llama_threads
+from testing.model_files import llama_threads
+from testing.stand_in import stand_in_engines
 
 from .home import async_setup_demo_home
 from .scripted_model import ScriptedWorker
@@ -129,6 +135,19 @@ async def async_setup_entry_with_agent(
     entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
     assert entity_id is not None
     return Agent(hass, entry, entity_id)
+
+
+@pytest.fixture
+async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
+    """Our own tools on the demo home."""
+    return await async_build_home_tools(hass)
+
+
+def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
+    """A call of our tools that must validate."""
+    result = tools.plan(ToolCall(name, arguments))
+    assert isinstance(result, PlannedAction), result
+    return result
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from custom_components.local_agent.subentry_forms import agent_schema, nest
+from custom_components.local_agent.flows.subentry_forms import agent_schema, nest
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 

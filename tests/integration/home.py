@@ -9,7 +9,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from scripts.harness.home_builder import (
+from testing.home_builder import (
     async_area,
     async_expose_only,
     async_place_entity,

@@ -1,4 +1,4 @@
-"""The scripted model of the behaviour tests: the one stand-in engine (scripts/harness/stand_in.py).
+"""The scripted model of the behaviour tests: the one stand-in engine (testing/stand_in.py).
 
 Only for deterministic behaviour tests; end-to-end tests load a real GGUF.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from custom_components.local_agent.engine.settings import EngineSettings
-from scripts.harness.stand_in import Script, SeenRequest, StandInWorker, answer, call
+from testing.stand_in import Script, SeenRequest, StandInWorker, answer, call
 
 __all__ = ["Script", "ScriptedWorker", "SeenRequest", "answer", "call"]
 

@@ -15,11 +15,13 @@ import json
 from typing import Any
 from unittest.mock import patch
 
+from freezegun.api import FrozenDateTimeFactory
 import probatio
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from custom_components.local_agent.const import (
+    CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
     CONF_EXEMPT_ENTITIES,
     CONF_EXEMPT_TOOLS,
@@ -27,14 +29,20 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.home import runner
+from custom_components.local_agent.home.actions import ApiCall
+from custom_components.local_agent.home.runner import async_turn_context
+from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import pending as confirmation
-from custom_components.local_agent.safety.gate import ApiCall, SafetyGate, TurnSafety, Verdict
+from custom_components.local_agent.safety.gate import SafetyGate, TurnSafety, Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy
-from custom_components.local_agent.tools import async_build_home_tools
+from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent import timers
+from homeassistant.components.todo import TodoItem, TodoListEntity, TodoListEntityFeature
+from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
 from homeassistant.const import CONF_LLM_HASS_API, Platform
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import (
@@ -100,7 +108,14 @@ async def house(hass: HomeAssistant) -> AsyncGenerator[None]:
         assert await hass.config_entries.async_setup(entry.entry_id)
         # Demo locks have no registry entry; this one has, so it can have an area and alias.
         assert await async_setup_component(
-            hass, "input_boolean", {"input_boolean": {"back_door_locked": {"initial": True}}}
+            hass,
+            "input_boolean",
+            {
+                "input_boolean": {
+                    "back_door_locked": {"initial": True},
+                    "stuck_door_locked": {"initial": True},
+                }
+            },
         )
         assert await async_setup_component(
             hass,
@@ -122,7 +137,22 @@ async def house(hass: HomeAssistant) -> AsyncGenerator[None]:
                                     "action": "input_boolean.turn_off",
                                     "target": {"entity_id": "input_boolean.back_door_locked"},
                                 },
-                            }
+                            },
+                            {
+                                # Its motor is broken: unlocking "succeeds" and changes nothing.
+                                "name": "Stuck Door",
+                                "unique_id": "stuck_door",
+                                "state": "{{ 'locked' if is_state("
+                                "'input_boolean.stuck_door_locked', 'on') else 'unlocked' }}",
+                                "lock": {
+                                    "action": "input_boolean.turn_on",
+                                    "target": {"entity_id": "input_boolean.stuck_door_locked"},
+                                },
+                                "unlock": {
+                                    "action": "input_boolean.turn_on",
+                                    "target": {"entity_id": "input_boolean.stuck_door_locked"},
+                                },
+                            },
                         ]
                     }
                 ]
@@ -193,6 +223,13 @@ async def assist_agent(hass: HomeAssistant, worker: ScriptedWorker, **options: A
         worker.info.path,
         **{CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"], **options},
     )
+
+
+async def agent_with(tools: str, hass: HomeAssistant, worker: ScriptedWorker) -> Agent:
+    """An agent with "our tools" or with Assist's ("assist")."""
+    if tools == "our tools":
+        return await async_setup_agent(hass, worker.info.path)
+    return await assist_agent(hass, worker)
 
 
 def tool_call(suffix: str, **arguments: Any) -> Callable[[GenerationRequest], str]:
@@ -460,6 +497,9 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
     assert started == []
     assert "conversation_command" in str(tool_results(hass, result.conversation_id))
     assert state(hass, "lock.front_door") == "locked"
+    # Refused by the parser (the argument is not offered), and audited like every refusal.
+    assert [(r["outcome"], r["reason"]) for r in audit] == [("refused", "deferred command")]
+    audit.clear()
 
     # Behind the schema, the gate refuses the argument itself (for a backend that does not
     # validate arguments against the offered schema).
@@ -482,19 +522,16 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
         language="en",
         agent_id=None,
     )
-    refused = await gate.async_authorize(
-        ApiCall(
-            start_timer, {"minutes": 1, "conversation_command": "unlock the door"}, llm_context
-        ),
-        user_input,
-        TurnSafety(conversation_id="c"),
+    turn = await async_turn_context(hass, user_input, "c", ("assist",))
+    refused = await gate.async_decide(
+        ApiCall(start_timer, {"minutes": 1, "conversation_command": "unlock the door"}),
+        turn,
+        TurnSafety(),
     )
     assert refused.verdict is Verdict.REFUSE
     assert "conversation_command is not available" in (refused.message or "")
     assert [(r["outcome"], r["reason"]) for r in audit] == [("refused", "deferred command")]
-    plain = await gate.async_authorize(
-        ApiCall(start_timer, {"minutes": 1}, llm_context), user_input, TurnSafety("c")
-    )
+    plain = await gate.async_decide(ApiCall(start_timer, {"minutes": 1}), turn, TurnSafety())
     assert plain.verdict is Verdict.ALLOW
     assert started == []
 
@@ -679,6 +716,25 @@ async def test_unknown_tool_without_a_person_is_refused(
     assert [record["outcome"] for record in audit] == ["refused"]
 
 
+async def test_a_user_who_may_not_control_everything_may_not_run_an_unknown_tool(
+    hass: HomeAssistant,
+    shell_tool: ShellTool,
+    scripted_worker: ScriptedWorker,
+    lights_only_user: MockUser,
+    audit: list[dict[str, Any]],
+) -> None:
+    """What an unknown tool changes cannot be checked against the user's permissions."""
+    agent = await assist_agent(hass, scripted_worker, **{CONF_LLM_HASS_API: ["other_api"]})
+    scripted_worker.will_write(tool_call("run_anything", command="open"), answer("I may not."))
+
+    result = await agent.ask("do something", context=person_of(lights_only_user))
+
+    assert speech(result) == "I may not."
+    assert shell_tool.calls == []
+    assert [record["outcome"] for record in audit] == ["refused"]
+    assert audit[0]["reason"].startswith("You are not allowed to use run_anything")
+
+
 async def test_an_exempt_tool_and_an_exempt_script_run_at_once(
     hass: HomeAssistant,
     shell_tool: ShellTool,
@@ -719,7 +775,7 @@ async def test_a_script_is_unknown_effect_and_held(
     result = await agent.ask("open up", context=person)
     await hass.async_block_till_done()
 
-    assert speech(result) == "Run Open up? Say yes to confirm."
+    assert speech(result) == "Run Open up (this will unlock Front Door)? Say yes to confirm."
     assert state(hass, "lock.front_door") == "locked"
 
 
@@ -734,6 +790,14 @@ async def pin_agent(hass: HomeAssistant, worker: ScriptedWorker) -> Agent:
 
 def unlock() -> str:
     return answer(call("lock", action="unlock", entity_id="lock.front_door"))
+
+
+async def ask_to_unlock(
+    agent: Agent, worker: ScriptedWorker, context: Context
+) -> conversation.ConversationResult:
+    """Ask to unlock the front door, the model calling our lock tool."""
+    worker.will_write(unlock())
+    return await agent.ask("unlock the front door", context=context)
 
 
 def model_saw(worker: ScriptedWorker) -> str:
@@ -754,8 +818,7 @@ async def test_wrong_pins_lock_confirmation_for_a_while_and_notify_the_owner(
     agent = await pin_agent(hass, scripted_worker)
     answers = []
     for guess in ("1111", "2222", "3333"):
-        scripted_worker.will_write(unlock())
-        question = await agent.ask("unlock the front door", context=person)
+        question = await ask_to_unlock(agent, scripted_worker, person)
         answers.append(
             speech(await agent.ask(guess, conversation_id=question.conversation_id, context=person))
         )
@@ -770,14 +833,12 @@ async def test_wrong_pins_lock_confirmation_for_a_while_and_notify_the_owner(
     assert ("refused", "too many wrong PINs") in [(r["outcome"], r["reason"]) for r in audit]
 
     # While locked, even the right PIN (in a new conversation) does nothing.
-    scripted_worker.will_write(unlock())
-    locked = await agent.ask("unlock the front door", context=person)
+    locked = await ask_to_unlock(agent, scripted_worker, person)
     assert speech(locked).startswith("Too many wrong PINs")
     assert state(hass, "lock.front_door") == "locked"
 
     await asyncio.sleep(0.6)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
     await agent.ask(PIN, conversation_id=question.conversation_id, context=person)
     assert state(hass, "lock.front_door") == "unlocked"
 
@@ -813,8 +874,7 @@ async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
     person: Context,
 ) -> None:
     agent = await pin_agent(hass, scripted_worker)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
 
     reply = await agent.ask(
         PIN, conversation_id=question.conversation_id, context=person, device_id="elsewhere"
@@ -828,38 +888,6 @@ async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
 # --- Time, replay, other conversations ---------------------------------------------------------
 
 
-class LaterClock:
-    """time for the confirmation module only, running ahead of the real clock."""
-
-    def __init__(self, ahead: float) -> None:
-        self.ahead = ahead
-
-    def monotonic(self) -> float:
-        import time
-
-        return time.monotonic() + self.ahead
-
-
-async def test_a_question_too_old_when_answered_is_expired(
-    hass: HomeAssistant,
-    house: None,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    audit: list[dict[str, Any]],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Its timer has not run (the event loop was busy), but its age is checked when taken."""
-    agent = await async_setup_agent(hass, scripted_worker.info.path)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
-
-    monkeypatch.setattr(confirmation, "time", LaterClock(ahead=3600))
-    await agent.ask("yes", conversation_id=question.conversation_id, context=person)
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert [record["outcome"] for record in audit] == ["proposed", "expired"]
-
-
 async def test_a_replayed_yes_runs_nothing_again(
     hass: HomeAssistant,
     house: None,
@@ -868,8 +896,7 @@ async def test_a_replayed_yes_runs_nothing_again(
     audit: list[dict[str, Any]],
 ) -> None:
     agent = await async_setup_agent(hass, scripted_worker.info.path)
-    scripted_worker.will_write(unlock())
-    question = await agent.ask("unlock the front door", context=person)
+    question = await ask_to_unlock(agent, scripted_worker, person)
     await agent.ask("yes", conversation_id=question.conversation_id, context=person)
     assert state(hass, "lock.front_door") == "unlocked"
     await hass.services.async_call("lock", "lock", {"entity_id": "lock.front_door"}, blocking=True)
@@ -897,3 +924,399 @@ async def test_yes_in_another_conversation_or_from_an_automation_runs_nothing(
 
     assert state(hass, "lock.front_door") == "locked"
     assert state(hass, "lock.openable_lock") == "locked"
+
+
+# --- A person is a person ----------------------------------------------------------------------
+
+
+async def not_a_person(hass: HomeAssistant, kind: str) -> tuple[Context, str | None]:
+    """The context (and device) of a requester that is not a person."""
+    if kind.startswith("system"):
+        user = await hass.auth.async_create_system_user("An add-on", group_ids=[GROUP_ID_ADMIN])
+        return Context(user_id=user.id), (satellite_id(hass) if kind.endswith("device") else None)
+    if kind == "inactive":
+        inactive = MockUser(is_active=False, is_owner=True).add_to_hass(hass)
+        return Context(user_id=inactive.id), satellite_id(hass)
+    return Context(user_id="no-such-user"), satellite_id(hass)
+
+
+REQUESTERS = ["system", "system with a device", "inactive", "unknown"]
+ATTACKS_BY_TOOL = [
+    ("our tools", "lock", {"action": "unlock", "entity_id": "lock.front_door"}),
+    ("assist", "HassTurnOff", {"name": "Front Door"}),
+]
+
+
+@pytest.mark.parametrize("kind", REQUESTERS)
+@pytest.mark.parametrize(
+    ("tools", "suffix", "arguments"), ATTACKS_BY_TOOL, ids=[a[0] for a in ATTACKS_BY_TOOL]
+)
+async def test_a_user_that_is_no_person_is_never_asked_and_gets_the_automation_rule(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    audit: list[dict[str, Any]],
+    kind: str,
+    tools: str,
+    suffix: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Supervisor add-ons, other integrations' service users, unknown and inactive ids."""
+    agent = await agent_with(tools, hass, scripted_worker)
+    context, device_id = await not_a_person(hass, kind)
+    scripted_worker.will_write(tool_call(suffix, **arguments))
+
+    result = await agent.ask("unlock the front door", context=context, device_id=device_id)
+    await agent.ask("yes", conversation_id=result.conversation_id, context=context)
+
+    assert result.continue_conversation is False
+    assert "needs a person to confirm" in speech(result)
+    assert state(hass, "lock.front_door") == "locked"
+    assert [(r["outcome"], r["reason"]) for r in audit] == [("refused", "no person to confirm")]
+
+
+async def test_an_agent_that_runs_unattended_runs_a_service_users_request(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, audit: list[dict[str, Any]]
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_ALLOW_UNATTENDED: True}
+    )
+    context, _device = await not_a_person(hass, "system")
+    scripted_worker.will_write(unlock(), answer("Unlocked."))
+
+    await agent.ask("unlock the front door", context=context)
+
+    assert state(hass, "lock.front_door") == "unlocked"
+    assert [record["outcome"] for record in audit] == ["executed"]
+
+
+async def test_a_person_who_is_deactivated_before_the_yes_confirms_nothing(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    hass_admin_user: MockUser,
+    audit: list[dict[str, Any]],
+) -> None:
+    user = hass_admin_user
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    question = await ask_to_unlock(agent, scripted_worker, Context(user_id=user.id))
+    assert question.continue_conversation is True
+
+    await hass.auth.async_deactivate_user(user)
+    await agent.ask(
+        "yes", conversation_id=question.conversation_id, context=Context(user_id=user.id)
+    )
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert [(r["outcome"], r["reason"]) for r in audit] == [
+        ("proposed", None),
+        ("refused", "an answer from no person"),
+    ]
+
+
+# --- The same permission rules on every path ---------------------------------------------------
+
+
+@pytest.fixture
+def lights_only_user(hass: HomeAssistant) -> MockUser:
+    """A user who may control the lights and nothing else."""
+    user = MockUser().add_to_hass(hass)
+    user.mock_policy({"entities": {"domains": {"light": True}}})
+    return user
+
+
+ATTACKS_WITHOUT_PERMISSION = [
+    ("our tools", "lock", {"action": "unlock", "entity_id": "lock.front_door"}, "Front Door"),
+    ("assist", "HassTurnOff", {"name": "Front Door"}, "Front Door"),
+    ("assist", "HassTurnOn", {"area": "Garage"}, "Garage Door"),
+    ("assist", "HassTurnOff", {"name": "all", "domain": ["lock"]}, "Back Door"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tools", "suffix", "arguments", "named"),
+    ATTACKS_WITHOUT_PERMISSION,
+    ids=[f"{a[0]}-{a[1]}-{'-'.join(map(str, a[2].values()))}" for a in ATTACKS_WITHOUT_PERMISSION],
+)
+async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    lights_only_user: MockUser,
+    audit: list[dict[str, Any]],
+    tools: str,
+    suffix: str,
+    arguments: dict[str, Any],
+    named: str,
+) -> None:
+    agent = await agent_with(tools, hass, scripted_worker)
+    before = sensitive_states(hass)
+    scripted_worker.will_write(tool_call(suffix, **arguments), answer("I may not."))
+
+    result = await agent.ask("do it", context=Context(user_id=lights_only_user.id))
+
+    assert speech(result) == "I may not."
+    assert result.continue_conversation is False
+    assert sensitive_states(hass) == before
+    [refused] = audit
+    assert refused["outcome"] == "refused"
+    assert refused["reason"].startswith("You are not allowed to control")
+    assert named in refused["reason"]
+    assert refused["user_id"] == lights_only_user.id
+    assert "not allowed" in str(tool_results(hass, result.conversation_id))
+
+
+class Shopping(TodoListEntity):
+    """A to-do list Assist's HassListAddItem writes to directly, without asking permission."""
+
+    _attr_name = "Shopping"
+    _attr_unique_id = "shopping"
+    _attr_supported_features = TodoListEntityFeature.CREATE_TODO_ITEM
+
+    def __init__(self) -> None:
+        self._attr_todo_items = []
+
+    async def async_create_todo_item(self, item: TodoItem) -> None:
+        assert self._attr_todo_items is not None
+        self._attr_todo_items.append(item)
+
+
+async def test_an_assist_handler_that_skips_permission_checks_is_checked_anyway(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    lights_only_user: MockUser,
+    audit: list[dict[str, Any]],
+) -> None:
+    assert await async_setup_component(hass, "todo", {})
+    shopping = Shopping()
+    await hass.data[TODO_COMPONENT].async_add_entities([shopping])
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "todo.shopping", True)
+    agent = await assist_agent(hass, scripted_worker)
+    scripted_worker.will_write(
+        tool_call("HassListAddItem", item="beer", name="Shopping"), answer("I may not.")
+    )
+
+    result = await agent.ask("add beer to the shopping list", context=person_of(lights_only_user))
+
+    assert shopping.todo_items == []
+    assert "You are not allowed to control Shopping." in str(
+        tool_results(hass, result.conversation_id)
+    )
+    assert [(r["outcome"], r["reason"]) for r in audit] == [
+        ("refused", "You are not allowed to control Shopping.")
+    ]
+
+    # The same call by someone who may: it runs at once (a shopping list is not sensitive).
+    scripted_worker.will_write(
+        tool_call("HassListAddItem", item="beer", name="Shopping"), answer("Added.")
+    )
+    await agent.ask("add beer to the shopping list", context=Context())
+    assert [item.summary for item in shopping.todo_items or ()] == ["Beer"]
+
+
+def person_of(user: MockUser) -> Context:
+    return Context(user_id=user.id)
+
+
+# --- What the question names -------------------------------------------------------------------
+
+
+@pytest.fixture
+async def containers(hass: HomeAssistant, house: None) -> None:
+    """A scene that lets people in, a group of doors, and the unlocking script in an area."""
+    assert await async_setup_component(
+        hass,
+        "scene",
+        {
+            "scene": [
+                {
+                    "name": "Arrive",
+                    "entities": {
+                        "lock.front_door": "unlocked",
+                        "cover.garage_door": "open",
+                        "light.kitchen_lights": "on",
+                    },
+                }
+            ]
+        },
+    )
+    await hass.services.async_call(
+        "group",
+        "set",
+        {"object_id": "doors", "name": "Doors", "entities": ["lock.front_door", "lock.back_door"]},
+        blocking=True,
+    )
+    for entity_id in ("scene.arrive", "group.doors"):
+        async_expose_entity(hass, "conversation", entity_id, True)
+    study = ar.async_get(hass).async_create("Study")
+    er.async_get(hass).async_update_entity("script.open_up", area_id=study.id)
+
+
+QUESTIONS_ABOUT_CONTAINERS = [
+    (
+        "our tools",
+        "scene",
+        {"action": "turn_on", "entity_id": "scene.arrive"},
+        "Turn on Arrive (this will unlock Front Door and open Garage Door)? Say yes to confirm.",
+    ),
+    (
+        "assist",
+        "HassTurnOn",
+        {"name": "Arrive"},
+        "Turn on Arrive (this will unlock Front Door and open Garage Door)? Say yes to confirm.",
+    ),
+    (
+        "assist",
+        "HassTurnOff",
+        {"name": "Doors"},
+        "Turn off Doors (this will unlock Front Door and Back Door)? Say yes to confirm.",
+    ),
+    (
+        "our tools",
+        "script",
+        {"action": "turn_on", "entity_id": "script.open_up"},
+        "Run Open up (this will unlock Front Door)? Say yes to confirm.",
+    ),
+    (
+        "assist",
+        "HassTurnOn",
+        {"area": "Study"},
+        "Run Open up (this will unlock Front Door)? Say yes to confirm.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("tools", "suffix", "arguments", "question"),
+    QUESTIONS_ABOUT_CONTAINERS,
+    ids=[f"{a[0]}-{'-'.join(map(str, a[2].values()))}" for a in QUESTIONS_ABOUT_CONTAINERS],
+)
+async def test_the_question_names_what_is_sensitive_inside_what_will_run(
+    hass: HomeAssistant,
+    containers: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    tools: str,
+    suffix: str,
+    arguments: dict[str, Any],
+    question: str,
+) -> None:
+    agent = await agent_with(tools, hass, scripted_worker)
+    before = sensitive_states(hass)
+    scripted_worker.will_write(tool_call(suffix, **arguments))
+
+    result = await agent.ask("do it", context=person)
+
+    assert speech(result) == question, tool_results(hass, result.conversation_id)
+    assert sensitive_states(hass) == before
+
+
+# --- What the answer claims --------------------------------------------------------------------
+
+
+async def test_an_entity_unavailable_at_the_yes_is_not_reported_as_done(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    audit: list[dict[str, Any]],
+) -> None:
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    question = await ask_to_unlock(agent, scripted_worker, person)
+    front_door = hass.states.get("lock.front_door")
+    assert front_door is not None
+    hass.states.async_set("lock.front_door", "unavailable", front_door.attributes)
+
+    done = await agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert speech(done) == (
+        "I could not finish: unlock Front Door: Front Door (lock.front_door) is unavailable "
+        "right now."
+    )
+    assert state(hass, "lock.front_door") == "unavailable"
+    assert [record["outcome"] for record in audit] == ["proposed", "confirmed", "failed"]
+
+
+@pytest.mark.parametrize("tools", ["our tools", "assist"])
+async def test_a_call_that_succeeds_without_effect_is_not_reported_as_done(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    audit: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+    tools: str,
+) -> None:
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    async_expose_entity(hass, "conversation", "lock.stuck_door", True)
+    if tools == "our tools":
+        agent = await async_setup_agent(hass, scripted_worker.info.path)
+        scripted_worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))
+    else:
+        agent = await assist_agent(hass, scripted_worker)
+        scripted_worker.will_write(tool_call("HassTurnOff", name="Stuck Door"))
+    question = await agent.ask("unlock the stuck door", context=person)
+    assert speech(question) == "Unlock Stuck Door? Say yes to confirm."
+
+    done = await agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert speech(done) == "I could not finish: unlock Stuck Door: Stuck Door is still locked."
+    assert [record["outcome"] for record in audit] == ["proposed", "confirmed", "failed"]
+    assert audit[-1]["reason"] == "Stuck Door is still locked"
+
+
+# --- The question's clock ----------------------------------------------------------------------
+
+
+class Clock:
+    """A clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_questions_age_is_measured_on_the_stores_clock(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    audit: list[dict[str, Any]],
+) -> None:
+    """The timer has not run (the event loop was busy); the age is checked when answered."""
+    clock = Clock()
+    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+
+    fresh = await ask_to_unlock(agent, scripted_worker, person)
+    clock.now += 29
+    await agent.ask("yes", conversation_id=fresh.conversation_id, context=person)
+    assert state(hass, "lock.front_door") == "unlocked"
+
+    await hass.services.async_call("lock", "lock", {"entity_id": "lock.front_door"}, blocking=True)
+    stale = await ask_to_unlock(agent, scripted_worker, person)
+    clock.now += 31
+    await agent.ask("yes", conversation_id=stale.conversation_id, context=person)
+    assert state(hass, "lock.front_door") == "locked"
+    assert [record["outcome"] for record in audit][-2:] == ["proposed", "expired"]
+
+
+async def test_a_yes_under_frozen_time_is_timed_like_any_other(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """Time frozen and ticked (freezegun, as Home Assistant's tests do): a fresh yes confirms."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    question = await ask_to_unlock(agent, scripted_worker, person)
+
+    freezer.tick(10)
+    await agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert state(hass, "lock.front_door") == "unlocked"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.agent import MAX_CALLS_PER_ROUND
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.turn.agent import MAX_CALLS_PER_ROUND
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace as conversation_trace
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS

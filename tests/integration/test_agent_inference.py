@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.const import CONF_TEMPERATURE, CONF_THINKING_BUDGET
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
-from tests.any_tokens import CUT_OFF
+from testing.any_tokens import CUT_OFF
 
 from .conftest import async_setup_agent
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -18,7 +17,8 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
-from custom_components.local_agent.subentry_flow import default_agent_name
+from custom_components.local_agent.flows.subentry import default_agent_name
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant import config_entries
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.agent_defaults import agent_data, ai_task_data
 from custom_components.local_agent.ai_task import LocalAgentTaskEntity
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
@@ -32,7 +31,8 @@ from custom_components.local_agent.const import (
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
-from custom_components.local_agent.subentry_flow import default_agent_name
+from custom_components.local_agent.flows.subentry import default_agent_name
+from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
@@ -44,10 +44,10 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
-from scripts.harness.stand_in import SeenRequest
-from tests.any_tokens import longest_structure_tokens
+from testing.any_tokens import longest_structure_tokens
+from testing.model_files import llama_threads
+from testing.stand_in import SeenRequest
 from tests.engine.runtime_support import next_logits, tokens_of
-from tests.model_files import llama_threads
 
 MARKUP = ("<think>", "</think>", "<tool_call>")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict
 import importlib
 import json
 from pathlib import Path
@@ -11,12 +10,12 @@ from pathlib import Path
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, get_system_health_info
 
-from custom_components.local_agent.agent import TurnReport
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH, DOMAIN
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine import settings as engine_settings
-from custom_components.local_agent.memory import process_rss
+from custom_components.local_agent.runtime.memory import process_rss
 from custom_components.local_agent.safety.audit import AuditRecord, Outcome, async_get_audit_log
+from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
@@ -31,7 +30,7 @@ def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> No
     """Count a turn for an agent without running the model."""
     entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
     assert entity is not None
-    entity.agent.stats.record(asdict(report), failed=False)  # type: ignore[attr-defined]
+    entity.agent.stats.record(report, failed=False)  # type: ignore[attr-defined]
 
 
 async def test_diagnostics_describe_the_model_and_redact_secrets(

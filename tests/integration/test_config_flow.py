@@ -8,8 +8,6 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import safe_load
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_BACKEND,
     CONF_CONTEXT_SIZE,
@@ -21,8 +19,10 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.worker import ModelWorker
-from custom_components.local_agent.local_engines import LOCAL_ENGINES, LocalEngines, local_engines
-from custom_components.local_agent.safe_load import ProbeOutcome, ProbeResult
+from custom_components.local_agent.models import safe_load
+from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES, LocalEngines, local_engines
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME

@@ -18,7 +18,6 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.agent_defaults import agent_data, ai_task_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_MODEL_PATH,
@@ -29,14 +28,15 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
-from custom_components.local_agent.model_catalog import DEFAULT_MODEL
-from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
+from custom_components.local_agent.models.catalog import DEFAULT_MODEL
+from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
+from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant import config_entries, data_entry_flow
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-from tests.fake_openai import FakeOpenAI, serve_fake_openai
-from tests.hub_server import FakeHub
+from testing.fake_openai import FakeOpenAI, serve_fake_openai
+from testing.hub_server import FakeHub
 
 from .flow_helpers import agent_form
 

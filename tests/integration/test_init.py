@@ -13,7 +13,7 @@ from custom_components.local_agent.const import (
     CONF_SERVER_URL,
     DOMAIN,
 )
-from custom_components.local_agent.local_engines import local_engines
+from custom_components.local_agent.runtime.local import local_engines
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er

@@ -1,6 +1,6 @@
 """Adding a model by download: choice, size shown, progress, resume, verification, errors.
 
-The Hub is a local server (tests/hub_server.py) that serves the tiny qwen35 test model under
+The Hub is a local server (testing/hub_server.py) that serves the tiny qwen35 test model under
 BotPsy's real repository and file name, so a finished download also loads for real.
 """
 
@@ -15,13 +15,13 @@ from unittest.mock import patch
 import pytest
 
 from custom_components.local_agent.const import CONF_BACKEND, CONF_MODEL_PATH, DOMAIN
-from custom_components.local_agent.model_catalog import DEFAULT_MODEL
-from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
+from custom_components.local_agent.models.catalog import DEFAULT_MODEL
+from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.data_entry_flow import EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE, FlowResultType
-from tests.hub_server import FakeHub
+from testing.hub_server import FakeHub
 
 from .conftest import async_setup_agent
 from .flow_helpers import async_through_progress
@@ -103,7 +103,7 @@ async def test_recommended_model_is_shown_downloaded_verified_and_loaded(
     assert placeholders["size"] == f"{len(content) / 1000:.1f} kB"
     assert placeholders["ram"].endswith(("MB", "GB"))
     assert placeholders["filename"] == FILE
-    with patch("custom_components.local_agent.model_download.PROGRESS_STEP", 0.05):
+    with patch("custom_components.local_agent.models.download.PROGRESS_STEP", 0.05):
         result, progress = await download(hass, result)
 
     assert result["type"] is FlowResultType.CREATE_ENTRY

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.local_agent import home_context
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.turn import home_context
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er

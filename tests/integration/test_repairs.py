@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
-from custom_components.local_agent.issues import model_issue_id
-from custom_components.local_agent.model_catalog import DEFAULT_MODEL
-from custom_components.local_agent.model_download import CONF_FILENAME, CONF_REPO_ID
-from custom_components.local_agent.model_store import ModelSource, local_path
+from custom_components.local_agent.models.catalog import DEFAULT_MODEL
+from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
+from custom_components.local_agent.models.store import ModelSource, local_path
+from custom_components.local_agent.runtime.issues import model_issue_id
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
-from tests.hub_server import FakeHub
+from testing.hub_server import FakeHub
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import engine_settings, llama_package, safe_load
 from custom_components.local_agent.const import (
     CONF_CONTEXT_SIZE,
     CONF_FLASH_ATTENTION,
@@ -28,13 +27,15 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.issues import (
+from custom_components.local_agent.models import runtime_package as llama_package, safe_load
+from custom_components.local_agent.models.runtime_package import select_wheel
+from custom_components.local_agent.models.safe_load import ProbeOutcome, classify
+from custom_components.local_agent.runtime.data import engine_settings
+from custom_components.local_agent.runtime.issues import (
     RUNTIME_ISSUE,
     crash_issue_id,
     model_issue_id,
 )
-from custom_components.local_agent.llama_package import select_wheel
-from custom_components.local_agent.safe_load import ProbeOutcome, classify
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryError

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockUser, async_fire_time_changed
 
-from custom_components.local_agent import agent as agent_module, logbook
+from custom_components.local_agent import logbook
 from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
@@ -23,6 +23,7 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity

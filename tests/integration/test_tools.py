@@ -1,4 +1,4 @@
-"""Exposed entities as tools: specs, overview, planning, permissions and execution."""
+"""Exposed entities as tools: specs, overview, planning (running them: test_runner.py)."""
 
 from __future__ import annotations
 
@@ -7,47 +7,24 @@ import json
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import (  # type: ignore[import-untyped]
-    MockUser,
-)
 
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
-from custom_components.local_agent.service_catalog import CURATED_SERVICES
-from custom_components.local_agent.tools import (
+from custom_components.local_agent.home.call_texts import describe_action
+from custom_components.local_agent.home.entity_view import grouped_text
+from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.home.tools import (
     GET_STATE,
     HomeTools,
     PlannedAction,
     ToolFailure,
     async_build_home_tools,
-    async_check_permission,
-    async_execute,
-    check_exposure,
 )
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.todo import TodoItem, TodoItemStatus, TodoListEntity
-from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.setup import async_setup_component
 
-UPDATE = "update.demo_add_on"
-
-
-@pytest.fixture
-async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
-    return await async_build_home_tools(hass)
-
-
-def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
-    result = tools.plan(ToolCall(name, arguments))
-    assert isinstance(result, PlannedAction), result
-    return result
-
-
-def state_of(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
+from .conftest import plan
 
 
 def refuse(tools: HomeTools, name: str, **arguments: Any) -> str:
@@ -105,7 +82,7 @@ async def test_curated_services_exist_in_home_assistant(hass: HomeAssistant) -> 
 
 
 async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> None:
-    overview = tools.overview()
+    overview = grouped_text(tools.lines())
     kitchen, _, rest = overview.partition("\nNo area:\n")
     # Names the entity id already says are left out; so are option lists and false flags.
     assert kitchen.startswith("Kitchen:\n- light.kitchen_lights (aliases: cooking light): on")
@@ -116,7 +93,7 @@ async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> Non
     assert "- sensor.outside_temperature: 15.6 °C" in rest
     assert "ceiling_lights" not in overview
     assert "fan." not in overview
-    assert overview == tools.overview()
+    assert overview == grouped_text(tools.lines())
 
 
 async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:
@@ -126,21 +103,21 @@ async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:
     assert action == PlannedAction(
         "light", "light", "turn_on", ("light.kitchen_lights",), {"brightness_pct": 50}
     )
-    assert action.describe(hass) == "turn on Kitchen Lights (brightness_pct 50)"
+    assert describe_action(hass, action) == "turn on Kitchen Lights (brightness_pct 50)"
 
     by_alias = plan(tools, "light", action="turn_off", entity_id="Cooking Light")
     assert by_alias.entity_ids == ("light.kitchen_lights",)
     several = plan(
         tools, "light", action="turn_off", entity_id=["light.bed_light", "light.kitchen_lights"]
     )
-    assert several.describe(hass) == "turn off Bed Light and Kitchen Lights"
+    assert describe_action(hass, several) == "turn off Bed Light and Kitchen Lights"
     colour = plan(
         tools, "light", action="turn_on", entity_id="light.kitchen_lights", color_name="Red"
     )
     assert colour.data == {"color_name": "red"}
 
     unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door", code="1234")
-    assert unlock.describe(hass) == "unlock Front Door"
+    assert describe_action(hass, unlock) == "unlock Front Door"
     read = plan(tools, GET_STATE, entity_id="sensor.outside_temperature")
     assert read.read_only
     assert (read.domain, read.service) == (None, None)
@@ -241,162 +218,11 @@ async def test_plan_refuses_with_precise_messages(
     assert message in refuse(tools, name, **arguments)
 
 
-async def test_execute_changes_state_and_reports_it(hass: HomeAssistant, tools: HomeTools) -> None:
-    action = plan(tools, "light", action="turn_on", entity_id="light.bed_light", brightness_pct=40)
-    outcome = await async_execute(hass, action, Context())
-    assert outcome.success
-    [entity] = outcome.data["entities"]
-    assert (entity["entity_id"], entity["state"], entity["brightness_pct"]) == (
-        "light.bed_light",
-        "on",
-        40,
-    )
-    assert state_of(hass, "light.bed_light") == "on"
-
-    unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
-    outcome = await async_execute(hass, unlock, Context())
-    assert outcome.success
-    assert outcome.data["entities"][0]["state"] == "unlocked"
-
-    read = plan(tools, GET_STATE, entity_id="cover.hall_window")
-    outcome = await async_execute(hass, read, Context())
-    assert outcome.data == {
-        "entities": [
-            {
-                "entity_id": "cover.hall_window",
-                "name": "Hall Window",
-                "state": "open",
-                "position": 10,
-            }
-        ]
-    }
-
-
-async def test_execute_reports_service_errors(hass: HomeAssistant, demo_home: None) -> None:
-    unsupported = PlannedAction(
-        "cover", "cover", "set_cover_position", ("cover.kitchen_window",), {"position": 5}
-    )
-    outcome = await async_execute(hass, unsupported, Context())
-    assert not outcome.success
-    assert "cover.kitchen_window" in outcome.data["error"]
-    assert "set_cover_position" in outcome.data["error"]
-
-    missing = PlannedAction("cover", "cover", "fly", ("cover.hall_window",))
-    outcome = await async_execute(hass, missing, Context())
-    assert outcome.data == {"error": "The action cover.fly does not exist."}
-
-    invalid = PlannedAction(
-        "light", "light", "turn_on", ("light.bed_light",), {"brightness_pct": 900}
-    )
-    outcome = await async_execute(hass, invalid, Context())
-    assert not outcome.success
-    assert "brightness_pct" in outcome.data["error"]
-
-
-async def test_read_only_user_may_not_control(
-    hass: HomeAssistant, tools: HomeTools, hass_read_only_user: MockUser
-) -> None:
-    action = plan(tools, "light", action="turn_on", entity_id="light.bed_light")
-    reason = await async_check_permission(hass, action, hass_read_only_user.id)
-    assert reason == "You are not allowed to control Bed Light."
-
-    outcome = await async_execute(hass, action, Context(user_id=hass_read_only_user.id))
-    assert outcome.data == {"error": "You are not allowed to turn on Bed Light."}
-    assert state_of(hass, "light.bed_light") == "off"
-
-    read = plan(tools, GET_STATE, entity_id="light.bed_light")
-    assert await async_check_permission(hass, read, hass_read_only_user.id) is None
-
-
-async def test_entity_policy_is_respected(hass: HomeAssistant, tools: HomeTools) -> None:
-    user = MockUser().add_to_hass(hass)
-    user.mock_policy({"entities": {"entity_ids": {"light.bed_light": True}}})
-    light = plan(tools, "light", action="turn_on", entity_id="light.bed_light")
-    unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
-
-    assert await async_check_permission(hass, light, user.id) is None
-    assert await async_check_permission(hass, unlock, user.id) == (
-        "You are not allowed to control Front Door."
-    )
-    outcome = await async_execute(hass, unlock, Context(user_id=user.id))
-    assert outcome.data == {"error": "You are not allowed to unlock Front Door."}
-    assert state_of(hass, "lock.front_door") == "locked"
-
-
-async def test_admin_only_services_are_refused_to_other_users(
-    hass: HomeAssistant, tools: HomeTools, hass_admin_user: MockUser
-) -> None:
-    user = MockUser().add_to_hass(hass)
-    user.mock_policy({"entities": {"all": True}})
-    install = plan(tools, "update", action="install", entity_id=UPDATE)
-
-    reason = await async_check_permission(hass, install, user.id)
-    assert reason is not None
-    assert reason.endswith("only administrators may use update.install.")
-    outcome = await async_execute(hass, install, Context(user_id=user.id))
-    assert not outcome.success
-    assert outcome.data["error"].startswith("You are not allowed to install")
-
-    assert await async_check_permission(hass, install, hass_admin_user.id) is None
-    assert await async_check_permission(hass, install, None) is None
-
-    restart = PlannedAction("x", "homeassistant", "reload_core_config", ())
-    reason = await async_check_permission(hass, restart, user.id)
-    assert reason is not None
-    assert reason.endswith("only administrators may use homeassistant.reload_core_config.")
-
-
-async def test_unknown_user_is_refused(hass: HomeAssistant, tools: HomeTools) -> None:
-    action = plan(tools, "switch", action="turn_on", entity_id="switch.ac")
-    assert await async_check_permission(hass, action, "no-such-user") == (
-        "The requesting user is unknown, so nothing was done."
-    )
-
-
-async def test_exposure_is_rechecked(hass: HomeAssistant, tools: HomeTools) -> None:
-    action = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
-    assert check_exposure(hass, action) is None
-    async_expose_entity(hass, "conversation", "lock.front_door", False)
-    assert check_exposure(hass, action) == "lock.front_door is no longer exposed to the assistant."
-    assert "There is no exposed lock entity" in refuse(
-        tools, "lock", action="unlock", entity_id="lock.front_door"
-    )
-
-
 async def test_planned_action_cannot_be_altered(hass: HomeAssistant, tools: HomeTools) -> None:
     action = plan(tools, "lock", action="unlock", entity_id="lock.front_door", code="1234")
     with pytest.raises(TypeError):
         action.data["code"] = "0000"  # type: ignore[index]
-    assert "1234" not in action.describe(hass)
-
-
-class ShoppingList(TodoListEntity):
-    """A to-do list with two open items and one done."""
-
-    _attr_name = "Shopping"
-    _attr_unique_id = "shopping"
-
-    def __init__(self) -> None:
-        self._attr_todo_items = [
-            TodoItem(summary="milk", uid="1", status=TodoItemStatus.NEEDS_ACTION),
-            TodoItem(summary="bread", uid="2", status=TodoItemStatus.NEEDS_ACTION),
-            TodoItem(summary="eggs", uid="3", status=TodoItemStatus.COMPLETED),
-        ]
-
-
-async def test_get_state_of_a_todo_list_reads_its_open_items(hass: HomeAssistant) -> None:
-    assert await async_setup_component(hass, "todo", {})
-    await hass.data[TODO_COMPONENT].async_add_entities([ShoppingList()])
-    await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "todo.shopping", True)
-    tools = await async_build_home_tools(hass)
-
-    action = plan(tools, GET_STATE, entity_id="todo.shopping")
-    outcome = await async_execute(hass, action, Context())
-
-    [summary] = outcome.data["entities"]
-    assert summary["state"] == "2"
-    assert summary["items"] == ["milk", "bread"]
+    assert "1234" not in describe_action(hass, action)
 
 
 def count_chars(specs: Iterable[ToolSpec]) -> int:

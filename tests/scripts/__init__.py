@@ -1,1 +1,1 @@
-"""Tests of the developer scripts (scripts/ask, scripts/bench prompt, scripts/harness)."""
+"""Tests of the developer scripts (scripts/ask, scripts/bench prompt, testing/)."""

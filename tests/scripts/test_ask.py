@@ -6,7 +6,7 @@ from pathlib import Path
 import re
 import subprocess
 
-from tests.model_files import llama_threads
+from testing.model_files import llama_threads
 
 from .script_runs import run_script
 

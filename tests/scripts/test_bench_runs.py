@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.model_files import llama_threads
+from testing.model_files import llama_threads
 
 from .script_runs import run_script
 

@@ -6,12 +6,13 @@ from collections import Counter
 import json
 from pathlib import Path
 
-from custom_components.local_agent.tools import async_build_home_tools
+from custom_components.local_agent.home.entity_view import grouped_text
+from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from scripts.harness.synthetic import DOMAIN_CYCLE, async_setup_synthetic_home, home_specs
+from testing.synthetic import DOMAIN_CYCLE, async_setup_synthetic_home, home_specs
 
 from .script_runs import run_script
 
@@ -51,7 +52,7 @@ async def test_synthetic_home_exposes_exactly_n_entities_with_tools(hass: HomeAs
         assert entry.area_id is not None
     tools = await async_build_home_tools(hass)
     assert set(tools.tool_names) >= CONTROLLABLE
-    overview = tools.overview()
+    overview = grouped_text(tools.lines())
     for area in home.areas:
         assert f"{area}:" in overview
 

@@ -1,12 +1,12 @@
-"""How scripts/harness records a turn: state changes and tool calls."""
+"""How testing/ records a turn: state changes and tool calls."""
 
 from __future__ import annotations
 
 from homeassistant.components import conversation
 from homeassistant.core import Context
 from homeassistant.helpers import llm
-from scripts.harness.printing import format_state_changes, format_tool_calls
-from scripts.harness.turn import Snapshot, state_changes, tool_calls
+from testing.printing import format_state_changes, format_tool_calls
+from testing.turn import Snapshot, state_changes, tool_calls
 
 
 def test_state_changes_tell_the_turns_changes_from_others() -> None:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 
 class EngineError(Exception):
     """Base class of every error the engine raises on purpose."""
+
+    # Whether a turn that fails with it logs a warning: False where the user's settings are the
+    # cause or where the backend has logged it already.
+    warn_in_turn: ClassVar[bool] = True
 
 
 class ModelFileMissingError(EngineError):
@@ -43,6 +48,8 @@ class UnsupportedArchitectureError(EngineError):
 
 class ContextTooSmallError(EngineError):
     """The prompt does not fit in the context window."""
+
+    warn_in_turn = False
 
     def __init__(self, prompt_tokens: int, n_ctx: int, reserve: int) -> None:
         """Name the sizes involved."""

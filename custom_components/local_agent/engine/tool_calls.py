@@ -234,7 +234,8 @@ class ToolCallStreamParser:
                 arguments, argument_problems = _bind_arguments(tool, given)
                 problems += argument_problems
         if name is None or problems:
-            return ToolCallFailed(ToolCallError(" ".join(problems), raw, name))
+            written = dict(reversed(given))  # the first value of a parameter given twice
+            return ToolCallFailed(ToolCallError(" ".join(problems), raw, name, written))
         return ToolCallParsed(ToolCall(name, arguments, raw))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,11 +30,16 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class ToolCallError:
-    """Output that looked like a tool call but could not be turned into one."""
+    """Output that looked like a tool call but could not be turned into one.
+
+    `arguments` are the values as written (untyped), for a caller that must know what the
+    model tried even though the call was refused.
+    """
 
     message: str
     raw: str
     name: str | None = None
+    arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ ever read here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 import hmac
 import re
@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.tools import PlannedAction
+from custom_components.local_agent.home.actions import Call
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_call_later
 from homeassistant.util.hass_dict import HassKey
@@ -136,28 +136,31 @@ def mask_digits(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PendingAction:
-    """One sensitive action held back, exactly as it will run if confirmed."""
+    """One sensitive action held back, exactly as it will run if confirmed.
+
+    `service` and `targets` are what the audit records; `call` is what runs.
+    """
 
     service: str
     targets: tuple[str, ...]
     description: str
-    planned: PlannedAction | None = None
-    tool_name: str | None = None
-    tool_args: dict[str, Any] | None = None
+    call: Call
 
 
 @dataclass(slots=True)
 class PendingConfirmation:
-    """Sensitive actions of one turn, waiting for the same user's yes."""
+    """Sensitive actions of one turn, waiting for the same user's yes.
+
+    `created` is set by the store when it holds them, on the store's clock.
+    """
 
     agent_id: str
     conversation_id: str
     user_id: str | None
     device_id: str | None
     language: str
-    llm_apis: tuple[str, ...]
     actions: list[PendingAction]
-    created: float = field(default_factory=time.monotonic)
+    created: float = 0.0
     timeout: float = 0.0
     cancel_timer: CALLBACK_TYPE | None = None
 
@@ -166,13 +169,22 @@ class PendingConfirmation:
         return now - self.created > self.timeout
 
 
-class ConfirmationStore:
-    """Holds at most one pending confirmation per agent and conversation."""
+def monotonic_clock() -> float:
+    """Seconds on the system's monotonic clock, read when asked (so tests may move it)."""
+    return time.monotonic()
 
-    def __init__(self) -> None:
+
+class ConfirmationStore:
+    """Holds at most one pending confirmation per agent and conversation.
+
+    `clock` is what every age here is measured with: a question's, a PIN lock-out's.
+    """
+
+    def __init__(self, clock: Callable[[], float] = monotonic_clock) -> None:
         """Start empty."""
         self._pending: dict[tuple[str, str], PendingConfirmation] = {}
         self._on_expired: dict[tuple[str, str], Callable[[PendingConfirmation], None]] = {}
+        self.clock = clock
         self.pin_guard = PinGuard()
 
     @callback
@@ -195,6 +207,7 @@ class ConfirmationStore:
                 self._on_expired.pop(key, None)
                 on_expired(pending)
 
+        pending.created = self.clock()
         pending.timeout = timeout
         pending.cancel_timer = async_call_later(hass, timeout, expire)
         self._pending[key] = pending
@@ -219,7 +232,7 @@ class ConfirmationStore:
         if pending.cancel_timer is not None:
             pending.cancel_timer()
             pending.cancel_timer = None
-        if pending.expired(time.monotonic()):
+        if pending.expired(self.clock()):
             if on_expired is not None:
                 on_expired(pending)
             return None

@@ -6,7 +6,6 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from custom_components.local_agent.agent_defaults import agent_data
 from custom_components.local_agent.const import (
     CONF_ALLOW_UNATTENDED,
     CONF_CONFIRMATION_PIN,
@@ -17,7 +16,8 @@ from custom_components.local_agent.const import (
     CONF_SENSITIVE_DOMAINS,
     CONF_SENSITIVE_ENTITIES,
 )
-from custom_components.local_agent.tools import PlannedAction
+from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, State, split_entity_id
 
@@ -64,6 +64,10 @@ class SafetyPolicy:
             if self._is_sensitive(hass, entity_id, depth=0) and entity_id not in found:
                 found.append(entity_id)
         return found
+
+    def is_sensitive(self, hass: HomeAssistant, entity_id: str) -> bool:
+        """Whether changing this one entity (a group: any member) needs confirmation."""
+        return self._is_sensitive(hass, entity_id, depth=0)
 
     def _is_sensitive(self, hass: HomeAssistant, entity_id: str, depth: int) -> bool:
         if entity_id in self.exempt:

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent import server_entry
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_SERVER_GRAMMAR,
@@ -23,12 +22,13 @@ from custom_components.local_agent.engine.server.settings import (
     ServerSettings,
 )
 from custom_components.local_agent.engine.server.worker import ServerWorker
+from custom_components.local_agent.runtime import server as server_entry
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
-from tests.fake_openai import FakeOpenAI, serve_fake_openai
+from testing.fake_openai import FakeOpenAI, serve_fake_openai
+from testing.llama_server import LlamaServer, missing_server_dependencies, start_llama_server
+from testing.real_llama_server import SKIP_REASONS
 from tests.integration.conftest import Agent, async_setup_entry_with_agent
-from tests.llama_server import LlamaServer, missing_server_dependencies, start_llama_server
-from tests.real_llama_server import SKIP_REASONS
 
 API_KEY = "test-key"
 

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.const import (
     CONF_HOME_TOOLS,
     CONF_MAX_TOKENS,
@@ -44,6 +43,7 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallParsed,
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
+from custom_components.local_agent.turn import agent as agent_module
 from homeassistant import config_entries
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -53,9 +53,9 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
-from tests.any_tokens import check_grammar_calls, is_cut_off, longest_call_tokens
-from tests.model_files import QWEN35_TEMPLATE_PATH, qwen35_high_byte_tokens
-from tests.real_llama_server import (
+from testing.any_tokens import check_grammar_calls, is_cut_off, longest_call_tokens
+from testing.model_files import QWEN35_TEMPLATE_PATH, qwen35_high_byte_tokens
+from testing.real_llama_server import (
     RealLlamaServer,
     require_llama_server,
     running_real_llama_server,

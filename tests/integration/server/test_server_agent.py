@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.const import (
     CONF_MAX_TOKENS,
     CONF_TEMPERATURE,
@@ -26,14 +25,15 @@ from custom_components.local_agent.diagnostics import async_get_config_entry_dia
 from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.types import Conversation, ToolSpec
+from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import llm
-from tests.any_tokens import CUT_OFF, longest_answer_tokens
-from tests.fake_openai import DROP, FakeOpenAI, text_chunk
-from tests.llama_server import LlamaServer
+from testing.any_tokens import CUT_OFF, longest_answer_tokens
+from testing.fake_openai import DROP, FakeOpenAI, text_chunk
+from testing.llama_server import LlamaServer
 
 from .conftest import API_KEY, LlamaServers, async_setup_server_agent, worker_of
 

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.agent_defaults import ai_task_data
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
     CONF_MAX_TOKENS,
@@ -20,13 +19,14 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
 )
 from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
-from tests.any_tokens import longest_structure_tokens
-from tests.fake_openai import FakeOpenAI, chat_chunk, text_chunk
-from tests.llama_server import LlamaServer
+from testing.any_tokens import longest_structure_tokens
+from testing.fake_openai import FakeOpenAI, chat_chunk, text_chunk
+from testing.llama_server import LlamaServer
 
 from .conftest import API_KEY, server_entry_data
 

@@ -8,18 +8,18 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent import agent as agent_module
 from custom_components.local_agent.const import CONF_TEMPERATURE, CONF_THINKING_BUDGET
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.server import chat as server_chat
 from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
-from tests.any_tokens import longest_call_tokens, longest_text_bytes
-from tests.fake_openai import FakeOpenAI, chat_chunk, tool_call_delta
-from tests.llama_server import LlamaServer
+from testing.any_tokens import longest_call_tokens, longest_text_bytes
+from testing.fake_openai import FakeOpenAI, chat_chunk, tool_call_delta
+from testing.llama_server import LlamaServer
 
 from .conftest import API_KEY, async_setup_server_agent, worker_of
 

@@ -27,8 +27,8 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-from tests.fake_openai import FakeOpenAI
-from tests.llama_server import LlamaServer, free_port
+from testing.fake_openai import FakeOpenAI
+from testing.llama_server import LlamaServer, free_port
 
 from .conftest import API_KEY, async_setup_server_agent, server_entry_data
 

@@ -10,7 +10,7 @@ import pytest
 
 from custom_components.local_agent.engine.server.settings import ServerMode
 from homeassistant.core import HomeAssistant
-from tests.fake_openai import FakeOpenAI
+from testing.fake_openai import FakeOpenAI
 
 from .conftest import async_setup_server_agent
 

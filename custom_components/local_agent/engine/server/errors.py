@@ -1,7 +1,7 @@
 """Errors of a model server, each naming the server and saying what kind of failure it was.
 
 `kind` says what failed and `facts` the values a sentence about it needs (the server's address
-and what it said); the integration turns them into its translated sentences (error_text.py).
+and what it said); the integration turns them into its translated sentences (turn/error_text.py).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ class ServerUnreachableError(ServerError):
     """No connection could be made (refused, reset, DNS, connect timeout), even after retries."""
 
     kind = ServerFailure.UNREACHABLE
+    warn_in_turn = False  # the connection logs it once, and again when it is back
 
     def describe(self) -> str:
         """Return the log message."""

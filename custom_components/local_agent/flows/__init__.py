@@ -1,0 +1,1 @@
+"""The config flow's parts: adding a model (file or server), its options, subentry flows."""

@@ -1,0 +1,219 @@
+"""What the config flow needs to add a model file: forms, sources, the load check and load.
+
+The steps themselves are LocalAgentConfigFlow's (config_flow.py): choose a known model or any
+Hub file (downloaded with progress) or a local file, prove in a separate process that it
+loads, load it for the new entry. Also the engine options of such an entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import probatio
+
+from custom_components.local_agent.const import (
+    CONF_BACKEND,
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
+    CONF_MODEL_PATH,
+    CONF_THREADS,
+    DEFAULT_CONTEXT_SIZE,
+    LOGGER,
+)
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.interface import GenerationEngine
+from custom_components.local_agent.models import runtime_package as llama_package
+from custom_components.local_agent.models.catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
+from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID, CONF_REVISION
+from custom_components.local_agent.models.file_checks import ModelFileProblem, check_model_file
+from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
+from custom_components.local_agent.models.store import DEFAULT_REVISION, ModelSource
+from custom_components.local_agent.runtime.backend import Backend
+from custom_components.local_agent.runtime.data import engine_settings
+from custom_components.local_agent.runtime.local import local_engines
+from homeassistant.config_entries import ConfigFlowResult, OptionsFlowWithReload
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.selector import (
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TextSelector,
+)
+
+CONF_MODEL = "model"
+# Load-check outcomes that mean the file must not be used (the others are retried at setup).
+_REJECTED = (ProbeOutcome.CRASHED, ProbeOutcome.LOAD_FAILED)
+MODEL_MENU = ["catalog", "hub", "local_file", "server"]
+
+LOCAL_FILE_SCHEMA = probatio.Schema({probatio.Required(CONF_MODEL_PATH): TextSelector()})
+HUB_SCHEMA = probatio.Schema(
+    {
+        probatio.Required(CONF_REPO_ID): TextSelector(),
+        probatio.Required(CONF_FILENAME): TextSelector(),
+        probatio.Optional(CONF_REVISION): TextSelector(),
+    }
+)
+CATALOG_SCHEMA = probatio.Schema(
+    {
+        probatio.Required(CONF_MODEL): SelectSelector(
+            SelectSelectorConfig(
+                options=[model.key for model in KNOWN_MODELS],
+                translation_key="known_model",
+                mode=SelectSelectorMode.LIST,
+            )
+        )
+    }
+)
+# The form each way of choosing a file shows (and shows again with an error).
+ORIGIN_SCHEMAS = {"catalog": CATALOG_SCHEMA, "hub": HUB_SCHEMA, "local_file": LOCAL_FILE_SCHEMA}
+# What the forms suggest when they first open.
+CATALOG_SUGGESTED = {CONF_MODEL: DEFAULT_MODEL.key}
+HUB_SUGGESTED = {CONF_REVISION: DEFAULT_REVISION}
+
+
+def inspect_path(text: str) -> tuple[Path, ModelFileProblem | None]:
+    """Resolve a user-typed path and say what is wrong with it. Blocking."""
+    path = Path(text.strip()).expanduser()
+    return path.resolve(), check_model_file(path)
+
+
+def catalog_source(user_input: dict[str, Any]) -> tuple[ModelSource, str]:
+    """Return the file of the known model chosen in the catalog form, and its title."""
+    model = known_model(user_input[CONF_MODEL]) or DEFAULT_MODEL
+    return ModelSource(model.repo_id, model.filename), model.title
+
+
+def hub_source(user_input: dict[str, Any]) -> tuple[ModelSource, str]:
+    """Return the Hub file named in the hub form, and its title (the file's name)."""
+    source = ModelSource(
+        repo_id=str(user_input[CONF_REPO_ID]).strip(),
+        filename=str(user_input[CONF_FILENAME]).strip().lstrip("/"),
+        revision=str(user_input.get(CONF_REVISION) or DEFAULT_REVISION).strip(),
+    )
+    return source, PurePosixPath(source.filename).name
+
+
+def model_entry_data(data: dict[str, Any]) -> dict[str, Any]:
+    """Return the data of an entry for a model file (it runs in this process)."""
+    return {CONF_BACKEND: Backend.LLAMA_CPP.value, **data}
+
+
+def is_rejected(result: ProbeResult | None) -> bool:
+    """Say whether the load check proved the file unusable (None: llama-cpp is missing)."""
+    return result is not None and result.outcome in _REJECTED
+
+
+def check_failure(result: ProbeResult) -> tuple[str, str]:
+    """Return the form error for a rejected file, and what the test process said."""
+    error = result.detail.splitlines()[-1] if result.detail else result.reason
+    key = "model_crashed" if result.outcome is ProbeOutcome.CRASHED else "model_load_failed"
+    return key, error
+
+
+class ModelLoad:
+    """Check a chosen file in a separate process, then load it for the entry that takes it."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        path: Path,
+        data: dict[str, Any],
+        title: str,
+        options: dict[str, Any],
+    ) -> None:
+        """Hold the file, the entry's data and title for it; nothing runs yet."""
+        self.hass = hass
+        self.path = path
+        self.data = data
+        self.title = title
+        self._options = options
+        self._check: asyncio.Task[ProbeResult | None] | None = None
+        self._load: asyncio.Task[GenerationEngine | None] | None = None
+
+    def placeholders(self) -> dict[str, str]:
+        """Name the file in the progress texts."""
+        return {"filename": self.path.name}
+
+    def check(self) -> asyncio.Task[ProbeResult | None]:
+        """Start (once) the separate-process load check: native code can crash."""
+        if self._check is None:
+            self._check = self.hass.async_create_task(
+                self._async_check(), f"local_agent load check {self.path.name}"
+            )
+        return self._check
+
+    def load(self) -> asyncio.Task[GenerationEngine | None]:
+        """Start (once) the load into the shared registry, held until the flow ends."""
+        if self._load is None:
+            self._load = self.hass.async_create_task(
+                self._async_load(), f"local_agent load {self.path.name}"
+            )
+        return self._load
+
+    def release(self) -> None:
+        """Let go when the flow ends: a new entry set up by now holds the model; else free it."""
+        if self._load is not None:
+            self._load.add_done_callback(self._release_hold)
+
+    async def _async_check(self) -> ProbeResult | None:
+        """Run the separate-process load check; None when llama-cpp-python is missing."""
+        version = await self.hass.async_add_executor_job(llama_package.llama_cpp_version)
+        if version is None:
+            return None
+        return await local_engines(self.hass).check(
+            self.hass, self.path, version, engine_settings(self._options)
+        )
+
+    async def _async_load(self) -> GenerationEngine | None:
+        registry = local_engines(self.hass).registry
+        try:
+            return await registry.acquire(self.path, engine_settings(self._options))
+        except EngineError as err:
+            # The entry's setup loads it again and reports the error the usual way.
+            LOGGER.warning("Loading %s failed: %s", self.path.name, err)
+            return None
+
+    def _release_hold(self, task: asyncio.Task[GenerationEngine | None]) -> None:
+        if task.cancelled() or task.exception() is not None or (worker := task.result()) is None:
+            return
+        registry = local_engines(self.hass).registry
+        self.hass.async_create_background_task(
+            registry.release(worker), f"local_agent release {worker.info.path.name}"
+        )
+
+
+class EngineOptionsFlow(OptionsFlowWithReload):
+    """Context size, threads and flash attention of a loaded model."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Show and save the engine options; the entry reloads with them."""
+        if user_input is not None:
+            return self.async_create_entry(data=user_input)
+        schema = probatio.Schema(
+            {
+                probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): NumberSelector(
+                    NumberSelectorConfig(
+                        min=1024, max=131072, step=512, mode=NumberSelectorMode.BOX
+                    )
+                ),
+                probatio.Required(CONF_THREADS, default=0): NumberSelector(
+                    NumberSelectorConfig(min=0, max=256, step=1, mode=NumberSelectorMode.BOX)
+                ),
+                probatio.Required(CONF_FLASH_ATTENTION, default="auto"): SelectSelector(
+                    SelectSelectorConfig(
+                        options=["auto", "on", "off"],
+                        translation_key=CONF_FLASH_ATTENTION,
+                        mode=SelectSelectorMode.DROPDOWN,
+                    )
+                ),
+            }
+        )
+        return self.async_show_form(
+            step_id="init",
+            data_schema=self.add_suggested_values_to_schema(schema, self.config_entry.options),
+        )

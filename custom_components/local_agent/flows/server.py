@@ -1,0 +1,246 @@
+"""What the config flow needs for a model on a server, and the options of such an entry.
+
+The steps are LocalAgentConfigFlow's (config_flow.py). Step `server`: address, API key, mode
+and concurrency; the server must answer /v1/models. Step `server_model`: the model, chosen from
+the server's list (skipped when it serves one); then the whole check (engine/server/validate.py)
+runs before the entry is created or changed. Steps `reauth`/`reauth_confirm`: the server refused
+the entry's API key (on setup, or in a conversation): ask for the key, check it the same way,
+save it and reload the entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import probatio
+
+from custom_components.local_agent.const import (
+    CONF_BACKEND,
+    CONF_CONNECT_TIMEOUT,
+    CONF_MAX_CONCURRENT,
+    CONF_READ_TIMEOUT,
+    CONF_SERVER_GRAMMAR,
+    CONF_SERVER_MODE,
+    CONF_SERVER_MODEL,
+    CONF_SERVER_URL,
+)
+from custom_components.local_agent.engine.server.errors import (
+    ServerAuthError,
+    ServerError,
+    ServerFailure,
+    ServerModelMissingError,
+    ServerToolsNotSupportedError,
+)
+from custom_components.local_agent.engine.server.settings import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_MAX_CONCURRENT,
+    DEFAULT_READ_TIMEOUT,
+    ServerMode,
+    ServerSettings,
+)
+from custom_components.local_agent.engine.server.validate import async_list_models, async_validate
+from custom_components.local_agent.runtime.backend import Backend
+from custom_components.local_agent.runtime.server import is_server_entry, server_settings
+from homeassistant.config_entries import ConfigEntry, ConfigFlowResult, OptionsFlowWithReload
+from homeassistant.const import CONF_API_KEY
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.selector import (
+    BooleanSelector,
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+
+def _number(low: float, high: float, step: float) -> NumberSelector:
+    return NumberSelector(
+        NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
+    )
+
+
+SERVER_SCHEMA = probatio.Schema(
+    {
+        probatio.Required(CONF_SERVER_URL): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.URL)
+        ),
+        probatio.Optional(CONF_API_KEY): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.PASSWORD)
+        ),
+        probatio.Required(CONF_SERVER_MODE, default=str(ServerMode.COMPLETIONS)): SelectSelector(
+            SelectSelectorConfig(
+                options=[str(mode) for mode in ServerMode],
+                translation_key=CONF_SERVER_MODE,
+                mode=SelectSelectorMode.LIST,
+            )
+        ),
+        probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): _number(1, 64, 1),
+    }
+)
+
+REAUTH_SCHEMA = probatio.Schema(
+    {
+        probatio.Optional(CONF_API_KEY): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.PASSWORD)
+        ),
+    }
+)
+
+OPTIONS_SCHEMA = probatio.Schema(
+    {
+        probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): _number(1, 64, 1),
+        probatio.Required(CONF_CONNECT_TIMEOUT, default=DEFAULT_CONNECT_TIMEOUT): _number(
+            1, 120, 1
+        ),
+        probatio.Required(CONF_READ_TIMEOUT, default=DEFAULT_READ_TIMEOUT): _number(5, 600, 1),
+        probatio.Required(CONF_SERVER_GRAMMAR, default=True): BooleanSelector(),
+    }
+)
+
+
+def error_key(err: ServerError) -> str:
+    """Return the form error for a failed check."""
+    if isinstance(err, ServerAuthError):
+        return "invalid_auth"
+    if isinstance(err, ServerModelMissingError):
+        return "server_model_not_found"
+    if isinstance(err, ServerToolsNotSupportedError):
+        return "tools_not_supported"
+    if err.kind in (
+        ServerFailure.UNREACHABLE,
+        ServerFailure.TIMEOUT,
+        ServerFailure.CONNECTION_LOST,
+    ):
+        return "cannot_connect"
+    return "server_error"
+
+
+def form_errors(err: ServerError | None) -> tuple[dict[str, str], dict[str, str]]:
+    """Return the errors and placeholders a form shows after a check (None: none failed)."""
+    if err is None:
+        return {}, {"error": ""}
+    return {"base": error_key(err)}, {"error": err.detail}
+
+
+async def async_server_models(
+    hass: HomeAssistant, settings: ServerSettings
+) -> tuple[tuple[str, ...], ServerError | None]:
+    """Ask the server which models it serves; return them, or what failed."""
+    try:
+        facts = await async_list_models(async_get_clientsession(hass), settings)
+    except ServerError as err:
+        return (), err
+    return tuple(facts.models), None
+
+
+async def async_check_server(hass: HomeAssistant, settings: ServerSettings) -> ServerError | None:
+    """Run the whole check of a server and its model (server/validate.py); return what failed."""
+    try:
+        await async_validate(async_get_clientsession(hass), settings)
+    except ServerError as err:
+        return err
+    return None
+
+
+def flow_settings(data: Mapping[str, Any], options: Mapping[str, Any]) -> ServerSettings:
+    """Return settings to check a server with while the user waits: no retries."""
+    return replace(server_settings(data, options), retries=0)
+
+
+def server_input_settings(server_input: Mapping[str, Any], model: str = "") -> ServerSettings:
+    """Return the settings the server form (and a model) describe, to check them."""
+    data = {**server_input, CONF_SERVER_MODEL: model}
+    return flow_settings(data, data)
+
+
+def current_server_data(entry: ConfigEntry | None) -> dict[str, Any]:
+    """Return what the forms suggest when reconfiguring a server entry (else nothing)."""
+    if entry is None or not is_server_entry(entry):
+        return {}
+    return {**entry.options, **entry.data}
+
+
+def server_model_schema(models: tuple[str, ...]) -> probatio.Schema:
+    """Choose one of the server's models (or name another)."""
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_SERVER_MODEL): SelectSelector(
+                SelectSelectorConfig(
+                    options=list(models), custom_value=True, mode=SelectSelectorMode.DROPDOWN
+                )
+            )
+        }
+    )
+
+
+def suggested_server_model(models: tuple[str, ...], entry: ConfigEntry | None) -> dict[str, Any]:
+    """Suggest the entry's model when the server still has it, else the server's first."""
+    current = current_server_data(entry).get(CONF_SERVER_MODEL)
+    default = current if current in models else None
+    return {CONF_SERVER_MODEL: default or next(iter(models), "")}
+
+
+def server_entry_data(settings: ServerSettings) -> dict[str, Any]:
+    """Return the data of an entry for a model on a server."""
+    data: dict[str, Any] = {
+        CONF_BACKEND: Backend.SERVER.value,
+        CONF_SERVER_URL: settings.root,
+        CONF_SERVER_MODEL: settings.model,
+        CONF_SERVER_MODE: str(settings.mode),
+    }
+    if settings.api_key:
+        data[CONF_API_KEY] = settings.api_key
+    return data
+
+
+def server_unique_id(settings: ServerSettings) -> str:
+    """Return the unique id of an entry: one per model on a server."""
+    return f"{settings.root}#{settings.model}"
+
+
+def reauth_placeholders(entry: ConfigEntry) -> dict[str, str]:
+    """Name the server and model that refused the key."""
+    return {
+        "url": str(entry.data.get(CONF_SERVER_URL, "")),
+        "model": str(entry.data.get(CONF_SERVER_MODEL, "")),
+    }
+
+
+def reauth_data(entry: ConfigEntry, user_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the entry's data with the new key (none when the field was left empty)."""
+    data = {key: value for key, value in entry.data.items() if key != CONF_API_KEY}
+    key = str(user_input.get(CONF_API_KEY) or "").strip()
+    if key:
+        data[CONF_API_KEY] = key
+    return data
+
+
+class ServerOptionsFlow(OptionsFlowWithReload):
+    """Concurrency, timeouts and the grammar of a server entry."""
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Show the server options (their own step, with their own texts)."""
+        return await self.async_step_server(user_input)
+
+    async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Save the options; the entry reloads with them."""
+        if user_input is not None:
+            data = {
+                **user_input,
+                CONF_MAX_CONCURRENT: int(user_input[CONF_MAX_CONCURRENT]),
+            }
+            return self.async_create_entry(data=data)
+        return self.async_show_form(
+            step_id="server",
+            data_schema=self.add_suggested_values_to_schema(
+                OPTIONS_SCHEMA, self.config_entry.options
+            ),
+        )

@@ -1,0 +1,96 @@
+"""Subentry flows of a model entry: conversation agents and AI tasks, added or reconfigured.
+
+Both show one form (subentry_forms.py) and save what it gives the same way: the stored data is
+flat, whatever sections the form groups its fields in.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from custom_components.local_agent.const import (
+    DEFAULT_AGENT_NAME,
+    DEFAULT_AI_TASK_NAME,
+    DOMAIN,
+    SUBENTRY_AI_TASK,
+    SUBENTRY_CONVERSATION,
+)
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryFlow, SubentryFlowResult
+from homeassistant.const import CONF_NAME
+from homeassistant.core import HomeAssistant
+
+from .subentry_forms import AGENT_FORM, AI_TASK_FORM, SubentryForm
+
+
+def default_agent_name(
+    hass: HomeAssistant, model_title: str, subentry_type: str = SUBENTRY_CONVERSATION
+) -> str:
+    """Name a new agent (or AI task) after its model, unique among all Local Agent subentries.
+
+    "Local Agent (BotPsy-0.8B Q8_0)", then "Local Agent (BotPsy-0.8B Q8_0) 2", and so on: the
+    pipeline picker lists agents by name, so two must never look the same. AI tasks are
+    "Local Agent AI Task (BotPsy-0.8B Q8_0)", for the AI Task picker and automation editors.
+    """
+    model = model_title.removesuffix(".gguf").strip()
+    prefix = DEFAULT_AI_TASK_NAME if subentry_type == SUBENTRY_AI_TASK else DEFAULT_AGENT_NAME
+    base = f"{prefix} ({model})" if model else prefix
+    taken = {
+        subentry.title.casefold()
+        for entry in hass.config_entries.async_entries(DOMAIN)
+        for subentry in entry.subentries.values()
+    }
+    name, number = base, 2
+    while name.casefold() in taken:
+        name, number = f"{base} {number}", number + 1
+    return name
+
+
+class SubentryFormFlow(ConfigSubentryFlow):
+    """Add or reconfigure a subentry with one form (`form` says which)."""
+
+    form: ClassVar[SubentryForm]
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
+        """Add one (its suggested name says which model and is not taken yet)."""
+        name = default_agent_name(self.hass, self._get_entry().title, self._subentry_type)
+        return await self._async_form(user_input, {CONF_NAME: name})
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> SubentryFlowResult:
+        """Change its settings."""
+        subentry = self._get_reconfigure_subentry()
+        return await self._async_form(user_input, {CONF_NAME: subentry.title, **subentry.data})
+
+    async def _async_form(
+        self, user_input: dict[str, Any] | None, current: dict[str, Any]
+    ) -> SubentryFlowResult:
+        if self._get_entry().state is not ConfigEntryState.LOADED:
+            return self.async_abort(reason="entry_not_loaded")
+        schema = self.form.schema(self.hass)
+        if user_input is not None:
+            data = self.form.data(schema, user_input)
+            title = data.pop(CONF_NAME)
+            if self.source == "user":
+                return self.async_create_entry(title=title, data=data)
+            return self.async_update_and_abort(
+                self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+            )
+        return self.async_show_form(
+            step_id="user" if self.source == "user" else "reconfigure",
+            data_schema=self.add_suggested_values_to_schema(
+                schema, self.form.suggested(schema, current)
+            ),
+        )
+
+
+class ConversationAgentFlow(SubentryFormFlow):
+    """Add or reconfigure a conversation agent."""
+
+    form = AGENT_FORM
+
+
+class AITaskFlow(SubentryFormFlow):
+    """Add or reconfigure an AI task (ai_task.generate_data on this model)."""
+
+    form = AI_TASK_FORM

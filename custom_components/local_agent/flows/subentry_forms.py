@@ -1,0 +1,223 @@
+"""The forms of the subentries: a conversation agent (in sections) and an AI task.
+
+A form may group its fields in sections (homeassistant.data_entry_flow.section), as core's
+flows do; the subentry's data stays flat all the same, so the agent, the safety policy and the
+subentries of older versions never see a section. `SubentryForm` nests the flat data into the
+form's sections to show it, and flattens what the form gives back to store it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import probatio
+
+from custom_components.local_agent.const import (
+    CONF_ALLOW_UNATTENDED,
+    CONF_CONFIRMATION_PIN,
+    CONF_CONFIRMATION_TIMEOUT,
+    CONF_EXEMPT_ENTITIES,
+    CONF_EXEMPT_TOOLS,
+    CONF_HISTORY_TOKENS,
+    CONF_HOME_TOOLS,
+    CONF_MAX_ROUNDS,
+    CONF_MAX_TOKENS,
+    CONF_MIN_P,
+    CONF_PRESENCE_PENALTY,
+    CONF_SENSITIVE_COVER_CLASSES,
+    CONF_SENSITIVE_DOMAINS,
+    CONF_SENSITIVE_ENTITIES,
+    CONF_TEMPERATURE,
+    CONF_THINKING,
+    CONF_THINKING_BUDGET,
+    CONF_TOP_K,
+    CONF_TOP_P,
+)
+from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
+from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import section
+from homeassistant.helpers import llm
+from homeassistant.helpers.selector import (
+    BooleanSelector,
+    EntitySelector,
+    EntitySelectorConfig,
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    SelectOptionDict,
+    SelectSelector,
+    SelectSelectorConfig,
+    TemplateSelector,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+
+SENSITIVE_DOMAIN_CHOICES = [
+    "lock",
+    "alarm_control_panel",
+    "valve",
+    "cover",
+    "climate",
+    "water_heater",
+    "switch",
+    "script",
+]
+COVER_CLASS_CHOICES = ["garage", "door", "gate", "window", "shutter", "awning"]
+# The sections of the agent form: what it does, how the model writes, what needs a yes.
+SECTION_AGENT: Final = "agent"
+SECTION_MODEL: Final = "model"
+SECTION_SAFETY: Final = "safety"
+
+
+def _number(low: float, high: float, step: float) -> NumberSelector:
+    return NumberSelector(
+        NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
+    )
+
+
+def _model_fields(min_tokens: int) -> dict[probatio.Marker, Any]:
+    """Thinking, sampling and answer length: the fields an agent and an AI task share."""
+    return {
+        probatio.Required(CONF_THINKING): BooleanSelector(),
+        probatio.Required(CONF_THINKING_BUDGET): _number(0, 4096, 1),
+        probatio.Required(CONF_TEMPERATURE): _number(0, 2, 0.05),
+        probatio.Required(CONF_TOP_P): _number(0, 1, 0.01),
+        probatio.Required(CONF_TOP_K): _number(0, 200, 1),
+        probatio.Required(CONF_MIN_P): _number(0, 1, 0.01),
+        probatio.Required(CONF_PRESENCE_PENALTY): _number(0, 2, 0.05),
+        probatio.Required(CONF_MAX_TOKENS): _number(min_tokens, 8192, 1),
+    }
+
+
+def agent_schema(hass: HomeAssistant) -> probatio.Schema:
+    """Form of an agent subentry: its name, then the agent, model and safety sections."""
+    apis = [SelectOptionDict(label=api.name, value=api.id) for api in llm.async_get_apis(hass)]
+    agent = {
+        probatio.Optional(CONF_PROMPT): TemplateSelector(),
+        probatio.Required(CONF_HOME_TOOLS): BooleanSelector(),
+        probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
+            SelectSelectorConfig(options=apis, multiple=True)
+        ),
+        probatio.Required(CONF_MAX_ROUNDS): _number(1, 10, 1),
+    }
+    model = {
+        **_model_fields(min_tokens=64),
+        probatio.Required(CONF_HISTORY_TOKENS): _number(0, 32768, 100),
+    }
+    safety = {
+        probatio.Required(CONF_SENSITIVE_DOMAINS): SelectSelector(
+            SelectSelectorConfig(
+                options=SENSITIVE_DOMAIN_CHOICES,
+                multiple=True,
+                custom_value=True,
+                translation_key=CONF_SENSITIVE_DOMAINS,
+            )
+        ),
+        probatio.Required(CONF_SENSITIVE_COVER_CLASSES): SelectSelector(
+            SelectSelectorConfig(
+                options=COVER_CLASS_CHOICES,
+                multiple=True,
+                translation_key=CONF_SENSITIVE_COVER_CLASSES,
+            )
+        ),
+        probatio.Optional(CONF_SENSITIVE_ENTITIES): EntitySelector(
+            EntitySelectorConfig(multiple=True)
+        ),
+        probatio.Optional(CONF_EXEMPT_ENTITIES): EntitySelector(
+            EntitySelectorConfig(multiple=True)
+        ),
+        probatio.Optional(CONF_EXEMPT_TOOLS): TextSelector(TextSelectorConfig(multiple=True)),
+        probatio.Optional(CONF_CONFIRMATION_PIN): TextSelector(
+            TextSelectorConfig(type=TextSelectorType.PASSWORD)
+        ),
+        probatio.Required(CONF_ALLOW_UNATTENDED): BooleanSelector(),
+        probatio.Required(CONF_CONFIRMATION_TIMEOUT): _number(5, 300, 1),
+    }
+    return probatio.Schema(
+        {
+            probatio.Required(CONF_NAME): TextSelector(),
+            probatio.Required(SECTION_AGENT): section(probatio.Schema(agent)),
+            probatio.Required(SECTION_MODEL): section(probatio.Schema(model), {"collapsed": True}),
+            probatio.Required(SECTION_SAFETY): section(
+                probatio.Schema(safety), {"collapsed": True}
+            ),
+        }
+    )
+
+
+def ai_task_schema(hass: HomeAssistant) -> probatio.Schema:
+    """Form of an AI task subentry: no tools, no instructions, no safety (it never acts)."""
+    return probatio.Schema(
+        {probatio.Required(CONF_NAME): TextSelector(), **_model_fields(min_tokens=16)}
+    )
+
+
+def section_fields(schema: probatio.Schema) -> dict[str, tuple[str, ...]]:
+    """Name the fields of each section of a form."""
+    return {
+        str(key): tuple(str(field) for field in value.schema.schema)
+        for key, value in schema.schema.items()
+        if isinstance(value, section)
+    }
+
+
+def nest(schema: probatio.Schema, flat: Mapping[str, Any]) -> dict[str, Any]:
+    """Group flat values as the form's sections hold them (its other fields stay on top)."""
+    sections = section_fields(schema)
+    inside = {field for fields in sections.values() for field in fields}
+    nested: dict[str, Any] = {key: value for key, value in flat.items() if key not in inside}
+    for name, fields in sections.items():
+        nested[name] = {field: flat[field] for field in fields if field in flat}
+    return nested
+
+
+def flatten(schema: probatio.Schema, user_input: Mapping[str, Any]) -> dict[str, Any]:
+    """Take what a form gave back out of its sections: one flat dict, as subentries store."""
+    sections = section_fields(schema)
+    flat = {key: value for key, value in user_input.items() if key not in sections}
+    for name in sections:
+        flat.update(user_input.get(name) or {})
+    return flat
+
+
+@dataclass(frozen=True, slots=True)
+class SubentryForm:
+    """One subentry form: its schema, the defaults behind it and its whole-number fields."""
+
+    schema: Callable[[HomeAssistant], probatio.Schema]
+    defaults: Callable[[], dict[str, Any]]
+    integers: tuple[str, ...]
+
+    def suggested(self, schema: probatio.Schema, current: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the values to show: the current ones over the defaults, in sections."""
+        return nest(schema, {**self.defaults(), **current})
+
+    def data(self, schema: probatio.Schema, user_input: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the flat data to store (with the name): the input over the defaults."""
+        data = {**self.defaults(), **flatten(schema, user_input)}
+        for key in self.integers:
+            data[key] = int(data[key])
+        return data
+
+
+AGENT_FORM: Final = SubentryForm(
+    schema=agent_schema,
+    defaults=agent_data,
+    integers=(
+        CONF_THINKING_BUDGET,
+        CONF_TOP_K,
+        CONF_MAX_TOKENS,
+        CONF_MAX_ROUNDS,
+        CONF_HISTORY_TOKENS,
+        CONF_CONFIRMATION_TIMEOUT,
+    ),
+)
+AI_TASK_FORM: Final = SubentryForm(
+    schema=ai_task_schema,
+    defaults=ai_task_data,
+    integers=(CONF_THINKING_BUDGET, CONF_TOP_K, CONF_MAX_TOKENS),
+)

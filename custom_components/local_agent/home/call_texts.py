@@ -1,0 +1,351 @@
+"""What a call says it does: the one verb table, entity names, and every text describing a call.
+
+Our own tools name a service ("lock.unlock"); Home Assistant's intents name a generic one
+("HassTurnOff" on a lock calls lock.unlock). Both read through the same table, so a call reads
+the same whichever tool the model picked. A call that runs other things (a script's steps, a
+scene's states, a group's members) also names what it does to the sensitive entities inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from custom_components.local_agent.compat import scene_states, script_sequence, target_entities
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant, split_entity_id
+
+from .actions import PlannedAction
+from .service_catalog import SECRET_FIELDS
+
+# What a service does, as a verb in front of the names of its targets. Keyed by (domain,
+# service); (None, service) holds for every domain. Services missing here read as their name.
+VERBS: Final[Mapping[tuple[str | None, str], str]] = {
+    (None, "alarm_arm_away"): "arm (away)",
+    (None, "alarm_arm_home"): "arm (home)",
+    (None, "alarm_arm_night"): "arm (night)",
+    (None, "alarm_arm_vacation"): "arm (vacation)",
+    (None, "alarm_disarm"): "disarm",
+    (None, "close_cover"): "close",
+    (None, "close_cover_tilt"): "close the tilt of",
+    (None, "close_valve"): "close",
+    (None, "media_next_track"): "skip to the next track on",
+    (None, "media_pause"): "pause",
+    (None, "media_play"): "play",
+    (None, "media_previous_track"): "go back a track on",
+    (None, "media_stop"): "stop",
+    (None, "open_cover"): "open",
+    (None, "open_cover_tilt"): "open the tilt of",
+    (None, "open_valve"): "open",
+    (None, "return_to_base"): "send back to base",
+    (None, "set_cover_position"): "set the position of",
+    (None, "set_cover_tilt_position"): "set the tilt of",
+    (None, "set_position"): "set the position of",
+    (None, "set_valve_position"): "set the position of",
+    (None, "start_mowing"): "start",
+    (None, "stop_cover"): "stop",
+    (None, "stop_valve"): "stop",
+    (None, "volume_set"): "set the volume of",
+    ("script", "turn_on"): "run",
+    ("script", "toggle"): "run",
+    ("automation", "trigger"): "run",
+}
+
+# A generic service on a domain with services of its own: what Home Assistant calls instead
+# (homeassistant.turn_off, a group's turn_off and HassTurnOff all unlock a lock).
+_DOMAIN_SERVICES: Final[Mapping[tuple[str, str], str]] = {
+    ("lock", "turn_on"): "lock",
+    ("lock", "turn_off"): "unlock",
+    ("cover", "turn_on"): "open_cover",
+    ("cover", "turn_off"): "close_cover",
+    ("cover", "set_position"): "set_cover_position",
+    ("cover", "stop"): "stop_cover",
+    ("valve", "turn_on"): "open_valve",
+    ("valve", "turn_off"): "close_valve",
+    ("valve", "set_position"): "set_valve_position",
+    ("valve", "stop"): "stop_valve",
+}
+
+# The generic service each of Home Assistant's service intents calls.
+_INTENT_SERVICES: Final[Mapping[str, str]] = {
+    "HassTurnOn": "turn_on",
+    "HassTurnOff": "turn_off",
+    "HassToggle": "toggle",
+    "HassOpenCover": "open_cover",
+    "HassCloseCover": "close_cover",
+    "HassStopMoving": "stop",
+    "HassSetPosition": "set_position",
+}
+
+# A state a scene sets, as the service that reaches it; (None, state) holds for every domain.
+_STATE_SERVICES: Final[Mapping[tuple[str | None, str], str]] = {
+    ("lock", "locked"): "lock",
+    ("lock", "unlocked"): "unlock",
+    ("lock", "open"): "open",
+    (None, "open"): "turn_on",
+    (None, "closed"): "turn_off",
+    (None, "on"): "turn_on",
+    (None, "off"): "turn_off",
+    (None, "disarmed"): "alarm_disarm",
+    (None, "armed_away"): "alarm_arm_away",
+    (None, "armed_home"): "alarm_arm_home",
+    (None, "armed_night"): "alarm_arm_night",
+    (None, "armed_vacation"): "alarm_arm_vacation",
+}
+
+# Scripts calling scripts, scenes in groups ...: followed this deep.
+MAX_DEPTH: Final = 5
+
+
+def service_of(domain: str, service: str) -> str:
+    """Return the service a call really makes on a `domain` entity (turn_off on a lock: unlock)."""
+    return _DOMAIN_SERVICES.get((domain, service), service)
+
+
+def intent_service(intent_type: str | None, domain: str) -> str | None:
+    """Return the service a service intent calls on a `domain` entity; None for other intents."""
+    generic = _INTENT_SERVICES.get(intent_type or "")
+    return service_of(domain, generic) if generic is not None else None
+
+
+def verb(domain: str, service: str) -> str:
+    """How a service reads in front of its targets' names."""
+    return VERBS.get((domain, service)) or VERBS.get((None, service)) or service.replace("_", " ")
+
+
+def intent_verb(intent_type: str | None, domain: str) -> str:
+    """How an intent reads on a domain's entities ("HassTurnOff" on a lock unlocks it)."""
+    if intent_type is None:
+        return "run"
+    service = intent_service(intent_type, domain)
+    return verb(domain, service) if service is not None else f"run {intent_type} on"
+
+
+def entity_name(hass: HomeAssistant, entity_id: str) -> str:
+    """Return the friendly name of an entity, or its id when it has no state."""
+    state = hass.states.get(entity_id)
+    return state.name if state is not None else entity_id
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Join names as "A", "A and B" or "A, B and C"."""
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def sentence(descriptions: Sequence[str]) -> str:
+    """Join descriptions of calls into the start of a sentence ("Unlock Front Door and ...")."""
+    text = join_names(descriptions)
+    return text[:1].upper() + text[1:]
+
+
+type IsSensitive = Callable[[str], bool]
+
+
+def describe_action(
+    hass: HomeAssistant, action: PlannedAction, is_sensitive: IsSensitive | None = None
+) -> str:
+    """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
+
+    With `is_sensitive`, what the call does to sensitive entities inside its targets follows
+    ("run Open up (this will unlock Front Door)").
+    """
+    names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids])
+    if action.domain is None or action.service is None:
+        return f"read the state of {names}"
+    shown = [f"{key} {value}" for key, value in action.data.items() if key not in SECRET_FIELDS]
+    text = f"{verb(action.domain, action.service)} {names}"
+    text += f" ({', '.join(shown)})" if shown else ""
+    if is_sensitive is not None:
+        text += _inside_text(
+            hass, [(entity_id, action.service) for entity_id in action.entity_ids], is_sensitive
+        )
+    return text
+
+
+def describe_api_call(
+    hass: HomeAssistant,
+    *,
+    label: str,
+    intent_type: str | None,
+    outcome: Mapping[str, Any],
+    sensitive: Sequence[str],
+    is_sensitive: IsSensitive,
+) -> str:
+    """Say what a held call of an LLM API tool does to its sensitive targets.
+
+    `outcome` holds every argument that changes what happens ("set the position of Hall
+    Window to 30 %"); without known sensitive targets the tool is named by its label.
+    """
+    outcome = dict(outcome)
+    if not sensitive:
+        text = f"use {label}"
+        return f"{text} with {_arguments_text(outcome)}" if outcome else text
+    by_verb: dict[str, list[str]] = {}
+    for entity_id in sensitive:
+        by_verb.setdefault(intent_verb(intent_type, _domain(entity_id)), []).append(
+            entity_name(hass, entity_id)
+        )
+    text = " and ".join(f"{verb} {join_names(sorted(names))}" for verb, names in by_verb.items())
+    if intent_type == "HassSetPosition" and "position" in outcome:
+        text += f" to {outcome.pop('position')} %"
+    if outcome:
+        text += f" ({_arguments_text(outcome)})"
+    services = [
+        (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
+        for entity_id in sensitive
+    ]
+    return text + _inside_text(hass, services, is_sensitive)
+
+
+def _arguments_text(arguments: Mapping[str, Any]) -> str:
+    def value_text(value: Any) -> str:
+        if isinstance(value, list):
+            return join_names([str(item) for item in value])
+        return str(value)
+
+    return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
+
+
+def _domain(entity_id: str) -> str:
+    return split_entity_id(entity_id)[0]
+
+
+# What runs inside a target -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a call does to one sensitive entity inside one of its targets."""
+
+    entity_id: str
+    service: str | None  # None: a state a scene sets that no service names
+    state: str | None = None
+
+
+def inner_effects(
+    hass: HomeAssistant, entity_id: str, service: str, is_sensitive: IsSensitive
+) -> list[Effect]:
+    """Return what a call of `service` on `entity_id` does to sensitive entities inside it.
+
+    A script's steps, the states a scene sets, a group's members: followed MAX_DEPTH deep.
+    """
+    found: list[Effect] = []
+    for effect in _effects(hass, entity_id, service, is_sensitive, depth=0, seen={entity_id}):
+        if effect not in found:
+            found.append(effect)
+    return found
+
+
+def _inside_text(
+    hass: HomeAssistant, calls: Iterable[tuple[str, str]], is_sensitive: IsSensitive
+) -> str:
+    calls = list(calls)
+    named = {entity_id for entity_id, _ in calls}
+    effects: list[Effect] = []
+    for entity_id, service in calls:
+        for effect in inner_effects(hass, entity_id, service, is_sensitive):
+            if effect not in effects and effect.entity_id not in named:
+                effects.append(effect)
+    if not effects:
+        return ""
+    by_verb: dict[str, list[str]] = {}
+    for effect in effects:
+        name = entity_name(hass, effect.entity_id)
+        if effect.service is None:
+            by_verb.setdefault(f"set {name} to", []).append(str(effect.state))
+        else:
+            by_verb.setdefault(verb(_domain(effect.entity_id), effect.service), []).append(name)
+    parts = [f"{verb} {join_names(names)}" for verb, names in by_verb.items()]
+    return f" (this will {' and '.join(parts)})"
+
+
+def _effects(
+    hass: HomeAssistant,
+    entity_id: str,
+    service: str,
+    is_sensitive: IsSensitive,
+    *,
+    depth: int,
+    seen: set[str],
+) -> Iterator[Effect]:
+    if depth >= MAX_DEPTH:
+        return
+    domain = _domain(entity_id)
+    if domain == "script" and service in {"turn_on", "toggle"}:
+        steps = script_sequence(hass, entity_id) or []
+        calls = [
+            (target, service_of(_domain(target), step_service))
+            for step_service, targets in _script_calls(hass, steps)
+            for target in targets
+        ]
+    elif domain == "scene" and service == "turn_on":
+        calls = []
+        for member, state in (scene_states(hass, entity_id) or {}).items():
+            member_domain = _domain(member)
+            target_service = _STATE_SERVICES.get((member_domain, state)) or _STATE_SERVICES.get(
+                (None, state)
+            )
+            if target_service is None:
+                if is_sensitive(member):
+                    yield Effect(member, None, state)
+                continue
+            calls.append((member, service_of(member_domain, target_service)))
+    else:
+        calls = [(m, service_of(_domain(m), service)) for m in _members(hass, entity_id)]
+    for member, member_service in calls:
+        if member in seen:
+            continue
+        nested = list(
+            _effects(
+                hass, member, member_service, is_sensitive, depth=depth + 1, seen={*seen, member}
+            )
+        )
+        if nested:
+            yield from nested
+        elif is_sensitive(member):
+            yield Effect(member, member_service)
+
+
+def _members(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Members of a group-like entity (old-style groups, light/cover/lock groups)."""
+    state = hass.states.get(entity_id)
+    members = state.attributes.get(ATTR_ENTITY_ID) if state is not None else None
+    if isinstance(members, str):
+        return [members]
+    if isinstance(members, list | tuple):
+        return [member for member in members if isinstance(member, str)]
+    return []
+
+
+_NESTED_STEPS: Final = ("sequence", "then", "else", "default")
+
+
+def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[str, list[str]]]:
+    """Every service a script's steps call, with its entity targets (templates are skipped)."""
+    for step in steps:
+        if not isinstance(step, Mapping):
+            continue
+        action = step.get("action", step.get("service"))
+        if isinstance(action, str) and "." in action:
+            domain, service = action.split(".", 1)
+            target = {**(step.get("data") or {}), **(step.get("target") or {})}
+            targets = target_entities(hass, target)
+            if domain == "script" and service not in {"turn_on", "turn_off", "toggle", "reload"}:
+                targets, service = [f"script.{service}"], "turn_on"
+            yield service, targets
+        if isinstance(scene := step.get("scene"), str):
+            yield "turn_on", [scene]
+        for key in _NESTED_STEPS:
+            if isinstance(nested := step.get(key), list):
+                yield from _script_calls(hass, nested)
+        for option in step.get("choose") or ():
+            if isinstance(option, Mapping) and isinstance(option.get("sequence"), list):
+                yield from _script_calls(hass, option["sequence"])
+        if isinstance(repeat := step.get("repeat"), Mapping):
+            yield from _script_calls(hass, repeat.get("sequence") or ())
+        for branch in step.get("parallel") or ():
+            yield from _script_calls(hass, [branch])

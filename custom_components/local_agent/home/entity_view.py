@@ -1,0 +1,269 @@
+"""How exposed entities look to the model: names, areas, aliases and relevant state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from homeassistant.components.sensor import async_rounded_state
+from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
+
+NO_AREA: Final = "No area"
+# Keys of a state_summary other than its attributes.
+_SUMMARY_KEYS: Final = frozenset({"entity_id", "name", "area", "state"})
+
+# Per domain: (state attribute, key shown to the model). Keys match tool field names
+# where one exists, so "position=70" reads as the value set_cover_position takes.
+_ATTRIBUTES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
+    "binary_sensor": (("device_class", "device_class"),),
+    "climate": (
+        ("current_temperature", "current_temperature"),
+        ("temperature", "temperature"),
+        ("target_temp_low", "target_temp_low"),
+        ("target_temp_high", "target_temp_high"),
+        ("current_humidity", "current_humidity"),
+        ("hvac_action", "hvac_action"),
+        ("hvac_modes", "hvac_modes"),
+        ("preset_mode", "preset_mode"),
+        ("preset_modes", "preset_modes"),
+        ("fan_mode", "fan_mode"),
+        ("fan_modes", "fan_modes"),
+    ),
+    "cover": (
+        ("device_class", "device_class"),
+        ("current_position", "position"),
+        ("current_tilt_position", "tilt_position"),
+    ),
+    "fan": (
+        ("percentage", "percentage"),
+        ("preset_mode", "preset_mode"),
+        ("preset_modes", "preset_modes"),
+        ("oscillating", "oscillating"),
+        ("direction", "direction"),
+    ),
+    "humidifier": (
+        ("humidity", "humidity"),
+        ("current_humidity", "current_humidity"),
+        ("mode", "mode"),
+        ("available_modes", "available_modes"),
+    ),
+    "input_number": (("min", "min"), ("max", "max"), ("unit_of_measurement", "unit")),
+    "input_select": (("options", "options"),),
+    "media_player": (
+        ("media_title", "media_title"),
+        ("media_artist", "media_artist"),
+        ("volume_level", "volume_level"),
+        ("is_volume_muted", "is_volume_muted"),
+        ("source", "source"),
+        ("source_list", "source_list"),
+    ),
+    "number": (("min", "min"), ("max", "max"), ("unit_of_measurement", "unit")),
+    "remote": (("current_activity", "activity"), ("activity_list", "activity_list")),
+    "select": (("options", "options"),),
+    "siren": (("available_tones", "available_tones"),),
+    "timer": (("duration", "duration"), ("remaining", "remaining")),
+    "update": (("installed_version", "installed_version"), ("latest_version", "latest_version")),
+    "vacuum": (
+        ("fan_speed", "fan_speed"),
+        ("fan_speed_list", "fan_speed_list"),
+        ("battery_level", "battery_level"),
+    ),
+    "valve": (("device_class", "device_class"), ("current_position", "position")),
+    "water_heater": (
+        ("current_temperature", "current_temperature"),
+        ("temperature", "temperature"),
+        ("operation_mode", "operation_mode"),
+        ("operation_list", "operation_list"),
+        ("away_mode", "away_mode"),
+    ),
+    "weather": (("temperature", "temperature"), ("humidity", "humidity")),
+}
+
+
+# Choices an entity offers; stable, long, and only needed when the model picks one.
+_OPTION_LISTS: Final = frozenset(
+    {
+        "activity_list",
+        "available_modes",
+        "available_tones",
+        "fan_modes",
+        "fan_speed_list",
+        "hvac_modes",
+        "operation_list",
+        "options",
+        "preset_modes",
+        "source_list",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EntityInfo:
+    """Who an entity is, in the words a user would use."""
+
+    entity_id: str
+    name: str
+    area: str | None
+    aliases: tuple[str, ...]
+
+
+def entity_info(hass: HomeAssistant, state: State) -> EntityInfo:
+    """Return the name, area and aliases of an entity."""
+    entry = er.async_get(hass).async_get(state.entity_id)
+    name = state.name.strip()
+    if entry is None:
+        return EntityInfo(state.entity_id, name, None, ())
+    aliases = er.async_get_entity_aliases(hass, entry)
+    unique = tuple(dict.fromkeys(a for a in aliases if a and a.casefold() != name.casefold()))
+    return EntityInfo(state.entity_id, name, _area_name(hass, entry), unique)
+
+
+def _area_name(hass: HomeAssistant, entry: er.RegistryEntry) -> str | None:
+    area_id = entry.area_id
+    if area_id is None and entry.device_id is not None:
+        device = dr.async_get(hass).async_get(entry.device_id)
+        area_id = dr.async_get_effective_area_id(hass, device) if device else None
+    area = ar.async_get(hass).async_get_area(area_id) if area_id else None
+    return area.name if area else None
+
+
+def relevant_attributes(state: State) -> dict[str, Any]:
+    """Return the attributes that matter for talking about this entity."""
+    attributes: dict[str, Any] = {}
+    if state.domain == "light":
+        attributes.update(_light_attributes(state))
+    for attribute, key in _ATTRIBUTES.get(state.domain, ()):
+        value = state.attributes.get(attribute)
+        if value is not None and value != []:
+            attributes[key] = _plain(value)
+    return attributes
+
+
+def _light_attributes(state: State) -> dict[str, Any]:
+    attributes: dict[str, Any] = {}
+    if isinstance(brightness := state.attributes.get("brightness"), (int, float)):
+        attributes["brightness_pct"] = max(1, round(brightness / 255 * 100)) if brightness else 0
+    if state.attributes.get("color_mode") == "color_temp":
+        if (kelvin := state.attributes.get("color_temp_kelvin")) is not None:
+            attributes["color_temp_kelvin"] = kelvin
+    elif (rgb := state.attributes.get("rgb_color")) is not None:
+        attributes["rgb_color"] = list(rgb)
+    return attributes
+
+
+def _plain(value: Any) -> Any:
+    """Turn enum members and tuples into plain JSON values."""
+    if isinstance(value, (list, tuple, set)):
+        return [_plain(item) for item in value]
+    if isinstance(value, bool | int | float) or value is None:
+        return value
+    return str(value)
+
+
+def shown_state(hass: HomeAssistant, state: State) -> str:
+    """Return the state as shown to the model: sensors rounded and with their unit."""
+    if state.domain != "sensor":
+        return state.state
+    value = async_rounded_state(hass, state.entity_id, state)
+    unit = state.attributes.get(ATTR_UNIT_OF_MEASUREMENT)
+    return f"{value} {unit}" if unit else value
+
+
+def state_summary(hass: HomeAssistant, state: State) -> dict[str, Any]:
+    """Return an entity's state for a tool result."""
+    info = entity_info(hass, state)
+    summary: dict[str, Any] = {"entity_id": state.entity_id, "name": info.name}
+    if info.area:
+        summary["area"] = info.area
+    summary["state"] = shown_state(hass, state)
+    summary.update(relevant_attributes(state))
+    return summary
+
+
+@dataclass(frozen=True, slots=True)
+class EntityLine:
+    """One entity as the home list shows it: who it is, then its state."""
+
+    entity_id: str
+    area: str
+    identity: str  # "- light.kitchen 'Kitchen Light' (aliases: ...)": changes with the registry
+    state: str  # "on; brightness_pct=40": changes with the entity's state
+
+    @property
+    def text(self) -> str:
+        """The whole line."""
+        return f"{self.identity}: {self.state}"
+
+
+def entity_line(hass: HomeAssistant, state: State) -> EntityLine:
+    """Return an entity's line, split into who it is and what state it is in."""
+    return _entity_line(hass, state, entity_info(hass, state))
+
+
+def grouped_text(lines: Iterable[EntityLine]) -> str:
+    """Return the lines grouped by area (areas sorted, "No area" last), ids sorted within."""
+    by_area: dict[str, list[str]] = {}
+    for line in sorted(lines, key=lambda line: line.entity_id):
+        by_area.setdefault(line.area, []).append(line.text)
+    areas = sorted(by_area, key=lambda area: (area == NO_AREA, area.casefold()))
+    return "\n".join(f"{area}:\n" + "\n".join(by_area[area]) for area in areas)
+
+
+def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityLine:
+    """One compact line: every token of the home list counts.
+
+    The name is left out when the entity id already says it, and option lists and false flags
+    are left out (get_state and tool results carry them; a wrong option gets the list back).
+    """
+    identity = f"- {state.entity_id}"
+    if _slug(info.name) != state.object_id:
+        identity += f" '{info.name}'"
+    if info.aliases:
+        identity += f" (aliases: {', '.join(info.aliases)})"
+    return EntityLine(
+        state.entity_id,
+        info.area or NO_AREA,
+        identity,
+        _state_text(shown_state(hass, state), relevant_attributes(state)),
+    )
+
+
+def line_state_of_summary(summary: Mapping[str, Any]) -> str | None:
+    """Return the state as the home list would show it, from a tool result's state_summary.
+
+    None when the summary is not one (the caller then treats the state as unknown).
+    """
+    state = summary.get("state")
+    if not isinstance(state, str) or not isinstance(summary.get("entity_id"), str):
+        return None
+    attributes = {key: value for key, value in summary.items() if key not in _SUMMARY_KEYS}
+    return _state_text(state, attributes)
+
+
+def _state_text(shown: str, attributes: Mapping[str, Any]) -> str:
+    """Return the state, then the attributes worth a line (no option lists, no false flags)."""
+    kept = {
+        key: value
+        for key, value in attributes.items()
+        if key not in _OPTION_LISTS and value is not False
+    }
+    if not kept:
+        return shown
+    return shown + "; " + ", ".join(f"{key}={_text(value)}" for key, value in kept.items())
+
+
+def _slug(name: str) -> str:
+    return "_".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

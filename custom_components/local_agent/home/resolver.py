@@ -1,0 +1,148 @@
+"""Turn the entity references a model writes into exposed entity ids, or say why not.
+
+Unexposed entities get the same answer as ones that do not exist, so a refusal
+never reveals what the user chose to hide from the assistant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Mapping
+import difflib
+import json
+from typing import Any, Final
+
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.core import HomeAssistant, State
+
+from .actions import ToolFailure
+from .call_texts import entity_name
+from .entity_view import entity_info
+
+_CLOSE_MATCH_CUTOFF: Final = 0.6
+_MAX_LISTED: Final = 10
+
+
+class EntityResolver:
+    """Resolve references against one turn's exposed entities."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        assistant: str,
+        exposed: Mapping[str, State],
+        tool_domains: Container[str],
+    ) -> None:
+        """Hold the exposed entities; names are computed on first need."""
+        self.hass = hass
+        self.assistant = assistant
+        self._exposed = exposed
+        self._tool_domains = tool_domains
+        self._names: dict[str, tuple[str, ...]] | None = None
+
+    def resolve(self, raw: Any, domain: str | None) -> tuple[str, ...] | ToolFailure:
+        """Resolve one or several references; domain None accepts any domain."""
+        references = parse_entity_ids(raw)
+        if not references:
+            return ToolFailure(f"entity_id is required: {self._known(domain)}")
+        resolved: list[str] = []
+        for reference in references:
+            entity_id = self._resolve_one(reference, domain)
+            if isinstance(entity_id, ToolFailure):
+                return entity_id
+            if entity_id not in resolved:
+                resolved.append(entity_id)
+        return tuple(resolved)
+
+    def _resolve_one(self, reference: str, domain: str | None) -> str | ToolFailure:
+        """Accept an exposed entity id, or a name or alias naming exactly one."""
+        candidate = reference.strip().lower()
+        if candidate in self._exposed and self._is_exposed(candidate):
+            actual = candidate.partition(".")[0]
+            if domain is None or actual == domain:
+                return candidate
+            if actual in self._tool_domains:
+                hint = f"use the {actual} tool"
+            else:
+                hint = "it can only be read with get_state"
+            return ToolFailure(f"{candidate} is a {actual} entity, not {domain}: {hint}.")
+        names = self._entity_names(domain)
+        wanted = reference.strip().casefold()
+        by_name = [entity_id for entity_id, known in names.items() if wanted in known]
+        if len(by_name) == 1 and self._is_exposed(by_name[0]):
+            return by_name[0]
+        if len(by_name) > 1:
+            return ToolFailure(
+                f"{reference!r} names several entities: {', '.join(by_name)}. Pick one entity_id."
+            )
+        return ToolFailure(self._not_found(reference, domain, names))
+
+    def _is_exposed(self, entity_id: str) -> bool:
+        """Check exposure live: it may have changed since this turn started."""
+        return self.hass.states.get(entity_id) is not None and async_should_expose(
+            self.hass, self.assistant, entity_id
+        )
+
+    def _entity_names(self, domain: str | None) -> dict[str, tuple[str, ...]]:
+        """Return casefolded names and aliases of the exposed entities (of a domain)."""
+        if self._names is None:
+            self._names = {}
+            for entity_id, state in self._exposed.items():
+                info = entity_info(self.hass, state)
+                self._names[entity_id] = tuple(n.casefold() for n in (info.name, *info.aliases))
+        return {
+            entity_id: names
+            for entity_id, names in self._names.items()
+            if domain is None or entity_id.startswith(f"{domain}.")
+        }
+
+    def _not_found(
+        self, reference: str, domain: str | None, names: Mapping[str, tuple[str, ...]]
+    ) -> str:
+        """Say precisely what is missing, naming the closest exposed entities."""
+        kind = f"{domain} entity" if domain else "entity"
+        message = f"There is no exposed {kind} {reference!r}."
+        if close := close_matches(reference, names):
+            suggestions = ", ".join(f"{eid} ({entity_name(self.hass, eid)})" for eid in close)
+            return f"{message} Did you mean: {suggestions}?"
+        return f"{message} {self._known(domain)}"
+
+    def _known(self, domain: str | None) -> str:
+        ids = sorted(self._entity_names(domain))
+        if not ids:
+            return "No such entities are exposed."
+        shown = ", ".join(ids[:_MAX_LISTED]) + (", …" if len(ids) > _MAX_LISTED else "")
+        return f"Exposed: {shown}."
+
+
+def parse_entity_ids(raw: Any) -> list[str]:
+    """Accept one id, a list, a JSON list in a string, or comma-separated ids."""
+    if isinstance(raw, str) and raw.strip().startswith("["):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return [raw]
+    if isinstance(raw, str):
+        return [part.strip() for part in raw.split(",") if part.strip()]
+    if isinstance(raw, list):
+        return [item.strip() for item in raw if isinstance(item, str) and item.strip()]
+    return []
+
+
+def close_matches(reference: str, names: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """Rank entities by how closely their id, object id or names match; best three."""
+    wanted = reference.strip().casefold()
+    scores: dict[str, float] = {}
+    for entity_id, known in names.items():
+        keys = (entity_id, entity_id.partition(".")[2], *known)
+        scores[entity_id] = max(_similarity(wanted, key) for key in keys)
+    ranked = sorted(
+        (entity_id for entity_id, score in scores.items() if score >= _CLOSE_MATCH_CUTOFF),
+        key=lambda entity_id: (-scores[entity_id], entity_id),
+    )
+    return ranked[:3]
+
+
+def _similarity(wanted: str, key: str) -> float:
+    if wanted and (wanted in key or key in wanted):
+        return 0.9
+    return difflib.SequenceMatcher(None, wanted, key).ratio()

@@ -1,0 +1,407 @@
+"""Runs every call, immediate or confirmed: exposure, permission and availability checked once.
+
+The one place a call reaches Home Assistant: our own tools' service calls and Home Assistant's
+LLM API tools alike. A run checks, at that moment, that every target is still exposed and
+available and that the requesting user may act on it, then calls with the user's context (so
+Home Assistant's own checks apply as well). A confirmed run also checks what really happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Final
+
+import probatio
+from probatio.humanize import humanize_error
+
+from custom_components.local_agent.compat import registered_service, service_handler_facts
+from custom_components.local_agent.const import ASSISTANT, DOMAIN, LOGGER
+from homeassistant.auth.models import User
+from homeassistant.auth.permissions.const import POLICY_CONTROL, POLICY_READ
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.const import ATTR_ENTITY_ID, STATE_UNAVAILABLE
+from homeassistant.core import Context, Event, EventStateChangedData, HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError, ServiceNotFound, Unauthorized
+from homeassistant.helpers import llm
+from homeassistant.helpers.event import async_track_state_change_event
+
+from .actions import ApiCall, Call, PlannedAction
+from .call_texts import describe_action, entity_name, intent_service, join_names, service_of
+from .entity_view import state_summary
+from .service_catalog import redacted
+
+if TYPE_CHECKING:
+    from .tools import HomeTools
+
+
+@dataclass(slots=True)
+class TurnContext:
+    """One turn: who asks (user, device, satellite, conversation, language), what, and its tools.
+
+    `user` is the user behind the context's user id, looked up once (None: no user id, or
+    no such user). `home` and `llm_api` are the turn's tools once it has built them; a turn
+    that only answers a question gets the LLM API when a confirmed call needs it.
+    """
+
+    conversation_id: str
+    context: Context
+    user: User | None
+    device_id: str | None
+    satellite_id: str | None
+    language: str
+    text: str
+    llm_context: llm.LLMContext
+    llm_apis: tuple[str, ...] = ()
+    home: HomeTools | None = None
+    llm_api: llm.APIInstance | None = None
+
+    @property
+    def user_id(self) -> str | None:
+        """The requesting user's id, as the context carries it."""
+        return self.context.user_id
+
+    @property
+    def answering_device(self) -> str | None:
+        """The device that would hear a question and answer it."""
+        return self.device_id or self.satellite_id
+
+    async def async_get_llm_api(self, hass: HomeAssistant) -> llm.APIInstance:
+        """Return the turn's LLM API instance; create one if the turn has none yet."""
+        if self.llm_api is None:
+            self.llm_api = await llm.async_get_api(hass, list(self.llm_apis), self.llm_context)
+        return self.llm_api
+
+
+async def async_turn_context(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    conversation_id: str,
+    llm_apis: tuple[str, ...] = (),
+) -> TurnContext:
+    """Read who asks in this turn."""
+    # A caller may pass no context at all (conversation.async_converse with context=None).
+    context = user_input.context or Context()
+    user_id = context.user_id
+    return TurnContext(
+        conversation_id=conversation_id,
+        context=context,
+        user=await hass.auth.async_get_user(user_id) if user_id else None,
+        device_id=user_input.device_id,
+        satellite_id=user_input.satellite_id,
+        language=user_input.language,
+        text=user_input.text,
+        llm_context=user_input.as_llm_context(DOMAIN),
+        llm_apis=llm_apis,
+    )
+
+
+class Problem(Enum):
+    """Why a call did not do what it was asked."""
+
+    NOT_EXPOSED = "not_exposed"
+    NOT_ALLOWED = "not_allowed"
+    UNAVAILABLE = "unavailable"
+    FAILED = "failed"
+    NO_EFFECT = "no_effect"
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """What a run did: the tool result the model reads, and what went wrong, if anything."""
+
+    result: llm.ToolResult
+    problem: Problem | None = None
+
+    @property
+    def error(self) -> str | None:
+        """Why the call failed, or None when it did what it was asked."""
+        return error_text(self.result)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A call that may not run now, and why (for the model, the user and the audit)."""
+
+    problem: Problem
+    message: str
+
+
+def error_result(message: str) -> llm.ToolResult:
+    """Return a failed call, with the reason the model (or the user) reads."""
+    return llm.ToolResult(data={"error": message}, error=True)
+
+
+def error_text(result: llm.ToolResult) -> str | None:
+    """Return why a call failed, or None when it succeeded."""
+    if not result.error:
+        return None
+    return str(result.data.get("error", result.data))
+
+
+# Checks --------------------------------------------------------------------------------------
+
+
+async def async_check(hass: HomeAssistant, call: Call, turn: TurnContext) -> Refusal | None:
+    """Why the call may not run now (exposure, permission, availability), or None."""
+    targets = call.targets or ()
+    for entity_id in targets:
+        if hass.states.get(entity_id) is None or not async_should_expose(
+            hass, ASSISTANT, entity_id
+        ):
+            return Refusal(
+                Problem.NOT_EXPOSED, f"{entity_id} is no longer exposed to the assistant."
+            )
+    if reason := _permission_problem(hass, call, turn):
+        return Refusal(Problem.NOT_ALLOWED, reason)
+    if call.read_only:
+        return None
+    for entity_id in targets:
+        state = hass.states.get(entity_id)
+        if state is not None and state.state == STATE_UNAVAILABLE:
+            return Refusal(
+                Problem.UNAVAILABLE, f"{state.name} ({entity_id}) is unavailable right now."
+            )
+    return None
+
+
+def _permission_problem(hass: HomeAssistant, call: Call, turn: TurnContext) -> str | None:
+    """Why the requesting user may not make the call, or None when they may.
+
+    What Home Assistant enforces on its own service calls, applied to every call (some LLM
+    API handlers drop the context or write to entities directly): no user (automations) or
+    an admin may do anything; otherwise admin-only services are refused and every target
+    needs the control permission (read permission for a call that only reads). A call whose
+    targets cannot be known (a tool of unknown effect) needs control of every entity.
+    """
+    if turn.user_id is None:
+        return None
+    user = turn.user
+    if user is None:
+        return "The requesting user is unknown, so nothing was done."
+    if not user.is_active:
+        return "The requesting user is not active, so nothing was done."
+    if user.is_admin:
+        return None
+    if (
+        isinstance(call, PlannedAction)
+        and call.domain
+        and call.service
+        and _is_admin_only(hass, call.domain, call.service)
+    ):
+        return (
+            f"You are not allowed to {describe_action(hass, call)}: "
+            f"only administrators may use {call.domain}.{call.service}."
+        )
+    policy = POLICY_READ if call.read_only else POLICY_CONTROL
+    if call.targets is None and not user.permissions.access_all_entities(policy):
+        return (
+            f"You are not allowed to use {call.tool_name}: what it changes is not known, and "
+            "only a user who may control everything may run it."
+        )
+    denied = [e for e in call.targets or () if not user.permissions.check_entity(e, policy)]
+    if denied:
+        verb = "read" if call.read_only else "control"
+        return (
+            f"You are not allowed to {verb} {join_names([entity_name(hass, e) for e in denied])}."
+        )
+    return None
+
+
+def _is_admin_only(hass: HomeAssistant, domain: str, service: str) -> bool:
+    handler = registered_service(hass, domain, service)
+    return handler is not None and service_handler_facts(handler)[1]
+
+
+# Runs ----------------------------------------------------------------------------------------
+
+
+async def async_run(
+    hass: HomeAssistant, call: Call, turn: TurnContext, *, verify: bool = False
+) -> RunResult:
+    """Check the call at this moment, then run it with the user's context; never raises.
+
+    With `verify` (a confirmed action, whose result the agent speaks itself), a call that
+    "succeeds" without its targets reaching the state it asks for is reported as failed.
+    """
+    if refusal := await async_check(hass, call, turn):
+        return RunResult(error_result(refusal.message), refusal.problem)
+    if isinstance(call, PlannedAction):
+        result = await _async_execute(hass, call, turn.context)
+    else:
+        result = await _async_call_tool(hass, call, turn)
+    if result.error:
+        return RunResult(result, Problem.FAILED)
+    if verify and (missed := await _async_missed_targets(hass, call)):
+        return RunResult(error_result(missed), Problem.NO_EFFECT)
+    return RunResult(result)
+
+
+async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
+    """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
+    try:
+        api = await turn.async_get_llm_api(hass)
+        return await api.async_call_tool(
+            llm.ToolInput(tool_name=call.tool_name, tool_args=dict(call.arguments))
+        )
+    except (HomeAssistantError, probatio.Invalid) as err:
+        return error_result(str(err) or type(err).__name__)
+
+
+async def _async_execute(
+    hass: HomeAssistant, action: PlannedAction, context: Context
+) -> llm.ToolResult:
+    """Run a planned call of our own tools; return the targets' new states."""
+    if action.domain is not None and action.service is not None:
+        payload = {**action.data, ATTR_ENTITY_ID: list(action.entity_ids)}
+        if error := await _async_call_service(hass, action, payload, context):
+            return error_result(error)
+    states = (hass.states.get(entity_id) for entity_id in action.entity_ids)
+    summaries = [state_summary(hass, state) for state in states if state is not None]
+    if action.read_only:
+        for summary in summaries:
+            if summary["entity_id"].startswith("todo."):
+                summary["items"] = await _async_todo_items(hass, summary["entity_id"], context)
+    data: dict[str, Any] = {"entities": summaries}
+    return llm.ToolResult(data=data)
+
+
+# A to-do list's state is only its count; reading it means listing what is still to do.
+TODO_ITEMS_SHOWN: Final = 20
+
+
+async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Context) -> list[str]:
+    try:
+        response = await hass.services.async_call(
+            "todo",
+            "get_items",
+            {ATTR_ENTITY_ID: entity_id, "status": ["needs_action"]},
+            blocking=True,
+            context=context,
+            return_response=True,
+        )
+    except HomeAssistantError:
+        return []
+    listing = (response or {}).get(entity_id)
+    items = listing.get("items") if isinstance(listing, dict) else None
+    if not isinstance(items, list):
+        return []
+    summaries = [item.get("summary") for item in items if isinstance(item, dict)]
+    return [str(summary) for summary in summaries if summary][:TODO_ITEMS_SHOWN]
+
+
+async def _async_call_service(
+    hass: HomeAssistant, action: PlannedAction, payload: dict[str, Any], context: Context
+) -> str | None:
+    """Call the service; return a message for the model when it fails."""
+    assert action.domain is not None
+    assert action.service is not None
+    domain, service = action.domain, action.service
+    try:
+        await hass.services.async_call(domain, service, payload, blocking=True, context=context)
+    except Unauthorized:
+        return f"You are not allowed to {describe_action(hass, action)}."
+    except ServiceNotFound:
+        return f"The action {domain}.{service} does not exist."
+    except probatio.Invalid as err:
+        return f"Invalid arguments for {service}: {humanize_error(redacted(payload), err)}"
+    except HomeAssistantError as err:
+        return str(err) or f"Could not {describe_action(hass, action)}."
+    except Exception:
+        LOGGER.exception("Unexpected error from %s.%s", domain, service)
+        return f"Could not {describe_action(hass, action)}: unexpected error."
+    return None
+
+
+# What really happened ------------------------------------------------------------------------
+
+# The states a target may show once a service did what it asks (moving ones count).
+EXPECTED_STATES: Final[Mapping[str, frozenset[str]]] = {
+    "lock": frozenset({"locked", "locking"}),
+    "unlock": frozenset({"unlocked", "unlocking", "open", "opening"}),
+    "open": frozenset({"open", "opening", "unlocked"}),
+    "open_cover": frozenset({"open", "opening"}),
+    "close_cover": frozenset({"closed", "closing"}),
+    "open_valve": frozenset({"open", "opening"}),
+    "close_valve": frozenset({"closed", "closing"}),
+    "alarm_arm_away": frozenset({"armed_away", "arming", "pending"}),
+    "alarm_arm_home": frozenset({"armed_home", "arming", "pending"}),
+    "alarm_arm_night": frozenset({"armed_night", "arming", "pending"}),
+    "alarm_arm_vacation": frozenset({"armed_vacation", "arming", "pending"}),
+    "alarm_disarm": frozenset({"disarmed"}),
+}
+# Domains whose turn_on / turn_off end in "on" / "off" (a script's run or a scene's does not).
+ON_OFF_DOMAINS: Final = frozenset({"fan", "input_boolean", "light", "siren", "switch"})
+# How long a device may take to report the state it was asked for.
+SETTLE_SECONDS = 3.0
+
+
+def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
+    domain = entity_id.split(".", 1)[0]
+    if isinstance(call, PlannedAction):
+        service = service_of(domain, call.service) if call.service else None
+    else:
+        service = intent_service(call.intent_type, domain)
+    if service in {"turn_on", "turn_off"}:
+        return frozenset({service.removeprefix("turn_")}) if domain in ON_OFF_DOMAINS else None
+    return EXPECTED_STATES.get(service or "")
+
+
+async def _async_missed_targets(hass: HomeAssistant, call: Call) -> str | None:
+    """Say which targets did not reach the state the call asks for, waiting a little."""
+    expected = {
+        entity_id: wanted
+        for entity_id in call.targets or ()
+        if (wanted := _expected(call, entity_id)) is not None
+    }
+
+    def missed() -> list[str]:
+        return [
+            entity_id
+            for entity_id, wanted in expected.items()
+            if (state := hass.states.get(entity_id)) is None or state.state not in wanted
+        ]
+
+    if missed():
+        changed = asyncio.Event()
+
+        @callback
+        def state_changed(_event: Event[EventStateChangedData]) -> None:
+            if not missed():
+                changed.set()
+
+        unsubscribe = async_track_state_change_event(hass, missed(), state_changed)
+        try:
+            async with asyncio.timeout(SETTLE_SECONDS):
+                await changed.wait()
+        except TimeoutError:
+            pass
+        finally:
+            unsubscribe()
+    if not (still := missed()):
+        return None
+    parts = []
+    for entity_id in still:
+        state = hass.states.get(entity_id)
+        name = entity_name(hass, entity_id)
+        if state is None or state.state == STATE_UNAVAILABLE:
+            parts.append(f"{name} is {'gone' if state is None else state.state}")
+        else:
+            parts.append(f"{name} is still {state.state}")
+    return join_names(parts)
+
+
+__all__ = [
+    "Problem",
+    "Refusal",
+    "RunResult",
+    "TurnContext",
+    "async_check",
+    "async_run",
+    "async_turn_context",
+    "error_result",
+    "error_text",
+]

@@ -1,0 +1,394 @@
+"""The curated Home Assistant services a small model may call, as compact schemas.
+
+Field types, ranges and options come from each service's own description
+(services.yaml selectors, as returned by `async_get_all_descriptions`); this
+module only chooses which services and fields a voice user needs, and checks
+argument values against them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+import difflib
+import math
+from typing import Any, Final
+
+import probatio
+
+from custom_components.local_agent.compat import registered_service, service_handler_facts
+from custom_components.local_agent.engine.types import JsonSchema
+from homeassistant.const import ATTR_SUPPORTED_FEATURES
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers import llm, selector
+
+# Per domain: the services a voice user would expect, each with the fields worth offering.
+CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
+    "alarm_control_panel": {
+        "alarm_arm_away": ("code",),
+        "alarm_arm_home": ("code",),
+        "alarm_arm_night": ("code",),
+        "alarm_arm_vacation": ("code",),
+        "alarm_disarm": ("code",),
+    },
+    "button": {"press": ()},
+    "climate": {
+        "set_fan_mode": ("fan_mode",),
+        "set_humidity": ("humidity",),
+        "set_hvac_mode": ("hvac_mode",),
+        "set_preset_mode": ("preset_mode",),
+        "set_temperature": ("temperature", "target_temp_low", "target_temp_high", "hvac_mode"),
+        "turn_off": (),
+        "turn_on": (),
+    },
+    "counter": {"decrement": (), "increment": (), "reset": ()},
+    "cover": {
+        "close_cover": (),
+        "close_cover_tilt": (),
+        "open_cover": (),
+        "open_cover_tilt": (),
+        "set_cover_position": ("position",),
+        "set_cover_tilt_position": ("tilt_position",),
+        "stop_cover": (),
+    },
+    "fan": {
+        "oscillate": ("oscillating",),
+        "set_direction": ("direction",),
+        "set_percentage": ("percentage",),
+        "set_preset_mode": ("preset_mode",),
+        "toggle": (),
+        "turn_off": (),
+        "turn_on": ("percentage", "preset_mode"),
+    },
+    "humidifier": {
+        "set_humidity": ("humidity",),
+        "set_mode": ("mode",),
+        "toggle": (),
+        "turn_off": (),
+        "turn_on": (),
+    },
+    "input_boolean": {"toggle": (), "turn_off": (), "turn_on": ()},
+    "input_button": {"press": ()},
+    "input_number": {"decrement": (), "increment": (), "set_value": ("value",)},
+    "input_select": {"select_next": (), "select_option": ("option",), "select_previous": ()},
+    "input_text": {"set_value": ("value",)},
+    "lawn_mower": {"dock": (), "pause": (), "start_mowing": ()},
+    "light": {
+        "toggle": (),
+        "turn_off": (),
+        "turn_on": ("brightness_pct", "color_name", "color_temp_kelvin"),
+    },
+    "lock": {"lock": (), "open": ("code",), "unlock": ("code",)},
+    "media_player": {
+        "media_next_track": (),
+        "media_pause": (),
+        "media_play": (),
+        "media_previous_track": (),
+        "media_stop": (),
+        "select_source": ("source",),
+        "turn_off": (),
+        "turn_on": (),
+        "volume_down": (),
+        "volume_mute": ("is_volume_muted",),
+        "volume_set": ("volume_level",),
+        "volume_up": (),
+    },
+    "number": {"set_value": ("value",)},
+    "remote": {"turn_off": (), "turn_on": ("activity",)},
+    "scene": {"turn_on": ()},
+    "script": {"turn_off": (), "turn_on": ()},
+    "select": {"select_next": (), "select_option": ("option",), "select_previous": ()},
+    "siren": {"toggle": (), "turn_off": (), "turn_on": ("tone", "volume_level", "duration")},
+    "switch": {"toggle": (), "turn_off": (), "turn_on": ()},
+    "text": {"set_value": ("value",)},
+    "timer": {"cancel": (), "finish": (), "pause": (), "start": ("duration",)},
+    "todo": {
+        "add_item": ("item",),
+        "remove_item": ("item",),
+        "update_item": ("item", "rename", "status"),
+    },
+    "update": {"install": ()},
+    "vacuum": {
+        "locate": (),
+        "pause": (),
+        "return_to_base": (),
+        "set_fan_speed": ("fan_speed",),
+        "start": (),
+        "stop": (),
+    },
+    "valve": {
+        "close_valve": (),
+        "open_valve": (),
+        "set_valve_position": ("position",),
+        "stop_valve": (),
+    },
+    "water_heater": {
+        "set_away_mode": ("away_mode",),
+        "set_operation_mode": ("operation_mode",),
+        "set_temperature": ("temperature", "operation_mode"),
+        "turn_off": (),
+        "turn_on": (),
+    },
+}
+
+# Fields whose allowed values are listed by an attribute of the targeted entity.
+OPTION_ATTRIBUTES: Final[Mapping[str, str]] = {
+    "activity": "activity_list",
+    "fan_mode": "fan_modes",
+    "fan_speed": "fan_speed_list",
+    "hvac_mode": "hvac_modes",
+    "mode": "available_modes",
+    "operation_mode": "operation_list",
+    "option": "options",
+    "preset_mode": "preset_modes",
+    "source": "source_list",
+    "tone": "available_tones",
+}
+
+# Numeric fields whose range is set by attributes of the targeted entity.
+RANGE_ATTRIBUTES: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
+    ("climate", "humidity"): ("min_humidity", "max_humidity"),
+    ("climate", "target_temp_high"): ("min_temp", "max_temp"),
+    ("climate", "target_temp_low"): ("min_temp", "max_temp"),
+    ("climate", "temperature"): ("min_temp", "max_temp"),
+    ("humidifier", "humidity"): ("min_humidity", "max_humidity"),
+    ("input_number", "value"): ("min", "max"),
+    ("light", "color_temp_kelvin"): ("min_color_temp_kelvin", "max_color_temp_kelvin"),
+    ("number", "value"): ("min", "max"),
+    ("water_heater", "temperature"): ("min_temp", "max_temp"),
+}
+
+# Values never repeated back in descriptions, results or logs.
+SECRET_FIELDS: Final = frozenset({"code"})
+
+MAX_SCHEMA_ENUM: Final = 12
+_MAX_LISTED_OPTIONS: Final = 20
+_MAX_SHOWN_BOUND: Final = 1_000_000
+_TRUE_WORDS: Final = frozenset({"true", "on", "yes", "1"})
+_FALSE_WORDS: Final = frozenset({"false", "off", "no", "0"})
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One service field: the schema the model sees and what validation enforces."""
+
+    name: str
+    schema: JsonSchema
+    required: bool
+    options: tuple[str, ...] | None
+    minimum: float | None
+    maximum: float | None
+    support_filter: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """A curated service of a domain, with its fields and registry facts."""
+
+    domain: str
+    service: str
+    fields: Mapping[str, FieldSpec]
+    required_features: tuple[int, ...] | None
+    admin_only: bool
+
+    def signature(self) -> str:
+        """Return the compact call form used in tool descriptions, e.g. `set(position)`."""
+        params = (name if spec.required else f"{name}?" for name, spec in self.fields.items())
+        return f"{self.service}({', '.join(params)})"
+
+
+type ServiceCatalog = Mapping[str, Mapping[str, ActionSpec]]
+
+
+def build_catalog(hass: HomeAssistant, descriptions: Mapping[str, Any]) -> ServiceCatalog:
+    """Return the curated services that are registered, keyed by domain and service."""
+    catalog: dict[str, dict[str, ActionSpec]] = {}
+    for domain, services in CURATED_SERVICES.items():
+        for service, field_names in services.items():
+            description = descriptions.get(domain, {}).get(service)
+            handler = registered_service(hass, domain, service)
+            if description is None or handler is None:
+                continue
+            fields = _flatten_fields(description.get("fields", {}))
+            specs = {
+                name: _field_spec(domain, name, fields[name])
+                for name in field_names
+                if name in fields
+            }
+            required_features, admin_only = service_handler_facts(handler)
+            catalog.setdefault(domain, {})[service] = ActionSpec(
+                domain, service, specs, required_features, admin_only
+            )
+    return catalog
+
+
+def _flatten_fields(fields: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Lift fields out of collapsible sections such as light's `additional_fields`."""
+    flat: dict[str, Mapping[str, Any]] = {}
+    for name, config in fields.items():
+        if "fields" in config:
+            flat.update(_flatten_fields(config["fields"]))
+        else:
+            flat[name] = config
+    return flat
+
+
+def _field_spec(domain: str, name: str, config: Mapping[str, Any]) -> FieldSpec:
+    selector_config: Mapping[str, Any] = config.get("selector") or {"text": {}}
+    schema, options = _selector_schema(selector_config)
+    if (domain, name) in RANGE_ATTRIBUTES:
+        schema = {"type": "number"}
+    minimum = schema.get("minimum")
+    maximum = schema.get("maximum")
+    for bound in ("minimum", "maximum"):
+        if abs(schema.get(bound, 0)) >= _MAX_SHOWN_BOUND:
+            del schema[bound]
+    return FieldSpec(
+        name=name,
+        schema=schema,
+        required=bool(config.get("required", False)),
+        options=options,
+        minimum=minimum,
+        maximum=maximum,
+        support_filter=config.get("filter"),
+    )
+
+
+def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, ...] | None]:
+    """Convert a selector with Home Assistant's own serializer, then make it compact."""
+    try:
+        sel = selector.selector(config)
+    except probatio.Invalid, KeyError, ValueError:
+        return {"type": "string"}, None
+    if isinstance(sel, selector.DurationSelector):
+        return {"type": "string", "description": "HH:MM:SS"}, None
+    serialized = llm.selector_serializer(sel)
+    if not isinstance(serialized, dict):
+        return {"type": "string"}, None
+    schema = {
+        key: serialized[key]
+        for key in ("type", "minimum", "maximum", "enum", "items")
+        if key in serialized
+    }
+    for bound in ("minimum", "maximum"):
+        if isinstance(value := schema.get(bound), float) and value.is_integer():
+            schema[bound] = int(value)
+    options = tuple(str(option) for option in schema.get("enum", ())) or None
+    if options and len(options) > MAX_SCHEMA_ENUM:
+        del schema["enum"]
+    return schema, options
+
+
+def redacted(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the data with secret values (codes) hidden, for messages and logs."""
+    return {key: "<hidden>" if key in SECRET_FIELDS else value for key, value in data.items()}
+
+
+def field_supported(spec: FieldSpec, state: State) -> bool:
+    """Return whether the entity supports the field, per the field's own filter."""
+    if not spec.support_filter:
+        return True
+    if features := spec.support_filter.get("supported_features"):
+        supported = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+        if not any(supported & int(feature) for feature in features):
+            return False
+    for attribute, wanted in (spec.support_filter.get("attribute") or {}).items():
+        value = state.attributes.get(attribute)
+        values = value if isinstance(value, (list, tuple, set)) else [value]
+        if not any(str(item) in {str(w) for w in wanted} for item in values):
+            return False
+    return True
+
+
+def action_supported(action: ActionSpec, state: State) -> bool:
+    """Return whether the entity has the features the service requires."""
+    if not action.required_features:
+        return True
+    supported = int(state.attributes.get(ATTR_SUPPORTED_FEATURES) or 0)
+    return any(supported & mask == mask for mask in action.required_features)
+
+
+def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
+    """Return the value converted to the field's type, or an error for the model."""
+    kind = spec.schema.get("type", "string")
+    if kind == "number":
+        return _coerce_number(spec, value)
+    if kind == "boolean":
+        return _coerce_boolean(spec, value)
+    if kind == "array":
+        if isinstance(value, list):
+            return value, None
+        return None, f"{spec.name} must be a list, got {value!r}."
+    if isinstance(value, (dict, list)):
+        return None, f"{spec.name} must be text, got {value!r}."
+    text = value if isinstance(value, str) else str(value)
+    if spec.options is None:
+        return text, None
+    for option in spec.options:
+        if option.casefold() == text.strip().casefold():
+            return option, None
+    return None, f"{spec.name} {text!r} is not allowed. {options_hint(spec.options, text)}"
+
+
+def options_hint(options: Sequence[str], wrong: str) -> str:
+    """Return "Use one of: …", or the closest options when the list is long."""
+    if len(options) <= _MAX_LISTED_OPTIONS:
+        return f"Use one of: {', '.join(options)}."
+    close = difflib.get_close_matches(wrong.casefold(), options, n=5, cutoff=0.5)
+    return f"Close matches: {', '.join(close)}." if close else "See the allowed values."
+
+
+def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
+    number: float | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip().removesuffix("%"))
+        except ValueError:
+            number = None
+    if number is None or not math.isfinite(number):
+        return None, f"{spec.name} must be a number{_range_text(spec)}, got {value!r}."
+    if (spec.minimum is not None and number < spec.minimum) or (
+        spec.maximum is not None and number > spec.maximum
+    ):
+        return None, f"{spec.name} {number:g} is out of range{_range_text(spec)}."
+    return (int(number) if float(number).is_integer() else number), None
+
+
+def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
+    if isinstance(value, bool):
+        return value, None
+    word = str(value).strip().lower()
+    if word in _TRUE_WORDS:
+        return True, None
+    if word in _FALSE_WORDS:
+        return False, None
+    return None, f"{spec.name} must be true or false, got {value!r}."
+
+
+def _range_text(spec: FieldSpec) -> str:
+    if spec.minimum is not None and spec.maximum is not None:
+        return f" from {spec.minimum:g} to {spec.maximum:g}"
+    if spec.minimum is not None:
+        return f" of at least {spec.minimum:g}"
+    if spec.maximum is not None:
+        return f" of at most {spec.maximum:g}"
+    return ""
+
+
+def entity_constraint_error(domain: str, spec: FieldSpec, value: Any, state: State) -> str | None:
+    """Check a value against limits that depend on the entity (its options or range)."""
+    name = state.name
+    if (attribute := OPTION_ATTRIBUTES.get(spec.name)) and isinstance(value, str):
+        allowed = state.attributes.get(attribute)
+        if isinstance(allowed, (list, tuple)) and value not in [str(a) for a in allowed]:
+            hint = options_hint([str(a) for a in allowed], value)
+            return f"{name} has no {spec.name} {value!r}. {hint}"
+    if (attrs := RANGE_ATTRIBUTES.get((domain, spec.name))) and isinstance(value, (int, float)):
+        low, high = (state.attributes.get(attr) for attr in attrs)
+        if (isinstance(low, (int, float)) and value < low) or (
+            isinstance(high, (int, float)) and value > high
+        ):
+            return f"{spec.name} {value:g} is out of range for {name}: from {low} to {high}."
+    return None

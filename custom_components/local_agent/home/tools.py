@@ -1,0 +1,323 @@
+"""Exposed entities and their services as tools: schemas and validation.
+
+One tool per domain with exposed entities (`action` + `entity_id` + that domain's
+curated fields) and a read-only `get_state` tool. Every call is planned (validated)
+before anything happens; home/runner.py then runs it with the user's context so Home
+Assistant's own permission checks apply as well.
+
+The parts live in service_catalog (services and argument checks), entity_view (how
+entities read), resolver (references to ids) and actions (what a planned call is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+import probatio
+from probatio.humanize import humanize_error
+
+from custom_components.local_agent.compat import registered_service
+from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolSpec
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES, STATE_UNAVAILABLE
+from homeassistant.core import HomeAssistant, State
+from homeassistant.helpers.service import async_get_all_descriptions
+from homeassistant.util.hass_dict import HassKey
+
+from .actions import PlannedAction, ToolFailure
+from .entity_view import EntityLine, entity_line
+from .resolver import EntityResolver
+from .service_catalog import (
+    ActionSpec,
+    ServiceCatalog,
+    action_supported,
+    build_catalog,
+    coerce_value,
+    entity_constraint_error,
+    field_supported,
+    redacted,
+)
+
+__all__ = ["GET_STATE", "HomeTools", "PlannedAction", "ToolFailure", "async_build_home_tools"]
+
+GET_STATE: Final = "get_state"
+# Up to this many entities in a domain, entity_id carries an enum of them: a grammar can
+# then only produce real ids. Past it, the ids live in the overview alone.
+ENTITY_ENUM_LIMIT: Final = 25
+
+_CATALOG_CACHE: HassKey[tuple[Mapping[str, Any], ServiceCatalog]] = HassKey(
+    "local_agent_service_catalog"
+)
+_SPECS_CACHE: HassKey[dict[str, _CachedSpecs]] = HassKey("local_agent_tool_specs")
+
+
+@dataclass(frozen=True, slots=True)
+class DomainTool:
+    """The tool of one domain: its offered actions and exposed entities."""
+
+    domain: str
+    actions: Mapping[str, ActionSpec]
+    entity_ids: tuple[str, ...]
+
+    def spec(self) -> ToolSpec:
+        """Return the schema shown to the model (sorted, so it is stable)."""
+        fields: dict[str, JsonSchema] = {}
+        for service in sorted(self.actions):
+            for name, field_spec in self.actions[service].fields.items():
+                fields.setdefault(name, field_spec.schema)
+        one: JsonSchema = {"type": "string"}
+        if len(self.entity_ids) <= ENTITY_ENUM_LIMIT:
+            one["enum"] = list(self.entity_ids)
+        entity_schema: JsonSchema = {"anyOf": [one, {"type": "array", "items": one}]}
+        properties: dict[str, JsonSchema] = {
+            "action": {"type": "string", "enum": sorted(self.actions)},
+            "entity_id": entity_schema,
+        } | {name: fields[name] for name in sorted(fields)}
+        description = f"Control {self.domain} entities."
+        if calls := [a.signature() for _, a in sorted(self.actions.items()) if a.fields]:
+            description += f" Fields by action: {'; '.join(calls)}."
+        return ToolSpec(
+            name=self.domain,
+            description=description,
+            parameters={
+                "type": "object",
+                "properties": properties,
+                "required": ["action", "entity_id"],
+            },
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _CachedSpecs:
+    catalog: ServiceCatalog
+    key: tuple[tuple[Any, ...], ...]
+    specs: list[ToolSpec]
+    tools: dict[str, DomainTool]
+
+
+def get_state_spec(entity_ids: Sequence[str]) -> ToolSpec:
+    """Return the read-only tool; its entity_id is an enum when the home is small enough."""
+    entity: JsonSchema = {"type": "string"}
+    if len(entity_ids) <= ENTITY_ENUM_LIMIT:
+        entity["enum"] = sorted(entity_ids)
+    return ToolSpec(
+        name=GET_STATE,
+        description="Read the current state of any listed entity.",
+        parameters={
+            "type": "object",
+            "properties": {"entity_id": entity},
+            "required": ["entity_id"],
+        },
+    )
+
+
+async def async_build_home_tools(hass: HomeAssistant, *, assistant: str = ASSISTANT) -> HomeTools:
+    """Return the tools for the entities exposed to `assistant`, as of now."""
+    descriptions = await async_get_all_descriptions(hass)
+    catalog = _catalog(hass, descriptions)
+    exposed = {
+        state.entity_id: state
+        for state in hass.states.async_all()
+        if async_should_expose(hass, assistant, state.entity_id)
+    }
+    specs, tools = _specs(hass, assistant, catalog, exposed)
+    return HomeTools(hass, assistant, exposed, specs, tools)
+
+
+def _catalog(hass: HomeAssistant, descriptions: Mapping[str, Any]) -> ServiceCatalog:
+    """Reuse the catalog while Home Assistant returns the same descriptions object."""
+    cached = hass.data.get(_CATALOG_CACHE)
+    if cached is not None and cached[0] is descriptions:
+        return cached[1]
+    catalog = build_catalog(hass, descriptions)
+    hass.data[_CATALOG_CACHE] = (descriptions, catalog)
+    return catalog
+
+
+def _specs(
+    hass: HomeAssistant,
+    assistant: str,
+    catalog: ServiceCatalog,
+    exposed: Mapping[str, State],
+) -> tuple[list[ToolSpec], dict[str, DomainTool]]:
+    """Return cached specs unless exposure, entity features or services changed."""
+    controllable = [state for state in exposed.values() if state.domain in catalog]
+    key = (
+        tuple(sorted(exposed)),
+        *(
+            (
+                state.entity_id,
+                state.attributes.get(ATTR_SUPPORTED_FEATURES),
+                # The only attribute that curated fields' filters look at (light colour modes).
+                tuple(state.attributes.get("supported_color_modes") or ()),
+            )
+            for state in sorted(controllable, key=lambda s: s.entity_id)
+        ),
+    )
+    cache = hass.data.setdefault(_SPECS_CACHE, {})
+    cached = cache.get(assistant)
+    if cached is not None and cached.catalog is catalog and cached.key == key:
+        return list(cached.specs), cached.tools
+    tools: dict[str, DomainTool] = {}
+    for domain in sorted({state.domain for state in controllable}):
+        states = sorted((s for s in controllable if s.domain == domain), key=lambda s: s.entity_id)
+        if actions := _offered_actions(catalog[domain], states):
+            tools[domain] = DomainTool(domain, actions, tuple(s.entity_id for s in states))
+    specs = [tool.spec() for tool in tools.values()] + [get_state_spec(list(exposed))]
+    cache[assistant] = _CachedSpecs(catalog, key, specs, tools)
+    return list(specs), tools
+
+
+def _offered_actions(
+    actions: Mapping[str, ActionSpec], states: Sequence[State]
+) -> dict[str, ActionSpec]:
+    """Keep the actions, and their fields, that at least one exposed entity supports."""
+    offered: dict[str, ActionSpec] = {}
+    for service, action in sorted(actions.items()):
+        supporting = [state for state in states if action_supported(action, state)]
+        if not supporting:
+            continue
+        fields = {
+            name: spec
+            for name, spec in action.fields.items()
+            if any(field_supported(spec, state) for state in supporting)
+        }
+        offered[service] = replace(action, fields=fields)
+    return offered
+
+
+class HomeTools:
+    """The tools of one turn: specs for the prompt, the home's lines, and call planning."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        assistant: str,
+        exposed: Mapping[str, State],
+        specs: list[ToolSpec],
+        tools: Mapping[str, DomainTool],
+    ) -> None:
+        """Hold one turn's view of the exposed home."""
+        self.hass = hass
+        self.assistant = assistant
+        self.specs = specs
+        self._exposed = exposed
+        self._tools = tools
+        self._entities = EntityResolver(hass, assistant, exposed, tools)
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Return the names of the offered tools."""
+        return [spec.name for spec in self.specs]
+
+    def lines(self) -> list[EntityLine]:
+        """Return each exposed entity's line (who it is, its current state), by entity id."""
+        states = (self.hass.states.get(entity_id) for entity_id in sorted(self._exposed))
+        return [entity_line(self.hass, state) for state in states if state is not None]
+
+    def plan(self, call: ToolCall) -> PlannedAction | ToolFailure:
+        """Validate a call completely; nothing is executed here."""
+        if call.name == GET_STATE:
+            return self._plan_get_state(call.arguments)
+        tool = self._tools.get(call.name)
+        if tool is None:
+            return ToolFailure(f"Unknown tool {call.name!r}. Tools: {', '.join(self.tool_names)}.")
+        arguments = dict(call.arguments)
+        action = _resolve_action(tool, arguments.pop("action", None))
+        if isinstance(action, ToolFailure):
+            return action
+        entity_ids = self._entities.resolve(arguments.pop(ATTR_ENTITY_ID, None), tool.domain)
+        if isinstance(entity_ids, ToolFailure):
+            return entity_ids
+        states = [self.hass.states.get(entity_id) for entity_id in entity_ids]
+        checked = [state for state in states if state is not None]
+        if error := _target_error(action, checked):
+            return ToolFailure(error)
+        data = _check_fields(tool, action, arguments, checked)
+        if isinstance(data, ToolFailure):
+            return data
+        if error := self._schema_error(action, entity_ids, data):
+            return ToolFailure(error)
+        return PlannedAction(tool.domain, tool.domain, action.service, entity_ids, data)
+
+    def _plan_get_state(self, arguments: Mapping[str, Any]) -> PlannedAction | ToolFailure:
+        if unknown := sorted(set(arguments) - {ATTR_ENTITY_ID}):
+            return ToolFailure(f"get_state takes only entity_id, not {', '.join(unknown)}.")
+        entity_ids = self._entities.resolve(arguments.get(ATTR_ENTITY_ID), None)
+        if isinstance(entity_ids, ToolFailure):
+            return entity_ids
+        return PlannedAction(GET_STATE, None, None, entity_ids)
+
+    def _schema_error(
+        self, action: ActionSpec, entity_ids: tuple[str, ...], data: Mapping[str, Any]
+    ) -> str | None:
+        """Run the service's own schema, as registered, on the exact call data."""
+        handler = registered_service(self.hass, action.domain, action.service)
+        if handler is None:
+            return f"{action.domain}.{action.service} is not available right now."
+        if handler.schema is None:
+            return None
+        payload = {**data, ATTR_ENTITY_ID: list(entity_ids)}
+        try:
+            handler.schema(payload)
+        except probatio.Invalid as err:
+            return (
+                f"Invalid arguments for {action.service}: {humanize_error(redacted(payload), err)}"
+            )
+        return None
+
+
+def _resolve_action(tool: DomainTool, raw: Any) -> ActionSpec | ToolFailure:
+    allowed = ", ".join(tool.actions)
+    if not isinstance(raw, str) or not raw.strip():
+        return ToolFailure(f"action is required. {tool.domain} actions: {allowed}.")
+    name = raw.strip().lower().removeprefix(f"{tool.domain}.")
+    if (action := tool.actions.get(name)) is None:
+        return ToolFailure(f"Unknown action {raw!r} for {tool.domain}. Allowed: {allowed}.")
+    return action
+
+
+def _target_error(action: ActionSpec, states: Sequence[State]) -> str | None:
+    for state in states:
+        if state.state == STATE_UNAVAILABLE:
+            return f"{state.name} ({state.entity_id}) is unavailable right now."
+        if not action_supported(action, state):
+            return f"{state.name} ({state.entity_id}) does not support {action.service}."
+    return None
+
+
+def _check_fields(
+    tool: DomainTool, action: ActionSpec, arguments: Mapping[str, Any], states: Sequence[State]
+) -> dict[str, Any] | ToolFailure:
+    data: dict[str, Any] = {}
+    for name, value in sorted(arguments.items()):
+        if value is None:
+            continue
+        spec = action.fields.get(name)
+        if spec is None:
+            return ToolFailure(_unknown_field(tool, action, name))
+        converted, error = coerce_value(spec, value)
+        if error is not None:
+            return ToolFailure(error)
+        for state in states:
+            if not field_supported(spec, state):
+                return ToolFailure(f"{state.name} ({state.entity_id}) does not support {name}.")
+            if error := entity_constraint_error(tool.domain, spec, converted, state):
+                return ToolFailure(error)
+        data[name] = converted
+    if missing := [n for n, spec in action.fields.items() if spec.required and n not in data]:
+        return ToolFailure(
+            f"{action.service} needs {', '.join(missing)}. Call it as {action.signature()}."
+        )
+    return data
+
+
+def _unknown_field(tool: DomainTool, action: ActionSpec, name: str) -> str:
+    takes = f"{action.service} takes {', '.join(action.fields) or 'no other fields'}."
+    users = [service for service, other in tool.actions.items() if name in other.fields]
+    if users:
+        return f"{name} is not used by {action.service}; it belongs to {', '.join(users)}. {takes}"
+    return f"Unknown field {name!r} for {tool.domain}. {takes}"

@@ -1,0 +1,60 @@
+"""What a model entry holds while it is set up, and the engine settings its options name."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from custom_components.local_agent.const import (
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
+    CONF_THREADS,
+    DEFAULT_CONTEXT_SIZE,
+)
+from custom_components.local_agent.engine.interface import GenerationEngine
+from custom_components.local_agent.engine.settings import EngineSettings
+from homeassistant.config_entries import ConfigEntry
+
+from .stats import AgentStats
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSetup:
+    """A model made ready by one backend's set-up (runtime/local.py or runtime/server.py)."""
+
+    model_path: Path | None  # None for a model on a server
+    worker: GenerationEngine
+    # Gives the model back when the entry unloads (each backend its own way).
+    release: Callable[[], Awaitable[None]]
+    # What runs it, for the model's device ("llama-cpp-python 0.3.36").
+    software: str
+
+
+@dataclass(slots=True)
+class LocalAgentData:
+    """What a loaded model entry holds while it is set up."""
+
+    model_path: Path | None  # None for a model on a server
+    worker: GenerationEngine
+    release: Callable[[], Awaitable[None]]
+    # The model's device in the device registry; the agents' devices point to it.
+    device_id: str | None = None
+    # Each agent's figures, by subentry id (kept across the agent's own reloads).
+    agent_stats: dict[str, AgentStats] = field(default_factory=dict)
+
+
+type LocalAgentConfigEntry = ConfigEntry[LocalAgentData]
+
+
+def engine_settings(entry: ConfigEntry | Mapping[str, Any]) -> EngineSettings:
+    """Engine settings from the entry's options (or from options not yet saved in an entry)."""
+    options = entry.options if isinstance(entry, ConfigEntry) else entry
+    threads = int(options.get(CONF_THREADS, 0))
+    flash = options.get(CONF_FLASH_ATTENTION)
+    return EngineSettings(
+        n_ctx=int(options.get(CONF_CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE)),
+        n_threads=threads or None,
+        flash_attention=None if flash in (None, "auto") else flash == "on",
+    )

@@ -1,0 +1,90 @@
+"""Repair issues the integration raises (their fix flows are in repairs.py)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers import issue_registry as ir
+
+DOCS_URL: Final = "https://github.com/local-agent/local-agent#troubleshooting"
+RUNTIME_ISSUE: Final = "runtime_missing"
+MODEL_ISSUE_PREFIX: Final = "model_file_"
+CRASH_ISSUE_PREFIX: Final = "model_crashed_"
+
+
+def model_issue_id(entry_id: str) -> str:
+    """Return the id of the issue about an entry's model file (missing, damaged)."""
+    return f"{MODEL_ISSUE_PREFIX}{entry_id}"
+
+
+def crash_issue_id(entry_id: str) -> str:
+    """Return the id of the issue about a crash while loading an entry's model."""
+    return f"{CRASH_ISSUE_PREFIX}{entry_id}"
+
+
+@callback
+def async_raise_runtime_missing(hass: HomeAssistant, reason: str) -> None:
+    """Say that llama-cpp-python is missing; the fix flow installs a prebuilt wheel."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        RUNTIME_ISSUE,
+        is_fixable=True,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=RUNTIME_ISSUE,
+        translation_placeholders={"reason": reason},
+        learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_raise_model_problem(
+    hass: HomeAssistant, entry: ConfigEntry, translation_key: str, error: str
+) -> None:
+    """Say that an entry's model file is gone or unusable; the fix flow replaces it."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        model_issue_id(entry.entry_id),
+        is_fixable=True,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=translation_key,
+        translation_placeholders={
+            "title": entry.title,
+            "path": str(entry.data.get(CONF_MODEL_PATH, "")),
+            "error": error,
+        },
+        data={"entry_id": entry.entry_id},
+        learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_raise_crash(hass: HomeAssistant, entry: ConfigEntry, reason: str, detail: str) -> None:
+    """Say that loading the model killed the test process (SIGILL, SIGSEGV, ...)."""
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        crash_issue_id(entry.entry_id),
+        is_fixable=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key="model_crashed",
+        translation_placeholders={"title": entry.title, "reason": reason, "detail": detail},
+        learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_clear_entry_issues(hass: HomeAssistant, entry_id: str) -> None:
+    """Delete the issues of an entry that loaded (or was removed)."""
+    ir.async_delete_issue(hass, DOMAIN, model_issue_id(entry_id))
+    ir.async_delete_issue(hass, DOMAIN, crash_issue_id(entry_id))
+
+
+@callback
+def async_clear_runtime_issue(hass: HomeAssistant) -> None:
+    """Delete the runtime issue once llama_cpp is there."""
+    ir.async_delete_issue(hass, DOMAIN, RUNTIME_ISSUE)

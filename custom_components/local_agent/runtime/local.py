@@ -1,0 +1,111 @@
+"""A model entry whose model runs in this process: the checks, the load check, then one load.
+
+Where model files become engines is held in one object in hass.data (LocalEngines): Home
+Assistant's (the separate-process load check of models/safe_load.py, then ModelWorker.load
+through the shared registry), or the one tests and scripts put there to run a stand-in engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.engine.errors import (
+    EngineError,
+    EngineOutOfMemoryError,
+    UnsupportedArchitectureError,
+)
+from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.models import runtime_package, safe_load
+from custom_components.local_agent.models.file_checks import ModelFileProblem, check_model_file
+from custom_components.local_agent.models.safe_load import ProbeResult
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.util.hass_dict import HassKey
+
+from . import issues
+from .data import ModelSetup, engine_settings
+from .memory import release_freed_memory
+
+type LoadCheck = Callable[[HomeAssistant, Path, str, EngineSettings], Awaitable[ProbeResult]]
+
+
+@dataclass(slots=True)
+class LocalEngines:
+    """The load check a model file must pass, and the registry that loads and shares models."""
+
+    registry: ModelRegistry = field(default_factory=ModelRegistry)
+    check: LoadCheck = safe_load.async_check_model
+
+
+LOCAL_ENGINES: HassKey[LocalEngines] = HassKey(f"{DOMAIN}_local_engines")
+
+
+def local_engines(hass: HomeAssistant) -> LocalEngines:
+    """Return this Home Assistant's local engines (created on first use)."""
+    return hass.data.setdefault(LOCAL_ENGINES, LocalEngines())
+
+
+async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSetup:
+    """Load the entry's model in this process (shared with other entries of the same file).
+
+    Order: the file is there, llama_cpp is installed, the model loads in a child process (first
+    time only), then it loads here. Each failure is a repair issue plus an entry error; only
+    transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
+    """
+    model_path = Path(entry.data[CONF_MODEL_PATH])
+    problem = await hass.async_add_executor_job(check_model_file, model_path)
+    if problem is not None:
+        issue = "model_missing" if problem is ModelFileProblem.NOT_FOUND else "model_unusable"
+        issues.async_raise_model_problem(hass, entry, issue, problem.value)
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key=problem.value,
+            translation_placeholders={"path": str(model_path)},
+        )
+    version = await hass.async_add_executor_job(runtime_package.llama_cpp_version)
+    if version is None:
+        issues.async_raise_runtime_missing(hass, "llama_cpp is not installed")
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="runtime_missing",
+            translation_placeholders={"reason": "llama_cpp is not installed"},
+        )
+    issues.async_clear_runtime_issue(hass)
+    settings = engine_settings(entry)
+    engines = local_engines(hass)
+    result = await engines.check(hass, model_path, version, settings)
+    safe_load.async_raise_unless_loadable(hass, entry, result)
+
+    registry = engines.registry
+    try:
+        worker = await registry.acquire(model_path, settings)
+    except EngineOutOfMemoryError as err:
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="model_out_of_memory",
+            translation_placeholders={"error": str(err)},
+        ) from err
+    except EngineError as err:
+        if isinstance(err, UnsupportedArchitectureError):
+            issues.async_raise_model_problem(hass, entry, "model_unusable", str(err))
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="model_load_failed",
+            translation_placeholders={"error": str(err)},
+        ) from err
+
+    async def release() -> None:
+        await registry.release(worker)
+        await hass.async_add_executor_job(release_freed_memory)
+
+    return ModelSetup(
+        model_path=model_path,
+        worker=worker,
+        release=release,
+        software=f"llama-cpp-python {version}",
+    )

@@ -1,0 +1,1 @@
+"""One conversation turn: the agent loop, options and defaults, history, home context, phrases."""

@@ -1,0 +1,595 @@
+"""One conversation turn: prompt -> engine -> tool calls -> validation -> execution -> loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import probatio
+
+from custom_components.local_agent.const import (
+    CONF_HISTORY_TOKENS,
+    CONF_HOME_TOOLS,
+    CONF_MAX_ROUNDS,
+    CONF_MAX_TOKENS,
+    CONF_THINKING,
+    CONF_THINKING_BUDGET,
+    DEFAULT_INSTRUCTIONS,
+    DOMAIN,
+    LOGGER,
+)
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.generation import (
+    GenerationOutput,
+    GenerationRequest,
+)
+from custom_components.local_agent.engine.interface import GenerationEngine
+from custom_components.local_agent.engine.settings import SamplingSettings
+from custom_components.local_agent.engine.tool_calls import (
+    ParseEvent,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallFailed,
+    ToolCallParsed,
+)
+from custom_components.local_agent.engine.types import Conversation, Message, ToolSpec
+from custom_components.local_agent.home.actions import ApiCall, Call
+from custom_components.local_agent.home.entity_view import EntityLine
+from custom_components.local_agent.home.runner import (
+    RunResult,
+    TurnContext,
+    async_run,
+    async_turn_context,
+    error_result,
+)
+from custom_components.local_agent.home.tools import HomeTools, ToolFailure, async_build_home_tools
+from custom_components.local_agent.runtime.stats import AgentStats
+from custom_components.local_agent.safety.gate import (
+    Decision,
+    PendingReply,
+    SafetyGate,
+    TurnSafety,
+    Verdict,
+)
+from custom_components.local_agent.safety.pending import PendingAction
+from custom_components.local_agent.safety.policy import SafetyPolicy
+from custom_components.local_agent.safety.tool_review import offered_parameters
+from homeassistant.components import conversation
+from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm, template
+from homeassistant.util import dt as dt_util
+
+from .defaults import agent_data, sampling_settings
+from .error_text import engine_error_text
+from .history import to_messages, trim_history
+from .home_context import HomeContext
+from .phrases import async_phrase
+from .report import TurnEnd, TurnReport
+from .results import async_set_reply_response_type, async_set_response_type
+
+
+@dataclass(frozen=True, slots=True)
+class AgentOptions:
+    """A conversation agent's settings, from its subentry."""
+
+    instructions: str
+    llm_apis: tuple[str, ...]
+    home_tools: bool
+    thinking: bool
+    thinking_budget: int | None
+    sampling: SamplingSettings
+    max_tokens: int
+    max_rounds: int
+    history_tokens: int
+    safety: SafetyPolicy
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> AgentOptions:
+        """Read subentry data; missing keys take AGENT_DEFAULTS."""
+        data = agent_data(data)
+        apis = data[CONF_LLM_HASS_API] or ()
+        budget = int(data[CONF_THINKING_BUDGET])
+        return cls(
+            instructions=data[CONF_PROMPT] or DEFAULT_INSTRUCTIONS,
+            llm_apis=(apis,) if isinstance(apis, str) else tuple(apis),
+            home_tools=bool(data[CONF_HOME_TOOLS]),
+            thinking=bool(data[CONF_THINKING]),
+            thinking_budget=budget if budget > 0 else None,
+            sampling=sampling_settings(data),
+            max_tokens=int(data[CONF_MAX_TOKENS]),
+            max_rounds=int(data[CONF_MAX_ROUNDS]),
+            history_tokens=int(data[CONF_HISTORY_TOKENS]),
+            safety=SafetyPolicy.from_data(data),
+        )
+
+
+@dataclass(slots=True)
+class _Toolbox:
+    """The tools offered in one turn and how to run each."""
+
+    specs: list[ToolSpec]
+    home: HomeTools | None
+    llm_api: llm.APIInstance | None
+    # The exposed entities as the turn started (None without the home tools).
+    lines: list[EntityLine] | None = None
+
+
+class ConversationAgent:
+    """Runs turns for one conversation entity."""
+
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        worker: GenerationEngine,
+        options: AgentOptions,
+        *,
+        agent_id: str,
+        stats: AgentStats,
+    ) -> None:
+        """Bind the agent to a loaded model, its settings and where its figures are kept."""
+        self.hass = hass
+        self.worker = worker
+        self.options = options
+        self.agent_id = agent_id
+        self.gate = SafetyGate(hass, options.safety, agent_id)
+        self.last_report: TurnReport | None = None
+        self.stats = stats
+        self.home_context = HomeContext()
+
+    async def async_handle(
+        self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
+    ) -> conversation.ConversationResult:
+        """Answer one user message, calling tools as the model asks."""
+        options = self.options
+        turn = await async_turn_context(
+            self.hass, user_input, chat_log.conversation_id, options.llm_apis
+        )
+        self.gate.async_redact_pin(user_input, chat_log)
+        if (reply := await self._async_reply(turn, chat_log)) is not None:
+            await self._async_say(chat_log, reply.text)
+            replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
+            async_set_reply_response_type(replied.response, reply.outcome)
+            return replied
+        llm_context = user_input.as_llm_context(DOMAIN)
+        try:
+            await chat_log.async_provide_llm_data(
+                llm_context,
+                list(options.llm_apis) or None,
+                options.instructions,
+                user_input.extra_system_prompt,
+            )
+        except conversation.ConverseError as err:
+            return err.as_conversation_result()
+
+        report = TurnReport()
+        self.last_report = report
+        started = asyncio.get_running_loop().time()
+        toolbox = await self._async_toolbox(chat_log)
+        turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
+        static_system = self._static_system(
+            llm_context, toolbox, await self._async_user_name(llm_context)
+        )
+        report.build_seconds = asyncio.get_running_loop().time() - started
+
+        end = TurnEnd.ANSWERED
+        try:
+            end = await self._async_rounds(
+                user_input=user_input,
+                turn=turn,
+                chat_log=chat_log,
+                toolbox=toolbox,
+                static_system=static_system,
+                report=report,
+            )
+            if end is TurnEnd.ROUND_LIMIT:
+                await self._async_say(
+                    chat_log,
+                    await async_phrase(
+                        self.hass,
+                        user_input.language,
+                        "too_many_rounds",
+                        rounds=str(options.max_rounds),
+                    ),
+                )
+        except EngineError as err:
+            end = TurnEnd.FAILED
+            if err.warn_in_turn:
+                LOGGER.warning("The model failed: %s", err)
+            else:
+                LOGGER.debug("The model failed: %s", err)
+            key, placeholders = engine_error_text(err)
+            await self._async_say(
+                chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
+            )
+        last = chat_log.content[-1]
+        answered = isinstance(last, conversation.AssistantContent) and bool(last.content)
+        if not answered:
+            await self._async_say(
+                chat_log,
+                await async_phrase(
+                    self.hass,
+                    user_input.language,
+                    "empty_answer" if report.tool_successes else "no_answer",
+                ),
+            )
+        self.stats.record(report, failed=end is TurnEnd.FAILED)
+        if end is not TurnEnd.FAILED:
+            extra = user_input.extra_system_prompt
+            self._prepare_next_turn(chat_log, toolbox, static_system, extra)
+        result = conversation.async_get_result_from_chat_log(user_input, chat_log)
+        if end is TurnEnd.CONFIRMATION_ASKED:
+            result.continue_conversation = True
+        async_set_response_type(result.response, chat_log, ended=end, model_answered=answered)
+        return result
+
+    async def _async_reply(
+        self, turn: TurnContext, chat_log: conversation.ChatLog
+    ) -> PendingReply | None:
+        """Answer a reply to this agent's question; None when the turn is a new request."""
+        reply = await self.gate.async_answer_pending(turn, chat_log)
+        if reply is not None and reply.confirmed:
+            return await self._async_run_confirmed(turn, reply.confirmed)
+        return reply
+
+    async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
+        specs: list[ToolSpec] = []
+        home: HomeTools | None = None
+        lines: list[EntityLine] | None = None
+        if self.options.home_tools:
+            home = await async_build_home_tools(self.hass)
+            specs.extend(home.specs)
+            lines = home.lines()
+        llm_api = chat_log.llm_api
+        if llm_api is not None:
+            specs.extend(
+                ToolSpec(
+                    name=tool.name,
+                    description=tool.description or "",
+                    parameters=offered_parameters(
+                        tool,
+                        probatio.to_openapi(
+                            tool.parameters,
+                            custom_serializer=llm_api.custom_serializer,
+                            openapi_version="3.1.0",
+                        ),
+                    ),
+                )
+                for tool in llm_api.tools
+            )
+        return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines)
+
+    async def _async_user_name(self, llm_context: llm.LLMContext) -> str | None:
+        """Return the name of the user talking, as core passes it to the instructions."""
+        user_id = llm_context.context.user_id if llm_context.context else None
+        user = await self.hass.auth.async_get_user(user_id) if user_id else None
+        return user.name if user else None
+
+    def _static_system(
+        self, llm_context: llm.LLMContext, toolbox: _Toolbox, user_name: str | None
+    ) -> str:
+        """Return the system message: the reusable prefix of every turn in this home.
+
+        Instructions, the LLM API's prompt and the home list (turn/home_context.py); it changes
+        only with them, and the home list only when exposure, names, aliases or areas change
+        or too many states have changed since it was taken.
+        """
+        try:
+            instructions = template.Template(self.options.instructions, self.hass).async_render(
+                # The variables core's own agents render the instructions with.
+                {
+                    "ha_name": self.hass.config.location_name,
+                    "user_name": user_name,
+                    "llm_context": llm_context,
+                },
+                parse_result=False,
+            )
+        except HomeAssistantError as err:
+            LOGGER.error("The instructions template does not render: %s", err)
+            instructions = DEFAULT_INSTRUCTIONS.replace(
+                "{{ ha_name }}", self.hass.config.location_name
+            )
+        parts = [instructions.strip()]
+        if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
+            parts.append(toolbox.llm_api.api_prompt.strip())
+        if toolbox.lines is not None:
+            parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
+        return "\n\n".join(parts)
+
+    def _conversation(
+        self,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        extra_system_prompt: str | None,
+    ) -> Conversation:
+        """One round's prompt: the system prefix, then the messages.
+
+        Each user message carries its context block (time, changed states): what changes
+        from turn to turn is at the end, after everything the engine has checkpointed.
+        """
+        history = self._history(chat_log, toolbox, extra_system_prompt)
+        return Conversation(
+            system=static_system, messages=tuple(history), enable_thinking=self.options.thinking
+        )
+
+    def _prepare_next_turn(
+        self,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        extra_system_prompt: str | None,
+    ) -> None:
+        """Have the engine evaluate now what the next turn of this conversation starts with.
+
+        Done while the user reads or listens: the next turn then evaluates only its message.
+        """
+        self.hass.async_create_background_task(
+            self.worker.prepare(
+                self._conversation(chat_log, toolbox, static_system, extra_system_prompt),
+                toolbox.specs,
+            ),
+            f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
+        )
+
+    def _history(
+        self,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        extra_system_prompt: str | None,
+    ) -> list[Message]:
+        """Return the kept messages, each user message with its context block."""
+        messages = to_messages(chat_log.content[1:])
+        history = trim_history(messages, self.options.history_tokens)
+        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
+        return self.home_context.messages(
+            chat_log.conversation_id,
+            history,
+            first_ordinal=dropped,
+            lines=toolbox.lines,
+            now=dt_util.now(),
+            extra=extra_system_prompt,
+        )
+
+    async def _async_rounds(
+        self,
+        *,
+        user_input: conversation.ConversationInput,
+        turn: TurnContext,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        report: TurnReport,
+    ) -> TurnEnd:
+        """Run model rounds until it answers without a call, asks, or hits the limit."""
+        options = self.options
+        for _round in range(options.max_rounds):
+            request = GenerationRequest(
+                self._conversation(
+                    chat_log, toolbox, static_system, user_input.extra_system_prompt
+                ),
+                tools=toolbox.specs,
+                sampling=options.sampling,
+                # An answer cut off at the limit (a call left open) gets more room next round.
+                max_tokens=options.max_tokens * (2 if report.last_finish_reason == "length" else 1),
+                thinking_budget=options.thinking_budget if options.thinking else None,
+            )
+            calls: list[ToolCallParsed | ToolCallFailed] = []
+            outputs: list[GenerationOutput] = []
+            async for _content in chat_log.async_add_delta_content_stream(
+                self.agent_id, self._async_stream(request, calls, report, outputs)
+            ):
+                pass
+            if outputs:
+                _trace_round(chat_log, outputs[0])
+            if not calls:
+                return TurnEnd.ANSWERED
+            safety = TurnSafety()
+            await self._async_run_calls(turn, chat_log, calls, report, safety)
+            if safety.locked_seconds:
+                await self._async_say(
+                    chat_log,
+                    await self.gate.async_locked_phrase(user_input.language, safety.locked_seconds),
+                )
+                return TurnEnd.REFUSED
+            if safety.refused:
+                await self._async_say(chat_log, await self.gate.async_refusal(turn, safety.refused))
+                return TurnEnd.REFUSED
+            if safety.held:
+                question = await self.gate.async_hold(turn, safety.held)
+                await self._async_say(chat_log, question)
+                return TurnEnd.CONFIRMATION_ASKED
+        return TurnEnd.ROUND_LIMIT
+
+    async def _async_stream(
+        self,
+        request: GenerationRequest,
+        calls: list[ToolCallParsed | ToolCallFailed],
+        report: TurnReport,
+        outputs: list[GenerationOutput],
+    ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+        """Stream the model's reasoning and text into the chat log as it writes.
+
+        Calls are recorded as external: this agent validates and executes them itself.
+        """
+        queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
+        generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
+        generation.add_done_callback(lambda _task: queue.put_nowait(None))
+        yield {"role": "assistant"}
+        try:
+            while (event := await queue.get()) is not None:
+                if isinstance(event, ReasoningDelta):
+                    yield {"thinking_content": event.text}
+                elif isinstance(event, TextDelta):
+                    yield {"content": event.text}
+                else:
+                    calls.append(event)
+            output = await generation
+            outputs.append(output)
+            report.add(output.stats)
+        finally:
+            if not generation.done():
+                generation.cancel()
+                await asyncio.wait([generation])
+        if len(calls) > MAX_CALLS_PER_ROUND:
+            # A model looping on call markup would otherwise flood the next prompt with results.
+            LOGGER.debug("Read %d calls in one answer; kept %d", len(calls), MAX_CALLS_PER_ROUND)
+            del calls[MAX_CALLS_PER_ROUND:]
+        if calls:
+            yield {"tool_calls": [_tool_input(event) for event in calls]}
+
+    async def _async_run_calls(
+        self,
+        turn: TurnContext,
+        chat_log: conversation.ChatLog,
+        calls: list[ToolCallParsed | ToolCallFailed],
+        report: TurnReport,
+        safety: TurnSafety,
+    ) -> None:
+        assistant = chat_log.content[-1]
+        assert isinstance(assistant, conversation.AssistantContent)
+        inputs = assistant.tool_calls or []
+        started = asyncio.get_running_loop().time()
+        for event, tool_input in zip(calls, inputs, strict=True):
+            report.tool_calls += 1
+            result = await self._async_run_parsed(turn, event, safety)
+            if result.error:
+                report.tool_errors += 1
+            elif "entities" in result.data or "success" in result.data:
+                report.tool_successes += 1
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.ToolResultContent(
+                    agent_id=self.agent_id,
+                    tool_call_id=tool_input.id,
+                    tool_name=tool_input.tool_name,
+                    result=result,
+                )
+            )
+        report.tool_seconds += asyncio.get_running_loop().time() - started
+
+    async def _async_run_parsed(
+        self, turn: TurnContext, event: ToolCallParsed | ToolCallFailed, safety: TurnSafety
+    ) -> llm.ToolResult:
+        """Turn the model's call into a validated one, and run it through the one call path."""
+        if isinstance(event, ToolCallFailed):
+            error = event.error
+            tool = _find_tool(turn.llm_api, error.name or "")
+            if tool is not None and (
+                refusal := await self.gate.async_refuse_unoffered(tool, error.arguments, turn)
+            ):
+                return error_result(refusal)
+            return error_result(error.message)
+        call = event.call
+        proposed: Call
+        if turn.home is not None and call.name in turn.home.tool_names:
+            planned = turn.home.plan(call)
+            if isinstance(planned, ToolFailure):
+                return error_result(planned.message)
+            proposed = planned
+        elif tool := _find_tool(turn.llm_api, call.name):
+            proposed = ApiCall(tool, call.arguments)
+        else:
+            known = ", ".join(
+                [*(turn.home.tool_names if turn.home else ()), *_tool_names(turn.llm_api)]
+            )
+            return error_result(
+                f"There is no tool named {call.name!r}. The available tools are: {known}."
+            )
+        decision, run = await self._async_run_call(proposed, turn, safety)
+        if decision.verdict is Verdict.HOLD:
+            return llm.ToolResult(data={"status": decision.message})
+        if run is None:
+            return error_result(decision.message or "Refused.")
+        return run.result
+
+    async def _async_run_call(
+        self,
+        call: Call,
+        turn: TurnContext,
+        safety: TurnSafety,
+        confirmed: PendingAction | None = None,
+    ) -> tuple[Decision, RunResult | None]:
+        """Run one call on the one call path: the gate decides, the runner runs what it allows.
+
+        A call the model just made, or (`confirmed`) one the person has just said yes to.
+        """
+        if confirmed is None:
+            decision = await self.gate.async_decide(call, turn, safety)
+        else:
+            decision = await self.gate.async_decide_confirmed(confirmed, turn)
+        if decision.verdict is not Verdict.ALLOW or decision.call is None:
+            return decision, None
+        run = await async_run(self.hass, decision.call, turn, verify=confirmed is not None)
+        self.gate.async_record_run(turn, decision, run)
+        return decision, run
+
+    async def _async_run_confirmed(
+        self, turn: TurnContext, actions: tuple[PendingAction, ...]
+    ) -> PendingReply:
+        """Run exactly the actions the person confirmed; say what really happened."""
+        done: list[str] = []
+        failed: list[str] = []
+        for action in actions:
+            decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
+            error = decision.message if run is None else run.error
+            if error is None:
+                done.append(action.description)
+            else:
+                failed.append(f"{action.description}: {error.rstrip('.')}")
+        return await self.gate.async_confirmed_reply(turn, done, failed)
+
+    async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
+        """Add a sentence the agent says itself (not the model)."""
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(agent_id=self.agent_id, content=text)
+        )
+
+
+def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
+    if isinstance(event, ToolCallParsed):
+        return llm.ToolInput(
+            tool_name=event.call.name, tool_args=dict(event.call.arguments), external=True
+        )
+    # The arguments could not be read; the tool result carries the error the model must see.
+    return llm.ToolInput(
+        tool_name=event.error.name or "invalid_tool_call", tool_args={}, external=True
+    )
+
+
+# Calls read from one answer; more than a turn ever needs, few enough to bound the next prompt.
+MAX_CALLS_PER_ROUND = 8
+
+
+def _trace_round(chat_log: conversation.ChatLog, output: GenerationOutput) -> None:
+    """Put the prompt the model really read, and its token figures, in the conversation trace.
+
+    The chat log's system content is Home Assistant's rendering of the instructions; the model
+    reads ours (instructions, home list, each message's context block), so the trace gets it.
+    """
+    stats = output.stats
+    chat_log.async_trace(
+        {
+            "prompt": output.prompt.text,
+            "stats": {
+                "input_tokens": stats.evaluated_tokens,
+                "cached_input_tokens": stats.cached_tokens,
+                "output_tokens": stats.generated_tokens,
+            },
+        }
+    )
+
+
+def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:
+    if api is None:
+        return None
+    return next((tool for tool in api.tools if tool.name == name), None)
+
+
+def _tool_names(api: llm.APIInstance | None) -> list[str]:
+    return [tool.name for tool in api.tools] if api is not None else []
+
+
+__all__ = ["AgentOptions", "ConversationAgent"]

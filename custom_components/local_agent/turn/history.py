@@ -1,0 +1,70 @@
+"""Turns a Home Assistant chat log into engine messages, within a token budget."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import json
+
+from custom_components.local_agent.engine.types import Message, ToolCall
+from homeassistant.components import conversation
+
+# A rough tokens-per-character ratio for budgeting history before tokenization.
+CHARS_PER_TOKEN = 3.5
+
+
+def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
+    """Convert chat log content (system content excluded) to engine messages."""
+    messages: list[Message] = []
+    for item in content:
+        if isinstance(item, conversation.UserContent):
+            messages.append(Message("user", item.content))
+        elif isinstance(item, conversation.AssistantContent):
+            calls = [
+                ToolCall(name=call.tool_name, arguments=dict(call.tool_args))
+                for call in item.tool_calls or ()
+            ]
+            messages.append(
+                Message(
+                    "assistant",
+                    item.content or "",
+                    reasoning=item.thinking_content,
+                    tool_calls=calls,
+                )
+            )
+        elif isinstance(item, conversation.ToolResultContent):
+            messages.append(
+                Message("tool", tool_result_text(item.result.data), tool_name=item.tool_name)
+            )
+    return messages
+
+
+def tool_result_text(data: object) -> str:
+    """Render a tool result the way the model reads it: compact JSON."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def estimate_tokens(message: Message) -> int:
+    """Estimate a message's tokens without a tokenizer."""
+    size = len(message.content) + len(message.reasoning or "")
+    size += sum(len(json.dumps(call.arguments, default=str)) + 40 for call in message.tool_calls)
+    return int(size / CHARS_PER_TOKEN) + 8
+
+
+def trim_history(messages: list[Message], budget_tokens: int) -> list[Message]:
+    """Drop the oldest whole turns until the history fits; the current turn is always kept.
+
+    A turn starts at a user message; cutting anywhere else would leave tool results without
+    the call that produced them.
+    """
+    turn_starts = [i for i, message in enumerate(messages) if message.role == "user"]
+    if not turn_starts:
+        return messages
+    kept_from = turn_starts[-1]
+    used = sum(estimate_tokens(m) for m in messages[kept_from:])
+    for start in reversed(turn_starts[:-1]):
+        cost = sum(estimate_tokens(m) for m in messages[start:kept_from])
+        if used + cost > budget_tokens:
+            break
+        used += cost
+        kept_from = start
+    return messages[kept_from:]

@@ -1,0 +1,213 @@
+"""The home in the prompt: a list in the reusable prefix, and per message what changed since.
+
+The prompt is laid out so that a turn evaluates only what is new:
+
+* The system message (instructions, tools, then the home list: every exposed entity by area,
+  with its id, name, aliases and its state when the list was taken) is the reusable prefix.
+  The engine keeps a checkpoint after it, so every conversation in the same home starts from
+  there.
+* Each user message starts with a short context block: the time, the entities whose state
+  differs from what the model last read (the home list, or a later message), and the
+  pipeline's extra system prompt; then the user's words. The block is rendered once and kept,
+  so a follow-up renders the earlier messages exactly as before and the engine goes on from
+  the end of the previous turn.
+
+A state change therefore costs one short line in the next message, whatever the size of the
+home. The list is taken again (and the prefix evaluated again, once) when exposure, names,
+aliases or areas change, or when more than CHANGE_LIMIT entities differ from it.
+
+The model never reads a stale state as current: an entity is listed again whenever its state
+differs from the last state any kept message showed for it. An entity a tool call of a kept
+turn targeted counts as shown in the state its tool result gave (our tools' results list the
+states after the call); without such a result it is listed again in the next turn.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+import json
+from typing import Final
+
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.home.entity_view import (
+    EntityLine,
+    grouped_text,
+    line_state_of_summary,
+)
+from homeassistant.const import ATTR_ENTITY_ID
+
+# Entities whose state may differ from the home list before it is taken again.
+CHANGE_LIMIT: Final = 16
+# Conversations whose context blocks are kept (least recently used forgotten first; a
+# forgotten conversation goes on without the earlier blocks, re-evaluated once).
+MAX_CONVERSATIONS: Final = 64
+
+HOME_HEADING: Final = (
+    "Home as of {time} (area, then entity_id 'name' (aliases): state). Each user message "
+    "starts with the time and the entities that changed since; those states are current."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HomeSnapshot:
+    """The home list as it stands in the prefix."""
+
+    directory: tuple[tuple[str, str, str], ...]  # (entity_id, area, identity), by entity_id
+    states: Mapping[str, str]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _UserTurn:
+    """The context block of one user message and the states it listed."""
+
+    block: str
+    listed: Mapping[str, str]
+
+
+@dataclass(slots=True)
+class _Conversation:
+    turns: dict[int, _UserTurn] = field(default_factory=dict)
+
+
+def _directory(lines: Sequence[EntityLine]) -> tuple[tuple[str, str, str], ...]:
+    return tuple((line.entity_id, line.area, line.identity) for line in lines)
+
+
+def time_text(now: datetime) -> str:
+    """Return the time as the model reads it."""
+    return now.strftime("%A %Y-%m-%d %H:%M")
+
+
+class HomeContext:
+    """Keeps one agent's home list and the context blocks of its conversations."""
+
+    def __init__(self) -> None:
+        """Start without a home list."""
+        self.snapshot: HomeSnapshot | None = None
+        self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
+
+    def home_text(self, lines: Sequence[EntityLine], now: datetime) -> str:
+        """Return the home list for the prefix, taking it again only when it must."""
+        snapshot = self.snapshot
+        directory = _directory(lines)
+        if snapshot is not None and snapshot.directory == directory:
+            changed = sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
+            if changed <= CHANGE_LIMIT:
+                return snapshot.text
+        text = "\n".join(
+            part for part in (HOME_HEADING.format(time=time_text(now)), grouped_text(lines)) if part
+        )
+        self.snapshot = HomeSnapshot(
+            directory=directory, states={line.entity_id: line.state for line in lines}, text=text
+        )
+        return text
+
+    def messages(
+        self,
+        conversation_id: str,
+        history: Sequence[Message],
+        *,
+        first_ordinal: int,
+        lines: Sequence[EntityLine] | None,
+        now: datetime,
+        extra: str | None,
+    ) -> list[Message]:
+        """Return the history with each user message's context block in front of its words.
+
+        history holds the kept messages; its first user message is the conversation's
+        first_ordinal-th (0-based). The last user message is the current one: its block is
+        made now, unless this turn already made it (a later round of the same turn).
+        """
+        conversation = self._conversations.pop(conversation_id, None) or _Conversation()
+        self._conversations[conversation_id] = conversation
+        while len(self._conversations) > MAX_CONVERSATIONS:
+            self._conversations.popitem(last=False)
+
+        user_positions = [i for i, message in enumerate(history) if message.role == "user"]
+        if not user_positions:
+            return list(history)
+        current = first_ordinal + len(user_positions) - 1
+        if current not in conversation.turns:
+            seen = self._seen(conversation, history[: user_positions[-1]], first_ordinal)
+            conversation.turns[current] = self._new_turn(seen, lines, now, extra)
+        result: list[Message] = []
+        ordinal = first_ordinal
+        for message in history:
+            if message.role == "user":
+                turn = conversation.turns.get(ordinal)
+                ordinal += 1
+                if turn is not None:
+                    result.append(Message("user", f"{turn.block}\n\n{message.content}"))
+                    continue
+            result.append(message)
+        return result
+
+    def _seen(
+        self, conversation: _Conversation, earlier: Sequence[Message], first_ordinal: int
+    ) -> dict[str, str | None]:
+        """Return what kept messages last showed of each entity (None: a tool result)."""
+        seen: dict[str, str | None] = dict(self.snapshot.states) if self.snapshot else {}
+        ordinal = first_ordinal
+        for message in earlier:
+            if message.role == "user":
+                if (turn := conversation.turns.get(ordinal)) is not None:
+                    seen.update(turn.listed)
+                ordinal += 1
+            for call in message.tool_calls:
+                for entity_id in _entity_ids(call.arguments.get(ATTR_ENTITY_ID)):
+                    seen[entity_id] = None
+            if message.role == "tool":
+                seen.update(_states_in_result(message.content))
+        return seen
+
+    def _new_turn(
+        self,
+        seen: Mapping[str, str | None],
+        lines: Sequence[EntityLine] | None,
+        now: datetime,
+        extra: str | None,
+    ) -> _UserTurn:
+        parts = [f"Now: {time_text(now)}."]
+        listed: dict[str, str] = {}
+        if lines is not None:
+            listed = {
+                line.entity_id: line.state
+                for line in lines
+                if seen.get(line.entity_id) != line.state
+            }
+            if listed:
+                changes = "\n".join(
+                    f"- {entity_id}: {state}" for entity_id, state in listed.items()
+                )
+                parts.append(f"Changed since:\n{changes}")
+        if extra and extra.strip():
+            parts.append(extra.strip())
+        return _UserTurn(block="\n".join(parts), listed=listed)
+
+
+def _states_in_result(content: str) -> dict[str, str]:
+    """Return the states our tool's result showed, as the home list shows them."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return {}
+    entities = data.get("entities") if isinstance(data, dict) else None
+    if not isinstance(entities, list):
+        return {}
+    states: dict[str, str] = {}
+    for summary in entities:
+        if isinstance(summary, dict) and (state := line_state_of_summary(summary)) is not None:
+            states[summary["entity_id"]] = state
+    return states
+
+
+def _entity_ids(value: object) -> Iterable[str]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return (item for item in value if isinstance(item, str))
+    return ()

@@ -1,0 +1,50 @@
+"""What one turn did and how it ended: the per-turn report diagnostics, scripts and tests read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from custom_components.local_agent.engine.generation import GenerationStats
+
+
+class TurnEnd(Enum):
+    """How a turn ended."""
+
+    ANSWERED = "answered"
+    ROUND_LIMIT = "round_limit"
+    CONFIRMATION_ASKED = "confirmation_asked"
+    REFUSED = "refused"
+    FAILED = "failed"  # the model or its server failed
+
+
+@dataclass(slots=True)
+class TurnReport:
+    """What one turn did: rounds, calls, tokens and seconds (the agent's last_report)."""
+
+    rounds: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    tool_successes: int = 0
+    last_finish_reason: str | None = None
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    reasoning_tokens: int = 0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    build_seconds: float = 0.0
+    last: GenerationStats | None = None
+
+    def add(self, stats: GenerationStats) -> None:
+        """Add one generation's figures."""
+        self.last = stats
+        self.rounds += 1
+        self.last_finish_reason = stats.finish_reason
+        self.prompt_tokens += stats.prompt_tokens
+        self.cached_tokens += stats.cached_tokens
+        self.generated_tokens += stats.generated_tokens
+        self.reasoning_tokens += stats.reasoning_tokens
+        self.prompt_seconds += stats.prompt_seconds
+        self.generation_seconds += stats.generation_seconds

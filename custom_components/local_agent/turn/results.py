@@ -1,0 +1,128 @@
+"""The response type of a turn, as Home Assistant's own conversation agent reports it.
+
+`/api/conversation/process`, automations (`conversation.process` with a response) and the UI
+read `response_type`: `action_done` only when something in the home was changed,
+`query_answer` for an answer (or a question back) that changed nothing, and `error` with Home
+Assistant's error codes when the request was not carried out:
+
+- `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
+- `failed_to_handle`: understood but not done: every action the model tried was refused or
+  failed, a sensitive action was refused without a person to confirm it, the model or its
+  server failed, or the turn ran out of rounds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.safety.gate import ReplyOutcome
+from homeassistant.components import conversation
+from homeassistant.core import callback
+from homeassistant.helpers import intent, llm
+
+from .report import TurnEnd
+
+# How a turn ends when the request was not carried out.
+NOT_CARRIED_OUT = frozenset({TurnEnd.FAILED, TurnEnd.ROUND_LIMIT, TurnEnd.REFUSED})
+
+
+@dataclass(slots=True)
+class _Calls:
+    """What this turn's tool calls did."""
+
+    changed: list[dict[str, Any]] = field(default_factory=list)  # successful actions' data
+    failed_actions: int = 0
+    read: int = 0
+
+
+def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolResultContent) -> bool:
+    data = content.result.data
+    if isinstance(data, llm.IntentResponseDict):
+        return data.original.response_type is intent.IntentResponseType.QUERY_ANSWER
+    if content.tool_name == GET_STATE:
+        return True
+    if llm_api is not None:
+        tool = next((tool for tool in llm_api.tools if tool.name == content.tool_name), None)
+        return tool is not None and tool.annotations.read_only
+    return False
+
+
+def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
+    calls = _Calls()
+    for content in chat_log.content[chat_log.llm_input_provided_index :]:
+        if not isinstance(content, conversation.ToolResultContent):
+            continue
+        if _is_read_only(chat_log.llm_api, content):
+            calls.read += 1
+        elif content.result.error:
+            calls.failed_actions += 1
+        else:
+            data = content.result.data
+            calls.changed.append(data if isinstance(data, dict) else {})
+    return calls
+
+
+def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]:
+    """Return the entities our own tools changed (an intent's response carries its own)."""
+    return [
+        intent.IntentResponseTarget(
+            type=intent.IntentResponseTargetType.ENTITY,
+            name=str(entity.get("name") or entity["entity_id"]),
+            id=str(entity["entity_id"]),
+        )
+        for data in changed
+        for entity in data.get("entities", ())
+        if isinstance(entity, dict) and entity.get("entity_id")
+    ]
+
+
+@callback
+def async_set_response_type(
+    response: intent.IntentResponse,
+    chat_log: conversation.ChatLog,
+    *,
+    ended: TurnEnd,
+    model_answered: bool,
+) -> None:
+    """Set the response type and error code of a finished turn; the speech stays as it is.
+
+    `model_answered` is whether the model wrote the answer itself (False when the agent had to
+    say it had none).
+    """
+    speech = response.speech.get("plain", {}).get("speech", "")
+    if ended in NOT_CARRIED_OUT:
+        response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
+        return
+    if ended is TurnEnd.CONFIRMATION_ASKED:
+        # A question back (a confirmation): nothing was done yet.
+        response.response_type = intent.IntentResponseType.QUERY_ANSWER
+        return
+    calls = _turn_calls(chat_log)
+    if calls.changed:
+        response.response_type = intent.IntentResponseType.ACTION_DONE
+        if not response.success_results:
+            response.async_set_results(_targets(calls.changed))
+    elif calls.failed_actions:
+        response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
+    elif not model_answered and not calls.read:
+        response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, speech)
+    else:
+        response.response_type = intent.IntentResponseType.QUERY_ANSWER
+
+
+@callback
+def async_set_reply_response_type(response: intent.IntentResponse, outcome: ReplyOutcome) -> None:
+    """Set the response type of a turn that answered a confirmation question.
+
+    The held actions ran (EXECUTED), the user said no (CANCELLED: nothing to do, not an error),
+    or they were not carried out (REFUSED: wrong PIN or locked; FAILED: they ran and failed).
+    """
+    speech = response.speech.get("plain", {}).get("speech", "")
+    if outcome is ReplyOutcome.EXECUTED:
+        response.response_type = intent.IntentResponseType.ACTION_DONE
+    elif outcome is ReplyOutcome.CANCELLED:
+        response.response_type = intent.IntentResponseType.QUERY_ANSWER
+    else:
+        response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)

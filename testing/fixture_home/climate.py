@@ -1,0 +1,130 @@
+"""Thermostats and air conditioners."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from homeassistant.components.climate import ClimateEntity
+from homeassistant.components.climate.const import (
+    ATTR_HVAC_MODE,
+    ATTR_TARGET_TEMP_HIGH,
+    ATTR_TARGET_TEMP_LOW,
+    ClimateEntityFeature,
+    HVACAction,
+    HVACMode,
+)
+from homeassistant.const import ATTR_TEMPERATURE, UnitOfTemperature
+from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
+
+
+class FixtureClimate(FixtureEntity, ClimateEntity):
+    """A thermostat: modes, targets, fan and preset modes as the fixture lists them."""
+
+    HANDLED = frozenset(
+        {
+            "hvac_modes", "hvac_action", "temperature", "current_temperature",
+            "target_temp_low", "target_temp_high", "target_temp_step", "min_temp", "max_temp",
+            "fan_mode", "fan_modes", "preset_mode", "preset_modes", "swing_mode", "swing_modes",
+            "current_humidity", "humidity", "min_humidity", "max_humidity",
+        }
+    )  # fmt: skip
+    _attr_temperature_unit = UnitOfTemperature.CELSIUS
+
+    @classmethod
+    def features_type(cls) -> Any:
+        """Climate features."""
+        return ClimateEntityFeature
+
+    def setup_capabilities(self, attributes: Mapping[str, Any]) -> None:
+        """Modes, ranges and the features the attributes imply."""
+        modes = text_list(attributes.get("hvac_modes")) or [HVACMode.OFF, HVACMode.HEAT]
+        self._attr_hvac_modes = [HVACMode(mode) for mode in modes]
+        features = ClimateEntityFeature.TURN_ON | ClimateEntityFeature.TURN_OFF
+        if "temperature" in attributes:
+            features |= ClimateEntityFeature.TARGET_TEMPERATURE
+        if "target_temp_low" in attributes or "target_temp_high" in attributes:
+            features |= ClimateEntityFeature.TARGET_TEMPERATURE_RANGE
+        if fan_modes := text_list(attributes.get("fan_modes")):
+            features |= ClimateEntityFeature.FAN_MODE
+            self._attr_fan_modes = fan_modes
+        if preset_modes := text_list(attributes.get("preset_modes")):
+            features |= ClimateEntityFeature.PRESET_MODE
+            self._attr_preset_modes = preset_modes
+        if "humidity" in attributes:
+            features |= ClimateEntityFeature.TARGET_HUMIDITY
+        self._attr_supported_features = features
+        self._attr_min_temp = number(attributes.get("min_temp"), 7.0) or 7.0
+        self._attr_max_temp = number(attributes.get("max_temp"), 35.0) or 35.0
+        self._attr_target_temperature_step = number(attributes.get("target_temp_step"), 0.5)
+        self._attr_min_humidity = number(attributes.get("min_humidity"), 30.0) or 30.0
+        self._attr_max_humidity = number(attributes.get("max_humidity"), 99.0) or 99.0
+        on_modes = [mode for mode in self._attr_hvac_modes if mode != HVACMode.OFF]
+        self._default_on_mode = (
+            HVACMode.HEAT if HVACMode.HEAT in on_modes or not on_modes else on_modes[0]
+        )
+
+    def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
+        """The mode (the state), targets, current values and modes."""
+        self._attr_hvac_mode = HVACMode(state)
+        self._last_on_mode = (
+            self._default_on_mode if self._attr_hvac_mode == HVACMode.OFF else self._attr_hvac_mode
+        )
+        action = attributes.get("hvac_action")
+        self._attr_hvac_action = HVACAction(action) if action else None
+        self._attr_target_temperature = number(attributes.get("temperature"))
+        self._attr_target_temperature_low = number(attributes.get("target_temp_low"))
+        self._attr_target_temperature_high = number(attributes.get("target_temp_high"))
+        self._attr_current_temperature = number(attributes.get("current_temperature"))
+        self._attr_current_humidity = number(attributes.get("current_humidity"))
+        self._attr_target_humidity = number(attributes.get("humidity"))
+        self._attr_fan_mode = attributes.get("fan_mode")
+        self._attr_preset_mode = attributes.get("preset_mode")
+
+    async def async_set_temperature(self, **kwargs: Any) -> None:
+        """Set the target(s), and the mode when given."""
+        if (temperature := kwargs.get(ATTR_TEMPERATURE)) is not None:
+            self._attr_target_temperature = float(temperature)
+        if (low := kwargs.get(ATTR_TARGET_TEMP_LOW)) is not None:
+            self._attr_target_temperature_low = float(low)
+        if (high := kwargs.get(ATTR_TARGET_TEMP_HIGH)) is not None:
+            self._attr_target_temperature_high = float(high)
+        if (mode := kwargs.get(ATTR_HVAC_MODE)) is not None:
+            self._set_mode(HVACMode(mode))
+        self.changed()
+
+    def _set_mode(self, mode: HVACMode) -> None:
+        self._attr_hvac_mode = mode
+        if mode != HVACMode.OFF:
+            self._last_on_mode = mode
+
+    async def async_set_hvac_mode(self, hvac_mode: HVACMode) -> None:
+        """Change the mode."""
+        self._set_mode(hvac_mode)
+        self.changed()
+
+    async def async_turn_on(self) -> None:
+        """Back to the last mode that was not off."""
+        await self.async_set_hvac_mode(self._last_on_mode)
+
+    async def async_turn_off(self) -> None:
+        """Switch off."""
+        await self.async_set_hvac_mode(HVACMode.OFF)
+
+    async def async_set_fan_mode(self, fan_mode: str) -> None:
+        """Change the fan mode."""
+        self._attr_fan_mode = fan_mode
+        self.changed()
+
+    async def async_set_preset_mode(self, preset_mode: str) -> None:
+        """Change the preset."""
+        self._attr_preset_mode = preset_mode
+        self.changed()
+
+    async def async_set_humidity(self, humidity: int) -> None:
+        """Set the target humidity."""
+        self._attr_target_humidity = float(humidity)
+        self.changed()
+
+
+async_setup_entry = setup_domain("climate", FixtureClimate)

@@ -1,0 +1,125 @@
+"""Speakers and TVs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from homeassistant.components.media_player import MediaPlayerEntity
+from homeassistant.components.media_player.const import MediaPlayerEntityFeature, MediaPlayerState
+from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list, whole
+
+_BASE_FEATURES = (
+    MediaPlayerEntityFeature.PLAY
+    | MediaPlayerEntityFeature.PAUSE
+    | MediaPlayerEntityFeature.STOP
+    | MediaPlayerEntityFeature.NEXT_TRACK
+    | MediaPlayerEntityFeature.PREVIOUS_TRACK
+    | MediaPlayerEntityFeature.VOLUME_SET
+    | MediaPlayerEntityFeature.VOLUME_MUTE
+    | MediaPlayerEntityFeature.VOLUME_STEP
+    | MediaPlayerEntityFeature.TURN_ON
+    | MediaPlayerEntityFeature.TURN_OFF
+)
+
+
+class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
+    """A player with volume, transport controls and (with a source list) sources.
+
+    Next/previous track move `media_track` by one, so skipping is visible in the state.
+    """
+
+    HANDLED = frozenset(
+        {
+            "volume_level", "is_volume_muted", "source", "source_list", "media_title",
+            "media_artist", "media_album_name", "media_content_type", "media_track",
+            "sound_mode", "sound_mode_list",
+        }
+    )  # fmt: skip
+
+    @classmethod
+    def features_type(cls) -> Any:
+        """Media player features."""
+        return MediaPlayerEntityFeature
+
+    def setup_capabilities(self, attributes: Mapping[str, Any]) -> None:
+        """Transport and volume always; sources and sound modes when listed."""
+        features = _BASE_FEATURES
+        if sources := text_list(attributes.get("source_list")):
+            features |= MediaPlayerEntityFeature.SELECT_SOURCE
+            self._attr_source_list = sources
+        if sound_modes := text_list(attributes.get("sound_mode_list")):
+            features |= MediaPlayerEntityFeature.SELECT_SOUND_MODE
+            self._attr_sound_mode_list = sound_modes
+        self._attr_supported_features = features
+
+    def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
+        """State, volume, source and what is playing."""
+        self._attr_state = MediaPlayerState(state)
+        self._attr_volume_level = number(attributes.get("volume_level"))
+        muted = attributes.get("is_volume_muted")
+        self._attr_is_volume_muted = None if muted is None else bool(muted)
+        self._attr_source = attributes.get("source")
+        self._attr_sound_mode = attributes.get("sound_mode")
+        self._attr_media_title = attributes.get("media_title")
+        self._attr_media_artist = attributes.get("media_artist")
+        self._attr_media_album_name = attributes.get("media_album_name")
+        self._attr_media_content_type = attributes.get("media_content_type")
+        self._attr_media_track = whole(attributes.get("media_track"))
+
+    def _set(self, state: MediaPlayerState) -> None:
+        self._attr_state = state
+        self.changed()
+
+    async def async_turn_on(self) -> None:
+        """Turn on."""
+        self._set(MediaPlayerState.ON)
+
+    async def async_turn_off(self) -> None:
+        """Turn off."""
+        self._set(MediaPlayerState.OFF)
+
+    async def async_media_play(self) -> None:
+        """Play."""
+        self._set(MediaPlayerState.PLAYING)
+
+    async def async_media_pause(self) -> None:
+        """Pause."""
+        self._set(MediaPlayerState.PAUSED)
+
+    async def async_media_stop(self) -> None:
+        """Stop."""
+        self._set(MediaPlayerState.IDLE)
+
+    async def async_media_next_track(self) -> None:
+        """Skip to the next track."""
+        self._attr_media_track = (self._attr_media_track or 1) + 1
+        self.changed()
+
+    async def async_media_previous_track(self) -> None:
+        """Go back a track."""
+        self._attr_media_track = max(1, (self._attr_media_track or 1) - 1)
+        self.changed()
+
+    async def async_set_volume_level(self, volume: float) -> None:
+        """Set the volume (0..1)."""
+        self._attr_volume_level = round(volume, 4)
+        self.changed()
+
+    async def async_mute_volume(self, mute: bool) -> None:
+        """Mute or unmute."""
+        self._attr_is_volume_muted = mute
+        self.changed()
+
+    async def async_select_source(self, source: str) -> None:
+        """Switch the input."""
+        self._attr_source = source
+        self.changed()
+
+    async def async_select_sound_mode(self, sound_mode: str) -> None:
+        """Switch the sound mode."""
+        self._attr_sound_mode = sound_mode
+        self.changed()
+
+
+async_setup_entry = setup_domain("media_player", FixtureMediaPlayer)

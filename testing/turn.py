@@ -1,0 +1,251 @@
+"""Send one sentence to an agent and record what the turn did.
+
+Recorded: the answer, every tool call with its result (from the chat log), the state changes
+of the home, each model round's prompt and figures (at the worker boundary), the agent's
+TurnReport, and the time spent rendering prompts (wrapped around the agent's renderer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+import contextlib
+from dataclasses import dataclass, field
+import time
+from typing import Any
+from unittest.mock import patch
+
+from custom_components.local_agent.engine import chat_format
+from custom_components.local_agent.engine.generation import (
+    GenerationOutput,
+    GenerationRequest,
+    GenerationStats,
+)
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.turn.report import TurnReport
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import Context, HomeAssistant
+from testing.agent import LocalAgentHandle
+
+# Domains whose states change by themselves during a turn (the agent's own entity).
+IGNORED_DOMAINS = frozenset({"conversation"})
+
+type Snapshot = dict[str, tuple[str, dict[str, Any], Context]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """A call the model made and what it got back."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: Any
+    error: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StateChange:
+    """How one entity changed during the turn; None for a state that (dis)appeared.
+
+    `by_turn`: the change carries the turn's context (a service call the agent made), as
+    opposed to a device changing by itself meanwhile (e.g. a demo sensor counting up).
+    """
+
+    entity_id: str
+    old_state: str | None
+    new_state: str | None
+    attributes: dict[str, tuple[Any, Any]]
+    by_turn: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One model call: the prompt it saw and what it cost."""
+
+    static_prompt: str
+    dynamic_prompt: str
+    tools: tuple[str, ...]
+    stats: GenerationStats | None
+
+
+@dataclass(slots=True)
+class TurnRecord:
+    """Everything one turn did."""
+
+    text: str
+    answer: str
+    conversation_id: str | None
+    continue_conversation: bool
+    reasoning: list[str] = field(default_factory=list)
+    tool_calls: list[ToolCallRecord] = field(default_factory=list)
+    state_changes: list[StateChange] = field(default_factory=list)
+    rounds: list[RoundRecord] = field(default_factory=list)
+    report: TurnReport | None = None
+    render_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class TurnProbe:
+    """What probe_turn saw: each model round, and the time spent rendering prompts."""
+
+    rounds: list[RoundRecord] = field(default_factory=list)
+    render_seconds: float = 0.0
+
+
+@contextlib.contextmanager
+def probe_turn(handle: LocalAgentHandle) -> Iterator[TurnProbe]:
+    """Record each generation request and time the agent's prompt rendering."""
+    probe = TurnProbe()
+    worker = handle.worker
+    generate = worker.generate
+
+    async def recording_generate(
+        request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None = None
+    ) -> GenerationOutput:
+        tools = tuple(spec.name for spec in request.tools)
+        index = len(probe.rounds)
+        probe.rounds.append(RoundRecord("", "", tools, None))
+        output = await generate(request, on_event)
+        probe.rounds[index] = RoundRecord(
+            output.prompt.static, output.prompt.dynamic, tools, output.stats
+        )
+        return output
+
+    render = chat_format.render_split
+
+    def timed_render(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return render(*args, **kwargs)
+        finally:
+            # The engine renders each request's prompt; preparing the next turn is not counted.
+            if kwargs.get("add_generation_prompt", True):
+                probe.render_seconds += time.perf_counter() - started
+
+    with (
+        patch.object(worker, "generate", recording_generate),
+        patch.object(chat_format, "render_split", timed_render),
+    ):
+        yield probe
+
+
+def snapshot(hass: HomeAssistant) -> Snapshot:
+    """Return every state, its attributes and context, except IGNORED_DOMAINS."""
+    return {
+        state.entity_id: (state.state, dict(state.attributes), state.context)
+        for state in hass.states.async_all()
+        if state.domain not in IGNORED_DOMAINS
+    }
+
+
+def state_changes(
+    before: Snapshot, after: Snapshot, turn_context: Context | None = None
+) -> list[StateChange]:
+    """Return what differs between two snapshots, sorted by entity id.
+
+    With turn_context, each change says whether the turn caused it (its context or a child).
+    """
+    changes: list[StateChange] = []
+    for entity_id in sorted(before.keys() | after.keys()):
+        old_state, old_attributes, _ = before.get(entity_id, (None, {}, None))
+        new_state, new_attributes, context = after.get(entity_id, (None, {}, None))
+        attributes = {
+            key: (old_attributes.get(key), new_attributes.get(key))
+            for key in sorted(old_attributes.keys() | new_attributes.keys())
+            if old_attributes.get(key) != new_attributes.get(key)
+        }
+        if old_state == new_state and not attributes:
+            continue
+        by_turn = turn_context is None or (
+            context is not None and turn_context.id in (context.id, context.parent_id)
+        )
+        changes.append(StateChange(entity_id, old_state, new_state, attributes, by_turn))
+    return changes
+
+
+def _chat_log_content(hass: HomeAssistant, conversation_id: str | None) -> list[Any]:
+    if conversation_id is None:
+        return []
+    chat_log = hass.data.get(DATA_CHAT_LOGS, {}).get(conversation_id)
+    return list(chat_log.content) if chat_log is not None else []
+
+
+def tool_calls(content: list[Any]) -> list[ToolCallRecord]:
+    """Pair the calls in chat log content with their results."""
+    results: Mapping[str, conversation.ToolResultContent] = {
+        item.tool_call_id: item
+        for item in content
+        if isinstance(item, conversation.ToolResultContent)
+    }
+    records: list[ToolCallRecord] = []
+    for item in content:
+        if not isinstance(item, conversation.AssistantContent):
+            continue
+        for call in item.tool_calls or ():
+            result = results.get(call.id)
+            records.append(
+                ToolCallRecord(
+                    name=call.tool_name,
+                    arguments=dict(call.tool_args),
+                    result=result.result.data if result else None,
+                    error=result.result.error if result else True,
+                )
+            )
+    return records
+
+
+def _reasoning(content: list[Any]) -> list[str]:
+    return [
+        item.thinking_content
+        for item in content
+        if isinstance(item, conversation.AssistantContent) and item.thinking_content
+    ]
+
+
+async def async_run_turn(
+    handle: LocalAgentHandle,
+    text: str,
+    *,
+    conversation_id: str | None = None,
+    language: str = "en",
+    user_id: str | None = None,
+    device_id: str | None = None,
+) -> TurnRecord:
+    """Send text to the agent (continuing conversation_id) and record the turn.
+
+    user_id: the person speaking; None is how an automation calls the agent.
+    device_id: the device it was spoken to (a satellite in its area), if any.
+    """
+    hass = handle.hass
+    seen = len(_chat_log_content(hass, conversation_id))
+    previous_report = handle.agent.last_report
+    before = snapshot(hass)
+    context = Context(user_id=user_id)
+    with probe_turn(handle) as probe:
+        started = time.perf_counter()
+        result = await handle.async_ask(
+            text,
+            conversation_id=conversation_id,
+            language=language,
+            context=context,
+            device_id=device_id,
+        )
+        wall_seconds = time.perf_counter() - started
+    await hass.async_block_till_done()
+    content = _chat_log_content(hass, result.conversation_id)[seen:]
+    speech = result.response.speech.get("plain", {}).get("speech", "")
+    report = handle.agent.last_report
+    return TurnRecord(
+        text=text,
+        answer=str(speech),
+        conversation_id=result.conversation_id,
+        continue_conversation=result.continue_conversation,
+        reasoning=_reasoning(content),
+        tool_calls=tool_calls(content),
+        state_changes=state_changes(before, snapshot(hass), context),
+        rounds=probe.rounds,
+        report=report if report is not previous_report else None,
+        render_seconds=probe.render_seconds,
+        wall_seconds=wall_seconds,
+    )
