@@ -10,11 +10,13 @@ asserts only what the engine guarantees whatever they are:
 * `check_grammar_calls`: every complete call written under the tool-call grammar is a
   well-formed call of an offered tool (one of its values may still be refused: the grammar
   knows types, not ranges); only the last call may be cut off, and only at max_tokens.
+* `only_lock_calls`: tools that pin a forced call down to what a test needs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 import math
 import re
 from typing import Any
@@ -89,6 +91,26 @@ def longest_answer_tokens(tools: Sequence[ToolSpec]) -> int:
     """The most tokens a forced answer can take after `<tool_call>`: every call the engine
     allows in one answer."""
     return longest_call_tokens(tools, calls=MAX_CALLS_PER_ANSWER)
+
+
+def only_lock_calls(tools: Sequence[ToolSpec], entity_id: str) -> list[ToolSpec]:
+    """The lock tool alone, for one lock and with no free text: whatever a model writes under
+    its grammar is a whole, well-formed call that locks, unlocks or opens that lock."""
+    return [
+        replace(
+            tool,
+            parameters={
+                **tool.parameters,
+                "properties": {
+                    "action": tool.parameters["properties"]["action"],
+                    "entity_id": {"type": "string", "enum": [entity_id]},
+                },
+                "required": ["action", "entity_id"],
+            },
+        )
+        for tool in tools
+        if tool.name == "lock"
+    ]
 
 
 def call_events(events: Sequence[ParseEvent]) -> list[CallEvent]:

@@ -24,14 +24,14 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.local.llama import GenerationRequest
-from custom_components.local_agent.engine.types import Conversation, ToolSpec
+from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import llm
-from testing.any_tokens import CUT_OFF, longest_answer_tokens
+from testing.any_tokens import CUT_OFF, longest_answer_tokens, only_lock_calls
 from testing.fake_openai import DROP, FakeOpenAI, text_chunk
 from testing.llama_server import LlamaServer
 
@@ -78,15 +78,6 @@ def tool_results(chat_log: conversation.ChatLog) -> list[dict[str, Any]]:
         for content in chat_log.content
         if isinstance(content, conversation.ToolResultContent)
     ]
-
-
-def unlock_tool(tool: ToolSpec) -> ToolSpec:
-    """The lock tool with its required parameters only: unlock one lock."""
-    properties = {
-        "action": {"type": "string", "enum": ["unlock"]},
-        "entity_id": {"type": "string", "enum": ["lock.openable_lock"]},
-    }
-    return replace(tool, parameters={**tool.parameters, "properties": properties})
 
 
 def speech(result: conversation.ConversationResult) -> str:
@@ -141,11 +132,11 @@ async def test_sensitive_call_from_the_server_waits_for_confirmation(
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
         # The prompt offers every tool; the grammar (built from these) lets the model write only
-        # calls that unlock the openable lock, as many as it likes, each with room to end.
+        # calls that change the openable lock, as many as it likes, each with room to end.
         request = GenerationRequest(*args, **kwargs)
-        only_unlock = [unlock_tool(tool) for tool in request.tools if tool.name == "lock"]
-        room = (request.thinking_budget or 0) + longest_answer_tokens(only_unlock)
-        return replace(request, tools=only_unlock, force_tool_call=True, max_tokens=room)
+        only_lock = only_lock_calls(request.tools, "lock.openable_lock")
+        room = (request.thinking_budget or 0) + longest_answer_tokens(only_lock)
+        return replace(request, tools=only_lock, force_tool_call=True, max_tokens=room)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
     audit: list[dict[str, Any]] = []
