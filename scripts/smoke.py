@@ -60,7 +60,11 @@ STEP_TIMEOUT: Final = 180.0
 SENTENCE: Final = "Turn on the kitchen light"
 # The agent's answer is cut short: Gemma 270M (a base model) writes gibberish anyway.
 AGENT_OPTIONS: Final = {"max_tokens": 64, "thinking_budget": 16, "max_tool_rounds": 1}
-ENGINE_OPTIONS: Final = {"threads": 1, "context_size": 2048}
+# LOCAL_AGENT_TEST_THREADS (see testing/model_files.py) runs llama.cpp with other threads.
+ENGINE_OPTIONS: Final = {
+    "threads": int(os.environ.get("LOCAL_AGENT_TEST_THREADS") or 1),
+    "context_size": 2048,
+}
 CONFIGURATION: Final = """\
 homeassistant:
   name: Local Agent smoke test

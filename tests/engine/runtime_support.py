@@ -9,6 +9,9 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from custom_components.local_agent.engine.chat_format import (
     PromptParts,
     load_template,
@@ -24,10 +27,11 @@ from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
+from testing.model_files import llama_threads
 
 # One thread: the tiny model gains nothing from more, and tests then stay steady on a busy
 # machine (llama.cpp's threads spin while they wait for each other).
-TEST_SETTINGS = EngineSettings(n_ctx=2048, n_threads=1, n_batch=256)
+TEST_SETTINGS = EngineSettings(n_ctx=2048, n_threads=llama_threads(1), n_batch=256)
 GREEDY = SamplingSettings(temperature=0.0)
 
 STATIC_SYSTEM = "You are a voice assistant for Home Assistant. Answer briefly."
@@ -104,10 +108,39 @@ def make_request(parts: PromptParts, **overrides: Any) -> GenerationRequest:
     return GenerationRequest(prompt, **fields)
 
 
-class RecordingModel(LoadedModel):
-    """A LoadedModel that records what it samples and evaluates, and can be slowed down."""
+def tokens_of(model: LoadedModel, *, endless: bool, never: Sequence[str]) -> list[int]:
+    """The tokens of the texts `never` names, and every end-of-turn token if `endless`."""
+    tokens = [token for text in never for token in model.tokenize(text, add_bos=False)]
+    if endless:
+        tokens += [t for t in range(model.info.n_vocab) if model.is_end_of_generation(t)]
+    return tokens
 
-    def __init__(self, path: Path, settings: EngineSettings, *, token_delay: float = 0.0) -> None:
+
+def next_logits(model: LoadedModel) -> npt.NDArray[np.float32]:
+    """The logits the next token is sampled from (writable: the sampler reads them after)."""
+    pointer = model._llama_cpp.llama_get_logits_ith(model._ctx.ctx, -1)
+    logits: npt.NDArray[np.float32] = np.ctypeslib.as_array(pointer, shape=(model.info.n_vocab,))
+    return logits
+
+
+class RecordingModel(LoadedModel):
+    """A LoadedModel that records what it samples and evaluates, and can be slowed down.
+
+    A random model's tokens differ from one CPU to the next; where a test needs an answer of
+    a certain shape, it forces it: `endless` keeps the model from ending its turn, `never`
+    from writing the given (special) tokens, and `script` writes given tokens in its stead,
+    outside a grammar (whatever it would pick).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        settings: EngineSettings,
+        *,
+        token_delay: float = 0.0,
+        endless: bool = False,
+        never: Sequence[str] = (),
+    ) -> None:
         """Load the model; token_delay seconds are slept before each sampled token is added."""
         super().__init__(path, settings)
         self.token_delay = token_delay
@@ -116,7 +149,12 @@ class RecordingModel(LoadedModel):
         self.prompt_evaluations = 0
         self.closed = False
         self.after_token: Callable[[int], None] | None = None
+        # Tokens written instead of sampled ones, outside a grammar, first to last.
+        self.script: list[int] = []
+        # The logits the first token of the last generation was sampled from.
+        self.first_logits: npt.NDArray[np.float32] | None = None
         self._watched: threading.Event | None = None
+        self._banned = tokens_of(self, endless=endless, never=never)
 
     def generate(
         self,
@@ -146,7 +184,15 @@ class RecordingModel(LoadedModel):
 
     def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
         """Sample and record the token, noting whether the caller had already cancelled."""
-        token = super().sample_next(sampler, grammar=grammar)
+        logits = next_logits(self)
+        if not self.sampled:
+            self.first_logits = logits.copy()
+        if not grammar:
+            logits[self._banned] = -np.inf
+        if self.script and not grammar:
+            token = self.script.pop(0)
+        else:
+            token = super().sample_next(sampler, grammar=grammar)
         self.sampled.append(token)
         if self._watched is not None and self._watched.is_set():
             self.sampled_after_cancel += 1

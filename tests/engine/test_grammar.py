@@ -20,6 +20,7 @@ from custom_components.local_agent.engine.grammar import (
     validate_grammar_syntax,
 )
 from custom_components.local_agent.engine.types import ToolSpec
+from testing.any_tokens import longest_call_tokens, longest_text_bytes
 
 LIGHT = ToolSpec(
     name="light.turn_on",
@@ -293,18 +294,23 @@ def test_llama_cpp_parser_agrees() -> None:
 
 def test_constrained_generation_with_tiny_model() -> None:
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
-    from testing.model_files import ensure_qwen35_test_model
+    from testing.model_files import ensure_qwen35_test_model, llama_threads
 
     grammar = build_tool_call_grammar(TOOL_LISTS["all"], max_calls=2)
     pattern = to_regex(grammar)
+    # Room for the longest text the grammar allows: the calls always end by themselves.
+    room = int(longest_text_bytes(grammar))
     llm = llama_cpp.Llama(
-        model_path=str(ensure_qwen35_test_model()), n_ctx=4096, n_threads=2, verbose=False
+        model_path=str(ensure_qwen35_test_model()),
+        n_ctx=room + 64,
+        n_threads=llama_threads(1),
+        verbose=False,
     )
     prompt = "<|im_start|>user\nTurn on the light<|im_end|>\n<|im_start|>assistant\n<tool_call>"
     for seed in range(8):
         output = llm.create_completion(
             prompt,
-            max_tokens=3000,
+            max_tokens=room,
             temperature=1.0,
             seed=seed,
             grammar=llama_cpp.LlamaGrammar.from_string(grammar, verbose=False),
@@ -312,3 +318,17 @@ def test_constrained_generation_with_tiny_model() -> None:
         choice = output["choices"][0]
         assert choice["finish_reason"] == "stop", choice
         assert pattern.fullmatch(choice["text"]), choice["text"]
+
+
+def test_longest_text_of_a_grammar_is_reached_by_four_byte_characters() -> None:
+    """The bound on a forced call's tokens: every value as long as the grammar lets it be, each
+    character four bytes (every token is at least one byte)."""
+    longest_value = "\U0001f600" * MAX_STRING_CHARS
+    longest = call("HassTurnOn", ("name", longest_value), ("area", longest_value))
+    grammar = build_tool_call_grammar(TOOL_LISTS["assist"])
+    assert to_regex(grammar).fullmatch(longest)
+    assert longest_text_bytes(grammar) == len(longest.encode()) == 1069
+    assert longest_call_tokens(TOOL_LISTS["assist"]) == 1069
+    two = build_tool_call_grammar(TOOL_LISTS["assist"], max_calls=2)
+    assert longest_text_bytes(two) == 2 * 1069 + len("\n<tool_call>")
+    assert longest_text_bytes('root ::= "a" [b]*') == float("inf")

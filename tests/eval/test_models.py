@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from testing.model_files import llama_threads
+
 from .conftest import RunEval
 
 
@@ -20,7 +22,7 @@ def test_qwen35_test_model_completes_a_small_subset(
         "--max-tokens",
         "32",
         "--threads",
-        "1",
+        str(llama_threads(1)),
     )
 
     assert result.returncode == 0, result.stderr[-4000:]

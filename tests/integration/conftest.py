@@ -13,6 +13,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUs
 
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
+    CONF_THREADS,
     DOMAIN,
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
@@ -32,6 +33,7 @@ from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
+from testing.model_files import llama_threads
 from testing.stand_in import stand_in_engines
 
 from .home import async_setup_demo_home
@@ -98,12 +100,15 @@ class Agent:
 
 
 async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:
-    """Create a model entry with one agent subentry and set it up."""
+    """Create a model entry with one agent subentry and set it up (threads: one per core, or
+    LOCAL_AGENT_TEST_THREADS)."""
+    threads = llama_threads(0)
     return await async_setup_entry_with_agent(
         hass,
         agent_options,
         data={CONF_MODEL_PATH: str(model_path)},
         unique_id=str(model_path),
+        **({"options": {CONF_THREADS: threads}} if threads else {}),
     )
 
 

@@ -14,6 +14,7 @@ from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
+from testing.any_tokens import CUT_OFF
 
 from .conftest import async_setup_agent
 
@@ -22,7 +23,9 @@ from .conftest import async_setup_agent
 def first_round_forces_a_call(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
     """Make the random-weight model open a tool call in its first answer (tool_choice=required).
 
-    The grammar then decides everything it writes inside the call.
+    The grammar then decides everything it writes inside the call. 160 tokens leave room for
+    the reasoning and a call's name, not for the longest call the grammar allows (sampling under
+    the demo home's grammar is slow): a call may be cut off, and is then refused.
     """
     made: list[GenerationRequest] = []
 
@@ -58,14 +61,16 @@ async def test_random_qwen35_model_call_is_parsed_validated_and_answered(
     ]
     results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
     assert calls, "the grammar-constrained model wrote no call"
-    first = calls[0]
     offered = {spec.name for spec in first_round_forces_a_call[0].tools}
-    assert first.tool_name in offered
-    assert first.tool_args
+    assert calls[0].tool_name in offered
     assert len(results) == len(calls)
-    first_result = results[0].result
-    # Either the call was valid and executed, or validation explained what was wrong.
-    assert ("entities" in first_result.data) or ("error" in first_result.data)
+    for call, result in zip(calls, results, strict=True):
+        # Either the call was valid and executed, or it was refused with the reason: a value the
+        # grammar cannot check (such as a range), or the end of the answer cut it off.
+        error = result.result.data.get("error")
+        assert ("entities" in result.result.data) or error
+        if not call.tool_args:
+            assert "Parameter '" in error or error.endswith(CUT_OFF), error
     last = chat_log.content[-1]
     assert isinstance(last, conversation.AssistantContent)
     assert last.content

@@ -13,6 +13,7 @@ from typing import Any
 from unittest.mock import patch
 
 from freezegun.api import FrozenDateTimeFactory
+import numpy as np
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -43,7 +44,12 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
+from testing.any_tokens import longest_structure_tokens
+from testing.model_files import llama_threads
 from testing.stand_in import SeenRequest
+from tests.engine.runtime_support import next_logits, tokens_of
+
+MARKUP = ("<think>", "</think>", "<tool_call>")
 
 # A notification classified into fields, as an automation would ask (the service's format).
 STRUCTURE: dict[str, Any] = {
@@ -56,9 +62,9 @@ STRUCTURE: dict[str, Any] = {
 
 
 def task_subentry(title: str, **options: Any) -> ConfigSubentryData:
-    # Room for two texts at the grammar's bound, however long random weights make them.
+    # Room for the longest answer the structure's grammar allows: it always ends by itself.
     return ConfigSubentryData(
-        data={**ai_task_data(), CONF_MAX_TOKENS: 1500, **options},
+        data={**ai_task_data(), CONF_MAX_TOKENS: longest_structure_tokens(STRUCTURE), **options},
         subentry_type=SUBENTRY_AI_TASK,
         title=title,
         unique_id=None,
@@ -92,6 +98,22 @@ def requests() -> Iterator[list[SeenRequest]]:
     assert running[1] <= 1, "two generations ran on one model at once"
 
 
+@pytest.fixture
+def plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the in-process model from ending its turn or writing think or call tags outside a
+    grammar, whatever it would pick: an answer of all its tokens, of plain text."""
+    sample = LoadedModel.sample_next
+    banned: dict[int, list[int]] = {}
+
+    def without(self: LoadedModel, sampler: Any, *, grammar: bool) -> int:
+        if not grammar:
+            tokens = banned.setdefault(id(self), tokens_of(self, endless=True, never=MARKUP))
+            next_logits(self)[tokens] = -np.inf
+        return sample(self, sampler, grammar=grammar)
+
+    monkeypatch.setattr(LoadedModel, "sample_next", without)
+
+
 async def setup_entry(
     hass: HomeAssistant, model_path: Path, *subentries: ConfigSubentryData, title: str = "Tiny"
 ) -> MockConfigEntry:
@@ -100,7 +122,8 @@ async def setup_entry(
         title=title,
         data={CONF_MODEL_PATH: str(model_path)},
         # One thread: the test models gain nothing from more, and a busy machine stays steady.
-        options={CONF_THREADS: 1, CONF_CONTEXT_SIZE: 2048},
+        # The context holds a prompt and the longest structured answer.
+        options={CONF_THREADS: llama_threads(1), CONF_CONTEXT_SIZE: 4096},
         unique_id=str(model_path),
         subentries_data=list(subentries),
     )
@@ -158,6 +181,8 @@ async def test_structure_is_always_valid_even_from_random_weights(
         assert set(data) <= set(STRUCTURE)
 
     request = requests[-1]
+    budget = request.request.thinking_budget or 0
+    assert request.request.max_tokens >= budget + longest_structure_tokens(STRUCTURE)
     assert request.tools == ()  # an AI task is never offered a tool
     assert request.answer_schema is not None
     assert request.answer_schema["required"] == ["urgent", "room", "count", "kind"]
@@ -173,6 +198,7 @@ async def test_plain_text_without_structure_and_thinking_stays_out(
     qwen35_model_path: Path,
     requests: list[SeenRequest],
     freezer: FrozenDateTimeFactory,
+    plain_text: None,
 ) -> None:
     # Greedy at a fixed time (the prompt holds it): the same gibberish answer every run.
     freezer.move_to("2026-11-30 18:30:00+00:00")

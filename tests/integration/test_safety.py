@@ -35,6 +35,7 @@ from homeassistant.helpers import (
     entity_registry as er,
 )
 from homeassistant.util import dt as dt_util
+from testing.any_tokens import longest_answer_tokens, only_lock_calls
 
 from .conftest import Agent, async_setup_agent, speech, state
 from .scripted_model import ScriptedWorker, answer, call
@@ -496,9 +497,13 @@ async def test_real_model_unlock_call_is_held_for_confirmation(
     forced: list[bool] = []
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
+        # The grammar lets the model write only calls that change one lock (no free text), as
+        # many as it likes, each with room to end: whatever it writes is a whole call.
         request = GenerationRequest(*args, **kwargs)
         forced.append(True)
-        return replace(request, force_tool_call=True, max_tokens=160)
+        only_lock = only_lock_calls(request.tools, OTHER_LOCK)
+        room = (request.thinking_budget or 0) + longest_answer_tokens(only_lock)
+        return replace(request, tools=only_lock, force_tool_call=True, max_tokens=room)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
     agent = await async_setup_agent(
@@ -518,8 +523,9 @@ async def test_real_model_unlock_call_is_held_for_confirmation(
     results = [
         c.result.data for c in chat_log.content if isinstance(c, conversation.ToolResultContent)
     ]
-    assert "lock" in calls, (calls, results)
-    assert "waiting for the user's confirmation" in str(results[-1])
+    assert calls, results
+    assert set(calls) == {"lock"}, (calls, results)
+    assert all("waiting for the user's confirmation" in str(result) for result in results)
     assert {entity_id: state(hass, entity_id) for entity_id in before} == before
     assert speech(result).endswith("Say yes to confirm.")
     assert result.continue_conversation is True

@@ -6,7 +6,11 @@ from pathlib import Path
 import re
 import subprocess
 
+from testing.model_files import llama_threads
+
 from .script_runs import run_script
+
+THREADS = str(llama_threads(1))
 
 SECTIONS = ("== Setup", "== Question", "== Answer", "== Tool calls", "== State changes")
 
@@ -25,7 +29,7 @@ def test_ask_prints_every_section_and_caches_the_prefix_on_turn_two(
         "--max-tokens",
         "48",
         "--threads",
-        "1",
+        THREADS,
         "--repeat",
         "2",
     )
@@ -50,7 +54,7 @@ def test_ask_shows_the_prompt_when_asked(qwen35_model_path: Path) -> None:
         "--max-tokens",
         "8",
         "--threads",
-        "1",
+        THREADS,
         "--show-prompt",
     )
 

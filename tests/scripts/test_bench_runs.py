@@ -9,14 +9,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from testing.model_files import llama_threads
+
 from .script_runs import run_script
+
+THREADS = str(llama_threads(1))
 
 
 def test_home_turns_compare_the_layouts_and_a_follow_up_evaluates_only_its_message(
     tmp_path: Path,
 ) -> None:
     result = run_script("bench",
-        "turn", "--homes", "10", "--models", "qwen35", "--threads", "1",
+        "turn", "--homes", "10", "--models", "qwen35", "--threads", THREADS,
         "--layouts", "old,new", "--out", str(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -29,7 +33,7 @@ def test_home_turns_compare_the_layouts_and_a_follow_up_evaluates_only_its_messa
 
 def test_structured_task_benchmark_runs(qwen35_model_path: Path) -> None:
     result = run_script(
-        "bench", "task", "--model", str(qwen35_model_path), "--runs", "1", "--threads", "1"
+        "bench", "task", "--model", str(qwen35_model_path), "--runs", "1", "--threads", THREADS
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.count("structured task") == 2

@@ -40,7 +40,6 @@ from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
     ReasoningDelta,
-    ToolCallFailed,
     ToolCallParsed,
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
@@ -54,7 +53,8 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
-from testing.model_files import QWEN35_TEMPLATE_PATH
+from testing.any_tokens import check_grammar_calls, is_cut_off, longest_call_tokens
+from testing.model_files import QWEN35_TEMPLATE_PATH, qwen35_high_byte_tokens
 from testing.real_llama_server import (
     RealLlamaServer,
     require_llama_server,
@@ -67,7 +67,6 @@ from .conftest import async_setup_server_agent, server_entry_data, worker_of
 KEY = "real-llama-server-key"
 GREEDY = {CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 4}
 BED_LIGHT = "light.bed_light"
-CALL_EVENTS = (ToolCallParsed, ToolCallFailed)
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +179,8 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
 
 @pytest.fixture
 def forced(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Force a call in the first round of each turn (later rounds answer freely)."""
+    """Force a call in the first round of each turn, with room for the reasoning and the
+    longest call the grammar allows (later rounds answer freely, in 120 tokens)."""
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
         request = GenerationRequest(*args, **kwargs)
@@ -188,28 +188,63 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> None:
             not isinstance(request.prompt, Conversation)
             or request.prompt.messages[-1].role == "user"
         )
-        return replace(request, force_tool_call=first_of_turn, max_tokens=120)
+        room = (request.thinking_budget or 0) + longest_call_tokens(request.tools)
+        return replace(
+            request, force_tool_call=first_of_turn, max_tokens=room if first_of_turn else 120
+        )
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
 
 
-@pytest.fixture
-def endless(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every generation run to max_tokens: llama-server's ignore_eos, and no turn markers
-    (a random model writes them, and completions mode ends the answer there)."""
+# The markup that starts or ends reasoning or a call (single tokens of the test model).
+MARKUP = ("<think>", "</think>", "<tool_call>")
+
+
+def shape_answers(
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    endless: bool = True,
+    never: tuple[str, ...] = (),
+    utf8: bool = False,
+) -> None:
+    """Shape every generation, whatever tokens the random model would pick (llama-server's
+    ignore_eos and logit_bias): `endless` runs it to max_tokens, without turn markers (a random
+    model writes them, and completions mode ends the answer there); it writes none of the
+    tokens `never` names; with `utf8`, no byte that could make its text invalid UTF-8 (which
+    llama-server's chat endpoint fails on)."""
+    bans: list[list[Any]] = [[text, False] for text in never]
+    if utf8:
+        bans += [[token, False] for token in qwen35_high_byte_tokens()]
+    extra: dict[str, Any] = {"ignore_eos": True} if endless else {}
+    if bans:
+        extra["logit_bias"] = bans
     for module in (server_completions, server_chat):
         fields = module.sampling_fields
 
-        def endless_fields(sampling: Any, fields: Any = fields) -> dict[str, Any]:
-            return {**fields(sampling), "ignore_eos": True}
+        def shaped_fields(sampling: Any, fields: Any = fields) -> dict[str, Any]:
+            return {**fields(sampling), **extra}
 
-        monkeypatch.setattr(module, "sampling_fields", endless_fields)
+        monkeypatch.setattr(module, "sampling_fields", shaped_fields)
+    if not endless:
+        return
     render = server_worker_module.render_request
 
     def without_stops(template: Any, request: GenerationRequest) -> Any:
         return replace(render(template, request), stop=())
 
     monkeypatch.setattr(server_worker_module, "render_request", without_stops)
+
+
+@pytest.fixture
+def endless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every generation run to max_tokens."""
+    shape_answers(monkeypatch)
+
+
+@pytest.fixture
+def plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every generation plain UTF-8 text (or reasoning) that runs to max_tokens."""
+    shape_answers(monkeypatch, never=MARKUP, utf8=True)
 
 
 def without_conversation(
@@ -244,12 +279,6 @@ def tool_results(hass: HomeAssistant, result: conversation.ConversationResult) -
     ]
 
 
-def calls_of(output: GenerationOutput) -> tuple[list[ToolCallParsed], list[ToolCallFailed]]:
-    parsed = [event for event in output.events if isinstance(event, ToolCallParsed)]
-    failed = [event for event in output.events if isinstance(event, ToolCallFailed)]
-    return parsed, failed
-
-
 async def get_json(hass: HomeAssistant, server: RealLlamaServer, path: str) -> Any:
     headers = {"Authorization": f"Bearer {server.api_key}"} if server.api_key else {}
     async with async_get_clientsession(hass).get(server.root + path, headers=headers) as response:
@@ -270,7 +299,9 @@ async def test_completions_prompt_from_props_and_grammar_through_the_agent(
     hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, forced: None, recorder: Recorder
 ) -> None:
     """The prompt is rendered with the template llama-server shows at /props; the forced call
-    continues under our GBNF, so it always parses; the agent runs it."""
+    continues under our GBNF, so whatever the model writes, each call it completes is
+    well-formed and the agent runs it (or refuses a value precisely); a call cut off at
+    max_tokens is refused, never run. The first call always has room to end by itself."""
     agent = await async_setup_server_agent(
         hass, qwen.base_url, qwen.model_id, api_key=KEY, **GREEDY
     )
@@ -285,13 +316,17 @@ async def test_completions_prompt_from_props_and_grammar_through_the_agent(
     result = await agent.ask("turn on the bed light")
 
     first = recorder.outputs[0]
-    parsed, failed = calls_of(first)
-    assert parsed, first.text
-    assert not failed, failed
+    calls = check_grammar_calls(first.events, first.stats.finish_reason, recorder.requests[0].tools)
+    assert calls, first.text
+    assert not is_cut_off(calls[0]), first.text
     assert recorder.outputs[0].prompt.static.startswith("<|im_start|>system\n")
     results = tool_results(hass, result)
-    assert len(results) == len(parsed)
-    assert ("entities" in results[0]) or ("error" in results[0])  # ran, or refused precisely
+    assert len(results) >= len(calls)  # later rounds may call again
+    for call, tool_result in zip(calls, results, strict=False):
+        if isinstance(call, ToolCallParsed):
+            assert ("entities" in tool_result) or ("error" in tool_result)  # ran, or refused
+        else:
+            assert tool_result == {"error": call.error.message}  # never run
     assert first.stats.prompt_tokens > 1000
     assert speech(result)
 
@@ -305,10 +340,10 @@ async def test_a_call_that_breaks_the_grammar_is_impossible(
     recorder: Recorder,
     grammar: bool,
 ) -> None:
-    """Six sampled calls (temperature 1, six seeds) after `<tool_call>`. With our grammar sent
-    to llama-server each is a well-formed call of an offered tool with its own parameters (a
-    value may still be refused: the grammar does not know ranges); without it the random model
-    writes no valid call."""
+    """Six sampled answers (temperature 1, six seeds) after `<tool_call>`. With our grammar
+    sent to llama-server each complete call is a well-formed call of an offered tool with its
+    own parameters (a value may still be refused: the grammar does not know ranges), and the
+    first always has room to end by itself; without it the random model writes no valid call."""
     agent = await async_setup_server_agent(
         hass,
         qwen.base_url,
@@ -321,40 +356,36 @@ async def test_a_call_that_breaks_the_grammar_is_impossible(
     request = recorder.requests[0]
     assert request.force_tool_call
     worker = worker_of(agent)
-    calls: list[list[ParseEvent]] = []
+    limit = longest_call_tokens(request.tools) if grammar else 200
 
     for seed in range(6):
         sampling = replace(request.sampling, temperature=1.0, seed=seed)
-        limit = 800 if grammar else 200
         output = await worker.generate(replace(request, sampling=sampling, max_tokens=limit))
-        # With the grammar the call ends by itself (no cut-off at max_tokens).
-        assert output.stats.finish_reason == "stop" or not grammar, output.text
-        calls.append([event for event in output.events if isinstance(event, CALL_EVENTS)])
-
-    if grammar:
-        for events in calls:
-            assert events
-            for event in events:
-                assert isinstance(event, ToolCallParsed) or _value_refused(event), event
-    else:
-        assert not any(isinstance(event, ToolCallParsed) for events in calls for event in events)
-
-
-def _value_refused(event: ParseEvent) -> bool:
-    """A well-formed call one of whose values was refused ("Parameter 'x' of tool 'y': ...")."""
-    return isinstance(event, ToolCallFailed) and event.error.message.startswith("Parameter '")
+        if grammar:
+            calls = check_grammar_calls(output.events, output.stats.finish_reason, request.tools)
+            assert calls, output.text
+            assert not is_cut_off(calls[0]), output.text
+        else:
+            assert not any(isinstance(event, ToolCallParsed) for event in output.events)
 
 
 # --- Chat mode --------------------------------------------------------------------------------
 
 
 async def test_chat_mode_renders_tools_and_calls_in_the_history(
-    hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, forced: None, recorder: Recorder
+    hass: HomeAssistant,
+    demo_home: None,
+    qwen: RealLlamaServer,
+    forced: None,
+    recorder: Recorder,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """llama-server --jinja renders our messages, tools and a round's calls and results (sent
     back as OpenAI `tool_calls` with matching ids) with the model's template, and answers.
     (The random model does not write calls of its own in chat mode: the server's `required`
-    grammar lets it write text first, so this test gives it a call in the history.)"""
+    grammar lets it write text first, so this test gives it a call in the history. It writes
+    valid UTF-8 only, which the chat endpoint needs.)"""
+    shape_answers(monkeypatch, endless=False, utf8=True)
     agent = await async_setup_server_agent(
         hass,
         qwen.base_url,
@@ -373,22 +404,25 @@ async def test_chat_mode_renders_tools_and_calls_in_the_history(
         Message("tool", json.dumps({"entities": [BED_LIGHT]}), tool_name="light"),
     )
     conversation_ = replace(first.prompt, messages=history)
+    shape_answers(monkeypatch, never=MARKUP, utf8=True)  # 24 tokens of text, whatever they are
 
     output = await worker_of(agent).generate(
         replace(first, prompt=conversation_, force_tool_call=False, max_tokens=24)
     )
 
     assert output.stats.finish_reason == "length"
+    assert output.stats.generated_tokens == 24
     # The rendered history is longer than the first round's prompt by the call and its result.
     assert output.stats.prompt_tokens > recorder.outputs[0].stats.prompt_tokens + 20
-    assert worker_of(agent).server_parses_calls is None  # no call came back as text
+    assert worker_of(agent).server_parses_calls is not False  # no call came back as text
 
 
 async def test_chat_mode_honours_enable_thinking(
-    hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, recorder: Recorder
+    hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, recorder: Recorder, plain: None
 ) -> None:
     """Thinking on: the template opens a think block and the server streams reasoning_content.
-    Off: the template writes an empty think block (a longer prompt) and no reasoning comes."""
+    Off: the template writes an empty think block (a longer prompt) and no reasoning comes.
+    (The model writes 16 tokens and no think tags, whatever it would pick.)"""
     outputs = {}
     for thinking in (True, False):
         agent = await async_setup_server_agent(
@@ -415,11 +449,12 @@ async def test_chat_mode_honours_enable_thinking(
 
 
 async def test_gemma_answer_streams_in_chat_mode(
-    hass: HomeAssistant, demo_home: None, gemma: RealLlamaServer, recorder: Recorder
+    hass: HomeAssistant, demo_home: None, gemma: RealLlamaServer, recorder: Recorder, endless: None
 ) -> None:
     """The real Gemma model; llama-server renders the prompt (its file carries no template, so
     the server's generic one). The answer streams: its pieces arrive one by one while the
-    server is still writing, not all at the end."""
+    server is still writing, not all at the end. (It writes all 32 tokens: a CPU on which it
+    would end sooner changes nothing.)"""
     expose_only(hass, BED_LIGHT)
     agent = await async_setup_server_agent(
         hass,
@@ -440,7 +475,7 @@ async def test_gemma_answer_streams_in_chat_mode(
     ended = time.monotonic()
     output = recorder.outputs[0]
     assert output.stats.prompt_tokens > 100
-    assert output.stats.generated_tokens > 8, output.text
+    assert output.stats.generated_tokens == 32, output.text
     texts = recorder.pieces
     assert len(texts) >= 8
     assert texts[0] - started < (ended - started) * 0.9
@@ -457,8 +492,10 @@ async def test_four_conversations_on_two_slots(
     qwen: RealLlamaServer,
     recorder: Recorder,
     monkeypatch: pytest.MonkeyPatch,
+    plain: None,
 ) -> None:
-    """Four at once, two on the server at a time: each gets its own answer, none mixed up."""
+    """Four at once, two on the server at a time: each gets its own answer, none mixed up.
+    (Each answer is 40 tokens of text, whatever they are: none ends early or calls a tool.)"""
     agent = await async_setup_server_agent(
         hass,
         qwen.base_url,

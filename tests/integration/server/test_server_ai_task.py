@@ -10,6 +10,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
     CONF_MAX_CONCURRENT,
+    CONF_MAX_TOKENS,
     CONF_SERVER_GRAMMAR,
     CONF_TEMPERATURE,
     CONF_THINKING,
@@ -23,6 +24,7 @@ from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
+from testing.any_tokens import longest_structure_tokens
 from testing.fake_openai import FakeOpenAI, chat_chunk, text_chunk
 from testing.llama_server import LlamaServer
 
@@ -86,13 +88,16 @@ async def generate(hass: HomeAssistant, entity_id: str, **fields: Any) -> Any:
 async def test_llama_server_writes_the_structure_under_our_grammar(
     hass: HomeAssistant, llama_server: LlamaServer, thinking: bool
 ) -> None:
-    """The random-weight model on a real server: the `grammar` field makes the data valid."""
+    """The random-weight model on a real server: the `grammar` field makes the data valid.
+    The task has room for the longest answer the grammar allows, so it is never cut off."""
+    room = longest_structure_tokens(STRUCTURE)
     entity_id = await setup_task(
         hass,
         llama_server.base_url,
         llama_server.model_id,
         api_key=API_KEY,
         **{CONF_THINKING: thinking, CONF_THINKING_BUDGET: 8, CONF_TEMPERATURE: 1.0},
+        **{CONF_MAX_TOKENS: room},
     )
 
     for _ in range(2):

@@ -17,6 +17,7 @@ from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
+from testing.any_tokens import longest_call_tokens, longest_text_bytes
 from testing.fake_openai import FakeOpenAI, chat_chunk, tool_call_delta
 from testing.llama_server import LlamaServer
 
@@ -122,11 +123,16 @@ async def test_llama_cpp_python_server_returns_xml_calls_in_the_content(
         if not bodies:
             call = build_tool_call_grammar(request.tools).replace("root ::=", "call-root ::=", 1)
             body["grammar"] = 'root ::= "ok\\n</think>\\n\\n<tool_call>" call-root\n' + call
+            # Room for the longest text of the grammar: the call always ends by itself.
+            assert body["max_tokens"] >= longest_text_bytes(body["grammar"])
         bodies.append(body)
         return body
 
     def short(*args: Any, **kwargs: Any) -> GenerationRequest:
-        return replace(GenerationRequest(*args, **kwargs), max_tokens=48)
+        request = GenerationRequest(*args, **kwargs)
+        first = not bodies
+        room = len("ok\n</think>\n\n<tool_call>") + longest_call_tokens(request.tools)
+        return replace(request, max_tokens=room if first else 48)
 
     monkeypatch.setattr(server_chat, "chat_body", with_grammar)
     monkeypatch.setattr(agent_module, "GenerationRequest", short)

@@ -637,8 +637,10 @@ class _Turn:
             return True
         if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
             self._call_forced = True
-            self._force(CALL_OPEN)
-            return True
+            # A model that wrote `<tool_call>` itself (which also ends its reasoning) is in one.
+            if not self._parser.in_tool_call:
+                self._force(CALL_OPEN)
+                return True
         return False
 
     def _force(self, text: str) -> None:
