@@ -234,7 +234,7 @@ class ToolCallStreamParser:
                 arguments, argument_problems = _bind_arguments(tool, given)
                 problems += argument_problems
         if name is None or problems:
-            return ToolCallFailed(ToolCallError(" ".join(problems), raw, name))
+            return ToolCallFailed(ToolCallError(" ".join(problems), raw, name, tuple(given)))
         return ToolCallParsed(ToolCall(name, arguments, raw))
 
 

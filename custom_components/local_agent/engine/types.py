@@ -34,6 +34,8 @@ class ToolCallError:
     message: str
     raw: str
     name: str | None = None
+    # The arguments as written (unchecked), when they could be read at all.
+    written: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(slots=True)

@@ -50,6 +50,7 @@ from custom_components.local_agent.home.tools import (
     async_build_home_tools,
     async_check_permission,
 )
+from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.gate import (
     ApiCall,
@@ -67,11 +68,14 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
 from homeassistant.util import dt as dt_util
 
+from . import notices
 from .defaults import agent_data, sampling_settings
 from .error_text import engine_error_text
 from .history import to_messages, tool_result_text, trim_history
 from .home_context import HomeContext
+from .notices import SlowTurnNotice, async_said, last_answer, user_only_deltas
 from .phrases import async_phrase
+from .refusals import refused_calls
 from .results import async_set_reply_response_type, async_set_response_type
 
 
@@ -150,6 +154,7 @@ class TurnEnd(Enum):
     CONFIRMATION_ASKED = "confirmation_asked"
     REFUSED = "refused"
     FAILED = "failed"  # the model or its server failed
+    TIMED_OUT = "timed_out"  # stopped at the turn's time limit
 
 
 @dataclass(slots=True)
@@ -216,15 +221,21 @@ class ConversationAgent:
             llm_context, toolbox, await self._async_user_name(llm_context)
         )
         report.build_seconds = asyncio.get_running_loop().time() - started
+        notice = SlowTurnNotice(
+            await async_phrase(self.hass, user_input.language, "slow_turn_notice"),
+            due=started + notices.SLOW_NOTICE_AFTER,
+        )
 
         end = TurnEnd.ANSWERED
         try:
-            end = await self._async_rounds(
+            end = await self._async_rounds_in_time(
+                started,
                 user_input=user_input,
                 chat_log=chat_log,
                 toolbox=toolbox,
                 static_system=static_system,
                 report=report,
+                notice=notice,
             )
             if end is TurnEnd.ROUND_LIMIT:
                 await self._async_say(
@@ -246,26 +257,92 @@ class ConversationAgent:
             await self._async_say(
                 chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
             )
-        last = chat_log.content[-1]
-        answered = isinstance(last, conversation.AssistantContent) and bool(last.content)
-        if not answered:
-            await self._async_say(
-                chat_log,
-                await async_phrase(
-                    self.hass,
-                    user_input.language,
-                    "empty_answer" if report.tool_successes else "no_answer",
-                ),
-            )
-        self.stats.record(asdict(report), failed=end is TurnEnd.FAILED)
-        if end is not TurnEnd.FAILED:
+        answered = last_answer(chat_log) is not None
+        spoken = await self._async_closing_words(user_input, chat_log, report, end, answered)
+        self.stats.record(asdict(report), failed=end in (TurnEnd.FAILED, TurnEnd.TIMED_OUT))
+        if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
             extra = user_input.extra_system_prompt
             self._prepare_next_turn(chat_log, toolbox, static_system, extra)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
+        result.response.async_set_speech(spoken)
         if end is TurnEnd.CONFIRMATION_ASKED:
             result.continue_conversation = True
         async_set_response_type(result.response, chat_log, ended=end.value, model_answered=answered)
         return result
+
+    async def _async_closing_words(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        report: TurnReport,
+        end: TurnEnd,
+        answered: bool,
+    ) -> str:
+        """Finish what the user hears; return it whole (the speech of the turn's result).
+
+        When every call the model made was refused, one sentence says which, before the model's
+        own answer (or instead of "no answer"). When nothing was done and the user named an
+        entity that is not exposed, a hint says how to expose it: to the user alone.
+        """
+        language = user_input.language
+        refusal = None
+        # A turn that ended otherwise said why already (a question, a refusal, a limit).
+        if end is TurnEnd.ANSWERED and (refused := refused_calls(chat_log)):
+            refusal = await async_phrase(
+                self.hass, language, "calls_refused", calls="; ".join(refused)
+            )
+        if not answered:
+            fallback = "empty_answer" if report.tool_successes else "no_answer"
+            await self._async_say(
+                chat_log, refusal or await async_phrase(self.hass, language, fallback)
+            )
+        spoken = [refusal] if answered and refusal else []
+        spoken.append(last_answer(chat_log) or "")
+        nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
+        if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
+            hint = await async_phrase(
+                self.hass, language, "not_exposed_hint", names=", ".join(names)
+            )
+            await self._async_say(chat_log, hint, user_only=True)
+            spoken.append(hint)
+        return " ".join(part for part in spoken if part)
+
+    async def _async_rounds_in_time(self, started: float, **rounds: Any) -> TurnEnd:
+        """Run the rounds within the turn's time limit; log a turn Home Assistant abandons.
+
+        Past the limit the generation stops and the agent says so, before Home Assistant's
+        own pipeline timeout would end the turn with a bare error and no word from us.
+        """
+        chat_log: conversation.ChatLog = rounds["chat_log"]
+        report: TurnReport = rounds["report"]
+        try:
+            async with asyncio.timeout_at(started + notices.TURN_TIME_LIMIT) as limit:
+                return await self._async_rounds(**rounds)
+        except TimeoutError:
+            if not limit.expired():
+                raise
+            LOGGER.warning(
+                "%s stopped a turn at its time limit (%.0f s) in round %d; a smaller model, "
+                "fewer threads on a busy machine or a shorter request answer sooner",
+                self.agent_id,
+                notices.TURN_TIME_LIMIT,
+                report.rounds + 1,
+            )
+            language = rounds["user_input"].language
+            seconds = f"{notices.TURN_TIME_LIMIT:.0f}"
+            await self._async_say(
+                chat_log, await async_phrase(self.hass, language, "turn_too_slow", seconds=seconds)
+            )
+            return TurnEnd.TIMED_OUT
+        except asyncio.CancelledError:
+            LOGGER.warning(
+                "A turn of %s was abandoned after %.1f s in round %d: Home Assistant cancelled "
+                "it (its pipeline timed out, or the client left); the generation was stopped",
+                self.agent_id,
+                asyncio.get_running_loop().time() - started,
+                report.rounds + 1,
+            )
+            raise
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
         specs: list[ToolSpec] = []
@@ -394,6 +471,7 @@ class ConversationAgent:
         toolbox: _Toolbox,
         static_system: str,
         report: TurnReport,
+        notice: SlowTurnNotice,
     ) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
@@ -411,7 +489,7 @@ class ConversationAgent:
             calls: list[ToolCallParsed | ToolCallFailed] = []
             outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
-                self.agent_id, self._async_stream(request, calls, report, outputs)
+                self.agent_id, self._async_stream(request, calls, report, outputs, notice)
             ):
                 pass
             if outputs:
@@ -445,6 +523,7 @@ class ConversationAgent:
         calls: list[ToolCallParsed | ToolCallFailed],
         report: TurnReport,
         outputs: list[GenerationOutput],
+        notice: SlowTurnNotice,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning and text into the chat log as it writes.
 
@@ -455,13 +534,8 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            while (event := await queue.get()) is not None:
-                if isinstance(event, ReasoningDelta):
-                    yield {"thinking_content": event.text}
-                elif isinstance(event, TextDelta):
-                    yield {"content": event.text}
-                else:
-                    calls.append(event)
+            async for delta in _deltas_with_notice(queue, calls, notice):
+                yield delta
             output = await generation
             outputs.append(output)
             report.add(output.stats)
@@ -548,11 +622,60 @@ class ConversationAgent:
         self.gate.async_record_run(user_input, safety, decision, result)
         return result
 
-    async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
-        """Add a sentence the agent says itself (not the model)."""
-        chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(agent_id=self.agent_id, content=text)
-        )
+    async def _async_say(
+        self, chat_log: conversation.ChatLog, text: str, *, user_only: bool = False
+    ) -> None:
+        """Add a sentence the agent says itself (not the model); user_only: not for the model.
+
+        Streamed like the model's text, so a voice pipeline that already speaks the streamed
+        answer speaks this too.
+        """
+        async for _content in chat_log.async_add_delta_content_stream(
+            self.agent_id, async_said(text, user_only=user_only)
+        ):
+            pass
+
+
+async def _deltas_with_notice(
+    queue: asyncio.Queue[ParseEvent | None],
+    calls: list[ToolCallParsed | ToolCallFailed],
+    notice: SlowTurnNotice,
+) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+    """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
+
+    While the notice may still come (no visible text yet), reasoning is held back: the notice
+    is then a message of its own before the model's, and the model's message stays whole.
+    """
+    held: list[conversation.AssistantContentDeltaDict] = []
+    while True:
+        try:
+            async with asyncio.timeout_at(notice.due if notice.text is not None else None):
+                event = await queue.get()
+        except TimeoutError:
+            if (text := notice.take()) is not None:
+                for delta in user_only_deltas(text):
+                    yield delta
+            for delta in held:
+                yield delta
+            held.clear()
+            continue
+        if event is None:
+            break
+        if isinstance(event, ReasoningDelta):
+            if notice.text is not None:
+                held.append({"thinking_content": event.text})
+            else:
+                yield {"thinking_content": event.text}
+        elif isinstance(event, TextDelta):
+            notice.visible_text_came()
+            for delta in held:
+                yield delta
+            held.clear()
+            yield {"content": event.text}
+        else:
+            calls.append(event)
+    for delta in held:
+        yield delta
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
@@ -560,9 +683,12 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
         return llm.ToolInput(
             tool_name=event.call.name, tool_args=dict(event.call.arguments), external=True
         )
-    # The arguments could not be read; the tool result carries the error the model must see.
+    # The call cannot be used; the tool result carries the error the model must see. Its
+    # arguments are kept as written, unchecked (they name the call when nothing went through).
     return llm.ToolInput(
-        tool_name=event.error.name or "invalid_tool_call", tool_args={}, external=True
+        tool_name=event.error.name or "invalid_tool_call",
+        tool_args=dict(event.error.written),
+        external=True,
     )
 
 

@@ -8,7 +8,7 @@ Assistant's error codes when the request was not carried out:
 - `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
 - `failed_to_handle`: understood but not done: every action the model tried was refused or
   failed, a sensitive action was refused without a person to confirm it, the model or its
-  server failed, or the turn ran out of rounds.
+  server failed, or the turn ran out of rounds or time.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from homeassistant.core import callback
 from homeassistant.helpers import intent, llm
 
 # TurnEnd values (agent.py) that mean the request was not carried out.
-NOT_CARRIED_OUT = frozenset({"failed", "round_limit", "refused"})
+NOT_CARRIED_OUT = frozenset({"failed", "round_limit", "refused", "timed_out"})
 QUESTION_ASKED = "confirmation_asked"
 
 

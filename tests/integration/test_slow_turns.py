@@ -1,0 +1,183 @@
+"""A slow turn says so early, ends before Home Assistant's pipeline gives up, and is logged.
+
+Driven through the Assist pipeline's websocket command, as the Assist dialog runs it: the
+events it gets (streamed chat log deltas, the answer) are what the dialog shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.typing import WebSocketGenerator
+
+from custom_components.local_agent.turn import notices
+from custom_components.local_agent.turn.notices import USER_ONLY
+from homeassistant.components import conversation
+from homeassistant.components.assist_pipeline.const import DEFAULT_PIPELINE_TIMEOUT
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from .conftest import Agent
+from .scripted_model import ScriptedWorker, answer, call
+
+NOTICE = "This takes a moment: the model is still reading and thinking."
+
+
+@pytest.fixture
+async def pipeline(hass: HomeAssistant) -> None:
+    """The Assist pipeline, as the Assist dialog uses it."""
+    assert await async_setup_component(hass, "assist_pipeline", {})
+
+
+async def run_pipeline(
+    hass_ws_client: WebSocketGenerator,
+    agent: Agent,
+    text: str,
+    until: str = "run-end",
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """Run a text through the agent's pipeline as the Assist dialog does; return its events."""
+    client = await hass_ws_client(agent.hass)
+    await client.send_json_auto_id(
+        {
+            "type": "assist_pipeline/run",
+            "start_stage": "intent",
+            "end_stage": "intent",
+            "input": {"text": text},
+            "pipeline": agent.entity_id,
+            **options,
+        }
+    )
+    assert (await client.receive_json())["success"]
+    events: list[dict[str, Any]] = []
+    while not events or events[-1]["type"] != until:
+        events.append((await client.receive_json())["event"])
+    return events
+
+
+def streamed_text(events: list[dict[str, Any]]) -> str:
+    """The text the Assist dialog shows while the turn runs (before the final answer)."""
+    return "".join(
+        event["data"]["chat_log_delta"].get("content", "")
+        for event in events
+        if event["type"] == "intent-progress" and "chat_log_delta" in event["data"]
+    )
+
+
+def final_speech(events: list[dict[str, Any]]) -> str:
+    end = next(event for event in events if event["type"] == "intent-end")
+    return str(end["data"]["intent_output"]["response"]["speech"]["plain"]["speech"])
+
+
+async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
+    hass: HomeAssistant,
+    pipeline: None,
+    hass_ws_client: WebSocketGenerator,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
+    scripted_worker.thinking_seconds = 0.5
+    scripted_worker.will_write(
+        answer("The kitchen light is on.", reasoning="The user asks about the kitchen light."),
+        answer("Hello again."),
+    )
+
+    events = await run_pipeline(hass_ws_client, scripted_agent, "is the kitchen light on?")
+
+    # The dialog shows the notice at once, then the model's text; the answer is the model's.
+    assert streamed_text(events) == f"{NOTICE}\n\nThe kitchen light is on."
+    assert final_speech(events) == "The kitchen light is on."
+    conversation_id = next(e for e in events if e["type"] == "intent-end")["data"]["intent_output"][
+        "conversation_id"
+    ]
+    chat_log = hass.data[DATA_CHAT_LOGS][conversation_id]
+    assistant = [c for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
+    assert [(c.native, c.content) for c in assistant] == [
+        (USER_ONLY, f"{NOTICE}\n\n"),
+        (None, "The kitchen light is on."),
+    ]
+    # The reasoning held back while the notice could still come is the model's, whole.
+    assert assistant[1].thinking_content == "The user asks about the kitchen light."
+
+    # The next turn's prompt has the model's answer but not the notice.
+    scripted_worker.thinking_seconds = 0
+    await scripted_agent.ask("hello", conversation_id=conversation_id)
+    prompt = scripted_worker.requests[-1].prompt.text
+    assert "The kitchen light is on." in prompt
+    assert "This takes a moment" not in prompt
+
+
+async def test_a_quick_turn_has_no_notice(
+    hass: HomeAssistant,
+    pipeline: None,
+    hass_ws_client: WebSocketGenerator,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+) -> None:
+    scripted_worker.will_write(answer("Hello."))
+
+    events = await run_pipeline(hass_ws_client, scripted_agent, "hello")
+
+    assert streamed_text(events) == "Hello."
+    assert final_speech(events) == "Hello."
+
+
+async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_gives_up(
+    hass: HomeAssistant,
+    pipeline: None,
+    hass_ws_client: WebSocketGenerator,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(notices, "TURN_TIME_LIMIT", 0.3)
+    scripted_worker.thinking_seconds = 30
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights"))
+    )
+
+    # The pipeline would give up after 5 s; the turn answers at its own limit.
+    events = await run_pipeline(
+        hass_ws_client, scripted_agent, "turn off the kitchen light", timeout=5
+    )
+
+    assert [e["type"] for e in events if e["type"] == "error"] == []
+    assert final_speech(events).startswith(
+        "Sorry, that took too long, so I stopped after 0 seconds"
+    )
+    end = next(e for e in events if e["type"] == "intent-end")
+    response = end["data"]["intent_output"]["response"]
+    assert response["response_type"] == "error"
+    assert response["data"]["code"] == "failed_to_handle"
+    assert "stopped a turn at its time limit" in caplog.text
+    # The generation was stopped: the model never got to write its call.
+    assert hass.states.get("light.kitchen_lights").state == "on"  # type: ignore[union-attr]
+
+
+async def test_a_turn_the_pipeline_abandons_is_logged_with_why(
+    hass: HomeAssistant,
+    pipeline: None,
+    hass_ws_client: WebSocketGenerator,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    scripted_worker.thinking_seconds = 30
+    scripted_worker.will_write(answer("Too late."))
+
+    # Home Assistant ends the run, then reports its timeout.
+    events = await run_pipeline(hass_ws_client, scripted_agent, "hello", "error", timeout=0.3)
+
+    assert events[-1]["type"] == "error"
+    assert events[-1]["data"]["code"] == "timeout"
+    assert "was abandoned after" in caplog.text
+    assert "Home Assistant cancelled it" in caplog.text
+
+
+def test_the_time_limit_leaves_the_pipeline_time_to_speak() -> None:
+    assert notices.TURN_TIME_LIMIT <= DEFAULT_PIPELINE_TIMEOUT - 60
