@@ -22,7 +22,7 @@ from homeassistant.setup import async_setup_component
 from .conftest import Agent
 from .scripted_model import ScriptedWorker, answer, call
 
-NOTICE = "This takes a moment: the model is still reading and thinking."
+NOTICE = "This takes a moment: the model is still thinking."
 
 
 @pytest.fixture
@@ -136,6 +136,7 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setattr(notices, "TURN_TIME_LIMIT", 0.3)
+    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
     scripted_worker.thinking_seconds = 30
     scripted_worker.will_write(
         answer(call("light", action="turn_off", entity_id="light.kitchen_lights"))
@@ -147,6 +148,8 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
     )
 
     assert [e["type"] for e in events if e["type"] == "error"] == []
+    # The dialog keeps the notice and shows the answer once (in red: an error response).
+    assert streamed_text(events) == f"{NOTICE}\n\n"
     assert final_speech(events).startswith(
         "Sorry, that took too long, so I stopped after 0 seconds"
     )
@@ -181,3 +184,25 @@ async def test_a_turn_the_pipeline_abandons_is_logged_with_why(
 
 def test_the_time_limit_leaves_the_pipeline_time_to_speak() -> None:
     assert notices.TURN_TIME_LIMIT <= DEFAULT_PIPELINE_TIMEOUT - 60
+
+
+async def test_after_a_streamed_call_the_agents_question_is_streamed_too(
+    hass: HomeAssistant,
+    pipeline: None,
+    hass_ws_client: WebSocketGenerator,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Text, then a call: a voice pipeline now speaks the stream and no longer the final
+    # answer, so the question must be in the stream or it is never heard.
+    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
+    scripted_worker.thinking_seconds = 0.3
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+
+    events = await run_pipeline(hass_ws_client, scripted_agent, "unlock the front door")
+
+    question = "Unlock Front Door? Say yes to confirm."
+    assert streamed_text(events) == f"{NOTICE}\n\n{question}"
+    assert final_speech(events) == question
+    assert hass.states.get("lock.front_door").state == "locked"  # type: ignore[union-attr]

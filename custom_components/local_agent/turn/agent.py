@@ -73,7 +73,7 @@ from .defaults import agent_data, sampling_settings
 from .error_text import engine_error_text
 from .history import to_messages, tool_result_text, trim_history
 from .home_context import HomeContext
-from .notices import SlowTurnNotice, async_said, last_answer, user_only_deltas
+from .notices import TurnStream, async_said, last_answer, said_content, user_only_deltas
 from .phrases import async_phrase
 from .refusals import refused_calls
 from .results import async_set_reply_response_type, async_set_response_type
@@ -189,6 +189,8 @@ class ConversationAgent:
         self.last_report: TurnReport | None = None
         self.stats = stats
         self.home_context = HomeContext()
+        # What each running turn streamed, by conversation.
+        self._streams: dict[str, TurnStream] = {}
 
     async def async_handle(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
@@ -221,21 +223,38 @@ class ConversationAgent:
             llm_context, toolbox, await self._async_user_name(llm_context)
         )
         report.build_seconds = asyncio.get_running_loop().time() - started
-        notice = SlowTurnNotice(
+        stream = self._streams[chat_log.conversation_id] = TurnStream(
             await async_phrase(self.hass, user_input.language, "slow_turn_notice"),
-            due=started + notices.SLOW_NOTICE_AFTER,
+            started=started,
         )
+        try:
+            return await self._async_turn(
+                user_input, chat_log, toolbox, static_system, report, stream
+            )
+        finally:
+            self._streams.pop(chat_log.conversation_id, None)
 
+    async def _async_turn(  # noqa: PLR0917 - the turn's context, kept explicit
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        report: TurnReport,
+        stream: TurnStream,
+    ) -> conversation.ConversationResult:
+        """Run the rounds in time, say what is left to say, and make the turn's result."""
+        options = self.options
         end = TurnEnd.ANSWERED
         try:
             end = await self._async_rounds_in_time(
-                started,
+                stream.started,
                 user_input=user_input,
                 chat_log=chat_log,
                 toolbox=toolbox,
                 static_system=static_system,
                 report=report,
-                notice=notice,
+                stream=stream,
             )
             if end is TurnEnd.ROUND_LIMIT:
                 await self._async_say(
@@ -291,13 +310,14 @@ class ConversationAgent:
             refusal = await async_phrase(
                 self.hass, language, "calls_refused", calls="; ".join(refused)
             )
-        if not answered:
+        answer = last_answer(chat_log) if answered else None
+        if refusal is not None:
+            await self._async_say(chat_log, refusal)
+        elif answer is None:
             fallback = "empty_answer" if report.tool_successes else "no_answer"
-            await self._async_say(
-                chat_log, refusal or await async_phrase(self.hass, language, fallback)
-            )
-        spoken = [refusal] if answered and refusal else []
-        spoken.append(last_answer(chat_log) or "")
+            answer = await async_phrase(self.hass, language, fallback)
+            await self._async_say(chat_log, answer)
+        spoken = [refusal, answer]
         nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
@@ -471,7 +491,7 @@ class ConversationAgent:
         toolbox: _Toolbox,
         static_system: str,
         report: TurnReport,
-        notice: SlowTurnNotice,
+        stream: TurnStream,
     ) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
@@ -489,7 +509,7 @@ class ConversationAgent:
             calls: list[ToolCallParsed | ToolCallFailed] = []
             outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
-                self.agent_id, self._async_stream(request, calls, report, outputs, notice)
+                self.agent_id, self._async_stream(request, calls, report, outputs, stream)
             ):
                 pass
             if outputs:
@@ -523,7 +543,7 @@ class ConversationAgent:
         calls: list[ToolCallParsed | ToolCallFailed],
         report: TurnReport,
         outputs: list[GenerationOutput],
-        notice: SlowTurnNotice,
+        stream: TurnStream,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning and text into the chat log as it writes.
 
@@ -534,7 +554,7 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            async for delta in _deltas_with_notice(queue, calls, notice):
+            async for delta in _deltas_with_notice(queue, calls, stream):
                 yield delta
             output = await generation
             outputs.append(output)
@@ -548,6 +568,7 @@ class ConversationAgent:
             LOGGER.debug("Read %d calls in one answer; kept %d", len(calls), MAX_CALLS_PER_ROUND)
             del calls[MAX_CALLS_PER_ROUND:]
         if calls:
+            stream.calls_streamed()
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
     async def _async_run_calls(  # noqa: PLR0917 - one round's context, kept explicit
@@ -627,9 +648,16 @@ class ConversationAgent:
     ) -> None:
         """Add a sentence the agent says itself (not the model); user_only: not for the model.
 
-        Streamed like the model's text, so a voice pipeline that already speaks the streamed
-        answer speaks this too.
+        Streamed when a voice pipeline may already speak the turn's stream (it would never
+        speak it otherwise); else added whole, and the pipeline speaks the final answer.
         """
+        stream = self._streams.get(chat_log.conversation_id)
+        if stream is None or not stream.pipeline_speaks_the_stream:
+            chat_log.async_add_assistant_content_without_tools(
+                said_content(self.agent_id, text, user_only=user_only)
+            )
+            return
+        stream.streamed(text)
         async for _content in chat_log.async_add_delta_content_stream(
             self.agent_id, async_said(text, user_only=user_only)
         ):
@@ -639,7 +667,7 @@ class ConversationAgent:
 async def _deltas_with_notice(
     queue: asyncio.Queue[ParseEvent | None],
     calls: list[ToolCallParsed | ToolCallFailed],
-    notice: SlowTurnNotice,
+    stream: TurnStream,
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
 
@@ -649,11 +677,12 @@ async def _deltas_with_notice(
     held: list[conversation.AssistantContentDeltaDict] = []
     while True:
         try:
-            async with asyncio.timeout_at(notice.due if notice.text is not None else None):
+            async with asyncio.timeout_at(stream.notice_due if stream.notice else None):
                 event = await queue.get()
         except TimeoutError:
-            if (text := notice.take()) is not None:
-                for delta in user_only_deltas(text):
+            if (notice := stream.take_notice()) is not None:
+                for delta in user_only_deltas(notice):
+                    stream.streamed(delta.get("content") or "")
                     yield delta
             for delta in held:
                 yield delta
@@ -662,12 +691,13 @@ async def _deltas_with_notice(
         if event is None:
             break
         if isinstance(event, ReasoningDelta):
-            if notice.text is not None:
+            if stream.notice is not None:
                 held.append({"thinking_content": event.text})
             else:
                 yield {"thinking_content": event.text}
         elif isinstance(event, TextDelta):
-            notice.visible_text_came()
+            stream.visible_text_came()
+            stream.streamed(event.text)
             for delta in held:
                 yield delta
             held.clear()

@@ -18,6 +18,10 @@ from homeassistant.components import conversation
 USER_ONLY: Final = "local_agent.user_only"
 # Seconds without visible text after which a turn says that it takes a while.
 SLOW_NOTICE_AFTER = 5.0
+# When Home Assistant's voice pipeline starts to speak a streamed answer (assist_pipeline's
+# STREAM_RESPONSE_CHARS): past this many streamed characters, or at a call after text. Before
+# that it speaks the turn's final speech.
+PIPELINE_STREAMS_AFTER_CHARS: Final = 60
 # A turn stops and answers after this many seconds: below Home Assistant's pipeline timeout
 # (300 s, assist_pipeline's DEFAULT_PIPELINE_TIMEOUT), which ends in a bare "Timeout
 # running pipeline" and leaves the generation running.
@@ -42,6 +46,13 @@ def user_only_deltas(text: str) -> list[conversation.AssistantContentDeltaDict]:
     ]
 
 
+def said_content(agent_id: str, text: str, *, user_only: bool) -> conversation.AssistantContent:
+    """Return one sentence the agent says itself, as chat log content."""
+    return conversation.AssistantContent(
+        agent_id=agent_id, content=text, native=USER_ONLY if user_only else None
+    )
+
+
 async def async_said(
     text: str, *, user_only: bool = False
 ) -> AsyncIterator[conversation.AssistantContentDeltaDict]:
@@ -53,24 +64,47 @@ async def async_said(
 
 
 @dataclass(slots=True)
-class SlowTurnNotice:
-    """Says once in a turn, when no visible text came for a while, that the answer takes time.
+class TurnStream:
+    """What one turn streamed so far: the slow-turn notice (said once at most) and its text.
 
-    `due` is the event loop time it is due at; `text` is None once it was said or the model
-    wrote visible text (then it is never said).
+    `started` is the event loop time the turn began; `notice` is None once it was said or the
+    model wrote visible text (then it is never said).
     """
 
-    text: str | None
-    due: float
+    notice: str | None
+    started: float
+    streamed_chars: int = 0
+    call_after_text: bool = False
+
+    @property
+    def notice_due(self) -> float:
+        """Return the event loop time the notice is due at."""
+        return self.started + SLOW_NOTICE_AFTER
 
     def visible_text_came(self) -> None:
         """Drop the notice: the user sees an answer coming."""
-        self.text = None
+        self.notice = None
 
-    def take(self) -> str | None:
+    def take_notice(self) -> str | None:
         """Return the notice to say now (once), or None."""
-        text, self.text = self.text, None
-        return text
+        notice, self.notice = self.notice, None
+        return notice
+
+    def streamed(self, text: str) -> None:
+        """Count text that went out as it came."""
+        self.streamed_chars += len(text)
+
+    def calls_streamed(self) -> None:
+        """Note calls that went out (after text, they start a voice pipeline's speaking)."""
+        self.call_after_text = self.call_after_text or self.streamed_chars > 0
+
+    @property
+    def pipeline_speaks_the_stream(self) -> bool:
+        """Say whether a voice pipeline may speak this turn as it streams, not at its end.
+
+        Then whatever the agent says itself must be streamed too, or it is never spoken.
+        """
+        return self.call_after_text or self.streamed_chars > PIPELINE_STREAMS_AFTER_CHARS
 
 
 def last_answer(chat_log: conversation.ChatLog) -> str | None:
