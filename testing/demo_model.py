@@ -23,7 +23,7 @@ from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import Message
 from testing.stand_in import SeenRequest, StandInWorker, answer, call, stand_in_engines
 
-DEMO_NAME: Final = "Scripted demo model (not a language model)"
+DEMO_NAME: Final = "Scripted demo model"
 # Seconds the demo "thinks" before it writes (LOCAL_AGENT_DEMO_THINKING): more than 5 shows the
 # agent's notice that a turn takes a while.
 THINKING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_THINKING", "1"))
@@ -40,9 +40,8 @@ _COMMANDS: Final = (
     ("close", "cover", "close_cover"),
 )
 HELP: Final = (
-    "I am the scripted demo model of scripts/develop --demo-model, not a language model. "
-    "I understand: turn on or off a light, open or close a cover, lock or unlock a lock, "
-    "naming it as the home list does."
+    "I am the scripted demo model, not a language model: I only switch lights, open or close "
+    "covers, and lock or unlock locks."
 )
 
 

@@ -34,6 +34,7 @@ from .const import (
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .flows import model as model_flow, server as server_flow
+from .flows.progress import async_finished_soon
 from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
 from .models.download import DownloadJob, PreparedDownload, async_prepare
 from .models.store import ModelSource, ModelStoreError, models_dir
@@ -196,7 +197,7 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
         """Prove in a separate process that the model loads (native code can crash)."""
         assert self._model_load is not None
         check = self._model_load.check()
-        if not check.done():
+        if not await async_finished_soon(check):
             return self._progress("check_model", check, self._model_load.placeholders())
         result = check.result()
         if model_flow.is_rejected(result):
@@ -225,7 +226,7 @@ class LocalAgentConfigFlow(ConfigFlow, domain=DOMAIN):
         """Load the model while the dialog says so; the new entry takes it over."""
         assert self._model_load is not None
         load = self._model_load.load()
-        if not load.done():
+        if not await async_finished_soon(load):
             return self._progress("load_model", load, self._model_load.placeholders())
         return self.async_show_progress_done(next_step_id="finish_model")
 

@@ -19,6 +19,7 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models import safe_load
 from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES, LocalEngines, local_engines
@@ -32,6 +33,7 @@ from homeassistant.helpers import device_registry as dr
 
 from .conftest import async_setup_agent
 from .flow_helpers import agent_form, async_through_progress
+from .scripted_model import ScriptedWorker
 
 # What the qwen35 test model's GGUF header calls it: its name, then its file type.
 TEST_MODEL_TITLE = "Local Agent tiny Qwen3.5 test model (random weights) F32"
@@ -65,8 +67,10 @@ async def test_local_file_creates_entry_with_an_agent(
         )
         result = await async_through_progress(hass, result, steps)
 
-    # The dialog says what takes the time: the separate-process check, then the load.
-    assert steps == ["check_model", "load_model"]
+    # The dialog says what takes the time: the separate-process check, then the load (shown
+    # only when it takes more than a moment).
+    assert steps[0] == "check_model"
+    assert set(steps) <= {"check_model", "load_model"}
     assert result["type"] is FlowResultType.CREATE_ENTRY
     # Named after the model in the file (its GGUF name and quantization), not the file.
     assert result["title"] == TEST_MODEL_TITLE
@@ -210,9 +214,11 @@ async def test_agent_subentry_can_be_added_and_reconfigured(
 
 
 async def test_engine_options_reload_the_model(
-    hass: HomeAssistant, qwen35_model_path: Path
+    hass: HomeAssistant, qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     agent = await async_setup_agent(hass, qwen35_model_path)
+    # However fast the tiny model reloads here, the dialog shows it.
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
 
     result = await hass.config_entries.options.async_init(agent.entry.entry_id)
     # The number fields give floats; the options keep whole numbers.
@@ -235,3 +241,17 @@ async def test_engine_options_reload_the_model(
     assert all(type(value) is not float for value in agent.entry.options.values())
     settings = agent.entry.runtime_data.worker.settings
     assert (settings.n_ctx, settings.n_threads, settings.flash_attention) == (2048, 1, False)
+
+
+async def test_a_check_that_is_over_at_once_shows_no_progress_step(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    # The frontend listens for progress only once it shows a progress step: a task over
+    # before then would leave the dialog spinning (seen in Chromium with a remembered check).
+    flow_id = await start_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_MODEL_PATH: str(scripted_worker.info.path)}
+    )
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY

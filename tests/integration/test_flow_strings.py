@@ -33,6 +33,7 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
@@ -170,6 +171,12 @@ def test_unlabelled_fields_are_found_in_sections_too() -> None:
 def test_render_fails_on_a_missing_placeholder() -> None:
     with pytest.raises(AssertionError, match="models_dir"):
         render(STRINGS["config"]["step"]["user"]["description"], {}, "config.step.user")
+
+
+@pytest.fixture(autouse=True)
+def every_progress_step_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Show each progress step however soon its task ends: its strings are rendered here."""
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ from typing import Any
 
 from homeassistant.config_entries import ConfigEntryState, ConfigFlowResult, OptionsFlow
 
+from .progress import async_finished_soon
+
 RELOAD_STEP = "reload"
 
 
@@ -33,7 +35,7 @@ class ReloadingOptionsFlow(OptionsFlow):
     async def async_step_reload(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Reload the entry with the new options while the dialog says so."""
         assert self._reload is not None
-        if not self._reload.done():
+        if not await async_finished_soon(self._reload):
             return self.async_show_progress(
                 step_id=RELOAD_STEP,
                 progress_action=RELOAD_STEP,
