@@ -1,4 +1,4 @@
-"""A scripted stand-in for a model, to show the whole path in a browser: scripts/develop --demo-model.
+"""A scripted stand-in for a model, to show the whole path in a browser (--demo-model).
 
 No model that runs here (random-weight test models, Gemma 3 270M base) writes a sensible tool
 call, so the conversation screenshots in the README could never show a held question and its
@@ -6,8 +6,8 @@ yes. This stand-in answers a few kinds of commands with the calls a good model w
 through the real agent: parser, validation, safety gate, confirmation and execution are the
 integration's own; only the text of the model is scripted. It is never used by the integration.
 
-    python -m testing.demo_model CONFIG_DIR [hass arguments]   (what scripts/develop runs)
-    python -m testing.demo_model --write-model PATH            (the file to add in the dialog)
+    python -m testing.demo_model --config CONFIG_DIR [hass arguments]   (scripts/develop)
+    python -m testing.demo_model --write-model PATH   (the file to add in the dialog)
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def demo_engine(model_path: Path) -> StandInWorker:
 
 def write_demo_model(path: Path) -> None:
     """Write a GGUF file with no weights that names the demo: the file to add in the dialog."""
-    import gguf  # noqa: PLC0415 - a test dependency, not the integration's
+    import gguf
 
     path.parent.mkdir(parents=True, exist_ok=True)
     writer = gguf.GGUFWriter(str(path), "qwen35")
@@ -115,10 +115,9 @@ def write_demo_model(path: Path) -> None:
 
 def run_home_assistant(arguments: list[str]) -> int:
     """Run Home Assistant (hass's own command line) with every local model file as the demo."""
-    from homeassistant import __main__ as hass_main  # noqa: PLC0415
-    from homeassistant.core import HomeAssistant  # noqa: PLC0415
-
-    from custom_components.local_agent.runtime.local import LOCAL_ENGINES  # noqa: PLC0415
+    from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+    from homeassistant import __main__ as hass_main
+    from homeassistant.core import HomeAssistant
 
     start = HomeAssistant.__init__
 
@@ -128,7 +127,7 @@ def run_home_assistant(arguments: list[str]) -> int:
         start(hass, *args, **kwargs)  # type: ignore[arg-type]
         hass.data[LOCAL_ENGINES] = stand_in_engines(demo_engine(Path(DEMO_NAME)))
 
-    HomeAssistant.__init__ = start_with_demo  # type: ignore[method-assign]
+    HomeAssistant.__init__ = start_with_demo  # type: ignore[method-assign,assignment]
     sys.argv = ["hass", *arguments]
     return hass_main.main()
 
