@@ -6,6 +6,7 @@ events it gets (streamed chat log deltas, the answer) are what the dialog shows.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -25,36 +26,41 @@ from .scripted_model import ScriptedWorker, answer, call
 NOTICE = "This takes a moment: the model is still thinking."
 
 
+type Assist = Callable[..., Awaitable[list[dict[str, Any]]]]
+
+
 @pytest.fixture
-async def pipeline(hass: HomeAssistant) -> None:
-    """The Assist pipeline, as the Assist dialog uses it."""
+async def assist(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, scripted_agent: Agent
+) -> Assist:
+    """Say a text to the agent as the Assist dialog does (its pipeline); return the events."""
     assert await async_setup_component(hass, "assist_pipeline", {})
 
+    async def run(text: str, until: str = "run-end", **options: Any) -> list[dict[str, Any]]:
+        client = await hass_ws_client(hass)
+        await client.send_json_auto_id(
+            {
+                "type": "assist_pipeline/run",
+                "start_stage": "intent",
+                "end_stage": "intent",
+                "input": {"text": text},
+                "pipeline": scripted_agent.entity_id,
+                **options,
+            }
+        )
+        assert (await client.receive_json())["success"]
+        events: list[dict[str, Any]] = []
+        while not events or events[-1]["type"] != until:
+            events.append((await client.receive_json())["event"])
+        return events
 
-async def run_pipeline(
-    hass_ws_client: WebSocketGenerator,
-    agent: Agent,
-    text: str,
-    until: str = "run-end",
-    **options: Any,
-) -> list[dict[str, Any]]:
-    """Run a text through the agent's pipeline as the Assist dialog does; return its events."""
-    client = await hass_ws_client(agent.hass)
-    await client.send_json_auto_id(
-        {
-            "type": "assist_pipeline/run",
-            "start_stage": "intent",
-            "end_stage": "intent",
-            "input": {"text": text},
-            "pipeline": agent.entity_id,
-            **options,
-        }
-    )
-    assert (await client.receive_json())["success"]
-    events: list[dict[str, Any]] = []
-    while not events or events[-1]["type"] != until:
-        events.append((await client.receive_json())["event"])
-    return events
+    return run
+
+
+@pytest.fixture
+def notice_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slow-turn notice after 50 ms instead of 5 s."""
+    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
 
 
 def streamed_text(events: list[dict[str, Any]]) -> str:
@@ -73,20 +79,18 @@ def final_speech(events: list[dict[str, Any]]) -> str:
 
 async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
     hass: HomeAssistant,
-    pipeline: None,
-    hass_ws_client: WebSocketGenerator,
+    assist: Assist,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
-    monkeypatch: pytest.MonkeyPatch,
+    notice_soon: None,
 ) -> None:
-    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
     scripted_worker.thinking_seconds = 0.5
     scripted_worker.will_write(
         answer("The kitchen light is on.", reasoning="The user asks about the kitchen light."),
         answer("Hello again."),
     )
 
-    events = await run_pipeline(hass_ws_client, scripted_agent, "is the kitchen light on?")
+    events = await assist("is the kitchen light on?")
 
     # The dialog shows the notice at once, then the model's text; the answer is the model's.
     assert streamed_text(events) == f"{NOTICE}\n\nThe kitchen light is on."
@@ -111,16 +115,10 @@ async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
     assert "This takes a moment" not in prompt
 
 
-async def test_a_quick_turn_has_no_notice(
-    hass: HomeAssistant,
-    pipeline: None,
-    hass_ws_client: WebSocketGenerator,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-) -> None:
+async def test_a_quick_turn_has_no_notice(assist: Assist, scripted_worker: ScriptedWorker) -> None:
     scripted_worker.will_write(answer("Hello."))
 
-    events = await run_pipeline(hass_ws_client, scripted_agent, "hello")
+    events = await assist("hello")
 
     assert streamed_text(events) == "Hello."
     assert final_speech(events) == "Hello."
@@ -128,24 +126,20 @@ async def test_a_quick_turn_has_no_notice(
 
 async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_gives_up(
     hass: HomeAssistant,
-    pipeline: None,
-    hass_ws_client: WebSocketGenerator,
-    scripted_agent: Agent,
+    assist: Assist,
     scripted_worker: ScriptedWorker,
+    notice_soon: None,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setattr(notices, "TURN_TIME_LIMIT", 0.3)
-    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
     scripted_worker.thinking_seconds = 30
     scripted_worker.will_write(
         answer(call("light", action="turn_off", entity_id="light.kitchen_lights"))
     )
 
     # The pipeline would give up after 5 s; the turn answers at its own limit.
-    events = await run_pipeline(
-        hass_ws_client, scripted_agent, "turn off the kitchen light", timeout=5
-    )
+    events = await assist("turn off the kitchen light", timeout=5)
 
     assert [e["type"] for e in events if e["type"] == "error"] == []
     # The dialog keeps the notice and shows the answer once (in red: an error response).
@@ -163,18 +157,13 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
 
 
 async def test_a_turn_the_pipeline_abandons_is_logged_with_why(
-    hass: HomeAssistant,
-    pipeline: None,
-    hass_ws_client: WebSocketGenerator,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    caplog: pytest.LogCaptureFixture,
+    assist: Assist, scripted_worker: ScriptedWorker, caplog: pytest.LogCaptureFixture
 ) -> None:
     scripted_worker.thinking_seconds = 30
     scripted_worker.will_write(answer("Too late."))
 
     # Home Assistant ends the run, then reports its timeout.
-    events = await run_pipeline(hass_ws_client, scripted_agent, "hello", "error", timeout=0.3)
+    events = await assist("hello", "error", timeout=0.3)
 
     assert events[-1]["type"] == "error"
     assert events[-1]["data"]["code"] == "timeout"
@@ -187,20 +176,14 @@ def test_the_time_limit_leaves_the_pipeline_time_to_speak() -> None:
 
 
 async def test_after_a_streamed_call_the_agents_question_is_streamed_too(
-    hass: HomeAssistant,
-    pipeline: None,
-    hass_ws_client: WebSocketGenerator,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    monkeypatch: pytest.MonkeyPatch,
+    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker, notice_soon: None
 ) -> None:
     # Text, then a call: a voice pipeline now speaks the stream and no longer the final
     # answer, so the question must be in the stream or it is never heard.
-    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
     scripted_worker.thinking_seconds = 0.3
     scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
 
-    events = await run_pipeline(hass_ws_client, scripted_agent, "unlock the front door")
+    events = await assist("unlock the front door")
 
     question = "Unlock Front Door? Say yes to confirm."
     assert streamed_text(events) == f"{NOTICE}\n\n{question}"
