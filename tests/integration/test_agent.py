@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.engine.local.llama import GenerationRequest
@@ -123,20 +124,6 @@ async def test_every_call_refused_is_said_when_the_model_says_nothing(
     )
 
 
-async def test_a_refused_call_that_the_model_corrects_is_not_mentioned(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
-) -> None:
-    scripted_worker.will_write(
-        answer(call("light", action="explode", entity_id="light.kitchen_lights")),
-        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
-        answer("The kitchen light is off."),
-    )
-
-    result = await scripted_agent.ask("turn off the kitchen light")
-
-    assert speech(result) == "The kitchen light is off."
-
-
 async def test_a_lock_that_is_not_exposed_is_named_to_the_user_only(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
@@ -170,17 +157,42 @@ async def test_a_name_inside_an_exposed_entitys_name_is_no_hint(
     assert speech(result) == "Which brightness?"
 
 
-async def test_no_hint_when_something_was_done(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+@pytest.mark.parametrize(
+    ("sentence", "outputs", "spoken"),
+    [
+        # A refused call that the model then corrects is not mentioned.
+        (
+            "turn off the kitchen light",
+            [
+                call("light", action="explode", entity_id="light.kitchen_lights"),
+                call("light", action="turn_off", entity_id="light.kitchen_lights"),
+                "The kitchen light is off.",
+            ],
+            "The kitchen light is off.",
+        ),
+        # Something was done: no hint about the entity that is not exposed.
+        (
+            "turn off the kitchen light and the ceiling lights",
+            [
+                call("light", action="turn_off", entity_id="light.kitchen_lights"),
+                "Off; the ceiling lights I cannot see.",
+            ],
+            "Off; the ceiling lights I cannot see.",
+        ),
+    ],
+)
+async def test_the_models_answer_alone_when_something_was_done(
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    sentence: str,
+    outputs: list[str],
+    spoken: str,
 ) -> None:
-    scripted_worker.will_write(
-        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
-        answer("The kitchen light is off; the ceiling lights I cannot see."),
-    )
+    scripted_worker.will_write(*(answer(output) for output in outputs))
 
-    result = await scripted_agent.ask("turn off the kitchen light and the ceiling lights")
+    result = await scripted_agent.ask(sentence)
 
-    assert speech(result) == "The kitchen light is off; the ceiling lights I cannot see."
+    assert speech(result) == spoken
 
 
 async def test_unknown_tool_and_unknown_action_are_tool_errors(
