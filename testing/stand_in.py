@@ -8,8 +8,10 @@ evaluation answers with a policy (`script`); benchmarks measure everything but t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import (
     ParseEvent,
+    ReasoningDelta,
     ToolCallStreamParser,
 )
 from custom_components.local_agent.engine.types import Conversation, ToolCall, ToolSpec
@@ -130,6 +133,9 @@ class StandInWorker:
         self.prepared: list[tuple[str, str]] = []
         self.busy = False
         self.checkpoint_bytes = 0
+        # Seconds the stand-in takes after its reasoning, before the rest of its output: a
+        # model that reads a long prompt or thinks long (cancelling the caller stops it).
+        self.thinking_seconds = 0.0
 
     def will_write(self, *scripts: Script) -> None:
         """Queue outputs for the next generations."""
@@ -149,8 +155,11 @@ class StandInWorker:
         parser = ToolCallStreamParser(request.tools, starts_in_reasoning=prompt.starts_in_reasoning)
         answer_end = AnswerEnd(prompt.stop)
         events = answer_end.filter(parser.feed(text) + parser.finish()) + answer_end.flush()
-        if on_event is not None:
-            for event in events:
+        thinking = len(list(takewhile(lambda event: isinstance(event, ReasoningDelta), events)))
+        for index, event in enumerate(events):
+            if index == thinking and self.thinking_seconds:
+                await asyncio.sleep(self.thinking_seconds)
+            if on_event is not None:
                 on_event(event)
         stats = GenerationStats()
         if self.approximate_tokens:

@@ -34,6 +34,7 @@ from .const import (
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .flows import model as model_flow, server as server_flow
+from .flows.progress import async_finished_soon
 from .flows.runtime import RuntimeOfferSteps
 from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
 from .models.download import DownloadJob, PreparedDownload, async_prepare
@@ -197,7 +198,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         """Prove in a separate process that the model loads (native code can crash)."""
         assert self._model_load is not None
         check = self._model_load.check()
-        if not check.done():
+        if not await async_finished_soon(check):
             return self._progress("check_model", check, self._model_load.placeholders())
         result = check.result()
         if model_flow.is_rejected(result):
@@ -226,7 +227,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         """Load the model while the dialog says so; the new entry takes it over."""
         assert self._model_load is not None
         load = self._model_load.load()
-        if not load.done():
+        if not await async_finished_soon(load):
             return self._progress("load_model", load, self._model_load.placeholders())
         return self.async_show_progress_done(next_step_id="finish_model")
 
@@ -373,16 +374,19 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
             self._prepared = await async_prepare(self.hass, source)
         except ModelStoreError as err:
             return self._show_origin(origin, user_input, err.key, err.placeholders)
-        if self.source != SOURCE_RECONFIGURE:
-            # Never download a file that an entry already uses.
-            await self.async_set_unique_id(str(self._prepared.target))
-            self._abort_if_unique_id_configured()
+        # Never download a file that an entry already uses: the user chooses another.
+        if await self._async_taken(str(self._prepared.target)):
+            return self._show_origin(origin, user_input, "already_configured")
         return await self.async_step_confirm_download()
 
     async def _async_finish(self, path: Path, data: dict[str, Any], title: str) -> ConfigFlowResult:
         """Check the file is not set up twice, then check and load it (progress steps)."""
-        if (taken := await self._async_claim(str(path), reason="already_configured")) is not None:
-            return taken
+        if await self._async_taken(str(path)):
+            # A slip of the path, most likely: the form stays, with the path to correct.
+            return self._show_origin(self._origin, self._origin_input, "already_configured")
+        if self._origin != "catalog":
+            # A catalog model has its own name; any other is named by its file's metadata.
+            title = await self.hass.async_add_executor_job(model_flow.file_title, path)
         entry = self._reconfigure_entry()
         options = dict(entry.options) if entry is not None else {}
         self._model_load = model_flow.ModelLoad(self.hass, path, data, title, options)
@@ -391,10 +395,8 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     async def _async_finish_server(self, settings: ServerSettings) -> ConfigFlowResult:
         """Create (or change) the entry for the checked model on a server."""
         unique_id = server_flow.server_unique_id(settings)
-        if (
-            taken := await self._async_claim(unique_id, reason="server_already_configured")
-        ) is not None:
-            return taken
+        if await self._async_taken(unique_id):
+            return self.async_abort(reason="server_already_configured")
         return self._create_or_update(
             unique_id,
             server_title(settings),
@@ -402,19 +404,17 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
             {CONF_MAX_CONCURRENT: settings.max_concurrent},
         )
 
-    async def _async_claim(self, unique_id: str, reason: str) -> ConfigFlowResult | None:
-        """Abort (reason) when another entry has this unique id; else take it for this flow."""
+    async def _async_taken(self, unique_id: str) -> bool:
+        """Say whether another entry has this unique id; if not, this flow takes it."""
         entry = self._reconfigure_entry()
-        if entry is None:
-            await self.async_set_unique_id(unique_id)
-            self._abort_if_unique_id_configured(error=reason)
-            return None
         if any(
-            other.unique_id == unique_id and other.entry_id != entry.entry_id
+            other.unique_id == unique_id and (entry is None or other.entry_id != entry.entry_id)
             for other in self._async_current_entries(include_ignore=False)
         ):
-            return self.async_abort(reason=reason)
-        return None
+            return True
+        if entry is None:
+            await self.async_set_unique_id(unique_id)
+        return False
 
     def _create_or_update(
         self,

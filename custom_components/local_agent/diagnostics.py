@@ -6,7 +6,7 @@ name but not the user's home or config folder. Audit records: the entry's agents
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -17,7 +17,14 @@ from homeassistant.const import CONF_API_KEY, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from .const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH
+from .const import (
+    CONF_CONFIRMATION_PIN,
+    CONF_CONTEXT_SIZE,
+    CONF_MAX_CONCURRENT,
+    CONF_MODEL_PATH,
+    CONF_THREADS,
+)
+from .flows.subentry_forms import AGENT_FORM, AI_TASK_FORM
 from .models.runtime_package import (
     cpu_flags,
     llama_cpp_version,
@@ -41,6 +48,21 @@ TO_REDACT: Final = {
     "user_text",
 }
 AUDIT_RECORDS: Final = 50
+# Settings that are whole numbers (a number field saves floats: older entries hold 1.0).
+WHOLE_NUMBERS: Final = frozenset(
+    {CONF_CONTEXT_SIZE, CONF_THREADS, CONF_MAX_CONCURRENT, *AGENT_FORM.integers}
+    | set(AI_TASK_FORM.integers)
+)
+
+
+def whole_numbers(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the settings with their whole-number ones as integers ("threads": 1, not 1.0)."""
+    return {
+        key: int(value)
+        if key in WHOLE_NUMBERS and isinstance(value, float) and value.is_integer()
+        else value
+        for key, value in settings.items()
+    }
 
 
 def short_path(path: str, config_dir: str) -> str:
@@ -140,10 +162,10 @@ async def async_get_config_entry_diagnostics(
             "state": entry.state.value,
             "reason": entry.reason,
             "data": data,
-            "options": dict(entry.options),
+            "options": whole_numbers(entry.options),
         },
         "agents": [
-            {"title": sub.title, "type": sub.subentry_type, "data": dict(sub.data)}
+            {"title": sub.title, "type": sub.subentry_type, "data": whole_numbers(sub.data)}
             for sub in entry.subentries.values()
         ],
         "runtime": {

@@ -25,7 +25,7 @@ from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
 from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
 from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
 from .models.runtime_package import RuntimeWheel, async_find_runtime, machine_description
-from .models.store import ModelStoreError
+from .models.store import ModelStoreError, models_dir
 from .runtime.issues import (
     MODEL_ISSUE_PREFIX,
     PREFER_LOCAL_ISSUE,
@@ -43,7 +43,7 @@ async def async_create_fix_flow(
     if issue_id == PREFER_LOCAL_ISSUE:
         return PreferLocalRepairFlow()
     if issue_id.startswith(MODEL_ISSUE_PREFIX) and data and isinstance(data.get("entry_id"), str):
-        return ModelFileRepairFlow(str(data["entry_id"]))
+        return ModelFileRepairFlow(str(data["entry_id"]), str(data.get("error") or "?"))
     return ConfirmRepairFlow()
 
 
@@ -53,9 +53,10 @@ REDOWNLOAD_PLACEHOLDERS = ("repo_id", "filename", "size", "ram", "free", "error"
 class ModelFileRepairFlow(RepairsFlow):
     """Replace a missing or unusable model file: download it again, or choose another one."""
 
-    def __init__(self, entry_id: str) -> None:
-        """Fix the model of this entry."""
+    def __init__(self, entry_id: str, error: str = "?") -> None:
+        """Fix the model of this entry, which cannot be used because of `error`."""
         self._entry_id = entry_id
+        self._error = error
         self._prepared: PreparedDownload | None = None
         self._job: DownloadJob | None = None
 
@@ -72,7 +73,7 @@ class ModelFileRepairFlow(RepairsFlow):
         return self.async_show_menu(
             step_id="init",
             menu_options=["redownload", "local_file"],
-            description_placeholders={"title": entry.title},
+            description_placeholders={"title": entry.title, "error": self._error},
         )
 
     async def async_step_redownload(
@@ -149,13 +150,27 @@ class ModelFileRepairFlow(RepairsFlow):
             resolved, problem = await self.hass.async_add_executor_job(
                 inspect_path, user_input[CONF_MODEL_PATH]
             )
-            if problem is None:
+            if problem is not None:
+                errors[CONF_MODEL_PATH] = problem.value
+            elif self._taken_by_another_entry(resolved):
+                # The user may have meant another file: let them correct the path.
+                errors[CONF_MODEL_PATH] = "already_configured"
+            else:
                 return await self._async_use(resolved, {CONF_MODEL_PATH: str(resolved)})
-            errors[CONF_MODEL_PATH] = problem.value
         return self.async_show_form(
             step_id="local_file",
             data_schema=self.add_suggested_values_to_schema(LOCAL_FILE_SCHEMA, user_input),
             errors=errors,
+            description_placeholders={
+                "error": self._error,
+                "models_dir": str(models_dir(self.hass.config.config_dir)),
+            },
+        )
+
+    def _taken_by_another_entry(self, path: Path) -> bool:
+        return any(
+            other.unique_id == str(path) and other.entry_id != self._entry_id
+            for other in self.hass.config_entries.async_entries(DOMAIN)
         )
 
     @callback
@@ -168,10 +183,7 @@ class ModelFileRepairFlow(RepairsFlow):
         entry = self._entry()
         if entry is None:
             return self.async_abort(reason="entry_removed")
-        if any(
-            other.unique_id == str(path) and other.entry_id != entry.entry_id
-            for other in self.hass.config_entries.async_entries(DOMAIN)
-        ):
+        if self._taken_by_another_entry(path):
             return self.async_abort(reason="already_configured")
         self.hass.config_entries.async_update_entry(entry, data=data, unique_id=str(path))
         await self.hass.config_entries.async_reload(entry.entry_id)

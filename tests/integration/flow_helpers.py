@@ -6,7 +6,7 @@ from typing import Any
 
 from custom_components.local_agent.flows.subentry_forms import agent_schema, nest
 from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.data_entry_flow import FlowManager, FlowResultType
 
 
 def agent_form(hass: HomeAssistant, flat: dict[str, Any]) -> dict[str, Any]:
@@ -15,13 +15,20 @@ def agent_form(hass: HomeAssistant, flat: dict[str, Any]) -> dict[str, Any]:
 
 
 async def async_through_progress(
-    hass: HomeAssistant, result: Any, seen: list[str] | None = None
+    hass: HomeAssistant,
+    result: Any,
+    seen: list[str] | None = None,
+    manager: FlowManager[Any, Any, Any] | None = None,
 ) -> dict[str, Any]:
-    """Wait out every progress step (recording its action) and return the next result."""
+    """Wait out every progress step (recording its action) and return the next result.
+
+    `manager`: the flows' manager when they are not config flows (options, say).
+    """
+    manager = manager or hass.config_entries.flow
     while result["type"] in (FlowResultType.SHOW_PROGRESS, FlowResultType.SHOW_PROGRESS_DONE):
         if result["type"] is FlowResultType.SHOW_PROGRESS and seen is not None:
             seen.append(result["progress_action"])
         await hass.async_block_till_done(wait_background_tasks=True)
-        result = await hass.config_entries.flow.async_configure(result["flow_id"])
+        result = await manager.async_configure(result["flow_id"])
     await hass.async_block_till_done()
     return dict(result)

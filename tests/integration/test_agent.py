@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.engine.local.llama import GenerationRequest
@@ -9,8 +10,10 @@ from custom_components.local_agent.turn.agent import MAX_CALLS_PER_ROUND
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace as conversation_trace
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from .conftest import Agent, async_setup_agent, speech, state
@@ -90,8 +93,106 @@ async def test_unexposed_entity_is_refused(
     result = await scripted_agent.ask("turn off the ceiling lights")
 
     assert state(hass, NOT_EXPOSED) == before
-    assert speech(result) == "I cannot control that light."
+    # What was refused, the model's answer, and how to expose what the user named.
+    assert speech(result) == (
+        "I could not do that: the model's call of light (turn_off light.ceiling_lights) did "
+        "not go through. I cannot control that light. "
+        "I cannot see or control Ceiling Lights: it is not exposed to Assist. "
+        "To let me, expose it under Settings > Voice assistants > Expose."
+    )
     assert "error" in last_tool_result(scripted_worker.requests[1])
+    # The model never reads the name of the entity that is not exposed.
+    await scripted_agent.ask("thanks", conversation_id=result.conversation_id)
+    prompt = scripted_worker.requests[-1].prompt.text
+    assert "Ceiling Lights" not in prompt
+    assert NOT_EXPOSED not in prompt.split("<tool_call>")[0]
+
+
+async def test_every_call_refused_is_said_when_the_model_says_nothing(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(call("light", action="explode", entity_id="light.kitchen_lights")),
+        answer("", reasoning="I give up."),
+    )
+
+    result = await scripted_agent.ask("blow up the kitchen")
+
+    assert speech(result) == (
+        "I could not do that: the model's call of light (explode light.kitchen_lights) "
+        "did not go through."
+    )
+
+
+async def test_a_lock_that_is_not_exposed_is_named_to_the_user_only(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    async_expose_entity(hass, "conversation", "lock.front_door", False)
+    scripted_worker.will_write(answer("I do not see a front door."), answer("You are welcome."))
+
+    result = await scripted_agent.ask("Unlock the front door!")
+
+    assert speech(result) == (
+        "I do not see a front door. I cannot see or control Front Door: it is not exposed to "
+        "Assist. To let me, expose it under Settings > Voice assistants > Expose."
+    )
+    assert state(hass, "lock.front_door") == "locked"
+    await scripted_agent.ask("thanks", conversation_id=result.conversation_id)
+    prompt = scripted_worker.requests[-1].prompt.text
+    assert "lock.front_door" not in prompt
+    assert "Front Door" not in prompt
+    assert "not exposed" not in prompt
+
+
+async def test_a_name_inside_an_exposed_entitys_name_is_no_hint(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    # "Ceiling Lights" is not exposed; an exposed "Ceiling Lights Dimmer" is what the user says.
+    entity_registry = er.async_get(hass)
+    entity_registry.async_update_entity("light.bed_light", name="Ceiling Lights Dimmer")
+    scripted_worker.will_write(answer("Which brightness?"))
+
+    result = await scripted_agent.ask("dim the ceiling lights dimmer")
+
+    assert speech(result) == "Which brightness?"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "outputs", "spoken"),
+    [
+        # A refused call that the model then corrects is not mentioned.
+        (
+            "turn off the kitchen light",
+            [
+                call("light", action="explode", entity_id="light.kitchen_lights"),
+                call("light", action="turn_off", entity_id="light.kitchen_lights"),
+                "The kitchen light is off.",
+            ],
+            "The kitchen light is off.",
+        ),
+        # Something was done: no hint about the entity that is not exposed.
+        (
+            "turn off the kitchen light and the ceiling lights",
+            [
+                call("light", action="turn_off", entity_id="light.kitchen_lights"),
+                "Off; the ceiling lights I cannot see.",
+            ],
+            "Off; the ceiling lights I cannot see.",
+        ),
+    ],
+)
+async def test_the_models_answer_alone_when_something_was_done(
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    sentence: str,
+    outputs: list[str],
+    spoken: str,
+) -> None:
+    scripted_worker.will_write(*(answer(output) for output in outputs))
+
+    result = await scripted_agent.ask(sentence)
+
+    assert speech(result) == spoken
 
 
 async def test_unknown_tool_and_unknown_action_are_tool_errors(
@@ -105,7 +206,10 @@ async def test_unknown_tool_and_unknown_action_are_tool_errors(
 
     result = await scripted_agent.ask("do something odd")
 
-    assert speech(result) == "Sorry, I cannot do that."
+    assert speech(result) == (
+        "I could not do that: the model's call of vacuum (start vacuum.robot); light (explode "
+        "light.kitchen_lights) did not go through. Sorry, I cannot do that."
+    )
     first_error = last_tool_result(scripted_worker.requests[1])
     assert "vacuum" in first_error
     assert "light" in first_error

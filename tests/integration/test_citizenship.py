@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry, get_system_health_info
 
-from custom_components.local_agent.const import CONF_CONFIRMATION_PIN, CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.const import (
+    CONF_CONFIRMATION_PIN,
+    CONF_CONTEXT_SIZE,
+    CONF_MAX_TOKENS,
+    CONF_MODEL_PATH,
+    CONF_THREADS,
+    DOMAIN,
+)
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine import settings as engine_settings
 from custom_components.local_agent.runtime.memory import process_rss
@@ -36,7 +43,13 @@ def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> No
 async def test_diagnostics_describe_the_model_and_redact_secrets(
     hass: HomeAssistant, qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    agent = await async_setup_agent(hass, qwen35_model_path, **{CONF_CONFIRMATION_PIN: "4321"})
+    agent = await async_setup_agent(
+        hass, qwen35_model_path, **{CONF_CONFIRMATION_PIN: "4321", CONF_MAX_TOKENS: 512.0}
+    )
+    # As a number field saved them before the options flow kept whole numbers.
+    hass.config_entries.async_update_entry(
+        agent.entry, options={CONF_THREADS: 1.0, CONF_CONTEXT_SIZE: 4096.0}
+    )
 
     def physical_cores() -> int:  # psutil reads /sys: never in the event loop
         with pytest.raises(RuntimeError):
@@ -69,6 +82,11 @@ async def test_diagnostics_describe_the_model_and_redact_secrets(
         else str(qwen35_model_path)
     )
     assert diagnostics["entry"]["data"]["model_path"] == expected_path
+    # Whole numbers read as such: "threads": 1, not 1.0.
+    assert '"threads": 1,' in json.dumps(diagnostics["entry"]["options"]) + ","
+    assert diagnostics["entry"]["options"] == {CONF_THREADS: 1, CONF_CONTEXT_SIZE: 4096}
+    assert type(diagnostics["agents"][0]["data"][CONF_MAX_TOKENS]) is int
+    assert type(diagnostics["agents"][0]["data"]["temperature"]) is float
     assert diagnostics["model"]["architecture"] == "qwen35"
     assert diagnostics["model"]["chat_template_source"] == "gguf"
     assert diagnostics["model"]["n_ctx"] > 0

@@ -19,6 +19,7 @@ from custom_components.local_agent.const import (
     DOMAIN,
 )
 from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models import safe_load
 from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES, LocalEngines, local_engines
@@ -28,9 +29,14 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import device_registry as dr
 
 from .conftest import async_setup_agent
 from .flow_helpers import agent_form, async_through_progress
+from .scripted_model import ScriptedWorker
+
+# What the qwen35 test model's GGUF header calls it: its name, then its file type.
+TEST_MODEL_TITLE = "Local Agent tiny Qwen3.5 test model (random weights) F32"
 
 
 async def start_flow(hass: HomeAssistant) -> str:
@@ -61,10 +67,13 @@ async def test_local_file_creates_entry_with_an_agent(
         )
         result = await async_through_progress(hass, result, steps)
 
-    # The dialog says what takes the time: the separate-process check, then the load.
-    assert steps == ["check_model", "load_model"]
+    # The dialog says what takes the time: the separate-process check, then the load (shown
+    # only when it takes more than a moment).
+    assert steps[0] == "check_model"
+    assert set(steps) <= {"check_model", "load_model"}
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert result["title"] == qwen35_model_path.name
+    # Named after the model in the file (its GGUF name and quantization), not the file.
+    assert result["title"] == TEST_MODEL_TITLE
     assert result["data"] == {
         CONF_BACKEND: "llama_cpp",
         CONF_MODEL_PATH: str(qwen35_model_path.resolve()),  # noqa: ASYNC240
@@ -72,8 +81,11 @@ async def test_local_file_creates_entry_with_an_agent(
     entry = result["result"]
     assert (entry.version, entry.minor_version) == (1, 3)
     assert [sub.subentry_type for sub in entry.subentries.values()] == ["conversation"]
-    assert [sub.title for sub in entry.subentries.values()] == [
-        f"Local Agent ({qwen35_model_path.stem})"
+    assert [sub.title for sub in entry.subentries.values()] == [f"Local Agent ({TEST_MODEL_TITLE})"]
+    devices = dr.async_entries_for_config_entry(dr.async_get(hass), entry.entry_id)
+    assert sorted(str(device.name) for device in devices) == [
+        f"Local Agent ({TEST_MODEL_TITLE})",
+        TEST_MODEL_TITLE,
     ]
     assert entry.state is ConfigEntryState.LOADED
     # The entry took over the model the flow loaded: loaded once, still held by the entry.
@@ -103,7 +115,9 @@ async def test_file_that_fails_the_load_check_is_not_added(
     assert not hass.config_entries.async_entries(DOMAIN)
 
 
-async def test_same_file_twice_aborts(hass: HomeAssistant, tmp_path: Path) -> None:
+async def test_a_file_set_up_already_keeps_the_form_to_correct_the_path(
+    hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path
+) -> None:
     model = tmp_path / "model.gguf"
     model.write_bytes(b"GGUF" + bytes(60))
     MockConfigEntry(
@@ -111,8 +125,36 @@ async def test_same_file_twice_aborts(hass: HomeAssistant, tmp_path: Path) -> No
     ).add_to_hass(hass)
     flow_id = await start_flow(hass)
     result = await hass.config_entries.flow.async_configure(flow_id, {CONF_MODEL_PATH: str(model)})
-    assert result["type"] is FlowResultType.ABORT
-    assert result["reason"] == "already_configured"
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "local_file"
+    assert result["errors"] == {"base": "already_configured"}
+
+    # The user corrects the path in the same dialog.
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    result = await async_through_progress(hass, result)
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+async def test_a_truncated_file_shows_llama_cpps_own_reason(
+    hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path
+) -> None:
+    truncated = tmp_path / "truncated.gguf"
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
+    flow_id = await start_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_MODEL_PATH: str(truncated)}
+    )
+    result = await async_through_progress(hass, result)
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "model_load_failed"}
+    error = result["description_placeholders"]["error"]
+    assert error.endswith("data is not within the file bounds, model is corrupted or incomplete")
+    assert not error.startswith("llama.cpp could not load")
 
 
 @pytest.mark.parametrize(
@@ -172,17 +214,44 @@ async def test_agent_subentry_can_be_added_and_reconfigured(
 
 
 async def test_engine_options_reload_the_model(
-    hass: HomeAssistant, qwen35_model_path: Path
+    hass: HomeAssistant, qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     agent = await async_setup_agent(hass, qwen35_model_path)
+    # However fast the tiny model reloads here, the dialog shows it.
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
 
     result = await hass.config_entries.options.async_init(agent.entry.entry_id)
+    # The number fields give floats; the options keep whole numbers.
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
-        {CONF_CONTEXT_SIZE: 2048, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "off"},
+        {CONF_CONTEXT_SIZE: 2048.0, CONF_THREADS: 1.0, CONF_FLASH_ATTENTION: "off"},
     )
-    await hass.async_block_till_done()
+    # The dialog shows the reload while it runs.
+    assert result["type"] is FlowResultType.SHOW_PROGRESS
+    assert result["progress_action"] == "reload"
+    result = await async_through_progress(hass, result, manager=hass.config_entries.options)
 
     assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert agent.entry.state is ConfigEntryState.LOADED
+    assert agent.entry.options == {
+        CONF_CONTEXT_SIZE: 2048,
+        CONF_THREADS: 1,
+        CONF_FLASH_ATTENTION: "off",
+    }
+    assert all(type(value) is not float for value in agent.entry.options.values())
     settings = agent.entry.runtime_data.worker.settings
     assert (settings.n_ctx, settings.n_threads, settings.flash_attention) == (2048, 1, False)
+
+
+async def test_a_check_that_is_over_at_once_shows_no_progress_step(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    # The frontend listens for progress only once it shows a progress step: a task over
+    # before then would leave the dialog spinning (seen in Chromium with a remembered check).
+    flow_id = await start_flow(hass)
+
+    result = await hass.config_entries.flow.async_configure(
+        flow_id, {CONF_MODEL_PATH: str(scripted_worker.info.path)}
+    )
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY

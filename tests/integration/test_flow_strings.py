@@ -21,15 +21,21 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
+    CONF_CONNECT_TIMEOUT,
+    CONF_CONTEXT_SIZE,
+    CONF_FLASH_ATTENTION,
     CONF_MAX_CONCURRENT,
     CONF_MODEL_PATH,
+    CONF_READ_TIMEOUT,
     CONF_SERVER_MODE,
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
+    CONF_THREADS,
     DOMAIN,
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models import runtime_package
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
@@ -41,7 +47,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI, serve_fake_openai
 from testing.hub_server import FakeHub
 
-from .flow_helpers import agent_form
+from .flow_helpers import agent_form, async_through_progress
 
 STRINGS: dict[str, Any] = json.loads(
     (
@@ -170,6 +176,12 @@ def test_render_fails_on_a_missing_placeholder() -> None:
         render(STRINGS["config"]["step"]["user"]["description"], {}, "config.step.user")
 
 
+@pytest.fixture(autouse=True)
+def every_progress_step_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Show each progress step however soon its task ends: its strings are rendered here."""
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
+
+
 @pytest.fixture
 async def openai_server(socket_enabled: None) -> AsyncIterator[FakeOpenAI]:
     async with serve_fake_openai() as fake:
@@ -226,10 +238,10 @@ async def test_every_config_flow_step_renders(
     assert result["type"] is FlowResultType.CREATE_ENTRY
     entry = result["result"]
 
-    # The same file again: aborted.
+    # The same file again: the form stays, to correct the path.
     result = await start(hass, show, "local_file")
     result = await configure(hass, show, result, {CONF_MODEL_PATH: str(qwen35_model_path)})
-    assert result["type"] is FlowResultType.ABORT
+    assert result["errors"] == {"base": "already_configured"}
 
     # Hugging Face: a bad repository id, then a download of the recommended model.
     result = await start(hass, show, "hub")
@@ -340,10 +352,30 @@ async def test_every_options_and_agent_step_renders(
     server.add_to_hass(hass)
 
     options = Renderer(STRINGS["options"], "options")
-    for config_entry in (entry, server):
+    forms = (
+        {CONF_CONTEXT_SIZE: 2048, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "auto"},
+        {CONF_MAX_CONCURRENT: 1, CONF_CONNECT_TIMEOUT: 10, CONF_READ_TIMEOUT: 60},
+    )
+    for config_entry, form in zip((entry, server), forms, strict=True):
         result = options(await hass.config_entries.options.async_init(config_entry.entry_id))
         assert result["type"] is FlowResultType.FORM
+        # Saving shows the reload, then says how it went.
+        result = options(await hass.config_entries.options.async_configure(result["flow_id"], form))
+        assert result["type"] is FlowResultType.SHOW_PROGRESS
+        result = options(
+            await async_through_progress(hass, result, manager=hass.config_entries.options)
+        )
+        assert result["type"] in (FlowResultType.CREATE_ENTRY, FlowResultType.ABORT)
+    options(
+        {
+            "type": FlowResultType.ABORT,
+            "reason": "reload_failed",
+            "description_placeholders": {"reason": "Not enough memory"},
+        }
+    )
     options.assert_every_step_seen()
+    # Saving its options loaded the server entry; the agent flow below needs it unloaded.
+    assert await hass.config_entries.async_unload(server.entry_id)
 
     agents = Renderer(STRINGS["config_subentries"][SUBENTRY_CONVERSATION], "agent")
     result = agents(

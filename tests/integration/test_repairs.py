@@ -129,3 +129,37 @@ async def test_hub_model_is_downloaded_again(
     assert await hass.async_add_executor_job(target.read_bytes) == content
     assert entry.state is ConfigEntryState.LOADED
     assert issue(hass, entry) is None
+
+
+async def test_a_truncated_file_shows_llama_cpps_reason_in_its_repair(
+    hass: HomeAssistant, repairs: Any, qwen35_model_path: Path, tmp_path: Path
+) -> None:
+    truncated = tmp_path / "truncated.gguf"
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
+    other = MockConfigEntry(domain=DOMAIN, unique_id=str(tmp_path / "taken.gguf"), data={})
+    other.add_to_hass(hass)
+    entry = await add_entry(hass, {CONF_MODEL_PATH: str(truncated)})
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    problem = issue(hass, entry)
+    assert problem is not None
+    assert problem.translation_key == "model_unusable"
+    result = await repairs.async_init(DOMAIN, context={"issue_id": problem.issue_id})
+
+    # The dialog says why, in llama.cpp's words (not only the log).
+    assert result["step_id"] == "local_file"
+    assert result["description_placeholders"]["error"].endswith(
+        "data is not within the file bounds, model is corrupted or incomplete"
+    )
+    # A file another entry uses: the form stays, to correct the path.
+    taken = tmp_path / "taken.gguf"
+    await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, taken)
+    result = await repairs.async_configure(result["flow_id"], {CONF_MODEL_PATH: str(taken)})
+    assert result["errors"] == {CONF_MODEL_PATH: "already_configured"}
+    result = await repairs.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    await hass.async_block_till_done()
+    assert result["type"] == "create_entry"
+    assert entry.state is ConfigEntryState.LOADED

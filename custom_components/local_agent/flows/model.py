@@ -23,6 +23,7 @@ from custom_components.local_agent.const import (
     LOGGER,
 )
 from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.gguf_file import read_gguf_header
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.models import runtime_package as llama_package
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
@@ -33,7 +34,7 @@ from custom_components.local_agent.models.store import DEFAULT_REVISION, ModelSo
 from custom_components.local_agent.runtime.backend import Backend
 from custom_components.local_agent.runtime.data import engine_settings
 from custom_components.local_agent.runtime.local import local_engines
-from homeassistant.config_entries import ConfigFlowResult, OptionsFlowWithReload
+from homeassistant.config_entries import ConfigFlowResult
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.selector import (
     NumberSelector,
@@ -44,6 +45,8 @@ from homeassistant.helpers.selector import (
     SelectSelectorMode,
     TextSelector,
 )
+
+from .options_reload import ReloadingOptionsFlow
 
 CONF_MODEL = "model"
 # Load-check outcomes that mean the file must not be used (the others are retried at setup).
@@ -82,6 +85,19 @@ def inspect_path(text: str) -> tuple[Path, ModelFileProblem | None]:
     return path.resolve(), check_model_file(path)
 
 
+def file_title(path: Path) -> str:
+    """Name an entry after the model in the file: "Gemma 3 270M Q4_K_M". Blocking.
+
+    The GGUF header's name, size and quantization; the file's name without .gguf when the
+    header names nothing (or cannot be read: the load check will say why).
+    """
+    try:
+        title = read_gguf_header(path).title()
+    except EngineError, OSError:
+        title = None
+    return title or path.stem
+
+
 def catalog_source(user_input: dict[str, Any]) -> tuple[ModelSource, str]:
     """Return the file of the known model chosen in the catalog form, and its title."""
     model = known_model(user_input[CONF_MODEL]) or DEFAULT_MODEL
@@ -110,7 +126,7 @@ def is_rejected(result: ProbeResult | None) -> bool:
 
 def check_failure(result: ProbeResult) -> tuple[str, str]:
     """Return the form error for a rejected file, and what the test process said."""
-    error = result.detail.splitlines()[-1] if result.detail else result.reason
+    error = result.error
     key = "model_crashed" if result.outcome is ProbeOutcome.CRASHED else "model_load_failed"
     return key, error
 
@@ -187,13 +203,20 @@ class ModelLoad:
         )
 
 
-class EngineOptionsFlow(OptionsFlowWithReload):
+class EngineOptionsFlow(ReloadingOptionsFlow):
     """Context size, threads and flash attention of a loaded model."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Show and save the engine options; the entry reloads with them."""
+        """Show the engine options; saving reloads the model with them, visibly."""
         if user_input is not None:
-            return self.async_create_entry(data=user_input)
+            return await self.async_save_options(
+                {
+                    **user_input,
+                    # Whole numbers, stored as such (the number field gives floats).
+                    CONF_CONTEXT_SIZE: int(user_input[CONF_CONTEXT_SIZE]),
+                    CONF_THREADS: int(user_input[CONF_THREADS]),
+                }
+            )
         schema = probatio.Schema(
             {
                 probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): NumberSelector(

@@ -43,7 +43,7 @@ from custom_components.local_agent.engine.server.settings import (
 from custom_components.local_agent.engine.server.validate import async_list_models, async_validate
 from custom_components.local_agent.runtime.backend import Backend
 from custom_components.local_agent.runtime.server import is_server_entry, server_settings
-from homeassistant.config_entries import ConfigEntry, ConfigFlowResult, OptionsFlowWithReload
+from homeassistant.config_entries import ConfigEntry, ConfigFlowResult
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
@@ -59,6 +59,8 @@ from homeassistant.helpers.selector import (
     TextSelectorConfig,
     TextSelectorType,
 )
+
+from .options_reload import ReloadingOptionsFlow
 
 
 def _number(low: float, high: float, step: float) -> NumberSelector:
@@ -223,7 +225,7 @@ def reauth_data(entry: ConfigEntry, user_input: Mapping[str, Any]) -> dict[str, 
     return data
 
 
-class ServerOptionsFlow(OptionsFlowWithReload):
+class ServerOptionsFlow(ReloadingOptionsFlow):
     """Concurrency, timeouts and the grammar of a server entry."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
@@ -231,13 +233,11 @@ class ServerOptionsFlow(OptionsFlowWithReload):
         return await self.async_step_server(user_input)
 
     async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Save the options; the entry reloads with them."""
+        """Save the options; the entry reloads with them, visibly."""
         if user_input is not None:
-            data = {
-                **user_input,
-                CONF_MAX_CONCURRENT: int(user_input[CONF_MAX_CONCURRENT]),
-            }
-            return self.async_create_entry(data=data)
+            return await self.async_save_options(
+                {**user_input, CONF_MAX_CONCURRENT: int(user_input[CONF_MAX_CONCURRENT])}
+            )
         return self.async_show_form(
             step_id="server",
             data_schema=self.add_suggested_values_to_schema(

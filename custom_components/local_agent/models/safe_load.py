@@ -71,6 +71,16 @@ class ProbeResult:
     detail: str = ""
     report: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def error(self) -> str:
+        """Say what went wrong in the child's own words: its last line, else the reason.
+
+        A file llama.cpp rejects gives llama.cpp's reason ("tensor 'x' data is not within the
+        file bounds, model is corrupted or incomplete"), without the probe's own preamble.
+        """
+        last = self.detail.splitlines()[-1] if self.detail else ""
+        return last.removeprefix(probe.LOAD_FAILED).strip() or self.reason
+
 
 _EXIT_OUTCOMES: Final = {
     probe.EXIT_IMPORT: ProbeOutcome.RUNTIME_MISSING,
@@ -247,7 +257,7 @@ def async_raise_unless_loadable(
     hass: HomeAssistant, entry: ConfigEntry, result: ProbeResult
 ) -> None:
     """Raise ConfigEntryError/NotReady (and a repair issue) unless the check says it runs."""
-    error = result.detail.splitlines()[-1] if result.detail else result.reason
+    error = result.error
     match result.outcome:
         case ProbeOutcome.OK:
             return

@@ -59,7 +59,8 @@ def async_raise_model_problem(
             "path": str(entry.data.get(CONF_MODEL_PATH, "")),
             "error": error,
         },
-        data={"entry_id": entry.entry_id},
+        # The fix flow shows why the file cannot be used (llama.cpp's own reason, say).
+        data={"entry_id": entry.entry_id, "error": error},
         learn_more_url=DOCS_URL,
     )
 

@@ -20,7 +20,11 @@ from custom_components.local_agent.engine.errors import (
 from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.models import runtime_package, safe_load
-from custom_components.local_agent.models.file_checks import ModelFileProblem, check_model_file
+from custom_components.local_agent.models.file_checks import (
+    PROBLEM_TEXTS,
+    ModelFileProblem,
+    check_model_file,
+)
 from custom_components.local_agent.models.safe_load import ProbeResult
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
@@ -61,7 +65,9 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
         issue = "model_missing" if problem is ModelFileProblem.NOT_FOUND else "model_unusable"
-        issues.async_raise_model_problem(hass, entry, issue, problem.value)
+        issues.async_raise_model_problem(
+            hass, entry, issue, f"{model_path}: {PROBLEM_TEXTS[problem]}"
+        )
         raise ConfigEntryError(
             translation_domain=DOMAIN,
             translation_key=problem.value,

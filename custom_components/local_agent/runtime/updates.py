@@ -1,11 +1,11 @@
 """What a change to a model entry needs: a reload for the model, none for its agents.
 
 A change of the model itself (data: the file or server; options: context, threads, ...) is
-made by a flow that reloads the entry (OptionsFlowWithReload, async_update_reload_and_abort).
+made by a flow that reloads the entry (flows/options_reload.py, async_update_reload_and_abort).
 Adding, changing or removing an agent is applied by the conversation platform to that agent
 alone, so the model stays loaded and the other agents keep working: the entry follows Home
-Assistant's entry-changed signal for that, not an update listener (which would reload it, and
-which Home Assistant does not allow next to OptionsFlowWithReload).
+Assistant's entry-changed signal for that, not an update listener (which would reload the
+model for every change of an agent).
 """
 
 from __future__ import annotations

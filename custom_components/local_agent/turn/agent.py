@@ -45,6 +45,7 @@ from custom_components.local_agent.home.runner import (
     error_result,
 )
 from custom_components.local_agent.home.tools import HomeTools, ToolFailure, async_build_home_tools
+from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.gate import (
     Decision,
@@ -63,11 +64,14 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
 from homeassistant.util import dt as dt_util
 
+from . import notices
 from .defaults import agent_data, sampling_settings
 from .error_text import engine_error_text
 from .history import to_messages, trim_history
 from .home_context import HomeContext
+from .notices import TurnStream, async_said, last_answer, said_content, user_only_deltas
 from .phrases import async_phrase
+from .refusals import refused_calls
 from .report import TurnEnd, TurnReport
 from .results import async_set_reply_response_type, async_set_response_type
 
@@ -139,6 +143,8 @@ class ConversationAgent:
         self.last_report: TurnReport | None = None
         self.stats = stats
         self.home_context = HomeContext()
+        # What each running turn streamed, by conversation.
+        self._streams: dict[str, TurnStream] = {}
 
     async def async_handle(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
@@ -174,16 +180,40 @@ class ConversationAgent:
             llm_context, toolbox, await self._async_user_name(llm_context)
         )
         report.build_seconds = asyncio.get_running_loop().time() - started
+        stream = self._streams[chat_log.conversation_id] = TurnStream(
+            await async_phrase(self.hass, user_input.language, "slow_turn_notice"),
+            started=started,
+        )
+        try:
+            return await self._async_turn(
+                user_input, turn, chat_log, toolbox, static_system, report, stream
+            )
+        finally:
+            self._streams.pop(chat_log.conversation_id, None)
 
+    async def _async_turn(  # noqa: PLR0917 - the turn's context, kept explicit
+        self,
+        user_input: conversation.ConversationInput,
+        turn: TurnContext,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        static_system: str,
+        report: TurnReport,
+        stream: TurnStream,
+    ) -> conversation.ConversationResult:
+        """Run the rounds in time, say what is left to say, and make the turn's result."""
+        options = self.options
         end = TurnEnd.ANSWERED
         try:
-            end = await self._async_rounds(
+            end = await self._async_rounds_in_time(
+                stream.started,
                 user_input=user_input,
                 turn=turn,
                 chat_log=chat_log,
                 toolbox=toolbox,
                 static_system=static_system,
                 report=report,
+                stream=stream,
             )
             if end is TurnEnd.ROUND_LIMIT:
                 await self._async_say(
@@ -205,22 +235,14 @@ class ConversationAgent:
             await self._async_say(
                 chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
             )
-        last = chat_log.content[-1]
-        answered = isinstance(last, conversation.AssistantContent) and bool(last.content)
-        if not answered:
-            await self._async_say(
-                chat_log,
-                await async_phrase(
-                    self.hass,
-                    user_input.language,
-                    "empty_answer" if report.tool_successes else "no_answer",
-                ),
-            )
-        self.stats.record(report, failed=end is TurnEnd.FAILED)
-        if end is not TurnEnd.FAILED:
+        answered = last_answer(chat_log) is not None
+        spoken = await self._async_closing_words(user_input, chat_log, report, end, answered)
+        self.stats.record(report, failed=end in (TurnEnd.FAILED, TurnEnd.TIMED_OUT))
+        if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
             extra = user_input.extra_system_prompt
             self._prepare_next_turn(chat_log, toolbox, static_system, extra)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
+        result.response.async_set_speech(spoken)
         if end is TurnEnd.CONFIRMATION_ASKED:
             result.continue_conversation = True
         async_set_response_type(result.response, chat_log, ended=end, model_answered=answered)
@@ -234,6 +256,81 @@ class ConversationAgent:
         if reply is not None and reply.confirmed:
             return await self._async_run_confirmed(turn, reply.confirmed)
         return reply
+
+    async def _async_closing_words(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        report: TurnReport,
+        end: TurnEnd,
+        answered: bool,
+    ) -> str:
+        """Finish what the user hears; return it whole (the speech of the turn's result).
+
+        When every call the model made was refused, one sentence says which, before the model's
+        own answer (or instead of "no answer"). When nothing was done and the user named an
+        entity that is not exposed, a hint says how to expose it: to the user alone.
+        """
+        language = user_input.language
+        refusal = None
+        # A turn that ended otherwise said why already (a question, a refusal, a limit).
+        if end is TurnEnd.ANSWERED and (refused := refused_calls(chat_log)):
+            refusal = await async_phrase(
+                self.hass, language, "calls_refused", calls="; ".join(refused)
+            )
+        answer = last_answer(chat_log) if answered else None
+        if refusal is not None:
+            await self._async_say(chat_log, refusal)
+        elif answer is None:
+            fallback = "empty_answer" if report.tool_successes else "no_answer"
+            answer = await async_phrase(self.hass, language, fallback)
+            await self._async_say(chat_log, answer)
+        spoken = [refusal, answer]
+        nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
+        if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
+            hint = await async_phrase(
+                self.hass, language, "not_exposed_hint", names=", ".join(names)
+            )
+            await self._async_say(chat_log, hint, user_only=True)
+            spoken.append(hint)
+        return " ".join(part for part in spoken if part)
+
+    async def _async_rounds_in_time(self, started: float, **rounds: Any) -> TurnEnd:
+        """Run the rounds within the turn's time limit; log a turn Home Assistant abandons.
+
+        Past the limit the generation stops and the agent says so, before Home Assistant's
+        own pipeline timeout would end the turn with a bare error and no word from us.
+        """
+        chat_log: conversation.ChatLog = rounds["chat_log"]
+        report: TurnReport = rounds["report"]
+        try:
+            async with asyncio.timeout_at(started + notices.TURN_TIME_LIMIT) as limit:
+                return await self._async_rounds(**rounds)
+        except TimeoutError:
+            if not limit.expired():
+                raise
+            LOGGER.warning(
+                "%s stopped a turn at its time limit (%.0f s) in round %d; a smaller model, "
+                "fewer threads on a busy machine or a shorter request answer sooner",
+                self.agent_id,
+                notices.TURN_TIME_LIMIT,
+                report.rounds + 1,
+            )
+            language = rounds["user_input"].language
+            seconds = f"{notices.TURN_TIME_LIMIT:.0f}"
+            await self._async_say(
+                chat_log, await async_phrase(self.hass, language, "turn_too_slow", seconds=seconds)
+            )
+            return TurnEnd.TIMED_OUT
+        except asyncio.CancelledError:
+            LOGGER.warning(
+                "A turn of %s was abandoned after %.1f s in round %d: Home Assistant cancelled "
+                "it (its pipeline timed out, or the client left); the generation was stopped",
+                self.agent_id,
+                asyncio.get_running_loop().time() - started,
+                report.rounds + 1,
+            )
+            raise
 
     async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
         specs: list[ToolSpec] = []
@@ -363,6 +460,7 @@ class ConversationAgent:
         toolbox: _Toolbox,
         static_system: str,
         report: TurnReport,
+        stream: TurnStream,
     ) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
@@ -380,7 +478,7 @@ class ConversationAgent:
             calls: list[ToolCallParsed | ToolCallFailed] = []
             outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
-                self.agent_id, self._async_stream(request, calls, report, outputs)
+                self.agent_id, self._async_stream(request, calls, report, outputs, stream)
             ):
                 pass
             if outputs:
@@ -410,6 +508,7 @@ class ConversationAgent:
         calls: list[ToolCallParsed | ToolCallFailed],
         report: TurnReport,
         outputs: list[GenerationOutput],
+        stream: TurnStream,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning and text into the chat log as it writes.
 
@@ -420,13 +519,8 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            while (event := await queue.get()) is not None:
-                if isinstance(event, ReasoningDelta):
-                    yield {"thinking_content": event.text}
-                elif isinstance(event, TextDelta):
-                    yield {"content": event.text}
-                else:
-                    calls.append(event)
+            async for delta in _deltas_with_notice(queue, calls, stream):
+                yield delta
             output = await generation
             outputs.append(output)
             report.add(output.stats)
@@ -439,6 +533,7 @@ class ConversationAgent:
             LOGGER.debug("Read %d calls in one answer; kept %d", len(calls), MAX_CALLS_PER_ROUND)
             del calls[MAX_CALLS_PER_ROUND:]
         if calls:
+            stream.calls_streamed()
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
     async def _async_run_calls(
@@ -541,11 +636,69 @@ class ConversationAgent:
                 failed.append(f"{action.description}: {error.rstrip('.')}")
         return await self.gate.async_confirmed_reply(turn, done, failed)
 
-    async def _async_say(self, chat_log: conversation.ChatLog, text: str) -> None:
-        """Add a sentence the agent says itself (not the model)."""
-        chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(agent_id=self.agent_id, content=text)
-        )
+    async def _async_say(
+        self, chat_log: conversation.ChatLog, text: str, *, user_only: bool = False
+    ) -> None:
+        """Add a sentence the agent says itself (not the model); user_only: not for the model.
+
+        Streamed when a voice pipeline may already speak the turn's stream (it would never
+        speak it otherwise); else added whole, and the pipeline speaks the final answer.
+        """
+        stream = self._streams.get(chat_log.conversation_id)
+        if stream is None or not stream.pipeline_speaks_the_stream:
+            chat_log.async_add_assistant_content_without_tools(
+                said_content(self.agent_id, text, user_only=user_only)
+            )
+            return
+        stream.streamed(text)
+        async for _content in chat_log.async_add_delta_content_stream(
+            self.agent_id, async_said(text, user_only=user_only)
+        ):
+            pass
+
+
+async def _deltas_with_notice(
+    queue: asyncio.Queue[ParseEvent | None],
+    calls: list[ToolCallParsed | ToolCallFailed],
+    stream: TurnStream,
+) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+    """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
+
+    While the notice may still come (no visible text yet), reasoning is held back: the notice
+    is then a message of its own before the model's, and the model's message stays whole.
+    """
+    held: list[conversation.AssistantContentDeltaDict] = []
+    while True:
+        try:
+            async with asyncio.timeout_at(stream.notice_due if stream.notice else None):
+                event = await queue.get()
+        except TimeoutError:
+            if (notice := stream.take_notice()) is not None:
+                for delta in user_only_deltas(notice):
+                    stream.streamed(delta.get("content") or "")
+                    yield delta
+            for delta in held:
+                yield delta
+            held.clear()
+            continue
+        if event is None:
+            break
+        if isinstance(event, ReasoningDelta):
+            if stream.notice is not None:
+                held.append({"thinking_content": event.text})
+            else:
+                yield {"thinking_content": event.text}
+        elif isinstance(event, TextDelta):
+            stream.visible_text_came()
+            stream.streamed(event.text)
+            for delta in held:
+                yield delta
+            held.clear()
+            yield {"content": event.text}
+        else:
+            calls.append(event)
+    for delta in held:
+        yield delta
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
@@ -553,9 +706,12 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
         return llm.ToolInput(
             tool_name=event.call.name, tool_args=dict(event.call.arguments), external=True
         )
-    # The arguments could not be read; the tool result carries the error the model must see.
+    # The call cannot be used; the tool result carries the error the model must see. Its
+    # arguments are kept as written, unchecked (they name the call when nothing went through).
     return llm.ToolInput(
-        tool_name=event.error.name or "invalid_tool_call", tool_args={}, external=True
+        tool_name=event.error.name or "invalid_tool_call",
+        tool_args=dict(event.error.arguments),
+        external=True,
     )
 
 

@@ -8,14 +8,21 @@ import json
 from custom_components.local_agent.engine.types import Message, ToolCall
 from homeassistant.components import conversation
 
+from .notices import is_user_only
+
 # A rough tokens-per-character ratio for budgeting history before tokenization.
 CHARS_PER_TOKEN = 3.5
 
 
 def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
-    """Convert chat log content (system content excluded) to engine messages."""
+    """Convert chat log content (system content excluded) to engine messages.
+
+    What the agent said to the user alone (turn/notices.py) is not the model's to read.
+    """
     messages: list[Message] = []
     for item in content:
+        if is_user_only(item):
+            continue
         if isinstance(item, conversation.UserContent):
             messages.append(Message("user", item.content))
         elif isinstance(item, conversation.AssistantContent):

@@ -16,6 +16,7 @@ class TurnEnd(Enum):
     CONFIRMATION_ASKED = "confirmation_asked"
     REFUSED = "refused"
     FAILED = "failed"  # the model or its server failed
+    TIMED_OUT = "timed_out"  # stopped at the turn's time limit
 
 
 @dataclass(slots=True)

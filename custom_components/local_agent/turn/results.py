@@ -8,7 +8,7 @@ Assistant's error codes when the request was not carried out:
 - `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
 - `failed_to_handle`: understood but not done: every action the model tried was refused or
   failed, a sensitive action was refused without a person to confirm it, the model or its
-  server failed, or the turn ran out of rounds.
+  server failed, or the turn ran out of rounds or time.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from homeassistant.helpers import intent, llm
 from .report import TurnEnd
 
 # How a turn ends when the request was not carried out.
-NOT_CARRIED_OUT = frozenset({TurnEnd.FAILED, TurnEnd.ROUND_LIMIT, TurnEnd.REFUSED})
+NOT_CARRIED_OUT = frozenset(
+    {TurnEnd.FAILED, TurnEnd.ROUND_LIMIT, TurnEnd.REFUSED, TurnEnd.TIMED_OUT}
+)
 
 
 @dataclass(slots=True)

@@ -266,7 +266,8 @@ class LoadedModel:
         return ModelInfo(
             path=self.path,
             architecture=header.architecture or metadata.get("general.architecture"),
-            name=header.name or metadata.get("general.name"),
+            # As people name it: "Gemma 3 270M Q4_K_M" (name, size, quantization).
+            name=header.title() or metadata.get("general.name"),
             size_bytes=self._model.size(),
             parameters=self._model.n_params(),
             n_ctx=self._ctx.n_ctx(),

@@ -30,6 +30,8 @@ EXIT_LOAD = 4
 EXIT_CONTEXT = 5
 EXIT_EVAL = 6
 GENERATED_TOKENS = 4
+# The start of the last line a failed load writes; llama.cpp's reason follows.
+LOAD_FAILED = "llama.cpp could not load the model: "
 # Text the prompt batch is made of (repeated up to the batch size).
 PROMPT_TEXT = (
     "<|im_start|>system\nYou control a home. Turn on the kitchen light, then tell me the "
@@ -38,6 +40,20 @@ PROMPT_TEXT = (
 _LOG_WARN = 3
 _LOG_ERROR = 4
 FLASH_ATTENTION_CHOICES = ("auto", "on", "off")
+
+
+def llama_reason(errors: list[str]) -> str | None:
+    """Return llama.cpp's own reason for a failed load, from its error lines.
+
+    "llama_model_load: error loading model: tensor 'x' data is not within the file bounds,
+    model is corrupted or incomplete" gives what follows "error loading model: "; the lines
+    that only say that loading failed are no reason.
+    """
+    for line in errors:
+        reason = line.partition("error loading model: ")[2] or line.partition(": ")[2]
+        if reason.strip() and reason.strip() != "failed to load model":
+            return reason.strip()
+    return None
 
 
 def _fail(code: int, message: str) -> int:
@@ -140,9 +156,14 @@ def probe(args: argparse.Namespace) -> int:
     except Exception as err:
         return _fail(EXIT_IMPORT, f"import llama_cpp failed: {type(err).__name__}: {err}")
 
+    errors: list[str] = []
+
     def log(level: int, text: bytes, _user_data: Any) -> None:
         if level in (_LOG_WARN, _LOG_ERROR):
-            sys.stderr.write(text.decode("utf-8", "replace"))
+            line = text.decode("utf-8", "replace")
+            sys.stderr.write(line)
+            if level == _LOG_ERROR and line.strip():
+                errors.append(line.strip())
 
     callback = llama_cpp.llama_log_callback(log)
     llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
@@ -153,7 +174,8 @@ def probe(args: argparse.Namespace) -> int:
     model_params.use_mmap = not args.no_mmap
     model = llama_cpp.llama_model_load_from_file(args.model.encode(), model_params)
     if not model:
-        return _fail(EXIT_LOAD, f"llama.cpp could not load {args.model}")
+        reason = llama_reason(errors) or "llama.cpp gave no reason"
+        return _fail(EXIT_LOAD, LOAD_FAILED + reason)
     ctx = llama_cpp.llama_init_from_model(model, _context_params(llama_cpp, args))
     if not ctx:
         llama_cpp.llama_model_free(model)

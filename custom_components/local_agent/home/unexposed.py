@@ -1,0 +1,58 @@
+"""Entities the user named that exist but are not exposed to Assist, found in code alone.
+
+Home Assistant exposes no locks, alarms or garage doors to Assist by default, so "unlock the
+front door" reaches a model that has never heard of a front door. The agent can then tell the
+user what to expose, without the model learning the name: the user's own words are matched
+here against the names and aliases of the unexposed entities, and the answer goes to the user
+alone (turn/notices.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.core import HomeAssistant
+
+from .entity_view import entity_info
+from .service_catalog import CURATED_SERVICES
+
+# Shorter names ("TV" aside) match too much of everyday speech.
+MIN_NAME_LENGTH: Final = 3
+_NOT_A_WORD: Final = re.compile(r"[\W_]+")
+
+
+def _words(text: str) -> str:
+    """Casefold and reduce to words separated by single spaces, with a space on each side."""
+    return f" {_NOT_A_WORD.sub(' ', text.casefold()).strip()} "
+
+
+def unexposed_names_in(
+    hass: HomeAssistant, text: str, assistant: str = "conversation"
+) -> list[str]:
+    """Return the names of entities `text` names that are not exposed to `assistant`.
+
+    A name matches as whole words. One that is part of an exposed entity's name the text also
+    says ("front door" in "front door light") is the exposed entity's, so it does not count.
+    Only entities of domains the agent's tools could control count: exposing the sun or a zone
+    ("is the sun up", "at home") would not let the agent do anything.
+    """
+    said = _words(text)
+    exposed_matches: list[str] = []
+    unexposed: dict[str, str] = {}
+    for state in hass.states.async_all(CURATED_SERVICES.keys()):
+        info = entity_info(hass, state)
+        names = [_words(name) for name in (info.name, *info.aliases)]
+        matches = [n for n in names if len(n.strip()) >= MIN_NAME_LENGTH and n in said]
+        if not matches:
+            continue
+        if async_should_expose(hass, assistant, state.entity_id):
+            exposed_matches.extend(matches)
+        else:
+            unexposed.setdefault(max(matches, key=len), info.name)
+    return [
+        name
+        for words, name in unexposed.items()
+        if not any(words in longer for longer in exposed_matches)
+    ]

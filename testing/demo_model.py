@@ -1,0 +1,139 @@
+"""A scripted stand-in for a model, to show the whole path in a browser (--demo-model).
+
+No model that runs here (random-weight test models, Gemma 3 270M base) writes a sensible tool
+call, so the conversation screenshots in the README could never show a held question and its
+yes. This stand-in answers a few kinds of commands with the calls a good model would write,
+through the real agent: parser, validation, safety gate, confirmation and execution are the
+integration's own; only the text of the model is scripted. It is never used by the integration.
+
+    python -m testing.demo_model --config CONFIG_DIR [hass arguments]   (scripts/develop)
+    python -m testing.demo_model --write-model PATH   (the file to add in the dialog)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import os
+from pathlib import Path
+import re
+import sys
+from typing import Final
+
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.engine.types import Message
+from testing.stand_in import SeenRequest, StandInWorker, answer, call, stand_in_engines
+
+DEMO_NAME: Final = "Scripted demo model"
+# Seconds the demo "thinks" before it writes (LOCAL_AGENT_DEMO_THINKING): more than 5 shows the
+# agent's notice that a turn takes a while.
+THINKING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_THINKING", "1"))
+_HOME_LINE: Final = re.compile(r"^- (\w+)\.(\w+)(?: '([^']*)')?", re.MULTILINE)
+# Words of a command -> (domain, action) the demo calls.
+_COMMANDS: Final = (
+    ("unlock", "lock", "unlock"),
+    ("lock", "lock", "lock"),
+    ("turn on", "light", "turn_on"),
+    ("switch on", "light", "turn_on"),
+    ("turn off", "light", "turn_off"),
+    ("switch off", "light", "turn_off"),
+    ("open", "cover", "open_cover"),
+    ("close", "cover", "close_cover"),
+)
+HELP: Final = (
+    "I am the scripted demo model, not a language model: I only switch lights, open or close "
+    "covers, and lock or unlock locks."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HomeEntity:
+    """An entity of the home list the agent showed the model."""
+
+    domain: str
+    entity_id: str
+    words: str
+
+
+def home_entities(system: str) -> list[HomeEntity]:
+    """Read the exposed entities from the home list in the system prompt."""
+    entities = []
+    for domain, object_id, name in _HOME_LINE.findall(system):
+        words = (name or object_id.replace("_", " ")).casefold()
+        entities.append(HomeEntity(domain, f"{domain}.{object_id}", words))
+    return entities
+
+
+def user_words(message: Message) -> str:
+    """The user's own words: what follows the context block the agent puts first."""
+    return message.content.rsplit("\n\n", 1)[-1].strip()
+
+
+def demo_reply(seen: SeenRequest) -> str:
+    """Write what a good model would: one call for a command it knows, then a short answer."""
+    conversation = seen.conversation
+    if conversation is None or not conversation.messages:
+        return answer(HELP)
+    last = conversation.messages[-1]
+    if last.role == "tool":
+        if '"error"' in last.content:
+            return answer("That did not work.", reasoning="The call failed.")
+        return answer("Done.", reasoning="The call worked.")
+    said = user_words(last).casefold()
+    for words, domain, action in _COMMANDS:
+        if not re.search(rf"\b{words}\b", said):
+            continue
+        for entity in home_entities(conversation.system):
+            if entity.domain == domain and entity.words in said:
+                reasoning = f"The user wants to {action.replace('_', ' ')} {entity.words}."
+                return answer(
+                    call(domain, action=action, entity_id=entity.entity_id), reasoning=reasoning
+                )
+    return answer(HELP, reasoning="I do not know this command.")
+
+
+def demo_engine(model_path: Path) -> StandInWorker:
+    """The stand-in that answers with demo_reply, slowed down like a model on a small machine."""
+    worker = StandInWorker(
+        model_path, EngineSettings(), script=demo_reply, name=DEMO_NAME, approximate_tokens=True
+    )
+    worker.thinking_seconds = THINKING_SECONDS
+    return worker
+
+
+def write_demo_model(path: Path) -> None:
+    """Write a GGUF file with no weights that names the demo: the file to add in the dialog."""
+    import gguf
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writer = gguf.GGUFWriter(str(path), "qwen35")
+    writer.add_name(DEMO_NAME)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+def run_home_assistant(arguments: list[str]) -> int:
+    """Run Home Assistant (hass's own command line) with every local model file as the demo."""
+    from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+    from homeassistant import __main__ as hass_main
+    from homeassistant.core import HomeAssistant
+
+    start = HomeAssistant.__init__
+
+    def start_with_demo(hass: HomeAssistant, *args: object, **kwargs: object) -> None:
+        # The one seam the integration has for its engines (runtime/local.py), set before any
+        # entry loads: every model file then "loads" as the demo.
+        start(hass, *args, **kwargs)  # type: ignore[arg-type]
+        hass.data[LOCAL_ENGINES] = stand_in_engines(demo_engine(Path(DEMO_NAME)))
+
+    HomeAssistant.__init__ = start_with_demo  # type: ignore[method-assign,assignment]
+    sys.argv = ["hass", *arguments]
+    return hass_main.main()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--write-model"]:
+        write_demo_model(Path(sys.argv[2]))
+        sys.exit(0)
+    sys.exit(run_home_assistant(sys.argv[1:]))

@@ -1,0 +1,38 @@
+"""The scripted demo model of scripts/develop --demo-model drives the real agent end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from homeassistant.core import Context, HomeAssistant
+from testing import demo_model
+from testing.stand_in import stand_in_engines
+
+from .conftest import async_setup_agent, speech, state
+
+
+async def test_the_demo_asks_before_it_unlocks_and_unlocks_on_yes(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    model = tmp_path / "demo.gguf"
+    await hass.async_add_executor_job(demo_model.write_demo_model, model)
+    engine = demo_model.demo_engine(model)
+    engine.thinking_seconds = 0
+    hass.data[LOCAL_ENGINES] = stand_in_engines(engine)
+    agent = await async_setup_agent(hass, model)
+
+    asked = await agent.ask("Unlock the front door", context=person)
+    assert speech(asked) == "Unlock Front Door? Say yes to confirm."
+    assert state(hass, "lock.front_door") == "locked"
+
+    done = await agent.ask("yes", conversation_id=asked.conversation_id, context=person)
+    assert speech(done) == "Done: unlock Front Door."
+    assert state(hass, "lock.front_door") == "unlocked"
+
+    light = await agent.ask("turn off the kitchen lights", context=person)
+    assert speech(light) == "Done."
+    assert state(hass, "light.kitchen_lights") == "off"
+
+    other = await agent.ask("what is the meaning of life?", context=person)
+    assert speech(other) == demo_model.HELP

@@ -1,0 +1,191 @@
+"""A slow turn says so early, ends before Home Assistant's pipeline gives up, and is logged.
+
+Driven through the Assist pipeline's websocket command, as the Assist dialog runs it: the
+events it gets (streamed chat log deltas, the answer) are what the dialog shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.typing import WebSocketGenerator
+
+from custom_components.local_agent.turn import notices
+from custom_components.local_agent.turn.notices import USER_ONLY
+from homeassistant.components import conversation
+from homeassistant.components.assist_pipeline.const import DEFAULT_PIPELINE_TIMEOUT
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from .conftest import Agent
+from .scripted_model import ScriptedWorker, answer, call
+
+NOTICE = "This takes a moment: the model is still thinking."
+
+
+type Assist = Callable[..., Awaitable[list[dict[str, Any]]]]
+
+
+@pytest.fixture
+async def assist(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, scripted_agent: Agent
+) -> Assist:
+    """Say a text to the agent as the Assist dialog does (its pipeline); return the events."""
+    assert await async_setup_component(hass, "assist_pipeline", {})
+
+    async def run(text: str, until: str = "run-end", **options: Any) -> list[dict[str, Any]]:
+        client = await hass_ws_client(hass)
+        await client.send_json_auto_id(
+            {
+                "type": "assist_pipeline/run",
+                "start_stage": "intent",
+                "end_stage": "intent",
+                "input": {"text": text},
+                "pipeline": scripted_agent.entity_id,
+                **options,
+            }
+        )
+        assert (await client.receive_json())["success"]
+        events: list[dict[str, Any]] = []
+        while not events or events[-1]["type"] != until:
+            events.append((await client.receive_json())["event"])
+        return events
+
+    return run
+
+
+@pytest.fixture
+def notice_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The slow-turn notice after 50 ms instead of 5 s."""
+    monkeypatch.setattr(notices, "SLOW_NOTICE_AFTER", 0.05)
+
+
+def streamed_text(events: list[dict[str, Any]]) -> str:
+    """The text the Assist dialog shows while the turn runs (before the final answer)."""
+    return "".join(
+        event["data"]["chat_log_delta"].get("content", "")
+        for event in events
+        if event["type"] == "intent-progress" and "chat_log_delta" in event["data"]
+    )
+
+
+def final_speech(events: list[dict[str, Any]]) -> str:
+    end = next(event for event in events if event["type"] == "intent-end")
+    return str(end["data"]["intent_output"]["response"]["speech"]["plain"]["speech"])
+
+
+async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    notice_soon: None,
+) -> None:
+    scripted_worker.thinking_seconds = 0.5
+    scripted_worker.will_write(
+        answer("The kitchen light is on.", reasoning="The user asks about the kitchen light."),
+        answer("Hello again."),
+    )
+
+    events = await assist("is the kitchen light on?")
+
+    # The dialog shows the notice at once, then the model's text; the answer is the model's.
+    assert streamed_text(events) == f"{NOTICE}\n\nThe kitchen light is on."
+    assert final_speech(events) == "The kitchen light is on."
+    conversation_id = next(e for e in events if e["type"] == "intent-end")["data"]["intent_output"][
+        "conversation_id"
+    ]
+    chat_log = hass.data[DATA_CHAT_LOGS][conversation_id]
+    assistant = [c for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
+    assert [(c.native, c.content) for c in assistant] == [
+        (USER_ONLY, f"{NOTICE}\n\n"),
+        (None, "The kitchen light is on."),
+    ]
+    # The reasoning held back while the notice could still come is the model's, whole.
+    assert assistant[1].thinking_content == "The user asks about the kitchen light."
+
+    # The next turn's prompt has the model's answer but not the notice.
+    scripted_worker.thinking_seconds = 0
+    await scripted_agent.ask("hello", conversation_id=conversation_id)
+    prompt = scripted_worker.requests[-1].prompt.text
+    assert "The kitchen light is on." in prompt
+    assert "This takes a moment" not in prompt
+
+
+async def test_a_quick_turn_has_no_notice(assist: Assist, scripted_worker: ScriptedWorker) -> None:
+    scripted_worker.will_write(answer("Hello."))
+
+    events = await assist("hello")
+
+    assert streamed_text(events) == "Hello."
+    assert final_speech(events) == "Hello."
+
+
+async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_gives_up(
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_worker: ScriptedWorker,
+    notice_soon: None,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(notices, "TURN_TIME_LIMIT", 0.3)
+    scripted_worker.thinking_seconds = 30
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights"))
+    )
+
+    # The pipeline would give up after 5 s; the turn answers at its own limit.
+    events = await assist("turn off the kitchen light", timeout=5)
+
+    assert [e["type"] for e in events if e["type"] == "error"] == []
+    # The dialog keeps the notice and shows the answer once (in red: an error response).
+    assert streamed_text(events) == f"{NOTICE}\n\n"
+    assert final_speech(events).startswith(
+        "Sorry, that took too long, so I stopped after 0 seconds"
+    )
+    end = next(e for e in events if e["type"] == "intent-end")
+    response = end["data"]["intent_output"]["response"]
+    assert response["response_type"] == "error"
+    assert response["data"]["code"] == "failed_to_handle"
+    assert "stopped a turn at its time limit" in caplog.text
+    # The generation was stopped: the model never got to write its call.
+    assert hass.states.get("light.kitchen_lights").state == "on"  # type: ignore[union-attr]
+
+
+async def test_a_turn_the_pipeline_abandons_is_logged_with_why(
+    assist: Assist, scripted_worker: ScriptedWorker, caplog: pytest.LogCaptureFixture
+) -> None:
+    scripted_worker.thinking_seconds = 30
+    scripted_worker.will_write(answer("Too late."))
+
+    # Home Assistant ends the run, then reports its timeout.
+    events = await assist("hello", "error", timeout=0.3)
+
+    assert events[-1]["type"] == "error"
+    assert events[-1]["data"]["code"] == "timeout"
+    assert "was abandoned after" in caplog.text
+    assert "Home Assistant cancelled it" in caplog.text
+
+
+def test_the_time_limit_leaves_the_pipeline_time_to_speak() -> None:
+    assert notices.TURN_TIME_LIMIT <= DEFAULT_PIPELINE_TIMEOUT - 60
+
+
+async def test_after_a_streamed_call_the_agents_question_is_streamed_too(
+    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker, notice_soon: None
+) -> None:
+    # Text, then a call: a voice pipeline now speaks the stream and no longer the final
+    # answer, so the question must be in the stream or it is never heard.
+    scripted_worker.thinking_seconds = 0.3
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+
+    events = await assist("unlock the front door")
+
+    question = "Unlock Front Door? Say yes to confirm."
+    assert streamed_text(events) == f"{NOTICE}\n\n{question}"
+    assert final_speech(events) == question
+    assert hass.states.get("lock.front_door").state == "locked"  # type: ignore[union-attr]
