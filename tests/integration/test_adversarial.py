@@ -742,7 +742,9 @@ async def test_a_user_who_may_not_control_everything_may_not_run_an_unknown_tool
 
     result = await agent.ask("do something", context=person_of(lights_only_user))
 
-    assert speech(result) == "I may not."
+    assert speech(result) == (
+        "I could not do that: the model's call of run_anything did not go through. I may not."
+    )
     assert shell_tool.calls == []
     assert [record["outcome"] for record in audit] == ["refused"]
     assert audit[0]["reason"].startswith("You are not allowed to use run_anything")
@@ -1068,7 +1070,8 @@ async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
 
     result = await agent.ask("do it", context=Context(user_id=lights_only_user.id))
 
-    assert speech(result) == "I may not."
+    assert speech(result).startswith("I could not do that: the model's call of ")
+    assert speech(result).endswith("did not go through. I may not.")
     assert result.continue_conversation is False
     assert sensitive_states(hass) == before
     [refused] = audit

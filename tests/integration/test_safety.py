@@ -28,7 +28,7 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context, Event, HomeAssistant
+from homeassistant.core import Context, Event, HomeAssistant, callback
 from homeassistant.helpers import (
     area_registry as ar,
     device_registry as dr,
@@ -546,7 +546,8 @@ async def test_the_logbook_tells_each_audit_record(
         lambda domain, event_type, describe: described.update({(domain, event_type): describe}),
     )
     events: list[Event] = []
-    hass.bus.async_listen(EVENT_ACTION, events.append)
+    # A plain function would run in the executor, in no fixed order.
+    hass.bus.async_listen(EVENT_ACTION, callback(events.append))
     scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
 
     question = await scripted_agent.ask("let me in", context=person)
