@@ -547,7 +547,7 @@ async def test_the_logbook_tells_each_audit_record(
     )
     events: list[Event] = []
     # A plain function would run in the executor, in no fixed order.
-    hass.bus.async_listen(EVENT_ACTION, callback(events.append))
+    hass.bus.async_listen(EVENT_ACTION, callback(lambda event: events.append(event)))
     scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
 
     question = await scripted_agent.ask("let me in", context=person)
