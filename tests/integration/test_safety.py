@@ -546,8 +546,13 @@ async def test_the_logbook_tells_each_audit_record(
         lambda domain, event_type, describe: described.update({(domain, event_type): describe}),
     )
     events: list[Event] = []
-    # A plain function would run in the executor, in no fixed order.
-    hass.bus.async_listen(EVENT_ACTION, callback(lambda event: events.append(event)))
+
+    @callback
+    def record(event: Event) -> None:
+        """In the event loop, in order (a plain function would run in the executor)."""
+        events.append(event)
+
+    hass.bus.async_listen(EVENT_ACTION, record)
     scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
 
     question = await scripted_agent.ask("let me in", context=person)
