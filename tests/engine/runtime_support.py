@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import ctypes
 from dataclasses import replace
 from pathlib import Path
 import threading
@@ -116,6 +117,9 @@ class RecordingModel(LoadedModel):
         self.prompt_evaluations = 0
         self.closed = False
         self.after_token: Callable[[int], None] | None = None
+        # The logits each sampled token was drawn from, when record_logits is set.
+        self.record_logits = False
+        self.logits: list[bytes] = []
         self._watched: threading.Event | None = None
 
     def generate(
@@ -127,6 +131,7 @@ class RecordingModel(LoadedModel):
         """Generate, recording the sampled tokens of this request only."""
         self.sampled = []
         self.sampled_after_cancel = 0
+        self.logits = []
         self._watched = cancel
         return super().generate(request, cancel, on_event)
 
@@ -135,17 +140,17 @@ class RecordingModel(LoadedModel):
         static_prompt: str,
         dynamic_prompt: str,
         checkpoint_at: int | None = None,
-        *,
-        background: bool = False,
+        **options: Any,
     ) -> GenerationStats:
         """Count prompt evaluations."""
         self.prompt_evaluations += 1
-        return super().evaluate_prompt(
-            static_prompt, dynamic_prompt, checkpoint_at, background=background
-        )
+        return super().evaluate_prompt(static_prompt, dynamic_prompt, checkpoint_at, **options)
 
     def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
         """Sample and record the token, noting whether the caller had already cancelled."""
+        if self.record_logits:
+            pointer = self._llama_cpp.llama_get_logits_ith(self._ctx.ctx, -1)
+            self.logits.append(ctypes.string_at(pointer, 4 * self.info.n_vocab))
         token = super().sample_next(sampler, grammar=grammar)
         self.sampled.append(token)
         if self._watched is not None and self._watched.is_set():

@@ -50,6 +50,7 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallStreamParser,
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
+from testing.steering import CallAfterReasoning
 
 from .runtime_support import (
     DYNAMIC_SYSTEM,
@@ -163,9 +164,9 @@ def test_tool_loop_append_evaluates_only_the_new_tokens(open_runtime: OpenRuntim
     """
     parts = prompt_parts("Turn on the kitchen light")
     runtime = open_runtime()
-    first, _ = _generate(
-        runtime, make_request(parts, force_tool_call=True, thinking_budget=5, max_tokens=300)
-    )
+    runtime.steering = CallAfterReasoning()
+    first, _ = _generate(runtime, make_request(parts, thinking_budget=5, max_tokens=300))
+    runtime.steering = None
     assert _calls(first)
     follow_up = PromptParts(parts.static, parts.dynamic + first.text + TOOL_RESPONSE)
     whole = runtime.tokenize(follow_up.static, add_bos=True) + runtime.tokenize(
@@ -412,12 +413,12 @@ def _forced_calls(
     runtime: LoadedModel, *, constrain: bool, max_tokens: int = 400
 ) -> list[GenerationOutput]:
     parts = prompt_parts("Turn on the kitchen light")
+    runtime.steering = CallAfterReasoning()
     return [
         runtime.generate(
             make_request(
                 parts,
                 sampling=SamplingSettings(seed=seed),  # the model card's sampling
-                force_tool_call=True,
                 thinking_budget=8,
                 max_tokens=max_tokens,
                 constrain_tool_calls=constrain,
@@ -429,16 +430,36 @@ def _forced_calls(
 
 def test_grammar_keeps_every_sampled_call_valid(open_runtime: OpenRuntime) -> None:
     outputs = _forced_calls(open_runtime(), constrain=True)
-    names: set[str] = set()
     for output in outputs:
         assert not _of_type(output.events, ToolCallFailed), output.text
         calls = _calls(output)
-        assert calls, output.text  # force_tool_call opened one, the grammar finished it
+        assert calls, output.text  # the steering opened one, the grammar finished it
         for call in calls:
             check_call(call)
-            names.add(call.name)
         assert output.stats.finish_reason == "stop"  # after the calls only the end is allowed
-    assert len(names) >= 2  # sampling explores; the grammar is not stuck on one path
+        # Every call has markup the grammar fixes ("\n<function=" at least): appended, not sampled.
+        assert output.stats.call_forced_tokens > 0
+
+
+def test_forced_call_text_is_evaluated_in_batches(open_runtime: OpenRuntime) -> None:
+    """Jump-forward decoding: a call costs fewer evaluations than it has tokens."""
+    runtime = open_runtime()
+    runtime.steering = CallAfterReasoning()
+    evaluations: list[int] = []
+    append = runtime.append
+
+    def counted(tokens: Sequence[int]) -> None:
+        evaluations.append(len(tokens))
+        append(tokens)
+
+    runtime.append = counted  # type: ignore[method-assign]
+    output = runtime.generate(make_request(prompt_parts("hello"), thinking_budget=0))
+    stats = output.stats
+    assert _calls(output)
+    batches = [n for n in evaluations if n > 1]
+    # The budget's "</think>" and the call's forced stretches; each sampled token alone.
+    assert sum(batches) >= stats.call_forced_tokens > 0
+    assert len(evaluations) < stats.generated_tokens + stats.call_forced_tokens
 
 
 def test_without_grammar_the_random_model_writes_broken_calls(open_runtime: OpenRuntime) -> None:
@@ -739,7 +760,7 @@ def _joined[E: ReasoningDelta | TextDelta](events: Sequence[ParseEvent], kind: t
         ("hello", {"thinking_budget": 5}, TextDelta),
         (
             "Turn on the kitchen light",
-            {"thinking_budget": 5, "force_tool_call": True, "max_tokens": 300},
+            {"thinking_budget": 5, "steering": CallAfterReasoning(), "max_tokens": 300},
             ToolCallParsed,
         ),
     ],
@@ -749,9 +770,10 @@ def test_streamed_events_match_the_parsed_output(
     open_runtime: OpenRuntime, user: str, overrides: dict[str, Any], answer: type[ParseEvent]
 ) -> None:
     received: list[ParseEvent] = []
-    output = open_runtime().generate(
-        make_request(prompt_parts(user), **overrides), on_event=received.append
-    )
+    runtime = open_runtime()
+    fields = dict(overrides)
+    runtime.steering = fields.pop("steering", None)
+    output = runtime.generate(make_request(prompt_parts(user), **fields), on_event=received.append)
     assert received == output.events
     kinds = [type(event) for event in received]
     assert kinds[0] is ReasoningDelta

@@ -17,6 +17,7 @@ from custom_components.local_agent.const import (
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.engine.generation import Steering
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
@@ -89,6 +90,10 @@ class Agent:
 
     def chat_log_text(self, result: conversation.ConversationResult) -> str:
         return result.response.speech["plain"]["speech"]
+
+    def steer(self, steering: Steering | None) -> None:
+        """Make the model write what the steering says (testing/steering.py)."""
+        self.entry.runtime_data.worker.steering = steering
 
 
 async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:

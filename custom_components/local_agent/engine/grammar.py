@@ -8,12 +8,14 @@ even a model with random weights finishes quickly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 import json
 import re
-from typing import Any
+from typing import Any, Final
 
 from .chat_format import format_argument_value
 from .errors import GrammarError
+from .tool_calls import CALL_CLOSE, CALL_OPEN, FUNCTION_CLOSE, FUNCTION_OPEN, PARAMETER_CLOSE
 from .types import ToolSpec
 
 MAX_STRING_CHARS = 120
@@ -38,6 +40,56 @@ _VALUE_RULES = {
 MAX_ARRAY_ITEMS = 16
 
 
+@dataclass(frozen=True, slots=True)
+class ValueShape:
+    """What the grammar lets a parameter's value be, as text (for call_forcing.py).
+
+    literals: the exact texts allowed; free_starts: for each free form allowed (a string, a
+    number, JSON, a list of enum items), the text it must start with ("" for any). None of
+    the free forms can contain "<", so a free value ends where its parameter's end begins.
+    """
+
+    literals: tuple[str, ...] = ()
+    free_starts: tuple[str, ...] = ()
+
+
+def value_shape(schema: Any) -> ValueShape:
+    """Return the shape of the values _Builder.value allows for this schema (same branches)."""
+    if not isinstance(schema, Mapping):
+        return ValueShape(free_starts=("",))
+    if "const" in schema:
+        return ValueShape(literals=(format_argument_value(schema["const"]),))
+    if schema.get("enum"):
+        return ValueShape(
+            literals=tuple(dict.fromkeys(format_argument_value(v) for v in schema["enum"]))
+        )
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:
+        shapes = [value_shape(s) for s in alternatives]
+        return ValueShape(
+            literals=tuple(dict.fromkeys(text for s in shapes for text in s.literals)),
+            free_starts=tuple(dict.fromkeys(start for s in shapes for start in s.free_starts)),
+        )
+    kind = schema.get("type")
+    if kind == "array" and _enum_literals(schema.get("items")):
+        return ValueShape(free_starts=("[",))
+    kinds = kind if isinstance(kind, list) else [kind]
+    literals: list[str] = []
+    starts: list[str] = []
+    for one in kinds:
+        known = one if isinstance(one, str) and one in _VALUE_RULES else "string"
+        if known in _LITERAL_KINDS:
+            literals += _LITERAL_KINDS[known]
+        else:
+            starts.append(_FREE_STARTS.get(known, ""))
+    return ValueShape(literals=tuple(dict.fromkeys(literals)), free_starts=tuple(starts))
+
+
+# The value rules above that are a choice of literals, and the start of the free ones.
+_LITERAL_KINDS: Final = {"boolean": ("true", "false"), "null": ("null",)}
+_FREE_STARTS: Final = {"object": "{", "array": "["}
+
+
 def _enum_literals(items: Any) -> list[str]:
     """GBNF literals of an array's enum items written as JSON, or [] when not an enum."""
     if not isinstance(items, Mapping):
@@ -46,7 +98,22 @@ def _enum_literals(items: Any) -> list[str]:
     return list(dict.fromkeys(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values))
 
 
-_PARAMETER_END = '"\\n</parameter>\\n"'
+# The call markup the grammar writes around names and values (call_forcing.py reads it too).
+CALL_START: Final = "\n" + FUNCTION_OPEN  # after <tool_call>
+NAME_END: Final = ">\n"
+PARAMETER_END: Final = f"\n{PARAMETER_CLOSE}\n"
+CALL_END: Final = f"{FUNCTION_CLOSE}\n{CALL_CLOSE}"
+NEXT_CALL: Final = "\n" + CALL_OPEN
+
+
+def function_header(name: str) -> str:
+    """Return the text that opens a call of this function, after <tool_call>."""
+    return f"{CALL_START}{name}{NAME_END}"
+
+
+def parameter_header(key: str) -> str:
+    """Return the text that opens a parameter's value."""
+    return f"<parameter={key}{NAME_END}"
 
 
 def gbnf_literal(text: str) -> str:
@@ -121,16 +188,16 @@ class _Builder:
         rule = self.names.new("fn", tool.name)
         properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
         required = set(tool.parameters.get("required") or ())
-        parts = [gbnf_literal(f"<function={tool.name}>\n")]
+        parts = [gbnf_literal(function_header(tool.name).removeprefix("\n"))]
         parameter_rules = []
         for key, schema in properties.items():
             parameter = self.names.new(rule, key)
-            opening = gbnf_literal(f"<parameter={key}>\n")
+            opening = gbnf_literal(parameter_header(key))
             parameter_rules.append(
-                f"{parameter} ::= {opening} {self.value(schema)} {_PARAMETER_END}"
+                f"{parameter} ::= {opening} {self.value(schema)} {gbnf_literal(PARAMETER_END)}"
             )
             parts.append(parameter if key in required else f"{parameter}?")
-        parts.append(gbnf_literal("</function>\n</tool_call>"))
+        parts.append(gbnf_literal(CALL_END))
         self.rules += [f"{rule} ::= " + " ".join(parts), *parameter_rules]
         return rule
 
@@ -147,7 +214,7 @@ def build_tool_call_grammar(tools: Sequence[ToolSpec], *, max_calls: int = 1) ->
         raise ValueError("max_calls must be at least 1")
     builder = _Builder()
     functions = [builder.function(tool) for tool in tools]
-    more = f' ("\\n<tool_call>" call){{0,{max_calls - 1}}}' if max_calls > 1 else ""
+    more = f" ({gbnf_literal(NEXT_CALL)} call){{0,{max_calls - 1}}}" if max_calls > 1 else ""
     header = [f"root ::= call{more}", 'call ::= "\\n" (' + " | ".join(functions) + ")"]
     return "\n".join([*header, *builder.rules, *builder.value_rules.values()]) + "\n"
 

@@ -61,6 +61,7 @@ from testing.real_llama_server import (
     running_real_llama_server,
     start_real_llama_server,
 )
+from testing.steering import CallAfterReasoning, first_round_of_turn
 
 from .conftest import async_setup_server_agent, server_entry_data, worker_of
 
@@ -183,14 +184,10 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> None:
     """Force a call in the first round of each turn (later rounds answer freely)."""
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        request = GenerationRequest(*args, **kwargs)
-        first_of_turn = (
-            not isinstance(request.prompt, Conversation)
-            or request.prompt.messages[-1].role == "user"
-        )
-        return replace(request, force_tool_call=first_of_turn, max_tokens=120)
+        return replace(GenerationRequest(*args, **kwargs), max_tokens=120)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))
 
 
 @pytest.fixture
@@ -319,7 +316,7 @@ async def test_a_call_that_breaks_the_grammar_is_impossible(
     )
     await agent.ask("turn on the bed light")
     request = recorder.requests[0]
-    assert request.force_tool_call
+    assert first_round_of_turn(request)
     worker = worker_of(agent)
     calls: list[list[ParseEvent]] = []
 
@@ -374,9 +371,7 @@ async def test_chat_mode_renders_tools_and_calls_in_the_history(
     )
     conversation_ = replace(first.prompt, messages=history)
 
-    output = await worker_of(agent).generate(
-        replace(first, prompt=conversation_, force_tool_call=False, max_tokens=24)
-    )
+    output = await worker_of(agent).generate(replace(first, prompt=conversation_, max_tokens=24))
 
     assert output.stats.finish_reason == "length"
     # The rendered history is longer than the first round's prompt by the call and its result.

@@ -24,6 +24,7 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.types import Conversation, ToolSpec
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
@@ -33,6 +34,7 @@ from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers import llm
 from testing.fake_openai import DROP, FakeOpenAI, text_chunk
 from testing.llama_server import LlamaServer
+from testing.steering import CallAfterReasoning, first_round_of_turn
 
 from .conftest import API_KEY, LlamaServers, async_setup_server_agent, worker_of
 
@@ -42,20 +44,16 @@ BED_LIGHT = "light.bed_light"
 
 @pytest.fixture
 def forced(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
-    """Force a call in the first round of each turn (later rounds answer freely)."""
+    """Force a call in the first round of each turn (later rounds answer freely); record them."""
     made: list[GenerationRequest] = []
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        request = GenerationRequest(*args, **kwargs)
-        first_of_turn = (
-            not isinstance(request.prompt, Conversation)
-            or request.prompt.messages[-1].role == "user"
-        )
-        request = replace(request, force_tool_call=first_of_turn, max_tokens=120)
+        request = replace(GenerationRequest(*args, **kwargs), max_tokens=120)
         made.append(request)
         return request
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))
     return made
 
 
@@ -135,9 +133,10 @@ async def test_sensitive_call_from_the_server_waits_for_confirmation(
         # with its required parameters (no free-text code that could outrun max_tokens).
         request = GenerationRequest(*args, **kwargs)
         only_lock = [lock_tool(tool) for tool in request.tools if tool.name == "lock"]
-        return replace(request, tools=only_lock, force_tool_call=True, max_tokens=120)
+        return replace(request, tools=only_lock, max_tokens=120)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning())
     audit: list[dict[str, Any]] = []
     hass.bus.async_listen(EVENT_ACTION, callback(lambda event: audit.append(dict(event.data))))
     agent = await async_setup_server_agent(
