@@ -34,8 +34,25 @@ from .scripted_model import ScriptedWorker
 
 
 @pytest.fixture(autouse=True)
-async def home_assistant_ready(hass: HomeAssistant, enable_custom_integrations: None) -> None:
-    """Load custom_components/local_agent and the core integration conversation relies on."""
+async def home_assistant_ready(
+    hass: HomeAssistant,
+    enable_custom_integrations: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Load custom_components/local_agent and the core integration conversation relies on.
+
+    What the integration writes under <config>/local_agent (models, saved prefixes) goes to
+    the test's own folder: the test config folder is in the shared virtual environment.
+    """
+    config_path = hass.config.path
+
+    def path(*parts: str) -> str:
+        if parts[:1] == (DOMAIN,):
+            return str(tmp_path.joinpath("config", *parts))
+        return config_path(*parts)
+
+    monkeypatch.setattr(hass.config, "path", path)
     assert await async_setup_component(hass, "homeassistant", {})
 
 

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import asdict, dataclass
 from enum import Enum
+from math import ceil
 from typing import Any
 
 import probatio
@@ -15,6 +16,7 @@ from custom_components.local_agent.const import (
     CONF_HOME_TOOLS,
     CONF_MAX_ROUNDS,
     CONF_MAX_TOKENS,
+    CONF_MODEL_PHRASES_ANSWERS,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
     DEFAULT_INSTRUCTIONS,
@@ -69,9 +71,10 @@ from homeassistant.util import dt as dt_util
 
 from .defaults import agent_data, sampling_settings
 from .error_text import engine_error_text
-from .history import to_messages, tool_result_text, trim_history
+from .history import AgentNotice, to_messages, tool_result_text, trim_history
 from .home_context import HomeContext
 from .phrases import async_phrase
+from .plain_answer import done_actions, sentence
 from .results import async_set_reply_response_type, async_set_response_type
 
 
@@ -89,6 +92,8 @@ class AgentOptions:
     max_rounds: int
     history_tokens: int
     safety: SafetyPolicy
+    # Let the model phrase the answer after plain actions too (plain_answer.py).
+    model_phrases_answers: bool = False
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> AgentOptions:
@@ -107,7 +112,20 @@ class AgentOptions:
             max_rounds=int(data[CONF_MAX_ROUNDS]),
             history_tokens=int(data[CONF_HISTORY_TOKENS]),
             safety=SafetyPolicy.from_data(data),
+            model_phrases_answers=bool(data[CONF_MODEL_PHRASES_ANSWERS]),
         )
+
+    @property
+    def turn_room(self) -> int:
+        """Tokens a turn needs after the agent's prefix: history, messages, answers."""
+        thinking = (self.thinking_budget or 0) if self.thinking else 0
+        return self.history_tokens + 2 * (self.max_tokens + thinking) + MESSAGE_ROOM
+
+
+# Tokens of a user message and its context block (time, changed states), beyond the history.
+MESSAGE_ROOM = 512
+# A command that must wait this long for its agent's prefix to be evaluated says so first.
+WAIT_NOTICE_SECONDS = 3.0
 
 
 @dataclass(slots=True)
@@ -123,6 +141,10 @@ class TurnReport:
     cached_tokens: int = 0
     generated_tokens: int = 0
     reasoning_tokens: int = 0
+    call_sampled_tokens: int = 0
+    call_forced_tokens: int = 0
+    # The agent said what its plain actions did instead of another model round.
+    plain_answer: bool = False
     prompt_seconds: float = 0.0
     generation_seconds: float = 0.0
     tool_seconds: float = 0.0
@@ -138,6 +160,8 @@ class TurnReport:
         self.cached_tokens += stats.cached_tokens
         self.generated_tokens += stats.generated_tokens
         self.reasoning_tokens += stats.reasoning_tokens
+        self.call_sampled_tokens += stats.call_sampled_tokens
+        self.call_forced_tokens += stats.call_forced_tokens
         self.prompt_seconds += stats.prompt_seconds
         self.generation_seconds += stats.generation_seconds
 
@@ -211,11 +235,12 @@ class ConversationAgent:
         report = TurnReport()
         self.last_report = report
         started = asyncio.get_running_loop().time()
-        toolbox = await self._async_toolbox(chat_log)
+        toolbox = await self._async_toolbox(chat_log.llm_api)
         static_system = self._static_system(
             llm_context, toolbox, await self._async_user_name(llm_context)
         )
         report.build_seconds = asyncio.get_running_loop().time() - started
+        await self._async_wait_notice(chat_log, user_input.language, static_system)
 
         end = TurnEnd.ANSWERED
         try:
@@ -267,7 +292,47 @@ class ConversationAgent:
         async_set_response_type(result.response, chat_log, ended=end.value, model_answered=answered)
         return result
 
-    async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
+    async def async_warm(self) -> None:
+        """Have the engine evaluate this agent's prefix now, before its next command.
+
+        After a load or a change of the home (turn/warm_up.py): the system text and tools as
+        a command would see them now, for a person in no particular room.
+        """
+        llm_context = llm.LLMContext(
+            platform=DOMAIN,
+            context=None,
+            language=self.hass.config.language,
+            assistant=conversation.DOMAIN,
+            device_id=None,
+        )
+        llm_api: llm.APIInstance | None = None
+        if self.options.llm_apis:
+            try:
+                llm_api = await llm.async_get_api(
+                    self.hass, list(self.options.llm_apis), llm_context
+                )
+            except HomeAssistantError as err:
+                LOGGER.debug("Not warming up: %s", err)
+                return
+        toolbox = await self._async_toolbox(llm_api)
+        static_system = self._static_system(llm_context, toolbox, None)
+        await self.worker.warm(
+            Conversation(system=static_system, enable_thinking=self.options.thinking),
+            toolbox.specs,
+            room=self.options.turn_room,
+        )
+
+    async def _async_wait_notice(
+        self, chat_log: conversation.ChatLog, language: str, static_system: str
+    ) -> None:
+        """Say first that the command waits for the home to be read, when that takes long."""
+        seconds = self.worker.warming_seconds(static_system)
+        if seconds is None or seconds < WAIT_NOTICE_SECONDS:
+            return
+        text = await async_phrase(self.hass, language, "reading_home", seconds=str(ceil(seconds)))
+        await self._async_stream_say(chat_log, text, native=AgentNotice())
+
+    async def _async_toolbox(self, llm_api: llm.APIInstance | None) -> _Toolbox:
         specs: list[ToolSpec] = []
         home: HomeTools | None = None
         lines: list[EntityLine] | None = None
@@ -275,7 +340,6 @@ class ConversationAgent:
             home = await async_build_home_tools(self.hass)
             specs.extend(home.specs)
             lines = home.lines()
-        llm_api = chat_log.llm_api
         if llm_api is not None:
             specs.extend(
                 ToolSpec(
@@ -437,7 +501,33 @@ class ConversationAgent:
                 )
                 await self._async_say(chat_log, question)
                 return TurnEnd.CONFIRMATION_ASKED
+            if await self._async_plain_answer(user_input, chat_log, toolbox, report):
+                return TurnEnd.ANSWERED
         return TurnEnd.ROUND_LIMIT
+
+    async def _async_plain_answer(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        report: TurnReport,
+    ) -> bool:
+        """Say what the round's plain actions did, instead of another model round, if they were.
+
+        Only when every call was an action of our own tools that ran and succeeded (never a
+        held, refused or failed one) and the agent lets the model phrase no answer itself.
+        """
+        if self.options.model_phrases_answers or toolbox.home is None:
+            return False
+        actions = done_actions(chat_log.content, toolbox.home.tool_names)
+        if not actions:
+            return False
+        text = await async_phrase(
+            self.hass, user_input.language, "actions_done", actions=sentence(actions)
+        )
+        await self._async_stream_say(chat_log, text)
+        report.plain_answer = True
+        return True
 
     async def _async_stream(
         self,
@@ -553,6 +643,18 @@ class ConversationAgent:
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=self.agent_id, content=text)
         )
+
+    async def _async_stream_say(
+        self, chat_log: conversation.ChatLog, text: str, *, native: object = None
+    ) -> None:
+        """Say a sentence of the agent's own as a stream, so a voice pipeline speaks it now."""
+
+        async def deltas() -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+            yield {"role": "assistant", "native": native}
+            yield {"content": text}
+
+        async for _content in chat_log.async_add_delta_content_stream(self.agent_id, deltas()):
+            pass
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:

@@ -12,6 +12,10 @@ from homeassistant.components import conversation
 CHARS_PER_TOKEN = 3.5
 
 
+class AgentNotice:
+    """Marks (as its `native`) what the agent said while a command waited: not in the history."""
+
+
 def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
     """Convert chat log content (system content excluded) to engine messages."""
     messages: list[Message] = []
@@ -19,6 +23,8 @@ def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
         if isinstance(item, conversation.UserContent):
             messages.append(Message("user", item.content))
         elif isinstance(item, conversation.AssistantContent):
+            if isinstance(item.native, AgentNotice):
+                continue
             calls = [
                 ToolCall(name=call.tool_name, arguments=dict(call.tool_args))
                 for call in item.tool_calls or ()
