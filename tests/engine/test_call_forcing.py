@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from custom_components.local_agent.engine.call_forcing import CallForcing
+from custom_components.local_agent.engine.grammar import (
+    build_tool_call_grammar,
+    validate_grammar_syntax,
+)
+from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.settings import SamplingSettings
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolSpec
+from testing.steering import CallAfterReasoning
+
+from .runtime_support import TEST_SETTINGS, make_request, prompt_parts
 
 LIGHT = ToolSpec(
     name="light",
@@ -126,3 +138,48 @@ def test_free_string_value_is_the_models_until_its_end_begins() -> None:
     assert FORCING.forced(start) == ""
     assert FORCING.forced(start + "lock.front\nand more") == ""
     assert FORCING.forced(start + "lock.front\n<") == "/parameter>\n</function>\n</tool_call>"
+
+
+# --- With llama.cpp -------------------------------------------------------------------------
+
+MANY = [f"light.room_{n}_lamp" for n in range(300)]
+BIG_LIGHT = ToolSpec(
+    name="light",
+    description="Control lights.",
+    parameters={
+        "type": "object",
+        "properties": {"entity_id": {"type": "string"}},
+        "required": ["entity_id"],
+    },
+    grammar_parameters={
+        "type": "object",
+        "properties": {"entity_id": {"type": "string", "enum": MANY}},
+        "required": ["entity_id"],
+    },
+)
+
+
+def test_a_large_enum_is_a_trie_and_its_ids_are_exact(qwen35_model_path: Path) -> None:
+    """300 ids: the grammar shares their beginnings; every sampled id is one of them."""
+    grammar = build_tool_call_grammar([BIG_LIGHT])
+    validate_grammar_syntax(grammar)
+    assert grammar.count("light.room_") == 1
+    model = LoadedModel(qwen35_model_path, TEST_SETTINGS)
+    model.steering = CallAfterReasoning()
+    try:
+        for seed in range(3):
+            request = make_request(
+                prompt_parts("turn on a lamp", tools=(BIG_LIGHT,)),
+                tools=(BIG_LIGHT,),
+                sampling=SamplingSettings(seed=seed, temperature=1.0),
+                thinking_budget=0,
+                max_tokens=80,
+            )
+            output = model.generate(request)
+            calls = [e.call for e in output.events if isinstance(e, ToolCallParsed)]
+            assert calls, output.text
+            assert calls[0].arguments["entity_id"] in MANY
+            # "light.room_" and the end of the id once its number is unique: not sampled.
+            assert output.stats.call_forced_tokens > output.stats.call_sampled_tokens
+    finally:
+        model.close()

@@ -13,6 +13,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUs
 
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
+    CONF_MODEL_PHRASES_ANSWERS,
     DOMAIN,
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
@@ -164,6 +165,17 @@ async def scripted_agent(
 ) -> Agent:
     """An agent on the demo home whose model writes what the test scripts."""
     return await async_setup_agent(hass, scripted_worker.info.path)
+
+
+@pytest.fixture
+async def phrasing_agent(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> Agent:
+    """The scripted agent with "let the model phrase every answer" on: a model round follows
+    every call, a plain action's too (tests of the tool loop itself)."""
+    return await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_MODEL_PHRASES_ANSWERS: True}
+    )
 
 
 def state(hass: HomeAssistant, entity_id: str) -> str:

@@ -108,12 +108,12 @@ async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> Non
     overview = tools.overview()
     kitchen, _, rest = overview.partition("\nNo area:\n")
     # Names the entity id already says are left out; so are option lists and false flags.
-    assert kitchen.startswith("Kitchen:\n- light.kitchen_lights (aliases: cooking light): on")
+    assert kitchen.startswith("Kitchen:\nlight.kitchen_lights (aliases: cooking light): on")
     assert "brightness_pct=71" in kitchen
-    assert "- climate.hvac: cool; current_temperature=22, temperature=21" in rest
+    assert "climate.hvac: cool; current_temperature=22, temperature=21\n" in rest
     assert "hvac_modes" not in rest
-    assert "- cover.hall_window: open; position=10" in rest
-    assert "- sensor.outside_temperature: 15.6 °C" in rest
+    assert "\ncover.hall_window: open; position=10\n" in rest
+    assert "\nsensor.outside_temperature: 15.6 °C" in rest
     assert "ceiling_lights" not in overview
     assert "fan." not in overview
     assert overview == tools.overview()

@@ -104,8 +104,9 @@ class CallForcing:
 
 
 def _function(tool: ToolSpec) -> _Function:
-    properties: Any = tool.parameters.get("properties") or {}
-    required = set(tool.parameters.get("required") or ())
+    schema = tool.enforced_parameters
+    properties: Any = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
     return _Function(
         header=function_header(tool.name),
         parameters=tuple(

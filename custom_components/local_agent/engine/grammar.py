@@ -91,11 +91,46 @@ _FREE_STARTS: Final = {"object": "{", "array": "["}
 
 
 def _enum_literals(items: Any) -> list[str]:
-    """GBNF literals of an array's enum items written as JSON, or [] when not an enum."""
+    """Return an array's enum items written as JSON, or [] when it is not an enum."""
     if not isinstance(items, Mapping):
         return []
     values = [items["const"]] if "const" in items else list(items.get("enum") or ())
-    return list(dict.fromkeys(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values))
+    return list(dict.fromkeys(json.dumps(v, ensure_ascii=False) for v in values))
+
+
+# From this many choices on, an enum is written as a trie of its texts: llama.cpp's grammar
+# then follows one path per distinct next character instead of one per choice (a large home's
+# entity ids would otherwise slow every sampled token of a call).
+TRIE_FROM: Final = 25
+
+
+def _trie(texts: Sequence[str]) -> str:
+    """Return a GBNF expression for exactly these texts, shared beginnings written once."""
+    root: dict[str, Any] = {}
+    for text in texts:
+        node = root
+        for char in text:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_node(root)
+
+
+def _trie_node(node: dict[str, Any]) -> str:
+    alternatives = []
+    ends_here = "" in node
+    for char in sorted(key for key in node if key):
+        run, child = char, node[char]
+        while len(child) == 1 and "" not in child:
+            ((next_char, child),) = child.items()
+            run += next_char
+        rest = _trie_node(child) if set(child) != {""} else ""
+        alternatives.append(f"{gbnf_literal(run)} {rest}".rstrip())
+    if not alternatives:
+        return '""'
+    body = alternatives[0] if len(alternatives) == 1 else "(" + " | ".join(alternatives) + ")"
+    if ends_here:
+        return f"({body})?"
+    return body if len(alternatives) > 1 or " " not in body else f"({body})"
 
 
 # The call markup the grammar writes around names and values (call_forcing.py reads it too).
@@ -164,14 +199,20 @@ class _Builder:
         if "const" in schema:
             return gbnf_literal(format_argument_value(schema["const"]))
         if schema.get("enum"):
-            choices = dict.fromkeys(gbnf_literal(format_argument_value(v)) for v in schema["enum"])
-            return "(" + " | ".join(choices) + ")"
+            texts = list(dict.fromkeys(format_argument_value(v) for v in schema["enum"]))
+            if len(texts) > TRIE_FROM:
+                return _trie(texts)
+            return "(" + " | ".join(gbnf_literal(text) for text in texts) + ")"
         alternatives = schema.get("anyOf") or schema.get("oneOf")
         if alternatives:
             return "(" + " | ".join(dict.fromkeys(self.value(s) for s in alternatives)) + ")"
         kind = schema.get("type")
         if kind == "array" and (items := _enum_literals(schema.get("items"))):
-            item = "(" + " | ".join(items) + ")"
+            item = (
+                _trie(items)
+                if len(items) > TRIE_FROM
+                else "(" + " | ".join(gbnf_literal(text) for text in items) + ")"
+            )
             more = f'(", " {item}){{0,{MAX_ARRAY_ITEMS - 1}}}'
             return f'("[" {item} {more} "]")'
         kinds = kind if isinstance(kind, list) else [kind]
@@ -186,8 +227,9 @@ class _Builder:
     def function(self, tool: ToolSpec) -> str:
         """Add the rules for one function and return the name of its rule."""
         rule = self.names.new("fn", tool.name)
-        properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
-        required = set(tool.parameters.get("required") or ())
+        schema = tool.enforced_parameters
+        properties: Mapping[str, Any] = schema.get("properties") or {}
+        required = set(schema.get("required") or ())
         parts = [gbnf_literal(function_header(tool.name).removeprefix("\n"))]
         parameter_rules = []
         for key, schema in properties.items():

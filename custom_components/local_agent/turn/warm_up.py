@@ -30,6 +30,7 @@ from homeassistant.helpers import area_registry as ar, device_registry as dr, en
 from homeassistant.helpers.debounce import Debouncer
 from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.storage import Store
+from homeassistant.util.hass_dict import HassKey
 
 from .agent import ConversationAgent
 from .home_context import HomeSnapshot
@@ -43,6 +44,9 @@ STORAGE_VERSION: Final = 1
 SAVE_DELAY_SECONDS: Final = 10.0
 
 
+_KEPT: HassKey[dict[str, HomeSnapshot]] = HassKey(f"{DOMAIN}_home_lists")
+
+
 class HomeWarmUp:
     """Warms one agent's prefix up; keeps its home list across restarts."""
 
@@ -52,6 +56,7 @@ class HomeWarmUp:
         """key: the agent's own (its subentry id); agent: the agent as it is now."""
         self.hass = hass
         self._agent = agent
+        self._key = key
         self._store: Store[dict[str, Any]] = Store(
             hass, STORAGE_VERSION, f"{DOMAIN}.home_list.{key}"
         )
@@ -69,8 +74,11 @@ class HomeWarmUp:
 
     async def async_start(self) -> CALLBACK_TYPE:
         """Read the kept home list, warm up once Home Assistant runs; return how to stop."""
-        data = await self._store.async_load()
-        self._snapshot = HomeSnapshot.from_dict(data) if isinstance(data, dict) else None
+        # Kept in memory across reloads of the entry (the store may not have written yet).
+        self._snapshot = self.hass.data.setdefault(_KEPT, {}).get(self._key)
+        if self._snapshot is None:
+            data = await self._store.async_load()
+            self._snapshot = HomeSnapshot.from_dict(data) if isinstance(data, dict) else None
         self.attach()
         unsubscribers = [
             async_at_started(self.hass, self._async_started),
@@ -151,5 +159,5 @@ class HomeWarmUp:
 
     @callback
     def _keep(self, snapshot: HomeSnapshot) -> None:
-        self._snapshot = snapshot
+        self._snapshot = self.hass.data.setdefault(_KEPT, {})[self._key] = snapshot
         self._store.async_delay_save(snapshot.as_dict, SAVE_DELAY_SECONDS)

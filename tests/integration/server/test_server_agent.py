@@ -16,6 +16,7 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.const import (
     CONF_MAX_TOKENS,
+    CONF_MODEL_PHRASES_ANSWERS,
     CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
@@ -192,8 +193,10 @@ async def test_server_killed_between_rounds_gives_a_clear_answer(
     forced: list[GenerationRequest],
 ) -> None:
     server = llama_servers.disposable
+    # A second round even after a plain action: the model phrases every answer.
+    options = {**GREEDY, CONF_MODEL_PHRASES_ANSWERS: True}
     agent = await async_setup_server_agent(
-        hass, server.base_url, server.model_id, max_concurrent=1, **GREEDY
+        hass, server.base_url, server.model_id, max_concurrent=1, **options
     )
     execute = agent_module.ConversationAgent._async_run_calls
 
