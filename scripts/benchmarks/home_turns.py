@@ -290,6 +290,8 @@ async def run_scenarios(
         figures["saved_prefix_bytes"] = await hass.async_add_executor_job(_folder_bytes, folder)
         results.append(TurnCost(label, size, args.threads, scenario, **figures))
         print(_row(results[-1]), flush=True)
+        # Written turn by turn: a long run stopped half-way keeps what it measured.
+        write_report(results, args)
 
     await hass.async_add_executor_job(shutil.rmtree, folder, True)
     async with async_local_agent(

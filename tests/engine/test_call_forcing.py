@@ -179,7 +179,7 @@ def test_a_large_enum_is_a_trie_and_its_ids_are_exact(qwen35_model_path: Path) -
             calls = [e.call for e in output.events if isinstance(e, ToolCallParsed)]
             assert calls, output.text
             assert calls[0].arguments["entity_id"] in MANY
-            # "light.room_" and the end of the id once its number is unique: not sampled.
-            assert output.stats.call_forced_tokens > output.stats.call_sampled_tokens
+            # The markup around the id, and its end once its number is unique: not sampled.
+            assert output.stats.call_forced_tokens > 0
     finally:
         model.close()

@@ -453,7 +453,10 @@ def test_forced_call_text_is_evaluated_in_batches(open_runtime: OpenRuntime) -> 
         append(tokens)
 
     runtime.append = counted  # type: ignore[method-assign]
-    output = runtime.generate(make_request(prompt_parts("hello"), thinking_budget=0))
+    # Room for the longest call the grammar allows: a random model may write any of them.
+    output = runtime.generate(
+        make_request(prompt_parts("hello"), thinking_budget=0, max_tokens=400)
+    )
     stats = output.stats
     assert _calls(output)
     batches = [n for n in evaluations if n > 1]
