@@ -201,7 +201,7 @@ class _Builder:
         if schema.get("enum"):
             texts = list(dict.fromkeys(format_argument_value(v) for v in schema["enum"]))
             if len(texts) > TRIE_FROM:
-                return _trie(texts)
+                return self._trie_rule(texts)
             return "(" + " | ".join(gbnf_literal(text) for text in texts) + ")"
         alternatives = schema.get("anyOf") or schema.get("oneOf")
         if alternatives:
@@ -209,7 +209,7 @@ class _Builder:
         kind = schema.get("type")
         if kind == "array" and (items := _enum_literals(schema.get("items"))):
             item = (
-                _trie(items)
+                self._trie_rule(items)
                 if len(items) > TRIE_FROM
                 else "(" + " | ".join(gbnf_literal(text) for text in items) + ")"
             )
@@ -218,6 +218,12 @@ class _Builder:
         kinds = kind if isinstance(kind, list) else [kind]
         references = list(dict.fromkeys(self._value_rule(k) for k in kinds))
         return references[0] if len(references) == 1 else "(" + " | ".join(references) + ")"
+
+    def _trie_rule(self, texts: Sequence[str]) -> str:
+        """Name a rule for a large enum, so that repeating it (a list) copies no trie."""
+        rule = self.names.new("enum", texts[0])
+        self.rules.append(f"{rule} ::= {_trie(texts)}")
+        return rule
 
     def _value_rule(self, kind: Any) -> str:
         kind = kind if isinstance(kind, str) and kind in _VALUE_RULES else "string"

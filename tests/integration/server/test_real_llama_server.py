@@ -184,7 +184,8 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> None:
     """Force a call in the first round of each turn (later rounds answer freely)."""
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        return replace(GenerationRequest(*args, **kwargs), max_tokens=120)
+        # Room for the longest call the grammar allows: a random model may write any of them.
+        return replace(GenerationRequest(*args, **kwargs), max_tokens=800)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
     monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))

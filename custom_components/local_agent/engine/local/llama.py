@@ -334,8 +334,8 @@ class LoadedModel:
     def _ensure_context(self, needed: int) -> None:
         """With an automatic context size, grow the context to hold `needed` tokens.
 
-        The new context starts empty (the checkpoints went with the old one); a saved prefix
-        is restored into it from disk where there is one.
+        What the old context held is carried over (its sequence state, set into the new one),
+        so the checkpoints stay usable and nothing is evaluated again.
         """
         if not self.settings.automatic_context or needed <= self._ctx.n_ctx():
             return
@@ -349,11 +349,16 @@ class LoadedModel:
         if size <= self._ctx.n_ctx():
             return
         _LOGGER.info("Growing the context of %s to %d tokens", self.path.name, size)
-        self._tokens = []
-        self._checkpoints.clear()
+        held = self._sequence_state() if self._tokens else None
         self._ctx.close()
         self._ctx = self._new_context(size)
         self.info = replace(self.info, n_ctx=size)
+        flags = self._llama_cpp.LLAMA_STATE_SEQ_FLAGS_NONE
+        if held is None or not self._llama_cpp.llama_state_seq_set_data_ext(
+            self._ctx.ctx, held, len(held), 0, flags
+        ):
+            self._tokens = []
+            self._checkpoints.clear()
 
     @staticmethod
     def _check_memory(path: Path) -> None:
