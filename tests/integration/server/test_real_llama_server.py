@@ -179,16 +179,25 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     return Recorder(monkeypatch)
 
 
-@pytest.fixture
-def forced(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Force a call in the first round of each turn (later rounds answer freely)."""
-
+def _force_calls(monkeypatch: pytest.MonkeyPatch, max_tokens: int) -> None:
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        # Room for the longest call the grammar allows: a random model may write any of them.
-        return replace(GenerationRequest(*args, **kwargs), max_tokens=800)
+        return replace(GenerationRequest(*args, **kwargs), max_tokens=max_tokens)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
     monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))
+
+
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force a call in the first round of each turn (later rounds answer freely)."""
+    _force_calls(monkeypatch, 120)
+
+
+@pytest.fixture
+def forced_whole_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force a call, with room for the longest one the grammar allows (a random model may write
+    any of them)."""
+    _force_calls(monkeypatch, 800)
 
 
 @pytest.fixture
@@ -265,7 +274,11 @@ def expose_only(hass: HomeAssistant, *entity_ids: str) -> None:
 
 
 async def test_completions_prompt_from_props_and_grammar_through_the_agent(
-    hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, forced: None, recorder: Recorder
+    hass: HomeAssistant,
+    demo_home: None,
+    qwen: RealLlamaServer,
+    forced_whole_calls: None,
+    recorder: Recorder,
 ) -> None:
     """The prompt is rendered with the template llama-server shows at /props; the forced call
     continues under our GBNF, so it always parses; the agent runs it."""
