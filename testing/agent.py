@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +32,7 @@ from homeassistant.config_entries import (
     ConfigSubentryData,
 )
 from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import chat_session, entity_registry as er
 from testing.hass_runner import HarnessError
 from testing.stand_in import StandInWorker, stand_in_engines
 
@@ -74,20 +74,51 @@ class LocalAgentHandle:
         language: str = "en",
         context: Context | None = None,
         device_id: str | None = None,
+        on_delta: Callable[[dict[str, Any]], None] | None = None,
     ) -> conversation.ConversationResult:
         """Send a sentence through Home Assistant's conversation API to this agent.
 
         device_id: the device it was spoken to (a satellite in its area), if any.
+        on_delta: called with each piece of the answer as it streams (what a voice pipeline
+        hears: reasoning, calls, results, words), through the chat log's delta listener.
         """
-        return await conversation.async_converse(
-            self.hass,
-            text,
-            conversation_id,
-            context or Context(),
-            language=language,
-            agent_id=self.entity_id,
-            device_id=device_id,
-        )
+        context = context or Context()
+        if on_delta is None:
+            return await conversation.async_converse(
+                self.hass,
+                text,
+                conversation_id,
+                context,
+                language=language,
+                agent_id=self.entity_id,
+                device_id=device_id,
+            )
+        # As the Assist pipeline does: open the chat log with a listener, then converse in it.
+        with chat_session.async_get_chat_session(self.hass, conversation_id) as session:
+            user_input = conversation.ConversationInput(
+                text=text,
+                context=context,
+                conversation_id=session.conversation_id,
+                device_id=device_id,
+                satellite_id=None,
+                language=language,
+                agent_id=self.entity_id,
+            )
+            with conversation.async_get_chat_log(
+                self.hass,
+                session,
+                user_input,
+                chat_log_delta_listener=lambda _log, delta: on_delta(delta),
+            ):
+                return await conversation.async_converse(
+                    self.hass,
+                    text,
+                    session.conversation_id,
+                    context,
+                    language=language,
+                    agent_id=self.entity_id,
+                    device_id=device_id,
+                )
 
 
 async def async_create_person(hass: HomeAssistant, name: str, *, admin: bool = True) -> str:

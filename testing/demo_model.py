@@ -27,7 +27,7 @@ DEMO_NAME: Final = "Scripted demo model"
 # Seconds the demo "thinks" before it writes (LOCAL_AGENT_DEMO_THINKING): more than 5 shows the
 # agent's notice that a turn takes a while.
 THINKING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_THINKING", "1"))
-_HOME_LINE: Final = re.compile(r"^- (\w+)\.(\w+)(?: '([^']*)')?", re.MULTILINE)
+_HOME_LINE: Final = re.compile(r"^(?:- )?(\w+)\.(\w+)(?: '([^']*)')?", re.MULTILINE)
 # Words of a command -> (domain, action) the demo calls.
 _COMMANDS: Final = (
     ("unlock", "lock", "unlock"),

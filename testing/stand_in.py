@@ -28,6 +28,7 @@ from custom_components.local_agent.engine.generation import (
     GenerationRequest,
     GenerationStats,
     ModelInfo,
+    Steering,
     render_request,
 )
 from custom_components.local_agent.engine.local.worker import ModelRegistry
@@ -131,6 +132,10 @@ class StandInWorker:
         self.queued: list[Script] = []
         self.requests: list[SeenRequest] = []
         self.prepared: list[tuple[str, str]] = []
+        # Agent prefixes warmed: (system text, tool names, room).
+        self.warmed: list[tuple[str, tuple[str, ...], int]] = []
+        self.warming_left: float | None = None
+        self.steering: Steering | None = None
         self.busy = False
         self.checkpoint_bytes = 0
         # Seconds the stand-in takes after its reasoning, before the rest of its output: a
@@ -172,6 +177,16 @@ class StandInWorker:
         start = next_turn_start(self.chat_template, conversation, tools)
         if start is not None:
             self.prepared.append((start.static, start.dynamic))
+
+    async def warm(
+        self, conversation: Conversation, tools: Sequence[ToolSpec], *, room: int
+    ) -> None:
+        """Record the agent prefix the engine would evaluate (and how much room it wants)."""
+        self.warmed.append((conversation.system, tuple(tool.name for tool in tools), room))
+
+    def warming_seconds(self, system: str) -> float | None:
+        """What a test set in warming_left: seconds a warm-up would still take."""
+        return self.warming_left
 
     async def close(self) -> None:
         """Nothing to free."""

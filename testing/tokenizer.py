@@ -35,6 +35,11 @@ class Tokenizer:
         """Return the number of tokens of text, special tokens parsed (as the engine does)."""
         return len(self.tokens(text, add_bos=add_bos))
 
+    def head(self, text: str, tokens: int) -> str:
+        """Return the text of text's first `tokens` tokens."""
+        pieces = self._model.tokenize(text.encode("utf-8"), False, True)[:tokens]
+        return bytes(self._model.detokenize(pieces, True)).decode("utf-8", "replace")
+
     def count_prompt(self, static: str, dynamic: str) -> tuple[int, int]:
         """Return (static, dynamic) tokens of a split prompt, as the engine evaluates it."""
         static_tokens = self.count(static, add_bos=True)

@@ -211,11 +211,13 @@ async def async_run_turn(
     language: str = "en",
     user_id: str | None = None,
     device_id: str | None = None,
+    on_delta: Callable[[dict[str, Any]], None] | None = None,
 ) -> TurnRecord:
     """Send text to the agent (continuing conversation_id) and record the turn.
 
     user_id: the person speaking; None is how an automation calls the agent.
     device_id: the device it was spoken to (a satellite in its area), if any.
+    on_delta: each piece of the answer as it streams (LocalAgentHandle.async_ask).
     """
     hass = handle.hass
     seen = len(_chat_log_content(hass, conversation_id))
@@ -230,6 +232,7 @@ async def async_run_turn(
             language=language,
             context=context,
             device_id=device_id,
+            on_delta=on_delta,
         )
         wall_seconds = time.perf_counter() - started
     await hass.async_block_till_done()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
+from custom_components.local_agent.const import ESTIMATED_CONTEXT_SIZE
 from custom_components.local_agent.flows.model import MODEL_MENU
 from custom_components.local_agent.models import catalog as model_catalog, store as model_store
 from custom_components.local_agent.models.file_checks import ModelFileProblem
@@ -56,7 +56,7 @@ def test_recommended_models_show_file_size_and_memory_alike() -> None:
     """Every entry of the list states both figures, computed as the download step computes them."""
     options = STRINGS["selector"]["known_model"]["options"]
     for model in model_catalog.KNOWN_MODELS:
-        ram = model_store.estimate_ram(model.approx_size, DEFAULT_CONTEXT_SIZE)
+        ram = model_store.estimate_ram(model.approx_size, ESTIMATED_CONTEXT_SIZE)
         figures = f"{model.approx_size / 1e9:.2f} GB file, about {ram / 1e9:.1f} GB of memory"
         assert options[model.key].endswith(figures), (model.key, figures)
 

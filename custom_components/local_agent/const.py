@@ -17,7 +17,10 @@ CONF_MODEL_PATH: Final = "model_path"
 CONF_CONTEXT_SIZE: Final = "context_size"
 CONF_THREADS: Final = "threads"
 CONF_FLASH_ATTENTION: Final = "flash_attention"
-DEFAULT_CONTEXT_SIZE: Final = 8192
+# 0: automatic, sized from the home's prompt and free memory (engine/local/context_size.py).
+DEFAULT_CONTEXT_SIZE: Final = 0
+# The context that memory estimates assume (where an automatic one starts).
+ESTIMATED_CONTEXT_SIZE: Final = 8192
 
 # Model entry on a server (data; concurrency and timeouts are options). The API key is
 # homeassistant.const.CONF_API_KEY.
@@ -41,6 +44,7 @@ CONF_MIN_P: Final = "min_p"
 CONF_PRESENCE_PENALTY: Final = "presence_penalty"
 CONF_MAX_TOKENS: Final = "max_tokens"
 CONF_MAX_ROUNDS: Final = "max_tool_rounds"
+CONF_MODEL_PHRASES_ANSWERS: Final = "model_phrases_answers"
 CONF_HISTORY_TOKENS: Final = "history_tokens"
 
 DEFAULT_AGENT_NAME: Final = "Local Agent"

@@ -16,6 +16,7 @@ from .entity import LocalAgentEntity
 from .runtime import updates as entry_updates
 from .runtime.stats import AgentStats
 from .turn.agent import AgentOptions, ConversationAgent
+from .turn.warm_up import HomeWarmUp
 
 
 async def async_setup_entry(
@@ -45,6 +46,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         super().__init__(entry, subentry)
         self.agent: ConversationAgent | None = None
         self._built_from: tuple[str, dict[str, Any]] = (subentry.title, dict(subentry.data))
+        self._warm_up: HomeWarmUp | None = None
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -63,6 +65,9 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
 
         self.async_on_remove(drop_pending)
         self.async_on_remove(self.hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, drop_pending))
+        # Its prefix is evaluated before the first command and again when the home changes.
+        self._warm_up = HomeWarmUp(self.hass, self.subentry.subentry_id, lambda: self.agent)
+        self.async_on_remove(await self._warm_up.async_start())
 
     def _new_agent(self) -> ConversationAgent:
         data = self.entry.runtime_data
@@ -86,6 +91,8 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         # A held action was asked for under the old settings: it is not run under the new ones.
         self.agent.gate.async_drop_pending("the agent's settings changed")
         self.agent = self._new_agent()
+        if self._warm_up is not None:
+            self._warm_up.attach()
         self._async_follow_title()
 
     async def _async_handle_message(

@@ -24,7 +24,12 @@ from .const import CONF_MODEL_PATH, DOMAIN
 from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
 from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
 from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
-from .models.runtime_package import RuntimeWheel, async_find_runtime, machine_description
+from .models.runtime_package import (
+    RuntimeWheel,
+    async_find_runtime,
+    machine_description,
+    offline_folder,
+)
 from .models.store import ModelStoreError, models_dir
 from .runtime.issues import (
     MODEL_ISSUE_PREFIX,
@@ -258,7 +263,7 @@ class RuntimeInstallFlow(RepairsFlow):
         return self.async_create_entry(data={})
 
     def _folder(self) -> dict[str, str]:
-        return {"folder": self.hass.config.path("local_agent", "wheels")}
+        return {"folder": str(offline_folder(self.hass.config.config_dir))}
 
 
 class PreferLocalRepairFlow(RepairsFlow):

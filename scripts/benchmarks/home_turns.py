@@ -1,48 +1,46 @@
-"""`scripts/bench turn --homes 10,50,200,1000`: what a command costs against the size of the home.
+"""`scripts/bench turn --homes 10,50,200,1000`: what a command costs, and where its time goes.
 
 For each home size a real Home Assistant runs a synthetic home of that many exposed entities
-(testing/synthetic.py) and, for each model, the Local Agent with the model in-process.
-Both prompt layouts run in the same process, one after the other, on the same loaded model:
+(testing/synthetic.py) and, for each model, the Local Agent with the model in process, set up
+as a user sets it up (automatic context, warm-up, saved prefixes). The command is "turn on
+the <light>"; the turns:
 
-* ``new``: the agent as it is (the home list in the system prefix, the time and the changed
-  states at the start of each user message; turn/home_context.py);
-* ``old``: the layout before issue 14, rebuilt here by patching the agent's two prompt methods:
-  the time and every entity's state in a dynamic system part that changes every turn.
+1. first command, nothing saved: the entry is set up and the command sent at once, while the
+   prefix (instructions, tools, home list) is being evaluated for the first time;
+2. first command after restart: the entry set up again (the model loaded anew) with the
+   prefix the first run saved, the command at once;
+3. follow-up: the same conversation, a minute later;
+4. new conversation: the same home, a minute later (what the first command after a finished
+   warm-up costs too: the context holds the prefix, nothing else);
+5. after 3 changes: three entities change state, then a follow-up in conversation 4.
 
-Four turns per layout, the engine's checkpoints cleared before the first:
+Random weights write gibberish, so the answer is pinned by a Steering (testing/steering.py),
+the product's one seam for that: the model "samples" 64 thinking tokens and a call that turns
+on the light, token by token, while the engine appends in one batch what the call grammar
+fixes (jump-forward). After the call the agent says what it did itself (no second round).
 
-1. first turn: a new conversation, nothing cached;
-2. follow-up: the same conversation, a minute later;
-3. new conversation: the same home, a minute later;
-4. after 3 changes: three entities change state, then a follow-up in conversation 3.
+Each turn is timed from the stream a voice pipeline hears (the chat log's delta listener) and
+Home Assistant's call_service event: prompt (request to the first reasoning token, a wait for
+the warm-up included), thinking, call (sampled and forced tokens, to the parsed call),
+execution (validation, safety gate and service call: TurnReport.tool_seconds), answer (from
+there to the first word of the answer), the whole turn; the tokens of the prompt and those
+evaluated (not restored from a checkpoint or the saved prefix).
 
-Random weights write gibberish, so every answer is forced, token by token through the engine
-(each forced token is evaluated like a sampled one; only sampling itself is skipped): round
-one writes 64 thinking tokens then a call that turns on a light, round two "Done.". Figures
-per turn: prompt tokens and evaluated (not cached) tokens of round one, time to the first
-token (the request until the first streamed token of round one), time to the service call
-(until Home Assistant's call_service event), whole turn, checkpoint bytes and count after the
-turn, and the process's resident memory.
-
-Models: ``twin-q8_0`` and ``twin-q4_k_m`` (the BotPsy-sized speed twin, built on first use,
-see testing/speed_twin.py), ``gemma`` (real Gemma 3 270M weights), ``qwen35`` (the
-tiny test model), or a GGUF path. The twin's tokenizer splits text into more tokens than the
-real Qwen3.5 vocabulary (upper bounds); Gemma's 262k vocabulary is close to Qwen3.5's.
+Models: ``twin-q8_0`` and ``twin-q4_k_m`` (the BotPsy-sized speed twin with Qwen3.5's own
+tokenizer, built on first use, see testing/speed_twin.py), ``gemma`` (real Gemma 3 270M
+weights), ``qwen35`` (the tiny test model), or a GGUF path.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable, Iterator, Sequence
-import contextlib
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 import json
 from pathlib import Path
-import statistics
+import shutil
 import sys
-import threading
 import time
 from typing import Any
 from unittest.mock import patch
@@ -54,38 +52,36 @@ from custom_components.local_agent.const import (
     CONF_THINKING_BUDGET,
     CONF_THREADS,
 )
-from custom_components.local_agent.engine import generation
-from custom_components.local_agent.engine.chat_format import ChatTemplate, PromptParts
-from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
-from custom_components.local_agent.engine.local import llama as llama_module
-from custom_components.local_agent.engine.local.llama import LoadedModel
-from custom_components.local_agent.engine.local.sampling import TokenSampler
-from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.markup import format_tool_call
-from custom_components.local_agent.engine.tool_calls import ParseEvent
-from custom_components.local_agent.engine.types import Conversation, ToolCall
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.runtime.data import prefix_store_path
 from custom_components.local_agent.runtime.memory import process_rss
 from custom_components.local_agent.turn import agent as agent_module
-from custom_components.local_agent.turn.agent import ConversationAgent
-from custom_components.local_agent.turn.history import to_messages, trim_history
-from custom_components.local_agent.turn.home_context import HomeContext
-from homeassistant.components import conversation
 from homeassistant.const import EVENT_CALL_SERVICE
-from homeassistant.core import Event, HomeAssistant
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.util import dt as dt_util
 from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
 from testing.hass_runner import HarnessError, async_home_assistant
 from testing.models import resolve_model
+from testing.steering import ScriptedAnswers, first_round_of_turn
 from testing.synthetic import SyntheticHome, async_setup_synthetic_home
+from testing.tokenizer import Tokenizer
 from testing.turn import async_run_turn
 
-LAYOUTS = ("old", "new")
-SCENARIOS = ("first turn", "follow-up", "new conversation", "after 3 changes")
+SCENARIOS = (
+    "first, nothing saved",
+    "first after restart",
+    "follow-up",
+    "new conversation",
+    "after 3 changes",
+)
 THINKING_TOKENS = 64
 THINKING_TEXT = (
     "The user wants a light on. The home list names it; I call the light tool with turn_on "
     "and its entity id, then answer briefly. "
 )
+PARTS = ("prompt", "thinking", "call sampled", "call forced", "execution", "answer")
 
 
 @dataclass(slots=True)
@@ -94,87 +90,27 @@ class TurnCost:
 
     model: str
     entities: int
-    layout: str
+    threads: int
     scenario: str
     prompt_tokens: int
     evaluated_tokens: int
-    turn_evaluated_tokens: int
+    prefix_from_disk: bool
+    reasoning_tokens: int
+    call_sampled_tokens: int
+    call_forced_tokens: int
+    rounds: int
+    # Seconds from the request: to the first reasoning token, the service call, the first
+    # word of the answer (after the call), the end of the turn.
     first_token_s: float
     service_call_s: float | None
+    first_word_s: float | None
     turn_s: float
-    checkpoint_bytes: int
-    checkpoint_count: int
-    rss_bytes: int
-    # After the answer, while the user listens: the engine evaluating the next turn's start.
-    preparing_s: float
-    threads: int
-
-
-# --- The old layout, rebuilt -----------------------------------------------------------------
-
-
-def _old_static_system(
-    self: ConversationAgent, llm_context: Any, toolbox: Any, user_name: str | None
-) -> str:
-    return _NEW_STATIC(self, llm_context, replace(toolbox, lines=None), user_name)
-
-
-def _old_conversation(
-    self: ConversationAgent,
-    chat_log: conversation.ChatLog,
-    toolbox: Any,
-    static_system: str,
-    extra_system_prompt: str | None,
-) -> Conversation:
-    """The layout before issue 14: time and every state in the system message, every turn.
-
-    As then, the dynamic part is made once per turn (at its first round) and kept for the
-    turn's later rounds.
-    """
-    users = sum(isinstance(c, conversation.UserContent) for c in chat_log.content)
-    key = (chat_log.conversation_id, users)
-    dynamic_system = _OLD_DYNAMIC.get(key)
-    if dynamic_system is None:
-        now = agent_module.dt_util.now()
-        parts = [f"Now: {now.strftime('%A %Y-%m-%d %H:%M')}."]
-        if toolbox.home is not None:
-            overview = toolbox.home.overview()
-            parts.append("Home overview (area / entity_id 'name' state):\n" + overview)
-        if extra_system_prompt:
-            parts.append(extra_system_prompt.strip())
-        dynamic_system = _OLD_DYNAMIC[key] = "\n\n".join(parts)
-    history = trim_history(to_messages(chat_log.content[1:]), self.options.history_tokens)
-    return Conversation(
-        system=static_system,
-        messages=tuple(history),
-        enable_thinking=self.options.thinking,
-        system_context=dynamic_system,
-    )
-
-
-def _old_render(template: ChatTemplate, request: GenerationRequest) -> PromptParts:
-    """The old engine request had no continuation point: static prefix and whole prompt only."""
-    return replace(_NEW_RENDER(template, request), stable_end=None)
-
-
-_OLD_DYNAMIC: dict[tuple[str, int], str] = {}
-_NEW_STATIC = ConversationAgent._static_system
-_NEW_RENDER = generation.render_request
-
-
-@contextlib.contextmanager
-def layout(name: str) -> Iterator[None]:
-    """Run the agent with the old or the new prompt layout."""
-    if name == "new":
-        yield
-        return
-    with (
-        patch.object(ConversationAgent, "_static_system", _old_static_system),
-        patch.object(ConversationAgent, "_conversation", _old_conversation),
-        patch.object(ConversationAgent, "_prepare_next_turn", lambda *_args: None),
-        patch.object(llama_module, "render_request", _old_render),
-    ):
-        yield
+    # Where the time to the first word went (PARTS); a notice said while waiting, if any.
+    parts_s: dict[str, float] = field(default_factory=dict)
+    notice_s: float | None = None
+    n_ctx: int = 0
+    saved_prefix_bytes: int = 0
+    rss_bytes: int = 0
 
 
 class _Clock:
@@ -187,88 +123,50 @@ class _Clock:
         return dt_util.now() + self._offset
 
 
-# --- Forced answers --------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Marks:
+    """When the pieces of one turn reached the listener."""
 
+    started: float
+    first_thinking: float | None = None
+    last_thinking: float | None = None
+    calls: float | None = None
+    service_call: float | None = None
+    first_word: float | None = None
+    notice: float | None = None
 
-class ForcedAnswers:
-    """Replaces sampling with a fixed answer per round; every token is still evaluated."""
-
-    def __init__(self, call_text: str) -> None:
-        self.call_text = call_text
-        self._queues: dict[int, list[int]] = {}
-        self._lock = threading.Lock()
-
-    def script(self, runtime: LoadedModel, request: GenerationRequest) -> list[int]:
-        prompt = runtime.render(request)
-        first_round = "<tool_response>" not in prompt.dynamic.rsplit("<|im_start|>", 2)[-2]
-        if not first_round:
-            text = "</think>\n\nDone." if prompt.starts_in_reasoning else "Done."
-            return runtime.tokenize(text, add_bos=False)
-        thinking: list[int] = []
-        while len(thinking) < THINKING_TOKENS:
-            thinking += runtime.tokenize(THINKING_TEXT, add_bos=False)
-        closing = "\n</think>\n\n" if prompt.starts_in_reasoning else "\n\n"
-        return thinking[:THINKING_TOKENS] + runtime.tokenize(
-            closing + self.call_text, add_bos=False
-        )
-
-    @contextlib.contextmanager
-    def installed(self) -> Iterator[None]:
-        generate = LoadedModel.generate
-        forced = self
-
-        def forced_generate(
-            runtime: LoadedModel,
-            request: GenerationRequest,
-            cancel: threading.Event | None = None,
-            on_event: Callable[[ParseEvent], None] | None = None,
-        ) -> GenerationOutput:
-            with forced._lock:
-                forced._queues[id(runtime)] = forced.script(runtime, request)
-            return generate(runtime, replace(request, max_tokens=512), cancel, on_event)
-
-        def forced_sample(runtime: LoadedModel, sampler: TokenSampler, *, grammar: bool) -> int:
-            queue = forced._queues.get(id(runtime))
-            if queue:
-                return queue.pop(0)
-            llama_cpp = runtime._llama_cpp
-            vocab = runtime._vocab
-            eot = int(llama_cpp.llama_vocab_eot(vocab))
-            return eot if eot >= 0 else int(llama_cpp.llama_vocab_eos(vocab))
-
-        with (
-            patch.object(LoadedModel, "generate", forced_generate),
-            patch.object(LoadedModel, "sample_next", forced_sample),
-        ):
-            yield
+    def on_delta(self, delta: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if delta.get("thinking_content"):
+            if self.first_thinking is None:
+                self.first_thinking = now
+            self.last_thinking = now
+        elif delta.get("tool_calls"):
+            self.calls = self.calls or now
+        elif delta.get("content"):
+            if self.first_thinking is None:
+                self.notice = self.notice or now
+            elif self.calls is not None:
+                self.first_word = self.first_word or now
 
 
 def call_text(entity_id: str) -> str:
-    """The forced call: turn on one light."""
+    """The pinned call: turn on one light."""
     return format_tool_call(ToolCall("light", {"action": "turn_on", "entity_id": entity_id}))
 
 
-# --- One turn --------------------------------------------------------------------------------
+def steering(model: Path, target: str) -> ScriptedAnswers:
+    """64 thinking tokens of this model's tokenizer, then the call."""
+    tokenizer = Tokenizer(model)
+    try:
+        thinking = tokenizer.head(THINKING_TEXT * 8, THINKING_TOKENS).rstrip()
+    finally:
+        tokenizer.close()
 
+    def script(request: GenerationRequest) -> str:
+        return f"{thinking}\n</think>\n\n{call_text(target)}"
 
-@contextlib.contextmanager
-def first_token_timer(handle: LocalAgentHandle, marks: dict[str, float]) -> Iterator[None]:
-    """Note when the first streamed token of the turn's first round reached the agent."""
-    worker = handle.worker
-    generate = worker.generate
-
-    async def timed(
-        request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None = None
-    ) -> GenerationOutput:
-        def note(event: ParseEvent) -> None:
-            marks.setdefault("first_token", time.perf_counter())
-            if on_event is not None:
-                on_event(event)
-
-        return await generate(request, note)
-
-    with patch.object(worker, "generate", timed):
-        yield
+    return ScriptedAnswers(script, wants=first_round_of_turn)
 
 
 async def measure_turn(
@@ -281,48 +179,71 @@ async def measure_turn(
 ) -> tuple[dict[str, Any], str]:
     """Run one turn; return its figures and conversation id."""
     hass = handle.hass
-    marks: dict[str, float] = {}
+    marks = _Marks(started=time.perf_counter())
 
+    @callback
     def on_call(event: Event) -> None:
         if event.data.get("domain") == "light":
-            marks.setdefault("service_call", time.perf_counter())
+            marks.service_call = marks.service_call or time.perf_counter()
 
     unsubscribe = hass.bus.async_listen(EVENT_CALL_SERVICE, on_call)
-    clock = _Clock(minute)
-    started = time.perf_counter()
+    marks.started = time.perf_counter()
     try:
-        with (
-            first_token_timer(handle, marks),
-            patch.object(agent_module, "dt_util", clock),
-        ):
+        with patch.object(agent_module, "dt_util", _Clock(minute)):
             record = await async_run_turn(
-                handle, sentence, conversation_id=conversation_id, user_id=user_id
+                handle,
+                sentence,
+                conversation_id=conversation_id,
+                user_id=user_id,
+                on_delta=marks.on_delta,
             )
     finally:
         unsubscribe()
-    # The user listens to the answer before the next turn: the engine prepares it meanwhile.
-    idle_started = time.perf_counter()
-    await hass.async_block_till_done(wait_background_tasks=True)
-    preparing_s = time.perf_counter() - idle_started
+    if marks.first_word is None and marks.calls is not None:
+        # An answer the agent added whole (not streamed): a voice pipeline speaks it as the
+        # turn's speech, when the turn ends.
+        marks.first_word = marks.started + record.wall_seconds
     report = record.report
-    if report is None:
-        raise HarnessError(f"the turn {sentence!r} did not reach the model")
     rounds = [r.stats for r in record.rounds if r.stats is not None]
+    if report is None or not rounds:
+        raise HarnessError(f"the turn {sentence!r} did not reach the model")
+    await hass.async_block_till_done(wait_background_tasks=True)  # the next turn prepared
+    first = rounds[0]
+
+    def since(mark: float | None) -> float | None:
+        return None if mark is None else mark - marks.started
+
+    first_token = since(marks.first_thinking) or first.prompt_seconds
+    thinking_end = marks.last_thinking or marks.started + first_token
+    called = marks.calls or thinking_end
+    call_s = max(called - thinking_end, 0.0)
+    forced_s = min(first.forced_seconds, call_s)
+    executed = called + report.tool_seconds  # validation, the gate, the service call
+    parts = {
+        "prompt": first_token,
+        "thinking": thinking_end - marks.started - first_token,
+        "call sampled": call_s - forced_s,
+        "call forced": forced_s,
+        "execution": report.tool_seconds,
+        "answer": max((marks.first_word or executed) - executed, 0.0),
+    }
     worker = handle.worker
-    assert isinstance(worker, ModelWorker)
-    stats = worker.checkpoint_stats
     figures = {
-        "prompt_tokens": rounds[0].prompt_tokens,
-        "evaluated_tokens": rounds[0].evaluated_tokens,
-        "turn_evaluated_tokens": sum(r.evaluated_tokens for r in rounds),
-        "first_token_s": marks.get("first_token", started) - started,
-        "service_call_s": (marks["service_call"] - started) if "service_call" in marks else None,
+        "prompt_tokens": first.prompt_tokens,
+        "evaluated_tokens": first.evaluated_tokens,
+        "prefix_from_disk": first.prefix_from_disk,
+        "reasoning_tokens": report.reasoning_tokens,
+        "call_sampled_tokens": report.call_sampled_tokens,
+        "call_forced_tokens": report.call_forced_tokens,
+        "rounds": report.rounds,
+        "first_token_s": first_token,
+        "service_call_s": since(marks.service_call),
+        "first_word_s": since(marks.first_word),
         "turn_s": record.wall_seconds,
-        "checkpoint_bytes": stats.bytes,
-        "checkpoint_count": stats.count,
+        "parts_s": parts,
+        "notice_s": since(marks.notice),
+        "n_ctx": worker.info.n_ctx,
         "rss_bytes": await hass.async_add_executor_job(process_rss),
-        "preparing_s": preparing_s,
-        "threads": worker.settings.threads,
     }
     return figures, record.conversation_id or ""
 
@@ -337,223 +258,206 @@ async def change_three(hass: HomeAssistant, home: SyntheticHome, target: str) ->
         await hass.services.async_call(domain, "toggle", {"entity_id": entity_id}, blocking=True)
 
 
-async def run_layouts(
-    handle: LocalAgentHandle,
+def _folder_bytes(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.glob("*") if path.is_file())
+
+
+async def run_scenarios(
+    hass: HomeAssistant,
     home: SyntheticHome,
-    model: str,
+    model: tuple[str, Path],
     size: int,
-    layouts: Sequence[str] = LAYOUTS,
+    args: argparse.Namespace,
 ) -> list[TurnCost]:
-    """The four turns, in each layout."""
-    hass = handle.hass
+    """The five turns of one model in one home."""
+    label, path = model
     target = next(e for e in home.entity_ids if e.startswith("light."))
     state = hass.states.get(target)
-    name = state.name if state is not None else target
-    sentence = f"turn on the {name}"
-    user_id = await async_create_person(hass, f"Bench {model} {size}")
-    worker = handle.worker
-    assert isinstance(worker, ModelWorker)
+    sentence = f"turn on the {state.name if state is not None else target}"
+    user_id = await async_create_person(hass, f"Bench {label} {size}")
+    steer = await hass.async_add_executor_job(steering, path, target)
+    folder = prefix_store_path(hass)
+    engine_options: dict[str, Any] = {CONF_THREADS: args.threads}
+    if args.context_size:
+        engine_options[CONF_CONTEXT_SIZE] = args.context_size
+    agent_options = {CONF_TEMPERATURE: 0.0, CONF_MAX_TOKENS: 512, CONF_THINKING_BUDGET: 256}
     results: list[TurnCost] = []
+    conversations: dict[str, str] = {}
     minute = 0
-    forced = ForcedAnswers(call_text(target))
-    with forced.installed():
-        for name_ in layouts:
-            with layout(name_):
-                handle.agent.home_context = HomeContext()
-                await hass.async_add_executor_job(worker._model.reset_cache)
-                conversations: dict[str, str | None] = {}
-                for scenario in SCENARIOS:
-                    minute += 1
-                    if scenario == "after 3 changes":
-                        await change_three(hass, home, target)
-                    conversation_id = {
-                        "first turn": None,
-                        "follow-up": conversations.get("first turn"),
-                        "new conversation": None,
-                        "after 3 changes": conversations.get("new conversation"),
-                    }[scenario]
-                    figures, conversation_id_ = await measure_turn(
-                        handle,
-                        sentence,
-                        conversation_id=conversation_id,
-                        user_id=user_id,
-                        minute=minute,
-                    )
-                    conversations[scenario] = conversation_id_
-                    results.append(TurnCost(model, size, name_, scenario, **figures))
-                    print(_row(results[-1]), flush=True)
+
+    async def turn(handle: LocalAgentHandle, scenario: str, conversation_id: str | None) -> None:
+        nonlocal minute
+        minute += 1
+        figures, conversations[scenario] = await measure_turn(
+            handle, sentence, conversation_id=conversation_id, user_id=user_id, minute=minute
+        )
+        figures["saved_prefix_bytes"] = await hass.async_add_executor_job(_folder_bytes, folder)
+        results.append(TurnCost(label, size, args.threads, scenario, **figures))
+        print(_row(results[-1]), flush=True)
+        # Written turn by turn: a long run stopped half-way keeps what it measured.
+        write_report(results, args)
+
+    await hass.async_add_executor_job(shutil.rmtree, folder, True)
+    async with async_local_agent(
+        hass, path, engine_options=engine_options, agent_options=agent_options
+    ) as handle:
+        handle.worker.steering = steer
+        await turn(handle, "first, nothing saved", None)  # then the prefix is saved
+        # A restart: the entry (and its model) unloaded and set up again.
+        if not await hass.config_entries.async_reload(handle.entry.entry_id):
+            raise HarnessError("the entry did not load again")
+        handle.worker.steering = steer
+        await turn(handle, "first after restart", None)
+        await turn(handle, "follow-up", conversations["first after restart"])
+        await turn(handle, "new conversation", None)
+        await change_three(hass, home, target)
+        await turn(handle, "after 3 changes", conversations["new conversation"])
     return results
 
 
 def _row(cost: TurnCost) -> str:
-    call = "-" if cost.service_call_s is None else f"{cost.service_call_s:.2f}"
+    def seconds(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
     return (
-        f"{cost.model:<12} {cost.entities:>5} {cost.layout:<4} {cost.scenario:<17} "
-        f"{cost.prompt_tokens:>7} {cost.evaluated_tokens:>7} {cost.first_token_s:>8.2f} "
-        f"{call:>8} {cost.turn_s:>8.2f} {cost.preparing_s:>6.2f} "
-        f"{cost.checkpoint_bytes / 2**20:>8.1f} "
-        f"{cost.checkpoint_count:>3} {cost.rss_bytes / 2**20:>7.0f}"
+        f"{cost.model:<12} {cost.entities:>5} {cost.scenario:<21} {cost.prompt_tokens:>7} "
+        f"{cost.evaluated_tokens:>7} {'disk' if cost.prefix_from_disk else '':>4} "
+        f"{cost.first_token_s:>7.2f} {seconds(cost.service_call_s):>7} "
+        f"{seconds(cost.first_word_s):>7} {cost.turn_s:>7.2f} "
+        f"{cost.call_sampled_tokens:>4}/{cost.call_forced_tokens:<4} {cost.n_ctx:>7} "
+        f"{cost.saved_prefix_bytes / 2**20:>7.1f} {cost.rss_bytes / 2**20:>6.0f}"
     )
 
 
 HEADER = (
-    f"{'model':<12} {'ents':>5} {'lay':<4} {'turn':<17} {'prompt':>7} {'eval':>7} "
-    f"{'ttft s':>8} {'call s':>8} {'turn s':>8} {'prep s':>6} {'ckpt MB':>8} {'n':>3} "
-    f"{'RSS MB':>7}"
+    f"{'model':<12} {'ents':>5} {'turn':<21} {'prompt':>7} {'eval':>7} {'':>4} {'ttft':>7} "
+    f"{'call':>7} {'word':>7} {'turn':>7} {'smp/forc':>9} {'n_ctx':>7} {'saved MB':>7} "
+    f"{'RSS MB':>6}"
 )
 
 
-def context_size(size: int, requested: int | None) -> int:
-    """A context that holds the old layout's prompt of this home (twin tokenizer)."""
-    if requested:
-        return requested
-    return 8192 if size <= 50 else 32768 if size <= 200 else 131072
-
-
 async def async_bench(args: argparse.Namespace) -> list[TurnCost]:
-    """Every size, every model, both layouts."""
+    """Every size, every model."""
     results: list[TurnCost] = []
     models = [(name, resolve_model(name)) for name in args.models]
     print(HEADER, flush=True)
     for size in args.homes:
         async with async_home_assistant() as hass:
             home = await async_setup_synthetic_home(hass, size)
-            for label, path in models:
-                engine_options = {
-                    CONF_THREADS: args.threads,
-                    CONF_CONTEXT_SIZE: context_size(size, args.context_size),
-                }
-                agent_options = {
-                    CONF_TEMPERATURE: 0.0,
-                    CONF_MAX_TOKENS: 512,
-                    CONF_THINKING_BUDGET: 256,
-                }
-                async with async_local_agent(
-                    hass, path, engine_options=engine_options, agent_options=agent_options
-                ) as handle:
-                    results += await run_layouts(handle, home, label, size, args.layouts)
+            for model in models:
+                results += await run_scenarios(hass, home, model, size, args)
     return results
 
 
 def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
     """The report section: one table per model."""
     lines = [
-        "## A command against the size of the home, old vs new prompt layout",
+        "## A command against the size of the home, and where its time goes",
         "",
-        "`scripts/bench turn --homes SIZES --models MODELS --threads N [--layouts old,new]`; "
-        "each run replaces its own rows in `home_turns.json` and this section is written from "
-        f"all of them (last run: `--homes {','.join(map(str, args.homes))} --models "
-        f"{','.join(args.models)} --threads {args.threads} --layouts {','.join(args.layouts)}`)."
-        " Forced answer: 64 thinking tokens "
-        'and a call that turns on a light, then "Done.". Evaluated = prompt tokens of round '
-        "one not restored from a checkpoint. TTFT: request until the first token of round one. "
-        "Call: until Home Assistant's call_service event. Prepared: after the answer, the "
-        "engine evaluating what the next turn of the conversation starts with (new layout; "
-        "a request that arrives meanwhile stops it).",
+        "`scripts/bench turn --homes SIZES --models MODELS --threads N`; each run replaces its "
+        "own rows in `home_turns.json` and this section is written from all of them (last run: "
+        f"`--homes {','.join(map(str, args.homes))} --models {','.join(args.models)} "
+        f"--threads {args.threads}`). Default settings (automatic context, warm-up, saved "
+        "prefixes). Pinned answer: 64 thinking tokens and a call that turns on a light, the "
+        "call's fixed text appended in batches (jump-forward); the agent then says what it did "
+        "(no second round). Evaluated: prompt tokens of the turn not restored from a checkpoint "
+        "or a saved prefix (disk: the prefix came from the file an earlier run saved). TTFT: "
+        "request to the first reasoning token. Call: to Home Assistant's call_service event. "
+        "Word: to the first word of the answer. Sampled/forced: call tokens the model wrote / "
+        "the grammar fixed. Saved: the prefixes folder.",
         "",
     ]
     for model in dict.fromkeys(r.model for r in results):
         lines += [
             f"### {model}",
             "",
-            "| entities | threads | layout | turn | prompt tokens | evaluated | TTFT (s) | "
-            "call (s) | turn (s) | prepared (s) | checkpoints (MB, n) | RSS (MB) |",
-            "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| entities | threads | turn | prompt tokens | evaluated | TTFT (s) | call (s) | "
+            "first word (s) | turn (s) | thinking / call sampled / forced (s) | "
+            "call tokens sampled / forced | context | saved (MB) | RSS (MB) |",
+            "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for r in (r for r in results if r.model == model):
             call = "-" if r.service_call_s is None else f"{r.service_call_s:.2f}"
+            word = "-" if r.first_word_s is None else f"{r.first_word_s:.2f}"
+            disk = " (disk)" if r.prefix_from_disk else ""
+            notice = f" (notice at {r.notice_s:.2f})" if r.notice_s is not None else ""
+            p = r.parts_s
             lines.append(
-                f"| {r.entities} | {r.threads} | {r.layout} | {r.scenario} | {r.prompt_tokens} | "
-                f"{r.evaluated_tokens} | {r.first_token_s:.2f} | {call} | {r.turn_s:.2f} | "
-                f"{r.preparing_s:.2f} | "
-                f"{r.checkpoint_bytes / 2**20:.1f}, {r.checkpoint_count} | "
-                f"{r.rss_bytes / 2**20:.0f} |"
+                f"| {r.entities} | {r.threads} | {r.scenario} | {r.prompt_tokens} | "
+                f"{r.evaluated_tokens}{disk} | {r.first_token_s:.2f}{notice} | {call} | {word} | "
+                f"{r.turn_s:.2f} | {p['thinking']:.2f} / {p['call sampled']:.2f} / "
+                f"{p['call forced']:.2f} | {r.call_sampled_tokens} / {r.call_forced_tokens} | "
+                f"{r.n_ctx} | {r.saved_prefix_bytes / 2**20:.1f} | {r.rss_bytes / 2**20:.0f} |"
             )
         lines.append("")
     return "\n".join(lines)
 
 
 def plot(results: list[TurnCost], path: Path) -> None:
-    """Evaluated tokens and time to first token against exposed entities, old vs new."""
+    """Where a command's time goes: one stacked bar per model, home size and turn."""
     import matplotlib as mpl
 
     mpl.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, (tokens_axis, time_axis) = plt.subplots(1, 2, figsize=(11, 4.5))
-    for model in dict.fromkeys(r.model for r in results):
-        for layout_name, style in (("old", "s--"), ("new", "o-")):
-            chosen = [
-                r
-                for r in results
-                if r.model == model and r.layout == layout_name and r.scenario != "first turn"
-            ]
-            sizes = sorted({r.entities for r in chosen})
-            if not sizes:
-                continue
-            evaluated = [
-                statistics.median(r.evaluated_tokens for r in chosen if r.entities == s)
-                for s in sizes
-            ]
-            ttft = [
-                statistics.median(r.first_token_s for r in chosen if r.entities == s) for s in sizes
-            ]
-            label = f"{model}, {layout_name} layout"
-            tokens_axis.plot(sizes, evaluated, style, label=label)
-            time_axis.plot(sizes, ttft, style, label=label)
-    for axis, ylabel in (
-        (tokens_axis, "evaluated prompt tokens per command"),
-        (time_axis, "time to first token (s)"),
-    ):
-        axis.set_xscale("log")
-        axis.set_yscale("log")
-        axis.set_xlabel("exposed entities")
-        axis.set_ylabel(ylabel)
-        axis.legend(fontsize=7)
-    figure.suptitle("Median over follow-up, new conversation and after-3-changes turns")
+    rows = [r for r in results if r.first_word_s is not None]
+    if not rows:
+        return
+    figure, axis = plt.subplots(figsize=(11, 0.32 * len(rows) + 1.6))
+    labels = [f"{r.model} {r.entities}: {r.scenario}" for r in rows]
+    left = [0.0] * len(rows)
+    for part in PARTS:
+        widths = [r.parts_s.get(part, 0.0) for r in rows]
+        axis.barh(labels, widths, left=left, label=part)
+        left = [a + b for a, b in zip(left, widths, strict=True)]
+    axis.invert_yaxis()
+    axis.set_xscale("symlog", linthresh=1.0)
+    axis.set_xlabel("seconds from the request to the first word of the answer")
+    axis.tick_params(axis="y", labelsize=7)
+    axis.legend(fontsize=7, loc="lower right")
+    figure.suptitle("Where a command's time goes (scripts/bench turn --homes)")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    figure.savefig(path, dpi=110)
     plt.close(figure)
 
 
 MARK_BEGIN = "<!-- home-turns:begin -->"
 MARK_END = "<!-- home-turns:end -->"
+RESULTS = "home_turns.json"
+PLOT = "home_turns.png"
 
 
 def merged(path: Path, results: list[TurnCost]) -> list[TurnCost]:
     """The rows of earlier runs in path, with those this run measured again replaced."""
     if not path.is_file():
         return results
-    fresh = {(r.model, r.entities, r.threads, r.layout, r.scenario) for r in results}
+    fresh = {(r.model, r.entities, r.threads, r.scenario) for r in results}
     kept: list[TurnCost] = []
     for row in json.loads(path.read_text(encoding="utf-8")):
         try:
             earlier = TurnCost(**row)
         except TypeError:
-            continue  # a row of an older format: measured again or dropped
-        key = (earlier.model, earlier.entities, earlier.threads, earlier.layout, earlier.scenario)
-        if key not in fresh:
+            continue  # a row of an older format (the retired layout comparison)
+        if earlier.scenario not in SCENARIOS:
+            continue
+        if (earlier.model, earlier.entities, earlier.threads, earlier.scenario) not in fresh:
             kept.append(earlier)
-    rows = kept + results
     order = {scenario: index for index, scenario in enumerate(SCENARIOS)}
-    return sorted(
-        rows,
-        key=lambda r: (r.model, r.entities, r.threads, LAYOUTS.index(r.layout), order[r.scenario]),
-    )
+    return sorted(kept + results, key=lambda r: (r.model, r.entities, r.threads, order[r.scenario]))
 
 
 def write_report(results: list[TurnCost], args: argparse.Namespace) -> Path:
     """Put the section (and its plot) into <out>/benchmarks.md, replacing an older one."""
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    results = merged(out / "home_turns.json", results)
-    (out / "home_turns.json").write_text(
+    results = merged(out / RESULTS, results)
+    (out / RESULTS).write_text(
         json.dumps([asdict(r) for r in results], indent=2) + "\n", encoding="utf-8"
     )
-    plot(results, out / "home_turns.png")
+    plot(results, out / PLOT)
     section = (
         f"{MARK_BEGIN}\n{markdown(results, args)}\n"
-        "![Evaluated tokens and time to first token, old vs new layout](home_turns.png)\n"
+        f"![Where a command's time goes]({PLOT})\n"
         f"{MARK_END}\n"
     )
     report = out / "benchmarks.md"
@@ -578,16 +482,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--models",
         type=lambda text: text.split(","),
-        default=["twin-q8_0", "twin-q4_k_m", "gemma"],
+        default=["twin-q4_k_m"],
         help="with --homes: models (twin-q8_0, twin-q4_k_m, gemma, qwen35, or paths)",
     )
     parser.add_argument(
-        "--layouts",
-        type=lambda text: [layout for layout in text.split(",") if layout in LAYOUTS],
-        default=list(LAYOUTS),
-        help="with --homes: prompt layouts (old,new)",
+        "--context-size", type=int, help="with --homes: a fixed context (default: automatic)"
     )
-    parser.add_argument("--context-size", type=int, help="with --homes: context (default by size)")
     parser.add_argument("--out", type=Path, default=Path("reports"), help="with --homes")
 
 

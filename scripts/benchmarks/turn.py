@@ -42,7 +42,7 @@ import argparse
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 import contextlib
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 import json
 from pathlib import Path
@@ -82,7 +82,6 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallFailed,
     ToolCallParsed,
 )
-from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.turn import agent as agent_module
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import (
@@ -100,6 +99,7 @@ from testing.hass_runner import HarnessError, async_home_assistant, configure_lo
 from testing.llama_server import missing_server_dependencies, running_llama_server
 from testing.models import SHORTCUTS, ModelFileError, resolve_model
 from testing.real_llama_server import missing_llama_server, running_real_llama_server
+from testing.steering import CallAfterReasoning, first_round_of_turn
 from testing.turn import TurnRecord, async_run_turn
 
 from . import home_turns
@@ -185,25 +185,6 @@ def agent_options(args: argparse.Namespace) -> dict[str, Any]:
         CONF_MAX_TOKENS: args.max_tokens,
         CONF_THINKING_BUDGET: args.thinking_budget,
     }
-
-
-@contextlib.contextmanager
-def forced_first_call(enabled: bool) -> Iterator[None]:
-    """Continue the first round of each turn after `<tool_call>`."""
-    if not enabled:
-        yield
-        return
-
-    def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        request = GenerationRequest(*args, **kwargs)
-        conversation = request.prompt
-        first = (
-            not isinstance(conversation, Conversation) or conversation.messages[-1].role == "user"
-        )
-        return replace(request, force_tool_call=first)
-
-    with patch.object(agent_module, "GenerationRequest", build):
-        yield
 
 
 class _Clock:
@@ -295,16 +276,19 @@ async def run_turns(
     its dynamic part differs as in real use and no engine reuses a whole previous prompt.
     """
     user_id = await async_create_person(handle.hass, f"Bench user {result.engine}")
-    with forced_first_call(args.force_call):
-        for number in range(args.runs + 1):
-            rounds: list[RoundTiming] = []
-            with (
-                timed_events(handle, rounds),
-                patch.object(agent_module, "dt_util", _Clock(timedelta(minutes=number))),
-            ):
-                record = await async_run_turn(handle, args.sentence, user_id=user_id)
-            if number:
-                result.turns.append(figures(record, rounds, server=server))
+    if args.force_call:
+        # The first round of each turn continues after `<tool_call>` (testing/steering.py).
+        handle.worker.steering = CallAfterReasoning(wants=first_round_of_turn)
+    await handle.hass.async_block_till_done(wait_background_tasks=True)  # the warm-up
+    for number in range(args.runs + 1):
+        rounds: list[RoundTiming] = []
+        with (
+            timed_events(handle, rounds),
+            patch.object(agent_module, "dt_util", _Clock(timedelta(minutes=number))),
+        ):
+            record = await async_run_turn(handle, args.sentence, user_id=user_id)
+        if number:
+            result.turns.append(figures(record, rounds, server=server))
 
 
 def gguf_chat_template(path: Path) -> ChatTemplate | None:

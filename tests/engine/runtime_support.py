@@ -153,6 +153,9 @@ class RecordingModel(LoadedModel):
         self.script: list[int] = []
         # The logits the first token of the last generation was sampled from.
         self.first_logits: npt.NDArray[np.float32] | None = None
+        # The logits each sampled token was drawn from, when record_logits is set.
+        self.record_logits = False
+        self.logits: list[bytes] = []
         self._watched: threading.Event | None = None
         self._banned = tokens_of(self, endless=endless, never=never)
 
@@ -165,6 +168,7 @@ class RecordingModel(LoadedModel):
         """Generate, recording the sampled tokens of this request only."""
         self.sampled = []
         self.sampled_after_cancel = 0
+        self.logits = []
         self._watched = cancel
         return super().generate(request, cancel, on_event)
 
@@ -173,18 +177,17 @@ class RecordingModel(LoadedModel):
         static_prompt: str,
         dynamic_prompt: str,
         checkpoint_at: int | None = None,
-        *,
-        background: bool = False,
+        **options: Any,
     ) -> GenerationStats:
         """Count prompt evaluations."""
         self.prompt_evaluations += 1
-        return super().evaluate_prompt(
-            static_prompt, dynamic_prompt, checkpoint_at, background=background
-        )
+        return super().evaluate_prompt(static_prompt, dynamic_prompt, checkpoint_at, **options)
 
     def sample_next(self, sampler: TokenSampler, *, grammar: bool) -> int:
         """Sample and record the token, noting whether the caller had already cancelled."""
         logits = next_logits(self)
+        if self.record_logits:
+            self.logits.append(logits.tobytes())
         if not self.sampled:
             self.first_logits = logits.copy()
         if not grammar:

@@ -27,7 +27,13 @@ from custom_components.local_agent.engine.chat_format import (
 )
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.generation import AnswerEnd
-from custom_components.local_agent.engine.markup import TURN_MARKERS, format_value
+from custom_components.local_agent.engine.markup import (
+    TURN_MARKERS,
+    escape_message,
+    escape_text,
+    escape_tools,
+    format_value,
+)
 from custom_components.local_agent.engine.tool_calls import ParseEvent, TextDelta, ToolCallFailed
 from custom_components.local_agent.engine.types import (
     Conversation,
@@ -385,10 +391,12 @@ def test_split_invariant(
         )
 
     parts = split(dynamic_system, history)
-    system = Message("system", static_system + "\n\n" + dynamic_system)
-    full = render_prompt(bundled, [system, *history], tools, enable_thinking=enable_thinking)
+    # render_split escapes every text (markup.py) before it renders; render_prompt does not.
+    system = Message("system", escape_text(static_system) + "\n\n" + escape_text(dynamic_system))
+    messages = [system, *map(escape_message, history)]
+    full = render_prompt(bundled, messages, escape_tools(tools), enable_thinking=enable_thinking)
     assert parts.static + parts.dynamic == full
-    assert parts.static.endswith(static_system.lstrip() + "\n\n")
+    assert parts.static.endswith(escape_text(static_system).lstrip() + "\n\n")
     other = split(other_dynamic, other_history)
     assert other.static == parts.static
     assert other.static_key == parts.static_key

@@ -53,6 +53,7 @@ from custom_components.local_agent.engine.tool_calls import (
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
 from testing.any_tokens import longest_answer_tokens, longest_call_tokens
 from testing.model_files import llama_threads
+from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning
 
 from .runtime_support import (
     DYNAMIC_SYSTEM,
@@ -193,11 +194,12 @@ def test_tool_loop_append_evaluates_only_the_new_tokens(open_runtime: OpenRuntim
     """
     parts = prompt_parts("Turn on the kitchen light")
     runtime = open_runtime(endless=True)
-    # Room for the reasoning and the first call, however long the grammar lets it be.
-    room = 5 + longest_call_tokens(TOOLS)
-    first, _ = _generate(
-        runtime, make_request(parts, force_tool_call=True, thinking_budget=5, max_tokens=room)
-    )
+    runtime.steering = CallAfterReasoning()
+    # Room for the reasoning, the steered "<tool_call>" and the first call, however long the
+    # grammar lets it be.
+    room = 5 + STEERED_CALL_TOKENS + longest_call_tokens(TOOLS)
+    first, _ = _generate(runtime, make_request(parts, thinking_budget=5, max_tokens=room))
+    runtime.steering = None
     assert _calls(first)
     follow_up = PromptParts(parts.static, parts.dynamic + first.text + TOOL_RESPONSE)
     whole = runtime.tokenize(follow_up.static, add_bos=True) + runtime.tokenize(
@@ -448,12 +450,12 @@ def _forced_calls(
     runtime: LoadedModel, *, constrain: bool, max_tokens: int
 ) -> list[GenerationOutput]:
     parts = prompt_parts("Turn on the kitchen light")
+    runtime.steering = CallAfterReasoning()
     return [
         runtime.generate(
             make_request(
                 parts,
                 sampling=SamplingSettings(seed=seed),  # the model card's sampling
-                force_tool_call=True,
                 thinking_budget=8,
                 max_tokens=max_tokens,
                 constrain_tool_calls=constrain,
@@ -464,33 +466,58 @@ def _forced_calls(
 
 
 def test_grammar_keeps_every_sampled_call_valid(open_runtime: OpenRuntime) -> None:
-    # A model that never ends inside its reasoning (the call is forced after it), and room for
+    # A model that never ends inside its reasoning (the call is steered after it), and room for
     # the reasoning and every call the grammar allows, as long as it lets them be.
     outputs = _forced_calls(
-        open_runtime(endless=True), constrain=True, max_tokens=8 + longest_answer_tokens(TOOLS)
+        open_runtime(endless=True),
+        constrain=True,
+        max_tokens=8 + STEERED_CALL_TOKENS + longest_answer_tokens(TOOLS),
     )
-    names: set[str] = set()
     for output in outputs:
         assert not _of_type(output.events, ToolCallFailed), output.text
         calls = _calls(output)
-        assert calls, output.text  # force_tool_call opened one, the grammar finished it
+        assert calls, output.text  # the steering opened one, the grammar finished it
         for call in calls:
             check_call(call)
-            names.add(call.name)
         assert output.stats.finish_reason == "stop"  # after the calls only the end is allowed
-    assert len(names) >= 2  # sampling explores; the grammar is not stuck on one path
+        # Every call has markup the grammar fixes ("\n<function=" at least): appended, not sampled.
+        assert output.stats.call_forced_tokens > 0
+
+
+def test_forced_call_text_is_evaluated_in_batches(open_runtime: OpenRuntime) -> None:
+    """Jump-forward decoding: a call costs fewer evaluations than it has tokens."""
+    runtime = open_runtime()
+    runtime.steering = CallAfterReasoning()
+    evaluations: list[int] = []
+    append = runtime.append
+
+    def counted(tokens: Sequence[int]) -> None:
+        evaluations.append(len(tokens))
+        append(tokens)
+
+    runtime.append = counted  # type: ignore[method-assign]
+    # Room for the longest call the grammar allows: a random model may write any of them.
+    output = runtime.generate(
+        make_request(prompt_parts("hello"), thinking_budget=0, max_tokens=400)
+    )
+    stats = output.stats
+    assert _calls(output)
+    batches = [n for n in evaluations if n > 1]
+    # The budget's "</think>" and the call's forced stretches; each sampled token alone.
+    assert sum(batches) >= stats.call_forced_tokens > 0
+    assert len(evaluations) < stats.generated_tokens + stats.call_forced_tokens
 
 
 def test_a_call_the_model_opens_in_its_reasoning_is_not_opened_twice(
     open_runtime: OpenRuntime,
 ) -> None:
-    """`<tool_call>` ends the reasoning and opens the call the request would have forced."""
+    """`<tool_call>` ends the reasoning and opens the call the steering would have opened."""
     runtime = open_runtime(endless=True)
     runtime.script = runtime.tokenize("Let me call. <tool_call>", add_bos=False)
+    runtime.steering = CallAfterReasoning()
     output = runtime.generate(
         make_request(
             prompt_parts("Turn on the kitchen light"),
-            force_tool_call=True,
             thinking_budget=64,
             max_tokens=64 + longest_answer_tokens(TOOLS),
         )
@@ -799,7 +826,11 @@ def _joined[E: ReasoningDelta | TextDelta](events: Sequence[ParseEvent], kind: t
         ("hello", {"thinking_budget": 5}, TextDelta),
         (
             "Turn on the kitchen light",
-            {"thinking_budget": 5, "force_tool_call": True, "max_tokens": 5 + FIRST_CALL},
+            {
+                "thinking_budget": 5,
+                "steering": CallAfterReasoning(),
+                "max_tokens": 5 + STEERED_CALL_TOKENS + FIRST_CALL,
+            },
             ToolCallParsed,
         ),
     ],
@@ -809,9 +840,10 @@ def test_streamed_events_match_the_parsed_output(
     open_runtime: OpenRuntime, user: str, overrides: dict[str, Any], answer: type[ParseEvent]
 ) -> None:
     received: list[ParseEvent] = []
-    output = open_runtime(endless=True, never=MARKUP).generate(
-        make_request(prompt_parts(user), **overrides), on_event=received.append
-    )
+    runtime = open_runtime(endless=True, never=MARKUP)
+    fields = dict(overrides)
+    runtime.steering = fields.pop("steering", None)
+    output = runtime.generate(make_request(prompt_parts(user), **fields), on_event=received.append)
     assert received == output.events
     kinds = [type(event) for event in received]
     assert answer in kinds

@@ -48,6 +48,7 @@ from testing.fake_openai import (
     tool_call_delta,
 )
 from testing.llama_server import free_port
+from testing.steering import CallAfterReasoning
 
 LIGHT = ToolSpec(
     name="light",
@@ -176,7 +177,7 @@ async def test_completions_call_continues_with_the_grammar(
     ]
 
 
-async def test_force_tool_call_opens_the_call_after_the_reasoning(
+async def test_a_steering_opens_the_call_after_the_reasoning(
     fake: FakeOpenAI, session: aiohttp.ClientSession
 ) -> None:
     fake.will_stream(
@@ -184,8 +185,9 @@ async def test_force_tool_call_opens_the_call_after_the_reasoning(
         [text_chunk("\n<function=light>\n</function>\n</tool_call>", finish="stop")],
     )
     worker = await ServerWorker.connect(session, settings(fake.url))
+    worker.steering = CallAfterReasoning()
 
-    events, _output = await generate(worker, request(force_tool_call=True))
+    events, _output = await generate(worker, request())
 
     assert fake.requests[1]["prompt"] == PROMPT + "hm</think>\n\n<tool_call>"
     failed = [event for event in events if isinstance(event, ToolCallFailed)]

@@ -23,6 +23,7 @@ from custom_components.local_agent.engine.local.llama import (
     BACKGROUND_BATCH,
     GenerationOutput,
     GenerationRequest,
+    GenerationStats,
     LoadedModel,
 )
 from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
@@ -232,26 +233,32 @@ class PreparingModel(TrackingRuntime):
         self.preparing = threading.Event()
         self.prepare_ended: list[str] = []
 
-    def _decode(self, tokens: Sequence[int], *, background: bool = False) -> None:
+    def _decode(self, tokens: Sequence[int], *, background: bool = False, **options: Any) -> None:
         """Slow background batches down (10 ms each), so that a request surely meets one."""
         if not background:
-            super()._decode(tokens)
+            super()._decode(tokens, **options)
             return
         for start in range(0, len(tokens), BACKGROUND_BATCH):
             time.sleep(0.01)
-            super()._decode(tokens[start : start + BACKGROUND_BATCH], background=True)
+            chunk = tokens[start : start + BACKGROUND_BATCH]
+            super()._decode(chunk, background=True, **options)
 
     def prepare(
-        self, conversation: Conversation, tools: Sequence[ToolSpec], cancel: threading.Event
-    ) -> None:
+        self,
+        conversation: Conversation,
+        tools: Sequence[ToolSpec],
+        cancel: threading.Event,
+        **options: Any,
+    ) -> GenerationStats | None:
         """Prepare, noting whether it ran to its end."""
         self.preparing.set()
         try:
-            super().prepare(conversation, tools, cancel)
+            stats = super().prepare(conversation, tools, cancel, **options)
         except GenerationCancelledError:
             self.prepare_ended.append("stopped")
             raise
         self.prepare_ended.append("done")
+        return stats
 
 
 async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_path: Path) -> None:

@@ -25,6 +25,13 @@ def product_file(code: CodeType | None) -> str | None:
     return str(Path(code.co_filename).relative_to(PACKAGE))
 
 
+def _fires_an_event(code: CodeType) -> bool:
+    """Whether this is Home Assistant's event bus handing an event to its listeners."""
+    return code.co_name == "async_fire_internal" and code.co_filename.endswith(
+        "homeassistant/core.py"
+    )
+
+
 @dataclass
 class CallPath:
     """The product files entered, in order of first entry, who called whom, and re-entries.
@@ -46,6 +53,8 @@ class CallPath:
         rooted = frame.f_code in self.roots
         below = frame.f_back
         while below is not None:
+            if not rooted and _fires_an_event(below.f_code):
+                return  # a listener the call's state change woke up, not the call's own path
             rooted = rooted or below.f_code in self.roots
             if (name := product_file(below.f_code)) is not None:
                 stack.append(name)

@@ -13,11 +13,13 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUs
 
 from custom_components.local_agent.const import (
     CONF_MODEL_PATH,
+    CONF_MODEL_PHRASES_ANSWERS,
     CONF_THREADS,
     DOMAIN,
     EVENT_ACTION,
     SUBENTRY_CONVERSATION,
 )
+from custom_components.local_agent.engine.generation import Steering
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import ToolCall
@@ -41,8 +43,25 @@ from .scripted_model import ScriptedWorker
 
 
 @pytest.fixture(autouse=True)
-async def home_assistant_ready(hass: HomeAssistant, enable_custom_integrations: None) -> None:
-    """Load custom_components/local_agent and the core integration conversation relies on."""
+async def home_assistant_ready(
+    hass: HomeAssistant,
+    enable_custom_integrations: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Load custom_components/local_agent and the core integration conversation relies on.
+
+    What the integration writes under <config>/local_agent (models, saved prefixes) goes to
+    the test's own folder: the test config folder is in the shared virtual environment.
+    """
+    config_path = hass.config.path
+
+    def path(*parts: str) -> str:
+        if parts[:1] == (DOMAIN,):
+            return str(tmp_path.joinpath("config", *parts))
+        return config_path(*parts)
+
+    monkeypatch.setattr(hass.config, "path", path)
     assert await async_setup_component(hass, "homeassistant", {})
 
 
@@ -97,6 +116,10 @@ class Agent:
 
     def chat_log_text(self, result: conversation.ConversationResult) -> str:
         return result.response.speech["plain"]["speech"]
+
+    def steer(self, steering: Steering | None) -> None:
+        """Make the model write what the steering says (testing/steering.py)."""
+        self.entry.runtime_data.worker.steering = steering
 
 
 async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:
@@ -183,6 +206,17 @@ async def scripted_agent(
 ) -> Agent:
     """An agent on the demo home whose model writes what the test scripts."""
     return await async_setup_agent(hass, scripted_worker.info.path)
+
+
+@pytest.fixture
+async def phrasing_agent(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> Agent:
+    """The scripted agent with "let the model phrase every answer" on: a model round follows
+    every call, a plain action's too (tests of the tool loop itself)."""
+    return await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_MODEL_PHRASES_ANSWERS: True}
+    )
 
 
 def state(hass: HomeAssistant, entity_id: str) -> str:

@@ -451,7 +451,7 @@ async def test_every_action_of_our_tools_on_every_sensitive_entity_waits_for_yes
     specs = (await async_build_home_tools(hass)).specs
     tried: list[tuple[str, str, str]] = []
     for spec in specs:
-        properties = spec.parameters["properties"]
+        properties = spec.enforced_parameters["properties"]  # the ids the grammar allows
         if "action" not in properties:
             continue  # get_state: read-only
         targets = [

@@ -27,7 +27,7 @@ def last_tool_result(request: GenerationRequest) -> str:
 
 
 async def test_call_is_executed_and_answer_spoken(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     assert state(hass, "light.kitchen_lights") == "on"
     scripted_worker.will_write(
@@ -35,7 +35,7 @@ async def test_call_is_executed_and_answer_spoken(
         answer("The kitchen light is off."),
     )
 
-    result = await scripted_agent.ask("turn off the kitchen light")
+    result = await phrasing_agent.ask("turn off the kitchen light")
 
     assert state(hass, "light.kitchen_lights") == "off"
     assert speech(result) == "The kitchen light is off."
@@ -182,7 +182,7 @@ async def test_a_name_inside_an_exposed_entitys_name_is_no_hint(
     ],
 )
 async def test_the_models_answer_alone_when_something_was_done(
-    scripted_agent: Agent,
+    phrasing_agent: Agent,
     scripted_worker: ScriptedWorker,
     sentence: str,
     outputs: list[str],
@@ -190,7 +190,7 @@ async def test_the_models_answer_alone_when_something_was_done(
 ) -> None:
     scripted_worker.will_write(*(answer(output) for output in outputs))
 
-    result = await scripted_agent.ask(sentence)
+    result = await phrasing_agent.ask(sentence)
 
     assert speech(result) == spoken
 
@@ -220,7 +220,7 @@ async def test_unknown_tool_and_unknown_action_are_tool_errors(
 
 
 async def test_wrong_argument_type_is_corrected_after_validation_error(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     scripted_worker.will_write(
         answer(
@@ -230,7 +230,7 @@ async def test_wrong_argument_type_is_corrected_after_validation_error(
         answer("The bed light is at half brightness."),
     )
 
-    result = await scripted_agent.ask("bed light to fifty percent")
+    result = await phrasing_agent.ask("bed light to fifty percent")
 
     error = last_tool_result(scripted_worker.requests[1])
     assert "brightness_pct" in error
@@ -243,7 +243,7 @@ async def test_wrong_argument_type_is_corrected_after_validation_error(
 
 
 async def test_several_calls_in_one_answer(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     scripted_worker.will_write(
         answer(
@@ -254,7 +254,7 @@ async def test_several_calls_in_one_answer(
         answer("Both are off."),
     )
 
-    await scripted_agent.ask("turn off the kitchen light and the AC")
+    await phrasing_agent.ask("turn off the kitchen light and the AC")
 
     assert state(hass, "light.kitchen_lights") == "off"
     assert state(hass, "switch.ac") == "off"
@@ -264,19 +264,19 @@ async def test_several_calls_in_one_answer(
 
 
 async def test_tool_loop_stops_at_the_round_limit(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     toggle = answer(call("switch", action="toggle", entity_id="switch.ac"))
     scripted_worker.will_write(*([toggle] * 10))
 
-    result = await scripted_agent.ask("keep toggling the AC")
+    result = await phrasing_agent.ask("keep toggling the AC")
 
     assert len(scripted_worker.requests) == 4
     assert "4 steps" in speech(result)
 
 
 async def test_follow_up_turn_sees_history(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     scripted_worker.will_write(
         answer(call("light", action="turn_off", entity_id="light.bed_light")),
@@ -285,8 +285,8 @@ async def test_follow_up_turn_sees_history(
         answer("The kitchen light is off too."),
     )
 
-    first = await scripted_agent.ask("turn off the bed light")
-    second = await scripted_agent.ask("and the kitchen too", conversation_id=first.conversation_id)
+    first = await phrasing_agent.ask("turn off the bed light")
+    second = await phrasing_agent.ask("and the kitchen too", conversation_id=first.conversation_id)
 
     assert speech(second) == "The kitchen light is off too."
     follow_up_prompt = scripted_worker.requests[2].dynamic_prompt
@@ -297,7 +297,7 @@ async def test_follow_up_turn_sees_history(
 
 
 async def test_automation_request_through_conversation_process(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     assert await async_setup_component(hass, "conversation", {})
     scripted_worker.will_write(
@@ -308,7 +308,7 @@ async def test_automation_request_through_conversation_process(
     response = await hass.services.async_call(
         "conversation",
         "process",
-        {"text": "turn off the AC", "agent_id": scripted_agent.entity_id},
+        {"text": "turn off the AC", "agent_id": phrasing_agent.entity_id},
         blocking=True,
         return_response=True,
         context=Context(),

@@ -2,52 +2,47 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from custom_components.local_agent.const import CONF_TEMPERATURE, CONF_THINKING_BUDGET
-from custom_components.local_agent.engine.local.llama import GenerationRequest
-from custom_components.local_agent.turn import agent as agent_module
+from custom_components.local_agent.const import (
+    CONF_MAX_TOKENS,
+    CONF_TEMPERATURE,
+    CONF_THINKING_BUDGET,
+)
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from testing.any_tokens import CUT_OFF
+from testing.steering import CallAfterReasoning, only_first
 
 from .conftest import async_setup_agent
 
 
 @pytest.fixture
-def first_round_forces_a_call(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
-    """Make the random-weight model open a tool call in its first answer (tool_choice=required).
+def first_round_forces_a_call() -> CallAfterReasoning:
+    """Make the random-weight model open a tool call in its first answer.
 
     The grammar then decides everything it writes inside the call. 160 tokens leave room for
     the reasoning and a call's name, not for the longest call the grammar allows (sampling under
     the demo home's grammar is slow): a call may be cut off, and is then refused.
     """
-    made: list[GenerationRequest] = []
-
-    def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        request = GenerationRequest(*args, **kwargs)
-        request = replace(request, force_tool_call=not made, max_tokens=160)
-        made.append(request)
-        return request
-
-    monkeypatch.setattr(agent_module, "GenerationRequest", build)
-    return made
+    return CallAfterReasoning(wants=only_first())
 
 
 async def test_random_qwen35_model_call_is_parsed_validated_and_answered(
     hass: HomeAssistant,
     demo_home: None,
     qwen35_model_path: Path,
-    first_round_forces_a_call: list[GenerationRequest],
+    first_round_forces_a_call: CallAfterReasoning,
 ) -> None:
     agent = await async_setup_agent(
-        hass, qwen35_model_path, **{CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 8}
+        hass,
+        qwen35_model_path,
+        **{CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 8, CONF_MAX_TOKENS: 160},
     )
+    agent.steer(first_round_forces_a_call)
 
     result = await agent.ask("turn on the kitchen light")
 
@@ -61,7 +56,7 @@ async def test_random_qwen35_model_call_is_parsed_validated_and_answered(
     ]
     results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
     assert calls, "the grammar-constrained model wrote no call"
-    offered = {spec.name for spec in first_round_forces_a_call[0].tools}
+    offered = {spec.name for spec in first_round_forces_a_call.steered[0].tools}
     assert calls[0].tool_name in offered
     assert len(results) == len(calls)
     for call, result in zip(calls, results, strict=True):

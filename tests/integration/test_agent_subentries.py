@@ -193,6 +193,7 @@ async def test_agent_form_has_sections_and_stores_flat_data(
         "home_tools": False,
         "llm_hass_api": ["assist"],
         "max_tool_rounds": 3,
+        "model_phrases_answers": True,
     }
     model = {
         "thinking": False,

@@ -31,7 +31,7 @@ async def test_the_demo_asks_before_it_unlocks_and_unlocks_on_yes(
     assert state(hass, "lock.front_door") == "unlocked"
 
     light = await agent.ask("turn off the kitchen lights", context=person)
-    assert speech(light) == "Done."
+    assert speech(light) == "Turned off Kitchen Lights."  # said by the agent, not the model
     assert state(hass, "light.kitchen_lights") == "off"
 
     other = await agent.ask("what is the meaning of life?", context=person)

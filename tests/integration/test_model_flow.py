@@ -15,6 +15,7 @@ from unittest.mock import patch
 import pytest
 
 from custom_components.local_agent.const import CONF_BACKEND, CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
 from homeassistant import config_entries
@@ -224,8 +225,14 @@ async def test_unreachable_hub_is_shown(
 
 
 async def test_reconfigure_changes_the_model_file(
-    hass: HomeAssistant, qwen35_model_path: Path, tmp_path: Path, content: bytes
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+    content: bytes,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Every task shows its step, however fast this machine runs it.
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
     agent = await async_setup_agent(hass, qwen35_model_path)
     other = tmp_path / "other.gguf"
     await hass.async_add_executor_job(other.write_bytes, content)

@@ -61,7 +61,7 @@ async def test_state_changed_between_turns_is_listed_with_the_current_state(
 ) -> None:
     scripted_worker.will_write(answer("Hello."), answer("It is off."), answer("Still off."))
     first = await scripted_agent.ask("hello")
-    kitchen = "- light.kitchen_lights (aliases: cooking light): on; brightness_pct=71"
+    kitchen = "\nlight.kitchen_lights (aliases: cooking light): on; brightness_pct=71"
     assert kitchen in scripted_worker.requests[0].static_prompt
 
     await turn_off(hass, "light.kitchen_lights")
@@ -94,24 +94,24 @@ async def test_state_back_to_its_listed_value_is_listed_again(
     # As the home list says, but an earlier message said "off": listed again.
     listed = "- light.kitchen_lights: on; brightness_pct=71"
     assert listed in last_user_message(three)
-    assert "- light.kitchen_lights (aliases: cooking light): on; brightness_pct=71" in (
+    assert "\nlight.kitchen_lights (aliases: cooking light): on; brightness_pct=71" in (
         one.static_prompt
     )
 
 
 async def test_an_entity_a_tool_acted_on_is_listed_in_the_next_turn(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     scripted_worker.will_write(
         answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
         answer("Off."),
         answer("It is on."),
     )
-    first = await scripted_agent.ask("turn off the kitchen light")
+    first = await phrasing_agent.ask("turn off the kitchen light")
     await hass.services.async_call(
         "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
-    await scripted_agent.ask("is it on?", conversation_id=first.conversation_id)
+    await phrasing_agent.ask("is it on?", conversation_id=first.conversation_id)
 
     third = scripted_worker.requests[2]
     assert "- light.kitchen_lights: on" in last_user_message(third)
@@ -121,15 +121,15 @@ async def test_an_entity_a_tool_acted_on_is_listed_in_the_next_turn(
 
 
 async def test_an_entity_a_tool_acted_on_is_not_repeated_while_its_result_holds(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     scripted_worker.will_write(
         answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
         answer("Off."),
         answer("It is off."),
     )
-    first = await scripted_agent.ask("turn off the kitchen light")
-    await scripted_agent.ask("is it off?", conversation_id=first.conversation_id)
+    first = await phrasing_agent.ask("turn off the kitchen light")
+    await phrasing_agent.ask("is it off?", conversation_id=first.conversation_id)
 
     third = scripted_worker.requests[2]
     # The tool result showed "off" (with the other lights' states as they are): nothing new.
@@ -138,7 +138,7 @@ async def test_an_entity_a_tool_acted_on_is_not_repeated_while_its_result_holds(
 
 
 async def test_the_engine_prepares_the_start_of_the_next_turn(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     scripted_worker.will_write(
         answer(
@@ -148,10 +148,10 @@ async def test_the_engine_prepares_the_start_of_the_next_turn(
         answer("Off."),
         answer("Yes."),
     )
-    first = await scripted_agent.ask("turn off the kitchen light")
+    first = await phrasing_agent.ask("turn off the kitchen light")
     await hass.async_block_till_done(wait_background_tasks=True)
     static, prepared = scripted_worker.prepared[-1]
-    await scripted_agent.ask("is it off?", conversation_id=first.conversation_id)
+    await phrasing_agent.ask("is it off?", conversation_id=first.conversation_id)
 
     one, two, three = scripted_worker.requests
     assert three.static_prompt == static == one.static_prompt
@@ -179,9 +179,9 @@ async def test_renamed_entity_changes_the_home_list(
     await scripted_agent.ask("hello again", conversation_id=first.conversation_id)
 
     one, two = scripted_worker.requests
-    assert "- light.bed_light: off" in one.static_prompt
+    assert "\nlight.bed_light: off" in one.static_prompt
     assert "Reading Lamp" not in one.static_prompt
-    assert "- light.bed_light 'Reading Lamp': off" in two.static_prompt
+    assert "\nlight.bed_light 'Reading Lamp': off" in two.static_prompt
 
 
 async def test_exposed_and_unexposed_between_turns(
@@ -196,10 +196,10 @@ async def test_exposed_and_unexposed_between_turns(
     await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
 
     one, two, three = scripted_worker.requests
-    assert f"- {NOT_EXPOSED}" not in one.static_prompt
-    assert f"- {NOT_EXPOSED}" in two.static_prompt
-    assert f"- {NOT_EXPOSED}" not in three.static_prompt
-    assert "- light.bed_light" not in three.static_prompt
+    assert f"\n{NOT_EXPOSED}" not in one.static_prompt
+    assert f"\n{NOT_EXPOSED}" in two.static_prompt
+    assert f"\n{NOT_EXPOSED}" not in three.static_prompt
+    assert "\nlight.bed_light" not in three.static_prompt
     assert "- light.bed_light" not in last_user_message(three)
 
 
@@ -222,8 +222,8 @@ async def test_many_changes_take_the_home_list_again(
     one, two, three = scripted_worker.requests
     assert two.static_prompt == one.static_prompt
     assert three.static_prompt != one.static_prompt
-    assert "- light.kitchen_lights (aliases: cooking light): off" in three.static_prompt
-    assert "- light.bed_light: on" in three.static_prompt
+    assert "\nlight.kitchen_lights (aliases: cooking light): off" in three.static_prompt
+    assert "\nlight.bed_light: on" in three.static_prompt
     # The older message said the kitchen light was off and the new list agrees.
     assert "Changed since" not in last_user_message(three)
 

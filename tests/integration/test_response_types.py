@@ -152,7 +152,7 @@ async def test_a_wrong_pin_is_an_error(
 
 
 async def test_model_failure_and_round_limit_are_errors(
-    scripted_agent: Agent, scripted_worker: ScriptedWorker
+    phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     def fail(_request: GenerationRequest) -> str:
         raise EngineError("the model went away")
@@ -160,8 +160,8 @@ async def test_model_failure_and_round_limit_are_errors(
     toggle = answer(call("switch", action="toggle", entity_id="switch.ac"))
     scripted_worker.will_write(fail, *([toggle] * 4))
 
-    failed = await scripted_agent.ask("turn on the AC")
-    looping = await scripted_agent.ask("keep toggling the AC")
+    failed = await phrasing_agent.ask("turn on the AC")
+    looping = await phrasing_agent.ask("keep toggling the AC")
 
     assert "the model went away" in speech(failed)
     assert kind(failed) == (ERROR, FAILED_TO_HANDLE)

@@ -84,7 +84,7 @@ def requirements(installer: MagicMock) -> list[str]:
 
 
 def offline_folder(hass: HomeAssistant) -> Path:
-    return Path(hass.config.path("local_agent", "wheels"))
+    return Path(hass.config.config_dir, "local_agent", "wheels")
 
 
 def put_wheels(folder: Path, *names: str) -> None:
@@ -194,7 +194,7 @@ async def test_the_repair_installs_the_published_wheel_and_reloads(
         "size": "11 MB",
         "platform": "musllinux_1_2_x86_64",
         "source": PUBLISHED,
-        "folder": hass.config.path("local_agent", "wheels"),
+        "folder": str(offline_folder(hass)),
     }
     assert done["result"]["type"] == "create_entry"
     assert requirements(installer) == [f"llama-cpp-python @ {PUBLISHED}"]
@@ -249,7 +249,7 @@ async def test_a_failed_install_says_where_an_offline_wheel_goes(
     assert done["result"]["type"] == "abort"
     assert done["result"]["reason"] == "install_failed"
     placeholders = done["result"]["description_placeholders"]
-    assert placeholders["folder"] == hass.config.path("local_agent", "wheels")
+    assert placeholders["folder"] == str(offline_folder(hass))
     assert ir.async_get(hass).async_get_issue(DOMAIN, RUNTIME_ISSUE) is not None
     assert entry.state is ConfigEntryState.SETUP_ERROR
 

@@ -39,7 +39,9 @@ async def test_specs_cover_exposed_domains_and_entities_only(
 ) -> None:
     assert tools.tool_names == ["climate", "cover", "light", "lock", "switch", "update", GET_STATE]
     light = next(spec for spec in tools.specs if spec.name == "light")
-    entity_choice = light.parameters["properties"]["entity_id"]["anyOf"][0]
+    # The prompt names each id once (in the home list); the call grammar holds it to them.
+    assert light.parameters["properties"]["entity_id"]["anyOf"][0] == {"type": "string"}
+    entity_choice = light.enforced_parameters["properties"]["entity_id"]["anyOf"][0]
     assert entity_choice["enum"] == ["light.bed_light", "light.kitchen_lights"]
     assert light.parameters["properties"]["action"]["enum"] == ["toggle", "turn_off", "turn_on"]
     assert light.parameters["required"] == ["action", "entity_id"]
@@ -54,7 +56,7 @@ async def test_specs_cover_exposed_domains_and_entities_only(
     changed = await async_build_home_tools(hass)
     assert "switch" not in changed.tool_names
     light = next(spec for spec in changed.specs if spec.name == "light")
-    assert light.parameters["properties"]["entity_id"]["anyOf"][0]["enum"] == [
+    assert light.enforced_parameters["properties"]["entity_id"]["anyOf"][0]["enum"] == [
         "light.kitchen_lights"
     ]
 
@@ -100,12 +102,12 @@ async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> Non
     overview = grouped_text(tools.lines())
     kitchen, _, rest = overview.partition("\nNo area:\n")
     # Names the entity id already says are left out; so are option lists and false flags.
-    assert kitchen.startswith("Kitchen:\n- light.kitchen_lights (aliases: cooking light): on")
+    assert kitchen.startswith("Kitchen:\nlight.kitchen_lights (aliases: cooking light): on")
     assert "brightness_pct=71" in kitchen
-    assert "- climate.hvac: cool; current_temperature=22, temperature=21" in rest
+    assert rest.startswith("climate.hvac: cool; current_temperature=22, temperature=21")
     assert "hvac_modes" not in rest
-    assert "- cover.hall_window: open; position=10" in rest
-    assert "- sensor.outside_temperature: 15.6 °C" in rest
+    assert "\ncover.hall_window: open; position=10\n" in rest
+    assert "\nsensor.outside_temperature: 15.6 °C" in rest
     assert "ceiling_lights" not in overview
     assert "fan." not in overview
     assert overview == grouped_text(tools.lines())

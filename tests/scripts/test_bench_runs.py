@@ -1,7 +1,7 @@
 """scripts/bench end to end on the tiny test model: the commands run and print their figures.
 
-The benchmarks reach into the engine (a stand-in clock, forced answers, the old prompt layout
-rebuilt); these runs catch a change that breaks them, which nothing else would.
+The benchmarks pin the random model's answers (a Steering), time a turn from its stream and
+restart the entry; these runs catch a change that breaks them, which nothing else would.
 """
 
 from __future__ import annotations
@@ -16,19 +16,27 @@ from .script_runs import run_script
 THREADS = str(llama_threads(1))
 
 
-def test_home_turns_compare_the_layouts_and_a_follow_up_evaluates_only_its_message(
-    tmp_path: Path,
-) -> None:
+def test_home_turns_evaluate_only_the_message_once_the_prefix_is_there(tmp_path: Path) -> None:
     result = run_script("bench",
-        "turn", "--homes", "10", "--models", "qwen35", "--threads", THREADS,
-        "--layouts", "old,new", "--out", str(tmp_path),
+        "turn", "--homes", "10", "--models", "qwen35", "--threads", THREADS, "--out", str(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
-    rows = json.loads((tmp_path / "home_turns.json").read_text())
-    evaluated = {(row["layout"], row["scenario"]): row["evaluated_tokens"] for row in rows}
-    assert evaluated[("new", "follow-up")] < 120
-    assert evaluated[("old", "follow-up")] > 4 * evaluated[("new", "follow-up")]
+    rows = {row["scenario"]: row for row in json.loads((tmp_path / "home_turns.json").read_text())}
+    first = rows["first, nothing saved"]
+    # The warm-up started with the entry and the command interrupts it: how much of the prefix
+    # is left to the command depends on this machine's speed, but never more than the prompt.
+    assert 0 < first["evaluated_tokens"] <= first["prompt_tokens"]
+    assert first["prompt_tokens"] > 1000  # the prefix is there: instructions, tools, home list
+    for scenario in ("first after restart", "follow-up", "new conversation"):
+        assert rows[scenario]["evaluated_tokens"] < 120, scenario
+    assert rows["first after restart"]["saved_prefix_bytes"] > 0
+    for row in rows.values():  # the pinned call ran, and the agent answered it itself
+        assert row["service_call_s"] is not None
+        assert row["first_word_s"] is not None
+        assert row["rounds"] == 1
+        assert row["call_forced_tokens"] > 0
     assert "follow-up" in (tmp_path / "benchmarks.md").read_text()
+    assert (tmp_path / "home_turns.png").is_file()
 
 
 def test_structured_task_benchmark_runs(qwen35_model_path: Path) -> None:

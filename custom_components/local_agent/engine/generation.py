@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 from .chat_format import ChatTemplate, PromptParts, render_conversation
 from .markup import CALL_OPEN, THINK_CLOSE
@@ -34,8 +34,6 @@ class GenerationRequest:
     max_tokens: int = 512
     thinking_budget: int | None = 256
     constrain_tool_calls: bool = True
-    # Tests and benchmarks: once the reasoning is over, the answer starts with a call.
-    force_tool_call: bool = False
     # The answer must be one JSON value of this schema (an AI task's structure): once the
     # reasoning is over, it is sampled under a grammar built from the schema (structure.py).
     answer_schema: JsonSchema | None = None
@@ -60,19 +58,54 @@ def reasoning_ended(recent: str, request: GenerationRequest) -> bool:
     return request.answer_schema is None and CALL_OPEN in recent
 
 
+@dataclass(frozen=True, slots=True)
+class AnswerProgress:
+    """Where an answer stands: what a Steering decides on."""
+
+    request: GenerationRequest
+    text: str  # written so far, reasoning and markup included
+    in_reasoning: bool
+    in_call: bool
+
+
+class Steering(Protocol):
+    """Decides what the model writes next instead of the model: the one seam to pin output.
+
+    The product sets none. Tests and benchmarks set one on an engine (`engine.steering`) so
+    that a random-weight model writes what they need (testing/steering.py). Engines ask it
+    before each sampled token (in process) or each request (completions mode) and write the
+    text as the model would: in process token by token, each token checked by the call grammar
+    when it is on. "" ends the answer; None leaves the choice to the model.
+    """
+
+    def next_text(self, progress: AnswerProgress) -> str | None:
+        """Return the text to write from here, "" to end the answer, None to sample."""
+
+
 @dataclass(slots=True)
 class GenerationStats:
-    """What one generation cost."""
+    """What one generation cost.
+
+    generated_tokens counts the sampled tokens (the ones max_tokens limits); the tokens of
+    tool calls that the grammar forced and the engine appended in batches (jump-forward
+    decoding, in process) are call_forced_tokens, apart from call_sampled_tokens.
+    """
 
     prompt_tokens: int = 0
     cached_tokens: int = 0
     evaluated_tokens: int = 0
     generated_tokens: int = 0
     reasoning_tokens: int = 0
+    call_sampled_tokens: int = 0
+    call_forced_tokens: int = 0
     prompt_seconds: float = 0.0
     generation_seconds: float = 0.0
+    # Of generation_seconds: evaluating the forced call tokens.
+    forced_seconds: float = 0.0
     thinking_budget_hit: bool = False
     checkpoint_restored: bool = False
+    # The static prefix came from a file saved by an earlier run (prefix_store.py).
+    prefix_from_disk: bool = False
     finish_reason: str = "stop"
 
     @property

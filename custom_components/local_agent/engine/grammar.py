@@ -8,13 +8,15 @@ even a model with random weights finishes quickly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 import json
 import re
-from typing import Any
+from typing import Any, Final
 
 from .errors import GrammarError
 from .markup import (
     CALL_CLOSE,
+    CALL_OPEN,
     FUNCTION_CLOSE,
     FUNCTION_OPEN,
     PARAMETER_CLOSE,
@@ -45,12 +47,113 @@ _VALUE_RULES = {
 MAX_ARRAY_ITEMS = 16
 
 
+@dataclass(frozen=True, slots=True)
+class ValueShape:
+    """What the grammar lets a parameter's value be, as text (for call_forcing.py).
+
+    literals: the exact texts allowed; free_starts: for each free form allowed (a string, a
+    number, JSON, a list of enum items), the text it must start with ("" for any). None of
+    the free forms can contain "<", so a free value ends where its parameter's end begins.
+    """
+
+    literals: tuple[str, ...] = ()
+    free_starts: tuple[str, ...] = ()
+
+
+def value_shape(schema: Any) -> ValueShape:
+    """Return the shape of the values _Builder.value allows for this schema (same branches)."""
+    if not isinstance(schema, Mapping):
+        return ValueShape(free_starts=("",))
+    if "const" in schema:
+        return ValueShape(literals=(format_value(schema["const"]),))
+    if schema.get("enum"):
+        return ValueShape(literals=tuple(dict.fromkeys(format_value(v) for v in schema["enum"])))
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if alternatives:
+        shapes = [value_shape(s) for s in alternatives]
+        return ValueShape(
+            literals=tuple(dict.fromkeys(text for s in shapes for text in s.literals)),
+            free_starts=tuple(dict.fromkeys(start for s in shapes for start in s.free_starts)),
+        )
+    kind = schema.get("type")
+    if kind == "array" and _enum_literals(schema.get("items")):
+        return ValueShape(free_starts=("[",))
+    kinds = kind if isinstance(kind, list) else [kind]
+    literals: list[str] = []
+    starts: list[str] = []
+    for one in kinds:
+        known = one if isinstance(one, str) and one in _VALUE_RULES else "string"
+        if known in _LITERAL_KINDS:
+            literals += _LITERAL_KINDS[known]
+        else:
+            starts.append(_FREE_STARTS.get(known, ""))
+    return ValueShape(literals=tuple(dict.fromkeys(literals)), free_starts=tuple(starts))
+
+
+# The value rules above that are a choice of literals, and the start of the free ones.
+_LITERAL_KINDS: Final = {"boolean": ("true", "false"), "null": ("null",)}
+_FREE_STARTS: Final = {"object": "{", "array": "["}
+
+
 def _enum_literals(items: Any) -> list[str]:
-    """GBNF literals of an array's enum items written as JSON, or [] when not an enum."""
+    """Return an array's enum items written as JSON, or [] when it is not an enum."""
     if not isinstance(items, Mapping):
         return []
     values = [items["const"]] if "const" in items else list(items.get("enum") or ())
-    return list(dict.fromkeys(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values))
+    return list(dict.fromkeys(json.dumps(v, ensure_ascii=False) for v in values))
+
+
+# From this many choices on, an enum is written as a trie of its texts: llama.cpp's grammar
+# then follows one path per distinct next character instead of one per choice (a large home's
+# entity ids would otherwise slow every sampled token of a call).
+TRIE_FROM: Final = 25
+
+
+def _trie(texts: Sequence[str]) -> str:
+    """Return a GBNF expression for exactly these texts, shared beginnings written once."""
+    root: dict[str, Any] = {}
+    for text in texts:
+        node = root
+        for char in text:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_node(root)
+
+
+def _trie_node(node: dict[str, Any]) -> str:
+    alternatives = []
+    ends_here = "" in node
+    for char in sorted(key for key in node if key):
+        run, child = char, node[char]
+        while len(child) == 1 and "" not in child:
+            ((next_char, child),) = child.items()
+            run += next_char
+        rest = _trie_node(child) if set(child) != {""} else ""
+        alternatives.append(f"{gbnf_literal(run)} {rest}".rstrip())
+    if not alternatives:
+        return '""'
+    body = alternatives[0] if len(alternatives) == 1 else "(" + " | ".join(alternatives) + ")"
+    if ends_here:
+        return f"({body})?"
+    return body if len(alternatives) > 1 or " " not in body else f"({body})"
+
+
+# The call markup the grammar writes around names and values (call_forcing.py reads it too).
+CALL_START: Final = "\n" + FUNCTION_OPEN  # after <tool_call>
+NAME_END: Final = ">\n"
+PARAMETER_END: Final = f"\n{PARAMETER_CLOSE}\n"
+CALL_END: Final = f"{FUNCTION_CLOSE}\n{CALL_CLOSE}"
+NEXT_CALL: Final = "\n" + CALL_OPEN
+
+
+def function_header(name: str) -> str:
+    """Return the text that opens a call of this function, after <tool_call>."""
+    return f"{CALL_START}{name}{NAME_END}"
+
+
+def parameter_header(key: str) -> str:
+    """Return the text that opens a parameter's value."""
+    return f"{PARAMETER_OPEN}{key}{NAME_END}"
 
 
 def gbnf_literal(text: str) -> str:
@@ -101,19 +204,31 @@ class _Builder:
         if "const" in schema:
             return gbnf_literal(format_value(schema["const"]))
         if schema.get("enum"):
-            choices = dict.fromkeys(gbnf_literal(format_value(v)) for v in schema["enum"])
-            return "(" + " | ".join(choices) + ")"
+            texts = list(dict.fromkeys(format_value(v) for v in schema["enum"]))
+            if len(texts) > TRIE_FROM:
+                return self._trie_rule(texts)
+            return "(" + " | ".join(gbnf_literal(text) for text in texts) + ")"
         alternatives = schema.get("anyOf") or schema.get("oneOf")
         if alternatives:
             return "(" + " | ".join(dict.fromkeys(self.value(s) for s in alternatives)) + ")"
         kind = schema.get("type")
         if kind == "array" and (items := _enum_literals(schema.get("items"))):
-            item = "(" + " | ".join(items) + ")"
+            item = (
+                self._trie_rule(items)
+                if len(items) > TRIE_FROM
+                else "(" + " | ".join(gbnf_literal(text) for text in items) + ")"
+            )
             more = f'(", " {item}){{0,{MAX_ARRAY_ITEMS - 1}}}'
             return f'("[" {item} {more} "]")'
         kinds = kind if isinstance(kind, list) else [kind]
         references = list(dict.fromkeys(self._value_rule(k) for k in kinds))
         return references[0] if len(references) == 1 else "(" + " | ".join(references) + ")"
+
+    def _trie_rule(self, texts: Sequence[str]) -> str:
+        """Name a rule for a large enum, so that repeating it (a list) copies no trie."""
+        rule = self.names.new("enum", texts[0])
+        self.rules.append(f"{rule} ::= {_trie(texts)}")
+        return rule
 
     def _value_rule(self, kind: Any) -> str:
         kind = kind if isinstance(kind, str) and kind in _VALUE_RULES else "string"
@@ -123,17 +238,19 @@ class _Builder:
     def function(self, tool: ToolSpec) -> str:
         """Add the rules for one function and return the name of its rule."""
         rule = self.names.new("fn", tool.name)
-        properties: Mapping[str, Any] = tool.parameters.get("properties") or {}
-        required = set(tool.parameters.get("required") or ())
-        parts = [gbnf_literal(f"{FUNCTION_OPEN}{tool.name}>\n")]
+        schema = tool.enforced_parameters
+        properties: Mapping[str, Any] = schema.get("properties") or {}
+        required = set(schema.get("required") or ())
+        parts = [gbnf_literal(function_header(tool.name).removeprefix("\n"))]
         parameter_rules = []
         for key, schema in properties.items():
             parameter = self.names.new(rule, key)
-            opening = gbnf_literal(f"{PARAMETER_OPEN}{key}>\n")
-            closing = gbnf_literal(f"\n{PARAMETER_CLOSE}\n")
-            parameter_rules.append(f"{parameter} ::= {opening} {self.value(schema)} {closing}")
+            opening = gbnf_literal(parameter_header(key))
+            parameter_rules.append(
+                f"{parameter} ::= {opening} {self.value(schema)} {gbnf_literal(PARAMETER_END)}"
+            )
             parts.append(parameter if key in required else f"{parameter}?")
-        parts.append(gbnf_literal(f"{FUNCTION_CLOSE}\n{CALL_CLOSE}"))
+        parts.append(gbnf_literal(CALL_END))
         self.rules += [f"{rule} ::= " + " ".join(parts), *parameter_rules]
         return rule
 
@@ -150,7 +267,7 @@ def build_tool_call_grammar(tools: Sequence[ToolSpec], *, max_calls: int = 1) ->
         raise ValueError("max_calls must be at least 1")
     builder = _Builder()
     functions = [builder.function(tool) for tool in tools]
-    more = f' ("\\n<tool_call>" call){{0,{max_calls - 1}}}' if max_calls > 1 else ""
+    more = f" ({gbnf_literal(NEXT_CALL)} call){{0,{max_calls - 1}}}" if max_calls > 1 else ""
     header = [f"root ::= call{more}", 'call ::= "\\n" (' + " | ".join(functions) + ")"]
     return "\n".join([*header, *builder.rules, *builder.value_rules.values()]) + "\n"
 

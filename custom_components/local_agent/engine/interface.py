@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .chat_format import ChatTemplate
-from .generation import GenerationOutput, GenerationRequest, ModelInfo
+from .generation import GenerationOutput, GenerationRequest, ModelInfo, Steering
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
 from .types import Conversation, ToolSpec
@@ -14,6 +14,9 @@ from .types import Conversation, ToolSpec
 
 class GenerationEngine(Protocol):
     """Runs generations for the agent and describes the model."""
+
+    # What the model is made to write (tests and benchmarks; None in the product).
+    steering: Steering | None
 
     @property
     def info(self) -> ModelInfo:
@@ -44,6 +47,14 @@ class GenerationEngine(Protocol):
 
     async def prepare(self, conversation: Conversation, tools: Sequence[ToolSpec]) -> None:
         """Evaluate, while idle, the start of the conversation's next turn (best effort)."""
+
+    async def warm(
+        self, conversation: Conversation, tools: Sequence[ToolSpec], *, room: int
+    ) -> None:
+        """Evaluate an agent's prefix (system text, tools) in the background (best effort)."""
+
+    def warming_seconds(self, system: str) -> float | None:
+        """Seconds the prefix of an agent with this system text still needs, while warming."""
 
     async def close(self) -> None:
         """Free what the engine holds."""

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import os
+from pathlib import Path
 
 import psutil
+
+# An automatic context (n_ctx 0) starts with this many tokens and grows with the prompts.
+AUTOMATIC_CONTEXT_START = 8192
 
 
 def physical_cores() -> int:
@@ -17,6 +21,7 @@ def physical_cores() -> int:
 class EngineSettings:
     """How a model is loaded and its context created."""
 
+    # 0: automatic (engine/local/context_size.py), as large as the prompts need.
     n_ctx: int = 8192
     n_threads: int | None = None
     n_batch: int = 512
@@ -26,6 +31,20 @@ class EngineSettings:
     # BotPsy-0.8B's recurrent state is about 19 MiB whatever the prompt length.
     checkpoint_memory: int = 160 * 2**20
     checkpoint_full_prompt: bool = True
+    # Where evaluated prompt prefixes are saved for the next start (None: nowhere), and the
+    # most bytes they may take there (engine/local/prefix_store.py).
+    prefix_store: Path | None = None
+    prefix_store_bytes: int = 2 * 2**30
+
+    @property
+    def automatic_context(self) -> bool:
+        """Whether the context is sized by the prompts."""
+        return self.n_ctx <= 0
+
+    @property
+    def initial_n_ctx(self) -> int:
+        """The context created at load."""
+        return AUTOMATIC_CONTEXT_START if self.automatic_context else self.n_ctx
 
     @property
     def threads(self) -> int:

@@ -343,9 +343,14 @@ def _read_json_call(content: str) -> tuple[str | None, _Given, list[str]]:
 
 
 def _bind_arguments(tool: ToolSpec, given: _Given) -> tuple[dict[str, Any], list[str]]:
-    """Type each given value by the tool's schema; report every problem of the call."""
-    properties: Mapping[str, JsonSchema] = tool.parameters.get("properties") or {}
-    extra = tool.parameters.get("additionalProperties", False)
+    """Type each given value by the tool's schema; report every problem of the call.
+
+    The schema is the one the call grammar enforces, so a call read from a server without
+    the grammar is held to the same values (the exposed entity ids, say).
+    """
+    schema_of_tool = tool.enforced_parameters
+    properties: Mapping[str, JsonSchema] = schema_of_tool.get("properties") or {}
+    extra = schema_of_tool.get("additionalProperties", False)
     arguments: dict[str, Any] = {}
     problems: list[str] = []
     seen: set[str] = set()
@@ -368,7 +373,7 @@ def _bind_arguments(tool: ToolSpec, given: _Given) -> tuple[dict[str, Any], list
             problems.append(f"Parameter '{key}' of tool '{tool.name}': {err}.")
     if unknown:
         problems.append(_unknown_parameters_message(tool.name, unknown, properties))
-    missing = [key for key in tool.parameters.get("required", []) if key not in seen]
+    missing = [key for key in schema_of_tool.get("required", []) if key not in seen]
     if missing:
         noun = "parameter" if len(missing) == 1 else "parameters"
         names = ", ".join(f"'{key}'" for key in missing)
@@ -448,7 +453,14 @@ def _match_option(value: Any, options: Sequence[Any]) -> Any:
         matches = [o for o in options if isinstance(o, str) and o.strip().casefold() == folded]
         if len(matches) == 1:
             return matches[0]
-    raise ValueError(f"expected one of {', '.join(map(_show, options))}, got {_show(value)}")
+    shown = ", ".join(map(_show, options[:SHOWN_OPTIONS]))
+    if len(options) > SHOWN_OPTIONS:
+        shown += f", … ({len(options)} in all)"
+    raise ValueError(f"expected one of {shown}, got {_show(value)}")
+
+
+# Options an error names before it says how many there are (a home's entity ids, say).
+SHOWN_OPTIONS = 25
 
 
 def _same(value: Any, option: Any) -> bool:

@@ -12,11 +12,22 @@ type Role = Literal["system", "user", "assistant", "tool"]
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """A function the model may call; parameters is a JSON schema of type object."""
+    """A function the model may call; parameters is a JSON schema of type object.
+
+    grammar_parameters: where the call grammar allows less than the prompt says, the schema
+    it enforces (the ids of the home's entities as an enum, which the prompt lists once, in
+    the home list); None: parameters.
+    """
 
     name: str
     description: str
     parameters: JsonSchema
+    grammar_parameters: JsonSchema | None = None
+
+    @property
+    def enforced_parameters(self) -> JsonSchema:
+        """The schema the call grammar holds the model to."""
+        return self.grammar_parameters if self.grammar_parameters is not None else self.parameters
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,9 +32,13 @@ from custom_components.local_agent.models.file_checks import ModelFileProblem, c
 from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
 from custom_components.local_agent.models.store import DEFAULT_REVISION, ModelSource
 from custom_components.local_agent.runtime.backend import Backend
-from custom_components.local_agent.runtime.data import engine_settings
+from custom_components.local_agent.runtime.data import (
+    LocalAgentData,
+    engine_settings,
+    prefix_store_path,
+)
 from custom_components.local_agent.runtime.local import local_engines
-from homeassistant.config_entries import ConfigFlowResult
+from homeassistant.config_entries import ConfigEntryState, ConfigFlowResult
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.selector import (
     NumberSelector,
@@ -182,13 +186,18 @@ class ModelLoad:
         if version is None:
             return None
         return await local_engines(self.hass).check(
-            self.hass, self.path, version, engine_settings(self._options)
+            self.hass,
+            self.path,
+            version,
+            engine_settings(self._options, prefix_store=prefix_store_path(self.hass)),
         )
 
     async def _async_load(self) -> GenerationEngine | None:
         registry = local_engines(self.hass).registry
         try:
-            return await registry.acquire(self.path, engine_settings(self._options))
+            return await registry.acquire(
+                self.path, engine_settings(self._options, prefix_store=prefix_store_path(self.hass))
+            )
         except EngineError as err:
             # The entry's setup loads it again and reports the error the usual way.
             LOGGER.warning("Loading %s failed: %s", self.path.name, err)
@@ -220,9 +229,7 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
         schema = probatio.Schema(
             {
                 probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): NumberSelector(
-                    NumberSelectorConfig(
-                        min=1024, max=131072, step=512, mode=NumberSelectorMode.BOX
-                    )
+                    NumberSelectorConfig(min=0, max=262144, step=256, mode=NumberSelectorMode.BOX)
                 ),
                 probatio.Required(CONF_THREADS, default=0): NumberSelector(
                     NumberSelectorConfig(min=0, max=256, step=1, mode=NumberSelectorMode.BOX)
@@ -239,4 +246,12 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
         return self.async_show_form(
             step_id="init",
             data_schema=self.add_suggested_values_to_schema(schema, self.config_entry.options),
+            description_placeholders={"context_now": self._context_now()},
         )
+
+    def _context_now(self) -> str:
+        """Return the context the loaded model has now (an automatic one grows with the home)."""
+        if self.config_entry.state is not ConfigEntryState.LOADED:
+            return "-"
+        data: LocalAgentData = self.config_entry.runtime_data
+        return f"{data.worker.info.n_ctx:,}"

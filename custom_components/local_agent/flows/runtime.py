@@ -15,10 +15,10 @@ import probatio
 from custom_components.local_agent.const import DOMAIN, LOGGER
 from custom_components.local_agent.models import runtime_package
 from custom_components.local_agent.models.runtime_package import (
-    OFFLINE_FOLDER,
     RuntimeWheel,
     async_find_runtime,
     async_install_runtime,
+    offline_folder,
 )
 from custom_components.local_agent.runtime.issues import async_clear_runtime_issue
 from homeassistant.config_entries import ConfigEntryState, ConfigFlow, ConfigFlowResult
@@ -31,7 +31,7 @@ def runtime_placeholders(hass: HomeAssistant, wheel: RuntimeWheel) -> dict[str, 
         "size": wheel.size_text,
         "platform": wheel.platform,
         "source": str(wheel.local_file) if wheel.local_file is not None else wheel.url,
-        "folder": str(hass.config.path(str(OFFLINE_FOLDER))),
+        "folder": str(offline_folder(hass.config.config_dir)),
     }
 
 

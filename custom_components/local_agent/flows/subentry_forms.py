@@ -25,6 +25,7 @@ from custom_components.local_agent.const import (
     CONF_MAX_ROUNDS,
     CONF_MAX_TOKENS,
     CONF_MIN_P,
+    CONF_MODEL_PHRASES_ANSWERS,
     CONF_PRESENCE_PENALTY,
     CONF_SENSITIVE_COVER_CLASSES,
     CONF_SENSITIVE_DOMAINS,
@@ -105,6 +106,7 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
             SelectSelectorConfig(options=apis, multiple=True)
         ),
         probatio.Required(CONF_MAX_ROUNDS): _number(1, 10, 1),
+        probatio.Required(CONF_MODEL_PHRASES_ANSWERS): BooleanSelector(),
     }
     model = {
         **_model_fields(min_tokens=64),

@@ -189,7 +189,7 @@ class EntityLine:
 
     entity_id: str
     area: str
-    identity: str  # "- light.kitchen 'Kitchen Light' (aliases: ...)": changes with the registry
+    identity: str  # "light.kitchen 'Kitchen Light' (aliases: ...)": changes with the registry
     state: str  # "on; brightness_pct=40": changes with the entity's state
 
     @property
@@ -218,7 +218,7 @@ def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityL
     The name is left out when the entity id already says it, and option lists and false flags
     are left out (get_state and tool results carry them; a wrong option gets the list back).
     """
-    identity = f"- {state.entity_id}"
+    identity = state.entity_id
     if _slug(info.name) != state.object_id:
         identity += f" '{info.name}'"
     if info.aliases:

@@ -54,9 +54,10 @@ READ_ONLY_TOOL: Final = llm.ToolAnnotations(
 CONTROL_TOOL: Final = llm.ToolAnnotations(
     read_only=False, destructive=True, idempotent=False, open_world=False
 )
-# Up to this many entities in a domain, entity_id carries an enum of them: a grammar can
-# then only produce real ids. Past it, the ids live in the overview alone.
-ENTITY_ENUM_LIMIT: Final = 25
+# The prompt names each entity once, in the home list: entity_id is a plain string there. The
+# call grammar holds it to the exposed ids (ToolSpec.grammar_parameters), up to this many
+# per tool; past it any text, which validation refuses when it is no exposed id.
+ENTITY_ENUM_LIMIT: Final = 5000
 
 _CATALOG_CACHE: HassKey[tuple[Mapping[str, Any], ServiceCatalog]] = HassKey(
     "local_agent_service_catalog"
@@ -78,25 +79,23 @@ class DomainTool:
         for service in sorted(self.actions):
             for name, field_spec in self.actions[service].fields.items():
                 fields.setdefault(name, field_spec.schema)
-        one: JsonSchema = {"type": "string"}
-        if len(self.entity_ids) <= ENTITY_ENUM_LIMIT:
-            one["enum"] = list(self.entity_ids)
-        entity_schema: JsonSchema = {"anyOf": [one, {"type": "array", "items": one}]}
-        properties: dict[str, JsonSchema] = {
-            "action": {"type": "string", "enum": sorted(self.actions)},
-            "entity_id": entity_schema,
-        } | {name: fields[name] for name in sorted(fields)}
         description = f"Control {self.domain} entities."
         if calls := [a.signature() for _, a in sorted(self.actions.items()) if a.fields]:
             description += f" Fields by action: {'; '.join(calls)}."
+
+        def schema(entity: JsonSchema) -> JsonSchema:
+            entity_id: JsonSchema = {"anyOf": [entity, {"type": "array", "items": entity}]}
+            properties: dict[str, JsonSchema] = {
+                "action": {"type": "string", "enum": sorted(self.actions)},
+                "entity_id": entity_id,
+            } | {name: fields[name] for name in sorted(fields)}
+            return {"type": "object", "properties": properties, "required": ["action", "entity_id"]}
+
         return ToolSpec(
             name=self.domain,
             description=description,
-            parameters={
-                "type": "object",
-                "properties": properties,
-                "required": ["action", "entity_id"],
-            },
+            parameters=schema({"type": "string"}),
+            grammar_parameters=schema(_entity_enum(self.entity_ids)),
         )
 
 
@@ -108,19 +107,25 @@ class _CachedSpecs:
     tools: dict[str, DomainTool]
 
 
-def get_state_spec(entity_ids: Sequence[str]) -> ToolSpec:
-    """Return the read-only tool; its entity_id is an enum when the home is small enough."""
+def _entity_enum(entity_ids: Sequence[str]) -> JsonSchema:
+    """Return what the grammar lets entity_id be: one of these ids (unless there are too many)."""
     entity: JsonSchema = {"type": "string"}
     if len(entity_ids) <= ENTITY_ENUM_LIMIT:
         entity["enum"] = sorted(entity_ids)
+    return entity
+
+
+def get_state_spec(entity_ids: Sequence[str]) -> ToolSpec:
+    """Return the read-only tool; the grammar holds its entity_id to the exposed ids."""
+
+    def schema(entity: JsonSchema) -> JsonSchema:
+        return {"type": "object", "properties": {"entity_id": entity}, "required": ["entity_id"]}
+
     return ToolSpec(
         name=GET_STATE,
         description="Read the current state of any listed entity.",
-        parameters={
-            "type": "object",
-            "properties": {"entity_id": entity},
-            "required": ["entity_id"],
-        },
+        parameters=schema({"type": "string"}),
+        grammar_parameters=schema(_entity_enum(entity_ids)),
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from custom_components.local_agent.const import ASSISTANT
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import HomeAssistant
 
@@ -28,9 +29,7 @@ def _words(text: str) -> str:
     return f" {_NOT_A_WORD.sub(' ', text.casefold()).strip()} "
 
 
-def unexposed_names_in(
-    hass: HomeAssistant, text: str, assistant: str = "conversation"
-) -> list[str]:
+def unexposed_names_in(hass: HomeAssistant, text: str, assistant: str = ASSISTANT) -> list[str]:
     """Return the names of entities `text` names that are not exposed to `assistant`.
 
     A name matches as whole words. One that is part of an exposed entity's name the text also

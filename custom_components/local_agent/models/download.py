@@ -15,7 +15,7 @@ from pathlib import Path
 import threading
 from typing import Any
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, DEFAULT_CONTEXT_SIZE, LOGGER
+from custom_components.local_agent.const import CONF_MODEL_PATH, ESTIMATED_CONTEXT_SIZE, LOGGER
 from homeassistant.core import HomeAssistant
 
 from .store import (
@@ -55,7 +55,7 @@ class PreparedDownload:
             "repo_id": self.remote.source.repo_id,
             "filename": self.remote.source.filename,
             "size": format_bytes(self.remote.size),
-            "ram": format_bytes(estimate_ram(self.remote.size, DEFAULT_CONTEXT_SIZE)),
+            "ram": format_bytes(estimate_ram(self.remote.size, ESTIMATED_CONTEXT_SIZE)),
             "free": format_bytes(self.free_bytes),
             "resumed": format_bytes(self.resumed_bytes),
             "path": str(self.target),

@@ -171,6 +171,11 @@ def _fitting(path: Path, ranks: dict[str, int]) -> _OfflineWheel | None:
     return _OfflineWheel(path, canonicalize_name(name), str(version), rank, platform_tag)
 
 
+def offline_folder(config_dir: str) -> Path:
+    """Return the folder a runtime wheel and its dependencies may be put in, for offline use."""
+    return Path(config_dir) / OFFLINE_FOLDER
+
+
 def _offline_folder_wheels(
     config_dir: str, platforms: list[str] | None
 ) -> tuple[list[_OfflineWheel], _OfflineWheel | None]:
@@ -178,7 +183,7 @@ def _offline_folder_wheels(
     order = supported_platforms() if platforms is None else platforms
     ranks = {tag: rank for rank, tag in enumerate([*order, "any"])}
     try:
-        files = sorted((Path(config_dir) / OFFLINE_FOLDER).glob("*.whl"))
+        files = sorted(offline_folder(config_dir).glob("*.whl"))
     except OSError:
         return [], None
     runtime: _OfflineWheel | None = None

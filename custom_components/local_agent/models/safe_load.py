@@ -97,7 +97,7 @@ def probe_arguments(settings: EngineSettings, threads: int) -> list[str]:
     """Return the engine settings as the probe's options (the caller resolves threads)."""
     flash = {None: "auto", True: "on", False: "off"}[settings.flash_attention]
     arguments = [
-        f"--n-ctx={settings.n_ctx}",
+        f"--n-ctx={settings.initial_n_ctx}",
         f"--n-batch={settings.n_batch}",
         f"--threads={threads}",
         f"--flash-attention={flash}",

@@ -12,10 +12,12 @@ from custom_components.local_agent.const import (
     CONF_FLASH_ATTENTION,
     CONF_THREADS,
     DEFAULT_CONTEXT_SIZE,
+    DOMAIN,
 )
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.engine.settings import EngineSettings
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HomeAssistant
 
 from .stats import AgentStats
 
@@ -48,8 +50,14 @@ class LocalAgentData:
 type LocalAgentConfigEntry = ConfigEntry[LocalAgentData]
 
 
-def engine_settings(entry: ConfigEntry | Mapping[str, Any]) -> EngineSettings:
-    """Engine settings from the entry's options (or from options not yet saved in an entry)."""
+def engine_settings(
+    entry: ConfigEntry | Mapping[str, Any], *, prefix_store: Path | None = None
+) -> EngineSettings:
+    """Engine settings from the entry's options (or from options not yet saved in an entry).
+
+    prefix_store: where evaluated prompt prefixes are kept for the next start
+    (prefix_store_path), None for none.
+    """
     options = entry.options if isinstance(entry, ConfigEntry) else entry
     threads = int(options.get(CONF_THREADS, 0))
     flash = options.get(CONF_FLASH_ATTENTION)
@@ -57,4 +65,10 @@ def engine_settings(entry: ConfigEntry | Mapping[str, Any]) -> EngineSettings:
         n_ctx=int(options.get(CONF_CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE)),
         n_threads=threads or None,
         flash_attention=None if flash in (None, "auto") else flash == "on",
+        prefix_store=prefix_store,
     )
+
+
+def prefix_store_path(hass: HomeAssistant) -> Path:
+    """Return the folder of saved prefixes: <config>/local_agent/prefixes, by the models."""
+    return Path(hass.config.path(DOMAIN, "prefixes"))

@@ -32,7 +32,7 @@ from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.util.hass_dict import HassKey
 
 from . import issues
-from .data import ModelSetup, engine_settings
+from .data import ModelSetup, engine_settings, prefix_store_path
 from .memory import release_freed_memory
 
 type LoadCheck = Callable[[HomeAssistant, Path, str, EngineSettings], Awaitable[ProbeResult]]
@@ -82,7 +82,7 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
             translation_placeholders={"reason": "llama_cpp is not installed"},
         )
     issues.async_clear_runtime_issue(hass)
-    settings = engine_settings(entry)
+    settings = engine_settings(entry, prefix_store=prefix_store_path(hass))
     engines = local_engines(hass)
     result = await engines.check(hass, model_path, version, settings)
     safe_load.async_raise_unless_loadable(hass, entry, result)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from custom_components.local_agent.compat import async_listen_pipelines
-from custom_components.local_agent.const import DOMAIN, SUBENTRY_CONVERSATION
+from custom_components.local_agent.const import ASSISTANT, DOMAIN, SUBENTRY_CONVERSATION
 from custom_components.local_agent.runtime.issues import (
     async_clear_prefer_local,
     async_raise_prefer_local,
@@ -36,7 +36,6 @@ from homeassistant.util.hass_dict import HassKey
 
 from .policy import SafetyPolicy
 
-ASSISTANT: Final = "conversation"
 PIPELINE_COMPONENT: Final = "assist_pipeline"
 STORE_KEY: Final = f"{DOMAIN}.prefer_local_accepted"
 STORE_VERSION: Final = 1

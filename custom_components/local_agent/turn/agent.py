@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass
+from math import ceil
 from typing import Any
 
 import probatio
@@ -14,6 +15,7 @@ from custom_components.local_agent.const import (
     CONF_HOME_TOOLS,
     CONF_MAX_ROUNDS,
     CONF_MAX_TOKENS,
+    CONF_MODEL_PHRASES_ANSWERS,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
     DEFAULT_INSTRUCTIONS,
@@ -71,6 +73,7 @@ from .history import to_messages, trim_history
 from .home_context import HomeContext
 from .notices import TurnStream, async_said, last_answer, said_content, user_only_deltas
 from .phrases import async_phrase
+from .plain_answer import done_actions, sentence
 from .refusals import refused_calls
 from .report import TurnEnd, TurnReport
 from .results import async_set_reply_response_type, async_set_response_type
@@ -90,6 +93,8 @@ class AgentOptions:
     max_rounds: int
     history_tokens: int
     safety: SafetyPolicy
+    # Let the model phrase the answer after plain actions too (plain_answer.py).
+    model_phrases_answers: bool = False
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> AgentOptions:
@@ -108,7 +113,20 @@ class AgentOptions:
             max_rounds=int(data[CONF_MAX_ROUNDS]),
             history_tokens=int(data[CONF_HISTORY_TOKENS]),
             safety=SafetyPolicy.from_data(data),
+            model_phrases_answers=bool(data[CONF_MODEL_PHRASES_ANSWERS]),
         )
+
+    @property
+    def turn_room(self) -> int:
+        """Tokens a turn needs after the agent's prefix: history, messages, answers."""
+        thinking = (self.thinking_budget or 0) if self.thinking else 0
+        return self.history_tokens + 2 * (self.max_tokens + thinking) + MESSAGE_ROOM
+
+
+# Tokens of a user message and its context block (time, changed states), beyond the history.
+MESSAGE_ROOM = 512
+# A command that must wait this long for its agent's prefix to be evaluated says so first.
+WAIT_NOTICE_SECONDS = 3.0
 
 
 @dataclass(slots=True)
@@ -174,7 +192,7 @@ class ConversationAgent:
         report = TurnReport()
         self.last_report = report
         started = asyncio.get_running_loop().time()
-        toolbox = await self._async_toolbox(chat_log)
+        toolbox = await self._async_toolbox(chat_log.llm_api)
         turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
         static_system = self._static_system(
             llm_context, toolbox, await self._async_user_name(llm_context)
@@ -185,6 +203,7 @@ class ConversationAgent:
             started=started,
         )
         try:
+            await self._async_wait_notice(chat_log, user_input.language, static_system)
             return await self._async_turn(
                 user_input, turn, chat_log, toolbox, static_system, report, stream
             )
@@ -332,7 +351,47 @@ class ConversationAgent:
             )
             raise
 
-    async def _async_toolbox(self, chat_log: conversation.ChatLog) -> _Toolbox:
+    async def async_warm(self) -> None:
+        """Have the engine evaluate this agent's prefix now, before its next command.
+
+        After a load or a change of the home (turn/warm_up.py): the system text and tools as
+        a command would see them now, for a person in no particular room.
+        """
+        llm_context = llm.LLMContext(
+            platform=DOMAIN,
+            context=None,
+            language=self.hass.config.language,
+            assistant=conversation.DOMAIN,
+            device_id=None,
+        )
+        llm_api: llm.APIInstance | None = None
+        if self.options.llm_apis:
+            try:
+                llm_api = await llm.async_get_api(
+                    self.hass, list(self.options.llm_apis), llm_context
+                )
+            except HomeAssistantError as err:
+                LOGGER.debug("Not warming up: %s", err)
+                return
+        toolbox = await self._async_toolbox(llm_api)
+        static_system = self._static_system(llm_context, toolbox, None)
+        await self.worker.warm(
+            Conversation(system=static_system, enable_thinking=self.options.thinking),
+            toolbox.specs,
+            room=self.options.turn_room,
+        )
+
+    async def _async_wait_notice(
+        self, chat_log: conversation.ChatLog, language: str, static_system: str
+    ) -> None:
+        """Say first that the command waits for the home to be read, when that takes long."""
+        seconds = self.worker.warming_seconds(static_system)
+        if seconds is None or seconds < WAIT_NOTICE_SECONDS:
+            return
+        text = await async_phrase(self.hass, language, "reading_home", seconds=str(ceil(seconds)))
+        await self._async_say(chat_log, text, user_only=True)
+
+    async def _async_toolbox(self, llm_api: llm.APIInstance | None) -> _Toolbox:
         specs: list[ToolSpec] = []
         home: HomeTools | None = None
         lines: list[EntityLine] | None = None
@@ -340,7 +399,6 @@ class ConversationAgent:
             home = await async_build_home_tools(self.hass)
             specs.extend(home.specs)
             lines = home.lines()
-        llm_api = chat_log.llm_api
         if llm_api is not None:
             specs.extend(
                 ToolSpec(
@@ -500,7 +558,33 @@ class ConversationAgent:
                 question = await self.gate.async_hold(turn, safety.held)
                 await self._async_say(chat_log, question)
                 return TurnEnd.CONFIRMATION_ASKED
+            if await self._async_plain_answer(user_input, chat_log, toolbox, report):
+                return TurnEnd.ANSWERED
         return TurnEnd.ROUND_LIMIT
+
+    async def _async_plain_answer(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+        toolbox: _Toolbox,
+        report: TurnReport,
+    ) -> bool:
+        """Say what the round's plain actions did, instead of another model round, if they were.
+
+        Only when every call was an action of our own tools that ran and succeeded (never a
+        held, refused or failed one) and the agent lets the model phrase no answer itself.
+        """
+        if self.options.model_phrases_answers or toolbox.home is None:
+            return False
+        actions = done_actions(chat_log.content, toolbox.home.tool_names)
+        if not actions:
+            return False
+        text = await async_phrase(
+            self.hass, user_input.language, "actions_done", actions=sentence(actions)
+        )
+        await self._async_say(chat_log, text)
+        report.plain_answer = True
+        return True
 
     async def _async_stream(
         self,

@@ -25,11 +25,11 @@ states after the call); without such a result it is listed again in the next tur
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 import json
-from typing import Final
+from typing import Any, Final
 
 from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.home.entity_view import (
@@ -58,6 +58,36 @@ class HomeSnapshot:
     directory: tuple[tuple[str, str, str], ...]  # (entity_id, area, identity), by entity_id
     states: Mapping[str, str]
     text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the snapshot as JSON data (kept across restarts by turn/warm_up.py)."""
+        return {
+            "directory": [list(item) for item in self.directory],
+            "states": dict(self.states),
+            "text": self.text,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HomeSnapshot | None:
+        """Read as_dict's data back; None when it is not such data."""
+        directory, states, text = data.get("directory"), data.get("states"), data.get("text")
+        if not isinstance(directory, list) or not isinstance(states, dict):
+            return None
+        if not isinstance(text, str):
+            return None
+        items: list[tuple[str, str, str]] = []
+        for item in directory:
+            if not isinstance(item, list) or len(item) != 3:
+                return None
+            entity_id, area, identity = item
+            if not all(isinstance(part, str) for part in item):
+                return None
+            items.append((str(entity_id), str(area), str(identity)))
+        return cls(
+            directory=tuple(items),
+            states={str(key): str(value) for key, value in states.items()},
+            text=text,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +118,8 @@ class HomeContext:
     def __init__(self) -> None:
         """Start without a home list."""
         self.snapshot: HomeSnapshot | None = None
+        # Called with each new home list (turn/warm_up.py keeps it for the next start).
+        self.on_snapshot: Callable[[HomeSnapshot], None] | None = None
         self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
 
     def home_text(self, lines: Sequence[EntityLine], now: datetime) -> str:
@@ -104,6 +136,8 @@ class HomeContext:
         self.snapshot = HomeSnapshot(
             directory=directory, states={line.entity_id: line.state for line in lines}, text=text
         )
+        if self.on_snapshot is not None:
+            self.on_snapshot(self.snapshot)
         return text
 
     def messages(

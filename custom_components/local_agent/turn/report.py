@@ -32,6 +32,10 @@ class TurnReport:
     cached_tokens: int = 0
     generated_tokens: int = 0
     reasoning_tokens: int = 0
+    call_sampled_tokens: int = 0
+    call_forced_tokens: int = 0
+    # The agent said what its plain actions did instead of another model round.
+    plain_answer: bool = False
     prompt_seconds: float = 0.0
     generation_seconds: float = 0.0
     tool_seconds: float = 0.0
@@ -47,5 +51,7 @@ class TurnReport:
         self.cached_tokens += stats.cached_tokens
         self.generated_tokens += stats.generated_tokens
         self.reasoning_tokens += stats.reasoning_tokens
+        self.call_sampled_tokens += stats.call_sampled_tokens
+        self.call_forced_tokens += stats.call_forced_tokens
         self.prompt_seconds += stats.prompt_seconds
         self.generation_seconds += stats.generation_seconds

@@ -61,6 +61,7 @@ from testing.real_llama_server import (
     running_real_llama_server,
     start_real_llama_server,
 )
+from testing.steering import CallAfterReasoning, first_round_of_turn
 
 from .conftest import async_setup_server_agent, server_entry_data, worker_of
 
@@ -177,23 +178,35 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     return Recorder(monkeypatch)
 
 
+def _force_calls(
+    monkeypatch: pytest.MonkeyPatch, max_tokens: Callable[[GenerationRequest], int]
+) -> None:
+    def build(*args: Any, **kwargs: Any) -> GenerationRequest:
+        request = GenerationRequest(*args, **kwargs)
+        return replace(request, max_tokens=max_tokens(request))
+
+    monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))
+
+
 @pytest.fixture
 def forced(monkeypatch: pytest.MonkeyPatch) -> None:
     """Force a call in the first round of each turn, with room for the reasoning and the
     longest call the grammar allows (later rounds answer freely, in 120 tokens)."""
 
-    def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        request = GenerationRequest(*args, **kwargs)
-        first_of_turn = (
-            not isinstance(request.prompt, Conversation)
-            or request.prompt.messages[-1].role == "user"
-        )
-        room = (request.thinking_budget or 0) + longest_call_tokens(request.tools)
-        return replace(
-            request, force_tool_call=first_of_turn, max_tokens=room if first_of_turn else 120
-        )
+    def room(request: GenerationRequest) -> int:
+        if not first_round_of_turn(request):
+            return 120
+        return (request.thinking_budget or 0) + longest_call_tokens(request.tools)
 
-    monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    _force_calls(monkeypatch, room)
+
+
+@pytest.fixture
+def forced_whole_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force a call, with room for the longest one the grammar allows (a random model may write
+    any of them)."""
+    _force_calls(monkeypatch, lambda _request: 800)
 
 
 # The markup that starts or ends reasoning or a call (single tokens of the test model).
@@ -296,7 +309,11 @@ def expose_only(hass: HomeAssistant, *entity_ids: str) -> None:
 
 
 async def test_completions_prompt_from_props_and_grammar_through_the_agent(
-    hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, forced: None, recorder: Recorder
+    hass: HomeAssistant,
+    demo_home: None,
+    qwen: RealLlamaServer,
+    forced_whole_calls: None,
+    recorder: Recorder,
 ) -> None:
     """The prompt is rendered with the template llama-server shows at /props; the forced call
     continues under our GBNF, so whatever the model writes, each call it completes is
@@ -354,7 +371,7 @@ async def test_a_call_that_breaks_the_grammar_is_impossible(
     )
     await agent.ask("turn on the bed light")
     request = recorder.requests[0]
-    assert request.force_tool_call
+    assert first_round_of_turn(request)
     worker = worker_of(agent)
     limit = longest_call_tokens(request.tools) if grammar else 200
 
@@ -406,9 +423,7 @@ async def test_chat_mode_renders_tools_and_calls_in_the_history(
     conversation_ = replace(first.prompt, messages=history)
     shape_answers(monkeypatch, never=MARKUP, utf8=True)  # 24 tokens of text, whatever they are
 
-    output = await worker_of(agent).generate(
-        replace(first, prompt=conversation_, force_tool_call=False, max_tokens=24)
-    )
+    output = await worker_of(agent).generate(replace(first, prompt=conversation_, max_tokens=24))
 
     assert output.stats.finish_reason == "length"
     assert output.stats.generated_tokens == 24

@@ -16,6 +16,7 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.const import (
     CONF_MAX_TOKENS,
+    CONF_MODEL_PHRASES_ANSWERS,
     CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
@@ -24,6 +25,7 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
@@ -34,6 +36,7 @@ from homeassistant.helpers import llm
 from testing.any_tokens import CUT_OFF, longest_answer_tokens, only_lock_calls
 from testing.fake_openai import DROP, FakeOpenAI, text_chunk
 from testing.llama_server import LlamaServer
+from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning, first_round_of_turn
 
 from .conftest import API_KEY, LlamaServers, async_setup_server_agent, worker_of
 
@@ -43,23 +46,19 @@ BED_LIGHT = "light.bed_light"
 
 @pytest.fixture
 def forced(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
-    """Force a call in the first round of each turn (later rounds answer freely). 120 tokens
-    leave room for the reasoning and a call's name, not for the longest call the grammar
-    allows (llama-cpp-python applies the grammar to every candidate token: slow): a call may
-    be cut off, and is then refused."""
+    """Force a call in the first round of each turn (later rounds answer freely); record them.
+    120 tokens leave room for the reasoning and a call's name, not for the longest call the
+    grammar allows (llama-cpp-python applies the grammar to every candidate token: slow): a
+    call may be cut off, and is then refused."""
     made: list[GenerationRequest] = []
 
     def build(*args: Any, **kwargs: Any) -> GenerationRequest:
-        request = GenerationRequest(*args, **kwargs)
-        first_of_turn = (
-            not isinstance(request.prompt, Conversation)
-            or request.prompt.messages[-1].role == "user"
-        )
-        request = replace(request, force_tool_call=first_of_turn, max_tokens=120)
+        request = replace(GenerationRequest(*args, **kwargs), max_tokens=120)
         made.append(request)
         return request
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))
     return made
 
 
@@ -135,10 +134,13 @@ async def test_sensitive_call_from_the_server_waits_for_confirmation(
         # calls that change the openable lock, as many as it likes, each with room to end.
         request = GenerationRequest(*args, **kwargs)
         only_lock = only_lock_calls(request.tools, "lock.openable_lock")
-        room = (request.thinking_budget or 0) + longest_answer_tokens(only_lock)
-        return replace(request, tools=only_lock, force_tool_call=True, max_tokens=room)
+        room = (
+            (request.thinking_budget or 0) + STEERED_CALL_TOKENS + longest_answer_tokens(only_lock)
+        )
+        return replace(request, tools=only_lock, max_tokens=room)
 
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
+    monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning())
     audit: list[dict[str, Any]] = []
     hass.bus.async_listen(EVENT_ACTION, callback(lambda event: audit.append(dict(event.data))))
     agent = await async_setup_server_agent(
@@ -195,11 +197,12 @@ async def test_server_killed_between_rounds_gives_a_clear_answer(
     forced: list[GenerationRequest],
 ) -> None:
     server = llama_servers.disposable
-    # Nothing sensitive exposed: whatever the model calls, no call is held or refused, so the
-    # turn goes on to a second round.
+    # Nothing sensitive exposed: whatever the model calls, no call is held or refused; and the
+    # model phrases every answer, so the turn goes on to a second round after a plain action.
     async_expose_entity(hass, "conversation", "lock.front_door", False)
+    options = {**GREEDY, CONF_MODEL_PHRASES_ANSWERS: True}
     agent = await async_setup_server_agent(
-        hass, server.base_url, server.model_id, max_concurrent=1, **GREEDY
+        hass, server.base_url, server.model_id, max_concurrent=1, **options
     )
     execute = agent_module.ConversationAgent._async_run_calls
 

@@ -8,7 +8,11 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.const import CONF_TEMPERATURE, CONF_THINKING_BUDGET
+from custom_components.local_agent.const import (
+    CONF_MODEL_PHRASES_ANSWERS,
+    CONF_TEMPERATURE,
+    CONF_THINKING_BUDGET,
+)
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.server import chat as server_chat
@@ -51,7 +55,11 @@ async def test_vllm_style_tool_calls_and_reasoning_are_executed(
         [chat_chunk(content="The bed light "), chat_chunk(content="is on.", finish="stop")],
     )
     agent = await async_setup_server_agent(
-        hass, fake_server.url, "fake-model", mode=ServerMode.CHAT
+        hass,
+        fake_server.url,
+        "fake-model",
+        mode=ServerMode.CHAT,
+        **{CONF_MODEL_PHRASES_ANSWERS: True},  # the call's result goes back to the model
     )
 
     result = await agent.ask("turn on the bed light")
@@ -142,7 +150,8 @@ async def test_llama_cpp_python_server_returns_xml_calls_in_the_content(
         llama_server.model_id,
         mode=ServerMode.CHAT,
         api_key=API_KEY,
-        **{CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 16},
+        # The call's result goes back to the model, in a second round.
+        **{CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 16, CONF_MODEL_PHRASES_ANSWERS: True},
     )
 
     result = await agent.ask("turn on the bed light")

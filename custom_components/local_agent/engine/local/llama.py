@@ -17,6 +17,7 @@ from typing import Any
 
 import psutil
 
+from ..call_forcing import CallForcing
 from ..chat_format import (
     ChatTemplate,
     ChatTemplateError,
@@ -34,10 +35,12 @@ from ..errors import (
 from ..generation import (
     MAX_CALLS_PER_ANSWER,
     AnswerEnd,
+    AnswerProgress,
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
     ModelInfo,
+    Steering,
     reasoning_ended,
     render_request,
 )
@@ -47,6 +50,8 @@ from ..settings import EngineSettings
 from ..structure import build_structure_grammar
 from ..tool_calls import ParseEvent, ToolCallStreamParser
 from ..types import Conversation, ToolSpec
+from .context_size import automatic_context_size, kv_bytes_per_token
+from .prefix_store import PrefixStore, SaveCancelled, SavedPrefix, prefix_key
 from .sampling import TokenSampler
 
 _LOGGER = logging.getLogger(__name__)
@@ -65,6 +70,11 @@ ABORTABLE_BATCH = 32
 # the context unusable and drop every checkpoint, so a request that preempts it waits for at
 # most one such batch.
 BACKGROUND_BATCH = 16
+# Batch length of warming an agent's prefix up (thousands of tokens): short batches cost
+# several times more per token (twin Q4_K_M, 2 threads, a busy machine: 3 tok/s in batches of
+# 16, 7 in 64, 20 in 512), and a command arriving meanwhile mostly needs that very prefix, so
+# warming takes longer batches; another request waits for at most one of them.
+WARM_BATCH = 128
 
 
 _NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
@@ -140,6 +150,9 @@ class _Checkpoints:
     def __contains__(self, tokens: tuple[int, ...]) -> bool:
         return tokens in self._states
 
+    def state_of(self, tokens: tuple[int, ...]) -> bytes | None:
+        return self._states.get(tokens)
+
     def put(self, tokens: tuple[int, ...], state: bytes) -> None:
         if len(state) > self._limit:
             return
@@ -180,6 +193,35 @@ class _Checkpoints:
         self._bytes = 0
 
 
+class PrefixProgress:
+    """How far a background evaluation has come, and how fast it goes (read by the agent)."""
+
+    def __init__(self) -> None:
+        """Nothing evaluated yet."""
+        self.total = 0
+        self.held = 0
+        self._first: tuple[float, int] | None = None
+        self._last: tuple[float, int] | None = None
+
+    def start(self, total: int, held: int) -> None:
+        """Begin: the prompt has total tokens, of which the context already holds held."""
+        self.total, self.held = total, held
+        self._first = self._last = (time.perf_counter(), held)
+
+    def note(self, held: int) -> None:
+        """Note that the context now holds this many tokens of the prompt."""
+        self.held = held
+        self._last = (time.perf_counter(), held)
+
+    @property
+    def seconds_left(self) -> float | None:
+        """Estimated seconds until the prompt is evaluated; None before a batch was timed."""
+        if self._first is None or self._last is None or self._last[1] <= self._first[1]:
+            return None
+        rate = (self._last[0] - self._first[0]) / (self._last[1] - self._first[1])
+        return max(self.total - self.held, 0) * rate
+
+
 def flash_attention_type(llama_cpp: Any, wanted: bool | None) -> int:
     """Return llama.cpp's flash-attention switch for the setting (None: automatic).
 
@@ -201,6 +243,9 @@ def flash_attention_type(llama_cpp: Any, wanted: bool | None) -> int:
 class LoadedModel:
     """A loaded model with one context. Not thread-safe: one generation at a time."""
 
+    # What the model is made to write (generation.Steering): tests and benchmarks only.
+    steering: Steering | None = None
+
     def __init__(self, path: Path, settings: EngineSettings) -> None:
         """Load the model and create its context. Blocking; raises EngineError subclasses."""
         self.path = path
@@ -221,21 +266,13 @@ class LoadedModel:
         except ValueError as err:
             raise UnsupportedArchitectureError(path, header.architecture) from err
 
-        ctx_params = llama_cpp.llama_context_default_params()
-        ctx_params.n_ctx = settings.n_ctx
-        ctx_params.n_batch = settings.n_batch
-        ctx_params.n_ubatch = settings.n_batch
-        ctx_params.n_threads = settings.threads
-        ctx_params.n_threads_batch = settings.threads
-        ctx_params.flash_attn_type = flash_attention_type(llama_cpp, settings.flash_attention)
-        ctx_params.abort_callback = self._abort_callback
-        self._abort_installed = True
-        ctx_params.no_perf = True
+        self._internals = internals
+        self._flash_type = flash_attention_type(llama_cpp, settings.flash_attention)
         try:
-            self._ctx = internals.LlamaContext(model=self._model, params=ctx_params, verbose=False)
-        except ValueError as err:
+            self._ctx = self._new_context(settings.initial_n_ctx)
+        except EngineOutOfMemoryError:
             self._model.close()
-            raise EngineOutOfMemoryError(f"creating a context of {settings.n_ctx} tokens") from err
+            raise
         self._batch = internals.LlamaBatch(n_tokens=settings.n_batch, embd=0, n_seq_max=1)
         self._vocab = self._model.vocab
         self._piece_buffer = ctypes.create_string_buffer(64)
@@ -243,6 +280,11 @@ class LoadedModel:
         self._tokens: list[int] = []
         self._static_tokens: tuple[str, list[int]] | None = None
         self._checkpoints = _Checkpoints(settings.checkpoint_memory)
+        self._kv_bytes_per_token = kv_bytes_per_token(self._model.metadata())
+        self._store = self._prefix_store(path, header)
+        # Prefix keys and whether the disk holds them (as checked or saved in this process).
+        self._on_disk: dict[str, bool] = {}
+        self._static_key: str | None = None
         self.info = self._describe(header)
         try:
             # The model's own chat template, else the bundled Qwen3.5 one.
@@ -251,6 +293,71 @@ class LoadedModel:
             self.close()
             raise
         _LOGGER.debug("Loaded %s (%s)", path.name, self.info.architecture)
+
+    def _new_context(self, n_ctx: int) -> Any:
+        llama_cpp, settings = self._llama_cpp, self.settings
+        ctx_params = llama_cpp.llama_context_default_params()
+        ctx_params.n_ctx = n_ctx
+        ctx_params.n_batch = settings.n_batch
+        ctx_params.n_ubatch = settings.n_batch
+        ctx_params.n_threads = settings.threads
+        ctx_params.n_threads_batch = settings.threads
+        ctx_params.flash_attn_type = self._flash_type
+        ctx_params.abort_callback = self._abort_callback
+        self._abort_installed = True
+        ctx_params.no_perf = True
+        try:
+            return self._internals.LlamaContext(model=self._model, params=ctx_params, verbose=False)
+        except ValueError as err:
+            raise EngineOutOfMemoryError(f"creating a context of {n_ctx} tokens") from err
+
+    def _prefix_store(self, path: Path, header: GgufHeader) -> PrefixStore | None:
+        """Return the folder of saved prefixes for this very file, runtime and state layout."""
+        directory = self.settings.prefix_store
+        if directory is None:
+            return None
+        stat = path.stat()
+        identity = "|".join(
+            (
+                str(path.resolve()),
+                str(stat.st_size),
+                str(stat.st_mtime_ns),
+                str(header.architecture),
+                f"llama-cpp-python {getattr(self._llama_cpp, '__version__', '?')}",
+                f"state {self._llama_cpp.LLAMA_STATE_SEQ_VERSION}",
+                f"flash attention {self._flash_type}",
+            )
+        )
+        return PrefixStore(directory, identity, self.settings.prefix_store_bytes)
+
+    def _ensure_context(self, needed: int) -> None:
+        """With an automatic context size, grow the context to hold `needed` tokens.
+
+        What the old context held is carried over (its sequence state, set into the new one),
+        so the checkpoints stay usable and nothing is evaluated again.
+        """
+        if not self.settings.automatic_context or needed <= self._ctx.n_ctx():
+            return
+        available = psutil.virtual_memory().available
+        size = automatic_context_size(
+            needed,
+            bytes_per_token=self._kv_bytes_per_token,
+            available=available + self._ctx.n_ctx() * self._kv_bytes_per_token,
+            trained=self._model.n_ctx_train(),
+        )
+        if size <= self._ctx.n_ctx():
+            return
+        _LOGGER.info("Growing the context of %s to %d tokens", self.path.name, size)
+        held = self._sequence_state() if self._tokens else None
+        self._ctx.close()
+        self._ctx = self._new_context(size)
+        self.info = replace(self.info, n_ctx=size)
+        flags = self._llama_cpp.LLAMA_STATE_SEQ_FLAGS_NONE
+        if held is None or not self._llama_cpp.llama_state_seq_set_data_ext(
+            self._ctx.ctx, held, len(held), 0, flags
+        ):
+            self._tokens = []
+            self._checkpoints.clear()
 
     @staticmethod
     def _check_memory(path: Path) -> None:
@@ -343,6 +450,80 @@ class LoadedModel:
             return False
         return bool(self._ctx.kv_cache_seq_rm(0, length, -1))
 
+    def _sequence_state(self) -> Any:
+        """Return the whole sequence (attention cache and recurrent state) as a ctypes buffer."""
+        llama_cpp, flags = self._llama_cpp, self._llama_cpp.LLAMA_STATE_SEQ_FLAGS_NONE
+        size = llama_cpp.llama_state_seq_get_size_ext(self._ctx.ctx, 0, flags)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_cpp.llama_state_seq_get_data_ext(self._ctx.ctx, buffer, size, 0, flags)
+        return (ctypes.c_uint8 * written).from_buffer(buffer)
+
+    def _restore_saved(self, saved: SavedPrefix) -> bool:
+        """Make the context hold the saved prefix: the sequence, cut back to the prefix."""
+        llama_cpp, flags = self._llama_cpp, self._llama_cpp.LLAMA_STATE_SEQ_FLAGS_NONE
+        self._ctx.kv_cache_clear()
+        self._tokens = []
+        sequence = (ctypes.c_uint8 * len(saved.sequence_state)).from_buffer(saved.sequence_state)
+        if not llama_cpp.llama_state_seq_set_data_ext(
+            self._ctx.ctx, sequence, len(sequence), 0, flags
+        ):
+            self._ctx.kv_cache_clear()
+            return False
+        if not self._restore_state(bytes(saved.prefix_state), len(saved.tokens)):
+            self._ctx.kv_cache_clear()
+            return False
+        self._tokens = list(saved.tokens)
+        return True
+
+    def _load_prefix(self, static: list[int], key: str, stats: GenerationStats) -> None:
+        """Restore the static prefix from disk, if saved and the context holds less of it."""
+        if (
+            self._store is None
+            or len(self._tokens) >= len(static)
+            or self._on_disk.get(key) is False
+        ):
+            return
+        saved = self._store.load(key, static)
+        if saved is None or not self._restore_saved(saved):
+            self._on_disk[key] = False
+            return
+        self._on_disk[key] = True
+        self._checkpoints.keep_held(self._tokens)
+        self._checkpoints.put(tuple(static), bytes(saved.prefix_state))
+        stats.cached_tokens = len(static)
+        stats.prefix_from_disk = True
+
+    def save_prefix(self, cancel: threading.Event) -> Path | None:
+        """Save the static prefix the context holds to disk, unless it is saved already.
+
+        Done between requests (blocking, in pieces: a cancel stops it and keeps nothing).
+        """
+        key, static = self._static_key, self._static_tokens
+        if self._store is None or key is None or static is None or self._on_disk.get(key):
+            return None
+        tokens = static[1]
+        checkpoint = self._checkpoints.state_of(tuple(tokens))
+        if checkpoint is None or self._tokens[: len(tokens)] != tokens:
+            return None
+        if key not in self._on_disk and self._store.has(key):
+            self._on_disk[key] = True
+            return None
+        sequence = self._sequence_state()
+        try:
+            path = self._store.save(
+                key, tokens, memoryview(sequence).cast("B"), checkpoint, cancel.is_set
+            )
+        except SaveCancelled:
+            return None
+        except OSError as err:
+            _LOGGER.warning(
+                "Could not save the evaluated prefix to %s: %s", self._store.directory, err
+            )
+            self._on_disk[key] = True  # do not try again in this process
+            return None
+        self._on_disk[key] = path is not None
+        return path
+
     def _reuse_context(self, prompt: list[int], stats: GenerationStats) -> int:
         """Bring the context to a prefix of prompt; return how many tokens are already there.
 
@@ -382,14 +563,23 @@ class LoadedModel:
             self._llama_cpp.llama_set_abort_callback(self._ctx.ctx, callback, None)
             self._abort_installed = wanted
 
-    def _decode(self, tokens: Sequence[int], *, background: bool = False) -> None:
+    def _decode(
+        self,
+        tokens: Sequence[int],
+        *,
+        background: bool = False,
+        batch: int | None = None,
+        progress: PrefixProgress | None = None,
+    ) -> None:
         """Evaluate tokens after the current context, in batches; logits of the last remain.
 
         In the background, batches are short and never aborted: a cancel stops between two of
         them and leaves the context and the checkpoints usable.
         """
-        step = BACKGROUND_BATCH if background else self.settings.n_batch
+        step = (batch or BACKGROUND_BATCH) if background else self.settings.n_batch
         for start in range(0, len(tokens), step):
+            if progress is not None:
+                progress.note(len(self._tokens))
             if self._cancel.is_set():
                 raise GenerationCancelledError
             chunk = tokens[start : start + step]
@@ -403,6 +593,8 @@ class LoadedModel:
             if code != 0:
                 raise EngineOutOfMemoryError(f"evaluating {len(chunk)} tokens (code {code})")
             self._tokens.extend(chunk)
+        if progress is not None:
+            progress.note(len(self._tokens))
 
     def _tokenize_static(self, text: str) -> list[int]:
         """Tokenize the static prompt, once per text: it holds the whole home list."""
@@ -417,37 +609,53 @@ class LoadedModel:
         checkpoint_at: int | None = None,
         *,
         background: bool = False,
+        batch: int | None = None,
+        room: int = MIN_ANSWER_TOKENS,
+        progress: PrefixProgress | None = None,
     ) -> GenerationStats:
         """Make the context hold static + dynamic prompt, reusing what it can.
 
         Checkpoints are saved after the static prompt, after dynamic_prompt[:checkpoint_at]
         (where the next request of the conversation goes on: the end of the last message)
-        and, if the settings ask, after the whole prompt.
+        and, if the settings ask, after the whole prompt. room: tokens wanted after the
+        prompt (an automatic context grows to hold them; MIN_ANSWER_TOKENS must fit).
         """
         stats = GenerationStats()
         static = self._tokenize_static(static_prompt)
+        self._static_key = key = prefix_key(static_prompt)
         cut = len(dynamic_prompt) if checkpoint_at is None else checkpoint_at
         # Tokenized in two pieces so that the next request, which renders the same text up to
         # the cut and goes on differently, tokenizes that part the same way.
         stable = static + self.tokenize(dynamic_prompt[:cut], add_bos=not static)
         prompt = stable + self.tokenize(dynamic_prompt[cut:], add_bos=not stable)
         stats.prompt_tokens = len(prompt)
+        self._ensure_context(len(prompt) + max(room, MIN_ANSWER_TOKENS))
         n_ctx = self._ctx.n_ctx()
         if len(prompt) + MIN_ANSWER_TOKENS > n_ctx:
             raise ContextTooSmallError(len(prompt), n_ctx, MIN_ANSWER_TOKENS)
         started = time.perf_counter()
         reused = self._reuse_context(prompt, stats)
         stats.cached_tokens = reused
+        self._load_prefix(static, key, stats)
+        if progress is not None:
+            progress.start(len(prompt), len(self._tokens))
         stops = {len(static), len(stable)}
         if self.settings.checkpoint_full_prompt:
             stops.add(len(prompt))
         for stop in sorted(stops):
             if stop <= len(self._tokens) or stop == 0:
                 continue
-            self._decode(prompt[len(self._tokens) : stop], background=background)
+            self._decode(
+                prompt[len(self._tokens) : stop],
+                background=background,
+                batch=batch,
+                progress=progress,
+            )
             if tuple(prompt[:stop]) not in self._checkpoints:
                 self._checkpoints.put(tuple(prompt[:stop]), self._save_state())
-        self._decode(prompt[len(self._tokens) :], background=background)
+        self._decode(
+            prompt[len(self._tokens) :], background=background, batch=batch, progress=progress
+        )
         stats.evaluated_tokens = len(prompt) - stats.cached_tokens
         stats.prompt_seconds = time.perf_counter() - started
         return stats
@@ -457,23 +665,55 @@ class LoadedModel:
         return render_request(self.chat_template, request)
 
     def prepare(
-        self, conversation: Conversation, tools: Sequence[ToolSpec], cancel: threading.Event
-    ) -> None:
+        self,
+        conversation: Conversation,
+        tools: Sequence[ToolSpec],
+        cancel: threading.Event,
+        *,
+        room: int = MIN_ANSWER_TOKENS,
+        batch: int = BACKGROUND_BATCH,
+        progress: PrefixProgress | None = None,
+    ) -> GenerationStats | None:
         """Evaluate the text the conversation's next turn will start with, and keep a checkpoint.
 
         Run between requests (the next turn of a conversation goes on from there); a cancel
-        stops it between two short batches, with the context still usable.
+        stops it between two short batches, with the context still usable. A conversation
+        without messages is an agent's start: its system text and tools, the prefix every
+        turn shares (warming up after a load or a change of the home), restored from disk
+        when it was saved. room: tokens its turns need after it (history and answers).
         """
         self._cancel = cancel
         start = next_turn_start(self.chat_template, conversation, tools)
         if start is None:
-            return
+            return None
         try:
-            self.evaluate_prompt(start.static, start.dynamic, len(start.dynamic), background=True)
+            return self.evaluate_prompt(
+                start.static,
+                start.dynamic,
+                len(start.dynamic),
+                background=True,
+                batch=batch,
+                room=room,
+                progress=progress,
+            )
         except EngineError:
             raise
         except Exception as err:
             raise self._forget_context(f"llama.cpp failed evaluating a prompt: {err}") from err
+
+    def warm(
+        self,
+        conversation: Conversation,
+        tools: Sequence[ToolSpec],
+        cancel: threading.Event,
+        *,
+        room: int,
+        progress: PrefixProgress | None = None,
+    ) -> None:
+        """Make the context hold an agent's prefix (from disk if saved), then save it there."""
+        batch = WARM_BATCH if not conversation.messages else BACKGROUND_BATCH
+        self.prepare(conversation, tools, cancel, room=room, batch=batch, progress=progress)
+        self.save_prefix(cancel)
 
     # Generation -----------------------------------------------------------------------------
 
@@ -522,7 +762,8 @@ class LoadedModel:
         )
         try:
             parts = self.render(request)
-            stats = self.evaluate_prompt(parts.static, parts.dynamic, parts.stable_end)
+            room = request.max_tokens + (request.thinking_budget or 0)
+            stats = self.evaluate_prompt(parts.static, parts.dynamic, parts.stable_end, room=room)
             turn = _Turn(self, request, parts, stats, sampler, on_event)
             turn.run(request.max_tokens)
         finally:
@@ -583,11 +824,18 @@ class _Turn:
         self._answer_end = AnswerEnd(prompt.stop)
         self._decoder = _Utf8Stream()
         self._events: list[ParseEvent] = []
-        self._text: list[str] = []
         self._tail = ""
         self._in_reasoning = prompt.starts_in_reasoning
-        self._call_forced = False
         self._grammar_engaged = False
+        self._written = ""
+        # Jump-forward decoding inside calls: the grammar's text so far (None: not in a call
+        # the forcing can follow).
+        self._forcing = (
+            CallForcing(request.tools, max_calls=MAX_CALLS_PER_ANSWER)
+            if sampler.has_call_grammar
+            else None
+        )
+        self._call_text: str | None = None
 
     def run(self, max_tokens: int) -> None:
         stats = self._stats
@@ -604,10 +852,18 @@ class _Turn:
                 # answer is under its grammar from the end of the reasoning to the end (it has
                 # no tools: "<tool_call>" in its reasoning is only text).
                 if self._request.answer_schema is None:
-                    self._grammar_engaged = self._grammar_engaged or self._parser.in_tool_call
+                    if not self._grammar_engaged and self._parser.in_tool_call:
+                        self._engage_call_grammar()
                 elif not self._in_reasoning:
                     self._grammar_engaged = True
-                token = model.sample_next(self._sampler, grammar=self._grammar_engaged)
+                if self._jump_forward():
+                    continue
+                token = self._next_token()
+                if token is None:
+                    stats.finish_reason = "stop"
+                    break
+                if self._call_text is not None:
+                    stats.call_sampled_tokens += 1
                 if model.is_end_of_generation(token):
                     if self._request.answer_schema is not None and self._in_reasoning:
                         # A structured answer is owed: ending inside the reasoning closes it.
@@ -636,13 +892,50 @@ class _Turn:
             self._stats.thinking_budget_hit = True
             self._force(REASONING_CLOSE)
             return True
-        if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
-            self._call_forced = True
-            # A model that wrote `<tool_call>` itself (which also ends its reasoning) is in one.
-            if not self._parser.in_tool_call:
-                self._force(CALL_OPEN)
-                return True
         return False
+
+    def _engage_call_grammar(self) -> None:
+        self._grammar_engaged = True
+        # The grammar starts right after "<tool_call>": forcing follows it from there only.
+        after = self._written.rpartition(CALL_OPEN)[2]
+        self._call_text = "" if not after else None
+
+    def _next_token(self) -> int | None:
+        """Return the model's next token, or the Steering's; None: the Steering ends the answer."""
+        model, steering = self._model, self._model.steering
+        if steering is not None:
+            progress = AnswerProgress(
+                self._request, self._written, self._in_reasoning, self._parser.in_tool_call
+            )
+            text = steering.next_text(progress)
+            if text == "":
+                return None
+            if text is not None and (tokens := model.tokenize(text, add_bos=False)):
+                if self._sampler.take(tokens[0], grammar_wanted=self._grammar_engaged):
+                    return tokens[0]
+                _LOGGER.debug("The grammar refused the steered text %r", text[:40])
+        return model.sample_next(self._sampler, grammar=self._grammar_engaged)
+
+    def _jump_forward(self) -> bool:
+        """Append in one batch the call text the grammar allows no choice about."""
+        if self._forcing is None or self._call_text is None or self._decoder.pending:
+            return False
+        forced = self._forcing.forced(self._call_text)
+        if not forced:
+            return False
+        model = self._model
+        tokens = model.tokenize(forced, add_bos=False)
+        if len(tokens) >= model.free_context:
+            raise _ContextFull
+        accepted = self._sampler.accept_in_grammar(tokens)
+        if not accepted:
+            return False
+        started = time.perf_counter()
+        model.append(accepted)
+        self._stats.forced_seconds += time.perf_counter() - started
+        self._stats.call_forced_tokens += len(accepted)
+        self._emit(self._decoder.feed(b"".join(model.token_piece(t) for t in accepted)))
+        return True
 
     def _force(self, text: str) -> None:
         model = self._model
@@ -657,7 +950,9 @@ class _Turn:
     def _emit(self, text: str) -> None:
         if not text:
             return
-        self._text.append(text)
+        self._written += text
+        if self._call_text is not None:
+            self._call_text += text
         self._tail = (self._tail + text)[-TAIL_CHARS:]
         if self._in_reasoning and reasoning_ended(self._tail, self._request):
             self._in_reasoning = False
@@ -679,7 +974,7 @@ class _Turn:
         if self._stats.finish_reason == "length":
             _LOGGER.debug("Generation stopped at the token limit")
         return GenerationOutput(
-            text="".join(self._text),
+            text=self._written,
             events=self._events,
             stats=self._stats,
             prompt=self._prompt,
@@ -697,6 +992,11 @@ class _Utf8Stream:
     def feed(self, data: bytes) -> str:
         text: str = self._decoder.decode(data)
         return text
+
+    @property
+    def pending(self) -> bool:
+        """Whether bytes of an unfinished character are held."""
+        return bool(self._decoder.getstate()[0])
 
     def flush(self) -> str:
         text: str = self._decoder.decode(b"", final=True)

@@ -43,12 +43,15 @@ class TokenSampler:
         self._model = model
         self._n_vocab: int = model.n_vocab()
         self._chain = self._build_chain(settings)
+        custom_grammar = grammar is not None
         if grammar is None and tools:
             grammar = build_tool_call_grammar(tools, max_calls=max_calls)
         self._grammar_text = grammar
+        self.has_call_grammar = grammar is not None and bool(tools) and not custom_grammar
         self._grammar: Any = None
         self._grammar_in_use = False
         self._candidates: Any = None
+        self._single: Any = None
         if self._grammar_text is not None:
             try:
                 self._grammar = self._new_grammar()
@@ -113,6 +116,57 @@ class TokenSampler:
         """Tell the chain about tokens the engine inserted itself (presence penalty history)."""
         for token in tokens:
             self._llama_cpp.llama_sampler_accept(self._chain, token)
+
+    def accept_in_grammar(self, tokens: Sequence[int]) -> list[int]:
+        """Accept the longest start of tokens that the call grammar allows; return it.
+
+        Each token is checked against the grammar as it stands before it is accepted, so text
+        the engine appends inside a call is exactly text the grammar allows.
+        """
+        if self._grammar is None:
+            return []
+        self._grammar_in_use = True
+        accepted: list[int] = []
+        for token in tokens:
+            if not self._grammar_allows(token):
+                break
+            self._llama_cpp.llama_sampler_accept(self._grammar, token)
+            self._llama_cpp.llama_sampler_accept(self._chain, token)
+            accepted.append(token)
+        return accepted
+
+    def take(self, token: int, *, grammar_wanted: bool) -> bool:
+        """Accept a token chosen for the model (a Steering's), as sample() would have.
+
+        False, and nothing accepted, when the grammar is on and does not allow it.
+        """
+        if grammar_wanted and self._grammar is not None:
+            return bool(self.accept_in_grammar([token]))
+        if self._grammar_in_use:
+            self._reset_grammar()
+        self._llama_cpp.llama_sampler_accept(self._chain, token)
+        return True
+
+    def _grammar_allows(self, token: int) -> bool:
+        import numpy as np
+
+        llama_cpp = self._llama_cpp
+        if self._single is None:
+            dtype = np.dtype([("id", np.intc), ("logit", np.single), ("p", np.single)], align=True)
+            self._single_data = np.recarray((1,), dtype=dtype)
+            self._single = llama_cpp.llama_token_data_array(
+                data=self._single_data.ctypes.data_as(llama_cpp.llama_token_data_p),
+                size=1,
+                selected=-1,
+                sorted=False,
+            )
+        self._single_data.id[0] = token
+        self._single_data.logit[0] = 0.0
+        self._single_data.p[0] = 0.0
+        self._single.size = 1
+        self._single.selected = -1
+        llama_cpp.llama_sampler_apply(self._grammar, ctypes.byref(self._single))
+        return bool(np.isfinite(self._single_data.logit[0]))
 
     def _reset_grammar(self) -> None:
         self._llama_cpp.llama_sampler_free(self._grammar)

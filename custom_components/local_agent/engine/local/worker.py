@@ -19,14 +19,22 @@ from typing import Self
 
 from ..chat_format import ChatTemplate
 from ..errors import EngineError, GenerationCancelledError
-from ..generation import GenerationOutput, GenerationRequest, ModelInfo
+from ..generation import GenerationOutput, GenerationRequest, ModelInfo, Steering
 from ..interface import GenerationEngine
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
 from ..types import Conversation, ToolSpec
-from .llama import CheckpointStats, LoadedModel
+from .llama import MIN_ANSWER_TOKENS, CheckpointStats, LoadedModel, PrefixProgress
 
 _LOGGER = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Warming:
+    """An agent's prefix being evaluated in the background: whose, and how far."""
+
+    system: str
+    progress: PrefixProgress
 
 
 @dataclass(slots=True)
@@ -47,8 +55,9 @@ class ModelWorker:
         self._lock = asyncio.Lock()
         self._queued = 0
         self._closed = False
-        # Set to stop the background evaluation running now (prepare), if any.
+        # Set to stop the background evaluation running now (prepare, warm), if any.
         self._background_cancel: threading.Event | None = None
+        self._warming: _Warming | None = None
 
     @classmethod
     async def load(cls, path: Path, settings: EngineSettings) -> Self:
@@ -76,6 +85,15 @@ class ModelWorker:
     def busy(self) -> bool:
         """Whether a generation is running or waiting."""
         return self._queued > 0
+
+    @property
+    def steering(self) -> Steering | None:
+        """What the model is made to write (tests and benchmarks; None in the product)."""
+        return self._model.steering
+
+    @steering.setter
+    def steering(self, steering: Steering | None) -> None:
+        self._model.steering = steering
 
     @property
     def checkpoint_bytes(self) -> int:
@@ -131,27 +149,75 @@ class ModelWorker:
         """Evaluate, while the model is idle, the text the conversation's next turn starts with.
 
         Best effort and never in the way: skipped when a request is waiting, stopped between
-        two short batches when one arrives, failures only logged.
+        two short batches when one arrives, failures only logged. An agent's prefix the
+        context now holds for the first time is saved to disk afterwards.
         """
         if self._queued or self._closed or self._lock.locked():
             return
+        async with self._lock:  # free: taken without waiting
+            await self._run_background(
+                "Preparing the next prompt",
+                lambda cancel: self._model.warm(
+                    conversation, tools, cancel, room=MIN_ANSWER_TOKENS
+                ),
+            )
+
+    async def warm(
+        self, conversation: Conversation, tools: Sequence[ToolSpec], *, room: int
+    ) -> None:
+        """Evaluate an agent's prefix (its system text and tools) in the background.
+
+        After a load or a change of the home, so that the first command costs what any other
+        does; restored from disk when an earlier run saved it, and saved there otherwise.
+        Waits for a running request; skipped when one is waiting (it evaluates what it needs
+        itself, faster); a request arriving meanwhile stops it between two short batches.
+        room: the tokens turns need after the prefix (history and answers), which an
+        automatic context makes room for.
+        """
+        warming = _Warming(conversation.system, PrefixProgress())
+        self._warming = warming
+        try:
+            async with self._lock:
+                if self._queued or self._closed:
+                    return
+                await self._run_background(
+                    "Warming up the prefix",
+                    lambda cancel: self._model.warm(
+                        conversation, tools, cancel, room=room, progress=warming.progress
+                    ),
+                )
+        finally:
+            if self._warming is warming:
+                self._warming = None
+
+    def warming_seconds(self, system: str) -> float | None:
+        """Seconds an agent's prefix (by its system text) still needs, while it is warming.
+
+        None when it is not warming now, or before its first batch was timed.
+        """
+        warming = self._warming
+        if warming is None or warming.system != system:
+            return None
+        return warming.progress.seconds_left
+
+    async def _run_background(self, what: str, work: Callable[[threading.Event], object]) -> None:
+        """Run work in the executor with the lock held; a request's arrival cancels it."""
         loop = asyncio.get_running_loop()
         cancel = threading.Event()
-        async with self._lock:  # free: taken without waiting
-            self._background_cancel = cancel
-            future = loop.run_in_executor(None, self._model.prepare, conversation, tools, cancel)
-            try:
-                await asyncio.wait([future])
-            except asyncio.CancelledError:
-                cancel.set()
-                await asyncio.wait([future])
-                raise
-            finally:
-                self._background_cancel = None
-                if future.done() and not future.cancelled():
-                    error = future.exception()
-                    if error is not None and not isinstance(error, GenerationCancelledError):
-                        _LOGGER.debug("Preparing the next prompt failed: %s", error)
+        self._background_cancel = cancel
+        future = loop.run_in_executor(None, work, cancel)
+        try:
+            await asyncio.wait([future])
+        except asyncio.CancelledError:
+            cancel.set()
+            await asyncio.wait([future])
+            raise
+        finally:
+            self._background_cancel = None
+            if future.done() and not future.cancelled():
+                error = future.exception()
+                if error is not None and not isinstance(error, GenerationCancelledError):
+                    _LOGGER.debug("%s failed: %s", what, error)
 
     def _stop_background(self) -> None:
         if self._background_cancel is not None:

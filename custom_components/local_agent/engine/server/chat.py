@@ -32,7 +32,13 @@ from typing import Any, Final
 
 from ..chat_format import SYSTEM_SEPARATOR, PromptParts
 from ..errors import EngineError
-from ..generation import GenerationOutput, GenerationRequest, GenerationStats
+from ..generation import (
+    AnswerProgress,
+    GenerationOutput,
+    GenerationRequest,
+    GenerationStats,
+    Steering,
+)
 from ..markup import (
     CALL_CLOSE,
     CALL_OPEN,
@@ -130,8 +136,12 @@ def chat_body(
     enable_thinking: bool,
     max_tokens: int,
     calls_as_text: bool,
+    call_required: bool = False,
 ) -> Json:
-    """Return the JSON of one chat completions request."""
+    """Return the JSON of one chat completions request.
+
+    call_required: the answer must be a call (`tool_choice: required`; a Steering's wish).
+    """
     body: Json = {
         "model": model,
         "messages": chat_messages(conversation, calls_as_text=calls_as_text),
@@ -150,7 +160,7 @@ def chat_body(
         }
     if request.tools:
         body["tools"] = [tool_dict(tool) for tool in escape_tools(request.tools)]
-        if request.force_tool_call:
+        if call_required:
             body["tool_choice"] = "required"
     return body
 
@@ -182,10 +192,18 @@ class ChatGeneration:
         on_event: Callable[[ParseEvent], None] | None,
         *,
         calls_as_text: bool,
+        steering: Steering | None = None,
     ) -> None:
-        """Prepare; nothing is sent yet. calls_as_text: send history calls as XML text."""
+        """Prepare; nothing is sent yet. calls_as_text: send history calls as XML text.
+
+        Chat mode cannot insert text: a Steering is asked once, at the start of the answer,
+        and a call it would open there becomes `tool_choice: required`.
+        """
         if not isinstance(request.prompt, Conversation):
             raise EngineError("Chat mode sends a conversation; this request has prompt text")
+        start = AnswerProgress(request, "", in_reasoning=False, in_call=False)
+        wanted = steering.next_text(start) if steering is not None else None
+        self._call_required = bool(wanted and wanted.startswith(CALL_OPEN))
         self._client = client
         self._request = request
         self._conversation = request.prompt
@@ -238,6 +256,7 @@ class ChatGeneration:
             enable_thinking=thinking,
             max_tokens=max_tokens,
             calls_as_text=self._calls_as_text,
+            call_required=self._call_required,
         )
         budget = request.thinking_budget if thinking else None
         reader = _ContentReader(request.tools, maybe_reasoning=thinking)

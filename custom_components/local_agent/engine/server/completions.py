@@ -13,7 +13,9 @@ over HTTP:
   ignore the field, and the parser's validation still reports a malformed call). llama.cpp's
   lazy grammars (`grammar_lazy`, `grammar_triggers`) would save that request, but only
   llama-server has them; llama-cpp-python's server takes a plain `grammar` only.
-* force_tool_call (tests, benchmarks): once reasoning is over, continue after `<tool_call>`.
+* A Steering (tests, benchmarks: generation.Steering) is asked before each request; its text
+  is written and the next request continues after it. With one set, the stream is also closed
+  at `</think>`, so it can open the answer (a call, say).
 * Structured answer (`answer_schema`, an AI task's structure): once reasoning is over (the
   stream is closed at `</think>`), the rest is requested with the GBNF of structure.py as
   `grammar`; where the server takes no grammar, the caller checks the answer instead.
@@ -32,13 +34,15 @@ from typing import Any, Final
 from ..chat_format import PromptParts
 from ..generation import (
     MAX_CALLS_PER_ANSWER,
+    AnswerProgress,
     GenerationOutput,
     GenerationRequest,
     GenerationStats,
+    Steering,
     reasoning_ended,
 )
 from ..grammar import build_tool_call_grammar
-from ..markup import CALL_AFTER_REASONING, CALL_OPEN, REASONING_CLOSE, THINK_CLOSE
+from ..markup import CALL_OPEN, REASONING_CLOSE, THINK_CLOSE
 from ..structure import build_structure_grammar
 from ..tool_calls import ParseEvent, ToolCallStreamParser
 from .errors import ServerConnectionLostError
@@ -67,10 +71,12 @@ class CompletionsGeneration:
         request: GenerationRequest,
         prompt: PromptParts,
         on_event: Callable[[ParseEvent], None] | None,
+        steering: Steering | None = None,
     ) -> None:
         """Prepare the parser; nothing is sent yet. prompt: the request's, rendered."""
         self._client = client
         self._request = request
+        self._steering = steering
         self._sink = EventSink(on_event, prompt.stop)
         self._parser = ToolCallStreamParser(
             request.tools, starts_in_reasoning=prompt.starts_in_reasoning
@@ -80,7 +86,7 @@ class CompletionsGeneration:
         self._written: list[str] = []
         self._tail = ""
         self._in_reasoning = prompt.starts_in_reasoning
-        self._call_forced = False
+        self._steered_end = False
         self._grammar = (
             build_tool_call_grammar(request.tools, max_calls=MAX_CALLS_PER_ANSWER)
             if request.tools and request.constrain_tool_calls and client.settings.grammar
@@ -99,6 +105,9 @@ class CompletionsGeneration:
         remaining = request.max_tokens
         while remaining > 0:
             self._intervene()
+            if self._steered_end:
+                stats.finish_reason = "stop"
+                break
             # A structured answer has no tools: "<tool_call>" in its reasoning is only text.
             in_call = self._parser.in_tool_call and self._answer_grammar is None
             limit = remaining
@@ -132,26 +141,31 @@ class CompletionsGeneration:
         )
 
     def _intervene(self) -> None:
-        """Insert the text the engine writes itself: the end of reasoning, a forced call."""
+        """Insert the text the engine writes itself (the end of reasoning), or a Steering's."""
         budget = self._request.thinking_budget
         if self._in_reasoning and budget is not None and self.stats.reasoning_tokens >= budget:
             self.stats.thinking_budget_hit = True
             self._write(REASONING_CLOSE)
-        if self._request.force_tool_call and not self._in_reasoning and not self._call_forced:
-            self._call_forced = True
-            if not self._parser.in_tool_call:
-                done = "".join(self._written)
-                self._write(
-                    CALL_OPEN if not done or done.endswith("\n\n") else CALL_AFTER_REASONING
-                )
+        if self._steering is not None:
+            progress = AnswerProgress(
+                self._request,
+                "".join(self._written),
+                in_reasoning=self._in_reasoning,
+                in_call=self._parser.in_tool_call,
+            )
+            text = self._steering.next_text(progress)
+            if text == "":
+                self._steered_end = True
+            elif text is not None:
+                self._write(text)
 
     def _triggers(self, *, grammar: bool) -> tuple[str, ...]:
         """Texts at which this request's stream is closed to continue differently."""
         triggers: list[str] = []
         if self._grammar is not None and not grammar:
             triggers.append(CALL_OPEN)
-        forced = self._request.force_tool_call and not self._call_forced
-        if self._in_reasoning and (forced or self._answer_grammar is not None):
+        steered = self._steering is not None
+        if self._in_reasoning and (steered or self._answer_grammar is not None):
             triggers.append(THINK_CLOSE)
         return tuple(triggers)
 

@@ -27,7 +27,7 @@ from typing import Any, Self
 import aiohttp
 
 from ..errors import EngineError
-from ..generation import GenerationOutput, GenerationRequest, ModelInfo, render_request
+from ..generation import GenerationOutput, GenerationRequest, ModelInfo, Steering, render_request
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
 from ..types import Conversation, ToolSpec
@@ -119,6 +119,9 @@ def describe_model(settings: ServerSettings, facts: ServerFacts) -> ModelInfo:
 class ServerWorker:
     """Generations on a model server; several at once up to the configured limit."""
 
+    # What the model is made to write (generation.Steering): tests and benchmarks only.
+    steering: Steering | None = None
+
     def __init__(
         self,
         session: aiohttp.ClientSession,
@@ -201,7 +204,11 @@ class ServerWorker:
     ) -> GenerationOutput:
         if self.server.mode is ServerMode.CHAT:
             chat = ChatGeneration(
-                self._client, request, on_event, calls_as_text=self.server_parses_calls is False
+                self._client,
+                request,
+                on_event,
+                calls_as_text=self.server_parses_calls is False,
+                steering=self.steering,
             )
             output = await chat.run()
             if chat.native_calls:
@@ -210,10 +217,21 @@ class ServerWorker:
                 self.server_parses_calls = False
             return output
         prompt = render_request(self.chat_template, request)
-        return await CompletionsGeneration(self._client, request, prompt, on_event).run()
+        return await CompletionsGeneration(
+            self._client, request, prompt, on_event, self.steering
+        ).run()
 
     async def prepare(self, conversation: Conversation, tools: Sequence[ToolSpec]) -> None:
         """Nothing ahead of time: the server keeps its own prompt cache."""
+
+    async def warm(
+        self, conversation: Conversation, tools: Sequence[ToolSpec], *, room: int
+    ) -> None:
+        """Nothing ahead of time: the server keeps its own prompt cache."""
+
+    def warming_seconds(self, system: str) -> float | None:
+        """Never warming here."""
+        return None
 
     async def close(self) -> None:
         """Refuse later requests; the shared HTTP session stays open (it is not ours)."""

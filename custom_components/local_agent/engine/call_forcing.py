@@ -1,0 +1,189 @@
+"""Jump-forward decoding: the text the tool-call grammar leaves the model no choice about.
+
+Inside a call most of the text is fixed by grammar.py: the markup around names and values,
+the rest of a function name, parameter key or enum value (an entity id, an action) once its
+beginning fits only one, the end of a value once it is over. The engine appends such text
+in one batch instead of sampling it token by token (as SGLang does for constrained output).
+
+`CallForcing.forced(text)` reads the text written since `<tool_call>` and returns what must
+follow it, up to the next point where the model has a choice. Where several continuations
+remain it forces only up to the end of a tag ("=", ">" or a newline), never part of a word,
+so the model writes each name or value in its own tokens. Text it cannot place gives "":
+the model goes on sampling. The engine checks every forced token against llama.cpp's grammar
+before it accepts it, so what is written stays exactly what the grammar allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+import os
+from typing import Any, Final
+
+from .grammar import (
+    CALL_END,
+    NEXT_CALL,
+    PARAMETER_END,
+    ValueShape,
+    function_header,
+    parameter_header,
+    value_shape,
+)
+from .types import ToolSpec
+
+# Where a partly forced choice may stop: the end of a tag, never inside a word.
+_BOUNDARIES: Final = ("=", ">", "\n")
+# Steps per call to forced(): more than any call has segments.
+_MAX_STEPS: Final = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Parameter:
+    header: str
+    required: bool
+    shape: ValueShape
+
+
+@dataclass(frozen=True, slots=True)
+class _Function:
+    header: str
+    parameters: tuple[_Parameter, ...]
+
+
+class _NotPlaced(Exception):
+    """The text does not follow the grammar as this module reads it."""
+
+
+class CallForcing:
+    """Computes forced continuations for the grammar build_tool_call_grammar makes of tools."""
+
+    def __init__(self, tools: Sequence[ToolSpec], *, max_calls: int) -> None:
+        """Read the tools as the grammar does: parameters in schema order, values by schema."""
+        self._functions = tuple(_function(tool) for tool in tools)
+        self._max_calls = max_calls
+
+    def forced(self, text: str) -> str:
+        """Return the text that must follow `text` (written after `<tool_call>`), or ""."""
+        total = ""
+        for _ in range(_MAX_STEPS):
+            try:
+                step = self._step(text + total)
+            except _NotPlaced:
+                return total
+            if not step:
+                break
+            total += step
+        return total
+
+    def _step(self, text: str) -> str:
+        position = 0
+        for call in range(self._max_calls):
+            if call:
+                if len(text) == position:
+                    return ""  # the end of the answer or another call: the model's choice
+                position, forced = _literal(text, position, NEXT_CALL)
+                if forced is not None:
+                    return forced
+            function, position, forced = self._header(text, position)
+            if function is None:
+                return forced
+            position, forced = _body(function, text, position)
+            if forced is not None:
+                return forced
+        return ""
+
+    def _header(self, text: str, position: int) -> tuple[_Function | None, int, str]:
+        rest = text[position:]
+        for function in self._functions:
+            if rest.startswith(function.header):
+                return function, position + len(function.header), ""
+        alive = [f.header for f in self._functions if f.header.startswith(rest)]
+        if not alive:
+            raise _NotPlaced
+        return None, position, _choice(rest, alive)
+
+
+def _function(tool: ToolSpec) -> _Function:
+    schema = tool.enforced_parameters
+    properties: Any = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    return _Function(
+        header=function_header(tool.name),
+        parameters=tuple(
+            _Parameter(parameter_header(key), key in required, value_shape(schema))
+            for key, schema in properties.items()
+        ),
+    )
+
+
+def _body(function: _Function, text: str, position: int) -> tuple[int, str | None]:
+    """Read the parameters and the end of one call; return where it ends, or what is forced."""
+    parameters = function.parameters
+    index = 0
+    while True:
+        rest = text[position:]
+        options: list[tuple[str, int | None]] = []
+        for later in range(index, len(parameters)):
+            options.append((parameters[later].header, later))
+            if parameters[later].required:
+                break
+        else:
+            options.append((CALL_END, None))
+        chosen = next(((h, i) for h, i in options if rest.startswith(h)), None)
+        if chosen is None:
+            alive = [header for header, _ in options if header.startswith(rest)]
+            if not alive:
+                raise _NotPlaced
+            return position, _choice(rest, alive)
+        header, parameter = chosen
+        position += len(header)
+        if parameter is None:
+            return position, None
+        position, forced = _value(parameters[parameter].shape, text, position)
+        if forced is not None:
+            return position, forced
+        index = parameter + 1
+
+
+def _value(shape: ValueShape, text: str, position: int) -> tuple[int, str | None]:
+    """Read one value and the end of its parameter; return where it ends, or what is forced."""
+    rest = text[position:]
+    endings = [literal + PARAMETER_END for literal in shape.literals]
+    for ending in endings:
+        if rest.startswith(ending):
+            return position + len(ending), None
+    free = [start for start in shape.free_starts if rest.startswith(start)]
+    if free:
+        # A free value holds no "<": the first one starts the end of the parameter.
+        cut = rest.find("<")
+        if cut < 0:
+            return position, ""  # still being written: the model's choice
+        if cut == 0:
+            raise _NotPlaced
+        return _literal(text, position + cut - 1, PARAMETER_END)
+    alive = [ending for ending in endings if ending.startswith(rest)]
+    if any(start.startswith(rest) for start in shape.free_starts):
+        return position, ""  # a free form can still begin here
+    if not alive:
+        raise _NotPlaced
+    return position, _choice(rest, alive)
+
+
+def _literal(text: str, position: int, literal: str) -> tuple[int, str | None]:
+    """Read a fixed text at position: where it ends, or the part still to write."""
+    rest = text[position:]
+    if rest.startswith(literal):
+        return position + len(literal), None
+    if literal.startswith(rest):
+        return position, literal[len(rest) :]
+    raise _NotPlaced
+
+
+def _choice(rest: str, alive: Iterable[str]) -> str:
+    """Return what all continuations share after rest: all when one is left, else to a tag end."""
+    texts = list(alive)
+    shared = os.path.commonprefix(texts)[len(rest) :]  # noqa: RUF071 - text, not paths
+    if len(texts) == 1:
+        return shared
+    cut = max(shared.rfind(boundary) for boundary in _BOUNDARIES)
+    return shared[: cut + 1]

@@ -1,0 +1,194 @@
+"""Jump-forward decoding: what the call grammar leaves the model no choice about."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from custom_components.local_agent.engine.call_forcing import CallForcing
+from custom_components.local_agent.engine.grammar import (
+    build_tool_call_grammar,
+    validate_grammar_syntax,
+)
+from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.settings import SamplingSettings
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.types import ToolSpec
+from testing.steering import CallAfterReasoning
+
+from .runtime_support import TEST_SETTINGS, make_request, prompt_parts
+
+LIGHT = ToolSpec(
+    name="light",
+    description="Control lights.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["toggle", "turn_off", "turn_on"]},
+            "entity_id": {
+                "anyOf": [
+                    {"type": "string", "enum": ["light.kitchen", "light.kitchen_2", "light.hall"]},
+                    {
+                        "type": "array",
+                        "items": {"type": "string", "enum": ["light.kitchen", "light.hall"]},
+                    },
+                ]
+            },
+            "brightness_pct": {"type": "integer"},
+            "flash": {"type": "boolean"},
+        },
+        "required": ["action", "entity_id"],
+    },
+)
+LOCK = ToolSpec(
+    name="lock",
+    description="Control locks.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["lock", "unlock"]},
+            "entity_id": {"type": "string"},
+        },
+        "required": ["action", "entity_id"],
+    },
+)
+GET_STATE = ToolSpec(
+    name="get_state",
+    description="Read a state.",
+    parameters={"type": "object", "properties": {"entity_id": {"type": "string"}}},
+)
+FORCING = CallForcing([LIGHT, LOCK, GET_STATE], max_calls=2)
+LIGHT_CALL = "\n<function=light>\n<parameter=action>\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "forced"),
+    [
+        # Markup around the name, up to the choice; no part of a name while two remain.
+        ("", "\n<function="),
+        ("\n<function=l", ""),  # light or lock
+        ("\n<function=li", "ght>\n<parameter=action>\n"),  # the first parameter is required
+        ("\n<function=g", "et_state>\n"),  # its only parameter is optional: the end may follow
+        # The rest of an enum value once its start fits one, then the next required parameter.
+        (LIGHT_CALL + "turn_", ""),
+        (LIGHT_CALL + "turn_of", "f\n</parameter>\n<parameter=entity_id>\n"),
+        (LIGHT_CALL + "to", "ggle\n</parameter>\n<parameter=entity_id>\n"),
+        # An id that is the start of another is not complete: the model decides.
+        (LIGHT_CALL + "toggle\n</parameter>\n<parameter=entity_id>\nlight.kitchen", ""),
+        (
+            LIGHT_CALL + "toggle\n</parameter>\n<parameter=entity_id>\nlight.h",
+            "all\n</parameter>\n",
+        ),
+        # A list of ids, a free value: the model writes it; its end is fixed once it begins.
+        (LIGHT_CALL + "toggle\n</parameter>\n<parameter=entity_id>\n", ""),
+        (LIGHT_CALL + "toggle\n</parameter>\n<parameter=entity_id>\n[", ""),
+        (
+            LIGHT_CALL + 'toggle\n</parameter>\n<parameter=entity_id>\n["light.hall"]\n<',
+            "/parameter>\n",
+        ),
+        # Optional parameters or the end: "<" alone is never forced.
+        (
+            LIGHT_CALL + "toggle\n</parameter>\n<parameter=entity_id>\nlight.hall\n</parameter>\n",
+            "",
+        ),
+        (
+            LIGHT_CALL
+            + "toggle\n</parameter>\n<parameter=entity_id>\nlight.hall\n</parameter>\n</",
+            "function>\n</tool_call>",
+        ),
+        (
+            LIGHT_CALL
+            + "toggle\n</parameter>\n<parameter=entity_id>\nlight.hall\n</parameter>\n<p",
+            "arameter=",
+        ),
+        (
+            LIGHT_CALL
+            + "toggle\n</parameter>\n<parameter=entity_id>\nlight.hall\n</parameter>\n"
+            + "<parameter=fl",
+            "ash>\n",
+        ),
+        # Booleans are a choice of two literals.
+        (
+            LIGHT_CALL + "toggle\n</parameter>\n<parameter=entity_id>\nlight.hall\n</parameter>\n"
+            "<parameter=flash>\nt",
+            "rue\n</parameter>\n</function>\n</tool_call>",
+        ),
+        # After a call: the end or another; once another begins, its opening is fixed.
+        ("\n<function=get_state>\n</function>\n</tool_call>", ""),
+        ("\n<function=get_state>\n</function>\n</tool_call>\n", "<tool_call>\n<function="),
+        # The last call allowed: only the end of the answer may follow.
+        (
+            "\n<function=get_state>\n</function>\n</tool_call>\n<tool_call>\n"
+            "<function=get_state>\n</function>\n</tool_call>",
+            "",
+        ),
+        # Text that does not follow the grammar forces nothing.
+        ("\n<function=fan>", ""),
+        (LIGHT_CALL + "dim", ""),
+    ],
+)
+def test_forced_continuation(text: str, forced: str) -> None:
+    assert FORCING.forced(text) == forced
+
+
+def test_free_string_value_is_the_models_until_its_end_begins() -> None:
+    start = "\n<function=lock>\n<parameter=action>\nunlock\n</parameter>\n<parameter=entity_id>\n"
+    assert FORCING.forced("\n<function=lo") == "ck>\n<parameter=action>\n"
+    assert FORCING.forced(start) == ""
+    assert FORCING.forced(start + "lock.front\nand more") == ""
+    assert FORCING.forced(start + "lock.front\n<") == "/parameter>\n</function>\n</tool_call>"
+
+
+# --- With llama.cpp -------------------------------------------------------------------------
+
+MANY = [f"light.room_{n}_lamp" for n in range(1000)]
+_ONE_OF_MANY = {"type": "string", "enum": MANY}
+BIG_LIGHT = ToolSpec(
+    name="light",
+    description="Control lights.",
+    parameters={
+        "type": "object",
+        "properties": {
+            "entity_id": {
+                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+            }
+        },
+        "required": ["entity_id"],
+    },
+    grammar_parameters={
+        "type": "object",
+        "properties": {
+            "entity_id": {"anyOf": [_ONE_OF_MANY, {"type": "array", "items": _ONE_OF_MANY}]}
+        },
+        "required": ["entity_id"],
+    },
+)
+
+
+def test_a_large_enum_is_a_trie_and_its_ids_are_exact(qwen35_model_path: Path) -> None:
+    """1000 ids, one or a list: the grammar writes their shared beginnings once (in a rule of
+    its own, so a list does not copy it), llama.cpp takes it, and every sampled id is one."""
+    grammar = build_tool_call_grammar([BIG_LIGHT], max_calls=4)
+    validate_grammar_syntax(grammar)
+    assert grammar.count("light.room_") == 2  # the id, and the id quoted as a list item
+    model = LoadedModel(qwen35_model_path, TEST_SETTINGS)
+    model.steering = CallAfterReasoning()
+    try:
+        for seed in range(3):
+            request = make_request(
+                prompt_parts("turn on a lamp", tools=(BIG_LIGHT,)),
+                tools=(BIG_LIGHT,),
+                sampling=SamplingSettings(seed=seed, temperature=1.0),
+                thinking_budget=0,
+                max_tokens=400,  # a list of 16 ids, sampled, fits
+            )
+            output = model.generate(request)
+            calls = [e.call for e in output.events if isinstance(e, ToolCallParsed)]
+            assert calls, output.text
+            chosen = calls[0].arguments["entity_id"]
+            assert set(chosen if isinstance(chosen, list) else [chosen]) <= set(MANY)
+            # The markup around the id, and its end once its number is unique: not sampled.
+            assert output.stats.call_forced_tokens > 0
+    finally:
+        model.close()

@@ -1,0 +1,149 @@
+"""No second round after a plain action: the agent says what its tools did (plain_answer.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.helpers import intent, llm
+
+from .conftest import Agent, async_setup_agent, speech, state
+from .scripted_model import ScriptedWorker, answer, call
+
+KITCHEN = "light.kitchen_lights"
+
+
+async def test_a_plain_action_is_answered_without_a_second_round(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(answer(call("light", action="turn_off", entity_id=KITCHEN)))
+
+    result = await scripted_agent.ask("turn off the kitchen light")
+
+    assert state(hass, KITCHEN) == "off"
+    assert speech(result) == "Turned off Kitchen Lights."
+    assert len(scripted_worker.requests) == 1  # the model was asked once
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert [target.id for target in result.response.success_results] == [KITCHEN]
+
+
+async def test_the_next_turn_shows_the_model_what_was_said(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=40)),
+        answer("Yes."),
+    )
+    first = await scripted_agent.ask("kitchen light to 40 percent")
+    await scripted_agent.ask("did it work?", conversation_id=first.conversation_id)
+
+    assert speech(first) == "Turned on Kitchen Lights (brightness_pct 40)."
+    history = scripted_worker.requests[1].dynamic_prompt
+    # The call, its result and the agent's sentence, as they happened.
+    assert "<function=light>" in history
+    assert "<tool_response>" in history
+    assert "Turned on Kitchen Lights (brightness_pct 40).<|im_end|>" in history
+
+
+async def test_several_actions_are_said_together(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_off", entity_id=KITCHEN)
+            + "\n"
+            + call("switch", action="toggle", entity_id="switch.ac")
+        )
+    )
+
+    result = await scripted_agent.ask("kitchen light off and toggle the air conditioning")
+
+    assert speech(result) == "Turned off Kitchen Lights and toggled AC."
+    assert len(scripted_worker.requests) == 1
+
+
+async def test_queries_errors_and_mixed_rounds_go_back_to_the_model(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    rounds = [
+        answer(call("get_state", entity_id=KITCHEN)),  # a query
+        answer(call("light", action="turn_off", entity_id="light.nowhere")),  # refused
+        answer(  # an action and a query in one round
+            call("light", action="turn_off", entity_id=KITCHEN)
+            + "\n"
+            + call("get_state", entity_id="light.bed_light")
+        ),
+    ]
+    # When every call failed, the agent says so before the model's answer (turn/refusals.py).
+    refusal = (
+        "I could not do that: the model's call of light (turn_off light.nowhere) "
+        "did not go through. "
+    )
+    for number, script in enumerate(rounds):
+        scripted_worker.will_write(script, answer(f"Model answer {number}."))
+        result = await scripted_agent.ask("do it")
+        said_first = refusal if number == 1 else ""
+        assert speech(result) == f"{said_first}Model answer {number}."
+    assert len(scripted_worker.requests) == 2 * len(rounds)
+
+
+async def test_the_option_lets_the_model_phrase_every_answer(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_MODEL_PHRASES_ANSWERS: True}
+    )
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id=KITCHEN)), answer("It is off now.")
+    )
+
+    result = await agent.ask("turn off the kitchen light")
+
+    assert state(hass, KITCHEN) == "off"
+    assert speech(result) == "It is off now."
+    assert len(scripted_worker.requests) == 2
+
+
+async def test_a_held_call_never_takes_the_fast_answer(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    hass_admin_user: Any,
+) -> None:
+    """An unlock beside a plain action: nothing sensitive runs, the question is asked."""
+    person = Context(user_id=hass_admin_user.id)
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_off", entity_id=KITCHEN)
+            + "\n"
+            + call("lock", action="unlock", entity_id="lock.front_door")
+        )
+    )
+
+    result = await scripted_agent.ask("light off and unlock the door", context=person)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert speech(result) == "Unlock Front Door? Say yes to confirm."
+    assert result.continue_conversation
+
+
+async def test_api_tools_go_back_to_the_model(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_LLM_HASS_API: [llm.LLM_API_ASSIST]}
+    )
+    scripted_worker.will_write(
+        answer(call("intent__HassTurnOff", name="Kitchen Lights")), answer("Assist did it.")
+    )
+
+    result = await agent.ask("turn off the kitchen light")
+
+    assert speech(result) == "Assist did it."
+    assert len(scripted_worker.requests) == 2
+    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    assert any(isinstance(c, conversation.ToolResultContent) for c in chat_log.content)

@@ -1,0 +1,150 @@
+"""Warming up (turn/warm_up.py): the prefix is evaluated before the first command, and again
+when the home's structure changes; the home list is kept across restarts; a command that has to
+wait for the prefix says so first."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
+
+from custom_components.local_agent.const import CONF_HISTORY_TOKENS, CONF_TEMPERATURE
+from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.turn.agent import AgentOptions
+from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.warm_up import DEBOUNCE_SECONDS
+from homeassistant.components import conversation
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
+from homeassistant.components.conversation.const import DATA_COMPONENT
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar, entity_registry as er
+from homeassistant.util import dt as dt_util
+
+from .conftest import Agent, async_setup_agent, speech
+from .home import NOT_EXPOSED
+from .scripted_model import ScriptedWorker, answer
+
+
+async def _after_debounce(hass: HomeAssistant) -> None:
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=DEBOUNCE_SECONDS + 1))
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+
+async def test_the_prefix_is_warmed_when_the_agent_starts(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert len(scripted_worker.warmed) == 1
+    system, tools, room = scripted_worker.warmed[0]
+    assert "light.kitchen_lights" in system
+    assert tools[:3] == ("climate", "cover", "light")
+    assert room == AgentOptions.from_data(agent_data()).turn_room
+
+    scripted_worker.will_write(answer("Hello."))
+    await scripted_agent.ask("hello")
+    assert scripted_worker.requests[0].static_prompt.count(system) == 1  # the same prefix
+
+
+async def test_structure_changes_warm_it_again_once(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    await hass.async_block_till_done(wait_background_tasks=True)
+    registry = er.async_get(hass)
+
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
+    registry.async_update_entity("light.bed_light", name="Reading Lamp")
+    await _after_debounce(hass)
+
+    assert len(scripted_worker.warmed) == 2  # the changes came together: one warm-up
+    system = scripted_worker.warmed[-1][0]
+    assert NOT_EXPOSED in system
+    assert "Reading Lamp" in system
+
+    area = ar.async_get(hass).async_create("Attic")
+    registry.async_update_entity("light.bed_light", area_id=area.id)
+    await _after_debounce(hass)
+    assert "Attic:" in scripted_worker.warmed[-1][0]
+
+
+async def test_state_changes_alone_do_not_warm_up(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    await hass.async_block_till_done(wait_background_tasks=True)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await _after_debounce(hass)
+    assert len(scripted_worker.warmed) == 1
+
+
+async def test_the_home_list_survives_a_restart(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """The same prefix text after a reload, so the engine can restore it from disk."""
+    await hass.async_block_till_done(wait_background_tasks=True)
+    before = scripted_worker.warmed[-1][0]
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=5))  # the store saves
+    await hass.async_block_till_done()
+
+    assert await hass.config_entries.async_reload(scripted_agent.entry.entry_id)
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert scripted_worker.warmed[-1][0] == before
+    scripted_worker.will_write(answer("Hello."))
+    await scripted_agent.ask("hello")
+    request = scripted_worker.requests[-1]
+    assert before in request.static_prompt
+    # What changed since the kept list goes into the message, as for any change.
+    assert "- light.kitchen_lights: off" in request.dynamic_prompt
+
+
+async def test_a_command_waiting_for_the_prefix_says_so_first(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.warming_left = 41.2
+    scripted_worker.will_write(answer("Hello."), answer("Hello again."))
+
+    result = await scripted_agent.ask("hello")
+
+    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    said = [c.content for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
+    assert said == ["I am still reading your home, about 42 seconds.", "Hello."]
+    assert speech(result) == "Hello."
+    scripted_worker.warming_left = 1.0  # short waits say nothing
+    await scripted_agent.ask("hi", conversation_id=result.conversation_id)
+    prompt = scripted_worker.requests[-1].dynamic_prompt
+    assert "still reading your home" not in prompt  # never part of what the model reads
+    assert "Hello.<|im_end|>" in prompt
+
+
+async def test_a_real_model_evaluates_little_in_the_first_turn_and_after_a_reload(
+    hass: HomeAssistant, demo_home: None, qwen35_model_path: Path
+) -> None:
+    agent = await async_setup_agent(
+        hass, qwen35_model_path, **{CONF_TEMPERATURE: 0.0, CONF_HISTORY_TOKENS: 500}
+    )
+    await hass.async_block_till_done(wait_background_tasks=True)
+    folder = Path(hass.config.path("local_agent", "prefixes"))
+    saved = await hass.async_add_executor_job(lambda: list(folder.glob("*.state")))
+    assert len(saved) == 1
+
+    assert await hass.config_entries.async_reload(agent.entry.entry_id)
+    worker = agent.entry.runtime_data.worker
+    assert isinstance(worker, ModelWorker)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    await agent.ask("hello")
+    entity = hass.data[DATA_COMPONENT].get_entity(agent.entity_id)
+    assert isinstance(entity, LocalAgentConversationEntity)
+    assert entity.agent is not None
+    report = entity.agent.last_report
+    assert report is not None
+    assert report.last is not None
+    stats = report.last
+    assert stats.cached_tokens > 0.8 * stats.prompt_tokens  # the prefix was restored, not read
