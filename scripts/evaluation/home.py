@@ -11,8 +11,10 @@ a numeric sensor) is not an error: the entity, or that test's setup, is reported
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+import contextlib
 from dataclasses import dataclass, field
+import logging
 from typing import Any, Final
 
 from homeassistant.config_entries import ConfigEntry
@@ -128,24 +130,50 @@ class FixtureHome:
             await self.hass.services.async_call("timer", "pause", target, blocking=True)
 
 
+@contextlib.contextmanager
+def _quiet_refusals(hass: HomeAssistant, home: Home) -> Iterator[None]:
+    """Leave out Home Assistant's traceback for an entity whose state it refuses.
+
+    The refusal is reported once, as a warning line of the evaluation (FixtureEntity.refused).
+    """
+
+    def logged(record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        entity = hass.data.get(ENTITIES, {}).get(str(args[0])) if args else None
+        return entity is None or not entity.refused
+
+    loggers = [
+        logging.getLogger(f"homeassistant.components.{domain}")
+        for domain in {entity.domain for entity in home.entities}
+    ]
+    for logger in loggers:
+        logger.addFilter(logged)
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeFilter(logged)
+
+
 async def async_setup_fixture_home(hass: HomeAssistant, home: Home) -> FixtureHome:
     """Create the home's floors, areas, devices and entities; expose the fixture entities."""
-    entry = await async_add_fixture_home(
-        hass,
-        f"Evaluation home {home.title}",
-        [
-            {
-                "entity_id": e.entity_id,
-                "name": e.name,
-                "state": e.state,
-                "attributes": dict(e.attributes),
-                "device": e.device,
-            }
-            for e in home.entities
-            if e.domain != "timer"
-        ],
-        [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
-    )
+    with _quiet_refusals(hass, home):
+        entry = await async_add_fixture_home(
+            hass,
+            f"Evaluation home {home.title}",
+            [
+                {
+                    "entity_id": e.entity_id,
+                    "name": e.name,
+                    "state": e.state,
+                    "attributes": dict(e.attributes),
+                    "device": e.device,
+                }
+                for e in home.entities
+                if e.domain != "timer"
+            ],
+            [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
+        )
     await _async_setup_timers(hass, home)
     entities = hass.data.get(ENTITIES, {})
     fixture_home = FixtureHome(hass, home, entry)
