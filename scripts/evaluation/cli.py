@@ -21,8 +21,15 @@ from custom_components.local_agent.const import (
 from testing.hass_runner import REPO_ROOT, HarnessError, configure_logging
 from testing.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
 
-from .dataset import DatasetError, Home, load_homes
-from .report import build_report, format_failures, format_table, format_unreachable, write_json
+from .dataset import DatasetError, Findings, Home, home_names, load_homes
+from .report import (
+    build_report,
+    format_failures,
+    format_table,
+    format_unreachable,
+    skipped_by_kind,
+    write_json,
+)
 from .runner import AgentSetup, Case, CaseResult, async_run_home, expand
 
 EXIT_FAILED: Final = 1
@@ -56,7 +63,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="GGUF file, or gemma / qwen35-test for the test models",
     )
     parser.add_argument(
-        "--homes", type=Path, default=DEFAULT_HOMES, help="folder of homes (default: eval/homes)"
+        "--homes",
+        type=Path,
+        default=DEFAULT_HOMES,
+        help="a home, or a folder of homes at any depth (default: eval/homes)",
     )
     parser.add_argument(
         "--only",
@@ -110,11 +120,14 @@ class Selection:
     categories: dict[str, set[str]]
 
     @classmethod
-    def parse(cls, only: Sequence[str]) -> Selection:
+    def parse(cls, only: Sequence[str], names: Sequence[str] = ()) -> Selection:
+        """Read --only; a home's name may hold "/" itself (a home in a sub-folder)."""
         homes: list[str] = []
         categories: dict[str, set[str]] = {}
         for item in only:
-            home, _, category = item.partition("/")
+            home, category = item, ""
+            if item not in names and "/" in item:
+                home, _, category = item.rpartition("/")
             if home not in homes:
                 homes.append(home)
             if category:
@@ -141,6 +154,7 @@ class Selection:
         ]
         if limit is None:
             return cases
+        cases = [case for case in cases if not case.test.skip]
         # One queue per home and category, ordered so that each pass visits every home:
         # (home 1, category 1), (home 2, category 1), (home 1, category 2), ...
         groups: dict[str, dict[str, list[Case]]] = {}
@@ -181,6 +195,9 @@ def agent_setup(args: argparse.Namespace) -> AgentSetup:
 
 
 def _progress(result: CaseResult) -> None:
+    if result.skipped:
+        print(f"- {result.test_id:<28} skipped    {result.sentence}", file=sys.stderr, flush=True)
+        return
     mark = "✓" if result.success else "✗"
     confirm = " [confirmed]" if result.confirmation_asked else ""
     print(
@@ -193,9 +210,10 @@ def _progress(result: CaseResult) -> None:
 
 async def async_run(args: argparse.Namespace) -> int:
     """Run the evaluation; return the exit status."""
-    selection = Selection.parse(args.only)
+    findings = Findings()
     try:
-        homes = load_homes(args.homes, selection.homes or None)
+        selection = Selection.parse(args.only, home_names(args.homes))
+        homes = load_homes(args.homes, selection.homes or None, findings)
         setup = agent_setup(args)
     except DatasetError as err:
         print("The evaluation dataset has problems:", file=sys.stderr)
@@ -220,7 +238,7 @@ async def async_run(args: argparse.Namespace) -> int:
     for home in homes:
         home_cases = [case for case in cases if case.home is home]
         if home_cases:
-            results.extend(await async_run_home(home, home_cases, setup, progress))
+            results.extend(await async_run_home(home, home_cases, setup, findings, progress))
     run = {
         "policy": REFERENCE if setup.reference else "model",
         "model": str(setup.model_path) if setup.model_path else None,
@@ -234,7 +252,8 @@ async def async_run(args: argparse.Namespace) -> int:
         "started": started_at,
         "seconds": round(time.perf_counter() - started, 2),
     }
-    report = build_report(results, run)
+    warnings = findings.lines(skipped_by_kind(results))
+    report = build_report(results, run | {"warnings": warnings})
     who = "reference policy" if setup.reference else f"model {setup.model_path}"
     print(f"== Evaluation of the {who} ({run['seconds']} s)")
     print(format_table(results))
@@ -244,6 +263,9 @@ async def async_run(args: argparse.Namespace) -> int:
     if unreachable := format_unreachable(results):
         print("\n== Unreachable (the expectation cannot be met; not counted in the rate)")
         print(unreachable)
+    if warnings:
+        print("\n== Warnings (what is not simulated is skipped, not counted in the rate)")
+        print("\n".join(warnings))
     if args.json:
         write_json(report, args.json)
         print(f"\nJSON report: {args.json}")

@@ -1,8 +1,10 @@
-"""Evaluation homes: `_fixtures.yaml` (areas, devices, entities) and task files, validated.
+"""Evaluation homes: `_fixtures.yaml` (areas, devices, entities) and task files.
 
-The layout is that of the home-assistant-datasets project; eval/README.md documents exactly
-what is accepted. Every problem in a home is collected and reported at once, each with the
-file and the path inside it (`flat/lights.yaml: tests[2].expect_changes.light.kitchn: ...`).
+The layout is that of the home-assistant-datasets project; eval/README.md documents what is
+read and how. A home runs as Home Assistant would hold it: what Home Assistant would store is
+stored (normalised the way it normalises it), what the fixture integration cannot simulate is
+left out with one warning line per kind (`Findings`), and the tests that need it are skipped.
+Only a file that cannot be read, or a home without tests, is an error (`DatasetError`).
 """
 
 from __future__ import annotations
@@ -16,14 +18,21 @@ from typing import Any, ClassVar, Final
 
 import yaml  # type: ignore[import-untyped]
 
-from testing.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
+from homeassistant.core import valid_entity_id
+from homeassistant.util import slugify
+from testing.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS, entity_class
 
-from .upstream import Problems, normalise_attributes, normalise_entity, state_text
+from .upstream import Problems, lift_state, normalise_attributes, normalise_entity, state_text
 
 FIXTURES_FILE: Final = "_fixtures.yaml"
+# Files of a home directory that are not task files (home-assistant-datasets ignores them too).
+NOT_TASK_FILES: Final = frozenset(
+    {FIXTURES_FILE, "_home.yaml", "solution.yaml", "dataset_card.yaml"}
+)
 # Domains set up by Home Assistant's own integration rather than fixture_home.
 HELPER_DOMAINS: Final = frozenset({"timer"})
 SUPPORTED_DOMAINS: Final = ENTITY_DOMAINS | HELPER_DOMAINS
+TIMER_STATES: Final = ("idle", "active", "paused")
 
 _FIXTURE_KEYS: Final = frozenset(
     {"name", "description", "language", "floors", "areas", "devices", "entities"}
@@ -40,49 +49,74 @@ _ENTITY_KEYS: Final = frozenset(
 _TASK_KEYS: Final = frozenset({"category", "description", "tests"})
 _TEST_KEYS: Final = frozenset(
     {
-        "sentences",
-        "setup",
-        "expect_changes",
-        "ignore_changes",
-        "expect_confirmation",
-        "expect_answer",
-        "expect_question",
-        "answer_from",
-        "context_device",
-        "note",
+        "sentences", "setup", "expect_changes", "ignore_changes", "expect_confirmation",
+        "expect_answer", "expect_response", "expect_question", "answer_from", "context_device",
+        "context_now", "note",
     }
-)
+)  # fmt: skip
 _STATE_KEYS: Final = frozenset({"state", "attributes"})
 _DURATION: Final = re.compile(r"^\d+:\d{1,2}(:\d{1,2})?$")
-_ON_OFF: Final = ("on", "off")
-_OPENING: Final = ("open", "closed", "opening", "closing")
-# The states an entity of each domain can be in (domains not listed: any text).
-VALID_STATES: Final[Mapping[str, tuple[str, ...]]] = {
-    "alarm_control_panel": (
-        "disarmed", "armed_home", "armed_away", "armed_night", "armed_vacation",
-        "armed_custom_bypass", "pending", "arming", "disarming", "triggered",
-    ),
-    "binary_sensor": _ON_OFF,
-    "climate": ("off", "heat", "cool", "heat_cool", "auto", "dry", "fan_only"),
-    "cover": _OPENING,
-    "fan": _ON_OFF,
-    "light": _ON_OFF,
-    "lock": ("locked", "unlocked", "open", "jammed", "locking", "unlocking", "opening"),
-    "media_player": ("off", "on", "idle", "playing", "paused", "standby", "buffering"),
-    "switch": _ON_OFF,
-    "timer": ("idle", "active", "paused"),
-    "vacuum": ("cleaning", "docked", "idle", "paused", "returning", "error"),
-    "valve": _OPENING,
-}  # fmt: skip
+
+# Kinds of findings: one warning line each (eval/README.md, "What is skipped").
+DOMAIN_LEFT_OUT: Final = "domain {!r} is not simulated: its entities are left out"
+UNREADABLE_ENTITY: Final = (
+    "entities with values that name nothing Home Assistant knows are left out"
+)
+NO_ENTITY_ID: Final = "entities without a usable entity id are left out"
+DUPLICATE_ENTITY: Final = "entity ids used twice: Home Assistant keeps the first"
+RENAMED: Final = "entity ids renamed as Home Assistant stores them"
+UNKNOWN_KEY: Final = "unknown keys are ignored"
+UNKNOWN_REFERENCE: Final = "areas, devices and floors that do not exist are ignored"
+UNKNOWN_ENTITY: Final = "tests that name entities the home does not have are skipped"
+UNREADABLE_TEST: Final = "tests with values that cannot be read are skipped"
+FIXED_TIME: Final = (
+    "tests at a fixed time (context_now) are skipped: the home runs at the real time"
+)
+NO_SENTENCES: Final = "tests without sentences are left out"
+NO_CATEGORY: Final = "task files without a category are named after the file"
+NO_FIXTURES: Final = f"folders with task files but no {FIXTURES_FILE} are left out"
+UNSIMULATED_CHANGE: Final = "{} {} is not simulated: tests that change {} are skipped"
+MOMENTARY_STATE: Final = (
+    "{} state {!r} is not simulated (the fixture changes at once): tests expecting it are skipped"
+)
+REFUSED: Final = (
+    "values Home Assistant refuses: the entities, or the tests setting them, are skipped"
+)
+MAX_EXAMPLES: Final = 3
 
 
 class DatasetError(Exception):
-    """A home or task file does not follow the schema; the message lists every problem."""
+    """A file cannot be read, or a home has no tests; the message lists every problem."""
 
     def __init__(self, problems: Sequence[str]) -> None:
         """Keep the problems; the message has one per line."""
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
+
+
+@dataclass(slots=True)
+class Findings:
+    """What loading and running a home found that does not stop the evaluation, by kind."""
+
+    details: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, kind: str, detail: str) -> str:
+        """Record one case of a kind; return the kind (a skipped test's reason)."""
+        self.details.setdefault(kind, []).append(detail)
+        return kind
+
+    def lines(self, skipped: Mapping[str, int] | None = None) -> list[str]:
+        """One line per kind: its first cases, and how many sentences it skipped."""
+        lines: list[str] = []
+        for kind, details in self.details.items():
+            examples = "; ".join(details[:MAX_EXAMPLES])
+            more = (
+                f" (and {len(details) - MAX_EXAMPLES} more)" if len(details) > MAX_EXAMPLES else ""
+            )
+            count = (skipped or {}).get(kind, 0)
+            tail = f" [{count} sentence{'s' * (count != 1)} skipped]" if count else ""
+            lines.append(f"warning: {kind}: {examples}{more}{tail}")
+        return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,16 +145,6 @@ class Device:
     name: str
     area: str | None = None
     info: Mapping[str, str] = field(default_factory=dict)  # manufacturer, model, sw_version, ...
-
-    @property
-    def manufacturer(self) -> str | None:
-        """The manufacturer, when given."""
-        return self.info.get("manufacturer")
-
-    @property
-    def model(self) -> str | None:
-        """The model, when given."""
-        return self.info.get("model")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,20 +194,27 @@ class TestCase:
     expect_changes: Mapping[str, StateSpec] = field(default_factory=dict)
     ignore_changes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     expect_confirmation: bool | None = None
-    expect_answer: tuple[str, ...] = ()
+    expect_answer: tuple[str, ...] = ()  # all must appear in the answer
+    expect_response: tuple[str, ...] = ()  # upstream: one of them must appear
     expect_question: bool = False
     answer_from: tuple[str, ...] = ()
     context_device: str | None = None  # a device id of the home: the request comes from it
+    skip: str | None = None  # why it is not run (a kind of Findings)
 
     @property
     def id(self) -> str:
         """E.g. `flat/lights#3` (file stem and 1-based position in it)."""
         return f"{self.home}/{Path(self.file).stem}#{self.index + 1}"
 
+    @property
+    def needs(self) -> frozenset[str]:
+        """The entities the test sets up, expects or reads."""
+        return frozenset(self.setup) | frozenset(self.expect_changes) | frozenset(self.answer_from)
+
 
 @dataclass(frozen=True, slots=True)
 class Home:
-    """An evaluation home: its fixtures and its tests."""
+    """An evaluation home: its fixtures and its tests (skipped ones included)."""
 
     name: str
     path: Path
@@ -205,35 +236,41 @@ class Home:
         return list(dict.fromkeys(test.category for test in self.tests))
 
 
-class _Problems:
-    """Collects problems, each prefixed with its file."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, where: str, message: str) -> None:
-        self.items.append(f"{where}: {message}")
-
-
-def load_homes(root: Path, names: Iterable[str] | None = None) -> list[Home]:
-    """Load every home under root (a directory holding `_fixtures.yaml`), or the named ones."""
+def home_names(root: Path) -> list[str]:
+    """The homes under root: every folder holding `_fixtures.yaml`, by relative path."""
     if (root / FIXTURES_FILE).is_file():
-        return [load_home(root)]
+        return [root.name]
     if not root.is_dir():
         raise DatasetError([f"{root}: no such directory"])
-    available = sorted(p.name for p in root.iterdir() if (p / FIXTURES_FILE).is_file())
-    if not available:
+    names = sorted(p.parent.relative_to(root).as_posix() for p in root.rglob(FIXTURES_FILE))
+    if not names:
         raise DatasetError([f"{root}: no home directories (with {FIXTURES_FILE}) in it"])
+    return names
+
+
+def load_homes(
+    root: Path, names: Iterable[str] | None = None, findings: Findings | None = None
+) -> list[Home]:
+    """Load every home under root (a home itself, or folders of homes), or the named ones."""
+    findings = findings if findings is not None else Findings()
+    if (root / FIXTURES_FILE).is_file():
+        return [load_home(root, findings)]
+    available = home_names(root)
     wanted = list(dict.fromkeys(names)) if names else available
     if unknown := [name for name in wanted if name not in available]:
         raise DatasetError(
             [f"{root}: no home named {name!r} (homes: {', '.join(available)})" for name in unknown]
         )
+    if not names:
+        homes_at = {root / name for name in available}
+        for folder in sorted({p.parent for p in root.rglob("*.yaml")} - homes_at):
+            if _task_files(folder) and not any(folder.is_relative_to(h) for h in homes_at):
+                findings.add(NO_FIXTURES, folder.relative_to(root).as_posix())
     homes: list[Home] = []
     problems: list[str] = []
     for name in wanted:
         try:
-            homes.append(load_home(root / name))
+            homes.append(load_home(root / name, findings, name))
         except DatasetError as err:
             problems.extend(err.problems)
     if problems:
@@ -241,74 +278,59 @@ def load_homes(root: Path, names: Iterable[str] | None = None) -> list[Home]:
     return homes
 
 
-def load_home(path: Path) -> Home:
-    """Load and validate one home directory."""
-    problems = _Problems()
-    name = path.name
-    fixtures_file = path / FIXTURES_FILE
-    raw = _read_yaml(fixtures_file, f"{name}/{FIXTURES_FILE}", problems)
-    fixtures = (
-        _Fixtures.parse(raw, f"{name}/{FIXTURES_FILE}", problems) if raw is not None else None
-    )
+def _task_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.yaml") if p.name not in NOT_TASK_FILES)
+
+
+def load_home(path: Path, findings: Findings | None = None, name: str | None = None) -> Home:
+    """Load one home directory; name: how it is called (default: the folder's name)."""
+    findings = findings if findings is not None else Findings()
+    name = name or path.name
+    errors: list[str] = []
+    raw = _read_yaml(path / FIXTURES_FILE, f"{name}/{FIXTURES_FILE}", errors)
+    fixtures = _Fixtures.parse(raw, f"{name}/{FIXTURES_FILE}", findings) if raw else None
     tests: list[TestCase] = []
-    task_files = sorted(p for p in path.glob("*.yaml") if p.name != FIXTURES_FILE)
-    if fixtures is not None:
-        for task_file in task_files:
-            where = f"{name}/{task_file.name}"
-            raw_task = _read_yaml(task_file, where, problems)
-            if raw_task is not None:
-                tests.extend(
-                    _parse_tasks(
-                        raw_task,
-                        where=where,
-                        home=name,
-                        file=task_file.name,
-                        fixtures=fixtures,
-                        p=problems,
-                    )
-                )
-        if not task_files:
-            problems.add(name, "no task files (*.yaml besides _fixtures.yaml)")
-    if problems.items or fixtures is None:
-        raise DatasetError(problems.items)
+    task_files = _task_files(path)
+    for task_file in task_files:
+        where = f"{name}/{task_file.name}"
+        raw_task = _read_yaml(task_file, where, errors)
+        if raw_task is not None and fixtures is not None:
+            found = _parse_tasks(raw_task, where=where, home=name, file=task_file.name, fx=fixtures)
+            tests.extend(found)
+            if not found:
+                errors.append(f"{where}: has no tests (tests must list at least one test)")
+    if not task_files:
+        errors.append(f"{name}: no task files (*.yaml besides {FIXTURES_FILE})")
+    if errors or fixtures is None:
+        raise DatasetError(errors)
     return Home(
         name=name,
         path=path,
-        title=fixtures.title or name,
+        title=fixtures.title or path.name,
         language=fixtures.language,
-        floors=fixtures.floors,
-        areas=fixtures.areas,
-        devices=fixtures.devices,
-        entities=fixtures.entities,
+        floors=tuple(fixtures.floors.values()),
+        areas=tuple(fixtures.areas.values()),
+        devices=tuple(fixtures.devices.values()),
+        entities=tuple(fixtures.entities.values()),
         tests=tuple(tests),
     )
 
 
-def _read_yaml(path: Path, where: str, problems: _Problems) -> Any:
+def _read_yaml(path: Path, where: str, errors: list[str]) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        problems.add(where, f"cannot be read: {err.strerror or err}")
+        errors.append(f"{where}: cannot be read: {err.strerror or err}")
         return None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        problems.add(where, f"is not valid YAML: {err}")
+        errors.append(f"{where}: is not valid YAML: {err}")
         return None
     if not isinstance(data, dict):
-        problems.add(where, "must be a mapping at the top level")
+        errors.append(f"{where}: must be a mapping at the top level")
         return None
     return data
-
-
-def _unknown_keys(
-    data: Mapping[str, Any], allowed: frozenset[str], where: str, p: _Problems
-) -> None:
-    for key in data:
-        if key not in allowed:
-            hint = difflib.get_close_matches(str(key), allowed, n=1)
-            suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-            p.add(where, f"unknown key {key!r}{suggestion}; allowed: {', '.join(sorted(allowed))}")
 
 
 def _text(value: Any) -> str | None:
@@ -320,431 +342,380 @@ def _text(value: Any) -> str | None:
     return None
 
 
-def state_problem(domain: str, state: str) -> str | None:
-    """Say why state is impossible for the domain, or None."""
-    valid = VALID_STATES.get(domain)
-    if valid is None or state in valid:
-        return None
-    return f"{state!r} is not a {domain} state (one of: {', '.join(valid)})"
+def _hint(word: str, known: Iterable[str]) -> str:
+    found = difflib.get_close_matches(word, list(known), n=1, cutoff=0.75)
+    return f" (did you mean {found[0]!r}?)" if found else ""
 
 
-def _slug(name: str) -> str:
-    return "_".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+def stored_entity_id(text: str) -> str | None:
+    """The id Home Assistant stores for an entity id written as text, or None if it has none.
+
+    The state machine lower-cases ids and the entity registry makes the object id a slug
+    (`sensor.price_per_kW` is stored as `sensor.price_per_kw`).
+    """
+    domain, _, object_id = text.strip().partition(".")
+    stored = f"{domain.lower()}.{slugify(object_id)}"
+    return stored if object_id and valid_entity_id(stored) else None
 
 
 @dataclass(slots=True)
 class _Fixtures:
-    title: str | None
-    language: str | None
-    floors: tuple[Floor, ...]
-    areas: tuple[Area, ...]
-    devices: tuple[Device, ...]
-    entities: tuple[EntityFixture, ...]
+    """A home's `_fixtures.yaml` as read, and what it left out (entity id -> kind)."""
 
-    @property
-    def entity_ids(self) -> dict[str, EntityFixture]:
-        return {entity.entity_id: entity for entity in self.entities}
+    where: str
+    findings: Findings
+    title: str | None = None
+    language: str | None = None
+    floors: dict[str, Floor] = field(default_factory=dict)
+    areas: dict[str, Area] = field(default_factory=dict)
+    devices: dict[str, Device] = field(default_factory=dict)
+    entities: dict[str, EntityFixture] = field(default_factory=dict)
+    left_out: dict[str, str] = field(default_factory=dict)
+    renamed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def parse(cls, data: Mapping[str, Any], where: str, p: _Problems) -> _Fixtures:
-        _unknown_keys(data, _FIXTURE_KEYS, where, p)
-        floors = _parse_floors(data.get("floors"), where, p)
-        areas = _parse_areas(data.get("areas"), where, floors, p)
-        devices = _parse_devices(data.get("devices"), where, areas, p)
-        entities = _parse_entities(data.get("entities"), where, areas, devices, p)
-        title = _text(data.get("name"))
+    def parse(cls, data: Mapping[str, Any], where: str, findings: Findings) -> _Fixtures:
+        fx = cls(where, findings)
+        fx.unknown_keys(data, _FIXTURE_KEYS, "")
+        for path, item in fx.items(data.get("floors"), "floors"):
+            fx.add_floor(path, item)
+        for path, item in fx.items(data.get("areas"), "areas"):
+            fx.add_area(path, item)
+        for path, item in fx.items(data.get("devices"), "devices"):
+            fx.add_device(path, item)
+        for path, item in fx.items(data.get("entities"), "entities"):
+            fx.add_entity(path, item)
+        fx.title = _text(data.get("name"))
         language = data.get("language")
-        if language is not None and not (isinstance(language, str) and language.strip()):
-            p.add(where, "language must be a language code such as en")
-            language = None
-        return cls(
-            title,
-            language.strip() if language else None,
-            tuple(floors.values()),
-            tuple(areas.values()),
-            devices,
-            entities,
-        )
+        fx.language = language.strip() if isinstance(language, str) and language.strip() else None
+        return fx
 
+    def note(self, kind: str, detail: str) -> str:
+        return self.findings.add(kind, f"{self.where}: {detail}")
 
-def _items(value: Any, key: str, where: str, p: _Problems) -> list[tuple[str, dict[str, Any]]]:
-    """The mappings of a list, each with its path; problems for anything else."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        p.add(where, f"{key} must be a list")
-        return []
-    items: list[tuple[str, dict[str, Any]]] = []
-    for index, item in enumerate(value):
-        path = f"{key}[{index}]"
-        if not isinstance(item, dict):
-            p.add(where, f"{path} must be a mapping")
-            continue
-        items.append((path, item))
-    return items
+    def unknown_keys(
+        self, data: Mapping[str, Any], allowed: frozenset[str], path: str, where: str = ""
+    ) -> None:
+        for key in data:
+            if key not in allowed:
+                name = f"{path}.{key}" if path else str(key)
+                detail = f"{where or self.where}: {name}{_hint(str(key), allowed)}"
+                self.findings.add(UNKNOWN_KEY, detail)
 
+    def items(self, value: Any, key: str) -> list[tuple[str, dict[str, Any]]]:
+        """The mappings of a list, each with its path (anything else is noted and ignored)."""
+        items = value if isinstance(value, list) else []
+        if value is not None and not isinstance(value, list):
+            self.note(UNKNOWN_KEY, f"{key} is not a list")
+        return [(f"{key}[{i}]", item) for i, item in enumerate(items) if isinstance(item, dict)]
 
-def _name_and_id(item: Mapping[str, Any], path: str, where: str, p: _Problems) -> tuple[str, str]:
-    name = _text(item.get("name"))
-    if not name:
-        p.add(where, f"{path}.name is required")
-        name = path
-    return name, _text(item.get("id")) or _slug(name)
+    def name_and_id(self, item: Mapping[str, Any], path: str) -> tuple[str, str]:
+        name = _text(item.get("name")) or _text(item.get("id")) or path
+        return name, _text(item.get("id")) or slugify(name)
 
+    def reference(self, value: Any, known: Mapping[str, Any], kind: str, path: str) -> str | None:
+        """Resolve a reference by id or by name; None (noted) when it names nothing."""
+        text = _text(value)
+        if value is None or text is None:
+            return None
+        if text in known:
+            return text
+        for key, item in known.items():
+            if getattr(item, "name", None) == text:
+                return key
+        self.note(UNKNOWN_REFERENCE, f"{path}: no {kind} {text!r}{_hint(text, known)}")
+        return None
 
-def _parse_floors(value: Any, where: str, p: _Problems) -> dict[str, Floor]:
-    floors: dict[str, Floor] = {}
-    for path, item in _items(value, "floors", where, p):
-        _unknown_keys(item, _FLOOR_KEYS, f"{where}: {path}", p)
-        name, floor_id = _name_and_id(item, path, where, p)
+    def add_floor(self, path: str, item: dict[str, Any]) -> None:
+        self.unknown_keys(item, _FLOOR_KEYS, path)
+        name, floor_id = self.name_and_id(item, path)
         level = item.get("level")
-        if level is not None and not isinstance(level, int):
-            p.add(where, f"{path}.level must be a whole number")
-            level = None
-        if floor_id in floors:
-            p.add(where, f"{path}: floor id {floor_id!r} is used twice")
-        floors[floor_id] = Floor(floor_id, name, level)
-    return floors
+        level = level if isinstance(level, int) and not isinstance(level, bool) else None
+        self.floors.setdefault(floor_id, Floor(floor_id, name, level))
 
-
-def _reference(
-    value: Any, known: Mapping[str, Any], kind: str, *, path: str, where: str, p: _Problems
-) -> str | None:
-    """Resolve a reference by id or by name; None (and a problem) when it names nothing."""
-    if value is None:
-        return None
-    text = _text(value)
-    if text is None:
-        p.add(where, f"{path} must be the id or name of a {kind}")
-        return None
-    if text in known:
-        return text
-    for key, item in known.items():
-        if getattr(item, "name", None) == text:
-            return key
-    hint = difflib.get_close_matches(text, list(known), n=1)
-    suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-    p.add(where, f"{path}: no {kind} {text!r}{suggestion}")
-    return None
-
-
-def _parse_areas(value: Any, where: str, floors: dict[str, Floor], p: _Problems) -> dict[str, Area]:
-    areas: dict[str, Area] = {}
-    # Without a floors list, an area's floor is a name: the floor is created with the area.
-    implicit_floors = not floors
-    for path, item in _items(value, "areas", where, p):
-        _unknown_keys(item, _AREA_KEYS, f"{where}: {path}", p)
-        name, area_id = _name_and_id(item, path, where, p)
-        floor = item.get("floor")
+    def add_area(self, path: str, item: dict[str, Any]) -> None:
+        self.unknown_keys(item, _AREA_KEYS, path)
+        name, area_id = self.name_and_id(item, path)
         floor_id = None
-        if floor is not None and implicit_floors and (text := _text(floor)):
-            floor_id = _slug(text)
-            floors.setdefault(floor_id, Floor(floor_id, text))
-        elif floor is not None:
-            floor_id = _reference(floor, floors, "floor", path=f"{path}.floor", where=where, p=p)
-        if area_id in areas:
-            p.add(where, f"{path}: area id {area_id!r} is used twice")
-        areas[area_id] = Area(area_id, name, floor_id)
-    return areas
+        if (floor := _text(item.get("floor"))) is not None:
+            floor_id = next((k for k, f in self.floors.items() if floor in (k, f.name)), None)
+            if floor_id is None:  # a floor no floors list names is created with it (upstream)
+                floor_id = slugify(floor)
+                self.floors.setdefault(floor_id, Floor(floor_id, floor))
+        self.areas.setdefault(area_id, Area(area_id, name, floor_id))
 
-
-def _parse_devices(
-    value: Any, where: str, areas: dict[str, Area], p: _Problems
-) -> tuple[Device, ...]:
-    devices: dict[str, Device] = {}
-    for path, item in _items(value, "devices", where, p):
-        _unknown_keys(item, _DEVICE_KEYS, f"{where}: {path}", p)
-        name, device_id = _name_and_id(item, path, where, p)
-        area = _reference(item.get("area"), areas, "area", path=f"{path}.area", where=where, p=p)
-        if device_id in devices:
-            p.add(where, f"{path}: device id {device_id!r} is used twice")
-        devices[device_id] = Device(device_id, name, area, _device_info(item, path, where, p))
-    return tuple(devices.values())
-
-
-def _device_info(item: Mapping[str, Any], path: str, where: str, p: _Problems) -> dict[str, str]:
-    """Manufacturer, model, ...: upstream nests them under `info`; top-level keys also work."""
-    info: dict[str, str] = {}
-    nested = item.get("info")
-    if nested is not None and not isinstance(nested, dict):
-        p.add(where, f"{path}.info must be a mapping (manufacturer, model, sw_version, ...)")
-        nested = None
-    if nested:
-        _unknown_keys(nested, _DEVICE_INFO_KEYS, f"{where}: {path}.info", p)
-    for source in (nested or {}, item):
-        for key in _DEVICE_INFO_KEYS:
-            if source.get(key) is not None:
-                text = _text(source[key])
-                if text is None:
-                    p.add(where, f"{path}.{key} must be a text")
-                else:
+    def add_device(self, path: str, item: dict[str, Any]) -> None:
+        self.unknown_keys(item, _DEVICE_KEYS, path)
+        name, device_id = self.name_and_id(item, path)
+        area = self.reference(item.get("area"), self.areas, "area", f"{path}.area")
+        info: dict[str, str] = {}
+        nested = raw if isinstance(raw := item.get("info"), dict) else {}
+        self.unknown_keys(nested, _DEVICE_INFO_KEYS, f"{path}.info")
+        for source in (nested, item):
+            for key in _DEVICE_INFO_KEYS:
+                if (text := _text(source.get(key))) is not None:
                     info.setdefault(key, text)
-    return info
+        self.devices.setdefault(device_id, Device(device_id, name, area, info))
 
-
-def _parse_entities(
-    value: Any,
-    where: str,
-    areas: dict[str, Area],
-    devices: tuple[Device, ...],
-    p: _Problems,
-) -> tuple[EntityFixture, ...]:
-    by_device = {device.id: device for device in devices}
-    entities: dict[str, EntityFixture] = {}
-    if not value:
-        p.add(where, "entities is required and must list at least one entity")
-    for path, item in _items(value, "entities", where, p):
-        _unknown_keys(item, _ENTITY_KEYS, f"{where}: {path}", p)
-        entity_id = _text(item.get("id")) or ""
-        label = f"{path} ({entity_id})" if entity_id else path
-        domain, _, object_id = entity_id.partition(".")
-        if not object_id or _slug(object_id) != object_id or not domain:
-            p.add(where, f"{label}.id must be an entity id like light.kitchen")
-            continue
+    def add_entity(self, path: str, item: dict[str, Any]) -> None:
+        self.unknown_keys(item, _ENTITY_KEYS, path)
+        written = _text(item.get("id")) or ""
+        entity_id = stored_entity_id(written)
+        label = f"{path} ({written})" if written else path
+        if entity_id is None:
+            self.note(NO_ENTITY_ID, label)
+            return
+        if entity_id != written:
+            self.renamed[written] = entity_id
+            self.note(RENAMED, f"{written} -> {entity_id}")
+        domain = entity_id.split(".", 1)[0]
         if domain not in SUPPORTED_DOMAINS:
-            p.add(
-                where,
-                f"{label}: domain {domain!r} is not supported "
-                f"(supported: {', '.join(sorted(SUPPORTED_DOMAINS))})",
-            )
-            continue
-        if entity_id in entities:
-            p.add(where, f"{label}: entity id is used twice")
-        name = _text(item.get("name"))
-        raw_attributes = item.get("attributes") or {}
-        if not isinstance(raw_attributes, dict):
-            p.add(where, f"{label}.attributes must be a mapping")
-            raw_attributes = {}
-        problems = Problems(lambda message: p.add(where, message))
+            self.left_out[entity_id] = self.note(DOMAIN_LEFT_OUT.format(domain), entity_id)
+            return
+        if entity_id in self.entities or entity_id in self.left_out:
+            self.note(DUPLICATE_ENTITY, label)
+            return
+        raw_attributes = item.get("attributes")
+        problems = Problems()
         state, attributes = normalise_entity(
-            domain, item.get("state"), raw_attributes, label, problems
+            domain,
+            item.get("state"),
+            raw_attributes if isinstance(raw_attributes, dict) else {},
+            f"{label}.attributes",
+            problems,
         )
-        if problem := state_problem(domain, state):
-            p.add(where, f"{label}.state: {problem}")
         duration = attributes.get("duration")
         if domain == "timer" and duration is not None and not _DURATION.match(str(duration)):
-            p.add(where, f"{label}.attributes.duration must be H:MM:SS, got {duration!r}")
+            problems.add(f"{label}.attributes.duration must be H:MM:SS, got {duration!r}")
+        if domain == "timer" and state not in TIMER_STATES:
+            problems.add(f"{label}.state: a timer is {', '.join(TIMER_STATES)}, not {state!r}")
+        if problems.items:
+            self.left_out[entity_id] = self.note(UNREADABLE_ENTITY, "; ".join(problems.items))
+            return
+        name = _text(item.get("name"))
         aliases = item.get("aliases") or []
-        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-            p.add(where, f"{label}.aliases must be a list of names")
-            aliases = []
-        device = _reference(
-            item.get("device"), by_device, "device", path=f"{label}.device", where=where, p=p
-        )
-        area = _reference(item.get("area"), areas, "area", path=f"{label}.area", where=where, p=p)
-        display_name = name
-        if device is not None and area is not None and area == by_device[device].area:
+        device = self.reference(item.get("device"), self.devices, "device", f"{label}.device")
+        area = self.reference(item.get("area"), self.areas, "area", f"{label}.area")
+        if device is not None and area is not None and area == self.devices[device].area:
             area = None  # the device's area: the entity follows it, as in Home Assistant
-        if not name and device is not None:
-            display_name = by_device[device].name  # Home Assistant names it after its device
-        elif not name:
-            display_name = object_id.replace("_", " ").title()
-            name = display_name
+        display_name = name or (self.devices[device].name if device is not None else "")
+        if not name and device is None:
+            name = display_name = entity_id.split(".", 1)[1].replace("_", " ").title()
         exposed = item.get("exposed", True)
-        if not isinstance(exposed, bool):
-            p.add(where, f"{label}.exposed must be true or false")
-            exposed = True
-        entities[entity_id] = EntityFixture(
+        self.entities[entity_id] = EntityFixture(
             entity_id=entity_id,
             name=name,
             state=state,
             attributes=attributes,
             area=area,
             device=device,
-            aliases=tuple(aliases),
-            exposed=exposed,
+            aliases=tuple(str(a) for a in aliases) if isinstance(aliases, list) else (),
+            exposed=exposed if isinstance(exposed, bool) else True,
             display_name=display_name or entity_id,
         )
-    return tuple(entities.values())
+
+    def entity_ref(self, raw: Any) -> tuple[str | None, str | None]:
+        """A test's entity id as stored, or why the test cannot use it (a kind)."""
+        text = str(raw)
+        for candidate in (text, self.renamed.get(text), stored_entity_id(text)):
+            if candidate in self.entities:
+                return candidate, None
+            if candidate in self.left_out:
+                return None, self.left_out[candidate]
+        return None, UNKNOWN_ENTITY
+
+
+@dataclass(slots=True)
+class _TestReader:
+    """Reads one test; the first reason it cannot run becomes its `skip`."""
+
+    fx: _Fixtures
+    where: str
+    path: str
+    skip: str | None = None
+
+    def cannot(self, kind: str, detail: str) -> None:
+        reason = self.fx.findings.add(kind, f"{self.where}: {detail}")
+        self.skip = self.skip or reason
+
+    def entity(self, raw: Any, path: str) -> str | None:
+        entity_id, why = self.fx.entity_ref(raw)
+        if why is not None:
+            self.cannot(why, f"{path}: {raw}")
+        return entity_id
+
+    def strings(self, value: Any, path: str) -> tuple[str, ...]:
+        if value is None:
+            return ()
+        items = value if isinstance(value, list) else [value]
+        texts = tuple(text for item in items if (text := _text(item)) is not None)
+        if len(texts) != len(items):
+            self.cannot(UNREADABLE_TEST, f"{path} must be texts")
+        return texts
+
+    def flag(self, value: Any, path: str, default: bool | None) -> bool | None:
+        if value is None or isinstance(value, bool):
+            return default if value is None else value
+        self.cannot(UNREADABLE_TEST, f"{path} must be true or false")
+        return default
+
+    def state_specs(self, value: Any, path: str) -> dict[str, StateSpec]:
+        specs: dict[str, StateSpec] = {}
+        if not isinstance(value, dict):
+            if value is not None:
+                self.cannot(UNREADABLE_TEST, f"{path} must map entity ids to states")
+            return specs
+        for raw_id, raw in value.items():
+            entry = f"{path}.{raw_id}"
+            entity_id = self.entity(raw_id, path)
+            if entity_id is None:
+                continue
+            spec = raw if isinstance(raw, dict) else {}
+            self.fx.unknown_keys(spec, _STATE_KEYS, entry, self.where)
+            domain = entity_id.split(".", 1)[0]
+            problems = Problems()
+            raw_attributes = spec.get("attributes")
+            attributes = normalise_attributes(
+                domain,
+                raw_attributes if isinstance(raw_attributes, dict) else {},
+                f"{entry}.attributes",
+                problems,
+            )
+            state = lift_state(domain, spec.get("state"), attributes)
+            text = state_text(domain, state) if state is not None else None
+            if domain == "timer" and text is not None and text not in TIMER_STATES:
+                problems.add(f"{entry}.state: a timer is {', '.join(TIMER_STATES)}")
+            for problem in problems.items:
+                self.cannot(UNREADABLE_TEST, problem)
+            specs[entity_id] = StateSpec(text, attributes)
+        return specs
+
+    def unsimulated(self, expect: Mapping[str, StateSpec], setup: Mapping[str, StateSpec]) -> None:
+        """Expected changes the fixture cannot produce (a feature it lacks, a passing state)."""
+        for entity_id, spec in expect.items():
+            domain = entity_id.split(".", 1)[0]
+            if domain in HELPER_DOMAINS:
+                continue
+            fixture = entity_class(domain)
+            for attribute, feature in fixture.UNSIMULATED.items():
+                if attribute in spec.attributes:
+                    kind = UNSIMULATED_CHANGE.format(domain, feature, attribute)
+                    self.cannot(kind, f"{self.path}: {entity_id}")
+            before = setup[entity_id].state if entity_id in setup else None
+            before = before or self.fx.entities[entity_id].state
+            if spec.state in fixture.MOMENTARY and spec.state != before:
+                self.cannot(MOMENTARY_STATE.format(domain, spec.state), f"{self.path}: {entity_id}")
 
 
 def _parse_tasks(
-    data: Mapping[str, Any],
-    *,
-    where: str,
-    home: str,
-    file: str,
-    fixtures: _Fixtures,
-    p: _Problems,
+    data: Mapping[str, Any], *, where: str, home: str, file: str, fx: _Fixtures
 ) -> list[TestCase]:
-    _unknown_keys(data, _TASK_KEYS, where, p)
-    category = _text(data.get("category"))
+    fx.unknown_keys(data, _TASK_KEYS, "", where)
+    raw_category = data.get("category")
+    # Upstream categories may be a list (`[weather, question]`): the first one groups it.
+    if isinstance(raw_category, list) and raw_category:
+        raw_category = raw_category[0]
+    category = _text(raw_category)
     if not category:
-        p.add(where, "category is required")
+        fx.findings.add(NO_CATEGORY, where)
         category = Path(file).stem
     raw_tests = data.get("tests")
-    if not isinstance(raw_tests, list) or not raw_tests:
-        p.add(where, "tests is required and must list at least one test")
+    if not isinstance(raw_tests, list):
         return []
-    known = fixtures.entity_ids
+    devices = fx.devices
     tests: list[TestCase] = []
-    for path, item in _items(raw_tests, "tests", where, p):
-        index = int(path.removeprefix("tests[").removesuffix("]"))
-        _unknown_keys(item, _TEST_KEYS, f"{where}: {path}", p)
-        sentences = item.get("sentences")
-        if (
-            not isinstance(sentences, list)
-            or not sentences
-            or not all(isinstance(s, str) and s.strip() for s in sentences)
-        ):
-            p.add(where, f"{path}.sentences must be a list of at least one sentence")
-            sentences = []
-        setup = _state_specs(item.get("setup"), f"{path}.setup", where, known, p)
-        expect = _state_specs(item.get("expect_changes"), f"{path}.expect_changes", where, known, p)
-        ignore = _ignore(item.get("ignore_changes"), f"{path}.ignore_changes", where, known, p)
-        confirmation = item.get("expect_confirmation")
-        if confirmation is not None and not isinstance(confirmation, bool):
-            p.add(where, f"{path}.expect_confirmation must be true or false")
-            confirmation = None
-        question = item.get("expect_question", False)
-        if not isinstance(question, bool):
-            p.add(where, f"{path}.expect_question must be true or false")
-            question = False
-        answer = _strings(item.get("expect_answer"), f"{path}.expect_answer", where, p)
-        answer_from = _strings(item.get("answer_from"), f"{path}.answer_from", where, p)
-        for entity_id in answer_from:
-            if entity_id not in known:
-                p.add(where, f"{path}.answer_from: {_unknown_entity(entity_id, known)}")
-        devices = {device.id: device for device in fixtures.devices}
-        context_device = _reference(
-            item.get("context_device"),
-            devices,
-            "device",
-            path=f"{path}.context_device",
-            where=where,
-            p=p,
+    for index, item in enumerate(raw_tests):
+        path = f"tests[{index}]"
+        if not isinstance(item, dict):
+            fx.findings.add(NO_SENTENCES, f"{where}: {path}")
+            continue
+        fx.unknown_keys(item, _TEST_KEYS, path, where)
+        raw_sentences = item.get("sentences")
+        sentences = raw_sentences if isinstance(raw_sentences, list) else [raw_sentences]
+        texts = tuple(t.strip() for s in sentences if (t := _text(s)) is not None and t.strip())
+        if not texts:
+            fx.findings.add(NO_SENTENCES, f"{where}: {path}")
+            continue
+        read = _TestReader(fx, where, path)
+        setup = read.state_specs(item.get("setup"), f"{path}.setup")
+        expect = read.state_specs(item.get("expect_changes"), f"{path}.expect_changes")
+        read.unsimulated(expect, setup)
+        if item.get("context_now") is not None:
+            read.cannot(FIXED_TIME, path)
+        answer_from = tuple(
+            e
+            for raw in read.strings(item.get("answer_from"), f"{path}.answer_from")
+            if (e := read.entity(raw, f"{path}.answer_from")) is not None
         )
+        context_device = None
+        if (device := _text(item.get("context_device"))) is not None:
+            context_device = next((k for k, d in devices.items() if device in (k, d.name)), None)
+            if context_device is None:
+                read.cannot(UNKNOWN_ENTITY, f"{path}.context_device: no device {device!r}")
         tests.append(
             TestCase(
                 home=home,
                 file=file,
                 index=index,
                 category=category,
-                sentences=tuple(s.strip() for s in sentences),
+                sentences=texts,
                 setup=setup,
                 expect_changes=expect,
-                ignore_changes=ignore,
-                expect_confirmation=confirmation,
-                expect_answer=answer,
-                expect_question=question,
+                ignore_changes=_ignore(item.get("ignore_changes"), fx),
+                expect_confirmation=read.flag(
+                    item.get("expect_confirmation"), f"{path}.expect_confirmation", None
+                ),
+                expect_answer=read.strings(item.get("expect_answer"), f"{path}.expect_answer"),
+                expect_response=read.strings(
+                    item.get("expect_response"), f"{path}.expect_response"
+                ),
+                expect_question=bool(
+                    read.flag(item.get("expect_question"), f"{path}.expect_question", False)
+                ),
                 answer_from=answer_from,
                 context_device=context_device,
+                skip=read.skip,
             )
         )
     return tests
 
 
-def _unknown_entity(entity_id: str, known: Mapping[str, EntityFixture]) -> str:
-    hint = difflib.get_close_matches(entity_id, list(known), n=1)
-    suggestion = f" (did you mean {hint[0]}?)" if hint else ""
-    return f"{entity_id} is not an entity of {FIXTURES_FILE}{suggestion}"
-
-
-def _strings(value: Any, path: str, where: str, p: _Problems) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
-        return tuple(str(v) for v in value)
-    p.add(where, f"{path} must be a text or a list of texts")
-    return ()
-
-
-def _state_specs(
-    value: Any, path: str, where: str, known: Mapping[str, EntityFixture], p: _Problems
-) -> dict[str, StateSpec]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        p.add(where, f"{path} must map entity ids to {{state, attributes}}")
-        return {}
-    specs: dict[str, StateSpec] = {}
-    for entity_id, raw in value.items():
-        entry = f"{path}.{entity_id}"
-        if entity_id not in known:
-            p.add(where, f"{entry}: {_unknown_entity(str(entity_id), known)}")
-            continue
-        if not isinstance(raw, dict):
-            p.add(where, f"{entry} must be a mapping with state and/or attributes")
-            continue
-        _unknown_keys(raw, _STATE_KEYS, f"{where}: {entry}", p)
-        domain = str(entity_id).split(".", 1)[0]
-        raw_attributes = raw.get("attributes") or {}
-        if not isinstance(raw_attributes, dict):
-            p.add(where, f"{entry}.attributes must be a mapping")
-            raw_attributes = {}
-        problems = Problems(lambda message: p.add(where, message))
-        attributes = normalise_attributes(domain, raw_attributes, f"{entry}.attributes", problems)
-        state = raw.get("state")
-        # The state written as an attribute, as upstream does for thermostats and sensors.
-        for lifted in ("hvac_mode",) if domain == "climate" else ("native_value",):
-            if lifted in attributes:
-                value = attributes.pop(lifted)
-                state = value if state is None else state
-        text = state_text(domain, state) if state is not None else None
-        if state is not None and text is None:
-            p.add(where, f"{entry}.state must be a text")
-        elif text is not None and (problem := state_problem(domain, text)):
-            p.add(where, f"{entry}.state: {problem}")
-        if text is None and not attributes:
-            p.add(where, f"{entry} needs a state or attributes")
-        specs[str(entity_id)] = StateSpec(text, attributes)
-    return specs
-
-
 IGNORE_ALL: Final = "*"
 
 
-def _ignore(
-    value: Any, path: str, where: str, known: Mapping[str, EntityFixture], p: _Problems
-) -> dict[str, tuple[str, ...]]:
+def _ignore(value: Any, fx: _Fixtures) -> dict[str, tuple[str, ...]]:
     """Changes that do not count, per entity: attribute names, `state`, or `*` (everything).
 
     Forms: a list of entity ids (anything about them may change), or a mapping from entity id
     to a list of names, one name, null (everything), or a mapping whose keys are the names
-    (`state`, attribute names, or `attributes` with a list of names).
+    (`state`, attribute names, or `attributes` with a list of names). Entities the home does
+    not have are left out: nothing of theirs can change.
     """
-    if value is None:
-        return {}
     if isinstance(value, list):
-        value = dict.fromkeys(value)
+        value = dict.fromkeys(str(v) for v in value)
     if not isinstance(value, dict):
-        p.add(where, f"{path} must list entity ids or map entity ids to attribute names")
         return {}
     ignored: dict[str, tuple[str, ...]] = {}
-    for entity_id, names in value.items():
-        entry = f"{path}.{entity_id}"
-        if not isinstance(entity_id, str) or entity_id not in known:
-            p.add(where, f"{entry}: {_unknown_entity(str(entity_id), known)}")
-            continue
-        read = _ignored_names(names)
-        if read is None:
-            p.add(
-                where,
-                f"{entry} must be null, a name, a list of names or a mapping of names "
-                "(attribute names or 'state')",
-            )
-            continue
-        ignored[entity_id] = read
+    for raw_id, names in value.items():
+        entity_id, _ = fx.entity_ref(raw_id)
+        if entity_id is not None:
+            ignored[entity_id] = _ignored_names(names)
     return ignored
 
 
-def _ignored_names(names: Any) -> tuple[str, ...] | None:
+def _ignored_names(names: Any) -> tuple[str, ...]:
     if names is None:
         return (IGNORE_ALL,)
-    if isinstance(names, str):
-        return (names,)
-    if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        return tuple(names)
+    if isinstance(names, (str, int, float)):
+        return (str(names),)
+    if isinstance(names, list):
+        return tuple(str(n) for n in names)
     if isinstance(names, dict):
         result: list[str] = []
         for key, inner in names.items():
             if key == "attributes" and isinstance(inner, (list, dict)):
                 result.extend(str(n) for n in inner)
-            elif isinstance(key, str):
-                result.append(key)
             else:
-                return None
+                result.append(str(key))
         return tuple(result)
-    return None
+    return (IGNORE_ALL,)

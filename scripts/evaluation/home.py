@@ -5,17 +5,21 @@ testing/home_builder.py (registry entries, devices, areas, floors, aliases), tim
 by Home Assistant's own `timer` integration, and exactly the fixture entities marked exposed
 are exposed to Assist. Between sentences `async_prepare` puts back
 only what changed (entities a service touched, the previous test's setup), then applies the
-next test's setup: no restart, a few milliseconds.
+next test's setup: no restart, a few milliseconds. A state Home Assistant refuses (a text for
+a numeric sensor) is not an error: the entity, or that test's setup, is reported as refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+import contextlib
 from dataclasses import dataclass, field
+import logging
 from typing import Any, Final
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.setup import async_setup_component
 from testing.fixture_home.const import ENTITIES
 from testing.hass_runner import HarnessError
@@ -59,12 +63,14 @@ class FixtureHome:
     home: Home
     entry: ConfigEntry
     baseline: Snapshot = field(default_factory=dict)
+    # Entities Home Assistant refused to create, with its reason.
+    refused: dict[str, str] = field(default_factory=dict)
     _last_setup: frozenset[str] = frozenset()
 
     @property
     def entity_ids(self) -> list[str]:
-        """Every fixture entity, exposed or not."""
-        return [entity.entity_id for entity in self.home.entities]
+        """Every fixture entity Home Assistant holds, exposed or not."""
+        return [e.entity_id for e in self.home.entities if e.entity_id not in self.refused]
 
     def snapshot(self) -> Snapshot:
         """The state and attributes of every fixture entity now."""
@@ -75,12 +81,18 @@ class FixtureHome:
                 snapshot[entity_id] = (state.state, dict(state.attributes))
         return snapshot
 
-    async def async_prepare(self, setup: Mapping[str, StateSpec]) -> None:
-        """Put the home back into its fixture state, then apply a test's setup."""
+    async def async_prepare(self, setup: Mapping[str, StateSpec]) -> dict[str, str]:
+        """Put the home back into its fixture state, then apply a test's setup.
+
+        Returns the setup states Home Assistant refused, by entity (empty: all applied).
+        """
         entities = self.hass.data.get(ENTITIES, {})
+        refused: dict[str, str] = {}
         for fixture in self.home.entities:
             entity_id = fixture.entity_id
             spec = setup.get(entity_id)
+            if entity_id in self.refused:
+                continue
             if fixture.domain == "timer":
                 await self._async_prepare_timer(fixture, spec)
                 continue
@@ -90,12 +102,17 @@ class FixtureHome:
                 spec is not None
                 or entity_id in self._last_setup
                 or entity.touched
+                or entity.refused
                 or current is None
                 or (current.state, dict(current.attributes)) != self.baseline.get(entity_id)
             ):
-                entity.async_apply(*merged(fixture, spec))
+                try:
+                    entity.async_apply(*merged(fixture, spec))
+                except (ValueError, HomeAssistantError) as err:
+                    refused[entity_id] = str(err)
         self._last_setup = frozenset(setup)
         await self.hass.async_block_till_done()
+        return refused
 
     async def _async_prepare_timer(self, fixture: EntityFixture, spec: StateSpec | None) -> None:
         state, attributes = merged(fixture, spec)
@@ -113,35 +130,67 @@ class FixtureHome:
             await self.hass.services.async_call("timer", "pause", target, blocking=True)
 
 
+@contextlib.contextmanager
+def _quiet_refusals(hass: HomeAssistant, home: Home) -> Iterator[None]:
+    """Leave out Home Assistant's traceback for an entity whose state it refuses.
+
+    The refusal is reported once, as a warning line of the evaluation (FixtureEntity.refused).
+    """
+
+    def logged(record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        entity = hass.data.get(ENTITIES, {}).get(str(args[0])) if args else None
+        return entity is None or not entity.refused
+
+    loggers = [
+        logging.getLogger(f"homeassistant.components.{domain}")
+        for domain in {entity.domain for entity in home.entities}
+    ]
+    for logger in loggers:
+        logger.addFilter(logged)
+    try:
+        yield
+    finally:
+        for logger in loggers:
+            logger.removeFilter(logged)
+
+
 async def async_setup_fixture_home(hass: HomeAssistant, home: Home) -> FixtureHome:
     """Create the home's floors, areas, devices and entities; expose the fixture entities."""
-    entry = await async_add_fixture_home(
-        hass,
-        f"Evaluation home {home.title}",
-        [
-            {
-                "entity_id": e.entity_id,
-                "name": e.name,
-                "state": e.state,
-                "attributes": dict(e.attributes),
-                "device": e.device,
-            }
-            for e in home.entities
-            if e.domain != "timer"
-        ],
-        [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
-    )
+    with _quiet_refusals(hass, home):
+        entry = await async_add_fixture_home(
+            hass,
+            f"Evaluation home {home.title}",
+            [
+                {
+                    "entity_id": e.entity_id,
+                    "name": e.name,
+                    "state": e.state,
+                    "attributes": dict(e.attributes),
+                    "device": e.device,
+                }
+                for e in home.entities
+                if e.domain != "timer"
+            ],
+            [{"id": d.id, "name": d.name, **d.info} for d in home.devices],
+        )
     await _async_setup_timers(hass, home)
+    entities = hass.data.get(ENTITIES, {})
+    fixture_home = FixtureHome(hass, home, entry)
+    for entity in home.entities:
+        created = entities.get(entity.entity_id)
+        if hass.states.get(entity.entity_id) is None and created is not None and created.refused:
+            fixture_home.refused[entity.entity_id] = created.refused
     area_ids = _create_areas(hass, home)
     for device in home.devices:
         if device.area is not None:
             async_place_device(hass, entry.entry_id, device.id, area_ids[device.area])
     for entity in home.entities:
-        area_id = area_ids[entity.area] if entity.area is not None else None
-        async_place_entity(hass, entity.entity_id, area_id, entity.aliases)
+        if entity.entity_id not in fixture_home.refused:
+            area_id = area_ids[entity.area] if entity.area is not None else None
+            async_place_entity(hass, entity.entity_id, area_id, entity.aliases)
     async_expose_only(hass, (entity.entity_id for entity in home.entities if entity.exposed))
     await hass.async_block_till_done()
-    fixture_home = FixtureHome(hass, home, entry)
     fixture_home.baseline = fixture_home.snapshot()
     missing = [e for e in fixture_home.entity_ids if e not in fixture_home.baseline]
     if missing:

@@ -3,7 +3,8 @@
 For a test it derives, from `expect_changes` and the states before the turn, the calls an
 ideal model would make with the tools offered in the request (so it follows our tool set),
 writes them as Qwen3.5 XML after a short reasoning block, and after the tool results writes a
-short answer. Status questions read `answer_from` with get_state and answer from the results;
+short answer. Status questions read `answer_from` (else the entities the test sets up) with
+get_state and answer from the results;
 refusals and ambiguous requests are answered without a call. Its output goes through the real
 parser, validation, safety gate and execution: any test it fails is a bug of the integration,
 unless the plan says why the expectation cannot be reached (`Plan.gaps`: a read-only entity,
@@ -25,7 +26,7 @@ from testing.stand_in import SeenRequest
 
 from .dataset import StateSpec, TestCase
 from .home import Snapshot
-from .scoring import attribute_value, values_match
+from .scoring import attribute_matches, values_match
 
 GET_STATE: Final = "get_state"
 _TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
@@ -347,6 +348,7 @@ PLANNERS: Final[Mapping[str, Planner]] = {
     "todo": _todo,
     "vacuum": _vacuum,
     "valve": _valve,
+    "weather": _read_only,
 }
 
 
@@ -371,7 +373,7 @@ def already_met(entity_id: str, before: tuple[str, Mapping[str, Any]], want: Sta
     if want.state is not None and not values_match(want.state, state):
         return False
     return all(
-        values_match(value, attribute_value(entity_id, state, attributes, name), name)
+        attribute_matches(value, entity_id, state, attributes, name)
         for name, value in want.attributes.items()
     )
 
@@ -390,12 +392,16 @@ def plan_test(
     reach is a gap with its reason; one that already holds needs no call.
     """
     if not test.expect_changes:
-        if test.answer_from:
-            calls = [PlannedCall(GET_STATE, {"entity_id": e}) for e in test.answer_from]
+        # A question names what answers it (answer_from), or sets it up (upstream).
+        asked = test.expect_answer or test.expect_response
+        readable = test.answer_from or (tuple(test.setup) if asked else ())
+        if readable:
+            calls = [PlannedCall(GET_STATE, {"entity_id": e}) for e in readable]
             return _checked(Plan(calls=calls, answer=""), tools)
         if test.expect_question:
             return Plan(answer="Which one do you mean?")
-        return Plan(answer="Sorry, I can't do that.")
+        unnamed = ["the test names no entity that answers it (answer_from or setup)"]
+        return Plan(answer="Sorry, I can't do that.", gaps=unnamed if asked else [])
     grouped: dict[tuple[str, str, str], list[str]] = {}
     params_of: dict[tuple[str, str, str], dict[str, Any]] = {}
     gaps: list[str] = []

@@ -23,6 +23,8 @@ class Summary:
     passed: int = 0
     # Failed sentences whose expectation the reference policy showed to be out of reach.
     unreachable: int = 0
+    # Sentences not run: what they need is not simulated (dataset.Findings says why).
+    skipped: int = 0
     tests: int = 0
     tests_passed: int = 0
     confirmations_expected: int = 0
@@ -47,12 +49,12 @@ class Summary:
 
     @property
     def reachable(self) -> int:
-        """Sentences whose expectation can be reached."""
-        return self.sentences - self.unreachable
+        """Sentences run whose expectation can be reached."""
+        return self.sentences - self.unreachable - self.skipped
 
     @property
     def success_rate(self) -> float:
-        """Passed sentences out of the reachable ones, 0..1."""
+        """Passed sentences out of the reachable ones that ran, 0..1."""
         return self.passed / self.reachable if self.reachable else 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -69,7 +71,9 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
     """Sum up a group of results."""
     summary = Summary(sentences=len(results))
     by_test: dict[str, bool] = {}
-    for result in results:
+    ran = [result for result in results if not result.skipped]
+    summary.skipped = len(results) - len(ran)
+    for result in ran:
         summary.passed += result.success
         summary.unreachable += bool(result.unreachable) and not result.success
         by_test[result.test_id] = by_test.get(result.test_id, True) and result.success
@@ -94,12 +98,21 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
             summary.crashes += kind == "crash"
         for name in _TIMES:
             setattr(summary, name, getattr(summary, name) + getattr(result, name))
-    if results:
+    if ran:
         for name in _TIMES:
-            setattr(summary, name, getattr(summary, name) / len(results))
+            setattr(summary, name, getattr(summary, name) / len(ran))
     summary.tests = len(by_test)
     summary.tests_passed = sum(by_test.values())
     return summary
+
+
+def skipped_by_kind(results: Iterable[CaseResult]) -> dict[str, int]:
+    """How many sentences each kind of finding skipped."""
+    counts: dict[str, int] = {}
+    for result in results:
+        if result.skipped:
+            counts[result.skipped] = counts.get(result.skipped, 0) + 1
+    return counts
 
 
 def _grouped(results: Iterable[CaseResult], key: str) -> dict[str, list[CaseResult]]:
@@ -158,6 +171,7 @@ _COLUMNS: Final = (
     ("sent", 5, ">"),
     ("pass", 5, ">"),
     ("unreach", 7, ">"),
+    ("skip", 5, ">"),
     ("rate", 7, ">"),
     ("confirm", 8, ">"),
     ("calls", 6, ">"),
@@ -174,14 +188,15 @@ _COLUMNS: Final = (
 
 
 def _row(label: str, s: Summary) -> str:
-    n = max(s.sentences, 1)
+    n = max(s.sentences - s.skipped, 1)
     values = (
         label,
         str(s.sentences),
         str(s.passed),
         str(s.unreachable),
-        f"{100 * s.success_rate:.1f}%",
-        f"{s.confirmations_correct}/{s.sentences}",
+        str(s.skipped),
+        f"{100 * s.success_rate:.1f}%" if s.reachable else "-",
+        f"{s.confirmations_correct}/{s.sentences - s.skipped}",
         str(s.tool_calls),
         str(s.tool_errors),
         f"{s.prompt_tokens / n:.0f}",
@@ -221,12 +236,17 @@ def format_table(results: Sequence[CaseResult]) -> str:
             f"{overall.unreachable} sentences cannot be reached by any agent (see Unreachable): "
             "the rate counts the other sentences"
         )
+    if overall.skipped:
+        lines.append(
+            f"{overall.skipped} sentences skipped: what they need is not simulated (see Warnings);"
+            " the rate counts the sentences that ran"
+        )
     return "\n".join(lines)
 
 
 def format_failures(results: Sequence[CaseResult], limit: int = MAX_FAILURES_SHOWN) -> str:
     """The failed sentences with their reasons (the first `limit`); unreachable ones apart."""
-    failed = [result for result in results if not result.success and not result.unreachable]
+    failed = [r for r in results if not r.success and not r.unreachable and not r.skipped]
     lines: list[str] = []
     for result in failed[:limit]:
         lines.extend(_describe(result))
@@ -237,7 +257,7 @@ def format_failures(results: Sequence[CaseResult], limit: int = MAX_FAILURES_SHO
 
 def format_unreachable(results: Sequence[CaseResult], limit: int = MAX_FAILURES_SHOWN) -> str:
     """Sentences no agent can pass, each with why (the reference policy found out)."""
-    unreachable = [result for result in results if not result.success and result.unreachable]
+    unreachable = [r for r in results if not r.success and r.unreachable and not r.skipped]
     lines: list[str] = []
     for result in unreachable[:limit]:
         lines.append(f"- {result.test_id} {result.sentence!r}")

@@ -35,10 +35,10 @@ from testing.hass_runner import CoreSettings, HarnessError, async_home_assistant
 from testing.stand_in import StandInWorker
 from testing.turn import TurnRecord, async_run_turn
 
-from .dataset import Home, TestCase
-from .home import FixtureHome, Snapshot, async_setup_fixture_home
+from .dataset import REFUSED, Findings, Home, TestCase
+from .home import FixtureHome, async_setup_fixture_home
 from .reference import ReferencePolicy
-from .scoring import Failure, Verdict, expects_confirmation, judge
+from .scoring import Failure, Verdict, expects_confirmation, judge, sensitive_targets
 
 # What the user answers to a confirmation question, per language.
 YES: Final[Mapping[str, str]] = {
@@ -95,33 +95,43 @@ class CallResult:
 
 @dataclass(slots=True)
 class CaseResult:
-    """Everything measured for one sentence."""
+    """Everything measured for one sentence (a skipped one: only why, in `skipped`)."""
 
     home: str
     category: str
     test_id: str
     sentence: str
-    success: bool
-    failures: list[dict[str, str]]
-    confirmation_expected: bool
-    confirmation_asked: bool
-    answer: str
-    tool_calls: list[CallResult]
-    tool_errors: int
-    rounds: int
-    prompt_tokens: int
-    cached_tokens: int
-    generated_tokens: int
-    reasoning_tokens: int
-    build_seconds: float
-    prompt_seconds: float
-    generation_seconds: float
-    tool_seconds: float
-    total_seconds: float
+    success: bool = False
+    failures: list[dict[str, str]] = field(default_factory=list)
+    confirmation_expected: bool = False
+    confirmation_asked: bool = False
+    answer: str = ""
+    tool_calls: list[CallResult] = field(default_factory=list)
+    tool_errors: int = 0
+    rounds: int = 0
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    reasoning_tokens: int = 0
+    build_seconds: float = 0.0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    total_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     # Reference policy: why a failed sentence's expectation cannot be reached (empty: it can).
     unreachable: list[str] = field(default_factory=list)
     context_device: str | None = None
+    # Why the sentence was not run (a kind of dataset.Findings; empty: it ran).
+    skipped: str = ""
+
+
+def skipped_result(case: Case, kind: str, notes: Sequence[str] = ()) -> CaseResult:
+    """A sentence that is not run, and why."""
+    test = case.test
+    return CaseResult(
+        case.home.name, test.category, test.id, case.sentence, notes=list(notes), skipped=kind
+    )
 
 
 def expand(homes: Sequence[Home]) -> list[Case]:
@@ -153,9 +163,13 @@ async def async_run_home(
     home: Home,
     cases: Sequence[Case],
     setup: AgentSetup,
+    findings: Findings,
     on_result: Callable[[CaseResult], None] | None = None,
 ) -> list[CaseResult]:
-    """Run the cases of one home in a fresh Home Assistant; return their results."""
+    """Run the cases of one home in a fresh Home Assistant; return their results.
+
+    Skipped tests are not run; what Home Assistant refuses is added to findings.
+    """
     results: list[CaseResult] = []
     language = setup.language_of(home)
     core = CoreSettings(name=home.title, language=language)
@@ -171,6 +185,8 @@ async def async_run_home(
             stand_in = StandInWorker(model_path, script=policy)
         async with async_home_assistant(core=core) as hass:
             fixture_home = await async_setup_fixture_home(hass, home)
+            for entity_id, why in fixture_home.refused.items():
+                findings.add(REFUSED, f"{home.name}: {entity_id}: {why}")
             user_id = await async_create_person(hass, "Evaluator")
             async with async_local_agent(
                 hass,
@@ -180,9 +196,14 @@ async def async_run_home(
                 stand_in=stand_in,
             ) as handle:
                 for case in cases:
-                    result = await async_run_case(
-                        handle, fixture_home, case, user_id, language, policy
-                    )
+                    if case.test.skip or case.test.needs & fixture_home.refused.keys():
+                        result = skipped_result(case, case.test.skip or REFUSED)
+                    else:
+                        result = await async_run_case(
+                            handle, fixture_home, case, user_id, language, policy
+                        )
+                        for note in result.notes if result.skipped else ():
+                            findings.add(result.skipped, f"{case.test.id}: {note}")
                     results.append(result)
                     if on_result is not None:
                         on_result(result)
@@ -200,8 +221,10 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     """Reset the home, send the sentence (and "yes" when asked), judge the outcome."""
     hass = handle.hass
     started = time.perf_counter()
-    await fixture_home.async_prepare(case.test.setup)
+    if refused := await fixture_home.async_prepare(case.test.setup):
+        return skipped_result(case, REFUSED, [f"{e}: {why}" for e, why in refused.items()])
     before = fixture_home.snapshot()
+    sensitive = sensitive_targets(hass, case.test)
     if policy is not None:
         policy.begin(case.test, before, case.sentence)
     turns: list[TurnRecord] = []
@@ -234,7 +257,7 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
     await hass.async_block_till_done()
     after = fixture_home.snapshot()
     answers = [turn.answer for turn in turns]
-    verdict = judge(case.home, case.test, before, after, asked, answers[:1])
+    verdict = judge(case.test, before, after, asked, answers[:1], sensitive)
     if crash is not None:
         verdict.add(Failure.CRASH, crash)
     notes: list[str] = []
@@ -244,10 +267,9 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
         unreachable = list(policy.gaps)
     if asked and turns and not turns[0].continue_conversation:
         notes.append("a confirmation was proposed but the conversation was not kept open")
-    result = _result(
-        case, verdict, turns, asked, notes, time.perf_counter() - started, before, failed
-    )
+    result = _result(case, verdict, turns, asked, notes, time.perf_counter() - started, failed)
     result.unreachable = unreachable
+    result.confirmation_expected = expects_confirmation(case.test, sensitive, before)
     return result
 
 
@@ -300,7 +322,6 @@ def _result(  # noqa: PLR0917 - assembling one record
     asked: bool,
     notes: list[str],
     seconds: float,
-    before: Snapshot,
     failed: Sequence[ToolCallFailed],
 ) -> CaseResult:
     reports = [turn.report for turn in turns if turn.report is not None]
@@ -331,7 +352,6 @@ def _result(  # noqa: PLR0917 - assembling one record
         sentence=case.sentence,
         success=verdict.success,
         failures=[{"kind": kind.value, "message": message} for kind, message in verdict.problems],
-        confirmation_expected=expects_confirmation(case.home, case.test, before),
         confirmation_asked=asked,
         answer=" / ".join(turn.answer for turn in turns),
         tool_calls=calls,

@@ -9,26 +9,26 @@ Rules (eval/README.md, "Scoring"):
   within 1, as percentages round), lists of texts in any order, null as missing.
   `brightness_pct` on a light is checked against its brightness (0-255).
 * A confirmation must be asked exactly when expected (explicit `expect_confirmation`, else:
-  an expected change to a sensitive entity under the default safety options that really
-  changes it: a lock listed as staying locked asks for nothing).
-* `expect_answer` texts must all appear in the answer; `expect_question` wants a "?".
+  an expected change that really changes an entity the product's own SafetyPolicy, with the
+  default agent options, holds for confirmation in the live home: a lock listed as staying
+  locked asks for nothing; a relay on a garage door's device does).
+* `expect_answer` texts must all appear in the answer, one of the `expect_response` texts
+  (upstream) must; `expect_question` wants a "?".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 import math
 from typing import Any, Final
 
-from custom_components.local_agent.const import (
-    DEFAULT_SENSITIVE_COVER_CLASSES,
-    DEFAULT_SENSITIVE_DOMAINS,
-)
+from custom_components.local_agent.safety.policy import SafetyPolicy
+from homeassistant.core import HomeAssistant
 
-from .dataset import IGNORE_ALL, Home, StateSpec, TestCase
-from .home import Snapshot, merged
+from .dataset import IGNORE_ALL, StateSpec, TestCase
+from .home import Snapshot
 
 # Attributes that change by themselves (timestamps), per domain.
 VOLATILE: Final[Mapping[str, frozenset[str]]] = {
@@ -38,6 +38,8 @@ VOLATILE: Final[Mapping[str, frozenset[str]]] = {
 NUMBER_TOLERANCE: Final = 1e-3
 # Attributes that are percentages scaled to 0-255 (a percentage round-trips within 1).
 COARSE_NUMBERS: Final[Mapping[str, float]] = {"brightness": 1.0, "brightness_pct": 1.0}
+# The product's safety rules under the default agent options.
+DEFAULT_POLICY: Final = SafetyPolicy.from_data({})
 
 
 class Failure(Enum):
@@ -67,42 +69,33 @@ class Verdict:
         self.problems.append((failure, message))
 
 
-def is_sensitive(home: Home, entity_id: str) -> bool:
-    """Whether a change to this entity needs confirmation under the default safety options."""
-    domain = entity_id.split(".", 1)[0]
-    if domain in DEFAULT_SENSITIVE_DOMAINS:
-        return True
-    if domain == "cover":
-        device_class = home.entity(entity_id).attributes.get("device_class")
-        return device_class in DEFAULT_SENSITIVE_COVER_CLASSES
-    return False
+def sensitive_targets(hass: HomeAssistant, test: TestCase) -> frozenset[str]:
+    """The expected entities whose change the default SafetyPolicy holds for confirmation."""
+    return frozenset(DEFAULT_POLICY.sensitive_entities(hass, test.expect_changes))
 
 
-def expects_confirmation(home: Home, test: TestCase, before: Snapshot | None = None) -> bool:
+def expects_confirmation(test: TestCase, sensitive: Collection[str], before: Snapshot) -> bool:
     """Explicit `expect_confirmation`, else whether an expected change is sensitive.
 
-    Only an expectation that differs from the state before the sentence is a change (before:
-    the states then; without it, the fixture with the test's setup applied).
+    sensitive: the expected entities the policy holds (sensitive_targets). Only an
+    expectation that differs from the state before the sentence is a change.
     """
     if test.expect_confirmation is not None:
         return test.expect_confirmation
     return any(
-        is_sensitive(home, entity_id) and changes(home, test, entity_id, before)
+        entity_id in sensitive and changes(test, entity_id, before)
         for entity_id in test.expect_changes
     )
 
 
-def changes(home: Home, test: TestCase, entity_id: str, before: Snapshot | None) -> bool:
+def changes(test: TestCase, entity_id: str, before: Snapshot) -> bool:
     """Whether the expectation for entity_id differs from its state before the sentence."""
     expected = test.expect_changes[entity_id]
-    if before is not None and entity_id in before:
-        state, attributes = before[entity_id]
-    else:
-        state, attributes = merged(home.entity(entity_id), test.setup.get(entity_id))
+    state, attributes = before.get(entity_id, ("unknown", {}))
     if expected.state is not None and not values_match(expected.state, state):
         return True
-    return any(
-        not values_match(value, attribute_value(entity_id, state, attributes, name), name)
+    return not all(
+        attribute_matches(value, entity_id, state, attributes, name)
         for name, value in expected.attributes.items()
     )
 
@@ -183,6 +176,18 @@ def attribute_value(entity_id: str, state: str, attributes: Mapping[str, Any], n
     return attributes.get(name)
 
 
+def attribute_matches(
+    wanted: Any, entity_id: str, state: str, attributes: Mapping[str, Any], name: str
+) -> bool:
+    """Whether an attribute is as wanted (null: missing; shorthands computed)."""
+    actual = (
+        attributes.get(name)
+        if wanted is None
+        else attribute_value(entity_id, state, attributes, name)
+    )
+    return values_match(wanted, actual, name)
+
+
 def show(value: Any) -> str:
     """A value as it reads in a failure message."""
     value = normalise(value)
@@ -230,8 +235,8 @@ def _judge_expected(
     if not values_match(wanted_state, new_state):
         verdict.add(Failure.WRONG_STATE, f"{entity_id}: state {new_state}, expected {wanted_state}")
     for name, wanted in expected.attributes.items():
-        actual = attribute_value(entity_id, new_state, attributes, name)
-        if not values_match(wanted, actual, name):
+        if not attribute_matches(wanted, entity_id, new_state, attributes, name):
+            actual = attribute_value(entity_id, new_state, attributes, name)
             verdict.add(
                 Failure.WRONG_STATE, f"{entity_id}: {name} {show(actual)}, expected {show(wanted)}"
             )
@@ -243,6 +248,9 @@ def judge_answer(test: TestCase, answers: Sequence[str], verdict: Verdict) -> No
     missing = [text for text in test.expect_answer if text.casefold() not in said]
     if missing:
         verdict.add(Failure.ANSWER, f"the answer does not mention {', '.join(map(repr, missing))}")
+    if test.expect_response and not any(text.casefold() in said for text in test.expect_response):
+        options = " or ".join(map(repr, test.expect_response))
+        verdict.add(Failure.ANSWER, f"the answer mentions none of {options}")
     if test.expect_question and "?" not in said:
         verdict.add(Failure.ANSWER, "the answer should ask a question")
 
@@ -256,16 +264,16 @@ def judge_confirmation(expected: bool, asked: bool, verdict: Verdict) -> None:
 
 
 def judge(  # noqa: PLR0917 - the inputs of a judgement, kept explicit
-    home: Home,
     test: TestCase,
     before: Snapshot,
     after: Snapshot,
     asked_confirmation: bool,
     answers: Sequence[str],
+    sensitive: Collection[str] = (),
 ) -> Verdict:
-    """Judge one sentence's outcome."""
+    """Judge one sentence's outcome; sensitive: as sensitive_targets says."""
     verdict = Verdict()
     judge_states(test, before, after, verdict)
-    judge_confirmation(expects_confirmation(home, test, before), asked_confirmation, verdict)
+    judge_confirmation(expects_confirmation(test, sensitive, before), asked_confirmation, verdict)
     judge_answer(test, answers, verdict)
     return verdict

@@ -11,8 +11,7 @@ garage door read as a plain cover would switch the safety gate off for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-import datetime as dt
+from collections.abc import Mapping
 from enum import Enum, IntFlag
 import importlib
 import re
@@ -47,49 +46,46 @@ FEATURES: Final[Mapping[str, tuple[str, str]]] = {
     "todo": ("todo", "TodoListEntityFeature"),
     "vacuum": ("vacuum", "VacuumEntityFeature"),
     "valve": ("valve", "ValveEntityFeature"),
+    "weather": ("weather", "WeatherEntityFeature"),
 }
-# Attributes whose values must come from an enum: (attribute, domain or None for all) -> enum.
+# Attributes the fixture builds an enum from: (attribute, domain) -> the enum.
 VALUE_ENUMS: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
-    ("state_class", "sensor"): ("sensor", "SensorStateClass"),
     ("color_mode", "light"): ("light", "ColorMode"),
     ("supported_color_modes", "light"): ("light", "ColorMode"),
     ("hvac_modes", "climate"): ("climate", "HVACMode"),
     ("hvac_action", "climate"): ("climate", "HVACAction"),
 }
+_WEATHER_VALUES: Final = (
+    "temperature", "temperature_unit", "apparent_temperature", "dew_point", "pressure",
+    "pressure_unit", "wind_speed", "wind_speed_unit", "wind_gust_speed", "visibility",
+    "visibility_unit", "precipitation_unit",
+)  # fmt: skip
 # Upstream attribute names (entity properties) -> the attribute Home Assistant reports.
 RENAMED: Final[Mapping[str, Mapping[str, str]]] = {
     "sensor": {"native_unit_of_measurement": "unit_of_measurement"},
     "climate": {"target_temperature": "temperature"},
+    # A weather entity's values are in its own units: the fixture takes them as they are.
+    "weather": {f"native_{name}": name for name in _WEATHER_VALUES},
 }
-# Modes a feature needs: (domain, feature) -> the attribute listing them.
-FEATURE_LISTS: Final[Mapping[tuple[str, str], str]] = {
-    ("climate", "FAN_MODE"): "fan_modes",
-    ("climate", "PRESET_MODE"): "preset_modes",
-    ("climate", "SWING_MODE"): "swing_modes",
-    ("climate", "SWING_HORIZONTAL_MODE"): "swing_horizontal_modes",
-    ("fan", "PRESET_MODE"): "preset_modes",
-    ("media_player", "SELECT_SOURCE"): "source_list",
-    ("media_player", "SELECT_SOUND_MODE"): "sound_mode_list",
-    ("vacuum", "FAN_SPEED"): "fan_speed_list",
-    ("light", "EFFECT"): "effect_list",
+# The attribute upstream writes an entity's state in, per domain (the state wins if both).
+STATE_ATTRIBUTES: Final[Mapping[str, str]] = {
+    "climate": "hvac_mode",
+    "sensor": "native_value",
+    "weather": "condition",
 }
-# Sensor device classes whose value is not a number (Home Assistant's own list, plus enum).
-_TEXT_SENSOR_CLASSES: Final = frozenset({"date", "timestamp", "enum"})
 _TODO_STATUSES: Final = ("needs_action", "completed")
 
 
 class Problems:
-    """Collects the problems of one entity (or one state spec), each with its path."""
+    """The problems found in one entity (or one state spec), each with its path."""
 
-    def __init__(self, report: Callable[[str], None]) -> None:
-        """Report each problem through report(message)."""
-        self._report = report
-        self.count = 0
+    def __init__(self) -> None:
+        """Start with none."""
+        self.items: list[str] = []
 
     def add(self, message: str) -> None:
         """Record a problem."""
-        self.count += 1
-        self._report(message)
+        self.items.append(message)
 
 
 def enum_class(module: str, name: str) -> type[Enum] | None:
@@ -173,6 +169,8 @@ def _enum_value(
 
 def features_value(domain: str, value: Any, path: str, p: Problems) -> int | None:
     """`supported_features` as a number: a number already, or a list of feature names."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value  # a number is stored as it is, known flags or not
     where = FEATURES.get(domain)
     if where is None:
         p.add(f"{path}: {domain} entities have no supported features")
@@ -180,11 +178,6 @@ def features_value(domain: str, value: Any, path: str, p: Problems) -> int | Non
     cls = enum_class(*where)
     assert cls is not None
     assert issubclass(cls, IntFlag)
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < 0 or value & ~sum(int(m.value) for m in cls):
-            p.add(f"{path}: {value} has bits that are not {where[1]} flags")
-            return None
-        return value
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list):
         p.add(f"{path} must be a number or a list of {where[1]} names")
@@ -206,26 +199,31 @@ def features_value(domain: str, value: Any, path: str, p: Problems) -> int | Non
     return total
 
 
-def feature_names(domain: str, features: int) -> set[str]:
-    """The names of the flags set in features."""
-    where = FEATURES.get(domain)
-    cls = enum_class(*where) if where else None
-    if cls is None:
-        return set()
-    return {name for name, member in cls.__members__.items() if features & int(member.value)}
+def state_text(domain: str, value: Any) -> str:
+    """A state as the text Home Assistant stores.
 
-
-def state_text(domain: str, value: Any) -> str | None:
-    """A state as text; YAML booleans read as open/closed (covers, valves) or on/off."""
+    YAML booleans read as open/closed (covers, valves) or on/off; the in/out form of Home
+    Assistant's intent tests (`{in: normal, out: "off"}`) is the state `out`; anything else
+    is stored as its text, as the state machine does.
+    """
     if isinstance(value, bool):
         if domain in ("cover", "valve"):
             return "open" if value else "closed"
         return "on" if value else "off"
     if isinstance(value, Enum):
         return str(value.value)
-    if isinstance(value, (str, int, float)):
-        return str(value)
-    return None
+    if isinstance(value, Mapping) and "out" in value:
+        return state_text(domain, value["out"])
+    return str(value)
+
+
+def lift_state(domain: str, state: Any, attributes: dict[str, Any]) -> Any:
+    """Take the state out of the attribute upstream writes it in (the given state wins)."""
+    name = STATE_ATTRIBUTES.get(domain)
+    if name is None or name not in attributes:
+        return state
+    value = attributes.pop(name)
+    return value if state is None else state
 
 
 def default_state(domain: str, attributes: Mapping[str, Any]) -> str:
@@ -238,10 +236,9 @@ def default_state(domain: str, attributes: Mapping[str, Any]) -> str:
         case "cover" | "valve":
             return "open" if (number(attributes.get("current_position")) or 0) > 0 else "closed"
         case "climate":
-            return str(attributes.get("hvac_mode") or "off")
-        case "sensor":
-            value = attributes.get("native_value")
-            return "unknown" if value is None else str(value)
+            return "off"
+        case "sensor" | "weather":
+            return "unknown"
         case "todo":
             return str(len(attributes.get("items") or ()))
         case "lock":
@@ -275,7 +272,7 @@ def normalise_attributes(
         )
         result[name] = value
     if "device_class" in result:
-        result["device_class"] = _device_class(domain, result["device_class"], path, p)
+        result["device_class"] = _device_class(domain, result["device_class"])
     for (name, enum_domain), (module, cls_name) in VALUE_ENUMS.items():
         if enum_domain != domain or result.get(name) is None:
             continue
@@ -310,12 +307,12 @@ def normalise_attributes(
     return result
 
 
-def _device_class(domain: str, value: Any, path: str, p: Problems) -> Any:
+def _device_class(domain: str, value: Any) -> Any:
+    """A device class in its canonical spelling; one Home Assistant does not know as it is."""
     where = DEVICE_CLASSES.get(domain)
-    if where is None:
-        p.add(f"{path}.device_class: {domain} entities have no device classes (got {value!r})")
-        return None
-    return _enum_value(value, *where, f"{path}.device_class", p, what=f"{domain} device class")
+    cls = enum_class(*where) if where else None
+    member = _member(cls, value) if cls is not None and isinstance(value, str) else None
+    return value if member is None else member.value
 
 
 def _todo_items(result: dict[str, Any], path: str, p: Problems) -> None:
@@ -350,71 +347,21 @@ def normalise_entity(
     domain: str, state: Any, attributes: Mapping[str, Any], path: str, p: Problems
 ) -> tuple[str, dict[str, Any]]:
     """The state and attributes of a fixture entity (its state may be missing)."""
-    result = normalise_attributes(domain, attributes, f"{path}.attributes", p)
-    if domain == "climate" and "hvac_mode" in result:
-        mode = result.pop("hvac_mode")
-        if state is None:
-            state = mode
-    if domain == "sensor" and "native_value" in result:
-        value = result.pop("native_value")
-        if state is None:
-            state = value
+    result = normalise_attributes(domain, attributes, path, p)
+    state = lift_state(domain, state, result)
     text = state_text(domain, state) if state is not None else default_state(domain, result)
-    if text is None:
-        p.add(f"{path}.state must be a text")
-        text = "unknown"
     if domain == "light" and isinstance(result.get("color_mode"), str):
         supported = result.get("supported_color_modes")
         if isinstance(supported, list) and result["color_mode"] not in supported:
             p.add(
-                f"{path}.attributes.color_mode: {result['color_mode']!r} is not one of "
+                f"{path}.color_mode: {result['color_mode']!r} is not one of "
                 f"supported_color_modes {supported}"
             )
-    check_capabilities(domain, result, f"{path}.attributes", p)
-    if domain == "sensor":
-        sensor_value_problem(text, result, f"{path}.state", p)
+    forecast = result.get("forecast")
+    if domain == "weather" and forecast is not None and not _mappings(forecast):
+        p.add(f"{path}.forecast must be a list of forecasts (datetime, condition, ...)")
     return text, result
 
 
-def check_capabilities(domain: str, attributes: Mapping[str, Any], path: str, p: Problems) -> None:
-    """A feature that needs a list of modes must come with one."""
-    features = attributes.get("supported_features")
-    if not isinstance(features, int):
-        return
-    for name in sorted(feature_names(domain, features)):
-        needed = FEATURE_LISTS.get((domain, name))
-        if needed is not None and not attributes.get(needed):
-            p.add(f"{path}.supported_features: {name} needs a non-empty {needed} list")
-
-
-def sensor_value_problem(state: str, attributes: Mapping[str, Any], path: str, p: Problems) -> None:
-    """A sensor value Home Assistant would refuse when the entity writes its state."""
-    if state in ("unknown", "unavailable"):
-        return
-    device_class = attributes.get("device_class")
-    if device_class == "date":
-        try:
-            dt.date.fromisoformat(state)
-        except ValueError:
-            p.add(f"{path}: a date sensor needs a date like 2026-05-01, got {state!r}")
-    elif device_class == "timestamp":
-        try:
-            dt.datetime.fromisoformat(state)
-        except ValueError:
-            p.add(
-                f"{path}: a timestamp sensor needs a time like "
-                f"2026-05-01T08:00:00+00:00, got {state!r}"
-            )
-    elif device_class == "enum":
-        options = attributes.get("options")
-        if not isinstance(options, list) or state not in [str(o) for o in options]:
-            p.add(f"{path}: an enum sensor's value must be one of its options list, got {state!r}")
-    elif (
-        attributes.get("unit_of_measurement")
-        or attributes.get("state_class")
-        or (device_class is not None and device_class not in _TEXT_SENSOR_CLASSES)
-    ) and number(state) is None:
-        p.add(
-            f"{path}: {state!r} is not a number (a sensor with a unit, state class or numeric "
-            "device class must have a numeric value)"
-        )
+def _mappings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, Mapping) for item in value)

@@ -13,6 +13,7 @@ without restarting Home Assistant.
 
 from __future__ import annotations
 
+import importlib
 from typing import Final
 
 from homeassistant.config_entries import ConfigEntry
@@ -36,10 +37,24 @@ PLATFORMS: Final = (
     Platform.TODO,
     Platform.VACUUM,
     Platform.VALVE,
+    Platform.WEATHER,
 )
 SUPPORTED_DOMAINS: Final = frozenset(platform.value for platform in PLATFORMS)
 
-__all__ = ["DOMAIN", "ENTITIES", "PLATFORMS", "SUPPORTED_DOMAINS", "FixtureEntity"]
+__all__ = ["DOMAIN", "ENTITIES", "PLATFORMS", "SUPPORTED_DOMAINS", "FixtureEntity", "entity_class"]
+
+
+def entity_class(domain: str) -> type[FixtureEntity]:
+    """The fixture entity class of a supported domain (its states, what it cannot simulate)."""
+    module = importlib.import_module(f"{__name__}.{domain}")
+    for value in vars(module).values():
+        if (
+            isinstance(value, type)
+            and issubclass(value, FixtureEntity)
+            and value is not FixtureEntity
+        ):
+            return value
+    raise LookupError(f"fixture_home has no {domain} entities")
 
 
 def _platforms(entry: ConfigEntry) -> list[Platform]:

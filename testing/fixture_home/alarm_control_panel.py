@@ -21,10 +21,13 @@ _ALL_MODES = (
 )
 
 
-class FixtureAlarm(FixtureEntity, AlarmControlPanelEntity):
+class FixtureAlarm(FixtureEntity, AlarmControlPanelEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A panel that arms and disarms at once; no code unless the fixture asks for one."""
 
     HANDLED = frozenset({"code_format", "code_arm_required", "changed_by"})
+    STATES = frozenset(state.value for state in AlarmControlPanelState)
+    RESTING = AlarmControlPanelState.DISARMED.value
+    MOMENTARY = frozenset({"arming", "disarming", "pending"})
 
     @classmethod
     def features_type(cls) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from homeassistant.components.climate import ClimateEntity
 from homeassistant.components.climate.const import (
@@ -18,7 +18,7 @@ from homeassistant.const import ATTR_TEMPERATURE, UnitOfTemperature
 from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
 
 
-class FixtureClimate(FixtureEntity, ClimateEntity):
+class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A thermostat: modes, targets, fan and preset modes as the fixture lists them."""
 
     HANDLED = frozenset(
@@ -29,6 +29,11 @@ class FixtureClimate(FixtureEntity, ClimateEntity):
             "current_humidity", "humidity", "min_humidity", "max_humidity",
         }
     )  # fmt: skip
+    STATES = frozenset(mode.value for mode in HVACMode)
+    UNSIMULATED: ClassVar[Mapping[str, str]] = {
+        "swing_mode": "SWING_MODE",
+        "swing_horizontal_mode": "SWING_HORIZONTAL_MODE",
+    }
     _attr_temperature_unit = UnitOfTemperature.CELSIUS
 
     @classmethod
@@ -45,12 +50,15 @@ class FixtureClimate(FixtureEntity, ClimateEntity):
             features |= ClimateEntityFeature.TARGET_TEMPERATURE
         if "target_temp_low" in attributes or "target_temp_high" in attributes:
             features |= ClimateEntityFeature.TARGET_TEMPERATURE_RANGE
-        if fan_modes := text_list(attributes.get("fan_modes")):
+        # A feature may come without its list (upstream thermostats): Home Assistant shows None.
+        self._attr_fan_modes = text_list(attributes.get("fan_modes")) or None
+        self._attr_preset_modes = text_list(attributes.get("preset_modes")) or None
+        self._attr_swing_modes = text_list(attributes.get("swing_modes")) or None
+        self._attr_swing_horizontal_modes = None
+        if self._attr_fan_modes:
             features |= ClimateEntityFeature.FAN_MODE
-            self._attr_fan_modes = fan_modes
-        if preset_modes := text_list(attributes.get("preset_modes")):
+        if self._attr_preset_modes:
             features |= ClimateEntityFeature.PRESET_MODE
-            self._attr_preset_modes = preset_modes
         if "humidity" in attributes:
             features |= ClimateEntityFeature.TARGET_HUMIDITY
         self._attr_supported_features = features
@@ -80,6 +88,8 @@ class FixtureClimate(FixtureEntity, ClimateEntity):
         self._attr_target_humidity = number(attributes.get("humidity"))
         self._attr_fan_mode = attributes.get("fan_mode")
         self._attr_preset_mode = attributes.get("preset_mode")
+        self._attr_swing_mode = attributes.get("swing_mode")
+        self._attr_swing_horizontal_mode = None
 
     async def async_set_temperature(self, **kwargs: Any) -> None:
         """Set the target(s), and the mode when given."""

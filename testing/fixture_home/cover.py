@@ -14,10 +14,13 @@ from homeassistant.components.cover import (
 from testing.fixture_home.entity import FixtureEntity, setup_domain, whole
 
 
-class FixtureCover(FixtureEntity, CoverEntity):
+class FixtureCover(FixtureEntity, CoverEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A cover that moves at once; with a position when the fixture gives one."""
 
     HANDLED = frozenset({"current_position", "current_tilt_position"})
+    STATES = frozenset({"open", "closed", "opening", "closing"})
+    RESTING = "closed"
+    MOMENTARY = frozenset({"opening", "closing"})
 
     @classmethod
     def features_type(cls) -> Any:

@@ -6,7 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity import Entity
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
@@ -24,12 +26,23 @@ class FixtureEntity(Entity):
     Capabilities (features, modes, ranges, lists) come from the fixture's attributes once;
     `load` sets only what a state can change. Attributes a domain does not model are shown
     unchanged as extra state attributes, so the state looks like the fixture.
+
+    Any text is a state, as in Home Assistant's state machine: one the domain's model does not
+    hold (a vacuum that is `off`, a light that is `unknown`) is shown as it is, over the model
+    resting in RESTING, until a service changes the entity. `unavailable` makes it unavailable.
     """
 
     _attr_should_poll = False
     _attr_has_entity_name = False
     # Attributes the domain class models or Home Assistant computes for the domain.
     HANDLED: ClassVar[frozenset[str]] = frozenset()
+    # The states the domain's model holds (None: any text is the model's state).
+    STATES: ClassVar[frozenset[str] | None] = None
+    RESTING: ClassVar[str] = "off"
+    # Attributes that only a feature the fixture does not implement changes, with the feature.
+    UNSIMULATED: ClassVar[Mapping[str, str]] = {}
+    # States a device passes through that no service of the fixture produces (it acts at once).
+    MOMENTARY: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         """Take id, name, device and capabilities from the fixture; start in its state."""
@@ -45,6 +58,8 @@ class FixtureEntity(Entity):
             self._attr_device_info = DeviceInfo(identifiers={(DOMAIN, str(device))})
         attributes: Mapping[str, Any] = spec.get("attributes") or {}
         self.touched = False
+        self.refused: str | None = None  # why Home Assistant refused its last state, if it did
+        self._text_state: str | None = None
         self.configure(attributes)
         self.load(str(spec["state"]), attributes)
 
@@ -74,7 +89,15 @@ class FixtureEntity(Entity):
         handled = COMMON_ATTRIBUTES | self.HANDLED
         extra = {key: value for key, value in attributes.items() if key not in handled}
         self._attr_extra_state_attributes = extra
-        self.load_state(state, attributes)
+        self._attr_available = state != STATE_UNAVAILABLE
+        modelled = self.STATES is None or state in self.STATES
+        self._text_state = None if modelled else state
+        self.load_state(state if modelled else self.RESTING, attributes)
+
+    @property
+    def state(self) -> Any:
+        """A state the model does not hold, as the fixture wrote it; else the model's."""
+        return self._text_state if self._text_state is not None else super().state
 
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """Set the domain's state fields."""
@@ -86,17 +109,27 @@ class FixtureEntity(Entity):
         self.configure(attributes)
         self.load(state, attributes)
         self.touched = False
-        self.async_write_ha_state()
+        try:
+            self.async_write_ha_state()
+        except (ValueError, HomeAssistantError) as err:  # a state Home Assistant refuses
+            self.refused = str(err)
+            raise
+        self.refused = None
 
     def changed(self) -> None:
         """Publish a state a service call produced."""
         self.touched = True
+        self._text_state = None
         self.async_write_ha_state()
 
     async def async_added_to_hass(self) -> None:
         """Register the object so the evaluation can reset it."""
         await super().async_added_to_hass()
         self.hass.data.setdefault(ENTITIES, {})[self.entity_id] = self
+        try:  # the first write, just after this, fails for the same reason
+            _ = self.state, self.state_attributes, self.capability_attributes
+        except (ValueError, HomeAssistantError) as err:
+            self.refused = str(err)
 
     async def async_will_remove_from_hass(self) -> None:
         """Forget the object."""

@@ -10,9 +10,10 @@ from homeassistant.components.fan.const import FanEntityFeature
 from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list, whole
 
 
-class FixtureFan(FixtureEntity, FanEntity):
+class FixtureFan(FixtureEntity, FanEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A fan; on at any speed above zero when it has speeds."""
 
+    STATES = frozenset({"on", "off"})
     HANDLED = frozenset(
         {"percentage", "percentage_step", "oscillating", "direction", "preset_mode", "preset_modes"}
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from homeassistant.components.light import LightEntity
 from homeassistant.components.light.const import (
@@ -29,8 +29,11 @@ def brightness_from(attributes: Mapping[str, Any]) -> int | None:
     return None
 
 
-class FixtureLight(FixtureEntity, LightEntity):
+class FixtureLight(FixtureEntity, LightEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A light whose colour modes come from the fixture (or are inferred from it)."""
+
+    STATES = frozenset({"on", "off"})
+    UNSIMULATED: ClassVar[Mapping[str, str]] = {"effect": "EFFECT"}
 
     HANDLED = frozenset(
         {

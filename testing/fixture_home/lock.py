@@ -6,14 +6,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.lock import LockEntity
-from homeassistant.components.lock.const import LockEntityFeature
+from homeassistant.components.lock.const import LockEntityFeature, LockState
 from testing.fixture_home.entity import FixtureEntity, setup_domain
 
 
-class FixtureLock(FixtureEntity, LockEntity):
+class FixtureLock(FixtureEntity, LockEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A lock that locks, unlocks (and opens, with the OPEN feature) at once."""
 
     HANDLED = frozenset({"code_format", "changed_by"})
+    STATES = frozenset(state.value for state in LockState)
+    RESTING = LockState.LOCKED.value
+    MOMENTARY = frozenset({"locking", "unlocking", "opening", "jammed"})
 
     @classmethod
     def features_type(cls) -> Any:

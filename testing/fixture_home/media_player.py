@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from homeassistant.components.media_player import MediaPlayerEntity
 from homeassistant.components.media_player.const import MediaPlayerEntityFeature, MediaPlayerState
@@ -36,6 +36,15 @@ class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
             "sound_mode", "sound_mode_list",
         }
     )  # fmt: skip
+
+    STATES = frozenset(state.value for state in MediaPlayerState)
+    UNSIMULATED: ClassVar[Mapping[str, str]] = {
+        "shuffle": "SHUFFLE_SET",
+        "repeat": "REPEAT_SET",
+        "media_content_id": "PLAY_MEDIA",
+        "media_position": "SEEK",
+        "group_members": "GROUPING",
+    }
 
     @classmethod
     def features_type(cls) -> Any:

@@ -10,11 +10,12 @@ from homeassistant.components.sensor import SensorDeviceClass, SensorEntity
 from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
 
 
-class FixtureSensor(FixtureEntity, SensorEntity):
+class FixtureSensor(FixtureEntity, SensorEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A measurement (numeric when it has a unit, device class or state class) or a text.
 
-    Date and timestamp sensors take ISO texts (checked when the dataset is loaded); enum
-    sensors their `options`.
+    Date and timestamp sensors take ISO texts, enum sensors their `options`. A value Home
+    Assistant refuses (a text for a number, a date that is none) is given to it as it is: the
+    state write fails as it would for any integration, and `refused` says why.
     """
 
     HANDLED = frozenset({"unit_of_measurement", "state_class", "options"})
@@ -36,12 +37,17 @@ class FixtureSensor(FixtureEntity, SensorEntity):
         if state in ("unknown", "unavailable"):
             self._attr_native_value = None
             return
-        if self._attr_device_class == SensorDeviceClass.DATE:
-            self._attr_native_value = dt.date.fromisoformat(state)
-            return
-        if self._attr_device_class == SensorDeviceClass.TIMESTAMP:
-            moment = dt.datetime.fromisoformat(state)
-            self._attr_native_value = moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+        try:
+            if self._attr_device_class == SensorDeviceClass.DATE:
+                self._attr_native_value = dt.date.fromisoformat(state)
+                return
+            if self._attr_device_class == SensorDeviceClass.TIMESTAMP:
+                moment = dt.datetime.fromisoformat(state)
+                self._attr_native_value = moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+                return
+        except ValueError:
+            # Not a date or time: Home Assistant refuses the text when the state is written.
+            self._attr_native_value = state
             return
         value = number(state) if self._numeric else None
         if value is None:

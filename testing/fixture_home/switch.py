@@ -9,8 +9,10 @@ from homeassistant.components.switch import SwitchEntity
 from testing.fixture_home.entity import FixtureEntity, setup_domain
 
 
-class FixtureSwitch(FixtureEntity, SwitchEntity):
+class FixtureSwitch(FixtureEntity, SwitchEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """An on/off switch."""
+
+    STATES = frozenset({"on", "off"})
 
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """On or off."""

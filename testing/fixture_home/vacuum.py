@@ -20,10 +20,13 @@ _FEATURES = (
 )
 
 
-class FixtureVacuum(FixtureEntity, StateVacuumEntity):
+class FixtureVacuum(FixtureEntity, StateVacuumEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A vacuum whose activity changes at once; return_to_base leaves it `returning`."""
 
     HANDLED = frozenset({"fan_speed", "fan_speed_list"})
+    STATES = frozenset(activity.value for activity in VacuumActivity)
+    RESTING = VacuumActivity.IDLE.value
+    MOMENTARY = frozenset({"error"})
 
     @classmethod
     def features_type(cls) -> Any:
@@ -33,9 +36,9 @@ class FixtureVacuum(FixtureEntity, StateVacuumEntity):
     def setup_capabilities(self, attributes: Mapping[str, Any]) -> None:
         """Start, pause, stop, return, locate; fan speeds when listed."""
         features = _FEATURES
-        if speeds := text_list(attributes.get("fan_speed_list")):
+        self._attr_fan_speed_list = text_list(attributes.get("fan_speed_list"))
+        if self._attr_fan_speed_list:
             features |= VacuumEntityFeature.FAN_SPEED
-            self._attr_fan_speed_list = speeds
         self._attr_supported_features = features
 
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:

@@ -10,10 +10,13 @@ from homeassistant.components.valve.entity import ValveEntity
 from testing.fixture_home.entity import FixtureEntity, setup_domain, whole
 
 
-class FixtureValve(FixtureEntity, ValveEntity):
+class FixtureValve(FixtureEntity, ValveEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A valve that moves at once; with a position when the fixture gives one."""
 
     HANDLED = frozenset({"current_position"})
+    STATES = frozenset({"open", "closed", "opening", "closing"})
+    RESTING = "closed"
+    MOMENTARY = frozenset({"opening", "closing"})
 
     @classmethod
     def features_type(cls) -> Any:

@@ -1,4 +1,4 @@
-"""Loading evaluation homes: our own homes, and clear reports of schema errors."""
+"""Loading evaluation homes: our own homes, what Home Assistant would store, and findings."""
 
 from __future__ import annotations
 
@@ -7,7 +7,20 @@ import textwrap
 
 import pytest
 
-from scripts.evaluation.dataset import DatasetError, load_home, load_homes
+from scripts.evaluation.dataset import (
+    DOMAIN_LEFT_OUT,
+    NO_FIXTURES,
+    NO_SENTENCES,
+    RENAMED,
+    UNKNOWN_ENTITY,
+    UNKNOWN_KEY,
+    DatasetError,
+    Findings,
+    home_names,
+    load_home,
+    load_homes,
+    stored_entity_id,
+)
 
 HOMES = Path(__file__).resolve().parents[2] / "eval" / "homes"
 CATEGORIES = {
@@ -31,7 +44,7 @@ entities:
 
 def write_home(root: Path, fixtures: str, **tasks: str) -> Path:
     home = root / "home"
-    home.mkdir()
+    home.mkdir(parents=True)
     (home / "_fixtures.yaml").write_text(textwrap.dedent(fixtures))
     for name, text in tasks.items():
         (home / f"{name}.yaml").write_text(textwrap.dedent(text))
@@ -74,7 +87,7 @@ def test_a_valid_home_loads_with_yaml_booleans_read_as_on_off(tmp_path: Path) ->
     assert test.ignore_changes == {"lock.front_door": ("state",)}
 
 
-def test_schema_errors_are_all_reported_with_file_and_path(tmp_path: Path) -> None:
+def test_findings_name_file_and_path_and_skip_only_what_needs_them(tmp_path: Path) -> None:
     fixtures = FIXTURES + (
         "  - name: Boiler\n"
         "    id: water_heater.boiler\n"
@@ -96,29 +109,102 @@ def test_schema_errors_are_all_reported_with_file_and_path(tmp_path: Path) -> No
             expect_change: {}
           - sentences: [lock it]
             expect_changes: {lock.front_door: {state: closed}}
+          - sentences: [heat the water]
+            expect_changes: {water_heater.boiler: {state: electric}}
         """,
     )
+    findings = Findings()
 
-    with pytest.raises(DatasetError) as caught:
-        load_home(home)
+    loaded = load_home(home, findings)
 
-    problems = "\n".join(caught.value.problems)
-    assert "home/_fixtures.yaml: entities[2] (water_heater.boiler): domain 'water_heater' is " in (
-        problems
+    # A state is any text, as in Home Assistant's state machine.
+    assert loaded.entity("light.porch").state == "dimmed"
+    assert [entity.entity_id for entity in loaded.entities] == [
+        "light.kitchen", "lock.front_door", "light.porch",
+    ]  # fmt: skip
+    assert findings.details == {
+        UNKNOWN_KEY: [
+            "home/_fixtures.yaml: entities[3].arrea (did you mean 'area'?)",
+            "home/lights.yaml: tests[1].expect_change (did you mean 'expect_changes'?)",
+        ],
+        DOMAIN_LEFT_OUT.format("water_heater"): [
+            "home/_fixtures.yaml: water_heater.boiler",
+            "home/lights.yaml: tests[3].expect_changes: water_heater.boiler",
+        ],
+        UNKNOWN_ENTITY: ["home/lights.yaml: tests[0].expect_changes: light.kitchn"],
+        NO_SENTENCES: ["home/lights.yaml: tests[1]"],
+    }
+    skips = {test.id: test.skip for test in loaded.tests}
+    assert skips == {
+        "home/lights#1": UNKNOWN_ENTITY,
+        "home/lights#3": None,  # 'closed' is a text Home Assistant stores for a lock
+        "home/lights#4": DOMAIN_LEFT_OUT.format("water_heater"),
+    }
+
+
+def test_states_and_entity_ids_are_stored_as_home_assistant_stores_them(tmp_path: Path) -> None:
+    fixtures = """
+    entities:
+      - {name: Price, id: sensor.price_per_kW, state: 1, attributes: {unit_of_measurement: EUR}}
+      - {name: Phone, id: binary_sensor.phone_battery, state: {in: normal, out: "off"}}
+      - {name: Motion, id: binary_sensor.motion, state: unknown}
+      - {name: Rover, id: vacuum.rover, state: "off"}
+      - {name: Hall, id: Light.Hall-Lamp, state: yes}
+      - {name: Blind, id: cover.blind, state: false}
+      - {name: Odd, id: sensor.odd, state: [1, 2]}
+      - {name: Nameless, id: "light."}
+    """
+    home = write_home(
+        tmp_path,
+        fixtures,
+        status="""
+        category: status
+        tests:
+          - sentences: [what does power cost]
+            setup: {sensor.price_per_kW: {state: 2}}
+            answer_from: [sensor.price_per_kW]
+        """,
     )
-    assert "entities[3] (light.porch).state: 'dimmed' is not a light state (one of: on, off)" in (
-        problems
+    findings = Findings()
+
+    loaded = load_home(home, findings)
+
+    states = {entity.entity_id: entity.state for entity in loaded.entities}
+    assert states == {
+        "sensor.price_per_kw": "1",
+        "binary_sensor.phone_battery": "off",
+        "binary_sensor.motion": "unknown",
+        "vacuum.rover": "off",
+        "light.hall_lamp": "on",
+        "cover.blind": "closed",
+        "sensor.odd": "[1, 2]",
+    }
+    assert findings.details[RENAMED] == [
+        "home/_fixtures.yaml: sensor.price_per_kW -> sensor.price_per_kw",
+        "home/_fixtures.yaml: Light.Hall-Lamp -> light.hall_lamp",
+    ]
+    (test,) = loaded.tests
+    assert (test.skip, test.answer_from) == (None, ("sensor.price_per_kw",))
+    assert test.setup["sensor.price_per_kw"].state == "2"
+    assert stored_entity_id("sensor.kitchen__light") == "sensor.kitchen_light"
+    assert stored_entity_id("not an id") is None
+
+
+def test_homes_are_found_at_any_depth_and_named_by_their_path(tmp_path: Path) -> None:
+    write_home(
+        tmp_path / "intents" / "en", FIXTURES, lights="category: x\ntests: [{sentences: [a]}]"
     )
-    assert "unknown key 'arrea' (did you mean 'area'?)" in problems
-    assert (
-        "home/lights.yaml: tests[0].expect_changes.light.kitchn: light.kitchn is not an entity "
-        "of _fixtures.yaml (did you mean light.kitchen?)" in problems
-    )
-    assert "home/lights.yaml: tests[1].sentences must be a list of at least one sentence" in (
-        problems
-    )
-    assert "unknown key 'expect_change' (did you mean 'expect_changes'?)" in problems
-    assert "tests[2].expect_changes.lock.front_door.state: 'closed' is not a lock state" in problems
+    write_home(tmp_path / "flat", FIXTURES, lights="category: x\ntests: [{sentences: [a]}]")
+    (tmp_path / "dataset_card.yaml").write_text("name: assist\n")
+    (tmp_path / "orphan").mkdir()
+    (tmp_path / "orphan" / "lights.yaml").write_text("category: x\n")
+    findings = Findings()
+
+    homes = load_homes(tmp_path, None, findings)
+
+    assert home_names(tmp_path) == ["flat/home", "intents/en/home"]
+    assert [home.name for home in homes] == ["flat/home", "intents/en/home"]
+    assert findings.details == {NO_FIXTURES: ["orphan"]}
 
 
 def test_bad_yaml_and_missing_homes_are_clear(tmp_path: Path) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from scripts.evaluation.dataset import load_homes
-from scripts.evaluation.scoring import expects_confirmation
 
 from .conftest import RunEval
 
@@ -33,21 +32,19 @@ def test_reference_policy_passes_every_sentence_of_every_home(run_eval: RunEval)
     assert report["run"]["homes"] == ["family_house", "flat", "large_home"]
     assert report["run"]["homes_path"] == str(HOMES)
 
-    # Confirmations exactly on the tests that change a sensitive entity.
-    sensitive_tests = {
-        test.id for home in homes for test in home.tests if expects_confirmation(home, test)
-    }
-    asked = {r["test_id"] for r in report["results"] if r["confirmation_asked"]}
-    assert asked == sensitive_tests
-    assert all(
-        r["confirmation_asked"] == (r["test_id"] in sensitive_tests) for r in report["results"]
-    )
+    # Confirmations exactly where the product's SafetyPolicy (default options), asked in the
+    # live home, holds an expected change.
+    results = report["results"]
+    expected = {r["test_id"] for r in results if r["confirmation_expected"]}
+    asked = {r["test_id"] for r in results if r["confirmation_asked"]}
+    assert asked == expected
+    assert summary["confirmations_unexpected"] == summary["confirmations_missing"] == 0
+    assert all(r["confirmation_asked"] == r["confirmation_expected"] for r in results)
+    tests = {test.id: test for home in homes for test in home.tests}
     assert {"lock", "alarm_control_panel", "valve", "cover"} <= {
         entity_id.split(".")[0]
-        for home in homes
-        for test in home.tests
-        if test.id in sensitive_tests
-        for entity_id in test.expect_changes
+        for test_id in expected
+        for entity_id in tests[test_id].expect_changes
     }
     assert "overall" in result.stdout
     assert "100.0%" in result.stdout

@@ -7,8 +7,14 @@ from pathlib import Path
 from custom_components.local_agent.engine.tool_calls import ToolCallFailed
 from custom_components.local_agent.engine.types import ToolCallError
 from scripts.evaluation.dataset import load_home
-from scripts.evaluation.report import format_failures, format_unreachable, summarise
-from scripts.evaluation.runner import Case, _result, raw_arguments
+from scripts.evaluation.report import (
+    format_failures,
+    format_table,
+    format_unreachable,
+    skipped_by_kind,
+    summarise,
+)
+from scripts.evaluation.runner import Case, CaseResult, _result, raw_arguments, skipped_result
 from scripts.evaluation.scoring import Failure, Verdict
 from testing.turn import ToolCallRecord, TurnRecord
 
@@ -44,7 +50,7 @@ def test_a_rejected_call_is_reported_with_the_arguments_the_model_wrote() -> Non
     verdict = Verdict()
     verdict.add(Failure.WRONG_STATE, "light.kitchen: state off, expected on")
 
-    result = _result(Case(home, test, "x"), verdict, [turn], False, [], 0.1, {}, failed)
+    result = _result(Case(home, test, "x"), verdict, [turn], False, [], 0.1, failed)
 
     assert result.tool_calls[0].arguments["brightness_pct"] == "very bright"
     assert result.tool_calls[0].raw == RAW
@@ -60,3 +66,19 @@ def test_a_rejected_call_is_reported_with_the_arguments_the_model_wrote() -> Non
     assert "cannot reach: light.kitchen: a light that is on" in format_unreachable([result])
     summary = summarise([result])
     assert (summary.sentences, summary.unreachable, summary.success_rate) == (1, 1, 0.0)
+
+
+def test_skipped_sentences_are_neither_passed_nor_failed() -> None:
+    home = load_home(FLAT)
+    passed = CaseResult("flat", "lights", "flat/lights#1", "x", success=True)
+    failed = CaseResult("flat", "lights", "flat/lights#2", "y")
+    skipped = skipped_result(Case(home, home.tests[0], "z"), "domain 'calendar' is not simulated")
+
+    summary = summarise([passed, failed, skipped])
+
+    assert (summary.sentences, summary.passed, summary.skipped) == (3, 1, 1)
+    assert (summary.tests, summary.success_rate) == (2, 0.5)
+    assert format_failures([skipped]) == ""
+    assert skipped_by_kind([passed, skipped]) == {"domain 'calendar' is not simulated": 1}
+    overall = format_table([passed, failed, skipped]).splitlines()[-3].split()
+    assert overall[:7] == ["overall", "3", "1", "0", "1", "50.0%", "2/2"]

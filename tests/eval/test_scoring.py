@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from custom_components.local_agent.engine.types import ToolSpec
-from scripts.evaluation.dataset import StateSpec, TestCase, load_home
+from scripts.evaluation.dataset import StateSpec, TestCase
 from scripts.evaluation.home import Snapshot
 from scripts.evaluation.reference import color_name, plan_test, write_calls
 from scripts.evaluation.scoring import Failure, expects_confirmation, judge, values_match
-
-FLAT = Path(__file__).resolve().parents[2] / "eval" / "homes" / "flat"
 
 
 def case(**fields: object) -> TestCase:
@@ -32,7 +28,6 @@ def test_values_match_under_the_documented_rules() -> None:
 
 
 def test_judge_expected_unexpected_and_ignored_changes() -> None:
-    home = load_home(FLAT)
     before: Snapshot = {
         "light.kitchen": ("off", {"brightness": None}),
         "switch.coffee_machine": ("off", {}),
@@ -50,7 +45,7 @@ def test_judge_expected_unexpected_and_ignored_changes() -> None:
         ignore_changes={"media_player.kitchen_speaker": ("volume_level",)},
     )
 
-    verdict = judge(home, test, before, after, False, ["Done."])
+    verdict = judge(test, before, after, False, ["Done."])
 
     # light.kitchen: brightness 77 is 30 %; the timer's finishes_at is volatile; the speaker's
     # volume is ignored: only the coffee machine changed when it should not have.
@@ -58,39 +53,52 @@ def test_judge_expected_unexpected_and_ignored_changes() -> None:
         (Failure.UNEXPECTED_CHANGE, "switch.coffee_machine: state changed off -> on")
     ]
     after["light.kitchen"] = ("on", {"brightness": 128})
-    verdict = judge(home, test, before, after, False, ["Done."])
+    verdict = judge(test, before, after, False, ["Done."])
     assert (Failure.WRONG_STATE, "light.kitchen: brightness_pct 50, expected 30") in (
         verdict.problems
     )
 
 
-def test_confirmations_are_expected_on_sensitive_changes_only() -> None:
-    home = load_home(FLAT)
+def test_confirmations_are_expected_on_sensitive_changes_that_change_something() -> None:
     unlock = case(expect_changes={"lock.front_door": StateSpec("unlocked")})
+    stay_locked = case(expect_changes={"lock.front_door": StateSpec("locked")})
     light = case(expect_changes={"light.kitchen": StateSpec("on")})
+    sensitive = {"lock.front_door"}  # what the policy holds (sensitive_targets, in a live home)
+    before: Snapshot = {"lock.front_door": ("locked", {}), "light.kitchen": ("off", {})}
 
-    assert expects_confirmation(home, unlock)
-    assert not expects_confirmation(home, light)
-    assert not expects_confirmation(
-        home,
-        case(
-            expect_confirmation=False,
-            **{"expect_changes": {"lock.front_door": StateSpec("unlocked")}},
-        ),
-    )
-    verdict = judge(home, light, {}, {}, True, ["Turn on? Say yes."])
+    assert expects_confirmation(unlock, sensitive, before)
+    assert not expects_confirmation(stay_locked, sensitive, before)
+    assert not expects_confirmation(light, sensitive, before)
+    explicit = case(expect_confirmation=False, expect_changes=unlock.expect_changes)
+    assert not expects_confirmation(explicit, sensitive, before)
+    after: Snapshot = {**before, "light.kitchen": ("on", {})}
+    verdict = judge(light, before, after, True, ["Turn on? Say yes."], sensitive)
     assert [kind for kind, _ in verdict.problems] == [Failure.CONFIRMATION_UNEXPECTED]
+    verdict = judge(unlock, before, before, False, ["Done."], sensitive)
+    assert Failure.CONFIRMATION_MISSING in [kind for kind, _ in verdict.problems]
 
 
 def test_answers_are_checked_for_expected_texts_and_questions() -> None:
-    home = load_home(FLAT)
     status = case(expect_answer=("locked",))
     ambiguous = case(expect_question=True)
+    upstream = case(expect_response=("yes", "on"))  # one of them is enough
 
-    assert judge(home, status, {}, {}, False, ["The Front Door is Locked."]).success
-    assert not judge(home, status, {}, {}, False, ["I don't know."]).success
-    assert judge(home, ambiguous, {}, {}, False, ["Which light?"]).success
-    assert not judge(home, ambiguous, {}, {}, False, ["Done."]).success
+    assert judge(status, {}, {}, False, ["The Front Door is Locked."]).success
+    assert not judge(status, {}, {}, False, ["I don't know."]).success
+    assert judge(ambiguous, {}, {}, False, ["Which light?"]).success
+    assert not judge(ambiguous, {}, {}, False, ["Done."]).success
+    assert judge(upstream, {}, {}, False, ["The plug is on."]).success
+    verdict = judge(upstream, {}, {}, False, ["The plug is off."])
+    assert verdict.problems == [(Failure.ANSWER, "the answer mentions none of 'yes' or 'on'")]
+
+
+def test_null_expects_the_attribute_gone() -> None:
+    test = case(expect_changes={"light.a": StateSpec("off", {"brightness": None})})
+    before: Snapshot = {"light.a": ("on", {"brightness": 100, "color_mode": "brightness"})}
+
+    assert judge(test, before, {"light.a": ("off", {"brightness": None})}, False, []).success
+    verdict = judge(test, before, {"light.a": ("off", {"brightness": 100})}, False, [])
+    assert verdict.problems == [(Failure.WRONG_STATE, "light.a: brightness 100, expected None")]
 
 
 def tool(name: str, *properties: str) -> ToolSpec:
@@ -130,7 +138,6 @@ def test_reference_reports_what_the_tools_cannot_express() -> None:
 
 
 def test_brightness_zero_is_planned_as_off_and_an_off_light_reads_as_zero() -> None:
-    home = load_home(FLAT)
     tools = [tool("light", "action", "entity_id", "brightness_pct")]
     off = case(expect_changes={"light.kitchen": StateSpec("off", {"brightness_pct": 0})})
     on_at_zero = case(expect_changes={"light.kitchen": StateSpec("on", {"brightness": 0})})
@@ -144,7 +151,7 @@ def test_brightness_zero_is_planned_as_off_and_an_off_light_reads_as_zero() -> N
         "light.kitchen: a light that is on has a brightness above 0"
     ]
     after: Snapshot = {"light.kitchen": ("off", {"brightness": None})}
-    assert judge(home, off, before, after, False, ["Done."]).success
+    assert judge(off, before, after, False, ["Done."]).success
 
 
 def test_fans_get_their_speed_with_set_percentage() -> None:
@@ -184,9 +191,8 @@ def test_an_expectation_already_met_needs_no_call_and_is_no_gap() -> None:
 
 
 def test_ignore_changes_for_a_whole_entity() -> None:
-    home = load_home(FLAT)
     before: Snapshot = {"sensor.x": ("1", {"a": 1}), "switch.coffee_machine": ("off", {})}
     after: Snapshot = {"sensor.x": ("2", {"a": 2}), "switch.coffee_machine": ("off", {})}
 
-    assert judge(home, case(ignore_changes={"sensor.x": ("*",)}), before, after, False, []).success
-    assert not judge(home, case(), before, after, False, []).success
+    assert judge(case(ignore_changes={"sensor.x": ("*",)}), before, after, False, []).success
+    assert not judge(case(), before, after, False, []).success

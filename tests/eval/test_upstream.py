@@ -1,8 +1,8 @@
 """Homes in the upstream (home-assistant-datasets synthetic-home) format, read unchanged.
 
 tests/eval/upstream_homes/upstream_house uses every upstream form eval/README.md lists;
-out_of_reach holds expectations no agent can meet. Unknown values are errors, all at once,
-before Home Assistant starts.
+out_of_reach holds expectations no agent can meet. A value that names nothing leaves its
+entity (or test) out with one warning line per kind; only an unreadable file is an error.
 """
 
 from __future__ import annotations
@@ -14,8 +14,14 @@ import textwrap
 
 import pytest
 
-from scripts.evaluation.dataset import DatasetError, load_home
-from scripts.evaluation.scoring import expects_confirmation
+from scripts.evaluation.dataset import (
+    UNKNOWN_ENTITY,
+    UNKNOWN_KEY,
+    UNREADABLE_ENTITY,
+    DatasetError,
+    Findings,
+    load_home,
+)
 
 from .conftest import REPO_ROOT, RunEval
 
@@ -81,16 +87,6 @@ def test_every_upstream_form_is_read_as_home_assistant_reports_it() -> None:
     assert tests["upstream_house/status#3"].ignore_changes == {"switch.coffee_maker": ("state",)}
 
 
-def test_a_lock_expected_to_stay_locked_expects_no_confirmation() -> None:
-    home = load_home(HOUSE)
-    tests = {test.id: test for test in home.tests}
-
-    assert not expects_confirmation(home, tests["upstream_house/locks#1"])
-    assert expects_confirmation(home, tests["upstream_house/locks#2"])
-    # The garage door's enum-name device class makes it sensitive.
-    assert expects_confirmation(home, tests["upstream_house/covers#1"])
-
-
 BROKEN = """
 name: Broken
 areas:
@@ -148,6 +144,9 @@ tests:
         attributes: {device_class: cover.CoverDeviceClass.NOPE}
     ignore_changes:
       light.porch: 3
+  - sentences: [is the thermostat heating]
+    expect_change: {climate.thermostat: {state: "off"}}
+    answer_from: [climate.thermostat]
 """
 
 
@@ -159,58 +158,106 @@ def write_broken(root: Path) -> Path:
     return home
 
 
-def test_unknown_values_are_all_reported_at_once(tmp_path: Path) -> None:
-    with pytest.raises(DatasetError) as caught:
-        load_home(write_broken(tmp_path))
+def test_what_names_nothing_is_left_out_with_one_warning_line_per_kind(tmp_path: Path) -> None:
+    findings = Findings()
 
-    problems = caught.value.problems
-    expected = [
-        "broken/_fixtures.yaml: devices[0].info: unknown key 'colour'",
+    home = load_home(write_broken(tmp_path), findings)
+
+    kept = {entity.entity_id: entity for entity in home.entities}
+    # Enum names that name nothing: the entity cannot be built as written, so it is left out
+    # (never read as a plain cover: the safety gate would not ask before opening it).
+    assert set(kept) == {
+        "cover.side_gate", "sensor.bin_day", "sensor.power", "climate.thermostat",
+    }  # fmt: skip
+    # What Home Assistant would store is stored: an unknown device class as written, a
+    # thermostat whose FAN_MODE comes without fan_modes; a sensor's value is Home Assistant's
+    # to refuse when the home starts.
+    assert kept["cover.side_gate"].attributes["device_class"] == "driveway"
+    assert kept["climate.thermostat"].attributes["supported_features"] == 1 | 8
+    assert kept["sensor.power"].state == "lots"
+    left_out = "\n".join(findings.details[UNREADABLE_ENTITY])
+    for text in (
         "entities[0] (cover.garage_door).attributes.device_class: "
         "'cover.CoverDeviceClass.GARAG': CoverDeviceClass has no member GARAG",
         "entities[0] (cover.garage_door).attributes.supported_features[2]: 'levitate' is not a "
         "CoverEntityFeature",
-        "entities[1] (cover.side_gate).attributes.device_class: 'driveway' is not a cover "
-        "device class (one of: awning, blind, curtain, damper, door, garage, gate,",
         "entities[2] (light.porch).attributes.device_class: 'light.LightDeviceClass.BRIGHT' "
         "names no Home Assistant enum",
-        "entities[2] (light.porch).attributes.device_class: light entities have no device classes",
         "entities[2] (light.porch).attributes.color_mode: one colour mode, got "
         "['brightness', 'onoff']",
-        "entities[2] (light.porch).attributes.supported_color_modes[1]: 'sparkle' is not a "
-        "ColorMode value",
-        "entities[3] (sensor.bin_day).state: a date sensor needs a date like 2026-05-01, got "
-        "'next tuesday'",
-        "entities[4] (sensor.power).state: 'lots' is not a number",
-        "entities[5] (climate.thermostat).attributes.supported_features: FAN_MODE needs a "
-        "non-empty fan_modes list",
         "entities[6] (todo.shopping).attributes.todo_items[0].status: 'bought' is not a to-do "
         "status",
-        "broken/covers.yaml: tests[0].context_device: no device 'garage_dor' (did you mean "
-        "'garage_door'?)",
-        "tests[0].expect_changes.cover.garage_door.attributes.device_class: "
-        "'cover.CoverDeviceClass.NOPE': CoverDeviceClass has no member NOPE",
-        "tests[0].ignore_changes.light.porch must be null, a name, a list of names or a mapping",
+    ):
+        assert text in left_out, (text, left_out)
+    assert findings.details[UNKNOWN_KEY] == [
+        "broken/_fixtures.yaml: devices[0].info.colour",
+        "broken/covers.yaml: tests[1].expect_change (did you mean 'expect_changes'?)",
     ]
-    for text in expected:
-        assert any(text in problem for problem in problems), (text, problems)
+    # The first test names a left-out entity, and a device the home does not have: it is
+    # skipped for the first reason. The second runs (as a question: its typo is ignored).
+    skipped, question = home.tests
+    assert (skipped.skip, question.skip) == (UNREADABLE_ENTITY, None)
+    assert question.expect_changes == {}
+    assert (
+        "broken/covers.yaml: tests[0].context_device: no device 'garage_dor'"
+        in (findings.details[UNKNOWN_ENTITY])
+    )
+    lines = findings.lines({UNREADABLE_ENTITY: 1})
+    assert len(lines) == len(findings.details) == 3
+    line = next(line for line in lines if line.startswith(f"warning: {UNREADABLE_ENTITY}: "))
+    assert line.startswith(f"warning: {UNREADABLE_ENTITY}: broken/_fixtures.yaml: entities[0]")
+    assert line.endswith("(and 1 more) [1 sentence skipped]")
 
 
-def test_scripts_eval_reports_them_before_home_assistant_starts(tmp_path: Path) -> None:
-    write_broken(tmp_path)
+def test_scripts_eval_runs_the_rest_and_reports_each_kind_once(tmp_path: Path) -> None:
+    home = write_broken(tmp_path)
+    (home / "status.yaml").write_text(
+        "category: status\ntests:\n  - sentences: [how much power is used]\n"
+        "    answer_from: [sensor.power]\n  - sentences: [is the side gate open]\n"
+        "    answer_from: [cover.side_gate]\n    expect_answer: [closed]\n"
+    )
+
+    result = subprocess.run(
+        [sys.executable, "-m", "scripts.evaluation", "--policy", "reference", "--homes",
+         str(tmp_path), "--quiet"],
+        capture_output=True, text=True, timeout=180, check=False, cwd=REPO_ROOT,
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    warnings = result.stdout.split("== Warnings", 1)[1].splitlines()[1:]
+    kinds = [line.split(": ", 2)[1] for line in warnings]
+    assert len(kinds) == len(set(kinds)) == 4, warnings
+    left_out = next(line for line in warnings if UNREADABLE_ENTITY in line)
+    assert left_out.endswith("[1 sentence skipped]")  # the garage door test
+    # Home Assistant itself refuses a numeric sensor whose value is 'lots', and a date
+    # sensor's 'next tuesday': the tests that read them are skipped, not failed.
+    refused = next(line for line in warnings if "Home Assistant refuses" in line)
+    assert "sensor.power" in refused
+    assert refused.endswith("[1 sentence skipped]")
+    assert "100.0%" in result.stdout
+    assert "Traceback" not in result.stdout
+
+
+def test_only_files_that_cannot_be_read_or_hold_no_tests_are_errors(tmp_path: Path) -> None:
+    home = write_broken(tmp_path)
+    (home / "broken_yaml.yaml").write_text("tests: [\n")
+    (home / "empty.yaml").write_text("category: empty\ntests: []\n")
+
+    with pytest.raises(DatasetError) as caught:
+        load_home(home)
+    assert [p.split(":", 2)[:2] for p in caught.value.problems] == [
+        ["broken/broken_yaml.yaml", " is not valid YAML"],
+        ["broken/empty.yaml", " has no tests (tests must list at least one test)"],
+    ]
 
     result = subprocess.run(
         [sys.executable, "-m", "scripts.evaluation", "--homes", str(tmp_path), "--quiet"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=REPO_ROOT,
-    )
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO_ROOT,
+    )  # fmt: skip
 
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("The evaluation dataset has problems:\n")
-    assert "CoverDeviceClass has no member GARAG" in result.stderr
+    assert "broken/empty.yaml: has no tests" in result.stderr
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
 
@@ -225,17 +272,24 @@ def test_reference_policy_passes_every_sentence_of_the_upstream_house(run_eval: 
     assert report["run"]["homes"] == ["upstream_house"]
     assert report["run"]["language"] == {"upstream_house": "en"}
     summary = report["summary"]
-    assert summary["sentences"] == summary["passed"] == 23
+    assert summary["sentences"] == summary["passed"] == 24
     assert summary["unreachable"] == summary["crashes"] == summary["tool_errors"] == 0
     assert not [r for r in report["results"] if r["notes"] or r["unreachable"]]
     asked = {r["test_id"] for r in report["results"] if r["confirmation_asked"]}
-    # The garage door (an enum-name device class), the unlock and the water valve; not the
-    # lock that stays locked.
-    assert asked == {
-        "upstream_house/covers#1",
-        "upstream_house/locks#2",
-        "upstream_house/valves#1",
-    }
+    expected = {r["test_id"] for r in report["results"] if r["confirmation_expected"]}
+    # The garage door (an enum-name device class), the light on its device (a relay: the
+    # product's SafetyPolicy holds it), the unlock and the water valve; not the lock that
+    # stays locked.
+    assert (
+        asked
+        == expected
+        == {
+            "upstream_house/covers#1",
+            "upstream_house/covers#4",
+            "upstream_house/locks#2",
+            "upstream_house/valves#1",
+        }
+    )
     by_test = {r["test_id"]: r for r in report["results"]}
     assert by_test["upstream_house/lights#1"]["context_device"] == "kitchen_satellite"
     fan_calls = [c["arguments"] for c in by_test["upstream_house/fans#1"]["tool_calls"]]
