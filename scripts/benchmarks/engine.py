@@ -296,7 +296,7 @@ def _measure_cache(runtime: TimedModel, runs: int) -> CacheFigures:
             evaluated_cold=cold.evaluated_tokens,
             evaluated_warm=warm.evaluated_tokens,
             checkpoint_restored=warm.checkpoint_restored,
-            checkpoint_count=runtime.checkpoint_count,
+            checkpoint_count=runtime.checkpoint_stats.count,
             checkpoint_bytes=runtime.checkpoint_bytes,
         )
     assert figures is not None

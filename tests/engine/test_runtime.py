@@ -284,7 +284,7 @@ def test_checkpoints_the_live_context_no_longer_holds_are_dropped(
     runtime = open_runtime()
     first = prompt_parts("hello", static_system=f"{STATIC_SYSTEM} Rule 1.")
     runtime.generate(make_request(first, max_tokens=4))
-    held = runtime.checkpoint_count
+    held = runtime.checkpoint_stats.count
     assert held > 0
     runtime.generate(make_request(prompt_parts("hello", static_system=f"{STATIC_SYSTEM} Rule 2.")))
     stats = runtime.checkpoint_stats
@@ -411,7 +411,7 @@ def test_full_prompt_checkpoints_count_against_the_same_limit(open_runtime: Open
     runtime = open_runtime(checkpoint_memory=limit)
     for user in ("hello", "Turn on the kitchen light", "Lock the front door", "hi"):
         runtime.generate(make_request(prompt_parts(user), max_tokens=4))
-        assert 0 < runtime.checkpoint_count <= 3
+        assert 0 < runtime.checkpoint_stats.count <= 3
         assert 0 < runtime.checkpoint_bytes <= limit
 
 
@@ -421,7 +421,7 @@ def test_no_checkpoints_when_disabled(open_runtime: OpenRuntime) -> None:
     _, first = _generate(runtime, make_request(parts, max_tokens=8))
     first_logits = runtime.first_logits
     output = runtime.generate(make_request(prompt_parts("hi"), max_tokens=8))
-    assert runtime.checkpoint_count == 0
+    assert runtime.checkpoint_stats.count == 0
     assert runtime.checkpoint_bytes == 0
     assert not output.stats.checkpoint_restored
     assert output.stats.cached_tokens == 0
@@ -435,7 +435,7 @@ def test_reset_cache_forgets_checkpoints(open_runtime: OpenRuntime) -> None:
     parts = prompt_parts("hello")
     _, tokens = _generate(runtime, make_request(parts))
     runtime.reset_cache()
-    assert runtime.checkpoint_count == 0
+    assert runtime.checkpoint_stats.count == 0
     output, again = _generate(runtime, make_request(parts))
     assert output.stats.cached_tokens == 0
     assert again == tokens

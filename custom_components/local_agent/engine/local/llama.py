@@ -411,11 +411,6 @@ class LoadedModel:
     # Cache ----------------------------------------------------------------------------------
 
     @property
-    def checkpoint_count(self) -> int:
-        """Number of prefix checkpoints held."""
-        return self._checkpoints.count
-
-    @property
     def checkpoint_bytes(self) -> int:
         """Memory held by prefix checkpoints."""
         return self._checkpoints.total_bytes
