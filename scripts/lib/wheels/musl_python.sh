@@ -158,7 +158,10 @@ build_musl_python() {
     if [ "$arch" = aarch64 ]; then
       cross=(--host=aarch64-linux-musl --build="$(cc -dumpmachine)"
         --with-build-python="$(musl_python_prefix x86_64)/bin/python3.13"
-        ac_cv_file__dev_ptmx=yes ac_cv_file__dev_ptc=no)
+        ac_cv_file__dev_ptmx=yes ac_cv_file__dev_ptc=no
+        # A cross build cannot run configure's getaddrinfo probe and takes it for buggy
+        # unless IPv6 is asked for explicitly; musl's getaddrinfo is sound.
+        --enable-ipv6)
     fi
     # pkg-config sees the target's libraries only (the build machine's liblzma, ncurses… are
     # not for musl): modules without their library are left out.
