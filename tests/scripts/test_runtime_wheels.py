@@ -146,3 +146,28 @@ def test_repair_keeps_one_file_per_library_and_points_them_at_each_other(
             data = (tree / name).read_bytes()
             expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
             assert (digest, int(size)) == (f"sha256={expected.decode()}", len(data)), name
+
+
+@pytest.mark.parametrize(
+    ("found", "platform", "within"),
+    [
+        ("manylinux_2_28_x86_64", "manylinux_2_28_x86_64", True),
+        ("manylinux_2_27_x86_64", "manylinux_2_28_x86_64", True),  # needs less: still sound
+        ("manylinux_2_31_x86_64", "manylinux_2_28_x86_64", False),  # needs a newer glibc
+        ("manylinux_2_27_aarch64", "manylinux_2_28_x86_64", False),
+        ("musllinux_1_1_aarch64", "musllinux_1_2_aarch64", True),
+        ("manylinux_2_17_x86_64", "musllinux_1_2_x86_64", False),
+        ("linux_x86_64", "manylinux_2_28_x86_64", False),
+        ("", "manylinux_2_28_x86_64", False),
+    ],
+)
+def test_a_wheel_tag_is_confirmed_when_auditwheel_allows_at_least_its_machines(
+    found: str, platform: str, within: bool
+) -> None:
+    """scripts/lib/wheels/check.sh's tag_within, on auditwheel's verdicts."""
+    check = REPO / "scripts" / "lib" / "wheels" / "check.sh"
+    result = subprocess.run(
+        ["bash", "-c", f'source "{check}"; tag_within "$1" "$2"', "bash", found, platform],
+        check=False,
+    )
+    assert (result.returncode == 0) is within
