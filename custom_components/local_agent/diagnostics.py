@@ -25,12 +25,8 @@ from .const import (
     CONF_THREADS,
 )
 from .flows.subentry_forms import AGENT_FORM, AI_TASK_FORM
-from .models.runtime_package import (
-    cpu_flags,
-    llama_cpp_version,
-    loaded_cpu_variant,
-    machine_description,
-)
+from .models.cpu_variant import loaded_cpu_variant
+from .models.runtime_package import cpu_flags, llama_cpp_version, machine_description
 from .runtime.memory import process_rss
 from .runtime.stats import async_agent_stats, async_last_turns, model_metadata
 from .safety.audit import async_get_audit_log

@@ -49,16 +49,3 @@ def load_cpu_backends() -> None:
         return
     ggml.ggml_backend_load_all_from_path.argtypes = [ctypes.c_char_p]
     ggml.ggml_backend_load_all_from_path(os.fsencode(lib))
-
-
-def cpu_variant() -> str | None:
-    """Return the CPU variant this process has loaded (from its mapped files), None if none."""
-    try:
-        maps = Path("/proc/self/maps").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in maps.splitlines():
-        name = line.rsplit("/", 1)[-1]
-        if name.startswith(VARIANT_PREFIX) and name.endswith(".so"):
-            return name.removeprefix(VARIANT_PREFIX).removesuffix(".so")
-    return None

@@ -1,7 +1,8 @@
 """Generate a few tokens with an installed runtime wheel: ``python generate.py MODEL TOKENS``.
 
 Runs inside the interpreter under test (a musl CPython, natively or under qemu), so it imports
-only the standard library and llama_cpp. It prints one JSON line: the CPU variant ggml loaded,
+only the standard library, llama_cpp and the product's models/cpu_variant.py. It prints one
+JSON line: the CPU variant ggml kept (as the product's diagnostics tell it),
 the features llama.cpp reports, how many tokens it generated and how fast. A random-weight
 model may pick any token, end-of-turn included, so it samples the given number of tokens
 through ``Llama.generate`` (which does not stop at end-of-generation) and asserts only their
@@ -10,18 +11,35 @@ count.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import os
+from pathlib import Path
 import sys
 import time
+from types import ModuleType
+
+
+def product_cpu_variant() -> ModuleType:
+    """The product's own models/cpu_variant.py, loaded by its path (no Home Assistant here)."""
+    path = (
+        Path(__file__).resolve().parents[2] / "custom_components/local_agent/models/cpu_variant.py"
+    )
+    spec = importlib.util.spec_from_file_location("cpu_variant", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv: list[str]) -> int:
     """Load MODEL, generate TOKENS tokens greedily, print the report."""
     model, tokens = argv[1], int(argv[2])
     import llama_cpp
-    from llama_cpp._cpu_backends import cpu_variant
+
+    cpu_variant = product_cpu_variant()
 
     threads = len(os.sched_getaffinity(0))
     started = time.perf_counter()
@@ -34,7 +52,7 @@ def main(argv: list[str]) -> int:
     seconds = time.perf_counter() - loaded
     report = {
         "python": sys.version.split()[0],
-        "variant": cpu_variant(),
+        "variant": cpu_variant.loaded_cpu_variant(),
         "system_info": llama_cpp.llama_print_system_info().decode().strip(),
         "threads": threads,
         "load_seconds": round(loaded - started, 2),

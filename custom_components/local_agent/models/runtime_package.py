@@ -84,23 +84,6 @@ def cpu_flags() -> frozenset[str]:
     return frozenset()
 
 
-def loaded_cpu_variant() -> str | None:
-    """Return the CPU variant of ggml this process has loaded (libggml-cpu-<variant>.so).
-
-    From the files mapped into the process: None before the first model, and with a build
-    whose CPU kernels are inside libggml. Blocking (reads /proc/self/maps).
-    """
-    try:
-        maps = Path("/proc/self/maps").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in maps.splitlines():
-        name = line.rsplit("/", 1)[-1]
-        if name.startswith("libggml-cpu-") and name.endswith(".so"):
-            return name.removeprefix("libggml-cpu-").removesuffix(".so")
-    return None
-
-
 def supported_platforms() -> list[str]:
     """Return this interpreter's platform tags, most preferred first."""
     seen: dict[str, None] = {}
