@@ -182,9 +182,9 @@ check_glibc_x86_64() {
     --target "$site" "$(wheel_path "$platform")" >&2
   run_report "glibc wheel in a throw-away venv" "$venv/bin/python" -c '
 import json, llama_cpp
-from llama_cpp._cpu_backends import cpu_variant
+from custom_components.local_agent.models.cpu_variant import loaded_cpu_variant
 llama_cpp.llama_backend_init()
-print(json.dumps({"llama_cpp": llama_cpp.__file__, "variant": cpu_variant()}))' >/dev/null ||
+print(json.dumps({"llama_cpp": llama_cpp.__file__, "variant": loaded_cpu_variant()}))' >/dev/null ||
     { check_failed "$platform: import in a throw-away venv"; return 0; }
   wheels_step "$platform: the engine tests (tests/engine) on it"
   (cd "$ROOT" && nice -n 10 "$venv/bin/python" -m pytest tests/engine -q -p no:cacheprovider -x) >&2 ||
