@@ -94,19 +94,31 @@ class TurnProbe:
 
 
 @contextlib.contextmanager
-def probe_turn(handle: LocalAgentHandle) -> Iterator[TurnProbe]:
-    """Record each generation request and time the agent's prompt rendering."""
+def probe_turn(
+    handle: LocalAgentHandle, on_event: Callable[[ParseEvent], None] | None = None
+) -> Iterator[TurnProbe]:
+    """Record each generation request and time the agent's prompt rendering.
+
+    on_event: each event the engine parsed, as it parsed it (before the agent streams it).
+    """
     probe = TurnProbe()
     worker = handle.worker
     generate = worker.generate
 
     async def recording_generate(
-        request: GenerationRequest, on_event: Callable[[ParseEvent], None] | None = None
+        request: GenerationRequest, agent_on_event: Callable[[ParseEvent], None] | None = None
     ) -> GenerationOutput:
         tools = tuple(spec.name for spec in request.tools)
         index = len(probe.rounds)
         probe.rounds.append(RoundRecord("", "", tools, None))
-        output = await generate(request, on_event)
+
+        def both(event: ParseEvent) -> None:
+            if on_event is not None:
+                on_event(event)
+            if agent_on_event is not None:
+                agent_on_event(event)
+
+        output = await generate(request, both)
         probe.rounds[index] = RoundRecord(
             output.prompt.static, output.prompt.dynamic, tools, output.stats
         )
@@ -212,19 +224,21 @@ async def async_run_turn(
     user_id: str | None = None,
     device_id: str | None = None,
     on_delta: Callable[[dict[str, Any]], None] | None = None,
+    on_event: Callable[[ParseEvent], None] | None = None,
 ) -> TurnRecord:
     """Send text to the agent (continuing conversation_id) and record the turn.
 
     user_id: the person speaking; None is how an automation calls the agent.
     device_id: the device it was spoken to (a satellite in its area), if any.
     on_delta: each piece of the answer as it streams (LocalAgentHandle.async_ask).
+    on_event: each event the engine parsed, when it parsed it (probe_turn).
     """
     hass = handle.hass
     seen = len(_chat_log_content(hass, conversation_id))
     previous_report = handle.agent.last_report
     before = snapshot(hass)
     context = Context(user_id=user_id)
-    with probe_turn(handle) as probe:
+    with probe_turn(handle, on_event) as probe:
         started = time.perf_counter()
         result = await handle.async_ask(
             text,

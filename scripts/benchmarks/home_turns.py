@@ -54,6 +54,12 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.markup import format_tool_call
+from custom_components.local_agent.engine.tool_calls import (
+    ParseEvent,
+    ReasoningDelta,
+    ToolCallFailed,
+    ToolCallParsed,
+)
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.runtime.data import prefix_store_path
 from custom_components.local_agent.runtime.memory import process_rss
@@ -135,15 +141,21 @@ class _Marks:
     first_word: float | None = None
     notice: float | None = None
 
-    def on_delta(self, delta: dict[str, Any]) -> None:
+    def on_event(self, event: ParseEvent) -> None:
+        """The engine's events, when it parsed them: the agent may hold reasoning back a while
+        (turn/notices.py), so the phases are timed here, not from the stream."""
         now = time.perf_counter()
-        if delta.get("thinking_content"):
+        if isinstance(event, ReasoningDelta):
             if self.first_thinking is None:
                 self.first_thinking = now
             self.last_thinking = now
-        elif delta.get("tool_calls"):
+        elif isinstance(event, ToolCallParsed | ToolCallFailed):
             self.calls = self.calls or now
-        elif delta.get("content"):
+
+    def on_delta(self, delta: dict[str, Any]) -> None:
+        """What a voice pipeline hears: the notice before the model, the answer's first word."""
+        now = time.perf_counter()
+        if delta.get("content"):
             if self.first_thinking is None:
                 self.notice = self.notice or now
             elif self.calls is not None:
@@ -196,6 +208,7 @@ async def measure_turn(
                 conversation_id=conversation_id,
                 user_id=user_id,
                 on_delta=marks.on_delta,
+                on_event=marks.on_event,
             )
     finally:
         unsubscribe()
