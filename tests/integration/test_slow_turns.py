@@ -189,3 +189,21 @@ async def test_after_a_streamed_call_the_agents_question_is_streamed_too(
     assert streamed_text(events) == f"{NOTICE}\n\n{question}"
     assert final_speech(events) == question
     assert hass.states.get("lock.front_door").state == "locked"  # type: ignore[union-attr]
+
+
+async def test_a_command_waiting_for_the_prefix_says_that_and_not_the_slow_notice_too(
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_worker: ScriptedWorker,
+    notice_soon: None,
+) -> None:
+    scripted_worker.warming_left = 41.2
+    scripted_worker.thinking_seconds = 0.5  # past the slow-turn notice's 50 ms
+    scripted_worker.will_write(answer("Hello.", reasoning="A greeting."))
+
+    events = await assist("hello")
+
+    waiting = "I am still reading your home, about 42 seconds."
+    assert streamed_text(events) == f"{waiting}\n\nHello."
+    assert NOTICE not in streamed_text(events)
+    assert final_speech(events) == "Hello."

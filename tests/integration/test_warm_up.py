@@ -22,6 +22,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.util import dt as dt_util
+from testing.agent import LocalAgentHandle
 
 from .conftest import Agent, async_setup_agent, speech
 from .home import NOT_EXPOSED
@@ -110,12 +111,18 @@ async def test_a_command_waiting_for_the_prefix_says_so_first(
 ) -> None:
     scripted_worker.warming_left = 41.2
     scripted_worker.will_write(answer("Hello."), answer("Hello again."))
+    streamed: list[str] = []
+    handle = LocalAgentHandle(hass, scripted_agent.entry, scripted_agent.entity_id)
 
-    result = await scripted_agent.ask("hello")
+    result = await handle.async_ask(
+        "hello", on_delta=lambda delta: streamed.append(delta.get("content") or "")
+    )
 
     chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
     said = [c.content for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
-    assert said == ["I am still reading your home, about 42 seconds.", "Hello."]
+    assert said == ["I am still reading your home, about 42 seconds.\n\n", "Hello."]
+    # Streamed as it is said (the Assist dialog shows it while the command waits), first.
+    assert [text for text in streamed if text][:1] == [said[0]]
     assert speech(result) == "Hello."
     scripted_worker.warming_left = 1.0  # short waits say nothing
     await scripted_agent.ask("hi", conversation_id=result.conversation_id)

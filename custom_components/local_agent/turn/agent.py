@@ -389,7 +389,17 @@ class ConversationAgent:
         if seconds is None or seconds < WAIT_NOTICE_SECONDS:
             return
         text = await async_phrase(self.hass, language, "reading_home", seconds=str(ceil(seconds)))
-        await self._async_say(chat_log, text, user_only=True)
+        # Streamed now, whatever the pipeline does with the stream: the Assist dialog shows it
+        # at once, the model's text in a paragraph of its own after it (as the slow-turn
+        # notice, which it stands for: that one is then not said).
+        text += "\n\n"
+        if (stream := self._streams.get(chat_log.conversation_id)) is not None:
+            stream.take_notice()
+            stream.streamed(text)
+        async for _content in chat_log.async_add_delta_content_stream(
+            self.agent_id, async_said(text, user_only=True)
+        ):
+            pass
 
     async def _async_toolbox(self, llm_api: llm.APIInstance | None) -> _Toolbox:
         specs: list[ToolSpec] = []
