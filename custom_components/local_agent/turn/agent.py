@@ -140,6 +140,19 @@ class _Toolbox:
     lines: list[EntityLine] | None = None
 
 
+@dataclass(slots=True)
+class _RunningTurn:
+    """One turn in progress: what was said, its context and tools, and what it did so far."""
+
+    user_input: conversation.ConversationInput
+    context: TurnContext
+    chat_log: conversation.ChatLog
+    toolbox: _Toolbox
+    static_system: str
+    report: TurnReport
+    stream: TurnStream
+
+
 class ConversationAgent:
     """Runs turns for one conversation entity."""
 
@@ -205,35 +218,18 @@ class ConversationAgent:
         try:
             await self._async_wait_notice(chat_log, user_input.language, static_system)
             return await self._async_turn(
-                user_input, turn, chat_log, toolbox, static_system, report, stream
+                _RunningTurn(user_input, turn, chat_log, toolbox, static_system, report, stream)
             )
         finally:
             self._streams.pop(chat_log.conversation_id, None)
 
-    async def _async_turn(  # noqa: PLR0917 - the turn's context, kept explicit
-        self,
-        user_input: conversation.ConversationInput,
-        turn: TurnContext,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        static_system: str,
-        report: TurnReport,
-        stream: TurnStream,
-    ) -> conversation.ConversationResult:
+    async def _async_turn(self, running: _RunningTurn) -> conversation.ConversationResult:
         """Run the rounds in time, say what is left to say, and make the turn's result."""
         options = self.options
+        user_input, chat_log, report = running.user_input, running.chat_log, running.report
         end = TurnEnd.ANSWERED
         try:
-            end = await self._async_rounds_in_time(
-                stream.started,
-                user_input=user_input,
-                turn=turn,
-                chat_log=chat_log,
-                toolbox=toolbox,
-                static_system=static_system,
-                report=report,
-                stream=stream,
-            )
+            end = await self._async_rounds_in_time(running)
             if end is TurnEnd.ROUND_LIMIT:
                 await self._async_say(
                     chat_log,
@@ -259,7 +255,7 @@ class ConversationAgent:
         self.stats.record(report, failed=end in (TurnEnd.FAILED, TurnEnd.TIMED_OUT))
         if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
             extra = user_input.extra_system_prompt
-            self._prepare_next_turn(chat_log, toolbox, static_system, extra)
+            self._prepare_next_turn(chat_log, running.toolbox, running.static_system, extra)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         result.response.async_set_speech(spoken)
         if end is TurnEnd.CONFIRMATION_ASKED:
@@ -314,17 +310,16 @@ class ConversationAgent:
             spoken.append(hint)
         return " ".join(part for part in spoken if part)
 
-    async def _async_rounds_in_time(self, started: float, **rounds: Any) -> TurnEnd:
+    async def _async_rounds_in_time(self, running: _RunningTurn) -> TurnEnd:
         """Run the rounds within the turn's time limit; log a turn Home Assistant abandons.
 
         Past the limit the generation stops and the agent says so, before Home Assistant's
         own pipeline timeout would end the turn with a bare error and no word from us.
         """
-        chat_log: conversation.ChatLog = rounds["chat_log"]
-        report: TurnReport = rounds["report"]
+        chat_log, report, started = running.chat_log, running.report, running.stream.started
         try:
             async with asyncio.timeout_at(started + notices.TURN_TIME_LIMIT) as limit:
-                return await self._async_rounds(**rounds)
+                return await self._async_rounds(running)
         except TimeoutError:
             if not limit.expired():
                 raise
@@ -335,7 +330,7 @@ class ConversationAgent:
                 notices.TURN_TIME_LIMIT,
                 report.rounds + 1,
             )
-            language = rounds["user_input"].language
+            language = running.user_input.language
             seconds = f"{notices.TURN_TIME_LIMIT:.0f}"
             await self._async_say(
                 chat_log, await async_phrase(self.hass, language, "turn_too_slow", seconds=seconds)
@@ -519,19 +514,12 @@ class ConversationAgent:
             extra=extra_system_prompt,
         )
 
-    async def _async_rounds(
-        self,
-        *,
-        user_input: conversation.ConversationInput,
-        turn: TurnContext,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        static_system: str,
-        report: TurnReport,
-        stream: TurnStream,
-    ) -> TurnEnd:
+    async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
+        user_input, turn, chat_log = running.user_input, running.context, running.chat_log
+        toolbox, report, stream = running.toolbox, running.report, running.stream
+        static_system = running.static_system
         for _round in range(options.max_rounds):
             request = GenerationRequest(
                 self._conversation(
