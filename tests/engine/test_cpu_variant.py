@@ -7,10 +7,13 @@ with the variant forced.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
+import sys
 
 import llama_cpp
 
+from custom_components.local_agent.models import cpu_variant
 from custom_components.local_agent.models.cpu_variant import VARIANT_PREFIX, loaded_cpu_variant
 from testing.model_files import ensure_qwen35_test_model
 
@@ -26,3 +29,21 @@ def test_the_variant_is_the_library_ggml_registered_its_cpu_backend_from() -> No
         assert f"{VARIANT_PREFIX}{variant}.so" in shipped
     else:  # the CPU kernels are inside libggml: there is no variant to tell
         assert variant is None
+
+
+def test_the_file_runs_where_the_wheel_checks_load_it() -> None:
+    """scripts/runtime_wheels/generate.py loads this file by its path in the musl CPython 3.13 of
+    the checks, where there is no Home Assistant: standard library only, Python 3.13 syntax."""
+    path = Path(cpu_variant.__file__)
+    tree = ast.parse(path.read_text(encoding="utf-8"), feature_version=(3, 13))
+    imported = {
+        name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+        )
+    }
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
