@@ -64,6 +64,7 @@ from .runtime_support import (
     RecordingModel,
     check_call,
     make_request,
+    next_logits,
     prompt_parts,
 )
 
@@ -503,9 +504,54 @@ def test_forced_call_text_is_evaluated_in_batches(open_runtime: OpenRuntime) -> 
     stats = output.stats
     assert _calls(output)
     batches = [n for n in evaluations if n > 1]
-    # The budget's "</think>" and the call's forced stretches; each sampled token alone.
+    # The budget's "</think>" and the call's forced stretches.
     assert sum(batches) >= stats.call_forced_tokens > 0
-    assert len(evaluations) < stats.generated_tokens + stats.call_forced_tokens
+    # A forced stretch goes into the batch of the token written before it: one evaluation for
+    # the budget's "</think>" and at most one for each token the model chose.
+    assert len(evaluations) <= stats.generated_tokens + 1
+
+
+def test_grammar_walks_the_vocabulary_only_when_it_refuses_the_models_pick(
+    open_runtime: OpenRuntime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pick the grammar allows costs one pass of the sampler chain over the logits."""
+    runtime = open_runtime(endless=True)
+    runtime.steering = CallAfterReasoning()
+    llama_cpp = runtime._llama_cpp
+    apply = llama_cpp.llama_sampler_apply
+    whole_vocabulary: list[int] = []
+
+    def counted(sampler: Any, candidates: Any) -> None:
+        if candidates._obj.size == runtime.info.n_vocab:
+            whole_vocabulary.append(1)
+        apply(sampler, candidates)
+
+    monkeypatch.setattr(llama_cpp, "llama_sampler_apply", counted)
+    sample_next = runtime.sample_next
+    picks: list[int] = []
+
+    def allowed_first(sampler: sampling.TokenSampler, *, grammar: bool) -> int:
+        if grammar:
+            # Make the model's favourite a token the grammar allows, as a trained model's is.
+            logits = next_logits(runtime)
+            allowed = next(t for t in np.argsort(-logits) if sampler._grammar_allows(int(t)))
+            logits[allowed] = logits.max() + 50.0
+            picks.append(int(allowed))
+        token = sample_next(sampler, grammar=grammar)
+        assert not grammar or token == picks[-1]
+        return token
+
+    runtime.sample_next = allowed_first  # type: ignore[method-assign]
+    output = runtime.generate(
+        make_request(prompt_parts("hello"), thinking_budget=0, max_tokens=400, sampling=GREEDY)
+    )
+    calls = _calls(output)
+    assert calls, output.text
+    for call in calls:
+        check_call(call)
+    assert picks
+    # The chain's one pass per pick; the grammar never walked the vocabulary.
+    assert len(whole_vocabulary) == len(picks)
 
 
 def test_a_call_the_model_opens_in_its_reasoning_is_not_opened_twice(

@@ -100,7 +100,8 @@ class GenerationStats:
     call_forced_tokens: int = 0
     prompt_seconds: float = 0.0
     generation_seconds: float = 0.0
-    # Of generation_seconds: evaluating the forced call tokens.
+    # Of generation_seconds: evaluating the batches of forced call tokens (each batch with
+    # the token written just before them).
     forced_seconds: float = 0.0
     thinking_budget_hit: bool = False
     checkpoint_restored: bool = False

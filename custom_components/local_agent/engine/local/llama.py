@@ -831,6 +831,9 @@ class _Turn:
             else None
         )
         self._call_text: str | None = None
+        # The last token written and not evaluated yet: it goes into one batch with the text
+        # forced after it, or alone just before the next token is sampled.
+        self._unevaluated: list[int] = []
 
     def run(self, max_tokens: int) -> None:
         stats = self._stats
@@ -838,7 +841,7 @@ class _Turn:
         started = time.perf_counter()
         stats.finish_reason = "length"
         try:
-            while stats.generated_tokens < max_tokens and model.free_context > 0:
+            while stats.generated_tokens < max_tokens and self._free_context > 0:
                 model.check_cancelled()
                 if self._force_if_due():
                     continue
@@ -869,7 +872,7 @@ class _Turn:
                 stats.generated_tokens += 1
                 if self._in_reasoning:
                     stats.reasoning_tokens += 1
-                model.append([token])
+                self._unevaluated.append(token)
                 self._emit(self._decoder.feed(model.token_piece(token)))
                 # A structure's JSON may hold any text: its grammar ends it.
                 ended = any(marker in self._tail for marker in self._prompt.stop)
@@ -897,6 +900,8 @@ class _Turn:
 
     def _next_token(self) -> int | None:
         """Return the model's next token, or the Steering's; None: the Steering ends the answer."""
+        # A token is chosen from the logits after the last one (a Steering stands in for that).
+        self._evaluate()
         model, steering = self._model, self._model.steering
         if steering is not None:
             progress = AnswerProgress(
@@ -920,13 +925,13 @@ class _Turn:
             return False
         model = self._model
         tokens = model.tokenize(forced, add_bos=False)
-        if len(tokens) >= model.free_context:
+        if len(tokens) >= self._free_context:
             raise _ContextFull
         accepted = self._sampler.accept_in_grammar(tokens)
         if not accepted:
             return False
         started = time.perf_counter()
-        model.append(accepted)
+        self._evaluate(accepted)
         self._stats.forced_seconds += time.perf_counter() - started
         self._stats.call_forced_tokens += len(accepted)
         self._emit(self._decoder.feed(b"".join(model.token_piece(t) for t in accepted)))
@@ -935,12 +940,23 @@ class _Turn:
     def _force(self, text: str) -> None:
         model = self._model
         tokens = model.tokenize(text, add_bos=False)
-        if len(tokens) >= model.free_context:
+        if len(tokens) >= self._free_context:
             # Forced text must leave room for at least one token of answer after it.
             raise _ContextFull
         self._sampler.accept_forced(tokens)
-        model.append(tokens)
+        self._evaluate(tokens)
         self._emit(self._decoder.feed(b"".join(model.token_piece(t) for t in tokens)))
+
+    @property
+    def _free_context(self) -> int:
+        return self._model.free_context - len(self._unevaluated)
+
+    def _evaluate(self, forced: Sequence[int] = ()) -> None:
+        """Evaluate the token not evaluated yet and forced text after it, in one batch."""
+        tokens = [*self._unevaluated, *forced]
+        self._unevaluated = []
+        if tokens:
+            self._model.append(tokens)
 
     def _emit(self, text: str) -> None:
         if not text:

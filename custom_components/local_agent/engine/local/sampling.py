@@ -103,11 +103,16 @@ class TokenSampler:
             token: int = llama_cpp.llama_sampler_sample(self._chain, ctx, -1)
             return token
         self._grammar_in_use = True
-        candidates = self._fill_candidates(ctx)
-        pointer = ctypes.byref(candidates)
-        llama_cpp.llama_sampler_apply(self._grammar, pointer)
+        # As llama.cpp's own sampler does: the chain picks from every token first, and only
+        # when the grammar refuses the pick is the grammar applied to the whole vocabulary
+        # (which costs a walk over each of its tokens) and the pick made again.
+        pointer = ctypes.byref(self._fill_candidates(ctx))
         llama_cpp.llama_sampler_apply(self._chain, pointer)
-        token = int(self._candidates_data.id[candidates.selected])
+        token = self._selected()
+        if not self._grammar_allows(token):
+            llama_cpp.llama_sampler_apply(self._grammar, ctypes.byref(self._fill_candidates(ctx)))
+            llama_cpp.llama_sampler_apply(self._chain, pointer)
+            token = self._selected()
         llama_cpp.llama_sampler_accept(self._grammar, token)
         llama_cpp.llama_sampler_accept(self._chain, token)
         return token
@@ -167,6 +172,9 @@ class TokenSampler:
         self._single.selected = -1
         llama_cpp.llama_sampler_apply(self._grammar, ctypes.byref(self._single))
         return bool(np.isfinite(self._single_data.logit[0]))
+
+    def _selected(self) -> int:
+        return int(self._candidates_data.id[self._candidates.selected])
 
     def _reset_grammar(self) -> None:
         self._llama_cpp.llama_sampler_free(self._grammar)
