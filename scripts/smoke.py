@@ -297,6 +297,23 @@ def walk_flow(
             raise SmokeFailure(f"unexpected flow result: {result}")
 
 
+def create_entry(
+    api: Api,
+    base: str,
+    result: dict[str, Any],
+    failure: str,
+    *,
+    menu: dict[str, str] | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Walk a flow (a step's time at the most) that must end by creating an entry."""
+    deadline = time.monotonic() + STEP_TIMEOUT
+    result = walk_flow(api, base, result, menu=menu, overrides=overrides, deadline=deadline)
+    if result["type"] != "create_entry":
+        raise SmokeFailure(f"{failure} {result}")
+    return result
+
+
 def copy_integration(config_dir: Path) -> None:
     """Copy custom_components/local_agent into the config dir, as HACS would."""
     target = config_dir / "custom_components" / DOMAIN
@@ -488,16 +505,14 @@ class Smoke:
         flows = "/api/config/config_entries/flow"
         result = api.post(flows, {"handler": DOMAIN, "show_advanced_options": False})
         self.check_runtime_offer(result)
-        result = walk_flow(
+        result = create_entry(
             api,
             flows,
             result,
+            "the config flow ended with",
             menu={"runtime": "runtime_later", "user": "local_file"},
             overrides={"model_path": str(self.model)},
-            deadline=time.monotonic() + STEP_TIMEOUT,
         )
-        if result["type"] != "create_entry":
-            raise SmokeFailure(f"the config flow ended with {result}")
         entry_id = result["result"]["entry_id"]
         entry = self.wait_for_entry(api, entry_id, {"setup_error", "loaded", "setup_retry"})
         if entry["state"] != "setup_error" or "llama" not in (entry.get("reason") or ""):
@@ -518,15 +533,7 @@ class Smoke:
         self.say("Adding an agent subentry through its flow")
         subflows = "/api/config/config_entries/subentries/flow"
         result = api.post(subflows, {"handler": [entry_id, "conversation"]})
-        result = walk_flow(
-            api,
-            subflows,
-            result,
-            overrides=AGENT_OPTIONS,
-            deadline=time.monotonic() + STEP_TIMEOUT,
-        )
-        if result["type"] != "create_entry":
-            raise SmokeFailure(f"the agent flow ended with {result}")
+        create_entry(api, subflows, result, "the agent flow ended with", overrides=AGENT_OPTIONS)
         agent_id = self.agent_entity(api)
 
         self.say(f"Sending {SENTENCE!r} to {agent_id} through /api/conversation/process")
@@ -576,9 +583,7 @@ class Smoke:
         source = (result.get("description_placeholders") or {}).get("source", "")
         if not source.startswith(self.release_url):
             raise SmokeFailure(f"the repair offers {source}, not the local release")
-        result = walk_flow(api, fixes, result, deadline=time.monotonic() + STEP_TIMEOUT)
-        if result["type"] != "create_entry":
-            raise SmokeFailure(f"the repair did not install the runtime: {result}")
+        create_entry(api, fixes, result, "the repair did not install the runtime:")
         self.say("  the repair ended: installed")
 
     def set_engine_options(self, api: Api, entry_id: str) -> None:
@@ -588,15 +593,7 @@ class Smoke:
         self.say("Setting the entry's options (1 thread, 2048-token context) through its flow")
         options = "/api/config/config_entries/options/flow"
         result = api.post(options, {"handler": entry_id})
-        result = walk_flow(
-            api,
-            options,
-            result,
-            overrides=ENGINE_OPTIONS,
-            deadline=time.monotonic() + STEP_TIMEOUT,
-        )
-        if result["type"] != "create_entry":
-            raise SmokeFailure(f"the options flow ended with {result}")
+        create_entry(api, options, result, "the options flow ended with", overrides=ENGINE_OPTIONS)
 
     def agent_entity(self, api: Api) -> str:
         deadline = time.monotonic() + STEP_TIMEOUT

@@ -22,7 +22,7 @@ tokens on one machine to show which tests break that rule:
 """
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 import contextlib
 from dataclasses import dataclass
 import hashlib
@@ -332,21 +332,42 @@ def build_qwen35_vocab() -> _Vocab:
     return _Vocab(tokens, types, [f"{left} {right}" for left, right in merges])
 
 
-def _qwen35_tensors(
-    dims: Qwen35Dims, n_vocab: int, rng: np.random.Generator
-) -> Iterator[tuple[str, npt.NDArray[np.float32]]]:
+# One tensor of a model: F32 in the test model; the speed twin's matrices are F16.
+Tensor = npt.NDArray[np.float16] | npt.NDArray[np.float32]
+
+
+class Qwen35Weights:
+    """How the test model draws each kind of ``qwen35`` tensor (the speed twin draws its own).
+
+    The layout (``qwen35_tensors``) is the architecture's; only the draws differ by model, and
+    they are made in the layout's order, so one seed gives one file.
+    """
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def matrix(self, *shape: int) -> Tensor:
+        return (self.rng.standard_normal(shape) * WEIGHT_STD).astype(np.float32)
+
+    def norm(self, size: int) -> Tensor:
+        return (1.0 + self.rng.standard_normal(size) * 0.1).astype(np.float32)
+
+    def conv(self, *shape: int) -> Tensor:
+        return self.matrix(*shape)
+
+    def time_step_bias(self, size: int) -> Tensor:
+        return self.matrix(size)
+
+
+def qwen35_tensors(
+    dims: Qwen35Dims, n_vocab: int, weights: Qwen35Weights
+) -> Iterator[tuple[str, Tensor]]:
     """Yield (name, array) pairs; numpy shapes are ggml's ``ne`` reversed."""
-
-    def normal(*shape: int) -> npt.NDArray[np.float32]:
-        return (rng.standard_normal(shape) * WEIGHT_STD).astype(np.float32)
-
-    def norm(size: int) -> npt.NDArray[np.float32]:
-        return (1.0 + rng.standard_normal(size) * 0.1).astype(np.float32)
-
     names = gguf.TENSOR_NAMES
     t = gguf.MODEL_TENSOR
     d = dims
-    yield names[t.TOKEN_EMBD] + ".weight", normal(n_vocab, d.n_embd)  # tied with the output
+    matrix, norm = weights.matrix, weights.norm
+    yield names[t.TOKEN_EMBD] + ".weight", matrix(n_vocab, d.n_embd)  # tied with the output
     yield names[t.OUTPUT_NORM] + ".weight", norm(d.n_embd)
 
     key_dim = d.ssm_state_size * d.ssm_group_count
@@ -361,27 +382,27 @@ def _qwen35_tensors(
         yield name(t.ATTN_NORM), norm(d.n_embd)
         yield name(t.ATTN_POST_NORM), norm(d.n_embd)
         if d.is_recurrent(il):
-            yield name(t.ATTN_QKV), normal(2 * key_dim + value_dim, d.n_embd)
-            yield name(t.ATTN_GATE), normal(value_dim, d.n_embd)
-            yield name(t.SSM_CONV1D), normal(2 * key_dim + value_dim, d.ssm_conv_kernel)
-            yield name(t.SSM_DT, ".bias"), normal(d.ssm_time_step_rank)
+            yield name(t.ATTN_QKV), matrix(2 * key_dim + value_dim, d.n_embd)
+            yield name(t.ATTN_GATE), matrix(value_dim, d.n_embd)
+            yield name(t.SSM_CONV1D), weights.conv(2 * key_dim + value_dim, d.ssm_conv_kernel)
+            yield name(t.SSM_DT, ".bias"), weights.time_step_bias(d.ssm_time_step_rank)
             # A = -exp(A_log), A_log ~ log U(1, 16) as in the reference initialisation.
-            a = -rng.uniform(1.0, 16.0, d.ssm_time_step_rank).astype(np.float32)
+            a = -weights.rng.uniform(1.0, 16.0, d.ssm_time_step_rank).astype(np.float32)
             yield name(t.SSM_A, ""), a
-            yield name(t.SSM_BETA), normal(d.ssm_time_step_rank, d.n_embd)
-            yield name(t.SSM_ALPHA), normal(d.ssm_time_step_rank, d.n_embd)
+            yield name(t.SSM_BETA), matrix(d.ssm_time_step_rank, d.n_embd)
+            yield name(t.SSM_ALPHA), matrix(d.ssm_time_step_rank, d.n_embd)
             yield name(t.SSM_NORM), norm(d.ssm_state_size)
-            yield name(t.SSM_OUT), normal(d.n_embd, value_dim)
+            yield name(t.SSM_OUT), matrix(d.n_embd, value_dim)
         else:
-            yield name(t.ATTN_Q), normal(2 * q_dim, d.n_embd)  # query and output gate
-            yield name(t.ATTN_K), normal(kv_dim, d.n_embd)
-            yield name(t.ATTN_V), normal(kv_dim, d.n_embd)
-            yield name(t.ATTN_OUT), normal(d.n_embd, q_dim)
+            yield name(t.ATTN_Q), matrix(2 * q_dim, d.n_embd)  # query and output gate
+            yield name(t.ATTN_K), matrix(kv_dim, d.n_embd)
+            yield name(t.ATTN_V), matrix(kv_dim, d.n_embd)
+            yield name(t.ATTN_OUT), matrix(d.n_embd, q_dim)
             yield name(t.ATTN_Q_NORM), norm(d.head_dim)
             yield name(t.ATTN_K_NORM), norm(d.head_dim)
-        yield name(t.FFN_GATE), normal(d.n_ff, d.n_embd)
-        yield name(t.FFN_UP), normal(d.n_ff, d.n_embd)
-        yield name(t.FFN_DOWN), normal(d.n_embd, d.n_ff)
+        yield name(t.FFN_GATE), matrix(d.n_ff, d.n_embd)
+        yield name(t.FFN_UP), matrix(d.n_ff, d.n_embd)
+        yield name(t.FFN_DOWN), matrix(d.n_embd, d.n_ff)
 
 
 def add_qwen35_hparams(writer: gguf.GGUFWriter, dims: Qwen35Dims) -> None:
@@ -406,13 +427,23 @@ def add_qwen35_hparams(writer: gguf.GGUFWriter, dims: Qwen35Dims) -> None:
     writer.add_ssm_time_step_rank(dims.ssm_time_step_rank)
 
 
-def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = QWEN35_DIMS) -> None:
-    """Write the tiny random-weight ``qwen35`` GGUF to ``path`` (deterministic output)."""
-    vocab = build_qwen35_vocab()
+def write_qwen35_gguf(
+    path: Path,
+    *,
+    title: str,
+    file_type: gguf.LlamaFileType,
+    dims: Qwen35Dims,
+    vocab: _Vocab,
+    chat_template: str,
+    tensors: Iterable[tuple[str, Tensor]],
+    version: str | None = None,
+) -> None:
+    """Write a ``qwen35`` GGUF with Qwen3.5's tokenizer settings (test model and speed twin)."""
     writer = gguf.GGUFWriter(path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.QWEN35])
-    writer.add_name("Local Agent tiny Qwen3.5 test model (random weights)")
-    writer.add_string("local_agent.test_model.version", _qwen35_version(chat_template))
-    writer.add_file_type(int(gguf.LlamaFileType.ALL_F32))
+    writer.add_name(title)
+    if version is not None:
+        writer.add_string("local_agent.test_model.version", version)
+    writer.add_file_type(int(file_type))
     add_qwen35_hparams(writer, dims)
 
     writer.add_tokenizer_model("gpt2")
@@ -427,13 +458,28 @@ def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = Q
     writer.add_pad_token_id(vocab.id_of("<|endoftext|>"))
     writer.add_chat_template(chat_template)
 
-    rng = np.random.default_rng(qwen35_seed())
-    for name, array in _qwen35_tensors(dims, len(vocab.tokens), rng):
+    for name, array in tensors:
         writer.add_tensor(name, array)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
     writer.close()
+
+
+def write_qwen35_test_model(path: Path, chat_template: str, dims: Qwen35Dims = QWEN35_DIMS) -> None:
+    """Write the tiny random-weight ``qwen35`` GGUF to ``path`` (deterministic output)."""
+    vocab = build_qwen35_vocab()
+    weights = Qwen35Weights(np.random.default_rng(qwen35_seed()))
+    write_qwen35_gguf(
+        path,
+        title="Local Agent tiny Qwen3.5 test model (random weights)",
+        file_type=gguf.LlamaFileType.ALL_F32,
+        dims=dims,
+        vocab=vocab,
+        chat_template=chat_template,
+        tensors=qwen35_tensors(dims, len(vocab.tokens), weights),
+        version=_qwen35_version(chat_template),
+    )
 
 
 # --- Gemma 3 270M -----------------------------------------------------------------------------

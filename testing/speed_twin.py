@@ -18,7 +18,6 @@ embedding's 248,320 rows as the real files are, so its prompts have BotPsy's tok
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import ctypes
 import hashlib
 from pathlib import Path
@@ -28,14 +27,17 @@ from typing import Final
 
 import gguf
 import numpy as np
-import numpy.typing as npt
 
 from testing.model_files import (
     Qwen35Dims,
+    Qwen35Weights,
+    Tensor,
     _atomic_path,
-    add_qwen35_hparams,
+    _Vocab,
     cache_dir,
     qwen35_chat_template,
+    qwen35_tensors,
+    write_qwen35_gguf,
 )
 from testing.qwen_vocab import PACKAGE, qwen35_vocab
 
@@ -79,88 +81,44 @@ def twin_path(quant: str) -> Path:
     return cache_dir() / f"botpsy-speed-twin-{_version()}-{quant}.gguf"
 
 
-def _tensors(
-    dims: Qwen35Dims, rng: np.random.Generator
-) -> Iterator[tuple[str, npt.NDArray[np.float16] | npt.NDArray[np.float32]]]:
-    """Yield (name, array); matrices in F16, vectors and the SSM parameters in F32."""
+class _TwinWeights(Qwen35Weights):
+    """Matrices in F16, vectors and the SSM parameters in F32."""
 
-    def matrix(*shape: int) -> npt.NDArray[np.float16]:
-        return (rng.standard_normal(shape, dtype=np.float32) * TWIN_STD).astype(np.float16)
+    def matrix(self, *shape: int) -> Tensor:
+        return (self.rng.standard_normal(shape, dtype=np.float32) * TWIN_STD).astype(np.float16)
 
-    def vector(size: int, center: float = 1.0) -> npt.NDArray[np.float32]:
-        return (center + rng.standard_normal(size, dtype=np.float32) * 0.02).astype(np.float32)
+    def norm(self, size: int) -> Tensor:
+        return self._vector(size, 1.0)
 
-    names = gguf.TENSOR_NAMES
-    t = gguf.MODEL_TENSOR
-    d = dims
-    yield names[t.TOKEN_EMBD] + ".weight", matrix(N_VOCAB, d.n_embd)  # tied with the output
-    yield names[t.OUTPUT_NORM] + ".weight", vector(d.n_embd)
-    key_dim = d.ssm_state_size * d.ssm_group_count
-    value_dim = d.ssm_inner_size
-    q_dim = d.head_dim * d.n_head
-    kv_dim = d.head_dim * d.n_head_kv
-    for il in range(d.n_layer):
+    def conv(self, *shape: int) -> Tensor:
+        return (self.rng.standard_normal(shape) * 0.2).astype(np.float32)
 
-        def name(tensor: gguf.MODEL_TENSOR, suffix: str = ".weight", il: int = il) -> str:
-            return names[tensor].format(bid=il) + suffix
+    def time_step_bias(self, size: int) -> Tensor:
+        return self._vector(size, 0.0)
 
-        yield name(t.ATTN_NORM), vector(d.n_embd)
-        yield name(t.ATTN_POST_NORM), vector(d.n_embd)
-        if d.is_recurrent(il):
-            yield name(t.ATTN_QKV), matrix(2 * key_dim + value_dim, d.n_embd)
-            yield name(t.ATTN_GATE), matrix(value_dim, d.n_embd)
-            conv = rng.standard_normal((2 * key_dim + value_dim, d.ssm_conv_kernel))
-            yield name(t.SSM_CONV1D), (conv * 0.2).astype(np.float32)
-            yield name(t.SSM_DT, ".bias"), vector(d.ssm_time_step_rank, 0.0)
-            a = -rng.uniform(1.0, 16.0, d.ssm_time_step_rank).astype(np.float32)
-            yield name(t.SSM_A, ""), a
-            yield name(t.SSM_BETA), matrix(d.ssm_time_step_rank, d.n_embd)
-            yield name(t.SSM_ALPHA), matrix(d.ssm_time_step_rank, d.n_embd)
-            yield name(t.SSM_NORM), vector(d.ssm_state_size)
-            yield name(t.SSM_OUT), matrix(d.n_embd, value_dim)
-        else:
-            yield name(t.ATTN_Q), matrix(2 * q_dim, d.n_embd)
-            yield name(t.ATTN_K), matrix(kv_dim, d.n_embd)
-            yield name(t.ATTN_V), matrix(kv_dim, d.n_embd)
-            yield name(t.ATTN_OUT), matrix(d.n_embd, q_dim)
-            yield name(t.ATTN_Q_NORM), vector(d.head_dim)
-            yield name(t.ATTN_K_NORM), vector(d.head_dim)
-        yield name(t.FFN_GATE), matrix(d.n_ff, d.n_embd)
-        yield name(t.FFN_UP), matrix(d.n_ff, d.n_embd)
-        yield name(t.FFN_DOWN), matrix(d.n_embd, d.n_ff)
+    def _vector(self, size: int, center: float) -> Tensor:
+        return (center + self.rng.standard_normal(size, dtype=np.float32) * 0.02).astype(np.float32)
 
 
 def write_f16(path: Path) -> None:
     """Write the F16 twin (about 1.9 GB)."""
     dims = BOTPSY_DIMS
     vocab = qwen35_vocab()
-    tokens = list(vocab.tokens)
-    types = list(vocab.types)
-    tokens += [f"<|twin_pad_{i}|>" for i in range(N_VOCAB - len(tokens))]
-    types += [int(gguf.TokenType.UNUSED)] * (N_VOCAB - len(types))
-    template = qwen35_chat_template()
-    writer = gguf.GGUFWriter(path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.QWEN35])
-    writer.add_name("BotPsy-0.8B speed twin (random weights)")
-    writer.add_file_type(int(gguf.LlamaFileType.MOSTLY_F16))
-    add_qwen35_hparams(writer, dims)
-    writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("qwen35")
-    writer.add_token_list(tokens)
-    writer.add_token_types(types)
-    writer.add_token_merges(vocab.merges)
-    writer.add_bos_token_id(vocab.id_of("<|endoftext|>"))
-    writer.add_add_bos_token(False)
-    writer.add_eos_token_id(vocab.id_of("<|im_end|>"))
-    writer.add_eot_token_id(vocab.id_of("<|im_end|>"))
-    writer.add_pad_token_id(vocab.id_of("<|endoftext|>"))
-    writer.add_chat_template(template)
-    rng = np.random.default_rng(TWIN_SEED)
-    for name, array in _tensors(dims, rng):
-        writer.add_tensor(name, array)
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
+    padding = N_VOCAB - len(vocab.tokens)
+    padded = _Vocab(
+        [*vocab.tokens, *(f"<|twin_pad_{i}|>" for i in range(padding))],
+        [*vocab.types, *[int(gguf.TokenType.UNUSED)] * padding],
+        vocab.merges,
+    )
+    write_qwen35_gguf(
+        path,
+        title="BotPsy-0.8B speed twin (random weights)",
+        file_type=gguf.LlamaFileType.MOSTLY_F16,
+        dims=dims,
+        vocab=padded,
+        chat_template=qwen35_chat_template(),
+        tensors=qwen35_tensors(dims, N_VOCAB, _TwinWeights(np.random.default_rng(TWIN_SEED))),
+    )
 
 
 def quantize(source: Path, target: Path, ftype: int, threads: int = 2) -> None:

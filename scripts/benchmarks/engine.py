@@ -29,18 +29,19 @@ threads (which spin at barriers), so the report also gives the ratio of CPU-time
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 import contextlib
 from dataclasses import asdict, dataclass, field
+import functools
 import json
 from pathlib import Path
 import statistics
 import sys
 import time
-from typing import Any
+from typing import Any, Concatenate
 
 from custom_components.local_agent.engine.chat_format import PromptParts
-from custom_components.local_agent.engine.generation import GenerationRequest, GenerationStats
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import PENALTY_WINDOW
 from custom_components.local_agent.engine.settings import (
@@ -231,26 +232,27 @@ def _engine_request(
     )
 
 
+def _noting_cpu[**P, R](
+    method: Callable[Concatenate[LoadedModel, P], R],
+) -> Callable[Concatenate[TimedModel, P], R]:
+    """The runtime's own method (its signature too), noting the process CPU time it took."""
+
+    @functools.wraps(method)
+    def timed(self: TimedModel, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        started = time.process_time()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self.prompt_cpu = time.process_time() - started
+
+    return timed
+
+
 class TimedModel(LoadedModel):
     """Our runtime, also noting the process CPU time its prompt evaluation took."""
 
     prompt_cpu = 0.0
-
-    def evaluate_prompt(
-        self,
-        static_prompt: str,
-        dynamic_prompt: str,
-        checkpoint_at: int | None = None,
-        *,
-        background: bool = False,
-    ) -> GenerationStats:
-        started = time.process_time()
-        try:
-            return super().evaluate_prompt(
-                static_prompt, dynamic_prompt, checkpoint_at, background=background
-            )
-        finally:
-            self.prompt_cpu = time.process_time() - started
+    evaluate_prompt = _noting_cpu(LoadedModel.evaluate_prompt)
 
 
 def _engine_run(

@@ -10,14 +10,14 @@ from pathlib import Path
 import platform
 from typing import Any, Final
 
-from .runner import CaseResult
+from .runner import COSTS, SECONDS, CaseResult, Costs
 
 MAX_FAILURES_SHOWN: Final = 40
 
 
 @dataclass(slots=True)
-class Summary:
-    """Totals and means over a group of sentences."""
+class Summary(Costs):
+    """Totals and means over a group of sentences (of the costs: tokens summed, mean seconds)."""
 
     sentences: int = 0
     passed: int = 0
@@ -35,16 +35,6 @@ class Summary:
     tool_calls: int = 0
     tool_errors: int = 0
     crashes: int = 0
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    generated_tokens: int = 0
-    reasoning_tokens: int = 0
-    # Mean seconds per sentence.
-    build_seconds: float = 0.0
-    prompt_seconds: float = 0.0
-    generation_seconds: float = 0.0
-    tool_seconds: float = 0.0
-    total_seconds: float = 0.0
     failure_kinds: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -60,11 +50,6 @@ class Summary:
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly, with the success rate."""
         return asdict(self) | {"success_rate": round(self.success_rate, 4)}
-
-
-_TIMES: Final = (
-    "build_seconds", "prompt_seconds", "generation_seconds", "tool_seconds", "total_seconds",
-)  # fmt: skip
 
 
 def summarise(results: Sequence[CaseResult]) -> Summary:
@@ -88,18 +73,14 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
         )
         summary.tool_calls += len(result.tool_calls)
         summary.tool_errors += result.tool_errors
-        summary.prompt_tokens += result.prompt_tokens
-        summary.cached_tokens += result.cached_tokens
-        summary.generated_tokens += result.generated_tokens
-        summary.reasoning_tokens += result.reasoning_tokens
         for failure in result.failures:
             kind = failure["kind"]
             summary.failure_kinds[kind] = summary.failure_kinds.get(kind, 0) + 1
             summary.crashes += kind == "crash"
-        for name in _TIMES:
+        for name in COSTS:
             setattr(summary, name, getattr(summary, name) + getattr(result, name))
     if ran:
-        for name in _TIMES:
+        for name in SECONDS:
             setattr(summary, name, getattr(summary, name) / len(ran))
     summary.tests = len(by_test)
     summary.tests_passed = sum(by_test.values())

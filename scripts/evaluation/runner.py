@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 import json
 from pathlib import Path
 import re
@@ -26,6 +26,7 @@ from unittest.mock import patch
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
+from custom_components.local_agent.engine.words import YES_WORD
 from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
@@ -40,16 +41,6 @@ from .home import FixtureHome, async_setup_fixture_home
 from .reference import ReferencePolicy
 from .scoring import Failure, Verdict, expects_confirmation, judge, sensitive_targets
 
-# What the user answers to a confirmation question, per language.
-YES: Final[Mapping[str, str]] = {
-    "de": "ja",
-    "en": "yes",
-    "es": "sí",
-    "fr": "oui",
-    "it": "sì",
-    "nl": "ja",
-    "pt": "sim",
-}
 MAX_RESULT_CHARS: Final = 300
 _PARAMETER = re.compile(r"<parameter=([^>\n]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
 
@@ -93,8 +84,31 @@ class CallResult:
     raw: str | None = None  # the model's text of a call that could not be read
 
 
+@dataclass(slots=True, kw_only=True)
+class Costs:
+    """The tokens and seconds of a sentence's turns (a result's, or a summary's)."""
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    reasoning_tokens: int = 0
+    build_seconds: float = 0.0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    total_seconds: float = 0.0
+
+
+COSTS: Final = tuple(cost.name for cost in fields(Costs))
+SECONDS: Final = tuple(name for name in COSTS if name.endswith("_seconds"))
+# What a case adds up from its turns' reports (its total seconds are the turns' wall time).
+_REPORT_SUMS: Final = (
+    "rounds", "tool_calls", "tool_errors", *(name for name in COSTS if name != "total_seconds")
+)  # fmt: skip
+
+
 @dataclass(slots=True)
-class CaseResult:
+class CaseResult(Costs):
     """Everything measured for one sentence (a skipped one: only why, in `skipped`)."""
 
     home: str
@@ -109,15 +123,6 @@ class CaseResult:
     tool_calls: list[CallResult] = field(default_factory=list)
     tool_errors: int = 0
     rounds: int = 0
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    generated_tokens: int = 0
-    reasoning_tokens: int = 0
-    build_seconds: float = 0.0
-    prompt_seconds: float = 0.0
-    generation_seconds: float = 0.0
-    tool_seconds: float = 0.0
-    total_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     # Reference policy: why a failed sentence's expectation cannot be reached (empty: it can).
     unreachable: list[str] = field(default_factory=list)
@@ -245,7 +250,7 @@ async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explic
                 turns.append(
                     await async_run_turn(
                         handle,
-                        YES.get(language.split("-", maxsplit=1)[0], "yes"),
+                        YES_WORD.get(language.split("-", maxsplit=1)[0], "yes"),
                         conversation_id=first.conversation_id,
                         language=language,
                         user_id=user_id,
@@ -327,11 +332,7 @@ def _result(  # noqa: PLR0917 - assembling one record
     reports = [turn.report for turn in turns if turn.report is not None]
     total = TurnReport()
     for report in reports:
-        for name in (
-            "rounds", "tool_calls", "tool_errors", "prompt_tokens", "cached_tokens",
-            "generated_tokens", "reasoning_tokens", "prompt_seconds", "generation_seconds",
-            "tool_seconds", "build_seconds",
-        ):  # fmt: skip
+        for name in _REPORT_SUMS:
             setattr(total, name, getattr(total, name) + getattr(report, name))
     calls: list[CallResult] = []
     unread = list(failed)

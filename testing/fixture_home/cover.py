@@ -11,16 +11,14 @@ from homeassistant.components.cover import (
     CoverEntity,
     CoverEntityFeature,
 )
-from testing.fixture_home.entity import FixtureEntity, setup_domain, whole
+from testing.fixture_home.entity import setup_domain, whole
+from testing.fixture_home.opening import FixtureOpening
 
 
-class FixtureCover(FixtureEntity, CoverEntity):  # type: ignore[misc]  # any text is a state (entity.py)
+class FixtureCover(FixtureOpening, CoverEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A cover that moves at once; with a position when the fixture gives one."""
 
     HANDLED = frozenset({"current_position", "current_tilt_position"})
-    STATES = frozenset({"open", "closed", "opening", "closing"})
-    RESTING = "closed"
-    MOMENTARY = frozenset({"opening", "closing"})
 
     @classmethod
     def features_type(cls) -> Any:
@@ -48,38 +46,33 @@ class FixtureCover(FixtureEntity, CoverEntity):  # type: ignore[misc]  # any tex
 
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """Open, closed, opening or closing, and the positions."""
-        position = whole(attributes.get("current_position"))
-        if self._has_position and position is None:
-            position = 0 if state == "closed" else 100
+        position = self.load_motion(state, attributes)
         self._attr_current_cover_position = position if self._has_position else None
         self._attr_current_cover_tilt_position = whole(attributes.get("current_tilt_position"))
-        self._attr_is_closed = state == "closed"
-        self._attr_is_opening = state == "opening"
-        self._attr_is_closing = state == "closing"
 
-    def _move(self, position: int) -> None:
-        if self._has_position:
-            self._attr_current_cover_position = position
-        self._attr_is_closed = position == 0
-        self._attr_is_opening = self._attr_is_closing = False
-        self.changed()
+    def has_position(self) -> bool:
+        """A position from the fixture's attributes or its supported_features."""
+        return self._has_position
+
+    def show_position(self, position: int) -> None:
+        """The cover's position."""
+        self._attr_current_cover_position = position
 
     async def async_open_cover(self, **kwargs: Any) -> None:
         """Open fully."""
-        self._move(100)
+        self.move(100)
 
     async def async_close_cover(self, **kwargs: Any) -> None:
         """Close fully."""
-        self._move(0)
+        self.move(0)
 
     async def async_set_cover_position(self, **kwargs: Any) -> None:
         """Move to the position asked."""
-        self._move(int(kwargs[ATTR_POSITION]))
+        self.move(int(kwargs[ATTR_POSITION]))
 
     async def async_stop_cover(self, **kwargs: Any) -> None:
         """Stop where it is."""
-        self._attr_is_opening = self._attr_is_closing = False
-        self.changed()
+        self.stop()
 
     async def async_open_cover_tilt(self, **kwargs: Any) -> None:
         """Tilt open."""
