@@ -7,7 +7,6 @@ model on a server). Agents and AI tasks are subentries (flows/subentry.py).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,7 @@ from .const import (
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .flows import model as model_flow, server as server_flow
-from .flows.progress import async_finished_soon
+from .flows.progress import async_finished_soon, async_progress_step, download_step, show_progress
 from .flows.runtime import RuntimeOfferSteps
 from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
 from .models.download import DownloadJob, PreparedDownload, async_prepare
@@ -168,10 +167,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         assert self._prepared is not None
         if self._job is None:
             self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
-        if not self._job.done:
-            return self._progress("download", self._job.task, self._prepared.placeholders())
-        next_step = "download_finished" if self._job.path is not None else "download_failed"
-        return self.async_show_progress_done(next_step_id=next_step)
+        return download_step(self, self._job, self._prepared.placeholders())
 
     async def async_step_download_failed(
         self, user_input: dict[str, Any] | None = None
@@ -199,7 +195,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         assert self._model_load is not None
         check = self._model_load.check()
         if not await async_finished_soon(check):
-            return self._progress("check_model", check, self._model_load.placeholders())
+            return show_progress(self, "check_model", check, self._model_load.placeholders())
         result = check.result()
         if model_flow.is_rejected(result):
             return self.async_show_progress_done(next_step_id="check_failed")
@@ -226,10 +222,13 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     ) -> ConfigFlowResult:
         """Load the model while the dialog says so; the new entry takes it over."""
         assert self._model_load is not None
-        load = self._model_load.load()
-        if not await async_finished_soon(load):
-            return self._progress("load_model", load, self._model_load.placeholders())
-        return self.async_show_progress_done(next_step_id="finish_model")
+        return await async_progress_step(
+            self,
+            "load_model",
+            self._model_load.load(),
+            self._model_load.placeholders(),
+            next_step_id="finish_model",
+        )
 
     async def async_step_finish_model(
         self, user_input: dict[str, Any] | None = None
@@ -353,17 +352,6 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
             ),
             errors={"base": key} if key is not None else None,
             description_placeholders=self._placeholders(placeholders),
-        )
-
-    def _progress(
-        self, step_id: str, task: asyncio.Task[Any], placeholders: dict[str, str]
-    ) -> ConfigFlowResult:
-        """Show a progress step (its action is named as the step) while its task runs."""
-        return self.async_show_progress(
-            step_id=step_id,
-            progress_action=step_id,
-            progress_task=task,
-            description_placeholders=placeholders,
         )
 
     async def _async_prepare(

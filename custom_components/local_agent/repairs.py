@@ -22,6 +22,7 @@ from homeassistant.core import HomeAssistant, callback
 
 from .const import CONF_MODEL_PATH, DOMAIN
 from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
+from .flows.progress import download_step
 from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
 from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
 from .models.runtime_package import (
@@ -121,15 +122,7 @@ class ModelFileRepairFlow(RepairsFlow):
         assert self._prepared is not None
         if self._job is None:
             self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
-        if not self._job.done:
-            return self.async_show_progress(
-                step_id="download",
-                progress_action="download",
-                progress_task=self._job.task,
-                description_placeholders=self._prepared.placeholders(),
-            )
-        next_step = "download_finished" if self._job.path is not None else "download_failed"
-        return self.async_show_progress_done(next_step_id=next_step)
+        return download_step(self, self._job, self._prepared.placeholders())
 
     async def async_step_download_failed(
         self, user_input: dict[str, Any] | None = None
@@ -240,12 +233,7 @@ class RuntimeInstallFlow(RepairsFlow):
         if self._job is None:
             self._job = RuntimeInstallJob(self.hass, self._wheel)
         if not self._job.done:
-            return self.async_show_progress(
-                step_id="install",
-                progress_action="install_runtime",
-                progress_task=self._job.task,
-                description_placeholders=runtime_placeholders(self.hass, self._wheel),
-            )
+            return self._job.progress(self, "install")
         return self.async_show_progress_done(next_step_id="finish")
 
     async def async_step_finish(

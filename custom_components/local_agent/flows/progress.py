@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
+
+from custom_components.local_agent.models.download import DownloadJob
+from homeassistant.data_entry_flow import FlowHandler, FlowResult
 
 # How long a step waits for its task before it shows a progress step instead.
 PROGRESS_GRACE = 1.0
@@ -18,3 +22,46 @@ async def async_finished_soon(task: asyncio.Task[Any]) -> bool:
     """
     await asyncio.wait({task}, timeout=PROGRESS_GRACE)
     return task.done()
+
+
+def show_progress[R: FlowResult[Any, Any]](
+    flow: FlowHandler[Any, R, Any],
+    step_id: str,
+    task: asyncio.Task[Any],
+    placeholders: Mapping[str, str],
+    *,
+    action: str | None = None,
+) -> R:
+    """Show a step's progress while its task runs.
+
+    Its action (the text it shows) is named as the step unless `action` names another.
+    """
+    return flow.async_show_progress(
+        step_id=step_id,
+        progress_action=action or step_id,
+        progress_task=task,
+        description_placeholders=placeholders,
+    )
+
+
+async def async_progress_step[R: FlowResult[Any, Any]](
+    flow: FlowHandler[Any, R, Any],
+    step_id: str,
+    task: asyncio.Task[Any],
+    placeholders: Mapping[str, str],
+    next_step_id: str,
+) -> R:
+    """Show a step's progress while its task runs (after a moment's grace), then go on."""
+    if not await async_finished_soon(task):
+        return show_progress(flow, step_id, task, placeholders)
+    return flow.async_show_progress_done(next_step_id=next_step_id)
+
+
+def download_step[R: FlowResult[Any, Any]](
+    flow: FlowHandler[Any, R, Any], job: DownloadJob, placeholders: Mapping[str, str]
+) -> R:
+    """Show a download's progress bar, then go on to `download_finished` or `download_failed`."""
+    if not job.done:
+        return show_progress(flow, "download", job.task, placeholders)
+    next_step = "download_finished" if job.path is not None else "download_failed"
+    return flow.async_show_progress_done(next_step_id=next_step)
