@@ -33,16 +33,18 @@ from .const import (
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .flows import model as model_flow, server as server_flow
-from .flows.progress import async_finished_soon, async_progress_step, download_step, show_progress
+from .flows.progress import DownloadStep, async_finished_soon, async_progress_step, show_progress
 from .flows.runtime import RuntimeOfferSteps
 from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
-from .models.download import DownloadJob, PreparedDownload, async_prepare
+from .models.download import async_prepare
 from .models.store import ModelSource, ModelStoreError, models_dir
 from .runtime.server import is_server_entry, server_title
 from .turn.defaults import agent_data
 
 
-class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
+class LocalAgentConfigFlow(
+    RuntimeOfferSteps, DownloadStep[ConfigFlowResult], ConfigFlow, domain=DOMAIN
+):
     """Add (or change) a model entry: download, a local file or a server."""
 
     VERSION = 1
@@ -55,8 +57,6 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         self._origin = "catalog"
         self._origin_input: dict[str, Any] | None = None
         self._title = ""
-        self._prepared: PreparedDownload | None = None
-        self._job: DownloadJob | None = None
         # The chosen file while it is checked and loaded.
         self._model_load: model_flow.ModelLoad | None = None
         self._server_input: dict[str, Any] | None = None
@@ -160,15 +160,6 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
             description_placeholders=self._placeholders(self._prepared.placeholders()),
         )
 
-    async def async_step_download(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
-        """Download with a progress bar; the flow moves on when the task ends."""
-        assert self._prepared is not None
-        if self._job is None:
-            self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
-        return download_step(self, self._job, self._prepared.placeholders())
-
     async def async_step_download_failed(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
@@ -243,8 +234,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     @callback
     def async_remove(self) -> None:
         """Stop a running download when the dialog closes (the part is kept); free a hold."""
-        if self._job is not None and not self._job.done:
-            self._job.cancel()
+        super().async_remove()
         if self._model_load is not None:
             self._model_load.release()
 

@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from custom_components.local_agent.models.download import DownloadJob
+from custom_components.local_agent.models.download import DownloadJob, PreparedDownload
+from homeassistant.core import callback
 from homeassistant.data_entry_flow import FlowHandler, FlowResult
 
 # How long a step waits for its task before it shows a progress step instead.
@@ -57,11 +58,28 @@ async def async_progress_step[R: FlowResult[Any, Any]](
     return flow.async_show_progress_done(next_step_id=next_step_id)
 
 
-def download_step[R: FlowResult[Any, Any]](
-    flow: FlowHandler[Any, R, Any], job: DownloadJob, placeholders: Mapping[str, str]
-) -> R:
-    """Show a download's progress bar, then go on to `download_finished` or `download_failed`."""
-    if not job.done:
-        return show_progress(flow, "download", job.task, placeholders)
-    next_step = "download_finished" if job.path is not None else "download_failed"
-    return flow.async_show_progress_done(next_step_id=next_step)
+class DownloadStep[R: FlowResult[Any, Any]](FlowHandler[Any, R, Any]):
+    """The `download` step of a flow that downloads a model file (the config flow, the repair).
+
+    The flow prepares the download (`_prepared`) and has the steps it goes on to:
+    `download_finished` and `download_failed`.
+    """
+
+    _prepared: PreparedDownload | None = None
+    _job: DownloadJob | None = None
+
+    async def async_step_download(self, user_input: dict[str, Any] | None = None) -> R:
+        """Download with a progress bar; the flow moves on when the task ends."""
+        assert self._prepared is not None
+        if self._job is None:
+            self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
+        if not self._job.done:
+            return show_progress(self, "download", self._job.task, self._prepared.placeholders())
+        next_step = "download_finished" if self._job.path is not None else "download_failed"
+        return self.async_show_progress_done(next_step_id=next_step)
+
+    @callback
+    def async_remove(self) -> None:
+        """Stop a running download when the dialog closes (the part is kept)."""
+        if self._job is not None and not self._job.done:
+            self._job.cancel()

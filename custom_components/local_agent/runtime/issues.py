@@ -30,9 +30,9 @@ def crash_issue_id(entry_id: str) -> str:
 def _async_raise(
     hass: HomeAssistant,
     issue_id: str,
+    *,
     translation_key: str,
     placeholders: dict[str, str],
-    *,
     fixable: bool,
     severity: ir.IssueSeverity = ir.IssueSeverity.ERROR,
     data: dict[str, str | int | float | None] | None = None,
@@ -54,7 +54,13 @@ def _async_raise(
 @callback
 def async_raise_runtime_missing(hass: HomeAssistant, reason: str) -> None:
     """Say that llama-cpp-python is missing; the fix flow installs a prebuilt wheel."""
-    _async_raise(hass, RUNTIME_ISSUE, RUNTIME_ISSUE, {"reason": reason}, fixable=True)
+    _async_raise(
+        hass,
+        RUNTIME_ISSUE,
+        translation_key=RUNTIME_ISSUE,
+        placeholders={"reason": reason},
+        fixable=True,
+    )
 
 
 @callback
@@ -65,8 +71,12 @@ def async_raise_model_problem(
     _async_raise(
         hass,
         model_issue_id(entry.entry_id),
-        translation_key,
-        {"title": entry.title, "path": str(entry.data.get(CONF_MODEL_PATH, "")), "error": error},
+        translation_key=translation_key,
+        placeholders={
+            "title": entry.title,
+            "path": str(entry.data.get(CONF_MODEL_PATH, "")),
+            "error": error,
+        },
         fixable=True,
         # The fix flow shows why the file cannot be used (llama.cpp's own reason, say).
         data={"entry_id": entry.entry_id, "error": error},
@@ -79,8 +89,8 @@ def async_raise_crash(hass: HomeAssistant, entry: ConfigEntry, reason: str, deta
     _async_raise(
         hass,
         crash_issue_id(entry.entry_id),
-        "model_crashed",
-        {"title": entry.title, "reason": reason, "detail": detail},
+        translation_key="model_crashed",
+        placeholders={"title": entry.title, "reason": reason, "detail": detail},
         fixable=False,
     )
 
@@ -93,8 +103,8 @@ def async_raise_dropped_exemptions(
     _async_raise(
         hass,
         f"{DROPPED_EXEMPTIONS_PREFIX}{subentry_id}",
-        "exempt_tools_dropped",
-        {"agent": agent, "tools": ", ".join(tools)},
+        translation_key="exempt_tools_dropped",
+        placeholders={"agent": agent, "tools": ", ".join(tools)},
         fixable=False,
         severity=ir.IssueSeverity.WARNING,
     )
@@ -109,8 +119,8 @@ def async_raise_prefer_local(hass: HomeAssistant, placeholders: dict[str, str]) 
     _async_raise(
         hass,
         PREFER_LOCAL_ISSUE,
-        PREFER_LOCAL_ISSUE,
-        placeholders,
+        translation_key=PREFER_LOCAL_ISSUE,
+        placeholders=placeholders,
         fixable=True,
         severity=ir.IssueSeverity.WARNING,
     )
