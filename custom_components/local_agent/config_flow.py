@@ -92,8 +92,8 @@ class LocalAgentConfigFlow(
     # Menus ------------------------------------------------------------------------------------
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Offer the runtime when it is missing (runtime_flow.py), then the ways to get a model."""
-        return await self._async_runtime_offer() or self._show_menu("user")
+        """Offer the runtime when it is missing (flows/runtime.py), then the ways to get a model."""
+        return await self.async_step_runtime()
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
