@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
 from homeassistant.components import ai_task, conversation
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import SUBENTRY_AI_TASK
-from .entity import LocalAgentEntity
-from .runtime import updates as entry_updates
+from .entity import LocalAgentEntity, async_add_subentry_entities
 from .turn.data_task import TaskOptions, async_generate_data
 
 # Requests queue in the model's worker, not in Home Assistant's entity platform.
@@ -26,28 +25,22 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add one AI Task entity per AI task subentry; follow later subentry changes."""
-    entry_updates.async_follow_subentries(
-        hass,
-        entry,
-        SUBENTRY_AI_TASK,
-        async_add_entities,
-        create=lambda subentry: LocalAgentTaskEntity(entry, subentry),
-        apply=LocalAgentTaskEntity.async_apply_subentry,
+    async_add_subentry_entities(
+        hass, entry, SUBENTRY_AI_TASK, async_add_entities, LocalAgentTaskEntity
     )
 
 
 class LocalAgentTaskEntity(ai_task.AITaskEntity, LocalAgentEntity):
-    """Generates data (text, or the structure asked for) with the entry's model."""
+    """Generates data (text, or the structure asked for) with the entry's model.
+
+    A changed subentry needs nothing applied beyond its name (entity.py): each task reads the
+    subentry's settings.
+    """
 
     # Text attachments are read into the prompt; others are refused with a clear error.
     _attr_supported_features = (
         ai_task.AITaskEntityFeature.GENERATE_DATA | ai_task.AITaskEntityFeature.SUPPORT_ATTACHMENTS
     )
-
-    @callback
-    def async_apply_subentry(self) -> None:
-        """Follow a new name; new settings apply from the next task (read at each one)."""
-        self._async_follow_title()
 
     async def _async_generate_data(
         self,

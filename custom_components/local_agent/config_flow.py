@@ -7,7 +7,6 @@ model on a server). Agents and AI tasks are subentries (flows/subentry.py).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,16 +33,18 @@ from .const import (
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
 from .flows import model as model_flow, server as server_flow
-from .flows.progress import async_finished_soon
+from .flows.progress import DownloadStep, async_finished_soon, async_progress_step, show_progress
 from .flows.runtime import RuntimeOfferSteps
 from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
-from .models.download import DownloadJob, PreparedDownload, async_prepare
+from .models.download import async_prepare
 from .models.store import ModelSource, ModelStoreError, models_dir
 from .runtime.server import is_server_entry, server_title
 from .turn.defaults import agent_data
 
 
-class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
+class LocalAgentConfigFlow(
+    RuntimeOfferSteps, DownloadStep[ConfigFlowResult], ConfigFlow, domain=DOMAIN
+):
     """Add (or change) a model entry: download, a local file or a server."""
 
     VERSION = 1
@@ -56,8 +57,6 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         self._origin = "catalog"
         self._origin_input: dict[str, Any] | None = None
         self._title = ""
-        self._prepared: PreparedDownload | None = None
-        self._job: DownloadJob | None = None
         # The chosen file while it is checked and loaded.
         self._model_load: model_flow.ModelLoad | None = None
         self._server_input: dict[str, Any] | None = None
@@ -93,8 +92,8 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     # Menus ------------------------------------------------------------------------------------
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Offer the runtime when it is missing (runtime_flow.py), then the ways to get a model."""
-        return await self._async_runtime_offer() or self._show_menu("user")
+        """Offer the runtime when it is missing (flows/runtime.py), then the ways to get a model."""
+        return await self.async_step_runtime()
 
     async def async_step_reconfigure(
         self, user_input: dict[str, Any] | None = None
@@ -161,18 +160,6 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
             description_placeholders=self._placeholders(self._prepared.placeholders()),
         )
 
-    async def async_step_download(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
-        """Download with a progress bar; the flow moves on when the task ends."""
-        assert self._prepared is not None
-        if self._job is None:
-            self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
-        if not self._job.done:
-            return self._progress("download", self._job.task, self._prepared.placeholders())
-        next_step = "download_finished" if self._job.path is not None else "download_failed"
-        return self.async_show_progress_done(next_step_id=next_step)
-
     async def async_step_download_failed(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
@@ -199,7 +186,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
         assert self._model_load is not None
         check = self._model_load.check()
         if not await async_finished_soon(check):
-            return self._progress("check_model", check, self._model_load.placeholders())
+            return show_progress(self, "check_model", check, self._model_load.placeholders())
         result = check.result()
         if model_flow.is_rejected(result):
             return self.async_show_progress_done(next_step_id="check_failed")
@@ -226,10 +213,13 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     ) -> ConfigFlowResult:
         """Load the model while the dialog says so; the new entry takes it over."""
         assert self._model_load is not None
-        load = self._model_load.load()
-        if not await async_finished_soon(load):
-            return self._progress("load_model", load, self._model_load.placeholders())
-        return self.async_show_progress_done(next_step_id="finish_model")
+        return await async_progress_step(
+            self,
+            "load_model",
+            self._model_load.load(),
+            self._model_load.placeholders(),
+            next_step_id="finish_model",
+        )
 
     async def async_step_finish_model(
         self, user_input: dict[str, Any] | None = None
@@ -244,8 +234,7 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
     @callback
     def async_remove(self) -> None:
         """Stop a running download when the dialog closes (the part is kept); free a hold."""
-        if self._job is not None and not self._job.done:
-            self._job.cancel()
+        super().async_remove()
         if self._model_load is not None:
             self._model_load.release()
 
@@ -353,17 +342,6 @@ class LocalAgentConfigFlow(RuntimeOfferSteps, ConfigFlow, domain=DOMAIN):
             ),
             errors={"base": key} if key is not None else None,
             description_placeholders=self._placeholders(placeholders),
-        )
-
-    def _progress(
-        self, step_id: str, task: asyncio.Task[Any], placeholders: dict[str, str]
-    ) -> ConfigFlowResult:
-        """Show a progress step (its action is named as the step) while its task runs."""
-        return self.async_show_progress(
-            step_id=step_id,
-            progress_action=step_id,
-            progress_task=task,
-            description_placeholders=placeholders,
         )
 
     async def _async_prepare(

@@ -12,8 +12,7 @@ from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import SUBENTRY_CONVERSATION
-from .entity import LocalAgentEntity
-from .runtime import updates as entry_updates
+from .entity import LocalAgentEntity, async_add_subentry_entities
 from .runtime.stats import AgentStats
 from .turn.agent import AgentOptions, ConversationAgent
 from .turn.warm_up import HomeWarmUp
@@ -25,13 +24,8 @@ async def async_setup_entry(
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
     """Add one conversation entity per agent subentry; follow later subentry changes."""
-    entry_updates.async_follow_subentries(
-        hass,
-        entry,
-        SUBENTRY_CONVERSATION,
-        async_add_entities,
-        create=lambda subentry: LocalAgentConversationEntity(entry, subentry),
-        apply=LocalAgentConversationEntity.async_apply_subentry,
+    async_add_subentry_entities(
+        hass, entry, SUBENTRY_CONVERSATION, async_add_entities, LocalAgentConversationEntity
     )
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from homeassistant.config_entries import ConfigSubentry
+from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.entity import Entity
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import DOMAIN
+from .runtime import updates as entry_updates
 from .runtime.data import LocalAgentConfigEntry
 
 
@@ -32,9 +35,33 @@ class LocalAgentEntity(Entity):
         if entry.runtime_data.device_id is not None:
             self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
 
+    @callback
+    def async_apply_subentry(self) -> None:
+        """Follow the subentry's new name (an entity that keeps more of it applies that too)."""
+        self._async_follow_title()
+
     def _async_follow_title(self) -> None:
         """Give the entity's device the subentry's current name."""
         if self.device_entry is not None and self.device_entry.name != self.subentry.title:
             dr.async_get(self.hass).async_update_device(
                 self.device_entry.id, name=self.subentry.title
             )
+
+
+@callback
+def async_add_subentry_entities(
+    hass: HomeAssistant,
+    entry: LocalAgentConfigEntry,
+    subentry_type: str,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+    entity_type: type[LocalAgentEntity],
+) -> None:
+    """Add one entity per subentry of a type; follow later subentry changes (a platform's setup)."""
+    entry_updates.async_follow_subentries(
+        hass,
+        entry,
+        subentry_type,
+        async_add_entities,
+        create=lambda subentry: entity_type(entry, subentry),
+        apply=entity_type.async_apply_subentry,
+    )

@@ -18,12 +18,13 @@ import probatio
 
 from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow, RepairsFlowResult
 from homeassistant.config_entries import ConfigEntry, ConfigEntryState
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
 
 from .const import CONF_MODEL_PATH, DOMAIN
 from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
+from .flows.progress import DownloadStep
 from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
-from .models.download import DownloadJob, PreparedDownload, async_prepare, source_from_data
+from .models.download import async_prepare, source_from_data
 from .models.runtime_package import (
     RuntimeWheel,
     async_find_runtime,
@@ -55,15 +56,13 @@ async def async_create_fix_flow(
 REDOWNLOAD_PLACEHOLDERS = ("repo_id", "filename", "size", "ram", "free", "error")
 
 
-class ModelFileRepairFlow(RepairsFlow):
+class ModelFileRepairFlow(DownloadStep[RepairsFlowResult], RepairsFlow):
     """Replace a missing or unusable model file: download it again, or choose another one."""
 
     def __init__(self, entry_id: str, error: str = "?") -> None:
         """Fix the model of this entry, which cannot be used because of `error`."""
         self._entry_id = entry_id
         self._error = error
-        self._prepared: PreparedDownload | None = None
-        self._job: DownloadJob | None = None
 
     def _entry(self) -> ConfigEntry | None:
         return self.hass.config_entries.async_get_entry(self._entry_id)
@@ -114,23 +113,6 @@ class ModelFileRepairFlow(RepairsFlow):
             description_placeholders=placeholders,
         )
 
-    async def async_step_download(
-        self, user_input: dict[str, Any] | None = None
-    ) -> RepairsFlowResult:
-        """Download with progress."""
-        assert self._prepared is not None
-        if self._job is None:
-            self._job = DownloadJob(self.hass, self._prepared, self.async_update_progress)
-        if not self._job.done:
-            return self.async_show_progress(
-                step_id="download",
-                progress_action="download",
-                progress_task=self._job.task,
-                description_placeholders=self._prepared.placeholders(),
-            )
-        next_step = "download_finished" if self._job.path is not None else "download_failed"
-        return self.async_show_progress_done(next_step_id=next_step)
-
     async def async_step_download_failed(
         self, user_input: dict[str, Any] | None = None
     ) -> RepairsFlowResult:
@@ -177,12 +159,6 @@ class ModelFileRepairFlow(RepairsFlow):
             other.unique_id == str(path) and other.entry_id != self._entry_id
             for other in self.hass.config_entries.async_entries(DOMAIN)
         )
-
-    @callback
-    def async_remove(self) -> None:
-        """Stop a running download when the dialog closes (the part is kept)."""
-        if self._job is not None and not self._job.done:
-            self._job.cancel()
 
     async def _async_use(self, path: Path, data: dict[str, Any]) -> RepairsFlowResult:
         entry = self._entry()
@@ -240,12 +216,7 @@ class RuntimeInstallFlow(RepairsFlow):
         if self._job is None:
             self._job = RuntimeInstallJob(self.hass, self._wheel)
         if not self._job.done:
-            return self.async_show_progress(
-                step_id="install",
-                progress_action="install_runtime",
-                progress_task=self._job.task,
-                description_placeholders=runtime_placeholders(self.hass, self._wheel),
-            )
+            return self._job.progress(self, "install")
         return self.async_show_progress_done(next_step_id="finish")
 
     async def async_step_finish(

@@ -83,23 +83,41 @@ class Steering(Protocol):
 
 
 @dataclass(slots=True)
-class GenerationStats:
-    """What one generation cost.
+class GenerationCounts:
+    """What generations add up to: the tokens read and written and the seconds they took.
 
-    generated_tokens counts the sampled tokens (the ones max_tokens limits); the tokens of
-    tool calls that the grammar forced and the engine appended in batches (jump-forward
+    One generation's stats hold them, and a turn's report (turn/report.py) their sums over its
+    rounds. generated_tokens counts the sampled tokens (the ones max_tokens limits); the tokens
+    of tool calls that the grammar forced and the engine appended in batches (jump-forward
     decoding, in process) are call_forced_tokens, apart from call_sampled_tokens.
     """
 
     prompt_tokens: int = 0
     cached_tokens: int = 0
-    evaluated_tokens: int = 0
     generated_tokens: int = 0
     reasoning_tokens: int = 0
     call_sampled_tokens: int = 0
     call_forced_tokens: int = 0
     prompt_seconds: float = 0.0
     generation_seconds: float = 0.0
+
+    def add_counts(self, other: GenerationCounts) -> None:
+        """Add another's counts to these."""
+        self.prompt_tokens += other.prompt_tokens
+        self.cached_tokens += other.cached_tokens
+        self.generated_tokens += other.generated_tokens
+        self.reasoning_tokens += other.reasoning_tokens
+        self.call_sampled_tokens += other.call_sampled_tokens
+        self.call_forced_tokens += other.call_forced_tokens
+        self.prompt_seconds += other.prompt_seconds
+        self.generation_seconds += other.generation_seconds
+
+
+@dataclass(slots=True)
+class GenerationStats(GenerationCounts):
+    """What one generation cost: its counts, and how it went."""
+
+    evaluated_tokens: int = 0
     # Of generation_seconds: evaluating the batches of forced call tokens (each batch with
     # the token written just before them).
     forced_seconds: float = 0.0

@@ -41,9 +41,6 @@ from custom_components.local_agent.runtime.local import local_engines
 from homeassistant.config_entries import ConfigEntryState, ConfigFlowResult
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.selector import (
-    NumberSelector,
-    NumberSelectorConfig,
-    NumberSelectorMode,
     SelectSelector,
     SelectSelectorConfig,
     SelectSelectorMode,
@@ -51,6 +48,7 @@ from homeassistant.helpers.selector import (
 )
 
 from .options_reload import ReloadingOptionsFlow
+from .selectors import number_box
 
 CONF_MODEL = "model"
 # Load-check outcomes that mean the file must not be used (the others are retried at setup).
@@ -228,12 +226,10 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
             )
         schema = probatio.Schema(
             {
-                probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): NumberSelector(
-                    NumberSelectorConfig(min=0, max=262144, step=256, mode=NumberSelectorMode.BOX)
+                probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): number_box(
+                    0, 262144, 256
                 ),
-                probatio.Required(CONF_THREADS, default=0): NumberSelector(
-                    NumberSelectorConfig(min=0, max=256, step=1, mode=NumberSelectorMode.BOX)
-                ),
+                probatio.Required(CONF_THREADS, default=0): number_box(0, 256, 1),
                 probatio.Required(CONF_FLASH_ATTENTION, default="auto"): SelectSelector(
                     SelectSelectorConfig(
                         options=["auto", "on", "off"],

@@ -13,7 +13,7 @@ from typing import Any
 
 from homeassistant.config_entries import ConfigEntryState, ConfigFlowResult, OptionsFlow
 
-from .progress import async_finished_soon
+from .progress import async_progress_step
 
 RELOAD_STEP = "reload"
 
@@ -35,14 +35,13 @@ class ReloadingOptionsFlow(OptionsFlow):
     async def async_step_reload(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Reload the entry with the new options while the dialog says so."""
         assert self._reload is not None
-        if not await async_finished_soon(self._reload):
-            return self.async_show_progress(
-                step_id=RELOAD_STEP,
-                progress_action=RELOAD_STEP,
-                progress_task=self._reload,
-                description_placeholders={"title": self.config_entry.title},
-            )
-        return self.async_show_progress_done(next_step_id="reloaded")
+        return await async_progress_step(
+            self,
+            RELOAD_STEP,
+            self._reload,
+            {"title": self.config_entry.title},
+            next_step_id="reloaded",
+        )
 
     async def async_step_reloaded(
         self, user_input: dict[str, Any] | None = None

@@ -23,6 +23,9 @@ from custom_components.local_agent.models.runtime_package import (
 from custom_components.local_agent.runtime.issues import async_clear_runtime_issue
 from homeassistant.config_entries import ConfigEntryState, ConfigFlow, ConfigFlowResult
 from homeassistant.core import HomeAssistant, callback
+from homeassistant.data_entry_flow import FlowHandler, FlowResult
+
+from .progress import show_progress
 
 
 def runtime_placeholders(hass: HomeAssistant, wheel: RuntimeWheel) -> dict[str, str]:
@@ -49,6 +52,16 @@ class RuntimeInstallJob:
     def done(self) -> bool:
         """Return whether the installer has finished."""
         return self.task.done()
+
+    def progress[R: FlowResult[Any, Any]](self, flow: FlowHandler[Any, R, Any], step_id: str) -> R:
+        """Show the installation's progress in a flow's step (the config flow's or the repair's)."""
+        return show_progress(
+            flow,
+            step_id,
+            self.task,
+            runtime_placeholders(flow.hass, self.wheel),
+            action="install_runtime",
+        )
 
     @property
     def installed(self) -> bool:
@@ -118,12 +131,7 @@ class RuntimeOfferSteps(ConfigFlow):
         if self._runtime_job is None:
             self._runtime_job = RuntimeInstallJob(self.hass, self._runtime_wheel)
         if not self._runtime_job.done:
-            return self.async_show_progress(
-                step_id="install_runtime",
-                progress_action="install_runtime",
-                progress_task=self._runtime_job.task,
-                description_placeholders=runtime_placeholders(self.hass, self._runtime_wheel),
-            )
+            return self._runtime_job.progress(self, "install_runtime")
         installed = self._runtime_job.installed
         if installed:
             async_runtime_installed(self.hass)

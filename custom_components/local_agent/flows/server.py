@@ -49,9 +49,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.helpers.selector import (
     BooleanSelector,
-    NumberSelector,
-    NumberSelectorConfig,
-    NumberSelectorMode,
     SelectSelector,
     SelectSelectorConfig,
     SelectSelectorMode,
@@ -61,13 +58,7 @@ from homeassistant.helpers.selector import (
 )
 
 from .options_reload import ReloadingOptionsFlow
-
-
-def _number(low: float, high: float, step: float) -> NumberSelector:
-    return NumberSelector(
-        NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
-    )
-
+from .selectors import number_box
 
 SERVER_SCHEMA = probatio.Schema(
     {
@@ -84,7 +75,9 @@ SERVER_SCHEMA = probatio.Schema(
                 mode=SelectSelectorMode.LIST,
             )
         ),
-        probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): _number(1, 64, 1),
+        probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): number_box(
+            1, 64, 1
+        ),
     }
 )
 
@@ -98,11 +91,13 @@ REAUTH_SCHEMA = probatio.Schema(
 
 OPTIONS_SCHEMA = probatio.Schema(
     {
-        probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): _number(1, 64, 1),
-        probatio.Required(CONF_CONNECT_TIMEOUT, default=DEFAULT_CONNECT_TIMEOUT): _number(
+        probatio.Required(CONF_MAX_CONCURRENT, default=DEFAULT_MAX_CONCURRENT): number_box(
+            1, 64, 1
+        ),
+        probatio.Required(CONF_CONNECT_TIMEOUT, default=DEFAULT_CONNECT_TIMEOUT): number_box(
             1, 120, 1
         ),
-        probatio.Required(CONF_READ_TIMEOUT, default=DEFAULT_READ_TIMEOUT): _number(5, 600, 1),
+        probatio.Required(CONF_READ_TIMEOUT, default=DEFAULT_READ_TIMEOUT): number_box(5, 600, 1),
         probatio.Required(CONF_SERVER_GRAMMAR, default=True): BooleanSelector(),
     }
 )

@@ -36,6 +36,7 @@ from custom_components.local_agent.const import (
     CONF_TOP_K,
     CONF_TOP_P,
 )
+from custom_components.local_agent.flows.selectors import number_box
 from custom_components.local_agent.safety.entity_refs import options_to_show, options_to_store
 from custom_components.local_agent.safety.policy import parse_tool_exemption
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
@@ -47,9 +48,6 @@ from homeassistant.helpers.selector import (
     BooleanSelector,
     EntitySelector,
     EntitySelectorConfig,
-    NumberSelector,
-    NumberSelectorConfig,
-    NumberSelectorMode,
     SelectOptionDict,
     SelectSelector,
     SelectSelectorConfig,
@@ -76,23 +74,17 @@ SECTION_MODEL: Final = "model"
 SECTION_SAFETY: Final = "safety"
 
 
-def _number(low: float, high: float, step: float) -> NumberSelector:
-    return NumberSelector(
-        NumberSelectorConfig(min=low, max=high, step=step, mode=NumberSelectorMode.BOX)
-    )
-
-
 def _model_fields(min_tokens: int) -> dict[probatio.Marker, Any]:
     """Thinking, sampling and answer length: the fields an agent and an AI task share."""
     return {
         probatio.Required(CONF_THINKING): BooleanSelector(),
-        probatio.Required(CONF_THINKING_BUDGET): _number(0, 4096, 1),
-        probatio.Required(CONF_TEMPERATURE): _number(0, 2, 0.05),
-        probatio.Required(CONF_TOP_P): _number(0, 1, 0.01),
-        probatio.Required(CONF_TOP_K): _number(0, 200, 1),
-        probatio.Required(CONF_MIN_P): _number(0, 1, 0.01),
-        probatio.Required(CONF_PRESENCE_PENALTY): _number(0, 2, 0.05),
-        probatio.Required(CONF_MAX_TOKENS): _number(min_tokens, 8192, 1),
+        probatio.Required(CONF_THINKING_BUDGET): number_box(0, 4096, 1),
+        probatio.Required(CONF_TEMPERATURE): number_box(0, 2, 0.05),
+        probatio.Required(CONF_TOP_P): number_box(0, 1, 0.01),
+        probatio.Required(CONF_TOP_K): number_box(0, 200, 1),
+        probatio.Required(CONF_MIN_P): number_box(0, 1, 0.01),
+        probatio.Required(CONF_PRESENCE_PENALTY): number_box(0, 2, 0.05),
+        probatio.Required(CONF_MAX_TOKENS): number_box(min_tokens, 8192, 1),
     }
 
 
@@ -105,12 +97,12 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
         probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
             SelectSelectorConfig(options=apis, multiple=True)
         ),
-        probatio.Required(CONF_MAX_ROUNDS): _number(1, 10, 1),
+        probatio.Required(CONF_MAX_ROUNDS): number_box(1, 10, 1),
         probatio.Required(CONF_MODEL_PHRASES_ANSWERS): BooleanSelector(),
     }
     model = {
         **_model_fields(min_tokens=64),
-        probatio.Required(CONF_HISTORY_TOKENS): _number(0, 32768, 100),
+        probatio.Required(CONF_HISTORY_TOKENS): number_box(0, 32768, 100),
     }
     safety = {
         probatio.Required(CONF_SENSITIVE_DOMAINS): SelectSelector(
@@ -139,7 +131,7 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
             TextSelectorConfig(type=TextSelectorType.PASSWORD)
         ),
         probatio.Required(CONF_ALLOW_UNATTENDED): BooleanSelector(),
-        probatio.Required(CONF_CONFIRMATION_TIMEOUT): _number(5, 300, 1),
+        probatio.Required(CONF_CONFIRMATION_TIMEOUT): number_box(5, 300, 1),
     }
     return probatio.Schema(
         {

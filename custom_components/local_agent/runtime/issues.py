@@ -27,18 +27,39 @@ def crash_issue_id(entry_id: str) -> str:
     return f"{CRASH_ISSUE_PREFIX}{entry_id}"
 
 
-@callback
-def async_raise_runtime_missing(hass: HomeAssistant, reason: str) -> None:
-    """Say that llama-cpp-python is missing; the fix flow installs a prebuilt wheel."""
+def _async_raise(
+    hass: HomeAssistant,
+    issue_id: str,
+    *,
+    translation_key: str,
+    placeholders: dict[str, str],
+    fixable: bool,
+    severity: ir.IssueSeverity = ir.IssueSeverity.ERROR,
+    data: dict[str, str | int | float | None] | None = None,
+) -> None:
+    """Raise one of our issues (pointing to the troubleshooting docs)."""
     ir.async_create_issue(
         hass,
         DOMAIN,
-        RUNTIME_ISSUE,
-        is_fixable=True,
-        severity=ir.IssueSeverity.ERROR,
-        translation_key=RUNTIME_ISSUE,
-        translation_placeholders={"reason": reason},
+        issue_id,
+        is_fixable=fixable,
+        severity=severity,
+        translation_key=translation_key,
+        translation_placeholders=placeholders,
+        data=data,
         learn_more_url=DOCS_URL,
+    )
+
+
+@callback
+def async_raise_runtime_missing(hass: HomeAssistant, reason: str) -> None:
+    """Say that llama-cpp-python is missing; the fix flow installs a prebuilt wheel."""
+    _async_raise(
+        hass,
+        RUNTIME_ISSUE,
+        translation_key=RUNTIME_ISSUE,
+        placeholders={"reason": reason},
+        fixable=True,
     )
 
 
@@ -47,36 +68,30 @@ def async_raise_model_problem(
     hass: HomeAssistant, entry: ConfigEntry, translation_key: str, error: str
 ) -> None:
     """Say that an entry's model file is gone or unusable; the fix flow replaces it."""
-    ir.async_create_issue(
+    _async_raise(
         hass,
-        DOMAIN,
         model_issue_id(entry.entry_id),
-        is_fixable=True,
-        severity=ir.IssueSeverity.ERROR,
         translation_key=translation_key,
-        translation_placeholders={
+        placeholders={
             "title": entry.title,
             "path": str(entry.data.get(CONF_MODEL_PATH, "")),
             "error": error,
         },
+        fixable=True,
         # The fix flow shows why the file cannot be used (llama.cpp's own reason, say).
         data={"entry_id": entry.entry_id, "error": error},
-        learn_more_url=DOCS_URL,
     )
 
 
 @callback
 def async_raise_crash(hass: HomeAssistant, entry: ConfigEntry, reason: str, detail: str) -> None:
     """Say that loading the model killed the test process (SIGILL, SIGSEGV, ...)."""
-    ir.async_create_issue(
+    _async_raise(
         hass,
-        DOMAIN,
         crash_issue_id(entry.entry_id),
-        is_fixable=False,
-        severity=ir.IssueSeverity.ERROR,
         translation_key="model_crashed",
-        translation_placeholders={"title": entry.title, "reason": reason, "detail": detail},
-        learn_more_url=DOCS_URL,
+        placeholders={"title": entry.title, "reason": reason, "detail": detail},
+        fixable=False,
     )
 
 
@@ -85,15 +100,13 @@ def async_raise_dropped_exemptions(
     hass: HomeAssistant, subentry_id: str, agent: str, tools: list[str]
 ) -> None:
     """Say which exempt tools an update dropped: bare names that no one API could be told for."""
-    ir.async_create_issue(
+    _async_raise(
         hass,
-        DOMAIN,
         f"{DROPPED_EXEMPTIONS_PREFIX}{subentry_id}",
-        is_fixable=False,
-        severity=ir.IssueSeverity.WARNING,
         translation_key="exempt_tools_dropped",
-        translation_placeholders={"agent": agent, "tools": ", ".join(tools)},
-        learn_more_url=DOCS_URL,
+        placeholders={"agent": agent, "tools": ", ".join(tools)},
+        fixable=False,
+        severity=ir.IssueSeverity.WARNING,
     )
 
 
@@ -103,15 +116,13 @@ def async_raise_prefer_local(hass: HomeAssistant, placeholders: dict[str, str]) 
 
     The fix flow turns the option off in those pipelines, or keeps it on knowingly.
     """
-    ir.async_create_issue(
+    _async_raise(
         hass,
-        DOMAIN,
         PREFER_LOCAL_ISSUE,
-        is_fixable=True,
-        severity=ir.IssueSeverity.WARNING,
         translation_key=PREFER_LOCAL_ISSUE,
-        translation_placeholders=placeholders,
-        learn_more_url=DOCS_URL,
+        placeholders=placeholders,
+        fixable=True,
+        severity=ir.IssueSeverity.WARNING,
     )
 
 

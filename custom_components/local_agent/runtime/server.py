@@ -98,21 +98,13 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
         return await ServerWorker.connect(
             async_get_clientsession(hass), settings, on_auth_failed=auth_failed
         )
-    except ServerAuthError as err:
-        raise ConfigEntryAuthFailed(
-            translation_domain=DOMAIN,
-            translation_key=server_failure_key(err.kind),
-            translation_placeholders=placeholders,
-        ) from err
-    except ServerModelMissingError as err:
-        raise ConfigEntryNotReady(
-            translation_domain=DOMAIN,
-            translation_key=server_failure_key(err.kind),
-            translation_placeholders=placeholders,
-        ) from err
     except ServerError as err:
-        raise ConfigEntryNotReady(
+        # A refused key and a missing model have their own texts; any other failure reads as
+        # an unreachable server.
+        own_text = isinstance(err, ServerAuthError | ServerModelMissingError)
+        error = ConfigEntryAuthFailed if isinstance(err, ServerAuthError) else ConfigEntryNotReady
+        raise error(
             translation_domain=DOMAIN,
-            translation_key="server_unreachable",
+            translation_key=server_failure_key(err.kind) if own_text else "server_unreachable",
             translation_placeholders=placeholders,
         ) from err

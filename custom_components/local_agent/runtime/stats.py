@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from custom_components.local_agent.engine.generation import GenerationCounts
 from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant, callback
@@ -13,17 +14,16 @@ from homeassistant.helpers import entity_registry as er
 
 
 @dataclass(slots=True)
-class AgentStats:
-    """One agent's figures since its model entry was set up (kept in the entry's runtime data)."""
+class AgentStats(GenerationCounts):
+    """One agent's figures since its model entry was set up (kept in the entry's runtime data).
+
+    Its token and generation counts are the sums over its turns' reports.
+    """
 
     turns: int = 0
     failed_turns: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    generated_tokens: int = 0
-    generation_seconds: float = 0.0
     last_turn: TurnReport | None = None
 
     def record(self, report: TurnReport, *, failed: bool) -> None:
@@ -32,10 +32,7 @@ class AgentStats:
         self.failed_turns += int(failed)
         self.tool_calls += report.tool_calls
         self.tool_errors += report.tool_errors
-        self.prompt_tokens += report.prompt_tokens
-        self.cached_tokens += report.cached_tokens
-        self.generated_tokens += report.generated_tokens
-        self.generation_seconds += report.generation_seconds
+        self.add_counts(report)
         self.last_turn = report
 
     def totals(self) -> dict[str, Any]:

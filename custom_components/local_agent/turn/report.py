@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from custom_components.local_agent.engine.generation import GenerationStats
+from custom_components.local_agent.engine.generation import GenerationCounts, GenerationStats
 
 
 class TurnEnd(Enum):
@@ -20,24 +20,19 @@ class TurnEnd(Enum):
 
 
 @dataclass(slots=True)
-class TurnReport:
-    """What one turn did: rounds, calls, tokens and seconds (the agent's last_report)."""
+class TurnReport(GenerationCounts):
+    """What one turn did: rounds, calls, tokens and seconds (the agent's last_report).
+
+    Its token and generation counts are the sums over its rounds' generations.
+    """
 
     rounds: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
     tool_successes: int = 0
     last_finish_reason: str | None = None
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    generated_tokens: int = 0
-    reasoning_tokens: int = 0
-    call_sampled_tokens: int = 0
-    call_forced_tokens: int = 0
     # The agent said what its plain actions did instead of another model round.
     plain_answer: bool = False
-    prompt_seconds: float = 0.0
-    generation_seconds: float = 0.0
     tool_seconds: float = 0.0
     build_seconds: float = 0.0
     last: GenerationStats | None = None
@@ -47,11 +42,4 @@ class TurnReport:
         self.last = stats
         self.rounds += 1
         self.last_finish_reason = stats.finish_reason
-        self.prompt_tokens += stats.prompt_tokens
-        self.cached_tokens += stats.cached_tokens
-        self.generated_tokens += stats.generated_tokens
-        self.reasoning_tokens += stats.reasoning_tokens
-        self.call_sampled_tokens += stats.call_sampled_tokens
-        self.call_forced_tokens += stats.call_forced_tokens
-        self.prompt_seconds += stats.prompt_seconds
-        self.generation_seconds += stats.generation_seconds
+        self.add_counts(stats)

@@ -29,6 +29,7 @@ class ServerError(EngineError):
     """Base class of the model server's errors."""
 
     kind: ClassVar[ServerFailure] = ServerFailure.FAILED
+    log_message: ClassVar[str] = "The model server at {url} failed: {detail}"
 
     def __init__(self, url: str, detail: str = "") -> None:
         """Name the server and what went wrong."""
@@ -37,8 +38,8 @@ class ServerError(EngineError):
         super().__init__(self.describe())
 
     def describe(self) -> str:
-        """Return the log message."""
-        return f"The model server at {self.url} failed: {self.detail or 'unknown error'}"
+        """Return the log message: the class's `log_message` with the server and the detail."""
+        return self.log_message.format(url=self.url, detail=self.detail or "unknown error")
 
     @property
     def facts(self) -> dict[str, str]:
@@ -50,27 +51,22 @@ class ServerUnreachableError(ServerError):
     """No connection could be made (refused, reset, DNS, connect timeout), even after retries."""
 
     kind = ServerFailure.UNREACHABLE
+    log_message = "The model server at {url} is not reachable ({detail})"
     warn_in_turn = False  # the connection logs it once, and again when it is back
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The model server at {self.url} is not reachable ({self.detail})"
 
 
 class ServerAuthError(ServerError):
     """The server refused the API key (401 or 403)."""
 
     kind = ServerFailure.AUTH
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The model server at {self.url} refused the API key ({self.detail})"
+    log_message = "The model server at {url} refused the API key ({detail})"
 
 
 class ServerModelMissingError(ServerError):
     """The server does not serve the configured model."""
 
     kind = ServerFailure.MODEL_MISSING
+    log_message = "The model server at {url} does not serve the model: {detail}"
 
     def __init__(self, url: str, model: str, available: list[str] | None = None) -> None:
         """Name the model and what the server offers."""
@@ -78,10 +74,6 @@ class ServerModelMissingError(ServerError):
         self.available = list(available or [])
         offered = ", ".join(self.available) or "none"
         super().__init__(url, f"model {model!r} not served; it serves: {offered}")
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The model server at {self.url} does not serve the model: {self.detail}"
 
     @property
     def facts(self) -> dict[str, str]:
@@ -93,30 +85,21 @@ class ServerToolsNotSupportedError(ServerError):
     """The server rejected a request with tools (vLLM without --enable-auto-tool-choice...)."""
 
     kind = ServerFailure.TOOLS_UNSUPPORTED
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The model server at {self.url} does not accept tools: {self.detail}"
+    log_message = "The model server at {url} does not accept tools: {detail}"
 
 
 class ServerTimeoutError(ServerError):
     """The server stopped sending for longer than the read timeout."""
 
     kind = ServerFailure.TIMEOUT
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The model server at {self.url} did not answer in time ({self.detail})"
+    log_message = "The model server at {url} did not answer in time ({detail})"
 
 
 class ServerConnectionLostError(ServerError):
     """The connection broke, or the stream ended, before the answer was complete."""
 
     kind = ServerFailure.CONNECTION_LOST
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The connection to the model server at {self.url} broke off ({self.detail})"
+    log_message = "The connection to the model server at {url} broke off ({detail})"
 
 
 class ServerContextOverflowError(ServerError):
@@ -127,18 +110,13 @@ class ServerContextOverflowError(ServerError):
     """
 
     kind = ServerFailure.CONTEXT_OVERFLOW
+    log_message = "The prompt is larger than the context of the model server at {url}: {detail}"
 
     def __init__(self, url: str, detail: str, prompt_tokens: int = 0, n_ctx: int = 0) -> None:
         """Keep the sizes."""
         self.prompt_tokens = prompt_tokens
         self.n_ctx = n_ctx
         super().__init__(url, detail)
-
-    def describe(self) -> str:
-        """Return the log message."""
-        return f"The prompt is larger than the context of the model server at {self.url}: " + (
-            self.detail
-        )
 
     @property
     def facts(self) -> dict[str, str]:

@@ -85,44 +85,33 @@ class ServerClient:
 
     async def get_json(self, path: str, *, optional: bool = False) -> Any:
         """GET an endpoint's JSON; None for a missing optional one (404, 405 or not JSON)."""
+        return await self._request_json("GET", path, None, optional=optional)
+
+    async def post_json(self, path: str, body: Mapping[str, Any]) -> Any:
+        """POST a request and return its JSON answer (retried like a stream before any byte)."""
+        return await self._request_json("POST", path, body, optional=False)
+
+    async def _request_json(
+        self, method: str, path: str, body: Mapping[str, Any] | None, *, optional: bool
+    ) -> Any:
         attempt = 0
         while True:
             try:
-                async with self._session.get(
+                async with self._session.request(
+                    method,
                     self.settings.url(path),
+                    json=dict(body) if body is not None else None,
                     headers=self._headers(stream=False),
                     timeout=self._timeout,
                 ) as response:
                     if optional and response.status in (404, 405):
                         return None
-                    await self._check(response, None)
+                    await self._check(response, body)
                     try:
                         return await response.json(content_type=None)
                     except ValueError as err:
                         if optional:
                             return None
-                        raise ServerResponseError(self.url, f"{path} is not JSON") from err
-            except _Retry as retry:
-                failure: ServerError = retry.error
-            except aiohttp.ClientError as err:
-                failure = self._connection_failure(err, received=False)
-            attempt = await self._backoff(attempt, failure)
-
-    async def post_json(self, path: str, body: Mapping[str, Any]) -> Any:
-        """POST a request and return its JSON answer (retried like a stream before any byte)."""
-        attempt = 0
-        while True:
-            try:
-                async with self._session.post(
-                    self.settings.url(path),
-                    json=dict(body),
-                    headers=self._headers(stream=False),
-                    timeout=self._timeout,
-                ) as response:
-                    await self._check(response, body)
-                    try:
-                        return await response.json(content_type=None)
-                    except ValueError as err:
                         raise ServerResponseError(self.url, f"{path} answered no JSON") from err
             except _Retry as retry:
                 failure: ServerError = retry.error
