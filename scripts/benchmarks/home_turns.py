@@ -372,12 +372,14 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
         f"`--homes {','.join(map(str, args.homes))} --models {','.join(args.models)} "
         f"--threads {args.threads}`). Default settings (automatic context, warm-up, saved "
         "prefixes). Pinned answer: 64 thinking tokens and a call that turns on a light, the "
-        "call's fixed text appended in batches (jump-forward); the agent then says what it did "
+        "call's fixed text appended in batches (jump-forward), each in the batch of the token "
+        "before it; the agent then says what it did "
         "(no second round). Evaluated: prompt tokens of the turn not restored from a checkpoint "
         "or a saved prefix (disk: the prefix came from the file an earlier run saved). TTFT: "
         "request to the first reasoning token. Call: to Home Assistant's call_service event. "
         "Word: to the first word of the answer. Sampled/forced: call tokens the model wrote / "
-        "the grammar fixed. Saved: the prefixes folder.",
+        "the grammar fixed; forced seconds are those of the batches that carried forced tokens. "
+        "Saved: the prefixes folder.",
         "",
     ]
     for model in dict.fromkeys(r.model for r in results):
