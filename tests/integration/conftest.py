@@ -136,12 +136,16 @@ async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_optio
 
 
 async def async_setup_model_entry(
-    hass: HomeAssistant, model_path: Path, options: dict[str, Any] | None = None
+    hass: HomeAssistant,
+    model_path: Path,
+    options: dict[str, Any] | None = None,
+    *,
+    title: str = "Test model",
 ) -> MockConfigEntry:
     """Create a model entry without agents and set it up (it may fail: the tests look)."""
     entry = MockConfigEntry(
         domain=DOMAIN,
-        title="Test model",
+        title=title,
         data={CONF_MODEL_PATH: str(model_path)},
         options=options or {},
         unique_id=str(model_path),

@@ -41,12 +41,14 @@ from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant import config_entries, data_entry_flow
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI, serve_fake_openai
 from testing.hub_server import FakeHub
 
+from .conftest import async_setup_model_entry
 from .flow_helpers import agent_form, async_through_progress
 
 STRINGS: dict[str, Any] = json.loads(
@@ -331,15 +333,8 @@ async def test_every_config_flow_step_renders(
 async def test_every_options_and_agent_step_renders(
     hass: HomeAssistant, qwen35_model_path: Path, openai_server: FakeOpenAI
 ) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Tiny",
-        data={CONF_MODEL_PATH: str(qwen35_model_path)},
-        unique_id=str(qwen35_model_path),
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    entry = await async_setup_model_entry(hass, qwen35_model_path, title="Tiny")
+    assert entry.state is ConfigEntryState.LOADED
     server = MockConfigEntry(
         domain=DOMAIN,
         title="Server",
@@ -404,15 +399,8 @@ async def test_every_options_and_agent_step_renders(
 
 
 async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path: Path) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Tiny",
-        data={CONF_MODEL_PATH: str(qwen35_model_path)},
-        unique_id=str(qwen35_model_path),
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    entry = await async_setup_model_entry(hass, qwen35_model_path, title="Tiny")
+    assert entry.state is ConfigEntryState.LOADED
     unloaded = MockConfigEntry(domain=DOMAIN, title="Unloaded", data={CONF_MODEL_PATH: "/x"})
     unloaded.add_to_hass(hass)
 
