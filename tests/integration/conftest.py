@@ -156,29 +156,65 @@ async def async_setup_model_entry(
     return entry
 
 
+def subentry(subentry_type: str, title: str, data: dict[str, Any]) -> ConfigSubentryData:
+    """A subentry of an entry created by a test (an agent, an AI task)."""
+    return ConfigSubentryData(data=data, subentry_type=subentry_type, title=title, unique_id=None)
+
+
+async def async_setup_entry_with_subentries(
+    hass: HomeAssistant, *subentries: ConfigSubentryData, **entry_fields: Any
+) -> MockConfigEntry:
+    """Create an entry (model file or server) with these subentries and set it up: it must load."""
+    entry = MockConfigEntry(domain=DOMAIN, subentries_data=list(subentries), **entry_fields)
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
+def entity_of(hass: HomeAssistant, domain: str, subentry_id: str) -> str:
+    """The entity id of a subentry's entity on a platform (conversation, ai_task)."""
+    entity_id = er.async_get(hass).async_get_entity_id(domain, DOMAIN, subentry_id)
+    assert entity_id is not None
+    return entity_id
+
+
+def friendly_name(hass: HomeAssistant, entity_id: str) -> str:
+    """The friendly name of an entity that must have a state."""
+    current = hass.states.get(entity_id)
+    assert current is not None, entity_id
+    return str(current.attributes["friendly_name"])
+
+
+async def async_remove_subentry(
+    hass: HomeAssistant, entry: MockConfigEntry, subentry_id: str, entity_id: str
+) -> None:
+    """Remove a subentry: its entity goes with it."""
+    assert hass.config_entries.async_remove_subentry(entry, subentry_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(entity_id) is None
+
+
 async def async_setup_entry_with_agent(
     hass: HomeAssistant, agent_options: dict[str, Any], **entry_fields: Any
 ) -> Agent:
     """Create an entry (model file or server) with one agent subentry and set it up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        subentries_data=[
-            ConfigSubentryData(
-                data={**agent_data(), **agent_options},
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Local Agent",
-                unique_id=None,
-            )
-        ],
-        **entry_fields,
+    agent = subentry(SUBENTRY_CONVERSATION, "Local Agent", {**agent_data(), **agent_options})
+    entry = await async_setup_entry_with_subentries(hass, agent, **entry_fields)
+    return Agent(hass, entry, entity_of(hass, "conversation", next(iter(entry.subentries))))
+
+
+async def generate_data(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[str, Any]:
+    """The response of ai_task.generate_data for an AI task entity."""
+    response = await hass.services.async_call(
+        "ai_task",
+        "generate_data",
+        {"task_name": "test", "entity_id": entity_id, **fields},
+        blocking=True,
+        return_response=True,
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    subentry_id = next(iter(entry.subentries))
-    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
-    assert entity_id is not None
-    return Agent(hass, entry, entity_id)
+    assert response is not None
+    return dict(response)
 
 
 @pytest.fixture

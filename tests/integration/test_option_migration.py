@@ -17,35 +17,24 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.safety.migration import migrated_tool_exemptions
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
 
+from .conftest import async_setup_entry_with_subentries, subentry
 from .scripted_model import ScriptedWorker
 
 
 async def setup_old_entry(
     hass: HomeAssistant, worker: ScriptedWorker, **options: Any
 ) -> MockConfigEntry:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
+    return await async_setup_entry_with_subentries(
+        hass,
+        subentry(SUBENTRY_CONVERSATION, "Old agent", {**agent_data(), **options}),
         version=1,
         minor_version=2,
         data={CONF_MODEL_PATH: str(worker.info.path), CONF_BACKEND: "llama_cpp"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={**agent_data(), **options},
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Old agent",
-                unique_id=None,
-            )
-        ],
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
 
 
 async def test_named_entities_are_stored_by_registry_id(
