@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -103,6 +103,24 @@ def server_entry_data(
     return data
 
 
+def server_entry_fields(
+    url: str,
+    model: str,
+    *,
+    mode: ServerMode = ServerMode.COMPLETIONS,
+    api_key: str | None = None,
+    max_concurrent: int = 2,
+    grammar: bool = True,
+) -> dict[str, Any]:
+    """The fields of a server entry (async_setup_entry_with_subentries)."""
+    return {
+        "title": model,
+        "data": server_entry_data(url, model, mode, api_key),
+        "options": {CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
+        "unique_id": f"{url}#{model}",
+    }
+
+
 async def async_setup_server_agent(
     hass: HomeAssistant,
     url: str,
@@ -115,14 +133,26 @@ async def async_setup_server_agent(
     **agent_options: Any,
 ) -> Agent:
     """Create a server entry with one agent subentry and set it up."""
-    return await async_setup_entry_with_agent(
-        hass,
-        agent_options,
-        title=model,
-        data=server_entry_data(url, model, mode, api_key),
-        options={CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
-        unique_id=f"{url}#{model}",
+    server = server_entry_fields(
+        url, model, mode=mode, api_key=api_key, max_concurrent=max_concurrent, grammar=grammar
     )
+    return await async_setup_entry_with_agent(hass, agent_options, **server)
+
+
+class ServedModel(Protocol):
+    """A running server process and the model it serves (testing/llama_server.py and
+    testing/real_llama_server.py)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def model_id(self) -> str: ...
+
+
+async def async_setup_agent_on(hass: HomeAssistant, server: ServedModel, **setup: Any) -> Agent:
+    """async_setup_server_agent on a running server, for the model it serves."""
+    return await async_setup_server_agent(hass, server.base_url, server.model_id, **setup)
 
 
 def worker_of(agent: Agent) -> ServerWorker:
