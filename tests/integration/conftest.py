@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
     DOMAIN,
     EVENT_ACTION,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.generation import Steering
@@ -29,7 +30,7 @@ from custom_components.local_agent.home.tools import (
     async_build_home_tools,
 )
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
-from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, Event, HomeAssistant, callback
@@ -195,13 +196,26 @@ async def async_remove_subentry(
     assert hass.states.get(entity_id) is None
 
 
+# What a set-up entry's one subentry is, by type: its defaults, its title, its entity's platform.
+SUBENTRY_KINDS: dict[str, tuple[Callable[[], dict[str, Any]], str, str]] = {
+    SUBENTRY_CONVERSATION: (agent_data, "Local Agent", "conversation"),
+    SUBENTRY_AI_TASK: (ai_task_data, "Task", "ai_task"),
+}
+
+
 async def async_setup_entry_with_agent(
-    hass: HomeAssistant, agent_options: dict[str, Any], **entry_fields: Any
+    hass: HomeAssistant,
+    agent_options: dict[str, Any],
+    *,
+    subentry_type: str = SUBENTRY_CONVERSATION,
+    **entry_fields: Any,
 ) -> Agent:
-    """Create an entry (model file or server) with one agent subentry and set it up."""
-    agent = subentry(SUBENTRY_CONVERSATION, "Local Agent", {**agent_data(), **agent_options})
+    """Create an entry (model file or server) with one agent subentry (or another subentry type:
+    SUBENTRY_KINDS) and set it up."""
+    defaults, title, platform = SUBENTRY_KINDS[subentry_type]
+    agent = subentry(subentry_type, title, {**defaults(), **agent_options})
     entry = await async_setup_entry_with_subentries(hass, agent, **entry_fields)
-    return Agent(hass, entry, entity_of(hass, "conversation", next(iter(entry.subentries))))
+    return Agent(hass, entry, entity_of(hass, platform, next(iter(entry.subentries))))
 
 
 async def generate_data(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.flows.subentry import default_agent_name
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant import config_entries
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGED
@@ -35,7 +34,7 @@ from .conftest import (
     friendly_name,
     subentry,
 )
-from .flow_helpers import agent_form
+from .flow_helpers import agent_form, async_add_subentry, suggested_values
 from .scripted_model import ScriptedWorker
 
 
@@ -79,9 +78,7 @@ async def test_agents_change_without_reloading_the_model(
     hass.bus.async_listen(EVENT_STATE_CHANGED, record)
 
     # Add a third agent.
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
     form = {**agent_data(), CONF_NAME: "Office"}
     form.pop(CONF_LLM_HASS_API)
     result = await hass.config_entries.subentries.async_configure(
@@ -151,28 +148,11 @@ async def test_new_agent_form_suggests_a_name_not_taken(
         unique_id=str(qwen35_model_path),
     )
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
 
     assert result["type"] is FlowResultType.FORM
-    suggested = {
-        str(key): key.description["suggested_value"]
-        for key in result["data_schema"].schema
-        if key.description and "suggested_value" in key.description
-    }
+    suggested = suggested_values(result["data_schema"])
     assert suggested[CONF_NAME] == "Local Agent (Tiny Qwen) 2"
-
-
-def suggested_values(schema: Any) -> dict[str, Any]:
-    """The values a form shows, by section (a field outside one stands on its own)."""
-    values: dict[str, Any] = {}
-    for key, value in schema.schema.items():
-        if isinstance(value, section):
-            values[str(key)] = suggested_values(value.schema)
-        elif key.description and "suggested_value" in key.description:
-            values[str(key)] = key.description["suggested_value"]
-    return values
 
 
 async def test_agent_form_has_sections_and_stores_flat_data(
@@ -208,9 +188,7 @@ async def test_agent_form_has_sections_and_stores_flat_data(
         "confirmation_timeout": 60,
     }
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
     assert result["type"] is FlowResultType.FORM
     sections = {
         str(key): sorted(str(field) for field in value.schema.schema)
@@ -262,9 +240,7 @@ async def test_the_form_stores_entities_by_registry_id_and_refuses_a_bare_tool_n
     hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
 ) -> None:
     entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
     flat = {
         **agent_data(),
         CONF_NAME: "Guarded",

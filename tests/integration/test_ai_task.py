@@ -32,7 +32,6 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
 from custom_components.local_agent.flows.subentry import default_agent_name
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
-from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
@@ -55,6 +54,7 @@ from .conftest import (
     generate_data,
     subentry,
 )
+from .flow_helpers import async_add_subentry, suggested_values
 
 MARKUP = ("<think>", "</think>", "<tool_call>")
 
@@ -371,15 +371,9 @@ async def test_ai_tasks_come_and_go_without_reloading_the_model(
     worker = entry.runtime_data.worker
     assert len(model_loads) == 1
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_AI_TASK)
     assert result["type"] is FlowResultType.FORM
-    suggested = {
-        str(key): key.description["suggested_value"]
-        for key in result["data_schema"].schema
-        if key.description and "suggested_value" in key.description
-    }
+    suggested = suggested_values(result["data_schema"])
     assert suggested[CONF_NAME] == "Local Agent AI Task (Tiny Qwen)"
     form = {**ai_task_data(), CONF_NAME: suggested[CONF_NAME], CONF_THINKING: False}
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)

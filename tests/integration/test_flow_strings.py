@@ -49,7 +49,7 @@ from testing.fake_openai import FakeOpenAI, serve_fake_openai
 from testing.hub_server import FakeHub
 
 from .conftest import async_setup_model_entry
-from .flow_helpers import agent_form, async_through_progress
+from .flow_helpers import agent_form, async_add_subentry, async_through_progress
 
 STRINGS: dict[str, Any] = json.loads(
     (
@@ -330,6 +330,30 @@ async def test_every_config_flow_step_renders(
     show.assert_every_step_seen()
 
 
+async def render_subentry_flows(
+    hass: HomeAssistant,
+    renderer: Renderer,
+    entries: tuple[MockConfigEntry, MockConfigEntry],
+    subentry_type: str,
+    form: dict[str, Any],
+    title: str,
+) -> None:
+    """Add a subentry titled title to the first (loaded) entry and reconfigure it, then try to
+    add one to the second, which is not loaded and must refuse: every step rendered and seen."""
+    loaded, unloaded = entries
+    flows = hass.config_entries.subentries
+    result = renderer(await async_add_subentry(hass, loaded.entry_id, subentry_type))
+    result = await flows.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    subentry_id = next(sid for sid, sub in loaded.subentries.items() if sub.title == title)
+    result = renderer(await loaded.start_subentry_reconfigure_flow(hass, subentry_id))
+    result = renderer(await flows.async_configure(result["flow_id"], form))
+    assert result["reason"] == "reconfigure_successful"
+    result = renderer(await async_add_subentry(hass, unloaded.entry_id, subentry_type))
+    assert result["reason"] == "entry_not_loaded"
+    renderer.assert_every_step_seen()
+
+
 async def test_every_options_and_agent_step_renders(
     hass: HomeAssistant, qwen35_model_path: Path, openai_server: FakeOpenAI
 ) -> None:
@@ -373,29 +397,11 @@ async def test_every_options_and_agent_step_renders(
     assert await hass.config_entries.async_unload(server.entry_id)
 
     agents = Renderer(STRINGS["config_subentries"][SUBENTRY_CONVERSATION], "agent")
-    result = agents(
-        await hass.config_entries.subentries.async_init(
-            (entry.entry_id, SUBENTRY_CONVERSATION),
-            context={"source": config_entries.SOURCE_USER},
-        )
-    )
     form = agent_form(hass, {**agent_data(), CONF_NAME: "Kitchen"})
     form["agent"].pop(CONF_LLM_HASS_API)
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
-    await hass.async_block_till_done()
-    subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Kitchen")
-    result = agents(await entry.start_subentry_reconfigure_flow(hass, subentry_id))
-    result = agents(await hass.config_entries.subentries.async_configure(result["flow_id"], form))
-    assert result["reason"] == "reconfigure_successful"
-    # An entry whose model is not loaded cannot take agents.
-    result = agents(
-        await hass.config_entries.subentries.async_init(
-            (server.entry_id, SUBENTRY_CONVERSATION),
-            context={"source": config_entries.SOURCE_USER},
-        )
+    await render_subentry_flows(
+        hass, agents, (entry, server), SUBENTRY_CONVERSATION, form, "Kitchen"
     )
-    assert result["reason"] == "entry_not_loaded"
-    agents.assert_every_step_seen()
 
 
 async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path: Path) -> None:
@@ -405,22 +411,7 @@ async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path
     unloaded.add_to_hass(hass)
 
     tasks = Renderer(STRINGS["config_subentries"][SUBENTRY_AI_TASK], "ai task")
-    result = tasks(
-        await hass.config_entries.subentries.async_init(
-            (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
-        )
-    )
     form = {**ai_task_data(), CONF_NAME: "Classifier"}
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
-    await hass.async_block_till_done()
-    subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Classifier")
-    result = tasks(await entry.start_subentry_reconfigure_flow(hass, subentry_id))
-    result = tasks(await hass.config_entries.subentries.async_configure(result["flow_id"], form))
-    assert result["reason"] == "reconfigure_successful"
-    result = tasks(
-        await hass.config_entries.subentries.async_init(
-            (unloaded.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
-        )
+    await render_subentry_flows(
+        hass, tasks, (entry, unloaded), SUBENTRY_AI_TASK, form, "Classifier"
     )
-    assert result["reason"] == "entry_not_loaded"
-    tasks.assert_every_step_seen()

@@ -15,6 +15,7 @@ from custom_components.local_agent.const import (
     CONF_SERVER_MODE,
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
+    SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.server.settings import (
     DEFAULT_READ_TIMEOUT,
@@ -103,24 +104,6 @@ def server_entry_data(
     return data
 
 
-def server_entry_fields(
-    url: str,
-    model: str,
-    *,
-    mode: ServerMode = ServerMode.COMPLETIONS,
-    api_key: str | None = None,
-    max_concurrent: int = 2,
-    grammar: bool = True,
-) -> dict[str, Any]:
-    """The fields of a server entry (async_setup_entry_with_subentries)."""
-    return {
-        "title": model,
-        "data": server_entry_data(url, model, mode, api_key),
-        "options": {CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
-        "unique_id": f"{url}#{model}",
-    }
-
-
 async def async_setup_server_agent(
     hass: HomeAssistant,
     url: str,
@@ -130,13 +113,20 @@ async def async_setup_server_agent(
     api_key: str | None = None,
     max_concurrent: int = 2,
     grammar: bool = True,
+    subentry_type: str = SUBENTRY_CONVERSATION,
     **agent_options: Any,
 ) -> Agent:
-    """Create a server entry with one agent subentry and set it up."""
-    server = server_entry_fields(
-        url, model, mode=mode, api_key=api_key, max_concurrent=max_concurrent, grammar=grammar
+    """Create a server entry with one agent subentry (or an AI task: subentry_type) and set it
+    up."""
+    return await async_setup_entry_with_agent(
+        hass,
+        agent_options,
+        subentry_type=subentry_type,
+        title=model,
+        data=server_entry_data(url, model, mode, api_key),
+        options={CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
+        unique_id=f"{url}#{model}",
     )
-    return await async_setup_entry_with_agent(hass, agent_options, **server)
 
 
 class ServedModel(Protocol):

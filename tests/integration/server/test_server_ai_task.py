@@ -15,20 +15,16 @@ from custom_components.local_agent.const import (
     SUBENTRY_AI_TASK,
 )
 from custom_components.local_agent.engine.server.settings import ServerMode
-from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from testing.any_tokens import longest_structure_tokens
 from testing.fake_openai import FakeOpenAI, chat_chunk, text_chunk
 from testing.llama_server import LlamaServer
 from tests.integration.conftest import (
-    async_setup_entry_with_subentries,
-    entity_of,
     generate_data,
-    subentry,
 )
 
-from .conftest import API_KEY, server_entry_fields
+from .conftest import API_KEY, async_setup_server_agent
 
 STRUCTURE: dict[str, Any] = {
     "urgent": {"selector": {"boolean": {}}, "required": True},
@@ -37,17 +33,12 @@ STRUCTURE: dict[str, Any] = {
 }
 
 
-def fake_task_server(
-    fake_server: FakeOpenAI, mode: ServerMode = ServerMode.COMPLETIONS
-) -> dict[str, Any]:
-    return server_entry_fields(fake_server.url, "fake-model", mode=mode, max_concurrent=1)
-
-
-async def setup_task(hass: HomeAssistant, server: dict[str, Any], **options: Any) -> str:
-    """Set up a server entry (server_entry_fields) with one AI task."""
-    task = subentry(SUBENTRY_AI_TASK, "Task", {**ai_task_data(), **options})
-    entry = await async_setup_entry_with_subentries(hass, task, **server)
-    return entity_of(hass, "ai_task", next(iter(entry.subentries)))
+async def setup_task(hass: HomeAssistant, url: str, model: str, **setup: Any) -> str:
+    """A server entry with one AI task (one request at a time), set up: the task's entity."""
+    task = await async_setup_server_agent(
+        hass, url, model, max_concurrent=1, subentry_type=SUBENTRY_AI_TASK, **setup
+    )
+    return task.entity_id
 
 
 async def generate(hass: HomeAssistant, entity_id: str, **fields: Any) -> Any:
@@ -63,9 +54,9 @@ async def test_llama_server_writes_the_structure_under_our_grammar(
     room = longest_structure_tokens(STRUCTURE)
     entity_id = await setup_task(
         hass,
-        server_entry_fields(
-            llama_server.base_url, llama_server.model_id, api_key=API_KEY, max_concurrent=1
-        ),
+        llama_server.base_url,
+        llama_server.model_id,
+        api_key=API_KEY,
         **{CONF_THINKING: thinking, CONF_THINKING_BUDGET: 8, CONF_TEMPERATURE: 1.0},
         **{CONF_MAX_TOKENS: room},
     )
@@ -102,7 +93,7 @@ async def test_completions_reasoning_is_free_then_the_grammar_applies(
         reasoning,
         [text_chunk(f'{{"urgent": true, "room": "{room}", "kind": "alarm"}}', finish="stop")],
     )
-    entity_id = await setup_task(hass, fake_task_server(fake_server), thinking=True)
+    entity_id = await setup_task(hass, fake_server.url, "fake-model", thinking=True)
 
     data = await generate(hass, entity_id, instructions="Smoke!", structure=STRUCTURE)
 
@@ -125,7 +116,7 @@ async def test_a_server_without_grammar_returning_other_types_is_refused(
         ]
     )
     entity_id = await setup_task(
-        hass, fake_task_server(fake_server, mode=ServerMode.CHAT), thinking=False
+        hass, fake_server.url, "fake-model", mode=ServerMode.CHAT, thinking=False
     )
 
     with pytest.raises(HomeAssistantError) as caught:
