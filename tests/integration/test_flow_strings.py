@@ -287,17 +287,7 @@ async def test_every_config_flow_step_renders(
 
     # A model server that refuses the entry's key: reauthentication, a wrong key, the right one.
     openai_server.api_key = "right"
-    server = MockConfigEntry(
-        domain=DOMAIN,
-        title="Server",
-        data={
-            CONF_SERVER_URL: openai_server.url,
-            CONF_SERVER_MODEL: "model-a",
-            CONF_SERVER_MODE: "completions",
-            CONF_API_KEY: "old",
-        },
-    )
-    server.add_to_hass(hass)
+    server = add_server_entry(hass, openai_server, **{CONF_API_KEY: "old"})
     result = show(await server.start_reauth_flow(hass))
     assert result["step_id"] == "reauth_confirm"
     result = await configure(hass, show, result, {CONF_API_KEY: "wrong"})
@@ -330,6 +320,22 @@ async def test_every_config_flow_step_renders(
     show.assert_every_step_seen()
 
 
+def add_server_entry(hass: HomeAssistant, server: FakeOpenAI, **data: Any) -> MockConfigEntry:
+    """An entry for model-a on the fake server (completions), added but not set up."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="Server",
+        data={
+            CONF_SERVER_URL: server.url,
+            CONF_SERVER_MODEL: "model-a",
+            CONF_SERVER_MODE: "completions",
+            **data,
+        },
+    )
+    entry.add_to_hass(hass)
+    return entry
+
+
 async def render_subentry_flows(
     hass: HomeAssistant,
     renderer: Renderer,
@@ -359,16 +365,7 @@ async def test_every_options_and_agent_step_renders(
 ) -> None:
     entry = await async_setup_model_entry(hass, qwen35_model_path, title="Tiny")
     assert entry.state is ConfigEntryState.LOADED
-    server = MockConfigEntry(
-        domain=DOMAIN,
-        title="Server",
-        data={
-            CONF_SERVER_URL: openai_server.url,
-            CONF_SERVER_MODEL: "model-a",
-            CONF_SERVER_MODE: "completions",
-        },
-    )
-    server.add_to_hass(hass)
+    server = add_server_entry(hass, openai_server)
 
     options = Renderer(STRINGS["options"], "options")
     forms = (
