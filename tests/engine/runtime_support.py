@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 import threading
@@ -161,7 +162,12 @@ class RecordingModel(LoadedModel):
         self.sampled_after_cancel = 0
         self.logits = []
         self._watched = cancel
-        return super().generate(request, cancel, on_event)
+        with self.around_generation(request):
+            return super().generate(request, cancel, on_event)
+
+    def around_generation(self, request: GenerationRequest) -> AbstractContextManager[None]:
+        """What a subclass does around each generation: nothing here."""
+        return nullcontext()
 
     def evaluate_prompt(
         self,
