@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 import threading
@@ -28,6 +29,7 @@ from custom_components.local_agent.engine.settings import EngineSettings, Sampli
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
 from testing.model_files import llama_threads
+from tests.engine.tool_specs import object_tool
 
 # One thread: the tiny model gains nothing from more, and tests then stay steady on a busy
 # machine (llama.cpp's threads spin while they wait for each other).
@@ -38,37 +40,27 @@ STATIC_SYSTEM = "You are a voice assistant for Home Assistant. Answer briefly."
 DYNAMIC_SYSTEM = "The current time is 18:30 on Monday.\nKitchen Light: off\nFront Door: locked"
 
 TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec(
-        name="HassTurnOn",
-        description="Turns on a device",
-        parameters={
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "enum": ["Kitchen Light", "Front Door", "Bedroom Lamp"]},
-                "brightness": {"type": "integer"},
-                "flash": {"type": "boolean"},
-            },
-            "required": ["name"],
+    object_tool(
+        "HassTurnOn",
+        "Turns on a device",
+        {
+            "name": {"type": "string", "enum": ["Kitchen Light", "Front Door", "Bedroom Lamp"]},
+            "brightness": {"type": "integer"},
+            "flash": {"type": "boolean"},
         },
+        required=["name"],
     ),
-    ToolSpec(
-        name="HassClimateSetMode",
-        description="Sets the mode of a thermostat",
-        parameters={
-            "type": "object",
-            "properties": {
-                "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
-                "temperature": {"type": "integer"},
-                "eco": {"type": "boolean"},
-            },
-            "required": ["mode"],
+    object_tool(
+        "HassClimateSetMode",
+        "Sets the mode of a thermostat",
+        {
+            "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
+            "temperature": {"type": "integer"},
+            "eco": {"type": "boolean"},
         },
+        required=["mode"],
     ),
-    ToolSpec(
-        name="GetLiveContext",
-        description="Reports the state of every exposed entity",
-        parameters={"type": "object", "properties": {}},
-    ),
+    object_tool("GetLiveContext", "Reports the state of every exposed entity", {}),
 )
 
 # The bundled Qwen3.5 template: the test model carries the same text in its metadata.
@@ -170,7 +162,12 @@ class RecordingModel(LoadedModel):
         self.sampled_after_cancel = 0
         self.logits = []
         self._watched = cancel
-        return super().generate(request, cancel, on_event)
+        with self.around_generation(request):
+            return super().generate(request, cancel, on_event)
+
+    def around_generation(self, request: GenerationRequest) -> AbstractContextManager[None]:
+        """What a subclass does around each generation: nothing here."""
+        return nullcontext()
 
     def evaluate_prompt(
         self,

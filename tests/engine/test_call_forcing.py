@@ -16,48 +16,39 @@ from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolSpec
 from testing.steering import CallAfterReasoning
+from tests.engine.tool_specs import object_tool
 
 from .runtime_support import TEST_SETTINGS, make_request, prompt_parts
 
-LIGHT = ToolSpec(
-    name="light",
-    description="Control lights.",
-    parameters={
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": ["toggle", "turn_off", "turn_on"]},
-            "entity_id": {
-                "anyOf": [
-                    {"type": "string", "enum": ["light.kitchen", "light.kitchen_2", "light.hall"]},
-                    {
-                        "type": "array",
-                        "items": {"type": "string", "enum": ["light.kitchen", "light.hall"]},
-                    },
-                ]
-            },
-            "brightness_pct": {"type": "integer"},
-            "flash": {"type": "boolean"},
+LIGHT = object_tool(
+    "light",
+    "Control lights.",
+    {
+        "action": {"type": "string", "enum": ["toggle", "turn_off", "turn_on"]},
+        "entity_id": {
+            "anyOf": [
+                {"type": "string", "enum": ["light.kitchen", "light.kitchen_2", "light.hall"]},
+                {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ["light.kitchen", "light.hall"]},
+                },
+            ]
         },
-        "required": ["action", "entity_id"],
+        "brightness_pct": {"type": "integer"},
+        "flash": {"type": "boolean"},
     },
+    required=["action", "entity_id"],
 )
-LOCK = ToolSpec(
-    name="lock",
-    description="Control locks.",
-    parameters={
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": ["lock", "unlock"]},
-            "entity_id": {"type": "string"},
-        },
-        "required": ["action", "entity_id"],
+LOCK = object_tool(
+    "lock",
+    "Control locks.",
+    {
+        "action": {"type": "string", "enum": ["lock", "unlock"]},
+        "entity_id": {"type": "string"},
     },
+    required=["action", "entity_id"],
 )
-GET_STATE = ToolSpec(
-    name="get_state",
-    description="Read a state.",
-    parameters={"type": "object", "properties": {"entity_id": {"type": "string"}}},
-)
+GET_STATE = object_tool("get_state", "Read a state.", {"entity_id": {"type": "string"}})
 FORCING = CallForcing([LIGHT, LOCK, GET_STATE], max_calls=2)
 LIGHT_CALL = "\n<function=light>\n<parameter=action>\n"
 

@@ -7,6 +7,7 @@ and review the diff.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import os
 from pathlib import Path
 from typing import Any
@@ -42,37 +43,32 @@ from custom_components.local_agent.engine.types import (
     ToolCallError,
     ToolSpec,
 )
+from tests.engine.tool_specs import object_tool
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 UPDATE_GOLDEN = os.environ.get("LOCAL_AGENT_UPDATE_GOLDEN") == "1"
 
 SYSTEM = "You are a voice assistant for a home. Answer briefly."
-TURN_ON = ToolSpec(
-    name="HassTurnOn",
-    description="Turns on a device or entity — e.g. a light in the Küche",
-    parameters={
-        "type": "object",
-        "properties": {
-            "name": {"type": "string", "description": "Name of the entity"},
-            "area": {"type": "string"},
-            "domain": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["name"],
+TURN_ON = object_tool(
+    "HassTurnOn",
+    "Turns on a device or entity — e.g. a light in the Küche",
+    {
+        "name": {"type": "string", "description": "Name of the entity"},
+        "area": {"type": "string"},
+        "domain": {"type": "array", "items": {"type": "string"}},
     },
+    required=["name"],
 )
-SET_LIGHT = ToolSpec(
-    name="light.turn_on",
-    description="Set a light's brightness and colour",
-    parameters={
-        "type": "object",
-        "properties": {
-            "entity_id": {"type": "string", "enum": ["light.kitchen", "light.desk"]},
-            "brightness_pct": {"type": "integer", "minimum": 0, "maximum": 100},
-            "flash": {"type": "boolean"},
-            "color": {"type": "object", "properties": {"r": {"type": "integer"}}},
-        },
-        "required": ["entity_id"],
+SET_LIGHT = object_tool(
+    "light.turn_on",
+    "Set a light's brightness and colour",
+    {
+        "entity_id": {"type": "string", "enum": ["light.kitchen", "light.desk"]},
+        "brightness_pct": {"type": "integer", "minimum": 0, "maximum": 100},
+        "flash": {"type": "boolean"},
+        "color": {"type": "object", "properties": {"r": {"type": "integer"}}},
     },
+    required=["entity_id"],
 )
 TOOLS = [TURN_ON, SET_LIGHT]
 TWO_CALLS = Message(
@@ -254,15 +250,26 @@ def test_sandbox_blocks_unsafe_access() -> None:
 SPLIT_HISTORY = [Message("user", "Turn on the kitchen light")]
 
 
-def test_split_cuts_right_after_static_system(bundled: ChatTemplate) -> None:
-    parts = render_split(
-        bundled,
-        static_system=SYSTEM,
-        dynamic_system="Time: 12:00\nkitchen light: off",
-        history=SPLIT_HISTORY,
-        tools=TOOLS,
+def split(
+    template: ChatTemplate,
+    static_system: str,
+    dynamic_system: str = "",
+    history: Sequence[Message] = SPLIT_HISTORY,
+    tools: Sequence[ToolSpec] = (),
+) -> PromptParts:
+    """render_split with thinking on: no tools and SPLIT_HISTORY unless given."""
+    return render_split(
+        template,
+        static_system=static_system,
+        dynamic_system=dynamic_system,
+        history=history,
+        tools=tools,
         enable_thinking=True,
     )
+
+
+def test_split_cuts_right_after_static_system(bundled: ChatTemplate) -> None:
+    parts = split(bundled, SYSTEM, dynamic_system="Time: 12:00\nkitchen light: off", tools=TOOLS)
     assert parts.static.startswith("<|im_start|>system\n# Tools")
     assert parts.static.endswith(SYSTEM + "\n\n")
     assert parts.dynamic.startswith("Time: 12:00\nkitchen light: off<|im_end|>\n<|im_start|>user")
@@ -272,23 +279,9 @@ def test_split_cuts_right_after_static_system(bundled: ChatTemplate) -> None:
 
 def test_split_rejects_blank_parts(bundled: ChatTemplate) -> None:
     with pytest.raises(ValueError, match="must contain text or be empty"):
-        render_split(
-            bundled,
-            static_system=SYSTEM,
-            dynamic_system=" ",
-            history=SPLIT_HISTORY,
-            tools=[],
-            enable_thinking=True,
-        )
+        split(bundled, SYSTEM, dynamic_system=" ")
     with pytest.raises(ValueError, match="static_system must contain text"):
-        render_split(
-            bundled,
-            static_system=" ",
-            dynamic_system="",
-            history=SPLIT_HISTORY,
-            tools=[],
-            enable_thinking=True,
-        )
+        split(bundled, " ")
 
 
 def test_split_without_dynamic_system_keeps_the_whole_system_message_static(
@@ -299,14 +292,7 @@ def test_split_without_dynamic_system_keeps_the_whole_system_message_static(
         Message("assistant", "Done.", reasoning="The user wants light."),
         Message("user", "Now: 18:31.\n\nand off again"),
     ]
-    parts = render_split(
-        bundled,
-        static_system=SYSTEM,
-        dynamic_system="",
-        history=history,
-        tools=[],
-        enable_thinking=True,
-    )
+    parts = split(bundled, SYSTEM, history=history)
     assert parts.static.endswith(SYSTEM)
     assert parts.dynamic.startswith("<|im_end|>\n<|im_start|>user\nNow: 18:30.")
     assert parts.stable_end is not None
@@ -315,14 +301,7 @@ def test_split_without_dynamic_system_keeps_the_whole_system_message_static(
     assert generation == "<|im_start|>assistant\n<think>\n"
     # The next turn renders everything up to the stable end the same way, and goes on.
     answered = [*history, Message("assistant", "Off."), Message("user", "thanks")]
-    later = render_split(
-        bundled,
-        static_system=SYSTEM,
-        dynamic_system="",
-        history=answered,
-        tools=[],
-        enable_thinking=True,
-    )
+    later = split(bundled, SYSTEM, history=answered)
     assert later.static == parts.static
     assert later.dynamic.startswith(stable)
     assert not later.dynamic.startswith(parts.dynamic)
@@ -340,14 +319,7 @@ def test_split_without_dynamic_system_keeps_the_whole_system_message_static(
 def test_split_refuses_templates_that_alter_the_system_text(text: str) -> None:
     template = compile_template(text, "gguf")
     with pytest.raises(ChatTemplateError, match="does not keep the system message text"):
-        render_split(
-            template,
-            static_system="static",
-            dynamic_system="dynamic",
-            history=SPLIT_HISTORY,
-            tools=[],
-            enable_thinking=True,
-        )
+        split(template, "static", dynamic_system="dynamic")
 
 
 _text = st.text(st.characters(codec="utf-8"), max_size=30)
@@ -409,14 +381,7 @@ def test_split_of_a_static_system_with_trailing_whitespace(
     """The bundled template trims the system text: a home list ending in a newline still splits
     (an empty home made every turn fail with 'does not keep the system message contiguous')."""
     history = [Message("user", "hi")]
-    parts = render_split(
-        bundled,
-        static_system=static,
-        dynamic_system="",
-        history=history,
-        tools=[],
-        enable_thinking=True,
-    )
+    parts = split(bundled, static, history=history)
     whole = render_prompt(bundled, [Message("system", static), *history], [], enable_thinking=True)
     assert parts.text == whole
     assert parts.static.endswith(static.rstrip())

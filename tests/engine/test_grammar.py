@@ -21,37 +21,32 @@ from custom_components.local_agent.engine.grammar import (
 )
 from custom_components.local_agent.engine.types import ToolSpec
 from testing.any_tokens import longest_call_tokens, longest_text_bytes
+from tests.engine.tool_specs import object_tool
 
-LIGHT = ToolSpec(
-    name="light.turn_on",
-    description="Turn on a light",
-    parameters={
-        "type": "object",
-        "properties": {
-            "entity_id": {"type": "string", "enum": ["light.küche", "light.desk", 'say "hi"']},
-            "brightness": {"type": "integer"},
-            "transition": {"type": "number"},
-            "flash": {"type": "boolean"},
-            "color": {
-                "type": "object",
-                "properties": {"rgb": {"type": "array", "items": {"type": "integer"}}},
-            },
-            "areas": {"type": "array", "items": {"type": "string"}},
-            "note": {"type": ["string", "null"]},
-            "level": {"anyOf": [{"type": "integer"}, {"enum": ["low", "high"]}]},
-            "extra": True,
+LIGHT = object_tool(
+    "light.turn_on",
+    "Turn on a light",
+    {
+        "entity_id": {"type": "string", "enum": ["light.küche", "light.desk", 'say "hi"']},
+        "brightness": {"type": "integer"},
+        "transition": {"type": "number"},
+        "flash": {"type": "boolean"},
+        "color": {
+            "type": "object",
+            "properties": {"rgb": {"type": "array", "items": {"type": "integer"}}},
         },
-        "required": ["entity_id", "flash"],
+        "areas": {"type": "array", "items": {"type": "string"}},
+        "note": {"type": ["string", "null"]},
+        "level": {"anyOf": [{"type": "integer"}, {"enum": ["low", "high"]}]},
+        "extra": True,
     },
+    required=["entity_id", "flash"],
 )
-TURN_ON = ToolSpec(
-    name="HassTurnOn",
-    description="Turn on",
-    parameters={
-        "type": "object",
-        "properties": {"name": {"type": "string"}, "area": {"type": "string"}},
-        "required": ["name"],
-    },
+TURN_ON = object_tool(
+    "HassTurnOn",
+    "Turn on",
+    {"name": {"type": "string"}, "area": {"type": "string"}},
+    required=["name"],
 )
 LIVE_CONTEXT = ToolSpec(name="GetLiveContext", description="State", parameters={"type": "object"})
 CLASHING = [

@@ -37,7 +37,7 @@ from custom_components.local_agent.engine.tool_calls import (
     ToolCallFailed,
     ToolCallParsed,
 )
-from custom_components.local_agent.engine.types import Conversation, Message, ToolCall, ToolSpec
+from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
 from testing.fake_openai import (
     DROP,
     SLEEP,
@@ -49,19 +49,17 @@ from testing.fake_openai import (
 )
 from testing.llama_server import free_port
 from testing.steering import CallAfterReasoning
+from tests.engine.tool_specs import object_tool
 
-LIGHT = ToolSpec(
-    name="light",
-    description="Control lights.",
-    parameters={
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": ["turn_on", "turn_off"]},
-            "entity_id": {"type": "string"},
-            "brightness": {"type": "integer"},
-        },
-        "required": ["action", "entity_id"],
+LIGHT = object_tool(
+    "light",
+    "Control lights.",
+    {
+        "action": {"type": "string", "enum": ["turn_on", "turn_off"]},
+        "entity_id": {"type": "string"},
+        "brightness": {"type": "integer"},
     },
+    required=["action", "entity_id"],
 )
 PROMPT = "<|im_start|>user\nlight on<|im_end|>\n<|im_start|>assistant\n<think>\n"
 

@@ -19,26 +19,22 @@ from custom_components.local_agent.engine.tool_calls import (
     coerce_value,
 )
 from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolCallError, ToolSpec
+from tests.engine.tool_specs import object_tool
 
-LIGHT = ToolSpec(
+LIGHT = object_tool(
     "light",
     "Control a light.",
     {
-        "type": "object",
-        "properties": {
-            "entity_id": {"type": "string"},
-            "action": {"type": "string", "enum": ["turn_on", "turn_off", "toggle"]},
-            "brightness_pct": {"type": "integer"},
-        },
-        "required": ["entity_id", "action"],
+        "entity_id": {"type": "string"},
+        "action": {"type": "string", "enum": ["turn_on", "turn_off", "toggle"]},
+        "brightness_pct": {"type": "integer"},
     },
+    required=["entity_id", "action"],
 )
-WEATHER = ToolSpec(
-    "get_weather",
-    "Current weather.",
-    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+WEATHER = object_tool(
+    "get_weather", "Current weather.", {"city": {"type": "string"}}, required=["city"]
 )
-TIME = ToolSpec("get_time", "Current time.", {"type": "object", "properties": {}})
+TIME = object_tool("get_time", "Current time.", {})
 TOOLS = [LIGHT, WEATHER, TIME]
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 import gc
 import logging
@@ -52,19 +53,15 @@ class TrackingRuntime(RecordingModel):
         self.most_running = 0
         self._lock = threading.Lock()
 
-    def generate(
-        self,
-        request: GenerationRequest,
-        cancel: threading.Event | None = None,
-        on_event: Callable[[ParseEvent], None] | None = None,
-    ) -> GenerationOutput:
-        """Generate, keeping count of concurrent calls."""
+    @contextmanager
+    def around_generation(self, request: GenerationRequest) -> Iterator[None]:
+        """Keep count of concurrent generations, and note which request started."""
         with self._lock:
             self.running += 1
             self.most_running = max(self.most_running, self.running)
             self.started.append(self.render(request).dynamic)
         try:
-            return super().generate(request, cancel, on_event)
+            yield
         finally:
             with self._lock:
                 self.running -= 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
     DOMAIN,
     EVENT_ACTION,
+    SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.generation import Steering
@@ -29,7 +30,7 @@ from custom_components.local_agent.home.tools import (
     async_build_home_tools,
 )
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
-from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context, Event, HomeAssistant, callback
@@ -136,12 +137,16 @@ async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_optio
 
 
 async def async_setup_model_entry(
-    hass: HomeAssistant, model_path: Path, options: dict[str, Any] | None = None
+    hass: HomeAssistant,
+    model_path: Path,
+    options: dict[str, Any] | None = None,
+    *,
+    title: str = "Test model",
 ) -> MockConfigEntry:
     """Create a model entry without agents and set it up (it may fail: the tests look)."""
     entry = MockConfigEntry(
         domain=DOMAIN,
-        title="Test model",
+        title=title,
         data={CONF_MODEL_PATH: str(model_path)},
         options=options or {},
         unique_id=str(model_path),
@@ -152,29 +157,78 @@ async def async_setup_model_entry(
     return entry
 
 
-async def async_setup_entry_with_agent(
-    hass: HomeAssistant, agent_options: dict[str, Any], **entry_fields: Any
-) -> Agent:
-    """Create an entry (model file or server) with one agent subentry and set it up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        subentries_data=[
-            ConfigSubentryData(
-                data={**agent_data(), **agent_options},
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Local Agent",
-                unique_id=None,
-            )
-        ],
-        **entry_fields,
-    )
+def subentry(subentry_type: str, title: str, data: dict[str, Any]) -> ConfigSubentryData:
+    """A subentry of an entry created by a test (an agent, an AI task)."""
+    return ConfigSubentryData(data=data, subentry_type=subentry_type, title=title, unique_id=None)
+
+
+async def async_setup_entry_with_subentries(
+    hass: HomeAssistant, *subentries: ConfigSubentryData, **entry_fields: Any
+) -> MockConfigEntry:
+    """Create an entry (model file or server) with these subentries and set it up: it must load."""
+    entry = MockConfigEntry(domain=DOMAIN, subentries_data=list(subentries), **entry_fields)
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
-    subentry_id = next(iter(entry.subentries))
-    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
+    return entry
+
+
+def entity_of(hass: HomeAssistant, domain: str, subentry_id: str) -> str:
+    """The entity id of a subentry's entity on a platform (conversation, ai_task)."""
+    entity_id = er.async_get(hass).async_get_entity_id(domain, DOMAIN, subentry_id)
     assert entity_id is not None
-    return Agent(hass, entry, entity_id)
+    return entity_id
+
+
+def friendly_name(hass: HomeAssistant, entity_id: str) -> str:
+    """The friendly name of an entity that must have a state."""
+    current = hass.states.get(entity_id)
+    assert current is not None, entity_id
+    return str(current.attributes["friendly_name"])
+
+
+async def async_remove_subentry(
+    hass: HomeAssistant, entry: MockConfigEntry, subentry_id: str, entity_id: str
+) -> None:
+    """Remove a subentry: its entity goes with it."""
+    assert hass.config_entries.async_remove_subentry(entry, subentry_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(entity_id) is None
+
+
+# What a set-up entry's one subentry is, by type: its defaults, its title, its entity's platform.
+SUBENTRY_KINDS: dict[str, tuple[Callable[[], dict[str, Any]], str, str]] = {
+    SUBENTRY_CONVERSATION: (agent_data, "Local Agent", "conversation"),
+    SUBENTRY_AI_TASK: (ai_task_data, "Task", "ai_task"),
+}
+
+
+async def async_setup_entry_with_agent(
+    hass: HomeAssistant,
+    agent_options: dict[str, Any],
+    *,
+    subentry_type: str = SUBENTRY_CONVERSATION,
+    **entry_fields: Any,
+) -> Agent:
+    """Create an entry (model file or server) with one agent subentry (or another subentry type:
+    SUBENTRY_KINDS) and set it up."""
+    defaults, title, platform = SUBENTRY_KINDS[subentry_type]
+    agent = subentry(subentry_type, title, {**defaults(), **agent_options})
+    entry = await async_setup_entry_with_subentries(hass, agent, **entry_fields)
+    return Agent(hass, entry, entity_of(hass, platform, next(iter(entry.subentries))))
+
+
+async def generate_data(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[str, Any]:
+    """The response of ai_task.generate_data for an AI task entity."""
+    response = await hass.services.async_call(
+        "ai_task",
+        "generate_data",
+        {"task_name": "test", "entity_id": entity_id, **fields},
+        blocking=True,
+        return_response=True,
+    )
+    assert response is not None
+    return dict(response)
 
 
 @pytest.fixture

@@ -5,13 +5,32 @@ from __future__ import annotations
 from typing import Any
 
 from custom_components.local_agent.flows.subentry_forms import agent_schema, nest
+from homeassistant import config_entries
 from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowManager, FlowResultType
+from homeassistant.data_entry_flow import FlowManager, FlowResultType, section
 
 
 def agent_form(hass: HomeAssistant, flat: dict[str, Any]) -> dict[str, Any]:
     """Fill the agent form with flat settings: grouped in its sections, as it takes them."""
     return nest(agent_schema(hass), flat)
+
+
+async def async_add_subentry(hass: HomeAssistant, entry_id: str, subentry_type: str) -> Any:
+    """Open, as the user, the flow that adds a subentry of this type to an entry."""
+    return await hass.config_entries.subentries.async_init(
+        (entry_id, subentry_type), context={"source": config_entries.SOURCE_USER}
+    )
+
+
+def suggested_values(schema: Any) -> dict[str, Any]:
+    """The values a form shows, by section (a field outside one stands on its own)."""
+    values: dict[str, Any] = {}
+    for key, value in schema.schema.items():
+        if isinstance(value, section):
+            values[str(key)] = suggested_values(value.schema)
+        elif key.description and "suggested_value" in key.description:
+            values[str(key)] = key.description["suggested_value"]
+    return values
 
 
 async def async_through_progress(

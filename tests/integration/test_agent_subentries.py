@@ -19,7 +19,6 @@ from custom_components.local_agent.const import (
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.flows.subentry import default_agent_name
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant import config_entries
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGED
@@ -27,24 +26,24 @@ from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.data_entry_flow import FlowResultType, section
 from homeassistant.helpers import entity_registry as er
 
-from .conftest import async_setup_agent
-from .flow_helpers import agent_form
+from .conftest import (
+    async_remove_subentry,
+    async_setup_agent,
+    async_setup_entry_with_subentries,
+    entity_of,
+    friendly_name,
+    subentry,
+)
+from .flow_helpers import agent_form, async_add_subentry, suggested_values
 from .scripted_model import ScriptedWorker
 
 
 def agent_subentry(title: str) -> ConfigSubentryData:
-    return ConfigSubentryData(
-        data=agent_data(),
-        subentry_type=SUBENTRY_CONVERSATION,
-        title=title,
-        unique_id=None,
-    )
+    return subentry(SUBENTRY_CONVERSATION, title, agent_data())
 
 
-def entity_of(hass: HomeAssistant, entry: MockConfigEntry, subentry_id: str) -> str:
-    entity_id = er.async_get(hass).async_get_entity_id("conversation", DOMAIN, subentry_id)
-    assert entity_id is not None
-    return entity_id
+def agent_of(hass: HomeAssistant, subentry_id: str) -> str:
+    return entity_of(hass, "conversation", subentry_id)
 
 
 def conversation_entity(hass: HomeAssistant, entity_id: str) -> LocalAgentConversationEntity:
@@ -56,19 +55,17 @@ def conversation_entity(hass: HomeAssistant, entity_id: str) -> LocalAgentConver
 async def test_agents_change_without_reloading_the_model(
     hass: HomeAssistant, qwen35_model_path: Path, model_loads: list[Path]
 ) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
+    entry = await async_setup_entry_with_subentries(
+        hass,
+        agent_subentry("Kitchen"),
+        agent_subentry("Hall"),
         title=qwen35_model_path.name,
         data={CONF_MODEL_PATH: str(qwen35_model_path)},
         unique_id=str(qwen35_model_path),
-        subentries_data=[agent_subentry("Kitchen"), agent_subentry("Hall")],
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
     assert len(model_loads) == 1
     kitchen_id, hall_id = list(entry.subentries)
-    kitchen, hall = entity_of(hass, entry, kitchen_id), entity_of(hass, entry, hall_id)
+    kitchen, hall = agent_of(hass, kitchen_id), agent_of(hass, hall_id)
     worker = entry.runtime_data.worker
     seen: list[tuple[str, str | None]] = []
 
@@ -81,9 +78,7 @@ async def test_agents_change_without_reloading_the_model(
     hass.bus.async_listen(EVENT_STATE_CHANGED, record)
 
     # Add a third agent.
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
     form = {**agent_data(), CONF_NAME: "Office"}
     form.pop(CONF_LLM_HASS_API)
     result = await hass.config_entries.subentries.async_configure(
@@ -92,7 +87,7 @@ async def test_agents_change_without_reloading_the_model(
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     office_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Office")
-    office = entity_of(hass, entry, office_id)
+    office = agent_of(hass, office_id)
     assert hass.states.get(office) is not None
     assert conversation_entity(hass, office).agent is not None
 
@@ -107,14 +102,10 @@ async def test_agents_change_without_reloading_the_model(
     agent = conversation_entity(hass, kitchen).agent
     assert agent is not None
     assert agent.options.thinking is False
-    state = hass.states.get(kitchen)
-    assert state is not None
-    assert state.attributes["friendly_name"] == "Kitchen helper"
+    assert friendly_name(hass, kitchen) == "Kitchen helper"
 
     # Remove the second one.
-    assert hass.config_entries.async_remove_subentry(entry, hall_id)
-    await hass.async_block_till_done()
-    assert hass.states.get(hall) is None
+    await async_remove_subentry(hass, entry, hall_id, hall)
 
     assert len(model_loads) == 1
     assert entry.state is ConfigEntryState.LOADED
@@ -149,39 +140,19 @@ async def test_default_agent_names_are_unique_and_name_the_model(hass: HomeAssis
 async def test_new_agent_form_suggests_a_name_not_taken(
     hass: HomeAssistant, qwen35_model_path: Path
 ) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
+    entry = await async_setup_entry_with_subentries(
+        hass,
+        agent_subentry("Local Agent (Tiny Qwen)"),
         title="Tiny Qwen",
         data={CONF_MODEL_PATH: str(qwen35_model_path)},
         unique_id=str(qwen35_model_path),
-        subentries_data=[agent_subentry("Local Agent (Tiny Qwen)")],
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
 
     assert result["type"] is FlowResultType.FORM
-    suggested = {
-        str(key): key.description["suggested_value"]
-        for key in result["data_schema"].schema
-        if key.description and "suggested_value" in key.description
-    }
+    suggested = suggested_values(result["data_schema"])
     assert suggested[CONF_NAME] == "Local Agent (Tiny Qwen) 2"
-
-
-def suggested_values(schema: Any) -> dict[str, Any]:
-    """The values a form shows, by section (a field outside one stands on its own)."""
-    values: dict[str, Any] = {}
-    for key, value in schema.schema.items():
-        if isinstance(value, section):
-            values[str(key)] = suggested_values(value.schema)
-        elif key.description and "suggested_value" in key.description:
-            values[str(key)] = key.description["suggested_value"]
-    return values
 
 
 async def test_agent_form_has_sections_and_stores_flat_data(
@@ -217,9 +188,7 @@ async def test_agent_form_has_sections_and_stores_flat_data(
         "confirmation_timeout": 60,
     }
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
     assert result["type"] is FlowResultType.FORM
     sections = {
         str(key): sorted(str(field) for field in value.schema.schema)
@@ -271,9 +240,7 @@ async def test_the_form_stores_entities_by_registry_id_and_refuses_a_bare_tool_n
     hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
 ) -> None:
     entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_CONVERSATION), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
     flat = {
         **agent_data(),
         CONF_NAME: "Guarded",

@@ -26,14 +26,12 @@ from custom_components.local_agent.const import (
     CONF_THINKING,
     CONF_THINKING_BUDGET,
     CONF_THREADS,
-    DOMAIN,
     SUBENTRY_AI_TASK,
     SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
 from custom_components.local_agent.flows.subentry import default_agent_name
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
-from homeassistant import config_entries
 from homeassistant.components import ai_task, conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
@@ -41,13 +39,22 @@ from homeassistant.const import CONF_NAME
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.chat_session import async_get_chat_session
 from homeassistant.setup import async_setup_component
 from testing.any_tokens import longest_structure_tokens
 from testing.model_files import llama_threads
 from testing.stand_in import SeenRequest
 from tests.engine.runtime_support import next_logits, tokens_of
+
+from .conftest import (
+    async_remove_subentry,
+    async_setup_entry_with_subentries,
+    entity_of,
+    friendly_name,
+    generate_data,
+    subentry,
+)
+from .flow_helpers import async_add_subentry, suggested_values
 
 MARKUP = ("<think>", "</think>", "<tool_call>")
 
@@ -63,18 +70,12 @@ STRUCTURE: dict[str, Any] = {
 
 def task_subentry(title: str, **options: Any) -> ConfigSubentryData:
     # Room for the longest answer the structure's grammar allows: it always ends by itself.
-    return ConfigSubentryData(
-        data={**ai_task_data(), CONF_MAX_TOKENS: longest_structure_tokens(STRUCTURE), **options},
-        subentry_type=SUBENTRY_AI_TASK,
-        title=title,
-        unique_id=None,
-    )
+    room = longest_structure_tokens(STRUCTURE)
+    return subentry(SUBENTRY_AI_TASK, title, {**ai_task_data(), CONF_MAX_TOKENS: room, **options})
 
 
 def agent_subentry(title: str) -> ConfigSubentryData:
-    return ConfigSubentryData(
-        data=agent_data(), subentry_type=SUBENTRY_CONVERSATION, title=title, unique_id=None
-    )
+    return subentry(SUBENTRY_CONVERSATION, title, agent_data())
 
 
 @pytest.fixture
@@ -117,42 +118,20 @@ def plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
 async def setup_entry(
     hass: HomeAssistant, model_path: Path, *subentries: ConfigSubentryData, title: str = "Tiny"
 ) -> MockConfigEntry:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
+    return await async_setup_entry_with_subentries(
+        hass,
+        *subentries,
         title=title,
         data={CONF_MODEL_PATH: str(model_path)},
         # One thread: the test models gain nothing from more, and a busy machine stays steady.
         # The context holds a prompt and the longest structured answer.
         options={CONF_THREADS: llama_threads(1), CONF_CONTEXT_SIZE: 4096},
         unique_id=str(model_path),
-        subentries_data=list(subentries),
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
-
-
-def entity_of(hass: HomeAssistant, domain: str, subentry_id: str) -> str:
-    entity_id = er.async_get(hass).async_get_entity_id(domain, DOMAIN, subentry_id)
-    assert entity_id is not None
-    return entity_id
 
 
 def only_subentry(entry: MockConfigEntry, subentry_type: str) -> str:
     return next(s for s, sub in entry.subentries.items() if sub.subentry_type == subentry_type)
-
-
-async def generate(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[str, Any]:
-    response = await hass.services.async_call(
-        "ai_task",
-        "generate_data",
-        {"task_name": "test", "entity_id": entity_id, **fields},
-        blocking=True,
-        return_response=True,
-    )
-    assert response is not None
-    return dict(response)
 
 
 @pytest.mark.parametrize("thinking", [False, True])
@@ -167,7 +146,7 @@ async def test_structure_is_always_valid_even_from_random_weights(
     entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
 
     for _ in range(40):  # random weights at temperature 1: many answers, each must parse
-        response = await generate(
+        response = await generate_data(
             hass, entity_id, instructions="Smoke in the kitchen!", structure=STRUCTURE
         )
         data = response["data"]
@@ -211,7 +190,7 @@ async def test_plain_text_without_structure_and_thinking_stays_out(
     entry = await setup_entry(hass, qwen35_model_path, task_subentry("Task", **options))
     entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
 
-    response = await generate(hass, entity_id, instructions="Summarise: all lights are off.")
+    response = await generate_data(hass, entity_id, instructions="Summarise: all lights are off.")
 
     assert isinstance(response["data"], str)
     assert response["data"]
@@ -228,7 +207,7 @@ async def test_gemma_real_weights_write_the_structure(
     entry = await setup_entry(hass, gemma_model_path, task_subentry("Gemma task", **options))
     entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
 
-    structured = await generate(
+    structured = await generate_data(
         hass,
         entity_id,
         instructions="Is the house on fire? Answer yes or no.",
@@ -361,8 +340,8 @@ async def test_tasks_share_the_agents_model_and_queue_and_can_be_cancelled(
     # Two tasks and a conversation at once: one generation at a time (the fixture checks).
     agent_id = entity_of(hass, "conversation", only_subentry(entry, SUBENTRY_CONVERSATION))
     results = await asyncio.gather(
-        generate(hass, a, instructions="one", structure=STRUCTURE),
-        generate(hass, b, instructions="two", structure=STRUCTURE),
+        generate_data(hass, a, instructions="one", structure=STRUCTURE),
+        generate_data(hass, b, instructions="two", structure=STRUCTURE),
         conversation.async_converse(hass, "hello", None, None, agent_id=agent_id),
     )
     assert isinstance(results[0]["data"], dict)
@@ -370,7 +349,7 @@ async def test_tasks_share_the_agents_model_and_queue_and_can_be_cancelled(
     assert len(requests) >= 3
 
     # Cancelling the caller stops its generation and frees the model for the next one.
-    pending = hass.async_create_task(generate(hass, a, instructions="long " * 200))
+    pending = hass.async_create_task(generate_data(hass, a, instructions="long " * 200))
     for _ in range(10_000):  # until the task is queued on the model
         if worker.busy:
             break
@@ -380,7 +359,7 @@ async def test_tasks_share_the_agents_model_and_queue_and_can_be_cancelled(
     with pytest.raises(asyncio.CancelledError):
         await pending
     assert not worker.busy
-    after = await generate(hass, b, instructions="again", structure=STRUCTURE)
+    after = await generate_data(hass, b, instructions="again", structure=STRUCTURE)
     assert isinstance(after["data"], dict)
 
 
@@ -392,15 +371,9 @@ async def test_ai_tasks_come_and_go_without_reloading_the_model(
     worker = entry.runtime_data.worker
     assert len(model_loads) == 1
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_AI_TASK)
     assert result["type"] is FlowResultType.FORM
-    suggested = {
-        str(key): key.description["suggested_value"]
-        for key in result["data_schema"].schema
-        if key.description and "suggested_value" in key.description
-    }
+    suggested = suggested_values(result["data_schema"])
     assert suggested[CONF_NAME] == "Local Agent AI Task (Tiny Qwen)"
     form = {**ai_task_data(), CONF_NAME: suggested[CONF_NAME], CONF_THINKING: False}
     result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
@@ -408,10 +381,8 @@ async def test_ai_tasks_come_and_go_without_reloading_the_model(
     assert result["type"] is FlowResultType.CREATE_ENTRY
     task_id = only_subentry(entry, SUBENTRY_AI_TASK)
     task = entity_of(hass, "ai_task", task_id)
-    state = hass.states.get(task)
-    assert state is not None
-    assert state.attributes["friendly_name"] == "Local Agent AI Task (Tiny Qwen)"
-    assert (await generate(hass, task, instructions="hi"))["data"]
+    assert friendly_name(hass, task) == "Local Agent AI Task (Tiny Qwen)"
+    assert (await generate_data(hass, task, instructions="hi"))["data"]
 
     # A second one gets a name of its own.
     assert default_agent_name(hass, entry.title, SUBENTRY_AI_TASK) == (
@@ -425,13 +396,9 @@ async def test_ai_tasks_come_and_go_without_reloading_the_model(
     )
     await hass.async_block_till_done()
     assert result["reason"] == "reconfigure_successful"
-    state = hass.states.get(task)
-    assert state is not None
-    assert state.attributes["friendly_name"] == "Classifier"
+    assert friendly_name(hass, task) == "Classifier"
 
-    assert hass.config_entries.async_remove_subentry(entry, task_id)
-    await hass.async_block_till_done()
-    assert hass.states.get(task) is None
+    await async_remove_subentry(hass, entry, task_id, task)
 
     assert len(model_loads) == 1
     assert entry.state is ConfigEntryState.LOADED

@@ -8,13 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry, get_system_health_info
+from pytest_homeassistant_custom_component.common import get_system_health_info
 
 from custom_components.local_agent.const import (
     CONF_CONFIRMATION_PIN,
     CONF_CONTEXT_SIZE,
     CONF_MAX_TOKENS,
-    CONF_MODEL_PATH,
     CONF_THREADS,
     DOMAIN,
 )
@@ -30,7 +29,7 @@ from homeassistant.helpers import device_registry as dr, entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.model_files import THREADS_VARIABLE
 
-from .conftest import Agent, async_setup_agent
+from .conftest import Agent, async_setup_agent, async_setup_model_entry
 from .scripted_model import ScriptedWorker, answer
 
 
@@ -174,10 +173,7 @@ async def test_unload_gives_the_memory_back(hass: HomeAssistant, gemma_model_pat
 async def test_diagnostics_of_an_entry_that_did_not_load(
     hass: HomeAssistant, tmp_path: Path
 ) -> None:
-    entry = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(tmp_path / "gone.gguf")})
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    entry = await async_setup_model_entry(hass, tmp_path / "gone.gguf")
 
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
 

@@ -32,7 +32,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
 
 from .conftest import async_setup_agent
-from .flow_helpers import agent_form, async_through_progress
+from .flow_helpers import agent_form, async_add_subentry, async_through_progress
 from .scripted_model import ScriptedWorker
 
 # What the qwen35 test model's GGUF header calls it: its name, then its file type.
@@ -186,9 +186,7 @@ async def test_agent_subentry_can_be_added_and_reconfigured(
     agent = await async_setup_agent(hass, qwen35_model_path)
     entry = agent.entry
 
-    result = await hass.config_entries.subentries.async_init(
-        (entry.entry_id, "conversation"), context={"source": config_entries.SOURCE_USER}
-    )
+    result = await async_add_subentry(hass, entry.entry_id, "conversation")
     assert result["type"] is FlowResultType.FORM
     form = {**agent_data(), CONF_NAME: "Kitchen helper", CONF_THINKING_BUDGET: 64}
     form.pop(CONF_LLM_HASS_API)

@@ -41,13 +41,15 @@ from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant import config_entries, data_entry_flow
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI, serve_fake_openai
 from testing.hub_server import FakeHub
 
-from .flow_helpers import agent_form, async_through_progress
+from .conftest import async_setup_model_entry
+from .flow_helpers import agent_form, async_add_subentry, async_through_progress
 
 STRINGS: dict[str, Any] = json.loads(
     (
@@ -285,17 +287,7 @@ async def test_every_config_flow_step_renders(
 
     # A model server that refuses the entry's key: reauthentication, a wrong key, the right one.
     openai_server.api_key = "right"
-    server = MockConfigEntry(
-        domain=DOMAIN,
-        title="Server",
-        data={
-            CONF_SERVER_URL: openai_server.url,
-            CONF_SERVER_MODEL: "model-a",
-            CONF_SERVER_MODE: "completions",
-            CONF_API_KEY: "old",
-        },
-    )
-    server.add_to_hass(hass)
+    server = add_server_entry(hass, openai_server, **{CONF_API_KEY: "old"})
     result = show(await server.start_reauth_flow(hass))
     assert result["step_id"] == "reauth_confirm"
     result = await configure(hass, show, result, {CONF_API_KEY: "wrong"})
@@ -328,28 +320,52 @@ async def test_every_config_flow_step_renders(
     show.assert_every_step_seen()
 
 
-async def test_every_options_and_agent_step_renders(
-    hass: HomeAssistant, qwen35_model_path: Path, openai_server: FakeOpenAI
-) -> None:
+def add_server_entry(hass: HomeAssistant, server: FakeOpenAI, **data: Any) -> MockConfigEntry:
+    """An entry for model-a on the fake server (completions), added but not set up."""
     entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Tiny",
-        data={CONF_MODEL_PATH: str(qwen35_model_path)},
-        unique_id=str(qwen35_model_path),
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    server = MockConfigEntry(
         domain=DOMAIN,
         title="Server",
         data={
-            CONF_SERVER_URL: openai_server.url,
+            CONF_SERVER_URL: server.url,
             CONF_SERVER_MODEL: "model-a",
             CONF_SERVER_MODE: "completions",
+            **data,
         },
     )
-    server.add_to_hass(hass)
+    entry.add_to_hass(hass)
+    return entry
+
+
+async def render_subentry_flows(
+    hass: HomeAssistant,
+    renderer: Renderer,
+    entries: tuple[MockConfigEntry, MockConfigEntry],
+    subentry_type: str,
+    form: dict[str, Any],
+    title: str,
+) -> None:
+    """Add a subentry titled title to the first (loaded) entry and reconfigure it, then try to
+    add one to the second, which is not loaded and must refuse: every step rendered and seen."""
+    loaded, unloaded = entries
+    flows = hass.config_entries.subentries
+    result = renderer(await async_add_subentry(hass, loaded.entry_id, subentry_type))
+    result = await flows.async_configure(result["flow_id"], form)
+    await hass.async_block_till_done()
+    subentry_id = next(sid for sid, sub in loaded.subentries.items() if sub.title == title)
+    result = renderer(await loaded.start_subentry_reconfigure_flow(hass, subentry_id))
+    result = renderer(await flows.async_configure(result["flow_id"], form))
+    assert result["reason"] == "reconfigure_successful"
+    result = renderer(await async_add_subentry(hass, unloaded.entry_id, subentry_type))
+    assert result["reason"] == "entry_not_loaded"
+    renderer.assert_every_step_seen()
+
+
+async def test_every_options_and_agent_step_renders(
+    hass: HomeAssistant, qwen35_model_path: Path, openai_server: FakeOpenAI
+) -> None:
+    entry = await async_setup_model_entry(hass, qwen35_model_path, title="Tiny")
+    assert entry.state is ConfigEntryState.LOADED
+    server = add_server_entry(hass, openai_server)
 
     options = Renderer(STRINGS["options"], "options")
     forms = (
@@ -378,61 +394,21 @@ async def test_every_options_and_agent_step_renders(
     assert await hass.config_entries.async_unload(server.entry_id)
 
     agents = Renderer(STRINGS["config_subentries"][SUBENTRY_CONVERSATION], "agent")
-    result = agents(
-        await hass.config_entries.subentries.async_init(
-            (entry.entry_id, SUBENTRY_CONVERSATION),
-            context={"source": config_entries.SOURCE_USER},
-        )
-    )
     form = agent_form(hass, {**agent_data(), CONF_NAME: "Kitchen"})
     form["agent"].pop(CONF_LLM_HASS_API)
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
-    await hass.async_block_till_done()
-    subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Kitchen")
-    result = agents(await entry.start_subentry_reconfigure_flow(hass, subentry_id))
-    result = agents(await hass.config_entries.subentries.async_configure(result["flow_id"], form))
-    assert result["reason"] == "reconfigure_successful"
-    # An entry whose model is not loaded cannot take agents.
-    result = agents(
-        await hass.config_entries.subentries.async_init(
-            (server.entry_id, SUBENTRY_CONVERSATION),
-            context={"source": config_entries.SOURCE_USER},
-        )
+    await render_subentry_flows(
+        hass, agents, (entry, server), SUBENTRY_CONVERSATION, form, "Kitchen"
     )
-    assert result["reason"] == "entry_not_loaded"
-    agents.assert_every_step_seen()
 
 
 async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path: Path) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="Tiny",
-        data={CONF_MODEL_PATH: str(qwen35_model_path)},
-        unique_id=str(qwen35_model_path),
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    entry = await async_setup_model_entry(hass, qwen35_model_path, title="Tiny")
+    assert entry.state is ConfigEntryState.LOADED
     unloaded = MockConfigEntry(domain=DOMAIN, title="Unloaded", data={CONF_MODEL_PATH: "/x"})
     unloaded.add_to_hass(hass)
 
     tasks = Renderer(STRINGS["config_subentries"][SUBENTRY_AI_TASK], "ai task")
-    result = tasks(
-        await hass.config_entries.subentries.async_init(
-            (entry.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
-        )
-    )
     form = {**ai_task_data(), CONF_NAME: "Classifier"}
-    result = await hass.config_entries.subentries.async_configure(result["flow_id"], form)
-    await hass.async_block_till_done()
-    subentry_id = next(sid for sid, sub in entry.subentries.items() if sub.title == "Classifier")
-    result = tasks(await entry.start_subentry_reconfigure_flow(hass, subentry_id))
-    result = tasks(await hass.config_entries.subentries.async_configure(result["flow_id"], form))
-    assert result["reason"] == "reconfigure_successful"
-    result = tasks(
-        await hass.config_entries.subentries.async_init(
-            (unloaded.entry_id, SUBENTRY_AI_TASK), context={"source": config_entries.SOURCE_USER}
-        )
+    await render_subentry_flows(
+        hass, tasks, (entry, unloaded), SUBENTRY_AI_TASK, form, "Classifier"
     )
-    assert result["reason"] == "entry_not_loaded"
-    tasks.assert_every_step_seen()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
@@ -18,7 +19,7 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from .conftest import async_setup_agent
+from .conftest import async_setup_agent, async_setup_model_entry
 
 
 async def test_entry_loads_model_creates_agent_and_unload_frees_it(
@@ -40,32 +41,26 @@ async def test_entry_loads_model_creates_agent_and_unload_frees_it(
     assert local_engines(hass).registry.loaded == 0
 
 
-async def test_entry_with_missing_file_fails_with_reason(
-    hass: HomeAssistant, tmp_path: Path
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("gone.gguf", None, "gone.gguf"),
+        ("damaged.gguf", b"GGUF" + bytes(60), "could not be loaded"),
+    ],
+    ids=["missing file", "damaged model"],
+)
+async def test_entry_whose_model_cannot_load_fails_with_reason(
+    hass: HomeAssistant, tmp_path: Path, name: str, content: bytes | None, reason: str
 ) -> None:
-    entry = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(tmp_path / "gone.gguf")})
-    entry.add_to_hass(hass)
+    model_path = tmp_path / name
+    if content is not None:
+        model_path.write_bytes(content)
 
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-
-    assert entry.state is ConfigEntryState.SETUP_ERROR
-    assert entry.reason is not None
-    assert "gone.gguf" in entry.reason
-
-
-async def test_damaged_model_fails_with_reason(hass: HomeAssistant, tmp_path: Path) -> None:
-    damaged = tmp_path / "damaged.gguf"
-    damaged.write_bytes(b"GGUF" + bytes(60))
-    entry = MockConfigEntry(domain=DOMAIN, data={CONF_MODEL_PATH: str(damaged)})
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    entry = await async_setup_model_entry(hass, model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
-    assert "could not be loaded" in entry.reason
+    assert reason in entry.reason
 
 
 async def test_entries_of_the_first_format_get_their_backend_named(

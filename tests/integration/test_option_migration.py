@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
@@ -17,43 +19,36 @@ from custom_components.local_agent.const import (
 )
 from custom_components.local_agent.safety.migration import migrated_tool_exemptions
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
 
+from .conftest import async_setup_entry_with_subentries, subentry
 from .scripted_model import ScriptedWorker
 
+type OldEntry = Callable[..., Awaitable[MockConfigEntry]]
 
-async def setup_old_entry(
-    hass: HomeAssistant, worker: ScriptedWorker, **options: Any
-) -> MockConfigEntry:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        version=1,
-        minor_version=2,
-        data={CONF_MODEL_PATH: str(worker.info.path), CONF_BACKEND: "llama_cpp"},
-        subentries_data=[
-            ConfigSubentryData(
-                data={**agent_data(), **options},
-                subentry_type=SUBENTRY_CONVERSATION,
-                title="Old agent",
-                unique_id=None,
-            )
-        ],
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
+
+@pytest.fixture
+def old_entry(hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker) -> OldEntry:
+    """Set up a version 1.2 entry on the demo home with one agent of these options."""
+
+    async def setup(**options: Any) -> MockConfigEntry:
+        return await async_setup_entry_with_subentries(
+            hass,
+            subentry(SUBENTRY_CONVERSATION, "Old agent", {**agent_data(), **options}),
+            version=1,
+            minor_version=2,
+            data={CONF_MODEL_PATH: str(scripted_worker.info.path), CONF_BACKEND: "llama_cpp"},
+        )
+
+    return setup
 
 
 async def test_named_entities_are_stored_by_registry_id(
-    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, old_entry: OldEntry
 ) -> None:
-    entry = await setup_old_entry(
-        hass,
-        scripted_worker,
+    entry = await old_entry(
         **{
             CONF_SENSITIVE_ENTITIES: ["switch.ac", "switch.not_registered"],
             CONF_EXEMPT_ENTITIES: ["light.bed_light"],
@@ -71,12 +66,10 @@ async def test_named_entities_are_stored_by_registry_id(
 
 
 async def test_bare_tool_exemptions_get_their_api_or_are_dropped_with_an_issue(
-    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, old_entry: OldEntry
 ) -> None:
-    one = await setup_old_entry(
-        hass,
-        scripted_worker,
-        **{CONF_LLM_HASS_API: ["assist"], CONF_EXEMPT_TOOLS: ["script__goodnight"]},
+    one = await old_entry(
+        **{CONF_LLM_HASS_API: ["assist"], CONF_EXEMPT_TOOLS: ["script__goodnight"]}
     )
     assert next(iter(one.subentries.values())).data[CONF_EXEMPT_TOOLS] == [
         "assist/script__goodnight"
@@ -95,12 +88,10 @@ def test_tool_exemptions_of_several_apis() -> None:
 
 
 async def test_a_dropped_exemption_is_a_repair_issue(
-    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, old_entry: OldEntry
 ) -> None:
-    entry = await setup_old_entry(
-        hass,
-        scripted_worker,
-        **{CONF_LLM_HASS_API: ["assist", "other_api"], CONF_EXEMPT_TOOLS: ["run_anything"]},
+    entry = await old_entry(
+        **{CONF_LLM_HASS_API: ["assist", "other_api"], CONF_EXEMPT_TOOLS: ["run_anything"]}
     )
     subentry = next(iter(entry.subentries.values()))
     assert subentry.data[CONF_EXEMPT_TOOLS] == []

@@ -11,6 +11,7 @@ import pytest
 
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.turn import home_context
+from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -99,15 +100,23 @@ async def test_state_back_to_its_listed_value_is_listed_again(
     )
 
 
+async def turn_off_the_kitchen_light(
+    agent: Agent, worker: ScriptedWorker, next_answer: str
+) -> conversation.ConversationResult:
+    """The model turns the kitchen light off with our tool and says so; next_answer is what it
+    answers in the turn after."""
+    worker.will_write(
+        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
+        answer("Off."),
+        answer(next_answer),
+    )
+    return await agent.ask("turn off the kitchen light")
+
+
 async def test_an_entity_a_tool_acted_on_is_listed_in_the_next_turn(
     hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    scripted_worker.will_write(
-        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
-        answer("Off."),
-        answer("It is on."),
-    )
-    first = await phrasing_agent.ask("turn off the kitchen light")
+    first = await turn_off_the_kitchen_light(phrasing_agent, scripted_worker, "It is on.")
     await hass.services.async_call(
         "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
@@ -123,12 +132,7 @@ async def test_an_entity_a_tool_acted_on_is_listed_in_the_next_turn(
 async def test_an_entity_a_tool_acted_on_is_not_repeated_while_its_result_holds(
     hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    scripted_worker.will_write(
-        answer(call("light", action="turn_off", entity_id="light.kitchen_lights")),
-        answer("Off."),
-        answer("It is off."),
-    )
-    first = await phrasing_agent.ask("turn off the kitchen light")
+    first = await turn_off_the_kitchen_light(phrasing_agent, scripted_worker, "It is off.")
     await phrasing_agent.ask("is it off?", conversation_id=first.conversation_id)
 
     third = scripted_worker.requests[2]

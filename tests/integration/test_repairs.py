@@ -53,6 +53,23 @@ def issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
 
 
+async def choose_a_file(
+    hass: HomeAssistant,
+    repairs: Any,
+    result: Any,
+    refused: tuple[Path, str],
+    model_path: Path,
+) -> None:
+    """In the repair's file form: a path refused with its error (the form stays), then the
+    model's path, which ends the repair."""
+    path, error = refused
+    result = await repairs.async_configure(result["flow_id"], {CONF_MODEL_PATH: str(path)})
+    assert result["errors"] == {CONF_MODEL_PATH: error}
+    result = await repairs.async_configure(result["flow_id"], {CONF_MODEL_PATH: str(model_path)})
+    await hass.async_block_till_done()
+    assert result["type"] == "create_entry"
+
+
 async def test_removed_file_is_an_issue_fixed_by_choosing_another_file(
     hass: HomeAssistant, repairs: Any, qwen35_model_path: Path, tmp_path: Path
 ) -> None:
@@ -74,16 +91,10 @@ async def test_removed_file_is_an_issue_fixed_by_choosing_another_file(
 
     result = await repairs.async_init(DOMAIN, context={"issue_id": problem.issue_id})
     assert result["step_id"] == "local_file"  # not from the Hub: no re-download offered
-    result = await repairs.async_configure(
-        result["flow_id"], {CONF_MODEL_PATH: str(tmp_path / "nothing.gguf")}
+    await choose_a_file(
+        hass, repairs, result, (tmp_path / "nothing.gguf", "model_not_found"), qwen35_model_path
     )
-    assert result["errors"] == {CONF_MODEL_PATH: "model_not_found"}
-    result = await repairs.async_configure(
-        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
-    )
-    await hass.async_block_till_done()
 
-    assert result["type"] == "create_entry"
     assert entry.state is ConfigEntryState.LOADED
     assert entry.data[CONF_MODEL_PATH] == str(qwen35_model_path)
     assert issue(hass, entry) is None
@@ -155,11 +166,5 @@ async def test_a_truncated_file_shows_llama_cpps_reason_in_its_repair(
     # A file another entry uses: the form stays, to correct the path.
     taken = tmp_path / "taken.gguf"
     await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, taken)
-    result = await repairs.async_configure(result["flow_id"], {CONF_MODEL_PATH: str(taken)})
-    assert result["errors"] == {CONF_MODEL_PATH: "already_configured"}
-    result = await repairs.async_configure(
-        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
-    )
-    await hass.async_block_till_done()
-    assert result["type"] == "create_entry"
+    await choose_a_file(hass, repairs, result, (taken, "already_configured"), qwen35_model_path)
     assert entry.state is ConfigEntryState.LOADED

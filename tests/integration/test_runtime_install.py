@@ -12,6 +12,7 @@ from typing import Any
 from unittest.mock import MagicMock, patch
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
 from custom_components.local_agent.const import DOMAIN
@@ -179,15 +180,24 @@ async def repair(hass: HomeAssistant) -> dict[str, Any]:
     return {"confirm": confirm, "result": result}
 
 
-async def test_the_repair_installs_the_published_wheel_and_reloads(
+@pytest.fixture
+async def entry_without_runtime(
     hass: HomeAssistant,
     qwen35_model_path: Path,
     installer: MagicMock,
     published: AiohttpClientMocker,
-) -> None:
+) -> MockConfigEntry:
+    """The model entry, set up while llama_cpp is missing: it failed; the published wheel
+    installs."""
     entry = await async_setup_model_entry(hass, qwen35_model_path)
     assert entry.state is ConfigEntryState.SETUP_ERROR
+    return entry
 
+
+async def test_the_repair_installs_the_published_wheel_and_reloads(
+    hass: HomeAssistant, installer: MagicMock, entry_without_runtime: MockConfigEntry
+) -> None:
+    entry = entry_without_runtime
     done = await repair(hass)
 
     assert done["confirm"]["description_placeholders"] == {
@@ -319,13 +329,10 @@ async def test_no_offer_when_the_runtime_is_installed(hass: HomeAssistant) -> No
 
 
 async def test_the_offer_comes_back_when_an_update_removed_the_runtime(
-    hass: HomeAssistant,
-    qwen35_model_path: Path,
-    installer: MagicMock,
-    published: AiohttpClientMocker,
+    hass: HomeAssistant, entry_without_runtime: MockConfigEntry
 ) -> None:
     """A new container image has no llama_cpp: the entry fails, the repair and offer return."""
-    entry = await async_setup_model_entry(hass, qwen35_model_path)
+    entry = entry_without_runtime
     await repair(hass)
     assert entry.state is ConfigEntryState.LOADED
 

@@ -9,6 +9,7 @@ code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import os
 from pathlib import Path
 import signal
@@ -84,34 +85,62 @@ def assert_only_entry_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
     assert failures == [ConfigEntryError]
 
 
-def write_crashing_probe(directory: Path) -> Path:
+def crashing_probe(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child runs a probe that dies of SIGILL, as on a CPU without the build's instructions."""
     script = directory / "crashing_probe.py"
     script.write_text(CRASHING_PROBE)
-    return script
+    monkeypatch.setattr(safe_load, "PROBE_SCRIPT", script)
 
 
+def crash_on_batches(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A runtime that loads a model and evaluates one token but dies on a prompt batch: a check
+    that evaluates a single token passes it, and the first real prompt would kill Home
+    Assistant; the check must run a batch as large as the engine's."""
+    hook = directory / "crash_on_batches"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(CRASH_ON_BATCHES)
+    # The child inherits this process's import path (safe_load._child_env).
+    monkeypatch.syspath_prepend(str(hook))
+
+
+@pytest.mark.parametrize(
+    ("crash", "reason", "detail"),
+    [
+        (crashing_probe, "SIGILL", "Illegal instruction"),
+        (crash_on_batches, "SIGSEGV", "ggml_backend_amx_mul_mat: batch of 512 tokens"),
+    ],
+    ids=["crash on load", "crash on batches only"],
+)
 async def test_crash_in_the_child_becomes_a_repair_issue(
     hass: HomeAssistant,
     qwen35_model_path: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
+    crash: Callable[[Path, pytest.MonkeyPatch], None],
+    reason: str,
+    detail: str,
 ) -> None:
-    script = await hass.async_add_executor_job(write_crashing_probe, tmp_path)
-    monkeypatch.setattr(safe_load, "PROBE_SCRIPT", script)
+    await hass.async_add_executor_job(crash, tmp_path, monkeypatch)
 
     entry = await async_setup_model_entry(hass, qwen35_model_path)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None
-    assert "SIGILL" in entry.reason
-    crash = issue(hass, crash_issue_id(entry.entry_id))
-    assert crash is not None
-    assert crash.translation_key == "model_crashed"
-    assert crash.translation_placeholders is not None
-    assert crash.translation_placeholders["reason"] == "SIGILL"
-    assert "Illegal instruction" in crash.translation_placeholders["detail"]
+    assert reason in entry.reason
+    crashed = issue(hass, crash_issue_id(entry.entry_id))
+    assert crashed is not None
+    assert crashed.translation_key == "model_crashed"
+    assert crashed.translation_placeholders is not None
+    assert crashed.translation_placeholders["reason"] == reason
+    assert detail in crashed.translation_placeholders["detail"]
     assert_only_entry_errors_logged(caplog)
+    # Home Assistant is unharmed and the model loads once the runtime is fixed.
+    monkeypatch.undo()
+    safe_load._PROVEN.clear()
+    assert await hass.config_entries.async_reload(entry.entry_id)
+    assert entry.state is ConfigEntryState.LOADED
+    assert issue(hass, crash_issue_id(entry.entry_id)) is None
 
 
 async def test_successful_check_is_remembered_across_restarts(
@@ -196,47 +225,6 @@ def test_probe_runs_without_the_package_on_the_path(
     result = classify(done.returncode, done.stdout, done.stderr)
     assert result.outcome is ProbeOutcome.OK, result
     assert result.report["parameters"] > 0
-
-
-def write_crash_on_batches(directory: Path) -> Path:
-    hook = directory / "crash_on_batches"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(CRASH_ON_BATCHES)
-    return hook
-
-
-async def test_runtime_that_crashes_only_on_batches_becomes_a_repair_issue(
-    hass: HomeAssistant,
-    qwen35_model_path: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """A runtime that loads a model and evaluates one token but dies on a prompt batch.
-
-    A check that evaluates a single token passes it, and the first real prompt would kill Home
-    Assistant; the check must run a batch as large as the engine's.
-    """
-    hook = await hass.async_add_executor_job(write_crash_on_batches, tmp_path)
-    # The child inherits this process's import path (safe_load._child_env).
-    monkeypatch.syspath_prepend(str(hook))
-
-    entry = await async_setup_model_entry(hass, qwen35_model_path)
-
-    assert entry.state is ConfigEntryState.SETUP_ERROR
-    crash = issue(hass, crash_issue_id(entry.entry_id))
-    assert crash is not None
-    assert crash.translation_placeholders is not None
-    assert crash.translation_placeholders["reason"] == "SIGSEGV"
-    detail = crash.translation_placeholders["detail"]
-    assert "ggml_backend_amx_mul_mat: batch of 512 tokens" in detail
-    assert_only_entry_errors_logged(caplog)
-    # Home Assistant is unharmed and the model loads once the runtime is fixed.
-    monkeypatch.undo()
-    safe_load._PROVEN.clear()
-    assert await hass.config_entries.async_reload(entry.entry_id)
-    assert entry.state is ConfigEntryState.LOADED
-    assert issue(hass, crash_issue_id(entry.entry_id)) is None
 
 
 async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_path: Path) -> None:

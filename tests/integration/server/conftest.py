@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -15,6 +15,7 @@ from custom_components.local_agent.const import (
     CONF_SERVER_MODE,
     CONF_SERVER_MODEL,
     CONF_SERVER_URL,
+    SUBENTRY_CONVERSATION,
 )
 from custom_components.local_agent.engine.server.settings import (
     DEFAULT_READ_TIMEOUT,
@@ -112,17 +113,36 @@ async def async_setup_server_agent(
     api_key: str | None = None,
     max_concurrent: int = 2,
     grammar: bool = True,
+    subentry_type: str = SUBENTRY_CONVERSATION,
     **agent_options: Any,
 ) -> Agent:
-    """Create a server entry with one agent subentry and set it up."""
+    """Create a server entry with one agent subentry (or an AI task: subentry_type) and set it
+    up."""
     return await async_setup_entry_with_agent(
         hass,
         agent_options,
+        subentry_type=subentry_type,
         title=model,
         data=server_entry_data(url, model, mode, api_key),
         options={CONF_MAX_CONCURRENT: max_concurrent, CONF_SERVER_GRAMMAR: grammar},
         unique_id=f"{url}#{model}",
     )
+
+
+class ServedModel(Protocol):
+    """A running server process and the model it serves (testing/llama_server.py and
+    testing/real_llama_server.py)."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def model_id(self) -> str: ...
+
+
+async def async_setup_agent_on(hass: HomeAssistant, server: ServedModel, **setup: Any) -> Agent:
+    """async_setup_server_agent on a running server, for the model it serves."""
+    return await async_setup_server_agent(hass, server.base_url, server.model_id, **setup)
 
 
 def worker_of(agent: Agent) -> ServerWorker:

@@ -63,7 +63,7 @@ from testing.real_llama_server import (
 )
 from testing.steering import CallAfterReasoning, first_round_of_turn
 
-from .conftest import async_setup_server_agent, server_entry_data, worker_of
+from .conftest import async_setup_agent_on, server_entry_data, worker_of
 
 KEY = "real-llama-server-key"
 GREEDY = {CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 4}
@@ -319,9 +319,7 @@ async def test_completions_prompt_from_props_and_grammar_through_the_agent(
     continues under our GBNF, so whatever the model writes, each call it completes is
     well-formed and the agent runs it (or refuses a value precisely); a call cut off at
     max_tokens is refused, never run. The first call always has room to end by itself."""
-    agent = await async_setup_server_agent(
-        hass, qwen.base_url, qwen.model_id, api_key=KEY, **GREEDY
-    )
+    agent = await async_setup_agent_on(hass, qwen, api_key=KEY, **GREEDY)
     props = await get_json(hass, qwen, "/props")
     data = agent.entry.runtime_data
     assert data.worker.chat_template.source == "server"
@@ -361,13 +359,8 @@ async def test_a_call_that_breaks_the_grammar_is_impossible(
     sent to llama-server each complete call is a well-formed call of an offered tool with its
     own parameters (a value may still be refused: the grammar does not know ranges), and the
     first always has room to end by itself; without it the random model writes no valid call."""
-    agent = await async_setup_server_agent(
-        hass,
-        qwen.base_url,
-        qwen.model_id,
-        api_key=KEY,
-        grammar=grammar,
-        **{**GREEDY, CONF_THINKING: False},
+    agent = await async_setup_agent_on(
+        hass, qwen, api_key=KEY, grammar=grammar, **{**GREEDY, CONF_THINKING: False}
     )
     await agent.ask("turn on the bed light")
     request = recorder.requests[0]
@@ -403,10 +396,9 @@ async def test_chat_mode_renders_tools_and_calls_in_the_history(
     grammar lets it write text first, so this test gives it a call in the history. It writes
     valid UTF-8 only, which the chat endpoint needs.)"""
     shape_answers(monkeypatch, endless=False, utf8=True)
-    agent = await async_setup_server_agent(
+    agent = await async_setup_agent_on(
         hass,
-        qwen.base_url,
-        qwen.model_id,
+        qwen,
         mode=ServerMode.CHAT,
         api_key=KEY,
         **{**GREEDY, CONF_THINKING: False, CONF_MAX_TOKENS: 24},
@@ -440,10 +432,9 @@ async def test_chat_mode_honours_enable_thinking(
     (The model writes 16 tokens and no think tags, whatever it would pick.)"""
     outputs = {}
     for thinking in (True, False):
-        agent = await async_setup_server_agent(
+        agent = await async_setup_agent_on(
             hass,
-            qwen.base_url,
-            qwen.model_id,
+            qwen,
             mode=ServerMode.CHAT,
             api_key=KEY,
             **{CONF_TEMPERATURE: 0.0, CONF_THINKING: thinking, CONF_MAX_TOKENS: 16},
@@ -471,10 +462,9 @@ async def test_gemma_answer_streams_in_chat_mode(
     server is still writing, not all at the end. (It writes all 32 tokens: a CPU on which it
     would end sooner changes nothing.)"""
     expose_only(hass, BED_LIGHT)
-    agent = await async_setup_server_agent(
+    agent = await async_setup_agent_on(
         hass,
-        gemma.base_url,
-        gemma.model_id,
+        gemma,
         mode=ServerMode.CHAT,
         # No tools: a shorter prompt (Gemma evaluates ~230 tokens/s on 2 idle cores).
         **{CONF_TEMPERATURE: 0.0, CONF_THINKING: False, CONF_MAX_TOKENS: 32},
@@ -511,10 +501,9 @@ async def test_four_conversations_on_two_slots(
 ) -> None:
     """Four at once, two on the server at a time: each gets its own answer, none mixed up.
     (Each answer is 40 tokens of text, whatever they are: none ends early or calls a tool.)"""
-    agent = await async_setup_server_agent(
+    agent = await async_setup_agent_on(
         hass,
-        qwen.base_url,
-        qwen.model_id,
+        qwen,
         api_key=KEY,
         max_concurrent=2,
         **{CONF_TEMPERATURE: 0.0, CONF_THINKING: False, CONF_MAX_TOKENS: 40},
@@ -557,10 +546,9 @@ async def test_four_conversations_on_two_slots(
 async def test_cancelling_the_turn_stops_the_servers_generation(
     hass: HomeAssistant, demo_home: None, qwen: RealLlamaServer, endless: None
 ) -> None:
-    agent = await async_setup_server_agent(
+    agent = await async_setup_agent_on(
         hass,
-        qwen.base_url,
-        qwen.model_id,
+        qwen,
         api_key=KEY,
         **{CONF_TEMPERATURE: 1.0, CONF_THINKING: False, CONF_MAX_TOKENS: 6000},
     )
@@ -593,11 +581,8 @@ async def test_server_killed_mid_answer_runs_nothing_and_says_so(
     endless: None,
 ) -> None:
     server = await hass.async_add_executor_job(disposable)
-    agent = await async_setup_server_agent(
-        hass,
-        server.base_url,
-        server.model_id,
-        **{CONF_TEMPERATURE: 1.0, CONF_THINKING: False, CONF_MAX_TOKENS: 6000},
+    agent = await async_setup_agent_on(
+        hass, server, **{CONF_TEMPERATURE: 1.0, CONF_THINKING: False, CONF_MAX_TOKENS: 6000}
     )
     recorder.on_first_event = server.kill
     states = without_conversation(hass)
@@ -653,7 +638,7 @@ async def test_context_overflow_is_spoken_as_such(
     mode: ServerMode,
 ) -> None:
     server = await hass.async_add_executor_job(lambda: disposable(n_ctx=512))
-    agent = await async_setup_server_agent(hass, server.base_url, server.model_id, mode=mode)
+    agent = await async_setup_agent_on(hass, server, mode=mode)
 
     result = await agent.ask("turn on the bed light")
 

@@ -38,7 +38,13 @@ from testing.fake_openai import DROP, FakeOpenAI, text_chunk
 from testing.llama_server import LlamaServer
 from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning, first_round_of_turn
 
-from .conftest import API_KEY, LlamaServers, async_setup_server_agent, worker_of
+from .conftest import (
+    API_KEY,
+    LlamaServers,
+    async_setup_agent_on,
+    async_setup_server_agent,
+    worker_of,
+)
 
 GREEDY = {CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 4}
 BED_LIGHT = "light.bed_light"
@@ -89,9 +95,7 @@ async def test_call_is_parsed_validated_and_executed_through_the_server(
     llama_server: LlamaServer,
     forced: list[GenerationRequest],
 ) -> None:
-    agent = await async_setup_server_agent(
-        hass, llama_server.base_url, llama_server.model_id, api_key=API_KEY, **GREEDY
-    )
+    agent = await async_setup_agent_on(hass, llama_server, api_key=API_KEY, **GREEDY)
 
     result = await agent.ask("turn on the bed light")
 
@@ -143,9 +147,7 @@ async def test_sensitive_call_from_the_server_waits_for_confirmation(
     monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning())
     audit: list[dict[str, Any]] = []
     hass.bus.async_listen(EVENT_ACTION, callback(lambda event: audit.append(dict(event.data))))
-    agent = await async_setup_server_agent(
-        hass, llama_server.base_url, llama_server.model_id, api_key=API_KEY, **GREEDY
-    )
+    agent = await async_setup_agent_on(hass, llama_server, api_key=API_KEY, **GREEDY)
     locks = ("lock.front_door", "lock.openable_lock")
     before = {entity_id: hass.states.get(entity_id).state for entity_id in locks}  # type: ignore[union-attr]
 
@@ -201,9 +203,7 @@ async def test_server_killed_between_rounds_gives_a_clear_answer(
     # model phrases every answer, so the turn goes on to a second round after a plain action.
     async_expose_entity(hass, "conversation", "lock.front_door", False)
     options = {**GREEDY, CONF_MODEL_PHRASES_ANSWERS: True}
-    agent = await async_setup_server_agent(
-        hass, server.base_url, server.model_id, max_concurrent=1, **options
-    )
+    agent = await async_setup_agent_on(hass, server, max_concurrent=1, **options)
     execute = agent_module.ConversationAgent._async_run_calls
 
     async def run_calls_then_crash(self: Any, *args: Any) -> None:
@@ -226,10 +226,9 @@ async def test_server_killed_between_rounds_gives_a_clear_answer(
 async def test_conversations_run_concurrently_up_to_the_limit(
     hass: HomeAssistant, demo_home: None, llama_server: LlamaServer
 ) -> None:
-    agent = await async_setup_server_agent(
+    agent = await async_setup_agent_on(
         hass,
-        llama_server.base_url,
-        llama_server.model_id,
+        llama_server,
         api_key=API_KEY,
         max_concurrent=2,
         **{**GREEDY, CONF_MAX_TOKENS: 32, CONF_THINKING: False},

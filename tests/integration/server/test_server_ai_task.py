@@ -6,29 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import (
-    CONF_MAX_CONCURRENT,
     CONF_MAX_TOKENS,
-    CONF_SERVER_GRAMMAR,
     CONF_TEMPERATURE,
     CONF_THINKING,
     CONF_THINKING_BUDGET,
-    DOMAIN,
     SUBENTRY_AI_TASK,
 )
 from custom_components.local_agent.engine.server.settings import ServerMode
-from custom_components.local_agent.turn.defaults import ai_task_data
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import entity_registry as er
 from testing.any_tokens import longest_structure_tokens
 from testing.fake_openai import FakeOpenAI, chat_chunk, text_chunk
 from testing.llama_server import LlamaServer
+from tests.integration.conftest import (
+    generate_data,
+)
 
-from .conftest import API_KEY, server_entry_data
+from .conftest import API_KEY, async_setup_server_agent
 
 STRUCTURE: dict[str, Any] = {
     "urgent": {"selector": {"boolean": {}}, "required": True},
@@ -37,51 +33,16 @@ STRUCTURE: dict[str, Any] = {
 }
 
 
-async def setup_task(
-    hass: HomeAssistant,
-    url: str,
-    model: str,
-    *,
-    mode: ServerMode = ServerMode.COMPLETIONS,
-    api_key: str | None = None,
-    grammar: bool = True,
-    **options: Any,
-) -> str:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title=model,
-        data=server_entry_data(url, model, mode, api_key),
-        options={CONF_MAX_CONCURRENT: 1, CONF_SERVER_GRAMMAR: grammar},
-        unique_id=f"{url}#{model}",
-        subentries_data=[
-            ConfigSubentryData(
-                data={**ai_task_data(), **options},
-                subentry_type=SUBENTRY_AI_TASK,
-                title="Task",
-                unique_id=None,
-            )
-        ],
+async def setup_task(hass: HomeAssistant, url: str, model: str, **setup: Any) -> str:
+    """A server entry with one AI task (one request at a time), set up: the task's entity."""
+    task = await async_setup_server_agent(
+        hass, url, model, max_concurrent=1, subentry_type=SUBENTRY_AI_TASK, **setup
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    entity_id = er.async_get(hass).async_get_entity_id(
-        "ai_task", DOMAIN, next(iter(entry.subentries))
-    )
-    assert entity_id is not None
-    return entity_id
+    return task.entity_id
 
 
 async def generate(hass: HomeAssistant, entity_id: str, **fields: Any) -> Any:
-    response = await hass.services.async_call(
-        "ai_task",
-        "generate_data",
-        {"task_name": "test", "entity_id": entity_id, **fields},
-        blocking=True,
-        return_response=True,
-    )
-    assert response is not None
-    return response["data"]
+    return (await generate_data(hass, entity_id, **fields))["data"]
 
 
 @pytest.mark.parametrize("thinking", [False, True])
@@ -107,42 +68,41 @@ async def test_llama_server_writes_the_structure_under_our_grammar(
         assert data["kind"] in ("alarm", "info")
 
 
+@pytest.mark.parametrize(
+    ("reasoning", "room", "prompt_end"),
+    [
+        # The reasoning ends with </think> split across chunks; what follows it is dropped.
+        (
+            [text_chunk("Smoke means fire.</thi"), text_chunk("nk>\n\n{"), text_chunk("ignored")],
+            "kitchen",
+            "Smoke means fire.</think>",
+        ),
+        # End of text before </think>: the reasoning is closed and the answer still owed.
+        ([text_chunk("Smoke means", finish="stop")], "hall", "Smoke means\n</think>\n\n"),
+    ],
+    ids=["reasoning closed", "model ended inside its reasoning"],
+)
 async def test_completions_reasoning_is_free_then_the_grammar_applies(
-    hass: HomeAssistant, fake_server: FakeOpenAI
+    hass: HomeAssistant,
+    fake_server: FakeOpenAI,
+    reasoning: list[dict[str, Any]],
+    room: str,
+    prompt_end: str,
 ) -> None:
     fake_server.will_stream(
-        [text_chunk("Smoke means fire.</thi"), text_chunk("nk>\n\n{"), text_chunk("ignored")],
-        [text_chunk('{"urgent": true, "room": "kitchen", "kind": "alarm"}', finish="stop")],
+        reasoning,
+        [text_chunk(f'{{"urgent": true, "room": "{room}", "kind": "alarm"}}', finish="stop")],
     )
     entity_id = await setup_task(hass, fake_server.url, "fake-model", thinking=True)
 
     data = await generate(hass, entity_id, instructions="Smoke!", structure=STRUCTURE)
 
-    assert data == {"urgent": True, "room": "kitchen", "kind": "alarm"}
+    assert data == {"urgent": True, "room": room, "kind": "alarm"}
     first, second = fake_server.requests
     assert "grammar" not in first
-    assert second["prompt"].endswith("Smoke means fire.</think>")
+    assert second["prompt"].endswith(prompt_end)
     assert second["grammar"].startswith("root ::= ")
     assert '"\\"urgent\\"" ":" " "? boolean' in second["grammar"]
-
-
-async def test_a_model_ending_inside_its_reasoning_still_owes_the_structure(
-    hass: HomeAssistant, fake_server: FakeOpenAI
-) -> None:
-    """End of text before </think>: the reasoning is closed and the answer follows."""
-    fake_server.will_stream(
-        [text_chunk("Smoke means", finish="stop")],
-        [text_chunk('{"urgent": true, "room": "hall", "kind": "alarm"}', finish="stop")],
-    )
-    entity_id = await setup_task(hass, fake_server.url, "fake-model", thinking=True)
-
-    data = await generate(hass, entity_id, instructions="Smoke!", structure=STRUCTURE)
-
-    assert data == {"urgent": True, "room": "hall", "kind": "alarm"}
-    first, second = fake_server.requests
-    assert "grammar" not in first
-    assert second["prompt"].endswith("Smoke means\n</think>\n\n")
-    assert second["grammar"].startswith("root ::= ")
 
 
 async def test_a_server_without_grammar_returning_other_types_is_refused(

@@ -25,7 +25,7 @@ from testing.any_tokens import longest_call_tokens, longest_text_bytes
 from testing.fake_openai import FakeOpenAI, chat_chunk, tool_call_delta
 from testing.llama_server import LlamaServer
 
-from .conftest import API_KEY, async_setup_server_agent, worker_of
+from .conftest import API_KEY, async_setup_agent_on, async_setup_server_agent, worker_of
 
 BED_LIGHT = "light.bed_light"
 
@@ -144,10 +144,9 @@ async def test_llama_cpp_python_server_returns_xml_calls_in_the_content(
 
     monkeypatch.setattr(server_chat, "chat_body", with_grammar)
     monkeypatch.setattr(agent_module, "GenerationRequest", short)
-    agent = await async_setup_server_agent(
+    agent = await async_setup_agent_on(
         hass,
-        llama_server.base_url,
-        llama_server.model_id,
+        llama_server,
         mode=ServerMode.CHAT,
         api_key=API_KEY,
         # The call's result goes back to the model, in a second round.
