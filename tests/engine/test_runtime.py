@@ -35,6 +35,7 @@ from custom_components.local_agent.engine.errors import (
 from custom_components.local_agent.engine.generation import reasoning_ended
 from custom_components.local_agent.engine.local import sampling
 from custom_components.local_agent.engine.local.llama import (
+    STEERING_LOOKAHEAD,
     GenerationOutput,
     GenerationRequest,
     LoadedModel,
@@ -53,7 +54,7 @@ from custom_components.local_agent.engine.tool_calls import (
 from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
 from testing.any_tokens import longest_answer_tokens, longest_call_tokens
 from testing.model_files import llama_threads
-from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning
+from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning, ScriptedAnswers
 
 from .runtime_support import (
     DYNAMIC_SYSTEM,
@@ -509,6 +510,24 @@ def test_forced_call_text_is_evaluated_in_batches(open_runtime: OpenRuntime) -> 
     # A forced stretch goes into the batch of the token written before it: one evaluation for
     # the budget's "</think>" and at most one for each token the model chose.
     assert len(evaluations) <= stats.generated_tokens + 1
+
+
+def test_a_scripted_answer_longer_than_the_steering_lookahead_is_written_exactly(
+    open_runtime: OpenRuntime,
+) -> None:
+    """A Steering's text is tokenized only as far as its next token needs, and written whole."""
+    runtime = open_runtime()
+    words = " ".join(f"step{i}" for i in range(60))
+    script = f"{words}\n</think>\n\nDone: {words}."
+    assert len(script) > 2 * STEERING_LOOKAHEAD
+    runtime.steering = ScriptedAnswers(lambda _request: script)
+    output = runtime.generate(
+        make_request(
+            prompt_parts("hello"), starts_in_reasoning=True, thinking_budget=None, max_tokens=1500
+        )
+    )
+    assert output.text == script
+    assert output.stats.finish_reason == "stop"
 
 
 def test_grammar_walks_the_vocabulary_only_when_it_refuses_the_models_pick(

@@ -76,6 +76,10 @@ BACKGROUND_BATCH = 16
 # warming takes longer batches; another request waits for at most one of them.
 WARM_BATCH = 128
 
+# Characters of a Steering's text tokenized for its next token: its first token depends only
+# on the first pre-tokenizer piece, and a scripted answer is hundreds of tokens long.
+STEERING_LOOKAHEAD = 256
+
 
 _NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
 _NATIVE_LEVELS = {1: logging.DEBUG, 2: logging.DEBUG, 3: logging.WARNING, 4: logging.ERROR}
@@ -910,7 +914,7 @@ class _Turn:
             text = steering.next_text(progress)
             if text == "":
                 return None
-            if text is not None and (tokens := model.tokenize(text, add_bos=False)):
+            if text and (tokens := model.tokenize(text[:STEERING_LOOKAHEAD], add_bos=False)):
                 if self._sampler.take(tokens[0], grammar_wanted=self._grammar_engaged):
                     return tokens[0]
                 _LOGGER.debug("The grammar refused the steered text %r", text[:40])
