@@ -6,7 +6,7 @@ Nothing here needs llama-cpp-python (or numpy), so a model on a server runs with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -102,15 +102,9 @@ class GenerationCounts:
     generation_seconds: float = 0.0
 
     def add_counts(self, other: GenerationCounts) -> None:
-        """Add another's counts to these."""
-        self.prompt_tokens += other.prompt_tokens
-        self.cached_tokens += other.cached_tokens
-        self.generated_tokens += other.generated_tokens
-        self.reasoning_tokens += other.reasoning_tokens
-        self.call_sampled_tokens += other.call_sampled_tokens
-        self.call_forced_tokens += other.call_forced_tokens
-        self.prompt_seconds += other.prompt_seconds
-        self.generation_seconds += other.generation_seconds
+        """Add another's counts to these (every field of GenerationCounts, none forgotten)."""
+        for count in fields(GenerationCounts):
+            setattr(self, count.name, getattr(self, count.name) + getattr(other, count.name))
 
 
 @dataclass(slots=True)
