@@ -10,7 +10,6 @@ code.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 import os
 from pathlib import Path
 import signal
@@ -26,7 +25,6 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
     DOMAIN,
 )
-from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.models import runtime_package as llama_package, safe_load
 from custom_components.local_agent.models.safe_load import ProbeOutcome, classify
@@ -229,46 +227,9 @@ def test_probe_runs_without_the_package_on_the_path(
     assert result.report["parameters"] > 0
 
 
-KEYS = "--key-cache=q8_0"
-
-
-@pytest.mark.parametrize(
-    ("model", "arguments", "key_cache"),
-    [
-        ("gemma", [KEYS, "--flash-attention=off"], "q8_0"),
-        ("gemma", [KEYS, "--flash-attention=on"], "f16"),  # 8-bit keys measured without it only
-        ("gemma", ["--key-cache=f16", "--flash-attention=off"], "f16"),
-        ("qwen35", [KEYS, "--flash-attention=off"], "f16"),  # 16-value keys: half a Q8_0 block
-    ],
-)
-def test_the_child_quantizes_keys_where_the_engine_does(
-    request: pytest.FixtureRequest, model: str, arguments: list[str], key_cache: str
-) -> None:
-    """The probe creates the context the engine will: the same key type for the same model."""
-    path: Path = request.getfixturevalue(f"{model}_model_path")
-    settings = EngineSettings(
-        quantized_key_cache=KEYS in arguments, flash_attention="--flash-attention=on" in arguments
-    )
-    done = subprocess.run(
-        safe_load.probe_command(path, ["--n-ctx=512", "--n-batch=64", *arguments]),
-        env=dict(os.environ),
-        capture_output=True,
-        check=False,
-        timeout=120,
-    )
-    result = classify(done.returncode, done.stdout, done.stderr)
-    assert result.outcome is ProbeOutcome.OK, result
-    assert result.report["key_cache"] == key_cache
-    loaded = LoadedModel(path, replace(settings, n_ctx=512, n_batch=64))
-    try:
-        assert loaded.info.key_cache == key_cache
-    finally:
-        loaded.close()
-
-
 async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_path: Path) -> None:
-    """Context, batch, threads, flash attention and key cache of the entry reach the child; a
-    change of settings is checked again."""
+    """Context, batch, threads and flash attention of the entry reach the child; a change of
+    settings is checked again."""
     options = {CONF_CONTEXT_SIZE: 1024, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "off"}
     runs: list[safe_load.ProbeResult] = []
     commands: list[list[str]] = []
@@ -290,8 +251,8 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
         assert entry.state is ConfigEntryState.LOADED
 
     assert commands == [
-        ["--n-ctx=1024", "--n-batch=512", "--threads=1", "--flash-attention=off", KEYS],
-        ["--n-ctx=1024", "--n-batch=512", "--threads=2", "--flash-attention=off", KEYS],
+        ["--n-ctx=1024", "--n-batch=512", "--threads=1", "--flash-attention=off"],
+        ["--n-ctx=1024", "--n-batch=512", "--threads=2", "--flash-attention=off"],
     ]
     report = runs[0].report
     assert (report["n_ctx"], report["batch_tokens"]) == (1024, EngineSettings().n_batch)
@@ -305,6 +266,5 @@ def test_probe_arguments_default_to_one_thread_per_physical_core() -> None:
         "--n-batch=256",
         "--threads=3",
         "--flash-attention=on",
-        "--key-cache=q8_0",
         "--no-mmap",
     ]

@@ -214,5 +214,3 @@ class ModelInfo:
     n_vocab: int
     chat_template: str | None
     metadata: dict[str, str]
-    # The attention cache's key type ("q8_0", "f16"); None where a server keeps the cache.
-    key_cache: str | None = None

@@ -26,9 +26,6 @@ class EngineSettings:
     n_threads: int | None = None
     n_batch: int = 512
     flash_attention: bool | None = None
-    # Keys of the attention cache as 8-bit blocks (without flash attention, where each head's
-    # key is whole blocks): at a 20k-token depth a 5-token batch took 120 instead of 161 ms.
-    quantized_key_cache: bool = True
     use_mmap: bool = True
     # Bytes of saved prefix states (recurrent parts only), least recently used dropped first.
     # BotPsy-0.8B's recurrent state is about 19 MiB whatever the prompt length.

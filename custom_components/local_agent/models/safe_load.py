@@ -101,7 +101,6 @@ def probe_arguments(settings: EngineSettings, threads: int) -> list[str]:
         f"--n-batch={settings.n_batch}",
         f"--threads={threads}",
         f"--flash-attention={flash}",
-        f"--key-cache={'q8_0' if settings.quantized_key_cache else 'f16'}",
     ]
     if not settings.use_mmap:
         arguments.append("--no-mmap")

@@ -3,8 +3,7 @@
 The context's memory is the attention cache: per token, for each layer with attention, a key
 and a value per KV head (16-bit). Qwen3.5 has attention only in every 4th layer (the others
 are Gated DeltaNet, whose recurrent state does not grow with the context), so BotPsy-0.8B
-needs 12 KiB per token with 16-bit keys: a 32k-token context costs about 400 MB. Keys are
-kept as 8-bit blocks where the engine can (`quantized_keys`): 9 KiB per token.
+needs 12 KiB per token: a 32k-token context costs about 400 MB.
 """
 
 from __future__ import annotations
@@ -21,9 +20,6 @@ KEEP_FREE_BYTES: Final = 512 * 2**20
 # When the model file does not say enough: the README's rule of thumb.
 FALLBACK_BYTES_PER_TOKEN: Final = 32 * 2**10
 _F16_BYTES: Final = 2
-# llama.cpp's Q8_0: 32 values in a block of 34 bytes (32 signed bytes and a 16-bit scale).
-Q8_0_BLOCK_VALUES: Final = 32
-Q8_0_BLOCK_BYTES: Final = 34
 
 
 def _number(metadata: Mapping[str, str], key: str) -> int | None:
@@ -36,39 +32,20 @@ def _number(metadata: Mapping[str, str], key: str) -> int | None:
         return None
 
 
-def _key_and_value_lengths(metadata: Mapping[str, str]) -> tuple[int, int, int] | None:
-    """Attention layers, KV heads and (key, value) length per head; None when not said."""
+def kv_bytes_per_token(metadata: Mapping[str, str]) -> int:
+    """Bytes of attention cache per context token, from the model's GGUF metadata."""
     architecture = metadata.get("general.architecture", "")
     layers = _number(metadata, f"{architecture}.block_count")
     heads = _number(metadata, f"{architecture}.attention.head_count")
     kv_heads = _number(metadata, f"{architecture}.attention.head_count_kv") or heads
     embedding = _number(metadata, f"{architecture}.embedding_length")
     if not layers or not kv_heads or not heads or not embedding:
-        return None
+        return FALLBACK_BYTES_PER_TOKEN
     key_length = _number(metadata, f"{architecture}.attention.key_length") or embedding // heads
     value_length = _number(metadata, f"{architecture}.attention.value_length") or key_length
     interval = _number(metadata, f"{architecture}.full_attention_interval") or 1
     attention_layers = max(layers // interval, 1)
-    return attention_layers * kv_heads, key_length, value_length
-
-
-def keys_quantizable(metadata: Mapping[str, str]) -> bool:
-    """Whether each head's key is whole Q8_0 blocks (what 8-bit keys need, from the metadata)."""
-    lengths = _key_and_value_lengths(metadata)
-    return lengths is not None and lengths[1] > 0 and lengths[1] % Q8_0_BLOCK_VALUES == 0
-
-
-def kv_bytes_per_token(metadata: Mapping[str, str], *, quantized_keys: bool = False) -> int:
-    """Bytes of attention cache per context token, from the model's GGUF metadata."""
-    lengths = _key_and_value_lengths(metadata)
-    if lengths is None:
-        return FALLBACK_BYTES_PER_TOKEN
-    heads, key_length, value_length = lengths
-    if quantized_keys:
-        key_bytes = -(-key_length // Q8_0_BLOCK_VALUES) * Q8_0_BLOCK_BYTES
-    else:
-        key_bytes = key_length * _F16_BYTES
-    return heads * (key_bytes + value_length * _F16_BYTES)
+    return attention_layers * kv_heads * (key_length + value_length) * _F16_BYTES
 
 
 def automatic_context_size(

@@ -6,7 +6,7 @@ Everything here blocks and is confined to one worker thread per loaded model (se
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 import ctypes
 from dataclasses import dataclass, replace
 import logging
@@ -50,7 +50,7 @@ from ..settings import EngineSettings
 from ..structure import build_structure_grammar
 from ..tool_calls import ParseEvent, ToolCallStreamParser
 from ..types import Conversation, ToolSpec
-from .context_size import automatic_context_size, keys_quantizable, kv_bytes_per_token
+from .context_size import automatic_context_size, kv_bytes_per_token
 from .prefix_store import PrefixStore, SaveCancelled, SavedPrefix, prefix_key
 from .sampling import TokenSampler
 
@@ -244,20 +244,6 @@ def flash_attention_type(llama_cpp: Any, wanted: bool | None) -> int:
     return int(llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
 
 
-def key_cache_type(
-    llama_cpp: Any, wanted: bool, flash_type: int, metadata: Mapping[str, str]
-) -> int:
-    """Return the attention cache's key type: Q8_0 where wanted and measured, else F16.
-
-    Only without flash attention (where 8-bit keys were measured; a GPU's flash kernels may
-    lack the mixed Q8_0/F16 pair) and only where each head's key is whole blocks.
-    """
-    disabled = int(llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED)
-    if wanted and flash_type == disabled and keys_quantizable(metadata):
-        return int(llama_cpp.GGML_TYPE_Q8_0)
-    return int(llama_cpp.GGML_TYPE_F16)
-
-
 class LoadedModel:
     """A loaded model with one context. Not thread-safe: one generation at a time."""
 
@@ -286,10 +272,6 @@ class LoadedModel:
 
         self._internals = internals
         self._flash_type = flash_attention_type(llama_cpp, settings.flash_attention)
-        metadata = self._model.metadata()
-        self._key_type = key_cache_type(
-            llama_cpp, settings.quantized_key_cache, self._flash_type, metadata
-        )
         try:
             self._ctx = self._new_context(settings.initial_n_ctx)
         except EngineOutOfMemoryError:
@@ -302,9 +284,7 @@ class LoadedModel:
         self._tokens: list[int] = []
         self._static_tokens: tuple[str, list[int]] | None = None
         self._checkpoints = _Checkpoints(settings.checkpoint_memory)
-        self._kv_bytes_per_token = kv_bytes_per_token(
-            metadata, quantized_keys=self._key_type == int(llama_cpp.GGML_TYPE_Q8_0)
-        )
+        self._kv_bytes_per_token = kv_bytes_per_token(self._model.metadata())
         self._store = self._prefix_store(path, header)
         # Prefix keys and whether the disk holds them (as checked or saved in this process).
         self._on_disk: dict[str, bool] = {}
@@ -327,7 +307,6 @@ class LoadedModel:
         ctx_params.n_threads = settings.threads
         ctx_params.n_threads_batch = settings.threads
         ctx_params.flash_attn_type = self._flash_type
-        ctx_params.type_k = self._key_type
         ctx_params.abort_callback = self._abort_callback
         self._abort_installed = True
         ctx_params.no_perf = True
@@ -351,7 +330,6 @@ class LoadedModel:
                 f"llama-cpp-python {getattr(self._llama_cpp, '__version__', '?')}",
                 f"state {self._llama_cpp.LLAMA_STATE_SEQ_VERSION}",
                 f"flash attention {self._flash_type}",
-                f"key cache type {self._key_type}",
             )
         )
         return PrefixStore(directory, identity, self.settings.prefix_store_bytes)
@@ -408,7 +386,6 @@ class LoadedModel:
             n_vocab=self._n_vocab,
             chat_template=metadata.get("tokenizer.chat_template"),
             metadata=metadata,
-            key_cache="q8_0" if self._key_type == int(self._llama_cpp.GGML_TYPE_Q8_0) else "f16",
         )
 
     # Tokens ---------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ llama.cpp that uses an instruction this CPU lacks dies with SIGILL, a damaged fi
 a broken kernel can crash only on large batches: here that kills only this process.
 
 So the probe does what inference does, with the entry's own settings (context size, threads,
-batch size, flash attention, key cache): it creates the same context, evaluates one prompt
-batch as large as the engine's batch, then generates a few tokens one at a time.
+batch size, flash attention): it creates the same context, evaluates one prompt batch as large
+as the engine's batch, then generates a few tokens one at a time.
 
 Exit status: 0 it worked (a JSON line on stdout describes the model and the run); 3 llama_cpp
 cannot be imported; 4 the model cannot be loaded; 5 no context could be created (memory);
@@ -40,8 +40,6 @@ PROMPT_TEXT = (
 _LOG_WARN = 3
 _LOG_ERROR = 4
 FLASH_ATTENTION_CHOICES = ("auto", "on", "off")
-KEY_CACHE_CHOICES = ("q8_0", "f16")
-Q8_0_BLOCK_VALUES = 32
 
 
 def llama_reason(errors: list[str]) -> str | None:
@@ -70,7 +68,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--n-batch", type=int, default=512)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--flash-attention", choices=FLASH_ATTENTION_CHOICES, default="auto")
-    parser.add_argument("--key-cache", choices=KEY_CACHE_CHOICES, default="f16")
     parser.add_argument("--no-mmap", action="store_true")
     return parser
 
@@ -94,31 +91,7 @@ def _prompt_tokens(llama_cpp: Any, vocab: Any, count: int) -> Any:
     return tokens
 
 
-def _metadata_number(llama_cpp: Any, model: Any, key: str) -> int | None:
-    buffer = ctypes.create_string_buffer(128)
-    if llama_cpp.llama_model_meta_val_str(model, key.encode(), buffer, len(buffer)) < 0:
-        return None
-    try:
-        return int(buffer.value)
-    except ValueError:
-        return None
-
-
-def _key_length(llama_cpp: Any, model: Any) -> int | None:
-    """Each head's key length, as engine/local/context_size.py reads it from the metadata."""
-    buffer = ctypes.create_string_buffer(128)
-    if llama_cpp.llama_model_meta_val_str(model, b"general.architecture", buffer, 128) < 0:
-        return None
-    architecture = buffer.value.decode("utf-8", "replace")
-    key_length = _metadata_number(llama_cpp, model, f"{architecture}.attention.key_length")
-    heads = _metadata_number(llama_cpp, model, f"{architecture}.attention.head_count")
-    embedding = _metadata_number(llama_cpp, model, f"{architecture}.embedding_length")
-    if key_length is None and heads and embedding:
-        key_length = embedding // heads
-    return key_length
-
-
-def _context_params(llama_cpp: Any, model: Any, args: argparse.Namespace) -> Any:
+def _context_params(llama_cpp: Any, args: argparse.Namespace) -> Any:
     """Return the parameters of the context the engine creates (engine/local/llama.py)."""
     params = llama_cpp.llama_context_default_params()
     params.n_ctx = args.n_ctx
@@ -137,18 +110,6 @@ def _context_params(llama_cpp: Any, model: Any, args: argparse.Namespace) -> Any
         "on": llama_cpp.LLAMA_FLASH_ATTN_TYPE_ENABLED,
         "off": llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED,
     }[args.flash_attention]
-    # As engine/local/llama.py's key_cache_type: 8-bit keys without flash attention only, and
-    # only where each head's key is whole blocks.
-    key_length = _key_length(llama_cpp, model)
-    if (
-        args.key_cache == "q8_0"
-        and params.flash_attn_type == llama_cpp.LLAMA_FLASH_ATTN_TYPE_DISABLED
-        and key_length
-        and key_length % Q8_0_BLOCK_VALUES == 0
-    ):
-        params.type_k = llama_cpp.GGML_TYPE_Q8_0
-    else:
-        params.type_k = llama_cpp.GGML_TYPE_F16
     params.no_perf = True
     return params
 
@@ -215,8 +176,7 @@ def probe(args: argparse.Namespace) -> int:
     if not model:
         reason = llama_reason(errors) or "llama.cpp gave no reason"
         return _fail(EXIT_LOAD, LOAD_FAILED + reason)
-    params = _context_params(llama_cpp, model, args)
-    ctx = llama_cpp.llama_init_from_model(model, params)
+    ctx = llama_cpp.llama_init_from_model(model, _context_params(llama_cpp, args))
     if not ctx:
         llama_cpp.llama_model_free(model)
         return _fail(EXIT_CONTEXT, "llama.cpp could not create a context (out of memory?)")
@@ -228,7 +188,6 @@ def probe(args: argparse.Namespace) -> int:
             "description": description.value.decode("utf-8", "replace"),
             "parameters": int(llama_cpp.llama_model_n_params(model)),
             "load_seconds": round(time.perf_counter() - started, 3),
-            "key_cache": "q8_0" if params.type_k == llama_cpp.GGML_TYPE_Q8_0 else "f16",
         }
         code = _run(llama_cpp, model, ctx, report)
         if code == 0:
