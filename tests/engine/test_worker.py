@@ -285,6 +285,28 @@ async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_pat
         await worker.close()
 
 
+async def test_background_work_is_skipped_once_the_executor_is_gone(
+    qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that stops shuts its executor down first; late background work is best effort."""
+    runtime = PreparingModel(qwen35_model_path, TEST_SETTINGS)
+    worker = ModelWorker(runtime)
+    loop = asyncio.get_running_loop()
+    try:
+        with monkeypatch.context() as patched:
+
+            def shut_down(*_args: object) -> None:
+                raise RuntimeError("Executor shutdown has been called")
+
+            patched.setattr(loop, "run_in_executor", shut_down)
+            await worker.prepare(Conversation(STATIC_SYSTEM, (Message("user", "hi"),)), TOOLS)
+        assert runtime.prepare_ended == []
+        output = await worker.generate(make_request(prompt_parts("hello"), max_tokens=4))
+        assert output.stats.generated_tokens > 0  # the worker still serves requests
+    finally:
+        await worker.close()
+
+
 async def test_registry_shares_one_model_per_file_and_settings(
     counting: type[CountingModel], qwen35_model_path: Path, tmp_path: Path
 ) -> None:

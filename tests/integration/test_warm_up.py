@@ -19,7 +19,7 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import HomeAssistant
+from homeassistant.core import CoreState, HomeAssistant
 from homeassistant.helpers import area_registry as ar, entity_registry as er
 from homeassistant.util import dt as dt_util
 from testing.agent import LocalAgentHandle
@@ -80,6 +80,24 @@ async def test_state_changes_alone_do_not_warm_up(
     )
     await _after_debounce(hass)
     assert len(scripted_worker.warmed) == 1
+
+
+async def test_a_change_just_before_home_assistant_stops_warms_nothing(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Home Assistant stops without unloading entries, and its executor goes before the timer."""
+    await hass.async_block_till_done(wait_background_tasks=True)
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
+    hass.set_state(CoreState.stopping)
+    try:
+        await _after_debounce(hass)
+    finally:
+        hass.set_state(CoreState.running)
+    assert len(scripted_worker.warmed) == 1  # only the start's
+
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, False)
+    await _after_debounce(hass)
+    assert len(scripted_worker.warmed) == 2  # the control: running, a change warms up
 
 
 async def test_the_home_list_survives_a_restart(

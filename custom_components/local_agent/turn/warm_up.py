@@ -25,7 +25,14 @@ from homeassistant.components.homeassistant.exposed_entities import (
     async_should_expose,
 )
 from homeassistant.const import EVENT_STATE_CHANGED
-from homeassistant.core import CALLBACK_TYPE, Event, EventStateChangedData, HomeAssistant, callback
+from homeassistant.core import (
+    CALLBACK_TYPE,
+    CoreState,
+    Event,
+    EventStateChangedData,
+    HomeAssistant,
+    callback,
+)
 from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
 from homeassistant.helpers.debounce import Debouncer
 from homeassistant.helpers.start import async_at_started
@@ -148,7 +155,9 @@ class HomeWarmUp:
     async def _async_warm(self) -> None:
         agent = self._agent()
         task = asyncio.current_task()
-        if agent is None or task is None:
+        # Home Assistant stops without unloading entries: a change just before the stop must
+        # not warm up once its executor is gone.
+        if agent is None or task is None or self.hass.state is not CoreState.running:
             return
         self._running.add(task)
         try:

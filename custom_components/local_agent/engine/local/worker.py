@@ -205,7 +205,12 @@ class ModelWorker:
         loop = asyncio.get_running_loop()
         cancel = threading.Event()
         self._background_cancel = cancel
-        future = loop.run_in_executor(None, work, cancel)
+        try:
+            future = loop.run_in_executor(None, work, cancel)
+        except RuntimeError as err:  # the loop's executor is shut down: the process is stopping
+            self._background_cancel = None
+            _LOGGER.debug("%s skipped: %s", what, err)
+            return
         try:
             await asyncio.wait([future])
         except asyncio.CancelledError:
