@@ -10,7 +10,11 @@ import pytest
 
 from custom_components.local_agent.engine.types import ToolCall, ToolSpec
 from custom_components.local_agent.home.call_texts import describe_action
-from custom_components.local_agent.home.entity_view import grouped_text
+from custom_components.local_agent.home.entity_view import (
+    grouped_text,
+    line_state_of_summary,
+    state_summary,
+)
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import (
     GET_STATE,
@@ -111,6 +115,47 @@ async def test_overview_groups_exposed_entities_by_area(tools: HomeTools) -> Non
     assert "ceiling_lights" not in overview
     assert "fan." not in overview
     assert overview == grouped_text(tools.lines())
+
+
+async def test_a_state_is_shown_in_words_and_without_what_it_already_says(
+    hass: HomeAssistant, demo_home: None
+) -> None:
+    states: dict[str, tuple[str, dict[str, Any]]] = {
+        "binary_sensor.back_door_bolt": ("on", {"device_class": "lock"}),  # on: unlocked
+        "binary_sensor.hall_motion": ("off", {"device_class": "motion"}),
+        "binary_sensor.patio": ("on", {"device_class": "door"}),
+        "binary_sensor.mains": ("on", {"device_class": "power"}),  # no words of its own
+        "binary_sensor.leak": ("on", {}),
+        "binary_sensor.gone": ("unavailable", {"device_class": "window"}),
+        "fan.attic": ("off", {"percentage": 0}),
+        "fan.desk": ("on", {"percentage": 0}),
+        "cover.shed": ("closed", {"device_class": "shutter", "current_position": 0}),
+        "cover.porch": ("open", {"current_position": 100}),
+        "cover.study": ("open", {"current_position": 40}),
+    }
+    for entity_id, (value, attributes) in states.items():
+        hass.states.async_set(entity_id, value, attributes)
+        async_expose_entity(hass, "conversation", entity_id, True)
+    tools = await async_build_home_tools(hass)
+    shown = {line.entity_id: line.state for line in tools.lines()}
+
+    assert {entity_id: shown[entity_id] for entity_id in states} == {
+        "binary_sensor.back_door_bolt": "unlocked",
+        "binary_sensor.hall_motion": "no motion",
+        "binary_sensor.patio": "door open",
+        "binary_sensor.mains": "on; device_class=power",
+        "binary_sensor.leak": "on",
+        "binary_sensor.gone": "unavailable",
+        "fan.attic": "off",
+        "fan.desk": "on; percentage=0",
+        "cover.shed": "closed; device_class=shutter",
+        "cover.porch": "open",
+        "cover.study": "open; position=40",
+    }
+    # A tool result's summary gives the line back (the next turn's changes are told so).
+    for entity_id, line in shown.items():
+        summary = state_summary(hass, hass.states.get(entity_id))
+        assert line_state_of_summary(summary) == line, entity_id
 
 
 async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:

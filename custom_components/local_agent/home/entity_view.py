@@ -83,6 +83,49 @@ _ATTRIBUTES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
 }
 
 
+# A binary sensor's on and off in words, by device class (after Home Assistant's state names,
+# with the kind where the word alone would not say it): "on" is unlocked for a lock sensor,
+# low for a battery, and "on; device_class=door" costs the model six tokens to say "open".
+_BINARY_SENSOR_WORDS: Final[Mapping[str, tuple[str, str]]] = {
+    "battery": ("battery normal", "battery low"),
+    "battery_charging": ("not charging", "charging"),
+    "carbon_monoxide": ("no carbon monoxide", "carbon monoxide detected"),
+    "cold": ("not cold", "cold"),
+    "connectivity": ("disconnected", "connected"),
+    "door": ("door closed", "door open"),
+    "garage_door": ("garage door closed", "garage door open"),
+    "gas": ("no gas", "gas detected"),
+    "glass_break": ("no glass break", "glass break detected"),
+    "heat": ("not hot", "hot"),
+    "light": ("no light", "light detected"),
+    "lock": ("locked", "unlocked"),
+    "moisture": ("dry", "wet"),
+    "motion": ("no motion", "motion detected"),
+    "moving": ("not moving", "moving"),
+    "occupancy": ("not occupied", "occupied"),
+    "opening": ("closed", "open"),
+    "plug": ("unplugged", "plugged in"),
+    "presence": ("away", "home"),
+    "problem": ("no problem", "problem"),
+    "running": ("not running", "running"),
+    "safety": ("safe", "unsafe"),
+    "smoke": ("no smoke", "smoke detected"),
+    "sound": ("no sound", "sound detected"),
+    "tamper": ("no tampering", "tampering detected"),
+    "update": ("up to date", "update available"),
+    "vibration": ("no vibration", "vibration detected"),
+    "window": ("window closed", "window open"),
+}
+
+# Per domain and state: attribute values the state already says (a fan that is off is at 0 %).
+_IMPLIED_BY_STATE: Final[Mapping[tuple[str, str], Mapping[str, Any]]] = {
+    ("fan", "off"): {"percentage": 0},
+    ("cover", "closed"): {"position": 0},
+    ("cover", "open"): {"position": 100},
+    ("valve", "closed"): {"position": 0},
+    ("valve", "open"): {"position": 100},
+}
+
 # Choices an entity offers; stable, long, and only needed when the model picks one.
 _OPTION_LISTS: Final = frozenset(
     {
@@ -139,7 +182,16 @@ def relevant_attributes(state: State) -> dict[str, Any]:
         value = state.attributes.get(attribute)
         if value is not None and value != []:
             attributes[key] = _plain(value)
+    if _binary_sensor_words(state) is not None:
+        del attributes["device_class"]  # the state's words say it
     return attributes
+
+
+def _binary_sensor_words(state: State) -> tuple[str, str] | None:
+    """Return the words for off and on of a binary sensor whose device class has them."""
+    if state.domain != "binary_sensor":
+        return None
+    return _BINARY_SENSOR_WORDS.get(str(state.attributes.get("device_class")))
 
 
 def _light_attributes(state: State) -> dict[str, Any]:
@@ -164,7 +216,13 @@ def _plain(value: Any) -> Any:
 
 
 def shown_state(hass: HomeAssistant, state: State) -> str:
-    """Return the state as shown to the model: sensors rounded and with their unit."""
+    """Return the state as shown to the model.
+
+    Sensors are rounded and carry their unit; binary sensors say it in the words of their
+    device class ("door open").
+    """
+    if (words := _binary_sensor_words(state)) is not None and state.state in ("off", "on"):
+        return words[state.state == "on"]
     if state.domain != "sensor":
         return state.state
     value = async_rounded_state(hass, state.entity_id, state)
@@ -227,7 +285,7 @@ def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityL
         state.entity_id,
         info.area or NO_AREA,
         identity,
-        _state_text(shown_state(hass, state), relevant_attributes(state)),
+        _state_text(state.domain, shown_state(hass, state), relevant_attributes(state)),
     )
 
 
@@ -236,19 +294,23 @@ def line_state_of_summary(summary: Mapping[str, Any]) -> str | None:
 
     None when the summary is not one (the caller then treats the state as unknown).
     """
-    state = summary.get("state")
-    if not isinstance(state, str) or not isinstance(summary.get("entity_id"), str):
+    state, entity_id = summary.get("state"), summary.get("entity_id")
+    if not isinstance(state, str) or not isinstance(entity_id, str):
         return None
     attributes = {key: value for key, value in summary.items() if key not in _SUMMARY_KEYS}
-    return _state_text(state, attributes)
+    return _state_text(entity_id.partition(".")[0], state, attributes)
 
 
-def _state_text(shown: str, attributes: Mapping[str, Any]) -> str:
-    """Return the state, then the attributes worth a line (no option lists, no false flags)."""
+def _state_text(domain: str, shown: str, attributes: Mapping[str, Any]) -> str:
+    """Return the state, then the attributes worth a line.
+
+    Left out: option lists, false flags, and values the state already says.
+    """
+    implied = _IMPLIED_BY_STATE.get((domain, shown), {})
     kept = {
         key: value
         for key, value in attributes.items()
-        if key not in _OPTION_LISTS and value is not False
+        if key not in _OPTION_LISTS and value is not False and implied.get(key, ...) != value
     }
     if not kept:
         return shown
