@@ -310,7 +310,9 @@ def _state_text(domain: str, shown: str, attributes: Mapping[str, Any]) -> str:
     kept = {
         key: value
         for key, value in attributes.items()
-        if key not in _OPTION_LISTS and value is not False and implied.get(key, ...) != value
+        if key not in _OPTION_LISTS
+        and value is not False
+        and not (key in implied and implied[key] == value)
     }
     if not kept:
         return shown
