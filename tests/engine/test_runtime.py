@@ -609,7 +609,7 @@ def test_grammar_llama_cpp_rejects_raises_grammar_error(
         return broken
 
     monkeypatch.setattr(sampling, "build_tool_call_grammar", build)
-    runtime = open_runtime()
+    runtime = open_runtime(endless=True)
     request = make_request(prompt_parts("hello"), max_tokens=8)
     with pytest.raises(GrammarError, match=r"rejected by llama\.cpp") as caught:
         runtime.generate(request)
@@ -621,8 +621,14 @@ def test_grammar_llama_cpp_rejects_raises_grammar_error(
     assert output.stats.generated_tokens == 8
 
 
-def test_grammar_is_off_when_constrain_is_off_even_with_tools(open_runtime: OpenRuntime) -> None:
-    runtime = open_runtime()
+def test_grammar_is_off_when_constrain_is_off_even_with_tools(
+    open_runtime: OpenRuntime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def build(tools: object, *, max_calls: int = 1) -> str:
+        return 'root ::= "unterminated'  # llama.cpp would reject it, were it ever used
+
+    monkeypatch.setattr(sampling, "build_tool_call_grammar", build)
+    runtime = open_runtime(endless=True)
     output = runtime.generate(
         make_request(prompt_parts("hello"), max_tokens=8, constrain_tool_calls=False)
     )
