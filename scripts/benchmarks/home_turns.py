@@ -14,6 +14,9 @@ the <light>"; the turns:
    warm-up costs too: the context holds the prefix, nothing else);
 5. after 3 changes: three entities change state, then a follow-up in conversation 4.
 
+Before each turn "a minute later" the agent's job of each minute runs as its timer would run
+it (turn/warm_up.py): a new conversation is prepared up to that minute's time line.
+
 Random weights write gibberish, so the answer is pinned by a Steering (testing/steering.py),
 the product's one seam for that: the model "samples" 64 thinking tokens and a call that turns
 on the light, token by token, while the engine appends in one batch what the call grammar
@@ -188,9 +191,16 @@ async def measure_turn(
     conversation_id: str | None,
     user_id: str,
     minute: int,
+    minute_passed: bool,
 ) -> tuple[dict[str, Any], str]:
-    """Run one turn; return its figures and conversation id."""
+    """Run one turn; return its figures and conversation id.
+
+    minute_passed: the turn comes a minute after the last, so the minute's job ran before it.
+    """
     hass = handle.hass
+    if minute_passed:
+        with patch.object(agent_module, "dt_util", _Clock(minute)):
+            await handle.agent.async_prepare_this_minute()
     marks = _Marks(started=time.perf_counter())
 
     @callback
@@ -302,7 +312,12 @@ async def run_scenarios(
         nonlocal minute
         minute += 1
         figures, conversations[scenario] = await measure_turn(
-            handle, sentence, conversation_id=conversation_id, user_id=user_id, minute=minute
+            handle,
+            sentence,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            minute=minute,
+            minute_passed=not scenario.startswith("first"),
         )
         figures["saved_prefix_bytes"] = await hass.async_add_executor_job(_folder_bytes, folder)
         results.append(TurnCost(label, size, args.threads, scenario, **figures))

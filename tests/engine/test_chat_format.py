@@ -8,6 +8,7 @@ and review the diff.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 import os
 from pathlib import Path
 from typing import Any
@@ -423,6 +424,28 @@ def test_the_next_turn_starts_with_this_turn_without_its_reasoning(bundled: Chat
     assert start.dynamic.endswith("Done.<|im_end|>\n<|im_start|>user\n")
     assert follow_up.dynamic.startswith(start.dynamic)
     assert "The user wants the light on." not in start.dynamic
+
+
+def test_the_next_turn_goes_on_into_the_start_its_message_surely_has(
+    bundled: ChatTemplate,
+) -> None:
+    conversation = Conversation("You are a voice assistant.", next_message_start="Now: 07:41")
+    start = next_turn_start(bundled, conversation, ())
+    assert start is not None
+    assert start.dynamic.endswith("<|im_start|>user\nNow: 07:41")
+    assert start.dynamic[: start.stable_end].endswith("<|im_start|>user\n")
+    command = render_conversation(
+        bundled, replace(conversation, messages=(Message("user", "Now: 07:41.\n\nHi"),)), ()
+    )
+    assert command.dynamic.startswith(start.dynamic)
+
+    # A start the template writes otherwise (it trims a message) is not prepared.
+    trimmed = next_turn_start(bundled, replace(conversation, next_message_start="  Now"), ())
+    plain = next_turn_start(bundled, replace(conversation, next_message_start=""), ())
+    assert trimmed == plain
+    assert plain is not None
+    assert plain.stable_end is None
+    assert plain.dynamic.endswith("<|im_start|>user\n")
 
 
 @pytest.mark.parametrize(

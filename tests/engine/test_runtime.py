@@ -21,7 +21,7 @@ import numpy.typing as npt
 import psutil
 import pytest
 
-from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.chat_format import PromptParts, next_turn_start
 from custom_components.local_agent.engine.errors import (
     ContextTooSmallError,
     EngineError,
@@ -60,6 +60,7 @@ from .runtime_support import (
     DYNAMIC_SYSTEM,
     GREEDY,
     STATIC_SYSTEM,
+    TEMPLATE,
     TEST_SETTINGS,
     TOOLS,
     RecordingModel,
@@ -381,6 +382,36 @@ def test_prepared_follow_up_evaluates_only_the_new_message_and_matches_a_fresh_r
     )
     assert tokens == expected_tokens
     assert output.text == expected.text
+
+
+def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_nothing(
+    open_runtime: OpenRuntime,
+) -> None:
+    runtime = open_runtime(endless=True)
+    opening = Conversation(
+        STATIC_SYSTEM, (), True, DYNAMIC_SYSTEM, next_message_start="Now: Wednesday 07:41"
+    )
+    start = next_turn_start(TEMPLATE, opening, TOOLS)
+    assert start is not None
+    assert start.stable_end is not None
+    assert start.dynamic.endswith("<|im_start|>user\nNow: Wednesday 07:41")
+    static = runtime.tokenize(start.static, add_bos=True)
+    before = static + runtime.tokenize(start.dynamic[: start.stable_end], add_bos=False)
+    line = runtime.tokenize(start.dynamic[start.stable_end :], add_bos=False)
+    assert len(line) > 8
+    runtime.prepare(opening, TOOLS, threading.Event())
+
+    # This minute, then the next (the prepared line went stale): the same output as a
+    # fresh run either way; the stale line is dropped back to where the message begins.
+    for minute, cached in (("07:41", len(before) + len(line)), ("07:42", len(before))):
+        command = prompt_parts(f"Now: Wednesday {minute}.\n\nTurn on the kitchen light")
+        output, tokens = _generate(runtime, make_request(command, checkpoint_at=command.stable_end))
+        assert output.stats.cached_tokens == cached
+        expected, expected_tokens = _generate(
+            open_runtime(checkpoint_memory=0, endless=True), make_request(command)
+        )
+        assert tokens == expected_tokens
+        assert output.text == expected.text
 
 
 def test_preparing_stopped_between_batches_leaves_the_context_usable(

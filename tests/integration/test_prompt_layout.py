@@ -7,14 +7,17 @@ states change, and a follow-up that extends the previous turn's prompt.
 
 from __future__ import annotations
 
+from freezegun.api import FrozenDateTimeFactory
 import pytest
 
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.turn import home_context
+from custom_components.local_agent.turn.home_context import time_text
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from homeassistant.util import dt as dt_util
 
 from .conftest import Agent
 from .home import NOT_EXPOSED
@@ -142,8 +145,12 @@ async def test_an_entity_a_tool_acted_on_is_not_repeated_while_its_result_holds(
 
 
 async def test_the_engine_prepares_the_start_of_the_next_turn(
-    hass: HomeAssistant, phrasing_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant,
+    phrasing_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    freezer: FrozenDateTimeFactory,
 ) -> None:
+    freezer.move_to("2026-12-02 07:41:10+00:00")
     scripted_worker.will_write(
         answer(
             call("light", action="turn_off", entity_id="light.kitchen_lights"),
@@ -164,10 +171,11 @@ async def test_the_engine_prepares_the_start_of_the_next_turn(
     assert "Turning it off." in two.dynamic_prompt
     assert "Turning it off." not in prepared
     assert not two.dynamic_prompt.startswith(prepared)
-    assert prepared.endswith("<|im_start|>user\n")
+    # Into the new message: its time line, written before the person speaks.
+    assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
     assert three.dynamic_prompt.startswith(prepared)
     new = three.dynamic_prompt[len(prepared) :]
-    assert new.startswith("Now: ")
+    assert new.startswith(".\n\n")
     assert "is it off?" in new
     assert "Off." not in new
     assert "<tool_response>" not in new

@@ -7,13 +7,17 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from freezegun.api import FrozenDateTimeFactory
+import pytest
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent.const import CONF_HISTORY_TOKENS, CONF_TEMPERATURE
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.turn import home_context
 from custom_components.local_agent.turn.agent import AgentOptions
 from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.home_context import time_text
 from custom_components.local_agent.turn.warm_up import DEBOUNCE_SECONDS
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -98,6 +102,54 @@ async def test_a_change_just_before_home_assistant_stops_warms_nothing(
     async_expose_entity(hass, "conversation", NOT_EXPOSED, False)
     await _after_debounce(hass)
     assert len(scripted_worker.warmed) == 2  # the control: running, a change warms up
+
+
+async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    freezer: FrozenDateTimeFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await hass.async_block_till_done(wait_background_tasks=True)
+    system = scripted_worker.warmed[-1][0]
+    freezer.move_to("2026-12-02 07:42:00+00:00")
+    async_fire_time_changed(hass, dt_util.utcnow())
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    static, prepared = scripted_worker.prepared[-1]
+    assert system in static
+    assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
+    scripted_worker.will_write(answer("Hello."))
+    await scripted_agent.ask("hello")  # in that minute: it goes on from there
+    request = scripted_worker.requests[-1]
+    assert request.static_prompt == static
+    assert request.dynamic_prompt.startswith(prepared)
+
+    # While its chat session lasts, that conversation's next turn stays the one prepared.
+    freezer.move_to("2026-12-02 07:44:00+00:00")
+    async_fire_time_changed(hass, dt_util.utcnow())
+    await hass.async_block_till_done(wait_background_tasks=True)
+    _static, follow_up = scripted_worker.prepared[-1]
+    assert "hello" in follow_up
+    assert follow_up.endswith(
+        f"Hello.<|im_end|>\n<|im_start|>user\nNow: {time_text(dt_util.now())}"
+    )
+
+    # After it, a new conversation again; but not over a home list the next command takes
+    # again (nor is the list taken here).
+    monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    prepared_so_far = len(scripted_worker.prepared)
+    freezer.move_to("2026-12-02 07:50:00+00:00")
+    async_fire_time_changed(hass, dt_util.utcnow())
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert len(scripted_worker.prepared) == prepared_so_far
+    scripted_worker.will_write(answer("Hello."))
+    await scripted_agent.ask("hello")  # the command takes the list again, as it always did
+    assert scripted_worker.requests[-1].static_prompt != static
 
 
 async def test_the_home_list_survives_a_restart(

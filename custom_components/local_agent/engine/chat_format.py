@@ -58,8 +58,9 @@ class PromptParts:
 
     static: str
     dynamic: str = ""
-    # Where in `dynamic` the rendered messages end and the generation prompt begins: the next
-    # request of the same conversation repeats the text up to here. None if unknown.
+    # Where in `dynamic` the rendered messages end and the generation prompt begins (for the
+    # start of a next turn: where its new message begins): the next request of the same
+    # conversation repeats the text up to here. None if unknown.
     stable_end: int | None = None
     # Whether the model starts inside its reasoning; None: as the generation prompt says.
     opens_reasoning: bool | None = None
@@ -272,17 +273,24 @@ def render_conversation(
 def next_turn_start(
     template: ChatTemplate, conversation: Conversation, tools: Sequence[ToolSpec]
 ) -> PromptParts | None:
-    """Return the text the next turn of this conversation starts with, up to its new message.
+    """Return the text the next turn of this conversation starts with, into its new message.
 
     Once a new user message follows, a template may render the last answers differently
     (Qwen3.5 drops their reasoning), so the next prompt shares with the one just answered only
     up to this turn's first answer. The text two different next messages share is what the
-    next turn surely starts with. None if the template gives no such text.
+    next turn surely starts with. It goes on with the conversation's next_message_start when
+    the template renders that as it is; stable_end is then where the new message begins (a
+    next message that starts otherwise goes on from there). None if the template gives no
+    such text.
     """
+    opening = conversation.next_message_start
     first, second = (
         render_conversation(
             template,
-            replace(conversation, messages=(*conversation.messages, Message("user", probe))),
+            replace(
+                conversation,
+                messages=(*conversation.messages, Message("user", opening + probe)),
+            ),
             tools,
             add_generation_prompt=False,
         )
@@ -291,4 +299,10 @@ def next_turn_start(
     shared = os.path.commonprefix([first.dynamic, second.dynamic])  # noqa: RUF071 - text, not paths
     if not shared or first.static != second.static:
         return None
+    if opening and shared.endswith(opening):
+        return PromptParts(
+            static=first.static, dynamic=shared, stable_end=len(shared) - len(opening)
+        )
+    if opening:
+        return next_turn_start(template, replace(conversation, next_message_start=""), tools)
     return PromptParts(static=first.static, dynamic=shared)

@@ -70,9 +70,12 @@ class Conversation:
 
     system is the system text every turn of the conversation shares (the reusable prefix);
     system_context, if any, follows it in the same system message and may change every turn.
+    next_message_start is what the next user message will surely begin with (the time line):
+    prepared ahead with the rest, never rendered as a message of its own.
     """
 
     system: str
     messages: tuple[Message, ...] = ()
     enable_thinking: bool = True
     system_context: str = ""
+    next_message_start: str = ""

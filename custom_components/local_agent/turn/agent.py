@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from math import ceil
 from typing import Any
 
@@ -64,13 +65,14 @@ from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm, template
+from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.util import dt as dt_util
 
 from . import notices
 from .defaults import agent_data, sampling_settings
 from .error_text import engine_error_text
 from .history import to_messages, trim_history
-from .home_context import HomeContext
+from .home_context import HomeContext, message_start
 from .notices import TurnStream, async_said, last_answer, said_content, user_only_deltas
 from .phrases import async_phrase
 from .plain_answer import done_actions, sentence
@@ -140,6 +142,15 @@ class _Toolbox:
     lines: list[EntityLine] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _FollowUp:
+    """A conversation's next turn as prepared, and until when it can still come."""
+
+    conversation: Conversation
+    specs: list[ToolSpec]
+    until: datetime
+
+
 @dataclass(slots=True)
 class _RunningTurn:
     """One turn in progress: what was said, its context and tools, and what it did so far."""
@@ -174,6 +185,8 @@ class ConversationAgent:
         self.last_report: TurnReport | None = None
         self.stats = stats
         self.home_context = HomeContext()
+        # The follow-up the engine was last given to prepare, until its chat session ends.
+        self._follow_up: _FollowUp | None = None
         # What each running turn streamed, by conversation.
         self._streams: dict[str, TurnStream] = {}
 
@@ -350,8 +363,37 @@ class ConversationAgent:
         """Have the engine evaluate this agent's prefix now, before its next command.
 
         After a load or a change of the home (turn/warm_up.py): the system text and tools as
-        a command would see them now, for a person in no particular room.
+        a command would see them now, for a person in no particular room, and the time line
+        a new conversation's first message starts with.
         """
+        start = await self._async_new_conversation(new_home_list=True)
+        if start is not None:
+            await self.worker.warm(*start, room=self.options.turn_room)
+
+    async def async_prepare_this_minute(self) -> None:
+        """Have the engine evaluate, while idle, the next message's start with this minute.
+
+        Each minute (turn/warm_up.py): the last conversation's next turn while its chat
+        session lasts (the context holds it; going elsewhere would cost its history), else a
+        new conversation, over the home list the engine already holds: one that has to be
+        taken again waits for the next command, as it always did.
+        """
+        now = dt_util.now()
+        follow_up, snapshot = self._follow_up, self.home_context.snapshot
+        if follow_up is not None and now < follow_up.until:
+            if snapshot is not None and snapshot.text in follow_up.conversation.system:
+                next_turn = replace(follow_up.conversation, next_message_start=message_start(now))
+                await self.worker.prepare(next_turn, follow_up.specs)
+            return
+        self._follow_up = None
+        start = await self._async_new_conversation(new_home_list=False)
+        if start is not None:
+            await self.worker.prepare(*start)
+
+    async def _async_new_conversation(
+        self, *, new_home_list: bool
+    ) -> tuple[Conversation, list[ToolSpec]] | None:
+        """Return what a new conversation starts with now, and its tools (None: not now)."""
         llm_context = llm.LLMContext(
             platform=DOMAIN,
             context=None,
@@ -367,14 +409,17 @@ class ConversationAgent:
                 )
             except HomeAssistantError as err:
                 LOGGER.debug("Not warming up: %s", err)
-                return
+                return None
         toolbox = await self._async_toolbox(llm_api)
-        static_system = self._static_system(llm_context, toolbox, None)
-        await self.worker.warm(
-            Conversation(system=static_system, enable_thinking=self.options.thinking),
-            toolbox.specs,
-            room=self.options.turn_room,
+        lines = toolbox.lines
+        if not new_home_list and lines is not None and not self.home_context.holds(lines):
+            return None
+        opening = Conversation(
+            system=self._static_system(llm_context, toolbox, None),
+            enable_thinking=self.options.thinking,
+            next_message_start=message_start(dt_util.now()),
         )
+        return opening, toolbox.specs
 
     async def _async_wait_notice(
         self, chat_log: conversation.ChatLog, language: str, static_system: str
@@ -487,11 +532,14 @@ class ConversationAgent:
 
         Done while the user reads or listens: the next turn then evaluates only its message.
         """
+        now = dt_util.now()
+        next_turn = replace(
+            self._conversation(chat_log, toolbox, static_system, extra_system_prompt),
+            next_message_start=message_start(now),
+        )
+        self._follow_up = _FollowUp(next_turn, toolbox.specs, now + CONVERSATION_TIMEOUT)
         self.hass.async_create_background_task(
-            self.worker.prepare(
-                self._conversation(chat_log, toolbox, static_system, extra_system_prompt),
-                toolbox.specs,
-            ),
+            self.worker.prepare(next_turn, toolbox.specs),
             f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
         )
 

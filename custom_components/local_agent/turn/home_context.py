@@ -112,6 +112,15 @@ def time_text(now: datetime) -> str:
     return now.strftime("%A %Y-%m-%d %H:%M")
 
 
+def message_start(now: datetime) -> str:
+    """Return what every user message written in this minute starts with.
+
+    It ends before the full stop, at a boundary the tokenizer keeps whatever follows ("." and
+    the newlines become one token), so the engine can evaluate it before the message comes.
+    """
+    return f"Now: {time_text(now)}"
+
+
 class HomeContext:
     """Keeps one agent's home list and the context blocks of its conversations."""
 
@@ -122,14 +131,19 @@ class HomeContext:
         self.on_snapshot: Callable[[HomeSnapshot], None] | None = None
         self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
 
+    def holds(self, lines: Sequence[EntityLine]) -> bool:
+        """Tell whether the home list stands for these entities (home_text keeps it)."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.directory != _directory(lines):
+            return False
+        changed = sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
+        return changed <= CHANGE_LIMIT
+
     def home_text(self, lines: Sequence[EntityLine], now: datetime) -> str:
         """Return the home list for the prefix, taking it again only when it must."""
-        snapshot = self.snapshot
+        if self.snapshot is not None and self.holds(lines):
+            return self.snapshot.text
         directory = _directory(lines)
-        if snapshot is not None and snapshot.directory == directory:
-            changed = sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
-            if changed <= CHANGE_LIMIT:
-                return snapshot.text
         text = "\n".join(
             part for part in (HOME_HEADING.format(time=time_text(now)), grouped_text(lines)) if part
         )
@@ -205,7 +219,7 @@ class HomeContext:
         now: datetime,
         extra: str | None,
     ) -> _UserTurn:
-        parts = [f"Now: {time_text(now)}."]
+        parts = [f"{message_start(now)}."]
         listed: dict[str, str] = {}
         if lines is not None:
             listed = {

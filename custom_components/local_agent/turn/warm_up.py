@@ -7,6 +7,10 @@ interrupts) once Home Assistant has started, whenever the agent is (re)created, 
 seconds after the home's structure changes: an entity exposed or hidden, added, removed or
 renamed, its aliases, area or device moved, an area renamed.
 
+Each minute, while the model is idle, the engine also evaluates a new conversation's start up to
+the time line its first message will begin with ("Now: Wednesday 2026-12-02 07:41", most of
+a short command's tokens), over the home list it already holds.
+
 The home list is kept in Home Assistant's storage, so that after a restart the agent writes
 the same prefix as before (while no more than CHANGE_LIMIT states differ: those go into the
 first message, as always) and the engine restores it from disk instead of evaluating it.
@@ -15,7 +19,8 @@ first message, as always) and the engine restores it from disk instead of evalua
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from datetime import datetime
 import logging
 from typing import Any, Final
 
@@ -35,6 +40,7 @@ from homeassistant.core import (
 )
 from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
 from homeassistant.helpers.debounce import Debouncer
+from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.start import async_at_started
 from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
@@ -97,6 +103,7 @@ class HomeWarmUp:
             self.hass.bus.async_listen(
                 EVENT_STATE_CHANGED, self._on_event, event_filter=self._exposed_came_or_went
             ),
+            async_track_time_change(self.hass, self._on_minute, second=0),
         ]
 
         @callback
@@ -152,7 +159,20 @@ class HomeWarmUp:
         if self._started:
             self._debouncer.async_schedule_call()
 
+    @callback
+    def _on_minute(self, _now: datetime) -> None:
+        if self._started:
+            self.hass.async_create_background_task(
+                self._async_prepare_this_minute(), f"{DOMAIN} prepares this minute's time"
+            )
+
     async def _async_warm(self) -> None:
+        await self._async_run(ConversationAgent.async_warm)
+
+    async def _async_prepare_this_minute(self) -> None:
+        await self._async_run(ConversationAgent.async_prepare_this_minute)
+
+    async def _async_run(self, work: Callable[[ConversationAgent], Awaitable[None]]) -> None:
         agent = self._agent()
         task = asyncio.current_task()
         # Home Assistant stops without unloading entries: a change just before the stop must
@@ -161,7 +181,7 @@ class HomeWarmUp:
             return
         self._running.add(task)
         try:
-            await agent.async_warm()
+            await work(agent)
         finally:
             self._running.discard(task)
 

@@ -689,7 +689,7 @@ class LoadedModel:
             return self.evaluate_prompt(
                 start.static,
                 start.dynamic,
-                len(start.dynamic),
+                len(start.dynamic) if start.stable_end is None else start.stable_end,
                 background=True,
                 batch=batch,
                 room=room,
