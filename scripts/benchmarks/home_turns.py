@@ -310,14 +310,18 @@ async def run_scenarios(
 
     async def turn(handle: LocalAgentHandle, scenario: str, conversation_id: str | None) -> None:
         nonlocal minute
-        minute += 1
+        # A first command comes at once, in the minute its entry was set up; the others a
+        # minute after the turn before.
+        later = not scenario.startswith("first")
+        if later:
+            minute += 1
         figures, conversations[scenario] = await measure_turn(
             handle,
             sentence,
             conversation_id=conversation_id,
             user_id=user_id,
             minute=minute,
-            minute_passed=not scenario.startswith("first"),
+            minute_passed=later,
         )
         figures["saved_prefix_bytes"] = await hass.async_add_executor_job(_folder_bytes, folder)
         results.append(TurnCost(label, size, args.threads, scenario, **figures))
