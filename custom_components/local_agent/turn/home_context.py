@@ -39,8 +39,11 @@ from custom_components.local_agent.home.entity_view import (
 )
 from homeassistant.const import ATTR_ENTITY_ID
 
-# Entities whose state may differ from the home list before it is taken again.
-CHANGE_LIMIT: Final = 16
+# Entities whose state may differ from the home list before it is taken again. Taking it again
+# means evaluating the whole prefix at the next command (34 s for 200 entities on 2 cores), so
+# homes with a few dozen sensors that keep changing must not do that at every command; 32
+# changed lines cost a message about 450 tokens (14-16 each with Qwen3.5's tokenizer).
+CHANGE_LIMIT: Final = 32
 # Conversations whose context blocks are kept (least recently used forgotten first; a
 # forgotten conversation goes on without the earlier blocks, re-evaluated once).
 MAX_CONVERSATIONS: Final = 64
