@@ -414,6 +414,22 @@ def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_noth
         assert output.text == expected.text
 
 
+def test_preparing_over_another_prefix_than_the_one_held_is_left_to_warm_up(
+    open_runtime: OpenRuntime,
+) -> None:
+    runtime = open_runtime()
+    runtime.prepare(Conversation(STATIC_SYSTEM), TOOLS, threading.Event())
+    held = runtime.prompt_evaluations
+    other = Conversation("You are another agent, in the office.", (Message("user", "hi"),))
+
+    assert runtime.prepare(other, TOOLS, threading.Event(), held_prefix_only=True) is None
+    assert runtime.prompt_evaluations == held
+    follow_up = Conversation(STATIC_SYSTEM, (Message("user", "hi"), Message("assistant", "Hi.")))
+    stats = runtime.prepare(follow_up, TOOLS, threading.Event(), held_prefix_only=True)
+    assert stats is not None
+    assert stats.evaluated_tokens > 0
+
+
 def test_preparing_stopped_between_batches_leaves_the_context_usable(
     open_runtime: OpenRuntime,
 ) -> None:

@@ -265,6 +265,9 @@ async def test_a_request_stops_the_preparation_of_the_next_turn(qwen35_model_pat
     try:
         long = Conversation(STATIC_SYSTEM, (Message("user", "Tell me about the house. " * 60),))
         request = make_request(prompt_parts("hello"), max_tokens=16)
+        await worker.warm(Conversation(STATIC_SYSTEM), TOOLS, room=0)  # the agent's prefix
+        runtime.prepare_ended.clear()
+        runtime.preparing.clear()
         preparing = asyncio.create_task(worker.prepare(long, TOOLS))
         started = await asyncio.get_running_loop().run_in_executor(None, runtime.preparing.wait, 5)
         assert started

@@ -7,9 +7,10 @@ interrupts) once Home Assistant has started, whenever the agent is (re)created, 
 seconds after the home's structure changes: an entity exposed or hidden, added, removed or
 renamed, its aliases, area or device moved, an area renamed.
 
-Each minute, while the model is idle, the engine also evaluates a new conversation's start up to
-the time line its first message will begin with ("Now: Wednesday 2026-12-02 07:41", most of
-a short command's tokens), over the home list it already holds.
+Each minute, while the model is idle, the engine also evaluates the next message's start up to
+its time line ("Now: Wednesday 2026-12-02 07:41", most of a short command's tokens): of the
+last conversation while its chat session lasts, else of a new one; only over the home list
+and the prefix the context already holds (ConversationAgent.async_prepare_this_minute).
 
 The home list is kept in Home Assistant's storage, so that after a restart the agent writes
 the same prefix as before (while no more than CHANGE_LIMIT states differ: those go into the

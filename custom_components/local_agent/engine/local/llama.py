@@ -672,6 +672,7 @@ class LoadedModel:
         room: int = MIN_ANSWER_TOKENS,
         batch: int = BACKGROUND_BATCH,
         progress: PrefixProgress | None = None,
+        held_prefix_only: bool = False,
     ) -> GenerationStats | None:
         """Evaluate the text the conversation's next turn will start with, and keep a checkpoint.
 
@@ -680,11 +681,17 @@ class LoadedModel:
         without messages is an agent's start: its system text and tools, the prefix every
         turn shares (warming up after a load or a change of the home), restored from disk
         when it was saved. room: tokens its turns need after it (history and answers).
+        held_prefix_only: nothing is done unless the context holds this conversation's prefix
+        (agents sharing a model do not evaluate each other's away between their turns).
         """
         self._cancel = cancel
         start = next_turn_start(self.chat_template, conversation, tools)
         if start is None:
             return None
+        if held_prefix_only:
+            static = self._tokenize_static(start.static)
+            if self._tokens[: len(static)] != static:
+                return None
         try:
             return self.evaluate_prompt(
                 start.static,
@@ -708,10 +715,19 @@ class LoadedModel:
         *,
         room: int,
         progress: PrefixProgress | None = None,
+        held_prefix_only: bool = False,
     ) -> None:
         """Make the context hold an agent's prefix (from disk if saved), then save it there."""
         batch = WARM_BATCH if not conversation.messages else BACKGROUND_BATCH
-        self.prepare(conversation, tools, cancel, room=room, batch=batch, progress=progress)
+        self.prepare(
+            conversation,
+            tools,
+            cancel,
+            room=room,
+            batch=batch,
+            progress=progress,
+            held_prefix_only=held_prefix_only,
+        )
         self.save_prefix(cancel)
 
     # Generation -----------------------------------------------------------------------------

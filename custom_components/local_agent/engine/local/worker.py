@@ -149,8 +149,9 @@ class ModelWorker:
         """Evaluate, while the model is idle, the text the conversation's next turn starts with.
 
         Best effort and never in the way: skipped when a request is waiting, stopped between
-        two short batches when one arrives, failures only logged. An agent's prefix the
-        context now holds for the first time is saved to disk afterwards.
+        two short batches when one arrives, failures only logged; only on the prefix the
+        context holds (another agent's is not evaluated over it: warm does that). An agent's
+        prefix the context now holds for the first time is saved to disk afterwards.
         """
         if self._queued or self._closed or self._lock.locked():
             return
@@ -158,7 +159,7 @@ class ModelWorker:
             await self._run_background(
                 "Preparing the next prompt",
                 lambda cancel: self._model.warm(
-                    conversation, tools, cancel, room=MIN_ANSWER_TOKENS
+                    conversation, tools, cancel, room=MIN_ANSWER_TOKENS, held_prefix_only=True
                 ),
             )
 
