@@ -119,6 +119,17 @@ def _generate(
     return output, list(runtime.sampled)
 
 
+def _assert_as_a_fresh_run(
+    open_runtime: OpenRuntime, parts: PromptParts, output: GenerationOutput, tokens: list[int]
+) -> None:
+    """The same tokens and text as a fresh runtime without checkpoints writes for parts."""
+    expected, expected_tokens = _generate(
+        open_runtime(checkpoint_memory=0, endless=True), make_request(parts)
+    )
+    assert tokens == expected_tokens
+    assert output.text == expected.text
+
+
 def _first_logits(runtime: RecordingModel, request: GenerationRequest) -> npt.NDArray[np.float32]:
     """What the model made of the prompt: the logits of its first token (any model's differ
     for different prompts, whichever tokens it would then pick)."""
@@ -376,12 +387,7 @@ def test_prepared_follow_up_evaluates_only_the_new_message_and_matches_a_fresh_r
     assert output.stats.cached_tokens == len(prepared)
     new = runtime.tokenize(follow_up.dynamic[len(shared) :], add_bos=False)
     assert output.stats.evaluated_tokens == len(new) < 60
-
-    expected, expected_tokens = _generate(
-        open_runtime(checkpoint_memory=0, endless=True), make_request(follow_up)
-    )
-    assert tokens == expected_tokens
-    assert output.text == expected.text
+    _assert_as_a_fresh_run(open_runtime, follow_up, output, tokens)
 
 
 def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_nothing(
@@ -407,11 +413,7 @@ def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_noth
         command = prompt_parts(f"Now: Wednesday {minute}.\n\nTurn on the kitchen light")
         output, tokens = _generate(runtime, make_request(command, checkpoint_at=command.stable_end))
         assert output.stats.cached_tokens == cached
-        expected, expected_tokens = _generate(
-            open_runtime(checkpoint_memory=0, endless=True), make_request(command)
-        )
-        assert tokens == expected_tokens
-        assert output.text == expected.text
+        _assert_as_a_fresh_run(open_runtime, command, output, tokens)
 
 
 def test_preparing_over_another_prefix_than_the_one_held_is_left_to_warm_up(
@@ -446,11 +448,7 @@ def test_preparing_stopped_between_batches_leaves_the_context_usable(
         follow_up.dynamic[: follow_up.dynamic.index("<|im_start|>assistant")], add_bos=False
     )
     assert output.stats.cached_tokens > len(first_turn)
-    expected, expected_tokens = _generate(
-        open_runtime(checkpoint_memory=0, endless=True), make_request(follow_up)
-    )
-    assert tokens == expected_tokens
-    assert output.text == expected.text
+    _assert_as_a_fresh_run(open_runtime, follow_up, output, tokens)
 
 
 def test_full_prompt_checkpoints_count_against_the_same_limit(open_runtime: OpenRuntime) -> None:
