@@ -595,6 +595,13 @@ class LoadedModel:
         if progress is not None:
             progress.note(len(self._tokens))
 
+    def _holds_static(self, text: str) -> bool:
+        """Whether the context holds this static prompt (the last one tokenized, not another's)."""
+        cached = self._static_tokens
+        return (
+            cached is not None and cached[0] == text and self._tokens[: len(cached[1])] == cached[1]
+        )
+
     def _tokenize_static(self, text: str) -> list[int]:
         """Tokenize the static prompt, once per text: it holds the whole home list."""
         if self._static_tokens is None or self._static_tokens[0] != text:
@@ -688,10 +695,8 @@ class LoadedModel:
         start = next_turn_start(self.chat_template, conversation, tools)
         if start is None:
             return None
-        if held_prefix_only:
-            static = self._tokenize_static(start.static)
-            if self._tokens[: len(static)] != static:
-                return None
+        if held_prefix_only and not self._holds_static(start.static):
+            return None
         try:
             return self.evaluate_prompt(
                 start.static,
