@@ -12,7 +12,11 @@ the <light>"; the turns:
 3. follow-up: the same conversation, a minute later;
 4. new conversation: the same home, a minute later (what the first command after a finished
    warm-up costs too: the context holds the prefix, nothing else);
-5. after 3 changes: three entities change state, then a follow-up in conversation 4.
+5. after 3 changes: three entities change state, then a follow-up in conversation 4;
+6. states outgrew the list: more entities change state than a message lists (CHANGE_LIMIT),
+   and a minute later a new conversation. That minute's job takes the home list again and
+   evaluates it in the background (its seconds are reported); the command comes after it.
+   Homes with too few lights and switches to change skip it.
 
 Before each turn "a minute later" the agent's job of each minute runs as its timer would run
 it (turn/warm_up.py): a new conversation is prepared up to that minute's time line.
@@ -67,6 +71,7 @@ from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.runtime.data import prefix_store_path
 from custom_components.local_agent.runtime.memory import process_rss
 from custom_components.local_agent.turn import agent as agent_module
+from custom_components.local_agent.turn.home_context import CHANGE_LIMIT
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.util import dt as dt_util
@@ -84,6 +89,7 @@ SCENARIOS = (
     "follow-up",
     "new conversation",
     "after 3 changes",
+    "states outgrew the list",
 )
 THINKING_TOKENS = 64
 THINKING_TEXT = (
@@ -117,6 +123,8 @@ class TurnCost:
     # Where the time to the first word went (PARTS); a notice said while waiting, if any.
     parts_s: dict[str, float] = field(default_factory=dict)
     notice_s: float | None = None
+    # Seconds the minute's job took before the turn (a list taken again in the background).
+    background_s: float | None = None
     n_ctx: int = 0
     saved_prefix_bytes: int = 0
     rss_bytes: int = 0
@@ -198,9 +206,12 @@ async def measure_turn(
     minute_passed: the turn comes a minute after the last, so the minute's job ran before it.
     """
     hass = handle.hass
+    background: float | None = None
     if minute_passed:
+        began = time.perf_counter()
         with patch.object(agent_module, "dt_util", _Clock(minute)):
             await handle.agent.async_prepare_this_minute()
+        background = time.perf_counter() - began
     marks = _Marks(started=time.perf_counter())
 
     @callback
@@ -265,18 +276,21 @@ async def measure_turn(
         "turn_s": record.wall_seconds,
         "parts_s": parts,
         "notice_s": since(marks.notice),
+        "background_s": background,
         "n_ctx": worker.info.n_ctx,
         "rss_bytes": await hass.async_add_executor_job(process_rss),
     }
     return figures, record.conversation_id or ""
 
 
-async def change_three(hass: HomeAssistant, home: SyntheticHome, target: str) -> None:
-    """Toggle three lights or switches other than the one the command turns on."""
-    candidates = [
-        e for e in home.entity_ids if e.split(".", 1)[0] in ("light", "switch") and e != target
-    ]
-    for entity_id in candidates[:3]:
+def switchable(home: SyntheticHome, target: str) -> list[str]:
+    """The lights and switches other than the one the command turns on."""
+    return [e for e in home.entity_ids if e.split(".", 1)[0] in ("light", "switch") and e != target]
+
+
+async def toggle(hass: HomeAssistant, entity_ids: list[str]) -> None:
+    """Toggle each entity, one service call each."""
+    for entity_id in entity_ids:
         domain = entity_id.split(".", 1)[0]
         await hass.services.async_call(domain, "toggle", {"entity_id": entity_id}, blocking=True)
 
@@ -342,8 +356,13 @@ async def run_scenarios(
         await turn(handle, "first after restart", None)
         await turn(handle, "follow-up", conversations["first after restart"])
         await turn(handle, "new conversation", None)
-        await change_three(hass, home, target)
+        others = switchable(home, target)
+        await toggle(hass, others[:3])
         await turn(handle, "after 3 changes", conversations["new conversation"])
+        outgrowing = others[3 : 3 + CHANGE_LIMIT + 1]
+        if len(outgrowing) == CHANGE_LIMIT + 1:
+            await toggle(hass, outgrowing)
+            await turn(handle, "states outgrew the list", None)
     return results
 
 
@@ -352,7 +371,7 @@ def _row(cost: TurnCost) -> str:
         return "-" if value is None else f"{value:.2f}"
 
     return (
-        f"{cost.model:<12} {cost.entities:>5} {cost.scenario:<21} {cost.prompt_tokens:>7} "
+        f"{cost.model:<12} {cost.entities:>5} {cost.scenario:<23} {cost.prompt_tokens:>7} "
         f"{cost.evaluated_tokens:>7} {'disk' if cost.prefix_from_disk else '':>4} "
         f"{cost.first_token_s:>7.2f} {seconds(cost.service_call_s):>7} "
         f"{seconds(cost.first_word_s):>7} {cost.turn_s:>7.2f} "
@@ -362,7 +381,7 @@ def _row(cost: TurnCost) -> str:
 
 
 HEADER = (
-    f"{'model':<12} {'ents':>5} {'turn':<21} {'prompt':>7} {'eval':>7} {'':>4} {'ttft':>7} "
+    f"{'model':<12} {'ents':>5} {'turn':<23} {'prompt':>7} {'eval':>7} {'':>4} {'ttft':>7} "
     f"{'call':>7} {'word':>7} {'turn':>7} {'smp/forc':>9} {'n_ctx':>7} {'saved MB':>7} "
     f"{'RSS MB':>6}"
 )
@@ -415,9 +434,11 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
             word = "-" if r.first_word_s is None else f"{r.first_word_s:.2f}"
             disk = " (disk)" if r.prefix_from_disk else ""
             notice = f" (notice at {r.notice_s:.2f})" if r.notice_s is not None else ""
+            retake = r.scenario == "states outgrew the list" and r.background_s is not None
+            background = f" (retaken before: {r.background_s:.1f} s)" if retake else ""
             p = r.parts_s
             lines.append(
-                f"| {r.entities} | {r.threads} | {r.scenario} | {r.prompt_tokens} | "
+                f"| {r.entities} | {r.threads} | {r.scenario}{background} | {r.prompt_tokens} | "
                 f"{r.evaluated_tokens}{disk} | {r.first_token_s:.2f}{notice} | {call} | {word} | "
                 f"{r.turn_s:.2f} | {p['thinking']:.2f} / {p['call sampled']:.2f} / "
                 f"{p['call forced']:.2f} | {r.call_sampled_tokens} / {r.call_forced_tokens} | "

@@ -17,6 +17,7 @@ import pytest
 
 from custom_components.local_agent.engine.chat_format import next_turn_start
 from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.local import llama
 from custom_components.local_agent.engine.local.llama import PrefixProgress
 from custom_components.local_agent.engine.local.prefix_store import (
     SUFFIX,
@@ -193,6 +194,29 @@ def test_a_first_turn_after_restart_reads_the_prefix_from_disk(
     assert output.stats.prefix_from_disk
     assert output.stats.checkpoint_restored is False
     assert output.stats.evaluated_tokens < output.stats.prompt_tokens // 2
+
+
+def test_one_model_saves_a_new_prefix_only_once_an_hour_has_passed(
+    open_model: Callable[..., RecordingModel],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A home list taken again every few minutes must not write its state to disk each time."""
+    clock = [1000.0]
+    monkeypatch.setattr(llama.time, "monotonic", lambda: clock[0])
+    model = open_model(prefix_store=tmp_path)
+    _warm(model)
+    assert len(list(tmp_path.glob(f"*{SUFFIX}"))) == 1
+
+    retaken = replace(AGENT, system=AGENT.system + " Be kind.")
+    clock[0] += llama.PREFIX_SAVE_INTERVAL - 1
+    _warm(model, retaken)
+    assert len(list(tmp_path.glob(f"*{SUFFIX}"))) == 1  # held, not saved
+
+    clock[0] += 1
+    assert model.save_prefix(threading.Event()) is not None  # the next try saves it
+    assert len(list(tmp_path.glob(f"*{SUFFIX}"))) == 2
+    assert open_model(prefix_store=tmp_path).generate(_turn(retaken)).stats.prefix_from_disk
 
 
 def test_a_damaged_saved_prefix_is_evaluated_again_and_saved_anew(

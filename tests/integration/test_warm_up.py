@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
 import pytest
@@ -14,7 +15,7 @@ from pytest_homeassistant_custom_component.common import async_fire_time_changed
 from custom_components.local_agent.const import CONF_HISTORY_TOKENS, CONF_TEMPERATURE
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.engine.local.worker import ModelWorker
-from custom_components.local_agent.turn import home_context
+from custom_components.local_agent.turn import agent as agent_module, home_context
 from custom_components.local_agent.turn.agent import AgentOptions
 from custom_components.local_agent.turn.defaults import agent_data
 from custom_components.local_agent.turn.home_context import time_text
@@ -136,8 +137,8 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
         f"Hello.<|im_end|>\n<|im_start|>user\nNow: {time_text(dt_util.now())}"
     )
 
-    # After it, a new conversation again; but not over a home list the next command takes
-    # again (nor is the list taken here).
+    # After it, a new conversation again; over a home list that more states outgrew than a
+    # message lists, the list is taken again and warmed now, so the next command need not.
     monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
@@ -147,9 +148,57 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     async_fire_time_changed(hass, dt_util.utcnow())
     await hass.async_block_till_done(wait_background_tasks=True)
     assert len(scripted_worker.prepared) == prepared_so_far
+    retaken = scripted_worker.warmed[-1][0]
+    assert retaken != system
+    assert "kitchen_lights (aliases: cooking light): off" in retaken
     scripted_worker.will_write(answer("Hello."))
-    await scripted_agent.ask("hello")  # the command takes the list again, as it always did
-    assert scripted_worker.requests[-1].static_prompt != static
+    await scripted_agent.ask("hello")  # the command goes on from the list warmed
+    assert retaken in scripted_worker.requests[-1].static_prompt
+
+
+async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_time(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    freezer: FrozenDateTimeFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A home whose sensors keep changing must not keep the engine evaluating its prefix."""
+    await hass.async_block_till_done(wait_background_tasks=True)
+    monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
+    clock = [1000.0]
+    monkeypatch.setattr(agent_module, "monotonic", lambda: clock[0])
+    real_warm = scripted_worker.warm
+
+    async def warm_taking_a_minute(*args: Any, **kwargs: Any) -> None:
+        clock[0] += 60.0
+        await real_warm(*args, **kwargs)
+
+    monkeypatch.setattr(scripted_worker, "warm", warm_taking_a_minute)
+
+    async def outgrow_then_tick(service: str, minute: int) -> int:
+        await hass.services.async_call(
+            "light", service, {"entity_id": "light.kitchen_lights"}, blocking=True
+        )
+        freezer.move_to(f"2026-12-02 08:{minute:02d}:00+00:00")
+        async_fire_time_changed(hass, dt_util.utcnow())
+        await hass.async_block_till_done(wait_background_tasks=True)
+        return len(scripted_worker.warmed)
+
+    warmed = len(scripted_worker.warmed)
+    # A change of the structure is the debounced warm-up's, not the minute's.
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
+    agent = LocalAgentHandle(hass, scripted_agent.entry, scripted_agent.entity_id).agent
+    await agent.async_prepare_this_minute()
+    assert len(scripted_worker.warmed) == warmed
+    await _after_debounce(hass)
+    warmed = len(scripted_worker.warmed)
+
+    assert await outgrow_then_tick("turn_off", 1) == warmed + 1
+    clock[0] += 179.0  # the retake took 60 s: the next waits 180 s
+    assert await outgrow_then_tick("turn_on", 2) == warmed + 1
+    clock[0] += 1.0
+    assert await outgrow_then_tick("turn_on", 3) == warmed + 2
 
 
 async def test_the_home_list_survives_a_restart(

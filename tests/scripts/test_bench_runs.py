@@ -18,7 +18,7 @@ THREADS = str(llama_threads(1))
 
 def test_home_turns_evaluate_only_the_message_once_the_prefix_is_there(tmp_path: Path) -> None:
     result = run_script("bench",
-        "turn", "--homes", "10", "--models", "qwen35", "--threads", THREADS, "--out", str(tmp_path),
+        "turn", "--homes", "200", "--models", "qwen35", "--threads", THREADS, "--out", str(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     rows = {row["scenario"]: row for row in json.loads((tmp_path / "home_turns.json").read_text())}
@@ -29,6 +29,12 @@ def test_home_turns_evaluate_only_the_message_once_the_prefix_is_there(tmp_path:
     assert first["prompt_tokens"] > 1000  # the prefix is there: instructions, tools, home list
     for scenario in ("first after restart", "follow-up", "new conversation"):
         assert rows[scenario]["evaluated_tokens"] < 120, scenario
+    # More states changed than a message lists: the minute's job took the list again, so the
+    # command did not (the list differs from the first one, and the whole prefix was not its).
+    outgrown = rows["states outgrew the list"]
+    assert outgrown["evaluated_tokens"] < 120
+    assert outgrown["prompt_tokens"] != rows["new conversation"]["prompt_tokens"]
+    assert outgrown["background_s"] > 0
     assert rows["first after restart"]["saved_prefix_bytes"] > 0
     for row in rows.values():  # the pinned call ran, and the agent answered it itself
         assert row["service_call_s"] is not None

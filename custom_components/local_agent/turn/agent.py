@@ -7,6 +7,7 @@ from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from math import ceil
+from time import monotonic
 from typing import Any
 
 import probatio
@@ -129,6 +130,9 @@ class AgentOptions:
 MESSAGE_ROOM = 512
 # A command that must wait this long for its agent's prefix to be evaluated says so first.
 WAIT_NOTICE_SECONDS = 3.0
+# After taking an outgrown home list again in the background, the next such retake waits this
+# many times as long as the last one took: at most a quarter of the machine's time.
+RETAKE_PAUSE_FACTOR = 3.0
 
 
 @dataclass(slots=True)
@@ -187,6 +191,8 @@ class ConversationAgent:
         self.home_context = HomeContext()
         # The follow-up the engine was last given to prepare, until its chat session ends.
         self._follow_up: _FollowUp | None = None
+        # When (time.monotonic) the home list may next be taken again in the background.
+        self._next_retake = 0.0
         # What each running turn streamed, by conversation.
         self._streams: dict[str, TurnStream] = {}
 
@@ -366,19 +372,28 @@ class ConversationAgent:
         a command would see them now, for a person in no particular room, and the time line
         a new conversation's first message starts with.
         """
-        start = await self._async_new_conversation(new_home_list=True)
-        if start is not None:
-            await self.worker.warm(*start, room=self.options.turn_room)
+        found = await self._async_opening_toolbox()
+        if found is not None:
+            await self.worker.warm(*self._opening(*found), room=self.options.turn_room)
 
     async def async_prepare_this_minute(self) -> None:
         """Have the engine evaluate, while idle, the next message's start with this minute.
 
         Each minute (turn/warm_up.py): the last conversation's next turn while its chat
         session lasts (the context holds it; going elsewhere would cost its history), else a
-        new conversation, over the home list the engine already holds: one that has to be
-        taken again waits for the next command, as it always did.
+        new conversation. A home list that more states outgrew than a message lists is taken
+        again and evaluated now instead, so that no command has to (_async_retake_home_list).
         """
         now = dt_util.now()
+        found = await self._async_opening_toolbox()
+        if found is None:
+            return
+        llm_context, toolbox = found
+        if toolbox.lines is not None and not self.home_context.holds(toolbox.lines):
+            # A change of the home's structure is warmed up by turn/warm_up.py's own listeners.
+            if self.home_context.outgrown(toolbox.lines):
+                await self._async_retake_home_list(llm_context, toolbox)
+            return
         follow_up, snapshot = self._follow_up, self.home_context.snapshot
         if follow_up is not None and now < follow_up.until:
             if snapshot is not None and snapshot.text in follow_up.conversation.system:
@@ -386,14 +401,29 @@ class ConversationAgent:
                 await self.worker.prepare(next_turn, follow_up.specs)
             return
         self._follow_up = None
-        start = await self._async_new_conversation(new_home_list=False)
-        if start is not None:
-            await self.worker.prepare(*start)
+        await self.worker.prepare(*self._opening(llm_context, toolbox))
 
-    async def _async_new_conversation(
-        self, *, new_home_list: bool
-    ) -> tuple[Conversation, list[ToolSpec]] | None:
-        """Return what a new conversation starts with now, and its tools (None: not now)."""
+    async def _async_retake_home_list(self, llm_context: llm.LLMContext, toolbox: _Toolbox) -> None:
+        """Take the home list again and have the engine evaluate it, in the background.
+
+        The next command would otherwise evaluate the whole prefix itself (34 s for 200
+        entities on 2 cores). Homes whose sensors keep changing would keep the engine at it,
+        so after a retake of s seconds the next waits RETAKE_PAUSE_FACTOR * s; a command that
+        finds the list outgrown meanwhile takes it again itself, as before.
+        """
+        if monotonic() < self._next_retake:
+            return
+        started = monotonic()
+        try:
+            await self.worker.warm(
+                *self._opening(llm_context, toolbox), room=self.options.turn_room
+            )
+        finally:
+            ended = monotonic()
+            self._next_retake = ended + RETAKE_PAUSE_FACTOR * (ended - started)
+
+    async def _async_opening_toolbox(self) -> tuple[llm.LLMContext, _Toolbox] | None:
+        """Return a new conversation's context and tools now (None: its LLM API is gone)."""
         llm_context = llm.LLMContext(
             platform=DOMAIN,
             context=None,
@@ -410,10 +440,12 @@ class ConversationAgent:
             except HomeAssistantError as err:
                 LOGGER.debug("Not warming up: %s", err)
                 return None
-        toolbox = await self._async_toolbox(llm_api)
-        lines = toolbox.lines
-        if not new_home_list and lines is not None and not self.home_context.holds(lines):
-            return None
+        return llm_context, await self._async_toolbox(llm_api)
+
+    def _opening(
+        self, llm_context: llm.LLMContext, toolbox: _Toolbox
+    ) -> tuple[Conversation, list[ToolSpec]]:
+        """Return what a new conversation starts with now (taking the home list if it must)."""
         opening = Conversation(
             system=self._static_system(llm_context, toolbox, None),
             enable_thinking=self.options.thinking,

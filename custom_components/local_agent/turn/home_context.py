@@ -14,7 +14,8 @@ The prompt is laid out so that a turn evaluates only what is new:
 
 A state change therefore costs one short line in the next message, whatever the size of the
 home. The list is taken again (and the prefix evaluated again, once) when exposure, names,
-aliases or areas change, or when more than CHANGE_LIMIT entities differ from it.
+aliases or areas change, or when more than CHANGE_LIMIT entities differ from it; both are
+evaluated in the background before the next command where that can be (turn/warm_up.py).
 
 The model never reads a stale state as current: an entity is listed again whenever its state
 differs from the last state any kept message showed for it. An entity a tool call of a kept
@@ -40,9 +41,9 @@ from custom_components.local_agent.home.entity_view import (
 from homeassistant.const import ATTR_ENTITY_ID
 
 # Entities whose state may differ from the home list before it is taken again. Taking it again
-# means evaluating the whole prefix at the next command (34 s for 200 entities on 2 cores), so
-# homes with a few dozen sensors that keep changing must not do that at every command; 32
-# changed lines cost a message about 450 tokens (14-16 each with Qwen3.5's tokenizer).
+# means evaluating the whole prefix (34 s for 200 entities on 2 cores): in the background when
+# the minute's job finds it due, else at the next command; 32 changed lines cost a message
+# about 450 tokens (14-16 each with Qwen3.5's tokenizer).
 CHANGE_LIMIT: Final = 32
 # Conversations whose context blocks are kept (least recently used forgotten first; a
 # forgotten conversation goes on without the earlier blocks, re-evaluated once).
@@ -139,8 +140,18 @@ class HomeContext:
         snapshot = self.snapshot
         if snapshot is None or snapshot.directory != _directory(lines):
             return False
-        changed = sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
-        return changed <= CHANGE_LIMIT
+        return self._changed(snapshot, lines) <= CHANGE_LIMIT
+
+    def outgrown(self, lines: Sequence[EntityLine]) -> bool:
+        """Tell whether only states keep the home list from standing for these entities."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.directory != _directory(lines):
+            return False
+        return self._changed(snapshot, lines) > CHANGE_LIMIT
+
+    @staticmethod
+    def _changed(snapshot: HomeSnapshot, lines: Sequence[EntityLine]) -> int:
+        return sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
 
     def home_text(self, lines: Sequence[EntityLine], now: datetime) -> str:
         """Return the home list for the prefix, taking it again only when it must."""

@@ -10,7 +10,9 @@ renamed, its aliases, area or device moved, an area renamed.
 Each minute, while the model is idle, the engine also evaluates the next message's start up to
 its time line ("Now: Wednesday 2026-12-02 07:41", most of a short command's tokens): of the
 last conversation while its chat session lasts, else of a new one; only over the home list
-and the prefix the context already holds (ConversationAgent.async_prepare_this_minute).
+and the prefix the context already holds (ConversationAgent.async_prepare_this_minute). A home
+list that more states outgrew than a message lists is taken again then and evaluated in the
+background, at most a quarter of the time, instead of by the next command.
 
 The home list is kept in Home Assistant's storage, so that after a restart the agent writes
 the same prefix as before (while no more than CHANGE_LIMIT states differ: those go into the

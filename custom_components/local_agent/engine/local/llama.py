@@ -76,6 +76,13 @@ BACKGROUND_BATCH = 16
 # warming takes longer batches; another request waits for at most one of them.
 WARM_BATCH = 128
 
+# Seconds between two prefixes saved to disk by one loaded model. A home whose states keep
+# changing has its list taken again in the background every few minutes (turn/agent.py), and
+# each save writes the whole sequence state (about 95 MB at 200 entities, 270 MB at 1000): an
+# SD card must not take that every few minutes. The prefix held then is saved once this has
+# passed (each minute's preparation tries again); a restart before that evaluates it anew.
+PREFIX_SAVE_INTERVAL = 3600.0
+
 # Characters of a Steering's text tokenized for its next token: its first token depends only
 # on the first pre-tokenizer piece, and a scripted answer is hundreds of tokens long.
 STEERING_LOOKAHEAD = 256
@@ -289,6 +296,7 @@ class LoadedModel:
         # Prefix keys and whether the disk holds them (as checked or saved in this process).
         self._on_disk: dict[str, bool] = {}
         self._static_key: str | None = None
+        self._last_saved: float | None = None
         self.info = self._describe(header)
         try:
             # The model's own chat template, else the bundled Qwen3.5 one.
@@ -495,7 +503,8 @@ class LoadedModel:
     def save_prefix(self, cancel: threading.Event) -> Path | None:
         """Save the static prefix the context holds to disk, unless it is saved already.
 
-        Done between requests (blocking, in pieces: a cancel stops it and keeps nothing).
+        Done between requests (blocking, in pieces: a cancel stops it and keeps nothing), at
+        most once per PREFIX_SAVE_INTERVAL.
         """
         key, static = self._static_key, self._static_tokens
         if self._store is None or key is None or static is None or self._on_disk.get(key):
@@ -506,6 +515,9 @@ class LoadedModel:
             return None
         if key not in self._on_disk and self._store.has(key):
             self._on_disk[key] = True
+            return None
+        saved_at = self._last_saved
+        if saved_at is not None and time.monotonic() - saved_at < PREFIX_SAVE_INTERVAL:
             return None
         sequence = self._sequence_state()
         try:
@@ -521,6 +533,8 @@ class LoadedModel:
             self._on_disk[key] = True  # do not try again in this process
             return None
         self._on_disk[key] = path is not None
+        if path is not None:
+            self._last_saved = time.monotonic()
         return path
 
     def _reuse_context(self, prompt: list[int], stats: GenerationStats) -> int:
