@@ -137,20 +137,27 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
         f"Hello.<|im_end|>\n<|im_start|>user\nNow: {time_text(dt_util.now())}"
     )
 
-    # After it, a new conversation again; over a home list that more states outgrew than a
-    # message lists, the list is taken again and warmed now, so the next command need not.
+    # A home list that more states outgrew than a message lists is taken again and warmed
+    # now, so the next command need not.
     monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
     prepared_so_far = len(scripted_worker.prepared)
-    freezer.move_to("2026-12-02 07:50:00+00:00")
+    freezer.move_to("2026-12-02 07:45:00+00:00")
     async_fire_time_changed(hass, dt_util.utcnow())
     await hass.async_block_till_done(wait_background_tasks=True)
     assert len(scripted_worker.prepared) == prepared_so_far
     retaken = scripted_worker.warmed[-1][0]
     assert retaken != system
     assert "kitchen_lights (aliases: cooking light): off" in retaken
+    # The conversation's session lasts, but over the old list: a new conversation instead.
+    freezer.move_to("2026-12-02 07:46:00+00:00")
+    async_fire_time_changed(hass, dt_util.utcnow())
+    await hass.async_block_till_done(wait_background_tasks=True)
+    _static, prepared = scripted_worker.prepared[-1]
+    assert "hello" not in prepared
+    assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
     scripted_worker.will_write(answer("Hello."))
     await scripted_agent.ask("hello")  # the command goes on from the list warmed
     assert retaken in scripted_worker.requests[-1].static_prompt

@@ -18,7 +18,8 @@ THREADS = str(llama_threads(1))
 
 def test_home_turns_evaluate_only_the_message_once_the_prefix_is_there(tmp_path: Path) -> None:
     result = run_script("bench",
-        "turn", "--homes", "200", "--models", "qwen35", "--threads", THREADS, "--out", str(tmp_path),
+        "turn", "--homes", "200", "--models", "qwen35", "--threads", THREADS,
+        "--out", str(tmp_path),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     rows = {row["scenario"]: row for row in json.loads((tmp_path / "home_turns.json").read_text())}

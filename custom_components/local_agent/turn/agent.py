@@ -380,9 +380,10 @@ class ConversationAgent:
         """Have the engine evaluate, while idle, the next message's start with this minute.
 
         Each minute (turn/warm_up.py): the last conversation's next turn while its chat
-        session lasts (the context holds it; going elsewhere would cost its history), else a
-        new conversation. A home list that more states outgrew than a message lists is taken
-        again and evaluated now instead, so that no command has to (_async_retake_home_list).
+        session lasts and its home list is the one taken (the context holds it; going
+        elsewhere would cost its history), else a new conversation. A home list that more
+        states outgrew than a message lists is taken again and evaluated now instead, so that
+        no command has to (_async_retake_home_list).
         """
         now = dt_util.now()
         found = await self._async_opening_toolbox()
@@ -395,11 +396,17 @@ class ConversationAgent:
                 await self._async_retake_home_list(llm_context, toolbox)
             return
         follow_up, snapshot = self._follow_up, self.home_context.snapshot
-        if follow_up is not None and now < follow_up.until:
-            if snapshot is not None and snapshot.text in follow_up.conversation.system:
-                next_turn = replace(follow_up.conversation, next_message_start=message_start(now))
-                await self.worker.prepare(next_turn, follow_up.specs)
+        if (
+            follow_up is not None
+            and now < follow_up.until
+            and snapshot is not None
+            and snapshot.text in follow_up.conversation.system
+        ):
+            next_turn = replace(follow_up.conversation, next_message_start=message_start(now))
+            await self.worker.prepare(next_turn, follow_up.specs)
             return
+        # Over another home list, that conversation evaluates its history again whatever the
+        # context holds.
         self._follow_up = None
         await self.worker.prepare(*self._opening(llm_context, toolbox))
 
