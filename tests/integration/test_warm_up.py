@@ -39,6 +39,13 @@ async def _after_debounce(hass: HomeAssistant) -> None:
     await hass.async_block_till_done(wait_background_tasks=True)
 
 
+async def _tick(hass: HomeAssistant, freezer: FrozenDateTimeFactory, when: str) -> None:
+    """Move the clock to a minute's start and let that minute's job run."""
+    freezer.move_to(when)
+    async_fire_time_changed(hass, dt_util.utcnow())
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+
 async def test_the_prefix_is_warmed_when_the_agent_starts(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
@@ -114,9 +121,7 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
 ) -> None:
     await hass.async_block_till_done(wait_background_tasks=True)
     system = scripted_worker.warmed[-1][0]
-    freezer.move_to("2026-12-02 07:42:00+00:00")
-    async_fire_time_changed(hass, dt_util.utcnow())
-    await hass.async_block_till_done(wait_background_tasks=True)
+    await _tick(hass, freezer, "2026-12-02 07:42:00+00:00")
 
     static, prepared = scripted_worker.prepared[-1]
     assert system in static
@@ -128,9 +133,7 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     assert request.dynamic_prompt.startswith(prepared)
 
     # While its chat session lasts, that conversation's next turn stays the one prepared.
-    freezer.move_to("2026-12-02 07:44:00+00:00")
-    async_fire_time_changed(hass, dt_util.utcnow())
-    await hass.async_block_till_done(wait_background_tasks=True)
+    await _tick(hass, freezer, "2026-12-02 07:44:00+00:00")
     _static, follow_up = scripted_worker.prepared[-1]
     assert "hello" in follow_up
     assert follow_up.endswith(
@@ -144,17 +147,13 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
         "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
     prepared_so_far = len(scripted_worker.prepared)
-    freezer.move_to("2026-12-02 07:45:00+00:00")
-    async_fire_time_changed(hass, dt_util.utcnow())
-    await hass.async_block_till_done(wait_background_tasks=True)
+    await _tick(hass, freezer, "2026-12-02 07:45:00+00:00")
     assert len(scripted_worker.prepared) == prepared_so_far
     retaken = scripted_worker.warmed[-1][0]
     assert retaken != system
     assert "kitchen_lights (aliases: cooking light): off" in retaken
     # The conversation's session lasts, but over the old list: a new conversation instead.
-    freezer.move_to("2026-12-02 07:46:00+00:00")
-    async_fire_time_changed(hass, dt_util.utcnow())
-    await hass.async_block_till_done(wait_background_tasks=True)
+    await _tick(hass, freezer, "2026-12-02 07:46:00+00:00")
     _static, prepared = scripted_worker.prepared[-1]
     assert "hello" not in prepared
     assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
@@ -187,9 +186,7 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
         await hass.services.async_call(
             "light", service, {"entity_id": "light.kitchen_lights"}, blocking=True
         )
-        freezer.move_to(f"2026-12-02 08:{minute:02d}:00+00:00")
-        async_fire_time_changed(hass, dt_util.utcnow())
-        await hass.async_block_till_done(wait_background_tasks=True)
+        await _tick(hass, freezer, f"2026-12-02 08:{minute:02d}:00+00:00")
         return len(scripted_worker.warmed)
 
     warmed = len(scripted_worker.warmed)
