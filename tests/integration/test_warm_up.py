@@ -4,6 +4,7 @@ wait for the prefix says so first."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -203,6 +204,30 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
     assert await outgrow_then_tick("turn_on", 2) == warmed + 1
     clock[0] += 1.0
     assert await outgrow_then_tick("turn_on", 3) == warmed + 2
+
+    # None starts while one runs (a large home's retake outlasts several minutes).
+    clock[0] += 1000.0
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def warm_until_released(*args: Any, **kwargs: Any) -> None:
+        if not entered.is_set():  # the first waits
+            entered.set()
+            await release.wait()
+        await real_warm(*args, **kwargs)
+
+    monkeypatch.setattr(scripted_worker, "warm", warm_until_released)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    running = hass.async_create_task(agent.async_prepare_this_minute())
+    await entered.wait()
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await agent.async_prepare_this_minute()  # outgrown again, while the first still runs
+    release.set()
+    await running
+    assert len(scripted_worker.warmed) == warmed + 3
 
 
 async def test_the_home_list_survives_a_restart(

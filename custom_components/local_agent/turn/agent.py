@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from math import ceil
+from math import ceil, inf
 from time import monotonic
 from typing import Any
 
@@ -415,12 +415,14 @@ class ConversationAgent:
 
         The next command would otherwise evaluate the whole prefix itself (34 s for 200
         entities on 2 cores). Homes whose sensors keep changing would keep the engine at it,
-        so after a retake of s seconds the next waits RETAKE_PAUSE_FACTOR * s; a command that
-        finds the list outgrown meanwhile takes it again itself, as before.
+        so after a retake of s seconds the next waits RETAKE_PAUSE_FACTOR * s, and none starts
+        while one runs; a command that finds the list outgrown meanwhile takes it again
+        itself, as before.
         """
         if monotonic() < self._next_retake:
             return
         started = monotonic()
+        self._next_retake = inf  # none while this one runs (it may outlast several minutes)
         try:
             await self.worker.warm(
                 *self._opening(llm_context, toolbox), room=self.options.turn_room
