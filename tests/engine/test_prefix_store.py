@@ -203,7 +203,7 @@ def test_one_model_saves_a_new_prefix_only_once_an_hour_has_passed(
 ) -> None:
     """A home list taken again every few minutes must not write its state to disk each time."""
     clock = [1000.0]
-    monkeypatch.setattr(llama.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(llama, "monotonic", lambda: clock[0])
     model = open_model(prefix_store=tmp_path)
     _warm(model)
     assert len(list(tmp_path.glob(f"*{SUFFIX}"))) == 1

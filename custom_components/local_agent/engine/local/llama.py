@@ -13,6 +13,7 @@ import logging
 from pathlib import Path
 import threading
 import time
+from time import monotonic
 from typing import Any
 
 import psutil
@@ -517,7 +518,7 @@ class LoadedModel:
             self._on_disk[key] = True
             return None
         saved_at = self._last_saved
-        if saved_at is not None and time.monotonic() - saved_at < PREFIX_SAVE_INTERVAL:
+        if saved_at is not None and monotonic() - saved_at < PREFIX_SAVE_INTERVAL:
             return None
         sequence = self._sequence_state()
         try:
@@ -534,7 +535,7 @@ class LoadedModel:
             return None
         self._on_disk[key] = path is not None
         if path is not None:
-            self._last_saved = time.monotonic()
+            self._last_saved = monotonic()
         return path
 
     def _reuse_context(self, prompt: list[int], stats: GenerationStats) -> int:
