@@ -416,6 +416,40 @@ def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_noth
         _assert_as_a_fresh_run(open_runtime, command, output, tokens)
 
 
+def test_prepared_changes_before_the_time_line_outlast_the_minute(
+    open_runtime: OpenRuntime,
+) -> None:
+    runtime = open_runtime(endless=True)
+    changes = "Changed since:\n- light.kitchen: off\n- sensor.hall: 21.5 °C\n"
+    opening = Conversation(
+        STATIC_SYSTEM,
+        (),
+        True,
+        DYNAMIC_SYSTEM,
+        next_message_start=f"{changes}Now: Wednesday 07:41",
+        next_message_lasting=len(changes),
+    )
+    start = next_turn_start(TEMPLATE, opening, TOOLS)
+    assert start is not None
+    assert start.stable_end is not None
+    assert start.dynamic[: start.stable_end].endswith(f"<|im_start|>user\n{changes}")
+    static = runtime.tokenize(start.static, add_bos=True)
+    lasting = static + runtime.tokenize(start.dynamic[: start.stable_end], add_bos=False)
+    line = runtime.tokenize(start.dynamic[start.stable_end :], add_bos=False)
+    runtime.prepare(opening, TOOLS, threading.Event())
+
+    # This minute, then the next: the changes stay evaluated; other changes go back further.
+    for minute, block, cached in (
+        ("07:41", changes, len(lasting) + len(line)),
+        ("07:42", changes, len(lasting)),
+        ("07:43", "Changed since:\n- light.kitchen: on\n", len(static)),
+    ):
+        command = prompt_parts(f"{block}Now: Wednesday {minute}.\n\nTurn on the kitchen light")
+        output, tokens = _generate(runtime, make_request(command, checkpoint_at=command.stable_end))
+        assert output.stats.cached_tokens == cached
+        _assert_as_a_fresh_run(open_runtime, command, output, tokens)
+
+
 def test_preparing_over_another_prefix_than_the_one_held_is_left_to_warm_up(
     open_runtime: OpenRuntime,
 ) -> None:

@@ -74,7 +74,9 @@ async def test_state_changed_between_turns_is_listed_with_the_current_state(
 
     one, two, three = scripted_worker.requests
     assert two.static_prompt == one.static_prompt  # the home list stays; one line says more
-    changes = last_user_message(two).split("\n\n")[0].split("Changed since:\n")[1]
+    block = last_user_message(two).split("\n\n")[0]
+    assert block.startswith("Changed since:\n")  # before the time line, which changes more
+    changes = block.removeprefix("Changed since:\n").split("\nNow: ")[0]
     assert changes == "- light.kitchen_lights: off"
     assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
     # Once read, an unchanged state is not repeated.

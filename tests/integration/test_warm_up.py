@@ -163,6 +163,39 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     assert retaken in scripted_worker.requests[-1].static_prompt
 
 
+async def test_the_changed_states_are_prepared_with_the_time_line(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """A new conversation's changes outlast the minute; a follow-up's come with it too."""
+    await hass.async_block_till_done(wait_background_tasks=True)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await _tick(hass, freezer, "2026-12-02 07:42:00+00:00")
+    _static, prepared = scripted_worker.prepared[-1]
+    changes = "<|im_start|>user\nChanged since:\n- light.kitchen_lights: off\n"
+    assert prepared.endswith(f"{changes}Now: {time_text(dt_util.now())}")
+    scripted_worker.will_write(answer("Hello."))
+    first = await scripted_agent.ask("hello")  # a new conversation goes on from there
+    assert scripted_worker.requests[-1].dynamic_prompt.startswith(prepared)
+
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await _tick(hass, freezer, "2026-12-02 07:43:00+00:00")
+    _static, follow_up = scripted_worker.prepared[-1]
+    assert "hello" in follow_up
+    next_message = follow_up.rsplit("<|im_start|>user\n", 1)[1]
+    assert next_message.startswith("Changed since:\n- light.kitchen_lights: on")
+    assert next_message.endswith(f"\nNow: {time_text(dt_util.now())}")
+    scripted_worker.will_write(answer("Hello again."))
+    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+    assert scripted_worker.requests[-1].dynamic_prompt.startswith(follow_up)
+
+
 async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_time(
     hass: HomeAssistant,
     scripted_agent: Agent,

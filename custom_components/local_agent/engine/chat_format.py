@@ -280,8 +280,8 @@ def next_turn_start(
     up to this turn's first answer. The text two different next messages share is what the
     next turn surely starts with. It goes on with the conversation's next_message_start when
     the template renders that as it is; stable_end is then where the new message begins (a
-    next message that starts otherwise goes on from there). None if the template gives no
-    such text.
+    next message that starts otherwise goes on from there), or past the part of it that lasts
+    (next_message_lasting). None if the template gives no such text.
     """
     opening = conversation.next_message_start
     first, second = (
@@ -300,9 +300,11 @@ def next_turn_start(
     if not shared or first.static != second.static:
         return None
     if opening and shared.endswith(opening):
+        lasting = min(max(conversation.next_message_lasting, 0), len(opening))
         return PromptParts(
-            static=first.static, dynamic=shared, stable_end=len(shared) - len(opening)
+            static=first.static, dynamic=shared, stable_end=len(shared) - len(opening) + lasting
         )
     if opening:
-        return next_turn_start(template, replace(conversation, next_message_start=""), tools)
+        without = replace(conversation, next_message_start="", next_message_lasting=0)
+        return next_turn_start(template, without, tools)
     return PromptParts(static=first.static, dynamic=shared)

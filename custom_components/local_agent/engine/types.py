@@ -70,8 +70,10 @@ class Conversation:
 
     system is the system text every turn of the conversation shares (the reusable prefix);
     system_context, if any, follows it in the same system message and may change every turn.
-    next_message_start is what the next user message will surely begin with (the time line):
-    prepared ahead with the rest, never rendered as a message of its own.
+    next_message_start is what the next user message will surely begin with (the states that
+    changed, the time line): prepared ahead with the rest, never rendered as a message of its
+    own. Its first next_message_lasting characters stay the same in later minutes (the time
+    line that follows them does not): a checkpoint there keeps them when the minute goes by.
     """
 
     system: str
@@ -79,3 +81,4 @@ class Conversation:
     enable_thinking: bool = True
     system_context: str = ""
     next_message_start: str = ""
+    next_message_lasting: int = 0

@@ -153,6 +153,9 @@ class _FollowUp:
     conversation: Conversation
     specs: list[ToolSpec]
     until: datetime
+    # Which conversation, and the ordinal of its first kept user message (home_context).
+    conversation_id: str
+    first_ordinal: int
 
 
 @dataclass(slots=True)
@@ -402,7 +405,14 @@ class ConversationAgent:
             and snapshot is not None
             and snapshot.text in follow_up.conversation.system
         ):
-            next_turn = replace(follow_up.conversation, next_message_start=message_start(now))
+            start = self.home_context.opening(
+                toolbox.lines,
+                now,
+                conversation_id=follow_up.conversation_id,
+                history=follow_up.conversation.messages,
+                first_ordinal=follow_up.first_ordinal,
+            )
+            next_turn = replace(follow_up.conversation, next_message_start=start)
             await self.worker.prepare(next_turn, follow_up.specs)
             return
         # Over another home list, that conversation evaluates its history again whatever the
@@ -454,11 +464,18 @@ class ConversationAgent:
     def _opening(
         self, llm_context: llm.LLMContext, toolbox: _Toolbox
     ) -> tuple[Conversation, list[ToolSpec]]:
-        """Return what a new conversation starts with now (taking the home list if it must)."""
+        """Return what a new conversation starts with now (taking the home list if it must).
+
+        Its first message's changed states last past this minute; its time line does not.
+        """
+        system = self._static_system(llm_context, toolbox, None)
+        now = dt_util.now()
+        start = self.home_context.opening(toolbox.lines, now)
         opening = Conversation(
-            system=self._static_system(llm_context, toolbox, None),
+            system=system,
             enable_thinking=self.options.thinking,
-            next_message_start=message_start(dt_util.now()),
+            next_message_start=start,
+            next_message_lasting=len(start) - len(message_start(now)),
         )
         return opening, toolbox.specs
 
@@ -554,7 +571,7 @@ class ConversationAgent:
     ) -> Conversation:
         """One round's prompt: the system prefix, then the messages.
 
-        Each user message carries its context block (time, changed states): what changes
+        Each user message carries its context block (changed states, time): what changes
         from turn to turn is at the end, after everything the engine has checkpointed.
         """
         history = self._history(chat_log, toolbox, extra_system_prompt)
@@ -574,11 +591,24 @@ class ConversationAgent:
         Done while the user reads or listens: the next turn then evaluates only its message.
         """
         now = dt_util.now()
-        next_turn = replace(
-            self._conversation(chat_log, toolbox, static_system, extra_system_prompt),
-            next_message_start=message_start(now),
+        answered = self._conversation(chat_log, toolbox, static_system, extra_system_prompt)
+        first_ordinal = self._kept(chat_log)[1]
+        start = self.home_context.opening(
+            # The states now: the calls of this turn changed some.
+            toolbox.home.lines() if toolbox.home is not None else None,
+            now,
+            conversation_id=chat_log.conversation_id,
+            history=answered.messages,
+            first_ordinal=first_ordinal,
         )
-        self._follow_up = _FollowUp(next_turn, toolbox.specs, now + CONVERSATION_TIMEOUT)
+        next_turn = replace(answered, next_message_start=start)
+        self._follow_up = _FollowUp(
+            next_turn,
+            toolbox.specs,
+            now + CONVERSATION_TIMEOUT,
+            conversation_id=chat_log.conversation_id,
+            first_ordinal=first_ordinal,
+        )
         self.hass.async_create_background_task(
             self.worker.prepare(next_turn, toolbox.specs),
             f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
@@ -591,9 +621,7 @@ class ConversationAgent:
         extra_system_prompt: str | None,
     ) -> list[Message]:
         """Return the kept messages, each user message with its context block."""
-        messages = to_messages(chat_log.content[1:])
-        history = trim_history(messages, self.options.history_tokens)
-        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
+        history, dropped = self._kept(chat_log)
         return self.home_context.messages(
             chat_log.conversation_id,
             history,
@@ -602,6 +630,13 @@ class ConversationAgent:
             now=dt_util.now(),
             extra=extra_system_prompt,
         )
+
+    def _kept(self, chat_log: conversation.ChatLog) -> tuple[list[Message], int]:
+        """Return the messages the history keeps, and how many user messages it dropped."""
+        messages = to_messages(chat_log.content[1:])
+        history = trim_history(messages, self.options.history_tokens)
+        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
+        return history, dropped
 
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""

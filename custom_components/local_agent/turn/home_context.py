@@ -6,11 +6,13 @@ The prompt is laid out so that a turn evaluates only what is new:
   with its id, name, aliases and its state when the list was taken) is the reusable prefix.
   The engine keeps a checkpoint after it, so every conversation in the same home starts from
   there.
-* Each user message starts with a short context block: the time, the entities whose state
-  differs from what the model last read (the home list, or a later message), and the
+* Each user message starts with a short context block: the entities whose state differs
+  from what the model last read (the home list, or a later message), the time, and the
   pipeline's extra system prompt; then the user's words. The block is rendered once and kept,
   so a follow-up renders the earlier messages exactly as before and the engine goes on from
-  the end of the previous turn.
+  the end of the previous turn. The changed states come before the time so that the engine
+  can evaluate them ahead of a new conversation's first message and keep them when only the
+  minute changes (opening).
 
 A state change therefore costs one short line in the next message, whatever the size of the
 home. The list is taken again (and the prefix evaluated again, once) when exposure, names,
@@ -51,7 +53,7 @@ MAX_CONVERSATIONS: Final = 64
 
 HOME_HEADING: Final = (
     "Home as of {time} (area, then entity_id 'name' (aliases): state). Each user message "
-    "starts with the time and the entities that changed since; those states are current."
+    "starts with the entities that changed since, then the time; those states are current."
 )
 
 
@@ -117,7 +119,7 @@ def time_text(now: datetime) -> str:
 
 
 def message_start(now: datetime) -> str:
-    """Return what every user message written in this minute starts with.
+    """Return the time line of every user message written in this minute (after its changes).
 
     It ends before the full stop, at a boundary the tokenizer keeps whatever follows ("." and
     the newlines become one token), so the engine can evaluate it before the message comes.
@@ -152,6 +154,26 @@ class HomeContext:
     @staticmethod
     def _changed(snapshot: HomeSnapshot, lines: Sequence[EntityLine]) -> int:
         return sum(1 for line in lines if snapshot.states.get(line.entity_id) != line.state)
+
+    def opening(
+        self,
+        lines: Sequence[EntityLine] | None,
+        now: datetime,
+        *,
+        conversation_id: str | None = None,
+        history: Sequence[Message] = (),
+        first_ordinal: int = 0,
+    ) -> str:
+        """Return what a conversation's next message starts with, while no state changes.
+
+        The entities that differ from what its kept messages showed (for a new conversation:
+        from the home list), then the time line, as that message's block will write them.
+        history and first_ordinal as for messages, without the next message.
+        """
+        kept = self._conversations.get(conversation_id) if conversation_id else None
+        seen = self._seen(kept or _Conversation(), history, first_ordinal)
+        changes = _changes_text(_listed(seen, lines)) if lines is not None else ""
+        return f"{changes}\n{message_start(now)}" if changes else message_start(now)
 
     def home_text(self, lines: Sequence[EntityLine], now: datetime) -> str:
         """Return the home list for the prefix, taking it again only when it must."""
@@ -233,22 +255,24 @@ class HomeContext:
         now: datetime,
         extra: str | None,
     ) -> _UserTurn:
-        parts = [f"{message_start(now)}."]
-        listed: dict[str, str] = {}
-        if lines is not None:
-            listed = {
-                line.entity_id: line.state
-                for line in lines
-                if seen.get(line.entity_id) != line.state
-            }
-            if listed:
-                changes = "\n".join(
-                    f"- {entity_id}: {state}" for entity_id, state in listed.items()
-                )
-                parts.append(f"Changed since:\n{changes}")
+        listed = _listed(seen, lines) if lines is not None else {}
+        parts = [_changes_text(listed), f"{message_start(now)}."]
         if extra and extra.strip():
             parts.append(extra.strip())
-        return _UserTurn(block="\n".join(parts), listed=listed)
+        return _UserTurn(block="\n".join(part for part in parts if part), listed=listed)
+
+
+def _listed(seen: Mapping[str, str | None], lines: Sequence[EntityLine]) -> dict[str, str]:
+    """Return the entities whose state differs from what the model last read, with it."""
+    return {line.entity_id: line.state for line in lines if seen.get(line.entity_id) != line.state}
+
+
+def _changes_text(listed: Mapping[str, str]) -> str:
+    """Return the lines a message lists changed states in ("" when none changed)."""
+    if not listed:
+        return ""
+    changes = "\n".join(f"- {entity_id}: {state}" for entity_id, state in listed.items())
+    return f"Changed since:\n{changes}"
 
 
 def _states_in_result(content: str) -> dict[str, str]:
