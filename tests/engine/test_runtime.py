@@ -390,6 +390,33 @@ def test_prepared_follow_up_evaluates_only_the_new_message_and_matches_a_fresh_r
     _assert_as_a_fresh_run(open_runtime, follow_up, output, tokens)
 
 
+def _prepared(
+    runtime: RecordingModel, opening: Conversation
+) -> tuple[PromptParts, list[int], list[int], list[int]]:
+    """Prepare the opening; return its start and tokens: the static prompt, up to the
+    checkpoint where the start stops lasting, and the rest of the start."""
+    start = next_turn_start(TEMPLATE, opening, TOOLS)
+    assert start is not None
+    assert start.stable_end is not None
+    static = runtime.tokenize(start.static, add_bos=True)
+    held = static + runtime.tokenize(start.dynamic[: start.stable_end], add_bos=False)
+    rest = runtime.tokenize(start.dynamic[start.stable_end :], add_bos=False)
+    runtime.prepare(opening, TOOLS, threading.Event())
+    return start, static, held, rest
+
+
+def _assert_commands_go_on(
+    runtime: RecordingModel, open_runtime: OpenRuntime, commands: Sequence[tuple[str, int]]
+) -> None:
+    """Each command (its block, then the words) reuses that many tokens, and writes as a
+    fresh run would."""
+    for block, cached in commands:
+        command = prompt_parts(f"{block}\n\nTurn on the kitchen light")
+        output, tokens = _generate(runtime, make_request(command, checkpoint_at=command.stable_end))
+        assert output.stats.cached_tokens == cached
+        _assert_as_a_fresh_run(open_runtime, command, output, tokens)
+
+
 def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_nothing(
     open_runtime: OpenRuntime,
 ) -> None:
@@ -397,23 +424,20 @@ def test_a_prepared_time_line_leaves_only_the_words_and_a_stale_one_changes_noth
     opening = Conversation(
         STATIC_SYSTEM, (), True, DYNAMIC_SYSTEM, next_message_start="Now: Wednesday 07:41"
     )
-    start = next_turn_start(TEMPLATE, opening, TOOLS)
-    assert start is not None
-    assert start.stable_end is not None
+    start, _static, before, line = _prepared(runtime, opening)
     assert start.dynamic.endswith("<|im_start|>user\nNow: Wednesday 07:41")
-    static = runtime.tokenize(start.static, add_bos=True)
-    before = static + runtime.tokenize(start.dynamic[: start.stable_end], add_bos=False)
-    line = runtime.tokenize(start.dynamic[start.stable_end :], add_bos=False)
     assert len(line) > 8
-    runtime.prepare(opening, TOOLS, threading.Event())
 
     # This minute, then the next (the prepared line went stale): the same output as a
     # fresh run either way; the stale line is dropped back to where the message begins.
-    for minute, cached in (("07:41", len(before) + len(line)), ("07:42", len(before))):
-        command = prompt_parts(f"Now: Wednesday {minute}.\n\nTurn on the kitchen light")
-        output, tokens = _generate(runtime, make_request(command, checkpoint_at=command.stable_end))
-        assert output.stats.cached_tokens == cached
-        _assert_as_a_fresh_run(open_runtime, command, output, tokens)
+    _assert_commands_go_on(
+        runtime,
+        open_runtime,
+        (
+            ("Now: Wednesday 07:41.", len(before) + len(line)),
+            ("Now: Wednesday 07:42.", len(before)),
+        ),
+    )
 
 
 def test_prepared_changes_before_the_time_line_outlast_the_minute(
@@ -429,25 +453,20 @@ def test_prepared_changes_before_the_time_line_outlast_the_minute(
         next_message_start=f"{changes}Now: Wednesday 07:41",
         next_message_lasting=len(changes),
     )
-    start = next_turn_start(TEMPLATE, opening, TOOLS)
-    assert start is not None
+    start, static, lasting, line = _prepared(runtime, opening)
     assert start.stable_end is not None
     assert start.dynamic[: start.stable_end].endswith(f"<|im_start|>user\n{changes}")
-    static = runtime.tokenize(start.static, add_bos=True)
-    lasting = static + runtime.tokenize(start.dynamic[: start.stable_end], add_bos=False)
-    line = runtime.tokenize(start.dynamic[start.stable_end :], add_bos=False)
-    runtime.prepare(opening, TOOLS, threading.Event())
 
     # This minute, then the next: the changes stay evaluated; other changes go back further.
-    for minute, block, cached in (
-        ("07:41", changes, len(lasting) + len(line)),
-        ("07:42", changes, len(lasting)),
-        ("07:43", "Changed since:\n- light.kitchen: on\n", len(static)),
-    ):
-        command = prompt_parts(f"{block}Now: Wednesday {minute}.\n\nTurn on the kitchen light")
-        output, tokens = _generate(runtime, make_request(command, checkpoint_at=command.stable_end))
-        assert output.stats.cached_tokens == cached
-        _assert_as_a_fresh_run(open_runtime, command, output, tokens)
+    _assert_commands_go_on(
+        runtime,
+        open_runtime,
+        (
+            (f"{changes}Now: Wednesday 07:41.", len(lasting) + len(line)),
+            (f"{changes}Now: Wednesday 07:42.", len(lasting)),
+            ("Changed since:\n- light.kitchen: on\nNow: Wednesday 07:43.", len(static)),
+        ),
+    )
 
 
 def test_preparing_over_another_prefix_than_the_one_held_is_left_to_warm_up(

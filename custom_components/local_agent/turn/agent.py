@@ -153,9 +153,7 @@ class _FollowUp:
     conversation: Conversation
     specs: list[ToolSpec]
     until: datetime
-    # Which conversation, and the ordinal of its first kept user message (home_context).
     conversation_id: str
-    first_ordinal: int
 
 
 @dataclass(slots=True)
@@ -410,7 +408,6 @@ class ConversationAgent:
                 now,
                 conversation_id=follow_up.conversation_id,
                 history=follow_up.conversation.messages,
-                first_ordinal=follow_up.first_ordinal,
             )
             next_turn = replace(follow_up.conversation, next_message_start=start)
             await self.worker.prepare(next_turn, follow_up.specs)
@@ -592,22 +589,16 @@ class ConversationAgent:
         """
         now = dt_util.now()
         answered = self._conversation(chat_log, toolbox, static_system, extra_system_prompt)
-        first_ordinal = self._kept(chat_log)[1]
         start = self.home_context.opening(
             # The states now: the calls of this turn changed some.
             toolbox.home.lines() if toolbox.home is not None else None,
             now,
             conversation_id=chat_log.conversation_id,
             history=answered.messages,
-            first_ordinal=first_ordinal,
         )
         next_turn = replace(answered, next_message_start=start)
         self._follow_up = _FollowUp(
-            next_turn,
-            toolbox.specs,
-            now + CONVERSATION_TIMEOUT,
-            conversation_id=chat_log.conversation_id,
-            first_ordinal=first_ordinal,
+            next_turn, toolbox.specs, now + CONVERSATION_TIMEOUT, chat_log.conversation_id
         )
         self.hass.async_create_background_task(
             self.worker.prepare(next_turn, toolbox.specs),
@@ -621,7 +612,9 @@ class ConversationAgent:
         extra_system_prompt: str | None,
     ) -> list[Message]:
         """Return the kept messages, each user message with its context block."""
-        history, dropped = self._kept(chat_log)
+        messages = to_messages(chat_log.content[1:])
+        history = trim_history(messages, self.options.history_tokens)
+        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
         return self.home_context.messages(
             chat_log.conversation_id,
             history,
@@ -630,13 +623,6 @@ class ConversationAgent:
             now=dt_util.now(),
             extra=extra_system_prompt,
         )
-
-    def _kept(self, chat_log: conversation.ChatLog) -> tuple[list[Message], int]:
-        """Return the messages the history keeps, and how many user messages it dropped."""
-        messages = to_messages(chat_log.content[1:])
-        history = trim_history(messages, self.options.history_tokens)
-        dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
-        return history, dropped
 
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""

@@ -107,6 +107,8 @@ class _UserTurn:
 @dataclass(slots=True)
 class _Conversation:
     turns: dict[int, _UserTurn] = field(default_factory=dict)
+    # The ordinal of the first user message the last rendered history kept.
+    first_ordinal: int = 0
 
 
 def _directory(lines: Sequence[EntityLine]) -> tuple[tuple[str, str, str], ...]:
@@ -162,16 +164,16 @@ class HomeContext:
         *,
         conversation_id: str | None = None,
         history: Sequence[Message] = (),
-        first_ordinal: int = 0,
     ) -> str:
         """Return what a conversation's next message starts with, while no state changes.
 
         The entities that differ from what its kept messages showed (for a new conversation:
         from the home list), then the time line, as that message's block will write them.
-        history and first_ordinal as for messages, without the next message.
+        history: the messages last rendered for it by messages, without the next message.
         """
         kept = self._conversations.get(conversation_id) if conversation_id else None
-        seen = self._seen(kept or _Conversation(), history, first_ordinal)
+        kept = kept or _Conversation()
+        seen = self._seen(kept, history, kept.first_ordinal)
         changes = _changes_text(_listed(seen, lines)) if lines is not None else ""
         return f"{changes}\n{message_start(now)}" if changes else message_start(now)
 
@@ -214,6 +216,7 @@ class HomeContext:
         user_positions = [i for i, message in enumerate(history) if message.role == "user"]
         if not user_positions:
             return list(history)
+        conversation.first_ordinal = first_ordinal
         current = first_ordinal + len(user_positions) - 1
         if current not in conversation.turns:
             seen = self._seen(conversation, history[: user_positions[-1]], first_ordinal)
