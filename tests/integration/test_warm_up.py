@@ -5,6 +5,7 @@ wait for the prefix says so first."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -40,11 +41,23 @@ async def _after_debounce(hass: HomeAssistant) -> None:
     await hass.async_block_till_done(wait_background_tasks=True)
 
 
-async def _tick(hass: HomeAssistant, freezer: FrozenDateTimeFactory, when: str) -> None:
-    """Move the clock to a minute's start and let that minute's job run."""
-    freezer.move_to(when)
-    async_fire_time_changed(hass, dt_util.utcnow())
-    await hass.async_block_till_done(wait_background_tasks=True)
+Tick = Callable[[int], Awaitable[None]]
+
+
+@pytest.fixture
+def tick(hass: HomeAssistant, freezer: FrozenDateTimeFactory) -> Tick:
+    """Move the clock to a minute of the next hour and let that minute's job run.
+
+    The hour follows the real clock the test starts at, so the clock only ever moves forward.
+    """
+    next_hour = dt_util.utcnow().replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+
+    async def to_minute(minute: int) -> None:
+        freezer.move_to(next_hour + timedelta(minutes=minute))
+        async_fire_time_changed(hass, dt_util.utcnow())
+        await hass.async_block_till_done(wait_background_tasks=True)
+
+    return to_minute
 
 
 async def test_the_prefix_is_warmed_when_the_agent_starts(
@@ -117,12 +130,12 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
-    freezer: FrozenDateTimeFactory,
+    tick: Tick,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await hass.async_block_till_done(wait_background_tasks=True)
     system = scripted_worker.warmed[-1][0]
-    await _tick(hass, freezer, "2026-12-02 07:42:00+00:00")
+    await tick(42)
 
     static, prepared = scripted_worker.prepared[-1]
     assert system in static
@@ -134,7 +147,7 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     assert request.dynamic_prompt.startswith(prepared)
 
     # While its chat session lasts, that conversation's next turn stays the one prepared.
-    await _tick(hass, freezer, "2026-12-02 07:44:00+00:00")
+    await tick(44)
     _static, follow_up = scripted_worker.prepared[-1]
     assert "hello" in follow_up
     assert follow_up.endswith(
@@ -148,13 +161,13 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
         "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
     prepared_so_far = len(scripted_worker.prepared)
-    await _tick(hass, freezer, "2026-12-02 07:45:00+00:00")
+    await tick(45)
     assert len(scripted_worker.prepared) == prepared_so_far
     retaken = scripted_worker.warmed[-1][0]
     assert retaken != system
     assert "kitchen_lights (aliases: cooking light): off" in retaken
     # The conversation's session lasts, but over the old list: a new conversation instead.
-    await _tick(hass, freezer, "2026-12-02 07:46:00+00:00")
+    await tick(46)
     _static, prepared = scripted_worker.prepared[-1]
     assert "hello" not in prepared
     assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
@@ -167,14 +180,14 @@ async def test_the_changed_states_are_prepared_with_the_time_line(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
-    freezer: FrozenDateTimeFactory,
+    tick: Tick,
 ) -> None:
     """A new conversation's changes outlast the minute; a follow-up's come with it too."""
     await hass.async_block_till_done(wait_background_tasks=True)
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
-    await _tick(hass, freezer, "2026-12-02 07:42:00+00:00")
+    await tick(42)
     _static, prepared = scripted_worker.prepared[-1]
     changes = "<|im_start|>user\nChanged since:\n- light.kitchen_lights: off\n"
     assert prepared.endswith(f"{changes}Now: {time_text(dt_util.now())}")
@@ -185,7 +198,7 @@ async def test_the_changed_states_are_prepared_with_the_time_line(
     await hass.services.async_call(
         "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
     )
-    await _tick(hass, freezer, "2026-12-02 07:43:00+00:00")
+    await tick(43)
     _static, follow_up = scripted_worker.prepared[-1]
     assert "hello" in follow_up
     next_message = follow_up.rsplit("<|im_start|>user\n", 1)[1]
@@ -200,7 +213,7 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
-    freezer: FrozenDateTimeFactory,
+    tick: Tick,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A home whose sensors keep changing must not keep the engine evaluating its prefix."""
@@ -220,7 +233,7 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
         await hass.services.async_call(
             "light", service, {"entity_id": "light.kitchen_lights"}, blocking=True
         )
-        await _tick(hass, freezer, f"2026-12-02 08:{minute:02d}:00+00:00")
+        await tick(minute)
         return len(scripted_worker.warmed)
 
     warmed = len(scripted_worker.warmed)
