@@ -276,6 +276,57 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
     assert len(scripted_worker.warmed) == warmed + 3
 
 
+async def test_a_warm_up_that_outlasts_its_minute_prepares_the_new_time_line(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    tick: Tick,
+    freezer: FrozenDateTimeFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A large home's prefix takes minutes, and the minute's job prepares nothing meanwhile."""
+    await hass.async_block_till_done(wait_background_tasks=True)
+    await tick(10)
+    real_warm = scripted_worker.warm
+    during_warm: list[Callable[[], Awaitable[None]]] = []
+
+    async def warm_then(*args: Any, **kwargs: Any) -> None:
+        await real_warm(*args, **kwargs)
+        for step in during_warm:
+            await step()
+
+    monkeypatch.setattr(scripted_worker, "warm", warm_then)
+
+    async def minute_passes() -> None:
+        freezer.tick(timedelta(minutes=1))
+
+    async def structure_changes(exposed: bool) -> list[tuple[str, str]]:
+        prepared = len(scripted_worker.prepared)
+        async_expose_entity(hass, "conversation", NOT_EXPOSED, exposed)
+        await _after_debounce(hass)
+        return scripted_worker.prepared[prepared:]
+
+    assert await structure_changes(True) == []  # within its minute: prepared with it
+
+    during_warm[:] = [minute_passes]
+    [(static, prepared)] = await structure_changes(False)
+    assert scripted_worker.warmed[-1][0] in static
+    assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
+
+    # A command took another home list meanwhile: the context holds that one now.
+    async def command_takes_another_list() -> None:
+        monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
+        await hass.services.async_call(
+            "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+        )
+        scripted_worker.will_write(answer("Hello."))
+        await scripted_agent.ask("hello")
+
+    during_warm[:] = [minute_passes, command_takes_another_list]
+    [(_static, follow_up)] = await structure_changes(True)
+    assert "hello" in follow_up  # the command's next turn, not an opening over the old list
+
+
 async def test_the_home_list_survives_a_restart(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:

@@ -375,7 +375,7 @@ class ConversationAgent:
         """
         found = await self._async_opening_toolbox()
         if found is not None:
-            await self.worker.warm(*self._opening(*found), room=self.options.turn_room)
+            await self._async_warm_opening(*found)
 
     async def async_prepare_this_minute(self) -> None:
         """Have the engine evaluate, while idle, the next message's start with this minute.
@@ -431,12 +431,26 @@ class ConversationAgent:
         started = monotonic()
         self._next_retake = inf  # none while this one runs (it may outlast several minutes)
         try:
-            await self.worker.warm(
-                *self._opening(llm_context, toolbox), room=self.options.turn_room
-            )
+            await self._async_warm_opening(llm_context, toolbox)
         finally:
             ended = monotonic()
             self._next_retake = ended + RETAKE_PAUSE_FACTOR * (ended - started)
+
+    async def _async_warm_opening(self, llm_context: llm.LLMContext, toolbox: _Toolbox) -> None:
+        """Have the engine evaluate the prefix and a new conversation's opening with it.
+
+        A large home's prefix takes minutes, and the minute's job prepares nothing while it is
+        evaluated: when the minute changed meanwhile, its time line is prepared right after
+        (unless a command took another home list meanwhile: that one is the context's now).
+        """
+        opening, specs = self._opening(llm_context, toolbox)
+        snapshot = self.home_context.snapshot
+        await self.worker.warm(opening, specs, room=self.options.turn_room)
+        if self.home_context.snapshot is not snapshot:
+            return
+        now_opening, specs = self._opening(llm_context, toolbox)
+        if now_opening.next_message_start != opening.next_message_start:
+            await self.worker.prepare(now_opening, specs)
 
     async def _async_opening_toolbox(self) -> tuple[llm.LLMContext, _Toolbox] | None:
         """Return a new conversation's context and tools now (None: its LLM API is gone)."""
