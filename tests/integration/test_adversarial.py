@@ -41,7 +41,7 @@ from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import async_build_home_tools
-from custom_components.local_agent.safety import pending as confirmation
+from custom_components.local_agent.safety import confirmation
 from custom_components.local_agent.safety.gate import SafetyGate, TurnSafety, Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.tool_review import ToolClass, classify

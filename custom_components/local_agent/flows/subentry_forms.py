@@ -37,8 +37,11 @@ from custom_components.local_agent.const import (
     CONF_TOP_P,
 )
 from custom_components.local_agent.flows.selectors import number_box
-from custom_components.local_agent.safety.entity_refs import options_to_show, options_to_store
-from custom_components.local_agent.safety.policy import parse_tool_exemption
+from custom_components.local_agent.safety.policy import (
+    options_to_show,
+    options_to_store,
+    parse_tool_exemption,
+)
 from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
 from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
 from homeassistant.core import HomeAssistant

@@ -1,4 +1,7 @@
-"""What a call says it does: the one verb table, entity names, and every text describing a call.
+"""What the agent says itself: fixed translated sentences, and every text describing a call.
+
+The fixed sentences (errors, confirmations) live in translations/<language>.json under
+"exceptions", like every other message of the integration.
 
 Our own tools name a service ("lock.unlock"); Home Assistant's intents name a generic one
 ("HassTurnOff" on a lock calls lock.unlock). Both read through the same table, so a call reads
@@ -13,11 +16,28 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from custom_components.local_agent.compat import scene_states, script_sequence, target_entities
+from custom_components.local_agent.const import DOMAIN
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, split_entity_id
+from homeassistant.helpers.translation import async_get_translations
 
 from .actions import PlannedAction
 from .service_catalog import SECRET_FIELDS
+
+
+async def async_phrase(hass: HomeAssistant, language: str, key: str, **placeholders: str) -> str:
+    """Return the translated sentence `key` with its placeholders filled in.
+
+    The sentences live in translations/<language>.json under "exceptions", so they are
+    translated like every other message of the integration; English is the fallback.
+    """
+    translation_key = f"component.{DOMAIN}.exceptions.{key}.message"
+    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], "en")):
+        strings = await async_get_translations(hass, lang, "exceptions", [DOMAIN])
+        if template := strings.get(translation_key):
+            return template.format(**placeholders)
+    return key
+
 
 # What a service does, as a verb in front of the names of its targets. Keyed by (domain,
 # service); (None, service) holds for every domain. Services missing here read as their name.

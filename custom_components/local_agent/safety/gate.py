@@ -16,6 +16,7 @@ from typing import Any
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.actions import ApiCall, Call, PlannedAction
 from custom_components.local_agent.home.call_texts import (
+    async_phrase,
     describe_action,
     describe_api_call,
     join_names,
@@ -27,16 +28,24 @@ from custom_components.local_agent.home.runner import (
     TurnContext,
     async_check,
 )
-from custom_components.local_agent.turn.phrases import async_phrase
 from homeassistant.components import conversation, persistent_notification
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent, llm
 
 from .audit import AuditRecord, Outcome, async_get_audit_log
-from .pending import PendingAction, PendingConfirmation, async_get_confirmations
+from .confirmation import (
+    PendingAction,
+    PendingConfirmation,
+    Reply,
+    async_get_confirmations,
+    classify_reply,
+    contains_pin,
+    mask_digits,
+    pin_matches,
+    spoken_pin,
+)
 from .policy import SafetyPolicy, sensitive_targets_of_action
-from .replies import Reply, classify_reply, contains_pin, mask_digits, pin_matches, spoken_pin
 from .tool_review import (
     DEFERRED_ARGUMENTS,
     TARGET_SLOTS,

@@ -20,8 +20,7 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant, callback
 
-from .entity_refs import options_to_store
-from .policy import TOOL_EXEMPTION_SEPARATOR, parse_tool_exemption
+from .policy import TOOL_EXEMPTION_SEPARATOR, options_to_store, parse_tool_exemption
 
 
 def migrated_tool_exemptions(

@@ -1,8 +1,14 @@
-"""Which actions are sensitive: resolved in code from the real targets, never from the model."""
+"""Which actions are sensitive: resolved in code from the real targets, never from the model.
+
+The entities an agent's options name are stored by what they are, their entity registry id,
+which stays the same when the entity id is renamed in the UI; the policy uses the entity id
+that id has now. An entity without a registry entry (no unique id) can never be renamed, so
+its entity id is stored as it is.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -21,8 +27,6 @@ from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant, State, split_entity_id
 from homeassistant.helpers import entity_registry as er
-
-from .entity_refs import current_entity_ids
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
@@ -180,3 +184,52 @@ def sensitive_targets_of_action(
     if action.read_only:
         return []
     return policy.sensitive_entities(hass, action.entity_ids)
+
+
+# Entities the options name, by registry id -------------------------------------------------------
+
+
+def stored_refs(hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
+    """Return what to store for entities the user chose: registry ids where there are some."""
+    registry = er.async_get(hass)
+    refs: list[str] = []
+    for entity_id in entity_ids:
+        entry = registry.async_get(entity_id)
+        ref = entry.id if entry is not None else entity_id
+        if ref not in refs:
+            refs.append(ref)
+    return refs
+
+
+def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
+    """Return the entity ids stored references have now (an entity removed since: left out)."""
+    registry = er.async_get(hass)
+    found: list[str] = []
+    for ref in refs:
+        entity_id = er.async_resolve_entity_id(registry, ref)
+        if entity_id is not None and entity_id not in found:
+            found.append(entity_id)
+    return found
+
+
+ENTITY_OPTIONS: Final = (CONF_SENSITIVE_ENTITIES, CONF_EXEMPT_ENTITIES)
+
+
+def options_to_store(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an agent's options with the entities it names as registry ids."""
+    return _with_entities(data, lambda refs: stored_refs(hass, refs))
+
+
+def options_to_show(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an agent's options with the entities it names as the entity ids they have now."""
+    return _with_entities(data, lambda refs: current_entity_ids(hass, refs))
+
+
+def _with_entities(
+    data: Mapping[str, Any], convert: Callable[[list[str]], list[str]]
+) -> dict[str, Any]:
+    converted = dict(data)
+    for key in ENTITY_OPTIONS:
+        if isinstance(converted.get(key), list):
+            converted[key] = convert(converted[key])
+    return converted

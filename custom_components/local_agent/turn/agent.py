@@ -40,6 +40,7 @@ from custom_components.local_agent.engine.tool_calls import (
 )
 from custom_components.local_agent.engine.types import Conversation, Message, ToolSpec
 from custom_components.local_agent.home.actions import ApiCall, Call
+from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.runner import (
     RunResult,
@@ -51,6 +52,7 @@ from custom_components.local_agent.home.runner import (
 from custom_components.local_agent.home.tools import HomeTools, ToolFailure, async_build_home_tools
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
+from custom_components.local_agent.safety.confirmation import PendingAction
 from custom_components.local_agent.safety.gate import (
     Decision,
     PendingReply,
@@ -58,7 +60,6 @@ from custom_components.local_agent.safety.gate import (
     TurnSafety,
     Verdict,
 )
-from custom_components.local_agent.safety.pending import PendingAction
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
@@ -75,7 +76,6 @@ from .error_text import engine_error_text
 from .history import to_messages, trim_history
 from .home_context import HomeContext, message_start
 from .notices import TurnStream, async_said, last_answer, said_content, user_only_deltas
-from .phrases import async_phrase
 from .plain_answer import done_actions, sentence
 from .refusals import refused_calls
 from .report import TurnEnd, TurnReport
