@@ -42,6 +42,7 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
 )
 from homeassistant.core import Context
+from scripts.evaluation.report import cpu_name
 from testing.agent import async_create_person, async_local_agent
 from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
 from testing.models import ModelFileError, resolve_model
@@ -137,15 +138,10 @@ async def async_turn_times(
 
 def machine() -> str:
     """The machine the figures come from."""
-    cpu = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
     memory = psutil.virtual_memory().total / 2**30
     return (
-        f"{cpu}, {psutil.cpu_count(logical=False)} physical / {os.cpu_count()} logical cores, "
+        f"{cpu_name()}, {psutil.cpu_count(logical=False)} physical / "
+        f"{os.cpu_count()} logical cores, "
         f"{memory:.0f} GiB RAM, {platform.system()} {platform.machine()}, "
         f"Python {platform.python_version()}"
     )
