@@ -225,30 +225,16 @@ def markdown(
                 f"| {turn.entities} | {turn.turn_seconds:.2f} | {turn.prompt_tokens} | "
                 f"{turn.cached_tokens} | {turn.generated_tokens} |"
             )
-    lines += [
-        "",
-        "## Prompt size (`scripts/bench prompt`)",
-        "",
-        "```",
-        prompt_text.rstrip(),
-        "```",
-        "",
-        "## One command, phase by phase (`scripts/bench turn`)",
-        "",
-        "```",
-        turn_text.rstrip(),
-        "```",
-    ]
+    lines += _printed("## Prompt size (`scripts/bench prompt`)", prompt_text)
+    lines += _printed("## One command, phase by phase (`scripts/bench turn`)", turn_text)
     if engine_text is not None:
-        lines += [
-            "",
-            "## Engine vs raw llama-cpp-python (`scripts/bench engine`)",
-            "",
-            "```",
-            engine_text.rstrip(),
-            "```",
-        ]
+        lines += _printed("## Engine vs raw llama-cpp-python (`scripts/bench engine`)", engine_text)
     return "\n".join(lines) + "\n"
+
+
+def _printed(heading: str, text: str) -> list[str]:
+    """A section of the report: what a benchmark printed, as a code block."""
+    return ["", heading, "", "```", text.rstrip(), "```"]
 
 
 def main(argv: list[str] | None = None) -> int:
