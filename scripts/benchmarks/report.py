@@ -52,7 +52,6 @@ from testing.synthetic import async_setup_synthetic_home
 from . import engine as engine_bench, prompt as prompt_bench, turn as turn_bench
 
 SENTENCE = "turn on the light in the kitchen"
-PROMPT_SIZES = (10, 50, 200, 1000)
 
 
 @dataclass(slots=True)
