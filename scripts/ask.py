@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 import sys
 import time
@@ -32,21 +31,6 @@ from testing.turn import async_run_turn
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
-
-
-@dataclass(frozen=True, slots=True)
-class AskOptions:
-    """What the command line asked for."""
-
-    sentence: str
-    model: Path
-    language: str
-    repeat: int
-    show_prompt: bool
-    show_reasoning: bool
-    as_automation: bool
-    engine_options: dict[str, Any]
-    agent_options: dict[str, Any]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -91,8 +75,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def build_options(args: argparse.Namespace) -> AskOptions:
-    """Resolve the model and map flags to entry options; raises ModelFileError."""
+def entry_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Map the flags to the engine's and the agent's entry options."""
     engine: dict[str, Any] = {}
     if args.threads is not None:
         engine[CONF_THREADS] = args.threads
@@ -103,52 +87,38 @@ def build_options(args: argparse.Namespace) -> AskOptions:
         agent[CONF_THINKING] = args.thinking
     if args.max_tokens is not None:
         agent[CONF_MAX_TOKENS] = args.max_tokens
-    return AskOptions(
-        sentence=args.sentence,
-        model=resolve_model(args.model),
-        language=args.language,
-        repeat=args.repeat,
-        show_prompt=args.show_prompt,
-        show_reasoning=args.show_reasoning,
-        as_automation=args.as_automation,
-        engine_options=engine,
-        agent_options=agent,
-    )
+    return engine, agent
 
 
-async def async_ask(options: AskOptions) -> None:
+async def async_ask(args: argparse.Namespace, model: Path) -> None:
     """Boot Home Assistant with the demo home and the agent; run and print the turns."""
     started = time.perf_counter()
+    engine_options, agent_options = entry_options(args)
     with demo_platforms():
         async with async_home_assistant() as hass:
             exposed = await async_setup_demo_home(hass)
             async with async_local_agent(
-                hass,
-                options.model,
-                engine_options=options.engine_options,
-                agent_options=options.agent_options,
+                hass, model, engine_options=engine_options, agent_options=agent_options
             ) as handle:
                 print(_header(handle, len(exposed), time.perf_counter() - started))
                 user_id = None
-                if not options.as_automation:
+                if not args.as_automation:
                     user_id = await async_create_person(hass, "Terminal user")
                 conversation_id: str | None = None
-                for number in range(1, options.repeat + 1):
+                for number in range(1, args.repeat + 1):
                     record = await async_run_turn(
                         handle,
-                        options.sentence,
+                        args.sentence,
                         conversation_id=conversation_id,
-                        language=options.language,
+                        language=args.language,
                         user_id=user_id,
                     )
                     conversation_id = record.conversation_id
-                    if options.repeat > 1:
-                        print(section(f"Turn {number} of {options.repeat}"))
+                    if args.repeat > 1:
+                        print(section(f"Turn {number} of {args.repeat}"))
                     print(
                         format_turn(
-                            record,
-                            show_prompt=options.show_prompt,
-                            show_reasoning=options.show_reasoning,
+                            record, show_prompt=args.show_prompt, show_reasoning=args.show_reasoning
                         ),
                         flush=True,
                     )
@@ -174,12 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     configure_logging(verbose=args.verbose)
     try:
-        options = build_options(args)
+        model = resolve_model(args.model)
     except ModelFileError as err:
         print(f"scripts/ask: {err}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        asyncio.run(async_ask(options))
+        asyncio.run(async_ask(args, model))
     except HarnessError as err:
         print(f"scripts/ask: {err}", file=sys.stderr)
         return EXIT_FAILED

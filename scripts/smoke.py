@@ -39,7 +39,6 @@ from pathlib import Path
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,7 @@ import urllib.parse
 import urllib.request
 
 from scripts.release_server import ServedRuntime, prepare_release, serve
+from testing.hass_runner import free_local_port
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
 INTEGRATION: Final = REPO_ROOT / "custom_components" / "local_agent"
@@ -170,14 +170,6 @@ def log_problems(records: list[LogRecord]) -> tuple[list[str], int]:
         elif "will stop working" in text and ours:
             problems.append(f"deprecated use by {DOMAIN}:\n{text}")
     return problems, expected
-
-
-def free_local_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Api:
@@ -357,22 +349,18 @@ class Smoke:
     def console_path(self) -> Path:
         return self.work / "console.log"
 
+    def log_text(self) -> str:
+        """home-assistant.log as far as hass has written it ("" before it starts one)."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
     def say(self, text: str) -> None:
         print(f"==> [{time.monotonic() - self.started:5.1f} s] {text}", flush=True)
 
     def version(self) -> str:
-        done = subprocess.run(
-            [
-                str(self.hass_venv / "bin" / "python"),
-                "-c",
-                "from homeassistant.const import __version__; print(__version__)",
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=60,
+        return python_output(
+            self.hass_venv / "bin" / "python",
+            "from homeassistant.const import __version__; print(__version__)",
         )
-        return done.stdout.strip()
 
     def make_venv(self) -> None:
         """This run's venv: empty (the runtime is installed into it) over the release's venv."""
@@ -434,8 +422,7 @@ class Smoke:
         while True:
             if self.process.poll() is not None:
                 raise SmokeFailure(f"hass exited with status {self.process.returncode} at start")
-            log = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-            if "Activating recovery mode" in log:
+            if "Activating recovery mode" in self.log_text():
                 raise SmokeFailure("hass could not set up its core and went into recovery mode")
             try:
                 api.get("/api/onboarding", timeout=5)
@@ -624,8 +611,7 @@ class Smoke:
         return self.process.returncode
 
     def check_logs(self) -> None:
-        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        problems, expected = log_problems(parse_log(text))
+        problems, expected = log_problems(parse_log(self.log_text()))
         console = self.console_path.read_text(errors="replace")
         for marker in ("Fatal Python error", "Segmentation fault", "core dumped"):
             if marker in console:

@@ -42,6 +42,7 @@ from custom_components.local_agent.const import (
     CONF_THREADS,
 )
 from homeassistant.core import Context
+from scripts.evaluation.report import cpu_name
 from testing.agent import async_create_person, async_local_agent
 from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
 from testing.models import ModelFileError, resolve_model
@@ -51,7 +52,6 @@ from testing.synthetic import async_setup_synthetic_home
 from . import engine as engine_bench, prompt as prompt_bench, turn as turn_bench
 
 SENTENCE = "turn on the light in the kitchen"
-PROMPT_SIZES = (10, 50, 200, 1000)
 
 
 @dataclass(slots=True)
@@ -137,15 +137,10 @@ async def async_turn_times(
 
 def machine() -> str:
     """The machine the figures come from."""
-    cpu = platform.processor() or platform.machine()
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
     memory = psutil.virtual_memory().total / 2**30
     return (
-        f"{cpu}, {psutil.cpu_count(logical=False)} physical / {os.cpu_count()} logical cores, "
+        f"{cpu_name()}, {psutil.cpu_count(logical=False)} physical / "
+        f"{os.cpu_count()} logical cores, "
         f"{memory:.0f} GiB RAM, {platform.system()} {platform.machine()}, "
         f"Python {platform.python_version()}"
     )
@@ -229,30 +224,16 @@ def markdown(
                 f"| {turn.entities} | {turn.turn_seconds:.2f} | {turn.prompt_tokens} | "
                 f"{turn.cached_tokens} | {turn.generated_tokens} |"
             )
-    lines += [
-        "",
-        "## Prompt size (`scripts/bench prompt`)",
-        "",
-        "```",
-        prompt_text.rstrip(),
-        "```",
-        "",
-        "## One command, phase by phase (`scripts/bench turn`)",
-        "",
-        "```",
-        turn_text.rstrip(),
-        "```",
-    ]
+    lines += _printed("## Prompt size (`scripts/bench prompt`)", prompt_text)
+    lines += _printed("## One command, phase by phase (`scripts/bench turn`)", turn_text)
     if engine_text is not None:
-        lines += [
-            "",
-            "## Engine vs raw llama-cpp-python (`scripts/bench engine`)",
-            "",
-            "```",
-            engine_text.rstrip(),
-            "```",
-        ]
+        lines += _printed("## Engine vs raw llama-cpp-python (`scripts/bench engine`)", engine_text)
     return "\n".join(lines) + "\n"
+
+
+def _printed(heading: str, text: str) -> list[str]:
+    """A section of the report: what a benchmark printed, as a code block."""
+    return ["", heading, "", "```", text.rstrip(), "```"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+import contextlib
 from dataclasses import asdict, dataclass, field
 import json
 import os
@@ -103,18 +104,19 @@ def _grouped(results: Iterable[CaseResult], key: str) -> dict[str, list[CaseResu
     return groups
 
 
-def machine() -> dict[str, Any]:
-    """Where the run happened."""
-    cpu = platform.processor() or platform.machine()
-    try:
+def cpu_name() -> str:
+    """The CPU's model name as Linux reports it, else what the platform module knows."""
+    with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict[str, Any]:
+    """Where the run happened."""
     return {
-        "cpu": cpu,
+        "cpu": cpu_name(),
         "cores": os.cpu_count(),
         "system": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),

@@ -27,7 +27,6 @@ from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
 from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
 from custom_components.local_agent.engine.words import YES_WORD
-from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
 from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
@@ -102,9 +101,7 @@ class Costs:
 COSTS: Final = tuple(cost.name for cost in fields(Costs))
 SECONDS: Final = tuple(name for name in COSTS if name.endswith("_seconds"))
 # What a case adds up from its turns' reports (its total seconds are the turns' wall time).
-_REPORT_SUMS: Final = (
-    "rounds", "tool_calls", "tool_errors", *(name for name in COSTS if name != "total_seconds")
-)  # fmt: skip
+_REPORT_SUMS: Final = ("rounds", *(name for name in COSTS if name != "total_seconds"))
 
 
 @dataclass(slots=True)
@@ -329,11 +326,6 @@ def _result(  # noqa: PLR0917 - assembling one record
     seconds: float,
     failed: Sequence[ToolCallFailed],
 ) -> CaseResult:
-    reports = [turn.report for turn in turns if turn.report is not None]
-    total = TurnReport()
-    for report in reports:
-        for name in _REPORT_SUMS:
-            setattr(total, name, getattr(total, name) + getattr(report, name))
     calls: list[CallResult] = []
     unread = list(failed)
     for turn in turns:
@@ -346,7 +338,7 @@ def _result(  # noqa: PLR0917 - assembling one record
                 record.raw = raw
                 record.arguments = raw_arguments(raw)
             calls.append(record)
-    return CaseResult(
+    result = CaseResult(
         home=case.home.name,
         category=case.test.category,
         test_id=case.test.id,
@@ -357,19 +349,14 @@ def _result(  # noqa: PLR0917 - assembling one record
         answer=" / ".join(turn.answer for turn in turns),
         tool_calls=calls,
         tool_errors=sum(1 for call in calls if call.error),
-        rounds=total.rounds,
-        prompt_tokens=total.prompt_tokens,
-        cached_tokens=total.cached_tokens,
-        generated_tokens=total.generated_tokens,
-        reasoning_tokens=total.reasoning_tokens,
-        build_seconds=total.build_seconds,
-        prompt_seconds=total.prompt_seconds,
-        generation_seconds=total.generation_seconds,
-        tool_seconds=total.tool_seconds,
         total_seconds=sum(turn.wall_seconds for turn in turns) or seconds,
         notes=notes,
         context_device=case.test.context_device,
     )
+    for report in (turn.report for turn in turns if turn.report is not None):
+        for name in _REPORT_SUMS:
+            setattr(result, name, getattr(result, name) + getattr(report, name))
+    return result
 
 
 def _short(value: Any) -> str:
