@@ -17,6 +17,16 @@ from homeassistant.components.climate.const import (
 from homeassistant.const import ATTR_TEMPERATURE, UnitOfTemperature
 from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
 
+# The targets and current values, by field.
+_NUMBERS = {
+    "target_temperature": "temperature",
+    "target_temperature_low": "target_temp_low",
+    "target_temperature_high": "target_temp_high",
+    "current_temperature": "current_temperature",
+    "current_humidity": "current_humidity",
+    "target_humidity": "humidity",
+}
+
 
 class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any text is a state (entity.py)
     """A thermostat: modes, targets, fan and preset modes as the fixture lists them."""
@@ -80,15 +90,8 @@ class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any
         )
         action = attributes.get("hvac_action")
         self._attr_hvac_action = HVACAction(action) if action else None
-        self._attr_target_temperature = number(attributes.get("temperature"))
-        self._attr_target_temperature_low = number(attributes.get("target_temp_low"))
-        self._attr_target_temperature_high = number(attributes.get("target_temp_high"))
-        self._attr_current_temperature = number(attributes.get("current_temperature"))
-        self._attr_current_humidity = number(attributes.get("current_humidity"))
-        self._attr_target_humidity = number(attributes.get("humidity"))
-        self._attr_fan_mode = attributes.get("fan_mode")
-        self._attr_preset_mode = attributes.get("preset_mode")
-        self._attr_swing_mode = attributes.get("swing_mode")
+        self.take(attributes, _NUMBERS, number)
+        self.take(attributes, ("fan_mode", "preset_mode", "swing_mode"))
         self._attr_swing_horizontal_mode = None
 
     async def async_set_temperature(self, **kwargs: Any) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from homeassistant.config_entries import ConfigEntry
@@ -121,6 +121,20 @@ class FixtureEntity(Entity):
         self.touched = True
         self._text_state = None
         self.async_write_ha_state()
+
+    def take(
+        self,
+        attributes: Mapping[str, Any],
+        fields: Mapping[str, str] | Iterable[str],
+        read: Callable[[Any], Any] = lambda value: value,
+    ) -> None:
+        """Set each `_attr_<field>` to its fixture attribute as `read` reads it (None: missing).
+
+        fields: field -> attribute, or names that are both.
+        """
+        pairs = fields.items() if isinstance(fields, Mapping) else ((name, name) for name in fields)
+        for field, key in pairs:
+            setattr(self, f"_attr_{field}", read(attributes.get(key)))
 
     async def async_added_to_hass(self) -> None:
         """Register the object so the evaluation can reset it."""

@@ -68,12 +68,11 @@ class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
         self._attr_volume_level = number(attributes.get("volume_level"))
         muted = attributes.get("is_volume_muted")
         self._attr_is_volume_muted = None if muted is None else bool(muted)
-        self._attr_source = attributes.get("source")
-        self._attr_sound_mode = attributes.get("sound_mode")
-        self._attr_media_title = attributes.get("media_title")
-        self._attr_media_artist = attributes.get("media_artist")
-        self._attr_media_album_name = attributes.get("media_album_name")
-        self._attr_media_content_type = attributes.get("media_content_type")
+        self.take(
+            attributes,
+            ("source", "sound_mode", "media_title", "media_artist", "media_album_name",
+             "media_content_type"),
+        )  # fmt: skip
         self._attr_media_track = whole(attributes.get("media_track"))
 
     def _set(self, state: MediaPlayerState) -> None:
