@@ -15,7 +15,7 @@ from homeassistant.components.climate.const import (
     HVACMode,
 )
 from homeassistant.const import ATTR_TEMPERATURE, UnitOfTemperature
-from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
+from testing.fixture_home.entity import FixtureEntity, number, setup_domain, stores, text_list
 
 # The targets and current values, by field.
 _NUMBERS = {
@@ -124,15 +124,8 @@ class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any
         """Switch off."""
         await self.async_set_hvac_mode(HVACMode.OFF)
 
-    async def async_set_fan_mode(self, fan_mode: str) -> None:
-        """Change the fan mode."""
-        self._attr_fan_mode = fan_mode
-        self.changed()
-
-    async def async_set_preset_mode(self, preset_mode: str) -> None:
-        """Change the preset."""
-        self._attr_preset_mode = preset_mode
-        self.changed()
+    async_set_fan_mode = stores("fan_mode", doc="Change the fan mode.")
+    async_set_preset_mode = stores("preset_mode", doc="Change the preset.")
 
     async def async_set_humidity(self, humidity: int) -> None:
         """Set the target humidity."""
