@@ -10,7 +10,7 @@ from homeassistant.components.alarm_control_panel.const import (
     AlarmControlPanelEntityFeature,
     AlarmControlPanelState,
 )
-from testing.fixture_home.entity import FixtureEntity, setup_domain
+from testing.fixture_home.entity import FixtureEntity, moves_to, setup_domain
 
 _ALL_MODES = (
     AlarmControlPanelEntityFeature.ARM_HOME
@@ -28,6 +28,7 @@ class FixtureAlarm(FixtureEntity, AlarmControlPanelEntity):  # type: ignore[misc
     STATES = frozenset(state.value for state in AlarmControlPanelState)
     RESTING = AlarmControlPanelState.DISARMED.value
     MOMENTARY = frozenset({"arming", "disarming", "pending"})
+    STATE_FIELD = "_attr_alarm_state"
 
     @classmethod
     def features_type(cls) -> Any:
@@ -44,33 +45,15 @@ class FixtureAlarm(FixtureEntity, AlarmControlPanelEntity):  # type: ignore[misc
         """One of the alarm states."""
         self._attr_alarm_state = AlarmControlPanelState(state)
 
-    def _set(self, state: AlarmControlPanelState) -> None:
-        self._attr_alarm_state = state
-        self.changed()
-
-    async def async_alarm_disarm(self, code: str | None = None) -> None:
-        """Disarm."""
-        self._set(AlarmControlPanelState.DISARMED)
-
-    async def async_alarm_arm_home(self, code: str | None = None) -> None:
-        """Arm (home)."""
-        self._set(AlarmControlPanelState.ARMED_HOME)
-
-    async def async_alarm_arm_away(self, code: str | None = None) -> None:
-        """Arm (away)."""
-        self._set(AlarmControlPanelState.ARMED_AWAY)
-
-    async def async_alarm_arm_night(self, code: str | None = None) -> None:
-        """Arm (night)."""
-        self._set(AlarmControlPanelState.ARMED_NIGHT)
-
-    async def async_alarm_arm_vacation(self, code: str | None = None) -> None:
-        """Arm (vacation)."""
-        self._set(AlarmControlPanelState.ARMED_VACATION)
-
-    async def async_alarm_trigger(self, code: str | None = None) -> None:
-        """Sound the alarm."""
-        self._set(AlarmControlPanelState.TRIGGERED)
+    # Each service takes the code it is given without checking it.
+    async_alarm_disarm = moves_to(AlarmControlPanelState.DISARMED, doc="Disarm.")
+    async_alarm_arm_home = moves_to(AlarmControlPanelState.ARMED_HOME, doc="Arm (home).")
+    async_alarm_arm_away = moves_to(AlarmControlPanelState.ARMED_AWAY, doc="Arm (away).")
+    async_alarm_arm_night = moves_to(AlarmControlPanelState.ARMED_NIGHT, doc="Arm (night).")
+    async_alarm_arm_vacation = moves_to(
+        AlarmControlPanelState.ARMED_VACATION, doc="Arm (vacation)."
+    )
+    async_alarm_trigger = moves_to(AlarmControlPanelState.TRIGGERED, doc="Sound the alarm.")
 
 
 async_setup_entry = setup_domain("alarm_control_panel", FixtureAlarm)

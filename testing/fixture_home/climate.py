@@ -15,7 +15,17 @@ from homeassistant.components.climate.const import (
     HVACMode,
 )
 from homeassistant.const import ATTR_TEMPERATURE, UnitOfTemperature
-from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
+from testing.fixture_home.entity import FixtureEntity, number, setup_domain, stores, text_list
+
+# The targets and current values, by field.
+_NUMBERS = {
+    "target_temperature": "temperature",
+    "target_temperature_low": "target_temp_low",
+    "target_temperature_high": "target_temp_high",
+    "current_temperature": "current_temperature",
+    "current_humidity": "current_humidity",
+    "target_humidity": "humidity",
+}
 
 
 class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any text is a state (entity.py)
@@ -80,15 +90,8 @@ class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any
         )
         action = attributes.get("hvac_action")
         self._attr_hvac_action = HVACAction(action) if action else None
-        self._attr_target_temperature = number(attributes.get("temperature"))
-        self._attr_target_temperature_low = number(attributes.get("target_temp_low"))
-        self._attr_target_temperature_high = number(attributes.get("target_temp_high"))
-        self._attr_current_temperature = number(attributes.get("current_temperature"))
-        self._attr_current_humidity = number(attributes.get("current_humidity"))
-        self._attr_target_humidity = number(attributes.get("humidity"))
-        self._attr_fan_mode = attributes.get("fan_mode")
-        self._attr_preset_mode = attributes.get("preset_mode")
-        self._attr_swing_mode = attributes.get("swing_mode")
+        self.take(attributes, _NUMBERS, number)
+        self.take(attributes, ("fan_mode", "preset_mode", "swing_mode"))
         self._attr_swing_horizontal_mode = None
 
     async def async_set_temperature(self, **kwargs: Any) -> None:
@@ -121,15 +124,8 @@ class FixtureClimate(FixtureEntity, ClimateEntity):  # type: ignore[misc]  # any
         """Switch off."""
         await self.async_set_hvac_mode(HVACMode.OFF)
 
-    async def async_set_fan_mode(self, fan_mode: str) -> None:
-        """Change the fan mode."""
-        self._attr_fan_mode = fan_mode
-        self.changed()
-
-    async def async_set_preset_mode(self, preset_mode: str) -> None:
-        """Change the preset."""
-        self._attr_preset_mode = preset_mode
-        self.changed()
+    async_set_fan_mode = stores("fan_mode", doc="Change the fan mode.")
+    async_set_preset_mode = stores("preset_mode", doc="Change the preset.")
 
     async def async_set_humidity(self, humidity: int) -> None:
         """Set the target humidity."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import Any, ClassVar
 
 from homeassistant.config_entries import ConfigEntry
@@ -43,6 +43,8 @@ class FixtureEntity(Entity):
     UNSIMULATED: ClassVar[Mapping[str, str]] = {}
     # States a device passes through that no service of the fixture produces (it acts at once).
     MOMENTARY: ClassVar[frozenset[str]] = frozenset()
+    # The field that holds the model's state, where it is one value (for `_set`).
+    STATE_FIELD: ClassVar[str | None] = None
 
     def __init__(self, spec: Mapping[str, Any]) -> None:
         """Take id, name, device and capabilities from the fixture; start in its state."""
@@ -122,6 +124,27 @@ class FixtureEntity(Entity):
         self._text_state = None
         self.async_write_ha_state()
 
+    def _set(self, state: Any) -> None:
+        """Put the entity into a state a service produced (for `moves_to`): into STATE_FIELD."""
+        if self.STATE_FIELD is None:
+            raise NotImplementedError(f"{type(self).__name__} has no STATE_FIELD")
+        setattr(self, self.STATE_FIELD, state)
+        self.changed()
+
+    def take(
+        self,
+        attributes: Mapping[str, Any],
+        fields: Mapping[str, str] | Iterable[str],
+        read: Callable[[Any], Any] = lambda value: value,
+    ) -> None:
+        """Set each `_attr_<field>` to its fixture attribute as `read` reads it (None: missing).
+
+        fields: field -> attribute, or names that are both.
+        """
+        pairs = fields.items() if isinstance(fields, Mapping) else ((name, name) for name in fields)
+        for field, key in pairs:
+            setattr(self, f"_attr_{field}", read(attributes.get(key)))
+
     async def async_added_to_hass(self) -> None:
         """Register the object so the evaluation can reset it."""
         await super().async_added_to_hass()
@@ -158,6 +181,38 @@ def text_list(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [str(item) for item in value]
     return []
+
+
+# A service method of an entity class (Home Assistant awaits it with the service's fields).
+ServiceMethod = Callable[..., Coroutine[Any, Any, None]]
+
+
+def stores(parameter: str, field: str | None = None, *, doc: str) -> ServiceMethod:
+    """A service method that stores the value of `parameter` as `_attr_<field>` (default: the
+    parameter's name) and publishes the state.
+
+    Home Assistant passes the value by name from a service call, or alone and by position
+    from its own handler (climate's set_fan_mode); other fields (a vacuum's) are not used.
+    """
+    attribute = f"_attr_{field or parameter}"
+
+    async def service(self: FixtureEntity, *args: Any, **kwargs: Any) -> None:
+        setattr(self, attribute, args[0] if args else kwargs[parameter])
+        self.changed()
+
+    service.__doc__ = doc
+    return service
+
+
+def moves_to(state: Any, *, doc: str) -> ServiceMethod:
+    """A service method that puts the entity into `state` through its `_set`; what it is given
+    (an alarm code, a vacuum's options) is not used."""
+
+    async def service(self: FixtureEntity, *args: Any, **kwargs: Any) -> None:
+        self._set(state)
+
+    service.__doc__ = doc
+    return service
 
 
 def setup_domain(

@@ -7,7 +7,7 @@ from typing import Any
 
 from homeassistant.components.lock import LockEntity
 from homeassistant.components.lock.const import LockEntityFeature, LockState
-from testing.fixture_home.entity import FixtureEntity, setup_domain
+from testing.fixture_home.entity import FixtureEntity, moves_to, setup_domain
 
 
 class FixtureLock(FixtureEntity, LockEntity):  # type: ignore[misc]  # any text is a state (entity.py)
@@ -40,17 +40,9 @@ class FixtureLock(FixtureEntity, LockEntity):  # type: ignore[misc]  # any text 
         self.load_state(state, {})
         self.changed()
 
-    async def async_lock(self, **kwargs: Any) -> None:
-        """Lock."""
-        self._set("locked")
-
-    async def async_unlock(self, **kwargs: Any) -> None:
-        """Unlock."""
-        self._set("unlocked")
-
-    async def async_open(self, **kwargs: Any) -> None:
-        """Open the latch."""
-        self._set("open")
+    async_lock = moves_to("locked", doc="Lock.")
+    async_unlock = moves_to("unlocked", doc="Unlock.")
+    async_open = moves_to("open", doc="Open the latch.")
 
 
 async_setup_entry = setup_domain("lock", FixtureLock)

@@ -7,7 +7,15 @@ from typing import Any, ClassVar
 
 from homeassistant.components.media_player import MediaPlayerEntity
 from homeassistant.components.media_player.const import MediaPlayerEntityFeature, MediaPlayerState
-from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list, whole
+from testing.fixture_home.entity import (
+    FixtureEntity,
+    moves_to,
+    number,
+    setup_domain,
+    stores,
+    text_list,
+    whole,
+)
 
 _BASE_FEATURES = (
     MediaPlayerEntityFeature.PLAY
@@ -38,6 +46,7 @@ class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
     )  # fmt: skip
 
     STATES = frozenset(state.value for state in MediaPlayerState)
+    STATE_FIELD = "_attr_state"
     UNSIMULATED: ClassVar[Mapping[str, str]] = {
         "shuffle": "SHUFFLE_SET",
         "repeat": "REPEAT_SET",
@@ -68,37 +77,18 @@ class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
         self._attr_volume_level = number(attributes.get("volume_level"))
         muted = attributes.get("is_volume_muted")
         self._attr_is_volume_muted = None if muted is None else bool(muted)
-        self._attr_source = attributes.get("source")
-        self._attr_sound_mode = attributes.get("sound_mode")
-        self._attr_media_title = attributes.get("media_title")
-        self._attr_media_artist = attributes.get("media_artist")
-        self._attr_media_album_name = attributes.get("media_album_name")
-        self._attr_media_content_type = attributes.get("media_content_type")
+        self.take(
+            attributes,
+            ("source", "sound_mode", "media_title", "media_artist", "media_album_name",
+             "media_content_type"),
+        )  # fmt: skip
         self._attr_media_track = whole(attributes.get("media_track"))
 
-    def _set(self, state: MediaPlayerState) -> None:
-        self._attr_state = state
-        self.changed()
-
-    async def async_turn_on(self) -> None:
-        """Turn on."""
-        self._set(MediaPlayerState.ON)
-
-    async def async_turn_off(self) -> None:
-        """Turn off."""
-        self._set(MediaPlayerState.OFF)
-
-    async def async_media_play(self) -> None:
-        """Play."""
-        self._set(MediaPlayerState.PLAYING)
-
-    async def async_media_pause(self) -> None:
-        """Pause."""
-        self._set(MediaPlayerState.PAUSED)
-
-    async def async_media_stop(self) -> None:
-        """Stop."""
-        self._set(MediaPlayerState.IDLE)
+    async_turn_on = moves_to(MediaPlayerState.ON, doc="Turn on.")
+    async_turn_off = moves_to(MediaPlayerState.OFF, doc="Turn off.")
+    async_media_play = moves_to(MediaPlayerState.PLAYING, doc="Play.")
+    async_media_pause = moves_to(MediaPlayerState.PAUSED, doc="Pause.")
+    async_media_stop = moves_to(MediaPlayerState.IDLE, doc="Stop.")
 
     async def async_media_next_track(self) -> None:
         """Skip to the next track."""
@@ -115,20 +105,9 @@ class FixtureMediaPlayer(FixtureEntity, MediaPlayerEntity):
         self._attr_volume_level = round(volume, 4)
         self.changed()
 
-    async def async_mute_volume(self, mute: bool) -> None:
-        """Mute or unmute."""
-        self._attr_is_volume_muted = mute
-        self.changed()
-
-    async def async_select_source(self, source: str) -> None:
-        """Switch the input."""
-        self._attr_source = source
-        self.changed()
-
-    async def async_select_sound_mode(self, sound_mode: str) -> None:
-        """Switch the sound mode."""
-        self._attr_sound_mode = sound_mode
-        self.changed()
+    async_mute_volume = stores("mute", "is_volume_muted", doc="Mute or unmute.")
+    async_select_source = stores("source", doc="Switch the input.")
+    async_select_sound_mode = stores("sound_mode", doc="Switch the sound mode.")
 
 
 async_setup_entry = setup_domain("media_player", FixtureMediaPlayer)

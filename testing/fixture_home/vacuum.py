@@ -7,7 +7,7 @@ from typing import Any
 
 from homeassistant.components.vacuum import StateVacuumEntity
 from homeassistant.components.vacuum.const import VacuumActivity, VacuumEntityFeature
-from testing.fixture_home.entity import FixtureEntity, setup_domain, text_list
+from testing.fixture_home.entity import FixtureEntity, moves_to, setup_domain, stores, text_list
 
 _FEATURES = (
     VacuumEntityFeature.START
@@ -27,6 +27,7 @@ class FixtureVacuum(FixtureEntity, StateVacuumEntity):  # type: ignore[misc]  # 
     STATES = frozenset(activity.value for activity in VacuumActivity)
     RESTING = VacuumActivity.IDLE.value
     MOMENTARY = frozenset({"error"})
+    STATE_FIELD = "_attr_activity"
 
     @classmethod
     def features_type(cls) -> Any:
@@ -46,37 +47,15 @@ class FixtureVacuum(FixtureEntity, StateVacuumEntity):  # type: ignore[misc]  # 
         self._attr_activity = VacuumActivity(state)
         self._attr_fan_speed = attributes.get("fan_speed")
 
-    def _set(self, activity: VacuumActivity) -> None:
-        self._attr_activity = activity
-        self.changed()
-
-    async def async_start(self) -> None:
-        """Start cleaning."""
-        self._set(VacuumActivity.CLEANING)
-
-    async def async_pause(self) -> None:
-        """Pause."""
-        self._set(VacuumActivity.PAUSED)
-
-    async def async_stop(self, **kwargs: Any) -> None:
-        """Stop where it is."""
-        self._set(VacuumActivity.IDLE)
-
-    async def async_return_to_base(self, **kwargs: Any) -> None:
-        """Head back to the dock."""
-        self._set(VacuumActivity.RETURNING)
-
-    async def async_clean_spot(self, **kwargs: Any) -> None:
-        """Clean around here."""
-        self._set(VacuumActivity.CLEANING)
+    async_start = moves_to(VacuumActivity.CLEANING, doc="Start cleaning.")
+    async_pause = moves_to(VacuumActivity.PAUSED, doc="Pause.")
+    async_stop = moves_to(VacuumActivity.IDLE, doc="Stop where it is.")
+    async_return_to_base = moves_to(VacuumActivity.RETURNING, doc="Head back to the dock.")
+    async_clean_spot = moves_to(VacuumActivity.CLEANING, doc="Clean around here.")
+    async_set_fan_speed = stores("fan_speed", doc="Change the suction.")
 
     async def async_locate(self, **kwargs: Any) -> None:
         """Beep (nothing changes)."""
-
-    async def async_set_fan_speed(self, fan_speed: str, **kwargs: Any) -> None:
-        """Change the suction."""
-        self._attr_fan_speed = fan_speed
-        self.changed()
 
 
 async_setup_entry = setup_domain("vacuum", FixtureVacuum)

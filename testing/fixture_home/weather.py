@@ -18,6 +18,16 @@ from homeassistant.const import UnitOfPressure, UnitOfSpeed, UnitOfTemperature
 from homeassistant.util import dt as dt_util
 from testing.fixture_home.entity import FixtureEntity, number, setup_domain
 
+# The current values that are numbers, by field: in the entity's units (`native_`) or unitless.
+_NUMBERS: Final = {
+    **{
+        f"native_{key}": key
+        for key in ("temperature", "apparent_temperature", "dew_point", "pressure", "wind_speed",
+                    "wind_gust_speed", "visibility")
+    },
+    **{key: key for key in ("humidity", "uv_index", "ozone")},
+}  # fmt: skip
+
 # Forecast keys that carry a value in the entity's units (Home Assistant's `native_` names).
 _FORECAST_NATIVE: Final = frozenset(
     {"temperature", "templow", "apparent_temperature", "dew_point", "pressure", "precipitation",
@@ -59,18 +69,8 @@ class FixtureWeather(FixtureEntity, WeatherEntity):  # type: ignore[misc]  # any
     def load_state(self, state: str, attributes: Mapping[str, Any]) -> None:
         """The condition and the current values."""
         self._attr_condition = None if state == "unknown" else state
-        self._attr_native_temperature = number(attributes.get("temperature"))
-        self._attr_native_apparent_temperature = number(attributes.get("apparent_temperature"))
-        self._attr_native_dew_point = number(attributes.get("dew_point"))
-        self._attr_humidity = number(attributes.get("humidity"))
-        self._attr_native_pressure = number(attributes.get("pressure"))
-        self._attr_native_wind_speed = number(attributes.get("wind_speed"))
-        self._attr_native_wind_gust_speed = number(attributes.get("wind_gust_speed"))
-        self._attr_wind_bearing = attributes.get("wind_bearing")
-        self._attr_native_visibility = number(attributes.get("visibility"))
-        self._attr_cloud_coverage = attributes.get("cloud_coverage")
-        self._attr_uv_index = number(attributes.get("uv_index"))
-        self._attr_ozone = number(attributes.get("ozone"))
+        self.take(attributes, _NUMBERS, number)
+        self.take(attributes, ("wind_bearing", "cloud_coverage"))
         self._forecast = [_forecast_item(item) for item in attributes.get("forecast") or ()]
 
     async def async_forecast_daily(self) -> list[Forecast] | None:
