@@ -16,17 +16,23 @@ import sys
 import time
 from typing import Any
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_TOKENS,
-    CONF_THINKING,
-    CONF_THREADS,
-)
-from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
-from testing.demo_home import async_setup_demo_home, demo_platforms
-from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
-from testing.models import SHORTCUTS, ModelFileError, resolve_model
-from testing.printing import format_turn, section
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THREADS
+from testing.agent import LocalAgentHandle
+from testing.agent import async_create_person
+from testing.agent import async_local_agent
+from testing.demo_home import async_setup_demo_home
+from testing.demo_home import demo_platforms
+from testing.hass_runner import HarnessError
+from testing.hass_runner import async_home_assistant
+from testing.hass_runner import configure_logging
+from testing.models import SHORTCUTS
+from testing.models import ModelFileError
+from testing.models import resolve_model
+from testing.printing import format_turn
+from testing.printing import section
 from testing.turn import async_run_turn
 
 EXIT_FAILED = 1

@@ -26,12 +26,10 @@ from pathlib import Path
 import threading
 import zipfile
 
-from custom_components.local_agent.models.runtime_package import (
-    RELEASE_TAG,
-    RUNTIME_PACKAGE,
-    select_wheel,
-    wheel_filename,
-)
+from custom_components.local_agent.models.runtime_package import RELEASE_TAG
+from custom_components.local_agent.models.runtime_package import RUNTIME_PACKAGE
+from custom_components.local_agent.models.runtime_package import select_wheel
+from custom_components.local_agent.models.runtime_package import wheel_filename
 
 # llama-cpp-python's dependencies, with theirs.
 RUNTIME_DEPENDENCIES = ("numpy", "jinja2", "markupsafe", "typing-extensions", "diskcache")

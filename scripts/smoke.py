@@ -30,9 +30,11 @@ about local_agent, a crash of the process, or any step that does not answer as e
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 import json
 import os
 from pathlib import Path
@@ -43,12 +45,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Final
+from typing import Any
+from typing import Final
 import urllib.error
 import urllib.parse
 import urllib.request
 
-from scripts.release_server import ServedRuntime, prepare_release, serve
+from scripts.release_server import ServedRuntime
+from scripts.release_server import prepare_release
+from scripts.release_server import serve
 from testing.hass_runner import free_local_port
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,31 +13,31 @@ from types import MappingProxyType
 from typing import Any
 
 from custom_components.local_agent.config_flow import LocalAgentConfigFlow
-from custom_components.local_agent.const import (
-    CONF_MODEL_PATH,
-    DEFAULT_AGENT_NAME,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import DEFAULT_AGENT_NAME
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
 from custom_components.local_agent.turn.agent import ConversationAgent
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant.auth.const import GROUP_ID_ADMIN, GROUP_ID_USER
+from homeassistant.auth.const import GROUP_ID_ADMIN
+from homeassistant.auth.const import GROUP_ID_USER
 from homeassistant.components import conversation
 from homeassistant.components.conversation.const import DATA_COMPONENT
-from homeassistant.config_entries import (
-    SOURCE_USER,
-    ConfigEntry,
-    ConfigEntryState,
-    ConfigSubentryData,
-)
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import chat_session, entity_registry as er
+from homeassistant.config_entries import SOURCE_USER
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import chat_session
+from homeassistant.helpers import entity_registry as er
 from testing.hass_runner import HarnessError
-from testing.stand_in import StandInWorker, stand_in_engines
+from testing.stand_in import StandInWorker
+from testing.stand_in import stand_in_engines
 
 
 @dataclass(slots=True)

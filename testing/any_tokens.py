@@ -15,7 +15,8 @@ asserts only what the engine guarantees whatever they are:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import replace
 import math
 import re
@@ -24,11 +25,9 @@ from typing import Any
 from custom_components.local_agent.engine.generation import MAX_CALLS_PER_ANSWER
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
 from custom_components.local_agent.engine.structure import build_structure_grammar
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ToolCallFailed,
-    ToolCallParsed,
-)
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolSpec
 
 type CallEvent = ToolCallParsed | ToolCallFailed
@@ -77,9 +76,7 @@ def longest_structure_tokens(structure: Mapping[str, Any]) -> int:
     """The most tokens the answer of an AI task with this structure (as ai_task.generate_data
     takes it) can take under the structure's grammar."""
     from custom_components.local_agent.turn.data_task import structure_schema
-    from homeassistant.components.ai_task.services import (
-        _validate_structure_fields,
-    )
+    from homeassistant.components.ai_task.services import _validate_structure_fields
 
     schema = structure_schema(_validate_structure_fields(dict(structure)))
     length = longest_text_bytes(build_structure_grammar(schema))

@@ -8,15 +8,16 @@ from typing import Final
 from unittest.mock import patch
 
 from homeassistant.components import demo
-from homeassistant.components.homeassistant.exposed_entities import (
-    async_expose_entity,
-    async_should_expose,
-)
-from homeassistant.config_entries import SOURCE_IMPORT, ConfigEntryState
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.config_entries import SOURCE_IMPORT
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from testing.hass_runner import HarnessError
-from testing.home_builder import ASSISTANT, async_area, async_place_in_area
+from testing.home_builder import ASSISTANT
+from testing.home_builder import async_area
+from testing.home_builder import async_place_in_area
 
 # The demo platforms a home has (no cameras, calendars, speech, notify or date pickers).
 DEMO_PLATFORMS: Final = (

@@ -21,7 +21,11 @@ from typing import Final
 
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import Message
-from testing.stand_in import SeenRequest, StandInWorker, answer, call, stand_in_engines
+from testing.stand_in import SeenRequest
+from testing.stand_in import StandInWorker
+from testing.stand_in import answer
+from testing.stand_in import call
+from testing.stand_in import stand_in_engines
 
 DEMO_NAME: Final = "Scripted demo model"
 # Seconds the demo "thinks" before it writes (LOCAL_AGENT_DEMO_THINKING): more than 5 shows the

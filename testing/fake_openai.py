@@ -8,11 +8,14 @@ that breaks off after some chunks. Every request body is recorded.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
+from collections.abc import Callable
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 import json
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from aiohttp import web
 

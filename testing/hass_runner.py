@@ -12,7 +12,8 @@ namespace package that Home Assistant's loader scans.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
+from collections.abc import Iterable
 import contextlib
 from dataclasses import dataclass
 import logging
@@ -20,9 +21,11 @@ from pathlib import Path
 import socket
 import sys
 import tempfile
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from homeassistant import bootstrap, loader
+from homeassistant import bootstrap
+from homeassistant import loader
 from homeassistant.components.http import config as http_config_store
 from homeassistant.config_entries import ConfigEntries
 from homeassistant.core import HomeAssistant

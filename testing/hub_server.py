@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 import hashlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 import re
 import threading
 

@@ -15,7 +15,8 @@ which, so starting it needs no socket in the test process.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 import contextlib
 from dataclasses import dataclass
 import importlib.util
@@ -27,7 +28,9 @@ import sys
 from typing import Final
 
 from testing.model_files import llama_threads
-from testing.server_process import ServerProcess, running, spawn
+from testing.server_process import ServerProcess
+from testing.server_process import running
+from testing.server_process import spawn
 
 SERVER_MODULES: Final = (
     "fastapi",

@@ -22,7 +22,8 @@ tokens on one machine to show which tests break that rule:
 """
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 import contextlib
 from dataclasses import dataclass
 import hashlib

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from custom_components.local_agent.models.file_checks import ModelFileProblem, check_model_file
+from custom_components.local_agent.models.file_checks import ModelFileProblem
+from custom_components.local_agent.models.file_checks import check_model_file
 from testing.hass_runner import HarnessError
 
 QWEN35_TEST: Final = "qwen35"
@@ -46,7 +47,8 @@ def resolve_model(name: str | None) -> Path:
                 "(scripts/setup installs it)"
             ) from err
     if name.startswith(TWIN_PREFIX):
-        from testing.speed_twin import QUANTS, ensure_speed_twin
+        from testing.speed_twin import QUANTS
+        from testing.speed_twin import ensure_speed_twin
 
         quant = name.removeprefix(TWIN_PREFIX)
         if quant not in QUANTS:

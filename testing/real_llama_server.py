@@ -11,7 +11,8 @@ no socket in the test process. It is ready once its log says both "model loaded"
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 import contextlib
 from dataclasses import dataclass
 import os
@@ -21,7 +22,9 @@ import subprocess
 from typing import Final
 
 from testing.model_files import llama_threads
-from testing.server_process import ServerProcess, running, spawn
+from testing.server_process import ServerProcess
+from testing.server_process import running
+from testing.server_process import spawn
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
 BUILD_SCRIPT: Final = REPO_ROOT / "scripts" / "lib" / "llama_server.sh"

@@ -8,17 +8,22 @@ needs no socket in the test process.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 import contextlib
 import ctypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from typing import IO, ClassVar, Final
+from typing import IO
+from typing import ClassVar
+from typing import Final
 
 START_TIMEOUT: Final = 60.0
 PR_SET_PDEATHSIG: Final = 1

@@ -28,18 +28,17 @@ from typing import Final
 import gguf
 import numpy as np
 
-from testing.model_files import (
-    Qwen35Dims,
-    Qwen35Weights,
-    Tensor,
-    _atomic_path,
-    _Vocab,
-    cache_dir,
-    qwen35_chat_template,
-    qwen35_tensors,
-    write_qwen35_gguf,
-)
-from testing.qwen_vocab import PACKAGE, qwen35_vocab
+from testing.model_files import Qwen35Dims
+from testing.model_files import Qwen35Weights
+from testing.model_files import Tensor
+from testing.model_files import _atomic_path
+from testing.model_files import _Vocab
+from testing.model_files import cache_dir
+from testing.model_files import qwen35_chat_template
+from testing.model_files import qwen35_tensors
+from testing.model_files import write_qwen35_gguf
+from testing.qwen_vocab import PACKAGE
+from testing.qwen_vocab import qwen35_vocab
 
 TWIN_VERSION: Final = 2
 TWIN_SEED: Final = 8_0000

@@ -9,38 +9,36 @@ evaluation answers with a policy (`script`); benchmarks measure everything but t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
-from custom_components.local_agent.engine.chat_format import (
-    BUNDLED_TEMPLATE_PATH,
-    GGUF_TEMPLATE_KEY,
-    PromptParts,
-    compile_template,
-    next_turn_start,
-)
-from custom_components.local_agent.engine.generation import (
-    AnswerEnd,
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-    ModelInfo,
-    Steering,
-    render_request,
-)
+from custom_components.local_agent.engine.chat_format import BUNDLED_TEMPLATE_PATH
+from custom_components.local_agent.engine.chat_format import GGUF_TEMPLATE_KEY
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.chat_format import compile_template
+from custom_components.local_agent.engine.chat_format import next_turn_start
+from custom_components.local_agent.engine.generation import AnswerEnd
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationStats
+from custom_components.local_agent.engine.generation import ModelInfo
+from custom_components.local_agent.engine.generation import Steering
+from custom_components.local_agent.engine.generation import render_request
 from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    ToolCallStreamParser,
-)
-from custom_components.local_agent.engine.types import Conversation, ToolCall, ToolSpec
-from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallStreamParser
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolSpec
+from custom_components.local_agent.models.safe_load import ProbeOutcome
+from custom_components.local_agent.models.safe_load import ProbeResult
 from custom_components.local_agent.runtime.local import LocalEngines
 
 DEFAULT_OUTPUT = "The user greets me.\n</think>\n\nHello."

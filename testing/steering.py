@@ -9,10 +9,13 @@ model would write it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from custom_components.local_agent.engine.generation import AnswerProgress, GenerationRequest
-from custom_components.local_agent.engine.markup import CALL_AFTER_REASONING, CALL_OPEN
+from custom_components.local_agent.engine.generation import AnswerProgress
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.markup import CALL_AFTER_REASONING
+from custom_components.local_agent.engine.markup import CALL_OPEN
 from custom_components.local_agent.engine.types import Conversation
 
 type RequestTest = Callable[[GenerationRequest], bool]

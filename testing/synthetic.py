@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import math
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.util import slugify
-from testing.home_builder import (
-    async_add_fixture_home,
-    async_area,
-    async_expose_only,
-    async_place_entity,
-)
+from testing.home_builder import async_add_fixture_home
+from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
+from testing.home_builder import async_place_entity
 
 # One cycle of the domain mix; a home of N entities takes the first N of it repeated, so even
 # ten entities cover every domain: lights 25 %, sensors 15 %, switches, covers, binary

@@ -7,24 +7,26 @@ TurnReport, and the time spent rendering prompts (wrapped around the agent's ren
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 import time
 from typing import Any
 from unittest.mock import patch
 
 from custom_components.local_agent.engine import chat_format
-from custom_components.local_agent.engine.generation import (
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-)
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationStats
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from testing.agent import LocalAgentHandle
 
 # Domains whose states change by themselves during a turn (the agent's own entity).

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from testing.hub_server import FakeHub, serve_hub
+from testing.hub_server import FakeHub
+from testing.hub_server import serve_hub
 
 
 @pytest.fixture(scope="session")

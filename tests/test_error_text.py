@@ -8,20 +8,20 @@ import string
 
 import pytest
 
-from custom_components.local_agent.engine.errors import ContextTooSmallError, EngineError
-from custom_components.local_agent.engine.server.errors import (
-    ServerAuthError,
-    ServerConnectionLostError,
-    ServerContextOverflowError,
-    ServerError,
-    ServerFailure,
-    ServerModelMissingError,
-    ServerResponseError,
-    ServerTimeoutError,
-    ServerToolsNotSupportedError,
-    ServerUnreachableError,
-)
-from custom_components.local_agent.turn.error_text import SERVER_FAILURE_KEYS, engine_error_text
+from custom_components.local_agent.engine.errors import ContextTooSmallError
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.server.errors import ServerAuthError
+from custom_components.local_agent.engine.server.errors import ServerConnectionLostError
+from custom_components.local_agent.engine.server.errors import ServerContextOverflowError
+from custom_components.local_agent.engine.server.errors import ServerError
+from custom_components.local_agent.engine.server.errors import ServerFailure
+from custom_components.local_agent.engine.server.errors import ServerModelMissingError
+from custom_components.local_agent.engine.server.errors import ServerResponseError
+from custom_components.local_agent.engine.server.errors import ServerTimeoutError
+from custom_components.local_agent.engine.server.errors import ServerToolsNotSupportedError
+from custom_components.local_agent.engine.server.errors import ServerUnreachableError
+from custom_components.local_agent.turn.error_text import SERVER_FAILURE_KEYS
+from custom_components.local_agent.turn.error_text import engine_error_text
 
 EXCEPTIONS = json.loads(
     (Path(__file__).parents[1] / "custom_components/local_agent/translations/en.json").read_text(

@@ -11,26 +11,25 @@ from unittest.mock import patch
 import pytest
 
 from custom_components.local_agent.models import store as model_store
-from custom_components.local_agent.models.store import (
-    ChecksumMismatchError,
-    DiskFullError,
-    DownloadCancelledError,
-    DownloadInterruptedError,
-    FileMissingError,
-    HubUnreachableError,
-    InvalidFilenameError,
-    InvalidRepoIdError,
-    ModelSource,
-    RepoNotFoundError,
-    RevisionMissingError,
-    download,
-    estimate_ram,
-    fetch_remote_file,
-    format_bytes,
-    local_path,
-    part_path,
-)
-from testing.hub_server import COMMIT, FakeHub
+from custom_components.local_agent.models.store import ChecksumMismatchError
+from custom_components.local_agent.models.store import DiskFullError
+from custom_components.local_agent.models.store import DownloadCancelledError
+from custom_components.local_agent.models.store import DownloadInterruptedError
+from custom_components.local_agent.models.store import FileMissingError
+from custom_components.local_agent.models.store import HubUnreachableError
+from custom_components.local_agent.models.store import InvalidFilenameError
+from custom_components.local_agent.models.store import InvalidRepoIdError
+from custom_components.local_agent.models.store import ModelSource
+from custom_components.local_agent.models.store import RepoNotFoundError
+from custom_components.local_agent.models.store import RevisionMissingError
+from custom_components.local_agent.models.store import download
+from custom_components.local_agent.models.store import estimate_ram
+from custom_components.local_agent.models.store import fetch_remote_file
+from custom_components.local_agent.models.store import format_bytes
+from custom_components.local_agent.models.store import local_path
+from custom_components.local_agent.models.store import part_path
+from testing.hub_server import COMMIT
+from testing.hub_server import FakeHub
 
 REPO = "qvac/BotPsy-0.8B-GGUFs"
 FILE = "botpsy-0.8b-q8_0.gguf"

@@ -11,7 +11,8 @@ import pytest
 
 from custom_components.local_agent.const import ESTIMATED_CONTEXT_SIZE
 from custom_components.local_agent.flows.model import MODEL_MENU
-from custom_components.local_agent.models import catalog as model_catalog, store as model_store
+from custom_components.local_agent.models import catalog as model_catalog
+from custom_components.local_agent.models import store as model_store
 from custom_components.local_agent.models.file_checks import ModelFileProblem
 
 PACKAGE = Path(__file__).resolve().parents[1] / "custom_components" / "local_agent"

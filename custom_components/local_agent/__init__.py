@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from homeassistant.config_entries import ConfigEntry, ConfigEntryState
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import Platform
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import device_registry as dr
 
-from .const import CONF_BACKEND, DOMAIN
-from .runtime import issues, updates
-from .runtime.backend import Backend, entry_backend
-from .runtime.data import LocalAgentConfigEntry, LocalAgentData, ModelSetup
+from .const import CONF_BACKEND
+from .const import DOMAIN
+from .runtime import issues
+from .runtime import updates
+from .runtime.backend import Backend
+from .runtime.backend import entry_backend
+from .runtime.data import LocalAgentConfigEntry
+from .runtime.data import LocalAgentData
+from .runtime.data import ModelSetup
 from .runtime.local import async_setup_local
 from .runtime.server import async_setup_server
 from .safety import local_intents

@@ -7,13 +7,16 @@ generation at a time in process; the server's limit otherwise). It never calls t
 from __future__ import annotations
 
 from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
-from homeassistant.components import ai_task, conversation
+from homeassistant.components import ai_task
+from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import SUBENTRY_AI_TASK
-from .entity import LocalAgentEntity, async_add_subentry_entities
-from .turn.data_task import TaskOptions, async_generate_data
+from .entity import LocalAgentEntity
+from .entity import async_add_subentry_entities
+from .turn.data_task import TaskOptions
+from .turn.data_task import async_generate_data
 
 # Requests queue in the model's worker, not in Home Assistant's entity platform.
 PARALLEL_UPDATES = 0

@@ -7,20 +7,23 @@ with one signature and a release that changes an internal breaks one tested plac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from functools import partial
 import inspect
 from typing import Any
 
 from homeassistant import requirements
-from homeassistant.core import CALLBACK_TYPE, Context, HomeAssistant, Service
-from homeassistant.helpers import (
-    chat_session,
-    llm,
-    service as service_helper,
-    target as target_helper,
-)
+from homeassistant.core import CALLBACK_TYPE
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.core import Service
+from homeassistant.helpers import chat_session
+from homeassistant.helpers import llm
+from homeassistant.helpers import service as service_helper
+from homeassistant.helpers import target as target_helper
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -153,9 +156,7 @@ def async_listen_pipelines(
     """
     if "assist_pipeline" not in hass.config.components:
         return None
-    from homeassistant.components.assist_pipeline.pipeline import (
-        KEY_ASSIST_PIPELINE,
-    )
+    from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
 
     data = hass.data.get(KEY_ASSIST_PIPELINE)
     if data is None:

@@ -11,34 +11,39 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from homeassistant.config_entries import (
-    SOURCE_RECONFIGURE,
-    ConfigEntry,
-    ConfigFlow,
-    ConfigFlowResult,
-    ConfigSubentryData,
-    ConfigSubentryFlow,
-    OptionsFlow,
-)
+from homeassistant.config_entries import SOURCE_RECONFIGURE
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigFlow
+from homeassistant.config_entries import ConfigFlowResult
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.config_entries import ConfigSubentryFlow
+from homeassistant.config_entries import OptionsFlow
 from homeassistant.core import callback
 
-from .const import (
-    CONF_MAX_CONCURRENT,
-    CONF_MODEL_PATH,
-    CONF_SERVER_MODEL,
-    DOMAIN,
-    SUBENTRY_AI_TASK,
-    SUBENTRY_CONVERSATION,
-)
+from .const import CONF_MAX_CONCURRENT
+from .const import CONF_MODEL_PATH
+from .const import CONF_SERVER_MODEL
+from .const import DOMAIN
+from .const import SUBENTRY_AI_TASK
+from .const import SUBENTRY_CONVERSATION
 from .engine.server.errors import ServerError
 from .engine.server.settings import ServerSettings
-from .flows import model as model_flow, server as server_flow
-from .flows.progress import DownloadStep, async_finished_soon, async_progress_step, show_progress
+from .flows import model as model_flow
+from .flows import server as server_flow
+from .flows.progress import DownloadStep
+from .flows.progress import async_finished_soon
+from .flows.progress import async_progress_step
+from .flows.progress import show_progress
 from .flows.runtime import RuntimeOfferSteps
-from .flows.subentry import AITaskFlow, ConversationAgentFlow, default_agent_name
+from .flows.subentry import AITaskFlow
+from .flows.subentry import ConversationAgentFlow
+from .flows.subentry import default_agent_name
 from .models.download import async_prepare
-from .models.store import ModelSource, ModelStoreError, models_dir
-from .runtime.server import is_server_entry, server_title
+from .models.store import ModelSource
+from .models.store import ModelStoreError
+from .models.store import models_dir
+from .runtime.server import is_server_entry
+from .runtime.server import server_title
 from .turn.defaults import agent_data
 
 

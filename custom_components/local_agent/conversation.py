@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentry
-from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
-from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
+from homeassistant.const import MATCH_ALL
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import SUBENTRY_CONVERSATION
-from .entity import LocalAgentEntity, async_add_subentry_entities
+from .entity import LocalAgentEntity
+from .entity import async_add_subentry_entities
 from .runtime.stats import AgentStats
-from .turn.agent import AgentOptions, ConversationAgent
+from .turn.agent import AgentOptions
+from .turn.agent import ConversationAgent
 from .turn.warm_up import HomeWarmUp
 
 

@@ -6,29 +6,36 @@ name but not the user's home or config folder. Audit records: the entry's agents
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, is_dataclass
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import asdict
+from dataclasses import is_dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.const import CONF_API_KEY, CONF_PROMPT
+from homeassistant.const import CONF_API_KEY
+from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from .const import (
-    CONF_CONFIRMATION_PIN,
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_CONCURRENT,
-    CONF_MODEL_PATH,
-    CONF_THREADS,
-)
-from .flows.subentry_forms import AGENT_FORM, AI_TASK_FORM
+from .const import CONF_CONFIRMATION_PIN
+from .const import CONF_CONTEXT_SIZE
+from .const import CONF_MAX_CONCURRENT
+from .const import CONF_MODEL_PATH
+from .const import CONF_THREADS
+from .flows.subentry_forms import AGENT_FORM
+from .flows.subentry_forms import AI_TASK_FORM
 from .models.cpu_variant import loaded_cpu_variant
-from .models.runtime_package import cpu_flags, llama_cpp_version, machine_description
+from .models.runtime_package import cpu_flags
+from .models.runtime_package import llama_cpp_version
+from .models.runtime_package import machine_description
 from .runtime.memory import process_rss
-from .runtime.stats import async_agent_stats, async_last_turns, model_metadata
+from .runtime.stats import async_agent_stats
+from .runtime.stats import async_last_turns
+from .runtime.stats import model_metadata
 from .safety.audit import async_get_audit_log
 
 TO_REDACT: Final = {

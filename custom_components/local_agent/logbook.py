@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from homeassistant.components.logbook.const import LOGBOOK_ENTRY_MESSAGE, LOGBOOK_ENTRY_NAME
-from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.components.logbook.const import LOGBOOK_ENTRY_MESSAGE
+from homeassistant.components.logbook.const import LOGBOOK_ENTRY_NAME
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 
-from .const import DOMAIN, EVENT_ACTION
+from .const import DOMAIN
+from .const import EVENT_ACTION
 
 
 @callback

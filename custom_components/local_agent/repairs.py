@@ -16,27 +16,32 @@ from typing import Any
 
 import probatio
 
-from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow, RepairsFlowResult
-from homeassistant.config_entries import ConfigEntry, ConfigEntryState
+from homeassistant.components.repairs import ConfirmRepairFlow
+from homeassistant.components.repairs import RepairsFlow
+from homeassistant.components.repairs import RepairsFlowResult
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 
-from .const import CONF_MODEL_PATH, DOMAIN
-from .flows.model import LOCAL_FILE_SCHEMA, inspect_path
+from .const import CONF_MODEL_PATH
+from .const import DOMAIN
+from .flows.model import LOCAL_FILE_SCHEMA
+from .flows.model import inspect_path
 from .flows.progress import DownloadStep
-from .flows.runtime import RuntimeInstallJob, async_runtime_installed, runtime_placeholders
-from .models.download import async_prepare, source_from_data
-from .models.runtime_package import (
-    RuntimeWheel,
-    async_find_runtime,
-    machine_description,
-    offline_folder,
-)
-from .models.store import ModelStoreError, models_dir
-from .runtime.issues import (
-    MODEL_ISSUE_PREFIX,
-    PREFER_LOCAL_ISSUE,
-    RUNTIME_ISSUE,
-)
+from .flows.runtime import RuntimeInstallJob
+from .flows.runtime import async_runtime_installed
+from .flows.runtime import runtime_placeholders
+from .models.download import async_prepare
+from .models.download import source_from_data
+from .models.runtime_package import RuntimeWheel
+from .models.runtime_package import async_find_runtime
+from .models.runtime_package import machine_description
+from .models.runtime_package import offline_folder
+from .models.store import ModelStoreError
+from .models.store import models_dir
+from .runtime.issues import MODEL_ISSUE_PREFIX
+from .runtime.issues import PREFER_LOCAL_ISSUE
+from .runtime.issues import RUNTIME_ISSUE
 from .safety import local_intents
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from homeassistant.components import system_health
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 
 from .const import DOMAIN
 from .models.runtime_package import llama_cpp_version
 from .runtime.memory import process_rss
-from .runtime.stats import async_agent_stats, tokens_per_second
+from .runtime.stats import async_agent_stats
+from .runtime.stats import tokens_per_second
 
 
 @callback

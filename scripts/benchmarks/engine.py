@@ -29,26 +29,29 @@ threads (which spin at barriers), so the report also gives the ratio of CPU-time
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 import contextlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 import functools
 import json
 from pathlib import Path
 import statistics
 import sys
 import time
-from typing import Any, Concatenate
+from typing import Any
+from typing import Concatenate
 
 from custom_components.local_agent.engine.chat_format import PromptParts
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import PENALTY_WINDOW
-from custom_components.local_agent.engine.settings import (
-    EngineSettings,
-    SamplingSettings,
-    physical_cores,
-)
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.engine.settings import SamplingSettings
+from custom_components.local_agent.engine.settings import physical_cores
 
 from . import prompt_fixture
 
@@ -453,7 +456,8 @@ def to_json(results: Sequence[ModelResult], settings: EngineSettings, runs: int)
 
 
 def _default_models(include_gemma: bool) -> list[tuple[str, Path]]:
-    from testing.model_files import ensure_gemma_model, ensure_qwen35_test_model
+    from testing.model_files import ensure_gemma_model
+    from testing.model_files import ensure_qwen35_test_model
 
     models = []
     if include_gemma:

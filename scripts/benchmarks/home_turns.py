@@ -42,8 +42,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import datetime
+from datetime import timedelta
 import json
 from pathlib import Path
 import shutil
@@ -52,34 +55,37 @@ import time
 from typing import Any
 from unittest.mock import patch
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_TOKENS,
-    CONF_TEMPERATURE,
-    CONF_THINKING_BUDGET,
-    CONF_THREADS,
-)
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.markup import format_tool_call
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-)
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.runtime.data import prefix_store_path
 from custom_components.local_agent.runtime.memory import process_rss
 from custom_components.local_agent.turn import agent as agent_module
 from custom_components.local_agent.turn.home_context import CHANGE_LIMIT
 from homeassistant.const import EVENT_CALL_SERVICE
-from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.util import dt as dt_util
-from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
-from testing.hass_runner import HarnessError, async_home_assistant
+from testing.agent import LocalAgentHandle
+from testing.agent import async_create_person
+from testing.agent import async_local_agent
+from testing.hass_runner import HarnessError
+from testing.hass_runner import async_home_assistant
 from testing.models import resolve_model
-from testing.steering import ScriptedAnswers, first_round_of_turn
-from testing.synthetic import SyntheticHome, async_setup_synthetic_home
+from testing.steering import ScriptedAnswers
+from testing.steering import first_round_of_turn
+from testing.synthetic import SyntheticHome
+from testing.synthetic import async_setup_synthetic_home
 from testing.tokenizer import Tokenizer
 from testing.turn import async_run_turn
 

@@ -28,25 +28,37 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 import json
 from pathlib import Path
 import statistics
 import sys
 import time
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import probatio
 
 from custom_components.local_agent import compat
-from custom_components.local_agent.engine.chat_format import ChatTemplate, load_template
+from custom_components.local_agent.engine.chat_format import ChatTemplate
+from custom_components.local_agent.engine.chat_format import load_template
 from homeassistant.components import conversation
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
-from testing.agent import LocalAgentHandle, async_local_agent
-from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
-from testing.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
+from testing.agent import LocalAgentHandle
+from testing.agent import async_local_agent
+from testing.hass_runner import HarnessError
+from testing.hass_runner import async_home_assistant
+from testing.hass_runner import configure_logging
+from testing.models import GEMMA
+from testing.models import QWEN35_TEST
+from testing.models import ModelFileError
+from testing.models import resolve_model
 from testing.stand_in import StandInWorker
 from testing.synthetic import async_setup_synthetic_home
 from testing.tokenizer import Tokenizer

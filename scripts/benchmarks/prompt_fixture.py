@@ -6,12 +6,11 @@ dynamic part (time, a home overview, the user's message) changes with every requ
 
 from __future__ import annotations
 
-from custom_components.local_agent.engine.chat_format import (
-    PromptParts,
-    load_template,
-    render_split,
-)
-from custom_components.local_agent.engine.types import Message, ToolSpec
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.chat_format import load_template
+from custom_components.local_agent.engine.chat_format import render_split
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolSpec
 
 INSTRUCTIONS = (
     "You are a voice assistant for Home Assistant. Answer questions about the world "

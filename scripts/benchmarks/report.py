@@ -21,7 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 import io
 import json
 import os
@@ -34,22 +35,26 @@ from typing import Any
 
 import psutil
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_TOKENS,
-    CONF_TEMPERATURE,
-    CONF_THINKING_BUDGET,
-    CONF_THREADS,
-)
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_THREADS
 from homeassistant.core import Context
 from scripts.evaluation.report import cpu_name
-from testing.agent import async_create_person, async_local_agent
-from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
-from testing.models import ModelFileError, resolve_model
+from testing.agent import async_create_person
+from testing.agent import async_local_agent
+from testing.hass_runner import HarnessError
+from testing.hass_runner import async_home_assistant
+from testing.hass_runner import configure_logging
+from testing.models import ModelFileError
+from testing.models import resolve_model
 from testing.real_llama_server import missing_llama_server
 from testing.synthetic import async_setup_synthetic_home
 
-from . import engine as engine_bench, prompt as prompt_bench, turn as turn_bench
+from . import engine as engine_bench
+from . import prompt as prompt_bench
+from . import turn as turn_bench
 
 SENTENCE = "turn on the light in the kitchen"
 

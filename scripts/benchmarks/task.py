@@ -20,15 +20,15 @@ import statistics
 import time
 
 from custom_components.local_agent.engine.local.llama import LoadedModel
-from custom_components.local_agent.engine.settings import EngineSettings, physical_cores
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.engine.settings import physical_cores
 from custom_components.local_agent.engine.structure import parse_structure
-from custom_components.local_agent.turn.data_task import (
-    TaskOptions,
-    build_request,
-    structure_schema,
-)
+from custom_components.local_agent.turn.data_task import TaskOptions
+from custom_components.local_agent.turn.data_task import build_request
+from custom_components.local_agent.turn.data_task import structure_schema
 from homeassistant.components.ai_task.services import _validate_structure_fields
-from testing.models import SHORTCUTS, resolve_model
+from testing.models import SHORTCUTS
+from testing.models import resolve_model
 
 STRUCTURE = {
     "urgent": {"selector": {"boolean": {}}, "required": True},

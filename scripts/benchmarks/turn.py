@@ -40,10 +40,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
 import contextlib
-from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import datetime
+from datetime import timedelta
 import json
 from pathlib import Path
 import statistics
@@ -54,53 +59,57 @@ from typing import Any
 from unittest.mock import patch
 
 from custom_components.local_agent.config_flow import LocalAgentConfigFlow
-from custom_components.local_agent.const import (
-    CONF_MAX_CONCURRENT,
-    CONF_MAX_TOKENS,
-    CONF_SERVER_MODE,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-    CONF_TEMPERATURE,
-    CONF_THINKING_BUDGET,
-    CONF_THREADS,
-    DEFAULT_AGENT_NAME,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
-from custom_components.local_agent.engine.chat_format import (
-    ChatTemplate,
-    compile_template,
-    load_template,
-)
-from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DEFAULT_AGENT_NAME
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.engine.chat_format import ChatTemplate
+from custom_components.local_agent.engine.chat_format import compile_template
+from custom_components.local_agent.engine.chat_format import load_template
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.server import worker as server_worker_module
 from custom_components.local_agent.engine.server.settings import ServerMode
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    TextDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-)
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.turn import agent as agent_module
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant.config_entries import (
-    SOURCE_USER,
-    ConfigEntry,
-    ConfigEntryState,
-    ConfigSubentryData,
-)
+from homeassistant.config_entries import SOURCE_USER
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
-from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
-from testing.demo_home import async_setup_demo_home, demo_platforms
-from testing.hass_runner import HarnessError, async_home_assistant, configure_logging
-from testing.llama_server import missing_server_dependencies, running_llama_server
-from testing.models import SHORTCUTS, ModelFileError, resolve_model
-from testing.real_llama_server import missing_llama_server, running_real_llama_server
-from testing.steering import CallAfterReasoning, first_round_of_turn
-from testing.turn import TurnRecord, async_run_turn
+from testing.agent import LocalAgentHandle
+from testing.agent import async_create_person
+from testing.agent import async_local_agent
+from testing.demo_home import async_setup_demo_home
+from testing.demo_home import demo_platforms
+from testing.hass_runner import HarnessError
+from testing.hass_runner import async_home_assistant
+from testing.hass_runner import configure_logging
+from testing.llama_server import missing_server_dependencies
+from testing.llama_server import running_llama_server
+from testing.models import SHORTCUTS
+from testing.models import ModelFileError
+from testing.models import resolve_model
+from testing.real_llama_server import missing_llama_server
+from testing.real_llama_server import running_real_llama_server
+from testing.steering import CallAfterReasoning
+from testing.steering import first_round_of_turn
+from testing.turn import TurnRecord
+from testing.turn import async_run_turn
 
 from . import home_turns
 

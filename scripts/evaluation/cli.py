@@ -10,27 +10,37 @@ import datetime as dt
 from pathlib import Path
 import sys
 import time
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_TOKENS,
-    CONF_THINKING,
-    CONF_THREADS,
-)
-from testing.hass_runner import REPO_ROOT, HarnessError, configure_logging
-from testing.models import GEMMA, QWEN35_TEST, ModelFileError, resolve_model
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THREADS
+from testing.hass_runner import REPO_ROOT
+from testing.hass_runner import HarnessError
+from testing.hass_runner import configure_logging
+from testing.models import GEMMA
+from testing.models import QWEN35_TEST
+from testing.models import ModelFileError
+from testing.models import resolve_model
 
-from .dataset import DatasetError, Findings, Home, home_names, load_homes
-from .report import (
-    build_report,
-    format_failures,
-    format_table,
-    format_unreachable,
-    skipped_by_kind,
-    write_json,
-)
-from .runner import AgentSetup, Case, CaseResult, async_run_home, expand
+from .dataset import DatasetError
+from .dataset import Findings
+from .dataset import Home
+from .dataset import home_names
+from .dataset import load_homes
+from .report import build_report
+from .report import format_failures
+from .report import format_table
+from .report import format_unreachable
+from .report import skipped_by_kind
+from .report import write_json
+from .runner import AgentSetup
+from .runner import Case
+from .runner import CaseResult
+from .runner import async_run_home
+from .runner import expand
 
 EXIT_FAILED: Final = 1
 EXIT_USAGE: Final = 2

@@ -9,20 +9,30 @@ Only a file that cannot be read, or a home without tests, is an error (`DatasetE
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 import difflib
 from pathlib import Path
 import re
-from typing import Any, ClassVar, Final
+from typing import Any
+from typing import ClassVar
+from typing import Final
 
 import yaml  # type: ignore[import-untyped]
 
 from homeassistant.core import valid_entity_id
 from homeassistant.util import slugify
-from testing.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS, entity_class
+from testing.fixture_home import SUPPORTED_DOMAINS as ENTITY_DOMAINS
+from testing.fixture_home import entity_class
 
-from .upstream import Problems, lift_state, normalise_attributes, normalise_entity, state_text
+from .upstream import Problems
+from .upstream import lift_state
+from .upstream import normalise_attributes
+from .upstream import normalise_entity
+from .upstream import state_text
 
 FIXTURES_FILE: Final = "_fixtures.yaml"
 # Files of a home directory that are not task files (home-assistant-datasets ignores them too).

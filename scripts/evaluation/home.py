@@ -11,11 +11,14 @@ a numeric sensor) is not an error: the entity, or that test's setup, is reported
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
+from collections.abc import Mapping
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 import logging
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
@@ -23,16 +26,16 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.setup import async_setup_component
 from testing.fixture_home.const import ENTITIES
 from testing.hass_runner import HarnessError
-from testing.home_builder import (
-    async_add_fixture_home,
-    async_area,
-    async_expose_only,
-    async_floor,
-    async_place_device,
-    async_place_entity,
-)
+from testing.home_builder import async_add_fixture_home
+from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
+from testing.home_builder import async_floor
+from testing.home_builder import async_place_device
+from testing.home_builder import async_place_entity
 
-from .dataset import EntityFixture, Home, StateSpec
+from .dataset import EntityFixture
+from .dataset import Home
+from .dataset import StateSpec
 
 # Shorthands a fixture may use instead of the attribute Home Assistant reports.
 SHORTHANDS: Final[Mapping[str, str]] = {

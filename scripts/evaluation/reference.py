@@ -13,20 +13,28 @@ one that is not exposed, a state no service produces, a parameter the tools do n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 import json
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from custom_components.local_agent.engine.markup import format_tool_call
-from custom_components.local_agent.engine.types import ToolCall, ToolSpec
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.util import color as color_util
 from testing.stand_in import SeenRequest
 
-from .dataset import StateSpec, TestCase
+from .dataset import StateSpec
+from .dataset import TestCase
 from .home import Snapshot
-from .scoring import attribute_matches, values_match
+from .scoring import attribute_matches
+from .scoring import values_match
 
 GET_STATE: Final = "get_state"
 _TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 import contextlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 import json
 import os
 from pathlib import Path
 import platform
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .runner import COSTS, SECONDS, CaseResult, Costs
+from .runner import COSTS
+from .runner import SECONDS
+from .runner import CaseResult
+from .runner import Costs
 
 MAX_FAILURES_SHOWN: Final = 40
 

@@ -11,34 +11,57 @@ not as a failure of the integration.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 import contextlib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
 import json
 from pathlib import Path
 import re
 import tempfile
 import time
 import traceback
-from typing import Any, Final
+from typing import Any
+from typing import Final
 from unittest.mock import patch
 
 from custom_components.local_agent.const import EVENT_ACTION
-from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
-from custom_components.local_agent.engine.tool_calls import ParseEvent, ToolCallFailed
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
 from custom_components.local_agent.engine.words import YES_WORD
-from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import device_registry as dr
-from testing.agent import LocalAgentHandle, async_create_person, async_local_agent
+from testing.agent import LocalAgentHandle
+from testing.agent import async_create_person
+from testing.agent import async_local_agent
 from testing.fixture_home.const import DOMAIN as FIXTURE_HOME
-from testing.hass_runner import CoreSettings, HarnessError, async_home_assistant
+from testing.hass_runner import CoreSettings
+from testing.hass_runner import HarnessError
+from testing.hass_runner import async_home_assistant
 from testing.stand_in import StandInWorker
-from testing.turn import TurnRecord, async_run_turn
+from testing.turn import TurnRecord
+from testing.turn import async_run_turn
 
-from .dataset import REFUSED, Findings, Home, TestCase
-from .home import FixtureHome, async_setup_fixture_home
+from .dataset import REFUSED
+from .dataset import Findings
+from .dataset import Home
+from .dataset import TestCase
+from .home import FixtureHome
+from .home import async_setup_fixture_home
 from .reference import ReferencePolicy
-from .scoring import Failure, Verdict, expects_confirmation, judge, sensitive_targets
+from .scoring import Failure
+from .scoring import Verdict
+from .scoring import expects_confirmation
+from .scoring import judge
+from .scoring import sensitive_targets
 
 MAX_RESULT_CHARS: Final = 300
 _PARAMETER = re.compile(r"<parameter=([^>\n]+)>\n?(.*?)\n?</parameter>", re.DOTALL)

@@ -18,16 +18,22 @@ Rules (eval/README.md, "Scoring"):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from enum import Enum
 import math
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from homeassistant.core import HomeAssistant
 
-from .dataset import IGNORE_ALL, StateSpec, TestCase
+from .dataset import IGNORE_ALL
+from .dataset import StateSpec
+from .dataset import TestCase
 from .home import Snapshot
 
 # Attributes that change by themselves (timestamps), per domain.

@@ -12,10 +12,12 @@ garage door read as a plain cover would switch the safety gate off for it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum, IntFlag
+from enum import Enum
+from enum import IntFlag
 import importlib
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from homeassistant import const as ha_const
 from testing.fixture_home.entity import number

@@ -18,12 +18,14 @@ from homeassistant import loader
 from homeassistant.auth import auth_manager_from_config
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.auth.providers import homeassistant as hass_auth
-from homeassistant.components.onboarding import STORAGE_KEY, STORAGE_VERSION
+from homeassistant.components.onboarding import STORAGE_KEY
+from homeassistant.components.onboarding import STORAGE_VERSION
 from homeassistant.components.onboarding.const import STEPS
 from homeassistant.config_entries import ConfigEntries
 from homeassistant.const import EVENT_HOMEASSISTANT_FINAL_WRITE
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr, entity_registry as er
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.storage import Store
 
 

@@ -27,7 +27,8 @@ import sys
 import tempfile
 import zipfile
 
-from .elf import ElfInfo, read_elf
+from .elf import ElfInfo
+from .elf import read_elf
 
 PACKAGE = "llama_cpp"
 HOOK_MODULE = "_cpu_backends"

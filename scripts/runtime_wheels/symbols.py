@@ -18,7 +18,8 @@ import zipfile
 
 from elftools.elf.elffile import ELFFile
 
-from .elf import ElfInfo, read_elf
+from .elf import ElfInfo
+from .elf import read_elf
 
 GLIBC_MAX = (2, 28)
 GLIBC_VERSION = re.compile(r"^GLIBC_(\d+)\.(\d+)(?:\.\d+)?$")

@@ -20,7 +20,8 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
-from testing.fixture_home.const import DOMAIN, ENTITIES
+from testing.fixture_home.const import DOMAIN
+from testing.fixture_home.const import ENTITIES
 from testing.fixture_home.entity import FixtureEntity
 
 PLATFORMS: Final = (

@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.alarm_control_panel import AlarmControlPanelEntity
-from homeassistant.components.alarm_control_panel.const import (
-    AlarmControlPanelEntityFeature,
-    AlarmControlPanelState,
-)
-from testing.fixture_home.entity import FixtureEntity, moves_to, setup_domain
+from homeassistant.components.alarm_control_panel.const import AlarmControlPanelEntityFeature
+from homeassistant.components.alarm_control_panel.const import AlarmControlPanelState
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import moves_to
+from testing.fixture_home.entity import setup_domain
 
 _ALL_MODES = (
     AlarmControlPanelEntityFeature.ARM_HOME

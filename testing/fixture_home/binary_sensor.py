@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.binary_sensor import BinarySensorEntity
-from testing.fixture_home.entity import FixtureEntity, setup_domain
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import setup_domain
 
 
 class FixtureBinarySensor(FixtureEntity, BinarySensorEntity):  # type: ignore[misc]  # any text is a state (entity.py)

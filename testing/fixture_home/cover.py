@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from homeassistant.components.cover import (
-    ATTR_POSITION,
-    ATTR_TILT_POSITION,
-    CoverEntity,
-    CoverEntityFeature,
-)
-from testing.fixture_home.entity import setup_domain, whole
+from homeassistant.components.cover import ATTR_POSITION
+from homeassistant.components.cover import ATTR_TILT_POSITION
+from homeassistant.components.cover import CoverEntity
+from homeassistant.components.cover import CoverEntityFeature
+from testing.fixture_home.entity import setup_domain
+from testing.fixture_home.entity import whole
 from testing.fixture_home.opening import FixtureOpening
 
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable
+from collections.abc import Coroutine
+from collections.abc import Iterable
+from collections.abc import Mapping
+from typing import Any
+from typing import ClassVar
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import STATE_UNAVAILABLE
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity import Entity
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
-from testing.fixture_home.const import DOMAIN, ENTITIES
+from testing.fixture_home.const import DOMAIN
+from testing.fixture_home.const import ENTITIES
 
 # Attributes Home Assistant derives itself (or that describe the entity, not its state).
 COMMON_ATTRIBUTES = frozenset(

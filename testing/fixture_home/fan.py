@@ -7,7 +7,11 @@ from typing import Any
 
 from homeassistant.components.fan import FanEntity
 from homeassistant.components.fan.const import FanEntityFeature
-from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list, whole
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import number
+from testing.fixture_home.entity import setup_domain
+from testing.fixture_home.entity import text_list
+from testing.fixture_home.entity import whole
 
 
 class FixtureFan(FixtureEntity, FanEntity):  # type: ignore[misc]  # any text is a state (entity.py)

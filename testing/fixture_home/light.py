@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 from homeassistant.components.light import LightEntity
-from homeassistant.components.light.const import (
-    ATTR_BRIGHTNESS,
-    ATTR_COLOR_TEMP_KELVIN,
-    ATTR_HS_COLOR,
-    ATTR_RGB_COLOR,
-    ColorMode,
-    LightEntityFeature,
-)
+from homeassistant.components.light.const import ATTR_BRIGHTNESS
+from homeassistant.components.light.const import ATTR_COLOR_TEMP_KELVIN
+from homeassistant.components.light.const import ATTR_HS_COLOR
+from homeassistant.components.light.const import ATTR_RGB_COLOR
+from homeassistant.components.light.const import ColorMode
+from homeassistant.components.light.const import LightEntityFeature
 from homeassistant.util import color as color_util
-from testing.fixture_home.entity import FixtureEntity, setup_domain, text_list, whole
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import setup_domain
+from testing.fixture_home.entity import text_list
+from testing.fixture_home.entity import whole
 
 _COLOR_MODES = (ColorMode.HS, ColorMode.RGB, ColorMode.XY)
 

@@ -6,8 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.lock import LockEntity
-from homeassistant.components.lock.const import LockEntityFeature, LockState
-from testing.fixture_home.entity import FixtureEntity, moves_to, setup_domain
+from homeassistant.components.lock.const import LockEntityFeature
+from homeassistant.components.lock.const import LockState
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import moves_to
+from testing.fixture_home.entity import setup_domain
 
 
 class FixtureLock(FixtureEntity, LockEntity):  # type: ignore[misc]  # any text is a state (entity.py)

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 from homeassistant.components.media_player import MediaPlayerEntity
-from homeassistant.components.media_player.const import MediaPlayerEntityFeature, MediaPlayerState
-from testing.fixture_home.entity import (
-    FixtureEntity,
-    moves_to,
-    number,
-    setup_domain,
-    stores,
-    text_list,
-    whole,
-)
+from homeassistant.components.media_player.const import MediaPlayerEntityFeature
+from homeassistant.components.media_player.const import MediaPlayerState
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import moves_to
+from testing.fixture_home.entity import number
+from testing.fixture_home.entity import setup_domain
+from testing.fixture_home.entity import stores
+from testing.fixture_home.entity import text_list
+from testing.fixture_home.entity import whole
 
 _BASE_FEATURES = (
     MediaPlayerEntityFeature.PLAY

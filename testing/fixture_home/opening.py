@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from testing.fixture_home.entity import FixtureEntity, whole
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import whole
 
 
 class FixtureOpening(FixtureEntity):

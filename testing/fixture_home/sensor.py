@@ -6,8 +6,12 @@ from collections.abc import Mapping
 import datetime as dt
 from typing import Any
 
-from homeassistant.components.sensor import SensorDeviceClass, SensorEntity
-from testing.fixture_home.entity import FixtureEntity, number, setup_domain, text_list
+from homeassistant.components.sensor import SensorDeviceClass
+from homeassistant.components.sensor import SensorEntity
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import number
+from testing.fixture_home.entity import setup_domain
+from testing.fixture_home.entity import text_list
 
 
 class FixtureSensor(FixtureEntity, SensorEntity):  # type: ignore[misc]  # any text is a state (entity.py)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.switch import SwitchEntity
-from testing.fixture_home.entity import FixtureEntity, setup_domain
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import setup_domain
 
 
 class FixtureSwitch(FixtureEntity, SwitchEntity):  # type: ignore[misc]  # any text is a state (entity.py)

@@ -6,9 +6,12 @@ from collections.abc import Mapping
 import itertools
 from typing import Any
 
-from homeassistant.components.todo.const import TodoItemStatus, TodoListEntityFeature
-from homeassistant.components.todo.entity import TodoItem, TodoListEntity
-from testing.fixture_home.entity import FixtureEntity, setup_domain
+from homeassistant.components.todo.const import TodoItemStatus
+from homeassistant.components.todo.const import TodoListEntityFeature
+from homeassistant.components.todo.entity import TodoItem
+from homeassistant.components.todo.entity import TodoListEntity
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import setup_domain
 
 _UIDS = itertools.count(1)
 

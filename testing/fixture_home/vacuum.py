@@ -6,8 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from homeassistant.components.vacuum import StateVacuumEntity
-from homeassistant.components.vacuum.const import VacuumActivity, VacuumEntityFeature
-from testing.fixture_home.entity import FixtureEntity, moves_to, setup_domain, stores, text_list
+from homeassistant.components.vacuum.const import VacuumActivity
+from homeassistant.components.vacuum.const import VacuumEntityFeature
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import moves_to
+from testing.fixture_home.entity import setup_domain
+from testing.fixture_home.entity import stores
+from testing.fixture_home.entity import text_list
 
 _FEATURES = (
     VacuumEntityFeature.START

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 import datetime as dt
-from typing import Any, Final, cast
+from typing import Any
+from typing import Final
+from typing import cast
 
-from homeassistant.components.weather import Forecast, WeatherEntity
+from homeassistant.components.weather import Forecast
+from homeassistant.components.weather import WeatherEntity
 from homeassistant.components.weather.const import WeatherEntityFeature
-from homeassistant.const import UnitOfPressure, UnitOfSpeed, UnitOfTemperature
+from homeassistant.const import UnitOfPressure
+from homeassistant.const import UnitOfSpeed
+from homeassistant.const import UnitOfTemperature
 from homeassistant.util import dt as dt_util
-from testing.fixture_home.entity import FixtureEntity, number, setup_domain
+from testing.fixture_home.entity import FixtureEntity
+from testing.fixture_home.entity import number
+from testing.fixture_home.entity import setup_domain
 
 # The current values that are numbers, by field: in the entity's units (`native_`) or unitless.
 _NUMBERS: Final = {

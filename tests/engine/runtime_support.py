@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 import threading
@@ -13,21 +16,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from custom_components.local_agent.engine.chat_format import (
-    PromptParts,
-    load_template,
-    render_split,
-)
-from custom_components.local_agent.engine.local.llama import (
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-    LoadedModel,
-)
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.chat_format import load_template
+from custom_components.local_agent.engine.chat_format import render_split
+from custom_components.local_agent.engine.local.llama import GenerationOutput
+from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import GenerationStats
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import TokenSampler
-from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
-from custom_components.local_agent.engine.types import Message, ToolCall, ToolSpec
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolSpec
 from testing.model_files import llama_threads
 from tests.engine.tool_specs import object_tool
 

@@ -7,10 +7,8 @@ from pathlib import Path
 import pytest
 
 from custom_components.local_agent.engine.call_forcing import CallForcing
-from custom_components.local_agent.engine.grammar import (
-    build_tool_call_grammar,
-    validate_grammar_syntax,
-)
+from custom_components.local_agent.engine.grammar import build_tool_call_grammar
+from custom_components.local_agent.engine.grammar import validate_grammar_syntax
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
@@ -18,7 +16,9 @@ from custom_components.local_agent.engine.types import ToolSpec
 from testing.steering import CallAfterReasoning
 from tests.engine.tool_specs import object_tool
 
-from .runtime_support import TEST_SETTINGS, make_request, prompt_parts
+from .runtime_support import TEST_SETTINGS
+from .runtime_support import make_request
+from .runtime_support import prompt_parts
 
 LIGHT = object_tool(
     "light",

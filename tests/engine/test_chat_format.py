@@ -13,37 +13,35 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 import pytest
 
-from custom_components.local_agent.engine.chat_format import (
-    ChatTemplate,
-    ChatTemplateError,
-    PromptParts,
-    compile_template,
-    load_template,
-    next_turn_start,
-    render_conversation,
-    render_prompt,
-    render_split,
-)
+from custom_components.local_agent.engine.chat_format import ChatTemplate
+from custom_components.local_agent.engine.chat_format import ChatTemplateError
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.chat_format import compile_template
+from custom_components.local_agent.engine.chat_format import load_template
+from custom_components.local_agent.engine.chat_format import next_turn_start
+from custom_components.local_agent.engine.chat_format import render_conversation
+from custom_components.local_agent.engine.chat_format import render_prompt
+from custom_components.local_agent.engine.chat_format import render_split
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.generation import AnswerEnd
-from custom_components.local_agent.engine.markup import (
-    TURN_MARKERS,
-    escape_message,
-    escape_text,
-    escape_tools,
-    format_value,
-)
-from custom_components.local_agent.engine.tool_calls import ParseEvent, TextDelta, ToolCallFailed
-from custom_components.local_agent.engine.types import (
-    Conversation,
-    Message,
-    ToolCall,
-    ToolCallError,
-    ToolSpec,
-)
+from custom_components.local_agent.engine.markup import TURN_MARKERS
+from custom_components.local_agent.engine.markup import escape_message
+from custom_components.local_agent.engine.markup import escape_text
+from custom_components.local_agent.engine.markup import escape_tools
+from custom_components.local_agent.engine.markup import format_value
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolCallError
+from custom_components.local_agent.engine.types import ToolSpec
 from tests.engine.tool_specs import object_tool
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

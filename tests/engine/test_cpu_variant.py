@@ -14,7 +14,8 @@ import sys
 import llama_cpp
 
 from custom_components.local_agent.models import cpu_variant
-from custom_components.local_agent.models.cpu_variant import VARIANT_PREFIX, loaded_cpu_variant
+from custom_components.local_agent.models.cpu_variant import VARIANT_PREFIX
+from custom_components.local_agent.models.cpu_variant import loaded_cpu_variant
 from testing.model_files import ensure_qwen35_test_model
 
 

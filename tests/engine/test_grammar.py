@@ -13,14 +13,13 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.engine.errors import GrammarError
-from custom_components.local_agent.engine.grammar import (
-    MAX_STRING_CHARS,
-    build_tool_call_grammar,
-    gbnf_literal,
-    validate_grammar_syntax,
-)
+from custom_components.local_agent.engine.grammar import MAX_STRING_CHARS
+from custom_components.local_agent.engine.grammar import build_tool_call_grammar
+from custom_components.local_agent.engine.grammar import gbnf_literal
+from custom_components.local_agent.engine.grammar import validate_grammar_syntax
 from custom_components.local_agent.engine.types import ToolSpec
-from testing.any_tokens import longest_call_tokens, longest_text_bytes
+from testing.any_tokens import longest_call_tokens
+from testing.any_tokens import longest_text_bytes
 from tests.engine.tool_specs import object_tool
 
 LIGHT = object_tool(
@@ -289,7 +288,8 @@ def test_llama_cpp_parser_agrees() -> None:
 
 def test_constrained_generation_with_tiny_model() -> None:
     llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
-    from testing.model_files import ensure_qwen35_test_model, llama_threads
+    from testing.model_files import ensure_qwen35_test_model
+    from testing.model_files import llama_threads
 
     grammar = build_tool_call_grammar(TOOL_LISTS["all"], max_calls=2)
     pattern = to_regex(grammar)

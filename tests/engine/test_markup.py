@@ -15,20 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.local_agent.engine.chat_format import (
-    ChatTemplate,
-    load_template,
-    render_conversation,
-)
+from custom_components.local_agent.engine.chat_format import ChatTemplate
+from custom_components.local_agent.engine.chat_format import load_template
+from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.generation import GenerationRequest
-from custom_components.local_agent.engine.markup import (
-    ZERO_WIDTH_SPACE,
-    escape_text,
-    format_tool_call,
-    format_value,
-)
-from custom_components.local_agent.engine.server.chat import chat_body, chat_messages
-from custom_components.local_agent.engine.types import Conversation, Message, ToolCall, ToolSpec
+from custom_components.local_agent.engine.markup import ZERO_WIDTH_SPACE
+from custom_components.local_agent.engine.markup import escape_text
+from custom_components.local_agent.engine.markup import format_tool_call
+from custom_components.local_agent.engine.markup import format_value
+from custom_components.local_agent.engine.server.chat import chat_body
+from custom_components.local_agent.engine.server.chat import chat_messages
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolSpec
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
 

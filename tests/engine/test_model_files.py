@@ -7,14 +7,12 @@ from pathlib import Path
 import llama_cpp
 import pytest
 
-from testing.model_files import (
-    QWEN35_CONTROL_TOKENS,
-    QWEN35_DIMS,
-    QWEN35_SPECIAL_TOKENS,
-    QWEN35_USER_DEFINED_TOKENS,
-    qwen35_chat_template,
-    write_qwen35_test_model,
-)
+from testing.model_files import QWEN35_CONTROL_TOKENS
+from testing.model_files import QWEN35_DIMS
+from testing.model_files import QWEN35_SPECIAL_TOKENS
+from testing.model_files import QWEN35_USER_DEFINED_TOKENS
+from testing.model_files import qwen35_chat_template
+from testing.model_files import write_qwen35_test_model
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.local_agent.engine.gguf_file import GgufHeader, read_gguf_header
+from custom_components.local_agent.engine.gguf_file import GgufHeader
+from custom_components.local_agent.engine.gguf_file import read_gguf_header
 from custom_components.local_agent.flows.model import file_title
 
 Q8_0, Q4_K_M, F32 = 7, 15, 0

@@ -7,7 +7,8 @@ a fresh evaluation in the same process (logits differ between CPUs and thread co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 import threading
@@ -19,15 +20,18 @@ from custom_components.local_agent.engine.chat_format import next_turn_start
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.local import llama
 from custom_components.local_agent.engine.local.llama import PrefixProgress
-from custom_components.local_agent.engine.local.prefix_store import (
-    SUFFIX,
-    PrefixStore,
-    SaveCancelled,
-    prefix_key,
-)
-from custom_components.local_agent.engine.types import Conversation, Message
+from custom_components.local_agent.engine.local.prefix_store import SUFFIX
+from custom_components.local_agent.engine.local.prefix_store import PrefixStore
+from custom_components.local_agent.engine.local.prefix_store import SaveCancelled
+from custom_components.local_agent.engine.local.prefix_store import prefix_key
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
 
-from .runtime_support import GREEDY, STATIC_SYSTEM, TEST_SETTINGS, TOOLS, RecordingModel
+from .runtime_support import GREEDY
+from .runtime_support import STATIC_SYSTEM
+from .runtime_support import TEST_SETTINGS
+from .runtime_support import TOOLS
+from .runtime_support import RecordingModel
 
 TOKENS = [5, 17, 400, 3]
 SEQUENCE = bytes(range(256)) * 40

@@ -8,7 +8,9 @@ state leaks from one test into another. The Gemma test at the end runs real weig
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 import threading
@@ -21,54 +23,53 @@ import numpy.typing as npt
 import psutil
 import pytest
 
-from custom_components.local_agent.engine.chat_format import PromptParts, next_turn_start
-from custom_components.local_agent.engine.errors import (
-    ContextTooSmallError,
-    EngineError,
-    EngineOutOfMemoryError,
-    GenerationCancelledError,
-    GrammarError,
-    ModelFileMissingError,
-    NotAGgufError,
-    UnsupportedArchitectureError,
-)
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.chat_format import next_turn_start
+from custom_components.local_agent.engine.errors import ContextTooSmallError
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
+from custom_components.local_agent.engine.errors import GenerationCancelledError
+from custom_components.local_agent.engine.errors import GrammarError
+from custom_components.local_agent.engine.errors import ModelFileMissingError
+from custom_components.local_agent.engine.errors import NotAGgufError
+from custom_components.local_agent.engine.errors import UnsupportedArchitectureError
 from custom_components.local_agent.engine.generation import reasoning_ended
 from custom_components.local_agent.engine.local import sampling
-from custom_components.local_agent.engine.local.llama import (
-    STEERING_LOOKAHEAD,
-    GenerationOutput,
-    GenerationRequest,
-    LoadedModel,
-    flash_attention_type,
-)
+from custom_components.local_agent.engine.local.llama import STEERING_LOOKAHEAD
+from custom_components.local_agent.engine.local.llama import GenerationOutput
+from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.local.llama import flash_attention_type
 from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
-from custom_components.local_agent.engine.settings import EngineSettings, SamplingSettings
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    TextDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-    ToolCallStreamParser,
-)
-from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
-from testing.any_tokens import longest_answer_tokens, longest_call_tokens
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.engine.settings import SamplingSettings
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.tool_calls import ToolCallStreamParser
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
+from testing.any_tokens import longest_answer_tokens
+from testing.any_tokens import longest_call_tokens
 from testing.model_files import llama_threads
-from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning, ScriptedAnswers
+from testing.steering import STEERED_CALL_TOKENS
+from testing.steering import CallAfterReasoning
+from testing.steering import ScriptedAnswers
 
-from .runtime_support import (
-    DYNAMIC_SYSTEM,
-    GREEDY,
-    STATIC_SYSTEM,
-    TEMPLATE,
-    TEST_SETTINGS,
-    TOOLS,
-    RecordingModel,
-    check_call,
-    make_request,
-    next_logits,
-    prompt_parts,
-)
+from .runtime_support import DYNAMIC_SYSTEM
+from .runtime_support import GREEDY
+from .runtime_support import STATIC_SYSTEM
+from .runtime_support import TEMPLATE
+from .runtime_support import TEST_SETTINGS
+from .runtime_support import TOOLS
+from .runtime_support import RecordingModel
+from .runtime_support import check_call
+from .runtime_support import make_request
+from .runtime_support import next_logits
+from .runtime_support import prompt_parts
 
 type OpenRuntime = Callable[..., RecordingModel]
 

@@ -16,37 +16,34 @@ from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
 from custom_components.local_agent.engine.server.chat import chat_messages
 from custom_components.local_agent.engine.server.completions import _find_trigger
-from custom_components.local_agent.engine.server.errors import (
-    ServerAuthError,
-    ServerConnectionLostError,
-    ServerFailure,
-    ServerModelMissingError,
-    ServerResponseError,
-    ServerTimeoutError,
-    ServerUnreachableError,
-)
+from custom_components.local_agent.engine.server.errors import ServerAuthError
+from custom_components.local_agent.engine.server.errors import ServerConnectionLostError
+from custom_components.local_agent.engine.server.errors import ServerFailure
+from custom_components.local_agent.engine.server.errors import ServerModelMissingError
+from custom_components.local_agent.engine.server.errors import ServerResponseError
+from custom_components.local_agent.engine.server.errors import ServerTimeoutError
+from custom_components.local_agent.engine.server.errors import ServerUnreachableError
 from custom_components.local_agent.engine.server.http import ServerClient
-from custom_components.local_agent.engine.server.settings import ServerMode, ServerSettings
+from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.engine.server.settings import ServerSettings
 from custom_components.local_agent.engine.server.sse import SseDecoder
 from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.settings import SamplingSettings
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    TextDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-)
-from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
-from testing.fake_openai import (
-    DROP,
-    SLEEP,
-    FakeOpenAI,
-    chat_chunk,
-    serve_fake_openai,
-    text_chunk,
-    tool_call_delta,
-)
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
+from testing.fake_openai import DROP
+from testing.fake_openai import SLEEP
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import chat_chunk
+from testing.fake_openai import serve_fake_openai
+from testing.fake_openai import text_chunk
+from testing.fake_openai import tool_call_delta
 from testing.llama_server import free_port
 from testing.steering import CallAfterReasoning
 from tests.engine.tool_specs import object_tool

@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.engine.chat_format import load_template, render_split
+from custom_components.local_agent.engine.chat_format import load_template
+from custom_components.local_agent.engine.chat_format import render_split
 from custom_components.local_agent.engine.grammar import validate_grammar_syntax
-from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
+from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import SamplingSettings
-from custom_components.local_agent.engine.structure import (
-    StructureError,
-    build_structure_grammar,
-    parse_structure,
-    structure_errors,
-)
+from custom_components.local_agent.engine.structure import StructureError
+from custom_components.local_agent.engine.structure import build_structure_grammar
+from custom_components.local_agent.engine.structure import parse_structure
+from custom_components.local_agent.engine.structure import structure_errors
 from custom_components.local_agent.engine.types import Message
 
 from .runtime_support import TEST_SETTINGS

@@ -5,20 +5,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 import pytest
 
 from custom_components.local_agent.engine.markup import format_tool_call
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    TextDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-    ToolCallStreamParser,
-    coerce_value,
-)
-from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolCallError, ToolSpec
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.tool_calls import ToolCallStreamParser
+from custom_components.local_agent.engine.tool_calls import coerce_value
+from custom_components.local_agent.engine.types import JsonSchema
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolCallError
+from custom_components.local_agent.engine.types import ToolSpec
 from tests.engine.tool_specs import object_tool
 
 LIGHT = object_tool(

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 import gc
@@ -15,31 +18,28 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.engine.errors import (
-    GenerationCancelledError,
-    ModelFileMissingError,
-)
+from custom_components.local_agent.engine.errors import GenerationCancelledError
+from custom_components.local_agent.engine.errors import ModelFileMissingError
 from custom_components.local_agent.engine.local import worker as worker_module
-from custom_components.local_agent.engine.local.llama import (
-    BACKGROUND_BATCH,
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-    LoadedModel,
-)
-from custom_components.local_agent.engine.local.worker import ModelRegistry, ModelWorker
+from custom_components.local_agent.engine.local.llama import BACKGROUND_BATCH
+from custom_components.local_agent.engine.local.llama import GenerationOutput
+from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import GenerationStats
+from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
-from custom_components.local_agent.engine.types import Conversation, Message, ToolSpec
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolSpec
 
-from .runtime_support import (
-    STATIC_SYSTEM,
-    TEST_SETTINGS,
-    TOOLS,
-    RecordingModel,
-    make_request,
-    prompt_parts,
-)
+from .runtime_support import STATIC_SYSTEM
+from .runtime_support import TEST_SETTINGS
+from .runtime_support import TOOLS
+from .runtime_support import RecordingModel
+from .runtime_support import make_request
+from .runtime_support import prompt_parts
 
 
 class TrackingRuntime(RecordingModel):

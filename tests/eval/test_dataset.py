@@ -7,20 +7,18 @@ import textwrap
 
 import pytest
 
-from scripts.evaluation.dataset import (
-    DOMAIN_LEFT_OUT,
-    NO_FIXTURES,
-    NO_SENTENCES,
-    RENAMED,
-    UNKNOWN_ENTITY,
-    UNKNOWN_KEY,
-    DatasetError,
-    Findings,
-    home_names,
-    load_home,
-    load_homes,
-    stored_entity_id,
-)
+from scripts.evaluation.dataset import DOMAIN_LEFT_OUT
+from scripts.evaluation.dataset import NO_FIXTURES
+from scripts.evaluation.dataset import NO_SENTENCES
+from scripts.evaluation.dataset import RENAMED
+from scripts.evaluation.dataset import UNKNOWN_ENTITY
+from scripts.evaluation.dataset import UNKNOWN_KEY
+from scripts.evaluation.dataset import DatasetError
+from scripts.evaluation.dataset import Findings
+from scripts.evaluation.dataset import home_names
+from scripts.evaluation.dataset import load_home
+from scripts.evaluation.dataset import load_homes
+from scripts.evaluation.dataset import stored_entity_id
 
 HOMES = Path(__file__).resolve().parents[2] / "eval" / "homes"
 CATEGORIES = {

@@ -11,16 +11,15 @@ from typing import Any
 
 import pytest
 
-from scripts.evaluation.dataset import (
-    DOMAIN_LEFT_OUT,
-    FIXED_TIME,
-    MOMENTARY_STATE,
-    RENAMED,
-    UNKNOWN_ENTITY,
-    Findings,
-    load_homes,
-)
-from scripts.evaluation.upstream import Problems, features_value
+from scripts.evaluation.dataset import DOMAIN_LEFT_OUT
+from scripts.evaluation.dataset import FIXED_TIME
+from scripts.evaluation.dataset import MOMENTARY_STATE
+from scripts.evaluation.dataset import RENAMED
+from scripts.evaluation.dataset import UNKNOWN_ENTITY
+from scripts.evaluation.dataset import Findings
+from scripts.evaluation.dataset import load_homes
+from scripts.evaluation.upstream import Problems
+from scripts.evaluation.upstream import features_value
 
 from .conftest import RunEval
 

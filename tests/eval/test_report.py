@@ -7,16 +7,20 @@ from pathlib import Path
 from custom_components.local_agent.engine.tool_calls import ToolCallFailed
 from custom_components.local_agent.engine.types import ToolCallError
 from scripts.evaluation.dataset import load_home
-from scripts.evaluation.report import (
-    format_failures,
-    format_table,
-    format_unreachable,
-    skipped_by_kind,
-    summarise,
-)
-from scripts.evaluation.runner import Case, CaseResult, _result, raw_arguments, skipped_result
-from scripts.evaluation.scoring import Failure, Verdict
-from testing.turn import ToolCallRecord, TurnRecord
+from scripts.evaluation.report import format_failures
+from scripts.evaluation.report import format_table
+from scripts.evaluation.report import format_unreachable
+from scripts.evaluation.report import skipped_by_kind
+from scripts.evaluation.report import summarise
+from scripts.evaluation.runner import Case
+from scripts.evaluation.runner import CaseResult
+from scripts.evaluation.runner import _result
+from scripts.evaluation.runner import raw_arguments
+from scripts.evaluation.runner import skipped_result
+from scripts.evaluation.scoring import Failure
+from scripts.evaluation.scoring import Verdict
+from testing.turn import ToolCallRecord
+from testing.turn import TurnRecord
 
 FLAT = Path(__file__).resolve().parents[2] / "eval" / "homes" / "flat"
 RAW = (

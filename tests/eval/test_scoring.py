@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from custom_components.local_agent.engine.types import ToolSpec
-from scripts.evaluation.dataset import StateSpec, TestCase
+from scripts.evaluation.dataset import StateSpec
+from scripts.evaluation.dataset import TestCase
 from scripts.evaluation.home import Snapshot
-from scripts.evaluation.reference import color_name, plan_test, write_calls
-from scripts.evaluation.scoring import Failure, expects_confirmation, judge, values_match
+from scripts.evaluation.reference import color_name
+from scripts.evaluation.reference import plan_test
+from scripts.evaluation.reference import write_calls
+from scripts.evaluation.scoring import Failure
+from scripts.evaluation.scoring import expects_confirmation
+from scripts.evaluation.scoring import judge
+from scripts.evaluation.scoring import values_match
 
 
 def case(**fields: object) -> TestCase:

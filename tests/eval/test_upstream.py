@@ -14,16 +14,15 @@ import textwrap
 
 import pytest
 
-from scripts.evaluation.dataset import (
-    UNKNOWN_ENTITY,
-    UNKNOWN_KEY,
-    UNREADABLE_ENTITY,
-    DatasetError,
-    Findings,
-    load_home,
-)
+from scripts.evaluation.dataset import UNKNOWN_ENTITY
+from scripts.evaluation.dataset import UNKNOWN_KEY
+from scripts.evaluation.dataset import UNREADABLE_ENTITY
+from scripts.evaluation.dataset import DatasetError
+from scripts.evaluation.dataset import Findings
+from scripts.evaluation.dataset import load_home
 
-from .conftest import REPO_ROOT, RunEval
+from .conftest import REPO_ROOT
+from .conftest import RunEval
 
 UPSTREAM = Path(__file__).parent / "upstream_homes"
 HOUSE = UPSTREAM / "upstream_house"

@@ -6,20 +6,25 @@ from __future__ import annotations
 
 from pathlib import Path
 import textwrap
-from typing import Any, cast
+from typing import Any
+from typing import cast
 
 import pytest
 
 from homeassistant.components import conversation
 from homeassistant.const import UnitOfTemperature
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 from homeassistant.util.unit_conversion import TemperatureConverter
 from scripts.evaluation.dataset import load_home
 from scripts.evaluation.home import async_setup_fixture_home
-from testing.agent import async_create_person, async_local_agent
-from testing.stand_in import StandInWorker, answer, call
+from testing.agent import async_create_person
+from testing.agent import async_local_agent
+from testing.stand_in import StandInWorker
+from testing.stand_in import answer
+from testing.stand_in import call
 from testing.turn import async_run_turn
 
 FIXTURES = """

@@ -6,12 +6,16 @@ prompt and the model of a turn stay out of a call's path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 import sys
-from types import CodeType, FrameType
+from types import CodeType
+from types import FrameType
 from typing import Any
 
 PACKAGE = Path(__file__).resolve().parents[2] / "custom_components" / "local_agent"

@@ -2,38 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import AsyncGenerator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.const import (
-    CONF_MODEL_PATH,
-    CONF_MODEL_PHRASES_ANSWERS,
-    CONF_THREADS,
-    DOMAIN,
-    EVENT_ACTION,
-    SUBENTRY_AI_TASK,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import EVENT_ACTION
+from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.engine.generation import Steering
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import ToolCall
-from custom_components.local_agent.home.tools import (
-    HomeTools,
-    PlannedAction,
-    async_build_home_tools,
-)
+from custom_components.local_agent.home.tools import HomeTools
+from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
-from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
+from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigSubentryData
-from homeassistant.core import Context, Event, HomeAssistant, callback
+from homeassistant.core import Context
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.model_files import llama_threads

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from custom_components.local_agent.flows.subentry_forms import agent_schema, nest
+from custom_components.local_agent.flows.subentry_forms import agent_schema
+from custom_components.local_agent.flows.subentry_forms import nest
 from homeassistant import config_entries
 from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowManager, FlowResultType, section
+from homeassistant.data_entry_flow import FlowManager
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.data_entry_flow import section
 
 
 def agent_form(hass: HomeAssistant, flat: dict[str, Any]) -> dict[str, Any]:

@@ -9,12 +9,10 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from testing.home_builder import (
-    async_area,
-    async_expose_only,
-    async_place_entity,
-    async_place_in_area,
-)
+from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
+from testing.home_builder import async_place_entity
+from testing.home_builder import async_place_in_area
 
 DEMO_PLATFORMS = [
     Platform.CLIMATE,

@@ -8,7 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from custom_components.local_agent.engine.settings import EngineSettings
-from testing.stand_in import Script, SeenRequest, StandInWorker, answer, call
+from testing.stand_in import Script
+from testing.stand_in import SeenRequest
+from testing.stand_in import StandInWorker
+from testing.stand_in import answer
+from testing.stand_in import call
 
 __all__ = ["Script", "ScriptedWorker", "SeenRequest", "answer", "call"]
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import AsyncGenerator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 import importlib
 import json
@@ -24,17 +26,16 @@ from unittest.mock import patch
 from freezegun.api import FrozenDateTimeFactory
 import probatio
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.const import (
-    CONF_ALLOW_UNATTENDED,
-    CONF_CONFIRMATION_PIN,
-    CONF_EXEMPT_ENTITIES,
-    CONF_EXEMPT_TOOLS,
-    CONF_HOME_TOOLS,
-    CONF_SENSITIVE_ENTITIES,
-    DOMAIN,
-)
+from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.markup import escape_text
 from custom_components.local_agent.home import runner
@@ -42,34 +43,45 @@ from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import confirmation
-from custom_components.local_agent.safety.gate import SafetyGate, TurnSafety, Verdict
+from custom_components.local_agent.safety.gate import SafetyGate
+from custom_components.local_agent.safety.gate import TurnSafety
+from custom_components.local_agent.safety.gate import Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy
-from custom_components.local_agent.safety.tool_review import ToolClass, classify
+from custom_components.local_agent.safety.tool_review import ToolClass
+from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent import timers
-from homeassistant.components.todo import TodoItem, TodoListEntity, TodoListEntityFeature
+from homeassistant.components.todo import TodoItem
+from homeassistant.components.todo import TodoListEntity
+from homeassistant.components.todo import TodoListEntityFeature
 from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
-from homeassistant.const import CONF_LLM_HASS_API, Platform
-from homeassistant.core import Context, HomeAssistant, callback
-from homeassistant.helpers import (
-    area_registry as ar,
-    config_validation as cv,
-    device_registry as dr,
-    entity_registry as er,
-    floor_registry as fr,
-    intent,
-    issue_registry as ir,
-    llm,
-)
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import Platform
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
+from homeassistant.helpers import intent
+from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
 
-from .conftest import Agent, async_setup_agent, speech, state
-from .scripted_model import ScriptedWorker, answer, call
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 from .test_local_intents import add_pipeline
 
 PLATFORMS = [

@@ -12,13 +12,19 @@ from homeassistant.components.conversation import trace as conversation_trace
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_PROMPT
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent, async_setup_agent, speech, state
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
 from .home import NOT_EXPOSED
-from .scripted_model import ScriptedWorker, answer, call
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 
 
 def last_tool_result(request: GenerationRequest) -> str:

@@ -6,16 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.local_agent.const import (
-    CONF_MAX_TOKENS,
-    CONF_TEMPERATURE,
-    CONF_THINKING_BUDGET,
-)
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from testing.any_tokens import CUT_OFF
-from testing.steering import CallAfterReasoning, only_first
+from testing.steering import CallAfterReasoning
+from testing.steering import only_first
 
 from .conftest import async_setup_agent
 

@@ -7,34 +7,38 @@ from typing import Any
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_FLASH_ATTENTION,
-    CONF_MODEL_PATH,
-    CONF_THINKING,
-    CONF_THREADS,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.flows.subentry import default_agent_name
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
-from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, EVENT_STATE_CHANGED
-from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.data_entry_flow import FlowResultType, section
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_NAME
+from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.data_entry_flow import section
 from homeassistant.helpers import entity_registry as er
 
-from .conftest import (
-    async_remove_subentry,
-    async_setup_agent,
-    async_setup_entry_with_subentries,
-    entity_of,
-    friendly_name,
-    subentry,
-)
-from .flow_helpers import agent_form, async_add_subentry, suggested_values
+from .conftest import async_remove_subentry
+from .conftest import async_setup_agent
+from .conftest import async_setup_entry_with_subentries
+from .conftest import entity_of
+from .conftest import friendly_name
+from .conftest import subentry
+from .flow_helpers import agent_form
+from .flow_helpers import async_add_subentry
+from .flow_helpers import suggested_values
 from .scripted_model import ScriptedWorker
 
 

@@ -18,25 +18,29 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.ai_task import LocalAgentTaskEntity
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_TOKENS,
-    CONF_MODEL_PATH,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    CONF_THREADS,
-    SUBENTRY_AI_TASK,
-    SUBENTRY_CONVERSATION,
-)
-from custom_components.local_agent.engine.local.llama import GenerationRequest, LoadedModel
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.flows.subentry import default_agent_name
-from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
-from homeassistant.components import ai_task, conversation
+from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.defaults import ai_task_data
+from homeassistant.components import ai_task
+from homeassistant.components import conversation
 from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COMPONENT
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_NAME
-from homeassistant.core import Event, HomeAssistant, callback
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers.chat_session import async_get_chat_session
@@ -44,17 +48,17 @@ from homeassistant.setup import async_setup_component
 from testing.any_tokens import longest_structure_tokens
 from testing.model_files import llama_threads
 from testing.stand_in import SeenRequest
-from tests.engine.runtime_support import next_logits, tokens_of
+from tests.engine.runtime_support import next_logits
+from tests.engine.runtime_support import tokens_of
 
-from .conftest import (
-    async_remove_subentry,
-    async_setup_entry_with_subentries,
-    entity_of,
-    friendly_name,
-    generate_data,
-    subentry,
-)
-from .flow_helpers import async_add_subentry, suggested_values
+from .conftest import async_remove_subentry
+from .conftest import async_setup_entry_with_subentries
+from .conftest import entity_of
+from .conftest import friendly_name
+from .conftest import generate_data
+from .conftest import subentry
+from .flow_helpers import async_add_subentry
+from .flow_helpers import suggested_values
 
 MARKUP = ("<think>", "</think>", "<tool_call>")
 

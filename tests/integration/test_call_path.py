@@ -6,7 +6,8 @@ gets the person's reply; the prompt and the model of the first turn are not part
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 import sys
 from typing import Any
 from unittest.mock import patch
@@ -21,11 +22,20 @@ from custom_components.local_agent.turn.agent import ConversationAgent
 from homeassistant.auth.permissions import PolicyPermissions
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant, ServiceRegistry
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.core import ServiceRegistry
 
-from .call_path import product_file, traced
-from .conftest import Agent, async_setup_agent, speech, state
-from .scripted_model import ScriptedWorker, SeenRequest, answer, call
+from .call_path import product_file
+from .call_path import traced
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
+from .scripted_model import answer
+from .scripted_model import call
 
 ROOTS = (
     async_turn_context,  # who asks

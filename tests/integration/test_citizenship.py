@@ -10,27 +10,31 @@ from pathlib import Path
 import pytest
 from pytest_homeassistant_custom_component.common import get_system_health_info
 
-from custom_components.local_agent.const import (
-    CONF_CONFIRMATION_PIN,
-    CONF_CONTEXT_SIZE,
-    CONF_MAX_TOKENS,
-    CONF_THREADS,
-    DOMAIN,
-)
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine import settings as engine_settings
 from custom_components.local_agent.runtime.memory import process_rss
-from custom_components.local_agent.safety.audit import AuditRecord, Outcome, async_get_audit_log
+from custom_components.local_agent.safety.audit import AuditRecord
+from custom_components.local_agent.safety.audit import Outcome
+from custom_components.local_agent.safety.audit import async_get_audit_log
 from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr, entity_registry as er
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.model_files import THREADS_VARIABLE
 
-from .conftest import Agent, async_setup_agent, async_setup_model_entry
-from .scripted_model import ScriptedWorker, answer
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import async_setup_model_entry
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 
 
 def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> None:

@@ -8,31 +8,35 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_BACKEND,
-    CONF_CONTEXT_SIZE,
-    CONF_FLASH_ATTENTION,
-    CONF_MODEL_PATH,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    CONF_THREADS,
-    DOMAIN,
-)
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models import safe_load
-from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
-from custom_components.local_agent.runtime.local import LOCAL_ENGINES, LocalEngines, local_engines
+from custom_components.local_agent.models.safe_load import ProbeOutcome
+from custom_components.local_agent.models.safe_load import ProbeResult
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from custom_components.local_agent.runtime.local import LocalEngines
+from custom_components.local_agent.runtime.local import local_engines
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
 
 from .conftest import async_setup_agent
-from .flow_helpers import agent_form, async_add_subentry, async_through_progress
+from .flow_helpers import agent_form
+from .flow_helpers import async_add_subentry
+from .flow_helpers import async_through_progress
 from .scripted_model import ScriptedWorker
 
 # What the qwen35 test model's GGUF header calls it: its name, then its file type.

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from testing import demo_model
 from testing.stand_in import stand_in_engines
 
-from .conftest import async_setup_agent, speech, state
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
 
 
 async def test_the_demo_asks_before_it_unlocks_and_unlocks_on_yes(

@@ -20,36 +20,42 @@ import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_CONNECT_TIMEOUT,
-    CONF_CONTEXT_SIZE,
-    CONF_FLASH_ATTENTION,
-    CONF_MAX_CONCURRENT,
-    CONF_MODEL_PATH,
-    CONF_READ_TIMEOUT,
-    CONF_SERVER_MODE,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-    CONF_THREADS,
-    DOMAIN,
-    SUBENTRY_AI_TASK,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_READ_TIMEOUT
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models import runtime_package
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
-from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
-from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
-from homeassistant import config_entries, data_entry_flow
+from custom_components.local_agent.models.download import CONF_FILENAME
+from custom_components.local_agent.models.download import CONF_REPO_ID
+from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.defaults import ai_task_data
+from homeassistant import config_entries
+from homeassistant import data_entry_flow
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import CONF_API_KEY, CONF_LLM_HASS_API, CONF_NAME
+from homeassistant.const import CONF_API_KEY
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
-from testing.fake_openai import FakeOpenAI, serve_fake_openai
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import serve_fake_openai
 from testing.hub_server import FakeHub
 
 from .conftest import async_setup_model_entry
-from .flow_helpers import agent_form, async_add_subentry, async_through_progress
+from .flow_helpers import agent_form
+from .flow_helpers import async_add_subentry
+from .flow_helpers import async_through_progress
 
 STRINGS: dict[str, Any] = json.loads(
     (

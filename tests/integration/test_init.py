@@ -7,19 +7,18 @@ from pathlib import Path
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_BACKEND,
-    CONF_MODEL_PATH,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-    DOMAIN,
-)
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.runtime.local import local_engines
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from .conftest import async_setup_agent, async_setup_model_entry
+from .conftest import async_setup_agent
+from .conftest import async_setup_model_entry
 
 
 async def test_entry_loads_model_creates_agent_and_unload_frees_it(

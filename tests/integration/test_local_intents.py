@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES, DOMAIN
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.runtime.issues import PREFER_LOCAL_ISSUE as ISSUE_ID
 from homeassistant.components.assist_pipeline import async_get_pipelines
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
@@ -19,7 +20,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent, async_setup_agent
+from .conftest import Agent
+from .conftest import async_setup_agent
 from .scripted_model import ScriptedWorker
 
 

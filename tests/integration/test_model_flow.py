@@ -14,14 +14,20 @@ from unittest.mock import patch
 
 import pytest
 
-from custom_components.local_agent.const import CONF_BACKEND, CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
-from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
+from custom_components.local_agent.models.download import CONF_FILENAME
+from custom_components.local_agent.models.download import CONF_REPO_ID
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.data_entry_flow import EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE, FlowResultType
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.data_entry_flow import EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE
+from homeassistant.data_entry_flow import FlowResultType
 from testing.hub_server import FakeHub
 
 from .conftest import async_setup_agent

@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_BACKEND,
-    CONF_EXEMPT_ENTITIES,
-    CONF_EXEMPT_TOOLS,
-    CONF_MODEL_PATH,
-    CONF_SENSITIVE_ENTITIES,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.safety.migration import migrated_tool_exemptions
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import entity_registry as er, issue_registry as ir
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import issue_registry as ir
 
-from .conftest import async_setup_entry_with_subentries, subentry
+from .conftest import async_setup_entry_with_subentries
+from .conftest import subentry
 from .scripted_model import ScriptedWorker
 
 type OldEntry = Callable[..., Awaitable[MockConfigEntry]]

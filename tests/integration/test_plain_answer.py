@@ -8,11 +8,18 @@ from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context, HomeAssistant
-from homeassistant.helpers import intent, llm
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+from homeassistant.helpers import llm
 
-from .conftest import Agent, async_setup_agent, speech, state
-from .scripted_model import ScriptedWorker, answer, call
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 
 KITCHEN = "light.kitchen_lights"
 

@@ -21,7 +21,9 @@ from homeassistant.util import dt as dt_util
 
 from .conftest import Agent
 from .home import NOT_EXPOSED
-from .scripted_model import ScriptedWorker, answer, call
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 
 
 def last_user_message(request: GenerationRequest) -> str:

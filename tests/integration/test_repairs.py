@@ -9,13 +9,18 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN, SUBENTRY_CONVERSATION
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
-from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID
-from custom_components.local_agent.models.store import ModelSource, local_path
+from custom_components.local_agent.models.download import CONF_FILENAME
+from custom_components.local_agent.models.download import CONF_REPO_ID
+from custom_components.local_agent.models.store import ModelSource
+from custom_components.local_agent.models.store import local_path
 from custom_components.local_agent.runtime.issues import model_issue_id
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component

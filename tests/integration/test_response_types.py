@@ -14,12 +14,17 @@ from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 
-from .conftest import Agent, async_setup_agent, speech
-from .scripted_model import ScriptedWorker, answer, call
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 
 ACTION_DONE = intent.IntentResponseType.ACTION_DONE
 QUERY_ANSWER = intent.IntentResponseType.QUERY_ANSWER

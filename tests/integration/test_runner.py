@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.home.runner import (
-    Problem,
-    TurnContext,
-    async_check,
-    async_run,
-    async_turn_context,
-)
-from custom_components.local_agent.home.tools import (
-    GET_STATE,
-    HomeTools,
-    PlannedAction,
-    async_build_home_tools,
-)
+from custom_components.local_agent.home.runner import Problem
+from custom_components.local_agent.home.runner import TurnContext
+from custom_components.local_agent.home.runner import async_check
+from custom_components.local_agent.home.runner import async_run
+from custom_components.local_agent.home.runner import async_turn_context
+from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.home.tools import HomeTools
+from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.todo import TodoItem, TodoItemStatus, TodoListEntity
+from homeassistant.components.todo import TodoItem
+from homeassistant.components.todo import TodoItemStatus
+from homeassistant.components.todo import TodoListEntity
 from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
-from homeassistant.core import Context, HomeAssistant
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from .conftest import plan

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from unittest.mock import MagicMock, patch
+from unittest.mock import MagicMock
+from unittest.mock import patch
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -17,12 +18,10 @@ from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClien
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.models import runtime_package as llama_package
-from custom_components.local_agent.models.runtime_package import (
-    offline_dependencies,
-    offline_wheel,
-    select_wheel,
-    wheel_filename,
-)
+from custom_components.local_agent.models.runtime_package import offline_dependencies
+from custom_components.local_agent.models.runtime_package import offline_wheel
+from custom_components.local_agent.models.runtime_package import select_wheel
+from custom_components.local_agent.models.runtime_package import wheel_filename
 from custom_components.local_agent.runtime.issues import RUNTIME_ISSUE
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant

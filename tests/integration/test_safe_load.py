@@ -19,21 +19,19 @@ from unittest.mock import patch
 
 import pytest
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_FLASH_ATTENTION,
-    CONF_THREADS,
-    DOMAIN,
-)
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.models import runtime_package as llama_package, safe_load
-from custom_components.local_agent.models.safe_load import ProbeOutcome, classify
+from custom_components.local_agent.models import runtime_package as llama_package
+from custom_components.local_agent.models import safe_load
+from custom_components.local_agent.models.safe_load import ProbeOutcome
+from custom_components.local_agent.models.safe_load import classify
 from custom_components.local_agent.runtime.data import engine_settings
-from custom_components.local_agent.runtime.issues import (
-    RUNTIME_ISSUE,
-    crash_issue_id,
-    model_issue_id,
-)
+from custom_components.local_agent.runtime.issues import RUNTIME_ISSUE
+from custom_components.local_agent.runtime.issues import crash_issue_id
+from custom_components.local_agent.runtime.issues import model_issue_id
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryError

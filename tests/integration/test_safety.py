@@ -3,44 +3,52 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from datetime import timedelta
 import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockUser, async_fire_time_changed
+from pytest_homeassistant_custom_component.common import MockUser
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent import logbook
-from custom_components.local_agent.const import (
-    CONF_ALLOW_UNATTENDED,
-    CONF_CONFIRMATION_PIN,
-    CONF_HOME_TOOLS,
-    CONF_MAX_TOKENS,
-    CONF_TEMPERATURE,
-    CONF_THINKING_BUDGET,
-    DOMAIN,
-    EVENT_ACTION,
-)
+from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context, Event, HomeAssistant, callback
-from homeassistant.helpers import (
-    area_registry as ar,
-    device_registry as dr,
-    entity_registry as er,
-)
+from homeassistant.core import Context
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
-from testing.any_tokens import longest_answer_tokens, only_lock_calls
-from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning
+from testing.any_tokens import longest_answer_tokens
+from testing.any_tokens import only_lock_calls
+from testing.steering import STEERED_CALL_TOKENS
+from testing.steering import CallAfterReasoning
 
-from .conftest import Agent, async_setup_agent, speech, state
-from .scripted_model import ScriptedWorker, answer, call
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 
 FRONT_DOOR = "lock.front_door"
 OTHER_LOCK = "lock.openable_lock"

@@ -6,7 +6,8 @@ events it gets (streamed chat log deltas, the answer) are what the dialog shows.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,7 +22,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from .conftest import Agent
-from .scripted_model import ScriptedWorker, answer, call
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 
 NOTICE = "This takes a moment: the model is still thinking."
 

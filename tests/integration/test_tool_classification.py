@@ -11,18 +11,17 @@ import importlib
 import inspect
 from pathlib import Path
 
-from custom_components.local_agent.safety.tool_review import (
-    INTENT_RULES,
-    READ_ONLY_TOOLS,
-    SCRIPT_TOOL,
-    WITHIN_DOMAIN_TOOLS,
-    ToolClass,
-    classify,
-    intent_rule,
-)
+from custom_components.local_agent.safety.tool_review import INTENT_RULES
+from custom_components.local_agent.safety.tool_review import READ_ONLY_TOOLS
+from custom_components.local_agent.safety.tool_review import SCRIPT_TOOL
+from custom_components.local_agent.safety.tool_review import WITHIN_DOMAIN_TOOLS
+from custom_components.local_agent.safety.tool_review import ToolClass
+from custom_components.local_agent.safety.tool_review import classify
+from custom_components.local_agent.safety.tool_review import intent_rule
 import homeassistant.components
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import intent
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
 COMPONENTS = Path(homeassistant.components.__file__).parent

@@ -8,22 +8,19 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.engine.types import ToolCall, ToolSpec
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.call_texts import describe_action
-from custom_components.local_agent.home.entity_view import (
-    grouped_text,
-    line_state_of_summary,
-    state_summary,
-)
+from custom_components.local_agent.home.entity_view import grouped_text
+from custom_components.local_agent.home.entity_view import line_state_of_summary
+from custom_components.local_agent.home.entity_view import state_summary
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
-from custom_components.local_agent.home.tools import (
-    GET_STATE,
-    TOOL_INTEGRATION,
-    HomeTools,
-    PlannedAction,
-    ToolFailure,
-    async_build_home_tools,
-)
+from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.home.tools import TOOL_INTEGRATION
+from custom_components.local_agent.home.tools import HomeTools
+from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.home.tools import ToolFailure
+from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.service import async_get_all_descriptions

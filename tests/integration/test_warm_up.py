@@ -5,7 +5,8 @@ wait for the prefix says so first."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from freezegun.api import FrozenDateTimeFactory
 import pytest
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
-from custom_components.local_agent.const import CONF_HISTORY_TOKENS, CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_HISTORY_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.engine.local.worker import ModelWorker
-from custom_components.local_agent.turn import agent as agent_module, home_context
+from custom_components.local_agent.turn import agent as agent_module
+from custom_components.local_agent.turn import home_context
 from custom_components.local_agent.turn.agent import AgentOptions
 from custom_components.local_agent.turn.defaults import agent_data
 from custom_components.local_agent.turn.home_context import time_text
@@ -26,14 +29,19 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import CoreState, HomeAssistant
-from homeassistant.helpers import area_registry as ar, entity_registry as er
+from homeassistant.core import CoreState
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
 from testing.agent import LocalAgentHandle
 
-from .conftest import Agent, async_setup_agent, speech
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
 from .home import NOT_EXPOSED
-from .scripted_model import ScriptedWorker, answer
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 
 
 async def _after_debounce(hass: HomeAssistant) -> None:

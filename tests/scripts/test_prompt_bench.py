@@ -12,7 +12,9 @@ from homeassistant.components.homeassistant.exposed_entities import async_should
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from testing.synthetic import DOMAIN_CYCLE, async_setup_synthetic_home, home_specs
+from testing.synthetic import DOMAIN_CYCLE
+from testing.synthetic import async_setup_synthetic_home
+from testing.synthetic import home_specs
 
 from .script_runs import run_script
 

@@ -5,7 +5,9 @@ The smoke test itself (a real hass of the newest release) runs in scripts/test, 
 
 from __future__ import annotations
 
-from scripts.smoke import form_values, log_problems, parse_log
+from scripts.smoke import form_values
+from scripts.smoke import log_problems
+from scripts.smoke import parse_log
 
 T = "2026-11-30 18:20:04.698+00:00"
 RUNTIME_MISSING = f"""\

@@ -5,8 +5,11 @@ from __future__ import annotations
 from homeassistant.components import conversation
 from homeassistant.core import Context
 from homeassistant.helpers import llm
-from testing.printing import format_state_changes, format_tool_calls
-from testing.turn import Snapshot, state_changes, tool_calls
+from testing.printing import format_state_changes
+from testing.printing import format_tool_calls
+from testing.turn import Snapshot
+from testing.turn import state_changes
+from testing.turn import tool_calls
 
 
 def test_state_changes_tell_the_turns_changes_from_others() -> None:

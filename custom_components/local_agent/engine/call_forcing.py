@@ -15,20 +15,20 @@ before it accepts it, so what is written stays exactly what the grammar allows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 import os
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .grammar import (
-    CALL_END,
-    NEXT_CALL,
-    PARAMETER_END,
-    ValueShape,
-    function_header,
-    parameter_header,
-    value_shape,
-)
+from .grammar import CALL_END
+from .grammar import NEXT_CALL
+from .grammar import PARAMETER_END
+from .grammar import ValueShape
+from .grammar import function_header
+from .grammar import parameter_header
+from .grammar import value_shape
 from .types import ToolSpec
 
 # Where a partly forced choice may stop: the end of a tag, never inside a word.

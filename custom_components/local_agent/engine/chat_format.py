@@ -6,30 +6,35 @@ so a template taken from any GGUF renders as it does in `transformers`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
 import hashlib
 import json
 import os
 from pathlib import Path
 import secrets
-from typing import Any, Literal, NoReturn
+from typing import Any
+from typing import Literal
+from typing import NoReturn
 
 import jinja2
 from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from .errors import EngineError
-from .markup import (
-    THINK_OPEN,
-    TURN_MARKERS,
-    escape_message,
-    escape_text,
-    escape_tools,
-    format_value,
-)
-from .types import Conversation, Message, ToolCall, ToolSpec
+from .markup import THINK_OPEN
+from .markup import TURN_MARKERS
+from .markup import escape_message
+from .markup import escape_text
+from .markup import escape_tools
+from .markup import format_value
+from .types import Conversation
+from .types import Message
+from .types import ToolCall
+from .types import ToolSpec
 
 GGUF_TEMPLATE_KEY = "tokenizer.chat_template"
 BUNDLED_TEMPLATE_PATH = Path(__file__).parent / "templates" / "qwen3_5.jinja"

@@ -6,15 +6,24 @@ Nothing here needs llama-cpp-python (or numpy), so a model on a server runs with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final
+from typing import Protocol
 
-from .chat_format import ChatTemplate, PromptParts, render_conversation
-from .markup import CALL_OPEN, THINK_CLOSE
+from .chat_format import ChatTemplate
+from .chat_format import PromptParts
+from .chat_format import render_conversation
+from .markup import CALL_OPEN
+from .markup import THINK_CLOSE
 from .settings import SamplingSettings
-from .tool_calls import ParseEvent, TextDelta
-from .types import Conversation, JsonSchema, ToolSpec
+from .tool_calls import ParseEvent
+from .tool_calls import TextDelta
+from .types import Conversation
+from .types import JsonSchema
+from .types import ToolSpec
 
 # Calls the grammar lets the model write one after another in a single answer.
 MAX_CALLS_PER_ANSWER: Final = 4

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 import re
 import struct
-from typing import BinaryIO, Final
+from typing import BinaryIO
+from typing import Final
 
-from .errors import ModelFileMissingError, NotAGgufError
+from .errors import ModelFileMissingError
+from .errors import NotAGgufError
 
 GGUF_MAGIC = b"GGUF"
 _UINT32 = 4

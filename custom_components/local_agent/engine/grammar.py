@@ -7,22 +7,22 @@ even a model with random weights finishes quickly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 import json
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from .errors import GrammarError
-from .markup import (
-    CALL_CLOSE,
-    CALL_OPEN,
-    FUNCTION_CLOSE,
-    FUNCTION_OPEN,
-    PARAMETER_CLOSE,
-    PARAMETER_OPEN,
-    format_value,
-)
+from .markup import CALL_CLOSE
+from .markup import CALL_OPEN
+from .markup import FUNCTION_CLOSE
+from .markup import FUNCTION_OPEN
+from .markup import PARAMETER_CLOSE
+from .markup import PARAMETER_OPEN
+from .markup import format_value
 from .types import ToolSpec
 
 MAX_STRING_CHARS = 120

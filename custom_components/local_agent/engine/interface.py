@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Protocol
 
 from .chat_format import ChatTemplate
-from .generation import GenerationOutput, GenerationRequest, ModelInfo, Steering
+from .generation import GenerationOutput
+from .generation import GenerationRequest
+from .generation import ModelInfo
+from .generation import Steering
 from .settings import EngineSettings
 from .tool_calls import ParseEvent
-from .types import Conversation, ToolSpec
+from .types import Conversation
+from .types import ToolSpec
 
 
 class GenerationEngine(Protocol):

@@ -20,9 +20,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 import json
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from .types import Conversation, Message, ToolCall, ToolSpec
+from .types import Conversation
+from .types import Message
+from .types import ToolCall
+from .types import ToolSpec
 
 THINK_OPEN: Final = "<think>"
 THINK_CLOSE: Final = "</think>"

@@ -20,7 +20,8 @@ import math
 from typing import Any
 
 from .errors import EngineError
-from .grammar import _RuleNames, gbnf_literal
+from .grammar import _RuleNames
+from .grammar import gbnf_literal
 from .types import JsonSchema
 
 MAX_STRING_CHARS = 400

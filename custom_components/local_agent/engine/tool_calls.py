@@ -37,27 +37,33 @@ anyOf/oneOf are tried in order.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum, auto
+from enum import Enum
+from enum import auto
 import json
 import math
 import re
 from typing import Any
 
-from .markup import (
-    CALL_CLOSE,
-    CALL_OPEN,
-    FUNCTION_CLOSE,
-    FUNCTION_OPEN,
-    PARAMETER_CLOSE,
-    PARAMETER_OPEN,
-    THINK_CLOSE,
-    THINK_OPEN,
-    format_value,
-)
-from .types import JsonSchema, ToolCall, ToolCallError, ToolSpec
-from .words import BOOLEAN_WORDS, fold
+from .markup import CALL_CLOSE
+from .markup import CALL_OPEN
+from .markup import FUNCTION_CLOSE
+from .markup import FUNCTION_OPEN
+from .markup import PARAMETER_CLOSE
+from .markup import PARAMETER_OPEN
+from .markup import THINK_CLOSE
+from .markup import THINK_OPEN
+from .markup import format_value
+from .types import JsonSchema
+from .types import ToolCall
+from .types import ToolCallError
+from .types import ToolSpec
+from .words import BOOLEAN_WORDS
+from .words import fold
 
 
 @dataclass(frozen=True, slots=True)

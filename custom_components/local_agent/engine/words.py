@@ -9,7 +9,8 @@ the tables and to what is read alike, so "Sí", "si" and "SI" are one word.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 import unicodedata
 
 RIGHT_QUOTE = "\u2019"

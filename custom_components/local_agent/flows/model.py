@@ -8,44 +8,47 @@ loads, load it for the new entry. Also the engine options of such an entry.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 
 import probatio
 
-from custom_components.local_agent.const import (
-    CONF_BACKEND,
-    CONF_CONTEXT_SIZE,
-    CONF_FLASH_ATTENTION,
-    CONF_MODEL_PATH,
-    CONF_THREADS,
-    DEFAULT_CONTEXT_SIZE,
-    LOGGER,
-)
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
+from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.gguf_file import read_gguf_header
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.models import runtime_package as llama_package
-from custom_components.local_agent.models.catalog import DEFAULT_MODEL, KNOWN_MODELS, known_model
-from custom_components.local_agent.models.download import CONF_FILENAME, CONF_REPO_ID, CONF_REVISION
-from custom_components.local_agent.models.file_checks import ModelFileProblem, check_model_file
-from custom_components.local_agent.models.safe_load import ProbeOutcome, ProbeResult
-from custom_components.local_agent.models.store import DEFAULT_REVISION, ModelSource
+from custom_components.local_agent.models.catalog import DEFAULT_MODEL
+from custom_components.local_agent.models.catalog import KNOWN_MODELS
+from custom_components.local_agent.models.catalog import known_model
+from custom_components.local_agent.models.download import CONF_FILENAME
+from custom_components.local_agent.models.download import CONF_REPO_ID
+from custom_components.local_agent.models.download import CONF_REVISION
+from custom_components.local_agent.models.file_checks import ModelFileProblem
+from custom_components.local_agent.models.file_checks import check_model_file
+from custom_components.local_agent.models.safe_load import ProbeOutcome
+from custom_components.local_agent.models.safe_load import ProbeResult
+from custom_components.local_agent.models.store import DEFAULT_REVISION
+from custom_components.local_agent.models.store import ModelSource
 from custom_components.local_agent.runtime.backend import Backend
-from custom_components.local_agent.runtime.data import (
-    LocalAgentData,
-    engine_settings,
-    prefix_store_path,
-)
+from custom_components.local_agent.runtime.data import LocalAgentData
+from custom_components.local_agent.runtime.data import engine_settings
+from custom_components.local_agent.runtime.data import prefix_store_path
 from custom_components.local_agent.runtime.local import local_engines
-from homeassistant.config_entries import ConfigEntryState, ConfigFlowResult
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigFlowResult
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers.selector import (
-    SelectSelector,
-    SelectSelectorConfig,
-    SelectSelectorMode,
-    TextSelector,
-)
+from homeassistant.helpers.selector import SelectSelector
+from homeassistant.helpers.selector import SelectSelectorConfig
+from homeassistant.helpers.selector import SelectSelectorMode
+from homeassistant.helpers.selector import TextSelector
 
 from .options_reload import ReloadingOptionsFlow
 from .selectors import number_box

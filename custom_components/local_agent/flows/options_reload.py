@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from homeassistant.config_entries import ConfigEntryState, ConfigFlowResult, OptionsFlow
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigFlowResult
+from homeassistant.config_entries import OptionsFlow
 
 from .progress import async_progress_step
 

@@ -6,9 +6,11 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from custom_components.local_agent.models.download import DownloadJob, PreparedDownload
+from custom_components.local_agent.models.download import DownloadJob
+from custom_components.local_agent.models.download import PreparedDownload
 from homeassistant.core import callback
-from homeassistant.data_entry_flow import FlowHandler, FlowResult
+from homeassistant.data_entry_flow import FlowHandler
+from homeassistant.data_entry_flow import FlowResult
 
 # How long a step waits for its task before it shows a progress step instead.
 PROGRESS_GRACE = 1.0

@@ -12,18 +12,21 @@ from typing import Any
 
 import probatio
 
-from custom_components.local_agent.const import DOMAIN, LOGGER
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.models import runtime_package
-from custom_components.local_agent.models.runtime_package import (
-    RuntimeWheel,
-    async_find_runtime,
-    async_install_runtime,
-    offline_folder,
-)
+from custom_components.local_agent.models.runtime_package import RuntimeWheel
+from custom_components.local_agent.models.runtime_package import async_find_runtime
+from custom_components.local_agent.models.runtime_package import async_install_runtime
+from custom_components.local_agent.models.runtime_package import offline_folder
 from custom_components.local_agent.runtime.issues import async_clear_runtime_issue
-from homeassistant.config_entries import ConfigEntryState, ConfigFlow, ConfigFlowResult
-from homeassistant.core import HomeAssistant, callback
-from homeassistant.data_entry_flow import FlowHandler, FlowResult
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigFlow
+from homeassistant.config_entries import ConfigFlowResult
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.data_entry_flow import FlowHandler
+from homeassistant.data_entry_flow import FlowResult
 
 from .progress import show_progress
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from homeassistant.helpers.selector import (
-    NumberSelector,
-    NumberSelectorConfig,
-    NumberSelectorMode,
-)
+from homeassistant.helpers.selector import NumberSelector
+from homeassistant.helpers.selector import NumberSelectorConfig
+from homeassistant.helpers.selector import NumberSelectorMode
 
 
 def number_box(low: float, high: float, step: float) -> NumberSelector:

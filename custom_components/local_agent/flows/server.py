@@ -16,46 +16,41 @@ from typing import Any
 
 import probatio
 
-from custom_components.local_agent.const import (
-    CONF_BACKEND,
-    CONF_CONNECT_TIMEOUT,
-    CONF_MAX_CONCURRENT,
-    CONF_READ_TIMEOUT,
-    CONF_SERVER_GRAMMAR,
-    CONF_SERVER_MODE,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-)
-from custom_components.local_agent.engine.server.errors import (
-    ServerAuthError,
-    ServerError,
-    ServerFailure,
-    ServerModelMissingError,
-    ServerToolsNotSupportedError,
-)
-from custom_components.local_agent.engine.server.settings import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_CONCURRENT,
-    DEFAULT_READ_TIMEOUT,
-    ServerMode,
-    ServerSettings,
-)
-from custom_components.local_agent.engine.server.validate import async_list_models, async_validate
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_READ_TIMEOUT
+from custom_components.local_agent.const import CONF_SERVER_GRAMMAR
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.engine.server.errors import ServerAuthError
+from custom_components.local_agent.engine.server.errors import ServerError
+from custom_components.local_agent.engine.server.errors import ServerFailure
+from custom_components.local_agent.engine.server.errors import ServerModelMissingError
+from custom_components.local_agent.engine.server.errors import ServerToolsNotSupportedError
+from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
+from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
+from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
+from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.engine.server.settings import ServerSettings
+from custom_components.local_agent.engine.server.validate import async_list_models
+from custom_components.local_agent.engine.server.validate import async_validate
 from custom_components.local_agent.runtime.backend import Backend
-from custom_components.local_agent.runtime.server import is_server_entry, server_settings
-from homeassistant.config_entries import ConfigEntry, ConfigFlowResult
+from custom_components.local_agent.runtime.server import is_server_entry
+from custom_components.local_agent.runtime.server import server_settings
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigFlowResult
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
-from homeassistant.helpers.selector import (
-    BooleanSelector,
-    SelectSelector,
-    SelectSelectorConfig,
-    SelectSelectorMode,
-    TextSelector,
-    TextSelectorConfig,
-    TextSelectorType,
-)
+from homeassistant.helpers.selector import BooleanSelector
+from homeassistant.helpers.selector import SelectSelector
+from homeassistant.helpers.selector import SelectSelectorConfig
+from homeassistant.helpers.selector import SelectSelectorMode
+from homeassistant.helpers.selector import TextSelector
+from homeassistant.helpers.selector import TextSelectorConfig
+from homeassistant.helpers.selector import TextSelectorType
 
 from .options_reload import ReloadingOptionsFlow
 from .selectors import number_box

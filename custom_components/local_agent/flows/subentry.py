@@ -6,20 +6,23 @@ flat, whatever sections the form groups its fields in.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from custom_components.local_agent.const import (
-    DEFAULT_AGENT_NAME,
-    DEFAULT_AI_TASK_NAME,
-    DOMAIN,
-    SUBENTRY_AI_TASK,
-    SUBENTRY_CONVERSATION,
-)
-from homeassistant.config_entries import ConfigEntryState, ConfigSubentryFlow, SubentryFlowResult
+from custom_components.local_agent.const import DEFAULT_AGENT_NAME
+from custom_components.local_agent.const import DEFAULT_AI_TASK_NAME
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigSubentryFlow
+from homeassistant.config_entries import SubentryFlowResult
 from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 
-from .subentry_forms import AGENT_FORM, AI_TASK_FORM, SubentryForm
+from .subentry_forms import AGENT_FORM
+from .subentry_forms import AI_TASK_FORM
+from .subentry_forms import SubentryForm
 
 
 def default_agent_name(

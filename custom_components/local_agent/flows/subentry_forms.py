@@ -8,57 +8,56 @@ form's sections to show it, and flattens what the form gives back to store it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import probatio
 
-from custom_components.local_agent.const import (
-    CONF_ALLOW_UNATTENDED,
-    CONF_CONFIRMATION_PIN,
-    CONF_CONFIRMATION_TIMEOUT,
-    CONF_EXEMPT_ENTITIES,
-    CONF_EXEMPT_TOOLS,
-    CONF_HISTORY_TOKENS,
-    CONF_HOME_TOOLS,
-    CONF_MAX_ROUNDS,
-    CONF_MAX_TOKENS,
-    CONF_MIN_P,
-    CONF_MODEL_PHRASES_ANSWERS,
-    CONF_PRESENCE_PENALTY,
-    CONF_SENSITIVE_COVER_CLASSES,
-    CONF_SENSITIVE_DOMAINS,
-    CONF_SENSITIVE_ENTITIES,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    CONF_TOP_K,
-    CONF_TOP_P,
-)
+from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_CONFIRMATION_TIMEOUT
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.const import CONF_HISTORY_TOKENS
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_MAX_ROUNDS
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_MIN_P
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_PRESENCE_PENALTY
+from custom_components.local_agent.const import CONF_SENSITIVE_COVER_CLASSES
+from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_TOP_K
+from custom_components.local_agent.const import CONF_TOP_P
 from custom_components.local_agent.flows.selectors import number_box
-from custom_components.local_agent.safety.policy import (
-    options_to_show,
-    options_to_store,
-    parse_tool_exemption,
-)
-from custom_components.local_agent.turn.defaults import agent_data, ai_task_data
-from homeassistant.const import CONF_LLM_HASS_API, CONF_NAME, CONF_PROMPT
+from custom_components.local_agent.safety.policy import options_to_show
+from custom_components.local_agent.safety.policy import options_to_store
+from custom_components.local_agent.safety.policy import parse_tool_exemption
+from custom_components.local_agent.turn.defaults import agent_data
+from custom_components.local_agent.turn.defaults import ai_task_data
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_NAME
+from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import section
 from homeassistant.helpers import llm
-from homeassistant.helpers.selector import (
-    BooleanSelector,
-    EntitySelector,
-    EntitySelectorConfig,
-    SelectOptionDict,
-    SelectSelector,
-    SelectSelectorConfig,
-    TemplateSelector,
-    TextSelector,
-    TextSelectorConfig,
-    TextSelectorType,
-)
+from homeassistant.helpers.selector import BooleanSelector
+from homeassistant.helpers.selector import EntitySelector
+from homeassistant.helpers.selector import EntitySelectorConfig
+from homeassistant.helpers.selector import SelectOptionDict
+from homeassistant.helpers.selector import SelectSelector
+from homeassistant.helpers.selector import SelectSelectorConfig
+from homeassistant.helpers.selector import TemplateSelector
+from homeassistant.helpers.selector import TextSelector
+from homeassistant.helpers.selector import TextSelectorConfig
+from homeassistant.helpers.selector import TextSelectorType
 
 SENSITIVE_DOMAIN_CHOICES = [
     "lock",

@@ -11,14 +11,22 @@ scene's states, a group's members) also names what it does to the sensitive enti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from custom_components.local_agent.compat import scene_states, script_sequence, target_entities
+from custom_components.local_agent.compat import scene_states
+from custom_components.local_agent.compat import script_sequence
+from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.const import ATTR_ENTITY_ID
-from homeassistant.core import HomeAssistant, split_entity_id
+from homeassistant.core import HomeAssistant
+from homeassistant.core import split_entity_id
 from homeassistant.helpers.translation import async_get_translations
 
 from .actions import PlannedAction

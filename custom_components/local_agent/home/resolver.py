@@ -6,13 +6,16 @@ never reveals what the user chose to hide from the assistant.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Container
+from collections.abc import Mapping
 import difflib
 import json
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
-from homeassistant.core import HomeAssistant, State
+from homeassistant.core import HomeAssistant
+from homeassistant.core import State
 
 from .actions import ToolFailure
 from .call_texts import entity_name

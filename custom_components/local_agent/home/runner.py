@@ -12,25 +12,44 @@ import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Final
 
 import probatio
 from probatio.humanize import humanize_error
 
-from custom_components.local_agent.compat import registered_service, service_handler_facts
-from custom_components.local_agent.const import ASSISTANT, DOMAIN, LOGGER
+from custom_components.local_agent.compat import registered_service
+from custom_components.local_agent.compat import service_handler_facts
+from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import LOGGER
 from homeassistant.auth.models import User
-from homeassistant.auth.permissions.const import POLICY_CONTROL, POLICY_READ
+from homeassistant.auth.permissions.const import POLICY_CONTROL
+from homeassistant.auth.permissions.const import POLICY_READ
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
-from homeassistant.const import ATTR_ENTITY_ID, STATE_UNAVAILABLE
-from homeassistant.core import Context, Event, EventStateChangedData, HomeAssistant, callback
-from homeassistant.exceptions import HomeAssistantError, ServiceNotFound, Unauthorized
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.core import Context
+from homeassistant.core import Event
+from homeassistant.core import EventStateChangedData
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.exceptions import ServiceNotFound
+from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_state_change_event
 
-from .actions import ApiCall, Call, PlannedAction
-from .call_texts import describe_action, entity_name, intent_service, join_names, service_of
+from .actions import ApiCall
+from .actions import Call
+from .actions import PlannedAction
+from .call_texts import describe_action
+from .call_texts import entity_name
+from .call_texts import intent_service
+from .call_texts import join_names
+from .call_texts import service_of
 from .entity_view import state_summary
 from .service_catalog import redacted
 

@@ -8,19 +8,24 @@ argument values against them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 import difflib
 import math
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import probatio
 
-from custom_components.local_agent.compat import registered_service, service_handler_facts
+from custom_components.local_agent.compat import registered_service
+from custom_components.local_agent.compat import service_handler_facts
 from custom_components.local_agent.engine.types import JsonSchema
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
-from homeassistant.core import HomeAssistant, State
-from homeassistant.helpers import llm, selector
+from homeassistant.core import HomeAssistant
+from homeassistant.core import State
+from homeassistant.helpers import llm
+from homeassistant.helpers import selector
 
 # Per domain: the services a voice user would expect, each with the fields worth offering.
 CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {

@@ -11,36 +11,45 @@ entities read), resolver (references to ids) and actions (what a planned call is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Any
+from typing import Final
 
 import probatio
 from probatio.humanize import humanize_error
 
 from custom_components.local_agent.compat import registered_service
-from custom_components.local_agent.const import ASSISTANT, DOMAIN
-from custom_components.local_agent.engine.types import JsonSchema, ToolCall, ToolSpec
+from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.types import JsonSchema
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
-from homeassistant.const import ATTR_ENTITY_ID, ATTR_SUPPORTED_FEATURES, STATE_UNAVAILABLE
-from homeassistant.core import HomeAssistant, State
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import ATTR_SUPPORTED_FEATURES
+from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.core import HomeAssistant
+from homeassistant.core import State
 from homeassistant.helpers import llm
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.util.hass_dict import HassKey
 
-from .actions import PlannedAction, ToolFailure
-from .entity_view import EntityLine, entity_line
+from .actions import PlannedAction
+from .actions import ToolFailure
+from .entity_view import EntityLine
+from .entity_view import entity_line
 from .resolver import EntityResolver
-from .service_catalog import (
-    ActionSpec,
-    ServiceCatalog,
-    action_supported,
-    build_catalog,
-    coerce_value,
-    entity_constraint_error,
-    field_supported,
-    redacted,
-)
+from .service_catalog import ActionSpec
+from .service_catalog import ServiceCatalog
+from .service_catalog import action_supported
+from .service_catalog import build_catalog
+from .service_catalog import coerce_value
+from .service_catalog import entity_constraint_error
+from .service_catalog import field_supported
+from .service_catalog import redacted
 
 __all__ = ["GET_STATE", "HomeTools", "PlannedAction", "ToolFailure", "async_build_home_tools"]
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
+from typing import Literal
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,23 +15,23 @@ from pathlib import Path
 import threading
 from typing import Any
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, ESTIMATED_CONTEXT_SIZE, LOGGER
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import ESTIMATED_CONTEXT_SIZE
+from custom_components.local_agent.const import LOGGER
 from homeassistant.core import HomeAssistant
 
-from .store import (
-    ModelSource,
-    ModelStoreError,
-    RemoteFile,
-    check_disk_space,
-    download,
-    estimate_ram,
-    fetch_remote_file,
-    format_bytes,
-    free_space,
-    local_path,
-    models_dir,
-    partial_bytes,
-)
+from .store import ModelSource
+from .store import ModelStoreError
+from .store import RemoteFile
+from .store import check_disk_space
+from .store import download
+from .store import estimate_ram
+from .store import fetch_remote_file
+from .store import format_bytes
+from .store import free_space
+from .store import local_path
+from .store import models_dir
+from .store import partial_bytes
 
 CONF_REPO_ID = "repo_id"
 CONF_FILENAME = "filename"

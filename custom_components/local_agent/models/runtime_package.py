@@ -23,11 +23,14 @@ import importlib.util
 import os
 from pathlib import Path
 import platform
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import aiohttp
 from packaging.tags import sys_tags
-from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.utils import InvalidWheelFilename
+from packaging.utils import canonicalize_name
+from packaging.utils import parse_wheel_filename
 
 from custom_components.local_agent.compat import pip_install_kwargs
 from custom_components.local_agent.const import LOGGER

@@ -15,8 +15,10 @@ repair issues and a config entry error instead of a crash.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import UTC
+from datetime import datetime
 from enum import StrEnum
 import hashlib
 import json
@@ -25,19 +27,21 @@ from pathlib import Path
 import platform
 import signal
 import sys
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from custom_components.local_agent.const import DOMAIN, LOGGER
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.engine.local import probe
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.runtime.issues import (
-    async_raise_crash,
-    async_raise_model_problem,
-    async_raise_runtime_missing,
-)
+from custom_components.local_agent.runtime.issues import async_raise_crash
+from custom_components.local_agent.runtime.issues import async_raise_model_problem
+from custom_components.local_agent.runtime.issues import async_raise_runtime_missing
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.core import HomeAssistant, callback
-from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.exceptions import ConfigEntryError
+from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
 

@@ -18,29 +18,29 @@ import errno
 import hashlib
 import logging
 import os
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+from pathlib import PurePosixPath
 import re
 import shutil
 import threading
-from typing import BinaryIO, ClassVar, Final, Protocol
+from typing import BinaryIO
+from typing import ClassVar
+from typing import Final
+from typing import Protocol
 
 import httpx2
-from huggingface_hub import (
-    constants,
-    get_hf_file_metadata,
-    get_session,
-    hf_hub_url,
-    hf_raise_for_status,
-)
-from huggingface_hub.errors import (
-    GatedRepoError,
-    HfHubHTTPError,
-    HFValidationError,
-    OfflineModeIsEnabled,
-    RemoteEntryNotFoundError,
-    RepositoryNotFoundError,
-    RevisionNotFoundError,
-)
+from huggingface_hub import constants
+from huggingface_hub import get_hf_file_metadata
+from huggingface_hub import get_session
+from huggingface_hub import hf_hub_url
+from huggingface_hub import hf_raise_for_status
+from huggingface_hub.errors import GatedRepoError
+from huggingface_hub.errors import HfHubHTTPError
+from huggingface_hub.errors import HFValidationError
+from huggingface_hub.errors import OfflineModeIsEnabled
+from huggingface_hub.errors import RemoteEntryNotFoundError
+from huggingface_hub.errors import RepositoryNotFoundError
+from huggingface_hub.errors import RevisionNotFoundError
 
 _LOGGER = logging.getLogger(__name__)
 

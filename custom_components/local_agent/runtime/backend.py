@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from custom_components.local_agent.const import CONF_BACKEND, CONF_SERVER_URL
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_SERVER_URL
 from homeassistant.config_entries import ConfigEntry
 
 

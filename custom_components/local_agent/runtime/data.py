@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from custom_components.local_agent.const import (
-    CONF_CONTEXT_SIZE,
-    CONF_FLASH_ATTENTION,
-    CONF_THREADS,
-    DEFAULT_CONTEXT_SIZE,
-    DOMAIN,
-)
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.engine.settings import EngineSettings
 from homeassistant.config_entries import ConfigEntry

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import DOMAIN
 from homeassistant.config_entries import ConfigEntry
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import issue_registry as ir
 
 DOCS_URL: Final = "https://github.com/local-agent/local-agent#troubleshooting"

@@ -7,32 +7,35 @@ through the shared registry), or the one tests and scripts put there to run a st
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
-from custom_components.local_agent.const import CONF_MODEL_PATH, DOMAIN
-from custom_components.local_agent.engine.errors import (
-    EngineError,
-    EngineOutOfMemoryError,
-    UnsupportedArchitectureError,
-)
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
+from custom_components.local_agent.engine.errors import UnsupportedArchitectureError
 from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.models import runtime_package, safe_load
-from custom_components.local_agent.models.file_checks import (
-    PROBLEM_TEXTS,
-    ModelFileProblem,
-    check_model_file,
-)
+from custom_components.local_agent.models import runtime_package
+from custom_components.local_agent.models import safe_load
+from custom_components.local_agent.models.file_checks import PROBLEM_TEXTS
+from custom_components.local_agent.models.file_checks import ModelFileProblem
+from custom_components.local_agent.models.file_checks import check_model_file
 from custom_components.local_agent.models.safe_load import ProbeResult
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.exceptions import ConfigEntryError
+from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.util.hass_dict import HassKey
 
 from . import issues
-from .data import ModelSetup, engine_settings, prefix_store_path
+from .data import ModelSetup
+from .data import engine_settings
+from .data import prefix_store_path
 from .memory import release_freed_memory
 
 type LoadCheck = Callable[[HomeAssistant, Path, str, EngineSettings], Awaitable[ProbeResult]]

@@ -10,37 +10,33 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from custom_components.local_agent.const import (
-    CONF_CONNECT_TIMEOUT,
-    CONF_MAX_CONCURRENT,
-    CONF_READ_TIMEOUT,
-    CONF_SERVER_GRAMMAR,
-    CONF_SERVER_MODE,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-    DOMAIN,
-)
-from custom_components.local_agent.engine.server.errors import (
-    ServerAuthError,
-    ServerError,
-    ServerModelMissingError,
-)
-from custom_components.local_agent.engine.server.settings import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_MAX_CONCURRENT,
-    DEFAULT_READ_TIMEOUT,
-    ServerMode,
-    ServerSettings,
-)
+from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_READ_TIMEOUT
+from custom_components.local_agent.const import CONF_SERVER_GRAMMAR
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.server.errors import ServerAuthError
+from custom_components.local_agent.engine.server.errors import ServerError
+from custom_components.local_agent.engine.server.errors import ServerModelMissingError
+from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
+from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
+from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
+from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.engine.server.settings import ServerSettings
 from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.turn.error_text import server_failure_key
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryNotReady
+from homeassistant.exceptions import ConfigEntryAuthFailed
+from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
-from .backend import Backend, entry_backend
+from .backend import Backend
+from .backend import entry_backend
 from .data import ModelSetup
 
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from custom_components.local_agent.const import DOMAIN
-from homeassistant.config_entries import (
-    SIGNAL_CONFIG_ENTRY_CHANGED,
-    ConfigEntry,
-    ConfigEntryChange,
-    ConfigSubentry,
-)
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntryChange
+from homeassistant.config_entries import ConfigSubentry
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers.dispatcher import async_dispatcher_connect, async_dispatcher_send
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
+from homeassistant.helpers.dispatcher import async_dispatcher_send
 from homeassistant.helpers.entity import Entity
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
-from custom_components.local_agent.const import AUDIT_RECORDS_KEPT, DOMAIN, EVENT_ACTION
-from homeassistant.core import Context, HomeAssistant, callback
+from custom_components.local_agent.const import AUDIT_RECORDS_KEPT
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import EVENT_ACTION
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 

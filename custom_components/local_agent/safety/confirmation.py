@@ -24,17 +24,17 @@ from typing import Any
 import unicodedata
 
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.engine.words import (
-    DIGIT_WORDS,
-    RIGHT_QUOTE,
-    courtesy_phrases,
-    fold,
-    no_phrases,
-    words,
-    yes_phrases,
-)
+from custom_components.local_agent.engine.words import DIGIT_WORDS
+from custom_components.local_agent.engine.words import RIGHT_QUOTE
+from custom_components.local_agent.engine.words import courtesy_phrases
+from custom_components.local_agent.engine.words import fold
+from custom_components.local_agent.engine.words import no_phrases
+from custom_components.local_agent.engine.words import words
+from custom_components.local_agent.engine.words import yes_phrases
 from custom_components.local_agent.home.actions import Call
-from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.core import CALLBACK_TYPE
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers.event import async_call_later
 from homeassistant.util.hass_dict import HassKey
 

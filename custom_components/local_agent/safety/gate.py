@@ -7,54 +7,57 @@ What is allowed runs through home/runner.py, whichever turn it was allowed in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from enum import Enum
 from functools import partial
 from typing import Any
 
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.home.actions import ApiCall, Call, PlannedAction
-from custom_components.local_agent.home.call_texts import (
-    async_phrase,
-    describe_action,
-    describe_api_call,
-    join_names,
-    sentence,
-)
-from custom_components.local_agent.home.runner import (
-    Problem,
-    RunResult,
-    TurnContext,
-    async_check,
-)
-from homeassistant.components import conversation, persistent_notification
-from homeassistant.core import HomeAssistant, callback
+from custom_components.local_agent.home.actions import ApiCall
+from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import async_phrase
+from custom_components.local_agent.home.call_texts import describe_action
+from custom_components.local_agent.home.call_texts import describe_api_call
+from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import sentence
+from custom_components.local_agent.home.runner import Problem
+from custom_components.local_agent.home.runner import RunResult
+from custom_components.local_agent.home.runner import TurnContext
+from custom_components.local_agent.home.runner import async_check
+from homeassistant.components import conversation
+from homeassistant.components import persistent_notification
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import intent
+from homeassistant.helpers import llm
 
-from .audit import AuditRecord, Outcome, async_get_audit_log
-from .confirmation import (
-    PendingAction,
-    PendingConfirmation,
-    Reply,
-    async_get_confirmations,
-    classify_reply,
-    contains_pin,
-    mask_digits,
-    pin_matches,
-    spoken_pin,
-)
-from .policy import SafetyPolicy, sensitive_targets_of_action
-from .tool_review import (
-    DEFERRED_ARGUMENTS,
-    TARGET_SLOTS,
-    ToolClass,
-    async_review,
-    async_tool_api_id,
-    intent_type_of,
-    unwrap,
-)
+from .audit import AuditRecord
+from .audit import Outcome
+from .audit import async_get_audit_log
+from .confirmation import PendingAction
+from .confirmation import PendingConfirmation
+from .confirmation import Reply
+from .confirmation import async_get_confirmations
+from .confirmation import classify_reply
+from .confirmation import contains_pin
+from .confirmation import mask_digits
+from .confirmation import pin_matches
+from .confirmation import spoken_pin
+from .policy import SafetyPolicy
+from .policy import sensitive_targets_of_action
+from .tool_review import DEFERRED_ARGUMENTS
+from .tool_review import TARGET_SLOTS
+from .tool_review import ToolClass
+from .tool_review import async_review
+from .tool_review import async_tool_api_id
+from .tool_review import intent_type_of
+from .tool_review import unwrap
 
 
 @dataclass(slots=True)

@@ -13,22 +13,26 @@ entity registry or an entry of ours change, and once Home Assistant has started:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
 
 from custom_components.local_agent.compat import async_listen_pipelines
-from custom_components.local_agent.const import ASSISTANT, DOMAIN, SUBENTRY_CONVERSATION
-from custom_components.local_agent.runtime.issues import (
-    async_clear_prefer_local,
-    async_raise_prefer_local,
-)
-from homeassistant.components.homeassistant.exposed_entities import (
-    async_listen_entity_updates,
-    async_should_expose,
-)
+from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.runtime.issues import async_clear_prefer_local
+from custom_components.local_agent.runtime.issues import async_raise_prefer_local
+from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
-from homeassistant.const import EVENT_COMPONENT_LOADED, EVENT_HOMEASSISTANT_STARTED
-from homeassistant.core import CALLBACK_TYPE, Event, HomeAssistant, callback
+from homeassistant.const import EVENT_COMPONENT_LOADED
+from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
+from homeassistant.core import CALLBACK_TYPE
+from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.storage import Store
@@ -134,9 +138,7 @@ class LocalIntentsWatch:
 
     async def async_turn_off(self) -> None:
         """Switch the option off in every pipeline the issue names."""
-        from homeassistant.components.assist_pipeline import (
-            async_update_pipeline,
-        )
+        from homeassistant.components.assist_pipeline import async_update_pipeline
 
         shown = {b.pipeline_id for b in find_bypasses(self.hass)} - self.accepted
         for pipeline in _pipelines(self.hass):

@@ -14,13 +14,17 @@ from collections.abc import Sequence
 
 from slugify import slugify
 
-from custom_components.local_agent.const import CONF_EXEMPT_TOOLS, SUBENTRY_CONVERSATION
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.runtime.issues import async_raise_dropped_exemptions
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 
-from .policy import TOOL_EXEMPTION_SEPARATOR, options_to_store, parse_tool_exemption
+from .policy import TOOL_EXEMPTION_SEPARATOR
+from .policy import options_to_store
+from .policy import parse_tool_exemption
 
 
 def migrated_tool_exemptions(

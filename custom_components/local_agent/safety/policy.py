@@ -8,24 +8,29 @@ its entity id is stored as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from custom_components.local_agent.const import (
-    CONF_ALLOW_UNATTENDED,
-    CONF_CONFIRMATION_PIN,
-    CONF_CONFIRMATION_TIMEOUT,
-    CONF_EXEMPT_ENTITIES,
-    CONF_EXEMPT_TOOLS,
-    CONF_SENSITIVE_COVER_CLASSES,
-    CONF_SENSITIVE_DOMAINS,
-    CONF_SENSITIVE_ENTITIES,
-)
+from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
+from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_CONFIRMATION_TIMEOUT
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.const import CONF_SENSITIVE_COVER_CLASSES
+from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.turn.defaults import agent_data
-from homeassistant.const import ATTR_DEVICE_CLASS, ATTR_ENTITY_ID
-from homeassistant.core import HomeAssistant, State, split_entity_id
+from homeassistant.const import ATTR_DEVICE_CLASS
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant
+from homeassistant.core import State
+from homeassistant.core import split_entity_id
 from homeassistant.helpers import entity_registry as er
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.

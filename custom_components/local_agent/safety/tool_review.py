@@ -35,7 +35,8 @@ from enum import Enum
 import inspect
 import sys
 import types
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import probatio
 from slugify import slugify
@@ -43,9 +44,13 @@ from slugify import slugify
 from custom_components.local_agent.compat import action_tool_target
 from custom_components.local_agent.engine.types import JsonSchema
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
-from homeassistant.core import Context, HomeAssistant, State
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.core import State
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import entity_registry as er, intent, llm
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import intent
+from homeassistant.helpers import llm
 
 
 class ToolClass(Enum):

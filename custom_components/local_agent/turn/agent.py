@@ -3,83 +3,93 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import AsyncGenerator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import replace
 from datetime import datetime
-from math import ceil, inf
+from math import ceil
+from math import inf
 from time import monotonic
 from typing import Any
 
 import probatio
 
-from custom_components.local_agent.const import (
-    CONF_HISTORY_TOKENS,
-    CONF_HOME_TOOLS,
-    CONF_MAX_ROUNDS,
-    CONF_MAX_TOKENS,
-    CONF_MODEL_PHRASES_ANSWERS,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    DEFAULT_INSTRUCTIONS,
-    DOMAIN,
-    LOGGER,
-)
+from custom_components.local_agent.const import CONF_HISTORY_TOKENS
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_MAX_ROUNDS
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import DEFAULT_INSTRUCTIONS
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.engine.errors import EngineError
-from custom_components.local_agent.engine.generation import (
-    GenerationOutput,
-    GenerationRequest,
-)
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.engine.settings import SamplingSettings
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    TextDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-)
-from custom_components.local_agent.engine.types import Conversation, Message, ToolSpec
-from custom_components.local_agent.home.actions import ApiCall, Call
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolSpec
+from custom_components.local_agent.home.actions import ApiCall
+from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.entity_view import EntityLine
-from custom_components.local_agent.home.runner import (
-    RunResult,
-    TurnContext,
-    async_run,
-    async_turn_context,
-    error_result,
-)
-from custom_components.local_agent.home.tools import HomeTools, ToolFailure, async_build_home_tools
+from custom_components.local_agent.home.runner import RunResult
+from custom_components.local_agent.home.runner import TurnContext
+from custom_components.local_agent.home.runner import async_run
+from custom_components.local_agent.home.runner import async_turn_context
+from custom_components.local_agent.home.runner import error_result
+from custom_components.local_agent.home.tools import HomeTools
+from custom_components.local_agent.home.tools import ToolFailure
+from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.confirmation import PendingAction
-from custom_components.local_agent.safety.gate import (
-    Decision,
-    PendingReply,
-    SafetyGate,
-    TurnSafety,
-    Verdict,
-)
+from custom_components.local_agent.safety.gate import Decision
+from custom_components.local_agent.safety.gate import PendingReply
+from custom_components.local_agent.safety.gate import SafetyGate
+from custom_components.local_agent.safety.gate import TurnSafety
+from custom_components.local_agent.safety.gate import Verdict
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
-from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
-from homeassistant.helpers import llm, template
+from homeassistant.helpers import llm
+from homeassistant.helpers import template
 from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.util import dt as dt_util
 
 from . import notices
-from .defaults import agent_data, sampling_settings
+from .defaults import agent_data
+from .defaults import sampling_settings
 from .error_text import engine_error_text
-from .history import to_messages, trim_history
-from .home_context import HomeContext, message_start
-from .notices import TurnStream, async_said, last_answer, said_content, user_only_deltas
-from .plain_answer import done_actions, sentence
+from .history import to_messages
+from .history import trim_history
+from .home_context import HomeContext
+from .home_context import message_start
+from .notices import TurnStream
+from .notices import async_said
+from .notices import last_answer
+from .notices import said_content
+from .notices import user_only_deltas
+from .plain_answer import done_actions
+from .plain_answer import sentence
 from .refusals import refused_calls
-from .report import TurnEnd, TurnReport
-from .results import async_set_reply_response_type, async_set_response_type
+from .report import TurnEnd
+from .report import TurnReport
+from .results import async_set_reply_response_type
+from .results import async_set_response_type
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,30 +17,35 @@ from typing import Any
 
 import probatio
 
-from custom_components.local_agent.const import (
-    CONF_MAX_TOKENS,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    DOMAIN,
-    LOGGER,
-    MAX_TEXT_ATTACHMENT_BYTES,
-)
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import LOGGER
+from custom_components.local_agent.const import MAX_TEXT_ATTACHMENT_BYTES
 from custom_components.local_agent.engine.errors import EngineError
-from custom_components.local_agent.engine.generation import GenerationOutput, GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.markup import THINK_CLOSE
 from custom_components.local_agent.engine.settings import SamplingSettings
-from custom_components.local_agent.engine.structure import StructureError, parse_structure
-from custom_components.local_agent.engine.tool_calls import ReasoningDelta, TextDelta
-from custom_components.local_agent.engine.types import Conversation, JsonSchema, Message
+from custom_components.local_agent.engine.structure import StructureError
+from custom_components.local_agent.engine.structure import parse_structure
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import JsonSchema
+from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.runtime.data import LocalAgentData
-from homeassistant.components import ai_task, conversation
+from homeassistant.components import ai_task
+from homeassistant.components import conversation
 from homeassistant.components.ai_task.const import DEFAULT_SYSTEM_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 
-from .defaults import ai_task_data, sampling_settings
+from .defaults import ai_task_data
+from .defaults import sampling_settings
 from .error_text import engine_error_text
 
 # Attachments a text-only model can read as they are.

@@ -8,42 +8,42 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from custom_components.local_agent.const import (
-    CONF_ALLOW_UNATTENDED,
-    CONF_CONFIRMATION_TIMEOUT,
-    CONF_EXEMPT_ENTITIES,
-    CONF_EXEMPT_TOOLS,
-    CONF_HISTORY_TOKENS,
-    CONF_HOME_TOOLS,
-    CONF_MAX_ROUNDS,
-    CONF_MAX_TOKENS,
-    CONF_MIN_P,
-    CONF_MODEL_PHRASES_ANSWERS,
-    CONF_PRESENCE_PENALTY,
-    CONF_SENSITIVE_COVER_CLASSES,
-    CONF_SENSITIVE_DOMAINS,
-    CONF_SENSITIVE_ENTITIES,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    CONF_TOP_K,
-    CONF_TOP_P,
-    DEFAULT_CONFIRMATION_TIMEOUT,
-    DEFAULT_HISTORY_TOKENS,
-    DEFAULT_INSTRUCTIONS,
-    DEFAULT_MAX_ROUNDS,
-    DEFAULT_MAX_TOKENS,
-    DEFAULT_SENSITIVE_COVER_CLASSES,
-    DEFAULT_SENSITIVE_DOMAINS,
-    DEFAULT_TASK_MAX_TOKENS,
-    DEFAULT_TASK_PRESENCE_PENALTY,
-    DEFAULT_THINKING,
-    DEFAULT_THINKING_BUDGET,
-)
+from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
+from custom_components.local_agent.const import CONF_CONFIRMATION_TIMEOUT
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.const import CONF_HISTORY_TOKENS
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_MAX_ROUNDS
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_MIN_P
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_PRESENCE_PENALTY
+from custom_components.local_agent.const import CONF_SENSITIVE_COVER_CLASSES
+from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import CONF_TOP_K
+from custom_components.local_agent.const import CONF_TOP_P
+from custom_components.local_agent.const import DEFAULT_CONFIRMATION_TIMEOUT
+from custom_components.local_agent.const import DEFAULT_HISTORY_TOKENS
+from custom_components.local_agent.const import DEFAULT_INSTRUCTIONS
+from custom_components.local_agent.const import DEFAULT_MAX_ROUNDS
+from custom_components.local_agent.const import DEFAULT_MAX_TOKENS
+from custom_components.local_agent.const import DEFAULT_SENSITIVE_COVER_CLASSES
+from custom_components.local_agent.const import DEFAULT_SENSITIVE_DOMAINS
+from custom_components.local_agent.const import DEFAULT_TASK_MAX_TOKENS
+from custom_components.local_agent.const import DEFAULT_TASK_PRESENCE_PENALTY
+from custom_components.local_agent.const import DEFAULT_THINKING
+from custom_components.local_agent.const import DEFAULT_THINKING_BUDGET
 from custom_components.local_agent.engine.settings import SamplingSettings
-from homeassistant.const import CONF_LLM_HASS_API, CONF_PROMPT
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import CONF_PROMPT
 
 _SAMPLING: Final = SamplingSettings()
 # What an agent and an AI task start with alike: thinking on, the model card's sampling.

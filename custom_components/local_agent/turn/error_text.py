@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from custom_components.local_agent.engine.errors import ContextTooSmallError, EngineError
-from custom_components.local_agent.engine.server.errors import ServerError, ServerFailure
+from custom_components.local_agent.engine.errors import ContextTooSmallError
+from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.server.errors import ServerError
+from custom_components.local_agent.engine.server.errors import ServerFailure
 
 SERVER_FAILURE_KEYS: Final[dict[ServerFailure, str]] = {
     ServerFailure.FAILED: "server_failed",

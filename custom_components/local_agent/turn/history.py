@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 import json
 
-from custom_components.local_agent.engine.types import Message, ToolCall
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
 from homeassistant.components import conversation
 
 from .notices import is_user_only

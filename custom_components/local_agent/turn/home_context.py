@@ -28,18 +28,21 @@ states after the call); without such a result it is listed again in the next tur
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import datetime
 import json
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from custom_components.local_agent.engine.types import Message
-from custom_components.local_agent.home.entity_view import (
-    EntityLine,
-    grouped_text,
-    line_state_of_summary,
-)
+from custom_components.local_agent.home.entity_view import EntityLine
+from custom_components.local_agent.home.entity_view import grouped_text
+from custom_components.local_agent.home.entity_view import line_state_of_summary
 from homeassistant.const import ATTR_ENTITY_ID
 
 # Entities whose state may differ from the home list before it is taken again. Taking it again

@@ -11,9 +11,12 @@ shows the model is what was said.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.tools import GET_STATE

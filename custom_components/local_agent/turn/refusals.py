@@ -7,7 +7,8 @@ Home Assistant knows about them: it enters the conversation the model reads next
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from homeassistant.components import conversation
 from homeassistant.helpers import llm

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from custom_components.local_agent.engine.generation import GenerationCounts, GenerationStats
+from custom_components.local_agent.engine.generation import GenerationCounts
+from custom_components.local_agent.engine.generation import GenerationStats
 
 
 class TurnEnd(Enum):

@@ -13,14 +13,16 @@ Assistant's error codes when the request was not carried out:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
 from homeassistant.components import conversation
 from homeassistant.core import callback
-from homeassistant.helpers import intent, llm
+from homeassistant.helpers import intent
+from homeassistant.helpers import llm
 
 from .report import TurnEnd
 

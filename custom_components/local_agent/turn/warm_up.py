@@ -22,26 +22,27 @@ first message, as always) and the engine restores it from disk instead of evalua
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 from datetime import datetime
 import logging
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from custom_components.local_agent.const import ASSISTANT, DOMAIN
-from homeassistant.components.homeassistant.exposed_entities import (
-    async_listen_entity_updates,
-    async_should_expose,
-)
+from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.const import DOMAIN
+from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import EVENT_STATE_CHANGED
-from homeassistant.core import (
-    CALLBACK_TYPE,
-    CoreState,
-    Event,
-    EventStateChangedData,
-    HomeAssistant,
-    callback,
-)
-from homeassistant.helpers import area_registry as ar, device_registry as dr, entity_registry as er
+from homeassistant.core import CALLBACK_TYPE
+from homeassistant.core import CoreState
+from homeassistant.core import Event
+from homeassistant.core import EventStateChangedData
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.debounce import Debouncer
 from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.start import async_at_started

@@ -2,34 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 import pytest
 
-from custom_components.local_agent.const import (
-    CONF_MAX_CONCURRENT,
-    CONF_SERVER_GRAMMAR,
-    CONF_SERVER_MODE,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-    SUBENTRY_CONVERSATION,
-)
-from custom_components.local_agent.engine.server.settings import (
-    DEFAULT_READ_TIMEOUT,
-    ServerMode,
-    ServerSettings,
-)
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_SERVER_GRAMMAR
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
+from custom_components.local_agent.engine.server.settings import ServerMode
+from custom_components.local_agent.engine.server.settings import ServerSettings
 from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.runtime import server as server_entry
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
-from testing.fake_openai import FakeOpenAI, serve_fake_openai
-from testing.llama_server import LlamaServer, missing_server_dependencies, start_llama_server
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import serve_fake_openai
+from testing.llama_server import LlamaServer
+from testing.llama_server import missing_server_dependencies
+from testing.llama_server import start_llama_server
 from testing.real_llama_server import SKIP_REASONS
-from tests.integration.conftest import Agent, async_setup_entry_with_agent
+from tests.integration.conftest import Agent
+from tests.integration.conftest import async_setup_entry_with_agent
 
 API_KEY = "test-key"
 

@@ -9,7 +9,11 @@ Everything skips, with the reason in the test summary, where llama-server is not
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import replace
 import json
 from pathlib import Path
@@ -20,29 +24,26 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_HOME_TOOLS,
-    CONF_MAX_TOKENS,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    DOMAIN,
-)
-from custom_components.local_agent.engine.local.llama import GenerationOutput, GenerationRequest
-from custom_components.local_agent.engine.server import (
-    chat as server_chat,
-    completions as server_completions,
-    worker as server_worker_module,
-)
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.local.llama import GenerationOutput
+from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.server import chat as server_chat
+from custom_components.local_agent.engine.server import completions as server_completions
+from custom_components.local_agent.engine.server import worker as server_worker_module
 from custom_components.local_agent.engine.server.http import ServerClient
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.engine.server.worker import ServerWorker
-from custom_components.local_agent.engine.tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    ToolCallParsed,
-)
-from custom_components.local_agent.engine.types import Conversation, Message, ToolCall
+from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.engine.tool_calls import ReasoningDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant import config_entries
 from homeassistant.components import conversation
@@ -53,17 +54,21 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
-from testing.any_tokens import check_grammar_calls, is_cut_off, longest_call_tokens
-from testing.model_files import QWEN35_TEMPLATE_PATH, qwen35_high_byte_tokens
-from testing.real_llama_server import (
-    RealLlamaServer,
-    require_llama_server,
-    running_real_llama_server,
-    start_real_llama_server,
-)
-from testing.steering import CallAfterReasoning, first_round_of_turn
+from testing.any_tokens import check_grammar_calls
+from testing.any_tokens import is_cut_off
+from testing.any_tokens import longest_call_tokens
+from testing.model_files import QWEN35_TEMPLATE_PATH
+from testing.model_files import qwen35_high_byte_tokens
+from testing.real_llama_server import RealLlamaServer
+from testing.real_llama_server import require_llama_server
+from testing.real_llama_server import running_real_llama_server
+from testing.real_llama_server import start_real_llama_server
+from testing.steering import CallAfterReasoning
+from testing.steering import first_round_of_turn
 
-from .conftest import async_setup_agent_on, server_entry_data, worker_of
+from .conftest import async_setup_agent_on
+from .conftest import server_entry_data
+from .conftest import worker_of
 
 KEY = "real-llama-server-key"
 GREEDY = {CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 4}

@@ -14,14 +14,12 @@ from typing import Any
 import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.const import (
-    CONF_MAX_TOKENS,
-    CONF_MODEL_PHRASES_ANSWERS,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    EVENT_ACTION,
-)
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine.chat_format import render_conversation
 from custom_components.local_agent.engine.local.llama import GenerationRequest
@@ -31,20 +29,26 @@ from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import Context, HomeAssistant, callback
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import llm
-from testing.any_tokens import CUT_OFF, longest_answer_tokens, only_lock_calls
-from testing.fake_openai import DROP, FakeOpenAI, text_chunk
+from testing.any_tokens import CUT_OFF
+from testing.any_tokens import longest_answer_tokens
+from testing.any_tokens import only_lock_calls
+from testing.fake_openai import DROP
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import text_chunk
 from testing.llama_server import LlamaServer
-from testing.steering import STEERED_CALL_TOKENS, CallAfterReasoning, first_round_of_turn
+from testing.steering import STEERED_CALL_TOKENS
+from testing.steering import CallAfterReasoning
+from testing.steering import first_round_of_turn
 
-from .conftest import (
-    API_KEY,
-    LlamaServers,
-    async_setup_agent_on,
-    async_setup_server_agent,
-    worker_of,
-)
+from .conftest import API_KEY
+from .conftest import LlamaServers
+from .conftest import async_setup_agent_on
+from .conftest import async_setup_server_agent
+from .conftest import worker_of
 
 GREEDY = {CONF_TEMPERATURE: 0.0, CONF_THINKING_BUDGET: 4}
 BED_LIGHT = "light.bed_light"

@@ -7,24 +7,23 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.const import (
-    CONF_MAX_TOKENS,
-    CONF_TEMPERATURE,
-    CONF_THINKING,
-    CONF_THINKING_BUDGET,
-    SUBENTRY_AI_TASK,
-)
+from custom_components.local_agent.const import CONF_MAX_TOKENS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import SUBENTRY_AI_TASK
 from custom_components.local_agent.engine.server.settings import ServerMode
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from testing.any_tokens import longest_structure_tokens
-from testing.fake_openai import FakeOpenAI, chat_chunk, text_chunk
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import chat_chunk
+from testing.fake_openai import text_chunk
 from testing.llama_server import LlamaServer
-from tests.integration.conftest import (
-    generate_data,
-)
+from tests.integration.conftest import generate_data
 
-from .conftest import API_KEY, async_setup_server_agent
+from .conftest import API_KEY
+from .conftest import async_setup_server_agent
 
 STRUCTURE: dict[str, Any] = {
     "urgent": {"selector": {"boolean": {}}, "required": True},

@@ -8,11 +8,9 @@ from typing import Any
 
 import pytest
 
-from custom_components.local_agent.const import (
-    CONF_MODEL_PHRASES_ANSWERS,
-    CONF_TEMPERATURE,
-    CONF_THINKING_BUDGET,
-)
+from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
 from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.server import chat as server_chat
@@ -21,11 +19,17 @@ from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
-from testing.any_tokens import longest_call_tokens, longest_text_bytes
-from testing.fake_openai import FakeOpenAI, chat_chunk, tool_call_delta
+from testing.any_tokens import longest_call_tokens
+from testing.any_tokens import longest_text_bytes
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import chat_chunk
+from testing.fake_openai import tool_call_delta
 from testing.llama_server import LlamaServer
 
-from .conftest import API_KEY, async_setup_agent_on, async_setup_server_agent, worker_of
+from .conftest import API_KEY
+from .conftest import async_setup_agent_on
+from .conftest import async_setup_server_agent
+from .conftest import worker_of
 
 BED_LIGHT = "light.bed_light"
 

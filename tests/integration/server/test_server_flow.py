@@ -6,18 +6,16 @@ from typing import Any
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.const import (
-    CONF_BACKEND,
-    CONF_CONNECT_TIMEOUT,
-    CONF_MAX_CONCURRENT,
-    CONF_READ_TIMEOUT,
-    CONF_SERVER_GRAMMAR,
-    CONF_SERVER_MODE,
-    CONF_SERVER_MODEL,
-    CONF_SERVER_URL,
-    DOMAIN,
-    SUBENTRY_CONVERSATION,
-)
+from custom_components.local_agent.const import CONF_BACKEND
+from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_READ_TIMEOUT
+from custom_components.local_agent.const import CONF_SERVER_GRAMMAR
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.engine.chat_format import (
     BUNDLED_TEMPLATE_PATH as BUNDLED_TEMPLATE,
 )
@@ -28,9 +26,12 @@ from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI
-from testing.llama_server import LlamaServer, free_port
+from testing.llama_server import LlamaServer
+from testing.llama_server import free_port
 
-from .conftest import API_KEY, async_setup_server_agent, server_entry_data
+from .conftest import API_KEY
+from .conftest import async_setup_server_agent
+from .conftest import server_entry_data
 
 
 async def open_server_step(hass: HomeAssistant) -> str:

@@ -6,9 +6,11 @@ Everything here blocks and is confined to one worker thread per loaded model (se
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 import ctypes
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 import logging
 from pathlib import Path
 import threading
@@ -19,40 +21,42 @@ from typing import Any
 import psutil
 
 from ..call_forcing import CallForcing
-from ..chat_format import (
-    ChatTemplate,
-    ChatTemplateError,
-    PromptParts,
-    load_template,
-    next_turn_start,
-)
-from ..errors import (
-    ContextTooSmallError,
-    EngineError,
-    EngineOutOfMemoryError,
-    GenerationCancelledError,
-    UnsupportedArchitectureError,
-)
-from ..generation import (
-    MAX_CALLS_PER_ANSWER,
-    AnswerEnd,
-    AnswerProgress,
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-    ModelInfo,
-    Steering,
-    reasoning_ended,
-    render_request,
-)
-from ..gguf_file import GgufHeader, read_gguf_header
-from ..markup import CALL_OPEN, REASONING_CLOSE
+from ..chat_format import ChatTemplate
+from ..chat_format import ChatTemplateError
+from ..chat_format import PromptParts
+from ..chat_format import load_template
+from ..chat_format import next_turn_start
+from ..errors import ContextTooSmallError
+from ..errors import EngineError
+from ..errors import EngineOutOfMemoryError
+from ..errors import GenerationCancelledError
+from ..errors import UnsupportedArchitectureError
+from ..generation import MAX_CALLS_PER_ANSWER
+from ..generation import AnswerEnd
+from ..generation import AnswerProgress
+from ..generation import GenerationOutput
+from ..generation import GenerationRequest
+from ..generation import GenerationStats
+from ..generation import ModelInfo
+from ..generation import Steering
+from ..generation import reasoning_ended
+from ..generation import render_request
+from ..gguf_file import GgufHeader
+from ..gguf_file import read_gguf_header
+from ..markup import CALL_OPEN
+from ..markup import REASONING_CLOSE
 from ..settings import EngineSettings
 from ..structure import build_structure_grammar
-from ..tool_calls import ParseEvent, ToolCallStreamParser
-from ..types import Conversation, ToolSpec
-from .context_size import automatic_context_size, kv_bytes_per_token
-from .prefix_store import PrefixStore, SaveCancelled, SavedPrefix, prefix_key
+from ..tool_calls import ParseEvent
+from ..tool_calls import ToolCallStreamParser
+from ..types import Conversation
+from ..types import ToolSpec
+from .context_size import automatic_context_size
+from .context_size import kv_bytes_per_token
+from .prefix_store import PrefixStore
+from .prefix_store import SaveCancelled
+from .prefix_store import SavedPrefix
+from .prefix_store import prefix_key
 from .sampling import TokenSampler
 
 _LOGGER = logging.getLogger(__name__)

@@ -16,7 +16,9 @@ damaged file deleted. The folder is bounded in bytes, the oldest files deleted f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 import contextlib
 from dataclasses import dataclass
 import hashlib

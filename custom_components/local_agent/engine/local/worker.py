@@ -10,7 +10,9 @@ last user releases it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 import logging
 from pathlib import Path
@@ -18,13 +20,21 @@ import threading
 from typing import Self
 
 from ..chat_format import ChatTemplate
-from ..errors import EngineError, GenerationCancelledError
-from ..generation import GenerationOutput, GenerationRequest, ModelInfo, Steering
+from ..errors import EngineError
+from ..errors import GenerationCancelledError
+from ..generation import GenerationOutput
+from ..generation import GenerationRequest
+from ..generation import ModelInfo
+from ..generation import Steering
 from ..interface import GenerationEngine
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
-from ..types import Conversation, ToolSpec
-from .llama import MIN_ANSWER_TOKENS, CheckpointStats, LoadedModel, PrefixProgress
+from ..types import Conversation
+from ..types import ToolSpec
+from .llama import MIN_ANSWER_TOKENS
+from .llama import CheckpointStats
+from .llama import LoadedModel
+from .llama import PrefixProgress
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -24,42 +24,46 @@ vLLM) the stream is closed and the request sent again with thinking off, so the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 import json
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
-from ..chat_format import SYSTEM_SEPARATOR, PromptParts
+from ..chat_format import SYSTEM_SEPARATOR
+from ..chat_format import PromptParts
 from ..errors import EngineError
-from ..generation import (
-    AnswerProgress,
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-    Steering,
-)
-from ..markup import (
-    CALL_CLOSE,
-    CALL_OPEN,
-    REASONING_CLOSE,
-    THINK_CLOSE,
-    escape_conversation,
-    escape_tools,
-    format_tool_call,
-)
-from ..tool_calls import (
-    ParseEvent,
-    ReasoningDelta,
-    TextDelta,
-    ToolCallFailed,
-    ToolCallParsed,
-    ToolCallStreamParser,
-)
-from ..types import Conversation, Message, ToolCallError, ToolSpec
+from ..generation import AnswerProgress
+from ..generation import GenerationOutput
+from ..generation import GenerationRequest
+from ..generation import GenerationStats
+from ..generation import Steering
+from ..markup import CALL_CLOSE
+from ..markup import CALL_OPEN
+from ..markup import REASONING_CLOSE
+from ..markup import THINK_CLOSE
+from ..markup import escape_conversation
+from ..markup import escape_tools
+from ..markup import format_tool_call
+from ..tool_calls import ParseEvent
+from ..tool_calls import ReasoningDelta
+from ..tool_calls import TextDelta
+from ..tool_calls import ToolCallFailed
+from ..tool_calls import ToolCallParsed
+from ..tool_calls import ToolCallStreamParser
+from ..types import Conversation
+from ..types import Message
+from ..types import ToolCallError
+from ..types import ToolSpec
 from .errors import ServerConnectionLostError
 from .http import ServerClient
-from .stream import Clock, EventSink, Usage, sampling_fields
+from .stream import Clock
+from .stream import EventSink
+from .stream import Usage
+from .stream import sampling_fields
 
 ENDPOINT: Final = "/v1/chat/completions"
 

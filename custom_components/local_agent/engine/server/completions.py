@@ -29,25 +29,30 @@ from __future__ import annotations
 from collections.abc import Callable
 import contextlib
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from ..chat_format import PromptParts
-from ..generation import (
-    MAX_CALLS_PER_ANSWER,
-    AnswerProgress,
-    GenerationOutput,
-    GenerationRequest,
-    GenerationStats,
-    Steering,
-    reasoning_ended,
-)
+from ..generation import MAX_CALLS_PER_ANSWER
+from ..generation import AnswerProgress
+from ..generation import GenerationOutput
+from ..generation import GenerationRequest
+from ..generation import GenerationStats
+from ..generation import Steering
+from ..generation import reasoning_ended
 from ..grammar import build_tool_call_grammar
-from ..markup import CALL_OPEN, REASONING_CLOSE, THINK_CLOSE
+from ..markup import CALL_OPEN
+from ..markup import REASONING_CLOSE
+from ..markup import THINK_CLOSE
 from ..structure import build_structure_grammar
-from ..tool_calls import ParseEvent, ToolCallStreamParser
+from ..tool_calls import ParseEvent
+from ..tool_calls import ToolCallStreamParser
 from .errors import ServerConnectionLostError
 from .http import ServerClient
-from .stream import Clock, EventSink, Usage, sampling_fields
+from .stream import Clock
+from .stream import EventSink
+from .stream import Usage
+from .stream import sampling_fields
 
 ENDPOINT: Final = "/v1/completions"
 

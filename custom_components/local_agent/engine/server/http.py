@@ -10,25 +10,25 @@ that repeat identically (a template that cannot render, say).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator
+from collections.abc import Mapping
 import json
 import logging
 import re
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import aiohttp
 
-from .errors import (
-    ServerAuthError,
-    ServerConnectionLostError,
-    ServerContextOverflowError,
-    ServerError,
-    ServerModelMissingError,
-    ServerResponseError,
-    ServerTimeoutError,
-    ServerToolsNotSupportedError,
-    ServerUnreachableError,
-)
+from .errors import ServerAuthError
+from .errors import ServerConnectionLostError
+from .errors import ServerContextOverflowError
+from .errors import ServerError
+from .errors import ServerModelMissingError
+from .errors import ServerResponseError
+from .errors import ServerTimeoutError
+from .errors import ServerToolsNotSupportedError
+from .errors import ServerUnreachableError
 from .settings import ServerSettings
 from .sse import SseDecoder
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 import time
 from typing import Any
 
-from ..generation import AnswerEnd, GenerationStats
+from ..generation import AnswerEnd
+from ..generation import GenerationStats
 from ..markup import TURN_MARKERS
 from ..settings import SamplingSettings
 from ..tool_calls import ParseEvent

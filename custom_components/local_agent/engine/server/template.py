@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from ..chat_format import (
-    ChatTemplate,
-    ChatTemplateError,
-    compile_template,
-    load_template,
-    render_split,
-)
-from ..types import Message, ToolSpec
+from ..chat_format import ChatTemplate
+from ..chat_format import ChatTemplateError
+from ..chat_format import compile_template
+from ..chat_format import load_template
+from ..chat_format import render_split
+from ..types import Message
+from ..types import ToolSpec
 
 _LOGGER = logging.getLogger(__name__)
 

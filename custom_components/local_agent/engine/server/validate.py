@@ -6,14 +6,18 @@ For chat mode also a request with a tool: vLLM without `--enable-auto-tool-choic
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 import aiohttp
 
-from .errors import ServerModelMissingError, ServerResponseError
+from .errors import ServerModelMissingError
+from .errors import ServerResponseError
 from .http import ServerClient
-from .settings import ServerMode, ServerSettings
-from .worker import ServerFacts, async_read_facts
+from .settings import ServerMode
+from .settings import ServerSettings
+from .worker import ServerFacts
+from .worker import async_read_facts
 
 PROBE_TOOL: Final[dict[str, Any]] = {
     "type": "function",

@@ -19,23 +19,33 @@ time up to `max_concurrent` (a semaphore); the rest wait in arrival order.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import Any, Self
+from pathlib import Path
+from pathlib import PurePosixPath
+from typing import Any
+from typing import Self
 
 import aiohttp
 
 from ..errors import EngineError
-from ..generation import GenerationOutput, GenerationRequest, ModelInfo, Steering, render_request
+from ..generation import GenerationOutput
+from ..generation import GenerationRequest
+from ..generation import ModelInfo
+from ..generation import Steering
+from ..generation import render_request
 from ..settings import EngineSettings
 from ..tool_calls import ParseEvent
-from ..types import Conversation, ToolSpec
+from ..types import Conversation
+from ..types import ToolSpec
 from .chat import ChatGeneration
 from .completions import CompletionsGeneration
-from .errors import ServerAuthError, ServerModelMissingError
+from .errors import ServerAuthError
+from .errors import ServerModelMissingError
 from .http import ServerClient
-from .settings import ServerMode, ServerSettings
+from .settings import ServerMode
+from .settings import ServerSettings
 from .template import server_template
 
 
