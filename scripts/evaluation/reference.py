@@ -51,19 +51,11 @@ class Unreachable(Exception):
     """No call of the domain's tool can produce the expected state; the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedCall:
-    """One tool call the reference writes."""
-
-    tool: str
-    arguments: dict[str, Any]
-
-
 @dataclass(slots=True)
 class Plan:
     """What the reference does for a test: calls, then an answer; or only an answer."""
 
-    calls: list[PlannedCall] = field(default_factory=list)
+    calls: list[ToolCall] = field(default_factory=list)
     answer: str = "Done."
     gaps: list[str] = field(default_factory=list)
 
@@ -404,7 +396,7 @@ def plan_test(
         asked = test.expect_answer or test.expect_response
         readable = test.answer_from or (tuple(test.setup) if asked else ())
         if readable:
-            calls = [PlannedCall(GET_STATE, {"entity_id": e}) for e in readable]
+            calls = [ToolCall(GET_STATE, {"entity_id": e}) for e in readable]
             return _checked(Plan(calls=calls, answer=""), tools)
         if test.expect_question:
             return Plan(answer="Which one do you mean?")
@@ -437,7 +429,7 @@ def plan_test(
             grouped.setdefault(key, []).append(entity_id)
             params_of[key] = params
     calls = [
-        PlannedCall(
+        ToolCall(
             domain,
             {"action": action, "entity_id": ids[0] if len(ids) == 1 else ids, **params_of[key]},
         )
@@ -451,16 +443,16 @@ def _checked(plan: Plan, tools: Sequence[ToolSpec]) -> Plan:
     """Note every call the offered tools cannot express (the integration lacks something)."""
     offered = {spec.name: spec for spec in tools}
     for call in plan.calls:
-        spec = offered.get(call.tool)
+        spec = offered.get(call.name)
         if spec is None:
-            plan.gaps.append(f"no tool {call.tool!r} is offered (no exposed entity can do this)")
+            plan.gaps.append(f"no tool {call.name!r} is offered (no exposed entity can do this)")
             continue
         properties = spec.parameters.get("properties", {})
         for name, value in call.arguments.items():
             if name not in properties:
-                plan.gaps.append(f"{call.tool} has no parameter {name!r}")
+                plan.gaps.append(f"{call.name} has no parameter {name!r}")
             elif not _allowed(properties[name], value):
-                plan.gaps.append(f"{call.tool}.{name} does not offer {value!r}")
+                plan.gaps.append(f"{call.name}.{name} does not offer {value!r}")
     return plan
 
 
@@ -475,9 +467,9 @@ def _allowed(schema: Mapping[str, Any], value: Any) -> bool:
     return all(item in allowed for item in values)
 
 
-def write_calls(calls: Sequence[PlannedCall]) -> str:
+def write_calls(calls: Sequence[ToolCall]) -> str:
     """Qwen3.5 XML for the calls, written by the engine's own formatter."""
-    return "\n".join(format_tool_call(ToolCall(call.tool, dict(call.arguments))) for call in calls)
+    return "\n".join(format_tool_call(call) for call in calls)
 
 
 def answer_from_results(results: Sequence[Any]) -> str:

@@ -150,7 +150,7 @@ def test_brightness_zero_is_planned_as_off_and_an_off_light_reads_as_zero() -> N
     before: Snapshot = {"light.kitchen": ("on", {"brightness": 200})}
 
     plan = plan_test(off, before, tools)
-    assert [(c.tool, c.arguments) for c in plan.calls] == [
+    assert [(c.name, c.arguments) for c in plan.calls] == [
         ("light", {"action": "turn_off", "entity_id": "light.kitchen"})
     ]
     assert plan_test(on_at_zero, before, tools).gaps == [
