@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+import sys
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -887,6 +888,45 @@ def test_cancelled_before_start_touches_nothing(open_runtime: OpenRuntime) -> No
     assert runtime.sampled == []
     _, after = _generate(runtime, request)
     assert after == before
+
+
+class _CancelInsideBatch(threading.Event):
+    """Reads as set inside llama.cpp's decode of the given prompt batch (its abort callback)."""
+
+    def __init__(self, batch: int) -> None:
+        super().__init__()
+        self.batch = batch
+        self.batches_started = 0
+        self.aborted = False
+
+    def is_set(self) -> bool:
+        caller = sys._getframe(1).f_code.co_name
+        if caller == "_decode":  # the check before each batch
+            self.batches_started += 1
+        elif caller == "<lambda>" and self.batches_started >= self.batch:  # inside llama_decode
+            self.aborted = True
+        return self.aborted or super().is_set()
+
+
+def test_a_cancel_inside_a_long_prompt_keeps_its_whole_batches(open_runtime: OpenRuntime) -> None:
+    """A turn stopped in the middle of a home list leaves its whole batches to the next one."""
+    home = "".join(f"\nlight.room_{number}: off" for number in range(120))
+    request = make_request(prompt_parts("hello", static_system=STATIC_SYSTEM + home), max_tokens=8)
+    runtime = open_runtime(n_batch=64, checkpoint_memory=0, endless=True)
+
+    cancel = _CancelInsideBatch(3)
+    with pytest.raises(GenerationCancelledError):
+        runtime.generate(request, cancel)
+    assert cancel.aborted
+    assert runtime.sampled == []
+
+    # The third batch was aborted half-way: the context goes back to the two before it.
+    output, tokens = _generate(runtime, request)
+    assert output.stats.cached_tokens == 2 * 64
+    assert output.stats.prompt_tokens > 4 * 64
+    expected, expected_tokens = _generate(open_runtime(n_batch=64, endless=True), request)
+    assert tokens == expected_tokens
+    assert output.text == expected.text
 
 
 # --- Errors ---------------------------------------------------------------------------------

@@ -592,19 +592,28 @@ class LoadedModel:
         """Evaluate tokens after the current context, in batches; logits of the last remain.
 
         In the background, batches are short and never aborted: a cancel stops between two of
-        them and leaves the context and the checkpoints usable.
+        them and leaves the context and the checkpoints usable. In the foreground a long batch
+        may be aborted inside llama.cpp, which leaves its recurrent state half-written; a long
+        evaluation (several batches: a home list) keeps that state before each of them, so an
+        abort goes back to the last whole batch instead of losing the whole prompt: a turn
+        stopped at its time limit leaves the next one (or the warm-up) to go on from there.
         """
         step = (batch or BACKGROUND_BATCH) if background else self.settings.n_batch
+        keeps_progress = len(tokens) > step
         for start in range(0, len(tokens), step):
             if progress is not None:
                 progress.note(len(self._tokens))
             if self._cancel.is_set():
                 raise GenerationCancelledError
             chunk = tokens[start : start + step]
-            self._install_abort(not background and len(chunk) >= ABORTABLE_BATCH)
+            abortable = not background and len(chunk) >= ABORTABLE_BATCH
+            self._install_abort(abortable)
+            before = self._save_state() if abortable and keeps_progress and self._tokens else None
             self._batch.set_batch(chunk, n_past=len(self._tokens), logits_all=False)
             code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
             if code == 2:
+                if before is None or not self._restore_state(before, len(self._tokens)):
+                    self._forget_context("")
                 raise GenerationCancelledError
             if code == 1:
                 raise ContextTooSmallError(len(self._tokens) + len(chunk), self._ctx.n_ctx(), 0)
@@ -768,11 +777,8 @@ class LoadedModel:
         self.check_cancelled()
         try:
             return self._generate(request, on_event)
-        except GenerationCancelledError:
-            # The context may hold a half-evaluated batch: never reuse it as an append.
-            self._forget_context("")
-            raise
         except EngineError:
+            # A cancel leaves the context as the last whole batch left it (_decode).
             raise
         except Exception as err:
             raise self._forget_context(f"llama.cpp failed during generation: {err}") from err
