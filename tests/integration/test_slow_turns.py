@@ -140,6 +140,8 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
     scripted_worker.will_write(
         answer(call("light", action="turn_off", entity_id="light.kitchen_lights"))
     )
+    await hass.async_block_till_done(wait_background_tasks=True)
+    warmed = len(scripted_worker.warmed)
 
     # The pipeline would give up after 5 s; the turn answers at its own limit.
     events = await assist("turn off the kitchen light", timeout=5)
@@ -157,13 +159,21 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
     assert "stopped a turn at its time limit" in caplog.text
     # The generation was stopped: the model never got to write its call.
     assert hass.states.get("light.kitchen_lights").state == "on"  # type: ignore[union-attr]
+    # What the stopped turn left of the prefix goes on being evaluated in the background.
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert len(scripted_worker.warmed) == warmed + 1
 
 
 async def test_a_turn_the_pipeline_abandons_is_logged_with_why(
-    assist: Assist, scripted_worker: ScriptedWorker, caplog: pytest.LogCaptureFixture
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_worker: ScriptedWorker,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     scripted_worker.thinking_seconds = 30
     scripted_worker.will_write(answer("Too late."))
+    await hass.async_block_till_done(wait_background_tasks=True)
+    warmed = len(scripted_worker.warmed)
 
     # Home Assistant ends the run, then reports its timeout.
     events = await assist("hello", "error", timeout=0.3)
@@ -172,6 +182,8 @@ async def test_a_turn_the_pipeline_abandons_is_logged_with_why(
     assert events[-1]["data"]["code"] == "timeout"
     assert "was abandoned after" in caplog.text
     assert "Home Assistant cancelled it" in caplog.text
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert len(scripted_worker.warmed) == warmed + 1
 
 
 def test_the_time_limit_leaves_the_pipeline_time_to_speak() -> None:

@@ -63,7 +63,9 @@ from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_PROMPT
+from homeassistant.core import CoreState
 from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 from homeassistant.helpers import template
@@ -360,6 +362,7 @@ class ConversationAgent:
                 notices.TURN_TIME_LIMIT,
                 report.rounds + 1,
             )
+            self._go_on_warming()
             language = running.user_input.language
             seconds = f"{notices.TURN_TIME_LIMIT:.0f}"
             await self._async_say(
@@ -374,7 +377,20 @@ class ConversationAgent:
                 asyncio.get_running_loop().time() - started,
                 report.rounds + 1,
             )
+            self._go_on_warming()
             raise
+
+    @callback
+    def _go_on_warming(self) -> None:
+        """Go on in the background with the prefix a stopped turn may have left half-evaluated.
+
+        The engine keeps what it evaluated up to the stop, so the next command of a home that
+        takes longer than the turn's limit to read finds more of it ready, and in the end all.
+        """
+        if self.hass.state is CoreState.running:
+            self.hass.async_create_background_task(
+                self.async_warm(), f"{DOMAIN} goes on warming up after a stopped turn"
+            )
 
     async def async_warm(self) -> None:
         """Have the engine evaluate this agent's prefix now, before its next command.
