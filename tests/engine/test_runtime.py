@@ -12,6 +12,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import replace
+import logging
 from pathlib import Path
 import sys
 import threading
@@ -908,8 +909,11 @@ class _CancelInsideBatch(threading.Event):
         return self.aborted or super().is_set()
 
 
-def test_a_cancel_inside_a_long_prompt_keeps_its_whole_batches(open_runtime: OpenRuntime) -> None:
+def test_a_cancel_inside_a_long_prompt_keeps_its_whole_batches(
+    open_runtime: OpenRuntime, caplog: pytest.LogCaptureFixture
+) -> None:
     """A turn stopped in the middle of a home list leaves its whole batches to the next one."""
+    caplog.set_level(logging.DEBUG, logger=f"{LoadedModel.__module__}.native")
     home = "".join(f"\nlight.room_{number}: off" for number in range(120))
     request = make_request(prompt_parts("hello", static_system=STATIC_SYSTEM + home), max_tokens=8)
     runtime = open_runtime(n_batch=64, checkpoint_memory=0, endless=True)
@@ -919,6 +923,10 @@ def test_a_cancel_inside_a_long_prompt_keeps_its_whole_batches(open_runtime: Ope
         runtime.generate(request, cancel)
     assert cancel.aborted
     assert runtime.sampled == []
+    # llama.cpp reports the batch it stopped as a failed graph: our own cancel, no error.
+    native = [r for r in caplog.records if r.name.endswith(".native")]
+    assert any("failed" in r.getMessage() for r in native)
+    assert [r.getMessage() for r in native if r.levelno >= logging.WARNING] == []
 
     # The third batch was aborted half-way: the context goes back to the two before it.
     output, tokens = _generate(runtime, request)

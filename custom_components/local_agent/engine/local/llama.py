@@ -97,6 +97,9 @@ _NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
 _NATIVE_LEVELS = {1: logging.DEBUG, 2: logging.DEBUG, 3: logging.WARNING, 4: logging.ERROR}
 _native_log_callback: Any = None
 _NO_ABORT_CALLBACK: Any = None
+# The cancel event of the decode this thread runs: llama.cpp reports a batch we aborted
+# ourselves as a failed graph, which is no error of anyone's (logged at debug level).
+_DECODING = threading.local()
 
 
 def _import_llama_cpp() -> tuple[Any, Any]:
@@ -112,6 +115,9 @@ def _import_llama_cpp() -> tuple[Any, Any]:
 
         def forward(level: int, text: bytes, _user_data: Any) -> None:
             log_level = _NATIVE_LEVELS.get(level, logging.DEBUG)
+            cancel: threading.Event | None = getattr(_DECODING, "cancel", None)
+            if cancel is not None and cancel.is_set():
+                log_level = logging.DEBUG
             if _NATIVE_LOGGER.isEnabledFor(log_level):
                 _NATIVE_LOGGER.log(log_level, "%s", text.decode("utf-8", "replace").rstrip())
 
@@ -610,7 +616,11 @@ class LoadedModel:
             self._install_abort(abortable)
             before = self._save_state() if abortable and keeps_progress and self._tokens else None
             self._batch.set_batch(chunk, n_past=len(self._tokens), logits_all=False)
-            code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
+            _DECODING.cancel = self._cancel
+            try:
+                code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
+            finally:
+                _DECODING.cancel = None
             if code == 2:
                 if before is None or not self._restore_state(before, len(self._tokens)):
                     self._forget_context("")
