@@ -97,8 +97,8 @@ _NATIVE_LOGGER = logging.getLogger(f"{__name__}.native")
 _NATIVE_LEVELS = {1: logging.DEBUG, 2: logging.DEBUG, 3: logging.WARNING, 4: logging.ERROR}
 _native_log_callback: Any = None
 _NO_ABORT_CALLBACK: Any = None
-# The cancel event of the decode this thread runs: llama.cpp reports a batch we aborted
-# ourselves as a failed graph, which is no error of anyone's (logged at debug level).
+# The cancel event of the abortable decode this thread runs: llama.cpp reports a batch we
+# aborted ourselves as a failed graph, which is no error of anyone's (logged at debug level).
 _DECODING = threading.local()
 
 
@@ -616,7 +616,7 @@ class LoadedModel:
             self._install_abort(abortable)
             before = self._save_state() if abortable and keeps_progress and self._tokens else None
             self._batch.set_batch(chunk, n_past=len(self._tokens), logits_all=False)
-            _DECODING.cancel = self._cancel
+            _DECODING.cancel = self._cancel if abortable else None
             try:
                 code = self._llama_cpp.llama_decode(self._ctx.ctx, self._batch.batch)
             finally:
