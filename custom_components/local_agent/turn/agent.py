@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
+from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
@@ -63,7 +64,6 @@ from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_PROMPT
-from homeassistant.core import CoreState
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
@@ -208,6 +208,8 @@ class ConversationAgent:
         self._next_retake = 0.0
         # What each running turn streamed, by conversation.
         self._streams: dict[str, TurnStream] = {}
+        # Who warms this agent up (turn/warm_up.py), told when a turn stops before its end.
+        self.on_turn_stopped: Callable[[], None] | None = None
 
     async def async_handle(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
@@ -382,15 +384,13 @@ class ConversationAgent:
 
     @callback
     def _go_on_warming(self) -> None:
-        """Go on in the background with the prefix a stopped turn may have left half-evaluated.
+        """Have the prefix a stopped turn may have left half-evaluated evaluated to its end.
 
         The engine keeps what it evaluated up to the stop, so the next command of a home that
         takes longer than the turn's limit to read finds more of it ready, and in the end all.
         """
-        if self.hass.state is CoreState.running:
-            self.hass.async_create_background_task(
-                self.async_warm(), f"{DOMAIN} goes on warming up after a stopped turn"
-            )
+        if self.on_turn_stopped is not None:
+            self.on_turn_stopped()
 
     async def async_warm(self) -> None:
         """Have the engine evaluate this agent's prefix now, before its next command.

@@ -130,6 +130,7 @@ class HomeWarmUp:
         if context.snapshot is None:
             context.snapshot = self._snapshot
         context.on_snapshot = self._keep
+        agent.on_turn_stopped = self._turn_stopped
         if self._started:
             self._warm_now()
 
@@ -162,6 +163,12 @@ class HomeWarmUp:
     def _changed(self) -> None:
         if self._started:
             self._debouncer.async_schedule_call()
+
+    @callback
+    def _turn_stopped(self) -> None:
+        """Go on warming up after a turn that stopped at its limit or was abandoned."""
+        if self._started:
+            self._warm_now()
 
     @callback
     def _on_minute(self, _now: datetime) -> None:
