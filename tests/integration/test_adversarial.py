@@ -301,13 +301,19 @@ class Scene:
         return await ask_to_unlock(agent, self.worker, self.person, language)
 
     async def ask_to_call(
-        self, agent: Agent, suffix: str, arguments: dict[str, Any]
+        self,
+        agent: Agent,
+        suffix: str,
+        arguments: dict[str, Any],
+        *after: str,
+        context: Context | None = None,
     ) -> conversation.ConversationResult:
-        """Say "do it", the model calling the offered tool whose name ends with suffix: nothing
-        sensitive has changed once the turn is over."""
+        """Say "do it" (as the person unless context says who), the model calling the offered
+        tool whose name ends with suffix, then writing after: nothing sensitive has changed once
+        the turn is over."""
         before = sensitive_states(self.hass)
-        self.worker.will_write(tool_call(suffix, **arguments))
-        result = await agent.ask("do it", context=self.person)
+        self.worker.will_write(tool_call(suffix, **arguments), *after)
+        result = await agent.ask("do it", context=context or self.person)
         await self.hass.async_block_till_done()
         assert sensitive_states(self.hass) == before
         return result
@@ -1043,15 +1049,14 @@ async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
     named: str,
 ) -> None:
     agent = await scene.agent_with(tools)
-    before = sensitive_states(hass)
-    scene.worker.will_write(tool_call(suffix, **arguments), answer("I may not."))
 
-    result = await agent.ask("do it", context=Context(user_id=lights_only_user.id))
+    result = await scene.ask_to_call(
+        agent, suffix, arguments, answer("I may not."), context=Context(user_id=lights_only_user.id)
+    )
 
     assert speech(result).startswith("I could not do that: the model's call of ")
     assert speech(result).endswith("did not go through. I may not.")
     assert result.continue_conversation is False
-    assert sensitive_states(hass) == before
     [refused] = scene.audit
     assert refused["outcome"] == "refused"
     assert refused["reason"].startswith("You are not allowed to control")
@@ -1193,13 +1198,10 @@ async def test_the_question_names_what_is_sensitive_inside_what_will_run(
     question: str,
 ) -> None:
     agent = await scene.agent_with(tools)
-    before = sensitive_states(hass)
-    scene.worker.will_write(tool_call(suffix, **arguments))
 
-    result = await agent.ask("do it", context=scene.person)
+    result = await scene.ask_to_call(agent, suffix, arguments)
 
     assert speech(result) == question, tool_results(hass, result.conversation_id)
-    assert sensitive_states(hass) == before
 
 
 # --- What the answer claims --------------------------------------------------------------------
