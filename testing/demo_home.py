@@ -7,6 +7,7 @@ import contextlib
 from typing import Final
 from unittest.mock import patch
 
+from custom_components.local_agent.const import ASSISTANT
 from homeassistant.components import demo
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
@@ -15,7 +16,6 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from testing.hass_runner import HarnessError
-from testing.home_builder import ASSISTANT
 from testing.home_builder import async_area
 from testing.home_builder import async_place_in_area
 

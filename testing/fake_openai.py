@@ -161,9 +161,7 @@ async def serve_fake_openai(fake: FakeOpenAI | None = None) -> AsyncIterator[Fak
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    server = site._server
-    assert server is not None
-    port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    port = runner.addresses[0][1]
     fake.url = f"http://127.0.0.1:{port}"
     try:
         yield fake

@@ -24,7 +24,7 @@ from http.server import ThreadingHTTPServer
 import re
 import threading
 
-from huggingface_hub.utils import close_session
+from huggingface_hub import close_session
 
 COMMIT = "c0ffee" + "0" * 34
 

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from elftools.elf.dynamic import DynamicSection
+from elftools.elf.dynamic import DynamicTag
 from elftools.elf.elffile import ELFFile
 from elftools.elf.gnuversions import GNUVerNeedSection
 from elftools.elf.gnuversions import GNUVerSymSection
+from elftools.elf.sections import SymbolTableSection
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +28,7 @@ class ElfInfo:
 
 def _imports(elf: ELFFile) -> tuple[tuple[str, str], ...]:
     dynsym = elf.get_section_by_name(".dynsym")
-    if dynsym is None:
+    if not isinstance(dynsym, SymbolTableSection):
         return ()
     versions: dict[int, str] = {}
     for section in elf.iter_sections():
@@ -48,6 +50,11 @@ def _imports(elf: ELFFile) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found))
 
 
+def _tag_text(tag: DynamicTag, name: str) -> str:
+    """A string-valued tag's text, which pyelftools sets as an attribute named after the tag."""
+    return str(getattr(tag, name))
+
+
 def read_elf(path: Path) -> ElfInfo:
     """Read PATH's dynamic section and imported symbols."""
     with path.open("rb") as stream:
@@ -59,11 +66,11 @@ def read_elf(path: Path) -> ElfInfo:
         for tag in dynamic.iter_tags():
             kind = tag.entry.d_tag
             if kind == "DT_NEEDED":
-                needed.append(tag.needed)
+                needed.append(_tag_text(tag, "needed"))
             elif kind == "DT_SONAME":
-                soname = tag.soname
+                soname = _tag_text(tag, "soname")
             elif kind == "DT_RUNPATH" or (kind == "DT_RPATH" and runpath is None):
-                runpath = tag.runpath if kind == "DT_RUNPATH" else tag.rpath
+                runpath = _tag_text(tag, "runpath" if kind == "DT_RUNPATH" else "rpath")
         return ElfInfo(
             path=path,
             machine=elf["e_machine"],

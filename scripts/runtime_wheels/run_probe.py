@@ -23,7 +23,7 @@ def _enable_without_c_stack(*args: object, c_stack: bool = True, **kwargs: objec
 try:
     faulthandler.enable(c_stack=False)
 except TypeError:  # before Python 3.14
-    faulthandler.enable = _enable_without_c_stack  # type: ignore[assignment]
+    faulthandler.enable = _enable_without_c_stack
 faulthandler.disable()
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import tempfile
 import zipfile
 
 from elftools.elf.elffile import ELFFile
+from elftools.elf.sections import SymbolTableSection
 
 from .elf import ElfInfo
 from .elf import read_elf
@@ -30,7 +31,7 @@ def exported_symbols(path: Path) -> set[str]:
     """Return the names PATH defines in its dynamic symbol table."""
     with path.open("rb") as stream:
         dynsym = ELFFile(stream).get_section_by_name(".dynsym")
-        if dynsym is None:
+        if not isinstance(dynsym, SymbolTableSection):
             return set()
         return {
             symbol.name
@@ -41,7 +42,7 @@ def exported_symbols(path: Path) -> set[str]:
 
 def glibc_problems(libraries: list[ElfInfo], provided: set[str]) -> list[str]:
     """Return the imports newer than GLIBC_MAX and any system C++ runtime."""
-    problems = []
+    problems: list[str] = []
     for info in libraries:
         problems.extend(
             f"{info.path.name} needs {needed}"
