@@ -21,7 +21,7 @@ from typing import Any
 from typing import ClassVar
 from typing import Final
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from homeassistant.core import valid_entity_id
 from homeassistant.util import slugify
