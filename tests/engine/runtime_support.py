@@ -19,9 +19,9 @@ import numpy.typing as npt
 from custom_components.local_agent.engine.chat_format import PromptParts
 from custom_components.local_agent.engine.chat_format import load_template
 from custom_components.local_agent.engine.chat_format import render_split
-from custom_components.local_agent.engine.local.llama import GenerationOutput
-from custom_components.local_agent.engine.local.llama import GenerationRequest
-from custom_components.local_agent.engine.local.llama import GenerationStats
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationStats
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.sampling import TokenSampler
 from custom_components.local_agent.engine.settings import EngineSettings

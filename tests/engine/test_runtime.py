@@ -35,11 +35,11 @@ from custom_components.local_agent.engine.errors import GrammarError
 from custom_components.local_agent.engine.errors import ModelFileMissingError
 from custom_components.local_agent.engine.errors import NotAGgufError
 from custom_components.local_agent.engine.errors import UnsupportedArchitectureError
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.generation import reasoning_ended
 from custom_components.local_agent.engine.local import sampling
 from custom_components.local_agent.engine.local.llama import STEERING_LOOKAHEAD
-from custom_components.local_agent.engine.local.llama import GenerationOutput
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.llama import flash_attention_type
 from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
@@ -177,6 +177,8 @@ def test_restored_static_checkpoint_gives_identical_output(open_runtime: OpenRun
     runtime = open_runtime(endless=True)
     runtime.generate(make_request(other))  # saves the static checkpoint
     # The dynamic part matters to the random model.
+    assert runtime.first_logits is not None
+    assert fresh.first_logits is not None
     assert not np.array_equal(runtime.first_logits, fresh.first_logits)
     output, tokens = _generate(runtime, make_request(parts))
 
@@ -340,15 +342,18 @@ def test_follow_up_evaluates_only_what_is_new_and_matches_a_fresh_run(
 
 
 class _CancelAfter(threading.Event):
-    """A cancel that reads as set from its checks-th check on."""
+    """A cancel that reads as set from its checks-th check on, and counts its checks (llama.cpp
+    polls it after every graph node)."""
 
     def __init__(self, checks: int) -> None:
         super().__init__()
-        self.checks_left = checks
+        self.remaining = checks
+        self.checks = 0
 
     def is_set(self) -> bool:
-        self.checks_left -= 1
-        return self.checks_left < 0
+        self.checks += 1
+        self.remaining -= 1
+        return self.remaining < 0 or super().is_set()
 
 
 def _answered_turn(
@@ -528,6 +533,8 @@ def test_no_checkpoints_when_disabled(open_runtime: OpenRuntime) -> None:
     assert runtime.checkpoint_bytes == 0
     assert not output.stats.checkpoint_restored
     assert output.stats.cached_tokens == 0
+    assert first_logits is not None
+    assert runtime.first_logits is not None
     assert not np.array_equal(runtime.first_logits, first_logits)  # "hi" was read, not "hello"
     _, repeated = _generate(runtime, make_request(parts, max_tokens=8))
     assert repeated == first
@@ -844,20 +851,6 @@ def test_cancel_from_another_thread_stops_within_a_few_tokens(open_runtime: Open
     assert output.stats.generated_tokens == 24
 
 
-class _CancelAfter(threading.Event):
-    """Reads as set from the given check on (llama.cpp polls it after every graph node)."""
-
-    def __init__(self, checks: int) -> None:
-        super().__init__()
-        self.remaining = checks
-        self.checks = 0
-
-    def is_set(self) -> bool:
-        self.checks += 1
-        self.remaining -= 1
-        return self.remaining < 0 or super().is_set()
-
-
 def test_cancel_stops_a_prompt_batch_midway(open_runtime: OpenRuntime) -> None:
     """A long prompt batch is aborted inside llama_decode, not after it."""
     runtime = open_runtime(n_batch=512)
@@ -1170,6 +1163,7 @@ def test_stop_string_ends_the_answer_like_an_end_token(open_runtime: OpenRuntime
     marker = free.text[40:44]
     assert len(marker) == 4
 
+    assert isinstance(request.prompt, PromptParts)
     stopped, _ = _generate(
         open_runtime(endless=True),
         make_request(request.prompt, thinking_budget=None, max_tokens=200, stop=(marker,)),

@@ -39,7 +39,9 @@ from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.types import ToolCall
 from testing.fake_openai import DROP
 from testing.fake_openai import SLEEP
+from testing.fake_openai import Chunk
 from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import Script
 from testing.fake_openai import chat_chunk
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
@@ -300,7 +302,8 @@ async def test_cancelling_the_caller_closes_the_stream(
     fake: FakeOpenAI, session: aiohttp.ClientSession
 ) -> None:
     fake.sleep = 0.02
-    fake.will_stream([text_chunk("a"), *[SLEEP, text_chunk("b")] * 100])
+    slow: list[Chunk] = [SLEEP, text_chunk("b")] * 100
+    fake.will_stream([text_chunk("a"), *slow])
     worker = await ServerWorker.connect(session, settings(fake.url))
     started = asyncio.Event()
     task = asyncio.create_task(worker.generate(request(), lambda _event: started.set()))
@@ -321,7 +324,8 @@ async def test_cancelling_the_caller_closes_the_stream(
 async def test_requests_run_concurrently_up_to_the_limit(
     fake: FakeOpenAI, session: aiohttp.ClientSession
 ) -> None:
-    fake.will_stream(*[[SLEEP, text_chunk("x", finish="stop")] for _ in range(5)])
+    scripts: list[Script] = [[SLEEP, text_chunk("x", finish="stop")] for _ in range(5)]
+    fake.will_stream(*scripts)
     worker = await ServerWorker.connect(session, settings(fake.url, max_concurrent=2))
 
     outputs = await asyncio.gather(

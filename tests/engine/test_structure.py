@@ -15,8 +15,8 @@ import pytest
 
 from custom_components.local_agent.engine.chat_format import load_template
 from custom_components.local_agent.engine.chat_format import render_split
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.grammar import validate_grammar_syntax
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.structure import StructureError

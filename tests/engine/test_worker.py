@@ -20,11 +20,11 @@ import pytest
 
 from custom_components.local_agent.engine.errors import GenerationCancelledError
 from custom_components.local_agent.engine.errors import ModelFileMissingError
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationStats
 from custom_components.local_agent.engine.local import worker as worker_module
 from custom_components.local_agent.engine.local.llama import BACKGROUND_BATCH
-from custom_components.local_agent.engine.local.llama import GenerationOutput
-from custom_components.local_agent.engine.local.llama import GenerationRequest
-from custom_components.local_agent.engine.local.llama import GenerationStats
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.local.worker import ModelWorker
