@@ -178,6 +178,14 @@ def state_changes(
     return changes
 
 
+def chat_log_of(
+    hass: HomeAssistant, result: conversation.ConversationResult
+) -> conversation.ChatLog:
+    """The chat log of a turn that an agent answered (so it has a conversation id)."""
+    assert result.conversation_id is not None, "the turn has no conversation id"
+    return hass.data[DATA_CHAT_LOGS][result.conversation_id]
+
+
 def _chat_log_content(hass: HomeAssistant, conversation_id: str | None) -> list[Any]:
     if conversation_id is None:
         return []

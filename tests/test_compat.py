@@ -13,7 +13,7 @@ from unittest.mock import patch
 
 from custom_components.local_agent import compat
 from homeassistant import requirements
-from homeassistant.components.lock import LockEntityFeature
+from homeassistant.components.lock.const import LockEntityFeature
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import chat_session

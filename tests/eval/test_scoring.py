@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from custom_components.local_agent.engine.types import ToolSpec
 from scripts.evaluation.dataset import StateSpec
 from scripts.evaluation.dataset import TestCase
@@ -15,8 +17,8 @@ from scripts.evaluation.scoring import judge
 from scripts.evaluation.scoring import values_match
 
 
-def case(**fields: object) -> TestCase:
-    return TestCase(home="flat", file="t.yaml", index=0, category="t", sentences=("x",), **fields)  # type: ignore[arg-type]
+def case(**fields: Any) -> TestCase:
+    return TestCase(home="flat", file="t.yaml", index=0, category="t", sentences=("x",), **fields)
 
 
 def test_values_match_under_the_documented_rules() -> None:

@@ -32,6 +32,8 @@ from custom_components.local_agent.runtime.local import LOCAL_ENGINES
 from custom_components.local_agent.turn.defaults import agent_data
 from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context
 from homeassistant.core import Event
@@ -119,7 +121,7 @@ class Agent:
         )
 
     def chat_log_text(self, result: conversation.ConversationResult) -> str:
-        return result.response.speech["plain"]["speech"]
+        return str(result.response.speech["plain"]["speech"])
 
     def steer(self, steering: Steering | None) -> None:
         """Make the model write what the steering says (testing/steering.py)."""
@@ -130,12 +132,13 @@ async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_optio
     """Create a model entry with one agent subentry and set it up (threads: one per core, or
     LOCAL_AGENT_TEST_THREADS)."""
     threads = llama_threads(0)
+    options: dict[str, Any] = {"options": {CONF_THREADS: threads}} if threads else {}
     return await async_setup_entry_with_agent(
         hass,
         agent_options,
         data={CONF_MODEL_PATH: str(model_path)},
         unique_id=str(model_path),
-        **({"options": {CONF_THREADS: threads}} if threads else {}),
+        **options,
     )
 
 
@@ -281,6 +284,12 @@ def state(hass: HomeAssistant, entity_id: str) -> str:
     current = hass.states.get(entity_id)
     assert current is not None, entity_id
     return current.state
+
+
+def entry_state(entry: ConfigEntry) -> ConfigEntryState:
+    """The entry's state now. mypy keeps the type an earlier `assert entry.state is ...`
+    narrowed it to, even after the awaits that change it: read it here to compare it again."""
+    return entry.state
 
 
 def speech(result: conversation.ConversationResult) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from custom_components.local_agent.flows.subentry_forms import agent_schema
@@ -36,21 +37,21 @@ def suggested_values(schema: Any) -> dict[str, Any]:
     return values
 
 
-async def async_through_progress(
+async def async_through_progress[R: Mapping[str, Any]](
     hass: HomeAssistant,
-    result: Any,
+    result: R,
     seen: list[str] | None = None,
     manager: FlowManager[Any, Any, Any] | None = None,
-) -> dict[str, Any]:
+) -> R:
     """Wait out every progress step (recording its action) and return the next result.
 
     `manager`: the flows' manager when they are not config flows (options, say).
     """
-    manager = manager or hass.config_entries.flow
+    flows: FlowManager[Any, Any, Any] = manager or hass.config_entries.flow
     while result["type"] in (FlowResultType.SHOW_PROGRESS, FlowResultType.SHOW_PROGRESS_DONE):
         if result["type"] is FlowResultType.SHOW_PROGRESS and seen is not None:
             seen.append(result["progress_action"])
         await hass.async_block_till_done(wait_background_tasks=True)
-        result = await manager.async_configure(result["flow_id"])
+        result = await flows.async_configure(result["flow_id"])
     await hass.async_block_till_done()
-    return dict(result)
+    return result

@@ -36,7 +36,6 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.const import CONF_HOME_TOOLS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.markup import escape_text
 from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
@@ -51,17 +50,17 @@ from custom_components.local_agent.safety.tool_review import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation
-from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent import timers
-from homeassistant.components.todo import TodoItem
-from homeassistant.components.todo import TodoListEntity
-from homeassistant.components.todo import TodoListEntityFeature
 from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
+from homeassistant.components.todo.const import TodoListEntityFeature
+from homeassistant.components.todo.entity import TodoItem
+from homeassistant.components.todo.entity import TodoListEntity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.core import State
 from homeassistant.core import callback
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import config_validation as cv
@@ -74,12 +73,14 @@ from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
+from testing.turn import chat_log_of
 
 from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
 from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 from .test_local_intents import add_pipeline
@@ -245,10 +246,10 @@ async def agent_with(tools: str, hass: HomeAssistant, worker: ScriptedWorker) ->
     return await assist_agent(hass, worker)
 
 
-def tool_call(suffix: str, **arguments: Any) -> Callable[[GenerationRequest], str]:
+def tool_call(suffix: str, **arguments: Any) -> Callable[[SeenRequest], str]:
     """A scripted answer calling the offered tool whose name ends with `suffix`."""
 
-    def write(request: GenerationRequest) -> str:
+    def write(request: SeenRequest) -> str:
         names = [spec.name for spec in request.tools if spec.name.endswith(suffix)]
         assert names, f"{suffix} is not offered: {[spec.name for spec in request.tools]}"
         values = {
@@ -260,8 +261,10 @@ def tool_call(suffix: str, **arguments: Any) -> Callable[[GenerationRequest], st
     return write
 
 
-def tool_results(hass: HomeAssistant, conversation_id: str) -> list[dict[str, Any]]:
-    chat_log = hass.data[DATA_CHAT_LOGS][conversation_id]
+def tool_results(
+    hass: HomeAssistant, result: conversation.ConversationResult
+) -> list[dict[str, Any]]:
+    chat_log = chat_log_of(hass, result)
     return [
         dict(content.result.data)
         for content in chat_log.content
@@ -398,8 +401,9 @@ async def test_intent_aimed_at_a_sensitive_entity_waits_for_yes(
     question = await scene.ask_to_call(agent, intent_type, arguments)
 
     assert speech(question).endswith("Say yes to confirm."), speech(question)
-    assert hass.states.get(reached) is not None
-    name = hass.states.get(reached).name  # type: ignore[union-attr]
+    reached_state = hass.states.get(reached)
+    assert reached_state is not None
+    name = reached_state.name
     assert name in speech(question)
     assert question.continue_conversation is True
     assert scene.outcomes() == ["proposed"]
@@ -498,7 +502,7 @@ async def test_our_tools_aimed_at_a_sensitive_entity_wait_for_yes(
 
     result = await scene.ask_to_call(agent, tool, arguments)
 
-    results = tool_results(hass, result.conversation_id)
+    results = tool_results(hass, result)
     if held:
         assert speech(result).endswith("Say yes to confirm."), (speech(result), results)
         assert scene.outcomes() == ["proposed"]
@@ -531,7 +535,7 @@ async def test_every_action_of_our_tools_on_every_sensitive_entity_waits_for_yes
                 result = await agent.ask("do it", context=scene.person)
                 await hass.async_block_till_done()
                 assert sensitive_states(hass) == before, (spec.name, action, entity_id)
-                results = tool_results(hass, result.conversation_id)
+                results = tool_results(hass, result)
                 if "error" not in results[0]:
                     assert speech(result).endswith("Say yes to confirm."), (action, entity_id)
                     assert scene.outcomes() == ["proposed"]
@@ -568,7 +572,7 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
     )
     assert "conversation_command" not in json.dumps(offered.parameters)
     assert started == []
-    assert "conversation_command" in str(tool_results(hass, result.conversation_id))
+    assert "conversation_command" in str(tool_results(hass, result))
     assert state(hass, "lock.front_door") == "locked"
     # Refused by the parser (the argument is not offered), and audited like every refusal.
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [("refused", "deferred command")]
@@ -593,7 +597,7 @@ async def test_timer_command_is_never_offered_and_refused_when_written(
         device_id=device_id,
         satellite_id=None,
         language="en",
-        agent_id=None,
+        agent_id="conversation.local_agent",  # any agent: the turn context does not read it
     )
     turn = await async_turn_context(hass, user_input, "c", ("assist",))
     refused = await gate.async_decide(
@@ -637,9 +641,7 @@ async def test_everyday_requests_run_without_a_question(
     assert speech(result) == "Done."
     assert result.continue_conversation is False
     assert scene.audit == []
-    assert "waiting for the user's confirmation" not in str(
-        tool_results(hass, result.conversation_id)
-    )
+    assert "waiting for the user's confirmation" not in str(tool_results(hass, result))
 
 
 async def test_question_names_only_the_sensitive_targets_and_the_arguments(
@@ -889,7 +891,7 @@ async def test_a_pin_said_when_nothing_waits_never_reaches_the_model(
     assert "seven one" not in scene.model_saw()
     assert state(hass, "lock.front_door") == "locked"
     assert speech(result) == "Unlock Front Door? Say your PIN to confirm."
-    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    chat_log = chat_log_of(hass, result)
     assert PIN not in str(chat_log.content)
 
 
@@ -903,7 +905,7 @@ async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
 
     assert state(hass, "lock.front_door") == "locked"
     assert PIN not in scene.model_saw()
-    assert PIN not in str(hass.data[DATA_CHAT_LOGS][reply.conversation_id].content)
+    assert PIN not in str(chat_log_of(hass, reply).content)
 
 
 # --- Time, replay, other conversations ---------------------------------------------------------
@@ -1026,7 +1028,7 @@ def lights_only_user(hass: HomeAssistant) -> MockUser:
     return user
 
 
-ATTACKS_WITHOUT_PERMISSION = [
+ATTACKS_WITHOUT_PERMISSION: list[tuple[str, str, dict[str, Any], str]] = [
     ("our tools", "lock", {"action": "unlock", "entity_id": "lock.front_door"}, "Front Door"),
     ("assist", "HassTurnOff", {"name": "Front Door"}, "Front Door"),
     ("assist", "HassTurnOn", {"area": "Garage"}, "Garage Door"),
@@ -1062,7 +1064,7 @@ async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
     assert refused["reason"].startswith("You are not allowed to control")
     assert named in refused["reason"]
     assert refused["user_id"] == lights_only_user.id
-    assert "not allowed" in str(tool_results(hass, result.conversation_id))
+    assert "not allowed" in str(tool_results(hass, result))
 
 
 class Shopping(TodoListEntity):
@@ -1096,9 +1098,7 @@ async def test_an_assist_handler_that_skips_permission_checks_is_checked_anyway(
     result = await agent.ask("add beer to the shopping list", context=person_of(lights_only_user))
 
     assert shopping.todo_items == []
-    assert "You are not allowed to control Shopping." in str(
-        tool_results(hass, result.conversation_id)
-    )
+    assert "You are not allowed to control Shopping." in str(tool_results(hass, result))
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("refused", "You are not allowed to control Shopping.")
     ]
@@ -1201,7 +1201,7 @@ async def test_the_question_names_what_is_sensitive_inside_what_will_run(
 
     result = await scene.ask_to_call(agent, suffix, arguments)
 
-    assert speech(result) == question, tool_results(hass, result.conversation_id)
+    assert speech(result) == question, tool_results(hass, result)
 
 
 # --- What the answer claims --------------------------------------------------------------------
@@ -1327,9 +1327,12 @@ def impostor_handlers(hass: HomeAssistant) -> dict[str, intent.IntentHandler]:
     # Core's cover handler with its service call replaced on the instance.
     replaced = intent.ServiceIntentHandler("HassOpenCover", "cover", "open_cover")
 
-    async def open_the_door(*_args: Any) -> None:
+    async def open_the_door(
+        domain: str, service: str, intent_obj: intent.Intent, state: State
+    ) -> None:
         await unlock_on(hass)
 
+    # Deliberately replaced on this one instance (mypy forbids assigning to a method).
     replaced.async_call_service = open_the_door  # type: ignore[method-assign]
     return {"script_switch": script_switch, "aimed": aimed, "replaced": replaced}
 
@@ -1485,7 +1488,7 @@ async def test_an_exemption_names_one_tool_of_one_api(
     )
     offered: list[str] = []
 
-    def call_twin(request: GenerationRequest) -> str:
+    def call_twin(request: SeenRequest) -> str:
         offered.extend(spec.name for spec in request.tools)
         return answer(call(next(n for n in offered if n.startswith("twin")), command="x"))
 
@@ -1495,7 +1498,7 @@ async def test_an_exemption_names_one_tool_of_one_api(
     assert twin.calls == []
     await scene.reply(agent, question, "no")
 
-    def call_other(request: GenerationRequest) -> str:
+    def call_other(request: SeenRequest) -> str:
         name = next(spec.name for spec in request.tools if spec.name.startswith("other"))
         return answer(call(name, command="y"))
 
@@ -1596,10 +1599,10 @@ async def test_an_extra_sensitive_entity_stays_sensitive_after_its_entity_id_is_
     result = await agent.entry.start_subentry_reconfigure_flow(
         hass, next(iter(agent.entry.subentries))
     )
+    form = result["data_schema"]
+    assert form is not None
     shown = {
-        str(key): value.schema.schema
-        for key, value in result["data_schema"].schema.items()
-        if str(key) == "safety"
+        str(key): value.schema.schema for key, value in form.schema.items() if str(key) == "safety"
     }["safety"]
     sensitive = next(key for key in shown if str(key) == CONF_SENSITIVE_ENTITIES)
     assert sensitive.description["suggested_value"] == ["switch.door_opener"]
@@ -1700,7 +1703,7 @@ async def test_a_pin_in_any_form_confirms_and_is_masked(
 ) -> None:
     reply = await scene.confirm_unlock(await scene.pin_agent(), said, language)
 
-    chat_log = hass.data[DATA_CHAT_LOGS][reply.conversation_id]
+    chat_log = chat_log_of(hass, reply)
     assert said not in str(chat_log.content)
     assert not any(ch.isdigit() for ch in said_text(chat_log)), said_text(chat_log)
 
@@ -1717,7 +1720,7 @@ async def test_a_pin_in_any_form_said_up_front_never_reaches_the_model(
     )
 
     assert form not in scene.model_saw()
-    assert form not in str(hass.data[DATA_CHAT_LOGS][result.conversation_id].content)
+    assert form not in str(chat_log_of(hass, result).content)
     assert state(hass, "lock.front_door") == "locked"
 
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.turn.agent import MAX_CALLS_PER_ROUND
 from homeassistant.components import conversation
 from homeassistant.components.conversation import trace as conversation_trace
-from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
+from homeassistant.util.json import JsonValueType
+from testing.turn import chat_log_of
 
 from .conftest import Agent
 from .conftest import async_setup_agent
@@ -23,11 +23,20 @@ from .conftest import speech
 from .conftest import state
 from .home import NOT_EXPOSED
 from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 
 
-def last_tool_result(request: GenerationRequest) -> str:
+def json_at(value: JsonValueType, *keys: str) -> JsonValueType:
+    """The value at these keys of nested JSON objects."""
+    for key in keys:
+        assert isinstance(value, dict), value
+        value = value[key]
+    return value
+
+
+def last_tool_result(request: SeenRequest) -> str:
     prompt = request.static_prompt + request.dynamic_prompt
     return prompt.rsplit("<tool_response>", 1)[1].split("</tool_response>", 1)[0]
 
@@ -80,7 +89,7 @@ async def test_reasoning_is_kept_as_thinking_not_spoken(
     result = await scripted_agent.ask("how warm is it outside?")
 
     assert speech(result) == "It is 22 degrees."
-    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    chat_log = chat_log_of(hass, result)
     last = chat_log.content[-1]
     assert isinstance(last, conversation.AssistantContent)
     assert last.content == "It is 22 degrees."
@@ -321,7 +330,7 @@ async def test_automation_request_through_conversation_process(
     )
 
     assert response is not None
-    assert response["response"]["speech"]["plain"]["speech"] == "The AC is off."
+    assert json_at(response, "response", "speech", "plain", "speech") == "The AC is off."
     assert state(hass, "switch.ac") == "off"
 
 
@@ -391,7 +400,7 @@ async def test_a_flood_of_calls_in_one_answer_is_cut_to_a_few(
 
     result = await scripted_agent.ask("what is on")
 
-    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    chat_log = chat_log_of(hass, result)
     results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
     assert len(results) == MAX_CALLS_PER_ROUND
     assert speech(result) == "Done."

@@ -27,7 +27,7 @@ from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import SUBENTRY_AI_TASK
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
-from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.flows.subentry import default_agent_name
 from custom_components.local_agent.turn.defaults import agent_data
@@ -38,6 +38,7 @@ from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COM
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_NAME
+from homeassistant.core import Context
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
@@ -338,15 +339,16 @@ async def test_tasks_share_the_agents_model_and_queue_and_can_be_cancelled(
     a, b = (entity_of(hass, "ai_task", s) for s in task_ids)
     worker = entry.runtime_data.worker
     entities = [hass.data[AI_TASK_COMPONENT].get_entity(e) for e in (a, b)]
-    assert all(isinstance(e, LocalAgentTaskEntity) for e in entities)
-    assert all(e.entry.runtime_data.worker is worker for e in entities)  # type: ignore[union-attr]
+    for task_entity in entities:
+        assert isinstance(task_entity, LocalAgentTaskEntity)
+        assert task_entity.entry.runtime_data.worker is worker
 
     # Two tasks and a conversation at once: one generation at a time (the fixture checks).
     agent_id = entity_of(hass, "conversation", only_subentry(entry, SUBENTRY_CONVERSATION))
     results = await asyncio.gather(
         generate_data(hass, a, instructions="one", structure=STRUCTURE),
         generate_data(hass, b, instructions="two", structure=STRUCTURE),
-        conversation.async_converse(hass, "hello", None, None, agent_id=agent_id),
+        conversation.async_converse(hass, "hello", None, Context(), agent_id=agent_id),
     )
     assert isinstance(results[0]["data"], dict)
     assert isinstance(results[1]["data"], dict)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Iterator
 import sys
+from types import FrameType
 from typing import Any
 from unittest.mock import patch
 
@@ -72,11 +73,11 @@ async def test_unlock_then_yes_crosses_few_files_and_never_comes_back_up(
 
 def nearest_product_file() -> str | None:
     """The product file nearest on the current call stack."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if (name := product_file(frame.f_code)) is not None:
             return name
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return None
 
 

@@ -15,6 +15,7 @@ from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.engine import settings as engine_settings
 from custom_components.local_agent.runtime.memory import process_rss
@@ -40,8 +41,9 @@ from .scripted_model import answer
 def set_last_turn(hass: HomeAssistant, entity_id: str, report: TurnReport) -> None:
     """Count a turn for an agent without running the model."""
     entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
-    assert entity is not None
-    entity.agent.stats.record(report, failed=False)  # type: ignore[attr-defined]
+    assert isinstance(entity, LocalAgentConversationEntity)
+    assert entity.agent is not None
+    entity.agent.stats.record(report, failed=False)
 
 
 async def test_diagnostics_describe_the_model_and_redact_secrets(
@@ -151,7 +153,7 @@ async def test_model_entry_has_a_device_and_agents_hang_off_it(
     assert entity is not None
     assert entity.device_id is not None
     agent_device = devices.async_get(entity.device_id)
-    assert agent_device is not None
+    assert isinstance(agent_device, dr.DeviceEntry)  # not a ChildDeviceEntry
     assert agent_device.via_device_id == model_device.id
 
 

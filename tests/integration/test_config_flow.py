@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from unittest.mock import patch
 
@@ -115,7 +116,9 @@ async def test_file_that_fails_the_load_check_is_not_added(
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "local_file"
     assert result["errors"] == {"base": "model_load_failed"}
-    assert result["description_placeholders"]["error"] == "llama_load: bad tensor"
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    assert placeholders["error"] == "llama_load: bad tensor"
     assert not hass.config_entries.async_entries(DOMAIN)
 
 
@@ -156,7 +159,9 @@ async def test_a_truncated_file_shows_llama_cpps_own_reason(
 
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {"base": "model_load_failed"}
-    error = result["description_placeholders"]["error"]
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    error = placeholders["error"]
     assert error.endswith("data is not within the file bounds, model is corrupted or incomplete")
     assert not error.startswith("llama.cpp could not load")
 
@@ -173,9 +178,9 @@ async def test_a_truncated_file_shows_llama_cpps_own_reason(
     ],
 )
 async def test_bad_paths_show_error_and_keep_form(
-    hass: HomeAssistant, tmp_path: Path, make_path: object, error: str
+    hass: HomeAssistant, tmp_path: Path, make_path: Callable[[Path], Path], error: str
 ) -> None:
-    path = make_path(tmp_path)  # type: ignore[operator]
+    path = make_path(tmp_path)
     flow_id = await start_flow(hass)
 
     result = await hass.config_entries.flow.async_configure(flow_id, {CONF_MODEL_PATH: str(path)})

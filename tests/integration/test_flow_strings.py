@@ -197,10 +197,10 @@ async def openai_server(socket_enabled: None) -> AsyncIterator[FakeOpenAI]:
         yield fake
 
 
-async def start(hass: HomeAssistant, show: Renderer, step: str, **context: Any) -> Any:
+async def start(hass: HomeAssistant, show: Renderer, step: str) -> Any:
     result = show(
         await hass.config_entries.flow.async_init(
-            DOMAIN, context={"source": config_entries.SOURCE_USER, **context}
+            DOMAIN, context={"source": config_entries.SOURCE_USER}
         )
     )
     assert result["type"] is FlowResultType.MENU
@@ -374,7 +374,7 @@ async def test_every_options_and_agent_step_renders(
     server = add_server_entry(hass, openai_server)
 
     options = Renderer(STRINGS["options"], "options")
-    forms = (
+    forms: tuple[dict[str, Any], ...] = (
         {CONF_CONTEXT_SIZE: 2048, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "auto"},
         {CONF_MAX_CONCURRENT: 1, CONF_CONNECT_TIMEOUT: 10, CONF_READ_TIMEOUT: 60},
     )

@@ -19,6 +19,7 @@ from homeassistant.helpers import entity_registry as er
 
 from .conftest import async_setup_agent
 from .conftest import async_setup_model_entry
+from .conftest import entry_state
 
 
 async def test_entry_loads_model_creates_agent_and_unload_frees_it(
@@ -36,7 +37,7 @@ async def test_entry_loads_model_creates_agent_and_unload_frees_it(
     assert await hass.config_entries.async_unload(agent.entry.entry_id)
     await hass.async_block_till_done()
 
-    assert agent.entry.state is ConfigEntryState.NOT_LOADED
+    assert entry_state(agent.entry) is ConfigEntryState.NOT_LOADED
     assert local_engines(hass).registry.loaded == 0
 
 

@@ -6,12 +6,12 @@ from typing import Any
 
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
 from homeassistant.components import conversation
-from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
+from testing.turn import chat_log_of
 
 from .conftest import Agent
 from .conftest import async_setup_agent
@@ -152,5 +152,5 @@ async def test_api_tools_go_back_to_the_model(
 
     assert speech(result) == "Assist did it."
     assert len(scripted_worker.requests) == 2
-    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    chat_log = chat_log_of(hass, result)
     assert any(isinstance(c, conversation.ToolResultContent) for c in chat_log.content)

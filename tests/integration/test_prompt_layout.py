@@ -10,7 +10,6 @@ from __future__ import annotations
 from freezegun.api import FrozenDateTimeFactory
 import pytest
 
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.turn import home_context
 from custom_components.local_agent.turn.home_context import time_text
 from homeassistant.components import conversation
@@ -22,16 +21,17 @@ from homeassistant.util import dt as dt_util
 from .conftest import Agent
 from .home import NOT_EXPOSED
 from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 
 
-def last_user_message(request: GenerationRequest) -> str:
+def last_user_message(request: SeenRequest) -> str:
     """The text of the last user message as the model reads it."""
     return request.dynamic_prompt.rsplit("<|im_start|>user\n", 1)[1].split("<|im_end|>")[0]
 
 
-def stable(request: GenerationRequest) -> str:
+def stable(request: SeenRequest) -> str:
     """What the next request of the conversation repeats: the prompt up to the last message."""
     assert request.checkpoint_at is not None
     return request.static_prompt + request.dynamic_prompt[: request.checkpoint_at]

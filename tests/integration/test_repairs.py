@@ -26,6 +26,8 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 from testing.hub_server import FakeHub
 
+from .conftest import entry_state
+
 
 @pytest.fixture
 async def repairs(hass: HomeAssistant) -> Any:
@@ -88,7 +90,7 @@ async def test_removed_file_is_an_issue_fixed_by_choosing_another_file(
     await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
 
-    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry_state(entry) is ConfigEntryState.SETUP_ERROR
     problem = issue(hass, entry)
     assert problem is not None
     assert problem.translation_key == "model_missing"
@@ -172,4 +174,4 @@ async def test_a_truncated_file_shows_llama_cpps_reason_in_its_repair(
     taken = tmp_path / "taken.gguf"
     await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, taken)
     await choose_a_file(hass, repairs, result, (taken, "already_configured"), qwen35_model_path)
-    assert entry.state is ConfigEntryState.LOADED
+    assert entry_state(entry) is ConfigEntryState.LOADED

@@ -11,7 +11,6 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.engine.errors import EngineError
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
@@ -23,6 +22,7 @@ from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 
@@ -159,7 +159,7 @@ async def test_a_wrong_pin_is_an_error(
 async def test_model_failure_and_round_limit_are_errors(
     phrasing_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    def fail(_request: GenerationRequest) -> str:
+    def fail(_request: SeenRequest) -> str:
         raise EngineError("the model went away")
 
     toggle = answer(call("switch", action="toggle", entity_id="switch.ac"))

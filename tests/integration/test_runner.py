@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.home.runner import Problem
+from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_check
 from custom_components.local_agent.home.runner import async_run
@@ -15,10 +18,10 @@ from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.todo import TodoItem
-from homeassistant.components.todo import TodoItemStatus
-from homeassistant.components.todo import TodoListEntity
 from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
+from homeassistant.components.todo.const import TodoItemStatus
+from homeassistant.components.todo.entity import TodoItem
+from homeassistant.components.todo.entity import TodoListEntity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
@@ -43,9 +46,23 @@ async def turn_of(hass: HomeAssistant, user_id: str | None = None) -> TurnContex
         device_id=None,
         satellite_id=None,
         language="en",
-        agent_id=None,
+        agent_id="conversation.local_agent",  # any agent: the turn context does not read it
     )
     return await async_turn_context(hass, user_input, "conversation-1")
+
+
+def listed(run: RunResult) -> list[Any]:
+    """The entities a tool result lists."""
+    entities = run.result.data["entities"]
+    assert isinstance(entities, list), run.result.data
+    return entities
+
+
+def error(run: RunResult) -> str:
+    """The error a tool result gives."""
+    message = run.result.data["error"]
+    assert isinstance(message, str), run.result.data
+    return message
 
 
 async def refusal(hass: HomeAssistant, action: PlannedAction, user_id: str | None) -> str | None:
@@ -58,7 +75,7 @@ async def test_run_changes_state_and_reports_it(hass: HomeAssistant, tools: Home
     action = plan(tools, "light", action="turn_on", entity_id="light.bed_light", brightness_pct=40)
     run = await async_run(hass, action, turn)
     assert run.error is None
-    [entity] = run.result.data["entities"]
+    [entity] = listed(run)
     assert (entity["entity_id"], entity["state"], entity["brightness_pct"]) == (
         "light.bed_light",
         "on",
@@ -69,7 +86,7 @@ async def test_run_changes_state_and_reports_it(hass: HomeAssistant, tools: Home
     unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
     run = await async_run(hass, unlock, turn, verify=True)
     assert run.error is None
-    assert run.result.data["entities"][0]["state"] == "unlocked"
+    assert listed(run)[0]["state"] == "unlocked"
 
     read = plan(tools, GET_STATE, entity_id="cover.hall_window")
     run = await async_run(hass, read, turn)
@@ -92,8 +109,8 @@ async def test_run_reports_service_errors(hass: HomeAssistant, demo_home: None) 
     )
     run = await async_run(hass, unsupported, turn)
     assert run.problem is Problem.FAILED
-    assert "cover.kitchen_window" in run.result.data["error"]
-    assert "set_cover_position" in run.result.data["error"]
+    assert "cover.kitchen_window" in error(run)
+    assert "set_cover_position" in error(run)
 
     missing = PlannedAction("cover", "cover", "fly", ("cover.hall_window",))
     run = await async_run(hass, missing, turn)
@@ -104,7 +121,7 @@ async def test_run_reports_service_errors(hass: HomeAssistant, demo_home: None) 
     )
     run = await async_run(hass, invalid, turn)
     assert run.problem is Problem.FAILED
-    assert "brightness_pct" in run.result.data["error"]
+    assert "brightness_pct" in error(run)
 
 
 async def test_read_only_user_may_not_control(
@@ -214,6 +231,6 @@ async def test_get_state_of_a_todo_list_reads_its_open_items(hass: HomeAssistant
     action = plan(tools, GET_STATE, entity_id="todo.shopping")
     run = await async_run(hass, action, await turn_of(hass))
 
-    [summary] = run.result.data["entities"]
+    [summary] = listed(run)
     assert summary["state"] == "2"
     assert summary["items"] == ["milk", "bread"]

@@ -30,6 +30,7 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 
 from .conftest import async_setup_model_entry
+from .conftest import entry_state
 from .flow_helpers import async_through_progress
 
 MUSL_X86 = ["musllinux_1_2_x86_64", "linux_x86_64"]
@@ -281,7 +282,9 @@ async def test_the_first_dialog_offers_the_runtime_and_installs_it(
     result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
     assert (result["type"], result["step_id"]) == (FlowResultType.MENU, "runtime")
     assert result["menu_options"] == ["install_runtime", "runtime_later"]
-    assert result["description_placeholders"]["size"] == "11 MB"
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    assert placeholders["size"] == "11 MB"
 
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {"next_step_id": "install_runtime"}
@@ -338,7 +341,7 @@ async def test_the_offer_comes_back_when_an_update_removed_the_runtime(
     with patch.object(llama_package, "llama_cpp_version", return_value=None):
         await hass.config_entries.async_reload(entry.entry_id)
         await hass.async_block_till_done()
-        assert entry.state is ConfigEntryState.SETUP_ERROR
+        assert entry_state(entry) is ConfigEntryState.SETUP_ERROR
         assert ir.async_get(hass).async_get_issue(DOMAIN, RUNTIME_ISSUE) is not None
         result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
     assert result["step_id"] == "runtime"

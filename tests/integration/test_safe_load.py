@@ -38,6 +38,7 @@ from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
 
 from .conftest import async_setup_model_entry
+from .conftest import entry_state
 
 CRASHING_PROBE = """\
 import os, signal, sys
@@ -137,7 +138,7 @@ async def test_crash_in_the_child_becomes_a_repair_issue(
     monkeypatch.undo()
     safe_load._PROVEN.clear()
     assert await hass.config_entries.async_reload(entry.entry_id)
-    assert entry.state is ConfigEntryState.LOADED
+    assert entry_state(entry) is ConfigEntryState.LOADED
     assert issue(hass, crash_issue_id(entry.entry_id)) is None
 
 

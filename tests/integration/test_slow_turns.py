@@ -22,6 +22,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from .conftest import Agent
+from .conftest import state
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -158,7 +159,7 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
     assert response["data"]["code"] == "failed_to_handle"
     assert "stopped a turn at its time limit" in caplog.text
     # The generation was stopped: the model never got to write its call.
-    assert hass.states.get("light.kitchen_lights").state == "on"  # type: ignore[union-attr]
+    assert state(hass, "light.kitchen_lights") == "on"
     # What the stopped turn left of the prefix goes on being evaluated in the background.
     await hass.async_block_till_done(wait_background_tasks=True)
     assert len(scripted_worker.warmed) == warmed + 1
@@ -203,7 +204,7 @@ async def test_after_a_streamed_call_the_agents_question_is_streamed_too(
     question = "Unlock Front Door? Say yes to confirm."
     assert streamed_text(events) == f"{NOTICE}\n\n{question}"
     assert final_speech(events) == question
-    assert hass.states.get("lock.front_door").state == "locked"  # type: ignore[union-attr]
+    assert state(hass, "lock.front_door") == "locked"
 
 
 async def test_a_command_waiting_for_the_prefix_says_that_and_not_the_slow_notice_too(

@@ -151,7 +151,9 @@ async def test_a_state_is_shown_in_words_and_without_what_it_already_says(
     }
     # A tool result's summary gives the line back (the next turn's changes are told so).
     for entity_id, line in shown.items():
-        summary = state_summary(hass, hass.states.get(entity_id))
+        current = hass.states.get(entity_id)
+        assert current is not None, entity_id
+        summary = state_summary(hass, current)
         assert line_state_of_summary(summary) == line, entity_id
 
 

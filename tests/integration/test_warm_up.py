@@ -26,7 +26,6 @@ from custom_components.local_agent.turn.defaults import agent_data
 from custom_components.local_agent.turn.home_context import time_text
 from custom_components.local_agent.turn.warm_up import DEBOUNCE_SECONDS
 from homeassistant.components import conversation
-from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import CoreState
@@ -35,6 +34,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.util import dt as dt_util
 from testing.agent import LocalAgentHandle
+from testing.turn import chat_log_of
 
 from .conftest import Agent
 from .conftest import async_setup_agent
@@ -371,7 +371,7 @@ async def test_a_command_waiting_for_the_prefix_says_so_first(
         "hello", on_delta=lambda delta: streamed.append(delta.get("content") or "")
     )
 
-    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    chat_log = chat_log_of(hass, result)
     said = [c.content for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
     assert said == ["I am still reading your home, about 42 seconds.\n\n", "Hello."]
     # Streamed as it is said (the Assist dialog shows it while the command waits), first.

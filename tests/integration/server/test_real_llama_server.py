@@ -30,8 +30,11 @@ from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.const import CONF_THINKING
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.engine.local.llama import GenerationOutput
-from custom_components.local_agent.engine.local.llama import GenerationRequest
+from custom_components.local_agent.engine.chat_format import ChatTemplate
+from custom_components.local_agent.engine.chat_format import PromptParts
+from custom_components.local_agent.engine.generation import GenerationOutput
+from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.generation import render_request
 from custom_components.local_agent.engine.server import chat as server_chat
 from custom_components.local_agent.engine.server import completions as server_completions
 from custom_components.local_agent.engine.server import worker as server_worker_module
@@ -47,7 +50,6 @@ from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant import config_entries
 from homeassistant.components import conversation
-from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_API_KEY
@@ -65,6 +67,8 @@ from testing.real_llama_server import running_real_llama_server
 from testing.real_llama_server import start_real_llama_server
 from testing.steering import CallAfterReasoning
 from testing.steering import first_round_of_turn
+from testing.turn import chat_log_of
+from tests.integration.conftest import entry_state
 
 from .conftest import async_setup_agent_on
 from .conftest import server_entry_data
@@ -245,10 +249,10 @@ def shape_answers(
         monkeypatch.setattr(module, "sampling_fields", shaped_fields)
     if not endless:
         return
-    render = server_worker_module.render_request
 
-    def without_stops(template: Any, request: GenerationRequest) -> Any:
-        return replace(render(template, request), stop=())
+    # The worker's own render_request is the one it imports from generation.py.
+    def without_stops(template: ChatTemplate, request: GenerationRequest) -> PromptParts:
+        return replace(render_request(template, request), stop=())
 
     monkeypatch.setattr(server_worker_module, "render_request", without_stops)
 
@@ -289,7 +293,7 @@ def speech(result: conversation.ConversationResult) -> str:
 
 
 def tool_results(hass: HomeAssistant, result: conversation.ConversationResult) -> list[Any]:
-    chat_log = hass.data[DATA_CHAT_LOGS][result.conversation_id]
+    chat_log = chat_log_of(hass, result)
     return [
         content.result.data
         for content in chat_log.content
@@ -631,7 +635,7 @@ async def test_wrong_api_key_asks_for_the_right_one(
 
     assert done["type"] is FlowResultType.ABORT
     assert done["reason"] == "reauth_successful"
-    assert entry.state is ConfigEntryState.LOADED
+    assert entry_state(entry) is ConfigEntryState.LOADED
     assert entry.data[CONF_API_KEY] == KEY
 
 

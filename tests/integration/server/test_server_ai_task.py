@@ -16,6 +16,7 @@ from custom_components.local_agent.engine.server.settings import ServerMode
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from testing.any_tokens import longest_structure_tokens
+from testing.fake_openai import Chunk
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import chat_chunk
 from testing.fake_openai import text_chunk
@@ -84,7 +85,7 @@ async def test_llama_server_writes_the_structure_under_our_grammar(
 async def test_completions_reasoning_is_free_then_the_grammar_applies(
     hass: HomeAssistant,
     fake_server: FakeOpenAI,
-    reasoning: list[dict[str, Any]],
+    reasoning: list[Chunk],
     room: str,
     prompt_end: str,
 ) -> None:
@@ -122,7 +123,9 @@ async def test_a_server_without_grammar_returning_other_types_is_refused(
         await generate(hass, entity_id, instructions="Smoke!", structure=STRUCTURE)
 
     assert caught.value.translation_key == "structure_invalid"
-    error = caught.value.translation_placeholders["error"]
+    placeholders = caught.value.translation_placeholders
+    assert placeholders is not None
+    error = placeholders["error"]
     assert "urgent must be of type boolean" in error
     assert "lacks the required field 'kind'" in error
     body = fake_server.requests[0]

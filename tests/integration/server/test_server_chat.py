@@ -11,13 +11,12 @@ import pytest
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
 from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
-from custom_components.local_agent.engine.local.llama import GenerationRequest
 from custom_components.local_agent.engine.server import chat as server_chat
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
-from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
 from testing.any_tokens import longest_call_tokens
 from testing.any_tokens import longest_text_bytes
@@ -25,6 +24,8 @@ from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import chat_chunk
 from testing.fake_openai import tool_call_delta
 from testing.llama_server import LlamaServer
+from testing.turn import chat_log_of
+from tests.integration.conftest import state
 
 from .conftest import API_KEY
 from .conftest import async_setup_agent_on
@@ -36,10 +37,6 @@ BED_LIGHT = "light.bed_light"
 
 def speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech["plain"]["speech"])
-
-
-def chat_log_of(hass: HomeAssistant, result: conversation.ConversationResult) -> Any:
-    return hass.data[DATA_CHAT_LOGS][result.conversation_id]
 
 
 async def test_vllm_style_tool_calls_and_reasoning_are_executed(
@@ -58,12 +55,10 @@ async def test_vllm_style_tool_calls_and_reasoning_are_executed(
         ],
         [chat_chunk(content="The bed light "), chat_chunk(content="is on.", finish="stop")],
     )
+    # The call's result goes back to the model.
+    phrases: dict[str, Any] = {CONF_MODEL_PHRASES_ANSWERS: True}
     agent = await async_setup_server_agent(
-        hass,
-        fake_server.url,
-        "fake-model",
-        mode=ServerMode.CHAT,
-        **{CONF_MODEL_PHRASES_ANSWERS: True},  # the call's result goes back to the model
+        hass, fake_server.url, "fake-model", mode=ServerMode.CHAT, **phrases
     )
 
     result = await agent.ask("turn on the bed light")
@@ -200,7 +195,7 @@ async def test_a_call_cut_off_at_max_tokens_is_not_run(
 
     result = await agent.ask("turn on the bed light")
 
-    assert hass.states.get(BED_LIGHT).state == "off"  # type: ignore[union-attr]
+    assert state(hass, BED_LIGHT) == "off"
     results = [
         c.result.data
         for c in chat_log_of(hass, result).content

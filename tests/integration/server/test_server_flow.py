@@ -28,6 +28,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI
 from testing.llama_server import LlamaServer
 from testing.llama_server import free_port
+from tests.integration.conftest import entry_state
 
 from .conftest import API_KEY
 from .conftest import async_setup_server_agent
@@ -218,7 +219,7 @@ async def test_reconfigure_switches_the_mode(
     assert result["reason"] == "reconfigure_successful"
     assert entry.data[CONF_SERVER_MODE] == "chat"
     assert entry.state is ConfigEntryState.LOADED
-    assert entry.runtime_data.worker.server.max_concurrent == 1  # type: ignore[union-attr]
+    assert entry.runtime_data.worker.server.max_concurrent == 1
 
 
 async def test_setup_retries_while_the_server_is_down(
@@ -263,7 +264,7 @@ async def test_refused_key_starts_reauthentication(
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reauth_successful"
     assert entry.data[CONF_API_KEY] == "right"
-    assert entry.state is ConfigEntryState.LOADED
+    assert entry_state(entry) is ConfigEntryState.LOADED
 
 
 async def test_chat_template_shown_by_llama_server_is_used(
