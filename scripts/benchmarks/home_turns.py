@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
 from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
@@ -451,6 +452,11 @@ def markdown(results: list[TurnCost], args: argparse.Namespace) -> str:
                 f"{r.n_ctx} | {r.saved_prefix_bytes / 2**20:.1f} | {r.rss_bytes / 2**20:.0f} |"
             )
         lines.append("")
+    lines += [
+        "Against issue 26's targets (warm: a follow-up, a new conversation, after changes):",
+        "",
+    ]
+    lines += [*targets(results), ""]
     return "\n".join(lines)
 
 
@@ -507,6 +513,82 @@ def merged(path: Path, results: list[TurnCost]) -> list[TurnCost]:
     return sorted(kept + results, key=lambda r: (r.model, r.entities, r.threads, order[r.scenario]))
 
 
+WARM = ("follow-up", "new conversation", "after 3 changes", "states outgrew the list")
+# Issue 26's targets: after a restart, TTFT within this of a warm command's; the service call
+# within this of the end of the thinking; the first word within this of the service call; the
+# whole turn of a plain action within this.
+RESTART_OVER_WARM_S = 1.0
+CALL_OVER_THINKING_S = 1.0
+WORD_AFTER_CALL_S = 0.3
+WHOLE_TURN_S = 5.0
+
+
+def targets(results: list[TurnCost]) -> list[str]:
+    """Each model and home size against the targets: measured figures, then met or missed."""
+    lines = [
+        "| model | entities | restart TTFT against warm (≤ +1 s) | call after thinking, warm "
+        "/ restart (≤ 1 s) | first word after call (≤ 0.3 s) | whole turn, warm / restart "
+        "(≤ 5 s) |",
+        "|---|---:|---|---|---|---|",
+    ]
+    for group in dict.fromkeys((r.model, r.entities, r.threads) for r in results):
+        rows = {r.scenario: r for r in results if (r.model, r.entities, r.threads) == group}
+        warm = [rows[scenario] for scenario in WARM if scenario in rows]
+        restart = rows.get("first after restart")
+        if not warm or restart is None:
+            continue
+        lines.append(
+            f"| {group[0]} | {group[1]} | {_restart_ttft(restart, rows)} | "
+            f"{_figures(warm, restart, _call_after_thinking, CALL_OVER_THINKING_S)} | "
+            f"{_figures([*warm, restart], None, _word_after_call, WORD_AFTER_CALL_S)} | "
+            f"{_figures(warm, restart, lambda r: r.turn_s, WHOLE_TURN_S)} |"
+        )
+    return lines
+
+
+def _call_after_thinking(cost: TurnCost) -> float | None:
+    if cost.service_call_s is None:
+        return None
+    return cost.service_call_s - cost.parts_s["thinking"]
+
+
+def _word_after_call(cost: TurnCost) -> float | None:
+    if cost.first_word_s is None or cost.service_call_s is None:
+        return None
+    return cost.first_word_s - cost.service_call_s
+
+
+def _figures(
+    warm: list[TurnCost],
+    restart: TurnCost | None,
+    figure: Callable[[TurnCost], float | None],
+    limit: float,
+) -> str:
+    """The warm turns' range, then the restart's, each marked met or missed."""
+    values = [value for r in warm if (value := figure(r)) is not None]
+    if not values:
+        return "no call"
+    low, high = f"{min(values):.2f}", f"{max(values):.2f}"
+    text = (low if low == high else f"{low}-{high}") + f" ({_met(max(values) <= limit)})"
+    if restart is not None:
+        value = figure(restart)
+        text += " / no call" if value is None else f" / {value:.2f} ({_met(value <= limit)})"
+    return text
+
+
+def _restart_ttft(restart: TurnCost, rows: dict[str, TurnCost]) -> str:
+    against = []
+    for scenario in ("follow-up", "new conversation"):
+        if (warm := rows.get(scenario)) is not None:
+            over = restart.first_token_s - warm.first_token_s
+            against.append(f"{over:+.2f} s to {scenario} ({_met(over <= RESTART_OVER_WARM_S)})")
+    return f"{restart.first_token_s:.2f} s: " + "; ".join(against)
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "missed"
+
+
 def write_report(results: list[TurnCost], args: argparse.Namespace) -> Path:
     """Put the section (and its plot) into <out>/benchmarks.md, replacing an older one."""
     out: Path = args.out
@@ -560,5 +642,6 @@ def main(args: argparse.Namespace) -> int:
         print(f"scripts/bench turn: {err}", file=sys.stderr)
         return 1
     report = write_report(results, args)
+    print("", *targets(results), sep="\n")
     print(f"\nWritten to {report}")
     return 0
