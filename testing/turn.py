@@ -8,6 +8,7 @@ TurnReport, and the time spent rendering prompts (wrapped around the agent's ren
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterator
 from collections.abc import Mapping
 import contextlib
@@ -27,7 +28,9 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
 from testing.agent import LocalAgentHandle
+from testing.any_tokens import CUT_OFF
 
 # Domains whose states change by themselves during a turn (the agent's own entity).
 IGNORED_DOMAINS = frozenset({"conversation"})
@@ -184,6 +187,69 @@ def chat_log_of(
     """The chat log of a turn that an agent answered (so it has a conversation id)."""
     assert result.conversation_id is not None, "the turn has no conversation id"
     return hass.data[DATA_CHAT_LOGS][result.conversation_id]
+
+
+def calls_in(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
+    """The tool calls the model made in a chat log, in order."""
+    return [
+        call
+        for content in chat_log.content
+        if isinstance(content, conversation.AssistantContent)
+        for call in content.tool_calls or ()
+    ]
+
+
+def results_in(chat_log: conversation.ChatLog) -> list[dict[str, Any]]:
+    """The data of each tool result in a chat log, in order."""
+    return [
+        dict(content.result.data)
+        for content in chat_log.content
+        if isinstance(content, conversation.ToolResultContent)
+    ]
+
+
+def check_calls_ran_or_were_refused(
+    chat_log: conversation.ChatLog, offered: Collection[str]
+) -> list[llm.ToolInput]:
+    """Check a random model's grammar-bound calls, as they hold for any tokens; return them.
+
+    The first is of an offered tool; each either ran or was refused with the reason: a value
+    the grammar cannot check (such as a range), or the end of the answer cutting it off.
+    """
+    calls, results = calls_in(chat_log), results_in(chat_log)
+    assert calls, "the grammar-constrained model wrote no call"
+    assert calls[0].tool_name in offered
+    assert len(results) == len(calls)
+    for call, result in zip(calls, results, strict=True):
+        error = result.get("error")
+        assert ("entities" in result) or error
+        if not call.tool_args:
+            assert isinstance(error, str), error
+            assert "Parameter '" in error or error.endswith(CUT_OFF), error
+    return calls
+
+
+def check_every_call_held(
+    hass: HomeAssistant,
+    result: conversation.ConversationResult,
+    tool: str,
+    before: Mapping[str, str],
+) -> None:
+    """Check that every call of the turn was of `tool` and waits for the person's yes.
+
+    Nothing changed (`before`: the states of the entities it could change) and the agent
+    asked its question.
+    """
+    chat_log = chat_log_of(hass, result)
+    calls = [call.tool_name for call in calls_in(chat_log)]
+    results = results_in(chat_log)
+    assert calls, results
+    assert set(calls) == {tool}, (calls, results)
+    assert all("waiting for the user's confirmation" in str(item) for item in results)
+    now = {entity_id: hass.states.get(entity_id) for entity_id in before}
+    assert {entity_id: s.state if s else None for entity_id, s in now.items()} == before
+    assert str(result.response.speech["plain"]["speech"]).endswith("Say yes to confirm.")
+    assert result.continue_conversation is True
 
 
 def _chat_log_content(hass: HomeAssistant, conversation_id: str | None) -> list[Any]:

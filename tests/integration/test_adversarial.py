@@ -74,6 +74,7 @@ from homeassistant.setup import async_setup_component
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
 from testing.turn import chat_log_of
+from testing.turn import results_in
 
 from .conftest import Agent
 from .conftest import async_setup_agent
@@ -264,12 +265,7 @@ def tool_call(suffix: str, **arguments: Any) -> Callable[[SeenRequest], str]:
 def tool_results(
     hass: HomeAssistant, result: conversation.ConversationResult
 ) -> list[dict[str, Any]]:
-    chat_log = chat_log_of(hass, result)
-    return [
-        dict(content.result.data)
-        for content in chat_log.content
-        if isinstance(content, conversation.ToolResultContent)
-    ]
+    return results_in(chat_log_of(hass, result))
 
 
 @dataclass

@@ -16,6 +16,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from homeassistant.util.json import JsonValueType
 from testing.turn import chat_log_of
+from testing.turn import results_in
 
 from .conftest import Agent
 from .conftest import async_setup_agent
@@ -401,7 +402,7 @@ async def test_a_flood_of_calls_in_one_answer_is_cut_to_a_few(
     result = await scripted_agent.ask("what is on")
 
     chat_log = chat_log_of(hass, result)
-    results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
+    results = results_in(chat_log)
     assert len(results) == MAX_CALLS_PER_ROUND
     assert speech(result) == "Done."
 

@@ -11,10 +11,10 @@ from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
-from testing.any_tokens import CUT_OFF
 from testing.steering import CallAfterReasoning
 from testing.steering import only_first
 from testing.turn import chat_log_of
+from testing.turn import check_calls_ran_or_were_refused
 
 from .conftest import async_setup_agent
 
@@ -47,25 +47,9 @@ async def test_random_qwen35_model_call_is_parsed_validated_and_answered(
 
     assert result.response.response_type is not None
     chat_log = chat_log_of(hass, result)
-    calls = [
-        call
-        for content in chat_log.content
-        if isinstance(content, conversation.AssistantContent)
-        for call in content.tool_calls or ()
-    ]
-    results = [c for c in chat_log.content if isinstance(c, conversation.ToolResultContent)]
-    assert calls, "the grammar-constrained model wrote no call"
-    offered = {spec.name for spec in first_round_forces_a_call.steered[0].tools}
-    assert calls[0].tool_name in offered
-    assert len(results) == len(calls)
-    for call, call_result in zip(calls, results, strict=True):
-        # Either the call was valid and executed, or it was refused with the reason: a value the
-        # grammar cannot check (such as a range), or the end of the answer cut it off.
-        error = call_result.result.data.get("error")
-        assert ("entities" in call_result.result.data) or error
-        if not call.tool_args:
-            assert isinstance(error, str), error
-            assert "Parameter '" in error or error.endswith(CUT_OFF), error
+    check_calls_ran_or_were_refused(
+        chat_log, {spec.name for spec in first_round_forces_a_call.steered[0].tools}
+    )
     last = chat_log.content[-1]
     assert isinstance(last, conversation.AssistantContent)
     assert last.content

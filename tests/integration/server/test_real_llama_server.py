@@ -68,6 +68,7 @@ from testing.real_llama_server import start_real_llama_server
 from testing.steering import CallAfterReasoning
 from testing.steering import first_round_of_turn
 from testing.turn import chat_log_of
+from testing.turn import results_in
 from tests.integration.conftest import entry_state
 
 from .conftest import async_setup_agent_on
@@ -293,12 +294,7 @@ def speech(result: conversation.ConversationResult) -> str:
 
 
 def tool_results(hass: HomeAssistant, result: conversation.ConversationResult) -> list[Any]:
-    chat_log = chat_log_of(hass, result)
-    return [
-        content.result.data
-        for content in chat_log.content
-        if isinstance(content, conversation.ToolResultContent)
-    ]
+    return results_in(chat_log_of(hass, result))
 
 
 async def get_json(hass: HomeAssistant, server: RealLlamaServer, path: str) -> Any:

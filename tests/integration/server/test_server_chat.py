@@ -24,7 +24,9 @@ from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import chat_chunk
 from testing.fake_openai import tool_call_delta
 from testing.llama_server import LlamaServer
+from testing.turn import calls_in
 from testing.turn import chat_log_of
+from testing.turn import results_in
 from tests.integration.conftest import state
 
 from .conftest import API_KEY
@@ -155,15 +157,8 @@ async def test_llama_cpp_python_server_returns_xml_calls_in_the_content(
     result = await agent.ask("turn on the bed light")
 
     chat_log = chat_log_of(hass, result)
-    calls = [
-        call
-        for content in chat_log.content
-        if isinstance(content, conversation.AssistantContent)
-        for call in content.tool_calls or ()
-    ]
-    results = [
-        c.result.data for c in chat_log.content if isinstance(c, conversation.ToolResultContent)
-    ]
+    calls = calls_in(chat_log)
+    results = results_in(chat_log)
     assert calls, "no call was read from the content"
     assert ("entities" in results[0]) or ("error" in results[0])
     assert worker_of(agent).server_parses_calls is False
@@ -196,11 +191,7 @@ async def test_a_call_cut_off_at_max_tokens_is_not_run(
     result = await agent.ask("turn on the bed light")
 
     assert state(hass, BED_LIGHT) == "off"
-    results = [
-        c.result.data
-        for c in chat_log_of(hass, result).content
-        if isinstance(c, conversation.ToolResultContent)
-    ]
+    results = results_in(chat_log_of(hass, result))
     assert results == [{"error": "The tool call to 'light' was cut off before it was complete."}], (
         results
     )
