@@ -384,7 +384,7 @@ class ConversationAgent:
 
     @callback
     def _go_on_warming(self) -> None:
-        """Have the prefix a stopped turn may have left half-evaluated evaluated to its end.
+        """Tell the warm-up that a turn stopped: it goes on with the prefix the turn left.
 
         The engine keeps what it evaluated up to the stop, so the next command of a home that
         takes longer than the turn's limit to read finds more of it ready, and in the end all.

@@ -3,9 +3,10 @@
 The prefix (instructions, tools, the home list: turn/home_context.py) is most of what a
 command's prompt holds, and evaluating it takes minutes for a large home on a small CPU. So
 the engine evaluates it in the background (ModelWorker.warm: short batches a command
-interrupts) once Home Assistant has started, whenever the agent is (re)created, and a few
-seconds after the home's structure changes: an entity exposed or hidden, added, removed or
-renamed, its aliases, area or device moved, an area renamed.
+interrupts) once Home Assistant has started, whenever the agent is (re)created, a few seconds
+after the home's structure changes (an entity exposed or hidden, added, removed or renamed,
+its aliases, area or device moved, an area renamed), and after a turn stopped at its time
+limit or abandoned, which may have left the prefix half-evaluated.
 
 Each minute, while the model is idle, the engine also evaluates the next message's start up to
 its time line ("Now: Wednesday 2026-12-02 07:41", most of a short command's tokens): of the
