@@ -25,6 +25,7 @@ from custom_components.local_agent.engine.generation import Steering
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.home.tools import async_build_home_tools
@@ -59,7 +60,10 @@ async def home_assistant_ready(
 
     What the integration writes under <config>/local_agent (models, saved prefixes) goes to
     the test's own folder: the test config folder is in the shared virtual environment.
+    A progress step ends with its task: the time it stays up at least is for the frontend,
+    which listens for its end only once it has it (test_config_flow covers that).
     """
+    monkeypatch.setattr(progress, "PROGRESS_SHOWN_AT_LEAST", 0.0)
     config_path = hass.config.path
 
     def path(*parts: str) -> str:

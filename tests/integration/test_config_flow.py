@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from unittest.mock import patch
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
+from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from custom_components.local_agent.const import CONF_BACKEND
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
@@ -33,7 +36,9 @@ from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
+from homeassistant.setup import async_setup_component
 
+from .conftest import Agent
 from .conftest import async_setup_agent
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
@@ -248,6 +253,49 @@ async def test_engine_options_reload_the_model(
     assert all(type(value) is not float for value in agent.entry.options.values())
     settings = agent.entry.runtime_data.worker.settings
     assert (settings.n_ctx, settings.n_threads, settings.flash_attention) == (2048, 1, False)
+
+
+async def test_the_dialog_hears_the_end_of_a_reload_that_ended_before_it_listened(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    hass_client: ClientSessionGenerator,
+    hass_ws_client: WebSocketGenerator,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the frontend does: it listens for a progress step's end only once it has the step."""
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_SHOWN_AT_LEAST", 2.0)
+    assert await async_setup_component(hass, "config", {})
+    websocket = await hass_ws_client(hass)  # sets up the websocket API before the server starts
+    client = await hass_client()
+    entry = scripted_agent.entry
+    reloaded = asyncio.Event()
+    entry.async_on_state_change(
+        lambda: reloaded.set() if entry.state is ConfigEntryState.LOADED else None
+    )
+
+    response = await client.post(
+        "/api/config/config_entries/options/flow", json={"handler": entry.entry_id}
+    )
+    flow_id = (await response.json())["flow_id"]
+    options = {CONF_CONTEXT_SIZE: 0, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "auto"}
+    response = await client.post(f"/api/config/config_entries/options/flow/{flow_id}", json=options)
+    assert (await response.json())["type"] == "progress"
+    # The reload is over before the dialog listens (a quick reload, a slow browser).
+    async with asyncio.timeout(10):
+        await reloaded.wait()
+    await asyncio.sleep(0.3)
+    await websocket.send_json_auto_id(
+        {"type": "subscribe_events", "event_type": "data_entry_flow_progressed"}
+    )
+    assert (await websocket.receive_json())["success"]
+
+    async with asyncio.timeout(5):
+        event = await websocket.receive_json()
+    assert event["event"]["data"]["flow_id"] == flow_id
+    response = await client.get(f"/api/config/config_entries/options/flow/{flow_id}")
+    assert (await response.json())["type"] == "create_entry"
+    assert entry.options[CONF_THREADS] == 1
 
 
 async def test_a_check_that_is_over_at_once_shows_no_progress_step(

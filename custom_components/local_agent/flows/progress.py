@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from typing import Any
+import weakref
 
 from custom_components.local_agent.models.download import DownloadJob
 from custom_components.local_agent.models.download import PreparedDownload
@@ -14,6 +15,13 @@ from homeassistant.data_entry_flow import FlowResult
 
 # How long a step waits for its task before it shows a progress step instead.
 PROGRESS_GRACE = 1.0
+# How long a progress step stays up at least. The frontend starts listening for the step's end
+# only once it has the progress step; a task that ended in between would leave it spinning.
+PROGRESS_SHOWN_AT_LEAST = 3.0
+# The task Home Assistant watches for each task a step shows (the same one on every call).
+_WATCHED: weakref.WeakKeyDictionary[asyncio.Task[Any], asyncio.Task[None]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def async_finished_soon(task: asyncio.Task[Any]) -> bool:
@@ -39,12 +47,33 @@ def show_progress[R: FlowResult[Any, Any]](
 
     Its action (the text it shows) is named as the step unless `action` names another.
     """
+    watched = _WATCHED.get(task)
+    if watched is None:
+        watched = _WATCHED[task] = flow.hass.async_create_task(
+            _async_shown_for_a_while(task), f"progress of {step_id}"
+        )
     return flow.async_show_progress(
         step_id=step_id,
         progress_action=action or step_id,
-        progress_task=task,
+        progress_task=watched,
         description_placeholders=placeholders,
     )
+
+
+async def _async_shown_for_a_while(task: asyncio.Task[Any]) -> None:
+    """End with the task, but no sooner than PROGRESS_SHOWN_AT_LEAST after the step showed.
+
+    Cancelled (the dialog was closed), it cancels the task, as Home Assistant does with the
+    task of a progress step.
+    """
+    loop = asyncio.get_running_loop()
+    until = loop.time() + PROGRESS_SHOWN_AT_LEAST
+    try:
+        await asyncio.wait({task})
+        await asyncio.sleep(max(0.0, until - loop.time()))
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
 
 
 async def async_progress_step[R: FlowResult[Any, Any]](
