@@ -184,6 +184,39 @@ def test_render_fails_on_a_missing_placeholder() -> None:
         render(STRINGS["config"]["step"]["user"]["description"], {}, "config.step.user")
 
 
+def test_strings_have_no_duplicate_keys() -> None:
+    """A key written twice in en.json keeps only its last text, silently (json.loads)."""
+    duplicates: list[str] = []
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        duplicates.extend(sorted({key for key in keys if keys.count(key) > 1}))
+        return dict(pairs)
+
+    path = (
+        Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations/en.json"
+    )
+    json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=no_duplicates)
+    assert not duplicates
+
+
+async def test_engine_options_say_how_large_the_context_is_now(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    # Seen in a browser walk: a second "description" in en.json replaced the one that says it.
+    entry = await async_setup_model_entry(hass, qwen35_model_path, title="Tiny")
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+
+    assert result["step_id"] == "init"
+    n_ctx = entry.runtime_data.worker.info.n_ctx
+    text = render(
+        STRINGS["options"]["step"]["init"]["description"],
+        result["description_placeholders"],
+        "options.step.init.description",
+    )
+    assert f"holds {n_ctx:,} tokens" in text
+
+
 @pytest.fixture(autouse=True)
 def every_progress_step_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     """Show each progress step however soon its task ends: its strings are rendered here."""
