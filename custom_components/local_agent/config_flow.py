@@ -23,6 +23,7 @@ from homeassistant.core import callback
 from .const import CONF_MAX_CONCURRENT
 from .const import CONF_MODEL_PATH
 from .const import CONF_SERVER_MODEL
+from .const import CONF_SERVER_URL
 from .const import DOMAIN
 from .const import SUBENTRY_AI_TASK
 from .const import SUBENTRY_CONVERSATION
@@ -248,15 +249,20 @@ class LocalAgentConfigFlow(
     async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Where the server is and how to talk to it."""
         failure: ServerError | None = None
+        url_problem: str | None = None
         if user_input is not None:
             self._server_input = dict(user_input)
-            settings = server_flow.server_input_settings(user_input)
-            self._server_models, failure = await server_flow.async_server_models(
-                self.hass, settings
-            )
-            if failure is None:
-                return await self.async_step_server_model()
+            url_problem = server_flow.url_problem(str(user_input[CONF_SERVER_URL]))
+            if url_problem is None:
+                settings = server_flow.server_input_settings(user_input)
+                self._server_models, failure = await server_flow.async_server_models(
+                    self.hass, settings
+                )
+                if failure is None:
+                    return await self.async_step_server_model()
         errors, placeholders = server_flow.form_errors(failure)
+        if url_problem is not None:
+            errors = {CONF_SERVER_URL: url_problem}
         suggested = user_input or server_flow.current_server_data(self._reconfigure_entry())
         return self.async_show_form(
             step_id="server",

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import probatio
+from yarl import URL
 
 from custom_components.local_agent.const import CONF_BACKEND
 from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
@@ -113,6 +114,21 @@ def error_key(err: ServerError) -> str:
     ):
         return "cannot_connect"
     return "server_error"
+
+
+def url_problem(url: str) -> str | None:
+    """Return the form error of an address that is no http(s) URL with a host, None if it is.
+
+    Without this check "192.168.1.20:8080" (no scheme) or a typo reached the HTTP client,
+    whose refusal read as "The server answered with an error: 192.168.1.20:8080/v1/models".
+    """
+    try:
+        parsed = URL(url.strip())
+    except ValueError:
+        return "invalid_url"
+    if parsed.scheme not in ("http", "https") or not parsed.host or " " in parsed.host:
+        return "invalid_url"
+    return None
 
 
 def form_errors(err: ServerError | None) -> tuple[dict[str, str], dict[str, str]]:

@@ -119,6 +119,19 @@ async def test_unreachable_server(hass: HomeAssistant, socket_enabled: None) -> 
     assert "Connect call failed" in result["description_placeholders"]["error"]
 
 
+async def test_address_that_is_no_http_url_is_refused_before_asking(
+    hass: HomeAssistant,
+) -> None:
+    # Seen in a browser walk: "192.168.1.20:8080" (no scheme) or a typo went to the HTTP
+    # client, whose refusal read "The server answered with an error: not%20a%20url/v1/models".
+    for url in ("192.168.1.20:8080", "not a url", "ftp://192.168.1.20", "http://"):
+        result = await submit_server(hass, url)
+
+        assert result["type"] is FlowResultType.FORM
+        assert result["step_id"] == "server"
+        assert result["errors"] == {CONF_SERVER_URL: "invalid_url"}, url
+
+
 async def test_model_not_served(hass: HomeAssistant, fake_server: FakeOpenAI) -> None:
     fake_server.models = ["qwen3.5-0.8b", "botpsy-0.8b"]
 
