@@ -90,6 +90,27 @@ def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     return list(sequence) if isinstance(sequence, list) else None
 
 
+def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
+    """Return the action sequences an entity runs of its own; None when it runs none we know of.
+
+    Template entities (switches, buttons, lights, covers, ... whose turn on, press or open is
+    a user-written action) keep them in the private ``_action_scripts`` of their base class,
+    each a helpers.script.Script with its validated ``sequence``. A script whose steps cannot
+    be read comes back as a sequence of one unreadable step.
+    """
+    component = hass.data.get(entity_id.partition(".")[0])
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if callable(get_entity) else None
+    scripts = getattr(entity, "_action_scripts", None)
+    if not isinstance(scripts, dict) or not scripts:
+        return None
+    sequences: list[list[Any]] = []
+    for script in scripts.values():
+        sequence = getattr(script, "sequence", None)
+        sequences.append(list(sequence) if isinstance(sequence, list) else [None])
+    return sequences
+
+
 def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:
     """Return the state each member gets from a Home Assistant scene; None for other scenes.
 
