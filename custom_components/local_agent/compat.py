@@ -21,6 +21,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
 from homeassistant.helpers import chat_session
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
@@ -109,6 +110,29 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
         sequence = getattr(script, "sequence", None)
         sequences.append(list(sequence) if isinstance(sequence, list) else [None])
     return sequences
+
+
+def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Return the entities that show this one as another kind (Switch as X: a relay as a lock).
+
+    Switch as X keeps the wrapped entity in its entry's options (an entity id or a registry
+    id); switching the wrapped entity does what the wrapper's service does.
+    """
+    registry = er.async_get(hass)
+    found: list[str] = []
+    for entry in hass.config_entries.async_entries(SWITCH_AS_X):
+        wrapped = entry.options.get("entity_id")
+        if not isinstance(wrapped, str):
+            continue
+        if er.async_resolve_entity_id(registry, wrapped) != entity_id:
+            continue
+        found.extend(
+            e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)
+        )
+    return found
+
+
+SWITCH_AS_X = "switch_as_x"
 
 
 def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:

@@ -525,3 +525,42 @@ async def test_enabling_or_triggering_an_automation_is_held(
 
     assert asked(result), speech(result)
     assert state(hass, "automation.let_in") == "off"
+
+
+# --- The switch behind a "switch as x" lock -----------------------------------------------------
+
+
+async def test_the_switch_that_a_lock_wraps_is_held_like_the_lock(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """A relay without a device, shown as a lock by Switch as X: switching it unlocks."""
+    relay = await template_helper(
+        hass,
+        {
+            "template_type": "switch",
+            "name": "Door relay",
+            "turn_on": [],
+            "turn_off": [],
+        },
+    )
+    wrapper = MockConfigEntry(
+        domain="switch_as_x",
+        title="Door relay",
+        options={"entity_id": relay, "invert": False, "target_domain": "lock"},
+    )
+    wrapper.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(wrapper.entry_id)
+    await hass.async_block_till_done()
+    [lock] = er.async_entries_for_config_entry(er.async_get(hass), wrapper.entry_id)
+    assert lock.entity_id.startswith("lock.")
+    # The person shows the relay to Assist again (Switch as X had hidden it).
+    async_expose_entity(hass, "conversation", relay, True)
+    before = state(hass, lock.entity_id)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_off", "entity_id": relay}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, lock.entity_id) == before

@@ -21,6 +21,7 @@ import probatio
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import target_entities
+from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.const import CONF_CONFIRMATION_TIMEOUT
@@ -157,6 +158,12 @@ class _Rules:
         if domain in UNKNOWN_EFFECT_DOMAINS:
             return True
         if domain not in READ_ONLY_DOMAINS and self._next_to_sensitive(entity_id):
+            return True
+        # A relay shown as a lock (Switch as X): switching it is what unlocking does.
+        if any(
+            wrapper not in self.exempt and self._named_sensitive(wrapper)
+            for wrapper in wrapping_entities(self.hass, entity_id)
+        ):
             return True
         if domain == "scene":
             # Only Home Assistant's own scenes say what they set; another integration's scene
