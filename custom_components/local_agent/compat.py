@@ -112,6 +112,46 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
     return sequences
 
 
+def automations_triggered_by(hass: HomeAssistant, entity_id: str) -> list[list[Any]]:
+    """Return the action sequences of the enabled automations a change of this entity triggers.
+
+    An automation's entity keeps its validated triggers in the private ``_trigger_config`` and
+    its actions in ``action_script`` (a helpers.script.Script). Triggers that name the entity
+    (state and numeric state triggers: ``entity_id``) or its device (device triggers) count.
+    """
+    component = hass.data.get("automation")
+    registry = er.async_get(hass)
+    entry = registry.async_get(entity_id)
+    device_id = entry.device_id if entry is not None else None
+    found: list[list[Any]] = []
+    for automation in getattr(component, "entities", ()):
+        if getattr(automation, "is_on", False) is not True:
+            continue
+        triggers = getattr(automation, "_trigger_config", None)
+        if not isinstance(triggers, list) or not any(
+            _trigger_names(registry, trigger, entity_id, device_id) for trigger in triggers
+        ):
+            continue
+        sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
+        found.append(list(sequence) if isinstance(sequence, list) else [None])
+    return found
+
+
+def _trigger_names(
+    registry: er.EntityRegistry, trigger: Any, entity_id: str, device_id: str | None
+) -> bool:
+    if not isinstance(trigger, Mapping):
+        return False
+    if device_id is not None and trigger.get("device_id") == device_id:
+        return True
+    named = trigger.get("entity_id")
+    names = named if isinstance(named, list) else [named]
+    return any(
+        isinstance(name, str) and er.async_resolve_entity_id(registry, name) == entity_id
+        for name in names
+    )
+
+
 def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:
     """Return the entities that show this one as another kind (Switch as X: a relay as a lock).
 

@@ -564,3 +564,47 @@ async def test_the_switch_that_a_lock_wraps_is_held_like_the_lock(
 
     assert asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, lock.entity_id) == before
+
+
+# --- Indirect effects: a change that an automation acts on -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("actions", "held"),
+    [
+        (UNLOCK_FRONT_DOOR, True),
+        ([{"action": "script.open_up"}], True),
+        ([{"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}], False),
+    ],
+    ids=["unlocks", "runs a script", "turns on a light"],
+)
+async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
+    hass: HomeAssistant, scene: Scene, actions: list[dict[str, Any]], held: bool
+) -> None:
+    """ "When the bed light goes on, unlock the front door": turning it on unlocks the door."""
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    assert await async_setup_component(
+        hass,
+        "automation",
+        {
+            "automation": {
+                "id": "bed_light_lets_in",
+                "alias": "Bed light lets in",
+                "triggers": [{"trigger": "state", "entity_id": "light.bed_light", "to": "on"}],
+                "actions": actions,
+            }
+        },
+    )
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
+    )
+
+    result = await agent.ask("turn on the bed light", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(result) is held, speech(result)
+    assert state(hass, "light.bed_light") == ("off" if held else "on")

@@ -18,6 +18,7 @@ from typing import Final
 
 import probatio
 
+from custom_components.local_agent.compat import automations_triggered_by
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import target_entities
@@ -176,8 +177,14 @@ class _Rules:
             state = self.hass.states.get(entity_id)
             members = _group_members(state) if state is not None else []
         # An entity that runs actions of its own (a template switch, button, light ...) changes
-        # what those actions change; actions that cannot be read through are of unknown effect.
-        for steps in entity_action_sequences(self.hass, entity_id) or ():
+        # what those actions change, and so does one whose change triggers an automation;
+        # actions that cannot be read through are of unknown effect.
+        # What an enabled automation does when this entity changes is done by changing it.
+        programs = [
+            *(entity_action_sequences(self.hass, entity_id) or ()),
+            *automations_triggered_by(self.hass, entity_id),
+        ]
+        for steps in programs:
             targets = action_targets(self.hass, steps)
             if targets is None:
                 return True
