@@ -21,6 +21,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
 from homeassistant.helpers import chat_session
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
@@ -88,6 +89,90 @@ def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     entity = get_entity(entity_id) if get_entity is not None else None
     sequence = getattr(getattr(entity, "script", None), "sequence", None)
     return list(sequence) if isinstance(sequence, list) else None
+
+
+def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
+    """Return the action sequences an entity runs of its own; None when it runs none we know of.
+
+    Template entities (switches, buttons, lights, covers, ... whose turn on, press or open is
+    a user-written action) keep them in the private ``_action_scripts`` of their base class,
+    each a helpers.script.Script with its validated ``sequence``. A script whose steps cannot
+    be read comes back as a sequence of one unreadable step.
+    """
+    component = hass.data.get(entity_id.partition(".")[0])
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if callable(get_entity) else None
+    scripts = getattr(entity, "_action_scripts", None)
+    if not isinstance(scripts, dict) or not scripts:
+        return None
+    sequences: list[list[Any]] = []
+    for script in scripts.values():
+        sequence = getattr(script, "sequence", None)
+        sequences.append(list(sequence) if isinstance(sequence, list) else [None])
+    return sequences
+
+
+def automations_triggered_by(hass: HomeAssistant, entity_id: str) -> list[list[Any]]:
+    """Return the action sequences of the enabled automations a change of this entity triggers.
+
+    An automation's entity keeps its validated triggers in the private ``_trigger_config`` and
+    its actions in ``action_script`` (a helpers.script.Script). Triggers that name the entity
+    (state and numeric state triggers: ``entity_id``) or its device (device triggers) count.
+    """
+    component = hass.data.get("automation")
+    registry = er.async_get(hass)
+    entry = registry.async_get(entity_id)
+    device_id = entry.device_id if entry is not None else None
+    found: list[list[Any]] = []
+    for automation in getattr(component, "entities", ()):
+        if getattr(automation, "is_on", False) is not True:
+            continue
+        triggers = getattr(automation, "_trigger_config", None)
+        if not isinstance(triggers, list) or not any(
+            _trigger_names(registry, trigger, entity_id, device_id) for trigger in triggers
+        ):
+            continue
+        sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
+        found.append(list(sequence) if isinstance(sequence, list) else [None])
+    return found
+
+
+def _trigger_names(
+    registry: er.EntityRegistry, trigger: Any, entity_id: str, device_id: str | None
+) -> bool:
+    if not isinstance(trigger, Mapping):
+        return False
+    if device_id is not None and trigger.get("device_id") == device_id:
+        return True
+    named = trigger.get("entity_id")
+    names = named if isinstance(named, list) else [named]
+    return any(
+        isinstance(name, str) and er.async_resolve_entity_id(registry, name) == entity_id
+        for name in names
+    )
+
+
+def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Return the entities that show this one as another kind (Switch as X: a relay as a lock).
+
+    Switch as X keeps the wrapped entity in its entry's options (an entity id or a registry
+    id); switching the wrapped entity does what the wrapper's service does.
+    """
+    registry = er.async_get(hass)
+    found: list[str] = []
+    for entry in hass.config_entries.async_entries(SWITCH_AS_X):
+        wrapped = entry.options.get("entity_id")
+        if not isinstance(wrapped, str):
+            continue
+        if er.async_resolve_entity_id(registry, wrapped) != entity_id:
+            continue
+        found.extend(
+            e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)
+        )
+    return found
+
+
+SWITCH_AS_X = "switch_as_x"
 
 
 def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:

@@ -505,6 +505,8 @@ class SafetyGate:
         self.async_record(turn, action, Outcome.CONFIRMED)
         held = action.call
         if isinstance(held, PlannedAction):
+            if self._describe(held, []) != action.description:
+                return self._failed(turn, action, _CHANGED)
             return Decision(Verdict.ALLOW, held, action, confirmed=True)
         try:
             api = await turn.async_get_llm_api(self.hass)
@@ -517,9 +519,12 @@ class SafetyGate:
         if self._deferred(now):
             return self._failed(turn, action, "it would run a command later")
         if now.targets != held.targets:
-            return self._failed(
-                turn, action, "the devices it would change are not the same any more"
-            )
+            return self._failed(turn, action, _CHANGED)
+        # What runs inside the targets (a scene made again, a group's members) is what the
+        # person heard: the question said it, so the same words must say it now.
+        sensitive = self.policy.sensitive_entities(self.hass, now.targets or ())
+        if self._describe(now, sensitive) != action.description:
+            return self._failed(turn, action, _CHANGED)
         return Decision(Verdict.ALLOW, now, action, confirmed=True)
 
     def _failed(self, turn: TurnContext, action: PendingAction, error: str) -> Decision:
@@ -557,6 +562,9 @@ class SafetyGate:
     ) -> None:
         for action in pending.actions:
             self.async_record(turn, action, outcome, reason)
+
+
+_CHANGED = "the devices it would change are not the same any more"
 
 
 def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:

@@ -16,6 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 from typing import Final
 
+import probatio
+
+from custom_components.local_agent.compat import automations_triggered_by
+from custom_components.local_agent.compat import entity_action_sequences
+from custom_components.local_agent.compat import scene_states
+from custom_components.local_agent.compat import target_entities
+from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.const import CONF_CONFIRMATION_TIMEOUT
@@ -28,19 +35,40 @@ from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import ENTITY_MATCH_ALL
+from homeassistant.const import ENTITY_MATCH_NONE
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
 from homeassistant.core import split_entity_id
+from homeassistant.core import valid_entity_id
+from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.template import Template
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
 # Entities that run programs of their own: what running (or enabling) them changes is unknown,
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
-# Entities that switch something: on the same device as a sensitive entity (a garage opener's
-# relay, a lock's), one of them is likely what really drives it, so it is sensitive too.
-RELAY_DOMAINS: Final = frozenset({"switch", "button", "light", "siren"})
+# Entities that only report: every other entity on the same device as a sensitive one (a garage
+# opener's relay or light, a lock's user code text or auto-relock number, an alarm's mode select)
+# may be what really drives it, so changing it is sensitive too.
+READ_ONLY_DOMAINS: Final = frozenset(
+    {"binary_sensor", "calendar", "device_tracker", "event", "image", "sensor", "weather"}
+)
+# Steps of a user-written action that change nothing themselves.
+_PASSIVE_STEPS: Final = frozenset(
+    {
+        cv.SCRIPT_ACTION_CHECK_CONDITION,
+        cv.SCRIPT_ACTION_DELAY,
+        cv.SCRIPT_ACTION_SET_CONVERSATION_RESPONSE,
+        cv.SCRIPT_ACTION_STOP,
+        cv.SCRIPT_ACTION_VARIABLES,
+        cv.SCRIPT_ACTION_WAIT_FOR_TRIGGER,
+        cv.SCRIPT_ACTION_WAIT_TEMPLATE,
+    }
+)
+_TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -130,10 +158,37 @@ class _Rules:
         domain = split_entity_id(entity_id)[0]
         if domain in UNKNOWN_EFFECT_DOMAINS:
             return True
-        if domain in RELAY_DOMAINS and self._next_to_sensitive(entity_id):
+        if domain not in READ_ONLY_DOMAINS and self._next_to_sensitive(entity_id):
             return True
-        state = self.hass.states.get(entity_id)
-        members = _group_members(state) if state is not None else []
+        # A relay shown as a lock (Switch as X): switching it is what unlocking does.
+        if any(
+            wrapper not in self.exempt and self._named_sensitive(wrapper)
+            for wrapper in wrapping_entities(self.hass, entity_id)
+        ):
+            return True
+        if domain == "scene":
+            # Only Home Assistant's own scenes say what they set; another integration's scene
+            # (a hub's) may set anything.
+            states = scene_states(self.hass, entity_id)
+            if states is None:
+                return True
+            members = list(states)
+        else:
+            state = self.hass.states.get(entity_id)
+            members = _group_members(state) if state is not None else []
+        # An entity that runs actions of its own (a template switch, button, light ...) changes
+        # what those actions change, and so does one whose change triggers an automation;
+        # actions that cannot be read through are of unknown effect.
+        # What an enabled automation does when this entity changes is done by changing it.
+        programs = [
+            *(entity_action_sequences(self.hass, entity_id) or ()),
+            *automations_triggered_by(self.hass, entity_id),
+        ]
+        for steps in programs:
+            targets = action_targets(self.hass, steps)
+            if targets is None:
+                return True
+            members.extend(target for target in targets if target not in members)
         if not members:
             return False
         if depth >= MAX_GROUP_DEPTH:
@@ -180,6 +235,118 @@ def _group_members(state: State) -> list[str]:
     if isinstance(members, Collection):
         return [member for member in members if isinstance(member, str)]
     return []
+
+
+def action_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str] | None:
+    """Return the entities the steps of a user-written action change; None when unknown.
+
+    Fail closed: a service call whose service or targets are templates, or that names no
+    target at all (what it does is the service's own), a script run as a service, a device
+    action, an event (which anything may listen to): what they change cannot be told.
+    """
+    found: list[str] = []
+    for step in steps:
+        targets = _step_targets(hass, step)
+        if targets is None:
+            return None
+        found.extend(target for target in targets if target not in found)
+    return found
+
+
+def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
+    if not isinstance(step, Mapping):
+        return None
+    try:
+        kind = cv.determine_script_action(dict(step))
+    except ValueError:
+        return None
+    if kind in _PASSIVE_STEPS:
+        return []
+    if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+        return _service_targets(hass, step)
+    if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
+        scene = _plain_text(step.get("scene"))
+        return [scene] if scene is not None and valid_entity_id(scene) else None
+    nested: list[Any] = []
+    if kind == cv.SCRIPT_ACTION_CHOOSE:
+        options = step.get("choose")
+        if not isinstance(options, list):
+            return None
+        nested = [option.get("sequence") for option in options if isinstance(option, Mapping)]
+        if len(nested) != len(options):
+            return None
+        nested.append(step.get("default") or [])
+    elif kind == cv.SCRIPT_ACTION_IF:
+        nested = [step.get("then"), step.get("else") or []]
+    elif kind == cv.SCRIPT_ACTION_REPEAT:
+        repeat = step.get("repeat")
+        nested = [repeat.get("sequence") if isinstance(repeat, Mapping) else None]
+    elif kind == cv.SCRIPT_ACTION_PARALLEL:
+        nested = [step.get("parallel")]
+    elif kind == cv.SCRIPT_ACTION_SEQUENCE:
+        nested = [step.get("sequence")]
+    else:
+        return None
+    if not all(isinstance(sequence, list) for sequence in nested):
+        return None
+    return action_targets(hass, [inner for sequence in nested for inner in sequence])
+
+
+def _service_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str] | None:
+    action = _plain_text(step.get("action", step.get("service")))
+    if action is None or not _is_service(action):
+        return None
+    if action.partition(".")[0] in UNKNOWN_EFFECT_DOMAINS:
+        return None  # a script or an automation run as a service: a program of its own
+    data, target = step.get("data") or {}, step.get("target") or {}
+    if not isinstance(data, Mapping) or not isinstance(target, Mapping):
+        return None  # a template that may name any target
+    plain: dict[str, list[str]] = {}
+    for key, value in {**data, **target}.items():
+        if key not in _TARGET_KEYS:
+            continue
+        ids = _plain_ids(value)
+        if ids is None or ENTITY_MATCH_ALL in ids:
+            return None
+        if key == ATTR_ENTITY_ID:
+            resolved = [er.async_resolve_entity_id(er.async_get(hass), i) for i in ids]
+            if None in resolved:
+                return None
+            ids = [i for i in resolved if i is not None]
+        if ids := [i for i in ids if i != ENTITY_MATCH_NONE]:
+            plain[key] = ids
+    if not plain:
+        return None
+    return target_entities(hass, plain) or None
+
+
+def _is_service(action: str) -> bool:
+    try:
+        cv.service(action)
+    except probatio.Invalid:
+        return False
+    return True
+
+
+def _plain_text(value: Any) -> str | None:
+    """Return the text of a value that is no template (a template without code: its text)."""
+    if isinstance(value, Template):
+        return value.template if value.is_static else None
+    return value if isinstance(value, str) else None
+
+
+def _plain_ids(value: Any) -> list[str] | None:
+    values = value if isinstance(value, list) else [value]
+    texts = [_plain_text(item) for item in values]
+    if any(text is None for text in texts):
+        return None
+    return [
+        part.strip()
+        for text in texts
+        if text is not None
+        for part in text.split(",")
+        if part.strip()
+    ]
 
 
 def sensitive_targets_of_action(
