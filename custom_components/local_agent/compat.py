@@ -11,6 +11,7 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from functools import partial
 import inspect
 from typing import Any
@@ -112,44 +113,53 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
     return sequences
 
 
-def automations_triggered_by(hass: HomeAssistant, entity_id: str) -> list[list[Any]]:
-    """Return the action sequences of the enabled automations a change of this entity triggers.
+@dataclass(frozen=True, slots=True)
+class AutomationTrigger:
+    """An enabled automation: what its triggers name and the actions it runs."""
+
+    entity_ids: frozenset[str]
+    device_ids: frozenset[str]
+    actions: list[Any]
+
+
+def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
+    """Return every enabled automation with the entities and devices its triggers name.
 
     An automation's entity keeps its validated triggers in the private ``_trigger_config`` and
-    its actions in ``action_script`` (a helpers.script.Script). Triggers that name the entity
-    (state and numeric state triggers: ``entity_id``) or its device (device triggers) count.
+    its actions in ``action_script`` (a helpers.script.Script). State and numeric state
+    triggers name entities (``entity_id``), device triggers a device (``device_id``), and
+    the newer entity triggers a ``target`` (entities, devices, areas, floors, labels).
     """
     component = hass.data.get("automation")
     registry = er.async_get(hass)
-    entry = registry.async_get(entity_id)
-    device_id = entry.device_id if entry is not None else None
-    found: list[list[Any]] = []
+    found: list[AutomationTrigger] = []
     for automation in getattr(component, "entities", ()):
         if getattr(automation, "is_on", False) is not True:
             continue
         triggers = getattr(automation, "_trigger_config", None)
-        if not isinstance(triggers, list) or not any(
-            _trigger_names(registry, trigger, entity_id, device_id) for trigger in triggers
-        ):
+        if not isinstance(triggers, list):
+            continue
+        entity_ids: set[str] = set()
+        device_ids: set[str] = set()
+        for trigger in triggers:
+            if not isinstance(trigger, Mapping):
+                continue
+            if isinstance(device_id := trigger.get("device_id"), str):
+                device_ids.add(device_id)
+            named = trigger.get("entity_id")
+            for name in named if isinstance(named, list) else [named]:
+                if isinstance(name, str) and (
+                    resolved := er.async_resolve_entity_id(registry, name)
+                ):
+                    entity_ids.add(resolved)
+            if isinstance(target := trigger.get("target"), Mapping):
+                entity_ids.update(target_entities(hass, target))
+        if not entity_ids and not device_ids:
             continue
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
-        found.append(list(sequence) if isinstance(sequence, list) else [None])
+        actions = list(sequence) if isinstance(sequence, list) else [None]
+        found.append(AutomationTrigger(frozenset(entity_ids), frozenset(device_ids), actions))
     return found
-
-
-def _trigger_names(
-    registry: er.EntityRegistry, trigger: Any, entity_id: str, device_id: str | None
-) -> bool:
-    if not isinstance(trigger, Mapping):
-        return False
-    if device_id is not None and trigger.get("device_id") == device_id:
-        return True
-    named = trigger.get("entity_id")
-    names = named if isinstance(named, list) else [named]
-    return any(
-        isinstance(name, str) and er.async_resolve_entity_id(registry, name) == entity_id
-        for name in names
-    )
 
 
 def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:

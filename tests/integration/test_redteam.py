@@ -608,3 +608,85 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
     assert state(hass, "lock.front_door") == "locked"
     assert asked(result) is held, speech(result)
     assert state(hass, "light.bed_light") == ("off" if held else "on")
+
+
+@pytest.mark.parametrize(
+    ("kitchen_also_unlocks", "held"),
+    [(False, False), (True, True)],
+    ids=["two lights kept in step", "and one of them unlocks"],
+)
+async def test_automations_that_answer_each_other_are_followed_once(
+    hass: HomeAssistant, scene: Scene, kitchen_also_unlocks: bool, held: bool
+) -> None:
+    """Two lights kept in step by two automations are no deeper than one: what they reach decides."""
+    for light in ("light.bed_light", "light.kitchen_lights"):
+        await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
+
+    def in_step(source: str, other: str, extra: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "id": f"{source}_in_step",
+            "alias": f"{source} in step",
+            "triggers": [{"trigger": "state", "entity_id": source, "to": "on"}],
+            "actions": [{"action": "light.turn_on", "target": {"entity_id": other}}, *extra],
+        }
+
+    assert await async_setup_component(
+        hass,
+        "automation",
+        {
+            "automation": [
+                in_step("light.bed_light", "light.kitchen_lights", []),
+                in_step(
+                    "light.kitchen_lights",
+                    "light.bed_light",
+                    UNLOCK_FRONT_DOOR if kitchen_also_unlocks else [],
+                ),
+            ]
+        },
+    )
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
+    )
+
+    result = await agent.ask("turn on the bed light", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(result) is held, speech(result)
+    assert state(hass, "light.bed_light") == ("off" if held else "on")
+
+
+async def test_an_entity_trigger_that_targets_the_entity_counts(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The newer triggers name what they watch as a target ("light.turned_on" of an area too)."""
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    assert await async_setup_component(
+        hass,
+        "automation",
+        {
+            "automation": {
+                "id": "bed_light_lets_in",
+                "alias": "Bed light lets in",
+                "triggers": [
+                    {"trigger": "light.turned_on", "target": {"entity_id": "light.bed_light"}}
+                ],
+                "actions": UNLOCK_FRONT_DOOR,
+            }
+        },
+    )
+    assert state(hass, "automation.bed_light_lets_in") == "on"
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
+    )
+
+    result = await agent.ask("turn on the bed light", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(result), speech(result)
+    assert state(hass, "light.bed_light") == "off"

@@ -18,7 +18,8 @@ from typing import Final
 
 import probatio
 
-from custom_components.local_agent.compat import automations_triggered_by
+from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import target_entities
@@ -133,10 +134,11 @@ class SafetyPolicy:
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             frozenset(current_entity_ids(hass, self.exempt)),
+            tuple(automation_triggers(hass)),
         )
         found: list[str] = []
         for entity_id in entity_ids:
-            if rules.is_sensitive(entity_id, depth=0) and entity_id not in found:
+            if rules.is_sensitive(entity_id, (entity_id,)) and entity_id not in found:
                 found.append(entity_id)
         return found
 
@@ -149,8 +151,10 @@ class _Rules:
     hass: HomeAssistant
     entities: frozenset[str]
     exempt: frozenset[str]
+    automations: tuple[AutomationTrigger, ...]
 
-    def is_sensitive(self, entity_id: str, depth: int) -> bool:
+    def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """path: the entities followed to this one (it last); one met again adds nothing."""
         if entity_id in self.exempt:
             return False
         if self._named_sensitive(entity_id):
@@ -182,20 +186,30 @@ class _Rules:
         # What an enabled automation does when this entity changes is done by changing it.
         programs = [
             *(entity_action_sequences(self.hass, entity_id) or ()),
-            *automations_triggered_by(self.hass, entity_id),
+            *self._automations_triggered_by(entity_id),
         ]
         for steps in programs:
             targets = action_targets(self.hass, steps)
             if targets is None:
                 return True
             members.extend(target for target in targets if target not in members)
+        members = [member for member in members if member not in path]
         if not members:
             return False
-        if depth >= MAX_GROUP_DEPTH:
+        if len(path) > MAX_GROUP_DEPTH:
             return True
-        return any(
-            member != entity_id and self.is_sensitive(member, depth + 1) for member in members
-        )
+        return any(self.is_sensitive(member, (*path, member)) for member in members)
+
+    def _automations_triggered_by(self, entity_id: str) -> list[list[Any]]:
+        """Return the actions of the enabled automations that a change of this entity triggers."""
+        entry = er.async_get(self.hass).async_get(entity_id)
+        device_id = entry.device_id if entry is not None else None
+        return [
+            automation.actions
+            for automation in self.automations
+            if entity_id in automation.entity_ids
+            or (device_id is not None and device_id in automation.device_ids)
+        ]
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
