@@ -257,6 +257,11 @@ async def test_the_form_stores_entities_by_registry_id_and_refuses_a_bare_tool_n
     )
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {"base": "exempt_tool_format"}
+    # The safety section with the field at fault is open, not folded away again.
+    form = result["data_schema"]
+    assert form is not None
+    sections = {str(key): value for key, value in form.schema.items() if isinstance(value, section)}
+    assert sections["safety"].options["collapsed"] is False
     # Nothing typed is lost.
     assert suggested_values(result["data_schema"])["safety"]["exempt_tools"] == [
         "script__goodnight"

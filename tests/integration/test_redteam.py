@@ -618,7 +618,7 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
 async def test_automations_that_answer_each_other_are_followed_once(
     hass: HomeAssistant, scene: Scene, kitchen_also_unlocks: bool, held: bool
 ) -> None:
-    """Two lights kept in step by two automations are no deeper than one: what they reach decides."""
+    """Two lights kept in step by two automations: what they reach decides, not the loop."""
     for light in ("light.bed_light", "light.kitchen_lights"):
         await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
 

@@ -23,6 +23,7 @@ from homeassistant.core import HomeAssistant
 from .subentry_forms import AGENT_FORM
 from .subentry_forms import AI_TASK_FORM
 from .subentry_forms import SubentryForm
+from .subentry_forms import expanded
 
 
 def default_agent_name(
@@ -84,6 +85,7 @@ class SubentryFormFlow(ConfigSubentryFlow):
                 )
             errors["base"] = problem
             current = data  # shown again as given: nothing typed is lost
+            schema = expanded(schema)  # a collapsed section would hide the field at fault
         else:
             current = self.form.shown(self.hass, current)
         return self.async_show_form(

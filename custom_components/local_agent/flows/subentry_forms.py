@@ -147,6 +147,18 @@ def agent_schema(hass: HomeAssistant) -> probatio.Schema:
     )
 
 
+def expanded(schema: probatio.Schema) -> probatio.Schema:
+    """Return the form with every section open: a form shown with an error keeps it in view."""
+    return probatio.Schema(
+        {
+            key: section(value.schema, {**value.options, "collapsed": False})
+            if isinstance(value, section)
+            else value
+            for key, value in schema.schema.items()
+        }
+    )
+
+
 def ai_task_schema(hass: HomeAssistant) -> probatio.Schema:
     """Form of an AI task subentry: no tools, no instructions, no safety (it never acts)."""
     return probatio.Schema(
