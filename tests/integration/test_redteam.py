@@ -8,6 +8,7 @@ sensitive changes before the person's own yes, and the question is asked (or the
 from __future__ import annotations
 
 from typing import Any
+from typing import Final
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -569,17 +570,34 @@ async def test_the_switch_that_a_lock_wraps_is_held_like_the_lock(
 # --- Indirect effects: a change that an automation acts on -------------------------------------
 
 
+BED_LIGHT_ON: Final = {"trigger": "state", "entity_id": "light.bed_light", "to": "on"}
+# The newer entity triggers name what they watch as a target.
+BED_LIGHT_TURNED_ON: Final = {
+    "trigger": "light.turned_on",
+    "target": {"entity_id": "light.bed_light"},
+}
+
+
 @pytest.mark.parametrize(
-    ("actions", "held"),
+    ("trigger", "actions", "held"),
     [
-        (UNLOCK_FRONT_DOOR, True),
-        ([{"action": "script.open_up"}], True),
-        ([{"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}], False),
+        (BED_LIGHT_ON, UNLOCK_FRONT_DOOR, True),
+        (BED_LIGHT_TURNED_ON, UNLOCK_FRONT_DOOR, True),
+        (BED_LIGHT_ON, [{"action": "script.open_up"}], True),
+        (
+            BED_LIGHT_ON,
+            [{"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}],
+            False,
+        ),
     ],
-    ids=["unlocks", "runs a script", "turns on a light"],
+    ids=["unlocks", "unlocks on an entity trigger", "runs a script", "turns on a light"],
 )
 async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
-    hass: HomeAssistant, scene: Scene, actions: list[dict[str, Any]], held: bool
+    hass: HomeAssistant,
+    scene: Scene,
+    trigger: dict[str, Any],
+    actions: list[dict[str, Any]],
+    held: bool,
 ) -> None:
     """ "When the bed light goes on, unlock the front door": turning it on unlocks the door."""
     await hass.services.async_call(
@@ -592,11 +610,12 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
             "automation": {
                 "id": "bed_light_lets_in",
                 "alias": "Bed light lets in",
-                "triggers": [{"trigger": "state", "entity_id": "light.bed_light", "to": "on"}],
+                "triggers": [trigger],
                 "actions": actions,
             }
         },
     )
+    assert state(hass, "automation.bed_light_lets_in") == "on"
     agent = await scene.our_agent()
     scene.worker.will_write(
         tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
@@ -655,38 +674,3 @@ async def test_automations_that_answer_each_other_are_followed_once(
     assert state(hass, "lock.front_door") == "locked"
     assert asked(result) is held, speech(result)
     assert state(hass, "light.bed_light") == ("off" if held else "on")
-
-
-async def test_an_entity_trigger_that_targets_the_entity_counts(
-    hass: HomeAssistant, scene: Scene
-) -> None:
-    """The newer triggers name what they watch as a target ("light.turned_on" of an area too)."""
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
-    assert await async_setup_component(
-        hass,
-        "automation",
-        {
-            "automation": {
-                "id": "bed_light_lets_in",
-                "alias": "Bed light lets in",
-                "triggers": [
-                    {"trigger": "light.turned_on", "target": {"entity_id": "light.bed_light"}}
-                ],
-                "actions": UNLOCK_FRONT_DOOR,
-            }
-        },
-    )
-    assert state(hass, "automation.bed_light_lets_in") == "on"
-    agent = await scene.our_agent()
-    scene.worker.will_write(
-        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
-    )
-
-    result = await agent.ask("turn on the bed light", context=scene.person)
-    await hass.async_block_till_done()
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert asked(result), speech(result)
-    assert state(hass, "light.bed_light") == "off"
