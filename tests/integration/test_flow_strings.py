@@ -211,7 +211,7 @@ async def test_engine_options_say_how_large_the_context_is_now(
     n_ctx = entry.runtime_data.worker.info.n_ctx
     text = render(
         STRINGS["options"]["step"]["init"]["description"],
-        result["description_placeholders"],
+        dict(result["description_placeholders"] or {}),
         "options.step.init.description",
     )
     assert f"holds {n_ctx:,} tokens" in text
