@@ -23,7 +23,9 @@ import importlib.metadata
 import io
 import os
 from pathlib import Path
+import sys
 import threading
+from typing import Any
 import zipfile
 
 from custom_components.local_agent.models.runtime_package import RELEASE_TAG
@@ -126,11 +128,19 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that closes the connection before reading the whole file is no server error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(root: Path) -> Iterator[str]:
     """Serve ROOT over HTTP on a free local port; yield its URL."""
     handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
