@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 import inspect
 from typing import Any
+from typing import Final
 
 from homeassistant import requirements
 from homeassistant.core import CALLBACK_TYPE
@@ -207,7 +208,7 @@ def target_entities(hass: HomeAssistant, target: Mapping[str, Any]) -> list[str]
     templates are left out (they are only known when the call runs).
     """
     plain = {
-        key: value for key, value in target.items() if key in _TARGET_KEYS and _plain_ids(value)
+        key: value for key, value in target.items() if key in TARGET_KEYS and _plain_ids(value)
     }
     if not plain:
         return []
@@ -218,7 +219,7 @@ def target_entities(hass: HomeAssistant, target: Mapping[str, Any]) -> list[str]
 
 
 HOMEASSISTANT_SCENE_PLATFORM = "homeassistant_scene"
-_TARGET_KEYS = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
+TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
 
 
 def _plain_ids(value: Any) -> bool:

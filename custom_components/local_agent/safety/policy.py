@@ -18,6 +18,7 @@ from typing import Final
 
 import probatio
 
+from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entity_action_sequences
@@ -69,7 +70,6 @@ _PASSIVE_STEPS: Final = frozenset(
         cv.SCRIPT_ACTION_WAIT_TEMPLATE,
     }
 )
-_TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -317,7 +317,7 @@ def _service_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str] 
         return None  # a template that may name any target
     plain: dict[str, list[str]] = {}
     for key, value in {**data, **target}.items():
-        if key not in _TARGET_KEYS:
+        if key not in TARGET_KEYS:
             continue
         ids = _plain_ids(value)
         if ids is None or ENTITY_MATCH_ALL in ids:
