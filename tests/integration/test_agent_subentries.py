@@ -16,6 +16,7 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.flows.subentry import default_agent_name
+from custom_components.local_agent.flows.subentry_forms import SECRET_KEPT
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.config_entries import ConfigEntryState
@@ -216,13 +217,14 @@ async def test_agent_form_has_sections_and_stores_flat_data(
     # Stored flat, exactly as submitted: the agent and older subentries never see a section.
     assert dict(subentry.data) == {**agent, **model, **safety}
 
-    # Reconfiguring shows the stored values in their sections.
+    # Reconfiguring shows the stored values in their sections (the PIN masked).
     result = await entry.start_subentry_reconfigure_flow(hass, subentry.subentry_id)
+    masked = {**safety, "confirmation_pin": SECRET_KEPT}
     assert suggested_values(result["data_schema"]) == {
         CONF_NAME: "Sectioned",
         "agent": agent,
         "model": model,
-        "safety": safety,
+        "safety": masked,
     }
     result = await hass.config_entries.subentries.async_configure(
         result["flow_id"],
@@ -230,7 +232,7 @@ async def test_agent_form_has_sections_and_stores_flat_data(
             CONF_NAME: "Sectioned",
             "agent": agent,
             "model": {**model, "top_k": 10.0},
-            "safety": safety,
+            "safety": masked,
         },
     )
     await hass.async_block_till_done()
@@ -276,3 +278,43 @@ async def test_the_form_stores_entities_by_registry_id_and_refuses_a_bare_tool_n
     assert registered is not None
     assert subentry.data["sensitive_entities"] == [registered.id]
     assert subentry.data["exempt_tools"] == ["assist/script__goodnight"]
+
+
+async def test_the_saved_pin_never_goes_back_to_the_browser(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
+    flat = {**agent_data(), CONF_NAME: "Pinned", "confirmation_pin": "8351"}
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
+    await hass.config_entries.subentries.async_configure(result["flow_id"], agent_form(hass, flat))
+    pinned = next(sub for sub in entry.subentries.values() if sub.title == "Pinned")
+
+    async def reconfigure(**changes: Any) -> dict[str, Any]:
+        """Submit the form as shown, with `changes`; return the stored data."""
+        shown = await entry.start_subentry_reconfigure_flow(hass, pinned.subentry_id)
+        assert "8351" not in repr(shown)
+        form = suggested_values(shown["data_schema"])
+        form["safety"] = {**form["safety"], **changes}
+        result = await hass.config_entries.subentries.async_configure(shown["flow_id"], form)
+        await hass.async_block_till_done()
+        assert result["reason"] == "reconfigure_successful"
+        return dict(entry.subentries[pinned.subentry_id].data)
+
+    # The form as shown keeps the PIN; a new one replaces it; an emptied field clears it.
+    assert (await reconfigure())["confirmation_pin"] == "8351"
+    assert (await reconfigure(confirmation_pin="2468"))["confirmation_pin"] == "2468"
+    assert (await reconfigure(confirmation_pin=""))["confirmation_pin"] == ""
+
+    # A new PIN typed along a mistake is masked when the form comes back, and kept.
+    shown = await entry.start_subentry_reconfigure_flow(hass, pinned.subentry_id)
+    form = suggested_values(shown["data_schema"])
+    form["safety"] = {**form["safety"], "confirmation_pin": "9753", "exempt_tools": ["bare"]}
+    again = await hass.config_entries.subentries.async_configure(shown["flow_id"], form)
+    assert again["errors"] == {"base": "exempt_tool_format"}
+    assert "9753" not in repr(again)
+    form = suggested_values(again["data_schema"])
+    assert form["safety"]["confirmation_pin"] == SECRET_KEPT
+    form["safety"]["exempt_tools"] = []
+    done = await hass.config_entries.subentries.async_configure(again["flow_id"], form)
+    assert done["reason"] == "reconfigure_successful"
+    assert entry.subentries[pinned.subentry_id].data["confirmation_pin"] == "9753"

@@ -54,6 +54,12 @@ class SubentryFormFlow(ConfigSubentryFlow):
 
     form: ClassVar[SubentryForm]
 
+    def __init__(self) -> None:
+        """Start with nothing typed."""
+        super().__init__()
+        # What was given with a form that is shown again: its secrets go back masked.
+        self._typed: dict[str, Any] = {}
+
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> SubentryFlowResult:
         """Add one (its suggested name says which model and is not taken yet)."""
         name = default_agent_name(self.hass, self._get_entry().title, self._subentry_type)
@@ -72,9 +78,11 @@ class SubentryFormFlow(ConfigSubentryFlow):
         if self._get_entry().state is not ConfigEntryState.LOADED:
             return self.async_abort(reason="entry_not_loaded")
         schema = self.form.schema(self.hass)
+        saved = self._get_reconfigure_subentry().data if self.source != "user" else {}
         errors: dict[str, str] = {}
         if user_input is not None:
-            data = self.form.data(schema, user_input)
+            given = self.form.data(schema, user_input)
+            data = self.form.unmasked(given, {**saved, **self._typed})
             if (problem := self.form.problem(data)) is None:
                 data = self.form.stored(self.hass, data)
                 title = data.pop(CONF_NAME)
@@ -84,14 +92,14 @@ class SubentryFormFlow(ConfigSubentryFlow):
                     self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
                 )
             errors["base"] = problem
-            current = data  # shown again as given: nothing typed is lost
+            current = self._typed = data  # shown again as given: nothing typed is lost
             schema = expanded(schema)  # a collapsed section would hide the field at fault
         else:
             current = self.form.shown(self.hass, current)
         return self.async_show_form(
             step_id="user" if self.source == "user" else "reconfigure",
             data_schema=self.add_suggested_values_to_schema(
-                schema, self.form.suggested(schema, current)
+                schema, self.form.suggested(schema, self.form.masked(current))
             ),
             errors=errors or None,
         )

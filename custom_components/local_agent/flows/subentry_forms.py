@@ -194,6 +194,9 @@ def flatten(schema: probatio.Schema, user_input: Mapping[str, Any]) -> dict[str,
     return flat
 
 
+SECRET_KEPT: Final = "__local_agent_secret_unchanged__"  # noqa: S105 (a marker, not a secret)
+
+
 def _as_is(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     return dict(data)
 
@@ -215,7 +218,9 @@ class SubentryForm:
     """One subentry form: its schema, the defaults behind it and its whole-number fields.
 
     `stored` turns what the form gives into what the subentry keeps and `shown` back (an
-    agent's entities are kept by registry id); `problem` names what cannot be kept.
+    agent's entities are kept by registry id); `problem` names what cannot be kept. A saved
+    value of a `secrets` field never goes back to the browser: the form shows SECRET_KEPT in
+    its place, and SECRET_KEPT given back keeps the saved value (an emptied field clears it).
     """
 
     schema: Callable[[HomeAssistant], probatio.Schema]
@@ -224,6 +229,21 @@ class SubentryForm:
     stored: Callable[[HomeAssistant, Mapping[str, Any]], dict[str, Any]] = _as_is
     shown: Callable[[HomeAssistant, Mapping[str, Any]], dict[str, Any]] = _as_is
     problem: Callable[[Mapping[str, Any]], str | None] = _no_problem
+    secrets: tuple[str, ...] = ()
+
+    def masked(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the values with every secret that is set replaced by SECRET_KEPT."""
+        return {
+            key: SECRET_KEPT if key in self.secrets and value else value
+            for key, value in values.items()
+        }
+
+    def unmasked(self, data: Mapping[str, Any], saved: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the data with SECRET_KEPT replaced by the saved secret (none saved: empty)."""
+        return {
+            key: saved.get(key, "") if key in self.secrets and value == SECRET_KEPT else value
+            for key, value in data.items()
+        }
 
     def suggested(self, schema: probatio.Schema, current: Mapping[str, Any]) -> dict[str, Any]:
         """Return the values to show: the current ones over the defaults, in sections."""
@@ -251,6 +271,7 @@ AGENT_FORM: Final = SubentryForm(
     stored=options_to_store,
     shown=options_to_show,
     problem=agent_problem,
+    secrets=(CONF_CONFIRMATION_PIN,),
 )
 AI_TASK_FORM: Final = SubentryForm(
     schema=ai_task_schema,
