@@ -421,6 +421,16 @@ async def test_every_options_and_agent_step_renders(
             await async_through_progress(hass, result, manager=hass.config_entries.options)
         )
         assert result["type"] in (FlowResultType.CREATE_ENTRY, FlowResultType.ABORT)
+    # A model that is not loaded has the same options; saving them loads it.
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    result = options(await hass.config_entries.options.async_init(entry.entry_id))
+    assert result["step_id"] == "init_not_loaded"
+    result = options(await hass.config_entries.options.async_configure(result["flow_id"], forms[0]))
+    result = options(
+        await async_through_progress(hass, result, manager=hass.config_entries.options)
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.state is ConfigEntryState.LOADED
     options(
         {
             "type": FlowResultType.ABORT,

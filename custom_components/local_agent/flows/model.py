@@ -242,15 +242,19 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
                 ),
             }
         )
+        suggested = self.add_suggested_values_to_schema(schema, self.config_entry.options)
+        if self.config_entry.state is not ConfigEntryState.LOADED:
+            return self.async_show_form(step_id="init_not_loaded", data_schema=suggested)
+        data: LocalAgentData = self.config_entry.runtime_data
+        # The context the loaded model has now (an automatic one grows with the home).
         return self.async_show_form(
             step_id="init",
-            data_schema=self.add_suggested_values_to_schema(schema, self.config_entry.options),
-            description_placeholders={"context_now": self._context_now()},
+            data_schema=suggested,
+            description_placeholders={"context_now": f"{data.worker.info.n_ctx:,}"},
         )
 
-    def _context_now(self) -> str:
-        """Return the context the loaded model has now (an automatic one grows with the home)."""
-        if self.config_entry.state is not ConfigEntryState.LOADED:
-            return "-"
-        data: LocalAgentData = self.config_entry.runtime_data
-        return f"{data.worker.info.n_ctx:,}"
+    async def async_step_init_not_loaded(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Show the same options for a model that is not loaded (it failed to load, or is off)."""
+        return await self.async_step_init(user_input)
