@@ -18,6 +18,8 @@ from typing import Any
 from typing import Final
 
 from homeassistant import requirements
+from homeassistant.const import EVENT_CALL_SERVICE
+from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -27,6 +29,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
+from homeassistant.helpers.template import Template
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -116,20 +119,97 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
 
 @dataclass(frozen=True, slots=True)
 class AutomationTrigger:
-    """An enabled automation: what its triggers name and the actions it runs."""
+    """An enabled automation: what a change must touch to trigger it, and the actions it runs.
+
+    Its triggers watch the entities in `entity_ids`, every entity of the devices in
+    `device_ids` and of the domains in `domains`, or, with `any_entity`, any change at all.
+    """
 
     entity_ids: frozenset[str]
     device_ids: frozenset[str]
     actions: list[Any]
+    domains: frozenset[str] = frozenset()
+    any_entity: bool = False
+
+    def watches(self, entity_id: str, device_id: str | None) -> bool:
+        """Whether a change of this entity (on this device) may trigger the automation."""
+        return (
+            self.any_entity
+            or entity_id in self.entity_ids
+            or entity_id.partition(".")[0] in self.domains
+            or (device_id is not None and device_id in self.device_ids)
+        )
+
+
+# Events that a service call fires itself: the call, and the state changes it makes.
+EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
+
+
+def _static_text(value: Any) -> str | None:
+    """Return a plain string, or a template's text when it has nothing to render; else None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Template) and value.is_static:
+        return value.template
+    return None
+
+
+@dataclass(slots=True)
+class _Watched:
+    """What the triggers of one automation watch, gathered trigger by trigger."""
+
+    entity_ids: set[str]
+    device_ids: set[str]
+    domains: set[str]
+    any_entity: bool = False
+
+    def add_template(self, value: Any) -> None:
+        """Watch what a template trigger's template reads, as Home Assistant tracks it."""
+        if not isinstance(value, Template):
+            self.any_entity = True
+            return
+        try:
+            info = value.async_render_to_info()
+        except Exception:  # a template that cannot be read watches anything
+            self.any_entity = True
+            return
+        if info.exception is not None or info.all_states or info.all_states_lifecycle:
+            self.any_entity = True
+            return
+        self.entity_ids.update(info.entities)
+        self.domains.update(info.domains | info.domains_lifecycle)
+
+    def add_event(self, registry: er.EntityRegistry, trigger: Mapping[str, Any]) -> None:
+        """Watch what an event trigger hears of a call: the call itself, a state change."""
+        types = trigger.get("event_type")
+        data = trigger.get("event_data")
+        named = _static_text(data.get("entity_id")) if isinstance(data, Mapping) else None
+        for event_type in types if isinstance(types, list) else [types]:
+            text = _static_text(event_type)
+            if text is None:
+                self.any_entity = True  # templated: any event, ours too
+            elif text in EVENTS_OF_A_CALL:
+                if text == EVENT_STATE_CHANGED and named is not None:
+                    self.add_entities(registry, named)
+                else:
+                    self.any_entity = True
+
+    def add_entities(self, registry: er.EntityRegistry, named: Any) -> None:
+        """Watch the entities named by id or registry id (others are unknown, so not added)."""
+        for name in named if isinstance(named, list) else [named]:
+            if isinstance(name, str) and (resolved := er.async_resolve_entity_id(registry, name)):
+                self.entity_ids.add(resolved)
 
 
 def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
-    """Return every enabled automation with the entities and devices its triggers name.
+    """Return every enabled automation with what a change must touch to trigger it.
 
     An automation's entity keeps its validated triggers in the private ``_trigger_config`` and
     its actions in ``action_script`` (a helpers.script.Script). State and numeric state
-    triggers name entities (``entity_id``), device triggers a device (``device_id``), and
-    the newer entity triggers a ``target`` (entities, devices, areas, floors, labels).
+    triggers name entities (``entity_id``), device triggers a device (``device_id``), the
+    newer entity triggers a ``target`` (entities, devices, areas, floors, labels); a template
+    trigger watches what its template reads, and an event trigger on the events a call fires
+    (a state change, the call itself) watches that entity or any.
     """
     component = hass.data.get("automation")
     registry = er.async_get(hass)
@@ -140,26 +220,33 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         triggers = getattr(automation, "_trigger_config", None)
         if not isinstance(triggers, list):
             continue
-        entity_ids: set[str] = set()
-        device_ids: set[str] = set()
+        watched = _Watched(set(), set(), set())
         for trigger in triggers:
             if not isinstance(trigger, Mapping):
                 continue
+            kind = trigger.get("trigger", trigger.get("platform"))
+            if kind == "template":
+                watched.add_template(trigger.get("value_template"))
+            elif kind == "event":
+                watched.add_event(registry, trigger)
             if isinstance(device_id := trigger.get("device_id"), str):
-                device_ids.add(device_id)
-            named = trigger.get("entity_id")
-            for name in named if isinstance(named, list) else [named]:
-                if isinstance(name, str) and (
-                    resolved := er.async_resolve_entity_id(registry, name)
-                ):
-                    entity_ids.add(resolved)
+                watched.device_ids.add(device_id)
+            watched.add_entities(registry, trigger.get("entity_id"))
             if isinstance(target := trigger.get("target"), Mapping):
-                entity_ids.update(target_entities(hass, target))
-        if not entity_ids and not device_ids:
+                watched.entity_ids.update(target_entities(hass, target))
+        if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
             continue
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
         actions = list(sequence) if isinstance(sequence, list) else [None]
-        found.append(AutomationTrigger(frozenset(entity_ids), frozenset(device_ids), actions))
+        found.append(
+            AutomationTrigger(
+                frozenset(watched.entity_ids),
+                frozenset(watched.device_ids),
+                actions,
+                frozenset(watched.domains),
+                watched.any_entity,
+            )
+        )
     return found
 
 

@@ -578,6 +578,14 @@ BED_LIGHT_TURNED_ON: Final = {
 }
 
 
+def template_trigger(template: str) -> dict[str, Any]:
+    return {"trigger": "template", "value_template": template}
+
+
+def event_trigger(event_type: str, **event_data: str) -> dict[str, Any]:
+    return {"trigger": "event", "event_type": event_type, "event_data": event_data}
+
+
 @pytest.mark.parametrize(
     ("trigger", "actions", "held"),
     [
@@ -589,8 +597,55 @@ BED_LIGHT_TURNED_ON: Final = {
             [{"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}],
             False,
         ),
+        (template_trigger("{{ is_state('light.bed_light', 'on') }}"), UNLOCK_FRONT_DOOR, True),
+        (
+            template_trigger("{{ states.light | selectattr('state', 'eq', 'on') | list | count }}"),
+            UNLOCK_FRONT_DOOR,
+            True,
+        ),
+        (
+            template_trigger("{{ states | selectattr('state', 'eq', 'on') | list | count > 9 }}"),
+            UNLOCK_FRONT_DOOR,
+            True,
+        ),
+        (template_trigger("{{ is_state('sun.sun', 'below_horizon') }}"), UNLOCK_FRONT_DOOR, False),
+        (event_trigger("state_changed", entity_id="light.bed_light"), UNLOCK_FRONT_DOOR, True),
+        (
+            event_trigger("state_changed"),
+            [
+                {
+                    "condition": "template",
+                    "value_template": "{{ trigger.event.data.entity_id == 'light.bed_light' }}",
+                },
+                *UNLOCK_FRONT_DOOR,
+            ],
+            True,
+        ),
+        (event_trigger("call_service", domain="light"), UNLOCK_FRONT_DOOR, True),
+        (event_trigger("{{ 'call_' ~ 'service' }}"), UNLOCK_FRONT_DOOR, True),
+        (
+            event_trigger("state_changed", entity_id="light.ceiling_lights"),
+            UNLOCK_FRONT_DOOR,
+            False,
+        ),
+        (event_trigger("tag_scanned"), UNLOCK_FRONT_DOOR, False),
     ],
-    ids=["unlocks", "unlocks on an entity trigger", "runs a script", "turns on a light"],
+    ids=[
+        "unlocks",
+        "unlocks on an entity trigger",
+        "runs a script",
+        "turns on a light",
+        "a template reads the light",
+        "a template reads every light",
+        "a template reads every state",
+        "a template reads another entity",
+        "the light's state change event",
+        "any state change event",
+        "the call's own event",
+        "a templated event type",
+        "another light's state change event",
+        "an event no call fires",
+    ],
 )
 async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
     hass: HomeAssistant,
@@ -627,6 +682,10 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
     assert state(hass, "lock.front_door") == "locked"
     assert asked(result) is held, speech(result)
     assert state(hass, "light.bed_light") == ("off" if held else "on")
+    # A template over a whole domain re-renders at most once a second: stop its timer.
+    await hass.services.async_call(
+        "automation", "turn_off", {"entity_id": "automation.bed_light_lets_in"}, blocking=True
+    )
 
 
 @pytest.mark.parametrize(

@@ -207,8 +207,7 @@ class _Rules:
         return [
             automation.actions
             for automation in self.automations
-            if entity_id in automation.entity_ids
-            or (device_id is not None and device_id in automation.device_ids)
+            if automation.watches(entity_id, device_id)
         ]
 
     def _named_sensitive(self, entity_id: str) -> bool:
