@@ -28,6 +28,7 @@ import sys
 from typing import Final
 
 from testing.model_files import llama_threads
+from testing.server_process import LOOPBACK_ANY_PORT
 from testing.server_process import ServerProcess
 from testing.server_process import running
 from testing.server_process import spawn
@@ -90,22 +91,20 @@ def start_llama_server(
     extra: Sequence[str] = (),
 ) -> LlamaServer:
     """Start the server on a free loopback port; call wait_ready() before using it."""
+    n_threads = str(llama_threads(threads))  # for the prompt and for generation
     command = [
         sys.executable,
         "-m",
         "llama_cpp.server",
         "--model",
         str(model),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
+        *LOOPBACK_ANY_PORT,
         "--n_ctx",
         str(n_ctx),
         "--n_threads",
-        str(llama_threads(threads)),
+        n_threads,
         "--n_threads_batch",
-        str(llama_threads(threads)),
+        n_threads,
         "--interrupt_requests",
         "False",
         "--logits_all",

@@ -22,6 +22,7 @@ import subprocess
 from typing import Final
 
 from testing.model_files import llama_threads
+from testing.server_process import LOOPBACK_ANY_PORT
 from testing.server_process import ServerProcess
 from testing.server_process import running
 from testing.server_process import spawn
@@ -136,24 +137,22 @@ def start_real_llama_server(
     """
     binary = llama_server_binary()
     name = alias or model.stem
+    n_threads = str(llama_threads(threads))  # for the prompt and for generation
     command = [
         str(binary),
         "--model",
         str(model),
         "--alias",
         name,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
+        *LOOPBACK_ANY_PORT,
         "--ctx-size",
         str(n_ctx),
         "--parallel",
         str(parallel),
         "--threads",
-        str(llama_threads(threads)),
+        n_threads,
         "--threads-batch",
-        str(llama_threads(threads)),
+        n_threads,
         "--jinja",
         "--no-webui",
         *(["--api-key", api_key] if api_key else []),

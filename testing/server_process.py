@@ -26,6 +26,8 @@ from typing import ClassVar
 from typing import Final
 
 START_TIMEOUT: Final = 60.0
+# Where both servers listen: loopback, on a port they pick themselves and name in their log.
+LOOPBACK_ANY_PORT: Final = ("--host", "127.0.0.1", "--port", "0")
 PR_SET_PDEATHSIG: Final = 1
 
 

@@ -27,35 +27,38 @@ ENUM_NAME: Final = re.compile(
     r"^(?:(?P<domain>[a-z_]+)\.)?(?P<cls>[A-Z][A-Za-z]+)\.(?P<member>\w+)$"
 )
 
-# The device classes of each domain (domains not listed have none).
-DEVICE_CLASSES: Final[Mapping[str, tuple[str, str]]] = {
-    "binary_sensor": ("binary_sensor", "BinarySensorDeviceClass"),
-    "cover": ("cover", "CoverDeviceClass"),
-    "media_player": ("media_player", "MediaPlayerDeviceClass"),
-    "sensor": ("sensor", "SensorDeviceClass"),
-    "switch": ("switch", "SwitchDeviceClass"),
-    "valve": ("valve", "ValveDeviceClass"),
+# The name of each domain's device class enum, in the domain's module (domains not listed have
+# none).
+DEVICE_CLASSES: Final[Mapping[str, str]] = {
+    "binary_sensor": "BinarySensorDeviceClass",
+    "cover": "CoverDeviceClass",
+    "media_player": "MediaPlayerDeviceClass",
+    "sensor": "SensorDeviceClass",
+    "switch": "SwitchDeviceClass",
+    "valve": "ValveDeviceClass",
 }
-# The supported-features flags of each domain (domains not listed have none).
-FEATURES: Final[Mapping[str, tuple[str, str]]] = {
-    "alarm_control_panel": ("alarm_control_panel", "AlarmControlPanelEntityFeature"),
-    "climate": ("climate", "ClimateEntityFeature"),
-    "cover": ("cover", "CoverEntityFeature"),
-    "fan": ("fan", "FanEntityFeature"),
-    "light": ("light", "LightEntityFeature"),
-    "lock": ("lock", "LockEntityFeature"),
-    "media_player": ("media_player", "MediaPlayerEntityFeature"),
-    "todo": ("todo", "TodoListEntityFeature"),
-    "vacuum": ("vacuum", "VacuumEntityFeature"),
-    "valve": ("valve", "ValveEntityFeature"),
-    "weather": ("weather", "WeatherEntityFeature"),
+# The name of each domain's supported-features flags, in the domain's module (domains not
+# listed have none).
+FEATURES: Final[Mapping[str, str]] = {
+    "alarm_control_panel": "AlarmControlPanelEntityFeature",
+    "climate": "ClimateEntityFeature",
+    "cover": "CoverEntityFeature",
+    "fan": "FanEntityFeature",
+    "light": "LightEntityFeature",
+    "lock": "LockEntityFeature",
+    "media_player": "MediaPlayerEntityFeature",
+    "todo": "TodoListEntityFeature",
+    "vacuum": "VacuumEntityFeature",
+    "valve": "ValveEntityFeature",
+    "weather": "WeatherEntityFeature",
 }
-# Attributes the fixture builds an enum from: (attribute, domain) -> the enum.
-VALUE_ENUMS: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
-    ("color_mode", "light"): ("light", "ColorMode"),
-    ("supported_color_modes", "light"): ("light", "ColorMode"),
-    ("hvac_modes", "climate"): ("climate", "HVACMode"),
-    ("hvac_action", "climate"): ("climate", "HVACAction"),
+# Attributes the fixture builds an enum from: (attribute, domain) -> the enum's name in the
+# domain's module.
+VALUE_ENUMS: Final[Mapping[tuple[str, str], str]] = {
+    ("color_mode", "light"): "ColorMode",
+    ("supported_color_modes", "light"): "ColorMode",
+    ("hvac_modes", "climate"): "HVACMode",
+    ("hvac_action", "climate"): "HVACAction",
 }
 _WEATHER_VALUES: Final = (
     "temperature", "temperature_unit", "apparent_temperature", "dew_point", "pressure",
@@ -173,29 +176,29 @@ def features_value(domain: str, value: Any, path: str, p: Problems) -> int | Non
     """`supported_features` as a number: a number already, or a list of feature names."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value  # a number is stored as it is, known flags or not
-    where = FEATURES.get(domain)
-    if where is None:
+    cls_name = FEATURES.get(domain)
+    if cls_name is None:
         p.add(f"{path}: {domain} entities have no supported features")
         return None
-    cls = enum_class(*where)
+    cls = enum_class(domain, cls_name)
     assert cls is not None
     assert issubclass(cls, IntFlag)
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list):
-        p.add(f"{path} must be a number or a list of {where[1]} names")
+        p.add(f"{path} must be a number or a list of {cls_name} names")
         return None
     total = 0
     for index, item in enumerate(items):
         text = str(item).strip()
         if (match := ENUM_NAME.match(text)) is not None:
             if match["cls"] != cls.__name__:
-                p.add(f"{path}[{index}]: {text!r} is not a {where[1]}")
+                p.add(f"{path}[{index}]: {text!r} is not a {cls_name}")
                 continue
             text = match["member"]
         member = _member(cls, text) if not isinstance(item, bool) else None
         if member is None:
             names = ", ".join(cls.__members__)
-            p.add(f"{path}[{index}]: {text!r} is not a {where[1]} (one of: {names})")
+            p.add(f"{path}[{index}]: {text!r} is not a {cls_name} (one of: {names})")
             continue
         total |= int(member.value)
     return total
@@ -275,7 +278,7 @@ def normalise_attributes(
         result[name] = value
     if "device_class" in result:
         result["device_class"] = _device_class(domain, result["device_class"])
-    for (name, enum_domain), (module, cls_name) in VALUE_ENUMS.items():
+    for (name, enum_domain), cls_name in VALUE_ENUMS.items():
         if enum_domain != domain or result.get(name) is None:
             continue
         value = result[name]
@@ -289,11 +292,11 @@ def normalise_attributes(
         what = f"{cls_name} value"
         if isinstance(value, list):
             result[name] = [
-                _enum_value(v, module, cls_name, f"{path}.{name}[{i}]", p, what=what)
+                _enum_value(v, domain, cls_name, f"{path}.{name}[{i}]", p, what=what)
                 for i, v in enumerate(value)
             ]
         else:
-            result[name] = _enum_value(value, module, cls_name, f"{path}.{name}", p, what=what)
+            result[name] = _enum_value(value, domain, cls_name, f"{path}.{name}", p, what=what)
     if "supported_features" in result:
         features = features_value(
             domain, result["supported_features"], f"{path}.supported_features", p
@@ -311,8 +314,8 @@ def normalise_attributes(
 
 def _device_class(domain: str, value: Any) -> Any:
     """A device class in its canonical spelling; one Home Assistant does not know as it is."""
-    where = DEVICE_CLASSES.get(domain)
-    cls = enum_class(*where) if where else None
+    cls_name = DEVICE_CLASSES.get(domain)
+    cls = enum_class(domain, cls_name) if cls_name else None
     member = _member(cls, value) if cls is not None and isinstance(value, str) else None
     return value if member is None else member.value
 

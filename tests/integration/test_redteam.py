@@ -503,20 +503,22 @@ async def test_malformed_call_markup_never_unlocks_without_a_yes(
 # --- Indirect effects: automations ------------------------------------------------------------
 
 
+async def set_up_automations(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
+    """Set up the automation integration with these automations (configuration.yaml's)."""
+    assert await async_setup_component(hass, "automation", {"automation": list(automations)})
+
+
 async def test_enabling_or_triggering_an_automation_is_held(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    assert await async_setup_component(
+    await set_up_automations(
         hass,
-        "automation",
         {
-            "automation": {
-                "id": "let_in",
-                "alias": "Let in",
-                "initial_state": False,
-                "triggers": [{"trigger": "event", "event_type": "never"}],
-                "actions": UNLOCK_FRONT_DOOR,
-            }
+            "id": "let_in",
+            "alias": "Let in",
+            "initial_state": False,
+            "triggers": [{"trigger": "event", "event_type": "never"}],
+            "actions": UNLOCK_FRONT_DOOR,
         },
     )
     async_expose_entity(hass, "conversation", "automation.let_in", True)
@@ -568,6 +570,25 @@ async def test_the_switch_that_a_lock_wraps_is_held_like_the_lock(
 
 
 # --- Indirect effects: a change that an automation acts on -------------------------------------
+
+
+async def check_turning_on_the_bed_light(hass: HomeAssistant, scene: Scene, *, held: bool) -> None:
+    """Our agent is asked to turn on the bed light: held (asked first) or done, as `held` says.
+
+    Either way the front door stays locked: if what the light sets off unlocks it, the yes
+    was not given.
+    """
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
+    )
+
+    result = await agent.ask("turn on the bed light", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(result) is held, speech(result)
+    assert state(hass, "light.bed_light") == ("off" if held else "on")
 
 
 BED_LIGHT_ON: Final = {"trigger": "state", "entity_id": "light.bed_light", "to": "on"}
@@ -658,30 +679,18 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
     )
-    assert await async_setup_component(
+    await set_up_automations(
         hass,
-        "automation",
         {
-            "automation": {
-                "id": "bed_light_lets_in",
-                "alias": "Bed light lets in",
-                "triggers": [trigger],
-                "actions": actions,
-            }
+            "id": "bed_light_lets_in",
+            "alias": "Bed light lets in",
+            "triggers": [trigger],
+            "actions": actions,
         },
     )
     assert state(hass, "automation.bed_light_lets_in") == "on"
-    agent = await scene.our_agent()
-    scene.worker.will_write(
-        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
-    )
 
-    result = await agent.ask("turn on the bed light", context=scene.person)
-    await hass.async_block_till_done()
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert asked(result) is held, speech(result)
-    assert state(hass, "light.bed_light") == ("off" if held else "on")
+    await check_turning_on_the_bed_light(hass, scene, held=held)
     # A template over a whole domain re-renders at most once a second: stop its timer.
     await hass.services.async_call(
         "automation", "turn_off", {"entity_id": "automation.bed_light_lets_in"}, blocking=True
@@ -708,28 +717,14 @@ async def test_automations_that_answer_each_other_are_followed_once(
             "actions": [{"action": "light.turn_on", "target": {"entity_id": other}}, *extra],
         }
 
-    assert await async_setup_component(
+    await set_up_automations(
         hass,
-        "automation",
-        {
-            "automation": [
-                in_step("light.bed_light", "light.kitchen_lights", []),
-                in_step(
-                    "light.kitchen_lights",
-                    "light.bed_light",
-                    UNLOCK_FRONT_DOOR if kitchen_also_unlocks else [],
-                ),
-            ]
-        },
-    )
-    agent = await scene.our_agent()
-    scene.worker.will_write(
-        tool_call("light", action="turn_on", entity_id="light.bed_light"), answer("Done.")
+        in_step("light.bed_light", "light.kitchen_lights", []),
+        in_step(
+            "light.kitchen_lights",
+            "light.bed_light",
+            UNLOCK_FRONT_DOOR if kitchen_also_unlocks else [],
+        ),
     )
 
-    result = await agent.ask("turn on the bed light", context=scene.person)
-    await hass.async_block_till_done()
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert asked(result) is held, speech(result)
-    assert state(hass, "light.bed_light") == ("off" if held else "on")
+    await check_turning_on_the_bed_light(hass, scene, held=held)

@@ -176,13 +176,15 @@ def gbnf_literal(text: str) -> str:
     return '"' + "".join(escaped) + '"'
 
 
-class _RuleNames:
-    """Turns arbitrary names into distinct GBNF rule names (letters, digits and dashes)."""
+class _Rules:
+    """The GBNF rules a builder writes, each under a distinct name (letters, digits and dashes)."""
 
     def __init__(self) -> None:
         self._used: set[str] = set()
+        self.lines: list[str] = []
 
     def new(self, prefix: str, name: str) -> str:
+        """Return a rule name not used yet, made of the prefix and any text."""
         base = f"{prefix}-{re.sub(r'[^a-zA-Z0-9]+', '-', name).strip('-') or 'x'}"
         candidate, number = base, 2
         while candidate in self._used:
@@ -190,11 +192,14 @@ class _RuleNames:
         self._used.add(candidate)
         return candidate
 
+    def add(self, rule: str, body: str) -> None:
+        """Write a rule after those written so far."""
+        self.lines.append(f"{rule} ::= {body}")
+
 
 class _Builder:
     def __init__(self) -> None:
-        self.names = _RuleNames()
-        self.rules: list[str] = []
+        self.rules = _Rules()
         self.value_rules: dict[str, str] = {}
 
     def value(self, schema: Any) -> str:
@@ -226,8 +231,8 @@ class _Builder:
 
     def _trie_rule(self, texts: Sequence[str]) -> str:
         """Name a rule for a large enum, so that repeating it (a list) copies no trie."""
-        rule = self.names.new("enum", texts[0])
-        self.rules.append(f"{rule} ::= {_trie(texts)}")
+        rule = self.rules.new("enum", texts[0])
+        self.rules.add(rule, _trie(texts))
         return rule
 
     def _value_rule(self, kind: Any) -> str:
@@ -237,21 +242,21 @@ class _Builder:
 
     def function(self, tool: ToolSpec) -> str:
         """Add the rules for one function and return the name of its rule."""
-        rule = self.names.new("fn", tool.name)
+        rule = self.rules.new("fn", tool.name)
         schema = tool.enforced_parameters
         properties: Mapping[str, Any] = schema.get("properties") or {}
         required = set(schema.get("required") or ())
         parts = [gbnf_literal(function_header(tool.name).removeprefix("\n"))]
-        parameter_rules = []
+        parameters: dict[str, str] = {}
         for key, schema in properties.items():
-            parameter = self.names.new(rule, key)
+            parameter = self.rules.new(rule, key)
             opening = gbnf_literal(parameter_header(key))
-            parameter_rules.append(
-                f"{parameter} ::= {opening} {self.value(schema)} {gbnf_literal(PARAMETER_END)}"
-            )
+            parameters[parameter] = f"{opening} {self.value(schema)} {gbnf_literal(PARAMETER_END)}"
             parts.append(parameter if key in required else f"{parameter}?")
         parts.append(gbnf_literal(CALL_END))
-        self.rules += [f"{rule} ::= " + " ".join(parts), *parameter_rules]
+        self.rules.add(rule, " ".join(parts))  # before its parameters' rules
+        for parameter, body in parameters.items():
+            self.rules.add(parameter, body)
         return rule
 
 
@@ -269,7 +274,7 @@ def build_tool_call_grammar(tools: Sequence[ToolSpec], *, max_calls: int = 1) ->
     functions = [builder.function(tool) for tool in tools]
     more = f" ({gbnf_literal(NEXT_CALL)} call){{0,{max_calls - 1}}}" if max_calls > 1 else ""
     header = [f"root ::= call{more}", 'call ::= "\\n" (' + " | ".join(functions) + ")"]
-    return "\n".join([*header, *builder.rules, *builder.value_rules.values()]) + "\n"
+    return "\n".join([*header, *builder.rules.lines, *builder.value_rules.values()]) + "\n"
 
 
 _ESCAPE = r'\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[nrt\\"\[\]])'

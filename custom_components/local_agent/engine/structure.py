@@ -20,7 +20,7 @@ import math
 from typing import Any
 
 from .errors import EngineError
-from .grammar import _RuleNames
+from .grammar import _Rules
 from .grammar import gbnf_literal
 from .types import JsonSchema
 
@@ -66,8 +66,7 @@ class StructureError(EngineError):
 
 class _Builder:
     def __init__(self) -> None:
-        self.names = _RuleNames()
-        self.rules: list[str] = []
+        self.rules = _Rules()
         self.base: dict[str, None] = {}
 
     def use(self, name: str) -> str:
@@ -119,17 +118,17 @@ class _Builder:
         if not isinstance(properties, Mapping) or not properties:
             return self.use("free-object")
         required = set(schema.get("required") or ())
-        rule = self.names.new("obj", where)
+        rule = self.rules.new("obj", where)
         fields = []
         for key, subschema in properties.items():
-            field_rule = self.names.new(rule, str(key))
+            field_rule = self.rules.new(rule, str(key))
             value = self.value(subschema, field_rule)
-            self.rules.append(f'{field_rule} ::= {_json_literal(str(key))} ":" " "? {value}')
+            self.rules.add(field_rule, f'{_json_literal(str(key))} ":" " "? {value}')
             fields.append((field_rule, key in required))
         # first-i: fields i.. with none written before; after-i: fields i.. after a comma.
         count = len(fields)
-        first = [self.names.new(rule, f"first-{i}") for i in range(count)]
-        after = [self.names.new(rule, f"after-{i}") if i else "" for i in range(count)]
+        first = [self.rules.new(rule, f"first-{i}") for i in range(count)]
+        after = [self.rules.new(rule, f"after-{i}") if i else "" for i in range(count)]
 
         def tail(i: str | None) -> str:
             return f" {i}" if i else ""
@@ -140,10 +139,10 @@ class _Builder:
             written = f"{field_rule}{tail(next_after)}"
             skip_first = "" if is_required else f" | {next_first or EMPTY}"
             skip_after = "" if is_required else f" | {next_after or EMPTY}"
-            self.rules.append(f"{first[i]} ::= {written}{skip_first}")
+            self.rules.add(first[i], f"{written}{skip_first}")
             if i:
-                self.rules.append(f'{after[i]} ::= "," " "? {written}{skip_after}')
-        self.rules.append(f'{rule} ::= "{{" {first[0]} "}}"')
+                self.rules.add(after[i], f'"," " "? {written}{skip_after}')
+        self.rules.add(rule, f'"{{" {first[0]} "}}"')
         return rule
 
 
@@ -162,7 +161,7 @@ def build_structure_grammar(schema: JsonSchema) -> str:
     value = builder.value(schema, "answer")
     root = f"root ::= {LEADING_SPACE} {value}"
     base = [_BASE_RULES[name] for name in builder.base]
-    return "\n".join([root, *builder.rules, *base]) + "\n"
+    return "\n".join([root, *builder.rules.lines, *base]) + "\n"
 
 
 def structure_errors(value: Any, schema: Any, where: str = "answer") -> list[str]:
