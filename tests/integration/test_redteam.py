@@ -633,13 +633,17 @@ def event_trigger(event_type: str, **event_data: str) -> dict[str, Any]:
         (event_trigger("state_changed", entity_id="light.bed_light"), UNLOCK_FRONT_DOOR, True),
         (
             event_trigger("state_changed"),
-            [
-                {
-                    "condition": "template",
-                    "value_template": "{{ trigger.event.data.entity_id == 'light.bed_light' }}",
-                },
-                *UNLOCK_FRONT_DOOR,
-            ],
+            # A condition in the actions would let the automation's own state change trigger it
+            # again, without end; as its condition, a change of anything else does not run it.
+            {
+                "conditions": [
+                    {
+                        "condition": "template",
+                        "value_template": "{{ trigger.event.data.entity_id == 'light.bed_light' }}",
+                    }
+                ],
+                "actions": UNLOCK_FRONT_DOOR,
+            },
             True,
         ),
         (event_trigger("call_service", domain="light"), UNLOCK_FRONT_DOOR, True),
@@ -672,10 +676,11 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
     hass: HomeAssistant,
     scene: Scene,
     trigger: dict[str, Any],
-    actions: list[dict[str, Any]],
+    actions: list[dict[str, Any]] | dict[str, Any],
     held: bool,
 ) -> None:
     """ "When the bed light goes on, unlock the front door": turning it on unlocks the door."""
+    body = actions if isinstance(actions, dict) else {"actions": actions}
     await hass.services.async_call(
         "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
     )
@@ -685,7 +690,7 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
             "id": "bed_light_lets_in",
             "alias": "Bed light lets in",
             "triggers": [trigger],
-            "actions": actions,
+            **body,
         },
     )
     assert state(hass, "automation.bed_light_lets_in") == "on"
