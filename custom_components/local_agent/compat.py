@@ -163,13 +163,16 @@ class _Watched:
     domains: set[str]
     any_entity: bool = False
 
-    def add_template(self, value: Any) -> None:
-        """Watch what a template trigger's template reads, as Home Assistant tracks it."""
-        if not isinstance(value, Template):
+    def add_template(self, value: Any, variables: Mapping[str, Any] | None) -> None:
+        """Watch what a template trigger's template reads, as Home Assistant tracks it.
+
+        variables: what the automation renders its triggers with (None: they cannot be read).
+        """
+        if not isinstance(value, Template) or variables is None:
             self.any_entity = True
             return
         try:
-            info = value.async_render_to_info()
+            info = value.async_render_to_info(variables)
         except Exception:  # a template that cannot be read watches anything
             self.any_entity = True
             return
@@ -221,12 +224,13 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         if not isinstance(triggers, list):
             continue
         watched = _Watched(set(), set(), set())
+        variables = _trigger_variables(hass, automation)
         for trigger in triggers:
             if not isinstance(trigger, Mapping):
                 continue
             kind = trigger.get("trigger", trigger.get("platform"))
             if kind == "template":
-                watched.add_template(trigger.get("value_template"))
+                watched.add_template(trigger.get("value_template"), variables)
             elif kind == "event":
                 watched.add_event(registry, trigger)
             if isinstance(device_id := trigger.get("device_id"), str):
@@ -248,6 +252,24 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
             )
         )
     return found
+
+
+def _trigger_variables(hass: HomeAssistant, automation: Any) -> Mapping[str, Any] | None:
+    """Return the variables the automation renders its triggers with; None if they fail.
+
+    As ``AutomationEntity._async_attach_triggers`` does: ``this`` (the automation's own state)
+    and its ``trigger_variables`` (private ``_trigger_variables``), rendered limited.
+    """
+    own = hass.states.get(getattr(automation, "entity_id", "") or "")
+    variables: dict[str, Any] = {"this": own.as_dict() if own is not None else None}
+    declared = getattr(automation, "_trigger_variables", None)
+    if not declared:
+        return variables
+    try:
+        rendered = declared.async_render(hass, variables, limited=True)
+    except Exception:  # what cannot be rendered is unknown: watch anything
+        return None
+    return rendered if isinstance(rendered, Mapping) else None
 
 
 def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:

@@ -630,6 +630,21 @@ def event_trigger(event_type: str, **event_data: str) -> dict[str, Any]:
             True,
         ),
         (template_trigger("{{ is_state('sun.sun', 'below_horizon') }}"), UNLOCK_FRONT_DOOR, False),
+        (
+            template_trigger("{{ is_state(door_light, 'on') }}"),
+            {"trigger_variables": {"door_light": "light.bed_light"}, "actions": UNLOCK_FRONT_DOOR},
+            True,
+        ),
+        (
+            template_trigger("{{ is_state(door_light, 'below_horizon') }}"),
+            {"trigger_variables": {"door_light": "sun.sun"}, "actions": UNLOCK_FRONT_DOOR},
+            False,
+        ),
+        (
+            template_trigger("{{ this.state == 'on' and is_state('sun.sun', 'below_horizon') }}"),
+            UNLOCK_FRONT_DOOR,
+            False,
+        ),
         (event_trigger("state_changed", entity_id="light.bed_light"), UNLOCK_FRONT_DOOR, True),
         (
             event_trigger("state_changed"),
@@ -664,6 +679,9 @@ def event_trigger(event_type: str, **event_data: str) -> dict[str, Any]:
         "a template reads every light",
         "a template reads every state",
         "a template reads another entity",
+        "a template reads the light named by a trigger variable",
+        "a template reads another entity named by a trigger variable",
+        "a template reads the automation itself and another entity",
         "the light's state change event",
         "any state change event",
         "the call's own event",
