@@ -318,3 +318,29 @@ async def test_the_saved_pin_never_goes_back_to_the_browser(
     done = await hass.config_entries.subentries.async_configure(again["flow_id"], form)
     assert done["reason"] == "reconfigure_successful"
     assert entry.subentries[pinned.subentry_id].data["confirmation_pin"] == "9753"
+
+
+async def test_a_pin_that_could_never_be_said_is_refused_and_nothing_is_lost(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    """A PIN is said digit by digit: letters or a too short one get a clear error."""
+    entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
+    flat = {**agent_data(), CONF_NAME: "Pinned"}
+
+    for wrong in ("abcd", "12", "12 34", "1234567890123"):
+        result = await hass.config_entries.subentries.async_configure(
+            result["flow_id"], agent_form(hass, {**flat, "confirmation_pin": wrong})
+        )
+        assert result["type"] is FlowResultType.FORM
+        assert result["errors"] == {"base": "pin_format"}
+        shown = suggested_values(result["data_schema"])
+        assert (shown[CONF_NAME], shown["safety"]["confirmation_pin"]) == ("Pinned", SECRET_KEPT)
+    assert not [sub for sub in entry.subentries.values() if sub.title == "Pinned"]
+
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, {**flat, "confirmation_pin": "4821"})
+    )
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    pinned = next(sub for sub in entry.subentries.values() if sub.title == "Pinned")
+    assert pinned.data["confirmation_pin"] == "4821"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
+import re
 from typing import Any
 from typing import Final
 
@@ -195,6 +196,8 @@ def flatten(schema: probatio.Schema, user_input: Mapping[str, Any]) -> dict[str,
 
 
 SECRET_KEPT: Final = "__local_agent_secret_unchanged__"  # noqa: S105 (a marker, not a secret)
+# What a confirmation PIN may be: digits only, said one by one to confirm.
+PIN_FORMAT: Final = re.compile(r"[0-9]{4,12}")
 
 
 def _as_is(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,6 +213,10 @@ def agent_problem(data: Mapping[str, Any]) -> str | None:
     tools = data.get(CONF_EXEMPT_TOOLS) or []
     if any(parse_tool_exemption(str(text)) is None for text in tools):
         return "exempt_tool_format"
+    pin = data.get(CONF_CONFIRMATION_PIN) or ""
+    if pin and not (isinstance(pin, str) and PIN_FORMAT.fullmatch(pin)):
+        # A PIN of letters could never be said as digits: nothing could be confirmed.
+        return "pin_format"
     return None
 
 
