@@ -603,6 +603,53 @@ ASSIST_TOOLS: list[Request] = [
         {KITCHEN: "off"},
     ),
     Request(
+        "heat pump off",
+        (tool_call("HassTurnOff", name="HeatPump"), answer("Done.")),
+        "Done.",
+        {"climate.heatpump": "off"},
+    ),
+    Request(
+        "living room fan to 30 percent",
+        (tool_call("HassFanSetSpeed", name="Living Room Fan", percentage=30), answer("Done.")),
+        "Done.",
+        {"fan.living_room_fan": "on"},
+    ),
+    Request(
+        "resume the music in the kitchen",
+        (
+            tool_call("HassMediaPause", name="Kitchen"),
+            tool_call("HassMediaUnpause", name="Kitchen"),
+            answer("Done."),
+        ),
+        "Done.",
+        {"media_player.kitchen": "playing"},
+    ),
+    Request(
+        "mute the kitchen",
+        (tool_call("HassMediaPlayerMute", name="Kitchen"), answer("Done.")),
+        "Done.",
+        {"media_player.kitchen": "playing"},
+        {"media_player.kitchen": {"is_volume_muted": True}},
+    ),
+    Request(
+        "stop the living room blinds",
+        (tool_call("HassStopMoving", name="Living Room Window"), answer("Done.")),
+        "Done.",
+        {"cover.living_room_window": "open"},
+    ),
+    Request(
+        "send the vacuum home",
+        (tool_call("HassVacuumReturnToBase", name="Demo vacuum 0 ground floor"), answer("Done.")),
+        "Done.",
+        {VACUUM: "returning"},
+    ),
+    Request(
+        "start movie time",
+        (tool_call("script__movie_time"), answer("Done.")),
+        "Done.",
+        {KITCHEN: "off"},
+    ),
+    Request(
         "fan and AC on",
         (
             lambda seen: answer(
@@ -734,3 +781,34 @@ async def test_what_is_sensitive_still_asks(
     assert result.continue_conversation is True
     assert {e: hass.states.get(e) for e in SENSITIVE} == before
     assert calls_in(chat_log_of(hass, result))
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "question"), SENSITIVE_CALLS, ids=[c[2] for c in SENSITIVE_CALLS]
+)
+async def test_a_yes_does_it_and_says_so(
+    hass: HomeAssistant,
+    everyday_home: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    caplog: pytest.LogCaptureFixture,
+    tool: str,
+    arguments: dict[str, Any],
+    question: str,
+) -> None:
+    """The confirmed call runs and the runner's check of what really happened accepts a
+    door that is still moving."""
+    ours_ = tool in {"lock", "cover"}
+    agent = await async_setup_agent(hass, scripted_worker.info.path, **({} if ours_ else ASSIST))
+    scripted_worker.will_write(ours(tool, **arguments) if ours_ else tool_call(tool, **arguments))
+    asked = await agent.ask("do it", context=person)
+    assert speech(asked) == f"{question} Say yes to confirm."
+
+    done = await agent.ask("yes", conversation_id=asked.conversation_id, context=person)
+    await hass.async_block_till_done()
+
+    assert speech(done) == f"Done: {question[:1].lower()}{question[1:-1]}."
+    assert done.continue_conversation is False
+    changed = "lock.front_door" if "Front Door" in question else "cover.garage_door"
+    assert hass.states.get(changed).state in {"unlocked", "unlocking", "open", "opening"}  # type: ignore[union-attr]
+    assert integration_errors(caplog) == []
