@@ -15,6 +15,7 @@ from collections.abc import Collection
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+import re
 from typing import Any
 from typing import Final
 
@@ -23,58 +24,95 @@ from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
 
-# What was done, by service; others read "ran <service> on".
-_DONE: Final[Mapping[str, str]] = {
-    "alarm_arm_away": "armed (away)",
-    "alarm_arm_home": "armed (home)",
-    "alarm_arm_night": "armed (night)",
-    "alarm_disarm": "disarmed",
-    "close_cover": "closed",
-    "close_valve": "closed",
-    "decrease_speed": "slowed down",
-    "increase_speed": "sped up",
-    "lock": "locked",
-    "media_next_track": "skipped to the next track on",
-    "media_pause": "paused",
-    "media_play": "started playing",
-    "media_previous_track": "went back a track on",
-    "media_stop": "stopped",
-    "open_cover": "opened",
-    "open_valve": "opened",
-    "press": "pressed",
-    "return_to_base": "sent back to base",
-    "select_option": "set",
-    "set_cover_position": "set the position of",
-    "set_hvac_mode": "set the mode of",
-    "set_percentage": "set the speed of",
-    "set_temperature": "set the temperature of",
-    "set_value": "set",
-    "start": "started",
-    "stop": "stopped",
-    "stop_cover": "stopped",
-    "toggle": "toggled",
-    "turn_off": "turned off",
-    "turn_on": "turned on",
-    "unlock": "unlocked",
-    "volume_mute": "muted",
-    "volume_set": "set the volume of",
+# What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
+# go (after the words when it is missing), "{field}" a field the words say themselves; the
+# other fields follow in brackets. Services missing here read "ran <service> on".
+_DONE: Final[Mapping[tuple[str | None, str], str]] = {
+    (None, "alarm_arm_away"): "armed (away)",
+    (None, "alarm_arm_home"): "armed (home)",
+    (None, "alarm_arm_night"): "armed (night)",
+    (None, "alarm_disarm"): "disarmed",
+    (None, "close_cover"): "closed",
+    (None, "close_valve"): "closed",
+    (None, "decrease_speed"): "slowed down",
+    (None, "increase_speed"): "sped up",
+    (None, "lock"): "locked",
+    (None, "media_next_track"): "skipped to the next track on",
+    (None, "media_pause"): "paused",
+    (None, "media_play"): "started playing",
+    (None, "media_previous_track"): "went back a track on",
+    (None, "media_stop"): "stopped",
+    (None, "open_cover"): "opened",
+    (None, "open_valve"): "opened",
+    (None, "press"): "pressed",
+    (None, "return_to_base"): "sent {names} back to base",
+    (None, "select_option"): "set",
+    (None, "select_source"): "set the source of",
+    (None, "set_cover_position"): "set the position of",
+    (None, "set_direction"): "set the direction of",
+    (None, "set_fan_mode"): "set the fan mode of",
+    (None, "set_fan_speed"): "set the fan speed of",
+    (None, "set_humidity"): "set the humidity of",
+    (None, "set_hvac_mode"): "set the mode of",
+    (None, "set_percentage"): "set the speed of",
+    (None, "set_preset_mode"): "set the preset of",
+    (None, "set_temperature"): "set the temperature of",
+    (None, "set_value"): "set",
+    (None, "start"): "started",
+    (None, "stop"): "stopped",
+    (None, "stop_cover"): "stopped",
+    (None, "toggle"): "toggled",
+    (None, "turn_off"): "turned off",
+    (None, "turn_on"): "turned on",
+    (None, "unlock"): "unlocked",
+    (None, "volume_down"): "turned down the volume of",
+    (None, "volume_set"): "set the volume of",
+    (None, "volume_up"): "turned up the volume of",
+    ("scene", "turn_on"): "activated",
+    ("script", "turn_on"): "ran",
+    ("todo", "add_item"): "added {item} to {names}",
+    ("todo", "remove_item"): "removed {item} from {names}",
 }
+# A service whose words depend on a yes/no field: the field, the words for yes, for no.
+_SWITCHED: Final[Mapping[str, tuple[str, str, str]]] = {
+    "oscillate": ("oscillating", "turned on oscillation of", "turned off oscillation of"),
+    "volume_mute": ("is_volume_muted", "muted", "unmuted"),
+}
+_YES: Final = frozenset({"true", "yes", "on", "1"})
+_PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 _CALL_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID})
 
 
 @dataclass(frozen=True, slots=True)
 class DoneAction:
-    """One action of our tools that ran: the service, the entities' names, its fields."""
+    """One action of our tools that ran: domain, service, the entities' names, its fields."""
 
+    domain: str
     service: str
     names: tuple[str, ...]
     fields: tuple[tuple[str, Any], ...]
 
     def text(self) -> str:
-        """Say it: "turned on Kitchen Light (brightness_pct 40)"."""
-        verb = _DONE.get(self.service, f"ran {self.service.replace('_', ' ')} on")
-        shown = ", ".join(f"{key} {value}" for key, value in self.fields)
-        return f"{verb} {join_names(self.names)}" + (f" ({shown})" if shown else "")
+        """Say it: "turned on Kitchen Light (brightness_pct 40)", "added milk to Shopping list"."""
+        fields = dict(self.fields)
+        if switched := _SWITCHED.get(self.service):
+            key, yes, no = switched
+            value = fields.pop(key, True)
+            words = yes if value is True or str(value).strip().lower() in _YES else no
+        else:
+            words = _DONE.get((self.domain, self.service)) or _DONE.get(
+                (None, self.service), f"ran {self.service.replace('_', ' ')} on"
+            )
+        if "{names}" not in words:
+            words += " {names}"
+        values = {"names": join_names(self.names)}
+        for key in _PLACEHOLDER.findall(words):
+            if key in fields:
+                values[key] = str(fields.pop(key))
+        # One pass: a value that reads like a placeholder stays as it is.
+        text = _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), words)
+        shown = ", ".join(f"{key} {value}" for key, value in fields.items())
+        return text + (f" ({shown})" if shown else "")
 
 
 def done_actions(
@@ -120,7 +158,7 @@ def done_actions(
             (key, value) for key, value in sorted(call.tool_args.items()) if key not in _CALL_KEYS
         )
         service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-        done.append(DoneAction(service, names, fields))
+        done.append(DoneAction(call.tool_name, service, names, fields))
     return done
 
 
