@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import contextlib
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
 import time
 from typing import Any
 from unittest.mock import patch
@@ -187,6 +188,17 @@ def chat_log_of(
     """The chat log of a turn that an agent answered (so it has a conversation id)."""
     assert result.conversation_id is not None, "the turn has no conversation id"
     return hass.data[DATA_CHAT_LOGS][result.conversation_id]
+
+
+def logged_words(chat_log: conversation.ChatLog) -> str:
+    """Everything a chat log keeps of what was said and done, but not when (its timestamps'
+    digits could read like a PIN)."""
+    return repr(
+        [
+            {f.name: getattr(content, f.name) for f in fields(content) if f.name != "created"}
+            for content in chat_log.content
+        ]
+    )
 
 
 def calls_in(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:

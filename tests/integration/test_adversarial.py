@@ -74,6 +74,7 @@ from homeassistant.setup import async_setup_component
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
 from testing.turn import chat_log_of
+from testing.turn import logged_words
 from testing.turn import results_in
 
 from .conftest import Agent
@@ -888,7 +889,7 @@ async def test_a_pin_said_when_nothing_waits_never_reaches_the_model(
     assert state(hass, "lock.front_door") == "locked"
     assert speech(result) == "Unlock Front Door? Say your PIN to confirm."
     chat_log = chat_log_of(hass, result)
-    assert PIN not in str(chat_log.content)
+    assert PIN not in logged_words(chat_log)
 
 
 async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
@@ -901,7 +902,7 @@ async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
 
     assert state(hass, "lock.front_door") == "locked"
     assert PIN not in scene.model_saw()
-    assert PIN not in str(chat_log_of(hass, reply).content)
+    assert PIN not in logged_words(chat_log_of(hass, reply))
 
 
 # --- Time, replay, other conversations ---------------------------------------------------------
@@ -1700,7 +1701,7 @@ async def test_a_pin_in_any_form_confirms_and_is_masked(
     reply = await scene.confirm_unlock(await scene.pin_agent(), said, language)
 
     chat_log = chat_log_of(hass, reply)
-    assert said not in str(chat_log.content)
+    assert said not in logged_words(chat_log)
     assert not any(ch.isdigit() for ch in said_text(chat_log)), said_text(chat_log)
 
 
@@ -1716,7 +1717,7 @@ async def test_a_pin_in_any_form_said_up_front_never_reaches_the_model(
     )
 
     assert form not in scene.model_saw()
-    assert form not in str(chat_log_of(hass, result).content)
+    assert form not in logged_words(chat_log_of(hass, result))
     assert state(hass, "lock.front_door") == "locked"
 
 
