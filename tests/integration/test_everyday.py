@@ -248,21 +248,21 @@ OUR_TOOLS: list[Request] = [
     Request(
         "bed light to 40 percent",
         (ours("light", action="turn_on", entity_id=BED, brightness_pct=40),),
-        "Turned on Bed Light (brightness_pct 40).",
+        "Turned on Bed Light (brightness 40 %).",
         {BED: "on"},
         {BED: {"brightness": 102}},
     ),
     Request(
         "make the bed light red",
         (ours("light", action="turn_on", entity_id=BED, color_name="red"),),
-        "Turned on Bed Light (color_name red).",
+        "Turned on Bed Light (red).",
         {BED: "on"},
         {BED: {"rgb_color": (255, 0, 0)}},
     ),
     Request(
         "warm white in the kitchen",
         (ours("light", action="turn_on", entity_id=KITCHEN, color_temp_kelvin=2700),),
-        "Turned on Kitchen Lights (color_temp_kelvin 2700).",
+        "Turned on Kitchen Lights (2700 K).",
         {KITCHEN: "on"},
         {KITCHEN: {"color_temp_kelvin": 2700}},
     ),
@@ -281,14 +281,14 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room fan to half speed",
         (ours("fan", action="set_percentage", entity_id="fan.living_room_fan", percentage=50),),
-        "Set the speed of Living Room Fan (percentage 50).",
+        "Set the speed of Living Room Fan (50 %).",
         {"fan.living_room_fan": "on"},
         {"fan.living_room_fan": {"percentage": 50}},
     ),
     Request(
         "set the thermostat to 23 degrees",
         (ours("climate", action="set_temperature", entity_id="climate.hvac", temperature=23),),
-        "Set the temperature of Hvac (temperature 23).",
+        "Set the temperature of Hvac (23°).",
         {"climate.hvac": "cool"},
         {"climate.hvac": {"temperature": 23}},
     ),
@@ -313,7 +313,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "hall curtains to 50 percent",
         (ours("cover", action="set_cover_position", entity_id="cover.hall_window", position=50),),
-        "Set the position of Hall Window (position 50).",
+        "Set the position of Hall Window (50 %).",
         {"cover.hall_window": "open|opening"},
     ),
     Request(
@@ -331,7 +331,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room volume to 30 percent",
         (ours("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.3),),
-        "Set the volume of Living Room (volume_level 0.3).",
+        "Set the volume of Living Room (volume 30 %).",
         {PLAYER: "playing"},
         {PLAYER: {"volume_level": 0.3}},
     ),
@@ -364,14 +364,14 @@ OUR_TOOLS: list[Request] = [
     Request(
         "vacuum on max",
         (ours("vacuum", action="set_fan_speed", entity_id=VACUUM, fan_speed="max"),),
-        "Set the fan speed of Demo vacuum 0 ground floor (fan_speed max).",
+        "Set the fan speed of Demo vacuum 0 ground floor (max).",
         {VACUUM: "docked"},
         {VACUUM: {"fan_speed": "max"}},
     ),
     Request(
         "heat pump to heating",
         (ours("climate", action="set_hvac_mode", entity_id="climate.hvac", hvac_mode="heat"),),
-        "Set the mode of Hvac (hvac_mode heat).",
+        "Set the mode of Hvac (heat).",
         {"climate.hvac": "heat"},
     ),
     Request(
@@ -385,7 +385,7 @@ OUR_TOOLS: list[Request] = [
                 target_temp_high=25,
             ),
         ),
-        "Set the temperature of Ecobee (target_temp_high 25, target_temp_low 20).",
+        "Set the temperature of Ecobee (high 25°, low 20°).",
         {"climate.ecobee": "heat_cool"},
         {"climate.ecobee": {"target_temp_low": 20, "target_temp_high": 25}},
     ),

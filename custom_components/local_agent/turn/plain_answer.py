@@ -79,6 +79,28 @@ _SWITCHED: Final[Mapping[str, tuple[str, str, str]]] = {
     "volume_mute": ("is_volume_muted", "muted", "unmuted"),
 }
 _YES: Final = frozenset({"true", "yes", "on", "1"})
+# How a field's value is said ("{}" is the value); others read "<field name> <value>".
+_FIELD_WORDS: Final[Mapping[str, str]] = {
+    "brightness_pct": "brightness {} %",
+    "brightness_step_pct": "brightness by {} %",
+    "color_temp_kelvin": "{} K",
+    "color_name": "{}",
+    "fan_mode": "{}",
+    "fan_speed": "{}",
+    "hvac_mode": "{}",
+    "humidity": "{} %",
+    "option": "{}",
+    "percentage": "{} %",
+    "position": "{} %",
+    "preset_mode": "{}",
+    "source": "{}",
+    "target_temp_high": "high {}°",
+    "target_temp_low": "low {}°",
+    "temperature": "{}°",
+    "tilt_position": "tilt {} %",
+}
+# Fields given as a fraction of one, said as a percentage.
+_FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 _CALL_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID})
 
@@ -93,7 +115,7 @@ class DoneAction:
     fields: tuple[tuple[str, Any], ...]
 
     def text(self) -> str:
-        """Say it: "turned on Kitchen Light (brightness_pct 40)", "added milk to Shopping list"."""
+        """Say it: "turned on Kitchen Light (brightness 40 %)", "added milk to Shopping list"."""
         fields = dict(self.fields)
         if switched := _SWITCHED.get(self.service):
             key, yes, no = switched
@@ -111,8 +133,17 @@ class DoneAction:
                 values[key] = str(fields.pop(key))
         # One pass: a value that reads like a placeholder stays as it is.
         text = _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), words)
-        shown = ", ".join(f"{key} {value}" for key, value in fields.items())
+        shown = ", ".join(field_words(key, value) for key, value in fields.items())
         return text + (f" ({shown})" if shown else "")
+
+
+def field_words(key: str, value: Any) -> str:
+    """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "23°"."""
+    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
+        return _FRACTIONS[key].format(f"{value * 100:g}")
+    if key in _FIELD_WORDS:
+        return _FIELD_WORDS[key].format(value)
+    return f"{key.replace('_', ' ')} {value}"
 
 
 def done_actions(
