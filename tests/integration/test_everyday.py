@@ -246,6 +246,17 @@ OUR_TOOLS: list[Request] = [
         {KITCHEN: "off", LIVING: "off"},
     ),
     Request(
+        "turn off the kitchen and living room lights, one call each",
+        (
+            both(
+                call("light", action="turn_off", entity_id=KITCHEN),
+                call("light", action="turn_off", entity_id=LIVING),
+            ),
+        ),
+        "Turned off Kitchen Lights and Living Room RGBWW Lights.",
+        {KITCHEN: "off", LIVING: "off"},
+    ),
+    Request(
         "bed light to 40 percent",
         (ours("light", action="turn_on", entity_id=BED, brightness_pct=40),),
         "Turned on Bed Light (brightness 40 %).",

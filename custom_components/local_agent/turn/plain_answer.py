@@ -15,6 +15,7 @@ from collections.abc import Collection
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import replace
 import re
 from typing import Any
 from typing import Final
@@ -194,6 +195,17 @@ def done_actions(
 
 
 def sentence(actions: Sequence[DoneAction]) -> str:
-    """Join the actions into what the agent says (without the final full stop)."""
-    text = join_names([action.text() for action in actions])
+    """Join the actions into what the agent says (without the final full stop).
+
+    Actions that differ only in their targets are said once: "turned off A and B".
+    """
+    merged: dict[tuple[str, str, str], DoneAction] = {}
+    for action in actions:
+        key = (action.domain, action.service, repr(action.fields))
+        if (before := merged.get(key)) is None:
+            merged[key] = action
+        else:
+            names = before.names + tuple(n for n in action.names if n not in before.names)
+            merged[key] = replace(before, names=names)
+    text = join_names([action.text() for action in merged.values()])
     return text[:1].upper() + text[1:]
