@@ -292,7 +292,41 @@ def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:
     return found
 
 
+def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
+    """Return the entity a Switch as X entity shows as another kind; None for other entities.
+
+    The wrapper's registry entry belongs to a Switch as X config entry, whose options name the
+    wrapped entity (an entity id or a registry id): turning the wrapper on switches it.
+    """
+    registry = er.async_get(hass)
+    entry = registry.async_get(entity_id)
+    if entry is None or entry.platform != SWITCH_AS_X or entry.config_entry_id is None:
+        return None
+    config_entry = hass.config_entries.async_get_entry(entry.config_entry_id)
+    if config_entry is None or config_entry.domain != SWITCH_AS_X:
+        return None
+    wrapped = config_entry.options.get("entity_id")
+    if not isinstance(wrapped, str):
+        return None
+    return er.async_resolve_entity_id(registry, wrapped)
+
+
 SWITCH_AS_X = "switch_as_x"
+
+
+def entities_with_actions(hass: HomeAssistant, domain: str) -> list[tuple[str, list[list[Any]]]]:
+    """Return every entity of a domain that runs actions of its own, with those actions.
+
+    As ``entity_action_sequences`` reads them (template entities' ``_action_scripts``).
+    """
+    found: list[tuple[str, list[list[Any]]]] = []
+    for entity in getattr(hass.data.get(domain), "entities", ()):
+        entity_id = getattr(entity, "entity_id", None)
+        if not isinstance(entity_id, str):
+            continue
+        if (sequences := entity_action_sequences(hass, entity_id)) is not None:
+            found.append((entity_id, sequences))
+    return found
 
 
 def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:

@@ -21,9 +21,11 @@ import probatio
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import target_entities
+from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
@@ -135,6 +137,7 @@ class SafetyPolicy:
             frozenset(current_entity_ids(hass, self.entities)),
             frozenset(current_entity_ids(hass, self.exempt)),
             tuple(automation_triggers(hass)),
+            _containing_groups(hass),
         )
         found: list[str] = []
         for entity_id in entity_ids:
@@ -152,6 +155,8 @@ class _Rules:
     entities: frozenset[str]
     exempt: frozenset[str]
     automations: tuple[AutomationTrigger, ...]
+    # The groups each entity is a member of: its change changes theirs.
+    groups: Mapping[str, tuple[str, ...]]
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -170,6 +175,9 @@ class _Rules:
             for wrapper in wrapping_entities(self.hass, entity_id)
         ):
             return True
+        # The relay that a sensitive template entity (a DIY lock or garage door) drives.
+        if self._driven_by_sensitive(entity_id):
+            return True
         if domain == "scene":
             # Only Home Assistant's own scenes say what they set; another integration's scene
             # (a hub's) may set anything.
@@ -184,6 +192,9 @@ class _Rules:
         # what those actions change, and so does one whose change triggers an automation;
         # actions that cannot be read through are of unknown effect.
         # What an enabled automation does when this entity changes is done by changing it.
+        # A Switch as X entity switches the entity it shows as another kind.
+        if (wrapped := wrapped_entity(self.hass, entity_id)) and wrapped not in members:
+            members.append(wrapped)
         programs = [
             *(entity_action_sequences(self.hass, entity_id) or ()),
             *self._automations_triggered_by(entity_id),
@@ -201,14 +212,41 @@ class _Rules:
         return any(self.is_sensitive(member, (*path, member)) for member in members)
 
     def _automations_triggered_by(self, entity_id: str) -> list[list[Any]]:
-        """Return the actions of the enabled automations that a change of this entity triggers."""
-        entry = er.async_get(self.hass).async_get(entity_id)
-        device_id = entry.device_id if entry is not None else None
-        return [
-            automation.actions
-            for automation in self.automations
-            if automation.watches(entity_id, device_id)
-        ]
+        """Return the actions of the enabled automations that a change of this entity triggers.
+
+        Its change is also a change of every group it is in (a light group, an old-style
+        group, and the groups those are in): what watches them watches it.
+        """
+        registry = er.async_get(self.hass)
+        changed = [entity_id]
+        for current in changed:
+            changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
+        found: list[list[Any]] = []
+        for current in changed:
+            entry = registry.async_get(current)
+            device_id = entry.device_id if entry is not None else None
+            found.extend(
+                automation.actions
+                for automation in self.automations
+                if automation.watches(current, device_id) and automation.actions not in found
+            )
+        return found
+
+    def _driven_by_sensitive(self, entity_id: str) -> bool:
+        """Whether a sensitive entity's own actions (a template lock's unlock) change this one.
+
+        Only the domains the policy can name sensitive run such actions that matter here;
+        actions whose targets cannot be read name no relay (see the README's known limits).
+        """
+        for domain in {*self.policy.domains, "cover"}:
+            for driver, sequences in entities_with_actions(self.hass, domain):
+                if driver == entity_id or driver in self.exempt:
+                    continue
+                if not self._named_sensitive(driver):
+                    continue
+                if any(entity_id in (action_targets(self.hass, s) or ()) for s in sequences):
+                    return True
+        return False
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
@@ -238,6 +276,22 @@ class _Rules:
             and self._named_sensitive(other.entity_id)
             for other in er.async_entries_for_device(registry, entry.device_id)
         )
+
+
+def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
+    """Return, for each entity, the group-like entities whose members it is.
+
+    A scene lists the entities it sets, but its state is when it was last activated, not
+    theirs: a member's change is no change of the scene.
+    """
+    found: dict[str, list[str]] = {}
+    for state in hass.states.async_all():
+        if state.domain == "scene":
+            continue
+        for member in _group_members(state):
+            if member != state.entity_id:
+                found.setdefault(member, []).append(state.entity_id)
+    return {member: tuple(groups) for member, groups in found.items()}
 
 
 def _group_members(state: State) -> list[str]:
