@@ -25,6 +25,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
 from homeassistant.helpers import chat_session
+from homeassistant.helpers import entity_platform
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
@@ -213,6 +214,9 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     newer entity triggers a ``target`` (entities, devices, areas, floors, labels); a template
     trigger watches what its template reads, and an event trigger on the events a call fires
     (a state change, the call itself) watches that entity or any.
+
+    A trigger-based template section with ``actions`` runs them as an automation does: its
+    coordinator (``hass.data["template"]``) keeps the validated section as ``config``.
     """
     component = hass.data.get("automation")
     registry = er.async_get(hass)
@@ -223,35 +227,117 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         triggers = getattr(automation, "_trigger_config", None)
         if not isinstance(triggers, list):
             continue
-        watched = _Watched(set(), set(), set())
-        variables = _trigger_variables(hass, automation)
-        for trigger in triggers:
-            if not isinstance(trigger, Mapping):
-                continue
-            kind = trigger.get("trigger", trigger.get("platform"))
-            if kind == "template":
-                watched.add_template(trigger.get("value_template"), variables)
-            elif kind == "event":
-                watched.add_event(registry, trigger)
-            if isinstance(device_id := trigger.get("device_id"), str):
-                watched.device_ids.add(device_id)
-            watched.add_entities(registry, trigger.get("entity_id"))
-            if isinstance(target := trigger.get("target"), Mapping):
-                watched.entity_ids.update(target_entities(hass, target))
-        if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
-            continue
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
         actions = list(sequence) if isinstance(sequence, list) else [None]
-        found.append(
-            AutomationTrigger(
-                frozenset(watched.entity_ids),
-                frozenset(watched.device_ids),
-                actions,
-                frozenset(watched.domains),
-                watched.any_entity,
-            )
-        )
+        variables = _trigger_variables(hass, automation)
+        if (watcher := _watcher(hass, registry, triggers, variables, actions)) is not None:
+            found.append(watcher)
+    for section in _template_trigger_sections(hass):
+        if CONF_ACTIONS not in section:
+            continue
+        actions = section[CONF_ACTIONS]
+        actions = list(actions) if isinstance(actions, list) else [None]
+        if (
+            watcher := _watcher(hass, registry, section.get(CONF_TRIGGERS), {}, actions)
+        ) is not None:
+            found.append(watcher)
     return found
+
+
+def _template_trigger_sections(hass: HomeAssistant) -> list[Mapping[str, Any]]:
+    """Return the validated trigger-based sections of the template integration."""
+    coordinators = hass.data.get(TEMPLATE)
+    if not isinstance(coordinators, list):
+        return []
+    return [
+        config
+        for coordinator in coordinators
+        if isinstance(config := getattr(coordinator, "config", None), Mapping)
+    ]
+
+
+def _watcher(
+    hass: HomeAssistant,
+    registry: er.EntityRegistry,
+    triggers: Any,
+    variables: Mapping[str, Any] | None,
+    actions: list[Any],
+) -> AutomationTrigger | None:
+    """Return what these triggers watch, with the actions they run; None if they watch none."""
+    if not isinstance(triggers, list):
+        return None
+    watched = _Watched(set(), set(), set())
+    for trigger in triggers:
+        if not isinstance(trigger, Mapping):
+            continue
+        kind = trigger.get("trigger", trigger.get("platform"))
+        if kind == "template":
+            watched.add_template(trigger.get("value_template"), variables)
+        elif kind == "event":
+            watched.add_event(registry, trigger)
+        if isinstance(device_id := trigger.get("device_id"), str):
+            watched.device_ids.add(device_id)
+        watched.add_entities(registry, trigger.get("entity_id"))
+        if isinstance(target := trigger.get("target"), Mapping):
+            watched.entity_ids.update(target_entities(hass, target))
+    if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
+        return None
+    return AutomationTrigger(
+        frozenset(watched.entity_ids),
+        frozenset(watched.device_ids),
+        actions,
+        frozenset(watched.domains),
+        watched.any_entity,
+    )
+
+
+def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger]]:
+    """Return each template entity with what a change must touch to change its state.
+
+    A state-based template entity follows what Home Assistant tracks for its templates: the
+    public ``listeners`` of its private ``_template_result_info`` (entities, domains, or all
+    states). A trigger-based one changes when its section's triggers fire (its
+    ``coordinator``'s ``config``). The AutomationTrigger's actions are empty.
+    """
+    registry = er.async_get(hass)
+    found: list[tuple[str, AutomationTrigger]] = []
+    for platform in entity_platform.async_get_platforms(hass, TEMPLATE):
+        for entity_id, entity in list(platform.entities.items()):
+            listeners = _template_listeners(entity)
+            watcher: AutomationTrigger | None = None
+            if isinstance(listeners, Mapping):
+                entities, domains = listeners.get("entities"), listeners.get("domains")
+                watcher = AutomationTrigger(
+                    frozenset(entities) if isinstance(entities, set) else frozenset(),
+                    frozenset(),
+                    [],
+                    frozenset(domains) if isinstance(domains, set) else frozenset(),
+                    listeners.get("all") is True,
+                )
+            elif isinstance(
+                config := getattr(getattr(entity, "coordinator", None), "config", None), Mapping
+            ):
+                watcher = _watcher(hass, registry, config.get(CONF_TRIGGERS), {}, [])
+            if watcher is not None:
+                found.append((entity_id, watcher))
+    return found
+
+
+def _template_listeners(entity: Any) -> Mapping[str, Any] | None:
+    """Return what a state-based template entity's templates track; None for other entities."""
+    info = getattr(entity, "_template_result_info", None)
+    if info is None:
+        return None
+    try:
+        listeners = info.listeners
+    except Exception:  # not tracking yet: what it follows is unknown
+        return {"all": True}
+    return listeners if isinstance(listeners, Mapping) else {"all": True}
+
+
+TEMPLATE: Final = "template"
+CONF_TRIGGERS: Final = "triggers"
+CONF_ACTIONS: Final = "actions"
 
 
 def _trigger_variables(hass: HomeAssistant, automation: Any) -> Mapping[str, Any] | None:

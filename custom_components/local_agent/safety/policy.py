@@ -25,6 +25,7 @@ from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import target_entities
+from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
@@ -138,6 +139,7 @@ class SafetyPolicy:
             frozenset(current_entity_ids(hass, self.exempt)),
             tuple(automation_triggers(hass)),
             _containing_groups(hass),
+            tuple(template_followers(hass)),
         )
         found: list[str] = []
         for entity_id in entity_ids:
@@ -157,6 +159,8 @@ class _Rules:
     automations: tuple[AutomationTrigger, ...]
     # The groups each entity is a member of: its change changes theirs.
     groups: Mapping[str, tuple[str, ...]]
+    # Template entities and what a change must touch to change their state.
+    followers: tuple[tuple[str, AutomationTrigger], ...] = ()
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -215,16 +219,21 @@ class _Rules:
         """Return the actions of the enabled automations that a change of this entity triggers.
 
         Its change is also a change of every group it is in (a light group, an old-style
-        group, and the groups those are in): what watches them watches it.
+        group) and of every template entity whose state follows it (a template binary sensor
+        reading it), and of theirs in turn: what watches them watches it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
-        for current in changed:
-            changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
         found: list[list[Any]] = []
         for current in changed:
             entry = registry.async_get(current)
             device_id = entry.device_id if entry is not None else None
+            changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
+            changed.extend(
+                follower
+                for follower, watcher in self.followers
+                if follower not in changed and watcher.watches(current, device_id)
+            )
             found.extend(
                 automation.actions
                 for automation in self.automations
