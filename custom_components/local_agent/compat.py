@@ -268,8 +268,8 @@ def _watcher(
         return None
     watched = _Watched(set(), set(), set())
     for trigger in triggers:
-        if not isinstance(trigger, Mapping):
-            continue
+        if not isinstance(trigger, Mapping) or trigger.get("enabled") is False:
+            continue  # Home Assistant does not attach a trigger switched off in the editor
         kind = trigger.get("trigger", trigger.get("platform"))
         if kind == "template":
             watched.add_template(trigger.get("value_template"), variables)

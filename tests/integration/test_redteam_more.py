@@ -280,7 +280,7 @@ async def follows_the_bed_light(hass: HomeAssistant, kind: str) -> str:
 async def test_an_automation_on_a_template_entity_that_follows_the_light_is_followed(
     hass: HomeAssistant, scene: Scene, kind: str, actions: list[dict[str, Any]], held: bool
 ) -> None:
-    """"When the bedroom is occupied, unlock the front door", occupied reading the bed light."""
+    """ "When the bedroom is occupied, unlock the front door", occupied reading the bed light."""
     await bed_light_off(hass)
     occupied = await follows_the_bed_light(hass, kind)
     await set_up_automations(
@@ -294,3 +294,30 @@ async def test_an_automation_on_a_template_entity_that_follows_the_light_is_foll
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+# --- Everyday: what Home Assistant skips is no question -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "automation",
+    [
+        {"triggers": [{**BED_LIGHT_ON_TRIGGER, "enabled": False}], "actions": UNLOCK_FRONT_DOOR},
+        {
+            "triggers": [BED_LIGHT_ON_TRIGGER],
+            "actions": [
+                {**UNLOCK_FRONT_DOOR[0], "enabled": False},
+                {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}},
+            ],
+        },
+    ],
+    ids=["a disabled trigger", "a disabled step"],
+)
+async def test_what_an_automation_has_disabled_holds_nothing(
+    hass: HomeAssistant, scene: Scene, automation: dict[str, Any]
+) -> None:
+    """The person switched the unlock off in the editor: the bed light is just a light."""
+    await bed_light_off(hass)
+    await set_up_automations(hass, {"id": "bed_light", "alias": "Bed light", **automation})
+
+    await check_turning_on_the_bed_light(hass, scene, held=False)

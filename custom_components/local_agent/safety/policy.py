@@ -332,6 +332,8 @@ def action_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str] | Non
 def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
     if not isinstance(step, Mapping):
         return None
+    if step.get("enabled") is False:
+        return []  # a step switched off in the editor is skipped (a template decides later)
     try:
         kind = cv.determine_script_action(dict(step))
     except ValueError:
