@@ -321,3 +321,33 @@ async def test_what_an_automation_has_disabled_holds_nothing(
     await set_up_automations(hass, {"id": "bed_light", "alias": "Bed light", **automation})
 
     await check_turning_on_the_bed_light(hass, scene, held=False)
+
+
+async def test_an_automation_on_the_switch_as_x_light_of_a_switch_is_followed(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Switch as X shows a relay as a light; an automation on that light unlocks. Switching
+    the relay itself switches the light."""
+    porch_relay = await relay(hass, "Porch relay")
+    porch_light = await switch_as_x(hass, porch_relay, "light")
+    # The person shows the relay to Assist again (Switch as X had hidden it).
+    async_expose_entity(hass, "conversation", porch_relay, True)
+    await hass.services.async_call("switch", "turn_off", {"entity_id": porch_relay}, blocking=True)
+    await set_up_automations(
+        hass,
+        {
+            "id": "porch_lets_in",
+            "alias": "Porch lets in",
+            "triggers": [{"trigger": "state", "entity_id": porch_light, "to": "on"}],
+            "actions": UNLOCK_FRONT_DOOR,
+        },
+    )
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": porch_relay}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, porch_light) == "off"

@@ -219,8 +219,9 @@ class _Rules:
         """Return the actions of the enabled automations that a change of this entity triggers.
 
         Its change is also a change of every group it is in (a light group, an old-style
-        group) and of every template entity whose state follows it (a template binary sensor
-        reading it), and of theirs in turn: what watches them watches it.
+        group), of every template entity whose state follows it (a template binary sensor
+        reading it) and of what shows it as another kind (Switch as X), and of theirs in
+        turn: what watches them watches it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -229,6 +230,7 @@ class _Rules:
             entry = registry.async_get(current)
             device_id = entry.device_id if entry is not None else None
             changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
+            changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
             changed.extend(
                 follower
                 for follower, watcher in self.followers
