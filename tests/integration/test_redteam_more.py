@@ -14,6 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
@@ -84,20 +85,51 @@ async def test_a_light_that_switch_as_x_makes_of_an_unlocking_switch_is_held(
 # --- The relay that a template lock or garage door drives -------------------------------------
 
 
+def relay_steps(hass: HomeAssistant, door_relay: str, form: str, service: str) -> list[Any]:
+    """The steps that switch the relay, written as the form says."""
+    if form == "a device action":
+        entry = er.async_get(hass).async_get(door_relay)
+        assert entry is not None
+        assert entry.device_id is not None
+        return [
+            {
+                "device_id": entry.device_id,
+                "domain": "switch",
+                "entity_id": entry.id,
+                "type": service,
+            }
+        ]
+    steps: list[Any] = [{"action": f"switch.{service}", "target": {"entity_id": door_relay}}]
+    if form == "beside a step of unknown effect":
+        steps.insert(0, {"action": "persistent_notification.create", "data": {"message": "!"}})
+    return steps
+
+
+@pytest.mark.parametrize(
+    "form", ["a service call", "beside a step of unknown effect", "a device action"]
+)
 async def test_the_relay_a_template_lock_drives_is_held_like_the_lock(
-    hass: HomeAssistant, scene: Scene
+    hass: HomeAssistant, scene: Scene, form: str
 ) -> None:
     """A DIY door: a template lock whose unlock switches a relay on. Switching the relay on
     directly is unlocking the door."""
     door_relay = await relay(hass)
+    # The relay's own device (a Shelly's), not the lock's: the template lock has none.
+    relay_entry = er.async_get(hass).async_get(door_relay)
+    assert relay_entry is not None
+    assert relay_entry.config_entry_id is not None
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=relay_entry.config_entry_id, identifiers={("test", "door relay")}
+    )
+    er.async_get(hass).async_update_entity(door_relay, device_id=device.id)
     side_door = await template_helper(
         hass,
         {
             "template_type": "lock",
             "name": "Side Door",
             "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
-            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
+            "lock": relay_steps(hass, door_relay, form, "turn_off"),
+            "unlock": relay_steps(hass, door_relay, form, "turn_on"),
         },
     )
     assert state(hass, side_door) == "locked"

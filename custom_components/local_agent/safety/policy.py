@@ -246,8 +246,8 @@ class _Rules:
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one.
 
-        Only the domains the policy can name sensitive run such actions that matter here;
-        actions whose targets cannot be read name no relay (see the README's known limits).
+        Only the domains the policy can name sensitive run such actions that matter here; a
+        step whose target is a template names no relay (see the README's known limits).
         """
         for domain in {*self.policy.domains, "cover"}:
             for driver, sequences in entities_with_actions(self.hass, domain):
@@ -255,7 +255,7 @@ class _Rules:
                     continue
                 if not self._named_sensitive(driver):
                     continue
-                if any(entity_id in (action_targets(self.hass, s) or ()) for s in sequences):
+                if any(entity_id in named_targets(self.hass, s) for s in sequences):
                     return True
         return False
 
@@ -347,6 +347,12 @@ def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
         return [scene] if scene is not None and valid_entity_id(scene) else None
+    nested = _nested_steps(step, kind)
+    return None if nested is None else action_targets(hass, nested)
+
+
+def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
+    """Return the steps inside a branch, repeat, parallel or sequence step; None otherwise."""
     nested: list[Any] = []
     if kind == cv.SCRIPT_ACTION_CHOOSE:
         options = step.get("choose")
@@ -369,7 +375,35 @@ def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
         return None
     if not all(isinstance(sequence, list) for sequence in nested):
         return None
-    return action_targets(hass, [inner for sequence in nested for inner in sequence])
+    return [inner for sequence in nested for inner in sequence]
+
+
+def named_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+    """Return every entity the steps name as what they change, skipping steps that name none.
+
+    Unlike action_targets this is no judgement of what the steps do: it finds the relay a
+    template lock switches, also beside a step of unknown effect and in a device action (the
+    entity it names, by registry id).
+    """
+    found: list[str] = []
+    for step in steps:
+        if not isinstance(step, Mapping):
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        named: list[str] | None = None
+        if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+            named = _service_targets(hass, step)
+        elif kind == cv.SCRIPT_ACTION_DEVICE_AUTOMATION:
+            entity = _plain_text(step.get(ATTR_ENTITY_ID))
+            resolved = entity and er.async_resolve_entity_id(er.async_get(hass), entity)
+            named = [resolved] if resolved else None
+        elif (nested := _nested_steps(step, kind)) is not None:
+            named = named_targets(hass, nested)
+        found.extend(target for target in named or () if target not in found)
+    return found
 
 
 def _service_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str] | None:
