@@ -30,6 +30,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
+from homeassistant.helpers.template import RenderInfo
 from homeassistant.helpers.template import Template
 
 
@@ -324,15 +325,29 @@ def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger
 
 
 def _template_listeners(entity: Any) -> Mapping[str, Any] | None:
-    """Return what a state-based template entity's templates track; None for other entities."""
+    """Return what a state-based template entity's templates read; None for other entities.
+
+    Its ``_template_result_info`` (a TrackTemplateResultInfo) keeps the latest RenderInfo of
+    each template in the private ``_info``; its public ``listeners`` lag behind a template
+    that reads every state under a rate limit, so the render infos are read. What cannot be
+    read reads every state.
+    """
     info = getattr(entity, "_template_result_info", None)
     if info is None:
         return None
-    try:
-        listeners = info.listeners
-    except Exception:  # not tracking yet: what it follows is unknown
+    renders = getattr(info, "_info", None)
+    if not isinstance(renders, Mapping):
         return {"all": True}
-    return listeners if isinstance(listeners, Mapping) else {"all": True}
+    entities: set[str] = set()
+    domains: set[str] = set()
+    for render in renders.values():
+        if not isinstance(render, RenderInfo):
+            return {"all": True}
+        if render.all_states or render.all_states_lifecycle:
+            return {"all": True}
+        entities.update(render.entities)
+        domains.update(render.domains | render.domains_lifecycle)
+    return {"all": False, "entities": entities, "domains": domains}
 
 
 TEMPLATE: Final = "template"

@@ -383,3 +383,30 @@ async def test_an_automation_on_the_switch_as_x_light_of_a_switch_is_followed(
     assert asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, "lock.front_door") == "locked"
     assert state(hass, porch_light) == "off"
+
+
+async def test_an_automation_on_a_template_entity_that_reads_every_state_holds_nothing(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The community's "unavailable entities" count reads every state and notifies on change:
+    following it would make every request in such a home a question."""
+    await bed_light_off(hass)
+    unavailable = await template_helper(
+        hass,
+        {
+            "template_type": "sensor",
+            "name": "Unavailable entities",
+            "state": "{{ states | selectattr('state', 'eq', 'unavailable') | list | count }}",
+        },
+    )
+    await set_up_automations(
+        hass,
+        {
+            "id": "unavailable_notice",
+            "alias": "Unavailable notice",
+            "triggers": [{"trigger": "state", "entity_id": unavailable}],
+            "actions": [{"action": "persistent_notification.create", "data": {"message": "!"}}],
+        },
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=False)

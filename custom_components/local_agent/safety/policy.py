@@ -231,10 +231,15 @@ class _Rules:
             device_id = entry.device_id if entry is not None else None
             changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
             changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
+            # A template entity that reads every state (the community's count of unavailable
+            # entities) is not followed: an automation that notifies on it would make every
+            # request of such a home a question.
             changed.extend(
                 follower
                 for follower, watcher in self.followers
-                if follower not in changed and watcher.watches(current, device_id)
+                if follower not in changed
+                and not watcher.any_entity
+                and watcher.watches(current, device_id)
             )
             found.extend(
                 automation.actions
