@@ -30,8 +30,8 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
-from homeassistant.helpers.template import RenderInfo
 from homeassistant.helpers.template import Template
+from homeassistant.helpers.template.render_info import RenderInfo
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
