@@ -106,9 +106,9 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
     each a helpers.script.Script with its validated ``sequence``. A script whose steps cannot
     be read comes back as a sequence of one unreadable step.
     """
-    component = hass.data.get(entity_id.partition(".")[0])
-    get_entity = getattr(component, "get_entity", None)
-    entity = get_entity(entity_id) if callable(get_entity) else None
+    entity = _entity_object(hass, entity_id)
+    if (commands := _universal_commands(entity)) is not None:
+        return commands
     scripts = getattr(entity, "_action_scripts", None)
     if not isinstance(scripts, dict) or not scripts:
         return None
@@ -117,6 +117,46 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
         sequence = getattr(script, "sequence", None)
         sequences.append(list(sequence) if isinstance(sequence, list) else [None])
     return sequences
+
+
+def _entity_object(hass: HomeAssistant, entity_id: str) -> Any:
+    """Return the entity object behind an entity id (its domain's EntityComponent's)."""
+    component = hass.data.get(entity_id.partition(".")[0])
+    get_entity = getattr(component, "get_entity", None)
+    return get_entity(entity_id) if callable(get_entity) else None
+
+
+def _universal_commands(entity: Any) -> list[list[Any]] | None:
+    """Return a universal media player's commands, each one step; None for other entities.
+
+    The universal platform runs each configured command (a validated service call, kept in
+    the private ``_cmds``) instead of passing the service to its active child.
+    """
+    from homeassistant.components.universal.media_player import UniversalMediaPlayer
+
+    if not isinstance(entity, UniversalMediaPlayer):
+        return None
+    commands = getattr(entity, "_cmds", None)
+    if not isinstance(commands, Mapping):
+        return [[None]]
+    return [[command] for command in commands.values()]
+
+
+def universal_children(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Return the media players a universal media player passes the calls it gets on to.
+
+    Its configured ``children`` (private ``_children``): the active one gets each call that
+    no command of its own replaces.
+    """
+    from homeassistant.components.universal.media_player import UniversalMediaPlayer
+
+    entity = _entity_object(hass, entity_id)
+    if not isinstance(entity, UniversalMediaPlayer):
+        return []
+    children = getattr(entity, "_children", None)
+    if not isinstance(children, list):
+        return []
+    return [child for child in children if isinstance(child, str)]
 
 
 @dataclass(frozen=True, slots=True)

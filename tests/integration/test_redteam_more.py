@@ -24,6 +24,7 @@ from .conftest import state
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import template_lock
+from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
@@ -410,3 +411,72 @@ async def test_an_automation_on_a_template_entity_that_reads_every_state_holds_n
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=False)
+
+
+# --- A universal media player's own commands ---------------------------------------------------
+
+
+async def universal_player(hass: HomeAssistant, commands: dict[str, Any]) -> str:
+    """A universal media player with these commands (configuration.yaml's), exposed."""
+    from homeassistant.components.universal.media_player import PLATFORM_SCHEMA
+    from homeassistant.components.universal.media_player import UniversalMediaPlayer
+
+    config = PLATFORM_SCHEMA(
+        {
+            "platform": "universal",
+            "name": "Living TV",
+            "children": ["media_player.living_room"],
+            "commands": commands,
+        }
+    )
+    player = UniversalMediaPlayer(hass, config)  # type: ignore[no-untyped-call]
+    await hass.data["media_player"].async_add_entities([player])
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "media_player.living_tv", True)
+    return "media_player.living_tv"
+
+
+@pytest.mark.parametrize(
+    ("tools", "suffix", "arguments"),
+    [
+        ("our tools", "media_player", {"action": "turn_on", "entity_id": "media_player.living_tv"}),
+        ("assist", "HassTurnOn", {"name": "Living TV"}),
+    ],
+    ids=["our tools", "assist"],
+)
+async def test_a_universal_media_player_whose_command_unlocks_is_held(
+    hass: HomeAssistant, scene: Scene, tools: str, suffix: str, arguments: dict[str, Any]
+) -> None:
+    """Its `turn_on` command is a service call of the person's choosing: here, unlock."""
+    await universal_player(
+        hass, {"turn_on": UNLOCK_FRONT_DOOR[0], "turn_off": UNLOCK_FRONT_DOOR[0]}
+    )
+    agent = await scene.agent_with(tools)
+
+    result = await scene.ask_to_call(agent, suffix, arguments, answer("Done."))
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+
+
+async def test_a_universal_media_player_of_plain_players_runs_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Everyday: a TV and its receiver as one player is no question."""
+    await hass.services.async_call(
+        "media_player", "turn_off", {"entity_id": "media_player.bedroom"}, blocking=True
+    )
+    turn_on = {"action": "media_player.turn_on", "target": {"entity_id": "media_player.bedroom"}}
+    await universal_player(hass, {"turn_on": turn_on})
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("media_player", action="turn_on", entity_id="media_player.living_tv"),
+        answer("Done."),
+    )
+
+    result = await agent.ask("turn on the TV", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert not asked(result), speech(result)
+    assert state(hass, "media_player.bedroom") != "off"
+    assert scene.audit == []

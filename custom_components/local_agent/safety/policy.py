@@ -26,6 +26,7 @@ from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
+from custom_components.local_agent.compat import universal_children
 from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
@@ -196,9 +197,13 @@ class _Rules:
         # what those actions change, and so does one whose change triggers an automation;
         # actions that cannot be read through are of unknown effect.
         # What an enabled automation does when this entity changes is done by changing it.
-        # A Switch as X entity switches the entity it shows as another kind.
+        # A Switch as X entity switches the entity it shows as another kind; a universal
+        # media player passes its calls on to its children.
         if (wrapped := wrapped_entity(self.hass, entity_id)) and wrapped not in members:
             members.append(wrapped)
+        members.extend(
+            child for child in universal_children(self.hass, entity_id) if child not in members
+        )
         programs = [
             *(entity_action_sequences(self.hass, entity_id) or ()),
             *self._automations_triggered_by(entity_id),
