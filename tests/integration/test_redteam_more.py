@@ -14,6 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
@@ -480,3 +481,56 @@ async def test_a_universal_media_player_of_plain_players_runs_at_once(
     assert not asked(result), speech(result)
     assert state(hass, "media_player.bedroom") != "off"
     assert scene.audit == []
+
+
+# --- Service calls written the old ways (top-level entity_id, data_template) -------------------
+
+KITCHEN_LIGHTS_ON_OLD_STYLE: list[dict[str, Any]] = [
+    {"service": "light.turn_on", "entity_id": "light.kitchen_lights"},
+    {"action": "light.turn_on", "data_template": {"entity_id": "light.kitchen_lights"}},
+]
+# A target beside them: Home Assistant adds the old-style entity to it.
+UNLOCK_OLD_STYLE: list[dict[str, Any]] = [
+    {"action": "lock.unlock", "entity_id": "lock.front_door", "target": {"area_id": "kitchen"}},
+    {
+        "action": "lock.unlock",
+        "target": {"area_id": "kitchen"},
+        "data_template": {"entity_id": "lock.front_door"},
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("step", "held"),
+    [
+        *((step, False) for step in KITCHEN_LIGHTS_ON_OLD_STYLE),
+        *((step, True) for step in UNLOCK_OLD_STYLE),
+    ],
+    ids=[
+        "turns on a light by a top-level entity_id",
+        "turns on a light by data_template",
+        "unlocks by a top-level entity_id beside a target",
+        "unlocks by data_template beside a target",
+    ],
+)
+async def test_an_automation_step_written_the_old_way_is_read_as_home_assistant_runs_it(
+    hass: HomeAssistant, scene: Scene, step: dict[str, Any], held: bool
+) -> None:
+    """Years-old YAML names its entity outside `target`; Home Assistant still calls it."""
+    kitchen = ar.async_get(hass).async_create("Kitchen")
+    ceiling = er.async_get(hass).async_get("light.ceiling_lights")
+    assert ceiling is not None
+    assert ceiling.device_id is not None
+    dr.async_get(hass).async_update_device(ceiling.device_id, area_id=kitchen.id)
+    await bed_light_off(hass)
+    await set_up_automations(
+        hass,
+        {
+            "id": "bed_light",
+            "alias": "Bed light",
+            "triggers": [BED_LIGHT_ON_TRIGGER],
+            "actions": [step],
+        },
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)

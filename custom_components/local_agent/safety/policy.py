@@ -422,11 +422,17 @@ def _service_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str] 
         return None
     if action.partition(".")[0] in UNKNOWN_EFFECT_DOMAINS:
         return None  # a script or an automation run as a service: a program of its own
-    data, target = step.get("data") or {}, step.get("target") or {}
-    if not isinstance(data, Mapping) or not isinstance(target, Mapping):
+    # As Home Assistant prepares the call: `data` then the older `data_template`, then the
+    # target, with the older top-level `entity_id` in it, over both.
+    data, data_template = step.get("data") or {}, step.get("data_template") or {}
+    target = step.get("target") or {}
+    if not all(isinstance(part, Mapping) for part in (data, data_template, target)):
         return None  # a template that may name any target
+    target = dict(target)
+    if ATTR_ENTITY_ID in step:
+        target[ATTR_ENTITY_ID] = step[ATTR_ENTITY_ID]
     plain: dict[str, list[str]] = {}
-    for key, value in {**data, **target}.items():
+    for key, value in {**data, **data_template, **target}.items():
         if key not in TARGET_KEYS:
             continue
         ids = _plain_ids(value)
