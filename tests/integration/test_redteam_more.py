@@ -145,13 +145,52 @@ async def test_the_relay_a_template_lock_drives_is_held_like_the_lock(
     assert state(hass, side_door) == "locked"
 
 
+async def reload_scripts(hass: HomeAssistant, scripts: dict[str, Any]) -> None:
+    """Load these scripts from configuration.yaml, beside the house's own."""
+    house_scripts = {"open_up": {"alias": "Open up", "sequence": UNLOCK_FRONT_DOOR}}
+    with patch(
+        "homeassistant.config.load_yaml_config_file",
+        autospec=True,
+        return_value={"script": {**house_scripts, **scripts}},
+    ):
+        await hass.services.async_call("script", "reload", blocking=True)
+    await hass.async_block_till_done()
+
+
+PULSE_FORMS = ["the relay itself", "script.turn_on", "the script's own service", "turn_on"]
+
+
+@pytest.mark.parametrize("form", PULSE_FORMS)
 async def test_the_relay_a_template_garage_door_pulses_is_held_like_the_door(
-    hass: HomeAssistant, scene: Scene
+    hass: HomeAssistant, scene: Scene, form: str
 ) -> None:
     """The most common DIY garage door: a template cover of class garage whose open and close
-    both pulse one relay, on no device of the cover's."""
+    both pulse one relay, on no device of the cover's; often through a script that switches
+    it on, waits and switches it off."""
     garage_relay = await relay(hass, "Garage relay")
-    pulse = [{"action": "switch.turn_on", "target": {"entity_id": garage_relay}}]
+    pulse: list[dict[str, Any]] = [
+        {"action": "switch.turn_on", "target": {"entity_id": garage_relay}}
+    ]
+    if form != "the relay itself":
+        await reload_scripts(
+            hass,
+            {
+                "garage_pulse": {
+                    "sequence": [
+                        *pulse,
+                        {"delay": 1},
+                        {"action": "switch.turn_off", "target": {"entity_id": garage_relay}},
+                    ]
+                }
+            },
+        )
+        pulse = [
+            {"action": "script.turn_on", "target": {"entity_id": "script.garage_pulse"}}
+            if form == "script.turn_on"
+            else {"action": "script.garage_pulse"}
+            if form == "the script's own service"
+            else {"action": "homeassistant.turn_on", "target": {"entity_id": "script.garage_pulse"}}
+        ]
     await template_helper(
         hass,
         {

@@ -24,6 +24,7 @@ from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
+from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import universal_children
@@ -56,6 +57,10 @@ MAX_GROUP_DEPTH = 5
 # Entities that run programs of their own: what running (or enabling) them changes is unknown,
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
+SCRIPT_DOMAIN: Final = "script"
+SCRIPT_PREFIX: Final = f"{SCRIPT_DOMAIN}."
+# The script services that act on script entities (every other one runs its own script).
+SCRIPT_ENTITY_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
 # Entities that only report: every other entity on the same device as a sensitive one (a garage
 # opener's relay or light, a lock's user code text or auto-relock number, an alarm's mode select)
 # may be what really drives it, so changing it is sensitive too.
@@ -388,12 +393,15 @@ def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
     return [inner for sequence in nested for inner in sequence]
 
 
-def named_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+def named_targets(
+    hass: HomeAssistant, steps: Iterable[Any], scripts: frozenset[str] = frozenset()
+) -> list[str]:
     """Return every entity the steps name as what they change, skipping steps that name none.
 
     Unlike action_targets this is no judgement of what the steps do: it finds the relay a
-    template lock switches, also beside a step of unknown effect and in a device action (the
-    entity it names, by registry id).
+    template lock switches, also beside a step of unknown effect, in a device action (the
+    entity it names, by registry id) and in the steps of a script it runs (`script.turn_on`,
+    the script's own service, `homeassistant.turn_on`); scripts: those followed already.
     """
     found: list[str] = []
     for step in steps:
@@ -405,23 +413,38 @@ def named_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
             continue
         named: list[str] | None = None
         if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
-            named = _service_targets(hass, step)
+            named = _service_targets(hass, step, programs=True)
+            for script in [n for n in named or () if n.startswith(SCRIPT_PREFIX)]:
+                if script not in scripts and (sequence := script_sequence(hass, script)):
+                    named = [*(named or ()), *named_targets(hass, sequence, scripts | {script})]
         elif kind == cv.SCRIPT_ACTION_DEVICE_AUTOMATION:
             entity = _plain_text(step.get(ATTR_ENTITY_ID))
             resolved = entity and er.async_resolve_entity_id(er.async_get(hass), entity)
             named = [resolved] if resolved else None
         elif (nested := _nested_steps(step, kind)) is not None:
-            named = named_targets(hass, nested)
+            named = named_targets(hass, nested, scripts)
         found.extend(target for target in named or () if target not in found)
     return found
 
 
-def _service_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str] | None:
+def _service_targets(
+    hass: HomeAssistant, step: Mapping[str, Any], *, programs: bool = False
+) -> list[str] | None:
+    """Return the entities a service step targets; None when unknown.
+
+    programs: a script's own service (`script.garage_pulse`) names that script, and
+    `script.turn_on` its targets; otherwise a script or automation run as a service is a
+    program of unknown effect.
+    """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
         return None
-    if action.partition(".")[0] in UNKNOWN_EFFECT_DOMAINS:
-        return None  # a script or an automation run as a service: a program of its own
+    domain, _, service = action.partition(".")
+    if domain in UNKNOWN_EFFECT_DOMAINS:
+        if not programs or domain != SCRIPT_DOMAIN:
+            return None
+        if service not in SCRIPT_ENTITY_SERVICES:
+            return [f"{SCRIPT_PREFIX}{service}"]
     # As Home Assistant prepares the call: `data` then the older `data_template`, then the
     # target, with the older top-level `entity_id` in it, over both.
     data, data_template = step.get("data") or {}, step.get("data_template") or {}
