@@ -30,6 +30,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
+from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 
@@ -103,17 +104,25 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
 
     Template entities (switches, buttons, lights, covers, ... whose turn on, press or open is
     a user-written action) keep them in the private ``_action_scripts`` of their base class,
-    each a helpers.script.Script with its validated ``sequence``. A script whose steps cannot
-    be read comes back as a sequence of one unreadable step.
+    each a helpers.script.Script with its validated ``sequence``; other entities that run
+    user-written actions (Wake on LAN's turn-off action, another integration's) hold a Script
+    in an attribute of their own. A script whose steps cannot be read comes back as a sequence
+    of one unreadable step.
     """
     entity = _entity_object(hass, entity_id)
     if (commands := _universal_commands(entity)) is not None:
         return commands
     scripts = getattr(entity, "_action_scripts", None)
-    if not isinstance(scripts, dict) or not scripts:
+    found = list(scripts.values()) if isinstance(scripts, dict) else []
+    found.extend(
+        value
+        for value in getattr(entity, "__dict__", {}).values()
+        if isinstance(value, Script) and value not in found
+    )
+    if not found:
         return None
     sequences: list[list[Any]] = []
-    for script in scripts.values():
+    for script in found:
         sequence = getattr(script, "sequence", None)
         sequences.append(list(sequence) if isinstance(sequence, list) else [None])
     return sequences

@@ -13,10 +13,13 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.switch import SwitchEntity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.script import Script
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
@@ -573,3 +576,39 @@ async def test_an_automation_step_written_the_old_way_is_read_as_home_assistant_
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+# --- An entity of another integration that runs a user-written action -------------------------
+
+
+class OfficePC(SwitchEntity):
+    """Like Wake on LAN's switch: turning it off runs the action its configuration gives."""
+
+    _attr_name = "Office PC"
+    _attr_is_on = True
+
+    def __init__(self, hass: HomeAssistant, off_action: list[dict[str, Any]]) -> None:
+        self._off_script = Script(hass, cv.SCRIPT_SCHEMA(off_action), "Office PC", "test")
+
+    async def async_turn_off(self, **kwargs: Any) -> None:
+        await self._off_script.async_run(context=self._context)
+        self._attr_is_on = False
+        self.async_write_ha_state()
+
+
+async def test_an_entity_that_runs_a_script_of_its_own_is_judged_by_it(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    assert await async_setup_component(hass, "switch", {})
+    await hass.data["switch"].async_add_entities([OfficePC(hass, UNLOCK_FRONT_DOOR)])
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "switch.office_pc", True)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_off", "entity_id": "switch.office_pc"}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, "switch.office_pc") == "on"
