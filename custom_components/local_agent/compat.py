@@ -25,11 +25,14 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
 from homeassistant.helpers import chat_session
+from homeassistant.helpers import entity_platform
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
+from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
+from homeassistant.helpers.template.render_info import RenderInfo
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -101,20 +104,68 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
 
     Template entities (switches, buttons, lights, covers, ... whose turn on, press or open is
     a user-written action) keep them in the private ``_action_scripts`` of their base class,
-    each a helpers.script.Script with its validated ``sequence``. A script whose steps cannot
-    be read comes back as a sequence of one unreadable step.
+    each a helpers.script.Script with its validated ``sequence``; other entities that run
+    user-written actions (Wake on LAN's turn-off action, another integration's) hold a Script
+    in an attribute of their own. A script whose steps cannot be read comes back as a sequence
+    of one unreadable step.
     """
-    component = hass.data.get(entity_id.partition(".")[0])
-    get_entity = getattr(component, "get_entity", None)
-    entity = get_entity(entity_id) if callable(get_entity) else None
+    entity = _entity_object(hass, entity_id)
+    if (commands := _universal_commands(entity)) is not None:
+        return commands
     scripts = getattr(entity, "_action_scripts", None)
-    if not isinstance(scripts, dict) or not scripts:
+    found = list(scripts.values()) if isinstance(scripts, dict) else []
+    found.extend(
+        value
+        for value in getattr(entity, "__dict__", {}).values()
+        if isinstance(value, Script) and value not in found
+    )
+    if not found:
         return None
     sequences: list[list[Any]] = []
-    for script in scripts.values():
+    for script in found:
         sequence = getattr(script, "sequence", None)
         sequences.append(list(sequence) if isinstance(sequence, list) else [None])
     return sequences
+
+
+def _entity_object(hass: HomeAssistant, entity_id: str) -> Any:
+    """Return the entity object behind an entity id (its domain's EntityComponent's)."""
+    component = hass.data.get(entity_id.partition(".")[0])
+    get_entity = getattr(component, "get_entity", None)
+    return get_entity(entity_id) if callable(get_entity) else None
+
+
+def _universal_commands(entity: Any) -> list[list[Any]] | None:
+    """Return a universal media player's commands, each one step; None for other entities.
+
+    The universal platform runs each configured command (a validated service call, kept in
+    the private ``_cmds``) instead of passing the service to its active child.
+    """
+    from homeassistant.components.universal.media_player import UniversalMediaPlayer
+
+    if not isinstance(entity, UniversalMediaPlayer):
+        return None
+    commands = getattr(entity, "_cmds", None)
+    if not isinstance(commands, Mapping):
+        return [[None]]
+    return [[command] for command in commands.values()]
+
+
+def universal_children(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Return the media players a universal media player passes the calls it gets on to.
+
+    Its configured ``children`` (private ``_children``): the active one gets each call that
+    no command of its own replaces.
+    """
+    from homeassistant.components.universal.media_player import UniversalMediaPlayer
+
+    entity = _entity_object(hass, entity_id)
+    if not isinstance(entity, UniversalMediaPlayer):
+        return []
+    children = getattr(entity, "_children", None)
+    if not isinstance(children, list):
+        return []
+    return [child for child in children if isinstance(child, str)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +264,9 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     newer entity triggers a ``target`` (entities, devices, areas, floors, labels); a template
     trigger watches what its template reads, and an event trigger on the events a call fires
     (a state change, the call itself) watches that entity or any.
+
+    A trigger-based template section with ``actions`` runs them as an automation does: its
+    coordinator (``hass.data["template"]``) keeps the validated section as ``config``.
     """
     component = hass.data.get("automation")
     registry = er.async_get(hass)
@@ -223,35 +277,131 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         triggers = getattr(automation, "_trigger_config", None)
         if not isinstance(triggers, list):
             continue
-        watched = _Watched(set(), set(), set())
-        variables = _trigger_variables(hass, automation)
-        for trigger in triggers:
-            if not isinstance(trigger, Mapping):
-                continue
-            kind = trigger.get("trigger", trigger.get("platform"))
-            if kind == "template":
-                watched.add_template(trigger.get("value_template"), variables)
-            elif kind == "event":
-                watched.add_event(registry, trigger)
-            if isinstance(device_id := trigger.get("device_id"), str):
-                watched.device_ids.add(device_id)
-            watched.add_entities(registry, trigger.get("entity_id"))
-            if isinstance(target := trigger.get("target"), Mapping):
-                watched.entity_ids.update(target_entities(hass, target))
-        if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
-            continue
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
         actions = list(sequence) if isinstance(sequence, list) else [None]
-        found.append(
-            AutomationTrigger(
-                frozenset(watched.entity_ids),
-                frozenset(watched.device_ids),
-                actions,
-                frozenset(watched.domains),
-                watched.any_entity,
-            )
-        )
+        variables = _trigger_variables(hass, automation)
+        if (watcher := _watcher(hass, registry, triggers, variables, actions)) is not None:
+            found.append(watcher)
+    for section in _template_trigger_sections(hass):
+        if CONF_ACTIONS not in section:
+            continue
+        actions = section[CONF_ACTIONS]
+        actions = list(actions) if isinstance(actions, list) else [None]
+        if (
+            watcher := _watcher(hass, registry, section.get(CONF_TRIGGERS), {}, actions)
+        ) is not None:
+            found.append(watcher)
     return found
+
+
+def _template_trigger_sections(hass: HomeAssistant) -> list[Mapping[str, Any]]:
+    """Return the validated trigger-based sections of the template integration."""
+    coordinators = hass.data.get(TEMPLATE)
+    if not isinstance(coordinators, list):
+        return []
+    return [
+        config
+        for coordinator in coordinators
+        if isinstance(config := getattr(coordinator, "config", None), Mapping)
+    ]
+
+
+def _watcher(
+    hass: HomeAssistant,
+    registry: er.EntityRegistry,
+    triggers: Any,
+    variables: Mapping[str, Any] | None,
+    actions: list[Any],
+) -> AutomationTrigger | None:
+    """Return what these triggers watch, with the actions they run; None if they watch none."""
+    if not isinstance(triggers, list):
+        return None
+    watched = _Watched(set(), set(), set())
+    for trigger in triggers:
+        if not isinstance(trigger, Mapping) or trigger.get("enabled") is False:
+            continue  # Home Assistant does not attach a trigger switched off in the editor
+        kind = trigger.get("trigger", trigger.get("platform"))
+        if kind == "template":
+            watched.add_template(trigger.get("value_template"), variables)
+        elif kind == "event":
+            watched.add_event(registry, trigger)
+        if isinstance(device_id := trigger.get("device_id"), str):
+            watched.device_ids.add(device_id)
+        watched.add_entities(registry, trigger.get("entity_id"))
+        if isinstance(target := trigger.get("target"), Mapping):
+            watched.entity_ids.update(target_entities(hass, target))
+    if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
+        return None
+    return AutomationTrigger(
+        frozenset(watched.entity_ids),
+        frozenset(watched.device_ids),
+        actions,
+        frozenset(watched.domains),
+        watched.any_entity,
+    )
+
+
+def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger]]:
+    """Return each template entity with what a change must touch to change its state.
+
+    A state-based template entity follows what Home Assistant tracks for its templates: the
+    public ``listeners`` of its private ``_template_result_info`` (entities, domains, or all
+    states). A trigger-based one changes when its section's triggers fire (its
+    ``coordinator``'s ``config``). The AutomationTrigger's actions are empty.
+    """
+    registry = er.async_get(hass)
+    found: list[tuple[str, AutomationTrigger]] = []
+    for platform in entity_platform.async_get_platforms(hass, TEMPLATE):
+        for entity_id, entity in list(platform.entities.items()):
+            listeners = _template_listeners(entity)
+            watcher: AutomationTrigger | None = None
+            if isinstance(listeners, Mapping):
+                entities, domains = listeners.get("entities"), listeners.get("domains")
+                watcher = AutomationTrigger(
+                    frozenset(entities) if isinstance(entities, set) else frozenset(),
+                    frozenset(),
+                    [],
+                    frozenset(domains) if isinstance(domains, set) else frozenset(),
+                    listeners.get("all") is True,
+                )
+            elif isinstance(
+                config := getattr(getattr(entity, "coordinator", None), "config", None), Mapping
+            ):
+                watcher = _watcher(hass, registry, config.get(CONF_TRIGGERS), {}, [])
+            if watcher is not None:
+                found.append((entity_id, watcher))
+    return found
+
+
+def _template_listeners(entity: Any) -> Mapping[str, Any] | None:
+    """Return what a state-based template entity's templates read; None for other entities.
+
+    Its ``_template_result_info`` (a TrackTemplateResultInfo) keeps the latest RenderInfo of
+    each template in the private ``_info``; its public ``listeners`` lag behind a template
+    that reads every state under a rate limit, so the render infos are read. What cannot be
+    read reads every state.
+    """
+    info = getattr(entity, "_template_result_info", None)
+    if info is None:
+        return None
+    renders = getattr(info, "_info", None)
+    if not isinstance(renders, Mapping):
+        return {"all": True}
+    entities: set[str] = set()
+    domains: set[str] = set()
+    for render in renders.values():
+        if not isinstance(render, RenderInfo):
+            return {"all": True}
+        if render.all_states or render.all_states_lifecycle:
+            return {"all": True}
+        entities.update(render.entities)
+        domains.update(render.domains | render.domains_lifecycle)
+    return {"all": False, "entities": entities, "domains": domains}
+
+
+TEMPLATE: Final = "template"
+CONF_TRIGGERS: Final = "triggers"
+CONF_ACTIONS: Final = "actions"
 
 
 def _trigger_variables(hass: HomeAssistant, automation: Any) -> Mapping[str, Any] | None:
@@ -292,7 +442,41 @@ def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:
     return found
 
 
+def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
+    """Return the entity a Switch as X entity shows as another kind; None for other entities.
+
+    The wrapper's registry entry belongs to a Switch as X config entry, whose options name the
+    wrapped entity (an entity id or a registry id): turning the wrapper on switches it.
+    """
+    registry = er.async_get(hass)
+    entry = registry.async_get(entity_id)
+    if entry is None or entry.platform != SWITCH_AS_X or entry.config_entry_id is None:
+        return None
+    config_entry = hass.config_entries.async_get_entry(entry.config_entry_id)
+    if config_entry is None or config_entry.domain != SWITCH_AS_X:
+        return None
+    wrapped = config_entry.options.get("entity_id")
+    if not isinstance(wrapped, str):
+        return None
+    return er.async_resolve_entity_id(registry, wrapped)
+
+
 SWITCH_AS_X = "switch_as_x"
+
+
+def entities_with_actions(hass: HomeAssistant, domain: str) -> list[tuple[str, list[list[Any]]]]:
+    """Return every entity of a domain that runs actions of its own, with those actions.
+
+    As ``entity_action_sequences`` reads them (template entities' ``_action_scripts``).
+    """
+    found: list[tuple[str, list[list[Any]]]] = []
+    for entity in getattr(hass.data.get(domain), "entities", ()):
+        entity_id = getattr(entity, "entity_id", None)
+        if not isinstance(entity_id, str):
+            continue
+        if (sequences := entity_action_sequences(hass, entity_id)) is not None:
+            found.append((entity_id, sequences))
+    return found
 
 
 def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:

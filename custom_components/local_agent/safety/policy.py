@@ -21,9 +21,14 @@ import probatio
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import scene_states
+from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
+from custom_components.local_agent.compat import template_followers
+from custom_components.local_agent.compat import universal_children
+from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
@@ -52,6 +57,10 @@ MAX_GROUP_DEPTH = 5
 # Entities that run programs of their own: what running (or enabling) them changes is unknown,
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
+SCRIPT_DOMAIN: Final = "script"
+SCRIPT_PREFIX: Final = f"{SCRIPT_DOMAIN}."
+# The script services that act on script entities (every other one runs its own script).
+SCRIPT_ENTITY_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
 # Entities that only report: every other entity on the same device as a sensitive one (a garage
 # opener's relay or light, a lock's user code text or auto-relock number, an alarm's mode select)
 # may be what really drives it, so changing it is sensitive too.
@@ -135,6 +144,8 @@ class SafetyPolicy:
             frozenset(current_entity_ids(hass, self.entities)),
             frozenset(current_entity_ids(hass, self.exempt)),
             tuple(automation_triggers(hass)),
+            _containing_groups(hass),
+            tuple(template_followers(hass)),
         )
         found: list[str] = []
         for entity_id in entity_ids:
@@ -152,6 +163,10 @@ class _Rules:
     entities: frozenset[str]
     exempt: frozenset[str]
     automations: tuple[AutomationTrigger, ...]
+    # The groups each entity is a member of: its change changes theirs.
+    groups: Mapping[str, tuple[str, ...]]
+    # Template entities and what a change must touch to change their state.
+    followers: tuple[tuple[str, AutomationTrigger], ...] = ()
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -170,6 +185,9 @@ class _Rules:
             for wrapper in wrapping_entities(self.hass, entity_id)
         ):
             return True
+        # The relay that a sensitive template entity (a DIY lock or garage door) drives.
+        if self._driven_by_sensitive(entity_id):
+            return True
         if domain == "scene":
             # Only Home Assistant's own scenes say what they set; another integration's scene
             # (a hub's) may set anything.
@@ -184,6 +202,13 @@ class _Rules:
         # what those actions change, and so does one whose change triggers an automation;
         # actions that cannot be read through are of unknown effect.
         # What an enabled automation does when this entity changes is done by changing it.
+        # A Switch as X entity switches the entity it shows as another kind; a universal
+        # media player passes its calls on to its children.
+        if (wrapped := wrapped_entity(self.hass, entity_id)) and wrapped not in members:
+            members.append(wrapped)
+        members.extend(
+            child for child in universal_children(self.hass, entity_id) if child not in members
+        )
         programs = [
             *(entity_action_sequences(self.hass, entity_id) or ()),
             *self._automations_triggered_by(entity_id),
@@ -201,14 +226,53 @@ class _Rules:
         return any(self.is_sensitive(member, (*path, member)) for member in members)
 
     def _automations_triggered_by(self, entity_id: str) -> list[list[Any]]:
-        """Return the actions of the enabled automations that a change of this entity triggers."""
-        entry = er.async_get(self.hass).async_get(entity_id)
-        device_id = entry.device_id if entry is not None else None
-        return [
-            automation.actions
-            for automation in self.automations
-            if automation.watches(entity_id, device_id)
-        ]
+        """Return the actions of the enabled automations that a change of this entity triggers.
+
+        Its change is also a change of every group it is in (a light group, an old-style
+        group), of every template entity whose state follows it (a template binary sensor
+        reading it) and of what shows it as another kind (Switch as X), and of theirs in
+        turn: what watches them watches it.
+        """
+        registry = er.async_get(self.hass)
+        changed = [entity_id]
+        found: list[list[Any]] = []
+        for current in changed:
+            entry = registry.async_get(current)
+            device_id = entry.device_id if entry is not None else None
+            changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
+            changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
+            # A template entity that reads every state (the community's count of unavailable
+            # entities) is not followed: an automation that notifies on it would make every
+            # request of such a home a question.
+            changed.extend(
+                follower
+                for follower, watcher in self.followers
+                if follower not in changed
+                and not watcher.any_entity
+                and watcher.watches(current, device_id)
+            )
+            found.extend(
+                automation.actions
+                for automation in self.automations
+                if automation.watches(current, device_id) and automation.actions not in found
+            )
+        return found
+
+    def _driven_by_sensitive(self, entity_id: str) -> bool:
+        """Whether a sensitive entity's own actions (a template lock's unlock) change this one.
+
+        Only the domains the policy can name sensitive run such actions that matter here; a
+        step whose target is a template names no relay (see the README's known limits).
+        """
+        for domain in {*self.policy.domains, "cover"}:
+            for driver, sequences in entities_with_actions(self.hass, domain):
+                if driver == entity_id or driver in self.exempt:
+                    continue
+                if not self._named_sensitive(driver):
+                    continue
+                if any(entity_id in named_targets(self.hass, s) for s in sequences):
+                    return True
+        return False
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
@@ -240,6 +304,22 @@ class _Rules:
         )
 
 
+def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
+    """Return, for each entity, the group-like entities whose members it is.
+
+    A scene lists the entities it sets, but its state is when it was last activated, not
+    theirs: a member's change is no change of the scene.
+    """
+    found: dict[str, list[str]] = {}
+    for state in hass.states.async_all():
+        if state.domain == "scene":
+            continue
+        for member in _group_members(state):
+            if member != state.entity_id:
+                found.setdefault(member, []).append(state.entity_id)
+    return {member: tuple(groups) for member, groups in found.items()}
+
+
 def _group_members(state: State) -> list[str]:
     """Members of a group-like entity (old-style groups, light/cover/lock groups)."""
     members = state.attributes.get(ATTR_ENTITY_ID)
@@ -269,6 +349,8 @@ def action_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str] | Non
 def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
     if not isinstance(step, Mapping):
         return None
+    if step.get("enabled") is False:
+        return []  # a step switched off in the editor is skipped (a template decides later)
     try:
         kind = cv.determine_script_action(dict(step))
     except ValueError:
@@ -280,6 +362,12 @@ def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
         return [scene] if scene is not None and valid_entity_id(scene) else None
+    nested = _nested_steps(step, kind)
+    return None if nested is None else action_targets(hass, nested)
+
+
+def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
+    """Return the steps inside a branch, repeat, parallel or sequence step; None otherwise."""
     nested: list[Any] = []
     if kind == cv.SCRIPT_ACTION_CHOOSE:
         options = step.get("choose")
@@ -302,20 +390,72 @@ def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
         return None
     if not all(isinstance(sequence, list) for sequence in nested):
         return None
-    return action_targets(hass, [inner for sequence in nested for inner in sequence])
+    return [inner for sequence in nested for inner in sequence]
 
 
-def _service_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str] | None:
+def named_targets(
+    hass: HomeAssistant, steps: Iterable[Any], scripts: frozenset[str] = frozenset()
+) -> list[str]:
+    """Return every entity the steps name as what they change, skipping steps that name none.
+
+    Unlike action_targets this is no judgement of what the steps do: it finds the relay a
+    template lock switches, also beside a step of unknown effect, in a device action (the
+    entity it names, by registry id) and in the steps of a script it runs (`script.turn_on`,
+    the script's own service, `homeassistant.turn_on`); scripts: those followed already.
+    """
+    found: list[str] = []
+    for step in steps:
+        if not isinstance(step, Mapping):
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        named: list[str] | None = None
+        if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+            named = _service_targets(hass, step, programs=True)
+            for script in [n for n in named or () if n.startswith(SCRIPT_PREFIX)]:
+                if script not in scripts and (sequence := script_sequence(hass, script)):
+                    named = [*(named or ()), *named_targets(hass, sequence, scripts | {script})]
+        elif kind == cv.SCRIPT_ACTION_DEVICE_AUTOMATION:
+            entity = _plain_text(step.get(ATTR_ENTITY_ID))
+            resolved = entity and er.async_resolve_entity_id(er.async_get(hass), entity)
+            named = [resolved] if resolved else None
+        elif (nested := _nested_steps(step, kind)) is not None:
+            named = named_targets(hass, nested, scripts)
+        found.extend(target for target in named or () if target not in found)
+    return found
+
+
+def _service_targets(
+    hass: HomeAssistant, step: Mapping[str, Any], *, programs: bool = False
+) -> list[str] | None:
+    """Return the entities a service step targets; None when unknown.
+
+    programs: a script's own service (`script.garage_pulse`) names that script, and
+    `script.turn_on` its targets; otherwise a script or automation run as a service is a
+    program of unknown effect.
+    """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
         return None
-    if action.partition(".")[0] in UNKNOWN_EFFECT_DOMAINS:
-        return None  # a script or an automation run as a service: a program of its own
-    data, target = step.get("data") or {}, step.get("target") or {}
-    if not isinstance(data, Mapping) or not isinstance(target, Mapping):
+    domain, _, service = action.partition(".")
+    if domain in UNKNOWN_EFFECT_DOMAINS:
+        if not programs or domain != SCRIPT_DOMAIN:
+            return None
+        if service not in SCRIPT_ENTITY_SERVICES:
+            return [f"{SCRIPT_PREFIX}{service}"]
+    # As Home Assistant prepares the call: `data` then the older `data_template`, then the
+    # target, with the older top-level `entity_id` in it, over both.
+    data, data_template = step.get("data") or {}, step.get("data_template") or {}
+    target = step.get("target") or {}
+    if not all(isinstance(part, Mapping) for part in (data, data_template, target)):
         return None  # a template that may name any target
+    target = dict(target)
+    if ATTR_ENTITY_ID in step:
+        target[ATTR_ENTITY_ID] = step[ATTR_ENTITY_ID]
     plain: dict[str, list[str]] = {}
-    for key, value in {**data, **target}.items():
+    for key, value in {**data, **data_template, **target}.items():
         if key not in TARGET_KEYS:
             continue
         ids = _plain_ids(value)
