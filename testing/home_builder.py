@@ -7,7 +7,8 @@ One API for every test home that scripts and tests build:
   synthetic.py, and the evaluation homes, scripts/evaluation/home.py);
 * `async_area()`, `async_place_entity()` and `async_place_in_area()` put entities in areas
   (with their aliases) the way a user does;
-* `async_expose_only()` exposes exactly the given entities to Assist.
+* `async_expose_only()` exposes exactly the given entities to Assist;
+* `async_add_script()` sets up a script of one step, as a user writes one in the editor.
 
 Home Assistant's demo homes (demo_home.py, tests/integration/home.py) use the placing and
 exposure helpers; their entities come from the demo integration.
@@ -32,6 +33,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
+from homeassistant.setup import async_setup_component
 from testing.fixture_home.const import DOMAIN as FIXTURE_HOME
 from testing.hass_runner import HarnessError
 
@@ -132,3 +134,13 @@ def async_expose_only(hass: HomeAssistant, entity_ids: Iterable[str]) -> None:
     wanted = set(entity_ids)
     for state in hass.states.async_all():
         async_expose_entity(hass, ASSISTANT, state.entity_id, state.entity_id in wanted)
+
+
+async def async_add_script(
+    hass: HomeAssistant, object_id: str, alias: str, action: str, entity_id: str
+) -> None:
+    """Set up the script integration with one script whose one step runs `action` on an entity."""
+    step = {"action": action, "target": {"entity_id": entity_id}}
+    config = {"script": {object_id: {"alias": alias, "sequence": [step]}}}
+    if not await async_setup_component(hass, "script", config):
+        raise HarnessError(f"the script integration did not set up {object_id}")

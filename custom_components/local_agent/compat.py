@@ -34,6 +34,15 @@ from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 
+# Events that a service call fires itself: the call, and the state changes it makes.
+EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
+TEMPLATE: Final = "template"
+CONF_TRIGGERS: Final = "triggers"
+CONF_ACTIONS: Final = "actions"
+SWITCH_AS_X: Final = "switch_as_x"
+HOMEASSISTANT_SCENE_PLATFORM: Final = "homeassistant_scene"
+TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
+
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
     """Return Home Assistant's keyword arguments for ``install_package`` (constraints, target).
@@ -190,10 +199,6 @@ class AutomationTrigger:
             or entity_id.partition(".")[0] in self.domains
             or (device_id is not None and device_id in self.device_ids)
         )
-
-
-# Events that a service call fires itself: the call, and the state changes it makes.
-EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
 
 
 def _static_text(value: Any) -> str | None:
@@ -399,11 +404,6 @@ def _template_listeners(entity: Any) -> Mapping[str, Any] | None:
     return {"all": False, "entities": entities, "domains": domains}
 
 
-TEMPLATE: Final = "template"
-CONF_TRIGGERS: Final = "triggers"
-CONF_ACTIONS: Final = "actions"
-
-
 def _trigger_variables(hass: HomeAssistant, automation: Any) -> Mapping[str, Any] | None:
     """Return the variables the automation renders its triggers with; None if they fail.
 
@@ -461,9 +461,6 @@ def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     return er.async_resolve_entity_id(registry, wrapped)
 
 
-SWITCH_AS_X = "switch_as_x"
-
-
 def entities_with_actions(hass: HomeAssistant, domain: str) -> list[tuple[str, list[list[Any]]]]:
     """Return every entity of a domain that runs actions of its own, with those actions.
 
@@ -509,10 +506,6 @@ def target_entities(hass: HomeAssistant, target: Mapping[str, Any]) -> list[str]
         hass, target_helper.TargetSelection(plain)
     )
     return sorted(selected.referenced | selected.indirectly_referenced)
-
-
-HOMEASSISTANT_SCENE_PLATFORM = "homeassistant_scene"
-TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
 
 
 def _plain_ids(value: Any) -> bool:

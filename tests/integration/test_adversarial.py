@@ -71,6 +71,7 @@ from homeassistant.helpers import intent
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
+from testing.home_builder import async_add_script
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
 from testing.turn import chat_log_of
@@ -174,23 +175,7 @@ async def house(hass: HomeAssistant) -> AsyncGenerator[None]:
                 ]
             },
         )
-        assert await async_setup_component(
-            hass,
-            "script",
-            {
-                "script": {
-                    "open_up": {
-                        "alias": "Open up",
-                        "sequence": [
-                            {
-                                "action": "lock.unlock",
-                                "target": {"entity_id": "lock.front_door"},
-                            }
-                        ],
-                    }
-                }
-            },
-        )
+        await async_add_script(hass, "open_up", "Open up", "lock.unlock", "lock.front_door")
         await hass.async_block_till_done()
         for current in hass.states.async_all():
             async_expose_entity(hass, "conversation", current.entity_id, False)

@@ -36,6 +36,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
+from testing.home_builder import async_add_script
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
 from testing.home_builder import async_place_in_area
@@ -52,6 +53,7 @@ from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import tool_call
 
+# Fewer than testing/demo_home.py's: the demo's number platform has a "Volume" of its own.
 PLATFORMS = [
     Platform.CLIMATE,
     Platform.COVER,
@@ -136,22 +138,8 @@ async def everyday_home(
                 ]
             },
         )
-        assert await async_setup_component(
-            hass,
-            "script",
-            {
-                "script": {
-                    "movie_time": {
-                        "alias": "Movie time",
-                        "sequence": [
-                            {
-                                "action": "light.turn_off",
-                                "target": {"entity_id": "light.kitchen_lights"},
-                            }
-                        ],
-                    }
-                }
-            },
+        await async_add_script(
+            hass, "movie_time", "Movie time", "light.turn_off", "light.kitchen_lights"
         )
         await hass.async_block_till_done()
         async_expose_only(hass, EXPOSED)

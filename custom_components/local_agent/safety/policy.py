@@ -13,6 +13,8 @@ from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from typing import Any
 from typing import Final
 
@@ -147,6 +149,7 @@ class SafetyPolicy:
             _containing_groups(hass),
             tuple(template_followers(hass)),
         )
+        rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
         for entity_id in entity_ids:
             if rules.is_sensitive(entity_id, (entity_id,)) and entity_id not in found:
@@ -167,6 +170,8 @@ class _Rules:
     groups: Mapping[str, tuple[str, ...]]
     # Template entities and what a change must touch to change their state.
     followers: tuple[tuple[str, AutomationTrigger], ...] = ()
+    # What the actions of sensitive entities (a template lock's unlock) change, and whose.
+    driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -259,20 +264,24 @@ class _Rules:
         return found
 
     def _driven_by_sensitive(self, entity_id: str) -> bool:
-        """Whether a sensitive entity's own actions (a template lock's unlock) change this one.
+        """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
+        return any(driver != entity_id for driver in self.driven.get(entity_id, ()))
+
+    def driven_targets(self) -> dict[str, frozenset[str]]:
+        """Return what the actions of sensitive entities name, with the entities that run them.
 
         Only the domains the policy can name sensitive run such actions that matter here; a
         step whose target is a template names no relay (see the README's known limits).
         """
+        found: dict[str, set[str]] = {}
         for domain in {*self.policy.domains, "cover"}:
             for driver, sequences in entities_with_actions(self.hass, domain):
-                if driver == entity_id or driver in self.exempt:
+                if driver in self.exempt or not self._named_sensitive(driver):
                     continue
-                if not self._named_sensitive(driver):
-                    continue
-                if any(entity_id in named_targets(self.hass, s) for s in sequences):
-                    return True
-        return False
+                for steps in sequences:
+                    for target in named_targets(self.hass, steps):
+                        found.setdefault(target, set()).add(driver)
+        return {target: frozenset(drivers) for target, drivers in found.items()}
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
