@@ -154,3 +154,23 @@ async def test_api_tools_go_back_to_the_model(
     assert len(scripted_worker.requests) == 2
     chat_log = chat_log_of(hass, result)
     assert any(isinstance(c, conversation.ToolResultContent) for c in chat_log.content)
+
+
+async def test_a_conversation_in_another_language_is_answered_by_the_model(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    # The agent's own sentences are English; a German speaker hears the model, in German.
+    scripted_worker.will_write(
+        answer(call("light", action="turn_off", entity_id=KITCHEN)), answer("Erledigt.")
+    )
+
+    result = await scripted_agent.ask("Küchenlicht aus", language="de")
+
+    assert state(hass, KITCHEN) == "off"
+    assert speech(result) == "Erledigt."
+    assert len(scripted_worker.requests) == 2
+    # A regional English is still English.
+    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN)))
+    british = await scripted_agent.ask("kitchen light on", language="en-GB")
+    assert speech(british) == "Turned on Kitchen Lights."
+    assert len(scripted_worker.requests) == 3

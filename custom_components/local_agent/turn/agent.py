@@ -87,6 +87,7 @@ from .notices import said_content
 from .notices import user_only_deltas
 from .plain_answer import done_actions
 from .plain_answer import sentence
+from .plain_answer import speaks
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
@@ -720,9 +721,14 @@ class ConversationAgent:
         """Say what the round's plain actions did, instead of another model round, if they were.
 
         Only when every call was an action of our own tools that ran and succeeded (never a
-        held, refused or failed one) and the agent lets the model phrase no answer itself.
+        held, refused or failed one), the agent lets the model phrase no answer itself and the
+        conversation is in a language the agent's sentences are written in.
         """
-        if self.options.model_phrases_answers or toolbox.home is None:
+        if (
+            self.options.model_phrases_answers
+            or toolbox.home is None
+            or not speaks(user_input.language)
+        ):
             return False
         actions = done_actions(chat_log.content, toolbox.home.tool_names)
         if not actions:

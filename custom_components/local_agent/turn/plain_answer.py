@@ -5,8 +5,9 @@ nothing left for the model to decide: the agent says what was done ("Turned on K
 Light.") from the calls and their results, and the turn ends a round earlier. A query
 (get_state), an error, a held or refused call, a tool of a Home Assistant LLM API, or the
 agent option *let the model phrase every answer* sends the results back to the model as
-before. The sentence is the agent's answer in the chat log, so the history the next turn
-shows the model is what was said.
+before, and so does a conversation in a language these sentences are not written in. The
+sentence is the agent's answer in the chat log, so the history the next turn shows the model
+is what was said.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
+
+# The languages the sentences below are written in; in any other the model answers, in the
+# language of the conversation, as it would without this shortcut.
+SENTENCE_LANGUAGES: Final = frozenset({"en"})
 
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
@@ -136,6 +141,11 @@ class DoneAction:
         text = _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), words)
         shown = ", ".join(field_words(key, value) for key, value in fields.items())
         return text + (f" ({shown})" if shown else "")
+
+
+def speaks(language: str) -> bool:
+    """Whether the agent's own sentences are in this conversation language ("en-GB": yes)."""
+    return language.split("-", maxsplit=1)[0].lower() in SENTENCE_LANGUAGES
 
 
 def field_words(key: str, value: Any) -> str:
