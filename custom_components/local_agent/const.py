@@ -17,6 +17,7 @@ CONF_MODEL_PATH: Final = "model_path"
 CONF_CONTEXT_SIZE: Final = "context_size"
 CONF_THREADS: Final = "threads"
 CONF_FLASH_ATTENTION: Final = "flash_attention"
+CONF_KEY_CACHE: Final = "key_cache"
 # 0: automatic, sized from the home's prompt and free memory (engine/local/context_size.py).
 DEFAULT_CONTEXT_SIZE: Final = 0
 # The context that memory estimates assume (where an automatic one starts).

@@ -122,6 +122,8 @@ def _model_section(
             "threads": threads,
             "n_batch": settings.n_batch,
             "flash_attention": settings.flash_attention,
+            "key_cache": settings.key_cache,
+            "key_cache_used": info.key_cache,
             "use_mmap": settings.use_mmap,
             "busy": worker.busy,
             "checkpoint_bytes": worker.checkpoint_bytes,

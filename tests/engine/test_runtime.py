@@ -20,6 +20,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import gguf
+import llama_cpp
 import numpy as np
 import numpy.typing as npt
 import psutil
@@ -39,9 +40,12 @@ from custom_components.local_agent.engine.generation import GenerationOutput
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.generation import reasoning_ended
 from custom_components.local_agent.engine.local import sampling
+from custom_components.local_agent.engine.local.context_size import key_length
+from custom_components.local_agent.engine.local.context_size import kv_bytes_per_token
 from custom_components.local_agent.engine.local.llama import STEERING_LOOKAHEAD
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.llama import flash_attention_type
+from custom_components.local_agent.engine.local.probe import key_cache_type
 from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.settings import SamplingSettings
@@ -1148,6 +1152,76 @@ def test_gemma_writes_readable_text(gemma_model_path: Path) -> None:
         assert static + dynamic == runtime.tokenize(parts.text, add_bos=True)
     finally:
         runtime.close()
+
+
+@pytest.mark.slow
+def test_gemma_with_8_bit_keys_answers_alike_and_saves_its_own_prefixes(
+    gemma_model_path: Path, tmp_path: Path
+) -> None:
+    """Automatic keys are q8_0 on a CPU-only runtime; a prefix saved with 16-bit keys is
+    another file (its state could not be read into the other cache)."""
+    gpu = bool(llama_cpp.llama_supports_gpu_offload())
+    conversation = Conversation(system="Answer the question in one word.")
+    question = PromptParts(
+        "Answer the question.\n",
+        "Question: What is the capital of France?\nAnswer:",
+        opens_reasoning=False,
+    )
+    answers: dict[str, str] = {}
+    for wanted in ("f16", "auto"):
+        settings = EngineSettings(
+            n_ctx=512, n_threads=llama_threads(2), key_cache=wanted, prefix_store=tmp_path
+        )
+        runtime = LoadedModel(gemma_model_path, settings)
+        try:
+            runtime.warm(conversation, (), threading.Event(), room=64)
+            output = runtime.generate(
+                GenerationRequest(question, sampling=GREEDY, max_tokens=16, thinking_budget=None)
+            )
+            answers[runtime.key_cache] = output.text.lower()
+        finally:
+            runtime.close()
+
+    assert sorted(answers) == (["f16"] if gpu else ["f16", "q8_0"])
+    assert all("paris" in answer for answer in answers.values()), answers
+    assert len(list(tmp_path.iterdir())) == len(answers)
+
+
+@pytest.mark.parametrize(
+    ("wanted", "gpu", "key_length", "expected"),
+    [
+        ("auto", False, 256, "q8_0"),
+        ("auto", True, 256, "f16"),
+        ("f16", False, 256, "f16"),
+        ("q8_0", True, 128, "q8_0"),
+        # A key that fills no whole q8_0 block (the tiny test model's 16 values) stays 16-bit.
+        ("auto", False, 16, "f16"),
+        ("q8_0", False, 48, "f16"),
+        ("auto", False, None, "f16"),
+    ],
+)
+def test_keys_are_8_bit_on_a_cpu_where_the_models_key_length_allows(
+    wanted: str, gpu: bool, key_length: int | None, expected: str
+) -> None:
+    assert key_cache_type(wanted, gpu=gpu, key_length=key_length) == expected
+
+
+def test_8_bit_keys_take_a_quarter_less_of_botpsys_attention_cache() -> None:
+    botpsy = {
+        "general.architecture": "qwen35",
+        "qwen35.block_count": "24",
+        "qwen35.full_attention_interval": "4",
+        "qwen35.attention.head_count": "8",
+        "qwen35.attention.head_count_kv": "2",
+        "qwen35.attention.key_length": "256",
+        "qwen35.attention.value_length": "256",
+        "qwen35.embedding_length": "1024",
+    }
+    assert kv_bytes_per_token(botpsy) == 12 * 2**10
+    assert kv_bytes_per_token(botpsy, "q8_0") == 6 * 2 * (272 + 512)  # 9,408 bytes
+    assert key_length(botpsy) == 256
+    # Without a key length of its own: the embedding split over the heads.
+    assert key_length({**botpsy, "qwen35.attention.key_length": "x"}) == 128
 
 
 # --- Stop strings ---------------------------------------------------------------------------

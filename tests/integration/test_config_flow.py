@@ -15,6 +15,7 @@ from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 from custom_components.local_agent.const import CONF_BACKEND
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_KEY_CACHE
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_THINKING
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
@@ -236,7 +237,12 @@ async def test_engine_options_reload_the_model(
     # The number fields give floats; the options keep whole numbers.
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
-        {CONF_CONTEXT_SIZE: 2048.0, CONF_THREADS: 1.0, CONF_FLASH_ATTENTION: "off"},
+        {
+            CONF_CONTEXT_SIZE: 2048.0,
+            CONF_THREADS: 1.0,
+            CONF_FLASH_ATTENTION: "off",
+            CONF_KEY_CACHE: "f16",
+        },
     )
     # The dialog shows the reload while it runs.
     assert result["type"] is FlowResultType.SHOW_PROGRESS
@@ -249,10 +255,12 @@ async def test_engine_options_reload_the_model(
         CONF_CONTEXT_SIZE: 2048,
         CONF_THREADS: 1,
         CONF_FLASH_ATTENTION: "off",
+        CONF_KEY_CACHE: "f16",
     }
     assert all(type(value) is not float for value in agent.entry.options.values())
     settings = agent.entry.runtime_data.worker.settings
     assert (settings.n_ctx, settings.n_threads, settings.flash_attention) == (2048, 1, False)
+    assert settings.key_cache == "f16"
 
 
 async def test_the_dialog_hears_the_end_of_a_reload_that_ended_before_it_listened(

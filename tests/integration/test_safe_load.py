@@ -21,8 +21,10 @@ import pytest
 
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_KEY_CACHE
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.models import runtime_package as llama_package
 from custom_components.local_agent.models import safe_load
@@ -227,9 +229,15 @@ def test_probe_runs_without_the_package_on_the_path(
 
 
 async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_path: Path) -> None:
-    """Context, batch, threads and flash attention of the entry reach the child; a change of
-    settings is checked again."""
-    options = {CONF_CONTEXT_SIZE: 1024, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "off"}
+    """Context, batch, threads, flash attention and key cache of the entry reach the child; a
+    change of settings is checked again."""
+    options = {
+        CONF_CONTEXT_SIZE: 1024,
+        CONF_THREADS: 1,
+        CONF_FLASH_ATTENTION: "off",
+        CONF_KEY_CACHE: "q8_0",
+    }
+    keys = ["--key-cache=q8_0"]
     runs: list[safe_load.ProbeResult] = []
     commands: list[list[str]] = []
     real_run = safe_load.async_run_probe
@@ -250,11 +258,14 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
         assert entry.state is ConfigEntryState.LOADED
 
     assert commands == [
-        ["--n-ctx=1024", "--n-batch=512", "--threads=1", "--flash-attention=off"],
-        ["--n-ctx=1024", "--n-batch=512", "--threads=2", "--flash-attention=off"],
+        ["--n-ctx=1024", "--n-batch=512", "--threads=1", "--flash-attention=off", *keys],
+        ["--n-ctx=1024", "--n-batch=512", "--threads=2", "--flash-attention=off", *keys],
     ]
     report = runs[0].report
     assert (report["n_ctx"], report["batch_tokens"]) == (1024, EngineSettings().n_batch)
+    # The tiny model's keys (16 values) fill no q8_0 block: the child and the engine keep 16-bit.
+    assert report["key_cache"] == "f16"
+    assert entry.runtime_data.worker.info.key_cache == "f16"
     assert report["generated_tokens"] > 0
 
 
@@ -265,5 +276,26 @@ def test_probe_arguments_default_to_one_thread_per_physical_core() -> None:
         "--n-batch=256",
         "--threads=3",
         "--flash-attention=on",
+        "--key-cache=auto",
         "--no-mmap",
     ]
+
+
+@pytest.mark.parametrize("wanted", ["auto", "f16", "q8_0"])
+def test_the_child_stores_keys_as_the_engine_will(gemma_model_path: Path, wanted: str) -> None:
+    """Gemma's keys (256 values) fill q8_0 blocks: what the engine picks is what was checked."""
+    done = subprocess.run(
+        safe_load.probe_command(gemma_model_path, ["--n-ctx=512", f"--key-cache={wanted}"]),
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    result = classify(done.returncode, done.stdout, done.stderr)
+    assert result.outcome is ProbeOutcome.OK, result
+    runtime = LoadedModel(gemma_model_path, EngineSettings(n_ctx=512, key_cache=wanted))
+    try:
+        assert result.report["key_cache"] == runtime.key_cache
+    finally:
+        runtime.close()
+    if wanted != "auto":
+        assert runtime.key_cache == wanted

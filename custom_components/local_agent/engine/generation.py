@@ -223,3 +223,5 @@ class ModelInfo:
     n_vocab: int
     chat_template: str | None
     metadata: dict[str, str]
+    # How the attention cache stores keys ("f16", "q8_0"); None where a server decides.
+    key_cache: str | None = None

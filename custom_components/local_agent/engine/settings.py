@@ -26,6 +26,8 @@ class EngineSettings:
     n_threads: int | None = None
     n_batch: int = 512
     flash_attention: bool | None = None
+    # How the attention cache stores keys: "auto", "f16" or "q8_0" (probe.key_cache_type).
+    key_cache: str = "auto"
     use_mmap: bool = True
     # Bytes of saved prefix states (recurrent parts only), least recently used dropped first.
     # BotPsy-0.8B's recurrent state is about 19 MiB whatever the prompt length.

@@ -17,6 +17,7 @@ import probatio
 from custom_components.local_agent.const import CONF_BACKEND
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_KEY_CACHE
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
@@ -24,6 +25,7 @@ from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.gguf_file import read_gguf_header
 from custom_components.local_agent.engine.interface import GenerationEngine
+from custom_components.local_agent.engine.local.probe import KEY_CACHE_CHOICES
 from custom_components.local_agent.models import runtime_package as llama_package
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.catalog import KNOWN_MODELS
@@ -214,7 +216,7 @@ class ModelLoad:
 
 
 class EngineOptionsFlow(ReloadingOptionsFlow):
-    """Context size, threads and flash attention of a loaded model."""
+    """Context size, threads, flash attention and key cache of a loaded model."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show the engine options; saving reloads the model with them, visibly."""
@@ -237,6 +239,13 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
                     SelectSelectorConfig(
                         options=["auto", "on", "off"],
                         translation_key=CONF_FLASH_ATTENTION,
+                        mode=SelectSelectorMode.DROPDOWN,
+                    )
+                ),
+                probatio.Required(CONF_KEY_CACHE, default="auto"): SelectSelector(
+                    SelectSelectorConfig(
+                        options=list(KEY_CACHE_CHOICES),
+                        translation_key=CONF_KEY_CACHE,
                         mode=SelectSelectorMode.DROPDOWN,
                     )
                 ),

@@ -105,6 +105,7 @@ def probe_arguments(settings: EngineSettings, threads: int) -> list[str]:
         f"--n-batch={settings.n_batch}",
         f"--threads={threads}",
         f"--flash-attention={flash}",
+        f"--key-cache={settings.key_cache}",
     ]
     if not settings.use_mmap:
         arguments.append("--no-mmap")

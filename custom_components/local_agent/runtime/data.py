@@ -12,6 +12,7 @@ from typing import Any
 
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_KEY_CACHE
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
@@ -66,6 +67,7 @@ def engine_settings(
         n_ctx=int(options.get(CONF_CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE)),
         n_threads=threads or None,
         flash_attention=None if flash in (None, "auto") else flash == "on",
+        key_cache=str(options.get(CONF_KEY_CACHE, "auto")),
         prefix_store=prefix_store,
     )
 

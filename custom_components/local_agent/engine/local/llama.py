@@ -52,11 +52,13 @@ from ..tool_calls import ToolCallStreamParser
 from ..types import Conversation
 from ..types import ToolSpec
 from .context_size import automatic_context_size
+from .context_size import key_length
 from .context_size import kv_bytes_per_token
 from .prefix_store import PrefixStore
 from .prefix_store import SaveCancelled
 from .prefix_store import SavedPrefix
 from .prefix_store import prefix_key
+from .probe import key_cache_type
 from .sampling import TokenSampler
 
 _LOGGER = logging.getLogger(__name__)
@@ -290,6 +292,12 @@ class LoadedModel:
 
         self._internals = internals
         self._flash_type = flash_attention_type(llama_cpp, settings.flash_attention)
+        metadata = self._model.metadata()
+        self.key_cache = key_cache_type(
+            settings.key_cache,
+            gpu=bool(llama_cpp.llama_supports_gpu_offload()),
+            key_length=key_length(metadata),
+        )
         try:
             self._ctx = self._new_context(settings.initial_n_ctx)
         except EngineOutOfMemoryError:
@@ -302,7 +310,7 @@ class LoadedModel:
         self._tokens: list[int] = []
         self._static_tokens: tuple[str, list[int]] | None = None
         self._checkpoints = _Checkpoints(settings.checkpoint_memory)
-        self._kv_bytes_per_token = kv_bytes_per_token(self._model.metadata())
+        self._kv_bytes_per_token = kv_bytes_per_token(metadata, self.key_cache)
         self._store = self._prefix_store(path, header)
         # Prefix keys and whether the disk holds them (as checked or saved in this process).
         self._on_disk: dict[str, bool] = {}
@@ -326,6 +334,9 @@ class LoadedModel:
         ctx_params.n_threads = settings.threads
         ctx_params.n_threads_batch = settings.threads
         ctx_params.flash_attn_type = self._flash_type
+        ctx_params.type_k = (
+            llama_cpp.GGML_TYPE_Q8_0 if self.key_cache == "q8_0" else llama_cpp.GGML_TYPE_F16
+        )
         ctx_params.abort_callback = self._abort_callback
         self._abort_installed = True
         ctx_params.no_perf = True
@@ -349,6 +360,7 @@ class LoadedModel:
                 f"llama-cpp-python {getattr(self._llama_cpp, '__version__', '?')}",
                 f"state {self._llama_cpp.LLAMA_STATE_SEQ_VERSION}",
                 f"flash attention {self._flash_type}",
+                f"keys {self.key_cache}",
             )
         )
         return PrefixStore(directory, identity, self.settings.prefix_store_bytes)
@@ -405,6 +417,7 @@ class LoadedModel:
             n_vocab=self._n_vocab,
             chat_template=metadata.get("tokenizer.chat_template"),
             metadata=metadata,
+            key_cache=self.key_cache,
         )
 
     # Tokens ---------------------------------------------------------------------------------
