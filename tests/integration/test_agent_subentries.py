@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import probatio
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
@@ -29,7 +31,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.data_entry_flow import section
+from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.json import json_dumps
 
 from .conftest import async_remove_subentry
 from .conftest import async_setup_agent
@@ -280,6 +284,16 @@ async def test_the_form_stores_entities_by_registry_id_and_refuses_a_bare_tool_n
     assert subentry.data["exempt_tools"] == ["assist/script__goodnight"]
 
 
+def as_sent_to_the_browser(result: Mapping[str, Any]) -> str:
+    """The form as Home Assistant's flow views send it (helpers/data_entry_flow.py: the schema
+    as a field list, suggested values included), not Python's repr with its memory addresses."""
+    sent = dict(result)
+    sent["data_schema"] = probatio.to_field_list(
+        result["data_schema"], custom_serializer=cv.custom_serializer
+    )
+    return json_dumps(sent)
+
+
 async def test_the_saved_pin_never_goes_back_to_the_browser(
     hass: HomeAssistant, scripted_worker: ScriptedWorker
 ) -> None:
@@ -292,7 +306,9 @@ async def test_the_saved_pin_never_goes_back_to_the_browser(
     async def reconfigure(**changes: Any) -> dict[str, Any]:
         """Submit the form as shown, with `changes`; return the stored data."""
         shown = await entry.start_subentry_reconfigure_flow(hass, pinned.subentry_id)
-        assert "8351" not in repr(shown)
+        sent = as_sent_to_the_browser(shown)
+        assert "8351" not in sent
+        assert SECRET_KEPT in sent  # what the field shows instead
         form = suggested_values(shown["data_schema"])
         form["safety"] = {**form["safety"], **changes}
         result = await hass.config_entries.subentries.async_configure(shown["flow_id"], form)
@@ -311,7 +327,7 @@ async def test_the_saved_pin_never_goes_back_to_the_browser(
     form["safety"] = {**form["safety"], "confirmation_pin": "9753", "exempt_tools": ["bare"]}
     again = await hass.config_entries.subentries.async_configure(shown["flow_id"], form)
     assert again["errors"] == {"base": "exempt_tool_format"}
-    assert "9753" not in repr(again)
+    assert "9753" not in as_sent_to_the_browser(again)
     form = suggested_values(again["data_schema"])
     assert form["safety"]["confirmation_pin"] == SECRET_KEPT
     form["safety"]["exempt_tools"] = []
