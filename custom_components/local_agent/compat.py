@@ -18,6 +18,7 @@ from typing import Any
 from typing import Final
 
 from homeassistant import requirements
+from homeassistant.components import timer
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
@@ -36,6 +37,18 @@ from homeassistant.helpers.template.render_info import RenderInfo
 
 # Events that a service call fires itself: the call, and the state changes it makes.
 EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
+# Events an entity fires at once when a service call changes it, naming itself in their data:
+# `timer.finish` fires `timer.finished` now, not when the time is up.
+ENTITY_EVENTS_OF_A_CALL: Final = frozenset(
+    {
+        timer.EVENT_TIMER_CANCELLED,
+        timer.EVENT_TIMER_CHANGED,
+        timer.EVENT_TIMER_FINISHED,
+        timer.EVENT_TIMER_PAUSED,
+        timer.EVENT_TIMER_RESTARTED,
+        timer.EVENT_TIMER_STARTED,
+    }
+)
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
@@ -239,7 +252,7 @@ class _Watched:
         self.domains.update(info.domains | info.domains_lifecycle)
 
     def add_event(self, registry: er.EntityRegistry, trigger: Mapping[str, Any]) -> None:
-        """Watch what an event trigger hears of a call: the call itself, a state change."""
+        """Watch what an event trigger hears of a call: the call, a state change, a timer's."""
         types = trigger.get("event_type")
         data = trigger.get("event_data")
         named = _static_text(data.get("entity_id")) if isinstance(data, Mapping) else None
@@ -252,6 +265,11 @@ class _Watched:
                     self.add_entities(registry, named)
                 else:
                     self.any_entity = True
+            elif text in ENTITY_EVENTS_OF_A_CALL:
+                if named is not None:
+                    self.add_entities(registry, named)
+                else:
+                    self.domains.add(text.partition(".")[0])  # any entity that fires it
 
     def add_entities(self, registry: er.EntityRegistry, named: Any) -> None:
         """Watch the entities named by id or registry id (others are unknown, so not added)."""
