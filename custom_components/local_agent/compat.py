@@ -232,16 +232,31 @@ class _Watched:
     domains: set[str]
     any_entity: bool = False
 
-    def add_template(self, value: Any, variables: Mapping[str, Any] | None) -> None:
+    def trigger(self, actions: list[Any]) -> AutomationTrigger | None:
+        """Return what was watched, with the actions it runs; None if nothing was."""
+        if not (self.entity_ids or self.device_ids or self.domains or self.any_entity):
+            return None
+        return AutomationTrigger(
+            frozenset(self.entity_ids),
+            frozenset(self.device_ids),
+            actions,
+            frozenset(self.domains),
+            self.any_entity,
+        )
+
+    def add_template(
+        self, value: Any, variables: Mapping[str, Any] | None, *, strict: bool = False
+    ) -> None:
         """Watch what a template trigger's template reads, as Home Assistant tracks it.
 
-        variables: what the automation renders its triggers with (None: they cannot be read).
+        variables: what the automation renders its triggers with (None: they cannot be read);
+        strict: a variable the template needs and they lack makes it watch anything.
         """
         if not isinstance(value, Template) or variables is None:
             self.any_entity = True
             return
         try:
-            info = value.async_render_to_info(variables)
+            info = value.async_render_to_info(variables, strict=strict)
         except Exception:  # a template that cannot be read watches anything
             self.any_entity = True
             return
@@ -353,15 +368,39 @@ def _watcher(
         watched.add_entities(registry, trigger.get("entity_id"))
         if isinstance(target := trigger.get("target"), Mapping):
             watched.entity_ids.update(target_entities(hass, target))
-    if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
-        return None
-    return AutomationTrigger(
-        frozenset(watched.entity_ids),
-        frozenset(watched.device_ids),
-        actions,
-        frozenset(watched.domains),
-        watched.any_entity,
-    )
+    return watched.trigger(actions)
+
+
+def running_programs(hass: HomeAssistant) -> list[list[Any]]:
+    """Return the steps of every script and automation that is running now.
+
+    A script entity keeps its helpers.script.Script as ``script``, an automation as
+    ``action_script``; the Script's public ``is_running`` and ``sequence`` tell the rest.
+    """
+    found: list[list[Any]] = []
+    for domain, attribute in (("script", "script"), ("automation", "action_script")):
+        for entity in getattr(hass.data.get(domain), "entities", ()):
+            program = getattr(entity, attribute, None)
+            if getattr(program, "is_running", False) is not True:
+                continue
+            sequence = getattr(program, "sequence", None)
+            found.append(list(sequence) if isinstance(sequence, list) else [None])
+    return found
+
+
+def wait_watcher(
+    hass: HomeAssistant, wait: Mapping[str, Any], actions: list[Any]
+) -> AutomationTrigger | None:
+    """Return what a wait step of a running program watches, with the program's actions.
+
+    `wait_for_trigger` holds triggers as an automation does; a `wait_template` is rendered
+    without the run's variables (private to the run): one that needs them watches anything.
+    """
+    if "wait_template" in wait:
+        watched = _Watched(set(), set(), set())
+        watched.add_template(wait["wait_template"], {}, strict=True)
+        return watched.trigger(actions)
+    return _watcher(hass, er.async_get(hass), wait.get("wait_for_trigger"), None, actions)
 
 
 def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger]]:

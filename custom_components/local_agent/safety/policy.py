@@ -25,11 +25,13 @@ from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
+from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import universal_children
+from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
@@ -81,6 +83,8 @@ _PASSIVE_STEPS: Final = frozenset(
         cv.SCRIPT_ACTION_WAIT_TEMPLATE,
     }
 )
+# Steps that wait for a change: a running program goes on when it comes.
+_WAIT_STEPS: Final = frozenset({cv.SCRIPT_ACTION_WAIT_FOR_TRIGGER, cv.SCRIPT_ACTION_WAIT_TEMPLATE})
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -145,7 +149,7 @@ class SafetyPolicy:
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             frozenset(current_entity_ids(hass, self.exempt)),
-            tuple(automation_triggers(hass)),
+            (*automation_triggers(hass), *waiting_programs(hass)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
         )
@@ -311,6 +315,38 @@ class _Rules:
             and self._named_sensitive(other.entity_id)
             for other in er.async_entries_for_device(registry, entry.device_id)
         )
+
+
+def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
+    """Return what the waits of running scripts and automations watch, with their actions.
+
+    A run that waits for a change goes on when the change comes: "wait until the courier
+    switch goes on, then unlock the front door" unlocks it when the switch is turned on. The
+    program's actions are judged whole: which of them are still to come is the run's own.
+    """
+    found: list[AutomationTrigger] = []
+    for steps in running_programs(hass):
+        for wait in _wait_steps(steps):
+            if (watcher := wait_watcher(hass, wait, steps)) is not None:
+                found.append(watcher)
+    return found
+
+
+def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """Return the wait steps among these steps and the steps nested in them."""
+    found: list[Mapping[str, Any]] = []
+    for step in steps:
+        if not isinstance(step, Mapping) or step.get("enabled") is False:
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if kind in _WAIT_STEPS:
+            found.append(step)
+        elif (nested := _nested_steps(step, kind)) is not None:
+            found.extend(_wait_steps(nested))
+    return found
 
 
 def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
