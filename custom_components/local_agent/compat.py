@@ -8,10 +8,12 @@ with one signature and a release that changes an internal breaks one tested plac
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from dataclasses import field
 from functools import partial
 import inspect
 from typing import Any
@@ -37,18 +39,16 @@ from homeassistant.helpers.template.render_info import RenderInfo
 
 # Events that a service call fires itself: the call, and the state changes it makes.
 EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
-# Events an entity fires at once when a service call changes it, naming itself in their data:
-# `timer.finish` fires `timer.finished` now, not when the time is up.
-ENTITY_EVENTS_OF_A_CALL: Final = frozenset(
-    {
-        timer.EVENT_TIMER_CANCELLED,
-        timer.EVENT_TIMER_CHANGED,
-        timer.EVENT_TIMER_FINISHED,
-        timer.EVENT_TIMER_PAUSED,
-        timer.EVENT_TIMER_RESTARTED,
-        timer.EVENT_TIMER_STARTED,
-    }
-)
+# The events a timer fires at once, naming itself in their data, for each service called on
+# it: `timer.finish` fires `timer.finished` now, not when the time is up.
+TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
+    timer.SERVICE_START: frozenset({timer.EVENT_TIMER_STARTED, timer.EVENT_TIMER_RESTARTED}),
+    timer.SERVICE_PAUSE: frozenset({timer.EVENT_TIMER_PAUSED}),
+    timer.SERVICE_CANCEL: frozenset({timer.EVENT_TIMER_CANCELLED}),
+    timer.SERVICE_FINISH: frozenset({timer.EVENT_TIMER_FINISHED}),
+    timer.SERVICE_CHANGE: frozenset({timer.EVENT_TIMER_CHANGED}),
+}
+ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
@@ -203,14 +203,26 @@ class AutomationTrigger:
     actions: list[Any]
     domains: frozenset[str] = frozenset()
     any_entity: bool = False
+    # Events an entity fires of its own (a timer's): (the entity, or any of a domain; event).
+    entity_events: frozenset[tuple[str, str]] = frozenset()
 
-    def watches(self, entity_id: str, device_id: str | None) -> bool:
-        """Whether a change of this entity (on this device) may trigger the automation."""
+    def watches(
+        self, entity_id: str, device_id: str | None, fired: Collection[str] | None = None
+    ) -> bool:
+        """Whether a change of this entity (on this device) may trigger the automation.
+
+        fired: the events of its own the change makes the entity fire (None: any of them).
+        """
+        domain = entity_id.partition(".")[0]
         return (
             self.any_entity
             or entity_id in self.entity_ids
-            or entity_id.partition(".")[0] in self.domains
+            or domain in self.domains
             or (device_id is not None and device_id in self.device_ids)
+            or any(
+                watched in (entity_id, domain) and (fired is None or event in fired)
+                for watched, event in self.entity_events
+            )
         )
 
 
@@ -231,10 +243,17 @@ class _Watched:
     device_ids: set[str]
     domains: set[str]
     any_entity: bool = False
+    entity_events: set[tuple[str, str]] = field(default_factory=set)
 
     def trigger(self, actions: list[Any]) -> AutomationTrigger | None:
         """Return what was watched, with the actions it runs; None if nothing was."""
-        if not (self.entity_ids or self.device_ids or self.domains or self.any_entity):
+        if not (
+            self.entity_ids
+            or self.device_ids
+            or self.domains
+            or self.any_entity
+            or self.entity_events
+        ):
             return None
         return AutomationTrigger(
             frozenset(self.entity_ids),
@@ -242,6 +261,7 @@ class _Watched:
             actions,
             frozenset(self.domains),
             self.any_entity,
+            frozenset(self.entity_events),
         )
 
     def add_template(
@@ -281,10 +301,16 @@ class _Watched:
                 else:
                     self.any_entity = True
             elif text in ENTITY_EVENTS_OF_A_CALL:
-                if named is not None:
-                    self.add_entities(registry, named)
-                else:
-                    self.domains.add(text.partition(".")[0])  # any entity that fires it
+                self.add_entity_event(registry, named, text)
+
+    def add_entity_event(self, registry: er.EntityRegistry, named: Any, event: str) -> None:
+        """Watch an entity's own event: fired by the entity named, or by any of its domain."""
+        if named is None:
+            self.entity_events.add((event.partition(".")[0], event))
+            return
+        resolved = er.async_resolve_entity_id(registry, named)
+        if resolved is not None:
+            self.entity_events.add((resolved, event))
 
     def add_entities(self, registry: er.EntityRegistry, named: Any) -> None:
         """Watch the entities named by id or registry id (others are unknown, so not added)."""
@@ -369,6 +395,13 @@ def _watcher(
         if isinstance(target := trigger.get("target"), Mapping):
             watched.entity_ids.update(target_entities(hass, target))
     return watched.trigger(actions)
+
+
+def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
+    """Return the events of their own a service makes its targets fire; None when unknown."""
+    if domain != timer.DOMAIN:
+        return frozenset()
+    return TIMER_SERVICE_EVENTS.get(service)
 
 
 def running_programs(hass: HomeAssistant) -> list[list[Any]]:

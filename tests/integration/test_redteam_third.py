@@ -52,6 +52,8 @@ async def running_timer(hass: HomeAssistant, name: str) -> str:
         ("pause", event_trigger("timer.paused"), True),
         ("start", event_trigger("timer.restarted", entity_id="timer.laundry"), True),
         ("finish", event_trigger("timer.finished", entity_id="timer.oven"), False),
+        ("start", event_trigger("timer.finished", entity_id="timer.laundry"), False),
+        ("cancel", event_trigger("timer.finished"), False),
     ],
     ids=[
         "finished",
@@ -59,13 +61,16 @@ async def running_timer(hass: HomeAssistant, name: str) -> str:
         "paused, any timer",
         "restarted",
         "another timer finished",
+        "restarted, the automation waits for the finish",
+        "cancelled, the automation waits for any finish",
     ],
 )
 async def test_a_timer_event_that_triggers_an_automation_is_judged_by_what_it_does(
     hass: HomeAssistant, scene: Scene, action: str, trigger: dict[str, Any], held: bool
 ) -> None:
-    """ "When the laundry timer finishes, unlock the back door for the courier": finishing the
-    timer now fires its event now, not later."""
+    """ "When the laundry timer finishes, unlock the front door for the courier": finishing the
+    timer now fires its event now, not later. Starting or cancelling it fires another event:
+    what the finish does later is not followed (README, known limits)."""
     timer = await running_timer(hass, "laundry")
     await set_up_automations(
         hass,
@@ -84,7 +89,7 @@ async def test_a_timer_event_that_triggers_an_automation_is_judged_by_what_it_do
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, "lock.front_door") == "locked"
-    assert (state(hass, timer) == "active") is held
+    assert (state(hass, timer) == "active") is (held or action == "start")
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
 
 

@@ -25,6 +25,7 @@ from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
+from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
@@ -142,8 +143,17 @@ class SafetyPolicy:
         """Whether changing this one entity (a group: any member) needs confirmation."""
         return bool(self.sensitive_entities(hass, (entity_id,)))
 
-    def sensitive_entities(self, hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
-        """Return the targets (groups expanded) whose change needs a person's confirmation."""
+    def sensitive_entities(
+        self,
+        hass: HomeAssistant,
+        entity_ids: Iterable[str],
+        fired: frozenset[str] | None = None,
+    ) -> list[str]:
+        """Return the targets (groups expanded) whose change needs a person's confirmation.
+
+        fired: the events of their own the call makes the targets fire (a timer's); None when
+        the call is not known, so any of them.
+        """
         rules = _Rules(
             self,
             hass,
@@ -152,6 +162,7 @@ class SafetyPolicy:
             (*automation_triggers(hass), *waiting_programs(hass)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
+            fired=fired,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -176,6 +187,8 @@ class _Rules:
     followers: tuple[tuple[str, AutomationTrigger], ...] = ()
     # What the actions of sensitive entities (a template lock's unlock) change, and whose.
     driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # The events of their own the call makes its targets fire; None: any of them.
+    fired: frozenset[str] | None = None
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -220,7 +233,7 @@ class _Rules:
         )
         programs = [
             *(entity_action_sequences(self.hass, entity_id) or ()),
-            *self._automations_triggered_by(entity_id),
+            *self._automations_triggered_by(entity_id, self.fired if len(path) == 1 else None),
         ]
         for steps in programs:
             targets = action_targets(self.hass, steps)
@@ -234,13 +247,16 @@ class _Rules:
             return True
         return any(self.is_sensitive(member, (*path, member)) for member in members)
 
-    def _automations_triggered_by(self, entity_id: str) -> list[list[Any]]:
+    def _automations_triggered_by(
+        self, entity_id: str, fired: frozenset[str] | None
+    ) -> list[list[Any]]:
         """Return the actions of the enabled automations that a change of this entity triggers.
 
         Its change is also a change of every group it is in (a light group, an old-style
         group), of every template entity whose state follows it (a template binary sensor
         reading it) and of what shows it as another kind (Switch as X), and of theirs in
-        turn: what watches them watches it.
+        turn: what watches them watches it. fired: the events of its own the entity fires
+        (None: any); what changes with it only changes its state.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -260,10 +276,12 @@ class _Rules:
                 and not watcher.any_entity
                 and watcher.watches(current, device_id)
             )
+            events = fired if current == entity_id else frozenset()
             found.extend(
                 automation.actions
                 for automation in self.automations
-                if automation.watches(current, device_id) and automation.actions not in found
+                if automation.watches(current, device_id, events)
+                and automation.actions not in found
             )
         return found
 
@@ -553,7 +571,8 @@ def sensitive_targets_of_action(
     """Sensitive entities a planned call of our own tools would change."""
     if action.read_only:
         return []
-    return policy.sensitive_entities(hass, action.entity_ids)
+    fired = entity_events_of_call(action.domain or "", action.service or "")
+    return policy.sensitive_entities(hass, action.entity_ids, fired)
 
 
 # Entities the options name, by registry id -------------------------------------------------------
