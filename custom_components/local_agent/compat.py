@@ -376,8 +376,13 @@ def _watcher(
     triggers: Any,
     variables: Mapping[str, Any] | None,
     actions: list[Any],
+    *,
+    strict: bool = False,
 ) -> AutomationTrigger | None:
-    """Return what these triggers watch, with the actions they run; None if they watch none."""
+    """Return what these triggers watch, with the actions they run; None if they watch none.
+
+    strict: a template trigger that needs a variable that `variables` lack watches anything.
+    """
     if not isinstance(triggers, list):
         return None
     watched = _Watched(set(), set(), set())
@@ -386,7 +391,7 @@ def _watcher(
             continue  # Home Assistant does not attach a trigger switched off in the editor
         kind = trigger.get("trigger", trigger.get("platform"))
         if kind == "template":
-            watched.add_template(trigger.get("value_template"), variables)
+            watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
         if isinstance(device_id := trigger.get("device_id"), str):
@@ -426,14 +431,15 @@ def wait_watcher(
 ) -> AutomationTrigger | None:
     """Return what a wait step of a running program watches, with the program's actions.
 
-    `wait_for_trigger` holds triggers as an automation does; a `wait_template` is rendered
-    without the run's variables (private to the run): one that needs them watches anything.
+    `wait_for_trigger` holds triggers as an automation does; templates are rendered without
+    the run's variables (private to the run): one that needs them watches anything.
     """
     if "wait_template" in wait:
         watched = _Watched(set(), set(), set())
         watched.add_template(wait["wait_template"], {}, strict=True)
         return watched.trigger(actions)
-    return _watcher(hass, er.async_get(hass), wait.get("wait_for_trigger"), None, actions)
+    triggers = wait.get("wait_for_trigger")
+    return _watcher(hass, er.async_get(hass), triggers, {}, actions, strict=True)
 
 
 def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger]]:

@@ -95,13 +95,6 @@ async def test_a_timer_event_that_triggers_an_automation_is_judged_by_what_it_do
 
 # --- A running program that waits for the change ----------------------------------------------
 
-COURIER_ON = {"trigger": "state", "entity_id": "switch.courier", "to": "on"}
-WAITS: dict[str, dict[str, Any]] = {
-    "a trigger": {"wait_for_trigger": [COURIER_ON]},
-    "a template": {"wait_template": "{{ is_state('switch.courier', 'on') }}"},
-    "another entity": {"wait_template": "{{ is_state('sun.sun', 'above_horizon') }}"},
-}
-
 
 def start_in_the_background(hass: HomeAssistant, script: str) -> None:
     """Run a script as a background task: a test waits for every other task to end."""
@@ -109,11 +102,41 @@ def start_in_the_background(hass: HomeAssistant, script: str) -> None:
     hass.async_create_background_task(entity.script.async_run(context=Context()), script)
 
 
+COURIER_ON = {"trigger": "state", "entity_id": "switch.courier", "to": "on"}
+WAITS: dict[str, list[dict[str, Any]]] = {
+    "a trigger": [{"wait_for_trigger": [COURIER_ON]}],
+    "a template": [{"wait_template": "{{ is_state('switch.courier', 'on') }}"}],
+    "a template trigger": [
+        {
+            "wait_for_trigger": [
+                {"trigger": "template", "value_template": "{{ is_state('switch.courier', 'on') }}"}
+            ]
+        }
+    ],
+    "a template that needs the run's variables": [
+        {"variables": {"courier": "switch.courier"}},
+        {"wait_template": "{{ is_state(courier, 'on') }}"},
+    ],
+    "another entity": [
+        {
+            "wait_for_trigger": [
+                {
+                    "trigger": "template",
+                    "value_template": "{{ is_state('sun.sun', 'below_horizon') }}",
+                }
+            ]
+        }
+    ],
+}
+
+
 @pytest.mark.parametrize(
     ("wait", "then", "held"),
     [
         ("a trigger", UNLOCK_FRONT_DOOR, True),
         ("a template", UNLOCK_FRONT_DOOR, True),
+        ("a template trigger", UNLOCK_FRONT_DOOR, True),
+        ("a template that needs the run's variables", UNLOCK_FRONT_DOOR, True),
         ("another entity", UNLOCK_FRONT_DOOR, False),
         (
             "a trigger",
@@ -124,6 +147,8 @@ def start_in_the_background(hass: HomeAssistant, script: str) -> None:
     ids=[
         "waits for a trigger",
         "waits for a template",
+        "waits for a template trigger",
+        "waits for a template of the run's variables",
         "waits for something else",
         "then turns on a light",
     ],
@@ -134,7 +159,7 @@ async def test_a_running_script_that_waits_for_the_change_is_judged_by_what_it_d
     """ "Courier: wait until the courier switch goes on, then unlock the front door", started
     earlier and waiting: switching the courier switch on unlocks the door now."""
     courier = await relay(hass, "Courier")
-    await reload_scripts(hass, {"courier": {"alias": "Courier", "sequence": [WAITS[wait], *then]}})
+    await reload_scripts(hass, {"courier": {"alias": "Courier", "sequence": [*WAITS[wait], *then]}})
     start_in_the_background(hass, "script.courier")
     await hass.async_block_till_done()
     assert state(hass, "script.courier") == "on"
