@@ -264,6 +264,7 @@ class _Rules:
         for current in changed:
             entry = registry.async_get(current)
             device_id = entry.device_id if entry is not None else None
+            events = fired if current == entity_id else frozenset()
             changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
             changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
             # A template entity that reads every state (the community's count of unavailable
@@ -274,9 +275,8 @@ class _Rules:
                 for follower, watcher in self.followers
                 if follower not in changed
                 and not watcher.any_entity
-                and watcher.watches(current, device_id)
+                and watcher.watches(current, device_id, events)
             )
-            events = fired if current == entity_id else frozenset()
             found.extend(
                 automation.actions
                 for automation in self.automations
