@@ -20,6 +20,7 @@ from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
@@ -174,3 +175,60 @@ async def test_a_running_script_that_waits_for_the_change_is_judged_by_what_it_d
     await hass.services.async_call(
         "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
     )
+
+
+async def test_a_running_automation_that_waits_for_the_change_is_judged_by_what_it_does(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The same wait in an automation's actions: "when the doorbell rings, wait until the
+    courier switch goes on, then unlock the front door", rung earlier."""
+    courier = await relay(hass, "Courier")
+    await set_up_automations(
+        hass,
+        {
+            "id": "courier",
+            "alias": "Courier",
+            "triggers": [{"trigger": "event", "event_type": "doorbell_rang"}],
+            "actions": [*WAITS["a trigger"], *UNLOCK_FRONT_DOOR],
+        },
+    )
+    automation = hass.data["automation"].get_entity("automation.courier")
+    hass.async_create_background_task(
+        automation.action_script.async_run(context=Context()), "courier"
+    )
+    await hass.async_block_till_done()
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": courier}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+    await hass.services.async_call(
+        "automation", "turn_off", {"entity_id": "automation.courier"}, blocking=True
+    )
+
+
+# --- A question replaced by another in the same conversation ----------------------------------
+
+
+async def test_a_yes_after_a_second_question_runs_only_the_second(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The person asked to unlock, then (instead of answering) asked to open the garage: the
+    yes answers the question they heard last, never the first one as well."""
+    agent = await scene.our_agent()
+    front = await scene.ask_to_unlock(agent)
+    scene.worker.will_write(tool_call("cover", action="open_cover", entity_id="cover.garage_door"))
+    garage = await scene.reply(agent, front, "open the garage")
+    assert asked(front)
+    assert asked(garage), speech(garage)
+    assert garage.conversation_id == front.conversation_id
+
+    await scene.reply(agent, garage, "yes")
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, "cover.garage_door") in {"open", "opening"}
+    assert scene.outcomes().count("cancelled") == 1
