@@ -26,6 +26,7 @@ from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
+from .test_redteam import template_helper
 from .test_redteam_more import relay
 from .test_redteam_more import reload_scripts
 
@@ -232,3 +233,30 @@ async def test_a_yes_after_a_second_question_runs_only_the_second(
     assert state(hass, "lock.front_door") == "locked"
     assert state(hass, "cover.garage_door") in {"open", "opening"}
     assert scene.outcomes().count("cancelled") == 1
+
+
+# --- Assist intents with handlers of their own, on entities that drive something sensitive ----
+
+
+async def test_an_assist_fan_speed_on_a_fan_whose_speed_unlocks_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """HassFanSetSpeed on a template fan whose set-percentage action unlocks the door."""
+    fan = await template_helper(
+        hass,
+        {
+            "template_type": "fan",
+            "name": "Porch fan",
+            "turn_on": [],
+            "turn_off": [],
+            "set_percentage": UNLOCK_FRONT_DOOR,
+        },
+    )
+    agent = await scene.assist_agent()
+
+    result = await scene.ask_to_call(
+        agent, "HassFanSetSpeed", {"name": "Porch fan", "percentage": 50}
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, fan) is not None
