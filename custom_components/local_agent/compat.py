@@ -8,16 +8,19 @@ with one signature and a release that changes an internal breaks one tested plac
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from dataclasses import field
 from functools import partial
 import inspect
 from typing import Any
 from typing import Final
 
 from homeassistant import requirements
+from homeassistant.components import timer
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
@@ -36,6 +39,16 @@ from homeassistant.helpers.template.render_info import RenderInfo
 
 # Events that a service call fires itself: the call, and the state changes it makes.
 EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
+# The events a timer fires at once, naming itself in their data, for each service called on
+# it: `timer.finish` fires `timer.finished` now, not when the time is up.
+TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
+    timer.SERVICE_START: frozenset({timer.EVENT_TIMER_STARTED, timer.EVENT_TIMER_RESTARTED}),
+    timer.SERVICE_PAUSE: frozenset({timer.EVENT_TIMER_PAUSED}),
+    timer.SERVICE_CANCEL: frozenset({timer.EVENT_TIMER_CANCELLED}),
+    timer.SERVICE_FINISH: frozenset({timer.EVENT_TIMER_FINISHED}),
+    timer.SERVICE_CHANGE: frozenset({timer.EVENT_TIMER_CHANGED}),
+}
+ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
@@ -190,14 +203,26 @@ class AutomationTrigger:
     actions: list[Any]
     domains: frozenset[str] = frozenset()
     any_entity: bool = False
+    # Events an entity fires of its own (a timer's): (the entity, or any of a domain; event).
+    entity_events: frozenset[tuple[str, str]] = frozenset()
 
-    def watches(self, entity_id: str, device_id: str | None) -> bool:
-        """Whether a change of this entity (on this device) may trigger the automation."""
+    def watches(
+        self, entity_id: str, device_id: str | None, fired: Collection[str] | None = None
+    ) -> bool:
+        """Whether a change of this entity (on this device) may trigger the automation.
+
+        fired: the events of its own the change makes the entity fire (None: any of them).
+        """
+        domain = entity_id.partition(".")[0]
         return (
             self.any_entity
             or entity_id in self.entity_ids
-            or entity_id.partition(".")[0] in self.domains
+            or domain in self.domains
             or (device_id is not None and device_id in self.device_ids)
+            or any(
+                watched in (entity_id, domain) and (fired is None or event in fired)
+                for watched, event in self.entity_events
+            )
         )
 
 
@@ -218,17 +243,40 @@ class _Watched:
     device_ids: set[str]
     domains: set[str]
     any_entity: bool = False
+    entity_events: set[tuple[str, str]] = field(default_factory=set)
 
-    def add_template(self, value: Any, variables: Mapping[str, Any] | None) -> None:
+    def trigger(self, actions: list[Any]) -> AutomationTrigger | None:
+        """Return what was watched, with the actions it runs; None if nothing was."""
+        if not (
+            self.entity_ids
+            or self.device_ids
+            or self.domains
+            or self.any_entity
+            or self.entity_events
+        ):
+            return None
+        return AutomationTrigger(
+            frozenset(self.entity_ids),
+            frozenset(self.device_ids),
+            actions,
+            frozenset(self.domains),
+            self.any_entity,
+            frozenset(self.entity_events),
+        )
+
+    def add_template(
+        self, value: Any, variables: Mapping[str, Any] | None, *, strict: bool = False
+    ) -> None:
         """Watch what a template trigger's template reads, as Home Assistant tracks it.
 
-        variables: what the automation renders its triggers with (None: they cannot be read).
+        variables: what the automation renders its triggers with (None: they cannot be read);
+        strict: a variable the template needs and they lack makes it watch anything.
         """
         if not isinstance(value, Template) or variables is None:
             self.any_entity = True
             return
         try:
-            info = value.async_render_to_info(variables)
+            info = value.async_render_to_info(variables, strict=strict)
         except Exception:  # a template that cannot be read watches anything
             self.any_entity = True
             return
@@ -239,7 +287,7 @@ class _Watched:
         self.domains.update(info.domains | info.domains_lifecycle)
 
     def add_event(self, registry: er.EntityRegistry, trigger: Mapping[str, Any]) -> None:
-        """Watch what an event trigger hears of a call: the call itself, a state change."""
+        """Watch what an event trigger hears of a call: the call, a state change, a timer's."""
         types = trigger.get("event_type")
         data = trigger.get("event_data")
         named = _static_text(data.get("entity_id")) if isinstance(data, Mapping) else None
@@ -252,6 +300,17 @@ class _Watched:
                     self.add_entities(registry, named)
                 else:
                     self.any_entity = True
+            elif text in ENTITY_EVENTS_OF_A_CALL:
+                self.add_entity_event(registry, named, text)
+
+    def add_entity_event(self, registry: er.EntityRegistry, named: Any, event: str) -> None:
+        """Watch an entity's own event: fired by the entity named, or by any of its domain."""
+        if named is None:
+            self.entity_events.add((event.partition(".")[0], event))
+            return
+        resolved = er.async_resolve_entity_id(registry, named)
+        if resolved is not None:
+            self.entity_events.add((resolved, event))
 
     def add_entities(self, registry: er.EntityRegistry, named: Any) -> None:
         """Watch the entities named by id or registry id (others are unknown, so not added)."""
@@ -317,8 +376,13 @@ def _watcher(
     triggers: Any,
     variables: Mapping[str, Any] | None,
     actions: list[Any],
+    *,
+    strict: bool = False,
 ) -> AutomationTrigger | None:
-    """Return what these triggers watch, with the actions they run; None if they watch none."""
+    """Return what these triggers watch, with the actions they run; None if they watch none.
+
+    strict: a template trigger that needs a variable that `variables` lack watches anything.
+    """
     if not isinstance(triggers, list):
         return None
     watched = _Watched(set(), set(), set())
@@ -327,7 +391,7 @@ def _watcher(
             continue  # Home Assistant does not attach a trigger switched off in the editor
         kind = trigger.get("trigger", trigger.get("platform"))
         if kind == "template":
-            watched.add_template(trigger.get("value_template"), variables)
+            watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
         if isinstance(device_id := trigger.get("device_id"), str):
@@ -335,15 +399,47 @@ def _watcher(
         watched.add_entities(registry, trigger.get("entity_id"))
         if isinstance(target := trigger.get("target"), Mapping):
             watched.entity_ids.update(target_entities(hass, target))
-    if not (watched.entity_ids or watched.device_ids or watched.domains or watched.any_entity):
-        return None
-    return AutomationTrigger(
-        frozenset(watched.entity_ids),
-        frozenset(watched.device_ids),
-        actions,
-        frozenset(watched.domains),
-        watched.any_entity,
-    )
+    return watched.trigger(actions)
+
+
+def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
+    """Return the events of their own a service makes its targets fire; None when unknown."""
+    if domain != timer.DOMAIN:
+        return frozenset()
+    return TIMER_SERVICE_EVENTS.get(service)
+
+
+def running_programs(hass: HomeAssistant) -> list[list[Any]]:
+    """Return the steps of every script and automation that is running now.
+
+    A script entity keeps its helpers.script.Script as ``script``, an automation as
+    ``action_script``; the Script's public ``is_running`` and ``sequence`` tell the rest.
+    """
+    found: list[list[Any]] = []
+    for domain, attribute in (("script", "script"), ("automation", "action_script")):
+        for entity in getattr(hass.data.get(domain), "entities", ()):
+            program = getattr(entity, attribute, None)
+            if getattr(program, "is_running", False) is not True:
+                continue
+            sequence = getattr(program, "sequence", None)
+            found.append(list(sequence) if isinstance(sequence, list) else [None])
+    return found
+
+
+def wait_watcher(
+    hass: HomeAssistant, wait: Mapping[str, Any], actions: list[Any]
+) -> AutomationTrigger | None:
+    """Return what a wait step of a running program watches, with the program's actions.
+
+    `wait_for_trigger` holds triggers as an automation does; templates are rendered without
+    the run's variables (private to the run): one that needs them watches anything.
+    """
+    if "wait_template" in wait:
+        watched = _Watched(set(), set(), set())
+        watched.add_template(wait["wait_template"], {}, strict=True)
+        return watched.trigger(actions)
+    triggers = wait.get("wait_for_trigger")
+    return _watcher(hass, er.async_get(hass), triggers, {}, actions, strict=True)
 
 
 def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger]]:

@@ -25,11 +25,14 @@ from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
+from custom_components.local_agent.compat import entity_events_of_call
+from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import universal_children
+from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
@@ -81,6 +84,8 @@ _PASSIVE_STEPS: Final = frozenset(
         cv.SCRIPT_ACTION_WAIT_TEMPLATE,
     }
 )
+# Steps that wait for a change: a running program goes on when it comes.
+_WAIT_STEPS: Final = frozenset({cv.SCRIPT_ACTION_WAIT_FOR_TRIGGER, cv.SCRIPT_ACTION_WAIT_TEMPLATE})
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -138,16 +143,26 @@ class SafetyPolicy:
         """Whether changing this one entity (a group: any member) needs confirmation."""
         return bool(self.sensitive_entities(hass, (entity_id,)))
 
-    def sensitive_entities(self, hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
-        """Return the targets (groups expanded) whose change needs a person's confirmation."""
+    def sensitive_entities(
+        self,
+        hass: HomeAssistant,
+        entity_ids: Iterable[str],
+        fired: frozenset[str] | None = None,
+    ) -> list[str]:
+        """Return the targets (groups expanded) whose change needs a person's confirmation.
+
+        fired: the events of their own the call makes the targets fire (a timer's); None when
+        the call is not known, so any of them.
+        """
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             frozenset(current_entity_ids(hass, self.exempt)),
-            tuple(automation_triggers(hass)),
+            (*automation_triggers(hass), *waiting_programs(hass)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
+            fired=fired,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -172,6 +187,8 @@ class _Rules:
     followers: tuple[tuple[str, AutomationTrigger], ...] = ()
     # What the actions of sensitive entities (a template lock's unlock) change, and whose.
     driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # The events of their own the call makes its targets fire; None: any of them.
+    fired: frozenset[str] | None = None
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -216,7 +233,7 @@ class _Rules:
         )
         programs = [
             *(entity_action_sequences(self.hass, entity_id) or ()),
-            *self._automations_triggered_by(entity_id),
+            *self._automations_triggered_by(entity_id, self.fired if len(path) == 1 else None),
         ]
         for steps in programs:
             targets = action_targets(self.hass, steps)
@@ -230,13 +247,16 @@ class _Rules:
             return True
         return any(self.is_sensitive(member, (*path, member)) for member in members)
 
-    def _automations_triggered_by(self, entity_id: str) -> list[list[Any]]:
+    def _automations_triggered_by(
+        self, entity_id: str, fired: frozenset[str] | None
+    ) -> list[list[Any]]:
         """Return the actions of the enabled automations that a change of this entity triggers.
 
         Its change is also a change of every group it is in (a light group, an old-style
         group), of every template entity whose state follows it (a template binary sensor
         reading it) and of what shows it as another kind (Switch as X), and of theirs in
-        turn: what watches them watches it.
+        turn: what watches them watches it. fired: the events of its own the entity fires
+        (None: any); what changes with it only changes its state.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -244,6 +264,7 @@ class _Rules:
         for current in changed:
             entry = registry.async_get(current)
             device_id = entry.device_id if entry is not None else None
+            events = fired if current == entity_id else frozenset()
             changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
             changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
             # A template entity that reads every state (the community's count of unavailable
@@ -254,12 +275,13 @@ class _Rules:
                 for follower, watcher in self.followers
                 if follower not in changed
                 and not watcher.any_entity
-                and watcher.watches(current, device_id)
+                and watcher.watches(current, device_id, events)
             )
             found.extend(
                 automation.actions
                 for automation in self.automations
-                if automation.watches(current, device_id) and automation.actions not in found
+                if automation.watches(current, device_id, events)
+                and automation.actions not in found
             )
         return found
 
@@ -311,6 +333,38 @@ class _Rules:
             and self._named_sensitive(other.entity_id)
             for other in er.async_entries_for_device(registry, entry.device_id)
         )
+
+
+def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
+    """Return what the waits of running scripts and automations watch, with their actions.
+
+    A run that waits for a change goes on when the change comes: "wait until the courier
+    switch goes on, then unlock the front door" unlocks it when the switch is turned on. The
+    program's actions are judged whole: which of them are still to come is the run's own.
+    """
+    found: list[AutomationTrigger] = []
+    for steps in running_programs(hass):
+        for wait in _wait_steps(steps):
+            if (watcher := wait_watcher(hass, wait, steps)) is not None:
+                found.append(watcher)
+    return found
+
+
+def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """Return the wait steps among these steps and the steps nested in them."""
+    found: list[Mapping[str, Any]] = []
+    for step in steps:
+        if not isinstance(step, Mapping) or step.get("enabled") is False:
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if kind in _WAIT_STEPS:
+            found.append(step)
+        elif (nested := _nested_steps(step, kind)) is not None:
+            found.extend(_wait_steps(nested))
+    return found
 
 
 def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
@@ -517,7 +571,8 @@ def sensitive_targets_of_action(
     """Sensitive entities a planned call of our own tools would change."""
     if action.read_only:
         return []
-    return policy.sensitive_entities(hass, action.entity_ids)
+    fired = entity_events_of_call(action.domain or "", action.service or "")
+    return policy.sensitive_entities(hass, action.entity_ids, fired)
 
 
 # Entities the options name, by registry id -------------------------------------------------------
