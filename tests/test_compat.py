@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+import importlib
 from typing import Any
 from unittest.mock import patch
 
@@ -94,3 +95,17 @@ async def test_service_handler_facts_read_features_and_admin_only(hass: HomeAssi
     assert compat.service_handler_facts(restart) == (None, True)
     assert compat.service_handler_facts(light_on) == (None, False)
     assert compat.registered_service(hass, "lock", "no_such_service") is None
+
+
+def test_the_timer_events_written_out_are_home_assistants() -> None:
+    """2026.10 keeps the timer's event and service names in its __init__, 2026.11 in const."""
+    names: Any = importlib.import_module("homeassistant.components.timer")
+    if not hasattr(names, "EVENT_TIMER_STARTED"):
+        names = importlib.import_module("homeassistant.components.timer.const")
+    assert {
+        names.SERVICE_START: {names.EVENT_TIMER_STARTED, names.EVENT_TIMER_RESTARTED},
+        names.SERVICE_PAUSE: {names.EVENT_TIMER_PAUSED},
+        names.SERVICE_CANCEL: {names.EVENT_TIMER_CANCELLED},
+        names.SERVICE_FINISH: {names.EVENT_TIMER_FINISHED},
+        names.SERVICE_CHANGE: {names.EVENT_TIMER_CHANGED},
+    } == compat.TIMER_SERVICE_EVENTS

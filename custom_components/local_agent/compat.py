@@ -20,7 +20,6 @@ from typing import Any
 from typing import Final
 
 from homeassistant import requirements
-from homeassistant.components import timer
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
@@ -40,13 +39,16 @@ from homeassistant.helpers.template.render_info import RenderInfo
 # Events that a service call fires itself: the call, and the state changes it makes.
 EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
 # The events a timer fires at once, naming itself in their data, for each service called on
-# it: `timer.finish` fires `timer.finished` now, not when the time is up.
+# it: `timer.finish` fires `timer.finished` now, not when the time is up. Written out: the
+# event types are the bus's public names, while their constants moved from the timer
+# component's __init__ (2026.10) to its const module (2026.11).
+TIMER: Final = "timer"
 TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
-    timer.SERVICE_START: frozenset({timer.EVENT_TIMER_STARTED, timer.EVENT_TIMER_RESTARTED}),
-    timer.SERVICE_PAUSE: frozenset({timer.EVENT_TIMER_PAUSED}),
-    timer.SERVICE_CANCEL: frozenset({timer.EVENT_TIMER_CANCELLED}),
-    timer.SERVICE_FINISH: frozenset({timer.EVENT_TIMER_FINISHED}),
-    timer.SERVICE_CHANGE: frozenset({timer.EVENT_TIMER_CHANGED}),
+    "start": frozenset({"timer.started", "timer.restarted"}),
+    "pause": frozenset({"timer.paused"}),
+    "cancel": frozenset({"timer.cancelled"}),
+    "finish": frozenset({"timer.finished"}),
+    "change": frozenset({"timer.changed"}),
 }
 ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
 TEMPLATE: Final = "template"
@@ -404,7 +406,7 @@ def _watcher(
 
 def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
     """Return the events of their own a service makes its targets fire; None when unknown."""
-    if domain != timer.DOMAIN:
+    if domain != TIMER:
         return frozenset()
     return TIMER_SERVICE_EVENTS.get(service)
 
