@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from homeassistant.components.conversation import ConversationResult
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -165,17 +166,11 @@ async def test_a_running_script_that_waits_for_the_change_is_judged_by_what_it_d
     start_in_the_background(hass, "script.courier")
     await hass.async_block_till_done()
     assert state(hass, "script.courier") == "on"
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": courier}, answer("Done.")
-    )
+    result, front_door = await switch_on_while_it_waits(hass, scene, courier, "script.courier")
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
-    await hass.services.async_call(
-        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
-    )
+    assert front_door == "locked"
 
 
 async def test_a_running_automation_that_waits_for_the_change_is_judged_by_what_it_does(
@@ -198,17 +193,28 @@ async def test_a_running_automation_that_waits_for_the_change_is_judged_by_what_
         automation.action_script.async_run(context=Context()), "courier"
     )
     await hass.async_block_till_done()
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": courier}, answer("Done.")
-    )
+    result, front_door = await switch_on_while_it_waits(hass, scene, courier, "automation.courier")
 
     assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
-    await hass.services.async_call(
-        "automation", "turn_off", {"entity_id": "automation.courier"}, blocking=True
+    assert front_door == "locked"
+
+
+async def switch_on_while_it_waits(
+    hass: HomeAssistant, scene: Scene, switch: str, program: str
+) -> tuple[ConversationResult, str]:
+    """Have the model switch `switch` on while `program` waits; then stop the program.
+
+    Returns the agent's result and the front door's state right after the request.
+    """
+    agent = await scene.our_agent()
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": switch}, answer("Done.")
     )
+    front_door = state(hass, "lock.front_door")
+    domain = program.partition(".")[0]
+    await hass.services.async_call(domain, "turn_off", {"entity_id": program}, blocking=True)
+    return result, front_door
 
 
 # --- A question replaced by another in the same conversation ----------------------------------
