@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from collections.abc import Iterator
 import contextlib
 from typing import Final
@@ -66,6 +67,16 @@ DEMO_AREAS: Final[dict[str, tuple[str, ...]]] = {
 def demo_platforms() -> Iterator[None]:
     """Limit the demo to DEMO_PLATFORMS while it is loaded (set up and unloaded)."""
     with patch.object(demo, "COMPONENTS_WITH_CONFIG_ENTRY_DEMO_PLATFORM", list(DEMO_PLATFORMS)):
+        yield
+
+
+@contextlib.contextmanager
+def instant_demo(platforms: Iterable[Platform]) -> Iterator[None]:
+    """Limit the demo to these platforms, with locks that unlock at once (no 2 s delay)."""
+    with (
+        patch.object(demo, "COMPONENTS_WITH_CONFIG_ENTRY_DEMO_PLATFORM", list(platforms)),
+        patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0),
+    ):
         yield
 
 

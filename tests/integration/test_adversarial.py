@@ -21,7 +21,6 @@ from pathlib import Path
 import sys
 import types
 from typing import Any
-from unittest.mock import patch
 
 from freezegun.api import FrozenDateTimeFactory
 import probatio
@@ -71,6 +70,7 @@ from homeassistant.helpers import intent
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
+from testing.demo_home import instant_demo
 from testing.home_builder import async_add_script
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
@@ -142,12 +142,7 @@ async def house(hass: HomeAssistant) -> AsyncGenerator[None]:
     """
     entry = MockConfigEntry(domain="demo")
     entry.add_to_hass(hass)
-    with (
-        patch(
-            "homeassistant.components.demo.COMPONENTS_WITH_CONFIG_ENTRY_DEMO_PLATFORM", PLATFORMS
-        ),
-        patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0),
-    ):
+    with instant_demo(PLATFORMS):
         assert await hass.config_entries.async_setup(entry.entry_id)
         # Demo locks have no registry entry; this one has, so it can have an area and alias.
         assert await async_setup_component(

@@ -19,7 +19,6 @@ from datetime import timedelta
 import logging
 from pathlib import Path
 from typing import Any
-from unittest.mock import patch
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -36,6 +35,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
+from testing.demo_home import instant_demo
 from testing.home_builder import async_add_script
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
@@ -113,12 +113,7 @@ async def everyday_home(
     monkeypatch.setattr(hass.config, "path", path)
     entry = MockConfigEntry(domain="demo")
     entry.add_to_hass(hass)
-    with (
-        patch(
-            "homeassistant.components.demo.COMPONENTS_WITH_CONFIG_ENTRY_DEMO_PLATFORM", PLATFORMS
-        ),
-        patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0),
-    ):
+    with instant_demo(PLATFORMS):
         assert await hass.config_entries.async_setup(entry.entry_id)
         shopping = MockConfigEntry(domain="shopping_list")
         shopping.add_to_hass(hass)

@@ -508,6 +508,16 @@ async def set_up_automations(hass: HomeAssistant, *automations: dict[str, Any]) 
     assert await async_setup_component(hass, "automation", {"automation": list(automations)})
 
 
+def lets_in_when_on(name: str, entity_id: str, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """ "When `entity_id` turns on, run `actions`": an automation "`name` lets in"."""
+    return {
+        "id": f"{name.lower()}_lets_in",
+        "alias": f"{name} lets in",
+        "triggers": [{"trigger": "state", "entity_id": entity_id, "to": "on"}],
+        "actions": actions,
+    }
+
+
 async def test_enabling_or_triggering_an_automation_is_held(
     hass: HomeAssistant, scene: Scene
 ) -> None:
