@@ -50,10 +50,10 @@ def key_cache_type(wanted: str, *, gpu: bool, key_length: int | None) -> str:
 
     The engine (engine/local/llama.py) and this probe decide alike. Automatic is q8_0 on a
     CPU-only runtime: the cache a generated token reads shrinks by a quarter and its keys are
-    compared with llama.cpp's 8-bit dot products (speed twin Q4_K_M, 2 threads, 12k tokens in
-    the context: 38.5 against 42.6 ms per generated token, 146.5 against 156.5 ms per batch of
-    8; scripts/bench turn measures the whole command); 16-bit with a GPU, as llama.cpp's
-    default. A model whose key length is no multiple of q8_0's block keeps 16-bit keys.
+    compared with llama.cpp's 8-bit dot products (scripts/bench turn, speed twin at 1000
+    entities: a whole command 4.6-6.1 s against 5.5-6.5 s, reports/benchmarks.md); 16-bit with
+    a GPU, as llama.cpp's default. A model whose key length is no multiple of q8_0's block
+    keeps 16-bit keys.
     """
     if key_length is None or key_length <= 0 or key_length % Q8_0_BLOCK:
         return "f16"
