@@ -109,3 +109,11 @@ def test_the_timer_events_written_out_are_home_assistants() -> None:
         names.SERVICE_FINISH: {names.EVENT_TIMER_FINISHED},
         names.SERVICE_CHANGE: {names.EVENT_TIMER_CHANGED},
     } == compat.TIMER_SERVICE_EVENTS
+
+
+def test_the_program_events_written_out_are_home_assistants() -> None:
+    """A call that starts a script or triggers an automation fires these events."""
+    automation: Any = importlib.import_module("homeassistant.components.automation")
+    script: Any = importlib.import_module("homeassistant.components.script.const")
+    assert automation.EVENT_AUTOMATION_TRIGGERED in compat.EVENTS_OF_A_CALL
+    assert script.EVENT_SCRIPT_STARTED in compat.EVENTS_OF_A_CALL

@@ -19,6 +19,7 @@ import inspect
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.const import EVENT_ACTION
 from homeassistant import requirements
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_STATE_CHANGED
@@ -36,8 +37,17 @@ from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 
-# Events that a service call fires itself: the call, and the state changes it makes.
-EVENTS_OF_A_CALL: Final = frozenset({EVENT_CALL_SERVICE, EVENT_STATE_CHANGED})
+# Events that a call fires, whatever it calls: the call and the state changes it makes; our
+# audit record of it; a program it starts (written out: the bus's public names).
+EVENTS_OF_A_CALL: Final = frozenset(
+    {
+        EVENT_CALL_SERVICE,
+        EVENT_STATE_CHANGED,
+        EVENT_ACTION,
+        "automation_triggered",
+        "script_started",
+    }
+)
 # The events a timer fires at once, naming itself in their data, for each service called on
 # it: `timer.finish` fires `timer.finished` now, not when the time is up. Written out: the
 # event types are the bus's public names, while their constants moved from the timer

@@ -266,3 +266,45 @@ async def test_an_assist_fan_speed_on_a_fan_whose_speed_unlocks_is_held(
 
     assert asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, fan) is not None
+
+
+# --- Events every call fires: our audit record, a program it starts ---------------------------
+
+
+@pytest.mark.parametrize(
+    "trigger",
+    [
+        event_trigger("local_agent_action", outcome="executed"),
+        event_trigger("local_agent_action", outcome="confirmed"),
+        event_trigger("automation_triggered"),
+        event_trigger("script_started"),
+    ],
+    ids=["our audit event of a run", "of a confirmation", "any automation", "any script"],
+)
+async def test_an_automation_on_an_event_any_call_may_fire_holds_every_call(
+    hass: HomeAssistant, scene: Scene, trigger: dict[str, Any]
+) -> None:
+    """ "When Local Agent has acted, unlock the front door": any call the agent makes would.
+
+    (An automation on the audit event of a question runs when the question is asked: README.)"""
+    await set_up_automations(
+        hass,
+        {
+            "id": "agent_lets_in",
+            "alias": "Agent lets in",
+            "triggers": [trigger],
+            "actions": UNLOCK_FRONT_DOOR,
+        },
+    )
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, "light.bed_light") == "off"
