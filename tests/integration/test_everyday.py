@@ -676,6 +676,21 @@ async def test_assist_tools_do_everyday_things_at_once(
     assert integration_errors(caplog) == []
 
 
+async def agent_calling(
+    hass: HomeAssistant,
+    worker: ScriptedWorker,
+    tool: str,
+    arguments: dict[str, Any],
+    *then: str,
+    our_tool: bool,
+) -> Agent:
+    """An agent with our tools (`our_tool`) or Assist's whose model calls `tool`, then
+    writes `then`."""
+    agent = await async_setup_agent(hass, worker.info.path, **({} if our_tool else ASSIST))
+    worker.will_write(ours(tool, **arguments) if our_tool else tool_call(tool, **arguments), *then)
+    return agent
+
+
 # Questions: the tool result carries the true value; nothing is asked, nothing changes.
 QUESTIONS: list[tuple[str, dict[str, Any], str, str]] = [
     ("is the front door locked?", {"entity_id": "lock.front_door"}, "get_state", "locked"),
@@ -703,10 +718,14 @@ async def test_questions_are_answered_without_a_question(
     tool: str,
     truth: str,
 ) -> None:
-    options = {} if tool == "get_state" else ASSIST
-    agent = await async_setup_agent(hass, scripted_worker.info.path, **options)
-    writes = ours(tool, **arguments) if tool == "get_state" else tool_call(tool, **arguments)
-    scripted_worker.will_write(writes, answer("Here is what I found."))
+    agent = await agent_calling(
+        hass,
+        scripted_worker,
+        tool,
+        arguments,
+        answer("Here is what I found."),
+        our_tool=tool == "get_state",
+    )
     before = {entity_id: hass.states.get(entity_id) for entity_id in EXPOSED}
 
     result = await agent.ask(text, context=person)
@@ -751,10 +770,12 @@ SENSITIVE_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("HassTurnOn", {"name": "Garage Door"}, "Open Garage Door?"),
 ]
 
-
-@pytest.mark.parametrize(
+each_sensitive_call = pytest.mark.parametrize(
     ("tool", "arguments", "question"), SENSITIVE_CALLS, ids=[c[2] for c in SENSITIVE_CALLS]
 )
+
+
+@each_sensitive_call
 async def test_what_is_sensitive_still_asks(
     hass: HomeAssistant,
     everyday_home: None,
@@ -764,9 +785,9 @@ async def test_what_is_sensitive_still_asks(
     arguments: dict[str, Any],
     question: str,
 ) -> None:
-    ours_ = tool in {"lock", "cover"}
-    agent = await async_setup_agent(hass, scripted_worker.info.path, **({} if ours_ else ASSIST))
-    scripted_worker.will_write(ours(tool, **arguments) if ours_ else tool_call(tool, **arguments))
+    agent = await agent_calling(
+        hass, scripted_worker, tool, arguments, our_tool=tool in {"lock", "cover"}
+    )
     before = {entity_id: hass.states.get(entity_id) for entity_id in SENSITIVE}
 
     result = await agent.ask("do it", context=person)
@@ -777,9 +798,7 @@ async def test_what_is_sensitive_still_asks(
     assert calls_in(chat_log_of(hass, result))
 
 
-@pytest.mark.parametrize(
-    ("tool", "arguments", "question"), SENSITIVE_CALLS, ids=[c[2] for c in SENSITIVE_CALLS]
-)
+@each_sensitive_call
 async def test_a_yes_does_it_and_says_so(
     hass: HomeAssistant,
     everyday_home: None,
@@ -792,9 +811,9 @@ async def test_a_yes_does_it_and_says_so(
 ) -> None:
     """The confirmed call runs and the runner's check of what really happened accepts a
     door that is still moving."""
-    ours_ = tool in {"lock", "cover"}
-    agent = await async_setup_agent(hass, scripted_worker.info.path, **({} if ours_ else ASSIST))
-    scripted_worker.will_write(ours(tool, **arguments) if ours_ else tool_call(tool, **arguments))
+    agent = await agent_calling(
+        hass, scripted_worker, tool, arguments, our_tool=tool in {"lock", "cover"}
+    )
     asked = await agent.ask("do it", context=person)
     assert speech(asked) == f"{question} Say yes to confirm."
 

@@ -106,21 +106,24 @@ class LetThemIn(SceneEntity):
         )
 
 
-@pytest.mark.parametrize(
-    ("tools", "suffix", "arguments"),
-    [
-        ("our tools", "scene", {"action": "turn_on", "entity_id": "scene.welcome"}),
-        ("assist", "HassTurnOn", {"name": "Welcome"}),
-    ],
-    ids=["our tools", "assist"],
-)
-async def test_a_scene_of_unknown_effect_is_held(
+def turned_on_with_our_tools_or_assist(
+    domain: str, entity_id: str, name: str
+) -> pytest.MarkDecorator:
+    """Run the test once with our tool of `domain` and once with Assist's HassTurnOn."""
+    return pytest.mark.parametrize(
+        ("tools", "suffix", "arguments"),
+        [
+            ("our tools", domain, {"action": "turn_on", "entity_id": entity_id}),
+            ("assist", "HassTurnOn", {"name": name}),
+        ],
+        ids=["our tools", "assist"],
+    )
+
+
+async def check_turning_on_is_held(
     hass: HomeAssistant, scene: Scene, tools: str, suffix: str, arguments: dict[str, Any]
 ) -> None:
-    assert await async_setup_component(hass, SCENE_DOMAIN, {})
-    await hass.data[SCENE_DOMAIN].async_add_entities([LetThemIn()])
-    await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "scene.welcome", True)
+    """Turning it on (what unlocks the front door) is asked first; the door stays locked."""
     agent = await scene.agent_with(tools)
 
     result = await scene.ask_to_call(agent, suffix, arguments, answer("Done."))
@@ -129,18 +132,45 @@ async def test_a_scene_of_unknown_effect_is_held(
     assert state(hass, "lock.front_door") == "locked"
 
 
+@turned_on_with_our_tools_or_assist("scene", "scene.welcome", "Welcome")
+async def test_a_scene_of_unknown_effect_is_held(
+    hass: HomeAssistant, scene: Scene, tools: str, suffix: str, arguments: dict[str, Any]
+) -> None:
+    assert await async_setup_component(hass, SCENE_DOMAIN, {})
+    await hass.data[SCENE_DOMAIN].async_add_entities([LetThemIn()])
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "scene.welcome", True)
+
+    await check_turning_on_is_held(hass, scene, tools, suffix, arguments)
+
+
 # --- Entities that run actions of their own (template helpers) --------------------------------
 
 
-async def template_helper(hass: HomeAssistant, options: dict[str, Any]) -> str:
-    """Set up a template helper (as the UI makes one) and expose it; return its entity id."""
-    entry = MockConfigEntry(domain="template", title=options["name"], options=options)
+async def set_up_helper(
+    hass: HomeAssistant, domain: str, title: str, options: dict[str, Any]
+) -> er.RegistryEntry:
+    """Set up a helper of `domain` (as the UI makes one); return its one entity."""
+    entry = MockConfigEntry(domain=domain, title=title, options=options)
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
     [registered] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+    return registered
+
+
+async def template_helper(hass: HomeAssistant, options: dict[str, Any]) -> str:
+    """Set up a template helper (as the UI makes one) and expose it; return its entity id."""
+    registered = await set_up_helper(hass, "template", options["name"], options)
     async_expose_entity(hass, "conversation", registered.entity_id, True)
     return registered.entity_id
+
+
+async def relay(hass: HomeAssistant, name: str = "Door relay") -> str:
+    """A relay with no device of its own (a template switch that only remembers its state)."""
+    return await template_helper(
+        hass, {"template_type": "switch", "name": name, "turn_on": [], "turn_off": []}
+    )
 
 
 UNLOCK_FRONT_DOOR = [{"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}]
@@ -547,32 +577,21 @@ async def test_the_switch_that_a_lock_wraps_is_held_like_the_lock(
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """A relay without a device, shown as a lock by Switch as X: switching it unlocks."""
-    relay = await template_helper(
+    door_relay = await relay(hass)
+    lock = await set_up_helper(
         hass,
-        {
-            "template_type": "switch",
-            "name": "Door relay",
-            "turn_on": [],
-            "turn_off": [],
-        },
+        "switch_as_x",
+        "Door relay",
+        {"entity_id": door_relay, "invert": False, "target_domain": "lock"},
     )
-    wrapper = MockConfigEntry(
-        domain="switch_as_x",
-        title="Door relay",
-        options={"entity_id": relay, "invert": False, "target_domain": "lock"},
-    )
-    wrapper.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(wrapper.entry_id)
-    await hass.async_block_till_done()
-    [lock] = er.async_entries_for_config_entry(er.async_get(hass), wrapper.entry_id)
     assert lock.entity_id.startswith("lock.")
     # The person shows the relay to Assist again (Switch as X had hidden it).
-    async_expose_entity(hass, "conversation", relay, True)
+    async_expose_entity(hass, "conversation", door_relay, True)
     before = state(hass, lock.entity_id)
     agent = await scene.our_agent()
 
     result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_off", "entity_id": relay}, answer("Done.")
+        agent, "switch", {"action": "turn_off", "entity_id": door_relay}, answer("Done.")
     )
 
     assert asked(result), (speech(result), tool_results(hass, result))

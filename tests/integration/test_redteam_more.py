@@ -32,20 +32,17 @@ from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
+from .test_redteam import check_turning_on_is_held
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import lets_in_when_on
+from .test_redteam import relay
 from .test_redteam import set_up_automations
+from .test_redteam import set_up_helper
 from .test_redteam import template_helper
+from .test_redteam import turned_on_with_our_tools_or_assist
 
 house = test_adversarial.house
 scene = test_adversarial.scene
-
-
-async def relay(hass: HomeAssistant, name: str = "Door relay") -> str:
-    """A relay with no device of its own (a template switch that only remembers its state)."""
-    return await template_helper(
-        hass, {"template_type": "switch", "name": name, "turn_on": [], "turn_off": []}
-    )
 
 
 # --- The entity a Switch-as-X entity shows as another kind ------------------------------------
@@ -53,15 +50,12 @@ async def relay(hass: HomeAssistant, name: str = "Door relay") -> str:
 
 async def switch_as_x(hass: HomeAssistant, wrapped: str, target_domain: str) -> str:
     """Show `wrapped` as an entity of target_domain (Switch as X), exposed; return its id."""
-    wrapper = MockConfigEntry(
-        domain="switch_as_x",
-        title="Wrapped",
-        options={"entity_id": wrapped, "invert": False, "target_domain": target_domain},
+    entry = await set_up_helper(
+        hass,
+        "switch_as_x",
+        "Wrapped",
+        {"entity_id": wrapped, "invert": False, "target_domain": target_domain},
     )
-    wrapper.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(wrapper.entry_id)
-    await hass.async_block_till_done()
-    [entry] = er.async_entries_for_config_entry(er.async_get(hass), wrapper.entry_id)
     async_expose_entity(hass, "conversation", entry.entity_id, True)
     return entry.entity_id
 
@@ -456,14 +450,7 @@ async def universal_player(hass: HomeAssistant, commands: dict[str, Any]) -> str
     return "media_player.living_tv"
 
 
-@pytest.mark.parametrize(
-    ("tools", "suffix", "arguments"),
-    [
-        ("our tools", "media_player", {"action": "turn_on", "entity_id": "media_player.living_tv"}),
-        ("assist", "HassTurnOn", {"name": "Living TV"}),
-    ],
-    ids=["our tools", "assist"],
-)
+@turned_on_with_our_tools_or_assist("media_player", "media_player.living_tv", "Living TV")
 async def test_a_universal_media_player_whose_command_unlocks_is_held(
     hass: HomeAssistant, scene: Scene, tools: str, suffix: str, arguments: dict[str, Any]
 ) -> None:
@@ -471,12 +458,8 @@ async def test_a_universal_media_player_whose_command_unlocks_is_held(
     await universal_player(
         hass, {"turn_on": UNLOCK_FRONT_DOOR[0], "turn_off": UNLOCK_FRONT_DOOR[0]}
     )
-    agent = await scene.agent_with(tools)
 
-    result = await scene.ask_to_call(agent, suffix, arguments, answer("Done."))
-
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    await check_turning_on_is_held(hass, scene, tools, suffix, arguments)
 
 
 async def test_a_universal_media_player_of_plain_players_runs_at_once(

@@ -26,9 +26,9 @@ from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import event_trigger
+from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
-from .test_redteam_more import relay
 from .test_redteam_more import reload_scripts
 
 house = test_adversarial.house
