@@ -29,6 +29,7 @@ from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.util import color as color_util
 from testing.stand_in import SeenRequest
+from testing.stand_in import answer
 
 from .dataset import StateSpec
 from .dataset import TestCase
@@ -520,7 +521,7 @@ class ReferencePolicy:
         """Write this round's output."""
         self.rounds += 1
         if self.test is None:
-            return _output("Nothing to do.", "Hello.")
+            return answer("Hello.", reasoning="Nothing to do.")
         if self.plan is None:
             self.plan = plan_test(
                 self.test,
@@ -531,19 +532,17 @@ class ReferencePolicy:
             )
             self.gaps = list(self.plan.gaps)
         if self.rounds == 1 and self.plan.calls:
-            return _output("The request maps to these calls.", write_calls(self.plan.calls))
+            return answer(
+                write_calls(self.plan.calls), reasoning="The request maps to these calls."
+            )
         if self.rounds == 1:
-            return _output("No call fits; answer directly.", self.plan.answer)
+            return answer(self.plan.answer, reasoning="No call fits; answer directly.")
         results = _latest_results(request)
         if self.plan.answer:
             failures = [r["error"] for r in results if isinstance(r, dict) and "error" in r]
-            answer = f"Sorry, that did not work: {failures[0]}" if failures else self.plan.answer
-            return _output("The calls are done.", answer)
-        return _output("The results are in.", answer_from_results(results))
-
-
-def _output(reasoning: str, visible: str) -> str:
-    return f"{reasoning}\n</think>\n\n{visible}"
+            reply = f"Sorry, that did not work: {failures[0]}" if failures else self.plan.answer
+            return answer(reply, reasoning="The calls are done.")
+        return answer(answer_from_results(results), reasoning="The results are in.")
 
 
 def _latest_results(request: SeenRequest) -> list[Any]:
