@@ -24,6 +24,9 @@ import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.engine.markup import RESPONSE_CLOSE
+from custom_components.local_agent.engine.markup import RESPONSE_OPEN
+from custom_components.local_agent.engine.markup import TURN_START
 from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
@@ -38,7 +41,9 @@ from .scoring import attribute_matches
 from .scoring import values_match
 
 GET_STATE: Final = "get_state"
-_TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
+_TOOL_RESPONSE = re.compile(
+    re.escape(RESPONSE_OPEN) + r"\s*(.*?)\s*" + re.escape(RESPONSE_CLOSE), re.DOTALL
+)
 # Preferred colour names first; then every CSS colour Home Assistant knows.
 _COMMON_COLORS: Final = (
     "red", "blue", "green", "yellow", "orange", "purple", "pink", "white", "cyan", "magenta",
@@ -548,11 +553,11 @@ class ReferencePolicy:
 def _latest_results(request: SeenRequest) -> list[Any]:
     """The tool results of this turn (after the last user message that is not only results)."""
     prompt = request.dynamic_prompt
-    turns = prompt.split("<|im_start|>user")
+    turns = prompt.split(f"{TURN_START}user")
     tail: list[str] = []
     for turn in reversed(turns[1:]):
         tail.insert(0, turn)
-        if "<tool_response>" not in turn:
+        if RESPONSE_OPEN not in turn:
             break
     results: list[Any] = []
     for block in _TOOL_RESPONSE.findall("".join(tail)):
