@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from collections.abc import Iterable
 import contextlib
+from dataclasses import asdict
 from dataclasses import dataclass
 import logging
 from pathlib import Path
@@ -69,16 +70,7 @@ class CoreSettings:
 
     def as_config(self) -> dict[str, Any]:
         """Return the section as configuration.yaml would hold it."""
-        return {
-            "name": self.name,
-            "language": self.language,
-            "country": self.country,
-            "time_zone": self.time_zone,
-            "unit_system": self.unit_system,
-            "latitude": self.latitude,
-            "longitude": self.longitude,
-            "elevation": self.elevation,
-        }
+        return asdict(self)
 
 
 def configure_logging(*, verbose: bool = False) -> None:

@@ -29,6 +29,7 @@ from custom_components.local_agent.engine.generation import ModelInfo
 from custom_components.local_agent.engine.generation import Steering
 from custom_components.local_agent.engine.generation import render_request
 from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.tool_calls import ParseEvent
@@ -40,8 +41,6 @@ from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.models.safe_load import ProbeOutcome
 from custom_components.local_agent.models.safe_load import ProbeResult
 from custom_components.local_agent.runtime.local import LocalEngines
-
-DEFAULT_OUTPUT = "The user greets me.\n</think>\n\nHello."
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +85,10 @@ def call(function: str, /, **arguments: object) -> str:
 
 def answer(text: str, *, reasoning: str = "The user wants something.") -> str:
     """Reasoning, then visible text and/or calls."""
-    return f"{reasoning}\n</think>\n\n{text}"
+    return f"{reasoning}{REASONING_CLOSE}{text}"
+
+
+DEFAULT_OUTPUT = answer("Hello.", reasoning="The user greets me.")
 
 
 class StandInWorker:

@@ -83,6 +83,7 @@ from testing.agent import async_local_agent
 from testing.hass_runner import HarnessError
 from testing.hass_runner import async_home_assistant
 from testing.models import resolve_model
+from testing.stand_in import answer
 from testing.steering import ScriptedAnswers
 from testing.steering import first_round_of_turn
 from testing.synthetic import SyntheticHome
@@ -194,7 +195,7 @@ def steering(model: Path, target: str) -> ScriptedAnswers:
         tokenizer.close()
 
     def script(request: GenerationRequest) -> str:
-        return f"{thinking}\n</think>\n\n{call_text(target)}"
+        return answer(call_text(target), reasoning=thinking)
 
     return ScriptedAnswers(script, wants=first_round_of_turn)
 

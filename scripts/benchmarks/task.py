@@ -20,6 +20,7 @@ import statistics
 import time
 
 from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.markup import THINK_CLOSE
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.settings import physical_cores
 from custom_components.local_agent.engine.structure import parse_structure
@@ -65,7 +66,7 @@ def main() -> None:
                 started = time.perf_counter()
                 output = runtime.generate(request)
                 times.append(time.perf_counter() - started)
-                answer = output.text.partition("</think>")[2] if thinking else output.text
+                answer = output.text.partition(THINK_CLOSE)[2] if thinking else output.text
                 parse_structure(answer, schema)  # raises if the grammar failed
                 tokens.append(output.stats.generated_tokens)
                 prompt = output.stats.prompt_tokens

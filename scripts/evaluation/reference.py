@@ -24,11 +24,15 @@ import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.engine.markup import RESPONSE_CLOSE
+from custom_components.local_agent.engine.markup import RESPONSE_OPEN
+from custom_components.local_agent.engine.markup import TURN_START
 from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.util import color as color_util
 from testing.stand_in import SeenRequest
+from testing.stand_in import answer
 
 from .dataset import StateSpec
 from .dataset import TestCase
@@ -37,7 +41,9 @@ from .scoring import attribute_matches
 from .scoring import values_match
 
 GET_STATE: Final = "get_state"
-_TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
+_TOOL_RESPONSE = re.compile(
+    re.escape(RESPONSE_OPEN) + r"\s*(.*?)\s*" + re.escape(RESPONSE_CLOSE), re.DOTALL
+)
 # Preferred colour names first; then every CSS colour Home Assistant knows.
 _COMMON_COLORS: Final = (
     "red", "blue", "green", "yellow", "orange", "purple", "pink", "white", "cyan", "magenta",
@@ -520,7 +526,7 @@ class ReferencePolicy:
         """Write this round's output."""
         self.rounds += 1
         if self.test is None:
-            return _output("Nothing to do.", "Hello.")
+            return answer("Hello.", reasoning="Nothing to do.")
         if self.plan is None:
             self.plan = plan_test(
                 self.test,
@@ -531,29 +537,27 @@ class ReferencePolicy:
             )
             self.gaps = list(self.plan.gaps)
         if self.rounds == 1 and self.plan.calls:
-            return _output("The request maps to these calls.", write_calls(self.plan.calls))
+            return answer(
+                write_calls(self.plan.calls), reasoning="The request maps to these calls."
+            )
         if self.rounds == 1:
-            return _output("No call fits; answer directly.", self.plan.answer)
+            return answer(self.plan.answer, reasoning="No call fits; answer directly.")
         results = _latest_results(request)
         if self.plan.answer:
             failures = [r["error"] for r in results if isinstance(r, dict) and "error" in r]
-            answer = f"Sorry, that did not work: {failures[0]}" if failures else self.plan.answer
-            return _output("The calls are done.", answer)
-        return _output("The results are in.", answer_from_results(results))
-
-
-def _output(reasoning: str, visible: str) -> str:
-    return f"{reasoning}\n</think>\n\n{visible}"
+            reply = f"Sorry, that did not work: {failures[0]}" if failures else self.plan.answer
+            return answer(reply, reasoning="The calls are done.")
+        return answer(answer_from_results(results), reasoning="The results are in.")
 
 
 def _latest_results(request: SeenRequest) -> list[Any]:
     """The tool results of this turn (after the last user message that is not only results)."""
     prompt = request.dynamic_prompt
-    turns = prompt.split("<|im_start|>user")
+    turns = prompt.split(f"{TURN_START}user")
     tail: list[str] = []
     for turn in reversed(turns[1:]):
         tail.insert(0, turn)
-        if "<tool_response>" not in turn:
+        if RESPONSE_OPEN not in turn:
             break
     results: list[Any] = []
     for block in _TOOL_RESPONSE.findall("".join(tail)):

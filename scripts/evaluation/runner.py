@@ -32,6 +32,8 @@ from unittest.mock import patch
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationOutput
 from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.markup import PARAMETER_CLOSE
+from custom_components.local_agent.engine.markup import PARAMETER_OPEN
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.tool_calls import ToolCallFailed
 from custom_components.local_agent.engine.words import YES_WORD
@@ -64,7 +66,9 @@ from .scoring import judge
 from .scoring import sensitive_targets
 
 MAX_RESULT_CHARS: Final = 300
-_PARAMETER = re.compile(r"<parameter=([^>\n]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
+_PARAMETER = re.compile(
+    re.escape(PARAMETER_OPEN) + r"([^>\n]+)>\n?(.*?)\n?" + re.escape(PARAMETER_CLOSE), re.DOTALL
+)
 
 
 @dataclass(frozen=True, slots=True)
