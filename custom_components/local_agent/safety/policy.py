@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Iterable
-from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
-import re
 from typing import Any
 from typing import Final
 
@@ -45,8 +43,8 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.const import CONF_SENSITIVE_COVER_CLASSES
 from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
-from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.safety.helper_entities import helper_followers
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
@@ -62,7 +60,6 @@ from homeassistant.helpers.template import Template
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
-_ENTITY_ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
 # Entities that run programs of their own: what running (or enabling) them changes is unknown,
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
@@ -166,7 +163,7 @@ class SafetyPolicy:
             (*automation_triggers(hass), *waiting_programs(hass)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
-            helpers=_helper_followers(hass),
+            helpers=helper_followers(hass),
             fired=fired,
         )
         rules = replace(rules, driven=rules.driven_targets())
@@ -389,60 +386,6 @@ def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
             if member != state.entity_id:
                 found.setdefault(member, []).append(state.entity_id)
     return {member: tuple(groups) for member, groups in found.items()}
-
-
-def _helper_followers(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
-    """Return, for each entity, the entities of the config entries whose settings name it.
-
-    A helper made in the UI (threshold, min/max, derivative, statistics, Bayesian ...) keeps
-    the entities it follows in its entry's options, data or subentries, by entity id or
-    registry id, or in a template; its own entities' states follow theirs. An entry that
-    names an entity without following it only makes more questions.
-    """
-    registry = er.async_get(hass)
-    found: dict[str, list[str]] = {}
-    for entry in hass.config_entries.async_entries():
-        if entry.domain == DOMAIN:
-            continue
-        settings = (entry.data, entry.options, [sub.data for sub in entry.subentries.values()])
-        named = {
-            entity_id
-            for text in _texts_in(settings)
-            for entity_id in _entities_named_in(hass, registry, text)
-        }
-        if not named:
-            continue
-        own = [
-            registered.entity_id
-            for registered in er.async_entries_for_config_entry(registry, entry.entry_id)
-        ]
-        for source in named:
-            found.setdefault(source, []).extend(e for e in own if e != source)
-    return {source: tuple(entities) for source, entities in found.items() if entities}
-
-
-def _entities_named_in(
-    hass: HomeAssistant, registry: er.EntityRegistry, text: str
-) -> Iterator[str]:
-    """Yield the entities a setting names: itself (an entity or registry id), or in its text."""
-    if (resolved := er.async_resolve_entity_id(registry, text)) is not None:
-        yield resolved
-        return
-    for candidate in _ENTITY_ID_IN_TEXT.findall(text):
-        if hass.states.get(candidate) is not None or registry.async_get(candidate) is not None:
-            yield candidate
-
-
-def _texts_in(value: Any) -> Iterator[str]:
-    """Yield every string in nested mappings and sequences."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _texts_in(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _texts_in(item)
 
 
 def _group_members(state: State) -> list[str]:
