@@ -57,11 +57,13 @@ from typing import Any
 from unittest.mock import patch
 
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_KEY_CACHE
 from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.engine.local.probe import KEY_CACHE_CHOICES
 from custom_components.local_agent.engine.markup import format_tool_call
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.tool_calls import ReasoningDelta
@@ -325,6 +327,8 @@ async def run_scenarios(
     engine_options: dict[str, Any] = {CONF_THREADS: args.threads}
     if args.context_size:
         engine_options[CONF_CONTEXT_SIZE] = args.context_size
+    if args.key_cache:
+        engine_options[CONF_KEY_CACHE] = args.key_cache
     agent_options = {CONF_TEMPERATURE: 0.0, CONF_MAX_TOKENS: 512, CONF_THINKING_BUDGET: 256}
     results: list[TurnCost] = []
     conversations: dict[str, str] = {}
@@ -631,6 +635,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--context-size", type=int, help="with --homes: a fixed context (default: automatic)"
+    )
+    parser.add_argument(
+        "--key-cache",
+        choices=KEY_CACHE_CHOICES,
+        help="with --homes: the attention cache's keys (default: the engine's own choice)",
     )
     parser.add_argument("--out", type=Path, default=Path("reports"), help="with --homes")
 
