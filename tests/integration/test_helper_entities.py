@@ -1,4 +1,5 @@
-"""Which entities follow an entity because a helper set up in the UI names it."""
+"""Entities that follow an entity because a helper set up in the UI names it, as the policy
+sees them: an automation on the helper makes changing the entity a question."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ from typing import Any
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.safety.helper_entities import helper_followers
+from custom_components.local_agent.safety.policy import SafetyPolicy
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.synthetic import async_setup_synthetic_home
+
+UNLOCK = [{"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}]
 
 
 def meter_options(source: str) -> dict[str, Any]:
@@ -27,6 +30,17 @@ def meter_options(source: str) -> dict[str, Any]:
     }
 
 
+async def lets_in_when_changed(hass: HomeAssistant, entity_id: str) -> None:
+    automation = {"id": "lets_in", "triggers": [{"trigger": "state", "entity_id": entity_id}]}
+    assert await async_setup_component(
+        hass, "automation", {"automation": [{**automation, "actions": UNLOCK}]}
+    )
+
+
+def sensitive(hass: HomeAssistant, *entity_ids: str) -> list[str]:
+    return SafetyPolicy.from_data({}).sensitive_entities(hass, list(entity_ids))
+
+
 async def test_a_meter_follows_its_source_and_then_the_source_it_is_changed_to(
     hass: HomeAssistant,
 ) -> None:
@@ -37,17 +51,21 @@ async def test_a_meter_follows_its_source_and_then_the_source_it_is_changed_to(
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
     [meter] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+    await lets_in_when_changed(hass, meter.entity_id)
 
-    assert helper_followers(hass) == {"input_number.level": (meter.entity_id,)}
+    assert sensitive(hass, "input_number.level", "input_number.other") == ["input_number.level"]
 
     hass.config_entries.async_update_entry(entry, options=meter_options("input_number.other"))
-    assert helper_followers(hass) == {"input_number.other": (meter.entity_id,)}
+    assert sensitive(hass, "input_number.level", "input_number.other") == ["input_number.other"]
 
 
 async def test_a_hub_whose_settings_list_its_own_entities_makes_none_follow_another(
     hass: HomeAssistant,
 ) -> None:
     home = await async_setup_synthetic_home(hass, 40)
-    assert any(home.entity_ids[0] in str(value) for value in home.entry.data.values())
+    first, second = [e for e in home.entity_ids if e.startswith("light.")][:2]
+    assert any(first in str(value) for value in home.entry.data.values())
+    await lets_in_when_changed(hass, second)
 
-    assert helper_followers(hass) == {}
+    assert sensitive(hass, first) == []
+    assert sensitive(hass, second) == [second]

@@ -38,9 +38,9 @@ from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from custom_components.local_agent.const import CONF_TOP_K
 from custom_components.local_agent.const import CONF_TOP_P
 from custom_components.local_agent.flows.selectors import number_box
-from custom_components.local_agent.safety.policy import options_to_show
-from custom_components.local_agent.safety.policy import options_to_store
 from custom_components.local_agent.safety.policy import parse_tool_exemption
+from custom_components.local_agent.safety.stored_options import options_to_show
+from custom_components.local_agent.safety.stored_options import options_to_store
 from custom_components.local_agent.turn.defaults import agent_data
 from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.const import CONF_LLM_HASS_API

@@ -23,8 +23,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 
 from .policy import TOOL_EXEMPTION_SEPARATOR
-from .policy import options_to_store
 from .policy import parse_tool_exemption
+from .stored_options import options_to_store
 
 
 def migrated_tool_exemptions(

@@ -8,13 +8,14 @@ its entity id is stored as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
+import re
 from typing import Any
 from typing import Final
 
@@ -43,9 +44,10 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.const import CONF_SENSITIVE_COVER_CLASSES
 from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.tools import PlannedAction
-from custom_components.local_agent.safety.helper_entities import helper_followers
 from custom_components.local_agent.turn.defaults import agent_data
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
@@ -57,9 +59,16 @@ from homeassistant.core import valid_entity_id
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.template import Template
+from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
+# An entity id written in a helper's template.
+_ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
+# Per entry: the settings read (the objects themselves) and the ids found in them.
+_READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
+    f"{DOMAIN}_helper_settings_read"
+)
 # Entities that run programs of their own: what running (or enabling) them changes is unknown,
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
@@ -163,7 +172,7 @@ class SafetyPolicy:
             (*automation_triggers(hass), *waiting_programs(hass)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
-            helpers=helper_followers(hass),
+            helpers=_helper_followers(hass),
             fired=fired,
         )
         rules = replace(rules, driven=rules.driven_targets())
@@ -388,6 +397,75 @@ def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
     return {member: tuple(groups) for member, groups in found.items()}
 
 
+def _helper_followers(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
+    """Return, for each entity, the entities of the other config entries that name it.
+
+    A helper made in the UI (threshold, min/max, utility meter, statistics, Bayesian ...) keeps
+    the entities it follows in its config entry's data, options or subentries, by entity id,
+    registry id or in a template; its own entities' states follow theirs. An entity its own
+    entry names (a hub listing its devices) follows nothing. An entry that names an entity
+    without following it only makes more questions.
+    """
+    registry = er.async_get(hass)
+    read = hass.data.get(_READ, {})
+    kept: dict[str, tuple[tuple[object, ...], tuple[str, ...]]] = {}
+    found: dict[str, list[str]] = {}
+    for entry in hass.config_entries.async_entries():
+        if entry.domain == DOMAIN:
+            continue
+        settings = _settings(entry)
+        earlier = read.get(entry.entry_id)
+        if earlier is not None and _same(earlier[0], settings):
+            ids = earlier[1]
+        else:
+            ids = tuple(dict.fromkeys(i for text in _texts_in(settings) for i in _ids_in(text)))
+        kept[entry.entry_id] = (settings, ids)
+        named = {
+            entity_id
+            for word in ids
+            if (entity_id := er.async_resolve_entity_id(registry, word)) is not None
+            and (hass.states.get(entity_id) is not None or entity_id in registry.entities)
+        }
+        if not named:
+            continue
+        own = [e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)]
+        if not own:
+            continue
+        for source in named.difference(own):
+            found.setdefault(source, []).extend(own)
+    hass.data[_READ] = kept
+    return {source: tuple(entities) for source, entities in found.items()}
+
+
+def _settings(entry: ConfigEntry) -> tuple[object, ...]:
+    return (entry.data, entry.options, *(sub.data for sub in entry.subentries.values()))
+
+
+def _same(earlier: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    """Whether these are the settings read before: an update replaces them with new objects."""
+    return len(earlier) == len(now) and all(a is b for a, b in zip(earlier, now, strict=True))
+
+
+def _ids_in(text: str) -> Iterator[str]:
+    """Yield what in a setting may name an entity: all of it, or the ids in its template."""
+    if valid_entity_id(text) or "." not in text:
+        yield text
+        return
+    yield from _ID_IN_TEXT.findall(text)
+
+
+def _texts_in(value: Any) -> Iterator[str]:
+    """Yield every string in nested mappings and sequences."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _texts_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts_in(item)
+
+
 def _group_members(state: State) -> list[str]:
     """Members of a group-like entity (old-style groups, light/cover/lock groups)."""
     members = state.attributes.get(ATTR_ENTITY_ID)
@@ -580,21 +658,6 @@ def sensitive_targets_of_action(
     return policy.sensitive_entities(hass, action.entity_ids, fired)
 
 
-# Entities the options name, by registry id -------------------------------------------------------
-
-
-def stored_refs(hass: HomeAssistant, entity_ids: Iterable[str]) -> list[str]:
-    """Return what to store for entities the user chose: registry ids where there are some."""
-    registry = er.async_get(hass)
-    refs: list[str] = []
-    for entity_id in entity_ids:
-        entry = registry.async_get(entity_id)
-        ref = entry.id if entry is not None else entity_id
-        if ref not in refs:
-            refs.append(ref)
-    return refs
-
-
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
     """Return the entity ids stored references have now (an entity removed since: left out)."""
     registry = er.async_get(hass)
@@ -604,26 +667,3 @@ def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
         if entity_id is not None and entity_id not in found:
             found.append(entity_id)
     return found
-
-
-ENTITY_OPTIONS: Final = (CONF_SENSITIVE_ENTITIES, CONF_EXEMPT_ENTITIES)
-
-
-def options_to_store(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Return an agent's options with the entities it names as registry ids."""
-    return _with_entities(data, lambda refs: stored_refs(hass, refs))
-
-
-def options_to_show(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Return an agent's options with the entities it names as the entity ids they have now."""
-    return _with_entities(data, lambda refs: current_entity_ids(hass, refs))
-
-
-def _with_entities(
-    data: Mapping[str, Any], convert: Callable[[list[str]], list[str]]
-) -> dict[str, Any]:
-    converted = dict(data)
-    for key in ENTITY_OPTIONS:
-        if isinstance(converted.get(key), list):
-            converted[key] = convert(converted[key])
-    return converted
