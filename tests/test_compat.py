@@ -103,11 +103,15 @@ def test_the_timer_events_written_out_are_home_assistants() -> None:
     if not hasattr(names, "EVENT_TIMER_STARTED"):
         names = importlib.import_module("homeassistant.components.timer.const")
     assert {
-        names.SERVICE_START: {names.EVENT_TIMER_STARTED, names.EVENT_TIMER_RESTARTED},
+        names.SERVICE_START: {
+            names.EVENT_TIMER_STARTED,
+            names.EVENT_TIMER_RESTARTED,
+            names.EVENT_TIMER_FINISHED,
+        },
         names.SERVICE_PAUSE: {names.EVENT_TIMER_PAUSED},
         names.SERVICE_CANCEL: {names.EVENT_TIMER_CANCELLED},
         names.SERVICE_FINISH: {names.EVENT_TIMER_FINISHED},
-        names.SERVICE_CHANGE: {names.EVENT_TIMER_CHANGED},
+        names.SERVICE_CHANGE: {names.EVENT_TIMER_CHANGED, names.EVENT_TIMER_FINISHED},
     } == compat.TIMER_SERVICE_EVENTS
 
 

@@ -48,17 +48,18 @@ EVENTS_OF_A_CALL: Final = frozenset(
         "script_started",
     }
 )
-# The events a timer fires at once, naming itself in their data, for each service called on
-# it: `timer.finish` fires `timer.finished` now, not when the time is up. Written out: the
-# event types are the bus's public names, while their constants moved from the timer
-# component's __init__ (2026.10) to its const module (2026.11).
+# The events a timer fires, naming itself in their data, for each service called on it: at
+# once (`timer.finish` fires `timer.finished` now), or when the time it sets is up (a started
+# or changed timer finishes later, unless it is stopped first). Written out: the event types
+# are the bus's public names, while their constants moved from the timer component's
+# __init__ (2026.10) to its const module (2026.11).
 TIMER: Final = "timer"
 TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
-    "start": frozenset({"timer.started", "timer.restarted"}),
+    "start": frozenset({"timer.started", "timer.restarted", "timer.finished"}),
     "pause": frozenset({"timer.paused"}),
     "cancel": frozenset({"timer.cancelled"}),
     "finish": frozenset({"timer.finished"}),
-    "change": frozenset({"timer.changed"}),
+    "change": frozenset({"timer.changed", "timer.finished"}),
 }
 ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
 TEMPLATE: Final = "template"
