@@ -6,11 +6,13 @@ probe asserts that the sensitive thing did not change and that the person was as
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent.safety.policy import SafetyPolicy
 from homeassistant.components.conversation import ConversationResult
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentryData
@@ -421,3 +423,42 @@ async def test_an_automation_on_a_meter_of_the_number_set_is_followed(
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, "input_number.level") == ("10.0" if held else "60.0")
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [
+            {
+                "if": [{"condition": "template", "value_template": "{{ true }}"}],
+                "then": WAITS["a trigger"],
+            }
+        ],
+        [{"parallel": [WAITS["a template"][0]]}],
+        [{"sequence": [{"repeat": {"count": 2, "sequence": WAITS["a trigger"]}}]}],
+    ],
+    ids=["in a branch", "in a parallel step", "in a repeat"],
+)
+async def test_a_wait_nested_in_a_running_script_is_followed(
+    hass: HomeAssistant, scene: Scene, steps: list[dict[str, Any]]
+) -> None:
+    """The same, the wait inside a branch, a parallel step or a repeat. Asked of the policy: a
+    waiting nested step is a task Home Assistant tracks, so a turn that waits for all tasks to
+    finish would wait for the courier."""
+    courier = await relay(hass, "Courier")
+    await reload_scripts(
+        hass, {"courier": {"alias": "Courier", "sequence": [*steps, *UNLOCK_FRONT_DOOR]}}
+    )
+    start_in_the_background(hass, "script.courier")
+    for _ in range(20):
+        if state(hass, "script.courier") == "on":
+            break
+        await asyncio.sleep(0)
+    assert state(hass, "script.courier") == "on"
+    try:
+        assert SafetyPolicy.from_data({}).sensitive_entities(hass, [courier]) == [courier]
+    finally:
+        await hass.services.async_call(
+            "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
+        )
+    assert state(hass, "lock.front_door") == "locked"
