@@ -28,6 +28,7 @@ from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_adversarial import tool_results
+from .test_helper_entities import meter_options
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
@@ -385,20 +386,7 @@ async def test_an_automation_on_a_meter_of_the_number_set_is_followed(
     assert await async_setup_component(hass, "input_number", {"input_number": numbers})
     async_expose_entity(hass, "conversation", "input_number.level", True)
     meter = await set_up_helper(
-        hass,
-        "utility_meter",
-        "Taken in",
-        {
-            "name": "Taken in",
-            "source": f"input_number.{followed}",
-            "cycle": "none",
-            "offset": 0,
-            "tariffs": [],
-            "net_consumption": False,
-            "delta_values": False,
-            "periodically_resetting": True,
-            "always_available": False,
-        },
+        hass, "utility_meter", "Taken in", meter_options(f"input_number.{followed}")
     )
     shown = hass.states.get(meter.entity_id)
     assert shown is not None
