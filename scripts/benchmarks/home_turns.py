@@ -138,6 +138,8 @@ class TurnCost:
     n_ctx: int = 0
     saved_prefix_bytes: int = 0
     rss_bytes: int = 0
+    # How the attention cache stored its keys ("f16", "q8_0"); None in rows of older runs.
+    key_cache: str | None = None
 
 
 class _Clock:
@@ -288,6 +290,7 @@ async def measure_turn(
         "notice_s": since(marks.notice),
         "background_s": background,
         "n_ctx": worker.info.n_ctx,
+        "key_cache": worker.info.key_cache,
         "rss_bytes": await hass.async_add_executor_job(process_rss),
     }
     return figures, record.conversation_id or ""

@@ -42,6 +42,7 @@ def test_home_turns_evaluate_only_the_message_once_the_prefix_is_there(tmp_path:
         assert row["first_word_s"] is not None
         assert row["rounds"] == 1
         assert row["call_forced_tokens"] > 0
+        assert row["key_cache"] in ("f16", "q8_0")
     report = (tmp_path / "benchmarks.md").read_text()
     assert "follow-up" in report
     # The issue-26 targets, each figure marked met or missed (which depends on this machine).
