@@ -1,9 +1,9 @@
 """Which actions are sensitive: resolved in code from the real targets, never from the model.
 
-The entities an agent's options name are stored by what they are, their entity registry id,
-which stays the same when the entity id is renamed in the UI; the policy uses the entity id
-that id has now. An entity without a registry entry (no unique id) can never be renamed, so
-its entity id is stored as it is.
+A call changes its targets and whatever changes with them (groups, helpers, template and
+Switch as X entities) and whatever that sets off (automations, waiting scripts, the entities'
+own actions); each is judged. The entities an agent's options name are stored by registry id
+(stored_options.py); the policy uses the entity ids those have now.
 """
 
 from __future__ import annotations

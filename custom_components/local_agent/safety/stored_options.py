@@ -1,7 +1,8 @@
 """An agent's safety options as stored: the entities it names kept by registry id.
 
-A renamed entity stays chosen: the options keep registry ids and show the entity ids they
-have now.
+A registry id stays the same when the entity id is renamed in the UI, so a renamed entity
+stays chosen; the options show the entity ids those ids have now. An entity without a
+registry entry (no unique id) can never be renamed: its entity id is stored as it is.
 """
 
 from __future__ import annotations
