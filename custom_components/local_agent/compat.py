@@ -332,6 +332,14 @@ class _Watched:
                 self.entity_ids.add(resolved)
 
 
+def _time_entities(at: Any) -> list[Any]:
+    """Return the entities a time trigger's `at` names: by id, or with an offset."""
+    return [
+        item.get("entity_id") if isinstance(item, Mapping) else item
+        for item in (at if isinstance(at, list) else [at])
+    ]
+
+
 def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     """Return every enabled automation with what a change must touch to trigger it.
 
@@ -407,6 +415,9 @@ def _watcher(
             watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
+        elif kind == "time":
+            # Fires at the time an entity holds (a date/time helper): setting it sets it off.
+            watched.add_entities(registry, _time_entities(trigger.get("at")))
         if isinstance(device_id := trigger.get("device_id"), str):
             watched.device_ids.add(device_id)
         watched.add_entities(registry, trigger.get("entity_id"))

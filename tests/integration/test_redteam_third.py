@@ -450,3 +450,45 @@ async def test_a_wait_nested_in_a_running_script_is_followed(
             "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
         )
     assert state(hass, "lock.front_door") == "locked"
+
+
+# --- A time trigger at the time a helper holds ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("at", "held"),
+    [
+        ("input_datetime.courier", True),
+        ({"entity_id": "input_datetime.courier", "offset": "-00:05:00"}, True),
+        ("07:00:00", False),
+        ("input_datetime.alarm", False),
+    ],
+    ids=["at the helper's time", "before it", "at a fixed time", "at another helper's time"],
+)
+async def test_an_automation_at_the_time_a_helper_holds_is_followed(
+    hass: HomeAssistant, scene: Scene, at: str | dict[str, str], held: bool
+) -> None:
+    """ "When the bed light goes on, set the courier's time; at the courier's time, unlock the
+    front door": turning on the light unlocks the door later, at whatever time it set."""
+    times = {name: {"has_date": False, "has_time": True} for name in ("courier", "alarm")}
+    assert await async_setup_component(hass, "input_datetime", {"input_datetime": times})
+    await bed_light_off(hass)
+    set_courier_time = {
+        "action": "input_datetime.set_datetime",
+        "target": {"entity_id": "input_datetime.courier"},
+        "data": {"time": "11:30:00"},
+    }
+    await set_up_automations(
+        hass,
+        lets_in_when_on("Bed light", "light.bed_light", [set_courier_time]),
+        {
+            "id": "courier_time_lets_in",
+            "alias": "Courier time lets in",
+            "triggers": [{"trigger": "time", "at": at}],
+            "actions": UNLOCK_FRONT_DOOR,
+        },
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
+    assert (state(hass, "input_datetime.courier") == "11:30:00") is not held
+    await hass.services.async_call("automation", "turn_off", {"entity_id": "all"}, blocking=True)
