@@ -267,8 +267,8 @@ def _engine_run(
     generation_cpu = time.process_time() - started - runtime.prompt_cpu
     stats = output.stats
     return Figures(
-        prompt_tps=stats.prompt_tokens_per_second,
-        generation_tps=stats.generation_tokens_per_second,
+        prompt_tps=_rate(stats.evaluated_tokens, stats.prompt_seconds),
+        generation_tps=_rate(stats.generated_tokens, stats.generation_seconds),
         prompt_cpu_tps=_rate(stats.evaluated_tokens, runtime.prompt_cpu),
         generation_cpu_tps=_rate(stats.generated_tokens, generation_cpu),
         generated=stats.generated_tokens,

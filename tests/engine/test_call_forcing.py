@@ -8,11 +8,11 @@ import pytest
 
 from custom_components.local_agent.engine.call_forcing import CallForcing
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
-from custom_components.local_agent.engine.grammar import validate_grammar_syntax
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolSpec
+from testing.gbnf_syntax import validate_grammar_syntax
 from testing.steering import CallAfterReasoning
 from tests.engine.tool_specs import object_tool
 

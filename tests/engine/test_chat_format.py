@@ -273,7 +273,6 @@ def test_split_cuts_right_after_static_system(bundled: ChatTemplate) -> None:
     assert parts.static.endswith(SYSTEM + "\n\n")
     assert parts.dynamic.startswith("Time: 12:00\nkitchen light: off<|im_end|>\n<|im_start|>user")
     assert parts.text == parts.static + parts.dynamic
-    assert len(parts.static_key) == 64
 
 
 def test_split_rejects_blank_parts(bundled: ChatTemplate) -> None:
@@ -370,7 +369,6 @@ def test_split_invariant(
     assert parts.static.endswith(escape_text(static_system).lstrip() + "\n\n")
     other = split(other_dynamic, other_history)
     assert other.static == parts.static
-    assert other.static_key == parts.static_key
 
 
 @pytest.mark.parametrize("static", ["Rules.\n", "Rules.\n\nHome:\n", "Rules. "])

@@ -16,10 +16,10 @@ from custom_components.local_agent.engine.errors import GrammarError
 from custom_components.local_agent.engine.grammar import MAX_STRING_CHARS
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
 from custom_components.local_agent.engine.grammar import gbnf_literal
-from custom_components.local_agent.engine.grammar import validate_grammar_syntax
 from custom_components.local_agent.engine.types import ToolSpec
 from testing.any_tokens import longest_call_tokens
 from testing.any_tokens import longest_text_bytes
+from testing.gbnf_syntax import validate_grammar_syntax
 from tests.engine.tool_specs import object_tool
 
 LIGHT = object_tool(

@@ -16,7 +16,6 @@ import pytest
 from custom_components.local_agent.engine.chat_format import load_template
 from custom_components.local_agent.engine.chat_format import render_split
 from custom_components.local_agent.engine.generation import GenerationRequest
-from custom_components.local_agent.engine.grammar import validate_grammar_syntax
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.structure import StructureError
@@ -24,6 +23,7 @@ from custom_components.local_agent.engine.structure import build_structure_gramm
 from custom_components.local_agent.engine.structure import parse_structure
 from custom_components.local_agent.engine.structure import structure_errors
 from custom_components.local_agent.engine.types import Message
+from testing.gbnf_syntax import validate_grammar_syntax
 
 from .runtime_support import TEST_SETTINGS
 

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace
 from datetime import datetime
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -83,11 +82,6 @@ class PromptParts:
         if self.opens_reasoning is not None:
             return self.opens_reasoning
         return self.dynamic.rstrip().endswith(THINK_OPEN)
-
-    @property
-    def static_key(self) -> str:
-        """Identify the static part, e.g. to find a saved state checkpoint for it."""
-        return hashlib.sha256(self.static.encode()).hexdigest()
 
 
 def _raise_exception(message: str) -> NoReturn:

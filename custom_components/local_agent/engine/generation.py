@@ -130,20 +130,6 @@ class GenerationStats(GenerationCounts):
     prefix_from_disk: bool = False
     finish_reason: str = "stop"
 
-    @property
-    def generation_tokens_per_second(self) -> float:
-        """Generated tokens per second, 0 when nothing was generated."""
-        if not self.generation_seconds:
-            return 0.0
-        return self.generated_tokens / self.generation_seconds
-
-    @property
-    def prompt_tokens_per_second(self) -> float:
-        """Evaluated prompt tokens per second, 0 when nothing was evaluated."""
-        if not self.prompt_seconds:
-            return 0.0
-        return self.evaluated_tokens / self.prompt_seconds
-
 
 @dataclass(slots=True)
 class GenerationOutput:
