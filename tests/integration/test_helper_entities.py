@@ -69,3 +69,18 @@ async def test_a_hub_whose_settings_list_its_own_entities_makes_none_follow_anot
 
     assert sensitive(hass, first) == []
     assert sensitive(hass, second) == [second]
+
+
+async def test_a_meter_that_names_its_source_by_registry_id_follows_it(
+    hass: HomeAssistant,
+) -> None:
+    registry = er.async_get(hass)
+    source = registry.async_get_or_create("sensor", "test", "water", suggested_object_id="water")
+    entry = MockConfigEntry(domain="utility_meter", options=meter_options(source.id))
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    [meter] = er.async_entries_for_config_entry(registry, entry.entry_id)
+    await lets_in_when_changed(hass, meter.entity_id)
+
+    assert sensitive(hass, source.entity_id) == [source.entity_id]

@@ -63,8 +63,9 @@ from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
-# An entity id written in a helper's template.
+# An entity id written in a helper's template; an entity registry id (a uuid4 in hex).
 _ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
+_REGISTRY_ID: Final = re.compile(r"[0-9a-f]{32}")
 # Per entry: the settings read (the objects themselves) and the ids found in them.
 _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
     f"{DOMAIN}_helper_settings_read"
@@ -448,7 +449,7 @@ def _same(earlier: tuple[object, ...], now: tuple[object, ...]) -> bool:
 
 def _ids_in(text: str) -> Iterator[str]:
     """Yield what in a setting may name an entity: all of it, or the ids in its template."""
-    if valid_entity_id(text) or "." not in text:
+    if valid_entity_id(text) or _REGISTRY_ID.fullmatch(text):
         yield text
         return
     yield from _ID_IN_TEXT.findall(text)
