@@ -1659,6 +1659,66 @@ async def test_a_yes_that_asks_for_more_cancels(
     assert scene.outcomes() == ["proposed", "cancelled"]
 
 
+@pytest.mark.parametrize(
+    ("said", "rest"),
+    [
+        ("4711 and turn on the kitchen lights", "and turn on the kitchen lights"),
+        ("four seven one one, then open the garage", "then open the garage"),
+        ("4711, no wait", "no wait"),
+        ("set the living room to 21 degrees", "set the living room to"),
+    ],
+)
+async def test_a_pin_reply_that_asks_for_more_confirms_nothing_and_reaches_the_model(
+    hass: HomeAssistant, scene: Scene, said: str, rest: str
+) -> None:
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+
+    await scene.reply(agent, question, said)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert [(r["outcome"], r["reason"]) for r in scene.audit][1:] == [
+        ("cancelled", "the user asked something else")
+    ]
+    seen = scene.model_saw()
+    assert rest in seen
+    assert PIN not in seen
+    assert "seven one" not in seen
+
+
+@pytest.mark.parametrize("said", ["no", "4711 no", "no thanks, 4 7 1 1", "nein, 4711"])
+async def test_a_pin_reply_that_says_no_cancels(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    agent = await scene.pin_agent()
+    language = "de" if "nein" in said else "en"
+    question = await scene.ask_to_unlock(agent, language)
+
+    reply = await scene.reply(agent, question, said, language=language)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert scene.outcomes() == ["proposed", "cancelled"]
+    assert speech(reply) == "Okay, I won't do that."
+
+
+PINS_FRAMED: list[tuple[str, str]] = [
+    ("my code is 4 7 1 1, ok", "en"),
+    ("the PIN is 4711 please", "en"),
+    ("yes, it's four seven one one", "en"),
+    ("der PIN lautet 4711, danke", "de"),
+    ("mon code est 4711", "fr"),
+    ("mi clave es 4711", "es"),
+    ("il mio codice è 4711", "it"),
+    ("mijn pincode is 4711", "nl"),
+    ("a minha senha é 4711", "pt"),
+]
+
+
+@pytest.mark.parametrize(("said", "language"), PINS_FRAMED)
+async def test_a_pin_framed_in_words_confirms(scene: Scene, said: str, language: str) -> None:
+    await scene.confirm_unlock(await scene.pin_agent(), said, language)
+
+
 PINS_AS_SAID: list[tuple[str, str]] = [
     ("4-7-1-1", "en"),
     ("4 7 1 1", "en"),

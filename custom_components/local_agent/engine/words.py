@@ -2,9 +2,10 @@
 
 The engine reads a boolean argument with the single yes and no words (and true/false, on/off,
 1/0); the safety gate reads a person's answer to its question with the whole phrases, the
-assent that may go with them, and PINs said as number words. Entries are written as people
-write them; `fold` (lower case, no accents, apostrophes and hyphens as one form) is applied to
-the tables and to what is read alike, so "Sí", "si" and "SI" are one word.
+assent that may go with them, PINs said as number words and the words that may frame a PIN.
+Entries are written as people write them; `fold` (lower case, no accents, apostrophes and
+hyphens as one form) is applied to the tables and to what is read alike, so "Sí", "si" and
+"SI" are one word.
 """
 
 from __future__ import annotations
@@ -82,6 +83,23 @@ _COURTESY: Mapping[str, tuple[str, ...]] = {
     "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu"),
     "pt": ("por favor", "obrigado", "obrigada", "agora"),
 }  # fmt: skip
+# Words that may frame a PIN said as an answer ("my code is 4711", "der PIN lautet 4711"):
+# none of them asks for anything.
+_PIN_FRAMING: Mapping[str, tuple[str, ...]] = {
+    "en": ("my", "the", "pin", "code", "pin code", "passcode", "password", "number", "is",
+           "it's", "it is", "its", "here", "here it is", "that's", "that is"),
+    "de": ("mein", "meine", "der", "die", "das", "pin", "code", "pincode", "geheimzahl",
+           "nummer", "passwort", "ist", "lautet", "hier", "es"),
+    "fr": ("mon", "ma", "le", "la", "code", "pin", "code pin", "mot de passe", "numéro",
+           "est", "c'est", "voici", "voilà"),
+    "es": ("mi", "el", "la", "código", "pin", "clave", "contraseña", "número", "es", "aquí",
+           "aquí está"),
+    "it": ("il", "mio", "la", "mia", "codice", "pin", "password", "numero", "è", "ecco"),
+    "nl": ("mijn", "de", "het", "pin", "code", "pincode", "wachtwoord", "nummer", "is",
+           "hier", "dat is"),
+    "pt": ("meu", "minha", "o", "a", "código", "pin", "senha", "número", "é", "aqui",
+           "aqui está"),
+}  # fmt: skip
 # Digits said as words (a PIN: "four seven one one", "vier sieben eins eins").
 _DIGITS: Mapping[str, tuple[tuple[str, ...], ...]] = {
     "en": (("zero", "oh"), ("one",), ("two",), ("three",), ("four",), ("five",), ("six",),
@@ -147,6 +165,11 @@ def no_phrases(language: str) -> frozenset[str]:
 def courtesy_phrases(language: str) -> frozenset[str]:
     """Politeness and assent that go with an answer in a language (folded)."""
     return _phrases(_COURTESY, base_language(language))
+
+
+def pin_framing_phrases(language: str) -> frozenset[str]:
+    """Words that may frame a PIN said as an answer in a language (folded)."""
+    return _phrases(_PIN_FRAMING, base_language(language))
 
 
 def _digit_words() -> dict[str, str]:

@@ -10,7 +10,9 @@ and no, or carries digits is something else. The words are engine/words.py's, th
 
 A PIN is read from digits in any script (full-width, Arabic-Indic, ...) whatever separates
 them ("1-2-3-4", "1 2 3 4") and from number words of every language the table knows; every
-such form is what `mask_digits` hides.
+such form is what `mask_digits` hides. A PIN answer has nothing around its digits but words
+that frame a PIN ("my code is"), assent and politeness: one that asks for more ("4711 and turn
+on the light") is something else, and one that says no cancels, as for a yes.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from custom_components.local_agent.engine.words import RIGHT_QUOTE
 from custom_components.local_agent.engine.words import courtesy_phrases
 from custom_components.local_agent.engine.words import fold
 from custom_components.local_agent.engine.words import no_phrases
+from custom_components.local_agent.engine.words import pin_framing_phrases
 from custom_components.local_agent.engine.words import words
 from custom_components.local_agent.engine.words import yes_phrases
 from custom_components.local_agent.home.actions import Call
@@ -226,8 +229,37 @@ def classify_reply(text: str, language: str) -> Reply:
     return Reply.OTHER
 
 
-def _phrase_kinds(said: list[str], language: str) -> set[Reply | None]:
-    """Kinds of the phrases the words split into (None: courtesy); {OTHER} if they do not."""
+class PinReply(Enum):
+    """How a user answered a question that asks for the PIN."""
+
+    # Digits (or none) with nothing but words framing a PIN, assent or politeness around them.
+    PIN = "pin"
+    NO = "no"
+    OTHER = "other"
+
+
+def classify_pin_reply(text: str, language: str) -> PinReply:
+    """Read a reply to the PIN question; one that asks for more, or says no, confirms nothing.
+
+    "my code is 4 7 1 1, ok" is a PIN answer (its digits are then compared); "4711 and turn
+    on the light" or "4711, no wait" is not, whatever its digits.
+    """
+    said = [word for word in words(text) if not word.isdigit() and word not in DIGIT_WORDS]
+    if not said:
+        return PinReply.PIN
+    kinds = _phrase_kinds(said, language, framing=True)
+    if kinds <= {Reply.YES, None}:
+        return PinReply.PIN
+    if Reply.NO in kinds:
+        return PinReply.NO
+    return PinReply.OTHER
+
+
+def _phrase_kinds(said: list[str], language: str, *, framing: bool = False) -> set[Reply | None]:
+    """Kinds of the phrases the words split into (None: courtesy); {OTHER} if they do not.
+
+    framing: words that frame a PIN count as courtesy.
+    """
     tables: list[tuple[frozenset[str], Reply | None]] = []
     for lang in dict.fromkeys((language, "en")):
         tables += [
@@ -235,6 +267,8 @@ def _phrase_kinds(said: list[str], language: str) -> set[Reply | None]:
             (no_phrases(lang), Reply.NO),
             (courtesy_phrases(lang), None),
         ]
+        if framing:
+            tables.append((pin_framing_phrases(lang), None))
     # best[i]: the kinds of the shortest split of the first i words (None: no split).
     best: list[tuple[int, frozenset[Reply | None]] | None] = [None] * (len(said) + 1)
     best[0] = (0, frozenset())

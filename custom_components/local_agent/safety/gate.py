@@ -42,8 +42,10 @@ from .audit import Outcome
 from .audit import async_get_audit_log
 from .confirmation import PendingAction
 from .confirmation import PendingConfirmation
+from .confirmation import PinReply
 from .confirmation import Reply
 from .confirmation import async_get_confirmations
+from .confirmation import classify_pin_reply
 from .confirmation import classify_reply
 from .confirmation import contains_pin
 from .confirmation import mask_digits
@@ -452,6 +454,16 @@ class SafetyGate:
         if said_digits:
             # A wrong guess may be close to the PIN: keep every answer's digits out too.
             _mask_last_user_message(chat_log)
+        reading = classify_pin_reply(text, language)
+        if reading is PinReply.OTHER:
+            self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
+            return None
+        if reading is PinReply.NO:
+            self._record_all(turn, pending, Outcome.CANCELLED, "the user said no")
+            return PendingReply(
+                await async_phrase(self.hass, language, "confirmation_cancelled"),
+                ReplyOutcome.CANCELLED,
+            )
         if locked := self.pin_locked_seconds():
             self._record_all(turn, pending, Outcome.REFUSED, "PIN entry locked")
             return PendingReply(
@@ -462,21 +474,18 @@ class SafetyGate:
         if pin_matches(text, self.policy.pin):
             guard.succeeded(self.agent_id)
             return PendingReply("", ReplyOutcome.EXECUTED, tuple(pending.actions))
-        if said_digits or classify_reply(text, language) is not Reply.OTHER:
-            reason = "wrong PIN" if said_digits else "no PIN given"
-            self._record_all(turn, pending, Outcome.REFUSED, reason)
-            if said_digits and guard.failed(self.agent_id, store.clock()):
-                await self._async_lock_out(turn, pending)
-                return PendingReply(
-                    await self.async_locked_phrase(language, self.pin_locked_seconds()),
-                    ReplyOutcome.REFUSED,
-                )
+        reason = "wrong PIN" if said_digits else "no PIN given"
+        self._record_all(turn, pending, Outcome.REFUSED, reason)
+        if said_digits and guard.failed(self.agent_id, store.clock()):
+            await self._async_lock_out(turn, pending)
             return PendingReply(
-                await async_phrase(self.hass, language, "confirmation_wrong_pin"),
+                await self.async_locked_phrase(language, self.pin_locked_seconds()),
                 ReplyOutcome.REFUSED,
             )
-        self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
-        return None
+        return PendingReply(
+            await async_phrase(self.hass, language, "confirmation_wrong_pin"),
+            ReplyOutcome.REFUSED,
+        )
 
     async def async_locked_phrase(self, language: str, seconds: float) -> str:
         """Return the answer while PIN confirmation is locked."""
