@@ -1635,7 +1635,48 @@ CONFIRMATIONS_AS_SAID: list[tuple[str, str]] = [
     ("Sì, fallo, grazie", "it"),
     ("Ja, doe maar", "nl"),
     ("Sim, pode fazer, obrigado", "pt"),
+    # Assent as people give it when asked "Unlock Front Door?".
+    ("Yes, I'm sure", "en"),
+    ("go for it", "en"),
+    ("Sounds good, thanks", "en"),
+    ("yes, that's right", "en"),
+    ("Yeah, go ahead and do it", "en"),
+    ("I confirm", "en"),
+    ("Ja, auf jeden Fall", "de"),
+    ("Oui, tout à fait", "fr"),
+    ("Claro que sí", "es"),
+    ("Sì, vai pure", "it"),
+    ("Ja, is goed", "nl"),
+    ("Sim, pode sim", "pt"),
 ]
+
+NOES_AS_SAID: list[tuple[str, str]] = [
+    ("no", "en"),
+    ("No, cancel that", "en"),
+    ("wait", "en"),
+    ("hold on, not now", "en"),
+    ("I'm not sure", "en"),
+    ("Nein, warte", "de"),
+    ("Non, pas maintenant", "fr"),
+    ("Mejor no", "es"),
+    ("No, aspetta", "it"),
+    ("Nee, liever niet", "nl"),
+    ("Agora não", "pt"),
+]
+
+
+@pytest.mark.parametrize(("said", "language"), NOES_AS_SAID)
+async def test_a_no_as_people_say_it_cancels_and_says_so(
+    hass: HomeAssistant, scene: Scene, said: str, language: str
+) -> None:
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, language)
+
+    reply = await scene.reply(agent, question, said, language=language)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert scene.outcomes() == ["proposed", "cancelled"]
+    assert speech(reply) == "Okay, I won't do that."
 
 
 @pytest.mark.parametrize(("said", "language"), CONFIRMATIONS_AS_SAID)
@@ -1645,7 +1686,16 @@ async def test_a_yes_with_politeness_confirms(scene: Scene, said: str, language:
 
 @pytest.mark.parametrize(
     "said",
-    ["yes, and turn on the kitchen lights", "yes, unlock the back door too", "yes no", "yes 12"],
+    [
+        "yes, and turn on the kitchen lights",
+        "yes, unlock the back door too",
+        "yes no",
+        "yes 12",
+        "right, no",
+        "go to the kitchen",
+        "yes, and then open the garage",
+        "thanks",
+    ],
 )
 async def test_a_yes_that_asks_for_more_cancels(
     hass: HomeAssistant, scene: Scene, said: str
@@ -1664,7 +1714,7 @@ async def test_a_yes_that_asks_for_more_cancels(
     [
         ("4711 and turn on the kitchen lights", "and turn on the kitchen lights"),
         ("four seven one one, then open the garage", "then open the garage"),
-        ("4711, no wait", "no wait"),
+        ("4711, but first lock the back door", "but first lock the back door"),
         ("set the living room to 21 degrees", "set the living room to"),
     ],
 )
@@ -1686,7 +1736,9 @@ async def test_a_pin_reply_that_asks_for_more_confirms_nothing_and_reaches_the_m
     assert "seven one" not in seen
 
 
-@pytest.mark.parametrize("said", ["no", "4711 no", "no thanks, 4 7 1 1", "nein, 4711"])
+@pytest.mark.parametrize(
+    "said", ["no", "4711 no", "4711, no wait", "no thanks, 4 7 1 1", "nein, 4711"]
+)
 async def test_a_pin_reply_that_says_no_cancels(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:

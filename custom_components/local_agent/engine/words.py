@@ -28,60 +28,87 @@ LANGUAGES = tuple(YES_WORD)
 # Whole answers that mean yes or no.
 _YES: Mapping[str, tuple[str, ...]] = {
     "en": (
-        "yes", "yeah", "yep", "yup", "yes please", "sure", "confirm", "confirmed", "do it",
-        "ok", "okay", "go ahead", "yes do it", "please do", "correct", "affirmative",
-        "of course", "absolutely", "alright", "all right", "do that",
+        "yes", "yeah", "yep", "yup", "yea", "ya", "yes please", "sure", "sure thing", "confirm",
+        "confirmed", "i confirm", "do it", "do so", "ok", "okay", "go", "go ahead", "go for it",
+        "yes do it", "please do", "correct", "affirmative", "of course", "absolutely",
+        "definitely", "certainly", "exactly", "alright", "all right", "do that", "proceed",
+        "continue", "go on", "i'm sure", "i am sure", "i'm certain", "i am certain", "i do",
+        "you can", "why not", "sounds good", "that's right", "that is right", "that's correct",
+        "that is correct", "that's fine", "that is fine", "fine", "right", "roger",
     ),
     "de": (
-        "ja", "ja bitte", "jawohl", "bestätigen", "bestätige", "bestätigt", "mach das",
-        "mach es", "mach", "tu es", "ok", "okay", "genau", "klar", "sicher", "natürlich",
-        "in ordnung", "los",
+        "ja", "ja bitte", "jawohl", "jep", "jo", "bestätigen", "bestätige", "bestätigt",
+        "ich bestätige", "mach das", "mach es", "mach", "mach weiter", "tu es", "ok", "okay",
+        "genau", "klar", "sicher", "natürlich", "in ordnung", "los", "auf jeden fall", "passt",
+        "stimmt", "richtig", "weiter",
     ),
     "fr": (
         "oui", "oui merci", "d'accord", "confirmer", "je confirme", "confirme", "vas-y",
-        "allez-y", "fais-le", "faites-le", "ok", "bien sûr", "c'est bon",
+        "allez-y", "allez", "fais-le", "faites-le", "ok", "bien sûr", "c'est bon", "c'est ça",
+        "tout à fait", "exactement", "parfait", "bien",
     ),
     "es": (
         "sí", "si", "sí por favor", "confirmar", "confirmo", "adelante", "vale", "ok",
-        "hazlo", "dale", "claro", "de acuerdo", "por supuesto",
+        "hazlo", "dale", "claro", "claro que sí", "de acuerdo", "por supuesto", "venga",
+        "perfecto", "exacto", "correcto", "seguro",
     ),
     "it": (
-        "sì", "si", "confermo", "conferma", "certo", "va bene", "ok", "fallo", "procedi", "vai",
-        "d'accordo",
+        "sì", "si", "confermo", "conferma", "certo", "certamente", "va bene", "ok", "fallo",
+        "procedi", "vai", "vai pure", "d'accordo", "esatto", "perfetto", "giusto", "sicuro",
     ),
     "nl": (
-        "ja", "ja graag", "bevestig", "bevestigen", "doe maar", "doe het", "oké", "ok",
-        "ga je gang", "prima", "natuurlijk", "akkoord",
+        "ja", "ja graag", "jazeker", "zeker", "bevestig", "bevestigen", "doe maar", "doe het",
+        "oké", "ok", "ga je gang", "ga door", "prima", "natuurlijk", "akkoord", "klopt",
+        "is goed", "goed",
     ),
     "pt": (
-        "sim", "confirmo", "confirmar", "pode", "ok", "pode fazer", "faça", "faz", "claro",
-        "tudo bem", "com certeza",
+        "sim", "confirmo", "confirmar", "pode", "pode sim", "ok", "pode fazer", "faça", "faz",
+        "claro", "tudo bem", "com certeza", "certo", "exato", "perfeito", "vai",
     ),
 }  # fmt: skip
 _NO: Mapping[str, tuple[str, ...]] = {
     "en": (
-        "no", "nope", "nah", "no thanks", "cancel", "cancel it", "stop", "don't", "do not",
-        "don't do it", "do not do it", "never mind", "forget it", "leave it", "not now",
+        "no", "nope", "nah", "negative", "no thanks", "no thank you", "cancel", "cancel it",
+        "cancel that", "abort", "stop", "stop it", "don't", "do not", "don't do it",
+        "do not do it", "don't do that", "do not do that", "never mind", "forget it",
+        "leave it", "not now", "not right now", "not yet", "no way", "wait", "hold on",
+        "not sure", "i'm not sure", "i am not sure", "i changed my mind", "changed my mind",
     ),
-    "de": ("nein", "nein danke", "abbrechen", "stopp", "nicht", "lass es", "lieber nicht"),
-    "fr": ("non", "non merci", "annuler", "annule", "stop", "laisse tomber"),
-    "es": ("no", "no gracias", "cancelar", "cancela", "para", "déjalo"),
-    "it": ("no", "no grazie", "annulla", "stop", "lascia stare"),
-    "nl": ("nee", "nee dank je", "annuleer", "stop", "laat maar"),
-    "pt": ("não", "nao", "cancelar", "pare", "deixa"),
+    "de": (
+        "nein", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
+        "nicht", "nicht jetzt", "doch nicht", "lass es", "lieber nicht", "auf keinen fall",
+    ),
+    "fr": (
+        "non", "non merci", "annuler", "annule", "stop", "arrête", "attends", "pas maintenant",
+        "surtout pas", "laisse tomber",
+    ),
+    "es": (
+        "no", "no gracias", "cancelar", "cancela", "para", "espera", "ahora no", "mejor no",
+        "déjalo",
+    ),
+    "it": (
+        "no", "no grazie", "annulla", "stop", "ferma", "aspetta", "non ora", "meglio di no",
+        "lascia stare",
+    ),
+    "nl": (
+        "nee", "nee dank je", "annuleer", "stop", "wacht", "niet nu", "liever niet", "laat maar",
+    ),
+    "pt": ("não", "nao", "cancelar", "pare", "para", "espera", "agora não", "melhor não", "deixa"),
 }  # fmt: skip
 # Politeness and assent that may go with a yes or a no without asking for anything new.
 _COURTESY: Mapping[str, tuple[str, ...]] = {
     "en": (
-        "please", "thanks", "thank you", "now", "right now", "go on", "fine", "right", "indeed",
-        "oh", "well",
+        "please", "thanks", "thank you", "thanks a lot", "now", "right now", "indeed",
+        "oh", "well", "and", "then", "sir", "ma'am",
     ),
-    "de": ("bitte", "danke", "gerne", "gern", "jetzt", "schon", "bitte schön", "danke schön"),
-    "fr": ("s'il vous plaît", "s'il te plaît", "merci", "volontiers", "maintenant"),
-    "es": ("por favor", "gracias", "ahora"),
-    "it": ("per favore", "grazie", "ora", "adesso"),
-    "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu"),
-    "pt": ("por favor", "obrigado", "obrigada", "agora"),
+    "de": ("bitte", "danke", "gerne", "gern", "jetzt", "schon", "bitte schön", "danke schön",
+           "und", "dann"),
+    "fr": ("s'il vous plaît", "s'il te plaît", "merci", "volontiers", "maintenant", "et",
+           "alors"),
+    "es": ("por favor", "gracias", "ahora", "y", "entonces"),
+    "it": ("per favore", "grazie", "ora", "adesso", "e", "allora"),
+    "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu", "en", "dan"),
+    "pt": ("por favor", "obrigado", "obrigada", "agora", "e", "então"),
 }  # fmt: skip
 # Words that may frame a PIN said as an answer ("my code is 4711", "der PIN lautet 4711"):
 # none of them asks for anything.

@@ -208,8 +208,6 @@ def async_get_confirmations(hass: HomeAssistant) -> ConfirmationStore:
 # How a reply reads ------------------------------------------------------------------------
 
 APOSTROPHES = ("'", RIGHT_QUOTE)
-# Longest phrase of the tables, in words.
-_LONGEST_PHRASE = 4
 
 
 class Reply(Enum):
@@ -269,11 +267,12 @@ def _phrase_kinds(said: list[str], language: str, *, framing: bool = False) -> s
         ]
         if framing:
             tables.append((pin_framing_phrases(lang), None))
+    longest = max(len(phrase.split()) for table, _kind in tables for phrase in table)
     # best[i]: the kinds of the shortest split of the first i words (None: no split).
     best: list[tuple[int, frozenset[Reply | None]] | None] = [None] * (len(said) + 1)
     best[0] = (0, frozenset())
     for end in range(1, len(said) + 1):
-        for start in range(max(0, end - _LONGEST_PHRASE), end):
+        for start in range(max(0, end - longest), end):
             before = best[start]
             if before is None:
                 continue
