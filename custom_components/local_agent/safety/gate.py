@@ -483,7 +483,11 @@ class SafetyGate:
                 ReplyOutcome.REFUSED,
             )
         return PendingReply(
-            await async_phrase(self.hass, language, "confirmation_wrong_pin"),
+            await async_phrase(
+                self.hass,
+                language,
+                "confirmation_wrong_pin" if said_digits else "confirmation_pin_missing",
+            ),
             ReplyOutcome.REFUSED,
         )
 
