@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import ESTIMATED_CONTEXT_SIZE
+from custom_components.local_agent.engine import words
 from custom_components.local_agent.flows.model import MODEL_MENU
+from custom_components.local_agent.home import call_words
 from custom_components.local_agent.models import catalog as model_catalog
 from custom_components.local_agent.models import store as model_store
 from custom_components.local_agent.models.file_checks import ModelFileProblem
@@ -117,3 +119,26 @@ def test_readme_troubleshooting_names_every_message() -> None:
     section = readme.split("## Troubleshooting", 1)[1].split("\n## ", 1)[0]
     missing = {key for key in all_message_keys() if f"`{key}`" not in section}
     assert not missing, f"add these to the README's Troubleshooting section: {sorted(missing)}"
+
+
+def test_calls_read_in_every_language_the_agent_reads_yes_and_no_in() -> None:
+    """Each language's words fill every pattern, and each verb names its targets once."""
+    assert {"en", *call_words.WORDS_BY_LANGUAGE} == set(words.LANGUAGES)
+    fields = {
+        "other_service": {"service": "s", "names": "N"},
+        "read_state": {"names": "N"},
+        "run": {"names": "N"},
+        "run_intent": {"intent": "I", "names": "N"},
+        "use": {"label": "L"},
+        "use_with": {"label": "L", "arguments": "A"},
+        "set_to": {"names": "N", "state": "S"},
+        "to_position": {"position": "P"},
+        "this_will": {"effects": "E"},
+    }
+    for language_words in (call_words.ENGLISH_WORDS, *call_words.WORDS_BY_LANGUAGE.values()):
+        for name, values in fields.items():
+            text = getattr(language_words, name).format(**values)
+            assert all(value in text for value in values.values()), (name, text)
+        for key, verb in language_words.verbs.items():
+            assert verb.count("{names}") == 1, key
+            assert "{" not in verb.format(names="N"), key

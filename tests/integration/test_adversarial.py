@@ -1679,6 +1679,21 @@ async def test_a_no_as_people_say_it_cancels_and_says_so(
     assert speech(reply) == "Okay, I won't do that."
 
 
+async def test_the_question_and_the_answer_name_the_action_in_the_conversation_language(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, "de-DE")
+    assert "Front Door aufschließen" in speech(question)
+
+    done = await scene.reply(agent, question, "Ja, bitte", language="de-DE")
+
+    assert state(hass, "lock.front_door") == "unlocked"
+    assert "Front Door aufschließen" in speech(done)
+    # The audit keeps one language, whatever the conversation's.
+    assert {record["description"] for record in scene.audit} == {"unlock Front Door"}
+
+
 @pytest.mark.parametrize(("said", "language"), CONFIRMATIONS_AS_SAID)
 async def test_a_yes_with_politeness_confirms(scene: Scene, said: str, language: str) -> None:
     await scene.confirm_unlock(await scene.our_agent(), said, language)

@@ -185,6 +185,32 @@ async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:
 
 
 @pytest.mark.parametrize(
+    ("language", "unlock", "several"),
+    [
+        ("en-GB", "unlock Front Door", "turn off Bed Light and Kitchen Lights"),
+        ("de-CH", "Front Door aufschließen", "Bed Light und Kitchen Lights ausschalten"),
+        ("fr", "déverrouiller Front Door", "éteindre Bed Light et Kitchen Lights"),
+        ("es", "desbloquear Front Door", "apagar Bed Light y Kitchen Lights"),
+        ("it", "sbloccare Front Door", "spegnere Bed Light e Kitchen Lights"),
+        ("nl", "Front Door ontgrendelen", "Bed Light en Kitchen Lights uitschakelen"),
+        ("pt-BR", "destrancar Front Door", "desligar Bed Light e Kitchen Lights"),
+        ("sv", "unlock Front Door", "turn off Bed Light and Kitchen Lights"),
+    ],
+)
+async def test_a_call_reads_in_the_conversation_language(
+    hass: HomeAssistant, tools: HomeTools, language: str, unlock: str, several: str
+) -> None:
+    """The languages the agent reads yes and no in; English in any other."""
+    door = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
+    lights = plan(
+        tools, "light", action="turn_off", entity_id=["light.bed_light", "light.kitchen_lights"]
+    )
+
+    assert describe_action(hass, door, language=language) == unlock
+    assert describe_action(hass, lights, language=language) == several
+
+
+@pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
         ("garage", {"action": "open"}, "Unknown tool 'garage'. Tools: climate, cover, light"),

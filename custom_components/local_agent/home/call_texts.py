@@ -30,6 +30,9 @@ from homeassistant.core import split_entity_id
 from homeassistant.helpers.translation import async_get_translations
 
 from .actions import PlannedAction
+from .call_words import ENGLISH_WORDS
+from .call_words import WORDS_BY_LANGUAGE
+from .call_words import CallWords
 from .service_catalog import SECRET_FIELDS
 
 
@@ -46,39 +49,6 @@ async def async_phrase(hass: HomeAssistant, language: str, key: str, **placehold
             return template.format(**placeholders)
     return key
 
-
-# What a service does, as a verb in front of the names of its targets. Keyed by (domain,
-# service); (None, service) holds for every domain. Services missing here read as their name.
-VERBS: Final[Mapping[tuple[str | None, str], str]] = {
-    (None, "alarm_arm_away"): "arm (away)",
-    (None, "alarm_arm_home"): "arm (home)",
-    (None, "alarm_arm_night"): "arm (night)",
-    (None, "alarm_arm_vacation"): "arm (vacation)",
-    (None, "alarm_disarm"): "disarm",
-    (None, "close_cover"): "close",
-    (None, "close_cover_tilt"): "close the tilt of",
-    (None, "close_valve"): "close",
-    (None, "media_next_track"): "skip to the next track on",
-    (None, "media_pause"): "pause",
-    (None, "media_play"): "play",
-    (None, "media_previous_track"): "go back a track on",
-    (None, "media_stop"): "stop",
-    (None, "open_cover"): "open",
-    (None, "open_cover_tilt"): "open the tilt of",
-    (None, "open_valve"): "open",
-    (None, "return_to_base"): "send back to base",
-    (None, "set_cover_position"): "set the position of",
-    (None, "set_cover_tilt_position"): "set the tilt of",
-    (None, "set_position"): "set the position of",
-    (None, "set_valve_position"): "set the position of",
-    (None, "start_mowing"): "start",
-    (None, "stop_cover"): "stop",
-    (None, "stop_valve"): "stop",
-    (None, "volume_set"): "set the volume of",
-    ("script", "turn_on"): "run",
-    ("script", "toggle"): "run",
-    ("automation", "trigger"): "run",
-}
 
 # A generic service on a domain with services of its own: what Home Assistant calls instead
 # (homeassistant.turn_off, a group's turn_off and HassTurnOff all unlock a lock).
@@ -137,17 +107,41 @@ def intent_service(intent_type: str | None, domain: str) -> str | None:
     return service_of(domain, generic) if generic is not None else None
 
 
-def verb(domain: str, service: str) -> str:
-    """How a service reads in front of its targets' names."""
-    return VERBS.get((domain, service)) or VERBS.get((None, service)) or service.replace("_", " ")
+ENGLISH: Final = "en"
 
 
-def intent_verb(intent_type: str | None, domain: str) -> str:
+def call_words(language: str) -> CallWords:
+    """Return the words of a conversation language ("de-CH": German); English for the others."""
+    return WORDS_BY_LANGUAGE.get(language.split("-", maxsplit=1)[0].lower(), ENGLISH_WORDS)
+
+
+def speaks_only_english(language: str) -> bool:
+    """Whether calls read in English in this conversation language."""
+    return call_words(language) is ENGLISH_WORDS
+
+
+def verb(domain: str, service: str, words: CallWords) -> str:
+    """How a service reads with its targets: a pattern with "{names}" where their names go."""
+    return (
+        words.verbs.get((domain, service))
+        or words.verbs.get((None, service))
+        or words.other_service.format(names="{names}", service=_literal(service.replace("_", " ")))
+    )
+
+
+def intent_verb(intent_type: str | None, domain: str, words: CallWords) -> str:
     """How an intent reads on a domain's entities ("HassTurnOff" on a lock unlocks it)."""
     if intent_type is None:
-        return "run"
+        return words.run
     service = intent_service(intent_type, domain)
-    return verb(domain, service) if service is not None else f"run {intent_type} on"
+    if service is not None:
+        return verb(domain, service, words)
+    return words.run_intent.format(names="{names}", intent=_literal(intent_type))
+
+
+def _literal(text: str) -> str:
+    """Text put into a pattern that is formatted again later: its braces stay braces."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def entity_name(hass: HomeAssistant, entity_id: str) -> str:
@@ -156,17 +150,17 @@ def entity_name(hass: HomeAssistant, entity_id: str) -> str:
     return state.name if state is not None else entity_id
 
 
-def join_names(names: Sequence[str]) -> str:
-    """Join names as "A", "A and B" or "A, B and C"."""
+def join_names(names: Sequence[str], language: str = ENGLISH) -> str:
+    """Join names as "A", "A and B" or "A, B and C" (the conversation language's "and")."""
     items = list(names)
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+    return f"{', '.join(items[:-1])} {call_words(language).and_} {items[-1]}"
 
 
-def sentence(descriptions: Sequence[str]) -> str:
+def sentence(descriptions: Sequence[str], language: str = ENGLISH) -> str:
     """Join descriptions of calls into the start of a sentence ("Unlock Front Door and ...")."""
-    text = join_names(descriptions)
+    text = join_names(descriptions, language)
     return text[:1].upper() + text[1:]
 
 
@@ -174,22 +168,30 @@ type IsSensitive = Callable[[str], bool]
 
 
 def describe_action(
-    hass: HomeAssistant, action: PlannedAction, is_sensitive: IsSensitive | None = None
+    hass: HomeAssistant,
+    action: PlannedAction,
+    is_sensitive: IsSensitive | None = None,
+    language: str = ENGLISH,
 ) -> str:
     """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
 
     With `is_sensitive`, what the call does to sensitive entities inside its targets follows
-    ("run Open up (this will unlock Front Door)").
+    ("run Open up (this will unlock Front Door)"). In the conversation `language` when the
+    agent speaks it (home/call_words.py), else in English.
     """
-    names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids])
+    words = call_words(language)
+    names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
-        return f"read the state of {names}"
+        return words.read_state.format(names=names)
     shown = [f"{key} {value}" for key, value in action.data.items() if key not in SECRET_FIELDS]
-    text = f"{verb(action.domain, action.service)} {names}"
+    text = verb(action.domain, action.service, words).format(names=names)
     text += f" ({', '.join(shown)})" if shown else ""
     if is_sensitive is not None:
         text += _inside_text(
-            hass, [(entity_id, action.service) for entity_id in action.entity_ids], is_sensitive
+            hass,
+            [(entity_id, action.service) for entity_id in action.entity_ids],
+            is_sensitive,
+            language,
         )
     return text
 
@@ -202,37 +204,43 @@ def describe_api_call(
     outcome: Mapping[str, Any],
     sensitive: Sequence[str],
     is_sensitive: IsSensitive,
+    language: str = ENGLISH,
 ) -> str:
     """Say what a held call of an LLM API tool does to its sensitive targets.
 
     `outcome` holds every argument that changes what happens ("set the position of Hall
     Window to 30 %"); without known sensitive targets the tool is named by its label.
     """
+    words = call_words(language)
     outcome = dict(outcome)
     if not sensitive:
-        text = f"use {label}"
-        return f"{text} with {_arguments_text(outcome)}" if outcome else text
+        if outcome:
+            return words.use_with.format(label=label, arguments=_arguments_text(outcome, language))
+        return words.use.format(label=label)
     by_verb: dict[str, list[str]] = {}
     for entity_id in sensitive:
-        by_verb.setdefault(intent_verb(intent_type, _domain(entity_id)), []).append(
+        by_verb.setdefault(intent_verb(intent_type, _domain(entity_id), words), []).append(
             entity_name(hass, entity_id)
         )
-    text = " and ".join(f"{verb} {join_names(sorted(names))}" for verb, names in by_verb.items())
+    text = f" {words.and_} ".join(
+        pattern.format(names=join_names(sorted(names), language))
+        for pattern, names in by_verb.items()
+    )
     if intent_type == "HassSetPosition" and "position" in outcome:
-        text += f" to {outcome.pop('position')} %"
+        text += words.to_position.format(position=outcome.pop("position"))
     if outcome:
-        text += f" ({_arguments_text(outcome)})"
+        text += f" ({_arguments_text(outcome, language)})"
     services = [
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
         for entity_id in sensitive
     ]
-    return text + _inside_text(hass, services, is_sensitive)
+    return text + _inside_text(hass, services, is_sensitive, language)
 
 
-def _arguments_text(arguments: Mapping[str, Any]) -> str:
+def _arguments_text(arguments: Mapping[str, Any], language: str) -> str:
     def value_text(value: Any) -> str:
         if isinstance(value, list):
-            return join_names([str(item) for item in value])
+            return join_names([str(item) for item in value], language)
         return str(value)
 
     return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
@@ -269,7 +277,10 @@ def inner_effects(
 
 
 def _inside_text(
-    hass: HomeAssistant, calls: Iterable[tuple[str, str]], is_sensitive: IsSensitive
+    hass: HomeAssistant,
+    calls: Iterable[tuple[str, str]],
+    is_sensitive: IsSensitive,
+    language: str,
 ) -> str:
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
@@ -280,15 +291,21 @@ def _inside_text(
                 effects.append(effect)
     if not effects:
         return ""
-    by_verb: dict[str, list[str]] = {}
+    words = call_words(language)
+    # A pattern and what fills it: the names of the targets, or the states a scene sets one to.
+    by_pattern: dict[str, list[str]] = {}
     for effect in effects:
         name = entity_name(hass, effect.entity_id)
         if effect.service is None:
-            by_verb.setdefault(f"set {name} to", []).append(str(effect.state))
+            pattern = words.set_to.format(names=_literal(name), state="{names}")
+            by_pattern.setdefault(pattern, []).append(str(effect.state))
         else:
-            by_verb.setdefault(verb(_domain(effect.entity_id), effect.service), []).append(name)
-    parts = [f"{verb} {join_names(names)}" for verb, names in by_verb.items()]
-    return f" (this will {' and '.join(parts)})"
+            pattern = verb(_domain(effect.entity_id), effect.service, words)
+            by_pattern.setdefault(pattern, []).append(name)
+    parts = [
+        pattern.format(names=join_names(values, language)) for pattern, values in by_pattern.items()
+    ]
+    return words.this_will.format(effects=f" {words.and_} ".join(parts))
 
 
 def _effects(

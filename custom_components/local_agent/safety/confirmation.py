@@ -51,13 +51,20 @@ PIN_LOCKOUT_SECONDS = 300.0
 class PendingAction:
     """One sensitive action held back, exactly as it will run if confirmed.
 
-    `service` and `targets` are what the audit records; `call` is what runs.
+    `service`, `targets` and the English `description` are what the audit records; `call` is
+    what runs; `spoken` describes it in the conversation's language when that is not English.
     """
 
     service: str
     targets: tuple[str, ...]
     description: str
     call: Call
+    spoken: str = ""
+
+    @property
+    def said(self) -> str:
+        """How the action is named to the person: in the conversation's language."""
+        return self.spoken or self.description
 
 
 @dataclass(slots=True)

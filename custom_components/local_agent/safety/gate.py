@@ -20,11 +20,13 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import sentence
+from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
@@ -147,7 +149,7 @@ class SafetyGate:
         """Decide whether a validated call may run now: allow, hold for a yes, or refuse."""
         if isinstance(call, PlannedAction):
             resolved: Call = call
-            action = self._sensitive_action(call)
+            action = self._sensitive_action(call, turn.language)
         else:
             reviewed = await self._async_review(call, turn)
             if isinstance(reviewed, Decision):
@@ -200,7 +202,7 @@ class SafetyGate:
         action = decision.action
         if run.problem is Problem.NOT_ALLOWED:
             if action is None and decision.call is not None:
-                action = self._action(decision.call, self._describe(decision.call, []))
+                action = self._action(decision.call, [], turn.language)
             if action is not None:
                 self.async_record(turn, action, Outcome.REFUSED, run.error)
             return
@@ -210,11 +212,11 @@ class SafetyGate:
         reason = run.error if decision.confirmed else "allowed without a person"
         self.async_record(turn, action, outcome, reason)
 
-    def _sensitive_action(self, call: PlannedAction) -> PendingAction | None:
+    def _sensitive_action(self, call: PlannedAction, language: str) -> PendingAction | None:
         """Return the action as a PendingAction when it needs confirmation."""
         if not sensitive_targets_of_action(self.hass, self.policy, call):
             return None
-        return self._action(call, describe_action(self.hass, call, self._is_sensitive))
+        return self._action(call, [], language)
 
     async def _async_review(
         self, call: ApiCall, turn: TurnContext
@@ -227,11 +229,11 @@ class SafetyGate:
         if await self._async_exempt(tool, turn):
             return resolved, None
         if resolved.targets is None:
-            return resolved, self._action(resolved, self._describe(resolved, []))
+            return resolved, self._action(resolved, [], turn.language)
         sensitive = self.policy.sensitive_entities(self.hass, resolved.targets)
         if not sensitive:
             return resolved, None
-        return resolved, self._action(resolved, self._describe(resolved, sensitive))
+        return resolved, self._action(resolved, sensitive, turn.language)
 
     async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:
         """Whether the user exempted this very tool: its name and the API that offers it."""
@@ -265,7 +267,7 @@ class SafetyGate:
             f"{', '.join(self._deferred(call))} is not available: a command that runs later "
             "would escape the confirmation of sensitive actions. Call the tool without it."
         )
-        action = self._action(call, self._describe(call, list(call.targets or ())))
+        action = self._action(call, list(call.targets or ()), turn.language)
         return self._refuse(turn, action, message, "deferred command")
 
     def _refuse(
@@ -278,9 +280,9 @@ class SafetyGate:
     def _is_sensitive(self) -> Callable[[str], bool]:
         return partial(self.policy.is_sensitive, self.hass)
 
-    def _describe(self, call: Call, sensitive: list[str]) -> str:
+    def _describe(self, call: Call, sensitive: list[str], language: str = ENGLISH) -> str:
         if isinstance(call, PlannedAction):
-            return describe_action(self.hass, call, self._is_sensitive)
+            return describe_action(self.hass, call, self._is_sensitive, language)
         inner = unwrap(call.tool)
         return describe_api_call(
             self.hass,
@@ -293,15 +295,18 @@ class SafetyGate:
             },
             sensitive=sensitive,
             is_sensitive=self._is_sensitive,
+            language=language,
         )
 
-    @staticmethod
-    def _action(call: Call, description: str) -> PendingAction:
+    def _action(self, call: Call, sensitive: list[str], language: str) -> PendingAction:
+        """Return the call as an action to hold or record: in English, and for the person."""
+        description = self._describe(call, sensitive)
+        spoken = "" if speaks_only_english(language) else self._describe(call, sensitive, language)
         if isinstance(call, PlannedAction):
             service = f"{call.domain}.{call.service}" if call.service else call.tool_name
         else:
             service = call.tool_name
-        return PendingAction(service, tuple(call.targets or ()), description, call)
+        return PendingAction(service, tuple(call.targets or ()), description, call, spoken)
 
     def pin_locked_seconds(self) -> float:
         """Seconds this agent's PIN confirmation is locked after too many wrong PINs."""
@@ -383,12 +388,17 @@ class SafetyGate:
         for action in held:
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
-        return await async_phrase(self.hass, turn.language, key, actions=_sentence(held))
+        return await async_phrase(
+            self.hass, turn.language, key, actions=_sentence(held, turn.language)
+        )
 
     async def async_refusal(self, turn: TurnContext, refused: list[PendingAction]) -> str:
         """Return the fixed answer when nobody is there to confirm."""
         return await async_phrase(
-            self.hass, turn.language, "refused_unattended", actions=_sentence(refused)
+            self.hass,
+            turn.language,
+            "refused_unattended",
+            actions=_sentence(refused, turn.language),
         )
 
     # The next turn ---------------------------------------------------------------------------
@@ -552,7 +562,9 @@ class SafetyGate:
         parts = []
         if done:
             parts.append(
-                await async_phrase(self.hass, language, "confirmed_done", actions=join_names(done))
+                await async_phrase(
+                    self.hass, language, "confirmed_done", actions=join_names(done, language)
+                )
             )
         if failed:
             parts.append(
@@ -589,5 +601,5 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
             return
 
 
-def _sentence(actions: list[PendingAction]) -> str:
-    return sentence([action.description for action in actions])
+def _sentence(actions: list[PendingAction], language: str) -> str:
+    return sentence([action.said for action in actions], language)

@@ -869,9 +869,9 @@ class ConversationAgent:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
             if error is None:
-                done.append(action.description)
+                done.append(action.said)
             else:
-                failed.append(f"{action.description}: {error.rstrip('.')}")
+                failed.append(f"{action.said}: {error.rstrip('.')}")
         return await self.gate.async_confirmed_reply(turn, done, failed)
 
     async def _async_say(
