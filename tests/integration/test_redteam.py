@@ -120,16 +120,22 @@ def turned_on_with_our_tools_or_assist(
     )
 
 
-async def check_turning_on_is_held(
-    hass: HomeAssistant, scene: Scene, tools: str, suffix: str, arguments: dict[str, Any]
+async def check_call_is_held(
+    hass: HomeAssistant,
+    scene: Scene,
+    suffix: str,
+    arguments: dict[str, Any],
+    *,
+    tools: str = "our tools",
+    door: str = "lock.front_door",
 ) -> None:
-    """Turning it on (what unlocks the front door) is asked first; the door stays locked."""
+    """The model's call (what unlocks the door) is asked first; the door stays locked."""
     agent = await scene.agent_with(tools)
 
     result = await scene.ask_to_call(agent, suffix, arguments, answer("Done."))
 
     assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, door) == "locked"
 
 
 @turned_on_with_our_tools_or_assist("scene", "scene.welcome", "Welcome")
@@ -141,7 +147,7 @@ async def test_a_scene_of_unknown_effect_is_held(
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", "scene.welcome", True)
 
-    await check_turning_on_is_held(hass, scene, tools, suffix, arguments)
+    await check_call_is_held(hass, scene, suffix, arguments, tools=tools)
 
 
 # --- Entities that run actions of their own (template helpers) --------------------------------
@@ -241,14 +247,10 @@ async def test_a_template_entity_whose_action_unlocks_is_held(
     fields: dict[str, Any],
 ) -> None:
     entity_id = await template_helper(hass, options)
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, domain, {"action": action, "entity_id": entity_id, **fields}, answer("Done.")
+    await check_call_is_held(
+        hass, scene, domain, {"action": action, "entity_id": entity_id, **fields}
     )
-
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
 
 
 # --- Odd entity references in our tools ---------------------------------------------------------

@@ -32,7 +32,7 @@ from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
-from .test_redteam import check_turning_on_is_held
+from .test_redteam import check_call_is_held
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import lets_in_when_on
 from .test_redteam import relay
@@ -71,14 +71,9 @@ async def test_a_light_that_switch_as_x_makes_of_an_unlocking_switch_is_held(
     )
     light = await switch_as_x(hass, porch, "light")
     before = state(hass, porch)
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": light}, answer("Done.")
-    )
+    await check_call_is_held(hass, scene, "light", {"action": "turn_on", "entity_id": light})
 
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
     assert state(hass, porch) == before
 
 
@@ -133,14 +128,10 @@ async def test_the_relay_a_template_lock_drives_is_held_like_the_lock(
         },
     )
     assert state(hass, side_door) == "locked"
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": door_relay}, answer("Done.")
+    await check_call_is_held(
+        hass, scene, "switch", {"action": "turn_on", "entity_id": door_relay}, door=side_door
     )
-
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, side_door) == "locked"
 
 
 async def reload_scripts(hass: HomeAssistant, scripts: dict[str, Any]) -> None:
@@ -389,14 +380,9 @@ async def test_an_automation_on_the_switch_as_x_light_of_a_switch_is_followed(
     async_expose_entity(hass, "conversation", porch_relay, True)
     await hass.services.async_call("switch", "turn_off", {"entity_id": porch_relay}, blocking=True)
     await set_up_automations(hass, lets_in_when_on("Porch", porch_light, UNLOCK_FRONT_DOOR))
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": porch_relay}, answer("Done.")
-    )
+    await check_call_is_held(hass, scene, "switch", {"action": "turn_on", "entity_id": porch_relay})
 
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
     assert state(hass, porch_light) == "off"
 
 
@@ -459,7 +445,7 @@ async def test_a_universal_media_player_whose_command_unlocks_is_held(
         hass, {"turn_on": UNLOCK_FRONT_DOOR[0], "turn_off": UNLOCK_FRONT_DOOR[0]}
     )
 
-    await check_turning_on_is_held(hass, scene, tools, suffix, arguments)
+    await check_call_is_held(hass, scene, suffix, arguments, tools=tools)
 
 
 async def test_a_universal_media_player_of_plain_players_runs_at_once(
@@ -563,12 +549,9 @@ async def test_an_entity_that_runs_a_script_of_its_own_is_judged_by_it(
     await hass.data["switch"].async_add_entities([OfficePC(hass, UNLOCK_FRONT_DOOR)])
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", "switch.office_pc", True)
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_off", "entity_id": "switch.office_pc"}, answer("Done.")
+    await check_call_is_held(
+        hass, scene, "switch", {"action": "turn_off", "entity_id": "switch.office_pc"}
     )
 
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
     assert state(hass, "switch.office_pc") == "on"

@@ -31,6 +31,7 @@ from .test_adversarial import tool_results
 from .test_helper_entities import meter_options
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
+from .test_redteam import check_call_is_held
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
 from .test_redteam import lets_in_when_on
@@ -306,17 +307,12 @@ async def test_an_automation_on_an_event_any_call_may_fire_holds_every_call(
             "actions": UNLOCK_FRONT_DOOR,
         },
     )
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
-    agent = await scene.our_agent()
+    await bed_light_off(hass)
 
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
+    await check_call_is_held(
+        hass, scene, "light", {"action": "turn_on", "entity_id": "light.bed_light"}
     )
 
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
     assert state(hass, "light.bed_light") == "off"
 
 
