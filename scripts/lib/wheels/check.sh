@@ -27,6 +27,18 @@ qwen35_test_model() {
 # tag_within FOUND PLATFORM: whether auditwheel's tag FOUND allows at least every machine
 # PLATFORM names: the same tag, or the same libc and architecture at an older or equal libc
 # version (a wheel that needs only glibc 2.27 is a sound manylinux_2_28 wheel).
+# gemma_test_model: the Gemma 270M test file. Its attention keys fill whole q8_0 blocks (the
+# qwen35 test model's do not, so its load check keeps 16-bit keys): the check of 8-bit keys,
+# the engine's default on a CPU, loads it.
+gemma_test_model() {
+  "$ROOT/.venv/bin/python" -c "from testing.model_files import ensure_gemma_model as m; print(m())"
+}
+
+# check_eight_bit_keys PLATFORM REPORT: the probe's report shows the keys it was asked for.
+check_eight_bit_keys() {
+  [ "$(json_field "$2" key_cache)" = q8_0 ] || check_failed "$1: the probe did not keep 8-bit keys"
+}
+
 tag_within() {
   local found="$1" platform="$2"
   [ -n "$found" ] || return 1
@@ -111,7 +123,7 @@ musl_check_wheelhouse() {
 }
 
 check_musl_x86_64() {
-  local platform=musllinux_1_2_x86_64 model="$1" venv house report variant
+  local platform=musllinux_1_2_x86_64 model="$1" gemma="$2" venv house report variant
   musl_check_wheelhouse x86_64 || return 0
   house=$WHEELHOUSE
   venv="$WHEELS_CACHE/check/musl-venv-x86_64"
@@ -122,6 +134,13 @@ check_musl_x86_64() {
   wheels_step "$platform in musl CPython $("$venv/bin/python" -c 'import platform, sysconfig; print(platform.python_version(), sysconfig.get_config_var("MULTIARCH"))')"
   run_report "load check (probe.py)" "$venv/bin/python" -m scripts.runtime_wheels.run_probe \
     "$PROBE" "$model" --threads "$(nproc)" >/dev/null || check_failed "$platform: the load check"
+  if report=$(run_report "load check with 8-bit keys (Gemma 270M)" "$venv/bin/python" -m \
+    scripts.runtime_wheels.run_probe "$PROBE" "$gemma" --threads "$(nproc)" \
+    --key-cache q8_0); then
+    check_eight_bit_keys "$platform" "$report"
+  else
+    check_failed "$platform: the load check with 8-bit keys"
+  fi
   if report=$(run_report "generation, variant ggml chose" "$venv/bin/python" \
     scripts/runtime_wheels/generate.py "$model" 16); then
     wheels_step "$platform: ggml chose the CPU variant $(json_field "$report" variant)"
@@ -138,7 +157,7 @@ check_musl_x86_64() {
 }
 
 check_musl_aarch64() {
-  local platform=musllinux_1_2_aarch64 model="$1" site house cpu report
+  local platform=musllinux_1_2_aarch64 model="$1" gemma="$2" site house cpu report
   if ! command -v qemu-aarch64 >/dev/null 2>&1; then
     check_skipped "$platform: no qemu-aarch64 (Debian package qemu-user)"
     return 0
@@ -156,6 +175,14 @@ check_musl_aarch64() {
   QEMU_CPU=cortex-a72 run_report "load check (probe.py) under qemu cortex-a72" \
     musl_python aarch64 -m scripts.runtime_wheels.run_probe "$PROBE" "$model" --threads 2 \
     --n-batch 64 >/dev/null || check_failed "$platform: the load check under qemu"
+  if report=$(QEMU_CPU=cortex-a72 run_report \
+    "load check with 8-bit keys (Gemma 270M) under qemu cortex-a72" musl_python aarch64 -m \
+    scripts.runtime_wheels.run_probe "$PROBE" "$gemma" --threads 2 --n-batch 64 \
+    --key-cache q8_0); then
+    check_eight_bit_keys "$platform" "$report"
+  else
+    check_failed "$platform: the load check with 8-bit keys under qemu"
+  fi
   for cpu in cortex-a72 cortex-a76 max; do
     if report=$(QEMU_CPU=$cpu run_report "generation under qemu $cpu" \
       musl_python aarch64 scripts/runtime_wheels/generate.py "$model" 3); then
@@ -201,9 +228,10 @@ print(json.dumps({"llama_cpp": llama_cpp.__file__, "variant": loaded_cpu_variant
 }
 
 run_wheel_checks() {
-  local platform model arch
+  local platform model gemma arch
   mkdir -p "$WHEELS_CACHE/check"
   model=$(qwen35_test_model)
+  gemma=$(gemma_test_model)
   wheels_step "Checking the wheels in $WHEELS_CACHE/dist with $(basename "$model")"
   for platform in "$@"; do
     if [ ! -f "$(wheel_path "$platform")" ]; then
@@ -214,7 +242,7 @@ run_wheel_checks() {
     check_wheel_files "$platform"
     arch=$(platform_arch "$platform")
     case "$platform" in
-      musllinux_1_2_*) "check_musl_$arch" "$model" ;;
+      musllinux_1_2_*) "check_musl_$arch" "$model" "$gemma" ;;
       manylinux_2_28_x86_64) check_glibc_x86_64 ;;
       manylinux_2_28_aarch64) echo "    (loaded only through its file checks: the musl wheel proves the aarch64 code under qemu)" >&2 ;;
     esac
