@@ -142,3 +142,39 @@ def test_calls_read_in_every_language_the_agent_reads_yes_and_no_in() -> None:
         for key, verb in language_words.verbs.items():
             assert verb.count("{names}") == 1, key
             assert "{" not in verb.format(names="N"), key
+
+
+def _leaves(tree: Any, path: str = "") -> dict[str, Any]:
+    if isinstance(tree, dict):
+        return {
+            key: value
+            for name, child in tree.items()
+            for key, value in _leaves(child, f"{path}/{name}").items()
+        }
+    return {path: tree}
+
+
+LANGUAGE_FILES = sorted((PACKAGE / "translations").glob("*.json"))
+
+
+def test_the_agent_is_translated_into_every_language_it_reads_yes_and_no_in() -> None:
+    assert {path.stem for path in LANGUAGE_FILES} == set(words.LANGUAGES)
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)
+def test_a_translation_has_every_text_with_the_same_placeholders(path: Path) -> None:
+    """Same keys as English, and each text fills the same placeholders (a missing one would
+    raise when the sentence is said)."""
+    english = _leaves(STRINGS)
+    translated = _leaves(json.loads(path.read_text(encoding="utf-8")))
+    assert set(translated) == set(english)
+    for key, text in english.items():
+        assert sorted(re.findall(r"\{\w*\}", translated[key])) == sorted(
+            re.findall(r"\{\w*\}", text)
+        ), key
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)
+def test_the_question_asks_for_the_yes_the_agent_reads(path: Path) -> None:
+    question = json.loads(path.read_text(encoding="utf-8"))["exceptions"]["confirm_question"]
+    assert words.YES_WORD[path.stem] in question["message"].casefold()

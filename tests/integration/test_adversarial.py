@@ -954,7 +954,7 @@ async def test_a_user_that_is_no_person_is_never_asked_and_gets_the_automation_r
     await agent.ask("yes", conversation_id=result.conversation_id, context=context)
 
     assert result.continue_conversation is False
-    assert "needs a person to confirm" in speech(result)
+    assert speech(result).startswith("I did not unlock Front Door: this needs a person to confirm")
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("refused", "no person to confirm")
@@ -1650,6 +1650,15 @@ CONFIRMATIONS_AS_SAID: list[tuple[str, str]] = [
     ("Sim, pode sim", "pt"),
 ]
 
+TRANSLATIONS = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
+
+
+def sentence_in(language: str, key: str) -> str:
+    """One of the agent's own sentences, as its translation file writes it for a language."""
+    strings = json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
+    return str(strings["exceptions"][key]["message"])
+
+
 NOES_AS_SAID: list[tuple[str, str]] = [
     ("no", "en"),
     ("No, cancel that", "en"),
@@ -1676,7 +1685,7 @@ async def test_a_no_as_people_say_it_cancels_and_says_so(
 
     assert state(hass, "lock.front_door") == "locked"
     assert scene.outcomes() == ["proposed", "cancelled"]
-    assert speech(reply) == "Okay, I won't do that."
+    assert speech(reply) == sentence_in(language, "confirmation_cancelled")
 
 
 async def test_the_question_and_the_answer_name_the_action_in_the_conversation_language(
@@ -1684,12 +1693,15 @@ async def test_the_question_and_the_answer_name_the_action_in_the_conversation_l
 ) -> None:
     agent = await scene.our_agent()
     question = await scene.ask_to_unlock(agent, "de-DE")
-    assert "Front Door aufschließen" in speech(question)
+    assert speech(question) == "Front Door aufschließen? Sag „ja“ zum Bestätigen."
+    spanish = await scene.ask_to_unlock(agent, "es")
+    assert speech(spanish) == "¿Desbloquear Front Door? Di «sí» para confirmar."
+    question = await scene.ask_to_unlock(agent, "de")
 
     done = await scene.reply(agent, question, "Ja, bitte", language="de-DE")
 
     assert state(hass, "lock.front_door") == "unlocked"
-    assert "Front Door aufschließen" in speech(done)
+    assert speech(done) == "Erledigt: Front Door aufschließen."
     # The audit keeps one language, whatever the conversation's.
     assert {record["description"] for record in scene.audit} == {"unlock Front Door"}
 
@@ -1765,7 +1777,7 @@ async def test_a_pin_reply_that_says_no_cancels(
 
     assert state(hass, "lock.front_door") == "locked"
     assert scene.outcomes() == ["proposed", "cancelled"]
-    assert speech(reply) == "Okay, I won't do that."
+    assert speech(reply) == sentence_in(language, "confirmation_cancelled")
 
 
 PINS_FRAMED: list[tuple[str, str]] = [

@@ -43,11 +43,15 @@ async def async_phrase(hass: HomeAssistant, language: str, key: str, **placehold
     translated like every other message of the integration; English is the fallback.
     """
     translation_key = f"component.{DOMAIN}.exceptions.{key}.message"
-    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], "en")):
+    english = (await async_get_translations(hass, "en", "exceptions", [DOMAIN])).get(
+        translation_key
+    )
+    # Home Assistant answers a language we have no file for ("de-CH") with the English text.
+    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0])):
         strings = await async_get_translations(hass, lang, "exceptions", [DOMAIN])
-        if template := strings.get(translation_key):
+        if (template := strings.get(translation_key)) and template != english:
             return template.format(**placeholders)
-    return key
+    return english.format(**placeholders) if english else key
 
 
 # A generic service on a domain with services of its own: what Home Assistant calls instead
@@ -158,9 +162,9 @@ def join_names(names: Sequence[str], language: str = ENGLISH) -> str:
     return f"{', '.join(items[:-1])} {call_words(language).and_} {items[-1]}"
 
 
-def sentence(descriptions: Sequence[str], language: str = ENGLISH) -> str:
+def sentence(descriptions: Sequence[str]) -> str:
     """Join descriptions of calls into the start of a sentence ("Unlock Front Door and ...")."""
-    text = join_names(descriptions, language)
+    text = join_names(descriptions)
     return text[:1].upper() + text[1:]
 
 

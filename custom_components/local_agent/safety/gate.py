@@ -25,7 +25,6 @@ from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.call_texts import join_names
-from custom_components.local_agent.home.call_texts import sentence
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
@@ -388,17 +387,19 @@ class SafetyGate:
         for action in held:
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
-        return await async_phrase(
-            self.hass, turn.language, key, actions=_sentence(held, turn.language)
+        return _capitalized(
+            await async_phrase(self.hass, turn.language, key, actions=_actions(held, turn.language))
         )
 
     async def async_refusal(self, turn: TurnContext, refused: list[PendingAction]) -> str:
         """Return the fixed answer when nobody is there to confirm."""
-        return await async_phrase(
-            self.hass,
-            turn.language,
-            "refused_unattended",
-            actions=_sentence(refused, turn.language),
+        return _capitalized(
+            await async_phrase(
+                self.hass,
+                turn.language,
+                "refused_unattended",
+                actions=_actions(refused, turn.language),
+            )
         )
 
     # The next turn ---------------------------------------------------------------------------
@@ -601,5 +602,13 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
             return
 
 
-def _sentence(actions: list[PendingAction], language: str) -> str:
-    return sentence([action.said for action in actions], language)
+def _actions(actions: list[PendingAction], language: str) -> str:
+    return join_names([action.said for action in actions], language)
+
+
+def _capitalized(text: str) -> str:
+    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too)."""
+    for index, character in enumerate(text):
+        if character.isalpha():
+            return text[:index] + character.upper() + text[index + 1 :]
+    return text
