@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
@@ -156,18 +158,50 @@ async def test_api_tools_go_back_to_the_model(
     assert any(isinstance(c, conversation.ToolResultContent) for c in chat_log.content)
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "Erledigt: Kitchen Lights einschalten (40 %) und AC umschalten."),
+        ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights (40 %) et basculer AC."),
+        ("es", "Hecho: encender Kitchen Lights (40 %) y alternar AC."),
+        ("it", "Fatto: accendere Kitchen Lights (40 %) e commutare AC."),
+        ("nl", "Klaar: Kitchen Lights inschakelen (40 %) en AC omschakelen."),
+        ("pt-BR", "Feito: ligar Kitchen Lights (40 %) e alternar AC."),
+    ],
+)
+async def test_a_plain_action_is_said_in_each_language_the_agent_speaks(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=40)
+            + "\n"
+            + call("switch", action="toggle", entity_id="switch.ac")
+        )
+    )
+
+    result = await scripted_agent.ask("Küchenlicht auf 40 %, Klima umschalten", language=language)
+
+    assert speech(result) == said
+    assert len(scripted_worker.requests) == 1
+
+
 async def test_a_conversation_in_another_language_is_answered_by_the_model(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    # The agent's own sentences are English; a German speaker hears the model, in German.
+    # The agent has no sentences in Swedish: a Swedish speaker hears the model, in Swedish.
     scripted_worker.will_write(
-        answer(call("light", action="turn_off", entity_id=KITCHEN)), answer("Erledigt.")
+        answer(call("light", action="turn_off", entity_id=KITCHEN)), answer("Klart.")
     )
 
-    result = await scripted_agent.ask("Küchenlicht aus", language="de")
+    result = await scripted_agent.ask("Köksljuset av", language="sv")
 
     assert state(hass, KITCHEN) == "off"
-    assert speech(result) == "Erledigt."
+    assert speech(result) == "Klart."
     assert len(scripted_worker.requests) == 2
     # A regional English is still English.
     scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN)))

@@ -162,10 +162,12 @@ def join_names(names: Sequence[str], language: str = ENGLISH) -> str:
     return f"{', '.join(items[:-1])} {call_words(language).and_} {items[-1]}"
 
 
-def sentence(descriptions: Sequence[str]) -> str:
-    """Join descriptions of calls into the start of a sentence ("Unlock Front Door and ...")."""
-    text = join_names(descriptions)
-    return text[:1].upper() + text[1:]
+def capitalized(text: str) -> str:
+    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too)."""
+    for index, character in enumerate(text):
+        if character.isalpha():
+            return text[:index] + character.upper() + text[index + 1 :]
+    return text
 
 
 type IsSensitive = Callable[[str], bool]

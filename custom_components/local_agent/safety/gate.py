@@ -22,6 +22,7 @@ from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import async_phrase
+from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.call_texts import join_names
@@ -387,13 +388,13 @@ class SafetyGate:
         for action in held:
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
-        return _capitalized(
+        return capitalized(
             await async_phrase(self.hass, turn.language, key, actions=_actions(held, turn.language))
         )
 
     async def async_refusal(self, turn: TurnContext, refused: list[PendingAction]) -> str:
         """Return the fixed answer when nobody is there to confirm."""
-        return _capitalized(
+        return capitalized(
             await async_phrase(
                 self.hass,
                 turn.language,
@@ -604,11 +605,3 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
 
 def _actions(actions: list[PendingAction], language: str) -> str:
     return join_names([action.said for action in actions], language)
-
-
-def _capitalized(text: str) -> str:
-    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too)."""
-    for index, character in enumerate(text):
-        if character.isalpha():
-            return text[:index] + character.upper() + text[index + 1 :]
-    return text

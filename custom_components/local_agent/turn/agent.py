@@ -42,6 +42,7 @@ from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.call_texts import async_phrase
+from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
@@ -733,8 +734,13 @@ class ConversationAgent:
         actions = done_actions(chat_log.content, toolbox.home.tool_names)
         if not actions:
             return False
-        text = await async_phrase(
-            self.hass, user_input.language, "actions_done", actions=sentence(actions)
+        text = capitalized(
+            await async_phrase(
+                self.hass,
+                user_input.language,
+                "actions_done",
+                actions=sentence(actions, user_input.language),
+            )
         )
         await self._async_say(chat_log, text)
         report.plain_answer = True

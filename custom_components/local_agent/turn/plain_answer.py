@@ -2,7 +2,9 @@
 
 When every call of a round was an action of our own tools that ran and succeeded, there is
 nothing left for the model to decide: the agent says what was done ("Turned on Kitchen
-Light.") from the calls and their results, and the turn ends a round earlier. A query
+Light."; in the other languages it speaks, the calls after the translation's "done":
+"Erledigt: Kitchen Light einschalten.") from the calls and their results, and the turn ends a
+round earlier. A query
 (get_state), an error, a held or refused call, a tool of a Home Assistant LLM API, or the
 agent option *let the model phrase every answer* sends the results back to the model as
 before, and so does a conversation in a language these sentences are not written in. The
@@ -21,14 +23,14 @@ import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.home.call_texts import ENGLISH
+from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import speaks_only_english
+from custom_components.local_agent.home.call_texts import verb
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
-
-# The languages the sentences below are written in; in any other the model answers, in the
-# language of the conversation, as it would without this shortcut.
-SENTENCE_LANGUAGES: Final = frozenset({"en"})
 
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
@@ -120,8 +122,14 @@ class DoneAction:
     names: tuple[str, ...]
     fields: tuple[tuple[str, Any], ...]
 
-    def text(self) -> str:
-        """Say it: "turned on Kitchen Light (brightness 40 %)", "added milk to Shopping list"."""
+    def text(self, language: str = ENGLISH) -> str:
+        """Say it: "turned on Kitchen Light (brightness 40 %)", "added milk to Shopping list".
+
+        In another language the agent speaks, as the call it was: "Kitchen Light einschalten
+        (40 %)", after the translation's "done" ("Erledigt: ...").
+        """
+        if not speaks_only_english(language):
+            return self._text_in(language)
         fields = dict(self.fields)
         if switched := _SWITCHED.get(self.service):
             key, yes, no = switched
@@ -142,10 +150,11 @@ class DoneAction:
         shown = ", ".join(field_words(key, value) for key, value in fields.items())
         return text + (f" ({shown})" if shown else "")
 
-
-def speaks(language: str) -> bool:
-    """Whether the agent's own sentences are in this conversation language ("en-GB": yes)."""
-    return language.split("-", maxsplit=1)[0].lower() in SENTENCE_LANGUAGES
+    def _text_in(self, language: str) -> str:
+        pattern = verb(self.domain, self.service, call_words(language))
+        text = pattern.format(names=join_names(self.names, language))
+        shown = ", ".join(value_words(key, value) for key, value in self.fields)
+        return text + (f" ({shown})" if shown else "")
 
 
 def field_words(key: str, value: Any) -> str:
@@ -155,6 +164,22 @@ def field_words(key: str, value: Any) -> str:
     if key in _FIELD_WORDS:
         return _FIELD_WORDS[key].format(value)
     return f"{key.replace('_', ' ')} {value}"
+
+
+def speaks(language: str) -> bool:
+    """Whether the agent's own sentences are in this conversation language ("de-CH": yes)."""
+    english = language.split("-", maxsplit=1)[0].lower() == ENGLISH
+    return english or not speaks_only_english(language)
+
+
+def value_words(key: str, value: Any) -> str:
+    """Say a field's value without English words: "40 %", "2700 K", "23°", "red"."""
+    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value * 100:g} %"
+    if (words := _FIELD_WORDS.get(key)) is not None:
+        # The value and its unit, without the English words in front ("brightness {} %").
+        return words[words.index("{}") :].format(value)
+    return f"{key} {value}"
 
 
 def done_actions(
@@ -204,8 +229,8 @@ def done_actions(
     return done
 
 
-def sentence(actions: Sequence[DoneAction]) -> str:
-    """Join the actions into what the agent says (without the final full stop).
+def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:
+    """Join the actions into what the agent says, as the phrase "actions_done" takes them.
 
     Actions that differ only in their targets are said once: "turned off A and B".
     """
@@ -217,5 +242,4 @@ def sentence(actions: Sequence[DoneAction]) -> str:
         else:
             names = before.names + tuple(n for n in action.names if n not in before.names)
             merged[key] = replace(before, names=names)
-    text = join_names([action.text() for action in merged.values()])
-    return text[:1].upper() + text[1:]
+    return join_names([action.text(language) for action in merged.values()], language)
