@@ -48,6 +48,7 @@ from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers.translation import async_get_translations
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 from testing.hub_server import FakeHub
@@ -184,8 +185,16 @@ def test_render_fails_on_a_missing_placeholder() -> None:
         render(STRINGS["config"]["step"]["user"]["description"], {}, "config.step.user")
 
 
-def test_strings_have_no_duplicate_keys() -> None:
-    """A key written twice in en.json keeps only its last text, silently (json.loads)."""
+TRANSLATION_FILES = sorted(
+    (Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations").glob(
+        "*.json"
+    )
+)
+
+
+@pytest.mark.parametrize("path", TRANSLATION_FILES, ids=lambda path: path.stem)
+def test_strings_have_no_duplicate_keys(path: Path) -> None:
+    """A key written twice in a translation keeps only its last text, silently (json.loads)."""
     duplicates: list[str] = []
 
     def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -193,9 +202,6 @@ def test_strings_have_no_duplicate_keys() -> None:
         duplicates.extend(sorted({key for key in keys if keys.count(key) > 1}))
         return dict(pairs)
 
-    path = (
-        Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations/en.json"
-    )
     json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=no_duplicates)
     assert not duplicates
 
@@ -461,3 +467,19 @@ async def test_every_ai_task_step_renders(hass: HomeAssistant, qwen35_model_path
     await render_subentry_flows(
         hass, tasks, (entry, unloaded), SUBENTRY_AI_TASK, form, "Classifier"
     )
+
+
+USER_STEP_TITLES = {
+    path.stem: json.loads(path.read_text(encoding="utf-8"))["config"]["step"]["user"]["title"]
+    for path in TRANSLATION_FILES
+}
+
+
+@pytest.mark.parametrize(("language", "title"), USER_STEP_TITLES.items())
+async def test_home_assistant_shows_the_dialogs_in_each_language(
+    hass: HomeAssistant, language: str, title: str
+) -> None:
+    """The frontend's translations come through Home Assistant's own loader, file by file."""
+    loaded = await async_get_translations(hass, language, "config", [DOMAIN])
+
+    assert loaded[f"component.{DOMAIN}.config.step.user.title"] == title
