@@ -1674,11 +1674,24 @@ NOES_AS_SAID: list[tuple[str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("said", "language"), NOES_AS_SAID)
+# A no to the PIN question: said alone, or with the PIN or a part of one.
+NOES_TO_THE_PIN: list[tuple[str, str]] = [
+    ("no", "en"),
+    ("4711 no", "en"),
+    ("4711, no wait", "en"),
+    ("no thanks, 4 7 1 1", "en"),
+    ("nein, 4711", "de"),
+]
+
+
+@pytest.mark.parametrize(
+    ("pin", "said", "language"),
+    [*((False, *no) for no in NOES_AS_SAID), *((True, *no) for no in NOES_TO_THE_PIN)],
+)
 async def test_a_no_as_people_say_it_cancels_and_says_so(
-    hass: HomeAssistant, scene: Scene, said: str, language: str
+    hass: HomeAssistant, scene: Scene, pin: bool, said: str, language: str
 ) -> None:
-    agent = await scene.our_agent()
+    agent = await (scene.pin_agent() if pin else scene.our_agent())
     question = await scene.ask_to_unlock(agent, language)
 
     reply = await scene.reply(agent, question, said, language=language)
@@ -1761,23 +1774,6 @@ async def test_a_pin_reply_that_asks_for_more_confirms_nothing_and_reaches_the_m
     assert rest in seen
     assert PIN not in seen
     assert "seven one" not in seen
-
-
-@pytest.mark.parametrize(
-    "said", ["no", "4711 no", "4711, no wait", "no thanks, 4 7 1 1", "nein, 4711"]
-)
-async def test_a_pin_reply_that_says_no_cancels(
-    hass: HomeAssistant, scene: Scene, said: str
-) -> None:
-    agent = await scene.pin_agent()
-    language = "de" if "nein" in said else "en"
-    question = await scene.ask_to_unlock(agent, language)
-
-    reply = await scene.reply(agent, question, said, language=language)
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
-    assert speech(reply) == sentence_in(language, "confirmation_cancelled")
 
 
 PINS_FRAMED: list[tuple[str, str]] = [
