@@ -169,9 +169,12 @@ def test_a_translation_has_every_text_with_the_same_placeholders(path: Path) -> 
     translated = _leaves(json.loads(path.read_text(encoding="utf-8")))
     assert set(translated) == set(english)
     for key, text in english.items():
-        assert sorted(re.findall(r"\{\w*\}", translated[key])) == sorted(
-            re.findall(r"\{\w*\}", text)
-        ), key
+        placeholders = re.findall(r"\{\w*\}", translated[key])
+        assert sorted(placeholders) == sorted(re.findall(r"\{\w*\}", text)), key
+        # A brace outside a placeholder breaks str.format and the frontend's formatjs alike.
+        braces = translated[key].count("{") + translated[key].count("}")
+        assert braces == 2 * len(placeholders), key
+        assert "'{" not in translated[key], key  # formatjs would quote the placeholder away
 
 
 @pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)

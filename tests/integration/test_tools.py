@@ -210,6 +210,12 @@ async def test_a_call_reads_in_the_conversation_language(
     assert describe_action(hass, lights, language=language) == several
 
 
+async def test_a_verb_may_stand_around_the_names(hass: HomeAssistant) -> None:
+    vacuum = PlannedAction("vacuum", "vacuum", "return_to_base", ("vacuum.robot",), {})
+
+    assert describe_action(hass, vacuum) == "send vacuum.robot back to base"
+
+
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
     [
