@@ -1725,6 +1725,55 @@ async def test_a_yes_with_politeness_confirms(scene: Scene, said: str, language:
 
 
 @pytest.mark.parametrize(
+    ("pin", "said"),
+    [
+        (False, "Yes, unlock it"),
+        (False, "unlock it please"),
+        (False, "OK, unlock that"),
+        (True, "4711, unlock it"),
+    ],
+)
+async def test_saying_the_held_action_again_with_a_pronoun_confirms_it(
+    hass: HomeAssistant, scene: Scene, pin: bool, said: str
+) -> None:
+    agent = await (scene.pin_agent() if pin else scene.our_agent())
+    await scene.confirm_unlock(agent, said, "en")
+
+
+@pytest.mark.parametrize("said", ["lock it", "open it", "yes, unlock it and the back door"])
+async def test_saying_another_action_with_a_pronoun_confirms_nothing(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent)
+
+    await scene.reply(agent, question, said)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert scene.outcomes() == ["proposed", "cancelled"]
+
+
+async def test_a_pronoun_never_picks_one_of_several_held_actions(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        answer(
+            call("lock", action="unlock", entity_id="lock.front_door")
+            + "\n"
+            + call("cover", action="open_cover", entity_id="cover.garage_door")
+        )
+    )
+    question = await agent.ask("unlock the door and open the garage", context=scene.person)
+    assert speech(question).startswith("Unlock Front Door and open Garage Door?")
+
+    await scene.reply(agent, question, "unlock it")
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, "cover.garage_door") == "closed"
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "yes, and turn on the kitchen lights",

@@ -11,6 +11,7 @@ import pytest
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.call_texts import describe_action
+from custom_components.local_agent.home.call_texts import restatements
 from custom_components.local_agent.home.entity_view import grouped_text
 from custom_components.local_agent.home.entity_view import line_state_of_summary
 from custom_components.local_agent.home.entity_view import state_summary
@@ -208,6 +209,16 @@ async def test_a_call_reads_in_the_conversation_language(
 
     assert describe_action(hass, door, language=language) == unlock
     assert describe_action(hass, lights, language=language) == several
+
+
+def test_an_action_said_again_with_a_pronoun() -> None:
+    off = PlannedAction("switch", "switch", "turn_off", ("switch.gate",), {})
+    unlock = PlannedAction("lock", "lock", "unlock", ("lock.front_door",), {})
+    back = PlannedAction("lock", "lock", "unlock", ("lock.back_door",), {})
+
+    assert {"turn it off", "turn them off", "turn off that"} <= restatements([off])
+    assert "unlock them" in restatements([unlock, back])
+    assert restatements([unlock, off]) == frozenset()
 
 
 async def test_a_verb_may_stand_around_the_names(hass: HomeAssistant) -> None:

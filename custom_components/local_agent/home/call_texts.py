@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+import re
 from typing import Any
 from typing import Final
 
@@ -29,6 +30,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
 from homeassistant.helpers.translation import async_get_translations
 
+from .actions import Call
 from .actions import PlannedAction
 from .call_words import ENGLISH_WORDS
 from .call_words import WORDS_BY_LANGUAGE
@@ -241,6 +243,42 @@ def describe_api_call(
         for entity_id in sensitive
     ]
     return text + _inside_text(hass, services, is_sensitive, language)
+
+
+# Pronouns a person may say an action again with: "unlock it", "turn them off".
+_PRONOUNS: Final = ("it", "them", "that", "those", "this", "these")
+_PARTICLE_VERB: Final = re.compile(r"^(\w+) (on|off|up|down) \{names\}$")
+
+
+def restatements(calls: Sequence[Call]) -> frozenset[str]:
+    """English ways to say these calls again with a pronoun ("unlock it", "turn it off").
+
+    Only when every call reads with the same one verb: a reply must never pick among them.
+    """
+    patterns: set[str] = set()
+    for call in calls:
+        own = _english_patterns(call)
+        if len(own) != 1:
+            return frozenset()
+        patterns |= own
+    if len(patterns) != 1:
+        return frozenset()
+    (pattern,) = patterns
+    phrases = {pattern.format(names=pronoun) for pronoun in _PRONOUNS}
+    if particle := _PARTICLE_VERB.match(pattern):
+        phrases |= {f"{particle[1]} {pronoun} {particle[2]}" for pronoun in _PRONOUNS}
+    return frozenset(phrases)
+
+
+def _english_patterns(call: Call) -> set[str]:
+    if isinstance(call, PlannedAction):
+        if call.domain is None or call.service is None:
+            return set()
+        return {verb(call.domain, call.service, ENGLISH_WORDS)}
+    return {
+        intent_verb(call.intent_type, _domain(target), ENGLISH_WORDS)
+        for target in call.targets or ()
+    }
 
 
 def _arguments_text(arguments: Mapping[str, Any], language: str) -> str:

@@ -18,6 +18,7 @@ on the light") is something else, and one that says no cancels, as for a yes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 import hmac
@@ -225,9 +226,12 @@ class Reply(Enum):
     OTHER = "other"
 
 
-def classify_reply(text: str, language: str) -> Reply:
-    """Read a yes/no reply; anything that asks for more, or says both, is something else."""
-    kinds = _phrase_kinds(words(text), language)
+def classify_reply(text: str, language: str, restating: Iterable[str] = ()) -> Reply:
+    """Read a yes/no reply; anything that asks for more, or says both, is something else.
+
+    restating: phrases that say the held action again ("unlock it"), which read as a yes.
+    """
+    kinds = _phrase_kinds(words(text), language, restating=restating)
     for answer in (Reply.YES, Reply.NO):
         if kinds in ({answer}, {answer, None}):
             return answer
@@ -243,7 +247,7 @@ class PinReply(Enum):
     OTHER = "other"
 
 
-def classify_pin_reply(text: str, language: str) -> PinReply:
+def classify_pin_reply(text: str, language: str, restating: Iterable[str] = ()) -> PinReply:
     """Read a reply to the PIN question; one that asks for more, or says no, confirms nothing.
 
     "my code is 4 7 1 1, ok" is a PIN answer (its digits are then compared); "4711 and turn
@@ -252,7 +256,7 @@ def classify_pin_reply(text: str, language: str) -> PinReply:
     said = [word for word in words(text) if not word.isdigit() and word not in DIGIT_WORDS]
     if not said:
         return PinReply.PIN
-    kinds = _phrase_kinds(said, language, framing=True)
+    kinds = _phrase_kinds(said, language, framing=True, restating=restating)
     if kinds <= {Reply.YES, None}:
         return PinReply.PIN
     if Reply.NO in kinds:
@@ -260,12 +264,16 @@ def classify_pin_reply(text: str, language: str) -> PinReply:
     return PinReply.OTHER
 
 
-def _phrase_kinds(said: list[str], language: str, *, framing: bool = False) -> set[Reply | None]:
+def _phrase_kinds(
+    said: list[str], language: str, *, framing: bool = False, restating: Iterable[str] = ()
+) -> set[Reply | None]:
     """Kinds of the phrases the words split into (None: courtesy); {OTHER} if they do not.
 
     framing: words that frame a PIN count as courtesy.
     """
-    tables: list[tuple[frozenset[str], Reply | None]] = []
+    tables: list[tuple[frozenset[str], Reply | None]] = [
+        (frozenset(" ".join(words(phrase)) for phrase in restating), Reply.YES)
+    ]
     for lang in dict.fromkeys((language, "en")):
         tables += [
             (yes_phrases(lang), Reply.YES),

@@ -26,6 +26,7 @@ from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import restatements
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
@@ -441,7 +442,7 @@ class SafetyGate:
             return None
         if self.policy.pin:
             return await self._async_answer_pin(turn, chat_log, pending)
-        reply = classify_reply(turn.text, language)
+        reply = classify_reply(turn.text, language, _restating(pending))
         if reply is Reply.YES:
             return PendingReply("", ReplyOutcome.EXECUTED, tuple(pending.actions))
         if reply is Reply.NO:
@@ -466,7 +467,7 @@ class SafetyGate:
         if said_digits:
             # A wrong guess may be close to the PIN: keep every answer's digits out too.
             _mask_last_user_message(chat_log)
-        reading = classify_pin_reply(text, language)
+        reading = classify_pin_reply(text, language, _restating(pending))
         if reading is PinReply.OTHER:
             self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
             return None
@@ -601,6 +602,11 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
         if isinstance(content, conversation.UserContent):
             chat_log.content[index] = replace(content, content=mask_digits(content.content))
             return
+
+
+def _restating(pending: PendingConfirmation) -> frozenset[str]:
+    """Return what says the held actions again and so reads as a yes ("unlock it")."""
+    return restatements([action.call for action in pending.actions])
 
 
 def _actions(actions: list[PendingAction], language: str) -> str:
