@@ -23,6 +23,7 @@ import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
@@ -168,8 +169,7 @@ def field_words(key: str, value: Any) -> str:
 
 def speaks(language: str) -> bool:
     """Whether the agent's own sentences are in this conversation language ("de-CH": yes)."""
-    english = language.split("-", maxsplit=1)[0].lower() == ENGLISH
-    return english or not speaks_only_english(language)
+    return base_language(language) == ENGLISH or not speaks_only_english(language)
 
 
 def value_words(key: str, value: Any) -> str:
