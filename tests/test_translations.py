@@ -181,3 +181,27 @@ def test_a_translation_has_every_text_with_the_same_placeholders(path: Path) -> 
 def test_the_question_asks_for_the_yes_the_agent_reads(path: Path) -> None:
     question = json.loads(path.read_text(encoding="utf-8"))["exceptions"]["confirm_question"]
     assert words.YES_WORD[path.stem] in question["message"].casefold()
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)
+def test_an_error_that_names_a_choice_names_one_its_dialog_offers(path: Path) -> None:
+    """'choose "…"' must quote a menu option of the same flow, word for word."""
+    strings = json.loads(path.read_text(encoding="utf-8"))
+    flows = [strings["config"]] + [
+        issue["fix_flow"] for issue in strings["issues"].values() if "fix_flow" in issue
+    ]
+    checked = 0
+    for flow in flows:
+        offered = {
+            label
+            for step in flow.get("step", {}).values()
+            for label in step.get("menu_options", {}).values()
+        }
+        for key in ("hub_offline", "repo_gated"):
+            if key not in flow.get("error", {}):
+                continue
+            quoted = re.findall(r"[\"„«“]\s?([^\"„«“”»]+?)\s?[\"“”»]", flow["error"][key])
+            assert quoted, key
+            assert quoted[-1] in offered, (key, quoted[-1])
+            checked += 1
+    assert checked >= 2
