@@ -1184,23 +1184,38 @@ async def test_the_question_names_what_is_sensitive_inside_what_will_run(
 # --- What the answer claims --------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("language", "yes", "said"),
+    [
+        (
+            "en",
+            "yes",
+            "I could not finish: unlock Front Door: Front Door is unavailable right now.",
+        ),
+        (
+            "de-DE",
+            "ja",
+            "Ich konnte es nicht abschließen: Front Door aufschließen: Front Door ist gerade "
+            "nicht erreichbar.",
+        ),
+    ],
+)
 async def test_an_entity_unavailable_at_the_yes_is_not_reported_as_done(
-    hass: HomeAssistant, scene: Scene
+    hass: HomeAssistant, scene: Scene, language: str, yes: str, said: str
 ) -> None:
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent)
+    question = await scene.ask_to_unlock(agent, language)
     front_door = hass.states.get("lock.front_door")
     assert front_door is not None
     hass.states.async_set("lock.front_door", "unavailable", front_door.attributes)
 
-    done = await scene.reply(agent, question, "yes")
+    done = await scene.reply(agent, question, yes, language=language)
 
-    assert speech(done) == (
-        "I could not finish: unlock Front Door: Front Door (lock.front_door) is unavailable "
-        "right now."
-    )
+    assert speech(done) == said
     assert state(hass, "lock.front_door") == "unavailable"
     assert scene.outcomes() == ["proposed", "confirmed", "failed"]
+    # The audit (and the model) keep the English reason.
+    assert scene.audit[-1]["reason"] == "Front Door (lock.front_door) is unavailable right now."
 
 
 @pytest.mark.parametrize("tools", ["our tools", "assist"])
@@ -1222,6 +1237,25 @@ async def test_a_call_that_succeeds_without_effect_is_not_reported_as_done(
 
     assert speech(done) == "I could not finish: unlock Stuck Door: Stuck Door is still locked."
     assert scene.outcomes() == ["proposed", "confirmed", "failed"]
+    assert scene.audit[-1]["reason"] == "Stuck Door is still locked"
+
+
+async def test_what_a_confirmed_action_did_not_do_is_said_in_the_conversation_language(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state in Home Assistant's own words for the language; the audit stays English."""
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    async_expose_entity(hass, "conversation", "lock.stuck_door", True)
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))
+    question = await agent.ask("Schließ die klemmende Tür auf", context=scene.person, language="de")
+    assert speech(question) == "Stuck Door aufschließen? Sag „ja“ zum Bestätigen."
+
+    done = await scene.reply(agent, question, "ja", language="de")
+
+    assert speech(done) == (
+        "Ich konnte es nicht abschließen: Stuck Door aufschließen: Stuck Door ist noch verriegelt."
+    )
     assert scene.audit[-1]["reason"] == "Stuck Door is still locked"
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 import re
 from typing import Any
 from typing import Final
@@ -54,6 +55,52 @@ async def async_phrase(hass: HomeAssistant, language: str, key: str, **placehold
         if (template := strings.get(translation_key)) and template != english:
             return template.format(**placeholders)
     return english.format(**placeholders) if english else key
+
+
+@dataclass(frozen=True, slots=True)
+class StateWord:
+    """An entity's state, said in the words Home Assistant's own frontend shows for it."""
+
+    domain: str
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A fixed sentence (a key of "exceptions") and its placeholders, to be said later."""
+
+    key: str
+    placeholders: Mapping[str, str | StateWord] = field(default_factory=dict)
+
+
+# What the user hears about a call: fixed sentences, or a text as another part reported it.
+type Said = Phrase | str
+
+
+async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) -> str:
+    """Return the parts in the conversation's language, joined with its "and"."""
+    texts = []
+    for part in parts:
+        if isinstance(part, str):
+            texts.append(part.rstrip("."))
+            continue
+        values = {
+            name: await _async_state_word(hass, language, value)
+            if isinstance(value, StateWord)
+            else value
+            for name, value in part.placeholders.items()
+        }
+        texts.append(await async_phrase(hass, language, part.key, **values))
+    return join_names(texts, language)
+
+
+async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord) -> str:
+    key = f"component.{word.domain}.entity_component._.state.{word.state}"
+    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
+        strings = await async_get_translations(hass, lang, "entity_component", [word.domain])
+        if text := strings.get(key):
+            return text[:1].lower() + text[1:]
+    return word.state
 
 
 # A generic service on a domain with services of its own: what Home Assistant calls instead

@@ -45,6 +45,9 @@ from homeassistant.helpers.event import async_track_state_change_event
 from .actions import ApiCall
 from .actions import Call
 from .actions import PlannedAction
+from .call_texts import Phrase
+from .call_texts import Said
+from .call_texts import StateWord
 from .call_texts import describe_action
 from .call_texts import entity_name
 from .call_texts import intent_service
@@ -130,10 +133,15 @@ class Problem(Enum):
 
 @dataclass(frozen=True, slots=True)
 class RunResult:
-    """What a run did: the tool result the model reads, and what went wrong, if anything."""
+    """What a run did: the tool result the model reads, and what went wrong, if anything.
+
+    `said` is what went wrong in words for the user, in their language (the model reads the
+    English error of the result).
+    """
 
     result: llm.ToolResult
     problem: Problem | None = None
+    said: tuple[Said, ...] = ()
 
     @property
     def error(self) -> str | None:
@@ -143,10 +151,11 @@ class RunResult:
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """A call that may not run now, and why (for the model, the user and the audit)."""
+    """A call that may not run now, and why (for the model and the audit; `said`: the user)."""
 
     problem: Problem
     message: str
+    said: tuple[Said, ...]
 
 
 def error_result(message: str) -> llm.ToolResult:
@@ -172,17 +181,21 @@ async def async_check(hass: HomeAssistant, call: Call, turn: TurnContext) -> Ref
             hass, ASSISTANT, entity_id
         ):
             return Refusal(
-                Problem.NOT_EXPOSED, f"{entity_id} is no longer exposed to the assistant."
+                Problem.NOT_EXPOSED,
+                f"{entity_id} is no longer exposed to the assistant.",
+                (Phrase("reason_not_exposed", {"name": entity_name(hass, entity_id)}),),
             )
     if reason := _permission_problem(hass, call, turn):
-        return Refusal(Problem.NOT_ALLOWED, reason)
+        return Refusal(Problem.NOT_ALLOWED, reason, (Phrase("reason_not_allowed"),))
     if call.read_only:
         return None
     for entity_id in targets:
         state = hass.states.get(entity_id)
         if state is not None and state.state == STATE_UNAVAILABLE:
             return Refusal(
-                Problem.UNAVAILABLE, f"{state.name} ({entity_id}) is unavailable right now."
+                Problem.UNAVAILABLE,
+                f"{state.name} ({entity_id}) is unavailable right now.",
+                (Phrase("reason_unavailable", {"name": state.name}),),
             )
     return None
 
@@ -247,15 +260,16 @@ async def async_run(
     "succeeds" without its targets reaching the state it asks for is reported as failed.
     """
     if refusal := await async_check(hass, call, turn):
-        return RunResult(error_result(refusal.message), refusal.problem)
+        return RunResult(error_result(refusal.message), refusal.problem, refusal.said)
     if isinstance(call, PlannedAction):
         result = await _async_execute(hass, call, turn.context)
     else:
         result = await _async_call_tool(hass, call, turn)
     if result.error:
-        return RunResult(result, Problem.FAILED)
+        return RunResult(result, Problem.FAILED, (error_text(result) or "",))
     if verify and (missed := await _async_missed_targets(hass, call)):
-        return RunResult(error_result(missed), Problem.NO_EFFECT)
+        english, said = missed
+        return RunResult(error_result(english), Problem.NO_EFFECT, said)
     return RunResult(result)
 
 
@@ -369,8 +383,13 @@ def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
     return EXPECTED_STATES.get(service or "")
 
 
-async def _async_missed_targets(hass: HomeAssistant, call: Call) -> str | None:
-    """Say which targets did not reach the state the call asks for, waiting a little."""
+async def _async_missed_targets(
+    hass: HomeAssistant, call: Call
+) -> tuple[str, tuple[Phrase, ...]] | None:
+    """Say which targets did not reach the state the call asks for, waiting a little.
+
+    In English (for the model and the audit) and as phrases for the user's language.
+    """
     expected = {
         entity_id: wanted
         for entity_id in call.targets or ()
@@ -403,14 +422,21 @@ async def _async_missed_targets(hass: HomeAssistant, call: Call) -> str | None:
     if not (still := missed()):
         return None
     parts = []
+    said = []
     for entity_id in still:
         state = hass.states.get(entity_id)
         name = entity_name(hass, entity_id)
-        if state is None or state.state == STATE_UNAVAILABLE:
-            parts.append(f"{name} is {'gone' if state is None else state.state}")
+        if state is None:
+            parts.append(f"{name} is gone")
+            said.append(Phrase("reason_gone", {"name": name}))
+        elif state.state == STATE_UNAVAILABLE:
+            parts.append(f"{name} is {state.state}")
+            said.append(Phrase("reason_unavailable", {"name": name}))
         else:
             parts.append(f"{name} is still {state.state}")
-    return join_names(parts)
+            word = StateWord(state.domain, state.state)
+            said.append(Phrase("reason_still", {"name": name, "state": word}))
+    return join_names(parts), tuple(said)
 
 
 __all__ = [

@@ -21,7 +21,10 @@ from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import ENGLISH
+from custom_components.local_agent.home.call_texts import Phrase
+from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
+from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
@@ -88,7 +91,8 @@ class Decision:
 
     `call` is what may run (ALLOW), its targets resolved; `action` is the sensitive action
     (held, refused, or allowed because a person confirmed it or the agent runs unattended);
-    `message` is what the model reads when the call does not run now.
+    `message` is what the model reads when the call does not run now; `said`, why a confirmed
+    action did not run, for the person who confirmed it.
     """
 
     verdict: Verdict
@@ -96,6 +100,7 @@ class Decision:
     action: PendingAction | None = None
     message: str | None = None
     confirmed: bool = False
+    said: tuple[Said, ...] = ()
 
 
 class ReplyOutcome(Enum):
@@ -532,35 +537,42 @@ class SafetyGate:
         held = action.call
         if isinstance(held, PlannedAction):
             if self._describe(held, []) != action.description:
-                return self._failed(turn, action, _CHANGED)
+                return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
             return Decision(Verdict.ALLOW, held, action, confirmed=True)
         try:
             api = await turn.async_get_llm_api(self.hass)
         except HomeAssistantError as err:
-            return self._failed(turn, action, str(err))
+            return self._failed(turn, action, str(err), str(err))
         tool = next((t for t in api.tools if t.name == held.tool_name), None)
         if tool is None:
-            return self._failed(turn, action, f"{held.tool_name} is no longer available")
+            return self._failed(
+                turn,
+                action,
+                f"{held.tool_name} is no longer available",
+                Phrase("reason_tool_gone", {"tool": held.tool_name}),
+            )
         now = await self._async_resolve(ApiCall(tool, held.arguments), turn)
         if self._deferred(now):
-            return self._failed(turn, action, "it would run a command later")
+            return self._failed(
+                turn, action, "it would run a command later", Phrase("reason_deferred")
+            )
         if now.targets != held.targets:
-            return self._failed(turn, action, _CHANGED)
+            return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         # What runs inside the targets (a scene made again, a group's members) is what the
         # person heard: the question said it, so the same words must say it now.
         sensitive = self.policy.sensitive_entities(self.hass, now.targets or ())
         if self._describe(now, sensitive) != action.description:
-            return self._failed(turn, action, _CHANGED)
+            return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         return Decision(Verdict.ALLOW, now, action, confirmed=True)
 
-    def _failed(self, turn: TurnContext, action: PendingAction, error: str) -> Decision:
+    def _failed(self, turn: TurnContext, action: PendingAction, error: str, said: Said) -> Decision:
         self.async_record(turn, action, Outcome.FAILED, error)
-        return Decision(Verdict.REFUSE, None, action, error, confirmed=True)
+        return Decision(Verdict.REFUSE, None, action, error, confirmed=True, said=(said,))
 
     async def async_confirmed_reply(
-        self, turn: TurnContext, done: list[str], failed: list[str]
+        self, turn: TurnContext, done: list[str], failed: list[tuple[str, tuple[Said, ...]]]
     ) -> PendingReply:
-        """Say what the confirmed actions really did."""
+        """Say what the confirmed actions really did: `failed` pairs an action with why."""
         language = turn.language
         parts = []
         if done:
@@ -570,9 +582,12 @@ class SafetyGate:
                 )
             )
         if failed:
+            errors = [
+                f"{action}: {await async_said(self.hass, language, why)}" for action, why in failed
+            ]
             parts.append(
                 await async_phrase(
-                    self.hass, language, "confirmed_failed", errors="; ".join(failed)
+                    self.hass, language, "confirmed_failed", errors="; ".join(errors)
                 )
             )
         return PendingReply(" ".join(parts), ReplyOutcome.EXECUTED if done else ReplyOutcome.FAILED)
@@ -593,6 +608,7 @@ class SafetyGate:
 
 
 _CHANGED = "the devices it would change are not the same any more"
+_SAID_CHANGED = Phrase("reason_changed")
 
 
 def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:

@@ -41,6 +41,7 @@ from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.entity_view import EntityLine
@@ -870,14 +871,15 @@ class ConversationAgent:
     ) -> PendingReply:
         """Run exactly the actions the person confirmed; say what really happened."""
         done: list[str] = []
-        failed: list[str] = []
+        failed: list[tuple[str, tuple[Said, ...]]] = []
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
             if error is None:
                 done.append(action.said)
             else:
-                failed.append(f"{action.said}: {error.rstrip('.')}")
+                said = decision.said if run is None else run.said
+                failed.append((action.said, said or (error,)))
         return await self.gate.async_confirmed_reply(turn, done, failed)
 
     async def _async_say(
