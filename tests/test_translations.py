@@ -12,7 +12,9 @@ import pytest
 from custom_components.local_agent.const import ESTIMATED_CONTEXT_SIZE
 from custom_components.local_agent.engine import words
 from custom_components.local_agent.flows.model import MODEL_MENU
+from custom_components.local_agent.home import call_texts
 from custom_components.local_agent.home import call_words
+from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.models import catalog as model_catalog
 from custom_components.local_agent.models import store as model_store
 from custom_components.local_agent.models.file_checks import ModelFileProblem
@@ -142,6 +144,35 @@ def test_calls_read_in_every_language_the_agent_reads_yes_and_no_in() -> None:
         for key, verb in language_words.verbs.items():
             assert verb.count("{names}") == 1, key
             assert "{" not in verb.format(names="N"), key
+        for key, pattern in language_words.with_fields.items():
+            assert pattern.count("{names}") == 1, key
+            named = set(re.findall(r"\{(\w+)\}", pattern)) - {"names"}
+            assert named, key
+            assert "{" not in pattern.format(names="N", **dict.fromkeys(named, "F")), key
+        for service, pair in language_words.switched.items():
+            assert service in call_texts.SWITCH_FIELDS
+            assert all(text.count("{names}") == 1 for text in pair), service
+            assert pair[0] != pair[1], service
+
+
+def test_every_service_our_tools_offer_reads_in_every_language() -> None:
+    """No call is said with its English service name inside another language's sentence
+    (English itself reads a service's name as its words: "turn on", "set temperature")."""
+    english = call_words.ENGLISH_WORDS
+    offered = {
+        (domain, service) for domain, services in CURATED_SERVICES.items() for service in services
+    }
+    for language_words in call_words.WORDS_BY_LANGUAGE.values():
+        assert english.verbs.keys() <= language_words.verbs.keys()
+        assert language_words.with_fields.keys() == english.with_fields.keys()
+        assert language_words.switched.keys() == english.switched.keys()
+        missing = {
+            f"{domain}.{service}"
+            for domain, service in offered
+            if (domain, service) not in language_words.verbs
+            and (None, service) not in language_words.verbs
+        }
+        assert not missing
 
 
 def _leaves(tree: Any, path: str = "") -> dict[str, Any]:

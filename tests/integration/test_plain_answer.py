@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.turn.plain_answer import DoneAction
+from custom_components.local_agent.turn.plain_answer import sentence
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
@@ -208,3 +210,35 @@ async def test_a_conversation_in_another_language_is_answered_by_the_model(
     british = await scripted_agent.ask("kitchen light on", language="en-GB")
     assert speech(british) == "Turned on Kitchen Lights."
     assert len(scripted_worker.requests) == 3
+
+
+FAN_SWING_AND_MUTE: tuple[DoneAction, ...] = (
+    DoneAction("fan", "oscillate", ("Living Room Fan",), (("oscillating", True),)),
+    DoneAction("media_player", "volume_mute", ("Bedroom",), (("is_volume_muted", "false"),)),
+    DoneAction("todo", "add_item", ("Shopping List",), (("item", "Milch"),)),
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "en",
+            "turned on oscillation of Living Room Fan, unmuted Bedroom and added Milch to "
+            "Shopping List",
+        ),
+        (
+            "de",
+            "die Oszillation von Living Room Fan einschalten, den Ton von Bedroom wieder "
+            "einschalten und Milch zu Shopping List hinzufügen",
+        ),
+        (
+            "es",
+            "activar la oscilación de Living Room Fan, activar el sonido de Bedroom y añadir "
+            "Milch a Shopping List",
+        ),
+    ],
+)
+def test_a_fields_words_are_said_not_its_name(language: str, said: str) -> None:
+    """A yes/no field picks the words, and a to-do item goes inside them, in every language."""
+    assert sentence(FAN_SWING_AND_MUTE, language) == said

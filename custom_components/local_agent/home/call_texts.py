@@ -182,6 +182,42 @@ def verb(domain: str, service: str, words: CallWords) -> str:
     )
 
 
+# Services whose words depend on a yes/no field (call_words "switched"): that field.
+SWITCH_FIELDS: Final[Mapping[str, str]] = {
+    "oscillate": "oscillating",
+    "volume_mute": "is_volume_muted",
+}
+_YES_VALUES: Final = frozenset({"true", "yes", "on", "1"})
+_PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+
+
+def said_action(
+    domain: str, service: str, names: str, fields: Mapping[str, Any], words: CallWords
+) -> tuple[str, dict[str, Any]]:
+    """Say a call on targets named `names`: the text, and the fields it does not say.
+
+    "mute Kitchen Speaker", "Milch zu Shopping List hinzufügen"; a field the words do not
+    name is left for the caller to show.
+    """
+    rest = dict(fields)
+    switch = SWITCH_FIELDS.get(service)
+    pair = words.switched.get(service)
+    if switch is not None and switch in rest and pair is not None:
+        return pair[0 if is_yes(rest.pop(switch)) else 1].format(names=names), rest
+    pattern = words.with_fields.get((domain, service)) or words.with_fields.get((None, service))
+    if pattern is not None:
+        wanted = set(_PLACEHOLDER.findall(pattern)) - {"names"}
+        if wanted <= rest.keys():
+            values = {key: str(rest.pop(key)) for key in wanted}
+            return pattern.format(names=names, **values), rest
+    return verb(domain, service, words).format(names=names), rest
+
+
+def is_yes(value: Any) -> bool:
+    """Whether a yes/no field of a call says yes (true, "on", "yes", 1)."""
+    return value is True or str(value).strip().lower() in _YES_VALUES
+
+
 def intent_verb(intent_type: str | None, domain: str, words: CallWords) -> str:
     """How an intent reads on a domain's entities ("HassTurnOff" on a lock unlocks it)."""
     if intent_type is None:
@@ -238,8 +274,9 @@ def describe_action(
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
-    shown = [f"{key} {value}" for key, value in action.data.items() if key not in SECRET_FIELDS]
-    text = verb(action.domain, action.service, words).format(names=names)
+    data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
+    text, rest = said_action(action.domain, action.service, names, data, words)
+    shown = [f"{key} {value}" for key, value in rest.items()]
     text += f" ({', '.join(shown)})" if shown else ""
     if is_sensitive is not None:
         text += _inside_text(

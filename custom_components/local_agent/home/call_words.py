@@ -6,7 +6,9 @@ person is in the conversation's language when it is one of these (the languages 
 reads yes and no in), else in English. A verb is a pattern with "{names}" where the targets'
 names go (German and Dutch put the verb last: "Haustür aufschließen"), keyed by service
 ("unlock", for every domain) or by domain and service ("script.turn_on"). A service missing
-from a language reads as its name next to the targets' names.
+from a language reads as its name next to the targets' names. A call's fields may be said in
+the words too: "with_fields" patterns name a field ("{item} zu {names} hinzufügen") and are
+used when the call has it; "switched" services read by their yes/no field ("mute" / "unmute").
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class CallWords:
     """The words of one language for describing calls; every pattern is str.format'ed."""
 
     verbs: Mapping[VerbKey, str]  # {names}
+    with_fields: Mapping[VerbKey, str]  # {names} and fields of the call
+    switched: Mapping[str, tuple[str, str]]  # {names}: when the service's field is yes, no
     other_service: str  # {service} {names}
     read_state: str  # {names}
     run: str  # {names}: a tool of an intent that is no service call
@@ -46,7 +50,9 @@ def _verb_key(key: str) -> VerbKey:
 def _call_words(entry: Mapping[str, Any]) -> CallWords:
     patterns = {("and_" if name == "and" else name): text for name, text in entry.items()}
     verbs = {_verb_key(key): text for key, text in patterns.pop("verbs").items()}
-    return CallWords(verbs=verbs, **patterns)
+    with_fields = {_verb_key(key): text for key, text in patterns.pop("with_fields").items()}
+    switched = {service: (yes, no) for service, (yes, no) in patterns.pop("switched").items()}
+    return CallWords(verbs=verbs, with_fields=with_fields, switched=switched, **patterns)
 
 
 # Read when the integration is imported (in Home Assistant's import executor).

@@ -25,10 +25,12 @@ from typing import Final
 
 from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.call_texts import ENGLISH
+from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import speaks_only_english
-from custom_components.local_agent.home.call_texts import verb
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
@@ -82,12 +84,11 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("todo", "add_item"): "added {item} to {names}",
     ("todo", "remove_item"): "removed {item} from {names}",
 }
-# A service whose words depend on a yes/no field: the field, the words for yes, for no.
-_SWITCHED: Final[Mapping[str, tuple[str, str, str]]] = {
-    "oscillate": ("oscillating", "turned on oscillation of", "turned off oscillation of"),
-    "volume_mute": ("is_volume_muted", "muted", "unmuted"),
+# A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
+_SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
+    "oscillate": ("turned on oscillation of", "turned off oscillation of"),
+    "volume_mute": ("muted", "unmuted"),
 }
-_YES: Final = frozenset({"true", "yes", "on", "1"})
 # How a field's value is said ("{}" is the value); others read "<field name> <value>".
 _FIELD_WORDS: Final[Mapping[str, str]] = {
     "brightness_pct": "brightness {} %",
@@ -133,9 +134,8 @@ class DoneAction:
             return self._text_in(language)
         fields = dict(self.fields)
         if switched := _SWITCHED.get(self.service):
-            key, yes, no = switched
-            value = fields.pop(key, True)
-            words = yes if value is True or str(value).strip().lower() in _YES else no
+            yes, no = switched
+            words = yes if is_yes(fields.pop(SWITCH_FIELDS[self.service], True)) else no
         else:
             words = _DONE.get((self.domain, self.service)) or _DONE.get(
                 (None, self.service), f"ran {self.service.replace('_', ' ')} on"
@@ -152,9 +152,10 @@ class DoneAction:
         return text + (f" ({shown})" if shown else "")
 
     def _text_in(self, language: str) -> str:
-        pattern = verb(self.domain, self.service, call_words(language))
-        text = pattern.format(names=join_names(self.names, language))
-        shown = ", ".join(value_words(key, value) for key, value in self.fields)
+        names = join_names(self.names, language)
+        words = call_words(language)
+        text, rest = said_action(self.domain, self.service, names, dict(self.fields), words)
+        shown = ", ".join(value_words(key, value) for key, value in rest.items())
         return text + (f" ({shown})" if shown else "")
 
 
