@@ -804,8 +804,9 @@ async def pin_agent(hass: HomeAssistant, worker: ScriptedWorker) -> Agent:
     return await async_setup_agent(hass, worker.info.path, **{CONF_CONFIRMATION_PIN: PIN})
 
 
-def unlock() -> str:
-    return answer(call("lock", action="unlock", entity_id="lock.front_door"))
+def unlock(*also: str) -> str:
+    """The model's answer calling our lock tool on the front door, then the calls `also`."""
+    return answer("\n".join([call("lock", action="unlock", entity_id="lock.front_door"), *also]))
 
 
 async def ask_to_unlock(
@@ -1745,11 +1746,7 @@ async def test_a_pronoun_never_picks_one_of_several_held_actions(
 ) -> None:
     agent = await scene.our_agent()
     scene.worker.will_write(
-        answer(
-            call("lock", action="unlock", entity_id="lock.front_door")
-            + "\n"
-            + call("cover", action="open_cover", entity_id="cover.garage_door")
-        )
+        unlock(call("cover", action="open_cover", entity_id="cover.garage_door"))
     )
     question = await agent.ask("unlock the door and open the garage", context=scene.person)
     assert speech(question).startswith("Unlock Front Door and open Garage Door?")
