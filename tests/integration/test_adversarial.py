@@ -116,6 +116,12 @@ EXPOSED = (
 SATELLITE_ID = "satellite-in-the-garage"
 
 
+def case_id(*names: str, arguments: dict[str, Any], keys: bool = False) -> str:
+    """A test id: the case's names, then its arguments' values (`key=value` with keys)."""
+    values = [f"{key}={value}" if keys else str(value) for key, value in arguments.items()]
+    return "-".join([*names, *values])
+
+
 def sensitive_states(hass: HomeAssistant) -> dict[str, str]:
     return {entity_id: state(hass, entity_id) for entity_id in SENSITIVE}
 
@@ -363,7 +369,7 @@ INTENT_ATTACKS: list[tuple[str, dict[str, Any], str, str | None]] = [
 @pytest.mark.parametrize(
     ("intent_type", "arguments", "reached", "after_yes"),
     INTENT_ATTACKS,
-    ids=[f"{a[0]}-{'-'.join(f'{k}={v}' for k, v in a[1].items())}" for a in INTENT_ATTACKS],
+    ids=[case_id(a[0], arguments=a[1], keys=True) for a in INTENT_ATTACKS],
 )
 async def test_intent_aimed_at_a_sensitive_entity_waits_for_yes(
     hass: HomeAssistant,
@@ -470,7 +476,7 @@ OWN_TOOL_ATTACKS: list[tuple[str, dict[str, Any], bool]] = [
 @pytest.mark.parametrize(
     ("tool", "arguments", "held"),
     OWN_TOOL_ATTACKS,
-    ids=[f"{t}-{'-'.join(str(v) for v in a.values())}" for t, a, _ in OWN_TOOL_ATTACKS],
+    ids=[case_id(t, arguments=a) for t, a, _ in OWN_TOOL_ATTACKS],
 )
 async def test_our_tools_aimed_at_a_sensitive_entity_wait_for_yes(
     hass: HomeAssistant, scene: Scene, tool: str, arguments: dict[str, Any], held: bool
@@ -804,8 +810,9 @@ async def pin_agent(hass: HomeAssistant, worker: ScriptedWorker) -> Agent:
     return await async_setup_agent(hass, worker.info.path, **{CONF_CONFIRMATION_PIN: PIN})
 
 
-def unlock() -> str:
-    return answer(call("lock", action="unlock", entity_id="lock.front_door"))
+def unlock(*also: str) -> str:
+    """The model's answer calling our lock tool on the front door, then the calls `also`."""
+    return answer("\n".join([call("lock", action="unlock", entity_id="lock.front_door"), *also]))
 
 
 async def ask_to_unlock(
@@ -1016,7 +1023,7 @@ ATTACKS_WITHOUT_PERMISSION: list[tuple[str, str, dict[str, Any], str]] = [
 @pytest.mark.parametrize(
     ("tools", "suffix", "arguments", "named"),
     ATTACKS_WITHOUT_PERMISSION,
-    ids=[f"{a[0]}-{a[1]}-{'-'.join(map(str, a[2].values()))}" for a in ATTACKS_WITHOUT_PERMISSION],
+    ids=[case_id(a[0], a[1], arguments=a[2]) for a in ATTACKS_WITHOUT_PERMISSION],
 )
 async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
     hass: HomeAssistant,
@@ -1163,7 +1170,7 @@ QUESTIONS_ABOUT_CONTAINERS = [
 @pytest.mark.parametrize(
     ("tools", "suffix", "arguments", "question"),
     QUESTIONS_ABOUT_CONTAINERS,
-    ids=[f"{a[0]}-{'-'.join(map(str, a[2].values()))}" for a in QUESTIONS_ABOUT_CONTAINERS],
+    ids=[case_id(a[0], arguments=a[2]) for a in QUESTIONS_ABOUT_CONTAINERS],
 )
 async def test_the_question_names_what_is_sensitive_inside_what_will_run(
     hass: HomeAssistant,
@@ -1779,11 +1786,7 @@ async def test_a_pronoun_never_picks_one_of_several_held_actions(
 ) -> None:
     agent = await scene.our_agent()
     scene.worker.will_write(
-        answer(
-            call("lock", action="unlock", entity_id="lock.front_door")
-            + "\n"
-            + call("cover", action="open_cover", entity_id="cover.garage_door")
-        )
+        unlock(call("cover", action="open_cover", entity_id="cover.garage_door"))
     )
     question = await agent.ask("unlock the door and open the garage", context=scene.person)
     assert speech(question).startswith("Unlock Front Door and open Garage Door?")

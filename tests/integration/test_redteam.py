@@ -27,6 +27,7 @@ from .scripted_model import call
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_adversarial import tool_results
+from .test_adversarial import unlock
 
 # The house and the scene of the adversarial tests (fixtures).
 house = test_adversarial.house
@@ -401,13 +402,7 @@ async def test_a_harmless_call_beside_a_held_one_runs_and_the_yes_runs_only_the_
         "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
     )
     agent = await scene.our_agent()
-    scene.worker.will_write(
-        answer(
-            call("lock", action="unlock", entity_id="lock.front_door")
-            + "\n"
-            + call("light", action="turn_on", entity_id="light.bed_light")
-        )
-    )
+    scene.worker.will_write(unlock(call("light", action="turn_on", entity_id="light.bed_light")))
     question = await agent.ask("unlock and light up", context=scene.person)
     assert speech(question) == "Unlock Front Door? Say yes to confirm."
     assert state(hass, "light.bed_light") == "on"
