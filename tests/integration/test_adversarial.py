@@ -1863,6 +1863,8 @@ PINS_FRAMED: list[tuple[str, str]] = [
     ("il mio codice è 4711", "it"),
     ("mijn pincode is 4711", "nl"),
     ("a minha senha é 4711", "pt"),
+    ("Oh, 4711", "en"),  # "oh" before a pause is a sigh, not a zero
+    ("Oh! Four seven one one.", "en"),
 ]
 
 

@@ -22,8 +22,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 import hmac
+import re
 import time
 from typing import Any
+from typing import Final
 import unicodedata
 
 from custom_components.local_agent.const import DOMAIN
@@ -305,7 +307,19 @@ def _phrase_kinds(
 
 
 def spoken_pin(text: str) -> str:
-    """Digits in a reply, number words included ("one two 3-4" -> "1234"; full-width too)."""
+    """Digits in a reply, number words included ("one two 3-4" -> "1234"; full-width too).
+
+    An "oh" before a pause and before any digit is a sigh, not a zero ("Oh, 4711" -> "4711").
+    """
+    while (sigh := _SIGH.search(text)) and not _digits(text[: sigh.start()]):
+        text = text[: sigh.start()] + text[sigh.end() :]
+    return _digits(text)
+
+
+_SIGH: Final = re.compile(r"\boh\b(?=\s*[,!.;:?…])", re.IGNORECASE)
+
+
+def _digits(text: str) -> str:
     return "".join(
         word if word.isdigit() else DIGIT_WORDS[word]
         for word in words(text)
