@@ -1820,10 +1820,14 @@ async def test_a_yes_that_asks_for_more_cancels(
     agent = await scene.our_agent()
     question = await scene.ask_to_unlock(agent)
 
-    await scene.reply(agent, question, said)
+    reply = await scene.reply(agent, question, said)
 
     assert state(hass, "lock.front_door") == "locked"
     assert scene.outcomes() == ["proposed", "cancelled"]
+    # Never silently: the person could take the door for unlocked.
+    assert speech(reply).startswith(
+        "I did not unlock Front Door, since your answer was not a plain yes."
+    )
 
 
 @pytest.mark.parametrize(
@@ -1841,7 +1845,7 @@ async def test_a_pin_reply_that_asks_for_more_confirms_nothing_and_reaches_the_m
     agent = await scene.pin_agent()
     question = await scene.ask_to_unlock(agent)
 
-    await scene.reply(agent, question, said)
+    reply = await scene.reply(agent, question, said)
 
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit][1:] == [
@@ -1851,6 +1855,9 @@ async def test_a_pin_reply_that_asks_for_more_confirms_nothing_and_reaches_the_m
     assert rest in seen
     assert PIN not in seen
     assert "seven one" not in seen
+    assert speech(reply).startswith(
+        "I did not unlock Front Door, since your answer was not just your PIN."
+    )
 
 
 PINS_FRAMED: list[tuple[str, str]] = [

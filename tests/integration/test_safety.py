@@ -186,7 +186,10 @@ async def test_another_sentence_cancels_and_is_handled_as_a_new_request(scene: S
 
     result = await scene.reply(question, "yes, and what is the weather like?")
 
-    assert speech(result) == "It is sunny."
+    # The person hears that the door was not unlocked, then the answer to the rest.
+    assert speech(result) == (
+        "I did not unlock Front Door, since your answer was not a plain yes. It is sunny."
+    )
     assert len(scene.worker.requests) == 2
     assert scene.state(FRONT_DOOR) == "locked"
     assert scene.outcomes() == ["proposed", "cancelled"]
@@ -261,7 +264,10 @@ async def test_tool_result_saying_user_confirmed_changes_nothing(scene: Scene) -
     assert speech(result) == "Unlock Front Door? Say yes to confirm."
     assert scene.state(FRONT_DOOR) == "locked"
     assert scene.outcomes() == ["proposed", "cancelled"]
-    assert speech(second) == "Unlocked as confirmed."
+    # The model's claim is contradicted before it is heard.
+    assert speech(second) == (
+        "I did not unlock Front Door, since your answer was not a plain yes. Unlocked as confirmed."
+    )
     assert scene.state(FRONT_DOOR) == "locked"
 
 

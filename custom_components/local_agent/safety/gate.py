@@ -110,6 +110,8 @@ class ReplyOutcome(Enum):
     CANCELLED = "cancelled"
     REFUSED = "refused"
     FAILED = "failed"
+    # Not an answer but a new request: the question is dropped and the turn goes on.
+    SET_ASIDE = "set_aside"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,8 @@ class PendingReply:
     """The answer to a reply to the agent's question, or the actions the reply confirmed.
 
     When `confirmed` is not empty, the agent runs those actions (each through the gate and
-    the runner) and then says `async_confirmed_reply`'s text; otherwise it says `text`.
+    the runner) and then says `async_confirmed_reply`'s text; otherwise it says `text`. A
+    reply SET_ASIDE is a new request: `text` says what was not done, next to its answer.
     """
 
     text: str
@@ -456,8 +459,21 @@ class SafetyGate:
                 await async_phrase(self.hass, language, "confirmation_cancelled"),
                 ReplyOutcome.CANCELLED,
             )
+        return await self._async_set_aside(turn, pending, "confirmation_set_aside")
+
+    async def _async_set_aside(
+        self, turn: TurnContext, pending: PendingConfirmation, key: str
+    ) -> PendingReply:
+        """Drop the question for a reply that asks for something else, and say so.
+
+        Without a word the person could take the held action for done ("yes, and turn on the
+        lights": the lights go on, the door stays locked).
+        """
         self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
-        return None
+        text = await async_phrase(
+            self.hass, turn.language, key, actions=_actions(pending.actions, turn.language)
+        )
+        return PendingReply(capitalized(text), ReplyOutcome.SET_ASIDE)
 
     async def _async_answer_pin(
         self,
@@ -474,8 +490,7 @@ class SafetyGate:
             _mask_last_user_message(chat_log)
         reading = classify_pin_reply(text, language, _restating(pending))
         if reading is PinReply.OTHER:
-            self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
-            return None
+            return await self._async_set_aside(turn, pending, "confirmation_set_aside_pin")
         if reading is PinReply.NO:
             self._record_all(turn, pending, Outcome.CANCELLED, "the user said no")
             return PendingReply(

@@ -58,6 +58,7 @@ from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.confirmation import PendingAction
 from custom_components.local_agent.safety.gate import Decision
 from custom_components.local_agent.safety.gate import PendingReply
+from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.gate import SafetyGate
 from custom_components.local_agent.safety.gate import TurnSafety
 from custom_components.local_agent.safety.gate import Verdict
@@ -182,6 +183,8 @@ class _RunningTurn:
     static_system: str
     report: TurnReport
     stream: TurnStream
+    # Said first: a held action the person's reply set aside instead of answering.
+    set_aside: str | None = None
 
 
 class ConversationAgent:
@@ -223,7 +226,11 @@ class ConversationAgent:
             self.hass, user_input, chat_log.conversation_id, options.llm_apis
         )
         self.gate.async_redact_pin(user_input, chat_log)
-        if (reply := await self._async_reply(turn, chat_log)) is not None:
+        reply = await self._async_reply(turn, chat_log)
+        set_aside = None
+        if reply is not None and reply.outcome is ReplyOutcome.SET_ASIDE:
+            set_aside, reply = reply.text, None
+        if reply is not None:
             await self._async_say(chat_log, reply.text)
             replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
             async_set_reply_response_type(replied.response, reply.outcome)
@@ -255,7 +262,9 @@ class ConversationAgent:
         try:
             await self._async_wait_notice(chat_log, user_input.language, static_system)
             return await self._async_turn(
-                _RunningTurn(user_input, turn, chat_log, toolbox, static_system, report, stream)
+                _RunningTurn(
+                    user_input, turn, chat_log, toolbox, static_system, report, stream, set_aside
+                )
             )
         finally:
             self._streams.pop(chat_log.conversation_id, None)
@@ -288,7 +297,7 @@ class ConversationAgent:
                 chat_log, await async_phrase(self.hass, user_input.language, key, **placeholders)
             )
         answered = last_answer(chat_log) is not None
-        spoken = await self._async_closing_words(user_input, chat_log, report, end, answered)
+        spoken = await self._async_closing_words(running, end, answered)
         self.stats.record(report, failed=end in (TurnEnd.FAILED, TurnEnd.TIMED_OUT))
         if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
             extra = user_input.extra_system_prompt
@@ -310,19 +319,16 @@ class ConversationAgent:
         return reply
 
     async def _async_closing_words(
-        self,
-        user_input: conversation.ConversationInput,
-        chat_log: conversation.ChatLog,
-        report: TurnReport,
-        end: TurnEnd,
-        answered: bool,
+        self, running: _RunningTurn, end: TurnEnd, answered: bool
     ) -> str:
         """Finish what the user hears; return it whole (the speech of the turn's result).
 
-        When every call the model made was refused, one sentence says which, before the model's
-        own answer (or instead of "no answer"). When nothing was done and the user named an
-        entity that is not exposed, a hint says how to expose it: to the user alone.
+        A held action the reply set aside is said first. When every call the model made was
+        refused, one sentence says which, before the model's own answer (or instead of "no
+        answer"). When nothing was done and the user named an entity that is not exposed, a
+        hint says how to expose it: to the user alone.
         """
+        user_input, chat_log, report = running.user_input, running.chat_log, running.report
         language = user_input.language
         refusal = None
         # A turn that ended otherwise said why already (a question, a refusal, a limit).
@@ -337,7 +343,9 @@ class ConversationAgent:
             fallback = "empty_answer" if report.tool_successes else "no_answer"
             answer = await async_phrase(self.hass, language, fallback)
             await self._async_say(chat_log, answer)
-        spoken = [refusal, answer]
+        if running.set_aside is not None:
+            await self._async_say(chat_log, running.set_aside)
+        spoken = [running.set_aside, refusal, answer]
         nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
