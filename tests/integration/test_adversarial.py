@@ -1300,6 +1300,44 @@ async def test_the_questions_age_is_measured_on_the_stores_clock(
     assert scene.outcomes()[-2:] == ["proposed", "expired"]
 
 
+@pytest.mark.parametrize(
+    ("late", "said", "too_late"),
+    [
+        (31, "yes", True),
+        (31, "ja, bitte", True),
+        (31, "what is the weather like?", False),
+        (31 + confirmation.LATE_ANSWER_SECONDS + 1, "yes", False),
+    ],
+)
+async def test_a_late_yes_hears_it_came_too_late_and_anything_else_is_a_new_request(
+    hass: HomeAssistant, scene: Scene, late: float, said: str, too_late: bool
+) -> None:
+    clock = Clock()
+    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
+    agent = await scene.our_agent()
+    language = "de" if "ja" in said else "en"
+    question = await scene.ask_to_unlock(agent, language)
+    clock.now += late
+    asked = len(scene.worker.requests)
+    if not too_late:
+        scene.worker.will_write(answer("It is sunny."))
+
+    result = await scene.reply(agent, question, said, language=language)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert scene.outcomes() == ["proposed", "expired"]
+    if too_late:
+        assert len(scene.worker.requests) == asked
+        assert speech(result) in {
+            "That question timed out, so I did not unlock Front Door. Ask again if you still "
+            "want it.",
+            "Die Frage ist abgelaufen. Nicht erledigt: Front Door aufschließen. Frag einfach "
+            "noch einmal.",
+        }
+    else:
+        assert speech(result) == "It is sunny."
+
+
 async def test_a_yes_under_frozen_time_is_timed_like_any_other(
     hass: HomeAssistant, scene: Scene, freezer: FrozenDateTimeFactory
 ) -> None:

@@ -172,11 +172,20 @@ async def test_silence_expires_the_question(scene: Scene) -> None:
 
     async_fire_time_changed(scene.hass, dt_util.utcnow() + timedelta(seconds=31))
     await scene.hass.async_block_till_done()
-    scene.worker.will_write(answer("Yes to what?"))
+    asked = len(scene.worker.requests)
     late_yes = await scene.reply(question, "yes")
 
     assert scene.outcomes() == ["proposed", "expired"]
-    assert speech(late_yes) == "Yes to what?"
+    # Said by the agent, not left to a model that might claim the door unlocked.
+    assert speech(late_yes) == (
+        "That question timed out, so I did not unlock Front Door. Ask again if you still want it."
+    )
+    assert len(scene.worker.requests) == asked
+    assert scene.state(FRONT_DOOR) == "locked"
+    # Once: a second yes is a new request, for the model.
+    scene.worker.will_write(answer("Yes to what?"))
+    again = await scene.reply(question, "yes")
+    assert speech(again) == "Yes to what?"
     assert scene.state(FRONT_DOOR) == "locked"
 
 

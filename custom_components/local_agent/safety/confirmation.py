@@ -97,15 +97,22 @@ def monotonic_clock() -> float:
     return time.monotonic()
 
 
+# How long after its timeout a question is still recognised, to say a late yes came too late.
+LATE_ANSWER_SECONDS: Final = 300.0
+
+
 class ConfirmationStore:
     """Holds at most one pending confirmation per agent and conversation.
 
-    `clock` is what every age here is measured with: a question's, a PIN lock-out's.
+    `clock` is what every age here is measured with: a question's, a PIN lock-out's. A
+    question that timed out is kept a while longer (never to be confirmed): a late yes is then
+    told it came too late instead of reaching the model as a new request.
     """
 
     def __init__(self, clock: Callable[[], float] = monotonic_clock) -> None:
         """Start empty."""
         self._pending: dict[tuple[str, str], PendingConfirmation] = {}
+        self._expired: dict[tuple[str, str], PendingConfirmation] = {}
         self._on_expired: dict[tuple[str, str], Callable[[PendingConfirmation], None]] = {}
         self.clock = clock
         self.pin_guard = PinGuard()
@@ -120,6 +127,7 @@ class ConfirmationStore:
     ) -> None:
         """Hold actions until the user answers or the timeout passes."""
         key = (pending.agent_id, pending.conversation_id)
+        self._expired.pop(key, None)
         if (previous := self._pending.pop(key, None)) and previous.cancel_timer:
             previous.cancel_timer()
 
@@ -128,6 +136,7 @@ class ConfirmationStore:
             if self._pending.get(key) is pending:
                 del self._pending[key]
                 self._on_expired.pop(key, None)
+                self._expired[key] = pending
                 on_expired(pending)
 
         pending.created = self.clock()
@@ -156,15 +165,27 @@ class ConfirmationStore:
             pending.cancel_timer()
             pending.cancel_timer = None
         if pending.expired(self.clock()):
+            self._expired[key] = pending
             if on_expired is not None:
                 on_expired(pending)
             return None
         return pending
 
     @callback
+    def async_take_expired(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
+        """Remove and return the question of this conversation that timed out lately."""
+        pending = self._expired.pop((agent_id, conversation_id), None)
+        if pending is None:
+            return None
+        late = self.clock() - (pending.created + pending.timeout)
+        return pending if late <= LATE_ANSWER_SECONDS else None
+
+    @callback
     def async_clear(self, agent_id: str) -> list[PendingConfirmation]:
         """Drop everything an agent holds (it is being removed)."""
         dropped = [p for key, p in self._pending.items() if key[0] == agent_id]
+        for key in [key for key in self._expired if key[0] == agent_id]:
+            del self._expired[key]
         for pending in dropped:
             key = (agent_id, pending.conversation_id)
             self._pending.pop(key, None)

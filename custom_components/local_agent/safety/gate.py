@@ -427,7 +427,7 @@ class SafetyGate:
         store = async_get_confirmations(self.hass)
         waiting = store.async_peek(self.agent_id, turn.conversation_id)
         if waiting is None:
-            return None
+            return await self._async_answer_late(turn)
         language = turn.language
         same_person = (
             waiting.user_id == turn.user_id
@@ -446,7 +446,9 @@ class SafetyGate:
                 ReplyOutcome.REFUSED,
             )
         pending = store.async_take(self.agent_id, turn.conversation_id)
-        if pending is None or not same_person:
+        if pending is None:
+            return await self._async_answer_late(turn)
+        if not same_person:
             return None
         if self.policy.pin:
             return await self._async_answer_pin(turn, chat_log, pending)
@@ -460,6 +462,34 @@ class SafetyGate:
                 ReplyOutcome.CANCELLED,
             )
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
+
+    async def _async_answer_late(self, turn: TurnContext) -> PendingReply | None:
+        """Tell a yes (or a PIN) to a question that timed out that it came too late.
+
+        Only its own person's, in its conversation, within LATE_ANSWER_SECONDS; anything else
+        is a new request. Nothing is run: the question is gone, and so is its yes.
+        """
+        late = async_get_confirmations(self.hass).async_take_expired(
+            self.agent_id, turn.conversation_id
+        )
+        if (
+            late is None
+            or late.user_id != turn.user_id
+            or late.device_id != turn.answering_device
+            or not self.person_present(turn)
+        ):
+            return None
+        language = turn.language
+        if self.policy.pin:
+            answered = classify_pin_reply(turn.text, language) is PinReply.PIN
+        else:
+            answered = classify_reply(turn.text, language, _restating(late)) is Reply.YES
+        if not answered:
+            return None
+        text = await async_phrase(
+            self.hass, language, "confirmation_expired", actions=_actions(late.actions, language)
+        )
+        return PendingReply(capitalized(text), ReplyOutcome.CANCELLED)
 
     async def _async_set_aside(
         self, turn: TurnContext, pending: PendingConfirmation, key: str
