@@ -1798,6 +1798,29 @@ async def test_the_question_and_the_answer_name_the_action_in_the_conversation_l
     assert {record["description"] for record in scene.audit} == {"unlock Front Door"}
 
 
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Set the position of Back Garden (position 50)? Say yes to confirm."),
+        ("de", "Die Position von Back Garden einstellen (50 %)? Sag „ja“ zum Bestätigen."),
+        ("es", "¿Ajustar la posición de Back Garden (50 %)? Di «sí» para confirmar."),
+    ],
+)
+async def test_a_held_calls_values_are_said_with_their_units_not_english_field_names(
+    hass: HomeAssistant, scene: Scene, language: str, question: str
+) -> None:
+    async_expose_entity(hass, "conversation", "valve.back_garden", True)
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("valve", action="set_valve_position", entity_id="valve.back_garden", position=50)
+    )
+
+    result = await agent.ask("Garten halb auf", context=scene.person, language=language)
+
+    assert speech(result) == question
+    assert scene.audit[-1]["description"] == "set the position of Back Garden (position 50)"
+
+
 @pytest.mark.parametrize(("said", "language"), CONFIRMATIONS_AS_SAID)
 async def test_a_yes_with_politeness_confirms(scene: Scene, said: str, language: str) -> None:
     await scene.confirm_unlock(await scene.our_agent(), said, language)

@@ -218,6 +218,49 @@ def is_yes(value: Any) -> bool:
     return value is True or str(value).strip().lower() in _YES_VALUES
 
 
+# How a field's value is said ("{}" is the value); others read "<field name> <value>".
+_FIELD_WORDS: Final[Mapping[str, str]] = {
+    "brightness_pct": "brightness {} %",
+    "brightness_step_pct": "brightness by {} %",
+    "color_temp_kelvin": "{} K",
+    "color_name": "{}",
+    "fan_mode": "{}",
+    "fan_speed": "{}",
+    "hvac_mode": "{}",
+    "humidity": "{} %",
+    "option": "{}",
+    "percentage": "{} %",
+    "position": "{} %",
+    "preset_mode": "{}",
+    "source": "{}",
+    "target_temp_high": "high {}°",
+    "target_temp_low": "low {}°",
+    "temperature": "{}°",
+    "tilt_position": "tilt {} %",
+}
+# Fields given as a fraction of one, said as a percentage.
+_FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
+
+
+def field_words(key: str, value: Any) -> str:
+    """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "23°"."""
+    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
+        return _FRACTIONS[key].format(f"{value * 100:g}")
+    if key in _FIELD_WORDS:
+        return _FIELD_WORDS[key].format(value)
+    return f"{key.replace('_', ' ')} {value}"
+
+
+def value_words(key: str, value: Any) -> str:
+    """Say a field's value without English words: "40 %", "2700 K", "23°", "red"."""
+    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value * 100:g} %"
+    if (words := _FIELD_WORDS.get(key)) is not None:
+        # The value and its unit, without the English words in front ("brightness {} %").
+        return words[words.index("{}") :].format(value)
+    return f"{key} {value}"
+
+
 def intent_verb(intent_type: str | None, domain: str, words: CallWords) -> str:
     """How an intent reads on a domain's entities ("HassTurnOff" on a lock unlocks it)."""
     if intent_type is None:
@@ -276,7 +319,12 @@ def describe_action(
         return words.read_state.format(names=names)
     data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
     text, rest = said_action(action.domain, action.service, names, data, words)
-    shown = [f"{key} {value}" for key, value in rest.items()]
+    # English keeps the fields' names (the audit reads them); another language says the values
+    # with their units ("(50 %)"), not English words.
+    english = words is ENGLISH_WORDS
+    shown = [
+        f"{key} {value}" if english else value_words(key, value) for key, value in rest.items()
+    ]
     text += f" ({', '.join(shown)})" if shown else ""
     if is_sensitive is not None:
         text += _inside_text(

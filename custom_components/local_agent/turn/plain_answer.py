@@ -27,10 +27,12 @@ from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import field_words
 from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import speaks_only_english
+from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
@@ -89,28 +91,6 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "oscillate": ("turned on oscillation of", "turned off oscillation of"),
     "volume_mute": ("muted", "unmuted"),
 }
-# How a field's value is said ("{}" is the value); others read "<field name> <value>".
-_FIELD_WORDS: Final[Mapping[str, str]] = {
-    "brightness_pct": "brightness {} %",
-    "brightness_step_pct": "brightness by {} %",
-    "color_temp_kelvin": "{} K",
-    "color_name": "{}",
-    "fan_mode": "{}",
-    "fan_speed": "{}",
-    "hvac_mode": "{}",
-    "humidity": "{} %",
-    "option": "{}",
-    "percentage": "{} %",
-    "position": "{} %",
-    "preset_mode": "{}",
-    "source": "{}",
-    "target_temp_high": "high {}°",
-    "target_temp_low": "low {}°",
-    "temperature": "{}°",
-    "tilt_position": "tilt {} %",
-}
-# Fields given as a fraction of one, said as a percentage.
-_FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 _CALL_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID})
 
@@ -159,28 +139,9 @@ class DoneAction:
         return text + (f" ({shown})" if shown else "")
 
 
-def field_words(key: str, value: Any) -> str:
-    """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "23°"."""
-    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
-        return _FRACTIONS[key].format(f"{value * 100:g}")
-    if key in _FIELD_WORDS:
-        return _FIELD_WORDS[key].format(value)
-    return f"{key.replace('_', ' ')} {value}"
-
-
 def speaks(language: str) -> bool:
     """Whether the agent's own sentences are in this conversation language ("de-CH": yes)."""
     return base_language(language) == ENGLISH or not speaks_only_english(language)
-
-
-def value_words(key: str, value: Any) -> str:
-    """Say a field's value without English words: "40 %", "2700 K", "23°", "red"."""
-    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value * 100:g} %"
-    if (words := _FIELD_WORDS.get(key)) is not None:
-        # The value and its unit, without the English words in front ("brightness {} %").
-        return words[words.index("{}") :].format(value)
-    return f"{key} {value}"
 
 
 def done_actions(
