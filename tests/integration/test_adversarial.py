@@ -1338,6 +1338,23 @@ async def test_a_late_yes_hears_it_came_too_late_and_anything_else_is_a_new_requ
         assert speech(result) == "It is sunny."
 
 
+@pytest.mark.parametrize("said", ["4711", "my code is 4712"])
+async def test_a_late_pin_hears_it_came_too_late_and_leaves_no_digit_behind(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    clock = Clock()
+    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    clock.now += 31
+
+    result = await scene.reply(agent, question, said)
+
+    assert speech(result).startswith("That question timed out, so I did not unlock Front Door.")
+    assert state(hass, "lock.front_door") == "locked"
+    assert not any(ch.isdigit() for ch in said_text(chat_log_of(hass, result)))
+
+
 async def test_a_yes_under_frozen_time_is_timed_like_any_other(
     hass: HomeAssistant, scene: Scene, freezer: FrozenDateTimeFactory
 ) -> None:

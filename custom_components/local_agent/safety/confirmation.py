@@ -136,7 +136,7 @@ class ConfirmationStore:
             if self._pending.get(key) is pending:
                 del self._pending[key]
                 self._on_expired.pop(key, None)
-                self._expired[key] = pending
+                self._remember_expired(key, pending)
                 on_expired(pending)
 
         pending.created = self.clock()
@@ -165,20 +165,30 @@ class ConfirmationStore:
             pending.cancel_timer()
             pending.cancel_timer = None
         if pending.expired(self.clock()):
-            self._expired[key] = pending
+            self._remember_expired(key, pending)
             if on_expired is not None:
                 on_expired(pending)
             return None
         return pending
 
+    def _remember_expired(self, key: tuple[str, str], pending: PendingConfirmation) -> None:
+        """Keep a timed-out question a while; forget those of conversations long over."""
+        now = self.clock()
+        for old in [k for k, p in self._expired.items() if not self._recent(p, now)]:
+            del self._expired[old]
+        self._expired[key] = pending
+
+    @staticmethod
+    def _recent(pending: PendingConfirmation, now: float) -> bool:
+        return now - (pending.created + pending.timeout) <= LATE_ANSWER_SECONDS
+
     @callback
     def async_take_expired(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
         """Remove and return the question of this conversation that timed out lately."""
         pending = self._expired.pop((agent_id, conversation_id), None)
-        if pending is None:
+        if pending is None or not self._recent(pending, self.clock()):
             return None
-        late = self.clock() - (pending.created + pending.timeout)
-        return pending if late <= LATE_ANSWER_SECONDS else None
+        return pending
 
     @callback
     def async_clear(self, agent_id: str) -> list[PendingConfirmation]:

@@ -427,7 +427,7 @@ class SafetyGate:
         store = async_get_confirmations(self.hass)
         waiting = store.async_peek(self.agent_id, turn.conversation_id)
         if waiting is None:
-            return await self._async_answer_late(turn)
+            return await self._async_answer_late(turn, chat_log)
         language = turn.language
         same_person = (
             waiting.user_id == turn.user_id
@@ -447,7 +447,7 @@ class SafetyGate:
             )
         pending = store.async_take(self.agent_id, turn.conversation_id)
         if pending is None:
-            return await self._async_answer_late(turn)
+            return await self._async_answer_late(turn, chat_log)
         if not same_person:
             return None
         if self.policy.pin:
@@ -463,7 +463,9 @@ class SafetyGate:
             )
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
 
-    async def _async_answer_late(self, turn: TurnContext) -> PendingReply | None:
+    async def _async_answer_late(
+        self, turn: TurnContext, chat_log: conversation.ChatLog
+    ) -> PendingReply | None:
         """Tell a yes (or a PIN) to a question that timed out that it came too late.
 
         Only its own person's, in its conversation, within LATE_ANSWER_SECONDS; anything else
@@ -482,6 +484,9 @@ class SafetyGate:
         language = turn.language
         if self.policy.pin:
             answered = classify_pin_reply(turn.text, language) is PinReply.PIN
+            if answered and spoken_pin(turn.text):
+                # A late guess, right or close, stays out of the chat log as any answer's does.
+                _mask_last_user_message(chat_log)
         else:
             answered = classify_reply(turn.text, language, _restating(late)) is Reply.YES
         if not answered:
