@@ -1279,12 +1279,18 @@ class Clock:
         return self.now
 
 
+@pytest.fixture
+def clock(hass: HomeAssistant) -> Clock:
+    """A clock the test moves, which every question's age is measured on."""
+    moved = Clock()
+    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=moved)
+    return moved
+
+
 async def test_the_questions_age_is_measured_on_the_stores_clock(
-    hass: HomeAssistant, scene: Scene
+    hass: HomeAssistant, scene: Scene, clock: Clock
 ) -> None:
     """The timer has not run (the event loop was busy); the age is checked when answered."""
-    clock = Clock()
-    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
     agent = await scene.our_agent()
 
     fresh = await scene.ask_to_unlock(agent)
@@ -1301,21 +1307,24 @@ async def test_the_questions_age_is_measured_on_the_stores_clock(
 
 
 @pytest.mark.parametrize(
-    ("late", "said", "too_late"),
+    ("late", "said", "language", "too_late"),
     [
-        (31, "yes", True),
-        (31, "ja, bitte", True),
-        (31, "what is the weather like?", False),
-        (31 + confirmation.LATE_ANSWER_SECONDS + 1, "yes", False),
+        (31, "yes", "en", True),
+        (31, "ja, bitte", "de", True),
+        (31, "what is the weather like?", "en", False),
+        (31 + confirmation.LATE_ANSWER_SECONDS + 1, "yes", "en", False),
     ],
 )
 async def test_a_late_yes_hears_it_came_too_late_and_anything_else_is_a_new_request(
-    hass: HomeAssistant, scene: Scene, late: float, said: str, too_late: bool
+    hass: HomeAssistant,
+    scene: Scene,
+    clock: Clock,
+    late: float,
+    said: str,
+    language: str,
+    too_late: bool,
 ) -> None:
-    clock = Clock()
-    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
     agent = await scene.our_agent()
-    language = "de" if "ja" in said else "en"
     question = await scene.ask_to_unlock(agent, language)
     clock.now += late
     asked = len(scene.worker.requests)
@@ -1340,10 +1349,8 @@ async def test_a_late_yes_hears_it_came_too_late_and_anything_else_is_a_new_requ
 
 @pytest.mark.parametrize("said", ["4711", "my code is 4712"])
 async def test_a_late_pin_hears_it_came_too_late_and_leaves_no_digit_behind(
-    hass: HomeAssistant, scene: Scene, said: str
+    hass: HomeAssistant, scene: Scene, clock: Clock, said: str
 ) -> None:
-    clock = Clock()
-    hass.data[confirmation.CONFIRMATIONS] = confirmation.ConfirmationStore(clock=clock)
     agent = await scene.pin_agent()
     question = await scene.ask_to_unlock(agent)
     clock.now += 31
