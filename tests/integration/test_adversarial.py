@@ -1337,6 +1337,8 @@ async def test_a_late_yes_hears_it_came_too_late_and_anything_else_is_a_new_requ
     assert scene.outcomes() == ["proposed", "expired"]
     if too_late:
         assert len(scene.worker.requests) == asked
+        # Not done, as a wrong PIN is not: an error for the voice satellite or automation.
+        assert result.response.response_type is intent.IntentResponseType.ERROR
         assert speech(result) in {
             "That question timed out, so I did not unlock Front Door. Ask again if you still "
             "want it.",

@@ -494,7 +494,7 @@ class SafetyGate:
         text = await async_phrase(
             self.hass, language, "confirmation_expired", actions=_actions(late.actions, language)
         )
-        return PendingReply(capitalized(text), ReplyOutcome.CANCELLED)
+        return PendingReply(capitalized(text), ReplyOutcome.REFUSED)
 
     async def _async_set_aside(
         self, turn: TurnContext, pending: PendingConfirmation, key: str

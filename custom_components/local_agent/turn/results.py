@@ -121,7 +121,8 @@ def async_set_reply_response_type(response: intent.IntentResponse, outcome: Repl
     """Set the response type of a turn that answered a confirmation question.
 
     The held actions ran (EXECUTED), the user said no (CANCELLED: nothing to do, not an error),
-    or they were not carried out (REFUSED: wrong PIN or locked; FAILED: they ran and failed).
+    or they were not carried out (REFUSED: wrong PIN, locked, or a yes too late; FAILED: they
+    ran and failed).
     """
     speech = response.speech.get("plain", {}).get("speech", "")
     if outcome is ReplyOutcome.EXECUTED:
