@@ -1962,6 +1962,24 @@ PINS_FRAMED: list[tuple[str, str]] = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("said", "pin", "matches"),
+    [
+        ("Oh, 4711", "4711", True),
+        ("Oh, 471", "0471", True),  # the zero the PIN needs
+        ("oh four seven one", "0471", True),
+        ("four, oh, seven one", "4071", True),
+        ("Oh, 4712", "4711", False),
+        ("Oh, 471", "4711", False),
+        ("Oh, 4711", "0471", False),
+    ],
+)
+def test_an_oh_reads_as_a_sigh_or_a_zero_as_the_pins_length_asks(
+    said: str, pin: str, matches: bool
+) -> None:
+    assert confirmation.pin_matches(said, pin) is matches
+
+
 @pytest.mark.parametrize(("said", "language"), PINS_FRAMED)
 async def test_a_pin_framed_in_words_confirms(scene: Scene, said: str, language: str) -> None:
     await scene.confirm_unlock(await scene.pin_agent(), said, language)

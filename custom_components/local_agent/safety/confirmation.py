@@ -359,15 +359,23 @@ def _digits(text: str) -> str:
 
 
 def pin_matches(text: str, pin: str) -> bool:
-    """Compare the spoken PIN in constant time."""
+    """Compare the spoken PIN in constant time.
+
+    Of the two readings of a leading "oh," (a sigh, or a zero: "Oh, 471"), the one as long as
+    the PIN is compared; so each answer still tries one PIN, never two.
+    """
     expected = spoken_pin(pin)
-    return bool(expected) and hmac.compare_digest(spoken_pin(text).encode(), expected.encode())
+    if not expected:
+        return False
+    readings = (spoken_pin(text), _digits(text))
+    said = next((r for r in readings if len(r) == len(expected)), readings[0])
+    return hmac.compare_digest(said.encode(), expected.encode())
 
 
 def contains_pin(text: str, pin: str) -> bool:
-    """Whether the digits said anywhere in a message contain the PIN."""
+    """Whether the digits said anywhere in a message contain the PIN (in either reading)."""
     expected = spoken_pin(pin)
-    return bool(expected) and expected in spoken_pin(text)
+    return bool(expected) and (expected in spoken_pin(text) or expected in _digits(text))
 
 
 def mask_digits(text: str) -> str:
