@@ -216,6 +216,8 @@ FAN_SWING_AND_MUTE: tuple[DoneAction, ...] = (
     DoneAction("fan", "oscillate", ("Living Room Fan",), (("oscillating", True),)),
     DoneAction("media_player", "volume_mute", ("Bedroom",), (("is_volume_muted", "false"),)),
     DoneAction("todo", "add_item", ("Shopping List",), (("item", "Milch"),)),
+    DoneAction("todo", "update_item", ("Chores",), (("item", "Rasen"), ("status", "completed"))),
+    DoneAction("todo", "update_item", ("Chores",), (("item", "Hecke"), ("rename", "Hecken"))),
 )
 
 
@@ -224,18 +226,21 @@ FAN_SWING_AND_MUTE: tuple[DoneAction, ...] = (
     [
         (
             "en",
-            "turned on oscillation of Living Room Fan, unmuted Bedroom and added Milch to "
-            "Shopping List",
+            "turned on oscillation of Living Room Fan, unmuted Bedroom, added Milch to "
+            "Shopping List, marked Rasen as done on Chores and changed Hecke on Chores "
+            "(to Hecken)",
         ),
         (
             "de",
             "die Oszillation von Living Room Fan einschalten, den Ton von Bedroom wieder "
-            "einschalten und Milch zu Shopping List hinzufügen",
+            "einschalten, Milch zu Shopping List hinzufügen, Rasen auf Chores als erledigt "
+            "markieren und Hecke auf Chores ändern (Hecken)",
         ),
         (
             "es",
-            "activar la oscilación de Living Room Fan, activar el sonido de Bedroom y añadir "
-            "Milch a Shopping List",
+            "activar la oscilación de Living Room Fan, activar el sonido de Bedroom, añadir "
+            "Milch a Shopping List, marcar Rasen como hecho en Chores y cambiar Hecke en Chores "
+            "(Hecken)",
         ),
     ],
 )

@@ -186,8 +186,10 @@ def verb(domain: str, service: str, words: CallWords) -> str:
 SWITCH_FIELDS: Final[Mapping[str, str]] = {
     "oscillate": "oscillating",
     "volume_mute": "is_volume_muted",
+    "update_item": "status",
 }
-_YES_VALUES: Final = frozenset({"true", "yes", "on", "1"})
+# A yes/no field's yes, and a to-do item's status "completed" (its no: "needs_action").
+_YES_VALUES: Final = frozenset({"true", "yes", "on", "1", "completed"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
@@ -200,15 +202,21 @@ def said_action(
     name is left for the caller to show.
     """
     rest = dict(fields)
+    # Patterns that say fields, each with the switch field it says by its choice of words.
+    candidates: list[tuple[str, str | None]] = []
     switch = SWITCH_FIELDS.get(service)
-    pair = words.switched.get(service)
-    if switch is not None and switch in rest and pair is not None:
-        return pair[0 if is_yes(rest.pop(switch)) else 1].format(names=names), rest
-    pattern = words.with_fields.get((domain, service)) or words.with_fields.get((None, service))
-    if pattern is not None:
+    if switch is not None and switch in rest and (pair := words.switched.get(service)):
+        candidates.append((pair[0 if is_yes(rest[switch]) else 1], switch))
+    if with_fields := words.with_fields.get((domain, service)) or words.with_fields.get(
+        (None, service)
+    ):
+        candidates.append((with_fields, None))
+    for pattern, said_switch in candidates:
         wanted = set(_PLACEHOLDER.findall(pattern)) - {"names"}
-        if wanted <= rest.keys():
+        if wanted <= rest.keys() - {said_switch}:
             values = {key: str(rest.pop(key)) for key in wanted}
+            if said_switch is not None:
+                del rest[said_switch]
             return pattern.format(names=names, **values), rest
     return verb(domain, service, words).format(names=names), rest
 
@@ -232,6 +240,7 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
     "percentage": "{} %",
     "position": "{} %",
     "preset_mode": "{}",
+    "rename": "to {}",
     "source": "{}",
     "target_temp_high": "high {}°",
     "target_temp_low": "low {}°",

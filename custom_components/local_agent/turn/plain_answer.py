@@ -85,11 +85,13 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("script", "turn_on"): "ran",
     ("todo", "add_item"): "added {item} to {names}",
     ("todo", "remove_item"): "removed {item} from {names}",
+    ("todo", "update_item"): "changed {item} on {names}",
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "oscillate": ("turned on oscillation of", "turned off oscillation of"),
     "volume_mute": ("muted", "unmuted"),
+    "update_item": ("marked {item} as done on", "marked {item} as not done on"),
 }
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 _CALL_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID})
@@ -113,9 +115,10 @@ class DoneAction:
         if not speaks_only_english(language):
             return self._text_in(language)
         fields = dict(self.fields)
-        if switched := _SWITCHED.get(self.service):
+        switch = SWITCH_FIELDS.get(self.service)
+        if (switched := _SWITCHED.get(self.service)) and switch in fields:
             yes, no = switched
-            words = yes if is_yes(fields.pop(SWITCH_FIELDS[self.service], True)) else no
+            words = yes if is_yes(fields.pop(switch)) else no
         else:
             words = _DONE.get((self.domain, self.service)) or _DONE.get(
                 (None, self.service), f"ran {self.service.replace('_', ' ')} on"
