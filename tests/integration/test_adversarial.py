@@ -38,6 +38,7 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.markup import escape_text
 from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
+from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import confirmation
@@ -1845,6 +1846,28 @@ async def test_a_held_calls_values_are_said_with_their_units_not_english_field_n
 
     assert speech(result) == question
     assert scene.audit[-1]["description"] == "set the position of Back Garden (position 50)"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "use Garage Tool with position 30, code 1234"),
+        ("de", "Garage Tool mit 30 %, code 1234 verwenden"),
+    ],
+)
+async def test_another_tools_arguments_are_said_with_their_units_too(
+    hass: HomeAssistant, language: str, said: str
+) -> None:
+    text = describe_api_call(
+        hass,
+        label="Garage Tool",
+        intent_type=None,
+        outcome={"position": 30, "code": 1234},
+        sensitive=[],
+        is_sensitive=lambda _entity_id: False,
+        language=language,
+    )
+    assert text == said
 
 
 @pytest.mark.parametrize(("said", "language"), CONFIRMATIONS_AS_SAID)

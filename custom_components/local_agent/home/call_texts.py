@@ -428,7 +428,13 @@ def _arguments_text(arguments: Mapping[str, Any], language: str) -> str:
             return join_names([str(item) for item in value], language)
         return str(value)
 
-    return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
+    if speaks_only_english(language):
+        return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
+    # Values with their units ("30 %"), as for our own tools' calls, not English field names.
+    return ", ".join(
+        value_words(key, value_text(v) if isinstance(v, list) else v)
+        for key, v in arguments.items()
+    )
 
 
 def _domain(entity_id: str) -> str:
