@@ -1735,6 +1735,8 @@ CONFIRMATIONS_AS_SAID: list[tuple[str, str]] = [
     ("yes please, do it", "en"),
     ("OK, do it.", "en"),
     ("Sure, go ahead, thanks!", "en"),
+    ("Let's do it.", "en"),
+    ("Ja hoor", "nl"),
     ("Ja, mach das bitte", "de"),
     ("Oui, vas-y, merci", "fr"),
     ("Sí, hazlo, por favor", "es"),
@@ -1881,10 +1883,11 @@ async def test_a_yes_with_politeness_confirms(scene: Scene, said: str, language:
         (False, "Yes, unlock it"),
         (False, "unlock it please"),
         (False, "OK, unlock that"),
+        (False, "yes, unlock"),
         (True, "4711, unlock it"),
     ],
 )
-async def test_saying_the_held_action_again_with_a_pronoun_confirms_it(
+async def test_saying_the_held_action_again_confirms_it(
     hass: HomeAssistant, scene: Scene, pin: bool, said: str
 ) -> None:
     agent = await (scene.pin_agent() if pin else scene.our_agent())

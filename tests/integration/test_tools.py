@@ -218,6 +218,7 @@ def test_an_action_said_again_with_a_pronoun() -> None:
 
     assert {"turn it off", "turn them off", "turn off that"} <= restatements([off])
     assert "unlock them" in restatements([unlock, back])
+    assert {"unlock", "turn off"} <= restatements([unlock]) | restatements([off])
     assert restatements([unlock, off]) == frozenset()
 
 

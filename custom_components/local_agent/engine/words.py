@@ -35,6 +35,7 @@ _YES: Mapping[str, tuple[str, ...]] = {
         "continue", "go on", "i'm sure", "i am sure", "i'm certain", "i am certain", "i do",
         "you can", "why not", "sounds good", "that's right", "that is right", "that's correct",
         "that is correct", "that's fine", "that is fine", "fine", "right", "roger",
+        "let's do it", "lets do it", "let's go",
     ),
     "de": (
         "ja", "ja bitte", "jawohl", "jep", "jo", "bestätigen", "bestätige", "bestätigt",
@@ -59,7 +60,7 @@ _YES: Mapping[str, tuple[str, ...]] = {
     "nl": (
         "ja", "ja graag", "jazeker", "zeker", "bevestig", "bevestigen", "doe maar", "doe het",
         "oké", "ok", "ga je gang", "ga door", "prima", "natuurlijk", "akkoord", "klopt",
-        "is goed", "goed",
+        "is goed", "goed", "ja hoor", "zeker weten",
     ),
     "pt": (
         "sim", "confirmo", "confirmar", "pode", "pode sim", "ok", "pode fazer", "faça", "faz",

@@ -392,7 +392,7 @@ _PARTICLE_VERB: Final = re.compile(r"^(\w+) (on|off|up|down) \{names\}$")
 
 
 def restatements(calls: Sequence[Call]) -> frozenset[str]:
-    """English ways to say these calls again with a pronoun ("unlock it", "turn it off").
+    """English ways to say these calls again: "unlock it", "turn it off", or just "unlock".
 
     Only when every call reads with the same one verb: a reply must never pick among them.
     """
@@ -406,6 +406,8 @@ def restatements(calls: Sequence[Call]) -> frozenset[str]:
         return frozenset()
     (pattern,) = patterns
     phrases = {pattern.format(names=pronoun) for pronoun in _PRONOUNS}
+    # The verb alone ("yes, unlock"): never what an echo of the question says, which names.
+    phrases.add(" ".join(pattern.format(names="").split()))
     if particle := _PARTICLE_VERB.match(pattern):
         phrases |= {f"{particle[1]} {pronoun} {particle[2]}" for pronoun in _PRONOUNS}
     return frozenset(phrases)
