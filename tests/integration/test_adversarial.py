@@ -1878,20 +1878,42 @@ async def test_a_yes_with_politeness_confirms(scene: Scene, said: str, language:
 
 
 @pytest.mark.parametrize(
-    ("pin", "said"),
+    ("pin", "said", "language"),
     [
-        (False, "Yes, unlock it"),
-        (False, "unlock it please"),
-        (False, "OK, unlock that"),
-        (False, "yes, unlock"),
-        (True, "4711, unlock it"),
+        (False, "Yes, unlock it", "en"),
+        (False, "unlock it please", "en"),
+        (False, "OK, unlock that", "en"),
+        (False, "yes, unlock", "en"),
+        (True, "4711, unlock it", "en"),
+        (False, "Ja, aufschließen", "de"),
+        (False, "Oui, déverrouiller", "fr"),
+        (False, "Sì, sbloccare", "it"),
+        (False, "Ja, ontgrendelen", "nl"),
+        (True, "4711, aufschließen", "de"),
     ],
 )
 async def test_saying_the_held_action_again_confirms_it(
-    hass: HomeAssistant, scene: Scene, pin: bool, said: str
+    hass: HomeAssistant, scene: Scene, pin: bool, said: str, language: str
 ) -> None:
     agent = await (scene.pin_agent() if pin else scene.our_agent())
-    await scene.confirm_unlock(agent, said, "en")
+    await scene.confirm_unlock(agent, said, language)
+
+
+@pytest.mark.parametrize(
+    "said", ["Ja, öffnen", "Ja, Front Door aufschließen", "aufschließen und das Licht an"]
+)
+async def test_another_verb_the_names_or_more_confirm_nothing_in_another_language(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    """The question's echo names the door; another verb is another action."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, "de")
+    scene.worker.will_write(answer("Gut."))
+
+    await scene.reply(agent, question, said, language="de")
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert scene.outcomes() == ["proposed", "cancelled"]
 
 
 async def test_a_pronoun_never_picks_one_of_several_held_actions(

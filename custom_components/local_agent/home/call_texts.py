@@ -391,37 +391,47 @@ _PRONOUNS: Final = ("it", "them", "that", "those", "this", "these")
 _PARTICLE_VERB: Final = re.compile(r"^(\w+) (on|off|up|down) \{names\}$")
 
 
-def restatements(calls: Sequence[Call]) -> frozenset[str]:
-    """English ways to say these calls again: "unlock it", "turn it off", or just "unlock".
+def restatements(calls: Sequence[Call], language: str = ENGLISH) -> frozenset[str]:
+    """Ways to say these calls again: "unlock it", "turn it off", or just "unlock".
 
-    Only when every call reads with the same one verb: a reply must never pick among them.
+    In English with a pronoun or the verb alone; in the conversation's other language the verb
+    alone ("aufschließen", "déverrouiller"). Only when every call reads with the same one
+    verb (a reply must never pick among them), and never with names: an echo of the
+    question says those.
     """
-    patterns: set[str] = set()
-    for call in calls:
-        own = _english_patterns(call)
-        if len(own) != 1:
-            return frozenset()
-        patterns |= own
-    if len(patterns) != 1:
-        return frozenset()
-    (pattern,) = patterns
-    phrases = {pattern.format(names=pronoun) for pronoun in _PRONOUNS}
-    # The verb alone ("yes, unlock"): never what an echo of the question says, which names.
-    phrases.add(" ".join(pattern.format(names="").split()))
-    if particle := _PARTICLE_VERB.match(pattern):
-        phrases |= {f"{particle[1]} {pronoun} {particle[2]}" for pronoun in _PRONOUNS}
+    phrases: set[str] = set()
+    if english := _one_pattern(calls, ENGLISH_WORDS):
+        phrases |= {english.format(names=pronoun) for pronoun in _PRONOUNS}
+        phrases |= _bare(english)
+        if particle := _PARTICLE_VERB.match(english):
+            phrases |= {f"{particle[1]} {pronoun} {particle[2]}" for pronoun in _PRONOUNS}
+    words = call_words(language)
+    if words is not ENGLISH_WORDS and (own := _one_pattern(calls, words)):
+        phrases |= _bare(own)
     return frozenset(phrases)
 
 
-def _english_patterns(call: Call) -> set[str]:
-    if isinstance(call, PlannedAction):
-        if call.domain is None or call.service is None:
-            return set()
-        return {verb(call.domain, call.service, ENGLISH_WORDS)}
-    return {
-        intent_verb(call.intent_type, _domain(target), ENGLISH_WORDS)
-        for target in call.targets or ()
-    }
+def _one_pattern(calls: Sequence[Call], words: CallWords) -> str | None:
+    """Return the one verb pattern every call reads with in these words, or None."""
+    patterns: set[str] = set()
+    for call in calls:
+        if isinstance(call, PlannedAction):
+            if call.domain is None or call.service is None:
+                return None
+            patterns.add(verb(call.domain, call.service, words))
+        else:
+            own = {intent_verb(call.intent_type, _domain(t), words) for t in call.targets or ()}
+            if len(own) != 1:
+                return None
+            patterns |= own
+    return patterns.pop() if len(patterns) == 1 else None
+
+
+def _bare(pattern: str) -> set[str]:
+    """Return the verb without its targets, when they stand at either end ("unlock {names}")."""
+    if not (pattern.startswith("{names}") or pattern.endswith("{names}")):
+        return set()
+    return {" ".join(pattern.format(names="").split())}
 
 
 def _arguments_text(arguments: Mapping[str, Any], language: str) -> str:

@@ -452,7 +452,7 @@ class SafetyGate:
             return None
         if self.policy.pin:
             return await self._async_answer_pin(turn, chat_log, pending)
-        reply = classify_reply(turn.text, language, _restating(pending))
+        reply = classify_reply(turn.text, language, _restating(pending, language))
         if reply is Reply.YES:
             return PendingReply("", ReplyOutcome.EXECUTED, tuple(pending.actions))
         if reply is Reply.NO:
@@ -488,7 +488,7 @@ class SafetyGate:
                 # A late guess, right or close, stays out of the chat log as any answer's does.
                 _mask_last_user_message(chat_log)
         else:
-            answered = classify_reply(turn.text, language, _restating(late)) is Reply.YES
+            answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES
         if not answered:
             return None
         text = await async_phrase(
@@ -523,7 +523,7 @@ class SafetyGate:
         if said_digits:
             # A wrong guess may be close to the PIN: keep every answer's digits out too.
             _mask_last_user_message(chat_log)
-        reading = classify_pin_reply(text, language, _restating(pending))
+        reading = classify_pin_reply(text, language, _restating(pending, language))
         if reading is PinReply.OTHER:
             return await self._async_set_aside(turn, pending, "confirmation_set_aside_pin")
         if reading is PinReply.NO:
@@ -670,9 +670,9 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
             return
 
 
-def _restating(pending: PendingConfirmation) -> frozenset[str]:
+def _restating(pending: PendingConfirmation, language: str) -> frozenset[str]:
     """Return what says the held actions again and so reads as a yes ("unlock it")."""
-    return restatements([action.call for action in pending.actions])
+    return restatements([action.call for action in pending.actions], language)
 
 
 def _actions(actions: list[PendingAction], language: str) -> str:
