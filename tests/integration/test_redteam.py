@@ -446,11 +446,13 @@ async def test_a_scene_that_changed_after_the_question_is_not_run_on_the_old_yes
     assert speech(question).endswith("(this will open Garage Door)? Say yes to confirm.")
     await create({"cover.garage_door": "open", "lock.front_door": "unlocked"})
 
-    await scene.reply(agent, question, "yes")
+    done = await scene.reply(agent, question, "yes")
     await hass.async_block_till_done()
 
     assert state(hass, "lock.front_door") == "locked"
     assert scene.outcomes()[-1] == "failed", scene.audit
+    assert speech(done).startswith("I could not finish: ")
+    assert speech(done).endswith(": the devices it would change are not the same any more.")
 
 
 # --- Arguments a confused or hostile model writes -----------------------------------------------
