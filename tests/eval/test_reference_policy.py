@@ -8,6 +8,8 @@ parser, validation, safety gate and execution. A failure here is a bug of the in
 from __future__ import annotations
 
 from pathlib import Path
+import re
+from typing import Any
 
 from scripts.evaluation.dataset import load_homes
 
@@ -48,3 +50,34 @@ def test_reference_policy_passes_every_sentence_of_every_home(run_eval: RunEval)
     }
     assert "overall" in result.stdout
     assert "100.0%" in result.stdout
+
+
+def test_every_home_passes_in_german_and_the_agent_speaks_german(run_eval: RunEval) -> None:
+    """The same homes with German conversations: every question and every "done" the agent
+    says itself is German, with no English service or field name inside."""
+    result, report = run_eval(
+        "--policy", "reference", "--language", "de", "--fail-under", "100", timeout=180
+    )
+
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert report["summary"]["success_rate"] == 1.0
+    assert report["summary"]["confirmations_unexpected"] == 0
+    assert report["summary"]["confirmations_missing"] == 0
+    said = [
+        _without_items(part, r)
+        for r in report["results"]
+        for part in r["answer"].split(" / ")
+        if part.startswith("Erledigt: ") or part.endswith("Sag „ja“ zum Bestätigen.")
+    ]
+    questions = [part for part in said if part.endswith("Sag „ja“ zum Bestätigen.")]
+    assert len(questions) == report["summary"]["confirmations_asked"]
+    english = re.compile(r"\b(turn|set|the|of|run|use|add|item|status|on|to)\b|\w_\w")
+    assert [part for part in said if english.search(part)] == []
+
+
+def _without_items(text: str, result: dict[str, Any]) -> str:
+    """The text without the to-do items the homes name in English ("wash the car")."""
+    for call in result["tool_calls"]:
+        if isinstance(item := call["arguments"].get("item"), str):
+            text = text.replace(item, "…")
+    return text
