@@ -26,6 +26,8 @@ from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.words import BOOLEAN_WORDS
+from custom_components.local_agent.engine.words import fold
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
@@ -188,8 +190,8 @@ SWITCH_FIELDS: Final[Mapping[str, str]] = {
     "volume_mute": "is_volume_muted",
     "update_item": "status",
 }
-# A yes/no field's yes, and a to-do item's status "completed" (its no: "needs_action").
-_YES_VALUES: Final = frozenset({"true", "yes", "on", "1", "completed"})
+# A to-do item's status is a two-valued field too: "completed", else "needs_action".
+_TODO_DONE: Final = "completed"
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
@@ -222,8 +224,11 @@ def said_action(
 
 
 def is_yes(value: Any) -> bool:
-    """Whether a yes/no field of a call says yes (true, "on", "yes", 1)."""
-    return value is True or str(value).strip().lower() in _YES_VALUES
+    """Whether a two-valued field says yes: a boolean's true, a to-do item's "completed"."""
+    if isinstance(value, bool):
+        return value
+    text = fold(str(value))
+    return text == _TODO_DONE or BOOLEAN_WORDS.get(text) is True
 
 
 # How a field's value is said ("{}" is the value); others read "<field name> <value>".
