@@ -19,6 +19,7 @@ from .const import SUBENTRY_CONVERSATION
 from .entity import LocalAgentEntity
 from .entity import async_add_subentry_entities
 from .runtime.stats import AgentStats
+from .safety.confirmation import Ending
 from .turn.agent import AgentOptions
 from .turn.agent import ConversationAgent
 from .turn.warm_up import HomeWarmUp
@@ -61,7 +62,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         @callback
         def drop_pending(_event: Event | None = None) -> None:
             if self.agent is not None:
-                self.agent.gate.async_drop_pending("the agent stopped")
+                self.agent.gate.async_drop_pending(Ending.RESTARTED)
 
         self.async_on_remove(drop_pending)
         self.async_on_remove(self.hass.bus.async_listen(EVENT_HOMEASSISTANT_STOP, drop_pending))
@@ -89,7 +90,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         ):
             return
         # A held action was asked for under the old settings: it is not run under the new ones.
-        self.agent.gate.async_drop_pending("the agent's settings changed")
+        self.agent.gate.async_drop_pending(Ending.SETTINGS_CHANGED)
         self.agent = self._new_agent()
         if self._warm_up is not None:
             self._warm_up.attach()

@@ -1365,6 +1365,76 @@ async def test_a_late_pin_hears_it_came_too_late_and_leaves_no_digit_behind(
     assert not any(ch.isdigit() for ch in said_text(chat_log_of(hass, result)))
 
 
+async def _change_settings(hass: HomeAssistant, agent: Agent) -> None:
+    subentry = next(iter(agent.entry.subentries.values()))
+    hass.config_entries.async_update_subentry(
+        agent.entry, subentry, data={**subentry.data, CONF_SENSITIVE_ENTITIES: ["switch.ac"]}
+    )
+    await hass.async_block_till_done()
+
+
+async def _restart(hass: HomeAssistant, agent: Agent) -> None:
+    assert await hass.config_entries.async_reload(agent.entry.entry_id)
+    await hass.async_block_till_done()
+
+
+@pytest.mark.parametrize(
+    ("close", "said", "language", "told"),
+    [
+        (
+            _change_settings,
+            "yes",
+            "en",
+            "My settings changed before your answer came, so I did not unlock Front Door. Ask "
+            "again if you still want it.",
+        ),
+        (
+            _restart,
+            "yes",
+            "en",
+            "I restarted before your answer came, so I did not unlock Front Door. Ask again if "
+            "you still want it.",
+        ),
+        (
+            _restart,
+            "ja",
+            "de",
+            "Ich wurde vor deiner Antwort neu gestartet. Nicht erledigt: Front Door "
+            "aufschließen. Frag einfach noch einmal.",
+        ),
+    ],
+    ids=["settings changed", "restarted", "restarted, in German"],
+)
+async def test_a_yes_to_a_question_its_agent_dropped_hears_why_and_runs_nothing(
+    hass: HomeAssistant,
+    scene: Scene,
+    close: Callable[[HomeAssistant, Agent], Any],
+    said: str,
+    language: str,
+    told: str,
+) -> None:
+    """A question asked under the old settings is dropped, never run under the new ones; its
+    yes is told so instead of reaching the model as a new request."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, language)
+    await close(hass, agent)
+    asked = len(scene.worker.requests)
+
+    result = await scene.reply(agent, question, said, language=language)
+
+    assert speech(result) == told
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert len(scene.worker.requests) == asked
+    assert state(hass, "lock.front_door") == "locked"
+    assert scene.outcomes() == ["proposed", "cancelled"]
+
+    # Once: the next yes is a new request.
+    scene.worker.will_write(answer("Yes to what?"))
+    again = await scene.reply(agent, question, said, language=language)
+    assert speech(again) == "Yes to what?"
+    assert state(hass, "lock.front_door") == "locked"
+
+
 async def test_a_yes_under_frozen_time_is_timed_like_any_other(
     hass: HomeAssistant, scene: Scene, freezer: FrozenDateTimeFactory
 ) -> None:

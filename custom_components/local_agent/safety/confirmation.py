@@ -70,11 +70,20 @@ class PendingAction:
         return self.spoken or self.description
 
 
+class Ending(Enum):
+    """Why a question closed without an answer; its value is what a late answer is told."""
+
+    TIMED_OUT = "confirmation_expired"
+    SETTINGS_CHANGED = "confirmation_dropped_settings"
+    RESTARTED = "confirmation_dropped_restart"
+
+
 @dataclass(slots=True)
 class PendingConfirmation:
     """Sensitive actions of one turn, waiting for the same user's yes.
 
-    `created` is set by the store when it holds them, on the store's clock.
+    `created` is set by the store when it holds them, on the store's clock; `ended` and
+    `ended_at` when it closes them unanswered.
     """
 
     agent_id: str
@@ -86,6 +95,8 @@ class PendingConfirmation:
     created: float = 0.0
     timeout: float = 0.0
     cancel_timer: CALLBACK_TYPE | None = None
+    ended: Ending | None = None
+    ended_at: float = 0.0
 
     def expired(self, now: float) -> bool:
         """Whether the question is older than its timeout."""
@@ -105,8 +116,9 @@ class ConfirmationStore:
     """Holds at most one pending confirmation per agent and conversation.
 
     `clock` is what every age here is measured with: a question's, a PIN lock-out's. A
-    question that timed out is kept a while longer (never to be confirmed): a late yes is then
-    told it came too late instead of reaching the model as a new request.
+    question that closed unanswered (it timed out, or its agent's settings changed or the agent
+    restarted) is kept a while longer, never to be confirmed: a late yes is then told what
+    became of it instead of reaching the model as a new request.
     """
 
     def __init__(self, clock: Callable[[], float] = monotonic_clock) -> None:
@@ -136,7 +148,7 @@ class ConfirmationStore:
             if self._pending.get(key) is pending:
                 del self._pending[key]
                 self._on_expired.pop(key, None)
-                self._remember_expired(key, pending)
+                self._remember_ended(key, pending, Ending.TIMED_OUT)
                 on_expired(pending)
 
         pending.created = self.clock()
@@ -165,37 +177,41 @@ class ConfirmationStore:
             pending.cancel_timer()
             pending.cancel_timer = None
         if pending.expired(self.clock()):
-            self._remember_expired(key, pending)
+            self._remember_ended(key, pending, Ending.TIMED_OUT)
             if on_expired is not None:
                 on_expired(pending)
             return None
         return pending
 
-    def _remember_expired(self, key: tuple[str, str], pending: PendingConfirmation) -> None:
-        """Keep a timed-out question a while; forget those of conversations long over."""
+    def _remember_ended(
+        self, key: tuple[str, str], pending: PendingConfirmation, ending: Ending
+    ) -> None:
+        """Keep a question closed unanswered a while; forget those of conversations long over."""
         now = self.clock()
+        pending.ended = ending
+        pending.ended_at = (
+            min(now, pending.created + pending.timeout) if ending is Ending.TIMED_OUT else now
+        )
         for old in [k for k, p in self._expired.items() if not self._recent(p, now)]:
             del self._expired[old]
         self._expired[key] = pending
 
     @staticmethod
     def _recent(pending: PendingConfirmation, now: float) -> bool:
-        return now - (pending.created + pending.timeout) <= LATE_ANSWER_SECONDS
+        return now - pending.ended_at <= LATE_ANSWER_SECONDS
 
     @callback
     def async_take_expired(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
-        """Remove and return the question of this conversation that timed out lately."""
+        """Remove and return the question of this conversation that closed lately unanswered."""
         pending = self._expired.pop((agent_id, conversation_id), None)
         if pending is None or not self._recent(pending, self.clock()):
             return None
         return pending
 
     @callback
-    def async_clear(self, agent_id: str) -> list[PendingConfirmation]:
-        """Drop everything an agent holds (it is being removed)."""
+    def async_clear(self, agent_id: str, ending: Ending) -> list[PendingConfirmation]:
+        """Close every question an agent holds, unanswered (its settings changed, it stopped)."""
         dropped = [p for key, p in self._pending.items() if key[0] == agent_id]
-        for key in [key for key in self._expired if key[0] == agent_id]:
-            del self._expired[key]
         for pending in dropped:
             key = (agent_id, pending.conversation_id)
             self._pending.pop(key, None)
@@ -203,6 +219,7 @@ class ConfirmationStore:
             if pending.cancel_timer is not None:
                 pending.cancel_timer()
                 pending.cancel_timer = None
+            self._remember_ended(key, pending, ending)
         return dropped
 
 

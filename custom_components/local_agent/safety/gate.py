@@ -15,6 +15,7 @@ from dataclasses import replace
 from enum import Enum
 from functools import partial
 from typing import Any
+from typing import Final
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.actions import ApiCall
@@ -46,6 +47,7 @@ from homeassistant.helpers import llm
 from .audit import AuditRecord
 from .audit import Outcome
 from .audit import async_get_audit_log
+from .confirmation import Ending
 from .confirmation import PendingAction
 from .confirmation import PendingConfirmation
 from .confirmation import PinReply
@@ -466,10 +468,12 @@ class SafetyGate:
     async def _async_answer_late(
         self, turn: TurnContext, chat_log: conversation.ChatLog
     ) -> PendingReply | None:
-        """Tell a yes (or a PIN) to a question that timed out that it came too late.
+        """Tell a yes (or a PIN) to a question that closed unanswered that it came too late.
 
-        Only its own person's, in its conversation, within LATE_ANSWER_SECONDS; anything else
-        is a new request. Nothing is run: the question is gone, and so is its yes.
+        The question timed out, or the agent's settings changed or it restarted before the
+        answer; the person hears which. Only its own person's, in its conversation, within
+        LATE_ANSWER_SECONDS; anything else is a new request. Nothing is run: the question is
+        gone, and so is its yes.
         """
         late = async_get_confirmations(self.hass).async_take_expired(
             self.agent_id, turn.conversation_id
@@ -491,8 +495,9 @@ class SafetyGate:
             answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES
         if not answered:
             return None
+        ending = late.ended or Ending.TIMED_OUT
         text = await async_phrase(
-            self.hass, language, "confirmation_expired", actions=_actions(late.actions, language)
+            self.hass, language, ending.value, actions=_actions(late.actions, language)
         )
         return PendingReply(capitalized(text), ReplyOutcome.REFUSED)
 
@@ -643,9 +648,10 @@ class SafetyGate:
         return PendingReply(" ".join(parts), ReplyOutcome.EXECUTED if done else ReplyOutcome.FAILED)
 
     @callback
-    def async_drop_pending(self, reason: str) -> None:
-        """Cancel what this agent holds (the agent is unloaded or Home Assistant stops)."""
-        for pending in async_get_confirmations(self.hass).async_clear(self.agent_id):
+    def async_drop_pending(self, ending: Ending) -> None:
+        """Cancel what this agent holds: its settings changed, or it stops or restarts."""
+        reason = _DROPPED[ending]
+        for pending in async_get_confirmations(self.hass).async_clear(self.agent_id, ending):
             asked = (pending.conversation_id, pending.user_id, pending.device_id)
             for action in pending.actions:
                 self._async_write(asked, action, Outcome.CANCELLED, reason)
@@ -658,6 +664,11 @@ class SafetyGate:
 
 
 _CHANGED = "the devices it would change are not the same any more"
+_DROPPED: Final = {
+    Ending.SETTINGS_CHANGED: "the agent's settings changed",
+    Ending.RESTARTED: "the agent stopped",
+    Ending.TIMED_OUT: "the question timed out",
+}
 _SAID_CHANGED = Phrase("reason_changed")
 
 
