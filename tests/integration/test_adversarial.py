@@ -1435,6 +1435,34 @@ async def test_a_yes_to_a_question_its_agent_dropped_hears_why_and_runs_nothing(
     assert state(hass, "lock.front_door") == "locked"
 
 
+async def _set_pin(hass: HomeAssistant, agent: Agent, pin: str | None) -> None:
+    subentry = next(iter(agent.entry.subentries.values()))
+    data = {key: value for key, value in subentry.data.items() if key != CONF_CONFIRMATION_PIN}
+    hass.config_entries.async_update_subentry(
+        agent.entry, subentry, data={**data, CONF_CONFIRMATION_PIN: pin} if pin else data
+    )
+    await hass.async_block_till_done()
+
+
+@pytest.mark.parametrize(("pin_before", "said"), [(PIN, PIN), (None, "yes")])
+async def test_a_dropped_question_is_answered_as_it_was_asked_not_as_the_settings_say_now(
+    hass: HomeAssistant, scene: Scene, pin_before: str | None, said: str
+) -> None:
+    """The PIN was removed (or set) between the question and its answer: the answer it asked
+    for is told it came too late, and a PIN leaves no digit behind."""
+    agent = await (scene.pin_agent() if pin_before else scene.our_agent())
+    question = await scene.ask_to_unlock(agent)
+    await _set_pin(hass, agent, None if pin_before else "2580")
+    asked = len(scene.worker.requests)
+
+    result = await scene.reply(agent, question, said)
+
+    assert speech(result).startswith("My settings changed before your answer came, so I did not")
+    assert len(scene.worker.requests) == asked
+    assert state(hass, "lock.front_door") == "locked"
+    assert not any(ch.isdigit() for ch in said_text(chat_log_of(hass, result)))
+
+
 async def test_a_yes_under_frozen_time_is_timed_like_any_other(
     hass: HomeAssistant, scene: Scene, freezer: FrozenDateTimeFactory
 ) -> None:

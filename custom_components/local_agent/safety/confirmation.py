@@ -82,8 +82,8 @@ class Ending(Enum):
 class PendingConfirmation:
     """Sensitive actions of one turn, waiting for the same user's yes.
 
-    `created` is set by the store when it holds them, on the store's clock; `ended` and
-    `ended_at` when it closes them unanswered.
+    `with_pin`: the question asked for the PIN. `created` is set by the store when it holds
+    them, on the store's clock; `ended` and `ended_at` when it closes them unanswered.
     """
 
     agent_id: str
@@ -92,6 +92,7 @@ class PendingConfirmation:
     device_id: str | None
     language: str
     actions: list[PendingAction]
+    with_pin: bool = False
     created: float = 0.0
     timeout: float = 0.0
     cancel_timer: CALLBACK_TYPE | None = None

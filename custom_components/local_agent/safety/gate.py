@@ -386,6 +386,7 @@ class SafetyGate:
             device_id=turn.answering_device,
             language=turn.language,
             actions=held,
+            with_pin=self.policy.pin is not None,
         )
 
         @callback
@@ -486,7 +487,7 @@ class SafetyGate:
         ):
             return None
         language = turn.language
-        if self.policy.pin:
+        if late.with_pin:  # as asked, whatever the settings say now
             answered = classify_pin_reply(turn.text, language) is PinReply.PIN
             if answered and spoken_pin(turn.text):
                 # A late guess, right or close, stays out of the chat log as any answer's does.
