@@ -23,6 +23,7 @@ import probatio
 
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
@@ -581,7 +582,8 @@ def _service_targets(
 
     programs: a script's own service (`script.garage_pulse`) names that script, and
     `script.turn_on` its targets; otherwise a script or automation run as a service is a
-    program of unknown effect.
+    program of unknown effect, and so is a service that is no entity service (a shell or
+    REST command), whatever its data names.
     """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
@@ -592,6 +594,8 @@ def _service_targets(
             return None
         if service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
+    elif not programs and not acts_on_its_targets(hass, domain, service):
+        return None  # a shell or REST command: the ids in its data are its own variables
     # As Home Assistant prepares the call: `data` then the older `data_template`, then the
     # target, with the older top-level `entity_id` in it, over both.
     data, data_template = step.get("data") or {}, step.get("data_template") or {}
