@@ -10,15 +10,23 @@ from typing import Any
 
 import pytest
 
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 
 from . import test_adversarial
+from .conftest import speech
+from .conftest import state
+from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_adversarial import tool_results
+from .test_redteam import asked
 from .test_redteam import check_call_is_held
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import lets_in_when_on
+from .test_redteam import relay
 from .test_redteam import set_up_automations
+from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import bed_light_off
 
@@ -85,3 +93,50 @@ async def test_an_automation_that_runs_a_command_with_a_harmless_target_is_held(
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=True)
+
+
+# --- A helper that switches the entity its settings name ---------------------------------------
+
+
+@pytest.mark.parametrize("wrapped", [True, False], ids=["a door relay", "a plain heater"])
+async def test_a_thermostat_is_judged_by_the_heater_it_switches(
+    hass: HomeAssistant, scene: Scene, wrapped: bool
+) -> None:
+    """A generic thermostat (set up in the UI) whose heater is the relay that a Switch as X
+    lock shows: heating switches the relay, and so the lock. With a plain heater, at once."""
+    heater = await relay(hass)
+    if wrapped:
+        await set_up_helper(
+            hass,
+            "switch_as_x",
+            "Door relay",
+            {"entity_id": heater, "invert": False, "target_domain": "lock"},
+        )
+    hass.states.async_set("sensor.hall_temperature", "15", {"unit_of_measurement": "°C"})
+    thermostat = await set_up_helper(
+        hass,
+        "generic_thermostat",
+        "Hall",
+        {
+            "name": "Hall",
+            "ac_mode": False,
+            "target_sensor": "sensor.hall_temperature",
+            "heater": heater,
+            "cold_tolerance": 0.3,
+            "hot_tolerance": 0.3,
+        },
+    )
+    async_expose_entity(hass, "conversation", thermostat.entity_id, True)
+    agent = await scene.our_agent()
+    heat = {"temperature": 25, "hvac_mode": "heat"}
+
+    result = await scene.ask_to_call(
+        agent,
+        "climate",
+        {"action": "set_temperature", "entity_id": thermostat.entity_id, **heat},
+        answer("Done."),
+    )
+    await hass.async_block_till_done()
+
+    assert asked(result) is wrapped, (speech(result), tool_results(hass, result))
+    assert state(hass, heater) == ("unknown" if wrapped else "on")
