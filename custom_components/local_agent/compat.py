@@ -24,6 +24,7 @@ from homeassistant import requirements
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
+from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
@@ -119,6 +120,39 @@ def service_handler_facts(handler: Service) -> tuple[tuple[int, ...] | None, boo
     features = target.keywords.get("required_features")
     admin_only = bool(target.keywords.get("admin_only", False))
     return (tuple(int(f) for f in features) if features else None), admin_only
+
+
+# The services of Home Assistant's own `homeassistant` domain that pass a call on to each of
+# its targets' domains (turn_on, ...) or ask the targets to poll (update_entity).
+TARGETED_CORE_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "update_entity"})
+
+
+def acts_on_its_targets(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a registered service changes the entities its target names, and nothing else.
+
+    Entity services do: Home Assistant calls each target's own method (their handler is
+    `partial(entity_service_call, ...)`, or its batched form). So do core's
+    `homeassistant.turn_on`, `turn_off`, `toggle` and `update_entity`, told by the module their
+    handler was written in (its globals, which no other code has), not by a name. Any other
+    service (a shell or REST command, a Python script) does what it does: the entity ids in
+    its data are its own variables, and it may change anything.
+    """
+    handler = registered_service(hass, domain, service)
+    if handler is None:
+        return False
+    target = handler.job.target
+    if isinstance(target, partial):
+        return target.func in (
+            service_helper.entity_service_call,
+            service_helper.batched_entity_service_call,
+        )
+    from homeassistant.components import homeassistant as core_services
+
+    return (
+        domain == CORE_DOMAIN
+        and service in TARGETED_CORE_SERVICES
+        and getattr(target, "__globals__", None) is vars(core_services)
+    )
 
 
 def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:

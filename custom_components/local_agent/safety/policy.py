@@ -23,6 +23,7 @@ import probatio
 
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
@@ -165,6 +166,7 @@ class SafetyPolicy:
         fired: the events of their own the call makes the targets fire (a timer's); None when
         the call is not known, so any of them.
         """
+        helpers, switches = _helper_settings(hass)
         rules = _Rules(
             self,
             hass,
@@ -173,7 +175,8 @@ class SafetyPolicy:
             (*automation_triggers(hass), *waiting_programs(hass)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
-            helpers=_helper_followers(hass),
+            helpers=helpers,
+            switches=switches,
             fired=fired,
         )
         rules = replace(rules, driven=rules.driven_targets())
@@ -199,6 +202,8 @@ class _Rules:
     followers: tuple[tuple[str, AutomationTrigger], ...] = ()
     # The entities of helpers set up on each entity (a threshold sensor, a min/max ...).
     helpers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # What each helper's settings name that it may switch (a generic thermostat's heater).
+    switches: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # What the actions of sensitive entities (a template lock's unlock) change, and whose.
     driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # The events of their own the call makes its targets fire; None: any of them.
@@ -245,8 +250,13 @@ class _Rules:
         members.extend(
             child for child in universal_children(self.hass, entity_id) if child not in members
         )
+        sequences = entity_action_sequences(self.hass, entity_id)
+        if sequences is None:
+            # A helper without actions of its own to read switches what its settings name (a
+            # generic thermostat its heater, a generic hygrostat its humidifier).
+            members.extend(m for m in self.switches.get(entity_id, ()) if m not in members)
         programs = [
-            *(entity_action_sequences(self.hass, entity_id) or ()),
+            *(sequences or ()),
             *self._automations_triggered_by(entity_id, self.fired if len(path) == 1 else None),
         ]
         for steps in programs:
@@ -398,19 +408,26 @@ def _containing_groups(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
     return {member: tuple(groups) for member, groups in found.items()}
 
 
-def _helper_followers(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
-    """Return, for each entity, the entities of the other config entries that name it.
+def _helper_settings(
+    hass: HomeAssistant,
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Return the helpers that follow each entity, and the entities each helper may switch.
 
+    The first: for each entity, the entities of the other config entries that name it; the
+    second: for each entity of such an entry, the entities it names that can be changed.
     A helper made in the UI (threshold, min/max, utility meter, statistics, Bayesian ...) keeps
     the entities it follows in its config entry's data, options or subentries, by entity id,
     registry id or in a template; its own entities' states follow theirs. An entity its own
     entry names (a hub listing its devices) follows nothing. An entry that names an entity
-    without following it only makes more questions.
+    without following it only makes more questions. The other way round, a helper's entity
+    that can be changed may switch what it names and can be changed too (a generic
+    thermostat its heater); one that only reports (a sensor) is switched by nothing.
     """
     registry = er.async_get(hass)
     read = hass.data.get(_READ, {})
     kept: dict[str, tuple[tuple[object, ...], tuple[str, ...]]] = {}
     found: dict[str, list[str]] = {}
+    switched: dict[str, tuple[str, ...]] = {}
     for entry in hass.config_entries.async_entries():
         if entry.domain == DOMAIN:
             continue
@@ -432,10 +449,17 @@ def _helper_followers(hass: HomeAssistant) -> dict[str, tuple[str, ...]]:
         own = [e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)]
         if not own:
             continue
-        for source in named.difference(own):
+        sources = sorted(named.difference(own))
+        for source in sources:
             found.setdefault(source, []).extend(own)
+        if switchable := tuple(
+            s for s in sources if split_entity_id(s)[0] not in READ_ONLY_DOMAINS
+        ):
+            for entity_id in own:
+                if split_entity_id(entity_id)[0] not in READ_ONLY_DOMAINS:
+                    switched[entity_id] = switchable
     hass.data[_READ] = kept
-    return {source: tuple(entities) for source, entities in found.items()}
+    return {source: tuple(entities) for source, entities in found.items()}, switched
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:
@@ -581,7 +605,8 @@ def _service_targets(
 
     programs: a script's own service (`script.garage_pulse`) names that script, and
     `script.turn_on` its targets; otherwise a script or automation run as a service is a
-    program of unknown effect.
+    program of unknown effect, and so is a service that is no entity service (a shell or
+    REST command), whatever its data names.
     """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
@@ -592,6 +617,8 @@ def _service_targets(
             return None
         if service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
+    elif not programs and not acts_on_its_targets(hass, domain, service):
+        return None  # a shell or REST command: the ids in its data are its own variables
     # As Home Assistant prepares the call: `data` then the older `data_template`, then the
     # target, with the older top-level `entity_id` in it, over both.
     data, data_template = step.get("data") or {}, step.get("data_template") or {}
