@@ -1789,6 +1789,45 @@ async def test_an_extra_sensitive_entity_stays_sensitive_after_its_entity_id_is_
     assert sensitive.description["suggested_value"] == ["switch.door_opener"]
 
 
+@pytest.mark.parametrize("tools", ["our tools", "assist"])
+async def test_a_yes_never_runs_on_another_entity_that_took_the_held_ones_id_and_name(
+    hass: HomeAssistant, scene: Scene, tools: str
+) -> None:
+    """Between the question and the yes, the back door's id and name pass to the stuck door:
+    the question was about the other door, so nothing runs."""
+    if tools == "our tools":
+        agent = await scene.our_agent()
+        held = tool_call("lock", action="unlock", entity_id="lock.back_door")
+    else:
+        agent = await scene.assist_agent()
+        held = tool_call("HassTurnOff", name="Back Door")
+    scene.worker.will_write(held)
+    question = await agent.ask("unlock the back door", context=scene.person)
+    assert speech(question) == "Unlock Back Door? Say yes to confirm."
+    entities = er.async_get(hass)
+    entities.async_update_entity("lock.back_door", new_entity_id="lock.old_back_door", name="Old")
+    entities.async_update_entity(
+        "lock.stuck_door", new_entity_id="lock.back_door", name="Back Door"
+    )
+    async_expose_entity(hass, "conversation", "lock.back_door", True)
+    await hass.async_block_till_done()
+    unlocked: list[str] = []
+    hass.bus.async_listen(
+        "call_service",
+        lambda event: (
+            unlocked.extend([event.data["service_data"].get("entity_id")])
+            if event.data["domain"] == "input_boolean"
+            else None
+        ),
+    )
+
+    done = await scene.reply(agent, question, "yes")
+
+    assert unlocked == []
+    assert "not the same any more" in speech(done), speech(done)
+    assert scene.outcomes()[-1] == "failed"
+
+
 async def test_an_exempt_script_stays_exempt_after_its_entity_id_is_renamed(
     hass: HomeAssistant, scene: Scene
 ) -> None:

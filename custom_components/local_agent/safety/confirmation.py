@@ -55,7 +55,8 @@ class PendingAction:
     """One sensitive action held back, exactly as it will run if confirmed.
 
     `service`, `targets` and the English `description` are what the audit records; `call` is
-    what runs; `spoken` describes it in the conversation's language when that is not English.
+    what runs; `spoken` describes it in the conversation's language when that is not English;
+    `identities` are the targets' registry entries, which a yes must still find behind them.
     """
 
     service: str
@@ -63,6 +64,7 @@ class PendingAction:
     description: str
     call: Call
     spoken: str = ""
+    identities: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:

@@ -8,6 +8,7 @@ What is allowed runs through home/runner.py, whichever turn it was allowed in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
@@ -41,6 +42,7 @@ from homeassistant.components import persistent_notification
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 
@@ -317,7 +319,10 @@ class SafetyGate:
             service = f"{call.domain}.{call.service}" if call.service else call.tool_name
         else:
             service = call.tool_name
-        return PendingAction(service, tuple(call.targets or ()), description, call, spoken)
+        targets = tuple(call.targets or ())
+        return PendingAction(
+            service, targets, description, call, spoken, _identities(self.hass, targets)
+        )
 
     def pin_locked_seconds(self) -> float:
         """Seconds this agent's PIN confirmation is locked after too many wrong PINs."""
@@ -592,7 +597,10 @@ class SafetyGate:
         self.async_record(turn, action, Outcome.CONFIRMED)
         held = action.call
         if isinstance(held, PlannedAction):
-            if self._describe(held, []) != action.description:
+            if (
+                self._describe(held, []) != action.description
+                or _identities(self.hass, held.targets) != action.identities
+            ):
                 return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
             return Decision(Verdict.ALLOW, held, action, confirmed=True)
         try:
@@ -612,7 +620,10 @@ class SafetyGate:
             return self._failed(
                 turn, action, "it would run a command later", Phrase("reason_deferred")
             )
-        if now.targets != held.targets:
+        if (
+            now.targets != held.targets
+            or _identities(self.hass, now.targets or ()) != action.identities
+        ):
             return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         # What runs inside the targets (a scene made again, a group's members) is what the
         # person heard: the question said it, so the same words must say it now.
@@ -671,6 +682,19 @@ _DROPPED: Final = {
     Ending.TIMED_OUT: "the question timed out",
 }
 _SAID_CHANGED = Phrase("reason_changed")
+
+
+def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[str, ...]:
+    """Return what each entity is: its registry entry, or its entity id when it has none.
+
+    An entity id can pass to another entity (renamed away, another renamed to it); the
+    registry entry's id stays with the entity.
+    """
+    registry = er.async_get(hass)
+    return tuple(
+        entry.id if (entry := registry.async_get(entity_id)) else entity_id
+        for entity_id in entity_ids
+    )
 
 
 def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
