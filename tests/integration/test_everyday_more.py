@@ -16,8 +16,11 @@ import re
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
@@ -28,9 +31,12 @@ from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .scripted_model import Script
 from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
+from .test_adversarial import tool_call
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 
 BED = "light.bed_light"
@@ -72,7 +78,7 @@ async def agent(
 
 
 async def ask(
-    agent: Agent, worker: ScriptedWorker, person: Context, language: str, *writes: str
+    agent: Agent, worker: ScriptedWorker, person: Context, language: str, *writes: Script
 ) -> conversation.ConversationResult:
     worker.will_write(*writes)
     result = await agent.ask("…", context=person, language=language)
@@ -181,6 +187,18 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     ),
     (
         "de",
+        does("timer", action="start", entity_id=TIMER, duration="00:05:00"),
+        "Erledigt: Tea starten (00:05:00).",
+        {TIMER: "active"},
+    ),
+    (
+        "en",
+        does("timer", action="start", entity_id=TIMER, duration="00:05:00"),
+        "Started Tea (for 00:05:00).",
+        {TIMER: "active"},
+    ),
+    (
+        "de",
         answer(
             call("light", action="turn_off", entity_id=BED)
             + "\n"
@@ -274,6 +292,13 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     # A light that does not exist: said by what the model wrote, in words.
     ("de", (answer(ATTIC), answer("")), "Das ging nicht: attic einschalten.", ERROR),
     ("it", (answer(ATTIC), answer("")), "Non è stato possibile accendere attic.", ERROR),
+    # Several targets, as the call wrote them (a JSON list), one of them made up.
+    (
+        "en",
+        (does("light", action="turn_on", entity_id=[BED, "light.attic"]), answer("")),
+        "I could not turn on Bed Light and attic.",
+        ERROR,
+    ),
     # A tool, an action or a target the words cannot say: the call is not named.
     (
         "de",
@@ -414,3 +439,26 @@ async def test_the_next_turn_reads_what_was_really_said(
     assert (
         "Erledigt: Bed Light einschalten. Das ging nicht: attic einschalten.<|im_end|>" in history
     )
+
+
+async def test_an_assist_call_that_failed_beside_one_that_worked_is_said(
+    hass: HomeAssistant,
+    everyday_home: None,  # noqa: F811
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """Assist's tools: what they did is the model's to say; without its answer, the agent
+    says it was done and names what was not, in words."""
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"]}
+    )
+
+    def two_calls(seen: SeenRequest) -> str:
+        calls = (tool_call("HassTurnOn", name=name)(seen) for name in ("Bed Light", "Attic"))
+        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in calls))
+
+    result = await ask(agent, scripted_worker, person, "de", two_calls, answer(""))
+
+    assert speech(result) == "Erledigt. Das ging nicht: Attic einschalten."
+    assert result.response.response_type is ACTION_DONE
+    assert state(hass, BED) == "on"

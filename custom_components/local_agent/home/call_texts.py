@@ -237,6 +237,7 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
     "brightness_step_pct": "brightness by {} %",
     "color_temp_kelvin": "{} K",
     "color_name": "{}",
+    "duration": "for {}",
     "fan_mode": "{}",
     "fan_speed": "{}",
     "hvac_mode": "{}",

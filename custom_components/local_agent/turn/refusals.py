@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from collections.abc import Sequence
+from contextlib import suppress
+import json
+import re
 from typing import Any
 from typing import Final
 
@@ -33,6 +36,8 @@ from homeassistant.helpers import llm
 # Arguments of an LLM API tool that name its targets, in the order they are worth naming.
 _API_TARGETS: Final = ("name", "area", "floor")
 MAX_DESCRIBED: Final = 3
+# Never said as a name: what reads as markup or as a value of a program.
+_MARKUP: Final = re.compile(r"[\[\]{}<>\"\\]")
 
 
 def _turn_calls(
@@ -129,13 +134,18 @@ def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
 
     "light.attic" reads "attic"; a name the model wrote instead of an id stays as written.
     """
+    if isinstance(value, str) and value.strip().startswith("["):
+        # A list written as JSON, as a call that did not validate keeps it.
+        with suppress(ValueError):
+            value = json.loads(value)
     written = value if isinstance(value, list) else [value]
     names: list[str] = []
     for target in written:
         if not isinstance(target, str) or not (text := target.strip()):
             continue
         if not valid_entity_id(text):
-            names.append(text)
+            if not _MARKUP.search(text):  # a name, not a value half read
+                names.append(text)
         elif (state := hass.states.get(text)) is not None and async_should_expose(
             hass, ASSISTANT, text
         ):
