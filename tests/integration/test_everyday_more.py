@@ -327,6 +327,29 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         "Das konnte ich nicht tun: Der Aufruf des Modells ist nicht durchgegangen.",
         ERROR,
     ),
+    (
+        "de",
+        (does("light", action="turn_on", entity_id="{{ states('lock.front_door') }}"), answer("")),
+        "Das konnte ich nicht tun: Der Aufruf des Modells ist nicht durchgegangen.",
+        ERROR,
+    ),
+    (
+        "fr",
+        (does("light", action="turn_on", entity_id=5), answer("")),
+        "Je n'ai pas pu le faire\u00a0: l'appel du modèle n'a pas abouti.",
+        ERROR,
+    ),
+    # A call the model corrected in the next round: what was done, and no failure.
+    (
+        "de",
+        (
+            does("light", action="explode", entity_id=BED),
+            does("light", action="turn_on", entity_id=BED),
+            answer(""),
+        ),
+        "Erledigt: Bed Light einschalten.",
+        ACTION_DONE,
+    ),
     # One call works, one does not, and the model says nothing: both are said, truthfully.
     (
         "en",

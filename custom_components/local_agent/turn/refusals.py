@@ -144,7 +144,8 @@ def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
         if not isinstance(target, str) or not (text := target.strip()):
             continue
         if not valid_entity_id(text):
-            if not _MARKUP.search(text):  # a name, not a value half read
+            # A name, not markup, a program's value half read, or a bare number.
+            if not _MARKUP.search(text) and any(c.isalpha() for c in text):
                 names.append(text)
         elif (state := hass.states.get(text)) is not None and async_should_expose(
             hass, ASSISTANT, text
