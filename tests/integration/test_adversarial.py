@@ -762,7 +762,7 @@ async def test_a_user_who_may_not_control_everything_may_not_run_an_unknown_tool
     result = await agent.ask("do something", context=person_of(lights_only_user))
 
     assert speech(result) == (
-        "I could not do that: the model's call of run_anything did not go through. I may not."
+        "I could not do that: the model's call did not go through. I may not."
     )
     assert shell_tool.calls == []
     assert scene.outcomes() == ["refused"]
@@ -1041,8 +1041,8 @@ async def test_a_user_is_never_asked_to_confirm_what_they_may_not_do(
         agent, suffix, arguments, answer("I may not."), context=Context(user_id=lights_only_user.id)
     )
 
-    assert speech(result).startswith("I could not do that: the model's call of ")
-    assert speech(result).endswith("did not go through. I may not.")
+    assert speech(result).startswith("I could not ")
+    assert speech(result).endswith(". I may not.")
     assert result.continue_conversation is False
     [refused] = scene.audit
     assert refused["outcome"] == "refused"

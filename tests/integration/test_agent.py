@@ -111,8 +111,7 @@ async def test_unexposed_entity_is_refused(
     assert state(hass, NOT_EXPOSED) == before
     # What was refused, the model's answer, and how to expose what the user named.
     assert speech(result) == (
-        "I could not do that: the model's call of light (turn_off light.ceiling_lights) did "
-        "not go through. I cannot control that light. "
+        "I could not turn off ceiling lights. I cannot control that light. "
         "I cannot see or control Ceiling Lights: it is not exposed to Assist. "
         "To let me, expose it under Settings > Voice assistants > Expose."
     )
@@ -135,8 +134,8 @@ async def test_every_call_refused_is_said_when_the_model_says_nothing(
     result = await scripted_agent.ask("blow up the kitchen")
 
     assert speech(result) == (
-        "I could not do that: the model's call of light (explode light.kitchen_lights) "
-        "did not go through."
+        # An action that does not exist cannot be said in words: the call is not named.
+        "I could not do that: the model's call did not go through."
     )
 
 
@@ -223,8 +222,7 @@ async def test_unknown_tool_and_unknown_action_are_tool_errors(
     result = await scripted_agent.ask("do something odd")
 
     assert speech(result) == (
-        "I could not do that: the model's call of vacuum (start vacuum.robot); light (explode "
-        "light.kitchen_lights) did not go through. Sorry, I cannot do that."
+        "I could not do that: the model's call did not go through. Sorry, I cannot do that."
     )
     first_error = last_tool_result(scripted_worker.requests[1])
     assert "vacuum" in first_error

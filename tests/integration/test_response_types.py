@@ -89,7 +89,7 @@ async def test_every_call_refused_is_an_error(
 
     result = await scripted_agent.ask("turn off the ceiling lights")
 
-    assert speech(result).startswith("I could not do that: the model's call of light ")
+    assert speech(result).startswith("I could not turn off ceiling lights. ")
     assert kind(result) == (ERROR, FAILED_TO_HANDLE)
 
 

@@ -237,6 +237,7 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
     "brightness_step_pct": "brightness by {} %",
     "color_temp_kelvin": "{} K",
     "color_name": "{}",
+    "duration": "for {}",
     "fan_mode": "{}",
     "fan_speed": "{}",
     "hvac_mode": "{}",
@@ -266,13 +267,26 @@ def field_words(key: str, value: Any) -> str:
 
 
 def value_words(key: str, value: Any) -> str:
-    """Say a field's value without English words: "40 %", "2700 K", "23°", "red"."""
+    """Say a field's value without English words: "40 %", "2700 K", "21,5°", "red".
+
+    For the agent's other languages, which all write a decimal comma.
+    """
     if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value * 100:g} %"
+        return f"{_decimal_comma(value * 100)} %"
+    if isinstance(value, float):
+        value = _decimal_comma(value)
     if (words := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {} %").
         return words[words.index("{}") :].format(value)
-    return f"{key} {value}"
+    # Not the English field name: the value alone ("(reverse)", "(5)", "(Rock, Jazz)").
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def _decimal_comma(number: float) -> str:
+    """Write a number as German, French, … do: "21,5", "35"."""
+    return f"{number:g}".replace(".", ",")
 
 
 def intent_verb(intent_type: str | None, domain: str, words: CallWords) -> str:

@@ -88,14 +88,19 @@ from .notices import async_said
 from .notices import last_answer
 from .notices import said_content
 from .notices import user_only_deltas
+from .plain_answer import actions_done_in
+from .plain_answer import async_in_words
 from .plain_answer import done_actions
 from .plain_answer import sentence
 from .plain_answer import speaks
+from .refusals import describe_calls
+from .refusals import failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
+from .results import changed_anything
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,17 +336,15 @@ class ConversationAgent:
         user_input, chat_log, report = running.user_input, running.chat_log, running.report
         language = user_input.language
         refusal = None
+        home_tools = running.toolbox.home.tool_names if running.toolbox.home else []
         # A turn that ended otherwise said why already (a question, a refusal, a limit).
         if end is TurnEnd.ANSWERED and (refused := refused_calls(chat_log)):
-            refusal = await async_phrase(
-                self.hass, language, "calls_refused", calls="; ".join(refused)
-            )
+            refusal = await self._async_refusal(refused, language, home_tools, partly=False)
         answer = last_answer(chat_log) if answered else None
         if refusal is not None:
             await self._async_say(chat_log, refusal)
         elif answer is None:
-            fallback = "empty_answer" if report.tool_successes else "no_answer"
-            answer = await async_phrase(self.hass, language, fallback)
+            answer = await self._async_no_answer(chat_log, language, home_tools)
             await self._async_say(chat_log, answer)
         if running.set_aside is not None:
             await self._async_say(chat_log, running.set_aside)
@@ -354,6 +357,49 @@ class ConversationAgent:
             await self._async_say(chat_log, hint, user_only=True)
             spoken.append(hint)
         return " ".join(part for part in spoken if part)
+
+    async def _async_refusal(
+        self,
+        calls: list[llm.ToolInput],
+        language: str,
+        home_tools: list[str],
+        *,
+        partly: bool,
+    ) -> str:
+        """Say which of the model's calls did not go through, in the conversation's words."""
+        described = describe_calls(self.hass, calls, language, home_tools)
+        if described is not None:
+            return await async_phrase(self.hass, language, "calls_refused", calls=described)
+        key = "calls_partly_refused_unnamed" if partly else "calls_refused_unnamed"
+        return await async_phrase(self.hass, language, key)
+
+    async def _async_no_answer(
+        self, chat_log: conversation.ChatLog, language: str, home_tools: list[str]
+    ) -> str:
+        """Return what the agent says when the model wrote no answer: only what is true.
+
+        Nothing changed (the model only read, or did nothing): it has no answer. Something
+        changed: what our tools did, when the agent speaks the language ("Done." otherwise),
+        and then which calls of the last round did not go through.
+        """
+        if not changed_anything(chat_log):
+            return await async_phrase(self.hass, language, "no_answer")
+        done = await async_in_words(
+            self.hass,
+            language,
+            actions_done_in(chat_log.content[chat_log.llm_input_provided_index :], home_tools),
+        )
+        if done and speaks(language):
+            said = capitalized(
+                await async_phrase(
+                    self.hass, language, "actions_done", actions=sentence(done, language)
+                )
+            )
+        else:
+            said = await async_phrase(self.hass, language, "empty_answer")
+        if failed := failed_in_last_round(chat_log):
+            said += " " + await self._async_refusal(failed, language, home_tools, partly=True)
+        return said
 
     async def _async_rounds_in_time(self, running: _RunningTurn) -> TurnEnd:
         """Run the rounds within the turn's time limit; log a turn Home Assistant abandons.
@@ -743,6 +789,7 @@ class ConversationAgent:
         actions = done_actions(chat_log.content, toolbox.home.tool_names)
         if not actions:
             return False
+        actions = await async_in_words(self.hass, user_input.language, actions)
         text = capitalized(
             await async_phrase(
                 self.hass,

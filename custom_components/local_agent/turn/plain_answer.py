@@ -33,9 +33,13 @@ from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+from homeassistant.helpers.translation import async_get_translations
 
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
@@ -93,8 +97,11 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "volume_mute": ("muted", "unmuted"),
     "update_item": ("marked {item} as done on", "marked {item} as not done on"),
 }
+# Fields whose values are the entity's states (a thermostat's mode is its state).
+_STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
-_CALL_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID})
+# Never said: what names the call, and a PIN (said aloud on a speaker, read by the model).
+_UNSAID_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID, *SECRET_FIELDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +149,45 @@ class DoneAction:
         return text + (f" ({shown})" if shown else "")
 
 
+async def async_in_words(
+    hass: HomeAssistant, language: str, actions: Sequence[DoneAction]
+) -> list[DoneAction]:
+    """Return the actions with the values Home Assistant names in the language said so.
+
+    A mode or a direction is a value of the service ("heat", "reverse"); in another language
+    the agent speaks it reads as Home Assistant's own frontend shows it ("Heizen",
+    "Rückwärts"). English, and values Home Assistant has no words for, stay as written.
+    """
+    if speaks_only_english(language):
+        return list(actions)
+    said: list[DoneAction] = []
+    for action in actions:
+        fields = []
+        for key, value in action.fields:
+            if isinstance(value, str):
+                fields.append((key, await _async_value_word(hass, language, action, key, value)))
+            else:
+                fields.append((key, value))
+        said.append(replace(action, fields=tuple(fields)))
+    return said
+
+
+async def _async_value_word(
+    hass: HomeAssistant, language: str, action: DoneAction, key: str, value: str
+) -> str:
+    """Return a field's value in Home Assistant's words for the language, else as written."""
+    domain = action.domain
+    prefix = f"component.{domain}.entity_component._"
+    keys = [f"{prefix}.state_attributes.{key}.state.{value}"]
+    if key in _STATE_FIELDS:
+        keys.append(f"{prefix}.state.{value}")
+    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0])):
+        strings = await async_get_translations(hass, lang, "entity_component", [domain])
+        if text := next((strings[k] for k in keys if strings.get(k)), None):
+            return text
+    return value
+
+
 def speaks(language: str) -> bool:
     """Whether the agent's own sentences are in this conversation language ("de-CH": yes)."""
     return base_language(language) == ENGLISH or not speaks_only_english(language)
@@ -161,37 +207,64 @@ def done_actions(
     )
     if not calls:
         return None
-    results = {
+    results = _results(content)
+    done: list[DoneAction] = []
+    for call in calls:
+        action = _done_action(call, results.get(call.id), home_tools)
+        if action is None:
+            return None
+        done.append(action)
+    return done
+
+
+def actions_done_in(
+    content: Sequence[conversation.Content], home_tools: Collection[str]
+) -> list[DoneAction]:
+    """Return every successful action of our tools in `content` (a turn's), in order."""
+    results = _results(content)
+    return [
+        action
+        for item in content
+        if isinstance(item, conversation.AssistantContent)
+        for call in item.tool_calls or ()
+        if (action := _done_action(call, results.get(call.id), home_tools)) is not None
+    ]
+
+
+def _results(content: Sequence[conversation.Content]) -> dict[str, llm.ToolResult]:
+    return {
         item.tool_call_id: item.result
         for item in content
         if isinstance(item, conversation.ToolResultContent)
     }
-    done: list[DoneAction] = []
-    for call in calls:
-        result = results.get(call.id)
-        service = call.tool_args.get("action")
-        if (
-            result is None
-            or result.error
-            or call.tool_name == GET_STATE
-            or call.tool_name not in home_tools
-            or not isinstance(service, str)
-        ):
-            return None
-        entities = result.data.get("entities")  # a held call has a status instead
-        if not isinstance(entities, list) or not entities:
-            return None
-        names = tuple(
-            str(entity.get("name") or entity.get("entity_id"))
-            for entity in entities
-            if isinstance(entity, dict)
-        )
-        fields = tuple(
-            (key, value) for key, value in sorted(call.tool_args.items()) if key not in _CALL_KEYS
-        )
-        service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-        done.append(DoneAction(call.tool_name, service, names, fields))
-    return done
+
+
+def _done_action(
+    call: llm.ToolInput, result: llm.ToolResult | None, home_tools: Collection[str]
+) -> DoneAction | None:
+    """Return the call as a done action, if it was an action of our tools that ran and succeeded."""
+    service = call.tool_args.get("action")
+    if (
+        result is None
+        or result.error
+        or call.tool_name == GET_STATE
+        or call.tool_name not in home_tools
+        or not isinstance(service, str)
+    ):
+        return None
+    entities = result.data.get("entities")  # a held call has a status instead
+    if not isinstance(entities, list) or not entities:
+        return None
+    names = tuple(
+        str(entity.get("name") or entity.get("entity_id"))
+        for entity in entities
+        if isinstance(entity, dict)
+    )
+    fields = tuple(
+        (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
+    )
+    service = service.strip().lower().removeprefix(f"{call.tool_name}.")
+    return DoneAction(call.tool_name, service, names, fields)
 
 
 def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:

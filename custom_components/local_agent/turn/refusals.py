@@ -1,51 +1,156 @@
-"""When nothing the model tried went through: which calls, said in the model's own terms.
+"""When what the model tried did not go through: which calls, in the conversation's language.
 
-The sentence echoes only what the model wrote (tool, action, target as written), never what
-Home Assistant knows about them: it enters the conversation the model reads next time.
+A call is said as the agent says its own actions ("turn on Bed Light", "Bed Light
+einschalten"), never as markup, a service name or an entity id. Its targets are named by what
+the model wrote, never by what Home Assistant knows about them unless the model may see it
+anyway (an exposed entity's name is in its home list): the sentence enters the conversation
+the model reads next time, and an entity that is not exposed must stay unnamed there. A call
+that cannot be said so (a tool or action that does not exist, no target) is not described.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection
+from collections.abc import Sequence
+from contextlib import suppress
+import json
+import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import intent_service
+from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.core import valid_entity_id
 from homeassistant.helpers import llm
 
-# Arguments that say what a call is about, in the order they are worth naming.
-_TARGET_ARGUMENTS: Final = ("entity_id", "name", "area", "floor", "domain")
+# Arguments of an LLM API tool that name its targets, in the order they are worth naming.
+_API_TARGETS: Final = ("name", "area", "floor")
 MAX_DESCRIBED: Final = 3
+# Never said as a name: what reads as markup or as a value of a program.
+_MARKUP: Final = re.compile(r"[\[\]{}<>\"\\]")
 
 
-def describe_call(tool_name: str, arguments: Mapping[str, Any]) -> str:
-    """Name a call briefly: "lock (unlock lock.front_door)", "HassTurnOn (Kitchen Light)"."""
-    what = [str(arguments["action"])] if arguments.get("action") else []
-    for key in _TARGET_ARGUMENTS:
-        if (value := arguments.get(key)) not in (None, "", []):
-            what.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
-            break
-    return f"{tool_name} ({' '.join(what)})" if what else tool_name
+def _turn_calls(
+    chat_log: conversation.ChatLog,
+) -> tuple[list[list[llm.ToolInput]], dict[str, llm.ToolResult]]:
+    """Return this turn's calls, by round, and their results by call id."""
+    rounds: list[list[llm.ToolInput]] = []
+    results: dict[str, llm.ToolResult] = {}
+    for content in chat_log.content[chat_log.llm_input_provided_index :]:
+        if isinstance(content, conversation.AssistantContent) and content.tool_calls:
+            rounds.append(list(content.tool_calls))
+        elif isinstance(content, conversation.ToolResultContent):
+            results[content.tool_call_id] = content.result
+    return rounds, results
 
 
-def refused_calls(chat_log: conversation.ChatLog) -> list[str]:
-    """Describe this turn's calls when there were some and every one failed or was refused.
+def refused_calls(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
+    """Return this turn's calls when there were some and every one failed or was refused.
 
     Empty when the model called nothing, or when any call ran, read something or waits for a
     confirmation.
     """
-    calls: dict[str, llm.ToolInput] = {}
-    results: dict[str, llm.ToolResult] = {}
-    for content in chat_log.content[chat_log.llm_input_provided_index :]:
-        if isinstance(content, conversation.AssistantContent):
-            calls.update((call.id, call) for call in content.tool_calls or ())
-        elif isinstance(content, conversation.ToolResultContent):
-            results[content.tool_call_id] = content.result
+    rounds, results = _turn_calls(chat_log)
+    calls = [call for calls in rounds for call in calls]
     if not calls or any(not result.error for result in results.values()):
         return []
+    return calls
+
+
+def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
+    """Return the calls of the turn's last round of calls that failed or were refused."""
+    rounds, results = _turn_calls(chat_log)
+    if not rounds:
+        return []
+    return [call for call in rounds[-1] if (result := results.get(call.id)) is None or result.error]
+
+
+@callback
+def describe_calls(
+    hass: HomeAssistant, calls: Sequence[llm.ToolInput], language: str, home_tools: Collection[str]
+) -> str | None:
+    """Say the calls that can be said ("turn on Bed Light and attic"), or None if none can."""
     described = list(
-        dict.fromkeys(describe_call(call.tool_name, call.tool_args) for call in calls.values())
+        dict.fromkeys(
+            text
+            for call in calls
+            if (text := describe_call(hass, call.tool_name, call.tool_args, language, home_tools))
+        )
     )
+    if not described:
+        return None
     if len(described) > MAX_DESCRIBED:
         described[MAX_DESCRIBED:] = ["…"]
-    return described
+    return join_names(described, language)
+
+
+@callback
+def describe_call(
+    hass: HomeAssistant,
+    tool_name: str,
+    arguments: dict[str, Any],
+    language: str,
+    home_tools: Collection[str],
+) -> str | None:
+    """Say one call the model made, as the agent says actions, or None if it cannot be said."""
+    words = call_words(language)
+    if tool_name == GET_STATE:
+        pattern = words.read_state
+        names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
+    elif tool_name in home_tools:
+        service = arguments.get("action")
+        if not isinstance(service, str):
+            return None
+        service = service.strip().lower().removeprefix(f"{tool_name}.")
+        if service not in CURATED_SERVICES.get(tool_name, {}):
+            return None
+        pattern = verb(tool_name, service, words)
+        names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
+    else:
+        # An intent tool of an LLM API ("HassTurnOn"), by the service it calls.
+        service = intent_service(tool_name.rpartition("__")[2], "")
+        if service is None:
+            return None
+        pattern = verb("", service, words)
+        target = next((arguments[key] for key in _API_TARGETS if arguments.get(key)), None)
+        names = [str(target)] if isinstance(target, str | int | float) else []
+    if not names:
+        return None
+    return pattern.format(names=join_names(names, language))
+
+
+def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
+    """Name the targets as the model may read them: an exposed entity's name, else its words.
+
+    "light.attic" reads "attic"; a name the model wrote instead of an id stays as written.
+    """
+    if isinstance(value, str) and value.strip().startswith("["):
+        # A list written as JSON, as a call that did not validate keeps it.
+        with suppress(ValueError):
+            value = json.loads(value)
+    written = value if isinstance(value, list) else [value]
+    names: list[str] = []
+    for target in written:
+        if not isinstance(target, str) or not (text := target.strip()):
+            continue
+        if not valid_entity_id(text):
+            # A name, not markup, a program's value half read, or a bare number.
+            if not _MARKUP.search(text) and any(c.isalpha() for c in text):
+                names.append(text)
+        elif (state := hass.states.get(text)) is not None and async_should_expose(
+            hass, ASSISTANT, text
+        ):
+            names.append(state.name)
+        elif words := text.partition(".")[2].replace("_", " ").strip():
+            names.append(words)
+    return list(dict.fromkeys(names))

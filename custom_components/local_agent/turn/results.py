@@ -68,6 +68,11 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
     return calls
 
 
+def changed_anything(chat_log: conversation.ChatLog) -> bool:
+    """Whether a call of this turn changed something in the home (an action that succeeded)."""
+    return bool(_turn_calls(chat_log).changed)
+
+
 def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]:
     """Return the entities our own tools changed (an intent's response carries its own)."""
     return [
