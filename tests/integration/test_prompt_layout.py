@@ -62,6 +62,37 @@ async def test_follow_up_in_an_unchanged_home_extends_the_previous_prompt(
     assert len(new) < 200
 
 
+@pytest.mark.parametrize(
+    ("language", "said", "line"),
+    [
+        ("de", "Wie geht's?", "Answer in German."),
+        ("pt-BR", "Tudo bem?", "Answer in Portuguese."),
+        ("tlh", "nuqneH", "Answer in the language 'tlh'."),
+        ("en-GB", "How are you?", None),
+    ],
+)
+async def test_a_message_not_in_english_names_the_language_to_answer_in(
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+    line: str | None,
+) -> None:
+    """The block around the person's words is English: a small model is told the language."""
+    scripted_worker.will_write(answer("…"), answer("…"))
+
+    first = await scripted_agent.ask(said, language=language)
+    await scripted_agent.ask(said, conversation_id=first.conversation_id, language=language)
+
+    one, two = scripted_worker.requests
+    time_line, *rest = last_user_message(one).removesuffix(f"\n\n{said}").split("\n")
+    assert time_line.startswith("Now: ")
+    assert rest == ([line] if line else [])
+    # The earlier message keeps its block: the follow-up extends the prompt.
+    assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
+    assert two.dynamic_prompt.count(line or "Answer in") == (2 if line else 0)
+
+
 async def test_state_changed_between_turns_is_listed_with_the_current_state(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:

@@ -305,8 +305,7 @@ class ConversationAgent:
         spoken = await self._async_closing_words(running, end, answered)
         self.stats.record(report, failed=end in (TurnEnd.FAILED, TurnEnd.TIMED_OUT))
         if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
-            extra = user_input.extra_system_prompt
-            self._prepare_next_turn(chat_log, running.toolbox, running.static_system, extra)
+            self._prepare_next_turn(chat_log, running.toolbox, running.static_system, user_input)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         result.response.async_set_speech(spoken)
         if end is TurnEnd.CONFIRMATION_ASKED:
@@ -661,14 +660,14 @@ class ConversationAgent:
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
         static_system: str,
-        extra_system_prompt: str | None,
+        user_input: conversation.ConversationInput,
     ) -> Conversation:
         """One round's prompt: the system prefix, then the messages.
 
-        Each user message carries its context block (changed states, time): what changes
+        Each user message carries its context block (changed states, time, language): what changes
         from turn to turn is at the end, after everything the engine has checkpointed.
         """
-        history = self._history(chat_log, toolbox, extra_system_prompt)
+        history = self._history(chat_log, toolbox, user_input)
         return Conversation(
             system=static_system, messages=tuple(history), enable_thinking=self.options.thinking
         )
@@ -678,14 +677,14 @@ class ConversationAgent:
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
         static_system: str,
-        extra_system_prompt: str | None,
+        user_input: conversation.ConversationInput,
     ) -> None:
         """Have the engine evaluate now what the next turn of this conversation starts with.
 
         Done while the user reads or listens: the next turn then evaluates only its message.
         """
         now = dt_util.now()
-        answered = self._conversation(chat_log, toolbox, static_system, extra_system_prompt)
+        answered = self._conversation(chat_log, toolbox, static_system, user_input)
         start = self.home_context.opening(
             # The states now: the calls of this turn changed some.
             toolbox.home.lines() if toolbox.home is not None else None,
@@ -706,7 +705,7 @@ class ConversationAgent:
         self,
         chat_log: conversation.ChatLog,
         toolbox: _Toolbox,
-        extra_system_prompt: str | None,
+        user_input: conversation.ConversationInput,
     ) -> list[Message]:
         """Return the kept messages, each user message with its context block."""
         messages = to_messages(chat_log.content[1:])
@@ -718,7 +717,8 @@ class ConversationAgent:
             first_ordinal=dropped,
             lines=toolbox.lines,
             now=dt_util.now(),
-            extra=extra_system_prompt,
+            extra=user_input.extra_system_prompt,
+            language=user_input.language,
         )
 
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
@@ -729,9 +729,7 @@ class ConversationAgent:
         static_system = running.static_system
         for _round in range(options.max_rounds):
             request = GenerationRequest(
-                self._conversation(
-                    chat_log, toolbox, static_system, user_input.extra_system_prompt
-                ),
+                self._conversation(chat_log, toolbox, static_system, user_input),
                 tools=toolbox.specs,
                 sampling=options.sampling,
                 # An answer cut off at the limit (a call left open) gets more room next round.

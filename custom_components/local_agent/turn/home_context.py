@@ -7,8 +7,9 @@ The prompt is laid out so that a turn evaluates only what is new:
   The engine keeps a checkpoint after it, so every conversation in the same home starts from
   there.
 * Each user message starts with a short context block: the entities whose state differs
-  from what the model last read (the home list, or a later message), the time, and the
-  pipeline's extra system prompt; then the user's words. The block is rendered once and kept,
+  from what the model last read (the home list, or a later message), the time, the language
+  to answer in (when it is not English) and the pipeline's extra system prompt; then the
+  user's words. The block is rendered once and kept,
   so a follow-up renders the earlier messages exactly as before and the engine goes on from
   the end of the previous turn. The changed states come before the time so that the engine
   can evaluate them ahead of a new conversation's first message and keep them when only the
@@ -40,6 +41,7 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import grouped_text
 from custom_components.local_agent.home.entity_view import line_state_of_summary
@@ -53,6 +55,20 @@ CHANGE_LIMIT: Final = 32
 # Conversations whose context blocks are kept (least recently used forgotten first; a
 # forgotten conversation goes on without the earlier blocks, re-evaluated once).
 MAX_CONVERSATIONS: Final = 64
+
+# The languages Home Assistant's Assist speaks most, by the English name a model knows them by.
+LANGUAGE_NAMES: Final = {
+    "ar": "Arabic", "bg": "Bulgarian", "ca": "Catalan", "cs": "Czech", "da": "Danish",
+    "de": "German", "el": "Greek", "en": "English", "es": "Spanish", "et": "Estonian",
+    "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fr": "French", "gl": "Galician",
+    "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian",
+    "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ko": "Korean", "lb": "Luxembourgish",
+    "lt": "Lithuanian", "lv": "Latvian", "ms": "Malay", "nb": "Norwegian", "nl": "Dutch",
+    "no": "Norwegian", "pl": "Polish", "pt": "Portuguese", "ro": "Romanian", "ru": "Russian",
+    "sk": "Slovak", "sl": "Slovenian", "sr": "Serbian", "sv": "Swedish", "sw": "Swahili",
+    "th": "Thai", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu", "vi": "Vietnamese",
+    "zh": "Chinese",
+}  # fmt: skip
 
 HOME_HEADING: Final = (
     "Home as of {time} (area, then entity_id 'name' (aliases): state). Each user message "
@@ -132,6 +148,19 @@ def message_start(now: datetime) -> str:
     return f"Now: {time_text(now)}"
 
 
+def answer_language(language: str) -> str:
+    """Return the line that names the language to answer in; none for English.
+
+    The block around the person's words is English, and a small model tends to answer in the
+    language of most of what it reads.
+    """
+    code = base_language(language)
+    if code == "en":
+        return ""
+    name = LANGUAGE_NAMES.get(code)
+    return f"Answer in {name}." if name else f"Answer in the language '{language}'."
+
+
 class HomeContext:
     """Keeps one agent's home list and the context blocks of its conversations."""
 
@@ -204,6 +233,7 @@ class HomeContext:
         lines: Sequence[EntityLine] | None,
         now: datetime,
         extra: str | None,
+        language: str,
     ) -> list[Message]:
         """Return the history with each user message's context block in front of its words.
 
@@ -223,7 +253,7 @@ class HomeContext:
         current = first_ordinal + len(user_positions) - 1
         if current not in conversation.turns:
             seen = self._seen(conversation, history[: user_positions[-1]], first_ordinal)
-            conversation.turns[current] = self._new_turn(seen, lines, now, extra)
+            conversation.turns[current] = self._new_turn(seen, lines, now, extra, language)
         result: list[Message] = []
         ordinal = first_ordinal
         for message in history:
@@ -260,9 +290,10 @@ class HomeContext:
         lines: Sequence[EntityLine] | None,
         now: datetime,
         extra: str | None,
+        language: str,
     ) -> _UserTurn:
         listed = _listed(seen, lines) if lines is not None else {}
-        parts = [_changes_text(listed), f"{message_start(now)}."]
+        parts = [_changes_text(listed), f"{message_start(now)}.", answer_language(language)]
         if extra and extra.strip():
             parts.append(extra.strip())
         return _UserTurn(block="\n".join(part for part in parts if part), listed=listed)
