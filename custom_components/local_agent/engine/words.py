@@ -74,6 +74,7 @@ _NO: Mapping[str, tuple[str, ...]] = {
         "do not do it", "don't do that", "do not do that", "never mind", "forget it",
         "leave it", "not now", "not right now", "not yet", "no way", "wait", "hold on",
         "not sure", "i'm not sure", "i am not sure", "i changed my mind", "changed my mind",
+        "yeah right",  # sarcasm
     ),
     "de": (
         "nein", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
@@ -111,6 +112,8 @@ _COURTESY: Mapping[str, tuple[str, ...]] = {
     "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu", "en", "dan"),
     "pt": ("por favor", "obrigado", "obrigada", "agora", "e", "então"),
 }  # fmt: skip
+# Yes phrases people ask as a question ("Sure, why not?"): their question mark asks nothing.
+_ASKED_YES: Mapping[str, tuple[str, ...]] = {"en": ("why not",)}
 # Words that may frame a PIN said as an answer ("my code is 4711", "der PIN lautet 4711"):
 # none of them asks for anything.
 _PIN_FRAMING: Mapping[str, tuple[str, ...]] = {
@@ -193,6 +196,11 @@ def no_phrases(language: str) -> frozenset[str]:
 def courtesy_phrases(language: str) -> frozenset[str]:
     """Politeness and assent that go with an answer in a language (folded)."""
     return _phrases(_COURTESY, base_language(language))
+
+
+def asked_yes_phrases(language: str) -> frozenset[str]:
+    """Yes phrases whose question mark asks nothing, in a language (folded)."""
+    return _phrases(_ASKED_YES, base_language(language))
 
 
 def pin_framing_phrases(language: str) -> frozenset[str]:
