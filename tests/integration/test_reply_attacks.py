@@ -75,12 +75,40 @@ ALREADY_HELD: list[tuple[str, str, Reply]] = [
     ("\uff59\uff45\uff53", "en", YES),  # full-width "yes"
     ("Yes!!! yes", "en", YES),
     ("vas\u2011y", "fr", YES),  # a non-breaking hyphen joins as "-" does
+    ("Sure, why not?", "en", YES),  # a question mark that asks nothing
+    ("Ich bin nicht sicher", "de", OTHER),
+]
+
+# Clear answers misread before: hesitation, and thanks said at length.
+SAID_AS_PEOPLE_SAY_IT: list[tuple[str, str, Reply]] = [
+    ("uh, yes", "en", YES),
+    ("Um, OK.", "en", YES),
+    ("Äh, ja", "de", YES),
+    ("Euh, oui", "fr", YES),
+    ("Pues sí", "es", YES),
+    ("Ehm, sì", "it", YES),
+    ("Nou, ja", "nl", YES),
+    ("Hum, sim", "pt", YES),
+    ("Yes, thank you very much", "en", YES),
+    ("Ja, vielen Dank", "de", YES),
+    ("Oui, merci beaucoup", "fr", YES),
+    ("Sí, muchas gracias", "es", YES),
+    ("Sì, grazie mille", "it", YES),
+    ("Ja, dank je wel", "nl", YES),
+    ("Sim, muito obrigado", "pt", YES),
+    ("Ouais", "fr", YES),
+    ("Ja, ich bin sicher", "de", YES),
+    ("Oui, j\u2019en suis sûre", "fr", YES),
+    ("Sim, tenho certeza", "pt", YES),
+    ("Nee", "de", NO),
+    ("uh-uh", "en", NO),
+    ("Uh, no.", "en", NO),
 ]
 
 
 @pytest.mark.parametrize(
     ("said", "language", "reads"),
-    [*CONFIRMED_WRONGLY, *ALREADY_HELD],
+    [*CONFIRMED_WRONGLY, *ALREADY_HELD, *SAID_AS_PEOPLE_SAY_IT],
 )
 def test_a_reply_reads_as_what_it_says(said: str, language: str, reads: Reply) -> None:
     assert classify_reply(said, language, restatements([UNLOCK], language)) is reads
@@ -126,6 +154,10 @@ def test_a_no_is_never_read_as_the_held_action_said_again(
         ("4711, set 20 degrees", "en", PinReply.OTHER, False),
         ("not 4711", "en", PinReply.OTHER, True),
         ("4711 nicht", "de", PinReply.NO, True),
+        # A hesitation before the PIN is no digit ("um" is a Portuguese one).
+        ("Um, 4711.", "en", PinReply.PIN, True),
+        ("uh, 4711", "en", PinReply.PIN, True),
+        ("Äh, vier sieben eins eins", "de", PinReply.PIN, True),
     ],
 )
 def test_a_pin_reply_reads_as_what_it_says(
@@ -165,3 +197,15 @@ async def test_the_right_pin_asked_as_a_question_unlocks_nothing_and_is_no_failu
         ("cancelled", "the user asked something else")
     ]
     assert PIN not in scene.model_saw()
+
+
+@pytest.mark.parametrize(
+    ("said", "language"),
+    [("Äh, ja, vielen Dank", "de"), ("Uh, yes, thank you very much.", "en")],
+)
+async def test_a_hesitant_yes_with_thanks_confirms(scene: Scene, said: str, language: str) -> None:
+    await scene.confirm_unlock(await scene.our_agent(), said, language)
+
+
+async def test_a_hesitant_pin_confirms(scene: Scene) -> None:
+    await scene.confirm_unlock(await scene.pin_agent(), "Um, 4711.", "en")

@@ -431,14 +431,15 @@ def _phrase_kinds(
 def spoken_pin(text: str) -> str:
     """Digits in a reply, number words included ("one two 3-4" -> "1234"; full-width too).
 
-    An "oh" before a pause and before any digit is a sigh, not a zero ("Oh, 4711" -> "4711").
+    An "oh" or "um" before a pause and before any digit is a sigh, not a zero or a Portuguese
+    one ("Oh, 4711" -> "4711", "Um, 4711" -> "4711").
     """
     while (sigh := _SIGH.search(text)) and not _digits(text[: sigh.start()]):
         text = text[: sigh.start()] + text[sigh.end() :]
     return _digits(text)
 
 
-_SIGH: Final = re.compile(r"\boh\b(?=\s*[,!.;:?…])", re.IGNORECASE)
+_SIGH: Final = re.compile(r"\b(?:oh|um)\b(?=\s*[,!.;:?…])", re.IGNORECASE)
 
 
 def _digits(text: str) -> str:
