@@ -41,30 +41,32 @@ _YES: Mapping[str, tuple[str, ...]] = {
         "ja", "ja bitte", "jawohl", "jep", "jo", "bestätigen", "bestätige", "bestätigt",
         "ich bestätige", "mach das", "mach es", "mach", "mach weiter", "tu es", "ok", "okay",
         "genau", "klar", "sicher", "natürlich", "in ordnung", "los", "auf jeden fall", "passt",
-        "stimmt", "richtig", "weiter",
+        "stimmt", "richtig", "weiter", "ich bin sicher", "ganz sicher",
     ),
     "fr": (
         "oui", "oui merci", "d'accord", "confirmer", "je confirme", "confirme", "vas-y",
         "allez-y", "allez", "fais-le", "faites-le", "ok", "bien sûr", "c'est bon", "c'est ça",
-        "tout à fait", "exactement", "parfait", "bien",
+        "tout à fait", "exactement", "parfait", "bien", "ouais", "je suis sûr", "je suis sûre",
+        "j'en suis sûr", "j'en suis sûre",
     ),
     "es": (
         "sí", "si", "sí por favor", "confirmar", "confirmo", "adelante", "vale", "ok",
         "hazlo", "dale", "claro", "claro que sí", "de acuerdo", "por supuesto", "venga",
-        "perfecto", "exacto", "correcto", "seguro",
+        "perfecto", "exacto", "correcto", "seguro", "estoy seguro", "estoy segura",
     ),
     "it": (
         "sì", "si", "confermo", "conferma", "certo", "certamente", "va bene", "ok", "fallo",
         "procedi", "vai", "vai pure", "d'accordo", "esatto", "perfetto", "giusto", "sicuro",
+        "sono sicuro", "sono sicura",
     ),
     "nl": (
         "ja", "ja graag", "jazeker", "zeker", "bevestig", "bevestigen", "doe maar", "doe het",
         "oké", "ok", "ga je gang", "ga door", "prima", "natuurlijk", "akkoord", "klopt",
-        "is goed", "goed", "ja hoor", "zeker weten",
+        "is goed", "goed", "ja hoor", "zeker weten", "ik weet het zeker",
     ),
     "pt": (
         "sim", "confirmo", "confirmar", "pode", "pode sim", "ok", "pode fazer", "faça", "faz",
-        "claro", "tudo bem", "com certeza", "certo", "exato", "perfeito", "vai",
+        "claro", "tudo bem", "com certeza", "certo", "exato", "perfeito", "vai", "tenho certeza",
     ),
 }  # fmt: skip
 _NO: Mapping[str, tuple[str, ...]] = {
@@ -74,9 +76,11 @@ _NO: Mapping[str, tuple[str, ...]] = {
         "do not do it", "don't do that", "do not do that", "never mind", "forget it",
         "leave it", "not now", "not right now", "not yet", "no way", "wait", "hold on",
         "not sure", "i'm not sure", "i am not sure", "i changed my mind", "changed my mind",
+        # Said as people say them: a sarcastic yes, a grunted no ("uh-uh").
+        "yeah right", "uh uh",
     ),
     "de": (
-        "nein", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
+        "nein", "nee", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
         "nicht", "nicht jetzt", "doch nicht", "lass es", "lieber nicht", "auf keinen fall",
     ),
     "fr": (
@@ -96,21 +100,28 @@ _NO: Mapping[str, tuple[str, ...]] = {
     ),
     "pt": ("não", "nao", "cancelar", "pare", "para", "espera", "agora não", "melhor não", "deixa"),
 }  # fmt: skip
-# Politeness and assent that may go with a yes or a no without asking for anything new.
+# Politeness, assent and hesitation ("uh", "äh") that may go with a yes or a no without
+# asking for anything new.
 _COURTESY: Mapping[str, tuple[str, ...]] = {
     "en": (
         "please", "thanks", "thank you", "thanks a lot", "now", "right now", "indeed",
-        "oh", "well", "and", "then", "sir", "ma'am",
+        "oh", "ah", "well", "and", "then", "sir", "ma'am", "uh", "um", "uhm", "erm", "hmm",
+        "thank you very much", "thank you so much", "thanks so much", "many thanks",
     ),
     "de": ("bitte", "danke", "gerne", "gern", "jetzt", "schon", "bitte schön", "danke schön",
-           "und", "dann"),
+           "und", "dann", "äh", "ähm", "hm", "vielen dank", "danke sehr"),
     "fr": ("s'il vous plaît", "s'il te plaît", "merci", "volontiers", "maintenant", "et",
-           "alors"),
-    "es": ("por favor", "gracias", "ahora", "y", "entonces"),
-    "it": ("per favore", "grazie", "ora", "adesso", "e", "allora"),
-    "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu", "en", "dan"),
-    "pt": ("por favor", "obrigado", "obrigada", "agora", "e", "então"),
+           "alors", "euh", "ben", "bah", "merci beaucoup"),
+    "es": ("por favor", "gracias", "ahora", "y", "entonces", "eh", "em", "pues", "bueno",
+           "muchas gracias"),
+    "it": ("per favore", "grazie", "ora", "adesso", "e", "allora", "ehm", "beh", "grazie mille"),
+    "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu", "en", "dan",
+           "eh", "ehm", "nou", "dank je wel", "dank u", "dank u wel"),
+    "pt": ("por favor", "obrigado", "obrigada", "agora", "e", "então", "hum", "bem",
+           "muito obrigado", "muito obrigada"),
 }  # fmt: skip
+# Yes phrases people ask as a question ("Sure, why not?"): their question mark asks nothing.
+_ASKED_YES: Mapping[str, tuple[str, ...]] = {"en": ("why not",)}
 # Words that may frame a PIN said as an answer ("my code is 4711", "der PIN lautet 4711"):
 # none of them asks for anything.
 _PIN_FRAMING: Mapping[str, tuple[str, ...]] = {
@@ -193,6 +204,11 @@ def no_phrases(language: str) -> frozenset[str]:
 def courtesy_phrases(language: str) -> frozenset[str]:
     """Politeness and assent that go with an answer in a language (folded)."""
     return _phrases(_COURTESY, base_language(language))
+
+
+def asked_yes_phrases(language: str) -> frozenset[str]:
+    """Yes phrases whose question mark asks nothing, in a language (folded)."""
+    return _phrases(_ASKED_YES, base_language(language))
 
 
 def pin_framing_phrases(language: str) -> frozenset[str]:

@@ -7,6 +7,10 @@ A reply confirms when it is a yes with nothing but politeness or assent around i
 ahead", "yes please, do it", "OK, do it"), in the conversation's language or English; a no
 with politeness cancels; anything that asks for more ("yes, and turn on the light"), mixes yes
 and no, or carries digits is something else. The words are engine/words.py's, the one table.
+A reply must read the same with its punctuation heard as pauses and without ("Why? Not
+now." is no yes, nor is "Yeah, right."); a yes asked as a question ("yes?") or said with what
+no table reads (an emoji, a struck-through "y̶e̶s̶") is no yes, and no PIN answer either. A
+restatement of the held action that is also a no ("cancel", "stop it") is a no.
 
 A PIN is read from digits in any script (full-width, Arabic-Indic, ...) whatever separates
 them ("1-2-3-4", "1 2 3 4") and from number words of every language the table knows; every
@@ -31,6 +35,7 @@ import unicodedata
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import DIGIT_WORDS
 from custom_components.local_agent.engine.words import RIGHT_QUOTE
+from custom_components.local_agent.engine.words import asked_yes_phrases
 from custom_components.local_agent.engine.words import courtesy_phrases
 from custom_components.local_agent.engine.words import fold
 from custom_components.local_agent.engine.words import no_phrases
@@ -282,13 +287,15 @@ class Reply(Enum):
 def classify_reply(text: str, language: str, restating: Iterable[str] = ()) -> Reply:
     """Read a yes/no reply; anything that asks for more, or says both, is something else.
 
-    restating: phrases that say the held action again ("unlock it"), which read as a yes.
+    restating: phrases that say the held action again ("unlock it"), which read as a yes;
+    never one that is a no ("cancel", "stop it"). A yes asked as a question ("yes?") or said
+    with what no table reads (an emoji, a struck-through "y̶e̶s̶") is no yes.
     """
-    kinds = _phrase_kinds(words(text), language, restating=restating)
-    for answer in (Reply.YES, Reply.NO):
-        if kinds in ({answer}, {answer, None}):
-            return answer
-    return Reply.OTHER
+    readings = [_phrase_kinds(parts, language, restating=restating) for parts in _readings(text)]
+    if all(kinds in ({Reply.NO}, {Reply.NO, None}) for kinds in readings):
+        return Reply.NO
+    yes = all(kinds in ({Reply.YES}, {Reply.YES, None}) for kinds in readings)
+    return Reply.YES if yes and _plain(text, language) else Reply.OTHER
 
 
 class PinReply(Enum):
@@ -304,30 +311,92 @@ def classify_pin_reply(text: str, language: str, restating: Iterable[str] = ()) 
     """Read a reply to the PIN question; one that asks for more, or says no, confirms nothing.
 
     "my code is 4 7 1 1, ok" is a PIN answer (its digits are then compared); "4711 and turn
-    on the light" or "4711, no wait" is not, whatever its digits.
+    on the light", "4711, no wait" or "4711?" is not, whatever its digits.
     """
-    said = [word for word in words(text) if not word.isdigit() and word not in DIGIT_WORDS]
-    if not said:
-        return PinReply.PIN
-    kinds = _phrase_kinds(said, language, framing=True, restating=restating)
-    if kinds <= {Reply.YES, None}:
-        return PinReply.PIN
-    if Reply.NO in kinds:
+    readings = [
+        _phrase_kinds(
+            [
+                [word for word in part if not word.isdigit() and word not in DIGIT_WORDS]
+                for part in parts
+            ],
+            language,
+            framing=True,
+            restating=restating,
+        )
+        for parts in _readings(text)
+    ]
+    if any(Reply.NO in kinds for kinds in readings):
         return PinReply.NO
+    if _plain(text, language) and all(kinds <= {Reply.YES, None} for kinds in readings):
+        return PinReply.PIN
     return PinReply.OTHER
 
 
-def _phrase_kinds(
-    said: list[str], language: str, *, framing: bool = False, restating: Iterable[str] = ()
-) -> set[Reply | None]:
-    """Kinds of the phrases the words split into (None: courtesy); {OTHER} if they do not.
+# What joins the words of a part, though punctuation: an apostrophe ("d'accord"), a hyphen.
+_JOINERS: Final = ("'", "\u2010")
 
-    framing: words that frame a PIN count as courtesy.
+
+def _readings(text: str) -> tuple[list[list[str]], list[list[str]]]:
+    """Return a reply's words in parts between its pauses (punctuation), and in one part.
+
+    A reply must say the same both ways: "Why? Not now." reads "why not" and "now" when its
+    pause is not heard, "Yeah, right." reads "yeah" and "right" when it is; neither is a yes.
     """
+    parts: list[list[str]] = []
+    part = ""
+    for ch in [*fold(text), "."]:
+        if ch not in _JOINERS and unicodedata.category(ch).startswith("P"):
+            if found := words(part):
+                parts.append(found)
+            part = ""
+        else:
+            part += ch
+    return parts, [[word for found in parts for word in found]]
+
+
+# Marks that make a reply a question ("yes?", "¿sí?"), as `fold` leaves them.
+_QUESTION_MARKS: Final = frozenset("?¿؟‽⸮")
+
+
+def _plain(text: str, language: str) -> bool:
+    """Whether a reply is words alone: it asks nothing and carries nothing no table reads.
+
+    A symbol or emoji ("yes ❌"), a mark on no letter (a struck-through "y̶e̶s̶") or a private
+    character may say anything. "Why not?" asks nothing.
+    """
+    for ch in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(ch)
+        if category[0] in "MS" or category in ("Co", "Cn"):
+            return False
+    folded = fold(text)
+    asked = frozenset().union(*(asked_yes_phrases(lang) for lang in (language, "en")))
+    for at, ch in enumerate(folded):
+        if ch not in _QUESTION_MARKS:
+            continue
+        before = " ".join(words(folded[:at]))
+        if ch != "?" or not any(before == p or before.endswith(f" {p}") for p in asked):
+            return False
+    return True
+
+
+def _phrase_kinds(
+    parts: list[list[str]],
+    language: str,
+    *,
+    framing: bool = False,
+    restating: Iterable[str] = (),
+) -> set[Reply | None]:
+    """Kinds of the phrases each part splits into (None: courtesy); {OTHER} if one cannot.
+
+    framing: words that frame a PIN count as courtesy. A restatement that is a no ("cancel"
+    when the question is "Cancel Door Timer?") reads as the no.
+    """
+    languages = tuple(dict.fromkeys((language, "en")))
+    noes = frozenset().union(*(no_phrases(lang) for lang in languages))
     tables: list[tuple[frozenset[str], Reply | None]] = [
-        (frozenset(" ".join(words(phrase)) for phrase in restating), Reply.YES)
+        (frozenset(" ".join(words(phrase)) for phrase in restating) - noes, Reply.YES)
     ]
-    for lang in dict.fromkeys((language, "en")):
+    for lang in languages:
         tables += [
             (yes_phrases(lang), Reply.YES),
             (no_phrases(lang), Reply.NO),
@@ -336,38 +405,44 @@ def _phrase_kinds(
         if framing:
             tables.append((pin_framing_phrases(lang), None))
     longest = max(len(phrase.split()) for table, _kind in tables for phrase in table)
-    # best[i]: the kinds of the shortest split of the first i words (None: no split).
-    best: list[tuple[int, frozenset[Reply | None]] | None] = [None] * (len(said) + 1)
-    best[0] = (0, frozenset())
-    for end in range(1, len(said) + 1):
-        for start in range(max(0, end - longest), end):
-            before = best[start]
-            if before is None:
-                continue
-            phrase = " ".join(said[start:end])
-            for table, kind in tables:
-                if phrase in table:
-                    candidate = (before[0] + 1, before[1] | {kind})
-                    current = best[end]
-                    if current is None or candidate[0] < current[0]:
-                        best[end] = candidate
-    found = best[-1]
-    if not said or found is None:
-        return {Reply.OTHER}
-    return set(found[1])
+    kinds: set[Reply | None] = set()
+    for said in parts:
+        if not said:
+            continue
+        # best[i]: the kinds of the shortest split of the first i words (None: no split).
+        best: list[tuple[int, frozenset[Reply | None]] | None] = [None] * (len(said) + 1)
+        best[0] = (0, frozenset())
+        for end in range(1, len(said) + 1):
+            for start in range(max(0, end - longest), end):
+                before = best[start]
+                if before is None:
+                    continue
+                phrase = " ".join(said[start:end])
+                for table, kind in tables:
+                    if phrase in table:
+                        candidate = (before[0] + 1, before[1] | {kind})
+                        current = best[end]
+                        if current is None or candidate[0] < current[0]:
+                            best[end] = candidate
+        found = best[-1]
+        if found is None:
+            return {Reply.OTHER}
+        kinds |= found[1]
+    return kinds
 
 
 def spoken_pin(text: str) -> str:
     """Digits in a reply, number words included ("one two 3-4" -> "1234"; full-width too).
 
-    An "oh" before a pause and before any digit is a sigh, not a zero ("Oh, 4711" -> "4711").
+    An "oh" or "um" before a pause and before any digit is a sigh, not a zero or a Portuguese
+    one ("Oh, 4711" -> "4711", "Um, 4711" -> "4711").
     """
     while (sigh := _SIGH.search(text)) and not _digits(text[: sigh.start()]):
         text = text[: sigh.start()] + text[sigh.end() :]
     return _digits(text)
 
 
-_SIGH: Final = re.compile(r"\boh\b(?=\s*[,!.;:?…])", re.IGNORECASE)
+_SIGH: Final = re.compile(r"\b(?:oh|um)\b(?=\s*[,!.;:?…])", re.IGNORECASE)
 
 
 def _digits(text: str) -> str:
