@@ -271,16 +271,20 @@ def value_words(key: str, value: Any) -> str:
 
     For the agent's other languages, which all write a decimal comma.
     """
-    if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if key in _FRACTIONS and number:
         return f"{_decimal_comma(value * 100)} %"
     if isinstance(value, float):
         value = _decimal_comma(value)
     if (words := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {} %").
         return words[words.index("{}") :].format(value)
-    # Not the English field name: the value alone ("(reverse)", "(5)", "(Rock, Jazz)").
+    # A word or a list alone, without the English field name ("(reverse)", "(Rock, Jazz)"); a
+    # number alone says nothing, so it keeps the field's name ("code 1234", "transition 5").
     if isinstance(value, list | tuple):
         return ", ".join(map(str, value))
+    if number or (isinstance(value, str) and value.isdigit()):
+        return f"{key.replace('_', ' ')} {value}"
     return str(value)
 
 
