@@ -162,6 +162,90 @@ def intent_service(intent_type: str | None, domain: str) -> str | None:
     return service_of(domain, generic) if generic is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class IntentAction:
+    """What an intent of one domain does, said as the call of its service it makes.
+
+    `slots` names the service field a slot sets, where the field's words say its value with
+    its unit ("brightness" is a percentage: "brightness_pct"); `fields` are set whatever the
+    slots say (HassMediaPlayerMute mutes).
+    """
+
+    domain: str
+    service: str
+    slots: Mapping[str, str] = field(default_factory=dict)
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+# Home Assistant's intents of one domain, said as the service each calls: never by the intent's
+# name ("HassLightSet auf Bed Light ausführen"), never with its slots' names.
+_INTENT_ACTIONS: Final[Mapping[str, IntentAction]] = {
+    "HassLightSet": IntentAction(
+        "light",
+        "turn_on",
+        {"brightness": "brightness_pct", "color": "color_name", "temperature": "color_temp_kelvin"},
+    ),
+    "HassFanSetSpeed": IntentAction("fan", "set_percentage", {"percentage": "percentage"}),
+    "HassClimateSetTemperature": IntentAction(
+        "climate", "set_temperature", {"temperature": "temperature"}
+    ),
+    "HassClimateSetFanMode": IntentAction("climate", "set_fan_mode", {"fan_mode": "fan_mode"}),
+    "HassHumidifierSetpoint": IntentAction("humidifier", "set_humidity", {"humidity": "humidity"}),
+    "HassHumidifierMode": IntentAction("humidifier", "set_mode", {"mode": "mode"}),
+    "HassMediaNext": IntentAction("media_player", "media_next_track"),
+    "HassMediaPrevious": IntentAction("media_player", "media_previous_track"),
+    "HassMediaPause": IntentAction("media_player", "media_pause"),
+    "HassMediaUnpause": IntentAction("media_player", "media_play"),
+    "HassSetVolume": IntentAction("media_player", "volume_set", {"volume_level": "volume_pct"}),
+    "HassSetVolumeRelative": IntentAction("media_player", "volume_set"),
+    "HassMediaPlayerMute": IntentAction(
+        "media_player", "volume_mute", fields={"is_volume_muted": True}
+    ),
+    "HassMediaPlayerUnmute": IntentAction(
+        "media_player", "volume_mute", fields={"is_volume_muted": False}
+    ),
+    "HassVacuumStart": IntentAction("vacuum", "start"),
+    "HassVacuumReturnToBase": IntentAction("vacuum", "return_to_base"),
+    "HassLawnMowerDock": IntentAction("lawn_mower", "dock"),
+    "HassLawnMowerStartMowing": IntentAction("lawn_mower", "start_mowing"),
+    "HassListAddItem": IntentAction("todo", "add_item", {"item": "item"}),
+    "HassListRemoveItem": IntentAction("todo", "remove_item", {"item": "item"}),
+    "HassListCompleteItem": IntentAction(
+        "todo", "update_item", {"item": "item"}, {"status": "completed"}
+    ),
+    "HassShoppingListAddItem": IntentAction("todo", "add_item", {"item": "item"}),
+    "HassShoppingListCompleteItem": IntentAction(
+        "todo", "update_item", {"item": "item"}, {"status": "completed"}
+    ),
+}
+
+
+def said_intent(
+    intent_type: str | None,
+    domain: str,
+    names: str,
+    arguments: Mapping[str, Any],
+    words: CallWords,
+) -> tuple[str, dict[str, Any]] | None:
+    """Say an intent's call on targets named `names`, as the service it calls says it.
+
+    "Bed Light einschalten" and the fields it does not say, by their fields' names
+    ({"brightness_pct": 40}); arguments that are no slot of its service are left out. None
+    for an intent that calls no known service.
+    """
+    if (service := intent_service(intent_type, domain)) is not None:
+        return verb(domain, service, words).format(names=names), {}
+    action = _INTENT_ACTIONS.get(intent_type or "")
+    if action is None:
+        return None
+    fields = {
+        action.slots[key]: value
+        for key, value in arguments.items()
+        if key in action.slots and value not in (None, "", [])
+    }
+    return said_action(action.domain, action.service, names, {**fields, **action.fields}, words)
+
+
 ENGLISH: Final = "en"
 
 
@@ -234,6 +318,8 @@ def is_yes(value: Any) -> bool:
 # How a field's value is said ("{}" is the value); others read "<field name> <value>".
 _FIELD_WORDS: Final[Mapping[str, str]] = {
     "brightness_pct": "brightness {} %",
+    # An intent's volume, in percent (a service's volume_level is a fraction of one).
+    "volume_pct": "volume {} %",
     "brightness_step_pct": "brightness by {} %",
     "color_temp_kelvin": "{} K",
     "color_name": "{}",
@@ -297,9 +383,8 @@ def intent_verb(intent_type: str | None, domain: str, words: CallWords) -> str:
     """How an intent reads on a domain's entities ("HassTurnOff" on a lock unlocks it)."""
     if intent_type is None:
         return words.run
-    service = intent_service(intent_type, domain)
-    if service is not None:
-        return verb(domain, service, words)
+    if (said := said_intent(intent_type, domain, "{names}", {}, words)) is not None:
+        return said[0]
     return words.run_intent.format(names="{names}", intent=_literal(intent_type))
 
 
@@ -401,7 +486,9 @@ def describe_api_call(
     if intent_type == "HassSetPosition" and "position" in outcome:
         text += words.to_position.format(position=outcome.pop("position"))
     if outcome:
-        text += f" ({_arguments_text(outcome, language)})"
+        action = _INTENT_ACTIONS.get(intent_type or "")
+        slots = action.slots if action is not None else {}
+        text += f" ({_arguments_text(outcome, language, slots)})"
     services = [
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
         for entity_id in sensitive
@@ -457,7 +544,16 @@ def _bare(pattern: str) -> set[str]:
     return {" ".join(pattern.format(names="").split())}
 
 
-def _arguments_text(arguments: Mapping[str, Any], language: str) -> str:
+def _arguments_text(
+    arguments: Mapping[str, Any], language: str, slots: Mapping[str, str] | None = None
+) -> str:
+    """Say a tool's arguments; `slots`: the service field an intent's slot sets.
+
+    English keeps the arguments' names (the audit reads them); another language says the
+    values with their units, read as the fields they set ("brightness": 40 is "40 %", an
+    intent's "volume_level" 50 is "50 %").
+    """
+
     def value_text(value: Any) -> str:
         if isinstance(value, list):
             return join_names([str(item) for item in value], language)
@@ -465,9 +561,9 @@ def _arguments_text(arguments: Mapping[str, Any], language: str) -> str:
 
     if speaks_only_english(language):
         return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
-    # Values with their units ("30 %"), as for our own tools' calls, not English field names.
+    fields = slots or {}
     return ", ".join(
-        value_words(key, value_text(v) if isinstance(v, list) else v)
+        value_words(fields.get(key, key), value_text(v) if isinstance(v, list) else v)
         for key, v in arguments.items()
     )
 

@@ -20,8 +20,8 @@ from typing import Final
 
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.home.call_texts import call_words
-from custom_components.local_agent.home.call_texts import intent_service
 from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import verb
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import GET_STATE
@@ -117,16 +117,46 @@ def describe_call(
         pattern = verb(tool_name, service, words)
         names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
     else:
-        # An intent tool of an LLM API ("HassTurnOn"), by the service it calls.
-        service = intent_service(tool_name.rpartition("__")[2], "")
-        if service is None:
-            return None
-        pattern = verb("", service, words)
+        # An intent tool of an LLM API ("HassTurnOn", "HassLightSet"), as the service it calls.
         target = next((arguments[key] for key in _API_TARGETS if arguments.get(key)), None)
         names = [str(target)] if isinstance(target, str | int | float) else []
+        if not names:
+            return None
+        said = said_intent(
+            tool_name.rpartition("__")[2],
+            _one_domain(arguments.get("domain")),
+            join_names(names, language),
+            {key: value for key, value in arguments.items() if _sayable(value)},
+            words,
+        )
+        return said[0] if said is not None else None
     if not names:
         return None
     return pattern.format(names=join_names(names, language))
+
+
+def _one_domain(value: Any) -> str:
+    """Return the one domain a generic intent's `domain` slot names ("cover" opens), else ""."""
+    if isinstance(value, str) and value.strip().startswith("["):
+        # A list written as JSON, as a call that did not validate keeps it.
+        with suppress(ValueError):
+            value = json.loads(value)
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return value if isinstance(value, str) and value in _SAID_DOMAINS else ""
+
+
+# Domains whose generic on/off reads as another verb (a cover opens, a lock unlocks).
+_SAID_DOMAINS: Final = frozenset({"cover", "lock", "valve"})
+
+
+def _sayable(value: Any) -> bool:
+    """Whether a value the model wrote may be said: a number, or words without markup."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    return isinstance(value, str) and not _MARKUP.search(value) and any(c.isalpha() for c in value)
 
 
 def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
