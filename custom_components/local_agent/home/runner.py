@@ -266,7 +266,10 @@ async def async_run(
     else:
         result = await _async_call_tool(hass, call, turn)
     if result.error:
-        return RunResult(result, Problem.FAILED, (error_text(result) or "",))
+        # Home Assistant's own error is English and may name entity ids or services ("Failed
+        # to call set_cover_position for: ['cover.garage_door']"): the model and the audit read
+        # it; the person hears that it failed, in their language.
+        return RunResult(result, Problem.FAILED, (Phrase("reason_failed"),))
     if verify and (missed := await _async_missed_targets(hass, call)):
         english, said = missed
         return RunResult(error_result(english), Problem.NO_EFFECT, said)
