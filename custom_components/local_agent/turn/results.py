@@ -19,6 +19,8 @@ from typing import Any
 
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
+from custom_components.local_agent.safety.tool_review import ToolClass
+from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.components import conversation
 from homeassistant.core import callback
 from homeassistant.helpers import intent
@@ -42,15 +44,28 @@ class _Calls:
 
 
 def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolResultContent) -> bool:
+    """Whether the call only read: a query's answer, or a tool known to change nothing.
+
+    An intent that only reads may still answer "action_done" (HassTimerStatus does): the
+    tool's class decides then (safety/tool_review.py), so "how long is left?" is no action.
+    """
     data = content.result.data
+    tool = (
+        next((tool for tool in llm_api.tools if tool.name == content.tool_name), None)
+        if llm_api is not None
+        else None
+    )
     if isinstance(data, llm.IntentResponseDict):
-        return data.original.response_type is intent.IntentResponseType.QUERY_ANSWER
+        if data.original.response_type is intent.IntentResponseType.QUERY_ANSWER:
+            return True
+        return (
+            llm_api is not None
+            and tool is not None
+            and classify(llm_api.api.hass, tool) is ToolClass.READ_ONLY
+        )
     if content.tool_name == GET_STATE:
         return True
-    if llm_api is not None:
-        tool = next((tool for tool in llm_api.tools if tool.name == content.tool_name), None)
-        return tool is not None and tool.annotations.read_only
-    return False
+    return tool is not None and tool.annotations.read_only
 
 
 def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
