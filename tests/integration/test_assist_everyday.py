@@ -1,0 +1,504 @@
+"""Everyday requests through Home Assistant's Assist API, in the agent's seven languages.
+
+The agent offers Assist's intents only (home tools off). What it does is the intents' own;
+what it says itself is checked here: when the model writes nothing after a call, when a call
+matched nothing or failed, when a call reaches something sensitive (the question, and the
+answer after the yes). What a person hears is true, in their language, and names no intent,
+slot, service or entity id; the chat log the next turn reads holds what was said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+import re
+from typing import Any
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
+from custom_components.local_agent.engine.markup import REASONING_CLOSE
+from homeassistant.components import conversation
+from homeassistant.components.intent import timers
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import floor_registry as fr
+from homeassistant.helpers import intent
+from testing.turn import chat_log_of
+from testing.turn import results_in
+
+from .conftest import Agent
+from .conftest import async_setup_agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import Script
+from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
+from .scripted_model import answer
+from .test_adversarial import tool_call
+from .test_everyday import ASSIST
+from .test_everyday import everyday_home  # noqa: F401  (the fixture)
+from .test_everyday_more import check_spoken
+
+ACTION_DONE = intent.IntentResponseType.ACTION_DONE
+QUERY_ANSWER = intent.IntentResponseType.QUERY_ANSWER
+ERROR = intent.IntentResponseType.ERROR
+BED = "light.bed_light"
+KITCHEN = "light.kitchen_lights"
+LIVING = "light.living_room_rgbww_lights"
+GARAGE = "cover.garage_door"
+YES = {"en": "yes", "de": "ja", "fr": "oui", "es": "sí", "it": "sì", "nl": "ja", "pt": "sim"}
+
+
+@pytest.fixture
+async def agent(
+    hass: HomeAssistant,
+    everyday_home: None,  # noqa: F811
+    scripted_worker: ScriptedWorker,
+) -> Agent:
+    """Assist's tools on the everyday home; Kitchen and Living Room are on the Ground floor."""
+    ground = fr.async_get(hass).async_create("Ground")
+    areas = ar.async_get(hass)
+    for name in ("Kitchen", "Living Room"):
+        area = areas.async_get_area_by_name(name)
+        assert area is not None
+        areas.async_update(area.id, floor_id=ground.floor_id)
+    return await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
+
+
+def calls(*made: tuple[str, dict[str, Any]]) -> Callable[[SeenRequest], str]:
+    """One answer of the model with several intent calls."""
+
+    def write(seen: SeenRequest) -> str:
+        texts = (tool_call(name, **arguments)(seen) for name, arguments in made)
+        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in texts))
+
+    return write
+
+
+# English words that say nothing in another language ("volume" and "position" are French,
+# Italian and Dutch words too).
+ENGLISH = re.compile(r"\b(?:turn|set|brightness|level|percentage|done|call|run)\b")
+
+
+def check_said(said: str, language: str) -> None:
+    """No entity id, markup or Python value; no intent name; no English in another language."""
+    check_spoken(said, "en")
+    assert "Hass" not in said, said
+    if language != "en":
+        assert not ENGLISH.search(said), said
+
+
+async def ask(
+    agent: Agent,
+    worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    *writes: Script,
+    device_id: str | None = None,
+) -> conversation.ConversationResult:
+    worker.will_write(*writes)
+    result = await agent.ask("…", context=person, language=language, device_id=device_id)
+    await agent.hass.async_block_till_done()
+    return result
+
+
+def timer_device(hass: HomeAssistant) -> str:
+    """A voice satellite that runs timers: Assist offers its timer intents then."""
+    entry = MockConfigEntry(domain="test")
+    entry.add_to_hass(hass)
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id, identifiers={("test", "kitchen satellite")}
+    )
+    timers.async_register_timer_handler(hass, device.id, lambda *_args: None)
+    return device.id
+
+
+# Intents that work, with each kind of slot; the model answers in the person's language, and
+# that answer is what they hear.
+DONE: list[tuple[str, str, dict[str, Any], dict[str, str], str]] = [
+    ("de", "HassTurnOn", {"name": "Bed Light"}, {BED: "on"}, "Das Licht ist an."),
+    ("fr", "HassTurnOff", {"area": "Kitchen", "domain": ["light"]}, {KITCHEN: "off"}, "Éteint."),
+    (
+        "es",
+        "HassTurnOff",
+        {"floor": "Ground", "domain": ["light"]},
+        {KITCHEN: "off", LIVING: "off"},
+        "Luces apagadas.",
+    ),
+    ("nl", "HassTurnOff", {"name": "all", "domain": ["light"]}, {KITCHEN: "off"}, "Uit."),
+    (
+        "it",
+        "HassTurnOff",
+        {"area": "Living Room", "domain": ["cover"], "device_class": ["blind"]},
+        {"cover.living_room_window": "closed|closing"},
+        "Tapparelle chiuse.",
+    ),
+    ("pt", "HassLightSet", {"name": "Bed Light", "brightness": 30}, {BED: "on"}, "Feito."),
+    ("de", "HassLightSet", {"name": "Bed Light", "color": "green"}, {BED: "on"}, "Grün."),
+    ("fr", "HassLightSet", {"name": "Kitchen Lights", "temperature": 3000}, {KITCHEN: "on"}, "Ok."),
+    (
+        "nl",
+        "HassClimateSetTemperature",
+        {"name": "Hvac", "temperature": 21.5},
+        {"climate.hvac": "cool"},
+        "21,5 graden.",
+    ),
+    ("es", "HassFanSetSpeed", {"name": "Ceiling Fan", "percentage": 40}, {}, "Hecho."),
+    ("it", "HassSetVolume", {"name": "Living Room", "volume_level": 20}, {}, "Volume al 20."),
+    ("de", "HassMediaPause", {"name": "Kitchen"}, {"media_player.kitchen": "paused"}, "Pause."),
+    ("pt", "HassMediaNext", {"name": "Kitchen"}, {"media_player.kitchen": "playing"}, "Próxima."),
+    ("de", "HassListAddItem", {"name": "Shopping list", "item": "Milch"}, {}, "Milch steht drauf."),
+    ("fr", "HassTurnOn", {"name": "Evening"}, {BED: "on"}, "Scène activée."),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "tool", "arguments", "states", "said"),
+    DONE,
+    ids=[f"{case[0]}-{case[1]}-{'-'.join(case[2])}" for case in DONE],
+)
+async def test_an_intent_that_works_is_done_and_the_models_words_are_said(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    tool: str,
+    arguments: dict[str, Any],
+    states: dict[str, str],
+    said: str,
+) -> None:
+    result = await ask(
+        agent, scripted_worker, person, language, tool_call(tool, **arguments), answer(said)
+    )
+
+    assert speech(result) == said
+    assert result.response.response_type is ACTION_DONE
+    assert result.continue_conversation is False
+    assert [r for r in results_in(chat_log_of(hass, result)) if "error" in r] == []
+    for entity_id, wanted in states.items():
+        assert state(hass, entity_id) in wanted.split("|"), entity_id
+
+
+# The model wrote nothing after its calls: the agent says only what is true.
+SILENT: list[tuple[str, Script, str, intent.IntentResponseType]] = [
+    ("de", tool_call("HassTurnOn", name="Bed Light"), "Erledigt.", ACTION_DONE),
+    ("nl", tool_call("GetLiveContext"), "Sorry, daar heb ik geen antwoord op.", QUERY_ANSWER),
+    # How long is left on the timer? A question: no "Done".
+    ("fr", tool_call("HassTimerStatus"), "Désolé, je n'ai pas de réponse à cela.", QUERY_ANSWER),
+    ("es", tool_call("HassTimerStatus"), "Lo siento, no tengo respuesta para eso.", QUERY_ANSWER),
+    ("de", tool_call("HassStartTimer", minutes=5), "Erledigt.", ACTION_DONE),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "writes", "said", "kind"), SILENT, ids=[f"{c[0]}: {c[2]}" for c in SILENT]
+)
+async def test_without_the_models_answer_the_agent_says_only_what_is_true(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    writes: Script,
+    said: str,
+    kind: intent.IntentResponseType,
+) -> None:
+    result = await ask(
+        agent, scripted_worker, person, language, writes, answer(""), device_id=timer_device(hass)
+    )
+
+    assert speech(result) == said
+    assert result.response.response_type is kind
+    check_said(speech(result), language)
+
+
+# Calls that matched nothing, or that Home Assistant's handler refused: said as the call, in
+# the person's words, never as the intent's name, and never as "the model's call did not go
+# through" when it is an ordinary request that did not work.
+FAILED: list[tuple[str, Script, str]] = [
+    ("de", tool_call("HassTurnOn", name="Attic"), "Das ging nicht: Attic einschalten."),
+    (
+        "de",
+        tool_call("HassLightSet", name="Attic", brightness=50),
+        "Das ging nicht: Attic einschalten.",
+    ),
+    (
+        "fr",
+        tool_call("HassClimateSetTemperature", name="Hvac", temperature=40),
+        "Je n'ai pas pu régler la température de Hvac.",
+    ),
+    # Not exposed; the person's words named it: the hint says how to expose it.
+    ("es", tool_call("HassTurnOn", name="Ceiling Lights"), "No he podido encender Ceiling Lights."),
+    # An area that does not exist; a light that is in another area than the one named.
+    ("nl", tool_call("HassTurnOn", area="Garage"), "Dat lukte niet: Garage inschakelen."),
+    (
+        "de",
+        tool_call("HassTurnOff", name="Kitchen Lights", area="Living Room"),
+        "Das ging nicht: Kitchen Lights ausschalten.",
+    ),
+    (
+        "de",
+        tool_call("HassListAddItem", name="Einkaufsliste", item="Milch"),
+        "Das ging nicht: Milch zu Einkaufsliste hinzufügen.",
+    ),
+    (
+        "pt",
+        tool_call("HassListAddItem", name="Compras", item="pão"),
+        "Não consegui adicionar pão a Compras.",
+    ),
+    (
+        "de",
+        tool_call("HassVacuumStart", name="Staubsauger"),
+        "Das ging nicht: Staubsauger starten.",
+    ),
+    (
+        "it",
+        tool_call("HassSetVolume", name="Kitchen", volume_level=150),
+        "Non è stato possibile impostare il volume di Kitchen.",
+    ),
+    (
+        "en",
+        tool_call("HassSetVolume", name="Kitchen", volume_level=150),
+        "I could not set the volume of Kitchen.",
+    ),
+    (
+        "nl",
+        tool_call("HassMediaUnpause", name="Attic Speaker"),
+        "Dat lukte niet: Attic Speaker afspelen.",
+    ),
+    # A generic intent on covers reads as what it does to them.
+    (
+        "de",
+        tool_call("HassTurnOn", name="Attic", domain=["cover"]),
+        "Das ging nicht: Attic öffnen.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "writes", "said"), FAILED, ids=[c[2] for c in FAILED])
+async def test_an_intent_that_did_not_work_is_said_as_the_request_it_was(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    writes: Script,
+    said: str,
+) -> None:
+    result = await ask(agent, scripted_worker, person, language, writes, answer(""))
+
+    assert speech(result) == said
+    assert result.response.response_type is ERROR
+    check_said(speech(result), language)
+
+
+async def test_one_of_several_calls_failing_is_said_beside_the_models_words(
+    hass: HomeAssistant, agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Two calls, one works: the model's answer is said; without one, both are said truly."""
+    two = calls(("HassTurnOn", {"name": "Bed Light"}), ("HassLightSet", {"name": "Attic"}))
+    result = await ask(agent, scripted_worker, person, "fr", two, answer(""))
+    assert speech(result) == "C'est fait. Je n'ai pas pu allumer Attic."
+    assert result.response.response_type is ACTION_DONE
+    assert state(hass, BED) == "on"
+
+    # Every call failed, and the model said so: the agent names them first.
+    both = calls(("HassTurnOn", {"name": "Attic"}), ("HassVacuumStart", {"name": "Robot"}))
+    result = await ask(agent, scripted_worker, person, "es", both, answer("No los encuentro."))
+    assert (
+        speech(result) == "No he podido encender Attic y poner en marcha Robot. No los encuentro."
+    )
+    assert result.response.response_type is ERROR
+
+
+async def test_the_next_turn_reads_what_was_said_about_a_failed_intent(
+    hass: HomeAssistant, agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    first = await ask(
+        agent,
+        scripted_worker,
+        person,
+        "de",
+        tool_call("HassListAddItem", name="Einkaufsliste", item="Milch"),
+        answer(""),
+    )
+    scripted_worker.will_write(answer("Nein."))
+    await agent.ask(
+        "hat es geklappt?", conversation_id=first.conversation_id, context=person, language="de"
+    )
+
+    history = scripted_worker.requests[-1].dynamic_prompt
+    assert "Das ging nicht: Milch zu Einkaufsliste hinzufügen.<|im_end|>" in history
+
+
+# Everything of a kind, or of an area: only what is sensitive in it is named, and asked.
+BY_AREA: list[tuple[str, str, dict[str, Any], str, str]] = [
+    (
+        "de",
+        "HassTurnOn",
+        {"name": "all", "domain": ["cover"]},
+        "Garage Door öffnen? Sag „ja“ zum Bestätigen.",
+        "Erledigt: Garage Door öffnen.",
+    ),
+    (
+        "en",
+        "HassTurnOn",
+        {"name": "all", "domain": ["cover"]},
+        "Open Garage Door? Say yes to confirm.",
+        "Done: open Garage Door.",
+    ),
+    (
+        "fr",
+        "HassTurnOff",
+        {"name": "all", "domain": ["lock"]},
+        "Déverrouiller Front Door\u00a0? Dites «\u00a0oui\u00a0» pour confirmer.",
+        "C'est fait\u00a0: déverrouiller Front Door.",
+    ),
+    (
+        "nl",
+        "HassSetPosition",
+        {"name": "all", "domain": ["cover"], "device_class": ["garage"], "position": 100},
+        "De positie van Garage Door instellen (100 %)? Zeg „ja” om te bevestigen.",
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "tool", "arguments", "question", "done"),
+    BY_AREA,
+    ids=[f"{c[0]}-{c[1]}" for c in BY_AREA],
+)
+async def test_everything_of_a_kind_asks_about_the_sensitive_part_only(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    tool: str,
+    arguments: dict[str, Any],
+    question: str,
+    done: str,
+) -> None:
+    before = {e: state(hass, e) for e in (GARAGE, "lock.front_door", "cover.hall_window")}
+    asked = await ask(agent, scripted_worker, person, language, tool_call(tool, **arguments))
+
+    assert speech(asked) == question
+    assert asked.continue_conversation is True
+    assert asked.response.response_type is QUERY_ANSWER
+    # Nothing ran yet: not the sensitive part, not the rest.
+    assert {e: state(hass, e) for e in before} == before
+    if not done:
+        return
+    reply = await agent.ask(
+        YES[language], conversation_id=asked.conversation_id, context=person, language=language
+    )
+    await hass.async_block_till_done()
+    assert speech(reply) == done
+    assert reply.response.response_type is ACTION_DONE
+    assert {e: state(hass, e) for e in before} != before
+
+
+# Entities the user made sensitive, reached by intents that are no on/off call: the question
+# and the answer after the yes say the call as its service reads, the values with their units.
+HELD: list[tuple[str, str, dict[str, Any], str]] = [
+    ("de", "HassLightSet", {"name": "Bed Light", "brightness": 40}, "Bed Light einschalten (40 %)"),
+    ("en", "HassLightSet", {"name": "Bed Light", "brightness": 40}, "turn on Bed Light"),
+    (
+        "de",
+        "HassSetVolume",
+        {"name": "Living Room", "volume_level": 50},
+        "die Lautstärke von Living Room einstellen (50 %)",
+    ),
+    ("en", "HassSetVolume", {"name": "Living Room", "volume_level": 50}, "set the volume of"),
+    (
+        "fr",
+        "HassClimateSetTemperature",
+        {"name": "Hvac", "temperature": 21.5},
+        "régler la température de Hvac (21,5°)",
+    ),
+    ("es", "HassMediaPause", {"name": "Living Room"}, "pausar Living Room"),
+    ("it", "HassMediaPlayerMute", {"name": "Living Room"}, "Living Room"),
+    ("pt", "HassFanSetSpeed", {"name": "Living Room Fan", "percentage": 30}, "(30 %)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "tool", "arguments", "action"), HELD, ids=[f"{c[0]}-{c[1]}" for c in HELD]
+)
+async def test_a_held_intent_is_said_as_what_it_does(
+    hass: HomeAssistant,
+    everyday_home: None,  # noqa: F811
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    tool: str,
+    arguments: dict[str, Any],
+    action: str,
+) -> None:
+    sensitive = [BED, "media_player.living_room", "climate.hvac", "fan.living_room_fan"]
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{**ASSIST, CONF_SENSITIVE_ENTITIES: sensitive}
+    )
+    asked = await ask(agent, scripted_worker, person, language, tool_call(tool, **arguments))
+    assert asked.continue_conversation is True
+    assert action.lower() in speech(asked).lower()
+    check_said(speech(asked), language)
+    if language == "en":
+        assert "level" not in speech(asked) or "volume level 50" in speech(asked)
+
+    reply = await agent.ask(
+        YES[language], conversation_id=asked.conversation_id, context=person, language=language
+    )
+    await hass.async_block_till_done()
+    assert reply.response.response_type is ACTION_DONE, speech(reply)
+    assert action.lower() in speech(reply).lower()
+    check_said(speech(reply), language)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            "Ich konnte es nicht abschließen: die Position von Garage Door einstellen (50 %): "
+            "Home Assistant hat einen Fehler gemeldet.",
+        ),
+        (
+            "en",
+            "I could not finish: set the position of Garage Door to 50 %: "
+            "Home Assistant reported an error.",
+        ),
+    ],
+)
+async def test_a_confirmed_intent_that_home_assistant_fails_is_said_in_words(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    said: str,
+) -> None:
+    """The demo garage door has no position: its service raises once confirmed. Home
+    Assistant's English error, which names the entity id, stays in the audit and the result."""
+    asked = await ask(
+        agent,
+        scripted_worker,
+        person,
+        language,
+        tool_call("HassSetPosition", name="Garage Door", position=50),
+    )
+    assert asked.continue_conversation is True
+
+    reply = await agent.ask(
+        YES[language], conversation_id=asked.conversation_id, context=person, language=language
+    )
+
+    assert speech(reply) == said
+    assert reply.response.response_type is ERROR
+    check_said(speech(reply), language)
+    assert state(hass, GARAGE) == "closed"
