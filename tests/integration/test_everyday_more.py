@@ -372,6 +372,22 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         "Erledigt: Bed Light einschalten. Der Rest ist nicht durchgegangen.",
         ACTION_DONE,
     ),
+    # One works, one does not, and the model claims both: what did not is said first.
+    (
+        "en",
+        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("Done.")),
+        "I could not turn on attic. Done.",
+        ACTION_DONE,
+    ),
+    (
+        "de",
+        (
+            answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport")),
+            answer("Erledigt."),
+        ),
+        "Nicht alles, was das Modell versucht hat, ist durchgegangen. Erledigt.",
+        ACTION_DONE,
+    ),
     # The model only read a state and wrote nothing: nothing was done, so no "Done".
     (
         "es",

@@ -329,17 +329,29 @@ class ConversationAgent:
 
         A held action the reply set aside is said first. When every call the model made was
         refused, one sentence says which, before the model's own answer (or instead of "no
-        answer"). When nothing was done and the user named an entity that is not exposed, a
-        hint says how to expose it: to the user alone.
+        answer"); so does one for the calls of its last round that failed beside others that
+        ran, whatever the model's answer claims. When nothing was done and the user named an
+        entity that is not exposed, a hint says how to expose it: to the user alone.
         """
         user_input, chat_log, report = running.user_input, running.chat_log, running.report
         language = user_input.language
         refusal = None
         home_tools = running.toolbox.home.tool_names if running.toolbox.home else []
+        answer = last_answer(chat_log) if answered else None
         # A turn that ended otherwise said why already (a question, a refusal, a limit).
         if end is TurnEnd.ANSWERED and (refused := refused_calls(chat_log)):
-            refusal = await self._async_refusal(refused, language, home_tools, partly=False)
-        answer = last_answer(chat_log) if answered else None
+            refusal = await self._async_refusal(
+                refused, language, home_tools, "calls_refused_unnamed"
+            )
+        elif (
+            end is TurnEnd.ANSWERED
+            and answer is not None
+            and (failed := failed_in_last_round(chat_log))
+        ):
+            # Some went through: the model's answer may still say "Done." for all of them.
+            refusal = await self._async_refusal(
+                failed, language, home_tools, "calls_some_refused_unnamed"
+            )
         if refusal is not None:
             await self._async_say(chat_log, refusal)
         elif answer is None:
@@ -362,15 +374,16 @@ class ConversationAgent:
         calls: list[llm.ToolInput],
         language: str,
         home_tools: list[str],
-        *,
-        partly: bool,
+        unnamed: str,
     ) -> str:
-        """Say which of the model's calls did not go through, in the conversation's words."""
+        """Say which of the model's calls did not go through, in the conversation's words.
+
+        unnamed: the phrase for calls that cannot be said in words.
+        """
         described = describe_calls(self.hass, calls, language, home_tools)
         if described is not None:
             return await async_phrase(self.hass, language, "calls_refused", calls=described)
-        key = "calls_partly_refused_unnamed" if partly else "calls_refused_unnamed"
-        return await async_phrase(self.hass, language, key)
+        return await async_phrase(self.hass, language, unnamed)
 
     async def _async_no_answer(
         self, chat_log: conversation.ChatLog, language: str, home_tools: list[str]
@@ -397,7 +410,9 @@ class ConversationAgent:
         else:
             said = await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
-            said += " " + await self._async_refusal(failed, language, home_tools, partly=True)
+            said += " " + await self._async_refusal(
+                failed, language, home_tools, "calls_partly_refused_unnamed"
+            )
         return said
 
     async def _async_rounds_in_time(self, running: _RunningTurn) -> TurnEnd:
