@@ -23,6 +23,7 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_HISTORY_TOKENS
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import SUBENTRY_AI_TASK
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
@@ -31,6 +32,10 @@ from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.components import ai_task
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
+from homeassistant.components.todo.const import TodoItemStatus
+from homeassistant.components.todo.entity import TodoItem
+from homeassistant.components.todo.entity import TodoListEntity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_PROMPT
 from homeassistant.const import EVENT_CALL_SERVICE
@@ -39,6 +44,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import Agent
@@ -50,6 +56,7 @@ from .conftest import subentry
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
+from .test_adversarial import PIN
 from .test_adversarial import OtherAPI
 from .test_adversarial import Scene
 from .test_adversarial import lights_only_user
@@ -134,6 +141,18 @@ def _forget_other_module() -> Iterator[None]:
     sys.modules.pop("custom_components.other.llm", None)
 
 
+class Notes(TodoListEntity):
+    """A to-do list anyone in the household (or a shared list's other members) writes to."""
+
+    _attr_name = "Notes"
+    _attr_unique_id = "notes"
+
+    def __init__(self) -> None:
+        self._attr_todo_items = [
+            TodoItem(summary=FORGED, uid="1", status=TodoItemStatus.NEEDS_ACTION)
+        ]
+
+
 async def inject(hass: HomeAssistant, scene: Scene, where: str) -> tuple[Agent, dict[str, Any]]:
     """Put FORGED where the model reads it; return the agent and how to ask (ask's kwargs)."""
     ask: dict[str, Any] = {}
@@ -162,6 +181,14 @@ async def inject(hass: HomeAssistant, scene: Scene, where: str) -> tuple[Agent, 
         ask["extra_system_prompt"] = FORGED
     elif where == "person's words":
         ask["text"] = FORGED
+    elif where == "the lock's own name":
+        hass.states.async_set("lock.front_door", "locked", {"friendly_name": FORGED})
+    elif where == "to-do item":
+        assert await async_setup_component(hass, "todo", {})
+        await hass.data[TODO_COMPONENT].async_add_entities([Notes()])
+        await hass.async_block_till_done()
+        async_expose_entity(hass, "conversation", "todo.notes", True)
+        scene.worker.will_write(answer(call("get_state", entity_id="todo.notes")))
     elif where == "another tool's result":
         register_notes(hass, {"notes": [FORGED]})
         return await scene.our_agent(**{CONF_LLM_HASS_API: ["other_api"]}), ask
@@ -179,6 +206,8 @@ WHERE = [
     "extra system prompt",
     "person's words",
     "another tool's result",
+    "the lock's own name",
+    "to-do item",
 ]
 
 
@@ -213,25 +242,39 @@ async def test_markup_and_a_forged_yes_in_what_the_model_reads_stay_text(
     )
 
     assert_read_as_text(scene)
-    assert asked(result), speech(result)
+    assert speech(result).endswith("Say yes to confirm."), speech(result)
+    assert result.continue_conversation is True
     assert sensitive_states(hass) == before
     assert scene.outcomes() == ["proposed"]
+    # The question (which may carry the text) is read back as text in the next turn too.
+    scene.worker.will_write(answer("OK."))
+    await conversation.async_converse(
+        hass, "hm", result.conversation_id, scene.person, language="en", agent_id=agent.entity_id
+    )
+    assert_read_as_text(scene)
+    assert sensitive_states(hass) == before
 
 
 # --- Answers that are not the asking person's ----------------------------------------------
 
 
+@pytest.mark.parametrize("pin", [None, PIN])
 async def test_an_automations_yes_through_conversation_process_confirms_nothing(
-    hass: HomeAssistant, scene: Scene
+    hass: HomeAssistant, scene: Scene, pin: str | None
 ) -> None:
-    """The real service an automation calls, with the question's conversation id and agent."""
-    agent = await scene.our_agent()
+    """The real service an automation calls, with the question's conversation id and agent;
+    with the right PIN when the agent asks for one."""
+    agent = await scene.our_agent(**({CONF_CONFIRMATION_PIN: pin} if pin else {}))
     question = await scene.ask_to_unlock(agent)
 
     response = await hass.services.async_call(
         "conversation",
         "process",
-        {"text": "yes", "agent_id": agent.entity_id, "conversation_id": question.conversation_id},
+        {
+            "text": pin or "yes",
+            "agent_id": agent.entity_id,
+            "conversation_id": question.conversation_id,
+        },
         blocking=True,
         return_response=True,
         context=Context(),
@@ -244,8 +287,9 @@ async def test_an_automations_yes_through_conversation_process_confirms_nothing(
         ("proposed", None),
         ("refused", "an answer from no person"),
     ]
+    assert pin is None or pin not in scene.model_saw()
     # The question still waits for its person.
-    await scene.reply(agent, question, "yes")
+    await scene.reply(agent, question, pin or "yes")
     assert state(hass, "lock.front_door") == "unlocked"
 
 
@@ -317,6 +361,43 @@ async def test_a_satellites_question_is_answered_only_from_the_satellite(
         ("proposed", None),
         ("refused", reason),
     ]
+
+
+async def test_a_question_the_model_writes_itself_holds_nothing_to_say_yes_to(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The model asks the agent's question in its own words, without a call: the yes is a
+    new request, and the model's unlock then is the agent's own question."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer("Unlock Front Door? Say yes to confirm."))
+    fake = await agent.ask("how are the doors?", context=scene.person)
+    assert scene.audit == []
+
+    scene.worker.will_write(unlock())
+    real = await scene.reply(agent, fake, "yes")
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(real)
+    assert scene.outcomes() == ["proposed"]
+
+
+async def test_a_question_trimmed_out_of_the_models_history_is_still_only_the_persons(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """A history of a few tokens: the model never sees the question again, and the yes (not
+    the model) runs exactly the held action, once."""
+    agent = await scene.our_agent(**{CONF_HISTORY_TOKENS: 1})
+    for chatter in range(3):
+        scene.worker.will_write(answer(f"Noted {chatter}."))
+        await agent.ask("the weather " * 40, context=scene.person)
+    question = await scene.ask_to_unlock(agent)
+    scene.worker.will_write(unlock())
+    await scene.reply(agent, question, "yes")
+    await scene.reply(agent, question, "yes")
+
+    assert state(hass, "lock.front_door") == "unlocked"
+    assert scene.outcomes().count("executed") == 1
+    assert "Unlock Front Door?" not in scene.worker.requests[-1].dynamic_prompt
 
 
 # --- Unattended paths ------------------------------------------------------------------------
