@@ -46,6 +46,7 @@ from custom_components.local_agent.home.actions import Call
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
+from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.helpers.event import async_call_later
 from homeassistant.util.hass_dict import HassKey
 
@@ -136,6 +137,7 @@ class ConfirmationStore:
         self._on_expired: dict[tuple[str, str], Callable[[PendingConfirmation], None]] = {}
         self.clock = clock
         self.pin_guard = PinGuard()
+        self.owners = ConversationOwners()
 
     @callback
     def async_hold(
@@ -229,6 +231,40 @@ class ConfirmationStore:
                 pending.cancel_timer = None
             self._remember_ended(key, pending, ending)
         return dropped
+
+
+# How long a conversation lasts after its last message: Home Assistant's chat session.
+CONVERSATION_SECONDS: Final = CONVERSATION_TIMEOUT.total_seconds()
+
+
+class ConversationOwners:
+    """The user who started each conversation the agents answered, while it lasts.
+
+    Home Assistant 2026.11 refuses another user's message in a chat session before any agent
+    sees it; 2026.10 lets anyone who knows (or picks) a conversation's id into it, where the
+    owner's model would later read their words as the owner's own. A conversation started
+    without a user (an automation, a voice satellite) is nobody's.
+    """
+
+    def __init__(self) -> None:
+        """Start with no conversations."""
+        self._owners: dict[str, tuple[str | None, float]] = {}
+
+    def admits(self, conversation_id: str, user_id: str | None, now: float) -> bool:
+        """Whether this user may talk in the conversation; the first one to talk owns it.
+
+        A message without a user (an automation's) is no other user's; each admitted message
+        keeps the conversation going.
+        """
+        for old in [
+            c for c, (_, last) in self._owners.items() if now - last > CONVERSATION_SECONDS
+        ]:
+            del self._owners[old]
+        owner, _last = self._owners.get(conversation_id, (user_id, now))
+        if owner is not None and user_id is not None and user_id != owner:
+            return False
+        self._owners[conversation_id] = (owner, now)
+        return True
 
 
 class PinGuard:

@@ -130,6 +130,8 @@ class PendingReply:
     text: str
     outcome: ReplyOutcome
     confirmed: tuple[PendingAction, ...] = ()
+    # Said to the sender alone: their message is not the conversation's (another person's).
+    user_only: bool = False
 
 
 class SafetyGate:
@@ -431,10 +433,15 @@ class SafetyGate:
         is refused, and the question keeps waiting for its own person until its timeout. Home
         Assistant 2026.11 refuses another user's message in the conversation before any agent
         runs; this gives 2026.10 (and another device of the same user) the same behaviour.
+        Such a message is taken out of the conversation, and the refusal is said to its
+        sender alone: Home Assistant 2026.10 has put it in the chat log, where the model
+        would read it later as the asking person's own words and act on it with their rights.
         """
         store = async_get_confirmations(self.hass)
         waiting = store.async_peek(self.agent_id, turn.conversation_id)
         if waiting is None:
+            if not store.owners.admits(turn.conversation_id, turn.user_id, store.clock()):
+                return await self._async_refuse_other_user(turn, chat_log)
             return await self._async_answer_late(turn, chat_log)
         language = turn.language
         same_person = (
@@ -449,9 +456,11 @@ class SafetyGate:
                 else "an answer from no person"
             )
             self._record_all(turn, waiting, Outcome.REFUSED, reason)
+            _drop_last_user_message(chat_log)
             return PendingReply(
                 await async_phrase(self.hass, language, "confirmation_other_person"),
                 ReplyOutcome.REFUSED,
+                user_only=True,
             )
         pending = store.async_take(self.agent_id, turn.conversation_id)
         if pending is None:
@@ -470,6 +479,21 @@ class SafetyGate:
                 ReplyOutcome.CANCELLED,
             )
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
+
+    async def _async_refuse_other_user(
+        self, turn: TurnContext, chat_log: conversation.ChatLog
+    ) -> PendingReply:
+        """Refuse a user's message in a conversation another user started; leave no trace.
+
+        As Home Assistant 2026.11 does before any agent runs: on 2026.10 the message is in the
+        chat log, where the owner's model would read it as the owner's own words.
+        """
+        _drop_last_user_message(chat_log)
+        return PendingReply(
+            await async_phrase(self.hass, turn.language, "conversation_other_user"),
+            ReplyOutcome.REFUSED,
+            user_only=True,
+        )
 
     async def _async_answer_late(
         self, turn: TurnContext, chat_log: conversation.ChatLog
@@ -703,6 +727,14 @@ def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
         content = chat_log.content[index]
         if isinstance(content, conversation.UserContent):
             chat_log.content[index] = replace(content, content=mask_digits(content.content))
+            return
+
+
+def _drop_last_user_message(chat_log: conversation.ChatLog) -> None:
+    """Take the latest user message out of the chat log: it is not this conversation's."""
+    for index in range(len(chat_log.content) - 1, -1, -1):
+        if isinstance(chat_log.content[index], conversation.UserContent):
+            del chat_log.content[index]
             return
 
 

@@ -236,7 +236,7 @@ class ConversationAgent:
         if reply is not None and reply.outcome is ReplyOutcome.SET_ASIDE:
             set_aside, reply = reply.text, None
         if reply is not None:
-            await self._async_say(chat_log, reply.text)
+            await self._async_say(chat_log, reply.text, user_only=reply.user_only)
             replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
             async_set_reply_response_type(replied.response, reply.outcome)
             return replied
