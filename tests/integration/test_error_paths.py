@@ -8,8 +8,15 @@ log of a ConfigEntryError, that nothing is lost, and that the next action works.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from collections.abc import Buffer
 from dataclasses import replace
+import errno
+import io
+import os
+from pathlib import Path
+from typing import IO
 from typing import Any
+from typing import ClassVar
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -17,17 +24,23 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.models import safe_load
+from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.runtime import server as server_entry
 from custom_components.local_agent.runtime.issues import model_issue_id
 from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
+from testing.hub_server import FakeHub
 
 from .conftest import speech
 from .server.conftest import async_setup_server_agent
+from .test_model_flow import choose
+from .test_model_flow import download
+from .test_model_flow import downloaded
 
 
 @pytest.fixture(autouse=True)
@@ -50,6 +63,76 @@ def stray_tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 def model_issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
+
+
+# A download that fills the disk -------------------------------------------------------------
+
+
+class FillingDisk(io.FileIO):
+    """A file on a disk with `room` bytes left: writes past them fail as on a full disk."""
+
+    room: ClassVar[int] = 0
+
+    def write(self, data: Buffer, /) -> int:
+        left = self.room - os.fstat(self.fileno()).st_size
+        chunk = bytes(data)[: max(left, 0)]
+        if not chunk:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return super().write(chunk)
+
+
+@pytest.fixture
+def filling_disk(monkeypatch: pytest.MonkeyPatch) -> type[FillingDisk]:
+    """Partial downloads are written to a disk that fills up (shutil.disk_usage says enough)."""
+    original = Path.open
+
+    def open_part(path: Path, mode: str = "r", *args: Any, **kwargs: Any) -> IO[Any]:
+        if path.name.endswith(".part") and mode == "ab":
+            return io.BufferedWriter(FillingDisk(path, "ab"))
+        return original(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_part)
+    return FillingDisk
+
+
+async def test_a_disk_that_fills_during_the_download_is_said_and_the_part_resumes(
+    hass: HomeAssistant,
+    fake_hub: FakeHub,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+    filling_disk: type[FillingDisk],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The disk filled while the last buffer was written out: a bare OSError replaced the
+    DiskFullError, logged with a traceback as unexpected and shown as download_failed."""
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    fake_hub.add(DEFAULT_MODEL.repo_id, DEFAULT_MODEL.filename, content)
+    hass.config.config_dir = str(tmp_path)
+    filling_disk.room = 300_000
+
+    result = await choose(hass, "catalog", {"model": DEFAULT_MODEL.key})
+    result, _ = await download(hass, result)
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "disk_full"}
+    assert stray_tracebacks(caplog) == []
+    part = next(downloaded(tmp_path).parent.glob("*.part"))
+    kept = part.read_bytes()
+    assert 0 < len(kept) <= 300_000
+    assert kept == content[: len(kept)]  # a valid beginning of the file
+
+    filling_disk.room = 10**9  # space was freed; the form is still open: choose again
+    result = dict(
+        await hass.config_entries.flow.async_configure(
+            result["flow_id"], {"model": DEFAULT_MODEL.key}
+        )
+    )
+    assert result["description_placeholders"]["resumed"] != "0 B"
+    result, _ = await download(hass, result)
+
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert fake_hub.ranges() == [f"bytes={len(kept)}-"]
+    assert downloaded(tmp_path).read_bytes() == content
 
 
 # A model server that answers what no client can read ----------------------------------------
