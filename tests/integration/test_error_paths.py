@@ -21,12 +21,24 @@ from typing import ClassVar
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_READ_TIMEOUT
+from custom_components.local_agent.const import CONF_THREADS
+from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
+from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
+from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
 from custom_components.local_agent.engine.server.settings import ServerMode
 from custom_components.local_agent.models import safe_load
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.runtime import server as server_entry
+from custom_components.local_agent.runtime.data import engine_settings
 from custom_components.local_agent.runtime.issues import model_issue_id
+from custom_components.local_agent.runtime.server import server_settings
+from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import ConfigEntryError
@@ -36,8 +48,11 @@ from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
 from testing.hub_server import FakeHub
 
+from .conftest import async_setup_model_entry
 from .conftest import speech
+from .scripted_model import ScriptedWorker
 from .server.conftest import async_setup_server_agent
+from .server.conftest import server_entry_data
 from .test_model_flow import choose
 from .test_model_flow import download
 from .test_model_flow import downloaded
@@ -63,6 +78,47 @@ def stray_tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 def model_issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
+
+
+# Stored data and options --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "threads", "n_ctx"),
+    [
+        ({CONF_THREADS: None}, None, DEFAULT_CONTEXT_SIZE),
+        ({CONF_THREADS: "two"}, None, DEFAULT_CONTEXT_SIZE),
+        ({CONF_THREADS: -4}, None, DEFAULT_CONTEXT_SIZE),
+        ({CONF_THREADS: True}, None, DEFAULT_CONTEXT_SIZE),
+        ({CONF_THREADS: 3.0}, 3, DEFAULT_CONTEXT_SIZE),
+        ({CONF_CONTEXT_SIZE: None}, None, DEFAULT_CONTEXT_SIZE),
+        ({CONF_CONTEXT_SIZE: "4096"}, None, 4096),
+        ({CONF_CONTEXT_SIZE: float("nan")}, None, DEFAULT_CONTEXT_SIZE),
+    ],
+    ids=str,
+)
+def test_an_unusable_stored_number_reads_as_its_default(
+    options: dict[str, Any], threads: int | None, n_ctx: int
+) -> None:
+    settings = engine_settings(options)
+
+    assert settings.n_threads == threads
+    assert settings.n_ctx == n_ctx
+
+
+async def test_an_entry_with_unusable_options_loads_and_says_which(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Options edited by hand (or left by an old version) failed setup with a bare TypeError."""
+    entry = await async_setup_model_entry(
+        hass, scripted_worker.info.path, {CONF_THREADS: None, CONF_CONTEXT_SIZE: "lots"}
+    )
+
+    assert entry.state is ConfigEntryState.LOADED
+    assert "The option threads is None, which is not usable: 0 is used" in caplog.text
+    assert "The option context_size is 'lots'" in caplog.text
+    assert entry.options == {CONF_THREADS: None, CONF_CONTEXT_SIZE: "lots"}  # nothing rewritten
+    assert stray_tracebacks(caplog) == []
 
 
 # A download that fills the disk -------------------------------------------------------------
@@ -186,3 +242,40 @@ async def test_a_stream_event_of_the_wrong_shape_is_the_servers_failure(
     assert "bad stream event" in speech(result)
     assert stray_tracebacks(caplog) == []
     assert "failed" not in speech(await agent.ask("hello"))  # the next turn is a turn
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {CONF_MAX_CONCURRENT: None},
+        {CONF_MAX_CONCURRENT: 0},
+        {CONF_CONNECT_TIMEOUT: "x"},
+        {CONF_READ_TIMEOUT: -1},
+    ],
+    ids=str,
+)
+async def test_a_server_entry_with_unusable_options_loads_with_the_defaults(
+    hass: HomeAssistant,
+    fake_server: FakeOpenAI,
+    caplog: pytest.LogCaptureFixture,
+    options: dict[str, Any],
+) -> None:
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data=server_entry_data(fake_server.url, "fake-model"),
+        options=options,
+        minor_version=3,
+    )
+    entry.add_to_hass(hass)
+
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.LOADED
+    settings = server_settings(entry.data, entry.options)
+    assert (settings.max_concurrent, settings.connect_timeout, settings.read_timeout) == (
+        DEFAULT_MAX_CONCURRENT,
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_READ_TIMEOUT,
+    )
+    assert stray_tracebacks(caplog) == []

@@ -38,6 +38,7 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from .backend import Backend
 from .backend import entry_backend
 from .data import ModelSetup
+from .data import stored_number
 
 
 def is_server_entry(entry: ConfigEntry) -> bool:
@@ -52,9 +53,15 @@ def server_settings(data: Mapping[str, Any], options: Mapping[str, Any]) -> Serv
         model=str(data.get(CONF_SERVER_MODEL, "")),
         api_key=str(data.get(CONF_API_KEY) or "") or None,
         mode=ServerMode(data.get(CONF_SERVER_MODE, ServerMode.COMPLETIONS)),
-        max_concurrent=int(options.get(CONF_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT)),
-        connect_timeout=float(options.get(CONF_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT)),
-        read_timeout=float(options.get(CONF_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
+        max_concurrent=stored_number(
+            options, CONF_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT, minimum=1
+        ),
+        connect_timeout=stored_number(
+            options, CONF_CONNECT_TIMEOUT, float(DEFAULT_CONNECT_TIMEOUT), minimum=0.0
+        ),
+        read_timeout=stored_number(
+            options, CONF_READ_TIMEOUT, float(DEFAULT_READ_TIMEOUT), minimum=0.0
+        ),
         grammar=bool(options.get(CONF_SERVER_GRAMMAR, True)),
     )
 
