@@ -21,13 +21,16 @@ from typing import ClassVar
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent.const import CONF_BACKEND
 from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_READ_TIMEOUT
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
 from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
@@ -38,18 +41,22 @@ from custom_components.local_agent.runtime import server as server_entry
 from custom_components.local_agent.runtime.data import engine_settings
 from custom_components.local_agent.runtime.issues import model_issue_id
 from custom_components.local_agent.runtime.server import server_settings
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.setup import async_setup_component
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
 from testing.hub_server import FakeHub
 
 from .conftest import async_setup_model_entry
+from .conftest import entry_state
 from .conftest import speech
+from .conftest import subentry
 from .scripted_model import ScriptedWorker
 from .server.conftest import async_setup_server_agent
 from .server.conftest import server_entry_data
@@ -118,6 +125,69 @@ async def test_an_entry_with_unusable_options_loads_and_says_which(
     assert "The option threads is None, which is not usable: 0 is used" in caplog.text
     assert "The option context_size is 'lots'" in caplog.text
     assert entry.options == {CONF_THREADS: None, CONF_CONTEXT_SIZE: "lots"}  # nothing rewritten
+    assert stray_tracebacks(caplog) == []
+
+
+@pytest.fixture
+async def repairs(hass: HomeAssistant) -> Any:
+    assert await async_setup_component(hass, "repairs", {})
+    return hass.data["repairs"]["flow_manager"]
+
+
+@pytest.mark.parametrize("data", [{}, {CONF_MODEL_PATH: ""}, {CONF_MODEL_PATH: None}], ids=str)
+async def test_an_entry_that_names_no_file_is_repaired_by_choosing_one(
+    hass: HomeAssistant,
+    repairs: Any,
+    qwen35_model_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    data: dict[str, Any],
+) -> None:
+    """A bare KeyError before; an empty path read as the folder '.'."""
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        data={CONF_BACKEND: "llama_cpp", **data},
+        minor_version=3,
+        subentries_data=[subentry(SUBENTRY_CONVERSATION, "Local Agent", agent_data())],
+    )
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.error_reason_translation_key == "model_path_missing"
+    problem = model_issue(hass, entry)
+    assert problem is not None
+    assert problem.translation_key == "model_missing"
+    assert stray_tracebacks(caplog) == []
+
+    result = await repairs.async_init(DOMAIN, context={"issue_id": problem.issue_id})
+    assert result["step_id"] == "local_file"
+    result = await repairs.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    await hass.async_block_till_done()
+
+    assert result["type"] == "create_entry"
+    assert entry_state(entry) is ConfigEntryState.LOADED
+    assert model_issue(hass, entry) is None
+
+
+async def test_an_entry_of_a_backend_this_version_does_not_know_says_so(
+    hass: HomeAssistant, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A downgrade: a later version's backend failed setup with a bare ValueError."""
+    data = {CONF_BACKEND: "vllm_direct", CONF_MODEL_PATH: "/config/model.gguf"}
+    entry = MockConfigEntry(domain=DOMAIN, data=data, minor_version=3)
+    entry.add_to_hass(hass)
+
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.error_reason_translation_key == "unknown_backend"
+    assert entry.reason is not None
+    assert "vllm_direct" in entry.reason
+    assert entry.data == data
     assert stray_tracebacks(caplog) == []
 
 

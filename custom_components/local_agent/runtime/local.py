@@ -64,7 +64,12 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
     time only), then it loads here. Each failure is a repair issue plus an entry error; only
     transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
     """
-    model_path = Path(entry.data[CONF_MODEL_PATH])
+    stored = entry.data.get(CONF_MODEL_PATH)
+    if not isinstance(stored, str) or not stored.strip():
+        # Data edited by hand or cut short: the repair chooses a file (or downloads it again).
+        issues.async_raise_model_problem(hass, entry, "model_missing", "the entry names no file")
+        raise ConfigEntryError(translation_domain=DOMAIN, translation_key="model_path_missing")
+    model_path = Path(stored)
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
         issue = "model_missing" if problem is ModelFileProblem.NOT_FOUND else "model_unusable"
