@@ -7,6 +7,7 @@ log of a ConfigEntryError, that nothing is lost, and that the next action works.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from collections.abc import Buffer
 from dataclasses import replace
@@ -14,6 +15,8 @@ import errno
 import io
 import os
 from pathlib import Path
+import threading
+import time
 from typing import IO
 from typing import Any
 from typing import ClassVar
@@ -25,12 +28,14 @@ from custom_components.local_agent.const import CONF_BACKEND
 from custom_components.local_agent.const import CONF_CONNECT_TIMEOUT
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_READ_TIMEOUT
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.engine.generation import AnswerProgress
 from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
 from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
@@ -53,6 +58,8 @@ from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
 from testing.hub_server import FakeHub
 
+from .conftest import Agent
+from .conftest import async_setup_agent
 from .conftest import async_setup_model_entry
 from .conftest import entry_state
 from .conftest import speech
@@ -189,6 +196,64 @@ async def test_an_entry_of_a_backend_this_version_does_not_know_says_so(
     assert "vllm_direct" in entry.reason
     assert entry.data == data
     assert stray_tracebacks(caplog) == []
+
+
+# Unloading while the model answers ----------------------------------------------------------
+
+
+class SlowAnswer:
+    """A steering that writes a long answer slowly: a generation that is surely still running."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+
+    def next_text(self, progress: AnswerProgress) -> str | None:
+        self.started.set()
+        time.sleep(0.01)
+        return " ok"
+
+
+async def start_a_long_answer(agent: Agent) -> asyncio.Task[Any]:
+    steering = SlowAnswer()
+    agent.steer(steering)
+    task = agent.hass.async_create_task(agent.ask("hello"))
+    for _ in range(1000):
+        if steering.started.is_set():
+            return task
+        await asyncio.sleep(0.01)
+    raise AssertionError("the generation never started")
+
+
+@pytest.mark.parametrize("action", ["reload", "remove"])
+async def test_unloading_during_an_answer_stops_it_and_the_turn_says_why(
+    hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture, action: str
+) -> None:
+    """The unload (the options dialog's reload too) waited for the whole answer: 400 tokens
+    here, up to the turn's 240 s on a slow machine; the turn then said nothing of it."""
+    agent = await async_setup_agent(hass, qwen35_model_path, **{CONF_MAX_TOKENS: 400})
+    turn = await start_a_long_answer(agent)
+
+    started = time.monotonic()
+    if action == "reload":
+        assert await hass.config_entries.async_reload(agent.entry.entry_id)
+    else:
+        await hass.config_entries.async_remove(agent.entry.entry_id)
+    took = time.monotonic() - started
+    result = await turn
+
+    assert took < 2.0  # 400 tokens at 10 ms each take 4 s
+    assert speech(result).startswith("I stopped: the model was unloaded")
+    assert stray_tracebacks(caplog) == []
+    # No warning: Home Assistant logs the unload itself.
+    assert not [
+        record
+        for record in caplog.records
+        if record.name.startswith("custom_components") and record.levelname == "WARNING"
+    ]
+    if action == "reload":
+        assert agent.entry.state is ConfigEntryState.LOADED
+        agent.steer(None)
+        assert speech(await agent.ask("hello again")) != ""
 
 
 # A download that fills the disk -------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Final
 
 from custom_components.local_agent.engine.errors import ContextTooSmallError
 from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.errors import ModelUnloadedError
 from custom_components.local_agent.engine.server.errors import ServerError
 from custom_components.local_agent.engine.server.errors import ServerFailure
 
@@ -40,6 +41,8 @@ def engine_error_text(
             "prompt_tokens": str(err.prompt_tokens),
             "context_size": str(err.n_ctx),
         }
+    if isinstance(err, ModelUnloadedError):
+        return "model_unloaded", {}
     return "generation_failed", {"error": str(err)}
 
 
