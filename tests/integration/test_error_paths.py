@@ -15,12 +15,16 @@ import errno
 import io
 import os
 from pathlib import Path
+import shutil
 import threading
 import time
 from typing import IO
 from typing import Any
 from typing import ClassVar
+from unittest.mock import patch
 
+import gguf
+import numpy as np
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -92,6 +96,103 @@ def stray_tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 def model_issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
+
+
+# A model file that is not one ---------------------------------------------------------------
+
+
+def unknown_architecture(path: Path) -> None:
+    """A well-formed GGUF file of an architecture llama.cpp does not know."""
+    writer = gguf.GGUFWriter(str(path), "fancyarch")
+    writer.add_block_count(1)
+    writer.add_tensor("token_embd.weight", np.zeros((4, 4), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+@pytest.mark.parametrize(
+    ("make", "key"),
+    [
+        (lambda path: path.write_bytes(b""), "model_not_gguf"),
+        (lambda path: path.mkdir(), "model_not_a_file"),
+        (lambda path: path.write_bytes(b"<!DOCTYPE html><html>Not found</html>"), "model_not_gguf"),
+        (unknown_architecture, "model_load_failed"),
+    ],
+    ids=["zero bytes", "a folder", "an HTML page", "unknown architecture"],
+)
+async def test_a_file_that_is_no_model_is_a_fixable_issue(
+    hass: HomeAssistant,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    make: Any,
+    key: str,
+) -> None:
+    path = tmp_path / "model.gguf"
+    make(path)
+
+    entry = await async_setup_model_entry(hass, path)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.error_reason_translation_key == key
+    problem = model_issue(hass, entry)
+    assert problem is not None
+    assert problem.translation_key == "model_unusable"
+    assert problem.is_fixable
+    assert stray_tracebacks(caplog) == []
+
+
+async def test_a_file_home_assistant_may_not_read_is_said_so(
+    hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Tests run as root, which reads any file: the read is refused as for another user."""
+    with patch(
+        "custom_components.local_agent.models.file_checks.has_gguf_magic",
+        side_effect=PermissionError(errno.EACCES, "Permission denied"),
+    ):
+        entry = await async_setup_model_entry(hass, qwen35_model_path)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.error_reason_translation_key == "model_unreadable"
+    assert model_issue(hass, entry) is not None
+    assert stray_tracebacks(caplog) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "issue_key"),
+    [("delete", "model_missing"), ("replace", "model_unusable")],
+)
+async def test_a_file_gone_between_turns_answers_until_the_reload_then_asks_for_a_new_one(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    change: str,
+    issue_key: str,
+) -> None:
+    path = tmp_path / "copy.gguf"
+    await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, path)
+    agent = await async_setup_agent(hass, path, **{CONF_MAX_TOKENS: 16})
+    await agent.ask("hello")
+
+    if change == "delete":
+        path.unlink()
+    else:
+        garbage = tmp_path / "download.html"
+        garbage.write_bytes(b"<html>" * 100)
+        garbage.replace(path)
+    # The loaded model keeps its (mapped) file: this turn is answered as before.
+    assert speech(await agent.ask("hello")) != ""
+
+    await hass.config_entries.async_reload(agent.entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry_state(agent.entry) is ConfigEntryState.SETUP_ERROR
+    problem = model_issue(hass, agent.entry)
+    assert problem is not None
+    assert problem.translation_key == issue_key
+    assert stray_tracebacks(caplog) == []
 
 
 # Stored data and options --------------------------------------------------------------------
@@ -206,20 +307,23 @@ class SlowAnswer:
 
     def __init__(self) -> None:
         self.started = threading.Event()
+        self.calls = 0
 
     def next_text(self, progress: AnswerProgress) -> str | None:
+        self.calls += 1
         self.started.set()
         time.sleep(0.01)
         return " ok"
 
 
-async def start_a_long_answer(agent: Agent) -> asyncio.Task[Any]:
+async def start_a_long_answer(agent: Agent) -> tuple[asyncio.Task[Any], SlowAnswer]:
+    """Start a turn whose answer takes 4 s (400 tokens, 10 ms each); return once it writes."""
     steering = SlowAnswer()
     agent.steer(steering)
     task = agent.hass.async_create_task(agent.ask("hello"))
     for _ in range(1000):
         if steering.started.is_set():
-            return task
+            return task, steering
         await asyncio.sleep(0.01)
     raise AssertionError("the generation never started")
 
@@ -231,17 +335,15 @@ async def test_unloading_during_an_answer_stops_it_and_the_turn_says_why(
     """The unload (the options dialog's reload too) waited for the whole answer: 400 tokens
     here, up to the turn's 240 s on a slow machine; the turn then said nothing of it."""
     agent = await async_setup_agent(hass, qwen35_model_path, **{CONF_MAX_TOKENS: 400})
-    turn = await start_a_long_answer(agent)
+    turn, steering = await start_a_long_answer(agent)
 
-    started = time.monotonic()
     if action == "reload":
         assert await hass.config_entries.async_reload(agent.entry.entry_id)
     else:
         await hass.config_entries.async_remove(agent.entry.entry_id)
-    took = time.monotonic() - started
     result = await turn
 
-    assert took < 2.0  # 400 tokens at 10 ms each take 4 s
+    assert steering.calls < 50  # stopped, not written to its 400 tokens first
     assert speech(result).startswith("I stopped: the model was unloaded")
     assert stray_tracebacks(caplog) == []
     # No warning: Home Assistant logs the unload itself.
@@ -254,6 +356,30 @@ async def test_unloading_during_an_answer_stops_it_and_the_turn_says_why(
         assert agent.entry.state is ConfigEntryState.LOADED
         agent.steer(None)
         assert speech(await agent.ask("hello again")) != ""
+
+
+async def test_a_turn_cancelled_mid_answer_leaves_the_model_ready(
+    hass: HomeAssistant, qwen35_model_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    agent = await async_setup_agent(hass, qwen35_model_path, **{CONF_MAX_TOKENS: 400})
+    turn, steering = await start_a_long_answer(agent)
+
+    turn.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await turn
+    written = steering.calls
+    agent.steer(None)
+    result = await agent.ask("hello again")
+
+    assert written < 50
+    assert steering.calls == written  # the cancelled answer went no further
+    assert speech(result) != ""
+    assert stray_tracebacks(caplog) == []
+    assert not [
+        record
+        for record in caplog.records
+        if record.name.startswith("custom_components") and record.levelname == "ERROR"
+    ]
 
 
 # A download that fills the disk -------------------------------------------------------------
