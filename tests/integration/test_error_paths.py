@@ -61,6 +61,7 @@ from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
 from testing.hub_server import FakeHub
+from testing.model_files import write_qwen35_test_model
 
 from .conftest import Agent
 from .conftest import async_setup_agent
@@ -112,6 +113,11 @@ def unknown_architecture(path: Path) -> None:
     writer.close()
 
 
+def broken_chat_template(path: Path) -> None:
+    """The test model with a chat template that is not Jinja: llama.cpp loads it, we cannot."""
+    write_qwen35_test_model(path, "{% if %}")
+
+
 @pytest.mark.parametrize(
     ("make", "key"),
     [
@@ -119,8 +125,11 @@ def unknown_architecture(path: Path) -> None:
         (lambda path: path.mkdir(), "model_not_a_file"),
         (lambda path: path.write_bytes(b"<!DOCTYPE html><html>Not found</html>"), "model_not_gguf"),
         (unknown_architecture, "model_load_failed"),
+        # The load check passed (it runs no template): no repair issue was raised, so the
+        # entry failed with nothing that offered another file.
+        (broken_chat_template, "model_load_failed"),
     ],
-    ids=["zero bytes", "a folder", "an HTML page", "unknown architecture"],
+    ids=["zero bytes", "a folder", "an HTML page", "unknown architecture", "broken template"],
 )
 async def test_a_file_that_is_no_model_is_a_fixable_issue(
     hass: HomeAssistant,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.chat_format import ChatTemplateError
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
 from custom_components.local_agent.engine.errors import UnsupportedArchitectureError
@@ -105,7 +106,8 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
             translation_placeholders={"error": str(err)},
         ) from err
     except EngineError as err:
-        if isinstance(err, UnsupportedArchitectureError):
+        # The file is at fault (its architecture, its own chat template): the repair replaces it.
+        if isinstance(err, UnsupportedArchitectureError | ChatTemplateError):
             issues.async_raise_model_problem(hass, entry, "model_unusable", str(err))
         raise ConfigEntryError(
             translation_domain=DOMAIN,
