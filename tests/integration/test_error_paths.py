@@ -35,6 +35,9 @@ from custom_components.local_agent.const import CONF_MAX_CONCURRENT
 from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_READ_TIMEOUT
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_MODEL
+from custom_components.local_agent.const import CONF_SERVER_URL
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
@@ -69,6 +72,7 @@ from .conftest import async_setup_model_entry
 from .conftest import entry_state
 from .conftest import speech
 from .conftest import subentry
+from .flow_helpers import async_through_progress
 from .scripted_model import ScriptedWorker
 from .server.conftest import async_setup_server_agent
 from .server.conftest import server_entry_data
@@ -305,6 +309,60 @@ async def test_an_entry_of_a_backend_this_version_does_not_know_says_so(
     assert entry.reason is not None
     assert "vllm_direct" in entry.reason
     assert entry.data == data
+    assert stray_tracebacks(caplog) == []
+
+
+async def test_reconfiguring_an_entry_that_names_no_file_asks_for_one(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    """The reconfigure flow's file form raised KeyError ('Unknown error' in the dialog)."""
+    entry = MockConfigEntry(domain=DOMAIN, data={CONF_BACKEND: "llama_cpp"}, minor_version=3)
+    entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    result = await entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "local_file"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "local_file"
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
+    )
+    result = await async_through_progress(hass, result)
+    await hass.async_block_till_done()
+
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "reconfigure_successful"
+    assert entry_state(entry) is ConfigEntryState.LOADED
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({CONF_BACKEND: "server", CONF_SERVER_MODEL: "m"}, "no server_url"),
+        (
+            {CONF_SERVER_URL: "http://127.0.0.1:9/v1", CONF_SERVER_MODE: "websocket"},
+            "'websocket' is not a valid ServerMode",
+        ),
+    ],
+    ids=["no address", "unknown mode"],
+)
+async def test_a_server_entry_whose_data_cannot_be_used_says_to_reconfigure_it(
+    hass: HomeAssistant, caplog: pytest.LogCaptureFixture, data: dict[str, Any], error: str
+) -> None:
+    """A bare KeyError or ValueError before, without a reason."""
+    entry = MockConfigEntry(domain=DOMAIN, data=data, minor_version=3)
+    entry.add_to_hass(hass)
+
+    await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.error_reason_translation_key == "server_data_invalid"
+    assert entry.reason is not None
+    assert error in entry.reason
     assert stray_tracebacks(caplog) == []
 
 

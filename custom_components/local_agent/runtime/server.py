@@ -32,6 +32,7 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryAuthFailed
+from homeassistant.exceptions import ConfigEntryError
 from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
@@ -91,7 +92,16 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
     Assistant; a refused API key starts the reauthentication flow (config_flow.py), on setup
     and whenever a conversation's request is refused later.
     """
-    settings = server_settings(entry.data, entry.options)
+    try:
+        settings = server_settings(entry.data, entry.options)
+    except (KeyError, ValueError) as err:
+        # Data edited by hand or cut short (no address, an unknown mode): reconfigure it.
+        missing = isinstance(err, KeyError)
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="server_data_invalid",
+            translation_placeholders={"error": f"no {err.args[0]}" if missing else str(err)},
+        ) from err
     placeholders = {"url": settings.root, "model": settings.model}
 
     def auth_failed() -> None:
