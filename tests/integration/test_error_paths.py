@@ -42,6 +42,7 @@ from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
 from custom_components.local_agent.engine.generation import AnswerProgress
 from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
 from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
@@ -447,6 +448,37 @@ async def test_a_turn_cancelled_mid_answer_leaves_the_model_ready(
         for record in caplog.records
         if record.name.startswith("custom_components") and record.levelname == "ERROR"
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Sorry, there was not enough memory to answer that."),
+        ("de", "Entschuldigung, für diese Antwort war nicht genug Arbeitsspeicher frei."),
+    ],
+)
+async def test_memory_running_out_in_a_turn_is_said_in_the_conversations_language(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    caplog: pytest.LogCaptureFixture,
+    language: str,
+    said: str,
+) -> None:
+    """The engine's English detail ('Out of memory while evaluating 512 tokens (code 1): ...')
+    was read out inside the translated sentence, in a German conversation too."""
+
+    def out_of_memory(_request: Any) -> str:
+        raise EngineOutOfMemoryError("evaluating 512 tokens (code 1)")
+
+    scripted_worker.will_write(out_of_memory)
+    result = await scripted_agent.ask("Turn on the kitchen light", language=language)
+
+    assert speech(result).startswith(said)
+    assert "code 1" not in speech(result)
+    assert "Out of memory while evaluating 512 tokens" in caplog.text  # the log has the detail
+    assert stray_tracebacks(caplog) == []
+    assert speech(await scripted_agent.ask("Hello", language=language)) != speech(result)
 
 
 # A download that fills the disk -------------------------------------------------------------

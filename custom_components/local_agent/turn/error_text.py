@@ -10,6 +10,7 @@ from typing import Final
 
 from custom_components.local_agent.engine.errors import ContextTooSmallError
 from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
 from custom_components.local_agent.engine.errors import ModelUnloadedError
 from custom_components.local_agent.engine.server.errors import ServerError
 from custom_components.local_agent.engine.server.errors import ServerFailure
@@ -43,6 +44,9 @@ def engine_error_text(
         }
     if isinstance(err, ModelUnloadedError):
         return "model_unloaded", {}
+    if isinstance(err, EngineOutOfMemoryError):
+        # Said whole in the conversation's language: the engine's detail is English.
+        return "generation_out_of_memory", {}
     return "generation_failed", {"error": str(err)}
 
 
