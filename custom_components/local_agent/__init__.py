@@ -7,6 +7,7 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
+from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import device_registry as dr
 
 from .const import CONF_BACKEND
@@ -45,10 +46,19 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
 
     Each backend's set-up raises the entry error (and the repair issue) when it fails.
     """
+    try:
+        backend = entry_backend(entry)
+    except ValueError as err:
+        # A backend this version does not know: the entry comes from a later version.
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="unknown_backend",
+            translation_placeholders={"backend": str(entry.data.get(CONF_BACKEND))},
+        ) from err
     setup = {
         Backend.LLAMA_CPP: async_setup_local,
         Backend.SERVER: async_setup_server,
-    }[entry_backend(entry)]
+    }[backend]
     model = await setup(hass, entry)
     issues.async_clear_entry_issues(hass, entry.entry_id)
     device_id = _async_register_model_device(hass, entry, model)

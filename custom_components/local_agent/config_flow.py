@@ -142,7 +142,7 @@ class LocalAgentConfigFlow(
                 )
             errors[CONF_MODEL_PATH] = problem.value
         elif self.source == SOURCE_RECONFIGURE:
-            suggested = {CONF_MODEL_PATH: self._get_reconfigure_entry().data[CONF_MODEL_PATH]}
+            suggested = {CONF_MODEL_PATH: self._get_reconfigure_entry().data.get(CONF_MODEL_PATH)}
         return self.async_show_form(
             step_id="local_file",
             data_schema=self.add_suggested_values_to_schema(

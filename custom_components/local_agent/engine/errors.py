@@ -80,6 +80,17 @@ class GenerationCancelledError(EngineError):
         super().__init__("Generation cancelled")
 
 
+class ModelUnloadedError(EngineError):
+    """The model was unloaded (its entry reloaded or removed) before or while it answered."""
+
+    # Home Assistant logs the reload or removal itself; the turn says what happened.
+    warn_in_turn = False
+
+    def __init__(self) -> None:
+        """Use a fixed message."""
+        super().__init__("The model was unloaded")
+
+
 class GrammarError(EngineError):
     """llama.cpp rejected the tool-call grammar."""
 

@@ -13,6 +13,7 @@ metadata) match: a half or damaged file is never taken for a model.
 from __future__ import annotations
 
 from collections.abc import Callable
+import contextlib
 from dataclasses import dataclass
 import errno
 import hashlib
@@ -392,22 +393,48 @@ class _PartFile:
         try:
             self.handle.write(chunk)
         except OSError as err:
-            if err.errno in (errno.ENOSPC, errno.EDQUOT):
-                raise DiskFullError(
-                    str(err),
-                    needed=format_bytes(self.remote.size - self.done),
-                    free="0 B",
-                    path=str(Path(self.handle.name).parent),
-                ) from err
+            if (full := self._disk_full(err)) is not None:
+                raise full from err
             raise
         if self.hasher is not None:
             self.hasher.update(chunk)
         self.done += len(chunk)
 
+    def _disk_full(self, err: OSError) -> DiskFullError | None:
+        """Return the DiskFullError of a full disk (or quota), None for another error."""
+        if err.errno not in (errno.ENOSPC, errno.EDQUOT):
+            return None
+        return DiskFullError(
+            str(err),
+            needed=format_bytes(self.remote.size - self.done),
+            free="0 B",
+            path=str(Path(self.handle.name).parent),
+        )
+
     def close(self) -> None:
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
-        self.handle.close()
+        """Write out what is buffered and close the part (it stays for a later resume).
+
+        The disk can fill while the buffer is written out here too: DiskFullError then.
+        """
+        try:
+            try:
+                self.handle.flush()
+                os.fsync(self.handle.fileno())
+            finally:
+                self.handle.close()  # closes the file even when its last flush fails
+        except OSError as err:
+            if (full := self._disk_full(err)) is not None:
+                raise full from err
+            raise
+
+    def abandon(self) -> None:
+        """Close the part after a failed transfer, keeping that failure the one raised.
+
+        What the buffer still held is lost where the disk is full: the part on disk is a
+        shorter, still valid beginning of the file (a resume hashes what it holds).
+        """
+        with contextlib.suppress(OSError, ModelStoreError):
+            self.close()
 
 
 def download(
@@ -442,8 +469,10 @@ def download(
     part = _PartFile(path, remote, cancel)
     try:
         _fill(part, report, cancel)
-    finally:
-        part.close()
+    except BaseException:
+        part.abandon()
+        raise
+    part.close()
     _verify(path, part)
     path.replace(target)
     return target

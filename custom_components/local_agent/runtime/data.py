@@ -16,6 +16,7 @@ from custom_components.local_agent.const import CONF_KEY_CACHE
 from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DEFAULT_CONTEXT_SIZE
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.engine.settings import EngineSettings
 from homeassistant.config_entries import ConfigEntry
@@ -61,15 +62,36 @@ def engine_settings(
     (prefix_store_path), None for none.
     """
     options = entry.options if isinstance(entry, ConfigEntry) else entry
-    threads = int(options.get(CONF_THREADS, 0))
+    threads = stored_number(options, CONF_THREADS, 0, minimum=0)
     flash = options.get(CONF_FLASH_ATTENTION)
     return EngineSettings(
-        n_ctx=int(options.get(CONF_CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE)),
+        n_ctx=stored_number(options, CONF_CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE, minimum=0),
         n_threads=threads or None,
         flash_attention=None if flash in (None, "auto") else flash == "on",
         key_cache=str(options.get(CONF_KEY_CACHE, "auto")),
         prefix_store=prefix_store,
     )
+
+
+def stored_number[N: (int, float)](
+    options: Mapping[str, Any], key: str, default: N, *, minimum: N
+) -> N:
+    """Return a number option as stored, or its default where the stored value is unusable.
+
+    The option flows store numbers in range; a value edited by hand in .storage, or left by an
+    older version, may be text, None or out of range: the entry then loads with the default
+    (and the log says which option was set aside) instead of failing with a traceback.
+    """
+    value = options.get(key, default)
+    kind = type(default)
+    try:
+        number = kind(value) if not isinstance(value, bool) else None
+    except TypeError, ValueError, OverflowError:
+        number = None
+    if number is None or not number >= minimum:  # also NaN
+        LOGGER.warning("The option %s is %r, which is not usable: %s is used", key, value, default)
+        return default
+    return number
 
 
 def prefix_store_path(hass: HomeAssistant) -> Path:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.chat_format import ChatTemplateError
 from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
 from custom_components.local_agent.engine.errors import UnsupportedArchitectureError
@@ -64,7 +65,12 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
     time only), then it loads here. Each failure is a repair issue plus an entry error; only
     transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
     """
-    model_path = Path(entry.data[CONF_MODEL_PATH])
+    stored = entry.data.get(CONF_MODEL_PATH)
+    if not isinstance(stored, str) or not stored.strip():
+        # Data edited by hand or cut short: the repair chooses a file (or downloads it again).
+        issues.async_raise_model_problem(hass, entry, "model_missing", "the entry names no file")
+        raise ConfigEntryError(translation_domain=DOMAIN, translation_key="model_path_missing")
+    model_path = Path(stored)
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
         issue = "model_missing" if problem is ModelFileProblem.NOT_FOUND else "model_unusable"
@@ -100,7 +106,8 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
             translation_placeholders={"error": str(err)},
         ) from err
     except EngineError as err:
-        if isinstance(err, UnsupportedArchitectureError):
+        # The file is at fault (its architecture, its own chat template): the repair replaces it.
+        if isinstance(err, UnsupportedArchitectureError | ChatTemplateError):
             issues.async_raise_model_problem(hass, entry, "model_unusable", str(err))
         raise ConfigEntryError(
             translation_domain=DOMAIN,

@@ -32,12 +32,14 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import CONF_API_KEY
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryAuthFailed
+from homeassistant.exceptions import ConfigEntryError
 from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from .backend import Backend
 from .backend import entry_backend
 from .data import ModelSetup
+from .data import stored_number
 
 
 def is_server_entry(entry: ConfigEntry) -> bool:
@@ -52,9 +54,15 @@ def server_settings(data: Mapping[str, Any], options: Mapping[str, Any]) -> Serv
         model=str(data.get(CONF_SERVER_MODEL, "")),
         api_key=str(data.get(CONF_API_KEY) or "") or None,
         mode=ServerMode(data.get(CONF_SERVER_MODE, ServerMode.COMPLETIONS)),
-        max_concurrent=int(options.get(CONF_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT)),
-        connect_timeout=float(options.get(CONF_CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT)),
-        read_timeout=float(options.get(CONF_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
+        max_concurrent=stored_number(
+            options, CONF_MAX_CONCURRENT, DEFAULT_MAX_CONCURRENT, minimum=1
+        ),
+        connect_timeout=stored_number(
+            options, CONF_CONNECT_TIMEOUT, float(DEFAULT_CONNECT_TIMEOUT), minimum=0.0
+        ),
+        read_timeout=stored_number(
+            options, CONF_READ_TIMEOUT, float(DEFAULT_READ_TIMEOUT), minimum=0.0
+        ),
         grammar=bool(options.get(CONF_SERVER_GRAMMAR, True)),
     )
 
@@ -84,7 +92,16 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
     Assistant; a refused API key starts the reauthentication flow (config_flow.py), on setup
     and whenever a conversation's request is refused later.
     """
-    settings = server_settings(entry.data, entry.options)
+    try:
+        settings = server_settings(entry.data, entry.options)
+    except (KeyError, ValueError) as err:
+        # Data edited by hand or cut short (no address, an unknown mode): reconfigure it.
+        missing = isinstance(err, KeyError)
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="server_data_invalid",
+            translation_placeholders={"error": f"no {err.args[0]}" if missing else str(err)},
+        ) from err
     placeholders = {"url": settings.root, "model": settings.model}
 
     def auth_failed() -> None:

@@ -10,6 +10,8 @@ from typing import Final
 
 from custom_components.local_agent.engine.errors import ContextTooSmallError
 from custom_components.local_agent.engine.errors import EngineError
+from custom_components.local_agent.engine.errors import EngineOutOfMemoryError
+from custom_components.local_agent.engine.errors import ModelUnloadedError
 from custom_components.local_agent.engine.server.errors import ServerError
 from custom_components.local_agent.engine.server.errors import ServerFailure
 
@@ -40,6 +42,11 @@ def engine_error_text(
             "prompt_tokens": str(err.prompt_tokens),
             "context_size": str(err.n_ctx),
         }
+    if isinstance(err, ModelUnloadedError):
+        return "model_unloaded", {}
+    if isinstance(err, EngineOutOfMemoryError):
+        # Said whole in the conversation's language: the engine's detail is English.
+        return "generation_out_of_memory", {}
     return "generation_failed", {"error": str(err)}
 
 

@@ -20,8 +20,8 @@ import threading
 from typing import Self
 
 from ..chat_format import ChatTemplate
-from ..errors import EngineError
 from ..errors import GenerationCancelledError
+from ..errors import ModelUnloadedError
 from ..generation import GenerationOutput
 from ..generation import GenerationRequest
 from ..generation import ModelInfo
@@ -65,6 +65,10 @@ class ModelWorker:
         self._lock = asyncio.Lock()
         self._queued = 0
         self._closed = False
+        # Set by close(): what runs now stops, what waits is refused.
+        self._closing = False
+        # Set to stop the generation running now, if any (close sets it).
+        self._generation_cancel: threading.Event | None = None
         # Set to stop the background evaluation running now (prepare, warm), if any.
         self._background_cancel: threading.Event | None = None
         self._warming: _Warming | None = None
@@ -137,6 +141,7 @@ class ModelWorker:
             async with self._lock:
                 self._check_open()
                 future = loop.run_in_executor(None, self._model.generate, request, cancel, forward)
+                self._generation_cancel = cancel
                 try:
                     # Not asyncio.shield: since Python 3.13 a shielded future that fails after
                     # its caller was cancelled is logged as an error (here: every early stop).
@@ -148,6 +153,11 @@ class ModelWorker:
                     if not future.cancelled():
                         future.exception()  # GenerationCancelledError, expected: mark it seen
                     raise
+                finally:
+                    self._generation_cancel = None
+                error = None if future.cancelled() else future.exception()
+                if self._closing and isinstance(error, GenerationCancelledError):
+                    raise ModelUnloadedError from error
                 output = future.result()
         finally:
             self._queued -= 1
@@ -163,7 +173,7 @@ class ModelWorker:
         context holds (another agent's is not evaluated over it: warm does that). An agent's
         prefix the context now holds for the first time is saved to disk afterwards.
         """
-        if self._queued or self._closed or self._lock.locked():
+        if self._queued or self._closing or self._lock.locked():
             return
         async with self._lock:  # free: taken without waiting
             await self._run_background(
@@ -189,7 +199,7 @@ class ModelWorker:
         self._warming = warming
         try:
             async with self._lock:
-                if self._queued or self._closed:
+                if self._queued or self._closing:
                     return
                 await self._run_background(
                     "Warming up the prefix",
@@ -240,12 +250,19 @@ class ModelWorker:
             self._background_cancel.set()
 
     def _check_open(self) -> None:
-        if self._closed:
-            raise EngineError("The model was unloaded")
+        if self._closing:
+            raise ModelUnloadedError
 
     async def close(self) -> None:
-        """Free the model once the running request is done; later requests fail."""
+        """Free the model: a running generation stops, waiting and later requests fail.
+
+        Each fails with ModelUnloadedError. An entry's unload or reload (new options) does not
+        wait for an answer no one will use, which could take minutes.
+        """
+        self._closing = True
         self._stop_background()
+        if self._generation_cancel is not None:
+            self._generation_cancel.set()
         async with self._lock:
             if self._closed:
                 return

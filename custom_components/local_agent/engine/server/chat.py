@@ -63,6 +63,9 @@ from .http import ServerClient
 from .stream import Clock
 from .stream import EventSink
 from .stream import Usage
+from .stream import bad_event
+from .stream import event_field
+from .stream import first_choice
 from .stream import sampling_fields
 
 ENDPOINT: Final = "/v1/chat/completions"
@@ -270,11 +273,15 @@ class ChatGeneration:
         async with contextlib.aclosing(self._client.stream(ENDPOINT, body)) as events:
             async for event in events:
                 usage.update(event)
-                choices = event.get("choices")
-                if not isinstance(choices, list) or not choices:
+                choice = first_choice(self._client.url, event)
+                if choice is None:
                     continue
-                choice = choices[0]
-                delta = choice.get("delta") or {}
+                delta = event_field(self._client.url, event, choice, "delta", dict) or {}
+                for call in event_field(self._client.url, event, delta, "tool_calls", list) or ():
+                    if not isinstance(call, dict) or not isinstance(
+                        call.get("function") or {}, dict
+                    ):
+                        raise bad_event(self._client.url, event)
                 if self._read_delta(delta, reader, attempt, clock):
                     attempt.pieces += 1
                 if choice.get("finish_reason"):

@@ -52,6 +52,8 @@ from .http import ServerClient
 from .stream import Clock
 from .stream import EventSink
 from .stream import Usage
+from .stream import event_field
+from .stream import first_choice
 from .stream import sampling_fields
 
 ENDPOINT: Final = "/v1/completions"
@@ -198,10 +200,10 @@ class CompletionsGeneration:
         async with contextlib.aclosing(self._client.stream(ENDPOINT, body)) as events:
             async for event in events:
                 usage.update(event)
-                choice = _first_choice(event)
+                choice = first_choice(self._client.url, event)
                 if choice is None:
                     continue
-                text = choice.get("text") or ""
+                text = event_field(self._client.url, event, choice, "text", str) or ""
                 if text:
                     clock.token()
                     chunks += 1
@@ -252,13 +254,6 @@ class CompletionsGeneration:
 
     def _publish(self, events: list[ParseEvent]) -> None:
         self._sink.publish(events)
-
-
-def _first_choice(event: dict[str, Any]) -> dict[str, Any] | None:
-    choices = event.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-        return choices[0]
-    return None
 
 
 def _find_trigger(before: str, text: str, triggers: tuple[str, ...]) -> tuple[int, str | None]:

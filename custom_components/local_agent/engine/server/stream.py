@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+import json
 import time
 from typing import Any
 
@@ -15,6 +16,43 @@ from ..generation import GenerationStats
 from ..markup import TURN_MARKERS
 from ..settings import SamplingSettings
 from ..tool_calls import ParseEvent
+from .errors import ServerResponseError
+
+_EVENT_CHARS = 80
+
+
+def first_choice(url: str, event: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return a stream event's first choice; None for an event without one (usage only).
+
+    Servers differ in what they send, and some send what no client can read: a choice that is
+    not an object is a broken answer (ServerResponseError, said as the server's failure), never
+    an exception a turn does not expect.
+    """
+    choices = event.get("choices")
+    if choices is None or choices == []:
+        return None
+    if not isinstance(choices, list) or not isinstance(choices[0], dict):
+        raise bad_event(url, event)
+    return choices[0]
+
+
+def event_field[T](
+    url: str, event: Mapping[str, Any], holder: Mapping[str, Any], key: str, kind: type[T]
+) -> T | None:
+    """Return holder[key] when it is of the kind a stream event gives it, None when absent.
+
+    Any other value makes the event unreadable (bad_event): a delta that is text instead of an
+    object, a piece of the answer that is a number.
+    """
+    value = holder.get(key)
+    if value is None or isinstance(value, kind):
+        return value
+    raise bad_event(url, event)
+
+
+def bad_event(url: str, event: Mapping[str, Any]) -> ServerResponseError:
+    """Return the error of a stream event that is JSON but not shaped as an OpenAI stream's."""
+    return ServerResponseError(url, f"bad stream event {json.dumps(event)[:_EVENT_CHARS]!r}")
 
 
 class EventSink:
