@@ -52,6 +52,11 @@ def test_config_flow_errors_and_menu() -> None:
     # The runtime offer of the first dialog (flows/runtime.py).
     assert set(config["step"]["runtime"]["menu_options"]) == {"install_runtime", "runtime_later"}
     assert "runtime_failed" in config["step"]
+    # Offline, the download's dialog offers the other ways, named as in the first menu.
+    offline = config["step"]["hub_unreachable"]["menu_options"]
+    assert set(offline) == set(MODEL_MENU)
+    for way in ("local_file", "server"):
+        assert offline[way] == config["step"]["user"]["menu_options"][way]
     assert used(r'reason="(\w+)"', "config_flow.py") <= set(config["abort"])
     options = STRINGS["selector"]["known_model"]["options"]
     assert set(options) == {model.key for model in model_catalog.KNOWN_MODELS}

@@ -67,6 +67,8 @@ class LocalAgentConfigFlow(
         self._model_load: model_flow.ModelLoad | None = None
         self._server_input: dict[str, Any] | None = None
         self._server_models: tuple[str, ...] = ()
+        # Why the Hub could not be reached, shown in the menu that offers the other ways.
+        self._hub_error: dict[str, str] = {}
 
     def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
         """Give a new model entry one agent, named after the model."""
@@ -114,14 +116,14 @@ class LocalAgentConfigFlow(
     ) -> ConfigFlowResult:
         """Pick one of the known models."""
         if user_input is None:
-            return self._show_origin("catalog", model_flow.CATALOG_SUGGESTED)
+            return self._show_origin("catalog", self._retry_input("catalog"))
         source, self._title = model_flow.catalog_source(user_input)
         return await self._async_prepare("catalog", user_input, source)
 
     async def async_step_hub(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Name any GGUF file on the Hugging Face Hub."""
         if user_input is None:
-            return self._show_origin("hub", model_flow.HUB_SUGGESTED)
+            return self._show_origin("hub", self._retry_input("hub"))
         source, self._title = model_flow.hub_source(user_input)
         return await self._async_prepare("hub", user_input, source)
 
@@ -172,7 +174,21 @@ class LocalAgentConfigFlow(
         """Back to the choice, with the reason."""
         job, self._job = self._job, None
         error = (job.error if job is not None else None) or ModelStoreError()
+        if model_flow.is_unreachable(error):
+            return await self.async_step_hub_unreachable(error=error)
         return self._show_origin(self._origin, self._origin_input, error.key, error.placeholders)
+
+    async def async_step_hub_unreachable(
+        self, user_input: dict[str, Any] | None = None, *, error: ModelStoreError | None = None
+    ) -> ConfigFlowResult:
+        """No connection to the Hub: say why and offer to try again or another way (a file)."""
+        if error is not None:
+            self._hub_error = error.placeholders
+        return self.async_show_menu(
+            step_id="hub_unreachable",
+            menu_options=[self._origin, "local_file", "server"],
+            description_placeholders=self._placeholders(self._hub_error),
+        )
 
     async def async_step_download_finished(
         self, user_input: dict[str, Any] | None = None
@@ -328,6 +344,12 @@ class LocalAgentConfigFlow(
     def _reconfigure_entry(self) -> ConfigEntry | None:
         return self._get_reconfigure_entry() if self.source == SOURCE_RECONFIGURE else None
 
+    def _retry_input(self, step_id: str) -> dict[str, Any]:
+        """Return what a download form suggests: the earlier choice when it is tried again."""
+        if self._origin == step_id and self._origin_input is not None:
+            return self._origin_input
+        return model_flow.ORIGIN_SUGGESTED[step_id]
+
     def _show_menu(self, step_id: str) -> ConfigFlowResult:
         return self.async_show_menu(
             step_id=step_id,
@@ -362,6 +384,9 @@ class LocalAgentConfigFlow(
         try:
             self._prepared = await async_prepare(self.hass, source)
         except ModelStoreError as err:
+            if model_flow.is_unreachable(err):
+                # Offline, the form alone would be a dead end: the menu offers a file instead.
+                return await self.async_step_hub_unreachable(error=err)
             return self._show_origin(origin, user_input, err.key, err.placeholders)
         # Never download a file that an entry already uses: the user chooses another.
         if await self._async_taken(str(self._prepared.target)):

@@ -296,6 +296,14 @@ async def test_every_config_flow_step_renders(
         hass, show, result, {CONF_REPO_ID: "not a repo", CONF_FILENAME: "x.gguf"}
     )
     assert result["errors"] == {"base": "invalid_repo_id"}
+    # No connection to the Hub: a menu says why and offers the other ways, the file first.
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    result = await start(hass, show, "catalog")
+    result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})
+    assert result["step_id"] == "hub_unreachable"
+    result = await configure(hass, show, result, {"next_step_id": "local_file"})
+    assert result["step_id"] == "local_file"
+    monkeypatch.setenv("HF_ENDPOINT", fake_hub.url)
     result = await start(hass, show, "catalog")
     result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})
     assert result["step_id"] == "confirm_download"

@@ -19,6 +19,7 @@ from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
+from custom_components.local_agent.models.catalog import KNOWN_MODELS
 from custom_components.local_agent.models.download import CONF_FILENAME
 from custom_components.local_agent.models.download import CONF_REPO_ID
 from homeassistant import config_entries
@@ -220,14 +221,40 @@ async def test_any_hub_file_is_downloaded(
     assert result["title"] == "Local Agent tiny Qwen3.5 test model (random weights) F32"
 
 
+def model_catalog_key_other() -> str:
+    """A known model other than the default one."""
+    return next(model.key for model in KNOWN_MODELS if model is not DEFAULT_MODEL)
+
+
 async def test_unreachable_hub_is_shown(
     hass: HomeAssistant, fake_hub: FakeHub, config_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
 
-    result = await choose(hass, "catalog", {"model": DEFAULT_MODEL.key})
+    other = {"model": model_catalog_key_other()}
+    result = await choose(hass, "catalog", other)
 
-    assert result["errors"] == {"base": "hub_unreachable"}
+    # Offline the download form alone is a dead end (the dialog has no way back): a menu says
+    # why and offers to try again, a file on this machine or a server.
+    assert result["type"] is FlowResultType.MENU
+    assert result["step_id"] == "hub_unreachable"
+    assert result["menu_options"] == ["catalog", "local_file", "server"]
+    assert result["description_placeholders"]["error"]
+    assert result["description_placeholders"]["models_dir"]
+    # Trying again shows the model chosen before, not the default.
+    retry = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "catalog"}
+    )
+    assert retry["step_id"] == "catalog"
+    schema = retry["data_schema"]
+    assert schema is not None
+    suggested = {str(key): (key.description or {}).get("suggested_value") for key in schema.schema}
+    assert suggested == other
+    result = await choose(hass, "hub", {CONF_REPO_ID: REPO, CONF_FILENAME: FILE})
+    local = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "local_file"}
+    )
+    assert local["step_id"] == "local_file"
 
 
 async def test_reconfigure_changes_the_model_file(

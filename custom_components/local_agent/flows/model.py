@@ -38,7 +38,9 @@ from custom_components.local_agent.models.file_checks import check_model_file
 from custom_components.local_agent.models.safe_load import ProbeOutcome
 from custom_components.local_agent.models.safe_load import ProbeResult
 from custom_components.local_agent.models.store import DEFAULT_REVISION
+from custom_components.local_agent.models.store import HubUnreachableError
 from custom_components.local_agent.models.store import ModelSource
+from custom_components.local_agent.models.store import ModelStoreError
 from custom_components.local_agent.runtime.backend import Backend
 from custom_components.local_agent.runtime.data import LocalAgentData
 from custom_components.local_agent.runtime.data import engine_settings
@@ -84,6 +86,7 @@ ORIGIN_SCHEMAS = {"catalog": CATALOG_SCHEMA, "hub": HUB_SCHEMA, "local_file": LO
 # What the forms suggest when they first open.
 CATALOG_SUGGESTED = {CONF_MODEL: DEFAULT_MODEL.key}
 HUB_SUGGESTED = {CONF_REVISION: DEFAULT_REVISION}
+ORIGIN_SUGGESTED: dict[str, dict[str, Any]] = {"catalog": CATALOG_SUGGESTED, "hub": HUB_SUGGESTED}
 
 
 def inspect_path(text: str) -> tuple[Path, ModelFileProblem | None]:
@@ -119,6 +122,14 @@ def hub_source(user_input: dict[str, Any]) -> tuple[ModelSource, str]:
         revision=str(user_input.get(CONF_REVISION) or DEFAULT_REVISION).strip(),
     )
     return source, PurePosixPath(source.filename).name
+
+
+def is_unreachable(error: ModelStoreError) -> bool:
+    """Say whether no connection to the Hub was made at all (not a transfer that broke off).
+
+    An interrupted download keeps its part and continues when tried again: its form says so.
+    """
+    return type(error) is HubUnreachableError
 
 
 def model_entry_data(data: dict[str, Any]) -> dict[str, Any]:
