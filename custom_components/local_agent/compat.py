@@ -18,6 +18,7 @@ from functools import partial
 import inspect
 from typing import Any
 from typing import Final
+import weakref
 
 from custom_components.local_agent.const import EVENT_ACTION
 from homeassistant import requirements
@@ -195,6 +196,19 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
         sequence = getattr(script, "sequence", None)
         sequences.append(list(sequence) if isinstance(sequence, list) else [None])
     return sequences
+
+
+def entity_object_ref(hass: HomeAssistant, entity_id: str) -> weakref.ref[Any] | None:
+    """Return a weak reference to the entity object behind an entity id, if there is one.
+
+    For an entity without a registry entry this is what it is: a reload or another platform
+    that takes its id makes a new object, and a dead reference equals no other.
+    """
+    entity = _entity_object(hass, entity_id)
+    try:
+        return weakref.ref(entity) if entity is not None else None
+    except TypeError:
+        return None
 
 
 def _entity_object(hass: HomeAssistant, entity_id: str) -> Any:

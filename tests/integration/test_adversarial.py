@@ -2300,3 +2300,27 @@ async def test_a_pipeline_whose_built_in_intents_bypass_the_agent_is_a_repair_is
     assert "Hallway satellite" in raised.translation_placeholders["pipelines"]
     for name in ("Front Door", "Garage Door", "3 more"):
         assert name in raised.translation_placeholders["entities"]
+
+
+async def test_a_yes_never_runs_on_a_new_entity_behind_the_id_of_one_without_a_registry_entry(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The demo's front door has no registry entry, so its id is all a name could tell. Between
+    the question and the yes its integration reloads and another object stands behind the id:
+    the question was about the one that was there, so nothing runs and the person asks again."""
+    assert er.async_get(hass).async_get("lock.front_door") is None
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.front_door"))
+    question = await agent.ask("unlock the front door", context=scene.person)
+    assert speech(question) == "Unlock Front Door? Say yes to confirm."
+    demo_entry = hass.config_entries.async_entries("demo")[0]
+    with instant_demo(PLATFORMS):
+        assert await hass.config_entries.async_reload(demo_entry.entry_id)
+        await hass.async_block_till_done()
+    assert state(hass, "lock.front_door") == "locked"
+
+    done = await scene.reply(agent, question, "yes")
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert "not the same any more" in speech(done), speech(done)
+    assert scene.outcomes()[-1] == "failed"

@@ -31,6 +31,7 @@ import time
 from typing import Any
 from typing import Final
 import unicodedata
+import weakref
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import DIGIT_WORDS
@@ -54,6 +55,8 @@ CONFIRMATIONS: HassKey[ConfirmationStore] = HassKey(f"{DOMAIN}_confirmations")
 # Wrong PINs in a row (per agent) before PIN confirmation is locked, and for how long.
 MAX_PIN_FAILURES = 3
 PIN_LOCKOUT_SECONDS = 300.0
+# What a held action's target is: its registry entry's id, else its entity object.
+type Identity = str | weakref.ref[Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +65,8 @@ class PendingAction:
 
     `service`, `targets` and the English `description` are what the audit records; `call` is
     what runs; `spoken` describes it in the conversation's language when that is not English;
-    `identities` are the targets' registry entries, which a yes must still find behind them.
+    `identities` are what the targets are (registry entries, else entity objects), which a yes
+    must still find behind them.
     """
 
     service: str
@@ -70,7 +74,7 @@ class PendingAction:
     description: str
     call: Call
     spoken: str = ""
-    identities: tuple[str, ...] = ()
+    identities: tuple[Identity, ...] = ()
 
     @property
     def said(self) -> str:

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.compat import entity_object_ref
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
@@ -50,6 +51,7 @@ from .audit import AuditRecord
 from .audit import Outcome
 from .audit import async_get_audit_log
 from .confirmation import Ending
+from .confirmation import Identity
 from .confirmation import PendingAction
 from .confirmation import PendingConfirmation
 from .confirmation import PinReply
@@ -708,15 +710,19 @@ _DROPPED: Final = {
 _SAID_CHANGED = Phrase("reason_changed")
 
 
-def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[str, ...]:
-    """Return what each entity is: its registry entry, or its entity id when it has none.
+def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[Identity, ...]:
+    """Return what each entity is: its registry entry, else its entity object, else its id.
 
     An entity id can pass to another entity (renamed away, another renamed to it); the
-    registry entry's id stays with the entity.
+    registry entry's id stays with the entity. An entity without one is known by its object
+    (compared by identity; a reload makes a new one, and the yes is then refused); an id
+    with no object behind it (a state set by hand) is all there is to know.
     """
     registry = er.async_get(hass)
     return tuple(
-        entry.id if (entry := registry.async_get(entity_id)) else entity_id
+        entry.id
+        if (entry := registry.async_get(entity_id))
+        else entity_object_ref(hass, entity_id) or entity_id
         for entity_id in entity_ids
     )
 
