@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from functools import partial
 from pathlib import Path
 import shutil
 from typing import Any
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import DOMAIN
@@ -24,6 +27,7 @@ from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
+from homeassistant.util import dt as dt_util
 from testing.hub_server import FakeHub
 
 from .conftest import entry_state
@@ -90,7 +94,7 @@ async def test_removed_file_is_an_issue_fixed_by_choosing_another_file(
     await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
 
-    assert entry_state(entry) is ConfigEntryState.SETUP_ERROR
+    assert entry_state(entry) is ConfigEntryState.SETUP_RETRY
     problem = issue(hass, entry)
     assert problem is not None
     assert problem.translation_key == "model_missing"
@@ -104,6 +108,27 @@ async def test_removed_file_is_an_issue_fixed_by_choosing_another_file(
 
     assert entry.state is ConfigEntryState.LOADED
     assert entry.data[CONF_MODEL_PATH] == str(qwen35_model_path)
+    assert issue(hass, entry) is None
+
+
+async def test_a_file_that_comes_back_loads_on_retry_and_its_issue_goes(
+    hass: HomeAssistant, qwen35_model_path: Path, tmp_path: Path
+) -> None:
+    """At start-up the model's disk was not mounted yet; once it is, the entry loads by itself."""
+    model = tmp_path / "disk" / "model.gguf"
+    entry = await add_entry(hass, {CONF_MODEL_PATH: str(model)})
+    assert entry_state(entry) is ConfigEntryState.SETUP_RETRY
+    assert entry.error_reason_translation_key == "model_not_found"
+    problem = issue(hass, entry)
+    assert problem is not None
+    assert problem.translation_key == "model_missing"
+
+    await hass.async_add_executor_job(partial(model.parent.mkdir, parents=True))
+    await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, model)
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=5))
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+    assert entry_state(entry) is ConfigEntryState.LOADED
     assert issue(hass, entry) is None
 
 

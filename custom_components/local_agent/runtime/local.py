@@ -63,7 +63,8 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
 
     Order: the file is there, llama_cpp is installed, the model loads in a child process (first
     time only), then it loads here. Each failure is a repair issue plus an entry error; only
-    transient ones (memory, a slow probe) are ConfigEntryNotReady, retried by Home Assistant.
+    transient ones (memory, a slow probe, a file not there yet) are ConfigEntryNotReady, retried
+    by Home Assistant.
     """
     stored = entry.data.get(CONF_MODEL_PATH)
     if not isinstance(stored, str) or not stored.strip():
@@ -77,7 +78,10 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
         issues.async_raise_model_problem(
             hass, entry, issue, f"{model_path}: {PROBLEM_TEXTS[problem]}"
         )
-        raise ConfigEntryError(
+        # A missing file may be on a disk not mounted yet: retried, it loads once it is there
+        # (the repair stays offered meanwhile). A file that is there but unusable stays so.
+        error = ConfigEntryNotReady if problem is ModelFileProblem.NOT_FOUND else ConfigEntryError
+        raise error(
             translation_domain=DOMAIN,
             translation_key=problem.value,
             translation_placeholders={"path": str(model_path)},
