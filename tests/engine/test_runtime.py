@@ -624,6 +624,35 @@ def test_forced_call_text_is_evaluated_in_batches(open_runtime: OpenRuntime) -> 
     assert len(evaluations) <= stats.generated_tokens + 1
 
 
+def test_the_blank_line_after_a_written_think_close_is_not_sampled(
+    open_runtime: OpenRuntime,
+) -> None:
+    """The template always follows "</think>" with a blank line: it goes into the batch of the
+    "</think>" the model wrote, so the answer's first token is the next one sampled."""
+    runtime = open_runtime()
+    script = "plan\n</think>\n\nDone."
+    runtime.steering = ScriptedAnswers(lambda _request: script)
+    batches: list[list[str]] = []
+    append = runtime.append
+
+    def recorded(tokens: Sequence[int]) -> None:
+        batches.append([runtime.token_piece(token).decode() for token in tokens])
+        append(tokens)
+
+    runtime.append = recorded  # type: ignore[method-assign]
+    output = runtime.generate(
+        make_request(
+            prompt_parts("hello"), starts_in_reasoning=True, thinking_budget=None, max_tokens=64
+        )
+    )
+
+    assert output.text == script
+    closing = next(batch for batch in batches if "</think>" in batch)
+    assert "".join(closing).endswith("</think>\n\n"), batches
+    # Everything else was written a token at a time, each evaluated before the next was chosen.
+    assert sum(len(batch) for batch in batches) == len(batches) + len(closing) - 1
+
+
 def test_a_scripted_answer_longer_than_the_steering_lookahead_is_written_exactly(
     open_runtime: OpenRuntime,
 ) -> None:
