@@ -198,25 +198,31 @@ def validate_source(source: ModelSource) -> None:
         raise InvalidFilenameError(source.filename)
 
 
+# The Hub's errors that say what is missing, each with ours; checked in this order (a gated
+# repository is also one not found). Their message's first line is kept, not the request's.
+_HUB_ERRORS: Final[tuple[tuple[type[HfHubHTTPError], type[ModelStoreError]], ...]] = (
+    (GatedRepoError, RepoGatedError),
+    (RepositoryNotFoundError, RepoNotFoundError),
+    (RevisionNotFoundError, RevisionMissingError),
+    (RemoteEntryNotFoundError, FileMissingError),
+)
+
+
 def _hub_error(err: Exception) -> ModelStoreError:
     """Translate a huggingface_hub or HTTP error into one a user can act on."""
     if isinstance(err, ModelStoreError):
         return err
     if isinstance(err, OfflineModeIsEnabled):
         return HubOfflineError(str(err))
-    if isinstance(err, GatedRepoError):
-        return RepoGatedError(str(err).split("\n", 1)[0])
-    if isinstance(err, RepositoryNotFoundError):
-        return RepoNotFoundError(str(err).split("\n", 1)[0])
-    if isinstance(err, RevisionNotFoundError):
-        return RevisionMissingError(str(err).split("\n", 1)[0])
-    if isinstance(err, RemoteEntryNotFoundError):
-        return FileMissingError(str(err).split("\n", 1)[0])
+    first_line = str(err).split("\n", 1)[0]
+    for hub_error, error in _HUB_ERRORS:
+        if isinstance(err, hub_error):
+            return error(first_line)
     if isinstance(err, HfHubHTTPError):
         status = err.response.status_code if err.response is not None else None
         if status == 404:
-            return FileMissingError(str(err).split("\n", 1)[0])
-        return ModelStoreError(f"HTTP {status}: {str(err).split(chr(10), 1)[0]}")
+            return FileMissingError(first_line)
+        return ModelStoreError(f"HTTP {status}: {first_line}")
     if isinstance(err, HFValidationError):
         return InvalidRepoIdError(str(err))
     if isinstance(err, (httpx2.HTTPError, OSError)):
