@@ -13,6 +13,7 @@ metadata) match: a half or damaged file is never taken for a model.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterator
 import contextlib
 from dataclasses import dataclass
 import errno
@@ -396,42 +397,38 @@ class _PartFile:
     def write(self, chunk: bytes) -> None:
         if self.done + len(chunk) > self.remote.size:
             raise ChecksumMismatchError(f"more than the expected {self.remote.size} bytes")
-        try:
+        with self._full_disk_said():
             self.handle.write(chunk)
-        except OSError as err:
-            if (full := self._disk_full(err)) is not None:
-                raise full from err
-            raise
         if self.hasher is not None:
             self.hasher.update(chunk)
         self.done += len(chunk)
 
-    def _disk_full(self, err: OSError) -> DiskFullError | None:
-        """Return the DiskFullError of a full disk (or quota), None for another error."""
-        if err.errno not in (errno.ENOSPC, errno.EDQUOT):
-            return None
-        return DiskFullError(
-            str(err),
-            needed=format_bytes(self.remote.size - self.done),
-            free="0 B",
-            path=str(Path(self.handle.name).parent),
-        )
+    @contextlib.contextmanager
+    def _full_disk_said(self) -> Iterator[None]:
+        """Raise a full disk (or quota) as DiskFullError; any other OSError as it is."""
+        try:
+            yield
+        except OSError as err:
+            if err.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise DiskFullError(
+                str(err),
+                needed=format_bytes(self.remote.size - self.done),
+                free="0 B",
+                path=str(Path(self.handle.name).parent),
+            ) from err
 
     def close(self) -> None:
         """Write out what is buffered and close the part (it stays for a later resume).
 
         The disk can fill while the buffer is written out here too: DiskFullError then.
         """
-        try:
+        with self._full_disk_said():
             try:
                 self.handle.flush()
                 os.fsync(self.handle.fileno())
             finally:
                 self.handle.close()  # closes the file even when its last flush fails
-        except OSError as err:
-            if (full := self._disk_full(err)) is not None:
-                raise full from err
-            raise
 
     def abandon(self) -> None:
         """Close the part after a failed transfer, keeping that failure the one raised.
