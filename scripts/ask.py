@@ -14,12 +14,10 @@ import asyncio
 from pathlib import Path
 import sys
 import time
-from typing import Any
 
-from custom_components.local_agent.const import CONF_CONTEXT_SIZE
-from custom_components.local_agent.const import CONF_MAX_TOKENS
-from custom_components.local_agent.const import CONF_THINKING
-from custom_components.local_agent.const import CONF_THREADS
+from scripts.model_flags import add_model_flags
+from scripts.model_flags import entry_options
+from scripts.model_flags import positive_int
 from testing.agent import LocalAgentHandle
 from testing.agent import async_create_person
 from testing.agent import async_local_agent
@@ -52,7 +50,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--language", default="en", help="conversation language (default: en)")
     parser.add_argument(
-        "--repeat", type=_positive, default=1, help="send the sentence N times in one conversation"
+        "--repeat",
+        type=positive_int,
+        default=1,
+        help="send the sentence N times in one conversation",
     )
     parser.add_argument("--show-prompt", action="store_true", help="print each round's prompt")
     parser.add_argument("--show-reasoning", action="store_true", help="print the reasoning")
@@ -61,39 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="send without a user, as an automation does (default: an admin user speaks)",
     )
-    parser.add_argument(
-        "--thinking",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="thinking mode (default: the agent's setting, on)",
-    )
-    parser.add_argument("--threads", type=_positive, help="CPU threads (default: physical cores)")
-    parser.add_argument("--ctx", type=_positive, help="context size in tokens (default: 8192)")
-    parser.add_argument("--max-tokens", type=_positive, help="tokens per model answer")
+    add_model_flags(parser, context_flag="--ctx")
     parser.add_argument("-v", "--verbose", action="store_true", help="log Home Assistant debug")
     return parser.parse_args(argv)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def entry_options(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Map the flags to the engine's and the agent's entry options."""
-    engine: dict[str, Any] = {}
-    if args.threads is not None:
-        engine[CONF_THREADS] = args.threads
-    if args.ctx is not None:
-        engine[CONF_CONTEXT_SIZE] = args.ctx
-    agent: dict[str, Any] = {}
-    if args.thinking is not None:
-        agent[CONF_THINKING] = args.thinking
-    if args.max_tokens is not None:
-        agent[CONF_MAX_TOKENS] = args.max_tokens
-    return engine, agent
 
 
 async def async_ask(args: argparse.Namespace, model: Path) -> None:

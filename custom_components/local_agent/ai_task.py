@@ -6,31 +6,17 @@ generation at a time in process; the server's limit otherwise). It never calls t
 
 from __future__ import annotations
 
-from custom_components.local_agent.runtime.data import LocalAgentConfigEntry
 from homeassistant.components import ai_task
 from homeassistant.components import conversation
-from homeassistant.core import HomeAssistant
-from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import SUBENTRY_AI_TASK
 from .entity import LocalAgentEntity
-from .entity import async_add_subentry_entities
+from .entity import subentry_platform_setup
 from .turn.data_task import TaskOptions
 from .turn.data_task import async_generate_data
 
 # Requests queue in the model's worker, not in Home Assistant's entity platform.
 PARALLEL_UPDATES = 0
-
-
-async def async_setup_entry(
-    hass: HomeAssistant,
-    entry: LocalAgentConfigEntry,
-    async_add_entities: AddConfigEntryEntitiesCallback,
-) -> None:
-    """Add one AI Task entity per AI task subentry; follow later subentry changes."""
-    async_add_subentry_entities(
-        hass, entry, SUBENTRY_AI_TASK, async_add_entities, LocalAgentTaskEntity
-    )
 
 
 class LocalAgentTaskEntity(ai_task.AITaskEntity, LocalAgentEntity):
@@ -59,3 +45,7 @@ class LocalAgentTaskEntity(ai_task.AITaskEntity, LocalAgentEntity):
             chat_log=chat_log,
             agent_id=self.entity_id,
         )
+
+
+# One AI Task entity per AI task subentry, following later subentry changes.
+async_setup_entry = subentry_platform_setup(SUBENTRY_AI_TASK, LocalAgentTaskEntity)

@@ -11,29 +11,16 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import Event
-from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
-from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import SUBENTRY_CONVERSATION
 from .entity import LocalAgentEntity
-from .entity import async_add_subentry_entities
+from .entity import subentry_platform_setup
 from .runtime.stats import AgentStats
 from .safety.confirmation import Ending
 from .turn.agent import AgentOptions
 from .turn.agent import ConversationAgent
 from .turn.warm_up import HomeWarmUp
-
-
-async def async_setup_entry(
-    hass: HomeAssistant,
-    entry: LocalAgentConfigEntry,
-    async_add_entities: AddConfigEntryEntitiesCallback,
-) -> None:
-    """Add one conversation entity per agent subentry; follow later subentry changes."""
-    async_add_subentry_entities(
-        hass, entry, SUBENTRY_CONVERSATION, async_add_entities, LocalAgentConversationEntity
-    )
 
 
 class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEntity):
@@ -104,3 +91,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         """Hand the turn to the agent."""
         assert self.agent is not None
         return await self.agent.async_handle(user_input, chat_log)
+
+
+# One conversation entity per agent subentry, following later subentry changes.
+async_setup_entry = subentry_platform_setup(SUBENTRY_CONVERSATION, LocalAgentConversationEntity)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from collections.abc import Callable
+
 from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
@@ -49,20 +52,31 @@ class LocalAgentEntity(Entity):
             )
 
 
-@callback
-def async_add_subentry_entities(
-    hass: HomeAssistant,
-    entry: LocalAgentConfigEntry,
-    subentry_type: str,
-    async_add_entities: AddConfigEntryEntitiesCallback,
-    entity_type: type[LocalAgentEntity],
-) -> None:
-    """Add one entity per subentry of a type; follow later subentry changes (a platform's setup)."""
-    entry_updates.async_follow_subentries(
-        hass,
-        entry,
-        subentry_type,
-        async_add_entities,
-        create=lambda subentry: entity_type(entry, subentry),
-        apply=entity_type.async_apply_subentry,
-    )
+type PlatformSetup = Callable[
+    [HomeAssistant, LocalAgentConfigEntry, AddConfigEntryEntitiesCallback], Awaitable[None]
+]
+
+
+def subentry_platform_setup(
+    subentry_type: str, entity_type: type[LocalAgentEntity]
+) -> PlatformSetup:
+    """Return a platform's async_setup_entry: one entity per subentry of a type.
+
+    The platform follows later subentry changes: added, removed and changed subentries.
+    """
+
+    async def async_setup_entry(
+        hass: HomeAssistant,
+        entry: LocalAgentConfigEntry,
+        async_add_entities: AddConfigEntryEntitiesCallback,
+    ) -> None:
+        entry_updates.async_follow_subentries(
+            hass,
+            entry,
+            subentry_type,
+            async_add_entities,
+            create=lambda subentry: entity_type(entry, subentry),
+            apply=entity_type.async_apply_subentry,
+        )
+
+    return async_setup_entry

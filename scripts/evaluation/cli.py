@@ -10,13 +10,11 @@ import datetime as dt
 from pathlib import Path
 import sys
 import time
-from typing import Any
 from typing import Final
 
-from custom_components.local_agent.const import CONF_CONTEXT_SIZE
-from custom_components.local_agent.const import CONF_MAX_TOKENS
-from custom_components.local_agent.const import CONF_THINKING
-from custom_components.local_agent.const import CONF_THREADS
+from scripts.model_flags import add_model_flags
+from scripts.model_flags import entry_options
+from scripts.model_flags import positive_int
 from testing.hass_runner import REPO_ROOT
 from testing.hass_runner import HarnessError
 from testing.hass_runner import configure_logging
@@ -87,7 +85,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--limit",
-        type=_positive,
+        type=positive_int,
         help="at most N sentences, taken in turn from each home and category",
     )
     parser.add_argument("--json", type=Path, help="write the full report to this JSON file")
@@ -95,15 +93,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--language",
         help="conversation language (default: each home's `language`, else en)",
     )
-    parser.add_argument("--threads", type=_positive, help="CPU threads for the model")
-    parser.add_argument("--context-size", type=_positive, help="model context in tokens")
-    parser.add_argument("--max-tokens", type=_positive, help="tokens the model may write per round")
-    parser.add_argument(
-        "--thinking",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="thinking mode (default: the agent's setting, on)",
-    )
+    add_model_flags(parser, context_flag="--context-size")
     parser.add_argument(
         "--fail-under",
         type=float,
@@ -113,13 +103,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quiet", action="store_true", help="no line per sentence while running")
     parser.add_argument("--verbose", action="store_true", help="log Home Assistant's debug output")
     return parser.parse_args(argv)
-
-
-def _positive(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return number
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,16 +171,7 @@ class Selection:
 
 def agent_setup(args: argparse.Namespace) -> AgentSetup:
     """The model (None for the reference policy) and the agent and engine options."""
-    agent_options: dict[str, Any] = {}
-    engine_options: dict[str, Any] = {}
-    if args.max_tokens:
-        agent_options[CONF_MAX_TOKENS] = args.max_tokens
-    if args.thinking is not None:
-        agent_options[CONF_THINKING] = args.thinking
-    if args.threads:
-        engine_options[CONF_THREADS] = args.threads
-    if args.context_size:
-        engine_options[CONF_CONTEXT_SIZE] = args.context_size
+    engine_options, agent_options = entry_options(args)
     model_path = None
     if args.model is not None:
         model_path = resolve_model(MODEL_ALIASES.get(args.model, args.model))

@@ -21,7 +21,6 @@ from dataclasses import field
 from dataclasses import fields
 import json
 from pathlib import Path
-import re
 import tempfile
 import time
 import traceback
@@ -32,10 +31,9 @@ from unittest.mock import patch
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationOutput
 from custom_components.local_agent.engine.generation import GenerationRequest
-from custom_components.local_agent.engine.markup import PARAMETER_CLOSE
-from custom_components.local_agent.engine.markup import PARAMETER_OPEN
 from custom_components.local_agent.engine.tool_calls import ParseEvent
 from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import read_xml_call
 from custom_components.local_agent.engine.words import YES_WORD
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
@@ -66,9 +64,6 @@ from .scoring import judge
 from .scoring import sensitive_targets
 
 MAX_RESULT_CHARS: Final = 300
-_PARAMETER = re.compile(
-    re.escape(PARAMETER_OPEN) + r"([^>\n]+)>\n?(.*?)\n?" + re.escape(PARAMETER_CLOSE), re.DOTALL
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,11 +331,12 @@ def _failed_calls(handle: LocalAgentHandle) -> Iterator[list[ToolCallFailed]]:
 def raw_arguments(raw: str) -> dict[str, Any]:
     """The parameters of a call's XML as written (texts; JSON values read when they parse)."""
     arguments: dict[str, Any] = {}
-    for name, text in _PARAMETER.findall(raw):
+    _, given, _ = read_xml_call(raw)
+    for name, text in given:
         try:
-            arguments[name.strip()] = json.loads(text)
+            arguments[name] = json.loads(text)
         except ValueError:
-            arguments[name.strip()] = text.strip()
+            arguments[name] = text.strip()
     return arguments
 
 

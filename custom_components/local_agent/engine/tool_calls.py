@@ -239,7 +239,7 @@ class ToolCallStreamParser:
 
     def _parse_call(self, content: str, raw: str, *, complete: bool) -> ParseEvent:
         is_json = content.lstrip().startswith("{")
-        name, given, problems = (_read_json_call if is_json else _read_xml_call)(content)
+        name, given, problems = (_read_json_call if is_json else read_xml_call)(content)
         if not complete and (problems or not is_json):
             return ToolCallFailed(ToolCallError(_cut_off_message(name), raw, name))
         arguments: dict[str, Any] = {}
@@ -303,7 +303,7 @@ def _find_call_end(body: str, *, wrapped: bool, final: bool) -> tuple[int, int] 
 type _Given = list[tuple[str, Any]]
 
 
-def _read_xml_call(content: str) -> tuple[str | None, _Given, list[str]]:
+def read_xml_call(content: str) -> tuple[str | None, _Given, list[str]]:
     """Read the function name and the raw parameter texts of an XML call."""
     function = _FUNCTION_TAG.search(content)
     if function is None:

@@ -13,6 +13,7 @@ metadata) match: a half or damaged file is never taken for a model.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterator
 import contextlib
 from dataclasses import dataclass
 import errno
@@ -198,25 +199,31 @@ def validate_source(source: ModelSource) -> None:
         raise InvalidFilenameError(source.filename)
 
 
+# The Hub's errors that say what is missing, each with ours; checked in this order (a gated
+# repository is also one not found). Their message's first line is kept, not the request's.
+_HUB_ERRORS: Final[tuple[tuple[type[HfHubHTTPError], type[ModelStoreError]], ...]] = (
+    (GatedRepoError, RepoGatedError),
+    (RepositoryNotFoundError, RepoNotFoundError),
+    (RevisionNotFoundError, RevisionMissingError),
+    (RemoteEntryNotFoundError, FileMissingError),
+)
+
+
 def _hub_error(err: Exception) -> ModelStoreError:
     """Translate a huggingface_hub or HTTP error into one a user can act on."""
     if isinstance(err, ModelStoreError):
         return err
     if isinstance(err, OfflineModeIsEnabled):
         return HubOfflineError(str(err))
-    if isinstance(err, GatedRepoError):
-        return RepoGatedError(str(err).split("\n", 1)[0])
-    if isinstance(err, RepositoryNotFoundError):
-        return RepoNotFoundError(str(err).split("\n", 1)[0])
-    if isinstance(err, RevisionNotFoundError):
-        return RevisionMissingError(str(err).split("\n", 1)[0])
-    if isinstance(err, RemoteEntryNotFoundError):
-        return FileMissingError(str(err).split("\n", 1)[0])
+    first_line = str(err).split("\n", 1)[0]
+    for hub_error, error in _HUB_ERRORS:
+        if isinstance(err, hub_error):
+            return error(first_line)
     if isinstance(err, HfHubHTTPError):
         status = err.response.status_code if err.response is not None else None
         if status == 404:
-            return FileMissingError(str(err).split("\n", 1)[0])
-        return ModelStoreError(f"HTTP {status}: {str(err).split(chr(10), 1)[0]}")
+            return FileMissingError(first_line)
+        return ModelStoreError(f"HTTP {status}: {first_line}")
     if isinstance(err, HFValidationError):
         return InvalidRepoIdError(str(err))
     if isinstance(err, (httpx2.HTTPError, OSError)):
@@ -390,42 +397,38 @@ class _PartFile:
     def write(self, chunk: bytes) -> None:
         if self.done + len(chunk) > self.remote.size:
             raise ChecksumMismatchError(f"more than the expected {self.remote.size} bytes")
-        try:
+        with self._full_disk_said():
             self.handle.write(chunk)
-        except OSError as err:
-            if (full := self._disk_full(err)) is not None:
-                raise full from err
-            raise
         if self.hasher is not None:
             self.hasher.update(chunk)
         self.done += len(chunk)
 
-    def _disk_full(self, err: OSError) -> DiskFullError | None:
-        """Return the DiskFullError of a full disk (or quota), None for another error."""
-        if err.errno not in (errno.ENOSPC, errno.EDQUOT):
-            return None
-        return DiskFullError(
-            str(err),
-            needed=format_bytes(self.remote.size - self.done),
-            free="0 B",
-            path=str(Path(self.handle.name).parent),
-        )
+    @contextlib.contextmanager
+    def _full_disk_said(self) -> Iterator[None]:
+        """Raise a full disk (or quota) as DiskFullError; any other OSError as it is."""
+        try:
+            yield
+        except OSError as err:
+            if err.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise DiskFullError(
+                str(err),
+                needed=format_bytes(self.remote.size - self.done),
+                free="0 B",
+                path=str(Path(self.handle.name).parent),
+            ) from err
 
     def close(self) -> None:
         """Write out what is buffered and close the part (it stays for a later resume).
 
         The disk can fill while the buffer is written out here too: DiskFullError then.
         """
-        try:
+        with self._full_disk_said():
             try:
                 self.handle.flush()
                 os.fsync(self.handle.fileno())
             finally:
                 self.handle.close()  # closes the file even when its last flush fails
-        except OSError as err:
-            if (full := self._disk_full(err)) is not None:
-                raise full from err
-            raise
 
     def abandon(self) -> None:
         """Close the part after a failed transfer, keeping that failure the one raised.

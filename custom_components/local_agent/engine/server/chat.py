@@ -65,8 +65,8 @@ from .stream import EventSink
 from .stream import Usage
 from .stream import bad_event
 from .stream import event_field
-from .stream import first_choice
 from .stream import sampling_fields
+from .stream import stream_choices
 
 ENDPOINT: Final = "/v1/chat/completions"
 
@@ -270,12 +270,9 @@ class ChatGeneration:
         attempt = _Attempt()
         usage = Usage()
         clock = Clock()
-        async with contextlib.aclosing(self._client.stream(ENDPOINT, body)) as events:
-            async for event in events:
-                usage.update(event)
-                choice = first_choice(self._client.url, event)
-                if choice is None:
-                    continue
+        choices = stream_choices(self._client, ENDPOINT, body, usage)
+        async with contextlib.aclosing(choices):
+            async for event, choice in choices:
                 delta = event_field(self._client.url, event, choice, "delta", dict) or {}
                 for call in event_field(self._client.url, event, delta, "tool_calls", list) or ():
                     if not isinstance(call, dict) or not isinstance(
@@ -304,10 +301,7 @@ class ChatGeneration:
         reported = usage.completion_tokens
         stats.generated_tokens += reported if reported is not None else attempt.pieces
         stats.reasoning_tokens += attempt.reasoning_pieces
-        if not stats.prompt_tokens:
-            stats.prompt_tokens = usage.prompt_tokens or 0
-            stats.cached_tokens = usage.cached_tokens or 0
-            stats.evaluated_tokens = max(stats.prompt_tokens - stats.cached_tokens, 0)
+        usage.fill_prompt(stats)
         return attempt
 
     def _read_delta(

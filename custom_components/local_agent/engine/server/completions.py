@@ -53,8 +53,8 @@ from .stream import Clock
 from .stream import EventSink
 from .stream import Usage
 from .stream import event_field
-from .stream import first_choice
 from .stream import sampling_fields
+from .stream import stream_choices
 
 ENDPOINT: Final = "/v1/completions"
 
@@ -197,12 +197,9 @@ class CompletionsGeneration:
         clock = Clock()
         chunks = 0
         scan = ""
-        async with contextlib.aclosing(self._client.stream(ENDPOINT, body)) as events:
-            async for event in events:
-                usage.update(event)
-                choice = first_choice(self._client.url, event)
-                if choice is None:
-                    continue
+        choices = stream_choices(self._client, ENDPOINT, body, usage)
+        async with contextlib.aclosing(choices):
+            async for event, choice in choices:
                 text = event_field(self._client.url, event, choice, "text", str) or ""
                 if text:
                     clock.token()
@@ -231,16 +228,8 @@ class CompletionsGeneration:
         phase.generated = _generated(phase, usage, chunks, limit)
         if phase.finish == "length" and self._in_reasoning:
             phase.reasoning = phase.generated
-        if not self.stats.prompt_tokens:
-            self._first_usage(usage)
+        usage.fill_prompt(self.stats)
         return phase
-
-    def _first_usage(self, usage: Usage) -> None:
-        """Take the prompt figures from the first request that reports them."""
-        stats = self.stats
-        stats.prompt_tokens = usage.prompt_tokens or 0
-        stats.cached_tokens = usage.cached_tokens or 0
-        stats.evaluated_tokens = max(stats.prompt_tokens - stats.cached_tokens, 0)
 
     def _write(self, text: str) -> None:
         if not text:

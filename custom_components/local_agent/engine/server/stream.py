@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
+import contextlib
 from dataclasses import dataclass
 import json
 import time
@@ -17,6 +19,8 @@ from ..markup import TURN_MARKERS
 from ..settings import SamplingSettings
 from ..tool_calls import ParseEvent
 from .errors import ServerResponseError
+from .http import Json
+from .http import ServerClient
 
 _EVENT_CHARS = 80
 
@@ -34,6 +38,22 @@ def first_choice(url: str, event: Mapping[str, Any]) -> dict[str, Any] | None:
     if not isinstance(choices, list) or not isinstance(choices[0], dict):
         raise bad_event(url, event)
     return choices[0]
+
+
+async def stream_choices(
+    client: ServerClient, path: str, body: Mapping[str, Any], usage: Usage
+) -> AsyncGenerator[tuple[Json, dict[str, Any]]]:
+    """Stream a request's events that carry a choice, each with its first choice.
+
+    Every event's usage figures go into `usage`, those of events without a choice too.
+    Closing this generator closes the request's stream.
+    """
+    async with contextlib.aclosing(client.stream(path, body)) as events:
+        async for event in events:
+            usage.update(event)
+            choice = first_choice(client.url, event)
+            if choice is not None:
+                yield event, choice
 
 
 def event_field[T](
@@ -114,6 +134,14 @@ class Usage:
                 if evaluated is not None:
                     self.prompt_tokens = evaluated + (self.cached_tokens or 0)
             self.completion_tokens = _int(timings.get("predicted_n"), self.completion_tokens)
+
+    def fill_prompt(self, stats: GenerationStats) -> None:
+        """Give the generation the prompt figures, unless an earlier request already did."""
+        if stats.prompt_tokens:
+            return
+        stats.prompt_tokens = self.prompt_tokens or 0
+        stats.cached_tokens = self.cached_tokens or 0
+        stats.evaluated_tokens = max(stats.prompt_tokens - stats.cached_tokens, 0)
 
 
 def _int(value: Any, default: int | None) -> int | None:

@@ -11,13 +11,13 @@ from typing import Final
 
 import aiohttp
 
-from .errors import ServerModelMissingError
 from .errors import ServerResponseError
 from .http import ServerClient
 from .settings import ServerMode
 from .settings import ServerSettings
 from .worker import ServerFacts
 from .worker import async_read_facts
+from .worker import async_read_serving_facts
 
 PROBE_TOOL: Final[dict[str, Any]] = {
     "type": "function",
@@ -39,9 +39,7 @@ async def async_list_models(
 async def async_validate(session: aiohttp.ClientSession, settings: ServerSettings) -> ServerFacts:
     """Run every check; raise the ServerError of the first that fails."""
     client = ServerClient(session, settings)
-    facts = await async_read_facts(client)
-    if settings.model not in facts.models:
-        raise ServerModelMissingError(client.url, settings.model, facts.models)
+    facts = await async_read_serving_facts(client)
     if settings.mode is ServerMode.CHAT:
         body: dict[str, Any] = {
             "model": settings.model,

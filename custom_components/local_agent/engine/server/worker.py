@@ -96,6 +96,14 @@ async def async_read_facts(client: ServerClient) -> ServerFacts:
     return ServerFacts(models=list(entries), kind=kind, model_entries=entries, props=props)
 
 
+async def async_read_serving_facts(client: ServerClient) -> ServerFacts:
+    """Read the server's facts; raise ServerModelMissingError if it does not serve our model."""
+    facts = await async_read_facts(client)
+    if client.settings.model not in facts.models:
+        raise ServerModelMissingError(client.url, client.settings.model, facts.models)
+    return facts
+
+
 def describe_model(settings: ServerSettings, facts: ServerFacts) -> ModelInfo:
     """ModelInfo for a served model, from what the server tells (zeros where it does not)."""
     entry = facts.model_entries.get(settings.model, {})
@@ -168,10 +176,7 @@ class ServerWorker:
         on_auth_failed: Callable[[], None] | None = None,
     ) -> Self:
         """Check that the server answers and serves the model; raise a ServerError if not."""
-        client = ServerClient(session, settings)
-        facts = await async_read_facts(client)
-        if settings.model not in facts.models:
-            raise ServerModelMissingError(client.url, settings.model, facts.models)
+        facts = await async_read_serving_facts(ServerClient(session, settings))
         return cls(session, settings, describe_model(settings, facts), on_auth_failed)
 
     @property
