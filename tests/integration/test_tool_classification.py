@@ -50,6 +50,14 @@ async def test_every_intent_home_assistant_registers_is_classified(hass: HomeAss
     # The rules describe the handlers this release really registers (module, generic matching).
     mismatched = [name for name in registered if intent_rule(hass, name) is None]
     assert mismatched == []
+    # The slots the table says a call with are the service handlers' own.
+    unknown_slots = {
+        handler.intent_type: set(said.slots) - {*handler.required_slots, *handler.optional_slots}
+        for handler in intent.async_get(hass)
+        if isinstance(handler, intent.DynamicServiceIntentHandler)
+        and (said := ASSIST_INTENTS.get(handler.intent_type)) is not None
+    }
+    assert {name: slots for name, slots in unknown_slots.items() if slots} == {}
 
 
 def test_every_tool_class_of_home_assistant_is_classified() -> None:
