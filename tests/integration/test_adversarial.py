@@ -45,8 +45,8 @@ from custom_components.local_agent.safety import confirmation
 from custom_components.local_agent.safety.gate import SafetyGate
 from custom_components.local_agent.safety.gate import TurnSafety
 from custom_components.local_agent.safety.gate import Verdict
+from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.policy import SafetyPolicy
-from custom_components.local_agent.safety.tool_review import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation

@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent import timers
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -26,6 +27,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers import intent
+from homeassistant.setup import async_setup_component
 from testing.turn import chat_log_of
 from testing.turn import results_in
 
@@ -458,6 +460,48 @@ async def test_a_held_intent_is_said_as_what_it_does(
     assert reply.response.response_type is ACTION_DONE, speech(reply)
     assert action.lower() in speech(reply).lower()
     check_said(speech(reply), language)
+
+
+@pytest.mark.parametrize(
+    ("language", "action"), [("en", "press Garage Opener"), ("de", "Garage Opener drücken")]
+)
+async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
+    hass: HomeAssistant,
+    everyday_home: None,  # noqa: F811
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    action: str,
+) -> None:
+    """HassTurnOn presses a button (OnOffIntentHandler): a button that opens the garage is
+    asked about as the press it is, never as "turn on", and pressed only after the yes."""
+    opener = "input_button.garage_opener"
+    assert await async_setup_component(
+        hass, "input_button", {"input_button": {"garage_opener": {"name": "Garage Opener"}}}
+    )
+    async_expose_entity(hass, "conversation", opener, True)
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{**ASSIST, CONF_SENSITIVE_ENTITIES: [opener]}
+    )
+    before = state(hass, opener)
+    asked = await ask(
+        agent, scripted_worker, person, language, tool_call("HassTurnOn", name="Garage Opener")
+    )
+
+    assert asked.continue_conversation is True
+    assert action.lower() in speech(asked).lower()
+    assert "turn" not in speech(asked).lower()
+    check_said(speech(asked), language)
+    assert state(hass, opener) == before
+
+    reply = await agent.ask(
+        YES[language], conversation_id=asked.conversation_id, context=person, language=language
+    )
+    await hass.async_block_till_done()
+    assert reply.response.response_type is ACTION_DONE, speech(reply)
+    assert action.lower() in speech(reply).lower()
+    check_said(speech(reply), language)
+    assert state(hass, opener) != before
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ import importlib
 import inspect
 from pathlib import Path
 
-from custom_components.local_agent.safety.tool_review import INTENT_RULES
+from custom_components.local_agent.safety.intents import ASSIST_INTENTS
+from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import READ_ONLY_TOOLS
 from custom_components.local_agent.safety.tool_review import SCRIPT_TOOL
 from custom_components.local_agent.safety.tool_review import WITHIN_DOMAIN_TOOLS
-from custom_components.local_agent.safety.tool_review import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from custom_components.local_agent.safety.tool_review import intent_rule
 import homeassistant.components
@@ -46,10 +46,18 @@ async def test_every_intent_home_assistant_registers_is_classified(hass: HomeAss
     registered = {handler.intent_type for handler in intent.async_get(hass)}
 
     assert len(registered) > 40
-    assert registered - set(INTENT_RULES) == set(), "classify these in INTENT_RULES"
+    assert registered - set(ASSIST_INTENTS) == set(), "classify these in ASSIST_INTENTS"
     # The rules describe the handlers this release really registers (module, generic matching).
     mismatched = [name for name in registered if intent_rule(hass, name) is None]
     assert mismatched == []
+    # The slots the table says a call with are the service handlers' own.
+    unknown_slots = {
+        handler.intent_type: set(said.slots) - {*handler.required_slots, *handler.optional_slots}
+        for handler in intent.async_get(hass)
+        if isinstance(handler, intent.DynamicServiceIntentHandler)
+        and (said := ASSIST_INTENTS.get(handler.intent_type)) is not None
+    }
+    assert {name: slots for name, slots in unknown_slots.items() if slots} == {}
 
 
 def test_every_tool_class_of_home_assistant_is_classified() -> None:

@@ -28,6 +28,8 @@ from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import BOOLEAN_WORDS
 from custom_components.local_agent.engine.words import fold
+from custom_components.local_agent.safety.intents import ASSIST_INTENTS
+from custom_components.local_agent.safety.intents import AssistIntent
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
@@ -112,23 +114,8 @@ _DOMAIN_SERVICES: Final[Mapping[tuple[str, str], str]] = {
     ("lock", "turn_off"): "unlock",
     ("cover", "turn_on"): "open_cover",
     ("cover", "turn_off"): "close_cover",
-    ("cover", "set_position"): "set_cover_position",
-    ("cover", "stop"): "stop_cover",
     ("valve", "turn_on"): "open_valve",
     ("valve", "turn_off"): "close_valve",
-    ("valve", "set_position"): "set_valve_position",
-    ("valve", "stop"): "stop_valve",
-}
-
-# The generic service each of Home Assistant's service intents calls.
-_INTENT_SERVICES: Final[Mapping[str, str]] = {
-    "HassTurnOn": "turn_on",
-    "HassTurnOff": "turn_off",
-    "HassToggle": "toggle",
-    "HassOpenCover": "open_cover",
-    "HassCloseCover": "close_cover",
-    "HassStopMoving": "stop",
-    "HassSetPosition": "set_position",
 }
 
 # A state a scene sets, as the service that reaches it; (None, state) holds for every domain.
@@ -156,68 +143,29 @@ def service_of(domain: str, service: str) -> str:
     return _DOMAIN_SERVICES.get((domain, service), service)
 
 
+def _intent_call(intent_type: str | None, domain: str) -> tuple[AssistIntent, str, str] | None:
+    """Return an intent and the (domain, service) it reads as on a `domain` target."""
+    assist_intent = ASSIST_INTENTS.get(intent_type or "")
+    if assist_intent is None:
+        return None
+    if (called := assist_intent.called_service(domain)) is not None:
+        return assist_intent, *called
+    if assist_intent.service_in_words is not None:
+        return assist_intent, domain, assist_intent.service_in_words
+    return None
+
+
 def intent_service(intent_type: str | None, domain: str) -> str | None:
-    """Return the service a service intent calls on a `domain` entity; None for other intents."""
-    generic = _INTENT_SERVICES.get(intent_type or "")
-    return service_of(domain, generic) if generic is not None else None
+    """Return the service an intent calls on a `domain` entity, when that says all it does.
 
-
-@dataclass(frozen=True, slots=True)
-class IntentAction:
-    """What an intent of one domain does, said as the call of its service it makes.
-
-    `slots` names the service field a slot sets, where the field's words say its value with
-    its unit ("brightness" is a percentage: "brightness_pct"); `fields` are set whatever the
-    slots say (HassMediaPlayerMute mutes).
+    HassTurnOff on a lock: unlock. None for an intent whose slots change what its service
+    does (HassLightSet at brightness 0 turns a light off) and for one that calls no known
+    service.
     """
-
-    domain: str
-    service: str
-    slots: Mapping[str, str] = field(default_factory=dict)
-    fields: Mapping[str, Any] = field(default_factory=dict)
-
-
-# Home Assistant's intents of one domain, said as the service each calls: never by the intent's
-# name ("HassLightSet auf Bed Light ausführen"), never with its slots' names.
-_INTENT_ACTIONS: Final[Mapping[str, IntentAction]] = {
-    "HassLightSet": IntentAction(
-        "light",
-        "turn_on",
-        {"brightness": "brightness_pct", "color": "color_name", "temperature": "color_temp_kelvin"},
-    ),
-    "HassFanSetSpeed": IntentAction("fan", "set_percentage", {"percentage": "percentage"}),
-    "HassClimateSetTemperature": IntentAction(
-        "climate", "set_temperature", {"temperature": "temperature"}
-    ),
-    "HassClimateSetFanMode": IntentAction("climate", "set_fan_mode", {"fan_mode": "fan_mode"}),
-    "HassHumidifierSetpoint": IntentAction("humidifier", "set_humidity", {"humidity": "humidity"}),
-    "HassHumidifierMode": IntentAction("humidifier", "set_mode", {"mode": "mode"}),
-    "HassMediaNext": IntentAction("media_player", "media_next_track"),
-    "HassMediaPrevious": IntentAction("media_player", "media_previous_track"),
-    "HassMediaPause": IntentAction("media_player", "media_pause"),
-    "HassMediaUnpause": IntentAction("media_player", "media_play"),
-    "HassSetVolume": IntentAction("media_player", "volume_set", {"volume_level": "volume_pct"}),
-    "HassSetVolumeRelative": IntentAction("media_player", "volume_set"),
-    "HassMediaPlayerMute": IntentAction(
-        "media_player", "volume_mute", fields={"is_volume_muted": True}
-    ),
-    "HassMediaPlayerUnmute": IntentAction(
-        "media_player", "volume_mute", fields={"is_volume_muted": False}
-    ),
-    "HassVacuumStart": IntentAction("vacuum", "start"),
-    "HassVacuumReturnToBase": IntentAction("vacuum", "return_to_base"),
-    "HassLawnMowerDock": IntentAction("lawn_mower", "dock"),
-    "HassLawnMowerStartMowing": IntentAction("lawn_mower", "start_mowing"),
-    "HassListAddItem": IntentAction("todo", "add_item", {"item": "item"}),
-    "HassListRemoveItem": IntentAction("todo", "remove_item", {"item": "item"}),
-    "HassListCompleteItem": IntentAction(
-        "todo", "update_item", {"item": "item"}, {"status": "completed"}
-    ),
-    "HassShoppingListAddItem": IntentAction("todo", "add_item", {"item": "item"}),
-    "HassShoppingListCompleteItem": IntentAction(
-        "todo", "update_item", {"item": "item"}, {"status": "completed"}
-    ),
-}
+    call = _intent_call(intent_type, domain)
+    if call is None or call[0].slots or call[0].fields:
+        return None
+    return call[2]
 
 
 def said_intent(
@@ -233,17 +181,16 @@ def said_intent(
     ({"brightness_pct": 40}); arguments that are no slot of its service are left out. None
     for an intent that calls no known service.
     """
-    if (service := intent_service(intent_type, domain)) is not None:
-        return verb(domain, service, words).format(names=names), {}
-    action = _INTENT_ACTIONS.get(intent_type or "")
-    if action is None:
+    call = _intent_call(intent_type, domain)
+    if call is None:
         return None
+    assist_intent, service_domain, service = call
     fields = {
-        action.slots[key]: value
+        assist_intent.slots[key]: value
         for key, value in arguments.items()
-        if key in action.slots and value not in (None, "", [])
+        if key in assist_intent.slots and value not in (None, "", [])
     }
-    return said_action(action.domain, action.service, names, {**fields, **action.fields}, words)
+    return said_action(service_domain, service, names, {**fields, **assist_intent.fields}, words)
 
 
 ENGLISH: Final = "en"
@@ -486,8 +433,8 @@ def describe_api_call(
     if intent_type == "HassSetPosition" and "position" in outcome:
         text += words.to_position.format(position=outcome.pop("position"))
     if outcome:
-        action = _INTENT_ACTIONS.get(intent_type or "")
-        slots = action.slots if action is not None else {}
+        assist_intent = ASSIST_INTENTS.get(intent_type or "")
+        slots = assist_intent.slots if assist_intent is not None else {}
         text += f" ({_arguments_text(outcome, language, slots)})"
     services = [
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")

@@ -63,11 +63,11 @@ from .confirmation import contains_pin
 from .confirmation import mask_digits
 from .confirmation import pin_matches
 from .confirmation import spoken_pin
+from .intents import ToolClass
 from .policy import SafetyPolicy
 from .policy import sensitive_targets_of_action
 from .tool_review import DEFERRED_ARGUMENTS
 from .tool_review import TARGET_SLOTS
-from .tool_review import ToolClass
 from .tool_review import async_review
 from .tool_review import async_tool_api_id
 from .tool_review import intent_type_of

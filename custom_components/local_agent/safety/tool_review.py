@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 import copy
 from dataclasses import dataclass
-from enum import Enum
 import inspect
 import sys
 import types
@@ -43,6 +42,9 @@ from slugify import slugify
 
 from custom_components.local_agent.compat import action_tool_target
 from custom_components.local_agent.engine.types import JsonSchema
+from custom_components.local_agent.safety.intents import ASSIST_INTENTS
+from custom_components.local_agent.safety.intents import AssistIntent
+from custom_components.local_agent.safety.intents import ToolClass
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -52,120 +54,6 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 
-
-class ToolClass(Enum):
-    """What kind of effect a tool has."""
-
-    READ_ONLY = "read_only"
-    TARGETED = "targeted"
-    NO_ENTITY_EFFECT = "no_entity_effect"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class IntentRule:
-    """How one intent of Home Assistant behaves, and the handler core registers for it.
-
-    `handler` is the class of core's handler ("module:Class"); the registered handler must be
-    an instance of that very class, with no method replaced, and a service handler must call
-    `service` (a handler of the same class that calls something else is someone else's).
-    `domains` are the only domains a handler with its own matching can change.
-    """
-
-    tool_class: ToolClass
-    handler: str
-    service: tuple[str, str] | None = None
-    domains: frozenset[str] | None = None
-    generic: bool = False
-
-
-def _read_only(handler: str) -> IntentRule:
-    return IntentRule(ToolClass.READ_ONLY, handler)
-
-
-def _no_entity(handler: str) -> IntentRule:
-    return IntentRule(ToolClass.NO_ENTITY_EFFECT, handler)
-
-
-def _generic(handler: str, service: tuple[str, str] | None = None) -> IntentRule:
-    return IntentRule(ToolClass.TARGETED, handler, service=service, generic=True)
-
-
-def _within(domains: set[str], handler: str, service: tuple[str, str] | None = None) -> IntentRule:
-    return IntentRule(ToolClass.TARGETED, handler, service=service, domains=frozenset(domains))
-
-
-_SERVICE: Final = "homeassistant.helpers.intent:ServiceIntentHandler"
-_INTENT: Final = "homeassistant.components.intent:"
-_TIMERS: Final = "homeassistant.components.intent.timers:"
-_MEDIA: Final = "homeassistant.components.media_player.intent:"
-_MUTE: Final = f"{_MEDIA}MediaPlayerMuteUnmuteHandler"
-_VOLUME_MUTE: Final = ("media_player", "volume_mute")
-_CLIMATE: Final = "homeassistant.components.climate.intent:"
-_HUMIDIFIER: Final = "homeassistant.components.humidifier.intent:"
-_TODO: Final = "homeassistant.components.todo.intent:"
-_SHOPPING: Final = "homeassistant.components.shopping_list.intent:"
-
-# Every intent Home Assistant 2026.10/2026.11 registers. A test fails when a release adds one.
-INTENT_RULES: Final[Mapping[str, IntentRule]] = {
-    # Read-only.
-    "HassGetState": _read_only(f"{_INTENT}GetStateIntentHandler"),
-    "HassGetWeather": _read_only("homeassistant.components.weather.intent:GetWeatherIntent"),
-    "HassClimateGetTemperature": _read_only(f"{_INTENT}GetTemperatureIntent"),
-    "HassGetCurrentDate": _read_only(f"{_INTENT}GetCurrentDateIntentHandler"),
-    "HassGetCurrentTime": _read_only(f"{_INTENT}GetCurrentTimeIntentHandler"),
-    "HassTimerStatus": _read_only(f"{_TIMERS}TimerStatusIntentHandler"),
-    "HassNevermind": _read_only(f"{_INTENT}NevermindIntentHandler"),
-    "HassRespond": _read_only(f"{_INTENT}RespondIntentHandler"),
-    "HassShoppingListLastItems": _read_only(f"{_SHOPPING}ListTopItemsIntent"),
-    # Timers and announcements act on no entity.
-    "HassStartTimer": _no_entity(f"{_TIMERS}StartTimerIntentHandler"),
-    "HassCancelTimer": _no_entity(f"{_TIMERS}CancelTimerIntentHandler"),
-    "HassCancelAllTimers": _no_entity(f"{_TIMERS}CancelAllTimersIntentHandler"),
-    "HassIncreaseTimer": _no_entity(f"{_TIMERS}IncreaseTimerIntentHandler"),
-    "HassDecreaseTimer": _no_entity(f"{_TIMERS}DecreaseTimerIntentHandler"),
-    "HassPauseTimer": _no_entity(f"{_TIMERS}PauseTimerIntentHandler"),
-    "HassUnpauseTimer": _no_entity(f"{_TIMERS}UnpauseTimerIntentHandler"),
-    "HassBroadcast": _no_entity(
-        "homeassistant.components.assist_satellite.intent:BroadcastIntentHandler"
-    ),
-    # Generic service intents: resolved by the handler's own matching.
-    "HassTurnOn": _generic(f"{_INTENT}OnOffIntentHandler", ("homeassistant", "turn_on")),
-    "HassTurnOff": _generic(f"{_INTENT}OnOffIntentHandler", ("homeassistant", "turn_off")),
-    "HassToggle": _generic(_SERVICE, ("homeassistant", "toggle")),
-    "HassSetPosition": _generic(f"{_INTENT}SetPositionIntentHandler"),
-    "HassStopMoving": _generic(f"{_INTENT}StopMovingIntentHandler"),
-    "HassOpenCover": _generic(_SERVICE, ("cover", "open_cover")),
-    "HassCloseCover": _generic(_SERVICE, ("cover", "close_cover")),
-    "HassLightSet": _generic(_SERVICE, ("light", "turn_on")),
-    "HassFanSetSpeed": _generic(_SERVICE, ("fan", "turn_on")),
-    "HassMediaNext": _generic(_SERVICE, ("media_player", "media_next_track")),
-    "HassMediaPrevious": _generic(_SERVICE, ("media_player", "media_previous_track")),
-    "HassMediaPause": _generic(f"{_MEDIA}MediaPauseHandler", ("media_player", "media_pause")),
-    "HassMediaUnpause": _generic(f"{_MEDIA}MediaUnpauseHandler", ("media_player", "media_play")),
-    "HassSetVolume": _generic(_SERVICE, ("media_player", "volume_set")),
-    "HassVacuumStart": _generic(_SERVICE, ("vacuum", "start")),
-    "HassVacuumReturnToBase": _generic(_SERVICE, ("vacuum", "return_to_base")),
-    "HassLawnMowerDock": _generic(_SERVICE, ("lawn_mower", "dock")),
-    "HassLawnMowerStartMowing": _generic(_SERVICE, ("lawn_mower", "start_mowing")),
-    # Handlers with matching of their own, each inside its domain.
-    "HassMediaPlayerMute": _within({"media_player"}, _MUTE, _VOLUME_MUTE),
-    "HassMediaPlayerUnmute": _within({"media_player"}, _MUTE, _VOLUME_MUTE),
-    "HassSetVolumeRelative": _within({"media_player"}, f"{_MEDIA}MediaSetVolumeRelativeHandler"),
-    "HassMediaSearchAndPlay": _within({"media_player"}, f"{_MEDIA}MediaSearchAndPlayHandler"),
-    "HassClimateSetTemperature": _within({"climate"}, f"{_CLIMATE}SetTemperatureIntent"),
-    "HassClimateSetFanMode": _within({"climate"}, f"{_CLIMATE}SetFanModeIntent"),
-    "HassHumidifierMode": _within({"humidifier"}, f"{_HUMIDIFIER}SetModeHandler"),
-    "HassHumidifierSetpoint": _within({"humidifier"}, f"{_HUMIDIFIER}HumidityHandler"),
-    "HassVacuumCleanArea": _within(
-        {"vacuum"}, "homeassistant.components.vacuum.intent:CleanAreaIntentHandler"
-    ),
-    "HassListAddItem": _within({"todo"}, f"{_TODO}ListAddItemIntentHandler"),
-    "HassListCompleteItem": _within({"todo"}, f"{_TODO}ListCompleteItemIntentHandler"),
-    "HassListRemoveItem": _within({"todo"}, f"{_TODO}ListRemoveItemIntentHandler"),
-    "HassShoppingListAddItem": _within({"todo"}, f"{_SHOPPING}AddItemIntent"),
-    "HassShoppingListCompleteItem": _within({"todo"}, f"{_SHOPPING}CompleteItemIntent"),
-}
 # Service data keys that choose targets: a handler whose slots write one of them aims its
 # service at something other than the entities it matched.
 TARGET_SERVICE_KEYS: Final = frozenset(
@@ -283,16 +171,16 @@ def _handler(hass: HomeAssistant, intent_type: str) -> intent.IntentHandler | No
     return next((h for h in intent.async_get(hass) if h.intent_type == intent_type), None)
 
 
-def intent_rule(hass: HomeAssistant, intent_type: str) -> IntentRule | None:
+def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:
     """Return an intent's rule when the registered handler is core's own."""
-    rule = INTENT_RULES.get(intent_type)
+    rule = ASSIST_INTENTS.get(intent_type)
     handler = _handler(hass, intent_type)
     if rule is None or handler is None or not is_cores_handler(handler, rule):
         return None
     return rule
 
 
-def is_cores_handler(handler: intent.IntentHandler, rule: IntentRule) -> bool:
+def is_cores_handler(handler: intent.IntentHandler, rule: AssistIntent) -> bool:
     """Whether a handler is the one core registers for the rule's intent.
 
     The very class core uses, no method replaced on the instance, the service core's handler
@@ -336,7 +224,7 @@ def classify(hass: HomeAssistant, tool: llm.Tool) -> ToolClass:
         if rule is not None:
             return _as_annotated(rule.tool_class, inner.annotations)
         handler = _handler(hass, inner.intent_type)
-        if inner.intent_type in INTENT_RULES or handler is None:
+        if inner.intent_type in ASSIST_INTENTS or handler is None:
             return ToolClass.UNKNOWN  # core's intent name with someone else's handler
         return _declared_read_only(hass, inner, type(handler))
     name = _qualified_name(type(inner))

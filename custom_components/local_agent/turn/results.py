@@ -19,7 +19,7 @@ from typing import Any
 
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
-from custom_components.local_agent.safety.tool_review import ToolClass
+from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.components import conversation
 from homeassistant.core import callback
