@@ -161,10 +161,24 @@ async def async_setup_model_entry(
         options=options or {},
         unique_id=str(model_path),
     )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
     return entry
+
+
+async def async_add_entry(hass: HomeAssistant, entry: MockConfigEntry) -> bool:
+    """Add an entry to Home Assistant and set it up (it may fail: the tests look); whether
+    its setup succeeded."""
+    entry.add_to_hass(hass)
+    loaded = await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return loaded
+
+
+async def async_add_helper(hass: HomeAssistant, entry: MockConfigEntry) -> er.RegistryEntry:
+    """Add a helper's entry (as the UI makes one) and set it up: it must load; its one entity."""
+    assert await async_add_entry(hass, entry)
+    [registered] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+    return registered
 
 
 def subentry(subentry_type: str, title: str, data: dict[str, Any]) -> ConfigSubentryData:
@@ -177,9 +191,7 @@ async def async_setup_entry_with_subentries(
 ) -> MockConfigEntry:
     """Create an entry (model file or server) with these subentries and set it up: it must load."""
     entry = MockConfigEntry(domain=DOMAIN, subentries_data=list(subentries), **entry_fields)
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    assert await async_add_entry(hass, entry)
     return entry
 
 

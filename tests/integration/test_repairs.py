@@ -26,6 +26,7 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 from testing.hub_server import FakeHub
 
+from .conftest import async_add_entry
 from .conftest import entry_state
 
 
@@ -50,9 +51,7 @@ async def add_entry(hass: HomeAssistant, data: dict[str, Any]) -> MockConfigEntr
             )
         ],
     )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
     return entry
 
 

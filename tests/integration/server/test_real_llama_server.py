@@ -69,6 +69,7 @@ from testing.steering import CallAfterReasoning
 from testing.steering import first_round_of_turn
 from testing.turn import chat_log_of
 from testing.turn import results_in
+from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
 
 from .conftest import async_setup_agent_on
@@ -611,10 +612,7 @@ async def test_wrong_api_key_asks_for_the_right_one(
         data=server_entry_data(qwen.base_url, qwen.model_id, api_key="wrong"),
         unique_id=f"{qwen.root}#{qwen.model_id}",
     )
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None

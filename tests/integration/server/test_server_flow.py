@@ -28,6 +28,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI
 from testing.llama_server import LlamaServer
 from testing.llama_server import free_port
+from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
 
 from .conftest import API_KEY
@@ -257,10 +258,7 @@ async def test_refused_key_starts_reauthentication(
     entry = MockConfigEntry(
         domain=DOMAIN, data=server_entry_data(fake_server.url, "fake-model", api_key="wrong")
     )
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
