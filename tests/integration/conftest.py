@@ -46,6 +46,7 @@ from testing.model_files import llama_threads
 from testing.stand_in import stand_in_engines
 
 from .home import async_setup_demo_home
+from .scripted_model import Script
 from .scripted_model import ScriptedWorker
 
 
@@ -330,3 +331,50 @@ def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
 async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
     """A real user talking to the agent."""
     return Context(user_id=hass_admin_user.id)
+
+
+@dataclass
+class Talk:
+    """A person talking to an agent whose model writes what the test scripts; what the person
+    says is the model's to read, so it matters only in a reply (a yes, a follow-up)."""
+
+    agent: Agent
+    worker: ScriptedWorker
+    person: Context
+
+    async def ask(
+        self, language: str, *writes: Script, device_id: str | None = None
+    ) -> conversation.ConversationResult:
+        """The model will write `writes` in a new conversation."""
+        return await self.say("…", language, *writes, device_id=device_id)
+
+    async def reply(
+        self, to: conversation.ConversationResult, said: str, language: str, *writes: Script
+    ) -> conversation.ConversationResult:
+        """The person says `said` in the conversation of `to`; the model will write `writes`."""
+        return await self.say(said, language, *writes, conversation_id=to.conversation_id)
+
+    async def say(
+        self,
+        said: str,
+        language: str,
+        *writes: Script,
+        conversation_id: str | None = None,
+        device_id: str | None = None,
+    ) -> conversation.ConversationResult:
+        self.worker.will_write(*writes)
+        result = await self.agent.ask(
+            said,
+            conversation_id=conversation_id,
+            context=self.person,
+            device_id=device_id,
+            language=language,
+        )
+        await self.agent.hass.async_block_till_done()
+        return result
+
+
+@pytest.fixture
+async def talk(agent: Agent, scripted_worker: ScriptedWorker, person: Context) -> Talk:
+    """The person talking to the test module's `agent` fixture."""
+    return Talk(agent, scripted_worker, person)
