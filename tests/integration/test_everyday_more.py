@@ -245,6 +245,9 @@ async def test_a_pin_the_model_passed_is_never_said(
 
 # What a model gets wrong; the model then writes nothing (""), or a sentence of its own.
 ATTIC = call("light", action="turn_on", entity_id="light.attic")
+# Two calls in one answer: one that works, and one that does not.
+BED_AND_ATTIC = answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC)
+BED_AND_TELEPORT = answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport"))
 BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "de",
@@ -334,38 +337,27 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     # One call works, one does not, and the model says nothing: both are said, truthfully.
     (
         "en",
-        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("")),
+        (BED_AND_ATTIC, answer("")),
         "Turned on Bed Light. I could not turn on attic.",
         ACTION_DONE,
     ),
     (
         "fr",
-        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("")),
+        (BED_AND_ATTIC, answer("")),
         "C'est fait\u00a0: allumer Bed Light. Je n'ai pas pu allumer attic.",
         ACTION_DONE,
     ),
     (
         "de",
-        (
-            answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport")),
-            answer(""),
-        ),
+        (BED_AND_TELEPORT, answer("")),
         "Erledigt: Bed Light einschalten. Der Rest ist nicht durchgegangen.",
         ACTION_DONE,
     ),
     # One works, one does not, and the model claims both: what did not is said first.
-    (
-        "en",
-        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("Done.")),
-        "I could not turn on attic. Done.",
-        ACTION_DONE,
-    ),
+    ("en", (BED_AND_ATTIC, answer("Done.")), "I could not turn on attic. Done.", ACTION_DONE),
     (
         "de",
-        (
-            answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport")),
-            answer("Erledigt."),
-        ),
+        (BED_AND_TELEPORT, answer("Erledigt.")),
         "Nicht alles, was das Modell versucht hat, ist durchgegangen. Erledigt.",
         ACTION_DONE,
     ),
@@ -427,9 +419,7 @@ async def test_a_device_that_fails_or_is_gone_is_not_done(
 
 async def test_the_next_turn_reads_what_was_really_said(talk: Talk) -> None:
     """The model reads next time what the person heard: what was done and what was not."""
-    first = await talk.ask(
-        "de", answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("")
-    )
+    first = await talk.ask("de", BED_AND_ATTIC, answer(""))
     await talk.reply(first, "hat es geklappt?", "de", answer("Ja."))
 
     history = talk.worker.requests[-1].dynamic_prompt
