@@ -83,6 +83,7 @@ from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .scripted_model import Script
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
@@ -321,6 +322,18 @@ class Scene:
         question = await self.ask_to_unlock(agent, language)
         reply = await self.reply(agent, question, said, language=language)
         assert state(self.hass, "lock.front_door") == "unlocked"
+        return reply
+
+    async def refuse_unlock(
+        self, agent: Agent, said: str, *writes: Script, language: str = "en"
+    ) -> conversation.ConversationResult:
+        """Ask to unlock the front door and answer the question with what was said (the model
+        then writes `writes`): the door stays locked, and the question is cancelled."""
+        question = await self.ask_to_unlock(agent, language)
+        self.worker.will_write(*writes)
+        reply = await self.reply(agent, question, said, language=language)
+        assert state(self.hass, "lock.front_door") == "locked"
+        assert self.outcomes() == ["proposed", "cancelled"]
         return reply
 
     def model_saw(self) -> str:
@@ -1937,12 +1950,9 @@ async def test_a_no_as_people_say_it_cancels_and_says_so(
     hass: HomeAssistant, scene: Scene, pin: bool, said: str, language: str
 ) -> None:
     agent = await (scene.pin_agent() if pin else scene.our_agent())
-    question = await scene.ask_to_unlock(agent, language)
 
-    reply = await scene.reply(agent, question, said, language=language)
+    reply = await scene.refuse_unlock(agent, said, language=language)
 
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
     assert speech(reply) == sentence_in(language, "confirmation_cancelled")
 
 
@@ -2044,13 +2054,8 @@ async def test_another_verb_the_names_or_more_confirm_nothing_in_another_languag
 ) -> None:
     """The question's echo names the door; another verb is another action."""
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent, "de")
-    scene.worker.will_write(answer("Gut."))
 
-    await scene.reply(agent, question, said, language="de")
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
+    await scene.refuse_unlock(agent, said, answer("Gut."), language="de")
 
 
 async def test_a_pronoun_never_picks_one_of_several_held_actions(
@@ -2090,12 +2095,9 @@ async def test_a_yes_that_asks_for_more_cancels(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent)
 
-    reply = await scene.reply(agent, question, said)
+    reply = await scene.refuse_unlock(agent, said)
 
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
     # Never silently: the person could take the door for unlocked.
     assert speech(reply).startswith(
         "I did not unlock Front Door, since your answer was not a plain yes."
