@@ -93,11 +93,10 @@ class LocalAgentHandle:
                 session = listening.enter_context(
                     chat_session.async_get_chat_session(self.hass, conversation_id)
                 )
-                conversation_id = session.conversation_id
                 user_input = conversation.ConversationInput(
                     text=text,
                     context=context,
-                    conversation_id=conversation_id,
+                    conversation_id=session.conversation_id,
                     device_id=device_id,
                     satellite_id=None,
                     language=language,
@@ -111,6 +110,7 @@ class LocalAgentHandle:
                         chat_log_delta_listener=lambda _log, delta: on_delta(delta),
                     )
                 )
+                conversation_id = session.conversation_id
             return await conversation.async_converse(
                 self.hass,
                 text,
