@@ -35,6 +35,7 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.const import CONF_HOME_TOOLS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from custom_components.local_agent.engine.markup import escape_text
 from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
@@ -247,6 +248,16 @@ def tool_call(suffix: str, **arguments: Any) -> Callable[[SeenRequest], str]:
             for key, value in arguments.items()
         }
         return answer(call(names[0], **values))
+
+    return write
+
+
+def tool_calls(*made: tuple[str, dict[str, Any]]) -> Callable[[SeenRequest], str]:
+    """One scripted answer with several of tool_call's calls."""
+
+    def write(request: SeenRequest) -> str:
+        texts = (tool_call(suffix, **arguments)(request) for suffix, arguments in made)
+        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in texts))
 
     return write
 

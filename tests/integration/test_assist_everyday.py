@@ -9,7 +9,6 @@ slot, service or entity id; the chat log the next turn reads holds what was said
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
 from typing import Any
 
@@ -17,7 +16,6 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
-from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from homeassistant.components.intent import timers
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -35,9 +33,9 @@ from .conftest import speech
 from .conftest import state
 from .scripted_model import Script
 from .scripted_model import ScriptedWorker
-from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .test_adversarial import tool_call
+from .test_adversarial import tool_calls
 from .test_everyday import ASSIST
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 from .test_everyday_more import check_spoken
@@ -66,16 +64,6 @@ async def agent(
         assert area is not None
         areas.async_update(area.id, floor_id=ground.floor_id)
     return await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
-
-
-def calls(*made: tuple[str, dict[str, Any]]) -> Callable[[SeenRequest], str]:
-    """One answer of the model with several intent calls."""
-
-    def write(seen: SeenRequest) -> str:
-        texts = (tool_call(name, **arguments)(seen) for name, arguments in made)
-        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in texts))
-
-    return write
 
 
 # English words that say nothing in another language ("volume" and "position" are French,
@@ -272,14 +260,14 @@ async def test_one_of_several_calls_failing_is_said_beside_the_models_words(
     hass: HomeAssistant, talk: Talk
 ) -> None:
     """Two calls, one works: the model's answer is said; without one, both are said truly."""
-    two = calls(("HassTurnOn", {"name": "Bed Light"}), ("HassLightSet", {"name": "Attic"}))
+    two = tool_calls(("HassTurnOn", {"name": "Bed Light"}), ("HassLightSet", {"name": "Attic"}))
     result = await talk.ask("fr", two, answer(""))
     assert speech(result) == "C'est fait. Je n'ai pas pu allumer Attic."
     assert result.response.response_type is ACTION_DONE
     assert state(hass, BED) == "on"
 
     # Every call failed, and the model said so: the agent names them first.
-    both = calls(("HassTurnOn", {"name": "Attic"}), ("HassVacuumStart", {"name": "Robot"}))
+    both = tool_calls(("HassTurnOn", {"name": "Attic"}), ("HassVacuumStart", {"name": "Robot"}))
     result = await talk.ask("es", both, answer("No los encuentro."))
     assert (
         speech(result) == "No he podido encender Attic y poner en marcha Robot. No los encuentro."

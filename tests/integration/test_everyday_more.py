@@ -17,7 +17,6 @@ import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_HOME_TOOLS
-from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
@@ -33,10 +32,9 @@ from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
 from .scripted_model import ScriptedWorker
-from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
+from .test_adversarial import tool_calls
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 
 BED = "light.bed_light"
@@ -439,10 +437,7 @@ async def test_an_assist_call_that_failed_beside_one_that_worked_is_said(
     agent = await async_setup_agent(
         hass, scripted_worker.info.path, **{CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"]}
     )
-
-    def two_calls(seen: SeenRequest) -> str:
-        calls = (tool_call("HassTurnOn", name=name)(seen) for name in ("Bed Light", "Attic"))
-        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in calls))
+    two_calls = tool_calls(("HassTurnOn", {"name": "Bed Light"}), ("HassTurnOn", {"name": "Attic"}))
 
     result = await Talk(agent, scripted_worker, person).ask("de", two_calls, answer(""))
 
