@@ -260,6 +260,13 @@ async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
     return await async_build_home_tools(hass)
 
 
+@pytest.fixture
+async def repairs(hass: HomeAssistant) -> Any:
+    """Home Assistant's repairs flow manager (the repairs integration set up)."""
+    assert await async_setup_component(hass, "repairs", {})
+    return hass.data["repairs"]["flow_manager"]
+
+
 def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
     """A call of our tools that must validate."""
     result = tools.plan(ToolCall(name, arguments))

@@ -60,7 +60,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
@@ -249,12 +248,6 @@ async def test_an_entry_with_unusable_options_loads_and_says_which(
     assert "The option context_size is 'lots'" in caplog.text
     assert entry.options == {CONF_THREADS: None, CONF_CONTEXT_SIZE: "lots"}  # nothing rewritten
     assert stray_tracebacks(caplog) == []
-
-
-@pytest.fixture
-async def repairs(hass: HomeAssistant) -> Any:
-    assert await async_setup_component(hass, "repairs", {})
-    return hass.data["repairs"]["flow_manager"]
 
 
 @pytest.mark.parametrize("data", [{}, {CONF_MODEL_PATH: ""}, {CONF_MODEL_PATH: None}], ids=str)

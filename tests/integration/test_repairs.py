@@ -6,7 +6,6 @@ from pathlib import Path
 import shutil
 from typing import Any
 
-import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
@@ -23,17 +22,10 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 from testing.hub_server import FakeHub
 
 from .conftest import async_add_entry
 from .conftest import entry_state
-
-
-@pytest.fixture
-async def repairs(hass: HomeAssistant) -> Any:
-    assert await async_setup_component(hass, "repairs", {})
-    return hass.data["repairs"]["flow_manager"]
 
 
 async def add_entry(hass: HomeAssistant, data: dict[str, Any]) -> MockConfigEntry:
