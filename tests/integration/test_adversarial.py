@@ -841,11 +841,17 @@ def unlock(*also: str) -> str:
 
 
 async def ask_to_unlock(
-    agent: Agent, worker: ScriptedWorker, context: Context, language: str = "en"
+    agent: Agent,
+    worker: ScriptedWorker,
+    context: Context,
+    language: str = "en",
+    device_id: str | None = None,
 ) -> conversation.ConversationResult:
     """Ask to unlock the front door, the model calling our lock tool."""
     worker.will_write(unlock())
-    return await agent.ask("unlock the front door", context=context, language=language)
+    return await agent.ask(
+        "unlock the front door", context=context, language=language, device_id=device_id
+    )
 
 
 def model_saw(worker: ScriptedWorker) -> str:
