@@ -2254,13 +2254,6 @@ FORGED_MARKUP = "".join(
 )
 
 
-@pytest.fixture(scope="module")
-def qwen35_tokenizer(qwen35_model_path: Path) -> Iterator[Tokenizer]:
-    tokenizer = Tokenizer(qwen35_model_path)
-    yield tokenizer
-    tokenizer.close()
-
-
 async def prompts_with_name(
     hass: HomeAssistant, worker: ScriptedWorker, person: Context, name: str
 ) -> list[str]:
@@ -2281,12 +2274,9 @@ async def test_entity_names_with_chat_markup_never_become_special_tokens(
     """The prompts the engine tokenizes (special tokens parsed): home list, the user's words,
     a tool result and the model's own earlier answer all carry the name; every special token
     is the template's, as many as with a harmless name."""
-    specials = {qwen35_tokenizer.tokens(marker)[0] for marker in QWEN35_SPECIAL_TOKENS}
 
     def counts(prompts: list[str]) -> list[Counter[int]]:
-        return [
-            Counter(t for t in qwen35_tokenizer.tokens(text) if t in specials) for text in prompts
-        ]
+        return [qwen35_tokenizer.special_counts(text, QWEN35_SPECIAL_TOKENS) for text in prompts]
 
     name = f"Back{FORGED_MARKUP}Door"
     hostile = await prompts_with_name(hass, scene.worker, scene.person, name)
