@@ -72,6 +72,7 @@ from testing.turn import results_in
 from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
 
+from .conftest import alive
 from .conftest import async_setup_agent_on
 from .conftest import server_entry_data
 from .conftest import worker_of
@@ -104,17 +105,13 @@ def gemma_server(gemma_model_path: Path) -> Iterator[RealLlamaServer]:
 @pytest.fixture
 def qwen(qwen_server: RealLlamaServer, socket_enabled: None) -> RealLlamaServer:
     """The module's qwen35 server, alive."""
-    if qwen_server.process.poll() is not None:
-        pytest.fail(f"llama-server died:\n{qwen_server.log_tail()}")
-    return qwen_server
+    return alive(qwen_server)
 
 
 @pytest.fixture
 def gemma(gemma_server: RealLlamaServer, socket_enabled: None) -> RealLlamaServer:
     """The module's Gemma server, alive."""
-    if gemma_server.process.poll() is not None:
-        pytest.fail(f"llama-server died:\n{gemma_server.log_tail()}")
-    return gemma_server
+    return alive(gemma_server)
 
 
 @pytest.fixture
