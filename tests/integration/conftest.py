@@ -267,6 +267,15 @@ async def repairs(hass: HomeAssistant) -> Any:
     return hass.data["repairs"]["flow_manager"]
 
 
+@pytest.fixture
+async def truncated_model(hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path) -> Path:
+    """The test model cut to two fifths: a file llama.cpp refuses to load, saying why."""
+    truncated = tmp_path / "truncated.gguf"
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
+    return truncated
+
+
 def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
     """A call of our tools that must validate."""
     result = tools.plan(ToolCall(name, arguments))

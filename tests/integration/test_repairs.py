@@ -141,14 +141,15 @@ async def test_hub_model_is_downloaded_again(
 
 
 async def test_a_truncated_file_shows_llama_cpps_reason_in_its_repair(
-    hass: HomeAssistant, repairs: Any, qwen35_model_path: Path, tmp_path: Path
+    hass: HomeAssistant,
+    repairs: Any,
+    truncated_model: Path,
+    qwen35_model_path: Path,
+    tmp_path: Path,
 ) -> None:
-    truncated = tmp_path / "truncated.gguf"
-    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
-    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
     other = MockConfigEntry(domain=DOMAIN, unique_id=str(tmp_path / "taken.gguf"), data={})
     other.add_to_hass(hass)
-    entry = await add_entry(hass, {CONF_MODEL_PATH: str(truncated)})
+    entry = await add_entry(hass, {CONF_MODEL_PATH: str(truncated_model)})
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     problem = issue(hass, entry)
