@@ -86,7 +86,31 @@ class LocalAgentHandle:
         hears: reasoning, calls, results, words), through the chat log's delta listener.
         """
         context = context or Context()
-        if on_delta is None:
+        with contextlib.ExitStack() as listening:
+            if on_delta is not None:
+                # As the Assist pipeline does: open the chat log with a listener, then converse
+                # in it.
+                session = listening.enter_context(
+                    chat_session.async_get_chat_session(self.hass, conversation_id)
+                )
+                user_input = conversation.ConversationInput(
+                    text=text,
+                    context=context,
+                    conversation_id=session.conversation_id,
+                    device_id=device_id,
+                    satellite_id=None,
+                    language=language,
+                    agent_id=self.entity_id,
+                )
+                listening.enter_context(
+                    conversation.async_get_chat_log(
+                        self.hass,
+                        session,
+                        user_input,
+                        chat_log_delta_listener=lambda _log, delta: on_delta(delta),
+                    )
+                )
+                conversation_id = session.conversation_id
             return await conversation.async_converse(
                 self.hass,
                 text,
@@ -96,32 +120,6 @@ class LocalAgentHandle:
                 agent_id=self.entity_id,
                 device_id=device_id,
             )
-        # As the Assist pipeline does: open the chat log with a listener, then converse in it.
-        with chat_session.async_get_chat_session(self.hass, conversation_id) as session:
-            user_input = conversation.ConversationInput(
-                text=text,
-                context=context,
-                conversation_id=session.conversation_id,
-                device_id=device_id,
-                satellite_id=None,
-                language=language,
-                agent_id=self.entity_id,
-            )
-            with conversation.async_get_chat_log(
-                self.hass,
-                session,
-                user_input,
-                chat_log_delta_listener=lambda _log, delta: on_delta(delta),
-            ):
-                return await conversation.async_converse(
-                    self.hass,
-                    text,
-                    session.conversation_id,
-                    context,
-                    language=language,
-                    agent_id=self.entity_id,
-                    device_id=device_id,
-                )
 
 
 async def async_create_person(hass: HomeAssistant, name: str, *, admin: bool = True) -> str:

@@ -19,7 +19,6 @@ from dataclasses import asdict
 from dataclasses import dataclass
 import logging
 from pathlib import Path
-import socket
 import sys
 import tempfile
 from typing import Any
@@ -32,6 +31,9 @@ from homeassistant.config_entries import ConfigEntries
 from homeassistant.core import HomeAssistant
 from homeassistant.core_config import async_process_ha_core_config
 from homeassistant.setup import async_setup_component
+
+# Re-exported: scripts/smoke.py takes it from here.
+from testing.server_process import free_local_port as free_local_port  # noqa: PLC0414
 
 REPO_ROOT: Final = Path(__file__).resolve().parents[1]
 
@@ -84,14 +86,6 @@ def configure_logging(*, verbose: bool = False) -> None:
     if not verbose:
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.CRITICAL)
-
-
-def free_local_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextlib.asynccontextmanager

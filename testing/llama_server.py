@@ -23,7 +23,6 @@ import importlib.util
 import os
 from pathlib import Path
 import re
-import socket
 import sys
 from typing import Final
 
@@ -54,14 +53,6 @@ def missing_server_dependencies() -> str | None:
             f"{', '.join(missing)}; pip install -r requirements_test.txt)"
         )
     return None
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass(kw_only=True)

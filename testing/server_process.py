@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +30,15 @@ START_TIMEOUT: Final = 60.0
 # Where both servers listen: loopback, on a port they pick themselves and name in their log.
 LOOPBACK_ANY_PORT: Final = ("--host", "127.0.0.1", "--port", "0")
 PR_SET_PDEATHSIG: Final = 1
+
+
+def free_local_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now (for a server
+    that cannot pick its own, or a URL where no server is)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 @dataclass(kw_only=True)

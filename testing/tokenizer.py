@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,11 @@ class Tokenizer:
         """Return (static, dynamic) tokens of a split prompt, as the engine evaluates it."""
         static_tokens = self.count(static, add_bos=True)
         return static_tokens, self.count(dynamic, add_bos=not static_tokens)
+
+    def special_counts(self, text: str, specials: Iterable[str]) -> Counter[int]:
+        """Return how often text holds each of these special tokens (one token each)."""
+        ids = {self.tokens(special)[0] for special in specials}
+        return Counter(token for token in self.tokens(text) if token in ids)
 
     def close(self) -> None:
         """Free the vocabulary."""

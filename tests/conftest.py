@@ -7,6 +7,7 @@ import pytest
 
 from testing.hub_server import FakeHub
 from testing.hub_server import serve_hub
+from testing.tokenizer import Tokenizer
 
 
 @pytest.fixture(scope="session")
@@ -15,6 +16,14 @@ def qwen35_model_path() -> Path:
     from testing.model_files import ensure_qwen35_test_model
 
     return ensure_qwen35_test_model()
+
+
+@pytest.fixture(scope="module")
+def qwen35_tokenizer(qwen35_model_path: Path) -> Iterator[Tokenizer]:
+    """The qwen35 test model's tokenizer (special tokens parsed, as the engine does)."""
+    tokenizer = Tokenizer(qwen35_model_path)
+    yield tokenizer
+    tokenizer.close()
 
 
 @pytest.fixture(scope="session")

@@ -36,20 +36,26 @@ from .runtime_support import RecordingModel
 TOKENS = [5, 17, 400, 3]
 SEQUENCE = bytes(range(256)) * 40
 PREFIX = b"recurrent state" * 10
+KEY = prefix_key("system text")
 
 
 def store(directory: Path, identity: str = "model A", limit: int = 10**6) -> PrefixStore:
     return PrefixStore(directory, identity, limit)
 
 
-def test_a_saved_prefix_reads_back(tmp_path: Path) -> None:
-    key = prefix_key("system text")
-    path = store(tmp_path).save(key, TOKENS, memoryview(SEQUENCE), PREFIX)
+def saved_file(directory: Path) -> Path:
+    """Save the test prefix under KEY in directory: the file it was saved to."""
+    path = store(directory).save(KEY, TOKENS, memoryview(SEQUENCE), PREFIX)
     assert path is not None
+    return path
+
+
+def test_a_saved_prefix_reads_back(tmp_path: Path) -> None:
+    path = saved_file(tmp_path)
     assert path.parent == tmp_path
     assert path.name.endswith(SUFFIX)
 
-    saved = store(tmp_path).load(key, TOKENS)
+    saved = store(tmp_path).load(KEY, TOKENS)
 
     assert saved is not None
     assert saved.tokens == tuple(TOKENS)
@@ -58,14 +64,12 @@ def test_a_saved_prefix_reads_back(tmp_path: Path) -> None:
 
 
 def test_nothing_is_read_for_another_prefix_model_or_tokens(tmp_path: Path) -> None:
-    key = prefix_key("system text")
-    path = store(tmp_path).save(key, TOKENS, memoryview(SEQUENCE), PREFIX)
-    assert path is not None
+    path = saved_file(tmp_path)
 
     assert store(tmp_path).load(prefix_key("other text"), TOKENS) is None
     # Another model file (or runtime, or flash attention) looks for another file name.
-    assert store(tmp_path, "model B").load(key, TOKENS) is None
-    assert store(tmp_path).load(key, [*TOKENS, 9]) is None  # another tokenizer
+    assert store(tmp_path, "model B").load(KEY, TOKENS) is None
+    assert store(tmp_path).load(KEY, [*TOKENS, 9]) is None  # another tokenizer
     assert path.is_file()  # a file that is fine but not ours is left alone
 
 
@@ -80,12 +84,10 @@ def test_nothing_is_read_for_another_prefix_model_or_tokens(tmp_path: Path) -> N
     ids=["truncated", "bit-flip", "magic", "empty"],
 )
 def test_a_damaged_file_is_never_trusted(tmp_path: Path, damage: Callable[[bytes], bytes]) -> None:
-    key = prefix_key("system text")
-    path = store(tmp_path).save(key, TOKENS, memoryview(SEQUENCE), PREFIX)
-    assert path is not None
+    path = saved_file(tmp_path)
     path.write_bytes(damage(path.read_bytes()))
 
-    assert store(tmp_path).load(key, TOKENS) is None
+    assert store(tmp_path).load(KEY, TOKENS) is None
     assert not path.exists()  # deleted, so it is saved again
 
 

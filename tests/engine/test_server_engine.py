@@ -46,7 +46,7 @@ from testing.fake_openai import chat_chunk
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
 from testing.fake_openai import tool_call_delta
-from testing.llama_server import free_port
+from testing.server_process import free_local_port
 from testing.steering import CallAfterReasoning
 from tests.engine.tool_specs import object_tool
 
@@ -235,7 +235,7 @@ async def test_stream_without_finish_reason_is_an_error(
 
 
 async def test_unreachable_server_after_retries(session: aiohttp.ClientSession) -> None:
-    url = f"http://127.0.0.1:{free_port()}"
+    url = f"http://127.0.0.1:{free_local_port()}"
 
     with pytest.raises(ServerUnreachableError, match="is not reachable") as caught:
         await ServerWorker.connect(session, settings(url, retries=1))
@@ -247,7 +247,7 @@ async def test_unreachable_server_after_retries(session: aiohttp.ClientSession) 
 async def test_unavailability_is_logged_once_and_the_return_once(
     fake: FakeOpenAI, session: aiohttp.ClientSession, caplog: pytest.LogCaptureFixture
 ) -> None:
-    down = settings(f"http://127.0.0.1:{free_port()}", retries=0)
+    down = settings(f"http://127.0.0.1:{free_local_port()}", retries=0)
     client = ServerClient(session, down)
     caplog.set_level(logging.INFO, logger="custom_components.local_agent.engine.server.http")
 

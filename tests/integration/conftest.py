@@ -46,6 +46,7 @@ from testing.model_files import llama_threads
 from testing.stand_in import stand_in_engines
 
 from .home import async_setup_demo_home
+from .scripted_model import Script
 from .scripted_model import ScriptedWorker
 
 
@@ -161,10 +162,24 @@ async def async_setup_model_entry(
         options=options or {},
         unique_id=str(model_path),
     )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
     return entry
+
+
+async def async_add_entry(hass: HomeAssistant, entry: MockConfigEntry) -> bool:
+    """Add an entry to Home Assistant and set it up (it may fail: the tests look); whether
+    its setup succeeded."""
+    entry.add_to_hass(hass)
+    loaded = await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return loaded
+
+
+async def async_add_helper(hass: HomeAssistant, entry: MockConfigEntry) -> er.RegistryEntry:
+    """Add a helper's entry (as the UI makes one) and set it up: it must load; its one entity."""
+    assert await async_add_entry(hass, entry)
+    [registered] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+    return registered
 
 
 def subentry(subentry_type: str, title: str, data: dict[str, Any]) -> ConfigSubentryData:
@@ -177,9 +192,7 @@ async def async_setup_entry_with_subentries(
 ) -> MockConfigEntry:
     """Create an entry (model file or server) with these subentries and set it up: it must load."""
     entry = MockConfigEntry(domain=DOMAIN, subentries_data=list(subentries), **entry_fields)
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    assert await async_add_entry(hass, entry)
     return entry
 
 
@@ -245,6 +258,22 @@ async def generate_data(hass: HomeAssistant, entity_id: str, **fields: Any) -> d
 async def tools(hass: HomeAssistant, demo_home: None) -> HomeTools:
     """Our own tools on the demo home."""
     return await async_build_home_tools(hass)
+
+
+@pytest.fixture
+async def repairs(hass: HomeAssistant) -> Any:
+    """Home Assistant's repairs flow manager (the repairs integration set up)."""
+    assert await async_setup_component(hass, "repairs", {})
+    return hass.data["repairs"]["flow_manager"]
+
+
+@pytest.fixture
+async def truncated_model(hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path) -> Path:
+    """The test model cut to two fifths: a file llama.cpp refuses to load, saying why."""
+    truncated = tmp_path / "truncated.gguf"
+    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
+    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
+    return truncated
 
 
 def plan(tools: HomeTools, name: str, **arguments: Any) -> PlannedAction:
@@ -318,3 +347,50 @@ def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
 async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
     """A real user talking to the agent."""
     return Context(user_id=hass_admin_user.id)
+
+
+@dataclass
+class Talk:
+    """A person talking to an agent whose model writes what the test scripts; what the person
+    says is the model's to read, so it matters only in a reply (a yes, a follow-up)."""
+
+    agent: Agent
+    worker: ScriptedWorker
+    person: Context
+
+    async def ask(
+        self, language: str, *writes: Script, device_id: str | None = None
+    ) -> conversation.ConversationResult:
+        """The model will write `writes` in a new conversation."""
+        return await self.say("…", language, *writes, device_id=device_id)
+
+    async def reply(
+        self, to: conversation.ConversationResult, said: str, language: str, *writes: Script
+    ) -> conversation.ConversationResult:
+        """The person says `said` in the conversation of `to`; the model will write `writes`."""
+        return await self.say(said, language, *writes, conversation_id=to.conversation_id)
+
+    async def say(
+        self,
+        said: str,
+        language: str,
+        *writes: Script,
+        conversation_id: str | None = None,
+        device_id: str | None = None,
+    ) -> conversation.ConversationResult:
+        self.worker.will_write(*writes)
+        result = await self.agent.ask(
+            said,
+            conversation_id=conversation_id,
+            context=self.person,
+            device_id=device_id,
+            language=language,
+        )
+        await self.agent.hass.async_block_till_done()
+        return result
+
+
+@pytest.fixture
+async def talk(agent: Agent, scripted_worker: ScriptedWorker, person: Context) -> Talk:
+    """The person talking to the test module's `agent` fixture."""
+    return Talk(agent, scripted_worker, person)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from unittest.mock import patch
-
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from testing.demo_home import instant_demo
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
 from testing.home_builder import async_place_entity
@@ -42,13 +41,7 @@ async def async_setup_demo_home(hass: HomeAssistant) -> None:
     """Set up the demo entities and expose EXPOSED only; the kitchen light has an area."""
     entry = MockConfigEntry(domain="demo")
     entry.add_to_hass(hass)
-    with (
-        patch(
-            "homeassistant.components.demo.COMPONENTS_WITH_CONFIG_ENTRY_DEMO_PLATFORM",
-            DEMO_PLATFORMS,
-        ),
-        patch("homeassistant.components.demo.lock.LOCK_UNLOCK_DELAY", 0),
-    ):
+    with instant_demo(DEMO_PLATFORMS):
         assert await hass.config_entries.async_setup(entry.entry_id)
         await hass.async_block_till_done()
     for entity_id in EXPOSED:

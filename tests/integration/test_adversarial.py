@@ -35,6 +35,7 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.const import CONF_HOME_TOOLS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from custom_components.local_agent.engine.markup import escape_text
 from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
@@ -83,6 +84,7 @@ from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .scripted_model import Script
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
@@ -250,6 +252,16 @@ def tool_call(suffix: str, **arguments: Any) -> Callable[[SeenRequest], str]:
     return write
 
 
+def tool_calls(*made: tuple[str, dict[str, Any]]) -> Callable[[SeenRequest], str]:
+    """One scripted answer with several of tool_call's calls."""
+
+    def write(request: SeenRequest) -> str:
+        texts = (tool_call(suffix, **arguments)(request) for suffix, arguments in made)
+        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in texts))
+
+    return write
+
+
 def tool_results(
     hass: HomeAssistant, result: conversation.ConversationResult
 ) -> list[dict[str, Any]]:
@@ -321,6 +333,18 @@ class Scene:
         question = await self.ask_to_unlock(agent, language)
         reply = await self.reply(agent, question, said, language=language)
         assert state(self.hass, "lock.front_door") == "unlocked"
+        return reply
+
+    async def refuse_unlock(
+        self, agent: Agent, said: str, *writes: Script, language: str = "en"
+    ) -> conversation.ConversationResult:
+        """Ask to unlock the front door and answer the question with what was said (the model
+        then writes `writes`): the door stays locked, and the question is cancelled."""
+        question = await self.ask_to_unlock(agent, language)
+        self.worker.will_write(*writes)
+        reply = await self.reply(agent, question, said, language=language)
+        assert state(self.hass, "lock.front_door") == "locked"
+        assert self.outcomes() == ["proposed", "cancelled"]
         return reply
 
     def model_saw(self) -> str:
@@ -817,11 +841,17 @@ def unlock(*also: str) -> str:
 
 
 async def ask_to_unlock(
-    agent: Agent, worker: ScriptedWorker, context: Context, language: str = "en"
+    agent: Agent,
+    worker: ScriptedWorker,
+    context: Context,
+    language: str = "en",
+    device_id: str | None = None,
 ) -> conversation.ConversationResult:
     """Ask to unlock the front door, the model calling our lock tool."""
     worker.will_write(unlock())
-    return await agent.ask("unlock the front door", context=context, language=language)
+    return await agent.ask(
+        "unlock the front door", context=context, language=language, device_id=device_id
+    )
 
 
 def model_saw(worker: ScriptedWorker) -> str:
@@ -1937,12 +1967,9 @@ async def test_a_no_as_people_say_it_cancels_and_says_so(
     hass: HomeAssistant, scene: Scene, pin: bool, said: str, language: str
 ) -> None:
     agent = await (scene.pin_agent() if pin else scene.our_agent())
-    question = await scene.ask_to_unlock(agent, language)
 
-    reply = await scene.reply(agent, question, said, language=language)
+    reply = await scene.refuse_unlock(agent, said, language=language)
 
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
     assert speech(reply) == sentence_in(language, "confirmation_cancelled")
 
 
@@ -2044,13 +2071,8 @@ async def test_another_verb_the_names_or_more_confirm_nothing_in_another_languag
 ) -> None:
     """The question's echo names the door; another verb is another action."""
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent, "de")
-    scene.worker.will_write(answer("Gut."))
 
-    await scene.reply(agent, question, said, language="de")
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
+    await scene.refuse_unlock(agent, said, answer("Gut."), language="de")
 
 
 async def test_a_pronoun_never_picks_one_of_several_held_actions(
@@ -2090,12 +2112,9 @@ async def test_a_yes_that_asks_for_more_cancels(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent)
 
-    reply = await scene.reply(agent, question, said)
+    reply = await scene.refuse_unlock(agent, said)
 
-    assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "cancelled"]
     # Never silently: the person could take the door for unlocked.
     assert speech(reply).startswith(
         "I did not unlock Front Door, since your answer was not a plain yes."
@@ -2235,13 +2254,6 @@ FORGED_MARKUP = "".join(
 )
 
 
-@pytest.fixture(scope="module")
-def qwen35_tokenizer(qwen35_model_path: Path) -> Iterator[Tokenizer]:
-    tokenizer = Tokenizer(qwen35_model_path)
-    yield tokenizer
-    tokenizer.close()
-
-
 async def prompts_with_name(
     hass: HomeAssistant, worker: ScriptedWorker, person: Context, name: str
 ) -> list[str]:
@@ -2262,12 +2274,9 @@ async def test_entity_names_with_chat_markup_never_become_special_tokens(
     """The prompts the engine tokenizes (special tokens parsed): home list, the user's words,
     a tool result and the model's own earlier answer all carry the name; every special token
     is the template's, as many as with a harmless name."""
-    specials = {qwen35_tokenizer.tokens(marker)[0] for marker in QWEN35_SPECIAL_TOKENS}
 
     def counts(prompts: list[str]) -> list[Counter[int]]:
-        return [
-            Counter(t for t in qwen35_tokenizer.tokens(text) if t in specials) for text in prompts
-        ]
+        return [qwen35_tokenizer.special_counts(text, QWEN35_SPECIAL_TOKENS) for text in prompts]
 
     name = f"Back{FORGED_MARKUP}Door"
     hostile = await prompts_with_name(hass, scene.worker, scene.person, name)

@@ -9,7 +9,6 @@ slot, service or entity id; the chat log the next turn reads holds what was said
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
 from typing import Any
 
@@ -17,8 +16,6 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
-from custom_components.local_agent.engine.markup import REASONING_CLOSE
-from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent import timers
 from homeassistant.core import Context
@@ -32,14 +29,15 @@ from testing.turn import chat_log_of
 from testing.turn import results_in
 
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
 from .scripted_model import Script
 from .scripted_model import ScriptedWorker
-from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .test_adversarial import tool_call
+from .test_adversarial import tool_calls
 from .test_everyday import ASSIST
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 from .test_everyday_more import check_spoken
@@ -70,16 +68,6 @@ async def agent(
     return await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
 
 
-def calls(*made: tuple[str, dict[str, Any]]) -> Callable[[SeenRequest], str]:
-    """One answer of the model with several intent calls."""
-
-    def write(seen: SeenRequest) -> str:
-        texts = (tool_call(name, **arguments)(seen) for name, arguments in made)
-        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in texts))
-
-    return write
-
-
 # English words that say nothing in another language ("volume" and "position" are French,
 # Italian and Dutch words too).
 ENGLISH = re.compile(r"\b(?:turn|set|brightness|level|percentage|done|call|run)\b")
@@ -91,20 +79,6 @@ def check_said(said: str, language: str) -> None:
     assert "Hass" not in said, said
     if language != "en":
         assert not ENGLISH.search(said), said
-
-
-async def ask(
-    agent: Agent,
-    worker: ScriptedWorker,
-    person: Context,
-    language: str,
-    *writes: Script,
-    device_id: str | None = None,
-) -> conversation.ConversationResult:
-    worker.will_write(*writes)
-    result = await agent.ask("…", context=person, language=language, device_id=device_id)
-    await agent.hass.async_block_till_done()
-    return result
 
 
 def timer_device(hass: HomeAssistant) -> str:
@@ -164,18 +138,14 @@ DONE: list[tuple[str, str, dict[str, Any], dict[str, str], str]] = [
 )
 async def test_an_intent_that_works_is_done_and_the_models_words_are_said(
     hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    talk: Talk,
     language: str,
     tool: str,
     arguments: dict[str, Any],
     states: dict[str, str],
     said: str,
 ) -> None:
-    result = await ask(
-        agent, scripted_worker, person, language, tool_call(tool, **arguments), answer(said)
-    )
+    result = await talk.ask(language, tool_call(tool, **arguments), answer(said))
 
     assert speech(result) == said
     assert result.response.response_type is ACTION_DONE
@@ -201,17 +171,13 @@ SILENT: list[tuple[str, Script, str, intent.IntentResponseType]] = [
 )
 async def test_without_the_models_answer_the_agent_says_only_what_is_true(
     hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    talk: Talk,
     language: str,
     writes: Script,
     said: str,
     kind: intent.IntentResponseType,
 ) -> None:
-    result = await ask(
-        agent, scripted_worker, person, language, writes, answer(""), device_id=timer_device(hass)
-    )
+    result = await talk.ask(language, writes, answer(""), device_id=timer_device(hass))
 
     assert speech(result) == said
     assert result.response.response_type is kind
@@ -283,15 +249,9 @@ FAILED: list[tuple[str, Script, str]] = [
 
 @pytest.mark.parametrize(("language", "writes", "said"), FAILED, ids=[c[2] for c in FAILED])
 async def test_an_intent_that_did_not_work_is_said_as_the_request_it_was(
-    hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    language: str,
-    writes: Script,
-    said: str,
+    talk: Talk, language: str, writes: Script, said: str
 ) -> None:
-    result = await ask(agent, scripted_worker, person, language, writes, answer(""))
+    result = await talk.ask(language, writes, answer(""))
 
     assert speech(result) == said
     assert result.response.response_type is ERROR
@@ -299,41 +259,31 @@ async def test_an_intent_that_did_not_work_is_said_as_the_request_it_was(
 
 
 async def test_one_of_several_calls_failing_is_said_beside_the_models_words(
-    hass: HomeAssistant, agent: Agent, scripted_worker: ScriptedWorker, person: Context
+    hass: HomeAssistant, talk: Talk
 ) -> None:
     """Two calls, one works: the model's answer is said; without one, both are said truly."""
-    two = calls(("HassTurnOn", {"name": "Bed Light"}), ("HassLightSet", {"name": "Attic"}))
-    result = await ask(agent, scripted_worker, person, "fr", two, answer(""))
+    two = tool_calls(("HassTurnOn", {"name": "Bed Light"}), ("HassLightSet", {"name": "Attic"}))
+    result = await talk.ask("fr", two, answer(""))
     assert speech(result) == "C'est fait. Je n'ai pas pu allumer Attic."
     assert result.response.response_type is ACTION_DONE
     assert state(hass, BED) == "on"
 
     # Every call failed, and the model said so: the agent names them first.
-    both = calls(("HassTurnOn", {"name": "Attic"}), ("HassVacuumStart", {"name": "Robot"}))
-    result = await ask(agent, scripted_worker, person, "es", both, answer("No los encuentro."))
+    both = tool_calls(("HassTurnOn", {"name": "Attic"}), ("HassVacuumStart", {"name": "Robot"}))
+    result = await talk.ask("es", both, answer("No los encuentro."))
     assert (
         speech(result) == "No he podido encender Attic y poner en marcha Robot. No los encuentro."
     )
     assert result.response.response_type is ERROR
 
 
-async def test_the_next_turn_reads_what_was_said_about_a_failed_intent(
-    hass: HomeAssistant, agent: Agent, scripted_worker: ScriptedWorker, person: Context
-) -> None:
-    first = await ask(
-        agent,
-        scripted_worker,
-        person,
-        "de",
-        tool_call("HassListAddItem", name="Einkaufsliste", item="Milch"),
-        answer(""),
+async def test_the_next_turn_reads_what_was_said_about_a_failed_intent(talk: Talk) -> None:
+    first = await talk.ask(
+        "de", tool_call("HassListAddItem", name="Einkaufsliste", item="Milch"), answer("")
     )
-    scripted_worker.will_write(answer("Nein."))
-    await agent.ask(
-        "hat es geklappt?", conversation_id=first.conversation_id, context=person, language="de"
-    )
+    await talk.reply(first, "hat es geklappt?", "de", answer("Nein."))
 
-    history = scripted_worker.requests[-1].dynamic_prompt
+    history = talk.worker.requests[-1].dynamic_prompt
     assert "Das ging nicht: Milch zu Einkaufsliste hinzufügen.<|im_end|>" in history
 
 
@@ -377,9 +327,7 @@ BY_AREA: list[tuple[str, str, dict[str, Any], str, str]] = [
 )
 async def test_everything_of_a_kind_asks_about_the_sensitive_part_only(
     hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    talk: Talk,
     language: str,
     tool: str,
     arguments: dict[str, Any],
@@ -387,7 +335,7 @@ async def test_everything_of_a_kind_asks_about_the_sensitive_part_only(
     done: str,
 ) -> None:
     before = {e: state(hass, e) for e in (GARAGE, "lock.front_door", "cover.hall_window")}
-    asked = await ask(agent, scripted_worker, person, language, tool_call(tool, **arguments))
+    asked = await talk.ask(language, tool_call(tool, **arguments))
 
     assert speech(asked) == question
     assert asked.continue_conversation is True
@@ -396,10 +344,7 @@ async def test_everything_of_a_kind_asks_about_the_sensitive_part_only(
     assert {e: state(hass, e) for e in before} == before
     if not done:
         return
-    reply = await agent.ask(
-        YES[language], conversation_id=asked.conversation_id, context=person, language=language
-    )
-    await hass.async_block_till_done()
+    reply = await talk.reply(asked, YES[language], language)
     assert speech(reply) == done
     assert reply.response.response_type is ACTION_DONE
     assert {e: state(hass, e) for e in before} != before
@@ -446,17 +391,15 @@ async def test_a_held_intent_is_said_as_what_it_does(
     agent = await async_setup_agent(
         hass, scripted_worker.info.path, **{**ASSIST, CONF_SENSITIVE_ENTITIES: sensitive}
     )
-    asked = await ask(agent, scripted_worker, person, language, tool_call(tool, **arguments))
+    talk = Talk(agent, scripted_worker, person)
+    asked = await talk.ask(language, tool_call(tool, **arguments))
     assert asked.continue_conversation is True
     assert action.lower() in speech(asked).lower()
     check_said(speech(asked), language)
     if language == "en":
         assert "level" not in speech(asked) or "volume level 50" in speech(asked)
 
-    reply = await agent.ask(
-        YES[language], conversation_id=asked.conversation_id, context=person, language=language
-    )
-    await hass.async_block_till_done()
+    reply = await talk.reply(asked, YES[language], language)
     assert reply.response.response_type is ACTION_DONE, speech(reply)
     assert action.lower() in speech(reply).lower()
     check_said(speech(reply), language)
@@ -484,9 +427,8 @@ async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
         hass, scripted_worker.info.path, **{**ASSIST, CONF_SENSITIVE_ENTITIES: [opener]}
     )
     before = state(hass, opener)
-    asked = await ask(
-        agent, scripted_worker, person, language, tool_call("HassTurnOn", name="Garage Opener")
-    )
+    talk = Talk(agent, scripted_worker, person)
+    asked = await talk.ask(language, tool_call("HassTurnOn", name="Garage Opener"))
 
     assert asked.continue_conversation is True
     assert action.lower() in speech(asked).lower()
@@ -494,10 +436,7 @@ async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
     check_said(speech(asked), language)
     assert state(hass, opener) == before
 
-    reply = await agent.ask(
-        YES[language], conversation_id=asked.conversation_id, context=person, language=language
-    )
-    await hass.async_block_till_done()
+    reply = await talk.reply(asked, YES[language], language)
     assert reply.response.response_type is ACTION_DONE, speech(reply)
     assert action.lower() in speech(reply).lower()
     check_said(speech(reply), language)
@@ -520,27 +459,14 @@ async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
     ],
 )
 async def test_a_confirmed_intent_that_home_assistant_fails_is_said_in_words(
-    hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    language: str,
-    said: str,
+    hass: HomeAssistant, talk: Talk, language: str, said: str
 ) -> None:
     """The demo garage door has no position: its service raises once confirmed. Home
     Assistant's English error, which names the entity id, stays in the audit and the result."""
-    asked = await ask(
-        agent,
-        scripted_worker,
-        person,
-        language,
-        tool_call("HassSetPosition", name="Garage Door", position=50),
-    )
+    asked = await talk.ask(language, tool_call("HassSetPosition", name="Garage Door", position=50))
     assert asked.continue_conversation is True
 
-    reply = await agent.ask(
-        YES[language], conversation_id=asked.conversation_id, context=person, language=language
-    )
+    reply = await talk.reply(asked, YES[language], language)
 
     assert speech(reply) == said
     assert reply.response.response_type is ERROR

@@ -151,15 +151,12 @@ async def test_a_file_set_up_already_keeps_the_form_to_correct_the_path(
 
 
 async def test_a_truncated_file_shows_llama_cpps_own_reason(
-    hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path
+    hass: HomeAssistant, truncated_model: Path
 ) -> None:
-    truncated = tmp_path / "truncated.gguf"
-    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
-    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
     flow_id = await start_flow(hass)
 
     result = await hass.config_entries.flow.async_configure(
-        flow_id, {CONF_MODEL_PATH: str(truncated)}
+        flow_id, {CONF_MODEL_PATH: str(truncated_model)}
     )
     result = await async_through_progress(hass, result)
 

@@ -61,7 +61,6 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.exceptions import ConfigEntryNotReady
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 from testing.fake_openai import text_chunk
@@ -69,6 +68,7 @@ from testing.hub_server import FakeHub
 from testing.model_files import write_qwen35_test_model
 
 from .conftest import Agent
+from .conftest import async_add_entry
 from .conftest import async_setup_agent
 from .conftest import async_setup_model_entry
 from .conftest import entry_state
@@ -256,12 +256,6 @@ async def test_an_entry_with_unusable_options_loads_and_says_which(
     assert stray_tracebacks(caplog) == []
 
 
-@pytest.fixture
-async def repairs(hass: HomeAssistant) -> Any:
-    assert await async_setup_component(hass, "repairs", {})
-    return hass.data["repairs"]["flow_manager"]
-
-
 @pytest.mark.parametrize("data", [{}, {CONF_MODEL_PATH: ""}, {CONF_MODEL_PATH: None}], ids=str)
 async def test_an_entry_that_names_no_file_is_repaired_by_choosing_one(
     hass: HomeAssistant,
@@ -277,9 +271,7 @@ async def test_an_entry_that_names_no_file_is_repaired_by_choosing_one(
         minor_version=3,
         subentries_data=[subentry(SUBENTRY_CONVERSATION, "Local Agent", agent_data())],
     )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.error_reason_translation_key == "model_path_missing"
@@ -300,33 +292,12 @@ async def test_an_entry_that_names_no_file_is_repaired_by_choosing_one(
     assert model_issue(hass, entry) is None
 
 
-async def test_an_entry_of_a_backend_this_version_does_not_know_says_so(
-    hass: HomeAssistant, caplog: pytest.LogCaptureFixture
-) -> None:
-    """A downgrade: a later version's backend failed setup with a bare ValueError."""
-    data = {CONF_BACKEND: "vllm_direct", CONF_MODEL_PATH: "/config/model.gguf"}
-    entry = MockConfigEntry(domain=DOMAIN, data=data, minor_version=3)
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-
-    assert entry.state is ConfigEntryState.SETUP_ERROR
-    assert entry.error_reason_translation_key == "unknown_backend"
-    assert entry.reason is not None
-    assert "vllm_direct" in entry.reason
-    assert entry.data == data
-    assert stray_tracebacks(caplog) == []
-
-
 async def test_reconfiguring_an_entry_that_names_no_file_asks_for_one(
     hass: HomeAssistant, qwen35_model_path: Path
 ) -> None:
     """The reconfigure flow's file form raised KeyError ('Unknown error' in the dialog)."""
     entry = MockConfigEntry(domain=DOMAIN, data={CONF_BACKEND: "llama_cpp"}, minor_version=3)
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     result = await entry.start_reconfigure_flow(hass)
     result = await hass.config_entries.flow.async_configure(
@@ -346,30 +317,40 @@ async def test_reconfiguring_an_entry_that_names_no_file_asks_for_one(
 
 
 @pytest.mark.parametrize(
-    ("data", "error"),
+    ("data", "key", "error"),
     [
-        ({CONF_BACKEND: "server", CONF_SERVER_MODEL: "m"}, "no server_url"),
+        # A downgrade: a later version's backend failed setup with a bare ValueError.
+        (
+            {CONF_BACKEND: "vllm_direct", CONF_MODEL_PATH: "/config/model.gguf"},
+            "unknown_backend",
+            "vllm_direct",
+        ),
+        # A server entry that cannot be used says to reconfigure it.
+        ({CONF_BACKEND: "server", CONF_SERVER_MODEL: "m"}, "server_data_invalid", "no server_url"),
         (
             {CONF_SERVER_URL: "http://127.0.0.1:9/v1", CONF_SERVER_MODE: "websocket"},
+            "server_data_invalid",
             "'websocket' is not a valid ServerMode",
         ),
     ],
-    ids=["no address", "unknown mode"],
+    ids=["a backend this version does not know", "server: no address", "server: unknown mode"],
 )
-async def test_a_server_entry_whose_data_cannot_be_used_says_to_reconfigure_it(
-    hass: HomeAssistant, caplog: pytest.LogCaptureFixture, data: dict[str, Any], error: str
+async def test_an_entry_whose_data_this_version_cannot_use_says_why(
+    hass: HomeAssistant,
+    caplog: pytest.LogCaptureFixture,
+    data: dict[str, Any],
+    key: str,
+    error: str,
 ) -> None:
-    """A bare KeyError or ValueError before, without a reason."""
+    """A bare KeyError or ValueError before, without a reason; the data is kept as it was."""
     entry = MockConfigEntry(domain=DOMAIN, data=data, minor_version=3)
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
-    assert entry.error_reason_translation_key == "server_data_invalid"
+    assert entry.error_reason_translation_key == key
     assert entry.reason is not None
     assert error in entry.reason
+    assert entry.data == data
     assert stray_tracebacks(caplog) == []
 
 
@@ -632,10 +613,7 @@ async def test_a_server_entry_with_unusable_options_loads_with_the_defaults(
         options=options,
         minor_version=3,
     )
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.LOADED
     settings = server_settings(entry.data, entry.options)

@@ -17,7 +17,6 @@ import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_HOME_TOOLS
-from custom_components.local_agent.engine.markup import REASONING_CLOSE
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
@@ -28,15 +27,14 @@ from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
-from .scripted_model import Script
 from .scripted_model import ScriptedWorker
-from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
+from .test_adversarial import tool_calls
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 
 BED = "light.bed_light"
@@ -75,15 +73,6 @@ async def agent(
         hass, scripted_worker.info.path, **{CONF_EXEMPT_ENTITIES: ["script.movie_time"]}
     )
     await hass.services.async_call("timer", "cancel", {"entity_id": TIMER}, blocking=True)
-
-
-async def ask(
-    agent: Agent, worker: ScriptedWorker, person: Context, language: str, *writes: Script
-) -> conversation.ConversationResult:
-    worker.will_write(*writes)
-    result = await agent.ask("…", context=person, language=language)
-    await agent.hass.async_block_till_done()
-    return result
 
 
 def check_spoken(said: str, language: str) -> None:
@@ -216,20 +205,13 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     ("language", "writes", "said", "states"), PLAIN, ids=[f"{p[0]}: {p[2]}" for p in PLAIN]
 )
 async def test_a_plain_action_reads_naturally_in_each_language(
-    hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    language: str,
-    writes: str,
-    said: str,
-    states: dict[str, str],
+    hass: HomeAssistant, talk: Talk, language: str, writes: str, said: str, states: dict[str, str]
 ) -> None:
-    result = await ask(agent, scripted_worker, person, language, writes)
+    result = await talk.ask(language, writes)
 
     assert speech(result) == said
     assert result.response.response_type is ACTION_DONE
-    assert len(scripted_worker.requests) == 1
+    assert len(talk.worker.requests) == 1
     for entity_id, wanted in states.items():
         assert state(hass, entity_id) in wanted.split("|"), entity_id
 
@@ -244,16 +226,13 @@ async def test_a_pin_the_model_passed_is_never_said(
     agent = await async_setup_agent(
         hass, scripted_worker.info.path, **{CONF_EXEMPT_ENTITIES: ["lock.front_door"]}
     )
+    talk = Talk(agent, scripted_worker, person)
     for language, said in (
         ("en", "Unlocked Front Door."),
         ("de", "Erledigt: Front Door aufschließen."),
     ):
-        result = await ask(
-            agent,
-            scripted_worker,
-            person,
-            language,
-            does("lock", action="unlock", entity_id="lock.front_door", code="4711"),
+        result = await talk.ask(
+            language, does("lock", action="unlock", entity_id="lock.front_door", code="4711")
         )
         assert speech(result) == said
         assert "4711" not in speech(result)
@@ -264,6 +243,9 @@ async def test_a_pin_the_model_passed_is_never_said(
 
 # What a model gets wrong; the model then writes nothing (""), or a sentence of its own.
 ATTIC = call("light", action="turn_on", entity_id="light.attic")
+# Two calls in one answer: one that works, and one that does not.
+BED_AND_ATTIC = answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC)
+BED_AND_TELEPORT = answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport"))
 BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "de",
@@ -353,38 +335,27 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     # One call works, one does not, and the model says nothing: both are said, truthfully.
     (
         "en",
-        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("")),
+        (BED_AND_ATTIC, answer("")),
         "Turned on Bed Light. I could not turn on attic.",
         ACTION_DONE,
     ),
     (
         "fr",
-        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("")),
+        (BED_AND_ATTIC, answer("")),
         "C'est fait\u00a0: allumer Bed Light. Je n'ai pas pu allumer attic.",
         ACTION_DONE,
     ),
     (
         "de",
-        (
-            answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport")),
-            answer(""),
-        ),
+        (BED_AND_TELEPORT, answer("")),
         "Erledigt: Bed Light einschalten. Der Rest ist nicht durchgegangen.",
         ACTION_DONE,
     ),
     # One works, one does not, and the model claims both: what did not is said first.
-    (
-        "en",
-        (answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC), answer("Done.")),
-        "I could not turn on attic. Done.",
-        ACTION_DONE,
-    ),
+    ("en", (BED_AND_ATTIC, answer("Done.")), "I could not turn on attic. Done.", ACTION_DONE),
     (
         "de",
-        (
-            answer(call("light", action="turn_on", entity_id=BED) + "\n" + call("teleport")),
-            answer("Erledigt."),
-        ),
+        (BED_AND_TELEPORT, answer("Erledigt.")),
         "Nicht alles, was das Modell versucht hat, ist durchgegangen. Erledigt.",
         ACTION_DONE,
     ),
@@ -410,16 +381,13 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     ("language", "writes", "said", "kind"), BAD, ids=[f"{b[0]}: {b[2]}" for b in BAD]
 )
 async def test_what_the_model_got_wrong_is_said_truthfully(
-    hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    talk: Talk,
     language: str,
     writes: tuple[str, ...],
     said: str,
     kind: intent.IntentResponseType,
 ) -> None:
-    result = await ask(agent, scripted_worker, person, language, *writes)
+    result = await talk.ask(language, *writes)
 
     assert speech(result) == said
     assert result.response.response_type is kind
@@ -428,12 +396,7 @@ async def test_what_the_model_got_wrong_is_said_truthfully(
 
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
 async def test_a_device_that_fails_or_is_gone_is_not_done(
-    hass: HomeAssistant,
-    agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    monkeypatch: pytest.MonkeyPatch,
-    language: str,
+    hass: HomeAssistant, talk: Talk, monkeypatch: pytest.MonkeyPatch, language: str
 ) -> None:
     """A service that raises and an unavailable light: an error, in words, never "Done"."""
 
@@ -443,13 +406,8 @@ async def test_a_device_that_fails_or_is_gone_is_not_done(
     monkeypatch.setattr("homeassistant.components.demo.light.DemoLight.async_turn_on", fail)
     hass.states.async_set("switch.ac", "unavailable", {"friendly_name": "AC"})
     for tool, entity_id in (("light", BED), ("switch", "switch.ac")):
-        result = await ask(
-            agent,
-            scripted_worker,
-            person,
-            language,
-            does(tool, action="turn_on", entity_id=entity_id),
-            answer(""),
+        result = await talk.ask(
+            language, does(tool, action="turn_on", entity_id=entity_id), answer("")
         )
         assert result.response.response_type is ERROR
         name = "Bed Light" if tool == "light" else "AC"
@@ -457,24 +415,12 @@ async def test_a_device_that_fails_or_is_gone_is_not_done(
         check_spoken(speech(result), language)
 
 
-async def test_the_next_turn_reads_what_was_really_said(
-    hass: HomeAssistant, agent: Agent, scripted_worker: ScriptedWorker, person: Context
-) -> None:
+async def test_the_next_turn_reads_what_was_really_said(talk: Talk) -> None:
     """The model reads next time what the person heard: what was done and what was not."""
-    first = await ask(
-        agent,
-        scripted_worker,
-        person,
-        "de",
-        answer(call("light", action="turn_on", entity_id=BED) + "\n" + ATTIC),
-        answer(""),
-    )
-    scripted_worker.will_write(answer("Ja."))
-    await agent.ask(
-        "hat es geklappt?", conversation_id=first.conversation_id, context=person, language="de"
-    )
+    first = await talk.ask("de", BED_AND_ATTIC, answer(""))
+    await talk.reply(first, "hat es geklappt?", "de", answer("Ja."))
 
-    history = scripted_worker.requests[-1].dynamic_prompt
+    history = talk.worker.requests[-1].dynamic_prompt
     assert (
         "Erledigt: Bed Light einschalten. Das ging nicht: attic einschalten.<|im_end|>" in history
     )
@@ -491,12 +437,9 @@ async def test_an_assist_call_that_failed_beside_one_that_worked_is_said(
     agent = await async_setup_agent(
         hass, scripted_worker.info.path, **{CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"]}
     )
+    two_calls = tool_calls(("HassTurnOn", {"name": "Bed Light"}), ("HassTurnOn", {"name": "Attic"}))
 
-    def two_calls(seen: SeenRequest) -> str:
-        calls = (tool_call("HassTurnOn", name=name)(seen) for name in ("Bed Light", "Attic"))
-        return answer("\n".join(text.split(REASONING_CLOSE)[1] for text in calls))
-
-    result = await ask(agent, scripted_worker, person, "de", two_calls, answer(""))
+    result = await Talk(agent, scripted_worker, person).ask("de", two_calls, answer(""))
 
     assert speech(result) == "Erledigt. Das ging nicht: Attic einschalten."
     assert result.response.response_type is ACTION_DONE

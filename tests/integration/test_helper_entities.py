@@ -13,6 +13,8 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.synthetic import async_setup_synthetic_home
 
+from .conftest import async_add_helper
+
 UNLOCK = [{"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}]
 
 
@@ -47,10 +49,7 @@ async def test_a_meter_follows_its_source_and_then_the_source_it_is_changed_to(
     numbers = {name: {"min": 0, "max": 100, "initial": 10} for name in ("level", "other")}
     assert await async_setup_component(hass, "input_number", {"input_number": numbers})
     entry = MockConfigEntry(domain="utility_meter", options=meter_options("input_number.level"))
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    [meter] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
+    meter = await async_add_helper(hass, entry)
     await lets_in_when_changed(hass, meter.entity_id)
 
     assert sensitive(hass, "input_number.level", "input_number.other") == ["input_number.level"]
@@ -77,10 +76,7 @@ async def test_a_meter_that_names_its_source_by_registry_id_follows_it(
     registry = er.async_get(hass)
     source = registry.async_get_or_create("sensor", "test", "water", suggested_object_id="water")
     entry = MockConfigEntry(domain="utility_meter", options=meter_options(source.id))
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    [meter] = er.async_entries_for_config_entry(registry, entry.entry_id)
+    meter = await async_add_helper(hass, entry)
     await lets_in_when_changed(hass, meter.entity_id)
 
     assert sensitive(hass, source.entity_id) == [source.entity_id]

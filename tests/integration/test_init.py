@@ -17,6 +17,7 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
+from .conftest import async_add_entry
 from .conftest import async_setup_agent
 from .conftest import async_setup_model_entry
 from .conftest import entry_state
@@ -100,10 +101,7 @@ async def test_an_entry_of_a_later_version_is_left_alone(
     entry = MockConfigEntry(
         domain=DOMAIN, version=2, data={CONF_MODEL_PATH: str(qwen35_model_path)}
     )
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.MIGRATION_ERROR
     assert entry.data == {CONF_MODEL_PATH: str(qwen35_model_path)}

@@ -26,12 +26,6 @@ from .scripted_model import ScriptedWorker
 
 
 @pytest.fixture
-async def repairs(hass: HomeAssistant) -> Any:
-    assert await async_setup_component(hass, "repairs", {})
-    return hass.data["repairs"]["flow_manager"]
-
-
-@pytest.fixture
 async def pipelines(hass: HomeAssistant) -> None:
     assert await async_setup_component(hass, "assist_pipeline", {})
 

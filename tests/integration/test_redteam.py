@@ -20,6 +20,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
@@ -159,11 +160,7 @@ async def set_up_helper(
 ) -> er.RegistryEntry:
     """Set up a helper of `domain` (as the UI makes one); return its one entity."""
     entry = MockConfigEntry(domain=domain, title=title, options=options)
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    [registered] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
-    return registered
+    return await async_add_helper(hass, entry)
 
 
 async def template_helper(hass: HomeAssistant, options: dict[str, Any]) -> str:

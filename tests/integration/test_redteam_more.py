@@ -23,6 +23,7 @@ from homeassistant.helpers.script import Script
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
@@ -215,9 +216,7 @@ async def light_group(hass: HomeAssistant) -> str:
             "all": False,
         },
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    assert await async_add_entry(hass, entry)
     return "light.bedroom"
 
 

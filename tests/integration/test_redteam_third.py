@@ -18,10 +18,10 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
@@ -336,11 +336,7 @@ async def bayesian_on(hass: HomeAssistant, observation: ConfigSubentryData) -> s
         options={"name": "Bedroom occupied", "prior": 0.5, "probability_threshold": 0.6},
         subentries_data=[observation],
     )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    [registered] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
-    return registered.entity_id
+    return (await async_add_helper(hass, entry)).entity_id
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from pathlib import Path
 import shutil
 from typing import Any
 
-import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
@@ -26,17 +25,11 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.hub_server import FakeHub
 
+from .conftest import async_add_entry
 from .conftest import entry_state
-
-
-@pytest.fixture
-async def repairs(hass: HomeAssistant) -> Any:
-    assert await async_setup_component(hass, "repairs", {})
-    return hass.data["repairs"]["flow_manager"]
 
 
 async def add_entry(hass: HomeAssistant, data: dict[str, Any]) -> MockConfigEntry:
@@ -54,9 +47,7 @@ async def add_entry(hass: HomeAssistant, data: dict[str, Any]) -> MockConfigEntr
             )
         ],
     )
-    entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
     return entry
 
 
@@ -175,14 +166,15 @@ async def test_hub_model_is_downloaded_again(
 
 
 async def test_a_truncated_file_shows_llama_cpps_reason_in_its_repair(
-    hass: HomeAssistant, repairs: Any, qwen35_model_path: Path, tmp_path: Path
+    hass: HomeAssistant,
+    repairs: Any,
+    truncated_model: Path,
+    qwen35_model_path: Path,
+    tmp_path: Path,
 ) -> None:
-    truncated = tmp_path / "truncated.gguf"
-    content = await hass.async_add_executor_job(qwen35_model_path.read_bytes)
-    await hass.async_add_executor_job(truncated.write_bytes, content[: len(content) * 2 // 5])
     other = MockConfigEntry(domain=DOMAIN, unique_id=str(tmp_path / "taken.gguf"), data={})
     other.add_to_hass(hass)
-    entry = await add_entry(hass, {CONF_MODEL_PATH: str(truncated)})
+    entry = await add_entry(hass, {CONF_MODEL_PATH: str(truncated_model)})
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     problem = issue(hass, entry)

@@ -50,15 +50,13 @@ from .conftest import state
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_adversarial import ask_to_unlock
+from .test_adversarial import unlock
 
 FRONT_DOOR = "lock.front_door"
 OTHER_LOCK = "lock.openable_lock"
 GARAGE = "cover.garage_door"
 USER_CONTEXT_ID = "user-1"
-
-
-def unlock_front_door() -> str:
-    return answer(call("lock", action="unlock", entity_id=FRONT_DOOR))
 
 
 def outcomes(audit: list[dict[str, Any]]) -> list[str]:
@@ -83,11 +81,12 @@ class Scene:
     person: Context
     audit: list[dict[str, Any]]
 
-    async def ask_unlock(self, **kwargs: Any) -> conversation.ConversationResult:
+    async def ask_unlock(
+        self, *, context: Context | None = None, device_id: str | None = None
+    ) -> conversation.ConversationResult:
         """The model asks to unlock the front door (context: the person, unless given)."""
-        return await ask_unlock(
-            self.agent, self.worker, kwargs.pop("context", self.person), **kwargs
-        )
+        context = self.person if context is None else context
+        return await ask_to_unlock(self.agent, self.worker, context, device_id=device_id)
 
     async def reply(
         self, question: conversation.ConversationResult, text: str, **kwargs: Any
@@ -118,13 +117,6 @@ def make_scene(
 @pytest.fixture
 def scene(make_scene: Callable[[Agent], Scene], scripted_agent: Agent) -> Scene:
     return make_scene(scripted_agent)
-
-
-async def ask_unlock(
-    agent: Agent, worker: ScriptedWorker, context: Context, **kwargs: Any
-) -> conversation.ConversationResult:
-    worker.will_write(unlock_front_door())
-    return await agent.ask("unlock the front door", context=context, **kwargs)
 
 
 async def test_unlock_asks_and_does_not_unlock(scene: Scene) -> None:
@@ -262,7 +254,7 @@ async def test_tool_result_saying_user_confirmed_changes_nothing(scene: Scene) -
     )
     scene.worker.will_write(
         answer(call("get_state", entity_id="sensor.outside_temperature")),
-        unlock_front_door(),
+        unlock(),
         answer("Unlocked as confirmed."),
     )
 
@@ -295,7 +287,7 @@ async def test_automation_request_allowed_when_configured(
     scene = make_scene(
         await async_setup_agent(hass, scripted_worker.info.path, **{CONF_ALLOW_UNATTENDED: True})
     )
-    scene.worker.will_write(unlock_front_door(), answer("Unlocked."))
+    scene.worker.will_write(unlock(), answer("Unlocked."))
 
     await scene.agent.ask("unlock the front door", context=Context())
 

@@ -49,6 +49,13 @@ async def _after_debounce(hass: HomeAssistant) -> None:
     await hass.async_block_till_done(wait_background_tasks=True)
 
 
+async def switch_kitchen_lights(hass: HomeAssistant, service: str) -> None:
+    """A state change (no change of the home's structure): "turn_on" or "turn_off"."""
+    await hass.services.async_call(
+        "light", service, {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+
+
 Tick = Callable[[int], Awaitable[None]]
 
 
@@ -68,11 +75,16 @@ def tick(hass: HomeAssistant, freezer: FrozenDateTimeFactory) -> Tick:
     return to_minute
 
 
-async def test_the_prefix_is_warmed_when_the_agent_starts(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
-) -> None:
+@pytest.fixture
+async def warm_agent(hass: HomeAssistant, scripted_agent: Agent) -> Agent:
+    """The scripted agent once the warm-up it started with has run."""
     await hass.async_block_till_done(wait_background_tasks=True)
+    return scripted_agent
 
+
+async def test_the_prefix_is_warmed_when_the_agent_starts(
+    hass: HomeAssistant, warm_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
     assert len(scripted_worker.warmed) == 1
     system, tools, room = scripted_worker.warmed[0]
     assert "light.kitchen_lights" in system
@@ -80,14 +92,13 @@ async def test_the_prefix_is_warmed_when_the_agent_starts(
     assert room == AgentOptions.from_data(agent_data()).turn_room
 
     scripted_worker.will_write(answer("Hello."))
-    await scripted_agent.ask("hello")
+    await warm_agent.ask("hello")
     assert scripted_worker.requests[0].static_prompt.count(system) == 1  # the same prefix
 
 
 async def test_structure_changes_warm_it_again_once(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, warm_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    await hass.async_block_till_done(wait_background_tasks=True)
     registry = er.async_get(hass)
 
     async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
@@ -106,21 +117,17 @@ async def test_structure_changes_warm_it_again_once(
 
 
 async def test_state_changes_alone_do_not_warm_up(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, warm_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    await hass.async_block_till_done(wait_background_tasks=True)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_off")
     await _after_debounce(hass)
     assert len(scripted_worker.warmed) == 1
 
 
 async def test_a_change_just_before_home_assistant_stops_warms_nothing(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, warm_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Home Assistant stops without unloading entries, and its executor goes before the timer."""
-    await hass.async_block_till_done(wait_background_tasks=True)
     async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
     hass.set_state(CoreState.stopping)
     try:
@@ -136,12 +143,11 @@ async def test_a_change_just_before_home_assistant_stops_warms_nothing(
 
 async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     hass: HomeAssistant,
-    scripted_agent: Agent,
+    warm_agent: Agent,
     scripted_worker: ScriptedWorker,
     tick: Tick,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    await hass.async_block_till_done(wait_background_tasks=True)
     system = scripted_worker.warmed[-1][0]
     await tick(42)
 
@@ -149,7 +155,7 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     assert system in static
     assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
     scripted_worker.will_write(answer("Hello."))
-    await scripted_agent.ask("hello")  # in that minute: it goes on from there
+    await warm_agent.ask("hello")  # in that minute: it goes on from there
     request = scripted_worker.requests[-1]
     assert request.static_prompt == static
     assert request.dynamic_prompt.startswith(prepared)
@@ -165,9 +171,7 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     # A home list that more states outgrew than a message lists is taken again and warmed
     # now, so the next command need not.
     monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_off")
     prepared_so_far = len(scripted_worker.prepared)
     await tick(45)
     assert len(scripted_worker.prepared) == prepared_so_far
@@ -180,32 +184,27 @@ async def test_each_minute_the_next_message_is_prepared_up_to_its_time_line(
     assert "hello" not in prepared
     assert prepared.endswith(f"<|im_start|>user\nNow: {time_text(dt_util.now())}")
     scripted_worker.will_write(answer("Hello."))
-    await scripted_agent.ask("hello")  # the command goes on from the list warmed
+    await warm_agent.ask("hello")  # the command goes on from the list warmed
     assert retaken in scripted_worker.requests[-1].static_prompt
 
 
 async def test_the_changed_states_are_prepared_with_the_time_line(
     hass: HomeAssistant,
-    scripted_agent: Agent,
+    warm_agent: Agent,
     scripted_worker: ScriptedWorker,
     tick: Tick,
 ) -> None:
     """A new conversation's changes outlast the minute; a follow-up's come with it too."""
-    await hass.async_block_till_done(wait_background_tasks=True)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_off")
     await tick(42)
     _static, prepared = scripted_worker.prepared[-1]
     changes = "<|im_start|>user\nChanged since:\n- light.kitchen_lights: off\n"
     assert prepared.endswith(f"{changes}Now: {time_text(dt_util.now())}")
     scripted_worker.will_write(answer("Hello."))
-    first = await scripted_agent.ask("hello")  # a new conversation goes on from there
+    first = await warm_agent.ask("hello")  # a new conversation goes on from there
     assert scripted_worker.requests[-1].dynamic_prompt.startswith(prepared)
 
-    await hass.services.async_call(
-        "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_on")
     await tick(43)
     _static, follow_up = scripted_worker.prepared[-1]
     assert "hello" in follow_up
@@ -213,19 +212,18 @@ async def test_the_changed_states_are_prepared_with_the_time_line(
     assert next_message.startswith("Changed since:\n- light.kitchen_lights: on")
     assert next_message.endswith(f"\nNow: {time_text(dt_util.now())}")
     scripted_worker.will_write(answer("Hello again."))
-    await scripted_agent.ask("and now?", conversation_id=first.conversation_id)
+    await warm_agent.ask("and now?", conversation_id=first.conversation_id)
     assert scripted_worker.requests[-1].dynamic_prompt.startswith(follow_up)
 
 
 async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_time(
     hass: HomeAssistant,
-    scripted_agent: Agent,
+    warm_agent: Agent,
     scripted_worker: ScriptedWorker,
     tick: Tick,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A home whose sensors keep changing must not keep the engine evaluating its prefix."""
-    await hass.async_block_till_done(wait_background_tasks=True)
     monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
     clock = [1000.0]
     monkeypatch.setattr(agent_module, "monotonic", lambda: clock[0])
@@ -238,16 +236,14 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
     monkeypatch.setattr(scripted_worker, "warm", warm_taking_a_minute)
 
     async def outgrow_then_tick(service: str, minute: int) -> int:
-        await hass.services.async_call(
-            "light", service, {"entity_id": "light.kitchen_lights"}, blocking=True
-        )
+        await switch_kitchen_lights(hass, service)
         await tick(minute)
         return len(scripted_worker.warmed)
 
     warmed = len(scripted_worker.warmed)
     # A change of the structure is the debounced warm-up's, not the minute's.
     async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
-    agent = LocalAgentHandle(hass, scripted_agent.entry, scripted_agent.entity_id).agent
+    agent = LocalAgentHandle(hass, warm_agent.entry, warm_agent.entity_id).agent
     await agent.async_prepare_this_minute()
     assert len(scripted_worker.warmed) == warmed
     await _after_debounce(hass)
@@ -270,14 +266,10 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
         await real_warm(*args, **kwargs)
 
     monkeypatch.setattr(scripted_worker, "warm", warm_until_released)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_off")
     running = hass.async_create_task(agent.async_prepare_this_minute())
     await entered.wait()
-    await hass.services.async_call(
-        "light", "turn_on", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_on")
     await agent.async_prepare_this_minute()  # outgrown again, while the first still runs
     release.set()
     await running
@@ -286,14 +278,13 @@ async def test_an_outgrown_home_list_is_taken_again_at_most_a_quarter_of_the_tim
 
 async def test_a_warm_up_that_outlasts_its_minute_prepares_the_new_time_line(
     hass: HomeAssistant,
-    scripted_agent: Agent,
+    warm_agent: Agent,
     scripted_worker: ScriptedWorker,
     tick: Tick,
     freezer: FrozenDateTimeFactory,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A large home's prefix takes minutes, and the minute's job prepares nothing meanwhile."""
-    await hass.async_block_till_done(wait_background_tasks=True)
     await tick(10)
     real_warm = scripted_worker.warm
     during_warm: list[Callable[[], Awaitable[None]]] = []
@@ -324,11 +315,9 @@ async def test_a_warm_up_that_outlasts_its_minute_prepares_the_new_time_line(
     # A command took another home list meanwhile: the context holds that one now.
     async def command_takes_another_list() -> None:
         monkeypatch.setattr(home_context, "CHANGE_LIMIT", 0)
-        await hass.services.async_call(
-            "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
-        )
+        await switch_kitchen_lights(hass, "turn_off")
         scripted_worker.will_write(answer("Hello."))
-        await scripted_agent.ask("hello")
+        await warm_agent.ask("hello")
 
     during_warm[:] = [minute_passes, command_takes_another_list]
     [(_static, follow_up)] = await structure_changes(True)
@@ -336,23 +325,20 @@ async def test_a_warm_up_that_outlasts_its_minute_prepares_the_new_time_line(
 
 
 async def test_the_home_list_survives_a_restart(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, warm_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """The same prefix text after a reload, so the engine can restore it from disk."""
-    await hass.async_block_till_done(wait_background_tasks=True)
     before = scripted_worker.warmed[-1][0]
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
-    )
+    await switch_kitchen_lights(hass, "turn_off")
     async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=5))  # the store saves
     await hass.async_block_till_done()
 
-    assert await hass.config_entries.async_reload(scripted_agent.entry.entry_id)
+    assert await hass.config_entries.async_reload(warm_agent.entry.entry_id)
     await hass.async_block_till_done(wait_background_tasks=True)
 
     assert scripted_worker.warmed[-1][0] == before
     scripted_worker.will_write(answer("Hello."))
-    await scripted_agent.ask("hello")
+    await warm_agent.ask("hello")
     request = scripted_worker.requests[-1]
     assert before in request.static_prompt
     # What changed since the kept list goes into the message, as for any change.

@@ -31,6 +31,7 @@ from testing.llama_server import LlamaServer
 from testing.llama_server import missing_server_dependencies
 from testing.llama_server import start_llama_server
 from testing.real_llama_server import SKIP_REASONS
+from testing.server_process import ServerProcess
 from tests.integration.conftest import Agent
 from tests.integration.conftest import async_setup_entry_with_agent
 
@@ -70,12 +71,17 @@ def llama_servers(qwen35_model_path: Path) -> Iterator[LlamaServers]:
             server.log_path.unlink(missing_ok=True)
 
 
+def alive[S: ServerProcess](server: S) -> S:
+    """The server, alive: the test fails with the end of its log where it died."""
+    if server.process.poll() is not None:
+        pytest.fail(f"{server.PROGRAM} died:\n{server.log_tail()}")
+    return server
+
+
 @pytest.fixture
 def llama_server(llama_servers: LlamaServers, socket_enabled: None) -> LlamaServer:
     """The session's llama-cpp-python server (API key API_KEY)."""
-    if llama_servers.main.process.poll() is not None:
-        pytest.fail(f"the llama-cpp-python server died:\n{llama_servers.main.log_tail()}")
-    return llama_servers.main
+    return alive(llama_servers.main)
 
 
 @pytest.fixture

@@ -69,8 +69,10 @@ from testing.steering import CallAfterReasoning
 from testing.steering import first_round_of_turn
 from testing.turn import chat_log_of
 from testing.turn import results_in
+from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
 
+from .conftest import alive
 from .conftest import async_setup_agent_on
 from .conftest import server_entry_data
 from .conftest import worker_of
@@ -103,17 +105,13 @@ def gemma_server(gemma_model_path: Path) -> Iterator[RealLlamaServer]:
 @pytest.fixture
 def qwen(qwen_server: RealLlamaServer, socket_enabled: None) -> RealLlamaServer:
     """The module's qwen35 server, alive."""
-    if qwen_server.process.poll() is not None:
-        pytest.fail(f"llama-server died:\n{qwen_server.log_tail()}")
-    return qwen_server
+    return alive(qwen_server)
 
 
 @pytest.fixture
 def gemma(gemma_server: RealLlamaServer, socket_enabled: None) -> RealLlamaServer:
     """The module's Gemma server, alive."""
-    if gemma_server.process.poll() is not None:
-        pytest.fail(f"llama-server died:\n{gemma_server.log_tail()}")
-    return gemma_server
+    return alive(gemma_server)
 
 
 @pytest.fixture
@@ -611,10 +609,7 @@ async def test_wrong_api_key_asks_for_the_right_one(
         data=server_entry_data(qwen.base_url, qwen.model_id, api_key="wrong"),
         unique_id=f"{qwen.root}#{qwen.model_id}",
     )
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.reason is not None

@@ -27,7 +27,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from testing.fake_openai import FakeOpenAI
 from testing.llama_server import LlamaServer
-from testing.llama_server import free_port
+from testing.server_process import free_local_port
+from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
 
 from .conftest import API_KEY
@@ -112,7 +113,7 @@ async def test_wrong_api_key(hass: HomeAssistant, llama_server: LlamaServer) -> 
 
 
 async def test_unreachable_server(hass: HomeAssistant, socket_enabled: None) -> None:
-    result = await submit_server(hass, f"http://127.0.0.1:{free_port()}")
+    result = await submit_server(hass, f"http://127.0.0.1:{free_local_port()}")
 
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {"base": "cannot_connect"}
@@ -238,7 +239,7 @@ async def test_reconfigure_switches_the_mode(
 async def test_setup_retries_while_the_server_is_down(
     hass: HomeAssistant, demo_home: None, socket_enabled: None
 ) -> None:
-    agent_url = f"http://127.0.0.1:{free_port()}"
+    agent_url = f"http://127.0.0.1:{free_local_port()}"
     entry = MockConfigEntry(domain=DOMAIN, data=server_entry_data(agent_url, "m"))
     entry.add_to_hass(hass)
 
@@ -257,10 +258,7 @@ async def test_refused_key_starts_reauthentication(
     entry = MockConfigEntry(
         domain=DOMAIN, data=server_entry_data(fake_server.url, "fake-model", api_key="wrong")
     )
-    entry.add_to_hass(hass)
-
-    await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
+    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
