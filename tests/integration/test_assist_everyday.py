@@ -244,6 +244,17 @@ FAILED: list[tuple[str, Script, str]] = [
         tool_call("HassTurnOn", name="Attic", domain=["cover"]),
         "Das ging nicht: Attic öffnen.",
     ),
+    # HassTurnOn presses a button (OnOffIntentHandler): said as the press, not "turn on".
+    (
+        "en",
+        tool_call("HassTurnOn", name="Doorbell", domain=["button"]),
+        "I could not press Doorbell.",
+    ),
+    (
+        "de",
+        tool_call("HassTurnOn", name="Doorbell", domain=["button"]),
+        "Das ging nicht: Doorbell drücken.",
+    ),
 ]
 
 

@@ -107,8 +107,8 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
     return word.state
 
 
-# A generic service on a domain with services of its own: what Home Assistant calls instead
-# (homeassistant.turn_off, a group's turn_off and HassTurnOff all unlock a lock).
+# A generic service on a domain with services of its own, as a script's step, a scene or a
+# group's member reads it (an intent's calls are in safety/intents.py).
 _DOMAIN_SERVICES: Final[Mapping[tuple[str, str], str]] = {
     ("lock", "turn_on"): "lock",
     ("lock", "turn_off"): "unlock",

@@ -25,6 +25,7 @@ from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import verb
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
@@ -122,9 +123,10 @@ def describe_call(
         names = [str(target)] if isinstance(target, str | int | float) else []
         if not names:
             return None
+        intent_type = tool_name.rpartition("__")[2]
         said = said_intent(
-            tool_name.rpartition("__")[2],
-            _one_domain(arguments.get("domain")),
+            intent_type,
+            _one_domain(intent_type, arguments.get("domain")),
             join_names(names, language),
             {key: value for key, value in arguments.items() if _sayable(value)},
             words,
@@ -135,19 +137,20 @@ def describe_call(
     return pattern.format(names=join_names(names, language))
 
 
-def _one_domain(value: Any) -> str:
-    """Return the one domain a generic intent's `domain` slot names ("cover" opens), else ""."""
+def _one_domain(intent_type: str, value: Any) -> str:
+    """Return the one domain a `domain` slot names where the intent calls that domain's own.
+
+    HassTurnOn opens a cover and presses a button (the table of Assist's intents); else "".
+    """
     if isinstance(value, str) and value.strip().startswith("["):
         # A list written as JSON, as a call that did not validate keeps it.
         with suppress(ValueError):
             value = json.loads(value)
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
-    return value if isinstance(value, str) and value in _SAID_DOMAINS else ""
-
-
-# Domains whose generic on/off reads as another verb (a cover opens, a lock unlocks).
-_SAID_DOMAINS: Final = frozenset({"cover", "lock", "valve"})
+    assist_intent = ASSIST_INTENTS.get(intent_type)
+    said_apart = assist_intent.services_by_domain if assist_intent is not None else {}
+    return value if isinstance(value, str) and value in said_apart else ""
 
 
 def _sayable(value: Any) -> bool:
