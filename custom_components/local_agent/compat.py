@@ -66,6 +66,8 @@ ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values(
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
+CONF_CONDITIONS: Final = "conditions"
+CONF_VARIABLES: Final = "variables"
 SWITCH_AS_X: Final = "switch_as_x"
 HOMEASSISTANT_SCENE_PLATFORM: Final = "homeassistant_scene"
 TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
@@ -252,6 +254,9 @@ class AutomationTrigger:
     any_entity: bool = False
     # Events an entity fires of its own (a timer's): (the entity, or any of a domain; event).
     entity_events: frozenset[tuple[str, str]] = frozenset()
+    # What it checks each time it runs, every entity named or read in it read (safety/reads.py):
+    # its triggers' settings (a threshold), conditions and variables. Its actions are read too.
+    checks: tuple[Any, ...] = ()
 
     def watches(
         self, entity_id: str, device_id: str | None, fired: Collection[str] | None = None
@@ -292,14 +297,20 @@ class _Watched:
     any_entity: bool = False
     entity_events: set[tuple[str, str]] = field(default_factory=set)
 
-    def trigger(self, actions: list[Any]) -> AutomationTrigger | None:
-        """Return what was watched, with the actions it runs; None if nothing was."""
+    def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
+        """Return what was watched, with the actions it runs; None if nothing was.
+
+        checks: what the program checks when it runs; with them (or actions to read) it is
+        returned even when its triggers watch nothing (a time pattern), for what it reads.
+        """
         if not (
             self.entity_ids
             or self.device_ids
             or self.domains
             or self.any_entity
             or self.entity_events
+            or checks
+            or actions
         ):
             return None
         return AutomationTrigger(
@@ -309,6 +320,7 @@ class _Watched:
             frozenset(self.domains),
             self.any_entity,
             frozenset(self.entity_events),
+            checks,
         )
 
     def add_template(
@@ -399,18 +411,52 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
         actions = list(sequence) if isinstance(sequence, list) else [None]
         variables = _trigger_variables(hass, automation)
-        if (watcher := _watcher(hass, registry, triggers, variables, actions)) is not None:
+        checks = _automation_checks(automation, triggers)
+        if (
+            watcher := _watcher(hass, registry, triggers, variables, actions, checks=checks)
+        ) is not None:
             found.append(watcher)
     for section in _template_trigger_sections(hass):
         if CONF_ACTIONS not in section:
             continue
         actions = section[CONF_ACTIONS]
         actions = list(actions) if isinstance(actions, list) else [None]
-        if (
-            watcher := _watcher(hass, registry, section.get(CONF_TRIGGERS), {}, actions)
-        ) is not None:
+        triggers = section.get(CONF_TRIGGERS)
+        checks = (
+            _checked_triggers(triggers),
+            section.get(CONF_CONDITIONS),
+            section.get(CONF_VARIABLES),
+        )
+        if (watcher := _watcher(hass, registry, triggers, {}, actions, checks=checks)) is not None:
             found.append(watcher)
     return found
+
+
+def _automation_checks(automation: Any, triggers: list[Any]) -> tuple[Any, ...]:
+    """Return what an automation checks each time it runs (AutomationTrigger.checks).
+
+    Its triggers' settings (an event trigger's are read as the events it hears), the
+    validated conditions (the private ``_condition``, an IfAction with its ``config``) and
+    its variables and trigger variables (private ScriptVariables with public ``variables``).
+    """
+    return (
+        _checked_triggers(triggers),
+        getattr(getattr(automation, "_condition", None), "config", None),
+        getattr(getattr(automation, "_variables", None), "variables", None),
+        getattr(getattr(automation, "_trigger_variables", None), "variables", None),
+    )
+
+
+def _checked_triggers(triggers: Any) -> list[Any]:
+    """Return the triggers whose settings are read: all but event triggers (see add_event)."""
+    if not isinstance(triggers, list):
+        return []
+    return [
+        trigger
+        for trigger in triggers
+        if not isinstance(trigger, Mapping)
+        or trigger.get("trigger", trigger.get("platform")) != "event"
+    ]
 
 
 def _template_trigger_sections(hass: HomeAssistant) -> list[Mapping[str, Any]]:
@@ -433,10 +479,12 @@ def _watcher(
     actions: list[Any],
     *,
     strict: bool = False,
+    checks: tuple[Any, ...] = (),
 ) -> AutomationTrigger | None:
     """Return what these triggers watch, with the actions they run; None if they watch none.
 
-    strict: a template trigger that needs a variable that `variables` lack watches anything.
+    strict: a template trigger that needs a variable that `variables` lack watches anything;
+    checks: what the program checks each time it runs (AutomationTrigger.checks).
     """
     if not isinstance(triggers, list):
         return None
@@ -457,7 +505,7 @@ def _watcher(
         watched.add_entities(registry, trigger.get("entity_id"))
         if isinstance(target := trigger.get("target"), Mapping):
             watched.entity_ids.update(target_entities(hass, target))
-    return watched.trigger(actions)
+    return watched.trigger(actions, checks)
 
 
 def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:

@@ -47,6 +47,7 @@ from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.safety.reads import with_reads
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import ATTR_DEVICE_CLASS
@@ -172,7 +173,7 @@ class SafetyPolicy:
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             frozenset(current_entity_ids(hass, self.exempt)),
-            (*automation_triggers(hass), *waiting_programs(hass)),
+            tuple(with_reads(hass, (*automation_triggers(hass), *waiting_programs(hass)))),
             _containing_groups(hass),
             tuple(template_followers(hass)),
             helpers=helpers,
@@ -366,9 +367,12 @@ def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
     A run that waits for a change goes on when the change comes: "wait until the courier
     switch goes on, then unlock the front door" unlocks it when the switch is turned on. The
     program's actions are judged whole: which of them are still to come is the run's own.
+    A run also reads what its conditions read when it comes to them ("after ten minutes, if
+    guest mode is on, unlock"): each running program watches nothing more than it reads.
     """
     found: list[AutomationTrigger] = []
     for steps in running_programs(hass):
+        found.append(AutomationTrigger(frozenset(), frozenset(), steps))
         for wait in _wait_steps(steps):
             if (watcher := wait_watcher(hass, wait, steps)) is not None:
                 found.append(watcher)
