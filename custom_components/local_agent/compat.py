@@ -663,6 +663,21 @@ def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     return er.async_resolve_entity_id(registry, wrapped)
 
 
+def configuration_yaml_entities(hass: HomeAssistant) -> list[tuple[str, Any]]:
+    """Return each entity of a platform set up in configuration.yaml, with its object.
+
+    Every entity platform keeps itself in ``hass.data[DATA_ENTITY_PLATFORM]`` (by integration);
+    one set up from configuration.yaml has no ``config_entry``. Its public ``entities`` maps
+    entity ids to the objects.
+    """
+    found: list[tuple[str, Any]] = []
+    for platforms in hass.data.get(entity_platform.DATA_ENTITY_PLATFORM, {}).values():
+        for platform in platforms:
+            if platform.config_entry is None:
+                found.extend(platform.entities.items())
+    return found
+
+
 def entities_with_actions(hass: HomeAssistant, domain: str) -> list[tuple[str, list[list[Any]]]]:
     """Return every entity of a domain that runs actions of its own, with those actions.
 

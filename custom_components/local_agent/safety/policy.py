@@ -25,6 +25,7 @@ from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_events_of_call
@@ -68,7 +69,8 @@ MAX_GROUP_DEPTH = 5
 # An entity id written in a helper's template; an entity registry id (a uuid4 in hex).
 _ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
 _REGISTRY_ID: Final = re.compile(r"[0-9a-f]{32}")
-# Per entry: the settings read (the objects themselves) and the ids found in them.
+# Per entry (its id), or per entity of configuration.yaml (its entity id): the settings read
+# (the objects themselves) and the ids found in them.
 _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
     f"{DOMAIN}_helper_settings_read"
 )
@@ -426,6 +428,8 @@ def _helper_settings(
     without following it only makes more questions. The other way round, a helper's entity
     that can be changed may switch what it names and can be changed too (a generic
     thermostat its heater); one that only reports (a sensor) is switched by nothing.
+    A helper set up in configuration.yaml has no entry: its entity object keeps what it
+    names in attributes of its own (_ids_in_attributes), and is read the same way.
     """
     registry = er.async_get(hass)
     read = hass.data.get(_READ, {})
@@ -442,28 +446,59 @@ def _helper_settings(
         else:
             ids = tuple(dict.fromkeys(i for text in _texts_in(settings) for i in _ids_in(text)))
         kept[entry.entry_id] = (settings, ids)
-        named = {
-            entity_id
-            for word in ids
-            if (entity_id := er.async_resolve_entity_id(registry, word)) is not None
-            and (hass.states.get(entity_id) is not None or entity_id in registry.entities)
-        }
-        if not named:
-            continue
         own = [e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)]
-        if not own:
-            continue
-        sources = sorted(named.difference(own))
-        for source in sources:
-            found.setdefault(source, []).extend(own)
-        if switchable := tuple(
-            s for s in sources if split_entity_id(s)[0] not in READ_ONLY_DOMAINS
-        ):
-            for entity_id in own:
-                if split_entity_id(entity_id)[0] not in READ_ONLY_DOMAINS:
-                    switched[entity_id] = switchable
+        _add_named(hass, registry, own, ids, found=found, switched=switched)
+    for entity_id, entity in configuration_yaml_entities(hass):
+        earlier = read.get(entity_id)
+        if earlier is not None and _same(earlier[0], (entity,)):
+            ids = earlier[1]
+        else:
+            ids = tuple(_ids_in_attributes(entity))
+        kept[entity_id] = ((entity,), ids)
+        _add_named(hass, registry, [entity_id], ids, found=found, switched=switched)
     hass.data[_READ] = kept
     return {source: tuple(entities) for source, entities in found.items()}, switched
+
+
+def _add_named(
+    hass: HomeAssistant,
+    registry: er.EntityRegistry,
+    own: list[str],
+    ids: Iterable[str],
+    *,
+    found: dict[str, list[str]],
+    switched: dict[str, tuple[str, ...]],
+) -> None:
+    """Add what the settings of one helper (its own entities) name: followed and switched."""
+    named = {
+        entity_id
+        for word in ids
+        if (entity_id := er.async_resolve_entity_id(registry, word)) is not None
+        and (hass.states.get(entity_id) is not None or entity_id in registry.entities)
+    }
+    if not named or not own:
+        return
+    sources = sorted(named.difference(own))
+    for source in sources:
+        found.setdefault(source, []).extend(own)
+    if switchable := tuple(s for s in sources if split_entity_id(s)[0] not in READ_ONLY_DOMAINS):
+        for entity_id in own:
+            if split_entity_id(entity_id)[0] not in READ_ONLY_DOMAINS:
+                switched[entity_id] = switchable
+
+
+def _ids_in_attributes(entity: Any) -> Iterator[str]:
+    """Yield the entity ids an entity object of configuration.yaml holds as its settings.
+
+    Such a helper (a generic thermostat's heater, a threshold sensor's source) keeps what it
+    follows or switches in an attribute of its own: a text that is an entity id, or a list of
+    them. Nested settings (a Bayesian sensor's observations) are not read.
+    """
+    for value in getattr(entity, "__dict__", {}).values():
+        texts = [value] if isinstance(value, str) else value
+        if not isinstance(texts, (list, tuple, set, frozenset)):
+            continue
+        yield from (t for t in texts if isinstance(t, str) and valid_entity_id(t))
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:
