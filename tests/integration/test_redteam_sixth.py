@@ -15,6 +15,7 @@ from unittest.mock import patch
 
 import pytest
 
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
@@ -30,6 +31,7 @@ from .test_redteam import asked
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
+from .test_redteam_more import reload_scripts
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -372,3 +374,52 @@ async def test_a_yaml_thermostat_is_judged_by_the_heater_it_switches(
 
     assert asked(result) is wrapped, (speech(result), tool_results(hass, result))
     assert state(hass, heater) == ("unknown" if wrapped else "on")
+
+
+# --- An exempt script aimed by its fields ------------------------------------------------------
+
+AIMED_SCRIPTS: Final = {
+    # Harmless as the person uses it ("air the hall"), aimed by the call's data.
+    "air": {
+        "alias": "Air",
+        "fields": {"which": {"selector": {"entity": {"domain": "cover"}}}},
+        "sequence": [{"action": "cover.open_cover", "target": {"entity_id": "{{ which }}"}}],
+    },
+    # Its targets are its own whatever the data: the message only says something.
+    "announce": {
+        "alias": "Announce",
+        "fields": {"message": {"selector": {"text": {}}}},
+        "sequence": [
+            {
+                "action": "light.turn_on",
+                "target": {"entity_id": "light.kitchen_lights"},
+                "data": {"flash": "{{ 'short' if message else 'long' }}"},
+            }
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "held"),
+    [
+        ("air", {"which": "cover.garage_door"}, True),
+        ("air", {}, False),
+        ("announce", {"message": "lock.front_door"}, False),
+    ],
+    ids=["aimed at the garage door", "called without data", "with data it does not aim with"],
+)
+async def test_an_exempt_script_is_exempt_only_where_its_data_aims_at_nothing(
+    hass: HomeAssistant, scene: Scene, script: str, arguments: dict[str, Any], held: bool
+) -> None:
+    await reload_scripts(hass, AIMED_SCRIPTS)
+    async_expose_entity(hass, "conversation", f"script.{script}", True)
+    agent = await scene.assist_agent(**{CONF_EXEMPT_ENTITIES: [f"script.{script}"]})
+
+    result = await scene.ask_to_call(agent, f"script__{script}", arguments, answer("Done."))
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    if held:  # the person's yes runs it as asked
+        await scene.reply(agent, result, "yes")
+        await hass.async_block_till_done()
+        assert state(hass, "cover.garage_door") == "open"

@@ -163,11 +163,12 @@ class SafetyPolicy:
         hass: HomeAssistant,
         entity_ids: Iterable[str],
         fired: frozenset[str] | None = None,
+        aimed: frozenset[str] = frozenset(),
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
         fired: the events of their own the call makes the targets fire (a timer's); None when
-        the call is not known, so any of them.
+        the call is not known, so any of them. aimed: the scripts the call passes data to.
         """
         helpers, switches = _helper_settings(hass)
         rules = _Rules(
@@ -181,6 +182,7 @@ class SafetyPolicy:
             helpers=helpers,
             switches=switches,
             fired=fired,
+            aimed=aimed,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -211,10 +213,12 @@ class _Rules:
     driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # The events of their own the call makes its targets fire; None: any of them.
     fired: frozenset[str] | None = None
+    # The scripts the call passes data to (a script tool's fields).
+    aimed: frozenset[str] = frozenset()
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
-        if entity_id in self.exempt:
+        if entity_id in self.exempt and not self._aimed_by_data(entity_id):
             return False
         if self._named_sensitive(entity_id):
             return True
@@ -312,6 +316,18 @@ class _Rules:
                 and automation.actions not in found
             )
         return found
+
+    def _aimed_by_data(self, entity_id: str) -> bool:
+        """Whether the call's data may pick what this exempt script changes.
+
+        The person exempted the script as they use it; a step whose target is a template
+        ("turn on {{ which }}") changes what the call's data names, anything at all. Only a
+        script whose every step names its targets stays exempt when called with data.
+        """
+        if entity_id not in self.aimed:
+            return False
+        sequence = script_sequence(self.hass, entity_id)
+        return sequence is None or action_targets(self.hass, sequence) is None
 
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
