@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from functools import partial
 import inspect
 from typing import Any
@@ -257,6 +258,9 @@ class AutomationTrigger:
     # What it checks each time it runs, every entity named or read in it read (safety/reads.py):
     # its triggers' settings (a threshold), conditions and variables. Its actions are read too.
     checks: tuple[Any, ...] = ()
+    # The automation's own entity: each run changes its state (last_triggered, current), which
+    # other automations and templates may watch. None for a template section's actions.
+    entity_id: str | None = None
 
     def watches(
         self, entity_id: str, device_id: str | None, fired: Collection[str] | None = None
@@ -415,7 +419,8 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         if (
             watcher := _watcher(hass, registry, triggers, variables, actions, checks=checks)
         ) is not None:
-            found.append(watcher)
+            own = getattr(automation, "entity_id", None)
+            found.append(replace(watcher, entity_id=own if isinstance(own, str) else None))
     for section in _template_trigger_sections(hass):
         if CONF_ACTIONS not in section:
             continue

@@ -286,8 +286,10 @@ class _Rules:
         Its change is also a change of every group it is in (a light group, an old-style
         group), of every template entity whose state follows it (a template binary sensor
         reading it) and of what shows it as another kind (Switch as X), and of theirs in
-        turn: what watches them watches it. fired: the events of its own the entity fires
-        (None: any); what changes with it only changes its state.
+        turn: what watches them watches it. An automation it triggers changes its own state
+        by running (last_triggered, current): what watches that watches it too. fired: the
+        events of its own the entity fires (None: any); what changes with it only changes its
+        state.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -309,12 +311,14 @@ class _Rules:
                 and not watcher.any_entity
                 and watcher.watches(current, device_id, events)
             )
-            found.extend(
-                automation.actions
-                for automation in self.automations
-                if automation.watches(current, device_id, events)
-                and automation.actions not in found
-            )
+            for automation in self.automations:
+                if not automation.watches(current, device_id, events):
+                    continue
+                if automation.actions not in found:
+                    found.append(automation.actions)
+                # Its run changes its own state, which sets off what watches that.
+                if automation.entity_id is not None and automation.entity_id not in changed:
+                    changed.append(automation.entity_id)
         return found
 
     def _aimed_by_data(self, entity_id: str) -> bool:
