@@ -258,8 +258,9 @@ class AutomationTrigger:
     # What it checks each time it runs, every entity named or read in it read (safety/reads.py):
     # its triggers' settings (a threshold), conditions and variables. Its actions are read too.
     checks: tuple[Any, ...] = ()
-    # The automation's own entity: each run changes its state (last_triggered, current), which
-    # other automations and templates may watch. None for a template section's actions.
+    # The program's own entity: a run changes its state (an automation's last_triggered and
+    # current, a script's on and off), which other automations and templates may watch. None
+    # for a template section's actions.
     entity_id: str | None = None
 
     def watches(
@@ -520,20 +521,26 @@ def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
     return TIMER_SERVICE_EVENTS.get(service)
 
 
-def running_programs(hass: HomeAssistant) -> list[list[Any]]:
-    """Return the steps of every script and automation that is running now.
+def running_programs(hass: HomeAssistant) -> list[tuple[str | None, list[Any]]]:
+    """Return the entity and steps of every script and automation that is running now.
 
     A script entity keeps its helpers.script.Script as ``script``, an automation as
     ``action_script``; the Script's public ``is_running`` and ``sequence`` tell the rest.
     """
-    found: list[list[Any]] = []
+    found: list[tuple[str | None, list[Any]]] = []
     for domain, attribute in (("script", "script"), ("automation", "action_script")):
         for entity in getattr(hass.data.get(domain), "entities", ()):
             program = getattr(entity, attribute, None)
             if getattr(program, "is_running", False) is not True:
                 continue
             sequence = getattr(program, "sequence", None)
-            found.append(list(sequence) if isinstance(sequence, list) else [None])
+            own = getattr(entity, "entity_id", None)
+            found.append(
+                (
+                    own if isinstance(own, str) else None,
+                    list(sequence) if isinstance(sequence, list) else [None],
+                )
+            )
     return found
 
 

@@ -513,3 +513,22 @@ async def test_a_harmless_automation_nothing_follows_runs_at_once(
     )
 
     await check_change(hass, scene, GUEST, held=False)
+
+
+async def test_an_unlock_set_off_by_a_waiting_script_ending_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Welcome: wait for guest mode, then turn on the kitchen lights", running, and "when
+    Welcome has finished, unlock": guest mode on ends the script, which unlocks the door."""
+    await set_up_helpers(hass)
+    welcome = [{"wait_for_trigger": [GUEST_ON_TRIGGER]}, *TURN_ON_KITCHEN]
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": welcome}})
+    await set_up_automations(
+        hass,
+        automation([{"trigger": "state", "entity_id": "script.welcome", "to": "off"}], [UNLOCK]),
+    )
+    start_in_the_background(hass, "script.welcome")
+    await hass.async_block_till_done()
+    assert state(hass, "script.welcome") == "on"
+
+    await check_change(hass, scene, GUEST, held=True)

@@ -391,13 +391,14 @@ def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
     program's actions are judged whole: which of them are still to come is the run's own.
     A run also reads what its conditions read when it comes to them ("after ten minutes, if
     guest mode is on, unlock"): each running program watches nothing more than it reads.
+    Going on, it ends, which changes its own entity's state: what watches that is judged too.
     """
     found: list[AutomationTrigger] = []
-    for steps in running_programs(hass):
-        found.append(AutomationTrigger(frozenset(), frozenset(), steps))
+    for own, steps in running_programs(hass):
+        found.append(AutomationTrigger(frozenset(), frozenset(), steps, entity_id=own))
         for wait in _wait_steps(steps):
             if (watcher := wait_watcher(hass, wait, steps)) is not None:
-                found.append(watcher)
+                found.append(replace(watcher, entity_id=own))
     return found
 
 
