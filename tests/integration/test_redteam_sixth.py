@@ -378,6 +378,9 @@ async def test_a_yaml_thermostat_is_judged_by_the_heater_it_switches(
     assert state(hass, heater) == ("unknown" if wrapped else "on")
 
 
+GARAGE: Final = "cover.garage_door"
+KITCHEN: Final = "light.kitchen_lights"
+
 # --- An exempt script aimed by its fields ------------------------------------------------------
 
 AIMED_SCRIPTS: Final = {
@@ -386,6 +389,24 @@ AIMED_SCRIPTS: Final = {
         "alias": "Air",
         "fields": {"which": {"selector": {"entity": {"domain": "cover"}}}},
         "sequence": [{"action": "cover.open_cover", "target": {"entity_id": "{{ which }}"}}],
+    },
+    # Its targets are written out, but the data picks the branch: "vent the garage" opens it.
+    "vent": {
+        "alias": "Vent",
+        "fields": {"which": {"selector": {"text": {}}}},
+        "sequence": [
+            {
+                "choose": [
+                    {
+                        "conditions": [template("{{ which == 'garage' }}")],
+                        "sequence": [
+                            {"action": "cover.open_cover", "target": {"entity_id": GARAGE}}
+                        ],
+                    }
+                ],
+                "default": [{"action": "light.turn_on", "target": {"entity_id": KITCHEN}}],
+            }
+        ],
     },
     # Its targets are its own whatever the data: the message only says something.
     "announce": {
@@ -408,8 +429,16 @@ AIMED_SCRIPTS: Final = {
         ("air", {"which": "cover.garage_door"}, True),
         ("air", {}, False),
         ("announce", {"message": "lock.front_door"}, False),
+        ("vent", {"which": "garage"}, True),
+        ("vent", {}, False),
     ],
-    ids=["aimed at the garage door", "called without data", "with data it does not aim with"],
+    ids=[
+        "aimed at the garage door",
+        "called without data",
+        "with data it does not aim with",
+        "data that picks the garage door's branch",
+        "a branching script called without data",
+    ],
 )
 async def test_an_exempt_script_is_exempt_only_where_its_data_aims_at_nothing(
     hass: HomeAssistant, scene: Scene, script: str, arguments: dict[str, Any], held: bool

@@ -218,8 +218,8 @@ class _Rules:
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
-        if entity_id in self.exempt and not self._aimed_by_data(entity_id):
-            return False
+        if entity_id in self.exempt:
+            return entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path)
         if self._named_sensitive(entity_id):
             return True
         domain = split_entity_id(entity_id)[0]
@@ -321,17 +321,20 @@ class _Rules:
                     changed.append(automation.entity_id)
         return found
 
-    def _aimed_by_data(self, entity_id: str) -> bool:
-        """Whether the call's data may pick what this exempt script changes.
+    def _aimed_at_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether the call's data may steer this exempt script to a sensitive change.
 
-        The person exempted the script as they use it; a step whose target is a template
-        ("turn on {{ which }}") changes what the call's data names, anything at all. Only a
-        script whose every step names its targets stays exempt when called with data.
+        The person exempted the script as they use it; the call's data may pick what it
+        changes: a step whose target is a template ("turn on {{ which }}") anything at all, a
+        branch it picks ("if which is garage, open the garage door") whatever that branch
+        names. Called with data, a script stays exempt only where every step names its
+        targets and none of those targets is sensitive.
         """
-        if entity_id not in self.aimed:
-            return False
         sequence = script_sequence(self.hass, entity_id)
-        return sequence is None or action_targets(self.hass, sequence) is None
+        targets = None if sequence is None else action_targets(self.hass, sequence)
+        if targets is None:
+            return True
+        return any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path)
 
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
