@@ -533,6 +533,51 @@ async def test_an_unlock_set_off_by_a_harmless_automation_running_is_held(
     await check_change(hass, scene, GUEST, held=True)
 
 
+async def test_an_unlock_set_off_by_a_template_of_a_harmless_automations_runs_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """A template sensor showing when "Guest lights" last ran, and "when it changes, unlock"."""
+    await set_up_helpers(hass)
+    last_run = "{{ state_attr('automation.guest_lights', 'last_triggered') }}"
+    await reload_templates(hass, {"sensor": [{"name": "Guest lights ran", "state": last_run}]})
+    await set_up_automations(
+        hass,
+        LIGHTS_ON_GUEST,
+        automation([{"trigger": "state", "entity_id": "sensor.guest_lights_ran"}], [UNLOCK]),
+    )
+
+    await check_change(hass, scene, GUEST, held=True)
+
+
+async def test_a_light_whose_automation_sets_off_an_unlock_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "When the kitchen lights go on, turn guest mode on" and "when guest lights has run,
+    unlock": the kitchen lights unlock the door two automations later."""
+    await set_up_helpers(hass)
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+    guest_on = [{"action": "input_boolean.turn_on", "target": {"entity_id": GUEST}}]
+    await set_up_automations(
+        hass,
+        {
+            "id": "kitchen_guest",
+            "alias": "Kitchen guest",
+            "triggers": [{"trigger": "state", "entity_id": KITCHEN, "to": "on"}],
+            "actions": guest_on,
+        },
+        LIGHTS_ON_GUEST,
+        automation([CHAINS["its last run"]], [UNLOCK]),
+    )
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, KITCHEN) == "off"
+
+
 async def test_a_harmless_automation_nothing_follows_runs_at_once(
     hass: HomeAssistant, scene: Scene
 ) -> None:
