@@ -606,3 +606,48 @@ async def test_an_unlock_set_off_by_a_waiting_script_ending_is_held(
     assert state(hass, "script.welcome") == "on"
 
     await check_change(hass, scene, GUEST, held=True)
+
+
+# --- An exempt script steered by what it reads -------------------------------------------------
+
+
+def by_house_mode(then: str) -> dict[str, Any]:
+    """ "Vent": in guest mode, open `then`; otherwise turn on the kitchen lights."""
+    action = "cover.open_cover" if then.startswith("cover.") else "light.turn_on"
+    return {
+        "alias": "Vent",
+        "sequence": [
+            {
+                "choose": [
+                    {
+                        "conditions": [is_state(MODE, "guest")],
+                        "sequence": [{"action": action, "target": {"entity_id": then}}],
+                    }
+                ],
+                "default": TURN_ON_KITCHEN,
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("then", "held"),
+    [(GARAGE, True), ("cover.hall_window", False)],
+    ids=["opens the garage door in guest mode", "opens a window in guest mode"],
+)
+async def test_a_helper_that_steers_an_exempt_script_is_held(
+    hass: HomeAssistant, scene: Scene, then: str, held: bool
+) -> None:
+    """The person runs the exempt "Vent" without a question, as they use it; setting the house
+    mode it reads to guest makes its next run open the garage door, with no question left."""
+    await set_up_helpers(hass)
+    await reload_scripts(hass, {"vent": by_house_mode(then)})
+    async_expose_entity(hass, "conversation", "script.vent", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.vent"]})
+
+    result = await scene.ask_to_call(
+        agent, "input_select", {"entity_id": MODE, **CHANGES[MODE]}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert (state(hass, MODE) == "guest") is not held

@@ -171,12 +171,14 @@ class SafetyPolicy:
         the call is not known, so any of them. aimed: the scripts the call passes data to.
         """
         helpers, switches = _helper_settings(hass)
+        exempt = frozenset(current_entity_ids(hass, self.exempt))
+        programs = (*automation_triggers(hass), *waiting_programs(hass), *steered(hass, exempt))
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
-            frozenset(current_entity_ids(hass, self.exempt)),
-            tuple(with_reads(hass, (*automation_triggers(hass), *waiting_programs(hass)))),
+            exempt,
+            tuple(with_reads(hass, programs)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
             helpers=helpers,
@@ -402,6 +404,27 @@ def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
         for wait in _wait_steps(steps):
             if (watcher := wait_watcher(hass, wait, steps)) is not None:
                 found.append(replace(watcher, entity_id=own))
+    return found
+
+
+def steered(hass: HomeAssistant, exempt: Iterable[str]) -> list[AutomationTrigger]:
+    """Return the actions of the exempt entities, each watching only what it reads.
+
+    An exempt script (or template entity) runs without a question as the person uses it;
+    what it reads may pick what it changes ("if house mode is guest, open the garage
+    door"). Changing that steers its next run, which no question stops: judged by what
+    those actions change, as a change that an automation's conditions read is.
+    """
+    found: list[AutomationTrigger] = []
+    for entity_id in exempt:
+        if split_entity_id(entity_id)[0] == SCRIPT_DOMAIN:
+            sequence = script_sequence(hass, entity_id)
+            sequences = None if sequence is None else [sequence]
+        else:
+            sequences = entity_action_sequences(hass, entity_id)
+        found.extend(
+            AutomationTrigger(frozenset(), frozenset(), steps) for steps in sequences or ()
+        )
     return found
 
 
