@@ -651,3 +651,25 @@ async def test_a_helper_that_steers_an_exempt_script_is_held(
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert (state(hass, MODE) == "guest") is not held
+
+
+@pytest.mark.parametrize(
+    ("then", "held"), [([UNLOCK], True), (TURN_ON_KITCHEN, False)], ids=["unlocks", "a light"]
+)
+async def test_an_automation_on_an_exempt_scripts_run_is_judged(
+    hass: HomeAssistant, scene: Scene, then: list[dict[str, Any]], held: bool
+) -> None:
+    """The exempt "Welcome" turns on the kitchen lights, as the person uses it; "when Welcome
+    runs, `then`" is another program: an unlock there is asked about."""
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": TURN_ON_KITCHEN}})
+    await set_up_automations(
+        hass, automation([{"trigger": "state", "entity_id": "script.welcome", "to": "on"}], then)
+    )
+    async_expose_entity(hass, "conversation", "script.welcome", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})
+
+    result = await scene.ask_to_call(
+        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))

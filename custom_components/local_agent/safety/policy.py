@@ -221,7 +221,9 @@ class _Rules:
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
         if entity_id in self.exempt:
-            return entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path)
+            if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
+                return True
+            return self._sets_off_sensitive(entity_id, path)
         if self._named_sensitive(entity_id):
             return True
         domain = split_entity_id(entity_id)[0]
@@ -322,6 +324,29 @@ class _Rules:
                 if automation.entity_id is not None and automation.entity_id not in changed:
                     changed.append(automation.entity_id)
         return found
+
+    def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether an automation that an exempt entity's change sets off is sensitive.
+
+        The exemption covers the entity: its own change, and an exempt script's or template
+        entity's own steps. An automation on it ("when Welcome runs, unlock") is another
+        program, judged as any other.
+        """
+        sequences = (
+            [sequence]
+            if (sequence := script_sequence(self.hass, entity_id)) is not None
+            else entity_action_sequences(self.hass, entity_id) or []
+        )
+        fired = self.fired if len(path) == 1 else None
+        for steps in self._automations_triggered_by(entity_id, fired):
+            if steps in sequences:
+                continue  # its own steps, watching what they read: exempt with it
+            targets = action_targets(self.hass, steps)
+            if targets is None:
+                return True
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
 
     def _aimed_at_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether the call's data may steer this exempt script to a sensitive change.
