@@ -654,16 +654,25 @@ async def test_a_helper_that_steers_an_exempt_script_is_held(
 
 
 @pytest.mark.parametrize(
-    ("then", "held"), [([UNLOCK], True), (TURN_ON_KITCHEN, False)], ids=["unlocks", "a light"]
+    ("on", "then", "held"),
+    [
+        ("script.welcome", [UNLOCK], True),
+        ("script.welcome", TURN_ON_KITCHEN, False),
+        (KITCHEN, [UNLOCK], True),
+        (KITCHEN, [{"action": "light.turn_on", "target": {"entity_id": "light.bed_light"}}], False),
+    ],
+    ids=["its run unlocks", "its run turns on a light", "its light unlocks", "its light a light"],
 )
 async def test_an_automation_on_an_exempt_scripts_run_is_judged(
-    hass: HomeAssistant, scene: Scene, then: list[dict[str, Any]], held: bool
+    hass: HomeAssistant, scene: Scene, on: str, then: list[dict[str, Any]], held: bool
 ) -> None:
     """The exempt "Welcome" turns on the kitchen lights, as the person uses it; "when Welcome
-    runs, `then`" is another program: an unlock there is asked about."""
+    runs (or the kitchen lights go on), `then`" is another program: an unlock there is asked
+    about."""
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": TURN_ON_KITCHEN}})
     await set_up_automations(
-        hass, automation([{"trigger": "state", "entity_id": "script.welcome", "to": "on"}], then)
+        hass, automation([{"trigger": "state", "entity_id": on, "to": "on"}], then)
     )
     async_expose_entity(hass, "conversation", "script.welcome", True)
     agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})

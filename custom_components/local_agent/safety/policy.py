@@ -329,9 +329,12 @@ class _Rules:
         """Whether an automation that an exempt entity's change sets off is sensitive.
 
         The exemption covers the entity: its own change, and an exempt script's or template
-        entity's own steps. An automation on it ("when Welcome runs, unlock") is another
-        program, judged as any other.
+        entity's own steps. An automation on it ("when Welcome runs, unlock"), or on what
+        those steps change ("when the kitchen lights go on, unlock"), is another program,
+        judged as any other.
         """
+        if len(path) > MAX_GROUP_DEPTH:
+            return True
         sequences = (
             [sequence]
             if (sequence := script_sequence(self.hass, entity_id)) is not None
@@ -346,7 +349,14 @@ class _Rules:
                 return True
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
                 return True
-        return False
+        # What its own steps change is exempt with it (steps of unknown effect too); what that
+        # change sets off is not.
+        return any(
+            self._sets_off_sensitive(target, (*path, target))
+            for steps in sequences
+            for target in action_targets(self.hass, steps) or ()
+            if target not in path
+        )
 
     def _aimed_at_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether the call's data may steer this exempt script to a sensitive change.
