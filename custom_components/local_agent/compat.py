@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from functools import partial
 import inspect
 from typing import Any
@@ -67,6 +68,8 @@ ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values(
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
+CONF_CONDITIONS: Final = "conditions"
+CONF_VARIABLES: Final = "variables"
 SWITCH_AS_X: Final = "switch_as_x"
 HOMEASSISTANT_SCENE_PLATFORM: Final = "homeassistant_scene"
 TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
@@ -266,6 +269,13 @@ class AutomationTrigger:
     any_entity: bool = False
     # Events an entity fires of its own (a timer's): (the entity, or any of a domain; event).
     entity_events: frozenset[tuple[str, str]] = frozenset()
+    # What it checks each time it runs, every entity named or read in it read (safety/reads.py):
+    # its triggers' settings (a threshold), conditions and variables. Its actions are read too.
+    checks: tuple[Any, ...] = ()
+    # The program's own entity: a run changes its state (an automation's last_triggered and
+    # current, a script's on and off), which other automations and templates may watch. None
+    # for a template section's actions.
+    entity_id: str | None = None
 
     def watches(
         self, entity_id: str, device_id: str | None, fired: Collection[str] | None = None
@@ -306,14 +316,20 @@ class _Watched:
     any_entity: bool = False
     entity_events: set[tuple[str, str]] = field(default_factory=set)
 
-    def trigger(self, actions: list[Any]) -> AutomationTrigger | None:
-        """Return what was watched, with the actions it runs; None if nothing was."""
+    def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
+        """Return what was watched, with the actions it runs; None if nothing was.
+
+        checks: what the program checks when it runs; with them (or actions to read) it is
+        returned even when its triggers watch nothing (a time pattern), for what it reads.
+        """
         if not (
             self.entity_ids
             or self.device_ids
             or self.domains
             or self.any_entity
             or self.entity_events
+            or checks
+            or actions
         ):
             return None
         return AutomationTrigger(
@@ -323,6 +339,7 @@ class _Watched:
             frozenset(self.domains),
             self.any_entity,
             frozenset(self.entity_events),
+            checks,
         )
 
     def add_template(
@@ -413,18 +430,53 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
         actions = list(sequence) if isinstance(sequence, list) else [None]
         variables = _trigger_variables(hass, automation)
-        if (watcher := _watcher(hass, registry, triggers, variables, actions)) is not None:
-            found.append(watcher)
+        checks = _automation_checks(automation, triggers)
+        if (
+            watcher := _watcher(hass, registry, triggers, variables, actions, checks=checks)
+        ) is not None:
+            own = getattr(automation, "entity_id", None)
+            found.append(replace(watcher, entity_id=own if isinstance(own, str) else None))
     for section in _template_trigger_sections(hass):
         if CONF_ACTIONS not in section:
             continue
         actions = section[CONF_ACTIONS]
         actions = list(actions) if isinstance(actions, list) else [None]
-        if (
-            watcher := _watcher(hass, registry, section.get(CONF_TRIGGERS), {}, actions)
-        ) is not None:
+        triggers = section.get(CONF_TRIGGERS)
+        checks = (
+            _checked_triggers(triggers),
+            section.get(CONF_CONDITIONS),
+            section.get(CONF_VARIABLES),
+        )
+        if (watcher := _watcher(hass, registry, triggers, {}, actions, checks=checks)) is not None:
             found.append(watcher)
     return found
+
+
+def _automation_checks(automation: Any, triggers: list[Any]) -> tuple[Any, ...]:
+    """Return what an automation checks each time it runs (AutomationTrigger.checks).
+
+    Its triggers' settings (an event trigger's are read as the events it hears), the
+    validated conditions (the private ``_condition``, an IfAction with its ``config``) and
+    its variables and trigger variables (private ScriptVariables with public ``variables``).
+    """
+    return (
+        _checked_triggers(triggers),
+        getattr(getattr(automation, "_condition", None), "config", None),
+        getattr(getattr(automation, "_variables", None), "variables", None),
+        getattr(getattr(automation, "_trigger_variables", None), "variables", None),
+    )
+
+
+def _checked_triggers(triggers: Any) -> list[Any]:
+    """Return the triggers whose settings are read: all but event triggers (see add_event)."""
+    if not isinstance(triggers, list):
+        return []
+    return [
+        trigger
+        for trigger in triggers
+        if not isinstance(trigger, Mapping)
+        or trigger.get("trigger", trigger.get("platform")) != "event"
+    ]
 
 
 def _template_trigger_sections(hass: HomeAssistant) -> list[Mapping[str, Any]]:
@@ -447,10 +499,12 @@ def _watcher(
     actions: list[Any],
     *,
     strict: bool = False,
+    checks: tuple[Any, ...] = (),
 ) -> AutomationTrigger | None:
     """Return what these triggers watch, with the actions they run; None if they watch none.
 
-    strict: a template trigger that needs a variable that `variables` lack watches anything.
+    strict: a template trigger that needs a variable that `variables` lack watches anything;
+    checks: what the program checks each time it runs (AutomationTrigger.checks).
     """
     if not isinstance(triggers, list):
         return None
@@ -471,7 +525,7 @@ def _watcher(
         watched.add_entities(registry, trigger.get("entity_id"))
         if isinstance(target := trigger.get("target"), Mapping):
             watched.entity_ids.update(target_entities(hass, target))
-    return watched.trigger(actions)
+    return watched.trigger(actions, checks)
 
 
 def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
@@ -481,20 +535,26 @@ def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
     return TIMER_SERVICE_EVENTS.get(service)
 
 
-def running_programs(hass: HomeAssistant) -> list[list[Any]]:
-    """Return the steps of every script and automation that is running now.
+def running_programs(hass: HomeAssistant) -> list[tuple[str | None, list[Any]]]:
+    """Return the entity and steps of every script and automation that is running now.
 
     A script entity keeps its helpers.script.Script as ``script``, an automation as
     ``action_script``; the Script's public ``is_running`` and ``sequence`` tell the rest.
     """
-    found: list[list[Any]] = []
+    found: list[tuple[str | None, list[Any]]] = []
     for domain, attribute in (("script", "script"), ("automation", "action_script")):
         for entity in getattr(hass.data.get(domain), "entities", ()):
             program = getattr(entity, attribute, None)
             if getattr(program, "is_running", False) is not True:
                 continue
             sequence = getattr(program, "sequence", None)
-            found.append(list(sequence) if isinstance(sequence, list) else [None])
+            own = getattr(entity, "entity_id", None)
+            found.append(
+                (
+                    own if isinstance(own, str) else None,
+                    list(sequence) if isinstance(sequence, list) else [None],
+                )
+            )
     return found
 
 
@@ -627,6 +687,21 @@ def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     if not isinstance(wrapped, str):
         return None
     return er.async_resolve_entity_id(registry, wrapped)
+
+
+def configuration_yaml_entities(hass: HomeAssistant) -> list[tuple[str, Any]]:
+    """Return each entity of a platform set up in configuration.yaml, with its object.
+
+    Every entity platform keeps itself in ``hass.data[DATA_ENTITY_PLATFORM]`` (by integration);
+    one set up from configuration.yaml has no ``config_entry``. Its public ``entities`` maps
+    entity ids to the objects.
+    """
+    found: list[tuple[str, Any]] = []
+    for platforms in hass.data.get(entity_platform.DATA_ENTITY_PLATFORM, {}).values():
+        for platform in platforms:
+            if platform.config_entry is None:
+                found.extend(platform.entities.items())
+    return found
 
 
 def entities_with_actions(hass: HomeAssistant, domain: str) -> list[tuple[str, list[list[Any]]]]:

@@ -68,6 +68,7 @@ from .policy import SafetyPolicy
 from .policy import sensitive_targets_of_action
 from .tool_review import DEFERRED_ARGUMENTS
 from .tool_review import TARGET_SLOTS
+from .tool_review import aimed_scripts
 from .tool_review import async_review
 from .tool_review import async_tool_api_id
 from .tool_review import intent_type_of
@@ -247,10 +248,15 @@ class SafetyGate:
             return resolved, None
         if resolved.targets is None:
             return resolved, self._action(resolved, [], turn.language)
-        sensitive = self.policy.sensitive_entities(self.hass, resolved.targets)
+        sensitive = self._sensitive_targets(resolved)
         if not sensitive:
             return resolved, None
         return resolved, self._action(resolved, sensitive, turn.language)
+
+    def _sensitive_targets(self, call: ApiCall) -> list[str]:
+        """Return the call's targets that need confirmation, with the scripts it aims by data."""
+        aimed = aimed_scripts(self.hass, call.tool, call.arguments)
+        return self.policy.sensitive_entities(self.hass, call.targets or (), aimed=aimed)
 
     async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:
         """Whether the user exempted this very tool: its name and the API that offers it."""
@@ -653,7 +659,7 @@ class SafetyGate:
             return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         # What runs inside the targets (a scene made again, a group's members) is what the
         # person heard: the question said it, so the same words must say it now.
-        sensitive = self.policy.sensitive_entities(self.hass, now.targets or ())
+        sensitive = self._sensitive_targets(now)
         if self._describe(now, sensitive) != action.description:
             return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         return Decision(Verdict.ALLOW, now, action, confirmed=True)

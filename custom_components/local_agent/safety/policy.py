@@ -25,6 +25,7 @@ from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_events_of_call
@@ -47,6 +48,7 @@ from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.safety.reads import with_reads
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import ATTR_DEVICE_CLASS
@@ -67,7 +69,8 @@ MAX_GROUP_DEPTH = 5
 # An entity id written in a helper's template; an entity registry id (a uuid4 in hex).
 _ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
 _REGISTRY_ID: Final = re.compile(r"[0-9a-f]{32}")
-# Per entry: the settings read (the objects themselves) and the ids found in them.
+# Per entry (its id), or per entity of configuration.yaml (its entity id): the settings read
+# (the objects themselves) and the ids found in them.
 _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
     f"{DOMAIN}_helper_settings_read"
 )
@@ -160,24 +163,28 @@ class SafetyPolicy:
         hass: HomeAssistant,
         entity_ids: Iterable[str],
         fired: frozenset[str] | None = None,
+        aimed: frozenset[str] = frozenset(),
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
         fired: the events of their own the call makes the targets fire (a timer's); None when
-        the call is not known, so any of them.
+        the call is not known, so any of them. aimed: the scripts the call passes data to.
         """
         helpers, switches = _helper_settings(hass)
+        exempt = frozenset(current_entity_ids(hass, self.exempt))
+        programs = (*automation_triggers(hass), *waiting_programs(hass), *steered(hass, exempt))
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
-            frozenset(current_entity_ids(hass, self.exempt)),
-            (*automation_triggers(hass), *waiting_programs(hass)),
+            exempt,
+            tuple(with_reads(hass, programs)),
             _containing_groups(hass),
             tuple(template_followers(hass)),
             helpers=helpers,
             switches=switches,
             fired=fired,
+            aimed=aimed,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -208,11 +215,15 @@ class _Rules:
     driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # The events of their own the call makes its targets fire; None: any of them.
     fired: frozenset[str] | None = None
+    # The scripts the call passes data to (a script tool's fields).
+    aimed: frozenset[str] = frozenset()
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
         if entity_id in self.exempt:
-            return False
+            if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
+                return True
+            return self._sets_off_sensitive(entity_id, path)
         if self._named_sensitive(entity_id):
             return True
         domain = split_entity_id(entity_id)[0]
@@ -279,8 +290,10 @@ class _Rules:
         Its change is also a change of every group it is in (a light group, an old-style
         group), of every template entity whose state follows it (a template binary sensor
         reading it) and of what shows it as another kind (Switch as X), and of theirs in
-        turn: what watches them watches it. fired: the events of its own the entity fires
-        (None: any); what changes with it only changes its state.
+        turn: what watches them watches it. An automation it triggers changes its own state
+        by running (last_triggered, current): what watches that watches it too. fired: the
+        events of its own the entity fires (None: any); what changes with it only changes its
+        state.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -302,13 +315,63 @@ class _Rules:
                 and not watcher.any_entity
                 and watcher.watches(current, device_id, events)
             )
-            found.extend(
-                automation.actions
-                for automation in self.automations
-                if automation.watches(current, device_id, events)
-                and automation.actions not in found
-            )
+            for automation in self.automations:
+                if not automation.watches(current, device_id, events):
+                    continue
+                if automation.actions not in found:
+                    found.append(automation.actions)
+                # Its run changes its own state, which sets off what watches that.
+                if automation.entity_id is not None and automation.entity_id not in changed:
+                    changed.append(automation.entity_id)
         return found
+
+    def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether an automation that an exempt entity's change sets off is sensitive.
+
+        The exemption covers the entity: its own change, and an exempt script's or template
+        entity's own steps. An automation on it ("when Welcome runs, unlock"), or on what
+        those steps change ("when the kitchen lights go on, unlock"), is another program,
+        judged as any other.
+        """
+        if len(path) > MAX_GROUP_DEPTH:
+            return True
+        sequences = (
+            [sequence]
+            if (sequence := script_sequence(self.hass, entity_id)) is not None
+            else entity_action_sequences(self.hass, entity_id) or []
+        )
+        fired = self.fired if len(path) == 1 else None
+        for steps in self._automations_triggered_by(entity_id, fired):
+            if steps in sequences:
+                continue  # its own steps, watching what they read: exempt with it
+            targets = action_targets(self.hass, steps)
+            if targets is None:
+                return True
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        # What its own steps change is exempt with it (steps of unknown effect too); what that
+        # change sets off is not.
+        return any(
+            self._sets_off_sensitive(target, (*path, target))
+            for steps in sequences
+            for target in action_targets(self.hass, steps) or ()
+            if target not in path
+        )
+
+    def _aimed_at_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether the call's data may steer this exempt script to a sensitive change.
+
+        The person exempted the script as they use it; the call's data may pick what it
+        changes: a step whose target is a template ("turn on {{ which }}") anything at all, a
+        branch it picks ("if which is garage, open the garage door") whatever that branch
+        names. Called with data, a script stays exempt only where every step names its
+        targets and none of those targets is sensitive.
+        """
+        sequence = script_sequence(self.hass, entity_id)
+        targets = None if sequence is None else action_targets(self.hass, sequence)
+        if targets is None:
+            return True
+        return any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path)
 
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
@@ -366,12 +429,37 @@ def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
     A run that waits for a change goes on when the change comes: "wait until the courier
     switch goes on, then unlock the front door" unlocks it when the switch is turned on. The
     program's actions are judged whole: which of them are still to come is the run's own.
+    A run also reads what its conditions read when it comes to them ("after ten minutes, if
+    guest mode is on, unlock"): each running program watches nothing more than it reads.
+    Going on, it ends, which changes its own entity's state: what watches that is judged too.
     """
     found: list[AutomationTrigger] = []
-    for steps in running_programs(hass):
+    for own, steps in running_programs(hass):
+        found.append(AutomationTrigger(frozenset(), frozenset(), steps, entity_id=own))
         for wait in _wait_steps(steps):
             if (watcher := wait_watcher(hass, wait, steps)) is not None:
-                found.append(watcher)
+                found.append(replace(watcher, entity_id=own))
+    return found
+
+
+def steered(hass: HomeAssistant, exempt: Iterable[str]) -> list[AutomationTrigger]:
+    """Return the actions of the exempt entities, each watching only what it reads.
+
+    An exempt script (or template entity) runs without a question as the person uses it;
+    what it reads may pick what it changes ("if house mode is guest, open the garage
+    door"). Changing that steers its next run, which no question stops: judged by what
+    those actions change, as a change that an automation's conditions read is.
+    """
+    found: list[AutomationTrigger] = []
+    for entity_id in exempt:
+        if split_entity_id(entity_id)[0] == SCRIPT_DOMAIN:
+            sequence = script_sequence(hass, entity_id)
+            sequences = None if sequence is None else [sequence]
+        else:
+            sequences = entity_action_sequences(hass, entity_id)
+        found.extend(
+            AutomationTrigger(frozenset(), frozenset(), steps) for steps in sequences or ()
+        )
     return found
 
 
@@ -422,6 +510,8 @@ def _helper_settings(
     without following it only makes more questions. The other way round, a helper's entity
     that can be changed may switch what it names and can be changed too (a generic
     thermostat its heater); one that only reports (a sensor) is switched by nothing.
+    A helper set up in configuration.yaml has no entry: its entity object keeps what it
+    names in attributes of its own (_ids_in_attributes), and is read the same way.
     """
     registry = er.async_get(hass)
     read = hass.data.get(_READ, {})
@@ -438,28 +528,59 @@ def _helper_settings(
         else:
             ids = tuple(dict.fromkeys(i for text in _texts_in(settings) for i in _ids_in(text)))
         kept[entry.entry_id] = (settings, ids)
-        named = {
-            entity_id
-            for word in ids
-            if (entity_id := er.async_resolve_entity_id(registry, word)) is not None
-            and (hass.states.get(entity_id) is not None or entity_id in registry.entities)
-        }
-        if not named:
-            continue
         own = [e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)]
-        if not own:
-            continue
-        sources = sorted(named.difference(own))
-        for source in sources:
-            found.setdefault(source, []).extend(own)
-        if switchable := tuple(
-            s for s in sources if split_entity_id(s)[0] not in READ_ONLY_DOMAINS
-        ):
-            for entity_id in own:
-                if split_entity_id(entity_id)[0] not in READ_ONLY_DOMAINS:
-                    switched[entity_id] = switchable
+        _add_named(hass, registry, own, ids, found=found, switched=switched)
+    for entity_id, entity in configuration_yaml_entities(hass):
+        earlier = read.get(entity_id)
+        if earlier is not None and _same(earlier[0], (entity,)):
+            ids = earlier[1]
+        else:
+            ids = tuple(_ids_in_attributes(entity))
+        kept[entity_id] = ((entity,), ids)
+        _add_named(hass, registry, [entity_id], ids, found=found, switched=switched)
     hass.data[_READ] = kept
     return {source: tuple(entities) for source, entities in found.items()}, switched
+
+
+def _add_named(
+    hass: HomeAssistant,
+    registry: er.EntityRegistry,
+    own: list[str],
+    ids: Iterable[str],
+    *,
+    found: dict[str, list[str]],
+    switched: dict[str, tuple[str, ...]],
+) -> None:
+    """Add what the settings of one helper (its own entities) name: followed and switched."""
+    named = {
+        entity_id
+        for word in ids
+        if (entity_id := er.async_resolve_entity_id(registry, word)) is not None
+        and (hass.states.get(entity_id) is not None or entity_id in registry.entities)
+    }
+    if not named or not own:
+        return
+    sources = sorted(named.difference(own))
+    for source in sources:
+        found.setdefault(source, []).extend(own)
+    if switchable := tuple(s for s in sources if split_entity_id(s)[0] not in READ_ONLY_DOMAINS):
+        for entity_id in own:
+            if split_entity_id(entity_id)[0] not in READ_ONLY_DOMAINS:
+                switched[entity_id] = switchable
+
+
+def _ids_in_attributes(entity: Any) -> Iterator[str]:
+    """Yield the entity ids an entity object of configuration.yaml holds as its settings.
+
+    Such a helper (a generic thermostat's heater, a threshold sensor's source) keeps what it
+    follows or switches in an attribute of its own: a text that is an entity id, or a list of
+    them. Nested settings (a Bayesian sensor's observations) are not read.
+    """
+    for value in getattr(entity, "__dict__", {}).values():
+        texts = [value] if isinstance(value, str) else value
+        if not isinstance(texts, (list, tuple, set, frozenset)):
+            continue
+        yield from (t for t in texts if isinstance(t, str) and valid_entity_id(t))
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:

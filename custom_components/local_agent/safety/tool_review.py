@@ -283,6 +283,23 @@ def script_of(hass: HomeAssistant, tool: llm.Tool) -> str | None:
     return entity_id or f"script.{action}"
 
 
+def aimed_scripts(
+    hass: HomeAssistant, tool: llm.Tool, arguments: Mapping[str, Any]
+) -> frozenset[str]:
+    """Return the script a call passes data to: a script tool's arguments are its fields.
+
+    What such a script changes may be picked by that data ("turn on {{ which }}"), so an
+    exemption of the script does not cover it (policy.py). Other tools pass none.
+    """
+    inner = unwrap(tool)
+    if _qualified_name(type(inner)) != SCRIPT_TOOL or not _is_instance_of(inner, SCRIPT_TOOL):
+        return frozenset()
+    if all(intent.is_blank_slot_value(value) for value in arguments.values()):
+        return frozenset()
+    script = script_of(hass, inner)
+    return frozenset() if script is None else frozenset({script})
+
+
 async def async_tool_api_id(
     hass: HomeAssistant, api: llm.APIInstance, tool: llm.Tool
 ) -> str | None:

@@ -1,0 +1,213 @@
+"""What a program reads: the entities whose state decides what it does the next time it runs.
+
+An automation that unlocks the front door when the hall temperature rises above a number
+helper, or that runs every minute and unlocks only while a guest-mode switch is on, does so a
+moment after that helper or switch is changed: changing it sets the unlock off as surely as a
+change its trigger watches. So every entity such a program reads counts as watched: named in
+its triggers' settings (a threshold), its conditions and variables, in the conditions, waits
+and templates of its actions (not the targets of its steps: those it changes), or read by any
+of their templates.
+
+What is written in a program is read once for each of its parts (the validated objects Home
+Assistant keeps until a reload) and kept; only its templates are rendered for each question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
+from itertools import pairwise
+import re
+from typing import Any
+from typing import Final
+
+from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.const import DOMAIN
+from homeassistant.const import ATTR_DEVICE_ID
+from homeassistant.core import HomeAssistant
+from homeassistant.core import valid_entity_id
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers.template import Template
+from homeassistant.util.hass_dict import HassKey
+
+# The keys of a step whose values are conditions or waits: read whole.
+_CHECKED_IN_STEPS: Final = frozenset(
+    {"if", "conditions", "while", "until", "wait_for_trigger", "wait_template"}
+)
+# A condition (a step of its own or one of a list): read whole.
+_CONDITION: Final = "condition"
+# Words joined by dots in a template's text: each pair of neighbours may be an entity id
+# (`states.input_boolean.guest_mode.state` names input_boolean.guest_mode).
+_DOTTED: Final = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)+")
+
+
+@dataclass(slots=True)
+class _Written:
+    """What one part of a program names: entities, devices, and templates that may read more."""
+
+    entity_ids: set[str] = field(default_factory=set)
+    device_ids: set[str] = field(default_factory=set)
+    templates: list[Template] = field(default_factory=list)
+
+    def add(self, other: _Written) -> None:
+        self.entity_ids.update(other.entity_ids)
+        self.device_ids.update(other.device_ids)
+        self.templates.extend(t for t in other.templates if t not in self.templates)
+
+
+# Per part of a program (its id, and whether all of it is read), with the part itself: what
+# is written in it.
+type _Kept = dict[tuple[int, bool], tuple[object, _Written]]
+_WRITTEN: HassKey[_Kept] = HassKey(f"{DOMAIN}_program_reads")
+
+
+def with_reads(
+    hass: HomeAssistant, programs: Iterable[AutomationTrigger]
+) -> list[AutomationTrigger]:
+    """Return the programs, each also watching every entity it reads (see the module)."""
+    earlier = hass.data.get(_WRITTEN, {})
+    kept: _Kept = {}
+    registry = er.async_get(hass)
+    found: list[AutomationTrigger] = []
+    for program in programs:
+        written = _Written()
+        for part, whole in _parts(program):
+            written.add(_written_in(registry, part, whole=whole, earlier=earlier, kept=kept))
+        found.append(_watching(program, written))
+    hass.data[_WRITTEN] = kept
+    return found
+
+
+def _parts(program: AutomationTrigger) -> Iterator[tuple[Any, bool]]:
+    """Yield each part of a program with whether all of it is read (else: its checks)."""
+    for check in program.checks:
+        for part in check if isinstance(check, list) else [check]:
+            yield part, True
+    for step in program.actions:
+        yield step, False
+
+
+def _written_in(
+    registry: er.EntityRegistry,
+    part: Any,
+    *,
+    whole: bool,
+    earlier: _Kept,
+    kept: _Kept,
+) -> _Written:
+    """Return what a part names, read again only when it is no longer the object read before."""
+    key = (id(part), whole)
+    known = earlier.get(key) or kept.get(key)
+    if known is not None and known[0] is part:
+        kept[key] = known
+        return known[1]
+    written = _Written()
+    if whole:
+        _read_whole(registry, part, written)
+    else:
+        _read_checks(registry, part, written)
+    if isinstance(part, (Mapping, list)):  # strings and None are no lasting objects
+        kept[key] = (part, written)
+    return written
+
+
+def _read_whole(
+    registry: er.EntityRegistry, value: Any, written: _Written, key: Any = None
+) -> None:
+    """Read every entity and device named in a value, and keep its templates."""
+    if isinstance(value, Template):
+        written.templates.append(value)
+    elif isinstance(value, str):
+        if key == ATTR_DEVICE_ID:
+            written.device_ids.add(value)
+        elif (entity_id := er.async_resolve_entity_id(registry, value)) is not None:
+            written.entity_ids.add(entity_id)
+    elif isinstance(value, Mapping):
+        if value.get("enabled") is False:
+            return  # switched off in the editor: Home Assistant skips it
+        for item_key, item in value.items():
+            _read_whole(registry, item, written, item_key)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _read_whole(registry, item, written, key)
+
+
+def _read_checks(registry: er.EntityRegistry, value: Any, written: _Written) -> None:
+    """Read the conditions and waits of steps whole, and keep every template elsewhere.
+
+    What a step targets by name is what it changes, not what it reads; a target written as
+    a template reads what it renders (and makes the step's effect unknown: policy.py).
+    """
+    if isinstance(value, Template):
+        written.templates.append(value)
+    elif isinstance(value, Mapping):
+        if value.get("enabled") is False:
+            return
+        if _CONDITION in value:
+            _read_whole(registry, value, written)
+            return
+        for key, item in value.items():
+            if key in _CHECKED_IN_STEPS:
+                _read_whole(registry, item, written, key)
+            else:
+                _read_checks(registry, item, written)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _read_checks(registry, item, written)
+
+
+def _watching(program: AutomationTrigger, written: _Written) -> AutomationTrigger:
+    """Return the program also watching what it names and what its templates read now."""
+    entity_ids = set(written.entity_ids)
+    domains: set[str] = set()
+    any_entity = False
+    for template in written.templates:
+        entity_ids.update(_ids_written_in(template.template))
+        read, read_domains, reads_all = _rendered_reads(template)
+        entity_ids.update(read)
+        domains.update(read_domains)
+        any_entity = any_entity or reads_all
+    return replace(
+        program,
+        entity_ids=program.entity_ids | entity_ids,
+        device_ids=program.device_ids | written.device_ids,
+        domains=program.domains | domains,
+        any_entity=program.any_entity or any_entity,
+    )
+
+
+def _ids_written_in(text: str) -> set[str]:
+    """Return the entity ids written in a template's text."""
+    return {
+        candidate
+        for dotted in _DOTTED.findall(text)
+        for first, second in pairwise(dotted.split("."))
+        if valid_entity_id(candidate := f"{first}.{second}")
+    }
+
+
+def _rendered_reads(template: Template) -> tuple[set[str], set[str], bool]:
+    """Return what rendering the template now reads: entities, domains, whether every state.
+
+    Rendered without the run's variables (the trigger, the run's own): a template that needs
+    them stops there, and what it wrote (_ids_written_in) stands for the rest.
+    """
+    if template.is_static or template.hass is None:
+        return set(), set(), False
+    try:
+        info = template.async_render_to_info({}, strict=False, log_fn=_quiet)
+    except Exception:  # a template that cannot be rendered now reads what it wrote
+        return set(), set(), False
+    return (
+        set(info.entities),
+        set(info.domains | info.domains_lifecycle),
+        info.all_states or info.all_states_lifecycle,
+    )
+
+
+def _quiet(_level: int, _message: str) -> None:
+    """Say nothing of a variable the run would have: this is no run."""
