@@ -67,7 +67,8 @@ async def test_unlock_then_yes_crosses_few_files_and_never_comes_back_up(
     print("main line:", path.main_line)
     print("calls:", {k: sorted(v) for k, v in path.calls.items()})
     assert path.from_below == []
-    assert len(path.files) <= 14
+    # 15 since safety/reads.py: the policy follows what automations and scripts read.
+    assert len(path.files) <= 15
     assert len(path.main_line) <= 6
 
 
