@@ -15,6 +15,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
@@ -126,12 +127,14 @@ async def test_an_automation_that_runs_a_command_with_a_harmless_target_is_held(
 # --- A helper that switches the entity its settings name ---------------------------------------
 
 
+@pytest.mark.parametrize("set_up_in", ["the UI", "configuration.yaml"])
 @pytest.mark.parametrize("wrapped", [True, False], ids=["a door relay", "a plain heater"])
 async def test_a_thermostat_is_judged_by_the_heater_it_switches(
-    hass: HomeAssistant, scene: Scene, wrapped: bool
+    hass: HomeAssistant, scene: Scene, wrapped: bool, set_up_in: str
 ) -> None:
-    """A generic thermostat (set up in the UI) whose heater is the relay that a Switch as X
-    lock shows: heating switches the relay, and so the lock. With a plain heater, at once."""
+    """A generic thermostat (set up in the UI or in configuration.yaml) whose heater is the
+    relay that a Switch as X lock shows: heating switches the relay, and so the lock. With a
+    plain heater, at once."""
     heater = await relay(hass)
     if wrapped:
         await set_up_helper(
@@ -141,27 +144,26 @@ async def test_a_thermostat_is_judged_by_the_heater_it_switches(
             {"entity_id": heater, "invert": False, "target_domain": "lock"},
         )
     hass.states.async_set("sensor.hall_temperature", "15", {"unit_of_measurement": "°C"})
-    thermostat = await set_up_helper(
-        hass,
-        "generic_thermostat",
-        "Hall",
-        {
-            "name": "Hall",
-            "ac_mode": False,
-            "target_sensor": "sensor.hall_temperature",
-            "heater": heater,
-            "cold_tolerance": 0.3,
-            "hot_tolerance": 0.3,
-        },
-    )
-    async_expose_entity(hass, "conversation", thermostat.entity_id, True)
+    settings = {"name": "Hall", "target_sensor": "sensor.hall_temperature", "heater": heater}
+    if set_up_in == "the UI":
+        tolerances = {"ac_mode": False, "cold_tolerance": 0.3, "hot_tolerance": 0.3}
+        thermostat = await set_up_helper(
+            hass, "generic_thermostat", "Hall", {**settings, **tolerances}
+        )
+        entity_id = thermostat.entity_id
+    else:
+        yaml = {"platform": "generic_thermostat", **settings, "initial_hvac_mode": "heat"}
+        assert await async_setup_component(hass, "climate", {"climate": [yaml]})
+        await hass.async_block_till_done()
+        entity_id = "climate.hall"
+    async_expose_entity(hass, "conversation", entity_id, True)
     agent = await scene.our_agent()
     heat = {"temperature": 25, "hvac_mode": "heat"}
 
     result = await scene.ask_to_call(
         agent,
         "climate",
-        {"action": "set_temperature", "entity_id": thermostat.entity_id, **heat},
+        {"action": "set_temperature", "entity_id": entity_id, **heat},
         answer("Done."),
     )
     await hass.async_block_till_done()

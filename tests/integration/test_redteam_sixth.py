@@ -28,9 +28,7 @@ from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
-from .test_redteam import relay
 from .test_redteam import set_up_automations
-from .test_redteam import set_up_helper
 from .test_redteam_more import reload_scripts
 from .test_redteam_more import reload_templates
 from .test_redteam_third import start_in_the_background
@@ -334,48 +332,6 @@ async def test_what_an_automation_on_the_helper_runs_is_judged(
     )
 
     await check_change(hass, scene, GUEST, held=held)
-
-
-# --- Helpers of YAML platforms that switch a lock's relay ---------------------------------------
-
-
-@pytest.mark.parametrize("wrapped", [True, False], ids=["a door relay", "a plain heater"])
-async def test_a_yaml_thermostat_is_judged_by_the_heater_it_switches(
-    hass: HomeAssistant, scene: Scene, wrapped: bool
-) -> None:
-    """A generic thermostat of configuration.yaml whose heater is the relay that a Switch as X
-    lock shows: heating switches the relay, and so the lock. With a plain heater, at once."""
-    heater = await relay(hass)
-    if wrapped:
-        await set_up_helper(
-            hass,
-            "switch_as_x",
-            "Door relay",
-            {"entity_id": heater, "invert": False, "target_domain": "lock"},
-        )
-    hass.states.async_set(HALL_TEMPERATURE, "15", {"unit_of_measurement": "°C"})
-    thermostat = {
-        "platform": "generic_thermostat",
-        "name": "Hall",
-        "heater": heater,
-        "target_sensor": HALL_TEMPERATURE,
-        "initial_hvac_mode": "heat",
-    }
-    assert await async_setup_component(hass, "climate", {"climate": [thermostat]})
-    await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "climate.hall", True)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent,
-        "climate",
-        {"action": "set_temperature", "entity_id": "climate.hall", "temperature": 25},
-        answer("Done."),
-    )
-    await hass.async_block_till_done()
-
-    assert asked(result) is wrapped, (speech(result), tool_results(hass, result))
-    assert state(hass, heater) == ("unknown" if wrapped else "on")
 
 
 GARAGE: Final = "cover.garage_door"
