@@ -294,9 +294,12 @@ def test_checkpoint_memory_is_bounded_in_bytes_least_recently_used_first(
         assert stats.count <= 2
         assert stats.bytes <= stats.limit_bytes
         if number:  # the static prefix (used every time) was kept; older ends went first
-            assert output.stats.checkpoint_restored
             assert output.stats.cached_tokens >= _static_length(runtime, parts)
         history += [Message("user", user), Message("assistant", output.text)]
+        # As the agent does after each answer: the next turn's start, checkpointed.
+        conversation = Conversation(STATIC_SYSTEM, tuple(history), True, DYNAMIC_SYSTEM)
+        runtime.prepare(conversation, TOOLS, threading.Event())
+        assert runtime.checkpoint_stats.bytes <= runtime.checkpoint_stats.limit_bytes
     assert runtime.checkpoint_stats.evicted > 0
     assert runtime.checkpoint_stats.restored >= 2
 
@@ -317,10 +320,14 @@ def test_checkpoints_the_live_context_no_longer_holds_are_dropped(
     assert again.stats.cached_tokens == 0
 
 
-def test_follow_up_evaluates_only_what_is_new_and_matches_a_fresh_run(
+def test_an_unprepared_follow_up_goes_on_from_the_static_prompt_and_matches_a_fresh_run(
     open_runtime: OpenRuntime,
 ) -> None:
-    """The next turn goes on from the end of the last message, bit-identical to no reuse."""
+    """A request evaluates its new tokens in one pass, with no checkpoint inside them.
+
+    So a follow-up that comes before the next turn was prepared (the agent does that after
+    each answer) goes on from the static prompt, bit-identical to no reuse.
+    """
     runtime = open_runtime(endless=True)
     first = prompt_parts("Turn on the kitchen light")
     answer = runtime.generate(make_request(first, checkpoint_at=first.stable_end))
@@ -330,12 +337,10 @@ def test_follow_up_evaluates_only_what_is_new_and_matches_a_fresh_run(
     assert follow_up.dynamic.startswith(first.dynamic[: first.stable_end])
 
     output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
-    stable = runtime.tokenize(first.static, add_bos=True) + runtime.tokenize(
-        first.dynamic[: first.stable_end], add_bos=False
-    )
+    static = runtime.tokenize(first.static, add_bos=True)
     assert output.stats.checkpoint_restored
-    assert output.stats.cached_tokens == len(stable)
-    assert output.stats.evaluated_tokens == output.stats.prompt_tokens - len(stable)
+    assert output.stats.cached_tokens == len(static)
+    assert output.stats.evaluated_tokens == output.stats.prompt_tokens - len(static)
 
     expected, expected_tokens = _generate(
         open_runtime(checkpoint_memory=0, endless=True), make_request(follow_up)
@@ -508,11 +513,9 @@ def test_preparing_stopped_between_batches_leaves_the_context_usable(
         runtime.prepare(conversation, TOOLS, _CancelAfter(2))
 
     output, tokens = _generate(runtime, make_request(follow_up, checkpoint_at=follow_up.stable_end))
-    # Reused: the first turn's prompt and the batches evaluated before the stop.
-    first_turn = runtime.tokenize(follow_up.static, add_bos=True) + runtime.tokenize(
-        follow_up.dynamic[: follow_up.dynamic.index("<|im_start|>assistant")], add_bos=False
-    )
-    assert output.stats.cached_tokens > len(first_turn)
+    # Reused: the static prompt and the batches evaluated before the stop.
+    static = runtime.tokenize(follow_up.static, add_bos=True)
+    assert output.stats.cached_tokens > len(static)
     _assert_as_a_fresh_run(open_runtime, follow_up, output, tokens)
 
 
