@@ -59,14 +59,6 @@ class SeenRequest:
         return self.prompt.dynamic
 
     @property
-    def checkpoint_at(self) -> int | None:
-        return self.prompt.stable_end
-
-    @property
-    def starts_in_reasoning(self) -> bool:
-        return self.prompt.starts_in_reasoning
-
-    @property
     def conversation(self) -> Conversation | None:
         prompt = self.request.prompt
         return prompt if isinstance(prompt, Conversation) else None

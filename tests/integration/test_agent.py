@@ -68,7 +68,7 @@ async def test_prompt_has_tools_overview_and_thinking(
     await scripted_agent.ask("hello")
 
     request = scripted_worker.requests[0]
-    assert request.starts_in_reasoning
+    assert request.prompt.starts_in_reasoning
     assert request.static_prompt.startswith("<|im_start|>system\n")
     assert '"name": "light"' in request.static_prompt
     # The home list is in the reusable prefix; the turn's time and words come after it.
@@ -78,7 +78,7 @@ async def test_prompt_has_tools_overview_and_thinking(
     assert "Now: " not in request.static_prompt
     assert NOT_EXPOSED not in request.static_prompt + request.dynamic_prompt
     assert request.dynamic_prompt.endswith("hello<|im_end|>\n<|im_start|>assistant\n<think>\n")
-    assert request.checkpoint_at == request.dynamic_prompt.index("<|im_start|>assistant")
+    assert request.prompt.stable_end == request.dynamic_prompt.index("<|im_start|>assistant")
     assert [spec.name for spec in request.tools][:3] == ["climate", "cover", "light"]
 
 

@@ -173,7 +173,7 @@ async def test_structure_is_always_valid_even_from_random_weights(
     prompt = request.static_prompt + request.dynamic_prompt
     assert "Smoke in the kitchen!" in prompt
     assert "JSON" not in prompt  # the grammar does the work, not the prompt
-    assert request.starts_in_reasoning is thinking
+    assert request.prompt.starts_in_reasoning is thinking
     assert request.thinking_budget == (16 if thinking else None)
 
 
@@ -200,7 +200,7 @@ async def test_plain_text_without_structure_and_thinking_stays_out(
     assert isinstance(response["data"], str)
     assert response["data"]
     assert requests[-1].answer_schema is None
-    assert requests[-1].starts_in_reasoning
+    assert requests[-1].prompt.starts_in_reasoning
     for tag in ("<think>", "</think>", "<|im_end|>", "<|im_start|>"):
         assert tag not in response["data"]
 

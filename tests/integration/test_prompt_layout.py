@@ -33,8 +33,8 @@ def last_user_message(request: SeenRequest) -> str:
 
 def stable(request: SeenRequest) -> str:
     """What the next request of the conversation repeats: the prompt up to the last message."""
-    assert request.checkpoint_at is not None
-    return request.static_prompt + request.dynamic_prompt[: request.checkpoint_at]
+    assert request.prompt.stable_end is not None
+    return request.static_prompt + request.dynamic_prompt[: request.prompt.stable_end]
 
 
 async def turn_off(hass: HomeAssistant, entity_id: str) -> None:
@@ -53,7 +53,7 @@ async def test_follow_up_in_an_unchanged_home_extends_the_previous_prompt(
     one, two = scripted_worker.requests
     assert two.static_prompt == one.static_prompt
     assert (two.static_prompt + two.dynamic_prompt).startswith(stable(one))
-    new = two.dynamic_prompt[one.checkpoint_at :]
+    new = two.dynamic_prompt[one.prompt.stable_end :]
     # Only the answer, the new message with its time, and the generation prompt are new.
     assert "Hello." in new
     assert "Changed since" not in new

@@ -114,6 +114,12 @@ def _within(
     )
 
 
+def _to_do(handler: str, service: str, *, completes: bool = False) -> AssistIntent:
+    """Change a to-do item: the item slot is the service's item; completing marks it completed."""
+    fields = {"status": "completed"} if completes else None
+    return _within("todo", handler, service, slots={"item": "item"}, fields=fields)
+
+
 _SERVICE: Final = "homeassistant.helpers.intent:ServiceIntentHandler"
 _INTENT: Final = "homeassistant.components.intent:"
 _ON_OFF: Final = f"{_INTENT}OnOffIntentHandler"
@@ -124,7 +130,6 @@ _CLIMATE: Final = "homeassistant.components.climate.intent:"
 _HUMIDIFIER: Final = "homeassistant.components.humidifier.intent:"
 _TODO: Final = "homeassistant.components.todo.intent:"
 _SHOPPING: Final = "homeassistant.components.shopping_list.intent:"
-_TODO_DONE: Final = {"status": "completed"}
 
 # Every intent Home Assistant 2026.10/2026.11 registers. A test fails when a release adds one.
 ASSIST_INTENTS: Final[Mapping[str, AssistIntent]] = {
@@ -243,28 +248,14 @@ ASSIST_INTENTS: Final[Mapping[str, AssistIntent]] = {
     ),
     # To-do lists are changed through their entities' methods, no service: said as the
     # service that does the same.
-    "HassListAddItem": _within(
-        "todo", f"{_TODO}ListAddItemIntentHandler", "add_item", slots={"item": "item"}
+    "HassListAddItem": _to_do(f"{_TODO}ListAddItemIntentHandler", "add_item"),
+    "HassListCompleteItem": _to_do(
+        f"{_TODO}ListCompleteItemIntentHandler", "update_item", completes=True
     ),
-    "HassListCompleteItem": _within(
-        "todo",
-        f"{_TODO}ListCompleteItemIntentHandler",
-        "update_item",
-        slots={"item": "item"},
-        fields=_TODO_DONE,
-    ),
-    "HassListRemoveItem": _within(
-        "todo", f"{_TODO}ListRemoveItemIntentHandler", "remove_item", slots={"item": "item"}
-    ),
+    "HassListRemoveItem": _to_do(f"{_TODO}ListRemoveItemIntentHandler", "remove_item"),
     # The shopping list's own data, which its to-do entity shows.
-    "HassShoppingListAddItem": _within(
-        "todo", f"{_SHOPPING}AddItemIntent", "add_item", slots={"item": "item"}
-    ),
-    "HassShoppingListCompleteItem": _within(
-        "todo",
-        f"{_SHOPPING}CompleteItemIntent",
-        "update_item",
-        slots={"item": "item"},
-        fields=_TODO_DONE,
+    "HassShoppingListAddItem": _to_do(f"{_SHOPPING}AddItemIntent", "add_item"),
+    "HassShoppingListCompleteItem": _to_do(
+        f"{_SHOPPING}CompleteItemIntent", "update_item", completes=True
     ),
 }
