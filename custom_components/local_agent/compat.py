@@ -65,6 +65,12 @@ TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
     "change": frozenset({"timer.changed", "timer.finished"}),
 }
 ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
+# The events a running timer would fire later that the call keeps it from firing: a
+# cancelled or paused timer does not finish.
+TIMER_SERVICE_STOPS: Final[Mapping[str, frozenset[str]]] = {
+    "pause": frozenset({"timer.finished"}),
+    "cancel": frozenset({"timer.finished"}),
+}
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
@@ -533,6 +539,11 @@ def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
     if domain != TIMER:
         return frozenset()
     return TIMER_SERVICE_EVENTS.get(service)
+
+
+def entity_events_stopped_by_call(domain: str, service: str) -> frozenset[str]:
+    """Return the events of their own a service keeps its targets from firing later."""
+    return TIMER_SERVICE_STOPS.get(service, frozenset()) if domain == TIMER else frozenset()
 
 
 def running_programs(hass: HomeAssistant) -> list[tuple[str | None, list[Any]]]:

@@ -29,6 +29,7 @@ from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_events_of_call
+from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
@@ -101,6 +102,19 @@ _PASSIVE_STEPS: Final = frozenset(
 )
 # Steps that wait for a change: a running program goes on when it comes.
 _WAIT_STEPS: Final = frozenset({cv.SCRIPT_ACTION_WAIT_FOR_TRIGGER, cv.SCRIPT_ACTION_WAIT_TEMPLATE})
+# The services that open up (unlock, disarm, open): an automation kept from running them by a
+# stopped timer keeps the house as closed as it is. Any other sensitive step it would take
+# (lock, arm, close, a program of unknown effect) may be what secures the house again.
+RELEASING_SERVICES: Final = frozenset(
+    {
+        "alarm_control_panel.alarm_disarm",
+        "cover.open_cover",
+        "cover.open_cover_tilt",
+        "lock.open",
+        "lock.unlock",
+        "valve.open_valve",
+    }
+)
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -164,11 +178,14 @@ class SafetyPolicy:
         entity_ids: Iterable[str],
         fired: frozenset[str] | None = None,
         aimed: frozenset[str] = frozenset(),
+        stopped: frozenset[str] = frozenset(),
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
         fired: the events of their own the call makes the targets fire (a timer's); None when
         the call is not known, so any of them. aimed: the scripts the call passes data to.
+        stopped: the events of their own the call keeps the targets from firing later (a
+        cancelled timer's finish).
         """
         helpers, switches = _helper_settings(hass)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
@@ -185,6 +202,7 @@ class SafetyPolicy:
             switches=switches,
             fired=fired,
             aimed=aimed,
+            stopped=stopped,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -217,6 +235,8 @@ class _Rules:
     fired: frozenset[str] | None = None
     # The scripts the call passes data to (a script tool's fields).
     aimed: frozenset[str] = frozenset()
+    # The events of their own the call keeps its targets from firing later.
+    stopped: frozenset[str] = frozenset()
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
@@ -228,6 +248,8 @@ class _Rules:
             return True
         domain = split_entity_id(entity_id)[0]
         if domain in UNKNOWN_EFFECT_DOMAINS:
+            return True
+        if len(path) == 1 and self.stopped and self._stops_securing(entity_id):
             return True
         if domain not in READ_ONLY_DOMAINS and self._next_to_sensitive(entity_id):
             return True
@@ -324,6 +346,29 @@ class _Rules:
                 if automation.entity_id is not None and automation.entity_id not in changed:
                     changed.append(automation.entity_id)
         return found
+
+    def _stops_securing(self, entity_id: str) -> bool:
+        """Whether the call keeps an automation from securing the house (a re-lock timer).
+
+        "Unlock for the courier, lock again when the timer is up": cancelling or pausing the
+        timer keeps the door unlocked. An automation that waits for an event the call stops
+        is judged by what it would do, its opening steps (an unlock) left out: keeping those
+        from running keeps the house as it is.
+        """
+        domain = split_entity_id(entity_id)[0]
+        for automation in self.automations:
+            if not any(
+                watched in (entity_id, domain) and event in self.stopped
+                for watched, event in automation.entity_events
+            ):
+                continue
+            targets = action_targets(self.hass, automation.actions, skip=RELEASING_SERVICES)
+            if targets is None:
+                return True
+            path = (entity_id,)
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
 
     def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether an automation that an exempt entity's change sets off is sensitive.
@@ -622,23 +667,28 @@ def _group_members(state: State) -> list[str]:
     return []
 
 
-def action_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str] | None:
+def action_targets(
+    hass: HomeAssistant, steps: Iterable[Any], skip: frozenset[str] = frozenset()
+) -> list[str] | None:
     """Return the entities the steps of a user-written action change; None when unknown.
 
     Fail closed: a service call whose service or targets are templates, or that names no
     target at all (what it does is the service's own), a script run as a service, a device
     action, an event (which anything may listen to): what they change cannot be told.
+    skip: services whose steps are left out (written out as `domain.service`).
     """
     found: list[str] = []
     for step in steps:
-        targets = _step_targets(hass, step)
+        targets = _step_targets(hass, step, skip)
         if targets is None:
             return None
         found.extend(target for target in targets if target not in found)
     return found
 
 
-def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
+def _step_targets(
+    hass: HomeAssistant, step: Any, skip: frozenset[str] = frozenset()
+) -> list[str] | None:
     if not isinstance(step, Mapping):
         return None
     if step.get("enabled") is False:
@@ -650,12 +700,14 @@ def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
     if kind in _PASSIVE_STEPS:
         return []
     if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+        if _plain_text(step.get("action", step.get("service"))) in skip:
+            return []
         return _service_targets(hass, step)
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
         return [scene] if scene is not None and valid_entity_id(scene) else None
     nested = _nested_steps(step, kind)
-    return None if nested is None else action_targets(hass, nested)
+    return None if nested is None else action_targets(hass, nested, skip)
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
@@ -803,8 +855,13 @@ def sensitive_targets_of_action(
     """Sensitive entities a planned call of our own tools would change."""
     if action.read_only:
         return []
-    fired = entity_events_of_call(action.domain or "", action.service or "")
-    return policy.sensitive_entities(hass, action.entity_ids, fired)
+    domain, service = action.domain or "", action.service or ""
+    return policy.sensitive_entities(
+        hass,
+        action.entity_ids,
+        entity_events_of_call(domain, service),
+        stopped=entity_events_stopped_by_call(domain, service),
+    )
 
 
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
