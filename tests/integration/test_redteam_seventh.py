@@ -23,12 +23,16 @@ from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
+from .test_redteam_more import reload_scripts
+from .test_redteam_more import reload_templates
 from .test_redteam_sixth import TURN_ON_KITCHEN
+from .test_redteam_sixth import automation
 from .test_redteam_third import running_timer
 
 house = test_adversarial.house
@@ -52,6 +56,96 @@ async def run_exempt_welcome(hass: HomeAssistant, scene: Scene, *, held: bool) -
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, "lock.front_door") == "locked"
+
+
+# --- An exempt script's step on an entity that runs actions of its own --------------------------
+
+PORCH_ENTITIES: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
+    # (template section, the step of "Welcome" on its entity)
+    "a template switch": (
+        {"switch": [{"name": "Porch", "turn_on": [UNLOCK], "turn_off": []}]},
+        {"action": "switch.turn_on", "target": {"entity_id": "switch.porch"}},
+    ),
+    "a template button": (
+        {"button": [{"name": "Porch", "press": [UNLOCK]}]},
+        {"action": "button.press", "target": {"entity_id": "button.porch"}},
+    ),
+    "a template light": (
+        {"light": [{"name": "Porch", "turn_on": [UNLOCK], "turn_off": [], "state": "off"}]},
+        {"action": "light.turn_on", "target": {"entity_id": "light.porch"}},
+    ),
+}
+
+
+@pytest.mark.parametrize("entity", list(PORCH_ENTITIES))
+@pytest.mark.parametrize(("does", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_an_exempt_scripts_step_on_an_entity_whose_own_actions_unlock_is_held(
+    hass: HomeAssistant, scene: Scene, entity: str, does: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" turns on the porch switch, as the person trusts it; the porch switch is a
+    template switch whose turn-on unlocks the front door: another program, judged."""
+    section, step = PORCH_ENTITIES[entity]
+    kind = next(iter(section))
+    config = dict(section[kind][0])
+    for key in ("turn_on", "press"):
+        if key in config:
+            config[key] = [does]
+    await reload_templates(hass, {kind: [config]})
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+
+    await run_exempt_welcome(hass, scene, held=held)
+
+
+LIGHTS_UP: Final = {"alias": "Lights up", "sequence": TURN_ON_KITCHEN}
+
+
+@pytest.mark.parametrize(
+    ("step", "held"),
+    [
+        ({"action": "script.turn_on", "target": {"entity_id": "script.open_up"}}, True),
+        ({"action": "script.open_up"}, True),
+        ({"action": "homeassistant.turn_on", "target": {"entity_id": "script.open_up"}}, True),
+        ({"action": "automation.trigger", "target": {"entity_id": "automation.let_in"}}, True),
+        ({"action": "script.turn_on", "target": {"entity_id": "script.lights_up"}}, False),
+        ({"action": "script.turn_off", "target": {"entity_id": "script.open_up"}}, False),
+        ({"action": "lock.unlock", "target": {"entity_id": "lock.back_door"}}, False),
+        ({"event": "welcome_said"}, False),
+    ],
+    ids=[
+        "runs a script that unlocks",
+        "runs it by its own service",
+        "turns it on",
+        "triggers an automation that unlocks",
+        "runs a script that turns on a light",
+        "stops a script",
+        "unlocks a template lock itself",
+        "fires an event nothing hears",
+    ],
+)
+async def test_a_program_that_an_exempt_script_runs_is_judged(
+    hass: HomeAssistant, scene: Scene, step: dict[str, Any], held: bool
+) -> None:
+    """The person trusts "Welcome" with its own steps (unlocking the back door, a notice);
+    "Open up", which it runs, is another program: asked about when it unlocks."""
+    await reload_scripts(
+        hass,
+        {"welcome": {"alias": "Welcome", "sequence": [step]}, "lights_up": LIGHTS_UP},
+    )
+    let_in = automation([{"trigger": "event", "event_type": "never"}], [UNLOCK])
+    await set_up_automations(hass, {**let_in, "id": "let_in", "alias": "Let in"})
+    async_expose_entity(hass, "conversation", "script.welcome", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})
+
+    scene.worker.will_write(
+        tool_call("script", action="turn_on", entity_id="script.welcome"), answer("Done.")
+    )
+    result = await agent.ask("welcome", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+    if step.get("action") == "lock.unlock":
+        assert state(hass, "lock.back_door") == "unlocked"
 
 
 # --- A call that keeps an automation from securing the house -----------------------------------

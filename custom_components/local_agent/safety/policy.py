@@ -79,6 +79,8 @@ _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
+AUTOMATION_DOMAIN: Final = "automation"
+AUTOMATION_TRIGGER: Final = "trigger"
 SCRIPT_PREFIX: Final = f"{SCRIPT_DOMAIN}."
 # The script services that act on script entities (every other one runs its own script).
 SCRIPT_ENTITY_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
@@ -395,13 +397,37 @@ class _Rules:
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
                 return True
         # What its own steps change is exempt with it (steps of unknown effect too); what that
-        # change sets off is not.
-        return any(
-            self._sets_off_sensitive(target, (*path, target))
-            for steps in sequences
-            for target in action_targets(self.hass, steps) or ()
-            if target not in path
-        )
+        # change sets off is not, nor what another entity they switch runs of its own (a
+        # template switch whose turn-on unlocks, a script they run) unless that is exempt too
+        # or named sensitive (the lock the step unlocks is the step itself).
+        for steps in sequences:
+            for target in _known_targets(self.hass, steps):
+                if target in path:
+                    continue
+                step_path = (*path, target)
+                if (
+                    target not in self.exempt
+                    and not self._named_sensitive(target)
+                    and self._runs_sensitive(target, step_path)
+                ):
+                    return True
+                if self._sets_off_sensitive(target, step_path):
+                    return True
+        return False
+
+    def _runs_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether what an entity runs of its own may change anything sensitive.
+
+        A template switch's turn-on, a script's steps, an automation's actions: a step whose
+        effect cannot be told makes it so.
+        """
+        for steps in entity_action_sequences(self.hass, entity_id) or ():
+            targets = action_targets(self.hass, steps)
+            if targets is None:
+                return True
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
 
     def _aimed_at_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether the call's data may steer this exempt script to a sensitive change.
@@ -710,6 +736,39 @@ def _step_targets(
     return None if nested is None else action_targets(hass, nested, skip)
 
 
+def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+    """Return what the steps that say what they change change, a program they run included.
+
+    Steps of unknown effect are skipped; a script run by its own service or `script.turn_on`
+    and an automation run by `automation.trigger` are what those steps change.
+    """
+    found: list[str] = []
+    for step in steps:
+        if not isinstance(step, Mapping) or step.get("enabled") is False:
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if (nested := _nested_steps(step, kind)) is not None:
+            targets: list[str] | None = _known_targets(hass, nested)
+        elif kind == cv.SCRIPT_ACTION_CALL_SERVICE and _runs_program(step):
+            targets = _service_targets(hass, step, programs=True)
+        else:
+            targets = _step_targets(hass, step)
+        found.extend(target for target in targets or () if target not in found)
+    return found
+
+
+def _runs_program(step: Mapping[str, Any]) -> bool:
+    """Whether a service step runs a script or an automation (not one that stops them)."""
+    action = _plain_text(step.get("action", step.get("service")))
+    domain, _, service = (action or "").partition(".")
+    if domain == SCRIPT_DOMAIN:
+        return service not in {"turn_off", "reload"}
+    return domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER
+
+
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
     """Return the steps inside a branch, repeat, parallel or sequence step; None otherwise."""
     nested: list[Any] = []
@@ -777,18 +836,18 @@ def _service_targets(
     """Return the entities a service step targets; None when unknown.
 
     programs: a script's own service (`script.garage_pulse`) names that script, and
-    `script.turn_on` its targets; otherwise a script or automation run as a service is a
-    program of unknown effect, and so is a service that is no entity service (a shell or
-    REST command), whatever its data names.
+    `script.turn_on` (and `automation.trigger`) its targets; otherwise a script or automation
+    run as a service is a program of unknown effect, and so is a service that is no entity
+    service (a shell or REST command), whatever its data names.
     """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
         return None
     domain, _, service = action.partition(".")
     if domain in UNKNOWN_EFFECT_DOMAINS:
-        if not programs or domain != SCRIPT_DOMAIN:
+        if not programs or (domain != SCRIPT_DOMAIN and service != AUTOMATION_TRIGGER):
             return None
-        if service not in SCRIPT_ENTITY_SERVICES:
+        if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
     elif not programs and not acts_on_its_targets(hass, domain, service):
         return None  # a shell or REST command: the ids in its data are its own variables
