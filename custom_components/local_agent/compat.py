@@ -79,6 +79,11 @@ CONF_VARIABLES: Final = "variables"
 SWITCH_AS_X: Final = "switch_as_x"
 HOMEASSISTANT_SCENE_PLATFORM: Final = "homeassistant_scene"
 TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
+# Triggers on a message a step can send (a sentence to `conversation.process`, an MQTT
+# message), heard as (platform, ANY_SIGNAL); an event trigger hears ("event", its type).
+SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt"})
+EVENT_SIGNAL: Final = "event"
+ANY_SIGNAL: Final = ""
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -278,6 +283,9 @@ class AutomationTrigger:
     # What it checks each time it runs, every entity named or read in it read (safety/reads.py):
     # its triggers' settings (a threshold), conditions and variables. Its actions are read too.
     checks: tuple[Any, ...] = ()
+    # What its triggers hear that a step may send and no entity's change is: (kind, key), an
+    # event of a type ("event", type), a sentence or MQTT message (platform, ANY_SIGNAL).
+    heard: frozenset[tuple[str, str]] = frozenset()
     # The program's own entity: a run changes its state (an automation's last_triggered and
     # current, a script's on and off), which other automations and templates may watch. None
     # for a template section's actions.
@@ -302,6 +310,15 @@ class AutomationTrigger:
             )
         )
 
+    def hears(self, signals: Collection[tuple[str, str]]) -> bool:
+        """Whether one of these signals of a step may trigger it (key ANY_SIGNAL: any)."""
+        return any(
+            key == heard_key or ANY_SIGNAL in (key, heard_key)
+            for kind, key in signals
+            for heard_kind, heard_key in self.heard
+            if kind == heard_kind
+        )
+
 
 def _static_text(value: Any) -> str | None:
     """Return a plain string, or a template's text when it has nothing to render; else None."""
@@ -321,6 +338,7 @@ class _Watched:
     domains: set[str]
     any_entity: bool = False
     entity_events: set[tuple[str, str]] = field(default_factory=set)
+    heard: set[tuple[str, str]] = field(default_factory=set)
 
     def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
         """Return what was watched, with the actions it runs; None if nothing was.
@@ -334,6 +352,7 @@ class _Watched:
             or self.domains
             or self.any_entity
             or self.entity_events
+            or self.heard
             or checks
             or actions
         ):
@@ -346,6 +365,7 @@ class _Watched:
             self.any_entity,
             frozenset(self.entity_events),
             checks,
+            heard=frozenset(self.heard),
         )
 
     def add_template(
@@ -386,6 +406,8 @@ class _Watched:
                     self.any_entity = True
             elif text in ENTITY_EVENTS_OF_A_CALL:
                 self.add_entity_event(registry, named, text)
+            else:
+                self.heard.add((EVENT_SIGNAL, text))  # fired by a step (an `event` step)
 
     def add_entity_event(self, registry: er.EntityRegistry, named: Any, event: str) -> None:
         """Watch an entity's own event: fired by the entity named, or by any of its domain."""
@@ -523,6 +545,8 @@ def _watcher(
             watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
+        elif kind in SIGNAL_TRIGGERS:
+            watched.heard.add((kind, ANY_SIGNAL))
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))

@@ -203,3 +203,45 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
         assert speech(result) == f"{action.capitalize()} relock? Say yes to confirm."
     assert (state(hass, timer) == "active") is held
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+# --- What an exempt script's steps signal: an event, a sentence ---------------------------------
+
+SIGNALS: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
+    # (the step of "Welcome", the trigger of an automation it sets off)
+    "an event it fires": (
+        {"event": "guest_arrived"},
+        {"trigger": "event", "event_type": "guest_arrived"},
+    ),
+    "a sentence it says": (
+        {"action": "conversation.process", "data": {"text": "open sesame"}},
+        {"trigger": "conversation", "command": "open sesame"},
+    ),
+}
+
+
+@pytest.mark.parametrize("signal", list(SIGNALS))
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
+    hass: HomeAssistant, scene: Scene, signal: str, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" fires "guest_arrived" (or says "open sesame"), as the person trusts it; "on
+    guest_arrived, unlock" is another program: asked about."""
+    step, trigger = SIGNALS[signal]
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+    await set_up_automations(hass, automation([trigger], [then]))
+
+    await run_exempt_welcome(hass, scene, held=held)
+
+
+async def test_an_event_nothing_sensitive_hears_runs_the_exempt_script_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [{"event": "guest_arrived"}]}}
+    )
+    await set_up_automations(
+        hass, automation([{"trigger": "event", "event_type": "guest_left"}], [UNLOCK])
+    )
+
+    await run_exempt_welcome(hass, scene, held=False)

@@ -21,6 +21,8 @@ from typing import Final
 
 import probatio
 
+from custom_components.local_agent.compat import ANY_SIGNAL
+from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
@@ -117,6 +119,8 @@ RELEASING_SERVICES: Final = frozenset(
         "valve.open_valve",
     }
 )
+# The services that send what a trigger may hear: the trigger platform that hears it.
+_SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish": "mqtt"}
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -388,7 +392,11 @@ class _Rules:
             else entity_action_sequences(self.hass, entity_id) or []
         )
         fired = self.fired if len(path) == 1 else None
-        for steps in self._automations_triggered_by(entity_id, fired):
+        # What its own steps signal (an event they fire, a sentence they say) sets off what
+        # hears it: "on guest_arrived, unlock" is another program.
+        signals = _signals(step for steps in sequences for step in steps)
+        heard = [a.actions for a in self.automations if signals and a.hears(signals)]
+        for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
             if steps in sequences:
                 continue  # its own steps, watching what they read: exempt with it
             targets = action_targets(self.hass, steps)
@@ -757,6 +765,31 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
         else:
             targets = _step_targets(hass, step)
         found.extend(target for target in targets or () if target not in found)
+    return found
+
+
+def _signals(steps: Iterable[Any]) -> set[tuple[str, str]]:
+    """Return what the steps send that a trigger may hear (AutomationTrigger.heard).
+
+    An `event` step its event (a templated type: any event), `conversation.process` a sentence
+    and `mqtt.publish` a message (any of them: their text decides which trigger hears it).
+    """
+    found: set[tuple[str, str]] = set()
+    for step in steps:
+        if not isinstance(step, Mapping) or step.get("enabled") is False:
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if (nested := _nested_steps(step, kind)) is not None:
+            found |= _signals(nested)
+        elif kind == cv.SCRIPT_ACTION_FIRE_EVENT:
+            found.add((EVENT_SIGNAL, _plain_text(step.get("event")) or ANY_SIGNAL))
+        elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+            action = _plain_text(step.get("action", step.get("service"))) or ""
+            if (platform := _SIGNAL_SERVICES.get(action)) is not None:
+                found.add((platform, ANY_SIGNAL))
     return found
 
 
