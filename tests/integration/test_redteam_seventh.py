@@ -17,6 +17,7 @@ import pytest
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
@@ -31,8 +32,11 @@ from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_more import reload_templates
+from .test_redteam_sixth import GUEST
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
+from .test_redteam_sixth import check_change
+from .test_redteam_sixth import set_up_helpers
 from .test_redteam_third import running_timer
 
 house = test_adversarial.house
@@ -245,3 +249,47 @@ async def test_an_event_nothing_sensitive_hears_runs_the_exempt_script_at_once(
     )
 
     await run_exempt_welcome(hass, scene, held=False)
+
+
+# --- A helper of configuration.yaml that keeps what it follows nested -------------------------
+
+
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_a_yaml_bayesian_sensors_observation_is_followed(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """A Bayesian sensor of configuration.yaml observes guest mode; "when a guest is present,
+    unlock": turning guest mode on unlocks the door."""
+    await set_up_helpers(hass)
+    observation = {
+        "platform": "state",
+        "entity_id": GUEST,
+        "to_state": "on",
+        "prob_given_true": 0.99,
+        "prob_given_false": 0.01,
+    }
+    assert await async_setup_component(
+        hass,
+        "binary_sensor",
+        {
+            "binary_sensor": [
+                {
+                    "platform": "bayesian",
+                    "name": "Guest present",
+                    "prior": 0.5,
+                    "probability_threshold": 0.9,
+                    "observations": [observation],
+                }
+            ]
+        },
+    )
+    await hass.async_block_till_done()
+    assert state(hass, "binary_sensor.guest_present") == "off"
+    await set_up_automations(
+        hass,
+        automation(
+            [{"trigger": "state", "entity_id": "binary_sensor.guest_present", "to": "on"}], [then]
+        ),
+    )
+
+    await check_change(hass, scene, GUEST, held=held)

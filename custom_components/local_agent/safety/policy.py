@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
+from dataclasses import is_dataclass
 from dataclasses import replace
 import re
 from typing import Any
@@ -69,6 +71,9 @@ from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
+# How deep the settings of a helper's entity object are read (a Bayesian sensor's observations:
+# a list of objects that each name an entity).
+_NESTED_SETTINGS_DEPTH: Final = 3
 # An entity id written in a helper's template; an entity registry id (a uuid4 in hex).
 _ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
 _REGISTRY_ID: Final = re.compile(r"[0-9a-f]{32}")
@@ -652,14 +657,31 @@ def _ids_in_attributes(entity: Any) -> Iterator[str]:
     """Yield the entity ids an entity object of configuration.yaml holds as its settings.
 
     Such a helper (a generic thermostat's heater, a threshold sensor's source) keeps what it
-    follows or switches in an attribute of its own: a text that is an entity id, or a list of
-    them. Nested settings (a Bayesian sensor's observations) are not read.
+    follows or switches in an attribute of its own: a text that is an entity id, or one
+    nested in lists, mappings (keys too) and settings objects (a Bayesian sensor's
+    observations), a few levels deep.
     """
     for value in getattr(entity, "__dict__", {}).values():
-        texts = [value] if isinstance(value, str) else value
-        if not isinstance(texts, (list, tuple, set, frozenset)):
-            continue
-        yield from (t for t in texts if isinstance(t, str) and valid_entity_id(t))
+        yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH)
+
+
+def _ids_nested(value: Any, depth: int) -> Iterator[str]:
+    if isinstance(value, str):
+        if valid_entity_id(value):
+            yield value
+        return
+    if depth == 0:
+        return
+    if isinstance(value, Mapping):
+        items: Iterable[Any] = (*value.keys(), *value.values())
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = value
+    elif is_dataclass(value) and not isinstance(value, type):
+        items = (getattr(value, f.name, None) for f in fields(value))
+    else:
+        return
+    for item in items:
+        yield from _ids_nested(item, depth - 1)
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:
