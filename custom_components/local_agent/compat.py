@@ -212,6 +212,20 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
     return sequences
 
 
+def entity_service_steps(hass: HomeAssistant, entity_id: str, service: str) -> list[Any] | None:
+    """Return the steps an entity runs of its own for a service; None when it runs none.
+
+    A template entity keeps each action under its name (``turn_on``, ``press``, ``unlock``,
+    the service's own name): that one; otherwise all it runs (entity_action_sequences).
+    """
+    scripts = getattr(_entity_object(hass, entity_id), "_action_scripts", None)
+    own = scripts.get(service) if isinstance(scripts, dict) else None
+    if isinstance(sequence := getattr(own, "sequence", None), list):
+        return list(sequence)
+    sequences = entity_action_sequences(hass, entity_id)
+    return None if sequences is None else [step for steps in sequences for step in steps]
+
+
 def entity_object_ref(hass: HomeAssistant, entity_id: str) -> weakref.ref[Any] | None:
     """Return a weak reference to the entity object behind an entity id, if there is one.
 

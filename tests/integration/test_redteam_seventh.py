@@ -293,3 +293,55 @@ async def test_a_yaml_bayesian_sensors_observation_is_followed(
     )
 
     await check_change(hass, scene, GUEST, held=held)
+
+
+# --- The question of an Assist intent on a lock or a button -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("intent_type", "name", "question"),
+    [
+        ("HassTurnOff", "Front Door", "Unlock Front Door? Say yes to confirm."),
+        ("HassTurnOn", "Front Door", "Lock Front Door? Say yes to confirm."),
+        ("HassTurnOn", "Porch", "Press Porch (this will unlock Front Door)? Say yes to confirm."),
+    ],
+    ids=["turn off a lock", "turn on a lock", "turn on a button that unlocks"],
+)
+async def test_an_intent_on_a_lock_or_button_asks_what_it_does(
+    hass: HomeAssistant, scene: Scene, intent_type: str, name: str, question: str
+) -> None:
+    """HassTurnOff unlocks a lock and HassTurnOn presses a button: the question says so."""
+    await reload_templates(hass, {"button": [{"name": "Porch", "press": [UNLOCK]}]})
+    async_expose_entity(hass, "conversation", "button.porch", True)
+    agent = await scene.assist_agent()
+
+    result = await scene.ask_to_call(agent, intent_type, {"name": name}, answer("Done."))
+
+    assert speech(result) == question, tool_results(hass, result)
+
+
+@pytest.mark.parametrize(
+    ("action", "question"),
+    [
+        ("turn_on", "Turn on Porch (this will unlock Front Door)? Say yes to confirm."),
+        ("turn_off", "Turn off Porch? Say yes to confirm."),
+    ],
+)
+async def test_the_question_says_what_a_template_switch_runs(
+    hass: HomeAssistant, scene: Scene, action: str, question: str
+) -> None:
+    """A template switch whose turn-on unlocks: "Turn on Porch?" alone hides the unlock."""
+    await reload_templates(
+        hass, {"switch": [{"name": "Porch", "turn_on": [UNLOCK], "turn_off": TURN_ON_KITCHEN}]}
+    )
+    async_expose_entity(hass, "conversation", "switch.porch", True)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": action, "entity_id": "switch.porch"}, answer("Done.")
+    )
+
+    assert speech(result) == question, tool_results(hass, result)
+    await scene.reply(agent, result, "yes")
+    await hass.async_block_till_done()
+    assert state(hass, "lock.front_door") == ("unlocked" if action == "turn_on" else "locked")

@@ -304,8 +304,9 @@ class SafetyGate:
         return partial(self.policy.is_sensitive, self.hass)
 
     def _describe(self, call: Call, sensitive: list[str], language: str = ENGLISH) -> str:
+        names_sensitive = partial(self.policy.names_sensitive, self.hass)
         if isinstance(call, PlannedAction):
-            return describe_action(self.hass, call, self._is_sensitive, language)
+            return describe_action(self.hass, call, self._is_sensitive, language, names_sensitive)
         inner = unwrap(call.tool)
         return describe_api_call(
             self.hass,
@@ -319,6 +320,7 @@ class SafetyGate:
             sensitive=sensitive,
             is_sensitive=self._is_sensitive,
             language=language,
+            names_sensitive=names_sensitive,
         )
 
     def _action(self, call: Call, sensitive: list[str], language: str) -> PendingAction:
