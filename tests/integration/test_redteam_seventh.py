@@ -13,6 +13,7 @@ from typing import Any
 from typing import Final
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -20,6 +21,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
@@ -79,6 +81,31 @@ PORCH_ENTITIES: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
         {"action": "light.turn_on", "target": {"entity_id": "light.porch"}},
     ),
 }
+
+
+async def test_an_exempt_scripts_step_on_a_group_of_a_template_light_that_unlocks_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """A light group (made in the UI) holds a template light whose turn-on unlocks: turning
+    the group on turns the light on."""
+    light, _ = PORCH_ENTITIES["a template light"]
+    await reload_templates(hass, light)
+    entry = MockConfigEntry(
+        domain="group",
+        title="Porch group",
+        options={
+            "group_type": "light",
+            "name": "Porch group",
+            "entities": ["light.porch"],
+            "hide_members": False,
+            "all": False,
+        },
+    )
+    assert await async_add_entry(hass, entry)
+    step = {"action": "light.turn_on", "target": {"entity_id": "light.porch_group"}}
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+
+    await run_exempt_welcome(hass, scene, held=True)
 
 
 @pytest.mark.parametrize("entity", list(PORCH_ENTITIES))
@@ -234,6 +261,29 @@ async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
     step, trigger = SIGNALS[signal]
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
     await set_up_automations(hass, automation([trigger], [then]))
+
+    await run_exempt_welcome(hass, scene, held=held)
+
+
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_a_template_entity_that_hears_an_exempt_scripts_event_is_followed(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """A trigger-based template sensor counts "guest_arrived" events; "when it changes,
+    `then`": the event "Welcome" fires changes it."""
+    await reload_templates(
+        hass,
+        {
+            "triggers": [{"trigger": "event", "event_type": "guest_arrived"}],
+            "sensor": [{"name": "Guests", "state": "{{ (this.state | int(0)) + 1 }}"}],
+        },
+    )
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [{"event": "guest_arrived"}]}}
+    )
+    await set_up_automations(
+        hass, automation([{"trigger": "state", "entity_id": "sensor.guests"}], [then])
+    )
 
     await run_exempt_welcome(hass, scene, held=held)
 

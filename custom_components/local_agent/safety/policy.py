@@ -404,8 +404,15 @@ class _Rules:
         fired = self.fired if len(path) == 1 else None
         # What its own steps signal (an event they fire, a sentence they say) sets off what
         # hears it: "on guest_arrived, unlock" is another program.
+        # A trigger-based template entity that hears it changes: what watches that is judged.
         signals = _signals(step for steps in sequences for step in steps)
         heard = [a.actions for a in self.automations if signals and a.hears(signals)]
+        if any(
+            follower not in path and self.is_sensitive(follower, (*path, follower))
+            for follower, watcher in self.followers
+            if signals and watcher.hears(signals)
+        ):
+            return True
         for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
             if steps in sequences:
                 continue  # its own steps, watching what they read: exempt with it
@@ -437,8 +444,19 @@ class _Rules:
         """Whether what an entity runs of its own may change anything sensitive.
 
         A template switch's turn-on, a script's steps, an automation's actions: a step whose
-        effect cannot be told makes it so.
+        effect cannot be told makes it so. A group runs what its members run.
         """
+        if len(path) > MAX_GROUP_DEPTH:
+            return True
+        state = self.hass.states.get(entity_id)
+        for member in _group_members(state) if state is not None else ():
+            if (
+                member not in path
+                and member not in self.exempt
+                and not self._named_sensitive(member)
+                and self._runs_sensitive(member, (*path, member))
+            ):
+                return True
         for steps in entity_action_sequences(self.hass, entity_id) or ():
             targets = action_targets(self.hass, steps)
             if targets is None:
