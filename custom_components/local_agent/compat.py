@@ -83,6 +83,8 @@ TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id",
 # message), heard as (platform, ANY_SIGNAL); an event trigger hears ("event", its type).
 SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt"})
 EVENT_SIGNAL: Final = "event"
+TAG: Final = "tag"
+TAG_SCANNED: Final = "tag_scanned"
 ANY_SIGNAL: Final = ""
 
 
@@ -561,6 +563,8 @@ def _watcher(
             watched.add_event(registry, trigger)
         elif kind in SIGNAL_TRIGGERS:
             watched.heard.add((kind, ANY_SIGNAL))
+        elif kind == TAG:
+            watched.heard.add((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))

@@ -247,6 +247,10 @@ SIGNALS: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
         {"event": "guest_arrived"},
         {"trigger": "event", "event_type": "guest_arrived"},
     ),
+    "a tag it scans": (
+        {"event": "tag_scanned", "event_data": {"tag_id": "porch"}},
+        {"trigger": "tag", "tag_id": "porch"},
+    ),
     "a sentence it says": (
         {"action": "conversation.process", "data": {"text": "open sesame"}},
         {"trigger": "conversation", "command": "open sesame"},
@@ -262,6 +266,7 @@ async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
     """ "Welcome" fires "guest_arrived" (or says "open sesame"), as the person trusts it; "on
     guest_arrived, unlock" is another program: asked about."""
     step, trigger = SIGNALS[signal]
+    assert await async_setup_component(hass, "tag", {})
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
     await set_up_automations(hass, automation([trigger], [then]))
 
