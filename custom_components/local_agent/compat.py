@@ -633,7 +633,9 @@ def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger
     A state-based template entity follows what Home Assistant tracks for its templates: the
     public ``listeners`` of its private ``_template_result_info`` (entities, domains, or all
     states). A trigger-based one changes when its section's triggers fire (its
-    ``coordinator``'s ``config``). The AutomationTrigger's actions are empty.
+    ``coordinator``'s ``config``), to what its templates (its private ``_config``) render
+    then: those, the section's conditions, variables and triggers' settings are its checks,
+    read as an automation's are (safety/reads.py). The AutomationTrigger's actions are empty.
     """
     registry = er.async_get(hass)
     found: list[tuple[str, AutomationTrigger]] = []
@@ -653,7 +655,14 @@ def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger
             elif isinstance(
                 config := getattr(getattr(entity, "coordinator", None), "config", None), Mapping
             ):
-                watcher = _watcher(hass, registry, config.get(CONF_TRIGGERS), {}, [])
+                own = getattr(entity, "_config", None)
+                checks = (
+                    _checked_triggers(config.get(CONF_TRIGGERS)),
+                    config.get(CONF_CONDITIONS),
+                    config.get(CONF_VARIABLES),
+                    own if isinstance(own, Mapping) else config,
+                )
+                watcher = _watcher(hass, registry, config.get(CONF_TRIGGERS), {}, [], checks=checks)
             if watcher is not None:
                 found.append((entity_id, watcher))
     return found

@@ -353,6 +353,33 @@ async def test_a_yaml_bayesian_sensors_observation_is_followed(
     await check_change(hass, scene, GUEST, held=held)
 
 
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_what_a_trigger_based_template_entity_reads_is_followed(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """A template sensor that renders guest mode when the porch motion changes (a trigger-based
+    section): turning guest mode on changes it at the next motion; "when it goes on, unlock"."""
+    await set_up_helpers(hass)
+    await reload_templates(
+        hass,
+        {
+            "triggers": [{"trigger": "state", "entity_id": "binary_sensor.porch_motion"}],
+            "binary_sensor": [
+                {"name": "Guest expected", "state": f"{{{{ is_state('{GUEST}', 'on') }}}}"}
+            ],
+        },
+    )
+    await set_up_automations(
+        hass,
+        automation(
+            [{"trigger": "state", "entity_id": "binary_sensor.guest_expected", "to": "on"}],
+            [then],
+        ),
+    )
+
+    await check_change(hass, scene, GUEST, held=held)
+
+
 # --- The question of an Assist intent on a lock or a button -----------------------------------
 
 

@@ -206,14 +206,22 @@ class SafetyPolicy:
         helpers, switches = _helper_settings(hass)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
         programs = (*automation_triggers(hass), *waiting_programs(hass), *steered(hass, exempt))
+        followers = template_followers(hass)
+        # A trigger-based template entity renders what its templates read when it triggers:
+        # read as an automation's conditions are (one that reads every state stays followed
+        # by its triggers alone).
+        read = with_reads(hass, [*programs, *(watcher for _, watcher in followers)])
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             exempt,
-            tuple(with_reads(hass, programs)),
+            tuple(read[: len(programs)]),
             _containing_groups(hass),
-            tuple(template_followers(hass)),
+            tuple(
+                (follower, replace(now, any_entity=watcher.any_entity))
+                for (follower, watcher), now in zip(followers, read[len(programs) :], strict=True)
+            ),
             helpers=helpers,
             switches=switches,
             fired=fired,
