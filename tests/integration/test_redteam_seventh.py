@@ -53,9 +53,11 @@ CLOSE_GARAGE: Final = {"action": "cover.close_cover", "target": {"entity_id": "c
 OPEN_GARAGE: Final = {"action": "cover.open_cover", "target": {"entity_id": "cover.garage_door"}}
 
 
-async def run_exempt_welcome(hass: HomeAssistant, scene: Scene, *, held: bool) -> None:
-    """Our agent runs the exempt script "Welcome": held (asked first) or run, as `held` says;
-    either way the front door stays locked."""
+async def run_exempt_welcome(
+    hass: HomeAssistant, scene: Scene, *, held: bool, question: str | None = None
+) -> None:
+    """Our agent runs the exempt script "Welcome": held (asked first, with `question` when
+    given) or run, as `held` says; either way the front door stays locked."""
     async_expose_entity(hass, "conversation", "script.welcome", True)
     agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})
 
@@ -64,6 +66,7 @@ async def run_exempt_welcome(hass: HomeAssistant, scene: Scene, *, held: bool) -
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert question is None or speech(result) == question
     assert state(hass, "lock.front_door") == "locked"
 
 
@@ -127,7 +130,8 @@ async def test_an_exempt_scripts_step_on_an_entity_whose_own_actions_unlock_is_h
     await reload_templates(hass, {kind: [config]})
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
 
-    await run_exempt_welcome(hass, scene, held=held)
+    question = "Run Welcome (this will unlock Front Door)? Say yes to confirm."
+    await run_exempt_welcome(hass, scene, held=held, question=question if held else None)
 
 
 LIGHTS_UP: Final = {"alias": "Lights up", "sequence": TURN_ON_KITCHEN}
@@ -245,6 +249,13 @@ SIGNALS: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
     # (the step of "Welcome", the trigger of an automation it sets off)
     "an event it fires": (
         {"event": "guest_arrived"},
+        {"trigger": "event", "event_type": "guest_arrived"},
+    ),
+    "an event it fires in a branch": (
+        {
+            "if": [{"condition": "state", "entity_id": "sun.sun", "state": "below_horizon"}],
+            "then": [{"event": "guest_arrived"}],
+        },
         {"trigger": "event", "event_type": "guest_arrived"},
     ),
     "a tag it scans": (

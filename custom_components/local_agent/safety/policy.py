@@ -824,7 +824,7 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
 def _signals(steps: Iterable[Any]) -> set[tuple[str, str]]:
     """Return what the steps send that a trigger may hear (AutomationTrigger.heard).
 
-    An `event` step its event (a templated type: any event), `conversation.process` a sentence
+    An `event` step its event (one that cannot be read: any), `conversation.process` a sentence
     and `mqtt.publish` a message (any of them: their text decides which trigger hears it).
     """
     found: set[tuple[str, str]] = set()
