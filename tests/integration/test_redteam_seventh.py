@@ -43,6 +43,7 @@ from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
 from .test_redteam_sixth import set_up_helpers
 from .test_redteam_third import running_timer
+from .test_redteam_third import start_in_the_background
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -241,6 +242,35 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
         assert speech(result) == f"{action.capitalize()} relock? Say yes to confirm."
     assert (state(hass, timer) == "active") is held
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+@pytest.mark.parametrize(
+    ("then", "running", "held"),
+    [(LOCK, True, True), (LOCK, False, False), (TURN_ON_KITCHEN[0], True, False)],
+    ids=["running, it locks later", "not running", "running, it lights a lamp later"],
+)
+async def test_stopping_an_exempt_script_that_would_secure_the_house_is_held(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], running: bool, held: bool
+) -> None:
+    """The exempt "Courier" unlocks the door and locks it ten minutes later: stopping it while
+    it waits keeps the door unlocked."""
+    courier = {"alias": "Courier", "sequence": [{"delay": {"minutes": 10}}, then]}
+    await reload_scripts(hass, {"courier": courier})
+    if running:
+        start_in_the_background(hass, "script.courier")
+        await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "script.courier", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.courier"]})
+
+    result = await scene.ask_to_call(
+        agent, "script", {"action": "turn_off", "entity_id": "script.courier"}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert (state(hass, "script.courier") == "on") is held
+    await hass.services.async_call(
+        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
+    )
 
 
 # --- What an exempt script's steps signal: an event, a sentence ---------------------------------

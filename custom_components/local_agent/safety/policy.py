@@ -126,6 +126,8 @@ RELEASING_SERVICES: Final = frozenset(
 )
 # The services that send what a trigger may hear: the trigger platform that hears it.
 _SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish": "mqtt"}
+# The services that stop a running script or automation.
+HALTING_SERVICES: Final = frozenset({"turn_off", "toggle"})
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -195,13 +197,15 @@ class SafetyPolicy:
         fired: frozenset[str] | None = None,
         aimed: frozenset[str] = frozenset(),
         stopped: frozenset[str] = frozenset(),
+        halts: bool = True,
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
         fired: the events of their own the call makes the targets fire (a timer's); None when
         the call is not known, so any of them. aimed: the scripts the call passes data to.
         stopped: the events of their own the call keeps the targets from firing later (a
-        cancelled timer's finish).
+        cancelled timer's finish). halts: whether the call may stop a running program that
+        is a target (turning a script off; an unknown call may).
         """
         helpers, switches = _helper_settings(hass)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
@@ -227,6 +231,7 @@ class SafetyPolicy:
             fired=fired,
             aimed=aimed,
             stopped=stopped,
+            halts=halts,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -261,11 +266,15 @@ class _Rules:
     aimed: frozenset[str] = frozenset()
     # The events of their own the call keeps its targets from firing later.
     stopped: frozenset[str] = frozenset()
+    # Whether the call may stop a running program among its targets.
+    halts: bool = True
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
         if entity_id in self.exempt:
             if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
+                return True
+            if len(path) == 1 and self.halts and self._halts_securing(entity_id):
                 return True
             return self._sets_off_sensitive(entity_id, path)
         if self._named_sensitive(entity_id):
@@ -387,6 +396,24 @@ class _Rules:
             ):
                 continue
             targets = action_targets(self.hass, automation.actions, skip=RELEASING_SERVICES)
+            if targets is None:
+                return True
+            path = (entity_id,)
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
+
+    def _halts_securing(self, entity_id: str) -> bool:
+        """Whether stopping this running program keeps it from securing the house.
+
+        The exempt "Courier" unlocks the door and locks it ten minutes later: stopping it while
+        it waits keeps the door unlocked. A running program is judged by its steps, its
+        opening ones (an unlock) left out, as a stopped timer's automation is.
+        """
+        for own, steps in running_programs(self.hass):
+            if own != entity_id:
+                continue
+            targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES)
             if targets is None:
                 return True
             path = (entity_id,)
@@ -1006,6 +1033,7 @@ def sensitive_targets_of_action(
         action.entity_ids,
         entity_events_of_call(domain, service),
         stopped=entity_events_stopped_by_call(domain, service),
+        halts=service in HALTING_SERVICES,
     )
 
 
