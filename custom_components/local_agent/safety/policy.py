@@ -195,6 +195,7 @@ class SafetyPolicy:
         hass: HomeAssistant,
         entity_ids: Iterable[str],
         fired: frozenset[str] | None = None,
+        *,
         aimed: frozenset[str] = frozenset(),
         stopped: frozenset[str] = frozenset(),
         halts: bool = True,
