@@ -12,6 +12,7 @@ scene's states, a group's members) also names what it does to the sensitive enti
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -371,14 +372,14 @@ def describe_action(
     action: PlannedAction,
     is_sensitive: IsSensitive | None = None,
     language: str = ENGLISH,
-    names_sensitive: IsSensitive | None = None,
+    by_name: Collection[str] | None = None,
 ) -> str:
     """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
 
     With `is_sensitive`, what the call does to sensitive entities inside its targets follows
-    ("run Open up (this will unlock Front Door)"); with `names_sensitive` (sensitive by the
-    policy's own names: a lock), also what an entity that is not runs of its own ("press
-    Porch (this will unlock Front Door)"). In the conversation `language` when the agent
+    ("run Open up (this will unlock Front Door)"); with `by_name` (the entities the policy
+    names sensitive itself: a lock), also what an entity not among them runs of its own
+    ("press Porch (this will unlock Front Door)"). In the conversation `language` when the agent
     speaks it (home/call_words.py), else in English.
     """
     words = call_words(language)
@@ -400,7 +401,7 @@ def describe_action(
             [(entity_id, action.service) for entity_id in action.entity_ids],
             is_sensitive,
             language,
-            names_sensitive,
+            by_name,
         )
     return text
 
@@ -414,7 +415,7 @@ def describe_api_call(
     sensitive: Sequence[str],
     is_sensitive: IsSensitive,
     language: str = ENGLISH,
-    names_sensitive: IsSensitive | None = None,
+    by_name: Collection[str] | None = None,
 ) -> str:
     """Say what a held call of an LLM API tool does to its sensitive targets.
 
@@ -446,7 +447,7 @@ def describe_api_call(
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
         for entity_id in sensitive
     ]
-    return text + _inside_text(hass, services, is_sensitive, language, names_sensitive)
+    return text + _inside_text(hass, services, is_sensitive, language, by_name)
 
 
 # Pronouns a person may say an action again with: "unlock it", "turn them off".
@@ -542,18 +543,18 @@ def inner_effects(
     entity_id: str,
     service: str,
     is_sensitive: IsSensitive,
-    names_sensitive: IsSensitive | None = None,
+    by_name: Collection[str] | None = None,
 ) -> list[Effect]:
     """Return what a call of `service` on `entity_id` does to sensitive entities inside it.
 
-    A script's steps, the states a scene sets, a group's members and, with `names_sensitive`,
-    the action an entity runs of its own for the service (a template button's press) unless
-    the policy names that entity sensitive itself (a template lock: its unlock is how it
-    unlocks): followed MAX_DEPTH deep.
+    A script's steps, the states a scene sets, a group's members and, with `by_name` (the
+    entities the policy names sensitive itself), the action an entity runs of its own for
+    the service (a template button's press) unless it is one of them (a template lock: its
+    unlock is how it unlocks): followed MAX_DEPTH deep.
     """
     found: list[Effect] = []
     for effect in _effects(
-        hass, entity_id, service, is_sensitive, names_sensitive, depth=0, seen={entity_id}
+        hass, entity_id, service, is_sensitive, by_name, depth=0, seen={entity_id}
     ):
         if effect not in found:
             found.append(effect)
@@ -565,13 +566,13 @@ def _inside_text(
     calls: Iterable[tuple[str, str]],
     is_sensitive: IsSensitive,
     language: str,
-    names_sensitive: IsSensitive | None = None,
+    by_name: Collection[str] | None = None,
 ) -> str:
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
     effects: list[Effect] = []
     for entity_id, service in calls:
-        for effect in inner_effects(hass, entity_id, service, is_sensitive, names_sensitive):
+        for effect in inner_effects(hass, entity_id, service, is_sensitive, by_name):
             if effect not in effects and effect.entity_id not in named:
                 effects.append(effect)
     if not effects:
@@ -598,7 +599,7 @@ def _effects(
     entity_id: str,
     service: str,
     is_sensitive: IsSensitive,
-    names_sensitive: IsSensitive | None,
+    by_name: Collection[str] | None,
     *,
     depth: int,
     seen: set[str],
@@ -626,8 +627,8 @@ def _effects(
                 continue
             calls.append((member, service_of(member_domain, target_service)))
     elif (
-        names_sensitive is not None
-        and not names_sensitive(entity_id)
+        by_name is not None
+        and entity_id not in by_name
         and (own := entity_service_steps(hass, entity_id, service)) is not None
     ):
         calls = [
@@ -646,7 +647,7 @@ def _effects(
                 member,
                 member_service,
                 is_sensitive,
-                names_sensitive,
+                by_name,
                 depth=depth + 1,
                 seen={*seen, member},
             )

@@ -312,9 +312,9 @@ class SafetyGate:
         return partial(self.policy.is_sensitive, self.hass)
 
     def _describe(self, call: Call, sensitive: list[str], language: str = ENGLISH) -> str:
-        names_sensitive = partial(self.policy.names_sensitive, self.hass)
+        named = self.policy.named_entities(self.hass)
         if isinstance(call, PlannedAction):
-            return describe_action(self.hass, call, self._is_sensitive, language, names_sensitive)
+            return describe_action(self.hass, call, self._is_sensitive, language, named)
         inner = unwrap(call.tool)
         return describe_api_call(
             self.hass,
@@ -328,7 +328,7 @@ class SafetyGate:
             sensitive=sensitive,
             is_sensitive=self._is_sensitive,
             language=language,
-            names_sensitive=names_sensitive,
+            by_name=named,
         )
 
     def _action(self, call: Call, sensitive: list[str], language: str) -> PendingAction:

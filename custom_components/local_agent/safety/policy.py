@@ -185,10 +185,15 @@ class SafetyPolicy:
         """Whether changing this one entity (a group: any member) needs confirmation."""
         return bool(self.sensitive_entities(hass, (entity_id,)))
 
-    def names_sensitive(self, hass: HomeAssistant, entity_id: str) -> bool:
-        """Whether the policy names this entity sensitive itself: its entity, domain or class."""
+    def named_entities(self, hass: HomeAssistant) -> frozenset[str]:
+        """Return the entities the policy names sensitive itself: by entity, domain or class."""
         entities = frozenset(current_entity_ids(hass, self.entities))
-        return _Rules(self, hass, entities, frozenset(), (), {})._named_sensitive(entity_id)
+        rules = _Rules(self, hass, entities, frozenset(), (), {})
+        return entities | {
+            state.entity_id
+            for state in hass.states.async_all([*self.domains, "cover"])
+            if rules._named_sensitive(state.entity_id)
+        }
 
     def sensitive_entities(
         self,
