@@ -149,6 +149,8 @@ LIGHTS_UP: Final = {"alias": "Lights up", "sequence": TURN_ON_KITCHEN}
         ({"action": "script.turn_off", "target": {"entity_id": "script.open_up"}}, False),
         ({"action": "lock.unlock", "target": {"entity_id": "lock.back_door"}}, False),
         ({"event": "welcome_said"}, False),
+        ({"action": "scene.turn_on", "target": {"entity_id": "scene.porch_on"}}, True),
+        ({"scene": "scene.porch_on"}, True),
     ],
     ids=[
         "runs a script that unlocks",
@@ -159,6 +161,8 @@ LIGHTS_UP: Final = {"alias": "Lights up", "sequence": TURN_ON_KITCHEN}
         "stops a script",
         "unlocks a template lock itself",
         "fires an event nothing hears",
+        "activates a scene that turns on a template switch that unlocks",
+        "a scene step",
     ],
 )
 async def test_a_program_that_an_exempt_script_runs_is_judged(
@@ -170,6 +174,10 @@ async def test_a_program_that_an_exempt_script_runs_is_judged(
         hass,
         {"welcome": {"alias": "Welcome", "sequence": [step]}, "lights_up": LIGHTS_UP},
     )
+    porch, _ = PORCH_ENTITIES["a template switch"]
+    await reload_templates(hass, porch)
+    porch_on = {"id": "porch_on", "name": "Porch on", "entities": {"switch.porch": "on"}}
+    assert await async_setup_component(hass, "scene", {"scene": [porch_on]})
     let_in = automation([{"trigger": "event", "event_type": "never"}], [UNLOCK])
     await set_up_automations(hass, {**let_in, "id": "let_in", "alias": "Let in"})
     async_expose_entity(hass, "conversation", "script.welcome", True)
