@@ -41,7 +41,9 @@ from .test_redteam_sixth import GUEST
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
+from .test_redteam_sixth import on_motion
 from .test_redteam_sixth import set_up_helpers
+from .test_redteam_sixth import template
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
 
@@ -425,6 +427,22 @@ async def test_what_a_trigger_based_template_entity_reads_is_followed(
             [then],
         ),
     )
+
+    await check_change(hass, scene, GUEST, held=held)
+
+
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_a_helper_named_in_a_variables_step_is_read(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """ "On porch motion: flag is guest mode; if flag is on, `then`": the helper is named in a
+    variables step of the actions, and read through the variable."""
+    await set_up_helpers(hass)
+    steps = [
+        {"variables": {"flag": GUEST}},
+        {"if": [template("{{ is_state(flag, 'on') }}")], "then": [then]},
+    ]
+    await set_up_automations(hass, on_motion(*steps))
 
     await check_change(hass, scene, GUEST, held=held)
 
