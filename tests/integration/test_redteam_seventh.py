@@ -438,7 +438,7 @@ async def test_a_helper_named_in_a_variables_step_is_read(
     """ "On porch motion: flag is guest mode; if flag is on, `then`": the helper is named in a
     variables step of the actions, and read through the variable."""
     await set_up_helpers(hass)
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"variables": {"flag": GUEST}},
         {"if": [template("{{ is_state(flag, 'on') }}")], "then": [then]},
     ]
