@@ -65,6 +65,12 @@ TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
     "change": frozenset({"timer.changed", "timer.finished"}),
 }
 ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
+# The events a running timer would fire later that the call keeps it from firing: a
+# cancelled or paused timer does not finish.
+TIMER_SERVICE_STOPS: Final[Mapping[str, frozenset[str]]] = {
+    "pause": frozenset({"timer.finished"}),
+    "cancel": frozenset({"timer.finished"}),
+}
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
@@ -73,6 +79,13 @@ CONF_VARIABLES: Final = "variables"
 SWITCH_AS_X: Final = "switch_as_x"
 HOMEASSISTANT_SCENE_PLATFORM: Final = "homeassistant_scene"
 TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
+# Triggers on a message a step can send (a sentence to `conversation.process`, an MQTT
+# message), heard as (platform, ANY_SIGNAL); an event trigger hears ("event", its type).
+SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt"})
+EVENT_SIGNAL: Final = "event"
+TAG: Final = "tag"
+TAG_SCANNED: Final = "tag_scanned"
+ANY_SIGNAL: Final = ""
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -201,6 +214,20 @@ def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[An
     return sequences
 
 
+def entity_service_steps(hass: HomeAssistant, entity_id: str, service: str) -> list[Any] | None:
+    """Return the steps an entity runs of its own for a service; None when it runs none.
+
+    A template entity keeps each action under its name (``turn_on``, ``press``, ``unlock``,
+    the service's own name): that one; otherwise all it runs (entity_action_sequences).
+    """
+    scripts = getattr(_entity_object(hass, entity_id), "_action_scripts", None)
+    own = scripts.get(service) if isinstance(scripts, dict) else None
+    if isinstance(sequence := getattr(own, "sequence", None), list):
+        return list(sequence)
+    sequences = entity_action_sequences(hass, entity_id)
+    return None if sequences is None else [step for steps in sequences for step in steps]
+
+
 def entity_object_ref(hass: HomeAssistant, entity_id: str) -> weakref.ref[Any] | None:
     """Return a weak reference to the entity object behind an entity id, if there is one.
 
@@ -272,6 +299,9 @@ class AutomationTrigger:
     # What it checks each time it runs, every entity named or read in it read (safety/reads.py):
     # its triggers' settings (a threshold), conditions and variables. Its actions are read too.
     checks: tuple[Any, ...] = ()
+    # What its triggers hear that a step may send and no entity's change is: (kind, key), an
+    # event of a type ("event", type), a sentence or MQTT message (platform, ANY_SIGNAL).
+    heard: frozenset[tuple[str, str]] = frozenset()
     # The program's own entity: a run changes its state (an automation's last_triggered and
     # current, a script's on and off), which other automations and templates may watch. None
     # for a template section's actions.
@@ -296,6 +326,15 @@ class AutomationTrigger:
             )
         )
 
+    def hears(self, signals: Collection[tuple[str, str]]) -> bool:
+        """Whether one of these signals of a step may trigger it (key ANY_SIGNAL: any)."""
+        return any(
+            key == heard_key or ANY_SIGNAL in (key, heard_key)
+            for kind, key in signals
+            for heard_kind, heard_key in self.heard
+            if kind == heard_kind
+        )
+
 
 def _static_text(value: Any) -> str | None:
     """Return a plain string, or a template's text when it has nothing to render; else None."""
@@ -315,6 +354,7 @@ class _Watched:
     domains: set[str]
     any_entity: bool = False
     entity_events: set[tuple[str, str]] = field(default_factory=set)
+    heard: set[tuple[str, str]] = field(default_factory=set)
 
     def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
         """Return what was watched, with the actions it runs; None if nothing was.
@@ -328,6 +368,7 @@ class _Watched:
             or self.domains
             or self.any_entity
             or self.entity_events
+            or self.heard
             or checks
             or actions
         ):
@@ -340,6 +381,7 @@ class _Watched:
             self.any_entity,
             frozenset(self.entity_events),
             checks,
+            heard=frozenset(self.heard),
         )
 
     def add_template(
@@ -380,6 +422,8 @@ class _Watched:
                     self.any_entity = True
             elif text in ENTITY_EVENTS_OF_A_CALL:
                 self.add_entity_event(registry, named, text)
+            else:
+                self.heard.add((EVENT_SIGNAL, text))  # fired by a step (an `event` step)
 
     def add_entity_event(self, registry: er.EntityRegistry, named: Any, event: str) -> None:
         """Watch an entity's own event: fired by the entity named, or by any of its domain."""
@@ -517,6 +561,10 @@ def _watcher(
             watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
+        elif kind in SIGNAL_TRIGGERS:
+            watched.heard.add((kind, ANY_SIGNAL))
+        elif kind == TAG:
+            watched.heard.add((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))
@@ -533,6 +581,11 @@ def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
     if domain != TIMER:
         return frozenset()
     return TIMER_SERVICE_EVENTS.get(service)
+
+
+def entity_events_stopped_by_call(domain: str, service: str) -> frozenset[str]:
+    """Return the events of their own a service keeps its targets from firing later."""
+    return TIMER_SERVICE_STOPS.get(service, frozenset()) if domain == TIMER else frozenset()
 
 
 def running_programs(hass: HomeAssistant) -> list[tuple[str | None, list[Any]]]:
@@ -580,7 +633,9 @@ def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger
     A state-based template entity follows what Home Assistant tracks for its templates: the
     public ``listeners`` of its private ``_template_result_info`` (entities, domains, or all
     states). A trigger-based one changes when its section's triggers fire (its
-    ``coordinator``'s ``config``). The AutomationTrigger's actions are empty.
+    ``coordinator``'s ``config``), to what its templates (its private ``_config``) render
+    then: those, the section's conditions, variables and triggers' settings are its checks,
+    read as an automation's are (safety/reads.py). The AutomationTrigger's actions are empty.
     """
     registry = er.async_get(hass)
     found: list[tuple[str, AutomationTrigger]] = []
@@ -600,7 +655,14 @@ def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger
             elif isinstance(
                 config := getattr(getattr(entity, "coordinator", None), "config", None), Mapping
             ):
-                watcher = _watcher(hass, registry, config.get(CONF_TRIGGERS), {}, [])
+                own = getattr(entity, "_config", None)
+                checks = (
+                    _checked_triggers(config.get(CONF_TRIGGERS)),
+                    config.get(CONF_CONDITIONS),
+                    config.get(CONF_VARIABLES),
+                    own if isinstance(own, Mapping) else config,
+                )
+                watcher = _watcher(hass, registry, config.get(CONF_TRIGGERS), {}, [], checks=checks)
             if watcher is not None:
                 found.append((entity_id, watcher))
     return found

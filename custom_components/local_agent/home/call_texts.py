@@ -12,6 +12,7 @@ scene's states, a group's members) also names what it does to the sensitive enti
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -22,6 +23,7 @@ import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.compat import entity_service_steps
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
@@ -370,12 +372,15 @@ def describe_action(
     action: PlannedAction,
     is_sensitive: IsSensitive | None = None,
     language: str = ENGLISH,
+    by_name: Collection[str] | None = None,
 ) -> str:
     """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
 
     With `is_sensitive`, what the call does to sensitive entities inside its targets follows
-    ("run Open up (this will unlock Front Door)"). In the conversation `language` when the
-    agent speaks it (home/call_words.py), else in English.
+    ("run Open up (this will unlock Front Door)"); with `by_name` (the entities the policy
+    names sensitive itself: a lock), also what an entity not among them runs of its own
+    ("press Porch (this will unlock Front Door)"). In the conversation `language` when the agent
+    speaks it (home/call_words.py), else in English.
     """
     words = call_words(language)
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
@@ -396,6 +401,7 @@ def describe_action(
             [(entity_id, action.service) for entity_id in action.entity_ids],
             is_sensitive,
             language,
+            by_name,
         )
     return text
 
@@ -409,6 +415,7 @@ def describe_api_call(
     sensitive: Sequence[str],
     is_sensitive: IsSensitive,
     language: str = ENGLISH,
+    by_name: Collection[str] | None = None,
 ) -> str:
     """Say what a held call of an LLM API tool does to its sensitive targets.
 
@@ -440,7 +447,7 @@ def describe_api_call(
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
         for entity_id in sensitive
     ]
-    return text + _inside_text(hass, services, is_sensitive, language)
+    return text + _inside_text(hass, services, is_sensitive, language, by_name)
 
 
 # Pronouns a person may say an action again with: "unlock it", "turn them off".
@@ -532,14 +539,23 @@ class Effect:
 
 
 def inner_effects(
-    hass: HomeAssistant, entity_id: str, service: str, is_sensitive: IsSensitive
+    hass: HomeAssistant,
+    entity_id: str,
+    service: str,
+    is_sensitive: IsSensitive,
+    by_name: Collection[str] | None = None,
 ) -> list[Effect]:
     """Return what a call of `service` on `entity_id` does to sensitive entities inside it.
 
-    A script's steps, the states a scene sets, a group's members: followed MAX_DEPTH deep.
+    A script's steps, the states a scene sets, a group's members and, with `by_name` (the
+    entities the policy names sensitive itself), the action an entity runs of its own for
+    the service (a template button's press) unless it is one of them (a template lock: its
+    unlock is how it unlocks): followed MAX_DEPTH deep.
     """
     found: list[Effect] = []
-    for effect in _effects(hass, entity_id, service, is_sensitive, depth=0, seen={entity_id}):
+    for effect in _effects(
+        hass, entity_id, service, is_sensitive, by_name, depth=0, seen={entity_id}
+    ):
         if effect not in found:
             found.append(effect)
     return found
@@ -550,12 +566,13 @@ def _inside_text(
     calls: Iterable[tuple[str, str]],
     is_sensitive: IsSensitive,
     language: str,
+    by_name: Collection[str] | None = None,
 ) -> str:
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
     effects: list[Effect] = []
     for entity_id, service in calls:
-        for effect in inner_effects(hass, entity_id, service, is_sensitive):
+        for effect in inner_effects(hass, entity_id, service, is_sensitive, by_name):
             if effect not in effects and effect.entity_id not in named:
                 effects.append(effect)
     if not effects:
@@ -582,6 +599,7 @@ def _effects(
     entity_id: str,
     service: str,
     is_sensitive: IsSensitive,
+    by_name: Collection[str] | None,
     *,
     depth: int,
     seen: set[str],
@@ -608,6 +626,16 @@ def _effects(
                     yield Effect(member, None, state)
                 continue
             calls.append((member, service_of(member_domain, target_service)))
+    elif (
+        by_name is not None
+        and entity_id not in by_name
+        and (own := entity_service_steps(hass, entity_id, service)) is not None
+    ):
+        calls = [
+            (target, service_of(_domain(target), step_service))
+            for step_service, targets in _script_calls(hass, own)
+            for target in targets
+        ]
     else:
         calls = [(m, service_of(_domain(m), service)) for m in _members(hass, entity_id)]
     for member, member_service in calls:
@@ -615,7 +643,13 @@ def _effects(
             continue
         nested = list(
             _effects(
-                hass, member, member_service, is_sensitive, depth=depth + 1, seen={*seen, member}
+                hass,
+                member,
+                member_service,
+                is_sensitive,
+                by_name,
+                depth=depth + 1,
+                seen={*seen, member},
             )
         )
         if nested:

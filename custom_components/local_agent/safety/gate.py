@@ -72,6 +72,7 @@ from .tool_review import aimed_scripts
 from .tool_review import async_review
 from .tool_review import async_tool_api_id
 from .tool_review import intent_type_of
+from .tool_review import script_tool_script
 from .tool_review import unwrap
 
 
@@ -244,19 +245,26 @@ class SafetyGate:
         if self._deferred(resolved):
             return self._refuse_deferred(turn, resolved)
         tool = resolved.tool
+        policy = self.policy
         if await self._async_exempt(tool, turn):
-            return resolved, None
+            # A script tool exempted as a tool is exempt as its script is: as the person uses
+            # it, not where the model's data aims it, nor what its run sets off.
+            script = script_tool_script(self.hass, tool)
+            if script is None:
+                return resolved, None
+            policy = replace(policy, exempt=policy.exempt | {script})
         if resolved.targets is None:
             return resolved, self._action(resolved, [], turn.language)
-        sensitive = self._sensitive_targets(resolved)
+        sensitive = self._sensitive_targets(resolved, policy)
         if not sensitive:
             return resolved, None
         return resolved, self._action(resolved, sensitive, turn.language)
 
-    def _sensitive_targets(self, call: ApiCall) -> list[str]:
+    def _sensitive_targets(self, call: ApiCall, policy: SafetyPolicy | None = None) -> list[str]:
         """Return the call's targets that need confirmation, with the scripts it aims by data."""
         aimed = aimed_scripts(self.hass, call.tool, call.arguments)
-        return self.policy.sensitive_entities(self.hass, call.targets or (), aimed=aimed)
+        policy = policy or self.policy
+        return policy.sensitive_entities(self.hass, call.targets or (), aimed=aimed)
 
     async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:
         """Whether the user exempted this very tool: its name and the API that offers it."""
@@ -304,8 +312,9 @@ class SafetyGate:
         return partial(self.policy.is_sensitive, self.hass)
 
     def _describe(self, call: Call, sensitive: list[str], language: str = ENGLISH) -> str:
+        named = self.policy.named_entities(self.hass)
         if isinstance(call, PlannedAction):
-            return describe_action(self.hass, call, self._is_sensitive, language)
+            return describe_action(self.hass, call, self._is_sensitive, language, named)
         inner = unwrap(call.tool)
         return describe_api_call(
             self.hass,
@@ -319,6 +328,7 @@ class SafetyGate:
             sensitive=sensitive,
             is_sensitive=self._is_sensitive,
             language=language,
+            by_name=named,
         )
 
     def _action(self, call: Call, sensitive: list[str], language: str) -> PendingAction:

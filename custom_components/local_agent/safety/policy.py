@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
+from dataclasses import is_dataclass
 from dataclasses import replace
 import re
 from typing import Any
@@ -21,6 +23,8 @@ from typing import Final
 
 import probatio
 
+from custom_components.local_agent.compat import ANY_SIGNAL
+from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
@@ -29,6 +33,7 @@ from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_events_of_call
+from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
@@ -66,6 +71,9 @@ from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
+# How deep the settings of a helper's entity object are read (a Bayesian sensor's observations:
+# a list of objects that each name an entity).
+_NESTED_SETTINGS_DEPTH: Final = 3
 # An entity id written in a helper's template; an entity registry id (a uuid4 in hex).
 _ID_IN_TEXT: Final = re.compile(r"\b[a-z0-9_]+\.[a-z0-9_]+\b")
 _REGISTRY_ID: Final = re.compile(r"[0-9a-f]{32}")
@@ -78,6 +86,8 @@ _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
+AUTOMATION_DOMAIN: Final = "automation"
+AUTOMATION_TRIGGER: Final = "trigger"
 SCRIPT_PREFIX: Final = f"{SCRIPT_DOMAIN}."
 # The script services that act on script entities (every other one runs its own script).
 SCRIPT_ENTITY_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
@@ -101,6 +111,23 @@ _PASSIVE_STEPS: Final = frozenset(
 )
 # Steps that wait for a change: a running program goes on when it comes.
 _WAIT_STEPS: Final = frozenset({cv.SCRIPT_ACTION_WAIT_FOR_TRIGGER, cv.SCRIPT_ACTION_WAIT_TEMPLATE})
+# The services that open up (unlock, disarm, open): an automation kept from running them by a
+# stopped timer keeps the house as closed as it is. Any other sensitive step it would take
+# (lock, arm, close, a program of unknown effect) may be what secures the house again.
+RELEASING_SERVICES: Final = frozenset(
+    {
+        "alarm_control_panel.alarm_disarm",
+        "cover.open_cover",
+        "cover.open_cover_tilt",
+        "lock.open",
+        "lock.unlock",
+        "valve.open_valve",
+    }
+)
+# The services that send what a trigger may hear: the trigger platform that hears it.
+_SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish": "mqtt"}
+# The services that stop a running script or automation.
+HALTING_SERVICES: Final = frozenset({"turn_off", "toggle"})
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -158,33 +185,59 @@ class SafetyPolicy:
         """Whether changing this one entity (a group: any member) needs confirmation."""
         return bool(self.sensitive_entities(hass, (entity_id,)))
 
+    def named_entities(self, hass: HomeAssistant) -> frozenset[str]:
+        """Return the entities the policy names sensitive itself: by entity, domain or class."""
+        entities = frozenset(current_entity_ids(hass, self.entities))
+        rules = _Rules(self, hass, entities, frozenset(), (), {})
+        return entities | {
+            state.entity_id
+            for state in hass.states.async_all([*self.domains, "cover"])
+            if rules._named_sensitive(state.entity_id)
+        }
+
     def sensitive_entities(
         self,
         hass: HomeAssistant,
         entity_ids: Iterable[str],
         fired: frozenset[str] | None = None,
+        *,
         aimed: frozenset[str] = frozenset(),
+        stopped: frozenset[str] = frozenset(),
+        halts: bool = True,
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
         fired: the events of their own the call makes the targets fire (a timer's); None when
         the call is not known, so any of them. aimed: the scripts the call passes data to.
+        stopped: the events of their own the call keeps the targets from firing later (a
+        cancelled timer's finish). halts: whether the call may stop a running program that
+        is a target (turning a script off; an unknown call may).
         """
         helpers, switches = _helper_settings(hass)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
         programs = (*automation_triggers(hass), *waiting_programs(hass), *steered(hass, exempt))
+        followers = template_followers(hass)
+        # A trigger-based template entity renders what its templates read when it triggers:
+        # read as an automation's conditions are (one that reads every state stays followed
+        # by its triggers alone).
+        read = with_reads(hass, [*programs, *(watcher for _, watcher in followers)])
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             exempt,
-            tuple(with_reads(hass, programs)),
+            tuple(read[: len(programs)]),
             _containing_groups(hass),
-            tuple(template_followers(hass)),
+            tuple(
+                (follower, replace(now, any_entity=watcher.any_entity))
+                for (follower, watcher), now in zip(followers, read[len(programs) :], strict=True)
+            ),
             helpers=helpers,
             switches=switches,
             fired=fired,
             aimed=aimed,
+            stopped=stopped,
+            halts=halts,
         )
         rules = replace(rules, driven=rules.driven_targets())
         found: list[str] = []
@@ -217,17 +270,25 @@ class _Rules:
     fired: frozenset[str] | None = None
     # The scripts the call passes data to (a script tool's fields).
     aimed: frozenset[str] = frozenset()
+    # The events of their own the call keeps its targets from firing later.
+    stopped: frozenset[str] = frozenset()
+    # Whether the call may stop a running program among its targets.
+    halts: bool = True
 
     def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """path: the entities followed to this one (it last); one met again adds nothing."""
         if entity_id in self.exempt:
             if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
                 return True
+            if len(path) == 1 and self.halts and self._halts_securing(entity_id):
+                return True
             return self._sets_off_sensitive(entity_id, path)
         if self._named_sensitive(entity_id):
             return True
         domain = split_entity_id(entity_id)[0]
         if domain in UNKNOWN_EFFECT_DOMAINS:
+            return True
+        if len(path) == 1 and self.stopped and self._stops_securing(entity_id):
             return True
         if domain not in READ_ONLY_DOMAINS and self._next_to_sensitive(entity_id):
             return True
@@ -325,6 +386,47 @@ class _Rules:
                     changed.append(automation.entity_id)
         return found
 
+    def _stops_securing(self, entity_id: str) -> bool:
+        """Whether the call keeps an automation from securing the house (a re-lock timer).
+
+        "Unlock for the courier, lock again when the timer is up": cancelling or pausing the
+        timer keeps the door unlocked. An automation that waits for an event the call stops
+        is judged by what it would do, its opening steps (an unlock) left out: keeping those
+        from running keeps the house as it is.
+        """
+        domain = split_entity_id(entity_id)[0]
+        for automation in self.automations:
+            if not any(
+                watched in (entity_id, domain) and event in self.stopped
+                for watched, event in automation.entity_events
+            ):
+                continue
+            targets = action_targets(self.hass, automation.actions, skip=RELEASING_SERVICES)
+            if targets is None:
+                return True
+            path = (entity_id,)
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
+
+    def _halts_securing(self, entity_id: str) -> bool:
+        """Whether stopping this running program keeps it from securing the house.
+
+        The exempt "Courier" unlocks the door and locks it ten minutes later: stopping it while
+        it waits keeps the door unlocked. A running program is judged by its steps, its
+        opening ones (an unlock) left out, as a stopped timer's automation is.
+        """
+        for own, steps in running_programs(self.hass):
+            if own != entity_id:
+                continue
+            targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES)
+            if targets is None:
+                return True
+            path = (entity_id,)
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
+
     def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether an automation that an exempt entity's change sets off is sensitive.
 
@@ -341,7 +443,18 @@ class _Rules:
             else entity_action_sequences(self.hass, entity_id) or []
         )
         fired = self.fired if len(path) == 1 else None
-        for steps in self._automations_triggered_by(entity_id, fired):
+        # What its own steps signal (an event they fire, a sentence they say) sets off what
+        # hears it: "on guest_arrived, unlock" is another program.
+        # A trigger-based template entity that hears it changes: what watches that is judged.
+        signals = _signals(step for steps in sequences for step in steps)
+        heard = [a.actions for a in self.automations if signals and a.hears(signals)]
+        if any(
+            follower not in path and self.is_sensitive(follower, (*path, follower))
+            for follower, watcher in self.followers
+            if signals and watcher.hears(signals)
+        ):
+            return True
+        for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
             if steps in sequences:
                 continue  # its own steps, watching what they read: exempt with it
             targets = action_targets(self.hass, steps)
@@ -350,13 +463,48 @@ class _Rules:
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
                 return True
         # What its own steps change is exempt with it (steps of unknown effect too); what that
-        # change sets off is not.
-        return any(
-            self._sets_off_sensitive(target, (*path, target))
-            for steps in sequences
-            for target in action_targets(self.hass, steps) or ()
-            if target not in path
-        )
+        # change sets off is not, nor what another entity they switch runs of its own (a
+        # template switch whose turn-on unlocks, a script they run) unless that is exempt too
+        # or named sensitive (the lock the step unlocks is the step itself).
+        for steps in sequences:
+            for target in _known_targets(self.hass, steps):
+                if target in path:
+                    continue
+                step_path = (*path, target)
+                if (
+                    target not in self.exempt
+                    and not self._named_sensitive(target)
+                    and self._runs_sensitive(target, step_path)
+                ):
+                    return True
+                if self._sets_off_sensitive(target, step_path):
+                    return True
+        return False
+
+    def _runs_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether what an entity runs of its own may change anything sensitive.
+
+        A template switch's turn-on, a script's steps, an automation's actions: a step whose
+        effect cannot be told makes it so. A group runs what its members run.
+        """
+        if len(path) > MAX_GROUP_DEPTH:
+            return True
+        state = self.hass.states.get(entity_id)
+        for member in _group_members(state) if state is not None else ():
+            if (
+                member not in path
+                and member not in self.exempt
+                and not self._named_sensitive(member)
+                and self._runs_sensitive(member, (*path, member))
+            ):
+                return True
+        for steps in entity_action_sequences(self.hass, entity_id) or ():
+            targets = action_targets(self.hass, steps)
+            if targets is None:
+                return True
+            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+                return True
+        return False
 
     def _aimed_at_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether the call's data may steer this exempt script to a sensitive change.
@@ -573,14 +721,31 @@ def _ids_in_attributes(entity: Any) -> Iterator[str]:
     """Yield the entity ids an entity object of configuration.yaml holds as its settings.
 
     Such a helper (a generic thermostat's heater, a threshold sensor's source) keeps what it
-    follows or switches in an attribute of its own: a text that is an entity id, or a list of
-    them. Nested settings (a Bayesian sensor's observations) are not read.
+    follows or switches in an attribute of its own: a text that is an entity id, or one
+    nested in lists, mappings (keys too) and settings objects (a Bayesian sensor's
+    observations), a few levels deep.
     """
     for value in getattr(entity, "__dict__", {}).values():
-        texts = [value] if isinstance(value, str) else value
-        if not isinstance(texts, (list, tuple, set, frozenset)):
-            continue
-        yield from (t for t in texts if isinstance(t, str) and valid_entity_id(t))
+        yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH)
+
+
+def _ids_nested(value: Any, depth: int) -> Iterator[str]:
+    if isinstance(value, str):
+        if valid_entity_id(value):
+            yield value
+        return
+    if depth == 0:
+        return
+    if isinstance(value, Mapping):
+        items: Iterable[Any] = (*value.keys(), *value.values())
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = value
+    elif is_dataclass(value) and not isinstance(value, type):
+        items = (getattr(value, f.name, None) for f in fields(value))
+    else:
+        return
+    for item in items:
+        yield from _ids_nested(item, depth - 1)
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:
@@ -622,23 +787,28 @@ def _group_members(state: State) -> list[str]:
     return []
 
 
-def action_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str] | None:
+def action_targets(
+    hass: HomeAssistant, steps: Iterable[Any], skip: frozenset[str] = frozenset()
+) -> list[str] | None:
     """Return the entities the steps of a user-written action change; None when unknown.
 
     Fail closed: a service call whose service or targets are templates, or that names no
     target at all (what it does is the service's own), a script run as a service, a device
     action, an event (which anything may listen to): what they change cannot be told.
+    skip: services whose steps are left out (written out as `domain.service`).
     """
     found: list[str] = []
     for step in steps:
-        targets = _step_targets(hass, step)
+        targets = _step_targets(hass, step, skip)
         if targets is None:
             return None
         found.extend(target for target in targets if target not in found)
     return found
 
 
-def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
+def _step_targets(
+    hass: HomeAssistant, step: Any, skip: frozenset[str] = frozenset()
+) -> list[str] | None:
     if not isinstance(step, Mapping):
         return None
     if step.get("enabled") is False:
@@ -650,12 +820,72 @@ def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
     if kind in _PASSIVE_STEPS:
         return []
     if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+        if _plain_text(step.get("action", step.get("service"))) in skip:
+            return []
         return _service_targets(hass, step)
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
         return [scene] if scene is not None and valid_entity_id(scene) else None
     nested = _nested_steps(step, kind)
-    return None if nested is None else action_targets(hass, nested)
+    return None if nested is None else action_targets(hass, nested, skip)
+
+
+def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+    """Return what the steps that say what they change change, a program they run included.
+
+    Steps of unknown effect are skipped; a script run by its own service or `script.turn_on`
+    and an automation run by `automation.trigger` are what those steps change.
+    """
+    found: list[str] = []
+    for step in steps:
+        if not isinstance(step, Mapping) or step.get("enabled") is False:
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if (nested := _nested_steps(step, kind)) is not None:
+            targets: list[str] | None = _known_targets(hass, nested)
+        elif kind == cv.SCRIPT_ACTION_CALL_SERVICE and _runs_program(step):
+            targets = _service_targets(hass, step, programs=True)
+        else:
+            targets = _step_targets(hass, step)
+        found.extend(target for target in targets or () if target not in found)
+    return found
+
+
+def _signals(steps: Iterable[Any]) -> set[tuple[str, str]]:
+    """Return what the steps send that a trigger may hear (AutomationTrigger.heard).
+
+    An `event` step its event (one that cannot be read: any), `conversation.process` a sentence
+    and `mqtt.publish` a message (any of them: their text decides which trigger hears it).
+    """
+    found: set[tuple[str, str]] = set()
+    for step in steps:
+        if not isinstance(step, Mapping) or step.get("enabled") is False:
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if (nested := _nested_steps(step, kind)) is not None:
+            found |= _signals(nested)
+        elif kind == cv.SCRIPT_ACTION_FIRE_EVENT:
+            found.add((EVENT_SIGNAL, _plain_text(step.get("event")) or ANY_SIGNAL))
+        elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+            action = _plain_text(step.get("action", step.get("service"))) or ""
+            if (platform := _SIGNAL_SERVICES.get(action)) is not None:
+                found.add((platform, ANY_SIGNAL))
+    return found
+
+
+def _runs_program(step: Mapping[str, Any]) -> bool:
+    """Whether a service step runs a script or an automation (not one that stops them)."""
+    action = _plain_text(step.get("action", step.get("service")))
+    domain, _, service = (action or "").partition(".")
+    if domain == SCRIPT_DOMAIN:
+        return service not in {"turn_off", "reload"}
+    return domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
@@ -725,18 +955,18 @@ def _service_targets(
     """Return the entities a service step targets; None when unknown.
 
     programs: a script's own service (`script.garage_pulse`) names that script, and
-    `script.turn_on` its targets; otherwise a script or automation run as a service is a
-    program of unknown effect, and so is a service that is no entity service (a shell or
-    REST command), whatever its data names.
+    `script.turn_on` (and `automation.trigger`) its targets; otherwise a script or automation
+    run as a service is a program of unknown effect, and so is a service that is no entity
+    service (a shell or REST command), whatever its data names.
     """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
         return None
     domain, _, service = action.partition(".")
     if domain in UNKNOWN_EFFECT_DOMAINS:
-        if not programs or domain != SCRIPT_DOMAIN:
+        if not programs or (domain != SCRIPT_DOMAIN and service != AUTOMATION_TRIGGER):
             return None
-        if service not in SCRIPT_ENTITY_SERVICES:
+        if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
     elif not programs and not acts_on_its_targets(hass, domain, service):
         return None  # a shell or REST command: the ids in its data are its own variables
@@ -803,8 +1033,14 @@ def sensitive_targets_of_action(
     """Sensitive entities a planned call of our own tools would change."""
     if action.read_only:
         return []
-    fired = entity_events_of_call(action.domain or "", action.service or "")
-    return policy.sensitive_entities(hass, action.entity_ids, fired)
+    domain, service = action.domain or "", action.service or ""
+    return policy.sensitive_entities(
+        hass,
+        action.entity_ids,
+        entity_events_of_call(domain, service),
+        stopped=entity_events_stopped_by_call(domain, service),
+        halts=service in HALTING_SERVICES,
+    )
 
 
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:

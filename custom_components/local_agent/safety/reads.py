@@ -38,6 +38,9 @@ from homeassistant.util.hass_dict import HassKey
 _CHECKED_IN_STEPS: Final = frozenset(
     {"if", "conditions", "while", "until", "wait_for_trigger", "wait_template"}
 )
+# A variables step: its values (ScriptVariables' public `variables`) are read whole, as an
+# automation's variables are: a variable that names an entity is what a later template reads.
+_VARIABLES: Final = "variables"
 # A condition (a step of its own or one of a list): read whole.
 _CONDITION: Final = "condition"
 # Words joined by dots in a template's text: each pair of neighbours may be an entity id
@@ -153,6 +156,10 @@ def _read_checks(registry: er.EntityRegistry, value: Any, written: _Written) -> 
         for key, item in value.items():
             if key in _CHECKED_IN_STEPS:
                 _read_whole(registry, item, written, key)
+            elif key == _VARIABLES and isinstance(
+                declared := getattr(item, _VARIABLES, None), Mapping
+            ):
+                _read_whole(registry, declared, written, key)
             else:
                 _read_checks(registry, item, written)
     elif isinstance(value, (list, tuple)):

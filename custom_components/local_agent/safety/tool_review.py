@@ -291,13 +291,18 @@ def aimed_scripts(
     What such a script changes may be picked by that data ("turn on {{ which }}"), so an
     exemption of the script does not cover it (policy.py). Other tools pass none.
     """
-    inner = unwrap(tool)
-    if _qualified_name(type(inner)) != SCRIPT_TOOL or not _is_instance_of(inner, SCRIPT_TOOL):
-        return frozenset()
     if all(intent.is_blank_slot_value(value) for value in arguments.values()):
         return frozenset()
-    script = script_of(hass, inner)
+    script = script_tool_script(hass, tool)
     return frozenset() if script is None else frozenset({script})
+
+
+def script_tool_script(hass: HomeAssistant, tool: llm.Tool) -> str | None:
+    """Return the script a script tool runs (told by what the tool is); None for other tools."""
+    inner = unwrap(tool)
+    if _qualified_name(type(inner)) != SCRIPT_TOOL or not _is_instance_of(inner, SCRIPT_TOOL):
+        return None
+    return script_of(hass, inner)
 
 
 async def async_tool_api_id(
