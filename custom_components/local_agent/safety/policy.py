@@ -401,11 +401,7 @@ class _Rules:
                 for watched, event in automation.entity_events
             ):
                 continue
-            targets = action_targets(self.hass, automation.actions, skip=RELEASING_SERVICES)
-            if targets is None:
-                return True
-            path = (entity_id,)
-            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+            if self._would_secure(entity_id, automation.actions):
                 return True
         return False
 
@@ -419,13 +415,19 @@ class _Rules:
         for own, steps in running_programs(self.hass):
             if own != entity_id:
                 continue
-            targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES)
-            if targets is None:
-                return True
-            path = (entity_id,)
-            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+            if self._would_secure(entity_id, steps):
                 return True
         return False
+
+    def _would_secure(self, entity_id: str, steps: list[Any]) -> bool:
+        """Whether steps stopped by a change of entity_id do something sensitive besides opening.
+
+        Their opening steps (an unlock) are left out: not running them keeps the house closed.
+        """
+        targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES)
+        if targets is None:
+            return True
+        return any(self.is_sensitive(t, (entity_id, t)) for t in targets if t != entity_id)
 
     def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether an automation that an exempt entity's change sets off is sensitive.
@@ -611,9 +613,8 @@ def steered(hass: HomeAssistant, exempt: Iterable[str]) -> list[AutomationTrigge
     return found
 
 
-def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
-    """Return the wait steps among these steps and the steps nested in them."""
-    found: list[Mapping[str, Any]] = []
+def _enabled_steps(steps: Iterable[Any]) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Yield each step that is switched on and readable as a step, with its kind."""
     for step in steps:
         if not isinstance(step, Mapping) or step.get("enabled") is False:
             continue
@@ -621,6 +622,13 @@ def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
             kind = cv.determine_script_action(dict(step))
         except ValueError:
             continue
+        yield step, kind
+
+
+def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """Return the wait steps among these steps and the steps nested in them."""
+    found: list[Mapping[str, Any]] = []
+    for step, kind in _enabled_steps(steps):
         if kind in _WAIT_STEPS:
             found.append(step)
         elif (nested := _nested_steps(step, kind)) is not None:
@@ -837,13 +845,7 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
     and an automation run by `automation.trigger` are what those steps change.
     """
     found: list[str] = []
-    for step in steps:
-        if not isinstance(step, Mapping) or step.get("enabled") is False:
-            continue
-        try:
-            kind = cv.determine_script_action(dict(step))
-        except ValueError:
-            continue
+    for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
             targets: list[str] | None = _known_targets(hass, nested)
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE and _runs_program(step):
@@ -861,13 +863,7 @@ def _signals(steps: Iterable[Any]) -> set[tuple[str, str]]:
     and `mqtt.publish` a message (any of them: their text decides which trigger hears it).
     """
     found: set[tuple[str, str]] = set()
-    for step in steps:
-        if not isinstance(step, Mapping) or step.get("enabled") is False:
-            continue
-        try:
-            kind = cv.determine_script_action(dict(step))
-        except ValueError:
-            continue
+    for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
             found |= _signals(nested)
         elif kind == cv.SCRIPT_ACTION_FIRE_EVENT:
