@@ -35,8 +35,6 @@ from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_more import reload_templates
-from .test_redteam_sixth import AIMED_SCRIPTS
-from .test_redteam_sixth import GARAGE
 from .test_redteam_sixth import GUEST
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
@@ -500,39 +498,6 @@ async def test_the_question_says_what_a_template_switch_runs(
 
 
 # --- A script tool exempted as a tool ----------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("script", "arguments", "held"),
-    [
-        ("air", {"which": "cover.garage_door"}, True),
-        ("air", {}, False),
-        ("vent", {"which": "garage"}, True),
-        ("announce", {"message": "lock.front_door"}, False),
-    ],
-    ids=[
-        "aimed at the garage door",
-        "called without data",
-        "data that picks the garage door's branch",
-        "with data it does not aim with",
-    ],
-)
-async def test_an_exempt_script_tool_is_exempt_as_its_script_is(
-    hass: HomeAssistant, scene: Scene, script: str, arguments: dict[str, Any], held: bool
-) -> None:
-    """`assist/script__air` exempted as a tool: the script as the person uses it, not the
-    garage door that the model's data aims it at (as an exempt script entity)."""
-    await reload_scripts(hass, AIMED_SCRIPTS)
-    async_expose_entity(hass, "conversation", f"script.{script}", True)
-    agent = await scene.assist_agent(**{CONF_EXEMPT_TOOLS: [f"assist/script__{script}"]})
-
-    result = await scene.ask_to_call(agent, f"script__{script}", arguments, answer("Done."))
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:  # the person's yes runs it as asked
-        await scene.reply(agent, result, "yes")
-        await hass.async_block_till_done()
-        assert state(hass, GARAGE) in {"open", "opening"}
 
 
 async def test_an_automation_that_an_exempt_script_tools_run_sets_off_is_judged(

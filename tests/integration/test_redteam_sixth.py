@@ -16,6 +16,7 @@ from unittest.mock import patch
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
@@ -396,12 +397,24 @@ AIMED_SCRIPTS: Final = {
         "a branching script called without data",
     ],
 )
+@pytest.mark.parametrize(
+    ("option", "exemption"),
+    [(CONF_EXEMPT_ENTITIES, "script.{}"), (CONF_EXEMPT_TOOLS, "assist/script__{}")],
+    ids=["the script exempt", "its tool exempt"],
+)
 async def test_an_exempt_script_is_exempt_only_where_its_data_aims_at_nothing(
-    hass: HomeAssistant, scene: Scene, script: str, arguments: dict[str, Any], held: bool
+    hass: HomeAssistant,
+    scene: Scene,
+    script: str,
+    arguments: dict[str, Any],
+    held: bool,
+    option: str,
+    exemption: str,
 ) -> None:
+    """A script tool exempted as a tool (`assist/script__air`) is exempt as its script is."""
     await reload_scripts(hass, AIMED_SCRIPTS)
     async_expose_entity(hass, "conversation", f"script.{script}", True)
-    agent = await scene.assist_agent(**{CONF_EXEMPT_ENTITIES: [f"script.{script}"]})
+    agent = await scene.assist_agent(**{option: [exemption.format(script)]})
 
     result = await scene.ask_to_call(agent, f"script__{script}", arguments, answer("Done."))
 
