@@ -14,11 +14,13 @@ from typing import Final
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
@@ -320,6 +322,30 @@ async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
     await set_up_automations(hass, automation([trigger], [then]))
 
     await run_exempt_welcome(hass, scene, held=held)
+
+
+# The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
+# test whatever the test does.
+@pytest.mark.parametrize("expected_lingering_timers", [True])
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+async def test_an_automation_that_hears_an_exempt_scripts_mqtt_message_is_judged(
+    hass: HomeAssistant,
+    mqtt_mock: MqttMockHAClient,
+    hass_config: ConfigType,
+    scene: Scene,
+    then: dict[str, Any],
+    held: bool,
+) -> None:
+    """ "Welcome" publishes to home/porch; "on a message on home/porch, `then`" hears it (MQTT
+    set up with the plugin's mocked client: its triggers subscribe as with a broker)."""
+    # The MQTT fixture already stands in for configuration.yaml with hass_config.
+    publish = {"action": "mqtt.publish", "data": {"topic": "home/porch", "payload": "open"}}
+    hass_config["script"] = {"welcome": {"alias": "Welcome", "sequence": [publish]}}
+    await hass.services.async_call("script", "reload", blocking=True)
+    await set_up_automations(hass, automation([{"trigger": "mqtt", "topic": "home/porch"}], [then]))
+
+    await run_exempt_welcome(hass, scene, held=held)
+    assert mqtt_mock.async_publish.called is not held  # run at once, or not before the yes
 
 
 @pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
