@@ -188,12 +188,23 @@ class SafetyPolicy:
     def named_entities(self, hass: HomeAssistant) -> frozenset[str]:
         """Return the entities the policy names sensitive itself: by entity, domain or class."""
         entities = frozenset(current_entity_ids(hass, self.entities))
-        rules = _Rules(self, hass, entities, frozenset(), (), {})
         return entities | {
             state.entity_id
             for state in hass.states.async_all([*self.domains, "cover"])
-            if rules._named_sensitive(state.entity_id)
+            if self.names(hass, entities, state.entity_id)
         }
+
+    def names(self, hass: HomeAssistant, entities: frozenset[str], entity_id: str) -> bool:
+        """Whether the policy's own rules name the entity: itself, its domain, its cover class.
+
+        entities: the stored entities, resolved to entity ids.
+        """
+        if entity_id in entities:
+            return True
+        domain = split_entity_id(entity_id)[0]
+        if domain in self.domains:
+            return True
+        return domain == "cover" and _device_class(hass, entity_id) in self.cover_classes
 
     def sensitive_entities(
         self,
@@ -545,19 +556,7 @@ class _Rules:
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
-        if entity_id in self.entities:
-            return True
-        domain = split_entity_id(entity_id)[0]
-        if domain in self.policy.domains:
-            return True
-        return domain == "cover" and self._device_class(entity_id) in self.policy.cover_classes
-
-    def _device_class(self, entity_id: str) -> Any:
-        state = self.hass.states.get(entity_id)
-        if state is not None:
-            return state.attributes.get(ATTR_DEVICE_CLASS)
-        entry = er.async_get(self.hass).async_get(entity_id)
-        return entry and (entry.device_class or entry.original_device_class)
+        return self.policy.names(self.hass, self.entities, entity_id)
 
     def _next_to_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity (not exempt) shares this entity's device."""
@@ -623,6 +622,14 @@ def _enabled_steps(steps: Iterable[Any]) -> Iterator[tuple[Mapping[str, Any], st
         except ValueError:
             continue
         yield step, kind
+
+
+def _device_class(hass: HomeAssistant, entity_id: str) -> Any:
+    state = hass.states.get(entity_id)
+    if state is not None:
+        return state.attributes.get(ATTR_DEVICE_CLASS)
+    entry = er.async_get(hass).async_get(entity_id)
+    return entry and (entry.device_class or entry.original_device_class)
 
 
 def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
