@@ -1190,6 +1190,13 @@ QUESTIONS_ABOUT_CONTAINERS = [
         "Run Open up (this will unlock Front Door)? Say yes to confirm.",
     ),
     (
+        # Stopping a program runs none of its steps.
+        "our tools",
+        "script",
+        {"action": "turn_off", "entity_id": "script.open_up"},
+        "Turn off Open up? Say yes to confirm.",
+    ),
+    (
         "assist",
         "HassTurnOn",
         {"area": "Study"},

@@ -211,16 +211,21 @@ def relock(*actions: dict[str, Any], event: str = "timer.finished") -> dict[str,
 
 
 @pytest.mark.parametrize(
-    ("action", "routine", "held"),
+    ("action", "routine", "prevented"),
     [
-        ("cancel", relock(LOCK), True),
-        ("pause", relock(LOCK), True),
-        ("cancel", relock(CLOSE_GARAGE), True),
-        ("cancel", relock({"action": "script.turn_on", "target": {"entity_id": "script.x"}}), True),
-        ("cancel", relock(*TURN_ON_KITCHEN), False),
-        ("cancel", relock(UNLOCK), False),
-        ("pause", relock(OPEN_GARAGE), False),
-        ("cancel", relock(LOCK, event="timer.paused"), False),
+        ("cancel", relock(LOCK), "lock Front Door"),
+        ("pause", relock(LOCK), "lock Front Door"),
+        ("cancel", relock(CLOSE_GARAGE), "close Garage Door"),
+        (
+            "cancel",
+            relock({"action": "script.turn_on", "target": {"entity_id": "script.x"}}),
+            "run script.x",
+        ),
+        ("cancel", relock(*TURN_ON_KITCHEN), None),
+        ("cancel", relock(UNLOCK), None),
+        ("pause", relock(OPEN_GARAGE), None),
+        ("cancel", relock(LOCK, event="timer.paused"), None),
+        ("cancel", relock(UNLOCK, LOCK), "lock Front Door"),
     ],
     ids=[
         "cancelled: it locks the door",
@@ -231,14 +236,15 @@ def relock(*actions: dict[str, Any], event: str = "timer.finished") -> dict[str,
         "cancelled: it unlocks the door",
         "paused: it opens the garage door",
         "cancelled: it locks on a pause",
+        "cancelled: it unlocks, then locks",
     ],
 )
 async def test_stopping_a_timer_that_would_secure_the_house_is_held(
-    hass: HomeAssistant, scene: Scene, action: str, routine: dict[str, Any], held: bool
+    hass: HomeAssistant, scene: Scene, action: str, routine: dict[str, Any], prevented: str | None
 ) -> None:
     """ "Unlock for the courier, and lock again when the re-lock timer is up": cancelling or
-    pausing the timer keeps the door unlocked. A timer whose end only unlocks or switches a
-    light is stopped at once."""
+    pausing the timer keeps the door unlocked, and the question says so. A timer whose end
+    only unlocks or switches a light is stopped at once."""
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, routine)
     agent = await scene.our_agent()
@@ -247,10 +253,31 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
         agent, "timer", {"action": action, "entity_id": timer}, answer("Done.")
     )
 
+    held = prevented is not None
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     if held:
-        assert speech(result) == f"{action.capitalize()} relock? Say yes to confirm."
+        assert speech(result) == (
+            f"{action.capitalize()} relock (then Re-lock will not {prevented})? Say yes to confirm."
+        )
     assert (state(hass, timer) == "active") is held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+async def test_the_question_says_what_a_stopped_timer_keeps_from_happening_in_german(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, relock(LOCK))
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("timer", action="cancel", entity_id=timer))
+
+    result = await agent.ask("mach das", context=scene.person, language="de")
+
+    assert speech(result) == (
+        "Relock abbrechen (dann wird Re-lock nicht Front Door abschließen)? "
+        "Sag „ja“ zum Bestätigen."
+    ), tool_results(hass, result)
+    assert state(hass, timer) == "active"
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
 
 
@@ -277,6 +304,10 @@ async def test_stopping_an_exempt_script_that_would_secure_the_house_is_held(
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
+    if held:
+        assert speech(result) == (
+            "Turn off Courier (then Courier will not lock Front Door)? Say yes to confirm."
+        )
     assert (state(hass, "script.courier") == "on") is held
     await hass.services.async_call(
         "script", "turn_off", {"entity_id": "script.courier"}, blocking=True

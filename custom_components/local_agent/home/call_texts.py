@@ -578,6 +578,53 @@ def _inside_text(
     if not effects:
         return ""
     words = call_words(language)
+    return words.this_will.format(effects=_effects_words(hass, effects, words, language))
+
+
+def kept_text(
+    hass: HomeAssistant,
+    programs: Iterable[tuple[str | None, list[Any]]],
+    is_sensitive: IsSensitive,
+    language: str,
+    skip: Collection[str],
+) -> str:
+    """Say what the programs a call stops would have done to sensitive entities.
+
+    "Cancel Re-lock timer (then Re-lock will not lock Front Door)"; `skip`: the services
+    (`domain.service`) the call keeps from running that open up, which a stopped program not
+    doing keeps the house as it is. A program with nothing readable left: "(then Re-lock will
+    not run)".
+    """
+    words = call_words(language)
+    parts: list[str] = []
+    for program, steps in programs:
+        if program is None:
+            continue
+        effects: list[Effect] = []
+        for step_service, targets in _script_calls(hass, steps):
+            for target in targets:
+                effect = Effect(target, service_of(_domain(target), step_service))
+                if (
+                    f"{_domain(target)}.{effect.service}" not in skip
+                    and effect not in effects
+                    and is_sensitive(target)
+                ):
+                    effects.append(effect)
+        name = entity_name(hass, program)
+        parts.append(
+            words.kept_from.format(
+                program=name, effects=_effects_words(hass, effects, words, language)
+            )
+            if effects
+            else words.kept_from_any.format(program=name)
+        )
+    return "".join(parts)
+
+
+def _effects_words(
+    hass: HomeAssistant, effects: Sequence[Effect], words: CallWords, language: str
+) -> str:
+    """Say the effects joined: "lock Front Door and set Hall to on"."""
     # A pattern and what fills it: the names of the targets, or the states a scene sets one to.
     by_pattern: dict[str, list[str]] = {}
     for effect in effects:
@@ -591,7 +638,7 @@ def _inside_text(
     parts = [
         pattern.format(names=join_names(values, language)) for pattern, values in by_pattern.items()
     ]
-    return words.this_will.format(effects=f" {words.and_} ".join(parts))
+    return f" {words.and_} ".join(parts)
 
 
 def _effects(
@@ -607,6 +654,8 @@ def _effects(
     if depth >= MAX_DEPTH:
         return
     domain = _domain(entity_id)
+    if domain in _PROGRAM_DOMAINS and service == "turn_off":
+        return  # stopping or switching off a program runs none of its steps
     if domain == "script" and service in {"turn_on", "toggle"}:
         steps = script_sequence(hass, entity_id) or []
         calls = [
@@ -670,6 +719,7 @@ def _members(hass: HomeAssistant, entity_id: str) -> list[str]:
 
 
 _NESTED_STEPS: Final = ("sequence", "then", "else", "default")
+_PROGRAM_DOMAINS: Final = frozenset({"automation", "script"})
 
 
 def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[str, list[str]]]:

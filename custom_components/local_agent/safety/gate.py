@@ -32,6 +32,7 @@ from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import kept_text
 from custom_components.local_agent.home.call_texts import restatements
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.runner import Problem
@@ -64,6 +65,7 @@ from .confirmation import mask_digits
 from .confirmation import pin_matches
 from .confirmation import spoken_pin
 from .intents import ToolClass
+from .policy import RELEASING_SERVICES
 from .policy import SafetyPolicy
 from .policy import sensitive_targets_of_action
 from .tool_review import DEFERRED_ARGUMENTS
@@ -314,7 +316,15 @@ class SafetyGate:
     def _describe(self, call: Call, sensitive: list[str], language: str = ENGLISH) -> str:
         named = self.policy.named_entities(self.hass)
         if isinstance(call, PlannedAction):
-            return describe_action(self.hass, call, self._is_sensitive, language, named)
+            return describe_action(
+                self.hass, call, self._is_sensitive, language, named
+            ) + kept_text(
+                self.hass,
+                self.policy.kept_from_securing(self.hass, call),
+                self._is_sensitive,
+                language,
+                RELEASING_SERVICES,
+            )
         inner = unwrap(call.tool)
         return describe_api_call(
             self.hass,

@@ -224,6 +224,44 @@ class SafetyPolicy:
         cancelled timer's finish). halts: whether the call may stop a running program that
         is a target (turning a script off; an unknown call may).
         """
+        rules = self._rules(hass, fired, aimed=aimed, stopped=stopped, halts=halts)
+        found: list[str] = []
+        for entity_id in entity_ids:
+            if rules.is_sensitive(entity_id, (entity_id,)) and entity_id not in found:
+                found.append(entity_id)
+        return found
+
+    def kept_from_securing(
+        self, hass: HomeAssistant, action: PlannedAction
+    ) -> list[tuple[str | None, list[Any]]]:
+        """Return the programs a call keeps from securing the house: entity and steps.
+
+        A cancelled re-lock timer's automation, a stopped exempt "Courier" that would lock the
+        door later: what the question says the call prevents.
+        """
+        if action.read_only or action.domain is None or action.service is None:
+            return []
+        stopped = entity_events_stopped_by_call(action.domain, action.service)
+        halts = action.service in HALTING_SERVICES
+        rules = self._rules(hass, None, stopped=stopped, halts=halts)
+        found: list[tuple[str | None, list[Any]]] = []
+        for entity_id in action.entity_ids:
+            if entity_id in rules.exempt:
+                programs = rules.halted_programs(entity_id) if halts else []
+            else:
+                programs = rules.stopped_programs(entity_id) if stopped else []
+            found.extend(program for program in programs if program not in found)
+        return found
+
+    def _rules(
+        self,
+        hass: HomeAssistant,
+        fired: frozenset[str] | None,
+        *,
+        aimed: frozenset[str] = frozenset(),
+        stopped: frozenset[str] = frozenset(),
+        halts: bool = True,
+    ) -> _Rules:
         helpers, switches = _helper_settings(hass)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
         programs = (*automation_triggers(hass), *waiting_programs(hass), *steered(hass, exempt))
@@ -250,12 +288,7 @@ class SafetyPolicy:
             stopped=stopped,
             halts=halts,
         )
-        rules = replace(rules, driven=rules.driven_targets())
-        found: list[str] = []
-        for entity_id in entity_ids:
-            if rules.is_sensitive(entity_id, (entity_id,)) and entity_id not in found:
-                found.append(entity_id)
-        return found
+        return replace(rules, driven=rules.driven_targets())
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +431,11 @@ class _Rules:
         return found
 
     def _stops_securing(self, entity_id: str) -> bool:
-        """Whether the call keeps an automation from securing the house (a re-lock timer).
+        """Whether the call keeps an automation from securing the house (a re-lock timer)."""
+        return bool(self.stopped_programs(entity_id))
+
+    def stopped_programs(self, entity_id: str) -> list[tuple[str | None, list[Any]]]:
+        """Return the automations the call keeps from securing the house: entity and actions.
 
         "Unlock for the courier, lock again when the timer is up": cancelling or pausing the
         timer keeps the door unlocked. An automation that waits for an event the call stops
@@ -406,29 +443,32 @@ class _Rules:
         from running keeps the house as it is.
         """
         domain = split_entity_id(entity_id)[0]
-        for automation in self.automations:
-            if not any(
+        return [
+            (automation.entity_id, automation.actions)
+            for automation in self.automations
+            if any(
                 watched in (entity_id, domain) and event in self.stopped
                 for watched, event in automation.entity_events
-            ):
-                continue
-            if self._would_secure(entity_id, automation.actions):
-                return True
-        return False
+            )
+            and self._would_secure(entity_id, automation.actions)
+        ]
 
     def _halts_securing(self, entity_id: str) -> bool:
-        """Whether stopping this running program keeps it from securing the house.
+        """Whether stopping this running program keeps it from securing the house."""
+        return bool(self.halted_programs(entity_id))
+
+    def halted_programs(self, entity_id: str) -> list[tuple[str | None, list[Any]]]:
+        """Return this program's runs that stopping it keeps from securing the house.
 
         The exempt "Courier" unlocks the door and locks it ten minutes later: stopping it while
         it waits keeps the door unlocked. A running program is judged by its steps, its
         opening ones (an unlock) left out, as a stopped timer's automation is.
         """
-        for own, steps in running_programs(self.hass):
-            if own != entity_id:
-                continue
-            if self._would_secure(entity_id, steps):
-                return True
-        return False
+        return [
+            (own, steps)
+            for own, steps in running_programs(self.hass)
+            if own == entity_id and self._would_secure(entity_id, steps)
+        ]
 
     def _would_secure(self, entity_id: str, steps: list[Any]) -> bool:
         """Whether steps stopped by a change of entity_id do something sensitive besides opening.
