@@ -7,14 +7,12 @@ What is allowed runs through home/runner.py, whichever turn it was allowed in.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from enum import Enum
-from functools import partial
 from typing import Any
 from typing import Final
 
@@ -309,19 +307,14 @@ class SafetyGate:
         self.async_record(turn, action, Outcome.REFUSED, reason)
         return Decision(Verdict.REFUSE, None, action, message)
 
-    @property
-    def _is_sensitive(self) -> Callable[[str], bool]:
-        return partial(self.policy.is_sensitive, self.hass)
-
     def _describe(self, call: Call, sensitive: list[str], language: str = ENGLISH) -> str:
         named = self.policy.named_entities(self.hass)
+        is_sensitive = self.policy.sensitivity(self.hass)
         if isinstance(call, PlannedAction):
-            return describe_action(
-                self.hass, call, self._is_sensitive, language, named
-            ) + kept_text(
+            return describe_action(self.hass, call, is_sensitive, language, named) + kept_text(
                 self.hass,
                 self.policy.kept_from_securing(self.hass, call),
-                self._is_sensitive,
+                is_sensitive,
                 language,
                 RELEASING_SERVICES,
             )
@@ -336,7 +329,7 @@ class SafetyGate:
                 if key not in TARGET_SLOTS and value not in (None, "", [])
             },
             sensitive=sensitive,
-            is_sensitive=self._is_sensitive,
+            is_sensitive=is_sensitive,
             language=language,
             by_name=named,
         )

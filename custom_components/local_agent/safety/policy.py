@@ -8,6 +8,7 @@ own actions); each is judged. The entities an agent's options name are stored by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -184,6 +185,14 @@ class SafetyPolicy:
     def is_sensitive(self, hass: HomeAssistant, entity_id: str) -> bool:
         """Whether changing this one entity (a group: any member) needs confirmation."""
         return bool(self.sensitive_entities(hass, (entity_id,)))
+
+    def sensitivity(self, hass: HomeAssistant) -> Callable[[str], bool]:
+        """Return is_sensitive with the home read once, for the many entities of one question.
+
+        Use it at once: it judges the home as it is now, not after a later change.
+        """
+        rules = self._rules(hass, None)
+        return lambda entity_id: rules.is_sensitive(entity_id, (entity_id,))
 
     def named_entities(self, hass: HomeAssistant) -> frozenset[str]:
         """Return the entities the policy names sensitive itself: by entity, domain or class."""
