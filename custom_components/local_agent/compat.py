@@ -71,6 +71,33 @@ TIMER_SERVICE_STOPS: Final[Mapping[str, frozenset[str]]] = {
     "pause": frozenset({"timer.finished"}),
     "cancel": frozenset({"timer.finished"}),
 }
+# The device actions of Home Assistant's own entity domains, each one service call on its
+# entity: (domain, type) to the service. Any other device action does what its integration
+# makes of it (a Z-Wave lock's user code, a ZHA command): of unknown effect.
+_TOGGLE_TYPES: Final = ("turn_on", "turn_off", "toggle")
+DEVICE_ACTION_SERVICES: Final[Mapping[tuple[str, str], str]] = {
+    **{("lock", kind): kind for kind in ("lock", "unlock", "open")},
+    ("cover", "open"): "open_cover",
+    ("cover", "close"): "close_cover",
+    ("cover", "stop"): "stop_cover",
+    ("cover", "open_tilt"): "open_cover_tilt",
+    ("cover", "close_tilt"): "close_cover_tilt",
+    ("cover", "set_position"): "set_cover_position",
+    ("cover", "set_tilt_position"): "set_cover_tilt_position",
+    **{
+        ("alarm_control_panel", kind): f"alarm_{kind}"
+        for kind in ("arm_away", "arm_home", "arm_night", "arm_vacation", "disarm", "trigger")
+    },
+    **{
+        (domain, kind): kind
+        for domain in ("fan", "light", "remote", "switch")
+        for kind in _TOGGLE_TYPES
+    },
+    **{
+        ("light", kind): "turn_on"
+        for kind in ("brightness_increase", "brightness_decrease", "flash")
+    },
+}
 TEMPLATE: Final = "template"
 CONF_TRIGGERS: Final = "triggers"
 CONF_ACTIONS: Final = "actions"
@@ -226,6 +253,22 @@ def entity_service_steps(hass: HomeAssistant, entity_id: str, service: str) -> l
         return list(sequence)
     sequences = entity_action_sequences(hass, entity_id)
     return None if sequences is None else [step for steps in sequences for step in steps]
+
+
+def device_action_call(hass: HomeAssistant, step: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Return the entity and the service (`lock.unlock`) a device action calls; None: unknown.
+
+    Only the device actions of DEVICE_ACTION_SERVICES are known, on an entity of their own
+    domain, named by its registry id (as the editor writes it) or its entity id.
+    """
+    domain, kind, entity = step.get("domain"), step.get("type"), step.get("entity_id")
+    if not (isinstance(domain, str) and isinstance(kind, str) and isinstance(entity, str)):
+        return None
+    service = DEVICE_ACTION_SERVICES.get((domain, kind))
+    entity_id = er.async_resolve_entity_id(er.async_get(hass), entity)
+    if service is None or entity_id is None or entity_id.partition(".")[0] != domain:
+        return None
+    return entity_id, service
 
 
 def entity_object_ref(hass: HomeAssistant, entity_id: str) -> weakref.ref[Any] | None:

@@ -23,6 +23,7 @@ import re
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entity_service_steps
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
@@ -737,6 +738,8 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
             yield service, targets
         if isinstance(scene := step.get("scene"), str):
             yield "turn_on", [scene]
+        if "device_id" in step and (call := device_action_call(hass, step)) is not None:
+            yield call[1], [call[0]]
         for key in _NESTED_STEPS:
             if isinstance(nested := step.get(key), list):
                 yield from _script_calls(hass, nested)

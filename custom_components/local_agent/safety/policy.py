@@ -31,6 +31,7 @@ from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
+from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_events_of_call
@@ -890,6 +891,11 @@ def _step_targets(
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
         return [scene] if scene is not None and valid_entity_id(scene) else None
+    if kind == cv.SCRIPT_ACTION_DEVICE_AUTOMATION:
+        if (call := device_action_call(hass, step)) is None:
+            return None
+        entity_id, service = call
+        return [] if f"{split_entity_id(entity_id)[0]}.{service}" in skip else [entity_id]
     nested = _nested_steps(step, kind)
     return None if nested is None else action_targets(hass, nested, skip)
 
