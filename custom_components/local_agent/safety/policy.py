@@ -23,6 +23,7 @@ from typing import Final
 
 import probatio
 
+from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
@@ -459,7 +460,7 @@ class _Rules:
         # What its own steps signal (an event they fire, a sentence they say) sets off what
         # hears it: "on guest_arrived, unlock" is another program.
         # A trigger-based template entity that hears it changes: what watches that is judged.
-        signals = _signals(step for steps in sequences for step in steps)
+        signals = _signals(self.hass, (step for steps in sequences for step in steps))
         heard = [a.actions for a in self.automations if signals and a.hears(signals)]
         if any(
             follower not in path and self.is_sensitive(follower, (*path, follower))
@@ -863,23 +864,40 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
     return found
 
 
-def _signals(steps: Iterable[Any]) -> set[tuple[str, str]]:
+def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
     """Return what the steps send that a trigger may hear (AutomationTrigger.heard).
 
     An `event` step its event (one that cannot be read: any), `conversation.process` a sentence
-    and `mqtt.publish` a message (any of them: their text decides which trigger hears it).
+    and `mqtt.publish` a message (any of them: their text decides which trigger hears it). A
+    service that is no entity service (a Python script, a shell or REST command, another
+    integration's) or one written as a template may send anything: an event, a request to a
+    webhook, a message; what a script or automation it runs sends is that program's own.
     """
     found: set[tuple[str, str]] = set()
     for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
-            found |= _signals(nested)
+            found |= _signals(hass, nested)
         elif kind == cv.SCRIPT_ACTION_FIRE_EVENT:
             found.add((EVENT_SIGNAL, _plain_text(step.get("event")) or ANY_SIGNAL))
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             action = _plain_text(step.get("action", step.get("service"))) or ""
             if (platform := _SIGNAL_SERVICES.get(action)) is not None:
                 found.add((platform, ANY_SIGNAL))
+            elif _may_send_anything(hass, action):
+                found.add(ANY_KIND_OF_SIGNAL)
     return found
+
+
+def _may_send_anything(hass: HomeAssistant, action: str) -> bool:
+    """Whether a service step may send anything: its effect is unknown.
+
+    action: the step's action as plain text (empty for a template). No entity service, nor a
+    script or automation it runs: those are followed as programs.
+    """
+    if not _is_service(action):
+        return True
+    domain, _, service = action.partition(".")
+    return domain not in UNKNOWN_EFFECT_DOMAINS and not acts_on_its_targets(hass, domain, service)
 
 
 def _runs_program(step: Mapping[str, Any]) -> bool:

@@ -1,0 +1,86 @@
+"""An eighth round of red-team probes: what cannot be read, read as what it may be.
+
+Same house, scripted model and helpers as the other red-team files. A step whose effect cannot
+be told (a Python script, a shell or REST command, another integration's service) may send
+any signal: an exempt script that runs one is held while an automation that hears a signal
+(an event, a webhook, an MQTT message, a sentence) would unlock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+from homeassistant.core import ServiceCall
+
+from . import test_adversarial
+from .conftest import state
+from .test_adversarial import Scene
+from .test_redteam import set_up_automations
+from .test_redteam_more import reload_scripts
+from .test_redteam_seventh import UNLOCK
+from .test_redteam_seventh import run_exempt_welcome
+from .test_redteam_sixth import ON_MOTION
+from .test_redteam_sixth import TURN_ON_KITCHEN
+from .test_redteam_sixth import automation
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
+RUN_WELCOME: Final = "Run Welcome? Say yes to confirm."
+
+
+# --- A step of unknown effect in an exempt script: it may send any signal ----------------------
+
+
+def register_greeter(hass: HomeAssistant) -> None:
+    """A service of another integration (as pyscript or a Python script would register): it
+    fires "guest_arrived" on the bus, as its own code may."""
+
+    async def greet(call: ServiceCall) -> None:
+        hass.bus.async_fire("guest_arrived")
+
+    hass.services.async_register("pyscript", "greet", greet)
+
+
+# (the trigger of an automation that a step of unknown effect may set off)
+HEARD: Final[dict[str, dict[str, Any]]] = {
+    "an event": {"trigger": "event", "event_type": "guest_arrived"},
+    "a webhook": {"trigger": "webhook", "webhook_id": "let_me_in", "local_only": True},
+    "a sentence": {"trigger": "conversation", "command": "open sesame"},
+}
+
+
+@pytest.mark.parametrize("heard", list(HEARD))
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+async def test_an_exempt_scripts_step_of_unknown_effect_may_signal_an_unlock(
+    hass: HomeAssistant, scene: Scene, heard: str, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" runs another integration's service, as the person trusts it; that service
+    fires "guest_arrived" (or calls a webhook, says a sentence: its code decides), and "on
+    guest_arrived, unlock" is another program: asked about. What it sets off that only turns
+    on a light runs at once."""
+    register_greeter(hass)
+    step = {"action": "pyscript.greet"}
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+    await set_up_automations(hass, automation([HEARD[heard]], [then]))
+
+    await run_exempt_welcome(hass, scene, held=held, question=RUN_WELCOME if held else None)
+    if heard == "an event" and not held:
+        assert state(hass, "light.kitchen_lights") == "on"
+
+
+async def test_an_exempt_scripts_step_of_unknown_effect_runs_at_once_when_nothing_listens(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Only a trigger that hears a signal is set off by one: an unlock on porch motion is not."""
+    register_greeter(hass)
+    step = {"action": "pyscript.greet"}
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+    await set_up_automations(hass, automation([ON_MOTION], [UNLOCK]))
+
+    await run_exempt_welcome(hass, scene, held=False)
