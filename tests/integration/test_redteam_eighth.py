@@ -3,7 +3,8 @@
 Same house, scripted model and helpers as the other red-team files. A step whose effect cannot
 be told (a Python script, a shell or REST command, another integration's service) may send
 any signal: an exempt script that runs one is held while an automation that hears a signal
-(an event, a webhook, an MQTT message, a sentence) would unlock.
+(an event, a webhook, an MQTT message, a sentence) would unlock. A YAML helper's template
+follows what it names.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import state
@@ -23,9 +25,12 @@ from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import run_exempt_welcome
+from .test_redteam_sixth import GUEST
 from .test_redteam_sixth import ON_MOTION
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
+from .test_redteam_sixth import check_change
+from .test_redteam_sixth import set_up_helpers
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -84,3 +89,46 @@ async def test_an_exempt_scripts_step_of_unknown_effect_runs_at_once_when_nothin
     await set_up_automations(hass, automation([ON_MOTION], [UNLOCK]))
 
     await run_exempt_welcome(hass, scene, held=False)
+
+
+# --- A template in a YAML helper's settings ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+async def test_a_yaml_bayesian_sensors_template_observation_is_followed(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """A Bayesian sensor of configuration.yaml observes guest mode through a template; "when a
+    guest is present, unlock": turning guest mode on unlocks the door."""
+    await set_up_helpers(hass)
+    observation = {
+        "platform": "template",
+        "value_template": f"{{{{ is_state('{GUEST}', 'on') }}}}",
+        "prob_given_true": 0.99,
+        "prob_given_false": 0.01,
+    }
+    assert await async_setup_component(
+        hass,
+        "binary_sensor",
+        {
+            "binary_sensor": [
+                {
+                    "platform": "bayesian",
+                    "name": "Guest present",
+                    "prior": 0.5,
+                    "probability_threshold": 0.9,
+                    "observations": [observation],
+                }
+            ]
+        },
+    )
+    await hass.async_block_till_done()
+    assert state(hass, "binary_sensor.guest_present") == "off"
+    await set_up_automations(
+        hass,
+        automation(
+            [{"trigger": "state", "entity_id": "binary_sensor.guest_present", "to": "on"}], [then]
+        ),
+    )
+
+    await check_change(hass, scene, GUEST, held=held)

@@ -737,9 +737,9 @@ def _ids_in_attributes(entity: Any) -> Iterator[str]:
     """Yield the entity ids an entity object of configuration.yaml holds as its settings.
 
     Such a helper (a generic thermostat's heater, a threshold sensor's source) keeps what it
-    follows or switches in an attribute of its own: a text that is an entity id, or one
-    nested in lists, mappings (keys too) and settings objects (a Bayesian sensor's
-    observations), a few levels deep.
+    follows or switches in an attribute of its own: a text that is an entity id, or a
+    template that names it, nested in lists, mappings (keys too) and settings objects (a
+    Bayesian sensor's observations), a few levels deep.
     """
     for value in getattr(entity, "__dict__", {}).values():
         yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH)
@@ -749,6 +749,11 @@ def _ids_nested(value: Any, depth: int) -> Iterator[str]:
     if isinstance(value, str):
         if valid_entity_id(value):
             yield value
+        return
+    if isinstance(value, Template):
+        # A template setting (a Bayesian sensor's template observation) follows what it
+        # reads: the ids written in it, as in a helper's settings made in the UI.
+        yield from _ID_IN_TEXT.findall(value.template)
         return
     if depth == 0:
         return
