@@ -3,8 +3,9 @@
 Same house, scripted model and helpers as the other red-team files. A step whose effect cannot
 be told (a Python script, a shell or REST command, another integration's service) may send
 any signal: an exempt script that runs one is held while an automation that hears a signal
-(an event, a webhook, an MQTT message, a sentence) would unlock. A YAML helper's template
-follows what it names.
+(an event, a webhook, an MQTT message, a sentence) would unlock. A YAML helper's template, and
+an automation's template that builds an entity id from a domain and a run's value, read what
+they may read.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import GUEST
 from .test_redteam_sixth import ON_MOTION
+from .test_redteam_sixth import PORCH_MOTION
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
 from .test_redteam_sixth import set_up_helpers
+from .test_redteam_sixth import template
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -132,3 +135,45 @@ async def test_a_yaml_bayesian_sensors_template_observation_is_followed(
     )
 
     await check_change(hass, scene, GUEST, held=held)
+
+
+# --- An entity id built in a template from a domain and a run's value --------------------------
+
+
+BUILT_IDS: Final = {
+    "joined": "{{{{ is_state('{domain}.' ~ trigger.id ~ '_mode', 'on') }}}}",
+    "looked up": "{{{{ states.{domain}[trigger.id ~ '_mode'].state == 'on' }}}}",
+}
+
+
+@pytest.mark.parametrize("form", list(BUILT_IDS))
+@pytest.mark.parametrize(
+    ("domain", "then", "held"),
+    [
+        ("input_boolean", UNLOCK, True),
+        ("input_boolean", KITCHEN_ON, False),
+        ("input_select", UNLOCK, False),
+    ],
+    ids=["its domain, it unlocks", "its domain, it lights a lamp", "another domain"],
+)
+async def test_a_helper_an_unlocking_automation_reads_by_a_built_id_is_held(
+    hass: HomeAssistant, scene: Scene, form: str, domain: str, then: dict[str, Any], held: bool
+) -> None:
+    """ "On porch motion (trigger id "guest"), if `domain`.{trigger.id}_mode is on, unlock":
+    the id is only known when it runs, and names guest mode then. Rendered now, without the
+    trigger, the template reads nothing of it; what it may read is every entity of the domain
+    it writes."""
+    await set_up_helpers(hass)
+    text = BUILT_IDS[form].format(domain=domain)
+    routine = automation([{**ON_MOTION, "id": "guest"}], [then], [template(text)])
+    await set_up_automations(hass, routine)
+
+    await check_change(hass, scene, GUEST, held=held)
+    if then is KITCHEN_ON and domain == "input_boolean":
+        # Guest mode is on now: the next motion reads it through the built id.
+        await hass.services.async_call(
+            "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+        )
+        hass.states.async_set(PORCH_MOTION, "on")
+        await hass.async_block_till_done()
+        assert state(hass, "light.kitchen_lights") == "on"
