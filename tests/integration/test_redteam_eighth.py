@@ -22,7 +22,9 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import state
 from .test_adversarial import Scene
+from .test_redteam import BED_LIGHT_ON
 from .test_redteam import set_up_automations
+from .test_redteam_more import bed_light_off
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import run_exempt_welcome
@@ -92,6 +94,57 @@ async def test_an_exempt_scripts_step_of_unknown_effect_runs_at_once_when_nothin
     await set_up_automations(hass, automation([ON_MOTION], [UNLOCK]))
 
     await run_exempt_welcome(hass, scene, held=False)
+
+
+# --- A step of an exempt script whose targets cannot be read ----------------------------------
+
+BED_LIGHT_BY: Final[dict[str, list[dict[str, Any]]]] = {
+    # The steps of "Welcome": they turn the bed light on, told only when they run.
+    "a variable": [
+        {"variables": {"which": "light.bed_light"}},
+        {"action": "light.turn_on", "target": {"entity_id": "{{ which }}"}},
+    ],
+    "all": [{"action": "light.turn_on", "target": {"entity_id": "all"}}],
+    "in a branch": [
+        {
+            "if": [{"condition": "template", "value_template": "{{ true }}"}],
+            "then": [{"action": "light.turn_on", "data": {"entity_id": "{{ 'light.bed_light' }}"}}],
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("steps", list(BED_LIGHT_BY))
+@pytest.mark.parametrize(
+    ("then", "held"),
+    [
+        (UNLOCK, True),
+        ({"action": "light.turn_on", "target": {"entity_id": "light.ceiling_lights"}}, False),
+    ],
+    ids=["it unlocks", "it lights a lamp"],
+)
+async def test_what_an_exempt_scripts_step_with_a_templated_target_sets_off_is_judged(
+    hass: HomeAssistant, scene: Scene, steps: str, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" turns on the light its variable names (or every light), as the person trusts
+    it; "when the bed light goes on, unlock" is another program. The step may turn on any
+    light, the bed light too: asked about."""
+    await bed_light_off(hass)
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": BED_LIGHT_BY[steps]}})
+    await set_up_automations(hass, automation([BED_LIGHT_ON], [then]))
+
+    await run_exempt_welcome(hass, scene, held=held, question=RUN_WELCOME if held else None)
+    assert (state(hass, "light.bed_light") == "on") is not held
+
+
+async def test_a_script_an_exempt_scripts_templated_step_runs_is_judged(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Welcome" runs the script a template names: it may be "Open up", which unlocks."""
+    step = {"action": "script.turn_on", "target": {"entity_id": "{{ 'script.' ~ 'open_up' }}"}}
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+
+    await run_exempt_welcome(hass, scene, held=True, question=RUN_WELCOME)
 
 
 # --- A template in a YAML helper's settings ------------------------------------------------------

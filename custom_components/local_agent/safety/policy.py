@@ -27,6 +27,7 @@ from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
+from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
@@ -61,6 +62,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
 from homeassistant.core import split_entity_id
@@ -451,11 +453,10 @@ class _Rules:
         """
         if len(path) > MAX_GROUP_DEPTH:
             return True
-        sequences = (
-            [sequence]
-            if (sequence := script_sequence(self.hass, entity_id)) is not None
-            else entity_action_sequences(self.hass, entity_id) or []
-        )
+        sequences = self._own_sequences(entity_id)
+        # The steps of the exempt entities followed to this one are exempt with them here too
+        # (a variable of "Welcome" names the bed light its step turns on: Welcome reads it).
+        followed = [s for e in path[:-1] if e in self.exempt for s in self._own_sequences(e)]
         fired = self.fired if len(path) == 1 else None
         # What its own steps signal (an event they fire, a sentence they say) sets off what
         # hears it: "on guest_arrived, unlock" is another program.
@@ -469,7 +470,7 @@ class _Rules:
         ):
             return True
         for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
-            if steps in sequences:
+            if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
             targets = action_targets(self.hass, steps)
             if targets is None:
@@ -494,6 +495,12 @@ class _Rules:
                 if self._sets_off_sensitive(target, step_path):
                     return True
         return False
+
+    def _own_sequences(self, entity_id: str) -> list[list[Any]]:
+        """Return a script's steps, or the actions an entity runs of its own (a template's)."""
+        if (sequence := script_sequence(self.hass, entity_id)) is not None:
+            return [sequence]
+        return entity_action_sequences(self.hass, entity_id) or []
 
     def _runs_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether what an entity runs of its own may change anything sensitive.
@@ -852,10 +859,13 @@ def _step_targets(
 
 
 def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
-    """Return what the steps that say what they change change, a program they run included.
+    """Return what the steps may change, a program they run included.
 
-    Steps of unknown effect are skipped; a script run by its own service or `script.turn_on`
-    and an automation run by `automation.trigger` are what those steps change.
+    A script run by its own service or `script.turn_on` and an automation run by
+    `automation.trigger` are what those steps change. A step of an entity service whose
+    targets cannot be read (a template, `all`) may change any entity of its service's domain
+    (any entity at all for `homeassistant.turn_on` and its kin), a scene step written as a
+    template any scene. Other steps of unknown effect are skipped (see _signals).
     """
     found: list[str] = []
     for step, kind in _enabled_steps(steps):
@@ -865,8 +875,27 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
             targets = _service_targets(hass, step, programs=True)
         else:
             targets = _step_targets(hass, step)
-        found.extend(target for target in targets or () if target not in found)
+        if targets is None:
+            targets = _any_target(hass, step, kind)
+        found.extend(target for target in targets if target not in found)
     return found
+
+
+def _any_target(hass: HomeAssistant, step: Mapping[str, Any], kind: str) -> list[str]:
+    """Return every entity a step whose targets cannot be read may change; [] for others."""
+    if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
+        return hass.states.async_entity_ids("scene")
+    if kind != cv.SCRIPT_ACTION_CALL_SERVICE:
+        return []
+    action = _plain_text(step.get("action", step.get("service"))) or ""
+    if not _is_service(action):
+        return []
+    domain, _, service = action.partition(".")
+    if domain == CORE_DOMAIN and service in TARGETED_CORE_SERVICES:
+        return hass.states.async_entity_ids()
+    if _runs_program(step) or acts_on_its_targets(hass, domain, service):
+        return hass.states.async_entity_ids(domain)
+    return []
 
 
 def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
