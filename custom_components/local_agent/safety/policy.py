@@ -882,10 +882,16 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
 
 
 def _any_target(hass: HomeAssistant, step: Mapping[str, Any], kind: str) -> list[str]:
-    """Return every entity a step whose targets cannot be read may change; [] for others."""
+    """Return every entity a step whose targets cannot be read may change; [] for others.
+
+    Only a step that would be followed with its targets written out: an entity service (not
+    one that enables or stops a program), a program run, core's `homeassistant.turn_on` and
+    its kin, a scene.
+    """
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
-        return hass.states.async_entity_ids("scene")
-    if kind != cv.SCRIPT_ACTION_CALL_SERVICE:
+        scene = _plain_text(step.get("scene"))
+        return [] if scene is not None else hass.states.async_entity_ids("scene")
+    if kind != cv.SCRIPT_ACTION_CALL_SERVICE or not _unreadable_target(step):
         return []
     action = _plain_text(step.get("action", step.get("service"))) or ""
     if not _is_service(action):
@@ -893,9 +899,22 @@ def _any_target(hass: HomeAssistant, step: Mapping[str, Any], kind: str) -> list
     domain, _, service = action.partition(".")
     if domain == CORE_DOMAIN and service in TARGETED_CORE_SERVICES:
         return hass.states.async_entity_ids()
-    if _runs_program(step) or acts_on_its_targets(hass, domain, service):
+    if _runs_program(step) or (
+        domain not in UNKNOWN_EFFECT_DOMAINS and acts_on_its_targets(hass, domain, service)
+    ):
         return hass.states.async_entity_ids(domain)
     return []
+
+
+def _unreadable_target(step: Mapping[str, Any]) -> bool:
+    """Whether a service step's target is written so that it cannot be read (a template, all)."""
+    parts = (step.get("data") or {}, step.get("data_template") or {}, step.get("target") or {})
+    if not all(isinstance(part, Mapping) for part in parts):
+        return True
+    values = [value for part in parts for key, value in part.items() if key in TARGET_KEYS]
+    if ATTR_ENTITY_ID in step:
+        values.append(step[ATTR_ENTITY_ID])
+    return any((ids := _plain_ids(value)) is None or ENTITY_MATCH_ALL in ids for value in values)
 
 
 def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
