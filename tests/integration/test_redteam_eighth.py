@@ -20,10 +20,16 @@ from homeassistant.core import ServiceCall
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import speech
 from .conftest import state
+from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_adversarial import tool_results
 from .test_redteam import BED_LIGHT_ON
+from .test_redteam import asked
+from .test_redteam import relay
 from .test_redteam import set_up_automations
+from .test_redteam import template_helper
 from .test_redteam_more import bed_light_off
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import UNLOCK
@@ -172,6 +178,76 @@ async def test_an_exempt_script_that_enables_or_stops_a_program_runs_at_once(
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
 
     await run_exempt_welcome(hass, scene, held=False)
+
+
+# --- The relay a template lock picks with a template -------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["the relay", "the spare relay"])
+async def test_a_relay_a_template_lock_picks_by_a_template_is_held_like_the_lock(
+    hass: HomeAssistant, scene: Scene, which: str
+) -> None:
+    """A DIY door whose unlock switches the relay, or the spare relay while the main one is
+    marked broken: switching either on directly is unlocking the door."""
+    door_relay = await relay(hass)
+    spare_relay = await relay(hass, "Spare relay")
+    picked = (
+        f"{{{{ '{spare_relay}' if is_state('input_boolean.relay_broken', 'on') "
+        f"else '{door_relay}' }}}}"
+    )
+    unlocked = f"is_state('{door_relay}', 'on') or is_state('{spare_relay}', 'on')"
+    side_door = await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": "Side Door",
+            "state": f"{{{{ 'unlocked' if {unlocked} else 'locked' }}}}",
+            "lock": [{"action": "switch.turn_off", "target": {"entity_id": picked}}],
+            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": picked}}],
+        },
+    )
+    assert state(hass, side_door) == "locked"
+    target, name = (
+        (door_relay, "Door relay") if which == "the relay" else (spare_relay, "Spare relay")
+    )
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": target}, answer("Done.")
+    )
+
+    assert speech(result) == f"Turn on {name}? Say yes to confirm.", tool_results(hass, result)
+    assert state(hass, side_door) == "locked"
+
+
+async def test_a_switch_no_template_lock_names_runs_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The everyday neighbour: a relay beside the DIY door that its templates do not name."""
+    door_relay = await relay(hass)
+    fan_relay = await relay(hass, "Fan relay")
+    await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": "Side Door",
+            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
+            "lock": [
+                {"action": "switch.turn_off", "target": {"entity_id": f"{{{{ '{door_relay}' }}}}"}}
+            ],
+            "unlock": [
+                {"action": "switch.turn_on", "target": {"entity_id": f"{{{{ '{door_relay}' }}}}"}}
+            ],
+        },
+    )
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": fan_relay}, answer("Done.")
+    )
+
+    assert not asked(result), speech(result)
+    assert state(hass, fan_relay) == "on"
 
 
 # --- A template in a YAML helper's settings ------------------------------------------------------

@@ -550,7 +550,7 @@ class _Rules:
         """Return what the actions of sensitive entities name, with the entities that run them.
 
         Only the domains the policy can name sensitive run such actions that matter here; a
-        step whose target is a template names no relay (see the README's known limits).
+        step whose target is a template names the relays written in it (named_targets).
         """
         found: dict[str, set[str]] = {}
         for domain in {*self.policy.domains, "cover"}:
@@ -997,7 +997,8 @@ def named_targets(
     Unlike action_targets this is no judgement of what the steps do: it finds the relay a
     template lock switches, also beside a step of unknown effect, in a device action (the
     entity it names, by registry id) and in the steps of a script it runs (`script.turn_on`,
-    the script's own service, `homeassistant.turn_on`); scripts: those followed already.
+    the script's own service, `homeassistant.turn_on`), also where its target is a template
+    (the ids written in it); scripts: those followed already.
     """
     found: list[str] = []
     for step in steps:
@@ -1010,6 +1011,8 @@ def named_targets(
         named: list[str] | None = None
         if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             named = _service_targets(hass, step, programs=True)
+            if named is None:
+                named = _written_targets(hass, step)
             for script in [n for n in named or () if n.startswith(SCRIPT_PREFIX)]:
                 if script not in scripts and (sequence := script_sequence(hass, script)):
                     named = [*(named or ()), *named_targets(hass, sequence, scripts | {script})]
@@ -1020,6 +1023,33 @@ def named_targets(
         elif (nested := _nested_steps(step, kind)) is not None:
             named = named_targets(hass, nested, scripts)
         found.extend(target for target in named or () if target not in found)
+    return found
+
+
+def _written_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str]:
+    """Return the entities written in a service step's targets that are templates.
+
+    "{{ 'switch.door_relay' if ... else 'switch.spare_relay' }}" may switch either relay.
+    """
+    parts = (step.get("data"), step.get("data_template"), step.get("target"))
+    values = [
+        value
+        for part in parts
+        if isinstance(part, Mapping)
+        for key, value in part.items()
+        if key in TARGET_KEYS
+    ]
+    values.extend(part for part in (*parts, step.get(ATTR_ENTITY_ID)) if isinstance(part, Template))
+    registry = er.async_get(hass)
+    found: list[str] = []
+    for value in values:
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, Template) or item.is_static:
+                continue
+            for word in _ID_IN_TEXT.findall(item.template):
+                entity_id = er.async_resolve_entity_id(registry, word)
+                if entity_id is not None and entity_id not in found:
+                    found.append(entity_id)
     return found
 
 
