@@ -15,6 +15,7 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.setup import async_setup_component
@@ -248,6 +249,42 @@ async def test_a_switch_no_template_lock_names_runs_at_once(
 
     assert not asked(result), speech(result)
     assert state(hass, fan_relay) == "on"
+
+
+# --- An exempt tool whose arguments pick its targets ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "question"),
+    [
+        ("Garage Door", "Open Garage Door? Say yes to confirm."),
+        ("Kitchen Lights", None),
+    ],
+)
+async def test_an_exempt_tool_that_the_model_aims_is_judged_by_its_targets(
+    hass: HomeAssistant, scene: Scene, name: str, question: str | None
+) -> None:
+    """The person exempted Assist's HassTurnOn for quick lights; its arguments pick what it
+    turns on, and the model names the garage door: as an exempt script called with data, the
+    exemption does not cover what the model aims it at."""
+    await hass.services.async_call(
+        "cover", "close_cover", {"entity_id": "cover.garage_door"}, blocking=True
+    )
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await hass.async_block_till_done()
+    agent = await scene.assist_agent(**{CONF_EXEMPT_TOOLS: ["assist/intent__HassTurnOn"]})
+
+    result = await scene.ask_to_call(agent, "HassTurnOn", {"name": name}, answer("Done."))
+    await hass.async_block_till_done()
+
+    if question is None:
+        assert not asked(result), speech(result)
+        assert state(hass, "light.kitchen_lights") == "on"
+    else:
+        assert speech(result) == question, tool_results(hass, result)
+    assert state(hass, "cover.garage_door") in {"closed", "closing"}
 
 
 # --- A template in a YAML helper's settings ------------------------------------------------------
