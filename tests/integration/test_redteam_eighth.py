@@ -181,6 +181,29 @@ async def test_an_exempt_script_that_enables_or_stops_a_program_runs_at_once(
     await run_exempt_welcome(hass, scene, held=False)
 
 
+async def test_an_id_a_template_builds_only_to_name_a_target_reads_nothing(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "On porch motion (trigger id "kitchen_lights"), turn on 'light.' ~ trigger.id": the
+    built id is what the step changes, not what the automation reads; turning on the bed
+    light runs at once."""
+    await set_up_helpers(hass)
+    await bed_light_off(hass)
+    target = {"entity_id": "{{ 'light.' ~ trigger.id }}"}
+    routine = automation(
+        [{**ON_MOTION, "id": "kitchen_lights"}], [{"action": "light.turn_on", "target": target}]
+    )
+    await set_up_automations(hass, routine)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
+    )
+
+    assert not asked(result), speech(result)
+    assert state(hass, "light.bed_light") == "on"
+
+
 # --- The relay a template lock picks with a template -------------------------------------------
 
 
