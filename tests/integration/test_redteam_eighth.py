@@ -3,9 +3,11 @@
 Same house, scripted model and helpers as the other red-team files. A step whose effect cannot
 be told (a Python script, a shell or REST command, another integration's service) may send
 any signal: an exempt script that runs one is held while an automation that hears a signal
-(an event, a webhook, an MQTT message, a sentence) would unlock. A YAML helper's template, and
-an automation's template that builds an entity id from a domain and a run's value, read what
-they may read.
+(an event, a webhook, an MQTT message, a sentence) would unlock. A step whose target is a
+template or `all` may change any entity of its domain. A YAML helper's template, an
+automation's template that builds an entity id from a domain and a run's value, and a template
+lock's templated relay name what they may read or switch. An exempt tool whose arguments pick
+its targets (HassTurnOn) is judged by them. Each has its everyday neighbour that runs at once.
 """
 
 from __future__ import annotations
@@ -179,29 +181,6 @@ async def test_an_exempt_script_that_enables_or_stops_a_program_runs_at_once(
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
 
     await run_exempt_welcome(hass, scene, held=False)
-
-
-async def test_an_id_a_template_builds_only_to_name_a_target_reads_nothing(
-    hass: HomeAssistant, scene: Scene
-) -> None:
-    """ "On porch motion (trigger id "kitchen_lights"), turn on 'light.' ~ trigger.id": the
-    built id is what the step changes, not what the automation reads; turning on the bed
-    light runs at once."""
-    await set_up_helpers(hass)
-    await bed_light_off(hass)
-    target = {"entity_id": "{{ 'light.' ~ trigger.id }}"}
-    routine = automation(
-        [{**ON_MOTION, "id": "kitchen_lights"}], [{"action": "light.turn_on", "target": target}]
-    )
-    await set_up_automations(hass, routine)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
-    )
-
-    assert not asked(result), speech(result)
-    assert state(hass, "light.bed_light") == "on"
 
 
 # --- The relay a template lock picks with a template -------------------------------------------
@@ -393,3 +372,26 @@ async def test_a_helper_an_unlocking_automation_reads_by_a_built_id_is_held(
         hass.states.async_set(PORCH_MOTION, "on")
         await hass.async_block_till_done()
         assert state(hass, "light.kitchen_lights") == "on"
+
+
+async def test_an_id_a_template_builds_only_to_name_a_target_reads_nothing(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "On porch motion (trigger id "kitchen_lights"), turn on 'light.' ~ trigger.id": the
+    built id is what the step changes, not what the automation reads; turning on the bed
+    light runs at once."""
+    await set_up_helpers(hass)
+    await bed_light_off(hass)
+    target = {"entity_id": "{{ 'light.' ~ trigger.id }}"}
+    routine = automation(
+        [{**ON_MOTION, "id": "kitchen_lights"}], [{"action": "light.turn_on", "target": target}]
+    )
+    await set_up_automations(hass, routine)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
+    )
+
+    assert not asked(result), speech(result)
+    assert state(hass, "light.bed_light") == "on"
