@@ -107,12 +107,16 @@ SWITCH_AS_X: Final = "switch_as_x"
 HOMEASSISTANT_SCENE_PLATFORM: Final = "homeassistant_scene"
 TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id", "label_id"})
 # Triggers on a message a step can send (a sentence to `conversation.process`, an MQTT
-# message), heard as (platform, ANY_SIGNAL); an event trigger hears ("event", its type).
-SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt"})
+# message, a request to a webhook, a persistent notification), heard as (platform,
+# ANY_SIGNAL); an event trigger hears ("event", its type).
+SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt", "persistent_notification", "webhook"})
 EVENT_SIGNAL: Final = "event"
 TAG: Final = "tag"
 TAG_SCANNED: Final = "tag_scanned"
 ANY_SIGNAL: Final = ""
+# What a step of unknown effect may send (a Python script, a shell or REST command): any
+# signal of any kind, heard by every trigger that hears one.
+ANY_KIND_OF_SIGNAL: Final = (ANY_SIGNAL, ANY_SIGNAL)
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -370,12 +374,12 @@ class AutomationTrigger:
         )
 
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
-        """Whether one of these signals of a step may trigger it (key ANY_SIGNAL: any)."""
+        """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key)."""
         return any(
             key == heard_key or ANY_SIGNAL in (key, heard_key)
             for kind, key in signals
             for heard_kind, heard_key in self.heard
-            if kind == heard_kind
+            if kind in (heard_kind, ANY_SIGNAL)
         )
 
 

@@ -248,11 +248,15 @@ class SafetyGate:
         policy = self.policy
         if await self._async_exempt(tool, turn):
             # A script tool exempted as a tool is exempt as its script is: as the person uses
-            # it, not where the model's data aims it, nor what its run sets off.
+            # it, not where the model's data aims it, nor what its run sets off. A tool whose
+            # targets are resolved from its arguments (HassTurnOn) is aimed by the model
+            # whole: it is judged by them as if not exempt. Only a tool whose effect cannot be
+            # told (another integration's, an intent script) runs at once.
             script = script_tool_script(self.hass, tool)
-            if script is None:
+            if script is not None:
+                policy = replace(policy, exempt=policy.exempt | {script})
+            elif resolved.targets is None:
                 return resolved, None
-            policy = replace(policy, exempt=policy.exempt | {script})
         if resolved.targets is None:
             return resolved, self._action(resolved, [], turn.language)
         sensitive = self._sensitive_targets(resolved, policy)

@@ -24,9 +24,11 @@ from typing import Final
 
 import probatio
 
+from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
+from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import automation_triggers
@@ -62,6 +64,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
 from homeassistant.core import split_entity_id
@@ -500,16 +503,15 @@ class _Rules:
         """
         if len(path) > MAX_GROUP_DEPTH:
             return True
-        sequences = (
-            [sequence]
-            if (sequence := script_sequence(self.hass, entity_id)) is not None
-            else entity_action_sequences(self.hass, entity_id) or []
-        )
+        sequences = self._own_sequences(entity_id)
+        # The steps of the exempt entities followed to this one are exempt with them here too
+        # (a variable of "Welcome" names the bed light its step turns on: Welcome reads it).
+        followed = [s for e in path[:-1] if e in self.exempt for s in self._own_sequences(e)]
         fired = self.fired if len(path) == 1 else None
         # What its own steps signal (an event they fire, a sentence they say) sets off what
         # hears it: "on guest_arrived, unlock" is another program.
         # A trigger-based template entity that hears it changes: what watches that is judged.
-        signals = _signals(step for steps in sequences for step in steps)
+        signals = _signals(self.hass, (step for steps in sequences for step in steps))
         heard = [a.actions for a in self.automations if signals and a.hears(signals)]
         if any(
             follower not in path and self.is_sensitive(follower, (*path, follower))
@@ -518,7 +520,7 @@ class _Rules:
         ):
             return True
         for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
-            if steps in sequences:
+            if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
             targets = action_targets(self.hass, steps)
             if targets is None:
@@ -543,6 +545,12 @@ class _Rules:
                 if self._sets_off_sensitive(target, step_path):
                     return True
         return False
+
+    def _own_sequences(self, entity_id: str) -> list[list[Any]]:
+        """Return a script's steps, or the actions an entity runs of its own (a template's)."""
+        if (sequence := script_sequence(self.hass, entity_id)) is not None:
+            return [sequence]
+        return entity_action_sequences(self.hass, entity_id) or []
 
     def _runs_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether what an entity runs of its own may change anything sensitive.
@@ -592,7 +600,7 @@ class _Rules:
         """Return what the actions of sensitive entities name, with the entities that run them.
 
         Only the domains the policy can name sensitive run such actions that matter here; a
-        step whose target is a template names no relay (see the README's known limits).
+        step whose target is a template names the relays written in it (named_targets).
         """
         found: dict[str, set[str]] = {}
         for domain in {*self.policy.domains, "cover"}:
@@ -786,9 +794,9 @@ def _ids_in_attributes(entity: Any) -> Iterator[str]:
     """Yield the entity ids an entity object of configuration.yaml holds as its settings.
 
     Such a helper (a generic thermostat's heater, a threshold sensor's source) keeps what it
-    follows or switches in an attribute of its own: a text that is an entity id, or one
-    nested in lists, mappings (keys too) and settings objects (a Bayesian sensor's
-    observations), a few levels deep.
+    follows or switches in an attribute of its own: a text that is an entity id, or a
+    template that names it, nested in lists, mappings (keys too) and settings objects (a
+    Bayesian sensor's observations), a few levels deep.
     """
     for value in getattr(entity, "__dict__", {}).values():
         yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH)
@@ -798,6 +806,11 @@ def _ids_nested(value: Any, depth: int) -> Iterator[str]:
     if isinstance(value, str):
         if valid_entity_id(value):
             yield value
+        return
+    if isinstance(value, Template):
+        # A template setting (a Bayesian sensor's template observation) follows what it
+        # reads: the ids written in it, as in a helper's settings made in the UI.
+        yield from _ID_IN_TEXT.findall(value.template)
         return
     if depth == 0:
         return
@@ -901,10 +914,13 @@ def _step_targets(
 
 
 def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
-    """Return what the steps that say what they change change, a program they run included.
+    """Return what the steps may change, a program they run included.
 
-    Steps of unknown effect are skipped; a script run by its own service or `script.turn_on`
-    and an automation run by `automation.trigger` are what those steps change.
+    A script run by its own service or `script.turn_on` and an automation run by
+    `automation.trigger` are what those steps change. A step of an entity service whose
+    targets cannot be read (a template, `all`) may change any entity of its service's domain
+    (any entity at all for `homeassistant.turn_on` and its kin), a scene step written as a
+    template any scene. Other steps of unknown effect are skipped (see _signals).
     """
     found: list[str] = []
     for step, kind in _enabled_steps(steps):
@@ -914,27 +930,82 @@ def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
             targets = _service_targets(hass, step, programs=True)
         else:
             targets = _step_targets(hass, step)
-        found.extend(target for target in targets or () if target not in found)
+        if targets is None:
+            targets = _any_target(hass, step, kind)
+        found.extend(target for target in targets if target not in found)
     return found
 
 
-def _signals(steps: Iterable[Any]) -> set[tuple[str, str]]:
+def _any_target(hass: HomeAssistant, step: Mapping[str, Any], kind: str) -> list[str]:
+    """Return every entity a step whose targets cannot be read may change; [] for others.
+
+    Only a step that would be followed with its targets written out: an entity service (not
+    one that enables or stops a program), a program run, core's `homeassistant.turn_on` and
+    its kin, a scene.
+    """
+    if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
+        scene = _plain_text(step.get("scene"))
+        return [] if scene is not None else hass.states.async_entity_ids("scene")
+    if kind != cv.SCRIPT_ACTION_CALL_SERVICE or not _unreadable_target(step):
+        return []
+    action = _plain_text(step.get("action", step.get("service"))) or ""
+    if not _is_service(action):
+        return []
+    domain, _, service = action.partition(".")
+    if domain == CORE_DOMAIN and service in TARGETED_CORE_SERVICES:
+        return hass.states.async_entity_ids()
+    if _runs_program(step) or (
+        domain not in UNKNOWN_EFFECT_DOMAINS and acts_on_its_targets(hass, domain, service)
+    ):
+        return hass.states.async_entity_ids(domain)
+    return []
+
+
+def _unreadable_target(step: Mapping[str, Any]) -> bool:
+    """Whether a service step's target is written so that it cannot be read (a template, all)."""
+    parts = (step.get("data") or {}, step.get("data_template") or {}, step.get("target") or {})
+    if not all(isinstance(part, Mapping) for part in parts):
+        return True
+    values = [value for part in parts for key, value in part.items() if key in TARGET_KEYS]
+    if ATTR_ENTITY_ID in step:
+        values.append(step[ATTR_ENTITY_ID])
+    return any((ids := _plain_ids(value)) is None or ENTITY_MATCH_ALL in ids for value in values)
+
+
+def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
     """Return what the steps send that a trigger may hear (AutomationTrigger.heard).
 
     An `event` step its event (one that cannot be read: any), `conversation.process` a sentence
-    and `mqtt.publish` a message (any of them: their text decides which trigger hears it).
+    and `mqtt.publish` a message (any of them: their text decides which trigger hears it). A
+    service that is no entity service (a Python script, a shell or REST command, another
+    integration's) or one written as a template may send anything: an event, a request to a
+    webhook, a message; what a script or automation it runs sends is that program's own.
     """
     found: set[tuple[str, str]] = set()
     for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
-            found |= _signals(nested)
+            found |= _signals(hass, nested)
         elif kind == cv.SCRIPT_ACTION_FIRE_EVENT:
             found.add((EVENT_SIGNAL, _plain_text(step.get("event")) or ANY_SIGNAL))
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             action = _plain_text(step.get("action", step.get("service"))) or ""
             if (platform := _SIGNAL_SERVICES.get(action)) is not None:
                 found.add((platform, ANY_SIGNAL))
+            elif _may_send_anything(hass, action):
+                found.add(ANY_KIND_OF_SIGNAL)
     return found
+
+
+def _may_send_anything(hass: HomeAssistant, action: str) -> bool:
+    """Whether a service step may send anything: its effect is unknown.
+
+    action: the step's action as plain text (empty for a template). No entity service, nor a
+    script or automation it runs: those are followed as programs.
+    """
+    if not _is_service(action):
+        return True
+    domain, _, service = action.partition(".")
+    return domain not in UNKNOWN_EFFECT_DOMAINS and not acts_on_its_targets(hass, domain, service)
 
 
 def _runs_program(step: Mapping[str, Any]) -> bool:
@@ -981,7 +1052,8 @@ def named_targets(
     Unlike action_targets this is no judgement of what the steps do: it finds the relay a
     template lock switches, also beside a step of unknown effect, in a device action (the
     entity it names, by registry id) and in the steps of a script it runs (`script.turn_on`,
-    the script's own service, `homeassistant.turn_on`); scripts: those followed already.
+    the script's own service, `homeassistant.turn_on`), also where its target is a template
+    (the ids written in it); scripts: those followed already.
     """
     found: list[str] = []
     for step in steps:
@@ -994,6 +1066,8 @@ def named_targets(
         named: list[str] | None = None
         if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             named = _service_targets(hass, step, programs=True)
+            if named is None:
+                named = _written_targets(hass, step)
             for script in [n for n in named or () if n.startswith(SCRIPT_PREFIX)]:
                 if script not in scripts and (sequence := script_sequence(hass, script)):
                     named = [*(named or ()), *named_targets(hass, sequence, scripts | {script})]
@@ -1004,6 +1078,33 @@ def named_targets(
         elif (nested := _nested_steps(step, kind)) is not None:
             named = named_targets(hass, nested, scripts)
         found.extend(target for target in named or () if target not in found)
+    return found
+
+
+def _written_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str]:
+    """Return the entities written in a service step's targets that are templates.
+
+    "{{ 'switch.door_relay' if ... else 'switch.spare_relay' }}" may switch either relay.
+    """
+    parts = (step.get("data"), step.get("data_template"), step.get("target"))
+    values = [
+        value
+        for part in parts
+        if isinstance(part, Mapping)
+        for key, value in part.items()
+        if key in TARGET_KEYS
+    ]
+    values.extend(part for part in (*parts, step.get(ATTR_ENTITY_ID)) if isinstance(part, Template))
+    registry = er.async_get(hass)
+    found: list[str] = []
+    for value in values:
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, Template) or item.is_static:
+                continue
+            for word in _ID_IN_TEXT.findall(item.template):
+                entity_id = er.async_resolve_entity_id(registry, word)
+                if entity_id is not None and entity_id not in found:
+                    found.append(entity_id)
     return found
 
 

@@ -6,7 +6,9 @@ moment after that helper or switch is changed: changing it sets the unlock off a
 change its trigger watches. So every entity such a program reads counts as watched: named in
 its triggers' settings (a threshold), its conditions and variables, in the conditions, waits
 and templates of its actions (not the targets of its steps: those it changes), or read by any
-of their templates.
+of their templates; an id a template that reads states builds from a written domain and a
+value of the run (`is_state('input_boolean.' ~ trigger.id, 'on')`) may be any entity of that
+domain.
 
 What is written in a program is read once for each of its parts (the validated objects Home
 Assistant keeps until a reload) and kept; only its templates are rendered for each question.
@@ -46,6 +48,16 @@ _CONDITION: Final = "condition"
 # Words joined by dots in a template's text: each pair of neighbours may be an entity id
 # (`states.input_boolean.guest_mode.state` names input_boolean.guest_mode).
 _DOTTED: Final = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)+")
+# An entity id a template builds from a written domain and a value of the run: the domain in a
+# text joined to more (`'input_boolean.' ~ trigger.id`, `'input_boolean.guest_%s' % who`), or
+# looked up in the domain's states (`states.input_boolean[name]`). Read, it may be any of the
+# domain; a template that reads no state only names a target with it (what a step changes).
+_BUILT_ID: Final = re.compile(
+    r"""['"]([a-z0-9_]+)\.[a-z0-9_]*['"]\s*[~+%]|\bstates\.([a-z0-9_]+)\s*\["""
+)
+_READS_STATE: Final = re.compile(
+    r"\b(?:states|is_state|state_attr|is_state_attr|has_value|expand|state_translated)\b"
+)
 
 
 @dataclass(slots=True)
@@ -174,6 +186,7 @@ def _watching(program: AutomationTrigger, written: _Written) -> AutomationTrigge
     any_entity = False
     for template in written.templates:
         entity_ids.update(_ids_written_in(template.template))
+        domains.update(_domains_of_built_ids(template.template))
         read, read_domains, reads_all = _rendered_reads(template)
         entity_ids.update(read)
         domains.update(read_domains)
@@ -195,6 +208,14 @@ def _ids_written_in(text: str) -> set[str]:
         for first, second in pairwise(dotted.split("."))
         if valid_entity_id(candidate := f"{first}.{second}")
     }
+
+
+def _domains_of_built_ids(text: str) -> set[str]:
+    """Return the domains of the entity ids a template's text builds and reads (_BUILT_ID)."""
+    if not _READS_STATE.search(text):
+        return set()
+    domains = {match.group(1) or match.group(2) for match in _BUILT_ID.finditer(text)}
+    return {domain for domain in domains if valid_entity_id(f"{domain}.x")}
 
 
 def _rendered_reads(template: Template) -> tuple[set[str], set[str], bool]:
