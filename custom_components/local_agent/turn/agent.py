@@ -823,7 +823,7 @@ class ConversationAgent:
         outputs: list[GenerationOutput],
         stream: TurnStream,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
-        """Stream the model's reasoning and text into the chat log as it writes.
+        """Stream the model's reasoning into the chat log as it writes; its text at the end.
 
         Calls are recorded as external: this agent validates and executes them itself.
         """
@@ -978,10 +978,14 @@ async def _deltas_with_notice(
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
 
-    While the notice may still come (no visible text yet), reasoning is held back: the notice
-    is then a message of its own before the model's, and the model's message stays whole.
+    While the notice may still come, reasoning is held back: the notice is then a message of
+    its own before the model's, and the model's message stays whole. The model's visible text
+    waits for the end of its round: with calls after it, it is dropped (a voice pipeline would
+    speak it as the calls stream, before the gate has held any: "Done, unlocked!" before our
+    question), and what the calls did, or the question, is said instead.
     """
     held: list[conversation.AssistantContentDeltaDict] = []
+    text: list[str] = []
     while True:
         try:
             async with asyncio.timeout_at(stream.notice_due if stream.notice else None):
@@ -1003,16 +1007,15 @@ async def _deltas_with_notice(
             else:
                 yield {"thinking_content": event.text}
         elif isinstance(event, TextDelta):
-            stream.visible_text_came()
-            stream.streamed(event.text)
-            for delta in held:
-                yield delta
-            held.clear()
-            yield {"content": event.text}
+            text.append(event.text)
         else:
             calls.append(event)
     for delta in held:
         yield delta
+    if text and not calls:
+        stream.visible_text_came()
+        stream.streamed("".join(text))
+        yield {"content": "".join(text)}
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
