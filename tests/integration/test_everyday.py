@@ -825,3 +825,33 @@ async def test_a_yes_does_it_and_says_so(
     changed = "lock.front_door" if "Front Door" in question else "cover.garage_door"
     assert hass.states.get(changed).state in {"unlocked", "unlocking", "open", "opening"}  # type: ignore[union-attr]
     assert integration_errors(caplog) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "colour"),
+    [
+        ("de", "Blau"),
+        ("fr", "bleue"),
+        ("es", "azul"),
+        ("it", "blu"),
+        ("nl", "blauw"),
+        ("pt", "azul"),
+    ],
+)
+async def test_assist_tools_take_a_colour_in_the_conversation_language(
+    hass: HomeAssistant,
+    assist_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    colour: str,
+) -> None:
+    # "mach das Bettlicht blau": Home Assistant's HassLightSet takes English colour names only.
+    scripted_worker.will_write(
+        tool_call("HassLightSet", name="Bed Light", color=colour), answer("Ok.")
+    )
+
+    result = await assist_agent.ask("bed light blue", context=person, language=language)
+
+    request = Request("", (), "Ok.", {BED: "on"}, {BED: {"rgb_color": (0, 0, 255)}})
+    check_done(hass, request, result)

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.turn.plain_answer import DoneAction
 from custom_components.local_agent.turn.plain_answer import sentence
 from homeassistant.components import conversation
@@ -244,3 +245,56 @@ FAN_SWING_AND_MUTE: tuple[DoneAction, ...] = (
 def test_a_fields_words_are_said_not_its_name(language: str, said: str) -> None:
     """A yes/no field picks the words, and a to-do item goes inside them, in every language."""
     assert sentence(FAN_SWING_AND_MUTE, language) == said
+
+
+COLOURS = [
+    ("de", "rot", "Erledigt: Kitchen Lights einschalten (rot)."),
+    ("fr-CA", "rouge", "C'est fait\u00a0: allumer Kitchen Lights (rouge)."),
+    ("es", "rojo", "Hecho: encender Kitchen Lights (rojo)."),
+    ("it", "rosso", "Fatto: accendere Kitchen Lights (rosso)."),
+    ("nl", "rood", "Klaar: Kitchen Lights inschakelen (rood)."),
+    ("pt-BR", "vermelho", "Feito: ligar Kitchen Lights (vermelho)."),
+    ("en", "red", "Turned on Kitchen Lights (red)."),
+]
+
+
+@pytest.mark.parametrize(("language", "colour", "said"), COLOURS)
+@pytest.mark.parametrize("written", ["in the language", "as Home Assistant names it"])
+async def test_a_colour_is_understood_and_said_in_the_conversation_language(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    colour: str,
+    said: str,
+    written: str,
+) -> None:
+    # "mach das Licht rot": the model writes the colour as the person said it, or as the
+    # service names it; either way the light turns red and the answer says the person's word.
+    name = "red" if written != "in the language" else colour if language == "en" else colour.title()
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, color_name=name))
+    )
+
+    result = await scripted_agent.ask("the kitchen light red", language=language)
+
+    assert speech(result) == said
+    light = hass.states.get(KITCHEN)
+    assert light is not None
+    assert light.attributes["rgb_color"] == (255, 0, 0)
+    assert len(scripted_worker.requests) == 1
+
+
+async def test_a_held_colour_is_asked_about_in_the_conversation_language(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_SENSITIVE_ENTITIES: [KITCHEN]}
+    )
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, color_name="blau"))
+    )
+
+    result = await agent.ask("mach das Küchenlicht blau", language="de", context=person)
+
+    assert speech(result).startswith("Kitchen Lights einschalten (blau)?"), speech(result)

@@ -42,6 +42,8 @@ from .actions import PlannedAction
 from .call_words import ENGLISH_WORDS
 from .call_words import WORDS_BY_LANGUAGE
 from .call_words import CallWords
+from .colours import COLOUR_FIELD
+from .colours import colour_words
 from .service_catalog import SECRET_FIELDS
 
 
@@ -387,6 +389,9 @@ def describe_action(
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
     data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
+    if words is not ENGLISH_WORDS and isinstance(colour := data.get(COLOUR_FIELD), str):
+        colours = colour_words(hass, language)
+        data[COLOUR_FIELD] = colours.word(colours.css_name(colour))
     text, rest = said_action(action.domain, action.service, names, data, words)
     # English keeps the fields' names (the audit reads them); another language says the values
     # with their units ("(50 %)"), not English words.

@@ -33,6 +33,8 @@ from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.colours import COLOUR_FIELD
+from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
@@ -156,7 +158,8 @@ async def async_in_words(
 
     A mode or a direction is a value of the service ("heat", "reverse"); in another language
     the agent speaks it reads as Home Assistant's own frontend shows it ("Heizen",
-    "Rückwärts"). English, and values Home Assistant has no words for, stay as written.
+    "Rückwärts"), a light's colour as its own sentences name it ("rot"). English, and values
+    Home Assistant has no words for, stay as written.
     """
     if speaks_only_english(language):
         return list(actions)
@@ -176,6 +179,9 @@ async def _async_value_word(
     hass: HomeAssistant, language: str, action: DoneAction, key: str, value: str
 ) -> str:
     """Return a field's value in Home Assistant's words for the language, else as written."""
+    if key == COLOUR_FIELD:
+        colours = await async_colour_words(hass, language)
+        return colours.word(colours.css_name(value))
     domain = action.domain
     prefix = f"component.{domain}.entity_component._"
     keys = [f"{prefix}.state_attributes.{key}.state.{value}"]
