@@ -855,3 +855,36 @@ async def test_assist_tools_take_a_colour_in_the_conversation_language(
 
     request = Request("", (), "Ok.", {BED: "on"}, {BED: {"rgb_color": (0, 0, 255)}})
     check_done(hass, request, result)
+
+
+@pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        ("de", "Ja, schließ sie auf"),
+        ("fr", "oui, déverrouille-la"),
+        ("es", "sí, desbloquéala"),
+        ("it", "sì, sbloccala"),
+        ("nl", "ja, ontgrendel hem"),
+        ("pt", "sim, destranca-a"),
+    ],
+)
+async def test_the_held_action_said_again_with_a_pronoun_does_it(
+    hass: HomeAssistant,
+    our_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    reply: str,
+) -> None:
+    scripted_worker.will_write(ours("lock", action="unlock", entity_id="lock.front_door"))
+    asked = await our_agent.ask("unlock the front door", context=person, language=language)
+    assert asked.continue_conversation is True
+
+    done = await our_agent.ask(
+        reply, conversation_id=asked.conversation_id, context=person, language=language
+    )
+    await hass.async_block_till_done()
+
+    assert hass.states.get("lock.front_door").state in {"unlocked", "unlocking"}  # type: ignore[union-attr]
+    assert len(scripted_worker.requests) == 1  # the reply never reached the model
+    assert done.continue_conversation is False

@@ -464,9 +464,9 @@ def restatements(calls: Sequence[Call], language: str = ENGLISH) -> frozenset[st
     """Ways to say these calls again: "unlock it", "turn it off", or just "unlock".
 
     In English with a pronoun or the verb alone; in the conversation's other language the verb
-    alone ("aufschließen", "déverrouiller"). Only when every call reads with the same one
-    verb (a reply must never pick among them), and never with names: an echo of the
-    question says those.
+    alone ("aufschließen", "déverrouiller") or as its words say it with a pronoun ("schließ
+    sie auf", "déverrouille-la"). Only when every call reads with the same one verb (a reply
+    must never pick among them), and never with names: an echo of the question says those.
     """
     phrases: set[str] = set()
     if english := _one_pattern(calls, ENGLISH_WORDS):
@@ -477,7 +477,31 @@ def restatements(calls: Sequence[Call], language: str = ENGLISH) -> frozenset[st
     words = call_words(language)
     if words is not ENGLISH_WORDS and (own := _one_pattern(calls, words)):
         phrases |= _bare(own)
+        phrases |= _restated(calls, words)
     return frozenset(phrases)
+
+
+def _restated(calls: Sequence[Call], words: CallWords) -> set[str]:
+    """Return how the words say every one of the calls again with a pronoun, if the same."""
+    said: set[frozenset[str]] = set()
+    for call in calls:
+        if isinstance(call, PlannedAction):
+            keys = [(call.domain, call.service)]
+        else:
+            keys = [
+                (_domain(target), intent_service(call.intent_type, _domain(target)))
+                for target in call.targets or ()
+            ]
+        if not keys:
+            return set()
+        for domain, service in keys:
+            if domain is None or service is None:
+                return set()
+            # The words of the verb it reads with: a scene's own ("aktivieren"), else the
+            # service's.
+            key = (domain, service) if (domain, service) in words.verbs else (None, service)
+            said.add(frozenset(words.restated.get(key, ())))
+    return set(said.pop()) if len(said) == 1 else set()
 
 
 def _one_pattern(calls: Sequence[Call], words: CallWords) -> str | None:
