@@ -11,11 +11,13 @@ from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.turn.plain_answer import DoneAction
 from custom_components.local_agent.turn.plain_answer import sentence
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
 from testing.turn import chat_log_of
 
 from .conftest import Agent
@@ -298,3 +300,38 @@ async def test_a_held_colour_is_asked_about_in_the_conversation_language(
     result = await agent.ask("mach das Küchenlicht blau", language="de", context=person)
 
     assert speech(result).startswith("Kitchen Lights einschalten (blau)?"), speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Set Target to 21.5."),
+        ("de", "Erledigt: Target auf 21,5 einstellen."),
+        ("fr", "C'est fait\u00a0: régler Target sur 21,5."),
+        ("es", "Hecho: ajustar Target en 21,5."),
+        ("it", "Fatto: impostare Target a 21,5."),
+        ("nl", "Klaar: Target op 21,5 instellen."),
+        ("pt", "Feito: definir Target para 21,5."),
+    ],
+)
+async def test_a_value_set_is_said_with_its_value_in_the_language(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    # Not "Target einstellen (value 21,5)": the English field name in a German sentence.
+    numbers = {"target": {"name": "Target", "min": 0, "max": 30, "step": 0.5}}
+    assert await async_setup_component(hass, "input_number", {"input_number": numbers})
+    async_expose_entity(hass, "conversation", "input_number.target", True)
+    scripted_worker.will_write(
+        answer(
+            call("input_number", action="set_value", entity_id="input_number.target", value=21.5)
+        )
+    )
+
+    result = await scripted_agent.ask("target to 21.5", language=language)
+
+    assert speech(result) == said
+    assert state(hass, "input_number.target") == "21.5"

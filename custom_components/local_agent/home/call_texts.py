@@ -251,11 +251,18 @@ def said_action(
     for pattern, said_switch in candidates:
         wanted = set(_PLACEHOLDER.findall(pattern)) - {"names"}
         if wanted <= rest.keys() - {said_switch}:
-            values = {key: str(rest.pop(key)) for key in wanted}
+            values = {key: _in_pattern(rest.pop(key), words) for key in wanted}
             if said_switch is not None:
                 del rest[said_switch]
             return pattern.format(names=names, **values), rest
     return verb(domain, service, words).format(names=names), rest
+
+
+def _in_pattern(value: Any, words: CallWords) -> str:
+    """Return a field's value as the words say it: "21,5" in the agent's other languages."""
+    if isinstance(value, float) and words is not ENGLISH_WORDS:
+        return _decimal_comma(value)
+    return str(value)
 
 
 def is_yes(value: Any) -> bool:

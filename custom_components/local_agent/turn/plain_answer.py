@@ -76,7 +76,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "set_percentage"): "set the speed of",
     (None, "set_preset_mode"): "set the preset of",
     (None, "set_temperature"): "set the temperature of",
-    (None, "set_value"): "set",
+    (None, "set_value"): "set {names} to {value}",
     (None, "start"): "started",
     (None, "stop"): "stopped",
     (None, "stop_cover"): "stopped",
