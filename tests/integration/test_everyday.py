@@ -26,6 +26,7 @@ from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import Platform
@@ -888,3 +889,17 @@ async def test_the_held_action_said_again_with_a_pronoun_does_it(
     assert hass.states.get("lock.front_door").state in {"unlocked", "unlocking"}  # type: ignore[union-attr]
     assert len(scripted_worker.requests) == 1  # the reply never reached the model
     assert done.continue_conversation is False
+
+
+async def test_a_held_colour_of_an_assist_tool_is_asked_about_in_the_conversation_language(
+    hass: HomeAssistant, everyday_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{**ASSIST, CONF_SENSITIVE_ENTITIES: [BED]}
+    )
+    scripted_worker.will_write(tool_call("HassLightSet", name="Bed Light", color="blau"))
+
+    asked = await agent.ask("Bettlicht blau", context=person, language="de")
+
+    assert "(blau)" in speech(asked), speech(asked)
+    assert "blue" not in speech(asked)

@@ -396,9 +396,8 @@ def describe_action(
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
     data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
-    if words is not ENGLISH_WORDS and isinstance(colour := data.get(COLOUR_FIELD), str):
-        colours = colour_words(hass, language)
-        data[COLOUR_FIELD] = colours.word(colours.css_name(colour))
+    if words is not ENGLISH_WORDS:
+        data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
     text, rest = said_action(action.domain, action.service, names, data, words)
     # English keeps the fields' names (the audit reads them); another language says the values
     # with their units ("(50 %)"), not English words.
@@ -454,6 +453,8 @@ def describe_api_call(
     if outcome:
         assist_intent = ASSIST_INTENTS.get(intent_type or "")
         slots = assist_intent.slots if assist_intent is not None else {}
+        if words is not ENGLISH_WORDS:
+            outcome = _said_colours(hass, language, outcome, slots)
         text += f" ({_arguments_text(outcome, language, slots)})"
     services = [
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
@@ -532,6 +533,19 @@ def _bare(pattern: str) -> set[str]:
     if not (pattern.startswith("{names}") or pattern.endswith("{names}")):
         return set()
     return {" ".join(pattern.format(names="").split())}
+
+
+def _said_colours(
+    hass: HomeAssistant, language: str, arguments: dict[str, Any], slots: Mapping[str, str]
+) -> dict[str, Any]:
+    """Return the arguments with a colour in the language's words ("blue": "blau")."""
+    colours = colour_words(hass, language)
+    return {
+        key: colours.word(colours.css_name(value))
+        if slots.get(key) == COLOUR_FIELD and isinstance(value, str)
+        else value
+        for key, value in arguments.items()
+    }
 
 
 def _arguments_text(
