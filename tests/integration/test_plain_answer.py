@@ -335,3 +335,32 @@ async def test_a_value_set_is_said_with_its_value_in_the_language(
 
     assert speech(result) == said
     assert state(hass, "input_number.target") == "21.5"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Turned off Kitchen Lights and AC."),
+        ("de", "Erledigt: Kitchen Lights und AC ausschalten."),
+        ("fr", "C'est fait\u00a0: éteindre Kitchen Lights et AC."),
+    ],
+)
+async def test_the_same_action_on_two_domains_is_said_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    # "Turn off the kitchen light and the AC": not "Turned off Kitchen Lights and turned off AC."
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_off", entity_id=KITCHEN)
+            + "\n"
+            + call("switch", action="turn_off", entity_id="switch.ac")
+        )
+    )
+
+    result = await scripted_agent.ask("kitchen light and AC off", language=language)
+
+    assert speech(result) == said

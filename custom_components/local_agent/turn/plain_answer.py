@@ -102,6 +102,8 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 # Fields whose values are the entity's states (a thermostat's mode is its state).
 _STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+# A name no entity has, for what an action says apart from its targets' names.
+_ANY_NAME: Final = "\x00"
 # Never said: what names the call, and a PIN (said aloud on a speaker, read by the model).
 _UNSAID_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID, *SECRET_FIELDS})
 
@@ -276,11 +278,13 @@ def _done_action(
 def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:
     """Join the actions into what the agent says, as the phrase "actions_done" takes them.
 
-    Actions that differ only in their targets are said once: "turned off A and B".
+    Actions that read the same but for their targets are said once: "turned off A and B",
+    a light and a switch too.
     """
-    merged: dict[tuple[str, str, str], DoneAction] = {}
+    merged: dict[str, DoneAction] = {}
     for action in actions:
-        key = (action.domain, action.service, repr(action.fields))
+        # What it says with a name no entity has: the same words, the same fields.
+        key = replace(action, names=(_ANY_NAME,)).text(language)
         if (before := merged.get(key)) is None:
             merged[key] = action
         else:
