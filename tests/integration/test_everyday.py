@@ -903,3 +903,49 @@ async def test_a_held_colour_of_an_assist_tool_is_asked_about_in_the_conversatio
 
     assert "(blau)" in speech(asked), speech(asked)
     assert "blue" not in speech(asked)
+
+
+@pytest.mark.parametrize(
+    ("colour", "shown"),
+    [
+        ("red", "'color_name': 'red'"),
+        ("green", "'color_name': 'green'"),
+        ("pink", "'color_name': 'pink'"),
+    ],
+)
+async def test_a_lights_colour_is_read_by_its_name(
+    hass: HomeAssistant,
+    our_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    colour: str,
+    shown: str,
+) -> None:
+    # "Welche Farbe hat das Bettlicht?": the model reads the colour's name, not only numbers
+    # ("rgb_color": [255, 0, 0]) a small model turns into a wrong word.
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": BED, "color_name": colour}, blocking=True
+    )
+    scripted_worker.will_write(ours("get_state", entity_id=BED), answer("Rot."))
+
+    result = await our_agent.ask("welche Farbe hat das Bettlicht?", context=person, language="de")
+
+    results = results_in(chat_log_of(hass, result))
+    assert shown in str(results[0]), results
+    # The home list shows it so too.
+    assert f"color_name={colour}" in scripted_worker.requests[-1].prompt.text
+
+
+async def test_a_colour_no_name_fits_is_read_as_its_numbers(
+    hass: HomeAssistant, our_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": BED, "hs_color": (200, 50)}, blocking=True
+    )
+    scripted_worker.will_write(ours("get_state", entity_id=BED), answer("Blau."))
+
+    result = await our_agent.ask("welche Farbe hat das Bettlicht?", context=person, language="de")
+
+    results = str(results_in(chat_log_of(hass, result))[0])
+    assert "rgb_color" in results
+    assert "color_name" not in results

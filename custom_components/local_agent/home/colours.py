@@ -21,6 +21,7 @@ from home_assistant_intents import get_intents
 
 from custom_components.local_agent.engine.words import fold
 from homeassistant.core import HomeAssistant
+from homeassistant.util import color as color_util
 from homeassistant.util.hass_dict import HassKey
 
 # The field of light.turn_on that names a colour.
@@ -44,6 +45,9 @@ class ColourWords:
 
 
 NO_WORDS: Final = ColourWords()
+ENGLISH: Final = "en"
+# How far (degrees of hue, percent of saturation) a light's colour may be from a named one.
+_CLOSE: Final = 5.0
 _CACHE: HassKey[dict[str, ColourWords]] = HassKey("local_agent_colour_words")
 
 
@@ -58,6 +62,29 @@ async def async_colour_words(hass: HomeAssistant, language: str) -> ColourWords:
 def colour_words(hass: HomeAssistant, language: str) -> ColourWords:
     """Return the colour words this turn loaded already (async_colour_words), else none."""
     return hass.data.get(_CACHE, {}).get(language, NO_WORDS)
+
+
+def named_colour(hass: HomeAssistant, hs_color: Any) -> str | None:
+    """Return the colour a light's hue and saturation show, by its CSS name ("red"), if one.
+
+    The candidates are the colours Home Assistant's English sentences name (loaded by the
+    integration's set-up): a light set to one shows it again, whatever the language.
+    """
+    if not isinstance(hs_color, list | tuple) or len(hs_color) != 2:
+        return None
+    hue, saturation = (float(part) for part in hs_color)
+    for css in colour_words(hass, ENGLISH).said:
+        try:
+            rgb = color_util.color_name_to_rgb(css)
+        except ValueError:
+            continue
+        css_hue, css_saturation = color_util.color_RGB_to_hs(*rgb)
+        turn = abs(hue - css_hue) % 360
+        if abs(saturation - css_saturation) <= _CLOSE and (
+            min(turn, 360 - turn) <= _CLOSE or max(saturation, css_saturation) <= _CLOSE
+        ):
+            return css
+    return None
 
 
 def _load(language: str) -> ColourWords:
