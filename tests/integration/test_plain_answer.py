@@ -364,3 +364,29 @@ async def test_the_same_action_on_two_domains_is_said_once(
     result = await scripted_agent.ask("kitchen light and AC off", language=language)
 
     assert speech(result) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Turned off Kitchen Lights."),
+        ("de", "Erledigt: Kitchen Lights ausschalten."),
+        ("it", "Fatto: spegnere Kitchen Lights."),
+    ],
+)
+async def test_a_light_dimmed_to_nothing_is_said_to_be_off(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    # Home Assistant turns a light off at brightness 0: not "Turned on Kitchen Lights (0 %)".
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=0))
+    )
+
+    result = await scripted_agent.ask("kitchen light to zero", language=language)
+
+    assert state(hass, KITCHEN) == "off"
+    assert speech(result) == said

@@ -104,6 +104,8 @@ _STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 # A name no entity has, for what an action says apart from its targets' names.
 _ANY_NAME: Final = "\x00"
+# A light turned on at this brightness is turned off (light.turn_on's own rule).
+_DIMMED_OFF: Final = "brightness_pct"
 # Never said: what names the call, and a PIN (said aloud on a speaker, read by the model).
 _UNSAID_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID, *SECRET_FIELDS})
 
@@ -272,7 +274,21 @@ def _done_action(
         (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
+    if (call.tool_name, service) == ("light", "turn_on") and any(
+        key == _DIMMED_OFF and _is_zero(value) for key, value in fields
+    ):
+        # Home Assistant turns a light off at brightness 0: say what it did.
+        service = "turn_off"
+        fields = tuple(field for field in fields if field[0] != _DIMMED_OFF)
     return DoneAction(call.tool_name, service, names, fields)
+
+
+def _is_zero(value: Any) -> bool:
+    """Whether a field as the model wrote it (0, 0.0, "0") is zero."""
+    try:
+        return float(value) == 0
+    except TypeError, ValueError:
+        return False
 
 
 def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:
