@@ -374,7 +374,7 @@ async def test_the_same_action_on_two_domains_is_said_once(
         ("it", "Fatto: spegnere Kitchen Lights."),
     ],
 )
-async def test_a_light_dimmed_to_nothing_is_said_to_be_off(
+async def test_a_light_dimmed_or_a_fan_slowed_to_nothing_is_said_to_be_off(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
@@ -390,3 +390,10 @@ async def test_a_light_dimmed_to_nothing_is_said_to_be_off(
 
     assert state(hass, KITCHEN) == "off"
     assert speech(result) == said
+    async_expose_entity(hass, "conversation", "fan.living_room_fan", True)
+    scripted_worker.will_write(
+        answer(call("fan", action="turn_on", entity_id="fan.living_room_fan", percentage=0))
+    )
+    fan = await scripted_agent.ask("living room fan to zero", language=language)
+    assert state(hass, "fan.living_room_fan") == "off"
+    assert speech(fan) == said.replace("Kitchen Lights", "Living Room Fan")

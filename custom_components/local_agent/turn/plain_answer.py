@@ -104,8 +104,9 @@ _STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 # A name no entity has, for what an action says apart from its targets' names.
 _ANY_NAME: Final = "\x00"
-# A light turned on at this brightness is turned off (light.turn_on's own rule).
-_DIMMED_OFF: Final = "brightness_pct"
+# The field that turns an entity off when turn_on sets it to 0 (light.turn_on's and
+# fan.turn_on's own rule).
+_OFF_AT_ZERO: Final[Mapping[str, str]] = {"light": "brightness_pct", "fan": "percentage"}
 # Never said: what names the call, and a PIN (said aloud on a speaker, read by the model).
 _UNSAID_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID, *SECRET_FIELDS})
 
@@ -274,12 +275,13 @@ def _done_action(
         (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-    if (call.tool_name, service) == ("light", "turn_on") and any(
-        key == _DIMMED_OFF and _is_zero(value) for key, value in fields
+    off_at_zero = _OFF_AT_ZERO.get(call.tool_name)
+    if service == "turn_on" and any(
+        key == off_at_zero and _is_zero(value) for key, value in fields
     ):
-        # Home Assistant turns a light off at brightness 0: say what it did.
+        # Home Assistant turns a light off at brightness 0 (a fan at speed 0): say so.
         service = "turn_off"
-        fields = tuple(field for field in fields if field[0] != _DIMMED_OFF)
+        fields = tuple(field for field in fields if field[0] != off_at_zero)
     return DoneAction(call.tool_name, service, names, fields)
 
 
