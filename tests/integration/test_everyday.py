@@ -326,7 +326,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room volume to 30 percent",
         (ours("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.3),),
-        "Set the volume of Living Room (volume 30 %).",
+        "Set the volume of Living Room to 30 %.",
         {PLAYER: "playing"},
         {PLAYER: {"volume_level": 0.3}},
     ),

@@ -85,7 +85,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "turn_on"): "turned on",
     (None, "unlock"): "unlocked",
     (None, "volume_down"): "turned down the volume of",
-    (None, "volume_set"): "set the volume of",
+    (None, "volume_set"): "set the volume of {names} to {volume_level}",
     (None, "volume_up"): "turned up the volume of",
     ("scene", "turn_on"): "activated",
     ("script", "turn_on"): "ran",
@@ -99,6 +99,8 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "volume_mute": ("muted", "unmuted"),
     "update_item": ("marked {item} as done on", "marked {item} as not done on"),
 }
+# Fields given as a fraction of one, said as a percentage.
+_PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields whose values are the entity's states (a thermostat's mode is its state).
 _STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
@@ -142,7 +144,7 @@ class DoneAction:
         values = {"names": join_names(self.names)}
         for key in _PLACEHOLDER.findall(words):
             if key in fields:
-                values[key] = str(fields.pop(key))
+                values[key] = _value_text(key, fields.pop(key))
         # One pass: a value that reads like a placeholder stays as it is.
         text = _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), words)
         shown = ", ".join(field_words(key, value) for key, value in fields.items())
@@ -283,6 +285,16 @@ def _done_action(
         service = "turn_off"
         fields = tuple(field for field in fields if field[0] != off_at_zero)
     return DoneAction(call.tool_name, service, names, fields)
+
+
+def _value_text(key: str, value: Any) -> str:
+    """Return a field's value inside the English words: a volume as a percentage ("30 %")."""
+    if key in _PERCENT_OF_ONE:
+        try:
+            return f"{float(value) * 100:g} %"
+        except TypeError, ValueError:
+            pass
+    return str(value)
 
 
 def _is_zero(value: Any) -> bool:
