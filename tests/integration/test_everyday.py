@@ -276,14 +276,14 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room fan to half speed",
         (ours("fan", action="set_percentage", entity_id="fan.living_room_fan", percentage=50),),
-        "Set the speed of Living Room Fan (50 %).",
+        "Set the speed of Living Room Fan to 50 %.",
         {"fan.living_room_fan": "on"},
         {"fan.living_room_fan": {"percentage": 50}},
     ),
     Request(
         "set the thermostat to 23 degrees",
         (ours("climate", action="set_temperature", entity_id="climate.hvac", temperature=23),),
-        "Set the temperature of Hvac (23°).",
+        "Set the temperature of Hvac to 23°.",
         {"climate.hvac": "cool"},
         {"climate.hvac": {"temperature": 23}},
     ),
@@ -308,7 +308,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "hall curtains to 50 percent",
         (ours("cover", action="set_cover_position", entity_id="cover.hall_window", position=50),),
-        "Set the position of Hall Window (50 %).",
+        "Set the position of Hall Window to 50 %.",
         {"cover.hall_window": "open|opening"},
     ),
     Request(

@@ -93,6 +93,14 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("todo", "remove_item"): "removed {item} from {names}",
     ("todo", "update_item"): "changed {item} on {names}",
 }
+# What was done, with the value it was set to, when the call has that field ("set the
+# temperature of Hvac to 21.5°"); without it, as _DONE says it.
+_DONE_TO: Final[Mapping[str, str]] = {
+    "set_cover_position": "set the position of {names} to {position}",
+    "set_humidity": "set the humidity of {names} to {humidity}",
+    "set_percentage": "set the speed of {names} to {percentage}",
+    "set_temperature": "set the temperature of {names} to {temperature}",
+}
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "oscillate": ("turned on oscillation of", "turned off oscillation of"),
@@ -101,6 +109,8 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 }
 # Fields given as a fraction of one, said as a percentage.
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
+# Fields said as their value and unit alone (call_texts.field_words: "{}°", "{} %").
+_WITH_UNIT: Final = frozenset({"humidity", "percentage", "position", "temperature"})
 # Fields whose values are the entity's states (a thermostat's mode is its state).
 _STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
@@ -135,6 +145,8 @@ class DoneAction:
         if (switched := _SWITCHED.get(self.service)) and switch in fields:
             yes, no = switched
             words = yes if is_yes(fields.pop(switch)) else no
+        elif (to := _DONE_TO.get(self.service)) and _has_fields_of(to, fields):
+            words = to
         else:
             words = _DONE.get((self.domain, self.service)) or _DONE.get(
                 (None, self.service), f"ran {self.service.replace('_', ' ')} on"
@@ -287,13 +299,20 @@ def _done_action(
     return DoneAction(call.tool_name, service, names, fields)
 
 
+def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:
+    """Whether the call has every field the words name besides its targets' names."""
+    return set(_PLACEHOLDER.findall(words)) - {"names"} <= fields.keys()
+
+
 def _value_text(key: str, value: Any) -> str:
-    """Return a field's value inside the English words: a volume as a percentage ("30 %")."""
+    """Return a field's value inside the English words, with its unit ("30 %", "21.5°")."""
     if key in _PERCENT_OF_ONE:
         try:
             return f"{float(value) * 100:g} %"
         except TypeError, ValueError:
             pass
+    if key in _WITH_UNIT:
+        return field_words(key, value)
     return str(value)
 
 
