@@ -12,6 +12,8 @@ from homeassistant.helpers import device_registry as dr
 
 from .const import CONF_BACKEND
 from .const import DOMAIN
+from .home.colours import ENGLISH
+from .home.colours import async_colour_words
 from .runtime import issues
 from .runtime import updates
 from .runtime.backend import Backend
@@ -68,6 +70,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
         release=model.release,
         device_id=device_id,
     )
+    # The colours a light's state is read by (home/colours.py), read once from the disk here.
+    await async_colour_words(hass, ENGLISH)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     updates.async_listen(hass, entry, device_id)
     await local_intents.async_watch(hass)

@@ -26,6 +26,7 @@ from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import Platform
@@ -275,14 +276,14 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room fan to half speed",
         (ours("fan", action="set_percentage", entity_id="fan.living_room_fan", percentage=50),),
-        "Set the speed of Living Room Fan (50 %).",
+        "Set the speed of Living Room Fan to 50 %.",
         {"fan.living_room_fan": "on"},
         {"fan.living_room_fan": {"percentage": 50}},
     ),
     Request(
         "set the thermostat to 23 degrees",
         (ours("climate", action="set_temperature", entity_id="climate.hvac", temperature=23),),
-        "Set the temperature of Hvac (23°).",
+        "Set the temperature of Hvac to 23°.",
         {"climate.hvac": "cool"},
         {"climate.hvac": {"temperature": 23}},
     ),
@@ -307,7 +308,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "hall curtains to 50 percent",
         (ours("cover", action="set_cover_position", entity_id="cover.hall_window", position=50),),
-        "Set the position of Hall Window (50 %).",
+        "Set the position of Hall Window to 50 %.",
         {"cover.hall_window": "open|opening"},
     ),
     Request(
@@ -325,7 +326,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room volume to 30 percent",
         (ours("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.3),),
-        "Set the volume of Living Room (volume 30 %).",
+        "Set the volume of Living Room to 30 %.",
         {PLAYER: "playing"},
         {PLAYER: {"volume_level": 0.3}},
     ),
@@ -825,3 +826,126 @@ async def test_a_yes_does_it_and_says_so(
     changed = "lock.front_door" if "Front Door" in question else "cover.garage_door"
     assert hass.states.get(changed).state in {"unlocked", "unlocking", "open", "opening"}  # type: ignore[union-attr]
     assert integration_errors(caplog) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "colour"),
+    [
+        ("de", "Blau"),
+        ("fr", "bleue"),
+        ("es", "azul"),
+        ("it", "blu"),
+        ("nl", "blauw"),
+        ("pt", "azul"),
+    ],
+)
+async def test_assist_tools_take_a_colour_in_the_conversation_language(
+    hass: HomeAssistant,
+    assist_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    colour: str,
+) -> None:
+    # "mach das Bettlicht blau": Home Assistant's HassLightSet takes English colour names only.
+    scripted_worker.will_write(
+        tool_call("HassLightSet", name="Bed Light", color=colour), answer("Ok.")
+    )
+
+    result = await assist_agent.ask("bed light blue", context=person, language=language)
+
+    request = Request("", (), "Ok.", {BED: "on"}, {BED: {"rgb_color": (0, 0, 255)}})
+    check_done(hass, request, result)
+
+
+@pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        ("de", "Ja, schließ sie auf"),
+        ("fr", "oui, déverrouille-la"),
+        ("es", "sí, desbloquéala"),
+        ("it", "sì, sbloccala"),
+        ("nl", "ja, ontgrendel hem"),
+        ("pt", "sim, destranca-a"),
+    ],
+)
+async def test_the_held_action_said_again_with_a_pronoun_does_it(
+    hass: HomeAssistant,
+    our_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    reply: str,
+) -> None:
+    scripted_worker.will_write(ours("lock", action="unlock", entity_id="lock.front_door"))
+    asked = await our_agent.ask("unlock the front door", context=person, language=language)
+    assert asked.continue_conversation is True
+
+    done = await our_agent.ask(
+        reply, conversation_id=asked.conversation_id, context=person, language=language
+    )
+    await hass.async_block_till_done()
+
+    assert hass.states.get("lock.front_door").state in {"unlocked", "unlocking"}  # type: ignore[union-attr]
+    assert len(scripted_worker.requests) == 1  # the reply never reached the model
+    assert done.continue_conversation is False
+
+
+async def test_a_held_colour_of_an_assist_tool_is_asked_about_in_the_conversation_language(
+    hass: HomeAssistant, everyday_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{**ASSIST, CONF_SENSITIVE_ENTITIES: [BED]}
+    )
+    scripted_worker.will_write(tool_call("HassLightSet", name="Bed Light", color="blau"))
+
+    asked = await agent.ask("Bettlicht blau", context=person, language="de")
+
+    assert "(blau)" in speech(asked), speech(asked)
+    assert "blue" not in speech(asked)
+
+
+@pytest.mark.parametrize(
+    ("colour", "shown"),
+    [
+        ("red", "'color_name': 'red'"),
+        ("green", "'color_name': 'green'"),
+        ("pink", "'color_name': 'pink'"),
+    ],
+)
+async def test_a_lights_colour_is_read_by_its_name(
+    hass: HomeAssistant,
+    our_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    colour: str,
+    shown: str,
+) -> None:
+    # "Welche Farbe hat das Bettlicht?": the model reads the colour's name, not only numbers
+    # ("rgb_color": [255, 0, 0]) a small model turns into a wrong word.
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": BED, "color_name": colour}, blocking=True
+    )
+    scripted_worker.will_write(ours("get_state", entity_id=BED), answer("Rot."))
+
+    result = await our_agent.ask("welche Farbe hat das Bettlicht?", context=person, language="de")
+
+    results = results_in(chat_log_of(hass, result))
+    assert shown in str(results[0]), results
+    # The home list shows it so too.
+    assert f"color_name={colour}" in scripted_worker.requests[-1].prompt.text
+
+
+async def test_a_colour_no_name_fits_is_read_as_its_numbers(
+    hass: HomeAssistant, our_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": BED, "hs_color": (200, 50)}, blocking=True
+    )
+    scripted_worker.will_write(ours("get_state", entity_id=BED), answer("Blau."))
+
+    result = await our_agent.ask("welche Farbe hat das Bettlicht?", context=person, language="de")
+
+    results = str(results_in(chat_log_of(hass, result))[0])
+    assert "rgb_color" in results
+    assert "color_name" not in results

@@ -7,14 +7,17 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.turn.plain_answer import DoneAction
 from custom_components.local_agent.turn.plain_answer import sentence
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
 from testing.turn import chat_log_of
 
 from .conftest import Agent
@@ -244,3 +247,153 @@ FAN_SWING_AND_MUTE: tuple[DoneAction, ...] = (
 def test_a_fields_words_are_said_not_its_name(language: str, said: str) -> None:
     """A yes/no field picks the words, and a to-do item goes inside them, in every language."""
     assert sentence(FAN_SWING_AND_MUTE, language) == said
+
+
+COLOURS = [
+    ("de", "rot", "Erledigt: Kitchen Lights einschalten (rot)."),
+    ("fr-CA", "rouge", "C'est fait\u00a0: allumer Kitchen Lights (rouge)."),
+    ("es", "rojo", "Hecho: encender Kitchen Lights (rojo)."),
+    ("it", "rosso", "Fatto: accendere Kitchen Lights (rosso)."),
+    ("nl", "rood", "Klaar: Kitchen Lights inschakelen (rood)."),
+    ("pt-BR", "vermelho", "Feito: ligar Kitchen Lights (vermelho)."),
+    ("en", "red", "Turned on Kitchen Lights (red)."),
+]
+
+
+@pytest.mark.parametrize(("language", "colour", "said"), COLOURS)
+@pytest.mark.parametrize("written", ["in the language", "as Home Assistant names it"])
+async def test_a_colour_is_understood_and_said_in_the_conversation_language(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    colour: str,
+    said: str,
+    written: str,
+) -> None:
+    # "mach das Licht rot": the model writes the colour as the person said it, or as the
+    # service names it; either way the light turns red and the answer says the person's word.
+    name = "red" if written != "in the language" else colour if language == "en" else colour.title()
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, color_name=name))
+    )
+
+    result = await scripted_agent.ask("the kitchen light red", language=language)
+
+    assert speech(result) == said
+    light = hass.states.get(KITCHEN)
+    assert light is not None
+    assert light.attributes["rgb_color"] == (255, 0, 0)
+    assert len(scripted_worker.requests) == 1
+
+
+async def test_a_held_colour_is_asked_about_in_the_conversation_language(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_SENSITIVE_ENTITIES: [KITCHEN]}
+    )
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, color_name="blau"))
+    )
+
+    result = await agent.ask("mach das Küchenlicht blau", language="de", context=person)
+
+    assert speech(result).startswith("Kitchen Lights einschalten (blau)?"), speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Set Target to 21.5."),
+        ("de", "Erledigt: Target auf 21,5 einstellen."),
+        ("fr", "C'est fait\u00a0: régler Target sur 21,5."),
+        ("es", "Hecho: ajustar Target en 21,5."),
+        ("it", "Fatto: impostare Target a 21,5."),
+        ("nl", "Klaar: Target op 21,5 instellen."),
+        ("pt", "Feito: definir Target para 21,5."),
+    ],
+)
+async def test_a_value_set_is_said_with_its_value_in_the_language(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    # Not "Target einstellen (value 21,5)": the English field name in a German sentence.
+    numbers = {"target": {"name": "Target", "min": 0, "max": 30, "step": 0.5}}
+    assert await async_setup_component(hass, "input_number", {"input_number": numbers})
+    async_expose_entity(hass, "conversation", "input_number.target", True)
+    scripted_worker.will_write(
+        answer(
+            call("input_number", action="set_value", entity_id="input_number.target", value=21.5)
+        )
+    )
+
+    result = await scripted_agent.ask("target to 21.5", language=language)
+
+    assert speech(result) == said
+    assert state(hass, "input_number.target") == "21.5"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Turned off Kitchen Lights and AC."),
+        ("de", "Erledigt: Kitchen Lights und AC ausschalten."),
+        ("fr", "C'est fait\u00a0: éteindre Kitchen Lights et AC."),
+    ],
+)
+async def test_the_same_action_on_two_domains_is_said_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    # "Turn off the kitchen light and the AC": not "Turned off Kitchen Lights and turned off AC."
+    scripted_worker.will_write(
+        answer(
+            call("light", action="turn_off", entity_id=KITCHEN)
+            + "\n"
+            + call("switch", action="turn_off", entity_id="switch.ac")
+        )
+    )
+
+    result = await scripted_agent.ask("kitchen light and AC off", language=language)
+
+    assert speech(result) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Turned off Kitchen Lights."),
+        ("de", "Erledigt: Kitchen Lights ausschalten."),
+        ("it", "Fatto: spegnere Kitchen Lights."),
+    ],
+)
+async def test_a_light_dimmed_or_a_fan_slowed_to_nothing_is_said_to_be_off(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    language: str,
+    said: str,
+) -> None:
+    # Home Assistant turns a light off at brightness 0: not "Turned on Kitchen Lights (0 %)".
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=0))
+    )
+
+    result = await scripted_agent.ask("kitchen light to zero", language=language)
+
+    assert state(hass, KITCHEN) == "off"
+    assert speech(result) == said
+    async_expose_entity(hass, "conversation", "fan.living_room_fan", True)
+    scripted_worker.will_write(
+        answer(call("fan", action="turn_on", entity_id="fan.living_room_fan", percentage=0))
+    )
+    fan = await scripted_agent.ask("living room fan to zero", language=language)
+    assert state(hass, "fan.living_room_fan") == "off"
+    assert speech(fan) == said.replace("Kitchen Lights", "Living Room Fan")

@@ -140,6 +140,53 @@ def test_a_no_is_never_read_as_the_held_action_said_again(
     assert classify_reply(said, language, restatements([action], language)) is reads
 
 
+OPEN_GARAGE = PlannedAction("cover", "cover", "open_cover", ("cover.garage_door",))
+AC_OFF = PlannedAction("switch", "switch", "turn_off", ("switch.ac",))
+ARRIVE = PlannedAction("scene", "scene", "turn_on", ("scene.arrive",))
+
+
+@pytest.mark.parametrize(
+    ("actions", "said", "language", "reads"),
+    [
+        # The held action said again with a pronoun, in each language the agent speaks.
+        ([UNLOCK], "Ja, schließ sie auf", "de", YES),
+        ([UNLOCK], "schließen Sie sie auf, bitte", "de-CH", YES),
+        ([AC_OFF], "mach es aus", "de", YES),
+        ([AC_OFF], "Oui, éteins-la", "fr", YES),
+        ([UNLOCK], "déverrouillez-la", "fr", YES),
+        ([OPEN_GARAGE], "sí, ábrela", "es", YES),
+        ([AC_OFF], "apágalo", "es", YES),
+        ([UNLOCK], "sì, sbloccala", "it", YES),
+        ([AC_OFF], "spegnilo", "it", YES),
+        ([UNLOCK], "ja, ontgrendel hem", "nl", YES),
+        ([AC_OFF], "zet hem uit", "nl", YES),
+        ([UNLOCK], "sim, destranca-a", "pt", YES),
+        ([AC_OFF], "desliga-o", "pt-BR", YES),
+        # Another action said with a pronoun is no yes: the question waits for its own.
+        ([UNLOCK], "schließ sie ab", "de", OTHER),
+        ([UNLOCK], "mach sie aus", "de", OTHER),
+        ([UNLOCK], "verrouille-la", "fr", OTHER),
+        ([AC_OFF], "allume-la", "fr", OTHER),
+        ([OPEN_GARAGE], "ciérrala", "es", OTHER),
+        ([UNLOCK], "bloccala", "it", OTHER),
+        ([AC_OFF], "zet hem aan", "nl", OTHER),
+        ([UNLOCK], "tranca-a", "pt", OTHER),
+        # Held actions with different verbs: a pronoun cannot say which (fail safe).
+        ([UNLOCK, OPEN_GARAGE], "schließ sie auf", "de", OTHER),
+        ([UNLOCK, OPEN_GARAGE], "ouvre-les", "fr", OTHER),
+        # A scene reads with its own verb; the words of another are no yes.
+        ([ARRIVE], "mach es an", "de", OTHER),
+        # A pronoun with more after it asks for more.
+        ([UNLOCK], "schließ sie auf und mach das Licht an", "de", OTHER),
+        ([UNLOCK], "déverrouille-la demain", "fr", OTHER),
+    ],
+)
+def test_the_held_action_said_again_with_a_pronoun_is_a_yes_in_every_language(
+    actions: list[PlannedAction], said: str, language: str, reads: Reply
+) -> None:
+    assert classify_reply(said, language, restatements(actions, language)) is reads
+
+
 @pytest.mark.parametrize(
     ("said", "language", "reads", "matches"),
     [

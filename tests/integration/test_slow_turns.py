@@ -223,3 +223,48 @@ async def test_a_command_waiting_for_the_prefix_says_that_and_not_the_slow_notic
     assert streamed_text(events) == f"{waiting}\n\nHello."
     assert NOTICE not in streamed_text(events)
     assert final_speech(events) == "Hello."
+
+
+async def test_the_models_text_before_a_held_call_is_never_streamed_said_or_read_again(
+    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
+) -> None:
+    # The model claims it is done, then writes the call the gate holds: a voice pipeline
+    # speaks the stream from the call on, so the claim would be heard before the question.
+    scripted_worker.will_write(
+        answer(
+            "Done, the front door is unlocked!\n"
+            + call("lock", action="unlock", entity_id="lock.front_door")
+        )
+    )
+
+    events = await assist("unlock the front door")
+
+    question = "Unlock Front Door? Say yes to confirm."
+    assert "unlocked!" not in streamed_text(events)
+    assert final_speech(events) == question
+    assert state(hass, "lock.front_door") == "locked"
+    # The chat log the next turn's prompt is made of has the call and the question, never the
+    # claim.
+    conversation_id = next(e for e in events if e["type"] == "intent-end")["data"]["intent_output"][
+        "conversation_id"
+    ]
+    chat_log = hass.data[DATA_CHAT_LOGS][conversation_id]
+    assistant = [c for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
+    assert [(bool(c.tool_calls), c.content) for c in assistant] == [(True, None), (False, question)]
+
+
+async def test_the_models_text_beside_calls_that_ran_is_not_said_before_what_they_did(
+    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
+) -> None:
+    scripted_worker.will_write(
+        answer(
+            "Sure, I will switch the air conditioner off for you right now, one moment please.\n"
+            + call("switch", action="turn_off", entity_id="switch.ac")
+        )
+    )
+
+    events = await assist("turn off the AC")
+
+    assert "Sure" not in streamed_text(events)
+    assert final_speech(events) == "Turned off AC."
+    assert state(hass, "switch.ac") == "off"

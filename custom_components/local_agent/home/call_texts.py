@@ -43,6 +43,8 @@ from .actions import PlannedAction
 from .call_words import ENGLISH_WORDS
 from .call_words import WORDS_BY_LANGUAGE
 from .call_words import CallWords
+from .colours import COLOUR_FIELD
+from .colours import colour_words
 from .service_catalog import SECRET_FIELDS
 
 
@@ -250,11 +252,18 @@ def said_action(
     for pattern, said_switch in candidates:
         wanted = set(_PLACEHOLDER.findall(pattern)) - {"names"}
         if wanted <= rest.keys() - {said_switch}:
-            values = {key: str(rest.pop(key)) for key in wanted}
+            values = {key: _in_pattern(rest.pop(key), words) for key in wanted}
             if said_switch is not None:
                 del rest[said_switch]
             return pattern.format(names=names, **values), rest
     return verb(domain, service, words).format(names=names), rest
+
+
+def _in_pattern(value: Any, words: CallWords) -> str:
+    """Return a field's value as the words say it: "21,5" in the agent's other languages."""
+    if isinstance(value, float) and words is not ENGLISH_WORDS:
+        return _decimal_comma(value)
+    return str(value)
 
 
 def is_yes(value: Any) -> bool:
@@ -388,6 +397,8 @@ def describe_action(
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
     data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
+    if words is not ENGLISH_WORDS:
+        data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
     text, rest = said_action(action.domain, action.service, names, data, words)
     # English keeps the fields' names (the audit reads them); another language says the values
     # with their units ("(50 %)"), not English words.
@@ -443,6 +454,8 @@ def describe_api_call(
     if outcome:
         assist_intent = ASSIST_INTENTS.get(intent_type or "")
         slots = assist_intent.slots if assist_intent is not None else {}
+        if words is not ENGLISH_WORDS:
+            outcome = _said_colours(hass, language, outcome, slots)
         text += f" ({_arguments_text(outcome, language, slots)})"
     services = [
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
@@ -460,9 +473,9 @@ def restatements(calls: Sequence[Call], language: str = ENGLISH) -> frozenset[st
     """Ways to say these calls again: "unlock it", "turn it off", or just "unlock".
 
     In English with a pronoun or the verb alone; in the conversation's other language the verb
-    alone ("aufschließen", "déverrouiller"). Only when every call reads with the same one
-    verb (a reply must never pick among them), and never with names: an echo of the
-    question says those.
+    alone ("aufschließen", "déverrouiller") or as its words say it with a pronoun ("schließ
+    sie auf", "déverrouille-la"). Only when every call reads with the same one verb (a reply
+    must never pick among them), and never with names: an echo of the question says those.
     """
     phrases: set[str] = set()
     if english := _one_pattern(calls, ENGLISH_WORDS):
@@ -473,7 +486,31 @@ def restatements(calls: Sequence[Call], language: str = ENGLISH) -> frozenset[st
     words = call_words(language)
     if words is not ENGLISH_WORDS and (own := _one_pattern(calls, words)):
         phrases |= _bare(own)
+        phrases |= _restated(calls, words)
     return frozenset(phrases)
+
+
+def _restated(calls: Sequence[Call], words: CallWords) -> set[str]:
+    """Return how the words say every one of the calls again with a pronoun, if the same."""
+    said: set[frozenset[str]] = set()
+    for call in calls:
+        if isinstance(call, PlannedAction):
+            keys = [(call.domain, call.service)]
+        else:
+            keys = [
+                (_domain(target), intent_service(call.intent_type, _domain(target)))
+                for target in call.targets or ()
+            ]
+        if not keys:
+            return set()
+        for domain, service in keys:
+            if domain is None or service is None:
+                return set()
+            # The words of the verb it reads with: a scene's own ("aktivieren"), else the
+            # service's.
+            key = (domain, service) if (domain, service) in words.verbs else (None, service)
+            said.add(frozenset(words.restated.get(key, ())))
+    return set(said.pop()) if len(said) == 1 else set()
 
 
 def _one_pattern(calls: Sequence[Call], words: CallWords) -> str | None:
@@ -497,6 +534,19 @@ def _bare(pattern: str) -> set[str]:
     if not (pattern.startswith("{names}") or pattern.endswith("{names}")):
         return set()
     return {" ".join(pattern.format(names="").split())}
+
+
+def _said_colours(
+    hass: HomeAssistant, language: str, arguments: dict[str, Any], slots: Mapping[str, str]
+) -> dict[str, Any]:
+    """Return the arguments with a colour in the language's words ("blue": "blau")."""
+    colours = colour_words(hass, language)
+    return {
+        key: colours.word(colours.css_name(value))
+        if slots.get(key) == COLOUR_FIELD and isinstance(value, str)
+        else value
+        for key, value in arguments.items()
+    }
 
 
 def _arguments_text(

@@ -8,7 +8,9 @@ names go (German and Dutch put the verb last: "Haustür aufschließen"), keyed b
 ("unlock", for every domain) or by domain and service ("script.turn_on"). A service missing
 from a language reads as its name next to the targets' names. A call's fields may be said in
 the words too: "with_fields" patterns name a field ("{item} zu {names} hinzufügen") and are
-used when the call has it; "switched" services read by their yes/no field ("mute" / "unmute").
+used when the call has it; "switched" services read by their yes/no field ("mute" / "unmute");
+"restated" lists, by the same keys, how a person says a held action again with a pronoun
+("schließ sie auf", "déverrouille-la").
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ class CallWords:
     verbs: Mapping[VerbKey, str]  # {names}
     with_fields: Mapping[VerbKey, str]  # {names} and fields of the call
     switched: Mapping[str, tuple[str, str]]  # {names}: when the service's field is yes, no
+    # What a person says to do the held action again, with a pronoun for its targets ("schließ
+    # sie auf"); English makes these from its verbs ("unlock it").
+    restated: Mapping[VerbKey, tuple[str, ...]]
     other_service: str  # {service} {names}
     read_state: str  # {names}
     run: str  # {names}: a tool of an intent that is no service call
@@ -54,7 +59,10 @@ def _call_words(entry: Mapping[str, Any]) -> CallWords:
     verbs = {_verb_key(key): text for key, text in patterns.pop("verbs").items()}
     with_fields = {_verb_key(key): text for key, text in patterns.pop("with_fields").items()}
     switched = {service: (yes, no) for service, (yes, no) in patterns.pop("switched").items()}
-    return CallWords(verbs=verbs, with_fields=with_fields, switched=switched, **patterns)
+    restated = {_verb_key(key): tuple(said) for key, said in patterns.pop("restated").items()}
+    return CallWords(
+        verbs=verbs, with_fields=with_fields, switched=switched, restated=restated, **patterns
+    )
 
 
 # Read when the integration is imported (in Home Assistant's import executor).

@@ -16,6 +16,8 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
+from .colours import named_colour
+
 NO_AREA: Final = "No area"
 # Keys of a state_summary other than its attributes.
 _SUMMARY_KEYS: Final = frozenset({"entity_id", "name", "area", "state"})
@@ -178,11 +180,11 @@ def _area_name(hass: HomeAssistant, entry: er.RegistryEntry) -> str | None:
     return area.name if area else None
 
 
-def relevant_attributes(state: State) -> dict[str, Any]:
+def relevant_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
     """Return the attributes that matter for talking about this entity."""
     attributes: dict[str, Any] = {}
     if state.domain == "light":
-        attributes.update(_light_attributes(state))
+        attributes.update(_light_attributes(hass, state))
     for attribute, key in _ATTRIBUTES.get(state.domain, ()):
         value = state.attributes.get(attribute)
         if value is not None and value != []:
@@ -199,13 +201,15 @@ def _binary_sensor_words(state: State) -> tuple[str, str] | None:
     return _BINARY_SENSOR_WORDS.get(str(state.attributes.get("device_class")))
 
 
-def _light_attributes(state: State) -> dict[str, Any]:
+def _light_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
     attributes: dict[str, Any] = {}
     if isinstance(brightness := state.attributes.get("brightness"), (int, float)):
         attributes["brightness_pct"] = max(1, round(brightness / 255 * 100)) if brightness else 0
     if state.attributes.get("color_mode") == "color_temp":
         if (kelvin := state.attributes.get("color_temp_kelvin")) is not None:
             attributes["color_temp_kelvin"] = kelvin
+    elif (name := named_colour(hass, state.attributes.get("hs_color"))) is not None:
+        attributes["color_name"] = name  # what a small model says right ("rot"), unlike RGB
     elif (rgb := state.attributes.get("rgb_color")) is not None:
         attributes["rgb_color"] = list(rgb)
     return attributes
@@ -242,7 +246,7 @@ def state_summary(hass: HomeAssistant, state: State) -> dict[str, Any]:
     if info.area:
         summary["area"] = info.area
     summary["state"] = shown_state(hass, state)
-    summary.update(relevant_attributes(state))
+    summary.update(relevant_attributes(hass, state))
     return summary
 
 
@@ -290,7 +294,7 @@ def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityL
         state.entity_id,
         info.area or NO_AREA,
         identity,
-        _state_text(state.domain, shown_state(hass, state), relevant_attributes(state)),
+        _state_text(state.domain, shown_state(hass, state), relevant_attributes(hass, state)),
     )
 
 

@@ -39,6 +39,9 @@ from homeassistant.util.hass_dict import HassKey
 
 from .actions import PlannedAction
 from .actions import ToolFailure
+from .colours import COLOUR_FIELD
+from .colours import NO_WORDS
+from .colours import ColourWords
 from .entity_view import EntityLine
 from .entity_view import entity_line
 from .resolver import EntityResolver
@@ -248,14 +251,20 @@ class HomeTools:
         states = (self.hass.states.get(entity_id) for entity_id in sorted(self._exposed))
         return [entity_line(self.hass, state) for state in states if state is not None]
 
-    def plan(self, call: ToolCall) -> PlannedAction | ToolFailure:
-        """Validate a call completely; nothing is executed here."""
+    def plan(self, call: ToolCall, colours: ColourWords = NO_WORDS) -> PlannedAction | ToolFailure:
+        """Validate a call completely; nothing is executed here.
+
+        `colours`: the conversation language's colour words, which name a light's colour as
+        well as its CSS name does ("rot" is "red").
+        """
         if call.name == GET_STATE:
             return self._plan_get_state(call.arguments)
         tool = self._tools.get(call.name)
         if tool is None:
             return ToolFailure(f"Unknown tool {call.name!r}. Tools: {', '.join(self.tool_names)}.")
         arguments = dict(call.arguments)
+        if isinstance(colour := arguments.get(COLOUR_FIELD), str):
+            arguments[COLOUR_FIELD] = colours.css_name(colour)
         action = _resolve_action(tool, arguments.pop("action", None))
         if isinstance(action, ToolFailure):
             return action

@@ -44,6 +44,9 @@ from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import capitalized
+from custom_components.local_agent.home.colours import COLOUR_FIELD
+from custom_components.local_agent.home.colours import NO_WORDS
+from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
@@ -62,7 +65,9 @@ from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.gate import SafetyGate
 from custom_components.local_agent.safety.gate import TurnSafety
 from custom_components.local_agent.safety.gate import Verdict
+from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.policy import SafetyPolicy
+from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
@@ -823,7 +828,7 @@ class ConversationAgent:
         outputs: list[GenerationOutput],
         stream: TurnStream,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
-        """Stream the model's reasoning and text into the chat log as it writes.
+        """Stream the model's reasoning into the chat log as it writes; its text at the end.
 
         Calls are recorded as external: this agent validates and executes them itself.
         """
@@ -893,12 +898,17 @@ class ConversationAgent:
         call = event.call
         proposed: Call
         if turn.home is not None and call.name in turn.home.tool_names:
-            planned = turn.home.plan(call)
+            colours = NO_WORDS
+            if isinstance(call.arguments.get(COLOUR_FIELD), str):
+                colours = await async_colour_words(self.hass, turn.language)
+            planned = turn.home.plan(call, colours)
             if isinstance(planned, ToolFailure):
                 return error_result(planned.message)
             proposed = planned
         elif tool := _find_tool(turn.llm_api, call.name):
-            proposed = ApiCall(tool, call.arguments)
+            proposed = ApiCall(
+                tool, await _async_css_colours(self.hass, turn, tool, call.arguments)
+            )
         else:
             known = ", ".join(
                 [*(turn.home.tool_names if turn.home else ()), *_tool_names(turn.llm_api)]
@@ -978,10 +988,14 @@ async def _deltas_with_notice(
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
 
-    While the notice may still come (no visible text yet), reasoning is held back: the notice
-    is then a message of its own before the model's, and the model's message stays whole.
+    While the notice may still come, reasoning is held back: the notice is then a message of
+    its own before the model's, and the model's message stays whole. The model's visible text
+    waits for the end of its round: with calls after it, it is dropped (a voice pipeline would
+    speak it as the calls stream, before the gate has held any: "Done, unlocked!" before our
+    question), and what the calls did, or the question, is said instead.
     """
     held: list[conversation.AssistantContentDeltaDict] = []
+    text: list[str] = []
     while True:
         try:
             async with asyncio.timeout_at(stream.notice_due if stream.notice else None):
@@ -1003,16 +1017,15 @@ async def _deltas_with_notice(
             else:
                 yield {"thinking_content": event.text}
         elif isinstance(event, TextDelta):
-            stream.visible_text_came()
-            stream.streamed(event.text)
-            for delta in held:
-                yield delta
-            held.clear()
-            yield {"content": event.text}
+            text.append(event.text)
         else:
             calls.append(event)
     for delta in held:
         yield delta
+    if text and not calls:
+        stream.visible_text_came()
+        stream.streamed("".join(text))
+        yield {"content": "".join(text)}
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
@@ -1050,6 +1063,27 @@ def _trace_round(chat_log: conversation.ChatLog, output: GenerationOutput) -> No
             },
         }
     )
+
+
+async def _async_css_colours(
+    hass: HomeAssistant, turn: TurnContext, tool: llm.Tool, arguments: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    """Return an intent's arguments with a colour said in the language as its CSS name.
+
+    Home Assistant's HassLightSet reads "red", not "rot": the slot that sets light.turn_on's
+    color_name takes the language's words as our own light tool does.
+    """
+    assist_intent = ASSIST_INTENTS.get(intent_type_of(tool) or "")
+    slots = assist_intent.slots if assist_intent is not None else {}
+    said = {
+        key: value
+        for key, value in arguments.items()
+        if slots.get(key) == COLOUR_FIELD and isinstance(value, str)
+    }
+    if not said:
+        return arguments
+    colours = await async_colour_words(hass, turn.language)
+    return {**arguments, **{key: colours.css_name(value) for key, value in said.items()}}
 
 
 def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:

@@ -33,6 +33,8 @@ from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.colours import COLOUR_FIELD
+from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
@@ -74,7 +76,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "set_percentage"): "set the speed of",
     (None, "set_preset_mode"): "set the preset of",
     (None, "set_temperature"): "set the temperature of",
-    (None, "set_value"): "set",
+    (None, "set_value"): "set {names} to {value}",
     (None, "start"): "started",
     (None, "stop"): "stopped",
     (None, "stop_cover"): "stopped",
@@ -83,7 +85,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "turn_on"): "turned on",
     (None, "unlock"): "unlocked",
     (None, "volume_down"): "turned down the volume of",
-    (None, "volume_set"): "set the volume of",
+    (None, "volume_set"): "set the volume of {names} to {volume_level}",
     (None, "volume_up"): "turned up the volume of",
     ("scene", "turn_on"): "activated",
     ("script", "turn_on"): "ran",
@@ -91,15 +93,32 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("todo", "remove_item"): "removed {item} from {names}",
     ("todo", "update_item"): "changed {item} on {names}",
 }
+# What was done, with the value it was set to, when the call has that field ("set the
+# temperature of Hvac to 21.5°"); without it, as _DONE says it.
+_DONE_TO: Final[Mapping[str, str]] = {
+    "set_cover_position": "set the position of {names} to {position}",
+    "set_humidity": "set the humidity of {names} to {humidity}",
+    "set_percentage": "set the speed of {names} to {percentage}",
+    "set_temperature": "set the temperature of {names} to {temperature}",
+}
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "oscillate": ("turned on oscillation of", "turned off oscillation of"),
     "volume_mute": ("muted", "unmuted"),
     "update_item": ("marked {item} as done on", "marked {item} as not done on"),
 }
+# Fields given as a fraction of one, said as a percentage.
+_PERCENT_OF_ONE: Final = frozenset({"volume_level"})
+# Fields said as their value and unit alone (call_texts.field_words: "{}°", "{} %").
+_WITH_UNIT: Final = frozenset({"humidity", "percentage", "position", "temperature"})
 # Fields whose values are the entity's states (a thermostat's mode is its state).
 _STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+# A name no entity has, for what an action says apart from its targets' names.
+_ANY_NAME: Final = "\x00"
+# The field that turns an entity off when turn_on sets it to 0 (light.turn_on's and
+# fan.turn_on's own rule).
+_OFF_AT_ZERO: Final[Mapping[str, str]] = {"light": "brightness_pct", "fan": "percentage"}
 # Never said: what names the call, and a PIN (said aloud on a speaker, read by the model).
 _UNSAID_KEYS: Final = frozenset({"action", ATTR_ENTITY_ID, *SECRET_FIELDS})
 
@@ -126,6 +145,8 @@ class DoneAction:
         if (switched := _SWITCHED.get(self.service)) and switch in fields:
             yes, no = switched
             words = yes if is_yes(fields.pop(switch)) else no
+        elif (to := _DONE_TO.get(self.service)) and _has_fields_of(to, fields):
+            words = to
         else:
             words = _DONE.get((self.domain, self.service)) or _DONE.get(
                 (None, self.service), f"ran {self.service.replace('_', ' ')} on"
@@ -135,7 +156,7 @@ class DoneAction:
         values = {"names": join_names(self.names)}
         for key in _PLACEHOLDER.findall(words):
             if key in fields:
-                values[key] = str(fields.pop(key))
+                values[key] = _value_text(key, fields.pop(key))
         # One pass: a value that reads like a placeholder stays as it is.
         text = _PLACEHOLDER.sub(lambda match: values.get(match[1], match[0]), words)
         shown = ", ".join(field_words(key, value) for key, value in fields.items())
@@ -156,7 +177,8 @@ async def async_in_words(
 
     A mode or a direction is a value of the service ("heat", "reverse"); in another language
     the agent speaks it reads as Home Assistant's own frontend shows it ("Heizen",
-    "Rückwärts"). English, and values Home Assistant has no words for, stay as written.
+    "Rückwärts"), a light's colour as its own sentences name it ("rot"). English, and values
+    Home Assistant has no words for, stay as written.
     """
     if speaks_only_english(language):
         return list(actions)
@@ -176,6 +198,9 @@ async def _async_value_word(
     hass: HomeAssistant, language: str, action: DoneAction, key: str, value: str
 ) -> str:
     """Return a field's value in Home Assistant's words for the language, else as written."""
+    if key == COLOUR_FIELD:
+        colours = await async_colour_words(hass, language)
+        return colours.word(colours.css_name(value))
     domain = action.domain
     prefix = f"component.{domain}.entity_component._"
     keys = [f"{prefix}.state_attributes.{key}.state.{value}"]
@@ -264,17 +289,51 @@ def _done_action(
         (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
+    off_at_zero = _OFF_AT_ZERO.get(call.tool_name)
+    if service == "turn_on" and any(
+        key == off_at_zero and _is_zero(value) for key, value in fields
+    ):
+        # Home Assistant turns a light off at brightness 0 (a fan at speed 0): say so.
+        service = "turn_off"
+        fields = tuple(field for field in fields if field[0] != off_at_zero)
     return DoneAction(call.tool_name, service, names, fields)
+
+
+def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:
+    """Whether the call has every field the words name besides its targets' names."""
+    return set(_PLACEHOLDER.findall(words)) - {"names"} <= fields.keys()
+
+
+def _value_text(key: str, value: Any) -> str:
+    """Return a field's value inside the English words, with its unit ("30 %", "21.5°")."""
+    if key in _PERCENT_OF_ONE:
+        try:
+            return f"{float(value) * 100:g} %"
+        except TypeError, ValueError:
+            pass
+    if key in _WITH_UNIT:
+        return field_words(key, value)
+    return str(value)
+
+
+def _is_zero(value: Any) -> bool:
+    """Whether a field as the model wrote it (0, 0.0, "0") is zero."""
+    try:
+        return float(value) == 0
+    except TypeError, ValueError:
+        return False
 
 
 def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:
     """Join the actions into what the agent says, as the phrase "actions_done" takes them.
 
-    Actions that differ only in their targets are said once: "turned off A and B".
+    Actions that read the same but for their targets are said once: "turned off A and B",
+    a light and a switch too.
     """
-    merged: dict[tuple[str, str, str], DoneAction] = {}
+    merged: dict[str, DoneAction] = {}
     for action in actions:
-        key = (action.domain, action.service, repr(action.fields))
+        # What it says with a name no entity has: the same words, the same fields.
+        key = replace(action, names=(_ANY_NAME,)).text(language)
         if (before := merged.get(key)) is None:
             merged[key] = action
         else:
