@@ -24,6 +24,7 @@ from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import relay
+from .test_redteam import relay_lock
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
 
@@ -47,15 +48,8 @@ async def on_a_device(hass: HomeAssistant, entity_id: str, name: str) -> dict[st
 async def side_gate(hass: HomeAssistant) -> dict[str, Any]:
     """A lock on a device of its own (a template lock over a relay): its device action."""
     gate_relay = await relay(hass, "Gate relay")
-    gate = await template_helper(
-        hass,
-        {
-            "template_type": "lock",
-            "name": "Side gate",
-            "state": f"{{{{ 'unlocked' if is_state('{gate_relay}', 'on') else 'locked' }}}}",
-            "lock": [{"action": "switch.turn_off", "target": {"entity_id": gate_relay}}],
-            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": gate_relay}}],
-        },
+    gate = await relay_lock(
+        hass, "Side gate", unlocked=f"is_state('{gate_relay}', 'on')", relay_target=gate_relay
     )
     return {"domain": "lock", **await on_a_device(hass, gate, "side gate")}
 

@@ -177,6 +177,21 @@ async def relay(hass: HomeAssistant, name: str = "Door relay") -> str:
     )
 
 
+async def relay_lock(hass: HomeAssistant, name: str, *, unlocked: str, relay_target: str) -> str:
+    """A DIY lock (a template lock helper), unlocked while the condition `unlocked` (template
+    code) holds: unlocking switches `relay_target` on, locking switches it off."""
+    return await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": name,
+            "state": f"{{{{ 'unlocked' if {unlocked} else 'locked' }}}}",
+            "lock": [{"action": "switch.turn_off", "target": {"entity_id": relay_target}}],
+            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": relay_target}}],
+        },
+    )
+
+
 UNLOCK_FRONT_DOOR = [{"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}]
 TEMPLATE_ATTACKS: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     (

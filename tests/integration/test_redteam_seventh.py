@@ -418,20 +418,25 @@ async def test_an_event_nothing_sensitive_hears_runs_the_exempt_script_at_once(
 # --- A helper of configuration.yaml that keeps what it follows nested -------------------------
 
 
+# How a Bayesian sensor observes guest mode: its state, or a template reading it.
+OBSERVATIONS: Final[dict[str, dict[str, Any]]] = {
+    "its state": {"platform": "state", "entity_id": GUEST, "to_state": "on"},
+    "a template": {
+        "platform": "template",
+        "value_template": f"{{{{ is_state('{GUEST}', 'on') }}}}",
+    },
+}
+
+
+@pytest.mark.parametrize("observed", list(OBSERVATIONS))
 @pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
 async def test_a_yaml_bayesian_sensors_observation_is_followed(
-    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+    hass: HomeAssistant, scene: Scene, observed: str, then: dict[str, Any], held: bool
 ) -> None:
-    """A Bayesian sensor of configuration.yaml observes guest mode; "when a guest is present,
-    unlock": turning guest mode on unlocks the door."""
+    """A Bayesian sensor of configuration.yaml observes guest mode (its state, or a template
+    reading it); "when a guest is present, unlock": turning guest mode on unlocks the door."""
     await set_up_helpers(hass)
-    observation = {
-        "platform": "state",
-        "entity_id": GUEST,
-        "to_state": "on",
-        "prob_given_true": 0.99,
-        "prob_given_false": 0.01,
-    }
+    observation = {**OBSERVATIONS[observed], "prob_given_true": 0.99, "prob_given_false": 0.01}
     assert await async_setup_component(
         hass,
         "binary_sensor",
