@@ -53,6 +53,7 @@ scene = test_adversarial.scene
 UNLOCK: Final = UNLOCK_FRONT_DOOR[0]
 LOCK: Final = {"action": "lock.lock", "target": {"entity_id": "lock.front_door"}}
 CLOSE_GARAGE: Final = {"action": "cover.close_cover", "target": {"entity_id": "cover.garage_door"}}
+NOTIFY: Final = {"action": "notify.notify", "data": {"message": "Time is up"}}
 OPEN_GARAGE: Final = {"action": "cover.open_cover", "target": {"entity_id": "cover.garage_door"}}
 
 
@@ -226,6 +227,8 @@ def relock(*actions: dict[str, Any], event: str = "timer.finished") -> dict[str,
         ("pause", relock(OPEN_GARAGE), None),
         ("cancel", relock(LOCK, event="timer.paused"), None),
         ("cancel", relock(UNLOCK, LOCK), "lock Front Door"),
+        ("cancel", relock(NOTIFY), None),
+        ("cancel", relock(NOTIFY, LOCK), "lock Front Door"),
     ],
     ids=[
         "cancelled: it locks the door",
@@ -237,6 +240,8 @@ def relock(*actions: dict[str, Any], event: str = "timer.finished") -> dict[str,
         "paused: it opens the garage door",
         "cancelled: it locks on a pause",
         "cancelled: it unlocks, then locks",
+        "cancelled: it sends a notification",
+        "cancelled: it notifies, then locks",
     ],
 )
 async def test_stopping_a_timer_that_would_secure_the_house_is_held(
@@ -260,6 +265,31 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
             f"{action.capitalize()} relock (then Re-lock will not {prevented})? Say yes to confirm."
         )
     assert (state(hass, timer) == "active") is held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+async def test_stopping_a_notification_that_an_automation_locks_on_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The re-lock timer's end only posts a notification, but "on a notification, lock the
+    front door" hears it: cancelling the timer keeps the door unlocked."""
+    timer = await running_timer(hass, "relock")
+    posted = {"action": "persistent_notification.create", "data": {"message": "Time is up"}}
+    on_a_notification = {
+        "id": "lock_on_notice",
+        "alias": "Lock on notice",
+        "triggers": [{"trigger": "persistent_notification", "update_type": ["added"]}],
+        "actions": [LOCK],
+    }
+    await set_up_automations(hass, relock(posted), on_a_notification)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
+    )
+
+    assert asked(result), (speech(result), tool_results(hass, result))
+    assert state(hass, timer) == "active"
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
 
 

@@ -488,10 +488,20 @@ class _Rules:
 
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
         """
-        targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES)
+        messages = _message_actions(steps)
+        targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES | messages)
         if targets is None:
             return True
-        return any(self.is_sensitive(t, (entity_id, t)) for t in targets if t != entity_id)
+        if any(self.is_sensitive(t, (entity_id, t)) for t in targets if t != entity_id):
+            return True
+        # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
+        # would act on it: then it may be what sets off securing the house.
+        return bool(messages) and any(
+            (heard := action_targets(self.hass, automation.actions)) is None
+            or any(self.is_sensitive(t, (entity_id, t)) for t in heard if t != entity_id)
+            for automation in self.automations
+            if automation.hears({ANY_KIND_OF_SIGNAL})
+        )
 
     def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether an automation that an exempt entity's change sets off is sensitive.
@@ -1015,6 +1025,23 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
     return domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER
+
+
+# Services that only send a message: a phone notification, a notification in the UI.
+_MESSAGE_DOMAINS: Final = frozenset({"notify", "persistent_notification"})
+
+
+def _message_actions(steps: Iterable[Any]) -> frozenset[str]:
+    """Return the message services (`notify.phone`) the steps call, nested ones included."""
+    found: set[str] = set()
+    for step, kind in _enabled_steps(steps):
+        if (nested := _nested_steps(step, kind)) is not None:
+            found |= _message_actions(nested)
+        elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+            action = _plain_text(step.get("action", step.get("service"))) or ""
+            if _is_service(action) and action.partition(".")[0] in _MESSAGE_DOMAINS:
+                found.add(action)
+    return frozenset(found)
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
