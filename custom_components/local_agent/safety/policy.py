@@ -489,18 +489,23 @@ class _Rules:
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
         """
         messages = _message_actions(steps)
-        targets = action_targets(self.hass, steps, skip=RELEASING_SERVICES | messages)
-        if targets is None:
-            return True
-        if any(self.is_sensitive(t, (entity_id, t)) for t in targets if t != entity_id):
+        if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | messages):
             return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
         # would act on it: then it may be what sets off securing the house.
         return bool(messages) and any(
-            (heard := action_targets(self.hass, automation.actions)) is None
-            or any(self.is_sensitive(t, (entity_id, t)) for t in heard if t != entity_id)
+            self._acts_sensitively(entity_id, automation.actions)
             for automation in self.automations
             if automation.hears({ANY_KIND_OF_SIGNAL})
+        )
+
+    def _acts_sensitively(
+        self, entity_id: str, steps: list[Any], skip: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether the steps (but `skip`'s services) change a sensitive entity, or what, unknown."""
+        targets = action_targets(self.hass, steps, skip=skip)
+        return targets is None or any(
+            self.is_sensitive(t, (entity_id, t)) for t in targets if t != entity_id
         )
 
     def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
