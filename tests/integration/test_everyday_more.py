@@ -93,37 +93,37 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     (
         "de",
         does("climate", action="set_temperature", entity_id=HVAC, temperature=21.5),
-        "Erledigt: die Temperatur von Hvac einstellen (21,5°).",
+        "Erledigt: die Temperatur von Hvac auf 21,5° einstellen.",
         {HVAC: "cool"},
     ),
     (
         "de",
         does("climate", action="set_temperature", entity_id=HVAC, temperature=21, hvac_mode="heat"),
-        "Erledigt: die Temperatur von Hvac einstellen (Heizbetrieb, 21°).",
+        "Erledigt: Hvac auf Heizbetrieb mit 21° einstellen.",
         {HVAC: "heat"},
     ),
     (
         "es",
         does("climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode="heat"),
-        "Hecho: ajustar el modo de Hvac (Calor).",
+        "Hecho: poner Hvac en modo calor.",
         {HVAC: "heat"},
     ),
     (
         "de",
         does("fan", action="set_direction", entity_id=FAN, direction="reverse"),
-        "Erledigt: die Richtung von Living Room Fan einstellen (Rückwärts).",
+        "Erledigt: die Richtung von Living Room Fan auf Rückwärts einstellen.",
         {},
     ),
     (
         "fr",
         does("cover", action="set_cover_position", entity_id="cover.hall_window", position=30),
-        "C'est fait\u00a0: régler la position de Hall Window (30 %).",
+        "C'est fait\u00a0: régler la position de Hall Window à 30 %.",
         {"cover.hall_window": "closing|opening|open"},
     ),
     (
         "de",
         does("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.355),
-        "Erledigt: die Lautstärke von Living Room einstellen (35,5 %).",
+        "Erledigt: die Lautstärke von Living Room auf 35,5 % einstellen.",
         {},
     ),
     (
@@ -177,13 +177,13 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     (
         "de",
         does("timer", action="start", entity_id=TIMER, duration="00:05:00"),
-        "Erledigt: Tea starten (00:05:00).",
+        "Erledigt: Tea für 5 Minuten starten.",
         {TIMER: "active"},
     ),
     (
         "en",
         does("timer", action="start", entity_id=TIMER, duration="00:05:00"),
-        "Started Tea (for 00:05:00).",
+        "Started Tea for 5 minutes.",
         {TIMER: "active"},
     ),
     (

@@ -163,12 +163,12 @@ async def test_api_tools_go_back_to_the_model(
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        ("de", "Erledigt: Kitchen Lights einschalten (40 %) und AC umschalten."),
-        ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights (40 %) et basculer AC."),
-        ("es", "Hecho: encender Kitchen Lights (40 %) y alternar AC."),
-        ("it", "Fatto: accendere Kitchen Lights (40 %) e commutare AC."),
-        ("nl", "Klaar: Kitchen Lights inschakelen (40 %) en AC omschakelen."),
-        ("pt-BR", "Feito: ligar Kitchen Lights (40 %) e alternar AC."),
+        ("de", "Erledigt: Kitchen Lights auf 40 % einschalten und AC umschalten."),
+        ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights à 40 % et basculer AC."),
+        ("es", "Hecho: encender Kitchen Lights al 40 % y alternar AC."),
+        ("it", "Fatto: accendere Kitchen Lights al 40 % e commutare AC."),
+        ("nl", "Klaar: Kitchen Lights op 40 % inschakelen en AC omschakelen."),
+        ("pt-BR", "Feito: ligar Kitchen Lights a 40 % e alternar AC."),
     ],
 )
 async def test_a_plain_action_is_said_in_each_language_the_agent_speaks(
@@ -227,20 +227,20 @@ FAN_SWING_AND_MUTE: tuple[DoneAction, ...] = (
         (
             "en",
             "turned on oscillation of Living Room Fan, unmuted Bedroom, added Milch to "
-            "Shopping List, marked Rasen as done on Chores and changed Hecke on Chores "
-            "(to Hecken)",
+            "Shopping List, marked Rasen as done on Chores and renamed Hecke on Chores to "
+            "Hecken",
         ),
         (
             "de",
             "die Oszillation von Living Room Fan einschalten, den Ton von Bedroom wieder "
             "einschalten, Milch zu Shopping List hinzufügen, Rasen auf Chores als erledigt "
-            "markieren und Hecke auf Chores ändern (Hecken)",
+            "markieren und Hecke auf Chores in Hecken umbenennen",
         ),
         (
             "es",
             "activar la oscilación de Living Room Fan, activar el sonido de Bedroom, añadir "
-            "Milch a Shopping List, marcar Rasen como hecho en Chores y cambiar Hecke en Chores "
-            "(Hecken)",
+            "Milch a Shopping List, marcar Rasen como hecho en Chores y renombrar Hecke en Chores "
+            "a Hecken",
         ),
     ],
 )

@@ -36,6 +36,7 @@ from custom_components.local_agent.safety.intents import AssistIntent
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
+from homeassistant.helpers.translation import async_get_cached_translations
 from homeassistant.helpers.translation import async_get_translations
 
 from .actions import Call
@@ -110,6 +111,48 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
         if text := strings.get(key):
             return text[:1].lower() + text[1:]
     return word.state
+
+
+# Fields whose values are the entity's states (a thermostat's mode is its state); the values of
+# the others are named by the domain's words for that attribute (a preset, a fan mode).
+_STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
+# Languages that write a mode's name, a noun, with a capital letter mid-sentence.
+_CAPITAL_NOUNS: Final = frozenset({"de"})
+
+
+def _languages(language: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((language, language.split("-", maxsplit=1)[0])))
+
+
+async def async_load_value_words(
+    hass: HomeAssistant, language: str, domains: Iterable[str]
+) -> None:
+    """Load Home Assistant's words for the domains' modes in the language, for said_value.
+
+    Its translation files are read in the executor the first time, then kept by Home Assistant.
+    """
+    if speaks_only_english(language):
+        return
+    for lang in _languages(language):
+        await async_get_translations(hass, lang, "entity_component", set(domains))
+
+
+def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value: Any) -> Any:
+    """Return a mode as Home Assistant's frontend names it in the language ("heat": "Heizbetrieb").
+
+    From the words async_load_value_words loaded; a value it has no words for stays as it is.
+    """
+    if not isinstance(value, str) or key == COLOUR_FIELD:
+        return value
+    prefix = f"component.{domain}.entity_component._"
+    keys = [f"{prefix}.state_attributes.{key}.state.{value}"]
+    if key in _STATE_FIELDS:
+        keys.append(f"{prefix}.state.{value}")
+    for lang in _languages(language):
+        strings = async_get_cached_translations(hass, lang, "entity_component", domain)
+        if text := next((strings[k] for k in keys if strings.get(k)), None):
+            return text if lang.split("-")[0] in _CAPITAL_NOUNS else text[:1].lower() + text[1:]
+    return value
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
@@ -225,6 +268,7 @@ SWITCH_FIELDS: Final[Mapping[str, str]] = {
     "oscillate": "oscillating",
     "volume_mute": "is_volume_muted",
     "update_item": "status",
+    "set_away_mode": "away_mode",
 }
 # A to-do item's status is a two-valued field too: "completed", else "needs_action".
 _TODO_DONE: Final = "completed"
@@ -245,25 +289,27 @@ def said_action(
     switch = SWITCH_FIELDS.get(service)
     if switch is not None and switch in rest and (pair := words.switched.get(service)):
         candidates.append((pair[0 if is_yes(rest[switch]) else 1], switch))
-    if with_fields := words.with_fields.get((domain, service)) or words.with_fields.get(
-        (None, service)
-    ):
-        candidates.append((with_fields, None))
+    with_fields = words.with_fields.get((domain, service)) or words.with_fields.get(
+        (None, service), ()
+    )
+    candidates.extend((pattern, None) for pattern in with_fields)
     for pattern, said_switch in candidates:
         wanted = set(_PLACEHOLDER.findall(pattern)) - {"names"}
         if wanted <= rest.keys() - {said_switch}:
-            values = {key: _in_pattern(rest.pop(key), words) for key in wanted}
+            values = {key: _in_pattern(key, rest.pop(key), words) for key in wanted}
             if said_switch is not None:
                 del rest[said_switch]
             return pattern.format(names=names, **values), rest
     return verb(domain, service, words).format(names=names), rest
 
 
-def _in_pattern(value: Any, words: CallWords) -> str:
-    """Return a field's value as the words say it: "21,5" in the agent's other languages."""
-    if isinstance(value, float) and words is not ENGLISH_WORDS:
-        return _decimal_comma(value)
-    return str(value)
+def _in_pattern(key: str, value: Any, words: CallWords) -> str:
+    """Return a field's value as the words say it: "21,5", "30 %", "5 Minuten" in the others."""
+    if words is ENGLISH_WORDS:
+        return str(value)
+    if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
+        return value_words(key, value, words, in_pattern=True)
+    return _decimal_comma(value) if isinstance(value, float) else str(value)
 
 
 def is_yes(value: Any) -> bool:
@@ -303,34 +349,88 @@ _FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
 
 
 def field_words(key: str, value: Any) -> str:
-    """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "23°"."""
+    """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "for 5 minutes"."""
     if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
         return _FRACTIONS[key].format(f"{value * 100:g}")
+    if key == DURATION and (length := duration_words(value, ENGLISH_WORDS)) is not None:
+        return ENGLISH_WORDS.fields[DURATION].format(length)
     if key in _FIELD_WORDS:
         return _FIELD_WORDS[key].format(value)
     return f"{key.replace('_', ' ')} {value}"
 
 
-def value_words(key: str, value: Any) -> str:
+def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = False) -> str:
     """Say a field's value without English words: "40 %", "2700 K", "21,5°", "red".
 
-    For the agent's other languages, which all write a decimal comma.
+    For the agent's other languages, which all write a decimal comma. A length of time in
+    their words ("für 5 Minuten"; inside a pattern that says "für" itself, "5 Minuten").
     """
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if key in _FRACTIONS and number:
         return f"{_decimal_comma(value * 100)} %"
+    if key == DURATION and (length := duration_words(value, words)) is not None:
+        return length if in_pattern else words.fields[DURATION].format(length)
     if isinstance(value, float):
         value = _decimal_comma(value)
-    if (words := _FIELD_WORDS.get(key)) is not None:
+    if (unit := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {} %").
-        return words[words.index("{}") :].format(value)
+        return unit[unit.index("{}") :].format(value)
     # A word or a list alone, without the English field name ("(reverse)", "(Rock, Jazz)"); a
-    # number alone says nothing, so it keeps the field's name ("code 1234", "transition 5").
+    # number alone says nothing: with the language's words for the field ("Übergang 5 s"),
+    # else with its name ("transition 5").
     if isinstance(value, list | tuple):
         return ", ".join(map(str, value))
     if number or (isinstance(value, str) and value.isdigit()):
+        if (said := words.fields.get(key)) is not None:
+            return said.format(value)
         return f"{key.replace('_', ' ')} {value}"
     return str(value)
+
+
+# The field that holds a length of time (a timer's, a siren's), and its units in seconds.
+DURATION: Final = "duration"
+_UNITS: Final = (("hours", 3600), ("minutes", 60), ("seconds", 1))
+
+
+def duration_words(value: Any, words: CallWords) -> str | None:
+    """Say a length of time: "5 Minuten", "1 hour and 30 minutes"; None when unreadable.
+
+    As Home Assistant takes it: seconds, "HH:MM" or "HH:MM:SS", or {"minutes": 5, ...}.
+    """
+    seconds = _seconds(value)
+    if seconds is None:
+        return None
+    parts = []
+    for unit, size in _UNITS:
+        count, seconds = divmod(seconds, size)
+        if count:
+            one, more = words.durations[unit]
+            parts.append((one if count == 1 else more).format(f"{count:g}"))
+    if not parts:
+        return words.durations["seconds"][1].format(0)
+    if len(parts) == 1:
+        return parts[0]
+    return f"{', '.join(parts[:-1])} {words.and_} {parts[-1]}"
+
+
+def _seconds(value: Any) -> float | None:
+    try:
+        if isinstance(value, Mapping):
+            return sum(
+                float(value.get(unit, 0)) * size
+                for unit, size in (*_UNITS, ("days", 86400), ("milliseconds", 0.001))
+            )
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            numbers = [float(part) for part in value.strip().split(":")]
+            if len(numbers) == 1:
+                return numbers[0]
+            if len(numbers) in (2, 3):
+                return sum(n * s for n, s in zip(numbers, (3600, 60, 1), strict=False))
+    except TypeError, ValueError:
+        return None
+    return None
 
 
 def _decimal_comma(number: float) -> str:
@@ -399,12 +499,14 @@ def describe_action(
     data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
     if words is not ENGLISH_WORDS:
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
+        data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}
     text, rest = said_action(action.domain, action.service, names, data, words)
     # English keeps the fields' names (the audit reads them); another language says the values
     # with their units ("(50 %)"), not English words.
     english = words is ENGLISH_WORDS
     shown = [
-        f"{key} {value}" if english else value_words(key, value) for key, value in rest.items()
+        f"{key} {value}" if english else value_words(key, value, words)
+        for key, value in rest.items()
     ]
     text += f" ({', '.join(shown)})" if shown else ""
     if is_sensitive is not None:
@@ -567,8 +669,9 @@ def _arguments_text(
     if speaks_only_english(language):
         return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
     fields = slots or {}
+    words = call_words(language)
     return ", ".join(
-        value_words(fields.get(key, key), value_text(v) if isinstance(v, list) else v)
+        value_words(fields.get(key, key), value_text(v) if isinstance(v, list) else v, words)
         for key, v in arguments.items()
     )
 
@@ -621,15 +724,25 @@ def _inside_text(
 ) -> str:
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
-    effects: list[Effect] = []
+    # What runs now, and what an automation the call enables will do when it runs.
+    now: list[Effect] = []
+    later: list[Effect] = []
     for entity_id, service in calls:
+        found = later if _enables(entity_id, service) else now
         for effect in inner_effects(hass, entity_id, service, is_sensitive, by_name):
-            if effect not in effects and effect.entity_id not in named:
-                effects.append(effect)
-    if not effects:
-        return ""
+            if effect not in found and effect.entity_id not in named:
+                found.append(effect)
     words = call_words(language)
-    return words.this_will.format(effects=_effects_words(hass, effects, words, language))
+    return "".join(
+        pattern.format(effects=_effects_words(hass, effects, words, language))
+        for pattern, effects in ((words.this_will, now), (words.when_it_runs, later))
+        if effects
+    )
+
+
+def _enables(entity_id: str, service: str) -> bool:
+    """Whether the call switches an automation on: that runs none of its actions now."""
+    return _domain(entity_id) == "automation" and service in {"turn_on", "toggle"}
 
 
 def kept_text(

@@ -7,10 +7,11 @@ reads yes and no in), else in English. A verb is a pattern with "{names}" where 
 names go (German and Dutch put the verb last: "Haustür aufschließen"), keyed by service
 ("unlock", for every domain) or by domain and service ("script.turn_on"). A service missing
 from a language reads as its name next to the targets' names. A call's fields may be said in
-the words too: "with_fields" patterns name a field ("{item} zu {names} hinzufügen") and are
-used when the call has it; "switched" services read by their yes/no field ("mute" / "unmute");
-"restated" lists, by the same keys, how a person says a held action again with a pronoun
-("schließ sie auf", "déverrouille-la").
+the words too: "with_fields" patterns name fields ("{item} zu {names} hinzufügen",
+"die Lautstärke von {names} auf {volume_level} einstellen"; a list: the first whose fields the
+call has) and are used when the call has them; "switched" services read by their yes/no field
+("mute" / "unmute"); "restated" lists, by the same keys, how a person says a held action again
+with a pronoun ("schließ sie auf", "déverrouille-la").
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class CallWords:
     """The words of one language for describing calls; every pattern is str.format'ed."""
 
     verbs: Mapping[VerbKey, str]  # {names}
-    with_fields: Mapping[VerbKey, str]  # {names} and fields of the call
+    # {names} and fields of the call: the first whose fields the call has all of, in order.
+    with_fields: Mapping[VerbKey, tuple[str, ...]]
     switched: Mapping[str, tuple[str, str]]  # {names}: when the service's field is yes, no
     # What a person says to do the held action again, with a pronoun for its targets ("schließ
     # sie auf"); English makes these from its verbs ("unlock it").
@@ -44,9 +46,15 @@ class CallWords:
     set_to: str  # {names} {state}
     to_position: str  # {position}, after the verb and its targets
     this_will: str  # {effects}, after the call's own description
+    # {effects}: what an automation the call enables will do when it runs (enabling runs none).
+    when_it_runs: str
     kept_from: str  # {program} {effects}: what a program the call stops would have done
     kept_from_any: str  # {program}: a program the call stops, of no effect it can say
     and_: str
+    # A length of time: "{}" is the number, one form for one and one for more ("5 Minuten").
+    durations: Mapping[str, tuple[str, str]]
+    # A field said with its own words around its value ("{}"), where no pattern says it.
+    fields: Mapping[str, str]
 
 
 def _verb_key(key: str) -> VerbKey:
@@ -57,11 +65,20 @@ def _verb_key(key: str) -> VerbKey:
 def _call_words(entry: Mapping[str, Any]) -> CallWords:
     patterns = {("and_" if name == "and" else name): text for name, text in entry.items()}
     verbs = {_verb_key(key): text for key, text in patterns.pop("verbs").items()}
-    with_fields = {_verb_key(key): text for key, text in patterns.pop("with_fields").items()}
+    with_fields = {
+        _verb_key(key): (text,) if isinstance(text, str) else tuple(text)
+        for key, text in patterns.pop("with_fields").items()
+    }
     switched = {service: (yes, no) for service, (yes, no) in patterns.pop("switched").items()}
     restated = {_verb_key(key): tuple(said) for key, said in patterns.pop("restated").items()}
+    durations = {unit: (one, more) for unit, (one, more) in patterns.pop("durations").items()}
     return CallWords(
-        verbs=verbs, with_fields=with_fields, switched=switched, restated=restated, **patterns
+        verbs=verbs,
+        with_fields=with_fields,
+        switched=switched,
+        restated=restated,
+        durations=durations,
+        **patterns,
     )
 
 

@@ -24,6 +24,7 @@ from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
+from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.call_texts import capitalized
@@ -168,6 +169,9 @@ class SafetyGate:
         """Decide whether a validated call may run now: allow, hold for a yes, or refuse."""
         if isinstance(call, PlannedAction):
             resolved: Call = call
+            if call.domain is not None:
+                # A mode the question names, in Home Assistant's words for the language.
+                await async_load_value_words(self.hass, turn.language, [call.domain])
             action = self._sensitive_action(call, turn.language)
         else:
             reviewed = await self._async_review(call, turn)

@@ -24,15 +24,20 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.engine.words import base_language
+from custom_components.local_agent.home.call_texts import DURATION
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
+from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import duration_words
 from custom_components.local_agent.home.call_texts import field_words
 from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
+from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
@@ -41,7 +46,6 @@ from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
-from homeassistant.helpers.translation import async_get_translations
 
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
@@ -50,7 +54,28 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "alarm_arm_away"): "armed (away)",
     (None, "alarm_arm_home"): "armed (home)",
     (None, "alarm_arm_night"): "armed (night)",
+    (None, "alarm_arm_vacation"): "armed (vacation)",
     (None, "alarm_disarm"): "disarmed",
+    (None, "cancel"): "cancelled",
+    (None, "close_cover_tilt"): "closed the tilt of",
+    (None, "decrement"): "decreased",
+    (None, "dock"): "docked",
+    (None, "finish"): "finished",
+    (None, "increment"): "increased",
+    (None, "install"): "installed",
+    (None, "locate"): "located",
+    (None, "open"): "opened",
+    (None, "open_cover_tilt"): "opened the tilt of",
+    (None, "pause"): "paused",
+    (None, "reset"): "reset",
+    (None, "select_next"): "selected the next option of",
+    (None, "select_previous"): "selected the previous option of",
+    (None, "set_cover_tilt_position"): "set the tilt of",
+    (None, "set_mode"): "set the mode of",
+    (None, "set_operation_mode"): "set the operation mode of",
+    (None, "set_valve_position"): "set the position of",
+    (None, "start_mowing"): "started",
+    (None, "stop_valve"): "stopped",
     (None, "close_cover"): "closed",
     (None, "close_valve"): "closed",
     (None, "decrease_speed"): "slowed down",
@@ -100,19 +125,37 @@ _DONE_TO: Final[Mapping[str, str]] = {
     "set_humidity": "set the humidity of {names} to {humidity}",
     "set_percentage": "set the speed of {names} to {percentage}",
     "set_temperature": "set the temperature of {names} to {temperature}",
+    "set_cover_tilt_position": "set the tilt of {names} to {tilt_position}",
+    "set_valve_position": "set the position of {names} to {position}",
+    "set_hvac_mode": "set the mode of {names} to {hvac_mode}",
+    "set_preset_mode": "set the preset of {names} to {preset_mode}",
+    "set_fan_mode": "set the fan mode of {names} to {fan_mode}",
+    "set_direction": "set the direction of {names} to {direction}",
+    "set_mode": "set the mode of {names} to {mode}",
+    "set_operation_mode": "set the operation mode of {names} to {operation_mode}",
+    "set_fan_speed": "set the fan speed of {names} to {fan_speed}",
+    "select_source": "set the source of {names} to {source}",
+    "select_option": "set {names} to {option}",
+    "start": "started {names} for {duration}",
+    "update_item": "renamed {item} on {names} to {rename}",
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "oscillate": ("turned on oscillation of", "turned off oscillation of"),
     "volume_mute": ("muted", "unmuted"),
     "update_item": ("marked {item} as done on", "marked {item} as not done on"),
+    "set_away_mode": ("turned on the away mode of", "turned off the away mode of"),
 }
 # Fields given as a fraction of one, said as a percentage.
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
-# Fields said as their value and unit alone (call_texts.field_words: "{}°", "{} %").
-_WITH_UNIT: Final = frozenset({"humidity", "percentage", "position", "temperature"})
-# Fields whose values are the entity's states (a thermostat's mode is its state).
-_STATE_FIELDS: Final = frozenset({"hvac_mode", "operation_mode"})
+# Fields said as their value and unit alone.
+_WITH_UNIT: Final[Mapping[str, str]] = {
+    "humidity": "{} %",
+    "percentage": "{} %",
+    "position": "{} %",
+    "temperature": "{}°",
+    "tilt_position": "{} %",
+}
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 # A name no entity has, for what an action says apart from its targets' names.
 _ANY_NAME: Final = "\x00"
@@ -166,7 +209,7 @@ class DoneAction:
         names = join_names(self.names, language)
         words = call_words(language)
         text, rest = said_action(self.domain, self.service, names, dict(self.fields), words)
-        shown = ", ".join(value_words(key, value) for key, value in rest.items())
+        shown = ", ".join(value_words(key, value, words) for key, value in rest.items())
         return text + (f" ({shown})" if shown else "")
 
 
@@ -201,16 +244,8 @@ async def _async_value_word(
     if key == COLOUR_FIELD:
         colours = await async_colour_words(hass, language)
         return colours.word(colours.css_name(value))
-    domain = action.domain
-    prefix = f"component.{domain}.entity_component._"
-    keys = [f"{prefix}.state_attributes.{key}.state.{value}"]
-    if key in _STATE_FIELDS:
-        keys.append(f"{prefix}.state.{value}")
-    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0])):
-        strings = await async_get_translations(hass, lang, "entity_component", [domain])
-        if text := next((strings[k] for k in keys if strings.get(k)), None):
-            return text
-    return value
+    await async_load_value_words(hass, language, [action.domain])
+    return str(said_value(hass, language, action.domain, key, value))
 
 
 def speaks(language: str) -> bool:
@@ -312,7 +347,9 @@ def _value_text(key: str, value: Any) -> str:
         except TypeError, ValueError:
             pass
     if key in _WITH_UNIT:
-        return field_words(key, value)
+        return _WITH_UNIT[key].format(value)
+    if key == DURATION:
+        return duration_words(value, ENGLISH_WORDS) or str(value)
     return str(value)
 
 
