@@ -18,6 +18,8 @@ from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.models import catalog as model_catalog
 from custom_components.local_agent.models import store as model_store
 from custom_components.local_agent.models.file_checks import ModelFileProblem
+from custom_components.local_agent.turn.plain_answer import DoneAction
+from custom_components.local_agent.turn.plain_answer import sentence
 
 PACKAGE = Path(__file__).resolve().parents[1] / "custom_components" / "local_agent"
 STRINGS: dict[str, Any] = json.loads((PACKAGE / "translations" / "en.json").read_text())
@@ -252,3 +254,65 @@ def test_an_error_that_names_a_choice_names_one_its_dialog_offers(path: Path) ->
             assert quoted[-1] in offered, (key, quoted[-1])
             checked += 1
     assert checked >= 2
+
+
+# A value for each field our tools offer, in no language: what is said around it is the test.
+FIELD_VALUES: dict[str, Any] = {
+    "activity": "Zq",
+    "away_mode": True,
+    "brightness_pct": 40,
+    "color_name": "Zq",
+    "color_temp_kelvin": 2700,
+    "direction": "Zq",
+    "duration": "00:05:00",
+    "fan_mode": "Zq",
+    "fan_speed": "Zq",
+    "humidity": 45,
+    "hvac_mode": "Zq",
+    "is_volume_muted": True,
+    "item": "Zq",
+    "mode": "Zq",
+    "operation_mode": "Zq",
+    "option": "Zq",
+    "oscillating": False,
+    "percentage": 50,
+    "position": 30,
+    "preset_mode": "Zq",
+    "rename": "Zq",
+    "source": "Zq",
+    "status": "completed",
+    "target_temp_high": 23,
+    "target_temp_low": 19.5,
+    "temperature": 21.5,
+    "tilt_position": 30,
+    "tone": "Zq",
+    "transition": 5,
+    "value": 21.5,
+    "volume_level": 0.3,
+}
+LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def _vocabulary(tree: Any) -> set[str]:
+    """Every word a language's call words hold."""
+    return {word for text in _leaves(tree).values() for word in LETTERS.findall(str(text))}
+
+
+@pytest.mark.parametrize("language", sorted(call_words.WORDS_BY_LANGUAGE))
+def test_no_english_field_or_service_word_is_said_in_another_language(language: str) -> None:
+    """Each action our tools offer, with none, each and all of its fields: every word of what
+    the agent says (the question and the answer read the same words) is the language's own."""
+    entry = json.loads((PACKAGE / "home" / "call_words.json").read_text(encoding="utf-8"))
+    known = _vocabulary(entry[language]) | {"Zq", "K", "s"}
+    leaks = {}
+    for domain, services in CURATED_SERVICES.items():
+        for service, names in services.items():
+            offered = [(name, FIELD_VALUES[name]) for name in names if name != "code"]
+            # A to-do item is named by every call on one (the service requires it).
+            item = [field for field in offered if field[0] == "item"]
+            for chosen in [[], *([field] for field in offered), offered, [("transition", 5)]]:
+                fields = (*item, *(field for field in chosen if field not in item))
+                said = sentence([DoneAction(domain, service, ("Zq",), fields)], language)
+                if unknown := set(LETTERS.findall(said)) - known:
+                    leaks[f"{domain}.{service} {dict(fields)}"] = (said, sorted(unknown))
+    assert not leaks, leaks

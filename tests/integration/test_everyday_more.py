@@ -17,6 +17,7 @@ import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_HOME_TOOLS
+from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
@@ -42,6 +43,7 @@ KITCHEN = "light.kitchen_lights"
 PLAYER = "media_player.living_room"
 VACUUM = "vacuum.demo_vacuum_0_ground_floor"
 HVAC = "climate.hvac"
+ECOBEE = "climate.ecobee"
 FAN = "fan.living_room_fan"
 SHOPPING = "todo.shopping_list"
 TIMER = "timer.tea"
@@ -444,3 +446,62 @@ async def test_an_assist_call_that_failed_beside_one_that_worked_is_said(
     assert speech(result) == "Erledigt. Das ging nicht: Attic einschalten."
     assert result.response.response_type is ACTION_DONE
     assert state(hass, BED) == "on"
+
+
+# A thermostat's mode and preset in Home Assistant's own words for the language, in the
+# question a held call asks and in the answer to a plain one: not "einstellen (heat)".
+MODES: list[tuple[str, str, str]] = [
+    (
+        "de",
+        "Den Modus von Hvac auf Heizbetrieb einstellen?",
+        "Erledigt: die Voreinstellung von Ecobee auf Eco einstellen.",
+    ),
+    (
+        "fr",
+        "Mettre Hvac en mode chauffage\u00a0?",
+        "C'est fait\u00a0: choisir le préréglage éco pour Ecobee.",
+    ),
+    ("es", "¿Poner Hvac en modo calor?", "Hecho: elegir el preajuste eco para Ecobee."),
+    (
+        "it",
+        "Impostare Hvac in modalità riscaldamento?",
+        "Fatto: scegliere il preset eco per Ecobee.",
+    ),
+    (
+        "nl",
+        "De modus van Hvac op verwarmen instellen?",
+        "Klaar: de voorinstelling van Ecobee op eco instellen.",
+    ),
+    ("pt", "Pôr Hvac em modo aquecer?", "Feito: escolher a predefinição eco para Ecobee."),
+    ("en", "Set the mode of Hvac (hvac_mode heat)?", "Set the preset of Ecobee to eco."),
+]
+
+
+@pytest.mark.parametrize(("language", "question", "said"), MODES)
+async def test_a_mode_is_said_in_the_languages_words_when_asked_and_when_done(
+    hass: HomeAssistant,
+    everyday_home: None,  # noqa: F811
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    question: str,
+    said: str,
+) -> None:
+    agent = await async_setup_agent(
+        hass, scripted_worker.info.path, **{CONF_SENSITIVE_ENTITIES: [HVAC]}
+    )
+    talk = Talk(agent, scripted_worker, person)
+
+    held = await talk.ask(
+        language, does("climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode="heat")
+    )
+    done = await talk.ask(
+        language,
+        does("climate", action="set_preset_mode", entity_id=ECOBEE, preset_mode="eco"),
+    )
+
+    assert speech(held).startswith(question), speech(held)
+    assert state(hass, HVAC) != "heat"
+    assert speech(done) == said
+    assert state(hass, ECOBEE) == "heat_cool"
+    check_spoken(speech(done), language)
