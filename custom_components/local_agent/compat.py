@@ -259,6 +259,18 @@ def entity_service_steps(hass: HomeAssistant, entity_id: str, service: str) -> l
     return None if sequences is None else [step for steps in sequences for step in steps]
 
 
+def entity_actions(hass: HomeAssistant, entity_id: str) -> dict[str, list[Any]]:
+    """Return a template entity's own actions by name ("unlock": its steps); {} for others."""
+    scripts = getattr(_entity_object(hass, entity_id), "_action_scripts", None)
+    if not isinstance(scripts, dict):
+        return {}
+    return {
+        name: list(sequence)
+        for name, script in scripts.items()
+        if isinstance(name, str) and isinstance(sequence := getattr(script, "sequence", None), list)
+    }
+
+
 def device_action_call(hass: HomeAssistant, step: Mapping[str, Any]) -> tuple[str, str] | None:
     """Return the entity and the service (`lock.unlock`) a device action calls; None: unknown.
 

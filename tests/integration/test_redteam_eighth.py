@@ -211,7 +211,9 @@ async def test_a_relay_a_template_lock_picks_by_a_template_is_held_like_the_lock
         agent, "switch", {"action": "turn_on", "entity_id": target}, answer("Done.")
     )
 
-    assert speech(result) == f"Turn on {name}? Say yes to confirm.", tool_results(hass, result)
+    assert speech(result) == (
+        f"Turn on {name} (this will unlock Side Door)? Say yes to confirm."
+    ), tool_results(hass, result)
     assert state(hass, side_door) == "locked"
 
 

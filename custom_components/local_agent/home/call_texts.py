@@ -483,6 +483,8 @@ def describe_action(
     is_sensitive: IsSensitive | None = None,
     language: str = ENGLISH,
     by_name: Collection[str] | None = None,
+    *,
+    driving: Sequence[tuple[str, str]] = (),
 ) -> str:
     """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
 
@@ -490,7 +492,10 @@ def describe_action(
     ("run Open up (this will unlock Front Door)"); with `by_name` (the entities the policy
     names sensitive itself: a lock), also what an entity not among them runs of its own
     ("press Porch (this will unlock Front Door)"). In the conversation `language` when the agent
-    speaks it (home/call_words.py), else in English.
+    speaks it (home/call_words.py), else in English. `driving`: what the call does through
+    the sensitive entities whose own actions make it (a template lock's relay switched on:
+    ("lock.side_door", "unlock")), said the same way ("turn on Door relay (this will unlock
+    Side Door)").
     """
     words = call_words(language)
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
@@ -516,6 +521,7 @@ def describe_action(
             is_sensitive,
             language,
             by_name,
+            driving=[Effect(entity_id, service) for entity_id, service in driving],
         )
     return text
 
@@ -721,11 +727,13 @@ def _inside_text(
     is_sensitive: IsSensitive,
     language: str,
     by_name: Collection[str] | None = None,
+    *,
+    driving: Sequence[Effect] = (),
 ) -> str:
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
     # What runs now, and what an automation the call enables will do when it runs.
-    now: list[Effect] = []
+    now: list[Effect] = [effect for effect in driving if effect.entity_id not in named]
     later: list[Effect] = []
     for entity_id, service in calls:
         found = later if _enables(entity_id, service) else now

@@ -319,7 +319,10 @@ class SafetyGate:
         named = self.policy.named_entities(self.hass)
         is_sensitive = self.policy.sensitivity(self.hass)
         if isinstance(call, PlannedAction):
-            return describe_action(self.hass, call, is_sensitive, language, named) + kept_text(
+            driving = self.policy.driving(self.hass, call)
+            return describe_action(
+                self.hass, call, is_sensitive, language, named, driving=driving
+            ) + kept_text(
                 self.hass,
                 self.policy.kept_from_securing(self.hass, call),
                 is_sensitive,

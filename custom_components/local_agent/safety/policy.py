@@ -36,6 +36,7 @@ from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
+from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import running_programs
@@ -264,6 +265,32 @@ class SafetyPolicy:
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
             found.extend(program for program in programs if program not in found)
+        return found
+
+    def driving(self, hass: HomeAssistant, action: PlannedAction) -> list[tuple[str, str]]:
+        """Return what a call on a relay does through the sensitive entities that drive it.
+
+        A template lock whose unlock switches the relay on: switching it on is that unlock,
+        ("lock.side_door", "unlock"), what the question says it will do. Only an action of the
+        driver that makes this very call on the relay is named.
+        """
+        if action.read_only or action.domain is None or action.service is None:
+            return []
+        called = f"{action.domain}.{action.service}"
+        driven = self._rules(hass, None).driven
+        found: list[tuple[str, str]] = []
+        for relay in action.entity_ids:
+            for driver in sorted(driven.get(relay, ())):
+                domain = split_entity_id(driver)[0]
+                for name, steps in entity_actions(hass, driver).items():
+                    service = f"alarm_{name}" if domain == "alarm_control_panel" else name
+                    if (driver, service) not in found and any(
+                        isinstance(step, Mapping)
+                        and step.get("action", step.get("service")) == called
+                        and relay in named_targets(hass, [step])
+                        for step in steps
+                    ):
+                        found.append((driver, service))
         return found
 
     def _rules(

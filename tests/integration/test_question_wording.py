@@ -1,0 +1,91 @@
+"""What a held call's question says it will do, in the seven languages: truthfully.
+
+A relay that a DIY lock's unlock switches on unlocks that lock: the question says so, as it
+says what a script's steps do. Enabling an automation runs none of its actions: the question
+says what the automation will do when it runs, not that enabling does it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import capitalized
+from custom_components.local_agent.home.call_texts import describe_action
+from homeassistant.core import HomeAssistant
+
+from . import test_adversarial
+from .conftest import speech
+from .conftest import state
+from .test_adversarial import Scene
+from .test_adversarial import tool_call
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import relay
+from .test_redteam import relay_lock
+from .test_redteam import set_up_automations
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+FRONT_DOOR = "lock.front_door"
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Turn on Door relay (this will unlock Side Door)? Say yes to confirm."),
+        (
+            "de",
+            "Door relay einschalten (das wird Side Door aufschließen)? Sag „ja“ zum Bestätigen.",
+        ),
+        ("es", "¿Encender Door relay (esto va a desbloquear Side Door)? Di «sí» para confirmar."),
+    ],
+)
+async def test_a_relay_a_diy_lock_switches_is_asked_about_as_the_unlock_it_is(
+    hass: HomeAssistant, scene: Scene, language: str, question: str
+) -> None:
+    door_relay = await relay(hass)
+    side_door = await relay_lock(
+        hass, "Side Door", unlocked=f"is_state('{door_relay}', 'on')", relay_target=door_relay
+    )
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("switch", action="turn_on", entity_id=door_relay))
+
+    result = await agent.ask("…", context=scene.person, language=language)
+
+    assert speech(result) == question
+    assert state(hass, side_door) == "locked"
+
+
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [
+        ("en", "Enable Let in (when it runs, it will unlock Front Door)"),
+        ("de", "Let in aktivieren (sobald sie läuft, wird sie Front Door aufschließen)"),
+        ("fr", "Activer Let in (quand elle s'exécutera, elle va déverrouiller Front Door)"),
+        ("es", "Activar Let in (cuando se ejecute, va a desbloquear Front Door)"),
+        ("it", "Attivare Let in (quando verrà eseguita, andrà a sbloccare Front Door)"),
+        ("nl", "Let in activeren (wanneer die draait, zal die Front Door ontgrendelen)"),
+        ("pt", "Ativar Let in (quando for executada, vai destrancar Front Door)"),
+    ],
+)
+async def test_enabling_an_automation_says_what_it_will_do_when_it_runs(
+    hass: HomeAssistant, house: None, language: str, question: str
+) -> None:
+    """Whether enabling is held is the policy's; what it says, when it is, is this."""
+    await set_up_automations(
+        hass,
+        {
+            "id": "let_in",
+            "alias": "Let in",
+            "initial_state": False,
+            "triggers": [{"trigger": "event", "event_type": "never"}],
+            "actions": UNLOCK_FRONT_DOOR,
+        },
+    )
+    enable = PlannedAction("automation", "automation", "turn_on", ("automation.let_in",))
+
+    said = describe_action(
+        hass, enable, lambda entity_id: entity_id == FRONT_DOOR, language, {FRONT_DOOR}
+    )
+
+    assert capitalized(said) == question
