@@ -2002,8 +2002,8 @@ async def test_the_question_and_the_answer_name_the_action_in_the_conversation_l
     ("language", "question"),
     [
         ("en", "Set the position of Back Garden (position 50)? Say yes to confirm."),
-        ("de", "Die Position von Back Garden einstellen (50 %)? Sag „ja“ zum Bestätigen."),
-        ("es", "¿Ajustar la posición de Back Garden (50 %)? Di «sí» para confirmar."),
+        ("de", "Die Position von Back Garden auf 50 % einstellen? Sag „ja“ zum Bestätigen."),
+        ("es", "¿Ajustar la posición de Back Garden al 50 %? Di «sí» para confirmar."),
     ],
 )
 async def test_a_held_calls_values_are_said_with_their_units_not_english_field_names(

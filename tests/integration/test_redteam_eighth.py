@@ -52,6 +52,8 @@ scene = test_adversarial.scene
 
 KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 RUN_WELCOME: Final = "Run Welcome? Say yes to confirm."
+# What an automation that hears Welcome's signal does: what running Welcome may do.
+WELCOME_MAY_UNLOCK: Final = "Run Welcome (this may unlock Front Door)? Say yes to confirm."
 
 
 # --- A step of unknown effect in an exempt script: it may send any signal ----------------------
@@ -89,7 +91,8 @@ async def test_an_exempt_scripts_step_of_unknown_effect_may_signal_an_unlock(
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
     await set_up_automations(hass, automation([HEARD[heard]], [then]))
 
-    await run_exempt_welcome(hass, scene, held=held, question=RUN_WELCOME if held else None)
+    question = WELCOME_MAY_UNLOCK if held else None
+    await run_exempt_welcome(hass, scene, held=held, question=question)
     if heard == "an event" and not held:
         assert state(hass, "light.kitchen_lights") == "on"
 

@@ -268,7 +268,9 @@ async def test_the_threshold_of_an_unlock_is_set_only_on_the_persons_yes(
     question = await scene.ask_to_call(
         agent, "input_number", {"entity_id": THRESHOLD, **CHANGES[THRESHOLD]}, answer("Done.")
     )
-    assert speech(question) == "Set unlock above to 10? Say yes to confirm."
+    assert speech(question) == (
+        "Set unlock above to 10 (this may unlock Front Door)? Say yes to confirm."
+    )
 
     await warm_up_the_hall(hass, "21")
     assert state(hass, "lock.front_door") == "locked"

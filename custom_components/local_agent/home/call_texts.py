@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 import re
 from typing import Any
 from typing import Final
@@ -475,6 +476,8 @@ def capitalized(text: str) -> str:
 
 
 type IsSensitive = Callable[[str], bool]
+# The actions of the automations a change of an entity may set off (SafetyPolicy.setting_off).
+type SetsOff = Callable[[str], list[list[Any]]]
 
 
 def describe_action(
@@ -485,6 +488,7 @@ def describe_action(
     by_name: Collection[str] | None = None,
     *,
     driving: Sequence[tuple[str, str]] = (),
+    sets_off: SetsOff | None = None,
 ) -> str:
     """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
 
@@ -495,7 +499,8 @@ def describe_action(
     speaks it (home/call_words.py), else in English. `driving`: what the call does through
     the sensitive entities whose own actions make it (a template lock's relay switched on:
     ("lock.side_door", "unlock")), said the same way ("turn on Door relay (this will unlock
-    Side Door)").
+    Side Door)"); `sets_off`: what automations a change of an entity may set off, said as
+    what the call may do ("run Welcome (this may unlock Front Door)").
     """
     words = call_words(language)
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
@@ -522,6 +527,7 @@ def describe_action(
             language,
             by_name,
             driving=[Effect(entity_id, service) for entity_id, service in driving],
+            sets_off=sets_off,
         )
     return text
 
@@ -696,6 +702,7 @@ class Effect:
     entity_id: str
     service: str | None  # None: a state a scene sets that no service names
     state: str | None = None
+    maybe: bool = False  # done by an automation the call's change may set off
 
 
 def inner_effects(
@@ -704,6 +711,8 @@ def inner_effects(
     service: str,
     is_sensitive: IsSensitive,
     by_name: Collection[str] | None = None,
+    *,
+    sets_off: SetsOff | None = None,
 ) -> list[Effect]:
     """Return what a call of `service` on `entity_id` does to sensitive entities inside it.
 
@@ -714,7 +723,14 @@ def inner_effects(
     """
     found: list[Effect] = []
     for effect in _effects(
-        hass, entity_id, service, is_sensitive, by_name, depth=0, seen={entity_id}
+        hass,
+        entity_id,
+        service,
+        is_sensitive,
+        by_name,
+        depth=0,
+        seen={entity_id},
+        sets_off=sets_off,
     ):
         if effect not in found:
             found.append(effect)
@@ -729,21 +745,31 @@ def _inside_text(
     by_name: Collection[str] | None = None,
     *,
     driving: Sequence[Effect] = (),
+    sets_off: SetsOff | None = None,
 ) -> str:
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
-    # What runs now, and what an automation the call enables will do when it runs.
+    # What runs now, what an automation the call enables will do when it runs, and what an
+    # automation the call's change sets off may do.
     now: list[Effect] = [effect for effect in driving if effect.entity_id not in named]
     later: list[Effect] = []
+    maybe: list[Effect] = []
     for entity_id, service in calls:
-        found = later if _enables(entity_id, service) else now
-        for effect in inner_effects(hass, entity_id, service, is_sensitive, by_name):
+        for effect in inner_effects(
+            hass, entity_id, service, is_sensitive, by_name, sets_off=sets_off
+        ):
+            found = maybe if effect.maybe else later if _enables(entity_id, service) else now
             if effect not in found and effect.entity_id not in named:
                 found.append(effect)
+    maybe = [e for e in maybe if replace(e, maybe=False) not in (*now, *later)]
     words = call_words(language)
     return "".join(
         pattern.format(effects=_effects_words(hass, effects, words, language))
-        for pattern, effects in ((words.this_will, now), (words.when_it_runs, later))
+        for pattern, effects in (
+            (words.this_will, now),
+            (words.when_it_runs, later),
+            (words.this_may, maybe),
+        )
         if effects
     )
 
@@ -822,6 +848,7 @@ def _effects(
     *,
     depth: int,
     seen: set[str],
+    sets_off: SetsOff | None = None,
 ) -> Iterator[Effect]:
     if depth >= MAX_DEPTH:
         return
@@ -859,7 +886,19 @@ def _effects(
         ]
     else:
         calls = [(m, service_of(_domain(m), service)) for m in _members(hass, entity_id)]
-    for member, member_service in calls:
+    # What the change of an entity the policy does not name itself sets off (an automation
+    # on the bed light that unlocks): what the call may do.
+    set_off = (
+        [
+            (target, service_of(_domain(target), step_service))
+            for steps in sets_off(entity_id)
+            for step_service, targets in _script_calls(hass, steps)
+            for target in targets
+        ]
+        if sets_off is not None and by_name is not None and entity_id not in by_name
+        else []
+    )
+    for index, (member, member_service) in enumerate([*calls, *set_off]):
         if member in seen:
             continue
         nested = list(
@@ -871,12 +910,13 @@ def _effects(
                 by_name,
                 depth=depth + 1,
                 seen={*seen, member},
+                sets_off=sets_off,
             )
         )
-        if nested:
-            yield from nested
-        elif is_sensitive(member):
-            yield Effect(member, member_service)
+        if not nested and is_sensitive(member):
+            nested = [Effect(member, member_service)]
+        for effect in nested:
+            yield replace(effect, maybe=True) if index >= len(calls) else effect
 
 
 def _members(hass: HomeAssistant, entity_id: str) -> list[str]:

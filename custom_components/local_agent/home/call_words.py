@@ -48,6 +48,9 @@ class CallWords:
     this_will: str  # {effects}, after the call's own description
     # {effects}: what an automation the call enables will do when it runs (enabling runs none).
     when_it_runs: str
+    # {effects}: what an automation that the call's change sets off may do (its triggers and
+    # conditions decide).
+    this_may: str
     kept_from: str  # {program} {effects}: what a program the call stops would have done
     kept_from_any: str  # {program}: a program the call stops, of no effect it can say
     and_: str

@@ -320,8 +320,9 @@ class SafetyGate:
         is_sensitive = self.policy.sensitivity(self.hass)
         if isinstance(call, PlannedAction):
             driving = self.policy.driving(self.hass, call)
+            sets_off = self.policy.setting_off(self.hass, call)
             return describe_action(
-                self.hass, call, is_sensitive, language, named, driving=driving
+                self.hass, call, is_sensitive, language, named, driving=driving, sets_off=sets_off
             ) + kept_text(
                 self.hass,
                 self.policy.kept_from_securing(self.hass, call),

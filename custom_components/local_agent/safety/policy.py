@@ -293,6 +293,18 @@ class SafetyPolicy:
                         found.append((driver, service))
         return found
 
+    def setting_off(
+        self, hass: HomeAssistant, action: PlannedAction
+    ) -> Callable[[str], list[list[Any]]]:
+        """Return what a change of an entity may set off (_Rules.set_off), the home read once.
+
+        The call's own targets fire only the events the call makes them fire (a cancelled
+        timer does not finish).
+        """
+        fired = entity_events_of_call(action.domain or "", action.service or "")
+        rules = self._rules(hass, fired)
+        return lambda entity_id: rules.set_off(entity_id, own=entity_id in action.entity_ids)
+
     def _rules(
         self,
         hass: HomeAssistant,
@@ -426,6 +438,23 @@ class _Rules:
         if len(path) > MAX_GROUP_DEPTH:
             return True
         return any(self.is_sensitive(member, (*path, member)) for member in members)
+
+    def set_off(self, entity_id: str, *, own: bool) -> list[list[Any]]:
+        """Return the actions of the automations a change of this entity may set off.
+
+        Those its change triggers, and those that hear what its own steps signal (an event
+        they fire): what a question says the call may do. own: whether it is the call's own
+        target, which fires only the call's events.
+        """
+        own = (step for steps in self._own_sequences(entity_id) for step in steps)
+        signals = _signals(self.hass, own)
+        heard = [a.actions for a in self.automations if signals and a.hears(signals)]
+        found: list[list[Any]] = []
+        triggered = self._automations_triggered_by(entity_id, self.fired if own else None)
+        for steps in [*triggered, *heard]:
+            if steps not in found:
+                found.append(steps)
+        return found
 
     def _automations_triggered_by(
         self, entity_id: str, fired: frozenset[str] | None
