@@ -189,6 +189,48 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
         {TIMER: "active"},
     ),
     (
+        "en",
+        does("climate", action="set_temperature", entity_id=HVAC, temperature=21.0),
+        "Set the temperature of Hvac to 21°.",
+        {HVAC: "cool"},
+    ),
+    (
+        "en",
+        does(
+            "climate",
+            action="set_temperature",
+            entity_id=ECOBEE,
+            target_temp_low=19.5,
+            target_temp_high=23,
+        ),
+        "Set the temperature of Ecobee to between 19.5° and 23°.",
+        {ECOBEE: "heat_cool"},
+    ),
+    (
+        "nl",
+        does(
+            "climate",
+            action="set_temperature",
+            entity_id=ECOBEE,
+            target_temp_low=19.5,
+            target_temp_high=23,
+        ),
+        "Klaar: de temperatuur van Ecobee tussen 19,5° en 23° instellen.",
+        {ECOBEE: "heat_cool"},
+    ),
+    (
+        "it",
+        does("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.3),
+        "Fatto: impostare il volume di Living Room al 30 %.",
+        {},
+    ),
+    (
+        "pt",
+        does("timer", action="start", entity_id=TIMER, duration="01:30:00"),
+        "Feito: iniciar Tea por 1 hora e 30 minutos.",
+        {TIMER: "active"},
+    ),
+    (
         "de",
         answer(
             call("light", action="turn_off", entity_id=BED)

@@ -355,6 +355,8 @@ def field_words(key: str, value: Any) -> str:
         return _FRACTIONS[key].format(f"{value * 100:g}")
     if key == DURATION and (length := duration_words(value, ENGLISH_WORDS)) is not None:
         return ENGLISH_WORDS.fields[DURATION].format(length)
+    if isinstance(value, float):
+        value = f"{value:g}"  # 21.0 is "21"
     if key in _FIELD_WORDS:
         return _FIELD_WORDS[key].format(value)
     return f"{key.replace('_', ' ')} {value}"

@@ -120,11 +120,14 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
 }
 # What was done, with the value it was set to, when the call has that field ("set the
 # temperature of Hvac to 21.5°"); without it, as _DONE says it.
-_DONE_TO: Final[Mapping[str, str]] = {
+_DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "set_cover_position": "set the position of {names} to {position}",
     "set_humidity": "set the humidity of {names} to {humidity}",
     "set_percentage": "set the speed of {names} to {percentage}",
-    "set_temperature": "set the temperature of {names} to {temperature}",
+    "set_temperature": (
+        "set the temperature of {names} to {temperature}",
+        "set the temperature of {names} to between {target_temp_low} and {target_temp_high}",
+    ),
     "set_cover_tilt_position": "set the tilt of {names} to {tilt_position}",
     "set_valve_position": "set the position of {names} to {position}",
     "set_hvac_mode": "set the mode of {names} to {hvac_mode}",
@@ -153,6 +156,8 @@ _WITH_UNIT: Final[Mapping[str, str]] = {
     "humidity": "{} %",
     "percentage": "{} %",
     "position": "{} %",
+    "target_temp_high": "{}°",
+    "target_temp_low": "{}°",
     "temperature": "{}°",
     "tilt_position": "{} %",
 }
@@ -188,7 +193,14 @@ class DoneAction:
         if (switched := _SWITCHED.get(self.service)) and switch in fields:
             yes, no = switched
             words = yes if is_yes(fields.pop(switch)) else no
-        elif (to := _DONE_TO.get(self.service)) and _has_fields_of(to, fields):
+        elif to := next(
+            (
+                pattern
+                for pattern in _patterns(_DONE_TO.get(self.service, ()))
+                if _has_fields_of(pattern, fields)
+            ),
+            None,
+        ):
             words = to
         else:
             words = _DONE.get((self.domain, self.service)) or _DONE.get(
@@ -339,8 +351,14 @@ def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:
     return set(_PLACEHOLDER.findall(words)) - {"names"} <= fields.keys()
 
 
+def _patterns(said: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (said,) if isinstance(said, str) else said
+
+
 def _value_text(key: str, value: Any) -> str:
     """Return a field's value inside the English words, with its unit ("30 %", "21.5°")."""
+    if isinstance(value, float):
+        value = f"{value:g}"  # 21.0 is "21"
     if key in _PERCENT_OF_ONE:
         try:
             return f"{float(value) * 100:g} %"
