@@ -192,12 +192,12 @@ FAILED: list[tuple[str, Script, str]] = [
     (
         "de",
         tool_call("HassLightSet", name="Attic", brightness=50),
-        "Das ging nicht: Attic einschalten.",
+        "Das ging nicht: Attic auf 50 % einschalten.",
     ),
     (
         "fr",
         tool_call("HassClimateSetTemperature", name="Hvac", temperature=40),
-        "Je n'ai pas pu régler la température de Hvac.",
+        "Je n'ai pas pu régler la température de Hvac à 40°.",
     ),
     # Not exposed; the person's words named it: the hint says how to expose it.
     ("es", tool_call("HassTurnOn", name="Ceiling Lights"), "No he podido encender Ceiling Lights."),

@@ -359,14 +359,14 @@ OUR_TOOLS: list[Request] = [
     Request(
         "vacuum on max",
         (ours("vacuum", action="set_fan_speed", entity_id=VACUUM, fan_speed="max"),),
-        "Set the fan speed of Demo vacuum 0 ground floor (max).",
+        "Set the fan speed of Demo vacuum 0 ground floor to max.",
         {VACUUM: "docked"},
         {VACUUM: {"fan_speed": "max"}},
     ),
     Request(
         "heat pump to heating",
         (ours("climate", action="set_hvac_mode", entity_id="climate.hvac", hvac_mode="heat"),),
-        "Set the mode of Hvac (heat).",
+        "Set the mode of Hvac to heat.",
         {"climate.hvac": "heat"},
     ),
     Request(
@@ -380,7 +380,7 @@ OUR_TOOLS: list[Request] = [
                 target_temp_high=25,
             ),
         ),
-        "Set the temperature of Ecobee (high 25°, low 20°).",
+        "Set the temperature of Ecobee to between 20° and 25°.",
         {"climate.ecobee": "heat_cool"},
         {"climate.ecobee": {"target_temp_low": 20, "target_temp_high": 25}},
     ),
