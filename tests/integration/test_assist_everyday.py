@@ -226,7 +226,7 @@ FAILED: list[tuple[str, Script, str]] = [
     (
         "it",
         tool_call("HassSetVolume", name="Kitchen", volume_level=150),
-        "Non è stato possibile impostare il volume di Kitchen.",
+        "Non è stato possibile impostare il volume di Kitchen al 150 %.",
     ),
     (
         "en",
@@ -362,26 +362,32 @@ async def test_everything_of_a_kind_asks_about_the_sensitive_part_only(
 
 
 # Entities the user made sensitive, reached by intents that are no on/off call: the question
-# and the answer after the yes say the call as its service reads, the values with their units.
+# and the answer after the yes say the call as its service reads, the values with their units
+# inside the words.
 HELD: list[tuple[str, str, dict[str, Any], str]] = [
-    ("de", "HassLightSet", {"name": "Bed Light", "brightness": 40}, "Bed Light einschalten (40 %)"),
+    (
+        "de",
+        "HassLightSet",
+        {"name": "Bed Light", "brightness": 40},
+        "Bed Light auf 40 % einschalten",
+    ),
     ("en", "HassLightSet", {"name": "Bed Light", "brightness": 40}, "turn on Bed Light"),
     (
         "de",
         "HassSetVolume",
         {"name": "Living Room", "volume_level": 50},
-        "die Lautstärke von Living Room einstellen (50 %)",
+        "die Lautstärke von Living Room auf 50 % einstellen",
     ),
     ("en", "HassSetVolume", {"name": "Living Room", "volume_level": 50}, "set the volume of"),
     (
         "fr",
         "HassClimateSetTemperature",
         {"name": "Hvac", "temperature": 21.5},
-        "régler la température de Hvac (21,5°)",
+        "régler la température de Hvac à 21,5°",
     ),
     ("es", "HassMediaPause", {"name": "Living Room"}, "pausar Living Room"),
     ("it", "HassMediaPlayerMute", {"name": "Living Room"}, "Living Room"),
-    ("pt", "HassFanSetSpeed", {"name": "Living Room Fan", "percentage": 30}, "(30 %)"),
+    ("pt", "HassFanSetSpeed", {"name": "Living Room Fan", "percentage": 30}, "a 30 %"),
 ]
 
 

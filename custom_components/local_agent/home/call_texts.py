@@ -561,17 +561,28 @@ def describe_api_call(
         by_verb.setdefault(intent_verb(intent_type, _domain(entity_id), words), []).append(
             entity_name(hass, entity_id)
         )
+    assist_intent = ASSIST_INTENTS.get(intent_type or "")
+    slots = assist_intent.slots if assist_intent is not None else {}
+    if words is not ENGLISH_WORDS:
+        outcome = _said_colours(hass, language, outcome, slots)
     text = f" {words.and_} ".join(
         pattern.format(names=join_names(sorted(names), language))
         for pattern, names in by_verb.items()
     )
+    # In another language the values go inside the words where they have a place ("die
+    # Position von Garage Door auf 50 % einstellen"), as for our own tools' calls.
+    if words is not ENGLISH_WORDS and len(by_verb) == 1 and outcome:
+        names = join_names(sorted(next(iter(by_verb.values()))), language)
+        said = said_intent(intent_type, _domain(sensitive[0]), names, outcome, words)
+        if said is not None:
+            unsaid = {
+                key: v for key, v in outcome.items() if key not in slots or slots[key] in said[1]
+            }
+            if unsaid != outcome:
+                text, outcome = said[0], unsaid
     if intent_type == "HassSetPosition" and "position" in outcome:
         text += words.to_position.format(position=outcome.pop("position"))
     if outcome:
-        assist_intent = ASSIST_INTENTS.get(intent_type or "")
-        slots = assist_intent.slots if assist_intent is not None else {}
-        if words is not ENGLISH_WORDS:
-            outcome = _said_colours(hass, language, outcome, slots)
         text += f" ({_arguments_text(outcome, language, slots)})"
     services = [
         (entity_id, intent_service(intent_type, _domain(entity_id)) or "turn_on")
