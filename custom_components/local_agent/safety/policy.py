@@ -446,8 +446,8 @@ class _Rules:
         they fire): what a question says the call may do. own: whether it is the call's own
         target, which fires only the call's events.
         """
-        own = (step for steps in self._own_sequences(entity_id) for step in steps)
-        signals = _signals(self.hass, own)
+        its_steps = (step for steps in self._own_sequences(entity_id) for step in steps)
+        signals = _signals(self.hass, its_steps)
         heard = [a.actions for a in self.automations if signals and a.hears(signals)]
         found: list[list[Any]] = []
         triggered = self._automations_triggered_by(entity_id, self.fired if own else None)
