@@ -89,6 +89,10 @@ def does(tool: str, **arguments: object) -> str:
     return answer(call(tool, **arguments))
 
 
+ECOBEE_19_5_TO_23 = does(
+    "climate", action="set_temperature", entity_id=ECOBEE, target_temp_low=19.5, target_temp_high=23
+)
+
 # Plain actions in the agent's other languages: said by the agent, values with their units, a
 # mode in Home Assistant's own words for the language, a decimal comma.
 PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
@@ -196,25 +200,13 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     ),
     (
         "en",
-        does(
-            "climate",
-            action="set_temperature",
-            entity_id=ECOBEE,
-            target_temp_low=19.5,
-            target_temp_high=23,
-        ),
+        ECOBEE_19_5_TO_23,
         "Set the temperature of Ecobee to between 19.5° and 23°.",
         {ECOBEE: "heat_cool"},
     ),
     (
         "nl",
-        does(
-            "climate",
-            action="set_temperature",
-            entity_id=ECOBEE,
-            target_temp_low=19.5,
-            target_temp_high=23,
-        ),
+        ECOBEE_19_5_TO_23,
         "Klaar: de temperatuur van Ecobee tussen 19,5° en 23° instellen.",
         {ECOBEE: "heat_cool"},
     ),
