@@ -141,6 +141,7 @@ def test_calls_read_in_every_language_the_agent_reads_yes_and_no_in() -> None:
         "set_to": {"names": "N", "state": "S"},
         "to_position": {"position": "P"},
         "this_will": {"effects": "E"},
+        "when_set_off": {"effects": "E"},
     }
     for language_words in (call_words.ENGLISH_WORDS, *call_words.WORDS_BY_LANGUAGE.values()):
         for name, values in fields.items():

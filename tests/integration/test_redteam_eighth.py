@@ -157,28 +157,13 @@ async def test_a_script_an_exempt_scripts_templated_step_runs_is_judged(
     await run_exempt_welcome(hass, scene, held=True, question=RUN_WELCOME)
 
 
-@pytest.mark.parametrize(
-    "step",
-    [
-        {"action": "automation.turn_on", "target": {"entity_id": "automation.let_in"}},
-        {"action": "automation.turn_on", "target": {"entity_id": "{{ 'automation.let_in' }}"}},
-        {"action": "script.turn_off", "target": {"entity_id": "{{ 'script.open_up' }}"}},
-    ],
-    ids=["enables an automation", "enables the one a template names", "stops a script"],
-)
-async def test_an_exempt_script_that_enables_or_stops_a_program_runs_at_once(
-    hass: HomeAssistant, scene: Scene, step: dict[str, Any]
+async def test_an_exempt_script_that_stops_a_program_runs_at_once(
+    hass: HomeAssistant, scene: Scene
 ) -> None:
-    """ "Welcome" switches an automation on (or stops a script), as the person trusts it: that
-    runs none of their steps, whatever the target."""
-    let_in = {
-        "id": "let_in",
-        "alias": "Let in",
-        "initial_state": False,
-        "triggers": [{"trigger": "event", "event_type": "never"}],
-        "actions": [UNLOCK],
-    }
-    await set_up_automations(hass, let_in)
+    """ "Welcome" stops the script a template names, as the person trusts it: that runs none
+    of its steps, whatever the target. (Switching an automation on arms its actions: the
+    ninth round's test.)"""
+    step = {"action": "script.turn_off", "target": {"entity_id": "{{ 'script.open_up' }}"}}
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
 
     await run_exempt_welcome(hass, scene, held=False)

@@ -619,17 +619,25 @@ def _inside_text(
     language: str,
     by_name: Collection[str] | None = None,
 ) -> str:
+    """Say what the calls do inside their targets, at once or when set off later.
+
+    Switching an automation on runs none of its actions now: they run when it is set off.
+    """
     calls = list(calls)
     named = {entity_id for entity_id, _ in calls}
-    effects: list[Effect] = []
-    for entity_id, service in calls:
-        for effect in inner_effects(hass, entity_id, service, is_sensitive, by_name):
-            if effect not in effects and effect.entity_id not in named:
-                effects.append(effect)
-    if not effects:
-        return ""
     words = call_words(language)
-    return words.this_will.format(effects=_effects_words(hass, effects, words, language))
+    text = ""
+    for pattern, armed in ((words.this_will, False), (words.when_set_off, True)):
+        effects: list[Effect] = []
+        for entity_id, service in calls:
+            if (_domain(entity_id) == "automation" and service in _ARMING_SERVICES) is not armed:
+                continue
+            for effect in inner_effects(hass, entity_id, service, is_sensitive, by_name):
+                if effect not in effects and effect.entity_id not in named:
+                    effects.append(effect)
+        if effects:
+            text += pattern.format(effects=_effects_words(hass, effects, words, language))
+    return text
 
 
 def kept_text(
@@ -771,6 +779,8 @@ def _members(hass: HomeAssistant, entity_id: str) -> list[str]:
 
 _NESTED_STEPS: Final = ("sequence", "then", "else", "default")
 _PROGRAM_DOMAINS: Final = frozenset({"automation", "script"})
+# The services that switch an automation on: its actions run when it is set off, not now.
+_ARMING_SERVICES: Final = frozenset({"turn_on", "toggle"})
 
 
 def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[str, list[str]]]:

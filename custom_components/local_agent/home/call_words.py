@@ -44,6 +44,7 @@ class CallWords:
     set_to: str  # {names} {state}
     to_position: str  # {position}, after the verb and its targets
     this_will: str  # {effects}, after the call's own description
+    when_set_off: str  # {effects}: what an automation the call switches on does when set off
     kept_from: str  # {program} {effects}: what a program the call stops would have done
     kept_from_any: str  # {program}: a program the call stops, of no effect it can say
     and_: str

@@ -93,6 +93,8 @@ UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
 AUTOMATION_DOMAIN: Final = "automation"
 AUTOMATION_TRIGGER: Final = "trigger"
+# The automation services that run its actions: at once, or whenever it is set off.
+AUTOMATION_RUNS: Final = frozenset({AUTOMATION_TRIGGER, "turn_on", "toggle"})
 SCRIPT_PREFIX: Final = f"{SCRIPT_DOMAIN}."
 # The script services that act on script entities (every other one runs its own script).
 SCRIPT_ENTITY_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
@@ -1024,12 +1026,16 @@ def _may_send_anything(hass: HomeAssistant, action: str) -> bool:
 
 
 def _runs_program(step: Mapping[str, Any]) -> bool:
-    """Whether a service step runs a script or an automation (not one that stops them)."""
+    """Whether a service step runs a script or an automation (not one that stops them).
+
+    Switching an automation on (`automation.turn_on`, `toggle`) runs its actions whenever it
+    is set off from then on: judged as running it.
+    """
     action = _plain_text(step.get("action", step.get("service")))
     domain, _, service = (action or "").partition(".")
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
-    return domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER
+    return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
 # Services that only send a message: a phone notification, a notification in the UI.
@@ -1155,7 +1161,7 @@ def _service_targets(
         return None
     domain, _, service = action.partition(".")
     if domain in UNKNOWN_EFFECT_DOMAINS:
-        if not programs or (domain != SCRIPT_DOMAIN and service != AUTOMATION_TRIGGER):
+        if not programs or (domain != SCRIPT_DOMAIN and service not in AUTOMATION_RUNS):
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
