@@ -24,6 +24,8 @@ import weakref
 from custom_components.local_agent.const import EVENT_ACTION
 from homeassistant import requirements
 from homeassistant.const import EVENT_CALL_SERVICE
+from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import DOMAIN as CORE_DOMAIN
@@ -117,6 +119,17 @@ ANY_SIGNAL: Final = ""
 # What a step of unknown effect may send (a Python script, a shell or REST command): any
 # signal of any kind, heard by every trigger that hears one.
 ANY_KIND_OF_SIGNAL: Final = (ANY_SIGNAL, ANY_SIGNAL)
+# What a notification may send (a phone's, one in the UI, a notify entity's message): any
+# signal a message can be (an event, a webhook request, an MQTT message …), but no restart or
+# stop of Home Assistant, which only a program of unknown effect may cause.
+MESSAGE_SIGNAL: Final = ("message", ANY_SIGNAL)
+# Home Assistant's own start and stop: a `homeassistant` trigger on start runs when the
+# started event fires (once, after a restart, or when a step fires it), one on shutdown
+# when Home Assistant stops (a restart or stop service: of no entity, so of unknown effect).
+LIFECYCLE_EVENTS: Final[Mapping[str, str]] = {
+    "start": EVENT_HOMEASSISTANT_STARTED,
+    "shutdown": EVENT_HOMEASSISTANT_STOP,
+}
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -374,12 +387,20 @@ class AutomationTrigger:
         )
 
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
-        """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key)."""
+        """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key).
+
+        A message (MESSAGE_SIGNAL) may be any signal but Home Assistant's start or stop.
+        """
         return any(
             key == heard_key or ANY_SIGNAL in (key, heard_key)
             for kind, key in signals
             for heard_kind, heard_key in self.heard
             if kind in (heard_kind, ANY_SIGNAL)
+            or (
+                (kind, key) == MESSAGE_SIGNAL
+                and (heard_kind, heard_key)
+                not in {(EVENT_SIGNAL, event) for event in LIFECYCLE_EVENTS.values()}
+            )
         )
 
 
@@ -612,6 +633,10 @@ def _watcher(
             watched.heard.add((kind, ANY_SIGNAL))
         elif kind == TAG:
             watched.heard.add((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
+        elif kind == CORE_DOMAIN:
+            # Home Assistant starting or stopping: heard as the event of it a step may fire.
+            event = LIFECYCLE_EVENTS.get(_static_text(trigger.get("event")) or "")
+            watched.heard.add((EVENT_SIGNAL, event or ANY_SIGNAL))
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))

@@ -27,6 +27,7 @@ import probatio
 from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
+from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import AutomationTrigger
@@ -498,7 +499,7 @@ class _Rules:
         return bool(messages) and any(
             self._acts_sensitively(entity_id, automation.actions)
             for automation in self.automations
-            if automation.hears({ANY_KIND_OF_SIGNAL})
+            if automation.hears({MESSAGE_SIGNAL})
         )
 
     def _acts_sensitively(
@@ -1008,6 +1009,8 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
             action = _plain_text(step.get("action", step.get("service"))) or ""
             if (platform := _SIGNAL_SERVICES.get(action)) is not None:
                 found.add((platform, ANY_SIGNAL))
+            elif _is_message(action):
+                found.add(MESSAGE_SIGNAL)  # a notify entity's message too (an MQTT one's)
             elif _may_send_anything(hass, action):
                 found.add(ANY_KIND_OF_SIGNAL)
     return found
@@ -1050,9 +1053,14 @@ def _message_actions(steps: Iterable[Any]) -> frozenset[str]:
             found |= _message_actions(nested)
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             action = _plain_text(step.get("action", step.get("service"))) or ""
-            if _is_service(action) and action.partition(".")[0] in _MESSAGE_DOMAINS:
+            if _is_message(action):
                 found.add(action)
     return frozenset(found)
+
+
+def _is_message(action: str) -> bool:
+    """Whether a step's action (plain text) only sends a message (a notification)."""
+    return _is_service(action) and action.partition(".")[0] in _MESSAGE_DOMAINS
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
