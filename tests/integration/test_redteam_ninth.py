@@ -182,3 +182,34 @@ async def test_cancelling_a_notifying_timer_in_a_house_that_locks_on_start_runs_
 
     assert not asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, timer) == "idle"
+
+
+# --- A stopped message to a notify entity that an automation watches ----------------------------
+
+
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_stopping_a_message_to_a_notify_entity_an_automation_watches_is_judged(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """The re-lock timer's end sends a message to the door panel's notify entity, and "when
+    the door panel gets a message, lock the front door" watches that entity: cancelling the
+    timer keeps the door unlocked. A message nothing sensitive watches is stopped at once."""
+    assert await async_setup_component(hass, "notify", {})
+    hass.states.async_set("notify.door_panel", "unknown")
+    timer = await running_timer(hass, "relock")
+    message = {
+        "action": "notify.send_message",
+        "target": {"entity_id": "notify.door_panel"},
+        "data": {"message": "Time is up"},
+    }
+    on_message = automation([{"trigger": "state", "entity_id": "notify.door_panel"}], [then])
+    await set_up_automations(hass, relock(message), on_message)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert (state(hass, timer) == "active") is held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)

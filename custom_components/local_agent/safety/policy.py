@@ -492,7 +492,12 @@ class _Rules:
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
         """
         messages = _message_actions(steps)
-        if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | messages):
+        # A message to a notify entity changes that entity (its last message): what watches
+        # it is judged as for any change. A message of no entity only sends.
+        sent = frozenset(
+            action for action in messages if not acts_on_its_targets(self.hass, *action.split("."))
+        )
+        if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | sent):
             return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
         # would act on it: then it may be what sets off securing the house.
