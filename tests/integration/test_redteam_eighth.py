@@ -278,6 +278,18 @@ BUILT_IDS: Final = {
 }
 
 
+async def check_built_id(
+    hass: HomeAssistant, scene: Scene, text: str, then: dict[str, Any], *, held: bool
+) -> None:
+    """ "On porch motion (trigger id "guest"), if `text` (a template condition), `then`":
+    turning guest mode on is held, or runs at once, as `held` says."""
+    await set_up_helpers(hass)
+    routine = automation([{**ON_MOTION, "id": "guest"}], [then], [template(text)])
+    await set_up_automations(hass, routine)
+
+    await check_change(hass, scene, GUEST, held=held)
+
+
 @pytest.mark.parametrize("form", list(BUILT_IDS))
 @pytest.mark.parametrize(
     ("domain", "then", "held"),
@@ -295,12 +307,7 @@ async def test_a_helper_an_unlocking_automation_reads_by_a_built_id_is_held(
     the id is only known when it runs, and names guest mode then. Rendered now, without the
     trigger, the template reads nothing of it; what it may read is every entity of the domain
     it writes."""
-    await set_up_helpers(hass)
-    text = BUILT_IDS[form].format(domain=domain)
-    routine = automation([{**ON_MOTION, "id": "guest"}], [then], [template(text)])
-    await set_up_automations(hass, routine)
-
-    await check_change(hass, scene, GUEST, held=held)
+    await check_built_id(hass, scene, BUILT_IDS[form].format(domain=domain), then, held=held)
     if then is KITCHEN_ON and domain == "input_boolean":
         # Guest mode is on now: the next motion reads it through the built id.
         await hass.services.async_call(
