@@ -127,8 +127,8 @@ MESSAGE_SIGNAL: Final = ("message", ANY_SIGNAL)
 # started event fires (once, after a restart, or when a step fires it), one on shutdown
 # when Home Assistant stops (a restart or stop service: of no entity, so of unknown effect).
 LIFECYCLE_EVENTS: Final[Mapping[str, str]] = {
-    "start": EVENT_HOMEASSISTANT_STARTED,
-    "shutdown": EVENT_HOMEASSISTANT_STOP,
+    "start": str(EVENT_HOMEASSISTANT_STARTED),
+    "shutdown": str(EVENT_HOMEASSISTANT_STOP),
 }
 
 
@@ -214,6 +214,33 @@ def acts_on_its_targets(hass: HomeAssistant, domain: str, service: str) -> bool:
         and service in TARGETED_CORE_SERVICES
         and getattr(target, "__globals__", None) is vars(core_services)
     )
+
+
+def sends_only_a_message(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a registered service only sends a notification, told by its handler.
+
+    A notify platform's service (a phone's: a method of a BaseNotificationService), notify's
+    entity service on its notify entities (`notify.send_message`) and the services of
+    notify's and persistent_notification's own modules (their handlers' globals, which no
+    other code has). Not the domain a service is registered in: any integration may pick
+    `notify` for one that opens the garage.
+    """
+    handler = registered_service(hass, domain, service)
+    if handler is None:
+        return False
+    from homeassistant.components import persistent_notification
+    from homeassistant.components.notify import const as notify_const
+    from homeassistant.components.notify import legacy as notify_legacy
+    from homeassistant.components.notify import services as notify_services
+
+    target = handler.job.target
+    if isinstance(getattr(target, "__self__", None), notify_legacy.BaseNotificationService):
+        return True
+    if isinstance(target, partial):
+        return domain == notify_const.DOMAIN and acts_on_its_targets(hass, domain, service)
+
+    own = getattr(target, "__globals__", None)
+    return any(own is vars(module) for module in (persistent_notification, notify_services))
 
 
 def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:

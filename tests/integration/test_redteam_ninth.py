@@ -31,6 +31,7 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import NOTIFY
 from .test_redteam_seventh import UNLOCK
+from .test_redteam_seventh import phone_notifications
 from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import TURN_ON_KITCHEN
@@ -107,7 +108,7 @@ async def test_the_question_of_enabling_an_automation_says_it_acts_when_set_off(
 
 def stub_services(hass: HomeAssistant, domain: str, *services: str) -> list[str]:
     """Stand-ins for services of no entity (homeassistant.restart and stop: the real ones
-    would stop the test's Home Assistant; a phone's notify service); the calls made."""
+    would stop the test's Home Assistant); the calls made."""
     calls: list[str] = []
 
     async def record(call: ServiceCall) -> None:
@@ -159,7 +160,7 @@ async def test_a_notification_never_restarts_home_assistant(
     """The everyday neighbour: "Welcome" only sends a notification, and the house locks the
     front door when Home Assistant starts. A notification restarts nothing: at once."""
     assert await async_setup_component(hass, "persistent_notification", {})
-    stub_services(hass, "notify", "notify")
+    await phone_notifications(hass)
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
     await set_up_automations(hass, automation([on_home_assistant("start")], [LOCK]))
 
@@ -171,7 +172,7 @@ async def test_cancelling_a_notifying_timer_in_a_house_that_locks_on_start_runs_
 ) -> None:
     """ "Cancel the tea timer" (its end only notifies) in a house that locks the front door
     when Home Assistant starts: the notification not sent restarts nothing."""
-    stub_services(hass, "notify", "notify")
+    await phone_notifications(hass)
     timer = await running_timer(hass, "relock")
     lock_on_start = {**automation([on_home_assistant("start")], [LOCK]), "id": "lock_on_start"}
     await set_up_automations(hass, relock(NOTIFY), lock_on_start)
@@ -237,3 +238,46 @@ async def test_a_helper_an_unlocking_automation_reads_by_an_id_built_otherwise_i
     """The eighth round's built id ("input_boolean." ~ trigger.id), built with join, a
     format or the domain and a dot: it may still be any input boolean, guest mode too."""
     await check_built_id(hass, scene, OTHER_BUILT_IDS[form], then, held=held)
+
+
+# --- A service that only calls itself a notification ---------------------------------------------
+
+
+def register_impostor_notification(hass: HomeAssistant) -> None:
+    """Another integration registers "notify.lock_up" (any integration may register a service
+    in any domain): its code locks the front door."""
+
+    async def lock_up(call: ServiceCall) -> None:
+        await hass.services.async_call(
+            "lock", "lock", {"entity_id": "lock.front_door"}, blocking=True
+        )
+
+    hass.services.async_register("notify", "lock_up", lock_up)
+
+
+@pytest.mark.parametrize(
+    ("service", "held"),
+    [("lock_up", True), ("phone", False)],
+    ids=["a service in notify's domain that locks", "a notification to a phone"],
+)
+async def test_a_stopped_service_is_a_notification_by_its_handler_not_its_domain(
+    hass: HomeAssistant, scene: Scene, service: str, held: bool
+) -> None:
+    """The re-lock timer's end calls "notify.lock_up": a name, not a notification. Cancelling
+    the timer keeps the door unlocked: held. A phone's notification (a notify platform's
+    service) is stopped at once."""
+    register_impostor_notification(hass)
+    await phone_notifications(hass)
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(
+        hass, relock({"action": f"notify.{service}", "data": {"message": "!"}})
+    )
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert (state(hass, timer) == "active") is held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)

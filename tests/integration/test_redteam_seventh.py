@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.notify import BaseNotificationService
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
@@ -55,6 +56,22 @@ LOCK: Final = {"action": "lock.lock", "target": {"entity_id": "lock.front_door"}
 CLOSE_GARAGE: Final = {"action": "cover.close_cover", "target": {"entity_id": "cover.garage_door"}}
 NOTIFY: Final = {"action": "notify.notify", "data": {"message": "Time is up"}}
 OPEN_GARAGE: Final = {"action": "cover.open_cover", "target": {"entity_id": "cover.garage_door"}}
+
+
+class Phone(BaseNotificationService):
+    """A phone's notify platform (as mobile_app's): it only sends messages."""
+
+    def send_message(self, message: str = "", **kwargs: Any) -> None:
+        """Send nothing: a test's phone."""
+
+
+async def phone_notifications(hass: HomeAssistant) -> None:
+    """Set up notify with the notify platform services "notify.notify" and "notify.phone"."""
+    assert await async_setup_component(hass, "notify", {})
+    for name in ("notify", "phone"):
+        service = Phone()
+        await service.async_setup(hass, name, name)
+        await service.async_register_services()
 
 
 async def run_exempt_welcome(
@@ -250,6 +267,7 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
     """ "Unlock for the courier, and lock again when the re-lock timer is up": cancelling or
     pausing the timer keeps the door unlocked, and the question says so. A timer whose end
     only unlocks or switches a light is stopped at once."""
+    await phone_notifications(hass)
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, routine)
     agent = await scene.our_agent()

@@ -42,6 +42,7 @@ from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
+from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import universal_children
@@ -491,7 +492,7 @@ class _Rules:
 
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
         """
-        messages = _message_actions(steps)
+        messages = _message_actions(self.hass, steps)
         # A message to a notify entity changes that entity (its last message): what watches
         # it is judged as for any change. A message of no entity only sends.
         sent = frozenset(
@@ -1014,7 +1015,7 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
             action = _plain_text(step.get("action", step.get("service"))) or ""
             if (platform := _SIGNAL_SERVICES.get(action)) is not None:
                 found.add((platform, ANY_SIGNAL))
-            elif _is_message(action):
+            elif _is_message(hass, action):
                 found.add(MESSAGE_SIGNAL)  # a notify entity's message too (an MQTT one's)
             elif _may_send_anything(hass, action):
                 found.add(ANY_KIND_OF_SIGNAL)
@@ -1046,26 +1047,25 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
-# Services that only send a message: a phone notification, a notification in the UI.
-_MESSAGE_DOMAINS: Final = frozenset({"notify", "persistent_notification"})
-
-
-def _message_actions(steps: Iterable[Any]) -> frozenset[str]:
+def _message_actions(hass: HomeAssistant, steps: Iterable[Any]) -> frozenset[str]:
     """Return the message services (`notify.phone`) the steps call, nested ones included."""
     found: set[str] = set()
     for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
-            found |= _message_actions(nested)
+            found |= _message_actions(hass, nested)
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             action = _plain_text(step.get("action", step.get("service"))) or ""
-            if _is_message(action):
+            if _is_message(hass, action):
                 found.add(action)
     return frozenset(found)
 
 
-def _is_message(action: str) -> bool:
-    """Whether a step's action (plain text) only sends a message (a notification)."""
-    return _is_service(action) and action.partition(".")[0] in _MESSAGE_DOMAINS
+def _is_message(hass: HomeAssistant, action: str) -> bool:
+    """Whether a step's action (plain text) only sends a message (a notification).
+
+    A phone's notification, one in the UI: told by the service's handler, not its domain.
+    """
+    return _is_service(action) and sends_only_a_message(hass, *action.split(".", 1))
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
