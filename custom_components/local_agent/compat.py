@@ -256,6 +256,22 @@ def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     return list(sequence) if isinstance(sequence, list) else None
 
 
+def runs_its_own_script(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether a script entity exists whose steps we read and whose own service runs it.
+
+    The script integration registers `script.<name>` with the entity's own handler (a bound
+    method of it); another integration may register a service of that name (with or without a
+    script of it), whose code does what it does.
+    """
+    component = hass.data.get("script")
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    if entity is None or script_sequence(hass, entity_id) is None:
+        return False
+    handler = registered_service(hass, *entity_id.split(".", 1))
+    return handler is not None and getattr(handler.job.target, "__self__", None) is entity
+
+
 def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
     """Return the action sequences an entity runs of its own; None when it runs none we know of.
 

@@ -281,3 +281,38 @@ async def test_a_stopped_service_is_a_notification_by_its_handler_not_its_domain
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert (state(hass, timer) == "active") is held
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+# --- A service in the script domain that runs no script -----------------------------------------
+
+
+def register_impostor_script(hass: HomeAssistant) -> None:
+    """Another integration registers "script.open_sesame" (no script of that name exists): its
+    code unlocks the front door."""
+
+    async def open_sesame(call: ServiceCall) -> None:
+        await hass.services.async_call(
+            "lock", "unlock", {"entity_id": "lock.front_door"}, blocking=True
+        )
+
+    hass.services.async_register("script", "open_sesame", open_sesame)
+
+
+@pytest.mark.parametrize(
+    ("step", "held"),
+    [({"action": "script.open_sesame"}, True), ({"action": "script.lights_up"}, False)],
+    ids=["a service that only looks like a script's", "a script's own service"],
+)
+async def test_a_script_service_with_no_script_behind_it_is_of_unknown_effect(
+    hass: HomeAssistant, scene: Scene, step: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" calls "script.open_sesame", as the person trusts it; no script of that name
+    exists, so another integration's code runs it: of unknown effect, held. Running the real
+    script "Lights up" by its own service runs at once."""
+    register_impostor_script(hass)
+    lights_up = {"alias": "Lights up", "sequence": TURN_ON_KITCHEN}
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [step]}, "lights_up": lights_up}
+    )
+
+    await run_exempt_welcome(hass, scene, held=held)

@@ -40,6 +40,7 @@ from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import running_programs
+from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
@@ -583,6 +584,12 @@ class _Rules:
         effect cannot be told makes it so. A group runs what its members run.
         """
         if len(path) > MAX_GROUP_DEPTH:
+            return True
+        # A script we cannot read, or whose service another integration's code answers
+        # ("script.open_sesame" with no script of that name): of unknown effect.
+        if split_entity_id(entity_id)[0] == SCRIPT_DOMAIN and not runs_its_own_script(
+            self.hass, entity_id
+        ):
             return True
         state = self.hass.states.get(entity_id)
         for member in _group_members(state) if state is not None else ():
