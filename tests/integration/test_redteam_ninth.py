@@ -24,19 +24,18 @@ from .conftest import state
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
-from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_eighth import check_built_id
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import NOTIFY
 from .test_redteam_seventh import UNLOCK
+from .test_redteam_seventh import cancel_relock
 from .test_redteam_seventh import phone_notifications
 from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
-from .test_redteam_third import running_timer
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -173,17 +172,8 @@ async def test_cancelling_a_notifying_timer_in_a_house_that_locks_on_start_runs_
     """ "Cancel the tea timer" (its end only notifies) in a house that locks the front door
     when Home Assistant starts: the notification not sent restarts nothing."""
     await phone_notifications(hass)
-    timer = await running_timer(hass, "relock")
     lock_on_start = {**automation([on_home_assistant("start")], [LOCK]), "id": "lock_on_start"}
-    await set_up_automations(hass, relock(NOTIFY), lock_on_start)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
-
-    assert not asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, timer) == "idle"
+    await cancel_relock(hass, scene, relock(NOTIFY), lock_on_start, held=False)
 
 
 # --- A stopped message to a notify entity that an automation watches ----------------------------
@@ -198,23 +188,13 @@ async def test_stopping_a_message_to_a_notify_entity_an_automation_watches_is_ju
     timer keeps the door unlocked. A message nothing sensitive watches is stopped at once."""
     assert await async_setup_component(hass, "notify", {})
     hass.states.async_set("notify.door_panel", "unknown")
-    timer = await running_timer(hass, "relock")
     message = {
         "action": "notify.send_message",
         "target": {"entity_id": "notify.door_panel"},
         "data": {"message": "Time is up"},
     }
     on_message = automation([{"trigger": "state", "entity_id": "notify.door_panel"}], [then])
-    await set_up_automations(hass, relock(message), on_message)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert (state(hass, timer) == "active") is held
-    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+    await cancel_relock(hass, scene, relock(message), on_message, held=held)
 
 
 # --- An entity id a template builds in other ways ---------------------------------------------
@@ -268,19 +248,8 @@ async def test_a_stopped_service_is_a_notification_by_its_handler_not_its_domain
     service) is stopped at once."""
     register_impostor_notification(hass)
     await phone_notifications(hass)
-    timer = await running_timer(hass, "relock")
-    await set_up_automations(
-        hass, relock({"action": f"notify.{service}", "data": {"message": "!"}})
-    )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert (state(hass, timer) == "active") is held
-    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+    step = {"action": f"notify.{service}", "data": {"message": "!"}}
+    await cancel_relock(hass, scene, relock(step), held=held)
 
 
 # --- A service in the script domain that runs no script -----------------------------------------

@@ -228,6 +228,22 @@ def relock(*actions: dict[str, Any], event: str = "timer.finished") -> dict[str,
     }
 
 
+async def cancel_relock(hass: HomeAssistant, scene: Scene, *automations: Any, held: bool) -> None:
+    """With these automations, the person asks to cancel the running re-lock timer: held (the
+    timer keeps running) or cancelled at once, as `held` says."""
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, *automations)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, timer) == ("active" if held else "idle")
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
 @pytest.mark.parametrize(
     ("action", "routine", "prevented"),
     [
@@ -291,7 +307,6 @@ async def test_stopping_a_notification_that_an_automation_locks_on_is_held(
 ) -> None:
     """The re-lock timer's end only posts a notification, but "on a notification, lock the
     front door" hears it: cancelling the timer keeps the door unlocked."""
-    timer = await running_timer(hass, "relock")
     posted = {"action": "persistent_notification.create", "data": {"message": "Time is up"}}
     on_a_notification = {
         "id": "lock_on_notice",
@@ -299,16 +314,7 @@ async def test_stopping_a_notification_that_an_automation_locks_on_is_held(
         "triggers": [{"trigger": "persistent_notification", "update_type": ["added"]}],
         "actions": [LOCK],
     }
-    await set_up_automations(hass, relock(posted), on_a_notification)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
-
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, timer) == "active"
-    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+    await cancel_relock(hass, scene, relock(posted), on_a_notification, held=True)
 
 
 async def test_the_question_says_what_a_stopped_timer_keeps_from_happening_in_german(
