@@ -24,6 +24,8 @@ import weakref
 from custom_components.local_agent.const import EVENT_ACTION
 from homeassistant import requirements
 from homeassistant.const import EVENT_CALL_SERVICE
+from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import DOMAIN as CORE_DOMAIN
@@ -117,6 +119,17 @@ ANY_SIGNAL: Final = ""
 # What a step of unknown effect may send (a Python script, a shell or REST command): any
 # signal of any kind, heard by every trigger that hears one.
 ANY_KIND_OF_SIGNAL: Final = (ANY_SIGNAL, ANY_SIGNAL)
+# What a notification may send (a phone's, one in the UI, a notify entity's message): any
+# signal a message can be (an event, a webhook request, an MQTT message …), but no restart or
+# stop of Home Assistant, which only a program of unknown effect may cause.
+MESSAGE_SIGNAL: Final = ("message", ANY_SIGNAL)
+# Home Assistant's own start and stop: a `homeassistant` trigger on start runs when the
+# started event fires (once, after a restart, or when a step fires it), one on shutdown
+# when Home Assistant stops (a restart or stop service: of no entity, so of unknown effect).
+LIFECYCLE_EVENTS: Final[Mapping[str, str]] = {
+    "start": str(EVENT_HOMEASSISTANT_STARTED),
+    "shutdown": str(EVENT_HOMEASSISTANT_STOP),
+}
 
 
 def pip_install_kwargs(config_dir: str) -> dict[str, Any]:
@@ -203,6 +216,33 @@ def acts_on_its_targets(hass: HomeAssistant, domain: str, service: str) -> bool:
     )
 
 
+def sends_only_a_message(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a registered service only sends a notification, told by its handler.
+
+    A notify platform's service (a phone's: a method of a BaseNotificationService), notify's
+    entity service on its notify entities (`notify.send_message`) and the services of
+    notify's and persistent_notification's own modules (their handlers' globals, which no
+    other code has). Not the domain a service is registered in: any integration may pick
+    `notify` for one that opens the garage.
+    """
+    handler = registered_service(hass, domain, service)
+    if handler is None:
+        return False
+    from homeassistant.components import persistent_notification
+    from homeassistant.components.notify import const as notify_const
+    from homeassistant.components.notify import legacy as notify_legacy
+    from homeassistant.components.notify import services as notify_services
+
+    target = handler.job.target
+    if isinstance(getattr(target, "__self__", None), notify_legacy.BaseNotificationService):
+        return True
+    if isinstance(target, partial):
+        return domain == notify_const.DOMAIN and acts_on_its_targets(hass, domain, service)
+
+    own = getattr(target, "__globals__", None)
+    return any(own is vars(module) for module in (persistent_notification, notify_services))
+
+
 def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     """Return the validated steps of a script entity; None when it is no script we can read.
 
@@ -214,6 +254,22 @@ def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     entity = get_entity(entity_id) if get_entity is not None else None
     sequence = getattr(getattr(entity, "script", None), "sequence", None)
     return list(sequence) if isinstance(sequence, list) else None
+
+
+def runs_its_own_script(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether a script entity exists whose steps we read and whose own service runs it.
+
+    The script integration registers `script.<name>` with the entity's own handler (a bound
+    method of it); another integration may register a service of that name (with or without a
+    script of it), whose code does what it does.
+    """
+    component = hass.data.get("script")
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    if entity is None or script_sequence(hass, entity_id) is None:
+        return False
+    handler = registered_service(hass, *entity_id.split(".", 1))
+    return handler is not None and getattr(handler.job.target, "__self__", None) is entity
 
 
 def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
@@ -386,12 +442,20 @@ class AutomationTrigger:
         )
 
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
-        """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key)."""
+        """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key).
+
+        A message (MESSAGE_SIGNAL) may be any signal but Home Assistant's start or stop.
+        """
         return any(
             key == heard_key or ANY_SIGNAL in (key, heard_key)
             for kind, key in signals
             for heard_kind, heard_key in self.heard
             if kind in (heard_kind, ANY_SIGNAL)
+            or (
+                (kind, key) == MESSAGE_SIGNAL
+                and (heard_kind, heard_key)
+                not in {(EVENT_SIGNAL, event) for event in LIFECYCLE_EVENTS.values()}
+            )
         )
 
 
@@ -624,6 +688,10 @@ def _watcher(
             watched.heard.add((kind, ANY_SIGNAL))
         elif kind == TAG:
             watched.heard.add((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
+        elif kind == CORE_DOMAIN:
+            # Home Assistant starting or stopping: heard as the event of it a step may fire.
+            event = LIFECYCLE_EVENTS.get(_static_text(trigger.get("event")) or "")
+            watched.heard.add((EVENT_SIGNAL, event or ANY_SIGNAL))
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))

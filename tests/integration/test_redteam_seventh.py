@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.notify import BaseNotificationService
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
@@ -55,6 +56,22 @@ LOCK: Final = {"action": "lock.lock", "target": {"entity_id": "lock.front_door"}
 CLOSE_GARAGE: Final = {"action": "cover.close_cover", "target": {"entity_id": "cover.garage_door"}}
 NOTIFY: Final = {"action": "notify.notify", "data": {"message": "Time is up"}}
 OPEN_GARAGE: Final = {"action": "cover.open_cover", "target": {"entity_id": "cover.garage_door"}}
+
+
+class Phone(BaseNotificationService):
+    """A phone's notify platform (as mobile_app's): it only sends messages."""
+
+    def send_message(self, message: str = "", **kwargs: Any) -> None:
+        """Send nothing: a test's phone."""
+
+
+async def phone_notifications(hass: HomeAssistant) -> None:
+    """Set up notify with the notify platform services "notify.notify" and "notify.phone"."""
+    assert await async_setup_component(hass, "notify", {})
+    for name in ("notify", "phone"):
+        service = Phone()
+        await service.async_setup(hass, name, name)
+        await service.async_register_services()
 
 
 async def run_exempt_welcome(
@@ -211,6 +228,22 @@ def relock(*actions: dict[str, Any], event: str = "timer.finished") -> dict[str,
     }
 
 
+async def cancel_relock(hass: HomeAssistant, scene: Scene, *automations: Any, held: bool) -> None:
+    """With these automations, the person asks to cancel the running re-lock timer: held (the
+    timer keeps running) or cancelled at once, as `held` says."""
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, *automations)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, timer) == ("active" if held else "idle")
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
 @pytest.mark.parametrize(
     ("action", "routine", "prevented"),
     [
@@ -250,6 +283,7 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
     """ "Unlock for the courier, and lock again when the re-lock timer is up": cancelling or
     pausing the timer keeps the door unlocked, and the question says so. A timer whose end
     only unlocks or switches a light is stopped at once."""
+    await phone_notifications(hass)
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, routine)
     agent = await scene.our_agent()
@@ -273,7 +307,6 @@ async def test_stopping_a_notification_that_an_automation_locks_on_is_held(
 ) -> None:
     """The re-lock timer's end only posts a notification, but "on a notification, lock the
     front door" hears it: cancelling the timer keeps the door unlocked."""
-    timer = await running_timer(hass, "relock")
     posted = {"action": "persistent_notification.create", "data": {"message": "Time is up"}}
     on_a_notification = {
         "id": "lock_on_notice",
@@ -281,16 +314,7 @@ async def test_stopping_a_notification_that_an_automation_locks_on_is_held(
         "triggers": [{"trigger": "persistent_notification", "update_type": ["added"]}],
         "actions": [LOCK],
     }
-    await set_up_automations(hass, relock(posted), on_a_notification)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
-
-    assert asked(result), (speech(result), tool_results(hass, result))
-    assert state(hass, timer) == "active"
-    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+    await cancel_relock(hass, scene, relock(posted), on_a_notification, held=True)
 
 
 async def test_the_question_says_what_a_stopped_timer_keeps_from_happening_in_german(

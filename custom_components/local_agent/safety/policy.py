@@ -27,6 +27,7 @@ import probatio
 from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
+from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import AutomationTrigger
@@ -40,8 +41,10 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import running_programs
+from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
+from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import universal_children
@@ -94,6 +97,8 @@ UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
 AUTOMATION_DOMAIN: Final = "automation"
 AUTOMATION_TRIGGER: Final = "trigger"
+# The automation services that run its actions: at once, or whenever it is set off.
+AUTOMATION_RUNS: Final = frozenset({AUTOMATION_TRIGGER, "turn_on", "toggle"})
 SCRIPT_PREFIX: Final = f"{SCRIPT_DOMAIN}."
 # The script services that act on script entities (every other one runs its own script).
 SCRIPT_ENTITY_SERVICES: Final = frozenset({"turn_on", "turn_off", "toggle", "reload"})
@@ -544,15 +549,20 @@ class _Rules:
 
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
         """
-        messages = _message_actions(steps)
-        if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | messages):
+        messages = _message_actions(self.hass, steps)
+        # A message to a notify entity changes that entity (its last message): what watches
+        # it is judged as for any change. A message of no entity only sends.
+        sent = frozenset(
+            action for action in messages if not acts_on_its_targets(self.hass, *action.split("."))
+        )
+        if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | sent):
             return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
         # would act on it: then it may be what sets off securing the house.
         return bool(messages) and any(
             self._acts_sensitively(entity_id, automation.actions)
             for automation in self.automations
-            if automation.hears({ANY_KIND_OF_SIGNAL})
+            if automation.hears({MESSAGE_SIGNAL})
         )
 
     def _acts_sensitively(
@@ -630,6 +640,12 @@ class _Rules:
         effect cannot be told makes it so. A group runs what its members run.
         """
         if len(path) > MAX_GROUP_DEPTH:
+            return True
+        # A script we cannot read, or whose service another integration's code answers
+        # ("script.open_sesame" with no script of that name): of unknown effect.
+        if split_entity_id(entity_id)[0] == SCRIPT_DOMAIN and not runs_its_own_script(
+            self.hass, entity_id
+        ):
             return True
         state = self.hass.states.get(entity_id)
         for member in _group_members(state) if state is not None else ():
@@ -1062,6 +1078,8 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
             action = _plain_text(step.get("action", step.get("service"))) or ""
             if (platform := _SIGNAL_SERVICES.get(action)) is not None:
                 found.add((platform, ANY_SIGNAL))
+            elif _is_message(hass, action):
+                found.add(MESSAGE_SIGNAL)  # a notify entity's message too (an MQTT one's)
             elif _may_send_anything(hass, action):
                 found.add(ANY_KIND_OF_SIGNAL)
     return found
@@ -1080,29 +1098,37 @@ def _may_send_anything(hass: HomeAssistant, action: str) -> bool:
 
 
 def _runs_program(step: Mapping[str, Any]) -> bool:
-    """Whether a service step runs a script or an automation (not one that stops them)."""
+    """Whether a service step runs a script or an automation (not one that stops them).
+
+    Switching an automation on (`automation.turn_on`, `toggle`) runs its actions whenever it
+    is set off from then on: judged as running it.
+    """
     action = _plain_text(step.get("action", step.get("service")))
     domain, _, service = (action or "").partition(".")
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
-    return domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER
+    return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
-# Services that only send a message: a phone notification, a notification in the UI.
-_MESSAGE_DOMAINS: Final = frozenset({"notify", "persistent_notification"})
-
-
-def _message_actions(steps: Iterable[Any]) -> frozenset[str]:
+def _message_actions(hass: HomeAssistant, steps: Iterable[Any]) -> frozenset[str]:
     """Return the message services (`notify.phone`) the steps call, nested ones included."""
     found: set[str] = set()
     for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
-            found |= _message_actions(nested)
+            found |= _message_actions(hass, nested)
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             action = _plain_text(step.get("action", step.get("service"))) or ""
-            if _is_service(action) and action.partition(".")[0] in _MESSAGE_DOMAINS:
+            if _is_message(hass, action):
                 found.add(action)
     return frozenset(found)
+
+
+def _is_message(hass: HomeAssistant, action: str) -> bool:
+    """Whether a step's action (plain text) only sends a message (a notification).
+
+    A phone's notification, one in the UI: told by the service's handler, not its domain.
+    """
+    return _is_service(action) and sends_only_a_message(hass, *action.split(".", 1))
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
@@ -1211,7 +1237,7 @@ def _service_targets(
         return None
     domain, _, service = action.partition(".")
     if domain in UNKNOWN_EFFECT_DOMAINS:
-        if not programs or (domain != SCRIPT_DOMAIN and service != AUTOMATION_TRIGGER):
+        if not programs or (domain != SCRIPT_DOMAIN and service not in AUTOMATION_RUNS):
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]

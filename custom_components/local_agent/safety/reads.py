@@ -49,11 +49,19 @@ _CONDITION: Final = "condition"
 # (`states.input_boolean.guest_mode.state` names input_boolean.guest_mode).
 _DOTTED: Final = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)+")
 # An entity id a template builds from a written domain and a value of the run: the domain in a
-# text joined to more (`'input_boolean.' ~ trigger.id`, `'input_boolean.guest_%s' % who`), or
-# looked up in the domain's states (`states.input_boolean[name]`). Read, it may be any of the
-# domain; a template that reads no state only names a target with it (what a step changes).
+# text joined to more (`'input_boolean.' ~ trigger.id`, `'input_boolean.guest_%s' % who`), one
+# with a placeholder (`'input_boolean.%s'|format(who)`, `'input_boolean.{}'.format(who)`), the
+# domain joined to a dot (`'input_boolean' ~ '.' ~ who`, `['input_boolean', who]|join('.')`,
+# `'.'.join(['input_boolean', who])`), or looked up in the domain's states
+# (`states.input_boolean[name]`). Read, it may be any of the domain; a template that reads no
+# state only names a target with it (what a step changes).
 _BUILT_ID: Final = re.compile(
-    r"""['"]([a-z0-9_]+)\.[a-z0-9_]*['"]\s*[~+%]|\bstates\.([a-z0-9_]+)\s*\["""
+    r"""['"]([a-z0-9_]+)\.[a-z0-9_]*['"]\s*[~+%]"""
+    r"""|['"]([a-z0-9_]+)\.[^'"]*(?:%|\{\})[^'"]*['"]"""
+    r"""|['"]([a-z0-9_]+)['"]\s*[~+]\s*['"]\.['"]"""
+    r"""|\[\s*['"]([a-z0-9_]+)['"]\s*,[^\]]*\]\s*\|\s*join\(\s*['"]\.['"]"""
+    r"""|['"]\.['"]\s*\.\s*join\(\s*\[\s*['"]([a-z0-9_]+)['"]"""
+    r"""|\bstates\.([a-z0-9_]+)\s*\["""
 )
 _READS_STATE: Final = re.compile(
     r"\b(?:states|is_state|state_attr|is_state_attr|has_value|expand|state_translated)\b"
@@ -214,7 +222,7 @@ def _domains_of_built_ids(text: str) -> set[str]:
     """Return the domains of the entity ids a template's text builds and reads (_BUILT_ID)."""
     if not _READS_STATE.search(text):
         return set()
-    domains = {match.group(1) or match.group(2) for match in _BUILT_ID.finditer(text)}
+    domains = {next(filter(None, match.groups())) for match in _BUILT_ID.finditer(text)}
     return {domain for domain in domains if valid_entity_id(f"{domain}.x")}
 
 
