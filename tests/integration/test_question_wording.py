@@ -22,6 +22,7 @@ from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import let_in
 from .test_redteam import relay
 from .test_redteam import relay_lock
 from .test_redteam import set_up_automations
@@ -75,16 +76,7 @@ async def test_enabling_an_automation_says_what_it_will_do_when_it_runs(
     hass: HomeAssistant, house: None, language: str, question: str
 ) -> None:
     """Whether enabling is held is the policy's; what it says, when it is, is this."""
-    await set_up_automations(
-        hass,
-        {
-            "id": "let_in",
-            "alias": "Let in",
-            "initial_state": False,
-            "triggers": [{"trigger": "event", "event_type": "never"}],
-            "actions": UNLOCK_FRONT_DOOR,
-        },
-    )
+    await set_up_automations(hass, let_in(*UNLOCK_FRONT_DOOR))
     enable = PlannedAction("automation", "automation", "turn_on", ("automation.let_in",))
 
     said = describe_action(

@@ -193,6 +193,19 @@ async def relay_lock(hass: HomeAssistant, name: str, *, unlocked: str, relay_tar
 
 
 UNLOCK_FRONT_DOOR = [{"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}]
+
+
+def let_in(*actions: dict[str, Any]) -> dict[str, Any]:
+    """ "Let in", switched off: when it is set off (the courier rings), `actions`."""
+    return {
+        "id": "let_in",
+        "alias": "Let in",
+        "initial_state": False,
+        "triggers": [{"trigger": "event", "event_type": "courier_rang"}],
+        "actions": list(actions),
+    }
+
+
 TEMPLATE_ATTACKS: list[tuple[str, dict[str, Any], str, dict[str, Any]]] = [
     (
         "switch",
@@ -562,16 +575,7 @@ def lets_in_when_on(name: str, entity_id: str, actions: list[dict[str, Any]]) ->
 async def test_enabling_or_triggering_an_automation_is_held(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    await set_up_automations(
-        hass,
-        {
-            "id": "let_in",
-            "alias": "Let in",
-            "initial_state": False,
-            "triggers": [{"trigger": "event", "event_type": "never"}],
-            "actions": UNLOCK_FRONT_DOOR,
-        },
-    )
+    await set_up_automations(hass, let_in(*UNLOCK_FRONT_DOOR))
     async_expose_entity(hass, "conversation", "automation.let_in", True)
     agent = await scene.assist_agent()
 
