@@ -19,7 +19,7 @@ from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.notify import BaseNotificationService
+from homeassistant.components.notify.legacy import BaseNotificationService
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
