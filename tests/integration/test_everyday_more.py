@@ -317,6 +317,29 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         "I could not turn on Bed Light and attic.",
         ERROR,
     ),
+    # The same action in several calls is said once, with its targets (at most three).
+    (
+        "en",
+        (
+            answer(ATTIC + "\n" + call("light", action="turn_on", entity_id="light.shed")),
+            answer(""),
+        ),
+        "I could not turn on attic and shed.",
+        ERROR,
+    ),
+    (
+        "de",
+        (
+            answer(
+                "\n".join(
+                    call("light", action="turn_off", entity_id=f"light.value_{n}") for n in range(4)
+                )
+            ),
+            answer(""),
+        ),
+        "Das ging nicht: value 0, value 1, value 2 und … ausschalten.",
+        ERROR,
+    ),
     # A tool, an action or a target the words cannot say: the call is not named.
     (
         "de",

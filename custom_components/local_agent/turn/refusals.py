@@ -80,30 +80,45 @@ def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
 def describe_calls(
     hass: HomeAssistant, calls: Sequence[llm.ToolInput], language: str, home_tools: Collection[str]
 ) -> str | None:
-    """Say the calls that can be said ("turn on Bed Light and attic"), or None if none can."""
-    described = list(
-        dict.fromkeys(
-            text
-            for call in calls
-            if (text := describe_call(hass, call.tool_name, call.tool_args, language, home_tools))
-        )
-    )
-    if not described:
+    """Say the calls that can be said ("turn on Bed Light and attic"), or None if none can.
+
+    Calls of the same action are said once, with all their targets ("read the state of
+    value 1, value 2 and value 3", not "read the state of value 1, read the state of ...").
+    """
+    targets_by_pattern: dict[str, list[str]] = {}
+    for call in calls:
+        said = _said_call(hass, call.tool_name, call.tool_args, language, home_tools)
+        if said is None:
+            continue
+        pattern, names = said
+        targets = targets_by_pattern.setdefault(pattern, [])
+        targets.extend(name for name in names if name not in targets)
+    if not targets_by_pattern:
         return None
-    if len(described) > MAX_DESCRIBED:
-        described[MAX_DESCRIBED:] = ["…"]
-    return join_names(described, language)
+    described = [
+        pattern.format(names=join_names(_at_most(names), language)) if names else pattern
+        for pattern, names in targets_by_pattern.items()
+    ]
+    return join_names(_at_most(described), language)
+
+
+def _at_most(items: list[str]) -> list[str]:
+    """Keep the first MAX_DESCRIBED items, and "…" for the rest."""
+    return [*items[:MAX_DESCRIBED], "…"] if len(items) > MAX_DESCRIBED else items
 
 
 @callback
-def describe_call(
+def _said_call(
     hass: HomeAssistant,
     tool_name: str,
     arguments: dict[str, Any],
     language: str,
     home_tools: Collection[str],
-) -> str | None:
-    """Say one call the model made, as the agent says actions, or None if it cannot be said."""
+) -> tuple[str, list[str]] | None:
+    """Say one call the model made, as the agent says actions; None if it cannot be said.
+
+    Its words with {names} and the names of its targets, or a whole text and no names.
+    """
     words = call_words(language)
     if tool_name == GET_STATE:
         pattern = words.read_state
@@ -131,10 +146,10 @@ def describe_call(
             {key: value for key, value in arguments.items() if _sayable(value)},
             words,
         )
-        return said[0] if said is not None else None
+        return (said[0], []) if said is not None else None
     if not names:
         return None
-    return pattern.format(names=join_names(names, language))
+    return pattern, names
 
 
 def _one_domain(intent_type: str, value: Any) -> str:
