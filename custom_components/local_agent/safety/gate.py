@@ -169,10 +169,7 @@ class SafetyGate:
         """Decide whether a validated call may run now: allow, hold for a yes, or refuse."""
         if isinstance(call, PlannedAction):
             resolved: Call = call
-            if call.domain is not None:
-                # A mode the question names, in Home Assistant's words for the language.
-                await async_load_value_words(self.hass, turn.language, [call.domain])
-            action = self._sensitive_action(call, turn.language)
+            action = await self._async_sensitive_action(call, turn.language)
         else:
             reviewed = await self._async_review(call, turn)
             if isinstance(reviewed, Decision):
@@ -235,10 +232,15 @@ class SafetyGate:
         reason = run.error if decision.confirmed else "allowed without a person"
         self.async_record(turn, action, outcome, reason)
 
-    def _sensitive_action(self, call: PlannedAction, language: str) -> PendingAction | None:
+    async def _async_sensitive_action(
+        self, call: PlannedAction, language: str
+    ) -> PendingAction | None:
         """Return the action as a PendingAction when it needs confirmation."""
         if not sensitive_targets_of_action(self.hass, self.policy, call):
             return None
+        if call.domain is not None:
+            # A mode the question names, in Home Assistant's words for the language.
+            await async_load_value_words(self.hass, language, [call.domain])
         return self._action(call, [], language)
 
     async def _async_review(
