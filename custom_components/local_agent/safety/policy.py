@@ -433,7 +433,7 @@ class _Rules:
             *self._automations_triggered_by(entity_id, self.fired if len(path) == 1 else None),
         ]
         for steps in programs:
-            targets = action_targets(self.hass, steps)
+            targets = self.program_targets(steps)
             if targets is None:
                 return True
             members.extend(target for target in targets if target not in members)
@@ -444,22 +444,66 @@ class _Rules:
             return True
         return any(self.is_sensitive(member, (*path, member)) for member in members)
 
+    def program_targets(
+        self, steps: list[Any], followed: tuple[list[Any], ...] = ()
+    ) -> list[str] | None:
+        """Return what a program's steps change, with what hears them; None when unknown.
+
+        An event step or a notification ("the bed light is on") changes no entity itself: what
+        it sets off is what hears it, an automation (its actions, judged the same way) or a
+        trigger-based template entity (its change). followed: the programs on the way here.
+        """
+        found = action_targets(self.hass, steps, heard=True)
+        signals = _signals(self.hass, steps)
+        if found is None or not signals:
+            return found
+        found.extend(
+            follower
+            for follower, watcher in self.followers
+            if watcher.hears(signals) and follower not in found
+        )
+        heard = [automation for automation in self.automations if automation.hears(signals)]
+        # Its run changes its own state, which sets off what watches that.
+        programs = [automation.actions for automation in heard] + [
+            actions
+            for automation in heard
+            if automation.entity_id is not None
+            for actions in self._automations_triggered_by(automation.entity_id, None)
+        ]
+        followed = (*followed, steps)
+        for actions in programs:
+            if actions in followed:
+                continue
+            if len(followed) > MAX_GROUP_DEPTH:
+                return None
+            targets = self.program_targets(actions, followed)
+            if targets is None:
+                return None
+            found.extend(target for target in targets if target not in found)
+        return found
+
     def set_off(self, entity_id: str, *, own: bool) -> list[list[Any]]:
         """Return the actions of the automations a change of this entity may set off.
 
-        Those its change triggers, and those that hear what its own steps signal (an event
-        they fire): what a question says the call may do. own: whether it is the call's own
-        target, which fires only the call's events.
+        Those its change triggers, and those that hear what its own steps, or theirs, signal
+        (an event they fire, a notification): what a question says the call may do. own:
+        whether it is the call's own target, which fires only the call's events.
         """
-        its_steps = (step for steps in self._own_sequences(entity_id) for step in steps)
-        signals = _signals(self.hass, its_steps)
-        heard = [a.actions for a in self.automations if signals and a.hears(signals)]
         found: list[list[Any]] = []
         triggered = self._automations_triggered_by(entity_id, self.fired if own else None)
-        for steps in [*triggered, *heard]:
+        for steps in [*triggered, *self._heard(self._own_sequences(entity_id))]:
             if steps not in found:
                 found.append(steps)
+        for steps in found:  # the list grows: what hears those steps in turn
+            for heard in self._heard([steps]):
+                if heard not in found:
+                    found.append(heard)
         return found
+
+    def _heard(self, sequences: list[list[Any]]) -> list[list[Any]]:
+        """Return the actions of the automations that hear what these steps signal."""
+        signals = _signals(self.hass, (step for steps in sequences for step in steps))
+        return [a.actions for a in self.automations if signals and a.hears(signals)]
 
     def _automations_triggered_by(
         self, entity_id: str, fired: frozenset[str] | None
@@ -552,9 +596,7 @@ class _Rules:
         messages = _message_actions(self.hass, steps)
         # A message to a notify entity changes that entity (its last message): what watches
         # it is judged as for any change. A message of no entity only sends.
-        sent = frozenset(
-            action for action in messages if not acts_on_its_targets(self.hass, *action.split("."))
-        )
+        sent = frozenset(action for action in messages if _only_sends(self.hass, action))
         if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | sent):
             return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
@@ -603,7 +645,7 @@ class _Rules:
         for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
             if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
-            targets = action_targets(self.hass, steps)
+            targets = self.program_targets(steps)
             if targets is None:
                 return True
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
@@ -657,7 +699,7 @@ class _Rules:
             ):
                 return True
         for steps in entity_action_sequences(self.hass, entity_id) or ():
-            targets = action_targets(self.hass, steps)
+            targets = self.program_targets(steps)
             if targets is None:
                 return True
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
@@ -953,7 +995,11 @@ def _group_members(state: State) -> list[str]:
 
 
 def action_targets(
-    hass: HomeAssistant, steps: Iterable[Any], skip: frozenset[str] = frozenset()
+    hass: HomeAssistant,
+    steps: Iterable[Any],
+    skip: frozenset[str] = frozenset(),
+    *,
+    heard: bool = False,
 ) -> list[str] | None:
     """Return the entities the steps of a user-written action change; None when unknown.
 
@@ -961,10 +1007,12 @@ def action_targets(
     target at all (what it does is the service's own), a script run as a service, a device
     action, an event (which anything may listen to): what they change cannot be told.
     skip: services whose steps are left out (written out as `domain.service`).
+    heard: a step that only sends a signal (an event, a notification told by its handler)
+    changes no entity itself: the caller judges what hears it (_Rules.program_targets).
     """
     found: list[str] = []
     for step in steps:
-        targets = _step_targets(hass, step, skip)
+        targets = _step_targets(hass, step, skip, heard=heard)
         if targets is None:
             return None
         found.extend(target for target in targets if target not in found)
@@ -972,7 +1020,7 @@ def action_targets(
 
 
 def _step_targets(
-    hass: HomeAssistant, step: Any, skip: frozenset[str] = frozenset()
+    hass: HomeAssistant, step: Any, skip: frozenset[str] = frozenset(), *, heard: bool = False
 ) -> list[str] | None:
     if not isinstance(step, Mapping):
         return None
@@ -982,10 +1030,13 @@ def _step_targets(
         kind = cv.determine_script_action(dict(step))
     except ValueError:
         return None
-    if kind in _PASSIVE_STEPS:
+    if kind in _PASSIVE_STEPS or (heard and kind == cv.SCRIPT_ACTION_FIRE_EVENT):
         return []
     if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
-        if _plain_text(step.get("action", step.get("service"))) in skip:
+        action = _plain_text(step.get("action", step.get("service")))
+        if action in skip:
+            return []
+        if heard and action is not None and _only_sends(hass, action):
             return []
         return _service_targets(hass, step)
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
@@ -997,7 +1048,7 @@ def _step_targets(
         entity_id, service = call
         return [] if f"{split_entity_id(entity_id)[0]}.{service}" in skip else [entity_id]
     nested = _nested_steps(step, kind)
-    return None if nested is None else action_targets(hass, nested, skip)
+    return None if nested is None else action_targets(hass, nested, skip, heard=heard)
 
 
 def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
@@ -1129,6 +1180,14 @@ def _is_message(hass: HomeAssistant, action: str) -> bool:
     A phone's notification, one in the UI: told by the service's handler, not its domain.
     """
     return _is_service(action) and sends_only_a_message(hass, *action.split(".", 1))
+
+
+def _only_sends(hass: HomeAssistant, action: str) -> bool:
+    """Whether a service step only sends a message to no entity (a phone's notification).
+
+    A message to a notify entity changes that entity (its last message): a target as any.
+    """
+    return _is_message(hass, action) and not acts_on_its_targets(hass, *action.split(".", 1))
 
 
 def _nested_steps(step: Mapping[str, Any], kind: str) -> list[Any] | None:
