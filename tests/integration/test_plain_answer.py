@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from typing import Protocol
 
 import pytest
 
@@ -29,14 +30,35 @@ from .scripted_model import answer
 from .scripted_model import call
 
 KITCHEN = "light.kitchen_lights"
+LIGHT_OFF = call("light", action="turn_off", entity_id=KITCHEN)
+LIGHT_TO_40 = call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=40)
+AC_TOGGLE = call("switch", action="toggle", entity_id="switch.ac")
+AC_OFF = call("switch", action="turn_off", entity_id="switch.ac")
+
+
+class AskAfterCalls(Protocol):
+    async def __call__(
+        self, text: str, *calls: str, language: str = "en", context: Context | None = None
+    ) -> conversation.ConversationResult: ...
+
+
+@pytest.fixture
+def ask_after_calls(scripted_agent: Agent, scripted_worker: ScriptedWorker) -> AskAfterCalls:
+    """Ask the agent `text`; the model answers with `calls`, in one answer and nothing else."""
+
+    async def ask(
+        text: str, *calls: str, language: str = "en", context: Context | None = None
+    ) -> conversation.ConversationResult:
+        scripted_worker.will_write(answer("\n".join(calls)))
+        return await scripted_agent.ask(text, language=language, context=context)
+
+    return ask
 
 
 async def test_a_plain_action_is_answered_without_a_second_round(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    hass: HomeAssistant, ask_after_calls: AskAfterCalls, scripted_worker: ScriptedWorker
 ) -> None:
-    scripted_worker.will_write(answer(call("light", action="turn_off", entity_id=KITCHEN)))
-
-    result = await scripted_agent.ask("turn off the kitchen light")
+    result = await ask_after_calls("turn off the kitchen light", LIGHT_OFF)
 
     assert state(hass, KITCHEN) == "off"
     assert speech(result) == "Turned off Kitchen Lights."
@@ -63,20 +85,47 @@ async def test_the_next_turn_shows_the_model_what_was_said(
     assert "Turned on Kitchen Lights (brightness 40 %).<|im_end|>" in history
 
 
-async def test_several_actions_are_said_together(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+# Two calls in one answer: said together, in one sentence, without a second round.
+SAID_TOGETHER: list[tuple[tuple[str, str], list[tuple[str, str]]]] = [
+    ((LIGHT_OFF, AC_TOGGLE), [("en", "Turned off Kitchen Lights and toggled AC.")]),
+    (
+        (LIGHT_TO_40, AC_TOGGLE),  # in each language the agent speaks
+        [
+            ("de", "Erledigt: Kitchen Lights auf 40 % einschalten und AC umschalten."),
+            ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights à 40 % et basculer AC."),
+            ("es", "Hecho: encender Kitchen Lights al 40 % y alternar AC."),
+            ("it", "Fatto: accendere Kitchen Lights al 40 % e commutare AC."),
+            ("nl", "Klaar: Kitchen Lights op 40 % inschakelen en AC omschakelen."),
+            ("pt-BR", "Feito: ligar Kitchen Lights a 40 % e alternar AC."),
+        ],
+    ),
+    (
+        # The same action on two domains is said once ("Turn off the kitchen light and the AC"):
+        # not "Turned off Kitchen Lights and turned off AC."
+        (LIGHT_OFF, AC_OFF),
+        [
+            ("en", "Turned off Kitchen Lights and AC."),
+            ("de", "Erledigt: Kitchen Lights und AC ausschalten."),
+            ("fr", "C'est fait\u00a0: éteindre Kitchen Lights et AC."),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("calls", "language", "said"),
+    [(calls, language, said) for calls, table in SAID_TOGETHER for language, said in table],
+)
+async def test_several_actions_are_said_together_in_the_conversation_language(
+    ask_after_calls: AskAfterCalls,
+    scripted_worker: ScriptedWorker,
+    calls: tuple[str, str],
+    language: str,
+    said: str,
 ) -> None:
-    scripted_worker.will_write(
-        answer(
-            call("light", action="turn_off", entity_id=KITCHEN)
-            + "\n"
-            + call("switch", action="toggle", entity_id="switch.ac")
-        )
-    )
+    result = await ask_after_calls("kitchen light and AC", *calls, language=language)
 
-    result = await scripted_agent.ask("kitchen light off and toggle the air conditioning")
-
-    assert speech(result) == "Turned off Kitchen Lights and toggled AC."
+    assert speech(result) == said
     assert len(scripted_worker.requests) == 1
 
 
@@ -87,9 +136,7 @@ async def test_queries_errors_and_mixed_rounds_go_back_to_the_model(
         answer(call("get_state", entity_id=KITCHEN)),  # a query
         answer(call("light", action="turn_off", entity_id="light.nowhere")),  # refused
         answer(  # an action and a query in one round
-            call("light", action="turn_off", entity_id=KITCHEN)
-            + "\n"
-            + call("get_state", entity_id="light.bed_light")
+            LIGHT_OFF + "\n" + call("get_state", entity_id="light.bed_light")
         ),
     ]
     # When every call failed, the agent says so before the model's answer (turn/refusals.py).
@@ -108,9 +155,7 @@ async def test_the_option_lets_the_model_phrase_every_answer(
     agent = await async_setup_agent(
         hass, scripted_worker.info.path, **{CONF_MODEL_PHRASES_ANSWERS: True}
     )
-    scripted_worker.will_write(
-        answer(call("light", action="turn_off", entity_id=KITCHEN)), answer("It is off now.")
-    )
+    scripted_worker.will_write(answer(LIGHT_OFF), answer("It is off now."))
 
     result = await agent.ask("turn off the kitchen light")
 
@@ -120,22 +165,15 @@ async def test_the_option_lets_the_model_phrase_every_answer(
 
 
 async def test_a_held_call_never_takes_the_fast_answer(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    hass_admin_user: Any,
+    hass: HomeAssistant, ask_after_calls: AskAfterCalls, hass_admin_user: Any
 ) -> None:
     """An unlock beside a plain action: nothing sensitive runs, the question is asked."""
     person = Context(user_id=hass_admin_user.id)
-    scripted_worker.will_write(
-        answer(
-            call("light", action="turn_off", entity_id=KITCHEN)
-            + "\n"
-            + call("lock", action="unlock", entity_id="lock.front_door")
-        )
-    )
+    unlock = call("lock", action="unlock", entity_id="lock.front_door")
 
-    result = await scripted_agent.ask("light off and unlock the door", context=person)
+    result = await ask_after_calls(
+        "light off and unlock the door", LIGHT_OFF, unlock, context=person
+    )
 
     assert state(hass, "lock.front_door") == "locked"
     assert speech(result) == "Unlock Front Door? Say yes to confirm."
@@ -160,45 +198,14 @@ async def test_api_tools_go_back_to_the_model(
     assert any(isinstance(c, conversation.ToolResultContent) for c in chat_log.content)
 
 
-@pytest.mark.parametrize(
-    ("language", "said"),
-    [
-        ("de", "Erledigt: Kitchen Lights auf 40 % einschalten und AC umschalten."),
-        ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights à 40 % et basculer AC."),
-        ("es", "Hecho: encender Kitchen Lights al 40 % y alternar AC."),
-        ("it", "Fatto: accendere Kitchen Lights al 40 % e commutare AC."),
-        ("nl", "Klaar: Kitchen Lights op 40 % inschakelen en AC omschakelen."),
-        ("pt-BR", "Feito: ligar Kitchen Lights a 40 % e alternar AC."),
-    ],
-)
-async def test_a_plain_action_is_said_in_each_language_the_agent_speaks(
+async def test_a_conversation_in_another_language_is_answered_by_the_model(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
-    language: str,
-    said: str,
-) -> None:
-    scripted_worker.will_write(
-        answer(
-            call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=40)
-            + "\n"
-            + call("switch", action="toggle", entity_id="switch.ac")
-        )
-    )
-
-    result = await scripted_agent.ask("Küchenlicht auf 40 %, Klima umschalten", language=language)
-
-    assert speech(result) == said
-    assert len(scripted_worker.requests) == 1
-
-
-async def test_a_conversation_in_another_language_is_answered_by_the_model(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+    ask_after_calls: AskAfterCalls,
 ) -> None:
     # The agent has no sentences in Swedish: a Swedish speaker hears the model, in Swedish.
-    scripted_worker.will_write(
-        answer(call("light", action="turn_off", entity_id=KITCHEN)), answer("Klart.")
-    )
+    scripted_worker.will_write(answer(LIGHT_OFF), answer("Klart."))
 
     result = await scripted_agent.ask("Köksljuset av", language="sv")
 
@@ -206,8 +213,8 @@ async def test_a_conversation_in_another_language_is_answered_by_the_model(
     assert speech(result) == "Klart."
     assert len(scripted_worker.requests) == 2
     # A regional English is still English.
-    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN)))
-    british = await scripted_agent.ask("kitchen light on", language="en-GB")
+    light_on = call("light", action="turn_on", entity_id=KITCHEN)
+    british = await ask_after_calls("kitchen light on", light_on, language="en-GB")
     assert speech(british) == "Turned on Kitchen Lights."
     assert len(scripted_worker.requests) == 3
 
@@ -264,7 +271,7 @@ COLOURS = [
 @pytest.mark.parametrize("written", ["in the language", "as Home Assistant names it"])
 async def test_a_colour_is_understood_and_said_in_the_conversation_language(
     hass: HomeAssistant,
-    scripted_agent: Agent,
+    ask_after_calls: AskAfterCalls,
     scripted_worker: ScriptedWorker,
     language: str,
     colour: str,
@@ -274,11 +281,9 @@ async def test_a_colour_is_understood_and_said_in_the_conversation_language(
     # "mach das Licht rot": the model writes the colour as the person said it, or as the
     # service names it; either way the light turns red and the answer says the person's word.
     name = "red" if written != "in the language" else colour if language == "en" else colour.title()
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=KITCHEN, color_name=name))
-    )
+    light_red = call("light", action="turn_on", entity_id=KITCHEN, color_name=name)
 
-    result = await scripted_agent.ask("the kitchen light red", language=language)
+    result = await ask_after_calls("the kitchen light red", light_red, language=language)
 
     assert speech(result) == said
     light = hass.states.get(KITCHEN)
@@ -315,55 +320,20 @@ async def test_a_held_colour_is_asked_about_in_the_conversation_language(
     ],
 )
 async def test_a_value_set_is_said_with_its_value_in_the_language(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    language: str,
-    said: str,
+    hass: HomeAssistant, ask_after_calls: AskAfterCalls, language: str, said: str
 ) -> None:
     # Not "Target einstellen (value 21,5)": the English field name in a German sentence.
     numbers = {"target": {"name": "Target", "min": 0, "max": 30, "step": 0.5}}
     assert await async_setup_component(hass, "input_number", {"input_number": numbers})
     async_expose_entity(hass, "conversation", "input_number.target", True)
-    scripted_worker.will_write(
-        answer(
-            call("input_number", action="set_value", entity_id="input_number.target", value=21.5)
-        )
+    set_target = call(
+        "input_number", action="set_value", entity_id="input_number.target", value=21.5
     )
 
-    result = await scripted_agent.ask("target to 21.5", language=language)
+    result = await ask_after_calls("target to 21.5", set_target, language=language)
 
     assert speech(result) == said
     assert state(hass, "input_number.target") == "21.5"
-
-
-@pytest.mark.parametrize(
-    ("language", "said"),
-    [
-        ("en", "Turned off Kitchen Lights and AC."),
-        ("de", "Erledigt: Kitchen Lights und AC ausschalten."),
-        ("fr", "C'est fait\u00a0: éteindre Kitchen Lights et AC."),
-    ],
-)
-async def test_the_same_action_on_two_domains_is_said_once(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    language: str,
-    said: str,
-) -> None:
-    # "Turn off the kitchen light and the AC": not "Turned off Kitchen Lights and turned off AC."
-    scripted_worker.will_write(
-        answer(
-            call("light", action="turn_off", entity_id=KITCHEN)
-            + "\n"
-            + call("switch", action="turn_off", entity_id="switch.ac")
-        )
-    )
-
-    result = await scripted_agent.ask("kitchen light and AC off", language=language)
-
-    assert speech(result) == said
 
 
 @pytest.mark.parametrize(
@@ -375,25 +345,17 @@ async def test_the_same_action_on_two_domains_is_said_once(
     ],
 )
 async def test_a_light_dimmed_or_a_fan_slowed_to_nothing_is_said_to_be_off(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    language: str,
-    said: str,
+    hass: HomeAssistant, ask_after_calls: AskAfterCalls, language: str, said: str
 ) -> None:
     # Home Assistant turns a light off at brightness 0: not "Turned on Kitchen Lights (0 %)".
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=0))
-    )
+    light_to_0 = call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=0)
+    fan_to_0 = call("fan", action="turn_on", entity_id="fan.living_room_fan", percentage=0)
 
-    result = await scripted_agent.ask("kitchen light to zero", language=language)
+    result = await ask_after_calls("kitchen light to zero", light_to_0, language=language)
 
     assert state(hass, KITCHEN) == "off"
     assert speech(result) == said
     async_expose_entity(hass, "conversation", "fan.living_room_fan", True)
-    scripted_worker.will_write(
-        answer(call("fan", action="turn_on", entity_id="fan.living_room_fan", percentage=0))
-    )
-    fan = await scripted_agent.ask("living room fan to zero", language=language)
+    fan = await ask_after_calls("living room fan to zero", fan_to_0, language=language)
     assert state(hass, "fan.living_room_fan") == "off"
     assert speech(fan) == said.replace("Kitchen Lights", "Living Room Fan")

@@ -32,6 +32,20 @@ scene = test_adversarial.scene
 
 OTHER, YES, NO = Reply.OTHER, Reply.YES, Reply.NO
 
+# Held actions the replies answer.
+UNLOCK = PlannedAction("lock", "lock", "unlock", ("lock.front_door",))
+STOP = PlannedAction("cover", "cover", "stop_cover", ("cover.garage_door",))
+CANCEL = PlannedAction("timer", "timer", "cancel", ("timer.door",))
+OPEN_GARAGE = PlannedAction("cover", "cover", "open_cover", ("cover.garage_door",))
+AC_OFF = PlannedAction("switch", "switch", "turn_off", ("switch.ac",))
+ARRIVE = PlannedAction("scene", "scene", "turn_on", ("scene.arrive",))
+
+
+def reads_as(said: str, language: str, *held: PlannedAction) -> Reply:
+    """How the reader takes `said` as the reply to the question about the held actions."""
+    return classify_reply(said, language, restatements(list(held), language))
+
+
 # Each confirmed before the fix.
 CONFIRMED_WRONGLY: list[tuple[str, str, Reply]] = [
     ("yes?", "en", OTHER),
@@ -111,12 +125,7 @@ SAID_AS_PEOPLE_SAY_IT: list[tuple[str, str, Reply]] = [
     [*CONFIRMED_WRONGLY, *ALREADY_HELD, *SAID_AS_PEOPLE_SAY_IT],
 )
 def test_a_reply_reads_as_what_it_says(said: str, language: str, reads: Reply) -> None:
-    assert classify_reply(said, language, restatements([UNLOCK], language)) is reads
-
-
-UNLOCK = PlannedAction("lock", "lock", "unlock", ("lock.front_door",))
-STOP = PlannedAction("cover", "cover", "stop_cover", ("cover.garage_door",))
-CANCEL = PlannedAction("timer", "timer", "cancel", ("timer.door",))
+    assert reads_as(said, language, UNLOCK) is reads
 
 
 @pytest.mark.parametrize(
@@ -137,12 +146,7 @@ def test_a_no_is_never_read_as_the_held_action_said_again(
     action: PlannedAction, said: str, language: str, reads: Reply
 ) -> None:
     """ "Stop Garage Door?" "Stop!" is not a clear yes; its verb is also a no."""
-    assert classify_reply(said, language, restatements([action], language)) is reads
-
-
-OPEN_GARAGE = PlannedAction("cover", "cover", "open_cover", ("cover.garage_door",))
-AC_OFF = PlannedAction("switch", "switch", "turn_off", ("switch.ac",))
-ARRIVE = PlannedAction("scene", "scene", "turn_on", ("scene.arrive",))
+    assert reads_as(said, language, action) is reads
 
 
 @pytest.mark.parametrize(
@@ -184,7 +188,7 @@ ARRIVE = PlannedAction("scene", "scene", "turn_on", ("scene.arrive",))
 def test_the_held_action_said_again_with_a_pronoun_is_a_yes_in_every_language(
     actions: list[PlannedAction], said: str, language: str, reads: Reply
 ) -> None:
-    assert classify_reply(said, language, restatements(actions, language)) is reads
+    assert reads_as(said, language, *actions) is reads
 
 
 @pytest.mark.parametrize(
