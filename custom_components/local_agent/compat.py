@@ -923,11 +923,15 @@ def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:
     return {member: str(getattr(state, "state", state)) for member, state in states.items()}
 
 
-def target_entities(hass: HomeAssistant, target: Mapping[str, Any]) -> list[str]:
+def target_entities(
+    hass: HomeAssistant, target: Mapping[str, Any], service: tuple[str, str] | None = None
+) -> list[str]:
     """Return the entities a service target names (entity, device, area, floor, label ids).
 
     2026.10 and 2026.11 read targets with ``helpers.target.TargetSelection``; values that are
-    templates are left out (they are only known when the call runs).
+    templates are left out (they are only known when the call runs). service: the entity
+    service called, which changes only its own entities of a device, area, floor or label
+    (`light.turn_on` on an area: its lights, not its lock); entities named by id are kept.
     """
     plain = {
         key: value for key, value in target.items() if key in TARGET_KEYS and _plain_ids(value)
@@ -937,7 +941,32 @@ def target_entities(hass: HomeAssistant, target: Mapping[str, Any]) -> list[str]
     selected = target_helper.async_extract_referenced_entity_ids(
         hass, target_helper.TargetSelection(plain)
     )
-    return sorted(selected.referenced | selected.indirectly_referenced)
+    indirect = selected.indirectly_referenced
+    if service is not None and (own := service_entities(hass, *service)) is not None:
+        indirect = indirect & own
+    return sorted(selected.referenced | indirect)
+
+
+def service_entities(hass: HomeAssistant, domain: str, service: str) -> frozenset[str] | None:
+    """Return the entities an entity service can change; None for any other service.
+
+    Those its handler was registered with (an entity component's or a platform's), read from
+    the handler itself, not from the service's domain: any integration may register a
+    service in the `light` domain for its lock.
+    """
+    handler = registered_service(hass, domain, service)
+    target = None if handler is None else handler.job.target
+    if not isinstance(target, partial) or target.func not in (
+        service_helper.entity_service_call,
+        service_helper.batched_entity_service_call,
+    ):
+        return None
+    registered = target.args[1] if len(target.args) > 1 else None
+    if callable(registered):
+        registered = registered()
+    if not isinstance(registered, Mapping):
+        return None
+    return frozenset(str(entity_id) for entity_id in registered)
 
 
 def _plain_ids(value: Any) -> bool:

@@ -10,6 +10,7 @@ Same house, scripted model and helpers as the red-team files.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from typing import Final
 
@@ -17,6 +18,8 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
+from homeassistant.helpers import service as service_helper
+from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
@@ -76,6 +79,10 @@ HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
     ([SHOW_IN_THE_UI], [on({"trigger": "persistent_notification"}, UNLOCK)], True),
     # A message restarts nothing.
     ([TELL_THE_PHONE], [on({"trigger": "homeassistant", "event": "start"}, UNLOCK)], False),
+    # The hall holds the back door's lock: a light service on the hall changes its lights.
+    ([{"action": "light.turn_on", "target": {"area_id": "hall"}}], [], False),
+    ([{"action": "lock.unlock", "target": {"area_id": "hall"}}], [], True),
+    ([{"action": "homeassistant.turn_off", "target": {"area_id": "hall"}}], [], True),
     ([OPEN_SESAME], [], True),
     ([TELL_THE_PHONE, OPEN_SESAME], [], True),
 ]
@@ -97,6 +104,9 @@ HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
         "tells the phone; a tapped notification unlocks",
         "shows a notification; a notification unlocks",
         "tells the phone; the start of Home Assistant unlocks",
+        "lights the hall",
+        "unlocks the hall",
+        "turns off everything in the hall",
         "another integration's service",
         "tells the phone and another integration's service",
     ],
@@ -155,3 +165,40 @@ async def test_the_question_of_a_light_whose_notification_may_unlock_says_so(
     )
 
     assert speech(result) == "Turn on Bed Light (this may unlock Front Door)? Say yes to confirm."
+
+
+async def test_a_service_in_the_light_domain_that_unlocks_the_hall_is_held(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Trust no name: what a service may change is read from its handler, not its domain.
+
+    Another integration registers `light.glow` as an entity service of its lock.
+    """
+    locks = hass.data[DATA_INSTANCES]["lock"]
+    back_door = locks.get_entity("lock.back_door")
+    assert back_door is not None
+    hass.services.async_register(
+        "light",
+        "glow",
+        partial(
+            service_helper.entity_service_call,
+            hass,
+            {back_door.entity_id: back_door},
+            "async_unlock",
+        ),
+    )
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    glow = {"action": "light.glow", "target": {"area_id": "hall"}}
+    await set_up_automations(
+        hass,
+        {
+            "id": "bed_light_on",
+            "alias": "Bed light on",
+            "triggers": [BED_LIGHT_ON],
+            "actions": [glow],
+        },
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=True)

@@ -956,7 +956,7 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
         if isinstance(action, str) and "." in action:
             domain, service = action.split(".", 1)
             target = {**(step.get("data") or {}), **(step.get("target") or {})}
-            targets = target_entities(hass, target)
+            targets = target_entities(hass, target, (domain, service))
             if domain == "script" and service not in {"turn_on", "turn_off", "toggle", "reload"}:
                 targets, service = [f"script.{service}"], "turn_on"
             yield service, targets

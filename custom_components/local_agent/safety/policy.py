@@ -1325,9 +1325,9 @@ def _service_targets(
             ids = [i for i in resolved if i is not None]
         if ids := [i for i in ids if i != ENTITY_MATCH_NONE]:
             plain[key] = ids
-    if not plain:
-        return None
-    return target_entities(hass, plain) or None
+    if not plain or not target_entities(hass, plain):
+        return None  # names nothing there is: what it will name cannot be told
+    return target_entities(hass, plain, (domain, service))
 
 
 def _is_service(action: str) -> bool:
