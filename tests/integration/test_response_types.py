@@ -93,6 +93,27 @@ async def test_every_call_refused_is_an_error(
     assert kind(result) == (ERROR, FAILED_TO_HANDLE)
 
 
+async def test_every_read_failed_is_an_error_and_one_that_worked_an_answer(
+    scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """ "Is the ceiling light on?" about a light the agent may not see was not answered."""
+    scripted_worker.will_write(
+        answer(call("get_state", entity_id="light.ceiling_lights")),
+        answer("I cannot see that light."),
+        answer(
+            call("get_state", entity_id="light.ceiling_lights")
+            + call("get_state", entity_id="light.kitchen_lights")
+        ),
+        answer("The kitchen light is on."),
+    )
+
+    unseen = await scripted_agent.ask("is the ceiling light on?")
+    partly = await scripted_agent.ask("are the ceiling and kitchen lights on?")
+
+    assert kind(unseen) == (ERROR, FAILED_TO_HANDLE)
+    assert kind(partly) == (QUERY_ANSWER, None)
+
+
 async def test_sensitive_action_refused_without_a_person_is_an_error(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:

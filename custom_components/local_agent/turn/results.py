@@ -7,8 +7,8 @@ Assistant's error codes when the request was not carried out:
 
 - `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
 - `failed_to_handle`: understood but not done: every action the model tried was refused or
-  failed, a sensitive action was refused without a person to confirm it, the model or its
-  server failed, or the turn ran out of rounds or time.
+  failed (or, with no action, every read), a sensitive action was refused without a person to
+  confirm it, the model or its server failed, or the turn ran out of rounds or time.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ class _Calls:
     changed: list[dict[str, Any]] = field(default_factory=list)  # successful actions' data
     failed_actions: int = 0
     read: int = 0
+    failed_reads: int = 0
 
 
 def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolResultContent) -> bool:
@@ -74,7 +75,10 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
         if not isinstance(content, conversation.ToolResultContent):
             continue
         if _is_read_only(chat_log.llm_api, content):
-            calls.read += 1
+            if content.result.error:
+                calls.failed_reads += 1
+            else:
+                calls.read += 1
         elif content.result.error:
             calls.failed_actions += 1
         else:
@@ -128,7 +132,8 @@ def async_set_response_type(
         response.response_type = intent.IntentResponseType.ACTION_DONE
         if not response.success_results:
             response.async_set_results(_targets(calls.changed))
-    elif calls.failed_actions:
+    elif calls.failed_actions or (calls.failed_reads and not calls.read):
+        # Every action failed, or every read did: nothing asked for was carried out.
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
     elif not model_answered and not calls.read:
         response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, speech)
