@@ -2,9 +2,10 @@
 
 "When the bed light goes on, tell my phone" is one of the most common automations there are;
 turning on the bed light must not become a question for it. A notification (told by its
-handler) or an event changes no entity itself: what hears it is judged, an automation that
-hears the event or any message (an actionable notification's tap), and what that one does.
-A step of unknown effect (another integration's service) stays a question.
+handler) changes no entity itself: what hears it is judged, an automation that hears any
+message (an actionable notification's tap fires an event), and what that one does. An event
+fired for whatever listens, and another integration's service, stay a question; so does a
+service aimed at an area only where the service's own entities there are sensitive.
 Same house, scripted model and helpers as the red-team files.
 """
 
@@ -56,29 +57,26 @@ def on(trigger: dict[str, Any], *actions: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+TAPPED: Final = event_trigger("mobile_app_notification_action")
 # (what the bed light's own automation does, the house's other automations, held)
 HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
     ([TELL_THE_PHONE], [], False),
     ([SHOW_IN_THE_UI], [], False),
-    ([SIGNAL_BEDTIME], [], False),
     ([TELL_THE_PHONE, *TURN_ON_KITCHEN], [on(event_trigger("doorbell"), *TURN_ON_KITCHEN)], False),
-    ([SIGNAL_BEDTIME], [on(event_trigger("bedtime"), UNLOCK)], True),
-    ([SIGNAL_BEDTIME], [on(event_trigger("wake_up"), UNLOCK)], False),
-    ([SIGNAL_BEDTIME], [on(event_trigger("{{ 'bed' ~ 'time' }}"), UNLOCK)], True),
+    # A tapped actionable notification fires an event: a message may be any signal.
+    ([TELL_THE_PHONE], [on(TAPPED, UNLOCK)], True),
+    ([SHOW_IN_THE_UI], [on({"trigger": "persistent_notification"}, UNLOCK)], True),
     (
-        [SIGNAL_BEDTIME],
-        [
-            on(event_trigger("bedtime"), {"event": "lights_out"}),
-            on(event_trigger("lights_out"), UNLOCK),
-        ],
+        [TELL_THE_PHONE],
+        [on(TAPPED, SHOW_IN_THE_UI), on({"trigger": "webhook", "webhook_id": "x"}, UNLOCK)],
         True,
     ),
-    ([SIGNAL_BEDTIME], [on(event_trigger("bedtime"), SIGNAL_BEDTIME, *TURN_ON_KITCHEN)], False),
-    # A tapped actionable notification fires an event: a message may be any signal.
-    ([TELL_THE_PHONE], [on(event_trigger("mobile_app_notification_action"), UNLOCK)], True),
-    ([SHOW_IN_THE_UI], [on({"trigger": "persistent_notification"}, UNLOCK)], True),
+    ([TELL_THE_PHONE], [on(TAPPED, TELL_THE_PHONE, *TURN_ON_KITCHEN)], False),
     # A message restarts nothing.
     ([TELL_THE_PHONE], [on({"trigger": "homeassistant", "event": "start"}, UNLOCK)], False),
+    # An event is fired for whatever listens to it: an automation, or another integration's code.
+    ([SIGNAL_BEDTIME], [], True),
+    ([SIGNAL_BEDTIME], [on(event_trigger("bedtime"), UNLOCK)], True),
     # The hall holds the back door's lock: a light service on the hall changes its lights.
     ([{"action": "light.turn_on", "target": {"area_id": "hall"}}], [], False),
     ([{"action": "lock.unlock", "target": {"area_id": "hall"}}], [], True),
@@ -94,16 +92,14 @@ HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
     ids=[
         "tells the phone",
         "shows a notification",
-        "fires an event nobody hears",
         "tells the phone; the doorbell lights the kitchen",
-        "fires an event that unlocks",
-        "fires an event; another event unlocks",
-        "fires an event a templated trigger hears",
-        "fires an event whose answer unlocks",
-        "fires an event that answers itself",
         "tells the phone; a tapped notification unlocks",
         "shows a notification; a notification unlocks",
+        "tells the phone; a tap shows a notification; a webhook unlocks",
+        "tells the phone; a tap tells it again",
         "tells the phone; the start of Home Assistant unlocks",
+        "fires an event nobody else hears",
+        "fires an event that unlocks",
         "lights the hall",
         "unlocks the hall",
         "turns off everything in the hall",
@@ -111,7 +107,7 @@ HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
         "tells the phone and another integration's service",
     ],
 )
-async def test_what_hears_a_notification_or_an_event_decides(
+async def test_what_hears_a_notification_decides(
     hass: HomeAssistant,
     scene: Scene,
     actions: list[dict[str, Any]],
@@ -155,9 +151,9 @@ async def test_the_question_of_a_light_whose_notification_may_unlock_says_so(
             "id": "bed_light_on",
             "alias": "Bed light on",
             "triggers": [BED_LIGHT_ON],
-            "actions": [SIGNAL_BEDTIME],
+            "actions": [TELL_THE_PHONE],
         },
-        on(event_trigger("bedtime"), UNLOCK),
+        on(TAPPED, UNLOCK),
     )
 
     result = await scene.ask_to_call(

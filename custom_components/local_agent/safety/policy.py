@@ -449,9 +449,10 @@ class _Rules:
     ) -> list[str] | None:
         """Return what a program's steps change, with what hears them; None when unknown.
 
-        An event step or a notification ("the bed light is on") changes no entity itself: what
-        it sets off is what hears it, an automation (its actions, judged the same way) or a
-        trigger-based template entity (its change). followed: the programs on the way here.
+        A notification ("the bed light is on") changes no entity itself: what it sets off is
+        what hears a message (a tapped actionable notification fires an event), an automation
+        (its actions, judged the same way) or a trigger-based template entity (its change).
+        followed: the programs on the way here.
         """
         found = action_targets(self.hass, steps, heard=True)
         signals = _signals(self.hass, steps)
@@ -1007,8 +1008,9 @@ def action_targets(
     target at all (what it does is the service's own), a script run as a service, a device
     action, an event (which anything may listen to): what they change cannot be told.
     skip: services whose steps are left out (written out as `domain.service`).
-    heard: a step that only sends a signal (an event, a notification told by its handler)
-    changes no entity itself: the caller judges what hears it (_Rules.program_targets).
+    heard: a notification (told by its handler) changes no entity itself: the caller judges
+    what hears it (_Rules.program_targets). An event stays unknown: whatever listens to it
+    (an automation or another integration's code) is what it was fired for.
     """
     found: list[str] = []
     for step in steps:
@@ -1030,7 +1032,7 @@ def _step_targets(
         kind = cv.determine_script_action(dict(step))
     except ValueError:
         return None
-    if kind in _PASSIVE_STEPS or (heard and kind == cv.SCRIPT_ACTION_FIRE_EVENT):
+    if kind in _PASSIVE_STEPS:
         return []
     if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
         action = _plain_text(step.get("action", step.get("service")))
