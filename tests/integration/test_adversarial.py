@@ -2001,7 +2001,7 @@ async def test_the_question_and_the_answer_name_the_action_in_the_conversation_l
 @pytest.mark.parametrize(
     ("language", "question"),
     [
-        ("en", "Set the position of Back Garden (position 50)? Say yes to confirm."),
+        ("en", "Set the position of Back Garden to 50 %? Say yes to confirm."),
         ("de", "Die Position von Back Garden auf 50 % einstellen? Sag „ja“ zum Bestätigen."),
         ("es", "¿Ajustar la posición de Back Garden al 50 %? Di «sí» para confirmar."),
     ],
@@ -2018,7 +2018,7 @@ async def test_a_held_calls_values_are_said_with_their_units_not_english_field_n
     result = await agent.ask("Garten halb auf", context=scene.person, language=language)
 
     assert speech(result) == question
-    assert scene.audit[-1]["description"] == "set the position of Back Garden (position 50)"
+    assert scene.audit[-1]["description"] == "set the position of Back Garden to 50 %"
 
 
 @pytest.mark.parametrize(

@@ -530,7 +530,7 @@ MODES: list[tuple[str, str, str]] = [
         "Klaar: de voorinstelling van Ecobee op eco instellen.",
     ),
     ("pt", "Pôr Hvac em modo aquecer?", "Feito: escolher a predefinição eco para Ecobee."),
-    ("en", "Set the mode of Hvac (hvac_mode heat)?", "Set the preset of Ecobee to eco."),
+    ("en", "Set the mode of Hvac to heat?", "Set the preset of Ecobee to eco."),
 ]
 
 

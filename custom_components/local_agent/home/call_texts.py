@@ -305,12 +305,10 @@ def said_action(
 
 
 def _in_pattern(key: str, value: Any, words: CallWords) -> str:
-    """Return a field's value as the words say it: "21,5", "30 %", "5 Minuten" in the others."""
-    if words is ENGLISH_WORDS:
-        return str(value)
+    """Return a field's value as the words say it: "21.5°", "30 %", "5 minutes" ("21,5°")."""
     if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
         return value_words(key, value, words, in_pattern=True)
-    return _decimal_comma(value) if isinstance(value, float) else str(value)
+    return _number(value, words) if isinstance(value, float) else str(value)
 
 
 def is_yes(value: Any) -> bool:
@@ -363,18 +361,18 @@ def field_words(key: str, value: Any) -> str:
 
 
 def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = False) -> str:
-    """Say a field's value without English words: "40 %", "2700 K", "21,5°", "red".
+    """Say a field's value without the field's English name: "40 %", "2700 K", "21,5°", "red".
 
-    For the agent's other languages, which all write a decimal comma. A length of time in
-    their words ("für 5 Minuten"; inside a pattern that says "für" itself, "5 Minuten").
+    With the language's decimal mark (a comma in all but English). A length of time in its
+    words ("für 5 Minuten"; inside a pattern that says "für" itself, "5 Minuten").
     """
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if key in _FRACTIONS and number:
-        return f"{_decimal_comma(value * 100)} %"
+        return f"{_number(value * 100, words)} %"
     if key == DURATION and (length := duration_words(value, words)) is not None:
         return length if in_pattern else words.fields[DURATION].format(length)
     if isinstance(value, float):
-        value = _decimal_comma(value)
+        value = _number(value, words)
     if (unit := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {} %").
         return unit[unit.index("{}") :].format(value)
@@ -436,9 +434,10 @@ def _seconds(value: Any) -> float | None:
     return None
 
 
-def _decimal_comma(number: float) -> str:
-    """Write a number as German, French, … do: "21,5", "35"."""
-    return f"{number:g}".replace(".", ",")
+def _number(number: float, words: CallWords) -> str:
+    """Write a number as the language does: "21.5" in English, "21,5" in the others."""
+    written = f"{number:g}"
+    return written if words is ENGLISH_WORDS else written.replace(".", ",")
 
 
 def intent_verb(intent_type: str | None, domain: str, words: CallWords) -> str:
@@ -513,13 +512,8 @@ def describe_action(
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
         data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}
     text, rest = said_action(action.domain, action.service, names, data, words)
-    # English keeps the fields' names (the audit reads them); another language says the values
-    # with their units ("(50 %)"), not English words.
-    english = words is ENGLISH_WORDS
-    shown = [
-        f"{key} {value}" if english else value_words(key, value, words)
-        for key, value in rest.items()
-    ]
+    # The values the words have no place for, with their units ("(2700 K)"), no field names.
+    shown = [value_words(key, value, words) for key, value in rest.items()]
     text += f" ({', '.join(shown)})" if shown else ""
     if is_sensitive is not None:
         text += _inside_text(
@@ -569,9 +563,9 @@ def describe_api_call(
         pattern.format(names=join_names(sorted(names), language))
         for pattern, names in by_verb.items()
     )
-    # In another language the values go inside the words where they have a place ("die
-    # Position von Garage Door auf 50 % einstellen"), as for our own tools' calls.
-    if words is not ENGLISH_WORDS and len(by_verb) == 1 and outcome:
+    # The values go inside the words where they have a place ("set the volume of Kitchen to
+    # 50 %", "die Position von Garage Door auf 50 % einstellen"), as for our own tools' calls.
+    if len(by_verb) == 1 and outcome:
         names = join_names(sorted(next(iter(by_verb.values()))), language)
         said = said_intent(intent_type, _domain(sensitive[0]), names, outcome, words)
         if said is not None:
@@ -681,9 +675,9 @@ def _arguments_text(
 ) -> str:
     """Say a tool's arguments; `slots`: the service field an intent's slot sets.
 
-    English keeps the arguments' names (the audit reads them); another language says the
-    values with their units, read as the fields they set ("brightness": 40 is "40 %", an
-    intent's "volume_level" 50 is "50 %").
+    The values with their units, read as the fields they set ("brightness": 40 is "40 %", an
+    intent's "volume_level" 50 is "50 %"); a number no unit explains with its name. In English
+    another tool's arguments keep their names: they are all it says of what it will do.
     """
 
     def value_text(value: Any) -> str:
@@ -691,7 +685,7 @@ def _arguments_text(
             return join_names([str(item) for item in value], language)
         return str(value)
 
-    if speaks_only_english(language):
+    if slots is None and speaks_only_english(language):
         return ", ".join(f"{key.replace('_', ' ')} {value_text(v)}" for key, v in arguments.items())
     fields = slots or {}
     words = call_words(language)
