@@ -139,6 +139,11 @@ RELEASING_SERVICES: Final = frozenset(
 _SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish": "mqtt"}
 # The services that stop a running script or automation.
 HALTING_SERVICES: Final = frozenset({"turn_off", "toggle"})
+# The services a step stops a program with: a script's runs, an automation's runs and every
+# run to come (switched off). Toggling one is judged as running it (_runs_program).
+_STOPPING_SERVICES: Final = frozenset(
+    {f"{SCRIPT_DOMAIN}.turn_off", f"{AUTOMATION_DOMAIN}.turn_off", f"{CORE_DOMAIN}.turn_off"}
+)
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -266,7 +271,11 @@ class SafetyPolicy:
         found: list[tuple[str | None, list[Any]]] = []
         for entity_id in action.entity_ids:
             if entity_id in rules.exempt:
-                programs = rules.halted_programs(entity_id) if halts else []
+                programs = (
+                    rules.halted_programs(entity_id)
+                    if halts
+                    else rules.programs_stopped_by(entity_id, (entity_id,))
+                )
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
             found.extend(program for program in programs if program not in found)
@@ -536,13 +545,53 @@ class _Rules:
 
         The exempt "Courier" unlocks the door and locks it ten minutes later: stopping it while
         it waits keeps the door unlocked. A running program is judged by its steps, its
-        opening ones (an unlock) left out, as a stopped timer's automation is.
+        opening ones (an unlock) left out, as a stopped timer's automation is. An enabled
+        automation switched off runs no more, now or later: the exempt "Nightly" that locks the
+        door at bedtime is judged by its actions whether it runs now or not.
         """
-        return [
+        found: list[tuple[str | None, list[Any]]] = [
             (own, steps)
             for own, steps in running_programs(self.hass)
             if own == entity_id and self._would_secure(entity_id, steps)
         ]
+        if split_entity_id(entity_id)[0] == AUTOMATION_DOMAIN:
+            found.extend(
+                program
+                for automation in self.automations
+                if automation.entity_id == entity_id
+                and (program := (entity_id, automation.actions)) not in found
+                and self._would_secure(entity_id, automation.actions)
+            )
+        return found
+
+    def _stops_securing_programs(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether an exempt entity's own steps stop a program that would secure the house."""
+        return bool(self.programs_stopped_by(entity_id, path))
+
+    def programs_stopped_by(
+        self, entity_id: str, path: tuple[str, ...]
+    ) -> list[tuple[str | None, list[Any]]]:
+        """Return the programs an exempt entity's own steps stop that would secure the house.
+
+        "Welcome" turns off "Courier" (it locks the door in ten minutes) or switches off
+        "Nightly" (it locks the door at bedtime): as when the person stops them directly, the
+        door stays unlocked. A step runs later than the question, so a script is judged by its
+        steps whether it runs now or not; one we cannot read may do anything.
+        """
+        found: list[tuple[str | None, list[Any]]] = []
+        for steps in self._own_sequences(entity_id):
+            for program in _stopped_programs(self.hass, steps):
+                if program == entity_id or program in path:
+                    continue
+                runs = self.halted_programs(program)
+                if split_entity_id(program)[0] == SCRIPT_DOMAIN:
+                    sequence = script_sequence(self.hass, program)
+                    if sequence is None and self.hass.states.get(program) is not None:
+                        sequence = [None]  # a script we cannot read: of unknown effect
+                    if sequence is not None and self._would_secure(program, sequence):
+                        runs.append((program, sequence))
+                found.extend(run for run in runs if run not in found)
+        return found
 
     def _would_secure(self, entity_id: str, steps: list[Any]) -> bool:
         """Whether steps stopped by a change of entity_id do something sensitive besides opening.
@@ -608,6 +657,9 @@ class _Rules:
                 return True
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
                 return True
+        # A program its steps stop or switch off is another program too: kept from securing.
+        if self._stops_securing_programs(entity_id, path):
+            return True
         # What its own steps change is exempt with it (steps of unknown effect too); what that
         # change sets off is not, nor what another entity they switch runs of its own (a
         # template switch whose turn-on unlocks, a script they run) unless that is exempt too
@@ -1110,6 +1162,38 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
+def _stopped_programs(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+    """Return the scripts and automations the steps stop or switch off, nested ones included.
+
+    `script.turn_off`, `automation.turn_off` and core's `homeassistant.turn_off` on them; a
+    target that cannot be read (a template, `all`), or a service written as a template, may
+    stop any of them.
+    """
+    programs = (SCRIPT_DOMAIN, AUTOMATION_DOMAIN)
+    found: list[str] = []
+    for step, kind in _enabled_steps(steps):
+        targets: list[str] | None
+        if (nested := _nested_steps(step, kind)) is not None:
+            targets = _stopped_programs(hass, nested)
+        elif kind != cv.SCRIPT_ACTION_CALL_SERVICE:
+            continue
+        else:
+            action = _plain_text(step.get("action", step.get("service")))
+            if action is not None and action not in _STOPPING_SERVICES:
+                continue
+            targets = None if action is None else _service_targets(hass, step, stops=True)
+            if targets is None:
+                domain = (action or CORE_DOMAIN).partition(".")[0]
+                kinds = programs if domain == CORE_DOMAIN else (domain,)
+                targets = [e for each in kinds for e in hass.states.async_entity_ids(each)]
+        found.extend(
+            target
+            for target in targets
+            if split_entity_id(target)[0] in programs and target not in found
+        )
+    return found
+
+
 def _message_actions(hass: HomeAssistant, steps: Iterable[Any]) -> frozenset[str]:
     """Return the message services (`notify.phone`) the steps call, nested ones included."""
     found: set[str] = set()
@@ -1223,25 +1307,26 @@ def _written_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str]:
 
 
 def _service_targets(
-    hass: HomeAssistant, step: Mapping[str, Any], *, programs: bool = False
+    hass: HomeAssistant, step: Mapping[str, Any], *, programs: bool = False, stops: bool = False
 ) -> list[str] | None:
     """Return the entities a service step targets; None when unknown.
 
     programs: a script's own service (`script.garage_pulse`) names that script, and
     `script.turn_on` (and `automation.trigger`) its targets; otherwise a script or automation
     run as a service is a program of unknown effect, and so is a service that is no entity
-    service (a shell or REST command), whatever its data names.
+    service (a shell or REST command), whatever its data names. stops: the step stops or
+    switches off programs (`script.turn_off`, `automation.turn_off`): their targets.
     """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
         return None
     domain, _, service = action.partition(".")
-    if domain in UNKNOWN_EFFECT_DOMAINS:
+    if domain in UNKNOWN_EFFECT_DOMAINS and not stops:
         if not programs or (domain != SCRIPT_DOMAIN and service not in AUTOMATION_RUNS):
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
-    elif not programs and not acts_on_its_targets(hass, domain, service):
+    elif not (programs or stops) and not acts_on_its_targets(hass, domain, service):
         return None  # a shell or REST command: the ids in its data are its own variables
     # As Home Assistant prepares the call: `data` then the older `data_template`, then the
     # target, with the older top-level `entity_id` in it, over both.
