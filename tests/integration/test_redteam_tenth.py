@@ -8,10 +8,12 @@ everyday neighbour that runs at once.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from typing import Final
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -26,16 +28,20 @@ from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
+from .test_redteam_ninth import stub_services
 from .test_redteam_seventh import LOCK
+from .test_redteam_seventh import UNLOCK
+from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import TURN_ON_KITCHEN
+from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
 
 house = test_adversarial.house
 scene = test_adversarial.scene
 
 KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
-AT_BEDTIME: Final = {"trigger": "event", "event_type": "bedtime"}
+AT_BEDTIME: Final = {"trigger": "state", "entity_id": "binary_sensor.bedtime", "to": "on"}
 
 
 def courier(then: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +71,7 @@ STOPS: Final[dict[str, dict[str, Any]]] = {
     ),
     "automation.turn_off, every automation": turn_off("automation.turn_off", "all"),
     "homeassistant.turn_off": turn_off("homeassistant.turn_off", "automation.nightly"),
+    "a service written as a template": turn_off("{{ 'script.turn_' ~ 'off' }}", "script.courier"),
 }
 
 
@@ -85,13 +92,18 @@ async def test_an_exempt_script_that_stops_a_securing_program_is_held(
     await hass.async_block_till_done()
 
     stopped = str(STOPS[stop]["target"]["entity_id"])
-    # The question says what the stop keeps from happening (and a step it can name).
+    # The question says what the stop keeps from happening (and a step it can read).
     program = "Courier" if "courier" in stopped else "Nightly"
-    named = {"script.courier": "turn off Courier", "automation.nightly": "disable Nightly"}
+    named = {
+        "script.courier": "will turn off Courier",
+        "automation.nightly": "will disable Nightly",
+    }
     question = "".join(
         [
             "Run Welcome",
-            f" (this will {named[stopped]})" if stopped in named else "",
+            f" (this {named[stopped]})"
+            if stopped in named and "{{" not in STOPS[stop]["action"]
+            else "",
             f" (then {program} will not lock Front Door)? Say yes to confirm.",
         ]
     )
@@ -101,6 +113,23 @@ async def test_an_exempt_script_that_stops_a_securing_program_is_held(
     await hass.services.async_call(
         "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
     )
+
+
+async def test_a_templated_service_on_a_lamp_switches_off_no_automation(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The everyday neighbour: "Welcome" switches the kitchen lights with a service written as
+    a template, and "Nightly" locks the front door at bedtime: whatever the service, it acts
+    on the lights only, so Nightly stays on. (Nothing runs that a restart would stop.)"""
+    step = {
+        "action": "{{ 'light.turn_' ~ 'on' }}",
+        "target": {"entity_id": KITCHEN_ON["target"]["entity_id"]},
+    }
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
+    await set_up_automations(hass, nightly(LOCK))
+
+    await run_exempt_welcome(hass, scene, held=False)
+    assert state(hass, "automation.nightly") == "on"
 
 
 # --- Switching off an exempt automation that would secure the house -----------------------------
@@ -135,3 +164,127 @@ async def test_switching_on_an_exempt_automation_that_secures_runs_at_once(
 
     assert not asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, "automation.nightly") == "on"
+
+
+# --- The shopping list: what its intents change, and the event it fires -----------------------
+
+SHOPPING: Final = "todo.shopping_list"
+ON_THE_LIST: Final[dict[str, dict[str, Any]]] = {
+    "its entity changes": {"trigger": "state", "entity_id": SHOPPING},
+    "it fires its event": {"trigger": "event", "event_type": "shopping_list_updated"},
+}
+
+
+@pytest.fixture
+async def shopping_list(
+    hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shopping list integration, kept in the test's own folder."""
+    config_path = hass.config.path
+
+    def path(*parts: str) -> str:
+        if parts == (".shopping_list.json",):
+            return str(tmp_path / parts[0])
+        return config_path(*parts)
+
+    monkeypatch.setattr(hass.config, "path", path)
+    entry = MockConfigEntry(domain="shopping_list")
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+
+
+ADDS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
+    "our to-do tool": ("todo", {"action": "add_item", "entity_id": SHOPPING, "item": "milk"}),
+    "the to-do intent": ("HassListAddItem", {"name": "Shopping List", "item": "milk"}),
+}
+
+
+@pytest.mark.usefixtures("shopping_list")
+@pytest.mark.parametrize("add", list(ADDS))
+@pytest.mark.parametrize("trigger", list(ON_THE_LIST))
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+async def test_adding_to_the_shopping_list_is_judged_by_what_it_sets_off(
+    hass: HomeAssistant,
+    scene: Scene,
+    add: str,
+    trigger: str,
+    then: dict[str, Any],
+    held: bool,
+) -> None:
+    """ "Add milk to the shopping list" changes the list's entity and makes the shopping list
+    fire `shopping_list_updated`: an automation on either that unlocks the front door is set
+    off. One that lights a lamp is everyday: at once."""
+    tool, arguments = ADDS[add]
+    async_expose_entity(hass, "conversation", SHOPPING, True)
+    await set_up_automations(
+        hass,
+        {
+            "id": "on_list",
+            "alias": "On list",
+            "triggers": [ON_THE_LIST[trigger]],
+            "actions": [then],
+        },
+    )
+    agent = await (scene.our_agent() if tool == "todo" else scene.assist_agent())
+
+    result = await scene.ask_to_call(agent, tool, arguments, answer("Done."))
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+    assert state(hass, SHOPPING) == ("0" if held else "1")
+    if held and tool == "todo":
+        assert speech(result) == (
+            "Add milk to Shopping list (this may unlock Front Door)? Say yes to confirm."
+        )
+
+
+# --- A restart stops every running program ----------------------------------------------------
+
+ENDS: Final[dict[str, dict[str, Any]]] = {
+    "restarts": {"action": "homeassistant.restart"},
+    "runs a shell command": {"action": "shell_command.tidy_up"},
+}
+
+
+@pytest.mark.parametrize("end", list(ENDS))
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_an_exempt_script_that_may_restart_while_a_program_would_secure_is_held(
+    hass: HomeAssistant, scene: Scene, end: str, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" restarts Home Assistant (or runs a shell command, which may), as the person
+    trusts it, while "Courier" waits to lock the front door: a restart stops every running
+    script, so the door stays unlocked. While Courier only waits to light a lamp: at once."""
+    restarts = stub_services(hass, "homeassistant", "restart", "stop")
+    commands = stub_services(hass, "shell_command", "tidy_up")
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [ENDS[end]]}, "courier": courier(then)}
+    )
+    start_in_the_background(hass, "script.courier")
+    await hass.async_block_till_done()
+
+    await run_exempt_welcome(hass, scene, held=held)
+    await hass.async_block_till_done()
+    assert bool(restarts or commands) is not held
+    await hass.services.async_call(
+        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
+    )
+
+
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_an_exempt_script_that_restarts_while_a_relock_timer_runs_is_held(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" restarts Home Assistant while the re-lock timer runs: the timer comes back
+    idle and never finishes, so "lock again when the re-lock timer is up" never locks. A
+    timer whose end only lights a lamp: at once."""
+    restarts = stub_services(hass, "homeassistant", "restart", "stop")
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [ENDS["restarts"]]}})
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, relock(then))
+
+    question = "Run Welcome (then Re-lock will not lock Front Door)? Say yes to confirm."
+    await run_exempt_welcome(hass, scene, held=held, question=question if held else None)
+    await hass.async_block_till_done()
+    assert bool(restarts) is not held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)

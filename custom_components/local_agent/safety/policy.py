@@ -27,6 +27,7 @@ import probatio
 from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
+from custom_components.local_agent.compat import LIFECYCLE_EVENTS
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
@@ -40,6 +41,7 @@ from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
+from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_states
@@ -139,10 +141,16 @@ RELEASING_SERVICES: Final = frozenset(
 _SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish": "mqtt"}
 # The services that stop a running script or automation.
 HALTING_SERVICES: Final = frozenset({"turn_off", "toggle"})
+# A timer running when Home Assistant stops does not finish (unless it is restored).
+TIMER_DOMAIN: Final = "timer"
+TIMER_ACTIVE: Final = "active"
+TIMER_STOPPED_AT_A_RESTART: Final = frozenset({"timer.finished"})
+SHUTDOWN: Final = "shutdown"
 # The services a step stops a program with: a script's runs, an automation's runs and every
 # run to come (switched off). Toggling one is judged as running it (_runs_program).
+CORE_TURN_OFF: Final = f"{CORE_DOMAIN}.turn_off"
 _STOPPING_SERVICES: Final = frozenset(
-    {f"{SCRIPT_DOMAIN}.turn_off", f"{AUTOMATION_DOMAIN}.turn_off", f"{CORE_DOMAIN}.turn_off"}
+    {f"{SCRIPT_DOMAIN}.turn_off", f"{AUTOMATION_DOMAIN}.turn_off", CORE_TURN_OFF}
 )
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
@@ -481,7 +489,8 @@ class _Rules:
         turn: what watches them watches it. An automation it triggers changes its own state
         by running (last_triggered, current): what watches that watches it too. fired: the
         events of its own the entity fires (None: any); what changes with it only changes its
-        state.
+        state. An event its integration fires on the bus when it changes (the shopping list's)
+        sets off what hears it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -503,8 +512,15 @@ class _Rules:
                 and not watcher.any_entity
                 and watcher.watches(current, device_id, events)
             )
+            # What its integration fires on the bus when it changes (the shopping list's
+            # `shopping_list_updated`) sets off what hears that.
+            heard = {
+                (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
+            }
             for automation in self.automations:
-                if not automation.watches(current, device_id, events):
+                if not automation.watches(current, device_id, events) and not (
+                    heard and automation.hears(heard)
+                ):
                     continue
                 if automation.actions not in found:
                     found.append(automation.actions)
@@ -517,20 +533,44 @@ class _Rules:
         """Whether the call keeps an automation from securing the house (a re-lock timer)."""
         return bool(self.stopped_programs(entity_id))
 
-    def stopped_programs(self, entity_id: str) -> list[tuple[str | None, list[Any]]]:
+    def _stopped_by_a_restart(
+        self, entity_id: str, path: tuple[str, ...]
+    ) -> list[tuple[str | None, list[Any]]]:
+        """Return what a restart or stop of Home Assistant keeps from securing the house.
+
+        Stopping, Home Assistant stops every running script and automation ("Courier" that
+        locks the door in ten minutes), and a running timer comes back idle (unless it is
+        restored), so what its end would run does not run either.
+        """
+        found: list[tuple[str | None, list[Any]]] = [
+            (own, steps)
+            for own, steps in running_programs(self.hass)
+            if own != entity_id and own not in path and self._would_secure(own or "", steps)
+        ]
+        for timer in self.hass.states.async_all(TIMER_DOMAIN):
+            if timer.state == TIMER_ACTIVE:
+                stopped = self.stopped_programs(timer.entity_id, TIMER_STOPPED_AT_A_RESTART)
+                found.extend(program for program in stopped if program not in found)
+        return found
+
+    def stopped_programs(
+        self, entity_id: str, stopped: frozenset[str] | None = None
+    ) -> list[tuple[str | None, list[Any]]]:
         """Return the automations the call keeps from securing the house: entity and actions.
 
         "Unlock for the courier, lock again when the timer is up": cancelling or pausing the
         timer keeps the door unlocked. An automation that waits for an event the call stops
         is judged by what it would do, its opening steps (an unlock) left out: keeping those
-        from running keeps the house as it is.
+        from running keeps the house as it is. stopped: the events kept from firing (the
+        call's when None).
         """
+        stopped = self.stopped if stopped is None else stopped
         domain = split_entity_id(entity_id)[0]
         return [
             (automation.entity_id, automation.actions)
             for automation in self.automations
             if any(
-                watched in (entity_id, domain) and event in self.stopped
+                watched in (entity_id, domain) and event in stopped
                 for watched, event in automation.entity_events
             )
             and self._would_secure(entity_id, automation.actions)
@@ -580,6 +620,10 @@ class _Rules:
         """
         found: list[tuple[str | None, list[Any]]] = []
         for steps in self._own_sequences(entity_id):
+            if _may_stop_home_assistant(self.hass, steps):
+                found.extend(
+                    run for run in self._stopped_by_a_restart(entity_id, path) if run not in found
+                )
             for program in _stopped_programs(self.hass, steps):
                 if program == entity_id or program in path:
                     continue
@@ -1162,12 +1206,29 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
+def _may_stop_home_assistant(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
+    """Whether the steps may restart or stop Home Assistant (or fire its stop event).
+
+    A step of unknown effect (`homeassistant.restart`, a shell command) may; a notification
+    may not (MESSAGE_SIGNAL).
+    """
+    signals = _signals(hass, steps)
+    return bool(
+        signals
+        & {
+            ANY_KIND_OF_SIGNAL,
+            (EVENT_SIGNAL, ANY_SIGNAL),
+            (EVENT_SIGNAL, LIFECYCLE_EVENTS[SHUTDOWN]),
+        }
+    )
+
+
 def _stopped_programs(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
     """Return the scripts and automations the steps stop or switch off, nested ones included.
 
-    `script.turn_off`, `automation.turn_off` and core's `homeassistant.turn_off` on them; a
-    target that cannot be read (a template, `all`), or a service written as a template, may
-    stop any of them.
+    `script.turn_off`, `automation.turn_off` and core's `homeassistant.turn_off` on them, and
+    a service written as a template on its targets; a target that cannot be read (a
+    template, `all`) may be any of them.
     """
     programs = (SCRIPT_DOMAIN, AUTOMATION_DOMAIN)
     found: list[str] = []
@@ -1181,7 +1242,9 @@ def _stopped_programs(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
             action = _plain_text(step.get("action", step.get("service")))
             if action is not None and action not in _STOPPING_SERVICES:
                 continue
-            targets = None if action is None else _service_targets(hass, step, stops=True)
+            # A service written as a template may be any of them: on its targets.
+            as_written = step if action is not None else {**step, "action": CORE_TURN_OFF}
+            targets = _service_targets(hass, as_written, stops=True)
             if targets is None:
                 domain = (action or CORE_DOMAIN).partition(".")[0]
                 kinds = programs if domain == CORE_DOMAIN else (domain,)
