@@ -123,7 +123,7 @@ async def test_a_templated_service_on_a_lamp_switches_off_no_automation(
     on the lights only, so Nightly stays on. (Nothing runs that a restart would stop.)"""
     step = {
         "action": "{{ 'light.turn_' ~ 'on' }}",
-        "target": {"entity_id": KITCHEN_ON["target"]["entity_id"]},
+        "target": {"entity_id": "light.kitchen_lights"},
     }
     await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [step]}})
     await set_up_automations(hass, nightly(LOCK))
