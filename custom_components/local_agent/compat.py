@@ -733,6 +733,21 @@ def entity_events_stopped_by_call(domain: str, service: str) -> frozenset[str]:
     return TIMER_SERVICE_STOPS.get(service, frozenset()) if domain == TIMER else frozenset()
 
 
+def armed_at_start(hass: HomeAssistant) -> list[str]:
+    """Return the automations that are off and that Home Assistant switches on when it starts.
+
+    An automation whose configuration sets `initial_state: true` starts on whatever state it
+    had before: its entity keeps that setting in the private ``_initial_state``.
+    """
+    return [
+        own
+        for automation in getattr(hass.data.get("automation"), "entities", ())
+        if getattr(automation, "is_on", None) is False
+        and getattr(automation, "_initial_state", None) is True
+        and isinstance(own := getattr(automation, "entity_id", None), str)
+    ]
+
+
 def running_programs(hass: HomeAssistant) -> list[tuple[str | None, list[Any]]]:
     """Return the entity and steps of every script and automation that is running now.
 

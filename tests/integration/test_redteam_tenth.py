@@ -26,6 +26,7 @@ from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
+from .test_redteam import let_in
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_ninth import stub_services
@@ -288,3 +289,23 @@ async def test_an_exempt_script_that_restarts_while_a_relock_timer_runs_is_held(
     await hass.async_block_till_done()
     assert bool(restarts) is not held
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+async def test_a_restart_that_switches_an_unlocking_automation_on_again_is_held(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """The person switched "Let in" off; its configuration says `initial_state: true`, so a
+    restart switches it on again, and it unlocks the front door on the courier's ring from
+    then on: "Welcome", which restarts Home Assistant, arms it. One that lights a lamp: at
+    once."""
+    restarts = stub_services(hass, "homeassistant", "restart", "stop")
+    await reload_scripts(hass, {"welcome": {"alias": "Welcome", "sequence": [ENDS["restarts"]]}})
+    await set_up_automations(hass, {**let_in(then), "initial_state": True})
+    await hass.services.async_call(
+        "automation", "turn_off", {"entity_id": "automation.let_in"}, blocking=True
+    )
+
+    await run_exempt_welcome(hass, scene, held=held)
+    await hass.async_block_till_done()
+    assert bool(restarts) is not held

@@ -33,6 +33,7 @@ from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
+from custom_components.local_agent.compat import armed_at_start
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import device_action_call
@@ -709,7 +710,12 @@ class _Rules:
         # template switch whose turn-on unlocks, a script they run) unless that is exempt too
         # or named sensitive (the lock the step unlocks is the step itself).
         for steps in sequences:
-            for target in _known_targets(self.hass, steps):
+            targets = _known_targets(self.hass, steps)
+            # A step that may restart Home Assistant switches on again the automations whose
+            # configuration says `initial_state: true`: judged as switching them on.
+            if ANY_KIND_OF_SIGNAL in _signals(self.hass, steps):
+                targets.extend(a for a in armed_at_start(self.hass) if a not in targets)
+            for target in targets:
                 if target in path:
                     continue
                 step_path = (*path, target)
