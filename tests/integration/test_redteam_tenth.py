@@ -18,6 +18,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
@@ -111,6 +112,35 @@ async def test_an_exempt_script_that_stops_a_securing_program_is_held(
     await run_exempt_welcome(hass, scene, held=held, question=question if held else None)
     assert (state(hass, "script.courier") == "on") is (held or "courier" not in stopped)
     assert (state(hass, "automation.nightly") == "on") is (held or "script" in stopped)
+    await hass.services.async_call(
+        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
+    )
+
+
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_an_exempt_script_that_stops_a_group_holding_a_securing_program_is_held(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" turns off the old-style group "Programs", which holds "Courier": the
+    script service stops the group's scripts, Courier too."""
+    step = turn_off("script.turn_off", "group.programs")
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [step]}, "courier": courier(then)}
+    )
+    assert await async_setup_component(hass, "group", {})
+    await hass.services.async_call(
+        "group",
+        "set",
+        {"object_id": "programs", "name": "Programs", "entities": ["script.courier"]},
+        blocking=True,
+    )
+    assert hass.states.get("group.programs") is not None
+    start_in_the_background(hass, "script.courier")
+    await hass.async_block_till_done()
+
+    await run_exempt_welcome(hass, scene, held=held)
+    await hass.async_block_till_done()
+    assert (state(hass, "script.courier") == "on") is held
     await hass.services.async_call(
         "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
     )
