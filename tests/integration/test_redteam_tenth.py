@@ -339,3 +339,70 @@ async def test_a_restart_that_switches_an_unlocking_automation_on_again_is_held(
     await run_exempt_welcome(hass, scene, held=held)
     await hass.async_block_till_done()
     assert bool(restarts) is not held
+
+
+# --- A scene that switches a program off ------------------------------------------------------
+
+
+@pytest.mark.parametrize("exempt", [["automation.nightly"], ["scene.movie_night"]])
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_a_scene_that_switches_off_an_exempt_securing_automation_is_held(
+    hass: HomeAssistant, scene: Scene, exempt: list[str], then: dict[str, Any], held: bool
+) -> None:
+    """ "Movie night" turns the kitchen lights on and sets "Nightly" (it locks the front door
+    at bedtime) off, the automation or the scene exempt: as switching Nightly off directly,
+    the door stays unlocked. One that only lights a lamp is switched off at once. (A scene
+    cannot set a script.)"""
+    program = "automation.nightly"
+    await set_up_automations(hass, nightly(then))
+    movie_night = {
+        "id": "movie_night",
+        "name": "Movie night",
+        "entities": {"light.kitchen_lights": "on", program: "off"},
+    }
+    assert await async_setup_component(hass, "scene", {"scene": [movie_night]})
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", "scene.movie_night", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: exempt})
+
+    result = await scene.ask_to_call(
+        agent, "scene", {"action": "turn_on", "entity_id": "scene.movie_night"}, answer("Done.")
+    )
+    await hass.async_block_till_done()
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert (state(hass, program) == "on") is held
+    if held and program in exempt:
+        assert speech(result) == (
+            "Turn on Movie night (this will disable Nightly)? Say yes to confirm."
+        )
+
+
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_an_exempt_scripts_scene_that_switches_off_an_exempt_automation_is_judged(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """ "Welcome" activates "Movie night", which sets "Nightly" off; both are exempt, and
+    Nightly locks the front door at bedtime: Welcome keeps it from locking."""
+    await set_up_automations(hass, nightly(then))
+    movie_night = {
+        "id": "movie_night",
+        "name": "Movie night",
+        "entities": {"light.kitchen_lights": "on", "automation.nightly": "off"},
+    }
+    assert await async_setup_component(hass, "scene", {"scene": [movie_night]})
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [{"scene": "scene.movie_night"}]}}
+    )
+    async_expose_entity(hass, "conversation", "script.welcome", True)
+    agent = await scene.our_agent(
+        **{CONF_EXEMPT_ENTITIES: ["script.welcome", "automation.nightly"]}
+    )
+
+    result = await scene.ask_to_call(
+        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
+    )
+    await hass.async_block_till_done()
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert (state(hass, "automation.nightly") == "on") is held

@@ -71,6 +71,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.const import STATE_ON
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
@@ -98,6 +99,7 @@ _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
+SCENE_DOMAIN: Final = "scene"
 AUTOMATION_DOMAIN: Final = "automation"
 AUTOMATION_TRIGGER: Final = "trigger"
 # The automation services that run its actions: at once, or whenever it is set off.
@@ -426,6 +428,13 @@ class _Rules:
             states = scene_states(self.hass, entity_id)
             if states is None:
                 return True
+            # A scene that sets an automation off switches it off, an exempt one too: judged
+            # by what it would secure, as switching it off directly is.
+            if any(
+                member in self.exempt and self._halts_securing(member)
+                for member in _automations_set_off(self.hass, entity_id)
+            ):
+                return True
             members = list(states)
         else:
             state = self.hass.states.get(entity_id)
@@ -620,12 +629,24 @@ class _Rules:
         steps whether it runs now or not; one we cannot read may do anything.
         """
         found: list[tuple[str | None, list[Any]]] = []
+        # An exempt scene's own states: an automation it sets off is switched off.
+        if split_entity_id(entity_id)[0] == SCENE_DOMAIN:
+            for program in _automations_set_off(self.hass, entity_id):
+                runs = self.halted_programs(program) if program not in path else []
+                found.extend(run for run in runs if run not in found)
         for steps in self._own_sequences(entity_id):
             if _may_stop_home_assistant(self.hass, steps):
                 found.extend(
                     run for run in self._stopped_by_a_restart(entity_id, path) if run not in found
                 )
-            for program in _stopped_programs(self.hass, steps):
+            # A scene its steps activate switches off the automations it sets off.
+            programs = _stopped_programs(self.hass, steps)
+            for scene in _known_targets(self.hass, steps):
+                if split_entity_id(scene)[0] == SCENE_DOMAIN:
+                    programs.extend(
+                        p for p in _automations_set_off(self.hass, scene) if p not in programs
+                    )
+            for program in programs:
                 if program == entity_id or program in path:
                     continue
                 runs = self.halted_programs(program)
@@ -1210,6 +1231,15 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
+
+
+def _automations_set_off(hass: HomeAssistant, scene: str) -> list[str]:
+    """Return the automations a scene of Home Assistant's sets off (switches off)."""
+    return [
+        member
+        for member, value in (scene_states(hass, scene) or {}).items()
+        if split_entity_id(member)[0] == AUTOMATION_DOMAIN and value != STATE_ON
+    ]
 
 
 def _may_stop_home_assistant(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
