@@ -344,21 +344,34 @@ async def test_a_restart_that_switches_an_unlocking_automation_on_again_is_held(
 # --- A scene that switches a program off ------------------------------------------------------
 
 
+@pytest.mark.parametrize("member", ["automation.nightly", "group.programs"])
 @pytest.mark.parametrize("exempt", [["automation.nightly"], ["scene.movie_night"]])
 @pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
 async def test_a_scene_that_switches_off_an_exempt_securing_automation_is_held(
-    hass: HomeAssistant, scene: Scene, exempt: list[str], then: dict[str, Any], held: bool
+    hass: HomeAssistant,
+    scene: Scene,
+    member: str,
+    exempt: list[str],
+    then: dict[str, Any],
+    held: bool,
 ) -> None:
     """ "Movie night" turns the kitchen lights on and sets "Nightly" (it locks the front door
     at bedtime) off, the automation or the scene exempt: as switching Nightly off directly,
     the door stays unlocked. One that only lights a lamp is switched off at once. (A scene
-    cannot set a script.)"""
+    cannot set a script.) An old-style group that holds Nightly, set off, switches it off."""
     program = "automation.nightly"
     await set_up_automations(hass, nightly(then))
+    assert await async_setup_component(hass, "group", {})
+    await hass.services.async_call(
+        "group",
+        "set",
+        {"object_id": "programs", "name": "Programs", "entities": [program]},
+        blocking=True,
+    )
     movie_night = {
         "id": "movie_night",
         "name": "Movie night",
-        "entities": {"light.kitchen_lights": "on", program: "off"},
+        "entities": {"light.kitchen_lights": "on", member: "off"},
     }
     assert await async_setup_component(hass, "scene", {"scene": [movie_night]})
     await hass.async_block_till_done()

@@ -84,6 +84,8 @@ from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
+# The entities (groups' members too) read of one scene's states that it sets off.
+MAX_SCENE_MEMBERS: Final = 1000
 # How deep the settings of a helper's entity object are read (a Bayesian sensor's observations:
 # a list of objects that each name an entity).
 _NESTED_SETTINGS_DEPTH: Final = 3
@@ -1234,12 +1236,23 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
 
 
 def _automations_set_off(hass: HomeAssistant, scene: str) -> list[str]:
-    """Return the automations a scene of Home Assistant's sets off (switches off)."""
-    return [
-        member
-        for member, value in (scene_states(hass, scene) or {}).items()
-        if split_entity_id(member)[0] == AUTOMATION_DOMAIN and value != STATE_ON
-    ]
+    """Return the automations a scene of Home Assistant's sets off (switches off).
+
+    Also those in a group it sets off (an old-style group turns its members off).
+    """
+    found: list[str] = []
+    pending = [m for m, value in (scene_states(hass, scene) or {}).items() if value != STATE_ON]
+    seen: set[str] = set()
+    while pending:
+        member = pending.pop()
+        if member in seen or len(seen) > MAX_SCENE_MEMBERS:
+            continue
+        seen.add(member)
+        if split_entity_id(member)[0] == AUTOMATION_DOMAIN:
+            found.append(member)
+        elif (state := hass.states.get(member)) is not None:
+            pending.extend(_group_members(state))
+    return found
 
 
 def _may_stop_home_assistant(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
