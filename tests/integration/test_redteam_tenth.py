@@ -60,6 +60,33 @@ def turn_off(action: str, entity_id: str) -> dict[str, Any]:
     return {"action": action, "target": {"entity_id": entity_id}}
 
 
+async def courier_waits(hass: HomeAssistant, then: dict[str, Any], step: dict[str, Any]) -> None:
+    """ "Courier" runs, ten minutes from `then`; "Welcome" is `step`."""
+    await reload_scripts(
+        hass, {"welcome": {"alias": "Welcome", "sequence": [step]}, "courier": courier(then)}
+    )
+    start_in_the_background(hass, "script.courier")
+    await hass.async_block_till_done()
+
+
+async def stop_courier(hass: HomeAssistant) -> None:
+    await hass.services.async_call(
+        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
+    )
+
+
+async def group_programs(hass: HomeAssistant, *members: str) -> None:
+    """The old-style group "Programs" of these members."""
+    assert await async_setup_component(hass, "group", {})
+    await hass.services.async_call(
+        "group",
+        "set",
+        {"object_id": "programs", "name": "Programs", "entities": list(members)},
+        blocking=True,
+    )
+    assert hass.states.get("group.programs") is not None
+
+
 # --- An exempt script's steps that stop another program ----------------------------------------
 
 STOPS: Final[dict[str, dict[str, Any]]] = {
@@ -86,12 +113,8 @@ async def test_an_exempt_script_that_stops_a_securing_program_is_held(
     "Nightly" off (it locks the front door at bedtime), as the person trusts it: the door stays
     unlocked, as when the person stops them directly. A program that only lights a lamp is
     stopped at once."""
-    await reload_scripts(
-        hass, {"welcome": {"alias": "Welcome", "sequence": [STOPS[stop]]}, "courier": courier(then)}
-    )
     await set_up_automations(hass, nightly(then))
-    start_in_the_background(hass, "script.courier")
-    await hass.async_block_till_done()
+    await courier_waits(hass, then, STOPS[stop])
 
     stopped = str(STOPS[stop]["target"]["entity_id"])
     # The question says what the stop keeps from happening (and a step it can read).
@@ -112,9 +135,7 @@ async def test_an_exempt_script_that_stops_a_securing_program_is_held(
     await run_exempt_welcome(hass, scene, held=held, question=question if held else None)
     assert (state(hass, "script.courier") == "on") is (held or "courier" not in stopped)
     assert (state(hass, "automation.nightly") == "on") is (held or "script" in stopped)
-    await hass.services.async_call(
-        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
-    )
+    await stop_courier(hass)
 
 
 @pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
@@ -123,27 +144,13 @@ async def test_an_exempt_script_that_stops_a_group_holding_a_securing_program_is
 ) -> None:
     """ "Welcome" turns off the old-style group "Programs", which holds "Courier": the
     script service stops the group's scripts, Courier too."""
-    step = turn_off("script.turn_off", "group.programs")
-    await reload_scripts(
-        hass, {"welcome": {"alias": "Welcome", "sequence": [step]}, "courier": courier(then)}
-    )
-    assert await async_setup_component(hass, "group", {})
-    await hass.services.async_call(
-        "group",
-        "set",
-        {"object_id": "programs", "name": "Programs", "entities": ["script.courier"]},
-        blocking=True,
-    )
-    assert hass.states.get("group.programs") is not None
-    start_in_the_background(hass, "script.courier")
-    await hass.async_block_till_done()
+    await group_programs(hass, "script.courier")
+    await courier_waits(hass, then, turn_off("script.turn_off", "group.programs"))
 
     await run_exempt_welcome(hass, scene, held=held)
     await hass.async_block_till_done()
     assert (state(hass, "script.courier") == "on") is held
-    await hass.services.async_call(
-        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
-    )
+    await stop_courier(hass)
 
 
 async def test_a_templated_service_on_a_lamp_switches_off_no_automation(
@@ -288,18 +295,12 @@ async def test_an_exempt_script_that_may_restart_while_a_program_would_secure_is
     script, so the door stays unlocked. While Courier only waits to light a lamp: at once."""
     restarts = stub_services(hass, "homeassistant", "restart", "stop")
     commands = stub_services(hass, "shell_command", "tidy_up")
-    await reload_scripts(
-        hass, {"welcome": {"alias": "Welcome", "sequence": [ENDS[end]]}, "courier": courier(then)}
-    )
-    start_in_the_background(hass, "script.courier")
-    await hass.async_block_till_done()
+    await courier_waits(hass, then, ENDS[end])
 
     await run_exempt_welcome(hass, scene, held=held)
     await hass.async_block_till_done()
     assert bool(restarts or commands) is not held
-    await hass.services.async_call(
-        "script", "turn_off", {"entity_id": "script.courier"}, blocking=True
-    )
+    await stop_courier(hass)
 
 
 @pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
@@ -361,13 +362,7 @@ async def test_a_scene_that_switches_off_an_exempt_securing_automation_is_held(
     cannot set a script.) An old-style group that holds Nightly, set off, switches it off."""
     program = "automation.nightly"
     await set_up_automations(hass, nightly(then))
-    assert await async_setup_component(hass, "group", {})
-    await hass.services.async_call(
-        "group",
-        "set",
-        {"object_id": "programs", "name": "Programs", "entities": [program]},
-        blocking=True,
-    )
+    await group_programs(hass, program)
     movie_night = {
         "id": "movie_night",
         "name": "Movie night",
