@@ -67,6 +67,11 @@ TIMER_SERVICE_EVENTS: Final[Mapping[str, frozenset[str]]] = {
     "change": frozenset({"timer.changed", "timer.finished"}),
 }
 ENTITY_EVENTS_OF_A_CALL: Final = frozenset().union(*TIMER_SERVICE_EVENTS.values())
+# The events an integration fires on the bus when a call changes one of its entities (by the
+# integration that made the entity): what an event trigger on them hears of the call.
+INTEGRATION_EVENTS_OF_A_CALL: Final[Mapping[str, frozenset[str]]] = {
+    "shopping_list": frozenset({"shopping_list_updated"}),
+}
 # The events a running timer would fire later that the call keeps it from firing: a
 # cancelled or paused timer does not finish.
 TIMER_SERVICE_STOPS: Final[Mapping[str, frozenset[str]]] = {
@@ -710,9 +715,37 @@ def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:
     return TIMER_SERVICE_EVENTS.get(service)
 
 
+def integration_events_of_call(hass: HomeAssistant, entity_id: str) -> frozenset[str]:
+    """Return the events an entity's integration fires of its own when a call changes it.
+
+    Told by the integration that made the entity (its registry entry's platform), not by the
+    entity's name: the shopping list fires `shopping_list_updated` for every item added,
+    completed or removed, through its intents or its to-do entity.
+    """
+    entry = er.async_get(hass).async_get(entity_id)
+    if entry is None:
+        return frozenset()
+    return INTEGRATION_EVENTS_OF_A_CALL.get(entry.platform, frozenset())
+
+
 def entity_events_stopped_by_call(domain: str, service: str) -> frozenset[str]:
     """Return the events of their own a service keeps its targets from firing later."""
     return TIMER_SERVICE_STOPS.get(service, frozenset()) if domain == TIMER else frozenset()
+
+
+def armed_at_start(hass: HomeAssistant) -> list[str]:
+    """Return the automations that are off and that Home Assistant switches on when it starts.
+
+    An automation whose configuration sets `initial_state: true` starts on whatever state it
+    had before: its entity keeps that setting in the private ``_initial_state``.
+    """
+    return [
+        own
+        for automation in getattr(hass.data.get("automation"), "entities", ())
+        if getattr(automation, "is_on", None) is False
+        and getattr(automation, "_initial_state", None) is True
+        and isinstance(own := getattr(automation, "entity_id", None), str)
+    ]
 
 
 def running_programs(hass: HomeAssistant) -> list[tuple[str | None, list[Any]]]:

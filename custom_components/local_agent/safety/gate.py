@@ -139,6 +139,10 @@ class PendingReply:
     user_only: bool = False
 
 
+# Assist's intents that switch their targets on: a program among them is not stopped.
+SWITCHING_ON_INTENTS: Final = frozenset({intent.INTENT_TURN_ON})
+
+
 class SafetyGate:
     """Judges calls, holds sensitive ones and reads the user's confirmation."""
 
@@ -274,7 +278,9 @@ class SafetyGate:
         """Return the call's targets that need confirmation, with the scripts it aims by data."""
         aimed = aimed_scripts(self.hass, call.tool, call.arguments)
         policy = policy or self.policy
-        return policy.sensitive_entities(self.hass, call.targets or (), aimed=aimed)
+        # Only core's switching on (its handler is checked) is known to stop no program.
+        halts = call.intent_type not in SWITCHING_ON_INTENTS
+        return policy.sensitive_entities(self.hass, call.targets or (), aimed=aimed, halts=halts)
 
     async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:
         """Whether the user exempted this very tool: its name and the API that offers it."""

@@ -27,11 +27,13 @@ import probatio
 from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
+from custom_components.local_agent.compat import LIFECYCLE_EVENTS
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
+from custom_components.local_agent.compat import armed_at_start
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import device_action_call
@@ -40,6 +42,7 @@ from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
+from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_states
@@ -68,6 +71,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.const import STATE_ON
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
@@ -80,6 +84,8 @@ from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
 MAX_GROUP_DEPTH = 5
+# The entities (groups' members too) read of one scene's states that it sets off.
+MAX_SCENE_MEMBERS: Final = 1000
 # How deep the settings of a helper's entity object are read (a Bayesian sensor's observations:
 # a list of objects that each name an entity).
 _NESTED_SETTINGS_DEPTH: Final = 3
@@ -95,6 +101,7 @@ _READ: HassKey[dict[str, tuple[tuple[object, ...], tuple[str, ...]]]] = HassKey(
 # so they are treated as sensitive unless the user exempts them.
 UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
+SCENE_DOMAIN: Final = "scene"
 AUTOMATION_DOMAIN: Final = "automation"
 AUTOMATION_TRIGGER: Final = "trigger"
 # The automation services that run its actions: at once, or whenever it is set off.
@@ -139,6 +146,17 @@ RELEASING_SERVICES: Final = frozenset(
 _SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish": "mqtt"}
 # The services that stop a running script or automation.
 HALTING_SERVICES: Final = frozenset({"turn_off", "toggle"})
+# A timer running when Home Assistant stops does not finish (unless it is restored).
+TIMER_DOMAIN: Final = "timer"
+TIMER_ACTIVE: Final = "active"
+TIMER_STOPPED_AT_A_RESTART: Final = frozenset({"timer.finished"})
+SHUTDOWN: Final = "shutdown"
+# The services a step stops a program with: a script's runs, an automation's runs and every
+# run to come (switched off). Toggling one is judged as running it (_runs_program).
+CORE_TURN_OFF: Final = f"{CORE_DOMAIN}.turn_off"
+_STOPPING_SERVICES: Final = frozenset(
+    {f"{SCRIPT_DOMAIN}.turn_off", f"{AUTOMATION_DOMAIN}.turn_off", CORE_TURN_OFF}
+)
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -266,7 +284,11 @@ class SafetyPolicy:
         found: list[tuple[str | None, list[Any]]] = []
         for entity_id in action.entity_ids:
             if entity_id in rules.exempt:
-                programs = rules.halted_programs(entity_id) if halts else []
+                programs = (
+                    rules.halted_programs(entity_id)
+                    if halts
+                    else rules.programs_stopped_by(entity_id, (entity_id,))
+                )
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
             found.extend(program for program in programs if program not in found)
@@ -408,6 +430,13 @@ class _Rules:
             states = scene_states(self.hass, entity_id)
             if states is None:
                 return True
+            # A scene that sets an automation off switches it off, an exempt one too: judged
+            # by what it would secure, as switching it off directly is.
+            if any(
+                member in self.exempt and self._halts_securing(member)
+                for member in _automations_set_off(self.hass, entity_id)
+            ):
+                return True
             members = list(states)
         else:
             state = self.hass.states.get(entity_id)
@@ -517,7 +546,8 @@ class _Rules:
         turn: what watches them watches it. An automation it triggers changes its own state
         by running (last_triggered, current): what watches that watches it too. fired: the
         events of its own the entity fires (None: any); what changes with it only changes its
-        state.
+        state. An event its integration fires on the bus when it changes (the shopping list's)
+        sets off what hears it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -539,8 +569,15 @@ class _Rules:
                 and not watcher.any_entity
                 and watcher.watches(current, device_id, events)
             )
+            # What its integration fires on the bus when it changes (the shopping list's
+            # `shopping_list_updated`) sets off what hears that.
+            heard = {
+                (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
+            }
             for automation in self.automations:
-                if not automation.watches(current, device_id, events):
+                if not automation.watches(current, device_id, events) and not (
+                    heard and automation.hears(heard)
+                ):
                     continue
                 if automation.actions not in found:
                     found.append(automation.actions)
@@ -553,20 +590,44 @@ class _Rules:
         """Whether the call keeps an automation from securing the house (a re-lock timer)."""
         return bool(self.stopped_programs(entity_id))
 
-    def stopped_programs(self, entity_id: str) -> list[tuple[str | None, list[Any]]]:
+    def _stopped_by_a_restart(
+        self, entity_id: str, path: tuple[str, ...]
+    ) -> list[tuple[str | None, list[Any]]]:
+        """Return what a restart or stop of Home Assistant keeps from securing the house.
+
+        Stopping, Home Assistant stops every running script and automation ("Courier" that
+        locks the door in ten minutes), and a running timer comes back idle (unless it is
+        restored), so what its end would run does not run either.
+        """
+        found: list[tuple[str | None, list[Any]]] = [
+            (own, steps)
+            for own, steps in running_programs(self.hass)
+            if own != entity_id and own not in path and self._would_secure(own or "", steps)
+        ]
+        for timer in self.hass.states.async_all(TIMER_DOMAIN):
+            if timer.state == TIMER_ACTIVE:
+                stopped = self.stopped_programs(timer.entity_id, TIMER_STOPPED_AT_A_RESTART)
+                found.extend(program for program in stopped if program not in found)
+        return found
+
+    def stopped_programs(
+        self, entity_id: str, stopped: frozenset[str] | None = None
+    ) -> list[tuple[str | None, list[Any]]]:
         """Return the automations the call keeps from securing the house: entity and actions.
 
         "Unlock for the courier, lock again when the timer is up": cancelling or pausing the
         timer keeps the door unlocked. An automation that waits for an event the call stops
         is judged by what it would do, its opening steps (an unlock) left out: keeping those
-        from running keeps the house as it is.
+        from running keeps the house as it is. stopped: the events kept from firing (the
+        call's when None).
         """
+        stopped = self.stopped if stopped is None else stopped
         domain = split_entity_id(entity_id)[0]
         return [
             (automation.entity_id, automation.actions)
             for automation in self.automations
             if any(
-                watched in (entity_id, domain) and event in self.stopped
+                watched in (entity_id, domain) and event in stopped
                 for watched, event in automation.entity_events
             )
             and self._would_secure(entity_id, automation.actions)
@@ -581,13 +642,69 @@ class _Rules:
 
         The exempt "Courier" unlocks the door and locks it ten minutes later: stopping it while
         it waits keeps the door unlocked. A running program is judged by its steps, its
-        opening ones (an unlock) left out, as a stopped timer's automation is.
+        opening ones (an unlock) left out, as a stopped timer's automation is. An enabled
+        automation switched off runs no more, now or later: the exempt "Nightly" that locks the
+        door at bedtime is judged by its actions whether it runs now or not.
         """
-        return [
+        found: list[tuple[str | None, list[Any]]] = [
             (own, steps)
             for own, steps in running_programs(self.hass)
             if own == entity_id and self._would_secure(entity_id, steps)
         ]
+        if split_entity_id(entity_id)[0] == AUTOMATION_DOMAIN:
+            found.extend(
+                program
+                for automation in self.automations
+                if automation.entity_id == entity_id
+                and (program := (entity_id, automation.actions)) not in found
+                and self._would_secure(entity_id, automation.actions)
+            )
+        return found
+
+    def _stops_securing_programs(self, entity_id: str, path: tuple[str, ...]) -> bool:
+        """Whether an exempt entity's own steps stop a program that would secure the house."""
+        return bool(self.programs_stopped_by(entity_id, path))
+
+    def programs_stopped_by(
+        self, entity_id: str, path: tuple[str, ...]
+    ) -> list[tuple[str | None, list[Any]]]:
+        """Return the programs an exempt entity's own steps stop that would secure the house.
+
+        "Welcome" turns off "Courier" (it locks the door in ten minutes) or switches off
+        "Nightly" (it locks the door at bedtime): as when the person stops them directly, the
+        door stays unlocked. A step runs later than the question, so a script is judged by its
+        steps whether it runs now or not; one we cannot read may do anything.
+        """
+        found: list[tuple[str | None, list[Any]]] = []
+        # An exempt scene's own states: an automation it sets off is switched off.
+        if split_entity_id(entity_id)[0] == SCENE_DOMAIN:
+            for program in _automations_set_off(self.hass, entity_id):
+                runs = self.halted_programs(program) if program not in path else []
+                found.extend(run for run in runs if run not in found)
+        for steps in self._own_sequences(entity_id):
+            if _may_stop_home_assistant(self.hass, steps):
+                found.extend(
+                    run for run in self._stopped_by_a_restart(entity_id, path) if run not in found
+                )
+            # A scene its steps activate switches off the automations it sets off.
+            programs = _stopped_programs(self.hass, steps)
+            for scene in _known_targets(self.hass, steps):
+                if split_entity_id(scene)[0] == SCENE_DOMAIN:
+                    programs.extend(
+                        p for p in _automations_set_off(self.hass, scene) if p not in programs
+                    )
+            for program in programs:
+                if program == entity_id or program in path:
+                    continue
+                runs = self.halted_programs(program)
+                if split_entity_id(program)[0] == SCRIPT_DOMAIN:
+                    sequence = script_sequence(self.hass, program)
+                    if sequence is None and self.hass.states.get(program) is not None:
+                        sequence = [None]  # a script we cannot read: of unknown effect
+                    if sequence is not None and self._would_secure(program, sequence):
+                        runs.append((program, sequence))
+                found.extend(run for run in runs if run not in found)
+        return found
 
     def _would_secure(self, entity_id: str, steps: list[Any]) -> bool:
         """Whether steps stopped by a change of entity_id do something sensitive besides opening.
@@ -651,12 +768,20 @@ class _Rules:
                 return True
             if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
                 return True
+        # A program its steps stop or switch off is another program too: kept from securing.
+        if self._stops_securing_programs(entity_id, path):
+            return True
         # What its own steps change is exempt with it (steps of unknown effect too); what that
         # change sets off is not, nor what another entity they switch runs of its own (a
         # template switch whose turn-on unlocks, a script they run) unless that is exempt too
         # or named sensitive (the lock the step unlocks is the step itself).
         for steps in sequences:
-            for target in _known_targets(self.hass, steps):
+            targets = _known_targets(self.hass, steps)
+            # A step that may restart Home Assistant switches on again the automations whose
+            # configuration says `initial_state: true`: judged as switching them on.
+            if ANY_KIND_OF_SIGNAL in _signals(self.hass, steps):
+                targets.extend(a for a in armed_at_start(self.hass) if a not in targets)
+            for target in targets:
                 if target in path:
                     continue
                 step_path = (*path, target)
@@ -1163,6 +1288,77 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
+def _automations_set_off(hass: HomeAssistant, scene: str) -> list[str]:
+    """Return the automations a scene of Home Assistant's sets off (switches off).
+
+    Also those in a group it sets off (an old-style group turns its members off).
+    """
+    found: list[str] = []
+    pending = [m for m, value in (scene_states(hass, scene) or {}).items() if value != STATE_ON]
+    seen: set[str] = set()
+    while pending:
+        member = pending.pop()
+        if member in seen or len(seen) > MAX_SCENE_MEMBERS:
+            continue
+        seen.add(member)
+        if split_entity_id(member)[0] == AUTOMATION_DOMAIN:
+            found.append(member)
+        elif (state := hass.states.get(member)) is not None:
+            pending.extend(_group_members(state))
+    return found
+
+
+def _may_stop_home_assistant(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
+    """Whether the steps may restart or stop Home Assistant (or fire its stop event).
+
+    A step of unknown effect (`homeassistant.restart`, a shell command) may; a notification
+    may not (MESSAGE_SIGNAL).
+    """
+    signals = _signals(hass, steps)
+    return bool(
+        signals
+        & {
+            ANY_KIND_OF_SIGNAL,
+            (EVENT_SIGNAL, ANY_SIGNAL),
+            (EVENT_SIGNAL, LIFECYCLE_EVENTS[SHUTDOWN]),
+        }
+    )
+
+
+def _stopped_programs(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+    """Return the scripts and automations the steps stop or switch off, nested ones included.
+
+    `script.turn_off`, `automation.turn_off` and core's `homeassistant.turn_off` on them, and
+    a service written as a template on its targets; a target that cannot be read (a
+    template, `all`) may be any of them.
+    """
+    programs = (SCRIPT_DOMAIN, AUTOMATION_DOMAIN)
+    found: list[str] = []
+    for step, kind in _enabled_steps(steps):
+        targets: list[str] | None
+        if (nested := _nested_steps(step, kind)) is not None:
+            targets = _stopped_programs(hass, nested)
+        elif kind != cv.SCRIPT_ACTION_CALL_SERVICE:
+            continue
+        else:
+            action = _plain_text(step.get("action", step.get("service")))
+            if action is not None and action not in _STOPPING_SERVICES:
+                continue
+            # A service written as a template may be any of them: on its targets.
+            as_written = step if action is not None else {**step, "action": CORE_TURN_OFF}
+            targets = _service_targets(hass, as_written, stops=True)
+            if targets is None:
+                domain = (action or CORE_DOMAIN).partition(".")[0]
+                kinds = programs if domain == CORE_DOMAIN else (domain,)
+                targets = [e for each in kinds for e in hass.states.async_entity_ids(each)]
+        found.extend(
+            target
+            for target in targets
+            if split_entity_id(target)[0] in programs and target not in found
+        )
+    return found
+
+
 def _message_actions(hass: HomeAssistant, steps: Iterable[Any]) -> frozenset[str]:
     """Return the message services (`notify.phone`) the steps call, nested ones included."""
     found: set[str] = set()
@@ -1284,25 +1480,26 @@ def _written_targets(hass: HomeAssistant, step: Mapping[str, Any]) -> list[str]:
 
 
 def _service_targets(
-    hass: HomeAssistant, step: Mapping[str, Any], *, programs: bool = False
+    hass: HomeAssistant, step: Mapping[str, Any], *, programs: bool = False, stops: bool = False
 ) -> list[str] | None:
     """Return the entities a service step targets; None when unknown.
 
     programs: a script's own service (`script.garage_pulse`) names that script, and
     `script.turn_on` (and `automation.trigger`) its targets; otherwise a script or automation
     run as a service is a program of unknown effect, and so is a service that is no entity
-    service (a shell or REST command), whatever its data names.
+    service (a shell or REST command), whatever its data names. stops: the step stops or
+    switches off programs (`script.turn_off`, `automation.turn_off`): their targets.
     """
     action = _plain_text(step.get("action", step.get("service")))
     if action is None or not _is_service(action):
         return None
     domain, _, service = action.partition(".")
-    if domain in UNKNOWN_EFFECT_DOMAINS:
+    if domain in UNKNOWN_EFFECT_DOMAINS and not stops:
         if not programs or (domain != SCRIPT_DOMAIN and service not in AUTOMATION_RUNS):
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
-    elif not programs and not acts_on_its_targets(hass, domain, service):
+    elif not (programs or stops) and not acts_on_its_targets(hass, domain, service):
         return None  # a shell or REST command: the ids in its data are its own variables
     # As Home Assistant prepares the call: `data` then the older `data_template`, then the
     # target, with the older top-level `entity_id` in it, over both.
