@@ -95,6 +95,20 @@ EXPOSED = (
 SENSITIVE = ("lock.front_door", "cover.garage_door")
 
 
+def keep_the_shopping_list_in(
+    folder: Path, hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keep the shopping list's file in the test's own folder, not in the shared test config."""
+    config_path = hass.config.path
+
+    def path(*parts: str) -> str:
+        if parts == (".shopping_list.json",):
+            return str(folder / parts[0])
+        return config_path(*parts)
+
+    monkeypatch.setattr(hass.config, "path", path)
+
+
 @pytest.fixture
 async def everyday_home(
     hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -104,14 +118,7 @@ async def everyday_home(
 
     The shopping list is kept in the test's own folder, not in the shared test config.
     """
-    config_path = hass.config.path
-
-    def path(*parts: str) -> str:
-        if parts == (".shopping_list.json",):
-            return str(tmp_path / parts[0])
-        return config_path(*parts)
-
-    monkeypatch.setattr(hass.config, "path", path)
+    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
     entry = MockConfigEntry(domain="demo")
     entry.add_to_hass(hass)
     with instant_demo(PLATFORMS):

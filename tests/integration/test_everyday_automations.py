@@ -29,7 +29,7 @@ from .test_adversarial import Scene
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
-from .test_redteam import set_up_automations
+from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import phone_notifications
 from .test_redteam_sixth import TURN_ON_KITCHEN
@@ -44,6 +44,16 @@ SHOW_IN_THE_UI: Final = {
 }
 SIGNAL_BEDTIME: Final = {"event": "bedtime"}
 OPEN_SESAME: Final = {"action": "hub.open_sesame"}
+
+
+def when_the_bed_light_goes_on(*actions: dict[str, Any]) -> dict[str, Any]:
+    """The bed light's own automation: when it goes on, run `actions`."""
+    return {
+        "id": "bed_light_on",
+        "alias": "Bed light on",
+        "triggers": [BED_LIGHT_ON],
+        "actions": list(actions),
+    }
 
 
 def on(trigger: dict[str, Any], *actions: dict[str, Any]) -> dict[str, Any]:
@@ -121,19 +131,7 @@ async def test_what_hears_a_notification_decides(
         """Another integration's service: what it does is its own."""
 
     hass.services.async_register("hub", "open_sesame", open_sesame)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
-    await set_up_automations(
-        hass,
-        {
-            "id": "bed_light_on",
-            "alias": "Bed light on",
-            "triggers": [BED_LIGHT_ON],
-            "actions": actions,
-        },
-        *others,
-    )
+    await with_the_bed_light_off(hass, when_the_bed_light_goes_on(*actions), *others)
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
 
@@ -142,18 +140,8 @@ async def test_the_question_of_a_light_whose_notification_may_unlock_says_so(
     hass: HomeAssistant, scene: Scene
 ) -> None:
     await phone_notifications(hass)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
-    await set_up_automations(
-        hass,
-        {
-            "id": "bed_light_on",
-            "alias": "Bed light on",
-            "triggers": [BED_LIGHT_ON],
-            "actions": [TELL_THE_PHONE],
-        },
-        on(TAPPED, UNLOCK),
+    await with_the_bed_light_off(
+        hass, when_the_bed_light_goes_on(TELL_THE_PHONE), on(TAPPED, UNLOCK)
     )
 
     result = await scene.ask_to_call(
@@ -183,18 +171,7 @@ async def test_a_service_in_the_light_domain_that_unlocks_the_hall_is_held(
             "async_unlock",
         ),
     )
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
     glow = {"action": "light.glow", "target": {"area_id": "hall"}}
-    await set_up_automations(
-        hass,
-        {
-            "id": "bed_light_on",
-            "alias": "Bed light on",
-            "triggers": [BED_LIGHT_ON],
-            "actions": [glow],
-        },
-    )
+    await with_the_bed_light_off(hass, when_the_bed_light_goes_on(glow))
 
     await check_turning_on_the_bed_light(hass, scene, held=True)

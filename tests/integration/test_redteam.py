@@ -643,6 +643,14 @@ BED_LIGHT_TURNED_ON: Final = {
 }
 
 
+async def with_the_bed_light_off(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
+    """Turn the bed light off and set up these automations (one on its turning on)."""
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    await set_up_automations(hass, *automations)
+
+
 def template_trigger(template: str) -> dict[str, Any]:
     return {"trigger": "template", "value_template": template}
 
@@ -743,10 +751,7 @@ async def test_a_change_that_triggers_an_automation_is_judged_by_what_it_does(
 ) -> None:
     """ "When the bed light goes on, unlock the front door": turning it on unlocks the door."""
     body = actions if isinstance(actions, dict) else {"actions": actions}
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
-    await set_up_automations(
+    await with_the_bed_light_off(
         hass,
         {
             "id": "bed_light_lets_in",

@@ -26,6 +26,7 @@ from .conftest import state
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
+from .test_everyday import keep_the_shopping_list_in
 from .test_redteam import asked
 from .test_redteam import let_in
 from .test_redteam import set_up_automations
@@ -218,14 +219,7 @@ async def shopping_list(
     hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The shopping list integration, kept in the test's own folder."""
-    config_path = hass.config.path
-
-    def path(*parts: str) -> str:
-        if parts == (".shopping_list.json",):
-            return str(tmp_path / parts[0])
-        return config_path(*parts)
-
-    monkeypatch.setattr(hass.config, "path", path)
+    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
     entry = MockConfigEntry(domain="shopping_list")
     entry.add_to_hass(hass)
     assert await hass.config_entries.async_setup(entry.entry_id)
