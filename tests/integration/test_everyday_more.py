@@ -431,6 +431,22 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         "Sorry, I have no answer to that.",
         QUERY_ANSWER,
     ),
+    # Every read failed: not answered (an error); the model's own full stop is not doubled.
+    (
+        "en",
+        (does("get_state", entity_id="the user's entity."), answer("")),
+        "I could not read the state of the user's entity.",
+        ERROR,
+    ),
+    (
+        "en",
+        (
+            answer("\n".join(call("get_state", entity_id=f"sensor.value_{n}") for n in range(4))),
+            answer(""),
+        ),
+        "I could not read the state of value 0, value 1, value 2 and …",
+        ERROR,
+    ),
     # Nothing at all.
     ("de", (answer(""),), "Entschuldigung, darauf habe ich keine Antwort.", ERROR),
 ]

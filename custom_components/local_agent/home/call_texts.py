@@ -64,8 +64,18 @@ async def async_phrase(hass: HomeAssistant, language: str, key: str, **placehold
     for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0])):
         strings = await async_get_translations(hass, lang, "exceptions", [DOMAIN])
         if (template := strings.get(translation_key)) and template != english:
-            return template.format(**placeholders)
-    return english.format(**placeholders) if english else key
+            return _one_sentence_end(template.format(**placeholders))
+    return _one_sentence_end(english.format(**placeholders)) if english else key
+
+
+# A sentence's full stop right after a placeholder that already ended one ("… and …", a
+# name the model wrote with its own full stop).
+_DOUBLE_END: Final = re.compile(r"(?<=[.!?…])\.(?=\s|$)")
+
+
+def _one_sentence_end(text: str) -> str:
+    """Drop a full stop that follows the end of a sentence: "… entity.." reads "… entity."."""
+    return _DOUBLE_END.sub("", text)
 
 
 @dataclass(frozen=True, slots=True)
