@@ -124,13 +124,14 @@ async def test_an_exempt_script_that_stops_a_securing_program_is_held(
         "script.courier": "will turn off Courier",
         "automation.nightly": "will disable Nightly",
     }
+    # One aside says both: what the step does, and what that keeps from happening.
     question = "".join(
         [
-            "Run Welcome",
-            f" (this {named[stopped]})"
+            "Run Welcome (",
+            f"this {named[stopped]}, "
             if stopped in named and "{{" not in STOPS[stop]["action"]
             else "",
-            f" (then {program} will not lock Front Door)? Say yes to confirm.",
+            f"then {program} will not lock Front Door)? Say yes to confirm.",
         ]
     )
     await run_exempt_welcome(hass, scene, held=held, question=question if held else None)

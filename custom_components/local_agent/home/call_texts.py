@@ -500,6 +500,7 @@ def describe_action(
     *,
     driving: Sequence[tuple[str, str]] = (),
     sets_off: SetsOff | None = None,
+    kept: str = "",
 ) -> str:
     """Return e.g. "unlock Front Door" or "turn on Kitchen (brightness_pct 50)".
 
@@ -511,7 +512,8 @@ def describe_action(
     the sensitive entities whose own actions make it (a template lock's relay switched on:
     ("lock.side_door", "unlock")), said the same way ("turn on Door relay (this will unlock
     Side Door)"); `sets_off`: what automations a change of an entity may set off, said as
-    what the call may do ("run Welcome (this may unlock Front Door)").
+    what the call may do ("run Welcome (this may unlock Front Door)"); `kept`: what the
+    programs the call stops will not do (kept_text), in the same brackets.
     """
     words = call_words(language)
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
@@ -525,17 +527,18 @@ def describe_action(
     # The values the words have no place for, with their units ("(2700 K)"), no field names.
     shown = [value_words(key, value, words) for key, value in rest.items()]
     text += f" ({', '.join(shown)})" if shown else ""
-    if is_sensitive is not None:
-        text += _inside_text(
-            hass,
-            [(entity_id, action.service) for entity_id in action.entity_ids],
-            is_sensitive,
-            language,
-            by_name,
-            driving=[Effect(entity_id, service) for entity_id, service in driving],
-            sets_off=sets_off,
-        )
-    return text
+    if is_sensitive is None:
+        return text + kept
+    inside = _inside_text(
+        hass,
+        [(entity_id, action.service) for entity_id in action.entity_ids],
+        is_sensitive,
+        language,
+        by_name,
+        driving=[Effect(entity_id, service) for entity_id, service in driving],
+        sets_off=sets_off,
+    )
+    return text + one_aside((inside, kept))
 
 
 def describe_api_call(
@@ -780,7 +783,7 @@ def _inside_text(
                 found.append(effect)
     maybe = [e for e in maybe if replace(e, maybe=False) not in (*now, *later)]
     words = call_words(language)
-    return "".join(
+    return one_aside(
         pattern.format(effects=_effects_words(hass, effects, words, language))
         for pattern, effects in (
             (words.this_will, now),
@@ -789,6 +792,15 @@ def _inside_text(
         )
         if effects
     )
+
+
+def one_aside(asides: Iterable[str]) -> str:
+    """Put asides said in brackets into one bracket: " (this will X, then Y will not Z)".
+
+    Each is a call_words pattern said (" (this will X)", " (then Y will not Z)") or empty.
+    """
+    said = [aside.removeprefix(" (").removesuffix(")") for aside in asides if aside]
+    return f" ({', '.join(said)})" if said else ""
 
 
 def _enables(entity_id: str, service: str) -> bool:
@@ -833,7 +845,7 @@ def kept_text(
             if effects
             else words.kept_from_any.format(program=name)
         )
-    return "".join(parts)
+    return one_aside(parts)
 
 
 def _effects_words(

@@ -329,14 +329,22 @@ class SafetyGate:
         if isinstance(call, PlannedAction):
             driving = self.policy.driving(self.hass, call)
             sets_off = self.policy.setting_off(self.hass, call)
-            return describe_action(
-                self.hass, call, is_sensitive, language, named, driving=driving, sets_off=sets_off
-            ) + kept_text(
+            kept = kept_text(
                 self.hass,
                 self.policy.kept_from_securing(self.hass, call),
                 is_sensitive,
                 language,
                 RELEASING_SERVICES,
+            )
+            return describe_action(
+                self.hass,
+                call,
+                is_sensitive,
+                language,
+                named,
+                driving=driving,
+                sets_off=sets_off,
+                kept=kept,
             )
         inner = unwrap(call.tool)
         return describe_api_call(
