@@ -231,7 +231,9 @@ RECORD_EVENTS: Final[Mapping[str, str]] = {
 LEGACY_TTS_MODULE: Final = "homeassistant.components.tts.legacy"
 TTS_DOMAIN: Final = "tts"
 # The module of `scene.create`: Home Assistant's own scene platform.
-SCENE_CREATOR_MODULE: Final = "homeassistant.components.homeassistant.scene"
+SCENE_MODULE: Final = "homeassistant.components.homeassistant.scene"
+SCENE_CREATOR: Final = "create_service"
+SCENE_APPLIER: Final = "apply_service"
 TTS_SPEAK: Final = "speak"
 TTS_PLAYERS: Final = "media_player_entity_id"
 
@@ -260,12 +262,27 @@ def record_event(hass: HomeAssistant, domain: str, service: str) -> str | None:
 
 
 def creates_scenes(hass: HomeAssistant, domain: str, service: str) -> bool:
-    """Whether a service is Home Assistant's `scene.create` (told by its handler's module).
+    """Whether a service is Home Assistant's `scene.create`: its handler, in that module.
 
     It makes (or remakes) the scene its `scene_id` names, of the states its `entities` and
     `snapshot_entities` give; it changes no other entity.
     """
-    return _handler_module(hass, domain, service) == SCENE_CREATOR_MODULE
+    return _scene_handler(hass, domain, service) == SCENE_CREATOR
+
+
+def applies_states(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a service is Home Assistant's `scene.apply`: its handler, in that module.
+
+    It sets the entities its `entities` names to the states given there, and nothing else.
+    """
+    return _scene_handler(hass, domain, service) == SCENE_APPLIER
+
+
+def _scene_handler(hass: HomeAssistant, domain: str, service: str) -> str | None:
+    """Return the name of a service's handler written in Home Assistant's scene platform."""
+    handler = registered_service(hass, domain, service)
+    name = None if handler is None else getattr(handler.job.target, "__name__", None)
+    return name if _handler_module(hass, domain, service) == SCENE_MODULE else None
 
 
 def speaks_on_players(hass: HomeAssistant, domain: str, service: str) -> str | None:

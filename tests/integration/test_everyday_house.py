@@ -329,6 +329,12 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
             },
         ),
         automation(
+            "Bedtime",
+            changes("input_boolean.bedtime", to="on"),
+            {"action": "light.turn_off", "target": {"entity_id": "all"}},
+            {"action": "media_player.media_pause", "entity_id": "all"},
+        ),
+        automation(
             "Heater notice",
             changes("input_boolean.heater", to="on"),
             {"action": "persistent_notification.create", "data": {"message": "Heating"}},
@@ -404,6 +410,7 @@ EXPOSED: Final = (
     "input_boolean.guest_mode",
     "input_boolean.wake_up",
     "input_boolean.heater",
+    "input_boolean.bedtime",
     "counter.laundry_loads",
     "timer.laundry",
     "cover.hall_window",
@@ -507,6 +514,7 @@ async def home(hass: HomeAssistant, scene: Scene, tmp_path: Path) -> AsyncGenera
             "guest_mode": {"initial": False},
             "heater": {"initial": False},
             "wake_up": {"initial": False},
+            "bedtime": {"initial": False},
             "hall_motion": {"initial": False},
             "kettle": {"initial": False},
             "fan_relay": {"initial": False},
@@ -812,6 +820,13 @@ EVERYDAY: Final[list[Request]] = [
     ),
     (
         OURS,
+        "input_boolean",
+        {"action": "turn_on", "entity_id": "input_boolean.bedtime"},
+        "media_player.kitchen",
+        "paused",
+    ),
+    (
+        OURS,
         "counter",
         {"action": "increment", "entity_id": "counter.laundry_loads"},
         "counter.laundry_loads",
@@ -947,6 +962,12 @@ def snapshot(scene_id: Any, *entities: str) -> dict[str, Any]:
     }
 
 
+def apply(entity_id: str) -> dict[str, Any]:
+    """`scene.apply`: set the entity to "on" (or "unlocked") as a scene of it would."""
+    value = "unlocked" if entity_id.startswith("lock.") else "on"
+    return {"action": "scene.apply", "data": {"entities": {entity_id: value}}}
+
+
 def restore(scene_id: str) -> dict[str, Any]:
     return {"action": "scene.turn_on", "target": {"entity_id": f"scene.{scene_id}"}}
 
@@ -967,12 +988,19 @@ CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = 
     ([say("The bed light is on")], [on(KITCHEN_PLAYS, UNLOCK)], True),
     ([announce("The bed light is on")], [], False),
     ([announce("The bed light is on")], [on(KITCHEN_PLAYS, UNLOCK)], True),
+    # "All" is every entity the service's handler acts on: all lights, everything for core's.
+    ([{"action": "light.turn_on", "target": {"entity_id": "all"}}], [], False),
+    ([{"action": "media_player.media_pause", "entity_id": "all"}], [], False),
+    ([{"action": "homeassistant.turn_off", "target": {"entity_id": "all"}}], [], True),
+    ([{"action": "lock.unlock", "target": {"entity_id": "all"}}], [], True),
     # A snapshot scene is judged by what is put in it, also before it first exists.
     ([snapshot("before", "light.kitchen_lights"), restore("before")], [], False),
     ([restore("before")], [on(event_trigger("doorbell"), snapshot("before", FRONT_DOOR))], True),
     ([snapshot("before", FRONT_DOOR), restore("before")], [], True),
     ([snapshot("{{ 'before' }}", "light.kitchen_lights")], [], True),
     ([restore("never_made")], [], True),
+    ([apply("light.kitchen_lights")], [], False),
+    ([apply(FRONT_DOOR)], [], True),
 ]
 
 
@@ -989,11 +1017,17 @@ CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = 
         "says it the older way on a player that unlocks",
         "says it with tts.speak",
         "says it with tts.speak on a player that unlocks",
+        "turns on all lights",
+        "pauses all media players",
+        "turns off everything",
+        "unlocks all locks",
         "snapshots and restores the kitchen",
         "restores what the doorbell snapshots of the lock",
         "snapshots and restores the lock",
         "snapshots a scene named by a template",
         "turns on a scene nothing makes",
+        "applies a state to the kitchen lights",
+        "applies a state to the lock",
     ],
 )
 async def test_what_a_record_an_announcement_or_a_snapshot_sets_off_decides(

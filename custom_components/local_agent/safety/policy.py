@@ -33,6 +33,7 @@ from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import TTS_PLAYERS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
+from custom_components.local_agent.compat import applies_states
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import creates_scenes
@@ -48,6 +49,7 @@ from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
+from custom_components.local_agent.compat import service_entities
 from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
@@ -1086,6 +1088,13 @@ def _step_targets(
             data = step.get("data")
             scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
             return None if scene_id is None else [f"scene.{scene_id}"]
+        if (
+            action is not None
+            and _is_service(action)
+            and applies_states(hass, *action.split(".", 1))
+        ):
+            # `scene.apply` sets the entities it names, as a scene of them would.
+            return _created_members(step)
         return _service_targets(hass, step)
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
@@ -1200,6 +1209,7 @@ def _may_send_anything(hass: HomeAssistant, action: str) -> bool:
         and not acts_on_its_targets(hass, domain, service)
         and speaks_on_players(hass, domain, service) is None
         and not creates_scenes(hass, domain, service)
+        and not applies_states(hass, domain, service)
     )
 
 
@@ -1260,7 +1270,10 @@ def _scene_creations(hass: HomeAssistant, steps: Iterable[Any]) -> list[Mapping[
 
 
 def _created_members(step: Mapping[str, Any]) -> list[str] | None:
-    """Return the entities a `scene.create` step puts in its scene; None if unreadable."""
+    """Return the entities a `scene.create` step puts in its scene; None if unreadable.
+
+    Also those a `scene.apply` step sets (it has no snapshot).
+    """
     data = step.get("data")
     if not isinstance(data, Mapping):
         return None
@@ -1428,6 +1441,9 @@ def _service_targets(
         if key not in TARGET_KEYS:
             continue
         ids = _plain_ids(value)
+        if ids is not None and ENTITY_MATCH_ALL in ids and key == ATTR_ENTITY_ID:
+            # "Turn off all lights": every entity the service's handler acts on.
+            ids = _every_target(hass, domain, service)
         if ids is None or ENTITY_MATCH_ALL in ids:
             return None
         if key == ATTR_ENTITY_ID:
@@ -1452,6 +1468,21 @@ def _service_targets(
             if known not in found:
                 found.append(known)
     return found
+
+
+def _every_target(hass: HomeAssistant, domain: str, service: str) -> list[str] | None:
+    """Return what a service aimed at `entity_id: all` changes; None when unknown.
+
+    An entity service: every entity its handler was registered for (read from the handler,
+    not the domain: `light.turn_off` all lights, not the lock); core's `homeassistant.turn_off`
+    and its kin: every entity.
+    """
+    if domain == CORE_DOMAIN and service in TARGETED_CORE_SERVICES:
+        return (
+            hass.states.async_entity_ids() if acts_on_its_targets(hass, domain, service) else None
+        )
+    entities = service_entities(hass, domain, service)
+    return None if entities is None else sorted(entities)
 
 
 def _is_service(action: str) -> bool:
