@@ -17,15 +17,18 @@ from dataclasses import field
 from dataclasses import replace
 from functools import partial
 import inspect
+import sys
 from typing import Any
 from typing import Final
 import weakref
 
 from custom_components.local_agent.const import EVENT_ACTION
 from homeassistant import requirements
+from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
+from homeassistant.const import EVENT_LOGBOOK_ENTRY
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import DOMAIN as CORE_DOMAIN
@@ -38,6 +41,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
+from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
@@ -219,6 +223,96 @@ def acts_on_its_targets(hass: HomeAssistant, domain: str, service: str) -> bool:
         and service in TARGETED_CORE_SERVICES
         and getattr(target, "__globals__", None) is vars(core_services)
     )
+
+
+# The modules whose services only write a record, with the event the record fires: a
+# logbook entry (`logbook.log`), a line in Home Assistant's log (`system_log.write`).
+RECORD_EVENTS: Final[Mapping[str, str]] = {
+    "homeassistant.components.logbook": str(EVENT_LOGBOOK_ENTRY),
+    "homeassistant.components.system_log": "system_log_event",
+}
+# The module of the older text-to-speech services (`tts.google_translate_say`, `tts.cloud_say`):
+# each says its message on the media players its `entity_id` names.
+LEGACY_TTS_MODULE: Final = "homeassistant.components.tts.legacy"
+TTS_DOMAIN: Final = "tts"
+# The module of `scene.create`: Home Assistant's own scene platform.
+SCENE_MODULE: Final = "homeassistant.components.homeassistant.scene"
+SCENE_CREATOR: Final = "create_service"
+SCENE_APPLIER: Final = "apply_service"
+TTS_SPEAK: Final = "speak"
+TTS_PLAYERS: Final = "media_player_entity_id"
+
+
+def _handler_module(hass: HomeAssistant, domain: str, service: str) -> str | None:
+    """Return the module a registered service's handler was written in; None if unknown.
+
+    Told by the handler's globals, which are that loaded module's own and no other code's: a
+    name another integration could give its service, or its function, proves nothing.
+    """
+    handler = registered_service(hass, domain, service)
+    own = None if handler is None else getattr(handler.job.target, "__globals__", None)
+    name = own.get("__name__") if isinstance(own, dict) else None
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    return name if module is not None and vars(module) is own else None
+
+
+def record_event(hass: HomeAssistant, domain: str, service: str) -> str | None:
+    """Return the event a service that only writes a record fires; None for other services.
+
+    `logbook.log` writes a logbook entry and `system_log.write` a log line, told by their
+    handlers: they change no entity; the event the record fires is what a trigger may hear.
+    """
+    module = _handler_module(hass, domain, service)
+    return None if module is None else RECORD_EVENTS.get(module)
+
+
+def creates_scenes(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a service is Home Assistant's `scene.create`: its handler, in that module.
+
+    It makes (or remakes) the scene its `scene_id` names, of the states its `entities` and
+    `snapshot_entities` give; it changes no other entity.
+    """
+    return _scene_handler(hass, domain, service) == SCENE_CREATOR
+
+
+def applies_states(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a service is Home Assistant's `scene.apply`: its handler, in that module.
+
+    It sets the entities its `entities` names to the states given there, and nothing else.
+    """
+    return _scene_handler(hass, domain, service) == SCENE_APPLIER
+
+
+def _scene_handler(hass: HomeAssistant, domain: str, service: str) -> str | None:
+    """Return the name of a service's handler written in Home Assistant's scene platform."""
+    handler = registered_service(hass, domain, service)
+    name = None if handler is None else getattr(handler.job.target, "__name__", None)
+    return name if _handler_module(hass, domain, service) == SCENE_MODULE else None
+
+
+def speaks_on_players(hass: HomeAssistant, domain: str, service: str) -> str | None:
+    """Return the data key naming the media players a text-to-speech service plays on.
+
+    `tts.speak` (an entity service of the text-to-speech entities, told by the entities its
+    handler was registered with) plays on `media_player_entity_id`; the older say services
+    (their handler written in tts's legacy module) on `entity_id`. None for other services.
+    """
+    if _handler_module(hass, domain, service) == LEGACY_TTS_MODULE:
+        return ATTR_ENTITY_ID
+    handler = registered_service(hass, domain, service)
+    target = None if handler is None else handler.job.target
+    component = hass.data.get(DATA_INSTANCES, {}).get(TTS_DOMAIN)
+    if (
+        isinstance(target, partial)
+        and target.func
+        in (service_helper.entity_service_call, service_helper.batched_entity_service_call)
+        and len(target.args) > 2
+        and component is not None
+        and target.args[1] is getattr(component, "_entities", None)
+        and target.args[2] == f"async_{TTS_SPEAK}"
+    ):
+        return TTS_PLAYERS
+    return None
 
 
 def sends_only_a_message(hass: HomeAssistant, domain: str, service: str) -> bool:

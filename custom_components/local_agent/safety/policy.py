@@ -31,11 +31,14 @@ from custom_components.local_agent.compat import LIFECYCLE_EVENTS
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
+from custom_components.local_agent.compat import TTS_PLAYERS
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
+from custom_components.local_agent.compat import applies_states
 from custom_components.local_agent.compat import armed_at_start
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
+from custom_components.local_agent.compat import creates_scenes
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entities_with_actions
 from custom_components.local_agent.compat import entity_action_sequences
@@ -43,11 +46,14 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
+from custom_components.local_agent.compat import service_entities
+from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import universal_children
@@ -157,6 +163,10 @@ CORE_TURN_OFF: Final = f"{CORE_DOMAIN}.turn_off"
 _STOPPING_SERVICES: Final = frozenset(
     {f"{SCRIPT_DOMAIN}.turn_off", f"{AUTOMATION_DOMAIN}.turn_off", CORE_TURN_OFF}
 )
+# What a `scene.create` step's data names: the scene, and the entities it puts in it.
+_SCENE_ID: Final = "scene_id"
+_SCENE_ENTITIES: Final = "entities"
+_SCENE_SNAPSHOT: Final = "snapshot_entities"
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -426,9 +436,11 @@ class _Rules:
             return True
         if domain == "scene":
             # Only Home Assistant's own scenes say what they set; another integration's scene
-            # (a hub's) may set anything.
+            # (a hub's) may set anything. One that `scene.create` steps make (a snapshot
+            # before a movie) sets what they put in it, also before it first exists.
             states = scene_states(self.hass, entity_id)
-            if states is None:
+            created = self._created_scene_members(entity_id)
+            if created is None or (states is None and not created):
                 return True
             # A scene that sets an automation off switches it off, an exempt one too: judged
             # by what it would secure, as switching it off directly is.
@@ -437,7 +449,7 @@ class _Rules:
                 for member in _automations_set_off(self.hass, entity_id)
             ):
                 return True
-            members = list(states)
+            members = list(dict.fromkeys([*(states or {}), *created]))
         else:
             state = self.hass.states.get(entity_id)
             members = _group_members(state) if state is not None else []
@@ -714,7 +726,7 @@ class _Rules:
         messages = _message_actions(self.hass, steps)
         # A message to a notify entity changes that entity (its last message): what watches
         # it is judged as for any change. A message of no entity only sends.
-        sent = frozenset(action for action in messages if _only_sends(self.hass, action))
+        sent = frozenset(action for action in messages if _changes_no_entity(self.hass, action))
         if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | sent):
             return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
@@ -794,6 +806,33 @@ class _Rules:
                 if self._sets_off_sensitive(target, step_path):
                     return True
         return False
+
+    def _created_scene_members(self, scene: str) -> list[str] | None:
+        """Return what the `scene.create` steps of the house put in this scene.
+
+        The steps of the automations and scripts; None when one of them may make any scene,
+        or this one of what cannot be read (a template).
+        """
+        programs = [automation.actions for automation in self.automations]
+        programs.extend(
+            sequence
+            for script in self.hass.states.async_entity_ids(SCRIPT_DOMAIN)
+            if (sequence := script_sequence(self.hass, script)) is not None
+        )
+        found: list[str] = []
+        for steps in programs:
+            for step in _scene_creations(self.hass, steps):
+                data = step.get("data")
+                scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
+                if scene_id is None:
+                    return None
+                if f"scene.{scene_id}" != scene:
+                    continue
+                members = _created_members(step)
+                if members is None:
+                    return None
+                found.extend(member for member in members if member not in found)
+        return found
 
     def _own_sequences(self, entity_id: str) -> list[list[Any]]:
         """Return a script's steps, or the actions an entity runs of its own (a template's)."""
@@ -1163,8 +1202,24 @@ def _step_targets(
         action = _plain_text(step.get("action", step.get("service")))
         if action in skip:
             return []
-        if heard and action is not None and _only_sends(hass, action):
+        if heard and action is not None and _changes_no_entity(hass, action):
             return []
+        if (
+            action is not None
+            and _is_service(action)
+            and creates_scenes(hass, *action.split(".", 1))
+        ):
+            # It changes the scene it makes: judged by what the scene sets.
+            data = step.get("data")
+            scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
+            return None if scene_id is None else [f"scene.{scene_id}"]
+        if (
+            action is not None
+            and _is_service(action)
+            and applies_states(hass, *action.split(".", 1))
+        ):
+            # `scene.apply` sets the entities it names, as a scene of them would.
+            return _created_members(step)
         return _service_targets(hass, step)
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
@@ -1256,6 +1311,8 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
             action = _plain_text(step.get("action", step.get("service"))) or ""
             if (platform := _SIGNAL_SERVICES.get(action)) is not None:
                 found.add((platform, ANY_SIGNAL))
+            elif (event := _record_event(hass, action)) is not None:
+                found.add((EVENT_SIGNAL, event))  # a logbook entry, a log line
             elif _is_message(hass, action):
                 found.add(MESSAGE_SIGNAL)  # a notify entity's message too (an MQTT one's)
             elif _may_send_anything(hass, action):
@@ -1272,7 +1329,13 @@ def _may_send_anything(hass: HomeAssistant, action: str) -> bool:
     if not _is_service(action):
         return True
     domain, _, service = action.partition(".")
-    return domain not in UNKNOWN_EFFECT_DOMAINS and not acts_on_its_targets(hass, domain, service)
+    return (
+        domain not in UNKNOWN_EFFECT_DOMAINS
+        and not acts_on_its_targets(hass, domain, service)
+        and speaks_on_players(hass, domain, service) is None
+        and not creates_scenes(hass, domain, service)
+        and not applies_states(hass, domain, service)
+    )
 
 
 def _runs_program(step: Mapping[str, Any]) -> bool:
@@ -1367,7 +1430,7 @@ def _message_actions(hass: HomeAssistant, steps: Iterable[Any]) -> frozenset[str
             found |= _message_actions(hass, nested)
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             action = _plain_text(step.get("action", step.get("service"))) or ""
-            if _is_message(hass, action):
+            if _is_message(hass, action) or _record_event(hass, action) is not None:
                 found.add(action)
     return frozenset(found)
 
@@ -1378,6 +1441,62 @@ def _is_message(hass: HomeAssistant, action: str) -> bool:
     A phone's notification, one in the UI: told by the service's handler, not its domain.
     """
     return _is_service(action) and sends_only_a_message(hass, *action.split(".", 1))
+
+
+def _scene_creations(hass: HomeAssistant, steps: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """Return the `scene.create` steps among these steps and the steps nested in them.
+
+    Also those switched off in the editor: a template may switch them on.
+    """
+    found: list[Mapping[str, Any]] = []
+    for step in steps:
+        if not isinstance(step, Mapping):
+            continue
+        try:
+            kind = cv.determine_script_action(dict(step))
+        except ValueError:
+            continue
+        if (nested := _nested_steps(step, kind)) is not None:
+            found.extend(_scene_creations(hass, nested))
+        elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
+            action = _plain_text(step.get("action", step.get("service"))) or ""
+            if _is_service(action) and creates_scenes(hass, *action.split(".", 1)):
+                found.append(step)
+    return found
+
+
+def _created_members(step: Mapping[str, Any]) -> list[str] | None:
+    """Return the entities a `scene.create` step puts in its scene; None if unreadable.
+
+    Also those a `scene.apply` step sets (it has no snapshot).
+    """
+    data = step.get("data")
+    if not isinstance(data, Mapping):
+        return None
+    entities = data.get(_SCENE_ENTITIES) or {}
+    snapshot = _plain_ids(data.get(_SCENE_SNAPSHOT) or [])
+    if not isinstance(entities, Mapping) or snapshot is None:
+        return None
+    named = [_plain_text(key) for key in entities]
+    if any(key is None for key in named):
+        return None
+    return list(dict.fromkeys([*(key for key in named if key is not None), *snapshot]))
+
+
+def _record_event(hass: HomeAssistant, action: str) -> str | None:
+    """Return the event a step that only writes a record fires (`logbook.log`); else None.
+
+    Told by the service's handler (compat.record_event): the record changes no entity.
+    """
+    return record_event(hass, *action.split(".", 1)) if _is_service(action) else None
+
+
+def _changes_no_entity(hass: HomeAssistant, action: str) -> bool:
+    """Whether a step only sends a message to no entity or only writes a record.
+
+    What it sets off is what hears it: the caller judges that (_signals).
+    """
+    return _only_sends(hass, action) or _record_event(hass, action) is not None
 
 
 def _only_sends(hass: HomeAssistant, action: str) -> bool:
@@ -1499,7 +1618,11 @@ def _service_targets(
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
             return [f"{SCRIPT_PREFIX}{service}"]
-    elif not (programs or stops) and not acts_on_its_targets(hass, domain, service):
+    elif (
+        not (programs or stops)
+        and not acts_on_its_targets(hass, domain, service)
+        and speaks_on_players(hass, domain, service) is None
+    ):
         return None  # a shell or REST command: the ids in its data are its own variables
     # As Home Assistant prepares the call: `data` then the older `data_template`, then the
     # target, with the older top-level `entity_id` in it, over both.
@@ -1515,6 +1638,9 @@ def _service_targets(
         if key not in TARGET_KEYS:
             continue
         ids = _plain_ids(value)
+        if ids is not None and ENTITY_MATCH_ALL in ids and key == ATTR_ENTITY_ID:
+            # "Turn off all lights": every entity the service's handler acts on.
+            ids = _every_target(hass, domain, service)
         if ids is None or ENTITY_MATCH_ALL in ids:
             return None
         if key == ATTR_ENTITY_ID:
@@ -1526,7 +1652,34 @@ def _service_targets(
             plain[key] = ids
     if not plain or not target_entities(hass, plain):
         return None  # names nothing there is: what it will name cannot be told
-    return target_entities(hass, plain, (domain, service))
+    found = target_entities(hass, plain, (domain, service))
+    if speaks_on_players(hass, domain, service) == TTS_PLAYERS:
+        # `tts.speak` also plays on the media players its data names: they change too.
+        players = _plain_ids({**data, **data_template}.get(TTS_PLAYERS))
+        if players is None or ENTITY_MATCH_ALL in players:
+            return None
+        registry = er.async_get(hass)
+        for player in players:
+            if (known := er.async_resolve_entity_id(registry, player)) is None:
+                return None
+            if known not in found:
+                found.append(known)
+    return found
+
+
+def _every_target(hass: HomeAssistant, domain: str, service: str) -> list[str] | None:
+    """Return what a service aimed at `entity_id: all` changes; None when unknown.
+
+    An entity service: every entity its handler was registered for (read from the handler,
+    not the domain: `light.turn_off` all lights, not the lock); core's `homeassistant.turn_off`
+    and its kin: every entity.
+    """
+    if domain == CORE_DOMAIN and service in TARGETED_CORE_SERVICES:
+        return (
+            hass.states.async_entity_ids() if acts_on_its_targets(hass, domain, service) else None
+        )
+    entities = service_entities(hass, domain, service)
+    return None if entities is None else sorted(entities)
 
 
 def _is_service(action: str) -> bool:
