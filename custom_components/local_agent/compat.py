@@ -1035,6 +1035,20 @@ def entities_with_actions(hass: HomeAssistant, domain: str) -> list[tuple[str, l
     return found
 
 
+def scene_may_be_made(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether `scene.create` may make this scene: there is none, or it made the one there is.
+
+    Home Assistant's scene platform keeps a scene of the service apart (its entities'
+    ``from_service``) and makes no scene over one of a file, the UI or another integration.
+    """
+    platform = hass.data.get(HOMEASSISTANT_SCENE_PLATFORM)
+    entities = getattr(platform, "entities", None)
+    entity = entities.get(entity_id) if isinstance(entities, dict) else None
+    if entity is not None:
+        return getattr(entity, "from_service", False) is True
+    return hass.states.get(entity_id) is None and er.async_get(hass).async_get(entity_id) is None
+
+
 def scene_states(hass: HomeAssistant, entity_id: str) -> dict[str, str] | None:
     """Return the state each member gets from a Home Assistant scene; None for other scenes.
 

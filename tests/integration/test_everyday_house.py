@@ -999,6 +999,17 @@ CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = 
     ([snapshot("before", FRONT_DOOR), restore("before")], [], True),
     ([snapshot("{{ 'before' }}", "light.kitchen_lights")], [], True),
     ([restore("never_made")], [], True),
+    # A scene of a file is not made again by scene.create: it sets what it says.
+    (
+        [restore("evening")],
+        [on(event_trigger("doorbell"), snapshot("{{ 'x' }}", FRONT_DOOR))],
+        False,
+    ),
+    (
+        [restore("hub_scene")],
+        [on(event_trigger("doorbell"), snapshot("hub_scene", "light.kitchen_lights"))],
+        True,
+    ),
     ([apply("light.kitchen_lights")], [], False),
     ([apply(FRONT_DOOR)], [], True),
 ]
@@ -1026,6 +1037,8 @@ CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = 
         "snapshots and restores the lock",
         "snapshots a scene named by a template",
         "turns on a scene nothing makes",
+        "turns on a scene of a file beside a snapshot named by a template",
+        "turns on a hub's scene that a snapshot names",
         "applies a state to the kitchen lights",
         "applies a state to the lock",
     ],
@@ -1037,8 +1050,12 @@ async def test_what_a_record_an_announcement_or_a_snapshot_sets_off_decides(
     others: list[dict[str, Any]],
     held: bool,
 ) -> None:
-    for component in ("system_log", "scene"):
-        assert await async_setup_component(hass, component, {})
+    assert await async_setup_component(hass, "system_log", {})
+    assert await async_setup_component(
+        hass, "scene", {"scene": [{"name": "Evening", "entities": {"light.kitchen_lights": "on"}}]}
+    )
+    # A hub's scene: what it sets is the hub's.
+    hass.states.async_set("scene.hub_scene", "unknown")
     await set_up_logbook(hass)
     assert await async_setup_component(hass, "tts", {"tts": {"platform": "demo"}})
     await set_up_speaker(hass)

@@ -49,6 +49,7 @@ from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_its_own_script
+from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
@@ -439,7 +440,9 @@ class _Rules:
             # (a hub's) may set anything. One that `scene.create` steps make (a snapshot
             # before a movie) sets what they put in it, also before it first exists.
             states = scene_states(self.hass, entity_id)
-            created = self._created_scene_members(entity_id)
+            created: list[str] | None = []
+            if scene_may_be_made(self.hass, entity_id):
+                created = self._created_scene_members(entity_id)
             if created is None or (states is None and not created):
                 return True
             # A scene that sets an automation off switches it off, an exempt one too: judged
