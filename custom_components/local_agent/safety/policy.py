@@ -967,16 +967,23 @@ def steered(hass: HomeAssistant, exempt: Iterable[str]) -> list[AutomationTrigge
     return found
 
 
-def _enabled_steps(steps: Iterable[Any]) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """Yield each step that is switched on and readable as a step, with its kind."""
+def _readable_steps(steps: Iterable[Any]) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Yield each step readable as a step, with its kind (also one switched off)."""
     for step in steps:
-        if not isinstance(step, Mapping) or step.get("enabled") is False:
+        if not isinstance(step, Mapping):
             continue
         try:
             kind = cv.determine_script_action(dict(step))
         except ValueError:
             continue
         yield step, kind
+
+
+def _enabled_steps(steps: Iterable[Any]) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Yield each step that is switched on and readable as a step, with its kind."""
+    return (
+        (step, kind) for step, kind in _readable_steps(steps) if step.get("enabled") is not False
+    )
 
 
 def _device_class(hass: HomeAssistant, entity_id: str) -> Any:
@@ -1452,13 +1459,7 @@ def _scene_creations(hass: HomeAssistant, steps: Iterable[Any]) -> list[Mapping[
     Also those switched off in the editor: a template may switch them on.
     """
     found: list[Mapping[str, Any]] = []
-    for step in steps:
-        if not isinstance(step, Mapping):
-            continue
-        try:
-            kind = cv.determine_script_action(dict(step))
-        except ValueError:
-            continue
+    for step, kind in _readable_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
             found.extend(_scene_creations(hass, nested))
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
@@ -1549,13 +1550,7 @@ def named_targets(
     (the ids written in it); scripts: those followed already.
     """
     found: list[str] = []
-    for step in steps:
-        if not isinstance(step, Mapping):
-            continue
-        try:
-            kind = cv.determine_script_action(dict(step))
-        except ValueError:
-            continue
+    for step, kind in _readable_steps(steps):
         named: list[str] | None = None
         if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
             named = _service_targets(hass, step, programs=True)
