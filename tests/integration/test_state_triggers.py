@@ -20,6 +20,7 @@ from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
@@ -233,3 +234,25 @@ async def test_assist_switching_is_compared_too(
 
     assert asked(result) is held, speech(result)
     assert state(hass, BED_LIGHT) == "on"
+
+
+@pytest.mark.parametrize(
+    ("kind", "held"), [("turned_off", False), ("turned_on", True), ("changed_states", True)]
+)
+async def test_a_device_trigger_of_a_light_is_its_state_trigger(
+    hass: HomeAssistant, scene: Scene, kind: str, held: bool
+) -> None:
+    """The automation editor's "Bed Light turned off" waits for the light to go off."""
+    entry = er.async_get(hass).async_get(BED_LIGHT)
+    assert entry is not None
+    assert entry.device_id is not None
+    trigger = {
+        "trigger": "device",
+        "device_id": entry.device_id,
+        "domain": "light",
+        "entity_id": entry.id,
+        "type": kind,
+    }
+    await with_the_bed_light_off(hass, when("Bedtime", trigger, UNLOCK))
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
