@@ -46,6 +46,8 @@ from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
+from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
+from homeassistant.helpers.trigger.entity_trigger import EntityTransitionTriggerBase
 
 # Events that a call fires, whatever it calls: the call and the state changes it makes; our
 # audit record of it; a program it starts (written out: the bus's public names).
@@ -63,7 +65,9 @@ EVENTS_OF_A_CALL: Final = frozenset(
 TOGGLE_DEVICE_DOMAINS: Final = frozenset({"fan", "humidifier", "light", "remote", "switch"})
 TOGGLE_DEVICE_TRIGGERS: Final[Mapping[Any, str]] = {"turned_on": "on", "turned_off": "off"}
 # The keys of a trigger that names what it watches for the states it fires for (states_to).
-WATCHED_KEYS: Final = frozenset({"entity_id", "device_id"})
+WATCHED_KEYS: Final = frozenset({"entity_id", "device_id", "target"})
+# The newer entity triggers that compare a target's state with the states they were made for.
+_STATE_TRIGGER_BASES: Final = (EntityTargetStateTriggerBase, EntityTransitionTriggerBase)
 # The events a timer fires, naming itself in their data, for each service called on it: at
 # once (`timer.finish` fires `timer.finished` now), or when the time it sets is up (a started
 # or changed timer finishes later, unless it is stopped first). Written out: the event types
@@ -703,6 +707,8 @@ def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str]
     state trigger on its entity, when the domain's built-in device triggers answer it.
     """
     kind = trigger.get("trigger", trigger.get("platform"))
+    if isinstance(kind, str) and "." in kind:
+        return _entity_trigger_states(hass, kind)
     if kind == "device":
         domain = trigger.get("domain")
         state = TOGGLE_DEVICE_TRIGGERS.get(trigger.get("type"))
@@ -790,6 +796,38 @@ def _automation_checks(
     )
 
 
+def _entity_trigger_states(hass: HomeAssistant, kind: str) -> frozenset[str] | None:
+    """Return the states one of the newer entity triggers fires for ("light.turned_off").
+
+    Only a trigger of a built-in integration's trigger platform (its `TRIGGERS`) whose class
+    compares the target's state, as Home Assistant's own state triggers do, with the states
+    it was made for: one that reads an attribute (a brightness) or a class that replaces the
+    comparison may fire for any state (None).
+    """
+    domain, _, name = kind.partition(".")
+    if not _built_in(hass, domain):
+        return None
+    module = loader.async_get_loaded_integration(hass, domain).get_platform_cached("trigger")
+    triggers = getattr(module, "TRIGGERS", None)
+    cls = triggers.get(name) if isinstance(triggers, Mapping) else None
+    if not isinstance(cls, type):
+        return None
+    base = next((b for b in _STATE_TRIGGER_BASES if issubclass(cls, b)), None)
+    specs = getattr(cls, "_domain_specs", None)
+    states = getattr(cls, "_to_states", None)
+    if (
+        base is None
+        or getattr(cls, "is_valid_state", None) is not base.is_valid_state
+        or getattr(cls, "_get_tracked_value", None) is not base._get_tracked_value
+        or not isinstance(specs, Mapping)
+        or any(getattr(spec, "value_source", True) is not None for spec in specs.values())
+        or not isinstance(states, (set, frozenset))
+        or not all(isinstance(state, str) for state in states)
+    ):
+        return None
+    return frozenset(states)
+
+
 def _built_in(hass: HomeAssistant, domain: str) -> bool:
     """Whether Home Assistant's own integration of this domain is loaded (no custom one)."""
     try:
@@ -870,7 +908,7 @@ def _watcher(
             watched.device_ids.add(device_id)
         watched.add_entities(registry, trigger.get("entity_id"), states)
         if isinstance(target := trigger.get("target"), Mapping):
-            watched.entity_ids.update(target_entities(hass, target))
+            watched.add_entities(registry, target_entities(hass, target), states)
     return watched.trigger(actions, checks)
 
 

@@ -256,3 +256,24 @@ async def test_a_device_trigger_of_a_light_is_its_state_trigger(
     await with_the_bed_light_off(hass, when("Bedtime", trigger, UNLOCK))
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+@pytest.mark.parametrize(
+    ("trigger", "options", "held"),
+    [
+        ("light.turned_off", {}, False),
+        ("light.turned_on", {}, True),
+        # It compares the brightness, which a turn-on sets.
+        ("light.brightness_changed", {"threshold": {"type": "any"}}, True),
+    ],
+)
+async def test_the_newer_entity_triggers_say_what_they_wait_for(
+    hass: HomeAssistant, scene: Scene, trigger: str, options: dict[str, Any], held: bool
+) -> None:
+    """The automation editor's "when a light turns off" trigger, by target."""
+    written = {"trigger": trigger, "target": {"entity_id": BED_LIGHT}}
+    await with_the_bed_light_off(
+        hass, when("Bedtime", {**written, "options": options} if options else written, UNLOCK)
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
