@@ -193,6 +193,7 @@ async def test_turning_it_off_is_still_asked(hass: HomeAssistant, scene: Scene) 
         ("turn_on", {"brightness_pct": 0}, True),
         ("turn_on", {"brightness": "0"}, True),
         ("turn_on", {"brightness_step_pct": -50}, True),
+        ("turn_on", {"flash": "short"}, True),
         ("toggle", {}, True),
         ("turn_off", {}, True),
     ],

@@ -33,7 +33,10 @@ _TOGGLED: Final = frozenset({STATE_ON, STATE_OFF})
 _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TURN_OFF: "turn_off"}
 # A turn-on with one of these values at zero or below turns a light or fan off; a step may too.
 _DIMMING: Final = ("brightness", "brightness_pct", "percentage")
-_STEPPING: Final = ("brightness_step", "brightness_step_pct", "percentage_step")
+# A turn-on with one of these may end off: a step down, a flash (on and back).
+_MAY_END_OFF: Final = ("brightness_step", "brightness_step_pct", "percentage_step", "flash")
+# A siren sounds for its duration (its own default when the call gives none), then goes off.
+_SOUNDS_A_WHILE: Final = frozenset({"siren"})
 # Services whose targets end in these states, moving or stuck on the way.
 _MOVING: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("cover", "open_cover"): frozenset({"opening", "open"}),
@@ -73,10 +76,12 @@ def _states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str
         if service == "turn_off":
             return frozenset({STATE_OFF})
         if service == "turn_on":
-            dims = any(key in data for key in _STEPPING) or any(
-                key in data and not _positive(data[key]) for key in _DIMMING
+            ends_off = (
+                domain in _SOUNDS_A_WHILE
+                or any(key in data for key in _MAY_END_OFF)
+                or any(key in data and not _positive(data[key]) for key in _DIMMING)
             )
-            return _TOGGLED if dims else frozenset({STATE_ON})
+            return _TOGGLED if ends_off else frozenset({STATE_ON})
         if service == "toggle":
             return _TOGGLED
         return None
