@@ -30,6 +30,7 @@ from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
+from .test_redteam import set_up_automations
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
 
@@ -278,3 +279,21 @@ async def test_the_newer_entity_triggers_say_what_they_wait_for(
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+async def test_a_switch_may_be_a_momentary_relay(hass: HomeAssistant, demo_home: None) -> None:
+    """Its firmware may release it a moment after the turn-on: "when it goes off" may follow."""
+    await set_up_automations(
+        hass,
+        when("Strike", {"trigger": "state", "entity_id": "switch.ac", "to": "off"}, UNLOCK),
+        when("Bedtime", bed_light(to="off"), UNLOCK),
+    )
+    policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
+
+    def held(domain: str, entity_id: str) -> bool:
+        action = PlannedAction(domain, domain, "turn_on", (entity_id,))
+        return bool(sensitive_targets_of_action(hass, policy, action))
+
+    assert state(hass, "switch.ac") == "off"
+    assert held("switch", "switch.ac")
+    assert not held("light", BED_LIGHT)

@@ -35,8 +35,10 @@ _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TUR
 _DIMMING: Final = ("brightness", "brightness_pct", "percentage")
 # A turn-on with one of these may end off: a step down, a flash (on and back).
 _MAY_END_OFF: Final = ("brightness_step", "brightness_step_pct", "percentage_step", "flash")
-# A siren sounds for its duration (its own default when the call gives none), then goes off.
-_SOUNDS_A_WHILE: Final = frozenset({"siren"})
+# What may switch itself back off after a turn-on: a siren sounds for its duration (its own
+# default when the call gives none); a switch may be a momentary relay (a door strike's, a
+# gate's button) that its firmware releases.
+_MAY_SWITCH_BACK: Final = frozenset({"siren", "switch"})
 # Services whose targets end in these states, moving or stuck on the way.
 _MOVING: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("cover", "open_cover"): frozenset({"opening", "open"}),
@@ -77,7 +79,7 @@ def _states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str
             return frozenset({STATE_OFF})
         if service == "turn_on":
             ends_off = (
-                domain in _SOUNDS_A_WHILE
+                domain in _MAY_SWITCH_BACK
                 or any(key in data for key in _MAY_END_OFF)
                 or any(key in data and not _positive(data[key]) for key in _DIMMING)
             )
