@@ -122,6 +122,9 @@ TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id",
 # ANY_SIGNAL); an event trigger hears ("event", its type).
 SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt", "persistent_notification", "webhook"})
 EVENT_SIGNAL: Final = "event"
+# An MQTT trigger hears ("mqtt", its topic filter) when the topic is written out; a call on an
+# MQTT entity sends ("mqtt", topic) for each topic of the entity (mqtt_topics_of_entity).
+MQTT: Final = "mqtt"
 TAG: Final = "tag"
 TAG_SCANNED: Final = "tag_scanned"
 ANY_SIGNAL: Final = ""
@@ -546,7 +549,9 @@ class AutomationTrigger:
         A message (MESSAGE_SIGNAL) may be any signal but Home Assistant's start or stop.
         """
         return any(
-            key == heard_key or ANY_SIGNAL in (key, heard_key)
+            key == heard_key
+            or ANY_SIGNAL in (key, heard_key)
+            or (kind == heard_kind == MQTT and _topic_matches(heard_key, key))
             for kind, key in signals
             for heard_kind, heard_key in self.heard
             if kind in (heard_kind, ANY_SIGNAL)
@@ -556,6 +561,54 @@ class AutomationTrigger:
                 not in {(EVENT_SIGNAL, event) for event in LIFECYCLE_EVENTS.values()}
             )
         )
+
+
+def _topic_matches(subscription: str, topic: str) -> bool:
+    """Whether an MQTT topic filter (`+` one level, `#` the rest) takes a message's topic."""
+    levels = subscription.split("/")
+    if levels[0] == "$share" and len(levels) > 2:
+        levels = levels[2:]  # a shared subscription: $share/<group>/<filter>
+    parts = topic.split("/")
+    for index, level in enumerate(levels):
+        if level == "#":
+            return True
+        if index >= len(parts) or level not in ("+", parts[index]):
+            return False
+    return len(levels) == len(parts)
+
+
+def mqtt_topics_of_entity(hass: HomeAssistant, entity_id: str) -> frozenset[str]:
+    """Return the topics a call on an MQTT entity publishes to, or its device answers on.
+
+    Told by the entity object (an MqttEntity), not by its name or registry entry: its
+    validated configuration (the private ``_config``) holds its command topics, and its
+    state and availability topics, on which the device answers a command. An automation on
+    any of them hears the call.
+    """
+    if MQTT not in hass.config.components:
+        return frozenset()
+    from homeassistant.components.mqtt.entity import MqttEntity
+
+    entity = _entity_object(hass, entity_id)
+    config = getattr(entity, "_config", None) if isinstance(entity, MqttEntity) else None
+    return frozenset(_topics_in(config, 3)) if isinstance(config, Mapping) else frozenset()
+
+
+def _topics_in(value: Any, depth: int) -> Iterable[str]:
+    """Yield the texts of `*topic` keys in nested settings (an availability list's too)."""
+    if depth == 0:
+        return
+    items: Iterable[Any] = ()
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and key.endswith("topic") and isinstance(item, str):
+                yield item
+        items = value.values()
+    elif isinstance(value, (list, tuple)):
+        items = value
+    for item in items:
+        if isinstance(item, (Mapping, list, tuple)):
+            yield from _topics_in(item, depth - 1)
 
 
 def _static_text(value: Any) -> str | None:
@@ -783,6 +836,9 @@ def _watcher(
             watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
+        elif kind == MQTT:
+            # A topic written out is heard only by what a message on it sets off.
+            watched.heard.add((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL))
         elif kind in SIGNAL_TRIGGERS:
             watched.heard.add((kind, ANY_SIGNAL))
         elif kind == TAG:

@@ -29,6 +29,7 @@ from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import LIFECYCLE_EVENTS
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
+from custom_components.local_agent.compat import MQTT
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import TTS_PLAYERS
@@ -46,6 +47,7 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_its_own_script
@@ -577,18 +579,21 @@ class _Rules:
             # A template entity that reads every state (the community's count of unavailable
             # entities) is not followed: an automation that notifies on it would make every
             # request of such a home a question.
+            # What its integration fires on the bus when it changes (the shopping list's
+            # `shopping_list_updated`), and the MQTT messages a call on an MQTT entity
+            # publishes (and its device answers with), set off what hears them.
+            heard = {
+                (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
+            } | {(MQTT, topic) for topic in mqtt_topics_of_entity(self.hass, current)}
             changed.extend(
                 follower
                 for follower, watcher in self.followers
                 if follower not in changed
-                and not watcher.any_entity
-                and watcher.watches(current, device_id, events)
+                and (
+                    (not watcher.any_entity and watcher.watches(current, device_id, events))
+                    or (heard and watcher.hears(heard))
+                )
             )
-            # What its integration fires on the bus when it changes (the shopping list's
-            # `shopping_list_updated`) sets off what hears that.
-            heard = {
-                (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
-            }
             for automation in self.automations:
                 if not automation.watches(current, device_id, events) and not (
                     heard and automation.hears(heard)
