@@ -2,8 +2,8 @@
 
 Same house, scripted model and helpers as the other red-team files. A call on an MQTT entity
 publishes a message (and its device answers on its state topic): an automation on that topic
-hears the call as surely as one on the entity's state. Each probe has its everyday neighbour
-that runs at once.
+hears the call as surely as one on the entity's state. A command line switch runs a shell
+command, which may send anything. Each probe has its everyday neighbour that runs at once.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
@@ -92,3 +93,54 @@ async def test_an_automation_on_the_topic_an_mqtt_entity_publishes_to_is_judged(
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert mqtt_mock.async_publish.called is not held
     assert state(hass, "lock.front_door") == "locked"
+
+
+# --- A call on an entity that runs a command of its own ---------------------------------------
+
+PORCH_FAN: Final = "switch.porch_fan"
+SIGNAL_TRIGGERS: Final[dict[str, dict[str, Any]]] = {
+    "a webhook": {"trigger": "webhook", "webhook_id": "open_sesame", "local_only": True},
+    "an event": {"trigger": "event", "event_type": "open_sesame"},
+    "a sentence": {"trigger": "conversation", "command": "open sesame"},
+}
+
+
+@pytest.mark.parametrize("trigger", list(SIGNAL_TRIGGERS))
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
+    hass: HomeAssistant, scene: Scene, trigger: str, then: dict[str, Any], held: bool
+) -> None:
+    """A command line switch runs its owner's shell command (`curl .../api/webhook/open_sesame`
+    is one), which may send any signal, as a shell command step of an exempt script may: while
+    an automation that hears one unlocks the front door, switching it is a question."""
+    assert await async_setup_component(
+        hass,
+        "command_line",
+        {
+            "command_line": [
+                {
+                    "switch": {
+                        "name": "Porch fan",
+                        "unique_id": "porch_fan",
+                        "command_on": "true",
+                        "command_off": "true",
+                    }
+                }
+            ]
+        },
+    )
+    await hass.async_block_till_done()
+    async_expose_entity(hass, "conversation", PORCH_FAN, True)
+    await set_up_automations(hass, automation([SIGNAL_TRIGGERS[trigger]], [then]))
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": PORCH_FAN}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, PORCH_FAN) == ("off" if held else "on")
+    if held:
+        assert speech(result) == (
+            "Turn on Porch fan (this may unlock Front Door)? Say yes to confirm."
+        )

@@ -50,6 +50,7 @@ from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
+from custom_components.local_agent.compat import runs_a_command
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
@@ -580,11 +581,15 @@ class _Rules:
             # entities) is not followed: an automation that notifies on it would make every
             # request of such a home a question.
             # What its integration fires on the bus when it changes (the shopping list's
-            # `shopping_list_updated`), and the MQTT messages a call on an MQTT entity
-            # publishes (and its device answers with), set off what hears them.
+            # `shopping_list_updated`), the MQTT messages a call on an MQTT entity publishes
+            # (and its device answers with), and whatever a command of its own sends (a command
+            # line switch's) set off what hears them.
             heard = {
                 (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
             } | {(MQTT, topic) for topic in mqtt_topics_of_entity(self.hass, current)}
+            if runs_a_command(self.hass, current):
+                # A shell command or HTTP request of its own may send any signal.
+                heard.add(ANY_KIND_OF_SIGNAL)
             changed.extend(
                 follower
                 for follower, watcher in self.followers
