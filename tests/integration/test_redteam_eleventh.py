@@ -3,7 +3,9 @@
 Same house, scripted model and helpers as the other red-team files. A call on an MQTT entity
 publishes a message (and its device answers on its state topic): an automation on that topic
 hears the call as surely as one on the entity's state. A command line switch runs a shell
-command, which may send anything. Each probe has its everyday neighbour that runs at once.
+command, which may send anything. A YAML history stats sensor follows the light it counts,
+though it keeps its id deeper than an attribute of its own. Each probe has its everyday
+neighbour that runs at once.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
+from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import set_up_automations
+from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
@@ -144,3 +148,55 @@ async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
         assert speech(result) == (
             "Turn on Porch fan (this may unlock Front Door)? Say yes to confirm."
         )
+
+
+# --- A YAML helper that keeps what it follows in objects of its own -----------------------------
+
+BED_LIGHT_COUNT: Final = "sensor.bed_light_switched_on"
+
+
+async def count_the_bed_light(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A history stats sensor of configuration.yaml: how often the bed light went on today.
+
+    It keeps the light's id in its coordinator's history object, not in an attribute of its
+    own. Its history is read from the recorder, which these tests do not run: the count is
+    stood in for (what the gate reads is the sensor's settings, not its history).
+    """
+    from homeassistant.components.history_stats.data import HistoryStats
+    from homeassistant.components.history_stats.data import HistoryStatsState
+
+    async def counted(self: HistoryStats, new_state: Any) -> HistoryStatsState:
+        return HistoryStatsState(0.0, 0, self._period)
+
+    monkeypatch.setattr(HistoryStats, "async_update", counted)
+    hass.config.components.add("recorder")
+    sensor = {
+        "platform": "history_stats",
+        "name": "Bed light switched on",
+        "entity_id": "light.bed_light",
+        "state": "on",
+        "type": "count",
+        "start": "{{ today_at() }}",
+        "end": "{{ now() }}",
+    }
+    assert await async_setup_component(hass, "sensor", {"sensor": [sensor]})
+    await hass.async_block_till_done()
+    assert hass.states.get(BED_LIGHT_COUNT) is not None
+
+
+@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+async def test_an_automation_on_a_yaml_history_stats_sensor_of_the_light_is_followed(
+    hass: HomeAssistant,
+    scene: Scene,
+    monkeypatch: pytest.MonkeyPatch,
+    then: dict[str, Any],
+    held: bool,
+) -> None:
+    """ "When the bed light's count of today changes, unlock the front door": turning on the
+    bed light changes the count. One that lights the kitchen is everyday: at once."""
+    await count_the_bed_light(hass, monkeypatch)
+    await with_the_bed_light_off(
+        hass, automation([{"trigger": "state", "entity_id": BED_LIGHT_COUNT}], [then])
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)

@@ -1112,11 +1112,25 @@ def _ids_in_attributes(entity: Any) -> Iterator[str]:
     template that names it, nested in lists, mappings (keys too) and settings objects (a
     Bayesian sensor's observations), a few levels deep.
     """
+    own = _own_modules(entity)
     for value in getattr(entity, "__dict__", {}).values():
-        yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH)
+        yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH, own)
 
 
-def _ids_nested(value: Any, depth: int) -> Iterator[str]:
+def _own_modules(entity: Any) -> tuple[str, ...]:
+    """Return the module prefixes of the integration whose platform made the entity object.
+
+    An object of its own integration's classes (a YAML history stats sensor's coordinator and
+    the history it keeps) holds its settings as the entity does: it is read too. Told by the
+    platform (``platform_name``, which Home Assistant sets), not the entity's name.
+    """
+    name = getattr(getattr(entity, "platform", None), "platform_name", None)
+    if not isinstance(name, str) or not name:
+        return ()
+    return (f"homeassistant.components.{name}.", f"custom_components.{name}.")
+
+
+def _ids_nested(value: Any, depth: int, own: tuple[str, ...] = ()) -> Iterator[str]:
     if isinstance(value, str):
         if valid_entity_id(value):
             yield value
@@ -1134,10 +1148,12 @@ def _ids_nested(value: Any, depth: int) -> Iterator[str]:
         items = value
     elif is_dataclass(value) and not isinstance(value, type):
         items = (getattr(value, f.name, None) for f in fields(value))
+    elif own and f"{type(value).__module__}.".startswith(own) and hasattr(value, "__dict__"):
+        items = vars(value).values()
     else:
         return
     for item in items:
-        yield from _ids_nested(item, depth - 1)
+        yield from _ids_nested(item, depth - 1, own)
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:
