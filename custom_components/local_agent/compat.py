@@ -525,13 +525,20 @@ class AutomationTrigger:
     # current, a script's on and off), which other automations and templates may watch. None
     # for a template section's actions.
     entity_id: str | None = None
+    # Entities watched only for the states a state trigger's `to:` names: (entity, state).
+    entity_states: frozenset[tuple[str, str]] = frozenset()
 
     def watches(
-        self, entity_id: str, device_id: str | None, fired: Collection[str] | None = None
+        self,
+        entity_id: str,
+        device_id: str | None,
+        fired: Collection[str] | None = None,
+        becomes: Collection[str] | None = None,
     ) -> bool:
         """Whether a change of this entity (on this device) may trigger the automation.
 
         fired: the events of its own the change makes the entity fire (None: any of them).
+        becomes: the states the change may leave the entity in (None: any state).
         """
         domain = entity_id.partition(".")[0]
         return (
@@ -542,6 +549,10 @@ class AutomationTrigger:
             or any(
                 watched in (entity_id, domain) and (fired is None or event in fired)
                 for watched, event in self.entity_events
+            )
+            or any(
+                watched == entity_id and (becomes is None or state in becomes)
+                for watched, state in self.entity_states
             )
         )
 
@@ -644,6 +655,7 @@ class _Watched:
     any_entity: bool = False
     entity_events: set[tuple[str, str]] = field(default_factory=set)
     heard: set[tuple[str, str]] = field(default_factory=set)
+    entity_states: set[tuple[str, str]] = field(default_factory=set)
 
     def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
         """Return what was watched, with the actions it runs; None if nothing was.
@@ -658,6 +670,7 @@ class _Watched:
             or self.any_entity
             or self.entity_events
             or self.heard
+            or self.entity_states
             or checks
             or actions
         ):
@@ -671,6 +684,7 @@ class _Watched:
             frozenset(self.entity_events),
             checks,
             heard=frozenset(self.heard),
+            entity_states=frozenset(self.entity_states),
         )
 
     def add_template(
@@ -723,11 +737,36 @@ class _Watched:
         if resolved is not None:
             self.entity_events.add((resolved, event))
 
-    def add_entities(self, registry: er.EntityRegistry, named: Any) -> None:
-        """Watch the entities named by id or registry id (others are unknown, so not added)."""
+    def add_entities(
+        self, registry: er.EntityRegistry, named: Any, states: frozenset[str] | None = None
+    ) -> None:
+        """Watch the entities named by id or registry id (others are unknown, so not added).
+
+        states: watched only for a change to one of these (a state trigger's `to:`).
+        """
         for name in named if isinstance(named, list) else [named]:
             if isinstance(name, str) and (resolved := er.async_resolve_entity_id(registry, name)):
-                self.entity_ids.add(resolved)
+                if states is None:
+                    self.entity_ids.add(resolved)
+                else:
+                    self.entity_states.update((resolved, state) for state in states)
+
+
+def states_to(trigger: Mapping[str, Any]) -> frozenset[str] | None:
+    """Return the states a state trigger fires for, when its `to:` names them; else None.
+
+    Home Assistant compares a state trigger's `to:` (a state or a list) with the entity's new
+    state and fires only when the state changed to one of them (with `attribute:`, the
+    attribute's value is compared instead: any change may then do). `to: null`, `not_to:` and
+    a trigger without `to:` fire for other states too.
+    """
+    if trigger.get("trigger", trigger.get("platform")) != "state" or "attribute" in trigger:
+        return None
+    to = trigger.get("to")
+    states = to if isinstance(to, list) else [to]
+    if not states or not all(isinstance(state, str) for state in states):
+        return None
+    return frozenset(states)
 
 
 def _time_entities(at: Any) -> list[Any]:
@@ -801,11 +840,17 @@ def _automation_checks(automation: Any, triggers: list[Any]) -> tuple[Any, ...]:
 
 
 def _checked_triggers(triggers: Any) -> list[Any]:
-    """Return the triggers whose settings are read: all but event triggers (see add_event)."""
+    """Return the triggers whose settings are read: all but event triggers (see add_event).
+
+    The entities of a state trigger with `to:` are watched for those states alone (states_to):
+    the rest of its settings (a `for:` template) are read.
+    """
     if not isinstance(triggers, list):
         return []
     return [
-        trigger
+        {key: value for key, value in trigger.items() if key != "entity_id"}
+        if isinstance(trigger, Mapping) and states_to(trigger) is not None
+        else trigger
         for trigger in triggers
         if not isinstance(trigger, Mapping)
         or trigger.get("trigger", trigger.get("platform")) != "event"
@@ -866,7 +911,7 @@ def _watcher(
             watched.add_entities(registry, _time_entities(trigger.get("at")))
         if isinstance(device_id := trigger.get("device_id"), str):
             watched.device_ids.add(device_id)
-        watched.add_entities(registry, trigger.get("entity_id"))
+        watched.add_entities(registry, trigger.get("entity_id"), states_to(trigger))
         if isinstance(target := trigger.get("target"), Mapping):
             watched.entity_ids.update(target_entities(hass, target))
     return watched.trigger(actions, checks)

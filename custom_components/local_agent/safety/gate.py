@@ -67,6 +67,7 @@ from .intents import ToolClass
 from .policy import RELEASING_SERVICES
 from .policy import SafetyPolicy
 from .policy import sensitive_targets_of_action
+from .states_after import states_after_intent
 from .tool_review import DEFERRED_ARGUMENTS
 from .tool_review import TARGET_SLOTS
 from .tool_review import aimed_scripts
@@ -280,7 +281,14 @@ class SafetyGate:
         policy = policy or self.policy
         # Only core's switching on (its handler is checked) is known to stop no program.
         halts = call.intent_type not in SWITCHING_ON_INTENTS
-        return policy.sensitive_entities(self.hass, call.targets or (), aimed=aimed, halts=halts)
+        becomes = {
+            target: states
+            for target in call.targets or ()
+            if (states := states_after_intent(self.hass, call.intent_type, target)) is not None
+        }
+        return policy.sensitive_entities(
+            self.hass, call.targets or (), aimed=aimed, halts=halts, becomes=becomes
+        )
 
     async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:
         """Whether the user exempted this very tool: its name and the API that offers it."""

@@ -75,6 +75,7 @@ from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.safety.reads import with_reads
+from custom_components.local_agent.safety.states_after import states_after
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import ATTR_DEVICE_CLASS
@@ -174,6 +175,9 @@ _SCENE_SNAPSHOT: Final = "snapshot_entities"
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
+# What steps change, each entity with the states they may leave it in (None: any state).
+type Changes = dict[str, frozenset[str] | None]
+
 
 def parse_tool_exemption(text: str) -> tuple[str, str] | None:
     """Read "API id/tool name"; None for anything else (a bare tool name exempts nothing)."""
@@ -234,7 +238,7 @@ class SafetyPolicy:
         Use it at once: it judges the home as it is now, not after a later change.
         """
         rules = self._rules(hass, None)
-        return lambda entity_id: rules.is_sensitive(entity_id, (entity_id,))
+        return lambda entity_id: rules.is_sensitive(entity_id, (entity_id,), None)
 
     def named_entities(self, hass: HomeAssistant) -> frozenset[str]:
         """Return the entities the policy names sensitive itself: by entity, domain or class."""
@@ -266,6 +270,7 @@ class SafetyPolicy:
         aimed: frozenset[str] = frozenset(),
         stopped: frozenset[str] = frozenset(),
         halts: bool = True,
+        becomes: Mapping[str, frozenset[str]] | None = None,
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
@@ -273,12 +278,17 @@ class SafetyPolicy:
         the call is not known, so any of them. aimed: the scripts the call passes data to.
         stopped: the events of their own the call keeps the targets from firing later (a
         cancelled timer's finish). halts: whether the call may stop a running program that
-        is a target (turning a script off; an unknown call may).
+        is a target (turning a script off; an unknown call may). becomes: the states the call
+        may leave each target in (one not there: any state).
         """
         rules = self._rules(hass, fired, aimed=aimed, stopped=stopped, halts=halts)
+        becomes = becomes or {}
         found: list[str] = []
         for entity_id in entity_ids:
-            if rules.is_sensitive(entity_id, (entity_id,)) and entity_id not in found:
+            if (
+                rules.is_sensitive(entity_id, (entity_id,), becomes.get(entity_id))
+                and entity_id not in found
+            ):
                 found.append(entity_id)
         return found
 
@@ -344,7 +354,10 @@ class SafetyPolicy:
         """
         fired = entity_events_of_call(action.domain or "", action.service or "")
         rules = self._rules(hass, fired)
-        return lambda entity_id: rules.set_off(entity_id, own=entity_id in action.entity_ids)
+        becomes = states_of_action(hass, action)
+        return lambda entity_id: rules.set_off(
+            entity_id, own=entity_id in action.entity_ids, becomes=becomes.get(entity_id)
+        )
 
     def _rules(
         self,
@@ -411,15 +424,37 @@ class _Rules:
     stopped: frozenset[str] = frozenset()
     # Whether the call may stop a running program among its targets.
     halts: bool = True
+    # The entities being judged (on the path), with the states they were judged for: a chain
+    # that changes one of them to another state is judged again for those (_revisited).
+    judging: dict[str, frozenset[str] | None] = field(default_factory=dict)
 
-    def is_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
-        """path: the entities followed to this one (it last); one met again adds nothing."""
+    def is_sensitive(
+        self, entity_id: str, path: tuple[str, ...], becomes: frozenset[str] | None
+    ) -> bool:
+        """Whether changing this entity needs a person's confirmation.
+
+        path: the entities followed to this one (it last); one met again adds nothing, unless
+        it is changed to a state it was not judged for. becomes: the states the change may
+        leave it in (None: any).
+        """
+        on_path = entity_id in self.judging
+        earlier = self.judging.get(entity_id)
+        self.judging[entity_id] = becomes
+        try:
+            return self._judge(entity_id, path, becomes)
+        finally:
+            if on_path:
+                self.judging[entity_id] = earlier
+            else:
+                del self.judging[entity_id]
+
+    def _judge(self, entity_id: str, path: tuple[str, ...], becomes: frozenset[str] | None) -> bool:
         if entity_id in self.exempt:
             if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
                 return True
             if len(path) == 1 and self.halts and self._halts_securing(entity_id):
                 return True
-            return self._sets_off_sensitive(entity_id, path)
+            return self._sets_off_sensitive(entity_id, path, becomes)
         if self._named_sensitive(entity_id):
             return True
         domain = split_entity_id(entity_id)[0]
@@ -477,23 +512,52 @@ class _Rules:
             members.extend(m for m in self.switches.get(entity_id, ()) if m not in members)
         programs = [
             *(sequences or ()),
-            *self._automations_triggered_by(entity_id, self.fired if len(path) == 1 else None),
+            *self._automations_triggered_by(
+                entity_id, self.fired if len(path) == 1 else None, becomes
+            ),
         ]
+        changes: Changes = dict.fromkeys(members)
         for steps in programs:
             targets = self.program_targets(steps)
             if targets is None:
                 return True
-            members.extend(target for target in targets if target not in members)
-        members = [member for member in members if member not in path]
-        if not members:
+            merge_changes(changes, targets)
+        return self._changes_sensitive(changes, path)
+
+    def _changes_sensitive(self, changes: Changes, path: tuple[str, ...]) -> bool:
+        """Whether one of these changes, of a program on the path's last entity, is sensitive.
+
+        An entity on the path adds nothing, unless it is changed to a state it was not judged
+        for ("when the fan goes on, turn it off"; "when the fan goes off, unlock").
+        """
+        judged: list[tuple[str, frozenset[str] | None]] = []
+        for target, states in changes.items():
+            if target not in path:
+                judged.append((target, states))
+            elif (again := self._revisited(target, states)) is not None:
+                judged.append(again)
+        if not judged:
             return False
         if len(path) > MAX_GROUP_DEPTH:
             return True
-        return any(self.is_sensitive(member, (*path, member)) for member in members)
+        return any(self.is_sensitive(t, (*path, t), states) for t, states in judged)
+
+    def _revisited(
+        self, entity_id: str, states: frozenset[str] | None
+    ) -> tuple[str, frozenset[str] | None] | None:
+        """Return an entity on the path with the states to judge it for again; None if none.
+
+        It was judged for some states only, and a program changes it to another: judged
+        again for both (every state when the program's are unknown).
+        """
+        judged = self.judging.get(entity_id)
+        if judged is None or (states is not None and states <= judged):
+            return None
+        return entity_id, None if states is None else judged | states
 
     def program_targets(
         self, steps: list[Any], followed: tuple[list[Any], ...] = ()
-    ) -> list[str] | None:
+    ) -> Changes | None:
         """Return what a program's steps change, with what hears them; None when unknown.
 
         A notification ("the bed light is on") changes no entity itself: what it sets off is
@@ -501,14 +565,15 @@ class _Rules:
         (its actions, judged the same way) or a trigger-based template entity (its change).
         followed: the programs on the way here.
         """
-        found = action_targets(self.hass, steps, heard=True)
+        found = action_changes(self.hass, steps, heard=True)
         signals = _signals(self.hass, steps)
         if found is None or not signals:
             return found
-        found.extend(
-            follower
-            for follower, watcher in self.followers
-            if watcher.hears(signals) and follower not in found
+        merge_changes(
+            found,
+            dict.fromkeys(
+                follower for follower, watcher in self.followers if watcher.hears(signals)
+            ),
         )
         heard = [automation for automation in self.automations if automation.hears(signals)]
         # Its run changes its own state, which sets off what watches that.
@@ -527,18 +592,21 @@ class _Rules:
             targets = self.program_targets(actions, followed)
             if targets is None:
                 return None
-            found.extend(target for target in targets if target not in found)
+            merge_changes(found, targets)
         return found
 
-    def set_off(self, entity_id: str, *, own: bool) -> list[list[Any]]:
+    def set_off(
+        self, entity_id: str, *, own: bool, becomes: frozenset[str] | None = None
+    ) -> list[list[Any]]:
         """Return the actions of the automations a change of this entity may set off.
 
         Those its change triggers, and those that hear what its own steps, or theirs, signal
         (an event they fire, a notification): what a question says the call may do. own:
-        whether it is the call's own target, which fires only the call's events.
+        whether it is the call's own target, which fires only the call's events; becomes:
+        the states the change may leave it in (None: any).
         """
         found: list[list[Any]] = []
-        triggered = self._automations_triggered_by(entity_id, self.fired if own else None)
+        triggered = self._automations_triggered_by(entity_id, self.fired if own else None, becomes)
         for steps in [*triggered, *self._heard(self._own_sequences(entity_id))]:
             if steps not in found:
                 found.append(steps)
@@ -554,7 +622,7 @@ class _Rules:
         return [a.actions for a in self.automations if signals and a.hears(signals)]
 
     def _automations_triggered_by(
-        self, entity_id: str, fired: frozenset[str] | None
+        self, entity_id: str, fired: frozenset[str] | None, becomes: frozenset[str] | None = None
     ) -> list[list[Any]]:
         """Return the actions of the enabled automations that a change of this entity triggers.
 
@@ -564,8 +632,9 @@ class _Rules:
         turn: what watches them watches it. An automation it triggers changes its own state
         by running (last_triggered, current): what watches that watches it too. fired: the
         events of its own the entity fires (None: any); what changes with it only changes its
-        state. An event its integration fires on the bus when it changes (the shopping list's)
-        sets off what hears it.
+        state. becomes: the states its change may leave it in (None: any), compared with a
+        state trigger's `to:`. An event its integration fires on the bus when it changes (the
+        shopping list's) sets off what hears it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -574,12 +643,10 @@ class _Rules:
             entry = registry.async_get(current)
             device_id = entry.device_id if entry is not None else None
             events = fired if current == entity_id else frozenset()
+            states = becomes if current == entity_id else None
             changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
             changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
             changed.extend(h for h in self.helpers.get(current, ()) if h not in changed)
-            # A template entity that reads every state (the community's count of unavailable
-            # entities) is not followed: an automation that notifies on it would make every
-            # request of such a home a question.
             # What its integration fires on the bus when it changes (the shopping list's
             # `shopping_list_updated`), the MQTT messages a call on an MQTT entity publishes
             # (and its device answers with), and whatever a command of its own sends (a command
@@ -590,17 +657,20 @@ class _Rules:
             if runs_a_command(self.hass, current):
                 # A shell command or HTTP request of its own may send any signal.
                 heard.add(ANY_KIND_OF_SIGNAL)
+            # A template entity that reads every state (the community's count of unavailable
+            # entities) is not followed: an automation that notifies on it would make every
+            # request of such a home a question.
             changed.extend(
                 follower
                 for follower, watcher in self.followers
                 if follower not in changed
                 and (
-                    (not watcher.any_entity and watcher.watches(current, device_id, events))
+                    (not watcher.any_entity and watcher.watches(current, device_id, events, states))
                     or (heard and watcher.hears(heard))
                 )
             )
             for automation in self.automations:
-                if not automation.watches(current, device_id, events) and not (
+                if not automation.watches(current, device_id, events, states) and not (
                     heard and automation.hears(heard)
                 ):
                     continue
@@ -756,16 +826,18 @@ class _Rules:
         """Whether the steps (but `skip`'s services) change a sensitive entity, or what, unknown."""
         targets = action_targets(self.hass, steps, skip=skip)
         return targets is None or any(
-            self.is_sensitive(t, (entity_id, t)) for t in targets if t != entity_id
+            self.is_sensitive(t, (entity_id, t), None) for t in targets if t != entity_id
         )
 
-    def _sets_off_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
+    def _sets_off_sensitive(
+        self, entity_id: str, path: tuple[str, ...], becomes: frozenset[str] | None = None
+    ) -> bool:
         """Whether an automation that an exempt entity's change sets off is sensitive.
 
         The exemption covers the entity: its own change, and an exempt script's or template
         entity's own steps. An automation on it ("when Welcome runs, unlock"), or on what
         those steps change ("when the kitchen lights go on, unlock"), is another program,
-        judged as any other.
+        judged as any other. becomes: the states its change may leave it in (None: any).
         """
         if len(path) > MAX_GROUP_DEPTH:
             return True
@@ -780,18 +852,16 @@ class _Rules:
         signals = _signals(self.hass, (step for steps in sequences for step in steps))
         heard = [a.actions for a in self.automations if signals and a.hears(signals)]
         if any(
-            follower not in path and self.is_sensitive(follower, (*path, follower))
+            follower not in path and self.is_sensitive(follower, (*path, follower), None)
             for follower, watcher in self.followers
             if signals and watcher.hears(signals)
         ):
             return True
-        for steps in [*self._automations_triggered_by(entity_id, fired), *heard]:
+        for steps in [*self._automations_triggered_by(entity_id, fired, becomes), *heard]:
             if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
             targets = self.program_targets(steps)
-            if targets is None:
-                return True
-            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+            if targets is None or self._changes_sensitive(targets, path):
                 return True
         # A program its steps stop or switch off is another program too: kept from securing.
         if self._stops_securing_programs(entity_id, path):
@@ -801,12 +871,12 @@ class _Rules:
         # template switch whose turn-on unlocks, a script they run) unless that is exempt too
         # or named sensitive (the lock the step unlocks is the step itself).
         for steps in sequences:
-            targets = _known_targets(self.hass, steps)
+            known = _known_targets(self.hass, steps)
             # A step that may restart Home Assistant switches on again the automations whose
             # configuration says `initial_state: true`: judged as switching them on.
             if ANY_KIND_OF_SIGNAL in _signals(self.hass, steps):
-                targets.extend(a for a in armed_at_start(self.hass) if a not in targets)
-            for target in targets:
+                known.extend(a for a in armed_at_start(self.hass) if a not in known)
+            for target in known:
                 if target in path:
                     continue
                 step_path = (*path, target)
@@ -878,9 +948,7 @@ class _Rules:
                 return True
         for steps in entity_action_sequences(self.hass, entity_id) or ():
             targets = self.program_targets(steps)
-            if targets is None:
-                return True
-            if any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path):
+            if targets is None or self._changes_sensitive(targets, path):
                 return True
         return False
 
@@ -897,7 +965,7 @@ class _Rules:
         targets = None if sequence is None else action_targets(self.hass, sequence)
         if targets is None:
             return True
-        return any(self.is_sensitive(t, (*path, t)) for t in targets if t not in path)
+        return any(self.is_sensitive(t, (*path, t), None) for t in targets if t not in path)
 
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
@@ -1204,6 +1272,23 @@ def action_targets(
 ) -> list[str] | None:
     """Return the entities the steps of a user-written action change; None when unknown.
 
+    See action_changes.
+    """
+    changes = action_changes(hass, steps, skip, heard=heard)
+    return None if changes is None else list(changes)
+
+
+def action_changes(
+    hass: HomeAssistant,
+    steps: Iterable[Any],
+    skip: frozenset[str] = frozenset(),
+    *,
+    heard: bool = False,
+) -> Changes | None:
+    """Return what the steps of a user-written action change, and to what; None when unknown.
+
+    Each entity with the states the steps may leave it in (states_after; None: any).
+
     Fail closed: a service call whose service or targets are templates, or that names no
     target at all (what it does is the service's own), a script run as a service, a device
     action, an event (which anything may listen to): what they change cannot be told.
@@ -1212,34 +1297,48 @@ def action_targets(
     what hears it (_Rules.program_targets). An event stays unknown: whatever listens to it
     (an automation or another integration's code) is what it was fired for.
     """
-    found: list[str] = []
+    found: Changes = {}
     for step in steps:
-        targets = _step_targets(hass, step, skip, heard=heard)
-        if targets is None:
+        changes = _step_changes(hass, step, skip, heard=heard)
+        if changes is None:
             return None
-        found.extend(target for target in targets if target not in found)
+        merge_changes(found, changes)
     return found
 
 
-def _step_targets(
+def merge_changes(found: Changes, more: Mapping[str, frozenset[str] | None]) -> None:
+    """Add what more steps change to what others do: the states of both (None: any)."""
+    for entity_id, states in more.items():
+        if entity_id not in found:
+            found[entity_id] = states
+        elif (earlier := found[entity_id]) is not None:
+            found[entity_id] = None if states is None else earlier | states
+
+
+def _step_targets(hass: HomeAssistant, step: Any) -> list[str] | None:
+    changes = _step_changes(hass, step)
+    return None if changes is None else list(changes)
+
+
+def _step_changes(
     hass: HomeAssistant, step: Any, skip: frozenset[str] = frozenset(), *, heard: bool = False
-) -> list[str] | None:
+) -> Changes | None:
     if not isinstance(step, Mapping):
         return None
     if step.get("enabled") is False:
-        return []  # a step switched off in the editor is skipped (a template decides later)
+        return {}  # a step switched off in the editor is skipped (a template decides later)
     try:
         kind = cv.determine_script_action(dict(step))
     except ValueError:
         return None
     if kind in _PASSIVE_STEPS:
-        return []
+        return {}
     if kind == cv.SCRIPT_ACTION_CALL_SERVICE:
         action = _plain_text(step.get("action", step.get("service")))
         if action in skip:
-            return []
+            return {}
         if heard and action is not None and _changes_no_entity(hass, action):
-            return []
+            return {}
         if (
             action is not None
             and _is_service(action)
@@ -1248,25 +1347,35 @@ def _step_targets(
             # It changes the scene it makes: judged by what the scene sets.
             data = step.get("data")
             scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
-            return None if scene_id is None else [f"scene.{scene_id}"]
+            return None if scene_id is None else {f"scene.{scene_id}": None}
         if (
             action is not None
             and _is_service(action)
             and applies_states(hass, *action.split(".", 1))
         ):
             # `scene.apply` sets the entities it names, as a scene of them would.
-            return _created_members(step)
-        return _service_targets(hass, step)
+            return _any_state(_created_members(step))
+        targets = _service_targets(hass, step)
+        if targets is None or action is None:
+            return None
+        domain, _, service = action.partition(".")
+        data = {**(step.get("data") or {}), **(step.get("data_template") or {})}
+        return {t: states_after(hass, domain, service, data, t) for t in targets}
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
-        return [scene] if scene is not None and valid_entity_id(scene) else None
+        return {scene: None} if scene is not None and valid_entity_id(scene) else None
     if kind == cv.SCRIPT_ACTION_DEVICE_AUTOMATION:
         if (call := device_action_call(hass, step)) is None:
             return None
         entity_id, service = call
-        return [] if f"{split_entity_id(entity_id)[0]}.{service}" in skip else [entity_id]
+        return {} if f"{split_entity_id(entity_id)[0]}.{service}" in skip else {entity_id: None}
     nested = _nested_steps(step, kind)
-    return None if nested is None else action_targets(hass, nested, skip, heard=heard)
+    return None if nested is None else action_changes(hass, nested, skip, heard=heard)
+
+
+def _any_state(targets: list[str] | None) -> Changes | None:
+    """Return these targets changed to states that cannot be told; None when unknown."""
+    return None if targets is None else dict.fromkeys(targets)
 
 
 def _known_targets(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
@@ -1748,7 +1857,20 @@ def sensitive_targets_of_action(
         entity_events_of_call(domain, service),
         stopped=entity_events_stopped_by_call(domain, service),
         halts=service in HALTING_SERVICES,
+        becomes=states_of_action(hass, action),
     )
+
+
+def states_of_action(hass: HomeAssistant, action: PlannedAction) -> dict[str, frozenset[str]]:
+    """Return the states a call of our own tools may leave each target in, where told."""
+    if action.domain is None or action.service is None:
+        return {}
+    return {
+        entity_id: states
+        for entity_id in action.entity_ids
+        if (states := states_after(hass, action.domain, action.service, action.data, entity_id))
+        is not None
+    }
 
 
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
