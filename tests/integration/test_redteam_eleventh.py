@@ -200,3 +200,79 @@ async def test_an_automation_on_a_yaml_history_stats_sensor_of_the_light_is_foll
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+# --- A turn-on that Home Assistant rounds to brightness zero turns the light off --------------
+
+BED_LIGHT: Final = "light.bed_light"
+BEDTIME: Final = {
+    "id": "bedtime",
+    "alias": "Bedtime",
+    "triggers": [{"trigger": "state", "entity_id": BED_LIGHT, "to": "off"}],
+    "actions": [UNLOCK],
+}
+
+
+async def bed_light_on_at_bedtime(hass: HomeAssistant) -> None:
+    """The bed light is on; "when the bed light goes off, unlock the front door"."""
+    await set_up_automations(hass, BEDTIME)
+    await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
+
+
+@pytest.mark.parametrize(
+    ("brightness", "held"), [(0.1, True), (0.19, True), (0.2, False), (40, False)]
+)
+async def test_a_brightness_that_rounds_to_zero_is_judged_as_turning_the_light_off(
+    hass: HomeAssistant, scene: Scene, brightness: float, held: bool
+) -> None:
+    """`light.turn_on` with 0.1 % makes brightness round(255 * 0.1 / 100) = 0, which Home
+    Assistant carries out as turning the light off: "when it goes off, unlock" follows. A
+    brightness that stays lit is everyday: at once."""
+    await bed_light_on_at_bedtime(hass)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent,
+        "light",
+        {"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": brightness},
+        answer("Done."),
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, BED_LIGHT) == "on"
+
+
+DIMS: Final[dict[str, tuple[dict[str, Any], bool]]] = {
+    "white at zero": ({"white": 0}, True),
+    "a brightness Home Assistant cuts to zero": ({"brightness": 0.4}, True),
+    "a percentage that rounds to zero": ({"brightness_pct": 0.1}, True),
+    "a brightness that stays lit": ({"brightness": 1}, False),
+}
+KITCHEN: Final = "light.kitchen_lights"
+
+
+@pytest.mark.parametrize("dim", list(DIMS))
+async def test_a_step_that_dims_the_light_to_nothing_is_judged_as_turning_it_off(
+    hass: HomeAssistant, scene: Scene, dim: str
+) -> None:
+    """ "When the kitchen lights go on, turn on the bed light" with data that Home Assistant
+    carries out as turning it off, beside "when the bed light goes off, unlock": turning on
+    the kitchen lights unlocks the front door. A brightness that stays lit: at once."""
+    data, held = DIMS[dim]
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+    evening = {
+        "id": "evening",
+        "alias": "Evening",
+        "triggers": [{"trigger": "state", "entity_id": KITCHEN, "to": "on"}],
+        "actions": [{"action": "light.turn_on", "target": {"entity_id": BED_LIGHT}, "data": data}],
+    }
+    await set_up_automations(hass, BEDTIME, evening)
+    await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, KITCHEN) == ("off" if held else "on")
