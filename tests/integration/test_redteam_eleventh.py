@@ -17,6 +17,7 @@ import pytest
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
@@ -276,3 +277,31 @@ async def test_a_step_that_dims_the_light_to_nothing_is_judged_as_turning_it_off
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, KITCHEN) == ("off" if held else "on")
+
+
+# --- A siren that sounds for a while goes off by itself ---------------------------------------
+
+SIREN: Final = "siren.siren_with_all_features"
+
+
+@pytest.mark.parametrize(("fields", "held"), [({"duration": 5}, True), ({}, False)])
+async def test_a_siren_turned_on_for_a_while_is_judged_as_going_off_too(
+    hass: HomeAssistant, scene: Scene, fields: dict[str, Any], held: bool
+) -> None:
+    """ "Sound the siren for 5 seconds" turns it off when the 5 seconds are up: "when the siren
+    goes off, unlock the front door" follows. Turning it on until it is turned off: at once."""
+    [demo] = hass.config_entries.async_entries("demo")
+    await hass.config_entries.async_forward_entry_setups(demo, [Platform.SIREN])
+    await hass.async_block_till_done()
+    await hass.services.async_call("siren", "turn_off", {"entity_id": SIREN}, blocking=True)
+    async_expose_entity(hass, "conversation", SIREN, True)
+    quiet = {"trigger": "state", "entity_id": SIREN, "to": "off"}
+    await set_up_automations(hass, automation([quiet], [UNLOCK]))
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "siren", {"action": "turn_on", "entity_id": SIREN, **fields}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, SIREN) == ("off" if held else "on")

@@ -38,6 +38,9 @@ _DIMMING: Final = ("brightness", "brightness_pct", "percentage", "white")
 # Converted as round(255 * value / 100); the others are cut to whole numbers (Coerce(int)).
 _PERCENT_OF_FULL: Final = "brightness_pct"
 _STEPPING: Final = ("brightness_step", "brightness_step_pct", "percentage_step")
+# A turn-on with one of these ends by itself: a siren sounding for a `duration` goes off when
+# it is up.
+_ENDING: Final[Mapping[str, tuple[str, ...]]] = {"siren": ("duration",)}
 # Services whose targets end in these states, moving or stuck on the way.
 _MOVING: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("cover", "open_cover"): frozenset({"opening", "open"}),
@@ -77,7 +80,7 @@ def _states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str
         if service == "turn_off":
             return frozenset({STATE_OFF})
         if service == "turn_on":
-            dims = any(key in data for key in _STEPPING) or any(
+            dims = any(key in data for key in (*_STEPPING, *_ENDING.get(domain, ()))) or any(
                 key in data and not _lit(key, data[key]) for key in _DIMMING
             )
             return _TOGGLED if dims else frozenset({STATE_ON})
