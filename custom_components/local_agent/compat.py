@@ -126,7 +126,7 @@ EVENT_SIGNAL: Final = "event"
 # MQTT entity sends ("mqtt", topic) for each topic of the entity (mqtt_topics_of_entity).
 MQTT: Final = "mqtt"
 # The integrations whose entities run a command of their owner's when called (runs_a_command).
-COMMAND_PLATFORMS: Final = frozenset({"command_line", "rest"})
+COMMAND_PLATFORMS: Final = frozenset({"command_line"})
 TAG: Final = "tag"
 TAG_SCANNED: Final = "tag_scanned"
 ANY_SIGNAL: Final = ""
@@ -579,10 +579,10 @@ class AutomationTrigger:
 def runs_a_command(hass: HomeAssistant, entity_id: str) -> bool:
     """Whether a call on this entity runs a command its owner wrote, of unknown effect.
 
-    A command line entity runs a shell command, a RESTful switch sends an HTTP request (to
-    Home Assistant's own webhook or API, maybe): either may send any signal, as a shell or REST
-    command step does. Told by the platform that made the entity object (its EntityPlatform's
-    ``platform_name``, which Home Assistant sets), not by the entity's name.
+    A command line entity runs a shell command (`curl` to Home Assistant's own webhook or
+    API, maybe), which may send any signal, as a shell command step does. Told by the
+    platform that made the entity object (its EntityPlatform's ``platform_name``, which Home
+    Assistant sets), not by the entity's name.
     """
     platform = getattr(_entity_object(hass, entity_id), "platform", None)
     return getattr(platform, "platform_name", None) in COMMAND_PLATFORMS
