@@ -619,6 +619,26 @@ def mqtt_topics_of_entity(hass: HomeAssistant, entity_id: str) -> frozenset[str]
     return frozenset(_topics_in(config, 3)) if isinstance(config, Mapping) else frozenset()
 
 
+def mqtt_entity_ids(hass: HomeAssistant) -> list[str]:
+    """Return the entities of MQTT's platforms (their objects are MqttEntity objects)."""
+    if MQTT not in hass.config.components:
+        return []
+    return [
+        entity_id
+        for platform in entity_platform.async_get_platforms(hass, MQTT)
+        for entity_id in platform.entities
+    ]
+
+
+def topics_meet(one: Iterable[str], other: Iterable[str]) -> bool:
+    """Whether a topic (or filter) of one is a topic (or filter) of the other."""
+    return any(
+        _topic_matches(first, second) or _topic_matches(second, first)
+        for first in one
+        for second in other
+    )
+
+
 def _topics_in(value: Any, depth: int) -> Iterable[str]:
     """Yield the texts of `*topic` keys in nested settings (an availability list's too)."""
     if depth == 0:

@@ -14,6 +14,7 @@ from typing import Any
 from typing import Final
 
 import pytest
+from pytest_homeassistant_custom_component.common import async_fire_mqtt_message
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -98,6 +99,69 @@ async def test_an_automation_on_the_topic_an_mqtt_entity_publishes_to_is_judged(
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert mqtt_mock.async_publish.called is not held
     assert state(hass, "lock.front_door") == "locked"
+
+
+# A buzzer on the topics of an MQTT door lock (one relay the two drive), and a porch light on its
+# own topics.
+DOOR: Final = "lock.door"
+BUZZER: Final = "switch.buzzer"
+MQTT_DOOR: Final = {
+    "mqtt": {
+        "lock": [
+            {
+                "name": "Door",
+                "unique_id": "door",
+                "command_topic": "home/door/set",
+                "state_topic": "home/door/state",
+            }
+        ],
+        "switch": [
+            {
+                "name": "Buzzer",
+                "unique_id": "buzzer",
+                "command_topic": "home/door/state",
+                "payload_on": "UNLOCKED",
+                "payload_off": "LOCKED",
+            },
+            {
+                "name": "Porch light",
+                "unique_id": "porch_light",
+                "command_topic": "home/porch/set",
+            },
+        ],
+    }
+}
+
+
+@pytest.mark.parametrize("expected_lingering_timers", [True])
+@pytest.mark.parametrize("hass_config", [MQTT_DOOR])
+@pytest.mark.parametrize(("switch", "held"), [(BUZZER, True), ("switch.porch_light", False)])
+async def test_an_mqtt_entity_on_the_topics_of_a_sensitive_one_is_held(
+    hass: HomeAssistant,
+    mqtt_mock: MqttMockHAClient,
+    hass_config: ConfigType,
+    scene: Scene,
+    switch: str,
+    held: bool,
+) -> None:
+    """The buzzer publishes "UNLOCKED" where the MQTT door lock takes its state (the same
+    device): switching it unlocks the door as far as Home Assistant and the relay know. A
+    switch on topics of its own runs at once."""
+    async_fire_mqtt_message(hass, "home/door/state", "LOCKED")
+    await hass.async_block_till_done()
+    assert state(hass, DOOR) == "locked"
+    async_expose_entity(hass, "conversation", switch, True)
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "switch", {"action": "turn_on", "entity_id": switch}, answer("Done.")
+    )
+    await hass.async_block_till_done()
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, DOOR) == "locked"
+    if held:
+        assert speech(result) == "Turn on Buzzer? Say yes to confirm."
 
 
 # --- A call on an entity that runs a command of its own ---------------------------------------

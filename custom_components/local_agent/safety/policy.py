@@ -47,6 +47,7 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
@@ -60,6 +61,7 @@ from custom_components.local_agent.compat import service_entities
 from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
+from custom_components.local_agent.compat import topics_meet
 from custom_components.local_agent.compat import universal_children
 from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
@@ -472,6 +474,9 @@ class _Rules:
             return True
         # The relay that a sensitive template entity (a DIY lock or garage door) drives.
         if self._driven_by_sensitive(entity_id):
+            return True
+        # An MQTT entity on the topics of a sensitive one: the same device.
+        if self._on_sensitive_topics(entity_id):
             return True
         if domain == "scene":
             # Only Home Assistant's own scenes say what they set; another integration's scene
@@ -966,6 +971,20 @@ class _Rules:
         if targets is None:
             return True
         return any(self.is_sensitive(t, (*path, t), None) for t in targets if t not in path)
+
+    def _on_sensitive_topics(self, entity_id: str) -> bool:
+        """Whether an MQTT entity shares a topic with an MQTT entity named sensitive.
+
+        A buzzer that publishes where the MQTT door lock is commanded, or where it reports
+        its state, drives that lock (or says it is unlocked): one device on both.
+        """
+        topics = mqtt_topics_of_entity(self.hass, entity_id)
+        return bool(topics) and any(
+            other != entity_id
+            and self._named_sensitive(other)
+            and topics_meet(topics, mqtt_topics_of_entity(self.hass, other))
+            for other in mqtt_entity_ids(self.hass)
+        )
 
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
