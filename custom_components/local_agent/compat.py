@@ -133,6 +133,11 @@ TARGET_KEYS: Final = frozenset({"entity_id", "device_id", "area_id", "floor_id",
 # ANY_SIGNAL); an event trigger hears ("event", its type).
 SIGNAL_TRIGGERS: Final = frozenset({"conversation", "mqtt", "persistent_notification", "webhook"})
 EVENT_SIGNAL: Final = "event"
+# An MQTT trigger hears ("mqtt", its topic filter) when the topic is written out; a call on an
+# MQTT entity sends ("mqtt", topic) for each topic of the entity (mqtt_topics_of_entity).
+MQTT: Final = "mqtt"
+# The integrations whose entities run a command of their owner's when called (runs_a_command).
+COMMAND_PLATFORMS: Final = frozenset({"command_line"})
 TAG: Final = "tag"
 TAG_SCANNED: Final = "tag_scanned"
 ANY_SIGNAL: Final = ""
@@ -568,7 +573,9 @@ class AutomationTrigger:
         A message (MESSAGE_SIGNAL) may be any signal but Home Assistant's start or stop.
         """
         return any(
-            key == heard_key or ANY_SIGNAL in (key, heard_key)
+            key == heard_key
+            or ANY_SIGNAL in (key, heard_key)
+            or (kind == heard_kind == MQTT and _topic_matches(heard_key, key))
             for kind, key in signals
             for heard_kind, heard_key in self.heard
             if kind in (heard_kind, ANY_SIGNAL)
@@ -578,6 +585,86 @@ class AutomationTrigger:
                 not in {(EVENT_SIGNAL, event) for event in LIFECYCLE_EVENTS.values()}
             )
         )
+
+
+def runs_a_command(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether a call on this entity runs a command its owner wrote, of unknown effect.
+
+    A command line entity runs a shell command (`curl` to Home Assistant's own webhook or
+    API, maybe), which may send any signal, as a shell command step does. Told by the
+    platform that made the entity object (its EntityPlatform's ``platform_name``, which Home
+    Assistant sets), not by the entity's name.
+    """
+    platform = getattr(_entity_object(hass, entity_id), "platform", None)
+    return getattr(platform, "platform_name", None) in COMMAND_PLATFORMS
+
+
+def _topic_matches(subscription: str, topic: str) -> bool:
+    """Whether an MQTT topic filter (`+` one level, `#` the rest) takes a message's topic."""
+    levels = subscription.split("/")
+    if levels[0] == "$share" and len(levels) > 2:
+        levels = levels[2:]  # a shared subscription: $share/<group>/<filter>
+    parts = topic.split("/")
+    for index, level in enumerate(levels):
+        if level == "#":
+            return True
+        if index >= len(parts) or level not in ("+", parts[index]):
+            return False
+    return len(levels) == len(parts)
+
+
+def mqtt_topics_of_entity(hass: HomeAssistant, entity_id: str) -> frozenset[str]:
+    """Return the topics a call on an MQTT entity publishes to, or its device answers on.
+
+    Told by the entity object (an MqttEntity), not by its name or registry entry: its
+    validated configuration (the private ``_config``) holds its command topics, and its
+    state and availability topics, on which the device answers a command. An automation on
+    any of them hears the call.
+    """
+    if MQTT not in hass.config.components:
+        return frozenset()
+    from homeassistant.components.mqtt.entity import MqttEntity
+
+    entity = _entity_object(hass, entity_id)
+    config = getattr(entity, "_config", None) if isinstance(entity, MqttEntity) else None
+    return frozenset(_topics_in(config, 3)) if isinstance(config, Mapping) else frozenset()
+
+
+def mqtt_entity_ids(hass: HomeAssistant) -> list[str]:
+    """Return the entities of MQTT's platforms (their objects are MqttEntity objects)."""
+    if MQTT not in hass.config.components:
+        return []
+    return [
+        entity_id
+        for platform in entity_platform.async_get_platforms(hass, MQTT)
+        for entity_id in platform.entities
+    ]
+
+
+def topics_meet(one: Iterable[str], other: Iterable[str]) -> bool:
+    """Whether a topic (or filter) of one is a topic (or filter) of the other."""
+    return any(
+        _topic_matches(first, second) or _topic_matches(second, first)
+        for first in one
+        for second in other
+    )
+
+
+def _topics_in(value: Any, depth: int) -> Iterable[str]:
+    """Yield the texts of `*topic` keys in nested settings (an availability list's too)."""
+    if depth == 0:
+        return
+    items: Iterable[Any] = ()
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and key.endswith("topic") and isinstance(item, str):
+                yield item
+        items = value.values()
+    elif isinstance(value, (list, tuple)):
+        items = value
+    for item in items:
+        if isinstance(item, (Mapping, list, tuple)):
+            yield from _topics_in(item, depth - 1)
 
 
 def _static_text(value: Any) -> str | None:
@@ -892,6 +979,9 @@ def _watcher(
             watched.add_template(trigger.get("value_template"), variables, strict=strict)
         elif kind == "event":
             watched.add_event(registry, trigger)
+        elif kind == MQTT:
+            # A topic written out is heard only by what a message on it sets off.
+            watched.heard.add((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL))
         elif kind in SIGNAL_TRIGGERS:
             watched.heard.add((kind, ANY_SIGNAL))
         elif kind == TAG:

@@ -29,6 +29,7 @@ from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import LIFECYCLE_EVENTS
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
+from custom_components.local_agent.compat import MQTT
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import TTS_PLAYERS
@@ -46,8 +47,11 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import mqtt_entity_ids
+from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
+from custom_components.local_agent.compat import runs_a_command
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
@@ -57,6 +61,7 @@ from custom_components.local_agent.compat import service_entities
 from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
+from custom_components.local_agent.compat import topics_meet
 from custom_components.local_agent.compat import universal_children
 from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
@@ -470,6 +475,9 @@ class _Rules:
         # The relay that a sensitive template entity (a DIY lock or garage door) drives.
         if self._driven_by_sensitive(entity_id):
             return True
+        # An MQTT entity on the topics of a sensitive one: the same device.
+        if self._on_sensitive_topics(entity_id):
+            return True
         if domain == "scene":
             # Only Home Assistant's own scenes say what they set; another integration's scene
             # (a hub's) may set anything. One that `scene.create` steps make (a snapshot
@@ -644,6 +652,16 @@ class _Rules:
             changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
             changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
             changed.extend(h for h in self.helpers.get(current, ()) if h not in changed)
+            # What its integration fires on the bus when it changes (the shopping list's
+            # `shopping_list_updated`), the MQTT messages a call on an MQTT entity publishes
+            # (and its device answers with), and whatever a command of its own sends (a command
+            # line switch's) set off what hears them.
+            heard = {
+                (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
+            } | {(MQTT, topic) for topic in mqtt_topics_of_entity(self.hass, current)}
+            if runs_a_command(self.hass, current):
+                # A shell command or HTTP request of its own may send any signal.
+                heard.add(ANY_KIND_OF_SIGNAL)
             # A template entity that reads every state (the community's count of unavailable
             # entities) is not followed: an automation that notifies on it would make every
             # request of such a home a question.
@@ -651,14 +669,11 @@ class _Rules:
                 follower
                 for follower, watcher in self.followers
                 if follower not in changed
-                and not watcher.any_entity
-                and watcher.watches(current, device_id, events, states)
+                and (
+                    (not watcher.any_entity and watcher.watches(current, device_id, events, states))
+                    or (heard and watcher.hears(heard))
+                )
             )
-            # What its integration fires on the bus when it changes (the shopping list's
-            # `shopping_list_updated`) sets off what hears that.
-            heard = {
-                (EVENT_SIGNAL, event) for event in integration_events_of_call(self.hass, current)
-            }
             for automation in self.automations:
                 if not automation.watches(current, device_id, events, states) and not (
                     heard and automation.hears(heard)
@@ -957,6 +972,20 @@ class _Rules:
             return True
         return any(self.is_sensitive(t, (*path, t), None) for t in targets if t not in path)
 
+    def _on_sensitive_topics(self, entity_id: str) -> bool:
+        """Whether an MQTT entity shares a topic with an MQTT entity named sensitive.
+
+        A buzzer that publishes where the MQTT door lock is commanded, or where it reports
+        its state, drives that lock (or says it is unlocked): one device on both.
+        """
+        topics = mqtt_topics_of_entity(self.hass, entity_id)
+        return bool(topics) and any(
+            other != entity_id
+            and self._named_sensitive(other)
+            and topics_meet(topics, mqtt_topics_of_entity(self.hass, other))
+            for other in mqtt_entity_ids(self.hass)
+        )
+
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
         return any(driver != entity_id for driver in self.driven.get(entity_id, ()))
@@ -1170,11 +1199,25 @@ def _ids_in_attributes(entity: Any) -> Iterator[str]:
     template that names it, nested in lists, mappings (keys too) and settings objects (a
     Bayesian sensor's observations), a few levels deep.
     """
+    own = _own_modules(entity)
     for value in getattr(entity, "__dict__", {}).values():
-        yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH)
+        yield from _ids_nested(value, _NESTED_SETTINGS_DEPTH, own)
 
 
-def _ids_nested(value: Any, depth: int) -> Iterator[str]:
+def _own_modules(entity: Any) -> tuple[str, ...]:
+    """Return the module prefixes of the integration whose platform made the entity object.
+
+    An object of its own integration's classes (a YAML history stats sensor's coordinator and
+    the history it keeps) holds its settings as the entity does: it is read too. Told by the
+    platform (``platform_name``, which Home Assistant sets), not the entity's name.
+    """
+    name = getattr(getattr(entity, "platform", None), "platform_name", None)
+    if not isinstance(name, str) or not name:
+        return ()
+    return (f"homeassistant.components.{name}.", f"custom_components.{name}.")
+
+
+def _ids_nested(value: Any, depth: int, own: tuple[str, ...] = ()) -> Iterator[str]:
     if isinstance(value, str):
         if valid_entity_id(value):
             yield value
@@ -1192,10 +1235,12 @@ def _ids_nested(value: Any, depth: int) -> Iterator[str]:
         items = value
     elif is_dataclass(value) and not isinstance(value, type):
         items = (getattr(value, f.name, None) for f in fields(value))
+    elif own and f"{type(value).__module__}.".startswith(own) and hasattr(value, "__dict__"):
+        items = vars(value).values()
     else:
         return
     for item in items:
-        yield from _ids_nested(item, depth - 1)
+        yield from _ids_nested(item, depth - 1, own)
 
 
 def _settings(entry: ConfigEntry) -> tuple[object, ...]:

@@ -12,6 +12,7 @@ Any other call may leave any state (None).
 from __future__ import annotations
 
 from collections.abc import Mapping
+import math
 from typing import Any
 from typing import Final
 
@@ -31,8 +32,11 @@ _SWITCHED: Final = frozenset(
 _TOGGLED: Final = frozenset({STATE_ON, STATE_OFF})
 # Core's intents that switch a toggle entity, with the service their handler calls.
 _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TURN_OFF: "turn_off"}
-# A turn-on with one of these values at zero or below turns a light or fan off; a step may too.
-_DIMMING: Final = ("brightness", "brightness_pct", "percentage")
+# A turn-on with one of these values at zero or below turns a light or fan off, as Home
+# Assistant converts it (_lit): `white: 0` too.
+_DIMMING: Final = ("brightness", "brightness_pct", "percentage", "white")
+# Converted as round(255 * value / 100); the others are cut to whole numbers (Coerce(int)).
+_PERCENT_OF_FULL: Final = "brightness_pct"
 # A turn-on with one of these may end off: a step down, a flash (on and back).
 _MAY_END_OFF: Final = ("brightness_step", "brightness_step_pct", "percentage_step", "flash")
 # What may switch itself back off after a turn-on: a siren sounds for its duration (its own
@@ -81,7 +85,7 @@ def _states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str
             ends_off = (
                 domain in _MAY_SWITCH_BACK
                 or any(key in data for key in _MAY_END_OFF)
-                or any(key in data and not _positive(data[key]) for key in _DIMMING)
+                or any(key in data and not _lit(key, data[key]) for key in _DIMMING)
             )
             return _TOGGLED if ends_off else frozenset({STATE_ON})
         if service == "toggle":
@@ -98,14 +102,23 @@ def _states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str
     return frozenset({value}) if isinstance(value, str) else None
 
 
-def _positive(value: Any) -> bool:
-    """Whether a value is a number above zero (a template or text that is no number: unknown)."""
+def _lit(key: str, value: Any) -> bool:
+    """Whether a dimming value leaves the light or fan on once Home Assistant converts it.
+
+    A brightness of 0.1 % is round(255 * 0.1 / 100) = 0, a brightness (or fan percentage) of
+    0.4 is cut to 0: both turn it off. A template or text that is no number: unknown.
+    """
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return False
     try:
-        return float(value) > 0
+        number = float(value)
     except ValueError:
         return False
+    if not math.isfinite(number):
+        return False
+    if key == _PERCENT_OF_FULL:
+        return round(255 * number / 100) > 0
+    return int(number) > 0
 
 
 def states_after_intent(
