@@ -56,6 +56,7 @@ from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
+from custom_components.local_agent.home.unexposed import nameless_names_in
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.confirmation import PendingAction
@@ -372,6 +373,15 @@ class ConversationAgent:
             )
             await self._async_say(chat_log, hint, user_only=True)
             spoken.append(hint)
+        if nothing_done and running.toolbox.home is None and running.toolbox.llm_api is not None:
+            # Assist's intents find entities by name only: one without a name is out of reach.
+            said = [user_input.text, *_names_called(chat_log)]
+            if names := nameless_names_in(self.hass, said):
+                hint = capitalized(
+                    await async_phrase(self.hass, language, "no_name_hint", names=", ".join(names))
+                )
+                await self._async_say(chat_log, hint, user_only=True)
+                spoken.append(hint)
         return " ".join(part for part in spoken if part)
 
     async def _async_refusal(
@@ -1097,3 +1107,14 @@ def _tool_names(api: llm.APIInstance | None) -> list[str]:
 
 
 __all__ = ["AgentOptions", "ConversationAgent"]
+
+
+def _names_called(chat_log: conversation.ChatLog) -> list[str]:
+    """Return the `name` arguments of this turn's calls (what an intent was to find)."""
+    return [
+        name
+        for content in chat_log.content[chat_log.llm_input_provided_index :]
+        if isinstance(content, conversation.AssistantContent)
+        for call in content.tool_calls or ()
+        if isinstance(name := call.tool_args.get("name"), str)
+    ]
