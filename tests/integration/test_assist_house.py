@@ -385,3 +385,22 @@ async def test_a_helper_with_a_name_or_our_tools_get_no_such_hint(
     assist_house.worker.will_write(answer("Which one?"))
     result = await ours.ask("turn on guest mode", context=assist_house.person)
     assert speech(result) == "Which one?"
+
+
+# --- What the model is told -------------------------------------------------------------------
+
+
+async def test_the_default_rules_speak_of_the_tools_the_agent_offers(
+    hass: HomeAssistant, assist_house: Scene
+) -> None:
+    """With Assist's tools only there is no tool per domain and no entity id: the default rules
+    must not send the model looking for them (it would call a tool that is not there)."""
+    for tools, ours in ((ASSIST, False), ("our tools", True)):
+        agent = await assist_house.agent_with(tools)
+        assist_house.worker.will_write(answer("Hello."))
+        await agent.ask("hello", context=assist_house.person)
+
+        system = assist_house.worker.requests[-1].static_prompt
+        assert ("named after its domain" in system) is ours, tools
+        assert ("entity_id" in system.split("<tools>")[-1].split("</tools>")[-1]) is ours, tools
+        assert "never pretend" in system

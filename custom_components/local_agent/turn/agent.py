@@ -23,6 +23,7 @@ from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
 from custom_components.local_agent.const import CONF_THINKING
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import DEFAULT_API_INSTRUCTIONS
 from custom_components.local_agent.const import DEFAULT_INSTRUCTIONS
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
@@ -663,8 +664,13 @@ class ConversationAgent:
         only with them, and the home list only when exposure, names, aliases or areas change
         or too many states have changed since it was taken.
         """
+        # The default rules speak of our tools: without them, of the tools offered.
+        default = DEFAULT_INSTRUCTIONS if toolbox.home is not None else DEFAULT_API_INSTRUCTIONS
+        instructions = self.options.instructions
+        if instructions == DEFAULT_INSTRUCTIONS:
+            instructions = default
         try:
-            instructions = template.Template(self.options.instructions, self.hass).async_render(
+            instructions = template.Template(instructions, self.hass).async_render(
                 # The variables core's own agents render the instructions with.
                 {
                     "ha_name": self.hass.config.location_name,
@@ -675,9 +681,7 @@ class ConversationAgent:
             )
         except HomeAssistantError as err:
             LOGGER.error("The instructions template does not render: %s", err)
-            instructions = DEFAULT_INSTRUCTIONS.replace(
-                "{{ ha_name }}", self.hass.config.location_name
-            )
+            instructions = default.replace("{{ ha_name }}", self.hass.config.location_name)
         parts = [instructions.strip()]
         if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
             parts.append(toolbox.llm_api.api_prompt.strip())
