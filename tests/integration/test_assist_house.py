@@ -18,10 +18,12 @@ from typing import Final
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from homeassistant.components.demo.light import DemoLight
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent.const import TIMER_DATA
 from homeassistant.components.intent.timers import TimerManager
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
@@ -404,3 +406,68 @@ async def test_the_default_rules_speak_of_the_tools_the_agent_offers(
         assert ("named after its domain" in system) is ours, tools
         assert ("entity_id" in system.split("<tools>")[-1].split("</tools>")[-1]) is ours, tools
         assert "never pretend" in system
+
+
+# --- A request that worked for some of its devices --------------------------------------------
+# Home Assistant's handler calls each matched entity and reports those whose call raised (a
+# bulb that does not answer) apart: said beside "Done", never hidden by it. Not by name: the
+# handler pairs entities with calls in the order the calls finish, so the names it reports as
+# failed may be the wrong ones (its log named the kitchen lights for the living room's bulb).
+PARTLY: Final[list[tuple[str, str, dict[str, Any], str]]] = [
+    (
+        "en",
+        "",
+        {"floor": "Ground", "domain": ["light"]},
+        "Done. It did not work on every device.",
+    ),
+    (
+        "de",
+        "",
+        {"floor": "Erdgeschoss", "domain": ["light"]},
+        "Erledigt. Es hat nicht bei jedem Gerät geklappt.",
+    ),
+    (
+        "fr",
+        "C'est fait.",
+        {"floor": "Rez-de-chaussée", "domain": ["light"]},
+        "Cela n'a pas marché sur tous les appareils. C'est fait.",
+    ),
+    (
+        "en",
+        "The lights are on.",
+        {"name": "all", "domain": ["light"]},
+        "It did not work on every device. The lights are on.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "after", "arguments", "said"),
+    PARTLY,
+    ids=[f"{c[0]}-{'-'.join(map(str, c[2].values()))}" for c in PARTLY],
+)
+async def test_what_did_not_work_beside_what_did_is_said(
+    hass: HomeAssistant,
+    assist_house: Scene,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    after: str,
+    arguments: dict[str, Any],
+    said: str,
+) -> None:
+    turn_on = DemoLight.async_turn_on
+
+    async def dead_bulb(light: DemoLight, **kwargs: Any) -> None:
+        if light.entity_id == "light.living_room_rgbww_lights":
+            raise HomeAssistantError("The bulb does not answer")
+        await turn_on(light, **kwargs)
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", dead_bulb)
+    agent = await assist_house.agent_with(ASSIST)
+    assist_house.worker.will_write(tool_call("HassTurnOn", **arguments), answer(after))
+
+    result = await agent.ask("lights on", context=assist_house.person, language=language)
+
+    assert speech(result) == said
+    assert result.response.response_type is ACTION_DONE
+    assert state(hass, "light.kitchen_lights") == "on"

@@ -102,6 +102,7 @@ from .plain_answer import sentence
 from .plain_answer import speaks
 from .refusals import describe_calls
 from .refusals import failed_in_last_round
+from .refusals import partly_failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
@@ -350,15 +351,15 @@ class ConversationAgent:
             refusal = await self._async_refusal(
                 refused, language, home_tools, "calls_refused_unnamed"
             )
-        elif (
-            end is TurnEnd.ANSWERED
-            and answer is not None
-            and (failed := failed_in_last_round(chat_log))
-        ):
+        elif end is TurnEnd.ANSWERED and answer is not None:
             # Some went through: the model's answer may still say "Done." for all of them.
-            refusal = await self._async_refusal(
-                failed, language, home_tools, "calls_some_refused_unnamed"
-            )
+            if failed := failed_in_last_round(chat_log):
+                refusal = await self._async_refusal(
+                    failed, language, home_tools, "calls_some_refused_unnamed"
+                )
+            if partly_failed_in_last_round(chat_log):
+                partly = await async_phrase(self.hass, language, "devices_partly_failed")
+                refusal = f"{refusal} {partly}" if refusal else partly
         if refusal is not None:
             await self._async_say(chat_log, refusal)
         elif answer is None:
@@ -429,6 +430,8 @@ class ConversationAgent:
             said += " " + await self._async_refusal(
                 failed, language, home_tools, "calls_partly_refused_unnamed"
             )
+        if partly_failed_in_last_round(chat_log):
+            said += " " + await async_phrase(self.hass, language, "devices_partly_failed")
         return said
 
     async def _async_rounds_in_time(self, running: _RunningTurn) -> TurnEnd:

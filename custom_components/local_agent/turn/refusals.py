@@ -76,6 +76,27 @@ def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
     return [call for call in rounds[-1] if (result := results.get(call.id)) is None or result.error]
 
 
+def partly_failed_in_last_round(chat_log: conversation.ChatLog) -> bool:
+    """Whether a call of the turn's last round of calls worked for some of its devices only.
+
+    Home Assistant's intent handler calls each entity it matched and lists those whose call
+    raised (a device that did not answer) as failed beside the ones that worked. Which ones
+    failed is not said: the handler pairs the entities with the calls in the order the calls
+    finish, not the order they were made, so the names it reports may be the wrong ones.
+    """
+    rounds, results = _turn_calls(chat_log)
+    if not rounds:
+        return False
+    for call in rounds[-1]:
+        result = results.get(call.id)
+        if result is None or result.error or not isinstance(result.data, dict):
+            continue
+        data = result.data.get("data")
+        if isinstance(data, dict) and data.get("failed"):
+            return True
+    return False
+
+
 @callback
 def describe_calls(
     hass: HomeAssistant, calls: Sequence[llm.ToolInput], language: str, home_tools: Collection[str]
