@@ -18,6 +18,7 @@ from typing import Final
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from homeassistant.components.demo.cover import DemoCover
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.intent.const import TIMER_DATA
@@ -55,8 +56,16 @@ ALIASES: Final[dict[str, tuple[str, ...]]] = {
     "cover.hall_window": ("Flurfenster", "Fenêtre du couloir"),
     "switch.kettle": ("Wasserkocher", "Bouilloire"),
     "input_boolean.wake_up": ("Wecken", "Réveil"),
+    # The sensitive ones beside them.
+    "lock.back_door": ("main entrance", "Hintertür", "Porte arrière"),
+    "cover.garage_door": ("Garagentor", "Porte du garage"),
+    "valve.orchard": ("Obstgarten", "Verger"),
 }
-AREA_ALIASES: Final = {"Kitchen": ("Küche", "Cuisine"), "Living Room": ("Wohnzimmer", "Salon")}
+AREA_ALIASES: Final = {
+    "Kitchen": ("Küche", "Cuisine"),
+    "Living Room": ("Wohnzimmer", "Salon"),
+    "Hall": ("Flur", "Couloir"),
+}
 
 
 @pytest.fixture
@@ -292,6 +301,15 @@ SENSITIVE: Final[list[tuple[str, dict[str, Any]]]] = [
     ("HassStopMoving", {"name": "Garage Door"}),
     ("HassTurnOff", {"name": "Security"}),
     ("HassTurnOn", {"name": "Security"}),
+    # By their German and French names.
+    ("HassTurnOff", {"name": "Hintertür"}),
+    ("HassTurnOff", {"name": "Porte arrière", "domain": ["lock"]}),
+    ("HassTurnOn", {"name": "Garagentor"}),
+    ("HassSetPosition", {"name": "Porte du garage", "position": 100}),
+    ("HassTurnOn", {"name": "Obstgarten"}),
+    ("HassSetPosition", {"name": "Verger", "position": 30}),
+    ("HassTurnOn", {"area": "Flur"}),
+    ("HassTurnOff", {"area": "Couloir", "domain": ["lock"]}),
 ]
 
 
@@ -471,3 +489,40 @@ async def test_what_did_not_work_beside_what_did_is_said(
     assert speech(result) == said
     assert result.response.response_type is ACTION_DONE
     assert state(hass, "light.kitchen_lights") == "on"
+
+
+@pytest.mark.parametrize(
+    ("language", "yes", "said"),
+    [
+        ("en", "yes", "Done: open Garage Door. It did not work on every device."),
+        ("de", "ja", "Erledigt: Garage Door öffnen. Es hat nicht bei jedem Gerät geklappt."),
+    ],
+)
+async def test_a_confirmed_call_that_worked_for_some_devices_says_so(
+    hass: HomeAssistant,
+    assist_house: Scene,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    yes: str,
+    said: str,
+) -> None:
+    """ "Open all covers": the garage door is asked about; after the yes the hall window is
+    stuck. The answer names what was asked about, and says not every device did it."""
+    opens = DemoCover.async_open_cover
+
+    async def stuck_window(cover: DemoCover, **kwargs: Any) -> None:
+        if cover.entity_id == "cover.hall_window":
+            raise HomeAssistantError("The window motor does not answer")
+        await opens(cover, **kwargs)
+
+    monkeypatch.setattr(DemoCover, "async_open_cover", stuck_window)
+    agent = await assist_house.agent_with(ASSIST)
+    assist_house.worker.will_write(tool_call("HassTurnOn", name="all", domain=["cover"]))
+    question = await agent.ask("open all covers", context=assist_house.person, language=language)
+    assert question.continue_conversation is True, speech(question)
+
+    reply = await assist_house.reply(agent, question, yes, language=language)
+
+    assert speech(reply) == said
+    assert reply.response.response_type is ACTION_DONE
+    assert state(hass, "cover.garage_door") in ("open", "opening")

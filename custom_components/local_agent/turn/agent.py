@@ -54,6 +54,7 @@ from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import error_result
+from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
@@ -967,15 +968,22 @@ class ConversationAgent:
         """Run exactly the actions the person confirmed; say what really happened."""
         done: list[str] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
+        partly = False
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
             if error is None:
                 done.append(action.said)
+                partly = partly or (run is not None and partly_failed(run.result))
             else:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
-        return await self.gate.async_confirmed_reply(turn, done, failed)
+        reply = await self.gate.async_confirmed_reply(turn, done, failed)
+        if not partly:
+            return reply
+        # An intent that worked for some of its devices only (the held one among them, or not).
+        partly_said = await async_phrase(self.hass, turn.language, "devices_partly_failed")
+        return replace(reply, text=f"{reply.text} {partly_said}")
 
     async def _async_say(
         self, chat_log: conversation.ChatLog, text: str, *, user_only: bool = False

@@ -23,6 +23,7 @@ from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
@@ -77,24 +78,14 @@ def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
 
 
 def partly_failed_in_last_round(chat_log: conversation.ChatLog) -> bool:
-    """Whether a call of the turn's last round of calls worked for some of its devices only.
-
-    Home Assistant's intent handler calls each entity it matched and lists those whose call
-    raised (a device that did not answer) as failed beside the ones that worked. Which ones
-    failed is not said: the handler pairs the entities with the calls in the order the calls
-    finish, not the order they were made, so the names it reports may be the wrong ones.
-    """
+    """Whether a call of the turn's last round of calls worked for some of its devices only."""
     rounds, results = _turn_calls(chat_log)
     if not rounds:
         return False
-    for call in rounds[-1]:
-        result = results.get(call.id)
-        if result is None or result.error or not isinstance(result.data, dict):
-            continue
-        data = result.data.get("data")
-        if isinstance(data, dict) and data.get("failed"):
-            return True
-    return False
+    return any(
+        result is not None and partly_failed(result)
+        for result in (results.get(call.id) for call in rounds[-1])
+    )
 
 
 @callback
