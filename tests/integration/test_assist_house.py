@@ -287,6 +287,54 @@ async def test_a_timer_on_a_satellite_runs_at_once(
         assert running_timers(hass) == after, tool
 
 
+def shopping(hass: HomeAssistant) -> dict[str, bool]:
+    """The shopping list's items: whether each is done."""
+    (entry,) = hass.config_entries.async_entries("shopping_list")
+    return {item["name"]: item["complete"] for item in entry.runtime_data.items}
+
+
+# Requests one after another, each with what it leaves: (tool, arguments, reader, value after).
+SEQUENCES: Final[dict[str, list[Everyday]]] = {
+    # The living room TV plays (a snapshot of the lights, then dimmed) and pauses (the
+    # snapshot comes back): the automations around it change lights only.
+    "the movie": [
+        ("HassMediaUnpause", {"name": "Living Room"}, LIVING_ROOM_TV, "playing"),
+        ("HassMediaPause", {"name": "Living Room"}, LIVING_ROOM_TV, "paused"),
+        ("HassMediaUnpause", {"name": "Living Room"}, LIVING_ROOM_TV, "playing"),
+    ],
+    "the shopping list": [
+        ("HassListAddItem", {"name": "Shopping List", "item": "Brot"}, shopping, {"Brot": False}),
+        (
+            "HassListCompleteItem",
+            {"name": "Shopping List", "item": "Brot"},
+            shopping,
+            {"Brot": True},
+        ),
+        (
+            "HassListAddItem",
+            {"name": "Shopping List", "item": "pain"},
+            shopping,
+            {"Brot": True, "Pain": False},
+        ),
+        ("HassListRemoveItem", {"name": "Shopping List", "item": "pain"}, shopping, {"Brot": True}),
+    ],
+}
+
+
+@pytest.mark.parametrize("sequence", SEQUENCES)
+async def test_requests_one_after_another_run_at_once(
+    hass: HomeAssistant, assist_house: Scene, sequence: str
+) -> None:
+    agent = await assist_house.agent_with(ASSIST)
+    for tool, arguments, changed, expected in SEQUENCES[sequence]:
+        result = await assist_house.ask_to_call(agent, tool, arguments, answer(""))
+
+        assert speech(result) == "Done.", (tool, speech(result))
+        assert result.response.response_type is ACTION_DONE, tool
+        now = state(hass, changed) if isinstance(changed, str) else changed(hass)
+        assert now == expected, tool
+
+
 SENSITIVE: Final[list[tuple[str, dict[str, Any]]]] = [
     ("HassTurnOff", {"name": "Front Door"}),
     ("HassTurnOn", {"name": "Front Door"}),
