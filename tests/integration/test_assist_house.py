@@ -35,9 +35,11 @@ from .conftest import speech
 from .conftest import state
 from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_adversarial import satellite_id
 from .test_adversarial import tool_call
 from .test_assist_everyday import timer_device
 from .test_everyday import keep_the_shopping_list_in
+from .test_everyday_house import GARAGE
 from .test_everyday_house import LIVING_ROOM_TV
 from .test_everyday_house import attribute
 from .test_everyday_house import home  # noqa: F401  (the fixture)
@@ -186,6 +188,9 @@ EVERYDAY: Final[list[Everyday]] = [
     ("HassStopMoving", {"name": "Hall Window"}, "cover.hall_window", "open"),
     ("HassTurnOff", {"name": "all", "domain": ["light"]}, "light.bed_light", "off"),
     ("HassCancelAllTimers", {}, "light.bed_light", "off"),
+    # The thermostat shares its name with the hall (an area that holds the back door's lock).
+    ("HassTurnOff", {"name": "Hall"}, "climate.hall", "off"),
+    ("HassTurnOn", {"name": "Living Lights"}, "light.living_room_rgbww_lights", "on"),
 ]
 
 
@@ -574,3 +579,55 @@ async def test_a_confirmed_call_that_worked_for_some_devices_says_so(
     assert speech(reply) == said
     assert reply.response.response_type is ACTION_DONE
     assert state(hass, "cover.garage_door") in ("open", "opening")
+
+
+# From the voice satellite in the Garage, without a name or an area: Home Assistant prefers what
+# is in the satellite's area, else takes every match. (tool, arguments, asked, entity, after)
+SATELLITE: Final[list[tuple[str, dict[str, Any], bool, str, str]]] = [
+    ("HassTurnOff", {"domain": ["light"]}, False, "light.bed_light", "off"),
+    ("HassLightSet", {"brightness": 50}, False, "light.bed_light", "on"),
+    (
+        "HassTurnOn",
+        {"domain": ["cover"], "device_class": ["window"]},
+        False,
+        "cover.hall_window",
+        "opening",
+    ),
+    ("HassMediaPause", {}, False, "media_player.kitchen", "paused"),
+    # The garage door is in the satellite's area.
+    ("HassTurnOn", {"domain": ["cover"]}, True, GARAGE, "closed"),
+    ("HassSetPosition", {"domain": ["cover"], "position": 100}, True, GARAGE, "closed"),
+    ("HassTurnOn", {"domain": ["valve"]}, True, "valve.orchard", "closed"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "held", "changed", "expected"),
+    SATELLITE,
+    ids=[request_id(c[0], c[1]) for c in SATELLITE],
+)
+async def test_a_request_from_the_garage_satellite(
+    hass: HomeAssistant,
+    assist_house: Scene,
+    tool: str,
+    arguments: dict[str, Any],
+    held: bool,
+    changed: str,
+    expected: str,
+) -> None:
+    await hass.services.async_call(
+        "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
+    )
+    await hass.services.async_call(
+        "cover", "close_cover", {"entity_id": "cover.hall_window"}, blocking=True
+    )
+    agent = await assist_house.agent_with(ASSIST)
+    assist_house.worker.will_write(tool_call(tool, **arguments), answer(""))
+
+    result = await agent.ask("do it", context=assist_house.person, device_id=satellite_id(hass))
+
+    assert asked(result) is held, speech(result)
+    if not held:
+        assert speech(result) == "Done."
+        assert result.response.response_type is ACTION_DONE
+    assert state(hass, changed) == expected
