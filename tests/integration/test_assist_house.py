@@ -481,7 +481,7 @@ async def test_the_default_rules_speak_of_the_tools_the_agent_offers(
 
 # --- A request that worked for some of its devices --------------------------------------------
 # Home Assistant's handler calls each matched entity and reports those whose call raised (a
-# bulb that does not answer) apart: said beside "Done", never hidden by it. Not by name: the
+# bulb that does not answer) apart: said beside "Done", never hidden by it. Not by name: 2026.10's
 # handler pairs entities with calls in the order the calls finish, so the names it reports as
 # failed may be the wrong ones (its log named the kitchen lights for the living room's bulb).
 PARTLY: Final[list[tuple[str, str, dict[str, Any], str]]] = [

@@ -175,8 +175,9 @@ def partly_failed(result: llm.ToolResult) -> bool:
 
     Home Assistant's intent handler calls each entity it matched and lists those whose call
     raised (a device that did not answer) as failed beside the ones that worked. Which ones
-    failed is not to be said: the handler pairs the entities with the calls in the order the
-    calls finish, not the order they were made, so the names it lists may be the wrong ones.
+    failed is not said: Home Assistant 2026.10's handler pairs the entities with the calls in
+    the order the calls finish, not the order they were made, so the names it lists may be
+    the wrong ones (2026.11 pairs them in order).
     """
     if result.error or not isinstance(result.data, dict):
         return False
