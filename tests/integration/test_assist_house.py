@@ -46,6 +46,7 @@ from .test_everyday_house import home  # noqa: F401  (the fixture)
 from .test_everyday_house import house  # noqa: F401  (the fixture)
 from .test_everyday_house import scene  # noqa: F401  (the fixture)
 from .test_redteam import asked
+from .test_redteam import template_helper
 
 ASSIST: Final = "assist"
 ACTION_DONE: Final = intent.IntentResponseType.ACTION_DONE
@@ -446,6 +447,16 @@ async def test_a_helper_with_a_name_or_our_tools_get_no_such_hint(
     )
     result = await agent.ask("set the kettle to 20", context=assist_house.person)
     assert speech(result) == "I could not turn on Kettle at 20 %."
+
+    # Words of a longer name the person said ("guest mode lamp") are that one's.
+    await template_helper(
+        hass, {"template_type": "light", "name": "Guest Mode Lamp", "turn_on": [], "turn_off": []}
+    )
+    assist_house.worker.will_write(
+        tool_call("HassTurnOn", name="Guest mode lamp", domain=["switch"]), answer("")
+    )
+    result = await agent.ask("turn on the guest mode lamp", context=assist_house.person)
+    assert speech(result) == "I could not turn on Guest mode lamp."
 
     er.async_get(hass).async_update_entity(
         "input_boolean.guest_mode", aliases=[er.COMPUTED_NAME, "Guest Mode"]

@@ -70,21 +70,33 @@ def nameless_names_in(
 
     Such an entity has a registry entry without any name (neither its own nor its device's):
     Home Assistant calls it by its object id's words ("guest mode"), which no intent matches
-    unless the user made them an alias. A text names it when it says those words whole.
+    unless the user made them an alias. A text names it when it says those words whole, and
+    not as part of a longer name of an exposed entity it also says ("guest mode lamp").
     """
     said = [_words(text) for text in texts]
     registry = er.async_get(hass)
-    names: list[str] = []
+    nameless: dict[str, str] = {}
+    named: list[str] = []
     for state in hass.states.async_all():
+        if not async_should_expose(hass, assistant, state.entity_id):
+            continue
         entry = registry.async_get(state.entity_id)
         if entry is None or er.async_get_full_entity_name(hass, entry):
+            info = entity_info(hass, state)
+            names = [_words(name) for name in (info.name, *info.aliases)]
+            named.extend(n for n in names if n.strip() and any(n in text for text in said))
             continue
         words = _words(state.name)
-        if len(words.strip()) < MIN_NAME_LENGTH or not any(words in text for text in said):
-            continue
-        aliases = er.async_get_entity_aliases(hass, entry)
-        if any(_words(alias) == words for alias in aliases):
-            continue
-        if async_should_expose(hass, assistant, state.entity_id):
-            names.append(state.name)
-    return names
+        aliases = [_words(alias) for alias in er.async_get_entity_aliases(hass, entry)]
+        named.extend(n for n in aliases if n.strip() and any(n in text for text in said))
+        if (
+            len(words.strip()) >= MIN_NAME_LENGTH
+            and words not in aliases
+            and any(words in text for text in said)
+        ):
+            nameless.setdefault(words, state.name)
+    return [
+        name
+        for words, name in nameless.items()
+        if not any(words in longer and words != longer for longer in named)
+    ]
