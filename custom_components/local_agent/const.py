@@ -70,6 +70,21 @@ DEFAULT_INSTRUCTIONS: Final = "\n".join(
         "- After acting, answer in one short sentence in the user's language, saying what changed.",
     ]
 )
+# The same rules for an agent without our tools (Home Assistant's Assist tools find devices by
+# name, area and floor; there is no tool per domain and no entity id): used while the
+# instructions are the default ones.
+DEFAULT_API_INSTRUCTIONS: Final = "\n".join(
+    [
+        'You are the voice assistant of the smart home "{{ ha_name }}".',
+        "Rules:",
+        "- To control a device, call the tool that does it with the device's name, area or floor"
+        " as the overview below lists them.",
+        "- If the request is unclear or several devices could be meant, ask one short question"
+        " instead of acting.",
+        "- If no tool can do what is asked, say so; never pretend.",
+        "- After acting, answer in one short sentence in the user's language, saying what changed.",
+    ]
+)
 
 # AI task subentry: the same model for automations (ai_task.generate_data), without tools.
 SUBENTRY_AI_TASK: Final = "ai_task_data"

@@ -170,6 +170,21 @@ def error_text(result: llm.ToolResult) -> str | None:
     return str(result.data.get("error", result.data))
 
 
+def partly_failed(result: llm.ToolResult) -> bool:
+    """Whether an intent's result lists entities it failed on beside others it worked on.
+
+    Home Assistant's intent handler calls each entity it matched and lists those whose call
+    raised (a device that did not answer) as failed beside the ones that worked. Which ones
+    failed is not said: Home Assistant 2026.10's handler pairs the entities with the calls in
+    the order the calls finish, not the order they were made, so the names it lists may be
+    the wrong ones (2026.11 pairs them in order).
+    """
+    if result.error or not isinstance(result.data, dict):
+        return False
+    data = result.data.get("data")
+    return isinstance(data, dict) and bool(data.get("failed"))
+
+
 # Checks --------------------------------------------------------------------------------------
 
 

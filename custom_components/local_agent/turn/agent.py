@@ -23,6 +23,7 @@ from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
 from custom_components.local_agent.const import CONF_THINKING
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
+from custom_components.local_agent.const import DEFAULT_API_INSTRUCTIONS
 from custom_components.local_agent.const import DEFAULT_INSTRUCTIONS
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
@@ -53,9 +54,11 @@ from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import error_result
+from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
+from custom_components.local_agent.home.unexposed import nameless_names_in
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.confirmation import PendingAction
@@ -100,6 +103,7 @@ from .plain_answer import sentence
 from .plain_answer import speaks
 from .refusals import describe_calls
 from .refusals import failed_in_last_round
+from .refusals import partly_failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
@@ -348,15 +352,15 @@ class ConversationAgent:
             refusal = await self._async_refusal(
                 refused, language, home_tools, "calls_refused_unnamed"
             )
-        elif (
-            end is TurnEnd.ANSWERED
-            and answer is not None
-            and (failed := failed_in_last_round(chat_log))
-        ):
+        elif end is TurnEnd.ANSWERED and answer is not None:
             # Some went through: the model's answer may still say "Done." for all of them.
-            refusal = await self._async_refusal(
-                failed, language, home_tools, "calls_some_refused_unnamed"
-            )
+            if failed := failed_in_last_round(chat_log):
+                refusal = await self._async_refusal(
+                    failed, language, home_tools, "calls_some_refused_unnamed"
+                )
+            if partly_failed_in_last_round(chat_log):
+                partly = await async_phrase(self.hass, language, "devices_partly_failed")
+                refusal = f"{refusal} {partly}" if refusal else partly
         if refusal is not None:
             await self._async_say(chat_log, refusal)
         elif answer is None:
@@ -372,6 +376,15 @@ class ConversationAgent:
             )
             await self._async_say(chat_log, hint, user_only=True)
             spoken.append(hint)
+        if nothing_done and running.toolbox.home is None and running.toolbox.llm_api is not None:
+            # Assist's intents find entities by name only: one without a name is out of reach.
+            said = [user_input.text, *_names_called(chat_log)]
+            if names := nameless_names_in(self.hass, said):
+                hint = capitalized(
+                    await async_phrase(self.hass, language, "no_name_hint", names=", ".join(names))
+                )
+                await self._async_say(chat_log, hint, user_only=True)
+                spoken.append(hint)
         return " ".join(part for part in spoken if part)
 
     async def _async_refusal(
@@ -418,6 +431,8 @@ class ConversationAgent:
             said += " " + await self._async_refusal(
                 failed, language, home_tools, "calls_partly_refused_unnamed"
             )
+        if partly_failed_in_last_round(chat_log):
+            said += " " + await async_phrase(self.hass, language, "devices_partly_failed")
         return said
 
     async def _async_rounds_in_time(self, running: _RunningTurn) -> TurnEnd:
@@ -653,8 +668,13 @@ class ConversationAgent:
         only with them, and the home list only when exposure, names, aliases or areas change
         or too many states have changed since it was taken.
         """
+        # The default rules speak of our tools: without them, of the tools offered.
+        default = DEFAULT_INSTRUCTIONS if toolbox.home is not None else DEFAULT_API_INSTRUCTIONS
+        instructions = self.options.instructions
+        if instructions == DEFAULT_INSTRUCTIONS:
+            instructions = default
         try:
-            instructions = template.Template(self.options.instructions, self.hass).async_render(
+            instructions = template.Template(instructions, self.hass).async_render(
                 # The variables core's own agents render the instructions with.
                 {
                     "ha_name": self.hass.config.location_name,
@@ -665,9 +685,7 @@ class ConversationAgent:
             )
         except HomeAssistantError as err:
             LOGGER.error("The instructions template does not render: %s", err)
-            instructions = DEFAULT_INSTRUCTIONS.replace(
-                "{{ ha_name }}", self.hass.config.location_name
-            )
+            instructions = default.replace("{{ ha_name }}", self.hass.config.location_name)
         parts = [instructions.strip()]
         if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
             parts.append(toolbox.llm_api.api_prompt.strip())
@@ -950,15 +968,22 @@ class ConversationAgent:
         """Run exactly the actions the person confirmed; say what really happened."""
         done: list[str] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
+        partly = False
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
             if error is None:
                 done.append(action.said)
+                partly = partly or (run is not None and partly_failed(run.result))
             else:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
-        return await self.gate.async_confirmed_reply(turn, done, failed)
+        reply = await self.gate.async_confirmed_reply(turn, done, failed)
+        if not partly:
+            return reply
+        # An intent that worked for some of its devices only (the held one among them, or not).
+        partly_said = await async_phrase(self.hass, turn.language, "devices_partly_failed")
+        return replace(reply, text=f"{reply.text} {partly_said}")
 
     async def _async_say(
         self, chat_log: conversation.ChatLog, text: str, *, user_only: bool = False
@@ -1097,3 +1122,14 @@ def _tool_names(api: llm.APIInstance | None) -> list[str]:
 
 
 __all__ = ["AgentOptions", "ConversationAgent"]
+
+
+def _names_called(chat_log: conversation.ChatLog) -> list[str]:
+    """Return the `name` arguments of this turn's calls (what an intent was to find)."""
+    return [
+        name
+        for content in chat_log.content[chat_log.llm_input_provided_index :]
+        if isinstance(content, conversation.AssistantContent)
+        for call in content.tool_calls or ()
+        if isinstance(name := call.tool_args.get("name"), str)
+    ]

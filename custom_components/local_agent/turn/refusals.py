@@ -23,6 +23,7 @@ from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
@@ -74,6 +75,17 @@ def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
     if not rounds:
         return []
     return [call for call in rounds[-1] if (result := results.get(call.id)) is None or result.error]
+
+
+def partly_failed_in_last_round(chat_log: conversation.ChatLog) -> bool:
+    """Whether a call of the turn's last round of calls worked for some of its devices only."""
+    rounds, results = _turn_calls(chat_log)
+    if not rounds:
+        return False
+    return any(
+        result is not None and partly_failed(result)
+        for result in (results.get(call.id) for call in rounds[-1])
+    )
 
 
 @callback
