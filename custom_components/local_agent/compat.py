@@ -23,6 +23,7 @@ from typing import Final
 import weakref
 
 from custom_components.local_agent.const import EVENT_ACTION
+from homeassistant import loader
 from homeassistant import requirements
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import EVENT_CALL_SERVICE
@@ -45,6 +46,8 @@ from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
+from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
+from homeassistant.helpers.trigger.entity_trigger import EntityTransitionTriggerBase
 
 # Events that a call fires, whatever it calls: the call and the state changes it makes; our
 # audit record of it; a program it starts (written out: the bus's public names).
@@ -57,6 +60,14 @@ EVENTS_OF_A_CALL: Final = frozenset(
         "script_started",
     }
 )
+# The device triggers of toggle entities that are state triggers on the entity: the domains
+# whose built-in device triggers are toggle_entity's, and the state each type waits for.
+TOGGLE_DEVICE_DOMAINS: Final = frozenset({"fan", "humidifier", "light", "remote", "switch"})
+TOGGLE_DEVICE_TRIGGERS: Final[Mapping[Any, str]] = {"turned_on": "on", "turned_off": "off"}
+# The keys of a trigger that names what it watches for the states it fires for (states_to).
+WATCHED_KEYS: Final = frozenset({"entity_id", "device_id", "target"})
+# The newer entity triggers that compare a target's state with the states they were made for.
+_STATE_TRIGGER_BASES: Final = (EntityTargetStateTriggerBase, EntityTransitionTriggerBase)
 # The events a timer fires, naming itself in their data, for each service called on it: at
 # once (`timer.finish` fires `timer.finished` now), or when the time it sets is up (a started
 # or changed timer finishes later, unless it is stopped first). Written out: the event types
@@ -784,15 +795,26 @@ class _Watched:
                     self.entity_states.update((resolved, state) for state in states)
 
 
-def states_to(trigger: Mapping[str, Any]) -> frozenset[str] | None:
-    """Return the states a state trigger fires for, when its `to:` names them; else None.
+def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str] | None:
+    """Return the states a trigger on an entity fires for, when it names them; else None.
 
     Home Assistant compares a state trigger's `to:` (a state or a list) with the entity's new
     state and fires only when the state changed to one of them (with `attribute:`, the
     attribute's value is compared instead: any change may then do). `to: null`, `not_to:` and
-    a trigger without `to:` fire for other states too.
+    a trigger without `to:` fire for other states too. A device trigger "turned on" or
+    "turned off" of a toggle entity (the automation editor's "Bed Light turned off") is such a
+    state trigger on its entity, when the domain's built-in device triggers answer it.
     """
-    if trigger.get("trigger", trigger.get("platform")) != "state" or "attribute" in trigger:
+    kind = trigger.get("trigger", trigger.get("platform"))
+    if isinstance(kind, str) and "." in kind:
+        return _entity_trigger_states(hass, kind)
+    if kind == "device":
+        domain = trigger.get("domain")
+        state = TOGGLE_DEVICE_TRIGGERS.get(trigger.get("type"))
+        if domain not in TOGGLE_DEVICE_DOMAINS or state is None or not _built_in(hass, domain):
+            return None
+        return frozenset({state})
+    if kind != "state" or "attribute" in trigger:
         return None
     to = trigger.get("to")
     states = to if isinstance(to, list) else [to]
@@ -834,7 +856,7 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         sequence = getattr(getattr(automation, "action_script", None), "sequence", None)
         actions = list(sequence) if isinstance(sequence, list) else [None]
         variables = _trigger_variables(hass, automation)
-        checks = _automation_checks(automation, triggers)
+        checks = _automation_checks(hass, automation, triggers)
         if (
             watcher := _watcher(hass, registry, triggers, variables, actions, checks=checks)
         ) is not None:
@@ -847,7 +869,7 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         actions = list(actions) if isinstance(actions, list) else [None]
         triggers = section.get(CONF_TRIGGERS)
         checks = (
-            _checked_triggers(triggers),
+            _checked_triggers(hass, triggers),
             section.get(CONF_CONDITIONS),
             section.get(CONF_VARIABLES),
         )
@@ -856,7 +878,9 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     return found
 
 
-def _automation_checks(automation: Any, triggers: list[Any]) -> tuple[Any, ...]:
+def _automation_checks(
+    hass: HomeAssistant, automation: Any, triggers: list[Any]
+) -> tuple[Any, ...]:
     """Return what an automation checks each time it runs (AutomationTrigger.checks).
 
     Its triggers' settings (an event trigger's are read as the events it hears), the
@@ -864,24 +888,64 @@ def _automation_checks(automation: Any, triggers: list[Any]) -> tuple[Any, ...]:
     its variables and trigger variables (private ScriptVariables with public ``variables``).
     """
     return (
-        _checked_triggers(triggers),
+        _checked_triggers(hass, triggers),
         getattr(getattr(automation, "_condition", None), "config", None),
         getattr(getattr(automation, "_variables", None), "variables", None),
         getattr(getattr(automation, "_trigger_variables", None), "variables", None),
     )
 
 
-def _checked_triggers(triggers: Any) -> list[Any]:
+def _entity_trigger_states(hass: HomeAssistant, kind: str) -> frozenset[str] | None:
+    """Return the states one of the newer entity triggers fires for ("light.turned_off").
+
+    Only a trigger of a built-in integration's trigger platform (its `TRIGGERS`) whose class
+    compares the target's state, as Home Assistant's own state triggers do, with the states
+    it was made for: one that reads an attribute (a brightness) or a class that replaces the
+    comparison may fire for any state (None).
+    """
+    domain, _, name = kind.partition(".")
+    if not _built_in(hass, domain):
+        return None
+    module = loader.async_get_loaded_integration(hass, domain).get_platform_cached("trigger")
+    triggers = getattr(module, "TRIGGERS", None)
+    cls = triggers.get(name) if isinstance(triggers, Mapping) else None
+    if not isinstance(cls, type):
+        return None
+    base = next((b for b in _STATE_TRIGGER_BASES if issubclass(cls, b)), None)
+    specs = getattr(cls, "_domain_specs", None)
+    states = getattr(cls, "_to_states", None)
+    if (
+        base is None
+        or getattr(cls, "is_valid_state", None) is not base.is_valid_state
+        or getattr(cls, "_get_tracked_value", None) is not base._get_tracked_value
+        or not isinstance(specs, Mapping)
+        or any(getattr(spec, "value_source", True) is not None for spec in specs.values())
+        or not isinstance(states, (set, frozenset))
+        or not all(isinstance(state, str) for state in states)
+    ):
+        return None
+    return frozenset(states)
+
+
+def _built_in(hass: HomeAssistant, domain: str) -> bool:
+    """Whether Home Assistant's own integration of this domain is loaded (no custom one)."""
+    try:
+        return loader.async_get_loaded_integration(hass, domain).is_built_in
+    except loader.IntegrationNotLoaded:
+        return False
+
+
+def _checked_triggers(hass: HomeAssistant, triggers: Any) -> list[Any]:
     """Return the triggers whose settings are read: all but event triggers (see add_event).
 
-    The entities of a state trigger with `to:` are watched for those states alone (states_to):
-    the rest of its settings (a `for:` template) are read.
+    The entity of a trigger that names the states it fires for is watched for those alone
+    (states_to): the rest of its settings (a `for:` template) are read.
     """
     if not isinstance(triggers, list):
         return []
     return [
-        {key: value for key, value in trigger.items() if key != "entity_id"}
-        if isinstance(trigger, Mapping) and states_to(trigger) is not None
+        {key: value for key, value in trigger.items() if key not in WATCHED_KEYS}
+        if isinstance(trigger, Mapping) and states_to(hass, trigger) is not None
         else trigger
         for trigger in triggers
         if not isinstance(trigger, Mapping)
@@ -941,11 +1005,12 @@ def _watcher(
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))
-        if isinstance(device_id := trigger.get("device_id"), str):
+        states = states_to(hass, trigger)
+        if isinstance(device_id := trigger.get("device_id"), str) and states is None:
             watched.device_ids.add(device_id)
-        watched.add_entities(registry, trigger.get("entity_id"), states_to(trigger))
+        watched.add_entities(registry, trigger.get("entity_id"), states)
         if isinstance(target := trigger.get("target"), Mapping):
-            watched.entity_ids.update(target_entities(hass, target))
+            watched.add_entities(registry, target_entities(hass, target), states)
     return watched.trigger(actions, checks)
 
 
@@ -1058,7 +1123,7 @@ def template_followers(hass: HomeAssistant) -> list[tuple[str, AutomationTrigger
             ):
                 own = getattr(entity, "_config", None)
                 checks = (
-                    _checked_triggers(config.get(CONF_TRIGGERS)),
+                    _checked_triggers(hass, config.get(CONF_TRIGGERS)),
                     config.get(CONF_CONDITIONS),
                     config.get(CONF_VARIABLES),
                     own if isinstance(own, Mapping) else config,

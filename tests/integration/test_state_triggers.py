@@ -20,6 +20,7 @@ from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
@@ -29,6 +30,7 @@ from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
+from .test_redteam import set_up_automations
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
 
@@ -192,6 +194,7 @@ async def test_turning_it_off_is_still_asked(hass: HomeAssistant, scene: Scene) 
         ("turn_on", {"brightness_pct": 0}, True),
         ("turn_on", {"brightness": "0"}, True),
         ("turn_on", {"brightness_step_pct": -50}, True),
+        ("turn_on", {"flash": "short"}, True),
         ("toggle", {}, True),
         ("turn_off", {}, True),
     ],
@@ -233,3 +236,64 @@ async def test_assist_switching_is_compared_too(
 
     assert asked(result) is held, speech(result)
     assert state(hass, BED_LIGHT) == "on"
+
+
+@pytest.mark.parametrize(
+    ("kind", "held"), [("turned_off", False), ("turned_on", True), ("changed_states", True)]
+)
+async def test_a_device_trigger_of_a_light_is_its_state_trigger(
+    hass: HomeAssistant, scene: Scene, kind: str, held: bool
+) -> None:
+    """The automation editor's "Bed Light turned off" waits for the light to go off."""
+    entry = er.async_get(hass).async_get(BED_LIGHT)
+    assert entry is not None
+    assert entry.device_id is not None
+    trigger = {
+        "trigger": "device",
+        "device_id": entry.device_id,
+        "domain": "light",
+        "entity_id": entry.id,
+        "type": kind,
+    }
+    await with_the_bed_light_off(hass, when("Bedtime", trigger, UNLOCK))
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+@pytest.mark.parametrize(
+    ("trigger", "options", "held"),
+    [
+        ("light.turned_off", {}, False),
+        ("light.turned_on", {}, True),
+        # It compares the brightness, which a turn-on sets.
+        ("light.brightness_changed", {"threshold": {"type": "any"}}, True),
+    ],
+)
+async def test_the_newer_entity_triggers_say_what_they_wait_for(
+    hass: HomeAssistant, scene: Scene, trigger: str, options: dict[str, Any], held: bool
+) -> None:
+    """The automation editor's "when a light turns off" trigger, by target."""
+    written = {"trigger": trigger, "target": {"entity_id": BED_LIGHT}}
+    await with_the_bed_light_off(
+        hass, when("Bedtime", {**written, "options": options} if options else written, UNLOCK)
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+async def test_a_switch_may_be_a_momentary_relay(hass: HomeAssistant, demo_home: None) -> None:
+    """Its firmware may release it a moment after the turn-on: "when it goes off" may follow."""
+    await set_up_automations(
+        hass,
+        when("Strike", {"trigger": "state", "entity_id": "switch.ac", "to": "off"}, UNLOCK),
+        when("Bedtime", bed_light(to="off"), UNLOCK),
+    )
+    policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
+
+    def held(domain: str, entity_id: str) -> bool:
+        action = PlannedAction(domain, domain, "turn_on", (entity_id,))
+        return bool(sensitive_targets_of_action(hass, policy, action))
+
+    assert state(hass, "switch.ac") == "off"
+    assert held("switch", "switch.ac")
+    assert not held("light", BED_LIGHT)

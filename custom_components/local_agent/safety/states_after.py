@@ -33,14 +33,16 @@ _TOGGLED: Final = frozenset({STATE_ON, STATE_OFF})
 # Core's intents that switch a toggle entity, with the service their handler calls.
 _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TURN_OFF: "turn_off"}
 # A turn-on with one of these values at zero or below turns a light or fan off, as Home
-# Assistant converts it (_lit): `white: 0` too; a step may too.
+# Assistant converts it (_lit): `white: 0` too.
 _DIMMING: Final = ("brightness", "brightness_pct", "percentage", "white")
 # Converted as round(255 * value / 100); the others are cut to whole numbers (Coerce(int)).
 _PERCENT_OF_FULL: Final = "brightness_pct"
-_STEPPING: Final = ("brightness_step", "brightness_step_pct", "percentage_step")
-# A turn-on with one of these ends by itself: a siren sounding for a `duration` goes off when
-# it is up.
-_ENDING: Final[Mapping[str, tuple[str, ...]]] = {"siren": ("duration",)}
+# A turn-on with one of these may end off: a step down, a flash (on and back).
+_MAY_END_OFF: Final = ("brightness_step", "brightness_step_pct", "percentage_step", "flash")
+# What may switch itself back off after a turn-on: a siren sounds for its duration (its own
+# default when the call gives none); a switch may be a momentary relay (a door strike's, a
+# gate's button) that its firmware releases.
+_MAY_SWITCH_BACK: Final = frozenset({"siren", "switch"})
 # Services whose targets end in these states, moving or stuck on the way.
 _MOVING: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("cover", "open_cover"): frozenset({"opening", "open"}),
@@ -80,10 +82,12 @@ def _states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str
         if service == "turn_off":
             return frozenset({STATE_OFF})
         if service == "turn_on":
-            dims = any(key in data for key in (*_STEPPING, *_ENDING.get(domain, ()))) or any(
-                key in data and not _lit(key, data[key]) for key in _DIMMING
+            ends_off = (
+                domain in _MAY_SWITCH_BACK
+                or any(key in data for key in _MAY_END_OFF)
+                or any(key in data and not _lit(key, data[key]) for key in _DIMMING)
             )
-            return _TOGGLED if dims else frozenset({STATE_ON})
+            return _TOGGLED if ends_off else frozenset({STATE_ON})
         if service == "toggle":
             return _TOGGLED
         return None
