@@ -136,6 +136,7 @@ EVENT_SIGNAL: Final = "event"
 # An MQTT trigger hears ("mqtt", its topic filter) when the topic is written out; a call on an
 # MQTT entity sends ("mqtt", topic) for each topic of the entity (mqtt_topics_of_entity).
 MQTT: Final = "mqtt"
+_AVAILABILITY: Final = "availability"
 # The integrations whose entities run a command of their owner's when called (runs_a_command).
 COMMAND_PLATFORMS: Final = frozenset({"command_line"})
 TAG: Final = "tag"
@@ -618,8 +619,8 @@ def mqtt_topics_of_entity(hass: HomeAssistant, entity_id: str) -> frozenset[str]
 
     Told by the entity object (an MqttEntity), not by its name or registry entry: its
     validated configuration (the private ``_config``) holds its command topics, and its
-    state and availability topics, on which the device answers a command. An automation on
-    any of them hears the call.
+    state and attribute topics, on which the device answers a command (not its availability
+    topics). An automation on any of them hears the call.
     """
     if MQTT not in hass.config.components:
         return frozenset()
@@ -651,15 +652,26 @@ def topics_meet(one: Iterable[str], other: Iterable[str]) -> bool:
 
 
 def _topics_in(value: Any, depth: int) -> Iterable[str]:
-    """Yield the texts of `*topic` keys in nested settings (an availability list's too)."""
+    """Yield the texts of `*topic` keys in nested settings, but the availability ones."""
     if depth == 0:
         return
     items: Iterable[Any] = ()
     if isinstance(value, Mapping):
+        # An availability topic is the bridge's or the broker's (every device of a bridge may
+        # share it): no call publishes there, and no device answers a call there.
+        items = [
+            item
+            for key, item in value.items()
+            if not (isinstance(key, str) and key.startswith(_AVAILABILITY))
+        ]
         for key, item in value.items():
-            if isinstance(key, str) and key.endswith("topic") and isinstance(item, str):
+            if (
+                isinstance(key, str)
+                and key.endswith("topic")
+                and not key.startswith(_AVAILABILITY)
+                and isinstance(item, str)
+            ):
                 yield item
-        items = value.values()
     elif isinstance(value, (list, tuple)):
         items = value
     for item in items:

@@ -1,11 +1,14 @@
-"""An eleventh round of red-team probes: what a call sends besides the state it sets.
+"""An eleventh round of red-team probes: what a call sends or leaves besides what it names.
 
 Same house, scripted model and helpers as the other red-team files. A call on an MQTT entity
 publishes a message (and its device answers on its state topic): an automation on that topic
-hears the call as surely as one on the entity's state. A command line switch runs a shell
-command, which may send anything. A YAML history stats sensor follows the light it counts,
-though it keeps its id deeper than an attribute of its own. Each probe has its everyday
-neighbour that runs at once.
+hears the call as surely as one on the entity's state, and an MQTT entity on the topics of an
+MQTT door lock drives that lock. A command line switch runs a shell command, which may send
+anything. A YAML history stats sensor follows the light it counts, though it keeps its id
+deeper than an attribute of its own. A state trigger's `to:` is compared with what Home
+Assistant really makes of the call: a brightness it rounds to zero turns the light off, a
+siren sounded for a while goes off by itself. Each probe has its everyday neighbour that runs
+at once.
 """
 
 from __future__ import annotations
@@ -113,6 +116,7 @@ MQTT_DOOR: Final = {
                 "unique_id": "door",
                 "command_topic": "home/door/set",
                 "state_topic": "home/door/state",
+                "availability_topic": "home/bridge",
             }
         ],
         "switch": [
@@ -127,6 +131,8 @@ MQTT_DOOR: Final = {
                 "name": "Porch light",
                 "unique_id": "porch_light",
                 "command_topic": "home/porch/set",
+                # Every device of the bridge is available while the bridge is: no shared device.
+                "availability": [{"topic": "home/bridge"}],
             },
         ],
     }
@@ -147,6 +153,7 @@ async def test_an_mqtt_entity_on_the_topics_of_a_sensitive_one_is_held(
     """The buzzer publishes "UNLOCKED" where the MQTT door lock takes its state (the same
     device): switching it unlocks the door as far as Home Assistant and the relay know. A
     switch on topics of its own runs at once."""
+    async_fire_mqtt_message(hass, "home/bridge", "online")
     async_fire_mqtt_message(hass, "home/door/state", "LOCKED")
     await hass.async_block_till_done()
     assert state(hass, DOOR) == "locked"
