@@ -67,7 +67,7 @@ from .intents import ToolClass
 from .policy import RELEASING_SERVICES
 from .policy import SafetyPolicy
 from .policy import sensitive_targets_of_action
-from .states_after import states_after_intent
+from .policy import states_of_call
 from .tool_review import DEFERRED_ARGUMENTS
 from .tool_review import TARGET_SLOTS
 from .tool_review import aimed_scripts
@@ -281,13 +281,12 @@ class SafetyGate:
         policy = policy or self.policy
         # Only core's switching on (its handler is checked) is known to stop no program.
         halts = call.intent_type not in SWITCHING_ON_INTENTS
-        becomes = {
-            target: states
-            for target in call.targets or ()
-            if (states := states_after_intent(self.hass, call.intent_type, target)) is not None
-        }
         return policy.sensitive_entities(
-            self.hass, call.targets or (), aimed=aimed, halts=halts, becomes=becomes
+            self.hass,
+            call.targets or (),
+            aimed=aimed,
+            halts=halts,
+            becomes=states_of_call(self.hass, call),
         )
 
     async def _async_exempt(self, tool: llm.Tool, turn: TurnContext) -> bool:

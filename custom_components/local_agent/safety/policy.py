@@ -75,9 +75,10 @@ from custom_components.local_agent.const import CONF_SENSITIVE_COVER_CLASSES
 from custom_components.local_agent.const import CONF_SENSITIVE_DOMAINS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import call_states
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.safety.reads import with_reads
-from custom_components.local_agent.safety.states_after import states_after
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import ATTR_DEVICE_CLASS
@@ -356,7 +357,7 @@ class SafetyPolicy:
         """
         fired = entity_events_of_call(action.domain or "", action.service or "")
         rules = self._rules(hass, fired)
-        becomes = states_of_action(hass, action)
+        becomes = states_of_call(hass, action)
         return lambda entity_id: rules.set_off(
             entity_id, own=entity_id in action.entity_ids, becomes=becomes.get(entity_id)
         )
@@ -1876,20 +1877,34 @@ def sensitive_targets_of_action(
         entity_events_of_call(domain, service),
         stopped=entity_events_stopped_by_call(domain, service),
         halts=service in HALTING_SERVICES,
-        becomes=states_of_action(hass, action),
+        becomes=states_of_call(hass, action),
     )
 
 
-def states_of_action(hass: HomeAssistant, action: PlannedAction) -> dict[str, frozenset[str]]:
-    """Return the states a call of our own tools may leave each target in, where told."""
-    if action.domain is None or action.service is None:
-        return {}
+def states_of_call(hass: HomeAssistant, call: Call) -> dict[str, frozenset[str]]:
+    """Return the states a call may leave each target in, where they can be told."""
     return {
         entity_id: states
-        for entity_id in action.entity_ids
-        if (states := states_after(hass, action.domain, action.service, action.data, entity_id))
-        is not None
+        for entity_id, (domain, service, data) in call.services().items()
+        if (states := states_after(hass, domain, service, data, entity_id)) is not None
     }
+
+
+def states_after(
+    hass: HomeAssistant, domain: str, service: str, data: Mapping[str, Any], entity_id: str
+) -> frozenset[str] | None:
+    """Return the states a service's call may leave this target in; None when it may leave any.
+
+    Only where the registered handler is an entity service that calls the target's own
+    method (told by the handler, not the name): a target of another domain (a group), or one
+    the handler was not registered for, may do anything.
+    """
+    if split_entity_id(entity_id)[0] != domain:
+        return None
+    entities = service_entities(hass, domain, service)
+    if entities is None or entity_id not in entities:
+        return None
+    return call_states(domain, service, data)
 
 
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
