@@ -1,0 +1,64 @@
+"""What a walk through the dialogs in a real browser found wrong, each pinned by a test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.flows.subentry_forms import SECRET_KEPT
+from custom_components.local_agent.turn.defaults import agent_data
+from homeassistant.const import CONF_NAME
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
+
+from .conftest import async_setup_agent
+from .flow_helpers import agent_form
+from .flow_helpers import async_add_subentry
+from .flow_helpers import suggested_values
+from .scripted_model import ScriptedWorker
+
+
+async def test_a_pin_refused_comes_back_as_the_field_was_not_as_dots_that_cannot_be_fixed(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    """A PIN of letters is refused; its field must not come back holding it, masked.
+
+    In the browser the refused PIN came back as 32 dots (the marker of a kept secret): it
+    can be neither read nor corrected there (a click and "4821" typed adds to the marker, and
+    the same error comes again), and sent as shown it is refused once more. The field goes
+    back to what it held before: empty for a new agent, the saved PIN (masked) for one that
+    had it, and a valid PIN typed along another mistake stays kept.
+    """
+    entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
+    flat = {**agent_data(), CONF_NAME: "Pinned"}
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, {**flat, "confirmation_pin": "12ab"})
+    )
+    assert result["errors"] == {"base": "pin_format"}
+    shown = suggested_values(result["data_schema"])
+    assert shown[CONF_NAME] == "Pinned"  # what was typed elsewhere stays
+    assert shown["safety"]["confirmation_pin"] == ""
+    # What a person does next: types the right PIN into the (now empty) field.
+    shown["safety"]["confirmation_pin"] = shown["safety"]["confirmation_pin"] + "4821"
+    done = await hass.config_entries.subentries.async_configure(result["flow_id"], shown)
+    assert done["type"] is FlowResultType.CREATE_ENTRY
+    pinned = next(sub for sub in entry.subentries.values() if sub.title == "Pinned")
+    assert pinned.data["confirmation_pin"] == "4821"
+
+    async def reconfigure_with(safety: dict[str, Any]) -> dict[str, Any]:
+        shown = await entry.start_subentry_reconfigure_flow(hass, pinned.subentry_id)
+        form = suggested_values(shown["data_schema"])
+        form["safety"] = {**form["safety"], **safety}
+        result = await hass.config_entries.subentries.async_configure(shown["flow_id"], form)
+        assert result["errors"] == {"base": "pin_format"}
+        return dict(result)
+
+    # An agent with a saved PIN: the refused one gives way to the saved one, still masked,
+    # and the form sent as shown keeps the saved PIN.
+    again = await reconfigure_with({"confirmation_pin": "12"})
+    form = suggested_values(again["data_schema"])
+    assert form["safety"]["confirmation_pin"] == SECRET_KEPT
+    done = await hass.config_entries.subentries.async_configure(again["flow_id"], form)
+    assert done["reason"] == "reconfigure_successful"
+    assert entry.subentries[pinned.subentry_id].data["confirmation_pin"] == "4821"
