@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+import re
 from typing import Any
+
+import pytest
 
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.flows.subentry_forms import SECRET_KEPT
@@ -62,3 +67,39 @@ async def test_a_pin_refused_comes_back_as_the_field_was_not_as_dots_that_cannot
     done = await hass.config_entries.subentries.async_configure(again["flow_id"], form)
     assert done["reason"] == "reconfigure_successful"
     assert entry.subentries[pinned.subentry_id].data["confirmation_pin"] == "4821"
+
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations"
+MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+
+
+def flat_strings(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    """Every text of a translation file by its dotted key."""
+    texts: dict[str, str] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            texts.update(flat_strings(value, f"{prefix}{key}."))
+        else:
+            texts[f"{prefix}{key}"] = str(value)
+    return texts
+
+
+@pytest.mark.parametrize("language", ["de", "es", "fr", "it", "nl", "pt"])
+def test_a_link_in_a_dialog_is_named_in_the_dialogs_language(language: str) -> None:
+    """The server step's link to the README read "Running the model on a server" in German.
+
+    A link's words are text like any other: in another language they must not stay English
+    (its address may: the README is English).
+    """
+    english = flat_strings(json.loads((TRANSLATIONS / "en.json").read_text(encoding="utf-8")))
+    other = flat_strings(
+        json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
+    )
+    untranslated = [
+        (key, words)
+        for key, text in english.items()
+        for words, _address in MARKDOWN_LINK.findall(text)
+        if (words, _address) in MARKDOWN_LINK.findall(other.get(key, ""))
+    ]
+    assert any(MARKDOWN_LINK.search(text) for text in english.values())  # a link to check
+    assert not untranslated
