@@ -8,15 +8,22 @@ import re
 from typing import Any
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.flows.subentry_forms import SECRET_KEPT
+from custom_components.local_agent.runtime.issues import model_issue_id
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.helpers import issue_registry as ir
 
+from .conftest import async_add_entry
 from .conftest import async_setup_agent
+from .conftest import subentry
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
 from .flow_helpers import suggested_values
@@ -103,3 +110,48 @@ def test_a_link_in_a_dialog_is_named_in_the_dialogs_language(language: str) -> N
     ]
     assert any(MARKDOWN_LINK.search(text) for text in english.values())  # a link to check
     assert not untranslated
+
+
+@pytest.mark.parametrize(
+    ("content", "issue_key", "problem"),
+    [
+        (None, "model_missing", "model_not_found"),
+        (b"# not a model\n", "model_unusable", "model_not_gguf"),
+        ("folder", "model_unusable", "model_not_a_file"),
+    ],
+)
+async def test_the_repair_says_why_the_file_cannot_be_used_in_the_dialogs_language(
+    hass: HomeAssistant,
+    repairs: Any,
+    tmp_path: Path,
+    content: bytes | str | None,
+    issue_key: str,
+    problem: str,
+) -> None:
+    """In a German browser the repair read "…: /path/model.gguf: no file exists at this path."
+
+    Why the file cannot be used was written into the issue in English; a placeholder is
+    shown as it is, in every language. The dialog names the path and says why in its own
+    translated words (the error the same check gives in the setup dialog).
+    """
+    model = tmp_path / "model.gguf"
+    if content == "folder":
+        await hass.async_add_executor_job(model.mkdir)
+    elif isinstance(content, bytes):
+        await hass.async_add_executor_job(model.write_bytes, content)
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        title="My model",
+        data={CONF_MODEL_PATH: str(model)},
+        unique_id=str(model),
+        subentries_data=[subentry(SUBENTRY_CONVERSATION, "Local Agent", agent_data())],
+    )
+    await async_add_entry(hass, entry)
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
+    assert issue is not None
+    assert issue.translation_key == issue_key
+
+    result = await repairs.async_init(DOMAIN, context={"issue_id": issue.issue_id})
+    assert result["step_id"] == "local_file"
+    assert result["description_placeholders"]["error"] == str(model)
+    assert result["errors"] == {"base": problem}
