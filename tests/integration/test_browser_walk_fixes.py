@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 import re
+import shutil
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.flows.subentry_forms import SECRET_KEPT
 from custom_components.local_agent.runtime.issues import model_issue_id
 from custom_components.local_agent.turn.defaults import agent_data
@@ -26,6 +28,7 @@ from .conftest import async_setup_agent
 from .conftest import subentry
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
+from .flow_helpers import async_through_progress
 from .flow_helpers import suggested_values
 from .scripted_model import ScriptedWorker
 
@@ -155,3 +158,54 @@ async def test_the_repair_says_why_the_file_cannot_be_used_in_the_dialogs_langua
     assert result["step_id"] == "local_file"
     assert result["description_placeholders"]["error"] == str(model)
     assert result["errors"] == {"base": problem}
+
+
+def our_text(section: str, kind: str, reason: str) -> str:
+    """The English text of an abort reason in our own translations ('' when none)."""
+    strings = json.loads((TRANSLATIONS / "en.json").read_text(encoding="utf-8"))
+    tree = strings[section] if section == "config" else strings["config_subentries"][section]
+    return str(tree.get(kind, {}).get(reason, ""))
+
+
+async def test_a_reconfigured_agent_or_ai_task_says_so_in_our_words(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    """A French dialog ended with "Reconfiguration was successful", in English.
+
+    Home Assistant's default reason is translated by core ("homeassistant" domain), whose
+    text the frontend had in English only; ours exists in the seven languages
+    ("L'agent a été mis à jour."). The flow must name the reason, so ours is shown.
+    """
+    entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
+    for sub in list(entry.subentries.values()):
+        shown = await entry.start_subentry_reconfigure_flow(hass, sub.subentry_id)
+        form = suggested_values(shown["data_schema"])
+        result = await hass.config_entries.subentries.async_configure(shown["flow_id"], form)
+        await hass.async_block_till_done()
+        assert result["reason"] == "reconfigure_successful"
+        assert result.get("translation_domain") in (None, DOMAIN)
+        assert our_text(sub.subentry_type, "abort", "reconfigure_successful")
+
+
+async def test_a_changed_model_says_so_in_our_words(
+    hass: HomeAssistant,
+    qwen35_model_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The model entry's reconfigure ends with our text too, not core's English one."""
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    other = tmp_path / "other.gguf"
+    await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, other)
+    result = await agent.entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "local_file"}
+    )
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(other)}
+    )
+    result = await async_through_progress(hass, result)
+    assert result["reason"] == "reconfigure_successful"
+    assert result.get("translation_domain") in (None, DOMAIN)
+    assert our_text("config", "abort", "reconfigure_successful")

@@ -90,7 +90,12 @@ class SubentryFormFlow(ConfigSubentryFlow):
                 if self.source == "user":
                     return self.async_create_entry(title=title, data=data)
                 return self.async_update_and_abort(
-                    self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+                    self._get_entry(),
+                    self._get_reconfigure_subentry(),
+                    title=title,
+                    data=data,
+                    # Named, so our own text says it (the default is core's, English only).
+                    reason="reconfigure_successful",
                 )
             errors["base"] = problem
             for key in self.form.refused_secrets(problem):
