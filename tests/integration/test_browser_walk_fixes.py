@@ -209,3 +209,27 @@ async def test_a_changed_model_says_so_in_our_words(
     assert result["reason"] == "reconfigure_successful"
     assert result.get("translation_domain") in (None, DOMAIN)
     assert our_text("config", "abort", "reconfigure_successful")
+
+
+DECIMAL_WITH_POINT = re.compile(r"(?<![\w.\-/])\d+\.\d+(?![\w.\-/])")
+THOUSANDS = re.compile(r"\d{1,3}\.\d{3}")
+
+
+@pytest.mark.parametrize("language", ["de", "es", "fr", "it", "nl", "pt"])
+def test_numbers_in_the_dialogs_have_the_languages_decimal_mark(language: str) -> None:
+    """The French agent form read "0.3 est recommandé", "(0.95 = les 95 % …)", "1.5".
+
+    All six languages write a decimal comma (German and Dutch did); a number with a point
+    is English (a version such as glibc 2.28 or 8.192 tokens grouped in thousands is not).
+    """
+    texts = flat_strings(
+        json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
+    )
+    english_numbers = [
+        (key, number)
+        for key, text in texts.items()
+        if not key.endswith(".no_wheel")  # glibc 2.28: a version
+        for number in DECIMAL_WITH_POINT.findall(text)
+        if not THOUSANDS.fullmatch(number)
+    ]
+    assert not english_numbers
