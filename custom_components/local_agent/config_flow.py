@@ -330,7 +330,10 @@ class LocalAgentConfigFlow(
             data = server_flow.reauth_data(entry, user_input)
             settings = server_flow.flow_settings(data, entry.options)
             if (failure := await server_flow.async_check_server(self.hass, settings)) is None:
-                return self.async_update_reload_and_abort(entry, data=data)
+                # Named, so our own text says it (the default is core's, English only).
+                return self.async_update_reload_and_abort(
+                    entry, data=data, reason="reauth_successful"
+                )
         errors, placeholders = server_flow.form_errors(failure)
         return self.async_show_form(
             step_id="reauth_confirm",
@@ -445,6 +448,7 @@ class LocalAgentConfigFlow(
                 title=title,
                 data=data,
                 options={**entry.options, **(options or {})},
+                reason="reconfigure_successful",  # ours, in seven languages; core's is English
             )
         return self.async_create_entry(
             title=title, data=data, options=options, subentries=self.initial_subentries(title)

@@ -33,6 +33,7 @@ from .flows.runtime import async_runtime_installed
 from .flows.runtime import runtime_placeholders
 from .models.download import async_prepare
 from .models.download import source_from_data
+from .models.file_checks import ModelFileProblem
 from .models.runtime_package import RuntimeWheel
 from .models.runtime_package import async_find_runtime
 from .models.runtime_package import machine_description
@@ -54,20 +55,35 @@ async def async_create_fix_flow(
     if issue_id == PREFER_LOCAL_ISSUE:
         return PreferLocalRepairFlow()
     if issue_id.startswith(MODEL_ISSUE_PREFIX) and data and isinstance(data.get("entry_id"), str):
-        return ModelFileRepairFlow(str(data["entry_id"]), str(data.get("error") or "?"))
+        problem = data.get("problem")
+        return ModelFileRepairFlow(
+            str(data["entry_id"]),
+            str(data.get("error") or "?"),
+            ModelFileProblem(problem)
+            if isinstance(problem, str) and problem in KNOWN_PROBLEMS
+            else None,
+        )
     return ConfirmRepairFlow()
 
 
+KNOWN_PROBLEMS: frozenset[str] = frozenset(problem.value for problem in ModelFileProblem)
 REDOWNLOAD_PLACEHOLDERS = ("repo_id", "filename", "size", "ram", "free", "error")
 
 
 class ModelFileRepairFlow(DownloadStep[RepairsFlowResult], RepairsFlow):
     """Replace a missing or unusable model file: download it again, or choose another one."""
 
-    def __init__(self, entry_id: str, error: str = "?") -> None:
-        """Fix the model of this entry, which cannot be used because of `error`."""
+    def __init__(
+        self, entry_id: str, error: str = "?", problem: ModelFileProblem | None = None
+    ) -> None:
+        """Fix the model of this entry, which cannot be used because of `error`.
+
+        `problem`: what the file check found (then `error` is the path), said in the dialog's
+        language as the file form's error until another path is given.
+        """
         self._entry_id = entry_id
         self._error = error
+        self._problem = problem
 
     def _entry(self) -> ConfigEntry | None:
         return self.hass.config_entries.async_get_entry(self._entry_id)
@@ -138,6 +154,8 @@ class ModelFileRepairFlow(DownloadStep[RepairsFlowResult], RepairsFlow):
     ) -> RepairsFlowResult:
         """Use another GGUF file on this machine."""
         errors: dict[str, str] = {}
+        if user_input is None and self._problem is not None:
+            errors["base"] = self._problem.value  # why the current file cannot be used
         if user_input is not None:
             resolved, problem = await self.hass.async_add_executor_job(
                 inspect_path, user_input[CONF_MODEL_PATH]

@@ -82,16 +82,27 @@ class SubentryFormFlow(ConfigSubentryFlow):
         errors: dict[str, str] = {}
         if user_input is not None:
             given = self.form.data(schema, user_input)
-            data = self.form.unmasked(given, {**saved, **self._typed})
+            before = {**saved, **self._typed}  # what each field held before this submit
+            data = self.form.unmasked(given, before)
             if (problem := self.form.problem(data)) is None:
                 data = self.form.stored(self.hass, data)
                 title = data.pop(CONF_NAME)
                 if self.source == "user":
                     return self.async_create_entry(title=title, data=data)
                 return self.async_update_and_abort(
-                    self._get_entry(), self._get_reconfigure_subentry(), title=title, data=data
+                    self._get_entry(),
+                    self._get_reconfigure_subentry(),
+                    title=title,
+                    data=data,
+                    # Named, so our own text says it (the default is core's, English only).
+                    reason="reconfigure_successful",
                 )
             errors["base"] = problem
+            for key in self.form.refused_secrets(problem):
+                # A refused secret would come back masked: neither readable nor correctable
+                # (typing adds to the mask) and refused again as sent. The field gets back
+                # what it held: empty, or the saved or earlier typed secret, masked.
+                data[key] = before.get(key, "")
             current = self._typed = data  # shown again as given: nothing typed is lost
             schema = expanded(schema)  # a collapsed section would hide the field at fault
         else:

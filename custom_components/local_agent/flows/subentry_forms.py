@@ -237,6 +237,12 @@ class SubentryForm:
     shown: Callable[[HomeAssistant, Mapping[str, Any]], dict[str, Any]] = _as_is
     problem: Callable[[Mapping[str, Any]], str | None] = _no_problem
     secrets: tuple[str, ...] = ()
+    # (problem, secret field): the secret each problem refuses, never shown again masked.
+    secret_problems: tuple[tuple[str, str], ...] = ()
+
+    def refused_secrets(self, problem: str) -> tuple[str, ...]:
+        """Name the secret fields whose value `problem` refuses."""
+        return tuple(key for name, key in self.secret_problems if name == problem)
 
     def masked(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Return the values with every secret that is set replaced by SECRET_KEPT."""
@@ -279,6 +285,7 @@ AGENT_FORM: Final = SubentryForm(
     shown=options_to_show,
     problem=agent_problem,
     secrets=(CONF_CONFIRMATION_PIN,),
+    secret_problems=(("pin_format", CONF_CONFIRMATION_PIN),),
 )
 AI_TASK_FORM: Final = SubentryForm(
     schema=ai_task_schema,

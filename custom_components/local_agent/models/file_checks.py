@@ -17,15 +17,6 @@ class ModelFileProblem(StrEnum):
     UNREADABLE = "model_unreadable"
 
 
-# What each problem means, for the repair dialog (beside llama.cpp's reasons, in English too).
-PROBLEM_TEXTS = {
-    ModelFileProblem.NOT_FOUND: "no file exists at this path",
-    ModelFileProblem.NOT_A_FILE: "this path is a folder",
-    ModelFileProblem.NOT_GGUF: "the file does not start like a GGUF model",
-    ModelFileProblem.UNREADABLE: "Home Assistant may not read the file",
-}
-
-
 def check_model_file(path: Path) -> ModelFileProblem | None:
     """Return what is wrong with the file at path, or None when it looks like a GGUF model.
 

@@ -67,9 +67,17 @@ def async_raise_runtime_missing(hass: HomeAssistant, reason: str) -> None:
 
 @callback
 def async_raise_model_problem(
-    hass: HomeAssistant, entry: ConfigEntry, translation_key: str, error: str
+    hass: HomeAssistant,
+    entry: ConfigEntry,
+    translation_key: str,
+    error: str,
+    problem: str | None = None,
 ) -> None:
-    """Say that an entry's model file is gone or unusable; the fix flow replaces it."""
+    """Say that an entry's model file is gone or unusable; the fix flow replaces it.
+
+    `error` is shown as it is (llama.cpp's reason, or the path); `problem`, a file check's
+    translation key (ModelFileProblem), says why in the dialog's own language.
+    """
     _async_raise(
         hass,
         model_issue_id(entry.entry_id),
@@ -81,7 +89,7 @@ def async_raise_model_problem(
         },
         fixable=True,
         # The fix flow shows why the file cannot be used (llama.cpp's own reason, say).
-        data={"entry_id": entry.entry_id, "error": error},
+        data={"entry_id": entry.entry_id, "error": error, "problem": problem},
     )
 
 

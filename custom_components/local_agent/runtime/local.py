@@ -23,7 +23,6 @@ from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.models import runtime_package
 from custom_components.local_agent.models import safe_load
-from custom_components.local_agent.models.file_checks import PROBLEM_TEXTS
 from custom_components.local_agent.models.file_checks import ModelFileProblem
 from custom_components.local_agent.models.file_checks import check_model_file
 from custom_components.local_agent.models.safe_load import ProbeResult
@@ -75,9 +74,8 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
     problem = await hass.async_add_executor_job(check_model_file, model_path)
     if problem is not None:
         issue = "model_missing" if problem is ModelFileProblem.NOT_FOUND else "model_unusable"
-        issues.async_raise_model_problem(
-            hass, entry, issue, f"{model_path}: {PROBLEM_TEXTS[problem]}"
-        )
+        # Why, as a translation key: the repair says it in the dialog's language.
+        issues.async_raise_model_problem(hass, entry, issue, str(model_path), problem.value)
         # A missing file may be on a disk not mounted yet: retried, it loads once it is there
         # (the repair stays offered meanwhile). A file that is there but unusable stays so.
         error = ConfigEntryNotReady if problem is ModelFileProblem.NOT_FOUND else ConfigEntryError
