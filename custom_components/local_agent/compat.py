@@ -148,7 +148,17 @@ ANY_KIND_OF_SIGNAL: Final = (ANY_SIGNAL, ANY_SIGNAL)
 # What a notification may send (a phone's, one in the UI, a notify entity's message): any
 # signal a message can be (an event, a webhook request, an MQTT message …), but no restart or
 # stop of Home Assistant, which only a program of unknown effect may cause.
-MESSAGE_SIGNAL: Final = ("message", ANY_SIGNAL)
+MESSAGE: Final = "message"
+MESSAGE_SIGNAL: Final = (MESSAGE, ANY_SIGNAL)
+# What a message must say to set off a trigger that hears it (AutomationTrigger.needs): a
+# sentence trigger one of its sentences, an event trigger with event data each of its values.
+# A message of known words is (MESSAGE, its texts, one a line): a signal made of it (a request,
+# an event, a sentence) carries what it says, not what it does not.
+SENTENCE_NEED: Final = "sentence"
+VALUES_NEED: Final = "values"
+type Need = tuple[str, frozenset[str]]
+# hassil's template syntax: a sentence with any of it may match many texts.
+_SENTENCE_SYNTAX: Final = frozenset("[](){}<>|")
 # Home Assistant's own start and stop: a `homeassistant` trigger on start runs when the
 # started event fires (once, after a restart, or when a step fires it), one on shutdown
 # when Home Assistant stops (a restart or stop service: of no entity, so of unknown effect).
@@ -539,6 +549,9 @@ class AutomationTrigger:
     entity_id: str | None = None
     # Entities watched only for the states a state trigger's `to:` names: (entity, state).
     entity_states: frozenset[tuple[str, str]] = frozenset()
+    # For a heard signal that only some words of a message set off, what it must say (one of
+    # these needs, MESSAGE's); a heard signal not in it is set off by any message.
+    needs: tuple[tuple[tuple[str, str], tuple[Need, ...]], ...] = ()
 
     def watches(
         self,
@@ -571,21 +584,65 @@ class AutomationTrigger:
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
         """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key).
 
-        A message (MESSAGE_SIGNAL) may be any signal but Home Assistant's start or stop.
+        A message (MESSAGE_SIGNAL) may be any signal but Home Assistant's start or stop; one
+        whose words are known ((MESSAGE, its texts)) only what they can make: not a sentence
+        trigger's sentence it does not say, not an event whose data values it does not hold.
         """
+        lifecycle = {(EVENT_SIGNAL, event) for event in LIFECYCLE_EVENTS.values()}
+        needs = dict(self.needs)
         return any(
-            key == heard_key
-            or ANY_SIGNAL in (key, heard_key)
-            or (kind == heard_kind == MQTT and _topic_matches(heard_key, key))
+            (heard_kind, heard_key) not in lifecycle
+            and (key == ANY_SIGNAL or _says(key, needs.get((heard_kind, heard_key))))
+            if kind == MESSAGE
+            else kind in (heard_kind, ANY_SIGNAL)
+            and (
+                key == heard_key
+                or ANY_SIGNAL in (key, heard_key)
+                or (kind == heard_kind == MQTT and _topic_matches(heard_key, key))
+            )
             for kind, key in signals
             for heard_kind, heard_key in self.heard
-            if kind in (heard_kind, ANY_SIGNAL)
-            or (
-                (kind, key) == MESSAGE_SIGNAL
-                and (heard_kind, heard_key)
-                not in {(EVENT_SIGNAL, event) for event in LIFECYCLE_EVENTS.values()}
-            )
         )
+
+
+def _words(text: str) -> str:
+    """Return a text as the default agent compares sentences: its words, in lower case."""
+    return " ".join("".join(c if c.isalnum() else " " for c in text.casefold()).split())
+
+
+def _says(texts: str, needs: tuple[Need, ...] | None) -> bool:
+    """Whether a message of these texts (one a line) may say what one of the needs asks."""
+    if needs is None:
+        return True
+    said = [f" {_words(text)} " for text in texts.splitlines()]
+    whole = texts.casefold()
+    return any(
+        any(f" {sentence} " in text for sentence in wanted for text in said)
+        if kind == SENTENCE_NEED
+        else all(value.casefold() in whole for value in wanted)
+        for kind, wanted in needs
+    )
+
+
+def _sentence_need(trigger: Mapping[str, Any]) -> Need | None:
+    """Return what a message must say to set off a sentence trigger; None: any text may."""
+    commands = trigger.get("command")
+    sentences = [_static_text(c) for c in (commands if isinstance(commands, list) else [commands])]
+    if not sentences or any(s is None or _SENTENCE_SYNTAX & set(s) for s in sentences):
+        return None
+    return SENTENCE_NEED, frozenset(_words(s) for s in sentences if s is not None)
+
+
+def _values_need(data: Any) -> Need | None:
+    """Return what a message must hold to make an event trigger's data; None: anything."""
+    if not isinstance(data, Mapping):
+        return None
+    values = {
+        text
+        for value in data.values()
+        if (text := _static_text(value) if not isinstance(value, int | float) else str(value))
+    }
+    return (VALUES_NEED, frozenset(values)) if values else None
 
 
 def runs_a_command(hass: HomeAssistant, entity_id: str) -> bool:
@@ -699,6 +756,17 @@ class _Watched:
     entity_events: set[tuple[str, str]] = field(default_factory=set)
     heard: set[tuple[str, str]] = field(default_factory=set)
     entity_states: set[tuple[str, str]] = field(default_factory=set)
+    # What a message must say for each heard signal (None: anything), trigger by trigger.
+    needs: dict[tuple[str, str], list[Need] | None] = field(default_factory=dict)
+
+    def hear(self, signal: tuple[str, str], need: Need | None = None) -> None:
+        """Hear a signal; with need, only a message that says it sets this trigger off."""
+        self.heard.add(signal)
+        known = self.needs.setdefault(signal, [])
+        if need is None or known is None:
+            self.needs[signal] = None
+        else:
+            known.append(need)
 
     def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
         """Return what was watched, with the actions it runs; None if nothing was.
@@ -728,6 +796,9 @@ class _Watched:
             checks,
             heard=frozenset(self.heard),
             entity_states=frozenset(self.entity_states),
+            needs=tuple(
+                (signal, tuple(needs)) for signal, needs in self.needs.items() if needs is not None
+            ),
         )
 
     def add_template(
@@ -769,7 +840,8 @@ class _Watched:
             elif text in ENTITY_EVENTS_OF_A_CALL:
                 self.add_entity_event(registry, named, text)
             else:
-                self.heard.add((EVENT_SIGNAL, text))  # fired by a step (an `event` step)
+                # fired by a step (an `event` step), or a message's data values
+                self.hear((EVENT_SIGNAL, text), _values_need(data))
 
     def add_entity_event(self, registry: er.EntityRegistry, named: Any, event: str) -> None:
         """Watch an entity's own event: fired by the entity named, or by any of its domain."""
@@ -993,15 +1065,16 @@ def _watcher(
             watched.add_event(registry, trigger)
         elif kind == MQTT:
             # A topic written out is heard only by what a message on it sets off.
-            watched.heard.add((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL))
+            watched.hear((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL))
         elif kind in SIGNAL_TRIGGERS:
-            watched.heard.add((kind, ANY_SIGNAL))
+            need = _sentence_need(trigger) if kind == "conversation" else None
+            watched.hear((kind, ANY_SIGNAL), need)
         elif kind == TAG:
-            watched.heard.add((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
+            watched.hear((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
         elif kind == CORE_DOMAIN:
             # Home Assistant starting or stopping: heard as the event of it a step may fire.
             event = LIFECYCLE_EVENTS.get(_static_text(trigger.get("event")) or "")
-            watched.heard.add((EVENT_SIGNAL, event or ANY_SIGNAL))
+            watched.hear((EVENT_SIGNAL, event or ANY_SIGNAL))
         elif kind == "time":
             # Fires at the time an entity holds (a date/time helper): setting it sets it off.
             watched.add_entities(registry, _time_entities(trigger.get("at")))

@@ -28,6 +28,7 @@ from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
 from custom_components.local_agent.compat import ANY_SIGNAL
 from custom_components.local_agent.compat import EVENT_SIGNAL
 from custom_components.local_agent.compat import LIFECYCLE_EVENTS
+from custom_components.local_agent.compat import MESSAGE
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import MQTT
 from custom_components.local_agent.compat import TARGET_KEYS
@@ -94,6 +95,7 @@ from homeassistant.core import valid_entity_id
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.template import Template
+from homeassistant.helpers.template import is_template_string
 from homeassistant.util.hass_dict import HassKey
 
 # Groups of groups are followed this deep; deeper nesting is treated as sensitive.
@@ -1479,10 +1481,39 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
             elif (event := _record_event(hass, action)) is not None:
                 found.add((EVENT_SIGNAL, event))  # a logbook entry, a log line
             elif _is_message(hass, action):
-                found.add(MESSAGE_SIGNAL)  # a notify entity's message too (an MQTT one's)
+                # a notify entity's message too (an MQTT one's); what it says when it is known
+                texts = _texts_of_message(step.get("data"))
+                found.add(MESSAGE_SIGNAL if texts is None else (MESSAGE, "\n".join(texts)))
             elif _may_send_anything(hass, action):
                 found.add(ANY_KIND_OF_SIGNAL)
     return found
+
+
+def _texts_of_message(data: Any) -> list[str] | None:
+    """Return every text a message step's data holds (its message, title, actions' ids …).
+
+    None when one is a template: what it says is known only when it runs. A message without
+    text says one empty line.
+    """
+    parts: list[Any]
+    if isinstance(data, Mapping):
+        parts = [part for item in data.items() for part in item]
+    elif isinstance(data, list):
+        parts = data
+    elif isinstance(data, Template):
+        text = _plain_text(data)
+        return None if text is None else [text]
+    elif isinstance(data, str):
+        return None if is_template_string(data) else [data]
+    else:
+        return [] if data is None else [str(data)]
+    found: list[str] = []
+    for part in parts:
+        texts = _texts_of_message(part)
+        if texts is None:
+            return None
+        found.extend(texts)
+    return found or [""]
 
 
 def _may_send_anything(hass: HomeAssistant, action: str) -> bool:

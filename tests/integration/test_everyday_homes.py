@@ -1,0 +1,1310 @@
+"""Two other houses as people build them in the UI: everyday requests run, the door still asks.
+
+An apartment (blinds, climate, a robot vacuum, media, a front door lock with auto-lock and
+"lock when everyone leaves", a guest mode that pauses the auto-lock) and a family house (the
+kids' switches, a garage with its door and light, an alarm armed by a "Good night" script and
+by presence, irrigation valves on a schedule, low-battery and water-leak notifications, an
+actionable "the garage is open" notification, imported blueprints: the motion light, "notify
+on low battery", a ZHA remote; UI device triggers and conditions, `choose` with template
+conditions, `input_boolean`/`input_number`/`schedule`/`timer`/`counter` helpers, groups and
+scenes). Both on Home Assistant's whole demo. Everyday requests, through our tools and Assist's,
+run at once; what sets off the lock, the garage door, the alarm or a valve still asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from pathlib import Path
+import shutil
+from typing import Any
+from typing import Final
+from unittest.mock import patch
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from homeassistant.components import automation as automation_component
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
+from testing.demo_home import DEMO_PLATFORMS
+from testing.demo_home import instant_demo
+
+from . import test_adversarial
+from .conftest import Agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .test_adversarial import Scene
+from .test_adversarial import agent_with
+from .test_adversarial import tool_call
+from .test_adversarial import tool_results
+from .test_everyday_automations import TAPPED
+from .test_everyday_automations import on
+from .test_everyday_automations import when_the_bed_light_goes_on
+from .test_redteam import asked
+from .test_redteam import check_turning_on_the_bed_light
+from .test_redteam import event_trigger
+from .test_redteam import set_up_helper
+from .test_redteam import with_the_bed_light_off
+from .test_redteam_seventh import UNLOCK
+from .test_redteam_seventh import phone_notifications
+
+FRONT_DOOR: Final = "lock.front_door"
+GARAGE: Final = "cover.garage_door"
+ALARM: Final = "alarm_control_panel.security"
+SENSITIVE: Final = (
+    FRONT_DOOR,
+    "lock.kitchen_door",
+    GARAGE,
+    ALARM,
+    "valve.front_garden",
+    "valve.back_garden",
+    "valve.orchard",
+    "valve.trees",
+)
+OURS: Final = "our tools"
+ASSIST: Final = "assist"
+
+
+def automation(
+    alias: str, triggers: list[dict[str, Any]], *actions: dict[str, Any], **more: Any
+) -> dict[str, Any]:
+    """An automation as the UI's editor writes it to automations.yaml."""
+    return {
+        "id": alias.lower().replace(" ", "_").replace(",", "").replace("'", ""),
+        "alias": alias,
+        "description": "",
+        "triggers": triggers,
+        "conditions": more.pop("conditions", []),
+        "actions": list(actions),
+        "mode": more.pop("mode", "single"),
+        **more,
+    }
+
+
+def changes(entity_id: str, **how: Any) -> list[dict[str, Any]]:
+    return [{"trigger": "state", "entity_id": [entity_id], **how}]
+
+
+def act(action: str, entity_id: str | list[str] | None = None, **data: Any) -> dict[str, Any]:
+    """An action step as the UI writes it: `target` and `data` apart."""
+    step: dict[str, Any] = {"action": action, "metadata": {}, "data": data}
+    if entity_id is not None:
+        step["target"] = {"entity_id": entity_id}
+    return step
+
+
+def notify(message: str, **data: Any) -> dict[str, Any]:
+    said: dict[str, Any] = {"message": message}
+    if data:
+        said["data"] = data
+    return {"action": "notify.phone", "metadata": {}, "data": said}
+
+
+def template(condition: str) -> dict[str, Any]:
+    return {"condition": "template", "value_template": condition}
+
+
+# --- A place for both houses: the whole demo, blueprints, the phone ----------------------------
+
+
+@dataclass
+class Home:
+    """A house, its scripted model and a person talking to the agents."""
+
+    hass: HomeAssistant
+    worker: ScriptedWorker
+    person: Context
+
+    async def agent_with(self, tools: str) -> Agent:
+        return await agent_with(tools, self.hass, self.worker)
+
+    async def ask_to_call(
+        self, agent: Agent, suffix: str, arguments: dict[str, Any]
+    ) -> conversation.ConversationResult:
+        """Say "do it", the model calling the tool whose name ends with suffix: nothing
+        sensitive has changed once the turn is over."""
+        before = {entity_id: state(self.hass, entity_id) for entity_id in SENSITIVE}
+        self.worker.will_write(tool_call(suffix, **arguments), answer("Done."))
+        result = await agent.ask("do it", context=self.person)
+        await self.hass.async_block_till_done()
+        assert {entity_id: state(self.hass, entity_id) for entity_id in SENSITIVE} == before
+        return result
+
+
+LOW_BATTERY_BLUEPRINT: Final = """\
+blueprint:
+  name: Low battery level detection & notification for all battery sensors
+  domain: automation
+  input:
+    threshold:
+      name: Battery warning level threshold
+      default: 20
+      selector:
+        number:
+          min: 5
+          max: 100
+    time:
+      name: Time to test on
+      default: "10:00:00"
+      selector:
+        time: {}
+    actions:
+      name: Actions
+      selector:
+        action: {}
+variables:
+  threshold: !input threshold
+  sensors: >-
+    {% set result = namespace(sensors=[]) %}
+    {% for state in states.sensor | selectattr('attributes.device_class', '==', 'battery') %}
+      {% if 0 <= state.state | int(-1) < threshold | int %}
+        {% set result.sensors = result.sensors + [state.name] %}
+      {% endif %}
+    {% endfor %}
+    {{ result.sensors | join(', ') }}
+triggers:
+  - trigger: time
+    at: !input time
+conditions:
+  - "{{ sensors != '' }}"
+actions:
+  - choose: []
+    default: !input actions
+mode: single
+"""
+
+ZHA_REMOTE_BLUEPRINT: Final = """\
+blueprint:
+  name: ZHA - IKEA five button remote for lights
+  domain: automation
+  input:
+    remote:
+      name: Remote
+      selector:
+        device:
+          integration: zha
+    light:
+      name: Light(s)
+      selector:
+        target:
+          entity:
+            domain: light
+triggers:
+  - trigger: event
+    event_type: zha_event
+    event_data:
+      device_id: !input remote
+actions:
+  - variables:
+      command: "{{ trigger.event.data.command }}"
+  - choose:
+      - conditions: "{{ command == 'toggle' }}"
+        sequence:
+          - action: light.toggle
+            target: !input light
+      - conditions: "{{ command == 'step_with_on_off' }}"
+        sequence:
+          - action: light.turn_on
+            target: !input light
+            data:
+              brightness_step_pct: 10
+      - conditions: "{{ command == 'step' }}"
+        sequence:
+          - action: light.turn_on
+            target: !input light
+            data:
+              brightness_step_pct: -10
+mode: restart
+max_exceeded: silent
+"""
+
+
+async def set_up_demo_house(hass: HomeAssistant, tmp_path: Path) -> None:
+    """The whole demo, Home Assistant's own blueprints and two imported ones, a phone."""
+    hass.config.config_dir = str(tmp_path)
+    blueprints = tmp_path / "blueprints" / "automation"
+    shutil.copytree(
+        Path(automation_component.__file__).parent / "blueprints", blueprints / "homeassistant"
+    )
+    (blueprints / "community").mkdir()
+    (blueprints / "community" / "low_battery.yaml").write_text(LOW_BATTERY_BLUEPRINT)
+    (blueprints / "community" / "zha_remote.yaml").write_text(ZHA_REMOTE_BLUEPRINT)
+    entry = MockConfigEntry(domain="demo")
+    entry.add_to_hass(hass)
+    with instant_demo(DEMO_PLATFORMS):
+        assert await hass.config_entries.async_setup(entry.entry_id)
+        await hass.async_block_till_done()
+    for component in ("zone", "persistent_notification"):
+        assert await async_setup_component(hass, component, {})
+    await phone_notifications(hass)
+    for current in hass.states.async_all():
+        async_expose_entity(hass, "conversation", current.entity_id, False)
+
+
+def place(hass: HomeAssistant, area_name: str, *entity_ids: str) -> None:
+    areas = ar.async_get(hass)
+    area = areas.async_get_area_by_name(area_name) or areas.async_create(area_name)
+    entities = er.async_get(hass)
+    devices = dr.async_get(hass)
+    for entity_id in entity_ids:
+        registered = entities.async_get(entity_id)
+        assert registered is not None, entity_id
+        if registered.device_id is not None:
+            devices.async_update_device(registered.device_id, area_id=area.id)
+        else:
+            entities.async_update_entity(entity_id, area_id=area.id)
+
+
+def rename(hass: HomeAssistant, entity_id: str, name: str) -> None:
+    er.async_get(hass).async_update_entity(entity_id, name=name)
+
+
+def expose(hass: HomeAssistant, *entity_ids: str) -> None:
+    for entity_id in entity_ids:
+        assert hass.states.get(entity_id) is not None, entity_id
+        async_expose_entity(hass, "conversation", entity_id, True)
+
+
+async def stop_everything(hass: HomeAssistant) -> None:
+    """Sun and time triggers, timers, covers and valves: none outlives the test."""
+    await hass.services.async_call("automation", "turn_off", {"entity_id": "all"}, blocking=True)
+    await hass.services.async_call("timer", "cancel", {"entity_id": "all"}, blocking=True)
+    for service in ("stop_cover", "stop_cover_tilt"):
+        await hass.services.async_call("cover", service, {"entity_id": "all"}, blocking=True)
+    await hass.services.async_call("valve", "stop_valve", {"entity_id": "all"}, blocking=True)
+    if "schedule" in hass.config.components:
+        with patch("homeassistant.config.load_yaml_config_file", autospec=True, return_value={}):
+            await hass.services.async_call("schedule", "reload", blocking=True)
+
+
+def attribute(entity_id: str, name: str) -> Any:
+    def read(hass: HomeAssistant) -> Any:
+        current = hass.states.get(entity_id)
+        assert current is not None, entity_id
+        return current.attributes.get(name)
+
+    return read
+
+
+# (tools, tool, arguments, what changes: entity or reader, and what it reads after)
+Request = tuple[str, str, dict[str, Any], Any, Any]
+
+
+def request_id(request: tuple[Any, ...]) -> str:
+    return "-".join([request[1], *(str(value) for value in request[2].values())])
+
+
+async def runs_at_once(home: Home, tools: str, tool: str, arguments: dict[str, Any]) -> Any:
+    agent = await home.agent_with(tools)
+    result = await home.ask_to_call(agent, tool, arguments)
+    assert not asked(result), (speech(result), tool_results(home.hass, result))
+    return result
+
+
+async def still_asks(home: Home, tools: str, tool: str, arguments: dict[str, Any]) -> None:
+    agent = await home.agent_with(tools)
+    result = await home.ask_to_call(agent, tool, arguments)
+    assert asked(result), (speech(result), tool_results(home.hass, result))
+
+
+def read(hass: HomeAssistant, changed: Any) -> Any:
+    return state(hass, changed) if isinstance(changed, str) else changed(hass)
+
+
+# --- The apartment ------------------------------------------------------------------------------
+
+BLINDS: Final = "cover.living_room_window"
+VACUUM: Final = "vacuum.demo_vacuum_0_ground_floor"
+TV: Final = "media_player.living_room"
+
+
+def apartment_automations() -> list[dict[str, Any]]:
+    return [
+        automation(
+            "Auto-lock",
+            changes(FRONT_DOOR, to="unlocked", **{"for": {"minutes": 5}}),
+            act("lock.lock", FRONT_DOOR),
+        ),
+        automation(
+            "Lock when everyone leaves",
+            [{"trigger": "numeric_state", "entity_id": ["zone.home"], "below": 1}],
+            act("lock.lock", FRONT_DOOR),
+            act("light.turn_off", "all"),
+            act("vacuum.start", VACUUM),
+            act("climate.set_temperature", "climate.hvac", temperature=17),
+        ),
+        automation(
+            "Door unlocked, hall light",
+            changes(FRONT_DOOR, to="unlocked"),
+            act("light.turn_on", "light.entrance_color_white_lights"),
+        ),
+        automation(
+            "Away mode",
+            changes("input_boolean.away_mode", to="on"),
+            act("lock.lock", FRONT_DOOR),
+            act("cover.close_cover", BLINDS),
+            act("vacuum.start", VACUUM),
+        ),
+        automation(
+            "Guest mode pauses the auto-lock",
+            changes("input_boolean.guest_mode"),
+            {
+                "choose": [
+                    {
+                        "conditions": [template("{{ trigger.to_state.state == 'on' }}")],
+                        "sequence": [act("automation.turn_off", "automation.auto_lock")],
+                    }
+                ],
+                "default": [act("automation.turn_on", "automation.auto_lock")],
+            },
+        ),
+        automation(
+            "Blinds down at sunset",
+            [{"trigger": "sun", "event": "sunset", "offset": 0}],
+            {
+                "action": "cover.close_cover",
+                "metadata": {},
+                "data": {},
+                "target": {"area_id": "living_room"},
+            },
+        ),
+        automation(
+            "Blinds up in the morning",
+            [{"trigger": "time", "at": "07:30:00"}],
+            act("cover.open_cover", BLINDS),
+            conditions=[{"condition": "time", "weekday": ["mon", "tue", "wed", "thu", "fri"]}],
+        ),
+        automation(
+            "Comfort temperature",
+            changes("input_number.comfort_temperature"),
+            act(
+                "climate.set_temperature",
+                "climate.hvac",
+                temperature="{{ states('input_number.comfort_temperature') | float }}",
+            ),
+        ),
+        automation(
+            "Movie lights",
+            changes(TV, to="playing"),
+            act("scene.turn_on", "scene.movie"),
+        ),
+        automation(
+            "Movie paused",
+            changes(TV, **{"from": "playing", "to": "paused"}),
+            act("light.turn_on", "light.living_room_rgbww_lights", brightness_pct=60),
+        ),
+        automation(
+            "Vacuum done",
+            changes(VACUUM, to="docked"),
+            notify("The vacuum is back on its dock"),
+            act("counter.increment", "counter.cleanings"),
+        ),
+        automation(
+            "Window open, heating off",
+            changes("cover.hall_window", to="open"),
+            act("climate.set_hvac_mode", "climate.ecobee", hvac_mode="off"),
+        ),
+        automation(
+            "Pasta timer",
+            [
+                {
+                    "trigger": "event",
+                    "event_type": "timer.finished",
+                    "event_data": {"entity_id": "timer.pasta"},
+                }
+            ],
+            notify("The pasta is ready"),
+            act("light.turn_on", "light.kitchen_lights", flash="short"),
+        ),
+        {
+            "id": "hall_motion_light",
+            "alias": "Hall motion light",
+            "use_blueprint": {
+                "path": "homeassistant/motion_light.yaml",
+                "input": {
+                    "motion_entity": "binary_sensor.movement_backyard",
+                    "light_target": {"entity_id": "light.ceiling_lights"},
+                    "no_motion_wait": 120,
+                },
+            },
+        },
+        automation(
+            "Good night sentence",
+            [{"trigger": "conversation", "command": ["good night"]}],
+            act("light.turn_off", "all"),
+            act("lock.lock", FRONT_DOOR),
+        ),
+        automation(
+            "Fan with the heat",
+            [
+                {
+                    "trigger": "numeric_state",
+                    "entity_id": ["sensor.outside_temperature"],
+                    "above": 26,
+                }
+            ],
+            act("fan.turn_on", "fan.living_room_fan", percentage=50),
+        ),
+    ]
+
+
+APARTMENT_EXPOSED: Final = (
+    FRONT_DOOR,
+    "light.bed_light",
+    "light.kitchen_lights",
+    "light.living_room_rgbww_lights",
+    "light.ceiling_lights",
+    "light.entrance_color_white_lights",
+    "light.living_room",
+    BLINDS,
+    "cover.hall_window",
+    "cover.kitchen_window",
+    "climate.hvac",
+    "climate.ecobee",
+    "climate.heatpump",
+    VACUUM,
+    TV,
+    "media_player.bedroom",
+    "media_player.kitchen",
+    "fan.living_room_fan",
+    "input_boolean.away_mode",
+    "input_boolean.guest_mode",
+    "input_number.comfort_temperature",
+    "timer.pasta",
+    "counter.cleanings",
+    "scene.movie",
+    "scene.evening",
+    "script.bedtime",
+)
+
+
+@pytest.fixture
+async def apartment(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
+) -> AsyncGenerator[Home]:
+    await set_up_demo_house(hass, tmp_path)
+    assert await async_setup_component(
+        hass,
+        "input_boolean",
+        {"input_boolean": {"away_mode": {"name": "Away mode"}, "guest_mode": {"name": "Guests"}}},
+    )
+    assert await async_setup_component(
+        hass,
+        "input_number",
+        {
+            "input_number": {
+                "comfort_temperature": {
+                    "name": "Comfort temperature",
+                    "min": 15,
+                    "max": 25,
+                    "step": 0.5,
+                    "initial": 21,
+                }
+            }
+        },
+    )
+    assert await async_setup_component(
+        hass, "timer", {"timer": {"pasta": {"name": "Pasta", "duration": 600}}}
+    )
+    assert await async_setup_component(
+        hass, "counter", {"counter": {"cleanings": {"name": "Cleanings", "initial": 0}}}
+    )
+    await set_up_helper(
+        hass,
+        "group",
+        "Living Room",
+        {
+            "group_type": "light",
+            "name": "Living Room",
+            "entities": ["light.living_room_rgbww_lights", "light.ceiling_lights"],
+            "hide_members": False,
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "scene",
+        {
+            "scene": [
+                {
+                    "id": "movie",
+                    "name": "Movie",
+                    "entities": {
+                        "light.living_room_rgbww_lights": {"state": "on", "brightness": 40},
+                        "light.ceiling_lights": "off",
+                        BLINDS: "closed",
+                    },
+                },
+                {
+                    "id": "evening",
+                    "name": "Evening",
+                    "entities": {"light.living_room": "on", "light.kitchen_lights": "on"},
+                },
+            ]
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "script",
+        {
+            "script": {
+                "bedtime": {
+                    "alias": "Bedtime",
+                    "sequence": [act("light.turn_off", "all"), act("lock.lock", FRONT_DOOR)],
+                }
+            }
+        },
+    )
+    place(hass, "Living Room", BLINDS, "light.living_room_rgbww_lights")
+    place(hass, "Kitchen", "light.kitchen_lights", "cover.kitchen_window")
+    place(hass, "Bedroom", "light.bed_light")
+    assert await async_setup_component(hass, "automation", {"automation": apartment_automations()})
+    await hass.async_block_till_done()
+    for alias in ("auto_lock", "hall_motion_light", "guest_mode_pauses_the_auto_lock"):
+        assert state(hass, f"automation.{alias}") == "on", alias
+    expose(hass, *APARTMENT_EXPOSED)
+    yield Home(hass, scripted_worker, person)
+    await stop_everything(hass)
+
+
+APARTMENT_EVERYDAY: Final[list[Request]] = [
+    (OURS, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, "light.bed_light", "on"),
+    (
+        OURS,
+        "light",
+        {"action": "turn_off", "entity_id": "light.kitchen_lights"},
+        "light.kitchen_lights",
+        "off",
+    ),
+    (
+        OURS,
+        "light",
+        {"action": "turn_on", "entity_id": "light.living_room", "brightness_pct": 30},
+        "light.living_room",
+        "on",
+    ),
+    (
+        OURS,
+        "light",
+        {"action": "turn_off", "entity_id": "light.entrance_color_white_lights"},
+        "light.entrance_color_white_lights",
+        "off",
+    ),
+    (OURS, "cover", {"action": "close_cover", "entity_id": BLINDS}, BLINDS, "closing"),
+    (
+        OURS,
+        "cover",
+        {"action": "open_cover", "entity_id": "cover.kitchen_window"},
+        "cover.kitchen_window",
+        "open",
+    ),
+    (
+        OURS,
+        "cover",
+        {"action": "close_cover", "entity_id": "cover.hall_window"},
+        "cover.hall_window",
+        "closing",
+    ),
+    (
+        OURS,
+        "climate",
+        {"action": "set_temperature", "entity_id": "climate.heatpump", "temperature": 21},
+        attribute("climate.heatpump", "temperature"),
+        21,
+    ),
+    (
+        OURS,
+        "climate",
+        {"action": "set_hvac_mode", "entity_id": "climate.hvac", "hvac_mode": "heat"},
+        "climate.hvac",
+        "heat",
+    ),
+    (OURS, "vacuum", {"action": "start", "entity_id": VACUUM}, VACUUM, "cleaning"),
+    (OURS, "media_player", {"action": "media_pause", "entity_id": TV}, TV, "paused"),
+    (
+        OURS,
+        "media_player",
+        {"action": "volume_set", "entity_id": "media_player.bedroom", "volume_level": 0.2},
+        attribute("media_player.bedroom", "volume_level"),
+        0.2,
+    ),
+    (
+        OURS,
+        "fan",
+        {"action": "turn_on", "entity_id": "fan.living_room_fan"},
+        "fan.living_room_fan",
+        "on",
+    ),
+    (
+        OURS,
+        "input_number",
+        {"action": "set_value", "entity_id": "input_number.comfort_temperature", "value": 22},
+        attribute("climate.hvac", "temperature"),
+        22,
+    ),
+    (OURS, "timer", {"action": "start", "entity_id": "timer.pasta"}, "timer.pasta", "active"),
+    (
+        OURS,
+        "counter",
+        {"action": "increment", "entity_id": "counter.cleanings"},
+        "counter.cleanings",
+        "1",
+    ),
+    (OURS, "scene", {"action": "turn_on", "entity_id": "scene.evening"}, "light.living_room", "on"),
+    (OURS, "scene", {"action": "turn_on", "entity_id": "scene.movie"}, BLINDS, "closing"),
+    (ASSIST, "HassTurnOn", {"name": "Bed Light"}, "light.bed_light", "on"),
+    (
+        ASSIST,
+        "HassTurnOff",
+        {"area": "Kitchen", "domain": ["light"]},
+        "light.kitchen_lights",
+        "off",
+    ),
+    (ASSIST, "HassTurnOff", {"name": "Living Room Window"}, BLINDS, "closing"),
+    (ASSIST, "HassSetPosition", {"name": "Living Room Window", "position": 30}, BLINDS, "closing"),
+    (
+        ASSIST,
+        "HassClimateSetTemperature",
+        {"name": "Hvac", "temperature": 20},
+        attribute("climate.hvac", "temperature"),
+        20,
+    ),
+    (ASSIST, "HassVacuumStart", {"name": "Demo vacuum 0 ground floor"}, VACUUM, "cleaning"),
+    (ASSIST, "HassMediaPause", {"name": "Living Room"}, TV, "paused"),
+    (
+        ASSIST,
+        "HassSetVolume",
+        {"name": "Kitchen", "volume_level": 40},
+        attribute("media_player.kitchen", "volume_level"),
+        0.4,
+    ),
+    (ASSIST, "HassTurnOn", {"name": "Living Room Fan"}, "fan.living_room_fan", "on"),
+    (ASSIST, "HassTurnOn", {"name": "Evening"}, "light.kitchen_lights", "on"),
+    (ASSIST, "HassLightSet", {"name": "Living Room", "brightness": 50}, "light.living_room", "on"),
+    (ASSIST, "HassMediaUnpause", {"name": "Bedroom"}, "media_player.bedroom", "playing"),
+    (ASSIST, "HassTurnOff", {"name": "Ceiling Lights"}, "light.ceiling_lights", "off"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tools", "tool", "arguments", "changed", "expected"),
+    APARTMENT_EVERYDAY,
+    ids=[request_id(r) for r in APARTMENT_EVERYDAY],
+)
+async def test_an_everyday_request_in_the_apartment_runs_at_once(
+    hass: HomeAssistant,
+    apartment: Home,
+    tools: str,
+    tool: str,
+    arguments: dict[str, Any],
+    changed: Any,
+    expected: Any,
+) -> None:
+    await runs_at_once(apartment, tools, tool, arguments)
+
+    if changed is not None:
+        assert read(hass, changed) == expected
+
+
+APARTMENT_SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
+    (OURS, "lock", {"action": "unlock", "entity_id": FRONT_DOOR}),
+    (OURS, "lock", {"action": "lock", "entity_id": FRONT_DOOR}),
+    # Away mode locks the door; guest mode switches the auto-lock off.
+    (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.away_mode"}),
+    (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.guest_mode"}),
+    (OURS, "script", {"action": "turn_on", "entity_id": "script.bedtime"}),
+    (ASSIST, "HassTurnOff", {"name": "Front Door"}),
+    (ASSIST, "HassTurnOn", {"name": "Away mode"}),
+    (ASSIST, "HassTurnOn", {"name": "Guests"}),
+    (ASSIST, "HassTurnOn", {"name": "Bedtime"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("tools", "tool", "arguments"),
+    APARTMENT_SENSITIVE,
+    ids=[request_id(r) for r in APARTMENT_SENSITIVE],
+)
+async def test_what_sets_off_the_apartments_lock_still_asks(
+    hass: HomeAssistant, apartment: Home, tools: str, tool: str, arguments: dict[str, Any]
+) -> None:
+    await still_asks(apartment, tools, tool, arguments)
+
+
+# --- The family house ---------------------------------------------------------------------------
+
+KIDS_NIGHT_LIGHT: Final = "switch.decorative_lights"
+KIDS_FAN: Final = "switch.ac"
+GARAGE_LIGHT: Final = "light.ceiling_lights"
+GARDEN: Final = ("valve.front_garden", "valve.back_garden")
+MAIN_WATER: Final = "valve.trees"
+CLOSE_GARAGE: Final = "CLOSE_GARAGE"
+
+
+def device_of(hass: HomeAssistant, entity_id: str) -> tuple[str, str]:
+    """The device and registry id of an entity, as the UI's device triggers name them."""
+    registered = er.async_get(hass).async_get(entity_id)
+    assert registered is not None, entity_id
+    assert registered.device_id is not None, entity_id
+    return registered.device_id, registered.id
+
+
+def family_automations(hass: HomeAssistant) -> list[dict[str, Any]]:
+    night_light_device, night_light = device_of(hass, KIDS_NIGHT_LIGHT)
+    bed_light_device, bed_light = device_of(hass, "light.bed_light")
+    garage_light_device, garage_light = device_of(hass, GARAGE_LIGHT)
+    return [
+        # The garage: its light follows its door, a reminder with a button to close it.
+        automation(
+            "Garage door opens, light on",
+            changes(GARAGE, to="open"),
+            act("light.turn_on", GARAGE_LIGHT),
+        ),
+        automation(
+            "Garage door closes, light off",
+            changes(GARAGE, to="closed", **{"for": {"minutes": 2}}),
+            {
+                "type": "turn_off",
+                "device_id": garage_light_device,
+                "entity_id": garage_light,
+                "domain": "light",
+            },
+        ),
+        automation(
+            "Garage left open",
+            changes(GARAGE, to="open", **{"for": {"minutes": 10}}),
+            notify(
+                "The garage door is still open",
+                actions=[{"action": CLOSE_GARAGE, "title": "Close it"}],
+            ),
+        ),
+        automation(
+            "Close the garage from the phone",
+            [
+                {
+                    "trigger": "event",
+                    "event_type": "mobile_app_notification_action",
+                    "event_data": {"action": CLOSE_GARAGE},
+                }
+            ],
+            act("cover.close_cover", GARAGE),
+        ),
+        # The alarm: by presence, and the lights when it is armed for the night.
+        automation(
+            "Everyone left, arm",
+            [{"trigger": "numeric_state", "entity_id": ["zone.home"], "below": 1}],
+            act("alarm_control_panel.alarm_arm_away", ALARM),
+            conditions=[
+                {"condition": "state", "entity_id": "input_boolean.guest_mode", "state": "off"}
+            ],
+        ),
+        automation(
+            "Someone's home, disarm",
+            [{"trigger": "numeric_state", "entity_id": ["zone.home"], "above": 0}],
+            act("alarm_control_panel.alarm_disarm", ALARM),
+        ),
+        automation(
+            "Armed for the night, lights off",
+            changes(ALARM, to="armed_night"),
+            act("light.turn_off", "all"),
+            act("media_player.turn_off", "all"),
+        ),
+        # Irrigation on a schedule, not on vacation; the leak shuts the main water.
+        automation(
+            "Irrigation",
+            [{"trigger": "state", "entity_id": ["schedule.irrigation"], "to": "on"}],
+            act("valve.open_valve", list(GARDEN)),
+            {"delay": {"minutes": "{{ states('input_number.irrigation_minutes') | int }}"}},
+            act("valve.close_valve", list(GARDEN)),
+            conditions=[
+                {"condition": "state", "entity_id": "input_boolean.vacation_mode", "state": "off"}
+            ],
+            mode="restart",
+        ),
+        automation(
+            "Water leak",
+            changes("binary_sensor.basement_floor_wet", to="on"),
+            act("valve.close_valve", MAIN_WATER),
+            notify("Water leak in the basement!", priority="high", ttl=0),
+        ),
+        {
+            "id": "low_battery",
+            "alias": "Low battery",
+            "use_blueprint": {
+                "path": "community/low_battery.yaml",
+                "input": {
+                    "threshold": 15,
+                    "time": "19:00:00",
+                    "actions": [notify("Low battery: {{ sensors }}")],
+                },
+            },
+        },
+        {
+            "id": "kids_remote",
+            "alias": "Kids' remote",
+            "use_blueprint": {
+                "path": "community/zha_remote.yaml",
+                "input": {
+                    "remote": "kids_remote_device",
+                    "light": {"entity_id": "light.bed_light"},
+                },
+            },
+        },
+        {
+            "id": "porch_motion_light",
+            "alias": "Porch motion light",
+            "use_blueprint": {
+                "path": "homeassistant/motion_light.yaml",
+                "input": {
+                    "motion_entity": "binary_sensor.movement_backyard",
+                    "light_target": {"entity_id": "light.entrance_color_white_lights"},
+                },
+            },
+        },
+        # The kids: a UI device trigger and condition, a late-night reminder.
+        automation(
+            "Night light on, dim the bed light",
+            [
+                {
+                    "trigger": "device",
+                    "type": "turned_on",
+                    "device_id": night_light_device,
+                    "entity_id": night_light,
+                    "domain": "switch",
+                }
+            ],
+            {
+                "type": "brightness_decrease",
+                "device_id": bed_light_device,
+                "entity_id": bed_light,
+                "domain": "light",
+            },
+            conditions=[
+                {
+                    "condition": "device",
+                    "type": "is_on",
+                    "device_id": bed_light_device,
+                    "entity_id": bed_light,
+                    "domain": "light",
+                }
+            ],
+        ),
+        automation(
+            "Kids' fan after bedtime",
+            changes(KIDS_FAN, to="on"),
+            {
+                "choose": [
+                    {
+                        "conditions": [template("{{ now().hour >= 21 }}")],
+                        "sequence": [notify("The kids' fan is on")],
+                    },
+                    {
+                        "conditions": [template("{{ states('counter.screen_time') | int > 3 }}")],
+                        "sequence": [act("media_player.turn_off", "media_player.bedroom")],
+                    },
+                ]
+            },
+        ),
+        automation(
+            "Bath timer",
+            [
+                {
+                    "trigger": "event",
+                    "event_type": "timer.finished",
+                    "event_data": {"entity_id": "timer.bath"},
+                }
+            ],
+            act("light.turn_on", "light.bed_light", flash="long"),
+            notify("Bath time is over"),
+        ),
+        automation(
+            "Kids' lights off, fan off",
+            changes("group.kids_room", to="off"),
+            act("switch.turn_off", KIDS_FAN),
+        ),
+        automation(
+            "Vacation mode",
+            changes("input_boolean.vacation_mode", to="on"),
+            act("climate.set_preset_mode", "climate.ecobee", preset_mode="away"),
+            notify("Vacation mode is on"),
+        ),
+        automation(
+            "Guests, hall light",
+            changes("input_boolean.guest_mode", to="on"),
+            act("light.turn_on", "light.entrance_color_white_lights"),
+        ),
+    ]
+
+
+FAMILY_EXPOSED: Final = (
+    FRONT_DOOR,
+    GARAGE,
+    ALARM,
+    *GARDEN,
+    MAIN_WATER,
+    KIDS_NIGHT_LIGHT,
+    KIDS_FAN,
+    GARAGE_LIGHT,
+    "light.bed_light",
+    "light.kitchen_lights",
+    "light.office_rgbw_lights",
+    "light.entrance_color_white_lights",
+    "light.living_room_rgbww_lights",
+    "cover.hall_window",
+    "climate.ecobee",
+    "media_player.bedroom",
+    "media_player.living_room",
+    "fan.ceiling_fan",
+    "input_boolean.vacation_mode",
+    "input_boolean.guest_mode",
+    "input_number.irrigation_minutes",
+    "schedule.irrigation",
+    "timer.bath",
+    "counter.screen_time",
+    "group.kids_room",
+    "scene.dinner",
+    "script.good_night",
+)
+
+
+@pytest.fixture
+async def family_house(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
+) -> AsyncGenerator[Home]:
+    await set_up_demo_house(hass, tmp_path)
+    rename(hass, KIDS_NIGHT_LIGHT, "Kids night light")
+    rename(hass, KIDS_FAN, "Kids fan")
+    rename(hass, GARAGE_LIGHT, "Garage light")
+    rename(hass, MAIN_WATER, "Main water")
+    place(hass, "Garage", GARAGE, GARAGE_LIGHT)
+    place(hass, "Kids room", KIDS_NIGHT_LIGHT, KIDS_FAN, "light.bed_light")
+    place(hass, "Kitchen", "light.kitchen_lights")
+    assert await async_setup_component(
+        hass,
+        "input_boolean",
+        {
+            "input_boolean": {
+                "vacation_mode": {"name": "Vacation"},
+                "guest_mode": {"name": "Guests"},
+            }
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "input_number",
+        {
+            "input_number": {
+                "irrigation_minutes": {
+                    "name": "Irrigation minutes",
+                    "min": 1,
+                    "max": 60,
+                    "initial": 15,
+                }
+            }
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "schedule",
+        {
+            "schedule": {
+                "irrigation": {
+                    "name": "Irrigation",
+                    "monday": [{"from": "06:00:00", "to": "06:30:00"}],
+                    "thursday": [{"from": "06:00:00", "to": "06:30:00"}],
+                }
+            }
+        },
+    )
+    assert await async_setup_component(
+        hass, "timer", {"timer": {"bath": {"name": "Bath", "duration": 900}}}
+    )
+    assert await async_setup_component(
+        hass, "counter", {"counter": {"screen_time": {"name": "Screen time", "initial": 0}}}
+    )
+    assert await async_setup_component(hass, "group", {})
+    with patch(
+        "homeassistant.config.load_yaml_config_file",
+        autospec=True,
+        return_value={
+            "group": {
+                "kids_room": {
+                    "name": "Kids room",
+                    "entities": [KIDS_NIGHT_LIGHT, "light.bed_light"],
+                }
+            }
+        },
+    ):
+        await hass.services.async_call("group", "reload", blocking=True)
+    assert await async_setup_component(
+        hass,
+        "scene",
+        {
+            "scene": [
+                {
+                    "id": "dinner",
+                    "name": "Dinner",
+                    "entities": {
+                        "light.kitchen_lights": {"state": "on", "brightness": 200},
+                        "light.living_room_rgbww_lights": "off",
+                        "media_player.living_room": "off",
+                    },
+                }
+            ]
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "script",
+        {
+            "script": {
+                "good_night": {
+                    "alias": "Good night",
+                    "sequence": [
+                        act("light.turn_off", "all"),
+                        act("alarm_control_panel.alarm_arm_night", ALARM, code="1234"),
+                        act("lock.lock", FRONT_DOOR),
+                    ],
+                }
+            }
+        },
+    )
+    assert await async_setup_component(hass, "automation", {"automation": family_automations(hass)})
+    await hass.async_block_till_done()
+    for alias in ("low_battery", "kids_remote", "porch_motion_light", "irrigation"):
+        assert state(hass, f"automation.{alias}") == "on", alias
+    expose(hass, *FAMILY_EXPOSED)
+    yield Home(hass, scripted_worker, person)
+    await stop_everything(hass)
+
+
+FAMILY_EVERYDAY: Final[list[Request]] = [
+    (
+        OURS,
+        "switch",
+        {"action": "turn_on", "entity_id": KIDS_NIGHT_LIGHT},
+        KIDS_NIGHT_LIGHT,
+        "on",
+    ),
+    (OURS, "switch", {"action": "turn_on", "entity_id": KIDS_FAN}, KIDS_FAN, "on"),
+    (
+        OURS,
+        "switch",
+        {"action": "turn_off", "entity_id": KIDS_NIGHT_LIGHT},
+        "group.kids_room",
+        "off",
+    ),
+    (OURS, "light", {"action": "turn_on", "entity_id": GARAGE_LIGHT}, GARAGE_LIGHT, "on"),
+    (OURS, "light", {"action": "turn_off", "entity_id": GARAGE_LIGHT}, GARAGE_LIGHT, "off"),
+    (OURS, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, "light.bed_light", "on"),
+    (
+        OURS,
+        "light",
+        {"action": "turn_off", "entity_id": "light.office_rgbw_lights"},
+        "light.office_rgbw_lights",
+        "off",
+    ),
+    (
+        OURS,
+        "climate",
+        {
+            "action": "set_temperature",
+            "entity_id": "climate.ecobee",
+            "target_temp_low": 19,
+            "target_temp_high": 24,
+        },
+        attribute("climate.ecobee", "target_temp_low"),
+        19,
+    ),
+    (OURS, "timer", {"action": "start", "entity_id": "timer.bath"}, "timer.bath", "active"),
+    (
+        OURS,
+        "counter",
+        {"action": "increment", "entity_id": "counter.screen_time"},
+        "counter.screen_time",
+        "1",
+    ),
+    (
+        OURS,
+        "media_player",
+        {"action": "volume_set", "entity_id": "media_player.living_room", "volume_level": 0.5},
+        attribute("media_player.living_room", "volume_level"),
+        0.5,
+    ),
+    (
+        OURS,
+        "scene",
+        {"action": "turn_on", "entity_id": "scene.dinner"},
+        "light.kitchen_lights",
+        "on",
+    ),
+    (
+        OURS,
+        "media_player",
+        {"action": "media_pause", "entity_id": "media_player.bedroom"},
+        "media_player.bedroom",
+        "paused",
+    ),
+    (
+        OURS,
+        "cover",
+        {"action": "close_cover", "entity_id": "cover.hall_window"},
+        "cover.hall_window",
+        "closing",
+    ),
+    (OURS, "fan", {"action": "turn_on", "entity_id": "fan.ceiling_fan"}, "fan.ceiling_fan", "on"),
+    (ASSIST, "HassTurnOn", {"name": "Kids night light"}, KIDS_NIGHT_LIGHT, "on"),
+    (ASSIST, "HassTurnOff", {"name": "Kids fan"}, KIDS_FAN, "off"),
+    (ASSIST, "HassTurnOn", {"name": "Garage light"}, GARAGE_LIGHT, "on"),
+    (ASSIST, "HassTurnOff", {"area": "Garage", "domain": ["light"]}, GARAGE_LIGHT, "off"),
+    (ASSIST, "HassTurnOff", {"area": "Kids room"}, KIDS_NIGHT_LIGHT, "off"),
+    (ASSIST, "HassTurnOn", {"area": "Kids room", "domain": ["light"]}, "light.bed_light", "on"),
+    (ASSIST, "HassTurnOn", {"name": "Dinner"}, "light.kitchen_lights", "on"),
+    (
+        ASSIST,
+        "HassLightSet",
+        {"name": "Kitchen Lights", "color": "red"},
+        attribute("light.kitchen_lights", "rgb_color"),
+        (255, 0, 0),
+    ),
+    (ASSIST, "HassLightSet", {"name": "Bed Light", "brightness": 20}, "light.bed_light", "on"),
+    (ASSIST, "HassMediaPause", {"name": "Living Room"}, "media_player.living_room", "paused"),
+    (ASSIST, "HassTurnOn", {"name": "Ceiling Fan"}, "fan.ceiling_fan", "on"),
+    (
+        ASSIST,
+        "HassTurnOff",
+        {"name": "Office RGBW Lights"},
+        "light.office_rgbw_lights",
+        "off",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("tools", "tool", "arguments", "changed", "expected"),
+    FAMILY_EVERYDAY,
+    ids=[request_id(r) for r in FAMILY_EVERYDAY],
+)
+async def test_an_everyday_request_in_the_family_house_runs_at_once(
+    hass: HomeAssistant,
+    family_house: Home,
+    tools: str,
+    tool: str,
+    arguments: dict[str, Any],
+    changed: Any,
+    expected: Any,
+) -> None:
+    await runs_at_once(family_house, tools, tool, arguments)
+
+    assert read(hass, changed) == expected
+
+
+FAMILY_SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
+    (OURS, "cover", {"action": "open_cover", "entity_id": GARAGE}),
+    (OURS, "cover", {"action": "close_cover", "entity_id": GARAGE}),
+    (OURS, "alarm_control_panel", {"action": "alarm_arm_away", "entity_id": ALARM}),
+    (OURS, "alarm_control_panel", {"action": "alarm_disarm", "entity_id": ALARM}),
+    (OURS, "valve", {"action": "open_valve", "entity_id": "valve.front_garden"}),
+    (OURS, "valve", {"action": "close_valve", "entity_id": MAIN_WATER}),
+    (OURS, "script", {"action": "turn_on", "entity_id": "script.good_night"}),
+    (OURS, "lock", {"action": "unlock", "entity_id": FRONT_DOOR}),
+    # Guests at home keep the alarm from arming when everyone has left: it secures less.
+    (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.guest_mode"}),
+    (ASSIST, "HassTurnOn", {"name": "Guests"}),
+    # The irrigation reads vacation mode: changing them steers the valves.
+    (OURS, "input_boolean", {"action": "turn_off", "entity_id": "input_boolean.vacation_mode"}),
+    (ASSIST, "HassTurnOn", {"name": "Vacation"}),
+    (ASSIST, "HassTurnOn", {"name": "Garage Door"}),
+    (ASSIST, "HassTurnOn", {"area": "Garage"}),
+    (ASSIST, "HassTurnOn", {"name": "Front Garden"}),
+    (ASSIST, "HassTurnOff", {"name": "Main water"}),
+    (ASSIST, "HassTurnOn", {"name": "Good night"}),
+]
+
+
+@pytest.mark.parametrize(
+    ("tools", "tool", "arguments"),
+    FAMILY_SENSITIVE,
+    ids=[request_id(r) for r in FAMILY_SENSITIVE],
+)
+async def test_what_sets_off_the_garage_alarm_or_valves_still_asks(
+    hass: HomeAssistant, family_house: Home, tools: str, tool: str, arguments: dict[str, Any]
+) -> None:
+    await still_asks(family_house, tools, tool, arguments)
+
+
+# --- The class of over-hold found: a notification heard as any signal ---------------------------
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+
+def said(sentence: str) -> dict[str, Any]:
+    return {"trigger": "conversation", "command": [sentence]}
+
+
+TAPPED_OPEN: Final = event_trigger("mobile_app_notification_action", action="OPEN_DOOR")
+OPEN_BUTTON: Final = {"actions": [{"action": "OPEN_DOOR", "title": "Open"}]}
+# (what the bed light's own automation says, the house's other automations, held)
+MESSAGES: Final[list[tuple[dict[str, Any], list[dict[str, Any]], bool]]] = [
+    # A message says what it says: a sentence it does not say is not said by it.
+    (notify("The bed light is on"), [on(said("good night"), UNLOCK)], False),
+    (notify("Good night!"), [on(said("good night"), UNLOCK)], True),
+    (notify("Well, good night to you"), [on(said("Good night"), UNLOCK)], True),
+    (notify("{{ 'good night' }}"), [on(said("good night"), UNLOCK)], True),
+    (notify("The bed light is on", title="good night"), [on(said("good night"), UNLOCK)], True),
+    # hassil's optional words, alternatives and lists may match many texts.
+    (notify("The bed light is on"), [on(said("good [night]"), UNLOCK)], True),
+    (notify("The bed light is on"), [on(said("{anything}"), UNLOCK)], True),
+    # A tap fires an event with the action the notification carries; one it does not carry
+    # is not fired by it.
+    (notify("The bed light is on"), [on(TAPPED_OPEN, UNLOCK)], False),
+    (notify("Let them in?", **OPEN_BUTTON), [on(TAPPED_OPEN, UNLOCK)], True),
+    (notify("The bed light is on"), [on(TAPPED, UNLOCK)], True),
+    (notify("The bed light is {{ 'on' }}"), [on(TAPPED_OPEN, UNLOCK)], True),
+    # A request to a webhook or a persistent notification hears any message.
+    (notify("The bed light is on"), [on({"trigger": "webhook", "webhook_id": "x"}, UNLOCK)], True),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "others", "held"),
+    MESSAGES,
+    ids=[
+        "a sentence it does not say",
+        "the sentence",
+        "the sentence among its words",
+        "a template",
+        "the sentence as its title",
+        "a sentence with optional words",
+        "a sentence of a list",
+        "an action it does not carry",
+        "the action it carries",
+        "any action",
+        "a template and an action",
+        "a webhook",
+    ],
+)
+async def test_a_notification_sets_off_only_what_its_words_can(
+    hass: HomeAssistant,
+    scene: Scene,
+    message: dict[str, Any],
+    others: list[dict[str, Any]],
+    held: bool,
+) -> None:
+    """ "When the bed light goes on, tell my phone" beside "when I say good night, unlock" or
+    "when I tap Open on my phone, unlock": the phone's message is not the sentence, nor the
+    tap of a button it does not have. Any signal made of a message carries what it says."""
+    assert await async_setup_component(hass, "conversation", {})
+    await phone_notifications(hass)
+    await with_the_bed_light_off(hass, when_the_bed_light_goes_on(message), *others)
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
