@@ -151,7 +151,8 @@ ANY_KIND_OF_SIGNAL: Final = (ANY_SIGNAL, ANY_SIGNAL)
 MESSAGE: Final = "message"
 MESSAGE_SIGNAL: Final = (MESSAGE, ANY_SIGNAL)
 # What a message must say to set off a trigger that hears it (AutomationTrigger.needs): a
-# sentence trigger one of its sentences, an event trigger with event data each of its values.
+# sentence trigger one of its sentences, an event trigger with event data each of its values,
+# an MQTT trigger with a payload that payload.
 # A message of known words is (MESSAGE, its texts, one a line): a signal made of it (a request,
 # an event, a sentence) carries what it says, not what it does not.
 SENTENCE_NEED: Final = "sentence"
@@ -1065,7 +1066,10 @@ def _watcher(
             watched.add_event(registry, trigger)
         elif kind == MQTT:
             # A topic written out is heard only by what a message on it sets off.
-            watched.hear((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL))
+            # One with a payload hears a message that says it (read as is: no value template).
+            payload = None if "value_template" in trigger else trigger.get("payload")
+            need = _values_need({"payload": payload}) if payload is not None else None
+            watched.hear((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL), need)
         elif kind in SIGNAL_TRIGGERS:
             need = _sentence_need(trigger) if kind == "conversation" else None
             watched.hear((kind, ANY_SIGNAL), need)

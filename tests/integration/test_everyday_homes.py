@@ -23,6 +23,7 @@ from unittest.mock import patch
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components import automation as automation_component
 from homeassistant.components import conversation
@@ -282,7 +283,7 @@ async def stop_everything(hass: HomeAssistant) -> None:
         await hass.services.async_call("cover", service, {"entity_id": "all"}, blocking=True)
     await hass.services.async_call("valve", "stop_valve", {"entity_id": "all"}, blocking=True)
     if "schedule" in hass.config.components:
-        with patch("homeassistant.config.load_yaml_config_file", autospec=True, return_value={}):
+        with patch("homeassistant.config.load_yaml_config_file", return_value={}):
             await hass.services.async_call("schedule", "reload", blocking=True)
 
 
@@ -787,6 +788,17 @@ def family_automations(hass: HomeAssistant) -> list[dict[str, Any]]:
             ),
         ),
         automation(
+            "Garage remote",
+            [
+                {
+                    "trigger": "mqtt",
+                    "topic": "zigbee2mqtt/garage_remote/action",
+                    "payload": "toggle",
+                }
+            ],
+            act("cover.toggle", GARAGE),
+        ),
+        automation(
             "Close the garage from the phone",
             [
                 {
@@ -977,8 +989,13 @@ FAMILY_EXPOSED: Final = (
 
 @pytest.fixture
 async def family_house(
-    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
+    hass: HomeAssistant,
+    mqtt_mock: MqttMockHAClient,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    tmp_path: Path,
 ) -> AsyncGenerator[Home]:
+    """The family house; its garage remote talks MQTT (zigbee2mqtt)."""
     await set_up_demo_house(hass, tmp_path)
     rename(hass, KIDS_NIGHT_LIGHT, "Kids night light")
     rename(hass, KIDS_FAN, "Kids fan")
@@ -1033,7 +1050,6 @@ async def family_house(
     assert await async_setup_component(hass, "group", {})
     with patch(
         "homeassistant.config.load_yaml_config_file",
-        autospec=True,
         return_value={
             "group": {
                 "kids_room": {
@@ -1188,6 +1204,7 @@ FAMILY_EVERYDAY: Final[list[Request]] = [
 ]
 
 
+@pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's, as above
 @pytest.mark.parametrize(
     ("tools", "tool", "arguments", "changed", "expected"),
     FAMILY_EVERYDAY,
@@ -1230,6 +1247,7 @@ FAMILY_SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
 ]
 
 
+@pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's, as above
 @pytest.mark.parametrize(
     ("tools", "tool", "arguments"),
     FAMILY_SENSITIVE,
@@ -1306,5 +1324,37 @@ async def test_a_notification_sets_off_only_what_its_words_can(
     assert await async_setup_component(hass, "conversation", {})
     await phone_notifications(hass)
     await with_the_bed_light_off(hass, when_the_bed_light_goes_on(message), *others)
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+REMOTE_OPENS: Final = {"trigger": "mqtt", "topic": "zigbee2mqtt/remote/action", "payload": "open"}
+
+
+# The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
+# test whatever the test does.
+@pytest.mark.parametrize("expected_lingering_timers", [True])
+@pytest.mark.parametrize(
+    ("message", "trigger", "held"),
+    [
+        (notify("The bed light is on"), REMOTE_OPENS, False),
+        (notify("Time to open up"), REMOTE_OPENS, True),
+        (notify("The bed light is on"), {**REMOTE_OPENS, "value_template": "{{ 'open' }}"}, True),
+        (notify("The bed light is on"), {"trigger": "mqtt", "topic": "zigbee2mqtt/#"}, True),
+    ],
+    ids=["a payload it does not say", "the payload", "a value template", "any payload"],
+)
+async def test_a_notification_sets_off_an_mqtt_remote_only_with_its_payload(
+    hass: HomeAssistant,
+    mqtt_mock: MqttMockHAClient,
+    scene: Scene,
+    message: dict[str, Any],
+    trigger: dict[str, Any],
+    held: bool,
+) -> None:
+    """ "When the remote's Open button is pressed (zigbee2mqtt publishes `open`), unlock": a
+    message that does not say `open` cannot be that button, wherever it is sent."""
+    await phone_notifications(hass)
+    await with_the_bed_light_off(hass, when_the_bed_light_goes_on(message), on(trigger, UNLOCK))
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
