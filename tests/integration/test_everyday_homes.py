@@ -53,8 +53,10 @@ from .test_everyday_automations import when_the_bed_light_goes_on
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
+from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import with_the_bed_light_off
+from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import phone_notifications
 
@@ -691,6 +693,33 @@ APARTMENT_EVERYDAY: Final[list[Request]] = [
     (ASSIST, "HassTurnOn", {"name": "Evening"}, "light.kitchen_lights", "on"),
     (ASSIST, "HassLightSet", {"name": "Living Room", "brightness": 50}, "light.living_room", "on"),
     (ASSIST, "HassMediaUnpause", {"name": "Bedroom"}, "media_player.bedroom", "playing"),
+    (OURS, "media_player", {"action": "media_play", "entity_id": TV}, TV, "playing"),
+    (OURS, "media_player", {"action": "turn_off", "entity_id": TV}, TV, "off"),
+    (
+        OURS,
+        "cover",
+        {"action": "set_cover_position", "entity_id": BLINDS, "position": 50},
+        BLINDS,
+        "closing",
+    ),
+    (
+        OURS,
+        "fan",
+        {"action": "set_percentage", "entity_id": "fan.living_room_fan", "percentage": 33},
+        "fan.living_room_fan",
+        "on",
+    ),
+    (
+        OURS,
+        "light",
+        {"action": "toggle", "entity_id": "light.ceiling_lights"},
+        "light.ceiling_lights",
+        "off",
+    ),
+    (OURS, "timer", {"action": "cancel", "entity_id": "timer.pasta"}, "timer.pasta", "idle"),
+    (ASSIST, "HassTurnOn", {"area": "Living Room"}, "light.living_room", "on"),
+    (ASSIST, "HassTurnOff", {"name": "all", "domain": ["light"]}, "light.bed_light", "off"),
+    (ASSIST, "HassMediaNext", {"name": "Living Room"}, TV, "playing"),
     (ASSIST, "HassTurnOff", {"name": "Ceiling Lights"}, "light.ceiling_lights", "off"),
 ]
 
@@ -1195,6 +1224,52 @@ FAMILY_EVERYDAY: Final[list[Request]] = [
     (ASSIST, "HassMediaPause", {"name": "Living Room"}, "media_player.living_room", "paused"),
     (ASSIST, "HassTurnOn", {"name": "Ceiling Fan"}, "fan.ceiling_fan", "on"),
     (
+        OURS,
+        "light",
+        {"action": "toggle", "entity_id": "light.bed_light"},
+        "light.bed_light",
+        "on",
+    ),
+    (
+        OURS,
+        "switch",
+        {"action": "toggle", "entity_id": KIDS_NIGHT_LIGHT},
+        KIDS_NIGHT_LIGHT,
+        "off",
+    ),
+    (OURS, "timer", {"action": "cancel", "entity_id": "timer.bath"}, "timer.bath", "idle"),
+    (
+        OURS,
+        "counter",
+        {"action": "reset", "entity_id": "counter.screen_time"},
+        "counter.screen_time",
+        "0",
+    ),
+    (
+        OURS,
+        "climate",
+        {"action": "set_preset_mode", "entity_id": "climate.ecobee", "preset_mode": "away"},
+        attribute("climate.ecobee", "preset_mode"),
+        "away",
+    ),
+    (
+        OURS,
+        "cover",
+        {"action": "open_cover", "entity_id": "cover.hall_window"},
+        "cover.hall_window",
+        "opening",
+    ),
+    (ASSIST, "HassTurnOn", {"area": "Kids room"}, KIDS_FAN, "on"),
+    (ASSIST, "HassTurnOff", {"name": "all", "domain": ["switch"]}, KIDS_FAN, "off"),
+    (
+        ASSIST,
+        "HassSetVolume",
+        {"name": "Bedroom", "volume_level": 20},
+        attribute("media_player.bedroom", "volume_level"),
+        0.2,
+    ),
+    (ASSIST, "HassMediaUnpause", {"name": "Bedroom"}, "media_player.bedroom", "playing"),
+    (
         ASSIST,
         "HassTurnOff",
         {"name": "Office RGBW Lights"},
@@ -1358,3 +1433,30 @@ async def test_a_notification_sets_off_an_mqtt_remote_only_with_its_payload(
     await with_the_bed_light_off(hass, when_the_bed_light_goes_on(message), on(trigger, UNLOCK))
 
     await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
+@pytest.mark.parametrize(("message", "held"), [("The tea is ready", False), ("Good night", True)])
+async def test_a_cancelled_timer_keeps_only_what_its_message_says_from_happening(
+    hass: HomeAssistant, scene: Scene, message: str, held: bool
+) -> None:
+    """ "When the tea timer finishes, tell my phone" beside "when I say good night, lock the
+    door": cancelling the timer keeps its message from being sent, which is no "good night"
+    (the door would not have been locked by it), unless it is one."""
+    assert await async_setup_component(hass, "conversation", {})
+    assert await async_setup_component(hass, "timer", {"timer": {"tea": {"duration": 300}}})
+    await phone_notifications(hass)
+    tea_finished = event_trigger("timer.finished", entity_id="timer.tea")
+    await set_up_automations(hass, on(tea_finished, notify(message)), on(said("good night"), LOCK))
+    await hass.services.async_call("timer", "start", {"entity_id": "timer.tea"}, blocking=True)
+    async_expose_entity(hass, "conversation", "timer.tea", True)
+
+    result = await scene.ask_to_call(
+        await scene.our_agent(),
+        "timer",
+        {"action": "cancel", "entity_id": "timer.tea"},
+        answer("Done."),
+    )
+
+    assert asked(result) is held, speech(result)
+    assert state(hass, "timer.tea") == ("active" if held else "idle")
+    await hass.services.async_call("timer", "cancel", {"entity_id": "timer.tea"}, blocking=True)

@@ -820,12 +820,16 @@ class _Rules:
         sent = frozenset(action for action in messages if _changes_no_entity(self.hass, action))
         if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | sent):
             return True
-        # A message not sent ("the tea is ready") changes nothing, unless what hears a signal
-        # would act on it: then it may be what sets off securing the house.
-        return bool(messages) and any(
+        # A message not sent ("the tea is ready") changes nothing, unless what hears it would
+        # act on it: then it may be what sets off securing the house. It says what it says
+        # (not "good night" to a sentence trigger); a record not written: any signal.
+        said = {signal for signal in _signals(self.hass, steps) if signal[0] == MESSAGE}
+        if any(_record_event(self.hass, action) is not None for action in messages):
+            said.add(MESSAGE_SIGNAL)
+        return bool(said) and any(
             self._acts_sensitively(entity_id, automation.actions)
             for automation in self.automations
-            if automation.hears({MESSAGE_SIGNAL})
+            if automation.hears(said)
         )
 
     def _acts_sensitively(
