@@ -553,6 +553,9 @@ class AutomationTrigger:
     # For a heard signal that only some words of a message set off, what it must say (one of
     # these needs, MESSAGE's); a heard signal not in it is set off by any message.
     needs: tuple[tuple[tuple[str, str], tuple[Need, ...]], ...] = ()
+    # Each trigger's own watch (None: no change sets it off), by the id `condition: trigger`
+    # names; empty when the triggers cannot be told apart.
+    by_id: tuple[tuple[str, AutomationTrigger | None], ...] = ()
 
     def watches(
         self,
@@ -582,6 +585,27 @@ class AutomationTrigger:
             )
         )
 
+    def actions_for(
+        self,
+        entity_id: str,
+        device_id: str | None,
+        fired: Collection[str] | None = None,
+        becomes: Collection[str] | None = None,
+    ) -> list[Any]:
+        """Return the actions a change that `watches` may run: the branches of its triggers.
+
+        A `choose` option or `if` whose `condition: trigger` names only triggers this change
+        does not set off ("to Night") is left out; a condition step of them ends the steps.
+        """
+        if not self.by_id:
+            return self.actions
+        ids = frozenset(
+            trigger_id
+            for trigger_id, watch in self.by_id
+            if watch is not None and watch.watches(entity_id, device_id, fired, becomes)
+        )
+        return _for_triggers(self.actions, ids)
+
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
         """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key).
 
@@ -604,6 +628,42 @@ class AutomationTrigger:
             for kind, key in signals
             for heard_kind, heard_key in self.heard
         )
+
+
+def _for_triggers(steps: list[Any], ids: frozenset[str]) -> list[Any]:
+    """Return the steps that may run when only the triggers of these ids fire."""
+    kept: list[Any] = []
+    for step in steps:
+        if not isinstance(step, Mapping):
+            kept.append(step)
+        elif _not_for(step, ids):
+            break  # a `condition: trigger` step of other triggers: the rest does not run
+        elif isinstance(options := step.get("choose"), list):
+            kept.append({**step, "choose": [o for o in options if not _option_not_for(o, ids)]})
+        elif "if" in step and _not_for(step.get("if"), ids):
+            kept.append({**step, "then": []})
+        else:
+            kept.append(step)
+    return kept
+
+
+def _option_not_for(option: Any, ids: frozenset[str]) -> bool:
+    return isinstance(option, Mapping) and _not_for(option.get("conditions"), ids)
+
+
+def _not_for(conditions: Any, ids: frozenset[str]) -> bool:
+    """Whether these conditions (all must hold) need a trigger of none of these ids."""
+    for condition in conditions if isinstance(conditions, list) else [conditions]:
+        if (
+            isinstance(condition, Mapping)
+            and condition.get("condition") == "trigger"
+            and condition.get("enabled") is not False
+        ):
+            named = condition.get("id")
+            wanted = named if isinstance(named, list) else [named]
+            if all(isinstance(i, str | int) for i in wanted) and not {str(i) for i in wanted} & ids:
+                return True
+    return False
 
 
 def _words(text: str) -> str:
@@ -1056,39 +1116,60 @@ def _watcher(
     if not isinstance(triggers, list):
         return None
     watched = _Watched(set(), set(), set())
-    for trigger in triggers:
+    # Each trigger's own watch, by its id (its number when it has none), for what `condition:
+    # trigger` steps pick (AutomationTrigger.by_id).
+    by_id: list[tuple[str, AutomationTrigger | None]] = []
+    for index, trigger in enumerate(triggers):
         if not isinstance(trigger, Mapping) or trigger.get("enabled") is False:
             continue  # Home Assistant does not attach a trigger switched off in the editor
-        kind = trigger.get("trigger", trigger.get("platform"))
-        if kind == "template":
-            watched.add_template(trigger.get("value_template"), variables, strict=strict)
-        elif kind == "event":
-            watched.add_event(registry, trigger)
-        elif kind == MQTT:
-            # A topic written out is heard only by what a message on it sets off.
-            # One with a payload hears a message that says it (read as is: no value template).
-            payload = None if "value_template" in trigger else trigger.get("payload")
-            need = _values_need({"payload": payload}) if payload is not None else None
-            watched.hear((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL), need)
-        elif kind in SIGNAL_TRIGGERS:
-            need = _sentence_need(trigger) if kind == "conversation" else None
-            watched.hear((kind, ANY_SIGNAL), need)
-        elif kind == TAG:
-            watched.hear((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
-        elif kind == CORE_DOMAIN:
-            # Home Assistant starting or stopping: heard as the event of it a step may fire.
-            event = LIFECYCLE_EVENTS.get(_static_text(trigger.get("event")) or "")
-            watched.hear((EVENT_SIGNAL, event or ANY_SIGNAL))
-        elif kind == "time":
-            # Fires at the time an entity holds (a date/time helper): setting it sets it off.
-            watched.add_entities(registry, _time_entities(trigger.get("at")))
-        states = states_to(hass, trigger)
-        if isinstance(device_id := trigger.get("device_id"), str) and states is None:
-            watched.device_ids.add(device_id)
-        watched.add_entities(registry, trigger.get("entity_id"), states)
-        if isinstance(target := trigger.get("target"), Mapping):
-            watched.add_entities(registry, target_entities(hass, target), states)
-    return watched.trigger(actions, checks)
+        _watch(hass, registry, watched, trigger, variables, strict=strict)
+        single = _Watched(set(), set(), set())
+        _watch(hass, registry, single, trigger, variables, strict=strict)
+        trigger_id = trigger.get("id", str(index))
+        by_id.append((str(trigger_id), single.trigger([])))
+    found = watched.trigger(actions, checks)
+    return found if found is None else replace(found, by_id=tuple(by_id))
+
+
+def _watch(
+    hass: HomeAssistant,
+    registry: er.EntityRegistry,
+    watched: _Watched,
+    trigger: Mapping[str, Any],
+    variables: Mapping[str, Any] | None,
+    *,
+    strict: bool,
+) -> None:
+    """Add what one trigger watches (see _watcher)."""
+    kind = trigger.get("trigger", trigger.get("platform"))
+    if kind == "template":
+        watched.add_template(trigger.get("value_template"), variables, strict=strict)
+    elif kind == "event":
+        watched.add_event(registry, trigger)
+    elif kind == MQTT:
+        # A topic written out is heard only by what a message on it sets off.
+        # One with a payload hears a message that says it (read as is: no value template).
+        payload = None if "value_template" in trigger else trigger.get("payload")
+        need = _values_need({"payload": payload}) if payload is not None else None
+        watched.hear((MQTT, _static_text(trigger.get("topic")) or ANY_SIGNAL), need)
+    elif kind in SIGNAL_TRIGGERS:
+        need = _sentence_need(trigger) if kind == "conversation" else None
+        watched.hear((kind, ANY_SIGNAL), need)
+    elif kind == TAG:
+        watched.hear((EVENT_SIGNAL, TAG_SCANNED))  # a tag trigger hears that event
+    elif kind == CORE_DOMAIN:
+        # Home Assistant starting or stopping: heard as the event of it a step may fire.
+        event = LIFECYCLE_EVENTS.get(_static_text(trigger.get("event")) or "")
+        watched.hear((EVENT_SIGNAL, event or ANY_SIGNAL))
+    elif kind == "time":
+        # Fires at the time an entity holds (a date/time helper): setting it sets it off.
+        watched.add_entities(registry, _time_entities(trigger.get("at")))
+    states = states_to(hass, trigger)
+    if isinstance(device_id := trigger.get("device_id"), str) and states is None:
+        watched.device_ids.add(device_id)
+    watched.add_entities(registry, trigger.get("entity_id"), states)
+    if isinstance(target := trigger.get("target"), Mapping):
+        watched.add_entities(registry, target_entities(hass, target), states)
 
 
 def entity_events_of_call(domain: str, service: str) -> frozenset[str] | None:

@@ -446,6 +446,32 @@ def apartment_automations() -> list[dict[str, Any]]:
             act("light.turn_off", "all"),
             act("lock.lock", FRONT_DOOR),
         ),
+        # The UI's way: one automation, a trigger for each mode (with an id), `choose` by it.
+        automation(
+            "House mode",
+            [
+                {**changes("input_select.house_mode", to="Night")[0], "id": "night"},
+                {**changes("input_select.house_mode", to="Home")[0], "id": "home"},
+                {**changes("input_select.house_mode", to="Movie")[0], "id": "movie"},
+            ],
+            {
+                "choose": [
+                    {
+                        "conditions": [{"condition": "trigger", "id": "night"}],
+                        "sequence": [act("lock.lock", FRONT_DOOR), act("light.turn_off", "all")],
+                    },
+                    {
+                        "conditions": [{"condition": "trigger", "id": ["home", "movie"]}],
+                        "sequence": [act("light.turn_on", "light.living_room")],
+                    },
+                ]
+            },
+            {
+                "if": [{"condition": "trigger", "id": "movie"}],
+                "then": [act("scene.turn_on", "scene.movie")],
+                "else": [act("cover.open_cover", BLINDS)],
+            },
+        ),
         automation(
             "Fan with the heat",
             [
@@ -482,6 +508,7 @@ APARTMENT_EXPOSED: Final = (
     "input_boolean.away_mode",
     "input_boolean.guest_mode",
     "input_number.comfort_temperature",
+    "input_select.house_mode",
     "timer.pasta",
     "counter.cleanings",
     "scene.movie",
@@ -517,6 +544,19 @@ async def apartment(
     )
     assert await async_setup_component(
         hass, "timer", {"timer": {"pasta": {"name": "Pasta", "duration": 600}}}
+    )
+    assert await async_setup_component(
+        hass,
+        "input_select",
+        {
+            "input_select": {
+                "house_mode": {
+                    "name": "House mode",
+                    "options": ["Home", "Night", "Movie"],
+                    "initial": "Night",
+                }
+            }
+        },
     )
     assert await async_setup_component(
         hass, "counter", {"counter": {"cleanings": {"name": "Cleanings", "initial": 0}}}
@@ -694,6 +734,20 @@ APARTMENT_EVERYDAY: Final[list[Request]] = [
     (ASSIST, "HassLightSet", {"name": "Living Room", "brightness": 50}, "light.living_room", "on"),
     (ASSIST, "HassMediaUnpause", {"name": "Bedroom"}, "media_player.bedroom", "playing"),
     (OURS, "media_player", {"action": "media_play", "entity_id": TV}, TV, "playing"),
+    (
+        OURS,
+        "input_select",
+        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Home"},
+        "light.living_room",
+        "on",
+    ),
+    (
+        OURS,
+        "input_select",
+        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Movie"},
+        BLINDS,
+        "closing",
+    ),
     (OURS, "media_player", {"action": "turn_off", "entity_id": TV}, TV, "off"),
     (
         OURS,
@@ -751,6 +805,11 @@ APARTMENT_SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
     (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.away_mode"}),
     (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.guest_mode"}),
     (OURS, "script", {"action": "turn_on", "entity_id": "script.bedtime"}),
+    (
+        OURS,
+        "input_select",
+        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Night"},
+    ),
     (ASSIST, "HassTurnOff", {"name": "Front Door"}),
     (ASSIST, "HassTurnOn", {"name": "Away mode"}),
     (ASSIST, "HassTurnOn", {"name": "Guests"}),
@@ -1460,3 +1519,90 @@ async def test_a_cancelled_timer_keeps_only_what_its_message_says_from_happening
     assert asked(result) is held, speech(result)
     assert state(hass, "timer.tea") == ("active" if held else "idle")
     await hass.services.async_call("timer", "cancel", {"entity_id": "timer.tea"}, blocking=True)
+
+
+# --- A trigger's own branch: `condition: trigger` ------------------------------------------------
+
+BED_ON: Final = {"trigger": "state", "entity_id": "light.bed_light", "to": "on", "id": "on"}
+BED_OFF: Final = {"trigger": "state", "entity_id": "light.bed_light", "to": "off", "id": "off"}
+BED_CHANGES: Final = {"trigger": "state", "entity_id": "light.bed_light", "id": "changes"}
+KITCHEN: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
+
+
+def by_trigger(name: str) -> dict[str, Any]:
+    return {"condition": "trigger", "id": name}
+
+
+def when(name: str, *steps: dict[str, Any]) -> dict[str, Any]:
+    return {"conditions": [by_trigger(name)], "sequence": list(steps)}
+
+
+# (the bed light's automation's triggers, its actions, held)
+BRANCHES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
+    ([BED_ON, BED_OFF], [{"choose": [when("off", UNLOCK), when("on", KITCHEN)]}], False),
+    ([BED_ON, BED_OFF], [{"choose": [when("on", UNLOCK)]}], True),
+    ([BED_ON, BED_OFF], [{"choose": [when("off", KITCHEN)], "default": [UNLOCK]}], True),
+    ([BED_ON, BED_CHANGES], [{"choose": [when("changes", UNLOCK)]}], True),
+    (
+        [BED_ON, BED_OFF],
+        [
+            {
+                "choose": [
+                    {
+                        "conditions": [{"condition": "or", "conditions": [by_trigger("off")]}],
+                        "sequence": [UNLOCK],
+                    }
+                ]
+            }
+        ],
+        True,
+    ),
+    ([BED_ON, BED_OFF], [{"if": [by_trigger("off")], "then": [UNLOCK], "else": [KITCHEN]}], False),
+    ([BED_ON, BED_OFF], [{"if": [by_trigger("off")], "then": [KITCHEN], "else": [UNLOCK]}], True),
+    ([BED_ON, BED_OFF], [by_trigger("off"), UNLOCK], False),
+    ([BED_ON, BED_OFF], [by_trigger("on"), UNLOCK], True),
+    # Without ids, a trigger is known by its number.
+    (
+        [{k: v for k, v in t.items() if k != "id"} for t in (BED_ON, BED_OFF)],
+        [{"choose": [when("1", UNLOCK)]}],
+        False,
+    ),
+    (
+        [{k: v for k, v in t.items() if k != "id"} for t in (BED_ON, BED_OFF)],
+        [{"choose": [when("0", UNLOCK)]}],
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("triggers", "actions", "held"),
+    BRANCHES,
+    ids=[
+        "unlocks when it goes off",
+        "unlocks when it goes on",
+        "unlocks by default",
+        "unlocks on any change",
+        "unlocks when it goes off, or",
+        "if it went off, unlock",
+        "if it went off, else unlock",
+        "stops unless it went off, then unlocks",
+        "stops unless it went on, then unlocks",
+        "unlocks for the second trigger",
+        "unlocks for the first trigger",
+    ],
+)
+async def test_a_branch_of_a_trigger_the_change_does_not_set_off_does_not_run(
+    hass: HomeAssistant,
+    scene: Scene,
+    triggers: list[dict[str, Any]],
+    actions: list[dict[str, Any]],
+    held: bool,
+) -> None:
+    """The editor's way: one automation with a trigger per state ("turned on", "turned off"),
+    each with an id, and `choose` by "triggered by": turning the light on runs the "on" branch
+    only, not the "off" branch that unlocks."""
+    automation = {"id": "bed_light", "alias": "Bed light", "triggers": triggers, "actions": actions}
+    await with_the_bed_light_off(hass, automation)
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)

@@ -678,12 +678,17 @@ class _Rules:
                 )
             )
             for automation in self.automations:
-                if not automation.watches(current, device_id, events, states) and not (
-                    heard and automation.hears(heard)
-                ):
+                hears = bool(heard) and automation.hears(heard)
+                if not hears and not automation.watches(current, device_id, events, states):
                     continue
-                if automation.actions not in found:
-                    found.append(automation.actions)
+                # Set off by its change alone: the branches of the triggers it sets off.
+                actions = (
+                    automation.actions
+                    if hears
+                    else automation.actions_for(current, device_id, events, states)
+                )
+                if actions not in found:
+                    found.append(actions)
                 # Its run changes its own state, which sets off what watches that.
                 if automation.entity_id is not None and automation.entity_id not in changed:
                     changed.append(automation.entity_id)
