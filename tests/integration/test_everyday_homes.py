@@ -1412,6 +1412,16 @@ MESSAGES: Final[list[tuple[dict[str, Any], list[dict[str, Any]], bool]]] = [
     (notify("Good night!"), [on(said("good night"), UNLOCK)], True),
     (notify("Well, good night to you"), [on(said("Good night"), UNLOCK)], True),
     (notify("{{ 'good night' }}"), [on(said("good night"), UNLOCK)], True),
+    (
+        {"action": "notify.phone", "data_template": {"message": "{{ 'good night' }}"}},
+        [on(said("good night"), UNLOCK)],
+        True,
+    ),
+    (
+        {"service": "notify.phone", "data_template": {"message": "Good night"}},
+        [on(said("good night"), UNLOCK)],
+        True,
+    ),
     (notify("The bed light is on", title="good night"), [on(said("good night"), UNLOCK)], True),
     # hassil's optional words, alternatives and lists may match many texts.
     (notify("The bed light is on"), [on(said("good [night]"), UNLOCK)], True),
@@ -1435,6 +1445,8 @@ MESSAGES: Final[list[tuple[dict[str, Any], list[dict[str, Any]], bool]]] = [
         "the sentence",
         "the sentence among its words",
         "a template",
+        "a template the old way",
+        "the sentence the old way",
         "the sentence as its title",
         "a sentence with optional words",
         "a sentence of a list",

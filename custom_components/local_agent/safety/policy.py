@@ -1491,7 +1491,7 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
                 found.add((EVENT_SIGNAL, event))  # a logbook entry, a log line
             elif _is_message(hass, action):
                 # a notify entity's message too (an MQTT one's); what it says when it is known
-                texts = _texts_of_message(step.get("data"))
+                texts = _texts_of_message(step)  # `data`, `data_template`, its target …
                 found.add(MESSAGE_SIGNAL if texts is None else (MESSAGE, "\n".join(texts)))
             elif _may_send_anything(hass, action):
                 found.add(ANY_KIND_OF_SIGNAL)
@@ -1499,7 +1499,7 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
 
 
 def _texts_of_message(data: Any) -> list[str] | None:
-    """Return every text a message step's data holds (its message, title, actions' ids …).
+    """Return every text a message step holds (its message, title, actions' ids …).
 
     None when one is a template: what it says is known only when it runs. A message without
     text says one empty line.
