@@ -556,6 +556,9 @@ class AutomationTrigger:
     # Each trigger's own watch (None: no change sets it off), by the id `condition: trigger`
     # names; empty when the triggers cannot be told apart.
     by_id: tuple[tuple[str, AutomationTrigger | None], ...] = ()
+    # What it reads (safety/reads.py): a change of it steers every branch, whichever trigger
+    # fires next (the doorbell's branch that unlocks while the bed light is on).
+    read: AutomationTrigger | None = None
 
     def watches(
         self,
@@ -596,8 +599,11 @@ class AutomationTrigger:
 
         A `choose` option or `if` whose `condition: trigger` names only triggers this change
         does not set off ("to Night") is left out; a condition step of them ends the steps.
+        A change of what the automation reads may steer any branch: all of them are kept.
         """
-        if not self.by_id:
+        if not self.by_id or (
+            self.read is not None and self.read.watches(entity_id, device_id, fired)
+        ):
             return self.actions
         ids = frozenset(
             trigger_id

@@ -297,3 +297,40 @@ async def test_a_switch_may_be_a_momentary_relay(hass: HomeAssistant, demo_home:
     assert state(hass, "switch.ac") == "off"
     assert held("switch", "switch.ac")
     assert not held("light", BED_LIGHT)
+
+
+async def test_a_branch_of_another_trigger_that_reads_the_change_still_counts(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Turning the bed light on sets off only its own branch, but the doorbell's branch reads
+    the light: at the next ring it unlocks, as it now finds the light on."""
+    await with_the_bed_light_off(
+        hass,
+        {
+            "id": "hall",
+            "alias": "Hall",
+            "triggers": [
+                {**bed_light(to="on"), "id": "light"},
+                {"trigger": "event", "event_type": "doorbell", "id": "ring"},
+            ],
+            "actions": [
+                {
+                    "choose": [
+                        {
+                            "conditions": [
+                                {"condition": "trigger", "id": "ring"},
+                                {"condition": "state", "entity_id": BED_LIGHT, "state": "on"},
+                            ],
+                            "sequence": [UNLOCK],
+                        },
+                        {
+                            "conditions": [{"condition": "trigger", "id": "light"}],
+                            "sequence": [TURN_OFF_THE_KITCHEN],
+                        },
+                    ]
+                }
+            ],
+        },
+    )
+
+    await check_turning_on_the_bed_light(hass, scene, held=True)

@@ -195,16 +195,20 @@ def _watching(program: AutomationTrigger, written: _Written) -> AutomationTrigge
     for template in written.templates:
         entity_ids.update(_ids_written_in(template.template))
         domains.update(_domains_of_built_ids(template.template))
-        read, read_domains, reads_all = _rendered_reads(template)
-        entity_ids.update(read)
+        rendered, read_domains, reads_all = _rendered_reads(template)
+        entity_ids.update(rendered)
         domains.update(read_domains)
         any_entity = any_entity or reads_all
+    reads = AutomationTrigger(
+        frozenset(entity_ids), frozenset(written.device_ids), [], frozenset(domains), any_entity
+    )
     return replace(
         program,
         entity_ids=program.entity_ids | entity_ids,
         device_ids=program.device_ids | written.device_ids,
         domains=program.domains | domains,
         any_entity=program.any_entity or any_entity,
+        read=reads,
     )
 
 
