@@ -47,6 +47,7 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import record_event
@@ -85,6 +86,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.const import STATE_ON
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
@@ -117,6 +119,7 @@ UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
 SCENE_DOMAIN: Final = "scene"
 AUTOMATION_DOMAIN: Final = "automation"
+LIGHT_DOMAIN: Final = "light"
 AUTOMATION_TRIGGER: Final = "trigger"
 # The automation services that run its actions: at once, or whenever it is set off.
 AUTOMATION_RUNS: Final = frozenset({AUTOMATION_TRIGGER, "turn_on", "toggle"})
@@ -1904,7 +1907,13 @@ def states_after(
     entities = service_entities(hass, domain, service)
     if entities is None or entity_id not in entities:
         return None
-    return call_states(domain, service, data)
+    # A light's profile may dim its turn-on to nothing (light_profiles.csv).
+    profiles = (
+        light_profile_brightness(hass, entity_id, data)
+        if (domain, service) == (LIGHT_DOMAIN, SERVICE_TURN_ON)
+        else []
+    )
+    return call_states(domain, service, data, profiles)
 
 
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
