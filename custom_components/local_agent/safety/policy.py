@@ -120,6 +120,8 @@ SCRIPT_DOMAIN: Final = "script"
 SCENE_DOMAIN: Final = "scene"
 AUTOMATION_DOMAIN: Final = "automation"
 LIGHT_DOMAIN: Final = "light"
+# Entities whose call may reboot their device (a restart button, a firmware update).
+RESTARTING_DOMAINS: Final = frozenset({"button", "update"})
 AUTOMATION_TRIGGER: Final = "trigger"
 # The automation services that run its actions: at once, or whenever it is set off.
 AUTOMATION_RUNS: Final = frozenset({AUTOMATION_TRIGGER, "turn_on", "toggle"})
@@ -503,6 +505,9 @@ class _Rules:
         else:
             state = self.hass.states.get(entity_id)
             members = _group_members(state) if state is not None else []
+        # A device's button (a restart, a factory reset) or update reboots the device: its
+        # other entities go unavailable and come back as its firmware restores them.
+        members.extend(m for m in self._restarted_with(entity_id) if m not in members)
         # An entity that runs actions of its own (a template switch, button, light ...) changes
         # what those actions change, and so does one whose change triggers an automation;
         # actions that cannot be read through are of unknown effect.
@@ -616,6 +621,9 @@ class _Rules:
         """
         found: list[list[Any]] = []
         triggered = self._automations_triggered_by(entity_id, self.fired if own else None, becomes)
+        # A restart button's press changes the other entities of its device too.
+        for other in self._restarted_with(entity_id):
+            triggered.extend(self._automations_triggered_by(other, None))
         for steps in [*triggered, *self._heard(self._own_sequences(entity_id))]:
             if steps not in found:
                 found.append(steps)
@@ -1013,6 +1021,24 @@ class _Rules:
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
         return self.policy.names(self.hass, self.entities, entity_id)
+
+    def _restarted_with(self, entity_id: str) -> list[str]:
+        """Return what a press of a device's button or its update's install may change too.
+
+        Told by the entity's domain and its registry entry's device: the device's other
+        entities, in any state (unavailable while it reboots, then as it comes back).
+        """
+        if split_entity_id(entity_id)[0] not in RESTARTING_DOMAINS:
+            return []
+        registry = er.async_get(self.hass)
+        entry = registry.async_get(entity_id)
+        if entry is None or entry.device_id is None:
+            return []
+        return [
+            other.entity_id
+            for other in er.async_entries_for_device(registry, entry.device_id)
+            if other.entity_id != entity_id
+        ]
 
     def _next_to_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity (not exempt) shares this entity's device."""
