@@ -18,6 +18,7 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
@@ -212,9 +213,13 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
         agent, "button", {"action": "press", "entity_id": RESTART}, answer("Done.")
     )
     install = PlannedAction("update", "update", "install", (firmware,))
+    press = PlannedAction("button", "button", "press", (RESTART,))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
+    # Exempt, the press itself is fine: what the light's change sets off is another program.
+    exempt = SafetyPolicy.from_data({**AGENT_DEFAULTS, CONF_EXEMPT_ENTITIES: [RESTART]})
 
     assert bool(sensitive_targets_of_action(hass, policy, install)) is held
+    assert bool(sensitive_targets_of_action(hass, exempt, press)) is held
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     if held:

@@ -874,7 +874,12 @@ class _Rules:
             if signals and watcher.hears(signals)
         ):
             return True
-        for steps in [*self._automations_triggered_by(entity_id, fired, becomes), *heard]:
+        triggered = self._automations_triggered_by(entity_id, fired, becomes)
+        # An exempt restart button's press reboots its device: what the change of the
+        # device's other entities sets off is another program too.
+        for other in self._restarted_with(entity_id):
+            triggered.extend(self._automations_triggered_by(other, None))
+        for steps in [*triggered, *heard]:
             if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
             targets = self.program_targets(steps)
