@@ -7,6 +7,7 @@ is one (Harmony's `PowerOff`); a light profile of light_profiles.csv (the one a 
 or the light's default) may carry a brightness of 0, which turns the light off. "When it goes
 off, unlock the front door" follows. A device's restart button, or its firmware update,
 reboots it: its other entities go unavailable and come back as its firmware restores them.
+An exempt template switch's own steps that turn the light back off are judged again for it.
 Same house, scripted model and helpers as the other red-team files; each probe has its
 everyday neighbour that runs at once.
 """
@@ -38,6 +39,7 @@ from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import set_up_automations
+from .test_redteam import template_helper
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
@@ -127,6 +129,10 @@ async def test_a_light_whose_default_profile_is_dark_is_turned_off_by_turning_it
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
+    if held:
+        assert speech(result) == (
+            "Turn on Bed Light (this may unlock Front Door)? Say yes to confirm."
+        )
     assert state(hass, "lock.front_door") == "locked"
 
 
@@ -226,4 +232,56 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
         assert speech(result) == (
             "Press Restart (this may unlock Front Door)? Say yes to confirm."
         ), speech(result)
+    assert state(hass, "lock.front_door") == "locked"
+
+
+# --- An exempt entity whose own steps change back what was followed to it ------------------------
+
+TURN_OFF_THE_BED_LIGHT: Final = {"action": "light.turn_off", "target": {"entity_id": BED_LIGHT}}
+TURN_OFF_THE_KITCHEN: Final = {"action": "light.turn_off", "target": {"entity_id": KITCHEN}}
+
+
+@pytest.mark.parametrize(
+    ("porch_does", "then", "held"),
+    [
+        (TURN_OFF_THE_BED_LIGHT, UNLOCK, True),
+        (TURN_OFF_THE_KITCHEN, UNLOCK, False),
+        (TURN_OFF_THE_BED_LIGHT, KITCHEN_ON, False),
+    ],
+    ids=[
+        "porch turns the bed light off, off unlocks",
+        "porch turns the kitchen off",
+        "off lights the kitchen",
+    ],
+)
+async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
+    hass: HomeAssistant,
+    scene: Scene,
+    porch_does: dict[str, Any],
+    then: dict[str, Any],
+    held: bool,
+) -> None:
+    """ "When the bed light goes on, switch on Porch" (a template switch the person exempted),
+    whose turn-on turns the bed light off, beside "when the bed light goes off, `then`":
+    turning on the bed light ends with it off. Porch's own change is exempt; what the bed
+    light's going off sets off is not. Porch turning the kitchen off, or a bed light that
+    going off lights the kitchen, is everyday: at once."""
+    porch = await template_helper(
+        hass, {"template_type": "switch", "name": "Porch", "turn_on": [porch_does], "turn_off": []}
+    )
+    await hass.services.async_call("light", "turn_off", {"entity_id": BED_LIGHT}, blocking=True)
+    evening = automation(
+        [{"trigger": "state", "entity_id": BED_LIGHT, "to": "on"}],
+        [{"action": "switch.turn_on", "target": {"entity_id": porch}}],
+    )
+    await set_up_automations(
+        hass, {**evening, "id": "evening", "alias": "Evening"}, automation([BED_LIGHT_OFF], [then])
+    )
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: [porch]})
+
+    result = await scene.ask_to_call(
+        agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, "lock.front_door") == "locked"

@@ -898,8 +898,15 @@ class _Rules:
             # configuration says `initial_state: true`: judged as switching them on.
             if ANY_KIND_OF_SIGNAL in _signals(self.hass, steps):
                 known.extend(a for a in armed_at_start(self.hass) if a not in known)
+            states = action_changes(self.hass, steps) or {}
             for target in known:
                 if target in path:
+                    # One followed already, changed back to another state ("when the bed
+                    # light goes on, switch on Porch", whose turn-on turns the bed light off):
+                    # judged again for that state, as in a program that is not exempt.
+                    again = self._revisited(target, states.get(target))
+                    if again is not None and self.is_sensitive(target, (*path, target), again[1]):
+                        return True
                     continue
                 step_path = (*path, target)
                 if (
