@@ -7,7 +7,8 @@ is one (Harmony's `PowerOff`); a light profile of light_profiles.csv (the one a 
 or the light's default) may carry a brightness of 0, which turns the light off. "When it goes
 off, unlock the front door" follows. A device's restart button, or its firmware update,
 reboots it: its other entities go unavailable and come back as its firmware restores them.
-An exempt template switch's own steps that turn the light back off are judged again for it.
+An exempt template switch's own steps that turn the light back off are judged again for it,
+and a window being closed may stop open on its way.
 Same house, scripted model and helpers as the other red-team files; each probe has its
 everyday neighbour that runs at once.
 """
@@ -284,4 +285,34 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, "lock.front_door") == "locked"
+
+
+# --- A cover stopped on its way is open ----------------------------------------------------------
+
+HALL_WINDOW: Final = "cover.hall_window"
+
+
+@pytest.mark.parametrize(
+    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["open unlocks", "open lights"]
+)
+async def test_closing_a_cover_may_leave_it_open(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """A window or blind that stops on its way down (its stop button, an obstruction) is open
+    in Home Assistant's words, though it moved: "when the hall window becomes open, unlock"
+    may follow closing it. "When it becomes open, light the kitchen" is everyday: at once."""
+    opened = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "open"}
+    await set_up_automations(hass, automation([opened], [then]))
+    agent = await scene.our_agent()
+
+    result = await scene.ask_to_call(
+        agent, "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}, answer("Done.")
+    )
+
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    if held:
+        assert speech(result) == (
+            "Close Hall Window (this may unlock Front Door)? Say yes to confirm."
+        )
     assert state(hass, "lock.front_door") == "locked"
