@@ -94,6 +94,7 @@ from homeassistant.core import State
 from homeassistant.core import split_entity_id
 from homeassistant.core import valid_entity_id
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.template import Template
 from homeassistant.util.hass_dict import HassKey
@@ -1037,8 +1038,9 @@ class _Rules:
     def _restarted_with(self, entity_id: str) -> list[str]:
         """Return what a press of a device's button or its update's install may change too.
 
-        Told by the entity's domain and its registry entry's device: the device's other
-        entities, in any state (unavailable while it reboots, then as it comes back).
+        Told by the entity's domain and its registry entry's device: the other entities of
+        the device and of the devices connected through it (a hub's: `via_device_id`), in
+        any state (unavailable while it reboots, then as they come back).
         """
         if split_entity_id(entity_id)[0] not in RESTARTING_DOMAINS:
             return []
@@ -1046,9 +1048,17 @@ class _Rules:
         entry = registry.async_get(entity_id)
         if entry is None or entry.device_id is None:
             return []
+        connected: dict[str, list[str]] = {}
+        for device in dr.async_get(self.hass).devices:
+            if device.via_device_id is not None:
+                connected.setdefault(device.via_device_id, []).append(device.id)
+        reached = [entry.device_id]
+        for device_id in reached:  # the list grows: what is connected through those
+            reached.extend(d for d in connected.get(device_id, ()) if d not in reached)
         return [
             other.entity_id
-            for other in er.async_entries_for_device(registry, entry.device_id)
+            for device_id in reached
+            for other in er.async_entries_for_device(registry, device_id)
             if other.entity_id != entity_id
         ]
 
