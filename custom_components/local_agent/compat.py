@@ -1034,6 +1034,38 @@ def _automation_checks(
     )
 
 
+def light_profile_brightness(
+    hass: HomeAssistant, entity_id: str, data: Mapping[str, Any]
+) -> list[Any]:
+    """Return the brightnesses light profiles may give a light's turn-on that names none.
+
+    Home Assistant's turn-on applies the profile the call names (`profile`), then the light's
+    default profile (`light.<id>.default`, `group.all_lights.default` of light_profiles.csv),
+    each only where the call leaves the brightness out; a brightness of 0 then turns the
+    light off. Read from the profiles Home Assistant loaded (the light integration's
+    ``Profiles``, its ``data``), not from the profile's name. A profile named by a template,
+    or profiles that cannot be read: None, a brightness that cannot be told.
+    """
+    from homeassistant.components.light.const import DATA_PROFILES
+
+    if "brightness" in data or "brightness_pct" in data:
+        return []
+    profiles = getattr(hass.data.get(DATA_PROFILES), "data", None)
+    if not isinstance(profiles, Mapping):
+        return [None]
+    names = [f"{entity_id}.default", "group.all_lights.default"]
+    if "profile" in data:
+        if (named := _static_text(data["profile"])) is None:
+            return [None]
+        names.insert(0, named)
+    return [
+        brightness
+        for name in names
+        if name in profiles
+        and (brightness := getattr(profiles[name], "brightness", None)) is not None
+    ]
+
+
 def _entity_trigger_states(hass: HomeAssistant, kind: str) -> frozenset[str] | None:
     """Return the states one of the newer entity triggers fires for ("light.turned_off").
 

@@ -11,6 +11,7 @@ handler, not the name). Any other call may leave any state (None).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
@@ -39,18 +40,23 @@ _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TUR
 _DIMMING: Final = ("brightness", "brightness_pct", "percentage", "white")
 # Converted as round(255 * value / 100); the others are cut to whole numbers (Coerce(int)).
 _PERCENT_OF_FULL: Final = "brightness_pct"
+# What a light profile sets (0 to 255).
+_BRIGHTNESS: Final = "brightness"
 # A turn-on with one of these may end off: a step down, a flash (on and back).
 _MAY_END_OFF: Final = ("brightness_step", "brightness_step_pct", "percentage_step", "flash")
-# What may switch itself back off after a turn-on: a siren sounds for its duration (its own
-# default when the call gives none); a switch may be a momentary relay (a door strike's, a
-# gate's button) that its firmware releases.
-_MAY_SWITCH_BACK: Final = frozenset({"siren", "switch"})
-# Services whose targets end in these states, moving or stuck on the way.
+# What may end off after a turn-on: a siren sounds for its duration (its own default when the
+# call gives none); a switch may be a momentary relay (a door strike's, a gate's button) that
+# its firmware releases; a remote starts the activity its hub is given, and a hub's "power
+# off" is one (Harmony's `PowerOff`: its remote is off when that runs).
+_MAY_SWITCH_BACK: Final = frozenset({"remote", "siren", "switch"})
+# Services whose targets end in these states, moving or stuck on the way. A cover or valve
+# stopped on its way (its stop button, an obstruction) is open, whichever way it moved: Home
+# Assistant says open for anything not closed.
 _MOVING: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("cover", "open_cover"): frozenset({"opening", "open"}),
-    ("cover", "close_cover"): frozenset({"closing", "closed"}),
+    ("cover", "close_cover"): frozenset({"closing", "closed", "open"}),
     ("valve", "open_valve"): frozenset({"opening", "open"}),
-    ("valve", "close_valve"): frozenset({"closing", "closed"}),
+    ("valve", "close_valve"): frozenset({"closing", "closed", "open"}),
     ("lock", "lock"): frozenset({"locking", "locked", "jammed"}),
     # A lock that unlatches as it unlocks may say it is open.
     ("lock", "unlock"): frozenset({"unlocking", "unlocked", "opening", "open", "jammed"}),
@@ -63,11 +69,14 @@ _CHOSEN: Final[Mapping[tuple[str, str], str]] = {
 }
 
 
-def call_states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset[str] | None:
+def call_states(
+    domain: str, service: str, data: Mapping[str, Any], profiles: Iterable[Any] = ()
+) -> frozenset[str] | None:
     """Return the states an entity service's call may leave a target of its domain in.
 
     None when it may leave any. Only where the service's registered handler calls the
-    target's own method (safety/policy.py checks that, by the handler).
+    target's own method (safety/policy.py checks that, by the handler). profiles: the
+    brightnesses a light's profiles may give its turn-on (compat.light_profile_brightness).
     """
     if domain in _SWITCHED:
         if service == "turn_off":
@@ -77,6 +86,7 @@ def call_states(domain: str, service: str, data: Mapping[str, Any]) -> frozenset
                 domain in _MAY_SWITCH_BACK
                 or any(key in data for key in _MAY_END_OFF)
                 or any(key in data and not _lit(key, data[key]) for key in _DIMMING)
+                or any(not _lit(_BRIGHTNESS, value) for value in profiles)
             )
             return _TOGGLED if ends_off else frozenset({STATE_ON})
         if service == "toggle":

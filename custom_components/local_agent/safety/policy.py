@@ -48,6 +48,7 @@ from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import record_event
@@ -86,6 +87,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.const import STATE_ON
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
@@ -93,6 +95,7 @@ from homeassistant.core import State
 from homeassistant.core import split_entity_id
 from homeassistant.core import valid_entity_id
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template import is_template_string
@@ -119,6 +122,9 @@ UNKNOWN_EFFECT_DOMAINS = frozenset({"automation", "script"})
 SCRIPT_DOMAIN: Final = "script"
 SCENE_DOMAIN: Final = "scene"
 AUTOMATION_DOMAIN: Final = "automation"
+LIGHT_DOMAIN: Final = "light"
+# Entities whose call may reboot their device (a restart button, a firmware update).
+RESTARTING_DOMAINS: Final = frozenset({"button", "update"})
 AUTOMATION_TRIGGER: Final = "trigger"
 # The automation services that run its actions: at once, or whenever it is set off.
 AUTOMATION_RUNS: Final = frozenset({AUTOMATION_TRIGGER, "turn_on", "toggle"})
@@ -502,6 +508,9 @@ class _Rules:
         else:
             state = self.hass.states.get(entity_id)
             members = _group_members(state) if state is not None else []
+        # A device's button (a restart, a factory reset) or update reboots the device: its
+        # other entities go unavailable and come back as its firmware restores them.
+        members.extend(m for m in self._restarted_with(entity_id) if m not in members)
         # An entity that runs actions of its own (a template switch, button, light ...) changes
         # what those actions change, and so does one whose change triggers an automation;
         # actions that cannot be read through are of unknown effect.
@@ -615,6 +624,9 @@ class _Rules:
         """
         found: list[list[Any]] = []
         triggered = self._automations_triggered_by(entity_id, self.fired if own else None, becomes)
+        # A restart button's press changes the other entities of its device too.
+        for other in self._restarted_with(entity_id):
+            triggered.extend(self._automations_triggered_by(other, None))
         for steps in [*triggered, *self._heard(self._own_sequences(entity_id))]:
             if steps not in found:
                 found.append(steps)
@@ -874,7 +886,12 @@ class _Rules:
             if signals and watcher.hears(signals)
         ):
             return True
-        for steps in [*self._automations_triggered_by(entity_id, fired, becomes), *heard]:
+        triggered = self._automations_triggered_by(entity_id, fired, becomes)
+        # An exempt restart button's press reboots its device: what the change of the
+        # device's other entities sets off is another program too.
+        for other in self._restarted_with(entity_id):
+            triggered.extend(self._automations_triggered_by(other, None))
+        for steps in [*triggered, *heard]:
             if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
             targets = self.program_targets(steps)
@@ -893,8 +910,15 @@ class _Rules:
             # configuration says `initial_state: true`: judged as switching them on.
             if ANY_KIND_OF_SIGNAL in _signals(self.hass, steps):
                 known.extend(a for a in armed_at_start(self.hass) if a not in known)
+            states = action_changes(self.hass, steps) or {}
             for target in known:
                 if target in path:
+                    # One followed already, changed back to another state ("when the bed
+                    # light goes on, switch on Porch", whose turn-on turns the bed light off):
+                    # judged again for that state, as in a program that is not exempt.
+                    again = self._revisited(target, states.get(target))
+                    if again is not None and self.is_sensitive(target, (*path, target), again[1]):
+                        return True
                     continue
                 step_path = (*path, target)
                 if (
@@ -1021,6 +1045,33 @@ class _Rules:
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
         return self.policy.names(self.hass, self.entities, entity_id)
+
+    def _restarted_with(self, entity_id: str) -> list[str]:
+        """Return what a press of a device's button or its update's install may change too.
+
+        Told by the entity's domain and its registry entry's device: the other entities of
+        the device and of the devices connected through it (a hub's: `via_device_id`), in
+        any state (unavailable while it reboots, then as they come back).
+        """
+        if split_entity_id(entity_id)[0] not in RESTARTING_DOMAINS:
+            return []
+        registry = er.async_get(self.hass)
+        entry = registry.async_get(entity_id)
+        if entry is None or entry.device_id is None:
+            return []
+        connected: dict[str, list[str]] = {}
+        for device in dr.async_get(self.hass).devices:
+            if device.via_device_id is not None:
+                connected.setdefault(device.via_device_id, []).append(device.id)
+        reached = [entry.device_id]
+        for device_id in reached:  # the list grows: what is connected through those
+            reached.extend(d for d in connected.get(device_id, ()) if d not in reached)
+        return [
+            other.entity_id
+            for device_id in reached
+            for other in er.async_entries_for_device(registry, device_id)
+            if other.entity_id != entity_id
+        ]
 
     def _next_to_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity (not exempt) shares this entity's device."""
@@ -1944,7 +1995,13 @@ def states_after(
     entities = service_entities(hass, domain, service)
     if entities is None or entity_id not in entities:
         return None
-    return call_states(domain, service, data)
+    # A light's profile may dim its turn-on to nothing (light_profiles.csv).
+    profiles = (
+        light_profile_brightness(hass, entity_id, data)
+        if (domain, service) == (LIGHT_DOMAIN, SERVICE_TURN_ON)
+        else []
+    )
+    return call_states(domain, service, data, profiles)
 
 
 def current_entity_ids(hass: HomeAssistant, refs: Iterable[str]) -> list[str]:
