@@ -64,6 +64,8 @@ EVENTS_OF_A_CALL: Final = frozenset(
 # whose built-in device triggers are toggle_entity's, and the state each type waits for.
 TOGGLE_DEVICE_DOMAINS: Final = frozenset({"fan", "humidifier", "light", "remote", "switch"})
 TOGGLE_DEVICE_TRIGGERS: Final[Mapping[Any, str]] = {"turned_on": "on", "turned_off": "off"}
+# The members whose on and off an old-style group's on and off follow.
+ON_OFF_MEMBERS: Final = frozenset({"fan", "input_boolean", "light", "switch"})
 # The keys of a trigger that names what it watches for the states it fires for (states_to).
 WATCHED_KEYS: Final = frozenset({"entity_id", "device_id", "target"})
 # The newer entity triggers that compare a target's state with the states they were made for.
@@ -488,6 +490,29 @@ def _entity_object(hass: HomeAssistant, entity_id: str) -> Any:
     component = hass.data.get(entity_id.partition(".")[0])
     get_entity = getattr(component, "get_entity", None)
     return get_entity(entity_id) if callable(get_entity) else None
+
+
+def follows_members_on_off(hass: HomeAssistant, group_id: str) -> bool:
+    """Whether a group's state is on or off as its members are (any on, or all with `all`).
+
+    Home Assistant's light, switch and fan groups, and an old-style group of lights,
+    switches, fans and input booleans (told by the entity object's very class, not a name):
+    a member turned on may turn the group on, never off, and one turned off the reverse.
+    """
+    from homeassistant.components.group.entity import Group
+    from homeassistant.components.group.fan import FanGroup
+    from homeassistant.components.group.light import LightGroup
+    from homeassistant.components.group.switch import SwitchGroup
+
+    entity = _entity_object(hass, group_id)
+    if type(entity) in (FanGroup, LightGroup, SwitchGroup):
+        return True
+    if type(entity) is not Group:
+        return False
+    members = getattr(entity, "tracking", None)
+    return isinstance(members, tuple) and all(
+        isinstance(member, str) and member.partition(".")[0] in ON_OFF_MEMBERS for member in members
+    )
 
 
 def _universal_commands(entity: Any) -> list[list[Any]] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Final
+from unittest.mock import patch
 
 import pytest
 
@@ -31,6 +32,7 @@ from .test_adversarial import Scene
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import set_up_automations
+from .test_redteam import set_up_helper
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
 
@@ -334,3 +336,43 @@ async def test_a_branch_of_another_trigger_that_reads_the_change_still_counts(
     )
 
     await check_turning_on_the_bed_light(hass, scene, held=True)
+
+
+@pytest.mark.parametrize(
+    ("group", "members", "held"),
+    [
+        ("light.all_lights", [BED_LIGHT, "light.kitchen_lights"], False),
+        ("group.all_lights", [BED_LIGHT, "light.kitchen_lights"], False),
+        # A lock among them: what the group's state follows is not only on and off.
+        ("group.all_lights", [BED_LIGHT, "lock.front_door"], True),
+    ],
+)
+async def test_a_group_goes_where_its_member_goes(
+    hass: HomeAssistant, scene: Scene, group: str, members: list[str], held: bool
+) -> None:
+    """A light turned on may turn its group on, never off: "when all lights are off, unlock"
+    is not set off by turning one on (turning it off still asks)."""
+    assert await async_setup_component(hass, "group", {})
+    if group.startswith("light."):
+        settings = {"group_type": "light", "name": "All lights", "entities": members}
+        await set_up_helper(hass, "group", "All lights", {**settings, "hide_members": False})
+    else:
+        with patch(
+            "homeassistant.config.load_yaml_config_file",
+            autospec=True,
+            return_value={"group": {"all_lights": {"entities": members}}},
+        ):
+            await hass.services.async_call("group", "reload", blocking=True)
+    await hass.async_block_till_done()
+    assert hass.states.get(group) is not None
+    await with_the_bed_light_off(
+        hass, when("All off", {"trigger": "state", "entity_id": group, "to": "off"}, UNLOCK)
+    )
+    policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
+
+    def asks(service: str) -> bool:
+        action = PlannedAction("light", "light", service, (BED_LIGHT,))
+        return bool(sensitive_targets_of_action(hass, policy, action))
+
+    assert asks("turn_on") is held
+    assert asks("turn_off")

@@ -31,6 +31,7 @@ from custom_components.local_agent.compat import LIFECYCLE_EVENTS
 from custom_components.local_agent.compat import MESSAGE
 from custom_components.local_agent.compat import MESSAGE_SIGNAL
 from custom_components.local_agent.compat import MQTT
+from custom_components.local_agent.compat import ON_OFF_MEMBERS
 from custom_components.local_agent.compat import TARGET_KEYS
 from custom_components.local_agent.compat import TARGETED_CORE_SERVICES
 from custom_components.local_agent.compat import TTS_PLAYERS
@@ -47,6 +48,7 @@ from custom_components.local_agent.compat import entity_action_sequences
 from custom_components.local_agent.compat import entity_actions
 from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
+from custom_components.local_agent.compat import follows_members_on_off
 from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
@@ -186,6 +188,8 @@ _SCENE_SNAPSHOT: Final = "snapshot_entities"
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
+# The states of a toggle entity, and of a group that follows its members'.
+ON_OFF: Final = frozenset({"on", "off"})
 # What steps change, each entity with the states they may leave it in (None: any state).
 type Changes = dict[str, frozenset[str] | None]
 
@@ -653,18 +657,32 @@ class _Rules:
         by running (last_triggered, current): what watches that watches it too. fired: the
         events of its own the entity fires (None: any); what changes with it only changes its
         state. becomes: the states its change may leave it in (None: any), compared with a
-        state trigger's `to:`. An event its integration fires on the bus when it changes (the
-        shopping list's) sets off what hears it.
+        state trigger's `to:`; a group whose on and off follow its members' may go where a
+        member goes (none goes off when a member goes on). An event its integration fires on
+        the bus when it changes (the shopping list's) sets off what hears it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
+        # The states each changed entity may be left in, where told (a group's: a member's).
+        told: dict[str, frozenset[str] | None] = {entity_id: becomes}
         found: list[list[Any]] = []
         for current in changed:
             entry = registry.async_get(current)
             device_id = entry.device_id if entry is not None else None
             events = fired if current == entity_id else frozenset()
-            states = becomes if current == entity_id else None
-            changed.extend(g for g in self.groups.get(current, ()) if g not in changed)
+            states = told.get(current)
+            for group in self.groups.get(current, ()):
+                follows = (
+                    states is not None
+                    and states <= ON_OFF
+                    and split_entity_id(current)[0] in ON_OFF_MEMBERS
+                    and follows_members_on_off(self.hass, group)
+                )
+                merged = _either(told, group, states if follows else None)
+                if group not in changed or merged != told.get(group):
+                    # Judged again when another member may leave it in more states.
+                    changed.append(group)
+                told[group] = merged
             changed.extend(w for w in wrapping_entities(self.hass, current) if w not in changed)
             changed.extend(h for h in self.helpers.get(current, ()) if h not in changed)
             # What its integration fires on the bus when it changes (the shopping list's
@@ -1125,6 +1143,16 @@ def steered(hass: HomeAssistant, exempt: Iterable[str]) -> list[AutomationTrigge
             AutomationTrigger(frozenset(), frozenset(), steps) for steps in sequences or ()
         )
     return found
+
+
+def _either(
+    told: Mapping[str, frozenset[str] | None], entity_id: str, states: frozenset[str] | None
+) -> frozenset[str] | None:
+    """Return the states an entity may be left in by this change or one told before."""
+    if entity_id not in told:
+        return states
+    earlier = told[entity_id]
+    return None if earlier is None or states is None else earlier | states
 
 
 def _readable_steps(steps: Iterable[Any]) -> Iterator[tuple[Mapping[str, Any], str]]:
