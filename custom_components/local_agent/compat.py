@@ -860,6 +860,20 @@ class _Watched:
         else:
             known.append(need)
 
+    def absorb(self, other: _Watched) -> None:
+        """Watch also what another trigger of the same automation watches."""
+        self.entity_ids |= other.entity_ids
+        self.device_ids |= other.device_ids
+        self.domains |= other.domains
+        self.any_entity = self.any_entity or other.any_entity
+        self.entity_events |= other.entity_events
+        self.entity_states |= other.entity_states
+        for signal, needs in other.needs.items():
+            if needs is None:
+                self.hear(signal)
+            for need in needs or ():
+                self.hear(signal, need)
+
     def trigger(self, actions: list[Any], checks: tuple[Any, ...] = ()) -> AutomationTrigger | None:
         """Return what was watched, with the actions it runs; None if nothing was.
 
@@ -1185,9 +1199,9 @@ def _watcher(
     for index, trigger in enumerate(triggers):
         if not isinstance(trigger, Mapping) or trigger.get("enabled") is False:
             continue  # Home Assistant does not attach a trigger switched off in the editor
-        _watch(hass, registry, watched, trigger, variables, strict=strict)
         single = _Watched(set(), set(), set())
         _watch(hass, registry, single, trigger, variables, strict=strict)
+        watched.absorb(single)
         trigger_id = trigger.get("id", str(index))
         by_id.append((str(trigger_id), single.trigger([])))
     found = watched.trigger(actions, checks)
