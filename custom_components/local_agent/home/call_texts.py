@@ -488,7 +488,7 @@ def capitalized(text: str) -> str:
 
 type IsSensitive = Callable[[str], bool]
 # The actions of the automations a change of an entity may set off (SafetyPolicy.setting_off).
-type SetsOff = Callable[[str], list[list[Any]]]
+type SetsOff = Callable[[str, str], list[list[Any]]]
 
 
 def describe_action(
@@ -749,7 +749,7 @@ def inner_effects(
         is_sensitive,
         by_name,
         depth=0,
-        seen={entity_id},
+        seen={(entity_id, service)},
         sets_off=sets_off,
     ):
         if effect not in found:
@@ -876,7 +876,7 @@ def _effects(
     by_name: Collection[str] | None,
     *,
     depth: int,
-    seen: set[str],
+    seen: set[tuple[str, str]],
     sets_off: SetsOff | None = None,
 ) -> Iterator[Effect]:
     if depth >= MAX_DEPTH:
@@ -920,15 +920,17 @@ def _effects(
     set_off = (
         [
             (target, service_of(_domain(target), step_service))
-            for steps in sets_off(entity_id)
+            for steps in sets_off(entity_id, service)
             for step_service, targets in _script_calls(hass, steps)
             for target in targets
         ]
         if sets_off is not None and by_name is not None and entity_id not in by_name
         else []
     )
+    # An entity met again is followed again only for another service: a program that turns
+    # back off the light whose turn-on set it off may set off what the light's going off does.
     for index, (member, member_service) in enumerate([*calls, *set_off]):
-        if member in seen:
+        if (member, member_service) in seen:
             continue
         nested = list(
             _effects(
@@ -938,7 +940,7 @@ def _effects(
                 is_sensitive,
                 by_name,
                 depth=depth + 1,
-                seen={*seen, member},
+                seen={*seen, (member, member_service)},
                 sets_off=sets_off,
             )
         )

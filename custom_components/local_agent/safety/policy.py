@@ -361,18 +361,24 @@ class SafetyPolicy:
 
     def setting_off(
         self, hass: HomeAssistant, action: PlannedAction
-    ) -> Callable[[str], list[list[Any]]]:
-        """Return what a change of an entity may set off (_Rules.set_off), the home read once.
+    ) -> Callable[[str, str], list[list[Any]]]:
+        """Return what a service's change of an entity may set off (_Rules.set_off).
 
-        The call's own targets fire only the events the call makes them fire (a cancelled
-        timer does not finish).
+        The home is read once. The call's own targets, changed by its service, fire only the
+        events the call makes them fire (a cancelled timer does not finish) and end in the
+        states it leaves them in; changed by a program's step they may do anything.
         """
         fired = entity_events_of_call(action.domain or "", action.service or "")
         rules = self._rules(hass, fired)
         becomes = states_of_call(hass, action)
-        return lambda entity_id: rules.set_off(
-            entity_id, own=entity_id in action.entity_ids, becomes=becomes.get(entity_id)
-        )
+
+        def set_off(entity_id: str, service: str) -> list[list[Any]]:
+            own = entity_id in action.entity_ids and service == action.service
+            return rules.set_off(
+                entity_id, own=own, becomes=becomes.get(entity_id) if own else None
+            )
+
+        return set_off
 
     def _rules(
         self,
