@@ -1953,6 +1953,13 @@ NOES_AS_SAID: list[tuple[str, str]] = [
     ("No, aspetta", "it"),
     ("Nee, liever niet", "nl"),
     ("Agora não", "pt"),
+    # "Forget it" and the imperatives people say, in each language.
+    ("Vergiss es", "de"),
+    ("Oublie ça", "fr"),
+    ("Olvídalo", "es"),
+    ("Lascia perdere", "it"),
+    ("Vergeet het", "nl"),
+    ("Não, cancela", "pt"),
 ]
 
 

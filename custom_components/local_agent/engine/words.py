@@ -82,23 +82,28 @@ _NO: Mapping[str, tuple[str, ...]] = {
     "de": (
         "nein", "nee", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
         "nicht", "nicht jetzt", "doch nicht", "lass es", "lieber nicht", "auf keinen fall",
+        "nö", "vergiss es", "lass mal", "lass das",
     ),
     "fr": (
         "non", "non merci", "annuler", "annule", "stop", "arrête", "attends", "pas maintenant",
-        "surtout pas", "laisse tomber",
+        "surtout pas", "laisse tomber", "oublie", "oublie ça", "laisse",
     ),
     "es": (
         "no", "no gracias", "cancelar", "cancela", "para", "espera", "ahora no", "mejor no",
-        "déjalo",
+        "déjalo", "olvídalo", "olvidalo", "déjalo estar",
     ),
     "it": (
         "no", "no grazie", "annulla", "stop", "ferma", "aspetta", "non ora", "meglio di no",
-        "lascia stare",
+        "lascia stare", "lascia perdere", "annullare", "lascia",
     ),
     "nl": (
         "nee", "nee dank je", "annuleer", "stop", "wacht", "niet nu", "liever niet", "laat maar",
+        "vergeet het", "laat maar zitten", "annuleren",
     ),
-    "pt": ("não", "nao", "cancelar", "pare", "para", "espera", "agora não", "melhor não", "deixa"),
+    "pt": (
+        "não", "nao", "cancelar", "cancela", "pare", "para", "espera", "agora não", "melhor não",
+        "deixa", "esquece", "deixa pra lá", "deixa para lá", "não quero",
+    ),
 }  # fmt: skip
 # Politeness, assent and hesitation ("uh", "äh") that may go with a yes or a no without
 # asking for anything new.
