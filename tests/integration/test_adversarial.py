@@ -1930,6 +1930,9 @@ CONFIRMATIONS_AS_SAID: list[tuple[str, str]] = [
     ("Sì, vai pure", "it"),
     ("Ja, is goed", "nl"),
     ("Sim, pode sim", "pt"),
+    ("Na klar", "de"),
+    ("Ga maar", "nl"),
+    ("Manda ver", "pt"),
 ]
 
 TRANSLATIONS = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
@@ -1960,6 +1963,15 @@ NOES_AS_SAID: list[tuple[str, str]] = [
     ("Lascia perdere", "it"),
     ("Vergeet het", "nl"),
     ("Não, cancela", "pt"),
+    # Not now: a no to this question, whatever comes later.
+    ("Maybe later", "en"),
+    ("Hell no", "en"),
+    ("Noch nicht", "de"),
+    ("Plus tard", "fr"),
+    ("Todavía no", "es"),
+    ("Più tardi", "it"),
+    ("Nog niet", "nl"),
+    ("Ainda não", "pt"),
 ]
 
 

@@ -41,7 +41,7 @@ _YES: Mapping[str, tuple[str, ...]] = {
         "ja", "ja bitte", "jawohl", "jep", "jo", "bestätigen", "bestätige", "bestätigt",
         "ich bestätige", "mach das", "mach es", "mach", "mach weiter", "tu es", "ok", "okay",
         "genau", "klar", "sicher", "natürlich", "in ordnung", "los", "auf jeden fall", "passt",
-        "stimmt", "richtig", "weiter", "ich bin sicher", "ganz sicher",
+        "stimmt", "richtig", "weiter", "ich bin sicher", "ganz sicher", "na klar",
     ),
     "fr": (
         "oui", "oui merci", "d'accord", "confirmer", "je confirme", "confirme", "vas-y",
@@ -62,11 +62,12 @@ _YES: Mapping[str, tuple[str, ...]] = {
     "nl": (
         "ja", "ja graag", "jazeker", "zeker", "bevestig", "bevestigen", "doe maar", "doe het",
         "oké", "ok", "ga je gang", "ga door", "prima", "natuurlijk", "akkoord", "klopt",
-        "is goed", "goed", "ja hoor", "zeker weten", "ik weet het zeker",
+        "is goed", "goed", "ja hoor", "zeker weten", "ik weet het zeker", "ga maar",
     ),
     "pt": (
         "sim", "confirmo", "confirmar", "pode", "pode sim", "ok", "pode fazer", "faça", "faz",
         "claro", "tudo bem", "com certeza", "certo", "exato", "perfeito", "vai", "tenho certeza",
+        "manda ver", "beleza",
     ),
 }  # fmt: skip
 _NO: Mapping[str, tuple[str, ...]] = {
@@ -76,33 +77,36 @@ _NO: Mapping[str, tuple[str, ...]] = {
         "do not do it", "don't do that", "do not do that", "never mind", "forget it",
         "leave it", "not now", "not right now", "not yet", "no way", "wait", "hold on",
         "not sure", "i'm not sure", "i am not sure", "i changed my mind", "changed my mind",
+        "hell no", "not really", "i said no", "later", "maybe later", "not today",
         # Said as people say them: a sarcastic yes, a grunted no ("uh-uh").
         "yeah right", "uh uh",
     ),
     "de": (
         "nein", "nee", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
         "nicht", "nicht jetzt", "doch nicht", "lass es", "lieber nicht", "auf keinen fall",
-        "nö", "vergiss es", "lass mal", "lass das",
+        "nö", "vergiss es", "lass mal", "lass das", "später", "noch nicht",
     ),
     "fr": (
         "non", "non merci", "annuler", "annule", "stop", "arrête", "attends", "pas maintenant",
-        "surtout pas", "laisse tomber", "oublie", "oublie ça", "laisse",
+        "surtout pas", "laisse tomber", "oublie", "oublie ça", "laisse", "plus tard",
+        "pas encore",
     ),
     "es": (
         "no", "no gracias", "cancelar", "cancela", "para", "espera", "ahora no", "mejor no",
-        "déjalo", "olvídalo", "olvidalo", "déjalo estar",
+        "déjalo", "olvídalo", "olvidalo", "déjalo estar", "más tarde", "todavía no",
     ),
     "it": (
         "no", "no grazie", "annulla", "stop", "ferma", "aspetta", "non ora", "meglio di no",
-        "lascia stare", "lascia perdere", "annullare", "lascia",
+        "lascia stare", "lascia perdere", "annullare", "lascia", "più tardi", "non ancora",
     ),
     "nl": (
         "nee", "nee dank je", "annuleer", "stop", "wacht", "niet nu", "liever niet", "laat maar",
-        "vergeet het", "laat maar zitten", "annuleren",
+        "vergeet het", "laat maar zitten", "annuleren", "later", "nog niet",
     ),
     "pt": (
         "não", "nao", "cancelar", "cancela", "pare", "para", "espera", "agora não", "melhor não",
-        "deixa", "esquece", "deixa pra lá", "deixa para lá", "não quero",
+        "deixa", "esquece", "deixa pra lá", "deixa para lá", "não quero", "mais tarde",
+        "ainda não",
     ),
 }  # fmt: skip
 # Politeness, assent and hesitation ("uh", "äh") that may go with a yes or a no without
