@@ -29,6 +29,8 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import add_demo_platforms
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -99,9 +101,8 @@ async def test_an_automation_on_the_topic_an_mqtt_entity_publishes_to_is_judged(
         agent, "switch", {"action": "turn_on", "entity_id": PORCH_RELAY}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     assert mqtt_mock.async_publish.called is not held
-    assert state(hass, "lock.front_door") == "locked"
 
 
 # A buzzer on the topics of an MQTT door lock (one relay the two drive), and a porch light on its
@@ -362,9 +363,7 @@ async def test_a_siren_turned_on_for_a_while_is_judged_as_going_off_too(
     """ "Sound the siren for 5 seconds" turns it off when the 5 seconds are up: "when the siren
     goes off, unlock the front door" follows. Without a duration, the siren's own default (most
     devices have one) may end it too."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.SIREN])
-    await hass.async_block_till_done()
+    await add_demo_platforms(hass, Platform.SIREN)
     await hass.services.async_call("siren", "turn_off", {"entity_id": SIREN}, blocking=True)
     async_expose_entity(hass, "conversation", SIREN, True)
     quiet = {"trigger": "state", "entity_id": SIREN, "to": "off"}

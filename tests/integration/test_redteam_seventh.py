@@ -28,6 +28,7 @@ from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
@@ -86,9 +87,7 @@ async def run_exempt_welcome(
         agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert question is None or speech(result) == question
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, question)
 
 
 # --- An exempt script's step on an entity that runs actions of its own --------------------------
@@ -209,8 +208,7 @@ async def test_a_program_that_an_exempt_script_runs_is_judged(
     result = await agent.ask("welcome", context=scene.person)
     await hass.async_block_till_done()
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
     if step.get("action") == "lock.unlock":
         assert state(hass, "lock.back_door") == "unlocked"
 

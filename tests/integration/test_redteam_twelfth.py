@@ -37,10 +37,11 @@ from homeassistant.helpers import entity_registry as er
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import add_demo_platforms
+from .probes import assert_held_only_when
+from .probes import may_unlock
 from .scripted_model import answer
 from .test_adversarial import Scene
-from .test_adversarial import tool_results
-from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
 from .test_redteam_seventh import UNLOCK
@@ -73,9 +74,7 @@ async def test_a_remote_turned_on_may_end_off(
     with `PowerOff` the hub powers everything off and its remote goes off. "When the TV
     remote goes off, unlock the front door" follows: asked, and the question says so. "When
     it goes off, turn on the kitchen lights" is everyday: at once."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.REMOTE])
-    await hass.async_block_till_done()
+    await add_demo_platforms(hass, Platform.REMOTE)
     await hass.services.async_call("remote", "turn_on", {"entity_id": REMOTE}, blocking=True)
     async_expose_entity(hass, "conversation", REMOTE, True)
     quiet = {"trigger": "state", "entity_id": REMOTE, "to": "off"}
@@ -89,10 +88,9 @@ async def test_a_remote_turned_on_may_end_off(
     )
 
     assert bool(sensitive_targets_of_action(hass, policy, power_off)) is held
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     if held:
         assert "(this may unlock Front Door)" in speech(result)
-    assert state(hass, "lock.front_door") == "locked"
 
 
 # --- A light profile may carry a brightness of 0 -----------------------------------------------
@@ -131,12 +129,7 @@ async def test_a_light_whose_default_profile_is_dark_is_turned_off_by_turning_it
         agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT, **fields}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Turn on Bed Light (this may unlock Front Door)? Say yes to confirm."
-        )
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Turn on Bed Light"))
 
 
 @pytest.mark.parametrize(
@@ -174,9 +167,8 @@ async def test_a_step_that_turns_on_a_dark_profile_is_judged_as_turning_the_ligh
         agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     assert state(hass, KITCHEN) == ("off" if held else "on")
-    assert state(hass, "lock.front_door") == "locked"
 
 
 # --- A restart button or an update restarts its device ------------------------------------------
@@ -201,9 +193,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     state its firmware restores. Beside "when the bed light becomes unavailable (or goes
     off), unlock", pressing it asks, and the question says what it may set off. An
     automation on it that lights the kitchen is everyday: at once."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.BUTTON, Platform.UPDATE])
-    await hass.async_block_till_done()
+    await add_demo_platforms(hass, Platform.BUTTON, Platform.UPDATE)
     entities = er.async_get(hass)
     light = entities.async_get(BED_LIGHT)
     firmware = entities.async_get_entity_id("update", "demo", "update_light_bulb")
@@ -230,12 +220,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     assert bool(sensitive_targets_of_action(hass, policy, install)) is held
     assert bool(sensitive_targets_of_action(hass, exempt, press)) is held
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Press Restart (this may unlock Front Door)? Say yes to confirm."
-        ), speech(result)
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Press Restart"))
 
 
 # --- An exempt entity whose own steps change back what was followed to it ------------------------
@@ -286,8 +271,7 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
         agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
 
 
 # --- A cover stopped on its way is open ----------------------------------------------------------
@@ -312,12 +296,7 @@ async def test_closing_a_cover_may_leave_it_open(
         agent, "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Close Hall Window (this may unlock Front Door)? Say yes to confirm."
-        )
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
 
 
 @pytest.mark.parametrize(
@@ -332,9 +311,7 @@ async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     connected through it: the bed light, a bulb on the hub, goes unavailable. Beside "when
     the bed light becomes unavailable, unlock", pressing it asks; an automation that lights
     the kitchen is everyday: at once."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.BUTTON])
-    await hass.async_block_till_done()
+    demo = await add_demo_platforms(hass, Platform.BUTTON)
     devices = dr.async_get(hass)
     hub = devices.async_get_or_create(
         config_entry_id=demo.entry_id, identifiers={("demo", "hub")}, name="Hub"
@@ -354,5 +331,4 @@ async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
         agent, "button", {"action": "press", "entity_id": RESTART}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
