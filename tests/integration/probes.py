@@ -6,6 +6,10 @@ change to be asked about (held) or run at once, with the front door still locked
 
 from __future__ import annotations
 
+from typing import Final
+
+import pytest
+
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
@@ -14,7 +18,15 @@ from homeassistant.core import HomeAssistant
 from .conftest import speech
 from .conftest import state
 from .test_adversarial import tool_results
+from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
+
+# An everyday step beside the front door's unlocking: what a program may do at once.
+KITCHEN_ON: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
+# A probe's program does `then`: unlocking the front door is held, lighting the kitchen is not.
+held_if_then_unlocks: Final = pytest.mark.parametrize(
+    ("then", "held"), [(UNLOCK_FRONT_DOOR[0], True), (KITCHEN_ON, False)]
+)
 
 
 async def add_demo_platforms(hass: HomeAssistant, *platforms: Platform) -> ConfigEntry:

@@ -29,8 +29,10 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -39,13 +41,11 @@ from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import set_up_automations
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
 
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 PORCH_RELAY: Final = "switch.porch_relay"
 MQTT_RELAY: Final = {
     "mqtt": {
@@ -183,7 +183,7 @@ SIGNAL_TRIGGERS: Final[dict[str, dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("trigger", list(SIGNAL_TRIGGERS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
     hass: HomeAssistant, scene: Scene, trigger: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -257,7 +257,7 @@ async def count_the_bed_light(hass: HomeAssistant, monkeypatch: pytest.MonkeyPat
     assert hass.states.get(BED_LIGHT_COUNT) is not None
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_an_automation_on_a_yaml_history_stats_sensor_of_the_light_is_followed(
     hass: HomeAssistant,
     scene: Scene,

@@ -29,6 +29,7 @@ from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
@@ -393,7 +394,7 @@ SIGNALS: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
 
 
 @pytest.mark.parametrize("signal", list(SIGNALS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
     hass: HomeAssistant, scene: Scene, signal: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -410,7 +411,7 @@ async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
 # The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
 # test whatever the test does.
 @pytest.mark.parametrize("expected_lingering_timers", [True])
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_an_automation_that_hears_an_exempt_scripts_mqtt_message_is_judged(
     hass: HomeAssistant,
     mqtt_mock: MqttMockHAClient,
@@ -431,7 +432,7 @@ async def test_an_automation_that_hears_an_exempt_scripts_mqtt_message_is_judged
     assert mqtt_mock.async_publish.called is not held  # run at once, or not before the yes
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_a_template_entity_that_hears_an_exempt_scripts_event_is_followed(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -481,7 +482,7 @@ OBSERVATIONS: Final[dict[str, dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("observed", list(OBSERVATIONS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_a_yaml_bayesian_sensors_observation_is_followed(
     hass: HomeAssistant, scene: Scene, observed: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -516,7 +517,7 @@ async def test_a_yaml_bayesian_sensors_observation_is_followed(
     await check_change(hass, scene, GUEST, held=held)
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_what_a_trigger_based_template_entity_reads_is_followed(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -543,7 +544,7 @@ async def test_what_a_trigger_based_template_entity_reads_is_followed(
     await check_change(hass, scene, GUEST, held=held)
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_a_helper_named_in_a_variables_step_is_read(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

@@ -24,6 +24,8 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -37,9 +39,7 @@ from .test_redteam_third import start_in_the_background
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-TURN_ON_KITCHEN: Final = [
-    {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
-]
+TURN_ON_KITCHEN: Final = [KITCHEN_ON]
 # Motion at the porch: nothing the model can change.
 PORCH_MOTION: Final = "binary_sensor.porch_motion"
 ON_MOTION: Final = {"trigger": "state", "entity_id": PORCH_MOTION, "to": "on"}
@@ -104,9 +104,8 @@ async def check_change(hass: HomeAssistant, scene: Scene, helper: str, *, held: 
         answer("Done."),
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     assert (state(hass, helper) == before) is held
-    assert state(hass, "lock.front_door") == "locked"
 
 
 async def warm_up_the_hall(hass: HomeAssistant, degrees: str) -> None:

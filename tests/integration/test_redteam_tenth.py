@@ -23,6 +23,9 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -33,17 +36,14 @@ from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_ninth import stub_services
 from .test_redteam_seventh import LOCK
-from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
-from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
 
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 AT_BEDTIME: Final = {"trigger": "state", "entity_id": "binary_sensor.bedtime", "to": "on"}
 
 
@@ -236,7 +236,7 @@ ADDS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
 @pytest.mark.usefixtures("shopping_list")
 @pytest.mark.parametrize("add", list(ADDS))
 @pytest.mark.parametrize("trigger", list(ON_THE_LIST))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_adding_to_the_shopping_list_is_judged_by_what_it_sets_off(
     hass: HomeAssistant,
     scene: Scene,
@@ -263,8 +263,7 @@ async def test_adding_to_the_shopping_list_is_judged_by_what_it_sets_off(
 
     result = await scene.ask_to_call(agent, tool, arguments, answer("Done."))
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
     assert state(hass, SHOPPING) == ("0" if held else "1")
     if held and tool == "todo":
         assert speech(result) == (
@@ -317,7 +316,7 @@ async def test_an_exempt_script_that_restarts_while_a_relock_timer_runs_is_held(
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_a_restart_that_switches_an_unlocking_automation_on_again_is_held(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

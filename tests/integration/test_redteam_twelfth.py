@@ -37,6 +37,7 @@ from homeassistant.helpers import entity_registry as er
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
 from .probes import assert_held_only_when
 from .probes import may_unlock
@@ -45,13 +46,11 @@ from .test_adversarial import Scene
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
 
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 BED_LIGHT: Final = "light.bed_light"
 KITCHEN: Final = "light.kitchen_lights"
 BED_LIGHT_OFF: Final = {"trigger": "state", "entity_id": BED_LIGHT, "to": "off"}
