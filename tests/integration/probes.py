@@ -10,13 +10,16 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 
 from .conftest import speech
 from .conftest import state
+from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
@@ -35,6 +38,24 @@ async def add_demo_platforms(hass: HomeAssistant, *platforms: Platform) -> Confi
     await hass.config_entries.async_forward_entry_setups(demo, platforms)
     await hass.async_block_till_done()
     return demo
+
+
+async def ask_to_run_exempt(
+    hass: HomeAssistant,
+    scene: Scene,
+    entity_id: str,
+    action: str = "turn_on",
+    also_exempt: tuple[str, ...] = (),
+) -> conversation.ConversationResult:
+    """Ask our agent to `action` an entity (a script, say) that the person exposed and
+    exempted (with `also_exempt`), as they use it."""
+    async_expose_entity(hass, "conversation", entity_id, True)
+    domain = entity_id.split(".", 1)[0]
+    return await scene.ask_ours_to_call(
+        domain,
+        {"action": action, "entity_id": entity_id},
+        **{CONF_EXEMPT_ENTITIES: [entity_id, *also_exempt]},
+    )
 
 
 def may_unlock(change: str) -> str:

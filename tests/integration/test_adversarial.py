@@ -312,6 +312,14 @@ class Scene:
         assert sensitive_states(self.hass) == before
         return result
 
+    async def ask_ours_to_call(
+        self, suffix: str, arguments: dict[str, Any], **options: Any
+    ) -> conversation.ConversationResult:
+        """Set up our agent (with these options) and ask it as ask_to_call does, the model
+        saying "Done." after the call."""
+        agent = await self.our_agent(**options)
+        return await self.ask_to_call(agent, suffix, arguments, answer("Done."))
+
     async def reply(
         self, agent: Agent, question: conversation.ConversationResult, text: str, **kwargs: Any
     ) -> conversation.ConversationResult:

@@ -193,11 +193,7 @@ async def test_a_relay_a_template_lock_picks_by_a_template_is_held_like_the_lock
     target, name = (
         (door_relay, "Door relay") if which == "the relay" else (spare_relay, "Spare relay")
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": target}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": target})
 
     assert speech(result) == (
         f"Turn on {name} (this will unlock Side Door)? Say yes to confirm."
@@ -225,11 +221,7 @@ async def test_a_switch_no_template_lock_names_runs_at_once(
             ],
         },
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": fan_relay}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": fan_relay})
 
     assert not asked(result), speech(result)
     assert state(hass, fan_relay) == "on"
@@ -336,10 +328,8 @@ async def test_an_id_a_template_builds_only_to_name_a_target_reads_nothing(
         [{**ON_MOTION, "id": "kitchen_lights"}], [{"action": "light.turn_on", "target": target}]
     )
     await set_up_automations(hass, routine)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": "light.bed_light"}
     )
 
     assert not asked(result), speech(result)

@@ -95,11 +95,7 @@ async def test_an_automation_on_the_topic_an_mqtt_entity_publishes_to_is_judged(
     async_expose_entity(hass, "conversation", PORCH_RELAY, True)
     await set_up_automations(hass, automation([{"trigger": "mqtt", "topic": topic}], [then]))
     mqtt_mock.async_publish.reset_mock()
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": PORCH_RELAY}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": PORCH_RELAY})
 
     assert_held_only_when(hass, result, held)
     assert mqtt_mock.async_publish.called is not held
@@ -159,11 +155,7 @@ async def test_an_mqtt_entity_on_the_topics_of_a_sensitive_one_is_held(
     await hass.async_block_till_done()
     assert state(hass, DOOR) == "locked"
     async_expose_entity(hass, "conversation", switch, True)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": switch}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": switch})
     await hass.async_block_till_done()
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
@@ -209,11 +201,7 @@ async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", PORCH_FAN, True)
     await set_up_automations(hass, automation([SIGNAL_TRIGGERS[trigger]], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": PORCH_FAN}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": PORCH_FAN})
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, PORCH_FAN) == ("off" if held else "on")
@@ -341,11 +329,7 @@ async def test_a_step_that_dims_the_light_to_nothing_is_judged_as_turning_it_off
     }
     await set_up_automations(hass, BEDTIME, evening)
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": KITCHEN})
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, KITCHEN) == ("off" if held else "on")
@@ -368,10 +352,8 @@ async def test_a_siren_turned_on_for_a_while_is_judged_as_going_off_too(
     async_expose_entity(hass, "conversation", SIREN, True)
     quiet = {"trigger": "state", "entity_id": SIREN, "to": "off"}
     await set_up_automations(hass, automation([quiet], [UNLOCK]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "siren", {"action": "turn_on", "entity_id": SIREN, **fields}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "siren", {"action": "turn_on", "entity_id": SIREN, **fields}
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))

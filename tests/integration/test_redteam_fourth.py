@@ -97,11 +97,7 @@ async def test_a_service_that_is_no_entity_service_is_not_judged_by_its_target(
     entity_id = await template_helper(
         hass, {"template_type": "switch", "name": "Porch", "turn_on": [step], "turn_off": []}
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": entity_id}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": entity_id})
 
     assert_held_only_when(hass, result, held)
 

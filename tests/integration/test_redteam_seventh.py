@@ -28,6 +28,7 @@ from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
+from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .scripted_model import answer
@@ -81,12 +82,7 @@ async def run_exempt_welcome(
 ) -> None:
     """Our agent runs the exempt script "Welcome": held (asked first, with `question` when
     given) or run, as `held` says; either way the front door stays locked."""
-    async_expose_entity(hass, "conversation", "script.welcome", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})
-
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
-    )
+    result = await ask_to_run_exempt(hass, scene, "script.welcome")
 
     assert_held_only_when(hass, result, held, question)
 
@@ -232,11 +228,7 @@ async def cancel_relock(hass: HomeAssistant, scene: Scene, *automations: Any, he
     timer keeps running) or cancelled at once, as `held` says."""
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, *automations)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("timer", {"action": "cancel", "entity_id": timer})
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, timer) == ("active" if held else "idle")
@@ -285,11 +277,7 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
     await phone_notifications(hass)
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, routine)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": action, "entity_id": timer}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("timer", {"action": action, "entity_id": timer})
 
     held = prevented is not None
     assert asked(result) is held, (speech(result), tool_results(hass, result))
@@ -349,12 +337,7 @@ async def test_stopping_an_exempt_script_that_would_secure_the_house_is_held(
     if running:
         start_in_the_background(hass, "script.courier")
         await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "script.courier", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.courier"]})
-
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_off", "entity_id": "script.courier"}, answer("Done.")
-    )
+    result = await ask_to_run_exempt(hass, scene, "script.courier", "turn_off")
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     if held:

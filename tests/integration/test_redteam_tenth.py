@@ -24,6 +24,7 @@ from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
+from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .scripted_model import answer
@@ -365,10 +366,10 @@ async def test_a_scene_that_switches_off_an_exempt_securing_automation_is_held(
     assert await async_setup_component(hass, "scene", {"scene": [movie_night]})
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", "scene.movie_night", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: exempt})
-
-    result = await scene.ask_to_call(
-        agent, "scene", {"action": "turn_on", "entity_id": "scene.movie_night"}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "scene",
+        {"action": "turn_on", "entity_id": "scene.movie_night"},
+        **{CONF_EXEMPT_ENTITIES: exempt},
     )
     await hass.async_block_till_done()
 
@@ -396,13 +397,8 @@ async def test_an_exempt_scripts_scene_that_switches_off_an_exempt_automation_is
     await reload_scripts(
         hass, {"welcome": {"alias": "Welcome", "sequence": [{"scene": "scene.movie_night"}]}}
     )
-    async_expose_entity(hass, "conversation", "script.welcome", True)
-    agent = await scene.our_agent(
-        **{CONF_EXEMPT_ENTITIES: ["script.welcome", "automation.nightly"]}
-    )
-
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
+    result = await ask_to_run_exempt(
+        hass, scene, "script.welcome", also_exempt=("automation.nightly",)
     )
     await hass.async_block_till_done()
 

@@ -96,11 +96,7 @@ async def test_a_timer_event_that_triggers_an_automation_is_judged_by_what_it_do
             "actions": UNLOCK_FRONT_DOOR,
         },
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": action, "entity_id": timer}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("timer", {"action": action, "entity_id": timer})
 
     assert_held_only_when(hass, result, held)
     assert (state(hass, timer) == "active") is (held or action == "start")

@@ -41,7 +41,6 @@ from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
 from .probes import assert_held_only_when
 from .probes import may_unlock
-from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
@@ -80,11 +79,7 @@ async def test_a_remote_turned_on_may_end_off(
     await set_up_automations(hass, automation([quiet], [then]))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
     power_off = PlannedAction("remote", "remote", "turn_on", (REMOTE,), {"activity": "PowerOff"})
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "remote", {"action": "turn_on", "entity_id": REMOTE}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("remote", {"action": "turn_on", "entity_id": REMOTE})
 
     assert bool(sensitive_targets_of_action(hass, policy, power_off)) is held
     assert_held_only_when(hass, result, held)
@@ -122,10 +117,8 @@ async def test_a_light_whose_default_profile_is_dark_is_turned_off_by_turning_it
     light_profiles(hass, f"light.bed_light.default,,,{default},")
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
     await set_up_automations(hass, automation([BED_LIGHT_OFF], [UNLOCK]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT, **fields}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": BED_LIGHT, **fields}
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Turn on Bed Light"))
@@ -160,11 +153,7 @@ async def test_a_step_that_turns_on_a_dark_profile_is_judged_as_turning_the_ligh
         {**evening, "id": "evening", "alias": "Evening"},
         automation([BED_LIGHT_OFF], [UNLOCK]),
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": KITCHEN})
 
     assert_held_only_when(hass, result, held)
     assert state(hass, KITCHEN) == ("off" if held else "on")
@@ -205,11 +194,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
     trigger = {"trigger": "state", "entity_id": BED_LIGHT, "to": to}
     await set_up_automations(hass, automation([trigger], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "button", {"action": "press", "entity_id": RESTART}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("button", {"action": "press", "entity_id": RESTART})
     install = PlannedAction("update", "update", "install", (firmware,))
     press = PlannedAction("button", "button", "press", (RESTART,))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
@@ -264,10 +249,10 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
     await set_up_automations(
         hass, {**evening, "id": "evening", "alias": "Evening"}, automation([BED_LIGHT_OFF], [then])
     )
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: [porch]})
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "light",
+        {"action": "turn_on", "entity_id": BED_LIGHT},
+        **{CONF_EXEMPT_ENTITIES: [porch]},
     )
 
     assert_held_only_when(hass, result, held)
@@ -289,10 +274,8 @@ async def test_closing_a_cover_may_leave_it_open(
     may follow closing it. "When it becomes open, light the kitchen" is everyday: at once."""
     opened = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "open"}
     await set_up_automations(hass, automation([opened], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
@@ -324,10 +307,6 @@ async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     async_expose_entity(hass, "conversation", RESTART, True)
     gone = {"trigger": "state", "entity_id": BED_LIGHT, "to": "unavailable"}
     await set_up_automations(hass, automation([gone], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "button", {"action": "press", "entity_id": RESTART}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("button", {"action": "press", "entity_id": RESTART})
 
     assert_held_only_when(hass, result, held)
