@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.flows.subentry_forms import agent_schema
 from custom_components.local_agent.flows.subentry_forms import nest
 from homeassistant import config_entries
+from homeassistant.config_entries import ConfigFlowResult
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowManager
 from homeassistant.data_entry_flow import FlowResultType
@@ -55,3 +60,21 @@ async def async_through_progress[R: Mapping[str, Any]](
         result = await flows.async_configure(result["flow_id"])
     await hass.async_block_till_done()
     return result
+
+
+async def async_reconfigure_to_file(
+    hass: HomeAssistant, entry: MockConfigEntry, path: Path, seen: list[str] | None = None
+) -> ConfigFlowResult:
+    """Reconfigure a model entry as the user does: from its menu to the local file form, that
+    form given `path`, then through the progress steps (their actions recorded in `seen`)."""
+    result = await entry.start_reconfigure_flow(hass)
+    assert result["type"] is FlowResultType.MENU
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "local_file"}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "local_file"
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_MODEL_PATH: str(path)}
+    )
+    return await async_through_progress(hass, result, seen)

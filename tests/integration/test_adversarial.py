@@ -74,6 +74,8 @@ from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from testing.demo_home import instant_demo
 from testing.home_builder import async_add_script
+from testing.home_builder import async_expose_only
+from testing.home_builder import async_place_in_area
 from testing.model_files import QWEN35_SPECIAL_TOKENS
 from testing.tokenizer import Tokenizer
 from testing.turn import chat_log_of
@@ -181,10 +183,7 @@ async def house(hass: HomeAssistant) -> AsyncGenerator[None]:
         )
         await async_add_script(hass, "open_up", "Open up", "lock.unlock", "lock.front_door")
         await hass.async_block_till_done()
-        for current in hass.states.async_all():
-            async_expose_entity(hass, "conversation", current.entity_id, False)
-        for entity_id in EXPOSED:
-            async_expose_entity(hass, "conversation", entity_id, True)
+        async_expose_only(hass, EXPOSED)
         ground = fr.async_get(hass).async_create("Ground")
         areas = ar.async_get(hass)
         hall = areas.async_create("Hall", floor_id=ground.floor_id)
@@ -197,12 +196,8 @@ async def house(hass: HomeAssistant) -> AsyncGenerator[None]:
             ("cover.garage_door", garage),
             ("valve.orchard", garage),
         ):
-            registry_entry = entities.async_get(entity_id)
-            assert registry_entry is not None, entity_id
-            if registry_entry.device_id is not None:
-                devices.async_update_device(registry_entry.device_id, area_id=area.id)
-            else:
-                entities.async_update_entity(entity_id, area_id=area.id)
+            assert entities.async_get(entity_id) is not None, entity_id
+            async_place_in_area(hass, entity_id, area.id)
         entities.async_update_entity("lock.back_door", aliases=[er.COMPUTED_NAME, "main entrance"])
         satellite = devices.async_get_or_create(
             config_entry_id=entry.entry_id, identifiers={("test", SATELLITE_ID)}
@@ -316,6 +311,14 @@ class Scene:
         await self.hass.async_block_till_done()
         assert sensitive_states(self.hass) == before
         return result
+
+    async def ask_ours_to_call(
+        self, suffix: str, arguments: dict[str, Any], **options: Any
+    ) -> conversation.ConversationResult:
+        """Set up our agent (with these options) and ask it as ask_to_call does, the model
+        saying "Done." after the call."""
+        agent = await self.our_agent(**options)
+        return await self.ask_to_call(agent, suffix, arguments, answer("Done."))
 
     async def reply(
         self, agent: Agent, question: conversation.ConversationResult, text: str, **kwargs: Any

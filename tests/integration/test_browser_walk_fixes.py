@@ -28,7 +28,7 @@ from .conftest import async_setup_agent
 from .conftest import subentry
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
-from .flow_helpers import async_through_progress
+from .flow_helpers import async_reconfigure_to_file
 from .flow_helpers import suggested_values
 from .scripted_model import ScriptedWorker
 
@@ -198,14 +198,7 @@ async def test_a_changed_model_says_so_in_our_words(
     agent = await async_setup_agent(hass, qwen35_model_path)
     other = tmp_path / "other.gguf"
     await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, other)
-    result = await agent.entry.start_reconfigure_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {"next_step_id": "local_file"}
-    )
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_MODEL_PATH: str(other)}
-    )
-    result = await async_through_progress(hass, result)
+    result = await async_reconfigure_to_file(hass, agent.entry, other)
     assert result["reason"] == "reconfigure_successful"
     assert result.get("translation_domain") in (None, DOMAIN)
     assert our_text("config", "abort", "reconfigure_successful")

@@ -84,11 +84,7 @@ async def test_a_template_switchs_device_action_is_judged_by_the_call_it_makes(
     porch = await template_helper(
         hass, {"template_type": "switch", "name": "Porch", "turn_on": [step], "turn_off": []}
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": porch}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": porch})
 
     assert asked(result) is (question is not None), (speech(result), tool_results(hass, result))
     if question is not None:

@@ -74,7 +74,7 @@ from .conftest import async_setup_model_entry
 from .conftest import entry_state
 from .conftest import speech
 from .conftest import subentry
-from .flow_helpers import async_through_progress
+from .flow_helpers import async_reconfigure_to_file
 from .scripted_model import ScriptedWorker
 from .server.conftest import async_setup_server_agent
 from .server.conftest import server_entry_data
@@ -299,16 +299,7 @@ async def test_reconfiguring_an_entry_that_names_no_file_asks_for_one(
     entry = MockConfigEntry(domain=DOMAIN, data={CONF_BACKEND: "llama_cpp"}, minor_version=3)
     await async_add_entry(hass, entry)
 
-    result = await entry.start_reconfigure_flow(hass)
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {"next_step_id": "local_file"}
-    )
-    assert result["type"] is FlowResultType.FORM
-    assert result["step_id"] == "local_file"
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_MODEL_PATH: str(qwen35_model_path)}
-    )
-    result = await async_through_progress(hass, result)
+    result = await async_reconfigure_to_file(hass, entry, qwen35_model_path)
     await hass.async_block_till_done()
 
     assert result["type"] is FlowResultType.ABORT

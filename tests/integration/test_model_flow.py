@@ -32,6 +32,7 @@ from homeassistant.data_entry_flow import FlowResultType
 from testing.hub_server import FakeHub
 
 from .conftest import async_setup_agent
+from .flow_helpers import async_reconfigure_to_file
 from .flow_helpers import async_through_progress
 
 REPO, FILE = DEFAULT_MODEL.repo_id, DEFAULT_MODEL.filename
@@ -270,16 +271,8 @@ async def test_reconfigure_changes_the_model_file(
     other = tmp_path / "other.gguf"
     await hass.async_add_executor_job(other.write_bytes, content)
 
-    result = await agent.entry.start_reconfigure_flow(hass)
-    assert result["type"] is FlowResultType.MENU
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {"next_step_id": "local_file"}
-    )
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_MODEL_PATH: str(other)}
-    )
     steps: list[str] = []
-    result = await async_through_progress(hass, result, steps)
+    result = await async_reconfigure_to_file(hass, agent.entry, other, steps)
 
     assert steps == ["check_model"]  # the entry loads it when it reloads
     assert result["type"] is FlowResultType.ABORT

@@ -603,11 +603,7 @@ async def test_the_switch_that_a_lock_wraps_is_held_like_the_lock(
     # The person shows the relay to Assist again (Switch as X had hidden it).
     async_expose_entity(hass, "conversation", door_relay, True)
     before = state(hass, lock.entity_id)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_off", "entity_id": door_relay}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_off", "entity_id": door_relay})
 
     assert asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, lock.entity_id) == before

@@ -25,6 +25,8 @@ from homeassistant.core import ServiceCall
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -41,7 +43,6 @@ from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import GUEST
 from .test_redteam_sixth import ON_MOTION
 from .test_redteam_sixth import PORCH_MOTION
-from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
 from .test_redteam_sixth import set_up_helpers
@@ -50,7 +51,6 @@ from .test_redteam_sixth import template
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 RUN_WELCOME: Final = "Run Welcome? Say yes to confirm."
 # What an automation that hears Welcome's signal does: what running Welcome may do.
 WELCOME_MAY_UNLOCK: Final = "Run Welcome (this may unlock Front Door)? Say yes to confirm."
@@ -78,7 +78,7 @@ HEARD: Final[dict[str, dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("heard", list(HEARD))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_an_exempt_scripts_step_of_unknown_effect_may_signal_an_unlock(
     hass: HomeAssistant, scene: Scene, heard: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -193,11 +193,7 @@ async def test_a_relay_a_template_lock_picks_by_a_template_is_held_like_the_lock
     target, name = (
         (door_relay, "Door relay") if which == "the relay" else (spare_relay, "Spare relay")
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": target}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": target})
 
     assert speech(result) == (
         f"Turn on {name} (this will unlock Side Door)? Say yes to confirm."
@@ -225,11 +221,7 @@ async def test_a_switch_no_template_lock_names_runs_at_once(
             ],
         },
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": fan_relay}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": fan_relay})
 
     assert not asked(result), speech(result)
     assert state(hass, fan_relay) == "on"
@@ -336,10 +328,8 @@ async def test_an_id_a_template_builds_only_to_name_a_target_reads_nothing(
         [{**ON_MOTION, "id": "kitchen_lights"}], [{"action": "light.turn_on", "target": target}]
     )
     await set_up_automations(hass, routine)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": "light.bed_light"}
     )
 
     assert not asked(result), speech(result)

@@ -20,6 +20,7 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
@@ -96,14 +97,9 @@ async def test_a_service_that_is_no_entity_service_is_not_judged_by_its_target(
     entity_id = await template_helper(
         hass, {"template_type": "switch", "name": "Porch", "turn_on": [step], "turn_off": []}
     )
-    agent = await scene.our_agent()
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": entity_id})
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": entity_id}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
 
 
 async def test_an_automation_that_runs_a_command_with_a_harmless_target_is_held(

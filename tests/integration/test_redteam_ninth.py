@@ -21,6 +21,8 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -41,7 +43,6 @@ from .test_redteam_sixth import automation
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 RUN_WELCOME: Final = "Run Welcome? Say yes to confirm."
 
 
@@ -62,7 +63,7 @@ ENABLES: Final[dict[str, dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("step", list(ENABLES))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_an_exempt_script_that_arms_an_unlocking_automation_is_held(
     hass: HomeAssistant, scene: Scene, step: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -122,7 +123,7 @@ RESTARTS: Final[dict[str, tuple[dict[str, Any], str]]] = {
 
 
 @pytest.mark.parametrize("restart", list(RESTARTS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_an_exempt_script_that_restarts_home_assistant_is_judged_by_what_starts(
     hass: HomeAssistant, scene: Scene, restart: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -203,7 +204,7 @@ OTHER_BUILT_IDS: Final = {
 
 
 @pytest.mark.parametrize("form", list(OTHER_BUILT_IDS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_a_helper_an_unlocking_automation_reads_by_an_id_built_otherwise_is_held(
     hass: HomeAssistant, scene: Scene, form: str, then: dict[str, Any], held: bool
 ) -> None:

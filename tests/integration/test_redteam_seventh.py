@@ -28,6 +28,9 @@ from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
+from .probes import ask_to_run_exempt
+from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
@@ -79,16 +82,9 @@ async def run_exempt_welcome(
 ) -> None:
     """Our agent runs the exempt script "Welcome": held (asked first, with `question` when
     given) or run, as `held` says; either way the front door stays locked."""
-    async_expose_entity(hass, "conversation", "script.welcome", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})
+    result = await ask_to_run_exempt(hass, scene, "script.welcome")
 
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert question is None or speech(result) == question
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, question)
 
 
 # --- An exempt script's step on an entity that runs actions of its own --------------------------
@@ -209,8 +205,7 @@ async def test_a_program_that_an_exempt_script_runs_is_judged(
     result = await agent.ask("welcome", context=scene.person)
     await hass.async_block_till_done()
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
     if step.get("action") == "lock.unlock":
         assert state(hass, "lock.back_door") == "unlocked"
 
@@ -233,11 +228,7 @@ async def cancel_relock(hass: HomeAssistant, scene: Scene, *automations: Any, he
     timer keeps running) or cancelled at once, as `held` says."""
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, *automations)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": "cancel", "entity_id": timer}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("timer", {"action": "cancel", "entity_id": timer})
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, timer) == ("active" if held else "idle")
@@ -286,11 +277,7 @@ async def test_stopping_a_timer_that_would_secure_the_house_is_held(
     await phone_notifications(hass)
     timer = await running_timer(hass, "relock")
     await set_up_automations(hass, routine)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": action, "entity_id": timer}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("timer", {"action": action, "entity_id": timer})
 
     held = prevented is not None
     assert asked(result) is held, (speech(result), tool_results(hass, result))
@@ -350,12 +337,7 @@ async def test_stopping_an_exempt_script_that_would_secure_the_house_is_held(
     if running:
         start_in_the_background(hass, "script.courier")
         await hass.async_block_till_done()
-    async_expose_entity(hass, "conversation", "script.courier", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.courier"]})
-
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_off", "entity_id": "script.courier"}, answer("Done.")
-    )
+    result = await ask_to_run_exempt(hass, scene, "script.courier", "turn_off")
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     if held:
@@ -395,7 +377,7 @@ SIGNALS: Final[dict[str, tuple[dict[str, Any], dict[str, Any]]]] = {
 
 
 @pytest.mark.parametrize("signal", list(SIGNALS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
     hass: HomeAssistant, scene: Scene, signal: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -412,7 +394,7 @@ async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
 # The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
 # test whatever the test does.
 @pytest.mark.parametrize("expected_lingering_timers", [True])
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_an_automation_that_hears_an_exempt_scripts_mqtt_message_is_judged(
     hass: HomeAssistant,
     mqtt_mock: MqttMockHAClient,
@@ -433,7 +415,7 @@ async def test_an_automation_that_hears_an_exempt_scripts_mqtt_message_is_judged
     assert mqtt_mock.async_publish.called is not held  # run at once, or not before the yes
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_a_template_entity_that_hears_an_exempt_scripts_event_is_followed(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -483,7 +465,7 @@ OBSERVATIONS: Final[dict[str, dict[str, Any]]] = {
 
 
 @pytest.mark.parametrize("observed", list(OBSERVATIONS))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_a_yaml_bayesian_sensors_observation_is_followed(
     hass: HomeAssistant, scene: Scene, observed: str, then: dict[str, Any], held: bool
 ) -> None:
@@ -518,7 +500,7 @@ async def test_a_yaml_bayesian_sensors_observation_is_followed(
     await check_change(hass, scene, GUEST, held=held)
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_what_a_trigger_based_template_entity_reads_is_followed(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -545,7 +527,7 @@ async def test_what_a_trigger_based_template_entity_reads_is_followed(
     await check_change(hass, scene, GUEST, held=held)
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (TURN_ON_KITCHEN[0], False)])
+@held_if_then_unlocks
 async def test_a_helper_named_in_a_variables_step_is_read(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

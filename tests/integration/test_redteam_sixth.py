@@ -24,6 +24,9 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import ask_to_run_exempt
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -37,9 +40,7 @@ from .test_redteam_third import start_in_the_background
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-TURN_ON_KITCHEN: Final = [
-    {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
-]
+TURN_ON_KITCHEN: Final = [KITCHEN_ON]
 # Motion at the porch: nothing the model can change.
 PORCH_MOTION: Final = "binary_sensor.porch_motion"
 ON_MOTION: Final = {"trigger": "state", "entity_id": PORCH_MOTION, "to": "on"}
@@ -104,9 +105,8 @@ async def check_change(hass: HomeAssistant, scene: Scene, helper: str, *, held: 
         answer("Done."),
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     assert (state(hass, helper) == before) is held
-    assert state(hass, "lock.front_door") == "locked"
 
 
 async def warm_up_the_hall(hass: HomeAssistant, degrees: str) -> None:
@@ -454,10 +454,8 @@ async def test_a_yaml_template_switch_that_unlocks_is_held(
         hass, {"switch": [{"name": "Porch", "turn_on": [UNLOCK], "turn_off": []}]}
     )
     async_expose_entity(hass, "conversation", "switch.porch", True)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": "switch.porch"}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "switch", {"action": "turn_on", "entity_id": "switch.porch"}
     )
 
     assert asked(result), (speech(result), tool_results(hass, result))
@@ -539,11 +537,7 @@ async def test_a_light_whose_automation_sets_off_an_unlock_is_held(
         LIGHTS_ON_GUEST,
         automation([CHAINS["its last run"]], [UNLOCK]),
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": KITCHEN})
 
     assert asked(result), (speech(result), tool_results(hass, result))
     assert state(hass, KITCHEN) == "off"
@@ -614,10 +608,10 @@ async def test_a_helper_that_steers_an_exempt_script_is_held(
     await set_up_helpers(hass)
     await reload_scripts(hass, {"vent": by_house_mode(then)})
     async_expose_entity(hass, "conversation", "script.vent", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.vent"]})
-
-    result = await scene.ask_to_call(
-        agent, "input_select", {"entity_id": MODE, **CHANGES[MODE]}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "input_select",
+        {"entity_id": MODE, **CHANGES[MODE]},
+        **{CONF_EXEMPT_ENTITIES: ["script.vent"]},
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
@@ -645,11 +639,6 @@ async def test_an_automation_on_an_exempt_scripts_run_is_judged(
     await set_up_automations(
         hass, automation([{"trigger": "state", "entity_id": on, "to": "on"}], then)
     )
-    async_expose_entity(hass, "conversation", "script.welcome", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.welcome"]})
-
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
-    )
+    result = await ask_to_run_exempt(hass, scene, "script.welcome")
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))

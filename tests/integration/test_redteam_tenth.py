@@ -23,6 +23,10 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import ask_to_run_exempt
+from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -33,17 +37,14 @@ from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_ninth import stub_services
 from .test_redteam_seventh import LOCK
-from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
-from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
 
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 AT_BEDTIME: Final = {"trigger": "state", "entity_id": "binary_sensor.bedtime", "to": "on"}
 
 
@@ -236,7 +237,7 @@ ADDS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
 @pytest.mark.usefixtures("shopping_list")
 @pytest.mark.parametrize("add", list(ADDS))
 @pytest.mark.parametrize("trigger", list(ON_THE_LIST))
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_adding_to_the_shopping_list_is_judged_by_what_it_sets_off(
     hass: HomeAssistant,
     scene: Scene,
@@ -263,8 +264,7 @@ async def test_adding_to_the_shopping_list_is_judged_by_what_it_sets_off(
 
     result = await scene.ask_to_call(agent, tool, arguments, answer("Done."))
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
     assert state(hass, SHOPPING) == ("0" if held else "1")
     if held and tool == "todo":
         assert speech(result) == (
@@ -317,7 +317,7 @@ async def test_an_exempt_script_that_restarts_while_a_relock_timer_runs_is_held(
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
 
 
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_a_restart_that_switches_an_unlocking_automation_on_again_is_held(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -366,10 +366,10 @@ async def test_a_scene_that_switches_off_an_exempt_securing_automation_is_held(
     assert await async_setup_component(hass, "scene", {"scene": [movie_night]})
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", "scene.movie_night", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: exempt})
-
-    result = await scene.ask_to_call(
-        agent, "scene", {"action": "turn_on", "entity_id": "scene.movie_night"}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "scene",
+        {"action": "turn_on", "entity_id": "scene.movie_night"},
+        **{CONF_EXEMPT_ENTITIES: exempt},
     )
     await hass.async_block_till_done()
 
@@ -397,13 +397,8 @@ async def test_an_exempt_scripts_scene_that_switches_off_an_exempt_automation_is
     await reload_scripts(
         hass, {"welcome": {"alias": "Welcome", "sequence": [{"scene": "scene.movie_night"}]}}
     )
-    async_expose_entity(hass, "conversation", "script.welcome", True)
-    agent = await scene.our_agent(
-        **{CONF_EXEMPT_ENTITIES: ["script.welcome", "automation.nightly"]}
-    )
-
-    result = await scene.ask_to_call(
-        agent, "script", {"action": "turn_on", "entity_id": "script.welcome"}, answer("Done.")
+    result = await ask_to_run_exempt(
+        hass, scene, "script.welcome", also_exempt=("automation.nightly",)
     )
     await hass.async_block_till_done()
 

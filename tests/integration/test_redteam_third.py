@@ -24,6 +24,7 @@ from . import test_adversarial
 from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
@@ -95,14 +96,9 @@ async def test_a_timer_event_that_triggers_an_automation_is_judged_by_what_it_do
             "actions": UNLOCK_FRONT_DOOR,
         },
     )
-    agent = await scene.our_agent()
+    result = await scene.ask_ours_to_call("timer", {"action": action, "entity_id": timer})
 
-    result = await scene.ask_to_call(
-        agent, "timer", {"action": action, "entity_id": timer}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
     assert (state(hass, timer) == "active") is (held or action == "start")
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
 

@@ -37,20 +37,19 @@ from homeassistant.helpers import entity_registry as er
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
-from .scripted_model import answer
+from .probes import KITCHEN_ON
+from .probes import add_demo_platforms
+from .probes import assert_held_only_when
+from .probes import may_unlock
 from .test_adversarial import Scene
-from .test_adversarial import tool_results
-from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
 
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-KITCHEN_ON: Final = TURN_ON_KITCHEN[0]
 BED_LIGHT: Final = "light.bed_light"
 KITCHEN: Final = "light.kitchen_lights"
 BED_LIGHT_OFF: Final = {"trigger": "state", "entity_id": BED_LIGHT, "to": "off"}
@@ -73,26 +72,19 @@ async def test_a_remote_turned_on_may_end_off(
     with `PowerOff` the hub powers everything off and its remote goes off. "When the TV
     remote goes off, unlock the front door" follows: asked, and the question says so. "When
     it goes off, turn on the kitchen lights" is everyday: at once."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.REMOTE])
-    await hass.async_block_till_done()
+    await add_demo_platforms(hass, Platform.REMOTE)
     await hass.services.async_call("remote", "turn_on", {"entity_id": REMOTE}, blocking=True)
     async_expose_entity(hass, "conversation", REMOTE, True)
     quiet = {"trigger": "state", "entity_id": REMOTE, "to": "off"}
     await set_up_automations(hass, automation([quiet], [then]))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
     power_off = PlannedAction("remote", "remote", "turn_on", (REMOTE,), {"activity": "PowerOff"})
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "remote", {"action": "turn_on", "entity_id": REMOTE}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("remote", {"action": "turn_on", "entity_id": REMOTE})
 
     assert bool(sensitive_targets_of_action(hass, policy, power_off)) is held
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     if held:
         assert "(this may unlock Front Door)" in speech(result)
-    assert state(hass, "lock.front_door") == "locked"
 
 
 # --- A light profile may carry a brightness of 0 -----------------------------------------------
@@ -125,18 +117,11 @@ async def test_a_light_whose_default_profile_is_dark_is_turned_off_by_turning_it
     light_profiles(hass, f"light.bed_light.default,,,{default},")
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
     await set_up_automations(hass, automation([BED_LIGHT_OFF], [UNLOCK]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT, **fields}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": BED_LIGHT, **fields}
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Turn on Bed Light (this may unlock Front Door)? Say yes to confirm."
-        )
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Turn on Bed Light"))
 
 
 @pytest.mark.parametrize(
@@ -168,15 +153,10 @@ async def test_a_step_that_turns_on_a_dark_profile_is_judged_as_turning_the_ligh
         {**evening, "id": "evening", "alias": "Evening"},
         automation([BED_LIGHT_OFF], [UNLOCK]),
     )
-    agent = await scene.our_agent()
+    result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": KITCHEN})
 
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": KITCHEN}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
     assert state(hass, KITCHEN) == ("off" if held else "on")
-    assert state(hass, "lock.front_door") == "locked"
 
 
 # --- A restart button or an update restarts its device ------------------------------------------
@@ -201,9 +181,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     state its firmware restores. Beside "when the bed light becomes unavailable (or goes
     off), unlock", pressing it asks, and the question says what it may set off. An
     automation on it that lights the kitchen is everyday: at once."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.BUTTON, Platform.UPDATE])
-    await hass.async_block_till_done()
+    await add_demo_platforms(hass, Platform.BUTTON, Platform.UPDATE)
     entities = er.async_get(hass)
     light = entities.async_get(BED_LIGHT)
     firmware = entities.async_get_entity_id("update", "demo", "update_light_bulb")
@@ -216,11 +194,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
     trigger = {"trigger": "state", "entity_id": BED_LIGHT, "to": to}
     await set_up_automations(hass, automation([trigger], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "button", {"action": "press", "entity_id": RESTART}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("button", {"action": "press", "entity_id": RESTART})
     install = PlannedAction("update", "update", "install", (firmware,))
     press = PlannedAction("button", "button", "press", (RESTART,))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
@@ -230,12 +204,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     assert bool(sensitive_targets_of_action(hass, policy, install)) is held
     assert bool(sensitive_targets_of_action(hass, exempt, press)) is held
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Press Restart (this may unlock Front Door)? Say yes to confirm."
-        ), speech(result)
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Press Restart"))
 
 
 # --- An exempt entity whose own steps change back what was followed to it ------------------------
@@ -280,14 +249,13 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
     await set_up_automations(
         hass, {**evening, "id": "evening", "alias": "Evening"}, automation([BED_LIGHT_OFF], [then])
     )
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: [porch]})
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "light",
+        {"action": "turn_on", "entity_id": BED_LIGHT},
+        **{CONF_EXEMPT_ENTITIES: [porch]},
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)
 
 
 # --- A cover stopped on its way is open ----------------------------------------------------------
@@ -306,18 +274,11 @@ async def test_closing_a_cover_may_leave_it_open(
     may follow closing it. "When it becomes open, light the kitchen" is everyday: at once."""
     opened = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "open"}
     await set_up_automations(hass, automation([opened], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Close Hall Window (this may unlock Front Door)? Say yes to confirm."
-        )
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
 
 
 @pytest.mark.parametrize(
@@ -332,9 +293,7 @@ async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     connected through it: the bed light, a bulb on the hub, goes unavailable. Beside "when
     the bed light becomes unavailable, unlock", pressing it asks; an automation that lights
     the kitchen is everyday: at once."""
-    [demo] = hass.config_entries.async_entries("demo")
-    await hass.config_entries.async_forward_entry_setups(demo, [Platform.BUTTON])
-    await hass.async_block_till_done()
+    demo = await add_demo_platforms(hass, Platform.BUTTON)
     devices = dr.async_get(hass)
     hub = devices.async_get_or_create(
         config_entry_id=demo.entry_id, identifiers={("demo", "hub")}, name="Hub"
@@ -348,11 +307,6 @@ async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     async_expose_entity(hass, "conversation", RESTART, True)
     gone = {"trigger": "state", "entity_id": BED_LIGHT, "to": "unavailable"}
     await set_up_automations(hass, automation([gone], [then]))
-    agent = await scene.our_agent()
+    result = await scene.ask_ours_to_call("button", {"action": "press", "entity_id": RESTART})
 
-    result = await scene.ask_to_call(
-        agent, "button", {"action": "press", "entity_id": RESTART}, answer("Done.")
-    )
-
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held)

@@ -1,0 +1,77 @@
+"""Steps the red-team probes share: more of the demo house, and the verdict each probe checks.
+
+A probe asks the agent for a change beside a program that may follow it, and expects the
+change to be asked about (held) or run at once, with the front door still locked either way.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import Platform
+from homeassistant.core import HomeAssistant
+
+from .conftest import speech
+from .conftest import state
+from .test_adversarial import Scene
+from .test_adversarial import tool_results
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import asked
+
+# An everyday step beside the front door's unlocking: what a program may do at once.
+KITCHEN_ON: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
+# A probe's program does `then`: unlocking the front door is held, lighting the kitchen is not.
+held_if_then_unlocks: Final = pytest.mark.parametrize(
+    ("then", "held"), [(UNLOCK_FRONT_DOOR[0], True), (KITCHEN_ON, False)]
+)
+
+
+async def add_demo_platforms(hass: HomeAssistant, *platforms: Platform) -> ConfigEntry:
+    """Set up more of the demo integration's platforms in the house; returns its entry."""
+    [demo] = hass.config_entries.async_entries("demo")
+    await hass.config_entries.async_forward_entry_setups(demo, platforms)
+    await hass.async_block_till_done()
+    return demo
+
+
+async def ask_to_run_exempt(
+    hass: HomeAssistant,
+    scene: Scene,
+    entity_id: str,
+    action: str = "turn_on",
+    also_exempt: tuple[str, ...] = (),
+) -> conversation.ConversationResult:
+    """Ask our agent to `action` an entity (a script, say) that the person exposed and
+    exempted (with `also_exempt`), as they use it."""
+    async_expose_entity(hass, "conversation", entity_id, True)
+    domain = entity_id.split(".", 1)[0]
+    return await scene.ask_ours_to_call(
+        domain,
+        {"action": action, "entity_id": entity_id},
+        **{CONF_EXEMPT_ENTITIES: [entity_id, *also_exempt]},
+    )
+
+
+def may_unlock(change: str) -> str:
+    """The question for a change that may set off unlocking the front door."""
+    return f"{change} (this may unlock Front Door)? Say yes to confirm."
+
+
+def assert_held_only_when(
+    hass: HomeAssistant,
+    result: conversation.ConversationResult,
+    held: bool,
+    question: str | None = None,
+) -> None:
+    """Asked exactly when `held` (in these words where `question` is given), else run at once;
+    the front door stays locked either way."""
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    if held and question is not None:
+        assert speech(result) == question
+    assert state(hass, "lock.front_door") == "locked"
