@@ -14,9 +14,9 @@ from typing import Final
 
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
-from homeassistant.helpers import area_registry as ar
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from testing.home_builder import async_area
+from testing.home_builder import async_place_in_area
 
 from .conftest import state
 
@@ -112,17 +112,10 @@ def read(hass: HomeAssistant, changed: str | Reader) -> Any:
 
 def place(hass: HomeAssistant, area_name: str, *entity_ids: str) -> None:
     """Put the entities (their devices, where they have one) in the area, made if need be."""
-    areas = ar.async_get(hass)
-    area = areas.async_get_area_by_name(area_name) or areas.async_create(area_name)
-    entities = er.async_get(hass)
-    devices = dr.async_get(hass)
+    area_id = async_area(hass, area_name)
     for entity_id in entity_ids:
-        registered = entities.async_get(entity_id)
-        assert registered is not None, entity_id
-        if registered.device_id is not None:
-            devices.async_update_device(registered.device_id, area_id=area.id)
-        else:
-            entities.async_update_entity(entity_id, area_id=area.id)
+        assert er.async_get(hass).async_get(entity_id) is not None, entity_id
+        async_place_in_area(hass, entity_id, area_id)
 
 
 def another_integrations_service(hass: HomeAssistant, domain: str, service: str) -> None:

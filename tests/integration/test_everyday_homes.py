@@ -395,13 +395,7 @@ def apartment_automations() -> list[dict[str, Any]]:
         ),
         automation(
             "Pasta timer",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "timer.finished",
-                    "event_data": {"entity_id": "timer.pasta"},
-                }
-            ],
+            [event_trigger("timer.finished", entity_id="timer.pasta")],
             notify("The pasta is ready"),
             act("light.turn_on", "light.kitchen_lights", flash="short"),
         ),
@@ -740,13 +734,7 @@ def family_automations(hass: HomeAssistant) -> list[dict[str, Any]]:
         ),
         automation(
             "Close the garage from the phone",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "mobile_app_notification_action",
-                    "event_data": {"action": CLOSE_GARAGE},
-                }
-            ],
+            [event_trigger("mobile_app_notification_action", action=CLOSE_GARAGE)],
             act("cover.close_cover", GARAGE),
         ),
         # The alarm: by presence, and the lights when it is armed for the night.
@@ -867,13 +855,7 @@ def family_automations(hass: HomeAssistant) -> list[dict[str, Any]]:
         ),
         automation(
             "Bath timer",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "timer.finished",
-                    "event_data": {"entity_id": "timer.bath"},
-                }
-            ],
+            [event_trigger("timer.finished", entity_id="timer.bath")],
             act("light.turn_on", "light.bed_light", flash="long"),
             notify("Bath time is over"),
         ),
