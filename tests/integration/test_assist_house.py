@@ -33,6 +33,11 @@ from homeassistant.helpers.entity_component import async_update_entity
 
 from .conftest import speech
 from .conftest import state
+from .houses import Reader
+from .houses import attribute
+from .houses import call_id
+from .houses import read
+from .houses import volume
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import satellite_id
@@ -41,7 +46,6 @@ from .test_assist_everyday import timer_device
 from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_house import GARAGE
 from .test_everyday_house import LIVING_ROOM_TV
-from .test_everyday_house import attribute
 from .test_everyday_house import home  # noqa: F401  (the fixture)
 from .test_everyday_house import house  # noqa: F401  (the fixture)
 from .test_everyday_house import scene  # noqa: F401  (the fixture)
@@ -103,12 +107,8 @@ async def assist_house(
     return home
 
 
-def volume(entity_id: str) -> Any:
-    return attribute(entity_id, "volume_level")
-
-
 # (tool, arguments, what changes: entity or reader, the value it has after)
-Everyday = tuple[str, dict[str, Any], str | Any, Any]
+Everyday = tuple[str, dict[str, Any], str | Reader, Any]
 EVERYDAY: Final[list[Everyday]] = [
     # By name, in three languages.
     ("HassTurnOn", {"name": "Bed Light"}, "light.bed_light", "on"),
@@ -195,24 +195,12 @@ EVERYDAY: Final[list[Everyday]] = [
 ]
 
 
-def request_id(tool: str, arguments: dict[str, Any]) -> str:
-    return "-".join([tool, *(str(value) for value in arguments.values())])
-
-
-@pytest.mark.parametrize(
-    ("tool", "arguments", "changed", "expected"),
-    EVERYDAY,
-    ids=[request_id(tool, arguments) for tool, arguments, *_ in EVERYDAY],
-)
+@pytest.mark.parametrize("everyday", EVERYDAY, ids=[call_id(*case[:2]) for case in EVERYDAY])
 async def test_an_everyday_intent_runs_at_once_and_is_said_truly(
-    hass: HomeAssistant,
-    assist_house: Scene,
-    tool: str,
-    arguments: dict[str, Any],
-    changed: str | Any,
-    expected: Any,
+    hass: HomeAssistant, assist_house: Scene, everyday: Everyday
 ) -> None:
     """The model says nothing after the call: what the agent says is true."""
+    tool, arguments, changed, expected = everyday
     agent = await assist_house.agent_with(ASSIST)
 
     result = await assist_house.ask_to_call(agent, tool, arguments, answer(""))
@@ -220,8 +208,7 @@ async def test_an_everyday_intent_runs_at_once_and_is_said_truly(
     assert not asked(result), speech(result)
     assert result.response.response_type is ACTION_DONE, speech(result)
     assert "could not" not in speech(result), speech(result)
-    now = state(hass, changed) if isinstance(changed, str) else changed(hass)
-    assert now == expected
+    assert read(hass, changed) == expected
 
 
 def items(hass: HomeAssistant) -> list[str]:
@@ -236,19 +223,11 @@ LIST: Final[list[Everyday]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("tool", "arguments", "changed", "expected"),
-    LIST,
-    ids=[request_id(tool, arguments) for tool, arguments, *_ in LIST],
-)
+@pytest.mark.parametrize("listing", LIST, ids=[call_id(*case[:2]) for case in LIST])
 async def test_an_item_goes_on_the_list_at_once(
-    hass: HomeAssistant,
-    assist_house: Scene,
-    tool: str,
-    arguments: dict[str, Any],
-    changed: Any,
-    expected: Any,
+    hass: HomeAssistant, assist_house: Scene, listing: Everyday
 ) -> None:
+    tool, arguments, changed, expected = listing
     agent = await assist_house.agent_with(ASSIST)
     assist_house.worker.will_write(tool_call(tool, **arguments), answer(""))
 
@@ -257,7 +236,7 @@ async def test_an_item_goes_on_the_list_at_once(
     assert not asked(result), speech(result)
     assert result.response.response_type is ACTION_DONE, speech(result)
     assert speech(result) == "Done."
-    assert changed(hass) == expected
+    assert read(hass, changed) == expected
 
 
 def running_timers(hass: HomeAssistant) -> dict[str, bool]:
@@ -337,8 +316,7 @@ async def test_requests_one_after_another_run_at_once(
 
         assert speech(result) == "Done.", (tool, speech(result))
         assert result.response.response_type is ACTION_DONE, tool
-        now = state(hass, changed) if isinstance(changed, str) else changed(hass)
-        assert now == expected, tool
+        assert read(hass, changed) == expected, tool
 
 
 SENSITIVE: Final[list[tuple[str, dict[str, Any]]]] = [
@@ -367,11 +345,9 @@ SENSITIVE: Final[list[tuple[str, dict[str, Any]]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("tool", "arguments"), SENSITIVE, ids=[request_id(t, a) for t, a in SENSITIVE]
-)
+@pytest.mark.parametrize(("tool", "arguments"), SENSITIVE, ids=[call_id(*c) for c in SENSITIVE])
 async def test_the_lock_garage_alarm_and_valve_beside_them_still_ask(
-    hass: HomeAssistant, assist_house: Scene, tool: str, arguments: dict[str, Any]
+    assist_house: Scene, tool: str, arguments: dict[str, Any]
 ) -> None:
     agent = await assist_house.agent_with(ASSIST)
 
@@ -615,7 +591,7 @@ SATELLITE: Final[list[tuple[str, dict[str, Any], bool, str, str]]] = [
 @pytest.mark.parametrize(
     ("tool", "arguments", "held", "changed", "expected"),
     SATELLITE,
-    ids=[request_id(c[0], c[1]) for c in SATELLITE],
+    ids=[call_id(*c[:2]) for c in SATELLITE],
 )
 async def test_a_request_from_the_garage_satellite(
     hass: HomeAssistant,

@@ -18,13 +18,13 @@ from typing import Final
 import pytest
 
 from homeassistant.core import HomeAssistant
-from homeassistant.core import ServiceCall
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
+from .houses import another_integrations_service
 from .test_adversarial import Scene
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import check_turning_on_the_bed_light
@@ -67,9 +67,22 @@ def on(trigger: dict[str, Any], *actions: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# (what the bed light's own automation does, the house's other automations, held: whether
+# turning the bed light on asks)
+Beside = tuple[list[dict[str, Any]], list[dict[str, Any]], bool]
+
+
+async def check_the_bed_light_beside(hass: HomeAssistant, scene: Scene, beside: Beside) -> None:
+    """The bed light's own automation does what it does beside the house's other automations:
+    turning the bed light on asks, or runs at once."""
+    actions, others, held = beside
+    await with_the_bed_light_off(hass, when_the_bed_light_goes_on(*actions), *others)
+
+    await check_turning_on_the_bed_light(hass, scene, held=held)
+
+
 TAPPED: Final = event_trigger("mobile_app_notification_action")
-# (what the bed light's own automation does, the house's other automations, held)
-HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
+HOUSES: Final[list[Beside]] = [
     ([TELL_THE_PHONE], [], False),
     ([SHOW_IN_THE_UI], [], False),
     ([TELL_THE_PHONE, *TURN_ON_KITCHEN], [on(event_trigger("doorbell"), *TURN_ON_KITCHEN)], False),
@@ -97,7 +110,7 @@ HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
 
 
 @pytest.mark.parametrize(
-    ("actions", "others", "held"),
+    "beside",
     HOUSES,
     ids=[
         "tells the phone",
@@ -118,22 +131,13 @@ HOUSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
     ],
 )
 async def test_what_hears_a_notification_decides(
-    hass: HomeAssistant,
-    scene: Scene,
-    actions: list[dict[str, Any]],
-    others: list[dict[str, Any]],
-    held: bool,
+    hass: HomeAssistant, scene: Scene, beside: Beside
 ) -> None:
     await phone_notifications(hass)
     assert await async_setup_component(hass, "persistent_notification", {})
+    another_integrations_service(hass, "hub", "open_sesame")
 
-    def open_sesame(call: ServiceCall) -> None:
-        """Another integration's service: what it does is its own."""
-
-    hass.services.async_register("hub", "open_sesame", open_sesame)
-    await with_the_bed_light_off(hass, when_the_bed_light_goes_on(*actions), *others)
-
-    await check_turning_on_the_bed_light(hass, scene, held=held)
+    await check_the_bed_light_beside(hass, scene, beside)
 
 
 async def test_the_question_of_a_light_whose_notification_may_unlock_says_so(

@@ -30,8 +30,6 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import area_registry as ar
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.demo_home import DEMO_PLATFORMS
@@ -41,6 +39,19 @@ from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .houses import Asking
+from .houses import Request
+from .houses import assist
+from .houses import colour
+from .houses import intent_call
+from .houses import our_call
+from .houses import ours
+from .houses import place
+from .houses import read
+from .houses import request_id
+from .houses import sets
+from .houses import temperature
+from .houses import volume
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_adversarial import Scene
@@ -73,8 +84,6 @@ SENSITIVE: Final = (
     "valve.orchard",
     "valve.trees",
 )
-OURS: Final = "our tools"
-ASSIST: Final = "assist"
 
 
 def automation(
@@ -253,20 +262,6 @@ async def set_up_demo_house(hass: HomeAssistant, tmp_path: Path) -> None:
         async_expose_entity(hass, "conversation", current.entity_id, False)
 
 
-def place(hass: HomeAssistant, area_name: str, *entity_ids: str) -> None:
-    areas = ar.async_get(hass)
-    area = areas.async_get_area_by_name(area_name) or areas.async_create(area_name)
-    entities = er.async_get(hass)
-    devices = dr.async_get(hass)
-    for entity_id in entity_ids:
-        registered = entities.async_get(entity_id)
-        assert registered is not None, entity_id
-        if registered.device_id is not None:
-            devices.async_update_device(registered.device_id, area_id=area.id)
-        else:
-            entities.async_update_entity(entity_id, area_id=area.id)
-
-
 def rename(hass: HomeAssistant, entity_id: str, name: str) -> None:
     er.async_get(hass).async_update_entity(entity_id, name=name)
 
@@ -289,38 +284,20 @@ async def stop_everything(hass: HomeAssistant) -> None:
             await hass.services.async_call("schedule", "reload", blocking=True)
 
 
-def attribute(entity_id: str, name: str) -> Any:
-    def read(hass: HomeAssistant) -> Any:
-        current = hass.states.get(entity_id)
-        assert current is not None, entity_id
-        return current.attributes.get(name)
-
-    return read
-
-
-# (tools, tool, arguments, what changes: entity or reader, and what it reads after)
-Request = tuple[str, str, dict[str, Any], Any, Any]
-
-
-def request_id(request: tuple[Any, ...]) -> str:
-    return "-".join([request[1], *(str(value) for value in request[2].values())])
-
-
-async def runs_at_once(home: Home, tools: str, tool: str, arguments: dict[str, Any]) -> Any:
+async def runs_at_once(home: Home, everyday: Request) -> None:
+    """The request runs without a question, and what it changes reads what it should."""
+    tools, tool, arguments, changed, expected = everyday
     agent = await home.agent_with(tools)
     result = await home.ask_to_call(agent, tool, arguments)
     assert not asked(result), (speech(result), tool_results(home.hass, result))
-    return result
+    assert read(home.hass, changed) == expected
 
 
-async def still_asks(home: Home, tools: str, tool: str, arguments: dict[str, Any]) -> None:
+async def still_asks(home: Home, sensitive: Asking) -> None:
+    tools, tool, arguments = sensitive
     agent = await home.agent_with(tools)
     result = await home.ask_to_call(agent, tool, arguments)
     assert asked(result), (speech(result), tool_results(home.hass, result))
-
-
-def read(hass: HomeAssistant, changed: Any) -> Any:
-    return state(hass, changed) if isinstance(changed, str) else changed(hass)
 
 
 # --- The apartment ------------------------------------------------------------------------------
@@ -418,13 +395,7 @@ def apartment_automations() -> list[dict[str, Any]]:
         ),
         automation(
             "Pasta timer",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "timer.finished",
-                    "event_data": {"entity_id": "timer.pasta"},
-                }
-            ],
+            [event_trigger("timer.finished", entity_id="timer.pasta")],
             notify("The pasta is ready"),
             act("light.turn_on", "light.kitchen_lights", flash="short"),
         ),
@@ -619,213 +590,88 @@ async def apartment(
 
 
 APARTMENT_EVERYDAY: Final[list[Request]] = [
-    (OURS, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, "light.bed_light", "on"),
-    (
-        OURS,
-        "light",
-        {"action": "turn_off", "entity_id": "light.kitchen_lights"},
-        "light.kitchen_lights",
-        "off",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "turn_on", "entity_id": "light.living_room", "brightness_pct": 30},
-        "light.living_room",
-        "on",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "turn_off", "entity_id": "light.entrance_color_white_lights"},
-        "light.entrance_color_white_lights",
-        "off",
-    ),
-    (OURS, "cover", {"action": "close_cover", "entity_id": BLINDS}, BLINDS, "closing"),
-    (
-        OURS,
-        "cover",
-        {"action": "open_cover", "entity_id": "cover.kitchen_window"},
-        "cover.kitchen_window",
-        "open",
-    ),
-    (
-        OURS,
-        "cover",
-        {"action": "close_cover", "entity_id": "cover.hall_window"},
-        "cover.hall_window",
-        "closing",
-    ),
-    (
-        OURS,
-        "climate",
-        {"action": "set_temperature", "entity_id": "climate.heatpump", "temperature": 21},
-        attribute("climate.heatpump", "temperature"),
-        21,
-    ),
-    (
-        OURS,
-        "climate",
-        {"action": "set_hvac_mode", "entity_id": "climate.hvac", "hvac_mode": "heat"},
-        "climate.hvac",
-        "heat",
-    ),
-    (OURS, "vacuum", {"action": "start", "entity_id": VACUUM}, VACUUM, "cleaning"),
-    (OURS, "media_player", {"action": "media_pause", "entity_id": TV}, TV, "paused"),
-    (
-        OURS,
-        "media_player",
-        {"action": "volume_set", "entity_id": "media_player.bedroom", "volume_level": 0.2},
-        attribute("media_player.bedroom", "volume_level"),
-        0.2,
-    ),
-    (
-        OURS,
-        "fan",
-        {"action": "turn_on", "entity_id": "fan.living_room_fan"},
-        "fan.living_room_fan",
-        "on",
-    ),
-    (
-        OURS,
-        "input_number",
-        {"action": "set_value", "entity_id": "input_number.comfort_temperature", "value": 22},
-        attribute("climate.hvac", "temperature"),
+    ours("turn_on", "light.bed_light", "on"),
+    ours("turn_off", "light.kitchen_lights", "off"),
+    ours("turn_on", "light.living_room", "on", brightness_pct=30),
+    ours("turn_off", "light.entrance_color_white_lights", "off"),
+    ours("close_cover", BLINDS, "closing"),
+    ours("open_cover", "cover.kitchen_window", "open"),
+    ours("close_cover", "cover.hall_window", "closing"),
+    sets("set_temperature", "climate.heatpump", temperature=21),
+    ours("set_hvac_mode", "climate.hvac", "heat", hvac_mode="heat"),
+    ours("start", VACUUM, "cleaning"),
+    ours("media_pause", TV, "paused"),
+    sets("volume_set", "media_player.bedroom", volume_level=0.2),
+    ours("turn_on", "fan.living_room_fan", "on"),
+    ours(
+        "set_value",
+        "input_number.comfort_temperature",
         22,
+        changed=temperature("climate.hvac"),
+        value=22,
     ),
-    (OURS, "timer", {"action": "start", "entity_id": "timer.pasta"}, "timer.pasta", "active"),
-    (
-        OURS,
-        "counter",
-        {"action": "increment", "entity_id": "counter.cleanings"},
-        "counter.cleanings",
-        "1",
+    ours("start", "timer.pasta", "active"),
+    ours("increment", "counter.cleanings", "1"),
+    ours("turn_on", "scene.evening", "on", "light.living_room"),
+    ours("turn_on", "scene.movie", "closing", BLINDS),
+    assist("HassTurnOn", "light.bed_light", "on", name="Bed Light"),
+    assist("HassTurnOff", "light.kitchen_lights", "off", area="Kitchen", domain=["light"]),
+    assist("HassTurnOff", BLINDS, "closing", name="Living Room Window"),
+    assist("HassSetPosition", BLINDS, "closing", name="Living Room Window", position=30),
+    assist(
+        "HassClimateSetTemperature", temperature("climate.hvac"), 20, name="Hvac", temperature=20
     ),
-    (OURS, "scene", {"action": "turn_on", "entity_id": "scene.evening"}, "light.living_room", "on"),
-    (OURS, "scene", {"action": "turn_on", "entity_id": "scene.movie"}, BLINDS, "closing"),
-    (ASSIST, "HassTurnOn", {"name": "Bed Light"}, "light.bed_light", "on"),
-    (
-        ASSIST,
-        "HassTurnOff",
-        {"area": "Kitchen", "domain": ["light"]},
-        "light.kitchen_lights",
-        "off",
+    assist("HassVacuumStart", VACUUM, "cleaning", name="Demo vacuum 0 ground floor"),
+    assist("HassMediaPause", TV, "paused", name="Living Room"),
+    assist("HassSetVolume", volume("media_player.kitchen"), 0.4, name="Kitchen", volume_level=40),
+    assist("HassTurnOn", "fan.living_room_fan", "on", name="Living Room Fan"),
+    assist("HassTurnOn", "light.kitchen_lights", "on", name="Evening"),
+    assist("HassLightSet", "light.living_room", "on", name="Living Room", brightness=50),
+    assist("HassMediaUnpause", "media_player.bedroom", "playing", name="Bedroom"),
+    ours("media_play", TV, "playing"),
+    ours(
+        "select_option", "input_select.house_mode", "on", changed="light.living_room", option="Home"
     ),
-    (ASSIST, "HassTurnOff", {"name": "Living Room Window"}, BLINDS, "closing"),
-    (ASSIST, "HassSetPosition", {"name": "Living Room Window", "position": 30}, BLINDS, "closing"),
-    (
-        ASSIST,
-        "HassClimateSetTemperature",
-        {"name": "Hvac", "temperature": 20},
-        attribute("climate.hvac", "temperature"),
-        20,
-    ),
-    (ASSIST, "HassVacuumStart", {"name": "Demo vacuum 0 ground floor"}, VACUUM, "cleaning"),
-    (ASSIST, "HassMediaPause", {"name": "Living Room"}, TV, "paused"),
-    (
-        ASSIST,
-        "HassSetVolume",
-        {"name": "Kitchen", "volume_level": 40},
-        attribute("media_player.kitchen", "volume_level"),
-        0.4,
-    ),
-    (ASSIST, "HassTurnOn", {"name": "Living Room Fan"}, "fan.living_room_fan", "on"),
-    (ASSIST, "HassTurnOn", {"name": "Evening"}, "light.kitchen_lights", "on"),
-    (ASSIST, "HassLightSet", {"name": "Living Room", "brightness": 50}, "light.living_room", "on"),
-    (ASSIST, "HassMediaUnpause", {"name": "Bedroom"}, "media_player.bedroom", "playing"),
-    (OURS, "media_player", {"action": "media_play", "entity_id": TV}, TV, "playing"),
-    (
-        OURS,
-        "input_select",
-        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Home"},
-        "light.living_room",
-        "on",
-    ),
-    (
-        OURS,
-        "input_select",
-        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Movie"},
-        BLINDS,
-        "closing",
-    ),
-    (OURS, "media_player", {"action": "turn_off", "entity_id": TV}, TV, "off"),
-    (
-        OURS,
-        "cover",
-        {"action": "set_cover_position", "entity_id": BLINDS, "position": 50},
-        BLINDS,
-        "closing",
-    ),
-    (
-        OURS,
-        "fan",
-        {"action": "set_percentage", "entity_id": "fan.living_room_fan", "percentage": 33},
-        "fan.living_room_fan",
-        "on",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "toggle", "entity_id": "light.ceiling_lights"},
-        "light.ceiling_lights",
-        "off",
-    ),
-    (OURS, "timer", {"action": "cancel", "entity_id": "timer.pasta"}, "timer.pasta", "idle"),
-    (ASSIST, "HassTurnOn", {"area": "Living Room"}, "light.living_room", "on"),
-    (ASSIST, "HassTurnOff", {"name": "all", "domain": ["light"]}, "light.bed_light", "off"),
-    (ASSIST, "HassMediaNext", {"name": "Living Room"}, TV, "playing"),
-    (ASSIST, "HassTurnOff", {"name": "Ceiling Lights"}, "light.ceiling_lights", "off"),
+    ours("select_option", "input_select.house_mode", "closing", changed=BLINDS, option="Movie"),
+    ours("turn_off", TV, "off"),
+    ours("set_cover_position", BLINDS, "closing", position=50),
+    ours("set_percentage", "fan.living_room_fan", "on", percentage=33),
+    ours("toggle", "light.ceiling_lights", "off"),
+    ours("cancel", "timer.pasta", "idle"),
+    assist("HassTurnOn", "light.living_room", "on", area="Living Room"),
+    assist("HassTurnOff", "light.bed_light", "off", name="all", domain=["light"]),
+    assist("HassMediaNext", TV, "playing", name="Living Room"),
+    assist("HassTurnOff", "light.ceiling_lights", "off", name="Ceiling Lights"),
 ]
 
 
-@pytest.mark.parametrize(
-    ("tools", "tool", "arguments", "changed", "expected"),
-    APARTMENT_EVERYDAY,
-    ids=[request_id(r) for r in APARTMENT_EVERYDAY],
-)
+@pytest.mark.parametrize("everyday", APARTMENT_EVERYDAY, ids=request_id)
 async def test_an_everyday_request_in_the_apartment_runs_at_once(
-    hass: HomeAssistant,
-    apartment: Home,
-    tools: str,
-    tool: str,
-    arguments: dict[str, Any],
-    changed: Any,
-    expected: Any,
+    apartment: Home, everyday: Request
 ) -> None:
-    await runs_at_once(apartment, tools, tool, arguments)
-
-    if changed is not None:
-        assert read(hass, changed) == expected
+    await runs_at_once(apartment, everyday)
 
 
-APARTMENT_SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
-    (OURS, "lock", {"action": "unlock", "entity_id": FRONT_DOOR}),
-    (OURS, "lock", {"action": "lock", "entity_id": FRONT_DOOR}),
+APARTMENT_SENSITIVE: Final[list[Asking]] = [
+    our_call("unlock", FRONT_DOOR),
+    our_call("lock", FRONT_DOOR),
     # Away mode locks the door; guest mode switches the auto-lock off.
-    (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.away_mode"}),
-    (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.guest_mode"}),
-    (OURS, "script", {"action": "turn_on", "entity_id": "script.bedtime"}),
-    (
-        OURS,
-        "input_select",
-        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Night"},
-    ),
-    (ASSIST, "HassTurnOff", {"name": "Front Door"}),
-    (ASSIST, "HassTurnOn", {"name": "Away mode"}),
-    (ASSIST, "HassTurnOn", {"name": "Guests"}),
-    (ASSIST, "HassTurnOn", {"name": "Bedtime"}),
+    our_call("turn_on", "input_boolean.away_mode"),
+    our_call("turn_on", "input_boolean.guest_mode"),
+    our_call("turn_on", "script.bedtime"),
+    our_call("select_option", "input_select.house_mode", option="Night"),
+    intent_call("HassTurnOff", name="Front Door"),
+    intent_call("HassTurnOn", name="Away mode"),
+    intent_call("HassTurnOn", name="Guests"),
+    intent_call("HassTurnOn", name="Bedtime"),
 ]
 
 
-@pytest.mark.parametrize(
-    ("tools", "tool", "arguments"),
-    APARTMENT_SENSITIVE,
-    ids=[request_id(r) for r in APARTMENT_SENSITIVE],
-)
+@pytest.mark.parametrize("sensitive", APARTMENT_SENSITIVE, ids=request_id)
 async def test_what_sets_off_the_apartments_lock_still_asks(
-    hass: HomeAssistant, apartment: Home, tools: str, tool: str, arguments: dict[str, Any]
+    apartment: Home, sensitive: Asking
 ) -> None:
-    await still_asks(apartment, tools, tool, arguments)
+    await still_asks(apartment, sensitive)
 
 
 # --- The family house ---------------------------------------------------------------------------
@@ -888,13 +734,7 @@ def family_automations(hass: HomeAssistant) -> list[dict[str, Any]]:
         ),
         automation(
             "Close the garage from the phone",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "mobile_app_notification_action",
-                    "event_data": {"action": CLOSE_GARAGE},
-                }
-            ],
+            [event_trigger("mobile_app_notification_action", action=CLOSE_GARAGE)],
             act("cover.close_cover", GARAGE),
         ),
         # The alarm: by presence, and the lights when it is armed for the night.
@@ -1015,13 +855,7 @@ def family_automations(hass: HomeAssistant) -> list[dict[str, Any]]:
         ),
         automation(
             "Bath timer",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "timer.finished",
-                    "event_data": {"entity_id": "timer.bath"},
-                }
-            ],
+            [event_trigger("timer.finished", entity_id="timer.bath")],
             act("light.turn_on", "light.bed_light", flash="long"),
             notify("Bath time is over"),
         ),
@@ -1191,206 +1025,89 @@ async def family_house(
 
 
 FAMILY_EVERYDAY: Final[list[Request]] = [
-    (
-        OURS,
-        "switch",
-        {"action": "turn_on", "entity_id": KIDS_NIGHT_LIGHT},
-        KIDS_NIGHT_LIGHT,
-        "on",
-    ),
-    (OURS, "switch", {"action": "turn_on", "entity_id": KIDS_FAN}, KIDS_FAN, "on"),
-    (
-        OURS,
-        "switch",
-        {"action": "turn_off", "entity_id": KIDS_NIGHT_LIGHT},
-        "group.kids_room",
-        "off",
-    ),
-    (OURS, "light", {"action": "turn_on", "entity_id": GARAGE_LIGHT}, GARAGE_LIGHT, "on"),
-    (OURS, "light", {"action": "turn_off", "entity_id": GARAGE_LIGHT}, GARAGE_LIGHT, "off"),
-    (OURS, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, "light.bed_light", "on"),
-    (
-        OURS,
-        "light",
-        {"action": "turn_off", "entity_id": "light.office_rgbw_lights"},
-        "light.office_rgbw_lights",
-        "off",
-    ),
-    (
-        OURS,
-        "climate",
-        {
-            "action": "set_temperature",
-            "entity_id": "climate.ecobee",
-            "target_temp_low": 19,
-            "target_temp_high": 24,
-        },
-        attribute("climate.ecobee", "target_temp_low"),
-        19,
-    ),
-    (OURS, "timer", {"action": "start", "entity_id": "timer.bath"}, "timer.bath", "active"),
-    (
-        OURS,
-        "counter",
-        {"action": "increment", "entity_id": "counter.screen_time"},
-        "counter.screen_time",
-        "1",
-    ),
-    (
-        OURS,
-        "media_player",
-        {"action": "volume_set", "entity_id": "media_player.living_room", "volume_level": 0.5},
-        attribute("media_player.living_room", "volume_level"),
-        0.5,
-    ),
-    (
-        OURS,
-        "scene",
-        {"action": "turn_on", "entity_id": "scene.dinner"},
-        "light.kitchen_lights",
-        "on",
-    ),
-    (
-        OURS,
-        "media_player",
-        {"action": "media_pause", "entity_id": "media_player.bedroom"},
-        "media_player.bedroom",
-        "paused",
-    ),
-    (
-        OURS,
-        "cover",
-        {"action": "close_cover", "entity_id": "cover.hall_window"},
-        "cover.hall_window",
-        "closing",
-    ),
-    (OURS, "fan", {"action": "turn_on", "entity_id": "fan.ceiling_fan"}, "fan.ceiling_fan", "on"),
-    (ASSIST, "HassTurnOn", {"name": "Kids night light"}, KIDS_NIGHT_LIGHT, "on"),
-    (ASSIST, "HassTurnOff", {"name": "Kids fan"}, KIDS_FAN, "off"),
-    (ASSIST, "HassTurnOn", {"name": "Garage light"}, GARAGE_LIGHT, "on"),
-    (ASSIST, "HassTurnOff", {"area": "Garage", "domain": ["light"]}, GARAGE_LIGHT, "off"),
-    (ASSIST, "HassTurnOff", {"area": "Kids room"}, KIDS_NIGHT_LIGHT, "off"),
-    (ASSIST, "HassTurnOn", {"area": "Kids room", "domain": ["light"]}, "light.bed_light", "on"),
-    (ASSIST, "HassTurnOn", {"name": "Dinner"}, "light.kitchen_lights", "on"),
-    (
-        ASSIST,
+    ours("turn_on", KIDS_NIGHT_LIGHT, "on"),
+    ours("turn_on", KIDS_FAN, "on"),
+    ours("turn_off", KIDS_NIGHT_LIGHT, "off", "group.kids_room"),
+    ours("turn_on", GARAGE_LIGHT, "on"),
+    ours("turn_off", GARAGE_LIGHT, "off"),
+    ours("turn_on", "light.bed_light", "on"),
+    ours("turn_off", "light.office_rgbw_lights", "off"),
+    sets("set_temperature", "climate.ecobee", target_temp_low=19, target_temp_high=24),
+    ours("start", "timer.bath", "active"),
+    ours("increment", "counter.screen_time", "1"),
+    sets("volume_set", "media_player.living_room", volume_level=0.5),
+    ours("turn_on", "scene.dinner", "on", "light.kitchen_lights"),
+    ours("media_pause", "media_player.bedroom", "paused"),
+    ours("close_cover", "cover.hall_window", "closing"),
+    ours("turn_on", "fan.ceiling_fan", "on"),
+    assist("HassTurnOn", KIDS_NIGHT_LIGHT, "on", name="Kids night light"),
+    assist("HassTurnOff", KIDS_FAN, "off", name="Kids fan"),
+    assist("HassTurnOn", GARAGE_LIGHT, "on", name="Garage light"),
+    assist("HassTurnOff", GARAGE_LIGHT, "off", area="Garage", domain=["light"]),
+    assist("HassTurnOff", KIDS_NIGHT_LIGHT, "off", area="Kids room"),
+    assist("HassTurnOn", "light.bed_light", "on", area="Kids room", domain=["light"]),
+    assist("HassTurnOn", "light.kitchen_lights", "on", name="Dinner"),
+    assist(
         "HassLightSet",
-        {"name": "Kitchen Lights", "color": "red"},
-        attribute("light.kitchen_lights", "rgb_color"),
+        colour("light.kitchen_lights"),
         (255, 0, 0),
+        name="Kitchen Lights",
+        color="red",
     ),
-    (ASSIST, "HassLightSet", {"name": "Bed Light", "brightness": 20}, "light.bed_light", "on"),
-    (ASSIST, "HassMediaPause", {"name": "Living Room"}, "media_player.living_room", "paused"),
-    (ASSIST, "HassTurnOn", {"name": "Ceiling Fan"}, "fan.ceiling_fan", "on"),
-    (
-        OURS,
-        "light",
-        {"action": "toggle", "entity_id": "light.bed_light"},
-        "light.bed_light",
-        "on",
-    ),
-    (
-        OURS,
-        "switch",
-        {"action": "toggle", "entity_id": KIDS_NIGHT_LIGHT},
-        KIDS_NIGHT_LIGHT,
-        "off",
-    ),
-    (OURS, "timer", {"action": "cancel", "entity_id": "timer.bath"}, "timer.bath", "idle"),
-    (
-        OURS,
-        "counter",
-        {"action": "reset", "entity_id": "counter.screen_time"},
-        "counter.screen_time",
-        "0",
-    ),
-    (
-        OURS,
-        "climate",
-        {"action": "set_preset_mode", "entity_id": "climate.ecobee", "preset_mode": "away"},
-        attribute("climate.ecobee", "preset_mode"),
-        "away",
-    ),
-    (
-        OURS,
-        "cover",
-        {"action": "open_cover", "entity_id": "cover.hall_window"},
-        "cover.hall_window",
-        "opening",
-    ),
-    (ASSIST, "HassTurnOn", {"area": "Kids room"}, KIDS_FAN, "on"),
-    (ASSIST, "HassTurnOff", {"name": "all", "domain": ["switch"]}, KIDS_FAN, "off"),
-    (
-        ASSIST,
-        "HassSetVolume",
-        {"name": "Bedroom", "volume_level": 20},
-        attribute("media_player.bedroom", "volume_level"),
-        0.2,
-    ),
-    (ASSIST, "HassMediaUnpause", {"name": "Bedroom"}, "media_player.bedroom", "playing"),
-    (
-        ASSIST,
-        "HassTurnOff",
-        {"name": "Office RGBW Lights"},
-        "light.office_rgbw_lights",
-        "off",
-    ),
+    assist("HassLightSet", "light.bed_light", "on", name="Bed Light", brightness=20),
+    assist("HassMediaPause", "media_player.living_room", "paused", name="Living Room"),
+    assist("HassTurnOn", "fan.ceiling_fan", "on", name="Ceiling Fan"),
+    ours("toggle", "light.bed_light", "on"),
+    ours("toggle", KIDS_NIGHT_LIGHT, "off"),
+    ours("cancel", "timer.bath", "idle"),
+    ours("reset", "counter.screen_time", "0"),
+    sets("set_preset_mode", "climate.ecobee", preset_mode="away"),
+    ours("open_cover", "cover.hall_window", "opening"),
+    assist("HassTurnOn", KIDS_FAN, "on", area="Kids room"),
+    assist("HassTurnOff", KIDS_FAN, "off", name="all", domain=["switch"]),
+    assist("HassSetVolume", volume("media_player.bedroom"), 0.2, name="Bedroom", volume_level=20),
+    assist("HassMediaUnpause", "media_player.bedroom", "playing", name="Bedroom"),
+    assist("HassTurnOff", "light.office_rgbw_lights", "off", name="Office RGBW Lights"),
 ]
 
 
 @pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's, as above
-@pytest.mark.parametrize(
-    ("tools", "tool", "arguments", "changed", "expected"),
-    FAMILY_EVERYDAY,
-    ids=[request_id(r) for r in FAMILY_EVERYDAY],
-)
+@pytest.mark.parametrize("everyday", FAMILY_EVERYDAY, ids=request_id)
 async def test_an_everyday_request_in_the_family_house_runs_at_once(
-    hass: HomeAssistant,
-    family_house: Home,
-    tools: str,
-    tool: str,
-    arguments: dict[str, Any],
-    changed: Any,
-    expected: Any,
+    family_house: Home, everyday: Request
 ) -> None:
-    await runs_at_once(family_house, tools, tool, arguments)
-
-    assert read(hass, changed) == expected
+    await runs_at_once(family_house, everyday)
 
 
-FAMILY_SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
-    (OURS, "cover", {"action": "open_cover", "entity_id": GARAGE}),
-    (OURS, "cover", {"action": "close_cover", "entity_id": GARAGE}),
-    (OURS, "alarm_control_panel", {"action": "alarm_arm_away", "entity_id": ALARM}),
-    (OURS, "alarm_control_panel", {"action": "alarm_disarm", "entity_id": ALARM}),
-    (OURS, "valve", {"action": "open_valve", "entity_id": "valve.front_garden"}),
-    (OURS, "valve", {"action": "close_valve", "entity_id": MAIN_WATER}),
-    (OURS, "script", {"action": "turn_on", "entity_id": "script.good_night"}),
-    (OURS, "lock", {"action": "unlock", "entity_id": FRONT_DOOR}),
+FAMILY_SENSITIVE: Final[list[Asking]] = [
+    our_call("open_cover", GARAGE),
+    our_call("close_cover", GARAGE),
+    our_call("alarm_arm_away", ALARM),
+    our_call("alarm_disarm", ALARM),
+    our_call("open_valve", "valve.front_garden"),
+    our_call("close_valve", MAIN_WATER),
+    our_call("turn_on", "script.good_night"),
+    our_call("unlock", FRONT_DOOR),
     # Guests at home keep the alarm from arming when everyone has left: it secures less.
-    (OURS, "input_boolean", {"action": "turn_on", "entity_id": "input_boolean.guest_mode"}),
-    (ASSIST, "HassTurnOn", {"name": "Guests"}),
+    our_call("turn_on", "input_boolean.guest_mode"),
+    intent_call("HassTurnOn", name="Guests"),
     # The irrigation reads vacation mode: changing them steers the valves.
-    (OURS, "input_boolean", {"action": "turn_off", "entity_id": "input_boolean.vacation_mode"}),
-    (ASSIST, "HassTurnOn", {"name": "Vacation"}),
-    (ASSIST, "HassTurnOn", {"name": "Garage Door"}),
-    (ASSIST, "HassTurnOn", {"area": "Garage"}),
-    (ASSIST, "HassTurnOn", {"name": "Front Garden"}),
-    (ASSIST, "HassTurnOff", {"name": "Main water"}),
-    (ASSIST, "HassTurnOn", {"name": "Good night"}),
+    our_call("turn_off", "input_boolean.vacation_mode"),
+    intent_call("HassTurnOn", name="Vacation"),
+    intent_call("HassTurnOn", name="Garage Door"),
+    intent_call("HassTurnOn", area="Garage"),
+    intent_call("HassTurnOn", name="Front Garden"),
+    intent_call("HassTurnOff", name="Main water"),
+    intent_call("HassTurnOn", name="Good night"),
 ]
 
 
 @pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's, as above
-@pytest.mark.parametrize(
-    ("tools", "tool", "arguments"),
-    FAMILY_SENSITIVE,
-    ids=[request_id(r) for r in FAMILY_SENSITIVE],
-)
+@pytest.mark.parametrize("sensitive", FAMILY_SENSITIVE, ids=request_id)
 async def test_what_sets_off_the_garage_alarm_or_valves_still_asks(
-    hass: HomeAssistant, family_house: Home, tools: str, tool: str, arguments: dict[str, Any]
+    family_house: Home, sensitive: Asking
 ) -> None:
-    await still_asks(family_house, tools, tool, arguments)
+    await still_asks(family_house, sensitive)
 
 
 # --- The class of over-hold found: a notification heard as any signal ---------------------------

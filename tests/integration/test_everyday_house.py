@@ -36,9 +36,6 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.config_entries import ConfigFlow
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.core import ServiceCall
-from homeassistant.helpers import area_registry as ar
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import label_registry as lr
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
@@ -46,15 +43,28 @@ from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
-from .conftest import state
+from .houses import Asking
+from .houses import Request
+from .houses import another_integrations_service
+from .houses import assist
+from .houses import attribute
+from .houses import colour
+from .houses import intent_call
+from .houses import our_call
+from .houses import ours
+from .houses import place
+from .houses import read
+from .houses import request_id
+from .houses import sets
+from .houses import temperature
+from .houses import volume
 from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_everyday_automations import Beside
+from .test_everyday_automations import check_the_bed_light_beside
 from .test_everyday_automations import on
-from .test_redteam import BED_LIGHT_ON
 from .test_redteam import asked
-from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
-from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
@@ -97,6 +107,14 @@ def blueprint(alias: str, motion: str, light_target: dict[str, Any]) -> dict[str
             "input": {"motion_entity": motion, "light_target": light_target, "no_motion_wait": 60},
         },
     }
+
+
+def step(action: str, entity_id: str | list[str], **data: Any) -> dict[str, Any]:
+    """An action step on the entities, with its data where it has any."""
+    written: dict[str, Any] = {"action": action, "target": {"entity_id": entity_id}}
+    if data:
+        written["data"] = data
+    return written
 
 
 def light_on(target: dict[str, Any], **data: Any) -> dict[str, Any]:
@@ -143,7 +161,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
             ],
             PHONE,
             announce("The washer is done"),
-            {"action": "counter.increment", "target": {"entity_id": "counter.laundry_loads"}},
+            step("counter.increment", "counter.laundry_loads"),
         ),
         automation(
             "Sunset lights",
@@ -154,42 +172,28 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Sunrise off",
             [{"trigger": "sun", "event": "sunrise"}],
-            {"action": "light.turn_off", "target": {"entity_id": "all"}},
+            step("light.turn_off", "all"),
         ),
         automation(
             "Away heating",
             changes("person.anna", to="not_home"),
-            {
-                "action": "climate.set_temperature",
-                "target": {"entity_id": "climate.hall"},
-                "data": {"temperature": 16},
-            },
+            step("climate.set_temperature", "climate.hall", temperature=16),
         ),
         automation(
             "Home heating",
             changes("person.anna", to="home"),
-            {
-                "action": "climate.set_temperature",
-                "target": {"entity_id": "climate.hall"},
-                "data": {"temperature": 21},
-            },
+            step("climate.set_temperature", "climate.hall", temperature=21),
         ),
         automation(
             "Laundry timer announce",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "timer.finished",
-                    "event_data": {"entity_id": "timer.laundry"},
-                }
-            ],
+            [event_trigger("timer.finished", entity_id="timer.laundry")],
             say("The laundry timer is up"),
             LOG,
         ),
         automation(
             "Pause when the phone rings",
             changes("sensor.anna_phone_state", to="ringing"),
-            {"action": "media_player.media_pause", "target": {"entity_id": LIVING_ROOM_TV}},
+            step("media_player.media_pause", LIVING_ROOM_TV),
         ),
         automation(
             "Movie lights",
@@ -203,7 +207,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Movie paused",
             changes(LIVING_ROOM_TV, **{"from": "playing", "to": "paused"}),
-            {"action": "scene.turn_on", "target": {"entity_id": "scene.before_movie"}},
+            step("scene.turn_on", "scene.before_movie"),
         ),
         automation(
             "TV off raises the bed light",
@@ -239,7 +243,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
                                 "state": "Away",
                             }
                         ],
-                        "sequence": [{"action": "light.turn_off", "target": {"entity_id": "all"}}],
+                        "sequence": [step("light.turn_off", "all")],
                     },
                     {
                         "conditions": [
@@ -257,37 +261,23 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Night mode",
             changes("input_select.house_mode", to="Night"),
-            {"action": "lock.lock", "target": {"entity_id": FRONT_DOOR}},
-            {"action": "alarm_control_panel.alarm_arm_night", "target": {"entity_id": ALARM}},
+            step("lock.lock", FRONT_DOOR),
+            step("alarm_control_panel.alarm_arm_night", ALARM),
         ),
         automation(
             "Kitchen light timer",
             changes("light.kitchen_lights", to="on"),
-            {
-                "action": "timer.start",
-                "target": {"entity_id": "timer.kitchen"},
-                "data": {"duration": 1800},
-            },
+            step("timer.start", "timer.kitchen", duration=1800),
         ),
         automation(
             "Kitchen light timer up",
-            [
-                {
-                    "trigger": "event",
-                    "event_type": "timer.finished",
-                    "event_data": {"entity_id": "timer.kitchen"},
-                }
-            ],
-            {"action": "light.turn_off", "target": {"entity_id": "light.kitchen_lights"}},
+            [event_trigger("timer.finished", entity_id="timer.kitchen")],
+            step("light.turn_off", "light.kitchen_lights"),
         ),
         automation(
             "Window open, heating off",
             changes("cover.hall_window", to="open"),
-            {
-                "action": "climate.set_hvac_mode",
-                "target": {"entity_id": "climate.hall"},
-                "data": {"hvac_mode": "off"},
-            },
+            step("climate.set_hvac_mode", "climate.hall", hvac_mode="off"),
         ),
         automation(
             "Evening TV",
@@ -300,20 +290,13 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Guests welcome",
             changes("input_boolean.guest_mode", to="on"),
-            {
-                "action": "homeassistant.turn_on",
-                "target": {"entity_id": ["light.entrance_color_white_lights", "switch.fan_plug"]},
-            },
-            {
-                "action": "input_select.select_option",
-                "target": {"entity_id": "input_select.house_mode"},
-                "data": {"option": "Home"},
-            },
+            step("homeassistant.turn_on", ["light.entrance_color_white_lights", "switch.fan_plug"]),
+            step("input_select.select_option", "input_select.house_mode", option="Home"),
         ),
         automation(
             "Downstairs off",
             changes("group.downstairs", to="off"),
-            {"action": "fan.turn_off", "target": {"entity_id": "fan.fan_plug"}},
+            step("fan.turn_off", "fan.fan_plug"),
         ),
         automation(
             "Bed light blink",
@@ -322,7 +305,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
                 "repeat": {
                     "count": 3,
                     "sequence": [
-                        {"action": "light.toggle", "target": {"entity_id": "light.bed_light"}},
+                        step("light.toggle", "light.bed_light"),
                         {"delay": 1},
                     ],
                 }
@@ -331,7 +314,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Bedtime",
             changes("input_boolean.bedtime", to="on"),
-            {"action": "light.turn_off", "target": {"entity_id": "all"}},
+            step("light.turn_off", "all"),
             {"action": "media_player.media_pause", "entity_id": "all"},
         ),
         automation(
@@ -355,12 +338,12 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Lock at night",
             [{"trigger": "time", "at": "23:00:00"}],
-            {"action": "lock.lock", "target": {"entity_id": FRONT_DOOR}},
+            step("lock.lock", FRONT_DOOR),
         ),
         automation(
             "Armed, lights off",
             changes(ALARM, to="armed_away"),
-            {"action": "light.turn_off", "target": {"entity_id": "all"}},
+            step("light.turn_off", "all"),
         ),
         automation(
             "Arrive, open the garage",
@@ -372,7 +355,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
                     "event": "enter",
                 }
             ],
-            {"action": "cover.open_cover", "target": {"entity_id": GARAGE}},
+            step("cover.open_cover", GARAGE),
         ),
         automation(
             "Garage left open",
@@ -387,7 +370,7 @@ def automations(bed_light_device: str) -> list[dict[str, Any]]:
         automation(
             "Leaving, arm",
             changes("person.anna", to="not_home"),
-            {"action": "alarm_control_panel.alarm_arm_away", "target": {"entity_id": ALARM}},
+            step("alarm_control_panel.alarm_arm_away", ALARM),
         ),
     ]
 
@@ -423,15 +406,15 @@ SCRIPTS: Final[dict[str, Any]] = {
     "good_night": {
         "alias": "Good night",
         "sequence": [
-            {"action": "light.turn_off", "target": {"entity_id": "all"}},
-            {"action": "lock.lock", "target": {"entity_id": FRONT_DOOR}},
+            step("light.turn_off", "all"),
+            step("lock.lock", FRONT_DOOR),
         ],
     },
     "movie_time": {
         "alias": "Movie time",
         "sequence": [
             light_on({"entity_id": "light.living_lights"}, brightness_pct=10),
-            {"action": "media_player.media_play", "target": {"entity_id": LIVING_ROOM_TV}},
+            step("media_player.media_play", LIVING_ROOM_TV),
         ],
     },
 }
@@ -587,43 +570,21 @@ async def home(hass: HomeAssistant, scene: Scene, tmp_path: Path) -> AsyncGenera
                 "state": f"{{{{ is_state('input_boolean.{source}', 'on') }}}}",
             },
         )
-    await template_helper(
-        hass,
-        {
-            "template_type": "switch",
-            "name": "Fan plug",
-            "state": "{{ is_state('input_boolean.fan_relay', 'on') }}",
-            "turn_on": [
-                {
-                    "action": "input_boolean.turn_on",
-                    "target": {"entity_id": "input_boolean.fan_relay"},
-                }
-            ],
-            "turn_off": [
-                {
-                    "action": "input_boolean.turn_off",
-                    "target": {"entity_id": "input_boolean.fan_relay"},
-                }
-            ],
-        },
-    )
-    await template_helper(
-        hass,
-        {
-            "template_type": "switch",
-            "name": "Kettle",
-            "state": "{{ is_state('input_boolean.kettle', 'on') }}",
-            "turn_on": [
-                {"action": "input_boolean.turn_on", "target": {"entity_id": "input_boolean.kettle"}}
-            ],
-            "turn_off": [
-                {
-                    "action": "input_boolean.turn_off",
-                    "target": {"entity_id": "input_boolean.kettle"},
-                }
-            ],
-        },
-    )
+    # Switches of relays (template switches of input booleans).
+    for name, relay in (
+        ("Fan plug", "input_boolean.fan_relay"),
+        ("Kettle", "input_boolean.kettle"),
+    ):
+        await template_helper(
+            hass,
+            {
+                "template_type": "switch",
+                "name": name,
+                "state": f"{{{{ is_state('{relay}', 'on') }}}}",
+                "turn_on": [step("input_boolean.turn_on", relay)],
+                "turn_off": [step("input_boolean.turn_off", relay)],
+            },
+        )
     await set_up_helper(
         hass,
         "switch_as_x",
@@ -631,21 +592,9 @@ async def home(hass: HomeAssistant, scene: Scene, tmp_path: Path) -> AsyncGenera
         {"entity_id": "switch.fan_plug", "invert": False, "target_domain": "fan"},
     )
     # Areas and a label (the hall, with the back door's lock, is the red-team house's).
-    areas = ar.async_get(hass)
+    place(hass, "Kitchen", "light.kitchen_lights")
+    place(hass, "Living Room", "light.living_room_rgbww_lights")
     entities = er.async_get(hass)
-    devices = dr.async_get(hass)
-    kitchen = areas.async_create("Kitchen")
-    living_room = areas.async_create("Living Room")
-    for entity_id, area in (
-        ("light.kitchen_lights", kitchen),
-        ("light.living_room_rgbww_lights", living_room),
-    ):
-        registered = entities.async_get(entity_id)
-        assert registered is not None, entity_id
-        if registered.device_id is not None:
-            devices.async_update_device(registered.device_id, area_id=area.id)
-        else:
-            entities.async_update_entity(entity_id, area_id=area.id)
     christmas = lr.async_get(hass).async_create("Christmas")
     entities.async_update_entity("light.office_rgbw_lights", labels={christmas.label_id})
     bed_light = entities.async_get("light.bed_light")
@@ -691,254 +640,86 @@ async def test_the_house_is_set_up(hass: HomeAssistant, home: Scene) -> None:
     assert "tts.speaker" in ids
 
 
-def attribute(entity_id: str, name: str) -> Any:
-    def read(hass: HomeAssistant) -> Any:
-        current = hass.states.get(entity_id)
-        assert current is not None, entity_id
-        return current.attributes.get(name)
-
-    return read
-
-
-# (tools, tool, arguments, what changes: entity and the state it has after, or a reader and
-# the value it reads)
-Request = tuple[str, str, dict[str, Any], str | Any, Any]
-OURS: Final = "our tools"
-ASSIST: Final = "assist"
-
 EVERYDAY: Final[list[Request]] = [
     # A state trigger's `to:` ("house mode changes to Night": lock) is compared with the
     # state the call, or a step it sets off, leaves the entity in.
-    (
-        OURS,
-        "input_select",
-        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Away"},
-        "input_select.house_mode",
-        "Away",
-    ),
-    (
-        OURS,
-        "input_boolean",
-        {"action": "turn_on", "entity_id": "input_boolean.guest_mode"},
-        "light.entrance_color_white_lights",
-        "on",
-    ),
-    (OURS, "light", {"action": "turn_on", "entity_id": "light.bed_light"}, "light.bed_light", "on"),
-    (
-        OURS,
-        "light",
-        {"action": "turn_on", "entity_id": "light.kitchen_lights"},
-        "timer.kitchen",
-        "active",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "turn_on", "entity_id": "light.living_lights", "brightness_pct": 50},
-        "light.living_lights",
-        "on",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "turn_on", "entity_id": "light.ceiling_lights"},
-        "group.downstairs",
-        "on",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "toggle", "entity_id": "light.office_rgbw_lights"},
-        "light.office_rgbw_lights",
-        "on",
-    ),
-    (
-        OURS,
-        "light",
-        {"action": "turn_on", "entity_id": "light.entrance_color_white_lights"},
-        "light.entrance_color_white_lights",
-        "on",
-    ),
-    (
-        OURS,
-        "fan",
-        {"action": "turn_on", "entity_id": "fan.fan_plug"},
-        "input_boolean.fan_relay",
-        "on",
-    ),
-    (OURS, "switch", {"action": "turn_on", "entity_id": "switch.kettle"}, "switch.kettle", "on"),
-    (
-        OURS,
-        "media_player",
-        {"action": "media_pause", "entity_id": LIVING_ROOM_TV},
-        LIVING_ROOM_TV,
-        "paused",
-    ),
-    (
-        OURS,
-        "media_player",
-        {"action": "media_play", "entity_id": LIVING_ROOM_TV},
-        LIVING_ROOM_TV,
-        "playing",
-    ),
-    (
-        OURS,
-        "media_player",
-        {"action": "turn_off", "entity_id": "media_player.bedroom"},
-        "media_player.bedroom",
-        "off",
-    ),
-    (
-        OURS,
-        "media_player",
-        {"action": "volume_set", "entity_id": "media_player.kitchen", "volume_level": 0.3},
-        attribute("media_player.kitchen", "volume_level"),
-        0.3,
-    ),
-    (
-        OURS,
-        "climate",
-        {"action": "set_temperature", "entity_id": "climate.hall", "temperature": 22},
-        attribute("climate.hall", "temperature"),
-        22,
-    ),
-    (
-        OURS,
-        "input_boolean",
-        {"action": "turn_on", "entity_id": "input_boolean.wake_up"},
-        "input_boolean.wake_up",
-        "on",
-    ),
-    (
-        OURS,
-        "input_boolean",
-        {"action": "turn_on", "entity_id": "input_boolean.heater"},
-        "input_boolean.heater",
-        "on",
-    ),
-    (
-        OURS,
-        "input_boolean",
-        {"action": "turn_on", "entity_id": "input_boolean.bedtime"},
-        "media_player.kitchen",
-        "paused",
-    ),
-    (
-        OURS,
-        "counter",
-        {"action": "increment", "entity_id": "counter.laundry_loads"},
-        "counter.laundry_loads",
-        "1",
-    ),
-    (OURS, "timer", {"action": "start", "entity_id": "timer.laundry"}, "timer.laundry", "active"),
-    (
-        OURS,
-        "cover",
-        {"action": "open_cover", "entity_id": "cover.hall_window"},
-        attribute("climate.hall", "hvac_action"),
-        "off",
-    ),
-    (ASSIST, "HassTurnOn", {"name": "Bed Light"}, "light.bed_light", "on"),
-    (ASSIST, "HassTurnOn", {"area": "Kitchen", "domain": ["light"]}, "light.kitchen_lights", "on"),
-    (ASSIST, "HassTurnOn", {"area": "Living Room"}, "light.living_room_rgbww_lights", "on"),
-    (ASSIST, "HassTurnOff", {"name": "all", "domain": ["light"]}, "light.bed_light", "off"),
-    (
-        ASSIST,
-        "HassLightSet",
-        {"name": "Living Lights", "brightness": 30},
-        "light.living_lights",
-        "on",
-    ),
-    (
-        ASSIST,
-        "HassLightSet",
-        {"name": "Bed Light", "color": "red"},
-        attribute("light.bed_light", "rgb_color"),
-        (255, 0, 0),
-    ),
-    (
-        ASSIST,
-        "HassSetPosition",
-        {"name": "Hall Window", "position": 40},
-        "cover.hall_window",
-        "opening",
-    ),
-    (
-        ASSIST,
+    ours("select_option", "input_select.house_mode", "Away", option="Away"),
+    ours("turn_on", "input_boolean.guest_mode", "on", "light.entrance_color_white_lights"),
+    ours("turn_on", "light.bed_light", "on"),
+    ours("turn_on", "light.kitchen_lights", "active", "timer.kitchen"),
+    ours("turn_on", "light.living_lights", "on", brightness_pct=50),
+    ours("turn_on", "light.ceiling_lights", "on", "group.downstairs"),
+    ours("toggle", "light.office_rgbw_lights", "on"),
+    ours("turn_on", "light.entrance_color_white_lights", "on"),
+    ours("turn_on", "fan.fan_plug", "on", "input_boolean.fan_relay"),
+    ours("turn_on", "switch.kettle", "on"),
+    ours("media_pause", LIVING_ROOM_TV, "paused"),
+    ours("media_play", LIVING_ROOM_TV, "playing"),
+    ours("turn_off", "media_player.bedroom", "off"),
+    sets("volume_set", "media_player.kitchen", volume_level=0.3),
+    sets("set_temperature", "climate.hall", temperature=22),
+    ours("turn_on", "input_boolean.wake_up", "on"),
+    ours("turn_on", "input_boolean.heater", "on"),
+    ours("turn_on", "input_boolean.bedtime", "paused", "media_player.kitchen"),
+    ours("increment", "counter.laundry_loads", "1"),
+    ours("start", "timer.laundry", "active"),
+    ours("open_cover", "cover.hall_window", "off", attribute("climate.hall", "hvac_action")),
+    assist("HassTurnOn", "light.bed_light", "on", name="Bed Light"),
+    assist("HassTurnOn", "light.kitchen_lights", "on", area="Kitchen", domain=["light"]),
+    assist("HassTurnOn", "light.living_room_rgbww_lights", "on", area="Living Room"),
+    assist("HassTurnOff", "light.bed_light", "off", name="all", domain=["light"]),
+    assist("HassLightSet", "light.living_lights", "on", name="Living Lights", brightness=30),
+    assist("HassLightSet", colour("light.bed_light"), (255, 0, 0), name="Bed Light", color="red"),
+    assist("HassSetPosition", "cover.hall_window", "opening", name="Hall Window", position=40),
+    assist(
         "HassClimateSetTemperature",
-        {"name": "Hall", "temperature": 19},
-        attribute("climate.hall", "temperature"),
+        temperature("climate.hall"),
         19,
+        name="Hall",
+        temperature=19,
     ),
-    (ASSIST, "HassMediaUnpause", {"name": "Living Room"}, LIVING_ROOM_TV, "playing"),
-    (
-        ASSIST,
-        "HassSetVolume",
-        {"name": "Kitchen", "volume_level": 30},
-        attribute("media_player.kitchen", "volume_level"),
-        0.3,
-    ),
-    (ASSIST, "HassTurnOn", {"name": "Fan plug"}, "fan.fan_plug", "on"),
-    (ASSIST, "HassTurnOn", {"name": "Kettle"}, "switch.kettle", "on"),
-    (ASSIST, "HassTurnOn", {"name": "Ceiling Lights"}, "group.downstairs", "on"),
-    (ASSIST, "HassTurnOff", {"name": "Kitchen Lights"}, "light.kitchen_lights", "off"),
+    assist("HassMediaUnpause", LIVING_ROOM_TV, "playing", name="Living Room"),
+    assist("HassSetVolume", volume("media_player.kitchen"), 0.3, name="Kitchen", volume_level=30),
+    assist("HassTurnOn", "fan.fan_plug", "on", name="Fan plug"),
+    assist("HassTurnOn", "switch.kettle", "on", name="Kettle"),
+    assist("HassTurnOn", "group.downstairs", "on", name="Ceiling Lights"),
+    assist("HassTurnOff", "light.kitchen_lights", "off", name="Kitchen Lights"),
 ]
 
 
-def request_id(request: Request) -> str:
-    return "-".join([request[1], *(str(value) for value in request[2].values())])
-
-
-@pytest.mark.parametrize(
-    ("tools", "tool", "arguments", "changed", "expected"),
-    EVERYDAY,
-    ids=[request_id(r) for r in EVERYDAY],
-)
+@pytest.mark.parametrize("everyday", EVERYDAY, ids=request_id)
 async def test_an_everyday_request_runs_at_once(
-    hass: HomeAssistant,
-    home: Scene,
-    tools: str,
-    tool: str,
-    arguments: dict[str, Any],
-    changed: str | Any,
-    expected: Any,
+    hass: HomeAssistant, home: Scene, everyday: Request
 ) -> None:
+    tools, tool, arguments, changed, expected = everyday
     agent = await home.agent_with(tools)
 
     result = await home.ask_to_call(agent, tool, arguments, answer("Done."))
 
     assert not asked(result), speech(result)
-    now = state(hass, changed) if isinstance(changed, str) else changed(hass)
-    assert now == expected
+    assert read(hass, changed) == expected
 
 
 # What really sets off the lock, the garage door or the alarm, and programs of unknown effect.
-SENSITIVE: Final[list[tuple[str, str, dict[str, Any]]]] = [
-    (OURS, "lock", {"action": "unlock", "entity_id": FRONT_DOOR}),
-    (OURS, "lock", {"action": "lock", "entity_id": FRONT_DOOR}),
-    (OURS, "cover", {"action": "open_cover", "entity_id": GARAGE}),
-    (OURS, "alarm_control_panel", {"action": "alarm_arm_away", "entity_id": ALARM}),
-    (
-        OURS,
-        "input_select",
-        {"action": "select_option", "entity_id": "input_select.house_mode", "option": "Night"},
-    ),
-    (OURS, "script", {"action": "turn_on", "entity_id": "script.good_night"}),
-    (OURS, "script", {"action": "turn_on", "entity_id": "script.movie_time"}),
-    (ASSIST, "HassTurnOn", {"area": "Hall"}),
-    (ASSIST, "HassTurnOn", {"name": "Garage Door"}),
-    (ASSIST, "HassTurnOn", {"name": "Good night"}),
+SENSITIVE: Final[list[Asking]] = [
+    our_call("unlock", FRONT_DOOR),
+    our_call("lock", FRONT_DOOR),
+    our_call("open_cover", GARAGE),
+    our_call("alarm_arm_away", ALARM),
+    our_call("select_option", "input_select.house_mode", option="Night"),
+    our_call("turn_on", "script.good_night"),
+    our_call("turn_on", "script.movie_time"),
+    intent_call("HassTurnOn", area="Hall"),
+    intent_call("HassTurnOn", name="Garage Door"),
+    intent_call("HassTurnOn", name="Good night"),
 ]
 
 
-@pytest.mark.parametrize(
-    ("tools", "tool", "arguments"),
-    SENSITIVE,
-    ids=["-".join([t, *(str(v) for v in a.values())]) for _, t, a in SENSITIVE],
-)
+@pytest.mark.parametrize("sensitive", SENSITIVE, ids=request_id)
 async def test_what_sets_off_the_lock_garage_or_alarm_still_asks(
-    hass: HomeAssistant, home: Scene, tools: str, tool: str, arguments: dict[str, Any]
+    home: Scene, sensitive: Asking
 ) -> None:
+    tools, tool, arguments = sensitive
     agent = await home.agent_with(tools)
 
     result = await home.ask_to_call(agent, tool, arguments, answer("Done."))
@@ -969,8 +750,7 @@ def restore(scene_id: str) -> dict[str, Any]:
 
 KITCHEN_PLAYS: Final = {"trigger": "state", "entity_id": "media_player.kitchen"}
 HUB_NOTE: Final = {"action": "logbook.note", "data": {"message": "noted"}}
-# (what the bed light's own automation does, the house's other automations, held)
-CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = [
+CLASSES: Final[list[Beside]] = [
     # A logbook entry or a log line changes no entity: what hears its event is judged.
     ([LOG], [], False),
     ([LOG], [on(event_trigger("logbook_entry"), UNLOCK)], True),
@@ -1011,7 +791,7 @@ CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = 
 
 
 @pytest.mark.parametrize(
-    ("actions", "others", "held"),
+    "beside",
     CLASSES,
     ids=[
         "logs an entry",
@@ -1039,11 +819,7 @@ CLASSES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] = 
     ],
 )
 async def test_what_a_record_an_announcement_or_a_snapshot_sets_off_decides(
-    hass: HomeAssistant,
-    scene: Scene,
-    actions: list[dict[str, Any]],
-    others: list[dict[str, Any]],
-    held: bool,
+    hass: HomeAssistant, scene: Scene, beside: Beside
 ) -> None:
     assert await async_setup_component(hass, "system_log", {})
     assert await async_setup_component(
@@ -1055,22 +831,6 @@ async def test_what_a_record_an_announcement_or_a_snapshot_sets_off_decides(
     assert await async_setup_component(hass, "tts", {"tts": {"platform": "demo"}})
     await set_up_speaker(hass)
 
-    def note(call: ServiceCall) -> None:
-        """Another integration's service: what it does is its own."""
+    another_integrations_service(hass, "logbook", "note")
 
-    hass.services.async_register("logbook", "note", note)
-    await hass.services.async_call(
-        "light", "turn_off", {"entity_id": "light.bed_light"}, blocking=True
-    )
-    await set_up_automations(
-        hass,
-        {
-            "id": "bed_light_on",
-            "alias": "Bed light on",
-            "triggers": [BED_LIGHT_ON],
-            "actions": actions,
-        },
-        *others,
-    )
-
-    await check_turning_on_the_bed_light(hass, scene, held=held)
+    await check_the_bed_light_beside(hass, scene, beside)

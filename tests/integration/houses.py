@@ -1,0 +1,127 @@
+"""What the everyday houses' tests share: their request tables' rows, reading what a request
+changed, placing entities in areas, another integration's service.
+
+A row of a request table is (tools, tool, arguments, what changes, what it reads after): the
+agent is given `tools` (ours or Assist's), the model calls `tool` with `arguments`, and what
+changes (an entity, whose state is read, or a reader of anything else) reads the value after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from typing import Final
+
+from homeassistant.core import HomeAssistant
+from homeassistant.core import ServiceCall
+from homeassistant.helpers import entity_registry as er
+from testing.home_builder import async_area
+from testing.home_builder import async_place_in_area
+
+from .conftest import state
+
+OURS: Final = "our tools"
+ASSIST: Final = "assist"
+
+Reader = Callable[[HomeAssistant], Any]
+# (tools, tool, arguments, what changes: entity or reader, and what it reads after)
+Request = tuple[str, str, dict[str, Any], str | Reader, Any]
+# (tools, tool, arguments): a request that must still ask
+Asking = tuple[str, str, dict[str, Any]]
+
+
+def our_call(action: str, entity_id: str, **data: Any) -> Asking:
+    """A call of our tool for the entity's domain (one a domain): `action` on it, with `data`."""
+    return (
+        OURS,
+        entity_id.split(".", maxsplit=1)[0],
+        {"action": action, "entity_id": entity_id, **data},
+    )
+
+
+def intent_call(intent_type: str, /, **slots: Any) -> Asking:
+    """A call of Assist's tool for the intent, with its slots."""
+    return (ASSIST, intent_type, slots)
+
+
+def ours(
+    action: str, entity_id: str, expected: Any, changed: str | Reader | None = None, **data: Any
+) -> Request:
+    """A request through our tools: `action` on the entity (with `data`), after which
+    `changed` (the entity itself unless named) reads `expected`."""
+    return (
+        *our_call(action, entity_id, **data),
+        entity_id if changed is None else changed,
+        expected,
+    )
+
+
+def sets(action: str, entity_id: str, **data: Any) -> Request:
+    """A request through our tools that sets an attribute of the entity: after it, the
+    attribute named by the first of `data` has the value it was given."""
+    name, value = next(iter(data.items()))
+    return ours(action, entity_id, value, attribute(entity_id, name), **data)
+
+
+def assist(intent_type: str, changed: str | Reader, expected: Any, /, **slots: Any) -> Request:
+    """A request through Assist's tools: the intent with its slots, after which `changed`
+    reads `expected`."""
+    return (*intent_call(intent_type, **slots), changed, expected)
+
+
+def call_id(tool: str, arguments: dict[str, Any]) -> str:
+    """The tool and the values of its arguments: "light-turn_on-light.bed_light"."""
+    return "-".join([tool, *(str(value) for value in arguments.values())])
+
+
+def request_id(request: tuple[Any, ...]) -> str:
+    """A request's call's id (its tool and the values of its arguments)."""
+    return call_id(request[1], request[2])
+
+
+def attribute(entity_id: str, name: str) -> Reader:
+    """A reader of the entity's attribute."""
+
+    def read(hass: HomeAssistant) -> Any:
+        current = hass.states.get(entity_id)
+        assert current is not None, entity_id
+        return current.attributes.get(name)
+
+    return read
+
+
+def volume(entity_id: str) -> Reader:
+    """A reader of a media player's volume."""
+    return attribute(entity_id, "volume_level")
+
+
+def temperature(entity_id: str) -> Reader:
+    """A reader of a thermostat's target temperature."""
+    return attribute(entity_id, "temperature")
+
+
+def colour(entity_id: str) -> Reader:
+    """A reader of a light's colour."""
+    return attribute(entity_id, "rgb_color")
+
+
+def read(hass: HomeAssistant, changed: str | Reader) -> Any:
+    """The state of the entity, or what the reader reads."""
+    return state(hass, changed) if isinstance(changed, str) else changed(hass)
+
+
+def place(hass: HomeAssistant, area_name: str, *entity_ids: str) -> None:
+    """Put the entities (their devices, where they have one) in the area, made if need be."""
+    area_id = async_area(hass, area_name)
+    for entity_id in entity_ids:
+        assert er.async_get(hass).async_get(entity_id) is not None, entity_id
+        async_place_in_area(hass, entity_id, area_id)
+
+
+def another_integrations_service(hass: HomeAssistant, domain: str, service: str) -> None:
+    """Register `domain.service` as another integration would: what it does is its own."""
+
+    def handle(call: ServiceCall) -> None:
+        """Another integration's service: what it does is its own."""
+
+    hass.services.async_register(domain, service, handle)
