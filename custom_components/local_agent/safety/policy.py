@@ -480,13 +480,14 @@ class _Rules:
         if domain not in READ_ONLY_DOMAINS and self._next_to_sensitive(entity_id):
             return True
         # A relay shown as a lock (Switch as X): switching it is what unlocking does.
-        if any(
-            wrapper not in self.exempt and self._named_sensitive(wrapper)
-            for wrapper in wrapping_entities(self.hass, entity_id)
-        ):
+        if self._shown_as_sensitive(entity_id):
             return True
         # The relay that a sensitive template entity (a DIY lock or garage door) drives.
         if self._driven_by_sensitive(entity_id):
+            return True
+        # A member of a group that is sensitive by what it is (a switch group Switch as X
+        # shows as a lock): switching the member is what switching the group does.
+        if self._in_sensitive_group(entity_id):
             return True
         # An MQTT entity on the topics of a sensitive one: the same device.
         if self._on_sensitive_topics(entity_id):
@@ -1030,12 +1031,24 @@ class _Rules:
         """Whether an MQTT entity shares a topic with an MQTT entity named sensitive.
 
         A buzzer that publishes where the MQTT door lock is commanded, or where it reports
-        its state, drives that lock (or says it is unlocked): one device on both.
+        its state, drives that lock (or says it is unlocked): one device on both. So does one
+        on the topics of an MQTT relay that is sensitive by what it is (Switch as X shows it
+        as a lock, a template lock drives it, a sensitive group holds it).
         """
         topics = mqtt_topics_of_entity(self.hass, entity_id)
         return bool(topics) and any(
             other != entity_id
-            and self._named_sensitive(other)
+            and (
+                self._named_sensitive(other)
+                or (
+                    other not in self.exempt
+                    and (
+                        self._shown_as_sensitive(other)
+                        or self._driven_by_sensitive(other)
+                        or self._in_sensitive_group(other)
+                    )
+                )
+            )
             and topics_meet(topics, mqtt_topics_of_entity(self.hass, other))
             for other in mqtt_entity_ids(self.hass)
         )
@@ -1043,6 +1056,33 @@ class _Rules:
     def _driven_by_sensitive(self, entity_id: str) -> bool:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
         return any(driver != entity_id for driver in self.driven.get(entity_id, ()))
+
+    def _shown_as_sensitive(self, entity_id: str) -> bool:
+        """Whether Switch as X shows this entity as a sensitive one (a relay as a lock)."""
+        return any(
+            wrapper not in self.exempt and self._named_sensitive(wrapper)
+            for wrapper in wrapping_entities(self.hass, entity_id)
+        )
+
+    def _in_sensitive_group(self, entity_id: str) -> bool:
+        """Whether a group this entity is in (also through a group in a group) is sensitive.
+
+        By what the group is, not its name: named sensitive (a cover group shown as a garage
+        door), shown as a lock by Switch as X, or driven by a sensitive template entity's
+        own actions. Its members are what really switch when it does.
+        """
+        groups = list(self.groups.get(entity_id, ()))
+        for group in groups:  # the list grows: the groups those are in
+            if group not in self.exempt and (
+                self._named_sensitive(group)
+                or self._driven_by_sensitive(group)
+                or self._shown_as_sensitive(group)
+            ):
+                return True
+            groups.extend(
+                g for g in self.groups.get(group, ()) if g not in groups and g != entity_id
+            )
+        return False
 
     def driven_targets(self) -> dict[str, frozenset[str]]:
         """Return what the actions of sensitive entities name, with the entities that run them.
