@@ -1088,16 +1088,25 @@ class _Rules:
         """Return what the actions of sensitive entities name, with the entities that run them.
 
         Only the domains the policy can name sensitive run such actions that matter here; a
-        step whose target is a template names the relays written in it (named_targets).
+        step whose target is a template names the relays written in it (named_targets). A
+        sensitive Switch as X entity (a lock) switches what it shows, and what that runs of
+        its own (a template switch that passes its turn-on to a relay) drives the relay too.
         """
         found: dict[str, set[str]] = {}
-        for domain in {*self.policy.domains, "cover"}:
-            for driver, sequences in entities_with_actions(self.hass, domain):
-                if driver in self.exempt or not self._named_sensitive(driver):
-                    continue
-                for steps in sequences:
-                    for target in named_targets(self.hass, steps):
-                        found.setdefault(target, set()).add(driver)
+        acting = [
+            (driver, sequences)
+            for domain in {*self.policy.domains, "cover"}
+            for driver, sequences in entities_with_actions(self.hass, domain)
+        ]
+        for state in self.hass.states.async_all():
+            if (shown := wrapped_entity(self.hass, state.entity_id)) is not None:
+                acting.append((state.entity_id, entity_action_sequences(self.hass, shown) or []))
+        for driver, sequences in acting:
+            if driver in self.exempt or not self._named_sensitive(driver):
+                continue
+            for steps in sequences:
+                for target in named_targets(self.hass, steps):
+                    found.setdefault(target, set()).add(driver)
         return {target: frozenset(drivers) for target, drivers in found.items()}
 
     def _named_sensitive(self, entity_id: str) -> bool:
@@ -1877,8 +1886,14 @@ def named_targets(
             entity = _plain_text(step.get(ATTR_ENTITY_ID))
             resolved = entity and er.async_resolve_entity_id(er.async_get(hass), entity)
             named = [resolved] if resolved else None
+        elif kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
+            scene = _plain_text(step.get("scene"))
+            named = [scene] if scene is not None else None
         elif (nested := _nested_steps(step, kind)) is not None:
             named = named_targets(hass, nested, scripts)
+        # A scene it activates switches the entities the scene sets ("Door open": the relay).
+        for scene in [n for n in named or () if n.startswith("scene.")]:
+            named = [*(named or ()), *(scene_states(hass, scene) or {})]
         found.extend(target for target in named or () if target not in found)
     return found
 
