@@ -1028,7 +1028,7 @@ class _Rules:
         return any(self.is_sensitive(t, (*path, t), None) for t in targets if t not in path)
 
     def _on_sensitive_topics(self, entity_id: str) -> bool:
-        """Whether an MQTT entity shares a topic with an MQTT entity named sensitive.
+        """Whether an MQTT entity shares a topic with an MQTT entity that is sensitive.
 
         A buzzer that publishes where the MQTT door lock is commanded, or where it reports
         its state, drives that lock (or says it is unlocked): one device on both. So does one
@@ -1038,6 +1038,7 @@ class _Rules:
         topics = mqtt_topics_of_entity(self.hass, entity_id)
         return bool(topics) and any(
             other != entity_id
+            and topics_meet(topics, mqtt_topics_of_entity(self.hass, other))
             and (
                 self._named_sensitive(other)
                 or (
@@ -1049,7 +1050,6 @@ class _Rules:
                     )
                 )
             )
-            and topics_meet(topics, mqtt_topics_of_entity(self.hass, other))
             for other in mqtt_entity_ids(self.hass)
         )
 
@@ -1069,19 +1069,21 @@ class _Rules:
 
         By what the group is, not its name: named sensitive (a cover group shown as a garage
         door), shown as a lock by Switch as X, or driven by a sensitive template entity's
-        own actions. Its members are what really switch when it does.
+        own actions. Its members are what really switch when it does; so does the entity a
+        member of it shows as another kind (a relay that Switch as X shows as its cover).
         """
-        groups = list(self.groups.get(entity_id, ()))
-        for group in groups:  # the list grows: the groups those are in
-            if group not in self.exempt and (
-                self._named_sensitive(group)
-                or self._driven_by_sensitive(group)
-                or self._shown_as_sensitive(group)
-            ):
-                return True
-            groups.extend(
-                g for g in self.groups.get(group, ()) if g not in groups and g != entity_id
-            )
+        changed = [entity_id]
+        for current in changed:  # the list grows: the groups those are in, what shows them
+            for other in (*self.groups.get(current, ()), *wrapping_entities(self.hass, current)):
+                if other in changed:
+                    continue
+                changed.append(other)
+                if other not in self.exempt and (
+                    self._named_sensitive(other)
+                    or self._driven_by_sensitive(other)
+                    or self._shown_as_sensitive(other)
+                ):
+                    return True
         return False
 
     def driven_targets(self) -> dict[str, frozenset[str]]:
@@ -2071,9 +2073,10 @@ def states_after(
 
     Only where the registered handler is an entity service that calls the target's own
     method (told by the handler, not the name): a target of another domain (a group), or one
-    the handler was not registered for, may do anything.
+    the handler was not registered for, may do anything; so may what Switch as X shows of a
+    switch (its light or cover follows the switch, which may be a momentary relay).
     """
-    if split_entity_id(entity_id)[0] != domain:
+    if split_entity_id(entity_id)[0] != domain or wrapped_entity(hass, entity_id) is not None:
         return None
     entities = service_entities(hass, domain, service)
     if entities is None or entity_id not in entities:
