@@ -31,6 +31,8 @@ from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import EVENT_LOGBOOK_ENTRY
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.const import STATE_OFF
+from homeassistant.const import STATE_ON
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import Context
@@ -497,13 +499,18 @@ def follows_members_on_off(hass: HomeAssistant, group_id: str) -> bool:
 
     Home Assistant's light, switch and fan groups, and an old-style group of lights,
     switches, fans and input booleans (told by the entity object's very class, not a name):
-    a member turned on may turn the group on, never off, and one turned off the reverse.
+    a member turned on may turn the group on, never off, and one turned off the reverse. Only
+    while the group is on or off: one that is unknown (with `all`, a member has not reported)
+    may become either once the member reports (turned on, beside a member that is off).
     """
     from homeassistant.components.group.entity import Group
     from homeassistant.components.group.fan import FanGroup
     from homeassistant.components.group.light import LightGroup
     from homeassistant.components.group.switch import SwitchGroup
 
+    now = hass.states.get(group_id)
+    if now is None or now.state not in (STATE_ON, STATE_OFF):
+        return False
     entity = _entity_object(hass, group_id)
     if type(entity) in (FanGroup, LightGroup, SwitchGroup):
         return True

@@ -51,12 +51,13 @@ _MAY_END_OFF: Final = ("brightness_step", "brightness_step_pct", "percentage_ste
 _MAY_SWITCH_BACK: Final = frozenset({"remote", "siren", "switch"})
 # Services whose targets end in these states, moving or stuck on the way. A cover or valve
 # stopped on its way (its stop button, an obstruction) is open, whichever way it moved: Home
-# Assistant says open for anything not closed.
+# Assistant says open for anything not closed; one being closed that reverses on an
+# obstruction is opening on its way back.
 _MOVING: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("cover", "open_cover"): frozenset({"opening", "open"}),
-    ("cover", "close_cover"): frozenset({"closing", "closed", "open"}),
+    ("cover", "close_cover"): frozenset({"closing", "closed", "opening", "open"}),
     ("valve", "open_valve"): frozenset({"opening", "open"}),
-    ("valve", "close_valve"): frozenset({"closing", "closed", "open"}),
+    ("valve", "close_valve"): frozenset({"closing", "closed", "opening", "open"}),
     ("lock", "lock"): frozenset({"locking", "locked", "jammed"}),
     # A lock that unlatches as it unlocks may say it is open.
     ("lock", "unlock"): frozenset({"unlocking", "unlocked", "opening", "open", "jammed"}),

@@ -973,7 +973,9 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
         action = step.get("action", step.get("service"))
         if isinstance(action, str) and "." in action:
             domain, service = action.split(".", 1)
-            target = {**(step.get("data") or {}), **(step.get("target") or {})}
+            # A `data` or `target` written whole as a template names nothing readable.
+            parts = (step.get("data"), step.get("target"))
+            target = {k: v for part in parts if isinstance(part, Mapping) for k, v in part.items()}
             targets = target_entities(hass, target, (domain, service))
             if domain == "script" and service not in {"turn_on", "turn_off", "toggle", "reload"}:
                 targets, service = [f"script.{service}"], "turn_on"

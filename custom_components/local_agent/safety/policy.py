@@ -486,13 +486,14 @@ class _Rules:
         if domain not in READ_ONLY_DOMAINS and self._next_to_sensitive(entity_id):
             return True
         # A relay shown as a lock (Switch as X): switching it is what unlocking does.
-        if any(
-            wrapper not in self.exempt and self._named_sensitive(wrapper)
-            for wrapper in wrapping_entities(self.hass, entity_id)
-        ):
+        if self._shown_as_sensitive(entity_id):
             return True
         # The relay that a sensitive template entity (a DIY lock or garage door) drives.
         if self._driven_by_sensitive(entity_id):
+            return True
+        # A member of a group that is sensitive by what it is (a switch group Switch as X
+        # shows as a lock): switching the member is what switching the group does.
+        if self._in_sensitive_group(entity_id):
             return True
         # An MQTT entity on the topics of a sensitive one: the same device.
         if self._on_sensitive_topics(entity_id):
@@ -1033,16 +1034,28 @@ class _Rules:
         return any(self.is_sensitive(t, (*path, t), None) for t in targets if t not in path)
 
     def _on_sensitive_topics(self, entity_id: str) -> bool:
-        """Whether an MQTT entity shares a topic with an MQTT entity named sensitive.
+        """Whether an MQTT entity shares a topic with an MQTT entity that is sensitive.
 
         A buzzer that publishes where the MQTT door lock is commanded, or where it reports
-        its state, drives that lock (or says it is unlocked): one device on both.
+        its state, drives that lock (or says it is unlocked): one device on both. So does one
+        on the topics of an MQTT relay that is sensitive by what it is (Switch as X shows it
+        as a lock, a template lock drives it, a sensitive group holds it).
         """
         topics = mqtt_topics_of_entity(self.hass, entity_id)
         return bool(topics) and any(
             other != entity_id
-            and self._named_sensitive(other)
             and topics_meet(topics, mqtt_topics_of_entity(self.hass, other))
+            and (
+                self._named_sensitive(other)
+                or (
+                    other not in self.exempt
+                    and (
+                        self._shown_as_sensitive(other)
+                        or self._driven_by_sensitive(other)
+                        or self._in_sensitive_group(other)
+                    )
+                )
+            )
             for other in mqtt_entity_ids(self.hass)
         )
 
@@ -1050,20 +1063,58 @@ class _Rules:
         """Whether a sensitive entity's own actions (a template lock's unlock) change this one."""
         return any(driver != entity_id for driver in self.driven.get(entity_id, ()))
 
+    def _shown_as_sensitive(self, entity_id: str) -> bool:
+        """Whether Switch as X shows this entity as a sensitive one (a relay as a lock)."""
+        return any(
+            wrapper not in self.exempt and self._named_sensitive(wrapper)
+            for wrapper in wrapping_entities(self.hass, entity_id)
+        )
+
+    def _in_sensitive_group(self, entity_id: str) -> bool:
+        """Whether a group this entity is in (also through a group in a group) is sensitive.
+
+        By what the group is, not its name: named sensitive (a cover group shown as a garage
+        door), shown as a lock by Switch as X, or driven by a sensitive template entity's
+        own actions. Its members are what really switch when it does; so does the entity a
+        member of it shows as another kind (a relay that Switch as X shows as its cover).
+        """
+        changed = [entity_id]
+        for current in changed:  # the list grows: the groups those are in, what shows them
+            for other in (*self.groups.get(current, ()), *wrapping_entities(self.hass, current)):
+                if other in changed:
+                    continue
+                changed.append(other)
+                if other not in self.exempt and (
+                    self._named_sensitive(other)
+                    or self._driven_by_sensitive(other)
+                    or self._shown_as_sensitive(other)
+                ):
+                    return True
+        return False
+
     def driven_targets(self) -> dict[str, frozenset[str]]:
         """Return what the actions of sensitive entities name, with the entities that run them.
 
         Only the domains the policy can name sensitive run such actions that matter here; a
-        step whose target is a template names the relays written in it (named_targets).
+        step whose target is a template names the relays written in it (named_targets). A
+        sensitive Switch as X entity (a lock) switches what it shows, and what that runs of
+        its own (a template switch that passes its turn-on to a relay) drives the relay too.
         """
         found: dict[str, set[str]] = {}
-        for domain in {*self.policy.domains, "cover"}:
-            for driver, sequences in entities_with_actions(self.hass, domain):
-                if driver in self.exempt or not self._named_sensitive(driver):
-                    continue
-                for steps in sequences:
-                    for target in named_targets(self.hass, steps):
-                        found.setdefault(target, set()).add(driver)
+        acting = [
+            (driver, sequences)
+            for domain in {*self.policy.domains, "cover"}
+            for driver, sequences in entities_with_actions(self.hass, domain)
+        ]
+        for state in self.hass.states.async_all():
+            if (shown := wrapped_entity(self.hass, state.entity_id)) is not None:
+                acting.append((state.entity_id, entity_action_sequences(self.hass, shown) or []))
+        for driver, sequences in acting:
+            if driver in self.exempt or not self._named_sensitive(driver):
+                continue
+            for steps in sequences:
+                for target in named_targets(self.hass, steps):
+                    found.setdefault(target, set()).add(driver)
         return {target: frozenset(drivers) for target, drivers in found.items()}
 
     def _named_sensitive(self, entity_id: str) -> bool:
@@ -1843,8 +1894,14 @@ def named_targets(
             entity = _plain_text(step.get(ATTR_ENTITY_ID))
             resolved = entity and er.async_resolve_entity_id(er.async_get(hass), entity)
             named = [resolved] if resolved else None
+        elif kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
+            scene = _plain_text(step.get("scene"))
+            named = [scene] if scene is not None else None
         elif (nested := _nested_steps(step, kind)) is not None:
             named = named_targets(hass, nested, scripts)
+        # A scene it activates switches the entities the scene sets ("Door open": the relay).
+        for scene in [n for n in named or () if n.startswith("scene.")]:
+            named = [*(named or ()), *(scene_states(hass, scene) or {})]
         found.extend(target for target in named or () if target not in found)
     return found
 
@@ -2022,9 +2079,10 @@ def states_after(
 
     Only where the registered handler is an entity service that calls the target's own
     method (told by the handler, not the name): a target of another domain (a group), or one
-    the handler was not registered for, may do anything.
+    the handler was not registered for, may do anything; so may what Switch as X shows of a
+    switch (its light or cover follows the switch, which may be a momentary relay).
     """
-    if split_entity_id(entity_id)[0] != domain:
+    if split_entity_id(entity_id)[0] != domain or wrapped_entity(hass, entity_id) is not None:
         return None
     entities = service_entities(hass, domain, service)
     if entities is None or entity_id not in entities:
