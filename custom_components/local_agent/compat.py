@@ -1440,6 +1440,36 @@ def wrapping_entities(hass: HomeAssistant, entity_id: str) -> list[str]:
     return found
 
 
+# The wrapper's services that switch its switch on and off (Switch as X's lock, cover and
+# valve: unlocking or opening turns the switch on unless the wrapper inverts it).
+_SWITCH_AS_X_SERVICES: Final[Mapping[str, tuple[str, str]]] = {
+    "lock": ("unlock", "lock"),
+    "cover": ("open_cover", "close_cover"),
+    "valve": ("open_valve", "close_valve"),
+}
+
+
+def switch_as_x_service(hass: HomeAssistant, wrapper: str, switch_service: str) -> str | None:
+    """Return the service of a Switch as X lock, cover or valve that switching its switch is.
+
+    Turning the switch on is what unlocking (opening) does, or locking (closing) where the
+    wrapper's entry inverts it; None for another service or kind of wrapper.
+    """
+    services = _SWITCH_AS_X_SERVICES.get(wrapper.split(".", 1)[0])
+    if services is None or switch_service not in {"turn_on", "turn_off"}:
+        return None
+    entry = er.async_get(hass).async_get(wrapper)
+    config_entry = (
+        hass.config_entries.async_get_entry(entry.config_entry_id)
+        if entry is not None and entry.config_entry_id is not None
+        else None
+    )
+    if config_entry is None or config_entry.domain != SWITCH_AS_X:
+        return None
+    on = (switch_service == "turn_on") != bool(config_entry.options.get("invert"))
+    return services[0] if on else services[1]
+
+
 def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     """Return the entity a Switch as X entity shows as another kind; None for other entities.
 

@@ -14,7 +14,9 @@ from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
 from . import test_adversarial
 from .conftest import speech
@@ -27,6 +29,7 @@ from .test_redteam import let_in
 from .test_redteam import relay
 from .test_redteam import relay_lock
 from .test_redteam import set_up_automations
+from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 
 house = test_adversarial.house
@@ -157,3 +160,39 @@ async def test_a_program_that_turns_the_light_back_is_said_by_what_that_sets_off
 
     assert speech(result) == "Turn on Bed Light (this may unlock Front Door)? Say yes to confirm."
     assert state(hass, FRONT_DOOR) == "locked"
+
+
+@pytest.mark.parametrize(
+    ("target_domain", "invert", "service", "question"),
+    [
+        ("lock", False, "turn_on", "Turn on Door relay (this will unlock Side Door)?"),
+        ("lock", False, "turn_off", "Turn off Door relay (this will lock Side Door)?"),
+        ("lock", True, "turn_off", "Turn off Door relay (this will unlock Side Door)?"),
+        ("cover", False, "turn_on", "Turn on Door relay (this will open Side Door)?"),
+    ],
+)
+async def test_a_relay_switch_as_x_shows_as_a_lock_is_asked_about_as_what_it_does_to_it(
+    hass: HomeAssistant,
+    scene: Scene,
+    target_domain: str,
+    invert: bool,
+    service: str,
+    question: str,
+) -> None:
+    """Switch as X shows the relay as a lock (a garage door): switching the relay is that
+    lock's unlock or lock (opening), the wrapper's own setting says which; the question says
+    so, as it does for the relay a DIY lock's unlock switches."""
+    door_relay = await relay(hass)
+    options = {"entity_id": door_relay, "invert": invert, "target_domain": target_domain}
+    wrapper = await set_up_helper(hass, "switch_as_x", "Side Door", options)
+    if target_domain == "cover":
+        er.async_get(hass).async_update_entity(wrapper.entity_id, device_class="garage")
+    er.async_get(hass).async_update_entity(wrapper.entity_id, name="Side Door")
+    # The person shows the relay to Assist again (Switch as X had hidden it).
+    async_expose_entity(hass, "conversation", door_relay, True)
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("switch", action=service, entity_id=door_relay))
+
+    result = await agent.ask("…", context=scene.person)
+
+    assert speech(result) == f"{question} Say yes to confirm."

@@ -63,6 +63,7 @@ from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import service_entities
 from custom_components.local_agent.compat import speaks_on_players
+from custom_components.local_agent.compat import switch_as_x_service
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import topics_meet
@@ -338,14 +339,20 @@ class SafetyPolicy:
 
         A template lock whose unlock switches the relay on: switching it on is that unlock,
         ("lock.side_door", "unlock"), what the question says it will do. Only an action of the
-        driver that makes this very call on the relay is named.
+        driver that makes this very call on the relay is named. A relay that Switch as X shows
+        as a lock (a cover, a valve) the policy names: switching it is that lock's service.
         """
         if action.read_only or action.domain is None or action.service is None:
             return []
         called = f"{action.domain}.{action.service}"
         driven = self._rules(hass, None).driven
+        named = self.named_entities(hass)
         found: list[tuple[str, str]] = []
         for relay in action.entity_ids:
+            for wrapper in wrapping_entities(hass, relay) if action.domain == "switch" else ():
+                service = switch_as_x_service(hass, wrapper, action.service)
+                if wrapper in named and service is not None and (wrapper, service) not in found:
+                    found.append((wrapper, service))
             for driver in sorted(driven.get(relay, ())):
                 domain = split_entity_id(driver)[0]
                 for name, steps in entity_actions(hass, driver).items():
