@@ -1,0 +1,547 @@
+"""One automation that watches a mode or a button and `choose`s by what happened.
+
+People write "house modes" as one automation: it watches the mode select and picks a branch
+by the new mode (a template on `trigger.to_state`, a state condition on the mode, the UI's
+"Triggered by", `is_state(...)`, a trigger id). Only the Night branch locks the front door and
+arms the alarm, so selecting Home, Away or Movie runs at once; Night, and whatever the policy
+cannot decide from the mode alone (another entity read, the time, a default branch, a
+condition that may still hold), still asks. Each request runs for real: a branch that the
+policy judged not taken and that Home Assistant runs anyway would change the front door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any
+from typing import Final
+
+import pytest
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from . import test_adversarial
+from .conftest import speech
+from .conftest import state
+from .test_adversarial import Scene
+from .test_adversarial import tool_results
+from .test_redteam import asked
+from .test_redteam import set_up_automations
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+MODE: Final = "input_select.house_mode"
+GOOD_NIGHT: Final = "input_button.good_night"
+GOOD_MORNING: Final = "input_button.good_morning"
+GUESTS: Final = "input_boolean.guests"
+FRONT_DOOR: Final = "lock.front_door"
+ALARM: Final = "alarm_control_panel.security"
+REMOTE: Final = "0123456789abcdef0123456789abcdef"  # the remote's device, as ZHA names it
+
+
+def act(action: str, entity_id: str, **data: Any) -> dict[str, Any]:
+    """An action step as the UI writes it."""
+    return {"action": action, "metadata": {}, "data": data, "target": {"entity_id": entity_id}}
+
+
+LOCK_UP: Final = [
+    act("lock.lock", FRONT_DOOR),
+    act("alarm_control_panel.alarm_arm_night", ALARM, code="1234"),
+]
+LIGHTS_ON: Final = [act("light.turn_on", "light.kitchen_lights")]
+LIGHTS_OFF: Final = [act("light.turn_off", "light.kitchen_lights")]
+
+
+def mode_changes(**how: Any) -> dict[str, Any]:
+    return {"trigger": "state", "entity_id": MODE, **how}
+
+
+def template(text: str) -> dict[str, Any]:
+    return {"condition": "template", "value_template": text}
+
+
+def mode_is(*states: str) -> dict[str, Any]:
+    return {"condition": "state", "entity_id": MODE, "state": list(states)}
+
+
+def option(conditions: Any, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "conditions": conditions if isinstance(conditions, list) else [conditions],
+        "sequence": steps,
+    }
+
+
+def modes(triggers: list[dict[str, Any]], *actions: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """The house modes automation, as the UI's editor writes it."""
+    return {
+        "id": "house_modes",
+        "alias": "House modes",
+        "triggers": triggers,
+        "conditions": more.pop("conditions", []),
+        "actions": list(actions),
+        "mode": "queued",
+        **more,
+    }
+
+
+def by_template(night: str, home: str) -> dict[str, Any]:
+    """`choose` by a template on the new mode: night locks up, home lights up."""
+    return {"choose": [option(template(night), LOCK_UP), option(template(home), LIGHTS_ON)]}
+
+
+@pytest.fixture(autouse=True)
+async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
+    """A time trigger set up here outlives no test."""
+    yield
+    if "automation" in hass.config.components:
+        await hass.services.async_call(
+            "automation", "turn_off", {"entity_id": "all"}, blocking=True
+        )
+
+
+async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
+    """The mode select (on Vacation), the bedside buttons, guests, the front door unlocked
+    (locking it is a change to see), these automations, all exposed."""
+    assert await async_setup_component(
+        hass,
+        "input_select",
+        {
+            "input_select": {
+                "house_mode": {
+                    "name": "House mode",
+                    "options": ["Home", "Away", "Night", "Movie", "Vacation"],
+                    "initial": "Vacation",
+                }
+            }
+        },
+    )
+    assert await async_setup_component(
+        hass,
+        "input_button",
+        {"input_button": {"good_night": {"name": "Good night"}, "good_morning": {}}},
+    )
+    assert await async_setup_component(
+        hass, "input_boolean", {"input_boolean": {"guests": {"name": "Guests"}}}
+    )
+    await hass.services.async_call("lock", "unlock", {"entity_id": FRONT_DOOR}, blocking=True)
+    await set_up_automations(hass, *automations)
+    await hass.async_block_till_done()
+    for entity_id in (MODE, GOOD_NIGHT, GOOD_MORNING, GUESTS, "light.kitchen_lights"):
+        async_expose_entity(hass, "conversation", entity_id, True)
+
+
+async def select(hass: HomeAssistant, scene: Scene, mode: str, *, held: bool) -> None:
+    """Ask our agent to set the house mode: held (asked first) or done, as `held` says."""
+    before = state(hass, MODE)
+    result = await scene.ask_to_call(
+        await scene.agent_with("our tools"),
+        "input_select",
+        {"action": "select_option", "entity_id": MODE, "option": mode},
+    )
+    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert state(hass, MODE) == (before if held else mode)
+
+
+# --- Deciding by the new mode --------------------------------------------------------------------
+
+PER_MODE: Final = [
+    mode_changes(to="Night", id="night"),
+    mode_changes(to="Home", id="home"),
+    mode_changes(to="Away", id="away"),
+    mode_changes(to="Movie", id="movie"),
+]
+ZHA_REMOTE: Final = {
+    "trigger": "event",
+    "event_type": "zha_event",
+    "event_data": {"device_id": REMOTE},
+    "id": "remote",
+}
+
+# (what the house modes automation is, the mode selected, whether it asks)
+CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
+    (
+        "to_state template",
+        modes(
+            [mode_changes()],
+            by_template(
+                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
+            ),
+        ),
+        "Home",
+        False,
+    ),
+    (
+        "to_state template, away",
+        modes(
+            [mode_changes()],
+            by_template(
+                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
+            ),
+        ),
+        "Away",
+        False,
+    ),
+    (
+        "to_state template in a list",
+        modes(
+            [mode_changes()],
+            by_template(
+                "{{ trigger.to_state.state in ['Night', 'Vacation'] }}",
+                "{{ trigger.to_state.state not in ['Night', 'Vacation'] }}",
+            ),
+        ),
+        "Movie",
+        False,
+    ),
+    (
+        "to_state template, lower case",
+        modes(
+            [mode_changes()],
+            by_template("{{ trigger.to_state.state | lower == 'night' }}", "{{ true }}"),
+        ),
+        "Home",
+        False,
+    ),
+    (
+        "state condition on the mode",
+        modes([mode_changes()], {"choose": [option(mode_is("Night"), LOCK_UP)]}),
+        "Home",
+        False,
+    ),
+    (
+        "state condition, shorthand template string",
+        modes(
+            [mode_changes()],
+            {"choose": [option("{{ is_state('input_select.house_mode', 'Night') }}", LOCK_UP)]},
+        ),
+        "Away",
+        False,
+    ),
+    (
+        "the automation's own condition",
+        modes([mode_changes()], *LOCK_UP, conditions=[mode_is("Night")]),
+        "Away",
+        False,
+    ),
+    (
+        "a condition step",
+        modes([mode_changes()], mode_is("Night"), *LOCK_UP),
+        "Movie",
+        False,
+    ),
+    (
+        "if is_state, else lights",
+        modes(
+            [mode_changes()],
+            {
+                "if": [template("{{ is_state('input_select.house_mode', 'Night') }}")],
+                "then": LOCK_UP,
+                "else": LIGHTS_ON,
+            },
+        ),
+        "Home",
+        False,
+    ),
+    (
+        "states() compared",
+        modes(
+            [mode_changes()],
+            {
+                "if": [template("{{ states('input_select.house_mode') == 'Night' }}")],
+                "then": LOCK_UP,
+            },
+        ),
+        "Home",
+        False,
+    ),
+    (
+        "states.domain.object compared, on another trigger",
+        modes(
+            [{"trigger": "state", "entity_id": GUESTS}],
+            {
+                "if": [template("{{ states.input_select.house_mode.state == 'Night' }}")],
+                "then": LOCK_UP,
+            },
+        ),
+        "Movie",
+        False,
+    ),
+    (
+        "trigger.id template",
+        modes(
+            PER_MODE,
+            {
+                "choose": [
+                    option(template("{{ trigger.id == 'night' }}"), LOCK_UP),
+                    option(template("{{ trigger.id in ['home', 'movie'] }}"), LIGHTS_ON),
+                ]
+            },
+        ),
+        "Home",
+        False,
+    ),
+    (
+        "triggered by",
+        modes(
+            PER_MODE,
+            {
+                "choose": [
+                    option({"condition": "trigger", "id": "night"}, LOCK_UP),
+                    option({"condition": "trigger", "id": ["home", "away"]}, LIGHTS_ON),
+                ]
+            },
+        ),
+        "Away",
+        False,
+    ),
+    (
+        "a remote's command or the mode",
+        modes(
+            [ZHA_REMOTE, mode_changes(id="mode")],
+            {
+                "choose": [
+                    option(template("{{ trigger.event.data.command == 'off' }}"), LOCK_UP),
+                    option(template("{{ trigger.to_state.state == 'Home' }}"), LIGHTS_ON),
+                ]
+            },
+        ),
+        "Home",
+        False,
+    ),
+    (
+        "lights by default",
+        modes(
+            [mode_changes()],
+            {"choose": [option(mode_is("Night"), LOCK_UP)], "default": LIGHTS_ON},
+        ),
+        "Movie",
+        False,
+    ),
+    (
+        "the bedtime check reads the mode",
+        modes(
+            [{"trigger": "time", "at": "23:00:00"}],
+            {"if": [mode_is("Night", "Away")], "then": LOCK_UP},
+        ),
+        "Home",
+        False,
+    ),
+    # --- What still asks ---
+    (
+        "to_state template, night",
+        modes(
+            [mode_changes()],
+            by_template(
+                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
+            ),
+        ),
+        "Night",
+        True,
+    ),
+    (
+        "to_state template in a list, one of them",
+        modes(
+            [mode_changes()],
+            by_template("{{ trigger.to_state.state in ['Night', 'Away'] }}", "{{ false }}"),
+        ),
+        "Away",
+        True,
+    ),
+    (
+        "state condition on the mode, night",
+        modes([mode_changes()], {"choose": [option(mode_is("Night"), LOCK_UP)]}),
+        "Night",
+        True,
+    ),
+    (
+        "the automation's own condition, night",
+        modes([mode_changes()], *LOCK_UP, conditions=[mode_is("Night")]),
+        "Night",
+        True,
+    ),
+    (
+        "trigger.id template, night",
+        modes(PER_MODE, {"choose": [option(template("{{ trigger.id == 'night' }}"), LOCK_UP)]}),
+        "Night",
+        True,
+    ),
+    (
+        "a template that reads another entity",
+        modes(
+            [mode_changes()],
+            by_template(
+                "{{ trigger.to_state.state == 'Home'"
+                " and is_state('input_boolean.guests', 'off') }}",
+                "{{ false }}",
+            ),
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "a template that reads the time",
+        modes(
+            [mode_changes()],
+            by_template("{{ trigger.to_state.state == 'Night' or now().hour >= 22 }}", "{{ 1 }}"),
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "a template of statements",
+        modes(
+            [mode_changes()],
+            by_template(
+                "{% if trigger.to_state.state == 'Night' %}true{% else %}false{% endif %}",
+                "{{ false }}",
+            ),
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "a template with a filter it does not know",
+        modes(
+            [mode_changes()],
+            by_template("{{ trigger.to_state.state | regex_match('N') }}", "{{ false }}"),
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "the mode it left",
+        modes(
+            [mode_changes()],
+            by_template("{{ trigger.from_state.state == 'Vacation' }}", "{{ false }}"),
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "or another entity",
+        modes(
+            [mode_changes()],
+            {
+                "choose": [
+                    option(
+                        {
+                            "condition": "or",
+                            "conditions": [
+                                mode_is("Night"),
+                                {"condition": "state", "entity_id": GUESTS, "state": "off"},
+                            ],
+                        },
+                        LOCK_UP,
+                    )
+                ]
+            },
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "not home: lock (`not` is not judged)",
+        modes(
+            [mode_changes()],
+            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "not home: lock (away)",
+        modes(
+            [mode_changes()],
+            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
+        ),
+        "Away",
+        True,
+    ),
+    (
+        "lock by default",
+        modes(
+            [mode_changes()],
+            {"choose": [option(mode_is("Home"), LIGHTS_ON)], "default": LOCK_UP},
+        ),
+        "Away",
+        True,
+    ),
+    (
+        "a variable may hide the trigger",
+        modes(
+            [mode_changes()],
+            {"variables": {"trigger": {"to_state": {"state": "Night"}}}},
+            by_template("{{ trigger.to_state.state == 'Night' }}", "{{ false }}"),
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "the bedtime check reads the mode, away",
+        modes(
+            [{"trigger": "time", "at": "23:00:00"}],
+            {"if": [mode_is("Night", "Away")], "then": LOCK_UP},
+        ),
+        "Away",
+        True,
+    ),
+    (
+        "the mode is read on another entity's change",
+        modes(
+            [{"trigger": "state", "entity_id": GUESTS}],
+            {"if": [template("{{ trigger.to_state.state == 'Home' }}")], "then": LOCK_UP},
+            conditions=[mode_is("Home")],
+        ),
+        "Home",
+        True,
+    ),
+    (
+        "home selects night",
+        modes(
+            [mode_changes()],
+            {
+                "choose": [
+                    option(mode_is("Night"), LOCK_UP),
+                    option(
+                        mode_is("Home"), [act("input_select.select_option", MODE, option="Night")]
+                    ),
+                ]
+            },
+        ),
+        "Home",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("automation", "mode", "held"),
+    [case[1:] for case in CHOICES],
+    ids=[case[0] for case in CHOICES],
+)
+async def test_a_branch_the_new_mode_does_not_take_does_not_count(
+    hass: HomeAssistant, scene: Scene, automation: dict[str, Any], mode: str, held: bool
+) -> None:
+    await set_up_the_house(hass, automation)
+
+    await select(hass, scene, mode, held=held)
+
+
+async def test_a_mode_that_keeps_the_bedtime_lock_from_happening_still_asks(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """At 23:00, lock up if the house is in Night mode: leaving Night for Home keeps the
+    door unlocked tonight (as cancelling a re-lock timer does), so it asks; from Vacation,
+    Home changes nothing of it and runs at once."""
+    await set_up_the_house(
+        hass,
+        modes([{"trigger": "time", "at": "23:00:00"}], {"if": [mode_is("Night")], "then": LOCK_UP}),
+    )
+    await select(hass, scene, "Home", held=False)
+    await hass.services.async_call(
+        "input_select", "select_option", {"entity_id": MODE, "option": "Night"}, blocking=True
+    )
+
+    await select(hass, scene, "Home", held=True)
