@@ -28,6 +28,7 @@ from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import set_up_automations
+from .test_redteam_sixth import reload_with
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -122,12 +123,12 @@ async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) ->
         "input_button",
         {"input_button": {"good_night": {"name": "Good night"}, "good_morning": {}}},
     )
-    assert await async_setup_component(
-        hass, "input_boolean", {"input_boolean": {"guests": {"name": "Guests"}}}
-    )
+    # The house's own input booleans are set up already: guests join them.
+    await reload_with(hass, "input_boolean", {"guests": {"name": "Guests"}})
     await hass.services.async_call("lock", "unlock", {"entity_id": FRONT_DOOR}, blocking=True)
     await set_up_automations(hass, *automations)
     await hass.async_block_till_done()
+    assert state(hass, GUESTS) == "off"
     for entity_id in (MODE, GOOD_NIGHT, GOOD_MORNING, GUESTS, "light.kitchen_lights"):
         async_expose_entity(hass, "conversation", entity_id, True)
 
@@ -545,3 +546,162 @@ async def test_a_mode_that_keeps_the_bedtime_lock_from_happening_still_asks(
     )
 
     await select(hass, scene, "Home", held=True)
+
+
+# --- The whole house: its modes, bedside buttons, remote, bedtime check -----------------------
+
+
+def house_automations() -> list[dict[str, Any]]:
+    """The house's automations as its owner wrote them in the editor."""
+    return [
+        modes(
+            [mode_changes()],
+            {
+                "choose": [
+                    option(template("{{ trigger.to_state.state == 'Night' }}"), LOCK_UP),
+                    option(template("{{ trigger.to_state.state == 'Home' }}"), LIGHTS_ON),
+                    option(
+                        template("{{ trigger.to_state.state in ['Away', 'Vacation'] }}"),
+                        LIGHTS_OFF,
+                    ),
+                    option(
+                        mode_is("Movie"),
+                        [act("light.turn_on", "light.kitchen_lights", brightness_pct=20)],
+                    ),
+                ]
+            },
+        ),
+        {
+            "id": "bedside_buttons",
+            "alias": "Bedside buttons",
+            "triggers": [
+                {"trigger": "state", "entity_id": GOOD_NIGHT, "id": "night"},
+                {"trigger": "state", "entity_id": GOOD_MORNING, "id": "morning"},
+            ],
+            "actions": [
+                {
+                    "choose": [
+                        option(
+                            {"condition": "trigger", "id": "night"},
+                            [act("input_select.select_option", MODE, option="Night")],
+                        ),
+                        option(
+                            {"condition": "trigger", "id": "morning"},
+                            [act("input_select.select_option", MODE, option="Home")],
+                        ),
+                    ]
+                }
+            ],
+        },
+        {
+            "id": "living_room_remote",
+            "alias": "Living room remote",
+            "triggers": [ZHA_REMOTE],
+            "actions": [
+                {"variables": {"command": "{{ trigger.event.data.command }}"}},
+                {
+                    "choose": [
+                        option(template("{{ command == 'on' }}"), LIGHTS_ON),
+                        option(template("{{ command == 'off' }}"), LIGHTS_OFF),
+                        option(template("{{ command == 'long_press' }}"), LOCK_UP),
+                    ]
+                },
+            ],
+        },
+        {
+            "id": "bedtime_check",
+            "alias": "Bedtime check",
+            "triggers": [{"trigger": "time", "at": "23:00:00"}],
+            "actions": [{"if": [mode_is("Night")], "then": LOCK_UP}],
+        },
+        {
+            "id": "guests_arrive",
+            "alias": "Guests arrive",
+            "triggers": [{"trigger": "state", "entity_id": GUESTS, "to": "on"}],
+            "conditions": [mode_is("Away", "Vacation")],
+            "actions": [act("input_select.select_option", MODE, option="Home")],
+        },
+    ]
+
+
+def ours(domain: str, action: str, entity_id: str, **data: Any) -> tuple[str, str, dict[str, Any]]:
+    return ("our tools", domain, {"action": action, "entity_id": entity_id, **data})
+
+
+def assist(intent: str, name: str) -> tuple[str, str, dict[str, Any]]:
+    return ("assist", intent, {"name": name})
+
+
+KITCHEN: Final = "light.kitchen_lights"
+BED: Final = "light.bed_light"
+WINDOW: Final = "cover.hall_window"
+PLAYER: Final = "media_player.living_room"
+EVERYDAY: Final = [
+    ours("input_select", "select_option", MODE, option="Home"),
+    ours("input_select", "select_option", MODE, option="Away"),
+    ours("input_select", "select_option", MODE, option="Movie"),
+    ours("input_button", "press", GOOD_MORNING),
+    ours("input_boolean", "turn_on", GUESTS),
+    ours("input_boolean", "turn_off", GUESTS),
+    ours("light", "turn_on", KITCHEN),
+    ours("light", "turn_off", KITCHEN),
+    ours("light", "turn_on", KITCHEN, brightness_pct=40),
+    ours("light", "turn_on", BED),
+    ours("light", "turn_off", BED),
+    ours("cover", "open_cover", WINDOW),
+    ours("cover", "close_cover", WINDOW),
+    ours("media_player", "media_play", PLAYER),
+    ours("media_player", "media_pause", PLAYER),
+    ours("media_player", "volume_set", PLAYER, volume_level=0.3),
+    assist("HassTurnOn", "Kitchen Lights"),
+    assist("HassTurnOff", "Kitchen Lights"),
+    assist("HassTurnOn", "Bed Light"),
+    assist("HassTurnOff", "Bed Light"),
+    assist("HassTurnOn", "Guests"),
+    assist("HassTurnOff", "Guests"),
+]
+STILL_ASKS: Final = [
+    ours("input_select", "select_option", MODE, option="Night"),
+    # From Vacation the previous option is Night; the next one may be any after a change.
+    ours("input_select", "select_previous", MODE),
+    ours("input_select", "select_next", MODE),
+    ours("input_button", "press", GOOD_NIGHT),
+    ours("lock", "lock", FRONT_DOOR),
+    ours("lock", "unlock", FRONT_DOOR),
+    ours("alarm_control_panel", "alarm_arm_away", ALARM, code="1234"),
+    ours("cover", "open_cover", "cover.garage_door"),
+    assist("HassTurnOn", "Front Door"),
+    assist("HassTurnOff", "Front Door"),
+    assist("HassTurnOn", "Garage Door"),
+]
+
+
+def request_id(request: tuple[str, str, dict[str, Any]]) -> str:
+    return "-".join([request[1], *(str(value) for value in request[2].values())])
+
+
+async def ask(hass: HomeAssistant, scene: Scene, request: tuple[str, str, dict[str, Any]]) -> bool:
+    """Ask an agent with these tools to make this call; return whether it asked first."""
+    tools, tool, arguments = request
+    for entity_id in (BED, WINDOW, PLAYER, "cover.garage_door"):
+        async_expose_entity(hass, "conversation", entity_id, True)
+    result = await scene.ask_to_call(await scene.agent_with(tools), tool, arguments)
+    return asked(result)
+
+
+@pytest.mark.parametrize("request_", EVERYDAY, ids=[request_id(r) for r in EVERYDAY])
+async def test_an_everyday_request_in_the_house_runs_at_once(
+    hass: HomeAssistant, scene: Scene, request_: tuple[str, str, dict[str, Any]]
+) -> None:
+    await set_up_the_house(hass, *house_automations())
+
+    assert not await ask(hass, scene, request_)
+
+
+@pytest.mark.parametrize("request_", STILL_ASKS, ids=[request_id(r) for r in STILL_ASKS])
+async def test_what_locks_up_in_the_house_still_asks(
+    hass: HomeAssistant, scene: Scene, request_: tuple[str, str, dict[str, Any]]
+) -> None:
+    await set_up_the_house(hass, *house_automations())
+
+    assert await ask(hass, scene, request_)
