@@ -40,6 +40,7 @@ from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
+from homeassistant.core import valid_entity_id
 from homeassistant.helpers import chat_session
 from homeassistant.helpers import entity_platform
 from homeassistant.helpers import entity_registry as er
@@ -53,6 +54,7 @@ from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
 from homeassistant.helpers.trigger.entity_trigger import EntityTransitionTriggerBase
+from homeassistant.util import slugify
 
 # Events that a call fires, whatever it calls: the call and the state changes it makes; our
 # audit record of it; a program it starts (written out: the bus's public names).
@@ -745,6 +747,7 @@ _STRING_FILTERS: Final[Mapping[str, Callable[[str], str]]] = {
     "lower": str.lower,
     "upper": str.upper,
     "trim": str.strip,
+    "slugify": slugify,
 }
 _PLAIN: Final = (str, int, float, bool, type(None), list, tuple)
 _UNDEFINED: Final = object()
@@ -822,7 +825,7 @@ def _taken(steps: list[Any], runs: list[_Run]) -> list[Any]:
                 branch["else"] = _taken(_steps(step.get("else")), other)
             kept.append(branch)
         else:
-            kept.append(step)
+            kept.append(_aimed(step, runs))
     return kept
 
 
@@ -935,42 +938,79 @@ def _template_holds(template: Any, run: _Run, *, top: bool) -> bool | None:
 
     Read as Home Assistant renders it: the result as text, stripped, is "true".
     """
-    text = template.template if isinstance(template, Template) else template
-    if not run.templates or not isinstance(text, str):
-        return None
-    expression = _expression(text)
-    if expression is None:
-        return None
     try:
-        value = _value(expression, run)
+        return _rendered(template, run).lower() == "true"
     except _Fails:
         return False if top else None
     except _Unknown:
         return None
-    if isinstance(value, str):
-        return value.strip().lower() == "true"
-    if isinstance(value, bool | int | float | type(None)):
-        return value is True
-    return None
+
+
+def _rendered(template: Any, run: _Run) -> str:
+    """Return a template's text rendered in this run, stripped (as Home Assistant does).
+
+    Only text and expressions (`{{ ... }}`) of what _value knows; raises _Unknown for
+    anything else (a statement, another entity), _Fails when it fails to render.
+    """
+    text = template.template if isinstance(template, Template) else template
+    parts = _parts(text) if run.templates and isinstance(text, str) else None
+    if parts is None:
+        raise _Unknown
+    return "".join(
+        part.data if isinstance(part, jinja2.nodes.TemplateData) else str(_plain(_value(part, run)))
+        for part in parts
+    ).strip()
 
 
 @lru_cache(maxsize=256)
-def _expression(text: str) -> jinja2.nodes.Expr | None:
-    """Return a template's one expression (`{{ ... }}`, blanks around it); None for others."""
+def _parts(text: str) -> tuple[jinja2.nodes.Node, ...] | None:
+    """Return a template's text and expressions in order; None when it has more (a `{% %}`)."""
     try:
         parsed = _ENVIRONMENT.parse(text)
     except jinja2.TemplateError:
         return None
+    if not parsed.body:
+        return ()
     if len(parsed.body) != 1 or not isinstance(output := parsed.body[0], jinja2.nodes.Output):
         return None
-    found = [
-        node
-        for node in output.nodes
-        if not (isinstance(node, jinja2.nodes.TemplateData) and not node.data.strip())
-    ]
-    if len(found) != 1 or isinstance(found[0], jinja2.nodes.TemplateData):
-        return None
-    return found[0]
+    return tuple(output.nodes)
+
+
+def _aimed(step: Mapping[str, Any], runs: list[_Run]) -> Mapping[str, Any]:
+    """Return a step whose action or target, written as a template, is rendered for the runs.
+
+    "scene.{{ states('input_select.house_mode') | lower }}" is the scene of the mode the
+    change leaves (each run's); one that any run cannot render is left as it is (unknown).
+    Checked as Home Assistant checks the rendered text: entity ids apart by commas, each
+    in lower case; a service in lower case.
+    """
+    aimed: dict[str, Any] = {}
+    if isinstance(action := step.get("action"), Template):
+        services = _rendered_ids(action, runs)
+        if services is not None and len(services) == 1:
+            aimed["action"] = services[0]
+    target = step.get("target")
+    if isinstance(target, Mapping) and isinstance(named := target.get("entity_id"), Template):
+        entity_ids = _rendered_ids(named, runs)
+        if entity_ids is not None:
+            aimed["target"] = {**target, "entity_id": entity_ids}
+    return {**step, **aimed} if aimed else step
+
+
+def _rendered_ids(template: Template, runs: list[_Run]) -> list[str] | None:
+    """Return the ids a template renders to in these runs; None when one cannot be told."""
+    found: list[str] = []
+    for run in runs:
+        try:
+            text = _rendered(template, run)
+        except _Unknown, _Fails:
+            return None
+        for part in text.split(","):
+            if not valid_entity_id(name := part.strip().lower()):
+                return None
+            if name not in found:
+                found.append(name)
+    return found
 
 
 def _value(node: jinja2.nodes.Node, run: _Run) -> Any:
@@ -1003,16 +1043,29 @@ def _value(node: jinja2.nodes.Node, run: _Run) -> Any:
         return left if left else _plain(_value(node.right, run))
     if isinstance(node, nodes.Not):
         return not _plain(_value(node.node, run))
+    if isinstance(node, nodes.Concat):
+        return "".join(str(_plain(_value(part, run))) for part in node.nodes)
+    if isinstance(node, nodes.Filter) and node.node is not None:
+        return _filtered(node, run)
+    raise _Unknown
+
+
+def _filtered(node: jinja2.nodes.Filter, run: _Run) -> str:
+    """Return a string filter's result (`lower`, `upper`, `trim`, `slugify`, `replace`)."""
+    value = _value(node.node, run) if node.node is not None else None
+    arguments = [_plain(_value(argument, run)) for argument in node.args]
     if (
-        isinstance(node, nodes.Filter)
-        and node.node is not None
-        and node.name in _STRING_FILTERS
-        and not (node.args or node.kwargs or node.dyn_args or node.dyn_kwargs)
+        not isinstance(value, str)
+        or node.kwargs
+        or node.dyn_args
+        or node.dyn_kwargs
+        or not all(isinstance(argument, str) for argument in arguments)
     ):
-        value = _value(node.node, run)
-        if not isinstance(value, str):
-            raise _Unknown
+        raise _Unknown
+    if node.name in _STRING_FILTERS and not arguments:
         return _STRING_FILTERS[node.name](value)
+    if node.name == "replace" and len(arguments) == 2:
+        return value.replace(arguments[0], arguments[1])
     raise _Unknown
 
 

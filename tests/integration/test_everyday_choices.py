@@ -705,3 +705,85 @@ async def test_what_locks_up_in_the_house_still_asks(
     await set_up_the_house(hass, *house_automations())
 
     assert await ask(hass, scene, request_)
+
+
+# --- A scene chosen by the new mode -----------------------------------------------------------
+
+
+async def set_up_the_mode_scenes(hass: HomeAssistant) -> None:
+    """A scene for each mode; Night's locks the front door."""
+    assert await async_setup_component(
+        hass,
+        "scene",
+        {
+            "scene": [
+                {"name": "Home", "entities": {"light.kitchen_lights": "on"}},
+                {"name": "Away", "entities": {"light.kitchen_lights": "off"}},
+                {"name": "Movie", "entities": {"light.kitchen_lights": "off"}},
+                {"name": "Night", "entities": {FRONT_DOOR: "locked"}},
+            ]
+        },
+    )
+    await hass.async_block_till_done()
+    assert hass.states.get("scene.night") is not None
+
+
+def scene_of(template_text: str) -> dict[str, Any]:
+    return modes([mode_changes()], act("scene.turn_on", template_text))
+
+
+# (the scene the house modes automation turns on, the mode selected, whether it asks)
+SCENES: Final[list[tuple[str, str, str, bool]]] = [
+    (
+        "states() of the mode",
+        "scene.{{ states('input_select.house_mode') | lower }}",
+        "Home",
+        False,
+    ),
+    ("to_state, slugified", "scene.{{ trigger.to_state.state | slugify }}", "Away", False),
+    ("concatenated", "{{ 'scene.' ~ trigger.to_state.state | lower }}", "Movie", False),
+    ("replaced", "scene.{{ trigger.to_state.state | replace('H', 'h') }}", "Home", False),
+    (
+        "states() of the mode, night",
+        "scene.{{ states('input_select.house_mode') | lower }}",
+        "Night",
+        True,
+    ),
+    ("another helper", "scene.{{ states('input_boolean.guests') }}", "Home", True),
+    ("the hour", "scene.{{ trigger.to_state.state | lower }}{{ now().hour }}", "Home", True),
+    ("a variable", "scene.{{ mode }}", "Home", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("template_text", "mode", "held"),
+    [case[1:] for case in SCENES],
+    ids=[case[0] for case in SCENES],
+)
+async def test_the_scene_of_the_new_mode_is_the_one_judged(
+    hass: HomeAssistant, scene: Scene, template_text: str, mode: str, held: bool
+) -> None:
+    await set_up_the_mode_scenes(hass)
+    await set_up_the_house(hass, scene_of(template_text))
+
+    await select(hass, scene, mode, held=held)
+
+
+@pytest.mark.parametrize(("mode", "held"), [("Home", False), ("Night", True)])
+async def test_an_action_written_as_a_template_is_the_one_it_renders(
+    hass: HomeAssistant, scene: Scene, mode: str, held: bool
+) -> None:
+    """A service name is rendered as a target is: "scene.turn_on" on the mode's scene."""
+    await set_up_the_mode_scenes(hass)
+    await set_up_the_house(
+        hass,
+        modes(
+            [mode_changes()],
+            {
+                "action": "scene.{{ 'turn_on' }}",
+                "target": {"entity_id": "scene.{{ trigger.to_state.state | lower }}"},
+            },
+        ),
+    )
+
+    await select(hass, scene, mode, held=held)
