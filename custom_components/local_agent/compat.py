@@ -661,9 +661,11 @@ class AutomationTrigger:
         ]
         runs = _runs_of(set_off, entity_id, becomes, templates=self.run_names)
         if self.read is not None and self.read.watches(entity_id, device_id, fired):
+            # Later runs set off by other changes (a trigger on the entity alone is set off
+            # later only by its later changes, not this one's): their `trigger` is another's.
             states = None if becomes is None or now is None else {*becomes, now}
-            others = [one for one, watches in zip(self.by_id, watching, strict=True) if not watches]
-            runs += _runs_of(others, entity_id, states, templates=self.run_names)
+            later = [one for one in self.by_id if not _only_on(one, entity_id)]
+            runs += _runs_of(later, entity_id, states, templates=self.run_names, reported=False)
         elif not set_off:  # set off by what no trigger alone watches: any of them
             runs = _runs_of(self.by_id, entity_id, None, templates=self.run_names)
         return _taken(
@@ -788,13 +790,35 @@ def _runs_of(
     becomes: Collection[str] | None,
     *,
     templates: bool,
+    reported: bool = True,
 ) -> list[_Run]:
-    """Return each way a run of these triggers may go when the entity is left in `becomes`."""
+    """Return each way a run of these triggers may go when the entity is left in `becomes`.
+
+    reported: whether the run is set off by this change (a state trigger on the entity then
+    reports its new state as `trigger.to_state`).
+    """
     return [
-        _Run(entity_id, state, one.trigger_id, entity_id in one.reports, templates)
+        _Run(entity_id, state, one.trigger_id, reported and entity_id in one.reports, templates)
         for one in triggers
         for state in (sorted(becomes) if becomes is not None else [None])
     ]
+
+
+def _only_on(one: OneTrigger, entity_id: str) -> bool:
+    """Whether a trigger is set off by changes of this entity alone."""
+    watch = one.watch
+    return (
+        watch is not None
+        and watch.entity_ids <= {entity_id}
+        and all(watched == entity_id for watched, _ in watch.entity_states)
+        and not (
+            watch.device_ids
+            or watch.domains
+            or watch.any_entity
+            or watch.entity_events
+            or watch.heard
+        )
+    )
 
 
 def _taken(steps: list[Any], runs: list[_Run]) -> list[Any]:

@@ -499,6 +499,23 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
         True,
     ),
     (
+        "a trigger on the mode and guests: guests arriving later, in Home mode",
+        modes(
+            [{"trigger": "state", "entity_id": [MODE, GUESTS]}],
+            {
+                "if": [
+                    template(
+                        "{{ trigger.to_state.state == 'on'"
+                        " and is_state('input_select.house_mode', 'Home') }}"
+                    )
+                ],
+                "then": LOCK_UP,
+            },
+        ),
+        "Home",
+        True,
+    ),
+    (
         "home selects night",
         modes(
             [mode_changes()],
