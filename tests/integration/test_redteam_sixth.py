@@ -166,7 +166,7 @@ ROUTINES: list[tuple[str, dict[str, Any], bool]] = [
     (
         MODE,
         on_motion(
-            UNLOCK, conditions=[template("{{ states.input_select.house_mode.state == 'x' }}")]
+            UNLOCK, conditions=[template("{{ states.input_select.house_mode.state == 'guest' }}")]
         ),
         True,
     ),

@@ -721,15 +721,18 @@ class _Rules:
                     or (heard and watcher.hears(heard))
                 )
             )
+            # The state it has before the change: what it let run that the change may stop.
+            before = self.hass.states.get(current)
+            now = before.state if before is not None else None
             for automation in self.automations:
                 hears = bool(heard) and automation.hears(heard)
                 if not hears and not automation.watches(current, device_id, events, states):
                     continue
-                # Set off by its change alone: the branches of the triggers it sets off.
+                # Set off by its change alone: the branches it may take (actions_for).
                 actions = (
                     automation.actions
                     if hears
-                    else automation.actions_for(current, device_id, events, states)
+                    else automation.actions_for(current, device_id, events, states, now)
                 )
                 if actions not in found:
                     found.append(actions)
