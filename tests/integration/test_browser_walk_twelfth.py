@@ -158,3 +158,32 @@ async def test_the_context_size_in_the_engine_options_has_no_english_thousands_c
     shown = placeholders["context_now"]
     assert shown == str(agent.entry.runtime_data.worker.info.n_ctx)
     assert "{context_now}" in translation(language)["options"]["step"]["init"]["description"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+async def test_instructions_that_fail_to_render_are_named_in_the_conversations_language(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, language: str
+) -> None:
+    """A prompt that passes the form's syntax check and fails when rendered ({{ 1/0 }}).
+
+    Every sentence to the agent then got core's "Sorry, I had a problem with my template",
+    in English in a French conversation, with nothing about what to fix. The agent says in
+    the conversation's language that its instructions fail and where to fix them.
+    """
+    agent = await async_setup_agent(hass, scripted_worker.info.path, prompt="You help. {{ 1 / 0 }}")
+    result = await agent.ask("turn on the light", language=language)
+    speech = agent.chat_log_text(result)
+    assert "Sorry, I had a problem" not in speech
+    strings = translation(language)["exceptions"]["prompt_render_failed"]["message"]
+    assert speech == strings
+    assert not scripted_worker.requests  # the model never saw a half-made prompt
+
+
+async def test_a_missing_llm_api_is_named_in_the_conversations_language(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    """An LLM API that is gone (its integration removed) gave "Error preparing LLM API"."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path, llm_hass_api=["gone_api"])
+    result = await agent.ask("allume la lumière", language="fr")
+    speech = agent.chat_log_text(result)
+    assert speech == translation("fr")["exceptions"]["llm_api_unavailable"]["message"]
