@@ -19,12 +19,15 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_AI_TASK
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
 from custom_components.local_agent.flows import server as server_flow
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
 from custom_components.local_agent.safety.confirmation import Reply
 from custom_components.local_agent.safety.confirmation import classify_reply
 from homeassistant import config_entries
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
+from testing import demo_model
+from testing.stand_in import stand_in_engines
 
 from .conftest import async_setup_agent
 from .conftest import async_setup_entry_with_agent
@@ -187,3 +190,34 @@ async def test_a_missing_llm_api_is_named_in_the_conversations_language(
     result = await agent.ask("allume la lumière", language="fr")
     speech = agent.chat_log_text(result)
     assert speech == translation("fr")["exceptions"]["llm_api_unavailable"]["message"]
+
+
+@pytest.mark.parametrize("thinking", [True, False])
+async def test_the_demo_model_writes_a_generate_data_structure(
+    hass: HomeAssistant, tmp_path: Path, thinking: bool
+) -> None:
+    """With --demo-model, "Generate data" with a structure always failed (the demo wrote prose).
+
+    The walk's AI task could show only an error; a model in process writes under the
+    structure's grammar, so the demo writes the plainest data of the structure.
+    """
+    model = tmp_path / "demo.gguf"
+    await hass.async_add_executor_job(demo_model.write_demo_model, model)
+    engine = demo_model.demo_engine(model)
+    engine.thinking_seconds = 0
+    hass.data[LOCAL_ENGINES] = stand_in_engines(engine)
+    task = await async_setup_entry_with_agent(
+        hass,
+        {"thinking": thinking},
+        subentry_type=SUBENTRY_AI_TASK,
+        data={CONF_MODEL_PATH: str(model)},
+        unique_id=str(model),
+    )
+    structure = {
+        "urgent": {"selector": {"boolean": {}}, "required": True},
+        "room": {"selector": {"text": {}}, "required": True},
+        "count": {"selector": {"number": {"min": 1, "max": 10}}, "required": True},
+        "kind": {"selector": {"select": {"options": ["alarm", "info"]}}, "required": True},
+    }
+    result = await generate_data(hass, task.entity_id, instructions="Smoke!", structure=structure)
+    assert result["data"] == {"urgent": False, "room": "demo", "count": 1, "kind": "alarm"}
