@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 import json
 from pathlib import Path
+import re
 import time
 from typing import Any
 
@@ -221,3 +222,21 @@ async def test_the_demo_model_writes_a_generate_data_structure(
     }
     result = await generate_data(hass, task.entity_id, instructions="Smoke!", structure=structure)
     assert result["data"] == {"urgent": False, "room": "demo", "count": 1, "kind": "alarm"}
+
+
+def test_french_punctuation_keeps_its_space_on_the_line() -> None:
+    """A French bubble broke "Déverrouiller Front Door" from ": pas fait, car …".
+
+    French sets a space before ":", ";", "?" and "!"; the file writes it as a no-break space
+    (as in "Déverrouiller Front Door ?"), but a few sentences had a plain one, which a narrow
+    Assist bubble may break at, leaving the mark alone at the start of a line.
+    """
+
+    def texts(tree: dict[str, Any]) -> list[str]:
+        found: list[str] = []
+        for value in tree.values():
+            found.extend(texts(value) if isinstance(value, dict) else [str(value)])
+        return found
+
+    loose = [text for text in texts(translation("fr")) if re.search(r"\S [:;?!](\s|$)", text)]
+    assert not loose
