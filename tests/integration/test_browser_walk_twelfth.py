@@ -18,12 +18,16 @@ from custom_components.local_agent.const import CONF_SERVER_MODE
 from custom_components.local_agent.const import CONF_SERVER_URL
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
 from custom_components.local_agent.flows import server as server_flow
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
 from custom_components.local_agent.safety.confirmation import Reply
 from custom_components.local_agent.safety.confirmation import classify_reply
+from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant import config_entries
+from homeassistant.const import CONF_NAME
+from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.exceptions import HomeAssistantError
@@ -33,6 +37,9 @@ from testing.stand_in import stand_in_engines
 from .conftest import async_setup_agent
 from .conftest import async_setup_entry_with_agent
 from .conftest import generate_data
+from .flow_helpers import agent_form
+from .flow_helpers import async_add_subentry
+from .flow_helpers import suggested_values
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 
@@ -240,3 +247,33 @@ def test_french_punctuation_keeps_its_space_on_the_line() -> None:
 
     loose = [text for text in texts(translation("fr")) if re.search(r"\S [:;?!](\s|$)", text)]
     assert not loose
+
+
+async def test_instructions_that_are_no_template_are_refused_in_the_dialogs_words(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker
+) -> None:
+    """A German agent form said "invalid template (TemplateAssertionError: No filter named
+    'nosuchfilter'.) at 'agent.prompt'": core's message, English, with the field's path.
+
+    The form refuses such instructions with its own translated error, and keeps everything
+    typed (the instructions too, to be corrected).
+    """
+    entry = (await async_setup_agent(hass, scripted_worker.info.path)).entry
+    typed = "You help. {{ 1 | nosuchfilter }}"
+    flat = {**agent_data(), CONF_NAME: "Templated", CONF_PROMPT: typed}
+    result = await async_add_subentry(hass, entry.entry_id, SUBENTRY_CONVERSATION)
+    result = await hass.config_entries.subentries.async_configure(
+        result["flow_id"], agent_form(hass, flat)
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "prompt_invalid"}
+    shown = suggested_values(result["data_schema"])
+    assert shown["agent"][CONF_PROMPT] == typed
+    assert shown[CONF_NAME] == "Templated"
+    for language in ("en", "de", "fr", "es", "it", "nl", "pt"):
+        errors = translation(language)["config_subentries"]["conversation"]["error"]
+        assert "{" not in errors["prompt_invalid"]  # the frontend would read it as a placeholder
+    # Corrected, it is kept; a template that renders is still a template.
+    shown["agent"][CONF_PROMPT] = "You help {{ ha_name }}."
+    done = await hass.config_entries.subentries.async_configure(result["flow_id"], shown)
+    assert done["type"] is FlowResultType.CREATE_ENTRY
