@@ -13,10 +13,12 @@ integration's own; only the text of the model is scripted. It is never used by t
 from __future__ import annotations
 
 from dataclasses import dataclass
+import json
 import os
 from pathlib import Path
 import re
 import sys
+from typing import Any
 from typing import Final
 
 from custom_components.local_agent.engine.settings import EngineSettings
@@ -72,8 +74,36 @@ def user_words(message: Message) -> str:
     return message.content.rsplit("\n\n", 1)[-1].strip()
 
 
+def demo_value(schema: dict[str, Any]) -> Any:
+    """The plainest value of a JSON schema: what a "Generate data" structure asks for."""
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if options := schema.get("anyOf") or schema.get("oneOf"):
+        return demo_value(options[0])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object":
+        properties = schema.get("properties", {})
+        return {name: demo_value(field) for name, field in properties.items()}
+    values: dict[str, Any] = {
+        "array": [],
+        "string": "demo",
+        "integer": int(schema.get("minimum", 0)),
+        "number": schema.get("minimum", 0),
+        "boolean": False,
+    }
+    return values.get(str(kind))
+
+
 def demo_reply(seen: SeenRequest) -> str:
     """Write what a good model would: one call for a command it knows, then a short answer."""
+    if seen.request.answer_schema is not None:
+        # An AI task with a structure: a model writes it under the structure's grammar.
+        data = json.dumps(demo_value(dict(seen.request.answer_schema)))
+        if seen.conversation is not None and not seen.conversation.enable_thinking:
+            return data
+        return answer(data, reasoning="The task asks for data of this structure.")
     conversation = seen.conversation
     if conversation is None or not conversation.messages:
         return answer(HELP)

@@ -220,7 +220,7 @@ async def test_engine_options_say_how_large_the_context_is_now(
         dict(result["description_placeholders"] or {}),
         "options.step.init.description",
     )
-    assert f"holds {n_ctx:,} tokens" in text
+    assert f"holds {n_ctx} tokens" in text
 
 
 @pytest.fixture(autouse=True)

@@ -84,29 +84,31 @@ _NO: Mapping[str, tuple[str, ...]] = {
     "de": (
         "nein", "nee", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
         "nicht", "nicht jetzt", "doch nicht", "lass es", "lieber nicht", "auf keinen fall",
-        "nö", "vergiss es", "lass mal", "lass das", "später", "noch nicht",
+        "nö", "vergiss es", "lass mal", "lass das", "später", "noch nicht", "vielleicht später",
     ),
     "fr": (
         "non", "non merci", "annuler", "annule", "stop", "arrête", "attends", "pas maintenant",
         "surtout pas", "laisse tomber", "oublie", "oublie ça", "laisse", "plus tard",
-        "pas encore",
+        "pas encore", "peut-être plus tard",
     ),
     "es": (
         "no", "no gracias", "cancelar", "cancela", "para", "espera", "ahora no", "mejor no",
         "déjalo", "olvídalo", "olvidalo", "déjalo estar", "más tarde", "todavía no",
+        "quizás más tarde", "tal vez más tarde",
     ),
     "it": (
         "no", "no grazie", "annulla", "stop", "ferma", "aspetta", "non ora", "meglio di no",
         "lascia stare", "lascia perdere", "annullare", "lascia", "più tardi", "non ancora",
+        "forse più tardi", "magari più tardi",
     ),
     "nl": (
         "nee", "nee dank je", "annuleer", "stop", "wacht", "niet nu", "liever niet", "laat maar",
-        "vergeet het", "laat maar zitten", "annuleren", "later", "nog niet",
+        "vergeet het", "laat maar zitten", "annuleren", "later", "nog niet", "misschien later",
     ),
     "pt": (
         "não", "nao", "cancelar", "cancela", "pare", "para", "espera", "agora não", "melhor não",
         "deixa", "esquece", "deixa pra lá", "deixa para lá", "não quero", "mais tarde",
-        "ainda não",
+        "ainda não", "talvez mais tarde",
     ),
 }  # fmt: skip
 # Politeness, assent and hesitation ("uh", "äh") that may go with a yes or a no without

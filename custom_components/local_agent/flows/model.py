@@ -270,7 +270,9 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
         return self.async_show_form(
             step_id="init",
             data_schema=suggested,
-            description_placeholders={"context_now": f"{data.worker.info.n_ctx:,}"},
+            # No thousands separator: the dialog's language is not known here, and "8,192"
+            # read wrong in French and German (where the comma is the decimal mark).
+            description_placeholders={"context_now": str(data.worker.info.n_ctx)},
         )
 
     async def async_step_init_not_loaded(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
+from typing import Final
 
 import probatio
 from yarl import URL
@@ -107,11 +108,11 @@ def error_key(err: ServerError) -> str:
         return "server_model_not_found"
     if isinstance(err, ServerToolsNotSupportedError):
         return "tools_not_supported"
-    if err.kind in (
-        ServerFailure.UNREACHABLE,
-        ServerFailure.TIMEOUT,
-        ServerFailure.CONNECTION_LOST,
-    ):
+    if err.kind is ServerFailure.TIMEOUT:
+        # It was reached, then said nothing: "cannot reach" was untrue, and its detail
+        # ("nothing received for 60 s") stayed English in every language.
+        return "server_no_answer"
+    if err.kind in (ServerFailure.UNREACHABLE, ServerFailure.CONNECTION_LOST):
         return "cannot_connect"
     return "server_error"
 
@@ -138,10 +139,17 @@ def form_errors(err: ServerError | None) -> tuple[dict[str, str], dict[str, str]
     return {"base": error_key(err)}, {"error": err.detail}
 
 
+# Seconds the dialog waits for a server's list of models: any model server sends it at once
+# (llama-server while it loads too: a 503). A silent one (another service on that port, a
+# stuck server) kept the dialog spinning for the whole read timeout, 60 s by default.
+MODEL_LIST_TIMEOUT: Final = 10.0
+
+
 async def async_server_models(
     hass: HomeAssistant, settings: ServerSettings
 ) -> tuple[tuple[str, ...], ServerError | None]:
     """Ask the server which models it serves; return them, or what failed."""
+    settings = replace(settings, read_timeout=min(settings.read_timeout, MODEL_LIST_TIMEOUT))
     try:
         facts = await async_list_models(async_get_clientsession(hass), settings)
     except ServerError as err:

@@ -48,6 +48,7 @@ from homeassistant.const import CONF_NAME
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import section
+from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import llm
 from homeassistant.helpers.selector import BooleanSelector
 from homeassistant.helpers.selector import EntitySelector
@@ -91,11 +92,26 @@ def _model_fields(min_tokens: int) -> dict[probatio.Marker, Any]:
     }
 
 
+class InstructionsSelector(TemplateSelector):
+    """The template editor, whose template the form checks itself (agent_problem).
+
+    Core's selector refused a broken template with its own message, shown as it is in every
+    language: "invalid template (TemplateAssertionError: No filter named 'x'.) at
+    'agent.prompt'". Only the type is checked here.
+    """
+
+    def __call__(self, data: Any) -> str:
+        """Take any text; whether it is a template is the form's error, in its words."""
+        if not isinstance(data, str):
+            raise probatio.Invalid("instructions must be text")
+        return data
+
+
 def agent_schema(hass: HomeAssistant) -> probatio.Schema:
     """Form of an agent subentry: its name, then the agent, model and safety sections."""
     apis = [SelectOptionDict(label=api.name, value=api.id) for api in llm.async_get_apis(hass)]
     agent = {
-        probatio.Optional(CONF_PROMPT): TemplateSelector(),
+        probatio.Optional(CONF_PROMPT): InstructionsSelector(),
         probatio.Required(CONF_HOME_TOOLS): BooleanSelector(),
         probatio.Optional(CONF_LLM_HASS_API): SelectSelector(
             SelectSelectorConfig(options=apis, multiple=True)
@@ -210,6 +226,10 @@ def _no_problem(data: Mapping[str, Any]) -> str | None:
 
 def agent_problem(data: Mapping[str, Any]) -> str | None:
     """Return the error key of agent settings that cannot be kept, None when they can."""
+    try:
+        cv.template(data.get(CONF_PROMPT) or "")
+    except probatio.Invalid:
+        return "prompt_invalid"
     tools = data.get(CONF_EXEMPT_TOOLS) or []
     if any(parse_tool_exemption(str(text)) is None for text in tools):
         return "exempt_tool_format"

@@ -78,6 +78,8 @@ from homeassistant.const import CONF_PROMPT
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.exceptions import TemplateError
+from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 from homeassistant.helpers import template
 from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
@@ -258,6 +260,17 @@ class ConversationAgent:
                 user_input.extra_system_prompt,
             )
         except conversation.ConverseError as err:
+            # Core's words ("Sorry, I had a problem with my template", "Error preparing LLM
+            # API") are English in every conversation and say nothing of what to fix.
+            key = (
+                "prompt_render_failed"
+                if isinstance(err.__cause__, TemplateError)
+                else "llm_api_unavailable"
+            )
+            err.response.async_set_error(
+                intent.IntentResponseErrorCode.UNKNOWN,
+                await async_phrase(self.hass, user_input.language, key),
+            )
             return err.as_conversation_result()
 
         report = TurnReport()

@@ -202,7 +202,10 @@ async def async_generate_data(
             LOGGER.warning("AI task %s: the answer is not the structure: %s", task.name, err)
             if cut_off:
                 raise _error("task_cut_off", max_tokens=str(request.max_tokens)) from err
-            raise _error("structure_invalid", error=str(err)) from err
+            # The grammar a local model writes under makes this rare (a grammar that could
+            # not say every rule of the structure): the server's advice would be untrue here.
+            key = "structure_invalid" if data.model_path is None else "structure_invalid_local"
+            raise _error(key, error=str(err)) from err
     chat_log.async_add_assistant_content_without_tools(
         conversation.AssistantContent(
             agent_id=agent_id, content=text, thinking_content=reasoning or None
