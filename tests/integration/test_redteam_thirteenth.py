@@ -34,6 +34,8 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import assert_held_only_when
+from .probes import may_unlock
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
@@ -117,7 +119,7 @@ async def test_a_cover_of_a_cover_group_shown_as_a_gate_is_held(
 
     action = PlannedAction("cover", "cover", "open_cover", (leaves[0],))
     assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
 
 
 @pytest.mark.parametrize(("shown_as", "held"), [("lock", True), ("light", False)])
@@ -147,7 +149,7 @@ async def test_the_relay_of_a_template_switch_that_switch_as_x_shows_as_a_lock_i
 
     action = PlannedAction("switch", "switch", "turn_on", (door_relay,))
     assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
 
 
 @pytest.mark.parametrize(("form", "held"), [("scene", True), ("no scene", False)])
@@ -179,7 +181,7 @@ async def test_the_relay_a_template_lock_switches_through_a_scene_is_held(
         agent, "switch", {"action": "turn_on", "entity_id": door_relay}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
 
 
 @pytest.mark.parametrize(("shown_as", "held"), [("garage", True), ("shutter", False)])
@@ -206,7 +208,7 @@ async def test_a_relay_shown_as_a_cover_of_a_garage_group_is_held(
 
     action = PlannedAction("switch", "switch", "turn_on", (door_relay,))
     assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
 
 
 # --- An MQTT entity on the topics of the relay Switch as X shows as a lock ----------------------
@@ -249,7 +251,7 @@ async def test_an_mqtt_entity_on_the_topic_of_a_relay_shown_as_a_lock_is_held(
 
     action = PlannedAction("switch", "switch", "turn_on", ("switch.buzzer",))
     assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
+    assert_held_only_when(hass, result, held)
 
 
 # --- A group of `all` whose member has not reported yet ---------------------------------------
@@ -353,12 +355,7 @@ async def test_closing_a_cover_may_set_it_opening(
         agent, "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Close Hall Window (this may unlock Front Door)? Say yes to confirm."
-        )
-    assert state(hass, "lock.front_door") == "locked"
+    assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
 
 
 # --- What Switch as X shows follows its switch, which may switch back --------------------------
@@ -384,8 +381,4 @@ async def test_a_light_switch_as_x_makes_of_a_relay_may_go_off_when_turned_on(
         agent, "light", {"action": "turn_on", "entity_id": porch_light}, answer("Done.")
     )
 
-    assert asked(result) is held, (speech(result), tool_results(hass, result))
-    if held:
-        assert speech(result) == (
-            "Turn on Porch relay (this may unlock Front Door)? Say yes to confirm."
-        )
+    assert_held_only_when(hass, result, held, may_unlock("Turn on Porch relay"))
