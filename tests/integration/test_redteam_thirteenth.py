@@ -56,6 +56,18 @@ scene = test_adversarial.scene
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 
 
+async def switching_on_is_held_only_when(
+    hass: HomeAssistant, scene: Scene, switch: str, held: bool
+) -> None:
+    """Ask our agent to switch `switch` on: the policy finds it sensitive, and the agent asks,
+    exactly when `held`; the front door stays locked."""
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": switch})
+
+    action = PlannedAction("switch", "switch", "turn_on", (switch,))
+    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
+    assert_held_only_when(hass, result, held)
+
+
 # --- A group's members drive what the group is shown as ---------------------------------------
 
 
@@ -141,15 +153,8 @@ async def test_the_relay_of_a_template_switch_that_switch_as_x_shows_as_a_lock_i
     )
     await switch_as_x(hass, door_switch, shown_as)
     await hass.async_block_till_done()
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": door_relay}, answer("Done.")
-    )
-
-    action = PlannedAction("switch", "switch", "turn_on", (door_relay,))
-    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-    assert_held_only_when(hass, result, held)
+    await switching_on_is_held_only_when(hass, scene, door_relay, held)
 
 
 @pytest.mark.parametrize(("form", "held"), [("scene", True), ("no scene", False)])
@@ -200,15 +205,8 @@ async def test_a_relay_shown_as_a_cover_of_a_garage_group_is_held(
     entry = await set_up_helper(hass, "group", "Garage", {**settings, "hide_members": False})
     er.async_get(hass).async_update_entity(entry.entity_id, device_class=shown_as)
     await hass.async_block_till_done()
-    agent = await scene.our_agent()
 
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": door_relay}, answer("Done.")
-    )
-
-    action = PlannedAction("switch", "switch", "turn_on", (door_relay,))
-    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-    assert_held_only_when(hass, result, held)
+    await switching_on_is_held_only_when(hass, scene, door_relay, held)
 
 
 # --- An MQTT entity on the topics of the relay Switch as X shows as a lock ----------------------
