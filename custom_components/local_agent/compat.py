@@ -596,9 +596,10 @@ class AutomationTrigger:
     by_id: tuple[OneTrigger, ...] = ()
     # Its own conditions (all must hold for its actions to run).
     conditions: tuple[Any, ...] = ()
-    # Whether its templates' `trigger`, `states` and `is_state` are the run's own: no variable
-    # of it hides them (hides_run_names). Else no template of it is decided.
-    run_names: bool = False
+    # What may hide its templates' `trigger`, `states` and `is_state` from the run (its
+    # variables, triggers and steps: hides_run_names), read only when a branch is judged;
+    # None: no template of it is decided.
+    run_values: tuple[Any, ...] | None = None
     # What it reads (safety/reads.py): a change of it steers every branch, whichever trigger
     # fires next (the doorbell's branch that unlocks while the bed light is on).
     read: AutomationTrigger | None = None
@@ -646,34 +647,29 @@ class AutomationTrigger:
         doorbell's), in the state the change leaves, and keeps from them what the state it
         had (`now`) would have let run (a branch that secures the house counts). Its
         conditions and those of a `choose` option, `if` or condition step are judged for
-        each run where what they read is known (condition_holds): the trigger's id ("triggered by"),
-        and the entity's state (`becomes`, one at a time: a state condition on it, a template
-        of `trigger.to_state` when the trigger is a state trigger on it, of `is_state` or
-        `states` of it). A branch that no run takes is left out; anything else they read
-        keeps it.
+        each run where what they read is known (condition_holds): the trigger's id
+        ("triggered by"), and the entity's state (`becomes`, one at a time: a state condition
+        on it, a template of `trigger.to_state` when the trigger is a state trigger on it, of
+        `is_state` or `states` of it). A branch that no run takes is left out; anything else
+        they read keeps it.
         """
         if not self.by_id:
             return self.actions
-        watching = [
-            one.watch is not None and one.watch.watches(entity_id, device_id, fired)
-            for one in self.by_id
-        ]
+        templates = self.run_values is not None and not hides_run_names(*self.run_values)
         set_off = [
             one
-            for one, watches in zip(self.by_id, watching, strict=True)
-            if watches
-            and one.watch is not None
-            and one.watch.watches(entity_id, device_id, fired, becomes)
+            for one in self.by_id
+            if one.watch is not None and one.watch.watches(entity_id, device_id, fired, becomes)
         ]
-        runs = runs_of(set_off, entity_id, becomes, templates=self.run_names)
+        runs = runs_of(set_off, entity_id, becomes, templates=templates)
         if self.read is not None and self.read.watches(entity_id, device_id, fired):
             # Later runs set off by other changes (a trigger on the entity alone is set off
             # later only by its later changes, not this one's): their `trigger` is another's.
             states = None if becomes is None or now is None else {*becomes, now}
             later = [one for one in self.by_id if not set_off_only_by(one, entity_id)]
-            runs += runs_of(later, entity_id, states, templates=self.run_names, reported=False)
+            runs += runs_of(later, entity_id, states, templates=templates, reported=False)
         elif not set_off:  # set off by what no trigger alone watches: any of them
-            runs = runs_of(self.by_id, entity_id, None, templates=self.run_names)
+            runs = runs_of(self.by_id, entity_id, None, templates=templates)
         return steps_taken(
             self.actions,
             [run for run in runs if all_hold(list(self.conditions), run) is not False],
@@ -1052,7 +1048,7 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
                     entity_id=own if isinstance(own, str) else None,
                     # Conditions that cannot be read are not known to hold: kept unread.
                     conditions=tuple(conditions) if isinstance(conditions, list) else (),
-                    run_names=not hides_run_names(
+                    run_values=(
                         *(
                             {CONF_VARIABLES: declared}
                             for name in ("_variables", "_trigger_variables")
