@@ -31,6 +31,7 @@ from custom_components.local_agent.automation_runs import steps_taken
 from custom_components.local_agent.const import EVENT_ACTION
 from homeassistant import loader
 from homeassistant import requirements
+from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
@@ -1481,15 +1482,8 @@ def switch_as_x_service(hass: HomeAssistant, wrapper: str, switch_service: str) 
     wrapper's entry inverts it; None for another service or kind of wrapper.
     """
     services = _SWITCH_AS_X_SERVICES.get(wrapper.split(".", 1)[0])
-    if services is None or switch_service not in {"turn_on", "turn_off"}:
-        return None
-    entry = er.async_get(hass).async_get(wrapper)
-    config_entry = (
-        hass.config_entries.async_get_entry(entry.config_entry_id)
-        if entry is not None and entry.config_entry_id is not None
-        else None
-    )
-    if config_entry is None or config_entry.domain != SWITCH_AS_X:
+    config_entry = _switch_as_x_entry(hass, wrapper)
+    if services is None or config_entry is None or switch_service not in {"turn_on", "turn_off"}:
         return None
     on = (switch_service == "turn_on") != bool(config_entry.options.get("invert"))
     return services[0] if on else services[1]
@@ -1498,20 +1492,25 @@ def switch_as_x_service(hass: HomeAssistant, wrapper: str, switch_service: str) 
 def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     """Return the entity a Switch as X entity shows as another kind; None for other entities.
 
-    The wrapper's registry entry belongs to a Switch as X config entry, whose options name the
-    wrapped entity (an entity id or a registry id): turning the wrapper on switches it.
+    Its Switch as X entry's options name the wrapped entity (an entity id or a registry id):
+    turning the wrapper on switches it.
     """
-    registry = er.async_get(hass)
-    entry = registry.async_get(entity_id)
+    config_entry = _switch_as_x_entry(hass, entity_id)
+    wrapped = config_entry.options.get("entity_id") if config_entry is not None else None
+    if not isinstance(wrapped, str):
+        return None
+    return er.async_resolve_entity_id(er.async_get(hass), wrapped)
+
+
+def _switch_as_x_entry(hass: HomeAssistant, entity_id: str) -> ConfigEntry | None:
+    """Return the Switch as X config entry whose entity this is (by its registry entry)."""
+    entry = er.async_get(hass).async_get(entity_id)
     if entry is None or entry.platform != SWITCH_AS_X or entry.config_entry_id is None:
         return None
     config_entry = hass.config_entries.async_get_entry(entry.config_entry_id)
     if config_entry is None or config_entry.domain != SWITCH_AS_X:
         return None
-    wrapped = config_entry.options.get("entity_id")
-    if not isinstance(wrapped, str):
-        return None
-    return er.async_resolve_entity_id(registry, wrapped)
+    return config_entry
 
 
 def configuration_yaml_entities(hass: HomeAssistant) -> list[tuple[str, Any]]:
