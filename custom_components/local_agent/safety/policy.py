@@ -345,7 +345,8 @@ class SafetyPolicy:
         if action.read_only or action.domain is None or action.service is None:
             return []
         called = f"{action.domain}.{action.service}"
-        driven = self._rules(hass, None).driven
+        rules = self._rules(hass, None)
+        driven = rules.driven
         named = self.named_entities(hass)
         found: list[tuple[str, str]] = []
         for relay in action.entity_ids:
@@ -361,7 +362,8 @@ class SafetyPolicy:
                         isinstance(step, Mapping)
                         and step.get("action", step.get("service")) == called
                         and relay in named_targets(hass, [step])
-                        for step in steps
+                        for run in rules.run_by([steps])
+                        for step in run
                     ):
                         found.append((driver, service))
         return found
@@ -1122,10 +1124,29 @@ class _Rules:
         for driver, sequences in acting:
             if driver in self.exempt or not self._named_sensitive(driver):
                 continue
-            for steps in sequences:
+            for steps in self.run_by(sequences):
                 for target in named_targets(self.hass, steps):
                     found.setdefault(target, set()).add(driver)
         return {target: frozenset(drivers) for target, drivers in found.items()}
+
+    def run_by(self, sequences: list[list[Any]]) -> list[list[Any]]:
+        """Return these steps and those of the automations they run, and theirs in turn.
+
+        An automation runs when a step triggers it (`automation.trigger`) or sends what it
+        hears (the event a DIY lock's unlock fires, which an automation answers by switching
+        the relay). What the steps change does not count: the porch light that follows the
+        relay is not what unlocks.
+        """
+        found = list(sequences)
+        for steps in found:  # the list grows: what those run in turn
+            triggered = {
+                target
+                for target in named_targets(self.hass, steps)
+                if split_entity_id(target)[0] == AUTOMATION_DOMAIN
+            }
+            ran = [a.actions for a in self.automations if a.entity_id in triggered]
+            found.extend(run for run in [*ran, *self._heard([steps])] if run not in found)
+        return found
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
