@@ -87,6 +87,11 @@ def modes(triggers: list[dict[str, Any]], *actions: dict[str, Any], **more: Any)
     }
 
 
+def on_mode_change(*actions: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """The house modes automation run by any change of the mode."""
+    return modes([mode_changes()], *actions, **more)
+
+
 def by_template(night: str, home: str) -> dict[str, Any]:
     """`choose` by a template on the new mode: night locks up, home lights up."""
     return {"choose": [option(template(night), LOCK_UP), option(template(home), LIGHTS_ON)]}
@@ -133,6 +138,16 @@ async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) ->
         async_expose_entity(hass, "conversation", entity_id, True)
 
 
+def each_mode(table: list[tuple[str, Any, dict[str, bool]]]) -> list[Any]:
+    """A case for each row's (name, what is set up, whether each mode selected asks) and mode:
+    (what is set up, the mode, whether it asks), named by the row and the mode."""
+    return [
+        pytest.param(setup, mode, held, id=f"{name}: {mode}")
+        for name, setup, held_by_mode in table
+        for mode, held in held_by_mode.items()
+    ]
+
+
 async def select(hass: HomeAssistant, scene: Scene, mode: str, *, held: bool) -> None:
     """Ask our agent to set the house mode: held (asked first) or done, as `held` says."""
     before = state(hass, MODE)
@@ -160,102 +175,72 @@ ZHA_REMOTE: Final = {
     "id": "remote",
 }
 
-# (what the house modes automation is, the mode selected, whether it asks)
-CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
+# (what the house modes automation is, and for each mode selected whether it asks)
+CHOICES: Final[list[tuple[str, dict[str, Any], dict[str, bool]]]] = [
     (
         "to_state template",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
-            ),
+            )
         ),
-        "Home",
-        False,
-    ),
-    (
-        "to_state template, away",
-        modes(
-            [mode_changes()],
-            by_template(
-                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
-            ),
-        ),
-        "Away",
-        False,
+        {"Home": False, "Away": False, "Night": True},
     ),
     (
         "to_state template in a list",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{{ trigger.to_state.state in ['Night', 'Vacation'] }}",
                 "{{ trigger.to_state.state not in ['Night', 'Vacation'] }}",
-            ),
+            )
         ),
-        "Movie",
-        False,
+        {"Movie": False},
     ),
     (
         "to_state template, lower case",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state | lower == 'night' }}", "{{ true }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state | lower == 'night' }}", "{{ true }}")
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "state condition on the mode",
-        modes([mode_changes()], {"choose": [option(mode_is("Night"), LOCK_UP)]}),
-        "Home",
-        False,
+        on_mode_change({"choose": [option(mode_is("Night"), LOCK_UP)]}),
+        {"Home": False, "Night": True},
     ),
     (
         "state condition, shorthand template string",
-        modes(
-            [mode_changes()],
-            {"choose": [option("{{ is_state('input_select.house_mode', 'Night') }}", LOCK_UP)]},
+        on_mode_change(
+            {"choose": [option("{{ is_state('input_select.house_mode', 'Night') }}", LOCK_UP)]}
         ),
-        "Away",
-        False,
+        {"Away": False},
     ),
     (
         "the automation's own condition",
-        modes([mode_changes()], *LOCK_UP, conditions=[mode_is("Night")]),
-        "Away",
-        False,
+        on_mode_change(*LOCK_UP, conditions=[mode_is("Night")]),
+        {"Away": False, "Night": True},
     ),
-    (
-        "a condition step",
-        modes([mode_changes()], mode_is("Night"), *LOCK_UP),
-        "Movie",
-        False,
-    ),
+    ("a condition step", on_mode_change(mode_is("Night"), *LOCK_UP), {"Movie": False}),
     (
         "if is_state, else lights",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "if": [template("{{ is_state('input_select.house_mode', 'Night') }}")],
                 "then": LOCK_UP,
                 "else": LIGHTS_ON,
-            },
+            }
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "states() compared",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "if": [template("{{ states('input_select.house_mode') == 'Night' }}")],
                 "then": LOCK_UP,
-            },
+            }
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "states.domain.object compared, on another trigger",
@@ -266,8 +251,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 "then": LOCK_UP,
             },
         ),
-        "Movie",
-        False,
+        {"Movie": False},
     ),
     (
         "trigger.id template",
@@ -280,8 +264,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 ]
             },
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "triggered by",
@@ -294,8 +277,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 ]
             },
         ),
-        "Away",
-        False,
+        {"Away": False},
     ),
     (
         "a remote's command or the mode",
@@ -308,17 +290,12 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 ]
             },
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "lights by default",
-        modes(
-            [mode_changes()],
-            {"choose": [option(mode_is("Night"), LOCK_UP)], "default": LIGHTS_ON},
-        ),
-        "Movie",
-        False,
+        on_mode_change({"choose": [option(mode_is("Night"), LOCK_UP)], "default": LIGHTS_ON}),
+        {"Movie": False},
     ),
     (
         "the bedtime check reads the mode",
@@ -326,104 +303,64 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
             [{"trigger": "time", "at": "23:00:00"}],
             {"if": [mode_is("Night", "Away")], "then": LOCK_UP},
         ),
-        "Home",
-        False,
+        {"Home": False, "Away": True},
     ),
     # --- What still asks ---
     (
-        "to_state template, night",
-        modes(
-            [mode_changes()],
-            by_template(
-                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
-            ),
-        ),
-        "Night",
-        True,
-    ),
-    (
         "to_state template in a list, one of them",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state in ['Night', 'Away'] }}", "{{ false }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state in ['Night', 'Away'] }}", "{{ false }}")
         ),
-        "Away",
-        True,
-    ),
-    (
-        "state condition on the mode, night",
-        modes([mode_changes()], {"choose": [option(mode_is("Night"), LOCK_UP)]}),
-        "Night",
-        True,
-    ),
-    (
-        "the automation's own condition, night",
-        modes([mode_changes()], *LOCK_UP, conditions=[mode_is("Night")]),
-        "Night",
-        True,
+        {"Away": True},
     ),
     (
         "trigger.id template, night",
         modes(PER_MODE, {"choose": [option(template("{{ trigger.id == 'night' }}"), LOCK_UP)]}),
-        "Night",
-        True,
+        {"Night": True},
     ),
     (
         "a template that reads another entity",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{{ trigger.to_state.state == 'Home'"
                 " and is_state('input_boolean.guests', 'off') }}",
                 "{{ false }}",
-            ),
+            )
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a template that reads the time",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state == 'Night' or now().hour >= 22 }}", "{{ 1 }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state == 'Night' or now().hour >= 22 }}", "{{ 1 }}")
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a template of statements",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{% if trigger.to_state.state == 'Night' %}true{% else %}false{% endif %}",
                 "{{ false }}",
-            ),
+            )
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a template with a filter it does not know",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state | regex_match('N') }}", "{{ false }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state | regex_match('N') }}", "{{ false }}")
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "the mode it left",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.from_state.state == 'Vacation' }}", "{{ false }}"),
-        ),
-        "Home",
-        True,
+        on_mode_change(by_template("{{ trigger.from_state.state == 'Vacation' }}", "{{ false }}")),
+        {"Home": True},
     ),
     (
         "or another entity",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "choose": [
                     option(
@@ -437,56 +374,29 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                         LOCK_UP,
                     )
                 ]
-            },
+            }
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "not home: lock (`not` is not judged)",
-        modes(
-            [mode_changes()],
-            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
+        on_mode_change(
+            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]}
         ),
-        "Home",
-        True,
-    ),
-    (
-        "not home: lock (away)",
-        modes(
-            [mode_changes()],
-            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
-        ),
-        "Away",
-        True,
+        {"Home": True, "Away": True},
     ),
     (
         "lock by default",
-        modes(
-            [mode_changes()],
-            {"choose": [option(mode_is("Home"), LIGHTS_ON)], "default": LOCK_UP},
-        ),
-        "Away",
-        True,
+        on_mode_change({"choose": [option(mode_is("Home"), LIGHTS_ON)], "default": LOCK_UP}),
+        {"Away": True},
     ),
     (
         "a variable may hide the trigger",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {"variables": {"trigger": {"to_state": {"state": "Night"}}}},
             by_template("{{ trigger.to_state.state == 'Night' }}", "{{ false }}"),
         ),
-        "Home",
-        True,
-    ),
-    (
-        "the bedtime check reads the mode, away",
-        modes(
-            [{"trigger": "time", "at": "23:00:00"}],
-            {"if": [mode_is("Night", "Away")], "then": LOCK_UP},
-        ),
-        "Away",
-        True,
+        {"Home": True},
     ),
     (
         "the mode is read on another entity's change",
@@ -495,8 +405,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
             {"if": [template("{{ trigger.to_state.state == 'Home' }}")], "then": LOCK_UP},
             conditions=[mode_is("Home")],
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a trigger on the mode and guests: guests arriving later, in Home mode",
@@ -512,13 +421,11 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 "then": LOCK_UP,
             },
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "home selects night",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "choose": [
                     option(mode_is("Night"), LOCK_UP),
@@ -526,19 +433,14 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                         mode_is("Home"), [act("input_select.select_option", MODE, option="Night")]
                     ),
                 ]
-            },
+            }
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("automation", "mode", "held"),
-    [case[1:] for case in CHOICES],
-    ids=[case[0] for case in CHOICES],
-)
+@pytest.mark.parametrize(("automation", "mode", "held"), each_mode(CHOICES))
 async def test_a_branch_the_new_mode_does_not_take_does_not_count(
     hass: HomeAssistant, scene: Scene, automation: dict[str, Any], mode: str, held: bool
 ) -> None:
@@ -571,8 +473,7 @@ async def test_a_mode_that_keeps_the_bedtime_lock_from_happening_still_asks(
 def house_automations() -> list[dict[str, Any]]:
     """The house's automations as its owner wrote them in the editor."""
     return [
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "choose": [
                     option(template("{{ trigger.to_state.state == 'Night' }}"), LOCK_UP),
@@ -746,37 +647,26 @@ async def set_up_the_mode_scenes(hass: HomeAssistant) -> None:
 
 
 def scene_of(template_text: str) -> dict[str, Any]:
-    return modes([mode_changes()], act("scene.turn_on", template_text))
+    return on_mode_change(act("scene.turn_on", template_text))
 
 
-# (the scene the house modes automation turns on, the mode selected, whether it asks)
-SCENES: Final[list[tuple[str, str, str, bool]]] = [
+# (the scene the house modes automation turns on, and for each mode selected whether it asks)
+SCENES: Final[list[tuple[str, str, dict[str, bool]]]] = [
     (
         "states() of the mode",
         "scene.{{ states('input_select.house_mode') | lower }}",
-        "Home",
-        False,
+        {"Home": False, "Night": True},
     ),
-    ("to_state, slugified", "scene.{{ trigger.to_state.state | slugify }}", "Away", False),
-    ("concatenated", "{{ 'scene.' ~ trigger.to_state.state | lower }}", "Movie", False),
-    ("replaced", "scene.{{ trigger.to_state.state | replace('H', 'h') }}", "Home", False),
-    (
-        "states() of the mode, night",
-        "scene.{{ states('input_select.house_mode') | lower }}",
-        "Night",
-        True,
-    ),
-    ("another helper", "scene.{{ states('input_boolean.guests') }}", "Home", True),
-    ("the hour", "scene.{{ trigger.to_state.state | lower }}{{ now().hour }}", "Home", True),
-    ("a variable", "scene.{{ mode }}", "Home", True),
+    ("to_state, slugified", "scene.{{ trigger.to_state.state | slugify }}", {"Away": False}),
+    ("concatenated", "{{ 'scene.' ~ trigger.to_state.state | lower }}", {"Movie": False}),
+    ("replaced", "scene.{{ trigger.to_state.state | replace('H', 'h') }}", {"Home": False}),
+    ("another helper", "scene.{{ states('input_boolean.guests') }}", {"Home": True}),
+    ("the hour", "scene.{{ trigger.to_state.state | lower }}{{ now().hour }}", {"Home": True}),
+    ("a variable", "scene.{{ mode }}", {"Home": True}),
 ]
 
 
-@pytest.mark.parametrize(
-    ("template_text", "mode", "held"),
-    [case[1:] for case in SCENES],
-    ids=[case[0] for case in SCENES],
-)
+@pytest.mark.parametrize(("template_text", "mode", "held"), each_mode(SCENES))
 async def test_the_scene_of_the_new_mode_is_the_one_judged(
     hass: HomeAssistant, scene: Scene, template_text: str, mode: str, held: bool
 ) -> None:
@@ -794,12 +684,11 @@ async def test_an_action_written_as_a_template_is_the_one_it_renders(
     await set_up_the_mode_scenes(hass)
     await set_up_the_house(
         hass,
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "action": "scene.{{ 'turn_on' }}",
                 "target": {"entity_id": "scene.{{ trigger.to_state.state | lower }}"},
-            },
+            }
         ),
     )
 
