@@ -15,6 +15,7 @@ from typing import Final
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
 from testing.home_builder import async_place_in_area
 
@@ -125,3 +126,16 @@ def another_integrations_service(hass: HomeAssistant, domain: str, service: str)
         """Another integration's service: what it does is its own."""
 
     hass.services.async_register(domain, service, handle)
+
+
+async def set_up_house_mode(hass: HomeAssistant, options: list[str], initial: str) -> None:
+    """The house mode select (input_select.house_mode, "House mode") with these options."""
+    assert await async_setup_component(
+        hass,
+        "input_select",
+        {
+            "input_select": {
+                "house_mode": {"name": "House mode", "options": options, "initial": initial}
+            }
+        },
+    )

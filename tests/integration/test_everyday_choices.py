@@ -24,6 +24,11 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .houses import Asking
+from .houses import intent_call
+from .houses import our_call
+from .houses import request_id
+from .houses import set_up_house_mode
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
@@ -110,19 +115,7 @@ async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
 async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
     """The mode select (on Vacation), the bedside buttons, guests, the front door unlocked
     (locking it is a change to see), these automations, all exposed."""
-    assert await async_setup_component(
-        hass,
-        "input_select",
-        {
-            "input_select": {
-                "house_mode": {
-                    "name": "House mode",
-                    "options": ["Home", "Away", "Night", "Movie", "Vacation"],
-                    "initial": "Vacation",
-                }
-            }
-        },
-    )
+    await set_up_house_mode(hass, ["Home", "Away", "Night", "Movie", "Vacation"], "Vacation")
     assert await async_setup_component(
         hass,
         "input_button",
@@ -542,63 +535,51 @@ def house_automations() -> list[dict[str, Any]]:
     ]
 
 
-def ours(domain: str, action: str, entity_id: str, **data: Any) -> tuple[str, str, dict[str, Any]]:
-    return ("our tools", domain, {"action": action, "entity_id": entity_id, **data})
-
-
-def assist(intent: str, name: str) -> tuple[str, str, dict[str, Any]]:
-    return ("assist", intent, {"name": name})
-
-
 KITCHEN: Final = "light.kitchen_lights"
 BED: Final = "light.bed_light"
 WINDOW: Final = "cover.hall_window"
 PLAYER: Final = "media_player.living_room"
 EVERYDAY: Final = [
-    ours("input_select", "select_option", MODE, option="Home"),
-    ours("input_select", "select_option", MODE, option="Away"),
-    ours("input_select", "select_option", MODE, option="Movie"),
-    ours("input_button", "press", GOOD_MORNING),
-    ours("input_boolean", "turn_on", GUESTS),
-    ours("input_boolean", "turn_off", GUESTS),
-    ours("light", "turn_on", KITCHEN),
-    ours("light", "turn_off", KITCHEN),
-    ours("light", "turn_on", KITCHEN, brightness_pct=40),
-    ours("light", "turn_on", BED),
-    ours("light", "turn_off", BED),
-    ours("cover", "open_cover", WINDOW),
-    ours("cover", "close_cover", WINDOW),
-    ours("media_player", "media_play", PLAYER),
-    ours("media_player", "media_pause", PLAYER),
-    ours("media_player", "volume_set", PLAYER, volume_level=0.3),
-    assist("HassTurnOn", "Kitchen Lights"),
-    assist("HassTurnOff", "Kitchen Lights"),
-    assist("HassTurnOn", "Bed Light"),
-    assist("HassTurnOff", "Bed Light"),
-    assist("HassTurnOn", "Guests"),
-    assist("HassTurnOff", "Guests"),
+    our_call("select_option", MODE, option="Home"),
+    our_call("select_option", MODE, option="Away"),
+    our_call("select_option", MODE, option="Movie"),
+    our_call("press", GOOD_MORNING),
+    our_call("turn_on", GUESTS),
+    our_call("turn_off", GUESTS),
+    our_call("turn_on", KITCHEN),
+    our_call("turn_off", KITCHEN),
+    our_call("turn_on", KITCHEN, brightness_pct=40),
+    our_call("turn_on", BED),
+    our_call("turn_off", BED),
+    our_call("open_cover", WINDOW),
+    our_call("close_cover", WINDOW),
+    our_call("media_play", PLAYER),
+    our_call("media_pause", PLAYER),
+    our_call("volume_set", PLAYER, volume_level=0.3),
+    intent_call("HassTurnOn", name="Kitchen Lights"),
+    intent_call("HassTurnOff", name="Kitchen Lights"),
+    intent_call("HassTurnOn", name="Bed Light"),
+    intent_call("HassTurnOff", name="Bed Light"),
+    intent_call("HassTurnOn", name="Guests"),
+    intent_call("HassTurnOff", name="Guests"),
 ]
 STILL_ASKS: Final = [
-    ours("input_select", "select_option", MODE, option="Night"),
+    our_call("select_option", MODE, option="Night"),
     # From Vacation the previous option is Night; the next one may be any after a change.
-    ours("input_select", "select_previous", MODE),
-    ours("input_select", "select_next", MODE),
-    ours("input_button", "press", GOOD_NIGHT),
-    ours("lock", "lock", FRONT_DOOR),
-    ours("lock", "unlock", FRONT_DOOR),
-    ours("alarm_control_panel", "alarm_arm_away", ALARM, code="1234"),
-    ours("cover", "open_cover", "cover.garage_door"),
-    assist("HassTurnOn", "Front Door"),
-    assist("HassTurnOff", "Front Door"),
-    assist("HassTurnOn", "Garage Door"),
+    our_call("select_previous", MODE),
+    our_call("select_next", MODE),
+    our_call("press", GOOD_NIGHT),
+    our_call("lock", FRONT_DOOR),
+    our_call("unlock", FRONT_DOOR),
+    our_call("alarm_arm_away", ALARM, code="1234"),
+    our_call("open_cover", "cover.garage_door"),
+    intent_call("HassTurnOn", name="Front Door"),
+    intent_call("HassTurnOff", name="Front Door"),
+    intent_call("HassTurnOn", name="Garage Door"),
 ]
 
 
-def request_id(request: tuple[str, str, dict[str, Any]]) -> str:
-    return "-".join([request[1], *(str(value) for value in request[2].values())])
-
-
-async def ask(hass: HomeAssistant, scene: Scene, request: tuple[str, str, dict[str, Any]]) -> bool:
+async def ask(hass: HomeAssistant, scene: Scene, request: Asking) -> bool:
     """Ask an agent with these tools to make this call; return whether it asked first."""
     tools, tool, arguments = request
     for entity_id in (BED, WINDOW, PLAYER, "cover.garage_door"):
@@ -609,7 +590,7 @@ async def ask(hass: HomeAssistant, scene: Scene, request: tuple[str, str, dict[s
 
 @pytest.mark.parametrize("request_", EVERYDAY, ids=[request_id(r) for r in EVERYDAY])
 async def test_an_everyday_request_in_the_house_runs_at_once(
-    hass: HomeAssistant, scene: Scene, request_: tuple[str, str, dict[str, Any]]
+    hass: HomeAssistant, scene: Scene, request_: Asking
 ) -> None:
     await set_up_the_house(hass, *house_automations())
 
@@ -618,7 +599,7 @@ async def test_an_everyday_request_in_the_house_runs_at_once(
 
 @pytest.mark.parametrize("request_", STILL_ASKS, ids=[request_id(r) for r in STILL_ASKS])
 async def test_what_locks_up_in_the_house_still_asks(
-    hass: HomeAssistant, scene: Scene, request_: tuple[str, str, dict[str, Any]]
+    hass: HomeAssistant, scene: Scene, request_: Asking
 ) -> None:
     await set_up_the_house(hass, *house_automations())
 

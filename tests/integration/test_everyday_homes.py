@@ -49,6 +49,7 @@ from .houses import ours
 from .houses import place
 from .houses import read
 from .houses import request_id
+from .houses import set_up_house_mode
 from .houses import sets
 from .houses import temperature
 from .houses import volume
@@ -516,19 +517,7 @@ async def apartment(
     assert await async_setup_component(
         hass, "timer", {"timer": {"pasta": {"name": "Pasta", "duration": 600}}}
     )
-    assert await async_setup_component(
-        hass,
-        "input_select",
-        {
-            "input_select": {
-                "house_mode": {
-                    "name": "House mode",
-                    "options": ["Home", "Night", "Movie"],
-                    "initial": "Night",
-                }
-            }
-        },
-    )
+    await set_up_house_mode(hass, ["Home", "Night", "Movie"], "Night")
     assert await async_setup_component(
         hass, "counter", {"counter": {"cleanings": {"name": "Cleanings", "initial": 0}}}
     )
