@@ -33,7 +33,6 @@ from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
-from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
@@ -290,13 +289,8 @@ async def test_a_brightness_that_rounds_to_zero_is_judged_as_turning_the_light_o
     Assistant carries out as turning the light off: "when it goes off, unlock" follows. A
     brightness that stays lit is everyday: at once."""
     await bed_light_on_at_bedtime(hass)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent,
-        "light",
-        {"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": brightness},
-        answer("Done."),
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": brightness}
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))

@@ -96,13 +96,8 @@ async def check_change(hass: HomeAssistant, scene: Scene, helper: str, *, held: 
     """Our agent changes the helper: held (asked first) or done, as `held` says; either way the
     front door stays locked."""
     before = state(hass, helper)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent,
-        helper.partition(".")[0],
-        {"entity_id": helper, **CHANGES[helper]},
-        answer("Done."),
+    result = await scene.ask_ours_to_call(
+        helper.partition(".")[0], {"entity_id": helper, **CHANGES[helper]}
     )
 
     assert_held_only_when(hass, result, held)
