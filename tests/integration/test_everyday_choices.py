@@ -24,11 +24,16 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .houses import ALARM
+from .houses import FRONT_DOOR
 from .houses import Asking
+from .houses import act
+from .houses import ask_for
 from .houses import intent_call
 from .houses import our_call
 from .houses import request_id
 from .houses import set_up_house_mode
+from .houses import template
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
@@ -42,14 +47,7 @@ MODE: Final = "input_select.house_mode"
 GOOD_NIGHT: Final = "input_button.good_night"
 GOOD_MORNING: Final = "input_button.good_morning"
 GUESTS: Final = "input_boolean.guests"
-FRONT_DOOR: Final = "lock.front_door"
-ALARM: Final = "alarm_control_panel.security"
 REMOTE: Final = "0123456789abcdef0123456789abcdef"  # the remote's device, as ZHA names it
-
-
-def act(action: str, entity_id: str, **data: Any) -> dict[str, Any]:
-    """An action step as the UI writes it."""
-    return {"action": action, "metadata": {}, "data": data, "target": {"entity_id": entity_id}}
 
 
 LOCK_UP: Final = [
@@ -62,10 +60,6 @@ LIGHTS_OFF: Final = [act("light.turn_off", "light.kitchen_lights")]
 
 def mode_changes(**how: Any) -> dict[str, Any]:
     return {"trigger": "state", "entity_id": MODE, **how}
-
-
-def template(text: str) -> dict[str, Any]:
-    return {"condition": "template", "value_template": text}
 
 
 def mode_is(*states: str) -> dict[str, Any]:
@@ -556,12 +550,12 @@ EVERYDAY: Final = [
     our_call("media_play", PLAYER),
     our_call("media_pause", PLAYER),
     our_call("volume_set", PLAYER, volume_level=0.3),
-    intent_call("HassTurnOn", name="Kitchen Lights"),
-    intent_call("HassTurnOff", name="Kitchen Lights"),
-    intent_call("HassTurnOn", name="Bed Light"),
-    intent_call("HassTurnOff", name="Bed Light"),
-    intent_call("HassTurnOn", name="Guests"),
-    intent_call("HassTurnOff", name="Guests"),
+    # Through Assist, each of these turned on and off.
+    *(
+        intent_call(intent, name=name)
+        for name in ("Kitchen Lights", "Bed Light", "Guests")
+        for intent in ("HassTurnOn", "HassTurnOff")
+    ),
 ]
 STILL_ASKS: Final = [
     our_call("select_option", MODE, option="Night"),
@@ -581,11 +575,9 @@ STILL_ASKS: Final = [
 
 async def ask(hass: HomeAssistant, scene: Scene, request: Asking) -> bool:
     """Ask an agent with these tools to make this call; return whether it asked first."""
-    tools, tool, arguments = request
     for entity_id in (BED, WINDOW, PLAYER, "cover.garage_door"):
         async_expose_entity(hass, "conversation", entity_id, True)
-    result = await scene.ask_to_call(await scene.agent_with(tools), tool, arguments)
-    return asked(result)
+    return asked(await ask_for(scene, request))
 
 
 @pytest.mark.parametrize("request_", EVERYDAY, ids=[request_id(r) for r in EVERYDAY])
