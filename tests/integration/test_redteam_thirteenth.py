@@ -34,6 +34,7 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import may_unlock
 from .scripted_model import answer
@@ -42,7 +43,6 @@ from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import relay
-from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
@@ -263,8 +263,9 @@ async def test_a_member_turned_on_may_turn_a_group_of_all_off(
     hass.states.async_set(BED_LIGHT, bed_light, known.attributes)
     await hass.async_block_till_done()
     assert state(hass, "light.all_lights") == ("unknown" if held else "off")
-    await set_up_automations(hass, automation([ALL_LIGHTS_OFF], [UNLOCK]))
-    result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": BED_LIGHT})
+    result = await ask_ours_beside(
+        hass, scene, automation([ALL_LIGHTS_OFF], [UNLOCK]), "turn_on", BED_LIGHT
+    )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, BED_LIGHT) == ("unknown" if held else "on")
@@ -328,9 +329,8 @@ async def test_closing_a_cover_may_set_it_opening(
     in Home Assistant's words. "When the hall window starts opening, unlock" may follow
     closing it. "When it starts opening, light the kitchen" is everyday: at once."""
     opening = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "opening"}
-    await set_up_automations(hass, automation([opening], [then]))
-    result = await scene.ask_ours_to_call(
-        "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}
+    result = await ask_ours_beside(
+        hass, scene, automation([opening], [then]), "close_cover", HALL_WINDOW
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
@@ -352,7 +352,8 @@ async def test_a_light_switch_as_x_makes_of_a_relay_may_go_off_when_turned_on(
     porch_relay = await relay(hass, "Porch relay")
     porch_light = await switch_as_x(hass, porch_relay, "light")
     went_off = {"trigger": "state", "entity_id": porch_light, "to": "off"}
-    await set_up_automations(hass, automation([went_off], [then]))
-    result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": porch_light})
+    result = await ask_ours_beside(
+        hass, scene, automation([went_off], [then]), "turn_on", porch_light
+    )
 
     assert_held_only_when(hass, result, held, may_unlock("Turn on Porch relay"))
