@@ -11,14 +11,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 from typing import Final
+from typing import Protocol
 
+from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
 from testing.home_builder import async_place_in_area
 
+from .conftest import Agent
+from .conftest import speech
 from .conftest import state
+from .test_adversarial import tool_results
+from .test_redteam import asked
+
+# The demo house's entities that an everyday house's programs lock, open or arm.
+FRONT_DOOR: Final = "lock.front_door"
+GARAGE: Final = "cover.garage_door"
+ALARM: Final = "alarm_control_panel.security"
 
 OURS: Final = "our tools"
 ASSIST: Final = "assist"
@@ -28,6 +40,19 @@ Reader = Callable[[HomeAssistant], Any]
 Request = tuple[str, str, dict[str, Any], str | Reader, Any]
 # (tools, tool, arguments): a request that must still ask
 Asking = tuple[str, str, dict[str, Any]]
+
+
+class House(Protocol):
+    """A house the agents are asked in (a Scene, say): an agent with some tools, and a request
+    that the model answers with a call of one of them."""
+
+    hass: HomeAssistant
+
+    async def agent_with(self, tools: str) -> Agent: ...
+
+    async def ask_to_call(
+        self, agent: Agent, suffix: str, arguments: dict[str, Any], *after: str
+    ) -> conversation.ConversationResult: ...
 
 
 def our_call(action: str, entity_id: str, **data: Any) -> Asking:
@@ -69,6 +94,27 @@ def assist(intent_type: str, changed: str | Reader, expected: Any, /, **slots: A
     return (*intent_call(intent_type, **slots), changed, expected)
 
 
+async def ask_for(house: House, request: Asking, *after: str) -> conversation.ConversationResult:
+    """Ask an agent with the request's tools for it: the model calls the request's tool with
+    its arguments, then writes `after`."""
+    tools, tool, arguments = request
+    return await house.ask_to_call(await house.agent_with(tools), tool, arguments, *after)
+
+
+async def runs_at_once(house: House, everyday: Request, *after: str) -> None:
+    """The request runs without a question, and what it changes reads what it should."""
+    tools, tool, arguments, changed, expected = everyday
+    result = await ask_for(house, (tools, tool, arguments), *after)
+    assert not asked(result), (speech(result), tool_results(house.hass, result))
+    assert read(house.hass, changed) == expected
+
+
+async def still_asks(house: House, sensitive: Asking, *after: str) -> None:
+    """The request is asked about first."""
+    result = await ask_for(house, sensitive, *after)
+    assert asked(result), (speech(result), tool_results(house.hass, result))
+
+
 def call_id(tool: str, arguments: dict[str, Any]) -> str:
     """The tool and the values of its arguments: "light-turn_on-light.bed_light"."""
     return "-".join([tool, *(str(value) for value in arguments.values())])
@@ -105,6 +151,19 @@ def colour(entity_id: str) -> Reader:
     return attribute(entity_id, "rgb_color")
 
 
+def act(action: str, entity_id: str | list[str] | None = None, **data: Any) -> dict[str, Any]:
+    """An action step as the UI writes it: `target` and `data` apart."""
+    step: dict[str, Any] = {"action": action, "metadata": {}, "data": data}
+    if entity_id is not None:
+        step["target"] = {"entity_id": entity_id}
+    return step
+
+
+def template(text: str) -> dict[str, Any]:
+    """A template condition."""
+    return {"condition": "template", "value_template": text}
+
+
 def read(hass: HomeAssistant, changed: str | Reader) -> Any:
     """The state of the entity, or what the reader reads."""
     return state(hass, changed) if isinstance(changed, str) else changed(hass)
@@ -125,3 +184,16 @@ def another_integrations_service(hass: HomeAssistant, domain: str, service: str)
         """Another integration's service: what it does is its own."""
 
     hass.services.async_register(domain, service, handle)
+
+
+async def set_up_house_mode(hass: HomeAssistant, options: list[str], initial: str) -> None:
+    """The house mode select (input_select.house_mode, "House mode") with these options."""
+    assert await async_setup_component(
+        hass,
+        "input_select",
+        {
+            "input_select": {
+                "house_mode": {"name": "House mode", "options": options, "initial": initial}
+            }
+        },
+    )

@@ -6,6 +6,7 @@ change to be asked about (held) or run at once, with the front door still locked
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
@@ -23,6 +24,7 @@ from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
+from .test_redteam import set_up_automations
 
 # An everyday step beside the front door's unlocking: what a program may do at once.
 KITCHEN_ON: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
@@ -56,6 +58,21 @@ async def ask_to_run_exempt(
         {"action": action, "entity_id": entity_id},
         **{CONF_EXEMPT_ENTITIES: [entity_id, *also_exempt]},
     )
+
+
+async def ask_ours_beside(
+    hass: HomeAssistant,
+    scene: Scene,
+    program: dict[str, Any],
+    action: str,
+    entity_id: str,
+    **data: Any,
+) -> conversation.ConversationResult:
+    """Set up the program (an automation that may follow the change) and ask our agent to
+    `action` the entity (our tool for its domain, with `data`), the model saying "Done."."""
+    await set_up_automations(hass, program)
+    domain = entity_id.split(".", 1)[0]
+    return await scene.ask_ours_to_call(domain, {"action": action, "entity_id": entity_id, **data})
 
 
 def may_unlock(change: str) -> str:

@@ -364,47 +364,45 @@ async def test_everything_of_a_kind_asks_about_the_sensitive_part_only(
 # Entities the user made sensitive, reached by intents that are no on/off call: the question
 # and the answer after the yes say the call as its service reads, the values with their units
 # inside the words.
-HELD: list[tuple[str, str, dict[str, Any], str]] = [
+HELD: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     (
-        "de",
         "HassLightSet",
         {"name": "Bed Light", "brightness": 40},
-        "Bed Light auf 40 % einschalten",
+        {"de": "Bed Light auf 40 % einschalten", "en": "turn on Bed Light at 40 %"},
     ),
-    ("en", "HassLightSet", {"name": "Bed Light", "brightness": 40}, "turn on Bed Light at 40 %"),
     (
-        "de",
         "HassSetVolume",
         {"name": "Living Room", "volume_level": 50},
-        "die Lautstärke von Living Room auf 50 % einstellen",
+        {
+            "de": "die Lautstärke von Living Room auf 50 % einstellen",
+            "en": "set the volume of Living Room to 50 %",
+        },
     ),
     (
-        "en",
-        "HassSetVolume",
-        {"name": "Living Room", "volume_level": 50},
-        "set the volume of Living Room to 50 %",
-    ),
-    (
-        "en",
         "HassClimateSetTemperature",
         {"name": "Hvac", "temperature": 21.5},
-        "set the temperature of Hvac to 21.5°",
+        {
+            "en": "set the temperature of Hvac to 21.5°",
+            "fr": "régler la température de Hvac à 21,5°",
+        },
     ),
-    ("en", "HassFanSetSpeed", {"name": "Living Room Fan", "percentage": 30}, "fan at 30 %"),
     (
-        "fr",
-        "HassClimateSetTemperature",
-        {"name": "Hvac", "temperature": 21.5},
-        "régler la température de Hvac à 21,5°",
+        "HassFanSetSpeed",
+        {"name": "Living Room Fan", "percentage": 30},
+        {"en": "fan at 30 %", "pt": "a 30 %"},
     ),
-    ("es", "HassMediaPause", {"name": "Living Room"}, "pausar Living Room"),
-    ("it", "HassMediaPlayerMute", {"name": "Living Room"}, "Living Room"),
-    ("pt", "HassFanSetSpeed", {"name": "Living Room Fan", "percentage": 30}, "a 30 %"),
+    ("HassMediaPause", {"name": "Living Room"}, {"es": "pausar Living Room"}),
+    ("HassMediaPlayerMute", {"name": "Living Room"}, {"it": "Living Room"}),
 ]
 
 
 @pytest.mark.parametrize(
-    ("language", "tool", "arguments", "action"), HELD, ids=[f"{c[0]}-{c[1]}" for c in HELD]
+    ("language", "tool", "arguments", "action"),
+    [
+        pytest.param(language, tool, arguments, action, id=f"{language}-{tool}")
+        for tool, arguments, by_language in HELD
+        for language, action in by_language.items()
+    ],
 )
 async def test_a_held_intent_is_said_as_what_it_does(
     hass: HomeAssistant,

@@ -33,10 +33,12 @@ from homeassistant.helpers.entity_component import async_update_entity
 
 from .conftest import speech
 from .conftest import state
+from .houses import GARAGE
 from .houses import Reader
 from .houses import attribute
 from .houses import call_id
 from .houses import read
+from .houses import still_asks
 from .houses import volume
 from .scripted_model import answer
 from .test_adversarial import Scene
@@ -44,7 +46,6 @@ from .test_adversarial import satellite_id
 from .test_adversarial import tool_call
 from .test_assist_everyday import timer_device
 from .test_everyday import keep_the_shopping_list_in
-from .test_everyday_house import GARAGE
 from .test_everyday_house import LIVING_ROOM_TV
 from .test_everyday_house import home  # noqa: F401  (the fixture)
 from .test_everyday_house import house  # noqa: F401  (the fixture)
@@ -349,11 +350,7 @@ SENSITIVE: Final[list[tuple[str, dict[str, Any]]]] = [
 async def test_the_lock_garage_alarm_and_valve_beside_them_still_ask(
     assist_house: Scene, tool: str, arguments: dict[str, Any]
 ) -> None:
-    agent = await assist_house.agent_with(ASSIST)
-
-    result = await assist_house.ask_to_call(agent, tool, arguments, answer("Done."))
-
-    assert asked(result), speech(result)
+    await still_asks(assist_house, (ASSIST, tool, arguments), answer("Done."))
 
 
 # --- A helper Home Assistant knows by no name -------------------------------------------------

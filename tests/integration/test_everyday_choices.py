@@ -24,6 +24,16 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .houses import ALARM
+from .houses import FRONT_DOOR
+from .houses import Asking
+from .houses import act
+from .houses import ask_for
+from .houses import intent_call
+from .houses import our_call
+from .houses import request_id
+from .houses import set_up_house_mode
+from .houses import template
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
@@ -37,14 +47,7 @@ MODE: Final = "input_select.house_mode"
 GOOD_NIGHT: Final = "input_button.good_night"
 GOOD_MORNING: Final = "input_button.good_morning"
 GUESTS: Final = "input_boolean.guests"
-FRONT_DOOR: Final = "lock.front_door"
-ALARM: Final = "alarm_control_panel.security"
 REMOTE: Final = "0123456789abcdef0123456789abcdef"  # the remote's device, as ZHA names it
-
-
-def act(action: str, entity_id: str, **data: Any) -> dict[str, Any]:
-    """An action step as the UI writes it."""
-    return {"action": action, "metadata": {}, "data": data, "target": {"entity_id": entity_id}}
 
 
 LOCK_UP: Final = [
@@ -57,10 +60,6 @@ LIGHTS_OFF: Final = [act("light.turn_off", "light.kitchen_lights")]
 
 def mode_changes(**how: Any) -> dict[str, Any]:
     return {"trigger": "state", "entity_id": MODE, **how}
-
-
-def template(text: str) -> dict[str, Any]:
-    return {"condition": "template", "value_template": text}
 
 
 def mode_is(*states: str) -> dict[str, Any]:
@@ -87,6 +86,11 @@ def modes(triggers: list[dict[str, Any]], *actions: dict[str, Any], **more: Any)
     }
 
 
+def on_mode_change(*actions: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """The house modes automation run by any change of the mode."""
+    return modes([mode_changes()], *actions, **more)
+
+
 def by_template(night: str, home: str) -> dict[str, Any]:
     """`choose` by a template on the new mode: night locks up, home lights up."""
     return {"choose": [option(template(night), LOCK_UP), option(template(home), LIGHTS_ON)]}
@@ -105,19 +109,7 @@ async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
 async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
     """The mode select (on Vacation), the bedside buttons, guests, the front door unlocked
     (locking it is a change to see), these automations, all exposed."""
-    assert await async_setup_component(
-        hass,
-        "input_select",
-        {
-            "input_select": {
-                "house_mode": {
-                    "name": "House mode",
-                    "options": ["Home", "Away", "Night", "Movie", "Vacation"],
-                    "initial": "Vacation",
-                }
-            }
-        },
-    )
+    await set_up_house_mode(hass, ["Home", "Away", "Night", "Movie", "Vacation"], "Vacation")
     assert await async_setup_component(
         hass,
         "input_button",
@@ -131,6 +123,16 @@ async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) ->
     assert state(hass, GUESTS) == "off"
     for entity_id in (MODE, GOOD_NIGHT, GOOD_MORNING, GUESTS, "light.kitchen_lights"):
         async_expose_entity(hass, "conversation", entity_id, True)
+
+
+def each_mode(table: list[tuple[str, Any, dict[str, bool]]]) -> list[Any]:
+    """A case for each row's (name, what is set up, whether each mode selected asks) and mode:
+    (what is set up, the mode, whether it asks), named by the row and the mode."""
+    return [
+        pytest.param(setup, mode, held, id=f"{name}: {mode}")
+        for name, setup, held_by_mode in table
+        for mode, held in held_by_mode.items()
+    ]
 
 
 async def select(hass: HomeAssistant, scene: Scene, mode: str, *, held: bool) -> None:
@@ -160,102 +162,72 @@ ZHA_REMOTE: Final = {
     "id": "remote",
 }
 
-# (what the house modes automation is, the mode selected, whether it asks)
-CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
+# (what the house modes automation is, and for each mode selected whether it asks)
+CHOICES: Final[list[tuple[str, dict[str, Any], dict[str, bool]]]] = [
     (
         "to_state template",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
-            ),
+            )
         ),
-        "Home",
-        False,
-    ),
-    (
-        "to_state template, away",
-        modes(
-            [mode_changes()],
-            by_template(
-                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
-            ),
-        ),
-        "Away",
-        False,
+        {"Home": False, "Away": False, "Night": True},
     ),
     (
         "to_state template in a list",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{{ trigger.to_state.state in ['Night', 'Vacation'] }}",
                 "{{ trigger.to_state.state not in ['Night', 'Vacation'] }}",
-            ),
+            )
         ),
-        "Movie",
-        False,
+        {"Movie": False},
     ),
     (
         "to_state template, lower case",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state | lower == 'night' }}", "{{ true }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state | lower == 'night' }}", "{{ true }}")
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "state condition on the mode",
-        modes([mode_changes()], {"choose": [option(mode_is("Night"), LOCK_UP)]}),
-        "Home",
-        False,
+        on_mode_change({"choose": [option(mode_is("Night"), LOCK_UP)]}),
+        {"Home": False, "Night": True},
     ),
     (
         "state condition, shorthand template string",
-        modes(
-            [mode_changes()],
-            {"choose": [option("{{ is_state('input_select.house_mode', 'Night') }}", LOCK_UP)]},
+        on_mode_change(
+            {"choose": [option("{{ is_state('input_select.house_mode', 'Night') }}", LOCK_UP)]}
         ),
-        "Away",
-        False,
+        {"Away": False},
     ),
     (
         "the automation's own condition",
-        modes([mode_changes()], *LOCK_UP, conditions=[mode_is("Night")]),
-        "Away",
-        False,
+        on_mode_change(*LOCK_UP, conditions=[mode_is("Night")]),
+        {"Away": False, "Night": True},
     ),
-    (
-        "a condition step",
-        modes([mode_changes()], mode_is("Night"), *LOCK_UP),
-        "Movie",
-        False,
-    ),
+    ("a condition step", on_mode_change(mode_is("Night"), *LOCK_UP), {"Movie": False}),
     (
         "if is_state, else lights",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "if": [template("{{ is_state('input_select.house_mode', 'Night') }}")],
                 "then": LOCK_UP,
                 "else": LIGHTS_ON,
-            },
+            }
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "states() compared",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "if": [template("{{ states('input_select.house_mode') == 'Night' }}")],
                 "then": LOCK_UP,
-            },
+            }
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "states.domain.object compared, on another trigger",
@@ -266,8 +238,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 "then": LOCK_UP,
             },
         ),
-        "Movie",
-        False,
+        {"Movie": False},
     ),
     (
         "trigger.id template",
@@ -280,8 +251,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 ]
             },
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "triggered by",
@@ -294,8 +264,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 ]
             },
         ),
-        "Away",
-        False,
+        {"Away": False},
     ),
     (
         "a remote's command or the mode",
@@ -308,17 +277,12 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 ]
             },
         ),
-        "Home",
-        False,
+        {"Home": False},
     ),
     (
         "lights by default",
-        modes(
-            [mode_changes()],
-            {"choose": [option(mode_is("Night"), LOCK_UP)], "default": LIGHTS_ON},
-        ),
-        "Movie",
-        False,
+        on_mode_change({"choose": [option(mode_is("Night"), LOCK_UP)], "default": LIGHTS_ON}),
+        {"Movie": False},
     ),
     (
         "the bedtime check reads the mode",
@@ -326,104 +290,64 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
             [{"trigger": "time", "at": "23:00:00"}],
             {"if": [mode_is("Night", "Away")], "then": LOCK_UP},
         ),
-        "Home",
-        False,
+        {"Home": False, "Away": True},
     ),
     # --- What still asks ---
     (
-        "to_state template, night",
-        modes(
-            [mode_changes()],
-            by_template(
-                "{{ trigger.to_state.state == 'Night' }}", "{{ trigger.to_state.state == 'Home' }}"
-            ),
-        ),
-        "Night",
-        True,
-    ),
-    (
         "to_state template in a list, one of them",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state in ['Night', 'Away'] }}", "{{ false }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state in ['Night', 'Away'] }}", "{{ false }}")
         ),
-        "Away",
-        True,
-    ),
-    (
-        "state condition on the mode, night",
-        modes([mode_changes()], {"choose": [option(mode_is("Night"), LOCK_UP)]}),
-        "Night",
-        True,
-    ),
-    (
-        "the automation's own condition, night",
-        modes([mode_changes()], *LOCK_UP, conditions=[mode_is("Night")]),
-        "Night",
-        True,
+        {"Away": True},
     ),
     (
         "trigger.id template, night",
         modes(PER_MODE, {"choose": [option(template("{{ trigger.id == 'night' }}"), LOCK_UP)]}),
-        "Night",
-        True,
+        {"Night": True},
     ),
     (
         "a template that reads another entity",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{{ trigger.to_state.state == 'Home'"
                 " and is_state('input_boolean.guests', 'off') }}",
                 "{{ false }}",
-            ),
+            )
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a template that reads the time",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state == 'Night' or now().hour >= 22 }}", "{{ 1 }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state == 'Night' or now().hour >= 22 }}", "{{ 1 }}")
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a template of statements",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             by_template(
                 "{% if trigger.to_state.state == 'Night' %}true{% else %}false{% endif %}",
                 "{{ false }}",
-            ),
+            )
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a template with a filter it does not know",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.to_state.state | regex_match('N') }}", "{{ false }}"),
+        on_mode_change(
+            by_template("{{ trigger.to_state.state | regex_match('N') }}", "{{ false }}")
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "the mode it left",
-        modes(
-            [mode_changes()],
-            by_template("{{ trigger.from_state.state == 'Vacation' }}", "{{ false }}"),
-        ),
-        "Home",
-        True,
+        on_mode_change(by_template("{{ trigger.from_state.state == 'Vacation' }}", "{{ false }}")),
+        {"Home": True},
     ),
     (
         "or another entity",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "choose": [
                     option(
@@ -437,56 +361,29 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                         LOCK_UP,
                     )
                 ]
-            },
+            }
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "not home: lock (`not` is not judged)",
-        modes(
-            [mode_changes()],
-            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
+        on_mode_change(
+            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]}
         ),
-        "Home",
-        True,
-    ),
-    (
-        "not home: lock (away)",
-        modes(
-            [mode_changes()],
-            {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
-        ),
-        "Away",
-        True,
+        {"Home": True, "Away": True},
     ),
     (
         "lock by default",
-        modes(
-            [mode_changes()],
-            {"choose": [option(mode_is("Home"), LIGHTS_ON)], "default": LOCK_UP},
-        ),
-        "Away",
-        True,
+        on_mode_change({"choose": [option(mode_is("Home"), LIGHTS_ON)], "default": LOCK_UP}),
+        {"Away": True},
     ),
     (
         "a variable may hide the trigger",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {"variables": {"trigger": {"to_state": {"state": "Night"}}}},
             by_template("{{ trigger.to_state.state == 'Night' }}", "{{ false }}"),
         ),
-        "Home",
-        True,
-    ),
-    (
-        "the bedtime check reads the mode, away",
-        modes(
-            [{"trigger": "time", "at": "23:00:00"}],
-            {"if": [mode_is("Night", "Away")], "then": LOCK_UP},
-        ),
-        "Away",
-        True,
+        {"Home": True},
     ),
     (
         "the mode is read on another entity's change",
@@ -495,8 +392,7 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
             {"if": [template("{{ trigger.to_state.state == 'Home' }}")], "then": LOCK_UP},
             conditions=[mode_is("Home")],
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "a trigger on the mode and guests: guests arriving later, in Home mode",
@@ -512,13 +408,11 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                 "then": LOCK_UP,
             },
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
     (
         "home selects night",
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "choose": [
                     option(mode_is("Night"), LOCK_UP),
@@ -526,19 +420,14 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
                         mode_is("Home"), [act("input_select.select_option", MODE, option="Night")]
                     ),
                 ]
-            },
+            }
         ),
-        "Home",
-        True,
+        {"Home": True},
     ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("automation", "mode", "held"),
-    [case[1:] for case in CHOICES],
-    ids=[case[0] for case in CHOICES],
-)
+@pytest.mark.parametrize(("automation", "mode", "held"), each_mode(CHOICES))
 async def test_a_branch_the_new_mode_does_not_take_does_not_count(
     hass: HomeAssistant, scene: Scene, automation: dict[str, Any], mode: str, held: bool
 ) -> None:
@@ -571,8 +460,7 @@ async def test_a_mode_that_keeps_the_bedtime_lock_from_happening_still_asks(
 def house_automations() -> list[dict[str, Any]]:
     """The house's automations as its owner wrote them in the editor."""
     return [
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "choose": [
                     option(template("{{ trigger.to_state.state == 'Night' }}"), LOCK_UP),
@@ -641,74 +529,60 @@ def house_automations() -> list[dict[str, Any]]:
     ]
 
 
-def ours(domain: str, action: str, entity_id: str, **data: Any) -> tuple[str, str, dict[str, Any]]:
-    return ("our tools", domain, {"action": action, "entity_id": entity_id, **data})
-
-
-def assist(intent: str, name: str) -> tuple[str, str, dict[str, Any]]:
-    return ("assist", intent, {"name": name})
-
-
 KITCHEN: Final = "light.kitchen_lights"
 BED: Final = "light.bed_light"
 WINDOW: Final = "cover.hall_window"
 PLAYER: Final = "media_player.living_room"
 EVERYDAY: Final = [
-    ours("input_select", "select_option", MODE, option="Home"),
-    ours("input_select", "select_option", MODE, option="Away"),
-    ours("input_select", "select_option", MODE, option="Movie"),
-    ours("input_button", "press", GOOD_MORNING),
-    ours("input_boolean", "turn_on", GUESTS),
-    ours("input_boolean", "turn_off", GUESTS),
-    ours("light", "turn_on", KITCHEN),
-    ours("light", "turn_off", KITCHEN),
-    ours("light", "turn_on", KITCHEN, brightness_pct=40),
-    ours("light", "turn_on", BED),
-    ours("light", "turn_off", BED),
-    ours("cover", "open_cover", WINDOW),
-    ours("cover", "close_cover", WINDOW),
-    ours("media_player", "media_play", PLAYER),
-    ours("media_player", "media_pause", PLAYER),
-    ours("media_player", "volume_set", PLAYER, volume_level=0.3),
-    assist("HassTurnOn", "Kitchen Lights"),
-    assist("HassTurnOff", "Kitchen Lights"),
-    assist("HassTurnOn", "Bed Light"),
-    assist("HassTurnOff", "Bed Light"),
-    assist("HassTurnOn", "Guests"),
-    assist("HassTurnOff", "Guests"),
+    our_call("select_option", MODE, option="Home"),
+    our_call("select_option", MODE, option="Away"),
+    our_call("select_option", MODE, option="Movie"),
+    our_call("press", GOOD_MORNING),
+    our_call("turn_on", GUESTS),
+    our_call("turn_off", GUESTS),
+    our_call("turn_on", KITCHEN),
+    our_call("turn_off", KITCHEN),
+    our_call("turn_on", KITCHEN, brightness_pct=40),
+    our_call("turn_on", BED),
+    our_call("turn_off", BED),
+    our_call("open_cover", WINDOW),
+    our_call("close_cover", WINDOW),
+    our_call("media_play", PLAYER),
+    our_call("media_pause", PLAYER),
+    our_call("volume_set", PLAYER, volume_level=0.3),
+    # Through Assist, each of these turned on and off.
+    *(
+        intent_call(intent, name=name)
+        for name in ("Kitchen Lights", "Bed Light", "Guests")
+        for intent in ("HassTurnOn", "HassTurnOff")
+    ),
 ]
 STILL_ASKS: Final = [
-    ours("input_select", "select_option", MODE, option="Night"),
+    our_call("select_option", MODE, option="Night"),
     # From Vacation the previous option is Night; the next one may be any after a change.
-    ours("input_select", "select_previous", MODE),
-    ours("input_select", "select_next", MODE),
-    ours("input_button", "press", GOOD_NIGHT),
-    ours("lock", "lock", FRONT_DOOR),
-    ours("lock", "unlock", FRONT_DOOR),
-    ours("alarm_control_panel", "alarm_arm_away", ALARM, code="1234"),
-    ours("cover", "open_cover", "cover.garage_door"),
-    assist("HassTurnOn", "Front Door"),
-    assist("HassTurnOff", "Front Door"),
-    assist("HassTurnOn", "Garage Door"),
+    our_call("select_previous", MODE),
+    our_call("select_next", MODE),
+    our_call("press", GOOD_NIGHT),
+    our_call("lock", FRONT_DOOR),
+    our_call("unlock", FRONT_DOOR),
+    our_call("alarm_arm_away", ALARM, code="1234"),
+    our_call("open_cover", "cover.garage_door"),
+    intent_call("HassTurnOn", name="Front Door"),
+    intent_call("HassTurnOff", name="Front Door"),
+    intent_call("HassTurnOn", name="Garage Door"),
 ]
 
 
-def request_id(request: tuple[str, str, dict[str, Any]]) -> str:
-    return "-".join([request[1], *(str(value) for value in request[2].values())])
-
-
-async def ask(hass: HomeAssistant, scene: Scene, request: tuple[str, str, dict[str, Any]]) -> bool:
+async def ask(hass: HomeAssistant, scene: Scene, request: Asking) -> bool:
     """Ask an agent with these tools to make this call; return whether it asked first."""
-    tools, tool, arguments = request
     for entity_id in (BED, WINDOW, PLAYER, "cover.garage_door"):
         async_expose_entity(hass, "conversation", entity_id, True)
-    result = await scene.ask_to_call(await scene.agent_with(tools), tool, arguments)
-    return asked(result)
+    return asked(await ask_for(scene, request))
 
 
 @pytest.mark.parametrize("request_", EVERYDAY, ids=[request_id(r) for r in EVERYDAY])
 async def test_an_everyday_request_in_the_house_runs_at_once(
-    hass: HomeAssistant, scene: Scene, request_: tuple[str, str, dict[str, Any]]
+    hass: HomeAssistant, scene: Scene, request_: Asking
 ) -> None:
     await set_up_the_house(hass, *house_automations())
 
@@ -717,7 +591,7 @@ async def test_an_everyday_request_in_the_house_runs_at_once(
 
 @pytest.mark.parametrize("request_", STILL_ASKS, ids=[request_id(r) for r in STILL_ASKS])
 async def test_what_locks_up_in_the_house_still_asks(
-    hass: HomeAssistant, scene: Scene, request_: tuple[str, str, dict[str, Any]]
+    hass: HomeAssistant, scene: Scene, request_: Asking
 ) -> None:
     await set_up_the_house(hass, *house_automations())
 
@@ -746,37 +620,26 @@ async def set_up_the_mode_scenes(hass: HomeAssistant) -> None:
 
 
 def scene_of(template_text: str) -> dict[str, Any]:
-    return modes([mode_changes()], act("scene.turn_on", template_text))
+    return on_mode_change(act("scene.turn_on", template_text))
 
 
-# (the scene the house modes automation turns on, the mode selected, whether it asks)
-SCENES: Final[list[tuple[str, str, str, bool]]] = [
+# (the scene the house modes automation turns on, and for each mode selected whether it asks)
+SCENES: Final[list[tuple[str, str, dict[str, bool]]]] = [
     (
         "states() of the mode",
         "scene.{{ states('input_select.house_mode') | lower }}",
-        "Home",
-        False,
+        {"Home": False, "Night": True},
     ),
-    ("to_state, slugified", "scene.{{ trigger.to_state.state | slugify }}", "Away", False),
-    ("concatenated", "{{ 'scene.' ~ trigger.to_state.state | lower }}", "Movie", False),
-    ("replaced", "scene.{{ trigger.to_state.state | replace('H', 'h') }}", "Home", False),
-    (
-        "states() of the mode, night",
-        "scene.{{ states('input_select.house_mode') | lower }}",
-        "Night",
-        True,
-    ),
-    ("another helper", "scene.{{ states('input_boolean.guests') }}", "Home", True),
-    ("the hour", "scene.{{ trigger.to_state.state | lower }}{{ now().hour }}", "Home", True),
-    ("a variable", "scene.{{ mode }}", "Home", True),
+    ("to_state, slugified", "scene.{{ trigger.to_state.state | slugify }}", {"Away": False}),
+    ("concatenated", "{{ 'scene.' ~ trigger.to_state.state | lower }}", {"Movie": False}),
+    ("replaced", "scene.{{ trigger.to_state.state | replace('H', 'h') }}", {"Home": False}),
+    ("another helper", "scene.{{ states('input_boolean.guests') }}", {"Home": True}),
+    ("the hour", "scene.{{ trigger.to_state.state | lower }}{{ now().hour }}", {"Home": True}),
+    ("a variable", "scene.{{ mode }}", {"Home": True}),
 ]
 
 
-@pytest.mark.parametrize(
-    ("template_text", "mode", "held"),
-    [case[1:] for case in SCENES],
-    ids=[case[0] for case in SCENES],
-)
+@pytest.mark.parametrize(("template_text", "mode", "held"), each_mode(SCENES))
 async def test_the_scene_of_the_new_mode_is_the_one_judged(
     hass: HomeAssistant, scene: Scene, template_text: str, mode: str, held: bool
 ) -> None:
@@ -794,12 +657,11 @@ async def test_an_action_written_as_a_template_is_the_one_it_renders(
     await set_up_the_mode_scenes(hass)
     await set_up_the_house(
         hass,
-        modes(
-            [mode_changes()],
+        on_mode_change(
             {
                 "action": "scene.{{ 'turn_on' }}",
                 "target": {"entity_id": "scene.{{ trigger.to_state.state | lower }}"},
-            },
+            }
         ),
     )
 

@@ -39,25 +39,31 @@ from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .houses import ALARM
+from .houses import FRONT_DOOR
+from .houses import GARAGE
 from .houses import Asking
 from .houses import Request
+from .houses import act
 from .houses import assist
 from .houses import colour
 from .houses import intent_call
 from .houses import our_call
 from .houses import ours
 from .houses import place
-from .houses import read
 from .houses import request_id
+from .houses import runs_at_once
+from .houses import set_up_house_mode
 from .houses import sets
+from .houses import still_asks
 from .houses import temperature
+from .houses import template
 from .houses import volume
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import agent_with
 from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_everyday_automations import TAPPED
 from .test_everyday_automations import on
 from .test_everyday_automations import when_the_bed_light_goes_on
@@ -71,9 +77,6 @@ from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import phone_notifications
 
-FRONT_DOOR: Final = "lock.front_door"
-GARAGE: Final = "cover.garage_door"
-ALARM: Final = "alarm_control_panel.security"
 SENSITIVE: Final = (
     FRONT_DOOR,
     "lock.kitchen_door",
@@ -106,23 +109,11 @@ def changes(entity_id: str, **how: Any) -> list[dict[str, Any]]:
     return [{"trigger": "state", "entity_id": [entity_id], **how}]
 
 
-def act(action: str, entity_id: str | list[str] | None = None, **data: Any) -> dict[str, Any]:
-    """An action step as the UI writes it: `target` and `data` apart."""
-    step: dict[str, Any] = {"action": action, "metadata": {}, "data": data}
-    if entity_id is not None:
-        step["target"] = {"entity_id": entity_id}
-    return step
-
-
 def notify(message: str, **data: Any) -> dict[str, Any]:
     said: dict[str, Any] = {"message": message}
     if data:
         said["data"] = data
     return {"action": "notify.phone", "metadata": {}, "data": said}
-
-
-def template(condition: str) -> dict[str, Any]:
-    return {"condition": "template", "value_template": condition}
 
 
 # --- A place for both houses: the whole demo, blueprints, the phone ----------------------------
@@ -140,12 +131,12 @@ class Home:
         return await agent_with(tools, self.hass, self.worker)
 
     async def ask_to_call(
-        self, agent: Agent, suffix: str, arguments: dict[str, Any]
+        self, agent: Agent, suffix: str, arguments: dict[str, Any], *after: str
     ) -> conversation.ConversationResult:
-        """Say "do it", the model calling the tool whose name ends with suffix: nothing
-        sensitive has changed once the turn is over."""
+        """Say "do it", the model calling the tool whose name ends with suffix, then writing
+        after: nothing sensitive has changed once the turn is over."""
         before = {entity_id: state(self.hass, entity_id) for entity_id in SENSITIVE}
-        self.worker.will_write(tool_call(suffix, **arguments), answer("Done."))
+        self.worker.will_write(tool_call(suffix, **arguments), *after)
         result = await agent.ask("do it", context=self.person)
         await self.hass.async_block_till_done()
         assert {entity_id: state(self.hass, entity_id) for entity_id in SENSITIVE} == before
@@ -282,22 +273,6 @@ async def stop_everything(hass: HomeAssistant) -> None:
     if "schedule" in hass.config.components:
         with patch("homeassistant.config.load_yaml_config_file", return_value={}):
             await hass.services.async_call("schedule", "reload", blocking=True)
-
-
-async def runs_at_once(home: Home, everyday: Request) -> None:
-    """The request runs without a question, and what it changes reads what it should."""
-    tools, tool, arguments, changed, expected = everyday
-    agent = await home.agent_with(tools)
-    result = await home.ask_to_call(agent, tool, arguments)
-    assert not asked(result), (speech(result), tool_results(home.hass, result))
-    assert read(home.hass, changed) == expected
-
-
-async def still_asks(home: Home, sensitive: Asking) -> None:
-    tools, tool, arguments = sensitive
-    agent = await home.agent_with(tools)
-    result = await home.ask_to_call(agent, tool, arguments)
-    assert asked(result), (speech(result), tool_results(home.hass, result))
 
 
 # --- The apartment ------------------------------------------------------------------------------
@@ -516,19 +491,7 @@ async def apartment(
     assert await async_setup_component(
         hass, "timer", {"timer": {"pasta": {"name": "Pasta", "duration": 600}}}
     )
-    assert await async_setup_component(
-        hass,
-        "input_select",
-        {
-            "input_select": {
-                "house_mode": {
-                    "name": "House mode",
-                    "options": ["Home", "Night", "Movie"],
-                    "initial": "Night",
-                }
-            }
-        },
-    )
+    await set_up_house_mode(hass, ["Home", "Night", "Movie"], "Night")
     assert await async_setup_component(
         hass, "counter", {"counter": {"cleanings": {"name": "Cleanings", "initial": 0}}}
     )
@@ -649,7 +612,7 @@ APARTMENT_EVERYDAY: Final[list[Request]] = [
 async def test_an_everyday_request_in_the_apartment_runs_at_once(
     apartment: Home, everyday: Request
 ) -> None:
-    await runs_at_once(apartment, everyday)
+    await runs_at_once(apartment, everyday, answer("Done."))
 
 
 APARTMENT_SENSITIVE: Final[list[Asking]] = [
@@ -671,7 +634,7 @@ APARTMENT_SENSITIVE: Final[list[Asking]] = [
 async def test_what_sets_off_the_apartments_lock_still_asks(
     apartment: Home, sensitive: Asking
 ) -> None:
-    await still_asks(apartment, sensitive)
+    await still_asks(apartment, sensitive, answer("Done."))
 
 
 # --- The family house ---------------------------------------------------------------------------
@@ -1076,7 +1039,7 @@ FAMILY_EVERYDAY: Final[list[Request]] = [
 async def test_an_everyday_request_in_the_family_house_runs_at_once(
     family_house: Home, everyday: Request
 ) -> None:
-    await runs_at_once(family_house, everyday)
+    await runs_at_once(family_house, everyday, answer("Done."))
 
 
 FAMILY_SENSITIVE: Final[list[Asking]] = [
@@ -1107,7 +1070,7 @@ FAMILY_SENSITIVE: Final[list[Asking]] = [
 async def test_what_sets_off_the_garage_alarm_or_valves_still_asks(
     family_house: Home, sensitive: Asking
 ) -> None:
-    await still_asks(family_house, sensitive)
+    await still_asks(family_house, sensitive, answer("Done."))
 
 
 # --- The class of over-hold found: a notification heard as any signal ---------------------------

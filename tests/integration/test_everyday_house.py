@@ -42,7 +42,9 @@ from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
-from .conftest import speech
+from .houses import ALARM
+from .houses import FRONT_DOOR
+from .houses import GARAGE
 from .houses import Asking
 from .houses import Request
 from .houses import another_integrations_service
@@ -53,9 +55,10 @@ from .houses import intent_call
 from .houses import our_call
 from .houses import ours
 from .houses import place
-from .houses import read
 from .houses import request_id
+from .houses import runs_at_once
 from .houses import sets
+from .houses import still_asks
 from .houses import temperature
 from .houses import volume
 from .scripted_model import answer
@@ -63,7 +66,6 @@ from .test_adversarial import Scene
 from .test_everyday_automations import Beside
 from .test_everyday_automations import check_the_bed_light_beside
 from .test_everyday_automations import on
-from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
@@ -75,9 +77,6 @@ from .test_redteam_sixth import reload_with
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-FRONT_DOOR: Final = "lock.front_door"
-GARAGE: Final = "cover.garage_door"
-ALARM: Final = "alarm_control_panel.security"
 LIVING_ROOM_TV: Final = "media_player.living_room"
 PHONE: Final = {"action": "notify.phone", "data": {"message": "{{ trigger.to_state.name }}"}}
 
@@ -691,13 +690,7 @@ EVERYDAY: Final[list[Request]] = [
 async def test_an_everyday_request_runs_at_once(
     hass: HomeAssistant, home: Scene, everyday: Request
 ) -> None:
-    tools, tool, arguments, changed, expected = everyday
-    agent = await home.agent_with(tools)
-
-    result = await home.ask_to_call(agent, tool, arguments, answer("Done."))
-
-    assert not asked(result), speech(result)
-    assert read(hass, changed) == expected
+    await runs_at_once(home, everyday, answer("Done."))
 
 
 # What really sets off the lock, the garage door or the alarm, and programs of unknown effect.
@@ -719,12 +712,7 @@ SENSITIVE: Final[list[Asking]] = [
 async def test_what_sets_off_the_lock_garage_or_alarm_still_asks(
     home: Scene, sensitive: Asking
 ) -> None:
-    tools, tool, arguments = sensitive
-    agent = await home.agent_with(tools)
-
-    result = await home.ask_to_call(agent, tool, arguments, answer("Done."))
-
-    assert asked(result), speech(result)
+    await still_asks(home, sensitive, answer("Done."))
 
 
 # --- Each class of over-hold found, and its neighbour that must still ask -----------------------

@@ -25,6 +25,7 @@ from homeassistant.core import ServiceCall
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .houses import template
 from .probes import KITCHEN_ON
 from .probes import held_if_then_unlocks
 from .scripted_model import answer
@@ -46,7 +47,6 @@ from .test_redteam_sixth import PORCH_MOTION
 from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
 from .test_redteam_sixth import set_up_helpers
-from .test_redteam_sixth import template
 
 house = test_adversarial.house
 scene = test_adversarial.scene

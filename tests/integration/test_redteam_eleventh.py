@@ -31,9 +31,9 @@ from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
+from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
-from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import asked
@@ -200,8 +200,9 @@ async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
     )
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", PORCH_FAN, True)
-    await set_up_automations(hass, automation([SIGNAL_TRIGGERS[trigger]], [then]))
-    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": PORCH_FAN})
+    result = await ask_ours_beside(
+        hass, scene, automation([SIGNAL_TRIGGERS[trigger]], [then]), "turn_on", PORCH_FAN
+    )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     assert state(hass, PORCH_FAN) == ("off" if held else "on")
@@ -290,13 +291,8 @@ async def test_a_brightness_that_rounds_to_zero_is_judged_as_turning_the_light_o
     Assistant carries out as turning the light off: "when it goes off, unlock" follows. A
     brightness that stays lit is everyday: at once."""
     await bed_light_on_at_bedtime(hass)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent,
-        "light",
-        {"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": brightness},
-        answer("Done."),
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": brightness}
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
@@ -351,9 +347,8 @@ async def test_a_siren_turned_on_for_a_while_is_judged_as_going_off_too(
     await hass.services.async_call("siren", "turn_off", {"entity_id": SIREN}, blocking=True)
     async_expose_entity(hass, "conversation", SIREN, True)
     quiet = {"trigger": "state", "entity_id": SIREN, "to": "off"}
-    await set_up_automations(hass, automation([quiet], [UNLOCK]))
-    result = await scene.ask_ours_to_call(
-        "siren", {"action": "turn_on", "entity_id": SIREN, **fields}
+    result = await ask_ours_beside(
+        hass, scene, automation([quiet], [UNLOCK]), "turn_on", SIREN, **fields
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))

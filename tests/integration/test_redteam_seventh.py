@@ -28,6 +28,7 @@ from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
+from .houses import template
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
@@ -47,7 +48,6 @@ from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
 from .test_redteam_sixth import on_motion
 from .test_redteam_sixth import set_up_helpers
-from .test_redteam_sixth import template
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
 

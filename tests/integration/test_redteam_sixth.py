@@ -24,6 +24,7 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .houses import template
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
@@ -96,13 +97,8 @@ async def check_change(hass: HomeAssistant, scene: Scene, helper: str, *, held: 
     """Our agent changes the helper: held (asked first) or done, as `held` says; either way the
     front door stays locked."""
     before = state(hass, helper)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent,
-        helper.partition(".")[0],
-        {"entity_id": helper, **CHANGES[helper]},
-        answer("Done."),
+    result = await scene.ask_ours_to_call(
+        helper.partition(".")[0], {"entity_id": helper, **CHANGES[helper]}
     )
 
     assert_held_only_when(hass, result, held)
@@ -136,10 +132,6 @@ def numeric(kind: str, limit: str, threshold: str) -> dict[str, Any]:
 
 def is_state(entity_id: str, value: str) -> dict[str, Any]:
     return {"condition": "state", "entity_id": entity_id, "state": value}
-
-
-def template(text: str) -> dict[str, Any]:
-    return {"condition": "template", "value_template": text}
 
 
 def on_motion(*actions: dict[str, Any], conditions: list[dict[str, Any]] | None = None) -> Any:

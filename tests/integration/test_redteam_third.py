@@ -25,7 +25,6 @@ from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
 from .probes import assert_held_only_when
-from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_adversarial import tool_results
@@ -214,10 +213,7 @@ async def switch_on_while_it_waits(
 
     Returns the agent's result and the front door's state right after the request.
     """
-    agent = await scene.our_agent()
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": switch}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": switch})
     front_door = state(hass, "lock.front_door")
     domain = program.partition(".")[0]
     await hass.services.async_call(domain, "turn_off", {"entity_id": program}, blocking=True)
@@ -388,13 +384,8 @@ async def test_an_automation_on_a_meter_of_the_number_set_is_followed(
             "actions": UNLOCK_FRONT_DOOR,
         },
     )
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent,
-        "input_number",
-        {"action": "set_value", "entity_id": "input_number.level", "value": 60},
-        answer("Done."),
+    result = await scene.ask_ours_to_call(
+        "input_number", {"action": "set_value", "entity_id": "input_number.level", "value": 60}
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))

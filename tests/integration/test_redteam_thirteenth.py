@@ -34,6 +34,7 @@ from homeassistant.setup import async_setup_component
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import may_unlock
 from .scripted_model import answer
@@ -42,7 +43,6 @@ from .test_adversarial import tool_call
 from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import relay
-from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
@@ -94,11 +94,7 @@ async def test_a_relay_of_a_switch_group_that_switch_as_x_shows_as_a_lock_is_hel
     shown = await switch_as_x(hass, group, shown_as)
     await hass.async_block_till_done()
     before = state(hass, shown)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": left}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": left})
 
     action = PlannedAction("switch", "switch", "turn_on", (left,))
     assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
@@ -123,11 +119,7 @@ async def test_a_cover_of_a_cover_group_shown_as_a_gate_is_held(
     await hass.async_block_till_done()
     await hass.services.async_call("cover", "close_cover", {"entity_id": leaves}, blocking=True)
     await hass.async_block_till_done()
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "cover", {"action": "open_cover", "entity_id": leaves[0]}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("cover", {"action": "open_cover", "entity_id": leaves[0]})
 
     action = PlannedAction("cover", "cover", "open_cover", (leaves[0],))
     assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
@@ -180,11 +172,7 @@ async def test_the_relay_a_template_lock_switches_through_a_scene_is_held(
         },
     )
     await hass.async_block_till_done()
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": door_relay}, answer("Done.")
-    )
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": door_relay})
 
     assert_held_only_when(hass, result, held)
 
@@ -240,10 +228,8 @@ async def test_an_mqtt_entity_on_the_topic_of_a_relay_shown_as_a_lock_is_held(
     With the relay shown as a light, the buzzer is everyday: at once."""
     await switch_as_x(hass, "switch.door_relay", shown_as)
     async_expose_entity(hass, "conversation", "switch.buzzer", True)
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "switch", {"action": "turn_on", "entity_id": "switch.buzzer"}, answer("Done.")
+    result = await scene.ask_ours_to_call(
+        "switch", {"action": "turn_on", "entity_id": "switch.buzzer"}
     )
     await hass.async_block_till_done()
 
@@ -277,11 +263,8 @@ async def test_a_member_turned_on_may_turn_a_group_of_all_off(
     hass.states.async_set(BED_LIGHT, bed_light, known.attributes)
     await hass.async_block_till_done()
     assert state(hass, "light.all_lights") == ("unknown" if held else "off")
-    await set_up_automations(hass, automation([ALL_LIGHTS_OFF], [UNLOCK]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": BED_LIGHT}, answer("Done.")
+    result = await ask_ours_beside(
+        hass, scene, automation([ALL_LIGHTS_OFF], [UNLOCK]), "turn_on", BED_LIGHT
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))
@@ -346,11 +329,8 @@ async def test_closing_a_cover_may_set_it_opening(
     in Home Assistant's words. "When the hall window starts opening, unlock" may follow
     closing it. "When it starts opening, light the kitchen" is everyday: at once."""
     opening = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "opening"}
-    await set_up_automations(hass, automation([opening], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}, answer("Done.")
+    result = await ask_ours_beside(
+        hass, scene, automation([opening], [then]), "close_cover", HALL_WINDOW
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
@@ -372,11 +352,8 @@ async def test_a_light_switch_as_x_makes_of_a_relay_may_go_off_when_turned_on(
     porch_relay = await relay(hass, "Porch relay")
     porch_light = await switch_as_x(hass, porch_relay, "light")
     went_off = {"trigger": "state", "entity_id": porch_light, "to": "off"}
-    await set_up_automations(hass, automation([went_off], [then]))
-    agent = await scene.our_agent()
-
-    result = await scene.ask_to_call(
-        agent, "light", {"action": "turn_on", "entity_id": porch_light}, answer("Done.")
+    result = await ask_ours_beside(
+        hass, scene, automation([went_off], [then]), "turn_on", porch_light
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Turn on Porch relay"))

@@ -39,6 +39,7 @@ from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
+from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import may_unlock
 from .test_adversarial import Scene
@@ -76,10 +77,9 @@ async def test_a_remote_turned_on_may_end_off(
     await hass.services.async_call("remote", "turn_on", {"entity_id": REMOTE}, blocking=True)
     async_expose_entity(hass, "conversation", REMOTE, True)
     quiet = {"trigger": "state", "entity_id": REMOTE, "to": "off"}
-    await set_up_automations(hass, automation([quiet], [then]))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
     power_off = PlannedAction("remote", "remote", "turn_on", (REMOTE,), {"activity": "PowerOff"})
-    result = await scene.ask_ours_to_call("remote", {"action": "turn_on", "entity_id": REMOTE})
+    result = await ask_ours_beside(hass, scene, automation([quiet], [then]), "turn_on", REMOTE)
 
     assert bool(sensitive_targets_of_action(hass, policy, power_off)) is held
     assert_held_only_when(hass, result, held)
@@ -116,9 +116,8 @@ async def test_a_light_whose_default_profile_is_dark_is_turned_off_by_turning_it
     given, or a default that stays lit, is everyday: at once."""
     light_profiles(hass, f"light.bed_light.default,,,{default},")
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
-    await set_up_automations(hass, automation([BED_LIGHT_OFF], [UNLOCK]))
-    result = await scene.ask_ours_to_call(
-        "light", {"action": "turn_on", "entity_id": BED_LIGHT, **fields}
+    result = await ask_ours_beside(
+        hass, scene, automation([BED_LIGHT_OFF], [UNLOCK]), "turn_on", BED_LIGHT, **fields
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Turn on Bed Light"))
@@ -193,8 +192,7 @@ async def test_a_button_of_the_lights_device_is_judged_by_what_its_lights_set_of
     async_expose_entity(hass, "conversation", RESTART, True)
     await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
     trigger = {"trigger": "state", "entity_id": BED_LIGHT, "to": to}
-    await set_up_automations(hass, automation([trigger], [then]))
-    result = await scene.ask_ours_to_call("button", {"action": "press", "entity_id": RESTART})
+    result = await ask_ours_beside(hass, scene, automation([trigger], [then]), "press", RESTART)
     install = PlannedAction("update", "update", "install", (firmware,))
     press = PlannedAction("button", "button", "press", (RESTART,))
     policy = SafetyPolicy.from_data(AGENT_DEFAULTS)
@@ -273,9 +271,8 @@ async def test_closing_a_cover_may_leave_it_open(
     in Home Assistant's words, though it moved: "when the hall window becomes open, unlock"
     may follow closing it. "When it becomes open, light the kitchen" is everyday: at once."""
     opened = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "open"}
-    await set_up_automations(hass, automation([opened], [then]))
-    result = await scene.ask_ours_to_call(
-        "cover", {"action": "close_cover", "entity_id": HALL_WINDOW}
+    result = await ask_ours_beside(
+        hass, scene, automation([opened], [then]), "close_cover", HALL_WINDOW
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
@@ -306,7 +303,6 @@ async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     entities.async_update_entity(RESTART, device_id=hub.id, name="Restart")
     async_expose_entity(hass, "conversation", RESTART, True)
     gone = {"trigger": "state", "entity_id": BED_LIGHT, "to": "unavailable"}
-    await set_up_automations(hass, automation([gone], [then]))
-    result = await scene.ask_ours_to_call("button", {"action": "press", "entity_id": RESTART})
+    result = await ask_ours_beside(hass, scene, automation([gone], [then]), "press", RESTART)
 
     assert_held_only_when(hass, result, held)
