@@ -6,7 +6,10 @@ ran at once and locked up the house: a condition switched off by a template (`en
 was judged as if on; a list compared with a tuple (`[state] != ('Home',)`, true in Home
 Assistant whatever the state) was read as equal; and a run that the change sets off in mode
 `restart` stops the one under way, so the lock that run waits to do never happens, while the
-branch the new run takes does nothing. A reply whose words split two ways, one of them a no
+branch the new run takes does nothing. "At 23:00, if the mode is Away, lock up" whose template
+names the mode by its domain's states (`states['input_select']['house_mode']`) after a test of
+the trigger was not read at all: rendered without a run it stops at that test, and no text
+writes the mode's id whole (safety/reads.py). A reply whose words split two ways, one of them a no
 ("yeah right now": "yeah" + "right now", or the sarcastic "yeah right" + "now"), was read
 as the yes. Same house, scripted model and helpers as the other red-team files; each probe
 has its everyday neighbour that runs at once.
@@ -28,6 +31,7 @@ from . import test_adversarial
 from . import test_everyday_choices
 from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_everyday_choices import LIGHTS_ON
 from .test_everyday_choices import LOCK_UP
 from .test_everyday_choices import mode_changes
 from .test_everyday_choices import mode_is
@@ -169,3 +173,40 @@ async def test_yeah_right_now_unlocks_nothing(hass: HomeAssistant, scene: Scene)
     agent = await scene.our_agent()
 
     await scene.refuse_unlock(agent, "yeah right now", answer("OK."))
+
+
+# --- The mode read by a later run, through an id no text writes whole ----------------------------
+
+BEDTIME: Final = {"trigger": "time", "at": "23:00:00"}
+# "At bedtime, if the mode is Away, `then`": the mode looked up by its domain, after a test of
+# the trigger that fails when the template is rendered without a run.
+AT_BEDTIME_IF_AWAY: Final = {
+    "looked up in its domain's states": (
+        "{{ trigger.platform == 'time' and states['input_select']['house_mode'].state == 'Away' }}"
+    ),
+    "an attribute of its domain's states": (
+        "{{ trigger.platform == 'time' and states['input_select'].house_mode.state == 'Away' }}"
+    ),
+    "its domain joined to the rest": (
+        "{{ trigger.to_state.state == 'x' or states('input_select' ~ '.house_mode') == 'Away' }}"
+    ),
+}
+
+
+@pytest.mark.parametrize("form", list(AT_BEDTIME_IF_AWAY))
+@pytest.mark.parametrize(
+    ("then", "held"), [(LOCK_UP, True), (LIGHTS_ON, False)], ids=["locks up", "lights"]
+)
+async def test_a_mode_a_bedtime_check_reads_by_an_id_no_text_writes_is_read(
+    hass: HomeAssistant, scene: Scene, form: str, then: list[dict[str, Any]], held: bool
+) -> None:
+    """ "At 23:00, if the mode is Away, lock up": selecting Away sets that off tonight. The
+    template names the mode by its domain's states (`states['input_select']['house_mode']`)
+    or joins its domain to the rest, after a test of the trigger: rendered now, without a
+    run, it stops at that test, and no text writes the mode's id whole, so the mode was not
+    read and Away ran at once. It may read any input select. "At 23:00, if Away, light the
+    kitchen" is everyday: at once."""
+    check = {"if": [template(AT_BEDTIME_IF_AWAY[form])], "then": then}
+    await set_up_the_house(hass, modes([BEDTIME], check))
+
+    await select(hass, scene, "Away", held=held)
