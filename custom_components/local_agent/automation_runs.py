@@ -234,14 +234,26 @@ def all_hold(conditions: Any, run: _Run) -> bool | None:
     """
     found: bool | None = True
     for condition in conditions if isinstance(conditions, list) else [conditions]:
-        if isinstance(condition, Mapping) and condition.get("enabled") is False:
-            continue  # switched off in the editor: Home Assistant passes it
-        holds = condition_holds(condition, run, top=True)
+        holds = _switched_holds(condition, run, top=True)
         if holds is False:
             return False
         if holds is None:
             found = None
     return found
+
+
+def _switched_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | None:
+    """Whether a condition holds as its `enabled` switches it (see condition_holds).
+
+    Switched off (`enabled: false`, in the editor) Home Assistant passes it; `enabled` may
+    also be a template, rendered when the automation is set up: it may switch the condition
+    off, so the condition may pass whatever it reads.
+    """
+    enabled = condition.get("enabled", True) if isinstance(condition, Mapping) else True
+    if enabled is False:
+        return True
+    holds = condition_holds(condition, run, top=top)
+    return holds if enabled is True or holds is True else None
 
 
 def condition_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | None:
@@ -251,7 +263,7 @@ def condition_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | N
     """
     if isinstance(condition, Template | str):
         return _template_holds(condition, run, top=top)
-    if not isinstance(condition, Mapping) or condition.get("enabled") is False:
+    if not isinstance(condition, Mapping):
         return None
     kind = condition.get("condition")
     if kind == "trigger":
@@ -265,11 +277,7 @@ def condition_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | N
     if kind == "template":
         return _template_holds(condition.get("value_template"), run, top=top)
     if kind == "and":
-        parts = [
-            condition_holds(c, run)
-            for c in _steps(condition.get(CONF_CONDITIONS))
-            if not (isinstance(c, Mapping) and c.get("enabled") is False)
-        ]
+        parts = [_switched_holds(c, run) for c in _steps(condition.get(CONF_CONDITIONS))]
         return False if False in parts else (True if all(parts) else None)
     return None  # `or`, `not` and the rest: not judged here
 
@@ -379,8 +387,11 @@ def _value(node: jinja2.nodes.Node, run: _Run) -> Any:
     nodes = jinja2.nodes
     if isinstance(node, nodes.Const):
         return node.value
-    if isinstance(node, nodes.List | nodes.Tuple):
+    if isinstance(node, nodes.List):
         return [_plain(_value(item, run)) for item in node.items]
+    if isinstance(node, nodes.Tuple):
+        # A tuple is no list: ('Home',) != ['Home'], as in Python.
+        return tuple(_plain(_value(item, run)) for item in node.items)
     if isinstance(node, nodes.Name):
         if node.name not in _NAMED:
             raise _Unknown  # a variable of the run, a function: not known here
@@ -507,7 +518,7 @@ def _compared(node: jinja2.nodes.Compare, run: _Run) -> bool:
         elif operand.op in ("in", "notin"):
             container = _plain(right)
             item = _plain(left)
-            if not isinstance(container, list | str) or (
+            if not isinstance(container, list | tuple | str) or (
                 isinstance(container, str) and not isinstance(item, str)
             ):
                 raise _Unknown

@@ -52,6 +52,7 @@ from homeassistant.helpers import llm
 from homeassistant.helpers import service as service_helper
 from homeassistant.helpers import target as target_helper
 from homeassistant.helpers.entity_component import DATA_INSTANCES
+from homeassistant.helpers.script import SCRIPT_MODE_RESTART
 from homeassistant.helpers.script import Script
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
@@ -1047,6 +1048,9 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
                 replace(
                     watcher,
                     entity_id=own if isinstance(own, str) else None,
+                    # A run that a new one stops (mode restart) keeps from happening what it
+                    # would still do: which branch the new run takes does not tell it all.
+                    by_id=() if _restarts_a_run(automation) else watcher.by_id,
                     # Conditions that cannot be read are not known to hold: kept unread.
                     conditions=tuple(conditions) if isinstance(conditions, list) else (),
                     run_values=(
@@ -1074,6 +1078,18 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         if (watcher := _watcher(hass, registry, triggers, {}, actions, checks=checks)) is not None:
             found.append(watcher)
     return found
+
+
+def _restarts_a_run(automation: Any) -> bool:
+    """Whether the automation's next run stops one under way (its mode is restart).
+
+    Its ``action_script`` (a helpers.script.Script) keeps the mode as ``script_mode``.
+    """
+    script = getattr(automation, "action_script", None)
+    return (
+        getattr(script, "is_running", False) is True
+        and getattr(script, "script_mode", None) == SCRIPT_MODE_RESTART
+    )
 
 
 def _automation_checks(

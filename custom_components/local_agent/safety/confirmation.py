@@ -449,7 +449,9 @@ def _phrase_kinds(
     for said in parts:
         if not said:
             continue
-        # best[i]: the kinds of the shortest split of the first i words (None: no split).
+        # best[i]: the kinds of the shortest splits of the first i words (None: no split),
+        # of all of them: "yeah right now" splits as "yeah" + "right now" and as the
+        # sarcastic "yeah right" + "now", and says both.
         best: list[tuple[int, frozenset[Reply | None]] | None] = [None] * (len(said) + 1)
         best[0] = (0, frozenset())
         for end in range(1, len(said) + 1):
@@ -464,6 +466,8 @@ def _phrase_kinds(
                         current = best[end]
                         if current is None or candidate[0] < current[0]:
                             best[end] = candidate
+                        elif candidate[0] == current[0]:
+                            best[end] = (current[0], current[1] | candidate[1])
         found = best[-1]
         if found is None:
             return {Reply.OTHER}

@@ -51,17 +51,21 @@ _DOTTED: Final = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)+")
 # An entity id a template builds from a written domain and a value of the run: the domain in a
 # text joined to more (`'input_boolean.' ~ trigger.id`, `'input_boolean.guest_%s' % who`), one
 # with a placeholder (`'input_boolean.%s'|format(who)`, `'input_boolean.{}'.format(who)`), the
-# domain joined to a dot (`'input_boolean' ~ '.' ~ who`, `['input_boolean', who]|join('.')`,
+# domain joined to a dot or to a text after it (`'input_boolean' ~ '.' ~ who`,
+# `'input_boolean' ~ '.guest_mode'`, `['input_boolean', who]|join('.')`,
 # `'.'.join(['input_boolean', who])`), or looked up in the domain's states
-# (`states.input_boolean[name]`). Read, it may be any of the domain; a template that reads no
-# state only names a target with it (what a step changes).
+# (`states.input_boolean[name]`, `states['input_boolean'][name]`, and `.guest_mode` after
+# it: no text writes the id whole, and rendered now, without the run's `trigger`, the template
+# may stop before it). Read, it may be any of the domain; a template that reads no state only
+# names a target with it (what a step changes).
 _BUILT_ID: Final = re.compile(
     r"""['"]([a-z0-9_]+)\.[a-z0-9_]*['"]\s*[~+%]"""
     r"""|['"]([a-z0-9_]+)\.[^'"]*(?:%|\{\})[^'"]*['"]"""
-    r"""|['"]([a-z0-9_]+)['"]\s*[~+]\s*['"]\.['"]"""
+    r"""|['"]([a-z0-9_]+)['"]\s*[~+]\s*['"]\."""
     r"""|\[\s*['"]([a-z0-9_]+)['"]\s*,[^\]]*\]\s*\|\s*join\(\s*['"]\.['"]"""
     r"""|['"]\.['"]\s*\.\s*join\(\s*\[\s*['"]([a-z0-9_]+)['"]"""
     r"""|\bstates\.([a-z0-9_]+)\s*\["""
+    r"""|\bstates\s*\[\s*['"]([a-z0-9_]+)['"]\s*\]"""
 )
 _READS_STATE: Final = re.compile(
     r"\b(?:states|is_state|state_attr|is_state_attr|has_value|expand|state_translated)\b"
