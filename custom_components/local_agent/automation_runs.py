@@ -147,7 +147,9 @@ def set_off_only_by(one: OneTrigger, entity_id: str) -> bool:
     return (
         watch is not None
         and watch.entity_ids <= {entity_id}
-        and all(watched == entity_id for watched, _ in watch.entity_states)
+        and all(
+            watched == entity_id for watched, _ in (*watch.entity_states, *watch.entity_leaving)
+        )
         and not (
             watch.device_ids
             or watch.domains
