@@ -266,14 +266,21 @@ def condition_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | N
         return _state_holds(condition, run)
     if kind == "template":
         return _template_holds(condition.get("value_template"), run, top=top)
+    if kind not in ("and", "or", "not"):
+        return None  # the rest (time, sun, numeric state ...): not judged here
+    parts = [
+        condition_holds(c, run)
+        for c in _steps(condition.get(CONF_CONDITIONS))
+        if not (isinstance(c, Mapping) and c.get("enabled") is False)
+    ]
     if kind == "and":
-        parts = [
-            condition_holds(c, run)
-            for c in _steps(condition.get(CONF_CONDITIONS))
-            if not (isinstance(c, Mapping) and c.get("enabled") is False)
-        ]
         return False if False in parts else (True if all(parts) else None)
-    return None  # `or`, `not` and the rest: not judged here
+    # `or` holds when one of its conditions does, `not` when none does (as Home Assistant
+    # reads them): known only when one holds or each fails.
+    either: bool = kind == "or"
+    if True in parts:
+        return either
+    return (not either) if all(part is False for part in parts) else None
 
 
 def _state_holds(condition: Mapping[str, Any], run: _Run) -> bool | None:

@@ -443,13 +443,13 @@ CHOICES: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
         True,
     ),
     (
-        "not home: lock (`not` is not judged)",
+        "not home: lock (home)",
         modes(
             [mode_changes()],
             {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]},
         ),
         "Home",
-        True,
+        False,
     ),
     (
         "not home: lock (away)",

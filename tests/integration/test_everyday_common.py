@@ -74,6 +74,13 @@ from .scripted_model import call
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_adversarial import tool_results
+from .test_everyday_choices import LOCK_UP as MODE_LOCKS_UP
+from .test_everyday_choices import mode_changes
+from .test_everyday_choices import mode_is
+from .test_everyday_choices import modes
+from .test_everyday_choices import option
+from .test_everyday_choices import select
+from .test_everyday_choices import set_up_the_house
 from .test_everyday_homes import Home
 from .test_everyday_homes import act
 from .test_everyday_homes import automation
@@ -1075,3 +1082,84 @@ async def test_assists_light_set_leaves_the_light_on_unless_its_brightness_is_ze
 
     assert asked(result) is held, speech(result)
     assert state(hass, FRONT_DOOR) == "locked"
+
+
+# (the house modes automation's option that locks up, the mode selected, held)
+EITHER: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
+    # `or` and `not` of what the new mode decides are judged as Home Assistant reads them:
+    # "if Night or Away, lock up" is not taken when Home is selected. [held before]
+    (
+        "Night or Away: Home",
+        {"condition": "or", "conditions": [mode_is("Night"), mode_is("Away")]},
+        "Home",
+        False,
+    ),
+    ("not Home: Home", {"condition": "not", "conditions": [mode_is("Home")]}, "Home", False),
+    (
+        "not Home or Movie: Movie",
+        {"condition": "not", "conditions": [mode_is("Home"), mode_is("Movie")]},
+        "Movie",
+        False,
+    ),
+    (
+        "Night or Away, and a trigger id: Home",
+        {
+            "condition": "and",
+            "conditions": [
+                {"condition": "or", "conditions": [mode_is("Night"), mode_is("Away")]},
+                {"condition": "trigger", "id": "0"},
+            ],
+        },
+        "Home",
+        False,
+    ),
+    # What must still ask: the modes that lock up, ...
+    (
+        "Night or Away: Away",
+        {"condition": "or", "conditions": [mode_is("Night"), mode_is("Away")]},
+        "Away",
+        True,
+    ),
+    ("not Home: Movie", {"condition": "not", "conditions": [mode_is("Home")]}, "Movie", True),
+    (
+        "not Home or Movie: Away",
+        {"condition": "not", "conditions": [mode_is("Home"), mode_is("Movie")]},
+        "Away",
+        True,
+    ),
+    # ... and what the mode alone does not decide: another entity, the time.
+    (
+        "Night or no guests: Home",
+        {
+            "condition": "or",
+            "conditions": [
+                mode_is("Night"),
+                {"condition": "state", "entity_id": GUESTS, "state": "off"},
+            ],
+        },
+        "Home",
+        True,
+    ),
+    (
+        "not Home or before 6: Away",
+        {
+            "condition": "not",
+            "conditions": [mode_is("Home"), {"condition": "time", "before": "06:00:00"}],
+        },
+        "Away",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("condition", "mode", "held"), [case[1:] for case in EITHER], ids=[case[0] for case in EITHER]
+)
+async def test_an_or_or_not_of_the_new_mode_is_judged(
+    hass: HomeAssistant, scene: Scene, condition: dict[str, Any], mode: str, held: bool
+) -> None:
+    await set_up_the_house(
+        hass, modes([mode_changes()], {"choose": [option(condition, MODE_LOCKS_UP)]})
+    )
+
+    await select(hass, scene, mode, held=held)
