@@ -147,7 +147,9 @@ def set_off_only_by(one: OneTrigger, entity_id: str) -> bool:
     return (
         watch is not None
         and watch.entity_ids <= {entity_id}
-        and all(watched == entity_id for watched, _ in watch.entity_states)
+        and all(
+            watched == entity_id for watched, _ in (*watch.entity_states, *watch.entity_leaving)
+        )
         and not (
             watch.device_ids
             or watch.domains
@@ -242,6 +244,11 @@ def all_hold(conditions: Any, run: _Run) -> bool | None:
     return found
 
 
+def _enabled(condition: Any) -> Any:
+    """A condition's `enabled`: True, False, or a template (rendered at set-up)."""
+    return condition.get("enabled", True) if isinstance(condition, Mapping) else True
+
+
 def _switched_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | None:
     """Whether a condition holds as its `enabled` switches it (see condition_holds).
 
@@ -249,7 +256,7 @@ def _switched_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | N
     also be a template, rendered when the automation is set up: it may switch the condition
     off, so the condition may pass whatever it reads.
     """
-    enabled = condition.get("enabled", True) if isinstance(condition, Mapping) else True
+    enabled = _enabled(condition)
     if enabled is False:
         return True
     holds = condition_holds(condition, run, top=top)
@@ -276,10 +283,24 @@ def condition_holds(condition: Any, run: _Run, *, top: bool = False) -> bool | N
         return _state_holds(condition, run)
     if kind == "template":
         return _template_holds(condition.get("value_template"), run, top=top)
+    if kind not in ("and", "or", "not"):
+        return None  # the rest (time, sun, numeric state ...): not judged here
+    conditions = _steps(condition.get(CONF_CONDITIONS))
     if kind == "and":
-        parts = [_switched_holds(c, run) for c in _steps(condition.get(CONF_CONDITIONS))]
+        parts = [_switched_holds(c, run) for c in conditions]
         return False if False in parts else (True if all(parts) else None)
-    return None  # `or`, `not` and the rest: not judged here
+    # `or` holds when one of its conditions does, `not` when none does (as Home Assistant
+    # reads them): known only when one holds or each fails. A condition switched off is left
+    # out of them; one whose `enabled` is a template may be, so it is not known.
+    parts = [
+        condition_holds(c, run) if _enabled(c) is True else None
+        for c in conditions
+        if _enabled(c) is not False
+    ]
+    either: bool = kind == "or"
+    if True in parts:
+        return either
+    return (not either) if all(part is False for part in parts) else None
 
 
 def _state_holds(condition: Mapping[str, Any], run: _Run) -> bool | None:

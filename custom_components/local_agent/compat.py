@@ -590,6 +590,9 @@ class AutomationTrigger:
     entity_id: str | None = None
     # Entities watched only for the states a state trigger's `to:` names: (entity, state).
     entity_states: frozenset[tuple[str, str]] = frozenset()
+    # Entities watched only for a change from the states a state trigger's `from:` names,
+    # where it names no `to:`: (entity, state).
+    entity_leaving: frozenset[tuple[str, str]] = frozenset()
     # For a heard signal that only some words of a message set off, what it must say (one of
     # these needs, MESSAGE's); a heard signal not in it is set off by any message.
     needs: tuple[tuple[tuple[str, str], tuple[Need, ...]], ...] = ()
@@ -612,11 +615,14 @@ class AutomationTrigger:
         device_id: str | None,
         fired: Collection[str] | None = None,
         becomes: Collection[str] | None = None,
+        was: str | None = None,
     ) -> bool:
         """Whether a change of this entity (on this device) may trigger the automation.
 
         fired: the events of its own the change makes the entity fire (None: any of them).
         becomes: the states the change may leave the entity in (None: any state).
+        was: the state the change starts from, where only the call's own change of its
+        target can come first (None: any, as for a change some step makes later).
         """
         domain = entity_id.partition(".")[0]
         return (
@@ -631,6 +637,10 @@ class AutomationTrigger:
             or any(
                 watched == entity_id and (becomes is None or state in becomes)
                 for watched, state in self.entity_states
+            )
+            or any(
+                watched == entity_id and may_leave(state, becomes, was)
+                for watched, state in self.entity_leaving
             )
         )
 
@@ -852,6 +862,7 @@ class _Watched:
     entity_events: set[tuple[str, str]] = field(default_factory=set)
     heard: set[tuple[str, str]] = field(default_factory=set)
     entity_states: set[tuple[str, str]] = field(default_factory=set)
+    entity_leaving: set[tuple[str, str]] = field(default_factory=set)
     # What a message must say for each heard signal (None: anything), trigger by trigger.
     needs: dict[tuple[str, str], list[Need] | None] = field(default_factory=dict)
 
@@ -872,6 +883,7 @@ class _Watched:
         self.any_entity = self.any_entity or other.any_entity
         self.entity_events |= other.entity_events
         self.entity_states |= other.entity_states
+        self.entity_leaving |= other.entity_leaving
         for signal, needs in other.needs.items():
             if needs is None:
                 self.hear(signal)
@@ -892,6 +904,7 @@ class _Watched:
             or self.entity_events
             or self.heard
             or self.entity_states
+            or self.entity_leaving
             or checks
             or actions
         ):
@@ -906,6 +919,7 @@ class _Watched:
             checks,
             heard=frozenset(self.heard),
             entity_states=frozenset(self.entity_states),
+            entity_leaving=frozenset(self.entity_leaving),
             needs=tuple(
                 (signal, tuple(needs)) for signal, needs in self.needs.items() if needs is not None
             ),
@@ -963,18 +977,25 @@ class _Watched:
             self.entity_events.add((resolved, event))
 
     def add_entities(
-        self, registry: er.EntityRegistry, named: Any, states: frozenset[str] | None = None
+        self,
+        registry: er.EntityRegistry,
+        named: Any,
+        states: frozenset[str] | None = None,
+        leaving: frozenset[str] | None = None,
     ) -> None:
         """Watch the entities named by id or registry id (others are unknown, so not added).
 
-        states: watched only for a change to one of these (a state trigger's `to:`).
+        states: watched only for a change to one of these (a state trigger's `to:`);
+        leaving: else only for a change from one of these (its `from:`).
         """
         for name in named if isinstance(named, list) else [named]:
             if isinstance(name, str) and (resolved := er.async_resolve_entity_id(registry, name)):
-                if states is None:
-                    self.entity_ids.add(resolved)
-                else:
+                if states is not None:
                     self.entity_states.update((resolved, state) for state in states)
+                elif leaving is not None:
+                    self.entity_leaving.update((resolved, state) for state in leaving)
+                else:
+                    self.entity_ids.add(resolved)
 
 
 def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str] | None:
@@ -1003,6 +1024,37 @@ def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str]
     if not states or not all(isinstance(state, str) for state in states):
         return None
     return frozenset(states)
+
+
+def states_from(trigger: Mapping[str, Any]) -> frozenset[str] | None:
+    """Return the states a state trigger fires only when leaving, when it names them; else None.
+
+    A state trigger with `from:` (a state or a list) and no attribute fires only for a change
+    of the entity's state from one of them: a change of its attributes alone, or from
+    another state, does not set it off, whatever its `to:`, `not_to:` or `not_from:`.
+    """
+    if trigger.get("trigger", trigger.get("platform")) != "state" or "attribute" in trigger:
+        return None
+    left = trigger.get("from")
+    states = left if isinstance(left, list) else [left]
+    if not states or not all(isinstance(state, str) for state in states):
+        return None
+    return frozenset(states)
+
+
+def may_leave(left: str, becomes: Collection[str] | None, was: str | None) -> bool:
+    """Whether a change may take the entity's state from `left` (a trigger's `from:`).
+
+    becomes: the states the change may leave it in (None: any); was: the state it starts
+    from (None: any). A change to one state goes from `was` to it and no further (what
+    changes it again is judged as its own change); one through several states (a cover
+    opening, then open) may leave each of them.
+    """
+    if becomes is None or was is None:
+        return True
+    if len(becomes) == 1:
+        return left == was and was not in becomes
+    return left == was or left in becomes
 
 
 def _time_entities(at: Any) -> list[Any]:
@@ -1293,7 +1345,8 @@ def _watch(
     states = states_to(hass, trigger)
     if isinstance(device_id := trigger.get("device_id"), str) and states is None:
         watched.device_ids.add(device_id)
-    watched.add_entities(registry, trigger.get("entity_id"), states)
+    leaving = states_from(trigger) if states is None else None
+    watched.add_entities(registry, trigger.get("entity_id"), states, leaving)
     if isinstance(target := trigger.get("target"), Mapping):
         watched.add_entities(registry, target_entities(hass, target), states)
 

@@ -366,11 +366,11 @@ CHOICES: Final[list[tuple[str, dict[str, Any], dict[str, bool]]]] = [
         {"Home": True},
     ),
     (
-        "not home: lock (`not` is not judged)",
+        "not home: lock",
         on_mode_change(
             {"choose": [option({"condition": "not", "conditions": [mode_is("Home")]}, LOCK_UP)]}
         ),
-        {"Home": True, "Away": True},
+        {"Home": False, "Away": True},
     ),
     (
         "lock by default",

@@ -1247,7 +1247,7 @@ BRANCHES: Final[list[tuple[list[dict[str, Any]], list[dict[str, Any]], bool]]] =
                 ]
             }
         ],
-        True,
+        False,
     ),
     ([BED_ON, BED_OFF], [{"if": [by_trigger("off")], "then": [UNLOCK], "else": [KITCHEN]}], False),
     ([BED_ON, BED_OFF], [{"if": [by_trigger("off")], "then": [KITCHEN], "else": [UNLOCK]}], True),

@@ -35,6 +35,10 @@ _SWITCHED: Final = frozenset(
 _TOGGLED: Final = frozenset({STATE_ON, STATE_OFF})
 # Core's intents that switch a toggle entity, with the service their handler calls.
 _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TURN_OFF: "turn_off"}
+# Core's HassLightSet: its handler calls `light.turn_on` on the lights it matched, with its
+# brightness slot as `brightness_pct` (0 turns the light off) and a colour that leaves it on.
+_LIGHT_SET: Final = "HassLightSet"
+_LIGHT_SET_BRIGHTNESS: Final = ("brightness", "brightness_pct")
 # A turn-on with one of these values at zero or below turns a light or fan off, as Home
 # Assistant converts it (_lit): `white: 0` too.
 _DIMMING: Final = ("brightness", "brightness_pct", "percentage", "white")
@@ -193,8 +197,17 @@ class ApiCall:
 
         Core's HassTurnOn and HassTurnOff (their handler is checked where the call is
         reviewed: `intent_type` is set only then) call a toggle entity's own `turn_on` and
-        `turn_off`; other targets (a cover, a lock) get other services.
+        `turn_off`; other targets (a cover, a lock) get other services. Core's HassLightSet
+        calls a light's `turn_on` with its brightness (as `brightness_pct`).
         """
+        if self.intent_type == _LIGHT_SET:
+            slot, field_name = _LIGHT_SET_BRIGHTNESS
+            data = {field_name: self.arguments[slot]} if slot in self.arguments else {}
+            return {
+                entity_id: ("light", "turn_on", data)
+                for entity_id in self.targets or ()
+                if split_entity_id(entity_id)[0] == "light"
+            }
         service = _SWITCHING_INTENTS.get(self.intent_type or "")
         if service is None:
             return {}

@@ -550,7 +550,7 @@ class _Rules:
         programs = [
             *(sequences or ()),
             *self._automations_triggered_by(
-                entity_id, self.fired if len(path) == 1 else None, becomes
+                entity_id, self.fired if len(path) == 1 else None, becomes, first=len(path) == 1
             ),
         ]
         changes: Changes = dict.fromkeys(members)
@@ -643,7 +643,9 @@ class _Rules:
         the states the change may leave it in (None: any).
         """
         found: list[list[Any]] = []
-        triggered = self._automations_triggered_by(entity_id, self.fired if own else None, becomes)
+        triggered = self._automations_triggered_by(
+            entity_id, self.fired if own else None, becomes, first=own
+        )
         # A restart button's press changes the other entities of its device too.
         for other in self._restarted_with(entity_id):
             triggered.extend(self._automations_triggered_by(other, None))
@@ -662,7 +664,12 @@ class _Rules:
         return [a.actions for a in self.automations if signals and a.hears(signals)]
 
     def _automations_triggered_by(
-        self, entity_id: str, fired: frozenset[str] | None, becomes: frozenset[str] | None = None
+        self,
+        entity_id: str,
+        fired: frozenset[str] | None,
+        becomes: frozenset[str] | None = None,
+        *,
+        first: bool = False,
     ) -> list[list[Any]]:
         """Return the actions of the enabled automations that a change of this entity triggers.
 
@@ -673,9 +680,12 @@ class _Rules:
         by running (last_triggered, current): what watches that watches it too. fired: the
         events of its own the entity fires (None: any); what changes with it only changes its
         state. becomes: the states its change may leave it in (None: any), compared with a
-        state trigger's `to:`; a group whose on and off follow its members' may go where a
-        member goes (none goes off when a member goes on). An event its integration fires on
-        the bus when it changes (the shopping list's) sets off what hears it.
+        state trigger's `to:`; first: whether the change is the call's own change of its
+        target, which starts from the state it has now (compared with a state trigger's
+        `from:`; any later change may come after another one, from any state); a group
+        whose on and off follow its members' may go where a member goes (none goes off when
+        a member goes on). An event its integration fires on the bus when it changes (the
+        shopping list's) sets off what hears it.
         """
         registry = er.async_get(self.hass)
         changed = [entity_id]
@@ -711,6 +721,10 @@ class _Rules:
             if runs_a_command(self.hass, current):
                 # A shell command or HTTP request of its own may send any signal.
                 heard.add(ANY_KIND_OF_SIGNAL)
+            # The state it has before the change: what it let run that the change may stop.
+            before = self.hass.states.get(current)
+            now = before.state if before is not None else None
+            was = now if first and current == entity_id else None
             # A template entity that reads every state (the community's count of unavailable
             # entities) is not followed: an automation that notifies on it would make every
             # request of such a home a question.
@@ -719,16 +733,16 @@ class _Rules:
                 for follower, watcher in self.followers
                 if follower not in changed
                 and (
-                    (not watcher.any_entity and watcher.watches(current, device_id, events, states))
+                    (
+                        not watcher.any_entity
+                        and watcher.watches(current, device_id, events, states, was)
+                    )
                     or (heard and watcher.hears(heard))
                 )
             )
-            # The state it has before the change: what it let run that the change may stop.
-            before = self.hass.states.get(current)
-            now = before.state if before is not None else None
             for automation in self.automations:
                 hears = bool(heard) and automation.hears(heard)
-                if not hears and not automation.watches(current, device_id, events, states):
+                if not hears and not automation.watches(current, device_id, events, states, was):
                     continue
                 # Set off by its change alone: the branches it may take (actions_for).
                 actions = (
