@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 import json
 from pathlib import Path
 import shutil
 from typing import Any
 
+import pytest
+
+from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.flows import server as server_flow
+from homeassistant import config_entries
 from homeassistant.components import conversation
 from homeassistant.components.conversation.agent_manager import async_get_agent
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 
 from .conftest import async_setup_agent
 from .conftest import entry_state
 from .conftest import speech
+from .flow_helpers import async_through_progress
+from .flow_helpers import suggested_values
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations"
 LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
@@ -99,3 +112,59 @@ async def test_an_agent_that_stands_in_goes_with_its_entry(
 
     assert conversation.async_get_agent_info(hass, agent.entity_id) is None
     assert hass.states.get(agent.entity_id) is None
+
+
+@pytest.fixture
+async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
+    """A server that takes every connection and never says a word (another service's port)."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    for writer in held:
+        writer.close()
+    server.close()
+    await server.wait_closed()
+
+
+async def test_the_server_dialog_says_what_it_waits_for(
+    hass: HomeAssistant, silent_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server form sat greyed out with a spinning button for 10 s, saying nothing.
+
+    While the dialog asks a server for its models it now shows a progress step that says so
+    (and for how long at most); then the form comes back with the error and what was typed.
+    """
+    monkeypatch.setattr(server_flow, "MODEL_LIST_TIMEOUT", 2.0)
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_USER}
+    )
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "server"}
+    )
+    typed = {CONF_SERVER_URL: silent_server, CONF_SERVER_MODE: "chat", CONF_MAX_CONCURRENT: 3}
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], typed)
+
+    assert result["type"] is FlowResultType.SHOW_PROGRESS
+    assert result["step_id"] == "server_check"
+    assert result["progress_action"] == "server_list"
+    assert result["description_placeholders"] == {"url": silent_server, "seconds": "2"}
+    result = await async_through_progress(hass, result)
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "server"
+    assert result["errors"] == {"base": "server_no_answer"}
+    assert suggested_values(result["data_schema"]) == typed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_server_progress_is_said_in_every_language(language: str) -> None:
+    """Its title and both texts exist in every language, with the same placeholders."""
+    config = translation(language)["config"]
+    assert config["step"]["server_check"]["title"]
+    assert "{url}" in config["progress"]["server_list"]
+    assert "{seconds}" in config["progress"]["server_list"]
+    assert "{url}" in config["progress"]["server_validate"]
