@@ -16,6 +16,8 @@ from custom_components.local_agent.const import CONF_SERVER_MODE
 from custom_components.local_agent.const import CONF_SERVER_URL
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.engine.server.errors import ServerUnreachableError
+from custom_components.local_agent.engine.server.errors import Unreachable
 from custom_components.local_agent.flows import server as server_flow
 from homeassistant import config_entries
 from homeassistant.components import conversation
@@ -168,3 +170,35 @@ def test_the_server_progress_is_said_in_every_language(language: str) -> None:
     assert "{url}" in config["progress"]["server_list"]
     assert "{seconds}" in config["progress"]["server_list"]
     assert "{url}" in config["progress"]["server_validate"]
+
+
+async def test_a_refused_connection_is_said_in_the_dialogs_words(
+    hass: HomeAssistant, socket_enabled: None
+) -> None:
+    """A German server form said "Home Assistant erreicht den Server nicht (Connect call
+    failed ('127.0.0.1', 9))": asyncio's English words, and a Python tuple, in the sentence.
+
+    Why the connection failed, where the system says it plainly (refused, an unknown host, no
+    answer to the connection), is a sentence of its own in every language.
+    """
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_USER}
+    )
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "server"}
+    )
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"],
+        {CONF_SERVER_URL: "http://127.0.0.1:9", CONF_SERVER_MODE: "completions"},
+    )
+    result = await async_through_progress(hass, result)
+    assert result["errors"] == {"base": "cannot_connect_refused"}
+
+
+@pytest.mark.parametrize("why", [why for why in Unreachable if why is not Unreachable.OTHER])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_reason_a_connection_failed_has_its_sentence(why: Unreachable, language: str) -> None:
+    """Each plain reason has its error in every language, without the system's words."""
+    key = server_flow.error_key(ServerUnreachableError("http://h:1", "the system's words", why))
+    text = translation(language)["config"]["error"][key]
+    assert "{" not in text

@@ -317,7 +317,7 @@ async def test_every_config_flow_step_renders(
     result = await finish(
         await configure(hass, show, result, {CONF_SERVER_URL: "http://127.0.0.1:9", **server_form})
     )
-    assert result["errors"] == {"base": "cannot_connect"}
+    assert result["errors"] == {"base": "cannot_connect_refused"}
     result = await finish(
         await configure(hass, show, result, {CONF_SERVER_URL: openai_server.url, **server_form})
     )
