@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import CONF_MAX_CONCURRENT
+from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_SERVER_MODE
 from custom_components.local_agent.const import CONF_SERVER_URL
 from custom_components.local_agent.const import DOMAIN
@@ -29,6 +30,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
+from homeassistant.helpers import issue_registry as ir
 
 from .conftest import async_setup_agent
 from .conftest import entry_state
@@ -202,3 +204,34 @@ def test_each_reason_a_connection_failed_has_its_sentence(why: Unreachable, lang
     key = server_flow.error_key(ServerUnreachableError("http://h:1", "the system's words", why))
     text = translation(language)["config"]["error"][key]
     assert "{" not in text
+
+
+async def test_the_repairs_file_form_starts_from_the_entrys_path(
+    hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path, repairs: Any
+) -> None:
+    """The repair "The model file of … is missing" showed its file field empty.
+
+    The path was only in the text above it, so a user whose file was back (a disk mounted
+    again, a copy restored) had to type it out again, and got "Not all required fields are
+    filled in" for a plain submit. The field now holds the entry's path.
+    """
+    model = tmp_path / "model.gguf"
+    shutil.copy(qwen35_model_path, model)
+    agent = await async_setup_agent(hass, model)
+    model.unlink()
+    await _async_reload(hass, agent.entry.entry_id)
+    [issue] = [
+        issue
+        for issue in ir.async_get(hass).issues.values()
+        if issue.domain == DOMAIN and issue.translation_key == "model_missing"
+    ]
+
+    result = await repairs.async_init(DOMAIN, context={"issue_id": issue.issue_id})
+    assert result["step_id"] == "local_file"
+    assert suggested_values(result["data_schema"]) == {CONF_MODEL_PATH: str(model)}
+
+    shutil.copy(qwen35_model_path, model)  # the file is back: a submit is enough
+    result = await repairs.async_configure(result["flow_id"], {CONF_MODEL_PATH: str(model)})
+    await hass.async_block_till_done()
+    assert result["type"] == "create_entry"
+    assert entry_state(agent.entry) is ConfigEntryState.LOADED
