@@ -386,7 +386,8 @@ class LocalAgentConfigFlow(
             errors=errors,
             description_placeholders={
                 **placeholders,
-                "models": ", ".join(self._server_models) or "none",
+                # No word when it lists none: "none" stayed English in every language.
+                "models": ", ".join(self._server_models) or "—",
             },
         )
 

@@ -31,6 +31,8 @@ from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers import issue_registry as ir
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import serve_fake_openai
 
 from .conftest import async_setup_agent
 from .conftest import entry_state
@@ -235,3 +237,25 @@ async def test_the_repairs_file_form_starts_from_the_entrys_path(
     await hass.async_block_till_done()
     assert result["type"] == "create_entry"
     assert entry_state(agent.entry) is ConfigEntryState.LOADED
+
+
+async def test_a_server_that_lists_no_model_is_said_without_english(
+    hass: HomeAssistant, socket_enabled: None
+) -> None:
+    """A server that listed no model showed "Der Server bietet an: none." (English "none")."""
+    async with serve_fake_openai(FakeOpenAI(models=[])) as fake:
+        result = await hass.config_entries.flow.async_init(
+            DOMAIN, context={"source": config_entries.SOURCE_USER}
+        )
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {"next_step_id": "server"}
+        )
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_SERVER_URL: fake.url, CONF_SERVER_MODE: "completions"}
+        )
+        result = await async_through_progress(hass, result)
+
+    assert result["step_id"] == "server_model"
+    placeholders = result["description_placeholders"]
+    assert placeholders is not None
+    assert placeholders["models"] == "—"
