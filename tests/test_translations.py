@@ -50,7 +50,14 @@ def test_config_flow_errors_and_menu() -> None:
         assert set(config["step"][step]["menu_options"]) == set(MODEL_MENU)
     for step in (*MODEL_MENU, "confirm_download"):
         assert step in config["step"]
-    assert set(config["progress"]) == {"download", "check_model", "load_model", "install_runtime"}
+    assert set(config["progress"]) == {
+        "download",
+        "check_model",
+        "load_model",
+        "install_runtime",
+        "server_list",
+        "server_validate",
+    }
     # The runtime offer of the first dialog (flows/runtime.py).
     assert set(config["step"]["runtime"]["menu_options"]) == {"install_runtime", "runtime_later"}
     assert "runtime_failed" in config["step"]

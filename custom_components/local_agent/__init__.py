@@ -8,10 +8,13 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import ConfigEntryError
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import device_registry as dr
 
 from .const import CONF_BACKEND
 from .const import DOMAIN
+from .conversation import async_end_stand_in
+from .conversation import async_stand_in_while_not_loaded
 from .home.colours import ENGLISH
 from .home.colours import async_colour_words
 from .runtime import issues
@@ -48,20 +51,13 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
 
     Each backend's set-up raises the entry error (and the repair issue) when it fails.
     """
+    await async_end_stand_in(hass, entry.entry_id)
     try:
-        backend = entry_backend(entry)
-    except ValueError as err:
-        # A backend this version does not know: the entry comes from a later version.
-        raise ConfigEntryError(
-            translation_domain=DOMAIN,
-            translation_key="unknown_backend",
-            translation_placeholders={"backend": str(entry.data.get(CONF_BACKEND))},
-        ) from err
-    setup = {
-        Backend.LLAMA_CPP: async_setup_local,
-        Backend.SERVER: async_setup_server,
-    }[backend]
-    model = await setup(hass, entry)
+        model = await _async_setup_model(hass, entry)
+    except HomeAssistantError:
+        # Its agents keep their entities meanwhile, which say why (instead of core's "Oops").
+        await async_stand_in_while_not_loaded(hass, entry)
+        raise
     issues.async_clear_entry_issues(hass, entry.entry_id)
     device_id = _async_register_model_device(hass, entry, model)
     entry.runtime_data = LocalAgentData(
@@ -76,6 +72,24 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     updates.async_listen(hass, entry, device_id)
     await local_intents.async_watch(hass)
     return True
+
+
+async def _async_setup_model(hass: HomeAssistant, entry: LocalAgentConfigEntry) -> ModelSetup:
+    """Load the entry's model where its backend runs it (or raise the entry's error)."""
+    try:
+        backend = entry_backend(entry)
+    except ValueError as err:
+        # A backend this version does not know: the entry comes from a later version.
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="unknown_backend",
+            translation_placeholders={"backend": str(entry.data.get(CONF_BACKEND))},
+        ) from err
+    setup = {
+        Backend.LLAMA_CPP: async_setup_local,
+        Backend.SERVER: async_setup_server,
+    }[backend]
+    return await setup(hass, entry)
 
 
 @callback

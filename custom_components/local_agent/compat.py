@@ -15,8 +15,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
+from datetime import timedelta
 from functools import partial
 import inspect
+import logging
 import sys
 from typing import Any
 from typing import Final
@@ -1727,3 +1729,24 @@ def async_listen_pipelines(
         listener()
 
     return data.pipeline_store.async_add_change_set_listener(changed)
+
+
+def entry_entity_platform(
+    hass: HomeAssistant, entry: ConfigEntry, domain: str
+) -> entity_platform.EntityPlatform:
+    """Return an entity platform of an entry that Home Assistant did not set up.
+
+    EntityPlatform's own constructor: for entities that stand in while the entry does not
+    load. Its entities take their registered ids and devices, as the entry's own would.
+    """
+    platform = entity_platform.EntityPlatform(
+        hass=hass,
+        logger=logging.getLogger(entry.domain),
+        domain=domain,
+        platform_name=entry.domain,
+        platform=None,
+        scan_interval=timedelta(seconds=30),
+        entity_namespace=None,
+    )
+    platform.config_entry = entry
+    return platform

@@ -7,6 +7,9 @@ model on a server). Agents and AI tasks are subentries (flows/subentry.py).
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
+from collections.abc import Callable
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -67,6 +70,13 @@ class LocalAgentConfigFlow(
         self._model_load: model_flow.ModelLoad | None = None
         self._server_input: dict[str, Any] | None = None
         self._server_models: tuple[str, ...] = ()
+        self._server_model_input: dict[str, Any] = {}
+        # A question to the server while its progress step shows: the task, the progress
+        # text, the step that reads its answer, the text's placeholders.
+        self._server_task: tuple[asyncio.Task[Any], str, str, dict[str, str]] | None = None
+        self._server_progress_shown = False
+        self._models_task: asyncio.Task[tuple[tuple[str, ...], ServerError | None]] | None = None
+        self._check_task: asyncio.Task[ServerError | None] | None = None
         # Why the Hub could not be reached, shown in the menu that offers the other ways.
         self._hub_error: dict[str, str] = {}
 
@@ -264,42 +274,106 @@ class LocalAgentConfigFlow(
 
     async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Where the server is and how to talk to it."""
-        failure: ServerError | None = None
-        url_problem: str | None = None
-        if user_input is not None:
-            self._server_input = dict(user_input)
-            url_problem = server_flow.url_problem(str(user_input[CONF_SERVER_URL]))
-            if url_problem is None:
-                settings = server_flow.server_input_settings(user_input)
-                self._server_models, failure = await server_flow.async_server_models(
-                    self.hass, settings
-                )
-                if failure is None:
-                    return await self.async_step_server_model()
-        errors, placeholders = server_flow.form_errors(failure)
-        if url_problem is not None:
-            errors = {CONF_SERVER_URL: url_problem}
-        suggested = user_input or server_flow.current_server_data(self._reconfigure_entry())
-        return self.async_show_form(
-            step_id="server",
-            data_schema=self.add_suggested_values_to_schema(server_flow.SERVER_SCHEMA, suggested),
-            errors=errors,
-            description_placeholders=placeholders,
+        if user_input is None:
+            return self._show_server_form(None, None)
+        self._server_input = dict(user_input)
+        if url_problem := server_flow.url_problem(str(user_input[CONF_SERVER_URL])):
+            return self._show_server_form(user_input, None, {CONF_SERVER_URL: url_problem})
+        settings = server_flow.server_input_settings(user_input)
+        self._models_task = self.hass.async_create_task(
+            server_flow.async_server_models(self.hass, settings)
         )
+        return await self._async_ask_server(
+            self._models_task, "server_list", "server_listed", settings
+        )
+
+    async def async_step_server_check(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask the server while the dialog says so (it may take seconds), then go on.
+
+        A quick answer goes on at once: no progress step is shown for it.
+        """
+        assert self._server_task is not None
+        task, action, next_step, placeholders = self._server_task
+        if self._server_progress_shown and task.done():
+            self._server_progress_shown = False
+            return self.async_show_progress_done(next_step_id=next_step)
+        if not await async_finished_soon(task):
+            self._server_progress_shown = True
+            return show_progress(self, "server_check", task, placeholders, action=action)
+        step: Callable[[], Awaitable[ConfigFlowResult]] = getattr(self, f"async_step_{next_step}")
+        return await step()
+
+    async def async_step_server_listed(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Offer the server's models, or show the form again with what failed."""
+        assert self._models_task is not None
+        self._server_models, failure = self._models_task.result()
+        if failure is not None:
+            return self._show_server_form(self._server_input, failure)
+        return await self.async_step_server_model()
 
     async def async_step_server_model(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
         """Which of the server's models; then check everything and create the entry."""
-        failure: ServerError | None = None
         if user_input is None and len(self._server_models) == 1:
             user_input = {CONF_SERVER_MODEL: self._server_models[0]}
-        if user_input is not None:
+        if user_input is None:
+            return self._show_server_model_form(None, None)
+        assert self._server_input is not None
+        model = str(user_input[CONF_SERVER_MODEL]).strip()
+        settings = server_flow.server_input_settings(self._server_input, model)
+        self._server_model_input = dict(user_input)
+        self._check_task = self.hass.async_create_task(
+            server_flow.async_check_server(self.hass, settings)
+        )
+        return await self._async_ask_server(
+            self._check_task, "server_validate", "server_checked", settings
+        )
+
+    async def async_step_server_checked(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Create the entry once the whole check passed, or say what failed."""
+        assert self._check_task is not None
+        if (failure := self._check_task.result()) is None:
             assert self._server_input is not None
-            model = str(user_input[CONF_SERVER_MODEL]).strip()
+            model = str(self._server_model_input[CONF_SERVER_MODEL]).strip()
             settings = server_flow.server_input_settings(self._server_input, model)
-            if (failure := await server_flow.async_check_server(self.hass, settings)) is None:
-                return await self._async_finish_server(settings)
+            return await self._async_finish_server(settings)
+        return self._show_server_model_form(self._server_model_input, failure)
+
+    async def _async_ask_server(
+        self, task: asyncio.Task[Any], action: str, next_step: str, settings: ServerSettings
+    ) -> ConfigFlowResult:
+        """Run a question to the server behind a progress step (shown if it takes a while)."""
+        seconds = f"{server_flow.MODEL_LIST_TIMEOUT:g}"
+        self._server_task = (task, action, next_step, {"url": settings.root, "seconds": seconds})
+        return await self.async_step_server_check()
+
+    def _show_server_form(
+        self,
+        user_input: Mapping[str, Any] | None,
+        failure: ServerError | None,
+        errors: dict[str, str] | None = None,
+    ) -> ConfigFlowResult:
+        """Show the server form, with what the user typed and what failed."""
+        form_errors, placeholders = server_flow.form_errors(failure)
+        suggested = user_input or server_flow.current_server_data(self._reconfigure_entry())
+        return self.async_show_form(
+            step_id="server",
+            data_schema=self.add_suggested_values_to_schema(server_flow.SERVER_SCHEMA, suggested),
+            errors=errors or form_errors,
+            description_placeholders=placeholders,
+        )
+
+    def _show_server_model_form(
+        self, user_input: Mapping[str, Any] | None, failure: ServerError | None
+    ) -> ConfigFlowResult:
+        """Show the choice of the server's model, with what was chosen and what failed."""
         errors, placeholders = server_flow.form_errors(failure)
         suggested = user_input or server_flow.suggested_server_model(
             self._server_models, self._reconfigure_entry()
@@ -312,7 +386,8 @@ class LocalAgentConfigFlow(
             errors=errors,
             description_placeholders={
                 **placeholders,
-                "models": ", ".join(self._server_models) or "none",
+                # No word when it lists none: "none" stayed English in every language.
+                "models": ", ".join(self._server_models) or "—",
             },
         )
 

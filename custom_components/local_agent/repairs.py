@@ -167,9 +167,17 @@ class ModelFileRepairFlow(DownloadStep[RepairsFlowResult], RepairsFlow):
                 errors[CONF_MODEL_PATH] = "already_configured"
             else:
                 return await self._async_use(resolved, {CONF_MODEL_PATH: str(resolved)})
+        # The entry's own path to start from: a file that is back (a disk mounted again, a
+        # copy restored) needs only a submit, and a path is corrected rather than retyped.
+        entry = self._entry()
+        suggested = user_input or (
+            {CONF_MODEL_PATH: entry.data[CONF_MODEL_PATH]}
+            if entry is not None and entry.data.get(CONF_MODEL_PATH)
+            else None
+        )
         return self.async_show_form(
             step_id="local_file",
-            data_schema=self.add_suggested_values_to_schema(LOCAL_FILE_SCHEMA, user_input),
+            data_schema=self.add_suggested_values_to_schema(LOCAL_FILE_SCHEMA, suggested),
             errors=errors,
             description_placeholders={
                 "error": self._error,

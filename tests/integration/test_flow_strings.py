@@ -313,15 +313,16 @@ async def test_every_config_flow_step_renders(
     # A model on a server: unreachable, then two models to choose from.
     server_form = {CONF_SERVER_MODE: "completions", CONF_MAX_CONCURRENT: 1}
     result = await start(hass, show, "server")
-    result = await configure(
-        hass, show, result, {CONF_SERVER_URL: "http://127.0.0.1:9", **server_form}
+    # (A server that answers slowly shows its progress step, server_check: rendered too.)
+    result = await finish(
+        await configure(hass, show, result, {CONF_SERVER_URL: "http://127.0.0.1:9", **server_form})
     )
-    assert result["errors"] == {"base": "cannot_connect"}
-    result = await configure(
-        hass, show, result, {CONF_SERVER_URL: openai_server.url, **server_form}
+    assert result["errors"] == {"base": "cannot_connect_refused"}
+    result = await finish(
+        await configure(hass, show, result, {CONF_SERVER_URL: openai_server.url, **server_form})
     )
     assert result["step_id"] == "server_model"
-    result = await configure(hass, show, result, {CONF_SERVER_MODEL: "model-c"})
+    result = await finish(await configure(hass, show, result, {CONF_SERVER_MODEL: "model-c"}))
     assert result["errors"] == {"base": "server_model_not_found"}
 
     # Reconfigure: its menu, and the file it already has.

@@ -31,6 +31,8 @@ from custom_components.local_agent.engine.server.errors import ServerError
 from custom_components.local_agent.engine.server.errors import ServerFailure
 from custom_components.local_agent.engine.server.errors import ServerModelMissingError
 from custom_components.local_agent.engine.server.errors import ServerToolsNotSupportedError
+from custom_components.local_agent.engine.server.errors import ServerUnreachableError
+from custom_components.local_agent.engine.server.errors import Unreachable
 from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
 from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
@@ -112,6 +114,10 @@ def error_key(err: ServerError) -> str:
         # It was reached, then said nothing: "cannot reach" was untrue, and its detail
         # ("nothing received for 60 s") stayed English in every language.
         return "server_no_answer"
+    if isinstance(err, ServerUnreachableError) and err.why is not Unreachable.OTHER:
+        # Said whole in the dialog's language: the system's words ("Connect call failed
+        # ('192.168.1.20', 8080)") stayed English in every language.
+        return f"cannot_connect_{err.why}"
     if err.kind in (ServerFailure.UNREACHABLE, ServerFailure.CONNECTION_LOST):
         return "cannot_connect"
     return "server_error"

@@ -47,12 +47,26 @@ class ServerError(EngineError):
         return {"url": self.url, "error": self.detail or type(self).__name__}
 
 
+class Unreachable(StrEnum):
+    """Why no connection could be made, where the system said so plainly."""
+
+    REFUSED = "refused"  # nothing listens at that port
+    UNKNOWN_HOST = "unknown_host"  # the name does not resolve
+    TIMED_OUT = "timed_out"  # no answer to the connection at all (off, a firewall)
+    OTHER = "other"
+
+
 class ServerUnreachableError(ServerError):
     """No connection could be made (refused, reset, DNS, connect timeout), even after retries."""
 
     kind = ServerFailure.UNREACHABLE
     log_message = "The model server at {url} is not reachable ({detail})"
     warn_in_turn = False  # the connection logs it once, and again when it is back
+
+    def __init__(self, url: str, detail: str = "", why: Unreachable = Unreachable.OTHER) -> None:
+        """Name the server, the system's words and, where known, why (to say it translated)."""
+        self.why = why
+        super().__init__(url, detail)
 
 
 class ServerAuthError(ServerError):

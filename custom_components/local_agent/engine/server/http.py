@@ -29,6 +29,7 @@ from .errors import ServerResponseError
 from .errors import ServerTimeoutError
 from .errors import ServerToolsNotSupportedError
 from .errors import ServerUnreachableError
+from .errors import Unreachable
 from .settings import ServerSettings
 from .sse import SseDecoder
 
@@ -173,12 +174,12 @@ class ServerClient:
 
     def _connection_failure(self, err: aiohttp.ClientError, *, received: bool) -> ServerError:
         if isinstance(err, aiohttp.ConnectionTimeoutError):
-            return ServerUnreachableError(self.url, "connection timed out")
+            return ServerUnreachableError(self.url, "connection timed out", Unreachable.TIMED_OUT)
         if isinstance(err, aiohttp.SocketTimeoutError):
             seconds = f"{self.settings.read_timeout:g}"
             return ServerTimeoutError(self.url, f"nothing received for {seconds} s")
         if isinstance(err, aiohttp.ClientConnectorError):
-            return ServerUnreachableError(self.url, _os_reason(err))
+            return ServerUnreachableError(self.url, _os_reason(err), _unreachable(err))
         if isinstance(err, aiohttp.ClientConnectionError | aiohttp.ClientPayloadError):
             if received:
                 return ServerConnectionLostError(self.url, _reason(err))
@@ -289,6 +290,17 @@ def _error_message(text: str, reason: str | None) -> str:
 def _os_reason(err: aiohttp.ClientConnectorError) -> str:
     os_error = err.os_error
     return os_error.strerror or str(os_error) or type(os_error).__name__
+
+
+def _unreachable(err: aiohttp.ClientConnectorError) -> Unreachable:
+    """Why a connection failed, where the system said so plainly."""
+    if isinstance(err, aiohttp.ClientConnectorDNSError):
+        return Unreachable.UNKNOWN_HOST
+    if isinstance(err.os_error, ConnectionRefusedError):
+        return Unreachable.REFUSED
+    if isinstance(err.os_error, TimeoutError):
+        return Unreachable.TIMED_OUT
+    return Unreachable.OTHER
 
 
 def _reason(err: BaseException) -> str:
