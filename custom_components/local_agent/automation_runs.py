@@ -245,7 +245,7 @@ def all_hold(conditions: Any, run: _Run) -> bool | None:
 
 
 def _enabled(condition: Any) -> Any:
-    """A condition's `enabled`: True, False, or a template (rendered at set-up)."""
+    """Return a condition's `enabled`: True, False, or a template (rendered at set-up)."""
     return condition.get("enabled", True) if isinstance(condition, Mapping) else True
 
 

@@ -56,6 +56,7 @@ from .houses import ASSIST
 from .houses import OURS
 from .houses import Asking
 from .houses import Request
+from .houses import act
 from .houses import assist
 from .houses import colour as colour_of
 from .houses import intent_call
@@ -82,7 +83,6 @@ from .test_everyday_choices import option
 from .test_everyday_choices import select
 from .test_everyday_choices import set_up_the_house
 from .test_everyday_homes import Home
-from .test_everyday_homes import act
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose

@@ -29,6 +29,7 @@ from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
 from . import test_everyday_choices
+from .houses import template
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_everyday_choices import LIGHTS_ON
@@ -39,7 +40,6 @@ from .test_everyday_choices import modes
 from .test_everyday_choices import option
 from .test_everyday_choices import select
 from .test_everyday_choices import set_up_the_house
-from .test_everyday_choices import template
 
 house = test_adversarial.house
 scene = test_adversarial.scene
