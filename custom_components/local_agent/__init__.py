@@ -13,8 +13,6 @@ from homeassistant.helpers import device_registry as dr
 
 from .const import CONF_BACKEND
 from .const import DOMAIN
-from .conversation import async_end_stand_in
-from .conversation import async_stand_in_while_not_loaded
 from .home.colours import ENGLISH
 from .home.colours import async_colour_words
 from .runtime import issues
@@ -26,6 +24,8 @@ from .runtime.data import LocalAgentData
 from .runtime.data import ModelSetup
 from .runtime.local import async_setup_local
 from .runtime.server import async_setup_server
+from .runtime.stand_ins import async_end_stand_in
+from .runtime.stand_ins import async_stand_in_while_not_loaded
 from .safety import local_intents
 from .safety.migration import async_migrate_agent_options
 
