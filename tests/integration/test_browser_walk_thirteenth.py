@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 import json
 from pathlib import Path
 import shutil
@@ -34,6 +32,7 @@ from homeassistant.helpers import issue_registry as ir
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 
+from . import test_browser_walk_twelfth
 from .conftest import async_setup_agent
 from .conftest import entry_state
 from .conftest import speech
@@ -120,21 +119,8 @@ async def test_an_agent_that_stands_in_goes_with_its_entry(
     assert hass.states.get(agent.entity_id) is None
 
 
-@pytest.fixture
-async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
-    """A server that takes every connection and never says a word (another service's port)."""
-    held: list[asyncio.StreamWriter] = []
-
-    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        held.append(writer)
-
-    server = await asyncio.start_server(hold, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    for writer in held:
-        writer.close()
-    server.close()
-    await server.wait_closed()
+# A server that takes every connection and never says a word.
+silent_server = test_browser_walk_twelfth.silent_server
 
 
 async def test_the_server_dialog_says_what_it_waits_for(
