@@ -1146,10 +1146,11 @@ class _Rules:
     def run_by(self, sequences: list[list[Any]]) -> list[list[Any]]:
         """Return these steps and those of the automations they run, and theirs in turn.
 
-        An automation runs when a step triggers it (`automation.trigger`) or sends what it
-        hears (the event a DIY lock's unlock fires, which an automation answers by switching
-        the relay). What the steps change does not count: the porch light that follows the
-        relay is not what unlocks.
+        An automation runs when a step triggers it (`automation.trigger`) or fires the event
+        it hears (the event a DIY lock's unlock fires, which an automation answers by switching
+        the relay). A step that may send any signal (a message, a Python script) is not taken
+        to run every automation that hears one, nor does what the steps change count: the
+        remote's light and the porch light that follows the relay are not what unlocks.
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
@@ -1158,8 +1159,17 @@ class _Rules:
                 for target in named_targets(self.hass, steps)
                 if split_entity_id(target)[0] == AUTOMATION_DOMAIN
             }
-            ran = [a.actions for a in self.automations if a.entity_id in triggered]
-            found.extend(run for run in [*ran, *self._heard([steps])] if run not in found)
+            fired = {
+                (kind, key)
+                for kind, key in _signals(self.hass, steps)
+                if kind == EVENT_SIGNAL and key != ANY_SIGNAL
+            }
+            ran = [
+                a.actions
+                for a in self.automations
+                if a.entity_id in triggered or (fired and a.hears(fired))
+            ]
+            found.extend(run for run in ran if run not in found)
         return found
 
     def _named_sensitive(self, entity_id: str) -> bool:
