@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+import shutil
 from typing import Any
 from unittest.mock import patch
 
@@ -38,6 +39,7 @@ from homeassistant.components.ai_task.const import DATA_COMPONENT as AI_TASK_COM
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.const import CONF_NAME
+from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
@@ -55,6 +57,7 @@ from tests.engine.runtime_support import tokens_of
 from .conftest import async_remove_subentry
 from .conftest import async_setup_entry_with_subentries
 from .conftest import entity_of
+from .conftest import entry_state
 from .conftest import friendly_name
 from .conftest import generate_data
 from .conftest import subentry
@@ -412,3 +415,37 @@ async def test_ai_tasks_come_and_go_without_reloading_the_model(
     agent_state = hass.states.get(agent)
     assert agent_state is not None
     assert agent_state.state != "unavailable"
+
+
+async def test_a_task_whose_model_file_is_gone_says_why_not_that_it_is_not_found(
+    hass: HomeAssistant, tmp_path: Path, qwen35_model_path: Path
+) -> None:
+    """The model file removed, the entry reloaded: a task said "AI Task entity … not found".
+
+    The entry waits for its file (setup retry), so the AI task entity was gone and an
+    automation's `ai_task.generate_data` failed with core's "not found". It now stays,
+    unavailable, and the task fails saying that the model is not loaded and why.
+    """
+    model = tmp_path / "model.gguf"
+    shutil.copy(qwen35_model_path, model)
+    entry = await setup_entry(hass, model, task_subentry("Task"))
+    entity_id = entity_of(hass, "ai_task", only_subentry(entry, SUBENTRY_AI_TASK))
+    model.unlink()
+    await hass.config_entries.async_reload(entry.entry_id)
+    await hass.async_block_till_done()
+    assert entry_state(entry) is ConfigEntryState.SETUP_RETRY
+
+    with pytest.raises(HomeAssistantError) as failed:
+        await generate_data(hass, entity_id, instructions="Summarise the day")
+    said = str(failed.value)
+    assert said.startswith(f"The task cannot run: the model {entry.title} is not loaded.")
+    assert f"The model file {model} does not exist." in said
+    state = hass.states.get(entity_id)
+    assert state is not None
+    assert state.state == STATE_UNAVAILABLE
+
+    shutil.copy(qwen35_model_path, model)
+    await hass.config_entries.async_reload(entry.entry_id)
+    await hass.async_block_till_done()
+    assert entry_state(entry) is ConfigEntryState.LOADED
+    assert isinstance(hass.data[AI_TASK_COMPONENT].get_entity(entity_id), LocalAgentTaskEntity)
