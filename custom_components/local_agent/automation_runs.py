@@ -15,6 +15,7 @@ from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from typing import Any
@@ -55,7 +56,8 @@ class _Run:
     state: the state the call leaves the entity in (None: not known); reported: whether the
     trigger is a state trigger on the entity (its `trigger` is that of Home Assistant's state
     trigger, its `to_state` the entity's new state); templates: whether its templates may be
-    read (no variable of the program hides `trigger`, `states` or `is_state`).
+    read (no variable of the program hides `trigger`, `states` or `is_state`); current:
+    whether the entity is still in that state (no step that waits has run since).
     """
 
     entity_id: str
@@ -63,6 +65,7 @@ class _Run:
     trigger_id: str
     reported: bool
     templates: bool
+    current: bool = True
 
 
 class _Unknown(Exception):
@@ -79,6 +82,11 @@ _STATE_TRIGGER_KEYS: Final = frozenset(
     {"platform", "entity_id", "from_state", "to_state", "for", "attribute", "description"}
     | {"id", "idx", "alias"}
 )
+# Steps that wait, and calls that run a script or an automation to its end (a script called
+# by its own name waits too), or return at once (they start it, or stop it).
+_WAITING_STEPS: Final = frozenset({"delay", "wait_template", "wait_for_trigger"})
+_RUNS_TO_END: Final = frozenset({"automation.trigger"})
+_RETURNS_AT_ONCE: Final = frozenset({"script.turn_on", "script.turn_off", "script.toggle"})
 # The names a template reads that a program's variable would hide.
 _RUN_NAMES: Final = frozenset({"trigger", "states", "is_state"})
 # Filters of one string, applied as Jinja applies them.
@@ -189,7 +197,29 @@ def steps_taken(steps: list[Any], runs: list[_Run]) -> list[Any]:
             kept.append(branch)
         else:
             kept.append(_aimed(step, runs))
+        if _may_wait(step):
+            runs = [replace(run, current=False) for run in runs]
     return kept
+
+
+def _may_wait(step: Any) -> bool:
+    """Whether a step may wait, so that the entity may be in another state after it.
+
+    A delay, a wait, or a call that runs a script or an automation to its end (they may
+    wait), anywhere in the step; an action written as a template may be one of them.
+    """
+    if isinstance(step, list | tuple):
+        return any(_may_wait(item) for item in step)
+    if not isinstance(step, Mapping):
+        return False
+    if _WAITING_STEPS & set(step):
+        return True
+    action = step.get("action", step.get("service"))
+    if isinstance(action, Template) or (
+        isinstance(action, str) and (action.startswith("script.") or action in _RUNS_TO_END)
+    ):
+        return action not in _RETURNS_AT_ONCE
+    return any(_may_wait(value) for value in step.values())
 
 
 def _chosen(step: Mapping[str, Any], options: list[Any], runs: list[_Run]) -> dict[str, Any]:
@@ -311,6 +341,7 @@ def _state_holds(condition: Mapping[str, Any], run: _Run) -> bool | None:
     states = wanted if isinstance(wanted, list) else [wanted]
     if (
         run.state is None
+        or not run.current
         or run.entity_id not in entities
         or "attribute" in condition
         or not all(isinstance(s, str) and not INPUT_ENTITY_ID.match(s) for s in states)
@@ -497,7 +528,7 @@ def _attribute(value: Any, name: str, run: _Run) -> Any:
             raise _Unknown
         return _UNDEFINED  # not in a state trigger's data (an event's `trigger.event`)
     if value is _TO_STATE or (isinstance(value, _StatesOf) and value.name == run.entity_id):
-        if name != "state" or run.state is None:
+        if name != "state" or run.state is None or (value is not _TO_STATE and not run.current):
             raise _Unknown
         return run.state
     if value is _STATES:
@@ -510,7 +541,7 @@ def _attribute(value: Any, name: str, run: _Run) -> Any:
 def _called(node: jinja2.nodes.Call, run: _Run) -> Any:
     """Return `is_state(entity, state)` or `states(entity)` of the changed entity."""
     function = _value(node.node, run)
-    if node.kwargs or node.dyn_args or node.dyn_kwargs or run.state is None:
+    if node.kwargs or node.dyn_args or node.dyn_kwargs or run.state is None or not run.current:
         raise _Unknown
     arguments = [_plain(_value(argument, run)) for argument in node.args]
     if not arguments or arguments[0] != run.entity_id:
