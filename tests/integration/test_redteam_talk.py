@@ -17,6 +17,7 @@ from homeassistant.core import HomeAssistant
 
 from .conftest import speech
 from .conftest import state
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .test_adversarial import Clock
 from .test_adversarial import Scene
@@ -91,6 +92,37 @@ async def test_another_user_cannot_join_through_a_question_past_its_time(
     assert "too late" in speech(late) or "timed out" in speech(late), speech(late)
     scene.worker.will_write(answer("Hello."))
     assert speech(await scene.reply(agent, question, "hello")) == "Hello."
+    assert OTHERS_WORDS not in scene.model_saw()
+
+
+async def test_another_user_cannot_join_a_conversation_after_a_slow_turn(
+    hass: HomeAssistant, scene: Scene, clock: Clock, lights_only_user: MockUser
+) -> None:
+    """Home Assistant keeps a conversation five minutes after a turn ends; the owner's claim
+    was kept five minutes after it began. After a turn of 100 s (a large home on a slow
+    machine), another user's message 250 s later was let in: their turn read the owner's
+    history, and the owner's model their words."""
+    agent = await scene.our_agent()
+
+    def slow(_request: SeenRequest) -> str:
+        clock.now += 100
+        return answer("Hello.")
+
+    scene.worker.will_write(slow)
+    started = await agent.ask("hello", context=scene.person)
+    clock.now += 250
+    asked_before = len(scene.worker.requests)
+
+    refused = await agent.ask(
+        OTHERS_WORDS,
+        conversation_id=started.conversation_id,
+        context=Context(user_id=lights_only_user.id),
+    )
+
+    assert speech(refused) == OTHER_USER, speech(refused)
+    assert len(scene.worker.requests) == asked_before
+    scene.worker.will_write(answer("Hi."))
+    assert speech(await scene.reply(agent, started, "thanks")) == "Hi."
     assert OTHERS_WORDS not in scene.model_saw()
 
 

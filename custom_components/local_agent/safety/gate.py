@@ -543,6 +543,12 @@ class SafetyGate:
             )
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
 
+    @callback
+    def async_turn_ended(self, conversation_id: str) -> None:
+        """Keep the conversation its owner's from the end of a turn, as long as it lasts."""
+        store = async_get_confirmations(self.hass)
+        store.owners.renew(conversation_id, store.clock())
+
     async def _async_refuse_other_user(
         self, turn: TurnContext, chat_log: conversation.ChatLog
     ) -> PendingReply:
