@@ -10,8 +10,14 @@ still runs at once (or confirms).
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
@@ -19,6 +25,7 @@ from .conftest import speech
 from .conftest import state
 from .scripted_model import SeenRequest
 from .scripted_model import answer
+from .scripted_model import call
 from .test_adversarial import Clock
 from .test_adversarial import Scene
 from .test_adversarial import clock
@@ -29,6 +36,7 @@ from .test_redteam import asked
 from .test_redteam_fifth import OTHERS_WORDS
 from .test_redteam_fifth import obeys_the_other_person
 from .test_redteam_fifth import services_called
+from .test_redteam_more import reload_scripts
 
 __all__ = ["clock", "house", "lights_only_user", "scene"]
 
@@ -139,3 +147,81 @@ async def test_the_owner_talks_on_long_after_answering(
         scene.worker.will_write(answer("Sure."))
         assert speech(await scene.reply(agent, question, "and the lights?")) == "Sure."
     assert asked(question)
+
+
+# --- A script the agent runs, talking to the agent in the person's name ---------------------
+
+AGENT = "conversation.local_agent"
+
+
+def says(text: str, **data: Any) -> list[dict[str, Any]]:
+    """A script's steps: a moment later, say text to an agent with conversation.process."""
+    return [
+        {"delay": {"milliseconds": 100}},
+        {"action": "conversation.process", "data": {"text": text, **data}},
+    ]
+
+
+# How a script talks to this agent in the conversation it is given.
+TO_THIS_AGENT = [
+    {"agent_id": AGENT, "conversation_id": "kitchen-tablet"},
+    {"agent_id": "{{ 'conversation.local_agent' }}", "conversation_id": "kitchen-tablet"},
+    {"agent_id": AGENT, "conversation_id": "{{ 'kitchen-tablet' }}"},
+]
+
+
+@pytest.mark.parametrize("to", TO_THIS_AGENT, ids=["named", "agent template", "id template"])
+async def test_an_exempt_script_that_talks_to_the_agent_cannot_answer_its_question(
+    hass: HomeAssistant, scene: Scene, to: dict[str, Any]
+) -> None:
+    """Home Assistant runs the script in the asking person's context, so its "yes" to
+    conversation.process was the person's own: the model ran it (exempt, it only says a
+    sentence) beside the unlock, and it confirmed the question a moment later. A step that
+    talks to one of these agents in a given conversation may answer a question: held."""
+    await reload_scripts(hass, {"say_yes": {"alias": "Say yes", "sequence": says("yes", **to)}})
+    async_expose_entity(hass, "conversation", "script.say_yes", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.say_yes"]})
+    assert agent.entity_id == AGENT
+    scene.worker.will_write(
+        answer(
+            call("script", action="turn_on", entity_id="script.say_yes")
+            + "\n"
+            + call("lock", action="unlock", entity_id="lock.front_door")
+        )
+    )
+
+    question = await agent.ask("hello", conversation_id="kitchen-tablet", context=scene.person)
+    await asyncio.sleep(0.3)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert "executed" not in scene.outcomes(), scene.audit
+    assert speech(question).startswith("Run Say yes and unlock Front Door?"), speech(question)
+
+
+TO_ANOTHER_CONVERSATION = [
+    {"agent_id": AGENT},  # a new conversation: no question waits there
+    {"conversation_id": "kitchen-tablet"},  # Home Assistant's own agent
+    {"agent_id": "conversation.home_assistant", "conversation_id": "kitchen-tablet"},
+]
+
+
+@pytest.mark.parametrize("to", TO_ANOTHER_CONVERSATION, ids=["new", "default", "core"])
+async def test_an_exempt_script_that_asks_an_agent_elsewhere_runs_at_once(
+    hass: HomeAssistant, scene: Scene, to: dict[str, Any]
+) -> None:
+    """The neighbour: a script that asks this agent in a new conversation, or another agent,
+    answers no question of this one, and runs at once."""
+    await reload_scripts(
+        hass, {"morning": {"alias": "Morning", "sequence": says("what is the weather?", **to)}}
+    )
+    async_expose_entity(hass, "conversation", "script.morning", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.morning"]})
+    scene.worker.will_write(answer(call("script", action="turn_on", entity_id="script.morning")))
+
+    result = await agent.ask("good morning", context=scene.person)
+    await asyncio.sleep(0.3)
+    await hass.async_block_till_done()
+
+    assert speech(result) == "Ran Morning.", speech(result)
+    assert scene.audit == []
