@@ -247,7 +247,9 @@ class ConversationOwners:
     Home Assistant 2026.11 refuses another user's message in a chat session before any agent
     sees it; 2026.10 lets anyone who knows (or picks) a conversation's id into it, where the
     owner's model would later read their words as the owner's own. A conversation started
-    without a user (an automation, a voice satellite) is nobody's.
+    without a user (an automation, a voice satellite) is nobody's. A claim lasts as Home
+    Assistant's chat session does: CONVERSATION_SECONDS after the end of the conversation's
+    last turn (`renew`).
     """
 
     def __init__(self) -> None:
@@ -269,6 +271,15 @@ class ConversationOwners:
             return False
         self._owners[conversation_id] = (owner, now)
         return True
+
+    def renew(self, conversation_id: str, now: float) -> None:
+        """Keep a conversation its owner's from the end of a turn in it.
+
+        As Home Assistant keeps the conversation itself: a turn may last minutes after its
+        message came.
+        """
+        if (claim := self._owners.get(conversation_id)) is not None:
+            self._owners[conversation_id] = (claim[0], max(claim[1], now))
 
 
 class PinGuard:

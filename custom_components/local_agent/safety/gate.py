@@ -492,11 +492,15 @@ class SafetyGate:
         Such a message is taken out of the conversation, and the refusal is said to its
         sender alone: Home Assistant 2026.10 has put it in the chat log, where the model
         would read it later as the asking person's own words and act on it with their rights.
+        Every message of the conversation's owner keeps it theirs, an answer as much as a
+        request (Home Assistant's chat session lasts as long after either), and no message
+        of another user reaches the model, whatever became of the question.
         """
         store = async_get_confirmations(self.hass)
+        admitted = store.owners.admits(turn.conversation_id, turn.user_id, store.clock())
         waiting = store.async_peek(self.agent_id, turn.conversation_id)
         if waiting is None:
-            if not store.owners.admits(turn.conversation_id, turn.user_id, store.clock()):
+            if not admitted:
                 return await self._async_refuse_other_user(turn, chat_log)
             return await self._async_answer_late(turn, chat_log)
         language = turn.language
@@ -520,6 +524,9 @@ class SafetyGate:
             )
         pending = store.async_take(self.agent_id, turn.conversation_id)
         if pending is None:
+            # Past its timeout (its timer had not run yet): as when nothing waits.
+            if not admitted:
+                return await self._async_refuse_other_user(turn, chat_log)
             return await self._async_answer_late(turn, chat_log)
         if not same_person:
             return None
@@ -535,6 +542,12 @@ class SafetyGate:
                 ReplyOutcome.CANCELLED,
             )
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
+
+    @callback
+    def async_turn_ended(self, conversation_id: str) -> None:
+        """Keep the conversation its owner's from the end of a turn, as long as it lasts."""
+        store = async_get_confirmations(self.hass)
+        store.owners.renew(conversation_id, store.clock())
 
     async def _async_refuse_other_user(
         self, turn: TurnContext, chat_log: conversation.ChatLog

@@ -931,6 +931,10 @@ class _Rules:
         # A trigger-based template entity that hears it changes: what watches that is judged.
         signals = _signals(self.hass, (step for steps in sequences for step in steps))
         heard = [a.actions for a in self.automations if signals and a.hears(signals)]
+        # Its steps run in the asking person's context: what they say to one of these agents
+        # in a given conversation may answer the question it asks there ("yes").
+        if any(_may_answer_a_question(self.hass, steps) for steps in sequences):
+            return True
         if any(
             follower not in path and self.is_sensitive(follower, (*path, follower), None)
             for follower, watcher in self.followers
@@ -1687,6 +1691,42 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
             elif _may_send_anything(hass, action):
                 found.add(ANY_KIND_OF_SIGNAL)
     return found
+
+
+def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
+    """Whether a step says something to one of this integration's agents in a conversation.
+
+    `conversation.process` with a conversation id (also a template) and an agent that is
+    one of ours by its registry entry, or a template that may name one. A step runs in the
+    context of whoever ran its program, so the agent reads it as that person's words: a
+    "yes" to the question it asked them. Without a conversation id it starts a new one,
+    where no question waits; Home Assistant's own agent (no agent id) holds none.
+    """
+    for step, kind in _enabled_steps(steps):
+        if (nested := _nested_steps(step, kind)) is not None:
+            if _may_answer_a_question(hass, nested):
+                return True
+            continue
+        if kind != cv.SCRIPT_ACTION_CALL_SERVICE:
+            continue
+        if _plain_text(step.get("action", step.get("service"))) != _CONVERSATION_PROCESS:
+            continue
+        data: dict[str, Any] = {}
+        for key in ("data_template", "data"):
+            if isinstance(part := step.get(key), Mapping):
+                data.update(part)
+        if data.get(_CONVERSATION_ID) is None or (agent := data.get(_AGENT_ID)) is None:
+            continue
+        agent_id = _plain_text(agent)
+        entry = er.async_get(hass).async_get(agent_id) if agent_id else None
+        if agent_id is None or (entry is not None and entry.platform == DOMAIN):
+            return True
+    return False
+
+
+_CONVERSATION_PROCESS: Final = "conversation.process"
+_CONVERSATION_ID: Final = "conversation_id"
+_AGENT_ID: Final = "agent_id"
 
 
 def _texts_of_message(data: Any) -> list[str] | None:

@@ -236,7 +236,18 @@ class ConversationAgent:
     async def async_handle(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
     ) -> conversation.ConversationResult:
-        """Answer one user message, calling tools as the model asks."""
+        """Answer one user message, calling tools as the model asks.
+
+        Home Assistant keeps the conversation from the end of the turn: so does its owner's
+        claim on it.
+        """
+        result = await self._async_handle(user_input, chat_log)
+        self.gate.async_turn_ended(chat_log.conversation_id)
+        return result
+
+    async def _async_handle(
+        self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
+    ) -> conversation.ConversationResult:
         options = self.options
         turn = await async_turn_context(
             self.hass, user_input, chat_log.conversation_id, options.llm_apis
