@@ -21,6 +21,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
+from .conftest import Agent
 from .conftest import speech
 from .conftest import state
 from .scripted_model import SeenRequest
@@ -43,6 +44,20 @@ __all__ = ["clock", "house", "lights_only_user", "scene"]
 OTHER_USER = "This conversation was started by someone else. Start a new one to talk to me."
 
 
+async def another_user_is_refused(
+    scene: Scene, agent: Agent, conversation_id: str | None, user: MockUser
+) -> None:
+    """Another user's words in the conversation are refused, and never reach the model."""
+    asked_before = len(scene.worker.requests)
+
+    refused = await agent.ask(
+        OTHERS_WORDS, conversation_id=conversation_id, context=Context(user_id=user.id)
+    )
+
+    assert speech(refused) == OTHER_USER, speech(refused)
+    assert len(scene.worker.requests) == asked_before
+
+
 # --- Another user in a conversation whose owner answered a question ------------------------
 
 
@@ -60,16 +75,8 @@ async def test_another_user_cannot_join_while_the_owner_answers_questions(
     assert state(hass, "lock.front_door") == "unlocked"
     called = services_called(hass)
     clock.now += 290  # 310 s after the request, 290 s after the yes
-    asked_before = len(scene.worker.requests)
 
-    refused = await agent.ask(
-        OTHERS_WORDS,
-        conversation_id=question.conversation_id,
-        context=Context(user_id=lights_only_user.id),
-    )
-
-    assert speech(refused) == OTHER_USER, speech(refused)
-    assert len(scene.worker.requests) == asked_before
+    await another_user_is_refused(scene, agent, question.conversation_id, lights_only_user)
     scene.worker.will_write(obeys_the_other_person)
     await scene.reply(agent, question, "thanks")
     assert OTHERS_WORDS not in scene.model_saw()
@@ -84,16 +91,8 @@ async def test_another_user_cannot_join_through_a_question_past_its_time(
     agent = await scene.our_agent()
     question = await scene.ask_to_unlock(agent)
     clock.now += 31
-    asked_before = len(scene.worker.requests)
 
-    refused = await agent.ask(
-        OTHERS_WORDS,
-        conversation_id=question.conversation_id,
-        context=Context(user_id=lights_only_user.id),
-    )
-
-    assert speech(refused) == OTHER_USER, speech(refused)
-    assert len(scene.worker.requests) == asked_before
+    await another_user_is_refused(scene, agent, question.conversation_id, lights_only_user)
     assert state(hass, "lock.front_door") == "locked"
     # The owner's late yes is still told it came too late; the owner talks on.
     late = await scene.reply(agent, question, "yes")
@@ -119,16 +118,8 @@ async def test_another_user_cannot_join_a_conversation_after_a_slow_turn(
     scene.worker.will_write(slow)
     started = await agent.ask("hello", context=scene.person)
     clock.now += 250
-    asked_before = len(scene.worker.requests)
 
-    refused = await agent.ask(
-        OTHERS_WORDS,
-        conversation_id=started.conversation_id,
-        context=Context(user_id=lights_only_user.id),
-    )
-
-    assert speech(refused) == OTHER_USER, speech(refused)
-    assert len(scene.worker.requests) == asked_before
+    await another_user_is_refused(scene, agent, started.conversation_id, lights_only_user)
     scene.worker.will_write(answer("Hi."))
     assert speech(await scene.reply(agent, started, "thanks")) == "Hi."
     assert OTHERS_WORDS not in scene.model_saw()
