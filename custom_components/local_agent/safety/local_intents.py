@@ -8,6 +8,10 @@ has the option on and an entity exposed to Assist is sensitive under that agent'
 fix turns the option off for those pipelines, or keeps it on knowingly (remembered per
 pipeline until its option is seen off again). Checked again whenever pipelines, exposure, the
 entity registry or an entry of ours change, and once Home Assistant has started: no polling.
+
+The same watch says which pipelines lost their agent: one of ours that was deleted (its
+subentry or entry) while a pipeline used it leaves Assist answering only "an error has
+occurred"; a second issue names those pipelines until each has an agent again.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ from custom_components.local_agent.compat import async_listen_pipelines
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.runtime.issues import async_clear_gone_agent
 from custom_components.local_agent.runtime.issues import async_clear_prefer_local
+from custom_components.local_agent.runtime.issues import async_raise_gone_agent
 from custom_components.local_agent.runtime.issues import async_raise_prefer_local
 from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
@@ -100,6 +106,25 @@ def find_bypasses(hass: HomeAssistant) -> list[Bypass]:
     return found
 
 
+def find_gone_agents(hass: HomeAssistant) -> list[str]:
+    """Names of the pipelines whose conversation agent is an entity of ours that was deleted.
+
+    Decided by the entity registry's record of the deleted entity (its platform), never by how
+    the pipeline's engine id reads.
+    """
+    registry = er.async_get(hass)
+    gone = {
+        deleted.entity_id
+        for deleted in registry.deleted_entities.values()
+        if deleted.platform == DOMAIN
+    }
+    return [
+        pipeline.name
+        for pipeline in _pipelines(hass)
+        if (engine := pipeline.conversation_engine) in gone and registry.async_get(engine) is None
+    ]
+
+
 @dataclass(slots=True)
 class LocalIntentsWatch:
     """Keeps the repair issue in step with the pipelines, exposure and our agents."""
@@ -135,6 +160,10 @@ class LocalIntentsWatch:
             async_raise_prefer_local(self.hass, _placeholders(self.hass, shown))
         else:
             async_clear_prefer_local(self.hass)
+        if gone := find_gone_agents(self.hass):
+            async_raise_gone_agent(self.hass, gone)
+        else:
+            async_clear_gone_agent(self.hass)
 
     async def async_turn_off(self) -> None:
         """Switch the option off in every pipeline the issue names."""
@@ -163,6 +192,7 @@ class LocalIntentsWatch:
             unsubscribe()
         self.unsubscribe.clear()
         async_clear_prefer_local(self.hass)
+        async_clear_gone_agent(self.hass)
 
 
 def issue_placeholders(hass: HomeAssistant) -> dict[str, str]:
