@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+import re
 import shutil
 import subprocess
+from typing import Any
 
 import pytest
 
@@ -102,3 +104,54 @@ def test_the_gone_agent_issue_is_said_in_every_language(language: str) -> None:
     assert "{pipelines}" in issue["description"]
     if language != "en":
         assert issue["description"] != english["description"]
+
+
+# Home Assistant's own names of the places our texts send people to, per language (its frontend
+# 20260930 translations): the sidebar's Settings, the settings pages and their tabs; then an
+# entry menu's Configure and Reconfigure.
+UI_NAMES: dict[str, tuple[tuple[str, ...], tuple[str, str]]] = {
+    "en": (("Settings", "Devices & services", "Voice assistants", "Repairs", "Expose",
+            "Entities", "System", "Logs"), ("Configure", "Reconfigure")),
+    "de": (("Einstellungen", "Geräte & Dienste", "Sprachassistenten", "Reparaturen",
+            "Verfügbarkeit", "Entitäten", "System", "Protokolle"),
+           ("Konfigurieren", "Neu konfigurieren")),
+    "fr": (("Paramètres", "Appareils et services", "Assistants vocaux", "Corrections",
+            "Exposer", "Entités", "Système", "Journaux"), ("Configurer", "Reconfigurer")),
+    "es": (("Configuración", "Dispositivos y servicios", "Asistentes de voz", "Reparaciones",
+            "Exponer", "Entidades", "Sistema", "Registros"), ("Configurar", "Reconfigurar")),
+    "it": (("Impostazioni", "Dispositivi e servizi", "Assistenti vocali", "Riparazioni",
+            "Esponi", "Entità", "Sistema", "Registri"), ("Configura", "Riconfigura")),
+    "nl": (("Instellingen", "Apparaten en diensten", "Spraakassistenten", "Reparaties",
+            "Ontsluit", "Entiteiten", "Systeem", "Logboeken"),
+           ("Configureer", "Herconfigureer")),
+    "pt": (("Configuração", "Dispositivos & serviços", "Assistentes de voz", "Correções",
+            "Expor", "Entidades", "Sistema", "Logs"), ("Configurar", "Reconfigurar")),
+}  # fmt: skip
+STEP = re.compile(r" (?:>|→) ")
+
+
+def _texts(tree: Any) -> list[str]:
+    if isinstance(tree, dict):
+        return [text for value in tree.values() for text in _texts(value)]
+    return [tree] if isinstance(tree, str) else []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_way_to_a_page_uses_home_assistants_own_names(language: str) -> None:
+    """A text that says where to click names each step as Home Assistant shows it.
+
+    The Spanish walk was told "Ajustes > Asistentes de voz" where the sidebar says
+    "Configuración"; Portuguese said "Definições", Dutch and German named an Expose tab
+    ("Blootstellen", "Freigeben") that their Home Assistant calls "Ontsluit", "Verfügbarkeit".
+    """
+    names, entry_menu = UI_NAMES[language]
+    pages = (*names, "Local Agent")
+    wrong = []
+    for text in _texts(translation(language)):
+        for step in STEP.finditer(text):
+            before, after = text[: step.start()], text[step.end() :]
+            if after.startswith(entry_menu) and not after.startswith(pages):
+                continue  # an entry's menu: "(the model entry > Configure)"
+            if not after.startswith(pages) or not before.endswith(pages):
+                wrong.append(text[max(0, step.start() - 25) : step.end() + 25])
+    assert wrong == []
