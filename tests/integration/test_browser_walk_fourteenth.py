@@ -155,3 +155,32 @@ def test_every_way_to_a_page_uses_home_assistants_own_names(language: str) -> No
             if not after.startswith(pages) or not before.endswith(pages):
                 wrong.append(text[max(0, step.start() - 25) : step.end() + 25])
     assert wrong == []
+
+
+# Home Assistant's label of the pipeline switch, as its assistant dialog shows it (frontend
+# 20260930 translations).
+PREFER_LOCAL_LABEL: dict[str, str] = {
+    "en": "Prefer handling commands locally",
+    "de": "Lokale Verarbeitung von Befehlen bevorzugen",
+    "fr": "Préférer gérer les commandes localement",
+    "es": "Preferir manejar comandos localmente",
+    "it": "Preferire la gestione dei comandi in locale",
+    "nl": "Handel bij voorkeur de opdrachten lokaal af",
+    "pt": "Preferir tratar comandos localmente",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
+    language: str,
+) -> None:
+    """The Spanish repair said "Preferir gestionar comandos localmente"; the switch in the
+    assistant's dialog reads "Preferir manejar comandos localmente" (German, Dutch and
+    Portuguese differed too), so the person could not find what to turn off."""
+    texts = _texts(translation(language))
+    english = _texts(translation("en"))
+    label = PREFER_LOCAL_LABEL[language]
+
+    assert label in translation(language)["issues"]["prefer_local_intents"]["title"]
+    quoted = sum(text.count(label) for text in texts)
+    assert quoted == sum(text.count(PREFER_LOCAL_LABEL["en"]) for text in english)
