@@ -11,21 +11,31 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.home import runner
 from custom_components.local_agent.runtime.issues import GONE_AGENT_ISSUE
 from homeassistant.components.assist_pipeline import async_get_pipelines
 from homeassistant.components.assist_pipeline import async_update_pipeline
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import EVENT_CALL_SERVICE
+from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 from homeassistant.util.yaml import load_yaml_dict
 
+from . import test_adversarial
 from .conftest import async_setup_agent
+from .conftest import speech
 from .scripted_model import ScriptedWorker
+from .test_adversarial import tool_call
 from .test_browser_walk_thirteenth import LANGUAGES
 from .test_browser_walk_thirteenth import translation
 from .test_local_intents import add_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
+house = test_adversarial.house
+scene = test_adversarial.scene
 
 
 @pytest.fixture
@@ -184,3 +194,44 @@ def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
     assert label in translation(language)["issues"]["prefer_local_intents"]["title"]
     quoted = sum(text.count(label) for text in texts)
     assert quoted == sum(text.count(PREFER_LOCAL_LABEL["en"]) for text in english)
+
+
+@pytest.mark.parametrize(
+    ("language", "yes", "said"),
+    [
+        ("en", "yes", "I could not finish: unlock Stuck Door: Stuck Door is jammed."),
+        (
+            "de",
+            "ja",
+            "Ich konnte es nicht abschließen: Stuck Door aufschließen: Stuck Door ist verklemmt.",
+        ),
+    ],
+)
+async def test_a_lock_that_jams_at_the_yes_is_not_said_to_be_still_jammed(
+    hass: HomeAssistant,
+    scene: test_adversarial.Scene,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    yes: str,
+    said: str,
+) -> None:
+    """The walk's "Poorly Installed Door", locked at the yes, jammed; the agent answered that
+    it "is still jammed", which it had never been. "Still" only for a state it kept."""
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    async_expose_entity(hass, "conversation", "lock.stuck_door", True)
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))
+    question = await agent.ask("unlock the stuck door", context=scene.person, language=language)
+
+    @callback
+    def jam(event: Event[Any]) -> None:
+        if event.data["domain"] == "lock":
+            door = hass.states.get("lock.stuck_door")
+            assert door is not None
+            hass.states.async_set("lock.stuck_door", "jammed", door.attributes)
+
+    hass.bus.async_listen(EVENT_CALL_SERVICE, jam)
+    done = await scene.reply(agent, question, yes, language=language)
+
+    assert speech(done) == said
+    assert scene.audit[-1]["reason"] == "Stuck Door is jammed"
