@@ -20,6 +20,7 @@ from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 from homeassistant.util.yaml import load_yaml_dict
@@ -89,6 +90,40 @@ async def test_deleting_the_agent_of_an_assistant_says_which_assistant_lost_it(
     await async_update_pipeline(hass, kitchen, conversation_engine="conversation.home_assistant")
     await hass.async_block_till_done()
     assert gone_agent_issue(hass) is None
+
+
+async def test_an_assistant_keeps_its_agent_when_the_agents_entity_id_is_changed(
+    hass: HomeAssistant, pipelines: None, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    """The entity settings dialog lets the person change the agent's entity id; core's
+    pipelines kept the old one, and Assist answered "Oops, an error has occurred"."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    await add_pipeline(hass, "Kitchen voice", agent.entity_id, prefer_local=False)
+    await add_pipeline(hass, "Built-in", "conversation.home_assistant", prefer_local=False)
+
+    er.async_get(hass).async_update_entity(agent.entity_id, new_entity_id="conversation.butler")
+    await hass.async_block_till_done()
+
+    engines = {p.name: p.conversation_engine for p in async_get_pipelines(hass)}
+    assert engines["Kitchen voice"] == "conversation.butler"
+    assert engines["Built-in"] == "conversation.home_assistant"
+    assert gone_agent_issue(hass) is None
+
+
+async def test_another_integrations_renamed_agent_is_left_to_it(
+    hass: HomeAssistant, pipelines: None, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    """Only an entity of ours is followed, by its registry entry, never by its id."""
+    await async_setup_agent(hass, scripted_worker.info.path)
+    registry = er.async_get(hass)
+    other = registry.async_get_or_create("conversation", "other", "x1", suggested_object_id="x")
+    await add_pipeline(hass, "Other", other.entity_id, prefer_local=False)
+
+    registry.async_update_entity(other.entity_id, new_entity_id="conversation.y")
+    await hass.async_block_till_done()
+
+    engines = {p.name: p.conversation_engine for p in async_get_pipelines(hass)}
+    assert engines["Other"] == other.entity_id
 
 
 async def test_an_assistant_of_an_agent_that_never_was_ours_raises_nothing(

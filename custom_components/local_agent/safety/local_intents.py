@@ -11,7 +11,9 @@ entity registry or an entry of ours change, and once Home Assistant has started:
 
 The same watch says which pipelines lost their agent: one of ours that was deleted (its
 subentry or entry) while a pipeline used it leaves Assist answering only "an error has
-occurred"; a second issue names those pipelines until each has an agent again.
+occurred"; a second issue names those pipelines until each has an agent again. An agent whose
+entity id is changed in its settings stays the pipelines' agent: core's pipelines keep the old
+id, so they are pointed at the new one.
 """
 
 from __future__ import annotations
@@ -123,6 +125,15 @@ def find_gone_agents(hass: HomeAssistant) -> list[str]:
         for pipeline in _pipelines(hass)
         if (engine := pipeline.conversation_engine) in gone and registry.async_get(engine) is None
     ]
+
+
+async def async_follow_renamed_agent(hass: HomeAssistant, old: str, new: str) -> None:
+    """Point the pipelines that used an agent of ours by its old entity id at its new one."""
+    from homeassistant.components.assist_pipeline import async_update_pipeline
+
+    for pipeline in _pipelines(hass):
+        if pipeline.conversation_engine == old:
+            await async_update_pipeline(hass, pipeline, conversation_engine=new)
 
 
 @dataclass(slots=True)
@@ -244,7 +255,20 @@ async def async_watch(hass: HomeAssistant) -> LocalIntentsWatch:
                 watch.unsubscribe.append(unsubscribe)
             schedule()
 
+    @callback
+    def entity_renamed(event: Event[er.EventEntityRegistryUpdatedData]) -> None:
+        data = event.data
+        if data["action"] != "update" or "old_entity_id" not in data:
+            return
+        entry = er.async_get(hass).async_get(data["entity_id"])
+        if entry is not None and entry.platform == DOMAIN and entry.domain == "conversation":
+            hass.async_create_task(
+                async_follow_renamed_agent(hass, data["old_entity_id"], data["entity_id"]),
+                f"{DOMAIN} follows a renamed agent",
+            )
+
     listeners: list[Callable[[], CALLBACK_TYPE | None]] = [
+        lambda: hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, entity_renamed),
         lambda: async_listen_pipelines(hass, schedule),
         lambda: hass.bus.async_listen(EVENT_COMPONENT_LOADED, component_loaded),
         lambda: async_listen_entity_updates(hass, ASSISTANT, schedule),
