@@ -276,6 +276,11 @@ async def async_run(
     """
     if refusal := await async_check(hass, call, turn):
         return RunResult(error_result(refusal.message), refusal.problem, refusal.said)
+    before = {
+        entity_id: state.state
+        for entity_id in (call.targets or ())
+        if verify and (state := hass.states.get(entity_id))
+    }
     if isinstance(call, PlannedAction):
         result = await _async_execute(hass, call, turn.context)
     else:
@@ -285,7 +290,7 @@ async def async_run(
         # to call set_cover_position for: ['cover.garage_door']"): the model and the audit read
         # it; the person hears that it failed, in their language.
         return RunResult(result, Problem.FAILED, (Phrase("reason_failed"),))
-    if verify and (missed := await _async_missed_targets(hass, call)):
+    if verify and (missed := await _async_missed_targets(hass, call, before)):
         english, said = missed
         return RunResult(error_result(english), Problem.NO_EFFECT, said)
     return RunResult(result)
@@ -402,11 +407,12 @@ def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
 
 
 async def _async_missed_targets(
-    hass: HomeAssistant, call: Call
+    hass: HomeAssistant, call: Call, before: dict[str, str]
 ) -> tuple[str, tuple[Phrase, ...]] | None:
     """Say which targets did not reach the state the call asks for, waiting a little.
 
-    In English (for the model and the audit) and as phrases for the user's language.
+    In English (for the model and the audit) and as phrases for the user's language; "still"
+    only for a state the target had before the call (`before`), else the state it went to.
     """
     expected = {
         entity_id: wanted
@@ -451,9 +457,12 @@ async def _async_missed_targets(
             parts.append(f"{name} is {state.state}")
             said.append(Phrase("reason_unavailable", {"name": name}))
         else:
-            parts.append(f"{name} is still {state.state}")
+            kept = before.get(entity_id) == state.state
+            parts.append(f"{name} is {'still ' if kept else ''}{state.state}")
             word = StateWord(state.domain, state.state)
-            said.append(Phrase("reason_still", {"name": name, "state": word}))
+            said.append(
+                Phrase("reason_still" if kept else "reason_now", {"name": name, "state": word})
+            )
     return join_names(parts), tuple(said)
 
 

@@ -17,6 +17,7 @@ MODEL_ISSUE_PREFIX: Final = "model_file_"
 CRASH_ISSUE_PREFIX: Final = "model_crashed_"
 DROPPED_EXEMPTIONS_PREFIX: Final = "exempt_tools_dropped_"
 PREFER_LOCAL_ISSUE: Final = "prefer_local_intents"
+GONE_AGENT_ISSUE: Final = "pipeline_agent_deleted"
 
 
 def model_issue_id(entry_id: str) -> str:
@@ -140,6 +141,27 @@ def async_raise_prefer_local(hass: HomeAssistant, placeholders: dict[str, str]) 
 def async_clear_prefer_local(hass: HomeAssistant) -> None:
     """Delete the prefer-local issue: no pipeline bypasses an agent's questions any more."""
     ir.async_delete_issue(hass, DOMAIN, PREFER_LOCAL_ISSUE)
+
+
+@callback
+def async_raise_gone_agent(hass: HomeAssistant, pipelines: list[str]) -> None:
+    """Say which Assist pipelines use an agent of ours that was deleted (Assist only errs).
+
+    Not fixable here: the person picks another agent for them (or deletes them).
+    """
+    _async_raise(
+        hass,
+        GONE_AGENT_ISSUE,
+        translation_key=GONE_AGENT_ISSUE,
+        placeholders={"pipelines": ", ".join(pipelines)},
+        fixable=False,
+    )
+
+
+@callback
+def async_clear_gone_agent(hass: HomeAssistant) -> None:
+    """Delete the gone-agent issue: every pipeline has an agent again."""
+    ir.async_delete_issue(hass, DOMAIN, GONE_AGENT_ISSUE)
 
 
 @callback

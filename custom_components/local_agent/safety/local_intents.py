@@ -8,6 +8,12 @@ has the option on and an entity exposed to Assist is sensitive under that agent'
 fix turns the option off for those pipelines, or keeps it on knowingly (remembered per
 pipeline until its option is seen off again). Checked again whenever pipelines, exposure, the
 entity registry or an entry of ours change, and once Home Assistant has started: no polling.
+
+The same watch says which pipelines lost their agent: one of ours that was deleted (its
+subentry or entry) while a pipeline used it leaves Assist answering only "an error has
+occurred"; a second issue names those pipelines until each has an agent again. An agent whose
+entity id is changed in its settings stays the pipelines' agent: core's pipelines keep the old
+id, so they are pointed at the new one.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from custom_components.local_agent.compat import async_listen_pipelines
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.runtime.issues import async_clear_gone_agent
 from custom_components.local_agent.runtime.issues import async_clear_prefer_local
+from custom_components.local_agent.runtime.issues import async_raise_gone_agent
 from custom_components.local_agent.runtime.issues import async_raise_prefer_local
 from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
@@ -100,6 +108,34 @@ def find_bypasses(hass: HomeAssistant) -> list[Bypass]:
     return found
 
 
+def find_gone_agents(hass: HomeAssistant) -> list[str]:
+    """Names of the pipelines whose conversation agent is an entity of ours that was deleted.
+
+    Decided by the entity registry's record of the deleted entity (its platform), never by how
+    the pipeline's engine id reads.
+    """
+    registry = er.async_get(hass)
+    gone = {
+        deleted.entity_id
+        for deleted in registry.deleted_entities.values()
+        if deleted.platform == DOMAIN
+    }
+    return [
+        pipeline.name
+        for pipeline in _pipelines(hass)
+        if (engine := pipeline.conversation_engine) in gone and registry.async_get(engine) is None
+    ]
+
+
+async def async_follow_renamed_agent(hass: HomeAssistant, old: str, new: str) -> None:
+    """Point the pipelines that used an agent of ours by its old entity id at its new one."""
+    from homeassistant.components.assist_pipeline import async_update_pipeline
+
+    for pipeline in _pipelines(hass):
+        if pipeline.conversation_engine == old:
+            await async_update_pipeline(hass, pipeline, conversation_engine=new)
+
+
 @dataclass(slots=True)
 class LocalIntentsWatch:
     """Keeps the repair issue in step with the pipelines, exposure and our agents."""
@@ -135,6 +171,10 @@ class LocalIntentsWatch:
             async_raise_prefer_local(self.hass, _placeholders(self.hass, shown))
         else:
             async_clear_prefer_local(self.hass)
+        if gone := find_gone_agents(self.hass):
+            async_raise_gone_agent(self.hass, gone)
+        else:
+            async_clear_gone_agent(self.hass)
 
     async def async_turn_off(self) -> None:
         """Switch the option off in every pipeline the issue names."""
@@ -163,6 +203,7 @@ class LocalIntentsWatch:
             unsubscribe()
         self.unsubscribe.clear()
         async_clear_prefer_local(self.hass)
+        async_clear_gone_agent(self.hass)
 
 
 def issue_placeholders(hass: HomeAssistant) -> dict[str, str]:
@@ -214,7 +255,20 @@ async def async_watch(hass: HomeAssistant) -> LocalIntentsWatch:
                 watch.unsubscribe.append(unsubscribe)
             schedule()
 
+    @callback
+    def entity_renamed(event: Event[er.EventEntityRegistryUpdatedData]) -> None:
+        data = event.data
+        if data["action"] != "update" or "old_entity_id" not in data:
+            return
+        entry = er.async_get(hass).async_get(data["entity_id"])
+        if entry is not None and entry.platform == DOMAIN and entry.domain == "conversation":
+            hass.async_create_task(
+                async_follow_renamed_agent(hass, data["old_entity_id"], data["entity_id"]),
+                f"{DOMAIN} follows a renamed agent",
+            )
+
     listeners: list[Callable[[], CALLBACK_TYPE | None]] = [
+        lambda: hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, entity_renamed),
         lambda: async_listen_pipelines(hass, schedule),
         lambda: hass.bus.async_listen(EVENT_COMPONENT_LOADED, component_loaded),
         lambda: async_listen_entity_updates(hass, ASSISTANT, schedule),
