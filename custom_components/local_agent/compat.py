@@ -689,6 +689,24 @@ class AutomationTrigger:
             [run for run in runs if all_hold(list(self.conditions), run) is not False],
         )
 
+    def actions_heard(self, signals: Collection[tuple[str, str]]) -> list[Any]:
+        """Return the actions a run that one of these signals sets off may take.
+
+        The run is set off by a trigger that hears one of them (a remote's "on" press hears a
+        message that says "on", not its "hold"): its id is what "triggered by" and
+        `trigger.id` read; nothing else of the run is known. Triggers not told apart: every
+        action.
+        """
+        set_off = [one for one in self.by_id if one.watch is not None and one.watch.hears(signals)]
+        if not set_off:
+            return self.actions
+        templates = self.run_values is not None and not hides_run_names(*self.run_values)
+        runs = runs_of(set_off, "", None, templates=templates, reported=False)
+        return steps_taken(
+            self.actions,
+            [run for run in runs if all_hold(list(self.conditions), run) is not False],
+        )
+
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
         """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key).
 
@@ -794,6 +812,42 @@ def mqtt_topics_of_entity(hass: HomeAssistant, entity_id: str) -> frozenset[str]
     entity = _entity_object(hass, entity_id)
     config = getattr(entity, "_config", None) if isinstance(entity, MqttEntity) else None
     return frozenset(_topics_in(config, 3)) if isinstance(config, Mapping) else frozenset()
+
+
+def mqtt_device_trigger(
+    hass: HomeAssistant, trigger: Mapping[str, Any]
+) -> tuple[str, str | None] | None:
+    """Return the topic and payload an MQTT device trigger fires on; None when unknown.
+
+    Home Assistant's own MQTT integration attaches its device trigger (a button's press that
+    zigbee2mqtt or Tasmota announced) as an MQTT trigger on the topic its discovery gave it,
+    with its payload (any message when a value template reads it). Its MqttData (the
+    private ``device_triggers``) keeps each by the deprecated discovery id or else by
+    `<device>_<type>_<subtype>`, found as MQTT's own attach finds it. One not announced yet
+    (no topic) or of another integration: None, every change of its device may set it off.
+    """
+    if trigger.get("domain") != MQTT or not _built_in(hass, MQTT):
+        return None
+    from homeassistant.components.mqtt.device_trigger import Trigger
+    from homeassistant.components.mqtt.models import DATA_MQTT
+
+    known = getattr(hass.data.get(DATA_MQTT), "device_triggers", None)
+    if not isinstance(known, Mapping):
+        return None
+    found: Any = None
+    if (discovery_id := trigger.get("discovery_id")) is not None:
+        found = next(
+            (one for one in known.values() if getattr(one, "discovery_id", None) == discovery_id),
+            None,
+        )
+    if found is None:
+        found = known.get(
+            f"{trigger.get('device_id')}_{trigger.get('type')}_{trigger.get('subtype')}"
+        )
+    if not isinstance(found, Trigger) or not isinstance(found.topic, str):
+        return None
+    payload = found.payload if found.payload and found.value_template is None else None
+    return found.topic, payload if isinstance(payload, str) else None
 
 
 def mqtt_entity_ids(hass: HomeAssistant) -> list[str]:
@@ -1346,7 +1400,13 @@ def _watch(
         watched.add_entities(registry, _time_entities(trigger.get("at")))
     states = states_to(hass, trigger)
     if isinstance(device_id := trigger.get("device_id"), str) and states is None:
-        watched.device_ids.add(device_id)
+        if kind == "device" and (button := mqtt_device_trigger(hass, trigger)) is not None:
+            # A remote's or switch's button announced by MQTT: a message on its topic.
+            topic, payload = button
+            need = _values_need({"payload": payload}) if payload is not None else None
+            watched.hear((MQTT, topic), need)
+        else:
+            watched.device_ids.add(device_id)
     leaving = states_from(trigger) if states is None else None
     watched.add_entities(registry, trigger.get("entity_id"), states, leaving)
     if isinstance(target := trigger.get("target"), Mapping):
