@@ -76,6 +76,37 @@ EVENTS_OF_A_CALL: Final = frozenset(
 # whose built-in device triggers are toggle_entity's, and the state each type waits for.
 TOGGLE_DEVICE_DOMAINS: Final = frozenset({"fan", "humidifier", "light", "remote", "switch"})
 TOGGLE_DEVICE_TRIGGERS: Final[Mapping[Any, str]] = {"turned_on": "on", "turned_off": "off"}
+# The device triggers of Home Assistant's own entity integrations that it attaches as a state
+# trigger on their entity to one state (each domain's device_trigger.async_attach_trigger).
+STATE_DEVICE_TRIGGERS: Final[Mapping[str, Mapping[Any, str]]] = {
+    **dict.fromkeys(TOGGLE_DEVICE_DOMAINS, TOGGLE_DEVICE_TRIGGERS),
+    "cover": {"opened": "open", "closed": "closed", "opening": "opening", "closing": "closing"},
+    "media_player": {
+        "buffering": "buffering",
+        "idle": "idle",
+        "turned_off": "off",
+        "turned_on": "on",
+        "paused": "paused",
+        "playing": "playing",
+    },
+    "lock": {
+        state: state
+        for state in ("jammed", "opening", "locking", "open", "unlocking", "locked", "unlocked")
+    },
+    "alarm_control_panel": {
+        state: state
+        for state in (
+            "triggered",
+            "disarmed",
+            "arming",
+            "armed_home",
+            "armed_away",
+            "armed_night",
+            "armed_vacation",
+        )
+    },
+    "vacuum": {"cleaning": "cleaning", "docked": "docked"},
+}
 # The members whose on and off an old-style group's on and off follow.
 ON_OFF_MEMBERS: Final = frozenset({"fan", "input_boolean", "light", "switch"})
 # The keys of a trigger that names what it watches for the states it fires for (states_to).
@@ -1061,16 +1092,19 @@ def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str]
     state and fires only when the state changed to one of them (with `attribute:`, the
     attribute's value is compared instead: any change may then do). `to: null`, `not_to:` and
     a trigger without `to:` fire for other states too. A device trigger "turned on" or
-    "turned off" of a toggle entity (the automation editor's "Bed Light turned off") is such a
-    state trigger on its entity, when the domain's built-in device triggers answer it.
+    "turned off" of a toggle entity (the automation editor's "Bed Light turned off"), and a
+    cover's, media player's, lock's, alarm panel's or vacuum's of one state ("Blinds closed"),
+    is such a state trigger on its entity, when the domain's built-in device triggers
+    answer it (STATE_DEVICE_TRIGGERS).
     """
     kind = trigger.get("trigger", trigger.get("platform"))
     if isinstance(kind, str) and "." in kind:
         return _entity_trigger_states(hass, kind)
     if kind == "device":
         domain = trigger.get("domain")
-        state = TOGGLE_DEVICE_TRIGGERS.get(trigger.get("type"))
-        if domain not in TOGGLE_DEVICE_DOMAINS or state is None or not _built_in(hass, domain):
+        by_type = STATE_DEVICE_TRIGGERS.get(domain) if isinstance(domain, str) else None
+        state = by_type.get(trigger.get("type")) if by_type is not None else None
+        if state is None or not isinstance(domain, str) or not _built_in(hass, domain):
             return None
         return frozenset({state})
     if kind != "state" or "attribute" in trigger:

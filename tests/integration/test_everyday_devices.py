@@ -1282,3 +1282,58 @@ async def test_a_message_runs_only_the_branches_of_the_triggers_that_hear_it(
     result = await scene.ask_ours_to_call("light", {"action": "turn_on", "entity_id": BED_LIGHT})
 
     assert_held_only_when(hass, result, held)
+
+
+LOCK_FRONT_DOOR: Final = {"action": "lock.lock", "target": {"entity_id": FRONT_DOOR}}
+
+
+def when_the_blinds(hass: HomeAssistant, kind: str, then: dict[str, Any]) -> dict[str, Any]:
+    """The editor's device trigger of the living room blinds (a cover's `opened`, `closed`
+    ...), then a step."""
+    return {
+        "id": f"blinds_{kind}",
+        "alias": f"Blinds {kind}",
+        "triggers": [
+            device_trigger(hass, BLINDS, kind, **({"above": 10} if kind == "position" else {}))
+        ],
+        "actions": [then],
+    }
+
+
+# (the blinds' device trigger and its step, the call on the blinds, held)
+BLIND_TRIGGERS: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
+    # A cover's device trigger "closed" is a state trigger on the cover to `closed` (Home
+    # Assistant's cover integration attaches it so): opening the blinds does not set off
+    # "when the blinds close, lock up". [held before: any change of the blinds' device]
+    ("closed", LOCK_FRONT_DOOR, "open_cover", False),
+    ("closing", LOCK_FRONT_DOOR, "open_cover", False),
+    # What must still ask: the call that closes (or opens) them, a trigger whose state is
+    # not told (a position), ...
+    ("closed", LOCK_FRONT_DOOR, "close_cover", True),
+    ("opened", LOCK_FRONT_DOOR, "open_cover", True),
+    # (closing them may stop them open on the way, or reverse them on an obstruction)
+    ("opened", LOCK_FRONT_DOOR, "close_cover", True),
+    ("position", LOCK_FRONT_DOOR, "open_cover", True),
+    # ... and an everyday step beside it: at once whatever the call.
+    ("closed", KITCHEN_ON, "close_cover", False),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "then", "service", "held"),
+    BLIND_TRIGGERS,
+    ids=[
+        f"{case[0]}, {case[2]}{'' if case[1] is LOCK_FRONT_DOOR else ', lights'}"
+        for case in BLIND_TRIGGERS
+    ],
+)
+async def test_a_covers_device_trigger_is_set_off_only_by_its_states(
+    hass: HomeAssistant, scene: Scene, kind: str, then: dict[str, Any], service: str, held: bool
+) -> None:
+    async_expose_entity(hass, "conversation", BLINDS, True)
+    await set_up_automations(hass, when_the_blinds(hass, kind, then))
+
+    result = await scene.ask_ours_to_call("cover", {"action": service, "entity_id": BLINDS})
+
+    assert_held_only_when(hass, result, held)
+    await hass.services.async_call("cover", "stop_cover", {"entity_id": BLINDS}, blocking=True)
