@@ -1116,6 +1116,26 @@ def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str]
     return frozenset(states)
 
 
+def _on_its_entity(
+    hass: HomeAssistant, registry: er.EntityRegistry, trigger: Mapping[str, Any]
+) -> bool:
+    """Whether a device trigger is attached to the entity it names, not to its device.
+
+    Home Assistant's own entity integrations of STATE_DEVICE_TRIGGERS attach every device
+    trigger of theirs (also "changed states", a cover's position) as a state or numeric
+    state trigger on the entity it names: told when the built-in integration answers it and
+    the entity is one of that domain.
+    """
+    domain = trigger.get("domain")
+    named = trigger.get("entity_id")
+    if not isinstance(domain, str) or domain not in STATE_DEVICE_TRIGGERS:
+        return False
+    if not isinstance(named, str) or not _built_in(hass, domain):
+        return False
+    resolved = er.async_resolve_entity_id(registry, named)
+    return resolved is not None and resolved.partition(".")[0] == domain
+
+
 def states_from(trigger: Mapping[str, Any]) -> frozenset[str] | None:
     """Return the states a state trigger fires only when leaving, when it names them; else None.
 
@@ -1439,7 +1459,7 @@ def _watch(
             topic, payload = button
             need = _values_need({"payload": payload}) if payload is not None else None
             watched.hear((MQTT, topic), need)
-        else:
+        elif not (kind == "device" and _on_its_entity(hass, registry, trigger)):
             watched.device_ids.add(device_id)
     leaving = states_from(trigger) if states is None else None
     watched.add_entities(registry, trigger.get("entity_id"), states, leaving)

@@ -131,6 +131,10 @@ SENSITIVE: Final = (FRONT_DOOR, BACK_DOOR, GARAGE, ALARM, MAIN_WATER)
 HALL_SWITCH: Final = "switch.hall_switch"
 HALL_SWITCH_DEVICE: Final = "zigbee2mqtt_0x00158d0004d5e6f7"
 BEDSIDE_REMOTE: Final = "zigbee2mqtt/bedside_remote/action"
+# A Shelly with two relays, one device: the porch light and the garden pump.
+SHELLY: Final = "shelly_porch"
+PORCH_LIGHT: Final = "light.shelly_porch_light"
+GARDEN_PUMP: Final = "switch.shelly_garden_pump"
 
 # A zigbee2mqtt plug (its own device), whose power the energy automations watch.
 MQTT_PLUG: Final = {
@@ -155,6 +159,20 @@ MQTT_PLUG: Final = {
                 "value_template": "{{ value_json.state }}",
                 "device": {"identifiers": [HALL_SWITCH_DEVICE], "name": "Hall switch"},
             },
+            {
+                "name": "Garden pump",
+                "unique_id": "shelly_relay_2",
+                "command_topic": "shellies/porch/relay/1/command",
+                "device": {"identifiers": [SHELLY], "name": "Shelly"},
+            },
+        ],
+        "light": [
+            {
+                "name": "Porch light",
+                "unique_id": "shelly_relay_1",
+                "command_topic": "shellies/porch/relay/0/command",
+                "device": {"identifiers": [SHELLY], "name": "Shelly"},
+            }
         ],
         "lock": [
             {
@@ -1337,3 +1355,46 @@ async def test_a_covers_device_trigger_is_set_off_only_by_its_states(
 
     assert_held_only_when(hass, result, held)
     await hass.services.async_call("cover", "stop_cover", {"entity_id": BLINDS}, blocking=True)
+
+
+# (the porch light's device trigger, the entity called, held)
+RELAYS: Final[list[tuple[str, str, bool]]] = [
+    # Home Assistant's own light integration attaches every device trigger of the porch light
+    # to the porch light: switching the other relay of its device does not set it off.
+    # [held before: "changed states" watched every entity of the device]
+    ("changed_states", GARDEN_PUMP, False),
+    ("turned_off", GARDEN_PUMP, False),
+    # What must still ask: switching the porch light itself.
+    ("changed_states", PORCH_LIGHT, True),
+]
+
+
+@pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's housekeeping timer
+@pytest.mark.parametrize(
+    ("kind", "called", "held"), RELAYS, ids=[f"{kind}: {called}" for kind, called, _ in RELAYS]
+)
+async def test_a_device_trigger_of_an_entity_watches_that_entity_not_its_device(
+    hass: HomeAssistant,
+    mqtt_mock: MqttMockHAClient,
+    scene: Scene,
+    kind: str,
+    called: str,
+    held: bool,
+) -> None:
+    """ "When the porch light changes, lock up" beside the garden pump, the other relay of the
+    same Shelly: switching the pump runs at once; switching the porch light still asks."""
+    for entity_id in (PORCH_LIGHT, GARDEN_PUMP):
+        assert hass.states.get(entity_id) is not None, entity_id
+        async_expose_entity(hass, "conversation", entity_id, True)
+    program = {
+        "id": "porch_light_changes",
+        "alias": "Porch light changes",
+        "triggers": [device_trigger(hass, PORCH_LIGHT, kind)],
+        "actions": [LOCK_FRONT_DOOR],
+    }
+    await set_up_automations(hass, program)
+    domain = called.split(".", 1)[0]
+
+    result = await scene.ask_ours_to_call(domain, {"action": "turn_on", "entity_id": called})
+
+    assert_held_only_when(hass, result, held)
