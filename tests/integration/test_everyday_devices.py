@@ -22,7 +22,9 @@ The over-holds found, each with its neighbours that must still ask: a step aimed
 (the lights that are on, made warmer) was of unknown effect, and then each light's change
 that sets the same automation off again ran past the depth limit; an MQTT device trigger
 watched every entity of its device, not the topic its announcement gave it; an automation
-heard by a message ran every branch, not those of the triggers that hear it.
+heard by a message ran every branch, not those of the triggers that hear it; a cover's
+device trigger "closed" was set off by any change of the blinds' device, not only by their
+closing; and a light's "changed states" by a change of the other relay of its Shelly.
 """
 
 from __future__ import annotations
