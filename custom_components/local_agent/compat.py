@@ -76,6 +76,37 @@ EVENTS_OF_A_CALL: Final = frozenset(
 # whose built-in device triggers are toggle_entity's, and the state each type waits for.
 TOGGLE_DEVICE_DOMAINS: Final = frozenset({"fan", "humidifier", "light", "remote", "switch"})
 TOGGLE_DEVICE_TRIGGERS: Final[Mapping[Any, str]] = {"turned_on": "on", "turned_off": "off"}
+# The device triggers of Home Assistant's own entity integrations that it attaches as a state
+# trigger on their entity to one state (each domain's device_trigger.async_attach_trigger).
+STATE_DEVICE_TRIGGERS: Final[Mapping[str, Mapping[Any, str]]] = {
+    **dict.fromkeys(TOGGLE_DEVICE_DOMAINS, TOGGLE_DEVICE_TRIGGERS),
+    "cover": {"opened": "open", "closed": "closed", "opening": "opening", "closing": "closing"},
+    "media_player": {
+        "buffering": "buffering",
+        "idle": "idle",
+        "turned_off": "off",
+        "turned_on": "on",
+        "paused": "paused",
+        "playing": "playing",
+    },
+    "lock": {
+        state: state
+        for state in ("jammed", "opening", "locking", "open", "unlocking", "locked", "unlocked")
+    },
+    "alarm_control_panel": {
+        state: state
+        for state in (
+            "triggered",
+            "disarmed",
+            "arming",
+            "armed_home",
+            "armed_away",
+            "armed_night",
+            "armed_vacation",
+        )
+    },
+    "vacuum": {"cleaning": "cleaning", "docked": "docked"},
+}
 # The members whose on and off an old-style group's on and off follow.
 ON_OFF_MEMBERS: Final = frozenset({"fan", "input_boolean", "light", "switch"})
 # The keys of a trigger that names what it watches for the states it fires for (states_to).
@@ -689,6 +720,24 @@ class AutomationTrigger:
             [run for run in runs if all_hold(list(self.conditions), run) is not False],
         )
 
+    def actions_heard(self, signals: Collection[tuple[str, str]]) -> list[Any]:
+        """Return the actions a run that one of these signals sets off may take.
+
+        The run is set off by a trigger that hears one of them (a remote's "on" press hears a
+        message that says "on", not its "hold"): its id is what "triggered by" and
+        `trigger.id` read; nothing else of the run is known. Triggers not told apart: every
+        action.
+        """
+        set_off = [one for one in self.by_id if one.watch is not None and one.watch.hears(signals)]
+        if not set_off:
+            return self.actions
+        templates = self.run_values is not None and not hides_run_names(*self.run_values)
+        runs = runs_of(set_off, "", None, templates=templates, reported=False)
+        return steps_taken(
+            self.actions,
+            [run for run in runs if all_hold(list(self.conditions), run) is not False],
+        )
+
     def hears(self, signals: Collection[tuple[str, str]]) -> bool:
         """Whether one of these signals of a step may trigger it (ANY_SIGNAL: any kind, key).
 
@@ -794,6 +843,42 @@ def mqtt_topics_of_entity(hass: HomeAssistant, entity_id: str) -> frozenset[str]
     entity = _entity_object(hass, entity_id)
     config = getattr(entity, "_config", None) if isinstance(entity, MqttEntity) else None
     return frozenset(_topics_in(config, 3)) if isinstance(config, Mapping) else frozenset()
+
+
+def mqtt_device_trigger(
+    hass: HomeAssistant, trigger: Mapping[str, Any]
+) -> tuple[str, str | None] | None:
+    """Return the topic and payload an MQTT device trigger fires on; None when unknown.
+
+    Home Assistant's own MQTT integration attaches its device trigger (a button's press that
+    zigbee2mqtt or Tasmota announced) as an MQTT trigger on the topic its discovery gave it,
+    with its payload (any message when a value template reads it). Its MqttData (the
+    private ``device_triggers``) keeps each by the deprecated discovery id or else by
+    `<device>_<type>_<subtype>`, found as MQTT's own attach finds it. One not announced yet
+    (no topic) or of another integration: None, every change of its device may set it off.
+    """
+    if trigger.get("domain") != MQTT or not _built_in(hass, MQTT):
+        return None
+    from homeassistant.components.mqtt.device_trigger import Trigger
+    from homeassistant.components.mqtt.models import DATA_MQTT
+
+    known = getattr(hass.data.get(DATA_MQTT), "device_triggers", None)
+    if not isinstance(known, Mapping):
+        return None
+    found: Any = None
+    if (discovery_id := trigger.get("discovery_id")) is not None:
+        found = next(
+            (one for one in known.values() if getattr(one, "discovery_id", None) == discovery_id),
+            None,
+        )
+    if found is None:
+        found = known.get(
+            f"{trigger.get('device_id')}_{trigger.get('type')}_{trigger.get('subtype')}"
+        )
+    if not isinstance(found, Trigger) or not isinstance(found.topic, str):
+        return None
+    payload = found.payload if found.payload and found.value_template is None else None
+    return found.topic, payload if isinstance(payload, str) else None
 
 
 def mqtt_entity_ids(hass: HomeAssistant) -> list[str]:
@@ -1007,16 +1092,19 @@ def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str]
     state and fires only when the state changed to one of them (with `attribute:`, the
     attribute's value is compared instead: any change may then do). `to: null`, `not_to:` and
     a trigger without `to:` fire for other states too. A device trigger "turned on" or
-    "turned off" of a toggle entity (the automation editor's "Bed Light turned off") is such a
-    state trigger on its entity, when the domain's built-in device triggers answer it.
+    "turned off" of a toggle entity (the automation editor's "Bed Light turned off"), and a
+    cover's, media player's, lock's, alarm panel's or vacuum's of one state ("Blinds closed"),
+    is such a state trigger on its entity, when the domain's built-in device triggers
+    answer it (STATE_DEVICE_TRIGGERS).
     """
     kind = trigger.get("trigger", trigger.get("platform"))
     if isinstance(kind, str) and "." in kind:
         return _entity_trigger_states(hass, kind)
     if kind == "device":
         domain = trigger.get("domain")
-        state = TOGGLE_DEVICE_TRIGGERS.get(trigger.get("type"))
-        if domain not in TOGGLE_DEVICE_DOMAINS or state is None or not _built_in(hass, domain):
+        by_type = STATE_DEVICE_TRIGGERS.get(domain) if isinstance(domain, str) else None
+        state = by_type.get(trigger.get("type")) if by_type is not None else None
+        if state is None or not isinstance(domain, str) or not _built_in(hass, domain):
             return None
         return frozenset({state})
     if kind != "state" or "attribute" in trigger:
@@ -1026,6 +1114,26 @@ def states_to(hass: HomeAssistant, trigger: Mapping[str, Any]) -> frozenset[str]
     if not states or not all(isinstance(state, str) for state in states):
         return None
     return frozenset(states)
+
+
+def _on_its_entity(
+    hass: HomeAssistant, registry: er.EntityRegistry, trigger: Mapping[str, Any]
+) -> bool:
+    """Whether a device trigger is attached to the entity it names, not to its device.
+
+    Home Assistant's own entity integrations of STATE_DEVICE_TRIGGERS attach every device
+    trigger of theirs (also "changed states", a cover's position) as a state or numeric
+    state trigger on the entity it names: told when the built-in integration answers it and
+    the entity is one of that domain.
+    """
+    domain = trigger.get("domain")
+    named = trigger.get("entity_id")
+    if not isinstance(domain, str) or domain not in STATE_DEVICE_TRIGGERS:
+        return False
+    if not isinstance(named, str) or not _built_in(hass, domain):
+        return False
+    resolved = er.async_resolve_entity_id(registry, named)
+    return resolved is not None and resolved.partition(".")[0] == domain
 
 
 def states_from(trigger: Mapping[str, Any]) -> frozenset[str] | None:
@@ -1346,7 +1454,13 @@ def _watch(
         watched.add_entities(registry, _time_entities(trigger.get("at")))
     states = states_to(hass, trigger)
     if isinstance(device_id := trigger.get("device_id"), str) and states is None:
-        watched.device_ids.add(device_id)
+        if kind == "device" and (button := mqtt_device_trigger(hass, trigger)) is not None:
+            # A remote's or switch's button announced by MQTT: a message on its topic.
+            topic, payload = button
+            need = _values_need({"payload": payload}) if payload is not None else None
+            watched.hear((MQTT, topic), need)
+        elif not (kind == "device" and _on_its_entity(hass, registry, trigger)):
+            watched.device_ids.add(device_id)
     leaving = states_from(trigger) if states is None else None
     watched.add_entities(registry, trigger.get("entity_id"), states, leaving)
     if isinstance(target := trigger.get("target"), Mapping):

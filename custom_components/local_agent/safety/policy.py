@@ -457,6 +457,8 @@ class _Rules:
     # The entities being judged (on the path), with the states they were judged for: a chain
     # that changes one of them to another state is judged again for those (_revisited).
     judging: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    # The changes being judged on the path, each level's (entity, states) (_changes_sensitive).
+    under_way: list[frozenset[tuple[str, frozenset[str] | None]]] = field(default_factory=list)
 
     def is_sensitive(
         self, entity_id: str, path: tuple[str, ...], becomes: frozenset[str] | None
@@ -573,11 +575,19 @@ class _Rules:
                 judged.append((target, states))
             elif (again := self._revisited(target, states)) is not None:
                 judged.append(again)
+        # A change that one higher on the path judges too (the lights that are on made warmer,
+        # which each light's change sets off again) is judged there, with a shorter path:
+        # following it again adds nothing, however many lights there are.
+        judged = [c for c in judged if not any(c in earlier for earlier in self.under_way)]
         if not judged:
             return False
         if len(path) > MAX_GROUP_DEPTH:
             return True
-        return any(self.is_sensitive(t, (*path, t), states) for t, states in judged)
+        self.under_way.append(frozenset(judged))
+        try:
+            return any(self.is_sensitive(t, (*path, t), states) for t, states in judged)
+        finally:
+            self.under_way.pop()
 
     def _revisited(
         self, entity_id: str, states: frozenset[str] | None
@@ -614,7 +624,7 @@ class _Rules:
         )
         heard = [automation for automation in self.automations if automation.hears(signals)]
         # Its run changes its own state, which sets off what watches that.
-        programs = [automation.actions for automation in heard] + [
+        programs = [automation.actions_heard(signals) for automation in heard] + [
             actions
             for automation in heard
             if automation.entity_id is not None
@@ -661,7 +671,7 @@ class _Rules:
     def _heard(self, sequences: list[list[Any]]) -> list[list[Any]]:
         """Return the actions of the automations that hear what these steps signal."""
         signals = _signals(self.hass, (step for steps in sequences for step in steps))
-        return [a.actions for a in self.automations if signals and a.hears(signals)]
+        return [a.actions_heard(signals) for a in self.automations if signals and a.hears(signals)]
 
     def _automations_triggered_by(
         self,
@@ -895,7 +905,7 @@ class _Rules:
         if any(_record_event(self.hass, action) is not None for action in messages):
             said.add(MESSAGE_SIGNAL)
         return bool(said) and any(
-            self._acts_sensitively(entity_id, automation.actions)
+            self._acts_sensitively(entity_id, automation.actions_heard(said))
             for automation in self.automations
             if automation.hears(said)
         )
@@ -930,7 +940,7 @@ class _Rules:
         # hears it: "on guest_arrived, unlock" is another program.
         # A trigger-based template entity that hears it changes: what watches that is judged.
         signals = _signals(self.hass, (step for steps in sequences for step in steps))
-        heard = [a.actions for a in self.automations if signals and a.hears(signals)]
+        heard = [a.actions_heard(signals) for a in self.automations if signals and a.hears(signals)]
         # Its steps run in the asking person's context: what they say to one of these agents
         # in a given conversation may answer the question it asks there ("yes").
         if any(_may_answer_a_question(self.hass, steps) for steps in sequences):
@@ -1582,10 +1592,15 @@ def _step_changes(
             # `scene.apply` sets the entities it names, as a scene of them would.
             return _any_state(_created_members(step))
         targets = _service_targets(hass, step)
+        if targets is None and action is not None and _unreadable_target(step):
+            targets = _templated_targets(hass, action)
         if targets is None or action is None:
             return None
         domain, _, service = action.partition(".")
-        data = {**(step.get("data") or {}), **(step.get("data_template") or {})}
+        parts = (step.get("data") or {}, step.get("data_template") or {})
+        if not all(isinstance(part, Mapping) for part in parts):
+            return dict.fromkeys(targets)  # data written whole as a template: any state
+        data = {**parts[0], **parts[1]}
         return {t: states_after(hass, domain, service, data, t) for t in targets}
     if kind == cv.SCRIPT_ACTION_ACTIVATE_SCENE:
         scene = _plain_text(step.get("scene"))
@@ -1650,6 +1665,27 @@ def _any_target(hass: HomeAssistant, step: Mapping[str, Any], kind: str) -> list
     ):
         return hass.states.async_entity_ids(domain)
     return []
+
+
+def _templated_targets(hass: HomeAssistant, action: str) -> list[str] | None:
+    """Return what a service step whose target cannot be read (a template) may change.
+
+    An entity service changes only entities its handler was registered for (read from the
+    handler, as for `entity_id: all`): "turn the lights that are on warmer" may change any
+    light, each judged, not the lock. Core's `homeassistant.turn_on` may change any entity.
+    A program run, a service that is no entity service (a shell command) or one that also
+    plays on media players its data names: None, unknown.
+    """
+    if not _is_service(action):
+        return None
+    domain, _, service = action.partition(".")
+    if (
+        domain in UNKNOWN_EFFECT_DOMAINS
+        or not acts_on_its_targets(hass, domain, service)
+        or speaks_on_players(hass, domain, service) is not None
+    ):
+        return None
+    return _every_target(hass, domain, service)
 
 
 def _unreadable_target(step: Mapping[str, Any]) -> bool:
