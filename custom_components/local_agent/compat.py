@@ -397,6 +397,20 @@ def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     return list(sequence) if isinstance(sequence, list) else None
 
 
+def automation_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
+    """Return the validated actions of an automation entity, on or off; None when unread.
+
+    `automation.trigger` runs them whether the automation is on or off. The automation
+    component keeps its entities in ``hass.data["automation"]`` (its EntityComponent); each
+    entity's ``action_script`` is the helpers.script.Script that runs.
+    """
+    component = hass.data.get("automation")
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    sequence = getattr(getattr(entity, "action_script", None), "sequence", None)
+    return list(sequence) if isinstance(sequence, list) else None
+
+
 def runs_its_own_script(hass: HomeAssistant, entity_id: str) -> bool:
     """Whether a script entity exists whose steps we read and whose own service runs it.
 
@@ -1139,7 +1153,23 @@ def _restarts_a_run(automation: Any) -> bool:
 
     Its ``action_script`` (a helpers.script.Script) keeps the mode as ``script_mode``.
     """
-    script = getattr(automation, "action_script", None)
+    return _restarts(getattr(automation, "action_script", None))
+
+
+def script_restarts_a_run(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether running this script again stops its run under way (its mode is restart).
+
+    The script entity's ``script`` (a helpers.script.Script) keeps the mode; any other
+    entity: False.
+    """
+    component = hass.data.get("script")
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    return _restarts(getattr(entity, "script", None))
+
+
+def _restarts(script: Any) -> bool:
+    """Whether a helpers.script.Script runs in mode restart and a run of it is under way."""
     return (
         getattr(script, "is_running", False) is True
         and getattr(script, "script_mode", None) == SCRIPT_MODE_RESTART
