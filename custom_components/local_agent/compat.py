@@ -1156,16 +1156,19 @@ def _restarts_a_run(automation: Any) -> bool:
     return _restarts(getattr(automation, "action_script", None))
 
 
-def script_restarts_a_run(hass: HomeAssistant, entity_id: str) -> bool:
-    """Whether running this script again stops its run under way (its mode is restart).
+def program_restarts_a_run(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether running this script or automation again stops its run under way (mode restart).
 
-    The script entity's ``script`` (a helpers.script.Script) keeps the mode; any other
-    entity: False.
+    The script entity's ``script`` (an automation entity's ``action_script``), a
+    helpers.script.Script, keeps the mode; any other entity: False.
     """
-    component = hass.data.get("script")
+    domain = entity_id.partition(".")[0]
+    if domain not in ("script", "automation"):
+        return False
+    component = hass.data.get(domain)
     get_entity = getattr(component, "get_entity", None)
     entity = get_entity(entity_id) if get_entity is not None else None
-    return _restarts(getattr(entity, "script", None))
+    return _restarts(getattr(entity, "script" if domain == "script" else "action_script", None))
 
 
 def _restarts(script: Any) -> bool:

@@ -23,6 +23,7 @@ from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 
@@ -227,7 +228,20 @@ async def test_the_relay_of_a_template_switch_named_sensitive_is_held(
 # --- Running an exempt script again in mode restart --------------------------------------------
 
 COURIER: Final = "script.courier"
+COURIER_AUTOMATION: Final = "automation.courier"
+HELLO: Final = "script.hello"
 COURIER_EXPECTED: Final = "input_boolean.courier_expected"
+
+
+def courier_steps() -> list[dict[str, Any]]:
+    """Lock the front door ten minutes after starting while a courier is expected (as the run
+    starts), else only light the kitchen."""
+    return [
+        {"variables": {"expected": f"{{{{ is_state('{COURIER_EXPECTED}', 'on') }}}}"}},
+        {"if": "{{ not expected }}", "then": [KITCHEN_ON, {"stop": "No courier"}]},
+        {"delay": {"minutes": 10}},
+        LOCK,
+    ]
 
 
 @pytest.mark.parametrize(
@@ -249,16 +263,7 @@ async def test_running_again_an_exempt_script_in_mode_restart_that_would_secure_
     while a courier is expected, and only lights the kitchen otherwise. Started while one was
     expected, it waits to lock; running it again now stops that run, and the new one only
     lights the kitchen: the door is never locked."""
-    courier = {
-        "alias": "Courier",
-        "mode": mode,
-        "sequence": [
-            {"variables": {"expected": f"{{{{ is_state('{COURIER_EXPECTED}', 'on') }}}}"}},
-            {"if": "{{ not expected }}", "then": [KITCHEN_ON, {"stop": "No courier"}]},
-            {"delay": {"minutes": 10}},
-            LOCK,
-        ],
-    }
+    courier = {"alias": "Courier", "mode": mode, "sequence": courier_steps()}
     await reload_scripts(hass, {"courier": courier})
     hass.states.async_set(COURIER_EXPECTED, "on")
     if running:
@@ -282,3 +287,41 @@ async def test_running_again_an_exempt_script_in_mode_restart_that_would_secure_
             "Say yes to confirm.",
         )
     await hass.services.async_call("script", "turn_off", {"entity_id": COURIER}, blocking=True)
+
+
+@pytest.mark.parametrize(("mode", "held"), [("restart", True), ("single", False)])
+async def test_triggering_an_exempt_automation_in_mode_restart_that_would_secure_is_held(
+    hass: HomeAssistant, scene: Scene, mode: str, held: bool
+) -> None:
+    """The exempt automation "Courier" (mode restart) runs the same steps, and waits to lock up;
+    the exempt script "Hello" triggers it: the new run stops the one under way."""
+    await set_up_automations(
+        hass,
+        {
+            "id": "courier",
+            "alias": "Courier",
+            "mode": mode,
+            "triggers": [],
+            "actions": courier_steps(),
+        },
+    )
+    hass.states.async_set(COURIER_EXPECTED, "on")
+    entity = hass.data["automation"].get_entity(COURIER_AUTOMATION)
+    hass.async_create_background_task(
+        entity.action_script.async_run(context=Context()), COURIER_AUTOMATION
+    )
+    await hass.async_block_till_done()
+    hass.states.async_set(COURIER_EXPECTED, "off")
+    trigger = {"action": "automation.trigger", "target": {"entity_id": COURIER_AUTOMATION}}
+    await reload_scripts(hass, {"hello": {"alias": "Hello", "sequence": [trigger]}})
+
+    exempt = [HELLO, COURIER_AUTOMATION]
+    policy = SafetyPolicy.from_data({**AGENT_DEFAULTS, CONF_EXEMPT_ENTITIES: exempt})
+    action = PlannedAction("script", "script", "turn_on", (HELLO,))
+    assert bool(sensitive_targets_of_action(hass, policy, action)) is held
+    if held:
+        result = await ask_to_run_exempt(hass, scene, HELLO, also_exempt=(COURIER_AUTOMATION,))
+        assert_held_only_when(hass, result, held)
+    await hass.services.async_call(
+        "automation", "turn_off", {"entity_id": COURIER_AUTOMATION}, blocking=True
+    )

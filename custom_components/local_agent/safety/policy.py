@@ -54,13 +54,13 @@ from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
+from custom_components.local_agent.compat import program_restarts_a_run
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_a_command
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
-from custom_components.local_agent.compat import script_restarts_a_run
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import service_entities
@@ -331,7 +331,7 @@ class SafetyPolicy:
                     if halts
                     else rules.programs_stopped_by(entity_id, (entity_id,))
                 )
-                if not halts and script_restarts_a_run(hass, entity_id):
+                if not halts and program_restarts_a_run(hass, entity_id):
                     programs = [*rules.halted_programs(entity_id), *programs]
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
@@ -487,10 +487,6 @@ class _Rules:
             if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
                 return True
             if len(path) == 1 and self.halts and self._halts_securing(entity_id):
-                return True
-            # Run again in mode restart, a script stops its run under way (which would lock
-            # up later): the new one may take another way.
-            if script_restarts_a_run(self.hass, entity_id) and self._halts_securing(entity_id):
                 return True
             return self._sets_off_sensitive(entity_id, path, becomes)
         if self._named_sensitive(entity_id):
@@ -928,6 +924,10 @@ class _Rules:
         judged as any other. becomes: the states its change may leave it in (None: any).
         """
         if len(path) > MAX_GROUP_DEPTH:
+            return True
+        # Run again in mode restart, a script or automation stops its run under way (which
+        # would lock up later): the new one may take another way.
+        if program_restarts_a_run(self.hass, entity_id) and self._halts_securing(entity_id):
             return True
         sequences = self._own_sequences(entity_id)
         # The steps of the exempt entities followed to this one are exempt with them here too
