@@ -428,6 +428,20 @@ def script_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
     return list(sequence) if isinstance(sequence, list) else None
 
 
+def automation_sequence(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
+    """Return the validated actions of an automation entity, on or off; None when unread.
+
+    `automation.trigger` runs them whether the automation is on or off. The automation
+    component keeps its entities in ``hass.data["automation"]`` (its EntityComponent); each
+    entity's ``action_script`` is the helpers.script.Script that runs.
+    """
+    component = hass.data.get("automation")
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    sequence = getattr(getattr(entity, "action_script", None), "sequence", None)
+    return list(sequence) if isinstance(sequence, list) else None
+
+
 def runs_its_own_script(hass: HomeAssistant, entity_id: str) -> bool:
     """Whether a script entity exists whose steps we read and whose own service runs it.
 
@@ -1247,7 +1261,26 @@ def _restarts_a_run(automation: Any) -> bool:
 
     Its ``action_script`` (a helpers.script.Script) keeps the mode as ``script_mode``.
     """
-    script = getattr(automation, "action_script", None)
+    return _restarts(getattr(automation, "action_script", None))
+
+
+def program_restarts_a_run(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether running this script or automation again stops its run under way (mode restart).
+
+    The script entity's ``script`` (an automation entity's ``action_script``), a
+    helpers.script.Script, keeps the mode; any other entity: False.
+    """
+    domain = entity_id.partition(".")[0]
+    if domain not in ("script", "automation"):
+        return False
+    component = hass.data.get(domain)
+    get_entity = getattr(component, "get_entity", None)
+    entity = get_entity(entity_id) if get_entity is not None else None
+    return _restarts(getattr(entity, "script" if domain == "script" else "action_script", None))
+
+
+def _restarts(script: Any) -> bool:
+    """Whether a helpers.script.Script runs in mode restart and a run of it is under way."""
     return (
         getattr(script, "is_running", False) is True
         and getattr(script, "script_mode", None) == SCRIPT_MODE_RESTART

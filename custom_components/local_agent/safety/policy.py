@@ -39,6 +39,7 @@ from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import acts_on_its_targets
 from custom_components.local_agent.compat import applies_states
 from custom_components.local_agent.compat import armed_at_start
+from custom_components.local_agent.compat import automation_sequence
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
 from custom_components.local_agent.compat import creates_scenes
@@ -53,6 +54,7 @@ from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
+from custom_components.local_agent.compat import program_restarts_a_run
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
 from custom_components.local_agent.compat import runs_a_command
@@ -329,6 +331,8 @@ class SafetyPolicy:
                     if halts
                     else rules.programs_stopped_by(entity_id, (entity_id,))
                 )
+                if not halts and program_restarts_a_run(hass, entity_id):
+                    programs = [*rules.halted_programs(entity_id), *programs]
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
             found.extend(program for program in programs if program not in found)
@@ -931,6 +935,10 @@ class _Rules:
         """
         if len(path) > MAX_GROUP_DEPTH:
             return True
+        # Run again in mode restart, a script or automation stops its run under way (which
+        # would lock up later): the new one may take another way.
+        if program_restarts_a_run(self.hass, entity_id) and self._halts_securing(entity_id):
+            return True
         sequences = self._own_sequences(entity_id)
         # The steps of the exempt entities followed to this one are exempt with them here too
         # (a variable of "Welcome" names the bed light its step turns on: Welcome reads it).
@@ -1135,15 +1143,18 @@ class _Rules:
     def driven_targets(self) -> dict[str, frozenset[str]]:
         """Return what the actions of sensitive entities name, with the entities that run them.
 
-        Only the domains the policy can name sensitive run such actions that matter here; a
-        step whose target is a template names the relays written in it (named_targets). A
-        sensitive Switch as X entity (a lock) switches what it shows, and what that runs of
-        its own (a template switch that passes its turn-on to a relay) drives the relay too.
+        Only the entities the policy can name sensitive run such actions that matter here:
+        those of its domains and covers, and those the person named (a template switch
+        "Garage opener" whose turn-on pulses the garage relay); a step whose target is a
+        template names the relays written in it (named_targets). A sensitive Switch as X
+        entity (a lock) switches what it shows, and what that runs of its own (a template
+        switch that passes its turn-on to a relay) drives the relay too.
         """
         found: dict[str, set[str]] = {}
+        domains = {*self.policy.domains, "cover", *(split_entity_id(e)[0] for e in self.entities)}
         acting = [
             (driver, sequences)
-            for domain in {*self.policy.domains, "cover"}
+            for domain in domains
             for driver, sequences in entities_with_actions(self.hass, domain)
         ]
         for state in self.hass.states.async_all():
@@ -1160,30 +1171,37 @@ class _Rules:
     def run_by(self, sequences: list[list[Any]]) -> list[list[Any]]:
         """Return these steps and those of the automations they run, and theirs in turn.
 
-        An automation runs when a step triggers it (`automation.trigger`) or fires the event
-        it hears (the event a DIY lock's unlock fires, which an automation answers by switching
-        the relay). A step that may send any signal (a message, a Python script) is not taken
-        to run every automation that hears one, nor does what the steps change count: the
-        remote's light and the porch light that follows the relay are not what unlocks.
+        An automation runs when a step triggers it (`automation.trigger`, also while it is
+        switched off) or sends what it hears: the event a DIY lock's unlock fires (which an
+        automation answers by switching the relay), a sentence it says to Assist, an MQTT
+        message it publishes (heard on that topic). A script it runs sends what its own steps
+        send. A step that may send any signal (a message, a Python script) is not taken to run
+        every automation that hears one, nor does what the steps change count: the remote's
+        light and the porch light that follows the relay are not what unlocks.
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
-            triggered = {
-                target
-                for target in named_targets(self.hass, steps)
-                if split_entity_id(target)[0] == AUTOMATION_DOMAIN
-            }
-            fired = {
+            named = named_targets(self.hass, steps)
+            triggered = {t for t in named if split_entity_id(t)[0] == AUTOMATION_DOMAIN}
+            scripts = [
+                sequence
+                for target in named
+                if target.startswith(SCRIPT_PREFIX)
+                and (sequence := script_sequence(self.hass, target))
+            ]
+            sent = {
                 (kind, key)
                 for kind, key in _signals(self.hass, steps)
-                if kind == EVENT_SIGNAL and key != ANY_SIGNAL
-            }
+                if kind not in (ANY_SIGNAL, MESSAGE, MQTT)
+            } | {(MQTT, topic) for topic in _published_topics(steps)}
+            # `automation.trigger` runs an automation that is switched off too.
             ran = [
-                a.actions
-                for a in self.automations
-                if a.entity_id in triggered or (fired and a.hears(fired))
+                sequence
+                for automation in sorted(triggered)
+                if (sequence := automation_sequence(self.hass, automation)) is not None
             ]
-            found.extend(run for run in ran if run not in found)
+            ran += [a.actions for a in self.automations if sent and a.hears(sent)]
+            found.extend(run for run in [*scripts, *ran] if run not in found)
         return found
 
     def _named_sensitive(self, entity_id: str) -> bool:
@@ -1763,6 +1781,31 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
 _CONVERSATION_PROCESS: Final = "conversation.process"
 _CONVERSATION_ID: Final = "conversation_id"
 _AGENT_ID: Final = "agent_id"
+
+
+def _published_topics(steps: Iterable[Any]) -> set[str]:
+    """Return the topics the steps' `mqtt.publish` calls publish on (ANY_SIGNAL: a template).
+
+    Only where the topic is written out in its `data`; what a script it runs publishes is
+    that program's own.
+    """
+    found: set[str] = set()
+    for step, kind in _enabled_steps(steps):
+        if (nested := _nested_steps(step, kind)) is not None:
+            found |= _published_topics(nested)
+        elif (
+            kind == cv.SCRIPT_ACTION_CALL_SERVICE
+            and _SIGNAL_SERVICES.get(_plain_text(step.get("action", step.get("service"))) or "")
+            == MQTT
+        ):
+            parts = (step.get("data") or {}, step.get("data_template") or {})
+            topic = (
+                {**parts[0], **parts[1]}.get("topic")
+                if all(isinstance(part, Mapping) for part in parts)
+                else None  # data written whole as a template: any topic
+            )
+            found.add(_plain_text(topic) or ANY_SIGNAL)
+    return found
 
 
 def _texts_of_message(data: Any) -> list[str] | None:
