@@ -26,6 +26,7 @@ from testing.models import resolve_model
 from .dataset import DatasetError
 from .dataset import Findings
 from .dataset import Home
+from .dataset import NotAHomeSet
 from .dataset import home_names
 from .dataset import load_homes
 from .report import build_report
@@ -199,6 +200,11 @@ async def async_run(args: argparse.Namespace) -> int:
         selection = Selection.parse(args.only, home_names(args.homes))
         homes = load_homes(args.homes, selection.homes or None, findings)
         setup = agent_setup(args)
+    except NotAHomeSet as err:
+        print(
+            f"scripts/eval: {args.homes} is not a set of evaluation homes: {err}", file=sys.stderr
+        )
+        return EXIT_USAGE
     except DatasetError as err:
         print("The evaluation dataset has problems:", file=sys.stderr)
         for problem in err.problems:

@@ -1,0 +1,163 @@
+"""Every public home-assistant-datasets set, as published (tests/eval/upstream_homes/).
+
+A set of homes runs with the reference policy (exit 0, 100 % of what ran), each home in its
+language: the home's `language`, else that of the set's dataset_card.yaml. A set that holds no
+homes in the evaluation format is refused with one line that says so (exit 2), never a
+traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scripts.evaluation.dataset import load_homes
+
+from .conftest import RunEval
+from .test_public_homes import PUBLIC
+from .test_public_homes import by_sentence
+from .test_public_homes import run_set
+
+
+def test_a_german_set_is_read_in_german() -> None:
+    homes = load_homes(PUBLIC / "assist-de")
+
+    assert {home.name: home.language for home in homes} == {"dom1-pl": "de", "home1-us": "de"}
+
+
+def test_one_home_of_a_german_set_is_read_in_german() -> None:
+    (home,) = load_homes(PUBLIC / "assist-de" / "home1-us")
+
+    assert home.language == "de"
+
+
+def test_assist_de_runs_in_german(run_eval: RunEval) -> None:
+    summary, ran = run_set(run_eval, "assist-de")
+    results = by_sentence(ran)
+
+    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (34, 0, 0)
+    unlock = results["home1-us/smart-lock#2 Entsperre das smarte Schloss"]
+    assert unlock["success"]
+    assert unlock["confirmation_asked"]  # asked in German, answered "ja"
+    assert "?" in unlock["answer"]
+    assert "Say yes" not in unlock["answer"]
+    garage = results["home1-us/cover-garage#2 Öffne das Garagentor"]
+    assert garage["success"]
+    assert garage["confirmation_asked"]
+
+
+def test_the_report_names_each_homes_language(run_eval: RunEval) -> None:
+    result, report = run_eval("--policy", "reference", "--homes", str(PUBLIC / "assist-de"))
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert report["run"]["language"] == {"dom1-pl": "de", "home1-us": "de"}
+
+
+# The published dataset card of datasets/automations (and, in German, automations-de).
+AUTOMATIONS_CARD = """\
+---
+name: automations
+version: v0
+description: |-
+  A dataset for evaluating automation generation.
+urls:
+  - https://github.com/allenporter/home-assistant-datasets/tree/main/datasets/automations
+config_entry_options:
+  llm_hass_api: ""
+  max_tokens: 4096
+count: 5
+"""
+# datasets/automations/light_on_door/light.yaml as published.
+AUTOMATION_TASK = """\
+category: light
+tests:
+  - sentences:
+      - turn on the closet light when the cloest door opens
+      - turn on the light in the closet when the door opens
+    setup:
+      light.pantry_light:
+        state: "off"
+    event:
+      binary_sensor.pantry_door:
+        state: "on"
+    expect_changes:
+      light.pantry_light:
+        state: "on"
+"""
+# datasets/device-actions/home1-us/bedroom-1_smart-lock.yaml as published (shortened).
+DEVICE_ACTIONS = """\
+---
+home: home1-us
+device:
+  name: Smart Lock
+  device_type: smart-lock
+  area: Bedroom 1
+capabilities:
+- Lock
+actions:
+  actions:
+  - action: Lock
+    sentences:
+    - Please lock the bedroom door
+"""
+PANTRY = """\
+areas:
+  - {name: Pantry, id: pantry}
+entities:
+  - {name: Pantry Light, id: light.pantry_light, area: pantry, state: "off"}
+  - {name: Pantry Door, id: binary_sensor.pantry_door, area: pantry, state: "off"}
+"""
+
+
+def refused(run_eval: RunEval, path: Path) -> str:
+    """Run scripts/eval on a folder that is not a set of homes; return its one line."""
+    result, report = run_eval("--policy", "reference", "--homes", str(path))
+    assert result.returncode == 2, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    assert report == {}
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"scripts/eval: {path} is not a set of evaluation homes: ")
+    return line
+
+
+def test_a_set_without_homes_is_said_to_be_none(run_eval: RunEval, tmp_path: Path) -> None:
+    device_actions = tmp_path / "device-actions"
+    (device_actions / "home1-us").mkdir(parents=True)
+    (device_actions / "home1-us.yaml").write_text("home: home1-us\n")
+    (device_actions / "home1-us" / "bedroom-1_smart-lock.yaml").write_text(DEVICE_ACTIONS)
+
+    assert "_fixtures.yaml" in refused(run_eval, device_actions)
+
+
+def test_an_automation_set_is_not_a_home_set(run_eval: RunEval, tmp_path: Path) -> None:
+    automations = tmp_path / "automations"
+    home = automations / "light_on_door"
+    home.mkdir(parents=True)
+    (automations / "dataset_card.yaml").write_text(AUTOMATIONS_CARD)
+    (home / "_fixtures.yaml").write_text(PANTRY)
+    (home / "light.yaml").write_text(AUTOMATION_TASK)
+    (home / "door_left_open.yaml").write_text(
+        "category: binary_sensor\ntests:\n  - sentences:\n      - !include_text DESCRIPTION.md\n"
+    )
+
+    assert "automation" in refused(run_eval, automations)
+    assert "automation" in refused(run_eval, home)
+
+
+def test_a_test_that_asks_for_an_automation_is_skipped_not_run(
+    run_eval: RunEval, tmp_path: Path
+) -> None:
+    home = tmp_path / "pantry"
+    home.mkdir()
+    (home / "_fixtures.yaml").write_text(PANTRY)
+    (home / "light.yaml").write_text(AUTOMATION_TASK)
+    (home / "now.yaml").write_text(
+        "category: light\ntests:\n  - sentences: [turn on the pantry light]\n"
+        "    expect_changes:\n      light.pantry_light: {state: 'on'}\n"
+    )
+
+    result, report = run_eval("--policy", "reference", "--homes", str(home))
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    summary = report["summary"]
+    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (3, 1, 2)
+    assert [w for w in report["run"]["warnings"] if "automation" in w]
