@@ -161,3 +161,44 @@ def test_a_test_that_asks_for_an_automation_is_skipped_not_run(
     summary = report["summary"]
     assert (summary["sentences"], summary["passed"], summary["skipped"]) == (3, 1, 2)
     assert [w for w in report["run"]["warnings"] if "automation" in w]
+
+
+def test_questions_run_as_published(run_eval: RunEval) -> None:
+    summary, ran = run_set(run_eval, "questions")
+    results = by_sentence(ran)
+
+    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (22, 0, 1)
+    # A careful answer says yes or no, counts, and writes a percentage as people write it.
+    assert results["urban-loft-au/light#2 Is the bedroom light on?"]["answer"].startswith("Yes")
+    assert results["suburban-familiy-home-be/valve#1 Are the sprinklers on?"]["success"]
+    assert (
+        "No"
+        in results["suburban-familiy-home-be/valve#2 Please tell me, are the sprinklers on?"][
+            "answer"
+        ]
+    )
+    assert "2" in results["urban-loft-au/light#1 How many lights are currently on?"]["answer"]
+    assert (
+        "55%"
+        in results["urban-loft-au/sensor#1 What is the battery level of the motion sensor?"][
+            "answer"
+        ]
+    )
+    # Upstream expects 90 for 86 °F (30 °C here): no tool result holds it.
+    weather = results["urban-loft-au/weather#1 What is the temperature outside?"]
+    assert weather["unreachable"]
+    assert "90" in " ".join(weather["unreachable"])
+
+
+def test_a_german_item_is_added_by_its_name(run_eval: RunEval) -> None:
+    result, report = run_eval(
+        "--policy", "reference", "--homes", str(PUBLIC / "assist-de"), "--only", "dom1-pl/todo"
+    )
+
+    assert result.returncode == 0, result.stderr[-2000:]
+    items = {
+        r["sentence"]: [c["arguments"].get("item") for c in r["tool_calls"]]
+        for r in report["results"]
+    }
+    assert items["Füge Äpfel zu meiner Trader Joe's Liste hinzu"] == ["Äpfel"]
+    assert items["Setze Küche putzen auf die Liste Persönliche Aufgaben"] == ["Küche putzen"]
