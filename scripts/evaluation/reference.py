@@ -293,14 +293,22 @@ def _todo(
     return actions
 
 
-# "add apples to the list", and the German forms of assist-de ("Füge Äpfel zu meiner Liste
-# hinzu", "Setze Äpfel auf die Liste"): the item is named in the home's language.
-_ADD_ITEM = (
-    re.compile(r"\b(?:add|put)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:the|my|our)\b", re.I),
-    re.compile(
-        r"\bfüge\s+(.+?)\s+(?:zu|zur|zum)\s+(?:meine[rnm]?|unsere[rnm]?|der|den|dem)\b", re.I
-    ),
-    re.compile(r"\bsetze\s+(.+?)\s+auf\s+(?:die|meine|unsere)\b", re.I),
+# The item a sentence names, in the languages of the public sets: "add apples to the list",
+# "Füge Äpfel zu meiner Liste hinzu" / "Setze Äpfel auf die Liste" / "Äpfel auf die Liste
+# setzen", "añade manzanas a mi lista", "ajoute des pommes à ma liste", "voeg appels toe aan
+# mijn lijst" / "zet appels op de lijst".
+_ADD_ITEM = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        r"\b(?:add|put)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:the|my|our)\b",
+        r"\bfüge\s+(.+?)\s+(?:zu|zur|zum)\s+(?:meine[rnm]?|unsere[rnm]?|der|den|dem)\b",
+        r"\bsetze\s+(.+?)\s+auf\s+(?:die|meine|unsere)\b",
+        r"^(.+?)\s+auf\s+(?:die|meine|unsere)\b.*\bsetzen\b",
+        r"\b(?:añade|agrega|pon)\s+(.+?)\s+(?:a|en)\s+(?:mi|mis|la|el|nuestra)\b",
+        r"\b(?:ajoute|mets)\s+(?:des\s+|du\s+|les\s+)?(.+?)\s+(?:à|sur|dans)\s+(?:ma|la|mes|notre)\b",
+        r"\bvoeg\s+(.+?)\s+toe\s+aan\b",
+        r"\bzet\s+(.+?)\s+op\s+(?:de|mijn|onze)\b",
+    )
 )
 
 

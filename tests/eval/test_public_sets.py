@@ -202,3 +202,15 @@ def test_a_german_item_is_added_by_its_name(run_eval: RunEval) -> None:
     }
     assert items["Füge Äpfel zu meiner Trader Joe's Liste hinzu"] == ["Äpfel"]
     assert items["Setze Küche putzen auf die Liste Persönliche Aufgaben"] == ["Küche putzen"]
+
+
+def test_intents_run_in_each_homes_language(run_eval: RunEval) -> None:
+    _, ran = run_set(run_eval, "intents")
+    results = by_sentence(ran)
+
+    unlock = results["es/lock_HassTurnOff#1 abre la puerta principal"]
+    assert unlock["success"]
+    assert unlock["confirmation_asked"]  # asked in Spanish, answered "sí"
+    assert "¿" in unlock["answer"]
+    added = results["es/todo_HassListAddItem#1 añade manzanas a mi lista de Trader Joe's"]
+    assert [c["arguments"]["item"] for c in added["tool_calls"]] == ["manzanas"]
