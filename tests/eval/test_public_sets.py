@@ -214,3 +214,18 @@ def test_intents_run_in_each_homes_language(run_eval: RunEval) -> None:
     assert "¿" in unlock["answer"]
     added = results["es/todo_HassListAddItem#1 añade manzanas a mi lista de Trader Joe's"]
     assert [c["arguments"]["item"] for c in added["tool_calls"]] == ["manzanas"]
+
+
+def test_the_whole_assist_set_runs(run_eval: RunEval) -> None:
+    _, ran = run_set(run_eval, "assist")
+    results = by_sentence(ran)
+
+    homes = {r["home"] for r in ran}
+    assert {"home2-ru", "home5-cn", "home7-dk"} <= homes
+    water = results["home2-ru/water-valve#1 water the garden"]
+    assert water["success"]
+    assert water["confirmation_asked"]  # a valve asks first
+    fan = results["home5-cn/fan#1 Turn on the fan"]
+    assert fan["success"]
+    assert not fan["confirmation_asked"]  # an everyday request runs at once
+    assert results["home7-dk/media-player#3 Next song"]["success"]
