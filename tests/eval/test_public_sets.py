@@ -214,6 +214,19 @@ def test_intents_run_in_each_homes_language(run_eval: RunEval) -> None:
     assert "¿" in unlock["answer"]
     added = results["es/todo_HassListAddItem#1 añade manzanas a mi lista de Trader Joe's"]
     assert [c["arguments"]["item"] for c in added["tool_calls"]] == ["manzanas"]
+    for home, sentence, asked in (
+        ("fr", "déverrouille la porte d'entrée", "« oui »"),
+        ("nl", "ontgrendel de voordeur", "„ja”"),
+    ):
+        unlock = results[f"{home}/lock_HassTurnOff#1 {sentence}"]
+        assert unlock["success"]
+        assert unlock["confirmation_asked"]
+        assert asked in unlock["answer"]
+    for key, item in (
+        ("fr/todo_HassListAddItem#1 ajoute des pommes à ma liste Trader Joe's", "pommes"),
+        ("nl/todo_HassListAddItem#1 voeg appels toe aan mijn Trader Joe's lijst", "appels"),
+    ):
+        assert [c["arguments"]["item"] for c in results[key]["tool_calls"]] == [item]
 
 
 def test_the_whole_assist_set_runs(run_eval: RunEval) -> None:
