@@ -215,7 +215,7 @@ def test_intents_run_in_each_homes_language(run_eval: RunEval) -> None:
     added = results["es/todo_HassListAddItem#1 añade manzanas a mi lista de Trader Joe's"]
     assert [c["arguments"]["item"] for c in added["tool_calls"]] == ["manzanas"]
     for home, sentence, asked in (
-        ("fr", "déverrouille la porte d'entrée", "« oui »"),
+        ("fr", "déverrouille la porte d'entrée", "oui"),
         ("nl", "ontgrendel de voordeur", "„ja”"),
     ):
         unlock = results[f"{home}/lock_HassTurnOff#1 {sentence}"]
