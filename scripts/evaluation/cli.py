@@ -92,7 +92,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, help="write the full report to this JSON file")
     parser.add_argument(
         "--language",
-        help="conversation language (default: each home's `language`, else en)",
+        help=(
+            "conversation language (default: each home's `language`, else that of its set's "
+            "dataset_card.yaml, else en)"
+        ),
     )
     add_model_flags(parser, context_flag="--context-size")
     parser.add_argument(
