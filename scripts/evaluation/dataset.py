@@ -357,12 +357,16 @@ def dataset_card(path: Path) -> dict[str, Any]:
     """The dataset_card.yaml of the set a home belongs to: the nearest one above it.
 
     Upstream writes the language of a whole set there (`assist-de`: `language: de`), not in
-    each home. A card that cannot be read counts as none (it only describes the set).
+    each home. A card that cannot be read is an error (DatasetError): read as no card, a
+    German set would be asked in English.
     """
     for folder in (path, *path.resolve().parents):
         card = folder / DATASET_CARD
         if card.is_file():
-            data = _read_yaml(card, str(card), [])
+            errors: list[str] = []
+            data = _read_yaml(card, str(card), errors)
+            if errors:
+                raise DatasetError(errors)
             return data if isinstance(data, dict) else {}
     return {}
 

@@ -9,6 +9,7 @@ traceback.
 from __future__ import annotations
 
 from pathlib import Path
+import shutil
 
 from scripts.evaluation.dataset import load_homes
 
@@ -242,3 +243,15 @@ def test_the_whole_assist_set_runs(run_eval: RunEval) -> None:
     assert fan["success"]
     assert not fan["confirmation_asked"]  # an everyday request runs at once
     assert results["home7-dk/media-player#3 Next song"]["success"]
+
+
+def test_a_dataset_card_that_cannot_be_read_is_an_error(run_eval: RunEval, tmp_path: Path) -> None:
+    # Read as no card, a German set would silently be asked in English.
+    shutil.copytree(PUBLIC / "assist-de" / "dom1-pl", tmp_path / "assist-de" / "dom1-pl")
+    (tmp_path / "assist-de" / "dataset_card.yaml").write_text("language: [de\n")
+
+    result, _ = run_eval("--policy", "reference", "--homes", str(tmp_path / "assist-de"))
+
+    assert result.returncode == 2
+    assert result.stderr.startswith("The evaluation dataset has problems:\n")
+    assert "dataset_card.yaml: is not valid YAML" in result.stderr
