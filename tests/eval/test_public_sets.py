@@ -23,6 +23,7 @@ def test_a_german_set_is_read_in_german() -> None:
     homes = load_homes(PUBLIC / "assist-de")
 
     assert {home.name: home.language for home in homes} == {"dom1-pl": "de", "home1-us": "de"}
+    assert [home.language for home in load_homes(PUBLIC / "questions-de")] == ["de"]
 
 
 def test_one_home_of_a_german_set_is_read_in_german() -> None:
@@ -255,3 +256,13 @@ def test_a_dataset_card_that_cannot_be_read_is_an_error(run_eval: RunEval, tmp_p
     assert result.returncode == 2
     assert result.stderr.startswith("The evaluation dataset has problems:\n")
     assert "dataset_card.yaml: is not valid YAML" in result.stderr
+
+
+def test_german_questions_run_in_german(run_eval: RunEval) -> None:
+    summary, ran = run_set(run_eval, "questions-de")
+    results = by_sentence(ran)
+
+    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (17, 17, 0)
+    assert {r["home"] for r in ran} == {"urban-loft-au"}
+    battery = results["urban-loft-au/sensor#1 Wie hoch ist der Batteriestand des Bewegungsmelders?"]
+    assert "55%" in battery["answer"]
