@@ -266,3 +266,13 @@ def test_german_questions_run_in_german(run_eval: RunEval) -> None:
     assert {r["home"] for r in ran} == {"urban-loft-au"}
     battery = results["urban-loft-au/sensor#1 Wie hoch ist der Batteriestand des Bewegungsmelders?"]
     assert "55%" in battery["answer"]
+
+
+def test_a_spanish_valve_is_asked_about_in_spanish(run_eval: RunEval) -> None:
+    summary, ran = run_set(run_eval, "assist-es")
+    results = by_sentence(ran)
+
+    assert (summary["sentences"], summary["passed"]) == (9, 9)
+    water = results["home2-ru/water-valve#1 Riega el jardín"]
+    assert water["confirmation_asked"]
+    assert water["answer"].startswith("¿")
