@@ -26,6 +26,7 @@ from testing.models import resolve_model
 from .dataset import DatasetError
 from .dataset import Findings
 from .dataset import Home
+from .dataset import NotAHomeSet
 from .dataset import home_names
 from .dataset import load_homes
 from .report import build_report
@@ -91,7 +92,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, help="write the full report to this JSON file")
     parser.add_argument(
         "--language",
-        help="conversation language (default: each home's `language`, else en)",
+        help=(
+            "conversation language (default: each home's `language`, else that of its set's "
+            "dataset_card.yaml, else en)"
+        ),
     )
     add_model_flags(parser, context_flag="--context-size")
     parser.add_argument(
@@ -199,6 +203,11 @@ async def async_run(args: argparse.Namespace) -> int:
         selection = Selection.parse(args.only, home_names(args.homes))
         homes = load_homes(args.homes, selection.homes or None, findings)
         setup = agent_setup(args)
+    except NotAHomeSet as err:
+        print(
+            f"scripts/eval: {args.homes} is not a set of evaluation homes: {err}", file=sys.stderr
+        )
+        return EXIT_USAGE
     except DatasetError as err:
         print("The evaluation dataset has problems:", file=sys.stderr)
         for problem in err.problems:

@@ -35,10 +35,9 @@ from .upstream import normalise_entity
 from .upstream import state_text
 
 FIXTURES_FILE: Final = "_fixtures.yaml"
+DATASET_CARD: Final = "dataset_card.yaml"
 # Files of a home directory that are not task files (home-assistant-datasets ignores them too).
-NOT_TASK_FILES: Final = frozenset(
-    {FIXTURES_FILE, "_home.yaml", "solution.yaml", "dataset_card.yaml"}
-)
+NOT_TASK_FILES: Final = frozenset({FIXTURES_FILE, "_home.yaml", "solution.yaml", DATASET_CARD})
 # Domains set up by Home Assistant's own integration rather than fixture_home.
 HELPER_DOMAINS: Final = frozenset({"timer"})
 SUPPORTED_DOMAINS: Final = ENTITY_DOMAINS | HELPER_DOMAINS
@@ -61,7 +60,7 @@ _TEST_KEYS: Final = frozenset(
     {
         "sentences", "setup", "expect_changes", "ignore_changes", "expect_confirmation",
         "expect_answer", "expect_response", "expect_question", "answer_from", "context_device",
-        "context_now", "note",
+        "context_now", "event", "note",
     }
 )  # fmt: skip
 _STATE_KEYS: Final = frozenset({"state", "attributes"})
@@ -83,6 +82,10 @@ FIXED_TIME: Final = (
     "tests at a fixed time (context_now) are skipped: the home runs at the real time"
 )
 NO_SENTENCES: Final = "tests without sentences are left out"
+AUTOMATION_TEST: Final = (
+    "tests that ask for an automation (with an `event`) are skipped: the evaluation runs "
+    "requests, not automations"
+)
 NO_CATEGORY: Final = "task files without a category are named after the file"
 NO_FIXTURES: Final = f"folders with task files but no {FIXTURES_FILE} are left out"
 UNSIMULATED_CHANGE: Final = "{} {} is not simulated: tests that change {} are skipped"
@@ -93,6 +96,10 @@ REFUSED: Final = (
     "values Home Assistant refuses: the entities, or the tests setting them, are skipped"
 )
 MAX_EXAMPLES: Final = 3
+
+
+class NotAHomeSet(Exception):
+    """The folder holds no evaluation homes (another kind of dataset); the message says why."""
 
 
 class DatasetError(Exception):
@@ -247,15 +254,35 @@ class Home:
 
 
 def home_names(root: Path) -> list[str]:
-    """The homes under root: every folder holding `_fixtures.yaml`, by relative path."""
+    """The homes under root: every folder holding `_fixtures.yaml`, by relative path.
+
+    Raises NotAHomeSet for a folder of another kind of dataset (no home in it, or a set whose
+    dataset card turns the agent's Home Assistant API off: it scores written automations).
+    """
+    if not root.exists():
+        raise DatasetError([f"{root}: no such directory"])
+    if _api_off(dataset_card(root)):
+        raise NotAHomeSet(
+            "its dataset_card.yaml turns the agent's Home Assistant API off (llm_hass_api), "
+            "so its sentences ask for automations to be written, not for actions"
+        )
     if (root / FIXTURES_FILE).is_file():
         return [root.name]
     if not root.is_dir():
         raise DatasetError([f"{root}: no such directory"])
     names = sorted(p.parent.relative_to(root).as_posix() for p in root.rglob(FIXTURES_FILE))
     if not names:
-        raise DatasetError([f"{root}: no home directories (with {FIXTURES_FILE}) in it"])
+        raise NotAHomeSet(
+            f"no folder in it holds a {FIXTURES_FILE} (a home's areas, devices and entities) "
+            "next to task files"
+        )
     return names
+
+
+def _api_off(card: Mapping[str, Any]) -> bool:
+    """Whether a dataset card runs its conversation agent without a Home Assistant API."""
+    options = card.get("config_entry_options")
+    return isinstance(options, dict) and "llm_hass_api" in options and not options["llm_hass_api"]
 
 
 def load_homes(
@@ -317,13 +344,37 @@ def load_home(path: Path, findings: Findings | None = None, name: str | None = N
         name=name,
         path=path,
         title=fixtures.title or path.name,
-        language=fixtures.language,
+        language=fixtures.language or dataset_language(path),
         floors=tuple(fixtures.floors.values()),
         areas=tuple(fixtures.areas.values()),
         devices=tuple(fixtures.devices.values()),
         entities=tuple(fixtures.entities.values()),
         tests=tuple(tests),
     )
+
+
+def dataset_card(path: Path) -> dict[str, Any]:
+    """The dataset_card.yaml of the set a home belongs to: the nearest one above it.
+
+    Upstream writes the language of a whole set there (`assist-de`: `language: de`), not in
+    each home. A card that cannot be read is an error (DatasetError): read as no card, a
+    German set would be asked in English.
+    """
+    for folder in (path, *path.resolve().parents):
+        card = folder / DATASET_CARD
+        if card.is_file():
+            errors: list[str] = []
+            data = _read_yaml(card, str(card), errors)
+            if errors:
+                raise DatasetError(errors)
+            return data if isinstance(data, dict) else {}
+    return {}
+
+
+def dataset_language(path: Path) -> str | None:
+    """The `language` of the set a home belongs to (its dataset card), if it names one."""
+    language = dataset_card(path).get("language")
+    return language.strip() if isinstance(language, str) and language.strip() else None
 
 
 def _read_yaml(path: Path, where: str, errors: list[str]) -> Any:
@@ -652,6 +703,10 @@ def _parse_tasks(
         read.unsimulated(expect, setup)
         if item.get("context_now") is not None:
             read.cannot(FIXED_TIME, path)
+        if "event" in item:
+            # Upstream's automation tests: the sentence asks for an automation that the
+            # event sets off later. Run as a request, it would be scored as something else.
+            read.cannot(AUTOMATION_TEST, path)
         answer_from = tuple(
             e
             for raw in read.strings(item.get("answer_from"), f"{path}.answer_from")

@@ -293,7 +293,23 @@ def _todo(
     return actions
 
 
-_ADD_ITEM = re.compile(r"\b(?:add|put)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:the|my|our)\b", re.I)
+# The item a sentence names, in the languages of the public sets: "add apples to the list",
+# "Füge Äpfel zu meiner Liste hinzu" / "Setze Äpfel auf die Liste" / "Äpfel auf die Liste
+# setzen", "añade manzanas a mi lista", "ajoute des pommes à ma liste", "voeg appels toe aan
+# mijn lijst" / "zet appels op de lijst".
+_ADD_ITEM = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        r"\b(?:add|put)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:the|my|our)\b",
+        r"\bfüge\s+(.+?)\s+(?:zu|zur|zum)\s+(?:meine[rnm]?|unsere[rnm]?|der|den|dem)\b",
+        r"\bsetze\s+(.+?)\s+auf\s+(?:die|meine|unsere)\b",
+        r"^(.+?)\s+auf\s+(?:die|meine|unsere)\b.*\bsetzen\b",
+        r"\b(?:añade|agrega|pon)\s+(.+?)\s+(?:a|en)\s+(?:mi|mis|la|el|nuestra)\b",
+        r"\b(?:ajoute|mets)\s+(?:des\s+|du\s+|les\s+)?(.+?)\s+(?:à|sur|dans)\s+(?:ma|la|mes|notre)\b",
+        r"\bvoeg\s+(.+?)\s+toe\s+aan\b",
+        r"\bzet\s+(.+?)\s+op\s+(?:de|mijn|onze)\b",
+    )
+)
 
 
 def _todo_count(before: tuple[str, Mapping[str, Any]], state: str, sentence: str) -> list[Action]:
@@ -305,7 +321,7 @@ def _todo_count(before: tuple[str, Mapping[str, Any]], state: str, sentence: str
     if wanted < 0:
         raise Unreachable("a to-do list cannot have fewer than 0 open items")
     if wanted > had:
-        match = _ADD_ITEM.search(sentence)
+        match = next((m for pattern in _ADD_ITEM if (m := pattern.search(sentence))), None)
         names = [match[1]] if match else []
         if len(names) < wanted - had:
             names += [f"item {n}" for n in range(1, wanted - had - len(names) + 1)]
@@ -478,9 +494,15 @@ def write_calls(calls: Sequence[ToolCall]) -> str:
     return "\n".join(format_tool_call(call) for call in calls)
 
 
-def answer_from_results(results: Sequence[Any]) -> str:
-    """Read get_state results aloud: "Front Door is locked." per entity."""
+def answer_from_results(results: Sequence[Any], sentence: str = "") -> str:
+    """Read get_state results aloud: "Front Door is locked." per entity.
+
+    As a careful person answers an English question: "yes" or "no" first when it asks whether
+    what was read is in a state ("Is the bedroom light on?"), the number when it asks how many
+    are, and a percentage written as people write it ("55%", not Home Assistant's "55 %").
+    """
     sentences: list[str] = []
+    states: list[str] = []
     for result in results:
         if not isinstance(result, dict):
             continue
@@ -493,8 +515,57 @@ def answer_from_results(results: Sequence[Any]) -> str:
                 if key not in ("entity_id", "name", "area", "state")
             ]
             extra = f" ({', '.join(details)})" if details else ""
-            sentences.append(f"{entity.get('name')} is {entity.get('state')}{extra}.")
+            state = _PERCENT.sub(r"\1%", str(entity.get("state")))
+            states.append(str(entity.get("state")).casefold())
+            sentences.append(f"{entity.get('name')} is {state}{extra}.")
+    if states and (count := _HOW_MANY.search(sentence)):
+        asked = count[1].casefold()
+        sentences.append(f"{sum(_in_state(s, asked) for s in states)} of them are {asked}.")
+    elif states and (whether := _WHETHER.search(sentence)):
+        yes = all(_in_state(s, whether[1].casefold()) for s in states)
+        sentences.insert(0, "Yes." if yes else "No.")
     return " ".join(sentences) or "I could not read that."
+
+
+_STATE_WORDS: Final = r"(on|off|open|closed|locked|unlocked|playing|paused|running)"
+_WHETHER: Final = re.compile(rf"^(?:.*,\s*)?(?:is|are)\b[^?]*?\b{_STATE_WORDS}\s*(?:\?|$)", re.I)
+_HOW_MANY: Final = re.compile(
+    rf"\bhow many\b[^?]*?\b(?:is|are)\s+(?:currently\s+|now\s+|still\s+)?{_STATE_WORDS}"
+    r"\s*(?:right now|now)?\s*(?:\?|$)",
+    re.I,
+)
+_PERCENT: Final = re.compile(r"(\d) %")
+# States that answer "off" to a person asking whether a thing is on (a closed valve, an idle
+# player); "on" is every other state a thing can be in.
+_OFF_LIKE: Final = frozenset(
+    {"off", "closed", "idle", "standby", "docked", "unavailable", "unknown"}
+)
+
+
+def _in_state(state: str, asked: str) -> bool:
+    """Whether a read state is the asked one, as a person means it ("on": open, playing…)."""
+    if asked == "on":
+        return state not in _OFF_LIKE
+    if asked == "off":
+        return state in _OFF_LIKE
+    return state == asked
+
+
+def unanswerable(expected: Sequence[str], results: Sequence[Any], said: str) -> str | None:
+    """Why no agent can give an expected numeric answer: no tool result holds the number."""
+    folded = said.casefold()
+    if not expected or any(text.casefold() in folded for text in expected):
+        return None
+    if not all(_NUMBER.fullmatch(text.strip()) for text in expected):
+        return None
+    read = json.dumps(list(results), ensure_ascii=False)
+    held = {float(n) for n in _NUMBER.findall(read)} | {float(n) for n in _NUMBER.findall(said)}
+    if any(float(text) in held for text in expected):
+        return None
+    return f"the expected answer {' or '.join(expected)} is in no value the tools return"
+
+
+_NUMBER: Final = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 class ReferencePolicy:
@@ -547,7 +618,12 @@ class ReferencePolicy:
             failures = [r["error"] for r in results if isinstance(r, dict) and "error" in r]
             reply = f"Sorry, that did not work: {failures[0]}" if failures else self.plan.answer
             return answer(reply, reasoning="The calls are done.")
-        return answer(answer_from_results(results), reasoning="The results are in.")
+        said = answer_from_results(results, self.sentence)
+        if self.test.expect_response and (
+            why := unanswerable(self.test.expect_response, results, said)
+        ):
+            self.gaps.append(why)
+        return answer(said, reasoning="The results are in.")
 
 
 def _latest_results(request: SeenRequest) -> list[Any]:

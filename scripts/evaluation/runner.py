@@ -82,7 +82,7 @@ class AgentSetup:
     model_path: Path | None  # None: the reference policy
     agent_options: Mapping[str, Any] = field(default_factory=dict)
     engine_options: Mapping[str, Any] = field(default_factory=dict)
-    language: str | None = None  # None: each home's `language`, else English
+    language: str | None = None  # None: each home's (or its set's) `language`, else English
 
     def language_of(self, home: Home) -> str:
         """The conversation language for a home."""

@@ -122,10 +122,16 @@ def test_assist_runs_as_published(run_eval: RunEval) -> None:
 
 
 def test_intents_run_as_published(run_eval: RunEval) -> None:
-    summary, ran = run_set(run_eval, "intents")
+    _, ran = run_set(run_eval, "intents")
     results = by_sentence(ran)
 
-    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (12, 12, 0)
+    # The German home (test_public_sets.py runs the other languages of the set).
+    german = [r for r in ran if r["home"] == "de"]
+    assert (
+        len(german),
+        sum(r["success"] for r in german),
+        sum(bool(r["skipped"]) for r in german),
+    ) == (12, 12, 0)
     unlock = results["de/lock_HassTurnOff#1 Haustür aufschließen"]
     assert unlock["confirmation_asked"]  # answered "ja"
     assert unlock["success"]
