@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -539,9 +540,9 @@ async def home(
     await hass.async_block_till_done()
 
 
-async def agent(home: Home, tools: str) -> Agent:
+async def agent(home: Home, tools: str, exempt: Iterable[str] = EXEMPT) -> Agent:
     """An agent with our tools or Assist's, the harmless scripts exempt."""
-    options: dict[str, Any] = {CONF_EXEMPT_ENTITIES: list(EXEMPT)}
+    options: dict[str, Any] = {CONF_EXEMPT_ENTITIES: list(exempt)}
     if tools == ASSIST:
         options |= {CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"]}
     return await async_setup_agent(home.hass, home.worker.info.path, **options)
@@ -598,11 +599,11 @@ def values(current: State, field: str) -> Iterator[Any]:
         yield SAMPLES[field]
 
 
-async def everyday_calls(hass: HomeAssistant) -> list[Asking]:
+async def everyday_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) -> list[Asking]:
     """Every action our tools offer on each exposed entity, with each option it lists."""
     catalog = build_catalog(hass, await async_get_all_descriptions(hass))
     calls: list[Asking] = []
-    for entity_id in EXPOSED:
+    for entity_id in exposed:
         current = hass.states.get(entity_id)
         assert current is not None, entity_id
         for service, action in sorted(catalog.get(current.domain, {}).items()):
@@ -722,21 +723,29 @@ def exactly(name: str, arguments: dict[str, Any]) -> Callable[[SeenRequest], str
     return write
 
 
-async def sweep(home: Home, tools: str, calls: list[Asking]) -> list[str]:
+async def sweep(
+    home: Home,
+    tools: str,
+    calls: list[Asking],
+    *,
+    exempt: Iterable[str] = EXEMPT,
+    sensitive: Iterable[str] | None = None,
+) -> list[str]:
     """Ask for each call in turn, in one house (each call runs, or is held, and the next
     finds the house as it left it); return the ids of the held calls, with their question.
-    Nothing sensitive changes."""
+    Nothing sensitive (this house's SENSITIVE unless told) changes."""
     hass = home.hass
-    asking = await agent(home, tools)
+    asking = await agent(home, tools, exempt)
+    watched = tuple(SENSITIVE if sensitive is None else sensitive)
     held: list[str] = []
     for _, tool, arguments in calls:
-        before = {entity_id: state(hass, entity_id) for entity_id in SENSITIVE}
+        before = {entity_id: state(hass, entity_id) for entity_id in watched}
         home.worker.will_write(
             tool_call(tool, **arguments) if tools == ASSIST else exactly(tool, arguments)
         )
         result = await asking.ask("do it", context=home.person)
         await hass.async_block_till_done()
-        assert {entity_id: state(hass, entity_id) for entity_id in SENSITIVE} == before
+        assert {entity_id: state(hass, entity_id) for entity_id in watched} == before
         if asked(result):
             held.append(f"{request_id((tools, tool, arguments))}: {speech(result)}")
         else:

@@ -39,25 +39,15 @@ import pytest
 from pytest_homeassistant_custom_component.common import async_fire_mqtt_message
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
-from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
-from custom_components.local_agent.const import CONF_HOME_TOOLS
-from custom_components.local_agent.home.service_catalog import action_supported
-from custom_components.local_agent.home.service_catalog import build_catalog
-from custom_components.local_agent.home.service_catalog import field_supported
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
-from .conftest import Agent
-from .conftest import async_setup_agent
-from .conftest import speech
-from .conftest import state
+from . import test_everyday_common as common
 from .houses import ALARM
 from .houses import ASSIST
 from .houses import FRONT_DOOR
@@ -69,7 +59,6 @@ from .houses import act
 from .houses import another_integrations_service
 from .houses import assist
 from .houses import intent_call
-from .houses import our_call
 from .houses import ours
 from .houses import place
 from .houses import read
@@ -78,12 +67,6 @@ from .houses import template
 from .probes import assert_held_only_when
 from .scripted_model import ScriptedWorker
 from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
-from .test_everyday_common import LIGHT_VARIANTS
-from .test_everyday_common import NEEDS_DATA
-from .test_everyday_common import exactly
-from .test_everyday_common import values
 from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
@@ -93,7 +76,6 @@ from .test_everyday_homes import notify
 from .test_everyday_homes import rename
 from .test_everyday_homes import set_up_demo_house
 from .test_everyday_homes import stop_everything
-from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .test_redteam_seventh import UNLOCK
@@ -727,64 +709,9 @@ async def home(
     await stop_everything(hass)
 
 
-async def agent(home: Home, tools: str) -> Agent:
-    """An agent with our tools or Assist's, the harmless scripts exempt."""
-    options: dict[str, Any] = {CONF_EXEMPT_ENTITIES: list(EXEMPT)}
-    if tools == ASSIST:
-        options |= {CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"]}
-    return await async_setup_agent(home.hass, home.worker.info.path, **options)
-
-
-async def everyday_calls(hass: HomeAssistant) -> list[Asking]:
-    """Every action our tools offer on each exposed entity, with each option it lists."""
-    catalog = build_catalog(hass, await async_get_all_descriptions(hass))
-    calls: list[Asking] = []
-    for entity_id in EXPOSED:
-        current = hass.states.get(entity_id)
-        assert current is not None, entity_id
-        for service, action in sorted(catalog.get(current.domain, {}).items()):
-            if not action_supported(action, current):
-                continue
-            required = [name for name, spec in action.fields.items() if spec.required]
-            if not required and service not in NEEDS_DATA:
-                calls.append(our_call(service, entity_id))
-                if current.domain == "light" and service == "turn_on":
-                    calls += [our_call(service, entity_id, **data) for data in LIGHT_VARIANTS]
-                continue
-            if len(required) > 1 or "code" in required:
-                continue
-            field = required[0] if required else next(iter(action.fields))
-            if not field_supported(action.fields[field], current):
-                continue
-            calls += [
-                our_call(service, entity_id, **{field: value}) for value in values(current, field)
-            ]
-    return calls
-
-
 async def sweep(home: Home, tools: str, calls: list[Asking]) -> list[str]:
-    """Ask for each call in turn, in one house; return the ids of the held calls, with their
-    question. Nothing sensitive changes."""
-    hass = home.hass
-    asking = await agent(home, tools)
-    held: list[str] = []
-    for _, tool, arguments in calls:
-        before = {entity_id: state(hass, entity_id) for entity_id in SENSITIVE}
-        home.worker.will_write(
-            tool_call(tool, **arguments) if tools == ASSIST else exactly(tool, arguments)
-        )
-        result = await asking.ask("do it", context=home.person)
-        await hass.async_block_till_done()
-        assert {entity_id: state(hass, entity_id) for entity_id in SENSITIVE} == before
-        if asked(result):
-            held.append(f"{request_id((tools, tool, arguments))}: {speech(result)}")
-        else:
-            assert not any("error" in found for found in tool_results(hass, result)), (
-                tool,
-                arguments,
-                tool_results(hass, result),
-            )
-    return held
+    """Ask for each call in turn (test_everyday_common's sweep): the held calls' ids."""
+    return await common.sweep(home, tools, calls, exempt=EXEMPT, sensitive=SENSITIVE)
 
 
 GOODNIGHT_LOCKS: Final = "lock Back door and Front Door and arm (night) Security"
@@ -827,7 +754,7 @@ HELD_OF_OUR_TOOLS: Final = [
 async def test_every_everyday_action_of_our_tools_runs_at_once_but_what_secures(
     hass: HomeAssistant, home: Home
 ) -> None:
-    calls = await everyday_calls(hass)
+    calls = await common.everyday_calls(hass, EXPOSED)
     assert len(calls) > 150
 
     held = await sweep(home, OURS, calls)
