@@ -40,6 +40,7 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_third import start_in_the_background
 from .test_relay_drivers import UNLOCK_EVENT
+from .test_relay_drivers import relays_beside
 from .test_relay_drivers import side_door
 from .test_relay_drivers import switches_on
 from .test_relay_drivers import switching_on_is_held_only_when
@@ -51,23 +52,6 @@ OPEN_SIDE_DOOR: Final = "automation.open_side_door"
 DOOR_OR_SPARE: Final = pytest.mark.parametrize(
     ("which", "held"), [("door", True), ("spare", False)]
 )
-
-
-async def relays_beside(hass: HomeAssistant, *triggers: dict[str, Any]) -> tuple[str, str]:
-    """The door relay, switched on by an automation on these triggers, and a spare relay that
-    nothing switches; returns both."""
-    door_relay = await relay(hass, "Door relay")
-    spare = await relay(hass, "Spare relay")
-    await set_up_automations(
-        hass,
-        {
-            "id": "side_door_relay",
-            "alias": "Side door relay",
-            "triggers": list(triggers),
-            "actions": [switches_on(door_relay)],
-        },
-    )
-    return door_relay, spare
 
 
 # --- The event a script of the lock fires -----------------------------------------------------

@@ -44,6 +44,23 @@ def switches_on(relay_id: str) -> dict[str, Any]:
     return {"action": "switch.turn_on", "target": {"entity_id": relay_id}}
 
 
+async def relays_beside(hass: HomeAssistant, *triggers: dict[str, Any]) -> tuple[str, str]:
+    """The door relay, switched on by an automation on these triggers, and a spare relay that
+    nothing switches; returns both."""
+    door_relay = await relay(hass, "Door relay")
+    spare = await relay(hass, "Spare relay")
+    await set_up_automations(
+        hass,
+        {
+            "id": "side_door_relay",
+            "alias": "Side door relay",
+            "triggers": list(triggers),
+            "actions": [switches_on(door_relay)],
+        },
+    )
+    return door_relay, spare
+
+
 async def side_door(hass: HomeAssistant, unlock: list[dict[str, Any]]) -> str:
     """A DIY lock (a template lock helper) whose unlock runs these steps."""
     return await template_helper(
@@ -81,17 +98,7 @@ async def test_a_relay_switched_by_an_automation_on_the_locks_event_is_held(
 ) -> None:
     """The lock's unlock fires "side_door_unlock"; an automation on that event switches the
     door relay on. The spare relay, which nothing of the lock switches, is everyday."""
-    door_relay = await relay(hass, "Door relay")
-    spare = await relay(hass, "Spare relay")
-    await set_up_automations(
-        hass,
-        {
-            "id": "side_door_relay",
-            "alias": "Side door relay",
-            "triggers": [{"trigger": "event", "event_type": UNLOCK_EVENT}],
-            "actions": [switches_on(door_relay)],
-        },
-    )
+    door_relay, spare = await relays_beside(hass, {"trigger": "event", "event_type": UNLOCK_EVENT})
     await side_door(hass, [{"event": UNLOCK_EVENT}])
     await hass.async_block_till_done()
 
@@ -130,15 +137,8 @@ async def test_a_relay_an_automation_on_the_event_of_another_lock_switches_stays
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """An automation switches the relay on an event the lock does not fire: everyday."""
-    door_relay = await relay(hass, "Door relay")
-    await set_up_automations(
-        hass,
-        {
-            "id": "side_door_relay",
-            "alias": "Side door relay",
-            "triggers": [{"trigger": "event", "event_type": "doorbell_pressed"}],
-            "actions": [switches_on(door_relay)],
-        },
+    door_relay, _ = await relays_beside(
+        hass, {"trigger": "event", "event_type": "doorbell_pressed"}
     )
     await side_door(hass, [{"event": UNLOCK_EVENT}])
     await hass.async_block_till_done()
