@@ -14,33 +14,34 @@ from typing import Literal
 from custom_components.local_agent.compat import entry_entity_platform
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.call_texts import async_phrase
-from homeassistant.components import ai_task
 from homeassistant.components import conversation
 from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.config_entries import ConfigEntryChange
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import MATCH_ALL
+from homeassistant.const import Platform
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
-from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity import Entity
 from homeassistant.helpers.entity_platform import EntityPlatform
+from homeassistant.helpers.importlib import async_import_module
 from homeassistant.util.hass_dict import HassKey
 
 # The states of an entry in which its agents stand in (the entry failed and waits, or retries).
 _NOT_LOADED: Final = (ConfigEntryState.SETUP_RETRY, ConfigEntryState.SETUP_ERROR)
+AI_TASK_DOMAIN: Final = Platform.AI_TASK.value
 _STAND_INS: HassKey[dict[str, tuple[tuple[EntityPlatform, ...], CALLBACK_TYPE]]] = HassKey(
     f"{DOMAIN}_agents_not_loaded"
 )
 
 
-async def _async_not_loaded(
+async def async_not_loaded_text(
     hass: HomeAssistant, entry: ConfigEntry, language: str, key: str
 ) -> str:
     """Say (sentence `key`) that the entry's model is not loaded, with the entry's reason."""
@@ -55,7 +56,7 @@ async def _async_not_loaded(
     return await async_phrase(hass, language, key, title=entry.title, reason=reason)
 
 
-class _StandIn(Entity):
+class StandIn(Entity):
     """An entity of an entry that does not load: its registered id and device, unavailable."""
 
     _attr_has_entity_name = True
@@ -70,7 +71,7 @@ class _StandIn(Entity):
         self._attr_device_info = dr.DeviceInfo(identifiers={(DOMAIN, registered.unique_id)})
 
 
-class NotLoadedConversationEntity(_StandIn, conversation.ConversationEntity):
+class NotLoadedConversationEntity(StandIn, conversation.ConversationEntity):
     """An agent whose model entry does not load: it answers why, in the user's language."""
 
     _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
@@ -87,7 +88,9 @@ class NotLoadedConversationEntity(_StandIn, conversation.ConversationEntity):
     ) -> conversation.ConversationResult:
         """Say that the model is not loaded, and why (the entry's own reason)."""
         language = user_input.language
-        text = await _async_not_loaded(self.hass, self.entry, language, "agent_model_not_loaded")
+        text = await async_not_loaded_text(
+            self.hass, self.entry, language, "agent_model_not_loaded"
+        )
         response = intent.IntentResponse(language=language)
         response.async_set_error(intent.IntentResponseErrorCode.UNKNOWN, text)
         return conversation.ConversationResult(
@@ -95,25 +98,20 @@ class NotLoadedConversationEntity(_StandIn, conversation.ConversationEntity):
         )
 
 
-class NotLoadedTaskEntity(_StandIn, ai_task.AITaskEntity):
-    """An AI task whose model entry does not load: a task fails saying why, not "not found"."""
-
-    _attr_supported_features = ai_task.AITaskEntityFeature.GENERATE_DATA
-
-    async def _async_generate_data(
-        self, task: ai_task.GenDataTask, chat_log: conversation.ChatLog
-    ) -> ai_task.GenDataTaskResult:
-        """Fail with the entry's reason, in Home Assistant's language."""
-        text = await _async_not_loaded(
-            self.hass, self.entry, self.hass.config.language, "task_model_not_loaded"
-        )
-        raise HomeAssistantError(text)
-
-
-_STAND_IN_TYPES: Final[dict[str, type[_StandIn]]] = {
-    conversation.DOMAIN: NotLoadedConversationEntity,
-    ai_task.DOMAIN: NotLoadedTaskEntity,
+NOT_LOADED_ENTITY: Final = NotLoadedConversationEntity
+# The platforms that stand in, with the module of each one's entity (the AI task's is read
+# only when one stands in: Home Assistant's ai_task imports its camera and image helpers).
+_STAND_IN_MODULES: Final = {
+    conversation.DOMAIN: __name__,
+    AI_TASK_DOMAIN: "custom_components.local_agent.ai_task",
 }
+
+
+async def _async_stand_in_type(hass: HomeAssistant, domain: str) -> type[StandIn]:
+    """Return the entity that stands in on a platform (its module's NOT_LOADED_ENTITY)."""
+    module = await async_import_module(hass, _STAND_IN_MODULES[domain])
+    found: type[StandIn] = module.NOT_LOADED_ENTITY
+    return found
 
 
 async def async_stand_in_while_not_loaded(hass: HomeAssistant, entry: ConfigEntry) -> None:
@@ -125,7 +123,7 @@ async def async_stand_in_while_not_loaded(hass: HomeAssistant, entry: ConfigEntr
     registered = [
         entity
         for entity in er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
-        if entity.domain in _STAND_IN_TYPES
+        if entity.domain in _STAND_IN_MODULES
         and entity.platform == DOMAIN
         and entity.config_subentry_id in entry.subentries
         and entity.disabled_by is None
@@ -151,8 +149,9 @@ async def async_stand_in_while_not_loaded(hass: HomeAssistant, entry: ConfigEntr
         stop_listening,
     )
     for entity in registered:
+        stand_in = await _async_stand_in_type(hass, entity.domain)
         await platforms[entity.domain].async_add_entities(
-            [_STAND_IN_TYPES[entity.domain](entry, entity)],
+            [stand_in(entry, entity)],
             config_subentry_id=entity.config_subentry_id,
         )
 
