@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncGenerator
 from collections.abc import Callable
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace
 from datetime import datetime
@@ -37,11 +38,13 @@ from custom_components.local_agent.engine.tool_calls import ReasoningDelta
 from custom_components.local_agent.engine.tool_calls import TextDelta
 from custom_components.local_agent.engine.tool_calls import ToolCallFailed
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.tool_calls import calls_written_as_text
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import capitalized
@@ -879,7 +882,7 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            async for delta in _deltas_with_notice(queue, calls, stream):
+            async for delta in _deltas_with_notice(queue, calls, stream, request.tools):
                 yield delta
             output = await generation
             outputs.append(output)
@@ -982,7 +985,10 @@ class ConversationAgent:
             decision = await self.gate.async_decide_confirmed(confirmed, turn)
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
             return decision, None
-        run = await async_run(self.hass, decision.call, turn, verify=confirmed is not None)
+        # What the agent says itself must be true: a confirmed action's result, and a plain
+        # action of our tools ("Turned on Bed Light.", said without the model) are checked.
+        verify = confirmed is not None or isinstance(decision.call, PlannedAction)
+        run = await async_run(self.hass, decision.call, turn, verify=verify)
         self.gate.async_record_run(turn, decision, run)
         return decision, run
 
@@ -1034,6 +1040,7 @@ async def _deltas_with_notice(
     queue: asyncio.Queue[ParseEvent | None],
     calls: list[ToolCallParsed | ToolCallFailed],
     stream: TurnStream,
+    tools: Sequence[ToolSpec] = (),
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
 
@@ -1041,7 +1048,8 @@ async def _deltas_with_notice(
     its own before the model's, and the model's message stays whole. The model's visible text
     waits for the end of its round: with calls after it, it is dropped (a voice pipeline would
     speak it as the calls stream, before the gate has held any: "Done, unlocked!" before our
-    question), and what the calls did, or the question, is said instead.
+    question), and what the calls did, or the question, is said instead. A text that is only
+    calls to `tools` written in JSON is those calls failed, never read out.
     """
     held: list[conversation.AssistantContentDeltaDict] = []
     text: list[str] = []
@@ -1071,6 +1079,8 @@ async def _deltas_with_notice(
             calls.append(event)
     for delta in held:
         yield delta
+    if text and not calls:
+        calls += calls_written_as_text("".join(text), tools)
     if text and not calls:
         stream.visible_text_came()
         stream.streamed("".join(text))
