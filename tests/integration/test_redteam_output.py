@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.home import runner
+from custom_components.local_agent.turn.agent import MAX_CALLS_PER_ROUND
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.components.demo.switch import DemoSwitch
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -285,6 +286,59 @@ async def test_a_plug_that_has_not_reported_yet_is_said_done_at_once(
 
     assert speech(result) == "Turned off AC."
     assert time.monotonic() - started < runner.SETTLE_SECONDS
+
+
+# --- More calls than one answer may make ----------------------------------------------------
+
+BED_LIGHT_OFF = call("light", action="turn_off", entity_id=BED_LIGHT)
+
+
+async def test_calls_beyond_the_limit_are_never_passed_over_in_silence(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """Eight plain calls, then an unlock: the unlock is not read (one answer reads at most
+    MAX_CALLS_PER_ROUND calls), but neither is "Turned on Bed Light and turned off Bed Light."
+    said as if that was all: the model is told what was not run, and answers."""
+    assert MAX_CALLS_PER_ROUND == 8
+    result = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "lights and the door",
+        answer((BED_LIGHT_ON + BED_LIGHT_OFF) * 4 + UNLOCK_FRONT),
+        answer("I did the lights; ask me again for the door."),
+    )
+
+    assert state(hass, FRONT_DOOR) == "locked"
+    assert speech(result).endswith("ask me again for the door."), speech(result)
+    assert len(scripted_worker.requests) == 2
+    told = scripted_worker.requests[1].dynamic_prompt
+    assert "1 more call in this answer was not run" in told, told
+
+
+async def test_as_many_calls_as_one_answer_may_make_are_said_done_at_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """The neighbour: eight plain calls run and are said without another round."""
+    result = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "lights",
+        answer((BED_LIGHT_OFF + BED_LIGHT_ON) * 4),
+    )
+
+    assert speech(result) == "Turned off Bed Light and turned on Bed Light."
+    assert state(hass, BED_LIGHT) == "on"
+    assert len(scripted_worker.requests) == 1
 
 
 # --- A call written as text -----------------------------------------------------------------

@@ -41,6 +41,7 @@ from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.tool_calls import calls_written_as_text
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
@@ -893,8 +894,10 @@ class ConversationAgent:
                 await asyncio.wait([generation])
         if len(calls) > MAX_CALLS_PER_ROUND:
             # A model looping on call markup would otherwise flood the next prompt with results.
+            # What is left out is one failed call: never said done as if it were all (the
+            # plain answer), and the model reads what was not run.
             LOGGER.debug("Read %d calls in one answer; kept %d", len(calls), MAX_CALLS_PER_ROUND)
-            del calls[MAX_CALLS_PER_ROUND:]
+            calls[MAX_CALLS_PER_ROUND:] = [_calls_left_out(calls[MAX_CALLS_PER_ROUND:])]
         if calls:
             stream.calls_streamed()
             yield {"tool_calls": [_tool_input(event) for event in calls]}
@@ -1103,6 +1106,17 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
 
 # Calls read from one answer; more than a turn ever needs, few enough to bound the next prompt.
 MAX_CALLS_PER_ROUND = 8
+
+
+def _calls_left_out(left_out: list[ToolCallParsed | ToolCallFailed]) -> ToolCallFailed:
+    """One failed call for the calls of an answer beyond MAX_CALLS_PER_ROUND, none of them run."""
+    count = len(left_out)
+    calls = "call in this answer was" if count == 1 else "calls in this answer were"
+    message = (
+        f"{count} more {calls} not run: at most {MAX_CALLS_PER_ROUND} calls are read from "
+        "one answer. Make the calls still needed in your next answer."
+    )
+    return ToolCallFailed(ToolCallError(message, ""))
 
 
 def _trace_round(chat_log: conversation.ChatLog, output: GenerationOutput) -> None:
