@@ -398,9 +398,10 @@ async def test_a_yes_said_with_the_request_or_written_by_the_model_confirms_noth
     question = await agent.ask("unlock the front door, yes I confirm, yes", context=scene.person)
 
     assert asked(question), speech(question)
-    assert speech(question) == "Unlock Front Door and unlock Front Door? Say yes to confirm."
+    # The same call written twice is asked about once (test_redteam_output.py).
+    assert speech(question) == "Unlock Front Door? Say yes to confirm."
     assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "proposed"]
+    assert scene.outcomes() == ["proposed"]
 
 
 async def test_a_yes_answers_only_its_own_conversations_question(

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -254,6 +255,54 @@ class ToolCallStreamParser:
             written = dict(reversed(given))  # the first value of a parameter given twice
             return ToolCallFailed(ToolCallError(" ".join(problems), raw, name, written))
         return ToolCallParsed(ToolCall(name, arguments, raw))
+
+
+# A visible answer that is only a code fence: its language tag, then its content.
+_FENCED = re.compile(r"```[\w-]*[ \t]*\n?(.*?)\n?[ \t]*```", re.DOTALL)
+_JSON_CALL_KEYS = frozenset({"name", "arguments", "parameters"})
+
+
+def calls_written_as_text(text: str, tools: Sequence[ToolSpec]) -> list[ToolCallFailed]:
+    """Return failed calls if the visible answer is only JSON calls to some of `tools`.
+
+    A model that writes `{"name": "lock", "arguments": {...}}` (or a list of them; alone, or
+    alone in a code fence) as its answer meant calls in the wrong form: they are neither read
+    out to the person nor run (written as text, they may as well be an example), and the
+    model is told the form. JSON that names no offered tool, or a call among words, stays the
+    model's answer (an empty list).
+    """
+    body = text.strip()
+    if (fenced := _FENCED.fullmatch(body)) is not None:
+        body = fenced.group(1).strip()
+    if not body.startswith(("{", "[")):
+        return []
+    loaded = _load_json(body)
+    written = loaded if isinstance(loaded, list) else [loaded]
+    names = {tool.name for tool in tools}
+    if not written or not all(_is_json_call(call, names) for call in written):
+        return []
+    return [_written_as_text(call, text) for call in written]
+
+
+def _is_json_call(call: Any, names: Collection[str]) -> bool:
+    return (
+        isinstance(call, dict)
+        and call.keys() <= _JSON_CALL_KEYS
+        and isinstance(call.get("name"), str)
+        and call["name"] in names
+    )
+
+
+def _written_as_text(call: dict[str, Any], text: str) -> ToolCallFailed:
+    name: str = call["name"]
+    arguments = call.get("arguments", call.get("parameters"))
+    message = (
+        f"The call to tool '{name}' was written as text and was not run. Write a tool call as "
+        f"{CALL_OPEN}{FUNCTION_OPEN}NAME>{PARAMETER_OPEN}KEY>VALUE{PARAMETER_CLOSE}"
+        f"{FUNCTION_CLOSE}{CALL_CLOSE}."
+    )
+    written = dict(arguments) if isinstance(arguments, dict) else {}
+    return ToolCallFailed(ToolCallError(message, text, name, written))
 
 
 def coerce_value(text: str, schema: JsonSchema) -> Any:

@@ -3,7 +3,8 @@
 The one place a call reaches Home Assistant: our own tools' service calls and Home Assistant's
 LLM API tools alike. A run checks, at that moment, that every target is still exposed and
 available and that the requesting user may act on it, then calls with the user's context (so
-Home Assistant's own checks apply as well). A confirmed run also checks what really happened.
+Home Assistant's own checks apply as well). A run of a call whose result the agent says itself
+(a confirmed one, and a plain action of our own tools) also checks what really happened.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import Context
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
@@ -271,8 +273,9 @@ async def async_run(
 ) -> RunResult:
     """Check the call at this moment, then run it with the user's context; never raises.
 
-    With `verify` (a confirmed action, whose result the agent speaks itself), a call that
-    "succeeds" without its targets reaching the state it asks for is reported as failed.
+    With `verify` (a call whose result the agent speaks itself: a confirmed action, a plain
+    action of our tools), a call that "succeeds" without its targets reaching the state it
+    asks for is reported as failed.
     """
     if refusal := await async_check(hass, call, turn):
         return RunResult(error_result(refusal.message), refusal.problem, refusal.said)
@@ -393,6 +396,14 @@ EXPECTED_STATES: Final[Mapping[str, frozenset[str]]] = {
 ON_OFF_DOMAINS: Final = frozenset({"fan", "input_boolean", "light", "siren", "switch"})
 # How long a device may take to report the state it was asked for.
 SETTLE_SECONDS = 3.0
+# A turn-on's fields that set a level: 0 turns the light (the fan) off, a fraction of one may
+# round to 0 as Home Assistant converts it.
+_LEVELS: Final = frozenset({"brightness", "brightness_pct", "percentage"})
+# A turn-on's fields that may end it off, whatever their value (a step down, a dark profile,
+# a white level, a flash).
+_MAY_END_OFF: Final = frozenset(
+    {"brightness_step", "brightness_step_pct", "flash", "profile", "white"}
+)
 
 
 def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
@@ -402,8 +413,26 @@ def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
     else:
         service = intent_service(call.intent_type, domain)
     if service in {"turn_on", "turn_off"}:
-        return frozenset({service.removeprefix("turn_")}) if domain in ON_OFF_DOMAINS else None
+        if domain not in ON_OFF_DOMAINS:
+            return None
+        if service == "turn_on" and isinstance(call, PlannedAction):
+            return _turned_on(call.data)
+        return frozenset({service.removeprefix("turn_")})
     return EXPECTED_STATES.get(service or "")
+
+
+def _turned_on(data: Mapping[str, Any]) -> frozenset[str] | None:
+    """Return the state a turn-on with these fields leaves its target in; None: either."""
+    if _MAY_END_OFF & data.keys():
+        return None
+    levels = [data[key] for key in _LEVELS & data.keys()]
+    if any(isinstance(level, bool) or not isinstance(level, int | float) for level in levels):
+        return None
+    if any(level == 0 for level in levels):
+        return frozenset({"off"})
+    if any(level < 1 for level in levels):
+        return None
+    return frozenset({"on"})
 
 
 async def _async_missed_targets(
@@ -414,10 +443,13 @@ async def _async_missed_targets(
     In English (for the model and the audit) and as phrases for the user's language; "still"
     only for a state the target had before the call (`before`), else the state it went to.
     """
+    # A target that had reported no state before the call (an MQTT plug that has not spoken
+    # yet) cannot tell what the call did: taken as done, as Home Assistant reports it.
     expected = {
         entity_id: wanted
         for entity_id in call.targets or ()
         if (wanted := _expected(call, entity_id)) is not None
+        and before.get(entity_id) != STATE_UNKNOWN
     }
 
     def missed() -> list[str]:

@@ -194,13 +194,16 @@ class SafetyGate:
             # Never ask a person to confirm what they may not do, or what cannot be done now.
             if refusal := await async_check(self.hass, resolved, turn):
                 return self._refuse(turn, action, refusal.message, refusal.message)
-            safety.held.append(action)
+            # The same call written twice in one answer is one action: asked about and run once.
+            if all(held.call != action.call for held in safety.held):
+                safety.held.append(action)
             return Decision(
                 Verdict.HOLD, resolved, action, "Not done yet: waiting for the user's confirmation."
             )
         if self.policy.allow_unattended:
             return Decision(Verdict.ALLOW, resolved, action)
-        safety.refused.append(action)
+        if all(refused.call != action.call for refused in safety.refused):
+            safety.refused.append(action)
         return self._refuse(
             turn,
             action,

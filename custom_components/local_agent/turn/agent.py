@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncGenerator
 from collections.abc import Callable
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace
 from datetime import datetime
@@ -37,11 +38,14 @@ from custom_components.local_agent.engine.tool_calls import ReasoningDelta
 from custom_components.local_agent.engine.tool_calls import TextDelta
 from custom_components.local_agent.engine.tool_calls import ToolCallFailed
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.tool_calls import calls_written_as_text
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import capitalized
@@ -879,7 +883,7 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            async for delta in _deltas_with_notice(queue, calls, stream):
+            async for delta in _deltas_with_notice(queue, calls, stream, request.tools):
                 yield delta
             output = await generation
             outputs.append(output)
@@ -890,8 +894,10 @@ class ConversationAgent:
                 await asyncio.wait([generation])
         if len(calls) > MAX_CALLS_PER_ROUND:
             # A model looping on call markup would otherwise flood the next prompt with results.
+            # What is left out is one failed call: never said done as if it were all (the
+            # plain answer), and the model reads what was not run.
             LOGGER.debug("Read %d calls in one answer; kept %d", len(calls), MAX_CALLS_PER_ROUND)
-            del calls[MAX_CALLS_PER_ROUND:]
+            calls[MAX_CALLS_PER_ROUND:] = [_calls_left_out(calls[MAX_CALLS_PER_ROUND:])]
         if calls:
             stream.calls_streamed()
             yield {"tool_calls": [_tool_input(event) for event in calls]}
@@ -982,7 +988,10 @@ class ConversationAgent:
             decision = await self.gate.async_decide_confirmed(confirmed, turn)
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
             return decision, None
-        run = await async_run(self.hass, decision.call, turn, verify=confirmed is not None)
+        # What the agent says itself must be true: a confirmed action's result, and a plain
+        # action of our tools ("Turned on Bed Light.", said without the model) are checked.
+        verify = confirmed is not None or isinstance(decision.call, PlannedAction)
+        run = await async_run(self.hass, decision.call, turn, verify=verify)
         self.gate.async_record_run(turn, decision, run)
         return decision, run
 
@@ -1034,6 +1043,7 @@ async def _deltas_with_notice(
     queue: asyncio.Queue[ParseEvent | None],
     calls: list[ToolCallParsed | ToolCallFailed],
     stream: TurnStream,
+    tools: Sequence[ToolSpec] = (),
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
 
@@ -1041,7 +1051,8 @@ async def _deltas_with_notice(
     its own before the model's, and the model's message stays whole. The model's visible text
     waits for the end of its round: with calls after it, it is dropped (a voice pipeline would
     speak it as the calls stream, before the gate has held any: "Done, unlocked!" before our
-    question), and what the calls did, or the question, is said instead.
+    question), and what the calls did, or the question, is said instead. A text that is only
+    calls to `tools` written in JSON is those calls failed, never read out.
     """
     held: list[conversation.AssistantContentDeltaDict] = []
     text: list[str] = []
@@ -1072,6 +1083,8 @@ async def _deltas_with_notice(
     for delta in held:
         yield delta
     if text and not calls:
+        calls += calls_written_as_text("".join(text), tools)
+    if text and not calls:
         stream.visible_text_came()
         stream.streamed("".join(text))
         yield {"content": "".join(text)}
@@ -1093,6 +1106,17 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
 
 # Calls read from one answer; more than a turn ever needs, few enough to bound the next prompt.
 MAX_CALLS_PER_ROUND = 8
+
+
+def _calls_left_out(left_out: list[ToolCallParsed | ToolCallFailed]) -> ToolCallFailed:
+    """One failed call for the calls of an answer beyond MAX_CALLS_PER_ROUND, none of them run."""
+    count = len(left_out)
+    calls = "call in this answer was" if count == 1 else "calls in this answer were"
+    message = (
+        f"{count} more {calls} not run: at most {MAX_CALLS_PER_ROUND} calls are read from "
+        "one answer. Make the calls still needed in your next answer."
+    )
+    return ToolCallFailed(ToolCallError(message, ""))
 
 
 def _trace_round(chat_log: conversation.ChatLog, output: GenerationOutput) -> None:

@@ -1,0 +1,407 @@
+"""Red-team probes of what the model writes and what the agent answers.
+
+The rounds before attacked what a call sets off and who answers a question. These attack the
+model's output (several calls in one round, the same call twice, calls in other formats) and
+the agent's own answer: the quick "Turned on Bed Light." after a plain action must be true,
+and the history the next turn shows the model must say what really happened. Each probe runs
+through real turns of the agent on the demo home with the scripted model writing the
+attacker's text, and has an everyday neighbour that still runs at once (or confirms).
+
+Already covered elsewhere, and not repeated here: odd entity references and arguments
+(`test_redteam.py`: upper case, spaces, homoglyphs, lists, `all`; malformed markup, JSON and
+calls inside the reasoning), a harmless call beside a held one (`test_redteam.py`,
+`test_plain_answer.py`), a question the model writes itself (`test_redteam_fifth.py`), a call
+that raised or an entity unavailable before the call (`test_everyday_more.py`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from custom_components.local_agent.home import runner
+from custom_components.local_agent.turn.agent import MAX_CALLS_PER_ROUND
+from homeassistant.components.demo.light import DemoLight
+from homeassistant.components.demo.switch import DemoSwitch
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.const import STATE_UNKNOWN
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+
+from .conftest import Agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
+
+FRONT_DOOR = "lock.front_door"
+KITCHEN_DOOR = "lock.kitchen_door"
+BED_LIGHT = "light.bed_light"
+UNLOCK_FRONT = call("lock", action="unlock", entity_id=FRONT_DOOR)
+BED_LIGHT_ON = call("light", action="turn_on", entity_id=BED_LIGHT)
+
+
+async def ask(
+    hass: HomeAssistant,
+    agent: Agent,
+    worker: ScriptedWorker,
+    person: Context,
+    said: str,
+    *writes: str,
+    conversation_id: str | None = None,
+) -> Any:
+    """The person says `said`; the model writes `writes` (then nothing more to say)."""
+    worker.will_write(*writes)
+    result = await agent.ask(said, conversation_id=conversation_id, context=person)
+    await hass.async_block_till_done()
+    return result
+
+
+def outcomes(audit: list[dict[str, Any]]) -> list[str]:
+    return [record["outcome"] for record in audit]
+
+
+# --- The same sensitive call written twice --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "second",
+    [UNLOCK_FRONT, call("lock", action="unlock", entity_id="LOCK.FRONT_DOOR ")],
+    ids=["as written", "in upper case with a space"],
+)
+async def test_the_same_unlock_written_twice_is_asked_about_and_run_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    audit: list[dict[str, Any]],
+    second: str,
+) -> None:
+    """Not "Unlock Front Door and unlock Front Door?", and the yes unlocks it once."""
+    question = await ask(
+        hass, scripted_agent, scripted_worker, person, "unlock", answer(UNLOCK_FRONT + second)
+    )
+
+    assert speech(question) == "Unlock Front Door? Say yes to confirm."
+    assert state(hass, FRONT_DOOR) == "locked"
+    done = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "yes",
+        conversation_id=question.conversation_id,
+    )
+    assert speech(done) == "Done: unlock Front Door."
+    assert state(hass, FRONT_DOOR) == "unlocked"
+    assert outcomes(audit) == ["proposed", "confirmed", "executed"], outcomes(audit)
+
+
+async def test_two_different_unlocks_are_both_named_and_both_run_on_the_yes(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    audit: list[dict[str, Any]],
+) -> None:
+    """The neighbour: two sensitive calls that differ are each asked about and run."""
+    async_expose_entity(hass, "conversation", KITCHEN_DOOR, True)
+    unlock_kitchen = call("lock", action="unlock", entity_id=KITCHEN_DOOR)
+    question = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "unlock",
+        answer(UNLOCK_FRONT + unlock_kitchen),
+    )
+    assert speech(question) == "Unlock Front Door and unlock Kitchen Door? Say yes to confirm."
+
+    await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "yes",
+        conversation_id=question.conversation_id,
+    )
+    assert state(hass, FRONT_DOOR) == "unlocked"
+    assert state(hass, KITCHEN_DOOR) == "unlocked"
+    assert outcomes(audit).count("executed") == 2, outcomes(audit)
+
+
+# --- The quick answer after a plain action must be true -------------------------------------
+
+
+@pytest.fixture
+def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Devices that do not report their new state are given up on at once."""
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+
+
+async def test_a_light_that_stays_off_is_never_said_to_be_turned_on(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
+) -> None:
+    """The service "succeeds" (a bulb out of reach of its bridge), the light stays off."""
+
+    async def nothing_happens(self: DemoLight, **_kwargs: Any) -> None:
+        """The bridge takes the command; the bulb never gets it."""
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", nothing_happens)
+    assert state(hass, BED_LIGHT) == "off"
+
+    result = await ask(
+        hass, scripted_agent, scripted_worker, person, "bed light on", answer(BED_LIGHT_ON)
+    )
+
+    assert state(hass, BED_LIGHT) == "off"
+    assert "Turned on" not in speech(result), speech(result)
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    # The model reads what really happened, now and in the next turn's history.
+    await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "did it work?",
+        answer("No."),
+        conversation_id=result.conversation_id,
+    )
+    history = scripted_worker.requests[-1].dynamic_prompt
+    assert "Bed Light is still off" in history, history
+    assert "Turned on Bed Light." not in history
+
+
+async def test_a_light_gone_unavailable_by_the_call_is_never_said_to_be_turned_on(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
+) -> None:
+    async def drops_off(self: DemoLight, **_kwargs: Any) -> None:
+        """The bulb drops off the network as it is told to turn on."""
+        self.hass.states.async_set(self.entity_id, STATE_UNAVAILABLE)
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", drops_off)
+
+    result = await ask(
+        hass, scripted_agent, scripted_worker, person, "bed light on", answer(BED_LIGHT_ON)
+    )
+
+    assert state(hass, BED_LIGHT) == STATE_UNAVAILABLE
+    assert "Turned on" not in speech(result), speech(result)
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+
+
+# (what the model writes, the bed light before, what the agent says, the bed light after)
+EVERYDAY: list[tuple[str, str, str, str]] = [
+    (BED_LIGHT_ON, "off", "Turned on Bed Light.", "on"),
+    (
+        call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=0),
+        "on",
+        "Turned off Bed Light.",
+        "off",
+    ),
+    (
+        call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct="40"),
+        "off",
+        "Turned on Bed Light (brightness 40 %).",
+        "on",
+    ),
+    (
+        call("cover", action="close_cover", entity_id="cover.kitchen_window"),
+        "off",
+        "Closed Kitchen Window.",
+        "off",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("writes", "before", "said", "after"),
+    EVERYDAY,
+    ids=["on", "dimmed to nothing", "a number as text", "a cover"],
+)
+async def test_a_device_that_does_what_it_is_told_is_said_done_at_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    quick_settle: None,
+    writes: str,
+    before: str,
+    said: str,
+    after: str,
+) -> None:
+    """The neighbour: an everyday request runs at once and is said in one round."""
+    await hass.services.async_call(
+        "light", f"turn_{before}", {"entity_id": BED_LIGHT}, blocking=True
+    )
+
+    result = await ask(hass, scripted_agent, scripted_worker, person, "do it", answer(writes))
+
+    assert speech(result) == said
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+    assert len(scripted_worker.requests) == 1
+    assert state(hass, BED_LIGHT) == after
+
+
+async def test_a_plug_that_has_not_reported_yet_is_said_done_at_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The neighbour: a device that never reported a state (an MQTT plug that has not spoken
+    yet) cannot tell what the call did; it is said done at once, as Home Assistant says it."""
+
+    async def no_answer(self: DemoSwitch, **_kwargs: Any) -> None:
+        """The plug takes the command and reports nothing."""
+
+    monkeypatch.setattr(DemoSwitch, "async_turn_off", no_answer)
+    hass.states.async_set("switch.ac", STATE_UNKNOWN, {"friendly_name": "AC"})
+    started = time.monotonic()
+
+    result = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "AC off",
+        answer(call("switch", action="turn_off", entity_id="switch.ac")),
+    )
+
+    assert speech(result) == "Turned off AC."
+    assert time.monotonic() - started < runner.SETTLE_SECONDS
+
+
+# --- More calls than one answer may make ----------------------------------------------------
+
+BED_LIGHT_OFF = call("light", action="turn_off", entity_id=BED_LIGHT)
+
+
+async def test_calls_beyond_the_limit_are_never_passed_over_in_silence(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """Eight plain calls, then an unlock: the unlock is not read (one answer reads at most
+    MAX_CALLS_PER_ROUND calls), but neither is "Turned on Bed Light and turned off Bed Light."
+    said as if that was all: the model is told what was not run, and answers."""
+    assert MAX_CALLS_PER_ROUND == 8
+    result = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "lights and the door",
+        answer((BED_LIGHT_ON + BED_LIGHT_OFF) * 4 + UNLOCK_FRONT),
+        answer("I did the lights; ask me again for the door."),
+    )
+
+    assert state(hass, FRONT_DOOR) == "locked"
+    assert speech(result).endswith("ask me again for the door."), speech(result)
+    assert len(scripted_worker.requests) == 2
+    told = scripted_worker.requests[1].dynamic_prompt
+    assert "1 more call in this answer was not run" in told, told
+
+
+async def test_as_many_calls_as_one_answer_may_make_are_said_done_at_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """The neighbour: eight plain calls run and are said without another round."""
+    result = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "lights",
+        answer((BED_LIGHT_OFF + BED_LIGHT_ON) * 4),
+    )
+
+    assert speech(result) == "Turned off Bed Light and turned on Bed Light."
+    assert state(hass, BED_LIGHT) == "on"
+    assert len(scripted_worker.requests) == 1
+
+
+# --- A call written as text -----------------------------------------------------------------
+
+JSON_UNLOCK = '{"name": "lock", "arguments": {"action": "unlock", "entity_id": "lock.front_door"}}'
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        JSON_UNLOCK,
+        f"```json\n{JSON_UNLOCK}\n```",
+        f"```\n{JSON_UNLOCK}\n```",
+        f"[{JSON_UNLOCK}]",
+    ],
+    ids=["bare", "in a json fence", "in a fence", "in a list"],
+)
+async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    written: str,
+) -> None:
+    """Not the person's to hear ('{"name": "lock", ...}'), nor a call to run: the model is told
+    to write it as a call, and its next answer is what is said."""
+    result = await ask(
+        hass,
+        scripted_agent,
+        scripted_worker,
+        person,
+        "unlock the front door",
+        answer(written),
+        answer("I cannot do that."),
+    )
+
+    assert state(hass, FRONT_DOOR) == "locked"
+    assert '"name"' not in speech(result), speech(result)
+    assert speech(result).endswith("I cannot do that."), speech(result)
+    assert len(scripted_worker.requests) == 2
+    told = scripted_worker.requests[1].dynamic_prompt
+    assert "was written as text and was not run" in told, told
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"temperature": 21}',
+        '```json\n{"name": "Bed Light", "state": "on"}\n```',
+        "Here is the call: " + JSON_UNLOCK,
+    ],
+    ids=["other JSON", "JSON that names no tool", "a call among words"],
+)
+async def test_an_answer_in_json_that_is_no_call_is_said_as_written(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    written: str,
+) -> None:
+    """The neighbour: an answer that only looks like JSON is the model's answer."""
+    result = await ask(hass, scripted_agent, scripted_worker, person, "what?", answer(written))
+
+    assert speech(result) == written
+    assert len(scripted_worker.requests) == 1
+    assert state(hass, FRONT_DOOR) == "locked"
