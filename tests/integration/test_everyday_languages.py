@@ -27,6 +27,7 @@ from typing import Final
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from homeassistant.components.demo.light import DemoLight
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
@@ -560,3 +561,83 @@ async def test_an_english_yes_runs_it_and_is_answered_in_the_questions_language(
 
     assert speech(reply) == CONFIRMED[house.language].format(ACTIONS[house.language][0])
     assert state(house.hass, FRONT_DOOR) == "unlocked"
+
+
+# --- A harmless and a sensitive thing at once -------------------------------------------------
+
+# "Mach das Licht an und schließ die Tür auf": the light goes on at once, the door is asked
+# about, and the answer says both, in the language.
+MIXED: Final = {
+    "de": "Erledigt: Küchenlicht einschalten. Haustür aufschließen? Sag „ja“ zum Bestätigen.",
+    "fr": (
+        "C'est fait\u00a0: allumer Lumière de la cuisine. Déverrouiller Porte d'entrée\u00a0? "
+        "Dites «\u00a0oui\u00a0» pour confirmer."
+    ),
+    "es": (
+        "Hecho: encender Luz de la cocina. ¿Desbloquear Puerta principal? Di «sí» para confirmar."
+    ),
+    "nl": "Klaar: Keukenlamp inschakelen. Voordeur ontgrendelen? Zeg „ja” om te bevestigen.",
+}
+
+
+async def test_a_harmless_and_a_sensitive_thing_at_once_say_both(named_house: House) -> None:
+    house = named_house
+    await house.hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN_LIGHT}, blocking=True
+    )
+    agent = await house.agent(OURS)
+    light_on = call("light", action="turn_on", entity_id=KITCHEN_LIGHT)
+    unlock = call("lock", action="unlock", entity_id=FRONT_DOOR)
+
+    question = await house.say(agent, "…", answer(f"{light_on}\n{unlock}"))
+
+    assert speech(question) == MIXED[house.language]
+    assert question.continue_conversation is True
+    assert state(house.hass, KITCHEN_LIGHT) == "on"
+    assert state(house.hass, FRONT_DOOR) == "locked"
+    reply = await house.say(agent, YES[house.language][0], conversation_id=question.conversation_id)
+    assert speech(reply) == CONFIRMED[house.language].format(ACTIONS[house.language][0])
+    assert state(house.hass, FRONT_DOOR) == "unlocked"
+
+
+# --- A call that did not do what it asked ----------------------------------------------------
+
+
+@pytest.fixture
+def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kitchen light's bulb takes the call and stays as it was (no error)."""
+    turn_on = DemoLight.async_turn_on
+
+    async def stays_off(light: DemoLight, **kwargs: Any) -> None:
+        if light.entity_id != KITCHEN_LIGHT:
+            await turn_on(light, **kwargs)
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
+
+
+async def test_a_light_the_call_left_off_is_not_said_to_be_on(
+    named_house: House, dead_bulb: None
+) -> None:
+    """The call "succeeded" and the light is still off: the agent does not say it turned it
+    on; the model, reading the light's state, answers."""
+    house = named_house
+    await house.hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN_LIGHT}, blocking=True
+    )
+    agent = await house.agent(OURS)
+    still_off = {
+        "de": "Das Küchenlicht ist noch aus.",
+        "fr": "La lumière de la cuisine est toujours éteinte.",
+        "es": "La luz de la cocina sigue apagada.",
+        "nl": "De keukenlamp is nog uit.",
+    }[house.language]
+
+    result = await house.say(
+        agent,
+        "…",
+        answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHT)),
+        answer(still_off),
+    )
+
+    assert state(house.hass, KITCHEN_LIGHT) == "off"
+    assert speech(result) == still_off

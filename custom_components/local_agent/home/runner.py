@@ -315,6 +315,7 @@ async def _async_execute(
         payload = {**action.data, ATTR_ENTITY_ID: list(action.entity_ids)}
         if error := await _async_call_service(hass, action, payload, context):
             return error_result(error)
+        await _async_settle(hass, _switched_to(action), EVERYDAY_SETTLE_SECONDS)
     states = (hass.states.get(entity_id) for entity_id in action.entity_ids)
     summaries = [state_summary(hass, state) for state in states if state is not None]
     if action.read_only:
@@ -393,6 +394,11 @@ EXPECTED_STATES: Final[Mapping[str, frozenset[str]]] = {
 ON_OFF_DOMAINS: Final = frozenset({"fan", "input_boolean", "light", "siren", "switch"})
 # How long a device may take to report the state it was asked for.
 SETTLE_SECONDS = 3.0
+# How long an everyday switch-on or -off waits for its device to report it (a device that
+# answers late, an MQTT light, is then read in its new state, and said so).
+EVERYDAY_SETTLE_SECONDS = 1.0
+# Fields at 0 with which light.turn_on / fan.turn_on turn the entity off.
+ZERO_TURNS_OFF: Final = ("brightness", "brightness_pct", "percentage")
 
 
 def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
@@ -404,6 +410,57 @@ def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
     if service in {"turn_on", "turn_off"}:
         return frozenset({service.removeprefix("turn_")}) if domain in ON_OFF_DOMAINS else None
     return EXPECTED_STATES.get(service or "")
+
+
+def _switched_to(action: PlannedAction) -> dict[str, frozenset[str]]:
+    """Return the state each target of our tools' plain switch-on or -off shows once done.
+
+    Nothing for other calls, and for a light or fan turned "on" at 0 (which turns it off).
+    """
+    if action.domain not in ON_OFF_DOMAINS or action.service not in {"turn_on", "turn_off"}:
+        return {}
+    if any(_is_zero(action.data.get(key)) for key in ZERO_TURNS_OFF):
+        return {}
+    wanted = frozenset({action.service.removeprefix("turn_")})
+    return dict.fromkeys(action.entity_ids, wanted)
+
+
+def _is_zero(value: Any) -> bool:
+    try:
+        return value is not None and float(value) == 0
+    except TypeError, ValueError:
+        return False
+
+
+async def _async_settle(
+    hass: HomeAssistant, expected: Mapping[str, frozenset[str]], seconds: float
+) -> None:
+    """Wait at most `seconds` until every entity shows one of its expected states."""
+
+    def missed() -> list[str]:
+        return [
+            entity_id
+            for entity_id, wanted in expected.items()
+            if (state := hass.states.get(entity_id)) is None or state.state not in wanted
+        ]
+
+    if not missed():
+        return
+    changed = asyncio.Event()
+
+    @callback
+    def state_changed(_event: Event[EventStateChangedData]) -> None:
+        if not missed():
+            changed.set()
+
+    unsubscribe = async_track_state_change_event(hass, missed(), state_changed)
+    try:
+        async with asyncio.timeout(seconds):
+            await changed.wait()
+    except TimeoutError:
+        pass
+    finally:
+        unsubscribe()
 
 
 async def _async_missed_targets(
@@ -427,22 +484,7 @@ async def _async_missed_targets(
             if (state := hass.states.get(entity_id)) is None or state.state not in wanted
         ]
 
-    if missed():
-        changed = asyncio.Event()
-
-        @callback
-        def state_changed(_event: Event[EventStateChangedData]) -> None:
-            if not missed():
-                changed.set()
-
-        unsubscribe = async_track_state_change_event(hass, missed(), state_changed)
-        try:
-            async with asyncio.timeout(SETTLE_SECONDS):
-                await changed.wait()
-        except TimeoutError:
-            pass
-        finally:
-            unsubscribe()
+    await _async_settle(hass, expected, SETTLE_SECONDS)
     if not (still := missed()):
         return None
     parts = []

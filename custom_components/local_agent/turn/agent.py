@@ -821,7 +821,9 @@ class ConversationAgent:
                 return TurnEnd.REFUSED
             if safety.held:
                 question = await self.gate.async_hold(turn, safety.held)
-                await self._async_say(chat_log, question)
+                # What ran beside it is said first: the light is on while the door waits.
+                done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
+                await self._async_say(chat_log, f"{done} {question}" if done else question)
                 return TurnEnd.CONFIRMATION_ASKED
             if await self._async_plain_answer(user_input, chat_log, toolbox, report):
                 return TurnEnd.ANSWERED
@@ -861,6 +863,26 @@ class ConversationAgent:
         await self._async_say(chat_log, text)
         report.plain_answer = True
         return True
+
+    async def _async_done_so_far(
+        self, language: str, chat_log: conversation.ChatLog, toolbox: _Toolbox
+    ) -> str | None:
+        """Say what our tools' actions of this turn did ("Erledigt: Küchenlicht einschalten.").
+
+        None when nothing ran, or when the agent does not speak the language.
+        """
+        if toolbox.home is None or not speaks(language):
+            return None
+        content = chat_log.content[chat_log.llm_input_provided_index :]
+        done = actions_done_in(content, toolbox.home.tool_names)
+        if not done:
+            return None
+        done = await async_in_words(self.hass, language, done)
+        return capitalized(
+            await async_phrase(
+                self.hass, language, "actions_done", actions=sentence(done, language)
+            )
+        )
 
     async def _async_stream(
         self,

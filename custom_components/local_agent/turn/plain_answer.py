@@ -5,7 +5,8 @@ nothing left for the model to decide: the agent says what was done ("Turned on K
 Light."; in the other languages it speaks, the calls after the translation's "done":
 "Erledigt: Kitchen Light einschalten.") from the calls and their results, and the turn ends a
 round earlier. A query
-(get_state), an error, a held or refused call, a tool of a Home Assistant LLM API, or the
+(get_state), an error, a switch-on or -off whose target still shows the other state, a held
+or refused call, a tool of a Home Assistant LLM API, or the
 agent option *let the model phrase every answer* sends the results back to the model as
 before, and so does a conversation in a language these sentences are not written in. The
 sentence is the agent's answer in the chat log, so the history the next turn shows the model
@@ -40,6 +41,7 @@ from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
@@ -343,7 +345,20 @@ def _done_action(
         # Home Assistant turns a light off at brightness 0 (a fan at speed 0): say so.
         service = "turn_off"
         fields = tuple(field for field in fields if field[0] != off_at_zero)
+    if _left_as_it_was(call.tool_name, service, entities):
+        return None
     return DoneAction(call.tool_name, service, names, fields)
+
+
+def _left_as_it_was(domain: str, service: str, entities: list[Any]) -> bool:
+    """Whether a switch-on or -off "succeeded" while a target still shows another state.
+
+    A bulb that does not answer is never said as done: the model reads its state instead.
+    """
+    if domain not in ON_OFF_DOMAINS or service not in {"turn_on", "turn_off"}:
+        return False
+    wanted = service.removeprefix("turn_")
+    return any(isinstance(entity, dict) and entity.get("state") != wanted for entity in entities)
 
 
 def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:
