@@ -19,6 +19,7 @@ in a conversation in that language:
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -641,3 +642,42 @@ async def test_a_light_the_call_left_off_is_not_said_to_be_on(
 
     assert state(house.hass, KITCHEN_LIGHT) == "off"
     assert speech(result) == still_off
+
+
+LIGHT_ON: Final = {
+    "de": "Erledigt: Küchenlicht einschalten.",
+    "fr": "C'est fait\u00a0: allumer Lumière de la cuisine.",
+    "es": "Hecho: encender Luz de la cocina.",
+    "nl": "Klaar: Keukenlamp inschakelen.",
+}
+
+
+async def test_a_light_that_reports_late_is_said_on_at_once(
+    named_house: House, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A device that reports its new state a moment after the call (an MQTT light) is read
+    once it has: the agent says what it did itself, without a second model round."""
+    house = named_house
+    await house.hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN_LIGHT}, blocking=True
+    )
+    turn_on = DemoLight.async_turn_on
+
+    async def reports_late(light: DemoLight, **kwargs: Any) -> None:
+        async def later() -> None:
+            await asyncio.sleep(0.2)
+            await turn_on(light, **kwargs)
+
+        light.hass.async_create_task(later())
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", reports_late)
+    agent = await house.agent(OURS)
+    rounds = len(house.home.worker.requests)
+
+    result = await house.say(
+        agent, "…", answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHT))
+    )
+
+    assert speech(result) == LIGHT_ON[house.language]
+    assert state(house.hass, KITCHEN_LIGHT) == "on"
+    assert len(house.home.worker.requests) == rounds + 1
