@@ -681,3 +681,30 @@ async def test_a_light_that_reports_late_is_said_on_at_once(
     assert speech(result) == LIGHT_ON[house.language]
     assert state(house.hass, KITCHEN_LIGHT) == "on"
     assert len(house.home.worker.requests) == rounds + 1
+
+
+async def test_a_light_left_off_is_said_off_when_the_model_says_nothing(
+    named_house: House, dead_bulb: None
+) -> None:
+    """The model writes nothing after the call: the agent says the light is still off, in
+    the language, not "done"."""
+    house = named_house
+    await house.hass.services.async_call(
+        "light", "turn_off", {"entity_id": KITCHEN_LIGHT}, blocking=True
+    )
+    agent = await house.agent(OURS)
+
+    result = await house.say(
+        agent, "…", answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHT)), answer("")
+    )
+
+    assert (
+        speech(result)
+        == {
+            "de": "Küchenlicht ist noch aus.",
+            "fr": "Lumière de la cuisine est toujours éteint.",
+            "es": "Luz de la cocina sigue apagado.",
+            "nl": "Keukenlamp is nog steeds uit.",
+        }[house.language]
+    )
+    assert state(house.hass, KITCHEN_LIGHT) == "off"

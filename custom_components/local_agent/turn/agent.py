@@ -44,6 +44,7 @@ from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
+from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
@@ -101,6 +102,7 @@ from .notices import user_only_deltas
 from .plain_answer import actions_done_in
 from .plain_answer import async_in_words
 from .plain_answer import done_actions
+from .plain_answer import left_as_they_were
 from .plain_answer import sentence
 from .plain_answer import speaks
 from .refusals import describe_calls
@@ -438,10 +440,12 @@ class ConversationAgent:
         """
         if not changed_anything(chat_log):
             return await async_phrase(self.hass, language, "no_answer")
-        done = await async_in_words(
-            self.hass,
-            language,
-            actions_done_in(chat_log.content[chat_log.llm_input_provided_index :], home_tools),
+        content = chat_log.content[chat_log.llm_input_provided_index :]
+        done = await async_in_words(self.hass, language, actions_done_in(content, home_tools))
+        # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."
+        left = left_as_they_were(content, home_tools) if speaks(language) else []
+        said_left = (
+            capitalized(await async_said_parts(self.hass, language, left)) + "." if left else ""
         )
         if done and speaks(language):
             said = capitalized(
@@ -449,8 +453,9 @@ class ConversationAgent:
                     self.hass, language, "actions_done", actions=sentence(done, language)
                 )
             )
+            said = f"{said} {said_left}".rstrip()
         else:
-            said = await async_phrase(self.hass, language, "empty_answer")
+            said = said_left or await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
             said += " " + await self._async_refusal(
                 failed, language, home_tools, "calls_partly_refused_unnamed"

@@ -28,6 +28,8 @@ from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.call_texts import DURATION
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
+from custom_components.local_agent.home.call_texts import Phrase
+from custom_components.local_agent.home.call_texts import StateWord
 from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import duration_words
@@ -313,8 +315,27 @@ def _results(content: Sequence[conversation.Content]) -> dict[str, llm.ToolResul
     }
 
 
+def left_as_they_were(
+    content: Sequence[conversation.Content], home_tools: Collection[str]
+) -> list[Phrase]:
+    """Say each target a switch-on or -off of our tools left in the other state.
+
+    `content` is a turn's; "Küchenlicht ist noch aus".
+    """
+    results = _results(content)
+    left: list[Phrase] = []
+    for item in content:
+        if isinstance(item, conversation.AssistantContent):
+            for call in item.tool_calls or ():
+                _done_action(call, results.get(call.id), home_tools, left)
+    return left
+
+
 def _done_action(
-    call: llm.ToolInput, result: llm.ToolResult | None, home_tools: Collection[str]
+    call: llm.ToolInput,
+    result: llm.ToolResult | None,
+    home_tools: Collection[str],
+    left: list[Phrase] | None = None,
 ) -> DoneAction | None:
     """Return the call as a done action, if it was an action of our tools that ran and succeeded."""
     service = call.tool_args.get("action")
@@ -345,20 +366,32 @@ def _done_action(
         # Home Assistant turns a light off at brightness 0 (a fan at speed 0): say so.
         service = "turn_off"
         fields = tuple(field for field in fields if field[0] != off_at_zero)
-    if _left_as_it_was(call.tool_name, service, entities):
+    if still := _left_as_it_was(call.tool_name, service, entities):
+        if left is not None:
+            left.extend(still)
         return None
     return DoneAction(call.tool_name, service, names, fields)
 
 
-def _left_as_it_was(domain: str, service: str, entities: list[Any]) -> bool:
-    """Whether a switch-on or -off "succeeded" while a target still shows another state.
+def _left_as_it_was(domain: str, service: str, entities: list[Any]) -> list[Phrase]:
+    """Say the targets a switch-on or -off that "succeeded" left showing another state.
 
     A bulb that does not answer is never said as done: the model reads its state instead.
     """
     if domain not in ON_OFF_DOMAINS or service not in {"turn_on", "turn_off"}:
-        return False
+        return []
     wanted = service.removeprefix("turn_")
-    return any(isinstance(entity, dict) and entity.get("state") != wanted for entity in entities)
+    return [
+        Phrase(
+            "reason_still",
+            {
+                "name": str(entity.get("name") or entity.get("entity_id")),
+                "state": StateWord(domain, str(entity.get("state"))),
+            },
+        )
+        for entity in entities
+        if isinstance(entity, dict) and entity.get("state") != wanted
+    ]
 
 
 def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:
