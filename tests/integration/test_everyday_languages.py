@@ -14,7 +14,10 @@ in a conversation in that language:
   runs them, its no cancels them; a yes of another language than the question's (and than
   English, which is read too) is no plain yes: nothing runs and the answer says so;
 - a request that does a harmless and a sensitive thing at once runs the harmless part, asks
-  about the other, and says both.
+  about the other, and says both;
+- a light that takes the call and stays off is never said to be on (the model reads its
+  state; when it writes nothing the agent says it is still off), and one that reports its
+  state a moment late is said on at once, without a model round.
 """
 
 from __future__ import annotations
