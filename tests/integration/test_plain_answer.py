@@ -176,7 +176,8 @@ async def test_a_held_call_never_takes_the_fast_answer(
     )
 
     assert state(hass, "lock.front_door") == "locked"
-    assert speech(result) == "Unlock Front Door? Say yes to confirm."
+    # What the light did is said before the question, never "Done" for the door.
+    assert speech(result) == "Turned off Kitchen Lights. Unlock Front Door? Say yes to confirm."
     assert result.continue_conversation
 
 

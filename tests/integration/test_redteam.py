@@ -430,7 +430,8 @@ async def test_a_harmless_call_beside_a_held_one_runs_and_the_yes_runs_only_the_
     agent = await scene.our_agent()
     scene.worker.will_write(unlock(call("light", action="turn_on", entity_id="light.bed_light")))
     question = await agent.ask("unlock and light up", context=scene.person)
-    assert speech(question) == "Unlock Front Door? Say yes to confirm."
+    # What ran is said before the question (test_everyday_languages.py).
+    assert speech(question) == "Turned on Bed Light. Unlock Front Door? Say yes to confirm."
     assert state(hass, "light.bed_light") == "on"
     assert state(hass, "lock.front_door") == "locked"
     await hass.services.async_call(

@@ -365,7 +365,10 @@ async def test_several_sensitive_calls_are_confirmed_together(scene: Scene) -> N
 
     question = await scene.agent.ask("let me in", context=scene.person)
 
-    assert speech(question) == "Unlock Front Door and open Garage Door? Say yes to confirm."
+    # The light that went off beside them is said first (test_everyday_languages.py).
+    assert speech(question) == (
+        "Turned off Kitchen Lights. Unlock Front Door and open Garage Door? Say yes to confirm."
+    )
     assert scene.state("light.kitchen_lights") == "off"
     assert scene.state(FRONT_DOOR) == "locked"
     assert scene.state(GARAGE) == "closed"

@@ -316,8 +316,10 @@ async def _async_execute(
     """Run a planned call of our own tools; return the targets' new states."""
     if action.domain is not None and action.service is not None:
         payload = {**action.data, ATTR_ENTITY_ID: list(action.entity_ids)}
+        switched = _switched_to(hass, action)
         if error := await _async_call_service(hass, action, payload, context):
             return error_result(error)
+        await _async_settle(hass, switched, EVERYDAY_SETTLE_SECONDS)
     states = (hass.states.get(entity_id) for entity_id in action.entity_ids)
     summaries = [state_summary(hass, state) for state in states if state is not None]
     if action.read_only:
@@ -404,6 +406,9 @@ _LEVELS: Final = frozenset({"brightness", "brightness_pct", "percentage"})
 _MAY_END_OFF: Final = frozenset(
     {"brightness_step", "brightness_step_pct", "flash", "profile", "white"}
 )
+# How long an everyday switch-on or -off waits for its device to report it (a device that
+# answers late, an MQTT light, is then read in its new state, and said so).
+EVERYDAY_SETTLE_SECONDS = 1.0
 
 
 def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
@@ -435,6 +440,54 @@ def _turned_on(data: Mapping[str, Any]) -> frozenset[str] | None:
     return frozenset({"on"})
 
 
+def _switched_to(hass: HomeAssistant, action: PlannedAction) -> dict[str, frozenset[str]]:
+    """Return the states each target of a plain switch-on or -off shows once done (_expected).
+
+    Nothing for other calls, for a turn-on whose fields may end it either way, nor for a
+    target that has reported no state yet (an MQTT plug that has not spoken: it cannot tell).
+    """
+    if action.domain not in ON_OFF_DOMAINS or action.service not in {"turn_on", "turn_off"}:
+        return {}
+    return {
+        entity_id: wanted
+        for entity_id in action.entity_ids
+        if (wanted := _expected(action, entity_id)) is not None
+        and (state := hass.states.get(entity_id)) is not None
+        and state.state != STATE_UNKNOWN
+    }
+
+
+async def _async_settle(
+    hass: HomeAssistant, expected: Mapping[str, frozenset[str]], seconds: float
+) -> None:
+    """Wait at most `seconds` until every entity shows one of its expected states."""
+
+    def missed() -> list[str]:
+        return [
+            entity_id
+            for entity_id, wanted in expected.items()
+            if (state := hass.states.get(entity_id)) is None or state.state not in wanted
+        ]
+
+    if not missed():
+        return
+    changed = asyncio.Event()
+
+    @callback
+    def state_changed(_event: Event[EventStateChangedData]) -> None:
+        if not missed():
+            changed.set()
+
+    unsubscribe = async_track_state_change_event(hass, missed(), state_changed)
+    try:
+        async with asyncio.timeout(seconds):
+            await changed.wait()
+    except TimeoutError:
+        pass
+    finally:
+        unsubscribe()
+
+
 async def _async_missed_targets(
     hass: HomeAssistant, call: Call, before: dict[str, str]
 ) -> tuple[str, tuple[Phrase, ...]] | None:
@@ -459,22 +512,7 @@ async def _async_missed_targets(
             if (state := hass.states.get(entity_id)) is None or state.state not in wanted
         ]
 
-    if missed():
-        changed = asyncio.Event()
-
-        @callback
-        def state_changed(_event: Event[EventStateChangedData]) -> None:
-            if not missed():
-                changed.set()
-
-        unsubscribe = async_track_state_change_event(hass, missed(), state_changed)
-        try:
-            async with asyncio.timeout(SETTLE_SECONDS):
-                await changed.wait()
-        except TimeoutError:
-            pass
-        finally:
-            unsubscribe()
+    await _async_settle(hass, expected, SETTLE_SECONDS)
     if not (still := missed()):
         return None
     parts = []

@@ -48,6 +48,7 @@ from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
+from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
@@ -105,6 +106,7 @@ from .notices import user_only_deltas
 from .plain_answer import actions_done_in
 from .plain_answer import async_in_words
 from .plain_answer import done_actions
+from .plain_answer import left_as_they_were
 from .plain_answer import sentence
 from .plain_answer import speaks
 from .refusals import describe_calls
@@ -442,10 +444,12 @@ class ConversationAgent:
         """
         if not changed_anything(chat_log):
             return await async_phrase(self.hass, language, "no_answer")
-        done = await async_in_words(
-            self.hass,
-            language,
-            actions_done_in(chat_log.content[chat_log.llm_input_provided_index :], home_tools),
+        content = chat_log.content[chat_log.llm_input_provided_index :]
+        done = await async_in_words(self.hass, language, actions_done_in(content, home_tools))
+        # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."
+        left = left_as_they_were(content, home_tools) if speaks(language) else []
+        said_left = (
+            capitalized(await async_said_parts(self.hass, language, left)) + "." if left else ""
         )
         if done and speaks(language):
             said = capitalized(
@@ -453,8 +457,9 @@ class ConversationAgent:
                     self.hass, language, "actions_done", actions=sentence(done, language)
                 )
             )
+            said = f"{said} {said_left}".rstrip()
         else:
-            said = await async_phrase(self.hass, language, "empty_answer")
+            said = said_left or await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
             said += " " + await self._async_refusal(
                 failed, language, home_tools, "calls_partly_refused_unnamed"
@@ -825,7 +830,9 @@ class ConversationAgent:
                 return TurnEnd.REFUSED
             if safety.held:
                 question = await self.gate.async_hold(turn, safety.held)
-                await self._async_say(chat_log, question)
+                # What ran beside it is said first: the light is on while the door waits.
+                done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
+                await self._async_say(chat_log, f"{done} {question}" if done else question)
                 return TurnEnd.CONFIRMATION_ASKED
             if await self._async_plain_answer(user_input, chat_log, toolbox, report):
                 return TurnEnd.ANSWERED
@@ -865,6 +872,26 @@ class ConversationAgent:
         await self._async_say(chat_log, text)
         report.plain_answer = True
         return True
+
+    async def _async_done_so_far(
+        self, language: str, chat_log: conversation.ChatLog, toolbox: _Toolbox
+    ) -> str | None:
+        """Say what our tools' actions of this turn did ("Erledigt: Küchenlicht einschalten.").
+
+        None when nothing ran, or when the agent does not speak the language.
+        """
+        if toolbox.home is None or not speaks(language):
+            return None
+        content = chat_log.content[chat_log.llm_input_provided_index :]
+        done = actions_done_in(content, toolbox.home.tool_names)
+        if not done:
+            return None
+        done = await async_in_words(self.hass, language, done)
+        return capitalized(
+            await async_phrase(
+                self.hass, language, "actions_done", actions=sentence(done, language)
+            )
+        )
 
     async def _async_stream(
         self,

@@ -5,7 +5,8 @@ nothing left for the model to decide: the agent says what was done ("Turned on K
 Light."; in the other languages it speaks, the calls after the translation's "done":
 "Erledigt: Kitchen Light einschalten.") from the calls and their results, and the turn ends a
 round earlier. A query
-(get_state), an error, a held or refused call, a tool of a Home Assistant LLM API, or the
+(get_state), an error, a switch-on or -off whose target still shows the other state, a held
+or refused call, a tool of a Home Assistant LLM API, or the
 agent option *let the model phrase every answer* sends the results back to the model as
 before, and so does a conversation in a language these sentences are not written in. The
 sentence is the agent's answer in the chat log, so the history the next turn shows the model
@@ -27,6 +28,8 @@ from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.call_texts import DURATION
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
+from custom_components.local_agent.home.call_texts import Phrase
+from custom_components.local_agent.home.call_texts import StateWord
 from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import duration_words
@@ -40,10 +43,12 @@ from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
@@ -311,8 +316,27 @@ def _results(content: Sequence[conversation.Content]) -> dict[str, llm.ToolResul
     }
 
 
+def left_as_they_were(
+    content: Sequence[conversation.Content], home_tools: Collection[str]
+) -> list[Phrase]:
+    """Say each target a switch-on or -off of our tools left in the other state.
+
+    `content` is a turn's; "Küchenlicht ist noch aus".
+    """
+    results = _results(content)
+    left: list[Phrase] = []
+    for item in content:
+        if isinstance(item, conversation.AssistantContent):
+            for call in item.tool_calls or ():
+                _done_action(call, results.get(call.id), home_tools, left)
+    return left
+
+
 def _done_action(
-    call: llm.ToolInput, result: llm.ToolResult | None, home_tools: Collection[str]
+    call: llm.ToolInput,
+    result: llm.ToolResult | None,
+    home_tools: Collection[str],
+    left: list[Phrase] | None = None,
 ) -> DoneAction | None:
     """Return the call as a done action, if it was an action of our tools that ran and succeeded."""
     service = call.tool_args.get("action")
@@ -343,7 +367,33 @@ def _done_action(
         # Home Assistant turns a light off at brightness 0 (a fan at speed 0): say so.
         service = "turn_off"
         fields = tuple(field for field in fields if field[0] != off_at_zero)
+    if still := _left_as_it_was(call.tool_name, service, entities):
+        if left is not None:
+            left.extend(still)
+        return None
     return DoneAction(call.tool_name, service, names, fields)
+
+
+def _left_as_it_was(domain: str, service: str, entities: list[Any]) -> list[Phrase]:
+    """Say the targets a switch-on or -off that "succeeded" left showing another state.
+
+    A bulb that does not answer is never said as done: the model reads its state instead.
+    One that has reported no state yet cannot tell, and is said done as Home Assistant says it.
+    """
+    if domain not in ON_OFF_DOMAINS or service not in {"turn_on", "turn_off"}:
+        return []
+    wanted = service.removeprefix("turn_")
+    return [
+        Phrase(
+            "reason_still",
+            {
+                "name": str(entity.get("name") or entity.get("entity_id")),
+                "state": StateWord(domain, str(entity.get("state"))),
+            },
+        )
+        for entity in entities
+        if isinstance(entity, dict) and entity.get("state") not in (wanted, STATE_UNKNOWN)
+    ]
 
 
 def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:
