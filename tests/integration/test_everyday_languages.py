@@ -619,7 +619,6 @@ def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
     # Waited for as long as a slow device may take, in a test a moment.
-    monkeypatch.setattr(runner, "EVERYDAY_SETTLE_SECONDS", 0.05)
     monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
 
 

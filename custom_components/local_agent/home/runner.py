@@ -319,7 +319,9 @@ async def _async_execute(
         switched = _switched_to(hass, action)
         if error := await _async_call_service(hass, action, payload, context):
             return error_result(error)
-        await _async_settle(hass, switched, EVERYDAY_SETTLE_SECONDS)
+        # Read once they report it (a light that answers late is said on): the check of the
+        # targets after it (async_run's verify) then waits no longer.
+        await _async_settle(hass, switched, SETTLE_SECONDS)
     states = (hass.states.get(entity_id) for entity_id in action.entity_ids)
     summaries = [state_summary(hass, state) for state in states if state is not None]
     if action.read_only:
@@ -406,9 +408,6 @@ _LEVELS: Final = frozenset({"brightness", "brightness_pct", "percentage"})
 _MAY_END_OFF: Final = frozenset(
     {"brightness_step", "brightness_step_pct", "flash", "profile", "white"}
 )
-# How long an everyday switch-on or -off waits for its device to report it (a device that
-# answers late, an MQTT light, is then read in its new state, and said so).
-EVERYDAY_SETTLE_SECONDS = 1.0
 
 
 def _expected(call: Call, entity_id: str) -> frozenset[str] | None:
