@@ -229,6 +229,7 @@ async def test_engine_options_reload_the_model(
     agent = await async_setup_agent(hass, qwen35_model_path)
     # However fast the tiny model reloads here, the dialog shows it.
     monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
+    progress_shown = reloads_wait_for(hass, monkeypatch)
 
     result = await hass.config_entries.options.async_init(agent.entry.entry_id)
     # The number fields give floats; the options keep whole numbers.
@@ -244,6 +245,7 @@ async def test_engine_options_reload_the_model(
     # The dialog shows the reload while it runs.
     assert result["type"] is FlowResultType.SHOW_PROGRESS
     assert result["progress_action"] == "reload"
+    progress_shown.set()
     result = await async_through_progress(hass, result, manager=hass.config_entries.options)
 
     assert result["type"] is FlowResultType.CREATE_ENTRY
@@ -258,6 +260,23 @@ async def test_engine_options_reload_the_model(
     settings = agent.entry.runtime_data.worker.settings
     assert (settings.n_ctx, settings.n_threads, settings.flash_attention) == (2048, 1, False)
     assert settings.key_cache == "f16"
+
+
+def reloads_wait_for(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Hold every entry reload until the returned event is set.
+
+    A test that needs the dialog's progress step sets it once it has the step: the scripted
+    model reloads so fast that, on some machines, the reload ended within the step's grace.
+    """
+    release = asyncio.Event()
+    reload_now = hass.config_entries.async_reload
+
+    async def reload_when_released(entry_id: str) -> bool:
+        await release.wait()
+        return await reload_now(entry_id)
+
+    monkeypatch.setattr(hass.config_entries, "async_reload", reload_when_released)
+    return release
 
 
 async def test_the_dialog_hears_the_end_of_a_reload_that_ended_before_it_listened(
@@ -278,6 +297,7 @@ async def test_the_dialog_hears_the_end_of_a_reload_that_ended_before_it_listene
     entry.async_on_state_change(
         lambda: reloaded.set() if entry.state is ConfigEntryState.LOADED else None
     )
+    progress_shown = reloads_wait_for(hass, monkeypatch)
 
     response = await client.post(
         "/api/config/config_entries/options/flow", json={"handler": entry.entry_id}
@@ -286,6 +306,7 @@ async def test_the_dialog_hears_the_end_of_a_reload_that_ended_before_it_listene
     options = {CONF_CONTEXT_SIZE: 0, CONF_THREADS: 1, CONF_FLASH_ATTENTION: "auto"}
     response = await client.post(f"/api/config/config_entries/options/flow/{flow_id}", json=options)
     assert (await response.json())["type"] == "progress"
+    progress_shown.set()
     # The reload is over before the dialog listens (a quick reload, a slow browser).
     async with asyncio.timeout(10):
         await reloaded.wait()
