@@ -1,5 +1,6 @@
 """What the everyday houses' tests share: their request tables' rows, reading what a request
-changed, placing entities in areas, another integration's service.
+changed, placing entities in areas, another integration's service, and the set-up blocks
+their houses have in common (a YAML integration, Anna, a light group, old-style groups).
 
 A row of a request table is (tools, tool, arguments, what changes, what it reads after): the
 agent is given `tools` (ours or Assist's), the model calls `tool` with `arguments`, and what
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from typing import Final
 from typing import Protocol
+from unittest.mock import patch
 
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
@@ -26,6 +28,7 @@ from .conftest import speech
 from .conftest import state
 from .test_adversarial import tool_results
 from .test_redteam import asked
+from .test_redteam import set_up_helper
 
 # The demo house's entities that an everyday house's programs lock, open or arm.
 FRONT_DOOR: Final = "lock.front_door"
@@ -197,3 +200,47 @@ async def set_up_house_mode(hass: HomeAssistant, options: list[str], initial: st
             }
         },
     )
+
+
+async def set_up(hass: HomeAssistant, domain: str, config: Any) -> None:
+    """Set `domain` up from `config`, what configuration.yaml holds under `domain:`."""
+    assert await async_setup_component(hass, domain, {domain: config})
+
+
+# The demo's two living room lights, which a "Living Room" light group holds.
+LIVING_ROOM_LIGHTS: Final = ("light.living_room_rgbww_lights", "light.ceiling_lights")
+# The living room's movie scene: one light dimmed, the other off, the window's blind closed.
+MOVIE_SCENE: Final = {
+    "id": "movie",
+    "name": "Movie",
+    "entities": {
+        "light.living_room_rgbww_lights": {"state": "on", "brightness": 40},
+        "light.ceiling_lights": "off",
+        "cover.living_room_window": "closed",
+    },
+}
+
+
+def comfort_temperature(*, up_to: float) -> dict[str, Any]:
+    """The comfort temperature number (from 15 to `up_to`, by halves, at 21 to start)."""
+    return {"name": "Comfort temperature", "min": 15, "max": up_to, "step": 0.5, "initial": 21}
+
+
+async def set_up_anna(hass: HomeAssistant) -> None:
+    """Anna, who lives in the house (person.anna), tracked by device_tracker.anna."""
+    await set_up(
+        hass, "person", [{"id": "anna", "name": "Anna", "device_trackers": ["device_tracker.anna"]}]
+    )
+
+
+async def set_up_light_group(hass: HomeAssistant, name: str, *members: str) -> er.RegistryEntry:
+    """A light group helper `name` (as the UI makes one) of `members`, which stay shown."""
+    options = {"group_type": "light", "name": name, "entities": list(members)}
+    return await set_up_helper(hass, "group", name, {**options, "hide_members": False})
+
+
+async def set_up_yaml_groups(hass: HomeAssistant, groups: dict[str, Any]) -> None:
+    """Old-style groups, as configuration.yaml holds them (`group:`), loaded by a reload."""
+    assert await async_setup_component(hass, "group", {})
+    with patch("homeassistant.config.load_yaml_config_file", return_value={"group": groups}):
+        await hass.services.async_call("group", "reload", blocking=True)

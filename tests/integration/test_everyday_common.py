@@ -45,7 +45,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import State
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_get_all_descriptions
-from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 
 from . import test_adversarial
@@ -54,18 +53,24 @@ from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
+from .houses import LIVING_ROOM_LIGHTS
+from .houses import MOVIE_SCENE
 from .houses import OURS
 from .houses import Asking
 from .houses import Request
 from .houses import act
 from .houses import assist
 from .houses import colour as colour_of
+from .houses import comfort_temperature
 from .houses import intent_call
 from .houses import our_call
 from .houses import ours
 from .houses import place
 from .houses import read
 from .houses import request_id
+from .houses import set_up
+from .houses import set_up_anna
+from .houses import set_up_light_group
 from .houses import sets
 from .houses import temperature
 from .houses import volume
@@ -94,7 +99,6 @@ from .test_everyday_homes import stop_everything
 from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
-from .test_redteam import set_up_helper
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -381,15 +385,7 @@ SCRIPTS: Final[dict[str, Any]] = {
 EXEMPT: Final = ("script.bedtime", "script.morning")
 
 SCENES: Final = [
-    {
-        "id": "movie",
-        "name": "Movie",
-        "entities": {
-            "light.living_room_rgbww_lights": {"state": "on", "brightness": 40},
-            "light.ceiling_lights": "off",
-            BLINDS: "closed",
-        },
-    },
+    MOVIE_SCENE,
     {
         "id": "evening",
         "name": "Evening",
@@ -468,68 +464,34 @@ async def home(
         ("sensor.washer_power", "120"),
     ):
         hass.states.async_set(entity_id, value)
-    assert await async_setup_component(
-        hass,
-        "person",
-        {"person": [{"id": "anna", "name": "Anna", "device_trackers": ["device_tracker.anna"]}]},
-    )
-    assert await async_setup_component(
-        hass, "input_boolean", {"input_boolean": {"guest_mode": {"name": "Guest mode"}}}
-    )
-    assert await async_setup_component(
-        hass,
-        "input_number",
-        {
-            "input_number": {
-                "comfort_temperature": {
-                    "name": "Comfort temperature",
-                    "min": 15,
-                    "max": 28,
-                    "step": 0.5,
-                    "initial": 21,
-                }
-            }
-        },
-    )
-    assert await async_setup_component(
+    await set_up_anna(hass)
+    await set_up(hass, "input_boolean", {"guest_mode": {"name": "Guest mode"}})
+    await set_up(hass, "input_number", {"comfort_temperature": comfort_temperature(up_to=28)})
+    await set_up(
         hass,
         "counter",
         {
-            "counter": {
-                "coffee_cups": {"name": "Coffee cups", "initial": 0},
-                "laundry_loads": {"name": "Laundry loads", "initial": 0},
-            }
+            "coffee_cups": {"name": "Coffee cups", "initial": 0},
+            "laundry_loads": {"name": "Laundry loads", "initial": 0},
         },
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "timer",
         {
-            "timer": {
-                "laundry": {"name": "Laundry", "duration": "01:30:00"},
-                "bathroom_fan": {"name": "Bathroom fan timer", "duration": "00:15:00"},
-            }
+            "laundry": {"name": "Laundry", "duration": "01:30:00"},
+            "bathroom_fan": {"name": "Bathroom fan timer", "duration": "00:15:00"},
         },
     )
-    await set_up_helper(
-        hass,
-        "group",
-        "Living Room",
-        {
-            "group_type": "light",
-            "name": "Living Room",
-            "entities": ["light.living_room_rgbww_lights", "light.ceiling_lights"],
-            "hide_members": False,
-        },
-    )
+    await set_up_light_group(hass, "Living Room", *LIVING_ROOM_LIGHTS)
     rename(hass, "light.living_room", "Living room lights")
-    assert await async_setup_component(hass, "scene", {"scene": SCENES})
-    assert await async_setup_component(hass, "script", {"script": SCRIPTS})
+    await set_up(hass, "scene", SCENES)
+    await set_up(hass, "script", SCRIPTS)
     place(hass, "Living Room", BLINDS, "light.living_room_rgbww_lights")
     place(hass, "Kitchen", "light.kitchen_lights", SHADE, COFFEE)
     place(hass, "Bedroom", "light.bed_light")
     place(hass, "Garage", GARAGE)
-    assert await async_setup_component(hass, "automation", {"automation": common_automations()})
+    await set_up(hass, "automation", common_automations())
     await hass.async_block_till_done()
     assert state(hass, "automation.hall_motion_light") == "on"
     expose(hass, *EXPOSED)
@@ -763,15 +725,9 @@ LOCK_UP: Final = (
     "Run Lock up (this will lock Front Door and Kitchen Door and close Garage Door and arm "
     "(night) Security)? Say yes to confirm."
 )
-# Every call of our tools that is held, in the order of the sweep: the locks, the garage door
-# and the alarm; guest mode, which "at 23:00, lock the doors unless guests" reads; the
-# "Lights out, lock up" bed light turned off (from on: its toggle; it starts off, so turning
-# it off first changes nothing); the "Lock up" script, and stopping it.
-HELD_OF_OUR_TOOLS: Final = [
-    "lock-lock-lock.front_door: Lock Front Door? Say yes to confirm.",
-    "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
-    "lock-lock-lock.kitchen_door: Lock Kitchen Door? Say yes to confirm.",
-    "lock-unlock-lock.kitchen_door: Unlock Kitchen Door? Say yes to confirm.",
+# The held calls of our tools on the demo's garage door and alarm panel, in the sweep's order
+# (every house built on the demo has them).
+HELD_GARAGE_AND_ALARM: Final = [
     "cover-close_cover-cover.garage_door: Close Garage Door? Say yes to confirm.",
     "cover-open_cover-cover.garage_door: Open Garage Door? Say yes to confirm.",
     "alarm_control_panel-alarm_arm_away-alarm_control_panel.security: "
@@ -784,6 +740,17 @@ HELD_OF_OUR_TOOLS: Final = [
     "Arm (vacation) Security? Say yes to confirm.",
     "alarm_control_panel-alarm_disarm-alarm_control_panel.security: "
     "Disarm Security? Say yes to confirm.",
+]
+# Every call of our tools that is held, in the order of the sweep: the locks, the garage door
+# and the alarm; guest mode, which "at 23:00, lock the doors unless guests" reads; the
+# "Lights out, lock up" bed light turned off (from on: its toggle; it starts off, so turning
+# it off first changes nothing); the "Lock up" script, and stopping it.
+HELD_OF_OUR_TOOLS: Final = [
+    "lock-lock-lock.front_door: Lock Front Door? Say yes to confirm.",
+    "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
+    "lock-lock-lock.kitchen_door: Lock Kitchen Door? Say yes to confirm.",
+    "lock-unlock-lock.kitchen_door: Unlock Kitchen Door? Say yes to confirm.",
+    *HELD_GARAGE_AND_ALARM,
     f"light-toggle-light.bed_light: Toggle Bed Light ({LOCKS_AT_NIGHT})? Say yes to confirm.",
     f"input_boolean-toggle-input_boolean.guest_mode: Toggle Guest mode ({LOCKS_AT_NIGHT})? "
     "Say yes to confirm.",

@@ -44,7 +44,6 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.typing import ConfigType
-from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from . import test_everyday_common as common
@@ -63,6 +62,8 @@ from .houses import ours
 from .houses import place
 from .houses import read
 from .houses import request_id
+from .houses import set_up
+from .houses import set_up_anna
 from .houses import template
 from .probes import assert_held_only_when
 from .scripted_model import ScriptedWorker
@@ -628,72 +629,48 @@ async def home(
         ("device_tracker.ben_phone", "home"),
     ):
         hass.states.async_set(entity_id, value)
-    assert await async_setup_component(
-        hass,
-        "person",
-        {"person": [{"id": "anna", "name": "Anna", "device_trackers": ["device_tracker.anna"]}]},
-    )
-    assert await async_setup_component(
+    await set_up_anna(hass)
+    await set_up(
         hass,
         "group",
-        {
-            "group": {
-                "family": {
-                    "name": "Family",
-                    "entities": ["person.anna", "device_tracker.ben_phone"],
-                }
-            }
-        },
+        {"family": {"name": "Family", "entities": ["person.anna", "device_tracker.ben_phone"]}},
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "input_button",
-        {
-            "input_button": {
-                "goodnight": {"name": "Goodnight button"},
-                "feed_the_cat": {"name": "Feed the cat"},
-            }
-        },
+        {"goodnight": {"name": "Goodnight button"}, "feed_the_cat": {"name": "Feed the cat"}},
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "input_datetime",
-        {"input_datetime": {"wake_up": {"name": "Wake up", "has_date": False, "has_time": True}}},
+        {"wake_up": {"name": "Wake up", "has_date": False, "has_time": True}},
     )
-    assert await async_setup_component(
-        hass, "input_boolean", {"input_boolean": {"away_mode": {"name": "Away mode"}}}
+    await set_up(hass, "input_boolean", {"away_mode": {"name": "Away mode"}})
+    await set_up(hass, "counter", {"cat_meals": {"name": "Cat meals", "initial": 0}})
+    await set_up(
+        hass, "timer", {"cat": {"name": "Cat", "duration": "04:00:00"}, "tea": {"name": "Tea"}}
     )
-    assert await async_setup_component(
-        hass, "counter", {"counter": {"cat_meals": {"name": "Cat meals", "initial": 0}}}
-    )
-    assert await async_setup_component(
-        hass,
-        "timer",
-        {"timer": {"cat": {"name": "Cat", "duration": "04:00:00"}, "tea": {"name": "Tea"}}},
-    )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "template",
-        {
-            "template": [
-                {
-                    "sensor": [
-                        {
-                            "name": "Total power",
-                            "unit_of_measurement": "W",
-                            "device_class": "power",
-                            "state": (
-                                "{{ states('sensor.power_consumption') | float(0)"
-                                " + states('sensor.dishwasher_power') | float(0) }}"
-                            ),
-                        }
-                    ]
-                }
-            ]
-        },
+        [
+            {
+                "sensor": [
+                    {
+                        "name": "Total power",
+                        "unit_of_measurement": "W",
+                        "device_class": "power",
+                        "state": (
+                            "{{ states('sensor.power_consumption') | float(0)"
+                            " + states('sensor.dishwasher_power') | float(0) }}"
+                        ),
+                    }
+                ]
+            }
+        ],
     )
-    assert await async_setup_component(hass, "scene", {"scene": SCENES})
-    assert await async_setup_component(hass, "script", {"script": SCRIPTS})
+    await set_up(hass, "scene", SCENES)
+    await set_up(hass, "script", SCRIPTS)
     place(hass, "Living Room", BLINDS, LIVING_ROOM, THERMOSTAT)
     place(hass, "Kitchen", KITCHEN_LIGHTS, "cover.kitchen_window", PLUG)
     place(hass, "Bedroom", BED_LIGHT, "climate.ecobee")
@@ -702,7 +679,7 @@ async def home(
     place(hass, "Office", OFFICE, HEATER)
     discover_button(hass, "double", "zigbee2mqtt/hall_switch/action")
     await hass.async_block_till_done()
-    assert await async_setup_component(hass, "automation", {"automation": device_automations(hass)})
+    await set_up(hass, "automation", device_automations(hass))
     await hass.async_block_till_done()
     expose(hass, *EXPOSED)
     yield Home(hass, scripted_worker, person)
@@ -725,18 +702,7 @@ HELD_OF_OUR_TOOLS: Final = [
     "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
     "lock-lock-lock.back_door: Lock Back door? Say yes to confirm.",
     "lock-unlock-lock.back_door: Unlock Back door? Say yes to confirm.",
-    "cover-close_cover-cover.garage_door: Close Garage Door? Say yes to confirm.",
-    "cover-open_cover-cover.garage_door: Open Garage Door? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_away-alarm_control_panel.security: "
-    "Arm (away) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_home-alarm_control_panel.security: "
-    "Arm (home) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_night-alarm_control_panel.security: "
-    "Arm (night) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_vacation-alarm_control_panel.security: "
-    "Arm (vacation) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_disarm-alarm_control_panel.security: "
-    "Disarm Security? Say yes to confirm.",
+    *common.HELD_GARAGE_AND_ALARM,
     "valve-close_valve-valve.trees: Close Main water? Say yes to confirm.",
     "valve-open_valve-valve.trees: Open Main water? Say yes to confirm.",
     "valve-set_valve_position-valve.trees-40: "

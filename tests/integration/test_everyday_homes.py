@@ -42,18 +42,24 @@ from .conftest import state
 from .houses import ALARM
 from .houses import FRONT_DOOR
 from .houses import GARAGE
+from .houses import LIVING_ROOM_LIGHTS
+from .houses import MOVIE_SCENE
 from .houses import Asking
 from .houses import Request
 from .houses import act
 from .houses import assist
 from .houses import colour
+from .houses import comfort_temperature
 from .houses import intent_call
 from .houses import our_call
 from .houses import ours
 from .houses import place
 from .houses import request_id
 from .houses import runs_at_once
+from .houses import set_up
 from .houses import set_up_house_mode
+from .houses import set_up_light_group
+from .houses import set_up_yaml_groups
 from .houses import sets
 from .houses import still_asks
 from .houses import temperature
@@ -71,7 +77,6 @@ from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
-from .test_redteam import set_up_helper
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import UNLOCK
@@ -468,82 +473,42 @@ async def apartment(
     hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
 ) -> AsyncGenerator[Home]:
     await set_up_demo_house(hass, tmp_path)
-    assert await async_setup_component(
+    await set_up(
         hass,
         "input_boolean",
-        {"input_boolean": {"away_mode": {"name": "Away mode"}, "guest_mode": {"name": "Guests"}}},
+        {"away_mode": {"name": "Away mode"}, "guest_mode": {"name": "Guests"}},
     )
-    assert await async_setup_component(
-        hass,
-        "input_number",
-        {
-            "input_number": {
-                "comfort_temperature": {
-                    "name": "Comfort temperature",
-                    "min": 15,
-                    "max": 25,
-                    "step": 0.5,
-                    "initial": 21,
-                }
-            }
-        },
-    )
-    assert await async_setup_component(
-        hass, "timer", {"timer": {"pasta": {"name": "Pasta", "duration": 600}}}
-    )
+    await set_up(hass, "input_number", {"comfort_temperature": comfort_temperature(up_to=25)})
+    await set_up(hass, "timer", {"pasta": {"name": "Pasta", "duration": 600}})
     await set_up_house_mode(hass, ["Home", "Night", "Movie"], "Night")
-    assert await async_setup_component(
-        hass, "counter", {"counter": {"cleanings": {"name": "Cleanings", "initial": 0}}}
-    )
-    await set_up_helper(
-        hass,
-        "group",
-        "Living Room",
-        {
-            "group_type": "light",
-            "name": "Living Room",
-            "entities": ["light.living_room_rgbww_lights", "light.ceiling_lights"],
-            "hide_members": False,
-        },
-    )
-    assert await async_setup_component(
+    await set_up(hass, "counter", {"cleanings": {"name": "Cleanings", "initial": 0}})
+    await set_up_light_group(hass, "Living Room", *LIVING_ROOM_LIGHTS)
+    await set_up(
         hass,
         "scene",
-        {
-            "scene": [
-                {
-                    "id": "movie",
-                    "name": "Movie",
-                    "entities": {
-                        "light.living_room_rgbww_lights": {"state": "on", "brightness": 40},
-                        "light.ceiling_lights": "off",
-                        BLINDS: "closed",
-                    },
-                },
-                {
-                    "id": "evening",
-                    "name": "Evening",
-                    "entities": {"light.living_room": "on", "light.kitchen_lights": "on"},
-                },
-            ]
-        },
+        [
+            MOVIE_SCENE,
+            {
+                "id": "evening",
+                "name": "Evening",
+                "entities": {"light.living_room": "on", "light.kitchen_lights": "on"},
+            },
+        ],
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "script",
         {
-            "script": {
-                "bedtime": {
-                    "alias": "Bedtime",
-                    "sequence": [act("light.turn_off", "all"), act("lock.lock", FRONT_DOOR)],
-                }
+            "bedtime": {
+                "alias": "Bedtime",
+                "sequence": [act("light.turn_off", "all"), act("lock.lock", FRONT_DOOR)],
             }
         },
     )
     place(hass, "Living Room", BLINDS, "light.living_room_rgbww_lights")
     place(hass, "Kitchen", "light.kitchen_lights", "cover.kitchen_window")
     place(hass, "Bedroom", "light.bed_light")
-    assert await async_setup_component(hass, "automation", {"automation": apartment_automations()})
+    await set_up(hass, "automation", apartment_automations())
     await hass.async_block_till_done()
     for alias in ("auto_lock", "hall_motion_light", "guest_mode_pauses_the_auto_lock"):
         assert state(hass, f"automation.{alias}") == "on", alias
@@ -889,96 +854,63 @@ async def family_house(
     place(hass, "Garage", GARAGE, GARAGE_LIGHT)
     place(hass, "Kids room", KIDS_NIGHT_LIGHT, KIDS_FAN, "light.bed_light")
     place(hass, "Kitchen", "light.kitchen_lights")
-    assert await async_setup_component(
+    await set_up(
         hass,
         "input_boolean",
-        {
-            "input_boolean": {
-                "vacation_mode": {"name": "Vacation"},
-                "guest_mode": {"name": "Guests"},
-            }
-        },
+        {"vacation_mode": {"name": "Vacation"}, "guest_mode": {"name": "Guests"}},
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "input_number",
-        {
-            "input_number": {
-                "irrigation_minutes": {
-                    "name": "Irrigation minutes",
-                    "min": 1,
-                    "max": 60,
-                    "initial": 15,
-                }
-            }
-        },
+        {"irrigation_minutes": {"name": "Irrigation minutes", "min": 1, "max": 60, "initial": 15}},
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "schedule",
         {
-            "schedule": {
-                "irrigation": {
-                    "name": "Irrigation",
-                    "monday": [{"from": "06:00:00", "to": "06:30:00"}],
-                    "thursday": [{"from": "06:00:00", "to": "06:30:00"}],
-                }
+            "irrigation": {
+                "name": "Irrigation",
+                "monday": [{"from": "06:00:00", "to": "06:30:00"}],
+                "thursday": [{"from": "06:00:00", "to": "06:30:00"}],
             }
         },
     )
-    assert await async_setup_component(
-        hass, "timer", {"timer": {"bath": {"name": "Bath", "duration": 900}}}
+    await set_up(hass, "timer", {"bath": {"name": "Bath", "duration": 900}})
+    await set_up(hass, "counter", {"screen_time": {"name": "Screen time", "initial": 0}})
+    await set_up_yaml_groups(
+        hass,
+        {"kids_room": {"name": "Kids room", "entities": [KIDS_NIGHT_LIGHT, "light.bed_light"]}},
     )
-    assert await async_setup_component(
-        hass, "counter", {"counter": {"screen_time": {"name": "Screen time", "initial": 0}}}
-    )
-    assert await async_setup_component(hass, "group", {})
-    with patch(
-        "homeassistant.config.load_yaml_config_file",
-        return_value={
-            "group": {
-                "kids_room": {
-                    "name": "Kids room",
-                    "entities": [KIDS_NIGHT_LIGHT, "light.bed_light"],
-                }
-            }
-        },
-    ):
-        await hass.services.async_call("group", "reload", blocking=True)
-    assert await async_setup_component(
+    await set_up(
         hass,
         "scene",
-        {
-            "scene": [
-                {
-                    "id": "dinner",
-                    "name": "Dinner",
-                    "entities": {
-                        "light.kitchen_lights": {"state": "on", "brightness": 200},
-                        "light.living_room_rgbww_lights": "off",
-                        "media_player.living_room": "off",
-                    },
-                }
-            ]
-        },
+        [
+            {
+                "id": "dinner",
+                "name": "Dinner",
+                "entities": {
+                    "light.kitchen_lights": {"state": "on", "brightness": 200},
+                    "light.living_room_rgbww_lights": "off",
+                    "media_player.living_room": "off",
+                },
+            }
+        ],
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "script",
         {
-            "script": {
-                "good_night": {
-                    "alias": "Good night",
-                    "sequence": [
-                        act("light.turn_off", "all"),
-                        act("alarm_control_panel.alarm_arm_night", ALARM, code="1234"),
-                        act("lock.lock", FRONT_DOOR),
-                    ],
-                }
+            "good_night": {
+                "alias": "Good night",
+                "sequence": [
+                    act("light.turn_off", "all"),
+                    act("alarm_control_panel.alarm_arm_night", ALARM, code="1234"),
+                    act("lock.lock", FRONT_DOOR),
+                ],
             }
         },
     )
-    assert await async_setup_component(hass, "automation", {"automation": family_automations(hass)})
+    await set_up(hass, "automation", family_automations(hass))
     await hass.async_block_till_done()
     for alias in ("low_battery", "kids_remote", "porch_motion_light", "irrigation"):
         assert state(hass, f"automation.{alias}") == "on", alias

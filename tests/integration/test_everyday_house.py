@@ -57,6 +57,10 @@ from .houses import ours
 from .houses import place
 from .houses import request_id
 from .houses import runs_at_once
+from .houses import set_up
+from .houses import set_up_anna
+from .houses import set_up_light_group
+from .houses import set_up_yaml_groups
 from .houses import sets
 from .houses import still_asks
 from .houses import temperature
@@ -502,54 +506,30 @@ async def home(hass: HomeAssistant, scene: Scene, tmp_path: Path) -> AsyncGenera
             "fan_relay": {"initial": False},
         },
     )
-    assert await async_setup_component(
+    await set_up(
         hass,
         "input_select",
-        {"input_select": {"house_mode": {"options": ["Home", "Away", "Night"], "initial": "Home"}}},
+        {"house_mode": {"options": ["Home", "Away", "Night"], "initial": "Home"}},
     )
-    assert await async_setup_component(
-        hass, "counter", {"counter": {"laundry_loads": {"initial": 0, "step": 1}}}
-    )
-    assert await async_setup_component(
-        hass, "timer", {"timer": {"laundry": {"duration": 3600}, "kitchen": {"duration": 1800}}}
-    )
-    assert await async_setup_component(
-        hass,
-        "person",
-        {"person": [{"id": "anna", "name": "Anna", "device_trackers": ["device_tracker.anna"]}]},
-    )
-    assert await async_setup_component(
+    await set_up(hass, "counter", {"laundry_loads": {"initial": 0, "step": 1}})
+    await set_up(hass, "timer", {"laundry": {"duration": 3600}, "kitchen": {"duration": 1800}})
+    await set_up_anna(hass)
+    await set_up(
         hass,
         "climate",
-        {
-            "climate": [
-                {
-                    "platform": "generic_thermostat",
-                    "name": "Hall",
-                    "heater": "input_boolean.heater",
-                    "target_sensor": "sensor.hall_temperature",
-                }
-            ]
-        },
+        [
+            {
+                "platform": "generic_thermostat",
+                "name": "Hall",
+                "heater": "input_boolean.heater",
+                "target_sensor": "sensor.hall_temperature",
+            }
+        ],
     )
     downstairs = {"downstairs": {"entities": ["light.kitchen_lights", "light.ceiling_lights"]}}
-    assert await async_setup_component(hass, "group", {})
-    with patch(
-        "homeassistant.config.load_yaml_config_file",
-        autospec=True,
-        return_value={"group": downstairs},
-    ):
-        await hass.services.async_call("group", "reload", blocking=True)
-    await set_up_helper(
-        hass,
-        "group",
-        "Living Lights",
-        {
-            "group_type": "light",
-            "name": "Living Lights",
-            "entities": ["light.living_room_rgbww_lights", "light.office_rgbw_lights"],
-            "hide_members": False,
-        },
+    await set_up_yaml_groups(hass, downstairs)
+    await set_up_light_group(
+        hass, "Living Lights", "light.living_room_rgbww_lights", "light.office_rgbw_lights"
     )
     await template_helper(
         hass,
@@ -600,9 +580,7 @@ async def home(hass: HomeAssistant, scene: Scene, tmp_path: Path) -> AsyncGenera
     assert bed_light is not None
     assert bed_light.device_id is not None
     await reload_scripts(hass, SCRIPTS)
-    assert await async_setup_component(
-        hass, "automation", {"automation": automations(bed_light.device_id)}
-    )
+    await set_up(hass, "automation", automations(bed_light.device_id))
     await hass.async_block_till_done()
     for entity_id in EXPOSED:
         async_expose_entity(hass, "conversation", entity_id, True)

@@ -85,18 +85,7 @@ async def test_a_relay_switched_by_a_switched_off_automation_the_lock_triggers_i
 ) -> None:
     """ "Open side door" is switched off (no trigger of its own sets it off), but the lock's
     unlock triggers it: `automation.trigger` runs the actions of an automation that is off."""
-    door_relay = await relay(hass, "Door relay")
-    spare = await relay(hass, "Spare relay")
-    await set_up_automations(
-        hass,
-        {
-            "id": "open_side_door",
-            "alias": "Open side door",
-            "initial_state": False,
-            "triggers": [],
-            "actions": [switches_on(door_relay)],
-        },
-    )
+    door_relay, spare = await relays_beside(hass, alias="Open side door", initial_state=False)
     assert state(hass, OPEN_SIDE_DOOR) == "off"
     trigger = {"action": "automation.trigger", "target": {"entity_id": OPEN_SIDE_DOOR}}
     await side_door(hass, [trigger])

@@ -44,16 +44,23 @@ def switches_on(relay_id: str) -> dict[str, Any]:
     return {"action": "switch.turn_on", "target": {"entity_id": relay_id}}
 
 
-async def relays_beside(hass: HomeAssistant, *triggers: dict[str, Any]) -> tuple[str, str]:
-    """The door relay, switched on by an automation on these triggers, and a spare relay that
-    nothing switches; returns both."""
+async def relays_beside(
+    hass: HomeAssistant,
+    *triggers: dict[str, Any],
+    alias: str = "Side door relay",
+    **settings: Any,
+) -> tuple[str, str]:
+    """The door relay, switched on by the automation `alias` on these triggers (with none, only
+    what triggers the automation switches it), and a spare relay that nothing switches; returns
+    both. `settings`: more of the automation's configuration (its initial state, say)."""
     door_relay = await relay(hass, "Door relay")
     spare = await relay(hass, "Spare relay")
     await set_up_automations(
         hass,
         {
-            "id": "side_door_relay",
-            "alias": "Side door relay",
+            "id": alias.lower().replace(" ", "_"),
+            "alias": alias,
+            **settings,
             "triggers": list(triggers),
             "actions": [switches_on(door_relay)],
         },
@@ -113,17 +120,7 @@ async def test_a_relay_switched_by_an_automation_the_lock_triggers_is_held(
 ) -> None:
     """The lock's unlock triggers the automation "Open side door" (automation.trigger), whose
     action switches the door relay on."""
-    door_relay = await relay(hass, "Door relay")
-    spare = await relay(hass, "Spare relay")
-    await set_up_automations(
-        hass,
-        {
-            "id": "open_side_door",
-            "alias": "Open side door",
-            "triggers": [],
-            "actions": [switches_on(door_relay)],
-        },
-    )
+    door_relay, spare = await relays_beside(hass, alias="Open side door")
     trigger = {"action": "automation.trigger", "target": {"entity_id": "automation.open_side_door"}}
     await side_door(hass, [trigger])
     await hass.async_block_till_done()

@@ -52,20 +52,59 @@ async def test_action_done_names_what_changed(
     assert [target.id for target in result.response.success_results] == ["light.kitchen_lights"]
 
 
-async def test_answer_without_action_is_a_query_answer(
-    scripted_agent: Agent, scripted_worker: ScriptedWorker
+# (what the model writes over two turns, each turn's sentence and the kind of its result)
+TWO_TURNS_WITHOUT_ACTION: list[tuple[tuple[str, ...], list[tuple[str, tuple[Any, Any]]]]] = [
+    # An answer without an action is a query answer: a read, a chat.
+    (
+        (
+            answer(call("get_state", entity_id="light.kitchen_lights")),
+            answer("The kitchen light is on."),
+            answer("Hello! How can I help?"),
+        ),
+        [
+            ("is the kitchen light on?", (QUERY_ANSWER, None)),
+            ("hello", (QUERY_ANSWER, None)),
+        ],
+    ),
+    # "Is the ceiling light on?" about a light the agent may not see was not answered: every
+    # read failed is an error, and one read that worked an answer.
+    (
+        (
+            answer(call("get_state", entity_id="light.ceiling_lights")),
+            answer("I cannot see that light."),
+            answer(
+                call("get_state", entity_id="light.ceiling_lights")
+                + call("get_state", entity_id="light.kitchen_lights")
+            ),
+            answer("The kitchen light is on."),
+        ),
+        [
+            ("is the ceiling light on?", (ERROR, FAILED_TO_HANDLE)),
+            ("are the ceiling and kitchen lights on?", (QUERY_ANSWER, None)),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("writes", "turns"),
+    TWO_TURNS_WITHOUT_ACTION,
+    ids=[
+        "answer without action is a query answer",
+        "every read failed is an error and one that worked an answer",
+    ],
+)
+async def test_a_turn_that_changes_nothing_is_a_query_answer_unless_every_read_failed(
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    writes: tuple[str, ...],
+    turns: list[tuple[str, tuple[Any, Any]]],
 ) -> None:
-    scripted_worker.will_write(
-        answer(call("get_state", entity_id="light.kitchen_lights")),
-        answer("The kitchen light is on."),
-        answer("Hello! How can I help?"),
-    )
+    scripted_worker.will_write(*writes)
 
-    read = await scripted_agent.ask("is the kitchen light on?")
-    chat = await scripted_agent.ask("hello")
+    results = [await scripted_agent.ask(sentence) for sentence, _kind in turns]
 
-    assert kind(read) == (QUERY_ANSWER, None)
-    assert kind(chat) == (QUERY_ANSWER, None)
+    assert [kind(result) for result in results] == [expected for _sentence, expected in turns]
 
 
 async def test_no_answer_is_no_intent_match(
@@ -91,27 +130,6 @@ async def test_every_call_refused_is_an_error(
 
     assert speech(result).startswith("I could not turn off ceiling lights. ")
     assert kind(result) == (ERROR, FAILED_TO_HANDLE)
-
-
-async def test_every_read_failed_is_an_error_and_one_that_worked_an_answer(
-    scripted_agent: Agent, scripted_worker: ScriptedWorker
-) -> None:
-    """ "Is the ceiling light on?" about a light the agent may not see was not answered."""
-    scripted_worker.will_write(
-        answer(call("get_state", entity_id="light.ceiling_lights")),
-        answer("I cannot see that light."),
-        answer(
-            call("get_state", entity_id="light.ceiling_lights")
-            + call("get_state", entity_id="light.kitchen_lights")
-        ),
-        answer("The kitchen light is on."),
-    )
-
-    unseen = await scripted_agent.ask("is the ceiling light on?")
-    partly = await scripted_agent.ask("are the ceiling and kitchen lights on?")
-
-    assert kind(unseen) == (ERROR, FAILED_TO_HANDLE)
-    assert kind(partly) == (QUERY_ANSWER, None)
 
 
 async def test_sensitive_action_refused_without_a_person_is_an_error(
