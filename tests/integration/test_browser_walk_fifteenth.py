@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+import os
+from pathlib import Path
 import re
 from typing import Any
 
 import pytest
 
 from custom_components.local_agent import logbook
+from custom_components.local_agent.const import CONF_CONTEXT_SIZE
+from custom_components.local_agent.const import CONF_FLASH_ATTENTION
+from custom_components.local_agent.const import CONF_KEY_CACHE
+from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.safety.audit import Outcome
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
+from homeassistant.data_entry_flow import FlowResultType
 
+from .conftest import async_setup_agent
 from .conftest import speech
 from .scripted_model import answer
 from .scripted_model import call
@@ -146,3 +154,68 @@ async def test_a_logbook_entry_in_a_language_without_a_file_is_in_its_base_langu
     event: Event[Any] = Event(EVENT_ACTION, data)
 
     assert describe(event)["message"] == "expirada: desbloquear Porta da frente"
+
+
+def engine_options(context_size: float, threads: float) -> dict[str, Any]:
+    """The engine options form as the dialog sends it (numbers as floats)."""
+    return {
+        CONF_CONTEXT_SIZE: context_size,
+        CONF_THREADS: threads,
+        CONF_FLASH_ATTENTION: "auto",
+        CONF_KEY_CACHE: "auto",
+    }
+
+
+async def test_the_engine_options_refuse_a_context_too_small_and_too_many_threads(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    """A context of 256 tokens and 200 threads on a 2-core machine were saved without a word.
+
+    The model then reloaded, and every request failed ("This request is too long for me"), or
+    200 threads fought over 2 cores. The form now says so at the field, keeps what was typed
+    and saves nothing; 0 (automatic) and the machine's own numbers are taken.
+    """
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    before = dict(agent.entry.options)
+    cores = os.process_cpu_count() or os.cpu_count() or 1
+    result = await hass.config_entries.options.async_init(agent.entry.entry_id)
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], engine_options(256.0, cores + 1.0)
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {
+        CONF_CONTEXT_SIZE: "context_too_small",
+        CONF_THREADS: "too_many_threads",
+    }
+    placeholders = result["description_placeholders"] or {}
+    assert placeholders["minimum_context"] == "2048"
+    assert placeholders["cores"] == str(cores)
+    assert agent.entry.options == before
+    schema = result["data_schema"]
+    assert schema is not None
+    suggested = {
+        str(key): key.description["suggested_value"]
+        for key in schema.schema
+        if key.description and "suggested_value" in key.description
+    }
+    assert suggested[CONF_CONTEXT_SIZE] == 256
+    assert suggested[CONF_THREADS] == cores + 1
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], engine_options(2048.0, float(cores))
+    )
+    assert result["type"] is not FlowResultType.FORM
+
+
+def test_every_language_says_why_an_engine_option_is_refused() -> None:
+    """Both errors in the options form's own words, with their numbers, in all seven files."""
+    english = translation("en")["options"]["error"]
+    for language in LANGUAGES:
+        errors = translation(language)["options"]["error"]
+        assert "{minimum_context}" in errors["context_too_small"], language
+        assert "{cores}" in errors["too_many_threads"], language
+        if language != "en":
+            assert errors["context_too_small"] != english["context_too_small"], language
+            assert errors["too_many_threads"] != english["too_many_threads"], language
