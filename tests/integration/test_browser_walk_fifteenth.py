@@ -9,8 +9,10 @@ import re
 from typing import Any
 
 import pytest
+from pytest_homeassistant_custom_component.common import get_system_health_info
 
 from custom_components.local_agent import logbook
+from custom_components.local_agent import system_health
 from custom_components.local_agent.const import CONF_CONTEXT_SIZE
 from custom_components.local_agent.const import CONF_FLASH_ATTENTION
 from custom_components.local_agent.const import CONF_KEY_CACHE
@@ -22,6 +24,7 @@ from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.setup import async_setup_component
 
 from .conftest import async_setup_agent
 from .conftest import speech
@@ -219,3 +222,37 @@ def test_every_language_says_why_an_engine_option_is_refused() -> None:
         if language != "en":
             assert errors["context_too_small"] != english["context_too_small"], language
             assert errors["too_many_threads"] != english["too_many_threads"], language
+
+
+@pytest.mark.parametrize(
+    ("language", "none", "no_turns", "missing"),
+    [
+        ("it", "nessuno", "nessun turno ancora", "non installato"),
+        ("pt", "nenhum", "ainda sem interações", "não instalado"),
+    ],
+)
+async def test_system_health_says_none_in_the_houses_language(
+    hass: HomeAssistant,
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    none: str,
+    no_turns: str,
+    missing: str,
+) -> None:
+    """System information said "none", "no turns yet", "not installed" in an Italian house.
+
+    Its labels are translated by the frontend; its values are written here, in the server's
+    language (the only one Home Assistant gives a backend text).
+    """
+    assert await async_setup_component(hass, "system_health", {})
+    assert await async_setup_component(hass, DOMAIN, {})
+    hass.config.language = language
+    monkeypatch.setattr(system_health, "llama_cpp_version", lambda: None)
+
+    info = await get_system_health_info(hass, DOMAIN)
+
+    assert (info["runtime"], info["models_loaded"], info["generation_speed"]) == (
+        missing,
+        none,
+        no_turns,
+    )
