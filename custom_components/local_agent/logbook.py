@@ -1,9 +1,11 @@
 """Describe Local Agent's audit events in the logbook.
 
 Each entry is in the language the person was asked in (the action as they were told it, and
-the outcome in the same language), and is listed under the entity it concerns, so that
-entity's logbook and the History page show it; the logbook names the user whose turn it was
-(the event's context). Events of earlier versions (no `said`, no `entity_id`) still read.
+the outcome in the same language), and shows the entity it concerns (its name and icon, a
+link to it); the logbook names the user whose turn it was (the event's context). Filtered by
+an entity, Home Assistant's logbook keeps only that entity's own integration's events, so
+the entity's dialog does not list these. Events of earlier versions (no `said`, no
+`entity_id`) still read.
 """
 
 from __future__ import annotations

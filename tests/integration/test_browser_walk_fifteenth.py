@@ -76,12 +76,12 @@ def fired(hass: HomeAssistant) -> list[Event]:
 async def test_the_logbook_says_each_step_in_the_persons_language_on_its_entity(
     hass: HomeAssistant, scene: Scene, language: str, yes: str, words: list[str]
 ) -> None:
-    """Logbook and History showed "proposed: unlock Front Door" to an Italian house, on no entity.
+    """The logbook showed "proposed: unlock Front Door" to an Italian house, on no entity.
 
     Each entry is now in the language the person was asked in (the words of the question
-    itself), and it carries the entity it concerns, so the lock's own logbook (its more-info
-    dialog, the History page) lists it and the entry links to it; the yes's entry carries the
-    context of the person who said it (the logbook names them).
+    itself), and it carries the entity it concerns, which the logbook shows (name, icon, a
+    link to its dialog); the yes's entry carries the context of the person who said it (the
+    logbook names them).
     """
     describe = describer(hass)
     events = fired(hass)

@@ -54,7 +54,7 @@ class AuditRecord:
     def as_event_data(self) -> dict[str, Any]:
         """Event payload (plain JSON types).
 
-        `entity_id` is the (first) target: what the logbook and History list the entry under.
+        `entity_id` is the (first) target: the entity the logbook shows the entry on.
         """
         data = asdict(self)
         data["outcome"] = self.outcome.value
