@@ -232,7 +232,7 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
     """Context, batch, threads, flash attention and key cache of the entry reach the child; a
     change of settings is checked again."""
     options = {
-        CONF_CONTEXT_SIZE: 1024,
+        CONF_CONTEXT_SIZE: 2048,  # the form takes no fixed context below 2048
         CONF_THREADS: 1,
         CONF_FLASH_ATTENTION: "off",
         CONF_KEY_CACHE: "q8_0",
@@ -258,11 +258,11 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
         assert entry.state is ConfigEntryState.LOADED
 
     assert commands == [
-        ["--n-ctx=1024", "--n-batch=512", "--threads=1", "--flash-attention=off", *keys],
-        ["--n-ctx=1024", "--n-batch=512", "--threads=2", "--flash-attention=off", *keys],
+        ["--n-ctx=2048", "--n-batch=512", "--threads=1", "--flash-attention=off", *keys],
+        ["--n-ctx=2048", "--n-batch=512", "--threads=2", "--flash-attention=off", *keys],
     ]
     report = runs[0].report
-    assert (report["n_ctx"], report["batch_tokens"]) == (1024, EngineSettings().n_batch)
+    assert (report["n_ctx"], report["batch_tokens"]) == (2048, EngineSettings().n_batch)
     # The tiny model's keys (16 values) fill no q8_0 block: the child and the engine keep 16-bit.
     assert report["key_cache"] == "f16"
     assert entry.runtime_data.worker.info.key_cache == "f16"

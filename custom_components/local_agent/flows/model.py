@@ -8,9 +8,11 @@ loads, load it for the new entry. Also the engine options of such an entry.
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
+from typing import Final
 
 import probatio
 
@@ -226,12 +228,39 @@ class ModelLoad:
         )
 
 
+# The smallest fixed context the form takes: Qwen3.5's tokenizer makes a 10-entity home's
+# prompt 1,715 tokens (README, Benchmarks), and a turn needs room for its answer on top; a
+# smaller one loads, and then every request is "too long for me".
+MIN_FIXED_CONTEXT: Final = 2048
+
+
+def _cores() -> int:
+    """CPU cores this process may use (its affinity, else the machine's)."""
+    return os.process_cpu_count() or os.cpu_count() or 1
+
+
+def _engine_option_errors(user_input: dict[str, Any]) -> dict[str, str]:
+    """Say which engine option cannot work: a fixed context too small, more threads than cores.
+
+    0 is automatic for both.
+    """
+    errors: dict[str, str] = {}
+    if 0 < int(user_input[CONF_CONTEXT_SIZE]) < MIN_FIXED_CONTEXT:
+        errors[CONF_CONTEXT_SIZE] = "context_too_small"
+    if int(user_input[CONF_THREADS]) > _cores():
+        errors[CONF_THREADS] = "too_many_threads"
+    return errors
+
+
 class EngineOptionsFlow(ReloadingOptionsFlow):
     """Context size, threads, flash attention and key cache of a loaded model."""
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show the engine options; saving reloads the model with them, visibly."""
+        errors: dict[str, str] = {}
         if user_input is not None:
+            errors = _engine_option_errors(user_input)
+        if user_input is not None and not errors:
             return await self.async_save_options(
                 {
                     **user_input,
@@ -262,17 +291,27 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
                 ),
             }
         )
-        suggested = self.add_suggested_values_to_schema(schema, self.config_entry.options)
+        suggested = self.add_suggested_values_to_schema(
+            schema, user_input if user_input is not None else self.config_entry.options
+        )
+        # The numbers an error names (no thousands separator, as below).
+        limits = {"minimum_context": str(MIN_FIXED_CONTEXT), "cores": str(_cores())}
         if self.config_entry.state is not ConfigEntryState.LOADED:
-            return self.async_show_form(step_id="init_not_loaded", data_schema=suggested)
+            return self.async_show_form(
+                step_id="init_not_loaded",
+                data_schema=suggested,
+                errors=errors,
+                description_placeholders=limits,
+            )
         data: LocalAgentData = self.config_entry.runtime_data
         # The context the loaded model has now (an automatic one grows with the home).
         return self.async_show_form(
             step_id="init",
             data_schema=suggested,
+            errors=errors,
             # No thousands separator: the dialog's language is not known here, and "8,192"
             # read wrong in French and German (where the comma is the decimal mark).
-            description_placeholders={"context_now": str(data.worker.info.n_ctx)},
+            description_placeholders={"context_now": str(data.worker.info.n_ctx), **limits},
         )
 
     async def async_step_init_not_loaded(

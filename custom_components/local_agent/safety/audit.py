@@ -47,11 +47,19 @@ class AuditRecord:
     outcome: Outcome
     reason: str | None = None
     time: str = field(default_factory=lambda: dt_util.utcnow().isoformat())
+    # The action as the person was told it, in `language` (empty: English, the description).
+    said: str = ""
+    language: str = "en"
 
     def as_event_data(self) -> dict[str, Any]:
-        """Event payload (plain JSON types)."""
+        """Event payload (plain JSON types).
+
+        `entity_id` is the (first) target: the entity the logbook shows the entry on.
+        """
         data = asdict(self)
         data["outcome"] = self.outcome.value
+        if self.targets:
+            data["entity_id"] = self.targets[0]
         return data
 
 

@@ -425,9 +425,13 @@ class SafetyGate:
         outcome: Outcome,
         reason: str | None,
         turn: TurnContext | None = None,
+        *,
+        language: str | None = None,
     ) -> None:
-        """Record one step of an action asked in (conversation, user, device)."""
+        """Record one step of an action asked in (conversation, user, device), in `language`."""
         conversation_id, user_id, device_id = asked
+        if language is None:
+            language = turn.language if turn is not None else ENGLISH
         record = AuditRecord(
             agent_id=self.agent_id,
             conversation_id=conversation_id,
@@ -438,6 +442,8 @@ class SafetyGate:
             description=action.description,
             outcome=outcome,
             reason=reason,
+            said=action.spoken,
+            language=language if action.spoken else ENGLISH,
         )
         async_get_audit_log(self.hass).async_record(
             self.hass, record, context=turn.context if turn is not None else None
@@ -762,7 +768,9 @@ class SafetyGate:
         for pending in async_get_confirmations(self.hass).async_clear(self.agent_id, ending):
             asked = (pending.conversation_id, pending.user_id, pending.device_id)
             for action in pending.actions:
-                self._async_write(asked, action, Outcome.CANCELLED, reason)
+                self._async_write(
+                    asked, action, Outcome.CANCELLED, reason, language=pending.language
+                )
 
     def _record_all(
         self, turn: TurnContext, pending: PendingConfirmation, outcome: Outcome, reason: str
