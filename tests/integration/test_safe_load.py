@@ -252,14 +252,21 @@ async def test_check_runs_the_entrys_settings(hass: HomeAssistant, qwen35_model_
         assert entry.state is ConfigEntryState.LOADED
         flow = await hass.config_entries.options.async_init(entry.entry_id)
         await hass.config_entries.options.async_configure(
-            flow["flow_id"], {**options, CONF_THREADS: 2}
+            flow["flow_id"],
+            {**options, CONF_KEY_CACHE: "f16"},  # any machine has 1 core
         )
         await hass.async_block_till_done()
         assert entry.state is ConfigEntryState.LOADED
 
     assert commands == [
         ["--n-ctx=2048", "--n-batch=512", "--threads=1", "--flash-attention=off", *keys],
-        ["--n-ctx=2048", "--n-batch=512", "--threads=2", "--flash-attention=off", *keys],
+        [
+            "--n-ctx=2048",
+            "--n-batch=512",
+            "--threads=1",
+            "--flash-attention=off",
+            "--key-cache=f16",
+        ],
     ]
     report = runs[0].report
     assert (report["n_ctx"], report["batch_tokens"]) == (2048, EngineSettings().n_batch)
