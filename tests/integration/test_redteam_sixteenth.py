@@ -1,4 +1,4 @@
-"""A sixteenth round of red-team probes: steps of Home Assistant's own that wait.
+"""A sixteenth round of red-team probes: calls of Home Assistant's own that wait.
 
 The policy judges an automation's conditions by the state a call leaves its entity in, until
 a step that waits (automation_runs.py `_may_wait`): a delay, a wait, a script or automation
@@ -6,12 +6,13 @@ run to its end (test_state_after_waits.py). A voice satellite's announcement wai
 Assistant's `assist_satellite.announce` returns when the satellite has finished saying it,
 `assist_satellite.start_conversation` when it has said its opening and listened (and
 `assist_satellite.ask_question` when the person has answered: held already, as a call that
-answers). Meanwhile the kitchen lights may have been switched off again:
-"when the kitchen lights come on, say so on the hall satellite and, if they are off by then,
-lock up" ran at once. Same house, scripted model and helpers as the other red-team files;
-each probe has its everyday neighbour that runs at once.
+answers); a remote's `learn_command` when the button has been pressed, its `send_command`
+when the command has been sent its repeats and delays apart. Meanwhile the kitchen lights
+may have been switched off again: "when the kitchen lights come on, say so on the hall
+satellite and, if they are off by then, lock up" ran at once. Same house, scripted model and
+helpers as the other red-team files; each probe has its everyday neighbour that runs at once.
 
-Checked and found held already (no new test; see the covering files): a wait in a
+Checked and found judged right already (no new test; see the covering files): a wait in a
 `choose`/`if`/`repeat`/`parallel`/`sequence`, a `wait_template` with a timeout that goes on, a
 delay of 0, a variable read before a wait and compared after it, the automation's own step
 switching its trigger entity back before a condition reads it (what the automation reads is
@@ -28,12 +29,14 @@ from typing import Final
 
 import pytest
 
+from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from . import test_everyday_choices
 from .houses import act
+from .probes import add_demo_platforms
 from .test_adversarial import Scene
 from .test_everyday_choices import LOCK_UP
 from .test_everyday_choices import set_up_the_house
@@ -46,11 +49,17 @@ scene = test_adversarial.scene
 automations_stop = test_everyday_choices.automations_stop
 
 HALL_SATELLITE: Final = "assist_satellite.hall"
-# Steps of Home Assistant's own services that return only when a person or a device is done.
+# Calls of Home Assistant's own services that return only when a device is done.
 WAITING_CALLS: Final = {
     "an announcement": act("assist_satellite.announce", HALL_SATELLITE, message="Lights on"),
     "a conversation started": act(
         "assist_satellite.start_conversation", HALL_SATELLITE, start_message="Lights on"
+    ),
+    "a remote learning a command": act(
+        "remote.learn_command", "remote.remote_one", command="power", timeout=30
+    ),
+    "a remote sending a command again and again": act(
+        "remote.send_command", "remote.remote_one", command="up", num_repeats=10, delay_secs=2
     ),
     "an announcement in an if": {
         "if": [{"condition": "template", "value_template": "{{ true }}"}],
@@ -63,6 +72,7 @@ async def set_up_with_satellites(hass: HomeAssistant, *steps: Any) -> None:
     """The house, with Home Assistant's voice satellites (their services), and one automation
     run when the kitchen lights come on, taking these steps."""
     assert await async_setup_component(hass, "assist_satellite", {})
+    await add_demo_platforms(hass, Platform.REMOTE)
     await set_up_the_house(hass, lights_on_then(*steps))
 
 
@@ -84,6 +94,10 @@ async def test_what_is_read_after_a_satellite_or_remote_waits_may_be_any_state(
         pytest.param(
             [KITCHEN_OFF, WAITING_CALLS["an announcement"], *LOCK_UP],
             id="read before the announcement",
+        ),
+        pytest.param(
+            [KITCHEN_OFF, WAITING_CALLS["a remote sending a command again and again"], *LOCK_UP],
+            id="read before the remote's commands",
         ),
         pytest.param(
             [WAITING_CALLS["an announcement"], act("light.turn_on", "light.bed_light")],
