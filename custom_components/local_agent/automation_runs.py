@@ -86,6 +86,18 @@ _STATE_TRIGGER_KEYS: Final = frozenset(
 # by its own name waits too), or return at once (they start it, or stop it).
 _WAITING_STEPS: Final = frozenset({"delay", "wait_template", "wait_for_trigger"})
 _RUNS_TO_END: Final = frozenset({"automation.trigger"})
+# Home Assistant's calls that return only when a device is done: a voice satellite has said
+# the announcement, listened after its opening words, heard the answer to its question; a
+# remote has learnt the button pressed, sent a command its repeats and delays apart.
+_DEVICE_WAITS: Final = frozenset(
+    {
+        "assist_satellite.announce",
+        "assist_satellite.start_conversation",
+        "assist_satellite.ask_question",
+        "remote.learn_command",
+        "remote.send_command",
+    }
+)
 _RETURNS_AT_ONCE: Final = frozenset({"script.turn_on", "script.turn_off", "script.toggle"})
 # The names a template reads that a program's variable would hide.
 _RUN_NAMES: Final = frozenset({"trigger", "states", "is_state"})
@@ -205,8 +217,10 @@ def steps_taken(steps: list[Any], runs: list[_Run]) -> list[Any]:
 def _may_wait(step: Any) -> bool:
     """Whether a step may wait, so that the entity may be in another state after it.
 
-    A delay, a wait, or a call that runs a script or an automation to its end (they may
-    wait), anywhere in the step; an action written as a template may be one of them.
+    A delay, a wait, a call that runs a script or an automation to its end (they may
+    wait) or one that returns when a device is done (a voice satellite speaking or
+    listening, a remote learning or repeating), anywhere in the step; an action written as
+    a template may be one of them.
     """
     if isinstance(step, list | tuple):
         return any(_may_wait(item) for item in step)
@@ -216,7 +230,8 @@ def _may_wait(step: Any) -> bool:
         return True
     action = step.get("action", step.get("service"))
     if isinstance(action, Template) or (
-        isinstance(action, str) and (action.startswith("script.") or action in _RUNS_TO_END)
+        isinstance(action, str)
+        and (action.startswith("script.") or action in _RUNS_TO_END | _DEVICE_WAITS)
     ):
         return action not in _RETURNS_AT_ONCE
     return any(_may_wait(value) for value in step.values())
