@@ -1544,8 +1544,9 @@ def action_changes(
     Each entity with the states the steps may leave it in (states_after; None: any).
 
     Fail closed: a service call whose service or targets are templates, or that names no
-    target at all (what it does is the service's own), a script run as a service, a device
-    action, an event (which anything may listen to): what they change cannot be told.
+    target at all (what it does is the service's own), a script run with data (which may steer
+    it), a device action, an event (which anything may listen to): what they change cannot be
+    told. A script or automation run without data changes that entity (judged as it is).
     skip: services whose steps are left out (written out as `domain.service`).
     heard: a notification (told by its handler) changes no entity itself: the caller judges
     what hears it (_Rules.program_targets). An event stays unknown: whatever listens to it
@@ -1609,6 +1610,11 @@ def _step_changes(
         ):
             # `scene.apply` sets the entities it names, as a scene of them would.
             return _any_state(_created_members(step))
+        if _runs_program(step) and not _passes_script_data(step):
+            # Running a script or an automation is that entity's change: judged as the entity
+            # is (an exempt one by what its steps set off, any other asks). Data it passes
+            # may steer what the script does: then of unknown effect.
+            return _any_state(_service_targets(hass, step, programs=True))
         targets = _service_targets(hass, step)
         if targets is None and action is not None and _unreadable_target(step):
             targets = _templated_targets(hass, action)
@@ -1864,6 +1870,14 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
+
+
+def _passes_script_data(step: Mapping[str, Any]) -> bool:
+    """Whether a step that runs a script passes it data (its fields, `variables`)."""
+    action = _plain_text(step.get("action", step.get("service")))
+    if (action or "").partition(".")[0] != SCRIPT_DOMAIN:
+        return False
+    return any(step.get(key) not in (None, {}) for key in ("data", "data_template"))
 
 
 def _automations_set_off(hass: HomeAssistant, scene: str) -> list[str]:
