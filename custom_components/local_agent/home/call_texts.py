@@ -244,12 +244,37 @@ def said_intent(
     if call is None:
         return None
     assist_intent, service_domain, service = call
-    fields = {
+    fields = _slot_fields(assist_intent, arguments)
+    return said_action(service_domain, service, names, {**fields, **assist_intent.fields}, words)
+
+
+def _slot_fields(assist_intent: AssistIntent, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the arguments that are slots of the intent's service, by their fields' names."""
+    return {
         assist_intent.slots[key]: value
         for key, value in arguments.items()
         if key in assist_intent.slots and value not in (None, "", [])
     }
-    return said_action(service_domain, service, names, {**fields, **assist_intent.fields}, words)
+
+
+def intent_call(
+    intent_type: str | None, domain: str, arguments: Mapping[str, Any]
+) -> tuple[str, str, dict[str, Any]] | None:
+    """Return the (domain, service, fields) an intent's call made on a `domain` target.
+
+    What a call that ran did, as our own tools' call would say it: the fields by their
+    service's names ({"brightness_pct": 40}); arguments that are no slot of its service are
+    left out, but for HassSetPosition's position, which its handler passes as it is (the
+    table names no slot for it). None for an intent that calls no known service.
+    """
+    call = _intent_call(intent_type, domain)
+    if call is None:
+        return None
+    assist_intent, service_domain, service = call
+    fields = _slot_fields(assist_intent, arguments)
+    if intent_type == "HassSetPosition" and arguments.get("position") not in (None, ""):
+        fields["position"] = arguments["position"]
+    return service_domain, service, {**fields, **assist_intent.fields}
 
 
 ENGLISH: Final = "en"
