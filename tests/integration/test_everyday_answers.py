@@ -43,6 +43,7 @@ from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import tool_call
 from .test_adversarial import tool_calls
+from .test_adversarial import tool_results
 from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
@@ -675,3 +676,132 @@ async def test_an_intent_that_ran_is_said_done_in_the_language(
 
     assert speech(result) == DONE[language]
     assert state(hass, KITCHEN_LIGHT) == "on"
+
+
+# --- Questions: answered from the true state ---------------------------------------------------
+
+# What the agent says when the model read a state and wrote no answer: never "done".
+NO_ANSWER: Final = {
+    "en": "Sorry, I have no answer to that.",
+    "de": "Entschuldigung, darauf habe ich keine Antwort.",
+    "fr": "Désolé, je n'ai pas de réponse à cela.",
+    "es": "Lo siento, no tengo respuesta para eso.",
+    "nl": "Sorry, daar heb ik geen antwoord op.",
+    "it": "Mi dispiace, non ho una risposta.",
+    "pt": "Desculpe, não tenho resposta para isso.",
+}
+
+
+def read_entities(result: Any, hass: HomeAssistant) -> dict[str, dict[str, Any]]:
+    """What our get_state told the model, by entity id."""
+    return {
+        entity["entity_id"]: entity
+        for found in tool_results(hass, result)
+        for entity in found.get("entities", ())
+    }
+
+
+async def test_is_the_front_door_locked_reads_the_true_state_by_its_name(
+    home: Home,  # noqa: F811
+    language: str,
+) -> None:
+    """The model reads the door by its household name and its state as it is, locked and then
+    unlocked; its answer is what is said; with none, the agent has no answer, never "done"."""
+    hass = home.hass
+    agent = await agent_of(home, OURS)
+    read = answer(call("get_state", entity_id=FRONT_DOOR))
+    answered = f"{name(language, FRONT_DOOR)}: 🔒"
+
+    result = await say(home, agent, language, read, answer(answered))
+
+    assert speech(result) == answered
+    door = read_entities(result, hass)[FRONT_DOOR]
+    assert (door["name"], door["state"]) == (name(language, FRONT_DOOR), "locked")
+    await hass.services.async_call("lock", "unlock", {"entity_id": FRONT_DOOR}, blocking=True)
+    await hass.async_block_till_done()
+    result = await say(home, agent, language, read, answer(""))
+    assert speech(result) == NO_ANSWER[language]
+    assert read_entities(result, hass)[FRONT_DOOR]["state"] == "unlocked"
+
+
+async def test_the_temperature_is_read_as_the_thermostat_reports_it(
+    home: Home,  # noqa: F811
+    language: str,
+) -> None:
+    """ "What is the temperature in the living room?": the heating's current and target
+    temperature, as it reports them, under its household name."""
+    hass = home.hass
+    agent = await agent_of(home, OURS)
+    heating = hass.states.get(HEATING)
+    assert heating is not None
+
+    result = await say(
+        home, agent, language, answer(call("get_state", entity_id=HEATING)), answer("")
+    )
+
+    read = read_entities(result, hass)[HEATING]
+    assert read["name"] == name(language, HEATING)
+    assert read["state"] == heating.state
+    said = str(read)
+    for attribute in ("current_temperature", "temperature"):
+        assert str(heating.attributes[attribute]) in said, (attribute, read)
+    assert speech(result) == NO_ANSWER[language]
+
+
+def live_entry(result: Any, hass: HomeAssistant, named: str) -> str:
+    """The lines Assist's live context gives the entity of that name."""
+    (context,) = (found["result"] for found in tool_results(hass, result) if "result" in found)
+    entries = str(context).split("\n- ")
+    (entry,) = (e for e in entries if e.startswith(f"names: {named}\n"))
+    return entry
+
+
+async def test_which_lights_are_on_is_read_from_assists_live_context(
+    home: Home,  # noqa: F811
+    language: str,
+) -> None:
+    """Through Assist: the kitchen light (on) and the Christmas lights (off) by their household
+    names and true states; the door locked; no answer written: none said, never "done"."""
+    hass = home.hass
+    await hass.services.async_call("light", "turn_on", {"entity_id": KITCHEN_LIGHT}, blocking=True)
+    await hass.services.async_call("switch", "turn_off", {"entity_id": CHRISTMAS}, blocking=True)
+    agent = await agent_of(home, ASSIST)
+
+    result = await say(home, agent, language, tool_call("GetLiveContext"), answer(""))
+
+    assert "state: 'on'" in live_entry(result, hass, name(language, KITCHEN_LIGHT))
+    assert "state: 'off'" in live_entry(result, hass, name(language, CHRISTMAS))
+    assert "state: locked" in live_entry(result, hass, name(language, FRONT_DOOR))
+    assert speech(result) == NO_ANSWER[language]
+
+
+async def test_an_entity_id_in_the_models_answer_is_said_by_its_name(
+    home: Home,  # noqa: F811
+    language: str,
+) -> None:
+    """The model reads our tools' entity ids and may write one in its answer: the person hears
+    the entity as the household named it. Only an exposed entity's id, as a whole word: an
+    entity the person did not expose keeps what the model wrote, and so do a number and an id
+    quoted as code (JSON, `...`)."""
+    hass = home.hass
+    hidden = "switch.door_relay"  # the front door's relay, not exposed
+    assert hass.states.get(hidden) is not None
+    agent = await agent_of(home, OURS)
+    written = (
+        f"{KITCHEN_LIGHT}: on; {FRONT_DOOR}: locked; {hidden}: off; light.nowhere: ?; 21.5; "
+        f'lock.front_door_diyx; {{"entity_id": "{KITCHEN_LIGHT}"}}; `{KITCHEN_LIGHT}`.'
+    )
+
+    result = await say(
+        home,
+        agent,
+        language,
+        answer(call("get_state", entity_id=KITCHEN_LIGHT)),
+        answer(written),
+    )
+
+    assert speech(result) == (
+        f"{name(language, KITCHEN_LIGHT)}: on; {name(language, FRONT_DOOR)}: locked; "
+        f"{hidden}: off; light.nowhere: ?; 21.5; lock.front_door_diyx; "
+        f'{{"entity_id": "{KITCHEN_LIGHT}"}}; `{KITCHEN_LIGHT}`.'
+    )

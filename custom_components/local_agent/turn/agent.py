@@ -49,6 +49,7 @@ from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
+from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
@@ -927,7 +928,9 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            async for delta in _deltas_with_notice(queue, calls, stream, request.tools):
+            async for delta in _deltas_with_notice(
+                queue, calls, stream, request.tools, lambda text: with_entity_names(self.hass, text)
+            ):
                 yield delta
             output = await generation
             outputs.append(output)
@@ -1088,8 +1091,11 @@ async def _deltas_with_notice(
     calls: list[ToolCallParsed | ToolCallFailed],
     stream: TurnStream,
     tools: Sequence[ToolSpec] = (),
+    said: Callable[[str], str] = str,
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
+
+    `said` turns the model's text into what the person hears (an entity id said as its name).
 
     While the notice may still come, reasoning is held back: the notice is then a message of
     its own before the model's, and the model's message stays whole. The model's visible text
@@ -1130,8 +1136,9 @@ async def _deltas_with_notice(
         calls += calls_written_as_text("".join(text), tools)
     if text and not calls:
         stream.visible_text_came()
-        stream.streamed("".join(text))
-        yield {"content": "".join(text)}
+        answer = said("".join(text))
+        stream.streamed(answer)
+        yield {"content": answer}
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
