@@ -805,3 +805,20 @@ async def test_an_entity_id_in_the_models_answer_is_said_by_its_name(
         f"{hidden}: off; light.nowhere: ?; 21.5; lock.front_door_diyx; "
         f'{{"entity_id": "{KITCHEN_LIGHT}"}}; `{KITCHEN_LIGHT}`.'
     )
+
+
+async def test_an_exempt_script_run_through_assist_beside_a_question_is_said_done(
+    home: Home,  # noqa: F811
+    language: str,
+) -> None:
+    """Assist's tool of the exempt Bedtime script runs beside the unlocking: its result has no
+    words of its own (not an intent's), so "done" is said before the question, not nothing."""
+    hass = home.hass
+    agent = await agent_of(home, ASSIST)
+    door = ("HassTurnOff", {"name": name(language, FRONT_DOOR)})
+
+    question = await say(home, agent, language, tool_calls(("script__bedtime", {}), door))
+
+    assert speech(question) == f"{DONE[language]} {QUESTION[language]}"
+    assert state(hass, FRONT_DOOR) == "locked"
+    assert state(hass, KITCHEN_LIGHT) == "off"  # Bedtime turned it off

@@ -115,9 +115,11 @@ from .refusals import partly_failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
+from .results import HELD_STATUS
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
+from .results import ran_beside_held
 
 
 @dataclass(frozen=True, slots=True)
@@ -899,6 +901,9 @@ class ConversationAgent:
                     )
                 )
             )
+        elif ran_beside_held(chat_log):
+            # A call that ran and has no words of its own (a script's tool of Assist).
+            said.append(await async_phrase(self.hass, language, "empty_answer"))
         if failed := failed_in_last_round(chat_log):
             said.append(
                 await self._async_refusal(
@@ -906,8 +911,6 @@ class ConversationAgent:
                 )
             )
         if partly_failed_in_last_round(chat_log):
-            if not done:
-                said.insert(0, await async_phrase(self.hass, language, "empty_answer"))
             said.append(await async_phrase(self.hass, language, "devices_partly_failed"))
         return " ".join(said) or None
 
@@ -1013,7 +1016,7 @@ class ConversationAgent:
             )
         decision, run = await self._async_run_call(proposed, turn, safety)
         if decision.verdict is Verdict.HOLD:
-            return llm.ToolResult(data={"status": decision.message})
+            return llm.ToolResult(data={HELD_STATUS: decision.message})
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result
