@@ -822,3 +822,65 @@ async def test_an_exempt_script_run_through_assist_beside_a_question_is_said_don
     assert speech(question) == f"{DONE[language]} {QUESTION[language]}"
     assert state(hass, FRONT_DOOR) == "locked"
     assert state(hass, KITCHEN_LIGHT) == "off"  # Bedtime turned it off
+
+
+# Assist's everyday intents beside the unlocking, and what each is said to have done: in
+# English, and in German (the other languages read the same table as our tools' calls).
+BESIDE: Final[list[tuple[str, dict[str, Any], str, str]]] = [
+    ("HassTurnOff", {"name": CHRISTMAS}, "Turned off Christmas lights.",
+     "Erledigt: Weihnachtsbeleuchtung ausschalten."),
+    ("HassLightSet", {"name": KITCHEN_LIGHT, "color": "red"}, "Turned on Kitchen light (red).",
+     "Erledigt: Küchenlicht einschalten (rot)."),
+    ("HassTurnOn", {"name": BLIND}, "Opened Living room blind.",
+     "Erledigt: Rollladen Wohnzimmer öffnen."),
+    ("HassClimateSetTemperature", {"name": HEATING, "temperature": 21.5},
+     "Set the temperature of Heating to 21.5°.",
+     "Erledigt: die Temperatur von Heizung auf 21,5° einstellen."),
+    ("HassFanSetSpeed", {"name": FAN, "percentage": 40}, "Turned on Fan (40 %).",
+     "Erledigt: Ventilator auf 40 % einschalten."),
+    ("HassSetVolume", {"name": "Living Room", "volume_level": 30},
+     "Set the volume of Living Room to 30 %.",
+     "Erledigt: die Lautstärke von Living Room auf 30 % einstellen."),
+    ("HassMediaNext", {"name": "Kitchen"}, "Skipped to the next track on Kitchen.",
+     "Erledigt: auf Kitchen zum nächsten Titel springen."),
+    ("HassVacuumStart", {"name": VACUUM}, "Started Robot vacuum.",
+     "Erledigt: Saugroboter starten."),
+    ("HassVacuumReturnToBase", {"name": VACUUM}, "Sent Robot vacuum back to base.",
+     "Erledigt: Saugroboter zur Basis schicken."),
+    ("HassTurnOn", {"name": MOVIE}, "Activated Movie night.", "Erledigt: Filmabend aktivieren."),
+    ("HassListAddItem", {"name": SHOPPING, "item": "Milk"}, "Added Milk to Shopping list.",
+     "Erledigt: Milk zu Einkaufsliste hinzufügen."),
+    ("HassTurnOff", {"area": "Kitchen", "domain": ["light"]}, "Turned off Kitchen light.",
+     "Erledigt: Küchenlicht ausschalten."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "number",
+    range(len(BESIDE)),
+    ids=[f"{b[0]}-{'-'.join(map(str, b[1].values()))}" for b in BESIDE],
+)
+@pytest.mark.parametrize("language", ["en", "de"], indirect=True)
+async def test_each_intent_beside_a_question_is_said_as_what_it_did(
+    home: Home,  # noqa: F811
+    language: str,
+    number: int,
+) -> None:
+    """Alone, the intent is said "done" (Home Assistant's own way); beside the unlocking, as
+    what it did, with its value in the sentence, never a placeholder or a field's name."""
+    hass = home.hass
+    tool, slots, english, german = BESIDE[number]
+    arguments = {
+        key: name(language, value) if isinstance(value, str) and value in NAMES else value
+        for key, value in slots.items()
+    }
+    agent = await agent_of(home, ASSIST)
+
+    alone = await say(home, agent, language, tool_call(tool, **arguments), answer(""))
+    assert speech(alone) == DONE[language]
+    door = ("HassTurnOff", {"name": name(language, FRONT_DOOR)})
+    question = await say(home, agent, language, tool_calls((tool, arguments), door))
+
+    said = english if language == "en" else german
+    assert speech(question) == f"{said} {QUESTION[language]}"
+    assert state(hass, FRONT_DOOR) == "locked"

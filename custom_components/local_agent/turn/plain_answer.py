@@ -117,7 +117,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "turn_on"): "turned on",
     (None, "unlock"): "unlocked",
     (None, "volume_down"): "turned down the volume of",
-    (None, "volume_set"): "set the volume of {names} to {volume_level}",
+    (None, "volume_set"): "set the volume of",
     (None, "volume_up"): "turned up the volume of",
     ("scene", "turn_on"): "activated",
     ("script", "turn_on"): "ran",
@@ -146,6 +146,11 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "set_fan_speed": "set the fan speed of {names} to {fan_speed}",
     "select_source": "set the source of {names} to {source}",
     "select_option": "set {names} to {option}",
+    # Our tool's volume_level (a fraction of one), Assist's HassSetVolume's volume_pct.
+    "volume_set": (
+        "set the volume of {names} to {volume_level}",
+        "set the volume of {names} to {volume_pct}",
+    ),
     "start": "started {names} for {duration}",
     "update_item": "renamed {item} on {names} to {rename}",
 }
@@ -167,6 +172,7 @@ _WITH_UNIT: Final[Mapping[str, str]] = {
     "target_temp_low": "{}°",
     "temperature": "{}°",
     "tilt_position": "{} %",
+    "volume_pct": "{} %",
 }
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 # What an intent's response says of a call that ran, and of a target that is an entity.
