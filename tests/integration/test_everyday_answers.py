@@ -8,14 +8,15 @@ The common house of test_everyday_common.py, its things named by a household of 
   button, a counter, a timer, a to-do list) is said in the language, with the entity's name
   as the household gave it, numbers as the language writes them, and what was done (a blind
   that is opening was told to open: "open", never "is open"); a call that failed says so;
-- Assist's intents say "done" in the language;
+- Assist's intents say "done" in the language, and not "done" when the bulb stayed off;
 - a request that does a harmless and a sensitive thing at once, through Assist's intents or
-  our tools, says what ran and asks about the other, in that order, in the language; what
-  did not work beside the question (a bulb that took the call and stayed off) is said as not
-  done, never as done;
+  our tools, says what ran and asks about the other, in that order, in the language (each
+  intent as what it did, its value inside the sentence; a script's tool, with no words of
+  its own, "done"); what did not work beside the question (a bulb that took the call and
+  stayed off) is said as not done, never as done;
 - a question is answered from the true state: what the model reads names the household's
   names and the states as they are; when it writes nothing, the agent says it has no answer,
-  never "done".
+  never "done"; an entity id the model writes in its answer is said as the entity's name.
 """
 
 from __future__ import annotations
@@ -884,3 +885,28 @@ async def test_each_intent_beside_a_question_is_said_as_what_it_did(
     said = english if language == "en" else german
     assert speech(question) == f"{said} {QUESTION[language]}"
     assert state(hass, FRONT_DOOR) == "locked"
+
+
+# What is said of a call that could not run: the living room's player cannot skip a track.
+NOT_SKIPPED: Final = {
+    "en": "I could not skip to the next track on Living Room.",
+    "de": "Das ging nicht: auf Living Room zum nächsten Titel springen.",
+    "fr": "Je n'ai pas pu passer au titre suivant sur Living Room.",
+    "es": "No he podido pasar a la siguiente pista en Living Room.",
+    "nl": "Dat lukte niet: op Living Room naar het volgende nummer gaan.",
+    "it": "Non è stato possibile passare alla traccia successiva su Living Room.",
+    "pt": "Não consegui passar à faixa seguinte em Living Room.",
+}
+
+
+async def test_a_call_that_could_not_run_is_said_not_done_in_the_language(
+    home: Home,  # noqa: F811
+    language: str,
+) -> None:
+    """The model writes nothing after a call that did not go through: never "done"."""
+    agent = await agent_of(home, OURS)
+
+    result = await say(home, agent, language, exactly(*ours("media_next_track", TV)), answer(""))
+
+    assert speech(result) == NOT_SKIPPED[language]
+    assert tool_results(home.hass, result)[0].get("error")
