@@ -29,11 +29,13 @@ from custom_components.local_agent.compat import entity_service_steps
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import target_entities
+from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import BOOLEAN_WORDS
 from custom_components.local_agent.engine.words import fold
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.intents import AssistIntent
+from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
@@ -244,12 +246,37 @@ def said_intent(
     if call is None:
         return None
     assist_intent, service_domain, service = call
-    fields = {
+    fields = _slot_fields(assist_intent, arguments)
+    return said_action(service_domain, service, names, {**fields, **assist_intent.fields}, words)
+
+
+def _slot_fields(assist_intent: AssistIntent, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the arguments that are slots of the intent's service, by their fields' names."""
+    return {
         assist_intent.slots[key]: value
         for key, value in arguments.items()
         if key in assist_intent.slots and value not in (None, "", [])
     }
-    return said_action(service_domain, service, names, {**fields, **assist_intent.fields}, words)
+
+
+def intent_call(
+    intent_type: str | None, domain: str, arguments: Mapping[str, Any]
+) -> tuple[str, str, dict[str, Any]] | None:
+    """Return the (domain, service, fields) an intent's call made on a `domain` target.
+
+    What a call that ran did, as our own tools' call would say it: the fields by their
+    service's names ({"brightness_pct": 40}); arguments that are no slot of its service are
+    left out, but for HassSetPosition's position, which its handler passes as it is (the
+    table names no slot for it). None for an intent that calls no known service.
+    """
+    call = _intent_call(intent_type, domain)
+    if call is None:
+        return None
+    assist_intent, service_domain, service = call
+    fields = _slot_fields(assist_intent, arguments)
+    if intent_type == "HassSetPosition" and arguments.get("position") not in (None, ""):
+        fields["position"] = arguments["position"]
+    return service_domain, service, {**fields, **assist_intent.fields}
 
 
 ENGLISH: Final = "en"
@@ -468,6 +495,30 @@ def entity_name(hass: HomeAssistant, entity_id: str) -> str:
     """Return the friendly name of an entity, or its id when it has no state."""
     state = hass.states.get(entity_id)
     return state.name if state is not None else entity_id
+
+
+# An entity id written as a word of a text ("light.kitchen_lights"), not part of a longer
+# dotted word nor a number ("21.5"), nor quoted as code (JSON's "lock.front_door", `...`).
+_ENTITY_ID_WORD: Final = re.compile(r"(?<![\w.\"`])[a-z_][a-z0-9_]*\.[a-z0-9_]+(?!\w|\.\w|[\"`])")
+
+
+def with_entity_names(hass: HomeAssistant, text: str) -> str:
+    """Return the text with each exposed entity's id said as its name.
+
+    The model reads our tools' entity ids and may write one in its answer ("light.kitchen_
+    lights is on"): the person hears "Kitchen Lights is on". An id of an entity that is not
+    exposed (or does not exist) stays as the model wrote it: its name is not the model's to
+    say.
+    """
+
+    def named(match: re.Match[str]) -> str:
+        entity_id = match[0]
+        state = hass.states.get(entity_id)
+        if state is None or not async_should_expose(hass, ASSISTANT, entity_id):
+            return entity_id
+        return state.name
+
+    return _ENTITY_ID_WORD.sub(named, text)
 
 
 def join_names(names: Sequence[str], language: str = ENGLISH) -> str:

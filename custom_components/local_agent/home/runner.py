@@ -274,8 +274,8 @@ async def async_run(
     """Check the call at this moment, then run it with the user's context; never raises.
 
     With `verify` (a call whose result the agent speaks itself: a confirmed action, a plain
-    action of our tools), a call that "succeeds" without its targets reaching the state it
-    asks for is reported as failed.
+    action of our tools, an intent whose "done" it says), a call that "succeeds" without its
+    targets reaching the state it asks for is reported as failed.
     """
     if refusal := await async_check(hass, call, turn):
         return RunResult(error_result(refusal.message), refusal.problem, refusal.said)
@@ -293,7 +293,13 @@ async def async_run(
         # to call set_cover_position for: ['cover.garage_door']"): the model and the audit read
         # it; the person hears that it failed, in their language.
         return RunResult(result, Problem.FAILED, (Phrase("reason_failed"),))
-    if verify and (missed := await _async_missed_targets(hass, call, before)):
+    # An intent that reports some of its devices failed says so itself (partly_failed), and
+    # which ones it cannot tell: its targets are not checked one by one.
+    if (
+        verify
+        and not partly_failed(result)
+        and (missed := await _async_missed_targets(hass, call, before))
+    ):
         english, said = missed
         return RunResult(error_result(english), Problem.NO_EFFECT, said)
     return RunResult(result)

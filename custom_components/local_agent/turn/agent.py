@@ -45,11 +45,11 @@ from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
-from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
+from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
@@ -115,9 +115,11 @@ from .refusals import partly_failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
+from .results import HELD_STATUS
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
+from .results import ran_beside_held
 
 
 @dataclass(frozen=True, slots=True)
@@ -830,9 +832,11 @@ class ConversationAgent:
                 return TurnEnd.REFUSED
             if safety.held:
                 question = await self.gate.async_hold(turn, safety.held)
-                # What ran beside it is said first: the light is on while the door waits.
+                # What ran beside it is said first: the light is on while the door waits; so
+                # is what did not work beside it (a bulb that stayed off).
                 done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
-                await self._async_say(chat_log, f"{done} {question}" if done else question)
+                said = " ".join(part for part in (done, question) if part)
+                await self._async_say(chat_log, said)
                 return TurnEnd.CONFIRMATION_ASKED
             if await self._async_plain_answer(user_input, chat_log, toolbox, report):
                 return TurnEnd.ANSWERED
@@ -876,22 +880,39 @@ class ConversationAgent:
     async def _async_done_so_far(
         self, language: str, chat_log: conversation.ChatLog, toolbox: _Toolbox
     ) -> str | None:
-        """Say what our tools' actions of this turn did ("Erledigt: Küchenlicht einschalten.").
+        """Say what the actions of this turn did ("Erledigt: Küchenlicht einschalten.").
 
-        None when nothing ran, or when the agent does not speak the language.
+        Our tools' actions and Assist's intents (by the entities Home Assistant says they
+        changed), then the calls of the round that did not work ("Das ging nicht: ..."), and
+        an intent's devices that failed. None when nothing of this was, or when the agent does
+        not speak the language.
         """
-        if toolbox.home is None or not speaks(language):
+        if not speaks(language):
             return None
         content = chat_log.content[chat_log.llm_input_provided_index :]
-        done = actions_done_in(content, toolbox.home.tool_names)
-        if not done:
-            return None
-        done = await async_in_words(self.hass, language, done)
-        return capitalized(
-            await async_phrase(
-                self.hass, language, "actions_done", actions=sentence(done, language)
+        home_tools = toolbox.home.tool_names if toolbox.home is not None else []
+        said: list[str] = []
+        if done := actions_done_in(content, home_tools, intents=True):
+            done = await async_in_words(self.hass, language, done)
+            said.append(
+                capitalized(
+                    await async_phrase(
+                        self.hass, language, "actions_done", actions=sentence(done, language)
+                    )
+                )
             )
-        )
+        elif ran_beside_held(chat_log):
+            # A call that ran and has no words of its own (a script's tool of Assist).
+            said.append(await async_phrase(self.hass, language, "empty_answer"))
+        if failed := failed_in_last_round(chat_log):
+            said.append(
+                await self._async_refusal(
+                    failed, language, list(home_tools), "calls_partly_refused_unnamed"
+                )
+            )
+        if partly_failed_in_last_round(chat_log):
+            said.append(await async_phrase(self.hass, language, "devices_partly_failed"))
+        return " ".join(said) or None
 
     async def _async_stream(
         self,
@@ -910,7 +931,9 @@ class ConversationAgent:
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
         yield {"role": "assistant"}
         try:
-            async for delta in _deltas_with_notice(queue, calls, stream, request.tools):
+            async for delta in _deltas_with_notice(
+                queue, calls, stream, request.tools, lambda text: with_entity_names(self.hass, text)
+            ):
                 yield delta
             output = await generation
             outputs.append(output)
@@ -993,7 +1016,7 @@ class ConversationAgent:
             )
         decision, run = await self._async_run_call(proposed, turn, safety)
         if decision.verdict is Verdict.HOLD:
-            return llm.ToolResult(data={"status": decision.message})
+            return llm.ToolResult(data={HELD_STATUS: decision.message})
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result
@@ -1015,10 +1038,10 @@ class ConversationAgent:
             decision = await self.gate.async_decide_confirmed(confirmed, turn)
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
             return decision, None
-        # What the agent says itself must be true: a confirmed action's result, and a plain
-        # action of our tools ("Turned on Bed Light.", said without the model) are checked.
-        verify = confirmed is not None or isinstance(decision.call, PlannedAction)
-        run = await async_run(self.hass, decision.call, turn, verify=verify)
+        # What the agent says itself must be true: a confirmed action's result, a plain
+        # action of our tools ("Turned on Bed Light.", said without the model) and an intent
+        # of Assist ("Done.", or said beside a question) are checked.
+        run = await async_run(self.hass, decision.call, turn, verify=True)
         self.gate.async_record_run(turn, decision, run)
         return decision, run
 
@@ -1071,8 +1094,11 @@ async def _deltas_with_notice(
     calls: list[ToolCallParsed | ToolCallFailed],
     stream: TurnStream,
     tools: Sequence[ToolSpec] = (),
+    said: Callable[[str], str] = str,
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
+
+    `said` turns the model's text into what the person hears (an entity id said as its name).
 
     While the notice may still come, reasoning is held back: the notice is then a message of
     its own before the model's, and the model's message stays whole. The model's visible text
@@ -1113,8 +1139,9 @@ async def _deltas_with_notice(
         calls += calls_written_as_text("".join(text), tools)
     if text and not calls:
         stream.visible_text_came()
-        stream.streamed("".join(text))
-        yield {"content": "".join(text)}
+        answer = said("".join(text))
+        stream.streamed(answer)
+        yield {"content": answer}
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:

@@ -34,6 +34,7 @@ from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import duration_words
 from custom_components.local_agent.home.call_texts import field_words
+from custom_components.local_agent.home.call_texts import intent_call
 from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
@@ -44,6 +45,7 @@ from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
+from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
@@ -115,7 +117,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "turn_on"): "turned on",
     (None, "unlock"): "unlocked",
     (None, "volume_down"): "turned down the volume of",
-    (None, "volume_set"): "set the volume of {names} to {volume_level}",
+    (None, "volume_set"): "set the volume of",
     (None, "volume_up"): "turned up the volume of",
     ("scene", "turn_on"): "activated",
     ("script", "turn_on"): "ran",
@@ -144,6 +146,11 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "set_fan_speed": "set the fan speed of {names} to {fan_speed}",
     "select_source": "set the source of {names} to {source}",
     "select_option": "set {names} to {option}",
+    # Our tool's volume_level (a fraction of one), Assist's HassSetVolume's volume_pct.
+    "volume_set": (
+        "set the volume of {names} to {volume_level}",
+        "set the volume of {names} to {volume_pct}",
+    ),
     "start": "started {names} for {duration}",
     "update_item": "renamed {item} on {names} to {rename}",
 }
@@ -165,8 +172,12 @@ _WITH_UNIT: Final[Mapping[str, str]] = {
     "target_temp_low": "{}°",
     "temperature": "{}°",
     "tilt_position": "{} %",
+    "volume_pct": "{} %",
 }
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+# What an intent's response says of a call that ran, and of a target that is an entity.
+_ACTION_DONE: Final = "action_done"
+_ENTITY_TARGET: Final = "entity"
 # A name no entity has, for what an action says apart from its targets' names.
 _ANY_NAME: Final = "\x00"
 # The field that turns an entity off when turn_on sets it to 0 (light.turn_on's and
@@ -295,17 +306,73 @@ def done_actions(
 
 
 def actions_done_in(
-    content: Sequence[conversation.Content], home_tools: Collection[str]
+    content: Sequence[conversation.Content],
+    home_tools: Collection[str],
+    *,
+    intents: bool = False,
 ) -> list[DoneAction]:
-    """Return every successful action of our tools in `content` (a turn's), in order."""
+    """Return every successful action of our tools in `content` (a turn's), in order.
+
+    With `intents`, also what each of Assist's intents that ran did to the entities Home
+    Assistant reports it changed ("HassTurnOn" on the kitchen light: turned on Kitchen Light).
+    """
     results = _results(content)
-    return [
-        action
-        for item in content
-        if isinstance(item, conversation.AssistantContent)
-        for call in item.tool_calls or ()
-        if (action := _done_action(call, results.get(call.id), home_tools)) is not None
-    ]
+    done: list[DoneAction] = []
+    for item in content:
+        if not isinstance(item, conversation.AssistantContent):
+            continue
+        for call in item.tool_calls or ():
+            result = results.get(call.id)
+            if (action := _done_action(call, result, home_tools)) is not None:
+                done.append(action)
+            elif intents and call.tool_name not in home_tools:
+                done.extend(_intent_done(call, result))
+    return done
+
+
+# Slots that name an intent's targets, not what it does to them.
+_TARGET_SLOTS: Final = frozenset(
+    {"name", "area", "floor", "domain", "device_class", "preferred_area_id", "preferred_floor_id"}
+)
+
+
+def _intent_done(call: llm.ToolInput, result: llm.ToolResult | None) -> list[DoneAction]:
+    """Say what an intent of Assist did: its call on each entity Home Assistant says it changed.
+
+    Only an intent of the table (safety/intents.py) whose response says "action done", on
+    the targets it lists as done, by the names Home Assistant gives them (the runner checked
+    they took it); an intent that calls no known service on a target says nothing of it, nor
+    does one that failed on some devices: which ones Home Assistant 2026.10 cannot tell
+    (runner.partly_failed), so that is said instead.
+    """
+    if (
+        result is None
+        or result.error
+        or not isinstance(result.data, Mapping)
+        or partly_failed(result)
+    ):
+        return []
+    data = result.data.get("data")
+    if result.data.get("response_type") != _ACTION_DONE or not isinstance(data, Mapping):
+        return []
+    intent_type = call.tool_name.rpartition("__")[2]
+    by_domain: dict[str, list[str]] = {}
+    success = data.get("success")
+    for target in success if isinstance(success, list) else ():
+        if not isinstance(target, Mapping) or str(target.get("type")) != _ENTITY_TARGET:
+            continue
+        if not isinstance(entity_id := target.get("id"), str):
+            continue
+        names = by_domain.setdefault(entity_id.partition(".")[0], [])
+        names.append(str(target.get("name") or entity_id))
+    arguments = {key: value for key, value in call.tool_args.items() if key not in _TARGET_SLOTS}
+    done: list[DoneAction] = []
+    for domain, names in by_domain.items():
+        if (called := intent_call(intent_type, domain, arguments)) is None:
+            continue
+        service_domain, service, fields = called
+        done.append(_as_done(service_domain, service, tuple(names), tuple(sorted(fields.items()))))
+    return done
 
 
 def _results(content: Sequence[conversation.Content]) -> dict[str, llm.ToolResult]:
@@ -360,18 +427,28 @@ def _done_action(
         (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-    off_at_zero = _OFF_AT_ZERO.get(call.tool_name)
-    if service == "turn_on" and any(
-        key == off_at_zero and _is_zero(value) for key, value in fields
-    ):
-        # Home Assistant turns a light off at brightness 0 (a fan at speed 0): say so.
-        service = "turn_off"
-        fields = tuple(field for field in fields if field[0] != off_at_zero)
-    if still := _left_as_it_was(call.tool_name, service, entities):
+    action = _as_done(call.tool_name, service, names, fields)
+    if still := _left_as_it_was(call.tool_name, action.service, entities):
         if left is not None:
             left.extend(still)
         return None
-    return DoneAction(call.tool_name, service, names, fields)
+    return action
+
+
+def _as_done(
+    domain: str, service: str, names: tuple[str, ...], fields: tuple[tuple[str, Any], ...]
+) -> DoneAction:
+    """Return the action as it ran.
+
+    Home Assistant turns a light off at brightness 0 (a fan at speed 0), so that is said.
+    """
+    off_at_zero = _OFF_AT_ZERO.get(domain)
+    if service == "turn_on" and any(
+        key == off_at_zero and _is_zero(value) for key, value in fields
+    ):
+        service = "turn_off"
+        fields = tuple(field for field in fields if field[0] != off_at_zero)
+    return DoneAction(domain, service, names, fields)
 
 
 def _left_as_it_was(domain: str, service: str, entities: list[Any]) -> list[Phrase]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
+from typing import Final
 
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
@@ -90,6 +91,15 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
 def changed_anything(chat_log: conversation.ChatLog) -> bool:
     """Whether a call of this turn changed something in the home (an action that succeeded)."""
     return bool(_turn_calls(chat_log).changed)
+
+
+# What a held call's result holds instead of what it did (the agent's own, see agent.py).
+HELD_STATUS: Final = "status"
+
+
+def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
+    """Whether a call of this turn that changed something ran, not one waiting for a yes."""
+    return any(HELD_STATUS not in data for data in _turn_calls(chat_log).changed)
 
 
 def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]:
