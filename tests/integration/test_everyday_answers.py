@@ -26,14 +26,10 @@ from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.home import runner
-from homeassistant.components.demo.light import DemoLight
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import entity_registry as er
 
+from . import test_everyday_languages
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
@@ -45,15 +41,15 @@ from .scripted_model import call
 from .test_adversarial import tool_call
 from .test_adversarial import tool_calls
 from .test_adversarial import tool_results
-from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import Home
 from .test_everyday_homes import expose
 from .test_everyday_homes import rename
-from .test_redteam import relay
-from .test_redteam import relay_lock
+from .test_everyday_languages import set_up_a_shopping_list_and_a_diy_door
+
+dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off
 
 LANGUAGES: Final = ("en", "de", "fr", "es", "nl", "it", "pt")
 
@@ -153,20 +149,9 @@ async def language(
 ) -> str:
     """The common house with a shopping list, its things named in a language: that language."""
     spoken: str = request.param
-    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
-    shopping = MockConfigEntry(domain="shopping_list")
-    shopping.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(shopping.entry_id)
-    door_relay = await relay(hass, "Door relay")
-    async_expose_entity(hass, "conversation", door_relay, False)
-    door = await relay_lock(
-        hass,
-        name(spoken, FRONT_DOOR),
-        unlocked=f"is_state('{door_relay}', 'on')",
-        relay_target=door_relay,
+    await set_up_a_shopping_list_and_a_diy_door(
+        hass, tmp_path, monkeypatch, name(spoken, FRONT_DOOR)
     )
-    # One entity id whatever the language names the door.
-    er.async_get(hass).async_update_entity(door, new_entity_id=FRONT_DOOR)
     expose(hass, BOILER, LOUNGE_TV, SHOPPING, FRONT_DOOR)
     for entity_id in NAMES:
         rename(hass, entity_id, name(spoken, entity_id))
@@ -586,20 +571,6 @@ async def test_intents_beside_a_question_are_said_with_their_values(
     assert speech(question) == f"{SET_BESIDE[language]} {QUESTION[language]}"
     assert state(hass, KITCHEN_LIGHT) == "on"
     assert state(hass, FRONT_DOOR) == "locked"
-
-
-@pytest.fixture
-def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kitchen light's bulb takes the call and stays as it was (no error)."""
-    turn_on = DemoLight.async_turn_on
-
-    async def stays_off(light: DemoLight, **kwargs: Any) -> None:
-        if light.entity_id != KITCHEN_LIGHT:
-            await turn_on(light, **kwargs)
-
-    monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
-    # Waited for as long as a slow device may take, in a test a moment.
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
 
 
 # What is said of a switch-on the bulb did not take.

@@ -188,6 +188,25 @@ class House:
         return result
 
 
+async def set_up_a_shopping_list_and_a_diy_door(
+    hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, door_name: str
+) -> None:
+    """A shopping list kept in tmp_path, and FRONT_DOOR: a DIY lock named `door_name` whose
+    hidden relay unlocks it (one entity id whatever the language names the door)."""
+    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
+    shopping = MockConfigEntry(domain="shopping_list")
+    shopping.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(shopping.entry_id)
+    door_relay = await relay(hass, "Door relay")
+    async_expose_entity(hass, "conversation", door_relay, False)
+    door = await relay_lock(
+        hass, door_name, unlocked=f"is_state('{door_relay}', 'on')", relay_target=door_relay
+    )
+    assert door.startswith("lock.")
+    rename(hass, door, door_name)
+    er.async_get(hass).async_update_entity(door, new_entity_id=FRONT_DOOR)
+
+
 @pytest.fixture(params=LANGUAGES)
 async def named_house(
     hass: HomeAssistant,
@@ -198,22 +217,9 @@ async def named_house(
 ) -> House:
     """The common house with a shopping list and a DIY front door lock, named in a language."""
     language: str = request.param
-    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
-    shopping = MockConfigEntry(domain="shopping_list")
-    shopping.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(shopping.entry_id)
-    door_relay = await relay(hass, "Door relay")
-    async_expose_entity(hass, "conversation", door_relay, False)
-    door = await relay_lock(
-        hass,
-        NAMES[language][FRONT_DOOR],
-        unlocked=f"is_state('{door_relay}', 'on')",
-        relay_target=door_relay,
+    await set_up_a_shopping_list_and_a_diy_door(
+        hass, tmp_path, monkeypatch, NAMES[language][FRONT_DOOR]
     )
-    assert door.startswith("lock.")
-    rename(hass, door, NAMES[language][FRONT_DOOR])
-    # One entity id whatever the language names the door.
-    er.async_get(hass).async_update_entity(door, new_entity_id=FRONT_DOOR)
     expose(hass, SHOPPING, MAIN_WATER, FRONT_DOOR)
     for entity_id, name in NAMES[language].items():
         rename(hass, entity_id, name)
