@@ -188,6 +188,7 @@ _STOPPING_SERVICES: Final = frozenset(
 _SCENE_ID: Final = "scene_id"
 _SCENE_ENTITIES: Final = "entities"
 _SCENE_SNAPSHOT: Final = "snapshot_entities"
+_SKIP_CONDITION: Final = "skip_condition"  # automation.trigger's: not data the run reads
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -1621,6 +1622,8 @@ def _step_changes(
         if targets is None or action is None:
             return None
         domain, _, service = action.partition(".")
+        if domain == CORE_DOMAIN and _passes_data_to_scripts(step, targets):
+            return None  # data that may steer the script it runs: of unknown effect
         parts = (step.get("data") or {}, step.get("data_template") or {})
         if not all(isinstance(part, Mapping) for part in parts):
             return dict.fromkeys(targets)  # data written whole as a template: any state
@@ -1873,11 +1876,43 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
 
 
 def _passes_script_data(step: Mapping[str, Any]) -> bool:
-    """Whether a step that runs a script passes it data (its fields, `variables`)."""
+    """Whether a step that runs a script or an automation passes it data that may steer it.
+
+    A script's fields and `script.turn_on`'s `variables` (its `data`); a script's own service
+    also hands it its target (Home Assistant puts a call's target among its data: the
+    script's `entity_id`, `area_id` …); `automation.trigger`'s `variables` (anything in its
+    data but `skip_condition`).
+    """
     action = _plain_text(step.get("action", step.get("service")))
-    if (action or "").partition(".")[0] != SCRIPT_DOMAIN:
+    domain, _, service = (action or "").partition(".")
+    parts = [step.get(key) for key in ("data", "data_template")]
+    if domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER:
+        return any(
+            not isinstance(part, Mapping) or set(part) - {_SKIP_CONDITION}
+            for part in parts
+            if part is not None
+        )
+    if domain != SCRIPT_DOMAIN:
         return False
-    return any(step.get(key) not in (None, {}) for key in ("data", "data_template"))
+    if service not in SCRIPT_ENTITY_SERVICES:
+        parts.extend([step.get("target"), step.get(ATTR_ENTITY_ID)])
+    return any(part not in (None, {}) for part in parts)
+
+
+def _passes_data_to_scripts(step: Mapping[str, Any], targets: Iterable[str]) -> bool:
+    """Whether core's `homeassistant.turn_on` (or kin) passes data on to a script it runs.
+
+    Home Assistant hands the call's data, but its target, to each domain's own service:
+    `script.turn_on`'s `variables`, which may steer the script.
+    """
+    if not any(split_entity_id(target)[0] == SCRIPT_DOMAIN for target in targets):
+        return False
+    parts = [step.get(key) for key in ("data", "data_template")]
+    return any(
+        not isinstance(part, Mapping) or set(part) - TARGET_KEYS
+        for part in parts
+        if part is not None
+    )
 
 
 def _automations_set_off(hass: HomeAssistant, scene: str) -> list[str]:

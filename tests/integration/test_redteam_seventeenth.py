@@ -1,0 +1,141 @@
+"""Red team 17: attacks on this morning's narrowed places.
+
+An exempt script or automation that an automation runs when a call sets it off is judged as
+that entity (commit 1e87b61): it runs at once unless the automation passes it data, which may
+steer it. Data reaches a program in more ways than a step's `data`: `automation.trigger`'s
+`variables`, the target a script's own service is given (Home Assistant puts it among the
+service data, which are the script's variables), and `homeassistant.turn_on` of a script,
+which passes its data on to `script.turn_on` (its `variables`). Each of these still asks,
+and the same runs without data still run at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from . import test_adversarial
+from .houses import act
+from .test_adversarial import Scene
+from .test_programs_run_by_automations import EVENING
+from .test_programs_run_by_automations import KITCHEN
+from .test_programs_run_by_automations import lights_on_run
+from .test_programs_run_by_automations import set_up
+from .test_programs_run_by_automations import turn_on_the_kitchen_lights
+from .test_redteam import set_up_automations
+from .test_redteam_more import reload_scripts
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+FRONT_DOOR: Final = "lock.front_door"
+LET_IN: Final = "automation.let_in"
+# Exempt programs whose steps unlock what their variables name: harmless as the person runs
+# them, steered by whatever data reaches them.
+UNLOCK_WHAT_IT_IS_GIVEN: Final = [
+    {"action": "lock.unlock", "target": {"entity_id": "{{ door | default('lock.none') }}"}}
+]
+UNLOCK_ITS_TARGET: Final = [
+    {"action": "lock.unlock", "target": {"entity_id": "{{ entity_id | default([]) }}"}}
+]
+
+
+def let_in(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": "let_in", "alias": "Let in", "triggers": [], "actions": actions}
+
+
+@pytest.mark.parametrize(
+    ("data", "held"),
+    [({"variables": {"door": FRONT_DOOR}}, True), ({}, False), ({"skip_condition": False}, False)],
+)
+async def test_an_exempt_automation_triggered_with_variables_asks(
+    hass: HomeAssistant, scene: Scene, data: dict[str, Any], held: bool
+) -> None:
+    """`automation.trigger`'s variables are the run's variables: they may steer it."""
+    run = lights_on_run(act("automation.trigger", LET_IN, **data))
+    await set_up(hass, [], run, let_in(UNLOCK_WHAT_IT_IS_GIVEN))
+
+    await turn_on_the_kitchen_lights(hass, scene, [LET_IN], held=held)
+
+
+@pytest.mark.parametrize(
+    ("target", "held"),
+    [
+        ({"target": {"entity_id": FRONT_DOOR}}, True),
+        ({"entity_id": FRONT_DOOR}, True),
+        ({"target": {"area_id": "hall"}}, True),
+        ({}, False),
+    ],
+)
+async def test_a_target_given_to_an_exempt_scripts_own_service_asks(
+    hass: HomeAssistant, scene: Scene, target: dict[str, Any], held: bool
+) -> None:
+    """Home Assistant puts a call's target among its data: the script's `entity_id`."""
+    run = lights_on_run({"action": EVENING, **target})
+    await set_up(hass, UNLOCK_ITS_TARGET, run)
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
+
+
+@pytest.mark.parametrize(
+    ("data", "held"), [({"variables": {"door": FRONT_DOOR}}, True), ({}, False)]
+)
+async def test_an_exempt_script_turned_on_through_homeassistant_with_variables_asks(
+    hass: HomeAssistant, scene: Scene, data: dict[str, Any], held: bool
+) -> None:
+    """`homeassistant.turn_on` passes its data on to `script.turn_on`: its `variables`."""
+    run = lights_on_run(act("homeassistant.turn_on", EVENING, **data))
+    await set_up(hass, UNLOCK_WHAT_IT_IS_GIVEN, run)
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
+
+
+async def test_script_turn_on_of_an_exempt_and_a_script_that_is_not_asks(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Checked and fine: each script `script.turn_on` runs is judged as itself."""
+    await reload_scripts(
+        hass,
+        {
+            "evening": {"alias": "Evening", "sequence": [act("light.turn_on", "light.bed_light")]},
+            "let_in": {"alias": "Let in", "sequence": [act("lock.unlock", FRONT_DOOR)]},
+        },
+    )
+    await set_up_automations(
+        hass, lights_on_run(act("script.turn_on", [EVENING, "script.let_in"]))
+    )
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=True)
+
+
+@pytest.mark.parametrize(("then", "held"), [("lock.unlock", True), ("light.turn_on", False)])
+async def test_an_exempt_script_that_runs_itself_and_another_script(
+    hass: HomeAssistant, scene: Scene, then: str, held: bool
+) -> None:
+    """Checked and fine: Evening runs Late, which is not exempt, and itself again while the
+    bed light is off: Late is judged by its steps, and the judging ends."""
+    target = FRONT_DOOR if then == "lock.unlock" else "light.bed_light"
+    await reload_scripts(
+        hass,
+        {
+            "evening": {
+                "alias": "Evening",
+                "mode": "parallel",
+                "sequence": [
+                    act("script.late"),
+                    {"condition": "state", "entity_id": "light.bed_light", "state": "off"},
+                    act("script.turn_on", EVENING),
+                ],
+            },
+            "late": {"alias": "Late", "sequence": [act(then, target)]},
+        },
+    )
+    await set_up_automations(hass, lights_on_run(act(EVENING)))
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
