@@ -105,9 +105,7 @@ async def test_script_turn_on_of_an_exempt_and_a_script_that_is_not_asks(
             "let_in": {"alias": "Let in", "sequence": [act("lock.unlock", FRONT_DOOR)]},
         },
     )
-    await set_up_automations(
-        hass, lights_on_run(act("script.turn_on", [EVENING, "script.let_in"]))
-    )
+    await set_up_automations(hass, lights_on_run(act("script.turn_on", [EVENING, "script.let_in"])))
     await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
 
     await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=True)
