@@ -17,6 +17,7 @@ from typing import Final
 import pytest
 
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .houses import act
@@ -135,5 +136,53 @@ async def test_an_exempt_script_that_runs_itself_and_another_script(
     )
     await set_up_automations(hass, lights_on_run(act(EVENING)))
     await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
+
+
+@pytest.mark.parametrize("service", ["automation.trigger", "automation.turn_on"])
+@pytest.mark.parametrize(("then", "held"), [("unlock", True), ("light", False)])
+async def test_an_exempt_automation_whose_event_sets_off_another(
+    hass: HomeAssistant, scene: Scene, service: str, then: str, held: bool
+) -> None:
+    """Checked and fine: what the exempt automation's event sets off is another program,
+    judged as any other (triggered now, or switched on to run when its triggers fire)."""
+    signal = {
+        "id": "signal",
+        "alias": "Signal",
+        "triggers": [{"trigger": "event", "event_type": "doorbell_rang"}],
+        "actions": [{"event": "guests_arrived"}],
+    }
+    step = act("lock.unlock", FRONT_DOOR) if then == "unlock" else act("light.turn_on", KITCHEN)
+    hears = {
+        "id": "hears",
+        "alias": "Hears",
+        "triggers": [{"trigger": "event", "event_type": "guests_arrived"}],
+        "actions": [step],
+    }
+    await set_up(hass, [], lights_on_run(act(service, "automation.signal")), signal, hears)
+    await hass.services.async_call(
+        "automation", "turn_off", {"entity_id": "automation.signal"}, blocking=True
+    )
+
+    await turn_on_the_kitchen_lights(hass, scene, ["automation.signal"], held=held)
+
+
+@pytest.mark.parametrize(("door", "held"), [(FRONT_DOOR, True), ("lock.none", False)])
+async def test_an_exempt_script_that_reads_what_the_automation_set_before(
+    hass: HomeAssistant, scene: Scene, door: str, held: bool
+) -> None:
+    """Checked and fine: the automation sets a text that Evening reads, then runs it without
+    data; the text steers Evening (judged by Evening's actions, as any change it reads)."""
+    assert await async_setup_component(hass, "input_text", {"input_text": {"door": {}}})
+    evening = [
+        {
+            "action": "lock.unlock",
+            "target": {"entity_id": "{{ states('input_text.door') }}"},
+        }
+    ]
+    run = lights_on_run(act(EVENING))
+    run["actions"] = [act("input_text.set_value", "input_text.door", value=door), act(EVENING)]
+    await set_up(hass, evening if held else [act("light.turn_on", "light.bed_light")], run)
 
     await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
