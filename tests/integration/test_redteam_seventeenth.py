@@ -17,6 +17,7 @@ from typing import Final
 import pytest
 
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
@@ -186,3 +187,80 @@ async def test_an_exempt_script_that_reads_what_the_automation_set_before(
     await set_up(hass, evening if held else [act("light.turn_on", "light.bed_light")], run)
 
     await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
+
+
+async def test_a_scripts_own_service_runs_the_script_of_that_key_not_of_that_entity_id(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """`script.evening` runs the script whose key is `evening` (Home Assistant registers it
+    under the key), whatever its entity id now is. Renamed in the UI, the unlocking script's
+    entity is `script.unlocker` and the exempt Bedtime's is `script.evening`: the automation's
+    `script.evening` unlocks, and was judged as Bedtime."""
+    await reload_scripts(
+        hass,
+        {
+            "evening": {"alias": "Evening", "sequence": [act("lock.unlock", FRONT_DOOR)]},
+            "bedtime": {"alias": "Bedtime", "sequence": [act("light.turn_on", "light.bed_light")]},
+        },
+    )
+    registry = er.async_get(hass)
+    registry.async_update_entity(EVENING, new_entity_id="script.unlocker")
+    registry.async_update_entity("script.bedtime", new_entity_id=EVENING)
+    await hass.async_block_till_done()
+    await set_up_automations(hass, lights_on_run(act(EVENING)))
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=True)
+
+
+@pytest.mark.parametrize("exempt", ["script.unlocker", "script.evening"])
+async def test_a_renamed_exempt_scripts_own_service_runs_at_once(
+    hass: HomeAssistant, scene: Scene, exempt: str
+) -> None:
+    """The neighbour: Evening (harmless) renamed `script.unlocker` and exempt, run by its own
+    service `script.evening`, runs at once; with only the name `script.evening` exempt (no
+    script has that entity id), it asks."""
+    await reload_scripts(
+        hass,
+        {"evening": {"alias": "Evening", "sequence": [act("light.turn_on", "light.bed_light")]}},
+    )
+    er.async_get(hass).async_update_entity(EVENING, new_entity_id="script.unlocker")
+    await hass.async_block_till_done()
+    await set_up_automations(hass, lights_on_run(act(EVENING)))
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+    await turn_on_the_kitchen_lights(hass, scene, [exempt], held=exempt == EVENING)
+
+
+@pytest.mark.parametrize(
+    ("data", "held"),
+    [
+        ({"entity_id": EVENING}, False),
+        ({"entity_id": EVENING, "variables": {"door": FRONT_DOOR}}, True),
+    ],
+)
+async def test_script_turn_on_naming_its_script_in_data_is_no_data_for_it(
+    hass: HomeAssistant, scene: Scene, data: dict[str, Any], held: bool
+) -> None:
+    """Checked and fine: the older way to write it, `data: {entity_id: script.evening}`,
+    names the script (Home Assistant's validation makes it the target): Evening gets no
+    variables and runs at once; `variables` beside it still ask."""
+    await set_up(hass, UNLOCK_WHAT_IT_IS_GIVEN, lights_on_run(act("script.turn_on", **data)))
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=held)
+
+
+async def test_homeassistant_turn_on_of_a_group_of_an_exempt_script_with_variables_asks(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Checked and fine: Home Assistant turns the group's members on with the data, Evening's
+    `variables`; a script turned on through an old-style group asks (also without data)."""
+    data = {"variables": {"door": FRONT_DOOR}}
+    run = lights_on_run(act("homeassistant.turn_on", "group.evening_scripts", **data))
+    await set_up(hass, UNLOCK_WHAT_IT_IS_GIVEN, run)
+    assert await async_setup_component(
+        hass, "group", {"group": {"evening_scripts": {"entities": [EVENING]}}}
+    )
+    await hass.async_block_till_done()
+
+    await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=True)

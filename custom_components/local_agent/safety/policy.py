@@ -61,6 +61,7 @@ from custom_components.local_agent.compat import runs_a_command
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
+from custom_components.local_agent.compat import script_answering
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import service_entities
@@ -1612,6 +1613,8 @@ def _step_changes(
             # `scene.apply` sets the entities it names, as a scene of them would.
             return _any_state(_created_members(step))
         if _runs_program(step) and not _passes_script_data(step):
+            if _foreign_script_service(hass, action):
+                return None  # no script's own: another integration's code, whatever its name
             # Running a script or an automation is that entity's change: judged as the entity
             # is (an exempt one by what its steps set off, any other asks). Data it passes
             # may steer what the script does: then of unknown effect.
@@ -1873,6 +1876,16 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
+
+
+def _foreign_script_service(hass: HomeAssistant, action: str | None) -> bool:
+    """Whether `script.<name>` is a service that no script of ours answers (compat.py)."""
+    domain, _, service = (action or "").partition(".")
+    return (
+        domain == SCRIPT_DOMAIN
+        and service not in SCRIPT_ENTITY_SERVICES
+        and script_answering(hass, service) is None
+    )
 
 
 def _passes_script_data(step: Mapping[str, Any]) -> bool:
@@ -2175,7 +2188,9 @@ def _service_targets(
         if not programs or (domain != SCRIPT_DOMAIN and service not in AUTOMATION_RUNS):
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
-            return [f"{SCRIPT_PREFIX}{service}"]
+            # Registered under the script's key, which its entity id need not match (renamed
+            # in the UI): the script whose handler answers it; else the name (of unknown effect).
+            return [script_answering(hass, service) or f"{SCRIPT_PREFIX}{service}"]
     elif (
         not (programs or stops)
         and not acts_on_its_targets(hass, domain, service)
