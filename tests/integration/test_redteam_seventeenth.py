@@ -21,6 +21,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import state
 from .houses import act
 from .test_adversarial import Scene
 from .test_programs_run_by_automations import EVENING
@@ -264,3 +265,34 @@ async def test_homeassistant_turn_on_of_a_group_of_an_exempt_script_with_variabl
     await hass.async_block_till_done()
 
     await turn_on_the_kitchen_lights(hass, scene, [EVENING], held=True)
+
+
+NIGHTLY: Final = "automation.nightly"
+
+
+@pytest.mark.parametrize(
+    ("step", "held"),
+    [
+        (act("automation.toggle", NIGHTLY), True),
+        (act("homeassistant.toggle", NIGHTLY), True),
+        (act("homeassistant.turn_off", NIGHTLY), True),
+        (act("automation.turn_on", NIGHTLY), False),
+        (act("automation.trigger", NIGHTLY), False),
+    ],
+)
+async def test_an_automation_that_switches_off_an_exempt_securing_one_asks(
+    hass: HomeAssistant, scene: Scene, step: dict[str, Any], held: bool
+) -> None:
+    """The exempt "Nightly" locks the door at bedtime. A toggle switches it off (it is on), and
+    then it locks no more: as when the person switches it off, a question. Switching it on or
+    running it now runs at once."""
+    nightly = {
+        "id": "nightly",
+        "alias": "Nightly",
+        "triggers": [{"trigger": "event", "event_type": "bedtime"}],
+        "actions": [act("lock.lock", FRONT_DOOR)],
+    }
+    await set_up(hass, [], lights_on_run(step), nightly)
+
+    await turn_on_the_kitchen_lights(hass, scene, [NIGHTLY], held=held)
+    assert state(hass, NIGHTLY) == "on"

@@ -94,6 +94,7 @@ from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
 from homeassistant.const import SERVICE_TURN_ON
+from homeassistant.const import STATE_OFF
 from homeassistant.const import STATE_ON
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
@@ -490,7 +491,10 @@ class _Rules:
         if entity_id in self.exempt:
             if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
                 return True
-            if len(path) == 1 and self.halts and self._halts_securing(entity_id):
+            # The call stops it, or a program's step may (a toggle, `homeassistant.turn_off`:
+            # any state but on): kept from securing the house, as when the person stops it.
+            may_stop = self.halts if len(path) == 1 else becomes is None or STATE_ON not in becomes
+            if may_stop and self._halts_securing(entity_id):
                 return True
             return self._sets_off_sensitive(entity_id, path, becomes)
         if self._named_sensitive(entity_id):
@@ -1618,7 +1622,8 @@ def _step_changes(
             # Running a script or an automation is that entity's change: judged as the entity
             # is (an exempt one by what its steps set off, any other asks). Data it passes
             # may steer what the script does: then of unknown effect.
-            return _any_state(_service_targets(hass, step, programs=True))
+            targets = _service_targets(hass, step, programs=True)
+            return None if targets is None else dict.fromkeys(targets, _program_states(action))
         targets = _service_targets(hass, step)
         if targets is None and action is not None and _unreadable_target(step):
             targets = _templated_targets(hass, action)
@@ -1876,6 +1881,20 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     if domain == SCRIPT_DOMAIN:
         return service not in {"turn_off", "reload"}
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
+
+
+def _program_states(action: str | None) -> frozenset[str] | None:
+    """Return the states a step that runs a program leaves it in; None: any.
+
+    A script's run goes on and back off, a triggered automation keeps its state, one switched
+    on is on; a toggle may switch an automation off, or stop a script's run.
+    """
+    domain, _, service = (action or "").partition(".")
+    if service == "toggle":
+        return None
+    if domain == AUTOMATION_DOMAIN and service == SERVICE_TURN_ON:
+        return frozenset({STATE_ON})
+    return frozenset({STATE_ON, STATE_OFF})
 
 
 def _foreign_script_service(hass: HomeAssistant, action: str | None) -> bool:
