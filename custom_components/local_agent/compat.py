@@ -458,6 +458,22 @@ def runs_its_own_script(hass: HomeAssistant, entity_id: str) -> bool:
     return handler is not None and getattr(handler.job.target, "__self__", None) is entity
 
 
+def script_answering(hass: HomeAssistant, service: str) -> str | None:
+    """Return the script entity whose own handler answers `script.<service>`; None for none.
+
+    Home Assistant registers a script's service under the script's key (its unique id), which
+    its entity id need not match once renamed in the UI; another integration may register a
+    service of that name. Told by the registered handler (a bound method of the entity).
+    """
+    handler = registered_service(hass, "script", service)
+    entity = getattr(handler.job.target, "__self__", None) if handler is not None else None
+    entity_id = getattr(entity, "entity_id", None)
+    get_entity = getattr(hass.data.get("script"), "get_entity", None)
+    if not isinstance(entity_id, str) or get_entity is None or get_entity(entity_id) is not entity:
+        return None
+    return entity_id
+
+
 def entity_action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
     """Return the action sequences an entity runs of its own; None when it runs none we know of.
 

@@ -61,6 +61,7 @@ from custom_components.local_agent.compat import runs_a_command
 from custom_components.local_agent.compat import runs_its_own_script
 from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
+from custom_components.local_agent.compat import script_answering
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import service_entities
@@ -93,6 +94,7 @@ from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
 from homeassistant.const import SERVICE_TURN_ON
+from homeassistant.const import STATE_OFF
 from homeassistant.const import STATE_ON
 from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import HomeAssistant
@@ -188,6 +190,7 @@ _STOPPING_SERVICES: Final = frozenset(
 _SCENE_ID: Final = "scene_id"
 _SCENE_ENTITIES: Final = "entities"
 _SCENE_SNAPSHOT: Final = "snapshot_entities"
+_SKIP_CONDITION: Final = "skip_condition"  # automation.trigger's: not data the run reads
 # An exempt tool is one tool of one LLM API, written "API id/tool name".
 TOOL_EXEMPTION_SEPARATOR: Final = "/"
 
@@ -488,7 +491,10 @@ class _Rules:
         if entity_id in self.exempt:
             if entity_id in self.aimed and self._aimed_at_sensitive(entity_id, path):
                 return True
-            if len(path) == 1 and self.halts and self._halts_securing(entity_id):
+            # The call stops it, or a program's step may (a toggle, `homeassistant.turn_off`:
+            # any state but on): kept from securing the house, as when the person stops it.
+            may_stop = self.halts if len(path) == 1 else becomes is None or STATE_ON not in becomes
+            if may_stop and self._halts_securing(entity_id):
                 return True
             return self._sets_off_sensitive(entity_id, path, becomes)
         if self._named_sensitive(entity_id):
@@ -1611,16 +1617,21 @@ def _step_changes(
             # `scene.apply` sets the entities it names, as a scene of them would.
             return _any_state(_created_members(step))
         if _runs_program(step) and not _passes_script_data(step):
+            if _foreign_script_service(hass, action):
+                return None  # no script's own: another integration's code, whatever its name
             # Running a script or an automation is that entity's change: judged as the entity
             # is (an exempt one by what its steps set off, any other asks). Data it passes
             # may steer what the script does: then of unknown effect.
-            return _any_state(_service_targets(hass, step, programs=True))
+            targets = _service_targets(hass, step, programs=True)
+            return None if targets is None else dict.fromkeys(targets, _program_states(action))
         targets = _service_targets(hass, step)
         if targets is None and action is not None and _unreadable_target(step):
             targets = _templated_targets(hass, action)
         if targets is None or action is None:
             return None
         domain, _, service = action.partition(".")
+        if domain == CORE_DOMAIN and _passes_data_to_scripts(step, targets):
+            return None  # data that may steer the script it runs: of unknown effect
         parts = (step.get("data") or {}, step.get("data_template") or {})
         if not all(isinstance(part, Mapping) for part in parts):
             return dict.fromkeys(targets)  # data written whole as a template: any state
@@ -1872,12 +1883,68 @@ def _runs_program(step: Mapping[str, Any]) -> bool:
     return domain == AUTOMATION_DOMAIN and service in AUTOMATION_RUNS
 
 
+def _program_states(action: str | None) -> frozenset[str] | None:
+    """Return the states a step that runs a program leaves it in; None: any.
+
+    A script's run goes on and back off, a triggered automation keeps its state, one switched
+    on is on; a toggle may switch an automation off, or stop a script's run.
+    """
+    domain, _, service = (action or "").partition(".")
+    if service == "toggle":
+        return None
+    if domain == AUTOMATION_DOMAIN and service == SERVICE_TURN_ON:
+        return frozenset({STATE_ON})
+    return frozenset({STATE_ON, STATE_OFF})
+
+
+def _foreign_script_service(hass: HomeAssistant, action: str | None) -> bool:
+    """Whether `script.<name>` is a service that no script of ours answers (compat.py)."""
+    domain, _, service = (action or "").partition(".")
+    return (
+        domain == SCRIPT_DOMAIN
+        and service not in SCRIPT_ENTITY_SERVICES
+        and script_answering(hass, service) is None
+    )
+
+
 def _passes_script_data(step: Mapping[str, Any]) -> bool:
-    """Whether a step that runs a script passes it data (its fields, `variables`)."""
+    """Whether a step that runs a script or an automation passes it data that may steer it.
+
+    A script's fields and `script.turn_on`'s `variables` (its `data`); a script's own service
+    also hands it its target (Home Assistant puts a call's target among its data: the
+    script's `entity_id`, `area_id` …); `automation.trigger`'s `variables` (anything in its
+    data but `skip_condition`).
+    """
     action = _plain_text(step.get("action", step.get("service")))
-    if (action or "").partition(".")[0] != SCRIPT_DOMAIN:
+    domain, _, service = (action or "").partition(".")
+    parts = [step.get(key) for key in ("data", "data_template")]
+    if domain == AUTOMATION_DOMAIN and service == AUTOMATION_TRIGGER:
+        return any(
+            not isinstance(part, Mapping) or set(part) - {_SKIP_CONDITION}
+            for part in parts
+            if part is not None
+        )
+    if domain != SCRIPT_DOMAIN:
         return False
-    return any(step.get(key) not in (None, {}) for key in ("data", "data_template"))
+    if service not in SCRIPT_ENTITY_SERVICES:
+        parts.extend([step.get("target"), step.get(ATTR_ENTITY_ID)])
+    return any(part not in (None, {}) for part in parts)
+
+
+def _passes_data_to_scripts(step: Mapping[str, Any], targets: Iterable[str]) -> bool:
+    """Whether core's `homeassistant.turn_on` (or kin) passes data on to a script it runs.
+
+    Home Assistant hands the call's data, but its target, to each domain's own service:
+    `script.turn_on`'s `variables`, which may steer the script.
+    """
+    if not any(split_entity_id(target)[0] == SCRIPT_DOMAIN for target in targets):
+        return False
+    parts = [step.get(key) for key in ("data", "data_template")]
+    return any(
+        not isinstance(part, Mapping) or set(part) - TARGET_KEYS
+        for part in parts
+        if part is not None
+    )
 
 
 def _automations_set_off(hass: HomeAssistant, scene: str) -> list[str]:
@@ -2140,7 +2207,9 @@ def _service_targets(
         if not programs or (domain != SCRIPT_DOMAIN and service not in AUTOMATION_RUNS):
             return None
         if domain == SCRIPT_DOMAIN and service not in SCRIPT_ENTITY_SERVICES:
-            return [f"{SCRIPT_PREFIX}{service}"]
+            # Registered under the script's key, which its entity id need not match (renamed
+            # in the UI): the script whose handler answers it; else the name (of unknown effect).
+            return [script_answering(hass, service) or f"{SCRIPT_PREFIX}{service}"]
     elif (
         not (programs or stops)
         and not acts_on_its_targets(hass, domain, service)
