@@ -14,16 +14,23 @@ from __future__ import annotations
 from typing import Any
 from typing import Final
 
+import probatio
 import pytest
 
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import speech
 from .conftest import state
 from .houses import act
+from .test_adversarial import OtherAPI
 from .test_adversarial import Scene
+from .test_adversarial import tool_calls
 from .test_programs_run_by_automations import EVENING
 from .test_programs_run_by_automations import KITCHEN
 from .test_programs_run_by_automations import lights_on_run
@@ -296,3 +303,47 @@ async def test_an_automation_that_switches_off_an_exempt_securing_one_asks(
 
     await turn_on_the_kitchen_lights(hass, scene, [NIGHTLY], held=held)
     assert state(hass, NIGHTLY) == "on"
+
+
+class MessageTool(llm.Tool):
+    """Another integration's tool that answers with a status of its own, as a held call's
+    result reads: {"status": "sent"}."""
+
+    name = "send_message"
+    description = "Sends a message"
+    integration = "other"
+    parameters = probatio.Schema({probatio.Required("text"): str})
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        self.sent.append(tool_input.tool_args["text"])
+        return llm.ToolResult(data={"status": "sent"})
+
+
+async def test_a_tool_that_ran_beside_a_question_is_said_done_whatever_its_result_holds(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """A held call is told by its result's class, not its keys: the exempt message tool's
+    {"status": "sent"} read as a held call's, and the person heard only the question."""
+    tool = MessageTool()
+    llm.async_register_api(hass, OtherAPI(hass, tool))
+    agent = await scene.assist_agent(
+        **{
+            CONF_LLM_HASS_API: ["other_api", "assist"],
+            CONF_EXEMPT_TOOLS: ["other_api/send_message"],
+        }
+    )
+    scene.worker.will_write(
+        tool_calls(("send_message", {"text": "hi"}), ("HassTurnOff", {"name": "Front Door"}))
+    )
+
+    result = await agent.ask("tell them and open up", context=scene.person)
+
+    assert tool.sent == ["hi"]
+    assert speech(result).startswith("Done. "), speech(result)
+    assert "Front Door" in speech(result)
+    assert state(hass, "lock.front_door") == "locked"

@@ -115,7 +115,7 @@ from .refusals import partly_failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
-from .results import HELD_STATUS
+from .results import HeldResult
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
@@ -1016,7 +1016,7 @@ class ConversationAgent:
             )
         decision, run = await self._async_run_call(proposed, turn, safety)
         if decision.verdict is Verdict.HOLD:
-            return llm.ToolResult(data={HELD_STATUS: decision.message})
+            return HeldResult.saying(decision.message)
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
-from typing import Final
 
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
@@ -70,6 +69,16 @@ def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolRes
     return tool is not None and tool.annotations.read_only
 
 
+def _action_results(chat_log: conversation.ChatLog) -> list[conversation.ToolResultContent]:
+    """Return the results of this turn's calls that did not only read."""
+    return [
+        content
+        for content in chat_log.content[chat_log.llm_input_provided_index :]
+        if isinstance(content, conversation.ToolResultContent)
+        and not _is_read_only(chat_log.llm_api, content)
+    ]
+
+
 def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
     calls = _Calls()
     for content in chat_log.content[chat_log.llm_input_provided_index :]:
@@ -93,13 +102,26 @@ def changed_anything(chat_log: conversation.ChatLog) -> bool:
     return bool(_turn_calls(chat_log).changed)
 
 
-# What a held call's result holds instead of what it did (the agent's own, see agent.py).
-HELD_STATUS: Final = "status"
+@dataclass(slots=True)
+class HeldResult(llm.ToolResult):
+    """The result of a call that waits for a person's yes: what the model reads meanwhile.
+
+    Told by its class, not by its data: another API's tool may answer with the same keys.
+    """
+
+    @classmethod
+    def saying(cls, message: str | None) -> HeldResult:
+        """Return the result that tells the model the call waits (the gate's message)."""
+        return cls(data={"status": message})
 
 
 def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
     """Whether a call of this turn that changed something ran, not one waiting for a yes."""
-    return any(HELD_STATUS not in data for data in _turn_calls(chat_log).changed)
+    return any(
+        not isinstance(content.result, HeldResult)
+        for content in _action_results(chat_log)
+        if not content.result.error
+    )
 
 
 def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]:
