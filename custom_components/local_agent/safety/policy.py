@@ -108,8 +108,10 @@ from homeassistant.helpers.template import Template
 from homeassistant.helpers.template import is_template_string
 from homeassistant.util.hass_dict import HassKey
 
-# Groups of groups are followed this deep; deeper nesting is treated as sensitive.
-MAX_GROUP_DEPTH = 5
+# Groups of groups, and chains of programs, are followed this deep; deeper is treated as
+# sensitive. A house as people write it needs 6: an input boolean sets off an automation that
+# runs a script, which runs a script that turns on a scene of a light group's members.
+MAX_GROUP_DEPTH = 8
 # The entities (groups' members too) read of one scene's states that it sets off.
 MAX_SCENE_MEMBERS: Final = 1000
 # How deep the settings of a helper's entity object are read (a Bayesian sensor's observations:
