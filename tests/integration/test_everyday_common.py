@@ -588,10 +588,10 @@ async def everyday_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) 
     return calls
 
 
-def assist_calls(hass: HomeAssistant) -> list[Asking]:
-    """Assist's everyday intents on each exposed entity by its name, on areas and on all."""
+def intents_by_name(hass: HomeAssistant, exposed: Iterable[str]) -> list[Asking]:
+    """Assist's everyday intents on each of these entities, by its name."""
     calls: list[Asking] = []
-    for entity_id in EXPOSED:
+    for entity_id in exposed:
         current = hass.states.get(entity_id)
         assert current is not None, entity_id
         name = current.name
@@ -607,6 +607,12 @@ def assist_calls(hass: HomeAssistant) -> list[Asking]:
             ),
             *([intent_call("HassTurnOff", name=name)] if switched else []),
         ]
+    return calls
+
+
+def assist_calls(hass: HomeAssistant) -> list[Asking]:
+    """Assist's everyday intents on each exposed entity by its name, on areas and on all."""
+    calls = intents_by_name(hass, EXPOSED)
     for area, domains in (
         ("Living Room", ["light", "cover"]),
         ("Kitchen", ["light", "cover", "switch"]),

@@ -45,10 +45,8 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import set_up_light_group
 from .scripted_model import ScriptedWorker
-from .test_everyday_common import ASSIST_INTENTS
-from .test_everyday_common import NEEDED_FEATURES
-from .test_everyday_common import SWITCHED_BY_ASSIST
 from .test_everyday_common import everyday_calls
+from .test_everyday_common import intents_by_name
 from .test_everyday_common import sweep
 from .test_everyday_homes import Home
 from .test_everyday_homes import automation
@@ -380,23 +378,7 @@ def state_of(hass: HomeAssistant, entity_id: str) -> str:
 
 def assist_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) -> list[Asking]:
     """Assist's everyday intents on each exposed entity by its name, and on the areas."""
-    calls: list[Asking] = []
-    for entity_id in exposed:
-        current = hass.states.get(entity_id)
-        assert current is not None, entity_id
-        name = current.name
-        features = current.attributes.get("supported_features", 0)
-        domain = current.domain
-        switched = domain in SWITCHED_BY_ASSIST
-        calls += [
-            *([intent_call("HassTurnOn", name=name)] if switched or domain == "scene" else []),
-            *(
-                intent_call(intent_type, name=name, **slots)
-                for intent_type, slots in ASSIST_INTENTS.get(domain, ())
-                if features & (needed := NEEDED_FEATURES.get(intent_type, 0)) == needed
-            ),
-            *([intent_call("HassTurnOff", name=name)] if switched else []),
-        ]
+    calls = intents_by_name(hass, exposed)
     for area in ("Living Room", "Kitchen", "Bedroom"):
         calls += [intent_call("HassTurnOn", area=area), intent_call("HassTurnOff", area=area)]
     return [

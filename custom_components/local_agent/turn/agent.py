@@ -1016,7 +1016,7 @@ class ConversationAgent:
             )
         decision, run = await self._async_run_call(proposed, turn, safety)
         if decision.verdict is Verdict.HOLD:
-            return HeldResult.saying(decision.message)
+            return HeldResult(data={"status": decision.message})
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result

@@ -107,12 +107,8 @@ class HeldResult(llm.ToolResult):
     """The result of a call that waits for a person's yes: what the model reads meanwhile.
 
     Told by its class, not by its data: another API's tool may answer with the same keys.
+    Its data is {"status": the gate's message}.
     """
-
-    @classmethod
-    def saying(cls, message: str | None) -> HeldResult:
-        """Return the result that tells the model the call waits (the gate's message)."""
-        return cls(data={"status": message})
 
 
 def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
