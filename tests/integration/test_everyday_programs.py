@@ -45,6 +45,7 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import set_up_light_group
 from .scripted_model import ScriptedWorker
+from .test_everyday_common import HELD_GARAGE_AND_ALARM
 from .test_everyday_common import everyday_calls
 from .test_everyday_common import intents_by_name
 from .test_everyday_common import sweep
@@ -404,18 +405,7 @@ LEAVING: Final = "Run Leaving (this will arm (away) Security)? Say yes to confir
 HELD_OF_OUR_TOOLS: Final = [
     f"lock-lock-lock.front_door: {LOCK}",
     "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
-    "cover-close_cover-cover.garage_door: Close Garage Door? Say yes to confirm.",
-    "cover-open_cover-cover.garage_door: Open Garage Door? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_away-alarm_control_panel.security: "
-    "Arm (away) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_home-alarm_control_panel.security: "
-    "Arm (home) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_night-alarm_control_panel.security: "
-    "Arm (night) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_arm_vacation-alarm_control_panel.security: "
-    "Arm (vacation) Security? Say yes to confirm.",
-    "alarm_control_panel-alarm_disarm-alarm_control_panel.security: "
-    "Disarm Security? Say yes to confirm.",
+    *HELD_GARAGE_AND_ALARM,
     "input_boolean-toggle-input_boolean.sleeping: "
     "Toggle Sleeping (this may lock Front Door)? Say yes to confirm.",
     "input_boolean-turn_on-input_boolean.sleeping: "
