@@ -76,9 +76,23 @@ def streamed_text(events: list[dict[str, Any]]) -> str:
     )
 
 
-def final_speech(events: list[dict[str, Any]]) -> str:
+def intent_output(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the turn's end gave the pipeline: its response and conversation id."""
     end = next(event for event in events if event["type"] == "intent-end")
-    return str(end["data"]["intent_output"]["response"]["speech"]["plain"]["speech"])
+    output: dict[str, Any] = end["data"]["intent_output"]
+    return output
+
+
+def final_speech(events: list[dict[str, Any]]) -> str:
+    return str(intent_output(events)["response"]["speech"]["plain"]["speech"])
+
+
+def assistant_contents(
+    hass: HomeAssistant, events: list[dict[str, Any]]
+) -> list[conversation.AssistantContent]:
+    """The assistant's entries in the turn's chat log, which the next turn's prompt is made of."""
+    chat_log = hass.data[DATA_CHAT_LOGS][intent_output(events)["conversation_id"]]
+    return [c for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
 
 
 async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
@@ -99,11 +113,7 @@ async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
     # The dialog shows the notice at once, then the model's text; the answer is the model's.
     assert streamed_text(events) == f"{NOTICE}\n\nThe kitchen light is on."
     assert final_speech(events) == "The kitchen light is on."
-    conversation_id = next(e for e in events if e["type"] == "intent-end")["data"]["intent_output"][
-        "conversation_id"
-    ]
-    chat_log = hass.data[DATA_CHAT_LOGS][conversation_id]
-    assistant = [c for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
+    assistant = assistant_contents(hass, events)
     assert [(c.native, c.content) for c in assistant] == [
         (USER_ONLY, f"{NOTICE}\n\n"),
         (None, "The kitchen light is on."),
@@ -113,7 +123,7 @@ async def test_a_slow_turn_says_so_early_and_the_model_never_reads_it(
 
     # The next turn's prompt has the model's answer but not the notice.
     scripted_worker.thinking_seconds = 0
-    await scripted_agent.ask("hello", conversation_id=conversation_id)
+    await scripted_agent.ask("hello", conversation_id=intent_output(events)["conversation_id"])
     prompt = scripted_worker.requests[-1].prompt.text
     assert "The kitchen light is on." in prompt
     assert "This takes a moment" not in prompt
@@ -153,8 +163,7 @@ async def test_a_turn_past_its_time_limit_stops_and_answers_before_the_pipeline_
     assert final_speech(events).startswith(
         "Sorry, that took too long, so I stopped after 0 seconds"
     )
-    end = next(e for e in events if e["type"] == "intent-end")
-    response = end["data"]["intent_output"]["response"]
+    response = intent_output(events)["response"]
     assert response["response_type"] == "error"
     assert response["data"]["code"] == "failed_to_handle"
     assert "stopped a turn at its time limit" in caplog.text
@@ -245,11 +254,7 @@ async def test_the_models_text_before_a_held_call_is_never_streamed_said_or_read
     assert state(hass, "lock.front_door") == "locked"
     # The chat log the next turn's prompt is made of has the call and the question, never the
     # claim.
-    conversation_id = next(e for e in events if e["type"] == "intent-end")["data"]["intent_output"][
-        "conversation_id"
-    ]
-    chat_log = hass.data[DATA_CHAT_LOGS][conversation_id]
-    assistant = [c for c in chat_log.content if isinstance(c, conversation.AssistantContent)]
+    assistant = assistant_contents(hass, events)
     assert [(bool(c.tool_calls), c.content) for c in assistant] == [(True, None), (False, question)]
 
 
