@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.const import Platform
@@ -37,13 +39,18 @@ EXPOSED = (
 NOT_EXPOSED = "light.ceiling_lights"
 
 
-async def async_setup_demo_home(hass: HomeAssistant) -> None:
-    """Set up the demo entities and expose EXPOSED only; the kitchen light has an area."""
+async def async_setup_demo(hass: HomeAssistant, platforms: Iterable[Platform]) -> None:
+    """The demo integration's entry with these platforms only, its locks unlocking at once."""
     entry = MockConfigEntry(domain="demo")
     entry.add_to_hass(hass)
-    with instant_demo(DEMO_PLATFORMS):
+    with instant_demo(platforms):
         assert await hass.config_entries.async_setup(entry.entry_id)
         await hass.async_block_till_done()
+
+
+async def async_setup_demo_home(hass: HomeAssistant) -> None:
+    """Set up the demo entities and expose EXPOSED only; the kitchen light has an area."""
+    await async_setup_demo(hass, DEMO_PLATFORMS)
     for entity_id in EXPOSED:
         assert hass.states.get(entity_id) is not None, entity_id
     async_expose_only(hass, EXPOSED)

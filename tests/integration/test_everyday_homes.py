@@ -22,7 +22,6 @@ from typing import Final
 from unittest.mock import patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components import automation as automation_component
@@ -33,12 +32,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.demo_home import DEMO_PLATFORMS
-from testing.demo_home import instant_demo
 
 from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .home import async_setup_demo
 from .houses import ALARM
 from .houses import FRONT_DOOR
 from .houses import GARAGE
@@ -246,11 +245,7 @@ async def set_up_demo_house(hass: HomeAssistant, tmp_path: Path) -> None:
     (blueprints / "community").mkdir()
     (blueprints / "community" / "low_battery.yaml").write_text(LOW_BATTERY_BLUEPRINT)
     (blueprints / "community" / "zha_remote.yaml").write_text(ZHA_REMOTE_BLUEPRINT)
-    entry = MockConfigEntry(domain="demo")
-    entry.add_to_hass(hass)
-    with instant_demo(DEMO_PLATFORMS):
-        assert await hass.config_entries.async_setup(entry.entry_id)
-        await hass.async_block_till_done()
+    await async_setup_demo(hass, DEMO_PLATFORMS)
     for component in ("zone", "persistent_notification"):
         assert await async_setup_component(hass, component, {})
     await phone_notifications(hass)
