@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import os
 from pathlib import Path
 import re
@@ -22,10 +21,12 @@ from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.safety.audit import Outcome
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
-from homeassistant.core import callback
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.setup import async_setup_component
 
+from .audit_log import Describe
+from .audit_log import describer
+from .audit_log import fired
 from .conftest import async_setup_agent
 from .conftest import speech
 from .scripted_model import answer
@@ -38,32 +39,10 @@ from .test_safety import locks_exposed
 from .test_safety import make_scene
 from .test_safety import scene
 
-__all__ = ["locks_exposed", "make_scene", "scene"]
+__all__ = ["Describe", "describer", "fired", "locks_exposed", "make_scene", "scene"]
 
-type Describe = Callable[[Event], dict[str, Any]]
 # The logbook's words for each outcome: "{action}" is the action as the person was told it.
 LOGBOOK_KEYS = tuple(f"logbook_{outcome.value}" for outcome in Outcome)
-
-
-def describer(hass: HomeAssistant) -> Describe:
-    """The logbook's description of our audit events (what logbook.py registers)."""
-    described: dict[tuple[str, str], Describe] = {}
-    logbook.async_describe_events(
-        hass,
-        lambda domain, event_type, describe: described.update({(domain, event_type): describe}),
-    )
-    return described[(DOMAIN, EVENT_ACTION)]
-
-
-def fired(hass: HomeAssistant) -> list[Event]:
-    events: list[Event] = []
-
-    @callback
-    def record(event: Event) -> None:
-        events.append(event)
-
-    hass.bus.async_listen(EVENT_ACTION, record)
-    return events
 
 
 @pytest.mark.parametrize(

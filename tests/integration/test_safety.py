@@ -14,24 +14,19 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
-from custom_components.local_agent import logbook
 from custom_components.local_agent.const import CONF_ALLOW_UNATTENDED
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.const import CONF_HOME_TOOLS
 from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
-from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.const import EVENT_ACTION
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
-from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
-from homeassistant.core import callback
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
@@ -43,6 +38,8 @@ from testing.steering import CallAfterReasoning
 from testing.turn import chat_log_of
 from testing.turn import check_every_call_held
 
+from .audit_log import describer
+from .audit_log import fired
 from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
@@ -484,26 +481,14 @@ async def test_real_model_unlock_call_is_held_for_confirmation(
 
 async def test_the_logbook_tells_each_audit_record(hass: HomeAssistant, scene: Scene) -> None:
     """The audit events of a confirmed unlock read as sentences in the logbook (logbook.py)."""
-    described: dict[tuple[str, str], Callable[[Event], dict[str, Any]]] = {}
-    logbook.async_describe_events(
-        hass,
-        lambda domain, event_type, describe: described.update({(domain, event_type): describe}),
-    )
-    events: list[Event] = []
-
-    @callback
-    def record(event: Event) -> None:
-        """In the event loop, in order (a plain function would run in the executor)."""
-        events.append(event)
-
-    hass.bus.async_listen(EVENT_ACTION, record)
+    describe = describer(hass)
+    events = fired(hass)
     scene.worker.will_write(answer(call("lock", action="unlock", entity_id=FRONT_DOOR)))
 
     question = await scene.agent.ask("let me in", context=scene.person)
     await scene.reply(question, "yes")
     await hass.async_block_till_done()
 
-    describe = described[(DOMAIN, EVENT_ACTION)]
     entries = [describe(event) for event in events]
     assert [entry["message"] for entry in entries] == [
         "proposed: unlock Front Door",
