@@ -36,3 +36,8 @@ def fired(hass: HomeAssistant) -> list[Event]:
 
     hass.bus.async_listen(EVENT_ACTION, record)
     return events
+
+
+def outcomes(audit: list[dict[str, Any]]) -> list[str]:
+    """The outcome of each audit record, in order ("proposed", "confirmed", "executed", ...)."""
+    return [record["outcome"] for record in audit]

@@ -82,6 +82,7 @@ from testing.turn import chat_log_of
 from testing.turn import logged_words
 from testing.turn import results_in
 
+from .audit_log import outcomes
 from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
@@ -354,7 +355,7 @@ class Scene:
         return model_saw(self.worker)
 
     def outcomes(self) -> list[str]:
-        return [record["outcome"] for record in self.audit]
+        return outcomes(self.audit)
 
 
 @pytest.fixture

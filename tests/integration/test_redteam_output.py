@@ -32,6 +32,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
+from .audit_log import outcomes
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
@@ -60,10 +61,6 @@ async def ask(
     result = await agent.ask(said, conversation_id=conversation_id, context=person)
     await hass.async_block_till_done()
     return result
-
-
-def outcomes(audit: list[dict[str, Any]]) -> list[str]:
-    return [record["outcome"] for record in audit]
 
 
 # --- The same sensitive call written twice --------------------------------------------------

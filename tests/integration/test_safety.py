@@ -40,6 +40,7 @@ from testing.turn import check_every_call_held
 
 from .audit_log import describer
 from .audit_log import fired
+from .audit_log import outcomes
 from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
@@ -54,10 +55,6 @@ FRONT_DOOR = "lock.front_door"
 OTHER_LOCK = "lock.openable_lock"
 GARAGE = "cover.garage_door"
 USER_CONTEXT_ID = "user-1"
-
-
-def outcomes(audit: list[dict[str, Any]]) -> list[str]:
-    return [record["outcome"] for record in audit]
 
 
 @pytest.fixture
