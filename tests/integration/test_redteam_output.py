@@ -16,6 +16,7 @@ that raised or an entity unavailable before the call (`test_everyday_more.py`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import time
 from typing import Any
 
@@ -47,20 +48,28 @@ UNLOCK_FRONT = call("lock", action="unlock", entity_id=FRONT_DOOR)
 BED_LIGHT_ON = call("light", action="turn_on", entity_id=BED_LIGHT)
 
 
-async def ask(
-    hass: HomeAssistant,
-    agent: Agent,
-    worker: ScriptedWorker,
-    person: Context,
-    said: str,
-    *writes: str,
-    conversation_id: str | None = None,
-) -> Any:
-    """The person says `said`; the model writes `writes` (then nothing more to say)."""
-    worker.will_write(*writes)
-    result = await agent.ask(said, conversation_id=conversation_id, context=person)
-    await hass.async_block_till_done()
-    return result
+@dataclass
+class Chat:
+    """The scripted agent on the demo home, its scripted model and the person talking to it."""
+
+    hass: HomeAssistant
+    agent: Agent
+    worker: ScriptedWorker
+    person: Context
+
+    async def ask(self, said: str, *writes: str, conversation_id: str | None = None) -> Any:
+        """The person says `said`; the model writes `writes` (then nothing more to say)."""
+        self.worker.will_write(*writes)
+        result = await self.agent.ask(said, conversation_id=conversation_id, context=self.person)
+        await self.hass.async_block_till_done()
+        return result
+
+
+@pytest.fixture
+def chat(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> Chat:
+    return Chat(hass, scripted_agent, scripted_worker, person)
 
 
 # --- The same sensitive call written twice --------------------------------------------------
@@ -73,24 +82,16 @@ async def ask(
 )
 async def test_the_same_unlock_written_twice_is_asked_about_and_run_once(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     audit: list[dict[str, Any]],
     second: str,
 ) -> None:
     """Not "Unlock Front Door and unlock Front Door?", and the yes unlocks it once."""
-    question = await ask(
-        hass, scripted_agent, scripted_worker, person, "unlock", answer(UNLOCK_FRONT + second)
-    )
+    question = await chat.ask("unlock", answer(UNLOCK_FRONT + second))
 
     assert speech(question) == "Unlock Front Door? Say yes to confirm."
     assert state(hass, FRONT_DOOR) == "locked"
-    done = await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    done = await chat.ask(
         "yes",
         conversation_id=question.conversation_id,
     )
@@ -101,29 +102,19 @@ async def test_the_same_unlock_written_twice_is_asked_about_and_run_once(
 
 async def test_two_different_unlocks_are_both_named_and_both_run_on_the_yes(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     audit: list[dict[str, Any]],
 ) -> None:
     """The neighbour: two sensitive calls that differ are each asked about and run."""
     async_expose_entity(hass, "conversation", KITCHEN_DOOR, True)
     unlock_kitchen = call("lock", action="unlock", entity_id=KITCHEN_DOOR)
-    question = await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    question = await chat.ask(
         "unlock",
         answer(UNLOCK_FRONT + unlock_kitchen),
     )
     assert speech(question) == "Unlock Front Door and unlock Kitchen Door? Say yes to confirm."
 
-    await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    await chat.ask(
         "yes",
         conversation_id=question.conversation_id,
     )
@@ -143,9 +134,7 @@ def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def test_a_light_that_stays_off_is_never_said_to_be_turned_on(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     monkeypatch: pytest.MonkeyPatch,
     quick_settle: None,
 ) -> None:
@@ -157,33 +146,25 @@ async def test_a_light_that_stays_off_is_never_said_to_be_turned_on(
     monkeypatch.setattr(DemoLight, "async_turn_on", nothing_happens)
     assert state(hass, BED_LIGHT) == "off"
 
-    result = await ask(
-        hass, scripted_agent, scripted_worker, person, "bed light on", answer(BED_LIGHT_ON)
-    )
+    result = await chat.ask("bed light on", answer(BED_LIGHT_ON))
 
     assert state(hass, BED_LIGHT) == "off"
     assert "Turned on" not in speech(result), speech(result)
     assert result.response.response_type is intent.IntentResponseType.ERROR
     # The model reads what really happened, now and in the next turn's history.
-    await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    await chat.ask(
         "did it work?",
         answer("No."),
         conversation_id=result.conversation_id,
     )
-    history = scripted_worker.requests[-1].dynamic_prompt
+    history = chat.worker.requests[-1].dynamic_prompt
     assert "Bed Light is still off" in history, history
     assert "Turned on Bed Light." not in history
 
 
 async def test_a_light_gone_unavailable_by_the_call_is_never_said_to_be_turned_on(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     monkeypatch: pytest.MonkeyPatch,
     quick_settle: None,
 ) -> None:
@@ -193,9 +174,7 @@ async def test_a_light_gone_unavailable_by_the_call_is_never_said_to_be_turned_o
 
     monkeypatch.setattr(DemoLight, "async_turn_on", drops_off)
 
-    result = await ask(
-        hass, scripted_agent, scripted_worker, person, "bed light on", answer(BED_LIGHT_ON)
-    )
+    result = await chat.ask("bed light on", answer(BED_LIGHT_ON))
 
     assert state(hass, BED_LIGHT) == STATE_UNAVAILABLE
     assert "Turned on" not in speech(result), speech(result)
@@ -233,9 +212,7 @@ EVERYDAY: list[tuple[str, str, str, str]] = [
 )
 async def test_a_device_that_does_what_it_is_told_is_said_done_at_once(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     quick_settle: None,
     writes: str,
     before: str,
@@ -247,19 +224,17 @@ async def test_a_device_that_does_what_it_is_told_is_said_done_at_once(
         "light", f"turn_{before}", {"entity_id": BED_LIGHT}, blocking=True
     )
 
-    result = await ask(hass, scripted_agent, scripted_worker, person, "do it", answer(writes))
+    result = await chat.ask("do it", answer(writes))
 
     assert speech(result) == said
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
-    assert len(scripted_worker.requests) == 1
+    assert len(chat.worker.requests) == 1
     assert state(hass, BED_LIGHT) == after
 
 
 async def test_a_plug_that_has_not_reported_yet_is_said_done_at_once(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The neighbour: a device that never reported a state (an MQTT plug that has not spoken
@@ -272,11 +247,7 @@ async def test_a_plug_that_has_not_reported_yet_is_said_done_at_once(
     hass.states.async_set("switch.ac", STATE_UNKNOWN, {"friendly_name": "AC"})
     started = time.monotonic()
 
-    result = await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    result = await chat.ask(
         "AC off",
         answer(call("switch", action="turn_off", entity_id="switch.ac")),
     )
@@ -292,19 +263,13 @@ BED_LIGHT_OFF = call("light", action="turn_off", entity_id=BED_LIGHT)
 
 async def test_calls_beyond_the_limit_are_never_passed_over_in_silence(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
 ) -> None:
     """Eight plain calls, then an unlock: the unlock is not read (one answer reads at most
     MAX_CALLS_PER_ROUND calls), but neither is "Turned on Bed Light and turned off Bed Light."
     said as if that was all: the model is told what was not run, and answers."""
     assert MAX_CALLS_PER_ROUND == 8
-    result = await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    result = await chat.ask(
         "lights and the door",
         answer((BED_LIGHT_ON + BED_LIGHT_OFF) * 4 + UNLOCK_FRONT),
         answer("I did the lights; ask me again for the door."),
@@ -312,30 +277,24 @@ async def test_calls_beyond_the_limit_are_never_passed_over_in_silence(
 
     assert state(hass, FRONT_DOOR) == "locked"
     assert speech(result).endswith("ask me again for the door."), speech(result)
-    assert len(scripted_worker.requests) == 2
-    told = scripted_worker.requests[1].dynamic_prompt
+    assert len(chat.worker.requests) == 2
+    told = chat.worker.requests[1].dynamic_prompt
     assert "1 more call in this answer was not run" in told, told
 
 
 async def test_as_many_calls_as_one_answer_may_make_are_said_done_at_once(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
 ) -> None:
     """The neighbour: eight plain calls run and are said without another round."""
-    result = await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    result = await chat.ask(
         "lights",
         answer((BED_LIGHT_OFF + BED_LIGHT_ON) * 4),
     )
 
     assert speech(result) == "Turned off Bed Light and turned on Bed Light."
     assert state(hass, BED_LIGHT) == "on"
-    assert len(scripted_worker.requests) == 1
+    assert len(chat.worker.requests) == 1
 
 
 # --- A call written as text -----------------------------------------------------------------
@@ -355,18 +314,12 @@ JSON_UNLOCK = '{"name": "lock", "arguments": {"action": "unlock", "entity_id": "
 )
 async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     written: str,
 ) -> None:
     """Not the person's to hear ('{"name": "lock", ...}'), nor a call to run: the model is told
     to write it as a call, and its next answer is what is said."""
-    result = await ask(
-        hass,
-        scripted_agent,
-        scripted_worker,
-        person,
+    result = await chat.ask(
         "unlock the front door",
         answer(written),
         answer("I cannot do that."),
@@ -375,8 +328,8 @@ async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
     assert state(hass, FRONT_DOOR) == "locked"
     assert '"name"' not in speech(result), speech(result)
     assert speech(result).endswith("I cannot do that."), speech(result)
-    assert len(scripted_worker.requests) == 2
-    told = scripted_worker.requests[1].dynamic_prompt
+    assert len(chat.worker.requests) == 2
+    told = chat.worker.requests[1].dynamic_prompt
     assert "was written as text and was not run" in told, told
 
 
@@ -391,14 +344,12 @@ async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
 )
 async def test_an_answer_in_json_that_is_no_call_is_said_as_written(
     hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
+    chat: Chat,
     written: str,
 ) -> None:
     """The neighbour: an answer that only looks like JSON is the model's answer."""
-    result = await ask(hass, scripted_agent, scripted_worker, person, "what?", answer(written))
+    result = await chat.ask("what?", answer(written))
 
     assert speech(result) == written
-    assert len(scripted_worker.requests) == 1
+    assert len(chat.worker.requests) == 1
     assert state(hass, FRONT_DOOR) == "locked"
