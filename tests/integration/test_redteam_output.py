@@ -16,7 +16,6 @@ that raised or an entity unavailable before the call (`test_everyday_more.py`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import time
 from typing import Any
 
@@ -29,15 +28,14 @@ from homeassistant.components.demo.switch import DemoSwitch
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.const import STATE_UNKNOWN
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
 from .audit_log import outcomes
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import speech
 from .conftest import state
-from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 
@@ -48,28 +46,10 @@ UNLOCK_FRONT = call("lock", action="unlock", entity_id=FRONT_DOOR)
 BED_LIGHT_ON = call("light", action="turn_on", entity_id=BED_LIGHT)
 
 
-@dataclass
-class Chat:
-    """The scripted agent on the demo home, its scripted model and the person talking to it."""
-
-    hass: HomeAssistant
-    agent: Agent
-    worker: ScriptedWorker
-    person: Context
-
-    async def ask(self, said: str, *writes: str, conversation_id: str | None = None) -> Any:
-        """The person says `said`; the model writes `writes` (then nothing more to say)."""
-        self.worker.will_write(*writes)
-        result = await self.agent.ask(said, conversation_id=conversation_id, context=self.person)
-        await self.hass.async_block_till_done()
-        return result
-
-
 @pytest.fixture
-def chat(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
-) -> Chat:
-    return Chat(hass, scripted_agent, scripted_worker, person)
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's `talk`): the scripted one on the demo home."""
+    return scripted_agent
 
 
 # --- The same sensitive call written twice --------------------------------------------------
@@ -82,19 +62,16 @@ def chat(
 )
 async def test_the_same_unlock_written_twice_is_asked_about_and_run_once(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     audit: list[dict[str, Any]],
     second: str,
 ) -> None:
     """Not "Unlock Front Door and unlock Front Door?", and the yes unlocks it once."""
-    question = await chat.ask("unlock", answer(UNLOCK_FRONT + second))
+    question = await talk.say("unlock", "en", answer(UNLOCK_FRONT + second))
 
     assert speech(question) == "Unlock Front Door? Say yes to confirm."
     assert state(hass, FRONT_DOOR) == "locked"
-    done = await chat.ask(
-        "yes",
-        conversation_id=question.conversation_id,
-    )
+    done = await talk.reply(question, "yes", "en")
     assert speech(done) == "Done: unlock Front Door."
     assert state(hass, FRONT_DOOR) == "unlocked"
     assert outcomes(audit) == ["proposed", "confirmed", "executed"], outcomes(audit)
@@ -102,22 +79,20 @@ async def test_the_same_unlock_written_twice_is_asked_about_and_run_once(
 
 async def test_two_different_unlocks_are_both_named_and_both_run_on_the_yes(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     audit: list[dict[str, Any]],
 ) -> None:
     """The neighbour: two sensitive calls that differ are each asked about and run."""
     async_expose_entity(hass, "conversation", KITCHEN_DOOR, True)
     unlock_kitchen = call("lock", action="unlock", entity_id=KITCHEN_DOOR)
-    question = await chat.ask(
+    question = await talk.say(
         "unlock",
+        "en",
         answer(UNLOCK_FRONT + unlock_kitchen),
     )
     assert speech(question) == "Unlock Front Door and unlock Kitchen Door? Say yes to confirm."
 
-    await chat.ask(
-        "yes",
-        conversation_id=question.conversation_id,
-    )
+    await talk.reply(question, "yes", "en")
     assert state(hass, FRONT_DOOR) == "unlocked"
     assert state(hass, KITCHEN_DOOR) == "unlocked"
     assert outcomes(audit).count("executed") == 2, outcomes(audit)
@@ -134,7 +109,7 @@ def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def test_a_light_that_stays_off_is_never_said_to_be_turned_on(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     monkeypatch: pytest.MonkeyPatch,
     quick_settle: None,
 ) -> None:
@@ -146,25 +121,21 @@ async def test_a_light_that_stays_off_is_never_said_to_be_turned_on(
     monkeypatch.setattr(DemoLight, "async_turn_on", nothing_happens)
     assert state(hass, BED_LIGHT) == "off"
 
-    result = await chat.ask("bed light on", answer(BED_LIGHT_ON))
+    result = await talk.say("bed light on", "en", answer(BED_LIGHT_ON))
 
     assert state(hass, BED_LIGHT) == "off"
     assert "Turned on" not in speech(result), speech(result)
     assert result.response.response_type is intent.IntentResponseType.ERROR
     # The model reads what really happened, now and in the next turn's history.
-    await chat.ask(
-        "did it work?",
-        answer("No."),
-        conversation_id=result.conversation_id,
-    )
-    history = chat.worker.requests[-1].dynamic_prompt
+    await talk.reply(result, "did it work?", "en", answer("No."))
+    history = talk.worker.requests[-1].dynamic_prompt
     assert "Bed Light is still off" in history, history
     assert "Turned on Bed Light." not in history
 
 
 async def test_a_light_gone_unavailable_by_the_call_is_never_said_to_be_turned_on(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     monkeypatch: pytest.MonkeyPatch,
     quick_settle: None,
 ) -> None:
@@ -174,7 +145,7 @@ async def test_a_light_gone_unavailable_by_the_call_is_never_said_to_be_turned_o
 
     monkeypatch.setattr(DemoLight, "async_turn_on", drops_off)
 
-    result = await chat.ask("bed light on", answer(BED_LIGHT_ON))
+    result = await talk.say("bed light on", "en", answer(BED_LIGHT_ON))
 
     assert state(hass, BED_LIGHT) == STATE_UNAVAILABLE
     assert "Turned on" not in speech(result), speech(result)
@@ -212,7 +183,7 @@ EVERYDAY: list[tuple[str, str, str, str]] = [
 )
 async def test_a_device_that_does_what_it_is_told_is_said_done_at_once(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     quick_settle: None,
     writes: str,
     before: str,
@@ -224,17 +195,17 @@ async def test_a_device_that_does_what_it_is_told_is_said_done_at_once(
         "light", f"turn_{before}", {"entity_id": BED_LIGHT}, blocking=True
     )
 
-    result = await chat.ask("do it", answer(writes))
+    result = await talk.say("do it", "en", answer(writes))
 
     assert speech(result) == said
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
-    assert len(chat.worker.requests) == 1
+    assert len(talk.worker.requests) == 1
     assert state(hass, BED_LIGHT) == after
 
 
 async def test_a_plug_that_has_not_reported_yet_is_said_done_at_once(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The neighbour: a device that never reported a state (an MQTT plug that has not spoken
@@ -247,8 +218,9 @@ async def test_a_plug_that_has_not_reported_yet_is_said_done_at_once(
     hass.states.async_set("switch.ac", STATE_UNKNOWN, {"friendly_name": "AC"})
     started = time.monotonic()
 
-    result = await chat.ask(
+    result = await talk.say(
         "AC off",
+        "en",
         answer(call("switch", action="turn_off", entity_id="switch.ac")),
     )
 
@@ -263,38 +235,40 @@ BED_LIGHT_OFF = call("light", action="turn_off", entity_id=BED_LIGHT)
 
 async def test_calls_beyond_the_limit_are_never_passed_over_in_silence(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
 ) -> None:
     """Eight plain calls, then an unlock: the unlock is not read (one answer reads at most
     MAX_CALLS_PER_ROUND calls), but neither is "Turned on Bed Light and turned off Bed Light."
     said as if that was all: the model is told what was not run, and answers."""
     assert MAX_CALLS_PER_ROUND == 8
-    result = await chat.ask(
+    result = await talk.say(
         "lights and the door",
+        "en",
         answer((BED_LIGHT_ON + BED_LIGHT_OFF) * 4 + UNLOCK_FRONT),
         answer("I did the lights; ask me again for the door."),
     )
 
     assert state(hass, FRONT_DOOR) == "locked"
     assert speech(result).endswith("ask me again for the door."), speech(result)
-    assert len(chat.worker.requests) == 2
-    told = chat.worker.requests[1].dynamic_prompt
+    assert len(talk.worker.requests) == 2
+    told = talk.worker.requests[1].dynamic_prompt
     assert "1 more call in this answer was not run" in told, told
 
 
 async def test_as_many_calls_as_one_answer_may_make_are_said_done_at_once(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
 ) -> None:
     """The neighbour: eight plain calls run and are said without another round."""
-    result = await chat.ask(
+    result = await talk.say(
         "lights",
+        "en",
         answer((BED_LIGHT_OFF + BED_LIGHT_ON) * 4),
     )
 
     assert speech(result) == "Turned off Bed Light and turned on Bed Light."
     assert state(hass, BED_LIGHT) == "on"
-    assert len(chat.worker.requests) == 1
+    assert len(talk.worker.requests) == 1
 
 
 # --- A call written as text -----------------------------------------------------------------
@@ -314,13 +288,14 @@ JSON_UNLOCK = '{"name": "lock", "arguments": {"action": "unlock", "entity_id": "
 )
 async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     written: str,
 ) -> None:
     """Not the person's to hear ('{"name": "lock", ...}'), nor a call to run: the model is told
     to write it as a call, and its next answer is what is said."""
-    result = await chat.ask(
+    result = await talk.say(
         "unlock the front door",
+        "en",
         answer(written),
         answer("I cannot do that."),
     )
@@ -328,8 +303,8 @@ async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
     assert state(hass, FRONT_DOOR) == "locked"
     assert '"name"' not in speech(result), speech(result)
     assert speech(result).endswith("I cannot do that."), speech(result)
-    assert len(chat.worker.requests) == 2
-    told = chat.worker.requests[1].dynamic_prompt
+    assert len(talk.worker.requests) == 2
+    told = talk.worker.requests[1].dynamic_prompt
     assert "was written as text and was not run" in told, told
 
 
@@ -344,12 +319,12 @@ async def test_a_call_written_as_text_is_never_read_out_and_the_model_is_told(
 )
 async def test_an_answer_in_json_that_is_no_call_is_said_as_written(
     hass: HomeAssistant,
-    chat: Chat,
+    talk: Talk,
     written: str,
 ) -> None:
     """The neighbour: an answer that only looks like JSON is the model's answer."""
-    result = await chat.ask("what?", answer(written))
+    result = await talk.say("what?", "en", answer(written))
 
     assert speech(result) == written
-    assert len(chat.worker.requests) == 1
+    assert len(talk.worker.requests) == 1
     assert state(hass, FRONT_DOOR) == "locked"
