@@ -46,6 +46,7 @@ from testing.turn import chat_log_of
 from testing.turn import results_in
 
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .scripted_model import ScriptedWorker
@@ -469,10 +470,7 @@ async def ask(
     request: Request,
     person: Context,
 ) -> conversation.ConversationResult:
-    worker.will_write(*request.writes)
-    result = await agent.ask(request.text, context=person)
-    await hass.async_block_till_done()
-    return result
+    return await Talk(agent, worker, person).say(request.text, "en", *request.writes)
 
 
 def check_done(

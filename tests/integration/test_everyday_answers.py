@@ -31,6 +31,7 @@ from homeassistant.core import HomeAssistant
 
 from . import test_everyday_languages
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
@@ -169,12 +170,8 @@ async def say(
 ) -> Any:
     """The person says `text` in the language; the model writes `writes`."""
     home.worker.queued.clear()
-    home.worker.will_write(*writes)
-    result = await agent.ask(
-        text, conversation_id=conversation_id, context=home.person, language=language
-    )
-    await home.hass.async_block_till_done()
-    return result
+    talk = Talk(agent, home.worker, home.person)
+    return await talk.say(text, language, *writes, conversation_id=conversation_id)
 
 
 # --- Every everyday action our fast answer says ------------------------------------------------

@@ -39,6 +39,7 @@ from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
@@ -177,15 +178,8 @@ class House:
         self, agent: Agent, text: str, *writes: Script, conversation_id: str | None = None
     ) -> Any:
         """The person says `text` in the house's language; the model writes `writes`."""
-        self.home.worker.will_write(*writes)
-        result = await agent.ask(
-            text,
-            conversation_id=conversation_id,
-            context=self.home.person,
-            language=self.language,
-        )
-        await self.hass.async_block_till_done()
-        return result
+        talk = Talk(agent, self.home.worker, self.home.person)
+        return await talk.say(text, self.language, *writes, conversation_id=conversation_id)
 
 
 async def set_up_a_shopping_list_and_a_diy_door(
