@@ -84,6 +84,7 @@ from testing.turn import results_in
 
 from .audit_log import outcomes
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
@@ -93,6 +94,7 @@ from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 from .test_local_intents import add_pipeline
+from .turns import ask_changing_nothing
 
 PLATFORMS = [
     Platform.ALARM_CONTROL_PANEL,
@@ -306,12 +308,8 @@ class Scene:
         """Say "do it" (as the person unless context says who), the model calling the offered
         tool whose name ends with suffix, then writing after: nothing sensitive has changed once
         the turn is over."""
-        before = sensitive_states(self.hass)
-        self.worker.will_write(tool_call(suffix, **arguments), *after)
-        result = await agent.ask("do it", context=context or self.person)
-        await self.hass.async_block_till_done()
-        assert sensitive_states(self.hass) == before
-        return result
+        talk = Talk(agent, self.worker, context or self.person)
+        return await ask_changing_nothing(talk, SENSITIVE, tool_call(suffix, **arguments), *after)
 
     async def ask_ours_to_call(
         self, suffix: str, arguments: dict[str, Any], **options: Any

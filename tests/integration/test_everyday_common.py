@@ -49,6 +49,7 @@ from homeassistant.util import dt as dt_util
 
 from . import test_adversarial
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
@@ -99,6 +100,7 @@ from .test_everyday_homes import stop_everything
 from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
+from .turns import ask_changing_nothing
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -707,13 +709,11 @@ async def sweep(
     watched = tuple(SENSITIVE if sensitive is None else sensitive)
     held: list[str] = []
     for _, tool, arguments in calls:
-        before = {entity_id: state(hass, entity_id) for entity_id in watched}
-        home.worker.will_write(
-            tool_call(tool, **arguments) if tools == ASSIST else exactly(tool, arguments)
+        result = await ask_changing_nothing(
+            Talk(asking, home.worker, home.person),
+            watched,
+            tool_call(tool, **arguments) if tools == ASSIST else exactly(tool, arguments),
         )
-        result = await asking.ask("do it", context=home.person)
-        await hass.async_block_till_done()
-        assert {entity_id: state(hass, entity_id) for entity_id in watched} == before
         if asked(result):
             held.append(f"{request_id((tools, tool, arguments))}: {speech(result)}")
         else:

@@ -35,6 +35,7 @@ from testing.demo_home import DEMO_PLATFORMS
 
 from . import test_adversarial
 from .conftest import Agent
+from .conftest import Talk
 from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
@@ -80,6 +81,7 @@ from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import phone_notifications
+from .turns import ask_changing_nothing
 
 SENSITIVE: Final = (
     FRONT_DOOR,
@@ -139,12 +141,8 @@ class Home:
     ) -> conversation.ConversationResult:
         """Say "do it", the model calling the tool whose name ends with suffix, then writing
         after: nothing sensitive has changed once the turn is over."""
-        before = {entity_id: state(self.hass, entity_id) for entity_id in SENSITIVE}
-        self.worker.will_write(tool_call(suffix, **arguments), *after)
-        result = await agent.ask("do it", context=self.person)
-        await self.hass.async_block_till_done()
-        assert {entity_id: state(self.hass, entity_id) for entity_id in SENSITIVE} == before
-        return result
+        talk = Talk(agent, self.worker, self.person)
+        return await ask_changing_nothing(talk, SENSITIVE, tool_call(suffix, **arguments), *after)
 
 
 LOW_BATTERY_BLUEPRINT: Final = """\

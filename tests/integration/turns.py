@@ -1,0 +1,24 @@
+"""A turn that must leave a house's sensitive entities as they were, whatever the model writes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from homeassistant.components import conversation
+
+from .conftest import Talk
+from .conftest import state
+from .scripted_model import Script
+
+
+async def ask_changing_nothing(
+    talk: Talk, sensitive: Iterable[str], *writes: Script
+) -> conversation.ConversationResult:
+    """The person says "do it" and the model writes `writes`: none of the `sensitive`
+    entities has changed once the turn is over."""
+    hass = talk.agent.hass
+    watched = tuple(sensitive)
+    before = {entity_id: state(hass, entity_id) for entity_id in watched}
+    result = await talk.say("do it", "en", *writes)
+    assert {entity_id: state(hass, entity_id) for entity_id in watched} == before
+    return result
