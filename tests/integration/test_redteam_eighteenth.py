@@ -16,6 +16,11 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import restatements
+from custom_components.local_agent.safety.confirmation import PinReply
+from custom_components.local_agent.safety.confirmation import Reply
+from custom_components.local_agent.safety.confirmation import classify_pin_reply
+from custom_components.local_agent.safety.confirmation import classify_reply
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
@@ -27,10 +32,12 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_redteam import relay
 from .test_redteam import set_up_automations
@@ -171,3 +178,55 @@ async def test_an_exempt_update_that_restarts_while_a_relock_timer_runs_is_held(
     question = "Install Core (then Re-lock will not lock Front Door)? Say yes to confirm."
     assert_held_only_when(hass, result, held, question if held else None)
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+# --- A reply cut off after "and" -----------------------------------------------------------------
+
+UNLOCK_FRONT: Final = PlannedAction("lock", "lock", "unlock", ("lock.front_door",))
+
+# (reply, language, how it reads): a reply that ends on "and" was cut off before what it
+# joins ("yes, and then lock it again at ten"), which may ask for more.
+CUT_OFF_REPLIES: Final[list[tuple[str, str, Reply]]] = [
+    ("yes, and", "en", Reply.OTHER),
+    ("Yes and...", "en", Reply.OTHER),
+    ("yes, and then", "en", Reply.OTHER),
+    ("Ja, und", "de", Reply.OTHER),
+    ("Ja, und dann …", "de", Reply.OTHER),
+    ("Oui, et", "fr", Reply.OTHER),
+    ("Sí, y", "es", Reply.OTHER),
+    ("Sì, e", "it", Reply.OTHER),
+    ("Ja, en", "nl", Reply.OTHER),
+    ("Sim, e", "pt", Reply.OTHER),
+    ("Ja, and", "de", Reply.OTHER),  # English's in any language
+    # Its neighbours: "and" joining what the tables read, "then" alone.
+    ("yes, and thank you", "en", Reply.YES),
+    ("Ja, und danke", "de", Reply.YES),
+    ("Oui, et merci", "fr", Reply.YES),
+    ("yes then", "en", Reply.YES),
+    ("OK then, yes", "en", Reply.YES),
+]
+
+
+@pytest.mark.parametrize(("said", "language", "reads"), CUT_OFF_REPLIES)
+def test_a_reply_cut_off_after_and_is_no_yes(said: str, language: str, reads: Reply) -> None:
+    """What was not heard after "and" may be anything: the reply is no plain yes, nor a PIN."""
+    assert classify_reply(said, language, restatements([UNLOCK_FRONT], language)) is reads
+    pin = classify_pin_reply(f"4711 {said}", language)
+    assert pin is (PinReply.PIN if reads is Reply.YES else PinReply.OTHER)
+
+
+@pytest.mark.parametrize(("said", "unlocked"), [("Yes, and", False), ("Yes, and thanks", True)])
+async def test_yes_and_cut_off_unlocks_nothing(
+    hass: HomeAssistant, scene: Scene, said: str, unlocked: bool
+) -> None:
+    """ "Unlock Front Door?" — "Yes, and" (the rest lost to a pause) leaves it locked and is
+    said so; "Yes, and thanks" unlocks it."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, "en")
+    scene.worker.will_write(answer("OK."))
+
+    reply = await scene.reply(agent, question, said)
+
+    assert state(hass, "lock.front_door") == ("unlocked" if unlocked else "locked")
+    if not unlocked:
+        assert speech(reply).startswith("I did not unlock Front Door"), speech(reply)
