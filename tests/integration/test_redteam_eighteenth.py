@@ -1,9 +1,13 @@
-"""An eighteenth round of red-team probes: what shares a device with what really opens a door.
+"""An eighteenth round of red-team probes: what shares a device with what opens a door, what
+restarts Home Assistant, and a reply cut off after "and".
 
 Changing anything on the same device as a lock, an alarm or a garage door is held, since it
 may be what really drives it. A relay can be the door without being a lock: a template lock
 or garage door whose own actions switch it. The other controls of that relay's device (an
-ESPHome garage controller's mode select, a Shelly's button) drive it as well. Same house,
+ESPHome garage controller's mode select, a Shelly's button) drive it as well. Installing the
+Supervisor's update of Home Assistant Core restarts it, which stops a running re-lock timer
+and every running program: judged as a restart is, not as a device's firmware update. A
+reply that ends on "and" ("yes, and ...") lost what it joins: no plain yes. Same house,
 scripted model and helpers as the other red-team files; each probe has its everyday
 neighbour that runs at once.
 """
