@@ -131,6 +131,17 @@ _COURTESY: Mapping[str, tuple[str, ...]] = {
     "pt": ("por favor", "obrigado", "obrigada", "agora", "e", "então", "hum", "bem",
            "muito obrigado", "muito obrigada"),
 }  # fmt: skip
+# What joins more to a reply ("yes, and ..."): a reply that ends on it was cut off before
+# what it joins, which may ask for more ("yes, and then lock it again").
+_JOINING: Mapping[str, tuple[str, ...]] = {
+    "en": ("and", "and then"),
+    "de": ("und", "und dann"),
+    "fr": ("et", "et puis", "et alors"),
+    "es": ("y", "e", "y luego", "y entonces"),
+    "it": ("e", "ed", "e poi", "e allora"),
+    "nl": ("en", "en dan"),
+    "pt": ("e", "e depois", "e então"),
+}
 # Yes phrases people ask as a question ("Sure, why not?"): their question mark asks nothing.
 _ASKED_YES: Mapping[str, tuple[str, ...]] = {"en": ("why not",)}
 # Words that may frame a PIN said as an answer ("my code is 4711", "der PIN lautet 4711"):
@@ -215,6 +226,11 @@ def no_phrases(language: str) -> frozenset[str]:
 def courtesy_phrases(language: str) -> frozenset[str]:
     """Politeness and assent that go with an answer in a language (folded)."""
     return _phrases(_COURTESY, base_language(language))
+
+
+def joining_phrases(language: str) -> frozenset[str]:
+    """Return what joins more to a reply in a language ("and", "und dann"; folded)."""
+    return _phrases(_JOINING, base_language(language))
 
 
 def asked_yes_phrases(language: str) -> frozenset[str]:

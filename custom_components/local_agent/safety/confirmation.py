@@ -39,6 +39,7 @@ from custom_components.local_agent.engine.words import RIGHT_QUOTE
 from custom_components.local_agent.engine.words import asked_yes_phrases
 from custom_components.local_agent.engine.words import courtesy_phrases
 from custom_components.local_agent.engine.words import fold
+from custom_components.local_agent.engine.words import joining_phrases
 from custom_components.local_agent.engine.words import no_phrases
 from custom_components.local_agent.engine.words import pin_framing_phrases
 from custom_components.local_agent.engine.words import words
@@ -346,7 +347,11 @@ def classify_reply(text: str, language: str, restating: Iterable[str] = ()) -> R
     if all(kinds in ({Reply.NO}, {Reply.NO, None}) for kinds in readings):
         return Reply.NO
     yes = all(kinds in ({Reply.YES}, {Reply.YES, None}) for kinds in readings)
-    return Reply.YES if yes and _plain(text, language) else Reply.OTHER
+    return (
+        Reply.YES
+        if yes and _plain(text, language) and not _cut_off(text, language)
+        else Reply.OTHER
+    )
 
 
 class PinReply(Enum):
@@ -378,7 +383,11 @@ def classify_pin_reply(text: str, language: str, restating: Iterable[str] = ()) 
     ]
     if any(Reply.NO in kinds for kinds in readings):
         return PinReply.NO
-    if _plain(text, language) and all(kinds <= {Reply.YES, None} for kinds in readings):
+    if (
+        _plain(text, language)
+        and not _cut_off(text, language)
+        and all(kinds <= {Reply.YES, None} for kinds in readings)
+    ):
         return PinReply.PIN
     return PinReply.OTHER
 
@@ -428,6 +437,16 @@ def _plain(text: str, language: str) -> bool:
         if ch != "?" or not any(before == p or before.endswith(f" {p}") for p in asked):
             return False
     return True
+
+
+def _cut_off(text: str, language: str) -> bool:
+    """Whether a reply ends on what joins more to it ("yes, and ..."): the rest was not heard.
+
+    In the conversation's language and English, as the other phrases are read.
+    """
+    said = " ".join(words(text))
+    joining = frozenset().union(*(joining_phrases(lang) for lang in (language, "en")))
+    return any(said == phrase or said.endswith(f" {phrase}") for phrase in joining)
 
 
 def _phrase_kinds(

@@ -134,6 +134,12 @@ AUTOMATION_DOMAIN: Final = "automation"
 LIGHT_DOMAIN: Final = "light"
 # Entities whose call may reboot their device (a restart button, a firmware update).
 RESTARTING_DOMAINS: Final = frozenset({"button", "update"})
+# The Supervisor's updates (Home Assistant Core, its OS, the Supervisor, add-ons), told by the
+# integration that made the entity: installing one may restart Home Assistant, or reboot its
+# host. It is judged as a step that restarts it, which stops every running program.
+UPDATE_DOMAIN: Final = "update"
+SUPERVISOR: Final = "hassio"
+_RESTART_STEPS: Final[list[Any]] = [{"action": "homeassistant.restart"}]
 AUTOMATION_TRIGGER: Final = "trigger"
 # The automation services that run its actions: at once, or whenever it is set off.
 AUTOMATION_RUNS: Final = frozenset({AUTOMATION_TRIGGER, "turn_on", "toggle"})
@@ -556,7 +562,7 @@ class _Rules:
         members.extend(
             child for child in universal_children(self.hass, entity_id) if child not in members
         )
-        sequences = entity_action_sequences(self.hass, entity_id)
+        sequences = _action_sequences(self.hass, entity_id)
         if sequences is None:
             # A helper without actions of its own to read switches what its settings name (a
             # generic thermostat its heater, a generic hygrostat its humidifier).
@@ -1043,7 +1049,7 @@ class _Rules:
         """Return a script's steps, or the actions an entity runs of its own (a template's)."""
         if (sequence := script_sequence(self.hass, entity_id)) is not None:
             return [sequence]
-        return entity_action_sequences(self.hass, entity_id) or []
+        return _action_sequences(self.hass, entity_id) or []
 
     def _runs_sensitive(self, entity_id: str, path: tuple[str, ...]) -> bool:
         """Whether what an entity runs of its own may change anything sensitive.
@@ -1068,7 +1074,7 @@ class _Rules:
                 and self._runs_sensitive(member, (*path, member))
             ):
                 return True
-        for steps in entity_action_sequences(self.hass, entity_id) or ():
+        for steps in _action_sequences(self.hass, entity_id) or ():
             targets = self.program_targets(steps)
             if targets is None or self._changes_sensitive(targets, path):
                 return True
@@ -1244,7 +1250,12 @@ class _Rules:
         ]
 
     def _next_to_sensitive(self, entity_id: str) -> bool:
-        """Whether a sensitive entity (not exempt) shares this entity's device."""
+        """Whether a sensitive entity (not exempt) shares this entity's device.
+
+        Sensitive by the policy's rules (a lock) or by what it is: the relay a template lock
+        or garage door switches, one Switch as X shows as a lock, one a sensitive group
+        holds. The relay's device is the door's: its other controls may switch it too.
+        """
         registry = er.async_get(self.hass)
         entry = registry.async_get(entity_id)
         if entry is None or entry.device_id is None:
@@ -1252,7 +1263,12 @@ class _Rules:
         return any(
             other.entity_id != entity_id
             and other.entity_id not in self.exempt
-            and self._named_sensitive(other.entity_id)
+            and (
+                self._named_sensitive(other.entity_id)
+                or self._driven_by_sensitive(other.entity_id)
+                or self._shown_as_sensitive(other.entity_id)
+                or self._in_sensitive_group(other.entity_id)
+            )
             for other in er.async_entries_for_device(registry, entry.device_id)
         )
 
@@ -1332,6 +1348,21 @@ def _device_class(hass: HomeAssistant, entity_id: str) -> Any:
         return state.attributes.get(ATTR_DEVICE_CLASS)
     entry = er.async_get(hass).async_get(entity_id)
     return entry and (entry.device_class or entry.original_device_class)
+
+
+def _action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
+    """Return the actions an entity runs of its own (entity_action_sequences); None: none.
+
+    Installing a Supervisor's update restarts Home Assistant (or reboots its host): a step
+    that restarts it, judged as one in a script is.
+    """
+    sequences = entity_action_sequences(hass, entity_id)
+    if split_entity_id(entity_id)[0] != UPDATE_DOMAIN:
+        return sequences
+    entry = er.async_get(hass).async_get(entity_id)
+    if entry is None or entry.platform != SUPERVISOR:
+        return sequences
+    return [*(sequences or ()), _RESTART_STEPS]
 
 
 def _wait_steps(steps: Iterable[Any]) -> list[Mapping[str, Any]]:
