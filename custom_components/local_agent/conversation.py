@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from typing import Literal
 
@@ -88,9 +89,23 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
         user_input: conversation.ConversationInput,
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
-        """Hand the turn to the agent."""
+        """Hand the turn to the agent, in the language as its tag is written in our files."""
         assert self.agent is not None
+        language = language_tag(user_input.language)
+        if language != user_input.language:
+            user_input = replace(user_input, language=language)
         return await self.agent.async_handle(user_input, chat_log)
+
+
+def language_tag(language: str) -> str:
+    """Return "nl" for "NL" and "nl-BE" for "nl_BE"; a region stays as written ("pt-BR").
+
+    A language tag's case does not matter (BCP 47) and a POSIX underscore names the same
+    language, as an automation's Conversation: Process may write it; our sentences, words
+    and logbook entries are found by the lower-case language.
+    """
+    primary, dash, rest = language.strip().replace("_", "-").partition("-")
+    return primary.lower() + dash + rest
 
 
 # One conversation entity per agent subentry, following later subentry changes.
