@@ -115,11 +115,14 @@ class Agent:
         device_id: str | None = None,
         language: str = "en",
     ) -> conversation.ConversationResult:
+        # Each message has a context of its own, as Home Assistant gives each request one
+        # (a websocket message, a pipeline run, a service call); the person is the same.
+        said_in = Context(user_id=context.user_id, parent_id=context.parent_id) if context else None
         return await conversation.async_converse(
             self.hass,
             text,
             conversation_id,
-            context or Context(),
+            said_in or Context(),
             language=language,
             agent_id=self.entity_id,
             device_id=device_id,

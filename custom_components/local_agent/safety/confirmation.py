@@ -95,8 +95,11 @@ class Ending(Enum):
 class PendingConfirmation:
     """Sensitive actions of one turn, waiting for the same user's yes.
 
-    `with_pin`: the question asked for the PIN. `created` is set by the store when it holds
-    them, on the store's clock; `ended` and `ended_at` when it closes them unanswered.
+    `with_pin`: the question asked for the PIN. `asked_in` is the id of the context the
+    question was asked in: a script's steps all run in the context of its run, so an answer
+    in it (or in a context it set off) is the run answering itself, never a person. `created`
+    is set by the store when it holds them, on the store's clock; `ended` and `ended_at` when
+    it closes them unanswered.
     """
 
     agent_id: str
@@ -106,6 +109,7 @@ class PendingConfirmation:
     language: str
     actions: list[PendingAction]
     with_pin: bool = False
+    asked_in: str = ""
     created: float = 0.0
     timeout: float = 0.0
     cancel_timer: CALLBACK_TYPE | None = None

@@ -459,6 +459,7 @@ class SafetyGate:
             language=turn.language,
             actions=held,
             with_pin=self.policy.pin is not None,
+            asked_in=turn.context.id,
         )
 
         @callback
@@ -513,17 +514,22 @@ class SafetyGate:
                 return await self._async_refuse_other_user(turn, chat_log)
             return await self._async_answer_late(turn, chat_log)
         language = turn.language
+        # A script that asked answers in the context of its own run: the person who ran it
+        # never heard the question.
+        asked_itself = waiting.asked_in in (turn.context.id, turn.context.parent_id)
         same_person = (
-            waiting.user_id == turn.user_id
+            not asked_itself
+            and waiting.user_id == turn.user_id
             and waiting.device_id == turn.answering_device
             and self.person_present(turn)
         )
         if not same_person and not waiting.expired(store.clock()):
-            reason = (
-                "an answer from another user or device"
-                if self.person_present(turn)
-                else "an answer from no person"
-            )
+            if asked_itself:
+                reason = "an answer from the run that asked"
+            elif self.person_present(turn):
+                reason = "an answer from another user or device"
+            else:
+                reason = "an answer from no person"
             self._record_all(turn, waiting, Outcome.REFUSED, reason)
             _drop_last_user_message(chat_log)
             return PendingReply(
