@@ -15,17 +15,24 @@ from unittest.mock import patch
 
 import pytest
 
+from custom_components.local_agent.home import runner
+from homeassistant.components.demo.cover import DemoCover
+from homeassistant.components.demo.light import DemoLight
+from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
+from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .houses import another_integrations_service
 from .houses import set_up_yaml_groups
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import tool_results
+from .test_everyday_answers import BLIND
 from .test_everyday_answers import CHRISTMAS
 from .test_everyday_answers import KITCHEN_LIGHT
 from .test_everyday_answers import language  # noqa: F401  (the fixture)
@@ -220,3 +227,116 @@ async def test_an_id_the_person_said_or_one_written_as_code_stays_as_written(
     code = f"```yaml\nentity_id: {KITCHEN_LIGHT}\n```\n`{KITCHEN_LIGHT} on` ({KITCHEN_LIGHT})"
     said = await answered(home, language, ASKS_IF_ON[language], code)
     assert said == code.replace(f"({KITCHEN_LIGHT})", f"({name(language, KITCHEN_LIGHT)})")
+
+
+# --- The fast answer says only what is done ----------------------------------------------------
+
+# How a call that was not done starts, in each language (test_everyday_answers' NOT_SKIPPED).
+NOT_DONE_START: Final = {
+    "en": "I could not ",
+    "de": "Das ging nicht: ",
+    "fr": "Je n'ai pas pu ",
+    "es": "No he podido ",
+    "nl": "Dat lukte niet: ",
+    "it": "Non è stato possibile ",
+    "pt": "Não consegui ",
+}
+LIVING_ROOM_GROUP: Final = "light.living_room"  # the common house's light group of two
+CEILING: Final = "light.ceiling_lights"
+
+
+async def test_a_light_group_with_a_member_unavailable_is_not_said_done(
+    home: Home,  # noqa: F811
+    language: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Turn on the living room lights": the group goes on (one member on), its other member
+    is unavailable: the answer says it could not, in the language, not that it was done (the
+    model reads which member)."""
+    hass = home.hass
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    agent = await agent_of(home, OURS)
+    for light in LIVING_ROOM_LIGHTS:
+        await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
+    # Its bridge lost it: unavailable, and a call on it does nothing.
+    monkeypatch.setattr(DemoLight, "available", property(lambda light: light.entity_id != CEILING))
+    hass.data["light"].get_entity(CEILING).async_write_ha_state()
+    await hass.async_block_till_done()
+    assert state(hass, CEILING) == STATE_UNAVAILABLE
+    turn_on = answer(call("light", action="turn_on", entity_id=LIVING_ROOM_GROUP))
+
+    result = await say(home, agent, language, turn_on, answer(""))
+
+    assert state(hass, LIVING_ROOM_GROUP) == "on"
+    said = speech(result)
+    assert said.startswith(NOT_DONE_START[language]), said
+    assert tool_results(hass, result)[0]["error"].endswith("Ceiling Lights is unavailable")
+
+
+async def test_a_light_that_flips_back_within_the_wait_is_not_said_on(
+    home: Home,  # noqa: F811
+    language: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kitchen light reports on and, a moment later, off again (a bulb its bridge lost):
+    not said turned on; said off, in the language."""
+    hass = home.hass
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.2)
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN_LIGHT}, blocking=True)
+    turn_on = DemoLight.async_turn_on
+
+    async def flips_back(light: DemoLight, **kwargs: Any) -> None:
+        await turn_on(light, **kwargs)
+        if light.entity_id == KITCHEN_LIGHT:
+            hass.loop.call_later(0.02, lambda: hass.async_create_task(light.async_turn_off()))
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", flips_back)
+    agent = await agent_of(home, OURS)
+    turn_on_call = answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHT))
+
+    result = await say(home, agent, language, turn_on_call, answer(""))
+
+    assert state(hass, KITCHEN_LIGHT) == "off"
+    said = speech(result)
+    assert said.startswith(NOT_DONE_START[language]), said
+
+
+async def test_a_cover_that_reports_only_its_position_is_said_as_it_is(
+    home: Home,  # noqa: F811
+    language: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A blind that reports its position and no state (unknown): opening it while it stays
+    at 0 % is not said done; when it moves, it is."""
+    hass = home.hass
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    monkeypatch.setattr(DemoCover, "async_open_cover", _stays_shut)
+    agent = await agent_of(home, OURS)
+    hass.states.async_set(BLIND, STATE_UNKNOWN, {**_attributes(hass, BLIND), _AT: 0})
+    open_call = answer(call("cover", action="open_cover", entity_id=BLIND))
+
+    result = await say(home, agent, language, open_call, answer(""))
+
+    said = speech(result)
+    assert said.startswith(NOT_DONE_START[language]), said
+    assert tool_results(hass, result)[0]["error"].endswith("is still at 0 %")
+
+    async def moves(cover: DemoCover, **kwargs: Any) -> None:
+        hass.states.async_set(BLIND, STATE_UNKNOWN, {**_attributes(hass, BLIND), _AT: 10})
+
+    monkeypatch.setattr(DemoCover, "async_open_cover", moves)
+    result = await say(home, agent, language, open_call, answer(""))
+    assert not speech(result).startswith(NOT_DONE_START[language]), speech(result)
+
+
+_AT: Final = "current_position"
+
+
+async def _stays_shut(cover: DemoCover, **kwargs: Any) -> None:
+    """A blind whose motor does not move (no error)."""
+
+
+def _attributes(hass: HomeAssistant, entity_id: str) -> dict[str, Any]:
+    current = hass.states.get(entity_id)
+    assert current is not None, entity_id
+    return dict(current.attributes)
