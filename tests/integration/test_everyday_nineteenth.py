@@ -307,7 +307,7 @@ async def test_a_cover_that_reports_only_its_position_is_said_as_it_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A blind that reports its position and no state (unknown): opening it while it stays
-    at 0 % is not said done; when it moves, it is."""
+    at 0 % is not said done; when it starts moving within the wait, it is."""
     hass = home.hass
     monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     monkeypatch.setattr(DemoCover, "async_open_cover", _stays_shut)
@@ -322,7 +322,9 @@ async def test_a_cover_that_reports_only_its_position_is_said_as_it_is(
     assert tool_results(hass, result)[0]["error"].endswith("is still at 0 %")
 
     async def moves(cover: DemoCover, **kwargs: Any) -> None:
-        hass.states.async_set(BLIND, STATE_UNKNOWN, {**_attributes(hass, BLIND), _AT: 10})
+        """Its motor starts a moment later: 10 % open."""
+        moved = {**_attributes(hass, BLIND), _AT: 10}
+        hass.loop.call_later(0.01, lambda: hass.states.async_set(BLIND, STATE_UNKNOWN, moved))
 
     monkeypatch.setattr(DemoCover, "async_open_cover", moves)
     result = await say(home, agent, language, open_call, answer(""))

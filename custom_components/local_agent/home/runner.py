@@ -10,6 +10,7 @@ Home Assistant's own checks apply as well). A run of a call whose result the age
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -606,6 +607,15 @@ async def _async_missed_targets(
         if missed():
             left = SETTLE_SECONDS - (hass.loop.time() - started)
             await _async_settle(hass, expected, max(left, 0))
+    if positions:
+        # A cover that tells only its position: given the rest of the wait to start moving.
+        left = SETTLE_SECONDS - (hass.loop.time() - started)
+        await _async_until(
+            hass,
+            list(positions),
+            lambda: all(_position_missed(hass, call, e, p) is None for e, p in positions.items()),
+            max(left, 0),
+        )
     still = missed()
     parts: list[str] = []
     said: list[Phrase] = []
@@ -632,6 +642,29 @@ async def _async_missed_targets(
                 Phrase("reason_still" if kept else "reason_now", {"name": name, "state": word})
             )
     return join_names(parts), tuple(said)
+
+
+async def _async_until(
+    hass: HomeAssistant, entity_ids: list[str], done: Callable[[], bool], seconds: float
+) -> None:
+    """Wait at most `seconds` until `done` holds, read again as these entities change."""
+    if done():
+        return
+    reached = asyncio.Event()
+
+    @callback
+    def state_changed(_event: Event[EventStateChangedData]) -> None:
+        if done():
+            reached.set()
+
+    unsubscribe = async_track_state_change_event(hass, entity_ids, state_changed)
+    try:
+        async with asyncio.timeout(seconds):
+            await reached.wait()
+    except TimeoutError:
+        pass
+    finally:
+        unsubscribe()
 
 
 async def _async_leave(
