@@ -292,6 +292,7 @@ async def async_run(
         for entity_id in (call.targets or ())
         if verify and (position := _position(hass, entity_id)) is not None
     }
+    since = hass.loop.time()
     if isinstance(call, PlannedAction):
         result = await _async_execute(hass, call, turn.context)
     else:
@@ -306,7 +307,7 @@ async def async_run(
     if (
         verify
         and not partly_failed(result)
-        and (missed := await _async_missed_targets(hass, call, before, positions))
+        and (missed := await _async_missed_targets(hass, call, before, positions, since))
     ):
         english, said = missed
         return RunResult(error_result(english), Problem.NO_EFFECT, said)
@@ -566,7 +567,11 @@ def _position_missed(
 
 
 async def _async_missed_targets(
-    hass: HomeAssistant, call: Call, before: dict[str, str], positions: Mapping[str, int]
+    hass: HomeAssistant,
+    call: Call,
+    before: dict[str, str],
+    positions: Mapping[str, int],
+    since: float,
 ) -> tuple[str, tuple[Phrase, ...]] | None:
     """Say which targets did not reach the state the call asks for, waiting a little.
 
@@ -575,6 +580,8 @@ async def _async_missed_targets(
     A group's members are checked with it (one unavailable is not turned on); a target that
     reached the state and went back within the wait is said as it is; a cover that tells
     only its position (`positions`, before the call) by whether it moved the way asked.
+    Those two waits need a clock that moves: one that stood still since the call began
+    (`since`: a test's frozen time) would never end them, and they are left out.
     """
     # A target that had reported no state before the call (an MQTT plug that has not spoken
     # yet) cannot tell what the call did: taken as done, as Home Assistant reports it.
@@ -600,14 +607,15 @@ async def _async_missed_targets(
         if (state := hass.states.get(entity_id)) is not None
         and before.get(entity_id) != state.state
     }
-    if not missed() and changed:
+    moving = hass.loop.time() > since
+    if not missed() and changed and moving:
         # Watched a moment for going back (a device correcting an optimistic state); one
         # that went back gets the rest of the wait to come round again.
         await _async_leave(hass, {e: expected[e] for e in changed}, STEADY_SECONDS)
         if missed():
             left = SETTLE_SECONDS - (hass.loop.time() - started)
             await _async_settle(hass, expected, max(left, 0))
-    if positions:
+    if positions and moving:
         # A cover that tells only its position: given the rest of the wait to start moving.
         left = SETTLE_SECONDS - (hass.loop.time() - started)
         await _async_until(
