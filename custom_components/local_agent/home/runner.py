@@ -292,7 +292,6 @@ async def async_run(
         for entity_id in (call.targets or ())
         if verify and (position := _position(hass, entity_id)) is not None
     }
-    since = hass.loop.time()
     if isinstance(call, PlannedAction):
         result = await _async_execute(hass, call, turn.context)
     else:
@@ -307,7 +306,7 @@ async def async_run(
     if (
         verify
         and not partly_failed(result)
-        and (missed := await _async_missed_targets(hass, call, before, positions, since))
+        and (missed := await _async_missed_targets(hass, call, before, positions))
     ):
         english, said = missed
         return RunResult(error_result(english), Problem.NO_EFFECT, said)
@@ -417,9 +416,6 @@ ON_OFF_DOMAINS: Final = frozenset({"fan", "input_boolean", "light", "siren", "sw
 GROUP: Final = "group"
 # How long a device may take to report the state it was asked for.
 SETTLE_SECONDS = 3.0
-# How long a target that changed to the asked state is watched for going back (an
-# optimistic state its device then corrects), at most SETTLE_SECONDS.
-STEADY_SECONDS = 0.2
 # A cover's position (0 closed to 100 open), the one state some covers report.
 _POSITION: Final = "current_position"
 # Where each cover service takes a cover that reports its position: the field that names
@@ -571,17 +567,13 @@ async def _async_missed_targets(
     call: Call,
     before: dict[str, str],
     positions: Mapping[str, int],
-    since: float,
 ) -> tuple[str, tuple[Phrase, ...]] | None:
     """Say which targets did not reach the state the call asks for, waiting a little.
 
     In English (for the model and the audit) and as phrases for the user's language; "still"
     only for a state the target had before the call (`before`), else the state it went to.
-    A group's members are checked with it (one unavailable is not turned on); a target that
-    reached the state and went back within the wait is said as it is; a cover that tells
-    only its position (`positions`, before the call) by whether it moved the way asked.
-    Those two waits need a clock that moves: one that stood still since the call began
-    (`since`: a test's frozen time) would never end them, and they are left out.
+    A group's members are checked with it (one unavailable is not turned on); a cover that
+    tells only its position (`positions`, before the call) by whether it moved the way asked.
     """
     # A target that had reported no state before the call (an MQTT plug that has not spoken
     # yet) cannot tell what the call did: taken as done, as Home Assistant reports it.
@@ -601,21 +593,7 @@ async def _async_missed_targets(
 
     started = hass.loop.time()
     await _async_settle(hass, expected, SETTLE_SECONDS)
-    changed = {
-        entity_id
-        for entity_id in expected
-        if (state := hass.states.get(entity_id)) is not None
-        and before.get(entity_id) != state.state
-    }
-    moving = hass.loop.time() > since
-    if not missed() and changed and moving:
-        # Watched a moment for going back (a device correcting an optimistic state); one
-        # that went back gets the rest of the wait to come round again.
-        await _async_leave(hass, {e: expected[e] for e in changed}, STEADY_SECONDS)
-        if missed():
-            left = SETTLE_SECONDS - (hass.loop.time() - started)
-            await _async_settle(hass, expected, max(left, 0))
-    if positions and moving:
+    if positions:
         # A cover that tells only its position: given the rest of the wait to start moving.
         left = SETTLE_SECONDS - (hass.loop.time() - started)
         await _async_until(
@@ -669,28 +647,6 @@ async def _async_until(
     try:
         async with asyncio.timeout(seconds):
             await reached.wait()
-    except TimeoutError:
-        pass
-    finally:
-        unsubscribe()
-
-
-async def _async_leave(
-    hass: HomeAssistant, expected: Mapping[str, frozenset[str]], seconds: float
-) -> None:
-    """Wait at most `seconds` (at most SETTLE_SECONDS) for an entity to leave its states."""
-
-    @callback
-    def state_changed(event: Event[EventStateChangedData]) -> None:
-        new = event.data["new_state"]
-        if new is None or new.state not in expected[event.data["entity_id"]]:
-            left.set()
-
-    left = asyncio.Event()
-    unsubscribe = async_track_state_change_event(hass, list(expected), state_changed)
-    try:
-        async with asyncio.timeout(min(seconds, SETTLE_SECONDS)):
-            await left.wait()
     except TimeoutError:
         pass
     finally:
