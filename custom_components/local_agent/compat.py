@@ -388,6 +388,42 @@ def speaks_on_players(hass: HomeAssistant, domain: str, service: str) -> str | N
     return None
 
 
+# Home Assistant's media player services whose MediaPlayerEntity method sets only how the
+# player sounds or what it plays next (volume, mute, shuffle, repeat), with that method: the
+# player's state stays as it is. Play, pause, stop, turn on or off, a source, a seek, media
+# to play may change it.
+_PLAYER_STATE_KEPT: Final[Mapping[tuple[str, str], str]] = {
+    ("media_player", "volume_set"): "async_set_volume_level",
+    ("media_player", "volume_up"): "async_volume_up",
+    ("media_player", "volume_down"): "async_volume_down",
+    ("media_player", "volume_mute"): "async_mute_volume",
+    ("media_player", "shuffle_set"): "async_set_shuffle",
+    ("media_player", "repeat_set"): "async_set_repeat",
+}
+
+
+def keeps_player_state(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a call of the service leaves a media player's state as it is (its volume).
+
+    Told by the registered handler, not the name: the media player component's own entity
+    service (on the component's entities) calling that very MediaPlayerEntity method. A
+    service of that name another integration registers may do anything.
+    """
+    method = _PLAYER_STATE_KEPT.get((domain, service))
+    handler = registered_service(hass, domain, service)
+    target = None if handler is None else handler.job.target
+    component = hass.data.get(DATA_INSTANCES, {}).get(domain)
+    return (
+        method is not None
+        and isinstance(target, partial)
+        and target.func is service_helper.entity_service_call
+        and len(target.args) > 2
+        and component is not None
+        and target.args[1] is getattr(component, "_entities", None)
+        and target.args[2] == method
+    )
+
+
 def sends_only_a_message(hass: HomeAssistant, domain: str, service: str) -> bool:
     """Whether a registered service only sends a notification, told by its handler.
 

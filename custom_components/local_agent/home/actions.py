@@ -35,6 +35,15 @@ _SWITCHED: Final = frozenset(
 _TOGGLED: Final = frozenset({STATE_ON, STATE_OFF})
 # Core's intents that switch a toggle entity, with the service their handler calls.
 _SWITCHING_INTENTS: Final = {intent.INTENT_TURN_ON: "turn_on", intent.INTENT_TURN_OFF: "turn_off"}
+# Core's intents that change only a media player's volume, with the service whose entity
+# method their handler calls (HassSetVolumeRelative calls volume_up, volume_down or
+# set_volume_level itself): the player's state stays as it is (compat.keeps_player_state).
+_VOLUME_INTENTS: Final = {
+    "HassSetVolume": "volume_set",
+    "HassSetVolumeRelative": "volume_set",
+    "HassMediaPlayerMute": "volume_mute",
+    "HassMediaPlayerUnmute": "volume_mute",
+}
 # Core's HassLightSet: its handler calls `light.turn_on` on the lights it matched, with its
 # brightness slot as `brightness_pct` (0 turns the light off) and a colour that leaves it on.
 _LIGHT_SET: Final = "HassLightSet"
@@ -198,7 +207,8 @@ class ApiCall:
         Core's HassTurnOn and HassTurnOff (their handler is checked where the call is
         reviewed: `intent_type` is set only then) call a toggle entity's own `turn_on` and
         `turn_off`; other targets (a cover, a lock) get other services. Core's HassLightSet
-        calls a light's `turn_on` with its brightness (as `brightness_pct`).
+        calls a light's `turn_on` with its brightness (as `brightness_pct`); its volume
+        intents a media player's volume service.
         """
         if self.intent_type == _LIGHT_SET:
             slot, field_name = _LIGHT_SET_BRIGHTNESS
@@ -207,6 +217,12 @@ class ApiCall:
                 entity_id: ("light", "turn_on", data)
                 for entity_id in self.targets or ()
                 if split_entity_id(entity_id)[0] == "light"
+            }
+        if (volume := _VOLUME_INTENTS.get(self.intent_type or "")) is not None:
+            return {
+                entity_id: ("media_player", volume, {})
+                for entity_id in self.targets or ()
+                if split_entity_id(entity_id)[0] == "media_player"
             }
         service = _SWITCHING_INTENTS.get(self.intent_type or "")
         if service is None:

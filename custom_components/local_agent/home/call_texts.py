@@ -500,25 +500,48 @@ def entity_name(hass: HomeAssistant, entity_id: str) -> str:
 # An entity id written as a word of a text ("light.kitchen_lights"), not part of a longer
 # dotted word nor a number ("21.5"), nor quoted as code (JSON's "lock.front_door", `...`).
 _ENTITY_ID_WORD: Final = re.compile(r"(?<![\w.\"`])[a-z_][a-z0-9_]*\.[a-z0-9_]+(?!\w|\.\w|[\"`])")
+# Code in a text: a fenced block or an inline span (Markdown's backticks), kept as written.
+_CODE: Final = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.DOTALL)
+# A request for an entity id, in the languages we speak: "entity id", "ID" ("Entitäts-ID",
+# "entiteit-ID", "ID entità", "ID da entidade"), "identifiant", "identificador",
+# "identificativo", "identifier", "Kennung", "entity_id".
+_ASKS_FOR_IDS: Final = re.compile(
+    r"\b(?:ids?|entity_ids?|identifiants?|identificador(?:es)?|identificativ[oi]"
+    r"|identifiers?|kennung(?:en)?)\b",
+    re.IGNORECASE,
+)
 
 
-def with_entity_names(hass: HomeAssistant, text: str) -> str:
+def with_entity_names(hass: HomeAssistant, text: str, asked: str = "") -> str:
     """Return the text with each exposed entity's id said as its name.
 
     The model reads our tools' entity ids and may write one in its answer ("light.kitchen_
     lights is on"): the person hears "Kitchen Lights is on". An id of an entity that is not
     exposed (or does not exist) stays as the model wrote it: its name is not the model's to
-    say.
+    say. So does an id the person asked for (`asked`, what they said: it asks for an entity
+    id or names the id itself) and one written as code (a code block, `...`).
     """
+    if _ASKS_FOR_IDS.search(asked):
+        return text
+    said_ids = set(_ENTITY_ID_WORD.findall(asked.casefold()))
 
     def named(match: re.Match[str]) -> str:
         entity_id = match[0]
         state = hass.states.get(entity_id)
-        if state is None or not async_should_expose(hass, ASSISTANT, entity_id):
+        if (
+            entity_id in said_ids
+            or state is None
+            or not async_should_expose(hass, ASSISTANT, entity_id)
+        ):
             return entity_id
         return state.name
 
-    return _ENTITY_ID_WORD.sub(named, text)
+    parts: list[str] = []
+    start = 0
+    for code in _CODE.finditer(text):
+        parts += [_ENTITY_ID_WORD.sub(named, text[start : code.start()]), code[0]]
+        start = code.end()
+    return "".join([*parts, _ENTITY_ID_WORD.sub(named, text[start:])])
 
 
 def join_names(names: Sequence[str], language: str = ENGLISH) -> str:

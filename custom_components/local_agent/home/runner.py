@@ -10,6 +10,8 @@ Home Assistant's own checks apply as well). A run of a call whose result the age
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -41,6 +43,7 @@ from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.exceptions import ServiceNotFound
 from homeassistant.exceptions import Unauthorized
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_state_change_event
 
@@ -281,8 +284,13 @@ async def async_run(
         return RunResult(error_result(refusal.message), refusal.problem, refusal.said)
     before = {
         entity_id: state.state
-        for entity_id in (call.targets or ())
+        for entity_id in _checked(hass, call.targets or ())
         if verify and (state := hass.states.get(entity_id))
+    }
+    positions = {
+        entity_id: position
+        for entity_id in (call.targets or ())
+        if verify and (position := _position(hass, entity_id)) is not None
     }
     if isinstance(call, PlannedAction):
         result = await _async_execute(hass, call, turn.context)
@@ -298,7 +306,7 @@ async def async_run(
     if (
         verify
         and not partly_failed(result)
-        and (missed := await _async_missed_targets(hass, call, before))
+        and (missed := await _async_missed_targets(hass, call, before, positions))
     ):
         english, said = missed
         return RunResult(error_result(english), Problem.NO_EFFECT, said)
@@ -404,8 +412,19 @@ EXPECTED_STATES: Final[Mapping[str, frozenset[str]]] = {
 }
 # Domains whose turn_on / turn_off end in "on" / "off" (a script's run or a scene's does not).
 ON_OFF_DOMAINS: Final = frozenset({"fan", "input_boolean", "light", "siren", "switch"})
+# The group integration (old-style groups' domain, and the platform of its helpers).
+GROUP: Final = "group"
 # How long a device may take to report the state it was asked for.
 SETTLE_SECONDS = 3.0
+# A cover's position (0 closed to 100 open), the one state some covers report.
+_POSITION: Final = "current_position"
+# Where each cover service takes a cover that reports its position: the field that names
+# the position, or the position itself.
+_POSITION_SERVICES: Final[Mapping[str, str | int]] = {
+    "open_cover": 100,
+    "close_cover": 0,
+    "set_cover_position": "position",
+}
 # A turn-on's fields that set a level: 0 turns the light (the fan) off, a fraction of one may
 # round to 0 as Home Assistant converts it.
 _LEVELS: Final = frozenset({"brightness", "brightness_pct", "percentage"})
@@ -493,19 +512,74 @@ async def _async_settle(
         unsubscribe()
 
 
+def _checked(hass: HomeAssistant, targets: Iterable[str]) -> list[str]:
+    """Return the targets with the members of those that are Home Assistant's groups.
+
+    A light, switch or fan group (the group integration's entity) or an old-style group
+    says on while one member is on: what the call did is told by each member too.
+    """
+    registry = er.async_get(hass)
+    found: list[str] = []
+    for entity_id in targets:
+        found.append(entity_id)
+        entry = registry.async_get(entity_id)
+        if entity_id.split(".", 1)[0] != GROUP and (entry is None or entry.platform != GROUP):
+            continue
+        state = hass.states.get(entity_id)
+        members = state.attributes.get(ATTR_ENTITY_ID) if state is not None else None
+        if isinstance(members, list | tuple):
+            found.extend(m for m in members if isinstance(m, str) and m not in found)
+    return found
+
+
+def _position(hass: HomeAssistant, entity_id: str) -> int | None:
+    """Return a cover's position when that is all it tells: its state is unknown."""
+    state = hass.states.get(entity_id)
+    if state is None or state.domain != "cover" or state.state != STATE_UNKNOWN:
+        return None
+    position = state.attributes.get(_POSITION)
+    return position if isinstance(position, int) and not isinstance(position, bool) else None
+
+
+def _position_missed(
+    hass: HomeAssistant, call: Call, entity_id: str, before: int
+) -> tuple[str, Phrase] | None:
+    """Say a cover that reports only its position when the call did not move it.
+
+    Done when it is where the call takes it, or has moved that way (a cover takes its time).
+    """
+    if not isinstance(call, PlannedAction) or call.service is None:
+        return None
+    to = _POSITION_SERVICES.get(call.service)
+    wanted = call.data.get(to) if isinstance(to, str) else to
+    now = _position(hass, entity_id)
+    if not isinstance(wanted, int | float) or now is None:
+        return None
+    if now == wanted or (now - before) * (wanted - before) > 0:
+        return None
+    name = entity_name(hass, entity_id)
+    state = f"{now} %"
+    return f"{name} is still at {state}", Phrase("reason_still", {"name": name, "state": state})
+
+
 async def _async_missed_targets(
-    hass: HomeAssistant, call: Call, before: dict[str, str]
+    hass: HomeAssistant,
+    call: Call,
+    before: dict[str, str],
+    positions: Mapping[str, int],
 ) -> tuple[str, tuple[Phrase, ...]] | None:
     """Say which targets did not reach the state the call asks for, waiting a little.
 
     In English (for the model and the audit) and as phrases for the user's language; "still"
     only for a state the target had before the call (`before`), else the state it went to.
+    A group's members are checked with it (one unavailable is not turned on); a cover that
+    tells only its position (`positions`, before the call) by whether it moved the way asked.
     """
     # A target that had reported no state before the call (an MQTT plug that has not spoken
     # yet) cannot tell what the call did: taken as done, as Home Assistant reports it.
     expected = {
         entity_id: wanted
-        for entity_id in call.targets or ()
+        for entity_id in _checked(hass, call.targets or ())
         if (wanted := _expected(call, entity_id)) is not None
         and before.get(entity_id) != STATE_UNKNOWN
     }
@@ -517,11 +591,26 @@ async def _async_missed_targets(
             if (state := hass.states.get(entity_id)) is None or state.state not in wanted
         ]
 
+    started = hass.loop.time()
     await _async_settle(hass, expected, SETTLE_SECONDS)
-    if not (still := missed()):
+    if positions:
+        # A cover that tells only its position: given the rest of the wait to start moving.
+        left = SETTLE_SECONDS - (hass.loop.time() - started)
+        await _async_until(
+            hass,
+            list(positions),
+            lambda: all(_position_missed(hass, call, e, p) is None for e, p in positions.items()),
+            max(left, 0),
+        )
+    still = missed()
+    parts: list[str] = []
+    said: list[Phrase] = []
+    for entity_id, position in positions.items():
+        if (moved := _position_missed(hass, call, entity_id, position)) is not None:
+            parts.append(moved[0])
+            said.append(moved[1])
+    if not still and not parts:
         return None
-    parts = []
-    said = []
     for entity_id in still:
         state = hass.states.get(entity_id)
         name = entity_name(hass, entity_id)
@@ -539,6 +628,29 @@ async def _async_missed_targets(
                 Phrase("reason_still" if kept else "reason_now", {"name": name, "state": word})
             )
     return join_names(parts), tuple(said)
+
+
+async def _async_until(
+    hass: HomeAssistant, entity_ids: list[str], done: Callable[[], bool], seconds: float
+) -> None:
+    """Wait at most `seconds` until `done` holds, read again as these entities change."""
+    if done():
+        return
+    reached = asyncio.Event()
+
+    @callback
+    def state_changed(_event: Event[EventStateChangedData]) -> None:
+        if done():
+            reached.set()
+
+    unsubscribe = async_track_state_change_event(hass, entity_ids, state_changed)
+    try:
+        async with asyncio.timeout(seconds):
+            await reached.wait()
+    except TimeoutError:
+        pass
+    finally:
+        unsubscribe()
 
 
 __all__ = [

@@ -51,6 +51,7 @@ from custom_components.local_agent.compat import entity_events_of_call
 from custom_components.local_agent.compat import entity_events_stopped_by_call
 from custom_components.local_agent.compat import follows_members_on_off
 from custom_components.local_agent.compat import integration_events_of_call
+from custom_components.local_agent.compat import keeps_player_state
 from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
@@ -2377,6 +2378,10 @@ def states_after(
     entities = service_entities(hass, domain, service)
     if entities is None or entity_id not in entities:
         return None
+    if keeps_player_state(hass, domain, service) and not entity_action_sequences(hass, entity_id):
+        # A media player's volume: it stays as it is (one with commands of its own: any).
+        now = hass.states.get(entity_id)
+        return None if now is None else frozenset({now.state})
     # A light's profile may dim its turn-on to nothing (light_profiles.csv).
     profiles = (
         light_profile_brightness(hass, entity_id, data)

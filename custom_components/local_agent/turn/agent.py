@@ -812,7 +812,8 @@ class ConversationAgent:
             calls: list[ToolCallParsed | ToolCallFailed] = []
             outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
-                self.agent_id, self._async_stream(request, calls, report, outputs, stream)
+                self.agent_id,
+                self._async_stream(request, calls, report, outputs, stream, asked=user_input.text),
             ):
                 pass
             if outputs:
@@ -921,10 +922,13 @@ class ConversationAgent:
         report: TurnReport,
         outputs: list[GenerationOutput],
         stream: TurnStream,
+        *,
+        asked: str = "",
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning into the chat log as it writes; its text at the end.
 
-        Calls are recorded as external: this agent validates and executes them itself.
+        Calls are recorded as external: this agent validates and executes them itself. asked:
+        what the person said (an entity id they asked for stays as the model wrote it).
         """
         queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
         generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
@@ -932,7 +936,11 @@ class ConversationAgent:
         yield {"role": "assistant"}
         try:
             async for delta in _deltas_with_notice(
-                queue, calls, stream, request.tools, lambda text: with_entity_names(self.hass, text)
+                queue,
+                calls,
+                stream,
+                request.tools,
+                lambda text: with_entity_names(self.hass, text, asked),
             ):
                 yield delta
             output = await generation
