@@ -48,6 +48,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
 from homeassistant.helpers import chat_session
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_platform
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
@@ -624,6 +625,26 @@ def universal_children(hass: HomeAssistant, entity_id: str) -> list[str]:
     if not isinstance(children, list):
         return []
     return [child for child in children if isinstance(child, str)]
+
+
+def connected_devices(hass: HomeAssistant, device_id: str) -> list[str]:
+    """Return a device, the one it belongs to and those that belong to it.
+
+    A child device (Home Assistant 2026.10's sub-device) belongs to its parent; a device
+    connected through another (`via_device`, a controller's) to that one. Siblings are left
+    out: a Zigbee lamp is no part of the Zigbee lock beside it under one coordinator.
+    """
+    registry = dr.async_get(hass)
+    found = [device_id]
+    device = registry.async_get(device_id)
+    up = getattr(device, "via_device_id", None) or getattr(device, "parent_device_id", None)
+    if isinstance(up, str):
+        found.append(up)
+    children = getattr(dr, "async_entries_for_parent_device", None)
+    below = [child.id for child in children(registry, device_id)] if children else []
+    below.extend(other.id for other in registry.devices if other.via_device_id == device_id)
+    found.extend(other for other in below if other not in found)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from custom_components.local_agent.compat import armed_at_start
 from custom_components.local_agent.compat import automation_sequence
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
+from custom_components.local_agent.compat import connected_devices
 from custom_components.local_agent.compat import creates_scenes
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entities_with_actions
@@ -1254,7 +1255,10 @@ class _Rules:
 
         Sensitive by the policy's rules (a lock) or by what it is: the relay a template lock
         or garage door switches, one Switch as X shows as a lock, one a sensitive group
-        holds. The relay's device is the door's: its other controls may switch it too.
+        holds. The relay's device is the door's: its other controls may switch it too. So
+        is the device it is a sub-device of (its `via_device`: an ESPHome controller's "Door"
+        sub-device and the controller's mode select) and a sub-device of it; not a sibling
+        sub-device (a Zigbee lamp beside a Zigbee lock under one coordinator).
         """
         registry = er.async_get(self.hass)
         entry = registry.async_get(entity_id)
@@ -1269,7 +1273,8 @@ class _Rules:
                 or self._shown_as_sensitive(other.entity_id)
                 or self._in_sensitive_group(other.entity_id)
             )
-            for other in er.async_entries_for_device(registry, entry.device_id)
+            for device_id in connected_devices(self.hass, entry.device_id)
+            for other in er.async_entries_for_device(registry, device_id)
         )
 
 

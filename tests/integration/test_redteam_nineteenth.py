@@ -1,0 +1,216 @@
+"""A nineteenth round of red-team probes: this morning's changes, attacked.
+
+A reply cut off before what it joins ("yes &", "yes, —", "yes…") is no plain yes, as one
+ending on "and" is not; a relay on a sub-device of an ESPHome controller (its `via_device`)
+is driven by the controller's other controls as one on the controller's own device is. Same
+house, scripted model and helpers as the other red-team files; each probe has its everyday
+neighbour that runs (or confirms) at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.safety.confirmation import PinReply
+from custom_components.local_agent.safety.confirmation import Reply
+from custom_components.local_agent.safety.confirmation import classify_pin_reply
+from custom_components.local_agent.safety.confirmation import classify_reply
+from custom_components.local_agent.safety.policy import SafetyPolicy
+from custom_components.local_agent.safety.policy import sensitive_targets_of_action
+from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
+
+from . import test_adversarial
+from .conftest import state
+from .probes import KITCHEN_ON
+from .probes import ask_to_run_exempt
+from .probes import assert_held_only_when
+from .test_adversarial import Scene
+from .test_redteam import set_up_automations
+from .test_redteam import template_helper
+from .test_redteam_eighteenth import mode_select_on
+from .test_redteam_eighteenth import relay_on_a_device
+from .test_redteam_more import reload_scripts
+from .test_redteam_seventh import LOCK
+from .test_redteam_seventh import relock
+from .test_redteam_third import running_timer
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
+
+
+# --- A yes cut off before what it joins ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("yes &", "en"),
+        ("Yes & then", "en"),
+        ("yes,", "en"),
+        ("yes -", "en"),
+        ("yes —", "en"),
+        ("yes…", "en"),
+        ("yes...", "en"),
+        ("Ja, und außerdem", "de"),
+        ("oui et aussi", "fr"),
+        ("sí y también", "es"),
+        ("sì e anche", "it"),
+        ("ja en ook", "nl"),
+        ("sim e também", "pt"),
+        ("yes, but", "en"),
+        ("yes; also", "en"),
+        ("ja, \u2013", "de"),
+    ],
+)
+def test_a_yes_cut_off_before_what_it_joins_is_no_yes(text: str, language: str) -> None:
+    """ "yes &" is "yes and"; a reply that ends on a comma, a dash or an ellipsis stops
+    before what it goes on to: what follows was not heard and may ask for more ("yes — and
+    lock it again in ten minutes"). No plain yes, no PIN answer: the question is set aside
+    and the person says it again."""
+    assert classify_reply(text, language) is not Reply.YES
+    assert classify_pin_reply(text, language) is not PinReply.PIN
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("yes", "en"),
+        ("Yes.", "en"),
+        ("yes!", "en"),
+        ("yes, and thank you", "en"),
+        ("yes & thanks", "en"),
+        ("yes, then do it", "en"),
+        ("yes, please.", "en"),
+        ("Ja, danke!", "de"),
+        ("oui, et merci", "fr"),
+        ("sí, y gracias", "es"),
+    ],
+)
+def test_a_plain_yes_with_joining_words_inside_still_confirms(text: str, language: str) -> None:
+    """The neighbour: a yes that says all it joins confirms at once."""
+    assert classify_reply(text, language) is Reply.YES
+
+
+# --- A relay on a sub-device of the controller --------------------------------------------------
+
+
+@pytest.mark.parametrize("drives_it", [True, False], ids=["the door's relay", "a lamp's relay"])
+@pytest.mark.parametrize(
+    "select_on", ["via controller", "via sub-device", "parent", "child", "sibling"]
+)
+async def test_a_control_of_the_controller_of_a_relay_a_diy_lock_drives_is_held(
+    hass: HomeAssistant, scene: Scene, drives_it: bool, select_on: str
+) -> None:
+    """An ESPHome controller with sub-devices: the door relay sits on a sub-device ("Door")
+    of the controller (a child device, or one whose `via_device` is the controller), and the
+    controller's mode select may switch it (in its firmware) as much as one on the relay's
+    own device. Held either way round: the select on the controller, the relay on its
+    sub-device, or the relay on the controller, the select on a sub-device. The same select
+    beside a lamp relay, which no lock drives, and one on a sibling sub-device (a Zigbee lamp
+    beside a Zigbee lock under one coordinator): at once."""
+    door_relay, door_device = await relay_on_a_device(hass, "Door relay")
+    lamp_relay, lamp_device = await relay_on_a_device(hass, "Lamp relay")
+    devices = dr.async_get(hass)
+    relay_device = door_device if drives_it else lamp_device
+    relay_entry = er.async_get(hass).async_get(door_relay if drives_it else lamp_relay)
+    assert relay_entry is not None
+    assert relay_entry.config_entry_id is not None
+    other = devices.async_get_or_create(
+        config_entry_id=relay_entry.config_entry_id,
+        identifiers={("test", f"other of {relay_device}")},
+    )
+    other_id = other.id
+    if select_on == "via controller":
+        devices.async_update_device(relay_device, via_device_id=other.id)
+    elif select_on == "via sub-device":
+        devices.async_update_device(other.id, via_device_id=relay_device)
+    elif select_on == "parent":  # the relay moves onto a child device of the other
+        child = devices.async_get_or_create_child(
+            config_entry_id=relay_entry.config_entry_id,
+            identifiers={("test", f"child of {other.id}")},
+            parent_device_id=other.id,
+        )
+        er.async_get(hass).async_update_entity(relay_entry.entity_id, device_id=child.id)
+    elif select_on == "child":  # the select goes onto a child device of the relay's
+        other_id = devices.async_get_or_create_child(
+            config_entry_id=relay_entry.config_entry_id,
+            identifiers={("test", f"child of {relay_device}")},
+            parent_device_id=relay_device,
+        ).id
+    else:
+        hub = devices.async_get_or_create(
+            config_entry_id=relay_entry.config_entry_id, identifiers={("test", "coordinator")}
+        )
+        devices.async_update_device(relay_device, via_device_id=hub.id)
+        devices.async_update_device(other.id, via_device_id=hub.id)
+    held = drives_it and select_on != "sibling"
+    await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": "Side Door",
+            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
+            "lock": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
+            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
+        },
+    )
+    select = await mode_select_on(hass, other_id)
+    relay_before = state(hass, door_relay)
+    action = PlannedAction("select", "select", "select_option", (select,), {"option": "pulse"})
+    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
+
+    result = await scene.ask_ours_to_call(
+        "select", {"action": "select_option", "entity_id": select, "option": "pulse"}
+    )
+
+    assert_held_only_when(hass, result, held)
+    assert state(hass, door_relay) == relay_before
+
+
+# --- An exempt script that restarts Home Assistant (or reboots its host) -----------------------
+
+RESTARTS: Final[list[dict[str, Any]]] = [
+    {"action": "homeassistant.restart"},
+    {"action": "homeassistant.stop"},
+    {"action": "homeassistant.reload_all"},
+    {"action": "hassio.host_reboot"},
+    {"action": "hassio.host_shutdown"},
+    {"action": "hassio.addon_restart", "data": {"addon": "core_mosquitto"}},
+]
+
+
+@pytest.mark.parametrize("step", RESTARTS, ids=[step["action"] for step in RESTARTS])
+@pytest.mark.parametrize(("then", "held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_an_exempt_script_that_restarts_while_a_relock_timer_runs_is_held(
+    hass: HomeAssistant,
+    scene: Scene,
+    step: dict[str, Any],
+    then: dict[str, Any],
+    held: bool,
+) -> None:
+    """The person exempted "Maintenance", whose step restarts Home Assistant, reboots its
+    host or restarts an add-on. While the re-lock timer runs, it is held: a restart stops
+    the timer, and "lock again when the re-lock timer is up" never locks. The same script
+    while a timer whose end only lights a lamp runs: at once (the services stand in)."""
+    calls: list[str] = []
+    for action in {step["action"] for step in RESTARTS}:
+        domain, service = action.split(".")
+        hass.services.async_register(domain, service, lambda call: calls.append(call.service))
+    await reload_scripts(hass, {"maintenance": {"alias": "Maintenance", "sequence": [step]}})
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, relock(then))
+
+    result = await ask_to_run_exempt(hass, scene, "script.maintenance")
+
+    assert_held_only_when(hass, result, held)
+    assert bool(calls) is not held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
