@@ -628,18 +628,19 @@ def universal_children(hass: HomeAssistant, entity_id: str) -> list[str]:
 
 
 def connected_devices(hass: HomeAssistant, device_id: str) -> list[str]:
-    """Return a device, the one it belongs to and those that belong to it.
+    """Return a device, the devices of the same hardware and those connected through it.
 
-    A child device (Home Assistant 2026.10's sub-device) belongs to its parent; a device
-    connected through another (`via_device`, a controller's) to that one. Siblings are left
-    out: a Zigbee lamp is no part of the Zigbee lock beside it under one coordinator.
+    A child device (Home Assistant 2026.10's sub-device: an ESPHome controller's "Door")
+    is part of its parent and its parent of it. A device connected through this one (its
+    `via_device` is this: a controller's, a bridge's) is driven through it; not the other
+    way round: a lamp connected through a Homematic IP access point or an Aqara hub, whose
+    own entities include the house alarm, is no part of the hub. Siblings are left out.
     """
     registry = dr.async_get(hass)
     found = [device_id]
-    device = registry.async_get(device_id)
-    up = getattr(device, "via_device_id", None) or getattr(device, "parent_device_id", None)
-    if isinstance(up, str):
-        found.append(up)
+    parent = getattr(registry.async_get(device_id), "parent_device_id", None)
+    if isinstance(parent, str):
+        found.append(parent)
     children = getattr(dr, "async_entries_for_parent_device", None)
     below = [child.id for child in children(registry, device_id)] if children else []
     below.extend(other.id for other in registry.devices if other.via_device_id == device_id)

@@ -104,19 +104,19 @@ def test_a_plain_yes_with_joining_words_inside_still_confirms(text: str, languag
 
 
 @pytest.mark.parametrize("drives_it", [True, False], ids=["the door's relay", "a lamp's relay"])
-@pytest.mark.parametrize(
-    "select_on", ["via controller", "via sub-device", "parent", "child", "sibling"]
-)
+@pytest.mark.parametrize("select_on", ["via controller", "via hub", "parent", "child", "sibling"])
 async def test_a_control_of_the_controller_of_a_relay_a_diy_lock_drives_is_held(
     hass: HomeAssistant, scene: Scene, drives_it: bool, select_on: str
 ) -> None:
     """An ESPHome controller with sub-devices: the door relay sits on a sub-device ("Door")
     of the controller (a child device, or one whose `via_device` is the controller), and the
     controller's mode select may switch it (in its firmware) as much as one on the relay's
-    own device. Held either way round: the select on the controller, the relay on its
-    sub-device, or the relay on the controller, the select on a sub-device. The same select
-    beside a lamp relay, which no lock drives, and one on a sibling sub-device (a Zigbee lamp
-    beside a Zigbee lock under one coordinator): at once."""
+    own device. Held: the select on the controller, the relay on its sub-device; for a child
+    device also the other way round. At once: the same select beside a lamp relay, which no
+    lock drives; one on a device connected through the relay's (a lamp through a Homematic
+    IP access point or an Aqara hub whose own entities include the house alarm: a hub is no
+    part of what it connects); one on a sibling (a Zigbee lamp beside a Zigbee lock under
+    one coordinator)."""
     door_relay, door_device = await relay_on_a_device(hass, "Door relay")
     lamp_relay, lamp_device = await relay_on_a_device(hass, "Lamp relay")
     devices = dr.async_get(hass)
@@ -131,7 +131,7 @@ async def test_a_control_of_the_controller_of_a_relay_a_diy_lock_drives_is_held(
     other_id = other.id
     if select_on == "via controller":
         devices.async_update_device(relay_device, via_device_id=other.id)
-    elif select_on == "via sub-device":
+    elif select_on == "via hub":
         devices.async_update_device(other.id, via_device_id=relay_device)
     elif select_on == "parent":  # the relay moves onto a child device of the other
         child = devices.async_get_or_create_child(
@@ -152,7 +152,7 @@ async def test_a_control_of_the_controller_of_a_relay_a_diy_lock_drives_is_held(
         )
         devices.async_update_device(relay_device, via_device_id=hub.id)
         devices.async_update_device(other.id, via_device_id=hub.id)
-    held = drives_it and select_on != "sibling"
+    held = drives_it and select_on not in ("via hub", "sibling")
     await template_helper(
         hass,
         {
