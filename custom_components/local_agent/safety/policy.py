@@ -1806,9 +1806,11 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
     """Whether a step says something to one of this integration's agents in a conversation.
 
     `conversation.process` with a conversation id (also a template) and an agent that is
-    one of ours by its registry entry, or a template that may name one. A step runs in the
-    context of whoever ran its program, so the agent reads it as that person's words: a
-    "yes" to the question it asked them. Without a conversation id it starts a new one,
+    one of ours by its registry entry, or a template that may name one; an action written
+    as a template may be `conversation.process`, and data written whole as a template may
+    hold any conversation id and agent. A step runs in the context of whoever ran its
+    program, so the agent reads it as that person's words: a "yes" to the question it asked
+    them. Without a conversation id it starts a new one,
     where no question waits; Home Assistant's own agent (no agent id) holds none.
     """
     for step, kind in _enabled_steps(steps):
@@ -1818,12 +1820,15 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
             continue
         if kind != cv.SCRIPT_ACTION_CALL_SERVICE:
             continue
-        if _plain_text(step.get("action", step.get("service"))) != _CONVERSATION_PROCESS:
+        action = _plain_text(step.get("action", step.get("service")))
+        if action is not None and action != _CONVERSATION_PROCESS:
             continue
         data: dict[str, Any] = {}
         for key in ("data_template", "data"):
             if isinstance(part := step.get(key), Mapping):
                 data.update(part)
+            elif part is not None:
+                return True  # data written whole as a template: any conversation, any agent
         if data.get(_CONVERSATION_ID) is None or (agent := data.get(_AGENT_ID)) is None:
             continue
         agent_id = _plain_text(agent)
