@@ -76,6 +76,9 @@ POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
         ("yes, but", "en"),
         ("yes; also", "en"),
         ("ja, \u2013", "de"),
+        ('"yes,"', "en"),
+        ("(yes \u2014)", "en"),
+        ("«oui, —»", "fr"),
     ],
 )
 def test_a_yes_cut_off_before_what_it_joins_is_no_yes(text: str, language: str) -> None:
@@ -97,6 +100,8 @@ def test_a_yes_cut_off_before_what_it_joins_is_no_yes(text: str, language: str) 
         ("yes & thanks", "en"),
         ("yes, then do it", "en"),
         ("yes, please.", "en"),
+        ('"yes"', "en"),
+        ("„Ja.“", "de"),
         ("Ja, danke!", "de"),
         ("oui, et merci", "fr"),
         ("sí, y gracias", "es"),

@@ -452,8 +452,12 @@ def _cut_off(text: str, language: str) -> bool:
     A mark that a reply goes on after (a comma, a dash, "…", "&") cuts it off as a word does.
     """
     written = unicodedata.normalize("NFKC", text).rstrip()
-    if written.endswith("..") or (
-        written and (written[-1] in _GOES_ON or unicodedata.category(written[-1]) == "Pd")
+    # What closes a quote or a bracket ('"yes, and"', "(yes, —)") closes no thought.
+    ends = written
+    while ends and (ends[-1] in "\"'" or unicodedata.category(ends[-1]) in ("Pe", "Pf")):
+        ends = ends[:-1].rstrip()
+    if ends.endswith("..") or (
+        ends and (ends[-1] in _GOES_ON or unicodedata.category(ends[-1]) == "Pd")
     ):
         return True
     said = " ".join(words(written.replace("&", " and ")))
