@@ -3,8 +3,9 @@
 A reply cut off before what it joins ("yes &", "yes, —", "yes…") is no plain yes, as one
 ending on "and" is not; a relay on a sub-device of an ESPHome controller (a child device or
 one connected through it) is driven by the controller's other controls as one on the
-controller's own device is; an exempt script whose conversation.process is written as a
-template may say "yes" in another conversation, in the person's later context. Same
+controller's own device is, and so is a relay a DIY lock switches through a template
+button; an exempt script whose conversation.process is written as a template may say "yes"
+in another conversation, in the person's later context. Same
 house, scripted model and helpers as the other red-team files; each probe has its everyday
 neighbour that runs (or confirms) at once.
 """
@@ -291,3 +292,41 @@ async def test_an_exempt_script_written_as_a_template_that_lights_a_lamp_runs_at
 
     assert not asked(result), speech(result)
     assert state(hass, "light.kitchen_lights") == "on"
+
+
+# --- A relay a DIY lock switches through a template button --------------------------------------
+
+
+@pytest.mark.parametrize("pressed_by_the_lock", [True, False], ids=["the lock's", "a lamp's"])
+async def test_a_relay_a_diy_lock_switches_through_a_button_is_held(
+    hass: HomeAssistant, scene: Scene, pressed_by_the_lock: bool
+) -> None:
+    """A DIY side door: the template lock's unlock presses a template button "Pulse" whose
+    press switches the door relay on. The relay is what the lock drives, as when the unlock
+    runs a script that switches it: switching it on, and the mode select on its device, are
+    held. A "Pulse" button that no lock presses (a lamp's): at once."""
+    door_relay, door_device = await relay_on_a_device(hass, "Door relay")
+    on = [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}]
+    pulse = await template_helper(hass, {"template_type": "button", "name": "Pulse", "press": on})
+    unlock = [{"action": "button.press", "target": {"entity_id": pulse}}]
+    await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": "Side Door",
+            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
+            "lock": [],
+            "unlock": unlock if pressed_by_the_lock else [],
+        },
+    )
+    select = await mode_select_on(hass, door_device)
+    for action in (
+        PlannedAction("switch", "switch", "turn_on", (door_relay,)),
+        PlannedAction("select", "select", "select_option", (select,), {"option": "pulse"}),
+    ):
+        assert bool(sensitive_targets_of_action(hass, POLICY, action)) is pressed_by_the_lock
+
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": door_relay})
+
+    assert_held_only_when(hass, result, pressed_by_the_lock)
+    assert (state(hass, door_relay) == "on") is not pressed_by_the_lock

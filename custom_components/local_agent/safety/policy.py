@@ -1190,9 +1190,11 @@ class _Rules:
         switched off) or sends what it hears: the event a DIY lock's unlock fires (which an
         automation answers by switching the relay), a sentence it says to Assist, an MQTT
         message it publishes (heard on that topic). A script it runs sends what its own steps
-        send. A step that may send any signal (a message, a Python script) is not taken to run
-        every automation that hears one, nor does what the steps change count: the remote's
-        light and the porch light that follows the relay are not what unlocks.
+        send, and so does an entity it changes that runs actions of its own (a template
+        button it presses). A step that may send any signal (a message, a Python script) is
+        not taken to run every automation that hears one, nor does what the steps change
+        count: the remote's light and the porch light that follows the relay are not what
+        unlocks.
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
@@ -1203,6 +1205,15 @@ class _Rules:
                 for target in named
                 if target.startswith(SCRIPT_PREFIX)
                 and (sequence := script_sequence(self.hass, target))
+            ]
+            # An entity that runs actions of its own (a template button whose press switches
+            # the relay) runs them when a step changes it.
+            scripts += [
+                sequence
+                for target in sorted(named)
+                if not target.startswith(SCRIPT_PREFIX)
+                and split_entity_id(target)[0] != AUTOMATION_DOMAIN
+                for sequence in _action_sequences(self.hass, target) or ()
             ]
             sent = {
                 (kind, key)
