@@ -48,6 +48,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
 from homeassistant.helpers import chat_session
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_platform
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
@@ -660,6 +661,27 @@ def universal_children(hass: HomeAssistant, entity_id: str) -> list[str]:
     if not isinstance(children, list):
         return []
     return [child for child in children if isinstance(child, str)]
+
+
+def connected_devices(hass: HomeAssistant, device_id: str) -> list[str]:
+    """Return a device, the devices of the same hardware and those connected through it.
+
+    A child device (Home Assistant 2026.10's sub-device: an ESPHome controller's "Door")
+    is part of its parent and its parent of it. A device connected through this one (its
+    `via_device` is this: a controller's, a bridge's) is driven through it; not the other
+    way round: a lamp connected through a Homematic IP access point or an Aqara hub, whose
+    own entities include the house alarm, is no part of the hub. Siblings are left out.
+    """
+    registry = dr.async_get(hass)
+    found = [device_id]
+    parent = getattr(registry.async_get(device_id), "parent_device_id", None)
+    if isinstance(parent, str):
+        found.append(parent)
+    children = getattr(dr, "async_entries_for_parent_device", None)
+    below = [child.id for child in children(registry, device_id)] if children else []
+    below.extend(other.id for other in registry.devices if other.via_device_id == device_id)
+    found.extend(other for other in below if other not in found)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

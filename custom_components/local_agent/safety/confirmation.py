@@ -420,6 +420,8 @@ def _readings(text: str) -> tuple[list[list[str]], list[list[str]]]:
 
 # Marks that make a reply a question ("yes?", "¿sí?"), as `fold` leaves them.
 _QUESTION_MARKS: Final = frozenset("?¿؟‽⸮")
+# Marks a reply goes on after ("yes, …", "yes &"); any dash too. "…" is "..." (NFKC).
+_GOES_ON: Final = frozenset(",;:&/([{、")
 
 
 def _plain(text: str, language: str) -> bool:
@@ -446,9 +448,19 @@ def _plain(text: str, language: str) -> bool:
 def _cut_off(text: str, language: str) -> bool:
     """Whether a reply ends on what joins more to it ("yes, and ..."): the rest was not heard.
 
-    In the conversation's language and English, as the other phrases are read.
+    In the conversation's language and English, as the other phrases are read; "&" is "and".
+    A mark that a reply goes on after (a comma, a dash, "…", "&") cuts it off as a word does.
     """
-    said = " ".join(words(text))
+    written = unicodedata.normalize("NFKC", text).rstrip()
+    # What closes a quote or a bracket ('"yes, and"', "(yes, —)") closes no thought.
+    ends = written
+    while ends and (ends[-1] in "\"'" or unicodedata.category(ends[-1]) in ("Pe", "Pf")):
+        ends = ends[:-1].rstrip()
+    if ends.endswith("..") or (
+        ends and (ends[-1] in _GOES_ON or unicodedata.category(ends[-1]) == "Pd")
+    ):
+        return True
+    said = " ".join(words(written.replace("&", " and ")))
     joining = frozenset().union(*(joining_phrases(lang) for lang in (language, "en")))
     return any(said == phrase or said.endswith(f" {phrase}") for phrase in joining)
 

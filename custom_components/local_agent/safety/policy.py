@@ -42,6 +42,7 @@ from custom_components.local_agent.compat import armed_at_start
 from custom_components.local_agent.compat import automation_sequence
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.compat import configuration_yaml_entities
+from custom_components.local_agent.compat import connected_devices
 from custom_components.local_agent.compat import creates_scenes
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entities_with_actions
@@ -1190,9 +1191,11 @@ class _Rules:
         switched off) or sends what it hears: the event a DIY lock's unlock fires (which an
         automation answers by switching the relay), a sentence it says to Assist, an MQTT
         message it publishes (heard on that topic). A script it runs sends what its own steps
-        send. A step that may send any signal (a message, a Python script) is not taken to run
-        every automation that hears one, nor does what the steps change count: the remote's
-        light and the porch light that follows the relay are not what unlocks.
+        send, and so does an entity it changes that runs actions of its own (a template
+        button it presses). A step that may send any signal (a message, a Python script) is
+        not taken to run every automation that hears one, nor does what the steps change
+        count: the remote's light and the porch light that follows the relay are not what
+        unlocks.
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
@@ -1203,6 +1206,15 @@ class _Rules:
                 for target in named
                 if target.startswith(SCRIPT_PREFIX)
                 and (sequence := script_sequence(self.hass, target))
+            ]
+            # An entity that runs actions of its own (a template button whose press switches
+            # the relay) runs them when a step changes it.
+            scripts += [
+                sequence
+                for target in sorted(named)
+                if not target.startswith(SCRIPT_PREFIX)
+                and split_entity_id(target)[0] != AUTOMATION_DOMAIN
+                for sequence in _action_sequences(self.hass, target) or ()
             ]
             sent = {
                 (kind, key)
@@ -1255,7 +1267,10 @@ class _Rules:
 
         Sensitive by the policy's rules (a lock) or by what it is: the relay a template lock
         or garage door switches, one Switch as X shows as a lock, one a sensitive group
-        holds. The relay's device is the door's: its other controls may switch it too.
+        holds. The relay's device is the door's: its other controls may switch it too. So
+        is the device it is a sub-device of (its `via_device`: an ESPHome controller's "Door"
+        sub-device and the controller's mode select) and a sub-device of it; not a sibling
+        sub-device (a Zigbee lamp beside a Zigbee lock under one coordinator).
         """
         registry = er.async_get(self.hass)
         entry = registry.async_get(entity_id)
@@ -1270,7 +1285,8 @@ class _Rules:
                 or self._shown_as_sensitive(other.entity_id)
                 or self._in_sensitive_group(other.entity_id)
             )
-            for other in er.async_entries_for_device(registry, entry.device_id)
+            for device_id in connected_devices(self.hass, entry.device_id)
+            for other in er.async_entries_for_device(registry, device_id)
         )
 
 
@@ -1802,9 +1818,11 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
     """Whether a step says something to one of this integration's agents in a conversation.
 
     `conversation.process` with a conversation id (also a template) and an agent that is
-    one of ours by its registry entry, or a template that may name one. A step runs in the
-    context of whoever ran its program, so the agent reads it as that person's words: a
-    "yes" to the question it asked them. Without a conversation id it starts a new one,
+    one of ours by its registry entry, or a template that may name one; an action written
+    as a template may be `conversation.process`, and data written whole as a template may
+    hold any conversation id and agent. A step runs in the context of whoever ran its
+    program, so the agent reads it as that person's words: a "yes" to the question it asked
+    them. Without a conversation id it starts a new one,
     where no question waits; Home Assistant's own agent (no agent id) holds none.
     """
     for step, kind in _enabled_steps(steps):
@@ -1814,12 +1832,15 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
             continue
         if kind != cv.SCRIPT_ACTION_CALL_SERVICE:
             continue
-        if _plain_text(step.get("action", step.get("service"))) != _CONVERSATION_PROCESS:
+        action = _plain_text(step.get("action", step.get("service")))
+        if action is not None and action != _CONVERSATION_PROCESS:
             continue
         data: dict[str, Any] = {}
         for key in ("data_template", "data"):
             if isinstance(part := step.get(key), Mapping):
                 data.update(part)
+            elif part is not None:
+                return True  # data written whole as a template: any conversation, any agent
         if data.get(_CONVERSATION_ID) is None or (agent := data.get(_AGENT_ID)) is None:
             continue
         agent_id = _plain_text(agent)
