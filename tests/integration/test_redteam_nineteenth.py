@@ -43,6 +43,7 @@ from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
 from .test_redteam_eighteenth import mode_select_on
+from .test_redteam_eighteenth import pulse_beside_a_side_door
 from .test_redteam_eighteenth import relay_on_a_device
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
@@ -166,27 +167,7 @@ async def test_a_control_of_the_controller_of_a_relay_a_diy_lock_drives_is_held(
         devices.async_update_device(relay_device, via_device_id=hub.id)
         devices.async_update_device(other.id, via_device_id=hub.id)
     held = drives_it and select_on not in ("via hub", "sibling")
-    await template_helper(
-        hass,
-        {
-            "template_type": "lock",
-            "name": "Side Door",
-            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
-            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
-        },
-    )
-    select = await mode_select_on(hass, other_id)
-    relay_before = state(hass, door_relay)
-    action = PlannedAction("select", "select", "select_option", (select,), {"option": "pulse"})
-    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
-
-    result = await scene.ask_ours_to_call(
-        "select", {"action": "select_option", "entity_id": select, "option": "pulse"}
-    )
-
-    assert_held_only_when(hass, result, held)
-    assert state(hass, door_relay) == relay_before
+    await pulse_beside_a_side_door(hass, scene, door_relay, other_id, held=held)
 
 
 # --- An exempt script that restarts Home Assistant (or reboots its host) -----------------------
