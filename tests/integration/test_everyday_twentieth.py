@@ -1,0 +1,95 @@
+"""Everyday over-holds and untrue answers left by the morning's changes (the twentieth).
+
+- A light group switched off while one of its members is unavailable (a bulb switched off
+  at the wall): the group is off, as the person sees it; the answer says it was done, in
+  their language (its members are checked with it, not the one that could not be reached
+  before the call). Switched on, that member stays dark: still said not done.
+- A control on the device of a relay that a DIY garage door drives (a Shelly's second
+  channel, the porch light) stays held: its firmware may switch the door's relay. The person
+  who knows it does not exempts it, and then it runs at once.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.home import runner
+from homeassistant.components.demo.light import DemoLight
+from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.core import HomeAssistant
+
+from .conftest import speech
+from .conftest import state
+from .houses import ASSIST
+from .houses import LIVING_ROOM_LIGHTS
+from .houses import OURS
+from .scripted_model import answer
+from .scripted_model import call
+from .test_adversarial import tool_results
+from .test_everyday_answers import language  # noqa: F401  (the fixture)
+from .test_everyday_answers import say
+from .test_everyday_common import agent as agent_of
+from .test_everyday_common import home  # noqa: F401  (the fixture)
+from .test_everyday_homes import Home
+from .test_everyday_nineteenth import CEILING
+from .test_everyday_nineteenth import LIVING_ROOM_GROUP
+from .test_everyday_nineteenth import NOT_DONE_START
+
+# --- A group switched off while a member is unavailable ----------------------------------------
+
+SWITCH_OFF: Final = {
+    OURS: call("light", action="turn_off", entity_id=LIVING_ROOM_GROUP),
+    ASSIST: call("intent__HassTurnOff", name="Living Room Lights"),
+}
+
+
+async def ceiling_unreachable(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The living room's lights on, then the ceiling light switched off at the wall: its
+    bridge lost it (unavailable; a call on it does nothing)."""
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    for light in LIVING_ROOM_LIGHTS:
+        await hass.services.async_call("light", "turn_on", {"entity_id": light}, blocking=True)
+    monkeypatch.setattr(DemoLight, "available", property(lambda light: light.entity_id != CEILING))
+    hass.data["light"].get_entity(CEILING).async_write_ha_state()
+    await hass.async_block_till_done()
+    assert state(hass, CEILING) == STATE_UNAVAILABLE
+
+
+@pytest.mark.parametrize("tools", [OURS, ASSIST])
+async def test_a_group_switched_off_with_a_member_unavailable_is_said_done(
+    home: Home,  # noqa: F811
+    language: str,  # noqa: F811
+    tools: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Turn off the living room lights" while the ceiling light is unreachable: the group
+    goes off, every light the person sees is off: said done, not "I could not"."""
+    hass = home.hass
+    agent = await agent_of(home, tools)
+    await ceiling_unreachable(hass, monkeypatch)
+
+    result = await say(home, agent, language, answer(SWITCH_OFF[tools]), answer(""))
+
+    assert state(hass, LIVING_ROOM_GROUP) == "off"
+    said = speech(result)
+    assert not said.startswith(NOT_DONE_START[language]), (said, tool_results(hass, result))
+
+
+async def test_a_group_switched_on_with_a_member_unavailable_is_still_not_said_done(
+    home: Home,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its neighbour: switched on, the unreachable ceiling light stays dark: not done."""
+    hass = home.hass
+    agent = await agent_of(home, OURS)
+    await ceiling_unreachable(hass, monkeypatch)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": LIVING_ROOM_LIGHTS[0]}, blocking=True
+    )
+    turn_on = answer(call("light", action="turn_on", entity_id=LIVING_ROOM_GROUP))
+
+    result = await say(home, agent, "en", turn_on, answer(""))
+
+    assert speech(result).startswith(NOT_DONE_START["en"]), speech(result)
