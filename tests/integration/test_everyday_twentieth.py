@@ -7,6 +7,8 @@
 - A control on the device of a relay that a DIY garage door drives (a Shelly's second
   channel, the porch light) stays held: its firmware may switch the door's relay. The person
   who knows it does not exempts it, and then it runs at once.
+- Skipping the Supervisor's offered Core update (or un-skipping it) installs nothing and
+  restarts nothing: at once. Installing it still asks.
 """
 
 from __future__ import annotations
@@ -16,17 +18,26 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.home import runner
+from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.safety.policy import SafetyPolicy
+from custom_components.local_agent.safety.policy import sensitive_targets_of_action
+from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
+from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
 from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
+from .probes import ask_to_run_exempt
+from .probes import assert_held_only_when
 from .scripted_model import answer
 from .scripted_model import call
+from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_everyday_answers import language  # noqa: F401  (the fixture)
 from .test_everyday_answers import say
@@ -36,6 +47,15 @@ from .test_everyday_homes import Home
 from .test_everyday_nineteenth import CEILING
 from .test_everyday_nineteenth import LIVING_ROOM_GROUP
 from .test_everyday_nineteenth import NOT_DONE_START
+from .test_redteam import relay
+from .test_redteam import template_helper
+from .test_redteam_eighteenth import exposed_update
+from .test_redteam_eighteenth import relay_on_a_device
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 
 # --- A group switched off while a member is unavailable ----------------------------------------
 
@@ -93,3 +113,60 @@ async def test_a_group_switched_on_with_a_member_unavailable_is_still_not_said_d
     result = await say(home, agent, "en", turn_on, answer(""))
 
     assert speech(result).startswith(NOT_DONE_START["en"]), speech(result)
+
+
+# --- The Supervisor's update skipped --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("service", "held"), [("skip", False), ("install", True)])
+async def test_skipping_the_core_update_runs_at_once(
+    hass: HomeAssistant, scene: Scene, service: str, held: bool
+) -> None:
+    """ "Skip the Home Assistant update": the update component's own skip records the
+    version and restarts nothing (installing it restarts Home Assistant: it asks)."""
+    update = await exposed_update(hass, "hassio", "home_assistant_core_version_latest", "Core")
+    action = PlannedAction("update", "update", service, (update,))
+    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
+
+    result = await scene.ask_ours_to_call("update", {"action": service, "entity_id": update})
+
+    assert_held_only_when(hass, result, held)
+
+
+# --- The second channel of a DIY garage door's relay ------------------------------------------
+
+
+async def shelly_with_a_garage_door(hass: HomeAssistant) -> tuple[str, str]:
+    """A Shelly 2.5: channel 1 the DIY garage door's opener (a template garage door pulses
+    it), channel 2 the porch light; return the door's relay and the porch light."""
+    opener, device = await relay_on_a_device(hass, "Channel 1")
+    porch = await relay(hass, "Porch light")
+    er.async_get(hass).async_update_entity(porch, device_id=device)
+    pulse = [{"action": "switch.turn_on", "target": {"entity_id": opener}}]
+    await template_helper(
+        hass,
+        {
+            "template_type": "cover",
+            "name": "DIY garage door",
+            "device_class": "garage",
+            "open_cover": pulse,
+            "close_cover": pulse,
+        },
+    )
+    return opener, porch
+
+
+async def test_a_second_channel_of_a_garage_relay_is_held_unless_exempt(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Its firmware may tie the porch light's channel to the door's (an interlock, a
+    script): held, as README's known limits say; exempted by the person, it runs at once."""
+    opener, porch = await shelly_with_a_garage_door(hass)
+    action = PlannedAction("switch", "switch", "turn_on", (porch,))
+    assert sensitive_targets_of_action(hass, POLICY, action) == [porch]
+    opener_before = state(hass, opener)
+
+    result = await ask_to_run_exempt(hass, scene, porch)
+
+    assert_held_only_when(hass, result, False)
+    assert state(hass, opener) == opener_before
