@@ -7,6 +7,9 @@
 - A control on the device of a relay that a DIY garage door drives (a Shelly's second
   channel, the porch light) stays held: its firmware may switch the door's relay. The person
   who knows it does not exempts it, and then it runs at once.
+- A yes said through Developer tools' Conversation: Process, a second call after the one
+  that asked (each call its own context, as Home Assistant gives each request one), unlocks:
+  only the run that asked cannot answer itself.
 - Skipping the Supervisor's offered Core update (or un-skipping it) installs nothing and
   restarts nothing: at once. Installing it still asks.
 """
@@ -24,6 +27,7 @@ from custom_components.local_agent.safety.policy import sensitive_targets_of_act
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
@@ -170,3 +174,34 @@ async def test_a_second_channel_of_a_garage_relay_is_held_unless_exempt(
 
     assert_held_only_when(hass, result, False)
     assert state(hass, opener) == opener_before
+
+
+# --- A person's yes through Developer tools -------------------------------------------------------
+
+
+async def test_a_yes_through_developer_tools_conversation_process_confirms(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Developer tools → Actions → Conversation: Process, twice: "unlock the front door",
+    then "yes" in its conversation. Each call is its own request (its own context, the same
+    person): the yes is the person's and unlocks."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    user_id = scene.person.user_id
+
+    async def process(text: str) -> None:
+        data = {"text": text, "agent_id": agent.entity_id, "conversation_id": "dev-tools"}
+        await hass.services.async_call(
+            "conversation",
+            "process",
+            data,
+            blocking=True,
+            context=Context(user_id=user_id),
+            return_response=True,
+        )
+
+    await process("unlock the front door")
+    assert state(hass, "lock.front_door") == "locked"
+    await process("yes")
+
+    assert state(hass, "lock.front_door") == "unlocked"
