@@ -137,6 +137,16 @@ async def test_skipping_the_core_update_runs_at_once(
     assert_held_only_when(hass, result, held)
 
 
+async def test_reading_the_core_update_answers_at_once(hass: HomeAssistant, scene: Scene) -> None:
+    """ "Is there a Home Assistant update?": reading the update's state asks nothing."""
+    update = await exposed_update(hass, "hassio", "home_assistant_core_version_latest", "Core")
+
+    result = await scene.ask_ours_to_call("get_state", {"entity_id": update})
+
+    assert_held_only_when(hass, result, False)
+    assert tool_results(hass, result)[0]["entities"][0]["state"] == "on"
+
+
 # --- The second channel of a DIY garage door's relay ------------------------------------------
 
 
