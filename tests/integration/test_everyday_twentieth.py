@@ -6,7 +6,8 @@
   before the call). Switched on, that member stays dark: still said not done.
 - A control on the device of a relay that a DIY garage door drives (a Shelly's second
   channel, the porch light) stays held: its firmware may switch the door's relay. The person
-  who knows it does not exempts it, and then it runs at once.
+  who knows it does not exempts it, and then it runs at once. Its restart button is held
+  too; its power sensor reads at once.
 - A yes said through Developer tools' Conversation: Process, a second call after the one
   that asked (each call its own context, as Home Assistant gives each request one), unlocks:
   only the run that asked cannot answer itself.
@@ -184,6 +185,29 @@ async def test_a_second_channel_of_a_garage_relay_is_held_unless_exempt(
 
     assert_held_only_when(hass, result, False)
     assert state(hass, opener) == opener_before
+
+
+async def test_on_a_garage_relays_device_only_what_reports_reads_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The same Shelly's restart button is held (the relay may come back on); its power
+    sensor is read at once ("how much power does the garage draw?")."""
+    opener, _ = await shelly_with_a_garage_door(hass)
+    device = er.async_get(hass).async_get(opener)
+    assert device is not None
+    restart = await template_helper(hass, {"template_type": "button", "name": "Restart"})
+    power = await template_helper(
+        hass, {"template_type": "sensor", "name": "Power", "state": "{{ 12.5 }}"}
+    )
+    for entity_id in (restart, power):
+        er.async_get(hass).async_update_entity(entity_id, device_id=device.device_id)
+    press = PlannedAction("button", "button", "press", (restart,))
+    assert sensitive_targets_of_action(hass, POLICY, press) == [restart]
+
+    result = await scene.ask_ours_to_call("get_state", {"entity_id": power})
+
+    assert_held_only_when(hass, result, False)
+    assert tool_results(hass, result)[0]["entities"][0]["state"] == "12.5"
 
 
 # --- A person's yes through Developer tools -------------------------------------------------------
