@@ -403,6 +403,10 @@ _PLAYER_STATE_KEPT: Final[Mapping[tuple[str, str], str]] = {
 }
 
 
+# The update component's service wrappers that only skip or un-skip the offered version.
+_UPDATE_SKIPS: Final = ("_async_skip", "_async_clear_skipped")
+
+
 def keeps_player_state(hass: HomeAssistant, domain: str, service: str) -> bool:
     """Whether a call of the service leaves a media player's state as it is (its volume).
 
@@ -422,6 +426,35 @@ def keeps_player_state(hass: HomeAssistant, domain: str, service: str) -> bool:
         and component is not None
         and target.args[1] is getattr(component, "_entities", None)
         and target.args[2] == method
+    )
+
+
+def only_skips_update(hass: HomeAssistant, domain: str, service: str) -> bool:
+    """Whether a call of the service only skips (or un-skips) an update's offered version.
+
+    Told by the registered handler, not the name: the update component's own entity service
+    (on its entities) with its skip or clear-skipped wrapper, which calls UpdateEntity's
+    final method that only records the version. Nothing is installed, nothing restarts.
+    """
+    try:
+        from homeassistant.components.update import services as update_services
+    except ImportError:  # another Home Assistant: the call may install
+        return False
+    wrappers = [getattr(update_services, name, None) for name in _UPDATE_SKIPS]
+    handler = registered_service(hass, domain, service)
+    target = None if handler is None else handler.job.target
+    component = hass.data.get(DATA_INSTANCES, {}).get(domain)
+    return (
+        domain == "update"
+        and isinstance(target, partial)
+        and target.func is service_helper.entity_service_call
+        and len(target.args) > 2
+        and component is not None
+        and target.args[1] is getattr(component, "_entities", None)
+        and any(
+            wrapper is not None and getattr(target.args[2], "target", None) is wrapper
+            for wrapper in wrappers
+        )
     )
 
 

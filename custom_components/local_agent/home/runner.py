@@ -412,6 +412,7 @@ EXPECTED_STATES: Final[Mapping[str, frozenset[str]]] = {
 }
 # Domains whose turn_on / turn_off end in "on" / "off" (a script's run or a scene's does not).
 ON_OFF_DOMAINS: Final = frozenset({"fan", "input_boolean", "light", "siren", "switch"})
+_OFF: Final = frozenset({"off"})
 # The group integration (old-style groups' domain, and the platform of its helpers).
 GROUP: Final = "group"
 # How long a device may take to report the state it was asked for.
@@ -576,12 +577,20 @@ async def _async_missed_targets(
     tells only its position (`positions`, before the call) by whether it moved the way asked.
     """
     # A target that had reported no state before the call (an MQTT plug that has not spoken
-    # yet) cannot tell what the call did: taken as done, as Home Assistant reports it.
+    # yet) cannot tell what the call did: taken as done, as Home Assistant reports it. A
+    # group's member that was unavailable before a switch-off (a bulb switched off at the
+    # wall) is left out as the group's own state leaves it: switched on, it is checked.
+    targets = call.targets or ()
     expected = {
         entity_id: wanted
-        for entity_id in _checked(hass, call.targets or ())
+        for entity_id in _checked(hass, targets)
         if (wanted := _expected(call, entity_id)) is not None
         and before.get(entity_id) != STATE_UNKNOWN
+        and not (
+            entity_id not in targets
+            and wanted == _OFF
+            and before.get(entity_id) == STATE_UNAVAILABLE
+        )
     }
 
     def missed() -> list[str]:

@@ -56,6 +56,7 @@ from custom_components.local_agent.compat import keeps_player_state
 from custom_components.local_agent.compat import light_profile_brightness
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
+from custom_components.local_agent.compat import only_skips_update
 from custom_components.local_agent.compat import program_restarts_a_run
 from custom_components.local_agent.compat import record_event
 from custom_components.local_agent.compat import running_programs
@@ -301,6 +302,7 @@ class SafetyPolicy:
         aimed: frozenset[str] = frozenset(),
         stopped: frozenset[str] = frozenset(),
         halts: bool = True,
+        installs: bool = True,
         becomes: Mapping[str, frozenset[str]] | None = None,
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
@@ -310,9 +312,12 @@ class SafetyPolicy:
         stopped: the events of their own the call keeps the targets from firing later (a
         cancelled timer's finish). halts: whether the call may stop a running program that
         is a target (turning a script off; an unknown call may). becomes: the states the call
-        may leave each target in (one not there: any state).
+        may leave each target in (one not there: any state). installs: whether the call may
+        install an update (one that only skips it does not).
         """
-        rules = self._rules(hass, fired, aimed=aimed, stopped=stopped, halts=halts)
+        rules = self._rules(
+            hass, fired, aimed=aimed, stopped=stopped, halts=halts, installs=installs
+        )
         becomes = becomes or {}
         found: list[str] = []
         for entity_id in entity_ids:
@@ -414,6 +419,7 @@ class SafetyPolicy:
         aimed: frozenset[str] = frozenset(),
         stopped: frozenset[str] = frozenset(),
         halts: bool = True,
+        installs: bool = True,
     ) -> _Rules:
         helpers, switches = _helper_settings(hass)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
@@ -440,6 +446,7 @@ class SafetyPolicy:
             aimed=aimed,
             stopped=stopped,
             halts=halts,
+            installs=installs,
         )
         return replace(rules, driven=rules.driven_targets())
 
@@ -471,6 +478,8 @@ class _Rules:
     stopped: frozenset[str] = frozenset()
     # Whether the call may stop a running program among its targets.
     halts: bool = True
+    # Whether the call may install an update among its targets (a skip does not).
+    installs: bool = True
     # The entities being judged (on the path), with the states they were judged for: a chain
     # that changes one of them to another state is judged again for those (_revisited).
     judging: dict[str, frozenset[str] | None] = field(default_factory=dict)
@@ -564,7 +573,7 @@ class _Rules:
         members.extend(
             child for child in universal_children(self.hass, entity_id) if child not in members
         )
-        sequences = _action_sequences(self.hass, entity_id)
+        sequences = _action_sequences(self.hass, entity_id, self.installs or len(path) > 1)
         if sequences is None:
             # A helper without actions of its own to read switches what its settings name (a
             # generic thermostat its heater, a generic hygrostat its humidifier).
@@ -1367,14 +1376,17 @@ def _device_class(hass: HomeAssistant, entity_id: str) -> Any:
     return entry and (entry.device_class or entry.original_device_class)
 
 
-def _action_sequences(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
+def _action_sequences(
+    hass: HomeAssistant, entity_id: str, installs: bool = True
+) -> list[list[Any]] | None:
     """Return the actions an entity runs of its own (entity_action_sequences); None: none.
 
     Installing a Supervisor's update restarts Home Assistant (or reboots its host): a step
-    that restarts it, judged as one in a script is.
+    that restarts it, judged as one in a script is; a call that only skips it (`installs`
+    False) restarts nothing.
     """
     sequences = entity_action_sequences(hass, entity_id)
-    if split_entity_id(entity_id)[0] != UPDATE_DOMAIN:
+    if not installs or split_entity_id(entity_id)[0] != UPDATE_DOMAIN:
         return sequences
     entry = er.async_get(hass).async_get(entity_id)
     if entry is None or entry.platform != SUPERVISOR:
@@ -2371,6 +2383,7 @@ def sensitive_targets_of_action(
         entity_events_of_call(domain, service),
         stopped=entity_events_stopped_by_call(domain, service),
         halts=service in HALTING_SERVICES,
+        installs=not only_skips_update(hass, domain, service),
         becomes=states_of_call(hass, action),
     )
 
