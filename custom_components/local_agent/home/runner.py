@@ -494,23 +494,7 @@ async def _async_settle(
             if (state := hass.states.get(entity_id)) is None or state.state not in wanted
         ]
 
-    if not missed():
-        return
-    changed = asyncio.Event()
-
-    @callback
-    def state_changed(_event: Event[EventStateChangedData]) -> None:
-        if not missed():
-            changed.set()
-
-    unsubscribe = async_track_state_change_event(hass, missed(), state_changed)
-    try:
-        async with asyncio.timeout(seconds):
-            await changed.wait()
-    except TimeoutError:
-        pass
-    finally:
-        unsubscribe()
+    await _async_until(hass, missed(), lambda: not missed(), seconds)
 
 
 def _checked(hass: HomeAssistant, targets: Iterable[str]) -> list[str]:
