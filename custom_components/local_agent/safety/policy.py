@@ -13,6 +13,7 @@ from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
@@ -22,6 +23,8 @@ import re
 from typing import Any
 from typing import Final
 
+import jinja2
+import jinja2.nodes
 import probatio
 
 from custom_components.local_agent.compat import ANY_KIND_OF_SIGNAL
@@ -1812,17 +1815,18 @@ def _signals(hass: HomeAssistant, steps: Iterable[Any]) -> set[tuple[str, str]]:
         elif kind == cv.SCRIPT_ACTION_FIRE_EVENT:
             found.add((EVENT_SIGNAL, _plain_text(step.get("event")) or ANY_SIGNAL))
         elif kind == cv.SCRIPT_ACTION_CALL_SERVICE:
-            action = _plain_text(step.get("action", step.get("service"))) or ""
-            if (platform := _SIGNAL_SERVICES.get(action)) is not None:
-                found.add((platform, ANY_SIGNAL))
-            elif (event := _record_event(hass, action)) is not None:
-                found.add((EVENT_SIGNAL, event))  # a logbook entry, a log line
-            elif _is_message(hass, action):
-                # a notify entity's message too (an MQTT one's); what it says when it is known
-                texts = _texts_of_message(step)  # `data`, `data_template`, its target …
-                found.add(MESSAGE_SIGNAL if texts is None else (MESSAGE, "\n".join(texts)))
-            elif _may_send_anything(hass, action):
-                found.add(ANY_KIND_OF_SIGNAL)
+            # A template whose every outcome is written out sends what each of them sends.
+            for action in _outcomes(step.get("action", step.get("service"))) or [""]:
+                if (platform := _SIGNAL_SERVICES.get(action)) is not None:
+                    found.add((platform, ANY_SIGNAL))
+                elif (event := _record_event(hass, action)) is not None:
+                    found.add((EVENT_SIGNAL, event))  # a logbook entry, a log line
+                elif _is_message(hass, action):
+                    # a notify entity's message too (an MQTT one's); what it says when known
+                    texts = _texts_of_message(step)  # `data`, `data_template`, its target …
+                    found.add(MESSAGE_SIGNAL if texts is None else (MESSAGE, "\n".join(texts)))
+                elif _may_send_anything(hass, action):
+                    found.add(ANY_KIND_OF_SIGNAL)
     return found
 
 
@@ -1844,8 +1848,8 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
             continue
         if kind != cv.SCRIPT_ACTION_CALL_SERVICE:
             continue
-        action = _plain_text(step.get("action", step.get("service")))
-        if action is not None and action != _CONVERSATION_PROCESS:
+        actions = _outcomes(step.get("action", step.get("service")))
+        if actions is not None and _CONVERSATION_PROCESS not in actions:
             continue
         data: dict[str, Any] = {}
         for key in ("data_template", "data"):
@@ -2354,6 +2358,65 @@ def _plain_text(value: Any) -> str | None:
     if isinstance(value, Template):
         return value.template if value.is_static else None
     return value if isinstance(value, str) else None
+
+
+def _outcomes(value: Any) -> list[str] | None:
+    """Return every service a step's action may be; None when a template's cannot be told.
+
+    Plain text is itself. A template is read from its text only where that is certain: text
+    and string constants chosen between by `if` blocks and `… if … else …` ("{{ 'light.turn_on'
+    if is_state('sun.sun', 'below_horizon') else 'light.turn_off' }}"), whatever the tests
+    read; anything else (a variable, a filter, a `set`) may yield any service. In lower
+    case and stripped, as Home Assistant checks the rendered service.
+    """
+    if (text := _plain_text(value)) is not None:
+        return [text]
+    if not isinstance(value, Template):
+        return None
+    try:
+        body = _TEMPLATES.parse(value.template).body
+    except jinja2.TemplateError:
+        return None
+    found = _texts_of_nodes(body)
+    return None if found is None else sorted({text.strip().lower() for text in found})
+
+
+_TEMPLATES: Final = jinja2.Environment(autoescape=False)  # noqa: S701 (parsed, never rendered)
+_MOST_OUTCOMES: Final = 16
+
+
+def _texts_of_nodes(body: Sequence[jinja2.nodes.Node]) -> set[str] | None:
+    """Every text these template nodes may render, one after another; None: not certain."""
+    nodes = jinja2.nodes
+    found = {""}
+    for node in body:
+        texts: set[str] | None
+        if isinstance(node, nodes.Output):
+            texts = _texts_of_nodes(node.nodes)
+        elif isinstance(node, nodes.TemplateData):
+            texts = {node.data}
+        elif isinstance(node, nodes.Const) and isinstance(node.value, str):
+            texts = {node.value}
+        elif isinstance(node, nodes.CondExpr) and node.expr2 is not None:
+            texts = _texts_of_either([node.expr1], [node.expr2])
+        elif isinstance(node, nodes.If):
+            branches = [node.body, *(branch.body for branch in node.elif_), node.else_]
+            texts = _texts_of_either(*branches)
+        else:
+            return None
+        if texts is None or len(found) * len(texts) > _MOST_OUTCOMES:
+            return None
+        found = {before + text for before in found for text in texts}
+    return found
+
+
+def _texts_of_either(*branches: Sequence[jinja2.nodes.Node]) -> set[str] | None:
+    found: set[str] = set()
+    for branch in branches:
+        if (texts := _texts_of_nodes(branch)) is None:
+            return None
+        found |= texts
+    return found
 
 
 def _plain_ids(value: Any) -> list[str] | None:

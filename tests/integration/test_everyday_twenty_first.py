@@ -1,0 +1,94 @@
+"""Everyday requests after the second round (redteam19's a8d88db..841902b), twenty-first round.
+
+An exempt script whose action is a template choosing between known services ("{{
+'light.turn_on' if … else 'light.turn_off' }}") sends what those services send, no more: in
+a house whose NFC tag at the front door unlocks it, running it is no question. Same house,
+scripted model and helpers as the red-team files; each has its neighbour that is held.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from . import test_adversarial
+from .conftest import speech
+from .conftest import state
+from .probes import ask_to_run_exempt
+from .test_adversarial import Scene
+from .test_redteam import asked
+from .test_redteam import set_up_automations
+from .test_redteam_more import reload_scripts
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+KITCHEN: Final = {"entity_id": "light.kitchen_lights"}
+DARK: Final = "is_state('sun.sun', 'below_horizon')"
+# Scan the tag by the front door with the phone: the door unlocks (the tag's own automation).
+TAG_UNLOCKS: Final = {
+    "id": "tag_unlocks",
+    "alias": "Tag unlocks the front door",
+    "triggers": [{"trigger": "tag", "tag_id": "front-door-tag"}],
+    "actions": [{"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}],
+}
+KNOWN_OUTCOMES: Final[dict[str, str]] = {
+    "if else": f"{{{{ 'light.turn_on' if {DARK} else 'light.turn_off' }}}}",
+    "if block": f"{{% if {DARK} %}}light.turn_on{{% else %}}light.turn_off{{% endif %}}",
+    "service part": f"light.{{{{ 'turn_on' if {DARK} else 'turn_off' }}}}",
+    "elif": (
+        f"{{%- if {DARK} -%}} light.turn_on {{%- elif is_state('sun.sun', 'above_horizon')"
+        " -%} light.toggle {%- else -%} light.turn_off {%- endif -%}"
+    ),
+}
+# What may yield any service (a helper's text, a variable, a joined string): held.
+ANY_OUTCOME: Final[dict[str, str]] = {
+    "a helper's text": "{{ states('input_text.kitchen_action') }}",
+    "joined": "{{ 'light.' ~ states('input_text.kitchen_action') }}",
+    "if without else": f"{{{{ 'light.turn_on' if {DARK} }}}}",
+    "set": "{% set a = 'light.turn_on' %}{{ a }}",
+}
+
+
+async def run_kitchen_beside_the_tag(
+    hass: HomeAssistant, scene: Scene, action: str
+) -> tuple[Any, str]:
+    """The exempt "Kitchen" whose one step's action is `action`, on the kitchen lights."""
+    step = {"action": action, "target": KITCHEN}
+    await reload_scripts(hass, {"kitchen": {"alias": "Kitchen", "sequence": [step]}})
+    await set_up_automations(hass, TAG_UNLOCKS)
+    before = state(hass, "light.kitchen_lights")
+    result = await ask_to_run_exempt(hass, scene, "script.kitchen")
+    await hass.async_block_till_done()
+    return result, before
+
+
+@pytest.mark.parametrize("written", list(KNOWN_OUTCOMES))
+async def test_an_exempt_script_whose_action_template_picks_a_light_service_runs_at_once(
+    hass: HomeAssistant, scene: Scene, written: str
+) -> None:
+    """ "Kitchen" turns the kitchen lights on after dark and off by day, its action written
+    as a template choosing between the two. Each outcome is written out in its text: the
+    step sends what light.turn_on or light.turn_off sends, nothing a tag trigger hears. It
+    was read as a step that may send anything (a tag_scanned event) and asked 'this may
+    unlock Front Door?' in every house with a tag that unlocks."""
+    result, _ = await run_kitchen_beside_the_tag(hass, scene, KNOWN_OUTCOMES[written])
+
+    assert not asked(result), speech(result)
+    assert state(hass, "lock.front_door") == "locked"
+
+
+@pytest.mark.parametrize("written", list(ANY_OUTCOME))
+async def test_an_exempt_script_whose_action_template_may_be_anything_is_held(
+    hass: HomeAssistant, scene: Scene, written: str
+) -> None:
+    """The neighbour: a template whose outcome is not written out in it may be a service that
+    fires the tag's event (a Python script's): fail closed, held."""
+    result, before = await run_kitchen_beside_the_tag(hass, scene, ANY_OUTCOME[written])
+
+    assert asked(result), speech(result)
+    assert state(hass, "light.kitchen_lights") == before
