@@ -13,6 +13,8 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
@@ -20,9 +22,11 @@ from .conftest import speech
 from .conftest import state
 from .probes import ask_to_run_exempt
 from .test_adversarial import Scene
+from .test_adversarial import tool_call
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
+from .test_redteam_nineteenth import TO_THE_TABLET
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -92,3 +96,26 @@ async def test_an_exempt_script_whose_action_template_may_be_anything_is_held(
 
     assert asked(result), speech(result)
     assert state(hass, "light.kitchen_lights") == before
+
+
+async def test_an_action_template_that_may_be_conversation_process_still_cannot_answer(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The other neighbour: one outcome of the template is conversation.process, saying
+    "yes" in the kitchen tablet's conversation, where the unlock waits. It keeps no
+    exemption: held, and the door stays locked."""
+    action = f"{{{{ 'conversation.process' if {DARK} else 'light.turn_on' }}}}"
+    step = {"action": action, "data": TO_THE_TABLET}
+    await reload_scripts(hass, {"say_yes": {"alias": "Say yes", "sequence": [step]}})
+    async_expose_entity(hass, "conversation", "script.say_yes", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.say_yes"]})
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.front_door"))
+    question = await agent.ask("unlock", conversation_id="kitchen-tablet", context=scene.person)
+    assert asked(question)
+    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.say_yes"))
+
+    result = await agent.ask("good morning", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(result), speech(result)
