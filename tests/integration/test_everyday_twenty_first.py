@@ -2,7 +2,8 @@
 
 An exempt script whose action is a template choosing between known services ("{{
 'light.turn_on' if … else 'light.turn_off' }}") sends what those services send, no more: in
-a house whose NFC tag at the front door unlocks it, running it is no question. Same house,
+a house whose NFC tag at the front door unlocks it, running it is no question. A whole yes
+(or PIN) as speech-to-text writes it, with its commas, dashes and ellipses, confirms. Same house,
 scripted model and helpers as the red-team files; each has its neighbour that is held.
 """
 
@@ -14,6 +15,10 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
+from custom_components.local_agent.safety.confirmation import PinReply
+from custom_components.local_agent.safety.confirmation import Reply
+from custom_components.local_agent.safety.confirmation import classify_pin_reply
+from custom_components.local_agent.safety.confirmation import classify_reply
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 
@@ -119,3 +124,41 @@ async def test_an_action_template_that_may_be_conversation_process_still_cannot_
 
     assert state(hass, "lock.front_door") == "locked"
     assert asked(result), speech(result)
+
+
+# --- A whole yes as speech-to-text writes it ------------------------------------------------
+
+SPOKEN_YES: Final = [
+    ("Yes.", "en"),
+    ("Yes, please.", "en"),
+    ("Yeah, sure.", "en"),
+    ("Yes... do it.", "en"),
+    ("Uh, yes.", "en"),
+    ("Uh… yes.", "en"),
+    ("Yes — go ahead.", "en"),
+    ("Yes - go ahead.", "en"),
+    ("Yes, um.", "en"),
+    ("Ja, bitte.", "de"),
+    ("Ja \u2013 bitte.", "de"),
+    ("Oui, vas-y !", "fr"),
+    ("Oui… vas-y.", "fr"),
+    ("¡Sí, claro!", "es"),
+    ("Sí... claro.", "es"),
+    ("Sì, certo.", "it"),
+    ("Ja, graag.", "nl"),
+    ("Sim, por favor.", "pt"),
+]
+
+
+@pytest.mark.parametrize(("text", "language"), SPOKEN_YES)
+def test_a_whole_yes_with_its_punctuation_still_confirms(text: str, language: str) -> None:
+    """Whisper, Home Assistant Cloud and Vosk write a person's yes with their own commas,
+    dashes and ellipses: a mark inside the reply cuts nothing off; only one it ends on
+    does (a8d88db)."""
+    assert classify_reply(text, language) is Reply.YES
+
+
+@pytest.mark.parametrize("text", ["4711.", "4-7-1-1", "4 - 7 - 1 - 1", "4, 7, 1, 1.", "47 11."])
+def test_a_pin_with_its_punctuation_is_a_pin_answer(text: str) -> None:
+    """The PIN as speech-to-text writes it ("4711.", "4-7-1-1") is a PIN answer."""
+    assert classify_pin_reply(text, "en") is PinReply.PIN
