@@ -32,6 +32,9 @@ from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_nineteenth import TO_THE_TABLET
+from .test_redteam_seventh import LOCK
+from .test_redteam_seventh import relock
+from .test_redteam_third import running_timer
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -162,3 +165,21 @@ def test_a_whole_yes_with_its_punctuation_still_confirms(text: str, language: st
 def test_a_pin_with_its_punctuation_is_a_pin_answer(text: str) -> None:
     """The PIN as speech-to-text writes it ("4711.", "4-7-1-1") is a PIN answer."""
     assert classify_pin_reply(text, "en") is PinReply.PIN
+
+
+async def test_an_exempt_script_whose_action_template_picks_a_light_runs_beside_a_relock_timer(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """While the re-lock timer runs ("lock the front door again when it is up"), the same
+    "Kitchen" runs at once: neither light service restarts Home Assistant, which would stop
+    the timer. It was read as a step that may (a `homeassistant.restart`) and asked."""
+    step = {"action": KNOWN_OUTCOMES["if else"], "target": KITCHEN}
+    await reload_scripts(hass, {"kitchen": {"alias": "Kitchen", "sequence": [step]}})
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, relock(LOCK))
+
+    result = await ask_to_run_exempt(hass, scene, "script.kitchen")
+    await hass.async_block_till_done()
+
+    assert not asked(result), speech(result)
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
