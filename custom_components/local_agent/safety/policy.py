@@ -2365,9 +2365,9 @@ def _outcomes(value: Any) -> list[str] | None:
 
     Plain text is itself. A template is read from its text only where that is certain: text
     and string constants chosen between by `if` blocks and `… if … else …` ("{{ 'light.turn_on'
-    if is_state('sun.sun', 'below_horizon') else 'light.turn_off' }}"), whatever the tests
-    read; anything else (a variable, a filter, a `set`) may yield any service. In lower
-    case and stripped, as Home Assistant checks the rendered service.
+    if is_state('sun.sun', 'below_horizon') else 'light.turn_off' }}"), whatever their
+    conditions read; anything else (a variable, a filter, a `set`) may yield any service. In
+    lower case and stripped, as Home Assistant checks the rendered service.
     """
     if (text := _plain_text(value)) is not None:
         return [text]
