@@ -1201,18 +1201,25 @@ class _Rules:
         automation answers by switching the relay), a sentence it says to Assist, an MQTT
         message it publishes (heard on that topic). A script it runs sends what its own steps
         send, and so does an entity it changes that runs actions of its own (a template
-        button it presses). A step that may send any signal (a message, a Python script) is
-        not taken to run every automation that hears one, nor does what the steps change
-        count: the remote's light and the porch light that follows the relay are not what
-        unlocks.
+        button it presses, a template switch in a switch group it turns on). A step that may
+        send any signal (a message, a Python script) is not taken to run every automation
+        that hears one, nor does what the steps change count: the remote's light and the
+        porch light that follows the relay are not what unlocks.
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
             named = named_targets(self.hass, steps)
             triggered = {t for t in named if split_entity_id(t)[0] == AUTOMATION_DOMAIN}
+            # A group a step switches switches its members (a switch group of a template
+            # switch), and those of a group in it.
+            reached = sorted(named)
+            for target in reached:  # the list grows: the members of the groups reached
+                state = self.hass.states.get(target)
+                members = _group_members(state) if state is not None else []
+                reached.extend(m for m in members if m not in reached)
             scripts = [
                 sequence
-                for target in named
+                for target in reached
                 if target.startswith(SCRIPT_PREFIX)
                 and (sequence := script_sequence(self.hass, target))
             ]
@@ -1220,7 +1227,7 @@ class _Rules:
             # the relay) runs them when a step changes it.
             scripts += [
                 sequence
-                for target in sorted(named)
+                for target in reached
                 if not target.startswith(SCRIPT_PREFIX)
                 and split_entity_id(target)[0] != AUTOMATION_DOMAIN
                 for sequence in _action_sequences(self.hass, target) or ()
