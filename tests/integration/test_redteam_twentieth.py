@@ -26,22 +26,28 @@ from custom_components.local_agent.safety.policy import sensitive_targets_of_act
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.core import ServiceCall
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import KITCHEN_ON
 from .probes import assert_held_only_when
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
+from .test_redteam_eighteenth import exposed_update
 from .test_redteam_eighteenth import mode_select_on
 from .test_redteam_eighteenth import pulse_beside_a_side_door
 from .test_redteam_eighteenth import relay_on_a_device
 from .test_redteam_more import reload_scripts
+from .test_redteam_seventh import LOCK
+from .test_redteam_seventh import relock
+from .test_redteam_third import running_timer
 from .test_redteam_thirteenth import switch_group
 
 house = test_adversarial.house
@@ -358,3 +364,62 @@ async def test_a_control_of_a_controller_two_devices_above_the_door_relay_is_hel
     if how == "a via cycle":  # (Home Assistant refuses a device that is its own via device)
         devices.async_update_device(controller.id, via_device_id=relay_device)
     await pulse_beside_a_side_door(hass, scene, door_relay, controller.id, held=held)
+
+
+# --- Skipping the Supervisor's update -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("how", "held"),
+    [
+        ("another integration's update.skip", True),
+        ("install with a backup", True),
+        ("install a version", True),
+        ("the update component's skip", False),
+        ("the update component's clear_skipped", False),
+    ],
+)
+async def test_a_skip_that_may_install_the_core_update_is_held(
+    hass: HomeAssistant, how: str, held: bool
+) -> None:
+    """A custom integration registers its own `update.skip` (Home Assistant lets the last
+    one registered answer): its code may install; held. Installing with a backup, or a
+    given version, restarts as any install does: held. The update component's own skip (or
+    clear_skipped): at once. Judged at the gate (our update tool offers only install)."""
+    update = await exposed_update(hass, "hassio", "home_assistant_core_version_latest", "Core")
+    service, data = "skip", dict[str, Any]()
+    if how.startswith("another"):
+
+        async def installs(call: ServiceCall) -> None:
+            """Another integration's handler: it may do anything."""
+
+        hass.services.async_register("update", "skip", installs)
+    elif how.startswith("install"):
+        service = "install"
+        data = {"backup": True} if how.endswith("backup") else {"version": "2026.11.0"}
+    elif how.endswith("clear_skipped"):
+        service = "clear_skipped"
+    action = PlannedAction("update", "update", service, (update,), data)
+
+    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is held
+
+
+@pytest.mark.parametrize(
+    ("service", "then", "held"),
+    [("skip", LOCK, True), ("install", LOCK, True), ("skip", KITCHEN_ON, False)],
+)
+async def test_an_exempt_core_update_skipped_while_a_relock_timer_runs_is_held(
+    hass: HomeAssistant, scene: Scene, service: str, then: dict[str, Any], held: bool
+) -> None:
+    """The exempt Core update, skipped or installed while the re-lock timer runs: the
+    exemption's path does not tell a skip from an install, so it fails closed (held). With
+    a timer whose end lights a lamp: at once."""
+    update = await exposed_update(hass, "hassio", "home_assistant_core_version_latest", "Core")
+    timer = await running_timer(hass, "relock")
+    await set_up_automations(hass, relock(then))
+    assert scene.person is not None  # the house, with its lock and kitchen lights
+    policy = SafetyPolicy.from_data({**AGENT_DEFAULTS, CONF_EXEMPT_ENTITIES: [update]})
+    action = PlannedAction("update", "update", service, (update,))
+
+    assert bool(sensitive_targets_of_action(hass, policy, action)) is held
+    await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
