@@ -241,6 +241,49 @@ async def test_an_exempt_script_that_runs_a_script_and_an_automation_on_lights_r
     assert state(hass, "light.kitchen_lights") == "on"
 
 
+TARGET_OF_THE_TABLET: Final = (
+    "{{ {'conversation_id': 'kitchen-tablet', 'agent_id': 'conversation.local_agent'} }}"
+)
+
+
+@pytest.mark.parametrize("key", ["action", "service"])
+async def test_an_exempt_script_that_says_yes_through_a_templated_target_cannot_answer(
+    hass: HomeAssistant, scene: Scene, key: str
+) -> None:
+    """An exempt "Say yes" whose conversation.process names the tablet's conversation and
+    our agent in a templated `target`: Home Assistant merges the target into the call's
+    data, so it says "yes" there in the person's context. Held: its target cannot be read."""
+    step = {key: "conversation.process", "data": {"text": "yes"}, "target": TARGET_OF_THE_TABLET}
+    await reload_scripts(hass, {"say_yes": {"alias": "Say yes", "sequence": [step]}})
+    async_expose_entity(hass, "conversation", "script.say_yes", True)
+    agent = await _ask_on_the_tablet(scene, "script.say_yes")
+    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.say_yes"))
+
+    result = await agent.ask("good morning", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert "executed" not in scene.outcomes(), scene.audit
+    assert asked(result), speech(result)
+
+
+async def test_an_exempt_script_with_a_templated_target_on_a_light_runs_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The neighbour: a templated target on a light's turn_on runs at once."""
+    step = {"action": "light.turn_on", "target": "{{ {'entity_id': 'light.kitchen_lights'} }}"}
+    await reload_scripts(hass, {"lights": {"alias": "Lights", "sequence": [step]}})
+    async_expose_entity(hass, "conversation", "script.lights", True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.lights"]})
+    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.lights"))
+
+    result = await agent.ask("lights", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert not asked(result), speech(result)
+    assert state(hass, "light.kitchen_lights") == "on"
+
+
 # --- A relay a DIY lock switches through a chain of template entities ---------------------------
 
 

@@ -1838,11 +1838,12 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
 
     `conversation.process` with a conversation id (also a template) and an agent that is
     one of ours by its registry entry, or a template that may name one; an action written
-    as a template may be `conversation.process`, and data written whole as a template may
-    hold any conversation id and agent. A step runs in the context of whoever ran its
-    program, so the agent reads it as that person's words: a "yes" to the question it asked
-    them. Without a conversation id it starts a new one,
-    where no question waits; Home Assistant's own agent (no agent id) holds none.
+    as a template may be `conversation.process`, and data (or a target, which Home Assistant
+    merges into the data) written whole as a template may hold any conversation id and
+    agent. A step runs in the context of whoever ran its program, so the agent reads it as
+    that person's words: a "yes" to the question it asked them. Without a conversation id
+    it starts a new one, where no question waits; Home Assistant's own agent (no agent id)
+    holds none.
     """
     for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
@@ -1855,11 +1856,13 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
         if action is not None and action != _CONVERSATION_PROCESS:
             continue
         data: dict[str, Any] = {}
-        for key in ("data_template", "data"):
+        # Home Assistant merges a step's target into its data: a target written as a
+        # template may name the conversation and the agent too.
+        for key in ("data_template", "data", "target"):
             if isinstance(part := step.get(key), Mapping):
                 data.update(part)
             elif part is not None:
-                return True  # data written whole as a template: any conversation, any agent
+                return True  # written whole as a template: any conversation, any agent
         if data.get(_CONVERSATION_ID) is None or (agent := data.get(_AGENT_ID)) is None:
             continue
         agent_id = _plain_text(agent)
