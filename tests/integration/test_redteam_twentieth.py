@@ -29,6 +29,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
@@ -466,3 +467,39 @@ async def test_an_exempt_core_update_skipped_while_a_relock_timer_runs_is_held(
 
     assert bool(sensitive_targets_of_action(hass, policy, action)) is held
     await hass.services.async_call("timer", "cancel", {"entity_id": timer}, blocking=True)
+
+
+# --- A scene.create whose templated target names the scene ----------------------------------------
+
+
+@pytest.mark.parametrize("through_the_target", [True, False], ids=["target", "no target"])
+async def test_a_scene_a_templated_target_may_make_is_held(
+    hass: HomeAssistant, scene: Scene, through_the_target: bool
+) -> None:
+    """A script's `scene.create` reads "cosy" with a lamp in its data, and its templated
+    target (merged into the data by Home Assistant, over it) makes "movie" with the front
+    door unlocked. Activating "movie" may unlock: held. Without the target: at once."""
+    assert scene.person is not None  # the house, with its lock and kitchen lights
+    assert await async_setup_component(hass, "scene", {})
+    await hass.services.async_call(
+        "scene",
+        "create",
+        {"scene_id": "movie", "entities": {"light.kitchen_lights": "on"}},
+        blocking=True,
+    )
+    step: dict[str, Any] = {
+        "action": "scene.create",
+        "data": {"scene_id": "cosy", "entities": {"light.kitchen_lights": "on"}},
+    }
+    if through_the_target:
+        step["target"] = "{{ {'scene_id': 'movie', 'entities': {'lock.front_door': 'unlocked'}} }}"
+    await reload_scripts(hass, {"prepare": {"alias": "Prepare", "sequence": [step]}})
+    action = PlannedAction("scene", "scene", "turn_on", ("scene.movie",))
+
+    assert bool(sensitive_targets_of_action(hass, POLICY, action)) is through_the_target
+
+    # What Home Assistant does: the target's scene id and entities win.
+    await hass.services.async_call("script", "prepare", blocking=True)
+    members = hass.states.get("scene.movie")
+    assert members is not None
+    assert ("lock.front_door" in members.attributes["entity_id"]) is through_the_target

@@ -1044,8 +1044,8 @@ class _Rules:
         found: list[str] = []
         for steps in programs:
             for step in _scene_creations(self.hass, steps):
-                data = step.get("data")
-                scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
+                data = _call_data(step)
+                scene_id = _plain_text(data.get(_SCENE_ID)) if data is not None else None
                 if scene_id is None:
                     return None
                 if f"scene.{scene_id}" != scene:
@@ -1675,8 +1675,8 @@ def _step_changes(
             and creates_scenes(hass, *action.split(".", 1))
         ):
             # It changes the scene it makes: judged by what the scene sets.
-            data = step.get("data")
-            scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
+            data = _call_data(step)
+            scene_id = _plain_text(data.get(_SCENE_ID)) if data is not None else None
             return None if scene_id is None else {f"scene.{scene_id}": None}
         if (
             action is not None
@@ -2132,13 +2132,25 @@ def _scene_creations(hass: HomeAssistant, steps: Iterable[Any]) -> list[Mapping[
     return found
 
 
+def _call_data(step: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """Return the data a service step's call gets; None when a template may hold any.
+
+    As Home Assistant prepares the call: `data`, then the older `data_template`, then the
+    target over both (a target written as a template may set `scene_id` too).
+    """
+    parts = [step.get(key) or {} for key in ("data", "data_template", "target")]
+    if not all(isinstance(part, Mapping) for part in parts):
+        return None
+    return {key: value for part in parts for key, value in part.items()}
+
+
 def _created_members(step: Mapping[str, Any]) -> list[str] | None:
     """Return the entities a `scene.create` step puts in its scene; None if unreadable.
 
     Also those a `scene.apply` step sets (it has no snapshot).
     """
-    data = step.get("data")
-    if not isinstance(data, Mapping):
+    data = _call_data(step)
+    if data is None:
         return None
     entities = data.get(_SCENE_ENTITIES) or {}
     snapshot = _plain_ids(data.get(_SCENE_SNAPSHOT) or [])
