@@ -540,3 +540,33 @@ async def test_an_exempt_scripts_mqtt_topic_in_a_templated_target_is_judged(
     result = await ask_to_run_exempt(hass, scene, "script.welcome")
 
     assert_held_only_when(hass, result, held)
+
+
+# --- A templated conversation.process nested in a branch ----------------------------------------
+
+SAYS_YES: Final = {"action": "{{ 'conversation.process' }}", "data": TO_THE_TABLET}
+NESTED: Final[dict[str, dict[str, Any]]] = {
+    "choose": {"choose": [], "default": [SAYS_YES]},
+    "if": {"if": [{"condition": "template", "value_template": "{{ true }}"}], "then": [SAYS_YES]},
+    "parallel": {"parallel": [[SAYS_YES]]},
+    "sequence": {"sequence": [SAYS_YES]},
+    "repeat": {"repeat": {"count": 1, "sequence": [SAYS_YES]}},
+}
+
+
+@pytest.mark.parametrize("nest", list(NESTED))
+async def test_an_exempt_script_that_says_yes_in_a_branch_cannot_answer(
+    hass: HomeAssistant, scene: Scene, nest: str
+) -> None:
+    """The templated conversation.process inside a choose, if, parallel, sequence or
+    repeat: held as at the top."""
+    await reload_scripts(hass, {"say_yes": {"alias": "Say yes", "sequence": [NESTED[nest]]}})
+    async_expose_entity(hass, "conversation", "script.say_yes", True)
+    agent = await _ask_on_the_tablet(scene, "script.say_yes")
+    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.say_yes"))
+
+    result = await agent.ask("good morning", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert asked(result), speech(result)
