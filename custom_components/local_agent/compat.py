@@ -701,19 +701,21 @@ def connected_devices(hass: HomeAssistant, device_id: str) -> list[str]:
 
     A child device (Home Assistant 2026.10's sub-device: an ESPHome controller's "Door")
     is part of its parent and its parent of it. A device connected through this one (its
-    `via_device` is this: a controller's, a bridge's) is driven through it; not the other
+    `via_device` is this: a controller's, a bridge's) is driven through it, and so is one
+    connected through that in turn (a relay board on the controller's "Door"); not the other
     way round: a lamp connected through a Homematic IP access point or an Aqara hub, whose
     own entities include the house alarm, is no part of the hub. Siblings are left out.
     """
     registry = dr.async_get(hass)
     found = [device_id]
-    parent = getattr(registry.async_get(device_id), "parent_device_id", None)
-    if isinstance(parent, str):
-        found.append(parent)
     children = getattr(dr, "async_entries_for_parent_device", None)
-    below = [child.id for child in children(registry, device_id)] if children else []
-    below.extend(other.id for other in registry.devices if other.via_device_id == device_id)
-    found.extend(other for other in below if other not in found)
+    for current in found:  # the list grows: what is connected through those, in turn
+        below = [child.id for child in children(registry, current)] if children else []
+        below.extend(other.id for other in registry.devices if other.via_device_id == current)
+        found.extend(other for other in below if other not in found)
+    parent = getattr(registry.async_get(device_id), "parent_device_id", None)
+    if isinstance(parent, str) and parent not in found:
+        found.insert(1, parent)
     return found
 
 

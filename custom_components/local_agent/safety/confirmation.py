@@ -422,6 +422,24 @@ def _readings(text: str) -> tuple[list[list[str]], list[list[str]]]:
 _QUESTION_MARKS: Final = frozenset("?¿؟‽⸮")
 # Marks a reply goes on after ("yes, …", "yes &"); any dash too. "…" is "..." (NFKC).
 _GOES_ON: Final = frozenset(",;:&/([{、")
+# What closes a quote or a bracket, and a format character (a zero-width space).
+_CLOSING: Final = frozenset({"Pe", "Pf", "Cf"})
+# Words in the Unicode name of a punctuation mark that goes on as a comma or dash does (the
+# Arabic comma, a reversed comma, a swung dash).
+_GOING_ON_NAMES: Final = frozenset({"COMMA", "SEMICOLON", "COLON", "AMPERSAND", "DASH"})
+
+
+def _goes_on(mark: str) -> bool:
+    """Whether a reply that ends on this mark goes on after it (a comma, a dash, "&")."""
+    category = unicodedata.category(mark)
+    return (
+        mark in _GOES_ON
+        or category == "Pd"
+        or (
+            category.startswith("P")
+            and not _GOING_ON_NAMES.isdisjoint(unicodedata.name(mark, "").split())
+        )
+    )
 
 
 def _plain(text: str, language: str) -> bool:
@@ -452,13 +470,14 @@ def _cut_off(text: str, language: str) -> bool:
     A mark that a reply goes on after (a comma, a dash, "…", "&") cuts it off as a word does.
     """
     written = unicodedata.normalize("NFKC", text).rstrip()
-    # What closes a quote or a bracket ('"yes, and"', "(yes, —)") closes no thought.
+    # What closes a quote or a bracket ('"yes, and"', "(yes, —)") closes no thought, and an
+    # invisible character (a zero-width space, a direction mark) shows nothing.
     ends = written
-    while ends and (ends[-1] in "\"'" or unicodedata.category(ends[-1]) in ("Pe", "Pf")):
-        ends = ends[:-1].rstrip()
-    if ends.endswith("..") or (
-        ends and (ends[-1] in _GOES_ON or unicodedata.category(ends[-1]) == "Pd")
+    while ends and (
+        ends[-1] in "\"'" or ends[-1].isspace() or unicodedata.category(ends[-1]) in _CLOSING
     ):
+        ends = ends[:-1]
+    if ends.endswith("..") or (ends and _goes_on(ends[-1])):
         return True
     said = " ".join(words(written.replace("&", " and ")))
     joining = frozenset().union(*(joining_phrases(lang) for lang in (language, "en")))

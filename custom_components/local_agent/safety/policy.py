@@ -1047,8 +1047,8 @@ class _Rules:
         found: list[str] = []
         for steps in programs:
             for step in _scene_creations(self.hass, steps):
-                data = step.get("data")
-                scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
+                data = _call_data(step)
+                scene_id = _plain_text(data.get(_SCENE_ID)) if data is not None else None
                 if scene_id is None:
                     return None
                 if f"scene.{scene_id}" != scene:
@@ -1204,18 +1204,25 @@ class _Rules:
         automation answers by switching the relay), a sentence it says to Assist, an MQTT
         message it publishes (heard on that topic). A script it runs sends what its own steps
         send, and so does an entity it changes that runs actions of its own (a template
-        button it presses). A step that may send any signal (a message, a Python script) is
-        not taken to run every automation that hears one, nor does what the steps change
-        count: the remote's light and the porch light that follows the relay are not what
-        unlocks.
+        button it presses, a template switch in a switch group it turns on). A step that may
+        send any signal (a message, a Python script) is not taken to run every automation
+        that hears one, nor does what the steps change count: the remote's light and the
+        porch light that follows the relay are not what unlocks.
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
             named = named_targets(self.hass, steps)
             triggered = {t for t in named if split_entity_id(t)[0] == AUTOMATION_DOMAIN}
+            # A group a step switches switches its members (a switch group of a template
+            # switch), and those of a group in it.
+            reached = sorted(named)
+            for target in reached:  # the list grows: the members of the groups reached
+                state = self.hass.states.get(target)
+                members = _group_members(state) if state is not None else []
+                reached.extend(m for m in members if m not in reached)
             scripts = [
                 sequence
-                for target in named
+                for target in reached
                 if target.startswith(SCRIPT_PREFIX)
                 and (sequence := script_sequence(self.hass, target))
             ]
@@ -1223,7 +1230,7 @@ class _Rules:
             # the relay) runs them when a step changes it.
             scripts += [
                 sequence
-                for target in sorted(named)
+                for target in reached
                 if not target.startswith(SCRIPT_PREFIX)
                 and split_entity_id(target)[0] != AUTOMATION_DOMAIN
                 for sequence in _action_sequences(self.hass, target) or ()
@@ -1671,8 +1678,8 @@ def _step_changes(
             and creates_scenes(hass, *action.split(".", 1))
         ):
             # It changes the scene it makes: judged by what the scene sets.
-            data = step.get("data")
-            scene_id = _plain_text(data.get(_SCENE_ID)) if isinstance(data, Mapping) else None
+            data = _call_data(step)
+            scene_id = _plain_text(data.get(_SCENE_ID)) if data is not None else None
             return None if scene_id is None else {f"scene.{scene_id}": None}
         if (
             action is not None
@@ -1835,11 +1842,12 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
 
     `conversation.process` with a conversation id (also a template) and an agent that is
     one of ours by its registry entry, or a template that may name one; an action written
-    as a template may be `conversation.process`, and data written whole as a template may
-    hold any conversation id and agent. A step runs in the context of whoever ran its
-    program, so the agent reads it as that person's words: a "yes" to the question it asked
-    them. Without a conversation id it starts a new one,
-    where no question waits; Home Assistant's own agent (no agent id) holds none.
+    as a template may be `conversation.process`, and data (or a target, which Home Assistant
+    merges into the data) written whole as a template may hold any conversation id and
+    agent. A step runs in the context of whoever ran its program, so the agent reads it as
+    that person's words: a "yes" to the question it asked them. Without a conversation id
+    it starts a new one, where no question waits; Home Assistant's own agent (no agent id)
+    holds none.
     """
     for step, kind in _enabled_steps(steps):
         if (nested := _nested_steps(step, kind)) is not None:
@@ -1852,11 +1860,13 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
         if actions is not None and _CONVERSATION_PROCESS not in actions:
             continue
         data: dict[str, Any] = {}
-        for key in ("data_template", "data"):
+        # Home Assistant merges a step's target into its data: a target written as a
+        # template may name the conversation and the agent too.
+        for key in ("data_template", "data", "target"):
             if isinstance(part := step.get(key), Mapping):
                 data.update(part)
             elif part is not None:
-                return True  # data written whole as a template: any conversation, any agent
+                return True  # written whole as a template: any conversation, any agent
         if data.get(_CONVERSATION_ID) is None or (agent := data.get(_AGENT_ID)) is None:
             continue
         agent_id = _plain_text(agent)
@@ -2126,13 +2136,25 @@ def _scene_creations(hass: HomeAssistant, steps: Iterable[Any]) -> list[Mapping[
     return found
 
 
+def _call_data(step: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """Return the data a service step's call gets; None when a template may hold any.
+
+    As Home Assistant prepares the call: `data`, then the older `data_template`, then the
+    target over both (a target written as a template may set `scene_id` too).
+    """
+    parts = [step.get(key) or {} for key in ("data", "data_template", "target")]
+    if not all(isinstance(part, Mapping) for part in parts):
+        return None
+    return {key: value for part in parts for key, value in part.items()}
+
+
 def _created_members(step: Mapping[str, Any]) -> list[str] | None:
     """Return the entities a `scene.create` step puts in its scene; None if unreadable.
 
     Also those a `scene.apply` step sets (it has no snapshot).
     """
-    data = step.get("data")
-    if not isinstance(data, Mapping):
+    data = _call_data(step)
+    if data is None:
         return None
     entities = data.get(_SCENE_ENTITIES) or {}
     snapshot = _plain_ids(data.get(_SCENE_SNAPSHOT) or [])
