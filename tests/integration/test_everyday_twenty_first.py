@@ -14,12 +14,10 @@ from typing import Final
 
 import pytest
 
-from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.safety.confirmation import PinReply
 from custom_components.local_agent.safety.confirmation import Reply
 from custom_components.local_agent.safety.confirmation import classify_pin_reply
 from custom_components.local_agent.safety.confirmation import classify_reply
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
@@ -27,11 +25,11 @@ from .conftest import speech
 from .conftest import state
 from .probes import ask_to_run_exempt
 from .test_adversarial import Scene
-from .test_adversarial import tool_call
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_nineteenth import TO_THE_TABLET
+from .test_redteam_nineteenth import run_while_the_tablet_asks
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
 from .test_redteam_third import running_timer
@@ -115,18 +113,7 @@ async def test_an_action_template_that_may_be_conversation_process_still_cannot_
     action = f"{{{{ 'conversation.process' if {DARK} else 'light.turn_on' }}}}"
     step = {"action": action, "data": TO_THE_TABLET}
     await reload_scripts(hass, {"say_yes": {"alias": "Say yes", "sequence": [step]}})
-    async_expose_entity(hass, "conversation", "script.say_yes", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.say_yes"]})
-    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.front_door"))
-    question = await agent.ask("unlock", conversation_id="kitchen-tablet", context=scene.person)
-    assert asked(question)
-    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.say_yes"))
-
-    result = await agent.ask("good morning", context=scene.person)
-    await hass.async_block_till_done()
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert asked(result), speech(result)
+    await run_while_the_tablet_asks(hass, scene, "script.say_yes")
 
 
 # --- A whole yes as speech-to-text writes it ------------------------------------------------

@@ -230,6 +230,38 @@ EVERYDAY_TEMPLATES: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+async def run_while_the_tablet_asks(hass: HomeAssistant, scene: Scene, script: str) -> None:
+    """The person asks to unlock on the kitchen tablet and has not answered; in another
+    conversation the model runs the exempt script: nothing unlocks, nothing is confirmed,
+    and the turn asks."""
+    async_expose_entity(hass, "conversation", script, True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: [script]})
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.front_door"))
+    question = await agent.ask("unlock", conversation_id="kitchen-tablet", context=scene.person)
+    assert asked(question)
+    scene.worker.will_write(tool_call("script", action="turn_on", entity_id=script))
+
+    result = await agent.ask("good morning", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert "executed" not in scene.outcomes(), scene.audit
+    assert asked(result), speech(result)
+
+
+async def run_lights_script_at_once(hass: HomeAssistant, scene: Scene, script: str) -> None:
+    """The neighbour: the model runs the exempt script, which lights the kitchen: at once."""
+    async_expose_entity(hass, "conversation", script, True)
+    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: [script]})
+    scene.worker.will_write(tool_call("script", action="turn_on", entity_id=script))
+
+    result = await agent.ask("lights", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert not asked(result), speech(result)
+    assert state(hass, "light.kitchen_lights") == "on"
+
+
 @pytest.mark.parametrize("written", list(SAYS_YES_AS_A_TEMPLATE))
 async def test_an_exempt_script_that_says_yes_through_a_template_cannot_answer(
     hass: HomeAssistant, scene: Scene, written: str
@@ -242,19 +274,7 @@ async def test_an_exempt_script_that_says_yes_through_a_template_cannot_answer(
     question, so the script is held, and the door stays locked."""
     step = SAYS_YES_AS_A_TEMPLATE[written]
     await reload_scripts(hass, {"say_yes": {"alias": "Say yes", "sequence": [step]}})
-    async_expose_entity(hass, "conversation", "script.say_yes", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.say_yes"]})
-    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.front_door"))
-    question = await agent.ask("unlock", conversation_id="kitchen-tablet", context=scene.person)
-    assert asked(question)
-    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.say_yes"))
-
-    result = await agent.ask("good morning", context=scene.person)
-    await hass.async_block_till_done()
-
-    assert state(hass, "lock.front_door") == "locked"
-    assert "executed" not in scene.outcomes(), scene.audit
-    assert asked(result), speech(result)
+    await run_while_the_tablet_asks(hass, scene, "script.say_yes")
 
 
 @pytest.mark.parametrize("written", list(EVERYDAY_TEMPLATES))
@@ -264,18 +284,40 @@ async def test_an_exempt_script_written_as_a_template_that_lights_a_lamp_runs_at
     """The neighbour: the same templates on a light's turn_on run at once."""
     step = EVERYDAY_TEMPLATES[written]
     await reload_scripts(hass, {"lights": {"alias": "Lights", "sequence": [step]}})
-    async_expose_entity(hass, "conversation", "script.lights", True)
-    agent = await scene.our_agent(**{CONF_EXEMPT_ENTITIES: ["script.lights"]})
-    scene.worker.will_write(tool_call("script", action="turn_on", entity_id="script.lights"))
-
-    result = await agent.ask("lights", context=scene.person)
-    await hass.async_block_till_done()
-
-    assert not asked(result), speech(result)
-    assert state(hass, "light.kitchen_lights") == "on"
+    await run_lights_script_at_once(hass, scene, "script.lights")
 
 
 # --- A relay a DIY lock switches through a template button --------------------------------------
+
+
+async def switch_on_a_relay_a_side_door_may_drive(
+    hass: HomeAssistant, scene: Scene, door_relay: str, door_device: str, unlock: list[Any]
+) -> None:
+    """A template lock "Side Door" whose unlock runs `unlock`: switching door_relay on, and
+    the mode select on its device, are held exactly when the unlock reaches the relay (it
+    is not empty), and the relay turns on only when not held."""
+    driven = bool(unlock)
+    await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": "Side Door",
+            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
+            "lock": [],
+            "unlock": unlock,
+        },
+    )
+    select = await mode_select_on(hass, door_device)
+    for action in (
+        PlannedAction("switch", "switch", "turn_on", (door_relay,)),
+        PlannedAction("select", "select", "select_option", (select,), {"option": "pulse"}),
+    ):
+        assert bool(sensitive_targets_of_action(hass, POLICY, action)) is driven
+
+    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": door_relay})
+
+    assert_held_only_when(hass, result, driven)
+    assert (state(hass, door_relay) == "on") is not driven
 
 
 @pytest.mark.parametrize("pressed_by_the_lock", [True, False], ids=["the lock's", "a lamp's"])
@@ -290,24 +332,6 @@ async def test_a_relay_a_diy_lock_switches_through_a_button_is_held(
     on = [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}]
     pulse = await template_helper(hass, {"template_type": "button", "name": "Pulse", "press": on})
     unlock = [{"action": "button.press", "target": {"entity_id": pulse}}]
-    await template_helper(
-        hass,
-        {
-            "template_type": "lock",
-            "name": "Side Door",
-            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": [],
-            "unlock": unlock if pressed_by_the_lock else [],
-        },
+    await switch_on_a_relay_a_side_door_may_drive(
+        hass, scene, door_relay, door_device, unlock if pressed_by_the_lock else []
     )
-    select = await mode_select_on(hass, door_device)
-    for action in (
-        PlannedAction("switch", "switch", "turn_on", (door_relay,)),
-        PlannedAction("select", "select", "select_option", (select,), {"option": "pulse"}),
-    ):
-        assert bool(sensitive_targets_of_action(hass, POLICY, action)) is pressed_by_the_lock
-
-    result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": door_relay})
-
-    assert_held_only_when(hass, result, pressed_by_the_lock)
-    assert (state(hass, door_relay) == "on") is not pressed_by_the_lock
