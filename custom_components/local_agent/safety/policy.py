@@ -1859,14 +1859,10 @@ def _may_answer_a_question(hass: HomeAssistant, steps: Iterable[Any]) -> bool:
         actions = _outcomes(step.get("action", step.get("service")))
         if actions is not None and _CONVERSATION_PROCESS not in actions:
             continue
-        data: dict[str, Any] = {}
         # Home Assistant merges a step's target into its data: a target written as a
         # template may name the conversation and the agent too.
-        for key in ("data_template", "data", "target"):
-            if isinstance(part := step.get(key), Mapping):
-                data.update(part)
-            elif part is not None:
-                return True  # written whole as a template: any conversation, any agent
+        if (data := _call_data(step)) is None:
+            return True  # written whole as a template: any conversation, any agent
         if data.get(_CONVERSATION_ID) is None or (agent := data.get(_AGENT_ID)) is None:
             continue
         agent_id = _plain_text(agent)
