@@ -415,18 +415,8 @@ def keeps_player_state(hass: HomeAssistant, domain: str, service: str) -> bool:
     service of that name another integration registers may do anything.
     """
     method = _PLAYER_STATE_KEPT.get((domain, service))
-    handler = registered_service(hass, domain, service)
-    target = None if handler is None else handler.job.target
-    component = hass.data.get(DATA_INSTANCES, {}).get(domain)
-    return (
-        method is not None
-        and isinstance(target, partial)
-        and target.func is service_helper.entity_service_call
-        and len(target.args) > 2
-        and component is not None
-        and target.args[1] is getattr(component, "_entities", None)
-        and target.args[2] == method
-    )
+    calls = _component_entity_service(hass, domain, service)
+    return method is not None and calls is not None and calls == method
 
 
 def only_skips_update(hass: HomeAssistant, domain: str, service: str) -> bool:
@@ -441,21 +431,36 @@ def only_skips_update(hass: HomeAssistant, domain: str, service: str) -> bool:
     except ImportError:  # another Home Assistant: the call may install
         return False
     wrappers = [getattr(update_services, name, None) for name in _UPDATE_SKIPS]
+    calls = _component_entity_service(hass, domain, service)
+    return (
+        domain == "update"
+        and calls is not None
+        and any(
+            wrapper is not None and getattr(calls, "target", None) is wrapper
+            for wrapper in wrappers
+        )
+    )
+
+
+def _component_entity_service(hass: HomeAssistant, domain: str, service: str) -> Any:
+    """Return what the domain's own entity service calls on its entities; None: another.
+
+    A method name, or a job wrapping a function. The handler must be `entity_service_call`
+    on the entities of the component that owns the domain: a service of the same name
+    another integration registers is not it.
+    """
     handler = registered_service(hass, domain, service)
     target = None if handler is None else handler.job.target
     component = hass.data.get(DATA_INSTANCES, {}).get(domain)
-    return (
-        domain == "update"
-        and isinstance(target, partial)
+    if (
+        isinstance(target, partial)
         and target.func is service_helper.entity_service_call
         and len(target.args) > 2
         and component is not None
         and target.args[1] is getattr(component, "_entities", None)
-        and any(
-            wrapper is not None and getattr(target.args[2], "target", None) is wrapper
-            for wrapper in wrappers
-        )
-    )
+    ):
+        return target.args[2]
+    return None
 
 
 def sends_only_a_message(hass: HomeAssistant, domain: str, service: str) -> bool:
