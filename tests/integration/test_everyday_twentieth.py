@@ -33,6 +33,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from . import test_adversarial
+from .conftest import Agent
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
@@ -40,6 +41,7 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
@@ -136,6 +138,48 @@ async def test_skipping_the_core_update_runs_at_once(
     result = await scene.ask_ours_to_call("update", {"action": service, "entity_id": update})
 
     assert_held_only_when(hass, result, held)
+
+
+@pytest.mark.parametrize(
+    ("spoken", "skipped_words", "offered_words"),
+    [
+        ("en", "Skipped the update of Demo add-on.", "Offered the update of Demo add-on again."),
+        (
+            "de",
+            "Erledigt: das Update von Demo add-on überspringen.",
+            "Erledigt: das Update von Demo add-on wieder anbieten.",
+        ),
+    ],
+)
+async def test_skipping_an_update_and_offering_it_again_is_done_at_once(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    spoken: str,
+    skipped_words: str,
+    offered_words: str,
+) -> None:
+    """ "Skip the add-on update", then "offer it again": our update tool offers skip and
+    clear_skipped beside install; both are done at once, and the update really is skipped
+    (off, its version recorded) and offered again (on)."""
+    add_on = "update.demo_add_on"
+    latest = hass.states.get(add_on)
+    assert latest is not None
+    scripted_worker.will_write(answer(call("update", action="skip", entity_id=add_on)))
+
+    skipped = await scripted_agent.ask("skip the add-on update", language=spoken)
+
+    assert speech(skipped) == skipped_words
+    assert state(hass, add_on) == "off"
+    after = hass.states.get(add_on)
+    assert after is not None
+    assert after.attributes["skipped_version"] == latest.attributes["latest_version"]
+    scripted_worker.will_write(answer(call("update", action="clear_skipped", entity_id=add_on)))
+
+    offered = await scripted_agent.ask("offer the add-on update again", language=spoken)
+
+    assert speech(offered) == offered_words
+    assert state(hass, add_on) == "on"
 
 
 async def test_reading_the_core_update_answers_at_once(hass: HomeAssistant, scene: Scene) -> None:

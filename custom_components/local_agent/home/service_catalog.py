@@ -112,7 +112,7 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "remove_item": ("item",),
         "update_item": ("item", "rename", "status"),
     },
-    "update": {"install": ()},
+    "update": {"clear_skipped": (), "install": (), "skip": ()},
     "vacuum": {
         "locate": (),
         "pause": (),

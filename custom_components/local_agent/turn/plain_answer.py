@@ -124,6 +124,8 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("todo", "add_item"): "added {item} to {names}",
     ("todo", "remove_item"): "removed {item} from {names}",
     ("todo", "update_item"): "changed {item} on {names}",
+    ("update", "clear_skipped"): "offered the update of {names} again",
+    ("update", "skip"): "skipped the update of",
 }
 # What was done, with the value it was set to, when the call has that field ("set the
 # temperature of Hvac to 21.5°"); without it, as _DONE says it.
