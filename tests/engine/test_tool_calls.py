@@ -489,30 +489,37 @@ def test_visible_text_streams_promptly() -> None:
     assert parser.feed("ink>\n\nThe ans") == [TextDelta("The ans")]
     assert parser.feed("wer is 4 <tool_c") == [TextDelta("wer is 4")]
     assert parser.feed("all>\n") == []
-    assert (parser.in_tool_call, parser.tool_call_closed_count) == (True, 0)
+    inside = [parser.in_tool_call]
     assert parser.feed("<function=get_time>\n</function>\n</tool_call>\n") == [
         ToolCallParsed(
             ToolCall("get_time", {}, "<tool_call>\n<function=get_time>\n</function>\n</tool_call>")
         )
     ]
-    assert (parser.in_tool_call, parser.tool_call_closed_count) == (False, 1)
+    inside.append(parser.in_tool_call)
+    assert inside == [True, False]
     assert parser.feed("\n") == []
     assert parser.finish() == []
 
 
-def test_in_tool_call_and_closed_count() -> None:
+def test_in_tool_call_and_the_calls_ended() -> None:
     parser = ToolCallStreamParser(TOOLS, starts_in_reasoning=False)
+    ended = 0
     states = []
+
+    def take(events: list[ParseEvent]) -> None:
+        nonlocal ended
+        ended += sum(isinstance(e, ToolCallParsed | ToolCallFailed) for e in events)
+        states.append((parser.in_tool_call, ended))
+
     for piece in ["<tool_call>", "\n<function=get_time>\n", "</function>\n", "</tool_call>"]:
-        parser.feed(piece)
-        states.append((parser.in_tool_call, parser.tool_call_closed_count))
+        take(parser.feed(piece))
     assert states == [(True, 0), (True, 0), (True, 0), (False, 1)]
     # A bare function block does not switch the grammar on.
     for piece in ["<function=get_time>\n", "</function>", "<tool_call>\n<function=get_time>"]:
-        parser.feed(piece)
-        states.append((parser.in_tool_call, parser.tool_call_closed_count))
-    assert isinstance(parser.finish()[0], ToolCallFailed)
-    states.append((parser.in_tool_call, parser.tool_call_closed_count))
+        take(parser.feed(piece))
+    last = parser.finish()
+    assert isinstance(last[0], ToolCallFailed)
+    take(last)
     assert states[4:] == [(False, 1), (False, 2), (True, 2), (False, 3)]
 
 
@@ -730,11 +737,7 @@ def test_every_opened_call_ends_in_one_event(output: str, starts_in_reasoning: b
     events: list[ParseEvent] = []
     for char in output:
         events += parser.feed(char)
-        calls = [e for e in events if isinstance(e, ToolCallParsed | ToolCallFailed)]
-        assert len(calls) == parser.tool_call_closed_count
     events += parser.finish()
-    calls = [e for e in events if isinstance(e, ToolCallParsed | ToolCallFailed)]
-    assert len(calls) == parser.tool_call_closed_count
     assert not parser.in_tool_call
     for event in merged(events):
         if isinstance(event, TextDelta | ReasoningDelta):

@@ -175,17 +175,11 @@ class ToolCallStreamParser:
         self._mode = _Mode.REASONING if starts_in_reasoning else _Mode.TEXT
         self._prose = {_Mode.REASONING: _Prose(ReasoningDelta), _Mode.TEXT: _Prose(TextDelta)}
         self._buffer = ""
-        self._closed_count = 0
 
     @property
     def in_tool_call(self) -> bool:
         """Whether the output is between a `<tool_call>` and its end."""
         return self._mode is _Mode.CALL
-
-    @property
-    def tool_call_closed_count(self) -> int:
-        """How many calls have ended so far, each with one parsed or failed event."""
-        return self._closed_count
 
     def feed(self, text: str) -> list[ParseEvent]:
         """Take the next chunk of output; return the events it completes."""
@@ -233,7 +227,6 @@ class ToolCallStreamParser:
         content_end, resume = end or (len(self._buffer), len(self._buffer))
         raw = (CALL_OPEN if wrapped else "") + self._buffer[:resume]
         events.append(self._parse_call(self._buffer[:content_end], raw, complete=end is not None))
-        self._closed_count += 1
         self._buffer = self._buffer[resume:]
         self._mode = _Mode.TEXT
         return True
