@@ -24,6 +24,7 @@ from custom_components.local_agent.engine.generation import GenerationOutput
 from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.generation import GenerationStats
 from custom_components.local_agent.engine.tool_calls import ParseEvent
+from custom_components.local_agent.turn.plain_answer import calls_with_results
 from custom_components.local_agent.turn.report import TurnReport
 from homeassistant.components import conversation
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -273,26 +274,15 @@ def _chat_log_content(hass: HomeAssistant, conversation_id: str | None) -> list[
 
 def tool_calls(content: list[Any]) -> list[ToolCallRecord]:
     """Pair the calls in chat log content with their results."""
-    results: Mapping[str, conversation.ToolResultContent] = {
-        item.tool_call_id: item
-        for item in content
-        if isinstance(item, conversation.ToolResultContent)
-    }
-    records: list[ToolCallRecord] = []
-    for item in content:
-        if not isinstance(item, conversation.AssistantContent):
-            continue
-        for call in item.tool_calls or ():
-            result = results.get(call.id)
-            records.append(
-                ToolCallRecord(
-                    name=call.tool_name,
-                    arguments=dict(call.tool_args),
-                    result=result.result.data if result else None,
-                    error=result.result.error if result else True,
-                )
-            )
-    return records
+    return [
+        ToolCallRecord(
+            name=call.tool_name,
+            arguments=dict(call.tool_args),
+            result=result.data if result else None,
+            error=result.error if result else True,
+        )
+        for call, result in calls_with_results(content)
+    ]
 
 
 def _reasoning(content: list[Any]) -> list[str]:

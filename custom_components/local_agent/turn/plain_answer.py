@@ -16,6 +16,7 @@ is what was said.
 from __future__ import annotations
 
 from collections.abc import Collection
+from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -318,17 +319,12 @@ def actions_done_in(
     With `intents`, also what each of Assist's intents that ran did to the entities Home
     Assistant reports it changed ("HassTurnOn" on the kitchen light: turned on Kitchen Light).
     """
-    results = _results(content)
     done: list[DoneAction] = []
-    for item in content:
-        if not isinstance(item, conversation.AssistantContent):
-            continue
-        for call in item.tool_calls or ():
-            result = results.get(call.id)
-            if (action := _done_action(call, result, home_tools)) is not None:
-                done.append(action)
-            elif intents and call.tool_name not in home_tools:
-                done.extend(_intent_done(call, result))
+    for call, result in calls_with_results(content):
+        if (action := _done_action(call, result, home_tools)) is not None:
+            done.append(action)
+        elif intents and call.tool_name not in home_tools:
+            done.extend(_intent_done(call, result))
     return done
 
 
@@ -385,6 +381,17 @@ def _results(content: Sequence[conversation.Content]) -> dict[str, llm.ToolResul
     }
 
 
+def calls_with_results(
+    content: Sequence[conversation.Content],
+) -> Iterator[tuple[llm.ToolInput, llm.ToolResult | None]]:
+    """Each tool call in `content`, in order, with its result (None where it has none)."""
+    results = _results(content)
+    for item in content:
+        if isinstance(item, conversation.AssistantContent):
+            for call in item.tool_calls or ():
+                yield call, results.get(call.id)
+
+
 def left_as_they_were(
     content: Sequence[conversation.Content], home_tools: Collection[str]
 ) -> list[Phrase]:
@@ -392,12 +399,9 @@ def left_as_they_were(
 
     `content` is a turn's; "Küchenlicht ist noch aus".
     """
-    results = _results(content)
     left: list[Phrase] = []
-    for item in content:
-        if isinstance(item, conversation.AssistantContent):
-            for call in item.tool_calls or ():
-                _done_action(call, results.get(call.id), home_tools, left)
+    for call, result in calls_with_results(content):
+        _done_action(call, result, home_tools, left)
     return left
 
 
