@@ -17,6 +17,8 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import entity_registry as er
 
 from .conftest import speech
 from .conftest import state
@@ -40,6 +42,20 @@ async def add_demo_platforms(hass: HomeAssistant, *platforms: Platform) -> Confi
     await hass.config_entries.async_forward_entry_setups(demo, platforms)
     await hass.async_block_till_done()
     return demo
+
+
+def give_a_device(hass: HomeAssistant, entity_id: str, name: str) -> tuple[str, str]:
+    """Give the entity a device of its own (identified by `name`); return the entity's
+    registry id and the device's id."""
+    registry = er.async_get(hass)
+    entry = registry.async_get(entity_id)
+    assert entry is not None
+    assert entry.config_entry_id is not None
+    device = dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.config_entry_id, identifiers={("test", name)}
+    )
+    registry.async_update_entity(entity_id, device_id=device.id)
+    return entry.id, device.id
 
 
 async def ask_to_run_exempt(

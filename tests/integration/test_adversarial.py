@@ -337,6 +337,16 @@ class Scene:
         assert state(self.hass, "lock.front_door") == "unlocked"
         return reply
 
+    async def say_yes_after(
+        self, agent: Agent, clock: Clock, seconds: float
+    ) -> conversation.ConversationResult:
+        """Ask to unlock the front door; `seconds` later on the questions' clock, the person
+        says "yes" in its conversation. Returns the question."""
+        question = await self.ask_to_unlock(agent)
+        clock.now += seconds
+        await self.reply(agent, question, "yes")
+        return question
+
     async def refuse_unlock(
         self, agent: Agent, said: str, *writes: Script, language: str = "en"
     ) -> conversation.ConversationResult:
@@ -1333,15 +1343,11 @@ async def test_the_questions_age_is_measured_on_the_stores_clock(
     """The timer has not run (the event loop was busy); the age is checked when answered."""
     agent = await scene.our_agent()
 
-    fresh = await scene.ask_to_unlock(agent)
-    clock.now += 29
-    await scene.reply(agent, fresh, "yes")
+    await scene.say_yes_after(agent, clock, 29)
     assert state(hass, "lock.front_door") == "unlocked"
 
     await hass.services.async_call("lock", "lock", {"entity_id": "lock.front_door"}, blocking=True)
-    stale = await scene.ask_to_unlock(agent)
-    clock.now += 31
-    await scene.reply(agent, stale, "yes")
+    await scene.say_yes_after(agent, clock, 31)
     assert state(hass, "lock.front_door") == "locked"
     assert scene.outcomes()[-2:] == ["proposed", "expired"]
 

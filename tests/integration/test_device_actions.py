@@ -13,12 +13,11 @@ import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr
-from homeassistant.helpers import entity_registry as er
 
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .probes import give_a_device
 from .scripted_model import answer
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
@@ -34,15 +33,8 @@ scene = test_adversarial.scene
 
 async def on_a_device(hass: HomeAssistant, entity_id: str, name: str) -> dict[str, Any]:
     """Give the entity a device of its own; return what a device action on it names."""
-    registry = er.async_get(hass)
-    entry = registry.async_get(entity_id)
-    assert entry is not None
-    assert entry.config_entry_id is not None
-    device = dr.async_get(hass).async_get_or_create(
-        config_entry_id=entry.config_entry_id, identifiers={("test", name)}
-    )
-    registry.async_update_entity(entity_id, device_id=device.id)
-    return {"device_id": device.id, "entity_id": entry.id}
+    registry_id, device_id = give_a_device(hass, entity_id, name)
+    return {"device_id": device_id, "entity_id": registry_id}
 
 
 async def side_gate(hass: HomeAssistant) -> dict[str, Any]:

@@ -35,7 +35,6 @@ from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.update import UpdateEntityFeature
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
@@ -45,6 +44,7 @@ from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .probes import give_a_device
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
@@ -68,15 +68,8 @@ POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 async def relay_on_a_device(hass: HomeAssistant, name: str) -> tuple[str, str]:
     """A relay on a device of its own (a Shelly's); return the relay and the device id."""
     switch = await relay(hass, name)
-    entities = er.async_get(hass)
-    entry = entities.async_get(switch)
-    assert entry is not None
-    assert entry.config_entry_id is not None
-    device = dr.async_get(hass).async_get_or_create(
-        config_entry_id=entry.config_entry_id, identifiers={("test", name)}
-    )
-    entities.async_update_entity(switch, device_id=device.id)
-    return switch, device.id
+    _, device_id = give_a_device(hass, switch, name)
+    return switch, device_id
 
 
 async def mode_select_on(hass: HomeAssistant, device_id: str) -> str:

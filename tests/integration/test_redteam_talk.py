@@ -69,9 +69,7 @@ async def test_another_user_cannot_join_while_the_owner_answers_questions(
     it: four minutes after the request, a yes, and two minutes later another user's words
     were let in as a new request, read by the owner's model as the owner's own."""
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent)
-    clock.now += 20
-    await scene.reply(agent, question, "yes")
+    question = await scene.say_yes_after(agent, clock, 20)
     assert state(hass, "lock.front_door") == "unlocked"
     called = services_called(hass)
     clock.now += 290  # 310 s after the request, 290 s after the yes
@@ -130,9 +128,7 @@ async def test_the_owner_talks_on_long_after_answering(
 ) -> None:
     """The neighbour: the owner's own messages go on being answered, minutes apart."""
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent)
-    clock.now += 20
-    await scene.reply(agent, question, "yes")
+    question = await scene.say_yes_after(agent, clock, 20)
     for _ in range(3):
         clock.now += 290
         scene.worker.will_write(answer("Sure."))
