@@ -57,6 +57,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "stop_cover": (),
     },
     "fan": {
+        "decrease_speed": (),
+        "increase_speed": (),
         "oscillate": ("oscillating",),
         "set_direction": ("direction",),
         "set_percentage": ("percentage",),
