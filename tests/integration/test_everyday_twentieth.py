@@ -12,8 +12,8 @@
   that asked (each call its own context, as Home Assistant gives each request one), unlocks:
   only the run that asked cannot answer itself.
 - Skipping the Supervisor's offered Core update (or un-skipping it) installs nothing and
-  restarts nothing: at once. Installing it still asks. Our update tool offers both (added in
-  the twenty-first session's round: "skip the add-on update" had no action to call).
+  restarts nothing: at once. Installing it still asks. Our update tool offers both ("skip the
+  add-on update" had no action to call when it offered only install).
 - "Turn the fan up" / "down": our fan tool offers the fan's own speed steps (a template fan
   whose set-speed action unlocks asks for them as for a speed).
 """
