@@ -286,6 +286,8 @@ FIELD_VALUES: dict[str, Any] = {
     "position": 30,
     "preset_mode": "Zq",
     "rename": "Zq",
+    "repeat": "Zq",
+    "shuffle": True,
     "source": "Zq",
     "status": "completed",
     "target_temp_high": 23,

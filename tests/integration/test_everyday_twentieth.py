@@ -12,10 +12,7 @@
   that asked (each call its own context, as Home Assistant gives each request one), unlocks:
   only the run that asked cannot answer itself.
 - Skipping the Supervisor's offered Core update (or un-skipping it) installs nothing and
-  restarts nothing: at once. Installing it still asks. Our update tool offers both ("skip the
-  add-on update" had no action to call when it offered only install).
-- "Turn the fan up" / "down": our fan tool offers the fan's own speed steps (a template fan
-  whose set-speed action unlocks asks for them as for a speed).
+  restarts nothing: at once. Installing it still asks.
 """
 
 from __future__ import annotations
@@ -30,14 +27,12 @@ from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.components.demo.light import DemoLight
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from . import test_adversarial
-from .conftest import Agent
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
@@ -45,7 +40,6 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
-from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
@@ -142,130 +136,6 @@ async def test_skipping_the_core_update_runs_at_once(
     result = await scene.ask_ours_to_call("update", {"action": service, "entity_id": update})
 
     assert_held_only_when(hass, result, held)
-
-
-@pytest.mark.parametrize(
-    ("spoken", "skipped_words", "offered_words"),
-    [
-        ("en", "Skipped the update of Demo add-on.", "Offered the update of Demo add-on again."),
-        (
-            "de",
-            "Erledigt: das Update von Demo add-on überspringen.",
-            "Erledigt: das Update von Demo add-on wieder anbieten.",
-        ),
-    ],
-)
-async def test_skipping_an_update_and_offering_it_again_is_done_at_once(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    spoken: str,
-    skipped_words: str,
-    offered_words: str,
-) -> None:
-    """ "Skip the add-on update", then "offer it again": our update tool offers skip and
-    clear_skipped beside install; both are done at once, and the update really is skipped
-    (off, its version recorded) and offered again (on)."""
-    add_on = "update.demo_add_on"
-    latest = hass.states.get(add_on)
-    assert latest is not None
-    scripted_worker.will_write(answer(call("update", action="skip", entity_id=add_on)))
-
-    skipped = await scripted_agent.ask("skip the add-on update", language=spoken)
-
-    assert speech(skipped) == skipped_words
-    assert state(hass, add_on) == "off"
-    after = hass.states.get(add_on)
-    assert after is not None
-    assert after.attributes["skipped_version"] == latest.attributes["latest_version"]
-    scripted_worker.will_write(answer(call("update", action="clear_skipped", entity_id=add_on)))
-
-    offered = await scripted_agent.ask("offer the add-on update again", language=spoken)
-
-    assert speech(offered) == offered_words
-    assert state(hass, add_on) == "on"
-
-
-@pytest.mark.parametrize(
-    ("spoken", "faster", "slower"),
-    [
-        ("en", "Sped up Living Room Fan.", "Slowed down Living Room Fan."),
-        (
-            "de",
-            "Erledigt: die Geschwindigkeit von Living Room Fan erhöhen.",
-            "Erledigt: die Geschwindigkeit von Living Room Fan verringern.",
-        ),
-    ],
-)
-async def test_a_fan_turned_up_and_down_a_step_at_once(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    spoken: str,
-    faster: str,
-    slower: str,
-) -> None:
-    """ "Turn the fan up" / "turn it down": one of the fan's own speed steps (of three: 50 %
-    goes up to 100 %, then down to 66 %), done at once and said."""
-    fan = "fan.living_room_fan"
-    async_expose_entity(hass, "conversation", fan, True)
-    await hass.services.async_call(
-        "fan", "set_percentage", {"entity_id": fan, "percentage": 50}, blocking=True
-    )
-    scripted_worker.will_write(answer(call("fan", action="increase_speed", entity_id=fan)))
-
-    up = await scripted_agent.ask("turn the fan up", language=spoken)
-
-    assert speech(up) == faster
-    # The demo fan writes its new speed in a task of its own, after the service returns.
-    await hass.async_block_till_done()
-    assert percentage(hass, fan) == 100
-    scripted_worker.will_write(answer(call("fan", action="decrease_speed", entity_id=fan)))
-
-    down = await scripted_agent.ask("turn the fan down", language=spoken)
-
-    assert speech(down) == slower
-    await hass.async_block_till_done()
-    assert percentage(hass, fan) == 66
-
-
-@pytest.mark.parametrize(
-    ("service", "question"),
-    [
-        ("increase_speed", "Speed up Porch fan"),
-        ("decrease_speed", "Slow down Porch fan"),
-    ],
-)
-async def test_a_speed_step_of_a_fan_whose_speed_unlocks_asks(
-    hass: HomeAssistant, scene: Scene, service: str, question: str
-) -> None:
-    """A template fan whose set-speed action unlocks the door: a step sets its speed too."""
-    fan = await template_helper(
-        hass,
-        {
-            "template_type": "fan",
-            "name": "Porch fan",
-            "turn_on": [],
-            "turn_off": [],
-            "set_percentage": [
-                {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}
-            ],
-        },
-    )
-    async_expose_entity(hass, "conversation", fan, True)
-
-    result = await scene.ask_ours_to_call("fan", {"action": service, "entity_id": fan})
-
-    assert_held_only_when(
-        hass, result, True, f"{question} (this will unlock Front Door)? Say yes to confirm."
-    )
-
-
-def percentage(hass: HomeAssistant, entity_id: str) -> int:
-    """The fan's speed now, in percent."""
-    now = hass.states.get(entity_id)
-    assert now is not None
-    return int(now.attributes["percentage"])
 
 
 async def test_reading_the_core_update_answers_at_once(hass: HomeAssistant, scene: Scene) -> None:

@@ -307,6 +307,7 @@ SWITCH_FIELDS: Final[Mapping[str, str]] = {
     "volume_mute": "is_volume_muted",
     "update_item": "status",
     "set_away_mode": "away_mode",
+    "shuffle_set": "shuffle",
 }
 # A to-do item's status is a two-valued field too: "completed", else "needs_action".
 _TODO_DONE: Final = "completed"

@@ -154,6 +154,7 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
         "set the volume of {names} to {volume_level}",
         "set the volume of {names} to {volume_pct}",
     ),
+    "repeat_set": "set repeat of {names} to {repeat}",
     "start": "started {names} for {duration}",
     "update_item": "renamed {item} on {names} to {rename}",
 }
@@ -163,6 +164,7 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
     "volume_mute": ("muted", "unmuted"),
     "update_item": ("marked {item} as done on", "marked {item} as not done on"),
     "set_away_mode": ("turned on the away mode of", "turned off the away mode of"),
+    "shuffle_set": ("turned on shuffle on", "turned off shuffle on"),
 }
 # Fields given as a fraction of one, said as a percentage.
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
