@@ -46,9 +46,7 @@ from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import Home
-from .test_everyday_homes import expose
-from .test_everyday_homes import rename
-from .test_everyday_languages import set_up_a_shopping_list_and_a_diy_door
+from .test_everyday_languages import set_up_the_house_named
 
 dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off
 
@@ -150,12 +148,10 @@ async def language(
 ) -> str:
     """The common house with a shopping list, its things named in a language: that language."""
     spoken: str = request.param
-    await set_up_a_shopping_list_and_a_diy_door(
-        hass, tmp_path, monkeypatch, name(spoken, FRONT_DOOR)
+    names = {entity_id: name(spoken, entity_id) for entity_id in NAMES}
+    await set_up_the_house_named(
+        hass, tmp_path, monkeypatch, names, BOILER, LOUNGE_TV, SHOPPING, FRONT_DOOR
     )
-    expose(hass, BOILER, LOUNGE_TV, SHOPPING, FRONT_DOOR)
-    for entity_id in NAMES:
-        rename(hass, entity_id, name(spoken, entity_id))
     await hass.async_block_till_done()
     return spoken
 
