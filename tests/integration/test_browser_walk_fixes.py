@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 import re
-import shutil
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
-from custom_components.local_agent.flows import progress
 from custom_components.local_agent.flows.subentry_forms import SECRET_KEPT
 from custom_components.local_agent.runtime.issues import model_issue_id
 from custom_components.local_agent.turn.defaults import agent_data
@@ -28,9 +26,9 @@ from .conftest import async_setup_agent
 from .conftest import subentry
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
-from .flow_helpers import async_reconfigure_to_file
 from .flow_helpers import suggested_values
 from .scripted_model import ScriptedWorker
+from .test_model_flow import reconfigure_to_a_copy
 
 
 async def test_a_pin_refused_comes_back_as_the_field_was_not_as_dots_that_cannot_be_fixed(
@@ -194,11 +192,9 @@ async def test_a_changed_model_says_so_in_our_words(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The model entry's reconfigure ends with our text too, not core's English one."""
-    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
-    agent = await async_setup_agent(hass, qwen35_model_path)
-    other = tmp_path / "other.gguf"
-    await hass.async_add_executor_job(shutil.copyfile, qwen35_model_path, other)
-    result = await async_reconfigure_to_file(hass, agent.entry, other)
+    _agent, _other, result = await reconfigure_to_a_copy(
+        hass, qwen35_model_path, tmp_path, monkeypatch
+    )
     assert result["reason"] == "reconfigure_successful"
     assert result.get("translation_domain") in (None, DOMAIN)
     assert our_text("config", "abort", "reconfigure_successful")

@@ -101,6 +101,13 @@ def stray_tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
+async def add_an_entry(hass: HomeAssistant, data: dict[str, Any], **more: Any) -> MockConfigEntry:
+    """An entry of this version with this data (and `more` of MockConfigEntry's), added."""
+    entry = MockConfigEntry(domain=DOMAIN, data=data, minor_version=3, **more)
+    await async_add_entry(hass, entry)
+    return entry
+
+
 def model_issue(hass: HomeAssistant, entry: MockConfigEntry) -> ir.IssueEntry | None:
     return ir.async_get(hass).async_get_issue(DOMAIN, model_issue_id(entry.entry_id))
 
@@ -265,13 +272,11 @@ async def test_an_entry_that_names_no_file_is_repaired_by_choosing_one(
     data: dict[str, Any],
 ) -> None:
     """A bare KeyError before; an empty path read as the folder '.'."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data={CONF_BACKEND: "llama_cpp", **data},
-        minor_version=3,
+    entry = await add_an_entry(
+        hass,
+        {CONF_BACKEND: "llama_cpp", **data},
         subentries_data=[subentry(SUBENTRY_CONVERSATION, "Local Agent", agent_data())],
     )
-    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.error_reason_translation_key == "model_path_missing"
@@ -296,8 +301,7 @@ async def test_reconfiguring_an_entry_that_names_no_file_asks_for_one(
     hass: HomeAssistant, qwen35_model_path: Path
 ) -> None:
     """The reconfigure flow's file form raised KeyError ('Unknown error' in the dialog)."""
-    entry = MockConfigEntry(domain=DOMAIN, data={CONF_BACKEND: "llama_cpp"}, minor_version=3)
-    await async_add_entry(hass, entry)
+    entry = await add_an_entry(hass, {CONF_BACKEND: "llama_cpp"})
 
     result = await async_reconfigure_to_file(hass, entry, qwen35_model_path)
     await hass.async_block_till_done()
@@ -334,8 +338,7 @@ async def test_an_entry_whose_data_this_version_cannot_use_says_why(
     error: str,
 ) -> None:
     """A bare KeyError or ValueError before, without a reason; the data is kept as it was."""
-    entry = MockConfigEntry(domain=DOMAIN, data=data, minor_version=3)
-    await async_add_entry(hass, entry)
+    entry = await add_an_entry(hass, data)
 
     assert entry.state is ConfigEntryState.SETUP_ERROR
     assert entry.error_reason_translation_key == key
@@ -598,13 +601,9 @@ async def test_a_server_entry_with_unusable_options_loads_with_the_defaults(
     caplog: pytest.LogCaptureFixture,
     options: dict[str, Any],
 ) -> None:
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        data=server_entry_data(fake_server.url, "fake-model"),
-        options=options,
-        minor_version=3,
+    entry = await add_an_entry(
+        hass, server_entry_data(fake_server.url, "fake-model"), options=options
     )
-    await async_add_entry(hass, entry)
 
     assert entry.state is ConfigEntryState.LOADED
     settings = server_settings(entry.data, entry.options)

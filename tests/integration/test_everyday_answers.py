@@ -46,9 +46,7 @@ from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import Home
-from .test_everyday_homes import expose
-from .test_everyday_homes import rename
-from .test_everyday_languages import set_up_a_shopping_list_and_a_diy_door
+from .test_everyday_languages import set_up_the_house_named
 
 dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off
 
@@ -150,12 +148,10 @@ async def language(
 ) -> str:
     """The common house with a shopping list, its things named in a language: that language."""
     spoken: str = request.param
-    await set_up_a_shopping_list_and_a_diy_door(
-        hass, tmp_path, monkeypatch, name(spoken, FRONT_DOOR)
+    names = {entity_id: name(spoken, entity_id) for entity_id in NAMES}
+    await set_up_the_house_named(
+        hass, tmp_path, monkeypatch, names, BOILER, LOUNGE_TV, SHOPPING, FRONT_DOOR
     )
-    expose(hass, BOILER, LOUNGE_TV, SHOPPING, FRONT_DOOR)
-    for entity_id in NAMES:
-        rename(hass, entity_id, name(spoken, entity_id))
     await hass.async_block_till_done()
     return spoken
 
@@ -505,6 +501,13 @@ UNLOCKED: Final = {
 }
 
 
+def said_then_asked(hass: HomeAssistant, question: Any, language: str, said: str) -> None:
+    """What ran beside the unlocking is said, then the front door is asked about: it is still
+    locked."""
+    assert speech(question) == f"{said} {QUESTION[language]}"
+    assert state(hass, FRONT_DOOR) == "locked"
+
+
 async def kitchen_light_off(hass: HomeAssistant) -> None:
     await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN_LIGHT}, blocking=True)
 
@@ -524,10 +527,9 @@ async def test_a_harmless_and_a_sensitive_thing_at_once_say_both_in_order(
 
     question = await say(home, agent, language, light_and_door(language, tools))
 
-    assert speech(question) == f"{LIGHT_ON[language]} {QUESTION[language]}"
+    said_then_asked(hass, question, language, LIGHT_ON[language])
     assert question.continue_conversation is True
     assert state(hass, KITCHEN_LIGHT) == "on"
-    assert state(hass, FRONT_DOOR) == "locked"
     reply = await say(
         home, agent, language, text=YES[language], conversation_id=question.conversation_id
     )
@@ -565,9 +567,8 @@ async def test_intents_beside_a_question_are_said_with_their_values(
 
     question = await say(home, agent, language, light_and_door(language, ASSIST, light, blind))
 
-    assert speech(question) == f"{SET_BESIDE[language]} {QUESTION[language]}"
+    said_then_asked(hass, question, language, SET_BESIDE[language])
     assert state(hass, KITCHEN_LIGHT) == "on"
-    assert state(hass, FRONT_DOOR) == "locked"
 
 
 # What is said of a switch-on the bulb did not take.
@@ -597,9 +598,8 @@ async def test_a_light_left_off_beside_a_question_is_said_not_done(
 
     question = await say(home, agent, language, light_and_door(language, tools))
 
-    assert speech(question) == f"{NOT_ON[language]} {QUESTION[language]}"
+    said_then_asked(hass, question, language, NOT_ON[language])
     assert state(hass, KITCHEN_LIGHT) == "off"
-    assert state(hass, FRONT_DOOR) == "locked"
 
 
 # Assist's "done", said when the model writes nothing after an intent.
@@ -788,8 +788,7 @@ async def test_an_exempt_script_run_through_assist_beside_a_question_is_said_don
 
     question = await say(home, agent, language, tool_calls(("script__bedtime", {}), door))
 
-    assert speech(question) == f"{DONE[language]} {QUESTION[language]}"
-    assert state(hass, FRONT_DOOR) == "locked"
+    said_then_asked(hass, question, language, DONE[language])
     assert state(hass, KITCHEN_LIGHT) == "off"  # Bedtime turned it off
 
 
@@ -850,9 +849,7 @@ async def test_each_intent_beside_a_question_is_said_as_what_it_did(
     door = ("HassTurnOff", {"name": name(language, FRONT_DOOR)})
     question = await say(home, agent, language, tool_calls((tool, arguments), door))
 
-    said = english if language == "en" else german
-    assert speech(question) == f"{said} {QUESTION[language]}"
-    assert state(hass, FRONT_DOOR) == "locked"
+    said_then_asked(hass, question, language, english if language == "en" else german)
 
 
 # What is said of a call that could not run: the living room's player cannot skip a track.

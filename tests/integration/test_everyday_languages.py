@@ -201,6 +201,21 @@ async def set_up_a_shopping_list_and_a_diy_door(
     er.async_get(hass).async_update_entity(door, new_entity_id=FRONT_DOOR)
 
 
+async def set_up_the_house_named(
+    hass: HomeAssistant,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    names: dict[str, str],
+    *exposed: str,
+) -> None:
+    """The shopping list and the DIY front door, these entities exposed, and every entity of
+    `names` (the front door among them) named as it says."""
+    await set_up_a_shopping_list_and_a_diy_door(hass, tmp_path, monkeypatch, names[FRONT_DOOR])
+    expose(hass, *exposed)
+    for entity_id, name in names.items():
+        rename(hass, entity_id, name)
+
+
 @pytest.fixture(params=LANGUAGES)
 async def named_house(
     hass: HomeAssistant,
@@ -211,12 +226,9 @@ async def named_house(
 ) -> House:
     """The common house with a shopping list and a DIY front door lock, named in a language."""
     language: str = request.param
-    await set_up_a_shopping_list_and_a_diy_door(
-        hass, tmp_path, monkeypatch, NAMES[language][FRONT_DOOR]
+    await set_up_the_house_named(
+        hass, tmp_path, monkeypatch, NAMES[language], SHOPPING, MAIN_WATER, FRONT_DOOR
     )
-    expose(hass, SHOPPING, MAIN_WATER, FRONT_DOOR)
-    for entity_id, name in NAMES[language].items():
-        rename(hass, entity_id, name)
     areas = ar.async_get(hass)
     for english, named in AREAS[language].items():
         area = areas.async_get_area_by_name(english)

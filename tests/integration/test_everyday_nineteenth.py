@@ -245,6 +245,14 @@ LIVING_ROOM_GROUP: Final = "light.living_room"  # the common house's light group
 CEILING: Final = "light.ceiling_lights"
 
 
+async def ceiling_lost(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its bridge lost the ceiling light: unavailable, and a call on it does nothing."""
+    monkeypatch.setattr(DemoLight, "available", property(lambda light: light.entity_id != CEILING))
+    hass.data["light"].get_entity(CEILING).async_write_ha_state()
+    await hass.async_block_till_done()
+    assert state(hass, CEILING) == STATE_UNAVAILABLE
+
+
 async def test_a_light_group_with_a_member_unavailable_is_not_said_done(
     home: Home,  # noqa: F811
     language: str,  # noqa: F811
@@ -258,11 +266,7 @@ async def test_a_light_group_with_a_member_unavailable_is_not_said_done(
     agent = await agent_of(home, OURS)
     for light in LIVING_ROOM_LIGHTS:
         await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
-    # Its bridge lost it: unavailable, and a call on it does nothing.
-    monkeypatch.setattr(DemoLight, "available", property(lambda light: light.entity_id != CEILING))
-    hass.data["light"].get_entity(CEILING).async_write_ha_state()
-    await hass.async_block_till_done()
-    assert state(hass, CEILING) == STATE_UNAVAILABLE
+    await ceiling_lost(hass, monkeypatch)
     turn_on = answer(call("light", action="turn_on", entity_id=LIVING_ROOM_GROUP))
 
     result = await say(home, agent, language, turn_on, answer(""))

@@ -45,7 +45,15 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import set_up_light_group
 from .scripted_model import ScriptedWorker
+from .test_everyday_common import ALARM
+from .test_everyday_common import BLINDS
+from .test_everyday_common import FRONT_DOOR
+from .test_everyday_common import GARAGE
 from .test_everyday_common import HELD_GARAGE_AND_ALARM
+from .test_everyday_common import RADIO
+from .test_everyday_common import SENSITIVE
+from .test_everyday_common import SHADE
+from .test_everyday_common import TV
 from .test_everyday_common import everyday_calls
 from .test_everyday_common import intents_by_name
 from .test_everyday_common import sweep
@@ -60,15 +68,6 @@ from .test_everyday_homes import stop_everything
 house = test_adversarial.house
 scene = test_adversarial.scene
 
-FRONT_DOOR: Final = "lock.front_door"
-BACK_DOOR: Final = "lock.kitchen_door"
-GARAGE: Final = "cover.garage_door"
-ALARM: Final = "alarm_control_panel.security"
-SENSITIVE: Final = (FRONT_DOOR, BACK_DOOR, GARAGE, ALARM)
-BLINDS: Final = "cover.living_room_window"
-SHADE: Final = "cover.kitchen_window"
-TV: Final = "media_player.living_room"
-RADIO: Final = "media_player.kitchen"
 HALL: Final = "light.entrance_color_white_lights"
 KITCHEN: Final = "light.kitchen_lights"
 BED_LIGHT: Final = "light.bed_light"

@@ -26,8 +26,6 @@ from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
-from homeassistant.components.demo.light import DemoLight
-from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -49,9 +47,9 @@ from .test_everyday_answers import say
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import Home
-from .test_everyday_nineteenth import CEILING
 from .test_everyday_nineteenth import LIVING_ROOM_GROUP
 from .test_everyday_nineteenth import NOT_DONE_START
+from .test_everyday_nineteenth import ceiling_lost
 from .test_redteam import relay
 from .test_redteam import template_helper
 from .test_redteam_eighteenth import exposed_update
@@ -76,10 +74,7 @@ async def ceiling_unreachable(hass: HomeAssistant, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     for light in LIVING_ROOM_LIGHTS:
         await hass.services.async_call("light", "turn_on", {"entity_id": light}, blocking=True)
-    monkeypatch.setattr(DemoLight, "available", property(lambda light: light.entity_id != CEILING))
-    hass.data["light"].get_entity(CEILING).async_write_ha_state()
-    await hass.async_block_till_done()
-    assert state(hass, CEILING) == STATE_UNAVAILABLE
+    await ceiling_lost(hass, monkeypatch)
 
 
 @pytest.mark.parametrize("tools", [OURS, ASSIST])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import namedtuple
 import hashlib
 from pathlib import Path
+import shutil
 from typing import Any
 from unittest.mock import patch
 
@@ -24,6 +25,7 @@ from custom_components.local_agent.models.download import CONF_FILENAME
 from custom_components.local_agent.models.download import CONF_REPO_ID
 from homeassistant import config_entries
 from homeassistant.config_entries import ConfigEntryState
+from homeassistant.config_entries import ConfigFlowResult
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
@@ -31,6 +33,7 @@ from homeassistant.data_entry_flow import EVENT_DATA_ENTRY_FLOW_PROGRESS_UPDATE
 from homeassistant.data_entry_flow import FlowResultType
 from testing.hub_server import FakeHub
 
+from .conftest import Agent
 from .conftest import async_setup_agent
 from .flow_helpers import async_reconfigure_to_file
 from .flow_helpers import async_through_progress
@@ -258,21 +261,34 @@ async def test_unreachable_hub_is_shown(
     assert local["step_id"] == "local_file"
 
 
+async def reconfigure_to_a_copy(
+    hass: HomeAssistant,
+    model_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    steps: list[str] | None = None,
+) -> tuple[Agent, Path, ConfigFlowResult]:
+    """The model entry of `model_path` set up, then reconfigured to a copy of that file (its
+    steps recorded in `steps`): the agent, the copy and the flow's result."""
+    # Every task shows its step, however fast this machine runs it.
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
+    agent = await async_setup_agent(hass, model_path)
+    other = tmp_path / "other.gguf"
+    await hass.async_add_executor_job(shutil.copyfile, model_path, other)
+    result = await async_reconfigure_to_file(hass, agent.entry, other, steps)
+    return agent, other, result
+
+
 async def test_reconfigure_changes_the_model_file(
     hass: HomeAssistant,
     qwen35_model_path: Path,
     tmp_path: Path,
-    content: bytes,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Every task shows its step, however fast this machine runs it.
-    monkeypatch.setattr(progress, "PROGRESS_GRACE", 0.0)
-    agent = await async_setup_agent(hass, qwen35_model_path)
-    other = tmp_path / "other.gguf"
-    await hass.async_add_executor_job(other.write_bytes, content)
-
     steps: list[str] = []
-    result = await async_reconfigure_to_file(hass, agent.entry, other, steps)
+    agent, other, result = await reconfigure_to_a_copy(
+        hass, qwen35_model_path, tmp_path, monkeypatch, steps
+    )
 
     assert steps == ["check_model"]  # the entry loads it when it reloads
     assert result["type"] is FlowResultType.ABORT
