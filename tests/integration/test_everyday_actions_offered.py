@@ -1,18 +1,24 @@
-"""Everyday requests our tools had no action for, now offered and said.
+"""Everyday requests our tools had no action for, now offered, done at once and said.
 
 - "Skip the add-on update" / "offer it again": the update tool offers the update
   component's own skip and clear_skipped beside install (it offered install alone, so the
-  model's call was refused as an unknown action). Both run at once; installing still asks.
+  model's call was refused as an unknown action). Installing still asks.
 - "Turn the fan up" / "down": the fan tool offers the fan's own speed steps (set_percentage
   alone left a small model to do the step arithmetic). A template fan whose set-speed action
   unlocks the door asks for a step as for a speed.
-- "Shuffle the music" / "repeat this album": the media player tool offers shuffle_set and
-  repeat_set; the player keeps playing what it plays (compat.keeps_player_state), at once.
+- "Shuffle the music" / "repeat it all": the media player tool offers shuffle_set and
+  repeat_set; the player keeps playing what it plays (compat.keeps_player_state). A universal
+  player whose shuffle or repeat command is the person's own service call asks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
+from typing import Final
 
 import pytest
 
@@ -23,126 +29,173 @@ from homeassistant.core import HomeAssistant
 from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
-from .conftest import state
 from .home import async_setup_demo
 from .probes import assert_held_only_when
+from .probes import porch_fan_whose_speed_unlocks
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
-from .test_redteam import template_helper
 
 scene = test_adversarial.scene
 house = test_adversarial.house
 
 
-@pytest.mark.parametrize(
-    ("spoken", "skipped_words", "offered_words"),
-    [
-        ("en", "Skipped the update of Demo add-on.", "Offered the update of Demo add-on again."),
-        (
-            "de",
-            "Erledigt: das Update von Demo add-on überspringen.",
-            "Erledigt: das Update von Demo add-on wieder anbieten.",
-        ),
-    ],
-)
-async def test_skipping_an_update_and_offering_it_again_is_done_at_once(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    spoken: str,
-    skipped_words: str,
-    offered_words: str,
-) -> None:
-    """ "Skip the add-on update", then "offer it again": our update tool offers skip and
-    clear_skipped beside install; both are done at once, and the update really is skipped
-    (off, its version recorded) and offered again (on)."""
-    add_on = "update.demo_add_on"
-    latest = hass.states.get(add_on)
-    assert latest is not None
-    scripted_worker.will_write(answer(call("update", action="skip", entity_id=add_on)))
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One request: the model's call, the answer in each language, what the entity shows."""
 
-    skipped = await scripted_agent.ask("skip the add-on update", language=spoken)
-
-    assert speech(skipped) == skipped_words
-    assert state(hass, add_on) == "off"
-    after = hass.states.get(add_on)
-    assert after is not None
-    assert after.attributes["skipped_version"] == latest.attributes["latest_version"]
-    scripted_worker.will_write(answer(call("update", action="clear_skipped", entity_id=add_on)))
-
-    offered = await scripted_agent.ask("offer the add-on update again", language=spoken)
-
-    assert speech(offered) == offered_words
-    assert state(hass, add_on) == "on"
+    action: str
+    fields: Mapping[str, Any]
+    said: Mapping[str, str]
+    shows: Mapping[str, Any]  # "state", or an attribute: its value after the call
 
 
-@pytest.mark.parametrize(
-    ("spoken", "faster", "slower"),
-    [
-        ("en", "Sped up Living Room Fan.", "Slowed down Living Room Fan."),
-        (
-            "de",
-            "Erledigt: die Geschwindigkeit von Living Room Fan erhöhen.",
-            "Erledigt: die Geschwindigkeit von Living Room Fan verringern.",
-        ),
-    ],
-)
-async def test_a_fan_turned_up_and_down_a_step_at_once(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    spoken: str,
-    faster: str,
-    slower: str,
-) -> None:
-    """ "Turn the fan up" / "turn it down": one of the fan's own speed steps (of three: 50 %
-    goes up to 100 %, then down to 66 %), done at once and said."""
-    fan = "fan.living_room_fan"
-    async_expose_entity(hass, "conversation", fan, True)
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Requests to one exposed entity, in order, after the house is made ready for them."""
+
+    entity_id: str
+    ready: Callable[[HomeAssistant], Awaitable[None]]
+    steps: tuple[Step, ...]
+
+
+async def nothing_more(hass: HomeAssistant) -> None:
+    """The demo home as it is (its add-on update is exposed)."""
+
+
+async def fan_at_half_speed(hass: HomeAssistant) -> None:
+    """The living room fan exposed, at 50 % of its three speeds."""
+    async_expose_entity(hass, "conversation", "fan.living_room_fan", True)
     await hass.services.async_call(
-        "fan", "set_percentage", {"entity_id": fan, "percentage": 50}, blocking=True
+        "fan", "set_percentage", {"entity_id": "fan.living_room_fan", "percentage": 50}
     )
-    scripted_worker.will_write(answer(call("fan", action="increase_speed", entity_id=fan)))
 
-    up = await scripted_agent.ask("turn the fan up", language=spoken)
 
-    assert speech(up) == faster
-    # The demo fan writes its new speed in a task of its own, after the service returns.
+async def a_walkman(hass: HomeAssistant) -> None:
+    """The demo's music player, playing, exposed."""
+    await async_setup_demo(hass, [Platform.MEDIA_PLAYER])
+    async_expose_entity(hass, "conversation", "media_player.walkman", True)
+
+
+REQUESTS: Final = {
+    "update skipped and offered again": Request(
+        "update.demo_add_on",
+        nothing_more,
+        (
+            Step(
+                "skip",
+                {},
+                {
+                    "en": "Skipped the update of Demo add-on.",
+                    "de": "Erledigt: das Update von Demo add-on überspringen.",
+                },
+                {"state": "off", "skipped_version": "1.0.1"},
+            ),
+            Step(
+                "clear_skipped",
+                {},
+                {
+                    "en": "Offered the update of Demo add-on again.",
+                    "de": "Erledigt: das Update von Demo add-on wieder anbieten.",
+                },
+                {"state": "on", "skipped_version": None},
+            ),
+        ),
+    ),
+    # One of three speeds: 50 % goes up to 100 %, then down to 66 %.
+    "fan turned up and down": Request(
+        "fan.living_room_fan",
+        fan_at_half_speed,
+        (
+            Step(
+                "increase_speed",
+                {},
+                {
+                    "en": "Sped up Living Room Fan.",
+                    "de": "Erledigt: die Geschwindigkeit von Living Room Fan erhöhen.",
+                },
+                {"percentage": 100},
+            ),
+            Step(
+                "decrease_speed",
+                {},
+                {
+                    "en": "Slowed down Living Room Fan.",
+                    "de": "Erledigt: die Geschwindigkeit von Living Room Fan verringern.",
+                },
+                {"percentage": 66},
+            ),
+        ),
+    ),
+    "music shuffled and repeated": Request(
+        "media_player.walkman",
+        a_walkman,
+        (
+            Step(
+                "shuffle_set",
+                {"shuffle": True},
+                {
+                    "en": "Turned on shuffle on Walkman.",
+                    "de": "Erledigt: die Zufallswiedergabe von Walkman einschalten.",
+                },
+                {"state": "playing", "shuffle": True},
+            ),
+            Step(
+                "repeat_set",
+                {"repeat": "all"},
+                {
+                    "en": "Set repeat of Walkman to all.",
+                    "de": "Erledigt: die Wiederholung von Walkman auf Alle einstellen.",
+                },
+                {"state": "playing", "repeat": "all"},
+            ),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("spoken", ["en", "de"])
+@pytest.mark.parametrize("request_name", REQUESTS)
+async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    request_name: str,
+    spoken: str,
+) -> None:
+    request = REQUESTS[request_name]
+    await request.ready(hass)
     await hass.async_block_till_done()
-    assert percentage(hass, fan) == 100
-    scripted_worker.will_write(answer(call("fan", action="decrease_speed", entity_id=fan)))
+    domain = request.entity_id.split(".", 1)[0]
+    for step in request.steps:
+        scripted_worker.will_write(
+            answer(call(domain, action=step.action, entity_id=request.entity_id, **step.fields))
+        )
 
-    down = await scripted_agent.ask("turn the fan down", language=spoken)
+        result = await scripted_agent.ask(step.action, language=spoken)
 
-    assert speech(down) == slower
-    await hass.async_block_till_done()
-    assert percentage(hass, fan) == 66
+        assert speech(result) == step.said[spoken]
+        # Demo entities write their new state in a task of their own, after the call returns.
+        await hass.async_block_till_done()
+        now = hass.states.get(request.entity_id)
+        assert now is not None
+        shown = {
+            key: now.state if key == "state" else now.attributes.get(key) for key in step.shows
+        }
+        assert shown == step.shows
 
 
 @pytest.mark.parametrize(
     ("service", "question"),
-    [
-        ("increase_speed", "Speed up Porch fan"),
-        ("decrease_speed", "Slow down Porch fan"),
-    ],
+    [("increase_speed", "Speed up Porch fan"), ("decrease_speed", "Slow down Porch fan")],
 )
 async def test_a_speed_step_of_a_fan_whose_speed_unlocks_asks(
     hass: HomeAssistant, scene: Scene, service: str, question: str
 ) -> None:
     """A template fan whose set-speed action unlocks the door: a step sets its speed too."""
-    fan = await template_helper(
-        hass,
-        {
-            "template_type": "fan",
-            "name": "Porch fan",
-            "turn_on": [],
-            "turn_off": [],
-            "set_percentage": UNLOCK_FRONT_DOOR,
-        },
-    )
+    fan = await porch_fan_whose_speed_unlocks(hass)
     async_expose_entity(hass, "conversation", fan, True)
 
     result = await scene.ask_ours_to_call("fan", {"action": service, "entity_id": fan})
@@ -150,64 +203,6 @@ async def test_a_speed_step_of_a_fan_whose_speed_unlocks_asks(
     assert_held_only_when(
         hass, result, True, f"{question} (this will unlock Front Door)? Say yes to confirm."
     )
-
-
-def percentage(hass: HomeAssistant, entity_id: str) -> int:
-    """The fan's speed now, in percent."""
-    now = hass.states.get(entity_id)
-    assert now is not None
-    return int(now.attributes["percentage"])
-
-
-@pytest.mark.parametrize(
-    ("spoken", "shuffled", "repeated"),
-    [
-        ("en", "Turned on shuffle on Walkman.", "Set repeat of Walkman to all."),
-        (
-            "de",
-            "Erledigt: die Zufallswiedergabe von Walkman einschalten.",
-            "Erledigt: die Wiederholung von Walkman auf Alle einstellen.",
-        ),
-    ],
-)
-async def test_music_shuffled_and_repeated_at_once(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    spoken: str,
-    shuffled: str,
-    repeated: str,
-) -> None:
-    """ "Shuffle the music", "repeat it all": the player's own shuffle and repeat, said."""
-    await async_setup_demo(hass, [Platform.MEDIA_PLAYER])
-    player = "media_player.walkman"
-    async_expose_entity(hass, "conversation", player, True)
-    scripted_worker.will_write(
-        answer(call("media_player", action="shuffle_set", entity_id=player, shuffle=True))
-    )
-
-    shuffle = await scripted_agent.ask("shuffle the music", language=spoken)
-
-    assert speech(shuffle) == shuffled
-    await hass.async_block_till_done()
-    assert attribute(hass, player, "shuffle") is True
-    scripted_worker.will_write(
-        answer(call("media_player", action="repeat_set", entity_id=player, repeat="all"))
-    )
-
-    repeat = await scripted_agent.ask("repeat it all", language=spoken)
-
-    assert speech(repeat) == repeated
-    await hass.async_block_till_done()
-    assert attribute(hass, player, "repeat") == "all"
-    assert state(hass, player) == "playing"
-
-
-def attribute(hass: HomeAssistant, entity_id: str, name: str) -> object:
-    """An attribute of the entity's state now."""
-    now = hass.states.get(entity_id)
-    assert now is not None
-    return now.attributes.get(name)
 
 
 @pytest.mark.parametrize(
@@ -225,7 +220,6 @@ async def test_shuffle_or_repeat_of_a_player_whose_command_unlocks_asks(
     from homeassistant.components.universal.media_player import PLATFORM_SCHEMA
     from homeassistant.components.universal.media_player import UniversalMediaPlayer
 
-    attribute_name = service.removesuffix("_set")
     hass.states.async_set("input_boolean.party_mode", "off")
     config = PLATFORM_SCHEMA(
         {
@@ -233,7 +227,7 @@ async def test_shuffle_or_repeat_of_a_player_whose_command_unlocks_asks(
             "name": "Living TV",
             "children": ["media_player.living_room"],
             "commands": {service: UNLOCK_FRONT_DOOR[0]},
-            "attributes": {attribute_name: "input_boolean.party_mode"},
+            "attributes": {service.removesuffix("_set"): "input_boolean.party_mode"},
         }
     )
     player = UniversalMediaPlayer(hass, config)  # type: ignore[no-untyped-call]

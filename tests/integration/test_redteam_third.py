@@ -25,6 +25,7 @@ from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
 from .probes import assert_held_only_when
+from .probes import porch_fan_whose_speed_unlocks
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_adversarial import tool_results
@@ -38,7 +39,6 @@ from .test_redteam import lets_in_when_on
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
-from .test_redteam import template_helper
 from .test_redteam_more import bed_light_off
 from .test_redteam_more import reload_scripts
 
@@ -251,16 +251,7 @@ async def test_an_assist_fan_speed_on_a_fan_whose_speed_unlocks_is_held(
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """HassFanSetSpeed on a template fan whose set-percentage action unlocks the door."""
-    fan = await template_helper(
-        hass,
-        {
-            "template_type": "fan",
-            "name": "Porch fan",
-            "turn_on": [],
-            "turn_off": [],
-            "set_percentage": UNLOCK_FRONT_DOOR,
-        },
-    )
+    fan = await porch_fan_whose_speed_unlocks(hass)
     agent = await scene.assist_agent()
 
     result = await scene.ask_to_call(
