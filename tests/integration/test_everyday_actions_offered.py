@@ -9,6 +9,9 @@
 - "Shuffle the music" / "repeat it all": the media player tool offers shuffle_set and
   repeat_set; the player keeps playing what it plays (compat.keeps_player_state). A universal
   player whose shuffle or repeat command is the person's own service call asks.
+- "Turn off the courier automation" / "run it": the automation tool offers enabling,
+  disabling and running an exposed automation (nothing was offered for it). A program whose
+  effect the agent cannot know asks, as a script does; one the person exempted runs at once.
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
+from .conftest import state
 from .home import async_setup_demo
+from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import porch_fan_whose_speed_unlocks
 from .scripted_model import ScriptedWorker
@@ -37,6 +43,7 @@ from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import set_up_automations
 
 scene = test_adversarial.scene
 house = test_adversarial.house
@@ -242,3 +249,80 @@ async def test_shuffle_or_repeat_of_a_player_whose_command_unlocks_asks(
     assert_held_only_when(
         hass, result, True, f"{question} (this will unlock Front Door)? Say yes to confirm."
     )
+
+
+COURIER_LIGHTS_THE_KITCHEN: Final = {
+    "id": "courier",
+    "alias": "Courier",
+    "triggers": [{"trigger": "event", "event_type": "courier_rang"}],
+    "actions": [{"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}],
+}
+
+
+@pytest.mark.parametrize(
+    ("service", "question", "done", "after"),
+    [
+        ("turn_off", "Disable Courier", "Done: disable Courier.", "off"),
+        ("trigger", "Run Courier", "Done: run Courier.", "on"),
+    ],
+)
+async def test_an_exposed_automation_asks_and_is_done_after_the_yes(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    service: str,
+    question: str,
+    done: str,
+    after: str,
+) -> None:
+    """ "Turn off the courier automation": our tools offer enabling, disabling and running
+    an exposed automation (they offered nothing for it); a program whose effect the agent
+    cannot know asks first, as a script does, and the yes does it."""
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await set_up_automations(hass, COURIER_LIGHTS_THE_KITCHEN)
+    async_expose_entity(hass, "conversation", "automation.courier", True)
+    scripted_worker.will_write(
+        answer(call("automation", action=service, entity_id="automation.courier"))
+    )
+
+    asked = await scripted_agent.ask(f"{service} the courier automation", context=person)
+
+    assert speech(asked) == f"{question}? Say yes to confirm."
+    assert state(hass, "automation.courier") == "on"
+    assert state(hass, "light.kitchen_lights") == "off"
+
+    confirmed = await scripted_agent.ask(
+        "yes", conversation_id=asked.conversation_id, context=person
+    )
+    await hass.async_block_till_done()
+
+    assert speech(confirmed) == done
+    assert state(hass, "automation.courier") == after
+    assert state(hass, "light.kitchen_lights") == ("on" if service == "trigger" else "off")
+
+
+@pytest.mark.parametrize(
+    ("service", "said", "enabled", "kitchen"),
+    [
+        ("trigger", "Ran Courier.", "on", "on"),
+        ("turn_off", "Disabled Courier.", "off", "off"),
+    ],
+)
+async def test_an_exempt_automation_is_done_at_once_and_said(
+    hass: HomeAssistant, scene: Scene, service: str, said: str, enabled: str, kitchen: str
+) -> None:
+    """The person exempted "Courier" (it lights the kitchen): run or disabled at once."""
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+    await set_up_automations(hass, COURIER_LIGHTS_THE_KITCHEN)
+
+    result = await ask_to_run_exempt(hass, scene, "automation.courier", service)
+    await hass.async_block_till_done()
+
+    assert speech(result) == said
+    assert state(hass, "automation.courier") == enabled
+    assert state(hass, "light.kitchen_lights") == kitchen

@@ -36,6 +36,7 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "alarm_arm_vacation": ("code",),
         "alarm_disarm": ("code",),
     },
+    "automation": {"trigger": (), "turn_off": (), "turn_on": ()},
     "button": {"press": ()},
     "climate": {
         "set_fan_mode": ("fan_mode",),
