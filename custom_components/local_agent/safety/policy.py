@@ -337,7 +337,8 @@ class SafetyPolicy:
         """Return the programs a call keeps from securing the house: entity and steps.
 
         A cancelled re-lock timer's automation, a stopped exempt "Courier" that would lock the
-        door later: what the question says the call prevents.
+        door later: what the question says the call prevents. The steps are theirs with those
+        of the programs they run ("Lock up", an exempt script that locks the door).
         """
         if action.read_only or action.domain is None or action.service is None:
             return []
@@ -357,7 +358,9 @@ class SafetyPolicy:
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
             found.extend(program for program in programs if program not in found)
-        return found
+        return [
+            (own, [step for run in rules.run_by([steps]) for step in run]) for own, steps in found
+        ]
 
     def driving(self, hass: HomeAssistant, action: PlannedAction) -> list[tuple[str, str]]:
         """Return what a call on a relay does through the sensitive entities that drive it.
@@ -923,13 +926,21 @@ class _Rules:
         """Whether steps stopped by a change of entity_id do something sensitive besides opening.
 
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
+        So are the steps of the scripts and automations they run, exempt ones too: an exempt
+        "Lock up" that "Nightly" runs at bedtime locks the door, whether or not running it
+        needs a yes, and switching Nightly off keeps it from doing so.
         """
         messages = _message_actions(self.hass, steps)
-        # A message to a notify entity changes that entity (its last message): what watches
-        # it is judged as for any change. A message of no entity only sends.
-        sent = frozenset(action for action in messages if _changes_no_entity(self.hass, action))
-        if self._acts_sensitively(entity_id, steps, RELEASING_SERVICES | sent):
-            return True
+        for run in self.run_by([steps]):
+            # A message to a notify entity changes that entity (its last message): what
+            # watches it is judged as for any change. A message of no entity only sends.
+            sent = frozenset(
+                action
+                for action in _message_actions(self.hass, run)
+                if _changes_no_entity(self.hass, action)
+            )
+            if self._acts_sensitively(entity_id, run, RELEASING_SERVICES | sent):
+                return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears it would
         # act on it: then it may be what sets off securing the house. It says what it says
         # (not "good night" to a sentence trigger); a record not written: any signal.
