@@ -403,8 +403,13 @@ _PLAYER_STATE_KEPT: Final[Mapping[tuple[str, str], str]] = {
 }
 
 
-# The update component's service wrappers that only skip or un-skip the offered version.
-_UPDATE_SKIPS: Final = ("_async_skip", "_async_clear_skipped")
+# The update component's service wrappers that only skip or un-skip the offered version, with
+# the states they leave the update in: a skipped version shows it off; offered again, it is on
+# while that version is newer than the installed one.
+_UPDATE_SKIPS: Final[Mapping[str, frozenset[str]]] = {
+    "_async_skip": frozenset({STATE_OFF}),
+    "_async_clear_skipped": frozenset({STATE_ON, STATE_OFF}),
+}
 
 
 def keeps_player_state(hass: HomeAssistant, domain: str, service: str) -> bool:
@@ -420,25 +425,32 @@ def keeps_player_state(hass: HomeAssistant, domain: str, service: str) -> bool:
 
 
 def only_skips_update(hass: HomeAssistant, domain: str, service: str) -> bool:
-    """Whether a call of the service only skips (or un-skips) an update's offered version.
+    """Whether a call of the service only skips (or un-skips) an update's offered version."""
+    return update_skip_states(hass, domain, service) is not None
 
-    Told by the registered handler, not the name: the update component's own entity service
-    (on its entities) with its skip or clear-skipped wrapper, which calls UpdateEntity's
-    final method that only records the version. Nothing is installed, nothing restarts.
+
+def update_skip_states(hass: HomeAssistant, domain: str, service: str) -> frozenset[str] | None:
+    """Return the states a skip (or un-skip) of an update's offered version leaves it in.
+
+    None when the call is no such skip. Told by the registered handler, not the name: the
+    update component's own entity service (on its entities) with its skip or clear-skipped
+    wrapper, which calls UpdateEntity's final method that only records the version. Nothing
+    is installed, nothing restarts.
     """
+    if domain != "update":
+        return None
     try:
         from homeassistant.components.update import services as update_services
     except ImportError:  # another Home Assistant: the call may install
-        return False
-    wrappers = [getattr(update_services, name, None) for name in _UPDATE_SKIPS]
-    calls = _component_entity_service(hass, domain, service)
-    return (
-        domain == "update"
-        and calls is not None
-        and any(
-            wrapper is not None and getattr(calls, "target", None) is wrapper
-            for wrapper in wrappers
-        )
+        return None
+    target = getattr(_component_entity_service(hass, domain, service), "target", None)
+    return next(
+        (
+            states
+            for name, states in _UPDATE_SKIPS.items()
+            if target is not None and target is getattr(update_services, name, None)
+        ),
+        None,
     )
 
 

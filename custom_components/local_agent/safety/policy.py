@@ -77,6 +77,7 @@ from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
 from custom_components.local_agent.compat import topics_meet
 from custom_components.local_agent.compat import universal_children
+from custom_components.local_agent.compat import update_skip_states
 from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
 from custom_components.local_agent.compat import wrapping_entities
@@ -2504,6 +2505,11 @@ def states_after(
     entities = service_entities(hass, domain, service)
     if entities is None or entity_id not in entities:
         return None
+    if (skipped := update_skip_states(hass, domain, service)) is not None:
+        # A skip leaves the update off (offered again: on or off), so a step that installs
+        # it (an automation that installs what is offered) is another change of it, judged
+        # again as the install it is (_revisited), not as the skip.
+        return skipped
     if keeps_player_state(hass, domain, service) and not entity_action_sequences(hass, entity_id):
         # A media player's volume: it stays as it is (one with commands of its own: any).
         now = hass.states.get(entity_id)
