@@ -6,7 +6,9 @@ switching off an exempt "Nightly" whose bedtime step runs the exempt script "Loc
 cancelling the re-lock timer whose automation runs it) ran at once, the steps of an exempt
 script not being read for what they would secure; and skipping, or offering again, the
 Supervisor's Core update beside an automation that installs what is offered ran at once: the
-install that automation makes of the call's own target was not judged as an install. Same
+install that automation makes of the call's own target was not judged as an install. The
+question about disabling an automation that is not exempt now says what that keeps from
+locking, as it does for an exempt one. Same
 house, scripted model and helpers as the other red-team files; each probe has its everyday
 neighbour that runs at once.
 """
@@ -91,6 +93,34 @@ async def test_disabling_an_exempt_automation_whose_exempt_script_locks_up_is_he
     assert state(hass, "automation.nightly") == ("on" if is_held else "off")
     if is_held:
         assert speech(result).startswith("Disable Nightly (then Nightly will not lock Front Door)")
+
+
+@pytest.mark.parametrize(
+    ("then", "question"),
+    [
+        (LOCK, "Disable Nightly (then Nightly will not lock Front Door)?"),
+        (LOCK_UP, "Disable Nightly (then Nightly will not run Lock up and lock Front Door)?"),
+        (KITCHEN_ON, "Disable Nightly?"),
+    ],
+    ids=["it locks", "its script locks", "it lights a lamp"],
+)
+async def test_disabling_an_automation_says_what_it_keeps_from_securing(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], question: str
+) -> None:
+    """ "Nightly" is not exempt, so disabling it asks, as every program of unknown effect
+    does; the question says what that keeps from happening, as it does for an exempt one:
+    the door is not locked at bedtime (by Nightly itself, or by the script "Lock up" it
+    runs). One that lights a lamp keeps nothing from securing the house."""
+    await lock_up_is(hass, LOCK)
+    await set_up_automations(hass, nightly(then))
+    async_expose_entity(hass, "conversation", "automation.nightly", True)
+
+    result = await scene.ask_ours_to_call(
+        "automation", {"action": "turn_off", "entity_id": "automation.nightly"}
+    )
+
+    assert_held_only_when(hass, result, True, f"{question} Say yes to confirm.")
+    assert state(hass, "automation.nightly") == "on"
 
 
 @pytest.mark.parametrize(("then", "is_held"), [(LOCK, True), (KITCHEN_ON, False)])

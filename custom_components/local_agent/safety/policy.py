@@ -358,6 +358,9 @@ class SafetyPolicy:
                     programs = [*rules.halted_programs(entity_id), *programs]
             else:
                 programs = rules.stopped_programs(entity_id) if stopped else []
+                if halts and split_entity_id(entity_id)[0] in UNKNOWN_EFFECT_DOMAINS:
+                    # Asked anyway (its effect is unknown): the question says it too.
+                    programs = [*rules.halted_programs(entity_id), *programs]
             found.extend(program for program in programs if program not in found)
         return [
             (own, [step for run in rules.run_by([steps]) for step in run]) for own, steps in found
