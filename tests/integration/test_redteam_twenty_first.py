@@ -2,9 +2,10 @@
 
 Our tools now offer an exposed automation's turn_on, turn_off and trigger, a fan's speed
 steps, a media player's shuffle and repeat, and an update's skip and clear_skipped. Two holes:
-switching off an exempt "Nightly" whose bedtime step runs the exempt script "Lock up" (or
-cancelling the re-lock timer whose automation runs it) ran at once, the steps of an exempt
-script not being read for what they would secure; and skipping, or offering again, the
+switching off an exempt "Nightly" whose bedtime step runs the exempt script (or scene) "Lock
+up" (or cancelling the re-lock timer whose automation runs it) ran at once, the steps of an
+exempt script, and the states of an exempt scene, not being read for what they would
+secure; and skipping, or offering again, the
 Supervisor's Core update beside an automation that installs what is offered ran at once: the
 install that automation makes of the call's own target was not judged as an install. The
 question about disabling an automation that is not exempt now says what that keeps from
@@ -70,28 +71,40 @@ async def lock_up_is(hass: HomeAssistant, then: dict[str, Any]) -> None:
     await reload_scripts(hass, {"lock_up": {"alias": "Lock up", "sequence": [then]}})
 
 
-# --- A program that secures the house through an exempt script -----------------------------------
+# --- A program that secures the house through an exempt script or scene -------------------------
 
 
+async def lock_up_scene_sets(hass: HomeAssistant, member: str, value: str) -> None:
+    """The scene "Lock up" sets `member` to `value` (the front door locked, or a lamp on)."""
+    scenes = {"scene": [{"name": "Lock up", "entities": {member: value}}]}
+    assert await async_setup_component(hass, "scene", scenes)
+
+
+@pytest.mark.parametrize("through", ["script", "scene"])
 @pytest.mark.parametrize(("then", "is_held"), [(LOCK, True), (KITCHEN_ON, False)])
-async def test_disabling_an_exempt_automation_whose_exempt_script_locks_up_is_held(
-    hass: HomeAssistant, scene: Scene, then: dict[str, Any], is_held: bool
+async def test_disabling_an_exempt_automation_whose_exempt_lock_up_locks_is_held(
+    hass: HomeAssistant, scene: Scene, through: str, then: dict[str, Any], is_held: bool
 ) -> None:
-    """The person exempted "Nightly" and the script "Lock up" it runs at bedtime (it locks
-    the front door). Disabling Nightly through our automation tool keeps the door unlocked
-    every night: held, as when Nightly locks the door itself. Running Lock up needs no yes;
-    not running it is what the question is about. A Lock up that lights the kitchen:
-    Nightly is disabled at once."""
-    await lock_up_is(hass, then)
-    await set_up_automations(hass, nightly(LOCK_UP))
+    """The person exempted "Nightly" and the script (or scene) "Lock up" it runs at bedtime
+    (it locks the front door). Disabling Nightly through our automation tool keeps the door
+    unlocked every night: held, as when Nightly locks the door itself. Running Lock up needs
+    no yes; not running it is what the question is about. A Lock up that lights the
+    kitchen: Nightly is disabled at once."""
+    if through == "script":
+        await lock_up_is(hass, then)
+    else:
+        member = then["target"]["entity_id"]
+        await lock_up_scene_sets(hass, member, "locked" if then is LOCK else "on")
+    step = {"action": f"{through}.turn_on", "target": {"entity_id": f"{through}.lock_up"}}
+    await set_up_automations(hass, nightly(step))
 
     result = await ask_to_run_exempt(
-        hass, scene, "automation.nightly", "turn_off", also_exempt=("script.lock_up",)
+        hass, scene, "automation.nightly", "turn_off", also_exempt=(f"{through}.lock_up",)
     )
 
     assert asked(result) is is_held, speech(result)
     assert state(hass, "automation.nightly") == ("on" if is_held else "off")
-    if is_held:
+    if is_held and through == "script":
         assert speech(result).startswith("Disable Nightly (then Nightly will not lock Front Door)")
 
 

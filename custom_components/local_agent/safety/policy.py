@@ -930,9 +930,10 @@ class _Rules:
         """Whether steps stopped by a change of entity_id do something sensitive besides opening.
 
         Their opening steps (an unlock) are left out: not running them keeps the house closed.
-        So are the steps of the scripts and automations they run, exempt ones too: an exempt
-        "Lock up" that "Nightly" runs at bedtime locks the door, whether or not running it
-        needs a yes, and switching Nightly off keeps it from doing so.
+        So are the steps of the scripts and automations they run, and the states of the scenes
+        they activate, exempt ones too: an exempt "Lock up" that "Nightly" runs at bedtime
+        locks the door, whether or not running it needs a yes, and switching Nightly off
+        keeps it from doing so.
         """
         messages = _message_actions(self.hass, steps)
         for run in self.run_by([steps]):
@@ -945,6 +946,17 @@ class _Rules:
             )
             if self._acts_sensitively(entity_id, run, RELEASING_SERVICES | sent):
                 return True
+            # An exempt scene they activate sets what it holds ("Night" locks the door);
+            # another integration's scene may set anything.
+            for scene in action_targets(self.hass, run) or ():
+                if scene in self.exempt and split_entity_id(scene)[0] == SCENE_DOMAIN:
+                    members = scene_states(self.hass, scene)
+                    if members is None or any(
+                        self.is_sensitive(member, (entity_id, scene, member), None)
+                        for member in members
+                        if member != entity_id
+                    ):
+                        return True
         # A message not sent ("the tea is ready") changes nothing, unless what hears it would
         # act on it: then it may be what sets off securing the house. It says what it says
         # (not "good night" to a sentence trigger); a record not written: any signal.
