@@ -43,6 +43,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "set_humidity": ("humidity",),
         "set_hvac_mode": ("hvac_mode",),
         "set_preset_mode": ("preset_mode",),
+        "set_swing_horizontal_mode": ("swing_horizontal_mode",),
+        "set_swing_mode": ("swing_mode",),
         "set_temperature": ("temperature", "target_temp_low", "target_temp_high", "hvac_mode"),
         "turn_off": (),
         "turn_on": (),
@@ -77,6 +79,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     },
     "input_boolean": {"toggle": (), "turn_off": (), "turn_on": ()},
     "input_button": {"press": ()},
+    # A time and a date, not a timestamp (a number a small model would have to compute).
+    "input_datetime": {"set_datetime": ("time", "date")},
     "input_number": {"decrement": (), "increment": (), "set_value": ("value",)},
     "input_select": {"select_next": (), "select_option": ("option",), "select_previous": ()},
     "input_text": {"set_value": ("value",)},
@@ -152,6 +156,8 @@ OPTION_ATTRIBUTES: Final[Mapping[str, str]] = {
     "option": "options",
     "preset_mode": "preset_modes",
     "source": "source_list",
+    "swing_horizontal_mode": "swing_horizontal_modes",
+    "swing_mode": "swing_modes",
     "tone": "available_tones",
 }
 
@@ -270,7 +276,7 @@ def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, 
         sel = selector.selector(config)
     except probatio.Invalid, KeyError, ValueError:
         return {"type": "string"}, None
-    if isinstance(sel, selector.DurationSelector):
+    if isinstance(sel, (selector.DurationSelector, selector.TimeSelector)):
         return {"type": "string", "description": "HH:MM:SS"}, None
     serialized = llm.selector_serializer(sel)
     if not isinstance(serialized, dict):

@@ -108,6 +108,8 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "set_hvac_mode"): "set the mode of",
     (None, "set_percentage"): "set the speed of",
     (None, "set_preset_mode"): "set the preset of",
+    (None, "set_swing_horizontal_mode"): "set the horizontal swing mode of",
+    (None, "set_swing_mode"): "set the swing mode of",
     (None, "set_temperature"): "set the temperature of",
     (None, "set_value"): "set {names} to {value}",
     (None, "start"): "started",
@@ -123,6 +125,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("automation", "trigger"): "ran",
     ("automation", "turn_off"): "disabled",
     ("automation", "turn_on"): "enabled",
+    ("input_datetime", "set_datetime"): "set",
     ("scene", "turn_on"): "activated",
     ("script", "turn_on"): "ran",
     ("todo", "add_item"): "added {item} to {names}",
@@ -146,6 +149,15 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "set_hvac_mode": "set the mode of {names} to {hvac_mode}",
     "set_preset_mode": "set the preset of {names} to {preset_mode}",
     "set_fan_mode": "set the fan mode of {names} to {fan_mode}",
+    "set_swing_mode": "set the swing mode of {names} to {swing_mode}",
+    "set_swing_horizontal_mode": (
+        "set the horizontal swing mode of {names} to {swing_horizontal_mode}"
+    ),
+    "set_datetime": (
+        "set {names} to {date} {time}",
+        "set {names} to {time}",
+        "set {names} to {date}",
+    ),
     "set_direction": "set the direction of {names} to {direction}",
     "set_mode": "set the mode of {names} to {mode}",
     "set_operation_mode": "set the operation mode of {names} to {operation_mode}",

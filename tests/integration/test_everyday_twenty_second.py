@@ -1,0 +1,222 @@
+"""Everyday voice requests our tools had no action for, now offered, done at once and said.
+
+- "Swing the air conditioner's vanes" / "sweep it side to side": the climate tool offers
+  the climate component's own set_swing_mode and set_swing_horizontal_mode, with the modes
+  the entity lists (it offered fan, preset and hvac modes, not swing).
+- "Set the wake-up time to half past six": the date/time helper's set_datetime, with a date
+  and a time (nothing was offered for input_datetime). An automation whose time trigger
+  fires at the time the helper holds ("at: input_datetime.wake_up") and unlocks the door
+  asks: the change sets the door's unlocking to that time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.home.tools import async_build_home_tools
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from . import test_adversarial
+from .conftest import Agent
+from .conftest import speech
+from .conftest import state
+from .probes import assert_held_only_when
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
+from .test_adversarial import Scene
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import set_up_automations
+
+scene = test_adversarial.scene
+house = test_adversarial.house
+
+HVAC: Final = "climate.hvac"
+WAKE_UP: Final = "input_datetime.wake_up"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One request: the model's call, the answer in each language, what the entity shows."""
+
+    action: str
+    fields: Mapping[str, Any]
+    said: Mapping[str, str]
+    shows: Mapping[str, Any]  # "state", or an attribute: its value after the call
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Requests to one exposed entity, in order, after the house is made ready for them."""
+
+    entity_id: str
+    ready: Callable[[HomeAssistant], Awaitable[None]]
+    steps: tuple[Step, ...]
+
+
+async def the_hvac_exposed(hass: HomeAssistant) -> None:
+    """The demo's "Hvac": vertical swing off, horizontal swing auto."""
+    async_expose_entity(hass, "conversation", HVAC, True)
+
+
+async def a_wake_up_time(hass: HomeAssistant) -> None:
+    """A date and time helper "Wake up", exposed."""
+    assert await async_setup_component(
+        hass,
+        "input_datetime",
+        {"input_datetime": {"wake_up": {"name": "Wake up", "has_date": True, "has_time": True}}},
+    )
+    async_expose_entity(hass, "conversation", WAKE_UP, True)
+
+
+REQUESTS: Final = {
+    "air conditioner's swing set": Request(
+        HVAC,
+        the_hvac_exposed,
+        (
+            Step(
+                "set_swing_mode",
+                {"swing_mode": "1"},
+                {
+                    "en": "Set the swing mode of Hvac to 1.",
+                    "de": "Erledigt: den Schwenkmodus von Hvac auf 1 einstellen.",
+                },
+                {"swing_mode": "1"},
+            ),
+            Step(
+                "set_swing_horizontal_mode",
+                {"swing_horizontal_mode": "rangefull"},
+                {
+                    "en": "Set the horizontal swing mode of Hvac to rangefull.",
+                    "de": "Erledigt: den horizontalen Schwenkmodus von Hvac auf rangefull"
+                    " einstellen.",
+                },
+                {"swing_horizontal_mode": "rangefull"},
+            ),
+        ),
+    ),
+    "wake-up time set": Request(
+        WAKE_UP,
+        a_wake_up_time,
+        (
+            Step(
+                "set_datetime",
+                {"time": "06:30:00"},
+                {
+                    "en": "Set Wake up to 06:30:00.",
+                    "de": "Erledigt: Wake up auf 06:30:00 einstellen.",
+                },
+                {"hour": 6, "minute": 30},
+            ),
+            Step(
+                "set_datetime",
+                {"date": "2026-12-24", "time": "07:15:00"},
+                {
+                    "en": "Set Wake up to 2026-12-24 07:15:00.",
+                    "de": "Erledigt: Wake up auf 2026-12-24 07:15:00 einstellen.",
+                },
+                {"state": "2026-12-24 07:15:00"},
+            ),
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("spoken", ["en", "de"])
+@pytest.mark.parametrize("request_name", REQUESTS)
+async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    request_name: str,
+    spoken: str,
+) -> None:
+    request = REQUESTS[request_name]
+    await request.ready(hass)
+    await hass.async_block_till_done()
+    domain = request.entity_id.split(".", 1)[0]
+    for step in request.steps:
+        scripted_worker.will_write(
+            answer(call(domain, action=step.action, entity_id=request.entity_id, **step.fields))
+        )
+
+        result = await scripted_agent.ask(step.action, language=spoken)
+
+        assert speech(result) == step.said[spoken]
+        await hass.async_block_till_done()
+        now = hass.states.get(request.entity_id)
+        assert now is not None
+        shown = {
+            key: now.state if key == "state" else now.attributes.get(key) for key in step.shows
+        }
+        assert shown == step.shows
+
+
+async def test_the_wake_up_time_is_offered_with_its_form(
+    hass: HomeAssistant, scripted_agent: Agent
+) -> None:
+    """The time is written as Home Assistant reads it ("06:30:00"), as a duration is."""
+    await a_wake_up_time(hass)
+
+    tools = await async_build_home_tools(hass, assistant="conversation")
+
+    spec = next(spec for spec in tools.specs if spec.name == "input_datetime")
+    assert spec.parameters["properties"]["time"] == {"type": "string", "description": "HH:MM:SS"}
+    assert spec.parameters["properties"]["date"] == {"type": "string"}
+
+
+@pytest.mark.parametrize(
+    "at",
+    [WAKE_UP, {"entity_id": WAKE_UP, "offset": "-00:10:00"}],
+    ids=["at the time", "ten minutes before"],
+)
+@pytest.mark.parametrize(
+    ("actions", "held"),
+    [
+        (UNLOCK_FRONT_DOOR, True),
+        ([{"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}], False),
+    ],
+    ids=["unlocks", "lights the kitchen"],
+)
+async def test_a_time_an_automation_unlocks_at_asks(
+    hass: HomeAssistant, scene: Scene, at: Any, actions: list[dict[str, Any]], held: bool
+) -> None:
+    """ "When it is wake-up time, unlock the front door": setting the wake-up time sets when
+    the door unlocks, so it is asked, as any change that sets off an unlocking is. One that
+    lights the kitchen at that time runs at once."""
+    await a_wake_up_time(hass)
+    await set_up_automations(
+        hass,
+        {
+            "id": "morning",
+            "alias": "Morning",
+            "triggers": [{"trigger": "time", "at": at}],
+            "actions": actions,
+        },
+    )
+
+    result = await scene.ask_ours_to_call(
+        "input_datetime", {"action": "set_datetime", "entity_id": WAKE_UP, "time": "06:30:00"}
+    )
+
+    assert_held_only_when(
+        hass,
+        result,
+        held,
+        "Set Wake up to 06:30:00 (this may unlock Front Door)? Say yes to confirm.",
+    )
+    if not held:
+        assert state(hass, WAKE_UP).endswith("06:30:00")
+        # Its trigger now waits for 06:30: switched off, it waits no more.
+        await hass.services.async_call(
+            "automation", "turn_off", {"entity_id": "automation.morning"}, blocking=True
+        )
