@@ -289,6 +289,7 @@ FIELD_VALUES: dict[str, Any] = {
     "rename": "Zq",
     "repeat": "Zq",
     "shuffle": True,
+    "sound_mode": "Zq",
     "source": "Zq",
     "status": "completed",
     "swing_horizontal_mode": "Zq",

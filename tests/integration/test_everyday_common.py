@@ -538,6 +538,7 @@ OPTIONS: Final[dict[str, str]] = {
     "fan_speed": "fan_speed_list",
     "mode": "available_modes",
     "source": "source_list",
+    "sound_mode": "sound_mode_list",
     "swing_mode": "swing_modes",
     "swing_horizontal_mode": "swing_horizontal_modes",
 }
@@ -550,6 +551,7 @@ NEEDS_DATA: Final = frozenset(
         "set_humidity",
         "set_temperature",
         "set_datetime",
+        "select_sound_mode",
     }
 )
 # The light's extra everyday variants (a brightness, a colour) besides a plain turn-on.

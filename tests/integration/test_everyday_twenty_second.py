@@ -3,6 +3,8 @@
 - "Swing the air conditioner's vanes" / "sweep it side to side": the climate tool offers
   the climate component's own set_swing_mode and set_swing_horizontal_mode, with the modes
   the entity lists (it offered fan, preset and hvac modes, not swing).
+- "Put the TV in movie mode": the media player tool offers select_sound_mode, with
+  the sound modes the player lists (it offered the source, not the sound mode).
 - "Set the wake-up time to half past six": the date/time helper's set_datetime, with a date
   and a time (nothing was offered for input_datetime). An automation whose time trigger
   fires at the time the helper holds ("at: input_datetime.wake_up") and unlocks the door
@@ -22,6 +24,7 @@ import pytest
 
 from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
@@ -29,11 +32,13 @@ from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .home import async_setup_demo
 from .probes import assert_held_only_when
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
+from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import set_up_automations
 
@@ -41,6 +46,7 @@ scene = test_adversarial.scene
 house = test_adversarial.house
 
 HVAC: Final = "climate.hvac"
+PLAYER: Final = "media_player.living_room"
 WAKE_UP: Final = "input_datetime.wake_up"
 
 
@@ -66,6 +72,12 @@ class Request:
 async def the_hvac_exposed(hass: HomeAssistant) -> None:
     """The demo's "Hvac": vertical swing off, horizontal swing auto."""
     async_expose_entity(hass, "conversation", HVAC, True)
+
+
+async def the_living_room_player(hass: HomeAssistant) -> None:
+    """The demo's "Living Room" player, playing in its "Music" sound mode, exposed."""
+    await async_setup_demo(hass, [Platform.MEDIA_PLAYER])
+    async_expose_entity(hass, "conversation", PLAYER, True)
 
 
 async def a_wake_up_time(hass: HomeAssistant) -> None:
@@ -101,6 +113,21 @@ REQUESTS: Final = {
                     " einstellen.",
                 },
                 {"swing_horizontal_mode": "rangefull"},
+            ),
+        ),
+    ),
+    "TV in movie mode": Request(
+        PLAYER,
+        the_living_room_player,
+        (
+            Step(
+                "select_sound_mode",
+                {"sound_mode": "Movie"},
+                {
+                    "en": "Set the sound mode of Living Room to Movie.",
+                    "de": "Erledigt: den Klangmodus von Living Room auf Movie einstellen.",
+                },
+                {"state": "playing", "sound_mode": "Movie"},
             ),
         ),
     ),
@@ -220,3 +247,22 @@ async def test_a_time_an_automation_unlocks_at_asks(
         await hass.services.async_call(
             "automation", "turn_off", {"entity_id": "automation.morning"}, blocking=True
         )
+
+
+async def test_a_sound_mode_the_player_does_not_list_is_refused_with_its_list(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Cinema mode" on a player that has none: refused with the modes it has."""
+    await the_living_room_player(hass)
+
+    result = await scene.ask_ours_to_call(
+        "media_player",
+        {"action": "select_sound_mode", "entity_id": PLAYER, "sound_mode": "Cinema"},
+    )
+
+    assert [found.get("error") for found in tool_results(hass, result)] == [
+        "Living Room has no sound_mode 'Cinema'. Use one of: Music, Movie."
+    ]
+    now = hass.states.get(PLAYER)
+    assert now is not None
+    assert now.attributes["sound_mode"] == "Music"

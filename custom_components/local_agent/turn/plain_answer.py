@@ -99,6 +99,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "press"): "pressed",
     (None, "return_to_base"): "sent {names} back to base",
     (None, "select_option"): "set",
+    (None, "select_sound_mode"): "set the sound mode of",
     (None, "select_source"): "set the source of",
     (None, "set_cover_position"): "set the position of",
     (None, "set_direction"): "set the direction of",
@@ -163,6 +164,7 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "set_operation_mode": "set the operation mode of {names} to {operation_mode}",
     "set_fan_speed": "set the fan speed of {names} to {fan_speed}",
     "select_source": "set the source of {names} to {source}",
+    "select_sound_mode": "set the sound mode of {names} to {sound_mode}",
     "select_option": "set {names} to {option}",
     # Our tool's volume_level (a fraction of one), Assist's HassSetVolume's volume_pct.
     "volume_set": (
