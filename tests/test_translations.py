@@ -268,6 +268,7 @@ FIELD_VALUES: dict[str, Any] = {
     "activity": "Zq",
     "away_mode": True,
     "brightness_pct": 40,
+    "brightness_step_pct": -20,
     "color_name": "Zq",
     "color_temp_kelvin": 2700,
     "date": "2026-12-24",

@@ -5,6 +5,10 @@
   the entity lists (it offered fan, preset and hvac modes, not swing).
 - "Put the TV in movie mode": the media player tool offers select_sound_mode, with
   the sound modes the player lists (it offered the source, not the sound mode).
+- "Make the kitchen lights brighter" / "dimmer": the light tool's turn-on offers the light's
+  own brightness step (brightness_step_pct) beside its brightness, so a small model does no
+  arithmetic on a brightness it would first have to read. A step may end at nothing, which
+  turns the light off: a light whose turning off unlocks the door asks.
 - "Set the wake-up time to half past six": the date/time helper's set_datetime, with a date
   and a time (nothing was offered for input_datetime). An automation whose time trigger
   fires at the time the helper holds ("at: input_datetime.wake_up") and unlocks the door
@@ -46,6 +50,7 @@ scene = test_adversarial.scene
 house = test_adversarial.house
 
 HVAC: Final = "climate.hvac"
+KITCHEN: Final = "light.kitchen_lights"
 PLAYER: Final = "media_player.living_room"
 WAKE_UP: Final = "input_datetime.wake_up"
 
@@ -72,6 +77,11 @@ class Request:
 async def the_hvac_exposed(hass: HomeAssistant) -> None:
     """The demo's "Hvac": vertical swing off, horizontal swing auto."""
     async_expose_entity(hass, "conversation", HVAC, True)
+
+
+async def the_kitchen_lights_exposed(hass: HomeAssistant) -> None:
+    """The demo's "Kitchen Lights": on, at a brightness of 180 of 255."""
+    async_expose_entity(hass, "conversation", KITCHEN, True)
 
 
 async def the_living_room_player(hass: HomeAssistant) -> None:
@@ -113,6 +123,31 @@ REQUESTS: Final = {
                     " einstellen.",
                 },
                 {"swing_horizontal_mode": "rangefull"},
+            ),
+        ),
+    ),
+    # Home Assistant steps in percent of full: 180 (70.6 %) + 20 % is 232 (90.6 %), - 20 % 181.
+    "kitchen lights brighter, then dimmer": Request(
+        KITCHEN,
+        the_kitchen_lights_exposed,
+        (
+            Step(
+                "turn_on",
+                {"brightness_step_pct": 20},
+                {
+                    "en": "Changed the brightness of Kitchen Lights by 20 %.",
+                    "de": "Erledigt: die Helligkeit von Kitchen Lights um 20 % ändern.",
+                },
+                {"state": "on", "brightness": 232},
+            ),
+            Step(
+                "turn_on",
+                {"brightness_step_pct": -20},
+                {
+                    "en": "Changed the brightness of Kitchen Lights by -20 %.",
+                    "de": "Erledigt: die Helligkeit von Kitchen Lights um -20 % ändern.",
+                },
+                {"state": "on", "brightness": 181},
             ),
         ),
     ),
@@ -266,3 +301,34 @@ async def test_a_sound_mode_the_player_does_not_list_is_refused_with_its_list(
     now = hass.states.get(PLAYER)
     assert now is not None
     assert now.attributes["sound_mode"] == "Music"
+
+
+async def test_a_dimming_step_of_a_light_whose_turning_off_unlocks_asks(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "When the kitchen lights go off, unlock the front door": a step down may end at
+    nothing, which turns them off, so it is asked; it is not done before the yes."""
+    await set_up_automations(
+        hass,
+        {
+            "id": "kitchen_off",
+            "alias": "Kitchen off",
+            "triggers": [{"trigger": "state", "entity_id": KITCHEN, "to": "off"}],
+            "actions": UNLOCK_FRONT_DOOR,
+        },
+    )
+
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": KITCHEN, "brightness_step_pct": -20}
+    )
+
+    assert_held_only_when(
+        hass,
+        result,
+        True,
+        "Change the brightness of Kitchen Lights by -20 % (this may unlock Front Door)? "
+        "Say yes to confirm.",
+    )
+    now = hass.states.get(KITCHEN)
+    assert now is not None
+    assert now.attributes["brightness"] == 180

@@ -88,7 +88,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     "light": {
         "toggle": (),
         "turn_off": (),
-        "turn_on": ("brightness_pct", "color_name", "color_temp_kelvin"),
+        # A step ("brighter", "dimmer"): the light's own, no arithmetic on its brightness.
+        "turn_on": ("brightness_pct", "brightness_step_pct", "color_name", "color_temp_kelvin"),
     },
     "lock": {"lock": (), "open": ("code",), "unlock": ("code",)},
     "media_player": {

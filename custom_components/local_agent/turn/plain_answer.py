@@ -174,6 +174,8 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "repeat_set": "set repeat of {names} to {repeat}",
     "start": "started {names} for {duration}",
     "update_item": "renamed {item} on {names} to {rename}",
+    # A light's step: it may end at nothing (off), so it is not said as turned on.
+    "turn_on": "changed the brightness of {names} by {brightness_step_pct}",
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
@@ -187,6 +189,7 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields said as their value and unit alone.
 _WITH_UNIT: Final[Mapping[str, str]] = {
+    "brightness_step_pct": "{} %",
     "humidity": "{} %",
     "percentage": "{} %",
     "position": "{} %",
