@@ -17,10 +17,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from collections.abc import Callable
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from typing import Final
 
@@ -34,13 +30,13 @@ from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import Agent
-from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
+from .probes import Request
+from .probes import Step
+from .probes import ask_each_step
 from .probes import assert_held_only_when
 from .scripted_model import ScriptedWorker
-from .scripted_model import answer
-from .scripted_model import call
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
@@ -53,25 +49,6 @@ HVAC: Final = "climate.hvac"
 KITCHEN: Final = "light.kitchen_lights"
 PLAYER: Final = "media_player.living_room"
 WAKE_UP: Final = "input_datetime.wake_up"
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One request: the model's call, the answer in each language, what the entity shows."""
-
-    action: str
-    fields: Mapping[str, Any]
-    said: Mapping[str, str]
-    shows: Mapping[str, Any]  # "state", or an attribute: its value after the call
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """Requests to one exposed entity, in order, after the house is made ready for them."""
-
-    entity_id: str
-    ready: Callable[[HomeAssistant], Awaitable[None]]
-    steps: tuple[Step, ...]
 
 
 async def the_hvac_exposed(hass: HomeAssistant) -> None:
@@ -202,25 +179,7 @@ async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
     request_name: str,
     spoken: str,
 ) -> None:
-    request = REQUESTS[request_name]
-    await request.ready(hass)
-    await hass.async_block_till_done()
-    domain = request.entity_id.split(".", 1)[0]
-    for step in request.steps:
-        scripted_worker.will_write(
-            answer(call(domain, action=step.action, entity_id=request.entity_id, **step.fields))
-        )
-
-        result = await scripted_agent.ask(step.action, language=spoken)
-
-        assert speech(result) == step.said[spoken]
-        await hass.async_block_till_done()
-        now = hass.states.get(request.entity_id)
-        assert now is not None
-        shown = {
-            key: now.state if key == "state" else now.attributes.get(key) for key in step.shows
-        }
-        assert shown == step.shows
+    await ask_each_step(hass, scripted_agent, scripted_worker, REQUESTS[request_name], spoken)
 
 
 async def test_the_wake_up_time_is_offered_with_its_form(
