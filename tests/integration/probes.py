@@ -6,6 +6,10 @@ change to be asked about (held) or run at once, with the front door still locked
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from typing import Final
 
@@ -20,8 +24,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
+from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
@@ -123,3 +131,48 @@ async def porch_fan_whose_speed_unlocks(hass: HomeAssistant) -> str:
             "set_percentage": UNLOCK_FRONT_DOOR,
         },
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One request: the model's call, the answer in each language, what the entity shows."""
+
+    action: str
+    fields: Mapping[str, Any]
+    said: Mapping[str, str]
+    shows: Mapping[str, Any]  # "state", or an attribute: its value after the call
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Requests to one exposed entity, in order, after the house is made ready for them."""
+
+    entity_id: str
+    ready: Callable[[HomeAssistant], Awaitable[None]]
+    steps: tuple[Step, ...]
+
+
+async def ask_each_step(
+    hass: HomeAssistant, agent: Agent, worker: ScriptedWorker, request: Request, spoken: str
+) -> None:
+    """Make the house ready, then ask for each step in turn: done at once, said in the
+    language, and the entity shows it."""
+    await request.ready(hass)
+    await hass.async_block_till_done()
+    domain = request.entity_id.split(".", 1)[0]
+    for step in request.steps:
+        worker.will_write(
+            answer(call(domain, action=step.action, entity_id=request.entity_id, **step.fields))
+        )
+
+        result = await agent.ask(step.action, language=spoken)
+
+        assert speech(result) == step.said[spoken]
+        # Demo entities write their new state in a task of their own, after the call returns.
+        await hass.async_block_till_done()
+        now = hass.states.get(request.entity_id)
+        assert now is not None
+        shown = {
+            key: now.state if key == "state" else now.attributes.get(key) for key in step.shows
+        }
+        assert shown == step.shows

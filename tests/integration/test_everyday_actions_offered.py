@@ -16,10 +16,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from collections.abc import Callable
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from typing import Final
 
@@ -35,6 +31,9 @@ from .conftest import Agent
 from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
+from .probes import Request
+from .probes import Step
+from .probes import ask_each_step
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import porch_fan_whose_speed_unlocks
@@ -47,25 +46,6 @@ from .test_redteam import set_up_automations
 
 scene = test_adversarial.scene
 house = test_adversarial.house
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One request: the model's call, the answer in each language, what the entity shows."""
-
-    action: str
-    fields: Mapping[str, Any]
-    said: Mapping[str, str]
-    shows: Mapping[str, Any]  # "state", or an attribute: its value after the call
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """Requests to one exposed entity, in order, after the house is made ready for them."""
-
-    entity_id: str
-    ready: Callable[[HomeAssistant], Awaitable[None]]
-    steps: tuple[Step, ...]
 
 
 async def nothing_more(hass: HomeAssistant) -> None:
@@ -172,26 +152,7 @@ async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
     request_name: str,
     spoken: str,
 ) -> None:
-    request = REQUESTS[request_name]
-    await request.ready(hass)
-    await hass.async_block_till_done()
-    domain = request.entity_id.split(".", 1)[0]
-    for step in request.steps:
-        scripted_worker.will_write(
-            answer(call(domain, action=step.action, entity_id=request.entity_id, **step.fields))
-        )
-
-        result = await scripted_agent.ask(step.action, language=spoken)
-
-        assert speech(result) == step.said[spoken]
-        # Demo entities write their new state in a task of their own, after the call returns.
-        await hass.async_block_till_done()
-        now = hass.states.get(request.entity_id)
-        assert now is not None
-        shown = {
-            key: now.state if key == "state" else now.attributes.get(key) for key in step.shows
-        }
-        assert shown == step.shows
+    await ask_each_step(hass, scripted_agent, scripted_worker, REQUESTS[request_name], spoken)
 
 
 @pytest.mark.parametrize(

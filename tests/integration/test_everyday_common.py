@@ -528,6 +528,7 @@ SAMPLES: Final[dict[str, Any]] = {
     "is_volume_muted": True,
     "humidity": 45,
     "duration": "00:10:00",
+    "time": "06:30:00",
 }
 OPTIONS: Final[dict[str, str]] = {
     "option": "options",
@@ -537,10 +538,21 @@ OPTIONS: Final[dict[str, str]] = {
     "fan_speed": "fan_speed_list",
     "mode": "available_modes",
     "source": "source_list",
+    "sound_mode": "sound_mode_list",
+    "swing_mode": "swing_modes",
+    "swing_horizontal_mode": "swing_horizontal_modes",
 }
 # Actions whose one field Home Assistant's descriptions leave optional, but that need it.
 NEEDS_DATA: Final = frozenset(
-    {"set_hvac_mode", "set_preset_mode", "set_fan_mode", "set_humidity", "set_temperature"}
+    {
+        "set_hvac_mode",
+        "set_preset_mode",
+        "set_fan_mode",
+        "set_humidity",
+        "set_temperature",
+        "set_datetime",
+        "select_sound_mode",
+    }
 )
 # The light's extra everyday variants (a brightness, a colour) besides a plain turn-on.
 LIGHT_VARIANTS: Final = ({"brightness_pct": 40}, {"color_name": "blue"})

@@ -43,6 +43,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "set_humidity": ("humidity",),
         "set_hvac_mode": ("hvac_mode",),
         "set_preset_mode": ("preset_mode",),
+        "set_swing_horizontal_mode": ("swing_horizontal_mode",),
+        "set_swing_mode": ("swing_mode",),
         "set_temperature": ("temperature", "target_temp_low", "target_temp_high", "hvac_mode"),
         "turn_off": (),
         "turn_on": (),
@@ -77,6 +79,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     },
     "input_boolean": {"toggle": (), "turn_off": (), "turn_on": ()},
     "input_button": {"press": ()},
+    # A time and a date, not a timestamp (a number a small model would have to compute).
+    "input_datetime": {"set_datetime": ("time", "date")},
     "input_number": {"decrement": (), "increment": (), "set_value": ("value",)},
     "input_select": {"select_next": (), "select_option": ("option",), "select_previous": ()},
     "input_text": {"set_value": ("value",)},
@@ -84,7 +88,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     "light": {
         "toggle": (),
         "turn_off": (),
-        "turn_on": ("brightness_pct", "color_name", "color_temp_kelvin"),
+        # A step ("brighter", "dimmer"): the light's own, no arithmetic on its brightness.
+        "turn_on": ("brightness_pct", "brightness_step_pct", "color_name", "color_temp_kelvin"),
     },
     "lock": {"lock": (), "open": ("code",), "unlock": ("code",)},
     "media_player": {
@@ -94,6 +99,7 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "media_previous_track": (),
         "media_stop": (),
         "repeat_set": ("repeat",),
+        "select_sound_mode": ("sound_mode",),
         "select_source": ("source",),
         "shuffle_set": ("shuffle",),
         "turn_off": (),
@@ -151,7 +157,10 @@ OPTION_ATTRIBUTES: Final[Mapping[str, str]] = {
     "operation_mode": "operation_list",
     "option": "options",
     "preset_mode": "preset_modes",
+    "sound_mode": "sound_mode_list",
     "source": "source_list",
+    "swing_horizontal_mode": "swing_horizontal_modes",
+    "swing_mode": "swing_modes",
     "tone": "available_tones",
 }
 
@@ -270,7 +279,7 @@ def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, 
         sel = selector.selector(config)
     except probatio.Invalid, KeyError, ValueError:
         return {"type": "string"}, None
-    if isinstance(sel, selector.DurationSelector):
+    if isinstance(sel, (selector.DurationSelector, selector.TimeSelector)):
         return {"type": "string", "description": "HH:MM:SS"}, None
     serialized = llm.selector_serializer(sel)
     if not isinstance(serialized, dict):

@@ -99,6 +99,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "press"): "pressed",
     (None, "return_to_base"): "sent {names} back to base",
     (None, "select_option"): "set",
+    (None, "select_sound_mode"): "set the sound mode of",
     (None, "select_source"): "set the source of",
     (None, "set_cover_position"): "set the position of",
     (None, "set_direction"): "set the direction of",
@@ -108,6 +109,8 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "set_hvac_mode"): "set the mode of",
     (None, "set_percentage"): "set the speed of",
     (None, "set_preset_mode"): "set the preset of",
+    (None, "set_swing_horizontal_mode"): "set the horizontal swing mode of",
+    (None, "set_swing_mode"): "set the swing mode of",
     (None, "set_temperature"): "set the temperature of",
     (None, "set_value"): "set {names} to {value}",
     (None, "start"): "started",
@@ -123,6 +126,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("automation", "trigger"): "ran",
     ("automation", "turn_off"): "disabled",
     ("automation", "turn_on"): "enabled",
+    ("input_datetime", "set_datetime"): "set",
     ("scene", "turn_on"): "activated",
     ("script", "turn_on"): "ran",
     ("todo", "add_item"): "added {item} to {names}",
@@ -146,11 +150,21 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "set_hvac_mode": "set the mode of {names} to {hvac_mode}",
     "set_preset_mode": "set the preset of {names} to {preset_mode}",
     "set_fan_mode": "set the fan mode of {names} to {fan_mode}",
+    "set_swing_mode": "set the swing mode of {names} to {swing_mode}",
+    "set_swing_horizontal_mode": (
+        "set the horizontal swing mode of {names} to {swing_horizontal_mode}"
+    ),
+    "set_datetime": (
+        "set {names} to {date} {time}",
+        "set {names} to {time}",
+        "set {names} to {date}",
+    ),
     "set_direction": "set the direction of {names} to {direction}",
     "set_mode": "set the mode of {names} to {mode}",
     "set_operation_mode": "set the operation mode of {names} to {operation_mode}",
     "set_fan_speed": "set the fan speed of {names} to {fan_speed}",
     "select_source": "set the source of {names} to {source}",
+    "select_sound_mode": "set the sound mode of {names} to {sound_mode}",
     "select_option": "set {names} to {option}",
     # Our tool's volume_level (a fraction of one), Assist's HassSetVolume's volume_pct.
     "volume_set": (
@@ -160,6 +174,8 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "repeat_set": "set repeat of {names} to {repeat}",
     "start": "started {names} for {duration}",
     "update_item": "renamed {item} on {names} to {rename}",
+    # A light's step: it may end at nothing (off), so it is not said as turned on.
+    "turn_on": "changed the brightness of {names} by {brightness_step_pct}",
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
@@ -173,6 +189,7 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields said as their value and unit alone.
 _WITH_UNIT: Final[Mapping[str, str]] = {
+    "brightness_step_pct": "{} %",
     "humidity": "{} %",
     "percentage": "{} %",
     "position": "{} %",
