@@ -20,6 +20,7 @@ from homeassistant.helpers.chat_session import DATA_CHAT_SESSION_CLEANUP
 
 from .conftest import speech
 from .scripted_model import answer
+from .test_adversarial import ask_to_unlock
 from .test_safety import FRONT_DOOR
 from .test_safety import Scene
 from .test_safety import locks_exposed
@@ -144,10 +145,30 @@ async def test_a_yes_from_a_second_tab_asks_the_question_again_there(scene: Scen
     assert speech(done) == "Done: unlock Front Door."
     assert scene.state(FRONT_DOOR) == "unlocked"
     assert scene.outcomes() == ["proposed", "proposed", "confirmed", "executed"]
-    # The first tab's question moved: its yes runs nothing again.
-    scene.worker.will_write(answer("Yes to what?"))
-    assert speech(await scene.reply(question, "yes")) == "Yes to what?"
+    # The first tab's question moved: its yes is told so, and runs nothing again.
+    first_tab = await scene.reply(question, "yes")
+    assert speech(first_tab) == (
+        "I asked that again in your other conversation, so I did not unlock Front Door here."
+    )
     assert scene.outcomes() == ["proposed", "proposed", "confirmed", "executed"]
+
+
+async def test_the_first_tabs_yes_in_german_hears_where_its_question_went(scene: Scene) -> None:
+    """In the person's language, and before the moved question is answered: it still waits
+    where it was asked again, for its own yes."""
+    question = await ask_to_unlock(scene.agent, scene.worker, scene.person, "de")
+    here = await scene.agent.ask("ja", context=scene.person, language="de")
+
+    first_tab = await scene.reply(question, "ja", language="de")
+
+    assert speech(first_tab) == (
+        "Das habe ich in deinem anderen Gespräch noch einmal gefragt. Hier nicht erledigt: "
+        "Front Door aufschließen."
+    )
+    assert scene.state(FRONT_DOOR) == "locked"
+    done = await scene.reply(here, "ja", language="de")
+    assert speech(done) == "Erledigt: Front Door aufschließen."
+    assert scene.state(FRONT_DOOR) == "unlocked"
 
 
 async def test_another_persons_yes_in_their_own_dialog_moves_nothing(

@@ -91,6 +91,7 @@ class Ending(Enum):
     TIMED_OUT = "confirmation_expired"
     SETTINGS_CHANGED = "confirmation_dropped_settings"
     RESTARTED = "confirmation_dropped_restart"
+    MOVED = "confirmation_moved"  # asked again in a new conversation of its person's
 
 
 @dataclass(slots=True)
@@ -245,6 +246,14 @@ class ConfirmationStore:
         self._async_save()
         if not self._recent(pending, self.clock()):
             return None
+        return pending
+
+    @callback
+    def async_move(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
+        """Take what waits in this conversation to ask it in another; a yes here is told so."""
+        pending = self.async_take(agent_id, conversation_id)
+        if pending is not None:
+            self._remember_ended((agent_id, conversation_id), pending, Ending.MOVED)
         return pending
 
     @callback

@@ -611,7 +611,7 @@ class SafetyGate:
             answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
         if not answered:
             return None
-        moved = store.async_take(self.agent_id, elsewhere.conversation_id)
+        moved = store.async_move(self.agent_id, elsewhere.conversation_id)
         if moved is None:
             return None  # past its time meanwhile
         question = await self.async_hold(turn, moved.actions)
