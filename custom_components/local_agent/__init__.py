@@ -27,6 +27,7 @@ from .runtime.server import async_setup_server
 from .runtime.stand_ins import async_end_stand_in
 from .runtime.stand_ins import async_stand_in_while_not_loaded
 from .safety import local_intents
+from .safety.confirmation import async_load_confirmations
 from .safety.migration import async_migrate_agent_options
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
@@ -52,6 +53,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     Each backend's set-up raises the entry error (and the repair issue) when it fails.
     """
     await async_end_stand_in(hass, entry.entry_id)
+    # A yes to a question Home Assistant's restart closed is told so (not taken as a request).
+    await async_load_confirmations(hass)
     try:
         model = await _async_setup_model(hass, entry)
     except HomeAssistantError:

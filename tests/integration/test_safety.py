@@ -191,13 +191,16 @@ async def test_another_sentence_cancels_and_is_handled_as_a_new_request(scene: S
 
 
 async def test_yes_from_another_conversation_does_nothing(scene: Scene) -> None:
+    """It confirms nothing: a yes that opens one asks the question again there (the same
+    person's second tab, test_browser_walk_seventeenth.py), and runs nothing."""
     await scene.ask_unlock()
     scene.worker.will_write(answer("Yes to what?"))
 
-    await scene.agent.ask("yes", context=scene.person)
+    result = await scene.agent.ask("yes", context=scene.person)
 
+    assert speech(result) == "Unlock Front Door? Say yes to confirm."
     assert scene.state(FRONT_DOOR) == "locked"
-    assert scene.outcomes() == ["proposed"]
+    assert scene.outcomes() == ["proposed", "proposed"]
 
 
 async def test_yes_from_another_user_or_device_does_nothing(

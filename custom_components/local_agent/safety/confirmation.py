@@ -45,11 +45,13 @@ from custom_components.local_agent.engine.words import pin_framing_phrases
 from custom_components.local_agent.engine.words import words
 from custom_components.local_agent.engine.words import yes_phrases
 from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import PlannedAction
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.helpers.event import async_call_later
+from homeassistant.helpers.storage import Store
 from homeassistant.util.hass_dict import HassKey
 
 CONFIRMATIONS: HassKey[ConfirmationStore] = HassKey(f"{DOMAIN}_confirmations")
@@ -89,6 +91,7 @@ class Ending(Enum):
     TIMED_OUT = "confirmation_expired"
     SETTINGS_CHANGED = "confirmation_dropped_settings"
     RESTARTED = "confirmation_dropped_restart"
+    MOVED = "confirmation_moved"  # asked again in a new conversation of its person's
 
 
 @dataclass(slots=True)
@@ -128,6 +131,9 @@ def monotonic_clock() -> float:
 
 # How long after its timeout a question is still recognised, to say a late yes came too late.
 LATE_ANSWER_SECONDS: Final = 300.0
+# Where the questions closed unanswered outlive a restart of Home Assistant (late answers only).
+UNANSWERED_STORAGE_KEY: Final = f"{DOMAIN}.unanswered"
+UNANSWERED_STORAGE_VERSION: Final = 1
 
 
 class ConfirmationStore:
@@ -147,6 +153,7 @@ class ConfirmationStore:
         self.clock = clock
         self.pin_guard = PinGuard()
         self.owners = ConversationOwners()
+        self._storage: Store[dict[str, Any]] | None = None
 
     @callback
     def async_hold(
@@ -214,18 +221,105 @@ class ConfirmationStore:
         for old in [k for k, p in self._expired.items() if not self._recent(p, now)]:
             del self._expired[old]
         self._expired[key] = pending
+        self._async_save()
 
     @staticmethod
     def _recent(pending: PendingConfirmation, now: float) -> bool:
         return now - pending.ended_at <= LATE_ANSWER_SECONDS
 
     @callback
-    def async_take_expired(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
-        """Remove and return the question of this conversation that closed lately unanswered."""
-        pending = self._expired.pop((agent_id, conversation_id), None)
-        if pending is None or not self._recent(pending, self.clock()):
+    def async_take_expired(
+        self,
+        agent_id: str,
+        conversation_id: str,
+        answerable: Callable[[PendingConfirmation], bool],
+    ) -> PendingConfirmation | None:
+        """Remove and return the question of this conversation that closed lately unanswered.
+
+        Only for whom `answerable` says may hear of it: another's message leaves it there.
+        """
+        key = (agent_id, conversation_id)
+        pending = self._expired.get(key)
+        if pending is None or not answerable(pending):
+            return None
+        del self._expired[key]
+        self._async_save()
+        if not self._recent(pending, self.clock()):
             return None
         return pending
+
+    @callback
+    def async_move(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
+        """Take what waits in this conversation to ask it in another; a yes here is told so."""
+        pending = self.async_take(agent_id, conversation_id)
+        if pending is not None:
+            self._remember_ended((agent_id, conversation_id), pending, Ending.MOVED)
+        return pending
+
+    @callback
+    def async_take_expired_for(
+        self, agent_id: str, answerable: Callable[[PendingConfirmation], bool]
+    ) -> PendingConfirmation | None:
+        """Remove and return the agent's latest question closed lately unanswered (anywhere).
+
+        Only one that `answerable` admits; another's stays.
+        """
+        found = [(k, p) for k, p in self._expired.items() if k[0] == agent_id and answerable(p)]
+        if not found:
+            return None
+        (agent, conversation_id), _pending = max(found, key=lambda item: item[1].ended_at)
+        return self.async_take_expired(agent, conversation_id, answerable)
+
+    @callback
+    def async_waiting_for(
+        self, agent_id: str, answerable: Callable[[PendingConfirmation], bool]
+    ) -> list[PendingConfirmation]:
+        """Return the agent's questions, in any conversation, in time and `answerable`."""
+        now = self.clock()
+        return [
+            pending
+            for (agent, _conversation), pending in self._pending.items()
+            if agent == agent_id and not pending.expired(now) and answerable(pending)
+        ]
+
+    async def async_load(self, hass: HomeAssistant) -> None:
+        """Read back the questions that closed unanswered before Home Assistant restarted.
+
+        Its stop closes every question ("I restarted before your answer came"), and the
+        person's yes then opens a new conversation (Home Assistant no longer knows theirs):
+        without them it would reach the model as a new request. Only what a late answer is
+        told comes back (the actions as said, who was asked where): nothing here can ever run.
+        Once per start.
+        """
+        if self._storage is not None:
+            return
+        self._storage = Store(hass, UNANSWERED_STORAGE_VERSION, UNANSWERED_STORAGE_KEY)
+        saved = await self._storage.async_load()
+        questions = saved.get("questions", []) if isinstance(saved, dict) else []
+        wall, now = time.time(), self.clock()
+        for item in questions if isinstance(questions, list) else []:
+            try:
+                pending = _unanswered_from_dict(item, wall, now)
+            except KeyError, TypeError, ValueError:
+                continue  # a record this version cannot read: its answer is a new request
+            if pending is not None and self._recent(pending, now):
+                self._expired.setdefault((pending.agent_id, pending.conversation_id), pending)
+
+    @callback
+    def _async_save(self) -> None:
+        """Write the questions closed unanswered (before a restart, at the latest)."""
+        if self._storage is not None:
+            self._storage.async_delay_save(self._unanswered, 1)
+
+    def _unanswered(self) -> dict[str, Any]:
+        wall, now = time.time(), self.clock()
+        return {
+            "questions": [
+                _unanswered_to_dict(pending, wall - (now - pending.ended_at))
+                for pending in self._expired.values()
+                if self._recent(pending, now)
+            ]
+        }
 
     @callback
     def async_clear(self, agent_id: str, ending: Ending) -> list[PendingConfirmation]:
@@ -240,6 +334,57 @@ class ConfirmationStore:
                 pending.cancel_timer = None
             self._remember_ended(key, pending, ending)
         return dropped
+
+
+def _unanswered_to_dict(pending: PendingConfirmation, ended_wall: float) -> dict[str, Any]:
+    return {
+        "agent_id": pending.agent_id,
+        "conversation_id": pending.conversation_id,
+        "user_id": pending.user_id,
+        "device_id": pending.device_id,
+        "language": pending.language,
+        "with_pin": pending.with_pin,
+        "ended": (pending.ended or Ending.TIMED_OUT).value,
+        "ended_wall": ended_wall,
+        "actions": [
+            {
+                "service": action.service,
+                "targets": list(action.targets),
+                "description": action.description,
+                "spoken": action.spoken,
+            }
+            for action in pending.actions
+        ],
+    }
+
+
+def _unanswered_from_dict(
+    item: dict[str, Any], wall: float, now: float
+) -> PendingConfirmation | None:
+    """Read a saved question closed unanswered, dated on this start's clock (None: future)."""
+    age = wall - float(item["ended_wall"])
+    if age < 0:
+        return None
+    actions = []
+    for saved in item["actions"]:
+        service, targets = str(saved["service"]), tuple(str(t) for t in saved["targets"])
+        domain, _, name = service.partition(".")
+        # What a restatement ("unlock it") is read against; it is never run.
+        said = PlannedAction(domain, domain or None, name or None, targets)
+        actions.append(
+            PendingAction(service, targets, str(saved["description"]), said, str(saved["spoken"]))
+        )
+    return PendingConfirmation(
+        agent_id=str(item["agent_id"]),
+        conversation_id=str(item["conversation_id"]),
+        user_id=item["user_id"],
+        device_id=item["device_id"],
+        language=str(item["language"]),
+        actions=actions,
+        with_pin=bool(item["with_pin"]),
+        ended=Ending(item["ended"]),
+        ended_at=now - age,
+    )
 
 
 # How long a conversation lasts after its last message: Home Assistant's chat session.
@@ -325,6 +470,11 @@ class PinGuard:
 def async_get_confirmations(hass: HomeAssistant) -> ConfirmationStore:
     """Return the store shared by every agent."""
     return hass.data.setdefault(CONFIRMATIONS, ConfirmationStore())
+
+
+async def async_load_confirmations(hass: HomeAssistant) -> None:
+    """Read back, once per start, what a late answer after a restart is told."""
+    await async_get_confirmations(hass).async_load(hass)
 
 
 # How a reply reads ------------------------------------------------------------------------

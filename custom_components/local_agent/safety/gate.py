@@ -122,6 +122,8 @@ class ReplyOutcome(Enum):
     FAILED = "failed"
     # Not an answer but a new request: the question is dropped and the turn goes on.
     SET_ASIDE = "set_aside"
+    # A yes that opened a new conversation: its person's question, asked again there.
+    ASKED_AGAIN = "asked_again"
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,6 +514,8 @@ class SafetyGate:
         if waiting is None:
             if not admitted:
                 return await self._async_refuse_other_user(turn, chat_log)
+            if _opens(chat_log) and (here := await self._async_ask_here(turn, chat_log)):
+                return here
             return await self._async_answer_late(turn, chat_log)
         language = turn.language
         # A script that asked answers in the context of its own run: the person who ran it
@@ -579,25 +583,67 @@ class SafetyGate:
             user_only=True,
         )
 
+    async def _async_ask_here(
+        self, turn: TurnContext, chat_log: conversation.ChatLog
+    ) -> PendingReply | None:
+        """Ask again here a question its person answers in a new conversation of theirs.
+
+        The Assist dialog starts a new conversation each time it opens (in a second tab, on
+        the phone, after it was closed): a yes that opens one, from the person (and device)
+        whose one question waits in another, would reach the model as a new request and the
+        question stay where nobody answers it. Nothing runs on it: the question moves into
+        this conversation, asked in full, and a yes there confirms it.
+        """
+        if turn.user_id is None or not self.person_present(turn):
+            return None
+        store = async_get_confirmations(self.hass)
+        waiting = store.async_waiting_for(
+            self.agent_id,
+            lambda p: p.user_id == turn.user_id and p.device_id == turn.answering_device,
+        )
+        if len(waiting) != 1:
+            return None  # none, or which one it answers would be a guess
+        elsewhere, language = waiting[0], turn.language
+        restating = _restating(elsewhere, language)
+        answered = classify_reply(turn.text, language, restating) is Reply.YES
+        if elsewhere.with_pin and spoken_pin(turn.text):
+            _mask_last_user_message(chat_log)  # never checked here: it is asked for again
+            answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
+        if not answered:
+            return None
+        moved = store.async_move(self.agent_id, elsewhere.conversation_id)
+        if moved is None:
+            return None  # past its time meanwhile
+        question = await self.async_hold(turn, moved.actions)
+        return PendingReply(question, ReplyOutcome.ASKED_AGAIN)
+
     async def _async_answer_late(
         self, turn: TurnContext, chat_log: conversation.ChatLog
     ) -> PendingReply | None:
         """Tell a yes (or a PIN) to a question that closed unanswered that it came too late.
 
         The question timed out, or the agent's settings changed or it restarted before the
-        answer; the person hears which. Only its own person's, in its conversation, within
-        LATE_ANSWER_SECONDS; anything else is a new request. Nothing is run: the question is
-        gone, and so is its yes.
+        answer (Home Assistant's too: the question is read back after its restart); the person
+        hears which. Only its own person's, in its conversation or as the first words of a new
+        one (the dialog asked in is gone: it was closed, or Home Assistant restarted), within
+        LATE_ANSWER_SECONDS; anything else is a new request, and another's message leaves it
+        for them. Nothing is run: the question is gone, and so is
+        its yes.
         """
-        late = async_get_confirmations(self.hass).async_take_expired(
-            self.agent_id, turn.conversation_id
-        )
-        if (
-            late is None
-            or late.user_id != turn.user_id
-            or late.device_id != turn.answering_device
-            or not self.person_present(turn)
-        ):
+
+        def theirs(late: PendingConfirmation) -> bool:
+            return (
+                late.user_id == turn.user_id
+                and late.device_id == turn.answering_device
+                and self.person_present(turn)
+            )
+
+        store = async_get_confirmations(self.hass)
+        late = store.async_take_expired(self.agent_id, turn.conversation_id, theirs)
+        if late is None and turn.user_id is not None and _opens(chat_log):
+            # The dialog asked in is gone (closed, or Home Assistant restarted since).
+            late = store.async_take_expired_for(self.agent_id, theirs)
+        if late is None:
             return None
         language = turn.language
         if late.with_pin:  # as asked, whatever the settings say now
@@ -826,6 +872,12 @@ def _drop_last_user_message(chat_log: conversation.ChatLog) -> None:
         if isinstance(chat_log.content[index], conversation.UserContent):
             del chat_log.content[index]
             return
+
+
+def _opens(chat_log: conversation.ChatLog) -> bool:
+    """Whether the turn's message is the first of its conversation."""
+    said = [c for c in chat_log.content if isinstance(c, conversation.UserContent)]
+    return len(said) <= 1
 
 
 def _restating(pending: PendingConfirmation, language: str) -> frozenset[str]:

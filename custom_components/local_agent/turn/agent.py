@@ -269,6 +269,8 @@ class ConversationAgent:
             await self._async_say(chat_log, reply.text, user_only=reply.user_only)
             replied = conversation.async_get_result_from_chat_log(user_input, chat_log)
             async_set_reply_response_type(replied.response, reply.outcome)
+            if reply.outcome is ReplyOutcome.ASKED_AGAIN:
+                replied.continue_conversation = True
             return replied
         llm_context = user_input.as_llm_context(DOMAIN)
         try:

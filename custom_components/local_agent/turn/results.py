@@ -174,13 +174,15 @@ def async_set_reply_response_type(response: intent.IntentResponse, outcome: Repl
     """Set the response type of a turn that answered a confirmation question.
 
     The held actions ran (EXECUTED), the user said no (CANCELLED: nothing to do, not an error),
-    or they were not carried out (REFUSED: wrong PIN, locked, or a yes too late; FAILED: they
+    the question was asked again in a new conversation (ASKED_AGAIN), or they were not
+    carried out (REFUSED: wrong PIN, locked, or a yes too late; FAILED: they
     ran and failed).
     """
     speech = response.speech.get("plain", {}).get("speech", "")
     if outcome is ReplyOutcome.EXECUTED:
         response.response_type = intent.IntentResponseType.ACTION_DONE
-    elif outcome is ReplyOutcome.CANCELLED:
+    elif outcome in (ReplyOutcome.CANCELLED, ReplyOutcome.ASKED_AGAIN):
+        # Nothing to do, not an error; or the question again (as when first asked).
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
     else:
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
