@@ -27,6 +27,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
+from . import test_everyday_twenty_second
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
@@ -144,7 +145,7 @@ REQUESTS: Final = {
 
 
 @pytest.mark.parametrize("spoken", ["en", "de"])
-@pytest.mark.parametrize("request_name", REQUESTS)
+@pytest.mark.parametrize("request_name", [*REQUESTS, *test_everyday_twenty_second.REQUESTS])
 async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
     hass: HomeAssistant,
     scripted_agent: Agent,
@@ -152,7 +153,8 @@ async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
     request_name: str,
     spoken: str,
 ) -> None:
-    await ask_each_step(hass, scripted_agent, scripted_worker, REQUESTS[request_name], spoken)
+    request = REQUESTS.get(request_name) or test_everyday_twenty_second.REQUESTS[request_name]
+    await ask_each_step(hass, scripted_agent, scripted_worker, request, spoken)
 
 
 @pytest.mark.parametrize(

@@ -34,9 +34,7 @@ from .conftest import state
 from .home import async_setup_demo
 from .probes import Request
 from .probes import Step
-from .probes import ask_each_step
 from .probes import assert_held_only_when
-from .scripted_model import ScriptedWorker
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
@@ -77,6 +75,7 @@ async def a_wake_up_time(hass: HomeAssistant) -> None:
     async_expose_entity(hass, "conversation", WAKE_UP, True)
 
 
+# Asked through test_everyday_actions_offered's one test of everyday requests.
 REQUESTS: Final = {
     "air conditioner's swing set": Request(
         HVAC,
@@ -168,18 +167,6 @@ REQUESTS: Final = {
         ),
     ),
 }
-
-
-@pytest.mark.parametrize("spoken", ["en", "de"])
-@pytest.mark.parametrize("request_name", REQUESTS)
-async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    request_name: str,
-    spoken: str,
-) -> None:
-    await ask_each_step(hass, scripted_agent, scripted_worker, REQUESTS[request_name], spoken)
 
 
 async def test_the_wake_up_time_is_offered_with_its_form(
