@@ -390,9 +390,9 @@ def speaks_on_players(hass: HomeAssistant, domain: str, service: str) -> str | N
 
 
 # Home Assistant's media player services whose MediaPlayerEntity method sets only how the
-# player sounds or what it plays next (volume, mute, shuffle, repeat), with that method: the
-# player's state stays as it is. Play, pause, stop, turn on or off, a source, a seek, media
-# to play may change it.
+# player sounds or what it plays next (volume, mute, shuffle, repeat, sound mode), with that
+# method: the player's state stays as it is. Play, pause, stop, turn on or off, a source, a
+# seek, media to play may change it.
 _PLAYER_STATE_KEPT: Final[Mapping[tuple[str, str], str]] = {
     ("media_player", "volume_set"): "async_set_volume_level",
     ("media_player", "volume_up"): "async_volume_up",
@@ -400,6 +400,7 @@ _PLAYER_STATE_KEPT: Final[Mapping[tuple[str, str], str]] = {
     ("media_player", "volume_mute"): "async_mute_volume",
     ("media_player", "shuffle_set"): "async_set_shuffle",
     ("media_player", "repeat_set"): "async_set_repeat",
+    ("media_player", "select_sound_mode"): "async_select_sound_mode",
 }
 
 
