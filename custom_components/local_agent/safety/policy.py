@@ -2249,8 +2249,27 @@ def named_targets(
     template lock switches, also beside a step of unknown effect, in a device action (the
     entity it names, by registry id) and in the steps of a script it runs (`script.turn_on`,
     the script's own service, `homeassistant.turn_on`), also where its target is a template
-    (the ids written in it); scripts: those followed already.
+    (the ids written in it); scripts: those followed already. Each script's steps are read
+    once, however many steps run it: scripts that each run the next two would otherwise be
+    read once for every way through them (twice as often with each more).
     """
+    followed = set(scripts)
+    sequences: list[Iterable[Any]] = [steps]
+    found: list[str] = []
+    for sequence in sequences:  # the list grows: the steps of the scripts they run
+        for target in _named_in_steps(hass, sequence):
+            if target in found:
+                continue
+            found.append(target)
+            if target.startswith(SCRIPT_PREFIX) and target not in followed:
+                followed.add(target)
+                if script := script_sequence(hass, target):
+                    sequences.append(script)
+    return found
+
+
+def _named_in_steps(hass: HomeAssistant, steps: Iterable[Any]) -> list[str]:
+    """Return what the steps themselves name as what they change (named_targets), in order."""
     found: list[str] = []
     for step, kind in _readable_steps(steps):
         named: list[str] | None = None
@@ -2258,9 +2277,6 @@ def named_targets(
             named = _service_targets(hass, step, programs=True)
             if named is None:
                 named = _written_targets(hass, step)
-            for script in [n for n in named or () if n.startswith(SCRIPT_PREFIX)]:
-                if script not in scripts and (sequence := script_sequence(hass, script)):
-                    named = [*(named or ()), *named_targets(hass, sequence, scripts | {script})]
         elif kind == cv.SCRIPT_ACTION_DEVICE_AUTOMATION:
             entity = _plain_text(step.get(ATTR_ENTITY_ID))
             resolved = entity and er.async_resolve_entity_id(er.async_get(hass), entity)
@@ -2269,7 +2285,7 @@ def named_targets(
             scene = _plain_text(step.get("scene"))
             named = [scene] if scene is not None else None
         elif (nested := _nested_steps(step, kind)) is not None:
-            named = named_targets(hass, nested, scripts)
+            named = _named_in_steps(hass, nested)
         # A scene it activates switches the entities the scene sets ("Door open": the relay).
         for scene in [n for n in named or () if n.startswith("scene.")]:
             named = [*(named or ()), *(scene_states(hass, scene) or {})]
