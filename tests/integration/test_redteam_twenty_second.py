@@ -14,13 +14,20 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.safety import policy
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
+from .conftest import speech
+from .conftest import state
 from .home import async_setup_demo
+from .probes import KITCHEN_ON
+from .scripted_model import answer
+from .scripted_model import call
 from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
@@ -144,3 +151,72 @@ async def test_scripts_that_each_run_the_next_two_are_read_once_each(
     nightly_id = "automation.nightly"
     assert held(hass, "automation", "turn_off", nightly_id, nightly_id)
     assert len(reads) < 20 * len(scripts), len(reads)
+
+
+# --- What was probed and found held (or told, or at once), kept as a guard -------------------
+
+
+@pytest.mark.parametrize(("then", "is_held"), [(LOCK, True), (KITCHEN_ON, False)])
+async def test_a_program_that_switches_itself_on_again_is_judged_once(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], is_held: bool
+) -> None:
+    """The exempt "Nightly" runs the exempt script "Lock up", which switches Nightly on again
+    and then locks the front door: disabling Nightly follows the circle once and asks (it
+    keeps the door from being locked). One whose Lock up lights the kitchen: at once."""
+    assert scene.person is not None  # the house, with its lock
+    on_again = {"action": "automation.turn_on", "target": {"entity_id": "automation.nightly"}}
+    await reload_scripts(hass, {"lock_up": {"alias": "Lock up", "sequence": [on_again, then]}})
+    await set_up_automations(hass, nightly({"action": "script.lock_up"}))
+
+    nightly_id = "automation.nightly"
+    assert held(hass, "automation", "turn_off", nightly_id, nightly_id, "script.lock_up") is (
+        is_held
+    )
+
+
+async def test_a_moved_question_whose_lock_was_unexposed_runs_nothing(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The person's "unlock the front door" waits on the tablet; the owner un-exposes the
+    lock; the person's "yes" in a new conversation moves the question there (second-tab
+    rule), and their yes to it runs nothing: the lock is no longer exposed, as in the
+    conversation it was asked in."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    question = await agent.ask(
+        "unlock the front door", conversation_id="tablet", context=scene.person
+    )
+    assert asked(question)
+    async_expose_entity(hass, "conversation", "lock.front_door", False)
+
+    moved = await agent.ask("yes", conversation_id="phone", context=scene.person)
+    confirmed = await agent.ask("yes", conversation_id="phone", context=scene.person)
+
+    assert asked(moved)
+    assert speech(confirmed) == (
+        "I could not finish: unlock Front Door: Front Door is no longer exposed to Assist."
+    )
+    assert state(hass, "lock.front_door") == "locked"
+
+
+@pytest.mark.parametrize(
+    "text", ["yes, and unlock the back door too", "ja", "oui"], ids=["and more", "de", "fr"]
+)
+async def test_a_first_message_that_is_not_a_plain_yes_moves_nothing(
+    hass: HomeAssistant, scene: Scene, text: str
+) -> None:
+    """Only a plain yes in the conversation's language moves the person's waiting question:
+    "yes, and unlock the back door too" (or a yes in another language) opening a new
+    conversation is a new request, which the gate judges as any other (here: a question of
+    its own); the front door's question still waits on the tablet."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    await agent.ask("unlock the front door", conversation_id="tablet", context=scene.person)
+    scene.worker.will_write(answer(call("lock", action="unlock", entity_id="lock.back_door")))
+
+    new = await agent.ask(text, conversation_id="phone", context=scene.person)
+
+    assert speech(new) == "Unlock Back Door? Say yes to confirm."
+    done = await agent.ask("yes", conversation_id="tablet", context=scene.person)
+    assert speech(done) == "Done: unlock Front Door."
+    assert state(hass, "lock.back_door") == "locked"
