@@ -1,9 +1,13 @@
 """A twenty-second round of red-team probes: the new actions, the saved questions, the second tab.
 
-Changing a player's sound mode beside "when the Walkman goes off, lock the front door" was
-held: the sound mode service was not known to leave the player's state as it is (volume,
-shuffle and repeat were), so the gate took it for one that may switch the player off. Same
-house, scripted model and helpers as the other red-team files; each probe has its neighbour.
+Three holes. Changing a player's sound mode beside "when the Walkman goes off, lock the front
+door" was held: the sound mode service was not known to leave the player's state as it is
+(volume, shuffle and repeat were), so the gate took it for one that may switch the player
+off. Disabling an automation beside scripts that each run the next two read their steps once
+for every way through them (twice the time with each layer: seconds, then minutes, with the
+event loop blocked). A question that the second-tab rule moved into a conversation in another
+language was asked half in each. Same house, scripted model and helpers as the other
+red-team files; each probe has its neighbour.
 """
 
 from __future__ import annotations
@@ -151,6 +155,60 @@ async def test_scripts_that_each_run_the_next_two_are_read_once_each(
     nightly_id = "automation.nightly"
     assert held(hass, "automation", "turn_off", nightly_id, nightly_id)
     assert len(reads) < 20 * len(scripts), len(reads)
+
+
+# --- A question moved into a conversation in another language ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("asked_in", "moved_to", "yes", "question", "done"),
+    [
+        (
+            "de",
+            "en",
+            "yes",
+            "Unlock Front Door? Say yes to confirm.",
+            "Done: unlock Front Door.",
+        ),
+        (
+            "fr",
+            "de",
+            "ja",
+            "Front Door aufschließen? Sag „ja“ zum Bestätigen.",
+            "Erledigt: Front Door aufschließen.",
+        ),
+    ],
+    ids=["German to English", "French to German"],
+)
+async def test_a_question_moved_into_another_language_is_asked_whole_in_it(
+    hass: HomeAssistant,
+    scene: Scene,
+    asked_in: str,
+    moved_to: str,
+    yes: str,
+    question: str,
+    done: str,
+) -> None:
+    """The person asked "unlock the front door" on the German tablet, then said "yes" in a
+    new conversation on their English phone (the second-tab rule moves the question there):
+    it was asked as "Front Door aufschließen? Say yes to confirm.", the action in the first
+    language, the sentence in the second (from French, its no-break space before "?" lost).
+    It is now asked whole in the language of the conversation it moved into, and a yes
+    there runs it."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    await agent.ask(
+        "unlock the front door", conversation_id="tablet", context=scene.person, language=asked_in
+    )
+
+    moved = await agent.ask(yes, conversation_id="phone", context=scene.person, language=moved_to)
+
+    assert speech(moved) == question
+    confirmed = await agent.ask(
+        yes, conversation_id="phone", context=scene.person, language=moved_to
+    )
+    assert speech(confirmed) == done
+    assert state(hass, "lock.front_door") == "unlocked"
 
 
 # --- What was probed and found held (or told, or at once), kept as a guard -------------------

@@ -69,7 +69,7 @@ class PendingAction:
     `service`, `targets` and the English `description` are what the audit records; `call` is
     what runs; `spoken` describes it in the conversation's language when that is not English;
     `identities` are what the targets are (registry entries, else entity objects), which a yes
-    must still find behind them.
+    must still find behind them; `sensitive` the targets the description names as sensitive.
     """
 
     service: str
@@ -78,6 +78,7 @@ class PendingAction:
     call: Call
     spoken: str = ""
     identities: tuple[Identity, ...] = ()
+    sensitive: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:

@@ -384,8 +384,26 @@ class SafetyGate:
             service = call.tool_name
         targets = tuple(call.targets or ())
         return PendingAction(
-            service, targets, description, call, spoken, _identities(self.hass, targets)
+            service,
+            targets,
+            description,
+            call,
+            spoken,
+            _identities(self.hass, targets),
+            tuple(sensitive),
         )
+
+    async def _async_said_in(self, action: PendingAction, language: str) -> PendingAction:
+        """Return the held action as said in this language (a question asked again elsewhere)."""
+        call = action.call
+        if isinstance(call, PlannedAction) and call.domain is not None:
+            await async_load_value_words(self.hass, language, [call.domain])
+        spoken = (
+            ""
+            if speaks_only_english(language)
+            else self._describe(call, list(action.sensitive), language)
+        )
+        return replace(action, spoken=spoken)
 
     def pin_locked_seconds(self) -> float:
         """Seconds this agent's PIN confirmation is locked after too many wrong PINs."""
@@ -614,7 +632,10 @@ class SafetyGate:
         moved = store.async_move(self.agent_id, elsewhere.conversation_id)
         if moved is None:
             return None  # past its time meanwhile
-        question = await self.async_hold(turn, moved.actions)
+        actions = moved.actions
+        if moved.language != language:  # asked again in this conversation's language, whole
+            actions = [await self._async_said_in(action, language) for action in actions]
+        question = await self.async_hold(turn, actions)
         return PendingReply(question, ReplyOutcome.ASKED_AGAIN)
 
     async def _async_answer_late(
