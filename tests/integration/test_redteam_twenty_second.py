@@ -17,6 +17,7 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.safety import policy
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
@@ -144,11 +145,10 @@ async def test_scripts_that_each_run_the_next_two_are_read_once_each(
     await reload_scripts(hass, scripts)
     await set_up_automations(hass, nightly({"action": "script.left_0"}))
     reads: list[str] = []
-    read_script = policy.script_sequence
 
     def counted(hass: HomeAssistant, entity_id: str) -> list[Any] | None:
         reads.append(entity_id)
-        return read_script(hass, entity_id)
+        return script_sequence(hass, entity_id)
 
     monkeypatch.setattr(policy, "script_sequence", counted)
 
@@ -278,3 +278,56 @@ async def test_a_first_message_that_is_not_a_plain_yes_moves_nothing(
     done = await agent.ask("yes", conversation_id="tablet", context=scene.person)
     assert speech(done) == "Done: unlock Front Door."
     assert state(hass, "lock.back_door") == "locked"
+
+
+def nested(then: dict[str, Any]) -> dict[str, Any]:
+    """`then` deep in parallel, sequence, repeat, if and choose steps."""
+    chosen = {"choose": [{"conditions": [], "sequence": [then]}]}
+    picked = {"if": [{"condition": "template", "value_template": "{{ true }}"}], "then": [chosen]}
+    repeated = {"repeat": {"count": 1, "sequence": [picked]}}
+    return {"parallel": [{"sequence": [repeated]}]}
+
+
+FIRE_BEDTIME: Final = {"event": "bedtime_secure"}
+
+
+@pytest.mark.parametrize(
+    ("shape", "then", "is_held"),
+    [
+        ("nested steps", LOCK, True),
+        ("nested steps", KITCHEN_ON, False),
+        ("script with variables", LOCK, True),
+        ("event its script fires", LOCK, True),
+    ],
+    ids=["nested, locks", "nested, lights", "script with variables", "event its script fires"],
+)
+async def test_disabling_an_exempt_automation_reads_its_steps_however_written(
+    hass: HomeAssistant, scene: Scene, shape: str, then: dict[str, Any], is_held: bool
+) -> None:
+    """The exempt "Nightly" locks the front door at bedtime: in a step deep in parallel,
+    sequence, repeat, if and choose steps; through the exempt script "Secure" called with
+    the door as a variable; or by firing an event that another automation answers by
+    locking. Disabling Nightly keeps the door unlocked: held each way. One whose nested
+    step lights the kitchen: at once (a target that is a template, or an event, is of
+    unknown effect whatever it does: those ask either way)."""
+    assert scene.person is not None  # the house, with its lock
+    exempt: tuple[str, ...] = ("automation.nightly",)
+    answering: list[dict[str, Any]] = []
+    if shape == "nested steps":
+        step = nested(then)
+    elif shape == "script with variables":
+        target = then["target"]["entity_id"]
+        action = {"action": then["action"], "target": {"entity_id": "{{ which }}"}}
+        await reload_scripts(hass, {"secure": {"alias": "Secure", "sequence": [action]}})
+        data = {"variables": {"which": target}}
+        step = {"action": "script.turn_on", "target": {"entity_id": "script.secure"}, "data": data}
+        exempt += ("script.secure",)
+    else:
+        await reload_scripts(hass, {"secure": {"alias": "Secure", "sequence": [FIRE_BEDTIME]}})
+        step = {"action": "script.secure"}
+        exempt += ("script.secure",)
+        on_event = {"trigger": "event", "event_type": "bedtime_secure"}
+        answering = [{"id": "answer", "alias": "Answer", "triggers": [on_event], "actions": [then]}]
+    await set_up_automations(hass, nightly(step), *answering)
+
+    assert held(hass, "automation", "turn_off", "automation.nightly", *exempt) is is_held
