@@ -12,11 +12,13 @@ red-team files; each probe has its neighbour.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 from typing import Final
 
 import pytest
 
+from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import script_sequence
 from custom_components.local_agent.safety import policy
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -331,3 +333,49 @@ async def test_disabling_an_exempt_automation_reads_its_steps_however_written(
     await set_up_automations(hass, nightly(step), *answering)
 
     assert held(hass, "automation", "turn_off", "automation.nightly", *exempt) is is_held
+
+
+# --- Many automations that each fire an event of their own ---------------------------------
+
+
+HEARING: Final = 300
+
+
+async def test_events_are_matched_to_what_hears_them_not_to_every_automation(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 automations answer the exempt "Nightly"'s "bedtime" event, each by lighting the
+    kitchen and firing an event of its own; one more answers the last of those by locking
+    the door. Disabling Nightly asked each of the 302 automations whether it hears each
+    one's event (90,000 questions: about two seconds with a thousand such automations, the
+    event loop blocked); now only those that hear an event of that type are asked. The
+    question is the same: held (an event is of unknown effect, and this one locks)."""
+    assert scene.person is not None  # the house, with its lock
+    answers = [
+        {
+            "id": f"answer_{index}",
+            "alias": f"Answer {index}",
+            "triggers": [{"trigger": "event", "event_type": "bedtime"}],
+            "actions": [KITCHEN_ON, {"event": f"answered_{index}"}],
+        }
+        for index in range(HEARING)
+    ]
+    last = {
+        "id": "last",
+        "alias": "Last",
+        "triggers": [{"trigger": "event", "event_type": f"answered_{HEARING - 1}"}],
+        "actions": [LOCK],
+    }
+    await set_up_automations(hass, nightly({"event": "bedtime"}), *answers, last)
+    asked_whether_heard: list[str] = []
+    hears = AutomationTrigger.hears
+
+    def counted(self: AutomationTrigger, signals: Collection[tuple[str, str]]) -> bool:
+        asked_whether_heard.append(self.entity_id or "")
+        return hears(self, signals)
+
+    monkeypatch.setattr(AutomationTrigger, "hears", counted)
+
+    nightly_id = "automation.nightly"
+    assert held(hass, "automation", "turn_off", nightly_id, nightly_id)
+    assert len(asked_whether_heard) < 20 * HEARING, len(asked_whether_heard)

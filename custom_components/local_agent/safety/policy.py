@@ -439,12 +439,13 @@ class SafetyPolicy:
         # read as an automation's conditions are (one that reads every state stays followed
         # by its triggers alone).
         read = with_reads(hass, [*programs, *(watcher for _, watcher in followers)])
+        automations = tuple(read[: len(programs)])
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             exempt,
-            tuple(read[: len(programs)]),
+            automations,
             _containing_groups(hass),
             tuple(
                 (follower, replace(now, any_entity=watcher.any_entity))
@@ -453,6 +454,7 @@ class SafetyPolicy:
             helpers=helpers,
             switches=switches,
             fired=fired,
+            hearing=_hearing(automations),
             aimed=aimed,
             stopped=stopped,
             halts=halts,
@@ -482,6 +484,8 @@ class _Rules:
     driven: Mapping[str, frozenset[str]] = field(default_factory=dict)
     # The events of their own the call makes its targets fire; None: any of them.
     fired: frozenset[str] | None = None
+    # Which automations hear each signal of a kind, by key (_hearing): not every one's asked.
+    hearing: Mapping[str, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
     # The scripts the call passes data to (a script tool's fields).
     aimed: frozenset[str] = frozenset()
     # The events of their own the call keeps its targets from firing later.
@@ -1273,9 +1277,25 @@ class _Rules:
                 for automation in sorted(triggered)
                 if (sequence := automation_sequence(self.hass, automation)) is not None
             ]
-            ran += [a.actions for a in self.automations if sent and a.hears(sent)]
+            ran += [a.actions for a in self._may_hear(sent) if a.hears(sent)]
             found.extend(run for run in [*scripts, *ran] if run not in found)
         return found
+
+    def _may_hear(self, sent: set[tuple[str, str]]) -> list[AutomationTrigger]:
+        """Return, in order, the automations that may hear one of these signals.
+
+        Neither a message nor a signal of any kind: one of a kind is heard by a trigger of
+        that kind on its key or on any key (on any topic for MQTT, where topics match by
+        wildcards); of any key, by every trigger of its kind. AutomationTrigger.hears decides.
+        """
+        found: set[int] = set()
+        for kind, key in sent:
+            by_key = self.hearing.get(kind, {})
+            if key == ANY_SIGNAL or kind == MQTT:
+                found.update(index for indices in by_key.values() for index in indices)
+            else:
+                found.update((*by_key.get(key, ()), *by_key.get(ANY_SIGNAL, ())))
+        return [self.automations[index] for index in sorted(found)]
 
     def _named_sensitive(self, entity_id: str) -> bool:
         """Sensitive by the policy's own rules: the entity, its domain, its cover class."""
@@ -1334,6 +1354,17 @@ class _Rules:
             for device_id in connected_devices(self.hass, entry.device_id)
             for other in er.async_entries_for_device(registry, device_id)
         )
+
+
+def _hearing(
+    automations: Sequence[AutomationTrigger],
+) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Return the automations (by position) that hear each signal: by its kind, then key."""
+    found: dict[str, dict[str, list[int]]] = {}
+    for index, automation in enumerate(automations):
+        for kind, key in automation.heard:
+            found.setdefault(kind, {}).setdefault(key, []).append(index)
+    return {kind: {key: tuple(i) for key, i in by_key.items()} for kind, by_key in found.items()}
 
 
 def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:
