@@ -1,13 +1,14 @@
 """A twenty-second round of red-team probes: the new actions, the saved questions, the second tab.
 
-Three holes. Changing a player's sound mode beside "when the Walkman goes off, lock the front
+Four holes. Changing a player's sound mode beside "when the Walkman goes off, lock the front
 door" was held: the sound mode service was not known to leave the player's state as it is
 (volume, shuffle and repeat were), so the gate took it for one that may switch the player
 off. Disabling an automation beside scripts that each run the next two read their steps once
 for every way through them (twice the time with each layer: seconds, then minutes, with the
-event loop blocked). A question that the second-tab rule moved into a conversation in another
-language was asked half in each. Same house, scripted model and helpers as the other
-red-team files; each probe has its neighbour.
+event loop blocked), and beside many automations that each fire an event put each event to
+every automation of the house. A question that the second-tab rule moved into a
+conversation in another language was asked half in each. Same house, scripted model and
+helpers as the other red-team files; each probe has its neighbour.
 """
 
 from __future__ import annotations
