@@ -1222,8 +1222,8 @@ class _Rules:
         for driver, sequences in acting:
             if driver in self.exempt or not self._named_sensitive(driver):
                 continue
-            for steps in self.run_by(sequences):
-                for target in named_targets(self.hass, steps):
+            for steps in self.run_by(sequences):  # the scripts they run among them
+                for target in _named_in_steps(self.hass, steps):
                     found.setdefault(target, set()).add(driver)
         return {target: frozenset(drivers) for target, drivers in found.items()}
 
@@ -1242,7 +1242,8 @@ class _Rules:
         """
         found = list(sequences)
         for steps in found:  # the list grows: what those run in turn
-            named = named_targets(self.hass, steps)
+            # A script a step runs is read as one of `found` in its turn, once.
+            named = _named_in_steps(self.hass, steps)
             triggered = {t for t in named if split_entity_id(t)[0] == AUTOMATION_DOMAIN}
             # A group a step switches switches its members (a switch group of a template
             # switch), and those of a group in it.
