@@ -1,0 +1,75 @@
+"""What an eighteenth walk in a real browser found wrong (a new household's first evening, in
+Spanish and then in Dutch: the integration added, the Assist dialog, the integration's pages)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from unittest.mock import patch
+
+from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
+
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.models import runtime_package
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.translation import async_get_translations
+
+from .conftest import async_setup_model_entry
+from .test_flow_strings import render
+from .test_runtime_install import MUSL_X86
+from .test_runtime_install import PUBLISHED
+
+
+async def _spanish(
+    hass: HomeAssistant, category: str, key: str, placeholders: Mapping[str, str] | None
+) -> str:
+    """What the Spanish frontend shows for one of our strings."""
+    strings = await async_get_translations(hass, "es", category, {DOMAIN})
+    return render(strings[f"component.{DOMAIN}.{category}.{key}"], dict(placeholders or {}), key)
+
+
+async def test_the_runtime_offer_without_a_known_size_shows_no_question_mark(
+    hass: HomeAssistant, aioclient_mock: AiohttpClientMocker
+) -> None:
+    """The walk added Local Agent on a machine that cannot reach the release server (as most
+    first evenings offline, or before the wheel is published): the first dialog read "Local
+    Agent necesita su entorno de ejecución, ?, para esta máquina (manylinux_2_28_x86_64)", a
+    bare "?" where the size goes. A size nobody could tell is now left out of the sentence."""
+    aioclient_mock.head(PUBLISHED, exc=TimeoutError())
+    with (
+        patch.object(runtime_package, "supported_platforms", return_value=MUSL_X86),
+        patch.object(runtime_package, "llama_cpp_version", return_value=None),
+    ):
+        result = await hass.config_entries.flow.async_init(DOMAIN, context={"source": "user"})
+
+    assert result["step_id"] == "runtime"
+    shown = await _spanish(
+        hass, "config", "step.runtime.description", result["description_placeholders"]
+    )
+    assert "entorno de ejecución para esta máquina (musllinux_1_2_x86_64):" in shown
+    assert "?," not in shown
+
+
+async def test_an_entry_without_the_runtime_says_why_in_spanish_only(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    """The walk chose "Más tarde" in that dialog and added the model file: the entry's card
+    read "no está instalado (llama_cpp is not installed). Abre Configuración > Reparaciones",
+    the one English sentence of the page. The entry's error now says it in the user's
+    language only."""
+    with patch.object(runtime_package, "llama_cpp_version", return_value=None):
+        entry = await async_setup_model_entry(hass, qwen35_model_path)
+
+    assert entry.state is ConfigEntryState.SETUP_ERROR
+    assert entry.error_reason_translation_key is not None
+    shown = await _spanish(
+        hass,
+        "exceptions",
+        f"{entry.error_reason_translation_key}.message",
+        entry.error_reason_translation_placeholders,
+    )
+    assert shown == (
+        "llama-cpp-python, el entorno de ejecución que ejecuta el modelo, no está instalado. "
+        "Abre Configuración > Reparaciones para instalarlo."
+    )
