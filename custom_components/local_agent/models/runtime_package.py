@@ -122,8 +122,10 @@ class RuntimeWheel:
 
     @property
     def described(self) -> str:
-        """Return the wheel as the dialogs name it: its platform, and its size when known
-        ("musllinux_1_2_x86_64, 12 MB"); a size nobody could tell is left out, not shown as "?"."""
+        """Return the wheel as the dialogs name it ("musllinux_1_2_x86_64, 12 MB").
+
+        A size nobody could tell is left out, never shown as "?".
+        """
         if self.size is None:
             return self.platform
         return f"{self.platform}, {max(1, round(self.size / 1_000_000))} MB"
