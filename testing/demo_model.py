@@ -23,6 +23,7 @@ from typing import Final
 
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.home.tools import GET_STATE
 from testing.stand_in import SeenRequest
 from testing.stand_in import StandInWorker
 from testing.stand_in import answer
@@ -45,6 +46,7 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"skip|omite|salta|overslaan|sla", "update", "skip", {}),
     (r"disable|desactiva|deshabilita|uitschakelen|schakel .* uit", "automation", "turn_off", {}),
     (r"swing|oscila|oscilación|zwaai", "climate", "set_swing_mode", {"swing_mode": "auto"}),
+    (r"set|pon|zet", "input_datetime", "set_datetime", {"time": "07:30:00"}),
     (r"turn on|switch on|enciende|prende|zet .* aan|aan", "light", "turn_on", {}),
     (r"turn off|switch off|apaga|zet .* uit|uit", "light", "turn_off", {}),
     (r"open|abre|open", "cover", "open_cover", {}),
@@ -120,13 +122,15 @@ def demo_reply(seen: SeenRequest) -> str:
     if last.role == "tool":
         if '"error"' in last.content:
             return answer(failed, reasoning="The call failed.")
-        if '"state"' in last.content:
-            return answer(last.content, reasoning="The user asked for this state.")
+        if last.tool_name == GET_STATE:
+            states = json.loads(last.content).get("entities", [])
+            said = ", ".join(f"{entity['name']}: {entity['state']}" for entity in states)
+            return answer(said, reasoning="The user asked for this state.")
         return answer(done, reasoning="The call worked.")
     said = user_words(last).casefold()
     entities = [e for e in home_entities(conversation.system) if e.words in said]
     if re.search(_QUESTION, said) and entities:
-        return answer(call("get_state", entity_id=entities[0].entity_id), reasoning="A question.")
+        return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
     for words, domain, action, arguments in _COMMANDS:
         if not re.search(rf"\b(?:{words})", said):
             continue

@@ -39,3 +39,27 @@ async def test_the_demo_asks_before_it_unlocks_and_unlocks_on_yes(
 
     other = await agent.ask("what is the meaning of life?", context=person)
     assert speech(other) == demo_model.HELP
+
+
+async def test_the_demo_knows_the_words_of_a_spanish_household(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """The walks in other languages need the demo to understand them (and to answer a
+    question with the state it read, not the tool's JSON)."""
+    model = tmp_path / "demo.gguf"
+    await hass.async_add_executor_job(demo_model.write_demo_model, model)
+    engine = demo_model.demo_engine(model)
+    engine.thinking_seconds = 0
+    hass.data[LOCAL_ENGINES] = stand_in_engines(engine)
+    agent = await async_setup_agent(hass, model)
+
+    read = await agent.ask("¿está cerrada Front Door?", context=person, language="es")
+    assert speech(read) == "Front Door: locked"
+
+    asked = await agent.ask("desbloquea Front Door", context=person, language="es")
+    assert speech(asked) == "¿Desbloquear Front Door? Di «sí» para confirmar."
+    done = await agent.ask(
+        "sí", conversation_id=asked.conversation_id, context=person, language="es"
+    )
+    assert speech(done) == "Hecho: desbloquear Front Door."
+    assert state(hass, "lock.front_door") == "unlocked"
