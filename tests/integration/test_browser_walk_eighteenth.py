@@ -7,15 +7,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from unittest.mock import patch
 
+import pytest
 from pytest_homeassistant_custom_component.test_util.aiohttp import AiohttpClientMocker
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.models import runtime_package
 from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
+from .conftest import Agent
 from .conftest import async_setup_model_entry
+from .conftest import speech
+from .scripted_model import ScriptedWorker
+from .scripted_model import call
 from .test_flow_strings import render
 from .test_runtime_install import MUSL_X86
 from .test_runtime_install import PUBLISHED
@@ -73,3 +79,35 @@ async def test_an_entry_without_the_runtime_says_why_in_spanish_only(
         "llama-cpp-python, el entorno de ejecución que ejecuta el modelo, no está instalado. "
         "Abre Configuración > Reparaciones para instalarlo."
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "done"),
+    [
+        ("es", "Hecho: bajar el brillo de Kitchen Lights un 20 %."),
+        ("nl", "Klaar: de helderheid van Kitchen Lights met 20 % verlagen."),
+        ("en", "Lowered the brightness of Kitchen Lights by 20 %."),
+    ],
+)
+async def test_a_light_dimmed_by_a_fifth_is_said_lowered_not_changed_by_minus(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    done: str,
+) -> None:
+    """The walk said "baja un 20 % Kitchen Lights": the light went from 180 to 130 and the
+    answer read "Hecho: cambiar el brillo de Kitchen Lights en -20 %." (Dutch "met -20 %
+    wijzigen", English "by -20 %"), a minus sign where a person says "lower". A step down is
+    now said as one, by its size."""
+    scripted_worker.will_write(
+        call("light", action="turn_on", entity_id="light.kitchen_lights", brightness_step_pct=-20)
+    )
+
+    result = await scripted_agent.ask("…", context=person, language=language)
+
+    assert speech(result) == done
+    light = hass.states.get("light.kitchen_lights")
+    assert light is not None
+    assert light.attributes["brightness"] < 180
