@@ -22,6 +22,8 @@ from .conftest import async_setup_model_entry
 from .conftest import speech
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
+from .test_everyday_twenty_second import WAKE_UP
+from .test_everyday_twenty_second import a_wake_up_time
 from .test_flow_strings import render
 from .test_runtime_install import MUSL_X86
 from .test_runtime_install import PUBLISHED
@@ -111,3 +113,35 @@ async def test_a_light_dimmed_by_a_fifth_is_said_lowered_not_changed_by_minus(
     light = hass.states.get("light.kitchen_lights")
     assert light is not None
     assert light.attributes["brightness"] < 180
+
+
+@pytest.mark.parametrize(
+    ("fields", "done"),
+    [
+        ({"time": "07:30:00"}, "Hecho: ajustar Wake up a las 07:30:00."),
+        ({"date": "2026-12-24"}, "Hecho: ajustar Wake up al 2026-12-24."),
+        (
+            {"date": "2026-12-24", "time": "07:30:00"},
+            "Hecho: ajustar Wake up al 2026-12-24 a las 07:30:00.",
+        ),
+    ],
+)
+async def test_a_date_and_time_helper_set_in_spanish_reads_a_las(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    fields: dict[str, str],
+    done: str,
+) -> None:
+    """The walk said "pon Despertador a las 7:30": the answer read "Hecho: ajustar
+    Despertador en 07:30:00", a preposition no Spanish speaker puts before a time (the
+    other Spanish settings read "ajustar … a/al …")."""
+    await a_wake_up_time(hass)
+    scripted_worker.will_write(
+        call("input_datetime", action="set_datetime", entity_id=WAKE_UP, **fields)
+    )
+
+    result = await scripted_agent.ask("…", context=person, language="es")
+
+    assert speech(result) == done
