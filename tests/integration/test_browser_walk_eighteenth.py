@@ -3,8 +3,11 @@ Spanish and then in Dutch: the integration added, the Assist dialog, the integra
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from collections.abc import Mapping
+import json
 from pathlib import Path
+import re
 from unittest.mock import patch
 
 import pytest
@@ -145,3 +148,30 @@ async def test_a_date_and_time_helper_set_in_spanish_reads_a_las(
     result = await scripted_agent.ask("…", context=person, language="es")
 
     assert speech(result) == done
+
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components" / DOMAIN / "translations"
+# A word in quotes, however the language quotes it: «sí», „ja”, "yes".
+QUOTED = re.compile(r"«\xa0?\w+\xa0?»|„\w+[“”]|\"\w+\"")
+
+
+def _pin_labels(strings: object, key: str = "") -> Iterator[str]:
+    if isinstance(strings, dict):
+        for name, value in strings.items():
+            yield from _pin_labels(value, f"{key}.{name}")
+    elif isinstance(strings, str) and key.endswith(".data.confirmation_pin"):
+        yield strings
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "it", "nl", "pt"])
+def test_the_pin_label_quotes_yes_as_the_question_does(language: str) -> None:
+    """The Spanish security section read 'PIN en lugar de "sí"' where the question the
+    person hears reads 'Di «sí» para confirmar' (Dutch „ja”, Portuguese «sim» likewise; the
+    English question quotes nothing)."""
+    strings = json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
+    asked = QUOTED.findall(strings["exceptions"]["confirm_question"]["message"])
+    labels = set(_pin_labels(strings))
+
+    assert len(asked) == 1
+    assert labels
+    assert all(QUOTED.findall(label) == asked for label in labels)
