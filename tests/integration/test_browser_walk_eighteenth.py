@@ -25,11 +25,19 @@ from .conftest import async_setup_model_entry
 from .conftest import speech
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
+from .test_adversarial import ask_to_unlock
 from .test_everyday_twenty_second import WAKE_UP
 from .test_everyday_twenty_second import a_wake_up_time
 from .test_flow_strings import render
 from .test_runtime_install import MUSL_X86
 from .test_runtime_install import PUBLISHED
+from .test_safety import FRONT_DOOR
+from .test_safety import Scene
+from .test_safety import locks_exposed
+from .test_safety import make_scene
+from .test_safety import scene
+
+__all__ = ["locks_exposed", "make_scene", "scene"]
 
 
 async def _spanish(
@@ -175,3 +183,33 @@ def test_the_pin_label_quotes_yes_as_the_question_does(language: str) -> None:
     assert len(asked) == 1
     assert labels
     assert all(QUOTED.findall(label) == asked for label in labels)
+
+
+@pytest.mark.parametrize(
+    ("said", "answer", "state", "outcomes"),
+    [
+        ("nee hoor", "Oké, dat doe ik niet.", "locked", ["proposed", "cancelled"]),
+        (
+            "doe maar hoor",
+            "Klaar: Front Door ontgrendelen.",
+            "unlocked",
+            ["proposed", "confirmed", "executed"],
+        ),
+    ],
+)
+async def test_a_dutch_no_with_hoor_is_a_no(
+    scene: Scene, said: str, answer: str, state: str, outcomes: list[str]
+) -> None:
+    """The Dutch walk said "nee hoor" (a plain Dutch "no") to "Garage Door sluiten?": the
+    answer was "niet gedaan, want je antwoord was geen gewoon ja" and the words went on to
+    the model as a new request, while "ja hoor" was read as a yes. "hoor" now goes with a
+    yes or a no as "graag" and "dank je" do."""
+    question = await ask_to_unlock(scene.agent, scene.worker, scene.person, "nl")
+    asked = len(scene.worker.requests)
+
+    result = await scene.reply(question, said, language="nl")
+
+    assert speech(result) == answer
+    assert len(scene.worker.requests) == asked
+    assert scene.state(FRONT_DOOR) == state
+    assert scene.outcomes() == outcomes
