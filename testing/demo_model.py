@@ -23,6 +23,7 @@ from typing import Final
 
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.home.tools import GET_STATE
 from testing.stand_in import SeenRequest
 from testing.stand_in import StandInWorker
 from testing.stand_in import answer
@@ -34,17 +35,26 @@ DEMO_NAME: Final = "Scripted demo model"
 # agent's notice that a turn takes a while.
 THINKING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_THINKING", "1"))
 _HOME_LINE: Final = re.compile(r"^(?:- )?(\w+)\.(\w+)(?: '([^']*)')?", re.MULTILINE)
-# Words of a command -> (domain, action) the demo calls.
-_COMMANDS: Final = (
-    ("unlock", "lock", "unlock"),
-    ("lock", "lock", "lock"),
-    ("turn on", "light", "turn_on"),
-    ("switch on", "light", "turn_on"),
-    ("turn off", "light", "turn_off"),
-    ("switch off", "light", "turn_off"),
-    ("open", "cover", "open_cover"),
-    ("close", "cover", "close_cover"),
+# Words of a command (English, Spanish, Dutch) -> (domain, action, further arguments) the demo
+# calls; the first that matches wins, so longer phrases come before the words they contain.
+_COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
+    (r"unlock|desbloquea|abre la cerradura|ontgrendel", "lock", "unlock", {}),
+    (r"lock|bloquea|cierra la cerradura|vergrendel", "lock", "lock", {}),
+    (r"dim|baja|atenúa|dimmen|dim", "light", "turn_on", {"brightness_step_pct": -20}),
+    (r"faster|más rápido|sneller", "fan", "increase_speed", {}),
+    (r"shuffle|aleatori|willekeurig|shuffle", "media_player", "shuffle_set", {"shuffle": True}),
+    (r"skip|omite|salta|overslaan|sla", "update", "skip", {}),
+    (r"disable|desactiva|deshabilita|uitschakelen|schakel .* uit", "automation", "turn_off", {}),
+    (r"swing|oscila|oscilación|zwaai", "climate", "set_swing_mode", {"swing_mode": "auto"}),
+    (r"set|pon|zet", "input_datetime", "set_datetime", {"time": "07:30:00"}),
+    (r"turn on|switch on|enciende|prende|zet .* aan|aan", "light", "turn_on", {}),
+    (r"turn off|switch off|apaga|zet .* uit|uit", "light", "turn_off", {}),
+    (r"open|abre|open", "cover", "open_cover", {}),
+    (r"close|cierra|sluit", "cover", "close_cover", {}),
 )
+# Words of a question about a state: the demo reads it with get_state.
+_QUESTION: Final = r"^(?:is|are|está|están|¿|staat)"
+_DONE: Final = {"Spanish": ("Hecho.", "No ha funcionado."), "Dutch": ("Klaar.", "Dat is mislukt.")}
 HELP: Final = (
     "I am the scripted demo model, not a language model: I only switch lights, open or close "
     "covers, and lock or unlock locks."
@@ -108,21 +118,35 @@ def demo_reply(seen: SeenRequest) -> str:
     if conversation is None or not conversation.messages:
         return answer(HELP)
     last = conversation.messages[-1]
+    done, failed = _DONE.get(_answer_language(conversation.system), ("Done.", "That did not work."))
     if last.role == "tool":
         if '"error"' in last.content:
-            return answer("That did not work.", reasoning="The call failed.")
-        return answer("Done.", reasoning="The call worked.")
+            return answer(failed, reasoning="The call failed.")
+        if last.tool_name == GET_STATE:
+            states = json.loads(last.content).get("entities", [])
+            said = ", ".join(f"{entity['name']}: {entity['state']}" for entity in states)
+            return answer(said, reasoning="The user asked for this state.")
+        return answer(done, reasoning="The call worked.")
     said = user_words(last).casefold()
-    for words, domain, action in _COMMANDS:
-        if not re.search(rf"\b{words}\b", said):
+    entities = [e for e in home_entities(conversation.system) if e.words in said]
+    if re.search(_QUESTION, said) and entities:
+        return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
+    for words, domain, action, arguments in _COMMANDS:
+        if not re.search(rf"\b(?:{words})", said):
             continue
-        for entity in home_entities(conversation.system):
-            if entity.domain == domain and entity.words in said:
+        for entity in entities:
+            if entity.domain == domain:
                 reasoning = f"The user wants to {action.replace('_', ' ')} {entity.words}."
                 return answer(
-                    call(domain, action=action, entity_id=entity.entity_id), reasoning=reasoning
+                    call(domain, action=action, entity_id=entity.entity_id, **arguments),
+                    reasoning=reasoning,
                 )
     return answer(HELP, reasoning="I do not know this command.")
+
+
+def _answer_language(system: str) -> str:
+    found = re.search(r"Answer in (\w+)\.", system)
+    return found.group(1) if found else "English"
 
 
 def demo_engine(model_path: Path) -> StandInWorker:

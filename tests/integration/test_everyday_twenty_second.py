@@ -120,8 +120,8 @@ REQUESTS: Final = {
                 "turn_on",
                 {"brightness_step_pct": -20},
                 {
-                    "en": "Changed the brightness of Kitchen Lights by -20 %.",
-                    "de": "Erledigt: die Helligkeit von Kitchen Lights um -20 % ändern.",
+                    "en": "Lowered the brightness of Kitchen Lights by 20 %.",
+                    "de": "Erledigt: die Helligkeit von Kitchen Lights um 20 % verringern.",
                 },
                 {"state": "on", "brightness": 181},
             ),
@@ -272,7 +272,7 @@ async def test_a_dimming_step_of_a_light_whose_turning_off_unlocks_asks(
         hass,
         result,
         True,
-        "Change the brightness of Kitchen Lights by -20 % (this may unlock Front Door)? "
+        "Lower the brightness of Kitchen Lights by 20 % (this may unlock Front Door)? "
         "Say yes to confirm.",
     )
     now = hass.states.get(KITCHEN)

@@ -144,7 +144,7 @@ def test_the_offline_folder_offers_the_best_fitting_runtime_and_its_dependencies
     assert wheel is not None
     assert wheel.local_file == tmp_path / "local_agent/wheels" / wheel_filename(MUSL_X86[0])
     assert wheel.url == wheel.local_file.resolve().as_uri()
-    assert (wheel.platform, wheel.size_text) == ("musllinux_1_2_x86_64", "2 MB")
+    assert wheel.described == "musllinux_1_2_x86_64, 2 MB"
     folder = (tmp_path / "local_agent" / "wheels").resolve()
     assert offline_dependencies(str(tmp_path), MUSL_X86) == [
         f"diskcache @ {(folder / DISKCACHE).as_uri()}"
@@ -201,8 +201,7 @@ async def test_the_repair_installs_the_published_wheel_and_reloads(
     done = await repair(hass)
 
     assert done["confirm"]["description_placeholders"] == {
-        "size": "11 MB",
-        "platform": "musllinux_1_2_x86_64",
+        "wheel": "musllinux_1_2_x86_64, 11 MB",
         "source": PUBLISHED,
         "folder": str(offline_folder(hass)),
     }
@@ -255,7 +254,7 @@ async def test_a_failed_install_says_where_an_offline_wheel_goes(
         entry = await async_setup_model_entry(hass, qwen35_model_path)
         done = await repair(hass)
 
-    assert done["confirm"]["description_placeholders"]["size"] == "?"
+    assert done["confirm"]["description_placeholders"]["wheel"] == "musllinux_1_2_x86_64"
     assert done["result"]["type"] == "abort"
     assert done["result"]["reason"] == "install_failed"
     placeholders = done["result"]["description_placeholders"]
@@ -284,7 +283,7 @@ async def test_the_first_dialog_offers_the_runtime_and_installs_it(
     assert result["menu_options"] == ["install_runtime", "runtime_later"]
     placeholders = result["description_placeholders"]
     assert placeholders is not None
-    assert placeholders["size"] == "11 MB"
+    assert placeholders["wheel"] == "musllinux_1_2_x86_64, 11 MB"
 
     result = await hass.config_entries.flow.async_configure(
         result["flow_id"], {"next_step_id": "install_runtime"}

@@ -127,7 +127,7 @@ _COURTESY: Mapping[str, tuple[str, ...]] = {
            "muchas gracias"),
     "it": ("per favore", "grazie", "ora", "adesso", "e", "allora", "ehm", "beh", "grazie mille"),
     "nl": ("graag", "alsjeblieft", "alstublieft", "dank je", "bedankt", "nu", "en", "dan",
-           "eh", "ehm", "nou", "dank je wel", "dank u", "dank u wel"),
+           "eh", "ehm", "nou", "dank je wel", "dank u", "dank u wel", "hoor"),
     "pt": ("por favor", "obrigado", "obrigada", "agora", "e", "então", "hum", "bem",
            "muito obrigado", "muito obrigada"),
 }  # fmt: skip

@@ -34,8 +34,7 @@ from .progress import show_progress
 def runtime_placeholders(hass: HomeAssistant, wheel: RuntimeWheel) -> dict[str, str]:
     """Return the placeholders the offer and its outcome show."""
     return {
-        "size": wheel.size_text,
-        "platform": wheel.platform,
+        "wheel": wheel.described,
         "source": str(wheel.local_file) if wheel.local_file is not None else wheel.url,
         "folder": str(offline_folder(hass.config.config_dir)),
     }

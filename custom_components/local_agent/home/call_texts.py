@@ -314,6 +314,21 @@ _TODO_DONE: Final = "completed"
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
+# A step down is said by its own words and size ("lower … by 20 %"), never as "by -20 %".
+STEPS_DOWN: Final[Mapping[str, str]] = {"brightness_step_pct": "brightness_down_pct"}
+
+
+def with_steps_down(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the fields to say, each negative step as its step down."""
+    said = dict(fields)
+    for step, down in STEPS_DOWN.items():
+        value = said.get(step)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+            del said[step]
+            said[down] = -value
+    return said
+
+
 def said_action(
     domain: str, service: str, names: str, fields: Mapping[str, Any], words: CallWords
 ) -> tuple[str, dict[str, Any]]:
@@ -322,7 +337,7 @@ def said_action(
     "mute Kitchen Speaker", "Milch zu Shopping List hinzufügen"; a field the words do not
     name is left for the caller to show.
     """
-    rest = dict(fields)
+    rest = with_steps_down(fields)
     # Patterns that say fields, each with the switch field it says by its choice of words.
     candidates: list[tuple[str, str | None]] = []
     switch = SWITCH_FIELDS.get(service)
@@ -363,6 +378,7 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
     # An intent's volume, in percent (a service's volume_level is a fraction of one).
     "volume_pct": "volume {} %",
     "brightness_step_pct": "brightness by {} %",
+    "brightness_down_pct": "brightness down by {} %",
     "color_temp_kelvin": "{} K",
     "color_name": "{}",
     "duration": "for {}",

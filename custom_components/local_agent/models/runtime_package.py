@@ -121,9 +121,14 @@ class RuntimeWheel:
         return f"{RUNTIME_PACKAGE} @ {self.url}"
 
     @property
-    def size_text(self) -> str:
-        """Return the size for the dialogs ("12 MB"; "?" when unknown)."""
-        return "?" if self.size is None else f"{max(1, round(self.size / 1_000_000))} MB"
+    def described(self) -> str:
+        """Return the wheel as the dialogs name it ("musllinux_1_2_x86_64, 12 MB").
+
+        A size nobody could tell is left out, never shown as "?".
+        """
+        if self.size is None:
+            return self.platform
+        return f"{self.platform}, {max(1, round(self.size / 1_000_000))} MB"
 
 
 def select_wheel(platforms: list[str] | None = None) -> RuntimeWheel | None:

@@ -87,11 +87,8 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
     version = await hass.async_add_executor_job(runtime_package.llama_cpp_version)
     if version is None:
         issues.async_raise_runtime_missing(hass, "llama_cpp is not installed")
-        raise ConfigEntryError(
-            translation_domain=DOMAIN,
-            translation_key="runtime_missing",
-            translation_placeholders={"reason": "llama_cpp is not installed"},
-        )
+        # No reason to add: an English one would be the only English in the entry's error.
+        raise ConfigEntryError(translation_domain=DOMAIN, translation_key="runtime_not_installed")
     issues.async_clear_runtime_issue(hass)
     settings = engine_settings(entry, prefix_store=prefix_store_path(hass))
     engines = local_engines(hass)

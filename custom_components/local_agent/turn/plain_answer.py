@@ -42,6 +42,7 @@ from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.call_texts import with_steps_down
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import async_colour_words
@@ -175,7 +176,10 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     "start": "started {names} for {duration}",
     "update_item": "renamed {item} on {names} to {rename}",
     # A light's step: it may end at nothing (off), so it is not said as turned on.
-    "turn_on": "changed the brightness of {names} by {brightness_step_pct}",
+    "turn_on": (
+        "changed the brightness of {names} by {brightness_step_pct}",
+        "lowered the brightness of {names} by {brightness_down_pct}",
+    ),
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
@@ -190,6 +194,7 @@ _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields said as their value and unit alone.
 _WITH_UNIT: Final[Mapping[str, str]] = {
     "brightness_step_pct": "{} %",
+    "brightness_down_pct": "{} %",
     "humidity": "{} %",
     "percentage": "{} %",
     "position": "{} %",
@@ -229,7 +234,7 @@ class DoneAction:
         """
         if not speaks_only_english(language):
             return self._text_in(language)
-        fields = dict(self.fields)
+        fields = with_steps_down(dict(self.fields))
         switch = SWITCH_FIELDS.get(self.service)
         if (switched := _SWITCHED.get(self.service)) and switch in fields:
             yes, no = switched
