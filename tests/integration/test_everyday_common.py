@@ -554,6 +554,11 @@ NEEDS_DATA: Final = frozenset(
         "select_sound_mode",
     }
 )
+# Actions asked after the entity's others, with their data: Home Assistant changes only a
+# running timer (started just before), by no more than it was started for.
+AFTER_START: Final[dict[tuple[str, str], dict[str, Any]]] = {
+    ("timer", "change"): {"duration": "-00:05:00"},
+}
 # The light's extra everyday variants (a brightness, a colour) besides a plain turn-on.
 LIGHT_VARIANTS: Final = ({"brightness_pct": 40}, {"color_name": "blue"})
 
@@ -583,7 +588,7 @@ async def everyday_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) 
         current = hass.states.get(entity_id)
         assert current is not None, entity_id
         for service, action in sorted(catalog.get(current.domain, {}).items()):
-            if not action_supported(action, current):
+            if not action_supported(action, current) or (current.domain, service) in AFTER_START:
                 continue
             required = [name for name, spec in action.fields.items() if spec.required]
             if not required and service not in NEEDS_DATA:
@@ -599,6 +604,11 @@ async def everyday_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) 
             calls += [
                 our_call(service, entity_id, **{field: value}) for value in values(current, field)
             ]
+        calls += [
+            our_call(service, entity_id, **data)
+            for (domain, service), data in AFTER_START.items()
+            if domain == current.domain and service in catalog.get(domain, {})
+        ]
     return calls
 
 

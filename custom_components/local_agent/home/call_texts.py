@@ -434,11 +434,14 @@ _UNITS: Final = (("hours", 3600), ("minutes", 60), ("seconds", 1))
 def duration_words(value: Any, words: CallWords) -> str | None:
     """Say a length of time: "5 Minuten", "1 hour and 30 minutes"; None when unreadable.
 
-    As Home Assistant takes it: seconds, "HH:MM" or "HH:MM:SS", or {"minutes": 5, ...}.
+    As Home Assistant takes it: seconds, "HH:MM" or "HH:MM:SS", or {"minutes": 5, ...}; a
+    negative one (time a timer's change takes off: "-00:05:00") is said with its sign.
     """
     seconds = _seconds(value)
     if seconds is None:
         return None
+    if seconds < 0:
+        return f"-{duration_words(-seconds, words)}"
     parts = []
     for unit, size in _UNITS:
         count, seconds = divmod(seconds, size)
@@ -462,11 +465,14 @@ def _seconds(value: Any) -> float | None:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
         if isinstance(value, str):
-            numbers = [float(part) for part in value.strip().split(":")]
+            # The sign is the whole length's, as Home Assistant reads it ("-00:05:00").
+            text = value.strip()
+            sign = -1 if text.startswith("-") else 1
+            numbers = [float(part) for part in text.lstrip("+-").split(":")]
             if len(numbers) == 1:
-                return numbers[0]
+                return sign * numbers[0]
             if len(numbers) in (2, 3):
-                return sum(n * s for n, s in zip(numbers, (3600, 60, 1), strict=False))
+                return sign * sum(n * s for n, s in zip(numbers, (3600, 60, 1), strict=False))
     except TypeError, ValueError:
         return None
     return None

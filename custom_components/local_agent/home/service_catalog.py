@@ -59,6 +59,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "set_cover_tilt_position": ("tilt_position",),
         "stop_cover": (),
     },
+    "date": {"set_value": ("date",)},
+    "datetime": {"set_value": ("datetime",)},
     "fan": {
         "decrease_speed": (),
         "increase_speed": (),
@@ -109,6 +111,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "volume_set": ("volume_level",),
         "volume_up": (),
     },
+    # A message to a notify entity (a display, a phone): its text is the person's own words.
+    "notify": {"send_message": ("message", "title")},
     "number": {"set_value": ("value",)},
     "remote": {"turn_off": (), "turn_on": ("activity",)},
     "scene": {"turn_on": ()},
@@ -117,7 +121,15 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     "siren": {"toggle": (), "turn_off": (), "turn_on": ("tone", "volume_level", "duration")},
     "switch": {"toggle": (), "turn_off": (), "turn_on": ()},
     "text": {"set_value": ("value",)},
-    "timer": {"cancel": (), "finish": (), "pause": (), "start": ("duration",)},
+    "time": {"set_value": ("time",)},
+    # change: time added to (or, negative, taken off) a running timer.
+    "timer": {
+        "cancel": (),
+        "change": ("duration",),
+        "finish": (),
+        "pause": (),
+        "start": ("duration",),
+    },
     "todo": {
         "add_item": ("item",),
         "remove_item": ("item",),
@@ -179,6 +191,11 @@ RANGE_ATTRIBUTES: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
 
 # Values never repeated back in descriptions, results or logs.
 SECRET_FIELDS: Final = frozenset({"code"})
+
+# How a time, a date and a length of time are written (a timer's change may take time off).
+TIME_FORM: Final = "HH:MM:SS"
+DATE_FORM: Final = "YYYY-MM-DD"
+NEGATIVE_DURATION_FORM: Final = "HH:MM:SS, -HH:MM:SS to take off"
 
 MAX_SCHEMA_ENUM: Final = 12
 _MAX_LISTED_OPTIONS: Final = 20
@@ -279,8 +296,8 @@ def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, 
         sel = selector.selector(config)
     except probatio.Invalid, KeyError, ValueError:
         return {"type": "string"}, None
-    if isinstance(sel, (selector.DurationSelector, selector.TimeSelector)):
-        return {"type": "string", "description": "HH:MM:SS"}, None
+    if form := _written_form(sel):
+        return {"type": "string", "description": form}, None
     serialized = llm.selector_serializer(sel)
     if not isinstance(serialized, dict):
         return {"type": "string"}, None
@@ -296,6 +313,19 @@ def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, 
     if options and len(options) > MAX_SCHEMA_ENUM:
         del schema["enum"]
     return schema, options
+
+
+def _written_form(sel: selector.Selector[Any]) -> str | None:
+    """Return how a time, date or length of time is written for Home Assistant to read it."""
+    if isinstance(sel, selector.DurationSelector):
+        return NEGATIVE_DURATION_FORM if sel.config.get("allow_negative") else TIME_FORM
+    if isinstance(sel, selector.TimeSelector):
+        return TIME_FORM
+    if isinstance(sel, selector.DateSelector):
+        return DATE_FORM
+    if isinstance(sel, selector.DateTimeSelector):
+        return f"{DATE_FORM} {TIME_FORM}"
+    return None
 
 
 def redacted(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -127,7 +127,9 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("automation", "turn_off"): "disabled",
     ("automation", "turn_on"): "enabled",
     ("input_datetime", "set_datetime"): "set",
+    ("notify", "send_message"): "sent a message to",
     ("scene", "turn_on"): "activated",
+    ("timer", "change"): "changed",
     ("script", "turn_on"): "ran",
     ("todo", "add_item"): "added {item} to {names}",
     ("todo", "remove_item"): "removed {item} from {names}",
@@ -173,6 +175,16 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     ),
     "repeat_set": "set repeat of {names} to {repeat}",
     "start": "started {names} for {duration}",
+    # A running timer's change: time added, or taken off ("-5 minutes").
+    "change": "changed {names} by {duration}",
+    "send_message": 'sent "{message}" to {names}',
+    # A number's value, a time's, a date's or a date and time's.
+    "set_value": (
+        "set {names} to {value}",
+        "set {names} to {time}",
+        "set {names} to {date}",
+        "set {names} to {datetime}",
+    ),
     "update_item": "renamed {item} on {names} to {rename}",
     # A light's step: it may end at nothing (off), so it is not said as turned on.
     "turn_on": "changed the brightness of {names} by {brightness_step_pct}",
