@@ -20,6 +20,7 @@ test of everyday requests.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from typing import Final
 
@@ -80,6 +81,15 @@ async def a_pasta_timer(hass: HomeAssistant) -> None:
     )
     await hass.services.async_call("timer", "start", {"entity_id": PASTA}, blocking=True)
     async_expose_entity(hass, "conversation", PASTA, True)
+
+
+def finishes_at(hass: HomeAssistant) -> datetime:
+    """When the running pasta timer finishes."""
+    timer = hass.states.get(PASTA)
+    assert timer is not None
+    end = dt_util.parse_datetime(timer.attributes["finishes_at"])
+    assert end is not None
+    return end
 
 
 def done(said: str, *calls: str) -> dict[str, str]:
@@ -258,8 +268,7 @@ async def test_the_timers_change_moves_its_end(
 ) -> None:
     """ "Take two minutes off the pasta timer": it finishes two minutes earlier."""
     await a_pasta_timer(hass)
-    before = hass.states.get(PASTA)
-    assert before is not None
+    planned = finishes_at(hass)
     scripted_worker.will_write(
         answer(call("timer", action="change", entity_id=PASTA, duration="-00:02:00"))
     )
@@ -267,13 +276,7 @@ async def test_the_timers_change_moves_its_end(
     result = await scripted_agent.ask("take two minutes off the pasta timer")
 
     assert speech(result) == "Changed Pasta by -2 minutes."
-    after = hass.states.get(PASTA)
-    assert after is not None
-    moved = dt_util.parse_datetime(after.attributes["finishes_at"])
-    planned = dt_util.parse_datetime(before.attributes["finishes_at"])
-    assert moved is not None
-    assert planned is not None
-    assert (planned - moved).total_seconds() == 120
+    assert (planned - finishes_at(hass)).total_seconds() == 120
     await cancel_the_pasta_timer(hass)
 
 
@@ -405,8 +408,10 @@ async def test_a_timer_whose_end_an_automation_follows_is_judged_by_what_it_does
     await hass.services.async_call(
         "timer", "change", {"entity_id": PASTA, "duration": "-00:02:00"}, blocking=True
     )
+    planned = finishes_at(hass)
 
     result = await ask_ours_beside(hass, scene, program, "change", PASTA, duration="00:01:00")
 
     assert_held_only_when(hass, result, held, may_unlock("Change Pasta by 1 minute"))
+    assert (finishes_at(hass) - planned).total_seconds() == (0 if held else 60)
     await cancel_the_pasta_timer(hass)
