@@ -269,6 +269,7 @@ FIELD_VALUES: dict[str, Any] = {
     "away_mode": True,
     "brightness_pct": 40,
     "brightness_step_pct": -20,
+    "cleaning_area_id": ["Zq"],
     "color_name": "Zq",
     "color_temp_kelvin": 2700,
     "date": "2026-12-24",

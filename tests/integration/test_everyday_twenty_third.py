@@ -10,6 +10,10 @@
   start, pause, cancel and finish were offered). Its form is shown to the model
   ("HH:MM:SS, -HH:MM:SS to take off") and said with its sign. A timer whose end an automation
   unlocks the door at asks: the change moves that end.
+- "Send the vacuum to clean the kitchen and the living room": the vacuum's own clean_area,
+  with the areas as an enum of the home's areas its owner mapped to its rooms (by id, as
+  Home Assistant takes them; said by their names). Another area is refused with the list: Home
+  Assistant would skip that vacuum. Not offered for a vacuum with no mapped rooms.
 - "Send 'dinner is ready' to the kitchen display": notify's send_message to an exposed notify
   entity (nothing was offered for notify). The message is the person's own text; a notify
   entity an automation watches is judged as any other entity.
@@ -26,17 +30,22 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
+from testing.home_builder import async_area
 
 from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
+from .conftest import state
 from .home import async_setup_demo
 from .probes import Request
 from .probes import Step
@@ -49,6 +58,7 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
+from .test_adversarial import tool_results
 
 scene = test_adversarial.scene
 house = test_adversarial.house
@@ -57,6 +67,7 @@ ALARM_CLOCK: Final = "time.time"
 HOLIDAY: Final = "date.date"
 DEPARTURE: Final = "datetime.date_and_time"
 PASTA: Final = "timer.pasta"
+VACUUM: Final = "vacuum.demo_vacuum_0_ground_floor"
 DISPLAY: Final = "notify.notifier"
 DATED: Final = (Platform.TIME, Platform.DATE, Platform.DATETIME, Platform.NOTIFY)
 
@@ -67,6 +78,20 @@ async def the_demo_clocks_and_notifier(hass: HomeAssistant) -> None:
     await async_setup_demo(hass, DATED)
     for entity_id in (ALARM_CLOCK, HOLIDAY, DEPARTURE, DISPLAY):
         async_expose_entity(hass, "conversation", entity_id, True)
+
+
+async def a_vacuum_that_cleans_two_rooms(hass: HomeAssistant) -> None:
+    """The demo's most capable vacuum, exposed, docked; its owner mapped the home's Kitchen
+    and Living Room to its rooms (the Bedroom is no room of it)."""
+    if hass.states.get(VACUUM) is None:
+        await async_setup_demo(hass, [Platform.VACUUM])
+    kitchen, living_room = async_area(hass, "Kitchen"), async_area(hass, "Living Room")
+    async_area(hass, "Bedroom")
+    er.async_get(hass).async_update_entity_options(
+        VACUUM, "vacuum", {"area_mapping": {kitchen: ["kitchen"], living_room: ["living_room"]}}
+    )
+    async_expose_entity(hass, "conversation", VACUUM, True)
+    await hass.async_block_till_done()
 
 
 async def cancel_the_pasta_timer(hass: HomeAssistant) -> None:
@@ -212,6 +237,26 @@ REQUESTS: Final = {
                     "cancelar Pasta",
                 ),
                 {"state": "idle"},
+            ),
+        ),
+    ),
+    "kitchen and living room cleaned": Request(
+        VACUUM,
+        a_vacuum_that_cleans_two_rooms,
+        (
+            Step(
+                "clean_area",
+                {"cleaning_area_id": ["kitchen", "living_room"]},
+                done(
+                    "Sent Demo vacuum 0 ground floor to clean Kitchen and Living Room.",
+                    "Demo vacuum 0 ground floor zum Reinigen von Kitchen und Living Room schicken",
+                    "envoyer Demo vacuum 0 ground floor nettoyer Kitchen et Living Room",
+                    "enviar Demo vacuum 0 ground floor a limpiar Kitchen y Living Room",
+                    "mandare Demo vacuum 0 ground floor a pulire Kitchen e Living Room",
+                    "Demo vacuum 0 ground floor Kitchen en Living Room laten schoonmaken",
+                    "enviar Demo vacuum 0 ground floor para limpar Kitchen e Living Room",
+                ),
+                {"state": "cleaning", "cleaned_area": 1.4},
             ),
         ),
     ),
@@ -415,3 +460,71 @@ async def test_a_timer_whose_end_an_automation_follows_is_judged_by_what_it_does
     assert_held_only_when(hass, result, held, may_unlock("Change Pasta by 1 minute"))
     assert (finishes_at(hass) - planned).total_seconds() == (0 if held else 60)
     await cancel_the_pasta_timer(hass)
+
+
+async def test_a_vacuum_is_offered_the_areas_mapped_to_its_rooms_only(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """The areas are an enum of the areas the vacuum cleans (by id, as Home Assistant takes
+    them), never any text: one it has no room for (the Bedroom) is refused with the list."""
+    await a_vacuum_that_cleans_two_rooms(hass)
+    tools = await async_build_home_tools(hass, assistant="conversation")
+    vacuum = next(spec for spec in tools.specs if spec.name == "vacuum")
+    scripted_worker.will_write(
+        answer(call("vacuum", action="clean_area", entity_id=VACUUM, cleaning_area_id="bedroom")),
+        answer("It cannot clean the bedroom."),
+    )
+
+    result = await scripted_agent.ask("clean the bedroom")
+
+    assert vacuum.parameters["properties"]["cleaning_area_id"] == {
+        "type": "array",
+        "items": {"type": "string", "enum": ["kitchen", "living_room"]},
+    }
+    assert [found.get("error") for found in tool_results(hass, result)] == [
+        "Parameter 'cleaning_area_id' of tool 'vacuum': item 1: expected one of 'kitchen', "
+        "'living_room', got 'bedroom'."
+    ]
+    assert state(hass, VACUUM) == "docked"
+    # Past the enum (another vacuum of the home may clean the Bedroom), the plan refuses it.
+    assert tools.plan(
+        ToolCall(
+            "vacuum",
+            {"action": "clean_area", "entity_id": VACUUM, "cleaning_area_id": ["bedroom"]},
+        )
+    ) == ToolFailure(
+        "Demo vacuum 0 ground floor cleans no area 'bedroom'. Use one of: kitchen, living_room."
+    )
+
+
+async def test_a_vacuum_with_no_mapped_rooms_is_not_offered_an_area(
+    hass: HomeAssistant, scripted_agent: Agent
+) -> None:
+    """Without the owner's mapping, Home Assistant refuses every area: not offered."""
+    await async_setup_demo(hass, [Platform.VACUUM])
+    async_expose_entity(hass, "conversation", VACUUM, True)
+
+    tools = await async_build_home_tools(hass, assistant="conversation")
+
+    vacuum = next(spec for spec in tools.specs if spec.name == "vacuum")
+    assert "clean_area" not in vacuum.parameters["properties"]["action"]["enum"]
+    assert "cleaning_area_id" not in vacuum.parameters["properties"]
+
+
+@held_if_then_unlocks
+async def test_a_vacuum_an_automation_follows_is_judged_by_what_it_does(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """ "When the vacuum starts cleaning, unlock the front door" (to let it out): sending it
+    to clean the kitchen asks. One that lights the kitchen runs at once."""
+    await add_demo_platforms(hass, Platform.VACUUM)
+    await a_vacuum_that_cleans_two_rooms(hass)
+
+    result = await ask_ours_beside(
+        hass, scene, state_trigger(VACUUM, then), "clean_area", VACUUM, cleaning_area_id=["kitchen"]
+    )
+
+    assert_held_only_when(
+        hass, result, held, may_unlock("Send Demo vacuum 0 ground floor to clean Kitchen")
+    )
+    assert (state(hass, VACUUM) == "docked") is held

@@ -39,6 +39,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_should
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers.translation import async_get_cached_translations
 from homeassistant.helpers.translation import async_get_translations
 
@@ -49,6 +50,7 @@ from .call_words import WORDS_BY_LANGUAGE
 from .call_words import CallWords
 from .colours import COLOUR_FIELD
 from .colours import colour_words
+from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 
 
@@ -166,6 +168,17 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
         if text := next((strings[k] for k in keys if strings.get(k)), None):
             return text if lang.split("-")[0] in _CAPITAL_NOUNS else text[:1].lower() + text[1:]
     return value
+
+
+def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
+    """Return the areas a vacuum is sent to clean by their names ("Kitchen" for "kitchen").
+
+    As the home list shows them; any other value as it is.
+    """
+    if key != AREA_FIELD or not isinstance(value, list):
+        return value
+    areas = ar.async_get(hass)
+    return [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
@@ -346,6 +359,8 @@ def _in_pattern(key: str, value: Any, words: CallWords) -> str:
     """Return a field's value as the words say it: "21.5°", "30 %", "5 minutes" ("21,5°")."""
     if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
         return value_words(key, value, words, in_pattern=True)
+    if isinstance(value, list | tuple):  # areas to clean: "Kitchen and Living Room"
+        return _joined([str(item) for item in value], words)
     return _number(value, words) if isinstance(value, float) else str(value)
 
 
@@ -553,10 +568,13 @@ def with_entity_names(hass: HomeAssistant, text: str, asked: str = "") -> str:
 
 def join_names(names: Sequence[str], language: str = ENGLISH) -> str:
     """Join names as "A", "A and B" or "A, B and C" (the conversation language's "and")."""
-    items = list(names)
+    return _joined(list(names), call_words(language))
+
+
+def _joined(items: Sequence[str], words: CallWords) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {call_words(language).and_} {items[-1]}"
+    return f"{', '.join(items[:-1])} {words.and_} {items[-1]}"
 
 
 def capitalized(text: str) -> str:
@@ -600,7 +618,11 @@ def describe_action(
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
-    data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
+    data = {
+        key: said_areas(hass, key, value)
+        for key, value in action.data.items()
+        if key not in SECRET_FIELDS
+    }
     if words is not ENGLISH_WORDS:
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
         data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}

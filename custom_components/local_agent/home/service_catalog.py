@@ -27,6 +27,9 @@ from homeassistant.core import State
 from homeassistant.helpers import llm
 from homeassistant.helpers import selector
 
+# The field of vacuum.clean_area: the areas to clean, by id.
+AREA_FIELD: Final = "cleaning_area_id"
+
 # Per domain: the services a voice user would expect, each with the fields worth offering.
 CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     "alarm_control_panel": {
@@ -137,6 +140,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     },
     "update": {"clear_skipped": (), "install": (), "skip": ()},
     "vacuum": {
+        # The areas are the ones the owner mapped to the vacuum's rooms (tools.py lists them).
+        "clean_area": (AREA_FIELD,),
         "locate": (),
         "pause": (),
         "return_to_base": (),
@@ -367,6 +372,8 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     if kind == "array":
         if isinstance(value, list):
             return value, None
+        if isinstance(value, str):  # one item, as Home Assistant's own schemas take it
+            return [value], None
         return None, f"{spec.name} must be a list, got {value!r}."
     if isinstance(value, (dict, list)):
         return None, f"{spec.name} must be text, got {value!r}."

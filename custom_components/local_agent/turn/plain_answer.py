@@ -39,6 +39,7 @@ from custom_components.local_agent.home.call_texts import intent_call
 from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
+from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
@@ -65,6 +66,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "alarm_arm_vacation"): "armed (vacation)",
     (None, "alarm_disarm"): "disarmed",
     (None, "cancel"): "cancelled",
+    (None, "clean_area"): "sent {names} to clean",
     (None, "close_cover_tilt"): "closed the tilt of",
     (None, "decrement"): "decreased",
     (None, "dock"): "docked",
@@ -175,6 +177,7 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     ),
     "repeat_set": "set repeat of {names} to {repeat}",
     "start": "started {names} for {duration}",
+    "clean_area": "sent {names} to clean {cleaning_area_id}",
     # A running timer's change: time added, or taken off ("-5 minutes").
     "change": "changed {names} by {duration}",
     "send_message": 'sent "{message}" to {names}',
@@ -288,8 +291,12 @@ async def async_in_words(
     "Rückwärts"), a light's colour as its own sentences name it ("rot"). English, and values
     Home Assistant has no words for, stay as written.
     """
+    actions = [
+        replace(action, fields=tuple((k, said_areas(hass, k, v)) for k, v in action.fields))
+        for action in actions
+    ]
     if speaks_only_english(language):
-        return list(actions)
+        return actions
     said: list[DoneAction] = []
     for action in actions:
         fields = []
@@ -535,6 +542,8 @@ def _value_text(key: str, value: Any) -> str:
         return _WITH_UNIT[key].format(value)
     if key == DURATION:
         return duration_words(value, ENGLISH_WORDS) or str(value)
+    if isinstance(value, list | tuple):
+        return join_names([str(item) for item in value])
     return str(value)
 
 
