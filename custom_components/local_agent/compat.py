@@ -963,6 +963,18 @@ def _values_need(data: Any) -> Need | None:
     return (VALUES_NEED, frozenset(values)) if values else None
 
 
+def sends_messages(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether this entity is a notify entity: it changes by sending a message.
+
+    Told by the entity object (a NotifyEntity), not by its name. What it sends is its
+    integration's: an event on the bus (the demo display's "notify"), an MQTT message, a
+    phone's notification, which an automation may hear.
+    """
+    from homeassistant.components.notify import NotifyEntity
+
+    return isinstance(_entity_object(hass, entity_id), NotifyEntity)
+
+
 def runs_a_command(hass: HomeAssistant, entity_id: str) -> bool:
     """Whether a call on this entity runs a command its owner wrote, of unknown effect.
 

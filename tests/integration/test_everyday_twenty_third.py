@@ -528,3 +528,26 @@ async def test_a_vacuum_an_automation_follows_is_judged_by_what_it_does(
         hass, result, held, may_unlock("Send Demo vacuum 0 ground floor to clean Kitchen")
     )
     assert (state(hass, VACUUM) == "docked") is held
+
+
+@held_if_then_unlocks
+async def test_a_message_an_automation_hears_is_judged_by_what_it_does(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """The demo display fires a "notify" event with each message: "when a notification
+    comes, unlock the front door" hears the message sent, which asks. One that lights the
+    kitchen runs at once."""
+    await add_demo_platforms(hass, Platform.NOTIFY)
+    async_expose_entity(hass, "conversation", DISPLAY, True)
+    program = {
+        "id": "heard",
+        "alias": "Heard",
+        "triggers": [{"trigger": "event", "event_type": "notify"}],
+        "actions": [then],
+    }
+
+    result = await ask_ours_beside(
+        hass, scene, program, "send_message", DISPLAY, message="Dinner is ready"
+    )
+
+    assert_held_only_when(hass, result, held, may_unlock('Send "Dinner is ready" to Notifier'))
