@@ -59,6 +59,8 @@ from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
+from .test_everyday_homes import automation
+from .test_redteam import event_trigger
 
 scene = test_adversarial.scene
 house = test_adversarial.house
@@ -357,12 +359,13 @@ async def test_the_message_reaches_the_display_with_its_title(
 
 def state_trigger(entity_id: str, then: dict[str, Any]) -> dict[str, Any]:
     """ "When `entity_id` changes, `then`": an automation "Follows"."""
-    return {
-        "id": "follows",
-        "alias": "Follows",
-        "triggers": [{"trigger": "state", "entity_id": entity_id}],
-        "actions": [then],
-    }
+    return automation("Follows", [{"trigger": "state", "entity_id": entity_id}], then)
+
+
+async def demo_entity_exposed(hass: HomeAssistant, entity_id: str, *platforms: Platform) -> None:
+    """More of the demo house (these platforms), this entity of it exposed."""
+    await add_demo_platforms(hass, *platforms)
+    async_expose_entity(hass, "conversation", entity_id, True)
 
 
 @held_if_then_unlocks
@@ -398,8 +401,7 @@ async def test_a_change_an_automation_follows_is_judged_by_what_it_does(
 ) -> None:
     """ "When the alarm clock (the holiday, the display's last message) changes, unlock the
     front door": the change asks. One that lights the kitchen runs at once."""
-    await add_demo_platforms(hass, *DATED)
-    async_expose_entity(hass, "conversation", entity_id, True)
+    await demo_entity_exposed(hass, entity_id, *DATED)
     before = hass.states.get(entity_id)
     assert before is not None
 
@@ -420,15 +422,13 @@ async def test_an_alarm_clock_a_time_condition_reads_is_judged_by_what_it_lets_r
     """ "When the courier rings after the alarm clock's time, unlock the front door": Home
     Assistant's time condition reads a time entity, so setting it decides whether the next
     ring unlocks; it asks. One that lights the kitchen runs at once."""
-    await add_demo_platforms(hass, Platform.TIME)
-    async_expose_entity(hass, "conversation", ALARM_CLOCK, True)
-    program = {
-        "id": "courier",
-        "alias": "Courier",
-        "triggers": [{"trigger": "event", "event_type": "courier_rang"}],
-        "conditions": [{"condition": "time", "after": ALARM_CLOCK}],
-        "actions": [then],
-    }
+    await demo_entity_exposed(hass, ALARM_CLOCK, Platform.TIME)
+    program = automation(
+        "Courier",
+        [event_trigger("courier_rang")],
+        then,
+        conditions=[{"condition": "time", "after": ALARM_CLOCK}],
+    )
 
     result = await ask_ours_beside(hass, scene, program, "set_value", ALARM_CLOCK, time="06:30:00")
 
@@ -442,14 +442,7 @@ async def test_a_timer_whose_end_an_automation_follows_is_judged_by_what_it_does
     """ "When the pasta timer finishes, unlock the front door": adding a minute moves the
     unlocking; it asks. One that lights the kitchen at its end runs at once."""
     await a_pasta_timer(hass)
-    program = {
-        "id": "pasta_done",
-        "alias": "Pasta done",
-        "triggers": [
-            {"trigger": "event", "event_type": "timer.finished", "event_data": {"entity_id": PASTA}}
-        ],
-        "actions": [then],
-    }
+    program = automation("Pasta done", [event_trigger("timer.finished", entity_id=PASTA)], then)
     await hass.services.async_call(
         "timer", "change", {"entity_id": PASTA, "duration": "-00:02:00"}, blocking=True
     )
@@ -537,14 +530,8 @@ async def test_a_message_an_automation_hears_is_judged_by_what_it_does(
     """The demo display fires a "notify" event with each message: "when a notification
     comes, unlock the front door" hears the message sent, which asks. One that lights the
     kitchen runs at once."""
-    await add_demo_platforms(hass, Platform.NOTIFY)
-    async_expose_entity(hass, "conversation", DISPLAY, True)
-    program = {
-        "id": "heard",
-        "alias": "Heard",
-        "triggers": [{"trigger": "event", "event_type": "notify"}],
-        "actions": [then],
-    }
+    await demo_entity_exposed(hass, DISPLAY, Platform.NOTIFY)
+    program = automation("Heard", [event_trigger("notify")], then)
 
     result = await ask_ours_beside(
         hass, scene, program, "send_message", DISPLAY, message="Dinner is ready"
