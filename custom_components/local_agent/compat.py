@@ -278,7 +278,7 @@ def vacuum_mapped_areas(hass: HomeAssistant, entity_id: str) -> tuple[str, ...]:
     skipping a vacuum that has none of the areas asked. An area since deleted is left out.
     """
     entry = er.async_get(hass).async_get(entity_id)
-    options = entry.options.get(VACUUM, {}) if entry is not None else {}
+    options: Any = entry.options.get(VACUUM) if entry is not None else None
     mapping = options.get("area_mapping") if isinstance(options, Mapping) else None
     if not isinstance(mapping, Mapping):
         return ()
