@@ -275,6 +275,7 @@ FIELD_VALUES: dict[str, Any] = {
     "date": "2026-12-24",
     "datetime": "2026-12-24 07:15:00",
     "direction": "Zq",
+    "effect": "Zq",
     "duration": "00:05:00",
     "fan_mode": "Zq",
     "fan_speed": "Zq",

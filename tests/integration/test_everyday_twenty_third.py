@@ -14,6 +14,8 @@
   with the areas as an enum of the home's areas its owner mapped to its rooms (by id, as
   Home Assistant takes them; said by their names). Another area is refused with the list: Home
   Assistant would skip that vacuum. Not offered for a vacuum with no mapped rooms.
+- "Put the bed light on rainbow": the light's own effect on turn-on, one of the effects the
+  light lists (another is refused with its list).
 - "Send 'dinner is ready' to the kitchen display": notify's send_message to an exposed notify
   entity (nothing was offered for notify). The message is the person's own text; a notify
   entity an automation watches is judged as any other entity.
@@ -70,6 +72,7 @@ HOLIDAY: Final = "date.date"
 DEPARTURE: Final = "datetime.date_and_time"
 PASTA: Final = "timer.pasta"
 VACUUM: Final = "vacuum.demo_vacuum_0_ground_floor"
+BED_LIGHT: Final = "light.bed_light"
 DISPLAY: Final = "notify.notifier"
 DATED: Final = (Platform.TIME, Platform.DATE, Platform.DATETIME, Platform.NOTIFY)
 
@@ -94,6 +97,11 @@ async def a_vacuum_that_cleans_two_rooms(hass: HomeAssistant) -> None:
     )
     async_expose_entity(hass, "conversation", VACUUM, True)
     await hass.async_block_till_done()
+
+
+async def the_bed_light_exposed(hass: HomeAssistant) -> None:
+    """The demo's "Bed Light" (off; its effects: rainbow and off), exposed."""
+    async_expose_entity(hass, "conversation", BED_LIGHT, True)
 
 
 async def cancel_the_pasta_timer(hass: HomeAssistant) -> None:
@@ -259,6 +267,26 @@ REQUESTS: Final = {
                     "enviar Demo vacuum 0 ground floor para limpar Kitchen e Living Room",
                 ),
                 {"state": "cleaning", "cleaned_area": 1.4},
+            ),
+        ),
+    ),
+    "bed light in the rainbow effect": Request(
+        BED_LIGHT,
+        the_bed_light_exposed,
+        (
+            Step(
+                "turn_on",
+                {"effect": "rainbow"},
+                done(
+                    "Turned on Bed Light with the effect rainbow.",
+                    "Bed Light mit dem Effekt rainbow einschalten",
+                    "allumer Bed Light avec l'effet rainbow",
+                    "encender Bed Light con el efecto rainbow",
+                    "accendere Bed Light con l'effetto rainbow",
+                    "Bed Light met het effect rainbow inschakelen",
+                    "ligar Bed Light com o efeito rainbow",
+                ),
+                {"state": "on", "effect": "rainbow"},
             ),
         ),
     ),
@@ -538,3 +566,33 @@ async def test_a_message_an_automation_hears_is_judged_by_what_it_does(
     )
 
     assert_held_only_when(hass, result, held, may_unlock('Send "Dinner is ready" to Notifier'))
+
+
+async def test_an_effect_the_light_does_not_list_is_refused_with_its_list(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Colour loop" on a light that has none: refused with the effects it has."""
+    result = await scene.ask_ours_to_call(
+        "light", {"action": "turn_on", "entity_id": BED_LIGHT, "effect": "colorloop"}
+    )
+
+    assert [found.get("error") for found in tool_results(hass, result)] == [
+        "Bed Light has no effect 'colorloop'. Use one of: rainbow, off."
+    ]
+    assert state(hass, BED_LIGHT) == "off"
+
+
+@held_if_then_unlocks
+async def test_an_effect_an_automation_follows_is_judged_by_what_it_does(
+    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+) -> None:
+    """ "When the bed light's effect changes, unlock the front door": asks. One that lights
+    the kitchen runs at once."""
+    follows = automation(
+        "Follows", [{"trigger": "state", "entity_id": BED_LIGHT, "attribute": "effect"}], then
+    )
+
+    result = await ask_ours_beside(hass, scene, follows, "turn_on", BED_LIGHT, effect="off")
+
+    assert_held_only_when(hass, result, held, may_unlock("Turn on Bed Light with the effect off"))
+    assert (state(hass, BED_LIGHT) == "off") is held

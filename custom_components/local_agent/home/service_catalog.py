@@ -94,7 +94,13 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "toggle": (),
         "turn_off": (),
         # A step ("brighter", "dimmer"): the light's own, no arithmetic on its brightness.
-        "turn_on": ("brightness_pct", "brightness_step_pct", "color_name", "color_temp_kelvin"),
+        "turn_on": (
+            "brightness_pct",
+            "brightness_step_pct",
+            "color_name",
+            "color_temp_kelvin",
+            "effect",
+        ),
     },
     "lock": {"lock": (), "open": ("code",), "unlock": ("code",)},
     "media_player": {
@@ -167,6 +173,7 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
 # Fields whose allowed values are listed by an attribute of the targeted entity.
 OPTION_ATTRIBUTES: Final[Mapping[str, str]] = {
     "activity": "activity_list",
+    "effect": "effect_list",
     "fan_mode": "fan_modes",
     "fan_speed": "fan_speed_list",
     "hvac_mode": "hvac_modes",

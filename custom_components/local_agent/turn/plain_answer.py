@@ -190,7 +190,10 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     ),
     "update_item": "renamed {item} on {names} to {rename}",
     # A light's step: it may end at nothing (off), so it is not said as turned on.
-    "turn_on": "changed the brightness of {names} by {brightness_step_pct}",
+    "turn_on": (
+        "changed the brightness of {names} by {brightness_step_pct}",
+        "turned on {names} with the effect {effect}",
+    ),
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
 _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
