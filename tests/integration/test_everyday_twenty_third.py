@@ -8,7 +8,8 @@
   reads is judged by what that automation does: an unlock asks, lights run at once.
 - "Add a minute to the pasta timer" / "take two minutes off": the timer's own change (only
   start, pause, cancel and finish were offered). Its form is shown to the model
-  ("HH:MM:SS, -HH:MM:SS to take off") and said with its sign. A timer whose end an automation
+  ("HH:MM:SS, -HH:MM:SS to take off") and said with its sign; a start for a negative time is
+  refused. A timer whose end an automation
   unlocks the door at asks: the change moves that end.
 - "Send the vacuum to clean the kitchen and the living room": the vacuum's own clean_area,
   with the areas as an enum of the home's areas its owner mapped to its rooms (by id, as
@@ -353,6 +354,23 @@ async def test_the_timers_change_moves_its_end(
     assert speech(result) == "Changed Pasta by -2 minutes."
     assert (planned - finishes_at(hass)).total_seconds() == 120
     await cancel_the_pasta_timer(hass)
+
+
+async def test_a_timer_is_not_started_for_a_negative_time(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The timer tool's duration may be negative for a change only: a start is refused."""
+    assert await async_setup_component(hass, "timer", {"timer": {"pasta": {"name": "Pasta"}}})
+    async_expose_entity(hass, "conversation", PASTA, True)
+
+    result = await scene.ask_ours_to_call(
+        "timer", {"action": "start", "entity_id": PASTA, "duration": "-00:05:00"}
+    )
+
+    assert [found.get("error") for found in tool_results(hass, result)] == [
+        "duration must be HH:MM:SS, not negative, got '-00:05:00'."
+    ]
+    assert state(hass, PASTA) == "idle"
 
 
 async def test_the_message_reaches_the_display_with_its_title(

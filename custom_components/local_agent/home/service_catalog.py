@@ -385,6 +385,9 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     if isinstance(value, (dict, list)):
         return None, f"{spec.name} must be text, got {value!r}."
     text = value if isinstance(value, str) else str(value)
+    if spec.schema.get("description") == TIME_FORM and text.strip().startswith("-"):
+        # Only a timer's change takes time off; a start, a siren's duration or a time cannot.
+        return None, f"{spec.name} must be {TIME_FORM}, not negative, got {text!r}."
     if spec.options is None:
         return text, None
     for option in spec.options:
