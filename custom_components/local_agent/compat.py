@@ -47,6 +47,7 @@ from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import chat_session
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_platform
@@ -264,6 +265,26 @@ def service_handler_facts(handler: Service) -> tuple[tuple[int, ...] | None, boo
     features = target.keywords.get("required_features")
     admin_only = bool(target.keywords.get("admin_only", False))
     return (tuple(int(f) for f in features) if features else None), admin_only
+
+
+VACUUM: Final = "vacuum"
+
+
+def vacuum_mapped_areas(hass: HomeAssistant, entity_id: str) -> tuple[str, ...]:
+    """Return the areas a vacuum cleans by clean_area: those its owner mapped to its rooms.
+
+    The vacuum component keeps the mapping in the entity's registry options (its own
+    `area_mapping`: an area's id to the vacuum's segments) and cleans only those areas,
+    skipping a vacuum that has none of the areas asked. An area since deleted is left out.
+    """
+    entry = er.async_get(hass).async_get(entity_id)
+    options: Any = entry.options.get(VACUUM) if entry is not None else None
+    mapping = options.get("area_mapping") if isinstance(options, Mapping) else None
+    if not isinstance(mapping, Mapping):
+        return ()
+    areas = ar.async_get(hass)
+    mapped = (area for area, segments in mapping.items() if segments)
+    return tuple(sorted(area for area in mapped if areas.async_get_area(area) is not None))
 
 
 # The services of Home Assistant's own `homeassistant` domain that pass a call on to each of
@@ -941,6 +962,18 @@ def _values_need(data: Any) -> Need | None:
         if (text := _static_text(value) if not isinstance(value, int | float) else str(value))
     }
     return (VALUES_NEED, frozenset(values)) if values else None
+
+
+def sends_messages(hass: HomeAssistant, entity_id: str) -> bool:
+    """Whether this entity is a notify entity: it changes by sending a message.
+
+    Told by the entity object (a NotifyEntity), not by its name. What it sends is its
+    integration's: an event on the bus (the demo display's "notify"), an MQTT message, a
+    phone's notification, which an automation may hear.
+    """
+    from homeassistant.components.notify import NotifyEntity
+
+    return isinstance(_entity_object(hass, entity_id), NotifyEntity)
 
 
 def runs_a_command(hass: HomeAssistant, entity_id: str) -> bool:

@@ -151,6 +151,13 @@ class Request:
     ready: Callable[[HomeAssistant], Awaitable[None]]
     steps: tuple[Step, ...]
 
+    @property
+    def languages(self) -> list[str]:
+        """The languages every step's answer is written in."""
+        return [
+            spoken for spoken in self.steps[0].said if all(spoken in s.said for s in self.steps)
+        ]
+
 
 async def ask_each_step(
     hass: HomeAssistant, agent: Agent, worker: ScriptedWorker, request: Request, spoken: str

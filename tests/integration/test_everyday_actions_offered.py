@@ -28,6 +28,7 @@ from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
 from . import test_everyday_twenty_second
+from . import test_everyday_twenty_third
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
@@ -144,8 +145,18 @@ REQUESTS: Final = {
 }
 
 
-@pytest.mark.parametrize("spoken", ["en", "de"])
-@pytest.mark.parametrize("request_name", [*REQUESTS, *test_everyday_twenty_second.REQUESTS])
+EVERYDAY_REQUESTS: Final = {
+    **REQUESTS,
+    **test_everyday_twenty_second.REQUESTS,
+    **test_everyday_twenty_third.REQUESTS,
+}
+
+
+# Each request in every language its answers are written in.
+@pytest.mark.parametrize(
+    ("request_name", "spoken"),
+    [(name, spoken) for name, request in EVERYDAY_REQUESTS.items() for spoken in request.languages],
+)
 async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
     hass: HomeAssistant,
     scripted_agent: Agent,
@@ -153,7 +164,7 @@ async def test_an_everyday_action_now_offered_is_done_at_once_and_said(
     request_name: str,
     spoken: str,
 ) -> None:
-    request = REQUESTS.get(request_name) or test_everyday_twenty_second.REQUESTS[request_name]
+    request = EVERYDAY_REQUESTS[request_name]
     await ask_each_step(hass, scripted_agent, scripted_worker, request, spoken)
 
 

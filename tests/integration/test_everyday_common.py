@@ -554,6 +554,14 @@ NEEDS_DATA: Final = frozenset(
         "select_sound_mode",
     }
 )
+# Calls asked after the entity's others, per domain: Home Assistant changes only a running
+# timer (started here for ten minutes: one of no duration of its own does not run), by no
+# more than it was started for.
+AFTER_THE_OTHERS: Final[dict[str, tuple[tuple[str, dict[str, Any]], ...]]] = {
+    "timer": (("start", {"duration": "00:10:00"}), ("change", {"duration": "-00:05:00"})),
+}
+# The actions asked only there.
+ONLY_AFTER_THE_OTHERS: Final = frozenset({("timer", "change")})
 # The light's extra everyday variants (a brightness, a colour) besides a plain turn-on.
 LIGHT_VARIANTS: Final = ({"brightness_pct": 40}, {"color_name": "blue"})
 
@@ -583,7 +591,10 @@ async def everyday_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) 
         current = hass.states.get(entity_id)
         assert current is not None, entity_id
         for service, action in sorted(catalog.get(current.domain, {}).items()):
-            if not action_supported(action, current):
+            if (
+                not action_supported(action, current)
+                or (current.domain, service) in ONLY_AFTER_THE_OTHERS
+            ):
                 continue
             required = [name for name, spec in action.fields.items() if spec.required]
             if not required and service not in NEEDS_DATA:
@@ -599,6 +610,11 @@ async def everyday_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) 
             calls += [
                 our_call(service, entity_id, **{field: value}) for value in values(current, field)
             ]
+        calls += [
+            our_call(service, entity_id, **data)
+            for service, data in AFTER_THE_OTHERS.get(current.domain, ())
+            if service in catalog.get(current.domain, {})
+        ]
     return calls
 
 

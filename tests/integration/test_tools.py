@@ -48,7 +48,7 @@ async def test_specs_cover_exposed_domains_and_entities_only(
     assert light.parameters["properties"]["action"]["enum"] == ["toggle", "turn_off", "turn_on"]
     assert light.parameters["required"] == ["action", "entity_id"]
     assert (
-        "turn_on(brightness_pct?, brightness_step_pct?, color_name?, color_temp_kelvin?)"
+        "turn_on(brightness_pct?, brightness_step_pct?, color_name?, color_temp_kelvin?, effect?)"
         in light.description
     )
     assert count_chars(tools.specs) < 4000
@@ -276,7 +276,8 @@ async def test_a_verb_may_stand_around_the_names(hass: HomeAssistant) -> None:
             "light",
             {"action": "turn_on", "entity_id": "light.bed_light", "flash": "long"},
             "Unknown field 'flash' for light. "
-            "turn_on takes brightness_pct, brightness_step_pct, color_name, color_temp_kelvin.",
+            "turn_on takes brightness_pct, brightness_step_pct, color_name, color_temp_kelvin, "
+            "effect.",
         ),
         (
             "light",

@@ -39,6 +39,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_should
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers.translation import async_get_cached_translations
 from homeassistant.helpers.translation import async_get_translations
 
@@ -49,6 +50,7 @@ from .call_words import WORDS_BY_LANGUAGE
 from .call_words import CallWords
 from .colours import COLOUR_FIELD
 from .colours import colour_words
+from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 
 
@@ -166,6 +168,17 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
         if text := next((strings[k] for k in keys if strings.get(k)), None):
             return text if lang.split("-")[0] in _CAPITAL_NOUNS else text[:1].lower() + text[1:]
     return value
+
+
+def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
+    """Return the areas a vacuum is sent to clean by their names ("Kitchen" for "kitchen").
+
+    As the home list shows them; any other value as it is.
+    """
+    if key != AREA_FIELD or not isinstance(value, list):
+        return value
+    areas = ar.async_get(hass)
+    return [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
@@ -361,6 +374,8 @@ def _in_pattern(key: str, value: Any, words: CallWords) -> str:
     """Return a field's value as the words say it: "21.5°", "30 %", "5 minutes" ("21,5°")."""
     if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
         return value_words(key, value, words, in_pattern=True)
+    if isinstance(value, list | tuple):  # areas to clean: "Kitchen and Living Room"
+        return _joined([str(item) for item in value], words)
     return _number(value, words) if isinstance(value, float) else str(value)
 
 
@@ -450,11 +465,14 @@ _UNITS: Final = (("hours", 3600), ("minutes", 60), ("seconds", 1))
 def duration_words(value: Any, words: CallWords) -> str | None:
     """Say a length of time: "5 Minuten", "1 hour and 30 minutes"; None when unreadable.
 
-    As Home Assistant takes it: seconds, "HH:MM" or "HH:MM:SS", or {"minutes": 5, ...}.
+    As Home Assistant takes it: seconds, "HH:MM" or "HH:MM:SS", or {"minutes": 5, ...}; a
+    negative one (time a timer's change takes off: "-00:05:00") is said with its sign.
     """
     seconds = _seconds(value)
     if seconds is None:
         return None
+    if seconds < 0:
+        return f"-{duration_words(-seconds, words)}"
     parts = []
     for unit, size in _UNITS:
         count, seconds = divmod(seconds, size)
@@ -478,11 +496,14 @@ def _seconds(value: Any) -> float | None:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
         if isinstance(value, str):
-            numbers = [float(part) for part in value.strip().split(":")]
+            # The sign is the whole length's, as Home Assistant reads it ("-00:05:00").
+            text = value.strip()
+            sign = -1 if text.startswith("-") else 1
+            numbers = [float(part) for part in text.lstrip("+-").split(":")]
             if len(numbers) == 1:
-                return numbers[0]
+                return sign * numbers[0]
             if len(numbers) in (2, 3):
-                return sum(n * s for n, s in zip(numbers, (3600, 60, 1), strict=False))
+                return sign * sum(n * s for n, s in zip(numbers, (3600, 60, 1), strict=False))
     except TypeError, ValueError:
         return None
     return None
@@ -563,10 +584,13 @@ def with_entity_names(hass: HomeAssistant, text: str, asked: str = "") -> str:
 
 def join_names(names: Sequence[str], language: str = ENGLISH) -> str:
     """Join names as "A", "A and B" or "A, B and C" (the conversation language's "and")."""
-    items = list(names)
+    return _joined(list(names), call_words(language))
+
+
+def _joined(items: Sequence[str], words: CallWords) -> str:
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {call_words(language).and_} {items[-1]}"
+    return f"{', '.join(items[:-1])} {words.and_} {items[-1]}"
 
 
 def capitalized(text: str) -> str:
@@ -610,7 +634,11 @@ def describe_action(
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
-    data = {key: value for key, value in action.data.items() if key not in SECRET_FIELDS}
+    data = {
+        key: said_areas(hass, key, value)
+        for key, value in action.data.items()
+        if key not in SECRET_FIELDS
+    }
     if words is not ENGLISH_WORDS:
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
         data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}

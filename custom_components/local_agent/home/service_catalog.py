@@ -27,6 +27,9 @@ from homeassistant.core import State
 from homeassistant.helpers import llm
 from homeassistant.helpers import selector
 
+# The field of vacuum.clean_area: the areas to clean, by id.
+AREA_FIELD: Final = "cleaning_area_id"
+
 # Per domain: the services a voice user would expect, each with the fields worth offering.
 CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     "alarm_control_panel": {
@@ -59,6 +62,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "set_cover_tilt_position": ("tilt_position",),
         "stop_cover": (),
     },
+    "date": {"set_value": ("date",)},
+    "datetime": {"set_value": ("datetime",)},
     "fan": {
         "decrease_speed": (),
         "increase_speed": (),
@@ -89,7 +94,13 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "toggle": (),
         "turn_off": (),
         # A step ("brighter", "dimmer"): the light's own, no arithmetic on its brightness.
-        "turn_on": ("brightness_pct", "brightness_step_pct", "color_name", "color_temp_kelvin"),
+        "turn_on": (
+            "brightness_pct",
+            "brightness_step_pct",
+            "color_name",
+            "color_temp_kelvin",
+            "effect",
+        ),
     },
     "lock": {"lock": (), "open": ("code",), "unlock": ("code",)},
     "media_player": {
@@ -109,6 +120,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
         "volume_set": ("volume_level",),
         "volume_up": (),
     },
+    # A message to a notify entity (a display, a phone): its text is the person's own words.
+    "notify": {"send_message": ("message", "title")},
     "number": {"set_value": ("value",)},
     "remote": {"turn_off": (), "turn_on": ("activity",)},
     "scene": {"turn_on": ()},
@@ -117,7 +130,15 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     "siren": {"toggle": (), "turn_off": (), "turn_on": ("tone", "volume_level", "duration")},
     "switch": {"toggle": (), "turn_off": (), "turn_on": ()},
     "text": {"set_value": ("value",)},
-    "timer": {"cancel": (), "finish": (), "pause": (), "start": ("duration",)},
+    "time": {"set_value": ("time",)},
+    # change: time added to (or, negative, taken off) a running timer.
+    "timer": {
+        "cancel": (),
+        "change": ("duration",),
+        "finish": (),
+        "pause": (),
+        "start": ("duration",),
+    },
     "todo": {
         "add_item": ("item",),
         "remove_item": ("item",),
@@ -125,6 +146,8 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
     },
     "update": {"clear_skipped": (), "install": (), "skip": ()},
     "vacuum": {
+        # The areas are the ones the owner mapped to the vacuum's rooms (tools.py lists them).
+        "clean_area": (AREA_FIELD,),
         "locate": (),
         "pause": (),
         "return_to_base": (),
@@ -150,6 +173,7 @@ CURATED_SERVICES: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
 # Fields whose allowed values are listed by an attribute of the targeted entity.
 OPTION_ATTRIBUTES: Final[Mapping[str, str]] = {
     "activity": "activity_list",
+    "effect": "effect_list",
     "fan_mode": "fan_modes",
     "fan_speed": "fan_speed_list",
     "hvac_mode": "hvac_modes",
@@ -179,6 +203,11 @@ RANGE_ATTRIBUTES: Final[Mapping[tuple[str, str], tuple[str, str]]] = {
 
 # Values never repeated back in descriptions, results or logs.
 SECRET_FIELDS: Final = frozenset({"code"})
+
+# How a time, a date and a length of time are written (a timer's change may take time off).
+TIME_FORM: Final = "HH:MM:SS"
+DATE_FORM: Final = "YYYY-MM-DD"
+NEGATIVE_DURATION_FORM: Final = "HH:MM:SS, -HH:MM:SS to take off"
 
 MAX_SCHEMA_ENUM: Final = 12
 _MAX_LISTED_OPTIONS: Final = 20
@@ -279,8 +308,8 @@ def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, 
         sel = selector.selector(config)
     except probatio.Invalid, KeyError, ValueError:
         return {"type": "string"}, None
-    if isinstance(sel, (selector.DurationSelector, selector.TimeSelector)):
-        return {"type": "string", "description": "HH:MM:SS"}, None
+    if form := _written_form(sel):
+        return {"type": "string", "description": form}, None
     serialized = llm.selector_serializer(sel)
     if not isinstance(serialized, dict):
         return {"type": "string"}, None
@@ -296,6 +325,19 @@ def _selector_schema(config: Mapping[str, Any]) -> tuple[JsonSchema, tuple[str, 
     if options and len(options) > MAX_SCHEMA_ENUM:
         del schema["enum"]
     return schema, options
+
+
+def _written_form(sel: selector.Selector[Any]) -> str | None:
+    """Return how a time, date or length of time is written for Home Assistant to read it."""
+    if isinstance(sel, selector.DurationSelector):
+        return NEGATIVE_DURATION_FORM if sel.config.get("allow_negative") else TIME_FORM
+    if isinstance(sel, selector.TimeSelector):
+        return TIME_FORM
+    if isinstance(sel, selector.DateSelector):
+        return DATE_FORM
+    if isinstance(sel, selector.DateTimeSelector):
+        return f"{DATE_FORM} {TIME_FORM}"
+    return None
 
 
 def redacted(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -337,10 +379,15 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     if kind == "array":
         if isinstance(value, list):
             return value, None
+        if isinstance(value, str):  # one item, as Home Assistant's own schemas take it
+            return [value], None
         return None, f"{spec.name} must be a list, got {value!r}."
     if isinstance(value, (dict, list)):
         return None, f"{spec.name} must be text, got {value!r}."
     text = value if isinstance(value, str) else str(value)
+    if spec.schema.get("description") == TIME_FORM and text.strip().startswith("-"):
+        # Only a timer's change takes time off; a start, a siren's duration or a time cannot.
+        return None, f"{spec.name} must be {TIME_FORM}, not negative, got {text!r}."
     if spec.options is None:
         return text, None
     for option in spec.options:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from dataclasses import replace
 from typing import Any
 from typing import Final
@@ -22,6 +23,7 @@ import probatio
 from probatio.humanize import humanize_error
 
 from custom_components.local_agent.compat import registered_service
+from custom_components.local_agent.compat import vacuum_mapped_areas
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.types import JsonSchema
@@ -45,6 +47,7 @@ from .colours import ColourWords
 from .entity_view import EntityLine
 from .entity_view import entity_line
 from .resolver import EntityResolver
+from .service_catalog import AREA_FIELD
 from .service_catalog import ActionSpec
 from .service_catalog import ServiceCatalog
 from .service_catalog import action_supported
@@ -52,6 +55,7 @@ from .service_catalog import build_catalog
 from .service_catalog import coerce_value
 from .service_catalog import entity_constraint_error
 from .service_catalog import field_supported
+from .service_catalog import options_hint
 from .service_catalog import redacted
 
 __all__ = ["GET_STATE", "HomeTools", "PlannedAction", "ToolFailure", "async_build_home_tools"]
@@ -84,6 +88,8 @@ class DomainTool:
     domain: str
     actions: Mapping[str, ActionSpec]
     entity_ids: tuple[str, ...]
+    # The areas each entity cleans (vacuum.clean_area's), where it has any.
+    areas: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def spec(self) -> ToolSpec:
         """Return the schema shown to the model (sorted, so it is stable)."""
@@ -91,6 +97,10 @@ class DomainTool:
         for service in sorted(self.actions):
             for name, field_spec in self.actions[service].fields.items():
                 fields.setdefault(name, field_spec.schema)
+        if AREA_FIELD in fields:
+            # One of the home's areas that a vacuum here cleans, never any text.
+            cleaned = sorted({area for areas in self.areas.values() for area in areas})
+            fields[AREA_FIELD] = {"type": "array", "items": {"type": "string", "enum": cleaned}}
         description = f"Control {self.domain} entities."
         if calls := [a.signature() for _, a in sorted(self.actions.items()) if a.fields]:
             description += f" Fields by action: {'; '.join(calls)}."
@@ -172,8 +182,10 @@ def _specs(
 ) -> tuple[list[ToolSpec], dict[str, DomainTool]]:
     """Return cached specs unless exposure, entity features or services changed."""
     controllable = [state for state in exposed.values() if state.domain in catalog]
+    areas = _cleaned_areas(hass, catalog, controllable)
     key = (
         tuple(sorted(exposed)),
+        tuple(sorted(areas.items())),
         *(
             (
                 state.entity_id,
@@ -191,20 +203,48 @@ def _specs(
     tools: dict[str, DomainTool] = {}
     for domain in sorted({state.domain for state in controllable}):
         states = sorted((s for s in controllable if s.domain == domain), key=lambda s: s.entity_id)
-        if actions := _offered_actions(catalog[domain], states):
-            tools[domain] = DomainTool(domain, actions, tuple(s.entity_id for s in states))
+        if actions := _offered_actions(catalog[domain], states, areas):
+            entity_ids = tuple(s.entity_id for s in states)
+            own = {entity_id: areas[entity_id] for entity_id in entity_ids if entity_id in areas}
+            tools[domain] = DomainTool(domain, actions, entity_ids, own)
     specs = [tool.spec() for tool in tools.values()] + [get_state_spec(list(exposed))]
     cache[assistant] = _CachedSpecs(catalog, key, specs, tools)
     return list(specs), tools
 
 
+def _cleaned_areas(
+    hass: HomeAssistant, catalog: ServiceCatalog, states: Sequence[State]
+) -> dict[str, tuple[str, ...]]:
+    """Return the areas each vacuum that cleans by area cleans (none: left out)."""
+    by_area = {
+        domain
+        for domain, actions in catalog.items()
+        if any(AREA_FIELD in action.fields for action in actions.values())
+    }
+    return {
+        state.entity_id: areas
+        for state in states
+        if state.domain in by_area and (areas := vacuum_mapped_areas(hass, state.entity_id))
+    }
+
+
 def _offered_actions(
-    actions: Mapping[str, ActionSpec], states: Sequence[State]
+    actions: Mapping[str, ActionSpec],
+    states: Sequence[State],
+    areas: Mapping[str, tuple[str, ...]],
 ) -> dict[str, ActionSpec]:
-    """Keep the actions, and their fields, that at least one exposed entity supports."""
+    """Keep the actions, and their fields, that at least one exposed entity supports.
+
+    An area's cleaning is supported by a vacuum with areas mapped to its rooms.
+    """
     offered: dict[str, ActionSpec] = {}
     for service, action in sorted(actions.items()):
-        supporting = [state for state in states if action_supported(action, state)]
+        supporting = [
+            state
+            for state in states
+            if action_supported(action, state)
+            and (AREA_FIELD not in action.fields or state.entity_id in areas)
+        ]
         if not supporting:
             continue
         fields = {
@@ -346,12 +386,24 @@ def _check_fields(
                 return ToolFailure(f"{state.name} ({state.entity_id}) does not support {name}.")
             if error := entity_constraint_error(tool.domain, spec, converted, state):
                 return ToolFailure(error)
+            if name == AREA_FIELD and (error := _area_error(tool, converted, state)):
+                return ToolFailure(error)
         data[name] = converted
     if missing := [n for n, spec in action.fields.items() if spec.required and n not in data]:
         return ToolFailure(
             f"{action.service} needs {', '.join(missing)}. Call it as {action.signature()}."
         )
     return data
+
+
+def _area_error(tool: DomainTool, areas: list[Any], state: State) -> str | None:
+    """Refuse an area the vacuum cleans not (Home Assistant would skip that vacuum)."""
+    cleaned = tool.areas.get(state.entity_id, ())
+    if not cleaned:
+        return f"{state.name} ({state.entity_id}) has no areas mapped to its rooms."
+    if unknown := next((area for area in areas if area not in cleaned), None):
+        return f"{state.name} cleans no area {unknown!r}. {options_hint(cleaned, str(unknown))}"
+    return None
 
 
 def _unknown_field(tool: DomainTool, action: ActionSpec, name: str) -> str:

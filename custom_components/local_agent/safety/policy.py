@@ -69,6 +69,7 @@ from custom_components.local_agent.compat import scene_may_be_made
 from custom_components.local_agent.compat import scene_states
 from custom_components.local_agent.compat import script_answering
 from custom_components.local_agent.compat import script_sequence
+from custom_components.local_agent.compat import sends_messages
 from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import service_entities
 from custom_components.local_agent.compat import speaks_on_players
@@ -774,6 +775,9 @@ class _Rules:
             if runs_a_command(self.hass, current):
                 # A shell command or HTTP request of its own may send any signal.
                 heard.add(ANY_KIND_OF_SIGNAL)
+            if sends_messages(self.hass, current):
+                # A notify entity's change is a message sent: any signal a message can be.
+                heard.add(MESSAGE_SIGNAL)
             # The state it has before the change: what it let run that the change may stop.
             before = self.hass.states.get(current)
             now = before.state if before is not None else None

@@ -39,6 +39,7 @@ from custom_components.local_agent.home.call_texts import intent_call
 from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
+from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
@@ -66,6 +67,7 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     (None, "alarm_arm_vacation"): "armed (vacation)",
     (None, "alarm_disarm"): "disarmed",
     (None, "cancel"): "cancelled",
+    (None, "clean_area"): "sent {names} to clean",
     (None, "close_cover_tilt"): "closed the tilt of",
     (None, "decrement"): "decreased",
     (None, "dock"): "docked",
@@ -128,7 +130,9 @@ _DONE: Final[Mapping[tuple[str | None, str], str]] = {
     ("automation", "turn_off"): "disabled",
     ("automation", "turn_on"): "enabled",
     ("input_datetime", "set_datetime"): "set",
+    ("notify", "send_message"): "sent a message to",
     ("scene", "turn_on"): "activated",
+    ("timer", "change"): "changed",
     ("script", "turn_on"): "ran",
     ("todo", "add_item"): "added {item} to {names}",
     ("todo", "remove_item"): "removed {item} from {names}",
@@ -174,11 +178,23 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
     ),
     "repeat_set": "set repeat of {names} to {repeat}",
     "start": "started {names} for {duration}",
+    "clean_area": "sent {names} to clean {cleaning_area_id}",
+    # A running timer's change: time added, or taken off ("-5 minutes").
+    "change": "changed {names} by {duration}",
+    "send_message": 'sent "{message}" to {names}',
+    # A number's value, a time's, a date's or a date and time's.
+    "set_value": (
+        "set {names} to {value}",
+        "set {names} to {time}",
+        "set {names} to {date}",
+        "set {names} to {datetime}",
+    ),
     "update_item": "renamed {item} on {names} to {rename}",
     # A light's step: it may end at nothing (off), so it is not said as turned on.
     "turn_on": (
         "changed the brightness of {names} by {brightness_step_pct}",
         "lowered the brightness of {names} by {brightness_down_pct}",
+        "turned on {names} with the effect {effect}",
     ),
 }
 # A service whose words depend on its yes/no field (call_texts.SWITCH_FIELDS): yes, no.
@@ -281,8 +297,12 @@ async def async_in_words(
     "Rückwärts"), a light's colour as its own sentences name it ("rot"). English, and values
     Home Assistant has no words for, stay as written.
     """
+    actions = [
+        replace(action, fields=tuple((k, said_areas(hass, k, v)) for k, v in action.fields))
+        for action in actions
+    ]
     if speaks_only_english(language):
-        return list(actions)
+        return actions
     said: list[DoneAction] = []
     for action in actions:
         fields = []
@@ -528,6 +548,8 @@ def _value_text(key: str, value: Any) -> str:
         return _WITH_UNIT[key].format(value)
     if key == DURATION:
         return duration_words(value, ENGLISH_WORDS) or str(value)
+    if isinstance(value, list | tuple):
+        return join_names([str(item) for item in value])
     return str(value)
 
 
