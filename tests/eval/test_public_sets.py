@@ -20,7 +20,6 @@ from .test_public_homes import PUBLIC
 from .test_public_homes import by_sentence
 from .test_public_homes import run_set
 
-
 HOMES = ("dom1-pl", "home1-us", "home2-ru", "home5-cn", "home7-dk")
 
 
