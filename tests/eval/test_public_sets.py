@@ -302,14 +302,33 @@ def test_german_questions_run_in_german(run_eval: RunEval) -> None:
     assert "55%" in battery["answer"]
 
 
-def test_french_questions_that_ask_to_translate_a_list_are_out_of_reach(
-    run_eval: RunEval,
+@pytest.mark.parametrize(
+    ("name", "passed", "unreachable"),
+    [("questions-es", 25, 0), ("questions-fr", 23, 2), ("questions-nl", 23, 2)],
+)
+def test_translated_questions_run_in_their_language(
+    run_eval: RunEval, name: str, passed: int, unreachable: int
 ) -> None:
-    summary, ran = run_set(run_eval, "questions-fr")
+    summary, ran = run_set(run_eval, name)
 
-    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (38, 23, 2)
-    # The list holds "Buy salad"; questions-fr expects "salade": a translation, which no
-    # reading of the home gives (questions and questions-de expect "salad").
-    out = {r["sentence"]: " ".join(r["unreachable"]) for r in ran if r["unreachable"]}
-    assert "salade" in out["Qu'est-ce que je dois acheter à l'épicerie selon ma liste de tâches ?"]
-    assert "translate" in out["Quelles tâches ménagères dois-je accomplir ?"]
+    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (38, passed, 13)
+    assert summary["unreachable"] == unreachable
+    # questions-fr and -nl expect "salade" for the to-do item "Buy salad": a translation, which
+    # no reading of the home gives (questions, -de and -es expect "salad").
+    out = {r["test_id"]: " ".join(r["unreachable"]) for r in ran if r["unreachable"]}
+    if unreachable:
+        assert set(out) == {"urban-loft-au/todo#3", "urban-loft-au/todo#4"}
+        assert "salade" in out["urban-loft-au/todo#4"]
+        assert "translate" in out["urban-loft-au/todo#3"]
+
+
+@pytest.mark.parametrize("language", ["de", "es", "fr", "nl"])
+def test_a_translation_of_assist_mini_runs_in_its_language(
+    run_eval: RunEval, language: str
+) -> None:
+    summary, ran = run_set(run_eval, f"assist-mini-{language}")
+
+    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (50, 47, 3)
+    assert (summary["confirmations_asked"], summary["confirmations_expected"]) == (13, 13)
+    asked = {r["test_id"].split("/")[0] for r in ran if r["confirmation_asked"]}
+    assert asked == {"home1-us-cover-garage", "home1-us-lock", "home2-ru-valve"}
