@@ -132,7 +132,7 @@ def test_intents_run_as_published(run_eval: RunEval) -> None:
         len(german),
         sum(r["success"] for r in german),
         sum(bool(r["skipped"]) for r in german),
-    ) == (12, 12, 0)
+    ) == (164, 164, 0)
     unlock = results["de/lock_HassTurnOff#1 Haustür aufschließen"]
     assert unlock["confirmation_asked"]  # answered "ja"
     assert unlock["success"]
