@@ -551,18 +551,36 @@ def _in_state(state: str, asked: str) -> bool:
     return state == asked
 
 
-def unanswerable(expected: Sequence[str], results: Sequence[Any], said: str) -> str | None:
-    """Why no agent can give an expected numeric answer: no tool result holds the number."""
+def unanswerable(
+    expected: Sequence[str], results: Sequence[Any], said: str, given: str = ""
+) -> str | None:
+    """Why no agent can give an expected answer from what it read.
+
+    A number no tool result holds (a temperature in other units). A text that is neither in
+    a tool result nor in what the test put in the home (given: its setup, as text), nor a
+    word this policy answers with itself (yes, no): a translation of what the home holds
+    ("salade" for a to-do item "Buy salad"), which reading states aloud cannot give.
+    """
     folded = said.casefold()
     if not expected or any(text.casefold() in folded for text in expected):
         return None
-    if not all(_NUMBER.fullmatch(text.strip()) for text in expected):
-        return None
     read = json.dumps(list(results), ensure_ascii=False)
+    if not all(_NUMBER.fullmatch(text.strip()) for text in expected):
+        known = f"{read}\n{given}".casefold()
+        if any(text.casefold() in known or text.casefold() in _OWN_WORDS for text in expected):
+            return None
+        return (
+            f"the expected answer {' or '.join(expected)} is in no value the tools return "
+            "nor in the test's setup: it asks to translate what the home holds"
+        )
     held = {float(n) for n in _NUMBER.findall(read)} | {float(n) for n in _NUMBER.findall(said)}
     if any(float(text) in held for text in expected):
         return None
     return f"the expected answer {' or '.join(expected)} is in no value the tools return"
+
+
+# What this policy answers with besides what it read: a yes or no first.
+_OWN_WORDS: Final = frozenset({"yes", "no"})
 
 
 _NUMBER: Final = re.compile(r"-?\d+(?:\.\d+)?")
@@ -620,10 +638,19 @@ class ReferencePolicy:
             return answer(reply, reasoning="The calls are done.")
         said = answer_from_results(results, self.sentence)
         if self.test.expect_response and (
-            why := unanswerable(self.test.expect_response, results, said)
+            why := unanswerable(self.test.expect_response, results, said, _given(self.test))
         ):
             self.gaps.append(why)
         return answer(said, reasoning="The results are in.")
+
+
+def _given(test: TestCase) -> str:
+    """What the test put in the home before the sentence, as text."""
+    return json.dumps(
+        {entity: [spec.state, spec.attributes] for entity, spec in test.setup.items()},
+        ensure_ascii=False,
+        default=str,
+    )
 
 
 def _latest_results(request: SeenRequest) -> list[Any]:

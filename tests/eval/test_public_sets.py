@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 import shutil
 
+import pytest
+
 from scripts.evaluation.dataset import load_homes
 
 from .conftest import RunEval
@@ -18,12 +20,15 @@ from .test_public_homes import PUBLIC
 from .test_public_homes import by_sentence
 from .test_public_homes import run_set
 
+HOMES = ("dom1-pl", "home1-us", "home2-ru", "home5-cn", "home7-dk")
 
-def test_a_german_set_is_read_in_german() -> None:
-    homes = load_homes(PUBLIC / "assist-de")
 
-    assert {home.name: home.language for home in homes} == {"dom1-pl": "de", "home1-us": "de"}
-    assert [home.language for home in load_homes(PUBLIC / "questions-de")] == ["de"]
+def test_a_translated_set_is_read_in_its_language() -> None:
+    for language in ("de", "es", "fr", "nl"):
+        homes = load_homes(PUBLIC / f"assist-{language}")
+        assert {home.name: home.language for home in homes} == dict.fromkeys(HOMES, language)
+    assert {home.language for home in load_homes(PUBLIC / "questions-de")} == {"de"}
+    assert {home.language for home in load_homes(PUBLIC / "questions-fr")} == {"fr"}
 
 
 def test_one_home_of_a_german_set_is_read_in_german() -> None:
@@ -32,26 +37,55 @@ def test_one_home_of_a_german_set_is_read_in_german() -> None:
     assert home.language == "de"
 
 
-def test_assist_de_runs_in_german(run_eval: RunEval) -> None:
-    summary, ran = run_set(run_eval, "assist-de")
-    results = by_sentence(ran)
+# Per translation of assist: the unlock and the garage door (asked in the set's language and
+# answered in it), and the to-do item named in it.
+TRANSLATIONS = {
+    "de": (
+        "Entsperre das smarte Schloss",
+        "Öffne das Garagentor",
+        ("Füge Äpfel zu meiner Trader Joe's Liste hinzu", "Äpfel"),
+    ),
+    "es": (
+        "Abre la cerradura inteligente",
+        "Abre la puerta del garaje",
+        ("Añade manzanas a mi lista de Trader Joe's", "manzanas"),
+    ),
+    "fr": (
+        "Déverrouille la serrure connectée",
+        "Ouvre la porte du garage",
+        ("Ajoute des pommes à ma liste Trader Joe's", "pommes"),
+    ),
+    "nl": (
+        "Ontgrendel het slimme slot",
+        "Open de garagedeur",
+        ("voeg appels toe aan mijn Trader Joe's lijst", "appels"),
+    ),
+}
 
-    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (34, 0, 0)
-    unlock = results["home1-us/smart-lock#2 Entsperre das smarte Schloss"]
-    assert unlock["success"]
-    assert unlock["confirmation_asked"]  # asked in German, answered "ja"
-    assert "?" in unlock["answer"]
-    assert "Say yes" not in unlock["answer"]
-    garage = results["home1-us/cover-garage#2 Öffne das Garagentor"]
-    assert garage["success"]
-    assert garage["confirmation_asked"]
+
+@pytest.mark.parametrize("language", sorted(TRANSLATIONS))
+def test_a_translation_of_assist_runs_in_its_language(run_eval: RunEval, language: str) -> None:
+    summary, ran = run_set(run_eval, f"assist-{language}")
+    results = {r["sentence"]: r for r in ran}
+    unlock, garage, (add, item) = TRANSLATIONS[language]
+
+    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (95, 95, 0)
+    assert (summary["confirmations_asked"], summary["confirmations_expected"]) == (17, 17)
+    assert {r["home"] for r in ran} == set(HOMES)
+    for sentence in (unlock, garage):
+        assert results[sentence]["success"]
+        assert results[sentence]["confirmation_asked"]
+        assert "Say yes" not in results[sentence]["answer"]
+    assert [c["arguments"]["item"] for c in results[add]["tool_calls"]] == [item]
+    if language == "es":
+        assert results[garage]["answer"].startswith("¿")
 
 
 def test_the_report_names_each_homes_language(run_eval: RunEval) -> None:
     result, report = run_eval("--policy", "reference", "--homes", str(PUBLIC / "assist-de"))
 
     assert result.returncode == 0, result.stderr[-2000:]
-    assert report["run"]["language"] == {"dom1-pl": "de", "home1-us": "de"}
+    assert report["run"]["language"] == dict.fromkeys(HOMES, "de")
 
 
 # The published dataset card of datasets/automations (and, in German, automations-de).
@@ -169,7 +203,7 @@ def test_questions_run_as_published(run_eval: RunEval) -> None:
     summary, ran = run_set(run_eval, "questions")
     results = by_sentence(ran)
 
-    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (22, 0, 1)
+    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (38, 13, 1)
     # A careful answer says yes or no, counts, and writes a percentage as people write it.
     assert results["urban-loft-au/light#2 Is the bedroom light on?"]["answer"].startswith("Yes")
     assert results["suburban-familiy-home-be/valve#1 Are the sprinklers on?"]["success"]
@@ -186,10 +220,10 @@ def test_questions_run_as_published(run_eval: RunEval) -> None:
             "answer"
         ]
     )
-    # Upstream expects 90 for 86 °F (30 °C here): no tool result holds it.
+    # Upstream expects 30 for 30 °F (-1.1 °C here): no tool result holds it.
     weather = results["urban-loft-au/weather#1 What is the temperature outside?"]
     assert weather["unreachable"]
-    assert "90" in " ".join(weather["unreachable"])
+    assert "30" in " ".join(weather["unreachable"])
 
 
 def test_a_german_item_is_added_by_its_name(run_eval: RunEval) -> None:
@@ -262,17 +296,39 @@ def test_german_questions_run_in_german(run_eval: RunEval) -> None:
     summary, ran = run_set(run_eval, "questions-de")
     results = by_sentence(ran)
 
-    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (17, 17, 0)
-    assert {r["home"] for r in ran} == {"urban-loft-au"}
+    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (38, 25, 0)
+    assert {r["home"] for r in ran} == {"suburban-familiy-home-be", "urban-loft-au"}
     battery = results["urban-loft-au/sensor#1 Wie hoch ist der Batteriestand des Bewegungsmelders?"]
     assert "55%" in battery["answer"]
 
 
-def test_a_spanish_valve_is_asked_about_in_spanish(run_eval: RunEval) -> None:
-    summary, ran = run_set(run_eval, "assist-es")
-    results = by_sentence(ran)
+@pytest.mark.parametrize(
+    ("name", "passed", "unreachable"),
+    [("questions-es", 25, 0), ("questions-fr", 23, 2), ("questions-nl", 23, 2)],
+)
+def test_translated_questions_run_in_their_language(
+    run_eval: RunEval, name: str, passed: int, unreachable: int
+) -> None:
+    summary, ran = run_set(run_eval, name)
 
-    assert (summary["sentences"], summary["passed"]) == (9, 9)
-    water = results["home2-ru/water-valve#1 Riega el jardín"]
-    assert water["confirmation_asked"]
-    assert water["answer"].startswith("¿")
+    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (38, passed, 13)
+    assert summary["unreachable"] == unreachable
+    # questions-fr and -nl expect "salade" for the to-do item "Buy salad": a translation, which
+    # no reading of the home gives (questions, -de and -es expect "salad").
+    out = {r["test_id"]: " ".join(r["unreachable"]) for r in ran if r["unreachable"]}
+    if unreachable:
+        assert set(out) == {"urban-loft-au/todo#3", "urban-loft-au/todo#4"}
+        assert "salade" in out["urban-loft-au/todo#4"]
+        assert "translate" in out["urban-loft-au/todo#3"]
+
+
+@pytest.mark.parametrize("language", ["de", "es", "fr", "nl"])
+def test_a_translation_of_assist_mini_runs_in_its_language(
+    run_eval: RunEval, language: str
+) -> None:
+    summary, ran = run_set(run_eval, f"assist-mini-{language}")
+
+    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (50, 47, 3)
+    assert (summary["confirmations_asked"], summary["confirmations_expected"]) == (13, 13)
+    asked = {r["test_id"].split("/")[0] for r in ran if r["confirmation_asked"]}
+    assert asked == {"home1-us-cover-garage", "home1-us-lock", "home2-ru-valve"}

@@ -10,6 +10,7 @@ from scripts.evaluation.dataset import TestCase
 from scripts.evaluation.home import Snapshot
 from scripts.evaluation.reference import color_name
 from scripts.evaluation.reference import plan_test
+from scripts.evaluation.reference import unanswerable
 from scripts.evaluation.reference import write_calls
 from scripts.evaluation.scoring import Failure
 from scripts.evaluation.scoring import expects_confirmation
@@ -98,6 +99,29 @@ def test_answers_are_checked_for_expected_texts_and_questions() -> None:
     assert judge(upstream, {}, {}, False, ["The plug is on."]).success
     verdict = judge(upstream, {}, {}, False, ["The plug is off."])
     assert verdict.problems == [(Failure.ANSWER, "the answer mentions none of 'yes' or 'on'")]
+
+
+# A to-do list as get_state returns it, and the setup that put it in the home.
+TASKS = [{"entities": [{"entity_id": "todo.tasks", "state": "2", "items": ["Buy salad"]}]}]
+TASKS_SETUP = '{"todo.tasks": [null, {"todo_items": [{"summary": "Buy salad"}]}]}'
+READ_ALOUD = "Tâches is 2 (items ['Buy salad'])."
+
+
+def test_an_answer_that_translates_what_the_home_holds_is_out_of_reach() -> None:
+    # questions-fr expects "salade" for the item "Buy salad": only a translation gives it.
+    why = unanswerable(["salade"], TASKS, READ_ALOUD, TASKS_SETUP)
+
+    assert why is not None
+    assert "salade" in why
+    assert "translate" in why
+
+
+def test_a_text_the_home_holds_or_a_yes_is_never_out_of_reach() -> None:
+    # Missed, these are failures: the read results or the test's setup hold the text (a
+    # product that drops the items must fail), or the policy answers yes or no itself.
+    assert unanswerable(["salad"], TASKS, "Tâches is 2.", TASKS_SETUP) is None
+    assert unanswerable(["salad"], [], "I could not read that.", TASKS_SETUP) is None
+    assert unanswerable(["yes", "15"], [], "I could not read that.", "") is None
 
 
 def test_null_expects_the_attribute_gone() -> None:
