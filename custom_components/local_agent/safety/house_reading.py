@@ -16,6 +16,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from typing import Any
 from typing import Final
 
 from custom_components.local_agent.compat import AutomationTrigger
@@ -39,11 +40,12 @@ from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_registry import EVENT_ENTITY_REGISTRY_UPDATED
 from homeassistant.helpers.floor_registry import EVENT_FLOOR_REGISTRY_UPDATED
 from homeassistant.helpers.label_registry import EVENT_LABEL_REGISTRY_UPDATED
+from homeassistant.util.event_type import EventType
 from homeassistant.util.hass_dict import HassKey
 
 # The events after which any reading may be out of date (blueprints are read again with the
 # automations and scripts that use them: their reload fires these).
-CONFIGURATION_EVENTS: Final = (
+CONFIGURATION_EVENTS: Final[tuple[EventType[Any] | str, ...]] = (
     "automation_reloaded",
     "script_reloaded",
     "scene_reloaded",
@@ -108,6 +110,10 @@ class _Kept:
         self.reading = None
 
     @callback
+    def dropped(self, _event: Event[Any]) -> None:
+        self.reading = None
+
+    @callback
     def state_changed(self, event: Event[EventStateChangedData]) -> None:
         if self.reading is not None and self.watch.touched_by(event.data):
             self.reading = None
@@ -133,7 +139,7 @@ def kept_reading(
     if kept is None:
         kept = hass.data[_KEPT] = _Kept()
         for event_type in CONFIGURATION_EVENTS:
-            hass.bus.async_listen(event_type, kept.drop)
+            hass.bus.async_listen(event_type, kept.dropped)
         hass.bus.async_listen(EVENT_STATE_CHANGED, kept.state_changed)
         async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, kept.drop)
     if kept.reading is not None:
