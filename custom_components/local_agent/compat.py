@@ -62,6 +62,7 @@ from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
 from homeassistant.helpers.trigger.entity_trigger import EntityTransitionTriggerBase
+from homeassistant.util.hass_dict import HassKey
 
 # Events that a call fires, whatever it calls: the call and the state changes it makes; our
 # audit record of it; a program it starts (written out: the bus's public names).
@@ -1202,6 +1203,7 @@ class _Watched:
         except Exception:  # a template that cannot be read watches anything
             self.any_entity = True
             return
+        note_time_read(value, info)
         if info.exception is not None or info.all_states or info.all_states_lifecycle:
             self.any_entity = True
             return
@@ -1349,6 +1351,9 @@ def _time_entities(at: Any) -> list[Any]:
     ]
 
 
+_TIME_READS: HassKey[int] = HassKey("local_agent_time_reads")
+
+
 def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     """Return every enabled automation with what a change must touch to trigger it.
 
@@ -1414,6 +1419,17 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
         if (watcher := _watcher(hass, registry, triggers, {}, actions, checks=checks)) is not None:
             found.append(watcher)
     return found
+
+
+def note_time_read(template: Template, info: RenderInfo) -> None:
+    """Count a render that read the time (`now()`): what it reads may change with the clock."""
+    if info.has_time and (hass := template.hass) is not None:
+        hass.data[_TIME_READS] = hass.data.get(_TIME_READS, 0) + 1
+
+
+def time_reads(hass: HomeAssistant) -> int:
+    """Return how many renders read the time so far (note_time_read)."""
+    return hass.data.get(_TIME_READS, 0)
 
 
 def _restarts_a_run(automation: Any) -> bool:

@@ -94,6 +94,8 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import call_states
 from custom_components.local_agent.home.tools import PlannedAction
+from custom_components.local_agent.safety.house_reading import HouseReading
+from custom_components.local_agent.safety.house_reading import kept_reading
 from custom_components.local_agent.safety.reads import with_reads
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntry
@@ -432,30 +434,29 @@ class SafetyPolicy:
         halts: bool = True,
         installs: bool = True,
     ) -> _Rules:
-        helpers, switches = _helper_settings(hass)
+        house = kept_reading(hass, _read_house)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
-        programs = (*automation_triggers(hass), *waiting_programs(hass), *steered(hass, exempt))
+        # What runs now, and what exempt entities run, change with each run and each
+        # exemption: read for each question (only the running programs and the exempt ones).
+        live = (*waiting_programs(hass), *steered(hass, exempt))
         followers = template_followers(hass)
-        # A trigger-based template entity renders what its templates read when it triggers:
-        # read as an automation's conditions are (one that reads every state stays followed
-        # by its triggers alone).
-        read = with_reads(hass, [*programs, *(watcher for _, watcher in followers)])
-        automations = tuple(read[: len(programs)])
+        read = with_reads(hass, [*live, *(watcher for _, watcher in followers)])
+        automations = (*house.automations, *read[: len(live)])
         rules = _Rules(
             self,
             hass,
             frozenset(current_entity_ids(hass, self.entities)),
             exempt,
             automations,
-            _containing_groups(hass),
+            house.groups,
             tuple(
                 (follower, replace(now, any_entity=watcher.any_entity))
-                for (follower, watcher), now in zip(followers, read[len(programs) :], strict=True)
+                for (follower, watcher), now in zip(followers, read[len(live) :], strict=True)
             ),
-            helpers=helpers,
-            switches=switches,
+            helpers=house.helpers,
+            switches=house.switches,
             fired=fired,
-            hearing=_hearing(automations),
+            hearing=_with_hearing(house.hearing, read[: len(live)], len(house.automations)),
             aimed=aimed,
             stopped=stopped,
             halts=halts,
@@ -1361,15 +1362,46 @@ class _Rules:
         )
 
 
+def _read_house(hass: HomeAssistant) -> HouseReading:
+    """Read what the gate needs of the whole home's configuration (kept: house_reading.py).
+
+    A trigger-based template entity renders what its templates read when it triggers: read
+    as an automation's conditions are (one that reads every state stays followed by its
+    triggers alone).
+    """
+    automations = tuple(with_reads(hass, automation_triggers(hass)))
+    helpers, switches = _helper_settings(hass)
+    return HouseReading(
+        automations, _hearing(automations), helpers, switches, _containing_groups(hass)
+    )
+
+
 def _hearing(
-    automations: Sequence[AutomationTrigger],
+    automations: Sequence[AutomationTrigger], start: int = 0
 ) -> dict[str, dict[str, tuple[int, ...]]]:
-    """Return the automations (by position) that hear each signal: by its kind, then key."""
+    """Return the automations (by position, from `start`) that hear each signal: by kind, key."""
     found: dict[str, dict[str, list[int]]] = {}
-    for index, automation in enumerate(automations):
+    for index, automation in enumerate(automations, start):
         for kind, key in automation.heard:
             found.setdefault(kind, {}).setdefault(key, []).append(index)
     return {kind: {key: tuple(i) for key, i in by_key.items()} for kind, by_key in found.items()}
+
+
+def _with_hearing(
+    kept: Mapping[str, Mapping[str, tuple[int, ...]]],
+    more: Sequence[AutomationTrigger],
+    start: int,
+) -> Mapping[str, Mapping[str, tuple[int, ...]]]:
+    """Return the kept hearing with that of more programs, placed after them at `start`."""
+    added = _hearing(more, start)
+    if not added:
+        return kept
+    found = {kind: dict(by_key) for kind, by_key in kept.items()}
+    for kind, by_key in added.items():
+        into = found.setdefault(kind, {})
+        for key, indices in by_key.items():
+            into[key] = (*into.get(key, ()), *indices)
+    return found
 
 
 def waiting_programs(hass: HomeAssistant) -> list[AutomationTrigger]:

@@ -28,6 +28,7 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import note_time_read
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.const import ATTR_DEVICE_ID
 from homeassistant.core import HomeAssistant
@@ -246,6 +247,7 @@ def _rendered_reads(template: Template) -> tuple[set[str], set[str], bool]:
         info = template.async_render_to_info({}, strict=False, log_fn=_quiet)
     except Exception:  # a template that cannot be rendered now reads what it wrote
         return set(), set(), False
+    note_time_read(template, info)
     return (
         set(info.entities),
         set(info.domains | info.domains_lifecycle),

@@ -1,0 +1,151 @@
+"""The home's programs, read once and kept until what they were read from changes.
+
+Reading every automation's triggers, conditions and actions (and rendering their templates),
+the helpers that follow each entity and the groups each entity is in grew with the house:
+150 ms a question at 1,000 automations, on the event loop. The reading is kept and dropped,
+to be read again at the next question, on any change it may depend on: a reload, a registry
+or config entry change, an integration or a service that comes or goes, an entity added or
+removed, an automation's own state (switched on or off, a run begun or ended), a group's
+members, and any entity or domain the programs watch or their templates read (every state
+change, when one reads all states). A reading whose templates read the time is not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
+
+from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import time_reads
+from custom_components.local_agent.const import DOMAIN
+from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import EVENT_COMPONENT_LOADED
+from homeassistant.const import EVENT_CORE_CONFIG_UPDATE
+from homeassistant.const import EVENT_SERVICE_REGISTERED
+from homeassistant.const import EVENT_SERVICE_REMOVED
+from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import Event
+from homeassistant.core import EventStateChangedData
+from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
+from homeassistant.core import split_entity_id
+from homeassistant.helpers.area_registry import EVENT_AREA_REGISTRY_UPDATED
+from homeassistant.helpers.device_registry import EVENT_DEVICE_REGISTRY_UPDATED
+from homeassistant.helpers.dispatcher import async_dispatcher_connect
+from homeassistant.helpers.entity_registry import EVENT_ENTITY_REGISTRY_UPDATED
+from homeassistant.helpers.floor_registry import EVENT_FLOOR_REGISTRY_UPDATED
+from homeassistant.helpers.label_registry import EVENT_LABEL_REGISTRY_UPDATED
+from homeassistant.util.event_type import EventType
+from homeassistant.util.hass_dict import HassKey
+
+# The events after which any reading may be out of date (blueprints are read again with the
+# automations and scripts that use them: their reload fires these).
+CONFIGURATION_EVENTS: Final[tuple[EventType[Any] | str, ...]] = (
+    "automation_reloaded",
+    "script_reloaded",
+    "scene_reloaded",
+    "event_template_reloaded",
+    EVENT_COMPONENT_LOADED,
+    EVENT_CORE_CONFIG_UPDATE,
+    EVENT_SERVICE_REGISTERED,
+    EVENT_SERVICE_REMOVED,
+    EVENT_ENTITY_REGISTRY_UPDATED,
+    EVENT_DEVICE_REGISTRY_UPDATED,
+    EVENT_AREA_REGISTRY_UPDATED,
+    EVENT_FLOOR_REGISTRY_UPDATED,
+    EVENT_LABEL_REGISTRY_UPDATED,
+)
+# Whose every state change may change the reading: an automation's (on, off, running).
+_ALWAYS_WATCHED: Final = frozenset({"automation"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Watch:
+    """What a kept reading depends on among the states."""
+
+    entity_ids: frozenset[str] = frozenset()
+    domains: frozenset[str] = frozenset()
+    any_entity: bool = False
+
+    def touched_by(self, data: EventStateChangedData) -> bool:
+        old, new = data["old_state"], data["new_state"]
+        if old is None or new is None or self.any_entity:
+            return True
+        entity_id = data["entity_id"]
+        return (
+            entity_id in self.entity_ids
+            or split_entity_id(entity_id)[0] in self.domains
+            or old.attributes.get(ATTR_ENTITY_ID) != new.attributes.get(ATTR_ENTITY_ID)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HouseReading:
+    """What the gate reads of the whole home for a question, beside what the call names."""
+
+    # Every enabled automation (and trigger-based template section with actions), also
+    # watching what it reads (safety/reads.py).
+    automations: tuple[AutomationTrigger, ...]
+    # Which of them hear each signal of a kind, by key (policy._hearing).
+    hearing: Mapping[str, Mapping[str, tuple[int, ...]]]
+    # The helpers that follow each entity, and what each helper may switch.
+    helpers: Mapping[str, tuple[str, ...]]
+    switches: Mapping[str, tuple[str, ...]]
+    # The groups each entity is a member of.
+    groups: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(slots=True)
+class _Kept:
+    reading: HouseReading | None = None
+    watch: _Watch = field(default_factory=_Watch)
+
+    @callback
+    def drop(self, *_: object) -> None:
+        self.reading = None
+
+    @callback
+    def dropped(self, _event: Event[Any]) -> None:
+        self.reading = None
+
+    @callback
+    def state_changed(self, event: Event[EventStateChangedData]) -> None:
+        if self.reading is not None and self.watch.touched_by(event.data):
+            self.reading = None
+
+
+_KEPT: HassKey[_Kept] = HassKey(f"{DOMAIN}_house_reading")
+
+
+def _watching(programs: tuple[AutomationTrigger, ...]) -> _Watch:
+    """Return what these programs watch and read among the states, as one _Watch."""
+    return _Watch(
+        frozenset(e for p in programs for e in p.entity_ids),
+        _ALWAYS_WATCHED | {d for p in programs for d in p.domains},
+        any(p.any_entity for p in programs),
+    )
+
+
+def kept_reading(
+    hass: HomeAssistant, read: Callable[[HomeAssistant], HouseReading]
+) -> HouseReading:
+    """Return the kept reading, or read the home (`read`) and keep it (see the module)."""
+    kept = hass.data.get(_KEPT)
+    if kept is None:
+        kept = hass.data[_KEPT] = _Kept()
+        for event_type in CONFIGURATION_EVENTS:
+            hass.bus.async_listen(event_type, kept.dropped)
+        hass.bus.async_listen(EVENT_STATE_CHANGED, kept.state_changed)
+        async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, kept.drop)
+    if kept.reading is not None:
+        return kept.reading
+    clock = time_reads(hass)
+    reading = read(hass)
+    if time_reads(hass) == clock:
+        kept.reading, kept.watch = reading, _watching(reading.automations)
+    return reading

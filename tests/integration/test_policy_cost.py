@@ -1,0 +1,161 @@
+"""The gate's work per question does not grow with the house, and what it keeps is never stale.
+
+At 1,000 automations each question rebuilt every automation's triggers and rendered their
+templates: 150 ms of the event loop for "turn on the kitchen light". The reading is kept
+(safety/house_reading.py) and dropped when what it came from changes: an automation added,
+edited, switched off or on, disabled in the registry, or a script it runs changed between
+two questions changes the next verdict at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+from unittest.mock import patch
+
+import pytest
+
+from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.safety import policy
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from . import test_adversarial
+from .probes import KITCHEN_ON
+from .test_adversarial import Scene
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import lets_in_when_on
+from .test_redteam import set_up_automations
+from .test_redteam_more import reload_scripts
+from .test_redteam_seventh import LOCK
+from .test_redteam_tenth import nightly
+from .test_redteam_twenty_first import held
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+KITCHEN: Final = "light.kitchen_lights"
+LETS_IN: Final = "automation.kitchen_lets_in"
+
+
+def kitchen_on_held(hass: HomeAssistant, *exempt: str) -> bool:
+    return held(hass, "light", "turn_on", KITCHEN, *exempt)
+
+
+def numbered(count: int) -> list[dict[str, Any]]:
+    """`count` automations: when a flag of its own goes on, if the sun is up, light the hall."""
+    return [
+        {
+            "id": f"flag_{i}",
+            "alias": f"Flag {i}",
+            "triggers": [{"trigger": "state", "entity_id": f"input_boolean.flag_{i}", "to": "on"}],
+            "conditions": [
+                {
+                    "condition": "template",
+                    "value_template": "{{ is_state('sun.sun', 'above_horizon') }}",
+                }
+            ],
+            "actions": [KITCHEN_ON],
+        }
+        for i in range(count)
+    ]
+
+
+async def reload_automations(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
+    """Reload the automations of configuration.yaml: these now."""
+    with patch(
+        "homeassistant.config.load_yaml_config_file",
+        autospec=True,
+        return_value={"automation": list(automations)},
+    ):
+        await hass.services.async_call("automation", "reload", blocking=True)
+    await hass.async_block_till_done()
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+async def test_a_question_reads_no_automation_the_last_one_read(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    """Three questions after a first read no automation again, at 10 as at 1,000 (each read
+    every one: 3,000 automations at 1,000); the verdicts stay what they were."""
+    assert scene.person is not None
+    await set_up_automations(hass, *numbered(count))
+    assert not kitchen_on_held(hass)
+    read: list[AutomationTrigger] = []
+
+    def counted(hass: HomeAssistant) -> list[AutomationTrigger]:
+        found = automation_triggers(hass)
+        read.extend(found)
+        return found
+
+    monkeypatch.setattr(policy, "automation_triggers", counted)
+    assert not kitchen_on_held(hass)
+    assert held(hass, "automation", "turn_off", "automation.flag_0")
+    assert not kitchen_on_held(hass)
+    assert read == []
+
+
+async def test_an_automation_added_between_two_questions_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    assert scene.person is not None
+    await set_up_automations(hass, *numbered(3))
+    assert not kitchen_on_held(hass)
+    await reload_automations(
+        hass, *numbered(3), lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR)
+    )
+    assert kitchen_on_held(hass)
+
+
+async def test_an_automation_edited_between_two_questions_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Kitchen lets in" lit the hall; edited (reloaded), it unlocks the front door."""
+    assert scene.person is not None
+    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, [KITCHEN_ON]))
+    assert not kitchen_on_held(hass)
+    await reload_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
+    assert kitchen_on_held(hass)
+
+
+async def test_an_automation_switched_off_then_on_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Switched off, "Kitchen lets in" sets nothing off; switched on again, it unlocks."""
+    assert scene.person is not None
+    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
+    assert kitchen_on_held(hass)
+    await hass.services.async_call("automation", "turn_off", {"entity_id": LETS_IN}, blocking=True)
+    assert not kitchen_on_held(hass)
+    await hass.services.async_call("automation", "turn_on", {"entity_id": LETS_IN}, blocking=True)
+    assert kitchen_on_held(hass)
+
+
+async def test_an_automation_disabled_in_the_registry_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    assert scene.person is not None
+    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
+    assert kitchen_on_held(hass)
+    er.async_get(hass).async_update_entity(LETS_IN, disabled_by=er.RegistryEntryDisabler.USER)
+    await hass.async_block_till_done()
+    assert not kitchen_on_held(hass)
+
+
+async def test_a_script_changed_between_two_questions_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The exempt "Nightly" runs the exempt "Lock up", which lit the kitchen: disabling
+    Nightly needs no yes. Lock up changed to lock the front door: it is held at once."""
+    assert scene.person is not None
+    await reload_scripts(hass, {"lock_up": {"sequence": [KITCHEN_ON]}})
+    await set_up_automations(hass, nightly({"action": "script.lock_up"}))
+    assert not disabling_nightly_held(hass)
+    await reload_scripts(hass, {"lock_up": {"sequence": [LOCK]}})
+    assert disabling_nightly_held(hass)
+
+
+def disabling_nightly_held(hass: HomeAssistant) -> bool:
+    nightly_id = "automation.nightly"
+    return held(hass, "automation", "turn_off", nightly_id, nightly_id, "script.lock_up")
