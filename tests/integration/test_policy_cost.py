@@ -159,3 +159,30 @@ async def test_a_script_changed_between_two_questions_is_judged_at_once(
 def disabling_nightly_held(hass: HomeAssistant) -> bool:
     nightly_id = "automation.nightly"
     return held(hass, "automation", "turn_off", nightly_id, nightly_id, "script.lock_up")
+
+
+async def test_a_reading_whose_templates_read_the_time_is_read_again_at_each_question(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a template that reads the time reads may change with no event at all (the hour
+    passes): a reading that rendered one is not kept, and each question reads the house."""
+    assert scene.person is not None
+    at_night = {
+        "condition": "template",
+        "value_template": "{{ now().hour >= 22 and is_state('input_boolean.flag_0', 'on') }}",
+    }
+    await set_up_automations(
+        hass, *numbered(3), {**numbered(1)[0], "id": "night", "conditions": [at_night]}
+    )
+    assert not kitchen_on_held(hass)
+    read: list[AutomationTrigger] = []
+
+    def counted(hass: HomeAssistant) -> list[AutomationTrigger]:
+        found = automation_triggers(hass)
+        read.extend(found)
+        return found
+
+    monkeypatch.setattr(policy, "automation_triggers", counted)
+    assert not kitchen_on_held(hass)
+    assert not kitchen_on_held(hass)
+    assert len(read) == 2 * 4

@@ -12,7 +12,6 @@ change, when one reads all states). A reading whose templates read the time is n
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
@@ -20,7 +19,6 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.compat import AutomationTrigger
-from custom_components.local_agent.compat import time_reads
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
 from homeassistant.const import ATTR_ENTITY_ID
@@ -131,10 +129,17 @@ def _watching(programs: tuple[AutomationTrigger, ...]) -> _Watch:
     )
 
 
-def kept_reading(
-    hass: HomeAssistant, read: Callable[[HomeAssistant], HouseReading]
-) -> HouseReading:
-    """Return the kept reading, or read the home (`read`) and keep it (see the module)."""
+def kept_reading(hass: HomeAssistant) -> HouseReading | None:
+    """Return the kept reading, None when there is none (see the module)."""
+    kept = hass.data.get(_KEPT)
+    return kept.reading if kept is not None else None
+
+
+def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:
+    """Keep this reading until what it was read from changes (see the module).
+
+    Only a reading no template of which read the time may be kept: the caller tells.
+    """
     kept = hass.data.get(_KEPT)
     if kept is None:
         kept = hass.data[_KEPT] = _Kept()
@@ -142,10 +147,4 @@ def kept_reading(
             hass.bus.async_listen(event_type, kept.dropped)
         hass.bus.async_listen(EVENT_STATE_CHANGED, kept.state_changed)
         async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, kept.drop)
-    if kept.reading is not None:
-        return kept.reading
-    clock = time_reads(hass)
-    reading = read(hass)
-    if time_reads(hass) == clock:
-        kept.reading, kept.watch = reading, _watching(reading.automations)
-    return reading
+    kept.reading, kept.watch = reading, _watching(reading.automations)

@@ -76,6 +76,7 @@ from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import switch_as_x_service
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
+from custom_components.local_agent.compat import time_reads
 from custom_components.local_agent.compat import topics_meet
 from custom_components.local_agent.compat import universal_children
 from custom_components.local_agent.compat import update_skip_states
@@ -95,6 +96,7 @@ from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import call_states
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.safety.house_reading import HouseReading
+from custom_components.local_agent.safety.house_reading import keep_reading
 from custom_components.local_agent.safety.house_reading import kept_reading
 from custom_components.local_agent.safety.reads import with_reads
 from custom_components.local_agent.turn.defaults import agent_data
@@ -434,7 +436,12 @@ class SafetyPolicy:
         halts: bool = True,
         installs: bool = True,
     ) -> _Rules:
-        house = kept_reading(hass, _read_house)
+        house = kept_reading(hass)
+        if house is None:
+            clock = time_reads(hass)
+            house = _read_house(hass)
+            if time_reads(hass) == clock:  # a reading whose templates read the time changes
+                keep_reading(hass, house)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
         # What runs now, and what exempt entities run, change with each run and each
         # exemption: read for each question (only the running programs and the exempt ones).
