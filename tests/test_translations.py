@@ -341,9 +341,7 @@ PHONE_MENU_CHARACTERS = 36
 def _menu_options(tree: Any, path: str = "") -> dict[str, str]:
     if not isinstance(tree, dict):
         return {}
-    options = {
-        f"{path}/{key}": label for key, label in tree.get("menu_options", {}).items()
-    }
+    options = {f"{path}/{key}": label for key, label in tree.get("menu_options", {}).items()}
     for name, child in tree.items():
         if name != "menu_options":
             options |= _menu_options(child, f"{path}/{name}")

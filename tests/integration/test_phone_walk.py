@@ -1,4 +1,4 @@
-"""What a walk at phone size (390×844, the Assist dialog and the integration's pages in all
+"""What a walk at phone size (390 by 844, the Assist dialog and the integration's pages in all
 seven languages) found: a time said with its zero seconds, two colons in one sentence."""
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import StateWord
 from custom_components.local_agent.home.call_texts import async_load_value_words
-from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import duration_words
 from custom_components.local_agent.home.call_texts import field_words
 from custom_components.local_agent.home.call_texts import intent_call
