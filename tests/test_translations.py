@@ -336,3 +336,26 @@ def test_no_english_field_or_service_word_is_said_in_another_language(language: 
                 if unknown := set(LETTERS.findall(said)) - known:
                     leaks[f"{domain}.{service} {dict(fields)}"] = (said, sorted(unknown))
     assert not leaks, leaks
+
+
+# What a phone (390 px wide) shows of a menu option on its one line: Home Assistant cuts the
+# rest ("Descargar cualquier archivo GGUF de Hug…"). The step's description says the detail.
+PHONE_MENU_CHARACTERS = 36
+
+
+def _menu_options(tree: Any, path: str = "") -> dict[str, str]:
+    if not isinstance(tree, dict):
+        return {}
+    options = {f"{path}/{key}": label for key, label in tree.get("menu_options", {}).items()}
+    for name, child in tree.items():
+        if name != "menu_options":
+            options |= _menu_options(child, f"{path}/{name}")
+    return options
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)
+def test_every_menu_option_fits_one_line_on_a_phone(path: Path) -> None:
+    options = _menu_options(json.loads(path.read_text(encoding="utf-8")))
+    too_long = {key: label for key, label in options.items() if len(label) > PHONE_MENU_CHARACTERS}
+    assert len(options) >= 20
+    assert not too_long

@@ -234,11 +234,12 @@ def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
 @pytest.mark.parametrize(
     ("language", "yes", "said"),
     [
-        ("en", "yes", "I could not finish: unlock Stuck Door: Stuck Door is jammed."),
+        ("en", "yes", "I could not finish: unlock Stuck Door, because Stuck Door is jammed."),
         (
             "de",
             "ja",
-            "Ich konnte es nicht abschließen: Stuck Door aufschließen: Stuck Door ist verklemmt.",
+            "Ich konnte es nicht abschließen: Stuck Door aufschließen, "
+            "denn Stuck Door ist verklemmt.",
         ),
     ],
 )

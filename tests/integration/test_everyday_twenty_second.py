@@ -150,8 +150,8 @@ REQUESTS: Final = {
                 "set_datetime",
                 {"time": "06:30:00"},
                 {
-                    "en": "Set Wake up to 06:30:00.",
-                    "de": "Erledigt: Wake up auf 06:30:00 einstellen.",
+                    "en": "Set Wake up to 06:30.",
+                    "de": "Erledigt: Wake up auf 06:30 einstellen.",
                 },
                 {"hour": 6, "minute": 30},
             ),
@@ -159,8 +159,8 @@ REQUESTS: Final = {
                 "set_datetime",
                 {"date": "2026-12-24", "time": "07:15:00"},
                 {
-                    "en": "Set Wake up to 2026-12-24 07:15:00.",
-                    "de": "Erledigt: Wake up auf 2026-12-24 07:15:00 einstellen.",
+                    "en": "Set Wake up to 2026-12-24 07:15.",
+                    "de": "Erledigt: Wake up auf 2026-12-24 07:15 einstellen.",
                 },
                 {"state": "2026-12-24 07:15:00"},
             ),
@@ -220,7 +220,7 @@ async def test_a_time_an_automation_unlocks_at_asks(
         hass,
         result,
         held,
-        "Set Wake up to 06:30:00 (this may unlock Front Door)? Say yes to confirm.",
+        "Set Wake up to 06:30 (this may unlock Front Door)? Say yes to confirm.",
     )
     if not held:
         assert state(hass, WAKE_UP).endswith("06:30:00")

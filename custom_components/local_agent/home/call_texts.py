@@ -372,6 +372,7 @@ def said_action(
 
 def _in_pattern(key: str, value: Any, words: CallWords) -> str:
     """Return a field's value as the words say it: "21.5°", "30 %", "5 minutes" ("21,5°")."""
+    value = clock_words(key, value)
     if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
         return value_words(key, value, words, in_pattern=True)
     if isinstance(value, list | tuple):  # areas to clean: "Kitchen and Living Room"
@@ -416,8 +417,21 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
 _FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
 
 
+# The fields that hold a time of day ("07:30:00") or a date with one ("2026-12-24 07:30:00").
+_CLOCK_FIELDS: Final = frozenset({"time", "datetime"})
+_ZERO_SECONDS: Final = re.compile(r"(\d{1,2}:\d{2}):00(?:\.0+)?$")
+
+
+def clock_words(key: str, value: Any) -> Any:
+    """Say a time as people do: "07:30", not "07:30:00"; seconds only when they are not zero."""
+    if key in _CLOCK_FIELDS and isinstance(value, str):
+        return _ZERO_SECONDS.sub(r"\1", value.strip())
+    return value
+
+
 def field_words(key: str, value: Any) -> str:
     """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "for 5 minutes"."""
+    value = clock_words(key, value)
     if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
         return _FRACTIONS[key].format(f"{value * 100:g}")
     if key == DURATION and (length := duration_words(value, ENGLISH_WORDS)) is not None:
@@ -435,6 +449,7 @@ def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = Fa
     With the language's decimal mark (a comma in all but English). A length of time in its
     words ("für 5 Minuten"; inside a pattern that says "für" itself, "5 Minuten").
     """
+    value = clock_words(key, value)
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if key in _FRACTIONS and number:
         return f"{_number(value * 100, words)} %"

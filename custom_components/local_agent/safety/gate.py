@@ -825,7 +825,14 @@ class SafetyGate:
             )
         if failed:
             errors = [
-                f"{action}: {await async_said(self.hass, language, why)}" for action, why in failed
+                await async_phrase(
+                    self.hass,
+                    language,
+                    "confirmed_failed_because",
+                    action=action,
+                    reason=await async_said(self.hass, language, why),
+                )
+                for action, why in failed
             ]
             parts.append(
                 await async_phrase(

@@ -33,6 +33,7 @@ from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import StateWord
 from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import duration_words
 from custom_components.local_agent.home.call_texts import field_words
 from custom_components.local_agent.home.call_texts import intent_call
@@ -537,6 +538,7 @@ def _patterns(said: str | tuple[str, ...]) -> tuple[str, ...]:
 
 def _value_text(key: str, value: Any) -> str:
     """Return a field's value inside the English words, with its unit ("30 %", "21.5°")."""
+    value = clock_words(key, value)
     if isinstance(value, float):
         value = f"{value:g}"  # 21.0 is "21"
     if key in _PERCENT_OF_ONE:

@@ -1,0 +1,119 @@
+"""What a walk at phone size (390 by 844, the Assist dialog and the integration's pages in all
+seven languages) found: a time said with its zero seconds, two colons in one sentence."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.engine.words import LANGUAGES
+from custom_components.local_agent.engine.words import YES_WORD
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+
+from . import test_adversarial
+from .conftest import Agent
+from .conftest import speech
+from .scripted_model import ScriptedWorker
+from .scripted_model import call
+from .test_adversarial import tool_call
+from .test_everyday_twenty_second import WAKE_UP
+from .test_everyday_twenty_second import a_wake_up_time
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import set_up_automations
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+
+DONE_AT_HALF_PAST_SEVEN: Final = {
+    "en": "Set Wake up to 07:30.",
+    "de": "Erledigt: Wake up auf 07:30 einstellen.",
+    "fr": "C'est fait\xa0: régler Wake up sur 07:30.",
+    "es": "Hecho: ajustar Wake up a las 07:30.",
+    "it": "Fatto: impostare Wake up alle 07:30.",
+    "nl": "Klaar: Wake up op 07:30 instellen.",
+    "pt": "Feito: definir Wake up para as 07:30.",
+}
+
+
+@pytest.mark.parametrize(
+    ("fields", "language", "done"),
+    [
+        *(
+            ({"time": "07:30:00"}, language, done)
+            for language, done in DONE_AT_HALF_PAST_SEVEN.items()
+        ),
+        ({"time": "07:30:15"}, "en", "Set Wake up to 07:30:15."),
+        (
+            {"date": "2026-12-24", "time": "07:30:00"},
+            "it",
+            "Fatto: impostare Wake up al 2026-12-24 alle 07:30.",
+        ),
+        (
+            {"date": "2026-12-24", "time": "07:30:00"},
+            "pt",
+            "Feito: definir Wake up para 2026-12-24 às 07:30.",
+        ),
+    ],
+)
+async def test_a_wake_up_time_is_said_without_zero_seconds(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    fields: dict[str, str],
+    language: str,
+    done: str,
+) -> None:
+    """The walk said "pon Despertador a las 7:30": the answer read "ajustar Despertador a las
+    07:30:00" (English "set Wake-up to 07:30:00"), seconds nobody says. Said only when they
+    are not zero; Italian and Portuguese say the hour as they do ("alle", "às")."""
+    await a_wake_up_time(hass)
+    scripted_worker.will_write(
+        call("input_datetime", action="set_datetime", entity_id=WAKE_UP, **fields)
+    )
+
+    result = await scripted_agent.ask("…", context=person, language=language)
+
+    assert speech(result) == done
+
+
+QUESTION_DONE: Final = {
+    "en": "Done: set Wake up to 07:30 (this may unlock Front Door).",
+    "de": "Erledigt: Wake up auf 07:30 einstellen (das kann Front Door aufschließen).",
+    "fr": "C'est fait\xa0: régler Wake up sur 07:30 (cela peut déverrouiller Front Door).",
+    "es": "Hecho: ajustar Wake up a las 07:30 (esto puede desbloquear Front Door).",
+    "it": "Fatto: impostare Wake up alle 07:30 (questo può sbloccare Front Door).",
+    "nl": "Klaar: Wake up op 07:30 instellen (dit kan Front Door ontgrendelen).",
+    "pt": "Feito: definir Wake up para as 07:30 (isto pode destrancar Front Door).",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_the_question_for_a_wake_up_time_says_it_without_zero_seconds(
+    hass: HomeAssistant, scene: test_adversarial.Scene, language: str
+) -> None:
+    """Setting the time an automation unlocks the door at is asked: the question and the
+    answer to its yes say the time as the plain answer does."""
+    await a_wake_up_time(hass)
+    await set_up_automations(
+        hass,
+        {
+            "id": "morning",
+            "alias": "Morning",
+            "triggers": [{"trigger": "time", "at": WAKE_UP}],
+            "actions": UNLOCK_FRONT_DOOR,
+        },
+    )
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("input_datetime", action="set_datetime", entity_id=WAKE_UP, time="07:30:00")
+    )
+    question = await agent.ask("…", context=scene.person, language=language)
+    done = await scene.reply(agent, question, YES_WORD[language], language=language)
+
+    assert "07:30" in speech(question)
+    assert "07:30:00" not in speech(question)
+    assert speech(done) == QUESTION_DONE[language]
