@@ -148,13 +148,13 @@ REQUESTS: Final = {
                 "set_value",
                 {"time": "06:30:00"},
                 done(
-                    "Set Time to 06:30:00.",
-                    "Time auf 06:30:00 einstellen",
-                    "régler Time sur 06:30:00",
-                    "ajustar Time en 06:30:00",
-                    "impostare Time a 06:30:00",
-                    "Time op 06:30:00 instellen",
-                    "definir Time para 06:30:00",
+                    "Set Time to 06:30.",
+                    "Time auf 06:30 einstellen",
+                    "régler Time sur 06:30",
+                    "ajustar Time a las 06:30",
+                    "impostare Time alle 06:30",
+                    "Time op 06:30 instellen",
+                    "definir Time para as 06:30",
                 ),
                 {"state": "06:30:00"},
             ),
@@ -171,8 +171,8 @@ REQUESTS: Final = {
                     "Set Date to 2026-12-24.",
                     "Date auf 2026-12-24 einstellen",
                     "régler Date sur 2026-12-24",
-                    "ajustar Date en 2026-12-24",
-                    "impostare Date a 2026-12-24",
+                    "ajustar Date al 2026-12-24",
+                    "impostare Date al 2026-12-24",
                     "Date op 2026-12-24 instellen",
                     "definir Date para 2026-12-24",
                 ),
@@ -189,13 +189,13 @@ REQUESTS: Final = {
                 "set_value",
                 {"datetime": "2026-12-24 07:15:00"},
                 done(
-                    "Set Date and Time to 2026-12-24 07:15:00.",
-                    "Date and Time auf 2026-12-24 07:15:00 einstellen",
-                    "régler Date and Time sur 2026-12-24 07:15:00",
-                    "ajustar Date and Time en 2026-12-24 07:15:00",
-                    "impostare Date and Time a 2026-12-24 07:15:00",
-                    "Date and Time op 2026-12-24 07:15:00 instellen",
-                    "definir Date and Time para 2026-12-24 07:15:00",
+                    "Set Date and Time to 2026-12-24 07:15.",
+                    "Date and Time auf 2026-12-24 07:15 einstellen",
+                    "régler Date and Time sur 2026-12-24 07:15",
+                    "ajustar Date and Time al 2026-12-24 07:15",
+                    "impostare Date and Time al 2026-12-24 07:15",
+                    "Date and Time op 2026-12-24 07:15 instellen",
+                    "definir Date and Time para 2026-12-24 07:15",
                 ),
                 {"state": "2026-12-24T15:15:00+00:00"},
             ),
@@ -418,13 +418,13 @@ async def demo_entity_exposed(hass: HomeAssistant, entity_id: str, *platforms: P
 @pytest.mark.parametrize(
     ("entity_id", "action", "data", "change"),
     [
-        (ALARM_CLOCK, "set_value", {"time": "06:30:00"}, "Set Time to 06:30:00"),
+        (ALARM_CLOCK, "set_value", {"time": "06:30:00"}, "Set Time to 06:30"),
         (HOLIDAY, "set_value", {"date": "2026-12-24"}, "Set Date to 2026-12-24"),
         (
             DEPARTURE,
             "set_value",
             {"datetime": "2026-12-24 07:15:00"},
-            "Set Date and Time to 2026-12-24 07:15:00",
+            "Set Date and Time to 2026-12-24 07:15",
         ),
         (
             DISPLAY,
@@ -476,9 +476,9 @@ async def test_an_alarm_clock_a_time_condition_reads_is_judged_by_what_it_lets_r
         conditions=[{"condition": "time", "after": ALARM_CLOCK}],
     )
 
-    result = await ask_ours_beside(hass, scene, program, "set_value", ALARM_CLOCK, time="06:30:00")
+    result = await ask_ours_beside(hass, scene, program, "set_value", ALARM_CLOCK, time="06:30")
 
-    assert_held_only_when(hass, result, held, may_unlock("Set Time to 06:30:00"))
+    assert_held_only_when(hass, result, held, may_unlock("Set Time to 06:30"))
 
 
 @held_if_then_unlocks
