@@ -74,7 +74,7 @@ def _when(event: Mapping[str, Any]) -> str:
     start = _moment(str(event["start"]))
     if "T" not in str(event["start"]):
         return start.strftime("%A (all day)")
-    return f"{start:%A %H:%M}–{_moment(str(event['end'])):%H:%M}"
+    return f"{start:%A %H:%M} to {_moment(str(event['end'])):%H:%M}"
 
 
 def _at_home(event: Mapping[str, Any]) -> bool:

@@ -1,5 +1,4 @@
-"""What reading a list-like entity shows besides its state: a to-do list's open items, a
-calendar's coming events.
+"""What reading a to-do list or a calendar shows besides its state: its items, its events.
 
 A to-do list's state is only its count and a calendar's only whether an event is on now:
 reading them means listing what they hold. Each is one service call for the entity read
@@ -26,7 +25,7 @@ _EVENT_FIELDS: Final = ("summary", "start", "end", "location", "description")
 
 
 async def async_listing(hass: HomeAssistant, entity_id: str, context: Context) -> dict[str, Any]:
-    """The items or events of a to-do list or calendar read by a person (empty otherwise)."""
+    """Return the items or events of a to-do list or calendar a person reads (else nothing)."""
     domain = entity_id.split(".", 1)[0]
     if domain == "todo":
         return {"items": await _async_todo_items(hass, entity_id, context)}
@@ -46,7 +45,7 @@ async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Contex
 async def _async_calendar_events(
     hass: HomeAssistant, entity_id: str, context: Context
 ) -> list[dict[str, Any]]:
-    """The events from the start of today for a week, in the home's time zone."""
+    """Return the events from the start of today for a week, in the home's time zone."""
     start = dt_util.start_of_local_day()
     data = {
         ATTR_ENTITY_ID: entity_id,
@@ -63,7 +62,7 @@ async def _async_calendar_events(
 async def _async_response_list(
     hass: HomeAssistant, domain: str, service: str, data: dict[str, Any], context: Context
 ) -> list[dict[str, Any]]:
-    """The entity's list in a service's response (`items`, `events`); empty when it fails."""
+    """Return the entity's list in a service's response (`items`, `events`); empty: failed."""
     try:
         response = await hass.services.async_call(
             domain, service, data, blocking=True, context=context, return_response=True
