@@ -12,8 +12,8 @@ import datetime as dt
 from typing import Any
 
 from homeassistant.components.calendar import CalendarEntity
-from homeassistant.components.calendar import CalendarEntityFeature
 from homeassistant.components.calendar import CalendarEvent
+from homeassistant.components.calendar.const import CalendarEntityFeature
 from homeassistant.util import dt as dt_util
 from testing.fixture_home.entity import FixtureEntity
 from testing.fixture_home.entity import setup_domain

@@ -10,8 +10,6 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from scripts.evaluation.dataset import DOMAIN_LEFT_OUT
 from scripts.evaluation.dataset import RENAMED
 from scripts.evaluation.dataset import Findings
