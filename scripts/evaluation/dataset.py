@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+import datetime as dt
 import difflib
 from pathlib import Path
 import re
@@ -78,9 +79,6 @@ UNKNOWN_KEY: Final = "unknown keys are ignored"
 UNKNOWN_REFERENCE: Final = "areas, devices and floors that do not exist are ignored"
 UNKNOWN_ENTITY: Final = "tests that name entities the home does not have are skipped"
 UNREADABLE_TEST: Final = "tests with values that cannot be read are skipped"
-FIXED_TIME: Final = (
-    "tests at a fixed time (context_now) are skipped: the home runs at the real time"
-)
 NO_SENTENCES: Final = "tests without sentences are left out"
 AUTOMATION_TEST: Final = (
     "tests that ask for an automation (with an `event`) are skipped: the evaluation runs "
@@ -216,6 +214,7 @@ class TestCase:
     expect_question: bool = False
     answer_from: tuple[str, ...] = ()
     context_device: str | None = None  # a device id of the home: the request comes from it
+    context_now: dt.datetime | None = None  # the home's clock when it is asked (None: now)
     skip: str | None = None  # why it is not run (a kind of Findings)
 
     @property
@@ -614,6 +613,19 @@ class _TestReader:
             self.cannot(UNREADABLE_TEST, f"{path} must be texts")
         return texts
 
+    def moment(self, value: Any, path: str) -> dt.datetime | None:
+        """A date and time with its offset from UTC (`2025-04-02 08:30+10:00`)."""
+        if value is None:
+            return None
+        try:
+            moment = value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(value)
+        except TypeError, ValueError:
+            moment = None
+        if moment is None or moment.utcoffset() is None:
+            self.cannot(UNREADABLE_TEST, f"{path} must be a date and time with its UTC offset")
+            return None
+        return moment
+
     def flag(self, value: Any, path: str, default: bool | None) -> bool | None:
         if value is None or isinstance(value, bool):
             return default if value is None else value
@@ -701,8 +713,7 @@ def _parse_tasks(
         setup = read.state_specs(item.get("setup"), f"{path}.setup")
         expect = read.state_specs(item.get("expect_changes"), f"{path}.expect_changes")
         read.unsimulated(expect, setup)
-        if item.get("context_now") is not None:
-            read.cannot(FIXED_TIME, path)
+        context_now = read.moment(item.get("context_now"), f"{path}.context_now")
         if "event" in item:
             # Upstream's automation tests: the sentence asks for an automation that the
             # event sets off later. Run as a request, it would be scored as something else.
@@ -739,6 +750,7 @@ def _parse_tasks(
                 ),
                 answer_from=answer_from,
                 context_device=context_device,
+                context_now=context_now,
                 skip=read.skip,
             )
         )

@@ -34,6 +34,7 @@ from homeassistant.util import color as color_util
 from testing.stand_in import SeenRequest
 from testing.stand_in import answer
 
+from .calendar_answer import calendar_answer
 from .dataset import StateSpec
 from .dataset import TestCase
 from .home import Snapshot
@@ -509,6 +510,9 @@ def answer_from_results(results: Sequence[Any], sentence: str = "") -> str:
         if "error" in result:
             sentences.append(f"Sorry, that did not work: {result['error']}")
         for entity in result.get("entities", ()):
+            if isinstance(events := entity.get("events"), list):
+                sentences.append(calendar_answer(str(entity.get("name")), events, sentence))
+                continue
             details = [
                 f"{key} {value}"
                 for key, value in entity.items()

@@ -19,6 +19,7 @@ import contextlib
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
+from dataclasses import replace
 import json
 from pathlib import Path
 import tempfile
@@ -50,6 +51,8 @@ from testing.stand_in import StandInWorker
 from testing.turn import TurnRecord
 from testing.turn import async_run_turn
 
+from .clock import HomeClock
+from .clock import offset_time_zone
 from .dataset import REFUSED
 from .dataset import Findings
 from .dataset import Home
@@ -197,7 +200,11 @@ async def async_run_home(
     results: list[CaseResult] = []
     language = setup.language_of(home)
     core = CoreSettings(name=home.title, language=language)
+    if (zone := _time_zone(home)) is not None:
+        core = replace(core, time_zone=zone)
+    clock = HomeClock()
     with contextlib.ExitStack() as stack:
+        stack.callback(clock.release)
         policy: ReferencePolicy | None = None
         stand_in: StandInWorker | None = None
         model_path = setup.model_path
@@ -223,6 +230,7 @@ async def async_run_home(
                     if case.test.skip or case.test.needs & fixture_home.refused.keys():
                         result = skipped_result(case, case.test.skip or REFUSED)
                     else:
+                        clock.at(case.test.context_now)
                         result = await async_run_case(
                             handle, fixture_home, case, user_id, language, policy
                         )
@@ -232,6 +240,12 @@ async def async_run_home(
                     if on_result is not None:
                         on_result(result)
     return results
+
+
+def _time_zone(home: Home) -> str | None:
+    """The time zone of the moments the home's tests are asked at (None: the default one)."""
+    moment = next((t.context_now for t in home.tests if t.context_now is not None), None)
+    return offset_time_zone(moment) if moment is not None else None
 
 
 async def async_run_case(  # noqa: PLR0917 - one sentence's context, kept explicit

@@ -41,6 +41,7 @@ DEVICE_CLASSES: Final[Mapping[str, str]] = {
 # listed have none).
 FEATURES: Final[Mapping[str, str]] = {
     "alarm_control_panel": "AlarmControlPanelEntityFeature",
+    "calendar": "CalendarEntityFeature",
     "climate": "ClimateEntityFeature",
     "cover": "CoverEntityFeature",
     "fan": "FanEntityFeature",

@@ -27,6 +27,7 @@ from testing.fixture_home.entity import FixtureEntity
 PLATFORMS: Final = (
     Platform.ALARM_CONTROL_PANEL,
     Platform.BINARY_SENSOR,
+    Platform.CALENDAR,
     Platform.CLIMATE,
     Platform.COVER,
     Platform.FAN,

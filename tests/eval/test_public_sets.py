@@ -203,7 +203,17 @@ def test_questions_run_as_published(run_eval: RunEval) -> None:
     summary, ran = run_set(run_eval, "questions")
     results = by_sentence(ran)
 
-    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (38, 13, 1)
+    assert (summary["sentences"], summary["skipped"], summary["unreachable"]) == (38, 0, 1)
+    # The calendar tests run with their events at 08:30 on Wednesday 2 April 2025 (UTC+10).
+    classes = results["urban-loft-au/calendar#1 What classes do I have today?"]
+    assert classes["answer"].startswith("On Personal today: Chemistry class (Wednesday 11:00")
+    assert "Birthday" not in classes["answer"]  # on Sunday, not today
+    cook = results["urban-loft-au/calendar#5 How many nights this week do I need to cook?"]
+    assert "Cook Dinner (" in cook["answer"]
+    assert ", 3 times)" in cook["answer"]
+    at_home = results["urban-loft-au/calendar#4 Are we leaving the house today?"]
+    assert at_home["answer"].startswith("No, everything today is at home.")
+    assert [c["tool"] for c in at_home["tool_calls"]] == ["get_state"]
     # A careful answer says yes or no, counts, and writes a percentage as people write it.
     assert results["urban-loft-au/light#2 Is the bedroom light on?"]["answer"].startswith("Yes")
     assert results["suburban-familiy-home-be/valve#1 Are the sprinklers on?"]["success"]
@@ -296,22 +306,24 @@ def test_german_questions_run_in_german(run_eval: RunEval) -> None:
     summary, ran = run_set(run_eval, "questions-de")
     results = by_sentence(ran)
 
-    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (38, 25, 0)
+    assert (summary["sentences"], summary["passed"], summary["unreachable"]) == (38, 38, 0)
     assert {r["home"] for r in ran} == {"suburban-familiy-home-be", "urban-loft-au"}
     battery = results["urban-loft-au/sensor#1 Wie hoch ist der Batteriestand des Bewegungsmelders?"]
     assert "55%" in battery["answer"]
+    out = results["urban-loft-au/calendar#3 Verlasse ich heute das Haus?"]
+    assert out["answer"].startswith("Yes: Chemistry class, Dinner with Liza.")
 
 
 @pytest.mark.parametrize(
     ("name", "passed", "unreachable"),
-    [("questions-es", 25, 0), ("questions-fr", 23, 2), ("questions-nl", 23, 2)],
+    [("questions-es", 38, 0), ("questions-fr", 36, 2), ("questions-nl", 36, 2)],
 )
 def test_translated_questions_run_in_their_language(
     run_eval: RunEval, name: str, passed: int, unreachable: int
 ) -> None:
     summary, ran = run_set(run_eval, name)
 
-    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (38, passed, 13)
+    assert (summary["sentences"], summary["passed"], summary["skipped"]) == (38, passed, 0)
     assert summary["unreachable"] == unreachable
     # questions-fr and -nl expect "salade" for the to-do item "Buy salad": a translation, which
     # no reading of the home gives (questions, -de and -es expect "salad").

@@ -59,6 +59,7 @@ from .call_texts import intent_service
 from .call_texts import join_names
 from .call_texts import service_of
 from .entity_view import state_summary
+from .listings import async_listing
 from .service_catalog import redacted
 
 if TYPE_CHECKING:
@@ -340,34 +341,9 @@ async def _async_execute(
     summaries = [state_summary(hass, state) for state in states if state is not None]
     if action.read_only:
         for summary in summaries:
-            if summary["entity_id"].startswith("todo."):
-                summary["items"] = await _async_todo_items(hass, summary["entity_id"], context)
+            summary.update(await async_listing(hass, summary["entity_id"], context))
     data: dict[str, Any] = {"entities": summaries}
     return llm.ToolResult(data=data)
-
-
-# A to-do list's state is only its count; reading it means listing what is still to do.
-TODO_ITEMS_SHOWN: Final = 20
-
-
-async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Context) -> list[str]:
-    try:
-        response = await hass.services.async_call(
-            "todo",
-            "get_items",
-            {ATTR_ENTITY_ID: entity_id, "status": ["needs_action"]},
-            blocking=True,
-            context=context,
-            return_response=True,
-        )
-    except HomeAssistantError:
-        return []
-    listing = (response or {}).get(entity_id)
-    items = listing.get("items") if isinstance(listing, dict) else None
-    if not isinstance(items, list):
-        return []
-    summaries = [item.get("summary") for item in items if isinstance(item, dict)]
-    return [str(summary) for summary in summaries if summary][:TODO_ITEMS_SHOWN]
 
 
 async def _async_call_service(

@@ -1,0 +1,76 @@
+"""What reading a to-do list or a calendar shows besides its state: its items, its events.
+
+A to-do list's state is only its count and a calendar's only whether an event is on now:
+reading them means listing what they hold. Each is one service call for the entity read
+(never for the house).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from typing import Final
+
+from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.util import dt as dt_util
+
+TODO_ITEMS_SHOWN: Final = 20
+CALENDAR_EVENTS_SHOWN: Final = 30
+# From the start of today: a question about this morning, tomorrow or Sunday finds its events.
+CALENDAR_DAYS_SHOWN: Final = 7
+_EVENT_FIELDS: Final = ("summary", "start", "end", "location", "description")
+
+
+async def async_listing(hass: HomeAssistant, entity_id: str, context: Context) -> dict[str, Any]:
+    """Return the items or events of a to-do list or calendar a person reads (else nothing)."""
+    domain = entity_id.split(".", 1)[0]
+    if domain == "todo":
+        return {"items": await _async_todo_items(hass, entity_id, context)}
+    if domain == "calendar":
+        return {"events": await _async_calendar_events(hass, entity_id, context)}
+    return {}
+
+
+async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Context) -> list[str]:
+    items = await _async_response_list(
+        hass, "todo", "get_items", {ATTR_ENTITY_ID: entity_id, "status": ["needs_action"]}, context
+    )
+    summaries = [item.get("summary") for item in items]
+    return [str(summary) for summary in summaries if summary][:TODO_ITEMS_SHOWN]
+
+
+async def _async_calendar_events(
+    hass: HomeAssistant, entity_id: str, context: Context
+) -> list[dict[str, Any]]:
+    """Return the events from the start of today for a week, in the home's time zone."""
+    start = dt_util.start_of_local_day()
+    data = {
+        ATTR_ENTITY_ID: entity_id,
+        "start_date_time": start.isoformat(),
+        "end_date_time": (start + timedelta(days=CALENDAR_DAYS_SHOWN)).isoformat(),
+    }
+    events = await _async_response_list(hass, "calendar", "get_events", data, context)
+    return [
+        {key: event[key] for key in _EVENT_FIELDS if event.get(key)}
+        for event in events[:CALENDAR_EVENTS_SHOWN]
+    ]
+
+
+async def _async_response_list(
+    hass: HomeAssistant, domain: str, service: str, data: dict[str, Any], context: Context
+) -> list[dict[str, Any]]:
+    """Return the entity's list in a service's response (`items`, `events`); empty: failed."""
+    try:
+        response = await hass.services.async_call(
+            domain, service, data, blocking=True, context=context, return_response=True
+        )
+    except HomeAssistantError:
+        return []
+    listing = (response or {}).get(data[ATTR_ENTITY_ID])
+    values = next(iter(listing.values()), None) if isinstance(listing, dict) else None
+    if not isinstance(values, list):
+        return []
+    return [value for value in values if isinstance(value, dict)]
