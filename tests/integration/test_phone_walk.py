@@ -9,6 +9,8 @@ import pytest
 
 from custom_components.local_agent.engine.words import LANGUAGES
 from custom_components.local_agent.engine.words import YES_WORD
+from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import verb
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
@@ -117,3 +119,13 @@ async def test_the_question_for_a_wake_up_time_says_it_without_zero_seconds(
     assert "07:30" in speech(question)
     assert "07:30:00" not in speech(question)
     assert speech(done) == QUESTION_DONE[language]
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "it", "nl", "pt"])
+def test_a_service_without_words_of_its_own_is_said_without_a_second_colon(
+    language: str,
+) -> None:
+    """ "Erledigt: Front Door: open latch." read as two sentences run together; the service
+    a language has no words for now follows the names after a dash."""
+    said = verb("lock", "open_latch", call_words(language)).format(names="Front Door")
+    assert said == "Front Door \u2013 open latch"  # an en dash
