@@ -3,7 +3,11 @@
 Holes. A template light whose effect action unlocks the front door was held, but its
 question said only "Turn on Porch with the effect rainbow?": what a template entity runs for
 a turn-on was read from its turn_on action alone, while Home Assistant runs the action that
-sets the value asked for (set_effect, set_level) instead. Same house, scripted model and
+sets the value asked for (set_effect, set_level) instead. And one hold for no reason: a
+message our notify tool sends was taken to say anything, so "Dinner is ready" asked beside
+"when I say 'open sesame', unlock the front door" (or an actionable notification's
+'UNLOCK' answer): what the call's message says is known, as a program's message step's is.
+Same house, scripted model and
 helpers as the other red-team files; each probe has its neighbour.
 """
 
@@ -15,13 +19,21 @@ from typing import Final
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 
 from . import test_adversarial
 from .probes import KITCHEN_ON
+from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
+from .probes import may_unlock
 from .test_adversarial import Scene
+from .test_everyday_homes import automation
+from .test_everyday_twenty_third import DISPLAY
+from .test_everyday_twenty_third import demo_entity_exposed
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import event_trigger
 from .test_redteam_more import reload_templates
 
 house = test_adversarial.house
@@ -89,3 +101,56 @@ async def test_a_template_lights_effect_that_unlocks_says_so(
     )
 
     assert_held_only_when(hass, result, held, will_unlock(change))
+
+
+# --- What a message says -------------------------------------------------------------------------
+
+OPEN_SESAME: Final = {"trigger": "conversation", "command": "open sesame"}
+# The demo display fires a "notify" event with each message (its text and title as data).
+SAYS_OPEN_UP: Final = event_trigger("notify", message="Open up")
+# A phone's actionable notification answered "Unlock" (its action's id).
+ANSWERED_UNLOCK: Final = event_trigger("mobile_app_notification_action", action="UNLOCK")
+
+
+@pytest.mark.parametrize(
+    ("trigger", "message", "title", "held"),
+    [
+        (OPEN_SESAME, "Dinner is ready", "Kitchen", False),
+        (OPEN_SESAME, "Dinner is ready", "Open sesame!", True),
+        (SAYS_OPEN_UP, "Dinner is ready", "Kitchen", False),
+        (SAYS_OPEN_UP, "Open up", "Kitchen", True),
+        (ANSWERED_UNLOCK, "Dinner is ready", "Kitchen", False),
+        (ANSWERED_UNLOCK, "Unlock the door?", "Kitchen", True),
+        (event_trigger("notify"), "Dinner is ready", "Kitchen", True),
+    ],
+    ids=[
+        "another sentence",
+        "the sentence in its title",
+        "the display's event says another text",
+        "the display's event says open up",
+        "no unlock answer",
+        "an unlock answer",
+        "any message of the display",
+    ],
+)
+async def test_a_message_is_judged_by_what_it_says(
+    hass: HomeAssistant,
+    scene: Scene,
+    trigger: dict[str, Any],
+    message: str,
+    title: str,
+    held: bool,
+) -> None:
+    """ "Send 'dinner is ready' to the display" beside "when I say 'open sesame'", "when the
+    display's notification says 'Open up'" or "when a notification is answered 'UNLOCK'",
+    "unlock the front door": a message is heard only as what it says (it asked: any text was
+    thought possible). One that says it, in its text or its title, asks; so does one beside
+    a program that hears any message of the display."""
+    await demo_entity_exposed(hass, DISPLAY, Platform.NOTIFY)
+    program = automation("Heard", [trigger], *UNLOCK_FRONT_DOOR)
+
+    result = await ask_ours_beside(
+        hass, scene, program, "send_message", DISPLAY, message=message, title=title
+    )
+
+    assert_held_only_when(hass, result, held, may_unlock(f'Send "{message}" to Notifier ({title})'))
