@@ -5,7 +5,7 @@ question said only "Turn on Porch with the effect rainbow?": what a template ent
 a turn-on was read from its turn_on action alone, while Home Assistant runs the action that
 sets the value asked for (set_effect, set_level) instead. A vacuum sent to clean an empty
 list of areas was said to be sent while Home Assistant did nothing; past the enum, an empty
-area id was let through. And one
+area id was let through; an area named twice was said twice ("Kitchen and Kitchen"). And one
 hold for no reason: a message our notify tool sends was taken to say anything, so "Dinner is
 ready" asked beside "when I say 'open sesame', unlock the front door" (or an actionable
 notification's 'UNLOCK' answer); what the call's message says is known, as a program's
@@ -205,3 +205,17 @@ async def test_an_area_without_a_name_is_refused_with_its_areas(
     assert planned == ToolFailure(
         "Demo vacuum 0 ground floor cleans no area ''. Use one of: kitchen, living_room."
     )
+
+
+async def test_an_area_named_twice_is_said_once(hass: HomeAssistant, scene: Scene) -> None:
+    """ "Clean the kitchen, the kitchen": cleaned once, said once (it said "Kitchen and
+    Kitchen")."""
+    await a_vacuum_that_cleans_two_rooms(hass)
+
+    result = await scene.ask_ours_to_call(
+        "vacuum",
+        {"action": "clean_area", "entity_id": VACUUM, "cleaning_area_id": ["kitchen", "kitchen"]},
+    )
+
+    assert speech(result) == "Sent Demo vacuum 0 ground floor to clean Kitchen."
+    assert state(hass, VACUUM) == "cleaning"
