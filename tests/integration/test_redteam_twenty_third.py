@@ -132,6 +132,7 @@ ANSWERED_UNLOCK: Final = event_trigger("mobile_app_notification_action", action=
         (ANSWERED_UNLOCK, "Dinner is ready", "Kitchen", False),
         (ANSWERED_UNLOCK, "Unlock the door?", "Kitchen", True),
         (event_trigger("notify"), "Dinner is ready", "Kitchen", True),
+        (event_trigger("notify", entity_id=DISPLAY), "Dinner is ready", "Kitchen", True),
     ],
     ids=[
         "another sentence",
@@ -141,6 +142,7 @@ ANSWERED_UNLOCK: Final = event_trigger("mobile_app_notification_action", action=
         "no unlock answer",
         "an unlock answer",
         "any message of the display",
+        "any message of the display, by its id",
     ],
 )
 async def test_a_message_is_judged_by_what_it_says(

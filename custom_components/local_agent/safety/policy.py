@@ -2563,12 +2563,18 @@ def sensitive_targets_of_action(
 def message_of_call(action: PlannedAction) -> str | None:
     """Return what a notify entity's message says, its texts one a line; None: not known.
 
-    Our notify tool's send_message: its message and title, as a program's message step's
-    texts are read (_texts_of_message). Any other call: None.
+    Our notify tool's send_message: the call as a program's message step writes it (its
+    action, target, message and title), read as that step's texts are (_texts_of_message):
+    an event its integration fires may carry the target's id too. Any other call: None.
     """
     if (action.domain, action.service) != (NOTIFY_DOMAIN, SEND_MESSAGE):
         return None
-    texts = _texts_of_message(dict(action.data))
+    step = {
+        "action": f"{NOTIFY_DOMAIN}.{SEND_MESSAGE}",
+        "target": {ATTR_ENTITY_ID: list(action.entity_ids)},
+        "data": dict(action.data),
+    }
+    texts = _texts_of_message(step)
     return None if texts is None else "\n".join(texts)
 
 
