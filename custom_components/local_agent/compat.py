@@ -624,15 +624,11 @@ def entity_service_steps(hass: HomeAssistant, entity_id: str, service: str) -> l
     """
     scripts = getattr(_entity_object(hass, entity_id), "_action_scripts", None)
     if service == SERVICE_TURN_ON and isinstance(scripts, dict) and service in scripts:
-        sequences = [
-            getattr(script, "sequence", None)
-            for name, script in scripts.items()
-            if name != SERVICE_TURN_OFF
+        settings = [
+            getattr(s, "sequence", None) for n, s in scripts.items() if n != SERVICE_TURN_OFF
         ]
         return [
-            step
-            for sequence in sequences
-            for step in (sequence if isinstance(sequence, list) else [None])
+            step for steps in settings for step in (steps if isinstance(steps, list) else [None])
         ]
     own = scripts.get(service) if isinstance(scripts, dict) else None
     if isinstance(sequence := getattr(own, "sequence", None), list):
