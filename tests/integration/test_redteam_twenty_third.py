@@ -3,7 +3,8 @@
 Holes. A template light whose effect action unlocks the front door was held, but its
 question said only "Turn on Porch with the effect rainbow?": what a template entity runs for
 a turn-on was read from its turn_on action alone, while Home Assistant runs the action that
-sets the value asked for (set_effect, set_level) instead. A vacuum sent to clean an empty
+sets the value asked for (set_effect, set_level) instead, or after it (a fan's
+set_percentage). A vacuum sent to clean an empty
 list of areas was said to be sent while Home Assistant did nothing; past the enum, an empty
 area id was let through; an area named twice was said twice ("Kitchen and Kitchen"). And one
 hold for no reason: a message our notify tool sends was taken to say anything, so "Dinner is
@@ -35,6 +36,7 @@ from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .probes import may_unlock
+from .probes import porch_fan_whose_speed_unlocks
 from .test_adversarial import Scene
 from .test_adversarial import tool_results
 from .test_everyday_homes import automation
@@ -111,6 +113,21 @@ async def test_a_template_lights_effect_that_unlocks_says_so(
     )
 
     assert_held_only_when(hass, result, held, will_unlock(change))
+
+
+async def test_a_template_fans_speed_on_turning_on_says_it_unlocks(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Turn on the porch fan at half speed": Home Assistant runs the template fan's turn_on,
+    then its set_percentage, which unlocks the front door. The question says so (it said only
+    "Turn on Porch fan at 50 %?", read from its turn_on, which does nothing)."""
+    fan = await porch_fan_whose_speed_unlocks(hass)
+
+    result = await scene.ask_ours_to_call(
+        "fan", {"action": "turn_on", "entity_id": fan, "percentage": 50}
+    )
+
+    assert_held_only_when(hass, result, True, will_unlock("Turn on Porch fan at 50 %"))
 
 
 # --- What a message says -------------------------------------------------------------------------
