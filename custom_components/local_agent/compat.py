@@ -40,6 +40,8 @@ from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import EVENT_LOGBOOK_ENTRY
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.const import SERVICE_TURN_OFF
+from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.const import STATE_OFF
 from homeassistant.const import STATE_ON
 from homeassistant.core import CALLBACK_TYPE
@@ -617,9 +619,18 @@ def entity_service_steps(hass: HomeAssistant, entity_id: str, service: str) -> l
     """Return the steps an entity runs of its own for a service; None when it runs none.
 
     A template entity keeps each action under its name (``turn_on``, ``press``, ``unlock``,
-    the service's own name): that one; otherwise all it runs (entity_action_sequences).
+    the service's own name): that one; otherwise all it runs (entity_action_sequences). A
+    turn-on with a value runs the action that sets it instead (a light's ``set_effect`` or
+    ``set_level``) or after it (a fan's ``set_percentage``): every action but ``turn_off``.
     """
     scripts = getattr(_entity_object(hass, entity_id), "_action_scripts", None)
+    if service == SERVICE_TURN_ON and isinstance(scripts, dict) and service in scripts:
+        settings = [
+            getattr(s, "sequence", None) for n, s in scripts.items() if n != SERVICE_TURN_OFF
+        ]
+        return [
+            step for steps in settings for step in (steps if isinstance(steps, list) else [None])
+        ]
     own = scripts.get(service) if isinstance(scripts, dict) else None
     if isinstance(sequence := getattr(own, "sequence", None), list):
         return list(sequence)

@@ -173,12 +173,14 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
 def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
     """Return the areas a vacuum is sent to clean by their names ("Kitchen" for "kitchen").
 
-    As the home list shows them; any other value as it is.
+    As the home list shows them, each once (Home Assistant cleans an area named twice once);
+    any other value as it is.
     """
     if key != AREA_FIELD or not isinstance(value, list):
         return value
     areas = ar.async_get(hass)
-    return [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
+    names = [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
+    return list(dict.fromkeys(names))
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a

@@ -401,8 +401,11 @@ def _area_error(tool: DomainTool, areas: list[Any], state: State) -> str | None:
     cleaned = tool.areas.get(state.entity_id, ())
     if not cleaned:
         return f"{state.name} ({state.entity_id}) has no areas mapped to its rooms."
-    if unknown := next((area for area in areas if area not in cleaned), None):
-        return f"{state.name} cleans no area {unknown!r}. {options_hint(cleaned, str(unknown))}"
+    if not areas:  # Home Assistant would clean nothing and say nothing
+        return f"{AREA_FIELD} names no area. {options_hint(cleaned, '')}"
+    if unknown := [area for area in areas if area not in cleaned]:
+        wrong = unknown[0]
+        return f"{state.name} cleans no area {wrong!r}. {options_hint(cleaned, str(wrong))}"
     return None
 
 

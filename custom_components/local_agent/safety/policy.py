@@ -197,6 +197,8 @@ _SIGNAL_SERVICES: Final = {"conversation.process": "conversation", "mqtt.publish
 HALTING_SERVICES: Final = frozenset({"turn_off", "toggle"})
 # A timer running when Home Assistant stops does not finish (unless it is restored).
 TIMER_DOMAIN: Final = "timer"
+NOTIFY_DOMAIN: Final = "notify"
+SEND_MESSAGE: Final = "send_message"
 TIMER_ACTIVE: Final = "active"
 TIMER_STOPPED_AT_A_RESTART: Final = frozenset({"timer.finished"})
 SHUTDOWN: Final = "shutdown"
@@ -313,6 +315,7 @@ class SafetyPolicy:
         halts: bool = True,
         installs: bool = True,
         becomes: Mapping[str, frozenset[str]] | None = None,
+        said: str | None = None,
     ) -> list[str]:
         """Return the targets (groups expanded) whose change needs a person's confirmation.
 
@@ -322,10 +325,11 @@ class SafetyPolicy:
         cancelled timer's finish). halts: whether the call may stop a running program that
         is a target (turning a script off; an unknown call may). becomes: the states the call
         may leave each target in (one not there: any state). installs: whether the call may
-        install an update (one that only skips it does not).
+        install an update (one that only skips it does not). said: what the message the call
+        sends its notify targets says, its texts one a line (None: it may say anything).
         """
         rules = self._rules(
-            hass, fired, aimed=aimed, stopped=stopped, halts=halts, installs=installs
+            hass, fired, aimed=aimed, stopped=stopped, halts=halts, installs=installs, said=said
         )
         becomes = becomes or {}
         found: list[str] = []
@@ -415,7 +419,7 @@ class SafetyPolicy:
         states it leaves them in; changed by a program's step they may do anything.
         """
         fired = entity_events_of_call(action.domain or "", action.service or "")
-        rules = self._rules(hass, fired)
+        rules = self._rules(hass, fired, said=message_of_call(action))
         becomes = states_of_call(hass, action)
 
         def set_off(entity_id: str, service: str) -> list[list[Any]]:
@@ -435,6 +439,7 @@ class SafetyPolicy:
         stopped: frozenset[str] = frozenset(),
         halts: bool = True,
         installs: bool = True,
+        said: str | None = None,
     ) -> _Rules:
         house = kept_reading(hass)
         if house is None:
@@ -468,6 +473,7 @@ class SafetyPolicy:
             stopped=stopped,
             halts=halts,
             installs=installs,
+            said=said,
         )
         return replace(rules, driven=rules.driven_targets())
 
@@ -503,6 +509,8 @@ class _Rules:
     halts: bool = True
     # Whether the call may install an update among its targets (a skip does not).
     installs: bool = True
+    # What the message the call sends its notify targets says, one text a line; None: any.
+    said: str | None = None
     # The entities being judged (on the path), with the states they were judged for: a chain
     # that changes one of them to another state is judged again for those (_revisited).
     judging: dict[str, frozenset[str] | None] = field(default_factory=dict)
@@ -784,8 +792,11 @@ class _Rules:
                 # A shell command or HTTP request of its own may send any signal.
                 heard.add(ANY_KIND_OF_SIGNAL)
             if sends_messages(self.hass, current):
-                # A notify entity's change is a message sent: any signal a message can be.
-                heard.add(MESSAGE_SIGNAL)
+                # A notify entity's change is a message sent: any signal a message can be,
+                # carrying what the call's message says (a sentence it does not say is not
+                # heard); changed otherwise (a group's member), it may say anything.
+                own = first and current == entity_id and self.said is not None
+                heard.add((MESSAGE, self.said or "") if own else MESSAGE_SIGNAL)
             # The state it has before the change: what it let run that the change may stop.
             before = self.hass.states.get(current)
             now = before.state if before is not None else None
@@ -2584,7 +2595,26 @@ def sensitive_targets_of_action(
         halts=service in HALTING_SERVICES,
         installs=not only_skips_update(hass, domain, service),
         becomes=states_of_call(hass, action),
+        said=message_of_call(action),
     )
+
+
+def message_of_call(action: PlannedAction) -> str | None:
+    """Return what a notify entity's message says, its texts one a line; None: not known.
+
+    Our notify tool's send_message: the call as a program's message step writes it (its
+    action, target, message and title), read as that step's texts are (_texts_of_message):
+    an event its integration fires may carry the target's id too. Any other call: None.
+    """
+    if (action.domain, action.service) != (NOTIFY_DOMAIN, SEND_MESSAGE):
+        return None
+    step = {
+        "action": f"{NOTIFY_DOMAIN}.{SEND_MESSAGE}",
+        "target": {ATTR_ENTITY_ID: list(action.entity_ids)},
+        "data": dict(action.data),
+    }
+    texts = _texts_of_message(step)
+    return None if texts is None else "\n".join(texts)
 
 
 def states_of_call(hass: HomeAssistant, call: Call) -> dict[str, frozenset[str]]:
