@@ -62,6 +62,19 @@ def numbered(count: int) -> list[dict[str, Any]]:
     ]
 
 
+def automations_read(monkeypatch: pytest.MonkeyPatch) -> list[AutomationTrigger]:
+    """From now on, every automation the gate reads, as it reads them."""
+    read: list[AutomationTrigger] = []
+
+    def counted(hass: HomeAssistant) -> list[AutomationTrigger]:
+        found = automation_triggers(hass)
+        read.extend(found)
+        return found
+
+    monkeypatch.setattr(policy, "automation_triggers", counted)
+    return read
+
+
 async def reload_automations(hass: HomeAssistant, *automations: dict[str, Any]) -> None:
     """Reload the automations of configuration.yaml: these now."""
     with patch(
@@ -82,14 +95,7 @@ async def test_a_question_reads_no_automation_the_last_one_read(
     assert scene.person is not None
     await set_up_automations(hass, *numbered(count))
     assert not kitchen_on_held(hass)
-    read: list[AutomationTrigger] = []
-
-    def counted(hass: HomeAssistant) -> list[AutomationTrigger]:
-        found = automation_triggers(hass)
-        read.extend(found)
-        return found
-
-    monkeypatch.setattr(policy, "automation_triggers", counted)
+    read = automations_read(monkeypatch)
     assert not kitchen_on_held(hass)
     assert held(hass, "automation", "turn_off", "automation.flag_0")
     assert not kitchen_on_held(hass)
@@ -175,14 +181,7 @@ async def test_a_reading_whose_templates_read_the_time_is_read_again_at_each_que
         hass, *numbered(3), {**numbered(1)[0], "id": "night", "conditions": [at_night]}
     )
     assert not kitchen_on_held(hass)
-    read: list[AutomationTrigger] = []
-
-    def counted(hass: HomeAssistant) -> list[AutomationTrigger]:
-        found = automation_triggers(hass)
-        read.extend(found)
-        return found
-
-    monkeypatch.setattr(policy, "automation_triggers", counted)
+    read = automations_read(monkeypatch)
     assert not kitchen_on_held(hass)
     assert not kitchen_on_held(hass)
     assert len(read) == 2 * 4
