@@ -75,6 +75,20 @@ async def a_wake_up_time(hass: HomeAssistant) -> None:
     async_expose_entity(hass, "conversation", WAKE_UP, True)
 
 
+async def a_morning_at_wake_up_time(hass: HomeAssistant, at: Any, actions: list[Any]) -> None:
+    """The "Wake up" helper, and an automation "Morning": at `at`, `actions`."""
+    await a_wake_up_time(hass)
+    await set_up_automations(
+        hass,
+        {
+            "id": "morning",
+            "alias": "Morning",
+            "triggers": [{"trigger": "time", "at": at}],
+            "actions": actions,
+        },
+    )
+
+
 # Asked through test_everyday_actions_offered's one test of everyday requests.
 REQUESTS: Final = {
     "air conditioner's swing set": Request(
@@ -201,16 +215,7 @@ async def test_a_time_an_automation_unlocks_at_asks(
     """ "When it is wake-up time, unlock the front door": setting the wake-up time sets when
     the door unlocks, so it is asked, as any change that sets off an unlocking is. One that
     lights the kitchen at that time runs at once."""
-    await a_wake_up_time(hass)
-    await set_up_automations(
-        hass,
-        {
-            "id": "morning",
-            "alias": "Morning",
-            "triggers": [{"trigger": "time", "at": at}],
-            "actions": actions,
-        },
-    )
+    await a_morning_at_wake_up_time(hass, at, actions)
 
     result = await scene.ask_ours_to_call(
         "input_datetime", {"action": "set_datetime", "entity_id": WAKE_UP, "time": "06:30:00"}

@@ -21,9 +21,9 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import call
 from .test_adversarial import tool_call
 from .test_everyday_twenty_second import WAKE_UP
+from .test_everyday_twenty_second import a_morning_at_wake_up_time
 from .test_everyday_twenty_second import a_wake_up_time
 from .test_redteam import UNLOCK_FRONT_DOOR
-from .test_redteam import set_up_automations
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -99,16 +99,7 @@ async def test_the_question_for_a_wake_up_time_says_it_without_zero_seconds(
 ) -> None:
     """Setting the time an automation unlocks the door at is asked: the question and the
     answer to its yes say the time as the plain answer does."""
-    await a_wake_up_time(hass)
-    await set_up_automations(
-        hass,
-        {
-            "id": "morning",
-            "alias": "Morning",
-            "triggers": [{"trigger": "time", "at": WAKE_UP}],
-            "actions": UNLOCK_FRONT_DOOR,
-        },
-    )
+    await a_morning_at_wake_up_time(hass, WAKE_UP, UNLOCK_FRONT_DOOR)
     agent = await scene.our_agent()
     scene.worker.will_write(
         tool_call("input_datetime", action="set_datetime", entity_id=WAKE_UP, time="07:30:00")
