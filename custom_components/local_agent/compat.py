@@ -19,6 +19,7 @@ from datetime import timedelta
 from functools import partial
 import inspect
 import logging
+import re
 import sys
 from typing import Any
 from typing import Final
@@ -1351,7 +1352,9 @@ def _time_entities(at: Any) -> list[Any]:
     ]
 
 
-_TIME_READS: HassKey[int] = HassKey("local_agent_time_reads")
+_UNWATCHED_READS: HassKey[int] = HassKey("local_agent_unwatched_reads")
+# A template that imports or includes one of custom_templates/: reloaded with no event.
+_READS_A_FILE: Final = re.compile(r"\{%-?\s*(?:from|import|include)\b")
 
 
 def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
@@ -1421,15 +1424,27 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     return found
 
 
-def note_time_read(template: Template, info: RenderInfo) -> None:
-    """Count a render that read the time (`now()`): what it reads may change with the clock."""
-    if info.has_time and (hass := template.hass) is not None:
-        hass.data[_TIME_READS] = hass.data.get(_TIME_READS, 0) + 1
+def note_time_read(template: Template, info: RenderInfo | None) -> None:
+    """Count a render whose reads may change with no event.
+
+    One that read the time (`now()`) or a custom template (`reload_custom_templates` fires
+    no event); info: None when the render failed.
+    """
+    read_time = info is not None and info.has_time
+    if (read_time or _READS_A_FILE.search(template.template)) and (
+        hass := template.hass
+    ) is not None:
+        note_unwatched_read(hass)
 
 
-def time_reads(hass: HomeAssistant) -> int:
-    """Return how many renders read the time so far (note_time_read)."""
-    return hass.data.get(_TIME_READS, 0)
+def note_unwatched_read(hass: HomeAssistant) -> None:
+    """Count a read of what may change with no event the kept home reading hears."""
+    hass.data[_UNWATCHED_READS] = hass.data.get(_UNWATCHED_READS, 0) + 1
+
+
+def unwatched_reads(hass: HomeAssistant) -> int:
+    """Return how many reads of what may change with no event were made so far."""
+    return hass.data.get(_UNWATCHED_READS, 0)
 
 
 def _restarts_a_run(automation: Any) -> bool:

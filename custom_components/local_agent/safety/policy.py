@@ -76,9 +76,9 @@ from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import switch_as_x_service
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
-from custom_components.local_agent.compat import time_reads
 from custom_components.local_agent.compat import topics_meet
 from custom_components.local_agent.compat import universal_children
+from custom_components.local_agent.compat import unwatched_reads
 from custom_components.local_agent.compat import update_skip_states
 from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
@@ -438,9 +438,10 @@ class SafetyPolicy:
     ) -> _Rules:
         house = kept_reading(hass)
         if house is None:
-            clock = time_reads(hass)
+            unwatched = unwatched_reads(hass)
             house = _read_house(hass)
-            if time_reads(hass) == clock:  # a reading whose templates read the time changes
+            # What changes with no event (the time, a custom template) is read again each time.
+            if unwatched_reads(hass) == unwatched:
                 keep_reading(hass, house)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
         # What runs now, and what exempt entities run, change with each run and each

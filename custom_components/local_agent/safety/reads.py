@@ -246,6 +246,7 @@ def _rendered_reads(template: Template) -> tuple[set[str], set[str], bool]:
     try:
         info = template.async_render_to_info({}, strict=False, log_fn=_quiet)
     except Exception:  # a template that cannot be rendered now reads what it wrote
+        note_time_read(template, None)
         return set(), set(), False
     note_time_read(template, info)
     return (

@@ -1,0 +1,67 @@
+"""Red team: the gate's kept reading of the home (safety/house_reading.py) is never stale.
+
+Each attack asks a first question (the reading is kept), changes the house by a path a user
+or an integration takes, then asks again: the second verdict must follow the change. An
+everyday action that now sets off an unlock is held at once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from typing import Final
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.template import async_load_custom_templates
+
+from . import test_adversarial
+from .test_adversarial import Scene
+from .test_policy_cost import kitchen_on_held
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import set_up_automations
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+KITCHEN: Final = "light.kitchen_lights"
+
+
+def guest_macro(reads: str) -> str:
+    """custom_templates/guest.jinja: `guest_home()` tells whether `reads` is on."""
+    return f"{{% macro guest_home() %}}{{{{ is_state('{reads}', 'on') }}}}{{% endmacro %}}"
+
+
+def lets_in_a_guest() -> dict[str, Any]:
+    """When the doorbell flag goes on and the macro says a guest is home: unlock."""
+    return {
+        "id": "lets_in_a_guest",
+        "alias": "Lets in a guest",
+        "triggers": [{"trigger": "state", "entity_id": "input_boolean.flag_0", "to": "on"}],
+        "conditions": [
+            {
+                "condition": "template",
+                "value_template": "{% from 'guest.jinja' import guest_home %}{{ guest_home() }}",
+            }
+        ],
+        "actions": UNLOCK_FRONT_DOOR,
+    }
+
+
+async def test_a_custom_template_edited_and_reloaded_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene, tmp_path: Path
+) -> None:
+    """The macro read the flag; edited to read the kitchen light and reloaded with
+    `homeassistant.reload_custom_templates` (no event), lighting the kitchen lets a guest
+    in: held at once. [before: the kept reading still had the macro read the flag]"""
+    assert scene.person is not None
+    hass.config.config_dir = str(tmp_path)
+    macros = tmp_path / "custom_templates"
+    macros.mkdir()
+    (macros / "guest.jinja").write_text(guest_macro("input_boolean.flag_1"))
+    await async_load_custom_templates(hass)
+    await set_up_automations(hass, lets_in_a_guest())
+    assert not kitchen_on_held(hass)
+    (macros / "guest.jinja").write_text(guest_macro(KITCHEN))
+    await hass.services.async_call("homeassistant", "reload_custom_templates", blocking=True)
+    await hass.async_block_till_done()
+    assert kitchen_on_held(hass)
