@@ -1032,6 +1032,7 @@ def mqtt_device_trigger(
     private ``device_triggers``) keeps each by the deprecated discovery id or else by
     `<device>_<type>_<subtype>`, found as MQTT's own attach finds it. One not announced yet
     (no topic) or of another integration: None, every change of its device may set it off.
+    A reading that found one is not kept (note_unwatched_read).
     """
     if trigger.get("domain") != MQTT or not _built_in(hass, MQTT):
         return None
@@ -1053,6 +1054,8 @@ def mqtt_device_trigger(
         )
     if not isinstance(found, Trigger) or not isinstance(found.topic, str):
         return None
+    # Announced again (another topic or payload), it changes in place with no event.
+    note_unwatched_read(hass)
     payload = found.payload if found.payload and found.value_template is None else None
     return found.topic, payload if isinstance(payload, str) else None
 

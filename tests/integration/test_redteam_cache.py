@@ -11,14 +11,22 @@ from pathlib import Path
 from typing import Any
 from typing import Final
 
+import pytest
+from pytest_homeassistant_custom_component.typing import MqttMockHAClient
+
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.template import async_load_custom_templates
 
 from . import test_adversarial
 from .test_adversarial import Scene
+from .test_everyday_devices import HALL_SWITCH
+from .test_everyday_devices import MQTT_PLUG
+from .test_everyday_devices import discover_button
+from .test_everyday_devices import pressed_twice
 from .test_policy_cost import kitchen_on_held
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import set_up_automations
+from .test_redteam_twenty_first import held
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -65,3 +73,22 @@ async def test_a_custom_template_edited_and_reloaded_is_judged_at_once(
     await hass.services.async_call("homeassistant", "reload_custom_templates", blocking=True)
     await hass.async_block_till_done()
     assert kitchen_on_held(hass)
+
+
+@pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's housekeeping timer
+@pytest.mark.parametrize("hass_config", [MQTT_PLUG])
+async def test_an_mqtt_button_announced_again_on_another_topic_is_judged_at_once(
+    hass: HomeAssistant, mqtt_mock: MqttMockHAClient, scene: Scene
+) -> None:
+    """ "Press the hall switch's button twice: unlock". Announced on its own action topic,
+    switching the relay presses nothing; zigbee2mqtt announces it again on the relay's state
+    topic (a discovery update: no registry, entry or service event), and switching the relay
+    is held at once. [before: the kept reading heard the old topic]"""
+    assert scene.person is not None
+    discover_button(hass, "double", "zigbee2mqtt/hall_switch/action")
+    await hass.async_block_till_done()
+    await set_up_automations(hass, pressed_twice(hass, UNLOCK_FRONT_DOOR[0]))
+    assert not held(hass, "switch", "turn_on", HALL_SWITCH)
+    discover_button(hass, "double", "zigbee2mqtt/hall_switch")
+    await hass.async_block_till_done()
+    assert held(hass, "switch", "turn_on", HALL_SWITCH)

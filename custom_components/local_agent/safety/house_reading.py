@@ -7,8 +7,9 @@ to be read again at the next question, on any change it may depend on: a reload,
 or config entry change, an integration or a service that comes or goes, an entity added or
 removed, an automation's own state (switched on or off, a run begun or ended), a group's
 members, and any entity or domain the programs watch or their templates read (every state
-change, when one reads all states). A reading whose templates read the time or a custom
-template (custom_templates/, reloaded with no event) is not kept.
+change, when one reads all states). A reading that read what changes with no event is not
+kept: templates that read the time or a custom template (custom_templates/), an MQTT device
+trigger's topic (announced again by discovery).
 """
 
 from __future__ import annotations
@@ -139,8 +140,8 @@ def kept_reading(hass: HomeAssistant) -> HouseReading | None:
 def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:
     """Keep this reading until what it was read from changes (see the module).
 
-    Only a reading that read nothing that changes with no event (the time, a custom
-    template) may be kept: the caller tells.
+    Only a reading that read nothing that changes with no event (see the module) may be
+    kept: the caller tells.
     """
     kept = hass.data.get(_KEPT)
     if kept is None:
