@@ -15,6 +15,7 @@ import pytest
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.template import async_load_custom_templates
 
 from . import test_adversarial
@@ -92,3 +93,36 @@ async def test_an_mqtt_button_announced_again_on_another_topic_is_judged_at_once
     discover_button(hass, "double", "zigbee2mqtt/hall_switch")
     await hass.async_block_till_done()
     assert held(hass, "switch", "turn_on", HALL_SWITCH)
+
+
+def unlocks_when_the_issue_names_it_on() -> dict[str, Any]:
+    """When the flag goes on and an entity a repair issue of "hall" names (its id) is on."""
+    named = (
+        "{% for i in issues().values() if i.domain == 'hall' %}"
+        "{{ is_state(i.issue_id, 'on') }}{% endfor %}"
+    )
+    return {
+        **lets_in_a_guest(),
+        "conditions": [{"condition": "template", "value_template": named}],
+    }
+
+
+async def test_a_repair_issue_a_template_reads_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The condition reads the entity a repair issue names (`issue()`): with no issue, none;
+    an issue that names the kitchen light is raised (the issue registry's own event), and
+    lighting the kitchen is held at once. [before: no drop on the issue registry's event]"""
+    assert scene.person is not None
+    await set_up_automations(hass, unlocks_when_the_issue_names_it_on())
+    assert not kitchen_on_held(hass)
+    ir.async_create_issue(
+        hass,
+        "hall",
+        KITCHEN,
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key="x",
+    )
+    await hass.async_block_till_done()
+    assert kitchen_on_held(hass)

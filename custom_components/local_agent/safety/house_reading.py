@@ -4,12 +4,12 @@ Reading every automation's triggers, conditions and actions (and rendering their
 the helpers that follow each entity and the groups each entity is in grew with the house:
 150 ms a question at 1,000 automations, on the event loop. The reading is kept and dropped,
 to be read again at the next question, on any change it may depend on: a reload, a registry
-or config entry change, an integration or a service that comes or goes, an entity added or
-removed, an automation's own state (switched on or off, a run begun or ended), a group's
-members, and any entity or domain the programs watch or their templates read (every state
-change, when one reads all states). A reading that read what changes with no event is not
-kept: templates that read the time or a custom template (custom_templates/), an MQTT device
-trigger's topic (announced again by discovery).
+(repair issues too) or config entry change, an integration or a service that comes or goes,
+an entity added or removed, an automation's own state (switched on or off, a run begun or
+ended), a group's members, and any entity or domain the programs watch or their templates
+read (every state change, when one reads all states). A reading that read what changes with
+no event is not kept: templates that read the time or a custom template (custom_templates/),
+an MQTT device trigger's topic (announced again by discovery).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from homeassistant.helpers.device_registry import EVENT_DEVICE_REGISTRY_UPDATED
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_registry import EVENT_ENTITY_REGISTRY_UPDATED
 from homeassistant.helpers.floor_registry import EVENT_FLOOR_REGISTRY_UPDATED
+from homeassistant.helpers.issue_registry import EVENT_REPAIRS_ISSUE_REGISTRY_UPDATED
 from homeassistant.helpers.label_registry import EVENT_LABEL_REGISTRY_UPDATED
 from homeassistant.util.event_type import EventType
 from homeassistant.util.hass_dict import HassKey
@@ -59,6 +60,8 @@ CONFIGURATION_EVENTS: Final[tuple[EventType[Any] | str, ...]] = (
     EVENT_AREA_REGISTRY_UPDATED,
     EVENT_FLOOR_REGISTRY_UPDATED,
     EVENT_LABEL_REGISTRY_UPDATED,
+    # What templates read with `issues()` and `issue()`.
+    EVENT_REPAIRS_ISSUE_REGISTRY_UPDATED,
 )
 # Whose every state change may change the reading: an automation's (on, off, running).
 _ALWAYS_WATCHED: Final = frozenset({"automation"})
