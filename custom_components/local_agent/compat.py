@@ -1032,7 +1032,6 @@ def mqtt_device_trigger(
     private ``device_triggers``) keeps each by the deprecated discovery id or else by
     `<device>_<type>_<subtype>`, found as MQTT's own attach finds it. One not announced yet
     (no topic) or of another integration: None, every change of its device may set it off.
-    A reading that found one is not kept (note_unwatched_read).
     """
     if trigger.get("domain") != MQTT or not _built_in(hass, MQTT):
         return None
@@ -1054,10 +1053,29 @@ def mqtt_device_trigger(
         )
     if not isinstance(found, Trigger) or not isinstance(found.topic, str):
         return None
-    # Announced again (another topic or payload), it changes in place with no event.
-    note_unwatched_read(hass)
     payload = found.payload if found.payload and found.value_template is None else None
     return found.topic, payload if isinstance(payload, str) else None
+
+
+def mqtt_announcements(hass: HomeAssistant) -> tuple[tuple[object, ...], ...]:
+    """Return what MQTT's discovery announced each device trigger as (mqtt_device_trigger).
+
+    Announced again (another topic or payload), MQTT changes its trigger in place and fires
+    no event: a reading of the home that found one is good while these are the same.
+    """
+    if not _built_in(hass, MQTT):
+        return ()
+    from homeassistant.components.mqtt.models import DATA_MQTT
+
+    known = getattr(hass.data.get(DATA_MQTT), "device_triggers", None)
+    if not isinstance(known, Mapping):
+        return ()
+    return tuple(
+        (key, *(getattr(one, name, None) for name in _ANNOUNCED)) for key, one in known.items()
+    )
+
+
+_ANNOUNCED: Final = ("discovery_id", "topic", "payload", "value_template")
 
 
 def mqtt_entity_ids(hass: HomeAssistant) -> list[str]:

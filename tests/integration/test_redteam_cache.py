@@ -7,6 +7,8 @@ everyday action that now sets off an unlock is held at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from typing import Final
@@ -14,6 +16,9 @@ from typing import Final
 import pytest
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
+from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.safety import policy
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.template import async_load_custom_templates
@@ -33,6 +38,21 @@ house = test_adversarial.house
 scene = test_adversarial.scene
 
 KITCHEN: Final = "light.kitchen_lights"
+
+
+@contextmanager
+def counting_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[AutomationTrigger]]:
+    """Collect every automation the policy reads while in the block."""
+    read: list[AutomationTrigger] = []
+
+    def counted(hass: HomeAssistant) -> list[AutomationTrigger]:
+        found = automation_triggers(hass)
+        read.extend(found)
+        return found
+
+    with monkeypatch.context() as patched:
+        patched.setattr(policy, "automation_triggers", counted)
+        yield read
 
 
 def guest_macro(reads: str) -> str:
@@ -79,7 +99,10 @@ async def test_a_custom_template_edited_and_reloaded_is_judged_at_once(
 @pytest.mark.parametrize("expected_lingering_timers", [True])  # MQTT's housekeeping timer
 @pytest.mark.parametrize("hass_config", [MQTT_PLUG])
 async def test_an_mqtt_button_announced_again_on_another_topic_is_judged_at_once(
-    hass: HomeAssistant, mqtt_mock: MqttMockHAClient, scene: Scene
+    hass: HomeAssistant,
+    mqtt_mock: MqttMockHAClient,
+    scene: Scene,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """ "Press the hall switch's button twice: unlock". Announced on its own action topic,
     switching the relay presses nothing; zigbee2mqtt announces it again on the relay's state
@@ -90,6 +113,9 @@ async def test_an_mqtt_button_announced_again_on_another_topic_is_judged_at_once
     await hass.async_block_till_done()
     await set_up_automations(hass, pressed_twice(hass, UNLOCK_FRONT_DOOR[0]))
     assert not held(hass, "switch", "turn_on", HALL_SWITCH)
+    with counting_reads(monkeypatch) as read:
+        assert not held(hass, "switch", "turn_on", HALL_SWITCH)
+    assert read == []  # kept while the button is announced as it was
     discover_button(hass, "double", "zigbee2mqtt/hall_switch")
     await hass.async_block_till_done()
     assert held(hass, "switch", "turn_on", HALL_SWITCH)

@@ -8,8 +8,9 @@ to be read again at the next question, on any change it may depend on: a reload,
 an entity added or removed, an automation's own state (switched on or off, a run begun or
 ended), a group's members, and any entity or domain the programs watch or their templates
 read (every state change, when one reads all states). A reading that read what changes with
-no event is not kept: templates that read the time or a custom template (custom_templates/),
-an MQTT device trigger's topic (announced again by discovery).
+no event is not kept (templates that read the time or a custom template: custom_templates/);
+one read before an MQTT device trigger was announced again (a discovery update changes it
+in place, with no event) is read again at the next question.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.compat import AutomationTrigger
+from custom_components.local_agent.compat import mqtt_announcements
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
 from homeassistant.const import ATTR_ENTITY_ID
@@ -101,6 +103,8 @@ class HouseReading:
     switches: Mapping[str, tuple[str, ...]]
     # The groups each entity is a member of.
     groups: Mapping[str, tuple[str, ...]]
+    # What MQTT's device triggers were announced as when it was read (compat).
+    announced: tuple[tuple[object, ...], ...] = ()
 
 
 @dataclass(slots=True)
@@ -137,7 +141,11 @@ def _watching(programs: tuple[AutomationTrigger, ...]) -> _Watch:
 def kept_reading(hass: HomeAssistant) -> HouseReading | None:
     """Return the kept reading, None when there is none (see the module)."""
     kept = hass.data.get(_KEPT)
-    return kept.reading if kept is not None else None
+    if kept is None or kept.reading is None:
+        return None
+    if kept.reading.announced != mqtt_announcements(hass):
+        kept.reading = None
+    return kept.reading
 
 
 def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:

@@ -57,6 +57,7 @@ from custom_components.local_agent.compat import follows_members_on_off
 from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import keeps_player_state
 from custom_components.local_agent.compat import light_profile_brightness
+from custom_components.local_agent.compat import mqtt_announcements
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import only_skips_update
@@ -1380,7 +1381,12 @@ def _read_house(hass: HomeAssistant) -> HouseReading:
     automations = tuple(with_reads(hass, automation_triggers(hass)))
     helpers, switches = _helper_settings(hass)
     return HouseReading(
-        automations, _hearing(automations), helpers, switches, _containing_groups(hass)
+        automations,
+        _hearing(automations),
+        helpers,
+        switches,
+        _containing_groups(hass),
+        mqtt_announcements(hass),
     )
 
 
