@@ -22,7 +22,6 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.compat import AutomationTrigger
-from custom_components.local_agent.compat import mqtt_announcements
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.config_entries import SIGNAL_CONFIG_ENTRY_CHANGED
 from homeassistant.const import ATTR_ENTITY_ID
@@ -103,7 +102,8 @@ class HouseReading:
     switches: Mapping[str, tuple[str, ...]]
     # The groups each entity is a member of.
     groups: Mapping[str, tuple[str, ...]]
-    # What MQTT's device triggers were announced as when it was read (compat).
+    # What MQTT's device triggers were announced as when it was read (compat): one
+    # announced anew since changed in place, with no event, and the reading is read again.
     announced: tuple[tuple[object, ...], ...] = ()
 
 
@@ -139,13 +139,12 @@ def _watching(programs: tuple[AutomationTrigger, ...]) -> _Watch:
 
 
 def kept_reading(hass: HomeAssistant) -> HouseReading | None:
-    """Return the kept reading, None when there is none (see the module)."""
+    """Return the kept reading, None when there is none (see the module).
+
+    The caller compares its `announced` with MQTT's device triggers now.
+    """
     kept = hass.data.get(_KEPT)
-    if kept is None or kept.reading is None:
-        return None
-    if kept.reading.announced != mqtt_announcements(hass):
-        kept.reading = None
-    return kept.reading
+    return kept.reading if kept is not None else None
 
 
 def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:

@@ -438,7 +438,7 @@ class SafetyPolicy:
         installs: bool = True,
     ) -> _Rules:
         house = kept_reading(hass)
-        if house is None:
+        if house is None or house.announced != mqtt_announcements(hass):
             unwatched = unwatched_reads(hass)
             house = _read_house(hass)
             # What changes with no event (the time, a custom template) is read again each time.
