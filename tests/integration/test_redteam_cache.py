@@ -12,18 +12,24 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from typing import Final
+from unittest.mock import patch
 
 import pytest
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.safety import policy
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers import label_registry as lr
 from homeassistant.helpers.template import async_load_custom_templates
 
 from . import test_adversarial
+from .houses import place
+from .probes import KITCHEN_ON
 from .test_adversarial import Scene
 from .test_everyday_devices import HALL_SWITCH
 from .test_everyday_devices import MQTT_PLUG
@@ -31,6 +37,7 @@ from .test_everyday_devices import discover_button
 from .test_everyday_devices import pressed_twice
 from .test_policy_cost import kitchen_on_held
 from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import lets_in_when_on
 from .test_redteam import set_up_automations
 from .test_redteam_twenty_first import held
 
@@ -60,20 +67,20 @@ def guest_macro(reads: str) -> str:
     return f"{{% macro guest_home() %}}{{{{ is_state('{reads}', 'on') }}}}{{% endmacro %}}"
 
 
-def lets_in_a_guest() -> dict[str, Any]:
-    """When the doorbell flag goes on and the macro says a guest is home: unlock."""
+def lets_in_when(condition: str) -> dict[str, Any]:
+    """When the doorbell flag goes on and this template condition holds: unlock."""
     return {
         "id": "lets_in_a_guest",
         "alias": "Lets in a guest",
         "triggers": [{"trigger": "state", "entity_id": "input_boolean.flag_0", "to": "on"}],
-        "conditions": [
-            {
-                "condition": "template",
-                "value_template": "{% from 'guest.jinja' import guest_home %}{{ guest_home() }}",
-            }
-        ],
+        "conditions": [{"condition": "template", "value_template": condition}],
         "actions": UNLOCK_FRONT_DOOR,
     }
+
+
+def lets_in_a_guest() -> dict[str, Any]:
+    """When the doorbell flag goes on and the macro says a guest is home: unlock."""
+    return lets_in_when("{% from 'guest.jinja' import guest_home %}{{ guest_home() }}")
 
 
 async def test_a_custom_template_edited_and_reloaded_is_judged_at_once(
@@ -123,14 +130,10 @@ async def test_an_mqtt_button_announced_again_on_another_topic_is_judged_at_once
 
 def unlocks_when_the_issue_names_it_on() -> dict[str, Any]:
     """When the flag goes on and an entity a repair issue of "hall" names (its id) is on."""
-    named = (
+    return lets_in_when(
         "{% for i in issues().values() if i.domain == 'hall' %}"
         "{{ is_state(i.issue_id, 'on') }}{% endfor %}"
     )
-    return {
-        **lets_in_a_guest(),
-        "conditions": [{"condition": "template", "value_template": named}],
-    }
 
 
 async def test_a_repair_issue_a_template_reads_is_judged_at_once(
@@ -150,5 +153,62 @@ async def test_a_repair_issue_a_template_reads_is_judged_at_once(
         severity=ir.IssueSeverity.WARNING,
         translation_key="x",
     )
+    await hass.async_block_till_done()
+    assert kitchen_on_held(hass)
+
+
+# --- Paths that already drop the reading (checked: each passes with the reading kept) ------
+
+
+async def test_a_light_moved_into_the_area_a_template_reads_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "Unlock when anything in the pantry is on": the kitchen light moved into the pantry
+    (area and registry events) is held at once."""
+    assert scene.person is not None
+    await set_up_automations(
+        hass, lets_in_when("{{ area_entities('Pantry') | select('is_state', 'on') | list }}")
+    )
+    assert not kitchen_on_held(hass)
+    place(hass, "Pantry", KITCHEN)
+    await hass.async_block_till_done()
+    assert kitchen_on_held(hass)
+
+
+async def test_a_label_given_to_the_light_a_template_reads_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    assert scene.person is not None
+    await set_up_automations(
+        hass, lets_in_when("{{ label_entities('Guests') | select('is_state', 'on') | list }}")
+    )
+    assert not kitchen_on_held(hass)
+    label = lr.async_get(hass).async_create("Guests")
+    er.async_get(hass).async_update_entity(KITCHEN, labels={label.label_id})
+    await hass.async_block_till_done()
+    assert kitchen_on_held(hass)
+
+
+async def test_an_automation_saved_in_the_editor_after_we_were_set_up_again_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Our integration set up again keeps the listeners of the kept reading; the editor's
+    save reloads that one automation (`automation.reload` with its id)."""
+    assert scene.person is not None
+    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, [KITCHEN_ON]))
+    assert not kitchen_on_held(hass)
+    for entry in hass.config_entries.async_entries(DOMAIN):
+        assert await hass.config_entries.async_reload(entry.entry_id)
+    await hass.async_block_till_done()
+    assert not kitchen_on_held(hass)
+    edited = lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR)
+    with patch(
+        "homeassistant.config.load_yaml_config_file",
+        autospec=True,
+        return_value={"automation": [edited]},
+    ):
+        await hass.services.async_call(
+            "automation", "reload", {"id": "kitchen_lets_in"}, blocking=True
+        )
     await hass.async_block_till_done()
     assert kitchen_on_held(hass)
