@@ -1375,7 +1375,7 @@ def _time_entities(at: Any) -> list[Any]:
 
 _UNWATCHED_READS: HassKey[int] = HassKey("local_agent_unwatched_reads")
 # A template that imports or includes one of custom_templates/: reloaded with no event.
-_READS_A_FILE: Final = re.compile(r"\{%-?\s*(?:from|import|include)\b")
+_READS_A_FILE: Final = re.compile(r"\{%[-+]?\s*(?:from|import|include)\b")
 
 
 def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:

@@ -46,10 +46,11 @@ from homeassistant.util.event_type import EventType
 from homeassistant.util.hass_dict import HassKey
 
 # The events after which any reading may be out of date (blueprints are read again with the
-# automations and scripts that use them: their reload fires these).
+# automations that use them: their reload fires these). A script reload fires no event: it
+# replaces each changed script's entity, whose state goes and comes, and the reading keeps no
+# script's steps (they are read at each question).
 CONFIGURATION_EVENTS: Final[tuple[EventType[Any] | str, ...]] = (
     "automation_reloaded",
-    "script_reloaded",
     "scene_reloaded",
     "event_template_reloaded",
     EVENT_COMPONENT_LOADED,
