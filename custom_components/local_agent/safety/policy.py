@@ -1575,12 +1575,14 @@ def _helper_settings(
         own = [e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)]
         _add_named(hass, registry, own, ids, found=found, switched=switched)
     for entity_id, entity in configuration_yaml_entities(hass):
+        # A helper's settings change in place (`input_select.reload`): its values, not itself.
+        settings = (entity, *getattr(entity, "__dict__", {}).values())
         earlier = read.get(entity_id)
-        if earlier is not None and _same(earlier[0], (entity,)):
+        if earlier is not None and _same(earlier[0], settings):
             ids = earlier[1]
         else:
             ids = tuple(_ids_in_attributes(entity))
-        kept[entity_id] = ((entity,), ids)
+        kept[entity_id] = (settings, ids)
         _add_named(hass, registry, [entity_id], ids, found=found, switched=switched)
     hass.data[_READ] = kept
     return {source: tuple(entities) for source, entities in found.items()}, switched
