@@ -261,3 +261,37 @@ async def test_an_automation_saved_in_the_editor_after_we_were_set_up_again_is_j
         )
     await hass.async_block_till_done()
     assert kitchen_on_held(hass)
+
+
+async def reload_templates(hass: HomeAssistant, sections: list[dict[str, Any]]) -> None:
+    """The template sections of configuration.yaml are these now (`template.reload`)."""
+    with patch(
+        "homeassistant.config.load_yaml_config_file",
+        autospec=True,
+        return_value={"template": sections},
+    ):
+        await hass.services.async_call("template", "reload", blocking=True)
+    await hass.async_block_till_done()
+
+
+def kitchen_section(then: dict[str, Any]) -> list[dict[str, Any]]:
+    """A trigger-based template section: when the kitchen light goes on, `then`."""
+    return [
+        {
+            "triggers": [{"trigger": "state", "entity_id": KITCHEN, "to": "on"}],
+            "actions": [then],
+            "sensor": [{"name": "Kitchen lit", "state": "{{ 1 }}"}],
+        }
+    ]
+
+
+async def test_a_template_section_edited_and_reloaded_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """ "When the kitchen light goes on" lit the hall; edited in configuration.yaml and
+    reloaded (`template.reload`), it unlocks the front door."""
+    assert scene.person is not None
+    await reload_templates(hass, kitchen_section(KITCHEN_ON))
+    assert not kitchen_on_held(hass)
+    await reload_templates(hass, kitchen_section(UNLOCK_FRONT_DOOR[0]))
+    assert kitchen_on_held(hass)
