@@ -8,6 +8,7 @@ everyday action that now sets off an unlock is held at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.safety import policy
+from custom_components.local_agent.safety import reads
+from custom_components.local_agent.safety.house_reading import kept_reading
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir
@@ -37,6 +40,7 @@ from .test_everyday_devices import MQTT_PLUG
 from .test_everyday_devices import discover_button
 from .test_everyday_devices import pressed_twice
 from .test_policy_cost import kitchen_on_held
+from .test_policy_cost import numbered
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import lets_in_when_on
 from .test_redteam import set_up_automations
@@ -295,3 +299,28 @@ async def test_a_template_section_edited_and_reloaded_is_judged_at_once(
     assert not kitchen_on_held(hass)
     await reload_templates(hass, kitchen_section(UNLOCK_FRONT_DOOR[0]))
     assert kitchen_on_held(hass)
+
+
+async def test_a_house_read_again_reuses_what_it_read_of_each_program(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read again after a drop (the sun, which the conditions read, sets), the house walks
+    none of its automations' conditions again: what each names is kept per validated object
+    (only the trigger settings, copied at each read without what they watch, are read).
+    [before: each question's running programs replaced what the house's reading kept, and
+    every read again walked all 10 automations' conditions and actions]"""
+    assert scene.person is not None
+    await set_up_automations(hass, *numbered(10))
+    assert not kitchen_on_held(hass)
+    walked: list[object] = []
+    read_whole = reads._read_whole
+
+    def counted(registry: er.EntityRegistry, value: Any, written: Any, key: Any = None) -> None:
+        walked.append(value)
+        read_whole(registry, value, written, key)
+
+    monkeypatch.setattr(reads, "_read_whole", counted)
+    hass.states.async_set("sun.sun", "below_horizon")
+    assert kept_reading(hass) is None
+    assert not kitchen_on_held(hass)
+    assert [part for part in walked if isinstance(part, Mapping) and "condition" in part] == []

@@ -449,7 +449,7 @@ class SafetyPolicy:
         # exemption: read for each question (only the running programs and the exempt ones).
         live = (*waiting_programs(hass), *steered(hass, exempt))
         followers = template_followers(hass)
-        read = with_reads(hass, [*live, *(watcher for _, watcher in followers)])
+        read = with_reads(hass, [*live, *(watcher for _, watcher in followers)], "question")
         automations = (*house.automations, *read[: len(live)])
         rules = _Rules(
             self,
@@ -1378,7 +1378,7 @@ def _read_house(hass: HomeAssistant) -> HouseReading:
     as an automation's conditions are (one that reads every state stays followed by its
     triggers alone).
     """
-    automations = tuple(with_reads(hass, automation_triggers(hass)))
+    automations = tuple(with_reads(hass, automation_triggers(hass), "house"))
     helpers, switches = _helper_settings(hass)
     return HouseReading(
         automations,
