@@ -19,6 +19,7 @@ from datetime import timedelta
 from functools import partial
 import inspect
 import logging
+import re
 import sys
 from typing import Any
 from typing import Final
@@ -1067,6 +1068,27 @@ def mqtt_device_trigger(
     return found.topic, payload if isinstance(payload, str) else None
 
 
+def mqtt_announcements(hass: HomeAssistant) -> tuple[tuple[object, ...], ...]:
+    """Return what MQTT's discovery announced each device trigger as (mqtt_device_trigger).
+
+    Announced again (another topic or payload), MQTT changes its trigger in place and fires
+    no event: a reading of the home that found one is good while these are the same.
+    """
+    if not _built_in(hass, MQTT):
+        return ()
+    from homeassistant.components.mqtt.models import DATA_MQTT
+
+    known = getattr(hass.data.get(DATA_MQTT), "device_triggers", None)
+    if not isinstance(known, Mapping):
+        return ()
+    return tuple(
+        (key, *(getattr(one, name, None) for name in _ANNOUNCED)) for key, one in known.items()
+    )
+
+
+_ANNOUNCED: Final = ("discovery_id", "topic", "payload", "value_template")
+
+
 def mqtt_entity_ids(hass: HomeAssistant) -> list[str]:
     """Return the entities of MQTT's platforms (their objects are MqttEntity objects)."""
     if MQTT not in hass.config.components:
@@ -1362,7 +1384,9 @@ def _time_entities(at: Any) -> list[Any]:
     ]
 
 
-_TIME_READS: HassKey[int] = HassKey("local_agent_time_reads")
+_UNWATCHED_READS: HassKey[int] = HassKey("local_agent_unwatched_reads")
+# A template that imports or includes one of custom_templates/: reloaded with no event.
+_READS_A_FILE: Final = re.compile(r"\{%[-+]?\s*(?:from|import|include)\b")
 
 
 def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
@@ -1432,15 +1456,27 @@ def automation_triggers(hass: HomeAssistant) -> list[AutomationTrigger]:
     return found
 
 
-def note_time_read(template: Template, info: RenderInfo) -> None:
-    """Count a render that read the time (`now()`): what it reads may change with the clock."""
-    if info.has_time and (hass := template.hass) is not None:
-        hass.data[_TIME_READS] = hass.data.get(_TIME_READS, 0) + 1
+def note_time_read(template: Template, info: RenderInfo | None) -> None:
+    """Count a render whose reads may change with no event.
+
+    One that read the time (`now()`) or a custom template (`reload_custom_templates` fires
+    no event); info: None when the render failed.
+    """
+    read_time = info is not None and info.has_time
+    if (read_time or _READS_A_FILE.search(template.template)) and (
+        hass := template.hass
+    ) is not None:
+        note_unwatched_read(hass)
 
 
-def time_reads(hass: HomeAssistant) -> int:
-    """Return how many renders read the time so far (note_time_read)."""
-    return hass.data.get(_TIME_READS, 0)
+def note_unwatched_read(hass: HomeAssistant) -> None:
+    """Count a read of what may change with no event the kept home reading hears."""
+    hass.data[_UNWATCHED_READS] = hass.data.get(_UNWATCHED_READS, 0) + 1
+
+
+def unwatched_reads(hass: HomeAssistant) -> int:
+    """Return how many reads of what may change with no event were made so far."""
+    return hass.data.get(_UNWATCHED_READS, 0)
 
 
 def _restarts_a_run(automation: Any) -> bool:

@@ -4,10 +4,13 @@ Reading every automation's triggers, conditions and actions (and rendering their
 the helpers that follow each entity and the groups each entity is in grew with the house:
 150 ms a question at 1,000 automations, on the event loop. The reading is kept and dropped,
 to be read again at the next question, on any change it may depend on: a reload, a registry
-or config entry change, an integration or a service that comes or goes, an entity added or
-removed, an automation's own state (switched on or off, a run begun or ended), a group's
-members, and any entity or domain the programs watch or their templates read (every state
-change, when one reads all states). A reading whose templates read the time is not kept.
+(repair issues too) or config entry change, an integration or a service that comes or goes,
+an entity added or removed, an automation's own state (switched on or off, a run begun or
+ended), a group's members, and any entity or domain the programs watch or their templates
+read (every state change, when one reads all states). A reading that read what changes with
+no event is not kept (templates that read the time or a custom template: custom_templates/);
+one read before an MQTT device trigger was announced again (a discovery update changes it
+in place, with no event) is read again at the next question.
 """
 
 from __future__ import annotations
@@ -37,15 +40,17 @@ from homeassistant.helpers.device_registry import EVENT_DEVICE_REGISTRY_UPDATED
 from homeassistant.helpers.dispatcher import async_dispatcher_connect
 from homeassistant.helpers.entity_registry import EVENT_ENTITY_REGISTRY_UPDATED
 from homeassistant.helpers.floor_registry import EVENT_FLOOR_REGISTRY_UPDATED
+from homeassistant.helpers.issue_registry import EVENT_REPAIRS_ISSUE_REGISTRY_UPDATED
 from homeassistant.helpers.label_registry import EVENT_LABEL_REGISTRY_UPDATED
 from homeassistant.util.event_type import EventType
 from homeassistant.util.hass_dict import HassKey
 
 # The events after which any reading may be out of date (blueprints are read again with the
-# automations and scripts that use them: their reload fires these).
+# automations that use them: their reload fires these). A script reload fires no event: it
+# replaces each changed script's entity, whose state goes and comes, and the reading keeps no
+# script's steps (they are read at each question).
 CONFIGURATION_EVENTS: Final[tuple[EventType[Any] | str, ...]] = (
     "automation_reloaded",
-    "script_reloaded",
     "scene_reloaded",
     "event_template_reloaded",
     EVENT_COMPONENT_LOADED,
@@ -57,6 +62,8 @@ CONFIGURATION_EVENTS: Final[tuple[EventType[Any] | str, ...]] = (
     EVENT_AREA_REGISTRY_UPDATED,
     EVENT_FLOOR_REGISTRY_UPDATED,
     EVENT_LABEL_REGISTRY_UPDATED,
+    # What templates read with `issues()` and `issue()`.
+    EVENT_REPAIRS_ISSUE_REGISTRY_UPDATED,
 )
 # Whose every state change may change the reading: an automation's (on, off, running).
 _ALWAYS_WATCHED: Final = frozenset({"automation"})
@@ -96,6 +103,9 @@ class HouseReading:
     switches: Mapping[str, tuple[str, ...]]
     # The groups each entity is a member of.
     groups: Mapping[str, tuple[str, ...]]
+    # What MQTT's device triggers were announced as when it was read (compat): one
+    # announced anew since changed in place, with no event, and the reading is read again.
+    announced: tuple[tuple[object, ...], ...] = ()
 
 
 @dataclass(slots=True)
@@ -130,7 +140,10 @@ def _watching(programs: tuple[AutomationTrigger, ...]) -> _Watch:
 
 
 def kept_reading(hass: HomeAssistant) -> HouseReading | None:
-    """Return the kept reading, None when there is none (see the module)."""
+    """Return the kept reading, None when there is none (see the module).
+
+    The caller compares its `announced` with MQTT's device triggers now.
+    """
     kept = hass.data.get(_KEPT)
     return kept.reading if kept is not None else None
 
@@ -138,7 +151,8 @@ def kept_reading(hass: HomeAssistant) -> HouseReading | None:
 def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:
     """Keep this reading until what it was read from changes (see the module).
 
-    Only a reading no template of which read the time may be kept: the caller tells.
+    Only a reading that read nothing that changes with no event (see the module) may be
+    kept: the caller tells.
     """
     kept = hass.data.get(_KEPT)
     if kept is None:

@@ -57,6 +57,7 @@ from custom_components.local_agent.compat import follows_members_on_off
 from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import keeps_player_state
 from custom_components.local_agent.compat import light_profile_brightness
+from custom_components.local_agent.compat import mqtt_announcements
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
 from custom_components.local_agent.compat import only_skips_update
@@ -76,9 +77,9 @@ from custom_components.local_agent.compat import speaks_on_players
 from custom_components.local_agent.compat import switch_as_x_service
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
-from custom_components.local_agent.compat import time_reads
 from custom_components.local_agent.compat import topics_meet
 from custom_components.local_agent.compat import universal_children
+from custom_components.local_agent.compat import unwatched_reads
 from custom_components.local_agent.compat import update_skip_states
 from custom_components.local_agent.compat import wait_watcher
 from custom_components.local_agent.compat import wrapped_entity
@@ -442,17 +443,18 @@ class SafetyPolicy:
         said: str | None = None,
     ) -> _Rules:
         house = kept_reading(hass)
-        if house is None:
-            clock = time_reads(hass)
+        if house is None or house.announced != mqtt_announcements(hass):
+            unwatched = unwatched_reads(hass)
             house = _read_house(hass)
-            if time_reads(hass) == clock:  # a reading whose templates read the time changes
+            # What changes with no event (the time, a custom template) is read again each time.
+            if unwatched_reads(hass) == unwatched:
                 keep_reading(hass, house)
         exempt = frozenset(current_entity_ids(hass, self.exempt))
         # What runs now, and what exempt entities run, change with each run and each
         # exemption: read for each question (only the running programs and the exempt ones).
         live = (*waiting_programs(hass), *steered(hass, exempt))
         followers = template_followers(hass)
-        read = with_reads(hass, [*live, *(watcher for _, watcher in followers)])
+        read = with_reads(hass, [*live, *(watcher for _, watcher in followers)], "question")
         automations = (*house.automations, *read[: len(live)])
         rules = _Rules(
             self,
@@ -1387,10 +1389,15 @@ def _read_house(hass: HomeAssistant) -> HouseReading:
     as an automation's conditions are (one that reads every state stays followed by its
     triggers alone).
     """
-    automations = tuple(with_reads(hass, automation_triggers(hass)))
+    automations = tuple(with_reads(hass, automation_triggers(hass), "house"))
     helpers, switches = _helper_settings(hass)
     return HouseReading(
-        automations, _hearing(automations), helpers, switches, _containing_groups(hass)
+        automations,
+        _hearing(automations),
+        helpers,
+        switches,
+        _containing_groups(hass),
+        mqtt_announcements(hass),
     )
 
 
@@ -1579,12 +1586,14 @@ def _helper_settings(
         own = [e.entity_id for e in er.async_entries_for_config_entry(registry, entry.entry_id)]
         _add_named(hass, registry, own, ids, found=found, switched=switched)
     for entity_id, entity in configuration_yaml_entities(hass):
+        # A helper's settings change in place (`input_select.reload`): its values, not itself.
+        settings = (entity, *getattr(entity, "__dict__", {}).values())
         earlier = read.get(entity_id)
-        if earlier is not None and _same(earlier[0], (entity,)):
+        if earlier is not None and _same(earlier[0], settings):
             ids = earlier[1]
         else:
             ids = tuple(_ids_in_attributes(entity))
-        kept[entity_id] = ((entity,), ids)
+        kept[entity_id] = (settings, ids)
         _add_named(hass, registry, [entity_id], ids, found=found, switched=switched)
     hass.data[_READ] = kept
     return {source: tuple(entities) for source, entities in found.items()}, switched

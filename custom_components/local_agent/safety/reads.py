@@ -88,16 +88,21 @@ class _Written:
 
 
 # Per part of a program (its id, and whether all of it is read), with the part itself: what
-# is written in it.
+# is written in it. Kept apart for each reader (the home's programs, a question's running
+# ones): one reader's parts do not push out another's.
 type _Kept = dict[tuple[int, bool], tuple[object, _Written]]
-_WRITTEN: HassKey[_Kept] = HassKey(f"{DOMAIN}_program_reads")
+_WRITTEN: HassKey[dict[str, _Kept]] = HassKey(f"{DOMAIN}_program_reads")
 
 
 def with_reads(
-    hass: HomeAssistant, programs: Iterable[AutomationTrigger]
+    hass: HomeAssistant, programs: Iterable[AutomationTrigger], reader: str
 ) -> list[AutomationTrigger]:
-    """Return the programs, each also watching every entity it reads (see the module)."""
-    earlier = hass.data.get(_WRITTEN, {})
+    """Return the programs, each also watching every entity it reads (see the module).
+
+    reader: who reads them, whose parts read before are kept apart from any other's.
+    """
+    kept_by_reader = hass.data.setdefault(_WRITTEN, {})
+    earlier = kept_by_reader.get(reader, {})
     kept: _Kept = {}
     registry = er.async_get(hass)
     found: list[AutomationTrigger] = []
@@ -106,7 +111,7 @@ def with_reads(
         for part, whole in _parts(program):
             written.add(_written_in(registry, part, whole=whole, earlier=earlier, kept=kept))
         found.append(_watching(program, written))
-    hass.data[_WRITTEN] = kept
+    kept_by_reader[reader] = kept
     return found
 
 
@@ -246,6 +251,7 @@ def _rendered_reads(template: Template) -> tuple[set[str], set[str], bool]:
     try:
         info = template.async_render_to_info({}, strict=False, log_fn=_quiet)
     except Exception:  # a template that cannot be rendered now reads what it wrote
+        note_time_read(template, None)
         return set(), set(), False
     note_time_read(template, info)
     return (
