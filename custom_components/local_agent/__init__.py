@@ -28,6 +28,7 @@ from .runtime.stand_ins import async_end_stand_in
 from .runtime.stand_ins import async_stand_in_while_not_loaded
 from .safety import local_intents
 from .safety.confirmation import async_load_confirmations
+from .safety.house_reading import forget_reading
 from .safety.migration import async_migrate_agent_options
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
@@ -122,6 +123,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
         for other in hass.config_entries.async_entries(DOMAIN)
     ):
         local_intents.async_unwatch(hass)
+        forget_reading(hass)
     return True
 
 

@@ -18,11 +18,19 @@ import pytest
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.safety import policy
+from custom_components.local_agent.safety.house_reading import CONFIGURATION_EVENTS
+from custom_components.local_agent.safety.house_reading import kept_reading
+from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
 from . import test_adversarial
+from .conftest import async_setup_agent
 from .probes import KITCHEN_ON
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import lets_in_when_on
@@ -185,3 +193,25 @@ async def test_a_reading_whose_templates_read_the_time_is_read_again_at_each_que
     assert not kitchen_on_held(hass)
     assert not kitchen_on_held(hass)
     assert len(read) == 2 * 4
+
+
+async def test_the_kept_reading_stops_listening_when_the_last_entry_unloads(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The reading listens to every state change while it is kept: once no entry of ours is
+    loaded, nothing of it may go on listening (or keep a reading a reload would not drop)."""
+    listening_before = hass.bus.async_listeners()
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN)))
+    await agent.ask("kitchen light on", context=person)
+    assert kept_reading(hass) is not None
+
+    assert await hass.config_entries.async_unload(agent.entry.entry_id)
+    await hass.async_block_till_done()
+    assert kept_reading(hass) is None
+    listening_after = hass.bus.async_listeners()
+    assert {
+        event: listening_after.get(event, 0) - listening_before.get(event, 0)
+        for event in (*CONFIGURATION_EVENTS, EVENT_STATE_CHANGED)
+        if listening_after.get(event, 0) > listening_before.get(event, 0)
+    } == {}

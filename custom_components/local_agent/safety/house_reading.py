@@ -30,6 +30,7 @@ from homeassistant.const import EVENT_CORE_CONFIG_UPDATE
 from homeassistant.const import EVENT_SERVICE_REGISTERED
 from homeassistant.const import EVENT_SERVICE_REMOVED
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
 from homeassistant.core import HomeAssistant
@@ -112,6 +113,7 @@ class HouseReading:
 class _Kept:
     reading: HouseReading | None = None
     watch: _Watch = field(default_factory=_Watch)
+    unsubscribes: list[CALLBACK_TYPE] = field(default_factory=list)
 
     @callback
     def drop(self, *_: object) -> None:
@@ -157,8 +159,19 @@ def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:
     kept = hass.data.get(_KEPT)
     if kept is None:
         kept = hass.data[_KEPT] = _Kept()
-        for event_type in CONFIGURATION_EVENTS:
-            hass.bus.async_listen(event_type, kept.dropped)
-        hass.bus.async_listen(EVENT_STATE_CHANGED, kept.state_changed)
-        async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, kept.drop)
+        kept.unsubscribes.extend(
+            hass.bus.async_listen(event_type, kept.dropped) for event_type in CONFIGURATION_EVENTS
+        )
+        kept.unsubscribes.append(hass.bus.async_listen(EVENT_STATE_CHANGED, kept.state_changed))
+        kept.unsubscribes.append(
+            async_dispatcher_connect(hass, SIGNAL_CONFIG_ENTRY_CHANGED, kept.drop)
+        )
     kept.reading, kept.watch = reading, _watching(reading.automations)
+
+
+@callback
+def forget_reading(hass: HomeAssistant) -> None:
+    """Forget the kept reading and stop listening (the integration's last entry unloads)."""
+    if (kept := hass.data.pop(_KEPT, None)) is not None:
+        for unsubscribe in kept.unsubscribes:
+            unsubscribe()
