@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Mapping
+from typing import Final
 import unicodedata
 
 RIGHT_QUOTE = "\u2019"
@@ -204,43 +205,37 @@ def words(text: str) -> list[str]:
     return found
 
 
-def _phrases(table: Mapping[str, tuple[str, ...]], language: str) -> frozenset[str]:
-    return frozenset(" ".join(words(phrase)) for phrase in table.get(language, ()))
-
-
 def base_language(language: str) -> str:
     """Return "de" for "de-CH"."""
     return language.split("-", maxsplit=1)[0].lower()
 
 
-def yes_phrases(language: str) -> frozenset[str]:
-    """Answers that mean yes in a language (folded)."""
-    return _phrases(_YES, base_language(language))
+class PhraseTable:
+    """Phrases of one kind in every language, read by a language tag ("de-CH" reads "de")."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Mapping[str, tuple[str, ...]]) -> None:
+        self._table = table
+
+    def __call__(self, language: str) -> frozenset[str]:
+        """Return the phrases of a language, folded."""
+        return frozenset(
+            " ".join(words(phrase)) for phrase in self._table.get(base_language(language), ())
+        )
 
 
-def no_phrases(language: str) -> frozenset[str]:
-    """Answers that mean no in a language (folded)."""
-    return _phrases(_NO, base_language(language))
-
-
-def courtesy_phrases(language: str) -> frozenset[str]:
-    """Politeness and assent that go with an answer in a language (folded)."""
-    return _phrases(_COURTESY, base_language(language))
-
-
-def joining_phrases(language: str) -> frozenset[str]:
-    """Return what joins more to a reply in a language ("and", "und dann"; folded)."""
-    return _phrases(_JOINING, base_language(language))
-
-
-def asked_yes_phrases(language: str) -> frozenset[str]:
-    """Yes phrases whose question mark asks nothing, in a language (folded)."""
-    return _phrases(_ASKED_YES, base_language(language))
-
-
-def pin_framing_phrases(language: str) -> frozenset[str]:
-    """Words that may frame a PIN said as an answer in a language (folded)."""
-    return _phrases(_PIN_FRAMING, base_language(language))
+# Answers that mean yes, and that mean no.
+yes_phrases: Final = PhraseTable(_YES)
+no_phrases: Final = PhraseTable(_NO)
+# Politeness and assent that go with an answer.
+courtesy_phrases: Final = PhraseTable(_COURTESY)
+# What joins more to a reply ("and", "und dann").
+joining_phrases: Final = PhraseTable(_JOINING)
+# Yes phrases whose question mark asks nothing.
+asked_yes_phrases: Final = PhraseTable(_ASKED_YES)
+# Words that may frame a PIN said as an answer.
+pin_framing_phrases: Final = PhraseTable(_PIN_FRAMING)
 
 
 def _digit_words() -> dict[str, str]:
