@@ -36,6 +36,7 @@ from .conftest import speech
 from .conftest import state
 from .probes import ask_ours_beside
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .probes import may_unlock
 from .scripted_model import answer
 from .test_adversarial import Scene
@@ -316,12 +317,9 @@ async def test_a_script_whose_step_is_written_whole_as_a_template_is_asked_about
 # --- A cover being closed that reverses on an obstruction --------------------------------------
 
 HALL_WINDOW: Final = "cover.hall_window"
-KITCHEN_ON: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
 
 
-@pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["unlocks", "lights"]
-)
+@held_if_then_unlocks
 async def test_closing_a_cover_may_set_it_opening(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -339,9 +337,7 @@ async def test_closing_a_cover_may_set_it_opening(
 # --- What Switch as X shows follows its switch, which may switch back --------------------------
 
 
-@pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["unlocks", "lights"]
-)
+@held_if_then_unlocks
 async def test_a_light_switch_as_x_makes_of_a_relay_may_go_off_when_turned_on(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

@@ -41,6 +41,7 @@ from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
 from .probes import ask_ours_beside
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .probes import may_unlock
 from .test_adversarial import Scene
 from .test_redteam import set_up_automations
@@ -61,11 +62,7 @@ BED_LIGHT_OFF: Final = {"trigger": "state", "entity_id": BED_LIGHT, "to": "off"}
 REMOTE: Final = "remote.remote_one"
 
 
-@pytest.mark.parametrize(
-    ("then", "held"),
-    [(UNLOCK, True), (KITCHEN_ON, False)],
-    ids=["off unlocks", "off lights the kitchen"],
-)
+@held_if_then_unlocks
 async def test_a_remote_turned_on_may_end_off(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -261,9 +258,7 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
 HALL_WINDOW: Final = "cover.hall_window"
 
 
-@pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["open unlocks", "open lights"]
-)
+@held_if_then_unlocks
 async def test_closing_a_cover_may_leave_it_open(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -278,11 +273,7 @@ async def test_closing_a_cover_may_leave_it_open(
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
 
 
-@pytest.mark.parametrize(
-    ("then", "held"),
-    [(UNLOCK, True), (KITCHEN_ON, False)],
-    ids=["unavailable unlocks", "unavailable lights the kitchen"],
-)
+@held_if_then_unlocks
 async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

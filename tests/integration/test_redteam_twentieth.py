@@ -39,6 +39,7 @@ from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_redteam import asked
@@ -62,7 +63,6 @@ house = test_adversarial.house
 scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
-UNLOCK_FRONT: Final = {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}
 
 
 # --- A cut-off mark hidden behind an invisible character, or in another script -----------------
@@ -452,7 +452,7 @@ async def test_a_scene_a_templated_target_may_make_is_held(
 # The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
 # test whatever the test does.
 @pytest.mark.parametrize("expected_lingering_timers", [True])
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK_FRONT, True), (KITCHEN_ON, False)])
+@held_if_then_unlocks
 async def test_an_exempt_scripts_mqtt_topic_in_a_templated_target_is_judged(
     hass: HomeAssistant,
     mqtt_mock: MqttMockHAClient,
