@@ -253,21 +253,23 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
     assert_held_only_when(hass, result, held)
 
 
-# --- A cover stopped on its way is open ----------------------------------------------------------
+# --- A cover stopped on its way is open; one that reverses on an obstruction is opening --------
 
 HALL_WINDOW: Final = "cover.hall_window"
 
 
+@pytest.mark.parametrize("to", ["open", "opening"], ids=["stopped: open", "reversed: opening"])
 @held_if_then_unlocks
-async def test_closing_a_cover_may_leave_it_open(
-    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+async def test_closing_a_cover_may_leave_it_open_or_set_it_opening(
+    hass: HomeAssistant, scene: Scene, to: str, then: dict[str, Any], held: bool
 ) -> None:
     """A window or blind that stops on its way down (its stop button, an obstruction) is open
-    in Home Assistant's words, though it moved: "when the hall window becomes open, unlock"
-    may follow closing it. "When it becomes open, light the kitchen" is everyday: at once."""
-    opened = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "open"}
+    in Home Assistant's words, though it moved; one that meets an obstruction and reverses is
+    opening: "when the hall window becomes open (starts opening), unlock" may follow closing
+    it. "When it does, light the kitchen" is everyday: at once."""
+    becomes = {"trigger": "state", "entity_id": HALL_WINDOW, "to": to}
     result = await ask_ours_beside(
-        hass, scene, automation([opened], [then]), "close_cover", HALL_WINDOW
+        hass, scene, automation([becomes], [then]), "close_cover", HALL_WINDOW
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
