@@ -41,7 +41,9 @@ from .test_redteam import template_helper
 KITCHEN_ON: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
 # A probe's program does `then`: unlocking the front door is held, lighting the kitchen is not.
 held_if_then_unlocks: Final = pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK_FRONT_DOOR[0], True), (KITCHEN_ON, False)]
+    ("then", "held"),
+    [(UNLOCK_FRONT_DOOR[0], True), (KITCHEN_ON, False)],
+    ids=["then unlocks", "then lights the kitchen"],
 )
 
 

@@ -110,26 +110,29 @@ async def test_a_question_reads_no_automation_the_last_one_read(
     assert read == []
 
 
-async def test_an_automation_added_between_two_questions_is_judged_at_once(
-    hass: HomeAssistant, scene: Scene
-) -> None:
-    assert scene.person is not None
-    await set_up_automations(hass, *numbered(3))
-    assert not kitchen_on_held(hass)
-    await reload_automations(
-        hass, *numbered(3), lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR)
-    )
-    assert kitchen_on_held(hass)
+# The automations before and after a reload between two questions.
+RELOADED: Final[dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]] = {
+    "added": (
+        numbered(3),
+        [*numbered(3), lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR)],
+    ),
+    # "Kitchen lets in" lit the hall; edited, it unlocks the front door.
+    "edited": (
+        [lets_in_when_on("Kitchen", KITCHEN, [KITCHEN_ON])],
+        [lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR)],
+    ),
+}
 
 
-async def test_an_automation_edited_between_two_questions_is_judged_at_once(
-    hass: HomeAssistant, scene: Scene
+@pytest.mark.parametrize("change", list(RELOADED))
+async def test_an_automation_added_or_edited_between_two_questions_is_judged_at_once(
+    hass: HomeAssistant, scene: Scene, change: str
 ) -> None:
-    """ "Kitchen lets in" lit the hall; edited (reloaded), it unlocks the front door."""
+    before, after = RELOADED[change]
     assert scene.person is not None
-    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, [KITCHEN_ON]))
+    await set_up_automations(hass, *before)
     assert not kitchen_on_held(hass)
-    await reload_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
+    await reload_automations(hass, *after)
     assert kitchen_on_held(hass)
 
 

@@ -40,6 +40,7 @@ from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import set_up_automations
 from .test_redteam import with_the_bed_light_off
+from .test_redteam_eighth import HEARD
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import automation
 
@@ -167,19 +168,14 @@ async def test_an_mqtt_entity_on_the_topics_of_a_sensitive_one_is_held(
 # --- A call on an entity that runs a command of its own ---------------------------------------
 
 PORCH_FAN: Final = "switch.porch_fan"
-SIGNAL_TRIGGERS: Final[dict[str, dict[str, Any]]] = {
-    "a webhook": {"trigger": "webhook", "webhook_id": "open_sesame", "local_only": True},
-    "an event": {"trigger": "event", "event_type": "open_sesame"},
-    "a sentence": {"trigger": "conversation", "command": "open sesame"},
-}
 
 
-@pytest.mark.parametrize("trigger", list(SIGNAL_TRIGGERS))
+@pytest.mark.parametrize("trigger", list(HEARD))
 @held_if_then_unlocks
 async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
     hass: HomeAssistant, scene: Scene, trigger: str, then: dict[str, Any], held: bool
 ) -> None:
-    """A command line switch runs its owner's shell command (`curl .../api/webhook/open_sesame`
+    """A command line switch runs its owner's shell command (`curl .../api/webhook/let_me_in`
     is one), which may send any signal, as a shell command step of an exempt script may: while
     an automation that hears one unlocks the front door, switching it is a question."""
     assert await async_setup_component(
@@ -201,7 +197,7 @@ async def test_a_command_line_switch_is_judged_by_what_hears_a_signal(
     await hass.async_block_till_done()
     async_expose_entity(hass, "conversation", PORCH_FAN, True)
     result = await ask_ours_beside(
-        hass, scene, automation([SIGNAL_TRIGGERS[trigger]], [then]), "turn_on", PORCH_FAN
+        hass, scene, automation([HEARD[trigger]], [then]), "turn_on", PORCH_FAN
     )
 
     assert asked(result) is held, (speech(result), tool_results(hass, result))

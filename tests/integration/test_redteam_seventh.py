@@ -391,22 +391,37 @@ async def test_an_automation_that_an_exempt_scripts_step_signals_is_judged(
     await run_exempt_welcome(hass, scene, held=held)
 
 
+# "Welcome"'s step that publishes on home/porch.
+PUBLISHES_ON_THE_PORCH: Final[dict[str, dict[str, Any]]] = {
+    "by its data": {"action": "mqtt.publish", "data": {"topic": "home/porch", "payload": "open"}},
+    # Home Assistant merges the templated target over the data: judged as a message on
+    # home/porch, not home/lamp.
+    "by a templated target over its data": {
+        "action": "mqtt.publish",
+        "data": {"topic": "home/lamp", "payload": "open"},
+        "target": "{{ {'topic': 'home/porch'} }}",
+    },
+}
+
+
 # The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
 # test whatever the test does.
 @pytest.mark.parametrize("expected_lingering_timers", [True])
+@pytest.mark.parametrize("publishes", list(PUBLISHES_ON_THE_PORCH))
 @held_if_then_unlocks
 async def test_an_automation_that_hears_an_exempt_scripts_mqtt_message_is_judged(
     hass: HomeAssistant,
     mqtt_mock: MqttMockHAClient,
     hass_config: ConfigType,
     scene: Scene,
+    publishes: str,
     then: dict[str, Any],
     held: bool,
 ) -> None:
     """ "Welcome" publishes to home/porch; "on a message on home/porch, `then`" hears it (MQTT
     set up with the plugin's mocked client: its triggers subscribe as with a broker)."""
     # The MQTT fixture already stands in for configuration.yaml with hass_config.
-    publish = {"action": "mqtt.publish", "data": {"topic": "home/porch", "payload": "open"}}
+    publish = PUBLISHES_ON_THE_PORCH[publishes]
     hass_config["script"] = {"welcome": {"alias": "Welcome", "sequence": [publish]}}
     await hass.services.async_call("script", "reload", blocking=True)
     await set_up_automations(hass, automation([{"trigger": "mqtt", "topic": "home/porch"}], [then]))

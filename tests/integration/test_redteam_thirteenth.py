@@ -36,6 +36,7 @@ from .conftest import speech
 from .conftest import state
 from .probes import ask_ours_beside
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .probes import may_unlock
 from .scripted_model import answer
 from .test_adversarial import Scene
@@ -313,35 +314,10 @@ async def test_a_script_whose_step_is_written_whole_as_a_template_is_asked_about
         assert state(hass, "lock.front_door") == "locked"
 
 
-# --- A cover being closed that reverses on an obstruction --------------------------------------
-
-HALL_WINDOW: Final = "cover.hall_window"
-KITCHEN_ON: Final = {"action": "light.turn_on", "target": {"entity_id": "light.kitchen_lights"}}
-
-
-@pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["unlocks", "lights"]
-)
-async def test_closing_a_cover_may_set_it_opening(
-    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
-) -> None:
-    """A window or blind that meets an obstruction on its way down reverses: it is opening
-    in Home Assistant's words. "When the hall window starts opening, unlock" may follow
-    closing it. "When it starts opening, light the kitchen" is everyday: at once."""
-    opening = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "opening"}
-    result = await ask_ours_beside(
-        hass, scene, automation([opening], [then]), "close_cover", HALL_WINDOW
-    )
-
-    assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
-
-
 # --- What Switch as X shows follows its switch, which may switch back --------------------------
 
 
-@pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["unlocks", "lights"]
-)
+@held_if_then_unlocks
 async def test_a_light_switch_as_x_makes_of_a_relay_may_go_off_when_turned_on(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

@@ -41,6 +41,7 @@ from .probes import KITCHEN_ON
 from .probes import add_demo_platforms
 from .probes import ask_ours_beside
 from .probes import assert_held_only_when
+from .probes import held_if_then_unlocks
 from .probes import may_unlock
 from .test_adversarial import Scene
 from .test_redteam import set_up_automations
@@ -61,11 +62,7 @@ BED_LIGHT_OFF: Final = {"trigger": "state", "entity_id": BED_LIGHT, "to": "off"}
 REMOTE: Final = "remote.remote_one"
 
 
-@pytest.mark.parametrize(
-    ("then", "held"),
-    [(UNLOCK, True), (KITCHEN_ON, False)],
-    ids=["off unlocks", "off lights the kitchen"],
-)
+@held_if_then_unlocks
 async def test_a_remote_turned_on_may_end_off(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:
@@ -256,33 +253,29 @@ async def test_an_exempt_switch_that_turns_the_light_back_off_is_judged_again(
     assert_held_only_when(hass, result, held)
 
 
-# --- A cover stopped on its way is open ----------------------------------------------------------
+# --- A cover stopped on its way is open; one that reverses on an obstruction is opening --------
 
 HALL_WINDOW: Final = "cover.hall_window"
 
 
-@pytest.mark.parametrize(
-    ("then", "held"), [(UNLOCK, True), (KITCHEN_ON, False)], ids=["open unlocks", "open lights"]
-)
-async def test_closing_a_cover_may_leave_it_open(
-    hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
+@pytest.mark.parametrize("to", ["open", "opening"], ids=["stopped: open", "reversed: opening"])
+@held_if_then_unlocks
+async def test_closing_a_cover_may_leave_it_open_or_set_it_opening(
+    hass: HomeAssistant, scene: Scene, to: str, then: dict[str, Any], held: bool
 ) -> None:
     """A window or blind that stops on its way down (its stop button, an obstruction) is open
-    in Home Assistant's words, though it moved: "when the hall window becomes open, unlock"
-    may follow closing it. "When it becomes open, light the kitchen" is everyday: at once."""
-    opened = {"trigger": "state", "entity_id": HALL_WINDOW, "to": "open"}
+    in Home Assistant's words, though it moved; one that meets an obstruction and reverses is
+    opening: "when the hall window becomes open (starts opening), unlock" may follow closing
+    it. "When it does, light the kitchen" is everyday: at once."""
+    becomes = {"trigger": "state", "entity_id": HALL_WINDOW, "to": to}
     result = await ask_ours_beside(
-        hass, scene, automation([opened], [then]), "close_cover", HALL_WINDOW
+        hass, scene, automation([becomes], [then]), "close_cover", HALL_WINDOW
     )
 
     assert_held_only_when(hass, result, held, may_unlock("Close Hall Window"))
 
 
-@pytest.mark.parametrize(
-    ("then", "held"),
-    [(UNLOCK, True), (KITCHEN_ON, False)],
-    ids=["unavailable unlocks", "unavailable lights the kitchen"],
-)
+@held_if_then_unlocks
 async def test_a_hubs_restart_button_is_judged_by_what_its_devices_set_off(
     hass: HomeAssistant, scene: Scene, then: dict[str, Any], held: bool
 ) -> None:

@@ -14,7 +14,6 @@ from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.home.actions import PlannedAction
@@ -30,15 +29,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
-from .probes import ask_to_run_exempt
-from .probes import assert_held_only_when
 from .test_adversarial import Scene
 from .test_adversarial import tool_call
 from .test_redteam import asked
@@ -54,7 +50,6 @@ from .test_redteam_nineteenth import run_while_the_tablet_asks
 from .test_redteam_nineteenth import switch_on_a_relay_a_side_door_may_drive
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
-from .test_redteam_sixth import automation
 from .test_redteam_third import running_timer
 from .test_redteam_thirteenth import switch_group
 
@@ -62,7 +57,6 @@ house = test_adversarial.house
 scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
-UNLOCK_FRONT: Final = {"action": "lock.unlock", "target": {"entity_id": "lock.front_door"}}
 
 
 # --- A cut-off mark hidden behind an invisible character, or in another script -----------------
@@ -444,38 +438,6 @@ async def test_a_scene_a_templated_target_may_make_is_held(
     members = hass.states.get("scene.movie")
     assert members is not None
     assert ("lock.front_door" in members.attributes["entity_id"]) is through_the_target
-
-
-# --- An exempt script's MQTT message whose templated target names the topic -----------------------
-
-
-# The plugin's mocked MQTT client never disconnects, so MQTT's housekeeping timer outlives the
-# test whatever the test does.
-@pytest.mark.parametrize("expected_lingering_timers", [True])
-@pytest.mark.parametrize(("then", "held"), [(UNLOCK_FRONT, True), (KITCHEN_ON, False)])
-async def test_an_exempt_scripts_mqtt_topic_in_a_templated_target_is_judged(
-    hass: HomeAssistant,
-    mqtt_mock: MqttMockHAClient,
-    hass_config: ConfigType,
-    scene: Scene,
-    then: dict[str, Any],
-    held: bool,
-) -> None:
-    """ "Welcome" publishes on home/lamp by its data, but its templated target (merged over
-    the data by Home Assistant) sends it to home/porch, where "on a message on home/porch,
-    `then`" hears it: judged as a message on home/porch (a lamp: at once)."""
-    publish = {
-        "action": "mqtt.publish",
-        "data": {"topic": "home/lamp", "payload": "open"},
-        "target": "{{ {'topic': 'home/porch'} }}",
-    }
-    hass_config["script"] = {"welcome": {"alias": "Welcome", "sequence": [publish]}}
-    await hass.services.async_call("script", "reload", blocking=True)
-    await set_up_automations(hass, automation([{"trigger": "mqtt", "topic": "home/porch"}], [then]))
-
-    result = await ask_to_run_exempt(hass, scene, "script.welcome")
-
-    assert_held_only_when(hass, result, held)
 
 
 # --- A templated conversation.process nested in a branch ----------------------------------------

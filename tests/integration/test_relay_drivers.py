@@ -149,18 +149,11 @@ async def test_a_relay_an_automation_switches_on_any_event_stays_everyday_beside
     """The lock's unlock also tells the household (a message whose text is a template: it
     might be any signal). An automation on a remote's button event switches a relay: the lock
     does not send that event for certain, so the relay is not what unlocks."""
-    spare = await relay(hass, "Spare relay")
-    await set_up_automations(
-        hass,
-        {
-            "id": "remote_relay",
-            "alias": "Remote relay",
-            "triggers": [{"trigger": "event", "event_type": "remote_button"}],
-            "actions": [switches_on(spare)],
-        },
+    remote_relay, _ = await relays_beside(
+        hass, {"trigger": "event", "event_type": "remote_button"}, alias="Remote relay"
     )
     message = {"message": "{{ 'Side door unlocked at ' ~ now() }}"}
     await side_door(hass, [{"action": "persistent_notification.create", "data": message}])
     await hass.async_block_till_done()
 
-    await switching_on_is_held_only_when(hass, scene, spare, False)
+    await switching_on_is_held_only_when(hass, scene, remote_relay, False)
