@@ -238,50 +238,46 @@ async def test_a_command_waiting_for_the_prefix_says_that_and_not_the_slow_notic
 # The model's words beside its call: a claim of done before the call the gate holds, a promise
 # before a call that runs. A voice pipeline speaks the stream from the call on, so either would
 # be heard before what is true; neither is streamed, said, or kept in the chat log the next
-# turn's prompt is made of.
-BESIDE_A_CALL: Final = [
-    pytest.param(
+# turn's prompt is made of. A case: the words, the call (domain, action, entity and the state
+# it is in after the turn), what the person says and is told, a part of the words never heard.
+BESIDE_A_CALL: Final = {
+    "before a held call: never streamed, said or read again": (
         "Done, the front door is unlocked!",
-        call("lock", action="unlock", entity_id="lock.front_door"),
-        "unlock the front door",
+        ("lock", "unlock", "lock.front_door", "locked"),
+        ("unlock the front door", "Unlock Front Door? Say yes to confirm."),
         "unlocked!",
-        "Unlock Front Door? Say yes to confirm.",
-        ("lock.front_door", "locked"),
-        id="before a held call: never streamed, said or read again",
     ),
-    pytest.param(
+    "beside calls that ran: not said before what they did": (
         "Sure, I will switch the air conditioner off for you right now, one moment please.",
-        call("switch", action="turn_off", entity_id="switch.ac"),
-        "turn off the AC",
+        ("switch", "turn_off", "switch.ac", "off"),
+        ("turn off the AC", "Turned off AC."),
         "Sure",
-        "Turned off AC.",
-        ("switch.ac", "off"),
-        id="beside calls that ran: not said before what they did",
     ),
-]
+}
 
 
 @pytest.mark.parametrize(
-    ("words", "written_call", "command", "unsaid", "said", "after"), BESIDE_A_CALL
+    ("words", "written", "turn", "unsaid"), BESIDE_A_CALL.values(), ids=list(BESIDE_A_CALL)
 )
 async def test_the_models_text_beside_a_call_is_never_streamed_said_or_read_again(
     hass: HomeAssistant,
     assist: Assist,
     scripted_worker: ScriptedWorker,
     words: str,
-    written_call: str,
-    command: str,
+    written: tuple[str, str, str, str],
+    turn: tuple[str, str],
     unsaid: str,
-    said: str,
-    after: tuple[str, str],
 ) -> None:
-    scripted_worker.will_write(answer(f"{words}\n{written_call}"))
+    domain, action, entity_id, after = written
+    command, said = turn
+    scripted_worker.will_write(
+        answer(f"{words}\n" + call(domain, action=action, entity_id=entity_id))
+    )
 
     events = await assist(command)
 
     assert unsaid not in streamed_text(events)
     assert final_speech(events) == said
-    entity_id, wanted = after
-    assert state(hass, entity_id) == wanted
+    assert state(hass, entity_id) == after
     assistant = assistant_contents(hass, events)
     assert [(bool(c.tool_calls), c.content) for c in assistant] == [(True, None), (False, said)]
