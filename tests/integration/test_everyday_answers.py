@@ -46,6 +46,7 @@ from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import Home
+from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_languages import set_up_the_house_named
 
 dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off
@@ -614,6 +615,14 @@ DONE: Final = {
 }
 
 
+async def turn_on_the_kitchen_light(home: Home, language: str) -> Any:  # noqa: F811
+    """HassTurnOn on the kitchen light, off before, and nothing the model writes after it."""
+    await kitchen_light_off(home.hass)
+    agent = await agent_of(home, ASSIST)
+    turn_on = tool_call("HassTurnOn", name=name(language, KITCHEN_LIGHT))
+    return await say(home, agent, language, turn_on, answer(""))
+
+
 async def test_an_intent_the_bulb_did_not_take_is_not_said_done(
     home: Home,  # noqa: F811
     language: str,
@@ -621,30 +630,20 @@ async def test_an_intent_the_bulb_did_not_take_is_not_said_done(
 ) -> None:
     """HassTurnOn on the kitchen light, which stays off: the model writes nothing after it;
     the agent says it did not work, in the language, not "done"."""
-    hass = home.hass
-    await kitchen_light_off(hass)
-    agent = await agent_of(home, ASSIST)
-    turn_on = tool_call("HassTurnOn", name=name(language, KITCHEN_LIGHT))
-
-    result = await say(home, agent, language, turn_on, answer(""))
+    result = await turn_on_the_kitchen_light(home, language)
 
     assert speech(result) == NOT_ON[language]
-    assert state(hass, KITCHEN_LIGHT) == "off"
+    assert state(home.hass, KITCHEN_LIGHT) == "off"
 
 
 async def test_an_intent_that_ran_is_said_done_in_the_language(
     home: Home,  # noqa: F811
     language: str,
 ) -> None:
-    hass = home.hass
-    await kitchen_light_off(hass)
-    agent = await agent_of(home, ASSIST)
-    turn_on = tool_call("HassTurnOn", name=name(language, KITCHEN_LIGHT))
-
-    result = await say(home, agent, language, turn_on, answer(""))
+    result = await turn_on_the_kitchen_light(home, language)
 
     assert speech(result) == DONE[language]
-    assert state(hass, KITCHEN_LIGHT) == "on"
+    assert state(home.hass, KITCHEN_LIGHT) == "on"
 
 
 # --- Questions: answered from the true state ---------------------------------------------------

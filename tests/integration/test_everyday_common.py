@@ -17,17 +17,13 @@ from locking. Everything else runs at once.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
-from datetime import timedelta
-from pathlib import Path
 from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_HOME_TOOLS
@@ -40,14 +36,13 @@ from homeassistant.components.cover import CoverEntityFeature
 from homeassistant.components.fan.const import FanEntityFeature
 from homeassistant.components.media_player.const import MediaPlayerEntityFeature
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_get_all_descriptions
-from homeassistant.util import dt as dt_util
 
 from . import test_adversarial
+from . import test_everyday_homes
 from .conftest import Agent
 from .conftest import Talk
 from .conftest import async_setup_agent
@@ -75,7 +70,6 @@ from .houses import set_up_light_group
 from .houses import sets
 from .houses import temperature
 from .houses import volume
-from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
@@ -95,8 +89,6 @@ from .test_everyday_homes import changes
 from .test_everyday_homes import expose
 from .test_everyday_homes import notify
 from .test_everyday_homes import rename
-from .test_everyday_homes import set_up_demo_house
-from .test_everyday_homes import stop_everything
 from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
@@ -104,6 +96,7 @@ from .turns import ask_changing_nothing
 
 house = test_adversarial.house
 scene = test_adversarial.scene
+demo_house = test_everyday_homes.demo_house
 
 FRONT_DOOR: Final = "lock.front_door"
 BACK_DOOR: Final = "lock.kitchen_door"
@@ -446,11 +439,8 @@ EXPOSED: Final = (
 
 
 @pytest.fixture
-async def home(
-    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
-) -> AsyncGenerator[Home]:
+async def home(hass: HomeAssistant, demo_house: Home) -> Home:
     """The demo's devices, with the helpers, scripts and automations of a common home."""
-    await set_up_demo_house(hass, tmp_path)
     rename(hass, COFFEE, "Coffee plug")
     rename(hass, "switch.decorative_lights", "Christmas lights")
     entities = er.async_get(hass)
@@ -497,11 +487,7 @@ async def home(
     await hass.async_block_till_done()
     assert state(hass, "automation.hall_motion_light") == "on"
     expose(hass, *EXPOSED)
-    yield Home(hass, scripted_worker, person)
-    await stop_everything(hass)
-    # A vacuum sent home docks a while later: let it.
-    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=1))
-    await hass.async_block_till_done()
+    return demo_house
 
 
 async def agent(home: Home, tools: str, exempt: Iterable[str] = EXEMPT) -> Agent:
@@ -1094,49 +1080,35 @@ async def test_assists_light_set_leaves_the_light_on_unless_its_brightness_is_ze
     assert state(hass, FRONT_DOOR) == "locked"
 
 
+# Conditions of the option that locks up, each judged below with a mode that takes it and one
+# that does not.
+NIGHT_OR_AWAY: Final[dict[str, Any]] = {
+    "condition": "or",
+    "conditions": [mode_is("Night"), mode_is("Away")],
+}
+NOT_HOME: Final[dict[str, Any]] = {"condition": "not", "conditions": [mode_is("Home")]}
+NOT_HOME_OR_MOVIE: Final[dict[str, Any]] = {
+    "condition": "not",
+    "conditions": [mode_is("Home"), mode_is("Movie")],
+}
+
 # (the house modes automation's option that locks up, the mode selected, held)
 EITHER: Final[list[tuple[str, dict[str, Any], str, bool]]] = [
     # `or` and `not` of what the new mode decides are judged as Home Assistant reads them:
     # "if Night or Away, lock up" is not taken when Home is selected. [held before]
-    (
-        "Night or Away: Home",
-        {"condition": "or", "conditions": [mode_is("Night"), mode_is("Away")]},
-        "Home",
-        False,
-    ),
-    ("not Home: Home", {"condition": "not", "conditions": [mode_is("Home")]}, "Home", False),
-    (
-        "not Home or Movie: Movie",
-        {"condition": "not", "conditions": [mode_is("Home"), mode_is("Movie")]},
-        "Movie",
-        False,
-    ),
+    ("Night or Away: Home", NIGHT_OR_AWAY, "Home", False),
+    ("not Home: Home", NOT_HOME, "Home", False),
+    ("not Home or Movie: Movie", NOT_HOME_OR_MOVIE, "Movie", False),
     (
         "Night or Away, and a trigger id: Home",
-        {
-            "condition": "and",
-            "conditions": [
-                {"condition": "or", "conditions": [mode_is("Night"), mode_is("Away")]},
-                {"condition": "trigger", "id": "0"},
-            ],
-        },
+        {"condition": "and", "conditions": [NIGHT_OR_AWAY, {"condition": "trigger", "id": "0"}]},
         "Home",
         False,
     ),
     # What must still ask: the modes that lock up, ...
-    (
-        "Night or Away: Away",
-        {"condition": "or", "conditions": [mode_is("Night"), mode_is("Away")]},
-        "Away",
-        True,
-    ),
-    ("not Home: Movie", {"condition": "not", "conditions": [mode_is("Home")]}, "Movie", True),
-    (
-        "not Home or Movie: Away",
-        {"condition": "not", "conditions": [mode_is("Home"), mode_is("Movie")]},
-        "Away",
-        True,
-    ),
+    ("Night or Away: Away", NIGHT_OR_AWAY, "Away", True),
+    ("not Home: Movie", NOT_HOME, "Movie", True),
+    ("not Home or Movie: Away", NOT_HOME_OR_MOVIE, "Away", True),
     # ... and what the mode alone does not decide: another entity, the time.
     (
         "Night or no guests: Home",

@@ -29,9 +29,7 @@ closing; and a light's "changed states" by a change of the other relay of its Sh
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 import json
-from pathlib import Path
 from typing import Any
 from typing import Final
 
@@ -40,13 +38,13 @@ from pytest_homeassistant_custom_component.common import async_fire_mqtt_message
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.typing import ConfigType
 
 from . import test_adversarial
 from . import test_everyday_common as common
+from . import test_everyday_homes
 from .houses import ALARM
 from .houses import ASSIST
 from .houses import FRONT_DOOR
@@ -66,7 +64,6 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import template
 from .probes import assert_held_only_when
-from .scripted_model import ScriptedWorker
 from .test_adversarial import Scene
 from .test_everyday_homes import Home
 from .test_everyday_homes import automation
@@ -75,8 +72,6 @@ from .test_everyday_homes import device_of
 from .test_everyday_homes import expose
 from .test_everyday_homes import notify
 from .test_everyday_homes import rename
-from .test_everyday_homes import set_up_demo_house
-from .test_everyday_homes import stop_everything
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .test_redteam_seventh import UNLOCK
@@ -605,15 +600,8 @@ def hass_config() -> ConfigType:
 
 
 @pytest.fixture
-async def home(
-    hass: HomeAssistant,
-    mqtt_mock: MqttMockHAClient,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    tmp_path: Path,
-) -> AsyncGenerator[Home]:
+async def home(hass: HomeAssistant, mqtt_mock: MqttMockHAClient, demo_house: Home) -> Home:
     """The demo's devices, a zigbee2mqtt plug, and the automations of a house of devices."""
-    await set_up_demo_house(hass, tmp_path)
     assert hass.states.get(PLUG) is not None
     rename(hass, HALL_LIGHT, "Hall light")
     rename(hass, GARAGE_LIGHT, "Garage light")
@@ -682,8 +670,7 @@ async def home(
     await set_up(hass, "automation", device_automations(hass))
     await hass.async_block_till_done()
     expose(hass, *EXPOSED)
-    yield Home(hass, scripted_worker, person)
-    await stop_everything(hass)
+    return demo_house
 
 
 async def sweep(home: Home, tools: str, calls: list[Asking]) -> list[str]:
@@ -939,6 +926,7 @@ async def test_an_everyday_request_runs_at_once(
 
 house = test_adversarial.house
 scene = test_adversarial.scene
+demo_house = test_everyday_homes.demo_house
 
 LIGHTS_ON: Final = (
     "{{ states.light | selectattr('state', 'eq', 'on') | map(attribute='entity_id') | list }}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 import shutil
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Final
 from unittest.mock import patch
 
 import pytest
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components import automation as automation_component
@@ -31,6 +33,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
+from homeassistant.util import dt as dt_util
 from testing.demo_home import DEMO_PLATFORMS
 
 from . import test_adversarial
@@ -273,6 +276,19 @@ async def stop_everything(hass: HomeAssistant) -> None:
             await hass.services.async_call("schedule", "reload", blocking=True)
 
 
+@pytest.fixture
+async def demo_house(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
+) -> AsyncGenerator[Home]:
+    """The whole demo (set_up_demo_house), before each house adds its own; after the test,
+    nothing left running, and a minute for what settles late (a vacuum sent home docks)."""
+    await set_up_demo_house(hass, tmp_path)
+    yield Home(hass, scripted_worker, person)
+    await stop_everything(hass)
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=1))
+    await hass.async_block_till_done()
+
+
 # --- The apartment ------------------------------------------------------------------------------
 
 BLINDS: Final = "cover.living_room_window"
@@ -462,10 +478,7 @@ APARTMENT_EXPOSED: Final = (
 
 
 @pytest.fixture
-async def apartment(
-    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
-) -> AsyncGenerator[Home]:
-    await set_up_demo_house(hass, tmp_path)
+async def apartment(hass: HomeAssistant, demo_house: Home) -> Home:
     await set_up(
         hass,
         "input_boolean",
@@ -506,8 +519,7 @@ async def apartment(
     for alias in ("auto_lock", "hall_motion_light", "guest_mode_pauses_the_auto_lock"):
         assert state(hass, f"automation.{alias}") == "on", alias
     expose(hass, *APARTMENT_EXPOSED)
-    yield Home(hass, scripted_worker, person)
-    await stop_everything(hass)
+    return demo_house
 
 
 APARTMENT_EVERYDAY: Final[list[Request]] = [
@@ -831,15 +843,8 @@ FAMILY_EXPOSED: Final = (
 
 
 @pytest.fixture
-async def family_house(
-    hass: HomeAssistant,
-    mqtt_mock: MqttMockHAClient,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    tmp_path: Path,
-) -> AsyncGenerator[Home]:
+async def family_house(hass: HomeAssistant, mqtt_mock: MqttMockHAClient, demo_house: Home) -> Home:
     """The family house; its garage remote talks MQTT (zigbee2mqtt)."""
-    await set_up_demo_house(hass, tmp_path)
     rename(hass, KIDS_NIGHT_LIGHT, "Kids night light")
     rename(hass, KIDS_FAN, "Kids fan")
     rename(hass, GARAGE_LIGHT, "Garage light")
@@ -908,8 +913,7 @@ async def family_house(
     for alias in ("low_battery", "kids_remote", "porch_motion_light", "irrigation"):
         assert state(hass, f"automation.{alias}") == "on", alias
     expose(hass, *FAMILY_EXPOSED)
-    yield Home(hass, scripted_worker, person)
-    await stop_everything(hass)
+    return demo_house
 
 
 FAMILY_EVERYDAY: Final[list[Request]] = [

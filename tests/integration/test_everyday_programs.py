@@ -15,22 +15,18 @@ set off what does, and those whose effect is genuinely unknown. Everything else 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from collections.abc import Iterable
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from homeassistant.util import dt as dt_util
 
 from . import test_adversarial
+from . import test_everyday_homes
 from .houses import ASSIST
 from .houses import LIVING_ROOM_LIGHTS
 from .houses import MOVIE_SCENE
@@ -44,7 +40,6 @@ from .houses import place
 from .houses import set_up
 from .houses import set_up_anna
 from .houses import set_up_light_group
-from .scripted_model import ScriptedWorker
 from .test_everyday_common import ALARM
 from .test_everyday_common import BLINDS
 from .test_everyday_common import FRONT_DOOR
@@ -62,11 +57,10 @@ from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose
 from .test_everyday_homes import rename
-from .test_everyday_homes import set_up_demo_house
-from .test_everyday_homes import stop_everything
 
 house = test_adversarial.house
 scene = test_adversarial.scene
+demo_house = test_everyday_homes.demo_house
 
 HALL: Final = "light.entrance_color_white_lights"
 KITCHEN: Final = "light.kitchen_lights"
@@ -320,11 +314,8 @@ EXPOSED: Final = (
 
 
 @pytest.fixture
-async def home(
-    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
-) -> AsyncGenerator[Home]:
+async def home(hass: HomeAssistant, demo_house: Home, tmp_path: Path) -> Home:
     """The demo's devices, with the scripts, scenes and automations above."""
-    await set_up_demo_house(hass, tmp_path)
     (tmp_path / "blueprints" / "automation" / "community" / "motion_scripts.yaml").write_text(
         BLUEPRINT
     )
@@ -364,10 +355,7 @@ async def home(
     entities = er.async_get(hass)
     entities.async_update_entity(BLINDS, device_class="blind")
     entities.async_update_entity(SHADE, device_class="shade")
-    yield Home(hass, scripted_worker, person)
-    await stop_everything(hass)
-    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=1))
-    await hass.async_block_till_done()
+    return demo_house
 
 
 def state_of(hass: HomeAssistant, entity_id: str) -> str:

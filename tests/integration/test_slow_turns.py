@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from collections.abc import Callable
 from typing import Any
+from typing import Final
 
 import pytest
 from pytest_homeassistant_custom_component.typing import WebSocketGenerator
@@ -234,42 +235,49 @@ async def test_a_command_waiting_for_the_prefix_says_that_and_not_the_slow_notic
     assert final_speech(events) == "Hello."
 
 
-async def test_the_models_text_before_a_held_call_is_never_streamed_said_or_read_again(
-    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
+# The model's words beside its call: a claim of done before the call the gate holds, a promise
+# before a call that runs. A voice pipeline speaks the stream from the call on, so either would
+# be heard before what is true; neither is streamed, said, or kept in the chat log the next
+# turn's prompt is made of. A case: the words, the call (domain, action, entity and the state
+# it is in after the turn), what the person says and is told, a part of the words never heard.
+BESIDE_A_CALL: Final = {
+    "before a held call: never streamed, said or read again": (
+        "Done, the front door is unlocked!",
+        ("lock", "unlock", "lock.front_door", "locked"),
+        ("unlock the front door", "Unlock Front Door? Say yes to confirm."),
+        "unlocked!",
+    ),
+    "beside calls that ran: not said before what they did": (
+        "Sure, I will switch the air conditioner off for you right now, one moment please.",
+        ("switch", "turn_off", "switch.ac", "off"),
+        ("turn off the AC", "Turned off AC."),
+        "Sure",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("words", "written", "turn", "unsaid"), BESIDE_A_CALL.values(), ids=list(BESIDE_A_CALL)
+)
+async def test_the_models_text_beside_a_call_is_never_streamed_said_or_read_again(
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_worker: ScriptedWorker,
+    words: str,
+    written: tuple[str, str, str, str],
+    turn: tuple[str, str],
+    unsaid: str,
 ) -> None:
-    # The model claims it is done, then writes the call the gate holds: a voice pipeline
-    # speaks the stream from the call on, so the claim would be heard before the question.
+    domain, action, entity_id, after = written
+    command, said = turn
     scripted_worker.will_write(
-        answer(
-            "Done, the front door is unlocked!\n"
-            + call("lock", action="unlock", entity_id="lock.front_door")
-        )
+        answer(f"{words}\n" + call(domain, action=action, entity_id=entity_id))
     )
 
-    events = await assist("unlock the front door")
+    events = await assist(command)
 
-    question = "Unlock Front Door? Say yes to confirm."
-    assert "unlocked!" not in streamed_text(events)
-    assert final_speech(events) == question
-    assert state(hass, "lock.front_door") == "locked"
-    # The chat log the next turn's prompt is made of has the call and the question, never the
-    # claim.
+    assert unsaid not in streamed_text(events)
+    assert final_speech(events) == said
+    assert state(hass, entity_id) == after
     assistant = assistant_contents(hass, events)
-    assert [(bool(c.tool_calls), c.content) for c in assistant] == [(True, None), (False, question)]
-
-
-async def test_the_models_text_beside_calls_that_ran_is_not_said_before_what_they_did(
-    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
-) -> None:
-    scripted_worker.will_write(
-        answer(
-            "Sure, I will switch the air conditioner off for you right now, one moment please.\n"
-            + call("switch", action="turn_off", entity_id="switch.ac")
-        )
-    )
-
-    events = await assist("turn off the AC")
-
-    assert "Sure" not in streamed_text(events)
-    assert final_speech(events) == "Turned off AC."
-    assert state(hass, "switch.ac") == "off"
+    assert [(bool(c.tool_calls), c.content) for c in assistant] == [(True, None), (False, said)]
