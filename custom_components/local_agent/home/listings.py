@@ -3,14 +3,19 @@
 A to-do list's state is only its count and a calendar's only whether an event is on now:
 reading them means listing what they hold. Each is one service call for the entity read
 (never for the house).
+
+A list that cannot be read (its integration raises, or does not answer in time) says so: an
+empty list would be read as an empty calendar.
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.const import LOGGER
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -21,16 +26,26 @@ TODO_ITEMS_SHOWN: Final = 20
 CALENDAR_EVENTS_SHOWN: Final = 30
 # From the start of today: a question about this morning, tomorrow or Sunday finds its events.
 CALENDAR_DAYS_SHOWN: Final = 7
+# How long a list's integration may take (a remote calendar): then the turn goes on.
+LISTING_SECONDS: Final = 10.0
 _EVENT_FIELDS: Final = ("summary", "start", "end", "location", "description")
+_KIND: Final = {"todo": "items", "calendar": "events"}
+
+
+class _Unreadable(Exception):
+    """The list could not be read; its message says why, for the model."""
 
 
 async def async_listing(hass: HomeAssistant, entity_id: str, context: Context) -> dict[str, Any]:
     """Return the items or events of a to-do list or calendar a person reads (else nothing)."""
     domain = entity_id.split(".", 1)[0]
-    if domain == "todo":
-        return {"items": await _async_todo_items(hass, entity_id, context)}
-    if domain == "calendar":
-        return {"events": await _async_calendar_events(hass, entity_id, context)}
+    try:
+        if domain == "todo":
+            return {"items": await _async_todo_items(hass, entity_id, context)}
+        if domain == "calendar":
+            return {"events": await _async_calendar_events(hass, entity_id, context)}
+    except _Unreadable as err:
+        return {"error": f"Could not read the {_KIND[domain]} of {entity_id}: {err}"}
     return {}
 
 
@@ -62,15 +77,25 @@ async def _async_calendar_events(
 async def _async_response_list(
     hass: HomeAssistant, domain: str, service: str, data: dict[str, Any], context: Context
 ) -> list[dict[str, Any]]:
-    """Return the entity's list in a service's response (`items`, `events`); empty: failed."""
+    """Return the entity's list in a service's response (`items`, `events`).
+
+    Raises _Unreadable when the service fails or takes longer than LISTING_SECONDS.
+    """
+    entity_id, unknown = data[ATTR_ENTITY_ID], "they are unknown"
     try:
-        response = await hass.services.async_call(
-            domain, service, data, blocking=True, context=context, return_response=True
-        )
-    except HomeAssistantError:
-        return []
-    listing = (response or {}).get(data[ATTR_ENTITY_ID])
+        async with asyncio.timeout(LISTING_SECONDS):
+            response = await hass.services.async_call(
+                domain, service, data, blocking=True, context=context, return_response=True
+            )
+    except TimeoutError:
+        raise _Unreadable(f"it did not answer in time, {unknown}") from None
+    except HomeAssistantError as err:
+        raise _Unreadable(f"{err or type(err).__name__}, {unknown}") from None
+    except Exception as err:  # any integration's own error: the turn goes on
+        LOGGER.warning("Could not read %s: %r", entity_id, err)
+        raise _Unreadable(unknown) from None
+    listing = (response or {}).get(entity_id)
     values = next(iter(listing.values()), None) if isinstance(listing, dict) else None
     if not isinstance(values, list):
-        return []
+        raise _Unreadable(unknown)
     return [value for value in values if isinstance(value, dict)]

@@ -1,0 +1,108 @@
+"""A twenty-fourth round of red-team probes: what the house itself writes into the conversation.
+
+Holes. A calendar read by get_state (last session's listing): a calendar
+whose integration raised anything but Home Assistant's own error ended the turn in a
+traceback; one that never answered held the turn until its four-minute limit; and one that
+failed with Home Assistant's error was listed as holding no events, which the model says as
+"nothing on your calendar". What is probed and found fine is guarded beside: the chat format's
+markup in house text stays text in the prompt, and no fake "yes" in it confirms anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from custom_components.local_agent.home import listings
+from homeassistant.components.calendar import CalendarEvent
+from homeassistant.components.calendar.const import DATA_COMPONENT as CALENDAR_COMPONENT
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+
+from .conftest import async_setup_agent
+from .conftest import speech
+from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
+from .scripted_model import answer
+from .scripted_model import call
+from .test_adversarial import tool_results
+from .test_calendar_read import CALENDAR
+from .test_calendar_read import answer_seeing
+from .test_calendar_read import calendar_home
+
+__all__ = ["calendar_home"]
+
+type EventsReader = Callable[..., Any]
+
+
+def calendar_serving(hass: HomeAssistant, read: EventsReader) -> None:
+    """Make the exposed demo calendar answer get_events with `read`."""
+    hass.data[CALENDAR_COMPONENT].get_entity(CALENDAR).async_get_events = read
+
+
+async def ask_calendar(
+    hass: HomeAssistant, worker: ScriptedWorker, person: Context
+) -> tuple[str, str, list[SeenRequest]]:
+    """Ask what is on the calendar, the model reading it with get_state; the answer, the
+    tool result as text and the requests the model saw after reading."""
+    agent = await async_setup_agent(hass, worker.info.path)
+    seen: list[SeenRequest] = []
+    worker.will_write(answer(call("get_state", entity_id=CALENDAR)), answer_seeing(seen, "Read."))
+    async with asyncio.timeout(5):
+        result = await agent.ask("what is on my calendar this week?", context=person)
+    return speech(result), str(tool_results(hass, result)), seen
+
+
+@pytest.mark.parametrize(
+    "error",
+    [ValueError("bad iCalendar line"), OSError("Connection reset"), HomeAssistantError("Offline")],
+    ids=["an integration's own error", "a network error", "Home Assistant's error"],
+)
+async def test_a_calendar_that_fails_is_said_unread_not_empty(
+    hass: HomeAssistant,
+    calendar_home: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    error: Exception,
+) -> None:
+    """A remote calendar that raises: its own error ended the turn in a traceback, Home
+    Assistant's was listed as no events at all. The model now reads that the events could
+    not be read, and answers."""
+
+    async def failing(*_args: Any) -> list[CalendarEvent]:
+        raise error
+
+    calendar_serving(hass, failing)
+
+    said, read, _seen = await ask_calendar(hass, scripted_worker, person)
+
+    assert said == "Read."
+    assert f"Could not read the events of {CALENDAR}" in read, read
+    assert "'events'" not in read, read
+
+
+async def test_a_calendar_that_never_answers_lets_the_turn_answer(
+    hass: HomeAssistant,
+    calendar_home: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A remote calendar that never answers held the turn until its limit (four minutes);
+    the reading now gives up after LISTING_SECONDS and the model hears so."""
+    monkeypatch.setattr(listings, "LISTING_SECONDS", 0.05)
+
+    async def hanging(*_args: Any) -> list[CalendarEvent]:
+        await asyncio.Event().wait()
+        return []
+
+    calendar_serving(hass, hanging)
+
+    said, read, _seen = await ask_calendar(hass, scripted_worker, person)
+
+    assert said == "Read."
+    assert "did not answer in time" in read, read
