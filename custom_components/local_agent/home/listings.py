@@ -4,8 +4,10 @@ A to-do list's state is only its count and a calendar's only whether an event is
 reading them means listing what they hold. Each is one service call for the entity read
 (never for the house).
 
-A list that cannot be read (its integration raises, or does not answer in time) says so: an
-empty list would be read as an empty calendar.
+What they hold is written by others (an invited calendar, a shared list, a meeting invite's
+boilerplate) and read into the prompt: each text is cut to a bound, so a long description
+cannot fill the model's context. A list that cannot be read (its integration raises, or does
+not answer in time) says so: an empty list would be read as an empty calendar.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ TODO_ITEMS_SHOWN: Final = 20
 CALENDAR_EVENTS_SHOWN: Final = 30
 # From the start of today: a question about this morning, tomorrow or Sunday finds its events.
 CALENDAR_DAYS_SHOWN: Final = 7
+# The most characters of each text shown (a to-do item is a summary); the rest is cut.
+TEXT_CHARS: Final = {"summary": 120, "location": 120, "description": 300}
+CUT_MARK: Final = "…"
 # How long a list's integration may take (a remote calendar): then the turn goes on.
 LISTING_SECONDS: Final = 10.0
 _EVENT_FIELDS: Final = ("summary", "start", "end", "location", "description")
@@ -49,12 +54,18 @@ async def async_listing(hass: HomeAssistant, entity_id: str, context: Context) -
     return {}
 
 
+def _cut(text: Any, field: str) -> str:
+    """Return the text, cut to its field's bound."""
+    text, bound = str(text), TEXT_CHARS[field]
+    return text if len(text) <= bound else text[: bound - len(CUT_MARK)] + CUT_MARK
+
+
 async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Context) -> list[str]:
     items = await _async_response_list(
         hass, "todo", "get_items", {ATTR_ENTITY_ID: entity_id, "status": ["needs_action"]}, context
     )
     summaries = [item.get("summary") for item in items]
-    return [str(summary) for summary in summaries if summary][:TODO_ITEMS_SHOWN]
+    return [_cut(summary, "summary") for summary in summaries if summary][:TODO_ITEMS_SHOWN]
 
 
 async def _async_calendar_events(
@@ -69,7 +80,11 @@ async def _async_calendar_events(
     }
     events = await _async_response_list(hass, "calendar", "get_events", data, context)
     return [
-        {key: event[key] for key in _EVENT_FIELDS if event.get(key)}
+        {
+            key: _cut(event[key], key) if key in TEXT_CHARS else event[key]
+            for key in _EVENT_FIELDS
+            if event.get(key)
+        }
         for event in events[:CALENDAR_EVENTS_SHOWN]
     ]
 
