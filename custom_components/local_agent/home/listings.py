@@ -1,8 +1,9 @@
 """What reading a to-do list or a calendar shows besides its state: its items, its events.
 
 A to-do list's state is only its count and a calendar's only whether an event is on now:
-reading them means listing what they hold. Each is one service call for the entity read
-(never for the house).
+reading them means listing what they hold, read from the entity read (never the house) as its
+service reads it. Not through the service: a read fires no `call_service` event, which an
+automation may hear.
 
 What they hold is written by others (an invited calendar, a shared list, a meeting invite's
 boilerplate) and read into the prompt: each text is cut to a bound, so a long description
@@ -13,13 +14,14 @@ not answer in time) says so: an empty list would be read as an empty calendar.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from datetime import timedelta
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.compat import async_calendar_events
+from custom_components.local_agent.compat import async_todo_summaries
 from custom_components.local_agent.const import LOGGER
-from homeassistant.const import ATTR_ENTITY_ID
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.util import dt as dt_util
@@ -41,14 +43,14 @@ class _Unreadable(Exception):
     """The list could not be read; its message says why, for the model."""
 
 
-async def async_listing(hass: HomeAssistant, entity_id: str, context: Context) -> dict[str, Any]:
+async def async_listing(hass: HomeAssistant, entity_id: str) -> dict[str, Any]:
     """Return the items or events of a to-do list or calendar a person reads (else nothing)."""
     domain = entity_id.split(".", 1)[0]
     try:
         if domain == "todo":
-            return {"items": await _async_todo_items(hass, entity_id, context)}
+            return {"items": await _async_todo_items(hass, entity_id)}
         if domain == "calendar":
-            return {"events": await _async_calendar_events(hass, entity_id, context)}
+            return {"events": await _async_calendar_events(hass, entity_id)}
     except _Unreadable as err:
         return {"error": f"Could not read the {_KIND[domain]} of {entity_id}: {err}"}
     return {}
@@ -60,25 +62,16 @@ def _cut(text: Any, field: str) -> str:
     return text if len(text) <= bound else text[: bound - len(CUT_MARK)] + CUT_MARK
 
 
-async def _async_todo_items(hass: HomeAssistant, entity_id: str, context: Context) -> list[str]:
-    items = await _async_response_list(
-        hass, "todo", "get_items", {ATTR_ENTITY_ID: entity_id, "status": ["needs_action"]}, context
-    )
-    summaries = [item.get("summary") for item in items]
-    return [_cut(summary, "summary") for summary in summaries if summary][:TODO_ITEMS_SHOWN]
+async def _async_todo_items(hass: HomeAssistant, entity_id: str) -> list[str]:
+    summaries = await _async_read(entity_id, async_todo_summaries(hass, entity_id))
+    return [_cut(summary, "summary") for summary in summaries][:TODO_ITEMS_SHOWN]
 
 
-async def _async_calendar_events(
-    hass: HomeAssistant, entity_id: str, context: Context
-) -> list[dict[str, Any]]:
+async def _async_calendar_events(hass: HomeAssistant, entity_id: str) -> list[dict[str, Any]]:
     """Return the events from the start of today for a week, in the home's time zone."""
     start = dt_util.start_of_local_day()
-    data = {
-        ATTR_ENTITY_ID: entity_id,
-        "start_date_time": start.isoformat(),
-        "end_date_time": (start + timedelta(days=CALENDAR_DAYS_SHOWN)).isoformat(),
-    }
-    events = await _async_response_list(hass, "calendar", "get_events", data, context)
+    end = start + timedelta(days=CALENDAR_DAYS_SHOWN)
+    events = await _async_read(entity_id, async_calendar_events(hass, entity_id, start, end))
     return [
         {
             key: _cut(event[key], key) if key in TEXT_CHARS else event[key]
@@ -89,19 +82,12 @@ async def _async_calendar_events(
     ]
 
 
-async def _async_response_list(
-    hass: HomeAssistant, domain: str, service: str, data: dict[str, Any], context: Context
-) -> list[dict[str, Any]]:
-    """Return the entity's list in a service's response (`items`, `events`).
-
-    Raises _Unreadable when the service fails or takes longer than LISTING_SECONDS.
-    """
-    entity_id, unknown = data[ATTR_ENTITY_ID], "they are unknown"
+async def _async_read[T](entity_id: str, reading: Coroutine[Any, Any, T]) -> T:
+    """Return what the entity's integration reads; _Unreadable if it fails or takes too long."""
+    unknown = "they are unknown"
     try:
         async with asyncio.timeout(LISTING_SECONDS):
-            response = await hass.services.async_call(
-                domain, service, data, blocking=True, context=context, return_response=True
-            )
+            return await reading
     except TimeoutError:
         raise _Unreadable(f"it did not answer in time, {unknown}") from None
     except HomeAssistantError as err:
@@ -109,8 +95,3 @@ async def _async_response_list(
     except Exception as err:  # any integration's own error: the turn goes on
         LOGGER.warning("Could not read %s: %r", entity_id, err)
         raise _Unreadable(unknown) from None
-    listing = (response or {}).get(entity_id)
-    values = next(iter(listing.values()), None) if isinstance(listing, dict) else None
-    if not isinstance(values, list):
-        raise _Unreadable(unknown)
-    return [value for value in values if isinstance(value, dict)]
