@@ -1261,6 +1261,9 @@ class _Watched:
                     self.add_entities(registry, named)
                 else:
                     self.any_entity = True
+                if text == EVENT_CALL_SERVICE:
+                    # Also a call that changes nothing: a read-only tool that reads by a service.
+                    self.hear((EVENT_SIGNAL, text))
             elif text in ENTITY_EVENTS_OF_A_CALL:
                 self.add_entity_event(registry, named, text)
             else:

@@ -45,7 +45,9 @@ from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import Shopping
+from .test_adversarial import tool_call
 from .test_adversarial import tool_results
+from .test_calendar_read import ASSIST
 from .test_calendar_read import CALENDAR
 from .test_calendar_read import answer_seeing
 from .test_calendar_read import calendar_home
@@ -221,3 +223,35 @@ async def test_reading_a_list_sets_off_no_program_that_hears_calls(
     assert speech(result) == "Read."
     assert listed in str(tool_results(hass, result))
     assert state(hass, "lock.front_door") == "locked"
+
+
+@pytest.mark.parametrize(
+    ("heard", "held"),
+    [(event_trigger("call_service", domain="calendar"), True), (event_trigger("courier"), False)],
+    ids=["a program that hears calls", "a program that hears another event"],
+)
+async def test_assists_calendar_read_beside_a_program_that_hears_calls_asks(
+    hass: HomeAssistant,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    heard: dict[str, Any],
+    held: bool,
+) -> None:
+    """With Assist's API, core's calendar__get_events is read-only and ran at once, but it
+    reads by calling calendar.get_events: beside "when a calendar action is called, unlock the
+    front door" the door was unlocked. A read-only tool beside a program that hears calls now
+    asks (its call cannot be told apart); beside one that hears another event it runs."""
+    await async_setup_demo(hass, [Platform.CALENDAR, Platform.LOCK])
+    async_expose_only(hass, [CALENDAR])
+    unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+    agent = await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
+    reading = tool_call("get_events", calendar="Calendar 2", range="today")
+    scripted_worker.will_write(reading, answer("Read."))
+
+    result = await agent.ask("what is on my calendar today?", context=person)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
+    asked = "Use Get calendar events with calendar Calendar 2, range today? Say yes to confirm."
+    assert speech(result) == (asked if held else "Read.")

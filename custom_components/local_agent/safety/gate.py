@@ -273,7 +273,9 @@ class SafetyGate:
                 policy = replace(policy, exempt=policy.exempt | {script})
             elif resolved.targets is None:
                 return resolved, None
-        if resolved.targets is None:
+        if resolved.targets is None or (
+            resolved.read_only and policy.calls_set_off_sensitive(self.hass)
+        ):
             return resolved, self._action(resolved, [], turn.language)
         sensitive = self._sensitive_targets(resolved, policy)
         if not sensitive:
