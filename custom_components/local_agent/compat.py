@@ -2154,8 +2154,8 @@ async def async_todo_summaries(hass: HomeAssistant, entity_id: str) -> list[str]
     As its get_items service reads them, firing no `call_service` event. Raises
     HomeAssistantError when the entity is no to-do list.
     """
-    from homeassistant.components.todo import TodoItemStatus
-    from homeassistant.components.todo import TodoListEntity
+    from homeassistant.components.todo.const import TodoItemStatus
+    from homeassistant.components.todo.entity import TodoListEntity
 
     entity = _entity_object(hass, entity_id)
     if not isinstance(entity, TodoListEntity):

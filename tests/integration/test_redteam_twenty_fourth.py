@@ -26,8 +26,8 @@ from homeassistant.components.calendar import CalendarEvent
 from homeassistant.components.calendar.const import DATA_COMPONENT as CALENDAR_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT
+from homeassistant.components.todo.const import TodoItemStatus
 from homeassistant.components.todo.entity import TodoItem
-from homeassistant.components.todo.entity import TodoItemStatus
 from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -72,7 +72,9 @@ type EventsReader = Callable[..., Any]
 
 def calendar_serving(hass: HomeAssistant, read: EventsReader) -> None:
     """Make the exposed demo calendar answer get_events with `read`."""
-    hass.data[CALENDAR_COMPONENT].get_entity(CALENDAR).async_get_events = read
+    entity = hass.data[CALENDAR_COMPONENT].get_entity(CALENDAR)
+    assert entity is not None
+    entity.async_get_events = read  # type: ignore[method-assign]
 
 
 async def ask_calendar(

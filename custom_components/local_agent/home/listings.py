@@ -56,9 +56,9 @@ async def async_listing(hass: HomeAssistant, entity_id: str) -> dict[str, Any]:
     return {}
 
 
-def _cut(text: Any, field: str) -> str:
-    """Return the text, cut to its field's bound."""
-    text, bound = str(text), TEXT_CHARS[field]
+def _cut(value: Any, field: str) -> str:
+    """Return the value's text, cut to its field's bound."""
+    text, bound = str(value), TEXT_CHARS[field]
     return text if len(text) <= bound else text[: bound - len(CUT_MARK)] + CUT_MARK
 
 
