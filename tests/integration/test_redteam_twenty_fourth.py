@@ -36,6 +36,7 @@ from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.home_builder import async_expose_only
 
+from . import test_adversarial
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
@@ -44,6 +45,7 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
+from .test_adversarial import Scene
 from .test_adversarial import Shopping
 from .test_adversarial import tool_call
 from .test_adversarial import tool_results
@@ -56,6 +58,9 @@ from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import event_trigger
 
 __all__ = ["calendar_home"]
+
+house = test_adversarial.house
+scene = test_adversarial.scene
 
 # House text that tries to end its block, speak as the person and call a tool.
 INJECTED: Final = (
@@ -257,3 +262,40 @@ async def test_assists_calendar_read_beside_a_program_that_hears_calls_asks(
     assert state(hass, "lock.front_door") == "locked"
     asked = "Use Get calendar events with calendar Calendar 2, range today? Say yes to confirm."
     assert speech(result) == (asked if held else "Read.")
+
+
+# --- Confirmation across languages (guards: probed and found fine) ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "yes, the back door"),
+        ("en", "not yes"),
+        ("en", "oui non"),
+        ("de", "nein danke ja"),
+        ("de", "ja, aber nicht jetzt"),
+        ("fr", "oui non"),
+        ("es", "si no"),
+        ("es", "claro que no"),
+        ("it", "sì no"),
+        ("it", "certo che no"),
+        ("nl", "ja nee"),
+        ("nl", "doe maar niet"),
+        ("pt", "sim, não"),
+        ("pt", "pode não"),
+    ],
+)
+async def test_a_yes_that_also_says_no_in_any_language_unlocks_nothing(
+    hass: HomeAssistant, scene: Scene, language: str, said: str
+) -> None:
+    """A reply that mixes a yes and a no (or names another door, or negates the yes), in
+    the conversation's language or another: the door stays locked, whatever the model does."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, language)
+    scene.worker.will_write(answer("Okay."))
+
+    await scene.reply(agent, question, said, language=language)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == "locked"
