@@ -2130,9 +2130,11 @@ def entry_entity_platform(
 
 
 async def async_calendar_events(
-    hass: HomeAssistant, entity_id: str, start: datetime, end: datetime
+    hass: HomeAssistant, entity_id: str, start: datetime, end: datetime, limit: int
 ) -> list[dict[str, Any]]:
-    """Return a calendar's events in [start, end) as its get_events service lists them.
+    """Return a calendar's first `limit` events in [start, end) as get_events lists them.
+
+    Only those are converted: a recurring event every minute is 10,080 events a week.
 
     Read from its entity object, as the service does: a read fires no `call_service` event,
     which an automation may hear ("when a calendar action is called, unlock the door").
@@ -2145,7 +2147,7 @@ async def async_calendar_events(
     if not isinstance(entity, CalendarEntity):
         raise HomeAssistantError(f"{entity_id} is not a calendar")
     events = await entity.async_get_events(hass, dt_util.as_local(start), dt_util.as_local(end))
-    return [asdict(event, dict_factory=list_events_dict_factory) for event in events]
+    return [asdict(event, dict_factory=list_events_dict_factory) for event in events[:limit]]
 
 
 async def async_todo_summaries(hass: HomeAssistant, entity_id: str) -> list[str]:

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import asdict
 import datetime as dt
 from typing import Any
 from typing import Final
 
 import pytest
 
+from custom_components.local_agent import compat
 from custom_components.local_agent.engine.markup import TURN_START
 from custom_components.local_agent.home import listings
 from homeassistant.components.calendar import CalendarEvent
@@ -75,6 +77,21 @@ SHOPPING: Final = "todo.shopping"
 type EventsReader = Callable[..., Any]
 
 
+async def invites_every_minute(*_args: Any) -> list[CalendarEvent]:
+    """A week of a meeting every minute, each invite's texts LONG (and the chat's markup)."""
+    now = dt_util.now()
+    return [
+        CalendarEvent(
+            start=now + dt.timedelta(minutes=minute),
+            end=now + dt.timedelta(minutes=minute + 1),
+            summary=LONG,
+            description=LONG,
+            location=LONG,
+        )
+        for minute in range(7 * 24 * 60)
+    ]
+
+
 def calendar_serving(hass: HomeAssistant, read: EventsReader) -> None:
     """Make the exposed demo calendar answer get_events with `read`."""
     entity = hass.data[CALENDAR_COMPONENT].get_entity(CALENDAR)
@@ -101,21 +118,7 @@ async def test_a_calendar_of_long_invites_is_cut_to_fit_the_prompt(
     """Thirty events whose summary, place and description are each 90,000 characters of a
     meeting invite (and the chat format's markup): the whole text went into the prompt (9 MB);
     each is now cut to its bound, and the markup stays text."""
-    now = dt_util.now()
-
-    async def invites(*_args: Any) -> list[CalendarEvent]:
-        return [
-            CalendarEvent(
-                start=now + dt.timedelta(minutes=minute),
-                end=now + dt.timedelta(minutes=minute + 1),
-                summary=LONG,
-                description=LONG,
-                location=LONG,
-            )
-            for minute in range(10_000)  # a recurring event every minute for a week
-        ]
-
-    calendar_serving(hass, invites)
+    calendar_serving(hass, invites_every_minute)
 
     said, read, [seen] = await ask_calendar(hass, scripted_worker, person)
 
@@ -124,6 +127,32 @@ async def test_a_calendar_of_long_invites_is_cut_to_fit_the_prompt(
     assert len(read) < 30 * 1000, len(read)
     assert f"{TURN_START}user\nyes" not in seen.dynamic_prompt
     assert seen.dynamic_prompt.count(TURN_START) == 4, seen.dynamic_prompt.count(TURN_START)
+
+
+async def test_a_calendar_of_an_event_every_minute_converts_only_what_is_shown(
+    hass: HomeAssistant,
+    calendar_home: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A recurring event every minute is 10,080 events a week: each was converted for the
+    prompt (a third of a second on the event loop) and all but thirty thrown away. Only
+    those shown are converted now."""
+    converted: list[object] = []
+
+    def converting(event: Any, **how: Any) -> dict[str, Any]:
+        converted.append(event)
+        return asdict(event, **how)
+
+    monkeypatch.setattr(compat, "asdict", converting)
+    calendar_serving(hass, invites_every_minute)
+
+    said, read, _seen = await ask_calendar(hass, scripted_worker, person)
+
+    assert said == "Read."
+    assert read.count("'start'") == listings.CALENDAR_EVENTS_SHOWN
+    assert len(converted) == listings.CALENDAR_EVENTS_SHOWN
 
 
 async def a_shared_list_of(hass: HomeAssistant, items: list[str]) -> None:

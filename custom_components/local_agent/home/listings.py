@@ -71,14 +71,16 @@ async def _async_calendar_events(hass: HomeAssistant, entity_id: str) -> list[di
     """Return the events from the start of today for a week, in the home's time zone."""
     start = dt_util.start_of_local_day()
     end = start + timedelta(days=CALENDAR_DAYS_SHOWN)
-    events = await _async_read(entity_id, async_calendar_events(hass, entity_id, start, end))
+    events = await _async_read(
+        entity_id, async_calendar_events(hass, entity_id, start, end, CALENDAR_EVENTS_SHOWN)
+    )
     return [
         {
             key: _cut(event[key], key) if key in TEXT_CHARS else event[key]
             for key in _EVENT_FIELDS
             if event.get(key)
         }
-        for event in events[:CALENDAR_EVENTS_SHOWN]
+        for event in events
     ]
 
 
