@@ -328,3 +328,23 @@ async def test_a_yes_that_also_says_no_in_any_language_unlocks_nothing(
     await hass.async_block_till_done()
 
     assert state(hass, "lock.front_door") == "locked"
+
+
+async def test_a_text_with_an_undecodable_byte_still_makes_a_prompt(
+    hass: HomeAssistant, calendar_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """A name read from a file or a feed that was not UTF-8 (Python keeps its bytes as lone
+    surrogates, os.fsdecode's "\\udcff"): the prompt could not be encoded, and the local
+    engine's tokenizer and a server's request fail on it. It is now written as "\\ufffd"."""
+    now = dt_util.now()
+
+    async def undecodable(*_args: Any) -> list[CalendarEvent]:
+        end = now + dt.timedelta(hours=1)
+        return [CalendarEvent(start=now, end=end, summary="Caf\udce9 with Jos\udce9")]
+
+    calendar_serving(hass, undecodable)
+
+    said, _read, [seen] = await ask_calendar(hass, scripted_worker, person)
+
+    assert said == "Read."
+    assert "Caf\ufffd with Jos\ufffd" in seen.prompt.text.encode().decode()
