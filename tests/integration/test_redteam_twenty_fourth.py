@@ -72,6 +72,7 @@ INJECTED: Final = (
 )
 LONG: Final = INJECTED + " Join the meeting " * 5000
 SHOPPING: Final = "todo.shopping"
+CALENDAR_EVENTS: Final = tool_call("get_events", calendar="Calendar 2", range="today")
 
 
 type EventsReader = Callable[..., Any]
@@ -262,27 +263,36 @@ async def test_reading_a_list_sets_off_no_program_that_hears_calls(
 
 
 @pytest.mark.parametrize(
-    ("heard", "held"),
-    [(event_trigger("call_service", domain="calendar"), True), (event_trigger("courier"), False)],
-    ids=["a program that hears calls", "a program that hears another event"],
+    ("reading", "heard", "held"),
+    [
+        (CALENDAR_EVENTS, event_trigger("call_service", domain="calendar"), True),
+        (CALENDAR_EVENTS, event_trigger("courier"), False),
+        (tool_call("GetLiveContext"), event_trigger("call_service", domain="calendar"), False),
+    ],
+    ids=[
+        "a program that hears calls",
+        "a program that hears another event",
+        "a read of the states beside a program that hears calls",
+    ],
 )
 async def test_assists_calendar_read_beside_a_program_that_hears_calls_asks(
     hass: HomeAssistant,
     scripted_worker: ScriptedWorker,
     person: Context,
+    reading: Callable[[SeenRequest], str],
     heard: dict[str, Any],
     held: bool,
 ) -> None:
     """With Assist's API, core's calendar__get_events is read-only and ran at once, but it
     reads by calling calendar.get_events: beside "when a calendar action is called, unlock the
-    front door" the door was unlocked. A read-only tool beside a program that hears calls now
-    asks (its call cannot be told apart); beside one that hears another event it runs."""
+    front door" the door was unlocked. A read-only tool that may read by a call, beside a
+    program that hears calls, now asks (its call cannot be told apart); beside one that hears
+    another event it runs, as a read of the states (GetLiveContext) does beside either."""
     await async_setup_demo(hass, [Platform.CALENDAR, Platform.LOCK])
-    async_expose_only(hass, [CALENDAR])
+    async_expose_only(hass, [CALENDAR, "lock.front_door"])
     unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
     assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
     agent = await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
-    reading = tool_call("get_events", calendar="Calendar 2", range="today")
     scripted_worker.will_write(reading, answer("Read."))
 
     result = await agent.ask("what is on my calendar today?", context=person)
