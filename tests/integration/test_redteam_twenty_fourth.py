@@ -1,13 +1,17 @@
 """A twenty-fourth round of red-team probes: what the house itself writes into the conversation.
 
-Holes. A calendar read by get_state (last session's listing) lists texts that others write (an
-invited calendar, a meeting invite's boilerplate, a shared to-do list) whole: thirty events
-with long descriptions put megabytes into the prompt, far past any model's context. A calendar
-whose integration raised anything but Home Assistant's own error ended the turn in a
-traceback; one that never answered held the turn until its four-minute limit; and one that
-failed with Home Assistant's error was listed as holding no events, which the model says as
-"nothing on your calendar". What is probed and found fine is guarded beside: the chat format's
-markup in house text stays text in the prompt, and no fake "yes" in it confirms anything.
+Holes, all in reading a calendar or a to-do list (last session's listing) and in reading by a
+call. Its texts, which others write (an invited calendar, a meeting invite's boilerplate, a
+shared list), went whole into the prompt: thirty long invites are megabytes, past any
+model's context; a recurring event every minute was converted 10,080 times a week for thirty
+shown; a byte that was not UTF-8 (a lone surrogate) made a prompt no tokenizer can encode. A
+calendar whose integration raised its own error ended the turn in a traceback, one that never
+answered held it four minutes, and Home Assistant's error read as an empty calendar. Reading
+called calendar.get_events (todo.get_items), whose call_service event set off "when a
+calendar action is called, unlock the front door"; core's calendar__get_events (Assist's API)
+does so itself, and now asks beside such a program. Guards: the chat's markup in house text
+stays text, a fake "yes" in it confirms nothing, and a reply that mixes yes and no in any of
+the seven languages unlocks nothing.
 """
 
 from __future__ import annotations
