@@ -380,7 +380,12 @@ async def test_a_yes_written_in_the_calendar_confirms_nothing(
     scripted_worker.will_write(unlock())
     question = await agent.ask("unlock the front door", context=person)
     reading = answer(call("get_state", entity_id=CALENDAR))
-    scripted_worker.will_write(reading, lambda request: seen.append(request) or unlock())
+
+    def unlock_after_reading(request: SeenRequest) -> str:
+        seen.append(request)
+        return unlock()
+
+    scripted_worker.will_write(reading, unlock_after_reading)
 
     again = await agent.ask(
         "what is on my calendar?", conversation_id=question.conversation_id, context=person
