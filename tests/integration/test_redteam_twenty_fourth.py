@@ -217,16 +217,21 @@ async def test_a_calendar_that_fails_is_said_unread_not_empty(
     assert "'events'" not in read, read
 
 
+@pytest.fixture
+def listings_give_up_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list's integration is waited for 50 ms."""
+    monkeypatch.setattr(listings, "LISTING_SECONDS", 0.05)
+
+
 async def test_a_calendar_that_never_answers_lets_the_turn_answer(
     hass: HomeAssistant,
     calendar_home: None,
+    listings_give_up_soon: None,
     scripted_worker: ScriptedWorker,
     person: Context,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A remote calendar that never answers held the turn until its limit (four minutes);
     the reading now gives up after LISTING_SECONDS and the model hears so."""
-    monkeypatch.setattr(listings, "LISTING_SECONDS", 0.05)
 
     async def hanging(*_args: Any) -> list[CalendarEvent]:
         await asyncio.Event().wait()
