@@ -12,9 +12,11 @@ from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
+from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
+from datetime import datetime
 from datetime import timedelta
 from functools import partial
 import inspect
@@ -50,6 +52,7 @@ from homeassistant.core import DOMAIN as CORE_DOMAIN
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import Service
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import chat_session
 from homeassistant.helpers import device_registry as dr
@@ -65,6 +68,7 @@ from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
 from homeassistant.helpers.trigger.entity_trigger import EntityTransitionTriggerBase
+from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
 # Events that a call fires, whatever it calls: the call and the state changes it makes; our
@@ -1257,6 +1261,9 @@ class _Watched:
                     self.add_entities(registry, named)
                 else:
                     self.any_entity = True
+                if text == EVENT_CALL_SERVICE:
+                    # Also a call that changes nothing: a read-only tool that reads by a service.
+                    self.hear((EVENT_SIGNAL, text))
             elif text in ENTITY_EVENTS_OF_A_CALL:
                 self.add_entity_event(registry, named, text)
             else:
@@ -2120,3 +2127,43 @@ def entry_entity_platform(
     )
     platform.config_entry = entry
     return platform
+
+
+async def async_calendar_events(
+    hass: HomeAssistant, entity_id: str, start: datetime, end: datetime, limit: int
+) -> list[dict[str, Any]]:
+    """Return a calendar's first `limit` events in [start, end) as get_events lists them.
+
+    Only those are converted: a recurring event every minute is 10,080 events a week.
+
+    Read from its entity object, as the service does: a read fires no `call_service` event,
+    which an automation may hear ("when a calendar action is called, unlock the door").
+    Raises HomeAssistantError when the entity is no calendar.
+    """
+    from homeassistant.components.calendar import CalendarEntity
+    from homeassistant.components.calendar.helper import list_events_dict_factory
+
+    entity = _entity_object(hass, entity_id)
+    if not isinstance(entity, CalendarEntity):
+        raise HomeAssistantError(f"{entity_id} is not a calendar")
+    events = await entity.async_get_events(hass, dt_util.as_local(start), dt_util.as_local(end))
+    return [asdict(event, dict_factory=list_events_dict_factory) for event in events[:limit]]
+
+
+async def async_todo_summaries(hass: HomeAssistant, entity_id: str) -> list[str]:
+    """Return the summaries of a to-do list's items still to do, from its entity object.
+
+    As its get_items service reads them, firing no `call_service` event. Raises
+    HomeAssistantError when the entity is no to-do list.
+    """
+    from homeassistant.components.todo.const import TodoItemStatus
+    from homeassistant.components.todo.entity import TodoListEntity
+
+    entity = _entity_object(hass, entity_id)
+    if not isinstance(entity, TodoListEntity):
+        raise HomeAssistantError(f"{entity_id} is not a to-do list")
+    return [
+        str(item.summary)
+        for item in entity.todo_items or ()
+        if item.summary and item.status == TodoItemStatus.NEEDS_ACTION
+    ]

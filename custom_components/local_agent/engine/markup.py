@@ -61,6 +61,8 @@ TURN_MARKERS: Final = (
 # bar. A "<" before a space or a digit ("< 20 °C") is left alone.
 _MARKUP_START: Final = re.compile(r"<(?=[|/A-Za-z_\uff5c])")
 ZERO_WIDTH_SPACE: Final = "\u200b"
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+REPLACEMENT: Final = "\ufffd"
 
 
 def format_value(value: Any) -> str:
@@ -84,8 +86,12 @@ def format_tool_call(call: ToolCall) -> str:
 
 
 def escape_text(text: str) -> str:
-    """Break every chat markup in a text so that it can only be read as text."""
-    return _MARKUP_START.sub("<" + ZERO_WIDTH_SPACE, text)
+    """Break every chat markup in a text so that it can only be read as text.
+
+    A lone surrogate (the bytes of a name that was not UTF-8, as Python keeps them) becomes
+    U+FFFD: no prompt that holds one can be encoded for a tokenizer or a server.
+    """
+    return _LONE_SURROGATE.sub(REPLACEMENT, _MARKUP_START.sub("<" + ZERO_WIDTH_SPACE, text))
 
 
 def escape_data(value: Any) -> Any:

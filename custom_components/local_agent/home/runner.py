@@ -341,7 +341,7 @@ async def _async_execute(
     summaries = [state_summary(hass, state) for state in states if state is not None]
     if action.read_only:
         for summary in summaries:
-            summary.update(await async_listing(hass, summary["entity_id"], context))
+            summary.update(await async_listing(hass, summary["entity_id"]))
     data: dict[str, Any] = {"entities": summaries}
     return llm.ToolResult(data=data)
 

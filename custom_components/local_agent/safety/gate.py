@@ -74,6 +74,7 @@ from .tool_review import aimed_scripts
 from .tool_review import async_review
 from .tool_review import async_tool_api_id
 from .tool_review import intent_type_of
+from .tool_review import reads_by_calling
 from .tool_review import script_tool_script
 from .tool_review import unwrap
 
@@ -273,7 +274,11 @@ class SafetyGate:
                 policy = replace(policy, exempt=policy.exempt | {script})
             elif resolved.targets is None:
                 return resolved, None
-        if resolved.targets is None:
+        if resolved.targets is None or (
+            resolved.read_only
+            and reads_by_calling(self.hass, tool)
+            and policy.calls_set_off_sensitive(self.hass)
+        ):
             return resolved, self._action(resolved, [], turn.language)
         sensitive = self._sensitive_targets(resolved, policy)
         if not sensitive:

@@ -106,6 +106,7 @@ from homeassistant.const import ATTR_DEVICE_CLASS
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ENTITY_MATCH_ALL
 from homeassistant.const import ENTITY_MATCH_NONE
+from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.const import STATE_OFF
 from homeassistant.const import STATE_ON
@@ -341,6 +342,21 @@ class SafetyPolicy:
             ):
                 found.append(entity_id)
         return found
+
+    def calls_set_off_sensitive(self, hass: HomeAssistant) -> bool:
+        """Whether a service call that changes nothing may set off a sensitive program.
+
+        A read-only tool of another integration may read by calling a service (core's
+        calendar__get_events calls calendar.get_events), whose `call_service` event an
+        automation may hear: which call it makes cannot be told, so any that does.
+        """
+        rules = self._rules(hass, frozenset(), halts=False)
+        called = {(EVENT_SIGNAL, EVENT_CALL_SERVICE)}
+        return any(
+            rules.acts_sensitively("", automation.actions_heard(called))
+            for automation in rules.may_hear(called)
+            if automation.hears(called)
+        )
 
     def kept_from_securing(
         self, hass: HomeAssistant, action: PlannedAction
@@ -973,7 +989,7 @@ class _Rules:
                 for action in _message_actions(self.hass, run)
                 if _changes_no_entity(self.hass, action)
             )
-            if self._acts_sensitively(entity_id, run, RELEASING_SERVICES | sent):
+            if self.acts_sensitively(entity_id, run, RELEASING_SERVICES | sent):
                 return True
             # An exempt scene they activate sets what it holds ("Night" locks the door);
             # another integration's scene may set anything.
@@ -993,12 +1009,12 @@ class _Rules:
         if any(_record_event(self.hass, action) is not None for action in messages):
             said.add(MESSAGE_SIGNAL)
         return bool(said) and any(
-            self._acts_sensitively(entity_id, automation.actions_heard(said))
+            self.acts_sensitively(entity_id, automation.actions_heard(said))
             for automation in self.automations
             if automation.hears(said)
         )
 
-    def _acts_sensitively(
+    def acts_sensitively(
         self, entity_id: str, steps: list[Any], skip: frozenset[str] = frozenset()
     ) -> bool:
         """Whether the steps (but `skip`'s services) change a sensitive entity, or what, unknown."""
@@ -1303,11 +1319,11 @@ class _Rules:
                 for automation in sorted(triggered)
                 if (sequence := automation_sequence(self.hass, automation)) is not None
             ]
-            ran += [a.actions for a in self._may_hear(sent) if a.hears(sent)]
+            ran += [a.actions for a in self.may_hear(sent) if a.hears(sent)]
             found.extend(run for run in [*scripts, *ran] if run not in found)
         return found
 
-    def _may_hear(self, sent: set[tuple[str, str]]) -> list[AutomationTrigger]:
+    def may_hear(self, sent: set[tuple[str, str]]) -> list[AutomationTrigger]:
         """Return, in order, the automations that may hear one of these signals.
 
         Neither a message nor a signal of any kind: one of a kind is heard by a trigger of

@@ -70,6 +70,14 @@ READ_ONLY_TOOLS: Final = frozenset(
         "homeassistant.components.media_player.llm.MediaSearchTool",
     }
 )
+# Of those, the ones that read without calling a service (whose call_service event a program
+# may hear); a read-only intent of core's own handler reads without one too.
+READ_WITHOUT_CALLS: Final = frozenset(
+    {
+        "homeassistant.components.homeassistant.llm.GetLiveContextTool",
+        "homeassistant.components.llm.llm.GetDateTimeTool",
+    }
+)
 SCRIPT_TOOL: Final = "homeassistant.components.script.llm.ScriptTool"
 # Tools that are not intents but target entities of one domain: their argument for each slot.
 WITHIN_DOMAIN_TOOLS: Final[Mapping[str, tuple[frozenset[str], Mapping[str, str]]]] = {
@@ -169,6 +177,19 @@ def intent_type_of(tool: llm.Tool) -> str | None:
 
 def _handler(hass: HomeAssistant, intent_type: str) -> intent.IntentHandler | None:
     return next((h for h in intent.async_get(hass) if h.intent_type == intent_type), None)
+
+
+def reads_by_calling(hass: HomeAssistant, tool: llm.Tool) -> bool:
+    """Whether a read-only tool may read by calling a service (calendar.get_events).
+
+    A tool not known: it may. Core's own read-only intents and READ_WITHOUT_CALLS read states.
+    """
+    inner = unwrap(tool)
+    if type(inner) is llm.IntentTool:
+        rule = intent_rule(hass, inner.intent_type)
+        return rule is None or rule.tool_class is not ToolClass.READ_ONLY
+    name = _qualified_name(type(inner))
+    return not (name in READ_WITHOUT_CALLS and _is_instance_of(inner, name))
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:
