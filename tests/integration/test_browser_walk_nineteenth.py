@@ -1,0 +1,84 @@
+"""What a nineteenth walk in a real browser found wrong (a new household's first evening, in
+Italian and then in Portuguese: the integration added, the Assist dialog, the integration's
+pages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import speech
+from .scripted_model import answer
+from .scripted_model import call
+from .test_safety import FRONT_DOOR
+from .test_safety import GARAGE
+from .test_safety import Scene
+from .test_safety import locks_exposed
+from .test_safety import make_scene
+from .test_safety import scene
+
+__all__ = ["locks_exposed", "make_scene", "scene"]
+
+OPEN_GARAGE = answer(call("cover", action="open_cover", entity_id=GARAGE))
+UNLOCK = answer(call("lock", action="unlock", entity_id=FRONT_DOOR))
+
+
+@pytest.mark.parametrize(
+    ("language", "model_said", "reply", "entity_id", "done"),
+    [
+        ("pt", OPEN_GARAGE, "sim, abre", GARAGE, "Feito: abrir Garage Door."),
+        ("pt-BR", OPEN_GARAGE, "Sim, abra.", GARAGE, "Feito: abrir Garage Door."),
+        ("pt", UNLOCK, "sim, destranca", FRONT_DOOR, "Feito: destrancar Front Door."),
+        ("it", UNLOCK, "sì, sblocca", FRONT_DOOR, "Fatto: sbloccare Front Door."),
+        ("it", OPEN_GARAGE, "Sì, apri!", GARAGE, "Fatto: aprire Garage Door."),
+        ("es", OPEN_GARAGE, "sí, abre", GARAGE, "Hecho: abrir Garage Door."),
+        (
+            "fr",
+            UNLOCK,
+            "oui, déverrouille",
+            FRONT_DOOR,
+            "C'est fait\xa0: déverrouiller Front Door.",
+        ),
+        ("nl", UNLOCK, "ja, ontgrendel", FRONT_DOOR, "Klaar: Front Door ontgrendelen."),
+    ],
+)
+async def test_yes_with_the_held_verb_alone_does_it(
+    scene: Scene, language: str, model_said: str, reply: str, entity_id: str, done: str
+) -> None:
+    """The Portuguese walk answered "Abrir Garage Door? Diga «sim» para confirmar." with
+    "sim, abre" (yes, open), as one answers in Portuguese: the door stayed shut and the answer
+    was "não o fiz, porque a sua resposta não foi um simples sim", though "sim, abre-a" and
+    English "yes, open" did it. The held verb alone, without its pronoun, now reads as the
+    held action said again in each language the agent speaks."""
+    scene.worker.will_write(model_said)
+    question = await scene.agent.ask("…", context=scene.person, language=language)
+    asked = len(scene.worker.requests)
+
+    result = await scene.reply(question, reply, language=language)
+
+    assert speech(result) == done
+    assert len(scene.worker.requests) == asked
+    assert scene.state(entity_id) in {"open", "opening", "unlocked", "unlocking"}
+    assert scene.outcomes() == ["proposed", "confirmed", "executed"]
+
+
+@pytest.mark.parametrize(
+    ("language", "model_said", "reply"),
+    [
+        ("pt", UNLOCK, "sim, tranca"),  # another verb
+        ("it", UNLOCK, "sì, blocca"),
+        ("pt", OPEN_GARAGE, "sim, abre a janela"),  # more than the held action
+        ("it", OPEN_GARAGE, "sì, apri anche la finestra"),
+        ("es", OPEN_GARAGE, "sí, cierra"),
+    ],
+)
+async def test_another_verb_or_more_words_alone_still_confirm_nothing(
+    scene: Scene, language: str, model_said: str, reply: str
+) -> None:
+    scene.worker.will_write(model_said, answer("…"))
+    question = await scene.agent.ask("…", context=scene.person, language=language)
+
+    await scene.reply(question, reply, language=language)
+
+    assert scene.state(FRONT_DOOR) == "locked"
+    assert scene.state(GARAGE) == "closed"
+    assert "executed" not in scene.outcomes()
