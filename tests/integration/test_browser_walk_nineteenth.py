@@ -9,6 +9,7 @@ import pytest
 from .conftest import speech
 from .scripted_model import answer
 from .scripted_model import call
+from .test_adversarial import ask_to_unlock
 from .test_safety import FRONT_DOOR
 from .test_safety import GARAGE
 from .test_safety import Scene
@@ -82,3 +83,31 @@ async def test_another_verb_or_more_words_alone_still_confirm_nothing(
     assert scene.state(FRONT_DOOR) == "locked"
     assert scene.state(GARAGE) == "closed"
     assert "executed" not in scene.outcomes()
+
+
+@pytest.mark.parametrize(
+    ("language", "reply", "state", "outcomes"),
+    [
+        ("pt", "Sim, faz isso.", "unlocked", ["proposed", "confirmed", "executed"]),
+        ("pt", "faça isso, por favor", "unlocked", ["proposed", "confirmed", "executed"]),
+        ("pt", "avança", "unlocked", ["proposed", "confirmed", "executed"]),
+        ("it", "assolutamente sì", "unlocked", ["proposed", "confirmed", "executed"]),
+        ("pt", "não, deixa estar", "locked", ["proposed", "cancelled"]),
+        ("it", "certo che no", "locked", ["proposed", "cancelled"]),
+    ],
+)
+async def test_everyday_portuguese_and_italian_answers_are_read(
+    scene: Scene, language: str, reply: str, state: str, outcomes: list[str]
+) -> None:
+    """The walk answered the held question as people do: "sim, faz isso" (yes, do it) and
+    "avança" (go ahead) were "não o fiz, porque a sua resposta não foi um simples sim", where
+    Italian "fallo" and English "do it" do it; "não, deixa estar" (no, leave it) was no plain
+    no either, and its words went on to the model as a new request. They are read now."""
+    question = await ask_to_unlock(scene.agent, scene.worker, scene.person, language)
+    asked = len(scene.worker.requests)
+
+    await scene.reply(question, reply, language=language)
+
+    assert len(scene.worker.requests) == asked
+    assert scene.state(FRONT_DOOR) == state
+    assert scene.outcomes() == outcomes
