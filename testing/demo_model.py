@@ -164,7 +164,12 @@ def demo_reply(seen: SeenRequest) -> str:
             return answer(said, reasoning="The user asked for this state.")
         return answer(done, reasoning="The call worked.")
     said = user_words(last).casefold()
-    entities = [e for e in home_entities(conversation.system) if e.words in said]
+    # Whole words: "accendi" does not name the AC.
+    entities = [
+        e
+        for e in home_entities(conversation.system)
+        if re.search(rf"\b{re.escape(e.words)}\b", said)
+    ]
     if re.search(_QUESTION, said) and entities:
         return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
     for words, domain, action, arguments in _COMMANDS:

@@ -4,12 +4,20 @@ pages)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from testing import demo_model
+
 from .conftest import speech
+from .conftest import state
 from .scripted_model import answer
 from .scripted_model import call
 from .test_adversarial import ask_to_unlock
+from .test_demo_model import demo_agent
 from .test_safety import FRONT_DOOR
 from .test_safety import GARAGE
 from .test_safety import Scene
@@ -111,3 +119,20 @@ async def test_everyday_portuguese_and_italian_answers_are_read(
     assert len(scene.worker.requests) == asked
     assert scene.state(FRONT_DOOR) == state
     assert scene.outcomes() == outcomes
+
+
+async def test_the_demo_knows_an_italian_and_a_portuguese_household(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """The walk's stand-in model knew no Italian or Portuguese command and took "accendi"
+    for the AC ("xq!! ;; accendi ???" read "AC: off")."""
+    agent = await demo_agent(hass, tmp_path)
+
+    dimmed = await agent.ask("abbassa Kitchen Lights del 20 %", context=person, language="it")
+    lit = await agent.ask("liga Bed Light", context=person, language="pt")
+    garbled = await agent.ask("xq!! ;; accendi ???", context=person, language="it")
+
+    assert speech(dimmed) == "Fatto: abbassare la luminosità di Kitchen Lights del 20 %."
+    assert speech(lit) == "Feito: ligar Bed Light."
+    assert state(hass, "light.bed_light") == "on"
+    assert speech(garbled) == demo_model.HELP
