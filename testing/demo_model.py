@@ -12,6 +12,7 @@ integration's own; only the text of the model is scripted. It is never used by t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 import json
 import os
@@ -35,26 +36,60 @@ DEMO_NAME: Final = "Scripted demo model"
 # agent's notice that a turn takes a while.
 THINKING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_THINKING", "1"))
 _HOME_LINE: Final = re.compile(r"^(?:- )?(\w+)\.(\w+)(?: '([^']*)')?", re.MULTILINE)
-# Words of a command (English, Spanish, Dutch) -> (domain, action, further arguments) the demo
-# calls; the first that matches wins, so longer phrases come before the words they contain.
+# Words of a command (English, Spanish, Dutch, Italian, Portuguese) -> (domain, action, further
+# arguments) the demo calls; the first that matches wins, so longer phrases come before the words
+# they contain.
 _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
-    (r"unlock|desbloquea|abre la cerradura|ontgrendel", "lock", "unlock", {}),
-    (r"lock|bloquea|cierra la cerradura|vergrendel", "lock", "lock", {}),
-    (r"dim|baja|atenúa|dimmen|dim", "light", "turn_on", {"brightness_step_pct": -20}),
-    (r"faster|más rápido|sneller", "fan", "increase_speed", {}),
-    (r"shuffle|aleatori|willekeurig|shuffle", "media_player", "shuffle_set", {"shuffle": True}),
-    (r"skip|omite|salta|overslaan|sla", "update", "skip", {}),
-    (r"disable|desactiva|deshabilita|uitschakelen|schakel .* uit", "automation", "turn_off", {}),
+    (
+        r"unlock|desbloquea|abre la cerradura|ontgrendel|sblocca|destranca|destrave",
+        "lock",
+        "unlock",
+        {},
+    ),
+    (r"lock|bloquea|cierra la cerradura|vergrendel|blocca|tranca", "lock", "lock", {}),
+    (
+        r"dim|baja|atenúa|dimmen|abbassa|attenua|diminui|reduz",
+        "light",
+        "turn_on",
+        {"brightness_step_pct": -20},
+    ),
+    (r"faster|más rápido|sneller|più veloce|mais rápido", "fan", "increase_speed", {}),
+    (r"pause|pausa|pauzeer", "media_player", "media_pause", {}),
+    (
+        r"shuffle|aleatori|willekeurig|casuale",
+        "media_player",
+        "shuffle_set",
+        {"shuffle": True},
+    ),
+    (r"clean|limpia|pulisci|limpa|schoonmaken", "vacuum", "start", {}),
+    (r"21", "climate", "set_temperature", {"temperature": 21}),
+    (r"skip|omite|salta|overslaan|sla|ignora|pula|pular", "update", "skip", {}),
+    (
+        r"disable|desactiva|deshabilita|uitschakelen|schakel .* uit|disattiva|desativa",
+        "automation",
+        "turn_off",
+        {},
+    ),
     (r"swing|oscila|oscilación|zwaai", "climate", "set_swing_mode", {"swing_mode": "auto"}),
-    (r"set|pon|zet", "input_datetime", "set_datetime", {"time": "07:30:00"}),
-    (r"turn on|switch on|enciende|prende|zet .* aan|aan", "light", "turn_on", {}),
-    (r"turn off|switch off|apaga|zet .* uit|uit", "light", "turn_off", {}),
-    (r"open|abre|open", "cover", "open_cover", {}),
-    (r"close|cierra|sluit", "cover", "close_cover", {}),
+    (r"set|pon|zet|imposta|define|ajusta", "input_datetime", "set_datetime", {"time": "07:30:00"}),
+    (
+        r"turn on|switch on|enciende|prende|zet .* aan|aan|accendi|liga|acende",
+        "light",
+        "turn_on",
+        {},
+    ),
+    (r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga", "light", "turn_off", {}),
+    (r"open|abre|apri", "cover", "open_cover", {}),
+    (r"close|cierra|sluit|chiudi|fecha", "cover", "close_cover", {}),
 )
 # Words of a question about a state: the demo reads it with get_state.
-_QUESTION: Final = r"^(?:is|are|está|están|¿|staat)"
-_DONE: Final = {"Spanish": ("Hecho.", "No ha funcionado."), "Dutch": ("Klaar.", "Dat is mislukt.")}
+_QUESTION: Final = r"^(?:is|are|está|están|¿|staat)|\?$"
+_DONE: Final = {
+    "Spanish": ("Hecho.", "No ha funcionado."),
+    "Dutch": ("Klaar.", "Dat is mislukt."),
+    "Italian": ("Fatto.", "Non ha funzionato."),
+    "Portuguese": ("Feito.", "Não funcionou."),
+}
 HELP: Final = (
     "I am the scripted demo model, not a language model: I only switch lights, open or close "
     "covers, and lock or unlock locks."
@@ -118,7 +153,8 @@ def demo_reply(seen: SeenRequest) -> str:
     if conversation is None or not conversation.messages:
         return answer(HELP)
     last = conversation.messages[-1]
-    done, failed = _DONE.get(_answer_language(conversation.system), ("Done.", "That did not work."))
+    language = _answer_language(conversation.messages)
+    done, failed = _DONE.get(language, ("Done.", "That did not work."))
     if last.role == "tool":
         if '"error"' in last.content:
             return answer(failed, reasoning="The call failed.")
@@ -128,7 +164,12 @@ def demo_reply(seen: SeenRequest) -> str:
             return answer(said, reasoning="The user asked for this state.")
         return answer(done, reasoning="The call worked.")
     said = user_words(last).casefold()
-    entities = [e for e in home_entities(conversation.system) if e.words in said]
+    # Whole words: "accendi" does not name the AC.
+    entities = [
+        e
+        for e in home_entities(conversation.system)
+        if re.search(rf"\b{re.escape(e.words)}\b", said)
+    ]
     if re.search(_QUESTION, said) and entities:
         return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
     for words, domain, action, arguments in _COMMANDS:
@@ -144,9 +185,12 @@ def demo_reply(seen: SeenRequest) -> str:
     return answer(HELP, reasoning="I do not know this command.")
 
 
-def _answer_language(system: str) -> str:
-    found = re.search(r"Answer in (\w+)\.", system)
-    return found.group(1) if found else "English"
+def _answer_language(messages: Sequence[Message]) -> str:
+    # The agent names the language in the context block of each user message.
+    for message in reversed(messages):
+        if message.role == "user" and (found := re.search(r"Answer in (\w+)\.", message.content)):
+            return found.group(1)
+    return "English"
 
 
 def demo_engine(model_path: Path) -> StandInWorker:

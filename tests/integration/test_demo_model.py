@@ -16,7 +16,7 @@ from .conftest import speech
 from .conftest import state
 
 
-async def _demo_agent(hass: HomeAssistant, tmp_path: Path) -> Agent:
+async def demo_agent(hass: HomeAssistant, tmp_path: Path) -> Agent:
     """An agent on the demo home whose model is the demo, answering at once."""
     model = tmp_path / "demo.gguf"
     await hass.async_add_executor_job(demo_model.write_demo_model, model)
@@ -29,7 +29,7 @@ async def _demo_agent(hass: HomeAssistant, tmp_path: Path) -> Agent:
 async def test_the_demo_asks_before_it_unlocks_and_unlocks_on_yes(
     hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
 ) -> None:
-    agent = await _demo_agent(hass, tmp_path)
+    agent = await demo_agent(hass, tmp_path)
 
     asked = await agent.ask("Unlock the front door", context=person)
     assert speech(asked) == "Unlock Front Door? Say yes to confirm."
@@ -52,7 +52,7 @@ async def test_the_demo_knows_the_words_of_a_spanish_household(
 ) -> None:
     """The walks in other languages need the demo to understand them (and to answer a
     question with the state it read, not the tool's JSON)."""
-    agent = await _demo_agent(hass, tmp_path)
+    agent = await demo_agent(hass, tmp_path)
 
     read = await agent.ask("¿está cerrada Front Door?", context=person, language="es")
     assert speech(read) == "Front Door: locked"

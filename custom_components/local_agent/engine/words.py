@@ -58,7 +58,8 @@ _YES: Mapping[str, tuple[str, ...]] = {
     "it": (
         "sì", "si", "confermo", "conferma", "certo", "certamente", "va bene", "ok", "fallo",
         "procedi", "vai", "vai pure", "d'accordo", "esatto", "perfetto", "giusto", "sicuro",
-        "sono sicuro", "sono sicura",
+        "sono sicuro", "sono sicura", "certo che sì", "certo che si", "assolutamente sì",
+        "assolutamente si",
     ),
     "nl": (
         "ja", "ja graag", "jazeker", "zeker", "bevestig", "bevestigen", "doe maar", "doe het",
@@ -68,7 +69,8 @@ _YES: Mapping[str, tuple[str, ...]] = {
     "pt": (
         "sim", "confirmo", "confirmar", "pode", "pode sim", "ok", "pode fazer", "faça", "faz",
         "claro", "tudo bem", "com certeza", "certo", "exato", "perfeito", "vai", "tenho certeza",
-        "manda ver", "beleza",
+        "manda ver", "beleza", "faz isso", "faça isso", "avança", "avance", "pode avançar",
+        "isso mesmo",
     ),
 }  # fmt: skip
 _NO: Mapping[str, tuple[str, ...]] = {
@@ -100,7 +102,7 @@ _NO: Mapping[str, tuple[str, ...]] = {
     "it": (
         "no", "no grazie", "annulla", "stop", "ferma", "aspetta", "non ora", "meglio di no",
         "lascia stare", "lascia perdere", "annullare", "lascia", "più tardi", "non ancora",
-        "forse più tardi", "magari più tardi",
+        "forse più tardi", "magari più tardi", "certo che no", "assolutamente no",
     ),
     "nl": (
         "nee", "nee dank je", "annuleer", "stop", "wacht", "niet nu", "liever niet", "laat maar",
@@ -109,7 +111,7 @@ _NO: Mapping[str, tuple[str, ...]] = {
     "pt": (
         "não", "nao", "cancelar", "cancela", "pare", "para", "espera", "agora não", "melhor não",
         "deixa", "esquece", "deixa pra lá", "deixa para lá", "não quero", "mais tarde",
-        "ainda não", "talvez mais tarde",
+        "ainda não", "talvez mais tarde", "deixa estar", "não faças isso", "não faça isso",
     ),
 }  # fmt: skip
 # Politeness, assent and hesitation ("uh", "äh") that may go with a yes or a no without

@@ -11,7 +11,8 @@ the words too: "with_fields" patterns name fields ("{item} zu {names} hinzufüge
 "die Lautstärke von {names} auf {volume_level} einstellen"; a list: the first whose fields the
 call has) and are used when the call has them; "switched" services read by their yes/no field
 ("mute" / "unmute"); "restated" lists, by the same keys, how a person says a held action again
-with a pronoun ("schließ sie auf", "déverrouille-la").
+with a pronoun ("schließ sie auf", "déverrouille-la"), and the same without its pronoun
+("sim, abre", "sì, apri") reads as the held action said again too.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import json
 from pathlib import Path
 from typing import Any
 from typing import Final
+
+from custom_components.local_agent.engine.words import words
 
 type VerbKey = tuple[str | None, str]
 
@@ -65,7 +68,38 @@ def _verb_key(key: str) -> VerbKey:
     return domain or None, service
 
 
-def _call_words(entry: Mapping[str, Any]) -> CallWords:
+# The object pronouns that follow the verb in a restated phrase, a word of their own after it
+# ("abre-a", "ouvre-la", "ontgrendel hem", "doe hem open") or, in Italian and Spanish, glued to
+# it ("aprila", "ábrela"): without it the verb alone is left, said as a person answers "yes,
+# open" in their language. German's "schließ sie auf" is left whole: "schließ auf" is no one's.
+_PRONOUNS_AFTER_VERB: Final[Mapping[str, tuple[str, ...]]] = {
+    "fr": ("la", "le", "les"),
+    "nl": ("hem", "het", "ze"),
+    "pt": ("a", "o", "as", "os"),
+}
+_PRONOUNS_GLUED: Final[Mapping[str, tuple[str, ...]]] = {
+    "es": ("las", "los", "la", "lo"),
+    "it": ("la", "lo", "le", "li"),
+}
+
+
+def _without_pronoun(phrase: str, language: str) -> str | None:
+    """Return the restated phrase with its verb alone ("abre-a": "abre", "ábrela": "abre")."""
+    verb, *rest = words(phrase)
+    if rest and rest[0] in _PRONOUNS_AFTER_VERB.get(language, ()):
+        return " ".join([verb, *rest[1:]])
+    for pronoun in _PRONOUNS_GLUED.get(language, ()):
+        if verb.endswith(pronoun) and len(verb) > len(pronoun) + 2:
+            return " ".join([verb.removesuffix(pronoun), *rest])
+    return None
+
+
+def _restated(said: list[str], language: str) -> tuple[str, ...]:
+    alone = (_without_pronoun(phrase, language) for phrase in said)
+    return tuple(dict.fromkeys([*said, *(phrase for phrase in alone if phrase)]))
+
+
+def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
     patterns = {("and_" if name == "and" else name): text for name, text in entry.items()}
     verbs = {_verb_key(key): text for key, text in patterns.pop("verbs").items()}
     with_fields = {
@@ -73,7 +107,9 @@ def _call_words(entry: Mapping[str, Any]) -> CallWords:
         for key, text in patterns.pop("with_fields").items()
     }
     switched = {service: (yes, no) for service, (yes, no) in patterns.pop("switched").items()}
-    restated = {_verb_key(key): tuple(said) for key, said in patterns.pop("restated").items()}
+    restated = {
+        _verb_key(key): _restated(said, language) for key, said in patterns.pop("restated").items()
+    }
     durations = {unit: (one, more) for unit, (one, more) in patterns.pop("durations").items()}
     return CallWords(
         verbs=verbs,
@@ -87,7 +123,7 @@ def _call_words(entry: Mapping[str, Any]) -> CallWords:
 
 # Read when the integration is imported (in Home Assistant's import executor).
 _WORDS: Final[Mapping[str, CallWords]] = {
-    language: _call_words(entry)
+    language: _call_words(language, entry)
     for language, entry in json.loads(
         Path(__file__).with_name("call_words.json").read_text(encoding="utf-8")
     ).items()
