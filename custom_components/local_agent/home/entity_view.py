@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from datetime import timedelta
 from typing import Any
 from typing import Final
 
@@ -15,10 +17,13 @@ from homeassistant.core import State
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.util import dt as dt_util
 
 from .colours import named_colour
 
 NO_AREA: Final = "No area"
+_MINUTES: Final = "%Y-%m-%d %H:%M"
+_SECONDS: Final = "%Y-%m-%d %H:%M:%S"
 # Keys of a state_summary other than its attributes.
 _SUMMARY_KEYS: Final = frozenset({"entity_id", "name", "area", "state"})
 
@@ -71,7 +76,7 @@ _ATTRIBUTES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
     "remote": (("current_activity", "activity"), ("activity_list", "activity_list")),
     "select": (("options", "options"),),
     "siren": (("available_tones", "available_tones"),),
-    "timer": (("duration", "duration"), ("remaining", "remaining")),
+    "timer": (("duration", "duration"), ("remaining", "remaining"), ("finishes_at", "finishes_at")),
     "update": (("installed_version", "installed_version"), ("latest_version", "latest_version")),
     "vacuum": (
         ("fan_speed", "fan_speed"),
@@ -133,6 +138,10 @@ _IMPLIED_BY_STATE: Final[Mapping[tuple[str, str], Mapping[str, Any]]] = {
     ("valve", "open"): {"position": 100},
 }
 
+# Values that change by the second, each with the steady one that says them (a running
+# timer's time left, by its end): read when asked, never a change of the home list.
+_LIVE: Final = {"remaining": "finishes_at"}
+
 # Choices an entity offers; stable, long, and only needed when the model picks one.
 _OPTION_LISTS: Final = frozenset(
     {
@@ -191,7 +200,36 @@ def relevant_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
             attributes[key] = _plain(value)
     if _binary_sensor_words(state) is not None:
         del attributes["device_class"]  # the state's words say it
+    if (ends := _local_moment(attributes.get("finishes_at"))) is not None:
+        # A running timer's remaining is what it was when it started: its end says it.
+        attributes["finishes_at"] = ends
+        attributes.pop("remaining", None)
     return attributes
+
+
+def _local_moment(value: Any) -> str | None:
+    """Return a moment Home Assistant keeps in UTC as the home's clocks show it.
+
+    None when the value is no moment with its time zone.
+    """
+    moment = _moment(value)
+    if moment is None:
+        return None
+    return dt_util.as_local(moment).strftime(_SECONDS if moment.second else _MINUTES)
+
+
+def _moment(value: Any) -> datetime | None:
+    moment = dt_util.parse_datetime(value) if isinstance(value, str) else None
+    return moment if moment is not None and moment.tzinfo is not None else None
+
+
+def _time_left(state: State) -> dict[str, str]:
+    """Return how long a running timer has left now, as Home Assistant writes a duration."""
+    ends = _moment(state.attributes.get("finishes_at")) if state.domain == "timer" else None
+    if ends is None:
+        return {}
+    left = max(timedelta(), ends - dt_util.utcnow())
+    return {"remaining": str(timedelta(seconds=round(left.total_seconds())))}
 
 
 def _binary_sensor_words(state: State) -> tuple[str, str] | None:
@@ -232,6 +270,8 @@ def shown_state(hass: HomeAssistant, state: State) -> str:
     """
     if (words := _binary_sensor_words(state)) is not None and state.state in ("off", "on"):
         return words[state.state == "on"]
+    if state.domain == "datetime" or state.attributes.get("device_class") == "timestamp":
+        return _local_moment(state.state) or state.state
     if state.domain != "sensor":
         return state.state
     value = async_rounded_state(hass, state.entity_id, state)
@@ -247,6 +287,7 @@ def state_summary(hass: HomeAssistant, state: State) -> dict[str, Any]:
         summary["area"] = info.area
     summary["state"] = shown_state(hass, state)
     summary.update(relevant_attributes(hass, state))
+    summary.update(_time_left(state))
     return summary
 
 
@@ -320,6 +361,7 @@ def _state_text(domain: str, shown: str, attributes: Mapping[str, Any]) -> str:
         key: value
         for key, value in attributes.items()
         if key not in _OPTION_LISTS
+        and not (key in _LIVE and _LIVE[key] in attributes)
         and value is not False
         and not (key in implied and implied[key] == value)
     }

@@ -1,0 +1,121 @@
+"""Everyday questions whose answers our tools gave untrue (the twenty-fourth round).
+
+- "When does my alarm go off?", "when is the next bin collection?", "when do we leave?":
+  a timestamp sensor (a phone's next alarm, a collection date) and a date-and-time entity
+  keep their moment in UTC, and the model read it so: "14:30" for an alarm at 06:30 in a
+  Pacific home. They are shown in the home's time zone, as the prompt's own clock is.
+- "When does the pasta timer end?", "how long is left?": a running timer's `remaining` is
+  what it was when it started (Home Assistant updates it on a pause only), and its end was
+  not shown: eight minutes in, the model said ten were left. A running timer shows its end
+  in the home's time, and a read says the time left now; the home list shows the end only,
+  so a ticking timer is no change the next message lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+from freezegun.api import FrozenDateTimeFactory
+
+from custom_components.local_agent.home.entity_view import entity_line
+from custom_components.local_agent.home.entity_view import line_state_of_summary
+from custom_components.local_agent.home.entity_view import state_summary
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+
+from . import test_adversarial
+from .test_adversarial import Scene
+from .test_adversarial import tool_results
+from .test_everyday_twenty_third import DEPARTURE
+from .test_everyday_twenty_third import PASTA
+from .test_everyday_twenty_third import a_pasta_timer
+from .test_everyday_twenty_third import cancel_the_pasta_timer
+from .test_everyday_twenty_third import the_demo_clocks_and_notifier
+
+scene = test_adversarial.scene
+house = test_adversarial.house
+
+NEXT_ALARM: Final = "sensor.phone_next_alarm"
+
+
+async def read(scene: Scene, entity_id: str) -> dict[str, Any]:
+    """What our get_state tells the model of one entity."""
+    result = await scene.ask_ours_to_call("get_state", {"entity_id": entity_id})
+    [found] = tool_results(scene.hass, result)
+    [summary] = found["entities"]
+    assert isinstance(summary, dict)
+    return summary
+
+
+async def test_a_phones_next_alarm_is_read_in_the_homes_time(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The phone's next alarm at 06:30 in the (Pacific) home is 14:30 UTC: read as 06:30."""
+    hass.states.async_set(
+        NEXT_ALARM,
+        "2026-12-07T14:30:00+00:00",
+        {"device_class": "timestamp", "friendly_name": "Phone next alarm"},
+    )
+    async_expose_entity(hass, "conversation", NEXT_ALARM, True)
+
+    summary = await read(scene, NEXT_ALARM)
+
+    assert summary["state"] == "2026-12-07 06:30"
+    state = hass.states.get(NEXT_ALARM)
+    assert state is not None
+    assert entity_line(hass, state).state == "2026-12-07 06:30"
+
+
+async def test_a_date_and_time_is_read_in_the_homes_time(hass: HomeAssistant, scene: Scene) -> None:
+    """ "When do we leave?": the departure set to 07:15 on Christmas Eve is read so."""
+    await the_demo_clocks_and_notifier(hass)
+    await hass.services.async_call(
+        "datetime",
+        "set_value",
+        {"entity_id": DEPARTURE, "datetime": "2026-12-24 07:15:30"},
+        blocking=True,
+    )
+
+    summary = await read(scene, DEPARTURE)
+
+    assert summary["state"] == "2026-12-24 07:15:30"
+
+
+async def test_a_running_timer_says_its_end_and_the_time_left_now(
+    hass: HomeAssistant, scene: Scene, freezer: FrozenDateTimeFactory
+) -> None:
+    """Started for ten minutes at 10:00 (Pacific), read at 10:03: it ends at 10:10, seven
+    minutes are left."""
+    freezer.move_to("2026-12-06 18:00:00+00:00")
+    await a_pasta_timer(hass)
+    freezer.tick(180)
+
+    summary = await read(scene, PASTA)
+
+    assert {key: summary[key] for key in ("state", "finishes_at", "remaining")} == {
+        "state": "active",
+        "finishes_at": "2026-12-06 10:10",
+        "remaining": "0:07:00",
+    }
+    await cancel_the_pasta_timer(hass)
+
+
+async def test_a_ticking_timer_is_no_change_of_the_home_list(
+    hass: HomeAssistant, freezer: FrozenDateTimeFactory
+) -> None:
+    """Its line is its end, the same each second; what a read showed is that line."""
+    freezer.move_to("2026-12-06 18:00:00+00:00")
+    await a_pasta_timer(hass)
+    state = hass.states.get(PASTA)
+    assert state is not None
+    line = entity_line(hass, state).state
+    freezer.tick(60)
+
+    assert (
+        entity_line(hass, state).state
+        == line
+        == "active; duration=0:10:00, finishes_at=2026-12-06 10:10"
+    )
+    assert line_state_of_summary(state_summary(hass, state)) == line
+    await cancel_the_pasta_timer(hass)
