@@ -352,8 +352,11 @@ class SafetyPolicy:
         """
         rules = self._rules(hass, frozenset(), halts=False)
         called = {(EVENT_SIGNAL, EVENT_CALL_SERVICE)}
+        # Judged as any program a signal sets off: a record written or a message sent ("log
+        # every call") changes no entity itself; what hears it is judged in turn.
         return any(
-            rules.acts_sensitively("", automation.actions_heard(called))
+            (targets := rules.program_targets(automation.actions_heard(called))) is None
+            or rules.changes_sensitive(targets, ("",))
             for automation in rules.may_hear(called)
             if automation.hears(called)
         )
@@ -532,7 +535,7 @@ class _Rules:
     # The entities being judged (on the path), with the states they were judged for: a chain
     # that changes one of them to another state is judged again for those (_revisited).
     judging: dict[str, frozenset[str] | None] = field(default_factory=dict)
-    # The changes being judged on the path, each level's (entity, states) (_changes_sensitive).
+    # The changes being judged on the path, each level's (entity, states) (changes_sensitive).
     under_way: list[frozenset[tuple[str, frozenset[str] | None]]] = field(default_factory=list)
 
     def is_sensitive(
@@ -639,9 +642,9 @@ class _Rules:
             if targets is None:
                 return True
             merge_changes(changes, targets)
-        return self._changes_sensitive(changes, path)
+        return self.changes_sensitive(changes, path)
 
-    def _changes_sensitive(self, changes: Changes, path: tuple[str, ...]) -> bool:
+    def changes_sensitive(self, changes: Changes, path: tuple[str, ...]) -> bool:
         """Whether one of these changes, of a program on the path's last entity, is sensitive.
 
         An entity on the path adds nothing, unless it is changed to a state it was not judged
@@ -1068,7 +1071,7 @@ class _Rules:
             if steps in sequences or steps in followed:
                 continue  # its own steps, watching what they read: exempt with it
             targets = self.program_targets(steps)
-            if targets is None or self._changes_sensitive(targets, path):
+            if targets is None or self.changes_sensitive(targets, path):
                 return True
         # A program its steps stop or switch off is another program too: kept from securing.
         if self._stops_securing_programs(entity_id, path):
@@ -1162,7 +1165,7 @@ class _Rules:
                 return True
         for steps in _action_sequences(self.hass, entity_id) or ():
             targets = self.program_targets(steps)
-            if targets is None or self._changes_sensitive(targets, path):
+            if targets is None or self.changes_sensitive(targets, path):
                 return True
         return False
 
