@@ -176,7 +176,7 @@ def demo_value(schema: dict[str, Any]) -> Any:
 
 
 def _minutes(said: str) -> str:
-    found = re.search(r"(\d+)\s*(?:min|minute)", said)
+    found = re.search(r"(?i)(\d+)\s*min", said)
     return f"00:{int(found.group(1)) if found else 10:02d}:00"
 
 
@@ -198,7 +198,8 @@ def _message(said: str) -> dict[str, Any]:
 def _item(said: str) -> str:
     # "add milk to ...", "füge Milch zur ... hinzu", "ajoute du lait à ...", "mark bread done".
     found = re.search(
-        r"(?:add|füge|setze|ajoute|mets|mark|hake|coche|marque)\s+(?:du |de la |le |la |les |des )?"
+        r"(?i)(?:add|füge|setze|ajoute|mets|mark|hake|coche|marque)\s+"
+        r"(?:du |de la |le |la |les |des )?"
         r"(.+?)\s+(?:to|zur|zu|auf|à|a|au|sur|on|as|als|ab|dans|comme)\b",
         said,
     )
@@ -206,18 +207,25 @@ def _item(said: str) -> str:
 
 
 def _rooms(said: str) -> dict[str, Any]:
-    rooms = {"kitchen": r"kitchen|küche|cuisine", "living_room": r"living room|wohnzimmer|salon"}
+    rooms = {
+        "kitchen": r"(?i)kitchen|küche|cuisine",
+        "living_room": r"(?i)living room|wohnzimmer|salon",
+    }
     return {"cleaning_area_id": [area for area, words in rooms.items() if re.search(words, said)]}
 
 
-def _house_call(said: str, named: Sequence[HomeEntity], home: Sequence[HomeEntity]) -> str | None:
-    """The call for a command of _HOUSE_COMMANDS; a vacuum needs no name (the first cleans)."""
-    for words, domain, action, arguments in _HOUSE_COMMANDS:
-        if not re.search(rf"\b(?:{words})", said):
+def _house_call(words: str, named: Sequence[HomeEntity], home: Sequence[HomeEntity]) -> str | None:
+    """The call for a command of _HOUSE_COMMANDS; a vacuum needs no name (the first cleans).
+
+    The arguments come from the words as said: an item or a message keeps its capitals.
+    """
+    said = words.casefold()
+    for command, domain, action, arguments in _HOUSE_COMMANDS:
+        if not re.search(rf"\b(?:{command})", said):
             continue
         for entity in home if domain == "vacuum" else named:
             if entity.domain == domain:
-                return call(domain, action=action, entity_id=entity.entity_id, **arguments(said))
+                return call(domain, action=action, entity_id=entity.entity_id, **arguments(words))
     return None
 
 
@@ -240,16 +248,21 @@ def demo_reply(seen: SeenRequest) -> str:
             return answer(failed, reasoning="The call failed.")
         if last.tool_name == GET_STATE:
             states = json.loads(last.content).get("entities", [])
-            said = ", ".join(f"{entity['name']}: {entity['state']}" for entity in states)
+            said = ", ".join(map(_read_out, states))
             return answer(said, reasoning="The user asked for this state.")
         return answer(done, reasoning="The call worked.")
-    said = user_words(last).casefold()
+    words = user_words(last)
+    said = words.casefold()
     # Whole words: "accendi" does not name the AC.
     home = home_entities(conversation.system)
-    entities = [e for e in home if re.search(rf"\b{re.escape(e.words)}\b", said)]
+    # The longest name first: "Kitchen Timer" is not the player "Kitchen".
+    entities = sorted(
+        (e for e in home if re.search(rf"\b{re.escape(e.words)}\b", said)),
+        key=lambda e: -len(e.words),
+    )
     if re.search(_QUESTION, said) and entities:
         return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
-    if house_call := _house_call(said, entities, home):
+    if house_call := _house_call(words, entities, home):
         return answer(house_call, reasoning="The user wants this done.")
     for words, domain, action, arguments in _COMMANDS:
         if not re.search(rf"\b(?:{words})", said):
@@ -262,6 +275,17 @@ def demo_reply(seen: SeenRequest) -> str:
                     reasoning=reasoning,
                 )
     return answer(HELP, reasoning="I do not know this command.")
+
+
+def _read_out(entity: dict[str, Any]) -> str:
+    """An entity's state, or what its list holds: a calendar's events, a to-do list's items."""
+    if "events" in entity:
+        held = [f"{event['start']} {event['summary']}" for event in entity["events"]]
+    elif "items" in entity:
+        held = [str(item) for item in entity["items"]]
+    else:
+        return f"{entity['name']}: {entity['state']}"
+    return f"{entity['name']}: {'; '.join(held) or '-'}"
 
 
 def _answer_language(messages: Sequence[Message]) -> str:

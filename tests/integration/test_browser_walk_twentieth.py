@@ -4,18 +4,23 @@ vacuum's rooms, a light effect)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 
 from .conftest import Agent
 from .conftest import speech
+from .conftest import state
 from .home import async_setup_demo
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_demo_model import demo_agent
 from .test_everyday_twenty_third import DATED
 from .test_everyday_twenty_third import DISPLAY
 
@@ -65,3 +70,27 @@ async def test_a_message_sent_is_quoted_as_the_language_quotes(
     result = await scripted_agent.ask("…", context=person, language=language)
 
     assert speech(result) == said
+
+
+async def test_the_demo_knows_a_german_and_a_french_households_timer(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """The walk's stand-in model knew no timer, and "Wann endet der Kitchen Timer?" read the
+    player "Kitchen" ("Kitchen: playing"): it now starts the timer said in German or French
+    and reads the entity with the longest name the words hold."""
+    assert await async_setup_component(
+        hass, "timer", {"timer": {"kitchen_timer": {"name": "Kitchen Timer"}}}
+    )
+    async_expose_entity(hass, "conversation", "timer.kitchen_timer", True)
+    agent = await demo_agent(hass, tmp_path)
+
+    started = await agent.ask(
+        "Starte den Kitchen Timer für 10 Minuten", context=person, language="de"
+    )
+    read = await agent.ask("Wann endet der Kitchen Timer?", context=person, language="de")
+    paused = await agent.ask("Mets en pause le Kitchen Timer", context=person, language="fr")
+
+    assert speech(started) == "Erledigt: Kitchen Timer für 10 Minuten starten."
+    assert speech(read).startswith("Kitchen Timer: active")
+    assert speech(paused) == "C'est fait\xa0: mettre en pause Kitchen Timer."
+    assert state(hass, "timer.kitchen_timer") == "paused"
