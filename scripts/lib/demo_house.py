@@ -81,13 +81,9 @@ async def add_entries(config_dir: str) -> str:
                 version=1,
             )
             # Only stores the entry: Home Assistant sets it up when it starts.
-            hass.config_entries._entries[entry.entry_id] = entry  # noqa: SLF001
-            hass.config_entries._async_schedule_save()  # noqa: SLF001
+            hass.config_entries._entries[entry.entry_id] = entry
+            hass.config_entries._async_schedule_save()
             added.append(title)
-        calendar = Path(config_dir, ".storage", "local_calendar.family.ics")
-        if not calendar.exists():
-            calendar.parent.mkdir(parents=True, exist_ok=True)
-            calendar.write_text(calendar_text(date.today()), encoding="utf-8")
         hass.bus.async_fire(EVENT_HOMEASSISTANT_FINAL_WRITE)
         await hass.async_block_till_done()
     finally:
@@ -96,5 +92,14 @@ async def add_entries(config_dir: str) -> str:
     return f"added {', '.join(added)}" if added else "shopping list and calendar exist already"
 
 
+def write_calendar(config_dir: str) -> None:
+    """Write the calendar's events, unless its file exists (what the user changed stays)."""
+    calendar = Path(config_dir, ".storage", "local_calendar.family.ics")
+    if not calendar.exists():
+        calendar.parent.mkdir(parents=True, exist_ok=True)
+        calendar.write_text(calendar_text(date.today()), encoding="utf-8")
+
+
 if __name__ == "__main__":
+    write_calendar(sys.argv[1])
     print(asyncio.run(add_entries(sys.argv[1])))
