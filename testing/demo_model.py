@@ -12,6 +12,7 @@ integration's own; only the text of the model is scripted. It is never used by t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 import json
@@ -25,6 +26,7 @@ from typing import Final
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.home.tools import GET_STATE
+from homeassistant.util import dt as dt_util
 from testing.stand_in import SeenRequest
 from testing.stand_in import StandInWorker
 from testing.stand_in import answer
@@ -82,6 +84,36 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"open|abre|apri", "cover", "open_cover", {}),
     (r"close|cierra|sluit|chiudi|fecha", "cover", "close_cover", {}),
 )
+# Commands for the house's timer, date/time helpers, notifications, to-do list, vacuum rooms and
+# light effects (English, German, French): (words, domain, action, the arguments read from the
+# words). They come before _COMMANDS: "pause" and "set" also name a player's or helper's action.
+_HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]]], ...]] = (
+    (
+        r"add \d+|\d+ minuten dazu|ajoute \d+",
+        "timer",
+        "change",
+        lambda s: {"duration": _minutes(s)},
+    ),
+    (r"start|starte|lance|démarre", "timer", "start", lambda s: {"duration": _minutes(s)}),
+    (r"pause|pausiere|halte", "timer", "pause", lambda s: {}),
+    (r"cancel|brich|abbrechen|annule|arrête", "timer", "cancel", lambda s: {}),
+    (r"set|stelle|setze|règle|mets", "input_datetime", "set_datetime", lambda s: _when(s)),  # noqa: PLW0108 (defined below)
+    (r"send|sende|schicke|envoie", "notify", "send_message", lambda s: _message(s)),  # noqa: PLW0108
+    (r"add|füge|setze|ajoute|mets", "todo", "add_item", lambda s: {"item": _item(s)}),
+    (
+        r"mark|hake|coche|marque",
+        "todo",
+        "update_item",
+        lambda s: {"item": _item(s), "status": "completed"},
+    ),
+    (r"clean|sauge|putze|reinige|nettoie|aspire", "vacuum", "clean_area", lambda s: _rooms(s)),  # noqa: PLW0108
+    (
+        r"rainbow|regenbogen|arc-en-ciel",
+        "light",
+        "turn_on",
+        lambda s: {"effect": "rainbow"},
+    ),
+)
 # Words of a question about a state: the demo reads it with get_state.
 _QUESTION: Final = r"^(?:is|are|está|están|¿|staat)|\?$"
 _DONE: Final = {
@@ -89,6 +121,8 @@ _DONE: Final = {
     "Dutch": ("Klaar.", "Dat is mislukt."),
     "Italian": ("Fatto.", "Non ha funzionato."),
     "Portuguese": ("Feito.", "Não funcionou."),
+    "German": ("Erledigt.", "Das hat nicht geklappt."),
+    "French": ("C'est fait.", "Cela n'a pas marché."),
 }
 HELP: Final = (
     "I am the scripted demo model, not a language model: I only switch lights, open or close "
@@ -141,6 +175,60 @@ def demo_value(schema: dict[str, Any]) -> Any:
     return values.get(str(kind))
 
 
+def _minutes(said: str) -> str:
+    found = re.search(r"(?i)(\d+)\s*min", said)
+    return f"00:{int(found.group(1)) if found else 10:02d}:00"
+
+
+def _when(said: str) -> dict[str, Any]:
+    if found := re.search(r"(\d{1,2})[:h.](\d{2})", said):
+        return {"time": f"{int(found.group(1)):02d}:{found.group(2)}:00"}
+    day = re.search(r"(\d{1,2})(?:\.|th|e|er)?", said)
+    today = dt_util.now().date()
+    return {"date": today.replace(day=int(day.group(1)) if day else today.day).isoformat()}
+
+
+def _message(said: str) -> dict[str, Any]:
+    # 'Send "Dinner is ready" titled "Kitchen"': the first quoted text, then the second.
+    quoted = re.findall(r"[\"“„«]\s*([^\"“”„«»]+?)\s*[\"”“»]", said)
+    message = {"message": quoted[0] if quoted else said}
+    return message | ({"title": quoted[1]} if len(quoted) > 1 else {})
+
+
+def _item(said: str) -> str:
+    # "add milk to ...", "füge Milch zur ... hinzu", "ajoute du lait à ...", "mark bread done".
+    found = re.search(
+        r"(?i)(?:add|füge|setze|ajoute|mets|mark|hake|coche|marque)\s+"
+        r"(?:du |de la |le |la |les |des )?"
+        r"(.+?)\s+(?:to|zur|zu|auf|à|a|au|sur|on|as|als|ab|dans|comme)\b",
+        said,
+    )
+    return found.group(1) if found else said
+
+
+def _rooms(said: str) -> dict[str, Any]:
+    rooms = {
+        "kitchen": r"(?i)kitchen|küche|cuisine",
+        "living_room": r"(?i)living room|wohnzimmer|salon",
+    }
+    return {"cleaning_area_id": [area for area, words in rooms.items() if re.search(words, said)]}
+
+
+def _house_call(words: str, named: Sequence[HomeEntity], home: Sequence[HomeEntity]) -> str | None:
+    """The call for a command of _HOUSE_COMMANDS; a vacuum needs no name (the first cleans).
+
+    The arguments come from the words as said: an item or a message keeps its capitals.
+    """
+    said = words.casefold()
+    for command, domain, action, arguments in _HOUSE_COMMANDS:
+        if not re.search(rf"\b(?:{command})", said):
+            continue
+        for entity in home if domain == "vacuum" else named:
+            if entity.domain == domain:
+                return call(domain, action=action, entity_id=entity.entity_id, **arguments(words))
+    return None
+
+
 def demo_reply(seen: SeenRequest) -> str:
     """Write what a good model would: one call for a command it knows, then a short answer."""
     if seen.request.answer_schema is not None:
@@ -160,18 +248,22 @@ def demo_reply(seen: SeenRequest) -> str:
             return answer(failed, reasoning="The call failed.")
         if last.tool_name == GET_STATE:
             states = json.loads(last.content).get("entities", [])
-            said = ", ".join(f"{entity['name']}: {entity['state']}" for entity in states)
+            said = ", ".join(map(_read_out, states))
             return answer(said, reasoning="The user asked for this state.")
         return answer(done, reasoning="The call worked.")
-    said = user_words(last).casefold()
+    words = user_words(last)
+    said = words.casefold()
     # Whole words: "accendi" does not name the AC.
-    entities = [
-        e
-        for e in home_entities(conversation.system)
-        if re.search(rf"\b{re.escape(e.words)}\b", said)
-    ]
+    home = home_entities(conversation.system)
+    # The longest name first: "Kitchen Timer" is not the player "Kitchen".
+    entities = sorted(
+        (e for e in home if re.search(rf"\b{re.escape(e.words)}\b", said)),
+        key=lambda e: -len(e.words),
+    )
     if re.search(_QUESTION, said) and entities:
         return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
+    if house_call := _house_call(words, entities, home):
+        return answer(house_call, reasoning="The user wants this done.")
     for words, domain, action, arguments in _COMMANDS:
         if not re.search(rf"\b(?:{words})", said):
             continue
@@ -183,6 +275,17 @@ def demo_reply(seen: SeenRequest) -> str:
                     reasoning=reasoning,
                 )
     return answer(HELP, reasoning="I do not know this command.")
+
+
+def _read_out(entity: dict[str, Any]) -> str:
+    """An entity's state, or what its list holds: a calendar's events, a to-do list's items."""
+    if "events" in entity:
+        held = [f"{event['start']} {event['summary']}" for event in entity["events"]]
+    elif "items" in entity:
+        held = [str(item) for item in entity["items"]]
+    else:
+        return f"{entity['name']}: {entity['state']}"
+    return f"{entity['name']}: {'; '.join(held) or '-'}"
 
 
 def _answer_language(messages: Sequence[Message]) -> str:
