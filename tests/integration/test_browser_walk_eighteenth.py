@@ -130,10 +130,10 @@ async def test_a_light_dimmed_by_a_fifth_is_said_lowered_not_changed_by_minus(
     ("fields", "done"),
     [
         ({"time": "07:30:00"}, "Hecho: ajustar Wake up a las 07:30."),
-        ({"date": "2026-12-24"}, "Hecho: ajustar Wake up al 2026-12-24."),
+        ({"date": "2026-12-24"}, "Hecho: ajustar Wake up al 24 de diciembre de 2026."),
         (
             {"date": "2026-12-24", "time": "07:30:00"},
-            "Hecho: ajustar Wake up al 2026-12-24 a las 07:30.",
+            "Hecho: ajustar Wake up al 24 de diciembre de 2026 a las 07:30.",
         ),
     ],
 )

@@ -173,8 +173,8 @@ REQUESTS: Final = {
                 "set_datetime",
                 {"date": "2026-12-24", "time": "07:15:00"},
                 {
-                    "en": "Set Wake up to 2026-12-24 07:15.",
-                    "de": "Erledigt: Wake up auf 2026-12-24 07:15 einstellen.",
+                    "en": "Set Wake up to December 24, 2026 at 07:15.",
+                    "de": "Erledigt: Wake up auf 24. Dezember 2026 um 07:15 einstellen.",
                 },
                 {"state": "2026-12-24 07:15:00"},
             ),

@@ -51,12 +51,12 @@ DONE_AT_HALF_PAST_SEVEN: Final = {
         (
             {"date": "2026-12-24", "time": "07:30:00"},
             "it",
-            "Fatto: impostare Wake up al 2026-12-24 alle 07:30.",
+            "Fatto: impostare Wake up al 24 dicembre 2026 alle 07:30.",
         ),
         (
             {"date": "2026-12-24", "time": "07:30:00"},
             "pt",
-            "Feito: definir Wake up para 2026-12-24 às 07:30.",
+            "Feito: definir Wake up para 24 de dezembro de 2026 às 07:30.",
         ),
     ],
 )

@@ -48,6 +48,7 @@ from .actions import PlannedAction
 from .call_words import ENGLISH_WORDS
 from .call_words import WORDS_BY_LANGUAGE
 from .call_words import CallWords
+from .call_words import date_words
 from .colours import COLOUR_FIELD
 from .colours import colour_words
 from .service_catalog import AREA_FIELD
@@ -374,7 +375,7 @@ def said_action(
 
 def _in_pattern(key: str, value: Any, words: CallWords) -> str:
     """Return a field's value as the words say it: "21.5°", "30 %", "5 minutes" ("21,5°")."""
-    value = clock_words(key, value)
+    value = clock_words(key, value, words)
     if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
         return value_words(key, value, words, in_pattern=True)
     if isinstance(value, list | tuple):  # areas to clean: "Kitchen and Living Room"
@@ -419,15 +420,35 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
 _FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
 
 
-# The fields that hold a time of day ("07:30:00") or a date with one ("2026-12-24 07:30:00").
-_CLOCK_FIELDS: Final = frozenset({"time", "datetime"})
+# The fields that hold a time of day ("07:30:00"), a date ("2026-12-24"), or both.
+_CLOCK_FIELDS: Final = frozenset({"time"})
+_DATE_FIELDS: Final = frozenset({"date", "due_date"})
+_DATE_TIME_FIELDS: Final = frozenset({"datetime", "due_datetime"})
+_TIME_OF_DAY: Final = re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?")
 _ZERO_SECONDS: Final = re.compile(r"(\d{1,2}:\d{2}):00(?:\.0+)?$")
 
 
-def clock_words(key: str, value: Any) -> Any:
-    """Say a time as people do: "07:30", not "07:30:00"; seconds only when they are not zero."""
-    if key in _CLOCK_FIELDS and isinstance(value, str):
-        return _ZERO_SECONDS.sub(r"\1", value.strip())
+def clock_words(key: str, value: Any, words: CallWords = ENGLISH_WORDS) -> Any:
+    """Say a time and a date as people say them: "07:30", "24. Dezember 2026 um 07:15".
+
+    Not "07:30:00" (seconds only when they are not zero), nor "2026-12-24 07:15:00".
+
+    A value that is no plain date or time of day (one with its time zone) stays as written.
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if key in _CLOCK_FIELDS:
+        return _ZERO_SECONDS.sub(r"\1", text)
+    if key in _DATE_FIELDS:
+        return date_words(text, words) or value
+    if key in _DATE_TIME_FIELDS:
+        day, _, time = text.replace("T", " ", 1).partition(" ")
+        said = date_words(day, words)
+        if said is not None and not time:
+            return said
+        if said is not None and _TIME_OF_DAY.fullmatch(time):
+            return words.date_at.format(date=said, time=_ZERO_SECONDS.sub(r"\1", time))
     return value
 
 
@@ -451,7 +472,7 @@ def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = Fa
     With the language's decimal mark (a comma in all but English). A length of time in its
     words ("für 5 Minuten"; inside a pattern that says "für" itself, "5 Minuten").
     """
-    value = clock_words(key, value)
+    value = clock_words(key, value, words)
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if key in _FRACTIONS and number:
         return f"{_number(value * 100, words)} %"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 import json
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,12 @@ class CallWords:
     durations: Mapping[str, tuple[str, str]]
     # A field said with its own words around its value ("{}"), where no pattern says it.
     fields: Mapping[str, str]
+    # A date as the language says it: "{day}. {month} {year}", the months January first, the
+    # first day of a month where it is no plain "1" ("1er"), and a date with its time.
+    date: str
+    months: tuple[str, ...]
+    first_day: str
+    date_at: str  # {date} {time}
 
 
 def _verb_key(key: str) -> VerbKey:
@@ -111,8 +118,10 @@ def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
         _verb_key(key): _restated(said, language) for key, said in patterns.pop("restated").items()
     }
     durations = {unit: (one, more) for unit, (one, more) in patterns.pop("durations").items()}
+    months = tuple(patterns.pop("months"))
     return CallWords(
         verbs=verbs,
+        months=months,
         with_fields=with_fields,
         switched=switched,
         restated=restated,
@@ -133,3 +142,16 @@ ENGLISH_WORDS: Final = _WORDS["en"]
 WORDS_BY_LANGUAGE: Final[Mapping[str, CallWords]] = {
     language: words for language, words in _WORDS.items() if language != "en"
 }
+
+
+def date_words(text: str, words: CallWords) -> str | None:
+    """Say an ISO date as the language says it ("24. Dezember 2026"); None when it is none."""
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return words.date.format(
+        day=words.first_day if day.day == 1 else day.day,
+        month=words.months[day.month - 1],
+        year=day.year,
+    )

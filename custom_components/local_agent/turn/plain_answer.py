@@ -161,7 +161,7 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
         "set the horizontal swing mode of {names} to {swing_horizontal_mode}"
     ),
     "set_datetime": (
-        "set {names} to {date} {time}",
+        "set {names} to {date} at {time}",
         "set {names} to {time}",
         "set {names} to {date}",
     ),

@@ -1,0 +1,90 @@
+"""Everyday answers that read badly or untrue (the twenty-fifth round).
+
+- "Set the holiday start to Christmas Eve": the answer said the ISO form in every language
+  ("Holiday Start auf 2026-12-24 einstellen"), which a voice reads as numbers. A date is said
+  as each language writes one in speech ("24. Dezember 2026", "December 24, 2026"), a date
+  with its time with the language's "at" ("24 décembre 2026 à 07:15").
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+
+from . import test_adversarial
+from .conftest import Agent
+from .conftest import speech
+from .scripted_model import ScriptedWorker
+from .scripted_model import call
+from .test_everyday_twenty_second import WAKE_UP
+from .test_everyday_twenty_second import a_wake_up_time
+
+house = test_adversarial.house
+scene = test_adversarial.scene
+
+CHRISTMAS_EVE_AT_SEVEN: Final = {
+    "en": "Set Wake up to December 24, 2026 at 07:15.",
+    "de": "Erledigt: Wake up auf 24. Dezember 2026 um 07:15 einstellen.",
+    "fr": "C'est fait\xa0: régler Wake up sur 24 décembre 2026 à 07:15.",
+    "es": "Hecho: ajustar Wake up al 24 de diciembre de 2026 a las 07:15.",
+    "it": "Fatto: impostare Wake up al 24 dicembre 2026 alle 07:15.",
+    "nl": "Klaar: Wake up op 24 december 2026 om 07:15 instellen.",
+    "pt": "Feito: definir Wake up para 24 de dezembro de 2026 às 07:15.",
+}
+
+
+@pytest.mark.parametrize(("language", "done"), CHRISTMAS_EVE_AT_SEVEN.items())
+async def test_a_date_and_time_set_is_said_as_people_say_it(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    done: str,
+) -> None:
+    """Not "2026-12-24 07:15": the month by its name, in the language's order."""
+    await a_wake_up_time(hass)
+    scripted_worker.will_write(
+        call(
+            "input_datetime",
+            action="set_datetime",
+            entity_id=WAKE_UP,
+            date="2026-12-24",
+            time="07:15:00",
+        )
+    )
+
+    result = await scripted_agent.ask("…", context=person, language=language)
+
+    assert speech(result) == done
+
+
+@pytest.mark.parametrize(
+    ("language", "done"),
+    [
+        ("en", "Set Wake up to May 1, 2027."),
+        ("fr", "C'est fait\xa0: régler Wake up sur 1er mai 2027."),
+        ("it", "Fatto: impostare Wake up al 1º maggio 2027."),
+    ],
+)
+async def test_the_first_of_a_month_is_said_as_its_language_says_it(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    done: str,
+) -> None:
+    """French says "1er mai", Italian "1º maggio"."""
+    await a_wake_up_time(hass)
+    scripted_worker.will_write(
+        call("input_datetime", action="set_datetime", entity_id=WAKE_UP, date="2027-05-01")
+    )
+
+    result = await scripted_agent.ask("…", context=person, language=language)
+
+    assert speech(result) == done
