@@ -91,7 +91,15 @@ _ATTRIBUTES: Final[Mapping[str, tuple[tuple[str, str], ...]]] = {
         ("operation_list", "operation_list"),
         ("away_mode", "away_mode"),
     ),
-    "weather": (("temperature", "temperature"), ("humidity", "humidity")),
+}
+
+# A weather entity's values, each with the attribute of its unit (the entity's own, which
+# may differ from the home's): "wind_speed=15 km/h", where a bare 15 could be mph.
+_WEATHER_UNITS: Final[Mapping[str, str | None]] = {
+    "temperature": "temperature_unit",
+    "humidity": None,  # percent
+    "wind_speed": "wind_speed_unit",
+    "pressure": "pressure_unit",
 }
 
 
@@ -194,6 +202,8 @@ def relevant_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
     attributes: dict[str, Any] = {}
     if state.domain == "light":
         attributes.update(_light_attributes(hass, state))
+    if state.domain == "weather":
+        attributes.update(_weather_attributes(state))
     for attribute, key in _ATTRIBUTES.get(state.domain, ()):
         value = state.attributes.get(attribute)
         if value is not None and value != []:
@@ -251,6 +261,24 @@ def _light_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
     elif (rgb := state.attributes.get("rgb_color")) is not None:
         attributes["rgb_color"] = list(rgb)
     return attributes
+
+
+def _weather_attributes(state: State) -> dict[str, str]:
+    attributes: dict[str, str] = {}
+    for key, unit_key in _WEATHER_UNITS.items():
+        value = state.attributes.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            unit = state.attributes.get(unit_key) if unit_key else "%"
+            attributes[key] = f"{value:g} {unit}" if unit else f"{value:g}"
+    return attributes
+
+
+def temperature_unit_text(hass: HomeAssistant) -> str:
+    """Return the line that says the unit of temperatures shown without one (a thermostat's).
+
+    Home Assistant shows a climate or water heater entity's temperatures in the home's unit.
+    """
+    return f"Temperatures without a unit are in {hass.config.units.temperature_unit}."
 
 
 def _plain(value: Any) -> Any:

@@ -54,6 +54,7 @@ from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.entity_view import EntityLine
+from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
@@ -727,6 +728,7 @@ class ConversationAgent:
         if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
             parts.append(toolbox.llm_api.api_prompt.strip())
         if toolbox.lines is not None:
+            parts.append(temperature_unit_text(self.hass))
             parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
         return "\n\n".join(parts)
 
