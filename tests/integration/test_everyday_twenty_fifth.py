@@ -47,52 +47,33 @@ CHRISTMAS_EVE_AT_SEVEN: Final = {
 }
 
 
-@pytest.mark.parametrize(("language", "done"), CHRISTMAS_EVE_AT_SEVEN.items())
-async def test_a_date_and_time_set_is_said_as_people_say_it(
+CHRISTMAS_EVE: Final = {"date": "2026-12-24", "time": "07:15:00"}
+MAY_DAY: Final = {"date": "2027-05-01"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "language", "done"),
+    [
+        *((CHRISTMAS_EVE, language, done) for language, done in CHRISTMAS_EVE_AT_SEVEN.items()),
+        # The first of a month as its language says it: "1er mai", "1º maggio".
+        (MAY_DAY, "en", "Set Wake up to May 1, 2027."),
+        (MAY_DAY, "fr", "C'est fait\xa0: régler Wake up sur 1er mai 2027."),
+        (MAY_DAY, "it", "Fatto: impostare Wake up al 1º maggio 2027."),
+    ],
+)
+async def test_a_date_set_is_said_as_people_say_it(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
     person: Context,
+    fields: dict[str, str],
     language: str,
     done: str,
 ) -> None:
     """Not "2026-12-24 07:15": the month by its name, in the language's order."""
     await a_wake_up_time(hass)
     scripted_worker.will_write(
-        call(
-            "input_datetime",
-            action="set_datetime",
-            entity_id=WAKE_UP,
-            date="2026-12-24",
-            time="07:15:00",
-        )
-    )
-
-    result = await scripted_agent.ask("…", context=person, language=language)
-
-    assert speech(result) == done
-
-
-@pytest.mark.parametrize(
-    ("language", "done"),
-    [
-        ("en", "Set Wake up to May 1, 2027."),
-        ("fr", "C'est fait\xa0: régler Wake up sur 1er mai 2027."),
-        ("it", "Fatto: impostare Wake up al 1º maggio 2027."),
-    ],
-)
-async def test_the_first_of_a_month_is_said_as_its_language_says_it(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    language: str,
-    done: str,
-) -> None:
-    """French says "1er mai", Italian "1º maggio"."""
-    await a_wake_up_time(hass)
-    scripted_worker.will_write(
-        call("input_datetime", action="set_datetime", entity_id=WAKE_UP, date="2027-05-01")
+        call("input_datetime", action="set_datetime", entity_id=WAKE_UP, **fields)
     )
 
     result = await scripted_agent.ask("…", context=person, language=language)
