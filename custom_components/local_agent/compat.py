@@ -1255,7 +1255,9 @@ class _Watched:
         for event_type in types if isinstance(types, list) else [types]:
             text = _static_text(event_type)
             if text is None:
-                self.any_entity = True  # templated: any event, ours too
+                # Templated: any event, ours too, and a call's that changes nothing.
+                self.any_entity = True
+                self.hear((EVENT_SIGNAL, ANY_SIGNAL))
             elif text in EVENTS_OF_A_CALL:
                 if text == EVENT_STATE_CHANGED and named is not None:
                     self.add_entities(registry, named)
