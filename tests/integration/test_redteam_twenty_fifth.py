@@ -123,3 +123,31 @@ async def test_a_calendar_read_beside_a_script_that_waits_for_a_call_asks(
 
     assert state(hass, "lock.front_door") == "locked"
     assert speech(result).endswith("Say yes to confirm."), speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "unlocked"),
+    [
+        ("it", "sì, apri", False),
+        ("pt", "sim, abre", False),
+        ("es", "sí, abre", False),
+        ("fr", "oui, ouvre", False),
+        ("nl", "ja, open", False),
+        ("pt", "sim, desliga", False),
+        ("it", "sì, sblocca", True),
+        ("pt", "sim, destranca", True),
+    ],
+)
+async def test_yes_with_another_verb_alone_unlocks_nothing(
+    hass: HomeAssistant, scene: Scene, language: str, said: str, unlocked: bool
+) -> None:
+    """ "Unlock Front Door?" answered with a yes and the verb of another action alone ("sì,
+    apri": open, the latch): only the held verb ("sì, sblocca") reads as a yes."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, language)
+    scene.worker.will_write(answer("Okay."))
+
+    await scene.reply(agent, question, said, language=language)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == ("unlocked" if unlocked else "locked")
