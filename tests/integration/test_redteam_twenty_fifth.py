@@ -6,8 +6,10 @@ but was not found as a program that hears calls: core's calendar__get_events (As
 read at once beside it, and "what is on my calendar today?" unlocked the front door. One whose
 event type is "*" (every event, as the bus gives it) was read as hearing one event of that
 name, which nothing fires: turning on a light beside "when any event about lights fires,
-unlock the front door" unlocked it. Same
-house, scripted model and helpers as the other red-team files; each probe has its neighbour.
+unlock the front door" unlocked it. Guards (probed and found fine): a running script that waits
+for a calendar call makes the read ask; a yes with the verb of another action alone ("sì,
+apri" to "Unlock Front Door?") unlocks nothing. Same house, scripted model and helpers as the
+other red-team files; each probe has its neighbour.
 """
 
 from __future__ import annotations
