@@ -16,29 +16,24 @@ from __future__ import annotations
 
 import pytest
 
-from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
-from testing.home_builder import async_expose_only
 
 from . import test_adversarial
-from .conftest import async_setup_agent
-from .conftest import speech
 from .conftest import state
-from .home import async_setup_demo
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_adversarial import Scene
-from .test_calendar_read import ASSIST
-from .test_calendar_read import CALENDAR
 from .test_everyday_homes import automation
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_third import start_in_the_background
-from .test_redteam_twenty_fourth import CALENDAR_EVENTS
+from .test_redteam_twenty_fourth import ASKED_TO_READ
+from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
+from .test_redteam_twenty_fourth import read_by_assist
 
 house = test_adversarial.house
 scene = test_adversarial.scene
@@ -67,21 +62,14 @@ async def test_a_calendar_read_beside_a_program_that_hears_a_templated_event_ask
     calendar.get_events) ran at once and unlocked the door. Which event a template names
     cannot be told: such a program now counts as one that hears calls; beside one that hears
     an event written out (not a call's), the read still runs."""
-    await async_setup_demo(hass, [Platform.CALENDAR, Platform.LOCK])
-    async_expose_only(hass, [CALENDAR, "lock.front_door"])
-    unlocking = automation(
-        "Calendar calls unlock", [event_trigger(event_type, domain="calendar")], *UNLOCK_FRONT_DOOR
-    )
+    await a_calendar_and_the_front_door(hass)
+    heard = event_trigger(event_type, domain="calendar")
+    unlocking = automation("Calendar calls unlock", [heard], *UNLOCK_FRONT_DOOR)
     assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
-    agent = await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
-    scripted_worker.will_write(CALENDAR_EVENTS, answer("Read."))
 
-    result = await agent.ask("what is on my calendar today?", context=person)
-    await hass.async_block_till_done()
+    said = await read_by_assist(hass, scripted_worker, person)
 
-    assert state(hass, "lock.front_door") == "locked"
-    asked = "Use Get calendar events with calendar Calendar 2, range today? Say yes to confirm."
-    assert speech(result) == (asked if held else "Read.")
+    assert said == (ASKED_TO_READ if held else "Read.")
 
 
 @pytest.mark.parametrize(
@@ -109,22 +97,17 @@ async def test_a_calendar_read_beside_a_script_that_waits_for_a_call_asks(
     """ "Courier: wait until a calendar action is called, then unlock the front door", started
     earlier and waiting: core's calendar__get_events calls calendar.get_events, which the
     wait hears."""
-    await async_setup_demo(hass, [Platform.CALENDAR, Platform.LOCK])
-    async_expose_only(hass, [CALENDAR, "lock.front_door"])
+    await a_calendar_and_the_front_door(hass)
     waits = {"wait_for_trigger": [event_trigger("call_service", domain="calendar")]}
     courier = {"alias": "Courier", "sequence": [waits, *UNLOCK_FRONT_DOOR]}
     assert await async_setup_component(hass, "script", {"script": {"courier": courier}})
     start_in_the_background(hass, "script.courier")
     await hass.async_block_till_done()
     assert state(hass, "script.courier") == "on"
-    agent = await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
-    scripted_worker.will_write(CALENDAR_EVENTS, answer("Read."))
 
-    result = await agent.ask("what is on my calendar today?", context=person)
-    await hass.async_block_till_done()
+    said = await read_by_assist(hass, scripted_worker, person)
 
-    assert state(hass, "lock.front_door") == "locked"
-    assert speech(result).endswith("Say yes to confirm."), speech(result)
+    assert said == ASKED_TO_READ
 
 
 @pytest.mark.parametrize(
