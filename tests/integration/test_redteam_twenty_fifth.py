@@ -8,23 +8,27 @@ event type is "*" (every event, as the bus gives it) was read as hearing one eve
 name, which nothing fires: turning on a light beside "when any event about lights fires,
 unlock the front door" unlocked it. Guards (probed and found fine): a running script that waits
 for a calendar call makes the read ask; a yes with the verb of another action alone ("sì,
-apri" to "Unlock Front Door?") unlocks nothing. Same house, scripted model and helpers as the
+apri" to "Unlock Front Door?") unlocks nothing; nor does a yes from a person whose control of
+the door was taken back after the question. Same house, scripted model and helpers as the
 other red-team files; each probe has its neighbour.
 """
 
 from __future__ import annotations
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockUser
 
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
 from . import test_adversarial
+from .conftest import speech
 from .conftest import state
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_adversarial import Scene
+from .test_adversarial import unlock
 from .test_everyday_homes import automation
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import check_turning_on_the_bed_light
@@ -133,6 +137,34 @@ async def test_yes_with_another_verb_alone_unlocks_nothing(
     scene.worker.will_write(answer("Okay."))
 
     await scene.reply(agent, question, said, language=language)
+    await hass.async_block_till_done()
+
+    assert state(hass, "lock.front_door") == ("unlocked" if unlocked else "locked")
+
+
+@pytest.mark.parametrize(
+    ("control_after", "unlocked"),
+    [(True, True), (False, False)],
+    ids=["still allowed", "allowed only to read by the yes"],
+)
+async def test_a_yes_after_the_persons_control_was_taken_back_unlocks_nothing(
+    hass: HomeAssistant, scene: Scene, control_after: bool, unlocked: bool
+) -> None:
+    """A member of the family allowed to control the front door asks to unlock it; before
+    their yes, an administrator leaves them only reading it: the yes unlocks nothing."""
+    member = MockUser().add_to_hass(hass)
+    member.mock_policy({"entities": {"entity_ids": {"lock.front_door": True}}})
+    agent = await scene.our_agent()
+    scene.worker.will_write(unlock(), answer("Okay."))
+    context = Context(user_id=member.id)
+    question = await agent.ask("unlock the front door", context=context)
+    assert speech(question).endswith("Say yes to confirm."), speech(question)
+    rights = True if control_after else {"read": True}
+    member.mock_policy({"entities": {"entity_ids": {"lock.front_door": rights}}})
+
+    await agent.ask(
+        "yes", conversation_id=question.conversation_id, context=Context(user_id=member.id)
+    )
     await hass.async_block_till_done()
 
     assert state(hass, "lock.front_door") == ("unlocked" if unlocked else "locked")
