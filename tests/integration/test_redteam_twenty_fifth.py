@@ -6,7 +6,9 @@ but was not found as a program that hears calls: core's calendar__get_events (As
 read at once beside it, and "what is on my calendar today?" unlocked the front door. One whose
 event type is "*" (every event, as the bus gives it) was read as hearing one event of that
 name, which nothing fires: turning on a light beside "when any event about lights fires,
-unlock the front door" unlocked it. Guards (probed and found fine): a running script that waits
+unlock the front door" unlocked it. And a trigger-based template sensor that hears a calendar
+call was not followed: beside "when it goes on, unlock the front door", a calendar read by
+Assist's tool unlocked the door. Guards (probed and found fine): a running script that waits
 for a calendar call makes the read ask; a yes with the verb of another action alone ("sì,
 apri" to "Unlock Front Door?") unlocks nothing; nor does a yes from a person whose control of
 the door was taken back after the question. Same house, scripted model and helpers as the
@@ -168,3 +170,34 @@ async def test_a_yes_after_the_persons_control_was_taken_back_unlocks_nothing(
     await hass.async_block_till_done()
 
     assert state(hass, "lock.front_door") == ("unlocked" if unlocked else "locked")
+
+
+@pytest.mark.parametrize(
+    ("event_type", "held"),
+    [("call_service", True), ("courier", False)],
+    ids=["a sensor that hears calls", "a sensor that hears another event"],
+)
+async def test_a_calendar_read_beside_a_sensor_that_hears_calls_asks(
+    hass: HomeAssistant,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    event_type: str,
+    held: bool,
+) -> None:
+    """A trigger-based template sensor that goes on when a calendar action is called, and
+    "when it goes on, unlock the front door": core's calendar__get_events calls
+    calendar.get_events, the sensor hears it, and the program that follows the sensor
+    unlocked the door at once. The read now asks; beside a sensor that hears another event,
+    it runs."""
+    await a_calendar_and_the_front_door(hass)
+    heard = event_trigger(event_type, domain="calendar")
+    sensor = {"triggers": [heard], "binary_sensor": [{"name": "Calendar asked", "state": "on"}]}
+    assert await async_setup_component(hass, "template", {"template": [sensor]})
+    follows = {"trigger": "state", "entity_id": "binary_sensor.calendar_asked", "to": "on"}
+    unlocking = automation("Follows the sensor", [follows], *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+    await hass.async_block_till_done()
+
+    said = await read_by_assist(hass, scripted_worker, person)
+
+    assert said == (ASKED_TO_READ if held else "Read.")
