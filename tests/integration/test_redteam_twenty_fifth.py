@@ -45,33 +45,56 @@ house = test_adversarial.house
 scene = test_adversarial.scene
 
 
+async def a_program_hearing(hass: HomeAssistant, event_type: str, *, by_a_sensor: bool) -> None:
+    """Set up "when event_type fires about a calendar, unlock the front door", or (by_a_sensor)
+    a trigger-based template sensor that goes on then and "when it goes on, unlock it"."""
+    heard = event_trigger(event_type, domain="calendar")
+    if by_a_sensor:
+        sensor = {"triggers": [heard], "binary_sensor": [{"name": "Calendar asked", "state": "on"}]}
+        assert await async_setup_component(hass, "template", {"template": [sensor]})
+        heard = {"trigger": "state", "entity_id": "binary_sensor.calendar_asked", "to": "on"}
+    unlocking = automation("Calendar calls unlock", [heard], *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+    await hass.async_block_till_done()
+
+
 @pytest.mark.parametrize(
-    ("event_type", "held"),
+    ("event_type", "by_a_sensor", "held"),
     [
-        ("{{ 'call_' ~ 'service' }}", True),
-        ("{{ 'cour' ~ 'ier' }}", True),
-        ("*", True),
-        ("courier", False),
+        ("{{ 'call_' ~ 'service' }}", False, True),
+        ("{{ 'cour' ~ 'ier' }}", False, True),
+        ("*", False, True),
+        ("courier", False, False),
+        ("call_service", True, True),
+        ("courier", True, False),
     ],
-    ids=["a templated call_service", "any templated event", "every event", "an event written out"],
+    ids=[
+        "a templated call_service",
+        "any templated event",
+        "every event",
+        "an event written out",
+        "a sensor that hears calls",
+        "a sensor that hears another event",
+    ],
 )
-async def test_a_calendar_read_beside_a_program_that_hears_a_templated_event_asks(
+async def test_a_calendar_read_beside_a_program_that_may_hear_its_call_asks(
     hass: HomeAssistant,
     scripted_worker: ScriptedWorker,
     person: Context,
     event_type: str,
+    by_a_sensor: bool,
     held: bool,
 ) -> None:
     """ "When {{ 'call_' ~ 'service' }} fires, unlock the front door": Home Assistant renders
-    the event type once, and the program hears every call. It was not found among the
-    programs that hear calls, so core's calendar__get_events (which calls
-    calendar.get_events) ran at once and unlocked the door. Which event a template names
-    cannot be told: such a program now counts as one that hears calls; beside one that hears
-    an event written out (not a call's), the read still runs."""
+    the event type once, and the program hears every call; "*" is every event. Neither was
+    found among the programs that hear calls, so core's calendar__get_events (which calls
+    calendar.get_events) ran at once and unlocked the door; nor was a trigger-based template
+    sensor that hears the call, followed by "when it goes on, unlock the front door". Which
+    event a template names cannot be told: such a program now counts as one that hears calls,
+    and what follows a sensor that hears them is judged; beside an event written out (not a
+    call's), the read still runs."""
     await a_calendar_and_the_front_door(hass)
-    heard = event_trigger(event_type, domain="calendar")
-    unlocking = automation("Calendar calls unlock", [heard], *UNLOCK_FRONT_DOOR)
-    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+    await a_program_hearing(hass, event_type, by_a_sensor=by_a_sensor)
 
     said = await read_by_assist(hass, scripted_worker, person)
 
@@ -170,34 +193,3 @@ async def test_a_yes_after_the_persons_control_was_taken_back_unlocks_nothing(
     await hass.async_block_till_done()
 
     assert state(hass, "lock.front_door") == ("unlocked" if unlocked else "locked")
-
-
-@pytest.mark.parametrize(
-    ("event_type", "held"),
-    [("call_service", True), ("courier", False)],
-    ids=["a sensor that hears calls", "a sensor that hears another event"],
-)
-async def test_a_calendar_read_beside_a_sensor_that_hears_calls_asks(
-    hass: HomeAssistant,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    event_type: str,
-    held: bool,
-) -> None:
-    """A trigger-based template sensor that goes on when a calendar action is called, and
-    "when it goes on, unlock the front door": core's calendar__get_events calls
-    calendar.get_events, the sensor hears it, and the program that follows the sensor
-    unlocked the door at once. The read now asks; beside a sensor that hears another event,
-    it runs."""
-    await a_calendar_and_the_front_door(hass)
-    heard = event_trigger(event_type, domain="calendar")
-    sensor = {"triggers": [heard], "binary_sensor": [{"name": "Calendar asked", "state": "on"}]}
-    assert await async_setup_component(hass, "template", {"template": [sensor]})
-    follows = {"trigger": "state", "entity_id": "binary_sensor.calendar_asked", "to": "on"}
-    unlocking = automation("Follows the sensor", [follows], *UNLOCK_FRONT_DOOR)
-    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
-    await hass.async_block_till_done()
-
-    said = await read_by_assist(hass, scripted_worker, person)
-
-    assert said == (ASKED_TO_READ if held else "Read.")
