@@ -43,6 +43,7 @@ from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import EVENT_LOGBOOK_ENTRY
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.const import MATCH_ALL
 from homeassistant.const import SERVICE_TURN_OFF
 from homeassistant.const import SERVICE_TURN_ON
 from homeassistant.const import STATE_OFF
@@ -1254,8 +1255,10 @@ class _Watched:
         named = _static_text(data.get("entity_id")) if isinstance(data, Mapping) else None
         for event_type in types if isinstance(types, list) else [types]:
             text = _static_text(event_type)
-            if text is None:
-                self.any_entity = True  # templated: any event, ours too
+            if text is None or text == MATCH_ALL:
+                # Templated, or every event ("*"): ours too, and a call's that changes nothing.
+                self.any_entity = True
+                self.hear((EVENT_SIGNAL, ANY_SIGNAL))
             elif text in EVENTS_OF_A_CALL:
                 if text == EVENT_STATE_CHANGED and named is not None:
                     self.add_entities(registry, named)

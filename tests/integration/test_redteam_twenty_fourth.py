@@ -273,6 +273,34 @@ async def test_reading_a_list_sets_off_no_program_that_hears_calls(
     assert state(hass, "lock.front_door") == "locked"
 
 
+ASKED_TO_READ: Final = (
+    "Use Get calendar events with calendar Calendar 2, range today? Say yes to confirm."
+)
+
+
+async def a_calendar_and_the_front_door(hass: HomeAssistant) -> None:
+    """Set up the demo's calendars and locks; expose Calendar 2 and the front door alone."""
+    await async_setup_demo(hass, [Platform.CALENDAR, Platform.LOCK])
+    async_expose_only(hass, [CALENDAR, "lock.front_door"])
+
+
+async def read_by_assist(
+    hass: HomeAssistant,
+    worker: ScriptedWorker,
+    person: Context,
+    reading: Callable[[SeenRequest], str] = CALENDAR_EVENTS,
+) -> str:
+    """Ask what is on the calendar with Assist's API, the model `reading`; return the answer.
+
+    Whatever the answer, the front door stays locked."""
+    agent = await async_setup_agent(hass, worker.info.path, **ASSIST)
+    worker.will_write(reading, answer("Read."))
+    result = await agent.ask("what is on my calendar today?", context=person)
+    await hass.async_block_till_done()
+    assert state(hass, "lock.front_door") == "locked"
+    return speech(result)
+
+
 @pytest.mark.parametrize(
     ("reading", "heard", "held"),
     [
@@ -299,19 +327,13 @@ async def test_assists_calendar_read_beside_a_program_that_hears_calls_asks(
     front door" the door was unlocked. A read-only tool that may read by a call, beside a
     program that hears calls, now asks (its call cannot be told apart); beside one that hears
     another event it runs, as a read of the states (GetLiveContext) does beside either."""
-    await async_setup_demo(hass, [Platform.CALENDAR, Platform.LOCK])
-    async_expose_only(hass, [CALENDAR, "lock.front_door"])
+    await a_calendar_and_the_front_door(hass)
     unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
     assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
-    agent = await async_setup_agent(hass, scripted_worker.info.path, **ASSIST)
-    scripted_worker.will_write(reading, answer("Read."))
 
-    result = await agent.ask("what is on my calendar today?", context=person)
-    await hass.async_block_till_done()
+    said = await read_by_assist(hass, scripted_worker, person, reading)
 
-    assert state(hass, "lock.front_door") == "locked"
-    asked = "Use Get calendar events with calendar Calendar 2, range today? Say yes to confirm."
-    assert speech(result) == (asked if held else "Read.")
+    assert said == (ASKED_TO_READ if held else "Read.")
 
 
 # --- Confirmation across languages (guards: probed and found fine) ------------------------------

@@ -348,7 +348,8 @@ class SafetyPolicy:
 
         A read-only tool of another integration may read by calling a service (core's
         calendar__get_events calls calendar.get_events), whose `call_service` event an
-        automation may hear: which call it makes cannot be told, so any that does.
+        automation may hear: which call it makes cannot be told, so any that does. A
+        trigger-based template entity that hears it changes: what follows that is judged.
         """
         rules = self._rules(hass, frozenset(), halts=False)
         called = {(EVENT_SIGNAL, EVENT_CALL_SERVICE)}
@@ -359,6 +360,10 @@ class SafetyPolicy:
             or rules.changes_sensitive(targets, ("",))
             for automation in rules.may_hear(called)
             if automation.hears(called)
+        ) or any(
+            rules.is_sensitive(follower, (follower,), None)
+            for follower, watcher in rules.followers
+            if watcher.hears(called)
         )
 
     def kept_from_securing(
