@@ -36,12 +36,12 @@ from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
 from .houses import OURS
+from .scene import tool_call
+from .scene import tool_calls
+from .scene import tool_results
 from .scripted_model import Script
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
-from .test_adversarial import tool_calls
-from .test_adversarial import tool_results
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)

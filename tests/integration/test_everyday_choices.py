@@ -21,7 +21,6 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import ALARM
@@ -34,14 +33,11 @@ from .houses import our_call
 from .houses import request_id
 from .houses import set_up_house_mode
 from .houses import template
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
+from .scene import Scene
+from .scene import tool_results
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_sixth import reload_with
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 MODE: Final = "input_select.house_mode"
 GOOD_NIGHT: Final = "input_button.good_night"

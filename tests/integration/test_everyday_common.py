@@ -41,7 +41,6 @@ from homeassistant.core import State
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_get_all_descriptions
 
-from . import test_adversarial
 from . import test_everyday_homes
 from .conftest import Agent
 from .conftest import Talk
@@ -70,12 +69,12 @@ from .houses import set_up_light_group
 from .houses import sets
 from .houses import temperature
 from .houses import volume
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_everyday_choices import LOCK_UP as MODE_LOCKS_UP
 from .test_everyday_choices import mode_changes
 from .test_everyday_choices import mode_is
@@ -94,8 +93,6 @@ from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .turns import ask_changing_nothing
 
-house = test_adversarial.house
-scene = test_adversarial.scene
 demo_house = test_everyday_homes.demo_house
 
 FRONT_DOOR: Final = "lock.front_door"

@@ -42,7 +42,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.typing import ConfigType
 
-from . import test_adversarial
 from . import test_everyday_common as common
 from . import test_everyday_homes
 from .houses import ALARM
@@ -64,7 +63,7 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import template
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
@@ -924,8 +923,6 @@ async def test_an_everyday_request_runs_at_once(
 # --- Over-holds found, each class with its neighbours that must still ask ----------------------
 # In the red-team house (the front door locked, the bed light off).
 
-house = test_adversarial.house
-scene = test_adversarial.scene
 demo_house = test_everyday_homes.demo_house
 
 LIGHTS_ON: Final = (

@@ -36,7 +36,6 @@ from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.demo_home import DEMO_PLATFORMS
 
-from . import test_adversarial
 from .conftest import Agent
 from .conftest import Talk
 from .conftest import speech
@@ -68,11 +67,11 @@ from .houses import still_asks
 from .houses import temperature
 from .houses import template
 from .houses import volume
+from .scene import Scene
+from .scene import agent_with
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import agent_with
-from .test_adversarial import tool_call
 from .test_everyday_automations import TAPPED
 from .test_everyday_automations import on
 from .test_everyday_automations import when_the_bed_light_goes_on
@@ -1003,9 +1002,6 @@ async def test_what_sets_off_the_garage_alarm_or_valves_still_asks(
 
 
 # --- The class of over-hold found: a notification heard as any signal ---------------------------
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 
 def said(sentence: str) -> dict[str, Any]:

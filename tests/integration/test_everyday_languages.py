@@ -47,11 +47,11 @@ from .houses import OURS
 from .houses import Reader
 from .houses import attribute
 from .houses import read
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import Script
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)

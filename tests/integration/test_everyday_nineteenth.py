@@ -29,9 +29,9 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .houses import another_integrations_service
 from .houses import set_up_yaml_groups
+from .scene import tool_results
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_results
 from .test_everyday_answers import BLIND
 from .test_everyday_answers import CHRISTMAS
 from .test_everyday_answers import KITCHEN_LIGHT

@@ -30,7 +30,6 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
@@ -38,10 +37,10 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_everyday_answers import language  # noqa: F401  (the fixture)
 from .test_everyday_answers import say
 from .test_everyday_common import agent as agent_of
@@ -55,9 +54,6 @@ from .test_redteam import relay
 from .test_redteam import template_helper
 from .test_redteam_eighteenth import exposed_update
 from .test_redteam_eighteenth import relay_on_a_device
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 

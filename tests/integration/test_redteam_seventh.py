@@ -24,7 +24,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
@@ -32,10 +31,10 @@ from .houses import template
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import event_trigger
@@ -50,9 +49,6 @@ from .test_redteam_sixth import on_motion
 from .test_redteam_sixth import set_up_helpers
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 UNLOCK: Final = UNLOCK_FRONT_DOOR[0]
 LOCK: Final = {"action": "lock.lock", "target": {"entity_id": "lock.front_door"}}
