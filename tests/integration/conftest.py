@@ -108,6 +108,17 @@ async def demo_home(hass: HomeAssistant) -> AsyncGenerator[None]:
 
 
 @pytest.fixture
+async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
+    """Every automation is switched off after the test: a time trigger set up in it outlives
+    no test (a module asks for it with `pytestmark = pytest.mark.usefixtures(...)`)."""
+    yield
+    if "automation" in hass.config.components:
+        await hass.services.async_call(
+            "automation", "turn_off", {"entity_id": "all"}, blocking=True
+        )
+
+
+@pytest.fixture
 def model_loads() -> Iterator[list[Path]]:
     """Every load of a model into this process (the separate-process check is not one)."""
     loads: list[Path] = []

@@ -212,35 +212,15 @@ def tool_results(
 
 
 @dataclass
-class Scene:
-    """The house, its scripted model, a person talking to the agents, and the audit of what
-    they proposed and did."""
+class Home:
+    """A house, its scripted model and a person talking to the agents."""
 
     hass: HomeAssistant
     worker: ScriptedWorker
     person: Context
-    audit: list[dict[str, Any]]
-
-    async def assist_agent(self, **options: Any) -> Agent:
-        return await assist_agent(self.hass, self.worker, **options)
-
-    async def shell_agent(self) -> Agent:
-        """An agent offered only the tools of OtherAPI (the shell_tool fixture registers it)."""
-        return await self.assist_agent(**{CONF_LLM_HASS_API: ["other_api"]})
-
-    async def our_agent(self, **options: Any) -> Agent:
-        return await async_setup_agent(self.hass, self.worker.info.path, **options)
 
     async def agent_with(self, tools: str) -> Agent:
         return await agent_with(tools, self.hass, self.worker)
-
-    async def pin_agent(self) -> Agent:
-        return await pin_agent(self.hass, self.worker)
-
-    async def ask_to_unlock(
-        self, agent: Agent, language: str = "en"
-    ) -> conversation.ConversationResult:
-        return await ask_to_unlock(agent, self.worker, self.person, language)
 
     async def ask_to_call(
         self,
@@ -255,6 +235,32 @@ class Scene:
         the turn is over."""
         talk = Talk(agent, self.worker, context or self.person)
         return await ask_changing_nothing(talk, SENSITIVE, tool_call(suffix, **arguments), *after)
+
+
+@dataclass
+class Scene(Home):
+    """The house, its scripted model, a person talking to the agents, and the audit of what
+    they proposed and did."""
+
+    audit: list[dict[str, Any]]
+
+    async def assist_agent(self, **options: Any) -> Agent:
+        return await assist_agent(self.hass, self.worker, **options)
+
+    async def shell_agent(self) -> Agent:
+        """An agent offered only the tools of OtherAPI (the shell_tool fixture registers it)."""
+        return await self.assist_agent(**{CONF_LLM_HASS_API: ["other_api"]})
+
+    async def our_agent(self, **options: Any) -> Agent:
+        return await async_setup_agent(self.hass, self.worker.info.path, **options)
+
+    async def pin_agent(self) -> Agent:
+        return await pin_agent(self.hass, self.worker)
+
+    async def ask_to_unlock(
+        self, agent: Agent, language: str = "en"
+    ) -> conversation.ConversationResult:
+        return await ask_to_unlock(agent, self.worker, self.person, language)
 
     async def ask_ours_to_call(
         self, suffix: str, arguments: dict[str, Any], **options: Any

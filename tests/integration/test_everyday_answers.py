@@ -36,6 +36,7 @@ from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
 from .houses import OURS
+from .scene import Home
 from .scene import tool_call
 from .scene import tool_calls
 from .scene import tool_results
@@ -45,7 +46,6 @@ from .scripted_model import call
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import Home
 from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_languages import set_up_the_house_named
 

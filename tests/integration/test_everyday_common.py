@@ -69,6 +69,7 @@ from .houses import set_up_light_group
 from .houses import sets
 from .houses import temperature
 from .houses import volume
+from .scene import Home
 from .scene import Scene
 from .scene import tool_call
 from .scene import tool_results
@@ -82,7 +83,6 @@ from .test_everyday_choices import modes
 from .test_everyday_choices import option
 from .test_everyday_choices import select
 from .test_everyday_choices import set_up_the_house
-from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose

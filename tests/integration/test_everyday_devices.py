@@ -63,8 +63,8 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import template
 from .probes import assert_held_only_when
+from .scene import Home
 from .scene import Scene
-from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import device_of

@@ -14,7 +14,6 @@ run at once; what sets off the lock, the garage door, the alarm or a valve still
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 import shutil
@@ -27,7 +26,6 @@ from pytest_homeassistant_custom_component.common import async_fire_time_changed
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
 from homeassistant.components import automation as automation_component
-from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -36,8 +34,6 @@ from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.demo_home import DEMO_PLATFORMS
 
-from .conftest import Agent
-from .conftest import Talk
 from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
@@ -67,9 +63,8 @@ from .houses import still_asks
 from .houses import temperature
 from .houses import template
 from .houses import volume
+from .scene import Home
 from .scene import Scene
-from .scene import agent_with
-from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_everyday_automations import TAPPED
@@ -83,7 +78,6 @@ from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import phone_notifications
-from .turns import ask_changing_nothing
 
 SENSITIVE: Final = (
     FRONT_DOOR,
@@ -125,26 +119,6 @@ def notify(message: str, **data: Any) -> dict[str, Any]:
 
 
 # --- A place for both houses: the whole demo, blueprints, the phone ----------------------------
-
-
-@dataclass
-class Home:
-    """A house, its scripted model and a person talking to the agents."""
-
-    hass: HomeAssistant
-    worker: ScriptedWorker
-    person: Context
-
-    async def agent_with(self, tools: str) -> Agent:
-        return await agent_with(tools, self.hass, self.worker)
-
-    async def ask_to_call(
-        self, agent: Agent, suffix: str, arguments: dict[str, Any], *after: str
-    ) -> conversation.ConversationResult:
-        """Say "do it", the model calling the tool whose name ends with suffix, then writing
-        after: nothing sensitive has changed once the turn is over."""
-        talk = Talk(agent, self.worker, self.person)
-        return await ask_changing_nothing(talk, SENSITIVE, tool_call(suffix, **arguments), *after)
 
 
 LOW_BATTERY_BLUEPRINT: Final = """\

@@ -39,6 +39,7 @@ from .houses import place
 from .houses import set_up
 from .houses import set_up_anna
 from .houses import set_up_light_group
+from .scene import Home
 from .test_everyday_common import ALARM
 from .test_everyday_common import BLINDS
 from .test_everyday_common import FRONT_DOOR
@@ -51,7 +52,6 @@ from .test_everyday_common import TV
 from .test_everyday_common import everyday_calls
 from .test_everyday_common import intents_by_name
 from .test_everyday_common import sweep
-from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose

@@ -37,6 +37,7 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .scene import Home
 from .scene import Scene
 from .scene import tool_results
 from .scripted_model import answer
@@ -45,7 +46,6 @@ from .test_everyday_answers import language  # noqa: F401  (the fixture)
 from .test_everyday_answers import say
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import Home
 from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_nineteenth import LIVING_ROOM_GROUP
 from .test_everyday_nineteenth import NOT_DONE_START

@@ -27,7 +27,6 @@ from custom_components.local_agent.safety.confirmation import classify_reply
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
-from . import test_everyday_choices
 from .houses import template
 from .scene import Scene
 from .scripted_model import answer
@@ -41,7 +40,8 @@ from .test_everyday_choices import select
 from .test_everyday_choices import set_up_the_house
 
 # A run that waits, set up here, outlives no test.
-automations_stop = test_everyday_choices.automations_stop
+# A time trigger set up here outlives no test (conftest.py: automations_stop).
+pytestmark = pytest.mark.usefixtures("automations_stop")
 
 
 # --- A condition that a template switches off -------------------------------------------------
