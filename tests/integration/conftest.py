@@ -45,6 +45,7 @@ from .agents import entity_of
 from .agents import speech
 from .agents import state
 from .agents import subentry
+from .demo_house import demo_house
 from .home import async_setup_demo_home
 from .scene import clock
 from .scene import house
@@ -63,6 +64,7 @@ __all__ = [
     "async_setup_entry_with_agent",
     "async_setup_entry_with_subentries",
     "clock",
+    "demo_house",
     "entity_of",
     "house",
     "lights_only_user",

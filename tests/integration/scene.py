@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 import json
 from typing import Any
+from typing import ClassVar
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -213,8 +214,10 @@ def tool_results(
 
 @dataclass
 class Home:
-    """A house, its scripted model and a person talking to the agents."""
+    """A house, its scripted model and a person talking to the agents; nothing `sensitive` in
+    it (the safety tests' house's, unless a house says otherwise) changes before a yes."""
 
+    sensitive: ClassVar[tuple[str, ...]] = SENSITIVE
     hass: HomeAssistant
     worker: ScriptedWorker
     person: Context
@@ -234,7 +237,9 @@ class Home:
         tool whose name ends with suffix, then writing after: nothing sensitive has changed once
         the turn is over."""
         talk = Talk(agent, self.worker, context or self.person)
-        return await ask_changing_nothing(talk, SENSITIVE, tool_call(suffix, **arguments), *after)
+        return await ask_changing_nothing(
+            talk, self.sensitive, tool_call(suffix, **arguments), *after
+        )
 
 
 @dataclass

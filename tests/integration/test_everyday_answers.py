@@ -46,7 +46,6 @@ from .scripted_model import call
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_languages import set_up_the_house_named
 
 dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off

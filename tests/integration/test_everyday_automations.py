@@ -23,6 +23,7 @@ from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.setup import async_setup_component
 
 from .conftest import speech
+from .demo_house import phone_notifications
 from .houses import another_integrations_service
 from .scene import Scene
 from .test_redteam import BED_LIGHT_ON
@@ -30,7 +31,6 @@ from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
 from .test_redteam_sixth import TURN_ON_KITCHEN
 
 TELL_THE_PHONE: Final = {"action": "notify.phone", "data": {"message": "The bed light is on"}}

@@ -41,7 +41,6 @@ from homeassistant.core import State
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_get_all_descriptions
 
-from . import test_everyday_homes
 from .conftest import Agent
 from .conftest import Talk
 from .conftest import async_setup_agent
@@ -92,8 +91,6 @@ from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .turns import ask_changing_nothing
-
-demo_house = test_everyday_homes.demo_house
 
 FRONT_DOOR: Final = "lock.front_door"
 BACK_DOOR: Final = "lock.kitchen_door"

@@ -43,7 +43,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.typing import ConfigType
 
 from . import test_everyday_common as common
-from . import test_everyday_homes
+from .demo_house import phone_notifications
 from .houses import ALARM
 from .houses import ASSIST
 from .houses import FRONT_DOOR
@@ -74,7 +74,6 @@ from .test_everyday_homes import rename
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
 
 BACK_DOOR: Final = "lock.back_door"  # a zigbee2mqtt lock, on a device of its own
 MAIN_WATER: Final = "valve.trees"
@@ -923,7 +922,6 @@ async def test_an_everyday_request_runs_at_once(
 # --- Over-holds found, each class with its neighbours that must still ask ----------------------
 # In the red-team house (the front door locked, the bed light off).
 
-demo_house = test_everyday_homes.demo_house
 
 LIGHTS_ON: Final = (
     "{{ states.light | selectattr('state', 'eq', 'on') | map(attribute='entity_id') | list }}"

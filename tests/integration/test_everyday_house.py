@@ -41,6 +41,7 @@ from homeassistant.helpers import label_registry as lr
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
 
+from .demo_house import phone_notifications
 from .houses import ALARM
 from .houses import FRONT_DOOR
 from .houses import GARAGE
@@ -74,7 +75,6 @@ from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
 from .test_redteam_sixth import reload_with
 
 LIVING_ROOM_TV: Final = "media_player.living_room"

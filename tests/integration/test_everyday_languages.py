@@ -56,7 +56,6 @@ from .scripted_model import call
 from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_homes import expose
 from .test_everyday_homes import rename
 from .test_redteam import relay

@@ -46,7 +46,6 @@ from .test_everyday_common import agent as agent_of
 from .test_everyday_common import ask
 from .test_everyday_common import common_automations
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_redteam import asked
 
 # --- A media player's volume does not change its state -----------------------------------------

@@ -25,7 +25,6 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from . import test_everyday_homes
 from .houses import ASSIST
 from .houses import LIVING_ROOM_LIGHTS
 from .houses import MOVIE_SCENE
@@ -56,8 +55,6 @@ from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose
 from .test_everyday_homes import rename
-
-demo_house = test_everyday_homes.demo_house
 
 HALL: Final = "light.entrance_color_white_lights"
 KITCHEN: Final = "light.kitchen_lights"

@@ -46,7 +46,6 @@ from .test_everyday_answers import language  # noqa: F401  (the fixture)
 from .test_everyday_answers import say
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_nineteenth import LIVING_ROOM_GROUP
 from .test_everyday_nineteenth import NOT_DONE_START
 from .test_everyday_nineteenth import ceiling_lost

@@ -20,6 +20,7 @@ from homeassistant.setup import async_setup_component
 
 from .conftest import speech
 from .conftest import state
+from .demo_house import phone_notifications
 from .probes import KITCHEN_ON
 from .probes import held_if_then_unlocks
 from .scene import Scene
@@ -33,7 +34,6 @@ from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import NOTIFY
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import cancel_relock
-from .test_redteam_seventh import phone_notifications
 from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import TURN_ON_KITCHEN
