@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
+from collections.abc import AsyncIterator
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -118,6 +120,23 @@ async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
         await hass.services.async_call(
             "automation", "turn_off", {"entity_id": "all"}, blocking=True
         )
+
+
+@pytest.fixture
+async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
+    """A server that takes every connection and never says a word (another service's port)."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    for writer in held:
+        writer.close()
+    server.close()
+    await server.wait_closed()
 
 
 @pytest.fixture
