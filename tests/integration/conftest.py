@@ -22,10 +22,12 @@ from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.flows import progress
+from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from homeassistant.components.demo.light import DemoLight
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import Context
@@ -137,6 +139,20 @@ async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
         writer.close()
     server.close()
     await server.wait_closed()
+
+
+@pytest.fixture
+def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kitchen light's bulb takes the call and stays as it was (no error)."""
+    turn_on = DemoLight.async_turn_on
+
+    async def stays_off(light: DemoLight, **kwargs: Any) -> None:
+        if light.entity_id != "light.kitchen_lights":
+            await turn_on(light, **kwargs)
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
+    # Waited for as long as a slow device may take, in a test a moment.
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
 
 
 @pytest.fixture

@@ -29,7 +29,6 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
-from . import test_everyday_languages
 from .conftest import Agent
 from .conftest import Talk
 from .conftest import speech
@@ -47,8 +46,6 @@ from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_languages import set_up_the_house_named
-
-dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off
 
 LANGUAGES: Final = ("en", "de", "fr", "es", "nl", "it", "pt")
 
