@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
-from collections.abc import Callable
+from collections.abc import AsyncIterator
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -16,38 +16,67 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
-from custom_components.local_agent.const import CONF_THREADS
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import EVENT_ACTION
-from custom_components.local_agent.const import SUBENTRY_AI_TASK
-from custom_components.local_agent.const import SUBENTRY_CONVERSATION
-from custom_components.local_agent.engine.generation import Steering
 from custom_components.local_agent.engine.local.worker import ModelWorker
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.flows import progress
+from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
-from custom_components.local_agent.turn.defaults import agent_data
-from custom_components.local_agent.turn.defaults import ai_task_data
-from homeassistant.components import conversation
+from homeassistant.components.demo.light import DemoLight
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.config_entries import ConfigSubentryData
 from homeassistant.core import Context
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from testing.model_files import llama_threads
 from testing.stand_in import stand_in_engines
 
+from .agents import SUBENTRY_KINDS
+from .agents import Agent
+from .agents import Talk
+from .agents import async_add_entry
+from .agents import async_setup_agent
+from .agents import async_setup_entry_with_agent
+from .agents import async_setup_entry_with_subentries
+from .agents import entity_of
+from .agents import speech
+from .agents import state
+from .agents import subentry
+from .demo_house import demo_house
 from .home import async_setup_demo_home
-from .scripted_model import Script
+from .scene import clock
+from .scene import house
+from .scene import lights_only_user
+from .scene import scene
 from .scripted_model import ScriptedWorker
+
+# The shared support and the safety tests' home, for `from .conftest import ...` and, for
+# the fixtures, for every test of the folder.
+__all__ = [
+    "SUBENTRY_KINDS",
+    "Agent",
+    "Talk",
+    "async_add_entry",
+    "async_setup_agent",
+    "async_setup_entry_with_agent",
+    "async_setup_entry_with_subentries",
+    "clock",
+    "demo_house",
+    "entity_of",
+    "house",
+    "lights_only_user",
+    "scene",
+    "speech",
+    "state",
+    "subentry",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +114,48 @@ async def demo_home(hass: HomeAssistant) -> AsyncGenerator[None]:
 
 
 @pytest.fixture
+async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
+    """Every automation is switched off after the test: a time trigger set up in it outlives
+    no test (a module asks for it with `pytestmark = pytest.mark.usefixtures(...)`)."""
+    yield
+    if "automation" in hass.config.components:
+        await hass.services.async_call(
+            "automation", "turn_off", {"entity_id": "all"}, blocking=True
+        )
+
+
+@pytest.fixture
+async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
+    """A server that takes every connection and never says a word (another service's port)."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    for writer in held:
+        writer.close()
+    server.close()
+    await server.wait_closed()
+
+
+@pytest.fixture
+def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kitchen light's bulb takes the call and stays as it was (no error)."""
+    turn_on = DemoLight.async_turn_on
+
+    async def stays_off(light: DemoLight, **kwargs: Any) -> None:
+        if light.entity_id != "light.kitchen_lights":
+            await turn_on(light, **kwargs)
+
+    monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
+    # Waited for as long as a slow device may take, in a test a moment.
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+
+
+@pytest.fixture
 def model_loads() -> Iterator[list[Path]]:
     """Every load of a model into this process (the separate-process check is not one)."""
     loads: list[Path] = []
@@ -96,58 +167,6 @@ def model_loads() -> Iterator[list[Path]]:
 
     with patch.object(ModelWorker, "load", classmethod(load)):
         yield loads
-
-
-@dataclass
-class Agent:
-    """A set-up agent entry and a way to talk to it."""
-
-    hass: HomeAssistant
-    entry: MockConfigEntry
-    entity_id: str
-
-    async def ask(
-        self,
-        text: str,
-        *,
-        conversation_id: str | None = None,
-        context: Context | None = None,
-        device_id: str | None = None,
-        language: str = "en",
-    ) -> conversation.ConversationResult:
-        # Each message has a context of its own, as Home Assistant gives each request one
-        # (a websocket message, a pipeline run, a service call); the person is the same.
-        said_in = Context(user_id=context.user_id, parent_id=context.parent_id) if context else None
-        return await conversation.async_converse(
-            self.hass,
-            text,
-            conversation_id,
-            said_in or Context(),
-            language=language,
-            agent_id=self.entity_id,
-            device_id=device_id,
-        )
-
-    def chat_log_text(self, result: conversation.ConversationResult) -> str:
-        return str(result.response.speech["plain"]["speech"])
-
-    def steer(self, steering: Steering | None) -> None:
-        """Make the model write what the steering says (testing/steering.py)."""
-        self.entry.runtime_data.worker.steering = steering
-
-
-async def async_setup_agent(hass: HomeAssistant, model_path: Path, **agent_options: Any) -> Agent:
-    """Create a model entry with one agent subentry and set it up (threads: one per core, or
-    LOCAL_AGENT_TEST_THREADS)."""
-    threads = llama_threads(0)
-    options: dict[str, Any] = {"options": {CONF_THREADS: threads}} if threads else {}
-    return await async_setup_entry_with_agent(
-        hass,
-        agent_options,
-        data={CONF_MODEL_PATH: str(model_path)},
-        unique_id=str(model_path),
-        **options,
-    )
 
 
 async def async_setup_model_entry(
@@ -169,41 +188,11 @@ async def async_setup_model_entry(
     return entry
 
 
-async def async_add_entry(hass: HomeAssistant, entry: MockConfigEntry) -> bool:
-    """Add an entry to Home Assistant and set it up (it may fail: the tests look); whether
-    its setup succeeded."""
-    entry.add_to_hass(hass)
-    loaded = await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return loaded
-
-
 async def async_add_helper(hass: HomeAssistant, entry: MockConfigEntry) -> er.RegistryEntry:
     """Add a helper's entry (as the UI makes one) and set it up: it must load; its one entity."""
     assert await async_add_entry(hass, entry)
     [registered] = er.async_entries_for_config_entry(er.async_get(hass), entry.entry_id)
     return registered
-
-
-def subentry(subentry_type: str, title: str, data: dict[str, Any]) -> ConfigSubentryData:
-    """A subentry of an entry created by a test (an agent, an AI task)."""
-    return ConfigSubentryData(data=data, subentry_type=subentry_type, title=title, unique_id=None)
-
-
-async def async_setup_entry_with_subentries(
-    hass: HomeAssistant, *subentries: ConfigSubentryData, **entry_fields: Any
-) -> MockConfigEntry:
-    """Create an entry (model file or server) with these subentries and set it up: it must load."""
-    entry = MockConfigEntry(domain=DOMAIN, subentries_data=list(subentries), **entry_fields)
-    assert await async_add_entry(hass, entry)
-    return entry
-
-
-def entity_of(hass: HomeAssistant, domain: str, subentry_id: str) -> str:
-    """The entity id of a subentry's entity on a platform (conversation, ai_task)."""
-    entity_id = er.async_get(hass).async_get_entity_id(domain, DOMAIN, subentry_id)
-    assert entity_id is not None
-    return entity_id
 
 
 def friendly_name(hass: HomeAssistant, entity_id: str) -> str:
@@ -220,28 +209,6 @@ async def async_remove_subentry(
     assert hass.config_entries.async_remove_subentry(entry, subentry_id)
     await hass.async_block_till_done()
     assert hass.states.get(entity_id) is None
-
-
-# What a set-up entry's one subentry is, by type: its defaults, its title, its entity's platform.
-SUBENTRY_KINDS: dict[str, tuple[Callable[[], dict[str, Any]], str, str]] = {
-    SUBENTRY_CONVERSATION: (agent_data, "Local Agent", "conversation"),
-    SUBENTRY_AI_TASK: (ai_task_data, "Task", "ai_task"),
-}
-
-
-async def async_setup_entry_with_agent(
-    hass: HomeAssistant,
-    agent_options: dict[str, Any],
-    *,
-    subentry_type: str = SUBENTRY_CONVERSATION,
-    **entry_fields: Any,
-) -> Agent:
-    """Create an entry (model file or server) with one agent subentry (or another subentry type:
-    SUBENTRY_KINDS) and set it up."""
-    defaults, title, platform = SUBENTRY_KINDS[subentry_type]
-    agent = subentry(subentry_type, title, {**defaults(), **agent_options})
-    entry = await async_setup_entry_with_subentries(hass, agent, **entry_fields)
-    return Agent(hass, entry, entity_of(hass, platform, next(iter(entry.subentries))))
 
 
 async def generate_data(hass: HomeAssistant, entity_id: str, **fields: Any) -> dict[str, Any]:
@@ -315,22 +282,10 @@ async def phrasing_agent(
     )
 
 
-def state(hass: HomeAssistant, entity_id: str) -> str:
-    """The current state of an entity that must exist."""
-    current = hass.states.get(entity_id)
-    assert current is not None, entity_id
-    return current.state
-
-
 def entry_state(entry: ConfigEntry) -> ConfigEntryState:
     """The entry's state now. mypy keeps the type an earlier `assert entry.state is ...`
     narrowed it to, even after the awaits that change it: read it here to compare it again."""
     return entry.state
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    """What the agent said."""
-    return str(result.response.speech["plain"]["speech"])
 
 
 @pytest.fixture
@@ -350,47 +305,6 @@ def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
 async def person(hass: HomeAssistant, hass_admin_user: MockUser) -> Context:
     """A real user talking to the agent."""
     return Context(user_id=hass_admin_user.id)
-
-
-@dataclass
-class Talk:
-    """A person talking to an agent whose model writes what the test scripts; what the person
-    says is the model's to read, so it matters only in a reply (a yes, a follow-up)."""
-
-    agent: Agent
-    worker: ScriptedWorker
-    person: Context
-
-    async def ask(
-        self, language: str, *writes: Script, device_id: str | None = None
-    ) -> conversation.ConversationResult:
-        """The model will write `writes` in a new conversation."""
-        return await self.say("…", language, *writes, device_id=device_id)
-
-    async def reply(
-        self, to: conversation.ConversationResult, said: str, language: str, *writes: Script
-    ) -> conversation.ConversationResult:
-        """The person says `said` in the conversation of `to`; the model will write `writes`."""
-        return await self.say(said, language, *writes, conversation_id=to.conversation_id)
-
-    async def say(
-        self,
-        said: str,
-        language: str,
-        *writes: Script,
-        conversation_id: str | None = None,
-        device_id: str | None = None,
-    ) -> conversation.ConversationResult:
-        self.worker.will_write(*writes)
-        result = await self.agent.ask(
-            said,
-            conversation_id=conversation_id,
-            context=self.person,
-            device_id=device_id,
-            language=language,
-        )
-        await self.agent.hass.async_block_till_done()
-        return result
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from testing.home_builder import async_place_in_area
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
-from .test_adversarial import tool_results
+from .scene import tool_results
 from .test_redteam import asked
 from .test_redteam import set_up_helper
 

@@ -27,11 +27,11 @@ from homeassistant.helpers import entity_registry as er
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import set_up_automations

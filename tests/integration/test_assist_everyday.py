@@ -33,11 +33,11 @@ from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .scene import tool_call
+from .scene import tool_calls
 from .scripted_model import Script
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
-from .test_adversarial import tool_call
-from .test_adversarial import tool_calls
 from .test_everyday import ASSIST
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 from .test_everyday_more import check_spoken

@@ -40,16 +40,14 @@ from .houses import call_id
 from .houses import read
 from .houses import still_asks
 from .houses import volume
+from .scene import Scene
+from .scene import satellite_id
+from .scene import tool_call
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import satellite_id
-from .test_adversarial import tool_call
 from .test_assist_everyday import timer_device
 from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_house import LIVING_ROOM_TV
 from .test_everyday_house import home  # noqa: F401  (the fixture)
-from .test_everyday_house import house  # noqa: F401  (the fixture)
-from .test_everyday_house import scene  # noqa: F401  (the fixture)
 from .test_redteam import asked
 from .test_redteam import template_helper
 

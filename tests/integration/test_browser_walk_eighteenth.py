@@ -23,9 +23,9 @@ from homeassistant.helpers.translation import async_get_translations
 from .conftest import Agent
 from .conftest import async_setup_model_entry
 from .conftest import speech
+from .scene import ask_to_unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
-from .test_adversarial import ask_to_unlock
 from .test_everyday_twenty_second import WAKE_UP
 from .test_everyday_twenty_second import a_wake_up_time
 from .test_flow_strings import render

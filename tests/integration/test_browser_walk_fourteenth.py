@@ -25,18 +25,16 @@ from homeassistant.helpers import issue_registry as ir
 from homeassistant.setup import async_setup_component
 from homeassistant.util.yaml import load_yaml_dict
 
-from . import test_adversarial
 from .conftest import async_setup_agent
 from .conftest import speech
+from .scene import Scene
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
-from .test_adversarial import tool_call
 from .test_browser_walk_thirteenth import LANGUAGES
 from .test_browser_walk_thirteenth import translation
 from .test_local_intents import add_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 
 @pytest.fixture
@@ -245,7 +243,7 @@ def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
 )
 async def test_a_lock_that_jams_at_the_yes_is_not_said_to_be_still_jammed(
     hass: HomeAssistant,
-    scene: test_adversarial.Scene,
+    scene: Scene,
     monkeypatch: pytest.MonkeyPatch,
     language: str,
     yes: str,

@@ -14,9 +14,9 @@ from testing import demo_model
 
 from .conftest import speech
 from .conftest import state
+from .scene import ask_to_unlock
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import ask_to_unlock
 from .test_demo_model import demo_agent
 from .test_safety import FRONT_DOOR
 from .test_safety import GARAGE

@@ -19,8 +19,8 @@ from homeassistant.helpers.chat_session import DATA_CHAT_SESSION
 from homeassistant.helpers.chat_session import DATA_CHAT_SESSION_CLEANUP
 
 from .conftest import speech
+from .scene import ask_to_unlock
 from .scripted_model import answer
-from .test_adversarial import ask_to_unlock
 from .test_safety import FRONT_DOOR
 from .test_safety import Scene
 from .test_safety import locks_exposed

@@ -32,7 +32,6 @@ from homeassistant.helpers import issue_registry as ir
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 
-from . import test_browser_walk_twelfth
 from .conftest import async_setup_agent
 from .conftest import entry_state
 from .conftest import speech
@@ -120,7 +119,6 @@ async def test_an_agent_that_stands_in_goes_with_its_entry(
 
 
 # A server that takes every connection and never says a word.
-silent_server = test_browser_walk_twelfth.silent_server
 
 
 async def test_the_server_dialog_says_what_it_waits_for(

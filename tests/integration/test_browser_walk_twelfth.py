@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
 import json
 from pathlib import Path
 import re
@@ -74,23 +72,6 @@ def test_maybe_later_is_a_no_in_every_language(language: str, reply: str) -> Non
     the reply to the model, which answered it too. The everyday no is a no in each language.
     """
     assert classify_reply(reply, language) is Reply.NO
-
-
-@pytest.fixture
-async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
-    """A server that takes every connection and never says a word (another service's port)."""
-    held: list[asyncio.StreamWriter] = []
-
-    async def hold(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        held.append(writer)
-
-    server = await asyncio.start_server(hold, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    for writer in held:
-        writer.close()
-    server.close()
-    await server.wait_closed()
 
 
 async def test_a_silent_server_is_named_soon_and_in_the_dialogs_words(

@@ -27,12 +27,12 @@ from testing.home_builder import async_expose_only
 from .conftest import async_setup_agent
 from .conftest import speech
 from .home import async_setup_demo
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 
 CALENDAR: Final = "calendar.calendar_2"  # the demo's: "Current Event", begun 30 minutes ago
 ASSIST: Final = {CONF_HOME_TOOLS: False, CONF_LLM_HASS_API: ["assist"]}

@@ -14,21 +14,17 @@ import pytest
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import give_a_device
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import relay
 from .test_redteam import relay_lock
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 
 async def on_a_device(hass: HomeAssistant, entity_id: str, name: str) -> dict[str, Any]:

@@ -49,11 +49,11 @@ from .conftest import Agent
 from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
 
 # Fewer than testing/demo_home.py's: the demo's number platform has a "Volume" of its own.
 PLATFORMS = [

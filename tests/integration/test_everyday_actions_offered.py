@@ -26,7 +26,6 @@ from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from . import test_everyday_twenty_second
 from . import test_everyday_twenty_third
 from .conftest import Agent
@@ -39,15 +38,12 @@ from .probes import ask_each_step
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import porch_fan_whose_speed_unlocks
+from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import set_up_automations
-
-scene = test_adversarial.scene
-house = test_adversarial.house
 
 
 async def nothing_more(hass: HomeAssistant) -> None:

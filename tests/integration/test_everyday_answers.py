@@ -29,27 +29,23 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
-from . import test_everyday_languages
 from .conftest import Agent
 from .conftest import Talk
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
 from .houses import OURS
+from .scene import Home
+from .scene import tool_call
+from .scene import tool_calls
+from .scene import tool_results
 from .scripted_model import Script
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
-from .test_adversarial import tool_calls
-from .test_adversarial import tool_results
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import Home
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_languages import set_up_the_house_named
-
-dead_bulb = test_everyday_languages.dead_bulb  # the kitchen light's bulb stays off
 
 LANGUAGES: Final = ("en", "de", "fr", "es", "nl", "it", "pt")
 

@@ -22,20 +22,16 @@ from homeassistant.helpers import service as service_helper
 from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
+from .demo_house import phone_notifications
 from .houses import another_integrations_service
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import event_trigger
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
 from .test_redteam_sixth import TURN_ON_KITCHEN
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 TELL_THE_PHONE: Final = {"action": "notify.phone", "data": {"message": "The bed light is on"}}
 SHOW_IN_THE_UI: Final = {

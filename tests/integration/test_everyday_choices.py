@@ -11,7 +11,6 @@ policy judged not taken and that Home Assistant runs anyway would change the fro
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from typing import Any
 from typing import Final
 
@@ -21,7 +20,6 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import ALARM
@@ -34,14 +32,14 @@ from .houses import our_call
 from .houses import request_id
 from .houses import set_up_house_mode
 from .houses import template
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
+from .scene import Scene
+from .scene import tool_results
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_sixth import reload_with
 
-house = test_adversarial.house
-scene = test_adversarial.scene
+# A time trigger set up here outlives no test (conftest.py: automations_stop).
+pytestmark = pytest.mark.usefixtures("automations_stop")
 
 MODE: Final = "input_select.house_mode"
 GOOD_NIGHT: Final = "input_button.good_night"
@@ -94,16 +92,6 @@ def on_mode_change(*actions: dict[str, Any], **more: Any) -> dict[str, Any]:
 def by_template(night: str, home: str) -> dict[str, Any]:
     """`choose` by a template on the new mode: night locks up, home lights up."""
     return {"choose": [option(template(night), LOCK_UP), option(template(home), LIGHTS_ON)]}
-
-
-@pytest.fixture(autouse=True)
-async def automations_stop(hass: HomeAssistant) -> AsyncGenerator[None]:
-    """A time trigger set up here outlives no test."""
-    yield
-    if "automation" in hass.config.components:
-        await hass.services.async_call(
-            "automation", "turn_off", {"entity_id": "all"}, blocking=True
-        )
 
 
 async def set_up_the_house(hass: HomeAssistant, *automations: dict[str, Any]) -> None:

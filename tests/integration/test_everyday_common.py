@@ -41,8 +41,6 @@ from homeassistant.core import State
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.service import async_get_all_descriptions
 
-from . import test_adversarial
-from . import test_everyday_homes
 from .conftest import Agent
 from .conftest import Talk
 from .conftest import async_setup_agent
@@ -70,12 +68,13 @@ from .houses import set_up_light_group
 from .houses import sets
 from .houses import temperature
 from .houses import volume
+from .scene import Home
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_everyday_choices import LOCK_UP as MODE_LOCKS_UP
 from .test_everyday_choices import mode_changes
 from .test_everyday_choices import mode_is
@@ -83,7 +82,6 @@ from .test_everyday_choices import modes
 from .test_everyday_choices import option
 from .test_everyday_choices import select
 from .test_everyday_choices import set_up_the_house
-from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose
@@ -93,10 +91,6 @@ from .test_redteam import asked
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .turns import ask_changing_nothing
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-demo_house = test_everyday_homes.demo_house
 
 FRONT_DOOR: Final = "lock.front_door"
 BACK_DOOR: Final = "lock.kitchen_door"

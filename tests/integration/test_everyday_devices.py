@@ -42,9 +42,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.typing import ConfigType
 
-from . import test_adversarial
 from . import test_everyday_common as common
-from . import test_everyday_homes
+from .demo_house import phone_notifications
 from .houses import ALARM
 from .houses import ASSIST
 from .houses import FRONT_DOOR
@@ -64,8 +63,8 @@ from .houses import set_up
 from .houses import set_up_anna
 from .houses import template
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
-from .test_everyday_homes import Home
+from .scene import Home
+from .scene import Scene
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import device_of
@@ -75,7 +74,6 @@ from .test_everyday_homes import rename
 from .test_redteam import event_trigger
 from .test_redteam import set_up_automations
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
 
 BACK_DOOR: Final = "lock.back_door"  # a zigbee2mqtt lock, on a device of its own
 MAIN_WATER: Final = "valve.trees"
@@ -924,9 +922,6 @@ async def test_an_everyday_request_runs_at_once(
 # --- Over-holds found, each class with its neighbours that must still ask ----------------------
 # In the red-team house (the front door locked, the bed light off).
 
-house = test_adversarial.house
-scene = test_adversarial.scene
-demo_house = test_everyday_homes.demo_house
 
 LIGHTS_ON: Final = (
     "{{ states.light | selectattr('state', 'eq', 'on') | map(attribute='entity_id') | list }}"

@@ -13,35 +13,20 @@ run at once; what sets off the lock, the garage door, the alarm or a valve still
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
-from dataclasses import dataclass
-from datetime import timedelta
-from pathlib import Path
-import shutil
 from typing import Any
 from typing import Final
-from unittest.mock import patch
 
 import pytest
-from pytest_homeassistant_custom_component.common import async_fire_time_changed
 from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 
-from homeassistant.components import automation as automation_component
-from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
-from homeassistant.util import dt as dt_util
-from testing.demo_home import DEMO_PLATFORMS
 
-from . import test_adversarial
-from .conftest import Agent
-from .conftest import Talk
 from .conftest import speech
 from .conftest import state
-from .home import async_setup_demo
+from .demo_house import phone_notifications
 from .houses import ALARM
 from .houses import FRONT_DOOR
 from .houses import GARAGE
@@ -68,11 +53,9 @@ from .houses import still_asks
 from .houses import temperature
 from .houses import template
 from .houses import volume
-from .scripted_model import ScriptedWorker
+from .scene import Home
+from .scene import Scene
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import agent_with
-from .test_adversarial import tool_call
 from .test_everyday_automations import TAPPED
 from .test_everyday_automations import on
 from .test_everyday_automations import when_the_bed_light_goes_on
@@ -83,19 +66,6 @@ from .test_redteam import set_up_automations
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
-from .turns import ask_changing_nothing
-
-SENSITIVE: Final = (
-    FRONT_DOOR,
-    "lock.kitchen_door",
-    GARAGE,
-    ALARM,
-    "valve.front_garden",
-    "valve.back_garden",
-    "valve.orchard",
-    "valve.trees",
-)
 
 
 def automation(
@@ -128,132 +98,6 @@ def notify(message: str, **data: Any) -> dict[str, Any]:
 # --- A place for both houses: the whole demo, blueprints, the phone ----------------------------
 
 
-@dataclass
-class Home:
-    """A house, its scripted model and a person talking to the agents."""
-
-    hass: HomeAssistant
-    worker: ScriptedWorker
-    person: Context
-
-    async def agent_with(self, tools: str) -> Agent:
-        return await agent_with(tools, self.hass, self.worker)
-
-    async def ask_to_call(
-        self, agent: Agent, suffix: str, arguments: dict[str, Any], *after: str
-    ) -> conversation.ConversationResult:
-        """Say "do it", the model calling the tool whose name ends with suffix, then writing
-        after: nothing sensitive has changed once the turn is over."""
-        talk = Talk(agent, self.worker, self.person)
-        return await ask_changing_nothing(talk, SENSITIVE, tool_call(suffix, **arguments), *after)
-
-
-LOW_BATTERY_BLUEPRINT: Final = """\
-blueprint:
-  name: Low battery level detection & notification for all battery sensors
-  domain: automation
-  input:
-    threshold:
-      name: Battery warning level threshold
-      default: 20
-      selector:
-        number:
-          min: 5
-          max: 100
-    time:
-      name: Time to test on
-      default: "10:00:00"
-      selector:
-        time: {}
-    actions:
-      name: Actions
-      selector:
-        action: {}
-variables:
-  threshold: !input threshold
-  sensors: >-
-    {% set result = namespace(sensors=[]) %}
-    {% for state in states.sensor | selectattr('attributes.device_class', '==', 'battery') %}
-      {% if 0 <= state.state | int(-1) < threshold | int %}
-        {% set result.sensors = result.sensors + [state.name] %}
-      {% endif %}
-    {% endfor %}
-    {{ result.sensors | join(', ') }}
-triggers:
-  - trigger: time
-    at: !input time
-conditions:
-  - "{{ sensors != '' }}"
-actions:
-  - choose: []
-    default: !input actions
-mode: single
-"""
-
-ZHA_REMOTE_BLUEPRINT: Final = """\
-blueprint:
-  name: ZHA - IKEA five button remote for lights
-  domain: automation
-  input:
-    remote:
-      name: Remote
-      selector:
-        device:
-          integration: zha
-    light:
-      name: Light(s)
-      selector:
-        target:
-          entity:
-            domain: light
-triggers:
-  - trigger: event
-    event_type: zha_event
-    event_data:
-      device_id: !input remote
-actions:
-  - variables:
-      command: "{{ trigger.event.data.command }}"
-  - choose:
-      - conditions: "{{ command == 'toggle' }}"
-        sequence:
-          - action: light.toggle
-            target: !input light
-      - conditions: "{{ command == 'step_with_on_off' }}"
-        sequence:
-          - action: light.turn_on
-            target: !input light
-            data:
-              brightness_step_pct: 10
-      - conditions: "{{ command == 'step' }}"
-        sequence:
-          - action: light.turn_on
-            target: !input light
-            data:
-              brightness_step_pct: -10
-mode: restart
-max_exceeded: silent
-"""
-
-
-async def set_up_demo_house(hass: HomeAssistant, tmp_path: Path) -> None:
-    """The whole demo, Home Assistant's own blueprints and two imported ones, a phone."""
-    hass.config.config_dir = str(tmp_path)
-    blueprints = tmp_path / "blueprints" / "automation"
-    shutil.copytree(
-        Path(automation_component.__file__).parent / "blueprints", blueprints / "homeassistant"
-    )
-    (blueprints / "community").mkdir()
-    (blueprints / "community" / "low_battery.yaml").write_text(LOW_BATTERY_BLUEPRINT)
-    (blueprints / "community" / "zha_remote.yaml").write_text(ZHA_REMOTE_BLUEPRINT)
-    await async_setup_demo(hass, DEMO_PLATFORMS)
-    for component in ("zone", "persistent_notification"):
-        assert await async_setup_component(hass, component, {})
-    await phone_notifications(hass)
-    for current in hass.states.async_all():
-        async_expose_entity(hass, "conversation", current.entity_id, False)
-
-
 def rename(hass: HomeAssistant, entity_id: str, name: str) -> None:
     er.async_get(hass).async_update_entity(entity_id, name=name)
 
@@ -262,31 +106,6 @@ def expose(hass: HomeAssistant, *entity_ids: str) -> None:
     for entity_id in entity_ids:
         assert hass.states.get(entity_id) is not None, entity_id
         async_expose_entity(hass, "conversation", entity_id, True)
-
-
-async def stop_everything(hass: HomeAssistant) -> None:
-    """Sun and time triggers, timers, covers and valves: none outlives the test."""
-    await hass.services.async_call("automation", "turn_off", {"entity_id": "all"}, blocking=True)
-    await hass.services.async_call("timer", "cancel", {"entity_id": "all"}, blocking=True)
-    for service in ("stop_cover", "stop_cover_tilt"):
-        await hass.services.async_call("cover", service, {"entity_id": "all"}, blocking=True)
-    await hass.services.async_call("valve", "stop_valve", {"entity_id": "all"}, blocking=True)
-    if "schedule" in hass.config.components:
-        with patch("homeassistant.config.load_yaml_config_file", return_value={}):
-            await hass.services.async_call("schedule", "reload", blocking=True)
-
-
-@pytest.fixture
-async def demo_house(
-    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, tmp_path: Path
-) -> AsyncGenerator[Home]:
-    """The whole demo (set_up_demo_house), before each house adds its own; after the test,
-    nothing left running, and a minute for what settles late (a vacuum sent home docks)."""
-    await set_up_demo_house(hass, tmp_path)
-    yield Home(hass, scripted_worker, person)
-    await stop_everything(hass)
-    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=1))
-    await hass.async_block_till_done()
 
 
 # --- The apartment ------------------------------------------------------------------------------
@@ -1003,9 +822,6 @@ async def test_what_sets_off_the_garage_alarm_or_valves_still_asks(
 
 
 # --- The class of over-hold found: a notification heard as any signal ---------------------------
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 
 def said(sentence: str) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from homeassistant.helpers import label_registry as lr
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
+from .demo_house import phone_notifications
 from .houses import ALARM
 from .houses import FRONT_DOOR
 from .houses import GARAGE
@@ -65,8 +65,8 @@ from .houses import sets
 from .houses import still_asks
 from .houses import temperature
 from .houses import volume
+from .scene import Scene
 from .scripted_model import answer
-from .test_adversarial import Scene
 from .test_everyday_automations import Beside
 from .test_everyday_automations import check_the_bed_light_beside
 from .test_everyday_automations import on
@@ -75,11 +75,7 @@ from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import UNLOCK
-from .test_redteam_seventh import phone_notifications
 from .test_redteam_sixth import reload_with
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 LIVING_ROOM_TV: Final = "media_player.living_room"
 PHONE: Final = {"action": "notify.phone", "data": {"message": "{{ trigger.to_state.name }}"}}

@@ -31,7 +31,6 @@ from typing import Final
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.local_agent.home import runner
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
@@ -47,16 +46,15 @@ from .houses import OURS
 from .houses import Reader
 from .houses import attribute
 from .houses import read
+from .scene import Home
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import Script
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_everyday import keep_the_shopping_list_in
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import Home
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_homes import expose
 from .test_everyday_homes import rename
 from .test_redteam import relay
@@ -619,20 +617,6 @@ async def test_a_harmless_and_a_sensitive_thing_at_once_say_both(named_house: Ho
 
 
 # --- A call that did not do what it asked ----------------------------------------------------
-
-
-@pytest.fixture
-def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The kitchen light's bulb takes the call and stays as it was (no error)."""
-    turn_on = DemoLight.async_turn_on
-
-    async def stays_off(light: DemoLight, **kwargs: Any) -> None:
-        if light.entity_id != KITCHEN_LIGHT:
-            await turn_on(light, **kwargs)
-
-    monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
-    # Waited for as long as a slow device may take, in a test a moment.
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
 
 
 # What the agent says of a switch-on the device did not take (the runner checks each target).

@@ -32,10 +32,10 @@ from .conftest import Talk
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .scene import tool_calls
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_calls
 from .test_everyday import everyday_home  # noqa: F401  (the fixture)
 
 BED = "light.bed_light"

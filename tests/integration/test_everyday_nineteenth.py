@@ -29,9 +29,10 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .houses import another_integrations_service
 from .houses import set_up_yaml_groups
+from .scene import Home
+from .scene import tool_results
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import tool_results
 from .test_everyday_answers import BLIND
 from .test_everyday_answers import CHRISTMAS
 from .test_everyday_answers import KITCHEN_LIGHT
@@ -45,8 +46,6 @@ from .test_everyday_common import agent as agent_of
 from .test_everyday_common import ask
 from .test_everyday_common import common_automations
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import Home
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_redteam import asked
 
 # --- A media player's volume does not change its state -----------------------------------------

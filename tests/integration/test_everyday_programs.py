@@ -25,8 +25,6 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
-from . import test_everyday_homes
 from .houses import ASSIST
 from .houses import LIVING_ROOM_LIGHTS
 from .houses import MOVIE_SCENE
@@ -40,6 +38,7 @@ from .houses import place
 from .houses import set_up
 from .houses import set_up_anna
 from .houses import set_up_light_group
+from .scene import Home
 from .test_everyday_common import ALARM
 from .test_everyday_common import BLINDS
 from .test_everyday_common import FRONT_DOOR
@@ -52,15 +51,10 @@ from .test_everyday_common import TV
 from .test_everyday_common import everyday_calls
 from .test_everyday_common import intents_by_name
 from .test_everyday_common import sweep
-from .test_everyday_homes import Home
 from .test_everyday_homes import automation
 from .test_everyday_homes import changes
 from .test_everyday_homes import expose
 from .test_everyday_homes import rename
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-demo_house = test_everyday_homes.demo_house
 
 HALL: Final = "light.entrance_color_white_lights"
 KITCHEN: Final = "light.kitchen_lights"

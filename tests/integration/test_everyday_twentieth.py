@@ -30,7 +30,6 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import ASSIST
@@ -38,16 +37,15 @@ from .houses import LIVING_ROOM_LIGHTS
 from .houses import OURS
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .scene import Home
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_everyday_answers import language  # noqa: F401  (the fixture)
 from .test_everyday_answers import say
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
-from .test_everyday_homes import Home
-from .test_everyday_homes import demo_house  # noqa: F401  (home's fixture)
 from .test_everyday_nineteenth import LIVING_ROOM_GROUP
 from .test_everyday_nineteenth import NOT_DONE_START
 from .test_everyday_nineteenth import ceiling_lost
@@ -55,9 +53,6 @@ from .test_redteam import relay
 from .test_redteam import template_helper
 from .test_redteam_eighteenth import exposed_update
 from .test_redteam_eighteenth import relay_on_a_device
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 

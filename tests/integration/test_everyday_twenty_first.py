@@ -20,11 +20,10 @@ from custom_components.local_agent.safety.confirmation import classify_pin_reply
 from custom_components.local_agent.safety.confirmation import classify_reply
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import ask_to_run_exempt
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
@@ -33,9 +32,6 @@ from .test_redteam_nineteenth import run_while_the_tablet_asks
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
 from .test_redteam_third import running_timer
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 KITCHEN: Final = {"entity_id": "light.kitchen_lights"}
 DARK: Final = "is_state('sun.sun', 'below_horizon')"

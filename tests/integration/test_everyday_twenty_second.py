@@ -28,20 +28,16 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import Agent
 from .conftest import state
 from .home import async_setup_demo
 from .probes import Request
 from .probes import Step
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
+from .scene import Scene
+from .scene import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import set_up_automations
-
-scene = test_adversarial.scene
-house = test_adversarial.house
 
 HVAC: Final = "climate.hvac"
 KITCHEN: Final = "light.kitchen_lights"

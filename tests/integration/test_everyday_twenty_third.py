@@ -45,7 +45,6 @@ from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.home_builder import async_area
 
-from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
@@ -57,16 +56,13 @@ from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .probes import may_unlock
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_everyday_homes import automation
 from .test_redteam import event_trigger
-
-scene = test_adversarial.scene
-house = test_adversarial.house
 
 ALARM_CLOCK: Final = "time.time"
 HOLIDAY: Final = "date.date"

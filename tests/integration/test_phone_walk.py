@@ -14,20 +14,16 @@ from custom_components.local_agent.home.call_texts import verb
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
+from .scene import Scene
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
-from .test_adversarial import tool_call
 from .test_everyday_twenty_second import WAKE_UP
 from .test_everyday_twenty_second import a_morning_at_wake_up_time
 from .test_everyday_twenty_second import a_wake_up_time
 from .test_redteam import UNLOCK_FRONT_DOOR
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-
 
 DONE_AT_HALF_PAST_SEVEN: Final = {
     "en": "Set Wake up to 07:30.",
@@ -95,7 +91,7 @@ QUESTION_DONE: Final = {
 
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_the_question_for_a_wake_up_time_says_it_without_zero_seconds(
-    hass: HomeAssistant, scene: test_adversarial.Scene, language: str
+    hass: HomeAssistant, scene: Scene, language: str
 ) -> None:
     """Setting the time an automation unlocks the door at is asked: the question and the
     answer to its yes say the time as the plain answer does."""

@@ -25,13 +25,12 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
 from .conftest import async_setup_agent
 from .probes import KITCHEN_ON
+from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import lets_in_when_on
 from .test_redteam import set_up_automations
@@ -39,9 +38,6 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_tenth import nightly
 from .test_redteam_twenty_first import held
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 KITCHEN: Final = "light.kitchen_lights"
 LETS_IN: Final = "automation.kitchen_lets_in"

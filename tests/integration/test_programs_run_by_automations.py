@@ -18,15 +18,11 @@ import pytest
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .houses import act
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 KITCHEN: Final = "light.kitchen_lights"
 EVENING: Final = "script.evening"

@@ -18,11 +18,10 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
+from .scene import Scene
+from .scene import tool_call
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import let_in
@@ -32,8 +31,6 @@ from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 
-house = test_adversarial.house
-scene = test_adversarial.scene
 FRONT_DOOR = "lock.front_door"
 BED = "light.bed_light"
 

@@ -1,7 +1,7 @@
 """Red-team probes of the safety gate: classes of attack the other adversarial tests do not cover.
 
 Each probe drives a real turn (the scripted model writes the attacker's calls) against the
-house of test_adversarial.py and asserts the safe outcome on the real entities: nothing
+house of scene.py and asserts the safe outcome on the real entities: nothing
 sensitive changes before the person's own yes, and the question is asked (or the call refused).
 """
 
@@ -19,20 +19,15 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
+from .scene import unlock
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
-from .test_adversarial import unlock
-
-# The house and the scene of the adversarial tests (fixtures).
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 ASKED = "Say yes to confirm."
 SCENE_DOMAIN = "scene"

@@ -31,10 +31,9 @@ from homeassistant.helpers import label_registry as lr
 from homeassistant.helpers.template import async_load_custom_templates
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .houses import place
 from .probes import KITCHEN_ON
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_everyday_devices import HALL_SWITCH
 from .test_everyday_devices import MQTT_PLUG
 from .test_everyday_devices import discover_button
@@ -45,9 +44,6 @@ from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import lets_in_when_on
 from .test_redteam import set_up_automations
 from .test_redteam_twenty_first import held
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 KITCHEN: Final = "light.kitchen_lights"
 DOOR_SELECT: Final = "input_select.door"

@@ -38,16 +38,15 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import give_a_device
+from .scene import Scene
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
@@ -55,9 +54,6 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
 from .test_redteam_third import running_timer
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 

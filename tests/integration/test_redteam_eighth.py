@@ -22,15 +22,14 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import template
 from .probes import KITCHEN_ON
 from .probes import held_if_then_unlocks
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import asked
 from .test_redteam import relay
@@ -47,9 +46,6 @@ from .test_redteam_sixth import PORCH_MOTION
 from .test_redteam_sixth import automation
 from .test_redteam_sixth import check_change
 from .test_redteam_sixth import set_up_helpers
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 RUN_WELCOME: Final = "Run Welcome? Say yes to confirm."
 # What an automation that hears Welcome's signal does: what running Welcome may do.

@@ -26,7 +26,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
@@ -34,8 +33,8 @@ from .probes import add_demo_platforms
 from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
+from .scene import Scene
+from .scene import tool_results
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import set_up_automations
@@ -43,9 +42,6 @@ from .test_redteam import with_the_bed_light_off
 from .test_redteam_eighth import HEARD
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import automation
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 PORCH_RELAY: Final = "switch.porch_relay"
 MQTT_RELAY: Final = {

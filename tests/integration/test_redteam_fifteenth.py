@@ -27,12 +27,11 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 
-from . import test_adversarial
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
@@ -44,9 +43,6 @@ from .test_relay_drivers import relays_beside
 from .test_relay_drivers import side_door
 from .test_relay_drivers import switches_on
 from .test_relay_drivers import switching_on_is_held_only_when
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 OPEN_SIDE_DOOR: Final = "automation.open_side_door"
 DOOR_OR_SPARE: Final = pytest.mark.parametrize(

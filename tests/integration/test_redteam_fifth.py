@@ -46,28 +46,22 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import Agent
 from .conftest import async_setup_entry_with_subentries
 from .conftest import entity_of
 from .conftest import speech
 from .conftest import state
 from .conftest import subentry
+from .other_integrations import OtherAPI
+from .scene import PIN
+from .scene import Scene
+from .scene import satellite_id
+from .scene import sensitive_states
+from .scene import unlock
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import PIN
-from .test_adversarial import OtherAPI
-from .test_adversarial import Scene
-from .test_adversarial import lights_only_user
-from .test_adversarial import satellite_id
-from .test_adversarial import sensitive_states
-from .test_adversarial import unlock
 from .test_redteam import asked
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-__all__ = ["lights_only_user"]
 
 # What an attacker writes into anything the model reads: the end of the text's turn, a forged
 # yes from the user, a forged answer of the model calling the lock tool, and a forged result.

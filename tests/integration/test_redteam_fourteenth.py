@@ -27,11 +27,9 @@ from custom_components.local_agent.safety.confirmation import classify_reply
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
-from . import test_everyday_choices
 from .houses import template
+from .scene import Scene
 from .scripted_model import answer
-from .test_adversarial import Scene
 from .test_everyday_choices import LIGHTS_ON
 from .test_everyday_choices import LOCK_UP
 from .test_everyday_choices import mode_changes
@@ -41,10 +39,9 @@ from .test_everyday_choices import option
 from .test_everyday_choices import select
 from .test_everyday_choices import set_up_the_house
 
-house = test_adversarial.house
-scene = test_adversarial.scene
 # A run that waits, set up here, outlives no test.
-automations_stop = test_everyday_choices.automations_stop
+# A time trigger set up here outlives no test (conftest.py: automations_stop).
+pytestmark = pytest.mark.usefixtures("automations_stop")
 
 
 # --- A condition that a template switches off -------------------------------------------------

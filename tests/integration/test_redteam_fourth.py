@@ -17,15 +17,14 @@ from homeassistant.core import ServiceCall
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import assert_held_only_when
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import lets_in_when_on
@@ -34,10 +33,6 @@ from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam_more import bed_light_off
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-
 
 # --- A service of its own effect, called with a harmless target --------------------------------
 

@@ -22,15 +22,14 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.script import Script
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
+from .scene import Scene
+from .scene import template_lock
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import template_lock
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import check_call_is_held
@@ -41,10 +40,6 @@ from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import template_helper
 from .test_redteam import turned_on_with_our_tools_or_assist
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-
 
 # --- The entity a Switch-as-X entity shows as another kind ------------------------------------
 
@@ -249,7 +244,7 @@ async def test_an_automation_on_a_group_the_light_is_in_is_followed(
 
 # --- What a template section runs, and template entities that follow the light ----------------
 
-# The house's own template section (test_adversarial's): a reload keeps it.
+# The house's own template section (scene.py's): a reload keeps it.
 HOUSE_TEMPLATES: list[dict[str, Any]] = [
     {
         "lock": [

@@ -31,14 +31,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
+from .scene import Scene
+from .scene import tool_call
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
@@ -49,9 +48,6 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
 from .test_redteam_third import running_timer
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 

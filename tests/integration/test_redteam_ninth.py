@@ -18,14 +18,14 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import ServiceCall
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .demo_house import phone_notifications
 from .probes import KITCHEN_ON
 from .probes import held_if_then_unlocks
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_redteam import let_in
 from .test_redteam import set_up_automations
 from .test_redteam_eighth import check_built_id
@@ -34,14 +34,10 @@ from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import NOTIFY
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_seventh import cancel_relock
-from .test_redteam_seventh import phone_notifications
 from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_sixth import TURN_ON_KITCHEN
 from .test_redteam_sixth import automation
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 RUN_WELCOME: Final = "Run Welcome? Say yes to confirm."
 

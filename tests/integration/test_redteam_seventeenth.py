@@ -24,13 +24,12 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import act
-from .test_adversarial import OtherAPI
-from .test_adversarial import Scene
-from .test_adversarial import tool_calls
+from .other_integrations import OtherAPI
+from .scene import Scene
+from .scene import tool_calls
 from .test_programs_run_by_automations import EVENING
 from .test_programs_run_by_automations import KITCHEN
 from .test_programs_run_by_automations import lights_on_run
@@ -38,9 +37,6 @@ from .test_programs_run_by_automations import set_up
 from .test_programs_run_by_automations import turn_on_the_kitchen_lights
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 FRONT_DOOR: Final = "lock.front_door"
 LET_IN: Final = "automation.let_in"

@@ -19,23 +19,22 @@ from pytest_homeassistant_custom_component.typing import MqttMockHAClient
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.components.notify.legacy import BaseNotificationService
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import async_add_entry
 from .conftest import speech
 from .conftest import state
+from .demo_house import phone_notifications
 from .houses import template
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import event_trigger
@@ -51,30 +50,11 @@ from .test_redteam_sixth import set_up_helpers
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
 
-house = test_adversarial.house
-scene = test_adversarial.scene
-
 UNLOCK: Final = UNLOCK_FRONT_DOOR[0]
 LOCK: Final = {"action": "lock.lock", "target": {"entity_id": "lock.front_door"}}
 CLOSE_GARAGE: Final = {"action": "cover.close_cover", "target": {"entity_id": "cover.garage_door"}}
 NOTIFY: Final = {"action": "notify.notify", "data": {"message": "Time is up"}}
 OPEN_GARAGE: Final = {"action": "cover.open_cover", "target": {"entity_id": "cover.garage_door"}}
-
-
-class Phone(BaseNotificationService):
-    """A phone's notify platform (as mobile_app's): it only sends messages."""
-
-    def send_message(self, message: str = "", **kwargs: Any) -> None:
-        """Send nothing: a test's phone."""
-
-
-async def phone_notifications(hass: HomeAssistant) -> None:
-    """Set up notify with the notify platform services "notify.notify" and "notify.phone"."""
-    assert await async_setup_component(hass, "notify", {})
-    for name in ("notify", "phone"):
-        service = Phone()
-        await service.async_setup(hass, name, name)
-        await service.async_register_services()
 
 
 async def run_exempt_welcome(

@@ -33,20 +33,17 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
-from . import test_everyday_choices
 from .houses import act
 from .probes import add_demo_platforms
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_everyday_choices import LOCK_UP
 from .test_everyday_choices import set_up_the_house
 from .test_state_after_waits import KITCHEN_OFF
 from .test_state_after_waits import lights_on_then
 from .test_state_after_waits import turn_on_the_kitchen_lights
 
-house = test_adversarial.house
-scene = test_adversarial.scene
-automations_stop = test_everyday_choices.automations_stop
+# A time trigger set up here outlives no test (conftest.py: automations_stop).
+pytestmark = pytest.mark.usefixtures("automations_stop")
 
 HALL_SATELLITE: Final = "assist_satellite.hall"
 # Calls of Home Assistant's own services that return only when a device is done.

@@ -21,25 +21,21 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .houses import template
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam_more import reload_scripts
 from .test_redteam_more import reload_templates
 from .test_redteam_third import start_in_the_background
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 TURN_ON_KITCHEN: Final = [KITCHEN_ON]
 # Motion at the porch: nothing the model can change.
@@ -54,7 +50,7 @@ HELPERS: Final[dict[str, dict[str, Any]]] = {
     "input_text": {"door_word": {"initial": "closed"}},
     "input_datetime": {"guest_arrives": {"has_date": False, "has_time": True}},
 }
-# The house's own helpers (test_adversarial's), kept by a reload.
+# The house's own helpers (scene.py's), kept by a reload.
 HOUSE_HELPERS: Final = {
     "input_boolean": {"back_door_locked": {"initial": True}, "stuck_door_locked": {"initial": True}}
 }

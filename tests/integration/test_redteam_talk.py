@@ -24,22 +24,16 @@ from homeassistant.core import HomeAssistant
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .scene import Clock
+from .scene import Scene
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Clock
-from .test_adversarial import Scene
-from .test_adversarial import clock
-from .test_adversarial import house
-from .test_adversarial import lights_only_user
-from .test_adversarial import scene
 from .test_redteam import asked
 from .test_redteam_fifth import OTHERS_WORDS
 from .test_redteam_fifth import obeys_the_other_person
 from .test_redteam_fifth import services_called
 from .test_redteam_more import reload_scripts
-
-__all__ = ["clock", "house", "lights_only_user", "scene"]
 
 OTHER_USER = "This conversation was started by someone else. Start a new one to talk to me."
 

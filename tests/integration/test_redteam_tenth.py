@@ -20,16 +20,15 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_everyday import keep_the_shopping_list_in
 from .test_redteam import asked
 from .test_redteam import let_in
@@ -41,9 +40,6 @@ from .test_redteam_seventh import relock
 from .test_redteam_seventh import run_exempt_welcome
 from .test_redteam_third import running_timer
 from .test_redteam_third import start_in_the_background
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 AT_BEDTIME: Final = {"trigger": "state", "entity_id": "binary_sensor.bedtime", "to": "on"}
 

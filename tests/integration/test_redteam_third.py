@@ -20,15 +20,14 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import async_add_helper
 from .conftest import speech
 from .conftest import state
 from .probes import assert_held_only_when
 from .probes import porch_fan_whose_speed_unlocks
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .test_helper_entities import meter_options
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
@@ -41,10 +40,6 @@ from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam_more import bed_light_off
 from .test_redteam_more import reload_scripts
-
-house = test_adversarial.house
-scene = test_adversarial.scene
-
 
 # --- The events a timer fires at once when it is started, paused, cancelled or finished -------
 

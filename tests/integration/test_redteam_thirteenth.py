@@ -31,17 +31,16 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .probes import may_unlock
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
 from .test_redteam import asked
 from .test_redteam import relay
 from .test_redteam import set_up_helper
@@ -50,9 +49,6 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_more import switch_as_x
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import automation
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 

@@ -34,7 +34,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
@@ -43,14 +42,11 @@ from .probes import ask_ours_beside
 from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .probes import may_unlock
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import automation
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 BED_LIGHT: Final = "light.bed_light"
 KITCHEN: Final = "light.kitchen_lights"

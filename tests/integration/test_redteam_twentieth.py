@@ -31,12 +31,11 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
-from .test_adversarial import Scene
-from .test_adversarial import tool_call
+from .scene import Scene
+from .scene import tool_call
 from .test_redteam import asked
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
@@ -52,9 +51,6 @@ from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
 from .test_redteam_third import running_timer
 from .test_redteam_thirteenth import switch_group
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 

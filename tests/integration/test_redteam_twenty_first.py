@@ -34,7 +34,6 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
@@ -42,9 +41,9 @@ from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
 from .probes import assert_held_only_when
 from .probes import porch_fan_whose_speed_unlocks
+from .scene import Scene
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import set_up_automations
@@ -54,9 +53,6 @@ from .test_redteam_seventh import LOCK
 from .test_redteam_seventh import relock
 from .test_redteam_tenth import nightly
 from .test_redteam_third import running_timer
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 LOCK_UP: Final = {"action": "script.lock_up"}
 

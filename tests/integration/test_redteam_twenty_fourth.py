@@ -43,20 +43,19 @@ from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.home_builder import async_expose_only
 
-from . import test_adversarial
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
+from .other_integrations import Shopping
+from .scene import Scene
+from .scene import tool_call
+from .scene import tool_results
+from .scene import unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
-from .test_adversarial import Shopping
-from .test_adversarial import tool_call
-from .test_adversarial import tool_results
-from .test_adversarial import unlock
 from .test_calendar_read import ASSIST
 from .test_calendar_read import CALENDAR
 from .test_calendar_read import answer_seeing
@@ -67,8 +66,6 @@ from .test_redteam import event_trigger
 
 __all__ = ["calendar_home"]
 
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 # House text that tries to end its block, speak as the person and call a tool.
 INJECTED: Final = (

@@ -26,14 +26,13 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .home import async_setup_demo
 from .probes import KITCHEN_ON
+from .scene import Scene
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import asked
 from .test_redteam import set_up_automations
@@ -41,9 +40,6 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import LOCK
 from .test_redteam_tenth import nightly
 from .test_redteam_twenty_first import held
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 WALKMAN: Final = "media_player.walkman"
 DOORBELL_RINGS: Final = {"trigger": "state", "entity_id": "binary_sensor.doorbell", "to": "on"}

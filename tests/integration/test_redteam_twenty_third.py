@@ -28,7 +28,6 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
 from .probes import KITCHEN_ON
@@ -37,8 +36,8 @@ from .probes import assert_held_only_when
 from .probes import held_if_then_unlocks
 from .probes import may_unlock
 from .probes import porch_fan_whose_speed_unlocks
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
+from .scene import Scene
+from .scene import tool_results
 from .test_everyday_homes import automation
 from .test_everyday_twenty_third import DISPLAY
 from .test_everyday_twenty_third import VACUUM
@@ -47,9 +46,6 @@ from .test_everyday_twenty_third import demo_entity_exposed
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import event_trigger
 from .test_redteam_more import reload_templates
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 PORCH: Final = "light.porch"
 

@@ -19,16 +19,12 @@ from custom_components.local_agent.safety.policy import sensitive_targets_of_act
 from custom_components.local_agent.turn.defaults import AGENT_DEFAULTS
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import speech
 from .probes import assert_held_only_when
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 UNLOCK_EVENT: Final = "side_door_unlock"

@@ -20,15 +20,10 @@ from custom_components.local_agent.safety.confirmation import classify_reply
 from custom_components.local_agent.safety.confirmation import pin_matches
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
 from .conftest import state
+from .scene import PIN
+from .scene import Scene
 from .scripted_model import answer
-from .test_adversarial import PIN
-from .test_adversarial import Scene
-
-# The house and the scene of the adversarial tests (fixtures).
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 OTHER, YES, NO = Reply.OTHER, Reply.YES, Reply.NO
 

@@ -45,11 +45,11 @@ from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .scene import ask_to_unlock
+from .scene import unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import ask_to_unlock
-from .test_adversarial import unlock
 
 FRONT_DOOR = "lock.front_door"
 OTHER_LOCK = "lock.openable_lock"

@@ -18,19 +18,16 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
-from . import test_adversarial
-from . import test_everyday_choices
 from .conftest import speech
 from .houses import act
 from .houses import template
-from .test_adversarial import Scene
+from .scene import Scene
 from .test_everyday_choices import LOCK_UP
 from .test_everyday_choices import set_up_the_house
 from .test_redteam import asked
 
-house = test_adversarial.house
-scene = test_adversarial.scene
-automations_stop = test_everyday_choices.automations_stop
+# A time trigger set up here outlives no test (conftest.py: automations_stop).
+pytestmark = pytest.mark.usefixtures("automations_stop")
 
 KITCHEN: Final = "light.kitchen_lights"
 KITCHEN_OFF: Final = {"condition": "state", "entity_id": KITCHEN, "state": "off"}

@@ -24,20 +24,16 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .scene import Scene
 from .scripted_model import answer
-from .test_adversarial import Scene
 from .test_redteam import asked
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
 from .test_redteam import with_the_bed_light_off
 from .test_redteam_seventh import UNLOCK
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 BED_LIGHT: Final = "light.bed_light"
 HOUSE_MODE: Final = "input_select.house_mode"

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 from homeassistant.components import conversation
 
-from .conftest import Talk
-from .conftest import state
+from .agents import Talk
+from .agents import state
 from .scripted_model import Script
 
 
