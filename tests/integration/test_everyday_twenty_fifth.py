@@ -22,19 +22,15 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.util.unit_system import US_CUSTOMARY_SYSTEM
 
-from . import test_adversarial
 from .conftest import Agent
 from .conftest import speech
+from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_adversarial import Scene
 from .test_everyday_twenty_fourth import read
 from .test_everyday_twenty_second import WAKE_UP
 from .test_everyday_twenty_second import a_wake_up_time
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 CHRISTMAS_EVE_AT_SEVEN: Final = {
     "en": "Set Wake up to December 24, 2026 at 07:15.",

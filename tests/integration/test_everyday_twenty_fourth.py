@@ -34,14 +34,13 @@ from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 from testing.home_builder import async_expose_only
 
-from . import test_adversarial
 from .conftest import async_setup_agent
 from .conftest import speech
 from .home import async_setup_demo
+from .scene import Scene
+from .scene import tool_results
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import tool_results
 from .test_calendar_read import ASSIST
 from .test_calendar_read import CALENDAR
 from .test_everyday_homes import automation
@@ -53,9 +52,6 @@ from .test_everyday_twenty_third import cancel_the_pasta_timer
 from .test_everyday_twenty_third import the_demo_clocks_and_notifier
 from .test_redteam import event_trigger
 from .test_redteam_twenty_fourth import CALENDAR_EVENTS
-
-scene = test_adversarial.scene
-house = test_adversarial.house
 
 NEXT_ALARM: Final = "sensor.phone_next_alarm"
 

@@ -24,13 +24,12 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from . import test_adversarial
 from .conftest import speech
 from .conftest import state
+from .scene import Scene
+from .scene import unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
-from .test_adversarial import Scene
-from .test_adversarial import unlock
 from .test_everyday_homes import automation
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import check_turning_on_the_bed_light
@@ -40,9 +39,6 @@ from .test_redteam_third import start_in_the_background
 from .test_redteam_twenty_fourth import ASKED_TO_READ
 from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
 from .test_redteam_twenty_fourth import read_by_assist
-
-house = test_adversarial.house
-scene = test_adversarial.scene
 
 
 async def a_program_hearing(hass: HomeAssistant, event_type: str, *, by_a_sensor: bool) -> None:
