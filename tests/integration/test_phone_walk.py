@@ -36,6 +36,21 @@ DONE_AT_HALF_PAST_SEVEN: Final = {
 }
 
 
+CHRISTMAS_EVE_AT_SEVEN: Final = {
+    "en": "Set Wake up to December 24, 2026 at 07:15.",
+    "de": "Erledigt: Wake up auf 24. Dezember 2026 um 07:15 einstellen.",
+    "fr": "C'est fait\xa0: régler Wake up sur 24 décembre 2026 à 07:15.",
+    "es": "Hecho: ajustar Wake up al 24 de diciembre de 2026 a las 07:15.",
+    "it": "Fatto: impostare Wake up al 24 dicembre 2026 alle 07:15.",
+    "nl": "Klaar: Wake up op 24 december 2026 om 07:15 instellen.",
+    "pt": "Feito: definir Wake up para 24 de dezembro de 2026 às 07:15.",
+}
+
+
+CHRISTMAS_EVE: Final = {"date": "2026-12-24", "time": "07:15:00"}
+MAY_DAY: Final = {"date": "2027-05-01"}
+
+
 @pytest.mark.parametrize(
     ("fields", "language", "done"),
     [
@@ -54,9 +69,15 @@ DONE_AT_HALF_PAST_SEVEN: Final = {
             "pt",
             "Feito: definir Wake up para 24 de dezembro de 2026 às 07:30.",
         ),
+        # A date as each language says one, not "2026-12-24" (a voice reads numbers).
+        *((CHRISTMAS_EVE, language, done) for language, done in CHRISTMAS_EVE_AT_SEVEN.items()),
+        # The first of a month as its language says it: "1er mai", "1º maggio".
+        (MAY_DAY, "en", "Set Wake up to May 1, 2027."),
+        (MAY_DAY, "fr", "C'est fait\xa0: régler Wake up sur 1er mai 2027."),
+        (MAY_DAY, "it", "Fatto: impostare Wake up al 1º maggio 2027."),
     ],
 )
-async def test_a_wake_up_time_is_said_without_zero_seconds(
+async def test_a_wake_up_time_and_date_are_said_as_people_say_them(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
@@ -67,7 +88,8 @@ async def test_a_wake_up_time_is_said_without_zero_seconds(
 ) -> None:
     """The walk said "pon Despertador a las 7:30": the answer read "ajustar Despertador a las
     07:30:00" (English "set Wake-up to 07:30:00"), seconds nobody says. Said only when they
-    are not zero; Italian and Portuguese say the hour as they do ("alle", "às")."""
+    are not zero; Italian and Portuguese say the hour as they do ("alle", "às"). A date by its
+    month's name in the language's order, not "2026-12-24 07:15" (the twenty-fifth round)."""
     await a_wake_up_time(hass)
     scripted_worker.will_write(
         call("input_datetime", action="set_datetime", entity_id=WAKE_UP, **fields)
