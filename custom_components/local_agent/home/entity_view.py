@@ -17,6 +17,7 @@ from homeassistant.core import State
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
 from homeassistant.util import dt as dt_util
 
 from .colours import named_colour
@@ -175,6 +176,14 @@ class EntityInfo:
     name: str
     area: str | None
     aliases: tuple[str, ...]
+    floor: str | None = None
+
+    @property
+    def area_heading(self) -> str:
+        """The area as the home list heads its entities: with its floor, said once per area."""
+        if self.area is None:
+            return NO_AREA
+        return f"{self.area} (floor: {self.floor})" if self.floor else self.area
 
 
 def entity_info(hass: HomeAssistant, state: State) -> EntityInfo:
@@ -185,16 +194,19 @@ def entity_info(hass: HomeAssistant, state: State) -> EntityInfo:
         return EntityInfo(state.entity_id, name, None, ())
     aliases = er.async_get_entity_aliases(hass, entry)
     unique = tuple(dict.fromkeys(a for a in aliases if a and a.casefold() != name.casefold()))
-    return EntityInfo(state.entity_id, name, _area_name(hass, entry), unique)
+    area = _area(hass, entry)
+    if area is None:
+        return EntityInfo(state.entity_id, name, None, unique)
+    floor = fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
+    return EntityInfo(state.entity_id, name, area.name, unique, floor.name if floor else None)
 
 
-def _area_name(hass: HomeAssistant, entry: er.RegistryEntry) -> str | None:
+def _area(hass: HomeAssistant, entry: er.RegistryEntry) -> ar.AreaEntry | None:
     area_id = entry.area_id
     if area_id is None and entry.device_id is not None:
         device = dr.async_get(hass).async_get(entry.device_id)
         area_id = dr.async_get_effective_area_id(hass, device) if device else None
-    area = ar.async_get(hass).async_get_area(area_id) if area_id else None
-    return area.name if area else None
+    return ar.async_get(hass).async_get_area(area_id) if area_id else None
 
 
 def relevant_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
@@ -361,7 +373,7 @@ def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityL
         identity += f" (aliases: {', '.join(info.aliases)})"
     return EntityLine(
         state.entity_id,
-        info.area or NO_AREA,
+        info.area_heading,
         identity,
         _state_text(state.domain, shown_state(hass, state), relevant_attributes(hass, state)),
     )

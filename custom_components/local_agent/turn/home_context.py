@@ -71,7 +71,7 @@ LANGUAGE_NAMES: Final = {
 }  # fmt: skip
 
 HOME_HEADING: Final = (
-    "Home as of {time} (area, then entity_id 'name' (aliases): state). Each user message "
+    "Home as of {time} (area (its floor), then entity_id 'name' (aliases): state). Each user message "
     "starts with the entities that changed since, then the time; those states are current."
 )
 
