@@ -625,6 +625,20 @@ def join_names(names: Sequence[str], language: str = ENGLISH) -> str:
     return _joined(list(names), call_words(language))
 
 
+# A done answer names this many targets at most; a longer list is said with the count of the
+# others ("Bed Light, Ceiling Lights, Desk Lamp and 9 more"): a voice reads every name.
+MAX_NAMED: Final = 4
+
+
+def join_few_names(names: Sequence[str], language: str = ENGLISH) -> str:
+    """Join names as join_names does, at most MAX_NAMED of them: then three and "N more"."""
+    words = call_words(language)
+    if len(names) <= MAX_NAMED:
+        return _joined(list(names), words)
+    said = MAX_NAMED - 1
+    return _joined([*names[:said], words.more.format(count=len(names) - said)], words)
+
+
 def _joined(items: Sequence[str], words: CallWords) -> str:
     if len(items) <= 1:
         return "".join(items)

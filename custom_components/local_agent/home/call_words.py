@@ -58,6 +58,7 @@ class CallWords:
     kept_from: str  # {program} {effects}: what a program the call stops would have done
     kept_from_any: str  # {program}: a program the call stops, of no effect it can say
     and_: str
+    more: str  # {count}: the names a long list leaves unsaid ("3 more", "altri 3")
     # A length of time: "{}" is the number, one form for one and one for more ("5 Minuten").
     durations: Mapping[str, tuple[str, str]]
     # A field said with its own words around its value ("{}"), where no pattern says it.

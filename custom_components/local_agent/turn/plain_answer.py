@@ -38,6 +38,7 @@ from custom_components.local_agent.home.call_texts import duration_words
 from custom_components.local_agent.home.call_texts import field_words
 from custom_components.local_agent.home.call_texts import intent_call
 from custom_components.local_agent.home.call_texts import is_yes
+from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_areas
@@ -271,7 +272,7 @@ class DoneAction:
             )
         if "{names}" not in words:
             words += " {names}"
-        values = {"names": join_names(self.names)}
+        values = {"names": join_few_names(self.names)}
         for key in _PLACEHOLDER.findall(words):
             if key in fields:
                 values[key] = _value_text(key, fields.pop(key))
@@ -281,7 +282,7 @@ class DoneAction:
         return text + (f" ({shown})" if shown else "")
 
     def _text_in(self, language: str) -> str:
-        names = join_names(self.names, language)
+        names = join_few_names(self.names, language)
         words = call_words(language)
         text, rest = said_action(self.domain, self.service, names, dict(self.fields), words)
         shown = ", ".join(value_words(key, value, words) for key, value in rest.items())

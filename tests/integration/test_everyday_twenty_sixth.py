@@ -1,0 +1,95 @@
+"""Whole areas and floors with our own tools (the twenty-sixth round).
+
+- "Turn off everything upstairs", "close all the blinds downstairs": the home list named each
+  entity's area but no area's floor, so the model could not tell which areas are upstairs.
+  Each area's heading says its floor, once per area ("Bedroom (floor: Upstairs):"), never per
+  entity: the prompt's cost per entity stays what test_prompt_layout pins.
+- A call on a whole floor's lights ran, and the answer read every name aloud ("Turned off Bed
+  Light, Ceiling Lights, ... and Office RGBW Lights"). A done answer names at most four
+  targets; a longer list is three names and the count of the others, in the conversation's
+  language ("… und 3 weitere ausschalten").
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from testing.home_builder import async_area
+from testing.home_builder import async_floor
+from testing.home_builder import async_place_in_area
+
+from .agents import speech
+from .agents import state
+from .conftest import Agent
+from .scripted_model import ScriptedWorker
+from .scripted_model import call
+
+# The demo's six lights (four more than the demo home exposes).
+LIGHTS: Final = (
+    "light.bed_light",
+    "light.ceiling_lights",
+    "light.entrance_color_white_lights",
+    "light.kitchen_lights",
+    "light.living_room_rgbww_lights",
+    "light.office_rgbw_lights",
+)
+
+
+def upstairs_lights(hass: HomeAssistant) -> None:
+    """Every demo light exposed, in the Bedroom and the Office, both upstairs."""
+    upstairs = async_floor(hass, "Upstairs", 1)
+    bedroom, office = async_area(hass, "Bedroom", upstairs), async_area(hass, "Office", upstairs)
+    for index, light in enumerate(LIGHTS):
+        async_expose_entity(hass, "conversation", light, True)
+        async_place_in_area(hass, light, office if index % 2 else bedroom)
+
+
+async def test_the_home_list_says_each_areas_floor_once(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Which areas are upstairs is in the prompt, said once per area, not per light."""
+    upstairs_lights(hass)
+
+    await scripted_agent.ask("turn off everything upstairs")
+
+    prompt = scripted_worker.requests[0].static_prompt
+    assert "\nBedroom (floor: Upstairs):\nlight.bed_light: " in prompt
+    assert "\nOffice (floor: Upstairs):\nlight.ceiling_lights: " in prompt
+    assert prompt.count("Upstairs") == 2
+
+
+THREE: Final = "Bed Light, Ceiling Lights, Entrance Color + White Lights"
+SAID: Final = {
+    "en": f"Turned off {THREE} and 3 more.",
+    "de": f"Erledigt: {THREE} und 3 weitere ausschalten.",
+    "fr": f"C'est fait\u00a0: éteindre {THREE} et 3 autres.",
+    "es": f"Hecho: apagar {THREE} y 3 más.",
+    "it": f"Fatto: spegnere {THREE} e altri 3.",
+    "nl": f"Klaar: {THREE} en 3 andere uitschakelen.",
+    "pt": f"Feito: desligar {THREE} e mais 3.",
+}
+
+
+@pytest.mark.parametrize("language", list(SAID))
+async def test_a_whole_floor_turned_off_is_said_in_three_names_and_a_count(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+) -> None:
+    """Six lights in one call all go off; the answer names three and counts the others."""
+    upstairs_lights(hass)
+    scripted_worker.will_write(call("light", action="turn_off", entity_id=list(LIGHTS)))
+
+    result = await scripted_agent.ask(
+        "turn off everything upstairs", context=person, language=language
+    )
+
+    assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
+    assert speech(result) == SAID[language]
