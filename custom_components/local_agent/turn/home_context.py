@@ -71,8 +71,9 @@ LANGUAGE_NAMES: Final = {
 }  # fmt: skip
 
 HOME_HEADING: Final = (
-    "Home as of {time} (area (its floor), then entity_id 'name' (aliases): state). Each user message "
-    "starts with the entities that changed since, then the time; those states are current."
+    "Home as of {time} (area (its floor), then entity_id 'name' (aliases): state). Each user "
+    "message starts with the entities that changed since, then the time; those states are "
+    "current."
 )
 
 
