@@ -8,6 +8,12 @@
   Light, Ceiling Lights, ... and Office RGBW Lights"). A done answer names at most four
   targets; a longer list is three names and the count of the others, in the conversation's
   language ("… und 3 weitere ausschalten").
+- "Add 5 minutes" to a ten-minute timer just started: Home Assistant refuses with an English
+  message and no translation ("Not possible to change timer timer.pasta beyond duration"); the
+  person heard only "I could not change Pasta." and whatever the model wrote. The reason is
+  decided again from the timer's state and the change asked (never from the error's text) and
+  said in the person's language after it ("Pasta kann nicht länger laufen, als eingestellt
+  wurde."); a timer that is not running says so. The model still reads Home Assistant's error.
 """
 
 from __future__ import annotations
@@ -26,8 +32,13 @@ from testing.home_builder import async_place_in_area
 from .agents import speech
 from .agents import state
 from .conftest import Agent
+from .scene import model_saw
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .scripted_model import call
+from .test_everyday_twenty_third import PASTA
+from .test_everyday_twenty_third import a_pasta_timer
+from .test_everyday_twenty_third import cancel_the_pasta_timer
 
 # The demo's six lights (four more than the demo home exposes).
 LIGHTS: Final = (
@@ -93,3 +104,49 @@ async def test_a_whole_floor_turned_off_is_said_in_three_names_and_a_count(
 
     assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
     assert speech(result) == SAID[language]
+
+
+BEYOND: Final = {
+    "en": "I could not change Pasta. Pasta cannot run longer than it was set for.",
+    "de": "Das ging nicht: Pasta ändern. Pasta kann nicht länger laufen, als eingestellt wurde.",
+}
+
+
+@pytest.mark.parametrize("language", list(BEYOND))
+async def test_a_timer_given_more_time_than_it_was_set_for_says_why(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+) -> None:
+    """Five more minutes on a ten-minute timer just started: refused, and the person hears why."""
+    await a_pasta_timer(hass)
+    scripted_worker.will_write(
+        call("timer", action="change", entity_id=PASTA, duration="00:05:00"), answer("")
+    )
+
+    result = await scripted_agent.ask(
+        "add 5 minutes to the pasta timer", context=person, language=language
+    )
+
+    await cancel_the_pasta_timer(hass)
+    assert "Not possible to change timer timer.pasta beyond duration" in model_saw(scripted_worker)
+    assert speech(result) == BEYOND[language]
+
+
+async def test_a_timer_that_is_not_running_says_so_when_changed(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """A cancelled timer cannot be changed: "Pasta is not running"."""
+    await a_pasta_timer(hass)
+    await cancel_the_pasta_timer(hass)
+    scripted_worker.will_write(
+        call("timer", action="change", entity_id=PASTA, duration="00:01:00"), answer("")
+    )
+
+    result = await scripted_agent.ask("add a minute to the pasta timer", context=person)
+
+    assert speech(result) == (
+        "I could not change Pasta. Pasta is not running: only a running timer can be changed."
+    )

@@ -506,7 +506,7 @@ def duration_words(value: Any, words: CallWords) -> str | None:
     As Home Assistant takes it: seconds, "HH:MM" or "HH:MM:SS", or {"minutes": 5, ...}; a
     negative one (time a timer's change takes off: "-00:05:00") is said with its sign.
     """
-    seconds = _seconds(value)
+    seconds = duration_seconds(value)
     if seconds is None:
         return None
     if seconds < 0:
@@ -524,7 +524,8 @@ def duration_words(value: Any, words: CallWords) -> str | None:
     return f"{', '.join(parts[:-1])} {words.and_} {parts[-1]}"
 
 
-def _seconds(value: Any) -> float | None:
+def duration_seconds(value: Any) -> float | None:
+    """Return a length of time as Home Assistant takes it, in seconds; None if unreadable."""
     try:
         if isinstance(value, Mapping):
             return sum(

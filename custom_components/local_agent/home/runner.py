@@ -59,6 +59,8 @@ from .call_texts import intent_service
 from .call_texts import join_names
 from .call_texts import service_of
 from .entity_view import state_summary
+from .failure_reasons import ReasonedFailure
+from .failure_reasons import failure_reason
 from .listings import async_listing
 from .service_catalog import redacted
 
@@ -301,7 +303,8 @@ async def async_run(
         # Home Assistant's own error is English and may name entity ids or services ("Failed
         # to call set_cover_position for: ['cover.garage_door']"): the model and the audit read
         # it; the person hears that it failed, in their language.
-        return RunResult(result, Problem.FAILED, (Phrase("reason_failed"),))
+        said = result.reason if isinstance(result, ReasonedFailure) else ()
+        return RunResult(result, Problem.FAILED, said or (Phrase("reason_failed"),))
     # An intent that reports some of its devices failed says so itself (partly_failed), and
     # which ones it cannot tell: its targets are not checked one by one.
     if (
@@ -332,8 +335,8 @@ async def _async_execute(
     if action.domain is not None and action.service is not None:
         payload = {**action.data, ATTR_ENTITY_ID: list(action.entity_ids)}
         switched = _switched_to(hass, action)
-        if error := await _async_call_service(hass, action, payload, context):
-            return error_result(error)
+        if failure := await _async_call_service(hass, action, payload, context):
+            return failure
         # Read once they report it (a light that answers late is said on): the check of the
         # targets after it (async_run's verify) then waits no longer.
         await _async_settle(hass, switched, SETTLE_SECONDS)
@@ -348,24 +351,29 @@ async def _async_execute(
 
 async def _async_call_service(
     hass: HomeAssistant, action: PlannedAction, payload: dict[str, Any], context: Context
-) -> str | None:
-    """Call the service; return a message for the model when it fails."""
+) -> llm.ToolResult | None:
+    """Call the service; return its failure (the message the model reads) when it fails."""
     assert action.domain is not None
     assert action.service is not None
     domain, service = action.domain, action.service
     try:
         await hass.services.async_call(domain, service, payload, blocking=True, context=context)
     except Unauthorized:
-        return f"You are not allowed to {describe_action(hass, action)}."
+        return error_result(f"You are not allowed to {describe_action(hass, action)}.")
     except ServiceNotFound:
-        return f"The action {domain}.{service} does not exist."
+        return error_result(f"The action {domain}.{service} does not exist.")
     except probatio.Invalid as err:
-        return f"Invalid arguments for {service}: {humanize_error(redacted(payload), err)}"
+        return error_result(
+            f"Invalid arguments for {service}: {humanize_error(redacted(payload), err)}"
+        )
     except HomeAssistantError as err:
-        return str(err) or f"Could not {describe_action(hass, action)}."
+        message = str(err) or f"Could not {describe_action(hass, action)}."
+        if reason := failure_reason(hass, action):
+            return ReasonedFailure(data={"error": message}, error=True, reason=reason)
+        return error_result(message)
     except Exception:
         LOGGER.exception("Unexpected error from %s.%s", domain, service)
-        return f"Could not {describe_action(hass, action)}: unexpected error."
+        return error_result(f"Could not {describe_action(hass, action)}: unexpected error.")
     return None
 
 

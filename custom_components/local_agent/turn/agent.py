@@ -112,6 +112,7 @@ from .plain_answer import sentence
 from .plain_answer import speaks
 from .refusals import describe_calls
 from .refusals import failed_in_last_round
+from .refusals import failure_reasons
 from .refusals import partly_failed_in_last_round
 from .refusals import refused_calls
 from .report import TurnEnd
@@ -385,13 +386,13 @@ class ConversationAgent:
         # A turn that ended otherwise said why already (a question, a refusal, a limit).
         if end is TurnEnd.ANSWERED and (refused := refused_calls(chat_log)):
             refusal = await self._async_refusal(
-                refused, language, home_tools, "calls_refused_unnamed"
+                refused, language, home_tools, "calls_refused_unnamed", chat_log
             )
         elif end is TurnEnd.ANSWERED and answer is not None:
             # Some went through: the model's answer may still say "Done." for all of them.
             if failed := failed_in_last_round(chat_log):
                 refusal = await self._async_refusal(
-                    failed, language, home_tools, "calls_some_refused_unnamed"
+                    failed, language, home_tools, "calls_some_refused_unnamed", chat_log
                 )
             if partly_failed_in_last_round(chat_log):
                 partly = await async_phrase(self.hass, language, "devices_partly_failed")
@@ -428,15 +429,23 @@ class ConversationAgent:
         language: str,
         home_tools: list[str],
         unnamed: str,
+        chat_log: conversation.ChatLog,
     ) -> str:
         """Say which of the model's calls did not go through, in the conversation's words.
 
-        unnamed: the phrase for calls that cannot be said in words.
+        unnamed: the phrase for calls that cannot be said in words. Then why, where the agent
+        knows it itself (a timer that cannot run longer than it was set for).
         """
         described = describe_calls(self.hass, calls, language, home_tools)
         if described is not None:
-            return await async_phrase(self.hass, language, "calls_refused", calls=described)
-        return await async_phrase(self.hass, language, unnamed)
+            said = await async_phrase(self.hass, language, "calls_refused", calls=described)
+        else:
+            said = await async_phrase(self.hass, language, unnamed)
+        reasons = [
+            capitalized(await async_said_parts(self.hass, language, [reason]))
+            for reason in failure_reasons(chat_log, calls)
+        ]
+        return " ".join([said, *reasons])
 
     async def _async_no_answer(
         self, chat_log: conversation.ChatLog, language: str, home_tools: list[str]
@@ -467,7 +476,7 @@ class ConversationAgent:
             said = said_left or await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
             said += " " + await self._async_refusal(
-                failed, language, home_tools, "calls_partly_refused_unnamed"
+                failed, language, home_tools, "calls_partly_refused_unnamed", chat_log
             )
         if partly_failed_in_last_round(chat_log):
             said += " " + await async_phrase(self.hass, language, "devices_partly_failed")
@@ -912,7 +921,7 @@ class ConversationAgent:
         if failed := failed_in_last_round(chat_log):
             said.append(
                 await self._async_refusal(
-                    failed, language, list(home_tools), "calls_partly_refused_unnamed"
+                    failed, language, list(home_tools), "calls_partly_refused_unnamed", chat_log
                 )
             )
         if partly_failed_in_last_round(chat_log):

@@ -19,10 +19,12 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import GET_STATE
@@ -67,6 +69,17 @@ def refused_calls(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
     if not calls or any(not result.error for result in results.values()):
         return []
     return calls
+
+
+def failure_reasons(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInput]) -> list[Said]:
+    """Return why these calls failed, where the agent can say it itself (ReasonedFailure)."""
+    _, results = _turn_calls(chat_log)
+    return [
+        reason
+        for call in calls
+        if isinstance(result := results.get(call.id), ReasonedFailure)
+        for reason in result.reason
+    ]
 
 
 def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:

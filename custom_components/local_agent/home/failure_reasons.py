@@ -1,0 +1,45 @@
+"""Why Home Assistant refused an action, in words the person hears in their language.
+
+Home Assistant's own error may be English only (a timer's "Not possible to change timer
+timer.pasta beyond duration" has no translation): the reason is decided again from what the
+call asked and the state of its target, never from the error's text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from .actions import PlannedAction
+from .call_texts import Phrase
+from .call_texts import Said
+from .call_texts import duration_seconds
+from .call_texts import entity_name
+
+
+@dataclass(slots=True)
+class ReasonedFailure(llm.ToolResult):
+    """A failed call whose reason the agent can say itself (told by its class, not its data).
+
+    Its data is what the model reads ({"error": Home Assistant's message}).
+    """
+
+    reason: tuple[Said, ...] = ()
+
+
+def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ...]:
+    """Return why Home Assistant refused the action, when its target's state says it; else ()."""
+    if (action.domain, action.service) != ("timer", "change") or len(action.entity_ids) != 1:
+        return ()
+    [entity_id] = action.entity_ids
+    state = hass.states.get(entity_id)
+    seconds = duration_seconds(action.data.get("duration"))
+    if state is None or seconds is None:
+        return ()
+    name = {"name": entity_name(hass, entity_id)}
+    # Home Assistant changes only a running timer, and only within its duration and above zero.
+    if state.state != "active":
+        return (Phrase("timer_not_running", name),)
+    return (Phrase("timer_beyond_duration" if seconds > 0 else "timer_below_zero", name),)
