@@ -23,12 +23,12 @@ from typing import Final
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from testing.home_builder import async_area
 from testing.home_builder import async_floor
 from testing.home_builder import async_place_in_area
 
+from .agents import Talk
 from .agents import speech
 from .agents import state
 from .conftest import Agent
@@ -86,20 +86,23 @@ SAID: Final = {
 }
 
 
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk)."""
+    return scripted_agent
+
+
 @pytest.mark.parametrize("language", list(SAID))
 async def test_a_whole_floor_turned_off_is_said_in_three_names_and_a_count(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    language: str,
+    hass: HomeAssistant, talk: Talk, language: str
 ) -> None:
     """Six lights in one call all go off; the answer names three and counts the others."""
     upstairs_lights(hass)
-    scripted_worker.will_write(call("light", action="turn_off", entity_id=list(LIGHTS)))
 
-    result = await scripted_agent.ask(
-        "turn off everything upstairs", context=person, language=language
+    result = await talk.say(
+        "turn off everything upstairs",
+        language,
+        call("light", action="turn_off", entity_id=list(LIGHTS)),
     )
 
     assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
@@ -109,43 +112,47 @@ async def test_a_whole_floor_turned_off_is_said_in_three_names_and_a_count(
 BEYOND: Final = {
     "en": "I could not change Pasta. Pasta cannot run longer than it was set for.",
     "de": "Das ging nicht: Pasta ändern. Pasta kann nicht länger laufen, als eingestellt wurde.",
+    "fr": "Je n'ai pas pu modifier Pasta. "
+    "Pasta ne peut pas durer plus longtemps que prévu au départ.",
+    "es": "No he podido cambiar Pasta. Pasta no puede durar más de lo que se programó.",
+    "it": "Non è stato possibile modificare Pasta. Pasta non può durare più di quanto impostato.",
+    "nl": "Dat lukte niet: Pasta wijzigen. Pasta kan niet langer lopen dan is ingesteld.",
+    "pt": "Não consegui alterar Pasta. Pasta não pode durar mais do que foi programado.",
 }
 
 
 @pytest.mark.parametrize("language", list(BEYOND))
 async def test_a_timer_given_more_time_than_it_was_set_for_says_why(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    person: Context,
-    language: str,
+    hass: HomeAssistant, talk: Talk, language: str
 ) -> None:
     """Five more minutes on a ten-minute timer just started: refused, and the person hears why."""
     await a_pasta_timer(hass)
-    scripted_worker.will_write(
-        call("timer", action="change", entity_id=PASTA, duration="00:05:00"), answer("")
-    )
 
-    result = await scripted_agent.ask(
-        "add 5 minutes to the pasta timer", context=person, language=language
+    result = await talk.say(
+        "add 5 minutes to the pasta timer",
+        language,
+        call("timer", action="change", entity_id=PASTA, duration="00:05:00"),
+        answer(""),
     )
 
     await cancel_the_pasta_timer(hass)
-    assert "Not possible to change timer timer.pasta beyond duration" in model_saw(scripted_worker)
+    assert "Not possible to change timer timer.pasta beyond duration" in model_saw(talk.worker)
     assert speech(result) == BEYOND[language]
 
 
 async def test_a_timer_that_is_not_running_says_so_when_changed(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+    hass: HomeAssistant, talk: Talk
 ) -> None:
     """A cancelled timer cannot be changed: "Pasta is not running"."""
     await a_pasta_timer(hass)
     await cancel_the_pasta_timer(hass)
-    scripted_worker.will_write(
-        call("timer", action="change", entity_id=PASTA, duration="00:01:00"), answer("")
-    )
 
-    result = await scripted_agent.ask("add a minute to the pasta timer", context=person)
+    result = await talk.say(
+        "add a minute to the pasta timer",
+        "en",
+        call("timer", action="change", entity_id=PASTA, duration="00:01:00"),
+        answer(""),
+    )
 
     assert speech(result) == (
         "I could not change Pasta. Pasta is not running: only a running timer can be changed."
