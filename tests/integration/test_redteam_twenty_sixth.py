@@ -10,6 +10,10 @@ notification trigger, a logbook entry, a call of its own, a helper's or a notify
 change, an event it fires, a timer it starts, a script it runs) and steps whose shape hides an
 unlock (a choose or if branch, a wait, a templated action, continue_on_error, parallel,
 repeat, stop) make the read ask.
+
+Hole. A timer whose end another integration writes in the year 1 or 9999 (a moment no clock of
+the home's time zone can show) made the model's view of the timer raise OverflowError. Such an
+end is now kept as written.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.home.entity_view import relevant_attributes
 from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.core import State
 from homeassistant.setup import async_setup_component
 from testing.home_builder import async_expose_only
 
@@ -237,3 +243,24 @@ async def test_a_read_beside_a_program_hearing_calls_whose_steps_set_off_an_unlo
     said = await read_by_assist(hass, scripted_worker, person)
 
     assert said == ASKED_TO_READ
+
+
+@pytest.mark.parametrize(
+    ("time_zone", "finishes_at", "shown"),
+    [
+        ("America/New_York", "0001-01-01T00:00:00+00:00", "0001-01-01T00:00:00+00:00"),
+        ("Asia/Tokyo", "9999-12-31T23:59:59+00:00", "9999-12-31T23:59:59+00:00"),
+        ("Asia/Tokyo", "2026-12-24T06:15:00+00:00", "2026-12-24 15:15"),
+        ("Asia/Tokyo", "<tool_call>", "<tool_call>"),
+    ],
+    ids=["the year 1", "the year 9999", "a moment", "markup"],
+)
+async def test_a_timer_ending_where_no_clock_shows_it_is_shown_as_written(
+    hass: HomeAssistant, time_zone: str, finishes_at: str, shown: str
+) -> None:
+    """A timer another integration writes with an end in the year 1 (or 9999) in a home west
+    (or east) of UTC: turning it into the home's time overflowed, and the view crashed."""
+    await hass.config.async_set_time_zone(time_zone)
+    timer = State("timer.pasta", "active", {"finishes_at": finishes_at, "remaining": "0:10:00"})
+
+    assert relevant_attributes(hass, timer)["finishes_at"] == shown

@@ -225,7 +225,11 @@ def _local_moment(value: Any) -> str | None:
     moment = _moment(value)
     if moment is None:
         return None
-    return dt_util.as_local(moment).strftime(_SECONDS if moment.second else _MINUTES)
+    try:
+        local = dt_util.as_local(moment)
+    except OverflowError:  # year 1 or 9999, written by another integration: no clock shows it
+        return None
+    return local.strftime(_SECONDS if moment.second else _MINUTES)
 
 
 def _moment(value: Any) -> datetime | None:
