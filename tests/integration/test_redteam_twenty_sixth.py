@@ -58,6 +58,10 @@ HELPERS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def step(action: str, entity_id: str, **data: str) -> dict[str, Any]:
+    return {"action": action, "target": {"entity_id": entity_id}, "data": data}
+
+
 def state_of(entity_id: str, **more: str) -> dict[str, Any]:
     return {"trigger": "state", "entity_id": entity_id, **more}
 
@@ -78,11 +82,7 @@ ATTACKS: Final[dict[str, tuple[Steps, list[dict[str, Any]]]]] = {
     ),
     "input_text.set_value": (
         [
-            {
-                "action": "input_text.set_value",
-                "target": {"entity_id": "input_text.last"},
-                "data": {"value": "x"},
-            }
+            step("input_text.set_value", "input_text.last", value="x"),
         ],
         [state_of("input_text.last")],
     ),
@@ -161,11 +161,7 @@ ATTACKS: Final[dict[str, tuple[Steps, list[dict[str, Any]]]]] = {
     ),
     "notify entity followed": (
         [
-            {
-                "action": "notify.send_message",
-                "target": {"entity_id": "notify.notifier"},
-                "data": {"message": "a call"},
-            }
+            step("notify.send_message", "notify.notifier", message="a call"),
         ],
         [state_of("notify.notifier")],
     ),
