@@ -13,7 +13,8 @@ repeat, stop) make the read ask.
 
 Hole. A timer whose end another integration writes in the year 1 or 9999 (a moment no clock of
 the home's time zone can show) made the model's view of the timer raise OverflowError. Such an
-end is now kept as written.
+end is now kept as written. So did a weather entity's temperature written as an integer no
+float holds: such a value is left out.
 """
 
 from __future__ import annotations
@@ -260,3 +261,18 @@ async def test_a_timer_ending_where_no_clock_shows_it_is_shown_as_written(
     timer = State("timer.pasta", "active", {"finishes_at": finishes_at, "remaining": "0:10:00"})
 
     assert relevant_attributes(hass, timer)["finishes_at"] == shown
+
+
+@pytest.mark.parametrize(
+    ("temperature", "shown"),
+    [(10**400, None), (21.5, "21.5 °C")],
+    ids=["an integer no float holds", "a temperature"],
+)
+async def test_a_weather_value_no_float_holds_is_left_out(
+    hass: HomeAssistant, temperature: float, shown: str | None
+) -> None:
+    """A weather entity another integration writes with a temperature of 400 digits: its
+    view raised OverflowError formatting it with its unit."""
+    weather = State("weather.home", "sunny", {"temperature": temperature, "temperature_unit": "°C"})
+
+    assert relevant_attributes(hass, weather).get("temperature") == shown

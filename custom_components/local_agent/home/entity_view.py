@@ -271,9 +271,14 @@ def _weather_attributes(state: State) -> dict[str, str]:
     attributes: dict[str, str] = {}
     for key, unit_key in _WEATHER_UNITS.items():
         value = state.attributes.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            unit = state.attributes.get(unit_key) if unit_key else "%"
-            attributes[key] = f"{value:g} {unit}" if unit else f"{value:g}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        try:
+            number = f"{value:g}"
+        except OverflowError:  # an int no float holds, written by another integration
+            continue
+        unit = state.attributes.get(unit_key) if unit_key else "%"
+        attributes[key] = f"{number} {unit}" if unit else number
     return attributes
 
 
