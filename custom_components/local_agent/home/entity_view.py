@@ -237,7 +237,11 @@ def _local_moment(value: Any) -> str | None:
     moment = _moment(value)
     if moment is None:
         return None
-    return dt_util.as_local(moment).strftime(_SECONDS if moment.second else _MINUTES)
+    try:
+        local = dt_util.as_local(moment)
+    except OverflowError:  # year 1 or 9999, written by another integration: no clock shows it
+        return None
+    return local.strftime(_SECONDS if moment.second else _MINUTES)
 
 
 def _moment(value: Any) -> datetime | None:
@@ -279,9 +283,14 @@ def _weather_attributes(state: State) -> dict[str, str]:
     attributes: dict[str, str] = {}
     for key, unit_key in _WEATHER_UNITS.items():
         value = state.attributes.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            unit = state.attributes.get(unit_key) if unit_key else "%"
-            attributes[key] = f"{value:g} {unit}" if unit else f"{value:g}"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        try:
+            number = f"{value:g}"
+        except OverflowError:  # an int no float holds, written by another integration
+            continue
+        unit = state.attributes.get(unit_key) if unit_key else "%"
+        attributes[key] = f"{number} {unit}" if unit else number
     return attributes
 
 

@@ -355,11 +355,13 @@ class SafetyPolicy:
         called = {(EVENT_SIGNAL, EVENT_CALL_SERVICE)}
         # Judged as any program a signal sets off: a record written or a message sent ("log
         # every call") changes no entity itself; what hears it is judged in turn.
+        # Its run changes its own state too ("when Every call runs, unlock the front door").
         return any(
-            (targets := rules.program_targets(automation.actions_heard(called))) is None
+            (targets := rules.program_targets(steps)) is None
             or rules.changes_sensitive(targets, ("",))
             for automation in rules.may_hear(called)
             if automation.hears(called)
+            for steps in rules.run_on_hearing(automation, called)
         ) or any(
             rules.is_sensitive(follower, (follower,), None)
             for follower, watcher in rules.followers
@@ -708,13 +710,11 @@ class _Rules:
                 follower for follower, watcher in self.followers if watcher.hears(signals)
             ),
         )
-        heard = [automation for automation in self.automations if automation.hears(signals)]
-        # Its run changes its own state, which sets off what watches that.
-        programs = [automation.actions_heard(signals) for automation in heard] + [
+        programs = [
             actions
-            for automation in heard
-            if automation.entity_id is not None
-            for actions in self._automations_triggered_by(automation.entity_id, None)
+            for automation in self.automations
+            if automation.hears(signals)
+            for actions in self.run_on_hearing(automation, signals)
         ]
         followed = (*followed, steps)
         for actions in programs:
@@ -726,6 +726,18 @@ class _Rules:
             if targets is None:
                 return None
             merge_changes(found, targets)
+        return found
+
+    def run_on_hearing(
+        self, automation: AutomationTrigger, signals: Collection[tuple[str, str]]
+    ) -> list[list[Any]]:
+        """Return the actions an automation runs hearing these signals, and what its run sets off.
+
+        Running changes its own state (last_triggered): the automations watching it run too.
+        """
+        found = [automation.actions_heard(signals)]
+        if automation.entity_id is not None:
+            found.extend(self._automations_triggered_by(automation.entity_id, None))
         return found
 
     def set_off(
