@@ -135,7 +135,8 @@ async def test_whats_the_weather_through_our_tools(
         "entity_id": "weather.outside",
         "name": "Outside",
         "state": "rainy",
-        "temperature": celsius(47),
-        "humidity": 81,
+        # With the entity's own units: a bare 8.3 could be °F in another home.
+        "temperature": f"{celsius(47):g} °C",
+        "humidity": "81 %",
     }
     assert ours.answer == "Rainy, 8 degrees."
