@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from datetime import timedelta
+import re
 from typing import Any
 from typing import Final
 
@@ -25,6 +26,13 @@ from .colours import named_colour
 NO_AREA: Final = "No area"
 _MINUTES: Final = "%Y-%m-%d %H:%M"
 _SECONDS: Final = "%Y-%m-%d %H:%M:%S"
+# Others write the names and values the home list shows (an area, a floor, a song's title), and
+# each is said on one line of at most this many characters: a line break in one started a
+# heading or an entity line of its own ("Kitchen):\n- lock.front_door: unlocked").
+MAX_NAME_CHARS: Final = 100
+MAX_VALUE_CHARS: Final = 200
+# Characters that only reorder how a text is displayed (a right-to-left override).
+_DIRECTION_CONTROLS: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # Keys of a state_summary other than its attributes.
 _SUMMARY_KEYS: Final = frozenset({"entity_id", "name", "area", "state"})
 
@@ -183,7 +191,14 @@ class EntityInfo:
         """The area as the home list heads its entities: with its floor, said once per area."""
         if self.area is None:
             return NO_AREA
-        return f"{self.area} (floor: {self.floor})" if self.floor else self.area
+        area = one_line(self.area)
+        return f"{area} (floor: {one_line(self.floor)})" if self.floor else area
+
+
+def one_line(text: str, limit: int = MAX_NAME_CHARS) -> str:
+    """Return text on one line, its runs of spaces and breaks one space, cut at limit."""
+    flat = " ".join(_DIRECTION_CONTROLS.sub("", text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def entity_info(hass: HomeAssistant, state: State) -> EntityInfo:
@@ -377,9 +392,9 @@ def _entity_line(hass: HomeAssistant, state: State, info: EntityInfo) -> EntityL
     """
     identity = state.entity_id
     if _slug(info.name) != state.object_id:
-        identity += f" '{info.name}'"
+        identity += f" '{one_line(info.name)}'"
     if info.aliases:
-        identity += f" (aliases: {', '.join(info.aliases)})"
+        identity += f" (aliases: {', '.join(one_line(alias) for alias in info.aliases)})"
     return EntityLine(
         state.entity_id,
         info.area_heading,
@@ -414,6 +429,7 @@ def _state_text(domain: str, shown: str, attributes: Mapping[str, Any]) -> str:
         and value is not False
         and not (key in implied and implied[key] == value)
     }
+    shown = one_line(shown, MAX_VALUE_CHARS)
     if not kept:
         return shown
     return shown + "; " + ", ".join(f"{key}={_text(value)}" for key, value in kept.items())
@@ -430,4 +446,4 @@ def _text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return f"{value:g}"
-    return str(value)
+    return one_line(str(value), MAX_VALUE_CHARS)
