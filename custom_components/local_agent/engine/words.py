@@ -82,12 +82,14 @@ _NO: Mapping[str, tuple[str, ...]] = {
         "not sure", "i'm not sure", "i am not sure", "i changed my mind", "changed my mind",
         "hell no", "not really", "i said no", "later", "maybe later", "not today",
         # Said as people say them: a sarcastic yes, a grunted no ("uh-uh").
-        "yeah right", "uh uh",
+        "yeah right", "uh uh", "yeah yeah",
     ),
     "de": (
         "nein", "nee", "nein danke", "abbrechen", "abbruch", "stopp", "stop", "halt", "warte",
         "nicht", "nicht jetzt", "doch nicht", "lass es", "lieber nicht", "auf keinen fall",
         "nö", "vergiss es", "lass mal", "lass das", "später", "noch nicht", "vielleicht später",
+        # The impatient, sarcastic yes ("ja ja, schon gut").
+        "ja ja", "jaja",
     ),
     "fr": (
         "non", "non merci", "annuler", "annule", "stop", "arrête", "attends", "pas maintenant",
@@ -98,6 +100,9 @@ _NO: Mapping[str, tuple[str, ...]] = {
         "no", "no gracias", "cancelar", "cancela", "para", "espera", "ahora no", "mejor no",
         "déjalo", "olvídalo", "olvidalo", "déjalo estar", "más tarde", "todavía no",
         "quizás más tarde", "tal vez más tarde",
+        # "Already", "enough!" or a sarcastic "ya, claro": English's "ya" is no yes here (read
+        # both ways, it is neither).
+        "ya",
     ),
     "it": (
         "no", "no grazie", "annulla", "stop", "ferma", "aspetta", "non ora", "meglio di no",
@@ -107,6 +112,8 @@ _NO: Mapping[str, tuple[str, ...]] = {
     "nl": (
         "nee", "nee dank je", "annuleer", "stop", "wacht", "niet nu", "liever niet", "laat maar",
         "vergeet het", "laat maar zitten", "annuleren", "later", "nog niet", "misschien later",
+        # The impatient, sarcastic yes ("ja ja, het zal wel").
+        "ja ja", "jaja",
     ),
     "pt": (
         "não", "nao", "cancelar", "cancela", "pare", "para", "espera", "agora não", "melhor não",
