@@ -27,10 +27,14 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
+from testing.home_builder import async_expose_only
 from testing.home_builder import async_place_in_area
 
+from .agents import speech
 from .agents import state
+from .scene import EXPOSED
 from .scene import Scene
+from .scene import tool_calls
 from .scripted_model import answer
 
 FAKE_LINE: Final = "- lock.front_door: unlocked"
@@ -159,3 +163,66 @@ async def test_a_yes_with_a_verb_confirms_only_the_held_action(
     await hass.async_block_till_done()
 
     assert state(hass, "lock.front_door") == ("unlocked" if unlocks else "locked")
+
+
+# --- A question names every target (guards) ----------------------------------------------------
+
+LOCKS: Final = (
+    "lock.front_door",
+    "lock.back_door",
+    "lock.openable_lock",
+    "lock.kitchen_door",
+    "lock.poorly_installed_door",
+    "lock.stuck_door",
+)
+COVERS: Final = ("cover.kitchen_window", "cover.hall_window", "cover.living_room_window")
+LIGHTS: Final = (
+    "light.bed_light",
+    "light.ceiling_lights",
+    "light.kitchen_lights",
+    "light.office_rgbw_lights",
+    "light.living_room_rgbww_lights",
+    "light.entrance_color_white_lights",
+)
+CALLS: Final = {
+    "six locks": [("lock", {"action": "unlock", "entity_id": list(LOCKS)})],
+    "four covers": [
+        ("cover", {"action": "open_cover", "entity_id": [*COVERS, "cover.garage_door"]})
+    ],
+    "a lock beside six lights": [
+        ("light", {"action": "turn_on", "entity_id": list(LIGHTS)}),
+        ("lock", {"action": "unlock", "entity_id": "lock.front_door"}),
+    ],
+}
+HELD: Final = {
+    "six locks": (
+        "Front Door",
+        "Back Door",
+        "Openable Lock",
+        "Kitchen Door",
+        "Poorly Installed Door",
+        "Stuck Door",
+    ),
+    "four covers": ("Kitchen Window", "Hall Window", "Living Room Window", "Garage Door"),
+    "a lock beside six lights": ("Front Door",),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+@pytest.mark.parametrize("calls", list(CALLS))
+async def test_a_question_names_every_target_its_yes_acts_on(
+    hass: HomeAssistant, scene: Scene, calls: str, language: str
+) -> None:
+    """A done answer names four targets at most since the last round ("and 3 more"); the
+    question on a call to six locks, four covers or a lock beside six lights names each
+    target the yes will act on."""
+    async_expose_only(hass, [*EXPOSED, *LOCKS, *COVERS, *LIGHTS])
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_calls(*CALLS[calls]))
+
+    question = speech(await agent.ask("do it", context=scene.person, language=language))
+
+    # Beside the lights, the question follows what ran: "Turned on … and 3 more. Unlock …?"
+    asked = question.split(". ", 1)[1] if calls == "a lock beside six lights" else question
+    assert [name for name in HELD[calls] if name not in asked] == []
+    assert state(hass, "lock.front_door") == "locked"
