@@ -34,6 +34,7 @@ from .agents import speech
 from .agents import state
 from .scene import EXPOSED
 from .scene import Scene
+from .scene import satellite_id
 from .scene import tool_calls
 from .scripted_model import answer
 
@@ -225,4 +226,49 @@ async def test_a_question_names_every_target_its_yes_acts_on(
     # Beside the lights, the question follows what ran: "Turned on … and 3 more. Unlock …?"
     asked = question.split(". ", 1)[1] if calls == "a lock beside six lights" else question
     assert [name for name in HELD[calls] if name not in asked] == []
+    assert state(hass, "lock.front_door") == "locked"
+
+
+async def test_a_yes_with_a_verb_opening_a_conversation_beside_two_questions_runs_nothing(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Guard. The person's unlock and garage questions wait in two conversations; "oui,
+    déverrouille" opening a third could answer either (the second-tab rule moves only a lone
+    question): nothing runs or moves, it is a new request."""
+    agent = await scene.our_agent()
+    await scene.ask_to_unlock(agent, "fr")
+    scene.worker.will_write(
+        tool_calls(("cover", {"action": "open_cover", "entity_id": "cover.garage_door"}))
+    )
+    await agent.ask("ouvre le garage", context=scene.person, language="fr")
+    scene.worker.will_write(answer("D'accord."))
+
+    reply = await agent.ask("oui, déverrouille", context=scene.person, language="fr")
+    await hass.async_block_till_done()
+
+    assert speech(reply) == "D'accord."  # a new request to the model, no question moved
+    assert (state(hass, "lock.front_door"), state(hass, "cover.garage_door")) == (
+        "locked",
+        "closed",
+    )
+
+
+@pytest.mark.parametrize("who", ["an automation", "a satellite"])
+async def test_a_yes_with_the_held_verb_from_no_person_confirms_nothing(
+    hass: HomeAssistant, scene: Scene, who: str
+) -> None:
+    """Guard. "sí, desbloquea" in the question's conversation from an automation (no
+    person) or from a voice satellite the question was not asked from: refused."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, "es")
+
+    await agent.ask(
+        "sí, desbloquea",
+        conversation_id=question.conversation_id,
+        context=None if who == "an automation" else scene.person,
+        device_id=satellite_id(hass) if who == "a satellite" else None,
+        language="es",
+    )
+    await hass.async_block_till_done()
+
     assert state(hass, "lock.front_door") == "locked"
