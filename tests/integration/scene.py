@@ -293,6 +293,15 @@ class Scene(Home):
         assert state(self.hass, "lock.front_door") == "unlocked"
         return reply
 
+    async def door_after_answering(self, agent: Agent, said: str, language: str) -> str:
+        """Ask to unlock the front door, answer the question with what was said (the model
+        then writing "Okay."): the front door's state once every run is over."""
+        question = await self.ask_to_unlock(agent, language)
+        self.worker.will_write(answer("Okay."))
+        await self.reply(agent, question, said, language=language)
+        await self.hass.async_block_till_done()
+        return state(self.hass, "lock.front_door")
+
     async def say_yes_after(
         self, agent: Agent, clock: Clock, seconds: float
     ) -> conversation.ConversationResult:

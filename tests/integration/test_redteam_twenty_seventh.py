@@ -18,6 +18,7 @@ sensitive target in each language (a done answer's short list names only what ra
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
@@ -157,13 +158,10 @@ async def test_a_yes_with_a_verb_confirms_only_the_held_action(
     request, a retraction, a hesitation or another language's words: the door stays locked;
     the held verb alone unlocks it (the guard can fail)."""
     agent = await scene.our_agent()
-    question = await scene.ask_to_unlock(agent, language)
-    scene.worker.will_write(answer("Okay."))
 
-    await scene.reply(agent, question, said, language=language)
-    await hass.async_block_till_done()
+    door = await scene.door_after_answering(agent, said, language)
 
-    assert state(hass, "lock.front_door") == ("unlocked" if unlocks else "locked")
+    assert door == ("unlocked" if unlocks else "locked")
 
 
 # --- A question names every target (guards) ----------------------------------------------------
@@ -185,7 +183,7 @@ LIGHTS: Final = (
     "light.living_room_rgbww_lights",
     "light.entrance_color_white_lights",
 )
-CALLS: Final = {
+CALLS: Final[dict[str, list[tuple[str, dict[str, Any]]]]] = {
     "six locks": [("lock", {"action": "unlock", "entity_id": list(LOCKS)})],
     "four covers": [
         ("cover", {"action": "open_cover", "entity_id": [*COVERS, "cover.garage_door"]})
