@@ -92,6 +92,7 @@ from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.util import dt as dt_util
 
 from . import notices
+from .asked_from import asked_from_line
 from .defaults import agent_data
 from .defaults import sampling_settings
 from .error_text import engine_error_text
@@ -805,7 +806,18 @@ class ConversationAgent:
             now=dt_util.now(),
             extra=user_input.extra_system_prompt,
             language=user_input.language,
+            place=self._asked_from(toolbox, user_input),
         )
+
+    def _asked_from(self, toolbox: _Toolbox, user_input: conversation.ConversationInput) -> str:
+        """Return the line that says where the person asks from, unless Assist says it.
+
+        Assist's API prompt places a request from a device itself ("You are in area ...").
+        """
+        assist = toolbox.llm_api is not None and llm.LLM_API_ASSIST in self.options.llm_apis
+        if assist and user_input.device_id:
+            return ""
+        return asked_from_line(self.hass, user_input.device_id, user_input.satellite_id)
 
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
