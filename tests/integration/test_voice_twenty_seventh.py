@@ -9,6 +9,10 @@
 - What speech-to-text writes for a confirmation ("yeah go ahead", "ja doe maar", "non
   attends"): lower case, no punctuation, a filler or a wake word left in. Each is a clear yes
   or no, or neither (the question stays); never a no read as yes.
+- The model's answer read aloud: a satellite's text-to-speech said "asterisk asterisk Kitchen
+  Lights", the dashes of a list, `light.bed_light` in backticks and the emoji's name. From a
+  satellite or another device the answer is said without Markdown marks and emoji, with names
+  for entity ids; in the Assist dialog (no device) it stays as the model wrote it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from testing.home_builder import async_area
 from testing.home_builder import async_floor
 
 from .agents import async_setup_agent
+from .agents import speech
 from .conftest import Agent
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
@@ -219,3 +224,42 @@ def test_what_speech_to_text_writes_for_a_confirmation(
 ) -> None:
     """A yes, a no, or neither (the question stays): never a no read as yes."""
     assert classify_reply(said, language) is read_as
+
+
+# The model's answer with Markdown, an entity id as code and an emoji; what a satellite says.
+MARKED_UP: Final = {
+    "en": (
+        "**Kitchen Lights** is on 💡\n\n## Also\n- `light.bed_light`: off\n- ~~Bed~~ Desk",
+        "Kitchen Lights is on. Also. Bed Light: off. Desk.",
+    ),
+    "de": (
+        "Das *Küchenlicht* ist an ✅\n1. light.bed_light ist aus\n2. [Mehr](https://x.invalid)",
+        "Das Küchenlicht ist an. Bed Light ist aus. Mehr.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(MARKED_UP))
+async def test_a_satellite_says_the_answer_without_its_markup(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, language: str
+) -> None:
+    """Text-to-speech reads what it is given: no marks, no emoji, no entity ids from a device."""
+    written, said = MARKED_UP[language]
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    scripted_worker.will_write(answer(written))
+
+    result = await scripted_agent.ask("what is on", device_id=kitchen, language=language)
+
+    assert speech(result) == said
+
+
+async def test_the_assist_dialog_keeps_the_answer_as_written(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Without a device the text is shown, not spoken: as core's agents, it stays as written."""
+    written = MARKED_UP["en"][0]
+    scripted_worker.will_write(answer(written))
+
+    result = await scripted_agent.ask("what is on")
+
+    assert speech(result) == written
