@@ -8,7 +8,8 @@
   API the area is said once (Assist's line).
 - What speech-to-text writes for a confirmation ("yeah go ahead", "ja doe maar", "non
   attends"): lower case, no punctuation, a filler or a wake word left in. Each is a clear yes
-  or no, or neither (the question stays); never a no read as yes.
+  or no, or neither (the question stays); never a no read as yes. Checked, found right: these
+  tests guard it (a satellite's held unlock runs on "yeah go ahead" only).
 - The model's answer read aloud: a satellite's text-to-speech said "asterisk asterisk Kitchen
   Lights", the dashes of a list, `light.bed_light` in backticks and the emoji's name. From a
   satellite or another device the answer is said without Markdown marks and emoji, with names
@@ -25,6 +26,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.local_agent.safety.confirmation import Reply
 from custom_components.local_agent.safety.confirmation import classify_reply
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
@@ -35,9 +37,11 @@ from testing.home_builder import async_floor
 
 from .agents import async_setup_agent
 from .agents import speech
+from .agents import state
 from .conftest import Agent
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
+from .scripted_model import call
 from .test_prompt_layout import last_user_message
 from .test_prompt_layout import stable
 
@@ -224,6 +228,38 @@ def test_what_speech_to_text_writes_for_a_confirmation(
 ) -> None:
     """A yes, a no, or neither (the question stays): never a no read as yes."""
     assert classify_reply(said, language) is read_as
+
+
+# A reply to the question as speech-to-text writes it, and whether the door is then unlocked.
+HEARD_REPLIES: Final = [
+    ("yeah go ahead", "unlocked"),
+    ("no wait", "locked"),
+    ("hey jarvis yes", "locked"),
+]
+
+
+@pytest.mark.parametrize(("said", "after"), HEARD_REPLIES)
+async def test_a_satellite_reply_to_the_question_as_speech_to_text_writes_it(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    said: str,
+    after: str,
+) -> None:
+    """The held unlock runs on a clear yes only; a wake word left in keeps the question."""
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    asked = await scripted_agent.ask(
+        "uh can you um unlock the front door", context=person, device_id=kitchen
+    )
+    assert speech(asked) == "Unlock Front Door? Say yes to confirm."
+
+    await scripted_agent.ask(
+        said, conversation_id=asked.conversation_id, context=person, device_id=kitchen
+    )
+
+    assert state(hass, "lock.front_door") == after
 
 
 # The model's answer with Markdown, an entity id as code and an emoji; what a satellite says.
