@@ -44,6 +44,7 @@ class Agent:
         conversation_id: str | None = None,
         context: Context | None = None,
         device_id: str | None = None,
+        satellite_id: str | None = None,
         language: str = "en",
     ) -> conversation.ConversationResult:
         # Each message has a context of its own, as Home Assistant gives each request one
@@ -57,6 +58,7 @@ class Agent:
             language=language,
             agent_id=self.entity_id,
             device_id=device_id,
+            satellite_id=satellite_id,
         )
 
     def chat_log_text(self, result: conversation.ConversationResult) -> str:

@@ -92,6 +92,7 @@ from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.util import dt as dt_util
 
 from . import notices
+from .asked_from import asked_from_line
 from .defaults import agent_data
 from .defaults import sampling_settings
 from .error_text import engine_error_text
@@ -122,6 +123,7 @@ from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
 from .results import ran_beside_held
+from .spoken_text import spoken
 
 
 @dataclass(frozen=True, slots=True)
@@ -805,7 +807,29 @@ class ConversationAgent:
             now=dt_util.now(),
             extra=user_input.extra_system_prompt,
             language=user_input.language,
+            place=self._asked_from(toolbox, user_input),
         )
+
+    def _heard(self, user_input: conversation.ConversationInput) -> Callable[[str], str]:
+        """Return what turns the model's text into what the person hears.
+
+        An exposed entity's id is said as its name, unless the person asked for it; a request
+        from a satellite or another device is answered aloud: no Markdown, no emoji.
+        """
+        asked = user_input.text
+        if user_input.device_id or user_input.satellite_id:
+            return lambda text: with_entity_names(self.hass, spoken(text), asked)
+        return lambda text: with_entity_names(self.hass, text, asked)
+
+    def _asked_from(self, toolbox: _Toolbox, user_input: conversation.ConversationInput) -> str:
+        """Return the line that says where the person asks from, unless Assist says it.
+
+        Assist's API prompt places a request from a device itself ("You are in area ...").
+        """
+        assist = toolbox.llm_api is not None and llm.LLM_API_ASSIST in self.options.llm_apis
+        if assist and user_input.device_id:
+            return ""
+        return asked_from_line(self.hass, user_input.device_id, user_input.satellite_id)
 
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
@@ -826,7 +850,9 @@ class ConversationAgent:
             outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
                 self.agent_id,
-                self._async_stream(request, calls, report, outputs, stream, asked=user_input.text),
+                self._async_stream(
+                    request, calls, report, outputs, stream, said=self._heard(user_input)
+                ),
             ):
                 pass
             if outputs:
@@ -936,12 +962,12 @@ class ConversationAgent:
         outputs: list[GenerationOutput],
         stream: TurnStream,
         *,
-        asked: str = "",
+        said: Callable[[str], str] = str,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning into the chat log as it writes; its text at the end.
 
-        Calls are recorded as external: this agent validates and executes them itself. asked:
-        what the person said (an entity id they asked for stays as the model wrote it).
+        Calls are recorded as external: this agent validates and executes them itself. said:
+        turns the model's text into what the person hears (_heard).
         """
         queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
         generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
@@ -953,7 +979,7 @@ class ConversationAgent:
                 calls,
                 stream,
                 request.tools,
-                lambda text: with_entity_names(self.hass, text, asked),
+                said,
             ):
                 yield delta
             output = await generation

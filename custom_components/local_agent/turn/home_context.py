@@ -8,9 +8,9 @@ The prompt is laid out so that a turn evaluates only what is new:
   there.
 * Each user message starts with a short context block: the entities whose state differs
   from what the model last read (the home list, or a later message), the time, the language
-  to answer in (when it is not English) and the pipeline's extra system prompt; then the
-  user's words. The block is rendered once and kept,
-  so a follow-up renders the earlier messages exactly as before and the engine goes on from
+  to answer in (when it is not English), the area the person asks from (a satellite's) and
+  the pipeline's extra system prompt; then the user's words. The block is rendered once and
+  kept, so a follow-up renders the earlier messages exactly as before and the engine goes on from
   the end of the previous turn. The changed states come before the time so that the engine
   can evaluate them ahead of a new conversation's first message and keep them when only the
   minute changes (opening).
@@ -235,12 +235,14 @@ class HomeContext:
         now: datetime,
         extra: str | None,
         language: str,
+        place: str = "",
     ) -> list[Message]:
         """Return the history with each user message's context block in front of its words.
 
         history holds the kept messages; its first user message is the conversation's
         first_ordinal-th (0-based). The last user message is the current one: its block is
-        made now, unless this turn already made it (a later round of the same turn).
+        made now, unless this turn already made it (a later round of the same turn). place:
+        where the person asks from (turn/asked_from.py), a line of this message's block only.
         """
         conversation = self._conversations.pop(conversation_id, None) or _Conversation()
         self._conversations[conversation_id] = conversation
@@ -254,7 +256,9 @@ class HomeContext:
         current = first_ordinal + len(user_positions) - 1
         if current not in conversation.turns:
             seen = self._seen(conversation, history[: user_positions[-1]], first_ordinal)
-            conversation.turns[current] = self._new_turn(seen, lines, now, extra, language)
+            conversation.turns[current] = self._new_turn(
+                seen, lines, now, extra, language=language, place=place
+            )
         result: list[Message] = []
         ordinal = first_ordinal
         for message in history:
@@ -291,10 +295,12 @@ class HomeContext:
         lines: Sequence[EntityLine] | None,
         now: datetime,
         extra: str | None,
+        *,
         language: str,
+        place: str,
     ) -> _UserTurn:
         listed = _listed(seen, lines) if lines is not None else {}
-        parts = [_changes_text(listed), f"{message_start(now)}.", answer_language(language)]
+        parts = [_changes_text(listed), f"{message_start(now)}.", answer_language(language), place]
         if extra and extra.strip():
             parts.append(extra.strip())
         return _UserTurn(block="\n".join(part for part in parts if part), listed=listed)

@@ -1,0 +1,66 @@
+"""The model's answer as a voice satellite says it: no Markdown marks, no emoji.
+
+A request from a satellite or another device (a Voice PE, an ESPHome or Wyoming satellite) is
+answered aloud, and Home Assistant's text-to-speech reads what it is given: "asterisk asterisk
+Kitchen Lights asterisk asterisk", "hash Lights", an emoji's name. There the model's text is
+said as a person would say it: emphasis, headings, list bullets, quotes, links and code marks
+left out (their words kept; struck-through words are taken back, not said), a line, heading or
+list item ended as a sentence, lines joined. A request without a device (the Assist dialog, the
+companion app's chat, an automation) keeps the text as the model wrote it, as core's agents
+do: a screen shows or renders it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# A fenced code block's fences (its lines are kept) and an inline span's backticks.
+_FENCE: Final = re.compile(r"^\s*(?:```|~~~)[^\n]*$", re.MULTILINE)
+_INLINE_CODE: Final = re.compile(r"`([^`\n]*)`")
+# [words](address) and ![words](address): the words.
+_LINK: Final = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+# Emphasis around words, never inside one (light.kitchen_lights keeps its underscores).
+_EMPHASIS: Final = (
+    re.compile(r"(?<![\w*])(\*{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])"),
+    re.compile(r"(?<![\w_])(_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w_])"),
+)
+# Struck-through words are words taken back: never said.
+_STRUCK: Final = re.compile(r"~~(?=\S).+?(?<=\S)~~")
+# A line's Markdown start: a heading, a list bullet or number, a quote.
+_HEADING: Final = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_ITEM: Final = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(.*)$")
+_QUOTE: Final = re.compile(r"^\s*(?:>\s?)+")
+_RULE: Final = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
+# Emoji and pictographs, their joiners and presentation selectors; never a letter, digit,
+# currency sign or the degree sign.
+_EMOJI: Final = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\U0001f1e6-\U0001f1ff"
+    "\ufe0f\u200d\u20e3]"
+)
+# What ends a sentence, or a line that introduces the next ("Lights on:").
+_ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
+
+
+def spoken(text: str) -> str:
+    """Return the model's text as a voice says it."""
+    text = _FENCE.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _INLINE_CODE.sub(r"\1", text)
+    text = _STRUCK.sub("", text)
+    for pattern in _EMPHASIS:
+        text = pattern.sub(lambda match: match[match.lastindex or 0], text)
+    text = _EMOJI.sub("", text)
+    lines: list[tuple[str, bool]] = []
+    for raw in text.splitlines():
+        if _RULE.match(raw):
+            continue
+        line = _QUOTE.sub("", raw)
+        marked = _HEADING.match(line) or _ITEM.match(line)
+        if line := " ".join((marked[1] if marked else line).split()):
+            lines.append((line, marked is not None))
+    # A line break is a pause: a line that goes on to another, or a heading or an item, ends.
+    return " ".join(
+        line + "." if (marked or index < len(lines) - 1) and not line.endswith(_ENDED) else line
+        for index, (line, marked) in enumerate(lines)
+    )
