@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from custom_components.local_agent.home.entity_view import one_line
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
@@ -50,5 +51,5 @@ def asked_from_line(hass: HomeAssistant, device_id: str | None, satellite_id: st
         return ""
     floor = fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
     if floor is None:
-        return AREA_LINE.format(area=area.name)
-    return AREA_ON_FLOOR_LINE.format(area=area.name, floor=floor.name)
+        return AREA_LINE.format(area=one_line(area.name))
+    return AREA_ON_FLOOR_LINE.format(area=one_line(area.name), floor=one_line(floor.name))
