@@ -1,0 +1,117 @@
+"""Whole areas said short, reads beside light-only automations, Home Assistant's own reasons.
+
+- "Turn off everything upstairs": six lights went off and the answer read three names and
+  "3 more". From four targets on, a done answer counts them by kind ("6 lights", "6 Lichter",
+  "6 luzes"), with the area or the floor every one of them is in, as the registries place
+  them: "Turned off 6 lights on floor Upstairs." Two or three targets keep their names.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from testing.home_builder import async_area
+from testing.home_builder import async_place_in_area
+
+from .agents import Talk
+from .agents import speech
+from .agents import state
+from .conftest import Agent
+from .scripted_model import call
+from .test_everyday_twenty_sixth import LIGHTS
+from .test_everyday_twenty_sixth import upstairs_lights
+
+FANS: Final = ("fan.living_room_fan", "fan.ceiling_fan")
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk)."""
+    return scripted_agent
+
+
+UPSTAIRS: Final = {
+    "en": "Turned off 6 lights on floor Upstairs.",
+    "de": "Erledigt: 6 Lichter im Stockwerk Upstairs ausschalten.",
+    "fr": "C'est fait\u00a0: éteindre 6 lumières de l'étage Upstairs.",
+    "es": "Hecho: apagar 6 luces de la planta Upstairs.",
+    "it": "Fatto: spegnere 6 luci del piano Upstairs.",
+    "nl": "Klaar: 6 lampen op de verdieping Upstairs uitschakelen.",
+    "pt": "Feito: desligar 6 luzes do piso Upstairs.",
+}
+
+
+@pytest.mark.parametrize("language", list(UPSTAIRS))
+async def test_a_whole_floor_turned_off_is_said_as_a_count_on_that_floor(
+    hass: HomeAssistant, talk: Talk, language: str
+) -> None:
+    """Six lights in two upstairs rooms: their count and their floor, in each language."""
+    upstairs_lights(hass)
+
+    result = await talk.say(
+        "turn off everything upstairs",
+        language,
+        call("light", action="turn_off", entity_id=list(LIGHTS)),
+    )
+
+    assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
+    assert speech(result) == UPSTAIRS[language]
+
+
+def lights_in_the_bedroom(hass: HomeAssistant) -> None:
+    """Every demo light exposed, all in the Bedroom, on no floor."""
+    bedroom = async_area(hass, "Bedroom")
+    for light in LIGHTS:
+        async_expose_entity(hass, "conversation", light, True)
+        async_place_in_area(hass, light, bedroom)
+
+
+async def test_one_rooms_lights_are_said_as_a_count_in_that_room(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """Every target in the Bedroom: "in Bedroom", whatever the model called the place."""
+    lights_in_the_bedroom(hass)
+
+    result = await talk.say(
+        "turn on the lights in the master suite",
+        "de",
+        call("light", action="turn_on", entity_id=list(LIGHTS)),
+    )
+
+    assert speech(result) == "Erledigt: 6 Lichter im Bereich Bedroom einschalten."
+
+
+async def test_lights_and_fans_turned_off_together_are_counted_by_kind(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """Four lights and two fans, in two calls of one round: "4 luces y 2 ventiladores"."""
+    for entity_id in (*LIGHTS, *FANS):
+        async_expose_entity(hass, "conversation", entity_id, True)
+
+    result = await talk.say(
+        "turn everything off",
+        "es",
+        call("light", action="turn_off", entity_id=list(LIGHTS[:4]))
+        + call("fan", action="turn_off", entity_id=list(FANS)),
+    )
+
+    assert speech(result) == "Hecho: apagar 4 luces y 2 ventiladores."
+
+
+async def test_three_targets_keep_their_names(hass: HomeAssistant, talk: Talk) -> None:
+    """Three lights read well by name: they are not counted."""
+    upstairs_lights(hass)
+
+    result = await talk.say(
+        "turn off three lights",
+        "en",
+        call("light", action="turn_off", entity_id=list(LIGHTS[:3])),
+    )
+
+    assert speech(result) == (
+        "Turned off Bed Light, Ceiling Lights and Entrance Color + White Lights."
+    )
