@@ -4,6 +4,11 @@
   "3 more". From four targets on, a done answer counts them by kind ("6 lights", "6 Lichter",
   "6 luzes"), with the area or the floor every one of them is in, as the registries place
   them: "Turned off 6 lights on floor Upstairs." Two or three targets keep their names.
+- A core service that refuses with a translated reason (climate.set_temperature with the low
+  end above the high end): the person heard only "Das ging nicht: die Temperatur von Ecobee
+  einstellen." Now the integration's own "exceptions" translation follows, in the
+  conversation's language, else English, else our own sentence; the model still reads Home
+  Assistant's English error. An error naming our own domain is not said (trust no name).
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.home.call_texts import IntegrationReason
+from custom_components.local_agent.home.call_texts import async_said
+from custom_components.local_agent.home.failure_reasons import integration_reason
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from testing.home_builder import async_area
 from testing.home_builder import async_place_in_area
 
@@ -21,6 +31,8 @@ from .agents import Talk
 from .agents import speech
 from .agents import state
 from .conftest import Agent
+from .scene import model_saw
+from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
@@ -115,3 +127,52 @@ async def test_three_targets_keep_their_names(hass: HomeAssistant, talk: Talk) -
     assert speech(result) == (
         "Turned off Bed Light, Ceiling Lights and Entrance Color + White Lights."
     )
+
+
+LOW_ABOVE_HIGH: Final = {
+    "de": "Das ging nicht: die Temperatur von Ecobee einstellen. 'Untere Soll-Temperatur' darf "
+    "nicht höher als 'Obere Soll-Temperatur' sein.",
+    "fr": "Je n'ai pas pu régler la température de Ecobee. La «\u00a0température cible "
+    "inférieure\u00a0» ne peut pas être supérieure à la «\u00a0température cible "
+    "supérieure\u00a0».",
+}
+
+
+@pytest.mark.parametrize("language", list(LOW_ABOVE_HIGH))
+async def test_home_assistants_own_reason_is_said_in_the_persons_language(
+    hass: HomeAssistant, talk: Talk, language: str
+) -> None:
+    """climate.set_temperature with the low end above the high end: core's translated reason."""
+    async_expose_entity(hass, "conversation", "climate.ecobee", True)
+
+    result = await talk.say(
+        "heat between 25 and 20 degrees",
+        language,
+        call(
+            "climate",
+            action="set_temperature",
+            entity_id="climate.ecobee",
+            target_temp_low=25,
+            target_temp_high=20,
+        ),
+        answer(""),
+    )
+
+    assert "cannot be higher than 'Upper target temperature'" in model_saw(talk.worker)
+    assert speech(result) == LOW_ABOVE_HIGH[language]
+
+
+async def test_a_reason_with_no_translation_anywhere_is_said_in_our_own_words(
+    hass: HomeAssistant, scripted_agent: Agent
+) -> None:
+    """A key the integration's translations lack: our own sentence, never the key."""
+    reason = IntegrationReason("climate", "no_such_reason")
+
+    assert await async_said(hass, "de", [reason]) == "Home Assistant hat einen Fehler gemeldet."
+
+
+def test_a_reason_that_claims_to_be_ours_is_not_said() -> None:
+    """Trust no name: an error that names our own domain cannot put our sentences in its mouth."""
+    err = HomeAssistantError(translation_domain=DOMAIN, translation_key="confirm_single")
+
+    assert integration_reason(err) == ()

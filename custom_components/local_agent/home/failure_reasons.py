@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .actions import PlannedAction
+from .call_texts import IntegrationReason
 from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import duration_seconds
@@ -43,3 +46,15 @@ def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ..
     if state.state != "active":
         return (Phrase("timer_not_running", name),)
     return (Phrase("timer_beyond_duration" if seconds > 0 else "timer_below_zero", name),)
+
+
+def integration_reason(err: HomeAssistantError) -> tuple[Said, ...]:
+    """Return the reason an integration gave with a translation key ("temp_out_of_range").
+
+    Said from that integration's own "exceptions" translations in the person's language. Not
+    one that claims to be ours: our sentences (a question, "say yes") are never an error's.
+    """
+    if not err.translation_domain or not err.translation_key or err.translation_domain == DOMAIN:
+        return ()
+    placeholders = {key: str(value) for key, value in (err.translation_placeholders or {}).items()}
+    return (IntegrationReason(err.translation_domain, err.translation_key, placeholders),)

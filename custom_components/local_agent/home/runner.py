@@ -61,6 +61,7 @@ from .call_texts import service_of
 from .entity_view import state_summary
 from .failure_reasons import ReasonedFailure
 from .failure_reasons import failure_reason
+from .failure_reasons import integration_reason
 from .listings import async_listing
 from .service_catalog import redacted
 
@@ -368,7 +369,7 @@ async def _async_call_service(
         )
     except HomeAssistantError as err:
         message = str(err) or f"Could not {describe_action(hass, action)}."
-        if reason := failure_reason(hass, action):
+        if reason := failure_reason(hass, action) or integration_reason(err):
             return ReasonedFailure(data={"error": message}, error=True, reason=reason)
         return error_result(message)
     except Exception:
