@@ -9,10 +9,16 @@
   einstellen." Now the integration's own "exceptions" translation follows, in the
   conversation's language, else English, else our own sentence; the model still reads Home
   Assistant's English error. An error naming our own domain is not said (trust no name).
+- "When a light action is called, unlock the front door" (an event trigger on call_service
+  whose data names the light domain) made Assist's calendar and to-do reads ask. Core's own
+  calendar tool (told by its class) calls calendar.get_events, which that filter cannot
+  match: it reads at once. A filter that may match, a templated one, one on the service only
+  or none still asks.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
@@ -21,9 +27,13 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.call_texts import IntegrationReason
 from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.failure_reasons import integration_reason
+from custom_components.local_agent.safety.tool_review import service_read_by
+from homeassistant.components.calendar.llm import CalendarGetEventsTool
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
 from testing.home_builder import async_place_in_area
 
@@ -32,10 +42,17 @@ from .agents import speech
 from .agents import state
 from .conftest import Agent
 from .scene import model_saw
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_everyday_homes import automation
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import event_trigger
+from .test_redteam_twenty_fourth import ASKED_TO_READ
+from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
+from .test_redteam_twenty_fourth import read_by_assist
 
 FANS: Final = ("fan.living_room_fan", "fan.ceiling_fan")
 
@@ -176,3 +193,57 @@ def test_a_reason_that_claims_to_be_ours_is_not_said() -> None:
     err = HomeAssistantError(translation_domain=DOMAIN, translation_key="confirm_single")
 
     assert integration_reason(err) == ()
+
+
+@pytest.mark.parametrize(
+    ("heard", "held"),
+    [
+        (event_trigger("call_service", domain="light"), False),
+        (event_trigger("call_service", domain="light", service="turn_on"), False),
+        (event_trigger("call_service", domain="calendar"), True),
+        (event_trigger("call_service", domain="calendar", service="get_events"), True),
+        (event_trigger("call_service", domain="{{ 'light' }}"), True),
+        (event_trigger("call_service", service="turn_on"), True),
+        (event_trigger("call_service"), True),
+    ],
+    ids=[
+        "a filter on lights",
+        "a filter on light.turn_on",
+        "a filter on calendars",
+        "a filter on calendar.get_events",
+        "a templated filter",
+        "a filter on the service only",
+        "no filter",
+    ],
+)
+async def test_a_calendar_read_beside_a_light_only_call_listener_runs_at_once(
+    hass: HomeAssistant,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    heard: dict[str, Any],
+    held: bool,
+) -> None:
+    """ "When a light action is called, unlock the front door" cannot hear core's calendar tool
+    call calendar.get_events: the read runs. A filter that may match still asks."""
+    await a_calendar_and_the_front_door(hass)
+    unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+
+    said = await read_by_assist(hass, scripted_worker, person)
+
+    assert said == (ASKED_TO_READ if held else "Read.")
+
+
+def test_only_cores_own_calendar_tool_is_known_to_read_by_its_one_call() -> None:
+    """Trust no name: a subclass, or core's class with a method of its own, may call anything."""
+
+    class LookAlike(CalendarGetEventsTool):
+        async def async_call(self, *args: Any, **kwargs: Any) -> Any:
+            return await super().async_call(*args, **kwargs)
+
+    patched = CalendarGetEventsTool(["Calendar 2"])
+    patched.async_call = LookAlike(["Calendar 2"]).async_call  # type: ignore[method-assign]
+
+    assert service_read_by(CalendarGetEventsTool(["Calendar 2"])) == ("calendar", "get_events")
+    assert service_read_by(LookAlike(["Calendar 2"])) is None
+    assert service_read_by(patched) is None
