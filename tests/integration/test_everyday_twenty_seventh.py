@@ -30,18 +30,22 @@ from custom_components.local_agent.home.failure_reasons import integration_reaso
 from custom_components.local_agent.safety.tool_review import service_read_by
 from homeassistant.components.calendar.llm import CalendarGetEventsTool
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
 from testing.home_builder import async_place_in_area
 
 from .agents import Talk
 from .agents import speech
 from .agents import state
 from .conftest import Agent
+from .home import async_setup_demo
 from .scene import model_saw
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -51,7 +55,9 @@ from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import event_trigger
 from .test_redteam_twenty_fourth import ASKED_TO_READ
+from .test_redteam_twenty_fourth import SHOPPING
 from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
+from .test_redteam_twenty_fourth import a_shared_list_of
 from .test_redteam_twenty_fourth import read_by_assist
 
 FANS: Final = ("fan.living_room_fan", "fan.ceiling_fan")
@@ -247,3 +253,23 @@ def test_only_cores_own_calendar_tool_is_known_to_read_by_its_one_call() -> None
     assert service_read_by(CalendarGetEventsTool(["Calendar 2"])) == ("calendar", "get_events")
     assert service_read_by(LookAlike(["Calendar 2"])) is None
     assert service_read_by(patched) is None
+
+
+@pytest.mark.parametrize(("domain", "held"), [("light", False), ("todo", True)])
+async def test_a_to_do_read_beside_a_light_only_call_listener_runs_at_once(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, domain: str, held: bool
+) -> None:
+    """Core's to-do tool calls todo.get_items: a light-only call listener cannot hear it."""
+    await async_setup_demo(hass, [Platform.LOCK])
+    await a_shared_list_of(hass, ["milk"])
+    async_expose_only(hass, [SHOPPING, "lock.front_door"])
+    heard = event_trigger("call_service", domain=domain)
+    unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+
+    said = await read_by_assist(
+        hass, scripted_worker, person, tool_call("todo__get_items", todo_list="Shopping")
+    )
+
+    assert (said != "Read.") is held
+    assert said.endswith("Say yes to confirm.") is held
