@@ -4,6 +4,10 @@
   "3 more". From four targets on, a done answer counts them by kind ("6 lights", "6 Lichter",
   "6 luzes"), with the area or the floor every one of them is in, as the registries place
   them: "Turned off 6 lights on floor Upstairs." Two or three targets keep their names.
+- A call on six lights of which the kitchen's bulb stayed off: the person heard "I could not
+  turn on Bed Light, Ceiling Lights, Entrance Color + White Lights and …", five of them on.
+  What took it is said done (counted), what did not is named: "Turned on 5 lights. I could
+  not turn on Kitchen Lights." The model still reads which target missed.
 - A core service that refuses with a translated reason (climate.set_temperature with the low
   end above the high end): the person heard only "Das ging nicht: die Temperatur von Ecobee
   einstellen." Now the integration's own "exceptions" translation follows, in the
@@ -34,6 +38,7 @@ from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
@@ -273,3 +278,34 @@ async def test_a_to_do_read_beside_a_light_only_call_listener_runs_at_once(
 
     assert (said != "Read.") is held
     assert said.endswith("Say yes to confirm.") is held
+
+
+@pytest.mark.usefixtures("dead_bulb")
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Turned on 5 lights. I could not turn on Kitchen Lights."),
+        ("de", "Erledigt: 5 Lichter einschalten. Das ging nicht: Kitchen Lights einschalten."),
+    ],
+)
+async def test_a_light_that_stayed_off_among_many_is_named_the_others_counted(
+    hass: HomeAssistant, talk: Talk, language: str, said: str
+) -> None:
+    """Six lights on, the kitchen's bulb does not answer: "I could not turn on Bed Light,
+    Ceiling Lights, Entrance Color + White Lights and …", five of them on. Now what worked is
+    counted and what did not is named."""
+    for light in LIGHTS:
+        async_expose_entity(hass, "conversation", light, True)
+        await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
+
+    result = await talk.say(
+        "turn on every light",
+        language,
+        call("light", action="turn_on", entity_id=list(LIGHTS)),
+        answer(""),
+    )
+
+    assert [state(hass, light) for light in LIGHTS].count("on") == 5
+    assert state(hass, "light.kitchen_lights") == "off"
+    assert speech(result) == said
+    assert result.response.response_type is intent.IntentResponseType.ACTION_DONE

@@ -7,7 +7,9 @@ call asked and the state of its target, never from the error's text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
@@ -30,6 +32,17 @@ class ReasonedFailure(llm.ToolResult):
     """
 
     reason: tuple[Said, ...] = ()
+
+
+@dataclass(slots=True)
+class PartlyDone(llm.ToolResult):
+    """A call that some of its targets took and others did not (told by its class).
+
+    Its data is what the model reads ({"error": which targets missed}); `took`: the targets
+    that did, as a successful call's result lists them ({"entity_id", "name", "state", ...}).
+    """
+
+    took: tuple[Mapping[str, Any], ...] = ()
 
 
 def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ...]:

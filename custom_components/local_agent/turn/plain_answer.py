@@ -52,6 +52,7 @@ from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.counted_targets import TargetKind
 from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
+from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
@@ -386,11 +387,18 @@ def actions_done_in(
     """
     done: list[DoneAction] = []
     for call, result in calls_with_results(content):
-        if (action := _done_action(call, result, home_tools)) is not None:
+        if (action := _done_action(call, _what_took_it(result), home_tools)) is not None:
             done.append(action)
         elif intents and call.tool_name not in home_tools:
             done.extend(_intent_done(call, result))
     return done
+
+
+def _what_took_it(result: llm.ToolResult | None) -> llm.ToolResult | None:
+    """Return a call's result; of one some targets took, as if it had been made on them alone."""
+    if isinstance(result, PartlyDone):
+        return llm.ToolResult(data={"entities": list(result.took)})
+    return result
 
 
 # Slots that name an intent's targets, not what it does to them.
