@@ -7,7 +7,6 @@ call asked and the state of its target, never from the error's text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +41,7 @@ class PartlyDone(llm.ToolResult):
     that did, as a successful call's result lists them ({"entity_id", "name", "state", ...}).
     """
 
-    took: tuple[Mapping[str, Any], ...] = ()
+    took: tuple[dict[str, Any], ...] = ()
 
 
 def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ...]:

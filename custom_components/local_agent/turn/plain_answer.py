@@ -593,7 +593,7 @@ def _with_targets_of(before: DoneAction, action: DoneAction) -> DoneAction:
     """Return `before` with the targets `action` adds, each once, and what each is."""
     new = [index for index, name in enumerate(action.names) if name not in before.names]
     names = before.names + tuple(action.names[index] for index in new)
-    kinds = ()
+    kinds: tuple[TargetKind, ...] = ()
     if len(before.kinds) == len(before.names) and len(action.kinds) == len(action.names):
         kinds = before.kinds + tuple(action.kinds[index] for index in new)
     return replace(before, names=names, kinds=kinds)
