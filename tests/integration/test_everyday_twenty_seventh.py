@@ -30,6 +30,8 @@ import pytest
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.call_texts import IntegrationReason
 from custom_components.local_agent.home.call_texts import async_said
+from custom_components.local_agent.home.counted_targets import TargetKind
+from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.failure_reasons import integration_reason
 from custom_components.local_agent.safety.tool_review import service_read_by
 from homeassistant.components.calendar.llm import CalendarGetEventsTool
@@ -309,3 +311,16 @@ async def test_a_light_that_stayed_off_among_many_is_named_the_others_counted(
     assert state(hass, "light.kitchen_lights") == "off"
     assert speech(result) == said
     assert result.response.response_type is intent.IntentResponseType.ACTION_DONE
+
+
+def test_covers_are_counted_by_what_they_are() -> None:
+    """Shades are blinds; a kind with no noun of its own is its domain's ("covers"); two kinds
+    a language calls the same are counted together ("6 estores", never "4 estores e 2
+    estores")."""
+    shades = [TargetKind("cover.shade", "Living Room", "Ground")] * 4
+    garage_doors = [TargetKind("cover.garage", "Garage", "Ground")] * 2
+
+    assert counted(shades, "en") == "4 blinds in Living Room"
+    assert counted([*shades, *garage_doors], "en") == "4 blinds and 2 covers on floor Ground"
+    assert counted([*shades, *garage_doors], "pt") == "6 estores do piso Ground"
+    assert counted(shades[:3], "en") is None

@@ -55,14 +55,16 @@ def counted(kinds: Sequence[TargetKind], language: str) -> str | None:
     if len(kinds) < MIN_COUNTED:
         return None
     words = call_words(language)
-    counts: Counter[str] = Counter()
+    # By the words: two kinds the language names alike are one ("estores" for blinds, covers).
+    counts: Counter[tuple[str, str]] = Counter()
     for target in kinds:
         noun = target.kind if target.kind in words.kinds else target.kind.partition(".")[0]
         if noun not in words.kinds:
             return None
-        counts[noun] += 1
+        counts[words.kinds[noun]] += 1
     things = join_names(
-        [words.kinds[noun][count != 1].format(count) for noun, count in counts.items()], language
+        [(one if count == 1 else more).format(count) for (one, more), count in counts.items()],
+        language,
     )
     if len(areas := {target.area for target in kinds}) == 1 and None not in areas:
         return words.in_area.format(things=things, place=areas.pop())
