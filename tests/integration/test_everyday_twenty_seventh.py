@@ -70,12 +70,6 @@ from .test_redteam_twenty_fourth import read_by_assist
 FANS: Final = ("fan.living_room_fan", "fan.ceiling_fan")
 
 
-@pytest.fixture
-def agent(scripted_agent: Agent) -> Agent:
-    """The agent the person talks to (conftest's talk)."""
-    return scripted_agent
-
-
 UPSTAIRS: Final = {
     "en": "Turned off 6 lights on floor Upstairs.",
     "de": "Erledigt: 6 Lichter im Stockwerk Upstairs ausschalten.",
@@ -87,9 +81,15 @@ UPSTAIRS: Final = {
 }
 
 
-@pytest.mark.parametrize("language", list(UPSTAIRS))
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one."""
+    return scripted_agent
+
+
+@pytest.mark.parametrize(("language", "said"), UPSTAIRS.items())
 async def test_a_whole_floor_turned_off_is_said_as_a_count_on_that_floor(
-    hass: HomeAssistant, talk: Talk, language: str
+    hass: HomeAssistant, talk: Talk, language: str, said: str
 ) -> None:
     """Six lights in two upstairs rooms: their count and their floor, in each language."""
     upstairs_lights(hass)
@@ -101,7 +101,7 @@ async def test_a_whole_floor_turned_off_is_said_as_a_count_on_that_floor(
     )
 
     assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
-    assert speech(result) == UPSTAIRS[language]
+    assert speech(result) == said
 
 
 def lights_in_the_bedroom(hass: HomeAssistant) -> None:
