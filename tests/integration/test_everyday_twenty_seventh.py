@@ -170,7 +170,7 @@ LOW_ABOVE_HIGH: Final = {
 
 @pytest.mark.parametrize("language", list(LOW_ABOVE_HIGH))
 async def test_home_assistants_own_reason_is_said_in_the_persons_language(
-    hass: HomeAssistant, talk: Talk, language: str
+    hass: HomeAssistant, talk: Talk, language: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """climate.set_temperature with the low end above the high end: core's translated reason."""
     async_expose_entity(hass, "conversation", "climate.ecobee", True)
@@ -190,6 +190,7 @@ async def test_home_assistants_own_reason_is_said_in_the_persons_language(
 
     assert "cannot be higher than 'Upper target temperature'" in model_saw(talk.worker)
     assert speech(result) == LOW_ABOVE_HIGH[language]
+    assert "Detected blocking call" not in caplog.text  # its translations read off the loop
 
 
 async def test_a_reason_with_no_translation_anywhere_is_said_in_our_own_words(
