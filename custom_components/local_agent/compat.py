@@ -213,6 +213,9 @@ MESSAGE_SIGNAL: Final = (MESSAGE, ANY_SIGNAL)
 # an event, a sentence) carries what it says, not what it does not.
 SENTENCE_NEED: Final = "sentence"
 VALUES_NEED: Final = "values"
+# What a call_service event trigger's data asks of the call: its domain and service, each
+# "key=value" (a key it does not name, or names by a template, matches any).
+CALL_NEED: Final = "call"
 type Need = tuple[str, frozenset[str]]
 # hassil's template syntax: a sentence with any of it may match many texts.
 _SENTENCE_SYNTAX: Final = frozenset("[](){}<>|")
@@ -942,6 +945,26 @@ class AutomationTrigger:
         )
 
 
+def may_hear_call(watcher: AutomationTrigger, domain: str, service: str) -> bool:
+    """Whether the call_service event of a call of `domain`.`service` may set the trigger off.
+
+    Heard by a trigger on call_service whose data names another domain (or that domain and
+    another service) only when another of its triggers hears any event.
+    """
+    signal = (EVENT_SIGNAL, EVENT_CALL_SERVICE)
+    if not watcher.hears({signal}):
+        return False
+    if watcher.hears({(EVENT_SIGNAL, _NO_SUCH_EVENT)}):
+        return True  # an event trigger of any type ("*", a template)
+    needs = dict(watcher.needs).get(signal)
+    call = {f"domain={domain}", f"service={service}"}
+    return needs is None or any(kind != CALL_NEED or asked <= call for kind, asked in needs)
+
+
+# An event type no one fires: a trigger that hears it hears every event.
+_NO_SUCH_EVENT: Final = "\x00no such event"
+
+
 def _words(text: str) -> str:
     """Return a text as the default agent compares sentences: its words, in lower case."""
     return " ".join("".join(c if c.isalnum() else " " for c in text.casefold()).split())
@@ -956,7 +979,8 @@ def _says(texts: str, needs: tuple[Need, ...] | None) -> bool:
     return any(
         any(f" {sentence} " in text for sentence in wanted for text in said)
         if kind == SENTENCE_NEED
-        else all(value.casefold() in whole for value in wanted)
+        # A message sent to the bus may be a call_service event of any call.
+        else kind == CALL_NEED or all(value.casefold() in whole for value in wanted)
         for kind, wanted in needs
     )
 
@@ -968,6 +992,19 @@ def _sentence_need(trigger: Mapping[str, Any]) -> Need | None:
     if not sentences or any(s is None or _SENTENCE_SYNTAX & set(s) for s in sentences):
         return None
     return SENTENCE_NEED, frozenset(_words(s) for s in sentences if s is not None)
+
+
+def _call_need(data: Any) -> Need | None:
+    """Return the call a call_service trigger's data asks for; None: any call.
+
+    Only a plain domain narrows it: Home Assistant matches the event's data by equality.
+    """
+    if not isinstance(data, Mapping) or not isinstance(domain := data.get("domain"), str):
+        return None
+    asked = {f"domain={domain}"}
+    if isinstance(service := data.get("service"), str):
+        asked.add(f"service={service}")
+    return CALL_NEED, frozenset(asked)
 
 
 def _values_need(data: Any) -> Need | None:
@@ -1266,7 +1303,7 @@ class _Watched:
                     self.any_entity = True
                 if text == EVENT_CALL_SERVICE:
                     # Also a call that changes nothing: a read-only tool that reads by a service.
-                    self.hear((EVENT_SIGNAL, text))
+                    self.hear((EVENT_SIGNAL, text), _call_need(data))
             elif text in ENTITY_EVENTS_OF_A_CALL:
                 self.add_entity_event(registry, named, text)
             else:

@@ -5,9 +5,8 @@
   Each area's heading says its floor, once per area ("Bedroom (floor: Upstairs):"), never per
   entity: the prompt's cost per entity stays what test_prompt_layout pins.
 - A call on a whole floor's lights ran, and the answer read every name aloud ("Turned off Bed
-  Light, Ceiling Lights, ... and Office RGBW Lights"). A done answer names at most four
-  targets; a longer list is three names and the count of the others, in the conversation's
-  language ("… und 3 weitere ausschalten").
+  Light, Ceiling Lights, ... and Office RGBW Lights"). Since everyday27 it counts them by kind
+  (test_everyday_twenty_seventh).
 - "Add 5 minutes" to a ten-minute timer just started: Home Assistant refuses with an English
   message and no translation ("Not possible to change timer timer.pasta beyond duration"); the
   person heard only "I could not change Pasta." and whatever the model wrote. The reason is
@@ -30,7 +29,6 @@ from testing.home_builder import async_place_in_area
 
 from .agents import Talk
 from .agents import speech
-from .agents import state
 from .conftest import Agent
 from .scene import model_saw
 from .scripted_model import ScriptedWorker
@@ -74,39 +72,10 @@ async def test_the_home_list_says_each_areas_floor_once(
     assert prompt.count("Upstairs") == 2
 
 
-THREE: Final = "Bed Light, Ceiling Lights, Entrance Color + White Lights"
-SAID: Final = {
-    "en": f"Turned off {THREE} and 3 more.",
-    "de": f"Erledigt: {THREE} und 3 weitere ausschalten.",
-    "fr": f"C'est fait\u00a0: éteindre {THREE} et 3 autres.",
-    "es": f"Hecho: apagar {THREE} y 3 más.",
-    "it": f"Fatto: spegnere {THREE} e altri 3.",
-    "nl": f"Klaar: {THREE} en 3 andere uitschakelen.",
-    "pt": f"Feito: desligar {THREE} e mais 3.",
-}
-
-
 @pytest.fixture
 def agent(scripted_agent: Agent) -> Agent:
     """The agent the person talks to (conftest's talk)."""
     return scripted_agent
-
-
-@pytest.mark.parametrize("language", list(SAID))
-async def test_a_whole_floor_turned_off_is_said_in_three_names_and_a_count(
-    hass: HomeAssistant, talk: Talk, language: str
-) -> None:
-    """Six lights in one call all go off; the answer names three and counts the others."""
-    upstairs_lights(hass)
-
-    result = await talk.say(
-        "turn off everything upstairs",
-        language,
-        call("light", action="turn_off", entity_id=list(LIGHTS)),
-    )
-
-    assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
-    assert speech(result) == SAID[language]
 
 
 BEYOND: Final = {

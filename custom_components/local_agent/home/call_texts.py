@@ -99,8 +99,18 @@ class Phrase:
     placeholders: Mapping[str, str | StateWord] = field(default_factory=dict)
 
 
-# What the user hears about a call: fixed sentences, or a text as another part reported it.
-type Said = Phrase | str
+@dataclass(frozen=True, slots=True)
+class IntegrationReason:
+    """Why an integration refused a call, as its own "exceptions" translations say it."""
+
+    domain: str
+    key: str
+    placeholders: Mapping[str, str] = field(default_factory=dict)
+
+
+# What the user hears about a call: fixed sentences, an integration's own reason, or a text as
+# another part reported it.
+type Said = Phrase | IntegrationReason | str
 
 
 async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) -> str:
@@ -110,6 +120,9 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
         if isinstance(part, str):
             texts.append(part.rstrip("."))
             continue
+        if isinstance(part, IntegrationReason):
+            texts.append(await _async_integration_reason(hass, language, part))
+            continue
         values = {
             name: await _async_state_word(hass, language, value)
             if isinstance(value, StateWord)
@@ -118,6 +131,27 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
         }
         texts.append(await async_phrase(hass, language, part.key, **values))
     return join_names(texts, language)
+
+
+async def _async_integration_reason(
+    hass: HomeAssistant, language: str, reason: IntegrationReason
+) -> str:
+    """Return the integration's reason in the language, else in English, else our own words."""
+    key = f"component.{reason.domain}.exceptions.{reason.key}.message"
+    for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
+        strings = await async_get_translations(hass, lang, "exceptions", [reason.domain])
+        if template := strings.get(key):
+            try:
+                return _full_stop(template.format(**reason.placeholders))
+            except KeyError, IndexError, ValueError:
+                continue  # a translation that names a placeholder the error does not carry
+    return _full_stop(await async_phrase(hass, language, "reason_failed"))
+
+
+def _full_stop(text: str) -> str:
+    """End the sentence with a full stop where it has no end of its own (German often has not)."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", "…")) else f"{text}."
 
 
 async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord) -> str:

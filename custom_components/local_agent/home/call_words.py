@@ -69,6 +69,11 @@ class CallWords:
     months: tuple[str, ...]
     first_day: str
     date_at: str  # {date} {time}
+    # What a count of targets calls them, by domain or domain.device_class ("cover.blind"):
+    # "{}" is the number, one form for one and one for more ("12 Lichter").
+    kinds: Mapping[str, tuple[str, str]]
+    in_area: str  # {things} {place}: counted targets that all are in one area
+    on_floor: str  # {things} {place}: counted targets that all are on one floor
 
 
 def _verb_key(key: str) -> VerbKey:
@@ -120,6 +125,7 @@ def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
     }
     durations = {unit: (one, more) for unit, (one, more) in patterns.pop("durations").items()}
     months = tuple(patterns.pop("months"))
+    kinds = {kind: (one, more) for kind, (one, more) in patterns.pop("kinds").items()}
     return CallWords(
         verbs=verbs,
         months=months,
@@ -127,6 +133,7 @@ def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
         switched=switched,
         restated=restated,
         durations=durations,
+        kinds=kinds,
         **patterns,
     )
 

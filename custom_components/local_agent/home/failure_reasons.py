@@ -8,11 +8,15 @@ call asked and the state of its target, never from the error's text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
 
 from .actions import PlannedAction
+from .call_texts import IntegrationReason
 from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import duration_seconds
@@ -29,6 +33,17 @@ class ReasonedFailure(llm.ToolResult):
     reason: tuple[Said, ...] = ()
 
 
+@dataclass(slots=True)
+class PartlyDone(llm.ToolResult):
+    """A call that some of its targets took and others did not (told by its class).
+
+    Its data is what the model reads ({"error": which targets missed}); `took`: the targets
+    that did, as a successful call's result lists them ({"entity_id", "name", "state", ...}).
+    """
+
+    took: tuple[dict[str, Any], ...] = ()
+
+
 def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ...]:
     """Return why Home Assistant refused the action, when its target's state says it; else ()."""
     if (action.domain, action.service) != ("timer", "change") or len(action.entity_ids) != 1:
@@ -43,3 +58,15 @@ def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ..
     if state.state != "active":
         return (Phrase("timer_not_running", name),)
     return (Phrase("timer_beyond_duration" if seconds > 0 else "timer_below_zero", name),)
+
+
+def integration_reason(err: HomeAssistantError) -> tuple[Said, ...]:
+    """Return the reason an integration gave with a translation key ("temp_out_of_range").
+
+    Said from that integration's own "exceptions" translations in the person's language. Not
+    one that claims to be ours: our sentences (a question, "say yes") are never an error's.
+    """
+    if not err.translation_domain or not err.translation_key or err.translation_domain == DOMAIN:
+        return ()
+    placeholders = {key: str(value) for key, value in (err.translation_placeholders or {}).items()}
+    return (IntegrationReason(err.translation_domain, err.translation_key, placeholders),)

@@ -59,8 +59,10 @@ from .call_texts import intent_service
 from .call_texts import join_names
 from .call_texts import service_of
 from .entity_view import state_summary
+from .failure_reasons import PartlyDone
 from .failure_reasons import ReasonedFailure
 from .failure_reasons import failure_reason
+from .failure_reasons import integration_reason
 from .listings import async_listing
 from .service_catalog import redacted
 
@@ -312,8 +314,8 @@ async def async_run(
         and not partly_failed(result)
         and (missed := await _async_missed_targets(hass, call, before, positions))
     ):
-        english, said = missed
-        return RunResult(error_result(english), Problem.NO_EFFECT, said)
+        english, said, missed_ids = missed
+        return RunResult(_partly_done(call, result, english, missed_ids), Problem.NO_EFFECT, said)
     return RunResult(result)
 
 
@@ -368,7 +370,7 @@ async def _async_call_service(
         )
     except HomeAssistantError as err:
         message = str(err) or f"Could not {describe_action(hass, action)}."
-        if reason := failure_reason(hass, action):
+        if reason := failure_reason(hass, action) or integration_reason(err):
             return ReasonedFailure(data={"error": message}, error=True, reason=reason)
         return error_result(message)
     except Exception:
@@ -536,7 +538,7 @@ async def _async_missed_targets(
     call: Call,
     before: dict[str, str],
     positions: Mapping[str, int],
-) -> tuple[str, tuple[Phrase, ...]] | None:
+) -> tuple[str, tuple[Phrase, ...], frozenset[str]] | None:
     """Say which targets did not reach the state the call asks for, waiting a little.
 
     In English (for the model and the audit) and as phrases for the user's language; "still"
@@ -582,10 +584,12 @@ async def _async_missed_targets(
     still = missed()
     parts: list[str] = []
     said: list[Phrase] = []
+    missed_ids = set(still)
     for entity_id, position in positions.items():
         if (moved := _position_missed(hass, call, entity_id, position)) is not None:
             parts.append(moved[0])
             said.append(moved[1])
+            missed_ids.add(entity_id)
     if not still and not parts:
         return None
     for entity_id in still:
@@ -604,7 +608,29 @@ async def _async_missed_targets(
             said.append(
                 Phrase("reason_still" if kept else "reason_now", {"name": name, "state": word})
             )
-    return join_names(parts), tuple(said)
+    return join_names(parts), tuple(said), frozenset(missed_ids)
+
+
+def _partly_done(
+    call: Call, result: llm.ToolResult, english: str, missed: frozenset[str]
+) -> llm.ToolResult:
+    """Return the failure of a call some of whose own targets did not take it.
+
+    With the targets that did (as the result read them) when every one missed is a target of
+    the call itself (not a group's member): what worked is said as done, the rest as failed.
+    """
+    targets = set(call.targets or ())
+    entities = result.data.get("entities") if isinstance(result.data, dict) else None
+    took = tuple(
+        entity
+        for entity in (entities if isinstance(entities, list) else ())
+        if isinstance(entity, dict)
+        and entity.get("entity_id") in targets
+        and entity.get("entity_id") not in missed
+    )
+    if not took or not missed <= targets:
+        return error_result(english)
+    return PartlyDone(data={"error": english}, error=True, took=took)
 
 
 async def _async_until(

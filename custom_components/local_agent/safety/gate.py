@@ -76,6 +76,7 @@ from .tool_review import async_tool_api_id
 from .tool_review import intent_type_of
 from .tool_review import reads_by_calling
 from .tool_review import script_tool_script
+from .tool_review import service_read_by
 from .tool_review import unwrap
 
 
@@ -277,7 +278,7 @@ class SafetyGate:
         if resolved.targets is None or (
             resolved.read_only
             and reads_by_calling(self.hass, tool)
-            and policy.calls_set_off_sensitive(self.hass)
+            and policy.calls_set_off_sensitive(self.hass, service_read_by(tool))
         ):
             return resolved, self._action(resolved, [], turn.language)
         sensitive = self._sensitive_targets(resolved, policy)

@@ -57,6 +57,7 @@ from custom_components.local_agent.compat import follows_members_on_off
 from custom_components.local_agent.compat import integration_events_of_call
 from custom_components.local_agent.compat import keeps_player_state
 from custom_components.local_agent.compat import light_profile_brightness
+from custom_components.local_agent.compat import may_hear_call
 from custom_components.local_agent.compat import mqtt_announcements
 from custom_components.local_agent.compat import mqtt_entity_ids
 from custom_components.local_agent.compat import mqtt_topics_of_entity
@@ -343,16 +344,23 @@ class SafetyPolicy:
                 found.append(entity_id)
         return found
 
-    def calls_set_off_sensitive(self, hass: HomeAssistant) -> bool:
+    def calls_set_off_sensitive(
+        self, hass: HomeAssistant, call: tuple[str, str] | None = None
+    ) -> bool:
         """Whether a service call that changes nothing may set off a sensitive program.
 
         A read-only tool of another integration may read by calling a service (core's
         calendar__get_events calls calendar.get_events), whose `call_service` event an
-        automation may hear: which call it makes cannot be told, so any that does. A
+        automation may hear: when which call it makes cannot be told (`call` None), any that
+        does; a known call (domain, service), one whose event data does not rule it out. A
         trigger-based template entity that hears it changes: what follows that is judged.
         """
         rules = self._rules(hass, frozenset(), halts=False)
         called = {(EVENT_SIGNAL, EVENT_CALL_SERVICE)}
+
+        def hears(watcher: AutomationTrigger) -> bool:
+            return may_hear_call(watcher, *call) if call else watcher.hears(called)
+
         # Judged as any program a signal sets off: a record written or a message sent ("log
         # every call") changes no entity itself; what hears it is judged in turn.
         # Its run changes its own state too ("when Every call runs, unlock the front door").
@@ -360,12 +368,12 @@ class SafetyPolicy:
             (targets := rules.program_targets(steps)) is None
             or rules.changes_sensitive(targets, ("",))
             for automation in rules.may_hear(called)
-            if automation.hears(called)
+            if hears(automation)
             for steps in rules.run_on_hearing(automation, called)
         ) or any(
             rules.is_sensitive(follower, (follower,), None)
             for follower, watcher in rules.followers
-            if watcher.hears(called)
+            if hears(watcher)
         )
 
     def kept_from_securing(

@@ -78,6 +78,11 @@ READ_WITHOUT_CALLS: Final = frozenset(
         "homeassistant.components.llm.llm.GetDateTimeTool",
     }
 )
+# Of those, the ones known to read by calling one service: that service (domain, service).
+READ_BY_ONE_CALL: Final[Mapping[str, tuple[str, str]]] = {
+    "homeassistant.components.calendar.llm.CalendarGetEventsTool": ("calendar", "get_events"),
+    "homeassistant.components.todo.llm.TodoGetItemsTool": ("todo", "get_items"),
+}
 SCRIPT_TOOL: Final = "homeassistant.components.script.llm.ScriptTool"
 # Tools that are not intents but target entities of one domain: their argument for each slot.
 WITHIN_DOMAIN_TOOLS: Final[Mapping[str, tuple[frozenset[str], Mapping[str, str]]]] = {
@@ -190,6 +195,19 @@ def reads_by_calling(hass: HomeAssistant, tool: llm.Tool) -> bool:
         return rule is None or rule.tool_class is not ToolClass.READ_ONLY
     name = _qualified_name(type(inner))
     return not (name in READ_WITHOUT_CALLS and _is_instance_of(inner, name))
+
+
+def service_read_by(tool: llm.Tool) -> tuple[str, str] | None:
+    """Return the one service a read-only tool reads by calling, when its class is known.
+
+    Core's calendar tool calls calendar.get_events; a subclass, a look-alike or an instance
+    with a method of its own may call anything: None.
+    """
+    inner = unwrap(tool)
+    name = _qualified_name(type(inner))
+    if name in READ_BY_ONE_CALL and _is_instance_of(inner, name) and _is_plain_tool(tool):
+        return READ_BY_ONE_CALL[name]
+    return None
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:

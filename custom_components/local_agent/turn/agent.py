@@ -111,6 +111,7 @@ from .plain_answer import done_actions
 from .plain_answer import left_as_they_were
 from .plain_answer import sentence
 from .plain_answer import speaks
+from .refusals import as_missed
 from .refusals import describe_calls
 from .refusals import failed_in_last_round
 from .refusals import failure_reasons
@@ -438,7 +439,7 @@ class ConversationAgent:
         unnamed: the phrase for calls that cannot be said in words. Then why, where the agent
         knows it itself (a timer that cannot run longer than it was set for).
         """
-        described = describe_calls(self.hass, calls, language, home_tools)
+        described = describe_calls(self.hass, as_missed(chat_log, calls), language, home_tools)
         if described is not None:
             said = await async_phrase(self.hass, language, "calls_refused", calls=described)
         else:

@@ -49,6 +49,10 @@ from custom_components.local_agent.home.call_texts import with_steps_down
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.counted_targets import TargetKind
+from custom_components.local_agent.home.counted_targets import counted
+from custom_components.local_agent.home.counted_targets import target_kinds
+from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
@@ -243,6 +247,9 @@ class DoneAction:
     service: str
     names: tuple[str, ...]
     fields: tuple[tuple[str, Any], ...]
+    # The targets' entities, by the names' order, and what each is and where (async_in_words).
+    entity_ids: tuple[str, ...] = ()
+    kinds: tuple[TargetKind, ...] = ()
 
     def text(self, language: str = ENGLISH) -> str:
         """Say it: "turned on Kitchen Light (brightness 40 %)", "added milk to Shopping list".
@@ -272,7 +279,7 @@ class DoneAction:
             )
         if "{names}" not in words:
             words += " {names}"
-        values = {"names": join_few_names(self.names)}
+        values = {"names": self._names(ENGLISH)}
         for key in _PLACEHOLDER.findall(words):
             if key in fields:
                 values[key] = _value_text(key, fields.pop(key))
@@ -282,11 +289,17 @@ class DoneAction:
         return text + (f" ({shown})" if shown else "")
 
     def _text_in(self, language: str) -> str:
-        names = join_few_names(self.names, language)
+        names = self._names(language)
         words = call_words(language)
         text, rest = said_action(self.domain, self.service, names, dict(self.fields), words)
         shown = ", ".join(value_words(key, value, words) for key, value in rest.items())
         return text + (f" ({shown})" if shown else "")
+
+    def _names(self, language: str) -> str:
+        """Say the targets: their names, or how many of each kind when they are many."""
+        if len(self.kinds) == len(self.names) and (said := counted(self.kinds, language)):
+            return said
+        return join_few_names(self.names, language)
 
 
 async def async_in_words(
@@ -300,7 +313,11 @@ async def async_in_words(
     Home Assistant has no words for, stay as written.
     """
     actions = [
-        replace(action, fields=tuple((k, said_areas(hass, k, v)) for k, v in action.fields))
+        replace(
+            action,
+            fields=tuple((k, said_areas(hass, k, v)) for k, v in action.fields),
+            kinds=target_kinds(hass, action.entity_ids),
+        )
         for action in actions
     ]
     if speaks_only_english(language):
@@ -370,11 +387,18 @@ def actions_done_in(
     """
     done: list[DoneAction] = []
     for call, result in calls_with_results(content):
-        if (action := _done_action(call, result, home_tools)) is not None:
+        if (action := _done_action(call, _what_took_it(result), home_tools)) is not None:
             done.append(action)
         elif intents and call.tool_name not in home_tools:
             done.extend(_intent_done(call, result))
     return done
+
+
+def _what_took_it(result: llm.ToolResult | None) -> llm.ToolResult | None:
+    """Return a call's result; of one some targets took, as if it had been made on them alone."""
+    if isinstance(result, PartlyDone):
+        return llm.ToolResult(data={"entities": list(result.took)})
+    return result
 
 
 # Slots that name an intent's targets, not what it does to them.
@@ -403,22 +427,25 @@ def _intent_done(call: llm.ToolInput, result: llm.ToolResult | None) -> list[Don
     if result.data.get("response_type") != _ACTION_DONE or not isinstance(data, Mapping):
         return []
     intent_type = call.tool_name.rpartition("__")[2]
-    by_domain: dict[str, list[str]] = {}
+    by_domain: dict[str, dict[str, str]] = {}
     success = data.get("success")
     for target in success if isinstance(success, list) else ():
         if not isinstance(target, Mapping) or str(target.get("type")) != _ENTITY_TARGET:
             continue
         if not isinstance(entity_id := target.get("id"), str):
             continue
-        names = by_domain.setdefault(entity_id.partition(".")[0], [])
-        names.append(str(target.get("name") or entity_id))
+        names = by_domain.setdefault(entity_id.partition(".")[0], {})
+        names[entity_id] = str(target.get("name") or entity_id)
     arguments = {key: value for key, value in call.tool_args.items() if key not in _TARGET_SLOTS}
     done: list[DoneAction] = []
     for domain, names in by_domain.items():
         if (called := intent_call(intent_type, domain, arguments)) is None:
             continue
         service_domain, service, fields = called
-        done.append(_as_done(service_domain, service, tuple(names), tuple(sorted(fields.items()))))
+        action = _as_done(
+            service_domain, service, tuple(names.values()), tuple(sorted(fields.items()))
+        )
+        done.append(replace(action, entity_ids=tuple(names)))
     return done
 
 
@@ -473,16 +500,14 @@ def _done_action(
     entities = result.data.get("entities")  # a held call has a status instead
     if not isinstance(entities, list) or not entities:
         return None
-    names = tuple(
-        str(entity.get("name") or entity.get("entity_id"))
-        for entity in entities
-        if isinstance(entity, dict)
-    )
+    targets = [entity for entity in entities if isinstance(entity, dict)]
+    names = tuple(str(entity.get("name") or entity.get("entity_id")) for entity in targets)
+    entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
     fields = tuple(
         (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-    action = _as_done(call.tool_name, service, names, fields)
+    action = replace(_as_done(call.tool_name, service, names, fields), entity_ids=entity_ids)
     if still := _left_as_it_was(call.tool_name, action.service, entities):
         if left is not None:
             left.extend(still)
@@ -564,6 +589,16 @@ def _is_zero(value: Any) -> bool:
         return False
 
 
+def _with_targets_of(before: DoneAction, action: DoneAction) -> DoneAction:
+    """Return `before` with the targets `action` adds, each once, and what each is."""
+    new = [index for index, name in enumerate(action.names) if name not in before.names]
+    names = before.names + tuple(action.names[index] for index in new)
+    kinds: tuple[TargetKind, ...] = ()
+    if len(before.kinds) == len(before.names) and len(action.kinds) == len(action.names):
+        kinds = before.kinds + tuple(action.kinds[index] for index in new)
+    return replace(before, names=names, kinds=kinds)
+
+
 def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:
     """Join the actions into what the agent says, as the phrase "actions_done" takes them.
 
@@ -573,10 +608,9 @@ def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:
     merged: dict[str, DoneAction] = {}
     for action in actions:
         # What it says with a name no entity has: the same words, the same fields.
-        key = replace(action, names=(_ANY_NAME,)).text(language)
+        key = replace(action, names=(_ANY_NAME,), kinds=()).text(language)
         if (before := merged.get(key)) is None:
             merged[key] = action
         else:
-            names = before.names + tuple(n for n in action.names if n not in before.names)
-            merged[key] = replace(before, names=names)
+            merged[key] = _with_targets_of(before, action)
     return join_names([action.text(language) for action in merged.values()], language)

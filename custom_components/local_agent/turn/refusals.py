@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from collections.abc import Sequence
 from contextlib import suppress
+from dataclasses import replace
 import json
 import re
 from typing import Any
@@ -24,6 +25,7 @@ from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
@@ -66,7 +68,8 @@ def refused_calls(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
     """
     rounds, results = _turn_calls(chat_log)
     calls = [call for calls in rounds for call in calls]
-    if not calls or any(not result.error for result in results.values()):
+    ran = (not result.error or isinstance(result, PartlyDone) for result in results.values())
+    if not calls or any(ran):
         return []
     return calls
 
@@ -80,6 +83,26 @@ def failure_reasons(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInpu
         if isinstance(result := results.get(call.id), ReasonedFailure)
         for reason in result.reason
     ]
+
+
+def as_missed(
+    chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInput]
+) -> list[llm.ToolInput]:
+    """Return the calls, each that some of its targets took as made on the others alone.
+
+    "I could not turn on Kitchen Lights", not the six lights of the call, five of them on.
+    """
+    _, results = _turn_calls(chat_log)
+    return [_as_missed(call, results.get(call.id)) for call in calls]
+
+
+def _as_missed(call: llm.ToolInput, result: llm.ToolResult | None) -> llm.ToolInput:
+    named = call.tool_args.get(ATTR_ENTITY_ID)
+    if not isinstance(result, PartlyDone) or not isinstance(named, str | list):
+        return call
+    took = {entity.get(ATTR_ENTITY_ID) for entity in result.took}
+    missed = [e for e in ([named] if isinstance(named, str) else named) if e not in took]
+    return replace(call, tool_args={**call.tool_args, ATTR_ENTITY_ID: missed}) if missed else call
 
 
 def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
+from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.intents import ToolClass
@@ -91,6 +92,8 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
                 calls.read += 1
         elif content.result.error:
             calls.failed_actions += 1
+            if isinstance(content.result, PartlyDone):  # some of its targets took it
+                calls.changed.append({"entities": list(content.result.took)})
         else:
             data = content.result.data
             calls.changed.append(data if isinstance(data, dict) else {})
