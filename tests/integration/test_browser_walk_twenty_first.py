@@ -26,7 +26,7 @@ CALENDAR: Final = "calendar.calendar_1"  # the demo's: "Future Event", in half a
 async def test_a_calendar_event_is_read_at_the_homes_own_clock_time(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
 ) -> None:
-    """"What's on Calendar 1?" showed the walk '2026-12-06T23:44:03.225617+01:00 Future
+    """'What's on Calendar 1?' showed the walk '2026-12-06T23:44:03.225617+01:00 Future
     Event': the event's start as its integration wrote it, in the calendar's own offset, where
     a timer's end and the prompt's "Now:" are the home's clock time. A calendar in another time
     zone than the home (here: written before the home moved) had the model say the wrong hour.

@@ -83,9 +83,11 @@ async def _async_calendar_events(hass: HomeAssistant, entity_id: str) -> list[di
 
 
 def _event_field(value: Any, field: str) -> Any:
-    """A text cut to its bound; a start or end at the home's clock time, as a timer's end
-    and the prompt's "Now:" read (the calendar may keep another zone: the model converts none).
-    An all-day event's date stays as it is."""
+    """Return a text cut to its bound, a start or end at the home's clock time.
+
+    As a timer's end and the prompt's "Now:" read: the calendar may keep another time zone,
+    and the model converts none. An all-day event's date stays as it is.
+    """
     if field in TEXT_CHARS:
         return _cut(value, field)
     return local_moment(value) or value
