@@ -5,20 +5,33 @@ list, the vacuum, the front door and the garage)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 from typing import Final
 
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 from homeassistant.util import dt as dt_util
 from testing.home_builder import async_expose_only
 
 from .conftest import Agent
+from .conftest import speech
+from .conftest import state
 from .home import async_setup_demo
 from .scene import tool_results
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_demo_model import demo_agent
+from .test_everyday import keep_the_shopping_list_in
+from .test_everyday_languages import SHOPPING
+from .test_everyday_twenty_third import VACUUM
+from .test_everyday_twenty_third import a_vacuum_that_cleans_two_rooms
 
 CALENDAR: Final = "calendar.calendar_1"  # the demo's: "Future Event", in half an hour
 
@@ -46,3 +59,51 @@ async def test_a_calendar_event_is_read_at_the_homes_own_clock_time(
     assert starts.tzinfo is None, event
     expected = dt_util.now().replace(tzinfo=None) + timedelta(minutes=30)
     assert abs((starts - expected).total_seconds()) < 60, (event, expected)
+
+
+async def test_the_demo_sets_the_time_and_adds_the_item_a_dutch_household_says(
+    hass: HomeAssistant,
+    demo_home: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    person: Context,
+) -> None:
+    """The Dutch walk typed "Zet de wake up time op 06:30" and the develop house's stand-in
+    model set 07:30 (its fixed time for a bare "zet"); "Voeg melk toe aan de Shopping List"
+    and "Maak de keuken schoon" had "I do not know this command". It now reads the time said,
+    adds the item and cleans the room, in Dutch as in German and French (its timer words
+    already served)."""
+    await a_vacuum_that_cleans_two_rooms(hass)
+    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
+    shopping = MockConfigEntry(domain="shopping_list")
+    shopping.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(shopping.entry_id)
+    assert await async_setup_component(
+        hass,
+        "input_datetime",
+        {"input_datetime": {"wake_up_time": {"name": "Wake-up Time", "has_time": True}}},
+    )
+    assert await async_setup_component(
+        hass, "timer", {"timer": {"kitchen_timer": {"name": "Kitchen Timer"}}}
+    )
+    for entity_id in ("input_datetime.wake_up_time", "timer.kitchen_timer", SHOPPING):
+        async_expose_entity(hass, "conversation", entity_id, True)
+    agent = await demo_agent(hass, tmp_path)
+
+    wake = await agent.ask("Zet de wake up time op 06:30", context=person, language="nl")
+    started = await agent.ask(
+        "Start de Kitchen Timer voor 5 minuten", context=person, language="nl"
+    )
+    cancelled = await agent.ask("Annuleer de Kitchen Timer", context=person, language="nl")
+    added = await agent.ask("Voeg melk toe aan de Shopping List", context=person, language="nl")
+    cleaning = await agent.ask("Maak de keuken schoon", context=person, language="nl")
+
+    assert state(hass, "input_datetime.wake_up_time") == "06:30:00"
+    assert speech(wake) == "Klaar: Wake-up Time op 06:30 instellen."
+    assert speech(started) == "Klaar: Kitchen Timer voor 5 minuten starten."
+    assert speech(cancelled).startswith("Klaar: Kitchen Timer"), speech(cancelled)
+    assert state(hass, "timer.kitchen_timer") == "idle"
+    assert speech(added) == "Klaar: melk aan Shopping list toevoegen."
+    assert state(hass, SHOPPING) == "1"
+    assert speech(cleaning) == "Klaar: Demo vacuum 0 ground floor Kitchen laten schoonmaken."
+    assert state(hass, VACUUM) == "cleaning"
