@@ -285,11 +285,14 @@ def demo_reply(seen: SeenRequest) -> str:
 
 
 def _read_out(entity: dict[str, Any]) -> str:
-    """An entity's state, or what its list holds: a calendar's events, a to-do list's items."""
+    """An entity's state, or what its list holds: a calendar's events, a to-do list's items; a
+    timer's time left."""
     if "events" in entity:
         held = [f"{event['start']} {event['summary']}" for event in entity["events"]]
     elif "items" in entity:
         held = [str(item) for item in entity["items"]]
+    elif "remaining" in entity:  # a timer: how long it has left, as the read says it
+        return f"{entity['name']}: {entity['state']} ({entity['remaining']})"
     else:
         return f"{entity['name']}: {entity['state']}"
     return f"{entity['name']}: {'; '.join(held) or '-'}"

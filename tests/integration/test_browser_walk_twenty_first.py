@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+import re
 from typing import Final
 
 import pytest
@@ -107,3 +108,24 @@ async def test_the_demo_sets_the_time_and_adds_the_item_a_dutch_household_says(
     assert state(hass, SHOPPING) == "1"
     assert speech(cleaning) == "Klaar: Demo vacuum 0 ground floor Kitchen laten schoonmaken."
     assert state(hass, VACUUM) == "cleaning"
+
+
+async def test_the_demo_says_how_long_a_running_timer_has_left(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """ "How long is left on the kitchen timer?" had the walk's stand-in answer "Kitchen Timer:
+    active", though the read it got says the time left: it now says it, as a model would."""
+    assert await async_setup_component(
+        hass, "timer", {"timer": {"kitchen_timer": {"name": "Kitchen Timer"}}}
+    )
+    async_expose_entity(hass, "conversation", "timer.kitchen_timer", True)
+    agent = await demo_agent(hass, tmp_path)
+
+    await agent.ask("Start the kitchen timer for 10 minutes", context=person)
+    left = await agent.ask("How long is left on the kitchen timer?", context=person)
+
+    await hass.services.async_call(
+        "timer", "cancel", {"entity_id": "timer.kitchen_timer"}, blocking=True
+    )
+    said = speech(left)
+    assert re.fullmatch(r"Kitchen Timer: active \(0:(09:[0-5]\d|10:00)\)", said), said
