@@ -10,7 +10,6 @@ import re
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
@@ -29,7 +28,7 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_demo_model import demo_agent
-from .test_everyday import keep_the_shopping_list_in
+from .test_everyday import async_set_up_a_shopping_list_in
 from .test_everyday_languages import SHOPPING
 from .test_everyday_twenty_third import VACUUM
 from .test_everyday_twenty_third import a_vacuum_that_cleans_two_rooms
@@ -75,10 +74,7 @@ async def test_the_demo_sets_the_time_and_adds_the_item_a_dutch_household_says(
     adds the item and cleans the room, in Dutch as in German and French (its timer words
     already served)."""
     await a_vacuum_that_cleans_two_rooms(hass)
-    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
-    shopping = MockConfigEntry(domain="shopping_list")
-    shopping.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(shopping.entry_id)
+    await async_set_up_a_shopping_list_in(tmp_path, hass, monkeypatch)
     assert await async_setup_component(
         hass,
         "input_datetime",
