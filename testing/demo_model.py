@@ -85,8 +85,9 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"close|cierra|sluit|chiudi|fecha", "cover", "close_cover", {}),
 )
 # Commands for the house's timer, date/time helpers, notifications, to-do list, vacuum rooms and
-# light effects (English, German, French): (words, domain, action, the arguments read from the
-# words). They come before _COMMANDS: "pause" and "set" also name a player's or helper's action.
+# light effects (English, German, French, Dutch): (words, domain, action, the arguments read
+# from the words). They come before _COMMANDS: "pause" and "set" also name a player's or
+# helper's action.
 _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]]], ...]] = (
     (
         r"add \d+|\d+ minuten dazu|ajoute \d+",
@@ -97,16 +98,21 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
     (r"start|starte|lance|démarre", "timer", "start", lambda s: {"duration": _minutes(s)}),
     (r"pause|pausiere|halte", "timer", "pause", lambda s: {}),
     (r"cancel|brich|abbrechen|annule|arrête", "timer", "cancel", lambda s: {}),
-    (r"set|stelle|setze|règle|mets", "input_datetime", "set_datetime", lambda s: _when(s)),  # noqa: PLW0108 (defined below)
+    (r"set|stelle|setze|règle|mets|zet", "input_datetime", "set_datetime", lambda s: _when(s)),  # noqa: PLW0108 (defined below)
     (r"send|sende|schicke|envoie", "notify", "send_message", lambda s: _message(s)),  # noqa: PLW0108
-    (r"add|füge|setze|ajoute|mets", "todo", "add_item", lambda s: {"item": _item(s)}),
+    (r"add|füge|setze|ajoute|mets|voeg", "todo", "add_item", lambda s: {"item": _item(s)}),
     (
         r"mark|hake|coche|marque",
         "todo",
         "update_item",
         lambda s: {"item": _item(s), "status": "completed"},
     ),
-    (r"clean|sauge|putze|reinige|nettoie|aspire", "vacuum", "clean_area", lambda s: _rooms(s)),  # noqa: PLW0108
+    (
+        r"clean|sauge|putze|reinige|nettoie|aspire|schoon|stofzuig",
+        "vacuum",
+        "clean_area",
+        lambda s: _rooms(s),  # noqa: PLW0108 (defined below)
+    ),
     (
         r"rainbow|regenbogen|arc-en-ciel",
         "light",
@@ -196,11 +202,12 @@ def _message(said: str) -> dict[str, Any]:
 
 
 def _item(said: str) -> str:
-    # "add milk to ...", "füge Milch zur ... hinzu", "ajoute du lait à ...", "mark bread done".
+    # "add milk to ...", "füge Milch zur ... hinzu", "ajoute du lait à ...", "mark bread done",
+    # "voeg melk toe aan ...".
     found = re.search(
-        r"(?i)(?:add|füge|setze|ajoute|mets|mark|hake|coche|marque)\s+"
+        r"(?i)(?:add|füge|setze|ajoute|mets|mark|hake|coche|marque|voeg)\s+"
         r"(?:du |de la |le |la |les |des )?"
-        r"(.+?)\s+(?:to|zur|zu|auf|à|a|au|sur|on|as|als|ab|dans|comme)\b",
+        r"(.+?)\s+(?:to|zur|zu|auf|à|a|au|sur|on|as|als|ab|dans|comme|toe)\b",
         said,
     )
     return found.group(1) if found else said
@@ -208,8 +215,8 @@ def _item(said: str) -> str:
 
 def _rooms(said: str) -> dict[str, Any]:
     rooms = {
-        "kitchen": r"(?i)kitchen|küche|cuisine",
-        "living_room": r"(?i)living room|wohnzimmer|salon",
+        "kitchen": r"(?i)kitchen|küche|cuisine|keuken",
+        "living_room": r"(?i)living room|wohnzimmer|salon|woonkamer",
     }
     return {"cleaning_area_id": [area for area, words in rooms.items() if re.search(words, said)]}
 
@@ -278,11 +285,14 @@ def demo_reply(seen: SeenRequest) -> str:
 
 
 def _read_out(entity: dict[str, Any]) -> str:
-    """An entity's state, or what its list holds: a calendar's events, a to-do list's items."""
+    """An entity's state, or what its list holds: a calendar's events, a to-do list's items; a
+    timer's time left."""
     if "events" in entity:
         held = [f"{event['start']} {event['summary']}" for event in entity["events"]]
     elif "items" in entity:
         held = [str(item) for item in entity["items"]]
+    elif "remaining" in entity:  # a timer: how long it has left, as the read says it
+        return f"{entity['name']}: {entity['state']} ({entity['remaining']})"
     else:
         return f"{entity['name']}: {entity['state']}"
     return f"{entity['name']}: {'; '.join(held) or '-'}"

@@ -110,6 +110,16 @@ def keep_the_shopping_list_in(
     monkeypatch.setattr(hass.config, "path", path)
 
 
+async def async_set_up_a_shopping_list_in(
+    folder: Path, hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shopping list (todo.shopping_list) whose file is kept in `folder`."""
+    keep_the_shopping_list_in(folder, hass, monkeypatch)
+    shopping = MockConfigEntry(domain="shopping_list")
+    shopping.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(shopping.entry_id)
+
+
 @pytest.fixture
 async def everyday_home(
     hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -29,7 +29,6 @@ from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -52,7 +51,7 @@ from .scene import tool_results
 from .scripted_model import Script
 from .scripted_model import answer
 from .scripted_model import call
-from .test_everyday import keep_the_shopping_list_in
+from .test_everyday import async_set_up_a_shopping_list_in
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import expose
@@ -186,10 +185,7 @@ async def set_up_a_shopping_list_and_a_diy_door(
 ) -> None:
     """A shopping list kept in tmp_path, and FRONT_DOOR: a DIY lock named `door_name` whose
     hidden relay unlocks it (one entity id whatever the language names the door)."""
-    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
-    shopping = MockConfigEntry(domain="shopping_list")
-    shopping.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(shopping.entry_id)
+    await async_set_up_a_shopping_list_in(tmp_path, hass, monkeypatch)
     door_relay = await relay(hass, "Door relay")
     async_expose_entity(hass, "conversation", door_relay, False)
     door = await relay_lock(

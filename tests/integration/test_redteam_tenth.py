@@ -13,7 +13,6 @@ from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_EXEMPT_ENTITIES
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -29,7 +28,7 @@ from .probes import held_if_then_unlocks
 from .scene import Scene
 from .scene import tool_results
 from .scripted_model import answer
-from .test_everyday import keep_the_shopping_list_in
+from .test_everyday import async_set_up_a_shopping_list_in
 from .test_redteam import asked
 from .test_redteam import let_in
 from .test_redteam import set_up_automations
@@ -217,10 +216,7 @@ async def shopping_list(
     hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The shopping list integration, kept in the test's own folder."""
-    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
-    entry = MockConfigEntry(domain="shopping_list")
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
+    await async_set_up_a_shopping_list_in(tmp_path, hass, monkeypatch)
     await hass.async_block_till_done()
 
 

@@ -237,14 +237,14 @@ def relevant_attributes(hass: HomeAssistant, state: State) -> dict[str, Any]:
             attributes[key] = _plain(value)
     if _binary_sensor_words(state) is not None:
         del attributes["device_class"]  # the state's words say it
-    if (ends := _local_moment(attributes.get("finishes_at"))) is not None:
+    if (ends := local_moment(attributes.get("finishes_at"))) is not None:
         # A running timer's remaining is what it was when it started: its end says it.
         attributes["finishes_at"] = ends
         attributes.pop("remaining", None)
     return attributes
 
 
-def _local_moment(value: Any) -> str | None:
+def local_moment(value: Any) -> str | None:
     """Return a moment Home Assistant keeps in UTC as the home's clocks show it.
 
     None when the value is no moment with its time zone.
@@ -335,7 +335,7 @@ def shown_state(hass: HomeAssistant, state: State) -> str:
     if (words := _binary_sensor_words(state)) is not None and state.state in ("off", "on"):
         return words[state.state == "on"]
     if state.domain == "datetime" or state.attributes.get("device_class") == "timestamp":
-        return _local_moment(state.state) or state.state
+        return local_moment(state.state) or state.state
     if state.domain != "sensor":
         return state.state
     value = async_rounded_state(hass, state.entity_id, state)

@@ -26,6 +26,8 @@ from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.util import dt as dt_util
 
+from .entity_view import local_moment
+
 TODO_ITEMS_SHOWN: Final = 20
 CALENDAR_EVENTS_SHOWN: Final = 30
 # From the start of today: a question about this morning, tomorrow or Sunday finds its events.
@@ -75,13 +77,20 @@ async def _async_calendar_events(hass: HomeAssistant, entity_id: str) -> list[di
         entity_id, async_calendar_events(hass, entity_id, start, end, CALENDAR_EVENTS_SHOWN)
     )
     return [
-        {
-            key: _cut(event[key], key) if key in TEXT_CHARS else event[key]
-            for key in _EVENT_FIELDS
-            if event.get(key)
-        }
+        {key: _event_field(event[key], key) for key in _EVENT_FIELDS if event.get(key)}
         for event in events
     ]
+
+
+def _event_field(value: Any, field: str) -> Any:
+    """Return a text cut to its bound, a start or end at the home's clock time.
+
+    As a timer's end and the prompt's "Now:" read: the calendar may keep another time zone,
+    and the model converts none. An all-day event's date stays as it is.
+    """
+    if field in TEXT_CHARS:
+        return _cut(value, field)
+    return local_moment(value) or value
 
 
 async def _async_read[T](entity_id: str, reading: Coroutine[Any, Any, T]) -> T:
