@@ -34,6 +34,7 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -528,7 +529,8 @@ async def test_a_vacuum_is_offered_the_areas_mapped_to_its_rooms_only(
             {"action": "clean_area", "entity_id": VACUUM, "cleaning_area_id": ["bedroom"]},
         )
     ) == ToolFailure(
-        "Demo vacuum 0 ground floor cleans no area 'bedroom'. Use one of: kitchen, living_room."
+        "Demo vacuum 0 ground floor cleans no area 'bedroom'. Use one of: kitchen, living_room.",
+        (Phrase("refused_no_room_for", {"name": "Demo vacuum 0 ground floor", "area": "Bedroom"}),),
     )
 
 

@@ -26,6 +26,10 @@ from homeassistant.util.hass_dict import HassKey
 
 # The field of light.turn_on that names a colour.
 COLOUR_FIELD: Final = "color_name"
+# The fields that give a light a colour (a white-only bulb has none of them).
+COLOUR_FIELDS: Final = frozenset(
+    {COLOUR_FIELD, "hs_color", "rgb_color", "rgbw_color", "rgbww_color", "xy_color"}
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Home Assistant's own error may be English only (a timer's "Not possible to change timer
 timer.pasta beyond duration" has no translation): the reason is decided again from what the
-call asked and the state of its target, never from the error's text.
+call asked and the state of its target, never from the error's text. A call our own tools
+refused before it ran carries its reason from what the entity reports (refused_result).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
+from homeassistant.util.json import JsonValueType
 
 from .actions import PlannedAction
+from .actions import ToolFailure
 from .call_texts import IntegrationReason
 from .call_texts import Phrase
 from .call_texts import Said
@@ -42,6 +45,14 @@ class PartlyDone(llm.ToolResult):
     """
 
     took: tuple[dict[str, Any], ...] = ()
+
+
+def refused_result(failure: ToolFailure) -> llm.ToolResult:
+    """Return a call our tools refused: the model reads the message, the person hears why."""
+    if failure.reason:
+        data: dict[str, JsonValueType] = {"error": failure.message}
+        return ReasonedFailure(data=data, error=True, reason=failure.reason)
+    return llm.ToolResult(data={"error": failure.message}, error=True)
 
 
 def failure_reason(hass: HomeAssistant, action: PlannedAction) -> tuple[Said, ...]:

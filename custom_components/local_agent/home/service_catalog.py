@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 import difflib
 import math
+import re
 from typing import Any
 from typing import Final
 
@@ -212,8 +214,35 @@ NEGATIVE_DURATION_FORM: Final = "HH:MM:SS, -HH:MM:SS to take off"
 MAX_SCHEMA_ENUM: Final = 12
 _MAX_LISTED_OPTIONS: Final = 20
 _MAX_SHOWN_BOUND: Final = 1_000_000
+# An option the model asked for that the person may hear back: words, no markup.
+_SAYABLE_OPTION: Final = re.compile(r"[\w][\w '+.-]{0,39}")
 _TRUE_WORDS: Final = frozenset({"true", "on", "yes", "1"})
 _FALSE_WORDS: Final = frozenset({"false", "off", "no", "0"})
+
+
+# The unit a field's number is said in, where the field fixes it (a temperature's is the home's).
+FIELD_UNITS: Final[Mapping[str, str]] = {
+    "brightness_pct": "%",
+    "color_temp_kelvin": "K",
+    "humidity": "%",
+    "percentage": "%",
+    "position": "%",
+    "tilt_position": "%",
+}
+TEMPERATURE_FIELDS: Final = frozenset({"temperature", "target_temp_high", "target_temp_low"})
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A value refused: the message the model reads, and why in a sentence the person hears.
+
+    `key`: a sentence of the translations' "exceptions" ("" when it has none), `facts` its
+    placeholders, read off the entity (its name, its range, its options).
+    """
+
+    message: str
+    key: str = ""
+    facts: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,8 +398,8 @@ def action_supported(action: ActionSpec, state: State) -> bool:
     return any(supported & mask == mask for mask in action.required_features)
 
 
-def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
-    """Return the value converted to the field's type, or an error for the model."""
+def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
+    """Return the value converted to the field's type, or why it is refused."""
     kind = spec.schema.get("type", "string")
     if kind == "number":
         return _coerce_number(spec, value)
@@ -381,19 +410,19 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
             return value, None
         if isinstance(value, str):  # one item, as Home Assistant's own schemas take it
             return [value], None
-        return None, f"{spec.name} must be a list, got {value!r}."
+        return None, Refusal(f"{spec.name} must be a list, got {value!r}.")
     if isinstance(value, (dict, list)):
-        return None, f"{spec.name} must be text, got {value!r}."
+        return None, Refusal(f"{spec.name} must be text, got {value!r}.")
     text = value if isinstance(value, str) else str(value)
     if spec.schema.get("description") == TIME_FORM and text.strip().startswith("-"):
         # Only a timer's change takes time off; a start, a siren's duration or a time cannot.
-        return None, f"{spec.name} must be {TIME_FORM}, not negative, got {text!r}."
+        return None, Refusal(f"{spec.name} must be {TIME_FORM}, not negative, got {text!r}.")
     if spec.options is None:
         return text, None
     for option in spec.options:
         if option.casefold() == text.strip().casefold():
             return option, None
-    return None, f"{spec.name} {text!r} is not allowed. {options_hint(spec.options, text)}"
+    return None, Refusal(f"{spec.name} {text!r} is not allowed. {options_hint(spec.options, text)}")
 
 
 def options_hint(options: Sequence[str], wrong: str) -> str:
@@ -404,7 +433,7 @@ def options_hint(options: Sequence[str], wrong: str) -> str:
     return f"Close matches: {', '.join(close)}." if close else "See the allowed values."
 
 
-def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
+def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
     number: float | None = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = value
@@ -414,15 +443,30 @@ def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
         except ValueError:
             number = None
     if number is None or not math.isfinite(number):
-        return None, f"{spec.name} must be a number{_range_text(spec)}, got {value!r}."
-    if (spec.minimum is not None and number < spec.minimum) or (
-        spec.maximum is not None and number > spec.maximum
-    ):
-        return None, f"{spec.name} {number:g} is out of range{_range_text(spec)}."
+        return None, Refusal(f"{spec.name} must be a number{_range_text(spec)}, got {value!r}.")
+    if refused := out_of_range(number, spec.minimum, spec.maximum, FIELD_UNITS.get(spec.name, "")):
+        return None, Refusal(
+            f"{spec.name} {number:g} is out of range{_range_text(spec)}.", *refused
+        )
     return (int(number) if float(number).is_integer() else number), None
 
 
-def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
+def out_of_range(
+    number: float, low: Any, high: Any, unit: str
+) -> tuple[str, dict[str, str]] | None:
+    """Return the sentence and facts that say a number is out of its range; None when within."""
+    low = low if isinstance(low, (int, float)) else None
+    high = high if isinstance(high, (int, float)) else None
+    if (low is None or number >= low) and (high is None or number <= high):
+        return None
+    if low is None or high is None:
+        return "", {}  # a range open at one end has no short sentence
+    # "The range is 7 to 35 °C, not 40 °C": the unit after the high end and the value.
+    facts = {"low": f"{low:g}", "high": f"{high:g} {unit}", "value": f"{number:g} {unit}"}
+    return "refused_out_of_range", {key: text.rstrip() for key, text in facts.items()}
+
+
+def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
     if isinstance(value, bool):
         return value, None
     word = str(value).strip().lower()
@@ -430,7 +474,7 @@ def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
         return True, None
     if word in _FALSE_WORDS:
         return False, None
-    return None, f"{spec.name} must be true or false, got {value!r}."
+    return None, Refusal(f"{spec.name} must be true or false, got {value!r}.")
 
 
 def _range_text(spec: FieldSpec) -> str:
@@ -443,18 +487,24 @@ def _range_text(spec: FieldSpec) -> str:
     return ""
 
 
-def entity_constraint_error(domain: str, spec: FieldSpec, value: Any, state: State) -> str | None:
+def entity_constraint_error(
+    domain: str, spec: FieldSpec, value: Any, state: State, temperature_unit: str
+) -> Refusal | None:
     """Check a value against limits that depend on the entity (its options or range)."""
     name = state.name
     if (attribute := OPTION_ATTRIBUTES.get(spec.name)) and isinstance(value, str):
         allowed = state.attributes.get(attribute)
         if isinstance(allowed, (list, tuple)) and value not in [str(a) for a in allowed]:
             hint = options_hint([str(a) for a in allowed], value)
-            return f"{name} has no {spec.name} {value!r}. {hint}"
+            message = f"{name} has no {spec.name} {value!r}. {hint}"
+            if not _SAYABLE_OPTION.fullmatch(value):  # markup is never said back
+                return Refusal(message)
+            facts = {"name": name, "value": value.replace("_", " ")}
+            return Refusal(message, "refused_no_option", facts)
     if (attrs := RANGE_ATTRIBUTES.get((domain, spec.name))) and isinstance(value, (int, float)):
         low, high = (state.attributes.get(attr) for attr in attrs)
-        if (isinstance(low, (int, float)) and value < low) or (
-            isinstance(high, (int, float)) and value > high
-        ):
-            return f"{spec.name} {value:g} is out of range for {name}: from {low} to {high}."
+        unit = temperature_unit if spec.name in TEMPERATURE_FIELDS else FIELD_UNITS.get(spec.name)
+        if refused := out_of_range(value, low, high, unit or ""):
+            message = f"{spec.name} {value:g} is out of range for {name}: from {low} to {high}."
+            return Refusal(message, *refused)
     return None

@@ -35,13 +35,16 @@ from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import llm
 from homeassistant.helpers.service import async_get_all_descriptions
 from homeassistant.util.hass_dict import HassKey
 
 from .actions import PlannedAction
 from .actions import ToolFailure
+from .call_texts import Phrase
 from .colours import COLOUR_FIELD
+from .colours import COLOUR_FIELDS
 from .colours import NO_WORDS
 from .colours import ColourWords
 from .entity_view import EntityLine
@@ -49,6 +52,7 @@ from .entity_view import entity_line
 from .resolver import EntityResolver
 from .service_catalog import AREA_FIELD
 from .service_catalog import ActionSpec
+from .service_catalog import Refusal
 from .service_catalog import ServiceCatalog
 from .service_catalog import action_supported
 from .service_catalog import build_catalog
@@ -313,9 +317,9 @@ class HomeTools:
             return entity_ids
         states = [self.hass.states.get(entity_id) for entity_id in entity_ids]
         checked = [state for state in states if state is not None]
-        if error := _target_error(action, checked):
-            return ToolFailure(error)
-        data = _check_fields(tool, action, arguments, checked)
+        if failure := _target_error(action, checked):
+            return failure
+        data = _check_fields(self.hass, tool, action, arguments, checked)
         if isinstance(data, ToolFailure):
             return data
         if error := self._schema_error(action, entity_ids, data):
@@ -359,18 +363,37 @@ def _resolve_action(tool: DomainTool, raw: Any) -> ActionSpec | ToolFailure:
     return action
 
 
-def _target_error(action: ActionSpec, states: Sequence[State]) -> str | None:
+def _target_error(action: ActionSpec, states: Sequence[State]) -> ToolFailure | None:
     for state in states:
         if state.state == STATE_UNAVAILABLE:
-            return f"{state.name} ({state.entity_id}) is unavailable right now."
+            return ToolFailure(f"{state.name} ({state.entity_id}) is unavailable right now.")
         if not action_supported(action, state):
-            return f"{state.name} ({state.entity_id}) does not support {action.service}."
+            return _unsupported(state, action.service)
     return None
 
 
+def _unsupported(state: State, what: str) -> ToolFailure:
+    """Refuse a service or a field the entity's features do not have (a colour: said so)."""
+    key = "refused_no_colour" if what in COLOUR_FIELDS else "refused_unsupported"
+    return ToolFailure(
+        f"{state.name} ({state.entity_id}) does not support {what}.",
+        (Phrase(key, {"name": state.name}),),
+    )
+
+
+def _refused(refusal: Refusal) -> ToolFailure:
+    reason = (Phrase(refusal.key, refusal.facts),) if refusal.key else ()
+    return ToolFailure(refusal.message, reason)
+
+
 def _check_fields(
-    tool: DomainTool, action: ActionSpec, arguments: Mapping[str, Any], states: Sequence[State]
+    hass: HomeAssistant,
+    tool: DomainTool,
+    action: ActionSpec,
+    arguments: Mapping[str, Any],
+    states: Sequence[State],
 ) -> dict[str, Any] | ToolFailure:
+    temperature_unit = hass.config.units.temperature_unit
     data: dict[str, Any] = {}
     for name, value in sorted(arguments.items()):
         if value is None:
@@ -378,16 +401,18 @@ def _check_fields(
         spec = action.fields.get(name)
         if spec is None:
             return ToolFailure(_unknown_field(tool, action, name))
-        converted, error = coerce_value(spec, value)
-        if error is not None:
-            return ToolFailure(error)
+        converted, refusal = coerce_value(spec, value)
+        if refusal is not None:
+            return _refused(refusal)
         for state in states:
             if not field_supported(spec, state):
-                return ToolFailure(f"{state.name} ({state.entity_id}) does not support {name}.")
-            if error := entity_constraint_error(tool.domain, spec, converted, state):
-                return ToolFailure(error)
-            if name == AREA_FIELD and (error := _area_error(tool, converted, state)):
-                return ToolFailure(error)
+                return _unsupported(state, name)
+            if refusal := entity_constraint_error(
+                tool.domain, spec, converted, state, temperature_unit
+            ):
+                return _refused(refusal)
+            if name == AREA_FIELD and (failure := _area_error(hass, tool, converted, state)):
+                return failure
         data[name] = converted
     if missing := [n for n, spec in action.fields.items() if spec.required and n not in data]:
         return ToolFailure(
@@ -396,16 +421,26 @@ def _check_fields(
     return data
 
 
-def _area_error(tool: DomainTool, areas: list[Any], state: State) -> str | None:
+def _area_error(
+    hass: HomeAssistant, tool: DomainTool, areas: list[Any], state: State
+) -> ToolFailure | None:
     """Refuse an area the vacuum cleans not (Home Assistant would skip that vacuum)."""
     cleaned = tool.areas.get(state.entity_id, ())
+    name = {"name": state.name}
     if not cleaned:
-        return f"{state.name} ({state.entity_id}) has no areas mapped to its rooms."
+        return ToolFailure(
+            f"{state.name} ({state.entity_id}) has no areas mapped to its rooms.",
+            (Phrase("refused_no_rooms", name),),
+        )
     if not areas:  # Home Assistant would clean nothing and say nothing
-        return f"{AREA_FIELD} names no area. {options_hint(cleaned, '')}"
+        return ToolFailure(f"{AREA_FIELD} names no area. {options_hint(cleaned, '')}")
     if unknown := [area for area in areas if area not in cleaned]:
         wrong = unknown[0]
-        return f"{state.name} cleans no area {wrong!r}. {options_hint(cleaned, str(wrong))}"
+        message = f"{state.name} cleans no area {wrong!r}. {options_hint(cleaned, str(wrong))}"
+        # Said by the area's own name; one that is no area of the home is not said at all.
+        if not isinstance(wrong, str) or (area := ar.async_get(hass).async_get_area(wrong)) is None:
+            return ToolFailure(message)
+        return ToolFailure(message, (Phrase("refused_no_room_for", name | {"area": area.name}),))
     return None
 
 

@@ -55,6 +55,7 @@ from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
+from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
@@ -1049,7 +1050,7 @@ class ConversationAgent:
                 colours = await async_colour_words(self.hass, turn.language)
             planned = turn.home.plan(call, colours)
             if isinstance(planned, ToolFailure):
-                return error_result(planned.message)
+                return refused_result(planned)
             proposed = planned
         elif tool := _find_tool(turn.llm_api, call.name):
             proposed = ApiCall(
