@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
@@ -42,6 +43,12 @@ def agent(scripted_agent: Agent) -> Agent:
     return scripted_agent
 
 
+async def refused(talk: Talk, language: str, tool: str, **arguments: Any) -> str:
+    """What the person hears when the model makes this one call and then writes nothing."""
+    result = await talk.say("do it", language, call(tool, **arguments), answer(""))
+    return speech(result)
+
+
 TOO_HOT: Final = {
     "en": "I could not set the temperature of Hvac. The range is 7 to 35 °C, not 40 °C.",
     "de": "Das ging nicht: die Temperatur von Hvac einstellen. Der Bereich geht von 7 bis 35 °C, "
@@ -56,15 +63,12 @@ async def test_a_temperature_out_of_the_thermostats_range_says_its_range(
     """40 °C on a thermostat that goes from 7 to 35 °C: the range, in the person's words."""
     async_expose_entity(hass, "conversation", HVAC, True)
 
-    result = await talk.say(
-        "set the heating to 40 degrees",
-        language,
-        call("climate", action="set_temperature", entity_id=HVAC, temperature=40),
-        answer(""),
+    said_back = await refused(
+        talk, language, "climate", action="set_temperature", entity_id=HVAC, temperature=40
     )
 
     assert "temperature 40 is out of range for Hvac: from 7 to 35." in model_saw(talk.worker)
-    assert speech(result) == said
+    assert said_back == said
 
 
 async def test_a_mode_the_thermostat_does_not_have_is_named(
@@ -73,17 +77,12 @@ async def test_a_mode_the_thermostat_does_not_have_is_named(
     """A sauna mode on a thermostat whose modes are others: it does not offer sauna."""
     async_expose_entity(hass, "conversation", HVAC, True)
 
-    result = await talk.say(
-        "put the heating in sauna mode",
-        "de",
-        call("climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode="sauna"),
-        answer(""),
+    said = await refused(
+        talk, "de", "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode="sauna"
     )
 
     assert "Hvac has no hvac_mode 'sauna'. Use one of: off, heat, cool" in model_saw(talk.worker)
-    assert speech(result) == (
-        "Das ging nicht: den Modus von Hvac einstellen. Hvac bietet sauna nicht an."
-    )
+    assert said == ("Das ging nicht: den Modus von Hvac einstellen. Hvac bietet sauna nicht an.")
 
 
 async def test_a_brightness_of_150_percent_says_the_lights_range(
@@ -92,17 +91,12 @@ async def test_a_brightness_of_150_percent_says_the_lights_range(
     """150 % is no brightness: it goes from 0 to 100 %."""
     async_expose_entity(hass, "conversation", BED_LIGHT, True)
 
-    result = await talk.say(
-        "bed light to 150 percent",
-        "fr",
-        call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150),
-        answer(""),
+    said = await refused(
+        talk, "fr", "light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150
     )
 
     assert state(hass, BED_LIGHT) == "off"
-    assert speech(result) == (
-        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100 %, pas 150 %."
-    )
+    assert said == ("Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100 %, pas 150 %.")
 
 
 async def test_a_colour_on_a_white_only_bulb_says_it_has_no_colour(
@@ -117,16 +111,11 @@ async def test_a_colour_on_a_white_only_bulb_says_it_has_no_colour(
     )
     async_expose_entity(hass, "conversation", WHITE_BULB, True)
 
-    result = await talk.say(
-        "make the hallway bulb red",
-        "es",
-        call("light", action="turn_on", entity_id=WHITE_BULB, color_name="red"),
-        answer(""),
+    said = await refused(
+        talk, "es", "light", action="turn_on", entity_id=WHITE_BULB, color_name="red"
     )
 
-    assert speech(result) == (
-        "No he podido encender Hallway Bulb. Hallway Bulb no puede cambiar de color."
-    )
+    assert said == ("No he podido encender Hallway Bulb. Hallway Bulb no puede cambiar de color.")
 
 
 async def test_an_area_the_vacuum_has_no_room_for_is_named(hass: HomeAssistant) -> None:
