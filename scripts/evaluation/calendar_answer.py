@@ -72,7 +72,7 @@ def _period(sentence: str, now: dt.datetime) -> tuple[str, dt.datetime, dt.datet
 
 def _when(event: Mapping[str, Any]) -> str:
     start = _moment(str(event["start"]))
-    if "T" not in str(event["start"]):
+    if dt_util.parse_datetime(str(event["start"])) is None:  # a date alone: all day
         return start.strftime("%A (all day)")
     return f"{start:%A %H:%M} to {_moment(str(event['end'])):%H:%M}"
 
