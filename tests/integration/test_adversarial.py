@@ -35,6 +35,7 @@ from custom_components.local_agent.engine.markup import escape_text
 from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.call_texts import describe_api_call
+from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import confirmation
@@ -1935,8 +1936,10 @@ async def test_entity_names_with_chat_markup_never_become_special_tokens(
     name = f"Back{FORGED_MARKUP}Door"
     hostile = await prompts_with_name(hass, scene.worker, scene.person, name)
     assert len(hostile) == 2
-    # Home list, question, tool result (and the aliases): the name is there, as text.
-    assert hostile[1].count(escape_text(name)) >= 3, hostile[1]
+    # Question and tool result: the name is there whole, as text; the home list says it cut
+    # at its bound (entity_view.one_line), as text too.
+    assert hostile[1].count(escape_text(name)) >= 2, hostile[1]
+    assert escape_text(one_line(name)) in hostile[1]
     harmless = await prompts_with_name(
         hass, scene.worker, scene.person, "Back" + "x" * len(FORGED_MARKUP) + "Door"
     )
