@@ -4,26 +4,51 @@ Hole. A done answer said once each name the calls of one round shared: two lamps
 "Bed Light", one in the bedroom and one in the kitchen, turned on beside three other bedroom
 lights were "Turned on 4 lights in area Bedroom", though five lights in two rooms were on.
 Targets are now told apart by their entity, never by their name.
+
+Hole. Core's calendar and to-do tools call calendar.get_events (todo.get_items) since the last
+round, so a read beside an automation hearing only another domain's calls ran at once. But the
+service asks the calendar entity for its events, and a custom integration's calendar (or one
+whose method was replaced) runs code of its own there: one that called homeassistant.
+update_entity as it read set off "when an update is asked for, unlock the front door", and the
+door opened on a question about the day. A custom integration's to-do list ran the same way.
+The read is now narrowed only when every calendar (to-do list) it may read is core's own code.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
 from testing.home_builder import async_place_in_area
 
 from .agents import Talk
 from .agents import speech
 from .agents import state
 from .conftest import Agent
+from .home import async_setup_demo
+from .scene import tool_call
+from .scripted_model import ScriptedWorker
 from .scripted_model import call
+from .test_everyday_homes import automation
 from .test_everyday_twenty_sixth import LIGHTS
+from .test_redteam import UNLOCK_FRONT_DOOR
+from .test_redteam import event_trigger
+from .test_redteam_twenty_fourth import ASKED_TO_READ
+from .test_redteam_twenty_fourth import SHOPPING
+from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
+from .test_redteam_twenty_fourth import a_shared_list_of
+from .test_redteam_twenty_fourth import calendar_serving
+from .test_redteam_twenty_fourth import read_by_assist
 
 
 @pytest.fixture
@@ -57,3 +82,46 @@ async def test_two_lamps_of_one_name_are_counted_as_two(hass: HomeAssistant, tal
 
     assert [state(hass, light) for light in (*BEDROOM_LIGHTS, KITCHEN_LAMP)] == ["on"] * 5
     assert speech(result) == "Turned on 5 lights."
+
+
+async def unlocking_on_calls_of(hass: HomeAssistant, domain: str) -> None:
+    """ "When a `domain` action is called, unlock the front door"."""
+    heard = event_trigger("call_service", domain=domain)
+    unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+
+
+async def test_a_calendar_that_calls_a_service_as_it_reads_asks(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The calendar's own read calls homeassistant.update_entity, which an automation hears:
+    Assist's calendar read asks (read_by_assist checks the door stays locked)."""
+    await a_calendar_and_the_front_door(hass)
+    await unlocking_on_calls_of(hass, "homeassistant")
+
+    async def refreshing_first(*_args: Any) -> list[Any]:
+        await hass.services.async_call(
+            "homeassistant", "update_entity", {"entity_id": "lock.front_door"}, blocking=True
+        )
+        return []
+
+    calendar_serving(hass, refreshing_first)
+
+    assert await read_by_assist(hass, scripted_worker, person) == ASKED_TO_READ
+
+
+async def test_a_custom_integrations_to_do_read_beside_a_call_listener_asks(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """A to-do list whose entity is not core's runs its own code when todo.get_items reads
+    it: beside a light-only call listener the read asks all the same."""
+    await async_setup_demo(hass, [Platform.LOCK])
+    await a_shared_list_of(hass, ["milk"])
+    async_expose_only(hass, [SHOPPING, "lock.front_door"])
+    await unlocking_on_calls_of(hass, "light")
+
+    said = await read_by_assist(
+        hass, scripted_worker, person, tool_call("todo__get_items", todo_list="Shopping")
+    )
+
+    assert said.endswith("Say yes to confirm.")
