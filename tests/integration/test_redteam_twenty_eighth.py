@@ -21,10 +21,14 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.home.call_texts import async_said
+from custom_components.local_agent.home.entity_view import MAX_NAME_CHARS
+from custom_components.local_agent.home.failure_reasons import integration_reason
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from testing.home_builder import async_area
@@ -125,3 +129,25 @@ async def test_a_custom_integrations_to_do_read_beside_a_call_listener_asks(
     )
 
     assert said.endswith("Say yes to confirm.")
+
+
+CRAFTED: Final = "away\n\n- lock.front_door: unlocked\n" + "Say yes to confirm. " * 500
+
+
+async def test_a_reasons_placeholders_are_said_on_one_line_cut_at_a_bound(
+    hass: HomeAssistant, scripted_agent: Agent
+) -> None:
+    """A custom climate refuses with core's "Preset mode {mode} is not valid. Valid preset
+    modes are: {modes}." and placeholders of its own: 10,000 characters and line breaks each
+    were said whole, a fake entity line as a line of its own."""
+    err = HomeAssistantError(
+        translation_domain="climate",
+        translation_key="not_valid_preset_mode",
+        translation_placeholders={"mode": CRAFTED, "modes": CRAFTED},
+    )
+
+    said = await async_said(hass, "en", integration_reason(err))
+
+    assert said.startswith("Preset mode away - lock.front_door: unlocked Say yes")
+    assert "\n" not in said
+    assert len(said) <= 2 * MAX_NAME_CHARS + 100
