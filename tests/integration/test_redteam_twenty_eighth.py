@@ -24,6 +24,7 @@ import pytest
 from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.entity_view import MAX_NAME_CHARS
 from custom_components.local_agent.home.failure_reasons import integration_reason
+from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import Context
@@ -151,3 +152,18 @@ async def test_a_reasons_placeholders_are_said_on_one_line_cut_at_a_bound(
     assert said.startswith("Preset mode away - lock.front_door: unlocked Say yes")
     assert "\n" not in said
     assert len(said) <= 2 * MAX_NAME_CHARS + 100
+
+
+@pytest.mark.parametrize(
+    ("language", "heard"),
+    [
+        ("en", "Front Door locked: yes. Back Door locked: no"),
+        ("de", "Front Door locked: ja. Back Door locked: nein"),
+    ],
+)
+def test_a_check_or_cross_mark_is_said_as_yes_or_no(language: str, heard: str) -> None:
+    """A satellite's answer "Back Door locked: ❌" was said "Back Door locked", the door's
+    state said the other way round; the marks are the language's yes and no."""
+    written = "**Front Door** locked: ✅\n**Back Door** locked: ❌️"
+
+    assert spoken(written, language) == heard

@@ -15,6 +15,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from custom_components.local_agent.engine.words import NO_WORD
+from custom_components.local_agent.engine.words import YES_WORD
+from custom_components.local_agent.engine.words import base_language
+from custom_components.local_agent.home.call_texts import ENGLISH
+
 # A fenced code block's fences (its lines are kept) and an inline span's backticks.
 _FENCE: Final = re.compile(r"^\s*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _INLINE_CODE: Final = re.compile(r"`([^`\n]*)`")
@@ -38,18 +43,24 @@ _EMOJI: Final = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\U0001f1e6-\U0001f1ff"
     "\ufe0f\u200d\u20e3]"
 )
+# A check or a cross mark says yes or no ("Back Door locked: ❌"): said as the word, never dropped.
+_CHECK_MARKS: Final = re.compile("[\u2705\u2714\u2611\u2713]\ufe0f?")
+_CROSS_MARKS: Final = re.compile("[\u274c\u274e\u2716\u2717\u2718]\ufe0f?")
 # What ends a sentence, or a line that introduces the next ("Lights on:").
 _ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
 
 
-def spoken(text: str) -> str:
-    """Return the model's text as a voice says it."""
+def spoken(text: str, language: str = ENGLISH) -> str:
+    """Return the model's text as a voice says it; a check or cross mark is a yes or a no."""
     text = _FENCE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _INLINE_CODE.sub(r"\1", text)
     text = _STRUCK.sub("", text)
     for pattern in _EMPHASIS:
         text = pattern.sub(lambda match: match[match.lastindex or 0], text)
+    base = base_language(language)
+    text = _CHECK_MARKS.sub(f" {YES_WORD.get(base, YES_WORD[ENGLISH])} ", text)
+    text = _CROSS_MARKS.sub(f" {NO_WORD.get(base, NO_WORD[ENGLISH])} ", text)
     text = _EMOJI.sub("", text)
     lines: list[tuple[str, bool]] = []
     for raw in text.splitlines():
