@@ -41,6 +41,7 @@ from .agents import speech
 from .agents import state
 from .conftest import Agent
 from .home import async_setup_demo
+from .houses import set_up_light_group
 from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
@@ -167,3 +168,23 @@ def test_a_check_or_cross_mark_is_said_as_yes_or_no(language: str, heard: str) -
     written = "**Front Door** locked: ✅\n**Back Door** locked: ❌️"
 
     assert spoken(written, language) == heard
+
+
+async def test_a_group_beside_its_own_members_is_not_counted_as_more_lights(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """A light group of three bedroom lights, turned on with those three: "Turned on 4 lights"
+    was said of three lamps. A group is named, never counted as one more."""
+    group = await set_up_light_group(hass, "Bedroom Group", *BEDROOM_LIGHTS[:3])
+    for light in (*BEDROOM_LIGHTS[:3], group.entity_id):
+        async_expose_entity(hass, "conversation", light, True)
+
+    result = await talk.say(
+        "turn on the bedroom lights",
+        "en",
+        call("light", action="turn_on", entity_id=[group.entity_id, *BEDROOM_LIGHTS[:3]]),
+    )
+
+    assert state(hass, group.entity_id) == "on"
+    assert "4 lights" not in speech(result)
+    assert "Bedroom Group" in speech(result)
