@@ -18,7 +18,8 @@ named now, never counted as one more.
 
 Hole. An integration's reason was said with its placeholders whole: a custom integration's 10,000
 characters and line breaks (a fake entity line, "Say yes to confirm") were said as they came.
-Each placeholder and the reason are now said on one line, cut at a bound.
+Each placeholder and the reason are now said on one line, cut at a bound; the model read the
+error whole in its next round (20,000 characters of "Say yes to confirm."): it is bounded too.
 
 Hole. A satellite dropped every emoji, a check or cross mark too: "Back Door locked: ❌" was said
 "Back Door locked". The marks are now said as the language's yes and no.
@@ -39,6 +40,7 @@ from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.entity_view import MAX_NAME_CHARS
 from custom_components.local_agent.home.failure_reasons import integration_reason
 from custom_components.local_agent.turn.spoken_text import spoken
+from homeassistant.components.climate import DATA_COMPONENT as CLIMATE_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import Context
@@ -58,10 +60,12 @@ from .conftest import Agent
 from .home import async_setup_demo
 from .houses import set_up_light_group
 from .scene import Scene
+from .scene import model_saw
 from .scene import satellite_id
 from .scene import tool_call
 from .scene import tool_calls
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_homes import automation
 from .test_everyday_twenty_sixth import LIGHTS
@@ -230,3 +234,32 @@ async def test_unlock_said_at_a_satellite_beside_the_front_door_still_asks(
     assert "area Kitchen" not in scene.model_saw()
     assert "Front Door" in question
     assert state(hass, "lock.front_door") == "locked"
+
+
+async def test_a_custom_reason_of_10000_characters_is_bounded_for_the_model_too(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """The Ecobee refuses "eco" with core's preset reason and placeholders of 10,000
+    characters: what the person hears and what the model reads next are each bounded."""
+    async_expose_entity(hass, "conversation", "climate.ecobee", True)
+    ecobee = hass.data[CLIMATE_COMPONENT].get_entity("climate.ecobee")
+    assert ecobee is not None
+
+    async def refusing(*_args: Any) -> None:
+        raise HomeAssistantError(
+            translation_domain="climate",
+            translation_key="not_valid_preset_mode",
+            translation_placeholders={"mode": CRAFTED, "modes": CRAFTED},
+        )
+
+    ecobee.async_set_preset_mode = refusing
+
+    result = await talk.say(
+        "eco mode",
+        "en",
+        call("climate", action="set_preset_mode", entity_id="climate.ecobee", preset_mode="eco"),
+        answer(""),
+    )
+
+    assert len(speech(result)) < 600
+    assert model_saw(talk.worker).count("Say yes to confirm.") < 20
