@@ -26,7 +26,8 @@ Hole. A satellite dropped every emoji, a check or cross mark too: "Back Door loc
 
 Guard (probed and found fine): "unlock" at a satellite in the Hall beside the front door, the
 satellite named "Kitchen": the model is told the Hall (the registries, never the device's name)
-and the unlock still asks.
+and the unlock still asks. Beside a light-only call filter, a second trigger hearing any call,
+a domain given as a list, a filter on service_data or every event: the calendar read asks.
 """
 
 from __future__ import annotations
@@ -263,3 +264,35 @@ async def test_a_custom_reason_of_10000_characters_is_bounded_for_the_model_too(
 
     assert len(speech(result)) < 600
     assert model_saw(talk.worker).count("Say yes to confirm.") < 20
+
+
+@pytest.mark.parametrize(
+    "triggers",
+    [
+        [event_trigger("call_service", domain="light"), event_trigger("call_service")],
+        [{"trigger": "event", "event_type": "call_service", "event_data": {"domain": ["light"]}}],
+        [
+            {
+                "trigger": "event",
+                "event_type": ["call_service"],
+                "event_data": {"domain": "calendar", "service_data": {"entity_id": "x"}},
+            }
+        ],
+        [{"trigger": "event", "event_type": "*", "event_data": {"domain": "light"}}],
+    ],
+    ids=["a second trigger without a filter", "a list", "service_data", "every event"],
+)
+async def test_a_call_filter_that_may_match_the_read_still_asks(
+    hass: HomeAssistant,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    triggers: list[dict[str, Any]],
+) -> None:
+    """Guard. Beside a light-only filter, a second trigger that hears any call, a domain given
+    as a list, a filter on the calendar's service_data (the policy does not read it) or every
+    event: Assist's calendar read asks."""
+    await a_calendar_and_the_front_door(hass)
+    unlocking = automation("Calls unlock", triggers, *UNLOCK_FRONT_DOOR)
+    assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
+
+    assert await read_by_assist(hass, scripted_worker, person) == ASKED_TO_READ
