@@ -5,9 +5,10 @@ answered aloud, and Home Assistant's text-to-speech reads what it is given: "ast
 Kitchen Lights asterisk asterisk", "hash Lights", an emoji's name. There the model's text is
 said as a person would say it: emphasis, headings, list bullets, quotes, links and code marks
 left out (their words kept; struck-through words are taken back, not said), a line, heading or
-list item ended as a sentence, lines joined. A request without a device (the Assist dialog, the
-companion app's chat, an automation) keeps the text as the model wrote it, as core's agents
-do: a screen shows or renders it.
+list item ended as a sentence, lines joined. A check or cross mark says yes or no ("Back Door
+locked: ❌"): it is said as the language's word, never dropped as an emoji. A request without a
+device (the Assist dialog, the companion app's chat, an automation) keeps the text as the model
+wrote it, as core's agents do: a screen shows or renders it.
 """
 
 from __future__ import annotations
