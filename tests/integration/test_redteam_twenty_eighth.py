@@ -41,7 +41,7 @@ from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.entity_view import MAX_NAME_CHARS
 from custom_components.local_agent.home.failure_reasons import integration_reason
 from custom_components.local_agent.turn.spoken_text import spoken
-from homeassistant.components.climate import DATA_COMPONENT as CLIMATE_COMPONENT
+from homeassistant.components.climate.const import DATA_COMPONENT as CLIMATE_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import Platform
 from homeassistant.core import Context
@@ -246,14 +246,14 @@ async def test_a_custom_reason_of_10000_characters_is_bounded_for_the_model_too(
     ecobee = hass.data[CLIMATE_COMPONENT].get_entity("climate.ecobee")
     assert ecobee is not None
 
-    async def refusing(*_args: Any) -> None:
+    async def refusing(preset_mode: str) -> None:
         raise HomeAssistantError(
             translation_domain="climate",
             translation_key="not_valid_preset_mode",
             translation_placeholders={"mode": CRAFTED, "modes": CRAFTED},
         )
 
-    ecobee.async_set_preset_mode = refusing
+    ecobee.async_set_preset_mode = refusing  # type: ignore[method-assign]
 
     result = await talk.say(
         "eco mode",
