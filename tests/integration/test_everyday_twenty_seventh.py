@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from typing import Final
 
@@ -56,15 +57,14 @@ from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_everyday import async_set_up_a_shopping_list_in
 from .test_everyday_homes import automation
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import event_trigger
 from .test_redteam_twenty_fourth import ASKED_TO_READ
-from .test_redteam_twenty_fourth import SHOPPING
 from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
-from .test_redteam_twenty_fourth import a_shared_list_of
 from .test_redteam_twenty_fourth import read_by_assist
 
 FANS: Final = ("fan.living_room_fan", "fan.ceiling_fan")
@@ -265,18 +265,25 @@ def test_only_cores_own_calendar_tool_is_known_to_read_by_its_one_call() -> None
 
 @pytest.mark.parametrize(("domain", "held"), [("light", False), ("todo", True)])
 async def test_a_to_do_read_beside_a_light_only_call_listener_runs_at_once(
-    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, domain: str, held: bool
+    hass: HomeAssistant,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    domain: str,
+    held: bool,
 ) -> None:
-    """Core's to-do tool calls todo.get_items: a light-only call listener cannot hear it."""
+    """Core's to-do tool calls todo.get_items on core's shopping list: a light-only call
+    listener cannot hear it."""
     await async_setup_demo(hass, [Platform.LOCK])
-    await a_shared_list_of(hass, ["milk"])
-    async_expose_only(hass, [SHOPPING, "lock.front_door"])
+    await async_set_up_a_shopping_list_in(tmp_path, hass, monkeypatch)
+    async_expose_only(hass, ["todo.shopping_list", "lock.front_door"])
     heard = event_trigger("call_service", domain=domain)
     unlocking = automation("Calls unlock", [heard], *UNLOCK_FRONT_DOOR)
     assert await async_setup_component(hass, "automation", {"automation": [unlocking]})
 
     said = await read_by_assist(
-        hass, scripted_worker, person, tool_call("todo__get_items", todo_list="Shopping")
+        hass, scripted_worker, person, tool_call("todo__get_items", todo_list="Shopping List")
     )
 
     assert (said != "Read.") is held

@@ -51,6 +51,7 @@ from .call_words import CallWords
 from .call_words import date_words
 from .colours import COLOUR_FIELD
 from .colours import colour_words
+from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 
@@ -133,6 +134,10 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
     return join_names(texts, language)
 
 
+# The most of an integration's reason said: a sentence or two.
+MAX_REASON: Final = 300
+
+
 async def _async_integration_reason(
     hass: HomeAssistant, language: str, reason: IntegrationReason
 ) -> str:
@@ -142,7 +147,8 @@ async def _async_integration_reason(
         strings = await async_get_translations(hass, lang, "exceptions", [reason.domain])
         if template := strings.get(key):
             try:
-                return _full_stop(template.format(**reason.placeholders))
+                # A custom integration's own translation is written by others too.
+                return _full_stop(one_line(template.format(**reason.placeholders), MAX_REASON))
             except KeyError, IndexError, ValueError:
                 continue  # a translation that names a placeholder the error does not carry
     return _full_stop(await async_phrase(hass, language, "reason_failed"))

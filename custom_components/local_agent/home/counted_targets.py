@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from homeassistant.const import ATTR_DEVICE_CLASS
+from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
 
@@ -36,11 +37,15 @@ class TargetKind:
 
 
 def target_kinds(hass: HomeAssistant, entity_ids: Sequence[str]) -> tuple[TargetKind, ...]:
-    """Return each target's kind and place; empty when one of them is no entity any more."""
+    """Return each target's kind and place; empty when one of them is no entity any more.
+
+    Empty too when one is a group (its state lists members): a group beside its own members is
+    no more lights than they are, so the targets are named.
+    """
     kinds: list[TargetKind] = []
     for entity_id in entity_ids:
         state = hass.states.get(entity_id)
-        if state is None:
+        if state is None or ATTR_ENTITY_ID in state.attributes:
             return ()
         domain = split_entity_id(entity_id)[0]
         device_class = state.attributes.get(ATTR_DEVICE_CLASS)

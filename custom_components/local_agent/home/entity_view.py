@@ -33,6 +33,8 @@ MAX_NAME_CHARS: Final = 100
 MAX_VALUE_CHARS: Final = 200
 # Characters that only reorder how a text is displayed (a right-to-left override).
 _DIRECTION_CONTROLS: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# A run of spaces and line breaks; not a no-break space (French puts one before ":" "?" "!").
+_SPACES: Final = re.compile("[^\\S\u00a0\u202f]+")
 # Keys of a state_summary other than its attributes.
 _SUMMARY_KEYS: Final = frozenset({"entity_id", "name", "area", "state"})
 
@@ -197,7 +199,7 @@ class EntityInfo:
 
 def one_line(text: str, limit: int = MAX_NAME_CHARS) -> str:
     """Return text on one line, its runs of spaces and breaks one space, cut at limit."""
-    flat = " ".join(_DIRECTION_CONTROLS.sub("", text).split())
+    flat = _SPACES.sub(" ", _DIRECTION_CONTROLS.sub("", text)).strip()
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

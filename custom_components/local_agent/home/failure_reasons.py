@@ -24,6 +24,7 @@ from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import duration_seconds
 from .call_texts import entity_name
+from .entity_view import one_line
 
 
 @dataclass(slots=True)
@@ -79,5 +80,8 @@ def integration_reason(err: HomeAssistantError) -> tuple[Said, ...]:
     """
     if not err.translation_domain or not err.translation_key or err.translation_domain == DOMAIN:
         return ()
-    placeholders = {key: str(value) for key, value in (err.translation_placeholders or {}).items()}
+    # Written by the integration (a mode, a device's answer): each said on one line, bounded.
+    placeholders = {
+        key: one_line(str(value)) for key, value in (err.translation_placeholders or {}).items()
+    }
     return (IntegrationReason(err.translation_domain, err.translation_key, placeholders),)

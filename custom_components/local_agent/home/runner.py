@@ -50,6 +50,7 @@ from homeassistant.helpers.event import async_track_state_change_event
 from .actions import ApiCall
 from .actions import Call
 from .actions import PlannedAction
+from .call_texts import MAX_REASON
 from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import StateWord
@@ -58,6 +59,7 @@ from .call_texts import entity_name
 from .call_texts import intent_service
 from .call_texts import join_names
 from .call_texts import service_of
+from .entity_view import one_line
 from .entity_view import state_summary
 from .failure_reasons import PartlyDone
 from .failure_reasons import ReasonedFailure
@@ -369,7 +371,8 @@ async def _async_call_service(
             f"Invalid arguments for {service}: {humanize_error(redacted(payload), err)}"
         )
     except HomeAssistantError as err:
-        message = str(err) or f"Could not {describe_action(hass, action)}."
+        # Written by the integration, its placeholders too: one line the prompt can hold.
+        message = one_line(str(err), MAX_REASON) or f"Could not {describe_action(hass, action)}."
         if reason := failure_reason(hass, action) or integration_reason(err):
             return ReasonedFailure(data={"error": message}, error=True, reason=reason)
         return error_result(message)

@@ -74,6 +74,7 @@ from .tool_review import aimed_scripts
 from .tool_review import async_review
 from .tool_review import async_tool_api_id
 from .tool_review import intent_type_of
+from .tool_review import read_by_core_code
 from .tool_review import reads_by_calling
 from .tool_review import script_tool_script
 from .tool_review import service_read_by
@@ -278,13 +279,20 @@ class SafetyGate:
         if resolved.targets is None or (
             resolved.read_only
             and reads_by_calling(self.hass, tool)
-            and policy.calls_set_off_sensitive(self.hass, service_read_by(tool))
+            and policy.calls_set_off_sensitive(self.hass, self._service_read_by(resolved))
         ):
             return resolved, self._action(resolved, [], turn.language)
         sensitive = self._sensitive_targets(resolved, policy)
         if not sensitive:
             return resolved, None
         return resolved, self._action(resolved, sensitive, turn.language)
+
+    def _service_read_by(self, call: ApiCall) -> tuple[str, str] | None:
+        """Return the one service a read calls, when that and what it reads are core's code."""
+        service = service_read_by(call.tool)
+        if service is None or not read_by_core_code(self.hass, service[0]):
+            return None
+        return service
 
     def _sensitive_targets(self, call: ApiCall, policy: SafetyPolicy | None = None) -> list[str]:
         """Return the call's targets that need confirmation, with the scripts it aims by data."""

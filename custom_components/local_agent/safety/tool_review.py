@@ -41,6 +41,8 @@ import probatio
 from slugify import slugify
 
 from custom_components.local_agent.compat import action_tool_target
+from custom_components.local_agent.compat import entity_object_ref
+from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.engine.types import JsonSchema
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.intents import AssistIntent
@@ -208,6 +210,31 @@ def service_read_by(tool: llm.Tool) -> tuple[str, str] | None:
     if name in READ_BY_ONE_CALL and _is_instance_of(inner, name) and _is_plain_tool(tool):
         return READ_BY_ONE_CALL[name]
     return None
+
+
+# Where Home Assistant's own integrations live: their entities' code is core's, reviewed.
+_CORE_INTEGRATIONS: Final = "homeassistant.components."
+
+
+def read_by_core_code(hass: HomeAssistant, domain: str) -> bool:
+    """Whether each exposed entity of the domain is of a Home Assistant integration, by class.
+
+    Core's calendar tool calls calendar.get_events on the calendar its name matches, and that
+    service asks the entity for its events: a custom integration's entity (or one whose method
+    was replaced) runs code of its own there, which may call any service. The tool may read
+    any calendar it offers (the exposed ones): each is judged. None exposed: nothing is known.
+    """
+    entities = [
+        ref() if (ref := entity_object_ref(hass, state.entity_id)) is not None else None
+        for state in hass.states.async_all(domain)
+        if async_should_expose(hass, ASSISTANT, state.entity_id)
+    ]
+    return bool(entities) and all(
+        entity is not None
+        and type(entity).__module__.startswith(_CORE_INTEGRATIONS)
+        and _runs_its_class_code(entity)
+        for entity in entities
+    )
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:

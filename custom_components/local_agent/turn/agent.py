@@ -820,7 +820,8 @@ class ConversationAgent:
         """
         asked = user_input.text
         if user_input.device_id or user_input.satellite_id:
-            return lambda text: with_entity_names(self.hass, spoken(text), asked)
+            language = user_input.language
+            return lambda text: with_entity_names(self.hass, spoken(text, language), asked)
         return lambda text: with_entity_names(self.hass, text, asked)
 
     def _asked_from(self, toolbox: _Toolbox, user_input: conversation.ConversationInput) -> str:

@@ -590,13 +590,28 @@ def _is_zero(value: Any) -> bool:
 
 
 def _with_targets_of(before: DoneAction, action: DoneAction) -> DoneAction:
-    """Return `before` with the targets `action` adds, each once, and what each is."""
-    new = [index for index, name in enumerate(action.names) if name not in before.names]
+    """Return `before` with the targets `action` adds, each once, and what each is.
+
+    A target is told by its entity: two lamps named alike are two lamps, counted as two.
+    """
+    by_entity = _by_entity(before) and _by_entity(action)
+    seen, added = (
+        (before.entity_ids, action.entity_ids) if by_entity else (before.names, action.names)
+    )
+    new = [index for index, target in enumerate(added) if target not in seen]
     names = before.names + tuple(action.names[index] for index in new)
+    entity_ids: tuple[str, ...] = ()
+    if by_entity:
+        entity_ids = before.entity_ids + tuple(action.entity_ids[index] for index in new)
     kinds: tuple[TargetKind, ...] = ()
     if len(before.kinds) == len(before.names) and len(action.kinds) == len(action.names):
         kinds = before.kinds + tuple(action.kinds[index] for index in new)
-    return replace(before, names=names, kinds=kinds)
+    return replace(before, names=names, entity_ids=entity_ids, kinds=kinds)
+
+
+def _by_entity(action: DoneAction) -> bool:
+    """Whether each of the action's targets is known by its entity."""
+    return len(action.entity_ids) == len(action.names)
 
 
 def sentence(actions: Sequence[DoneAction], language: str = ENGLISH) -> str:

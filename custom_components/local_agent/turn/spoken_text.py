@@ -5,15 +5,21 @@ answered aloud, and Home Assistant's text-to-speech reads what it is given: "ast
 Kitchen Lights asterisk asterisk", "hash Lights", an emoji's name. There the model's text is
 said as a person would say it: emphasis, headings, list bullets, quotes, links and code marks
 left out (their words kept; struck-through words are taken back, not said), a line, heading or
-list item ended as a sentence, lines joined. A request without a device (the Assist dialog, the
-companion app's chat, an automation) keeps the text as the model wrote it, as core's agents
-do: a screen shows or renders it.
+list item ended as a sentence, lines joined. A check or cross mark given as a value ("Back
+Door locked: ❌") is said as the language's yes or no, never dropped as an emoji. A request
+without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
+the model wrote it, as core's agents do: a screen shows or renders it.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Final
+
+from custom_components.local_agent.engine.words import NO_WORD
+from custom_components.local_agent.engine.words import YES_WORD
+from custom_components.local_agent.engine.words import base_language
+from custom_components.local_agent.home.call_texts import ENGLISH
 
 # A fenced code block's fences (its lines are kept) and an inline span's backticks.
 _FENCE: Final = re.compile(r"^\s*(?:```|~~~)[^\n]*$", re.MULTILINE)
@@ -38,18 +44,25 @@ _EMOJI: Final = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\U0001f1e6-\U0001f1ff"
     "\ufe0f\u200d\u20e3]"
 )
+# A check or cross mark as a value says yes or no ("Back Door locked: ❌"): said as the word,
+# never dropped. After a statement ("Das Licht ist an ✅") it is only a flourish.
+_CHECK_MARKS: Final = re.compile("(?<=:)[ \t]*[\u2705\u2714\u2611\u2713]\ufe0f?")
+_CROSS_MARKS: Final = re.compile("(?<=:)[ \t]*[\u274c\u274e\u2716\u2717\u2718]\ufe0f?")
 # What ends a sentence, or a line that introduces the next ("Lights on:").
 _ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
 
 
-def spoken(text: str) -> str:
-    """Return the model's text as a voice says it."""
+def spoken(text: str, language: str = ENGLISH) -> str:
+    """Return the model's text as a voice says it; a check or cross mark value, yes or no."""
     text = _FENCE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _INLINE_CODE.sub(r"\1", text)
     text = _STRUCK.sub("", text)
     for pattern in _EMPHASIS:
         text = pattern.sub(lambda match: match[match.lastindex or 0], text)
+    base = base_language(language)
+    text = _CHECK_MARKS.sub(f" {YES_WORD.get(base, YES_WORD[ENGLISH])}", text)
+    text = _CROSS_MARKS.sub(f" {NO_WORD.get(base, NO_WORD[ENGLISH])}", text)
     text = _EMOJI.sub("", text)
     lines: list[tuple[str, bool]] = []
     for raw in text.splitlines():
