@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from homeassistant.components.intent.timers import TimerEventType
 from homeassistant.components.intent.timers import TimerInfo
 from homeassistant.components.intent.timers import async_register_timer_handler
@@ -31,7 +32,7 @@ NO_TIMERS: Final = "not able to start timers"
 
 def block(request_prompt: str) -> str:
     """The context block of a user message (before the person's words)."""
-    return request_prompt.split("\n\n")[0]
+    return request_prompt.split("\n\n", maxsplit=1)[0]
 
 
 def with_timers(hass: HomeAssistant, device_id: str) -> None:
@@ -94,3 +95,20 @@ async def test_a_device_without_timers_and_the_dialog_say_their_own_lines(
     # Core offers its timer tools to a device that can start timers only: those two differ.
     assert dialog.static_prompt == hall_asks.static_prompt
     assert NO_TIMERS not in kitchen_asks.static_prompt + kitchen_asks.dynamic_prompt
+
+
+async def test_with_our_tools_the_model_knows_no_voice_timer_starts(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """No tool of ours starts a satellite's timer: the model is told, the same for every device."""
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    with_timers(hass, kitchen)
+    hall = a_satellite(hass, "Hall tablet", "Hall")
+    scripted_worker.will_write(answer("…"), answer("…"))
+
+    await scripted_agent.ask("set a timer for five minutes", device_id=kitchen)
+    await scripted_agent.ask("set a timer for five minutes", device_id=hall)
+
+    one, two = scripted_worker.requests
+    assert VOICE_TIMER_LINE in one.static_prompt
+    assert one.static_prompt == two.static_prompt

@@ -53,6 +53,7 @@ from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.runner import RunResult
@@ -92,6 +93,7 @@ from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.util import dt as dt_util
 
 from . import notices
+from .api_prompt import NO_API_PROMPT
 from .api_prompt import DeviceLines
 from .api_prompt import SplitPrompt
 from .asked_from import asked_from_line
@@ -192,7 +194,7 @@ class _Toolbox:
     # The exposed entities as the turn started (None without the home tools).
     lines: list[EntityLine] | None = None
     # The LLM API's prompt: its part for the prefix, this request's lines for its block.
-    api_prompt: SplitPrompt = SplitPrompt(shared="", own="")
+    api_prompt: SplitPrompt = NO_API_PROMPT
 
 
 @dataclass(frozen=True, slots=True)
@@ -725,13 +727,11 @@ class ConversationAgent:
                 )
                 for tool in llm_api.tools
             )
-        api_prompt = SplitPrompt(shared="", own="")
+        api_prompt = NO_API_PROMPT
         if llm_api is not None:
             general = llm_api.api_prompt if without_device is None else without_device
             api_prompt = self._device_lines.split(general, llm_api.api_prompt)
-        return _Toolbox(
-            specs=specs, home=home, llm_api=llm_api, lines=lines, api_prompt=api_prompt
-        )
+        return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines, api_prompt=api_prompt)
 
     async def _async_user_name(self, llm_context: llm.LLMContext) -> str | None:
         """Return the name of the user talking, as core passes it to the instructions."""
@@ -771,6 +771,8 @@ class ConversationAgent:
             parts.append(toolbox.api_prompt.shared)
         if toolbox.lines is not None:
             parts.append(temperature_unit_text(self.hass))
+            if not self.options.llm_apis:
+                parts.append(VOICE_TIMER_LINE)
             parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
         return "\n\n".join(parts)
 

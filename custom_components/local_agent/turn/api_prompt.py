@@ -12,6 +12,7 @@ When the split is not clean, the device's prompt stays whole in the prefix.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +45,7 @@ class DeviceLines:
             # no clean split.
             return SplitPrompt(shared=with_device, own="")
         return SplitPrompt(shared="\n".join(shared).strip(), own="\n".join(own))
+
+
+# Without an LLM API: nothing for the prefix, nothing for the block.
+NO_API_PROMPT: Final = SplitPrompt(shared="", own="")
