@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
+import pytest
+
 from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from homeassistant.components.intent.timers import TimerEventType
 from homeassistant.components.intent.timers import TimerInfo
@@ -19,9 +21,14 @@ from homeassistant.components.intent.timers import async_register_timer_handler
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+from testing.turn import chat_log_of
+from testing.turn import logged_words
 
 from .agents import async_setup_agent
+from .agents import speech
+from .agents import state
 from .conftest import Agent
+from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_prompt_layout import last_user_message
@@ -112,3 +119,50 @@ async def test_with_our_tools_the_model_knows_no_voice_timer_starts(
     one, two = scripted_worker.requests
     assert VOICE_TIMER_LINE in one.static_prompt
     assert one.static_prompt == two.static_prompt
+
+
+# A PIN (4711) said as a number, as a voice says it, by language: never read as a code.
+PIN_AS_NUMBER: Final = {
+    "en": ("forty seven eleven", "I heard no PIN: say its digits one by one"),
+    "de": ("siebenundvierzig elf", "Ich habe keine PIN gehört"),
+    "fr": ("quarante-sept onze", "Je n'ai entendu aucun code PIN"),
+    "es": ("cuarenta y siete once", "No he oído ningún PIN"),
+    "it": ("quarantasette undici", "Non ho sentito nessun PIN"),
+    "nl": ("zevenenveertig elf", "Ik hoorde geen pincode"),
+    "pt": ("quarenta e sete onze", "Não ouvi nenhum PIN"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PIN_AS_NUMBER))
+async def test_a_pin_said_as_a_number_is_asked_again_digit_by_digit(
+    hass: HomeAssistant, scene: Scene, language: str
+) -> None:
+    """No reading of a number as a code: the person hears why, the question stays, no failure."""
+    said, heard = PIN_AS_NUMBER[language]
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent, language)
+
+    reply = await scene.reply(agent, question, said, language=language)
+
+    assert heard in speech(reply)
+    assert reply.continue_conversation
+    assert state(hass, "lock.front_door") == "locked"
+    assert said.split()[0] not in logged_words(chat_log_of(hass, reply))
+    await scene.reply(agent, question, "4 7 1 1", language=language)
+    assert state(hass, "lock.front_door") == "unlocked"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "four seven one one"), ("de", "vier sieben eins eins"), ("fr", "quatre sept un un")],
+)
+async def test_a_pin_said_digit_by_digit_unlocks(
+    hass: HomeAssistant, scene: Scene, language: str, said: str
+) -> None:
+    """Digit words in the conversation's language are the code, as before."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent, language)
+
+    await scene.reply(agent, question, said, language=language)
+
+    assert state(hass, "lock.front_door") == "unlocked"
