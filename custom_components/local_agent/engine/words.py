@@ -260,6 +260,58 @@ def _digit_words() -> dict[str, str]:
 DIGIT_WORDS: Mapping[str, str] = _digit_words()
 
 
+# Numbers beyond the digits (teens, tens, hundred, thousand) and the "and" inside a number
+# ("cuarenta y siete"): a PIN said as a number is never read as one (see is_number_word).
+_NUMBERS: Mapping[str, tuple[str, ...]] = {
+    "en": ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+           "eighteen", "nineteen", "twenty", "thirty", "forty", "fourty", "fifty", "sixty",
+           "seventy", "eighty", "ninety", "hundred", "thousand"),
+    "de": ("zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn",
+           "achtzehn", "neunzehn", "zwanzig", "dreißig", "dreissig", "vierzig", "fünfzig",
+           "sechzig", "siebzig", "achtzig", "neunzig", "hundert", "tausend"),
+    "fr": ("dix", "onze", "douze", "treize", "quatorze", "quinze", "seize", "vingt", "vingts",
+           "trente", "quarante", "cinquante", "soixante", "septante", "huitante", "nonante",
+           "cent", "cents", "mille"),
+    "es": ("diez", "once", "doce", "trece", "catorce", "quince", "dieciséis", "diecisiete",
+           "dieciocho", "diecinueve", "veinte", "veinti", "treinta", "cuarenta", "cincuenta",
+           "sesenta", "setenta", "ochenta", "noventa", "cien", "ciento", "mil"),
+    "it": ("dieci", "undici", "dodici", "tredici", "quattordici", "quindici", "sedici",
+           "diciassette", "diciotto", "diciannove", "venti", "trenta", "quaranta", "cinquanta",
+           "sessanta", "settanta", "ottanta", "novanta", "cento", "mille"),
+    "nl": ("tien", "elf", "twaalf", "dertien", "veertien", "vijftien", "zestien", "zeventien",
+           "achttien", "negentien", "twintig", "dertig", "veertig", "vijftig", "zestig",
+           "zeventig", "tachtig", "negentig", "honderd", "duizend"),
+    "pt": ("dez", "onze", "doze", "treze", "catorze", "quatorze", "quinze", "dezesseis",
+           "dezasseis", "dezessete", "dezassete", "dezoito", "dezenove", "dezanove", "vinte",
+           "trinta", "quarenta", "cinquenta", "sessenta", "setenta", "oitenta", "noventa", "cem",
+           "cento", "mil"),
+}  # fmt: skip
+NUMBER_WORDS: Final = frozenset(fold(word) for names in _NUMBERS.values() for word in names)
+# What joins the parts of a number, written together ("siebenundvierzig") or apart.
+NUMBER_JOINERS: Final = frozenset({"and", "und", "et", "y", "e", "en", "ën"})
+
+
+def is_number_word(word: str) -> bool:
+    """Whether a folded word is a number other than a digit: "eleven", "siebenundvierzig".
+
+    A number written as one word is a digit or number word, maybe a joiner, then a number or
+    digit word ("quarantasette", "zevenenveertig", "veintisiete").
+    """
+    if word in NUMBER_WORDS:
+        return True
+    return any(
+        word.startswith(head) and (rest := word[len(head) :]) != word and _number_rest(rest)
+        for head in (*NUMBER_WORDS, *DIGIT_WORDS)
+        if len(head) > 1
+    )
+
+
+def _number_rest(rest: str) -> bool:
+    """Whether the rest of a word, after a number's head, is (a joiner and) a number."""
+    parts = [rest, *(rest[len(j) :] for j in NUMBER_JOINERS if rest.startswith(j))]
+    return any(part in NUMBER_WORDS or (part in DIGIT_WORDS and len(part) > 1) for part in parts)
+
+
 def _boolean_words(pairs: Iterable[tuple[str, bool]]) -> dict[str, bool]:
     return {fold(word): value for word, value in pairs}
 

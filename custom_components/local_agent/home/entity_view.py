@@ -449,3 +449,11 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return one_line(str(value), MAX_VALUE_CHARS)
+
+
+# Said to the model with our own tools: Home Assistant starts a satellite's timer through its
+# Assist intent only, which none of our tools calls.
+VOICE_TIMER_LINE: Final = (
+    "No tool starts a voice timer ('set a timer for 5 minutes'): only a timer entity of the "
+    "home list can be started; if there is none, say that you cannot set timers."
+)

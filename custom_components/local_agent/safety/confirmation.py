@@ -13,10 +13,12 @@ no table reads (an emoji, a struck-through "y̶e̶s̶") is no yes, and no PIN an
 restatement of the held action that is also a no ("cancel", "stop it") is a no.
 
 A PIN is read from digits in any script (full-width, Arabic-Indic, ...) whatever separates
-them ("1-2-3-4", "1 2 3 4") and from number words of every language the table knows; every
-such form is what `mask_digits` hides. A PIN answer has nothing around its digits but words
-that frame a PIN ("my code is"), assent and politeness: one that asks for more ("4711 and turn
-on the light") is something else, and one that says no cancels, as for a yes.
+them ("1-2-3-4", "1 2 3 4") and from digit words of every language the table knows; every
+such form, and a number said in words ("forty seven eleven", never read as a PIN: the person
+is asked for its digits), is what `mask_digits` hides. A PIN answer has nothing around its
+digits but words that frame a PIN ("my code is"), assent and politeness: one that asks for
+more ("4711 and turn on the light") is something else, and one that says no cancels, as for
+a yes.
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ import weakref
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import DIGIT_WORDS
+from custom_components.local_agent.engine.words import NUMBER_JOINERS
 from custom_components.local_agent.engine.words import RIGHT_QUOTE
 from custom_components.local_agent.engine.words import asked_yes_phrases
 from custom_components.local_agent.engine.words import courtesy_phrases
 from custom_components.local_agent.engine.words import fold
+from custom_components.local_agent.engine.words import is_number_word
 from custom_components.local_agent.engine.words import joining_phrases
 from custom_components.local_agent.engine.words import no_phrases
 from custom_components.local_agent.engine.words import pin_framing_phrases
@@ -524,10 +528,19 @@ def classify_pin_reply(text: str, language: str, restating: Iterable[str] = ()) 
     "my code is 4 7 1 1, ok" is a PIN answer (its digits are then compared); "4711 and turn
     on the light", "4711, no wait" or "4711?" is not, whatever its digits.
     """
+    # A PIN said as a number ("forty seven eleven") frames like one, and is never read.
+    number = said_as_number(text)
     readings = [
         _phrase_kinds(
             [
-                [word for word in part if not word.isdigit() and word not in DIGIT_WORDS]
+                [
+                    word
+                    for word in part
+                    if not word.isdigit()
+                    and word not in DIGIT_WORDS
+                    and not is_number_word(word)
+                    and not (number and word in NUMBER_JOINERS)
+                ]
                 for part in parts
             ],
             language,
@@ -713,6 +726,16 @@ def _digits(text: str) -> str:
     )
 
 
+def said_as_number(text: str) -> bool:
+    """Whether a reply says a number beyond the digits ("forty seven eleven", "onze").
+
+    A code said as a number is not read as one: "forty seven eleven" may be 4711 or 40711, a
+    code with a leading zero cannot be said so, and every other reading would be one more
+    guess per answer. The person is asked for the digits one by one instead.
+    """
+    return any(is_number_word(word) for word in words(text))
+
+
 def pin_matches(text: str, pin: str) -> bool:
     """Compare the spoken PIN in constant time.
 
@@ -743,7 +766,9 @@ def mask_digits(text: str) -> str:
             word += ch
             continue
         if word:
-            out.append("*" * len(word) if fold(word).strip("'") in DIGIT_WORDS else word)
+            folded = fold(word).strip("'")
+            hidden = folded in DIGIT_WORDS or is_number_word(folded)
+            out.append("*" * len(word) if hidden else word)
             word = ""
         out.append("*" if ch and unicodedata.digit(ch, None) is not None else ch)
     return "".join(out)

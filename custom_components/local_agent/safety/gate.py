@@ -62,6 +62,7 @@ from .confirmation import classify_reply
 from .confirmation import contains_pin
 from .confirmation import mask_digits
 from .confirmation import pin_matches
+from .confirmation import said_as_number
 from .confirmation import spoken_pin
 from .intents import ToolClass
 from .policy import RELEASING_SERVICES
@@ -724,6 +725,12 @@ class SafetyGate:
             # A wrong guess may be close to the PIN: keep every answer's digits out too.
             _mask_last_user_message(chat_log)
         reading = classify_pin_reply(text, language, _restating(pending, language))
+        if reading is PinReply.PIN and said_as_number(text):
+            # Not read, so no guess: the same question, asking for the digits one by one.
+            _mask_last_user_message(chat_log)
+            heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
+            question = await self.async_hold(turn, list(pending.actions))
+            return PendingReply(f"{heard} {question}", ReplyOutcome.ASKED_AGAIN)
         if reading is PinReply.OTHER:
             return await self._async_set_aside(turn, pending, "confirmation_set_aside_pin")
         if reading is PinReply.NO:

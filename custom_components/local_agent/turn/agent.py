@@ -53,6 +53,7 @@ from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.failure_reasons import refused_result
@@ -93,6 +94,9 @@ from homeassistant.helpers.chat_session import CONVERSATION_TIMEOUT
 from homeassistant.util import dt as dt_util
 
 from . import notices
+from .api_prompt import NO_API_PROMPT
+from .api_prompt import DeviceLines
+from .api_prompt import SplitPrompt
 from .asked_from import asked_from_line
 from .defaults import agent_data
 from .defaults import sampling_settings
@@ -190,6 +194,8 @@ class _Toolbox:
     llm_api: llm.APIInstance | None
     # The exposed entities as the turn started (None without the home tools).
     lines: list[EntityLine] | None = None
+    # The LLM API's prompt: its part for the prefix, this request's lines for its block.
+    api_prompt: SplitPrompt = NO_API_PROMPT
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +246,8 @@ class ConversationAgent:
         self.home_context = HomeContext()
         # The follow-up the engine was last given to prepare, until its chat session ends.
         self._follow_up: _FollowUp | None = None
+        # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
+        self._device_lines = DeviceLines()
         # When (time.monotonic) the home list may next be taken again in the background.
         self._next_retake = 0.0
         # What each running turn streamed, by conversation.
@@ -303,7 +311,9 @@ class ConversationAgent:
         report = TurnReport()
         self.last_report = report
         started = asyncio.get_running_loop().time()
-        toolbox = await self._async_toolbox(chat_log.llm_api)
+        toolbox = await self._async_toolbox(
+            chat_log.llm_api, await self._async_prompt_without_device(llm_context)
+        )
         turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
         static_system = self._static_system(
             llm_context, toolbox, await self._async_user_name(llm_context)
@@ -678,7 +688,23 @@ class ConversationAgent:
         ):
             pass
 
-    async def _async_toolbox(self, llm_api: llm.APIInstance | None) -> _Toolbox:
+    async def _async_prompt_without_device(self, llm_context: llm.LLMContext) -> str | None:
+        """Return the LLM API's prompt as core says it for no device (None: the same)."""
+        if not self.options.llm_apis or llm_context.device_id is None:
+            return None
+        try:
+            general = await llm.async_get_api(
+                self.hass, list(self.options.llm_apis), replace(llm_context, device_id=None)
+            )
+        except HomeAssistantError as err:
+            LOGGER.debug("The LLM API's prompt stays whole: %s", err)
+            return None
+        return general.api_prompt
+
+    async def _async_toolbox(
+        self, llm_api: llm.APIInstance | None, without_device: str | None = None
+    ) -> _Toolbox:
+        """Return the turn's tools; without_device: the API's prompt for no device."""
         specs: list[ToolSpec] = []
         home: HomeTools | None = None
         lines: list[EntityLine] | None = None
@@ -702,7 +728,11 @@ class ConversationAgent:
                 )
                 for tool in llm_api.tools
             )
-        return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines)
+        api_prompt = NO_API_PROMPT
+        if llm_api is not None:
+            general = llm_api.api_prompt if without_device is None else without_device
+            api_prompt = self._device_lines.split(general, llm_api.api_prompt)
+        return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines, api_prompt=api_prompt)
 
     async def _async_user_name(self, llm_context: llm.LLMContext) -> str | None:
         """Return the name of the user talking, as core passes it to the instructions."""
@@ -738,10 +768,12 @@ class ConversationAgent:
             LOGGER.error("The instructions template does not render: %s", err)
             instructions = default.replace("{{ ha_name }}", self.hass.config.location_name)
         parts = [instructions.strip()]
-        if toolbox.llm_api is not None and toolbox.llm_api.api_prompt:
-            parts.append(toolbox.llm_api.api_prompt.strip())
+        if toolbox.api_prompt.shared:
+            parts.append(toolbox.api_prompt.shared)
         if toolbox.lines is not None:
             parts.append(temperature_unit_text(self.hass))
+            if not self.options.llm_apis:
+                parts.append(VOICE_TIMER_LINE)
             parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
         return "\n\n".join(parts)
 
@@ -825,14 +857,15 @@ class ConversationAgent:
         return lambda text: with_entity_names(self.hass, text, asked)
 
     def _asked_from(self, toolbox: _Toolbox, user_input: conversation.ConversationInput) -> str:
-        """Return the line that says where the person asks from, unless Assist says it.
+        """Return the lines of this request's device: the API's own, else where it is.
 
         Assist's API prompt places a request from a device itself ("You are in area ...").
         """
         assist = toolbox.llm_api is not None and llm.LLM_API_ASSIST in self.options.llm_apis
         if assist and user_input.device_id:
-            return ""
-        return asked_from_line(self.hass, user_input.device_id, user_input.satellite_id)
+            return toolbox.api_prompt.own
+        place = asked_from_line(self.hass, user_input.device_id, user_input.satellite_id)
+        return "\n".join(line for line in (toolbox.api_prompt.own, place) if line)
 
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
