@@ -1,0 +1,69 @@
+"""What a twenty-second walk in a real browser found wrong (a Spanish and then an Italian
+household in a house with rooms on two floors typing into the Assist dialog: everything
+downstairs, the blinds upstairs, two rooms' lights, a light gone, the thermostat, the front
+door, a request while the model still loads, the vacuum)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from custom_components.local_agent.engine.interface import GenerationEngine
+from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from custom_components.local_agent.runtime.local import LocalEngines
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+
+from .conftest import entry_state
+from .conftest import speech
+from .conftest import state
+from .test_demo_model import demo_agent
+
+
+async def test_a_request_while_the_model_still_loads_is_told_so(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """Right after Home Assistant restarted, the Spanish walk typed "enciende las luces de la
+    cocina" while the model still loaded: the dialog showed core's "¡Vaya! Se ha producido un
+    error." (the agent's entity did not exist until the model had loaded). The agent now says,
+    in the dialog's language, that its model is still loading and to ask again in a minute;
+    nothing is run, and once the model has loaded the agent is its own again."""
+    agent = await demo_agent(hass, tmp_path)
+    engine = agent.entry.runtime_data.worker
+    loaded = asyncio.Event()
+    started = asyncio.Event()
+
+    async def slow_load(_path: Path, _settings: EngineSettings) -> GenerationEngine:
+        started.set()
+        await loaded.wait()
+        return engine
+
+    hass.data[LOCAL_ENGINES] = LocalEngines(
+        registry=ModelRegistry(slow_load), check=hass.data[LOCAL_ENGINES].check
+    )
+    reload = hass.async_create_task(hass.config_entries.async_reload(agent.entry.entry_id))
+    await started.wait()
+    assert entry_state(agent.entry) is ConfigEntryState.SETUP_IN_PROGRESS
+
+    result = await conversation.async_converse(
+        hass, "enciende las luces de la cocina", None, person, "es", agent_id=agent.entity_id
+    )
+
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert speech(result) == (
+        f"Aún no puedo responder: el modelo {agent.entry.title} todavía se está cargando. "
+        "Vuelve a preguntar en un minuto."
+    )
+    assert state(hass, "light.kitchen_lights") == "on"
+    loaded.set()
+    await reload
+    await hass.async_block_till_done()
+    assert entry_state(agent.entry) is ConfigEntryState.LOADED
+    done = await agent.ask("turn off the kitchen lights", context=person)
+    assert speech(done) == "Turned off Kitchen Lights."
+
