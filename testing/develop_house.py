@@ -1,7 +1,8 @@
 """The house of scripts/develop: the demo's devices in rooms on two floors, as a real house has.
 
-On the first start (no floor yet) the demo's lights, covers, fans and climate go to areas on a ground and a first floor, the first demo vacuum gets its rooms mapped to the
-kitchen and the living room (its owner's "area mapping"), and locks, alarms and valves are
+On the first start (no floor yet) the demo's lights, covers, fans and climate go to areas on
+a ground and a first floor, the first demo vacuum gets its rooms mapped to the kitchen and
+the living room (its owner's "area mapping"), and locks, alarms and valves are
 exposed to Assist on top of Home Assistant's defaults. Later starts keep what the user changed.
 """
 

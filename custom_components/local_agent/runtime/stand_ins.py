@@ -56,8 +56,10 @@ _STAND_INS: HassKey[dict[str, tuple[tuple[EntityPlatform, ...], CALLBACK_TYPE]]]
 async def async_not_loaded_text(
     hass: HomeAssistant, entry: ConfigEntry, language: str, key: str
 ) -> str:
-    """Say (sentence `key`) that the entry's model is not loaded, with the entry's reason; or,
-    while the entry is still setting up, that its model is loading."""
+    """Say (sentence `key`) that the entry's model is not loaded, with the entry's reason.
+
+    While the entry is still setting up, say instead that its model is loading.
+    """
     if entry.state is ConfigEntryState.SETUP_IN_PROGRESS:
         return await async_phrase(hass, language, _STILL_LOADING[key], title=entry.title)
     reason = entry.reason or ""
@@ -130,8 +132,7 @@ async def _async_stand_in_type(hass: HomeAssistant, domain: str) -> type[StandIn
 
 
 async def async_stand_in_while_not_loaded(hass: HomeAssistant, entry: ConfigEntry) -> None:
-    """Give the agents and AI tasks of an entry that is loading or failed to load entities
-    that say so.
+    """Give the agents and AI tasks of a loading or failed entry entities that say so.
 
     Called as its set-up starts and as it fails; they stay until its model has loaded, or the
     entry is unloaded or removed.
