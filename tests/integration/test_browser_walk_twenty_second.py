@@ -66,4 +66,3 @@ async def test_a_request_while_the_model_still_loads_is_told_so(
     assert entry_state(agent.entry) is ConfigEntryState.LOADED
     done = await agent.ask("turn off the kitchen lights", context=person)
     assert speech(done) == "Turned off Kitchen Lights."
-
