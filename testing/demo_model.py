@@ -110,9 +110,9 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"close|cierra|sluit|chiudi|fecha", "cover", "close_cover", {}),
 )
 # Commands for the house's timer, date/time helpers, notifications, to-do list, vacuum rooms and
-# light effects (English, German, French, Dutch): (words, domain, action, the arguments read
-# from the words). They come before _COMMANDS: "pause" and "set" also name a player's or
-# helper's action.
+# light effects (English, German, French, Dutch), a thermostat's degrees: (words, domain,
+# action, the arguments read from the words). They come before _COMMANDS: "pause" and "set"
+# also name a player's or helper's action.
 _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]]], ...]] = (
     (
         r"add \d+|\d+ minuten dazu|ajoute \d+",
@@ -123,6 +123,12 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
     (r"start|starte|lance|démarre", "timer", "start", lambda s: {"duration": _minutes(s)}),
     (r"pause|pausiere|halte", "timer", "pause", lambda s: {}),
     (r"cancel|brich|abbrechen|annule|arrête", "timer", "cancel", lambda s: {}),
+    (
+        r"\d+ ?(?:°|degrees|grad|degrés|grados|gradi|graden|graus)",
+        "climate",
+        "set_temperature",
+        lambda s: {"temperature": _degrees(s)},
+    ),
     (r"set|stelle|setze|règle|mets|zet", "input_datetime", "set_datetime", lambda s: _when(s)),  # noqa: PLW0108 (defined below)
     (r"send|sende|schicke|envoie", "notify", "send_message", lambda s: _message(s)),  # noqa: PLW0108
     (r"add|füge|setze|ajoute|mets|voeg", "todo", "add_item", lambda s: {"item": _item(s)}),
@@ -137,12 +143,6 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
         "vacuum",
         "clean_area",
         lambda s: _rooms(s),  # noqa: PLW0108 (defined below)
-    ),
-    (
-        r"\d+ ?(?:°|degrees|grad|degrés|grados|gradi|graden|graus)",
-        "climate",
-        "set_temperature",
-        lambda s: {"temperature": _degrees(s)},
     ),
     (
         r"rainbow|regenbogen|arc-en-ciel",

@@ -7,22 +7,32 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Final
 
+from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.engine.interface import GenerationEngine
 from custom_components.local_agent.engine.local.worker import ModelRegistry
 from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
 from custom_components.local_agent.runtime.local import LocalEngines
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
+from testing.stand_in import StandInWorker
+from testing.stand_in import answer
+from testing.stand_in import call
 
 from .conftest import entry_state
 from .conftest import speech
 from .conftest import state
 from .test_demo_model import demo_agent
+
+KITCHEN: Final = "light.kitchen_lights"
+LIVING_ROOM: Final = "light.living_room_rgbww_lights"
 
 
 async def test_a_request_while_the_model_still_loads_is_told_so(
@@ -66,3 +76,46 @@ async def test_a_request_while_the_model_still_loads_is_told_so(
     assert entry_state(agent.entry) is ConfigEntryState.LOADED
     done = await agent.ask("turn off the kitchen lights", context=person)
     assert speech(done) == "Turned off Kitchen Lights."
+
+
+async def test_a_light_gone_unavailable_is_said_beside_the_call_that_failed(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """With the living room's light unavailable, "apaga las luces de la cocina y del salón"
+    had the walk hear "No he podido apagar Kitchen Lights y Living Room RGBWW Lights. No ha
+    funcionado.": nothing said which light was the trouble (the model read it, the person did
+    not). The agent now says it itself, in the dialog's language; nothing was switched."""
+    agent = await demo_agent(hass, tmp_path)
+    async_expose_entity(hass, ASSISTANT, LIVING_ROOM, True)
+    hass.states.async_set(LIVING_ROOM, STATE_UNAVAILABLE, {"friendly_name": "Living Room Lights"})
+    engine = agent.entry.runtime_data.worker
+    assert isinstance(engine, StandInWorker)
+    both = [KITCHEN, LIVING_ROOM]
+    engine.will_write(answer(call("light", action="turn_off", entity_id=both)), answer("No."))
+
+    result = await agent.ask(
+        "apaga las luces de la cocina y del salón", context=person, language="es"
+    )
+
+    assert speech(result) == (
+        "No he podido apagar Kitchen Lights y Living Room Lights. "
+        "Living Room Lights no está disponible ahora mismo. No."
+    )
+    assert state(hass, KITCHEN) == "on"
+
+
+async def test_a_temperature_out_of_range_is_said_with_the_range(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """ "imposta Hvac a 40 gradi" (the demo's thermostat takes 7 to 35) had the Italian walk
+    hear "Non è stato possibile impostare la temperatura di Hvac. Non ha funzionato.": the
+    range the model read was never said. The agent now says it, in the dialog's language."""
+    agent = await demo_agent(hass, tmp_path)
+
+    result = await agent.ask("imposta Hvac a 40 gradi", context=person, language="it")
+
+    assert speech(result) == (
+        "Non è stato possibile impostare la temperatura di Hvac. Hvac accetta solo da 7 a 35. "
+        "Non ha funzionato."
+    )
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 21  # type: ignore[union-attr]

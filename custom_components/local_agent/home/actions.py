@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dataclasses import field
 import math
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 
@@ -26,6 +27,9 @@ from homeassistant.core import split_entity_id
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 from homeassistant.helpers.template import Template
+
+if TYPE_CHECKING:
+    from .call_texts import Said
 
 # Toggle entities: their state is on or off, whatever their integration (ToggleEntity's final
 # `state`).
@@ -138,9 +142,13 @@ def _lit(key: str, value: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class ToolFailure:
-    """A call refused before anything happened; the message is for the model."""
+    """A call refused before anything happened; the message is for the model.
+
+    reason: why, in words the agent says itself to the person (a target unavailable).
+    """
 
     message: str
+    reason: tuple[Said, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

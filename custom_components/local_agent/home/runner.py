@@ -50,6 +50,7 @@ from homeassistant.helpers.event import async_track_state_change_event
 from .actions import ApiCall
 from .actions import Call
 from .actions import PlannedAction
+from .actions import ToolFailure
 from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import StateWord
@@ -171,6 +172,13 @@ class Refusal:
 def error_result(message: str) -> llm.ToolResult:
     """Return a failed call, with the reason the model (or the user) reads."""
     return llm.ToolResult(data={"error": message}, error=True)
+
+
+def failure_result(failure: ToolFailure) -> llm.ToolResult:
+    """Return a call refused before it ran; the agent says its reason too, where it has one."""
+    if failure.reason:
+        return ReasonedFailure(data={"error": failure.message}, error=True, reason=failure.reason)
+    return error_result(failure.message)
 
 
 def error_text(result: llm.ToolResult) -> str | None:

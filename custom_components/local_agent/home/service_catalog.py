@@ -443,18 +443,36 @@ def _range_text(spec: FieldSpec) -> str:
     return ""
 
 
-def entity_constraint_error(domain: str, spec: FieldSpec, value: Any, state: State) -> str | None:
+@dataclass(frozen=True, slots=True)
+class ConstraintError:
+    """A value the entity does not take: the message for the model, and its limits.
+
+    limits (name, low, high), for a value out of range: the agent says them to the person
+    ("Hvac only goes from 7 to 35"), where "I could not set the temperature of Hvac" alone
+    does not say why.
+    """
+
+    message: str
+    limits: Mapping[str, str] | None = None
+
+
+def entity_constraint_error(
+    domain: str, spec: FieldSpec, value: Any, state: State
+) -> ConstraintError | None:
     """Check a value against limits that depend on the entity (its options or range)."""
     name = state.name
     if (attribute := OPTION_ATTRIBUTES.get(spec.name)) and isinstance(value, str):
         allowed = state.attributes.get(attribute)
         if isinstance(allowed, (list, tuple)) and value not in [str(a) for a in allowed]:
             hint = options_hint([str(a) for a in allowed], value)
-            return f"{name} has no {spec.name} {value!r}. {hint}"
+            return ConstraintError(f"{name} has no {spec.name} {value!r}. {hint}")
     if (attrs := RANGE_ATTRIBUTES.get((domain, spec.name))) and isinstance(value, (int, float)):
         low, high = (state.attributes.get(attr) for attr in attrs)
         if (isinstance(low, (int, float)) and value < low) or (
             isinstance(high, (int, float)) and value > high
         ):
-            return f"{spec.name} {value:g} is out of range for {name}: from {low} to {high}."
+            message = f"{spec.name} {value:g} is out of range for {name}: from {low} to {high}."
+            if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+                return ConstraintError(message)
+            return ConstraintError(message, {"name": name, "low": f"{low:g}", "high": f"{high:g}"})
     return None

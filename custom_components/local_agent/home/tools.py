@@ -41,6 +41,7 @@ from homeassistant.util.hass_dict import HassKey
 
 from .actions import PlannedAction
 from .actions import ToolFailure
+from .call_texts import Phrase
 from .colours import COLOUR_FIELD
 from .colours import NO_WORDS
 from .colours import ColourWords
@@ -313,8 +314,8 @@ class HomeTools:
             return entity_ids
         states = [self.hass.states.get(entity_id) for entity_id in entity_ids]
         checked = [state for state in states if state is not None]
-        if error := _target_error(action, checked):
-            return ToolFailure(error)
+        if failure := _target_failure(action, checked):
+            return failure
         data = _check_fields(tool, action, arguments, checked)
         if isinstance(data, ToolFailure):
             return data
@@ -359,12 +360,18 @@ def _resolve_action(tool: DomainTool, raw: Any) -> ActionSpec | ToolFailure:
     return action
 
 
-def _target_error(action: ActionSpec, states: Sequence[State]) -> str | None:
+def _target_failure(action: ActionSpec, states: Sequence[State]) -> ToolFailure | None:
     for state in states:
         if state.state == STATE_UNAVAILABLE:
-            return f"{state.name} ({state.entity_id}) is unavailable right now."
+            # Said to the person too: "I could not turn off A and B" alone does not say why.
+            return ToolFailure(
+                f"{state.name} ({state.entity_id}) is unavailable right now.",
+                (Phrase("reason_unavailable", {"name": state.name}),),
+            )
         if not action_supported(action, state):
-            return f"{state.name} ({state.entity_id}) does not support {action.service}."
+            return ToolFailure(
+                f"{state.name} ({state.entity_id}) does not support {action.service}."
+            )
     return None
 
 
@@ -385,7 +392,9 @@ def _check_fields(
             if not field_supported(spec, state):
                 return ToolFailure(f"{state.name} ({state.entity_id}) does not support {name}.")
             if error := entity_constraint_error(tool.domain, spec, converted, state):
-                return ToolFailure(error)
+                limits = error.limits
+                reason = (Phrase("reason_out_of_range", dict(limits)),) if limits else ()
+                return ToolFailure(error.message, reason)
             if name == AREA_FIELD and (error := _area_error(tool, converted, state)):
                 return ToolFailure(error)
         data[name] = converted

@@ -46,6 +46,7 @@ from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.call_texts import Said
+from custom_components.local_agent.home.call_texts import as_sentence
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
@@ -60,6 +61,7 @@ from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import error_result
+from custom_components.local_agent.home.runner import failure_result
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
@@ -445,7 +447,7 @@ class ConversationAgent:
         else:
             said = await async_phrase(self.hass, language, unnamed)
         reasons = [
-            capitalized(await async_said_parts(self.hass, language, [reason]))
+            as_sentence(await async_said_parts(self.hass, language, [reason]))
             for reason in failure_reasons(chat_log, calls)
         ]
         return " ".join([said, *reasons])
@@ -1049,7 +1051,7 @@ class ConversationAgent:
                 colours = await async_colour_words(self.hass, turn.language)
             planned = turn.home.plan(call, colours)
             if isinstance(planned, ToolFailure):
-                return error_result(planned.message)
+                return failure_result(planned)
             proposed = planned
         elif tool := _find_tool(turn.llm_api, call.name):
             proposed = ApiCall(
