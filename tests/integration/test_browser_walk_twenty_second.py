@@ -44,7 +44,7 @@ async def test_a_request_while_the_model_still_loads_is_told_so(
     in the dialog's language, that its model is still loading and to ask again in a minute;
     nothing is run, and once the model has loaded the agent is its own again."""
     agent = await demo_agent(hass, tmp_path)
-    engine = agent.entry.runtime_data.worker
+    engine: GenerationEngine = agent.entry.runtime_data.worker
     loaded = asyncio.Event()
     started = asyncio.Event()
 

@@ -391,10 +391,10 @@ def _check_fields(
         for state in states:
             if not field_supported(spec, state):
                 return ToolFailure(f"{state.name} ({state.entity_id}) does not support {name}.")
-            if error := entity_constraint_error(tool.domain, spec, converted, state):
-                limits = error.limits
+            if constraint := entity_constraint_error(tool.domain, spec, converted, state):
+                limits = constraint.limits
                 reason = (Phrase("reason_out_of_range", dict(limits)),) if limits else ()
-                return ToolFailure(error.message, reason)
+                return ToolFailure(constraint.message, reason)
             if name == AREA_FIELD and (error := _area_error(tool, converted, state)):
                 return ToolFailure(error)
         data[name] = converted
