@@ -14,6 +14,7 @@ from homeassistant.const import EVENT_HOMEASSISTANT_STARTED
 from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 from testing.demo_home import async_expose_home
@@ -63,6 +64,7 @@ def furnish(hass: HomeAssistant) -> None:
         floor_id = async_floor(hass, floor_name, level)
         for area_name, entity_ids in areas.items():
             area_id = async_area(hass, area_name, floor_id)
+            ar.async_get(hass).async_update(area_id, floor_id=floor_id)  # one made before
             for entity_id in entity_ids:
                 async_place_in_area(hass, entity_id, area_id)
     mapping = {async_area(hass, area): [room] for area, room in VACUUM_ROOMS.items()}

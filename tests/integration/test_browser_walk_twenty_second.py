@@ -22,6 +22,7 @@ from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
+from testing import develop_house
 from testing.stand_in import StandInWorker
 from testing.stand_in import answer
 from testing.stand_in import call
@@ -119,3 +120,26 @@ async def test_a_temperature_out_of_range_is_said_with_the_range(
         "Non ha funzionato."
     )
     assert hass.states.get("climate.hvac").attributes["temperature"] == 21  # type: ignore[union-attr]
+
+
+async def test_the_develop_house_has_floors_the_demo_model_acts_on(
+    hass: HomeAssistant, demo_home: None, tmp_path: Path, person: Context
+) -> None:
+    """The walk needed a house with rooms on two floors (scripts/develop's had none): the
+    develop house now places the demo's devices on a ground and a first floor, and the demo
+    model turns off "everything downstairs" and the lights of two rooms said in Italian."""
+    develop_house.furnish(hass)
+    for entity_ids in develop_house.HOUSE[develop_house.GROUND_FLOOR].values():
+        for entity_id in entity_ids:
+            async_expose_entity(hass, ASSISTANT, entity_id, True)
+    agent = await demo_agent(hass, tmp_path)
+
+    downstairs = await agent.ask("spegni tutto di sotto", context=person, language="it")
+    rooms = await agent.ask(
+        "accendi le luci della cucina e del soggiorno", context=person, language="it"
+    )
+
+    assert speech(downstairs) == "Fatto: spegnere 4 luci e 1 ventilatore del piano Ground floor."
+    assert speech(rooms) == "Fatto: accendere Kitchen Lights e Living Room RGBWW Lights."
+    assert state(hass, "light.ceiling_lights") == "off"
+    assert state(hass, KITCHEN) == "on"
