@@ -27,6 +27,9 @@ from custom_components.local_agent.engine.settings import EngineSettings
 from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.util import dt as dt_util
+from testing.develop_house import FIRST_FLOOR
+from testing.develop_house import GROUND_FLOOR
+from testing.develop_house import furnish_when_started
 from testing.stand_in import SeenRequest
 from testing.stand_in import StandInWorker
 from testing.stand_in import answer
@@ -37,7 +40,29 @@ DEMO_NAME: Final = "Scripted demo model"
 # Seconds the demo "thinks" before it writes (LOCAL_AGENT_DEMO_THINKING): more than 5 shows the
 # agent's notice that a turn takes a while.
 THINKING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_THINKING", "1"))
-_HOME_LINE: Final = re.compile(r"^(?:- )?(\w+)\.(\w+)(?: '([^']*)')?", re.MULTILINE)
+# Seconds the demo takes to "load" (LOCAL_AGENT_DEMO_LOADING): what a person sees and hears when
+# they talk while a real model still loads.
+LOADING_SECONDS: Final = float(os.environ.get("LOCAL_AGENT_DEMO_LOADING", "0"))
+_HOME_LINE: Final = re.compile(r"^(?:- )?(\w+)\.(\w+)(?: '([^']*)')?")
+# An area's heading in the home list, with its floor when it has one:
+# "Kitchen (floor: Ground floor):".
+_AREA_HEADING: Final = re.compile(r"^([^-].*?)(?: \(floor: ([^)]*)\))?:$")
+# The develop house's rooms (area ids) in the words of each language.
+_ROOM_WORDS: Final = {
+    "kitchen": r"kitchen|küche|cuisine|keuken|cocina|cucina",
+    "living_room": r"living room|wohnzimmer|salon|salón|woonkamer|soggiorno",
+}
+# Words for the floors of the develop house (testing/develop_house.py) and what "everything"
+# and "the blinds" on a floor are: (words, floor, domains).
+_FLOOR_WORDS: Final = (
+    (r"downstairs|abajo|planta baja|di sotto|piano terra|pianterreno|beneden", GROUND_FLOOR),
+    (r"upstairs|arriba|planta de arriba|di sopra|piano di sopra|primo piano|boven", FIRST_FLOOR),
+)
+_FLOOR_THINGS: Final = (
+    (r"blinds|persianas|estores|tapparelle|persiane|jaloezie", ("cover",)),
+    (r"everything|todo|tutto|alles", ("light", "fan")),
+    (r"lights|luces|luci|lampen", ("light",)),
+)
 # Words of a command (English, Spanish, Dutch, Italian, Portuguese) -> (domain, action, further
 # arguments) the demo calls; the first that matches wins, so longer phrases come before the words
 # they contain.
@@ -85,9 +110,9 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"close|cierra|sluit|chiudi|fecha", "cover", "close_cover", {}),
 )
 # Commands for the house's timer, date/time helpers, notifications, to-do list, vacuum rooms and
-# light effects (English, German, French, Dutch): (words, domain, action, the arguments read
-# from the words). They come before _COMMANDS: "pause" and "set" also name a player's or
-# helper's action.
+# light effects (English, German, French, Dutch), a thermostat's degrees: (words, domain,
+# action, the arguments read from the words). They come before _COMMANDS: "pause" and "set"
+# also name a player's or helper's action.
 _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]]], ...]] = (
     (
         r"add \d+|\d+ minuten dazu|ajoute \d+",
@@ -98,6 +123,12 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
     (r"start|starte|lance|démarre", "timer", "start", lambda s: {"duration": _minutes(s)}),
     (r"pause|pausiere|halte", "timer", "pause", lambda s: {}),
     (r"cancel|brich|abbrechen|annule|arrête", "timer", "cancel", lambda s: {}),
+    (
+        r"\d+ ?(?:°|degrees|grad|degrés|grados|gradi|graden|graus)",
+        "climate",
+        "set_temperature",
+        lambda s: {"temperature": _degrees(s)},
+    ),
     (r"set|stelle|setze|règle|mets|zet", "input_datetime", "set_datetime", lambda s: _when(s)),  # noqa: PLW0108 (defined below)
     (r"send|sende|schicke|envoie", "notify", "send_message", lambda s: _message(s)),  # noqa: PLW0108
     (r"add|füge|setze|ajoute|mets|voeg", "todo", "add_item", lambda s: {"item": _item(s)}),
@@ -108,7 +139,7 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
         lambda s: {"item": _item(s), "status": "completed"},
     ),
     (
-        r"clean|sauge|putze|reinige|nettoie|aspire|schoon|stofzuig",
+        r"clean|sauge|putze|reinige|nettoie|aspire|schoon|stofzuig|limpia|aspira|pulisci",
         "vacuum",
         "clean_area",
         lambda s: _rooms(s),  # noqa: PLW0108 (defined below)
@@ -143,14 +174,22 @@ class HomeEntity:
     domain: str
     entity_id: str
     words: str
+    area: str | None = None
+    floor: str | None = None
 
 
 def home_entities(system: str) -> list[HomeEntity]:
     """Read the exposed entities from the home list in the system prompt."""
     entities = []
-    for domain, object_id, name in _HOME_LINE.findall(system):
-        words = (name or object_id.replace("_", " ")).casefold()
-        entities.append(HomeEntity(domain, f"{domain}.{object_id}", words))
+    area: str | None = None
+    floor: str | None = None
+    for line in system.splitlines():
+        if heading := _AREA_HEADING.match(line):
+            area, floor = heading.group(1).casefold().replace(" ", "_"), heading.group(2)
+        if found := _HOME_LINE.match(line):
+            domain, object_id, name = found.groups()
+            words = (name or object_id.replace("_", " ")).casefold()
+            entities.append(HomeEntity(domain, f"{domain}.{object_id}", words, area, floor))
     return entities
 
 
@@ -186,6 +225,11 @@ def _minutes(said: str) -> str:
     return f"00:{int(found.group(1)) if found else 10:02d}:00"
 
 
+def _degrees(said: str) -> float:
+    found = re.search(r"(\d+(?:[.,]\d+)?) ?(?:°|[dg]r?[ae])", said)
+    return float(found.group(1).replace(",", ".")) if found else 21.0
+
+
 def _when(said: str) -> dict[str, Any]:
     if found := re.search(r"(\d{1,2})[:h.](\d{2})", said):
         return {"time": f"{int(found.group(1)):02d}:{found.group(2)}:00"}
@@ -214,11 +258,11 @@ def _item(said: str) -> str:
 
 
 def _rooms(said: str) -> dict[str, Any]:
-    rooms = {
-        "kitchen": r"(?i)kitchen|küche|cuisine|keuken",
-        "living_room": r"(?i)living room|wohnzimmer|salon|woonkamer",
-    }
-    return {"cleaning_area_id": [area for area, words in rooms.items() if re.search(words, said)]}
+    return {"cleaning_area_id": _rooms_said(said)}
+
+
+def _rooms_said(said: str) -> list[str]:
+    return [area for area, words in _ROOM_WORDS.items() if re.search(words, said, re.IGNORECASE)]
 
 
 def _house_call(words: str, named: Sequence[HomeEntity], home: Sequence[HomeEntity]) -> str | None:
@@ -230,10 +274,37 @@ def _house_call(words: str, named: Sequence[HomeEntity], home: Sequence[HomeEnti
     for command, domain, action, arguments in _HOUSE_COMMANDS:
         if not re.search(rf"\b(?:{command})", said):
             continue
+        found = arguments(words)
+        if domain == "vacuum" and not found["cleaning_area_id"]:
+            return None  # no room said: the vacuum just starts (_COMMANDS)
         for entity in home if domain == "vacuum" else named:
             if entity.domain == domain:
-                return call(domain, action=action, entity_id=entity.entity_id, **arguments(words))
+                return call(domain, action=action, entity_id=entity.entity_id, **found)
     return None
+
+
+def _floor_calls(said: str, home: Sequence[HomeEntity]) -> str | None:
+    """The calls for "turn off everything downstairs", "close the blinds upstairs": one per
+    domain, with every entity of that domain on the floor."""
+    floor = next((f for words, f in _FLOOR_WORDS if re.search(rf"\b(?:{words})", said)), None)
+    domains = next((d for words, d in _FLOOR_THINGS if re.search(rf"\b(?:{words})", said)), None)
+    if floor is None or domains is None:
+        return None
+    switch_on = re.search(r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri)", said)
+    calls = []
+    for domain in domains:
+        targets = [e.entity_id for e in home if e.domain == domain and e.floor == floor]
+        if targets:
+            action = _FLOOR_ACTIONS[domain][0 if switch_on else 1]
+            calls.append(call(domain, action=action, entity_id=targets))
+    return "".join(calls) or None
+
+
+_FLOOR_ACTIONS: Final = {
+    "light": ("turn_on", "turn_off"),
+    "fan": ("turn_on", "turn_off"),
+    "cover": ("open_cover", "close_cover"),
+}
 
 
 def demo_reply(seen: SeenRequest) -> str:
@@ -269,18 +340,26 @@ def demo_reply(seen: SeenRequest) -> str:
     )
     if re.search(_QUESTION, said) and entities:
         return answer(call(GET_STATE, entity_id=entities[0].entity_id), reasoning="A question.")
-    if house_call := _house_call(words, entities, home):
+    if house_call := _house_call(words, entities, home) or _floor_calls(said, home):
         return answer(house_call, reasoning="The user wants this done.")
     for words, domain, action, arguments in _COMMANDS:
         if not re.search(rf"\b(?:{words})", said):
             continue
-        for entity in entities:
-            if entity.domain == domain:
-                reasoning = f"The user wants to {action.replace('_', ' ')} {entity.words}."
-                return answer(
-                    call(domain, action=action, entity_id=entity.entity_id, **arguments),
-                    reasoning=reasoning,
-                )
+        # Every entity of the domain named, or in a room said: "the lights in the kitchen and
+        # the living room".
+        rooms = _rooms_said(said)
+        in_rooms = [e for e in home if e.area in rooms and e not in entities]
+        targets = [e.entity_id for e in (*entities, *in_rooms) if e.domain == domain]
+        if targets:
+            return answer(
+                call(
+                    domain,
+                    action=action,
+                    entity_id=targets[0] if len(targets) == 1 else targets,
+                    **arguments,
+                ),
+                reasoning=f"The user wants to {action.replace('_', ' ')} {', '.join(targets)}.",
+            )
     return answer(HELP, reasoning="I do not know this command.")
 
 
@@ -340,7 +419,9 @@ def run_home_assistant(arguments: list[str]) -> int:
         # The one seam the integration has for its engines (runtime/local.py), set before any
         # entry loads: every model file then "loads" as the demo.
         start(hass, *args, **kwargs)  # type: ignore[arg-type]
-        hass.data[LOCAL_ENGINES] = stand_in_engines(demo_engine(Path(DEMO_NAME)))
+        engine = demo_engine(Path(DEMO_NAME))
+        hass.data[LOCAL_ENGINES] = stand_in_engines(engine, loading_seconds=LOADING_SECONDS)
+        furnish_when_started(hass)
 
     HomeAssistant.__init__ = start_with_demo  # type: ignore[method-assign,assignment]
     sys.argv = ["hass", *arguments]

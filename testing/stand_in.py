@@ -184,10 +184,14 @@ class StandInWorker:
         """Nothing to free."""
 
 
-def stand_in_engines(engine: StandInWorker) -> LocalEngines:
-    """Local engines whose every model file is this stand-in: put in hass.data[LOCAL_ENGINES]."""
+def stand_in_engines(engine: StandInWorker, *, loading_seconds: float = 0.0) -> LocalEngines:
+    """Local engines whose every model file is this stand-in: put in hass.data[LOCAL_ENGINES].
+
+    loading_seconds: how long each load takes, as a real model's does.
+    """
 
     async def load(_path: Path, _settings: EngineSettings) -> StandInWorker:
+        await asyncio.sleep(loading_seconds)
         return engine
 
     async def check(*_args: object) -> ProbeResult:

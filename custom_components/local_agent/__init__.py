@@ -56,6 +56,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     await async_end_stand_in(hass, entry.entry_id)
     # A yes to a question Home Assistant's restart closed is told so (not taken as a request).
     await async_load_confirmations(hass)
+    # Loading a model takes a while: meanwhile its agents say so (instead of core's "Oops").
+    await async_stand_in_while_not_loaded(hass, entry)
     try:
         model = await _async_setup_model(hass, entry)
     except HomeAssistantError:
@@ -72,6 +74,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) -
     )
     # The colours a light's state is read by (home/colours.py), read once from the disk here.
     await async_colour_words(hass, ENGLISH)
+    await async_end_stand_in(hass, entry.entry_id)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     updates.async_listen(hass, entry, device_id)
     await local_intents.async_watch(hass)

@@ -686,6 +686,11 @@ def _joined(items: Sequence[str], words: CallWords) -> str:
     return f"{', '.join(items[:-1])} {words.and_} {items[-1]}"
 
 
+def as_sentence(text: str) -> str:
+    """Return the words as a sentence of their own: capitalized, with a full stop."""
+    return _one_sentence_end(f"{capitalized(text)}.")
+
+
 def capitalized(text: str) -> str:
     """Return the sentence with its first letter upper case ("¿desbloquear ...?" too)."""
     for index, character in enumerate(text):

@@ -366,7 +366,11 @@ def _resolve_action(tool: DomainTool, raw: Any) -> ActionSpec | ToolFailure:
 def _target_error(action: ActionSpec, states: Sequence[State]) -> ToolFailure | None:
     for state in states:
         if state.state == STATE_UNAVAILABLE:
-            return ToolFailure(f"{state.name} ({state.entity_id}) is unavailable right now.")
+            # Said to the person too: "I could not turn off A and B" alone does not say why.
+            return ToolFailure(
+                f"{state.name} ({state.entity_id}) is unavailable right now.",
+                (Phrase("reason_unavailable", {"name": state.name}),),
+            )
         if not action_supported(action, state):
             return _unsupported(state, action.service)
     return None

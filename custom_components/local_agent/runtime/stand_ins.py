@@ -1,9 +1,11 @@
-"""Agents and AI tasks that stand in while their model entry does not load, saying why.
+"""Agents and AI tasks that stand in while their model entry loads or does not load, saying so.
 
-Without them an agent's entity is gone while its entry fails (retrying, or in error), so a
-pipeline that uses it finds no agent and the Assist dialog shows core's "Oops, an error has
-occurred"; an automation's `ai_task.generate_data` fails with "entity not found". Each keeps
-its entity id and device, unavailable, and says the entry's own reason in the user's language.
+Without them an agent's entity is gone while its entry loads its model (a minute on a small
+machine after a restart) or fails (retrying, or in error), so a pipeline that uses it finds no
+agent and the Assist dialog shows core's "Oops, an error has occurred"; an automation's
+`ai_task.generate_data` fails with "entity not found". Each keeps its entity id and device,
+unavailable, and says that the model is still loading, or the entry's own reason, in the
+user's language.
 """
 
 from __future__ import annotations
@@ -33,8 +35,18 @@ from homeassistant.helpers.entity_platform import EntityPlatform
 from homeassistant.helpers.importlib import async_import_module
 from homeassistant.util.hass_dict import HassKey
 
-# The states of an entry in which its agents stand in (the entry failed and waits, or retries).
-_NOT_LOADED: Final = (ConfigEntryState.SETUP_RETRY, ConfigEntryState.SETUP_ERROR)
+# The states of an entry in which its agents stand in (it loads its model, or it failed and
+# waits, or retries).
+_NOT_LOADED: Final = (
+    ConfigEntryState.SETUP_IN_PROGRESS,
+    ConfigEntryState.SETUP_RETRY,
+    ConfigEntryState.SETUP_ERROR,
+)
+# The sentence said instead of a "not loaded" one while the entry still loads its model.
+_STILL_LOADING: Final = {
+    "agent_model_not_loaded": "agent_model_loading",
+    "task_model_not_loaded": "task_model_loading",
+}
 AI_TASK_DOMAIN: Final = Platform.AI_TASK.value
 _STAND_INS: HassKey[dict[str, tuple[tuple[EntityPlatform, ...], CALLBACK_TYPE]]] = HassKey(
     f"{DOMAIN}_agents_not_loaded"
@@ -44,7 +56,12 @@ _STAND_INS: HassKey[dict[str, tuple[tuple[EntityPlatform, ...], CALLBACK_TYPE]]]
 async def async_not_loaded_text(
     hass: HomeAssistant, entry: ConfigEntry, language: str, key: str
 ) -> str:
-    """Say (sentence `key`) that the entry's model is not loaded, with the entry's reason."""
+    """Say (sentence `key`) that the entry's model is not loaded, with the entry's reason.
+
+    While the entry is still setting up, say instead that its model is loading.
+    """
+    if entry.state is ConfigEntryState.SETUP_IN_PROGRESS:
+        return await async_phrase(hass, language, _STILL_LOADING[key], title=entry.title)
     reason = entry.reason or ""
     if entry.error_reason_translation_key is not None:
         reason = await async_phrase(
@@ -115,9 +132,10 @@ async def _async_stand_in_type(hass: HomeAssistant, domain: str) -> type[StandIn
 
 
 async def async_stand_in_while_not_loaded(hass: HomeAssistant, entry: ConfigEntry) -> None:
-    """Give the agents and AI tasks of an entry that failed to load entities that say why.
+    """Give the agents and AI tasks of a loading or failed entry entities that say so.
 
-    Called as its set-up fails; they stay until it loads again, or is unloaded or removed.
+    Called as its set-up starts and as it fails; they stay until its model has loaded, or the
+    entry is unloaded or removed.
     """
     await async_end_stand_in(hass, entry.entry_id)
     registered = [

@@ -46,6 +46,7 @@ from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.call_texts import Said
+from custom_components.local_agent.home.call_texts import as_sentence
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
@@ -456,7 +457,7 @@ class ConversationAgent:
         else:
             said = await async_phrase(self.hass, language, unnamed)
         reasons = [
-            capitalized(await async_said_parts(self.hass, language, [reason]))
+            as_sentence(await async_said_parts(self.hass, language, [reason]))
             for reason in failure_reasons(chat_log, calls)
         ]
         return " ".join([said, *reasons])
