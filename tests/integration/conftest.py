@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator
 from collections.abc import AsyncIterator
+from collections.abc import Awaitable
+from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.common import MockUser
+from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import CONF_MODEL_PHRASES_ANSWERS
@@ -299,6 +302,37 @@ def audit(hass: HomeAssistant) -> list[dict[str, Any]]:
 
     hass.bus.async_listen(EVENT_ACTION, collect)
     return events
+
+
+type Assist = Callable[..., Awaitable[list[dict[str, Any]]]]
+
+
+@pytest.fixture
+async def assist(
+    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, scripted_agent: Agent
+) -> Assist:
+    """Say a text to the agent as the Assist dialog does (its pipeline); return the events."""
+    assert await async_setup_component(hass, "assist_pipeline", {})
+
+    async def run(text: str, until: str = "run-end", **options: Any) -> list[dict[str, Any]]:
+        client = await hass_ws_client(hass)
+        await client.send_json_auto_id(
+            {
+                "type": "assist_pipeline/run",
+                "start_stage": "intent",
+                "end_stage": "intent",
+                "input": {"text": text},
+                "pipeline": scripted_agent.entity_id,
+                **options,
+            }
+        )
+        assert (await client.receive_json())["success"]
+        events: list[dict[str, Any]] = []
+        while not events or events[-1]["type"] != until:
+            events.append((await client.receive_json())["event"])
+        return events
+
+    return run
 
 
 @pytest.fixture

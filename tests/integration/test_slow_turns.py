@@ -6,13 +6,10 @@ events it gets (streamed chat log deltas, the answer) are what the dialog shows.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from collections.abc import Callable
 from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.typing import WebSocketGenerator
 
 from custom_components.local_agent.turn import notices
 from custom_components.local_agent.turn.notices import USER_ONLY
@@ -20,46 +17,15 @@ from homeassistant.components import conversation
 from homeassistant.components.assist_pipeline.const import DEFAULT_PIPELINE_TIMEOUT
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 
 from .conftest import Agent
+from .conftest import Assist
 from .conftest import state
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 
 NOTICE = "This takes a moment: the model is still thinking."
-
-
-type Assist = Callable[..., Awaitable[list[dict[str, Any]]]]
-
-
-@pytest.fixture
-async def assist(
-    hass: HomeAssistant, hass_ws_client: WebSocketGenerator, scripted_agent: Agent
-) -> Assist:
-    """Say a text to the agent as the Assist dialog does (its pipeline); return the events."""
-    assert await async_setup_component(hass, "assist_pipeline", {})
-
-    async def run(text: str, until: str = "run-end", **options: Any) -> list[dict[str, Any]]:
-        client = await hass_ws_client(hass)
-        await client.send_json_auto_id(
-            {
-                "type": "assist_pipeline/run",
-                "start_stage": "intent",
-                "end_stage": "intent",
-                "input": {"text": text},
-                "pipeline": scripted_agent.entity_id,
-                **options,
-            }
-        )
-        assert (await client.receive_json())["success"]
-        events: list[dict[str, Any]] = []
-        while not events or events[-1]["type"] != until:
-            events.append((await client.receive_json())["event"])
-        return events
-
-    return run
 
 
 @pytest.fixture

@@ -367,10 +367,15 @@ class ConversationAgent:
         if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
             self._prepare_next_turn(chat_log, running.toolbox, running.static_system, user_input)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
-        result.response.async_set_speech(spoken)
+        result.response.async_set_speech(" ".join(part for part, _streamed in spoken if part))
         if end is TurnEnd.CONFIRMATION_ASKED:
             result.continue_conversation = True
         async_set_response_type(result.response, chat_log, ended=end, model_answered=answered)
+        unstreamed = " ".join(part for part, streamed in spoken if part and not streamed)
+        if result.response.response_type is intent.IntentResponseType.ERROR and unstreamed:
+            # The Assist dialog keeps what was streamed in its bubble and shows an error's
+            # speech in one of its own (core's agents end so too): said there once, not twice.
+            result.response.async_set_speech(unstreamed)
         return result
 
     async def _async_reply(
@@ -384,8 +389,8 @@ class ConversationAgent:
 
     async def _async_closing_words(
         self, running: _RunningTurn, end: TurnEnd, answered: bool
-    ) -> str:
-        """Finish what the user hears; return it whole (the speech of the turn's result).
+    ) -> list[tuple[str | None, bool]]:
+        """Finish what the user hears; return its parts, each with whether it was streamed.
 
         A held action the reply set aside is said first. When every call the model made was
         refused, one sentence says which, before the model's own answer (or instead of "no
@@ -419,14 +424,19 @@ class ConversationAgent:
             await self._async_say(chat_log, answer)
         if running.set_aside is not None:
             await self._async_say(chat_log, running.set_aside)
-        spoken = [running.set_aside, refusal, answer]
+        streamed = running.stream.streamed_text
+        spoken = [
+            (running.set_aside, False),
+            (refusal, False),
+            (answer, answer is not None and answer.strip() in streamed),
+        ]
         nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
                 self.hass, language, "not_exposed_hint", names=", ".join(names)
             )
             await self._async_say(chat_log, hint, user_only=True)
-            spoken.append(hint)
+            spoken.append((hint, False))
         if nothing_done and running.toolbox.home is None and running.toolbox.llm_api is not None:
             # Assist's intents find entities by name only: one without a name is out of reach.
             said = [user_input.text, *_names_called(chat_log)]
@@ -435,8 +445,8 @@ class ConversationAgent:
                     await async_phrase(self.hass, language, "no_name_hint", names=", ".join(names))
                 )
                 await self._async_say(chat_log, hint, user_only=True)
-                spoken.append(hint)
-        return " ".join(part for part in spoken if part)
+                spoken.append((hint, False))
+        return spoken
 
     async def _async_refusal(
         self,

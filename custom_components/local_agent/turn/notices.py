@@ -75,6 +75,7 @@ class TurnStream:
     started: float
     streamed_chars: int = 0
     call_after_text: bool = False
+    streamed_text: str = ""
 
     @property
     def notice_due(self) -> float:
@@ -91,8 +92,9 @@ class TurnStream:
         return notice
 
     def streamed(self, text: str) -> None:
-        """Count text that went out as it came."""
+        """Count (and keep) text that went out as it came."""
         self.streamed_chars += len(text)
+        self.streamed_text += text
 
     def calls_streamed(self) -> None:
         """Note calls that went out (after text, they start a voice pipeline's speaking)."""
