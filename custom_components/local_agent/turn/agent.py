@@ -249,6 +249,8 @@ class ConversationAgent:
         self._follow_up: _FollowUp | None = None
         # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
         self._device_lines = DeviceLines()
+        # By device: what the prompt without it was built for, and that prompt.
+        self._general_prompts: dict[str, tuple[tuple[object, ...], str]] = {}
         # When (time.monotonic) the home list may next be taken again in the background.
         self._next_retake = 0.0
         # What each running turn streamed, by conversation.
@@ -313,7 +315,8 @@ class ConversationAgent:
         self.last_report = report
         started = asyncio.get_running_loop().time()
         toolbox = await self._async_toolbox(
-            chat_log.llm_api, await self._async_prompt_without_device(llm_context)
+            chat_log.llm_api,
+            await self._async_prompt_without_device(llm_context, chat_log.llm_api),
         )
         turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
         static_system = self._static_system(
@@ -699,10 +702,27 @@ class ConversationAgent:
         ):
             pass
 
-    async def _async_prompt_without_device(self, llm_context: llm.LLMContext) -> str | None:
-        """Return the LLM API's prompt as core says it for no device (None: the same)."""
-        if not self.options.llm_apis or llm_context.device_id is None:
+    async def _async_prompt_without_device(
+        self, llm_context: llm.LLMContext, llm_api: llm.APIInstance | None
+    ) -> str | None:
+        """Return the LLM API's prompt as core says it for no device (None: the same).
+
+        Built again only when this device's prompt changes: core's prompt lists the exposed
+        entities by name, alias and area, so it changes with the home's structure (as the home
+        list does), and with the device's area or abilities.
+        """
+        if not self.options.llm_apis or llm_context.device_id is None or llm_api is None:
             return None
+        user_id = llm_context.context.user_id if llm_context.context else None
+        key = (
+            tuple(self.options.llm_apis),
+            llm_context.assistant,
+            llm_context.language,
+            user_id,
+            llm_api.api_prompt,
+        )
+        if (cached := self._general_prompts.get(llm_context.device_id)) and cached[0] == key:
+            return cached[1]
         try:
             general = await llm.async_get_api(
                 self.hass, list(self.options.llm_apis), replace(llm_context, device_id=None)
@@ -710,6 +730,7 @@ class ConversationAgent:
         except HomeAssistantError as err:
             LOGGER.debug("The LLM API's prompt stays whole: %s", err)
             return None
+        self._general_prompts[llm_context.device_id] = (key, general.api_prompt)
         return general.api_prompt
 
     async def _async_toolbox(
