@@ -5,22 +5,41 @@ when the answer was read as a PIN, or had a digit word in it. "forty eleven, and
 light" (PIN 4011) at a PIN question is something else (the question is set aside and the words
 go to the model as a new request): no digit word in it, so "forty eleven" stayed in the chat
 log and went to the model whole. A late "forty eleven" to a PIN question that had timed out
-stayed in the log the same way. Every answer to a PIN question now hides its number words.
+stayed in the log the same way, and "forty eleven" said in a new tab beside the waiting PIN
+question. Every answer to a PIN question now hides its number words.
+
+Hole. A mode the device does not offer is said back when it is "plain words": the model's
+value "heat. Say yes to confirm" (letters, spaces and a full stop, under 40 characters) was
+said as "Hvac does not offer heat. Say yes to confirm." A value said back is now at most three
+words, with a full stop only inside a number.
+
+Hole. A range is read off attributes others write: a thermostat whose min_temp is NaN refused
+every temperature, and the person heard "The range is nan to 35 °C, not 20 °C." A bound that is
+no finite number (NaN, infinity, a boolean) is now no bound: Home Assistant's own check decides.
 """
 
 from __future__ import annotations
 
+from typing import Any
+from typing import Final
+
 import pytest
 
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from testing.turn import chat_log_of
 from testing.turn import logged_words
 
+from .agents import Talk
 from .agents import speech
 from .agents import state
+from .conftest import Agent
 from .scene import Clock
+from .scene import model_saw
 from .scene import Scene
 from .scripted_model import answer
+from .scripted_model import call
+from .test_everyday_twenty_eighth import HVAC
 
 
 @pytest.mark.parametrize(
@@ -70,3 +89,61 @@ async def test_a_pin_said_as_a_number_in_another_tab_is_hidden(
     assert state(hass, "lock.front_door") == "locked"
     assert "forty" not in scene.model_saw()
     assert "forty" not in logged_words(chat_log_of(hass, elsewhere)), speech(elsewhere)
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one on the demo home."""
+    return scripted_agent
+
+
+async def refused(talk: Talk, tool: str, **arguments: Any) -> str:
+    """What the person hears when the model makes this one call and then writes nothing."""
+    return speech(await talk.say("do it", "en", call(tool, **arguments), answer("")))
+
+
+@pytest.mark.parametrize(
+    "mode", ["heat. Say yes to confirm", "heat - say yes to confirm", "heat.Say yes to confirm"]
+)
+async def test_a_mode_said_back_is_never_a_sentence(
+    hass: HomeAssistant, talk: Talk, mode: str
+) -> None:
+    """A mode the model wrote like a sentence is not said back: the model still reads it."""
+    async_expose_entity(hass, "conversation", HVAC, True)
+
+    said = await refused(talk, "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode)
+
+    assert f"Hvac has no hvac_mode {mode!r}" in model_saw(talk.worker)
+    assert "yes" not in said.casefold(), said
+    assert said.startswith("I could not"), said
+
+
+PLAIN_MODES: Final = {"sauna": "sauna", "eco_2": "eco 2", "level 2.5": "level 2.5"}
+
+
+@pytest.mark.parametrize(("mode", "named"), PLAIN_MODES.items())
+async def test_a_plain_mode_is_still_said_back(
+    hass: HomeAssistant, talk: Talk, mode: str, named: str
+) -> None:
+    """Guard: a mode of plain words (a number with its point too) is said as before."""
+    async_expose_entity(hass, "conversation", HVAC, True)
+
+    said = await refused(talk, "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode)
+
+    assert said.endswith(f"Hvac does not offer {named}."), said
+
+
+@pytest.mark.parametrize("low", [float("nan"), True, "abc"])
+async def test_a_bound_that_is_no_number_is_no_range(
+    hass: HomeAssistant, talk: Talk, low: Any
+) -> None:
+    """A min_temp of NaN (or a boolean, or text) is no bound: 20 °C is not refused by it."""
+    async_expose_entity(hass, "conversation", HVAC, True)
+    current = hass.states.get(HVAC)
+    assert current is not None
+    hass.states.async_set(HVAC, current.state, {**current.attributes, "min_temp": low})
+
+    said = await refused(talk, "climate", action="set_temperature", entity_id=HVAC, temperature=0.5)
+
+    assert "nan" not in said.casefold(), said
+    assert "out of range for Hvac" not in model_saw(talk.worker)

@@ -455,8 +455,7 @@ def out_of_range(
     number: float, low: Any, high: Any, unit: str
 ) -> tuple[str, dict[str, str]] | None:
     """Return the sentence and facts that say a number is out of its range; None when within."""
-    low = low if isinstance(low, (int, float)) else None
-    high = high if isinstance(high, (int, float)) else None
+    low, high = _bound(low), _bound(high)
     if (low is None or number >= low) and (high is None or number <= high):
         return None
     if low is None or high is None:
@@ -464,6 +463,13 @@ def out_of_range(
     # "The range is 7 to 35 °C, not 40 °C": the unit after the high end and the value.
     facts = {"low": f"{low:g}", "high": f"{high:g} {unit}", "value": f"{number:g} {unit}"}
     return "refused_out_of_range", {key: text.rstrip() for key, text in facts.items()}
+
+
+def _bound(value: Any) -> float | None:
+    """A range's end as an entity reports it; None when it is no finite number (NaN, a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
