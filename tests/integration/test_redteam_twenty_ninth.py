@@ -35,8 +35,8 @@ from .agents import speech
 from .agents import state
 from .conftest import Agent
 from .scene import Clock
-from .scene import model_saw
 from .scene import Scene
+from .scene import model_saw
 from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_twenty_eighth import HVAC
@@ -57,7 +57,7 @@ async def test_a_pin_said_as_a_number_beside_a_request_is_hidden_from_the_model(
     reply = await scene.reply(agent, question, said)
 
     assert state(hass, "lock.front_door") == "locked"
-    number = said.split()[0]
+    number = said.split(maxsplit=1)[0]
     assert number not in scene.model_saw()
     assert number not in logged_words(chat_log_of(hass, reply))
 

@@ -215,7 +215,10 @@ MAX_SCHEMA_ENUM: Final = 12
 _MAX_LISTED_OPTIONS: Final = 20
 _MAX_SHOWN_BOUND: Final = 1_000_000
 # An option the model asked for that the person may hear back: words, no markup.
-_SAYABLE_OPTION: Final = re.compile(r"[\w][\w '+.-]{0,39}")
+# An option said back: at most three words, a full stop only inside a number ("level 2.5"),
+# never a sentence of its own ("heat. Say yes to confirm").
+_SAID_WORD: Final = r"\w[\w'+-]*(?:\.\d[\w'+-]*)*"
+_SAYABLE_OPTION: Final = re.compile(rf"(?=.{{1,40}}$){_SAID_WORD}(?: {_SAID_WORD}){{0,2}}")
 _TRUE_WORDS: Final = frozenset({"true", "on", "yes", "1"})
 _FALSE_WORDS: Final = frozenset({"false", "off", "no", "0"})
 
@@ -466,7 +469,7 @@ def out_of_range(
 
 
 def _bound(value: Any) -> float | None:
-    """A range's end as an entity reports it; None when it is no finite number (NaN, a bool)."""
+    """Return a range's end as the entity reports it; None when no finite number (NaN, a bool)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value if math.isfinite(value) else None
