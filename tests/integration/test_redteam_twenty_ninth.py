@@ -16,6 +16,14 @@ words, with a full stop only inside a number.
 Hole. A range is read off attributes others write: a thermostat whose min_temp is NaN refused
 every temperature, and the person heard "The range is nan to 35 °C, not 20 °C." A bound that is
 no finite number (NaN, infinity, a boolean) is now no bound: Home Assistant's own check decides.
+
+Hole. Assist's device lines are the lines core says only without the device, learned for good:
+the prompt without the device was built later in the turn than the turn's own. An entity
+renamed in between ("Bed Light" to "Desk Lamp") made its new line "- names: Desk Lamp" read as
+a line of the device's: learned, it left the home prefix of every later request, satellite or
+dialog (its domain and area lines hung on the entity before it), and went alone to each
+request's block. Both prompts are now built together, and a turn whose own prompt differs from
+the one built again (the home changed as it began) learns nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import llm
 from testing.turn import chat_log_of
 from testing.turn import logged_words
 
@@ -37,9 +47,15 @@ from .conftest import Agent
 from .scene import Clock
 from .scene import Scene
 from .scene import model_saw
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_twenty_eighth import HVAC
+from .test_prompt_layout import last_user_message
+from .test_voice_twenty_eighth import assist_agent
+from .test_voice_twenty_eighth import block
+from .test_voice_twenty_eighth import with_timers
+from .test_voice_twenty_seventh import a_satellite
 
 
 @pytest.mark.parametrize(
@@ -147,3 +163,38 @@ async def test_a_bound_that_is_no_number_is_no_range(
 
     assert "nan" not in said.casefold(), said
     assert "out of range for Hvac" not in model_saw(talk.worker)
+
+
+async def test_an_entity_renamed_as_a_turn_begins_stays_in_the_home_prefix(
+    hass: HomeAssistant,
+    demo_home: None,
+    scripted_worker: ScriptedWorker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rename between core's prompt and ours is no device line: it stays in the prefix."""
+    agent = await assist_agent(hass, scripted_worker)
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    with_timers(hass, kitchen)
+    built = llm.async_get_api
+    renamed: list[str] = []
+
+    async def renamed_meanwhile(
+        hass: HomeAssistant, api_id: str | list[str], context: llm.LLMContext
+    ) -> llm.APIInstance:
+        if context.device_id is None and not renamed:  # after core built the turn's prompt
+            renamed.append("light.bed_light")
+            er.async_get(hass).async_update_entity("light.bed_light", name="Desk Lamp")
+        return await built(hass, api_id, context)
+
+    monkeypatch.setattr(llm, "async_get_api", renamed_meanwhile)
+    scripted_worker.will_write(answer("…"), answer("…"), answer("…"))
+
+    await agent.ask("turn on the lights", device_id=kitchen)
+    await agent.ask("turn on the lights", device_id=kitchen)
+    await agent.ask("turn on the lights")
+
+    _, satellite, dialog = scripted_worker.requests
+    for request in (satellite, dialog):
+        assert "- names: Desk Lamp\n  domain: light" in request.static_prompt
+        assert "names:" not in block(last_user_message(request))
+    assert "You are in area Kitchen" in block(last_user_message(satellite))

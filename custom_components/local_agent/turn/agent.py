@@ -313,7 +313,7 @@ class ConversationAgent:
         self.last_report = report
         started = asyncio.get_running_loop().time()
         toolbox = await self._async_toolbox(
-            chat_log.llm_api, await self._async_prompt_without_device(llm_context)
+            chat_log.llm_api, await self._async_prompt_without_device(chat_log.llm_api)
         )
         turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
         static_system = self._static_system(
@@ -689,16 +689,25 @@ class ConversationAgent:
         ):
             pass
 
-    async def _async_prompt_without_device(self, llm_context: llm.LLMContext) -> str | None:
-        """Return the LLM API's prompt as core says it for no device (None: the same)."""
-        if not self.options.llm_apis or llm_context.device_id is None:
+    async def _async_prompt_without_device(self, llm_api: llm.APIInstance | None) -> str | None:
+        """Return the LLM API's prompt as core says it for no device (None: the same).
+
+        The device's prompt is built again beside it: the turn's own was built as the turn
+        began, and an entity renamed or exposed since would make its line read as the device's
+        (and be learned so, out of the prefix for every request). When the home changed, this
+        turn learns nothing.
+        """
+        if llm_api is None or not self.options.llm_apis or llm_api.llm_context.device_id is None:
             return None
+        apis, context = list(self.options.llm_apis), llm_api.llm_context
         try:
-            general = await llm.async_get_api(
-                self.hass, list(self.options.llm_apis), replace(llm_context, device_id=None)
-            )
+            general = await llm.async_get_api(self.hass, apis, replace(context, device_id=None))
+            again = await llm.async_get_api(self.hass, apis, context)
         except HomeAssistantError as err:
             LOGGER.debug("The LLM API's prompt stays whole: %s", err)
+            return None
+        if again.api_prompt != llm_api.api_prompt:
+            LOGGER.debug("The home changed as the turn began: no device line is learned")
             return None
         return general.api_prompt
 
