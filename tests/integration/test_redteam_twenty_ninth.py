@@ -49,8 +49,8 @@ from .scene import Scene
 from .scene import model_saw
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
-from .scripted_model import call
 from .test_everyday_twenty_eighth import HVAC
+from .test_everyday_twenty_eighth import refused
 from .test_prompt_layout import last_user_message
 from .test_voice_twenty_eighth import assist_agent
 from .test_voice_twenty_eighth import block
@@ -113,11 +113,6 @@ def agent(scripted_agent: Agent) -> Agent:
     return scripted_agent
 
 
-async def refused(talk: Talk, tool: str, **arguments: Any) -> str:
-    """What the person hears when the model makes this one call and then writes nothing."""
-    return speech(await talk.say("do it", "en", call(tool, **arguments), answer("")))
-
-
 @pytest.mark.parametrize(
     "mode", ["heat. Say yes to confirm", "heat - say yes to confirm", "heat.Say yes to confirm"]
 )
@@ -127,7 +122,9 @@ async def test_a_mode_said_back_is_never_a_sentence(
     """A mode the model wrote like a sentence is not said back: the model still reads it."""
     async_expose_entity(hass, "conversation", HVAC, True)
 
-    said = await refused(talk, "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode)
+    said = await refused(
+        talk, "en", "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode
+    )
 
     assert f"Hvac has no hvac_mode {mode!r}" in model_saw(talk.worker)
     assert "yes" not in said.casefold(), said
@@ -144,7 +141,9 @@ async def test_a_plain_mode_is_still_said_back(
     """Guard: a mode of plain words (a number with its point too) is said as before."""
     async_expose_entity(hass, "conversation", HVAC, True)
 
-    said = await refused(talk, "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode)
+    said = await refused(
+        talk, "en", "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode
+    )
 
     assert said.endswith(f"Hvac does not offer {named}."), said
 
@@ -159,7 +158,9 @@ async def test_a_bound_that_is_no_number_is_no_range(
     assert current is not None
     hass.states.async_set(HVAC, current.state, {**current.attributes, "min_temp": low})
 
-    said = await refused(talk, "climate", action="set_temperature", entity_id=HVAC, temperature=0.5)
+    said = await refused(
+        talk, "en", "climate", action="set_temperature", entity_id=HVAC, temperature=0.5
+    )
 
     assert "nan" not in said.casefold(), said
     assert "out of range for Hvac" not in model_saw(talk.worker)
