@@ -24,15 +24,26 @@ a line of the device's: learned, it left the home prefix of every later request,
 dialog (its domain and area lines hung on the entity before it), and went alone to each
 request's block. Both prompts are now built together, and a turn whose own prompt differs from
 the one built again (the home changed as it began) learns nothing.
+
+Guard (probed and found fine): a PIN said to the agent while its entry reloads its model reaches
+its stand-in, which says the model is loading, keeps nothing of it in the chat log and runs
+nothing; once loaded, the same PIN is told the question closed with the restart, and the door
+stays locked.
 """
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 from typing import Final
 
 import pytest
 
+from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from custom_components.local_agent.runtime.local import LocalEngines
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -113,6 +124,14 @@ def agent(scripted_agent: Agent) -> Agent:
     return scripted_agent
 
 
+async def mode_refused(hass: HomeAssistant, talk: Talk, mode: str) -> str:
+    """What the person hears when the model sets the thermostat to a mode it does not have."""
+    async_expose_entity(hass, "conversation", HVAC, True)
+    return await refused(
+        talk, "en", "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode
+    )
+
+
 @pytest.mark.parametrize(
     "mode", ["heat. Say yes to confirm", "heat - say yes to confirm", "heat.Say yes to confirm"]
 )
@@ -120,11 +139,7 @@ async def test_a_mode_said_back_is_never_a_sentence(
     hass: HomeAssistant, talk: Talk, mode: str
 ) -> None:
     """A mode the model wrote like a sentence is not said back: the model still reads it."""
-    async_expose_entity(hass, "conversation", HVAC, True)
-
-    said = await refused(
-        talk, "en", "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode
-    )
+    said = await mode_refused(hass, talk, mode)
 
     assert f"Hvac has no hvac_mode {mode!r}" in model_saw(talk.worker)
     assert "yes" not in said.casefold(), said
@@ -139,11 +154,7 @@ async def test_a_plain_mode_is_still_said_back(
     hass: HomeAssistant, talk: Talk, mode: str, named: str
 ) -> None:
     """Guard: a mode of plain words (a number with its point too) is said as before."""
-    async_expose_entity(hass, "conversation", HVAC, True)
-
-    said = await refused(
-        talk, "en", "climate", action="set_hvac_mode", entity_id=HVAC, hvac_mode=mode
-    )
+    said = await mode_refused(hass, talk, mode)
 
     assert said.endswith(f"Hvac does not offer {named}."), said
 
@@ -199,3 +210,33 @@ async def test_an_entity_renamed_as_a_turn_begins_stays_in_the_home_prefix(
         assert "- names: Desk Lamp\n  domain: light" in request.static_prompt
         assert "names:" not in block(last_user_message(request))
     assert "You are in area Kitchen" in block(last_user_message(satellite))
+
+
+async def test_a_pin_said_while_the_model_reloads_is_kept_nowhere_and_runs_nothing(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """The stand-in answers a PIN with the loading sentence; the real agent does not run it."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    loaded, started = asyncio.Event(), asyncio.Event()
+
+    async def slow_load(_path: Path, _settings: EngineSettings) -> ScriptedWorker:
+        started.set()
+        await loaded.wait()
+        return scene.worker
+
+    hass.data[LOCAL_ENGINES] = LocalEngines(
+        registry=ModelRegistry(slow_load), check=hass.data[LOCAL_ENGINES].check
+    )
+    reload = hass.async_create_task(hass.config_entries.async_reload(agent.entry.entry_id))
+    await started.wait()
+
+    loading = await scene.reply(agent, question, "4 7 1 1")
+
+    assert "is still loading" in speech(loading)
+    assert "4 7 1 1" not in logged_words(chat_log_of(hass, loading))
+    loaded.set()
+    await reload
+    late = await scene.reply(agent, question, "4 7 1 1")
+    assert "did not unlock Front Door" in speech(late)
+    assert state(hass, "lock.front_door") == "locked"
