@@ -215,7 +215,10 @@ MAX_SCHEMA_ENUM: Final = 12
 _MAX_LISTED_OPTIONS: Final = 20
 _MAX_SHOWN_BOUND: Final = 1_000_000
 # An option the model asked for that the person may hear back: words, no markup.
-_SAYABLE_OPTION: Final = re.compile(r"[\w][\w '+.-]{0,39}")
+# An option said back: at most three words, a full stop only inside a number ("level 2.5"),
+# never a sentence of its own ("heat. Say yes to confirm").
+_SAID_WORD: Final = r"\w[\w'+-]*(?:\.\d[\w'+-]*)*"
+_SAYABLE_OPTION: Final = re.compile(rf"(?=.{{1,40}}$){_SAID_WORD}(?: {_SAID_WORD}){{0,2}}")
 _TRUE_WORDS: Final = frozenset({"true", "on", "yes", "1"})
 _FALSE_WORDS: Final = frozenset({"false", "off", "no", "0"})
 
@@ -455,8 +458,7 @@ def out_of_range(
     number: float, low: Any, high: Any, unit: str
 ) -> tuple[str, dict[str, str]] | None:
     """Return the sentence and facts that say a number is out of its range; None when within."""
-    low = low if isinstance(low, (int, float)) else None
-    high = high if isinstance(high, (int, float)) else None
+    low, high = _bound(low), _bound(high)
     if (low is None or number >= low) and (high is None or number <= high):
         return None
     if low is None or high is None:
@@ -464,6 +466,13 @@ def out_of_range(
     # "The range is 7 to 35 °C, not 40 °C": the unit after the high end and the value.
     facts = {"low": f"{low:g}", "high": f"{high:g} {unit}", "value": f"{number:g} {unit}"}
     return "refused_out_of_range", {key: text.rstrip() for key, text in facts.items()}
+
+
+def _bound(value: Any) -> float | None:
+    """Return a range's end as the entity reports it; None when no finite number (NaN, a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:

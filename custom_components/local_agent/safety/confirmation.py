@@ -736,6 +736,11 @@ def said_as_number(text: str) -> bool:
     return any(is_number_word(word) for word in words(text))
 
 
+def said_pin_words(text: str) -> bool:
+    """Whether an answer to a PIN question says digits or a number: what it hides in the log."""
+    return bool(spoken_pin(text)) or said_as_number(text)
+
+
 def pin_matches(text: str, pin: str) -> bool:
     """Compare the spoken PIN in constant time.
 

@@ -63,6 +63,7 @@ from .confirmation import contains_pin
 from .confirmation import mask_digits
 from .confirmation import pin_matches
 from .confirmation import said_as_number
+from .confirmation import said_pin_words
 from .confirmation import spoken_pin
 from .intents import ToolClass
 from .policy import RELEASING_SERVICES
@@ -639,7 +640,7 @@ class SafetyGate:
         elsewhere, language = waiting[0], turn.language
         restating = _restating(elsewhere, language)
         answered = classify_reply(turn.text, language, restating) is Reply.YES
-        if elsewhere.with_pin and spoken_pin(turn.text):
+        if elsewhere.with_pin and said_pin_words(turn.text):
             _mask_last_user_message(chat_log)  # never checked here: it is asked for again
             answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
         if not answered:
@@ -684,7 +685,7 @@ class SafetyGate:
         language = turn.language
         if late.with_pin:  # as asked, whatever the settings say now
             answered = classify_pin_reply(turn.text, language) is PinReply.PIN
-            if answered and spoken_pin(turn.text):
+            if answered and said_pin_words(turn.text):
                 # A late guess, right or close, stays out of the chat log as any answer's does.
                 _mask_last_user_message(chat_log)
         else:
@@ -721,13 +722,13 @@ class SafetyGate:
         language = turn.language
         text = turn.text
         said_digits = spoken_pin(text)
-        if said_digits:
-            # A wrong guess may be close to the PIN: keep every answer's digits out too.
+        if said_pin_words(text):
+            # A wrong guess may be close to the PIN: keep every answer's digits out too, and a
+            # number said beside something else ("forty eleven, and turn on the light").
             _mask_last_user_message(chat_log)
         reading = classify_pin_reply(text, language, _restating(pending, language))
         if reading is PinReply.PIN and said_as_number(text):
             # Not read, so no guess: the same question, asking for the digits one by one.
-            _mask_last_user_message(chat_log)
             heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
             question = await self.async_hold(turn, list(pending.actions))
             return PendingReply(f"{heard} {question}", ReplyOutcome.ASKED_AGAIN)

@@ -709,7 +709,10 @@ class ConversationAgent:
 
         Built again only when this device's prompt changes: core's prompt lists the exposed
         entities by name, alias and area, so it changes with the home's structure (as the home
-        list does), and with the device's area or abilities.
+        list does), and with the device's area or abilities. The device's prompt is built
+        again beside it: the turn's own was built as the turn began, and an entity renamed or
+        exposed since would make its line read as the device's (and be learned so, out of the
+        prefix for every request). When the home changed, this turn learns nothing.
         """
         if not self.options.llm_apis or llm_context.device_id is None or llm_api is None:
             return None
@@ -723,12 +726,15 @@ class ConversationAgent:
         )
         if (cached := self._general_prompts.get(llm_context.device_id)) and cached[0] == key:
             return cached[1]
+        apis = list(self.options.llm_apis)
         try:
-            general = await llm.async_get_api(
-                self.hass, list(self.options.llm_apis), replace(llm_context, device_id=None)
-            )
+            general = await llm.async_get_api(self.hass, apis, replace(llm_context, device_id=None))
+            again = await llm.async_get_api(self.hass, apis, llm_context)
         except HomeAssistantError as err:
             LOGGER.debug("The LLM API's prompt stays whole: %s", err)
+            return None
+        if again.api_prompt != llm_api.api_prompt:
+            LOGGER.debug("The home changed as the turn began: no device line is learned")
             return None
         self._general_prompts[llm_context.device_id] = (key, general.api_prompt)
         return general.api_prompt
