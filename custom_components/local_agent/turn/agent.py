@@ -427,11 +427,13 @@ class ConversationAgent:
             await self._async_say(chat_log, answer)
         if running.set_aside is not None:
             await self._async_say(chat_log, running.set_aside)
-        streamed = running.stream.streamed_text
+        # Streamed only where someone listened (a pipeline: the Assist dialog, a satellite);
+        # an automation's or the API's caller gets the speech alone.
+        streamed = running.stream.streamed_text if chat_log.delta_listener else ""
         spoken = [
             (running.set_aside, False),
             (refusal, False),
-            (answer, answer is not None and answer.strip() in streamed),
+            (answer, bool(answer and streamed) and answer.strip() in streamed),
         ]
         nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
