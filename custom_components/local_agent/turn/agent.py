@@ -433,7 +433,7 @@ class ConversationAgent:
         spoken = [
             (running.set_aside, False),
             (refusal, False),
-            (answer, bool(answer and streamed) and answer.strip() in streamed),
+            (answer, answer is not None and bool(streamed) and answer.strip() in streamed),
         ]
         nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
