@@ -298,7 +298,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "fr",
         (does("light", action="turn_on", entity_id=BED, brightness_pct=250), answer("")),
-        "Je n'ai pas pu allumer Bed Light.",
+        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100 %, pas 250 %.",
         ERROR,
     ),
     (
