@@ -45,6 +45,8 @@ from .scripted_model import call
 from .test_everyday_common import agent as agent_of
 from .test_everyday_common import exactly
 from .test_everyday_common import home  # noqa: F401  (the fixture)
+from .test_everyday_languages import DONE
+from .test_everyday_languages import NOT_DONE
 from .test_everyday_languages import set_up_the_house_named
 
 LANGUAGES: Final = ("en", "de", "fr", "es", "nl", "it", "pt")
@@ -568,18 +570,6 @@ async def test_intents_beside_a_question_are_said_with_their_values(
     assert state(hass, KITCHEN_LIGHT) == "on"
 
 
-# What is said of a switch-on the bulb did not take.
-NOT_ON: Final = {
-    "en": "I could not turn on Kitchen light.",
-    "de": "Das ging nicht: Küchenlicht einschalten.",
-    "fr": "Je n'ai pas pu allumer Lumière de la cuisine.",
-    "es": "No he podido encender Luz de la cocina.",
-    "nl": "Dat lukte niet: Keukenlamp inschakelen.",
-    "it": "Non è stato possibile accendere Luce della cucina.",
-    "pt": "Não consegui ligar Luz da cozinha.",
-}
-
-
 @pytest.mark.parametrize("tools", [ASSIST, OURS])
 async def test_a_light_left_off_beside_a_question_is_said_not_done(
     home: Home,  # noqa: F811
@@ -595,20 +585,8 @@ async def test_a_light_left_off_beside_a_question_is_said_not_done(
 
     question = await say(home, agent, language, light_and_door(language, tools))
 
-    said_then_asked(hass, question, language, NOT_ON[language])
+    said_then_asked(hass, question, language, NOT_DONE[language])
     assert state(hass, KITCHEN_LIGHT) == "off"
-
-
-# Assist's "done", said when the model writes nothing after an intent.
-DONE: Final = {
-    "en": "Done.",
-    "de": "Erledigt.",
-    "fr": "C'est fait.",
-    "es": "Hecho.",
-    "nl": "Klaar.",
-    "it": "Fatto.",
-    "pt": "Feito.",
-}
 
 
 async def turn_on_the_kitchen_light(home: Home, language: str) -> Any:  # noqa: F811
@@ -628,7 +606,7 @@ async def test_an_intent_the_bulb_did_not_take_is_not_said_done(
     the agent says it did not work, in the language, not "done"."""
     result = await turn_on_the_kitchen_light(home, language)
 
-    assert speech(result) == NOT_ON[language]
+    assert speech(result) == NOT_DONE[language]
     assert state(home.hass, KITCHEN_LIGHT) == "off"
 
 

@@ -368,7 +368,16 @@ SAID: Final[dict[str, tuple[str, ...]]] = {
         "Klaar: Milch aan Boodschappenlijst toevoegen.",
     ),
 }
-DONE: Final = {"de": "Erledigt.", "fr": "C'est fait.", "es": "Hecho.", "nl": "Klaar."}
+# Assist's "done" (also said when the model writes nothing after an intent).
+DONE: Final = {
+    "en": "Done.",
+    "de": "Erledigt.",
+    "fr": "C'est fait.",
+    "es": "Hecho.",
+    "nl": "Klaar.",
+    "it": "Fatto.",
+    "pt": "Feito.",
+}
 
 
 @pytest.mark.parametrize("number", range(len(EVERYDAY)), ids=[everyday_id(e) for e in EVERYDAY])
@@ -617,10 +626,13 @@ async def test_a_harmless_and_a_sensitive_thing_at_once_say_both(named_house: Ho
 
 # What the agent says of a switch-on the device did not take (the runner checks each target).
 NOT_DONE: Final = {
+    "en": "I could not turn on Kitchen light.",
     "de": "Das ging nicht: Küchenlicht einschalten.",
     "fr": "Je n'ai pas pu allumer Lumière de la cuisine.",
     "es": "No he podido encender Luz de la cocina.",
     "nl": "Dat lukte niet: Keukenlamp inschakelen.",
+    "it": "Non è stato possibile accendere Luce della cucina.",
+    "pt": "Não consegui ligar Luz da cozinha.",
 }
 
 

@@ -47,6 +47,13 @@ def kitchen_on_held(hass: HomeAssistant, *exempt: str) -> bool:
     return held(hass, "light", "turn_on", KITCHEN, *exempt)
 
 
+async def kitchen_lets_in(hass: HomeAssistant, scene: Scene) -> None:
+    """ "Kitchen lets in" set up: turning the kitchen on is held for the person."""
+    assert scene.person is not None
+    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
+    assert kitchen_on_held(hass)
+
+
 def numbered(count: int) -> list[dict[str, Any]]:
     """`count` automations: when a flag of its own goes on, if the sun is up, light the hall."""
     return [
@@ -136,9 +143,7 @@ async def test_an_automation_switched_off_then_on_is_judged_at_once(
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """Switched off, "Kitchen lets in" sets nothing off; switched on again, it unlocks."""
-    assert scene.person is not None
-    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
-    assert kitchen_on_held(hass)
+    await kitchen_lets_in(hass, scene)
     await hass.services.async_call("automation", "turn_off", {"entity_id": LETS_IN}, blocking=True)
     assert not kitchen_on_held(hass)
     await hass.services.async_call("automation", "turn_on", {"entity_id": LETS_IN}, blocking=True)
@@ -148,9 +153,7 @@ async def test_an_automation_switched_off_then_on_is_judged_at_once(
 async def test_an_automation_disabled_in_the_registry_is_judged_at_once(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    assert scene.person is not None
-    await set_up_automations(hass, lets_in_when_on("Kitchen", KITCHEN, UNLOCK_FRONT_DOOR))
-    assert kitchen_on_held(hass)
+    await kitchen_lets_in(hass, scene)
     er.async_get(hass).async_update_entity(LETS_IN, disabled_by=er.RegistryEntryDisabler.USER)
     await hass.async_block_till_done()
     assert not kitchen_on_held(hass)

@@ -122,8 +122,13 @@ class RuntimeOfferSteps(ConfigFlow):
     async def async_step_runtime_later(
         self, user_input: dict[str, Any] | None = None
     ) -> ConfigFlowResult:
-        """Go on to the model without the runtime (the repair issue offers it again)."""
+        """Go on to the model, without the runtime or with it just installed.
+
+        Without it, the repair issue offers it again; installed, this follows the progress.
+        """
         return self._show_menu("user")
+
+    async_step_runtime_installed = async_step_runtime_later
 
     async def async_step_install_runtime(
         self, user_input: dict[str, Any] | None = None
@@ -140,12 +145,6 @@ class RuntimeOfferSteps(ConfigFlow):
         return self.async_show_progress_done(
             next_step_id="runtime_installed" if installed else "runtime_failed"
         )
-
-    async def async_step_runtime_installed(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
-        """Choose the model, now that the runtime is there."""
-        return self._show_menu("user")
 
     async def async_step_runtime_failed(
         self, user_input: dict[str, Any] | None = None
