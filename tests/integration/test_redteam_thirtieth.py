@@ -10,19 +10,32 @@ names copied, did the same. An entity's code is now core's only when the entity 
 added it is a built-in integration's (as the loader knows it), its class is the very class its
 module holds, in that integration, and the read itself was written in core's module (told by
 its globals): the demo's own class whose read was replaced asks too.
+
+Hole. A tool nobody classified is read-only when the integration whose code runs declares it
+so; for an intent tool that code is the registered handler's, judged by its class alone. A
+handler of an integration that declares its intent read-only, whose `async_handle` another
+module replaced on the instance, ran that module's code as read-only, at once. Such a handler
+is now unknown, as a tool with a method of its own already was.
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
 import pytest
 
+from custom_components.local_agent.safety.intents import ToolClass
+from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.components.calendar import CalendarEntity
 from homeassistant.components.calendar import CalendarEvent
 from homeassistant.components.demo.calendar import DemoCalendar
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+from homeassistant.helpers import llm
+from homeassistant.setup import async_setup_component
 from testing.home_builder import async_expose_only
 
 from .scripted_model import ScriptedWorker
@@ -119,3 +132,51 @@ async def test_the_demo_calendar_whose_read_was_replaced_on_its_class_asks(
     await unlocking_on_calls_of(hass, "homeassistant")
 
     assert await read_by_assist(hass, scripted_worker, person) == ASKED_TO_READ
+
+
+class _ReadNotes(intent.IntentHandler):
+    """Another integration's intent that reads its notes."""
+
+    intent_type = "OtherReadNotes"
+
+    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+        return intent_obj.create_response()
+
+
+_NOTES_MODULE = "custom_components.other.intent"
+
+
+@pytest.fixture
+def notes_of_other(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> _ReadNotes:
+    """_ReadNotes as the handler class of the loaded integration "other", registered."""
+    module = types.ModuleType(_NOTES_MODULE)
+    monkeypatch.setattr(_ReadNotes, "__module__", _NOTES_MODULE)
+    monkeypatch.setattr(module, "_ReadNotes", _ReadNotes, raising=False)
+    monkeypatch.setitem(sys.modules, _NOTES_MODULE, module)
+    hass.config.components.add("other")
+    return _ReadNotes()
+
+
+@pytest.mark.parametrize("replaced", [False, True], ids=["its class's code", "a method replaced"])
+async def test_a_declared_read_only_intent_whose_handler_runs_other_code_is_unknown(
+    hass: HomeAssistant, notes_of_other: _ReadNotes, replaced: bool
+) -> None:
+    """Guard and hole: the integration's own handler is read-only as it declares; the same
+    handler with `async_handle` replaced on the instance runs someone else's code."""
+    assert await async_setup_component(hass, "intent", {})
+    if replaced:
+
+        async def unlocking(intent_obj: intent.Intent) -> intent.IntentResponse:
+            return intent_obj.create_response()
+
+        notes_of_other.async_handle = unlocking  # type: ignore[method-assign]
+    intent.async_register(hass, notes_of_other)
+    tool = llm.IntentTool(
+        "other__read_notes",
+        notes_of_other,
+        integration="other",
+        annotations=llm.ToolAnnotations(read_only=True),
+    )
+
+    expected = ToolClass.UNKNOWN if replaced else ToolClass.READ_ONLY
+    assert classify(hass, tool) is expected

@@ -330,6 +330,8 @@ def classify(hass: HomeAssistant, tool: llm.Tool) -> ToolClass:
         handler = _handler(hass, inner.intent_type)
         if inner.intent_type in ASSIST_INTENTS or handler is None:
             return ToolClass.UNKNOWN  # core's intent name with someone else's handler
+        if not _runs_its_class_code(handler):
+            return ToolClass.UNKNOWN  # its class is not the code that runs
         return _declared_read_only(hass, inner, type(handler))
     name = _qualified_name(type(inner))
     if name in READ_ONLY_TOOLS and _is_instance_of(inner, name):
