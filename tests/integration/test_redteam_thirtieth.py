@@ -16,6 +16,12 @@ so; for an intent tool that code is the registered handler's, judged by its clas
 handler of an integration that declares its intent read-only, whose `async_handle` another
 module replaced on the instance, ran that module's code as read-only, at once. Such a handler
 is now unknown, as a tool with a method of its own already was.
+
+Hole. Assist's prompt without the device is kept by device id, for the turn after: but for
+every device id a request ever named. A caller of the conversation API names any device id it
+likes, and satellites come and go: each id kept a whole prompt of the home (every exposed
+entity's line) for as long as the entry ran. Only a device the registry knows is kept now, and
+only the last few devices.
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ import pytest
 
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
+from custom_components.local_agent.turn.api_prompt import PROMPTS_KEPT
 from homeassistant.components.calendar import CalendarEntity
 from homeassistant.components.calendar import CalendarEvent
+from homeassistant.components.conversation import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.components.demo.calendar import DemoCalendar
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -39,10 +47,13 @@ from homeassistant.setup import async_setup_component
 from testing.home_builder import async_expose_only
 
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .test_redteam_twenty_eighth import unlocking_on_calls_of
 from .test_redteam_twenty_fourth import ASKED_TO_READ
 from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
 from .test_redteam_twenty_fourth import read_by_assist
+from .test_voice_twenty_eighth import assist_agent
+from .test_voice_twenty_seventh import a_satellite
 
 CALENDAR_COMPONENT = "calendar"
 
@@ -180,3 +191,27 @@ async def test_a_declared_read_only_intent_whose_handler_runs_other_code_is_unkn
 
     expected = ToolClass.UNKNOWN if replaced else ToolClass.READ_ONLY
     assert classify(hass, tool) is expected
+
+
+def _prompts_kept(hass: HomeAssistant, entity_id: str) -> int:
+    entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
+    return len(entity.agent._general_prompts)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("registered", [False, True], ids=["named by a caller", "satellites"])
+async def test_prompts_kept_by_device_stay_few(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker, registered: bool
+) -> None:
+    """Twenty device ids, each in one request: a few prompts are kept, none for an id no
+    device has."""
+    agent = await assist_agent(hass, scripted_worker)
+    devices = [
+        a_satellite(hass, f"Satellite {n}", "Kitchen") if registered else f"made-up-{n}"
+        for n in range(20)
+    ]
+    scripted_worker.will_write(*[answer("…")] * len(devices))
+
+    for device in devices:
+        await agent.ask("turn on the lights", device_id=device)
+
+    assert _prompts_kept(hass, agent.entity_id) <= (PROMPTS_KEPT if registered else 0)
