@@ -22,16 +22,29 @@ every device id a request ever named. A caller of the conversation API names any
 likes, and satellites come and go: each id kept a whole prompt of the home (every exposed
 entity's line) for as long as the entry ran. Only a device the registry knows is kept now, and
 only the last few devices.
+
+Hole. A model entry whose load crashes (an error no backend expected) or is cancelled ends in
+error without a reason: its stand-in said "I cannot answer: the model … is not loaded. " and
+nothing more. It now says that the set-up stopped unexpectedly, where to read why and how to
+reload, in the user's language. Guard (probed and found fine): the PIN of the question asked
+before the reload runs nothing there, and the entry removed takes its stand-in with it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from pathlib import Path
 import sys
 import types
 from typing import Any
 
 import pytest
 
+from custom_components.local_agent.engine.local.worker import ModelRegistry
+from custom_components.local_agent.engine.settings import EngineSettings
+from custom_components.local_agent.runtime.local import LOCAL_ENGINES
+from custom_components.local_agent.runtime.local import LocalEngines
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from custom_components.local_agent.turn.api_prompt import PROMPTS_KEPT
@@ -41,11 +54,15 @@ from homeassistant.components.conversation import DATA_COMPONENT as CONVERSATION
 from homeassistant.components.demo.calendar import DemoCalendar
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
 from testing.home_builder import async_expose_only
 
+from .agents import speech
+from .agents import state
+from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_redteam_twenty_eighth import unlocking_on_calls_of
@@ -215,3 +232,41 @@ async def test_prompts_kept_by_device_stay_few(
         await agent.ask("turn on the lights", device_id=device)
 
     assert _prompts_kept(hass, agent.entity_id) <= (PROMPTS_KEPT if registered else 0)
+
+
+@pytest.mark.parametrize("ending", ["crashes", "is cancelled"])
+async def test_a_load_that_crashes_or_is_cancelled_says_what_to_do(
+    hass: HomeAssistant, scene: Scene, ending: str
+) -> None:
+    """The reload's load raises an error nobody expected, or its task is cancelled."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    started, go_on = asyncio.Event(), asyncio.Event()
+
+    async def failing_load(_path: Path, _settings: EngineSettings) -> ScriptedWorker:
+        started.set()
+        await go_on.wait()
+        raise RuntimeError("the loader broke")
+
+    hass.data[LOCAL_ENGINES] = LocalEngines(
+        registry=ModelRegistry(failing_load), check=hass.data[LOCAL_ENGINES].check
+    )
+    reload = hass.async_create_task(hass.config_entries.async_reload(agent.entry.entry_id))
+    await started.wait()
+    if ending == "crashes":
+        go_on.set()
+    else:
+        reload.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reload
+
+    late = await scene.reply(agent, question, "4 7 1 1")
+    german = await agent.ask("Wie spät ist es?", context=scene.person, language="de")
+
+    assert speech(late).endswith("reload it in Settings → Devices & services."), speech(late)
+    assert "Lade es unter Einstellungen" in speech(german)
+    assert state(hass, "lock.front_door") == "locked"
+    await hass.config_entries.async_remove(agent.entry.entry_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(agent.entity_id) is None
+    assert er.async_get(hass).async_get(agent.entity_id) is None
