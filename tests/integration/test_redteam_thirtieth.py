@@ -28,6 +28,12 @@ error without a reason: its stand-in said "I cannot answer: the model … is not
 nothing more. It now says that the set-up stopped unexpectedly, where to read why and how to
 reload, in the user's language. Guard (probed and found fine): the PIN of the question asked
 before the reload runs nothing there, and the entry removed takes its stand-in with it.
+
+Guard (probed and found fine): Assist's device lines are learned before a split is known to be
+clean, so a split that falls back to the whole prompt still teaches lines. Each learned line is
+a line core says without the device and this device's prompt lacks; names others write only add
+lines (an area name with a line break that repeats a line of core's makes the split fall back).
+A later split moves a learned line to the request's block, never out of the request.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from pathlib import Path
 import sys
 import types
 from typing import Any
+from typing import Final
 
 import pytest
 
@@ -48,6 +55,7 @@ from custom_components.local_agent.runtime.local import LocalEngines
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from custom_components.local_agent.turn.api_prompt import PROMPTS_KEPT
+from custom_components.local_agent.turn.api_prompt import DeviceLines
 from homeassistant.components.calendar import CalendarEntity
 from homeassistant.components.calendar import CalendarEvent
 from homeassistant.components.conversation import DATA_COMPONENT as CONVERSATION_COMPONENT
@@ -270,3 +278,28 @@ async def test_a_load_that_crashes_or_is_cancelled_says_what_to_do(
     await hass.async_block_till_done()
     assert hass.states.get(agent.entity_id) is None
     assert er.async_get(hass).async_get(agent.entity_id) is None
+
+
+GENERAL: Final = "Rules.\nAsk which area.\n- names: Bed Light\n  areas: Bedroom"
+SPLITS: Final = {
+    "a shared line moved": "- names: Bed Light\nRules.\nYou are in Kitchen.\n  areas: Bedroom",
+    "an area name repeating a line": (
+        "Rules.\nYou are in Kitchen\n- names: Bed Light\n- names: Bed Light\n  areas: Bedroom"
+    ),
+    "an empty name": "Rules.\nYou are in .\n- names: Bed Light\n  areas: Bedroom",
+    "a clean split": "Rules.\nYou are in Kitchen.\n- names: Bed Light\n  areas: Bedroom",
+    "the dialog": GENERAL,
+}
+
+
+def test_splits_after_one_that_fell_back_keep_every_line() -> None:
+    """Every line of each request's prompt is in its prefix part or its block, in order."""
+    lines = DeviceLines()
+    for with_device in SPLITS.values():
+        split = lines.split(GENERAL, with_device)
+        told = [*split.shared.split("\n"), *split.own.split("\n")]
+        assert sorted(line for line in told if line) == sorted(with_device.split("\n"))
+        for part in (split.shared, split.own):
+            said = [line for line in with_device.split("\n") if line in part.split("\n")]
+            assert [line for line in part.split("\n") if line] == said
+    assert lines.split(GENERAL, GENERAL).own == "Ask which area."
