@@ -58,7 +58,7 @@ from custom_components.local_agent.turn.api_prompt import PROMPTS_KEPT
 from custom_components.local_agent.turn.api_prompt import DeviceLines
 from homeassistant.components.calendar import CalendarEntity
 from homeassistant.components.calendar import CalendarEvent
-from homeassistant.components.conversation import DATA_COMPONENT as CONVERSATION_COMPONENT
+from homeassistant.components.conversation.const import DATA_COMPONENT as CONVERSATION_COMPONENT
 from homeassistant.components.demo.calendar import DemoCalendar
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -66,6 +66,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 from homeassistant.setup import async_setup_component
+from homeassistant.util import dt as dt_util
 from testing.home_builder import async_expose_only
 
 from .agents import speech
@@ -127,7 +128,8 @@ def _claiming_the_demo() -> CalendarEntity:
 
 
 def _demo_reading_its_own_way() -> CalendarEntity:
-    return _DemoReadingItsOwnWay(None, "Calendar 2")
+    now = dt_util.now()
+    return _DemoReadingItsOwnWay(CalendarEvent(start=now, end=now, summary="-"), "Calendar 2")
 
 
 @pytest.mark.parametrize(
@@ -220,7 +222,9 @@ async def test_a_declared_read_only_intent_whose_handler_runs_other_code_is_unkn
 
 def _prompts_kept(hass: HomeAssistant, entity_id: str) -> int:
     entity = hass.data[CONVERSATION_COMPONENT].get_entity(entity_id)
-    return len(entity.agent._general_prompts)  # type: ignore[union-attr]
+    agent = getattr(entity, "agent", None)
+    assert agent is not None
+    return len(agent._general_prompts)
 
 
 @pytest.mark.parametrize("registered", [False, True], ids=["named by a caller", "satellites"])

@@ -271,8 +271,10 @@ def _written_in_core(code: object) -> bool:
     """
     own = getattr(code, "__globals__", None)
     name = own.get("__name__") if isinstance(own, dict) else None
-    module = sys.modules.get(name) if isinstance(name, str) else None
-    return module is not None and vars(module) is own and name.startswith(_CORE_INTEGRATIONS)
+    if not isinstance(name, str) or not name.startswith(_CORE_INTEGRATIONS):
+        return False
+    module = sys.modules.get(name)
+    return module is not None and vars(module) is own
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:
