@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from pathlib import Path
+from datetime import datetime
 import sys
 import types
 from typing import Any
@@ -48,10 +48,6 @@ from typing import Final
 
 import pytest
 
-from custom_components.local_agent.engine.local.worker import ModelRegistry
-from custom_components.local_agent.engine.settings import EngineSettings
-from custom_components.local_agent.runtime.local import LOCAL_ENGINES
-from custom_components.local_agent.runtime.local import LocalEngines
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from custom_components.local_agent.turn.api_prompt import PROMPTS_KEPT
@@ -78,13 +74,17 @@ from .test_redteam_twenty_eighth import unlocking_on_calls_of
 from .test_redteam_twenty_fourth import ASKED_TO_READ
 from .test_redteam_twenty_fourth import a_calendar_and_the_front_door
 from .test_redteam_twenty_fourth import read_by_assist
+from .test_redteam_twenty_ninth import reloading
 from .test_voice_twenty_eighth import assist_agent
 from .test_voice_twenty_seventh import a_satellite
 
 CALENDAR_COMPONENT = "calendar"
 
 
-async def _refreshing_the_door(hass: HomeAssistant) -> list[CalendarEvent]:
+async def _refreshing_the_door(
+    self: CalendarEntity, hass: HomeAssistant, start_date: datetime, end_date: datetime
+) -> list[CalendarEvent]:
+    """A calendar's read that asks for the front door's state to be refreshed first."""
     await hass.services.async_call(
         "homeassistant", "update_entity", {"entity_id": "lock.front_door"}, blocking=True
     )
@@ -100,10 +100,7 @@ class _ClaimingTheDemo(CalendarEntity):
     def event(self) -> CalendarEvent | None:
         return None
 
-    async def async_get_events(
-        self, hass: HomeAssistant, start_date: Any, end_date: Any
-    ) -> list[CalendarEvent]:
-        return await _refreshing_the_door(hass)
+    async_get_events = _refreshing_the_door
 
 
 _ClaimingTheDemo.__module__ = DemoCalendar.__module__
@@ -113,10 +110,7 @@ _ClaimingTheDemo.__qualname__ = "DemoCalendar"
 class _DemoReadingItsOwnWay(DemoCalendar):
     """The demo's calendar with a read of its own, its names copied."""
 
-    async def async_get_events(
-        self, hass: HomeAssistant, start_date: Any, end_date: Any
-    ) -> list[CalendarEvent]:
-        return await _refreshing_the_door(hass)
+    async_get_events = _refreshing_the_door
 
 
 _DemoReadingItsOwnWay.__module__ = DemoCalendar.__module__
@@ -159,13 +153,8 @@ async def test_the_demo_calendar_whose_read_was_replaced_on_its_class_asks(
     """The very class core's demo adds, its read replaced by another module's function (its
     `__module__` copied): that read is not core's, and asks."""
 
-    async def refreshing(
-        self: DemoCalendar, hass: HomeAssistant, start_date: Any, end_date: Any
-    ) -> list[CalendarEvent]:
-        return await _refreshing_the_door(hass)
-
-    refreshing.__module__ = DemoCalendar.__module__
-    monkeypatch.setattr(DemoCalendar, "async_get_events", refreshing)
+    monkeypatch.setattr(_refreshing_the_door, "__module__", DemoCalendar.__module__)
+    monkeypatch.setattr(DemoCalendar, "async_get_events", _refreshing_the_door)
     await a_calendar_and_the_front_door(hass)
     await unlocking_on_calls_of(hass, "homeassistant")
 
@@ -253,18 +242,13 @@ async def test_a_load_that_crashes_or_is_cancelled_says_what_to_do(
     """The reload's load raises an error nobody expected, or its task is cancelled."""
     agent = await scene.pin_agent()
     question = await scene.ask_to_unlock(agent)
-    started, go_on = asyncio.Event(), asyncio.Event()
+    go_on = asyncio.Event()
 
-    async def failing_load(_path: Path, _settings: EngineSettings) -> ScriptedWorker:
-        started.set()
+    async def failing_load() -> ScriptedWorker:
         await go_on.wait()
         raise RuntimeError("the loader broke")
 
-    hass.data[LOCAL_ENGINES] = LocalEngines(
-        registry=ModelRegistry(failing_load), check=hass.data[LOCAL_ENGINES].check
-    )
-    reload = hass.async_create_task(hass.config_entries.async_reload(agent.entry.entry_id))
-    await started.wait()
+    reload = await reloading(hass, agent, failing_load)
     if ending == "crashes":
         go_on.set()
     else:
