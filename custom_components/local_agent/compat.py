@@ -1638,6 +1638,16 @@ def _entity_trigger_states(hass: HomeAssistant, kind: str) -> frozenset[str] | N
     return frozenset(states)
 
 
+def built_in_platform(hass: HomeAssistant, entity: object) -> str | None:
+    """Return the integration whose entity platform added an entity object, if a built-in one.
+
+    Told by the platform Home Assistant gave the entity as it added it and by the loader (a
+    custom integration may take a built-in's domain), not by a name the entity's class carries.
+    """
+    domain = getattr(getattr(entity, "platform", None), "platform_name", None)
+    return domain if isinstance(domain, str) and _built_in(hass, domain) else None
+
+
 def _built_in(hass: HomeAssistant, domain: str) -> bool:
     """Whether Home Assistant's own integration of this domain is loaded (no custom one)."""
     try:

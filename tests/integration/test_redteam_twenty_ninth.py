@@ -34,6 +34,8 @@ stays locked.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from typing import Final
@@ -218,18 +220,13 @@ async def test_a_pin_said_while_the_model_reloads_is_kept_nowhere_and_runs_nothi
     """The stand-in answers a PIN with the loading sentence; the real agent does not run it."""
     agent = await scene.pin_agent()
     question = await scene.ask_to_unlock(agent)
-    loaded, started = asyncio.Event(), asyncio.Event()
+    loaded = asyncio.Event()
 
-    async def slow_load(_path: Path, _settings: EngineSettings) -> ScriptedWorker:
-        started.set()
+    async def slow_load() -> ScriptedWorker:
         await loaded.wait()
         return scene.worker
 
-    hass.data[LOCAL_ENGINES] = LocalEngines(
-        registry=ModelRegistry(slow_load), check=hass.data[LOCAL_ENGINES].check
-    )
-    reload = hass.async_create_task(hass.config_entries.async_reload(agent.entry.entry_id))
-    await started.wait()
+    reload = await reloading(hass, agent, slow_load)
 
     loading = await scene.reply(agent, question, "4 7 1 1")
 
@@ -240,3 +237,21 @@ async def test_a_pin_said_while_the_model_reloads_is_kept_nowhere_and_runs_nothi
     late = await scene.reply(agent, question, "4 7 1 1")
     assert "did not unlock Front Door" in speech(late)
     assert state(hass, "lock.front_door") == "locked"
+
+
+async def reloading(
+    hass: HomeAssistant, agent: Agent, load: Callable[[], Awaitable[ScriptedWorker]]
+) -> asyncio.Task[bool]:
+    """Reload the agent's entry, its model loaded by `load`; return once the load began."""
+    started = asyncio.Event()
+
+    async def loading(_path: Path, _settings: EngineSettings) -> ScriptedWorker:
+        started.set()
+        return await load()
+
+    hass.data[LOCAL_ENGINES] = LocalEngines(
+        registry=ModelRegistry(loading), check=hass.data[LOCAL_ENGINES].check
+    )
+    reload = hass.async_create_task(hass.config_entries.async_reload(agent.entry.entry_id))
+    await started.wait()
+    return reload

@@ -58,7 +58,8 @@ async def async_not_loaded_text(
 ) -> str:
     """Say (sentence `key`) that the entry's model is not loaded, with the entry's reason.
 
-    While the entry is still setting up, say instead that its model is loading.
+    While the entry is still setting up, say instead that its model is loading. A set-up that
+    stopped without a reason (an unexpected error, a cancelled load) says so, and what to do.
     """
     if entry.state is ConfigEntryState.SETUP_IN_PROGRESS:
         return await async_phrase(hass, language, _STILL_LOADING[key], title=entry.title)
@@ -70,6 +71,8 @@ async def async_not_loaded_text(
             entry.error_reason_translation_key,
             **(entry.error_reason_translation_placeholders or {}),
         )
+    if not reason.strip():
+        reason = await async_phrase(hass, language, "model_setup_stopped")
     return await async_phrase(hass, language, key, title=entry.title, reason=reason)
 
 

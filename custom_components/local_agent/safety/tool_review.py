@@ -41,6 +41,7 @@ import probatio
 from slugify import slugify
 
 from custom_components.local_agent.compat import action_tool_target
+from custom_components.local_agent.compat import built_in_platform
 from custom_components.local_agent.compat import entity_object_ref
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.engine.types import JsonSchema
@@ -214,10 +215,12 @@ def service_read_by(tool: llm.Tool) -> tuple[str, str] | None:
 
 # Where Home Assistant's own integrations live: their entities' code is core's, reviewed.
 _CORE_INTEGRATIONS: Final = "homeassistant.components."
+# What each domain's read service asks of the entity (calendar.get_events, todo.get_items).
+_READ_BY: Final[Mapping[str, str]] = {"calendar": "async_get_events", "todo": "todo_items"}
 
 
 def read_by_core_code(hass: HomeAssistant, domain: str) -> bool:
-    """Whether each exposed entity of the domain is of a Home Assistant integration, by class.
+    """Whether each exposed entity of the domain is a built-in integration's, by what it is.
 
     Core's calendar tool calls calendar.get_events on the calendar its name matches, and that
     service asks the entity for its events: a custom integration's entity (or one whose method
@@ -229,12 +232,49 @@ def read_by_core_code(hass: HomeAssistant, domain: str) -> bool:
         for state in hass.states.async_all(domain)
         if async_should_expose(hass, ASSISTANT, state.entity_id)
     ]
-    return bool(entities) and all(
-        entity is not None
-        and type(entity).__module__.startswith(_CORE_INTEGRATIONS)
-        and _runs_its_class_code(entity)
-        for entity in entities
+    read = _READ_BY.get(domain)
+    return (
+        bool(entities)
+        and read is not None
+        and all(entity is not None and _is_core_entity(hass, entity, read) for entity in entities)
     )
+
+
+def _is_core_entity(hass: HomeAssistant, entity: object, read: str) -> bool:
+    """Whether an entity runs a built-in integration's code when `read` is asked of it.
+
+    Added by that integration's entity platform; of the very class its module holds, in that
+    integration (a class may copy any module name); `read` written in a module of core's; no
+    method replaced on the instance.
+    """
+    cls = type(entity)
+    return (
+        cls.__module__.startswith(_CORE_INTEGRATIONS)
+        and _loaded_class(_qualified_name(cls)) is cls
+        and integration_of_module(cls.__module__) == built_in_platform(hass, entity)
+        and _written_in_core(_own_code(cls, read))
+        and _runs_its_class_code(entity)
+    )
+
+
+def _own_code(cls: type, name: str) -> object:
+    """Return the function a class runs for a method or property, as its class holds it."""
+    found = inspect.getattr_static(cls, name, None)
+    return found.fget if isinstance(found, property) else found
+
+
+def _written_in_core(code: object) -> bool:
+    """Whether a function was written in a module of core's integrations.
+
+    Told by its globals, which are that loaded module's own: a function's `__module__` is a
+    name anyone may set.
+    """
+    own = getattr(code, "__globals__", None)
+    name = own.get("__name__") if isinstance(own, dict) else None
+    if not isinstance(name, str) or not name.startswith(_CORE_INTEGRATIONS):
+        return False
+    module = sys.modules.get(name)
+    return module is not None and vars(module) is own
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:
@@ -292,6 +332,8 @@ def classify(hass: HomeAssistant, tool: llm.Tool) -> ToolClass:
         handler = _handler(hass, inner.intent_type)
         if inner.intent_type in ASSIST_INTENTS or handler is None:
             return ToolClass.UNKNOWN  # core's intent name with someone else's handler
+        if not _runs_its_class_code(handler):
+            return ToolClass.UNKNOWN  # its class is not the code that runs
         return _declared_read_only(hass, inner, type(handler))
     name = _qualified_name(type(inner))
     if name in READ_ONLY_TOOLS and _is_instance_of(inner, name):

@@ -88,6 +88,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.exceptions import TemplateError
+from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 from homeassistant.helpers import template
@@ -97,6 +98,7 @@ from homeassistant.util import dt as dt_util
 from . import notices
 from .api_prompt import NO_API_PROMPT
 from .api_prompt import DeviceLines
+from .api_prompt import PromptsByDevice
 from .api_prompt import SplitPrompt
 from .asked_from import asked_from_line
 from .defaults import agent_data
@@ -249,8 +251,8 @@ class ConversationAgent:
         self._follow_up: _FollowUp | None = None
         # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
         self._device_lines = DeviceLines()
-        # By device: what the prompt without it was built for, and that prompt.
-        self._general_prompts: dict[str, tuple[tuple[object, ...], str]] = {}
+        # By device: the LLM API's prompt without it.
+        self._general_prompts = PromptsByDevice()
         # When (time.monotonic) the home list may next be taken again in the background.
         self._next_retake = 0.0
         # What each running turn streamed, by conversation.
@@ -726,8 +728,8 @@ class ConversationAgent:
             user_id,
             llm_api.api_prompt,
         )
-        if (cached := self._general_prompts.get(llm_context.device_id)) and cached[0] == key:
-            return cached[1]
+        if (cached := self._general_prompts.get(llm_context.device_id, key)) is not None:
+            return cached
         apis = list(self.options.llm_apis)
         try:
             general = await llm.async_get_api(self.hass, apis, replace(llm_context, device_id=None))
@@ -738,7 +740,8 @@ class ConversationAgent:
         if again.api_prompt != llm_api.api_prompt:
             LOGGER.debug("The home changed as the turn began: no device line is learned")
             return None
-        self._general_prompts[llm_context.device_id] = (key, general.api_prompt)
+        if dr.async_get(self.hass).async_get(llm_context.device_id) is not None:
+            self._general_prompts.keep(llm_context.device_id, key, general.api_prompt)
         return general.api_prompt
 
     async def _async_toolbox(

@@ -47,5 +47,37 @@ class DeviceLines:
         return SplitPrompt(shared="\n".join(shared).strip(), own="\n".join(own))
 
 
+# Devices whose prompt without them is kept: satellites come and go, a caller names any id.
+PROMPTS_KEPT: Final = 16
+
+
+class PromptsByDevice:
+    """Core's prompt without the device, for the devices last asked from (a few at most).
+
+    Each is kept with what it was built for (the key): another key builds it again.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple[object, ...], str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, device_id: str, key: tuple[object, ...]) -> str | None:
+        """Return the prompt kept for this device and key, now the device last asked from."""
+        kept = self._kept.pop(device_id, None)
+        if kept is None or kept[0] != key:
+            return None
+        self._kept[device_id] = kept
+        return kept[1]
+
+    def keep(self, device_id: str, key: tuple[object, ...], prompt: str) -> None:
+        """Keep the prompt for this device and key, forgetting the device asked from longest ago."""
+        self._kept.pop(device_id, None)
+        self._kept[device_id] = (key, prompt)
+        while len(self._kept) > PROMPTS_KEPT:
+            del self._kept[next(iter(self._kept))]
+
+
 # Without an LLM API: nothing for the prefix, nothing for the block.
 NO_API_PROMPT: Final = SplitPrompt(shared="", own="")
