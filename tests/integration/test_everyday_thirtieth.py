@@ -5,6 +5,11 @@
   noun before a name the user chose, and that name often says it already. Now the place
   follows the count in brackets, whatever it is called: "Turned off 6 lights (Ground Floor).",
   "6 Lichter (Erdgeschoss) ausschalten".
+- A lamp named with 300 characters and line breaks (a name pasted from somewhere) was said
+  whole, breaks and all, in "Turned on …", "I could not turn on …" and the question before a
+  sensitive action. Our answers now say a name as the home list shows it, on one line and cut
+  at its bound, and a cut name with its entity id: two locks whose long names differ only
+  after the cut ("… Front Door", "… Kitchen Door") are two different questions.
 """
 
 from __future__ import annotations
@@ -14,15 +19,20 @@ from typing import Final
 import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from testing.home_builder import async_area
 from testing.home_builder import async_floor
 from testing.home_builder import async_place_in_area
 
 from .agents import Talk
+from .agents import async_setup_agent
 from .agents import speech
 from .agents import state
 from .conftest import Agent
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_twenty_sixth import LIGHTS
 
@@ -94,3 +104,84 @@ async def test_a_counted_answer_says_one_rooms_name_in_brackets_too(
     )
 
     assert speech(result) == "C'est fait\u00a0: allumer 6 lumières (Jardin)."
+
+
+# A name pasted with its line breaks, far longer than any name the home list shows whole.
+LONG: Final = "Reading\nlamp   by the window " + "of the big upstairs guest bedroom " * 9
+
+
+def long_named(hass: HomeAssistant, entity_id: str, name: str) -> None:
+    er.async_get(hass).async_update_entity(entity_id, name=name)
+    async_expose_entity(hass, "conversation", entity_id, True)
+
+
+def one_bounded_line(said: str) -> None:
+    assert "\n" not in said, said
+    assert "  " not in said, said
+    assert len(said) < 200, said
+
+
+async def test_a_long_name_is_said_on_one_line_and_cut_when_done(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    long_named(hass, "light.bed_light", LONG)
+
+    result = await talk.say(
+        "turn on the reading lamp",
+        "en",
+        call("light", action="turn_on", entity_id="light.bed_light"),
+    )
+
+    assert state(hass, "light.bed_light") == "on"
+    said = speech(result)
+    one_bounded_line(said)
+    assert said.startswith("Turned on Reading lamp by the window of the big upstairs guest"), said
+    assert "… (light.bed_light)" in said
+
+
+@pytest.mark.usefixtures("dead_bulb")
+async def test_a_long_name_is_said_on_one_line_and_cut_when_it_failed(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    long_named(hass, "light.kitchen_lights", LONG)
+    await hass.services.async_call(
+        "light", "turn_off", {"entity_id": "light.kitchen_lights"}, blocking=True
+    )
+
+    result = await talk.say(
+        "turn on the reading lamp",
+        "de",
+        call("light", action="turn_on", entity_id="light.kitchen_lights"),
+        answer(""),
+    )
+
+    said = speech(result)
+    one_bounded_line(said)
+    assert "Reading lamp by the window" in said
+    assert "… (light.kitchen_lights)" in said
+
+
+async def test_two_locks_whose_long_names_differ_after_the_cut_are_asked_apart(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The question must say which lock: the one whose name ends in "Back Door"."""
+    talk = Talk(await async_setup_agent(hass, scripted_worker.info.path), scripted_worker, person)
+    shared = "Smart lock of the house " + "with the blue shutters and the old oak tree " * 4
+    long_named(hass, "lock.back_door", shared + "Back Door")
+    long_named(hass, "lock.stuck_door", shared + "Stuck Door")
+
+    back = await talk.say(
+        "unlock it", "en", call("lock", action="unlock", entity_id="lock.back_door")
+    )
+    await talk.reply(back, "no", "en")
+    stuck = await talk.say(
+        "unlock it", "en", call("lock", action="unlock", entity_id="lock.stuck_door")
+    )
+
+    assert state(hass, "lock.back_door") == "locked"
+    for asked, entity_id in ((back, "lock.back_door"), (stuck, "lock.stuck_door")):
+        said = speech(asked)
+        one_bounded_line(said)
+        assert said.startswith("Unlock Smart lock of the house with the blue shutters"), said
+        assert f"… ({entity_id})" in said, said
+    assert speech(back) != speech(stuck)
