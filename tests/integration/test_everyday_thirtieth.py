@@ -10,6 +10,10 @@
   sensitive action. Our answers now say a name as the home list shows it, on one line and cut
   at its bound, and a cut name with its entity id: two locks whose long names differ only
   after the cut ("… Front Door", "… Kitchen Door") are two different questions.
+- "Living room lights at 40 %": six languages said the value inside the sentence ("auf 40 %
+  einschalten", "al 40 %"), as the question does in English ("Turn on Bed Light at 40 %?"),
+  but the English answer read like a log line: "Turned on … (brightness 40 %)." Now "Turned
+  on … at 40 %.", a fan's speed too.
 """
 
 from __future__ import annotations
@@ -185,3 +189,45 @@ async def test_two_locks_whose_long_names_differ_after_the_cut_are_asked_apart(
         assert said.startswith("Unlock Smart lock of the house with the blue shutters"), said
         assert f"… ({entity_id})" in said, said
     assert speech(back) != speech(stuck)
+
+
+ROOM_AT_A_BRIGHTNESS: Final = {
+    "en": "Turned on Living Room RGBWW Lights and Ceiling Lights at 40 %.",
+    "de": "Erledigt: Living Room RGBWW Lights und Ceiling Lights auf 40 % einschalten.",
+    "fr": "C'est fait\u00a0: allumer Living Room RGBWW Lights et Ceiling Lights à 40 %.",
+    "es": "Hecho: encender Living Room RGBWW Lights y Ceiling Lights al 40 %.",
+    "it": "Fatto: accendere Living Room RGBWW Lights e Ceiling Lights al 40 %.",
+    "nl": "Klaar: Living Room RGBWW Lights en Ceiling Lights op 40 % inschakelen.",
+    "pt": "Feito: ligar Living Room RGBWW Lights e Ceiling Lights a 40 %.",
+}
+
+
+@pytest.mark.parametrize(("language", "said"), ROOM_AT_A_BRIGHTNESS.items())
+async def test_lights_at_a_brightness_say_the_value_in_the_sentence(
+    hass: HomeAssistant, talk: Talk, language: str, said: str
+) -> None:
+    lights = ["light.living_room_rgbww_lights", "light.ceiling_lights"]
+    for light in lights:
+        async_expose_entity(hass, "conversation", light, True)
+
+    result = await talk.say(
+        "living room lights at 40 percent",
+        language,
+        call("light", action="turn_on", entity_id=lights, brightness_pct=40),
+    )
+
+    assert speech(result) == said
+
+
+async def test_a_fan_turned_on_at_a_speed_says_it_in_the_sentence(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    async_expose_entity(hass, "conversation", "fan.living_room_fan", True)
+
+    result = await talk.say(
+        "fan on at half speed",
+        "en",
+        call("fan", action="turn_on", entity_id="fan.living_room_fan", percentage=50),
+    )
+
+    assert speech(result) == "Turned on Living Room Fan at 50 %."

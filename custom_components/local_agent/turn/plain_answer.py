@@ -197,8 +197,11 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
         "set {names} to {datetime}",
     ),
     "update_item": "renamed {item} on {names} to {rename}",
-    # A light's step: it may end at nothing (off), so it is not said as turned on.
+    # A light's brightness and a fan's speed inside the sentence, as the question and the other
+    # languages say them; a light's step may end at nothing (off): never said as turned on.
     "turn_on": (
+        "turned on {names} at {brightness_pct}",
+        "turned on {names} at {percentage}",
         "changed the brightness of {names} by {brightness_step_pct}",
         "lowered the brightness of {names} by {brightness_down_pct}",
         "turned on {names} with the effect {effect}",
@@ -216,6 +219,7 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields said as their value and unit alone.
 _WITH_UNIT: Final[Mapping[str, str]] = {
+    "brightness_pct": "{} %",
     "brightness_step_pct": "{} %",
     "brightness_down_pct": "{} %",
     "humidity": "{} %",
@@ -253,7 +257,7 @@ class DoneAction:
     kinds: tuple[TargetKind, ...] = ()
 
     def text(self, language: str = ENGLISH) -> str:
-        """Say it: "turned on Kitchen Light (brightness 40 %)", "added milk to Shopping list".
+        """Say it: "turned on Kitchen Light at 40 %", "added milk to Shopping list".
 
         In another language the agent speaks, as the call it was: "Kitchen Light einschalten
         (40 %)", after the translation's "done" ("Erledigt: ...").
