@@ -536,8 +536,7 @@ async def test_a_harmless_and_a_sensitive_thing_at_once_say_both_in_order(
 
 # What ran beside the question: the light at 30 % and the blind's position, by their values.
 SET_BESIDE: Final = {
-    "en": "Turned on Kitchen light at 30 % and set the position of Living room blind"
-    " to 30 %.",
+    "en": "Turned on Kitchen light at 30 % and set the position of Living room blind to 30 %.",
     "de": "Erledigt: Küchenlicht auf 30 % einschalten und die Position von Rollladen Wohnzimmer"
     " auf 30 % einstellen.",
     "fr": "C'est fait\u00a0: allumer Lumière de la cuisine à 30 % et régler la position de"
