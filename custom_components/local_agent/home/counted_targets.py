@@ -74,8 +74,8 @@ def counted(kinds: Sequence[TargetKind], language: str) -> str | None:
         [(one if count == 1 else more).format(count) for (one, more), count in counts.items()],
         language,
     )
-    if len(areas := {target.area for target in kinds}) == 1 and None not in areas:
-        return words.placed.format(things=things, place=one_line(areas.pop()))
-    if len(floors := {target.floor for target in kinds}) == 1 and None not in floors:
-        return words.placed.format(things=things, place=one_line(floors.pop()))
+    # The area they all share, else the floor.
+    for places in ({target.area for target in kinds}, {target.floor for target in kinds}):
+        if len(places) == 1 and (place := places.pop()) is not None:
+            return words.placed.format(things=things, place=one_line(place))
     return things
