@@ -165,6 +165,29 @@ async def test_a_long_name_is_said_on_one_line_and_cut_when_it_failed(
     assert "… (light.kitchen_lights)" in said
 
 
+@pytest.mark.usefixtures("dead_bulb")
+async def test_a_long_name_is_said_on_one_line_in_a_partly_done_answer(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """Five lights on, the long-named kitchen bulb not: the one it names is cut, on one line."""
+    for light in LIGHTS:
+        async_expose_entity(hass, "conversation", light, True)
+        await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
+    long_named(hass, "light.kitchen_lights", LONG)
+
+    result = await talk.say(
+        "turn on every light",
+        "en",
+        call("light", action="turn_on", entity_id=list(LIGHTS)),
+        answer(""),
+    )
+
+    said = speech(result)
+    one_bounded_line(said)
+    assert said.startswith("Turned on 5 lights. I could not turn on Reading lamp by the"), said
+    assert "… (light.kitchen_lights)" in said
+
+
 async def test_two_locks_whose_long_names_differ_after_the_cut_are_asked_apart(
     hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
 ) -> None:
