@@ -139,7 +139,7 @@ async def test_the_develop_house_has_floors_the_demo_model_acts_on(
         "accendi le luci della cucina e del soggiorno", context=person, language="it"
     )
 
-    assert speech(downstairs) == "Fatto: spegnere 4 luci e 1 ventilatore del piano Ground floor."
+    assert speech(downstairs) == "Fatto: spegnere 4 luci e 1 ventilatore (Ground floor)."
     assert speech(rooms) == "Fatto: accendere Kitchen Lights e Living Room RGBWW Lights."
     assert state(hass, "light.ceiling_lights") == "off"
     assert state(hass, KITCHEN) == "on"

@@ -261,7 +261,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "bed light to 40 percent",
         (ours("light", action="turn_on", entity_id=BED, brightness_pct=40),),
-        "Turned on Bed Light (brightness 40 %).",
+        "Turned on Bed Light at 40 %.",
         {BED: "on"},
         {BED: {"brightness": 102}},
     ),

@@ -217,7 +217,7 @@ EVERYDAY: Final[list[Ours]] = [
 SAID: Final[dict[str, tuple[str, ...]]] = {
     "en": (
         "Turned on Kitchen light (red).",
-        "Turned on Kitchen light (brightness 30 %).",
+        "Turned on Kitchen light at 30 %.",
         "Turned off Kitchen light.",
         "Turned on Christmas lights.",
         "Turned on oscillation of Fan.",
@@ -538,8 +538,7 @@ async def test_a_harmless_and_a_sensitive_thing_at_once_say_both_in_order(
 
 # What ran beside the question: the light at 30 % and the blind's position, by their values.
 SET_BESIDE: Final = {
-    "en": "Turned on Kitchen light (brightness 30 %) and set the position of Living room blind"
-    " to 30 %.",
+    "en": "Turned on Kitchen light at 30 % and set the position of Living room blind to 30 %.",
     "de": "Erledigt: Küchenlicht auf 30 % einschalten und die Position von Rollladen Wohnzimmer"
     " auf 30 % einstellen.",
     "fr": "C'est fait\u00a0: allumer Lumière de la cuisine à 30 % et régler la position de"
@@ -777,7 +776,7 @@ BESIDE: Final[list[tuple[str, dict[str, Any], str, str]]] = [
     ("HassClimateSetTemperature", {"name": HEATING, "temperature": 21.5},
      "Set the temperature of Heating to 21.5°.",
      "Erledigt: die Temperatur von Heizung auf 21,5° einstellen."),
-    ("HassFanSetSpeed", {"name": FAN, "percentage": 40}, "Turned on Fan (40 %).",
+    ("HassFanSetSpeed", {"name": FAN, "percentage": 40}, "Turned on Fan at 40 %.",
      "Erledigt: Ventilator auf 40 % einschalten."),
     ("HassSetVolume", {"name": "Living Room", "volume_level": 30},
      "Set the volume of Living Room to 30 %.",

@@ -3,7 +3,7 @@
 - "Turn off everything upstairs": six lights went off and the answer read three names and
   "3 more". From four targets on, a done answer counts them by kind ("6 lights", "6 Lichter",
   "6 luzes"), with the area or the floor every one of them is in, as the registries place
-  them: "Turned off 6 lights on floor Upstairs." Two or three targets keep their names.
+  them: "Turned off 6 lights (Upstairs)." Two or three targets keep their names.
 - A call on six lights of which the kitchen's bulb stayed off: the person heard "I could not
   turn on Bed Light, Ceiling Lights, Entrance Color + White Lights and …", five of them on.
   What took it is said done (counted), what did not is named: "Turned on 5 lights. I could
@@ -71,13 +71,13 @@ FANS: Final = ("fan.living_room_fan", "fan.ceiling_fan")
 
 
 UPSTAIRS: Final = {
-    "en": "Turned off 6 lights on floor Upstairs.",
-    "de": "Erledigt: 6 Lichter im Stockwerk Upstairs ausschalten.",
-    "fr": "C'est fait\u00a0: éteindre 6 lumières de l'étage Upstairs.",
-    "es": "Hecho: apagar 6 luces de la planta Upstairs.",
-    "it": "Fatto: spegnere 6 luci del piano Upstairs.",
-    "nl": "Klaar: 6 lampen op de verdieping Upstairs uitschakelen.",
-    "pt": "Feito: desligar 6 luzes do piso Upstairs.",
+    "en": "Turned off 6 lights (Upstairs).",
+    "de": "Erledigt: 6 Lichter (Upstairs) ausschalten.",
+    "fr": "C'est fait\u00a0: éteindre 6 lumières (Upstairs).",
+    "es": "Hecho: apagar 6 luces (Upstairs).",
+    "it": "Fatto: spegnere 6 luci (Upstairs).",
+    "nl": "Klaar: 6 lampen (Upstairs) uitschakelen.",
+    "pt": "Feito: desligar 6 luzes (Upstairs).",
 }
 
 
@@ -115,7 +115,7 @@ def lights_in_the_bedroom(hass: HomeAssistant) -> None:
 async def test_one_rooms_lights_are_said_as_a_count_in_that_room(
     hass: HomeAssistant, talk: Talk
 ) -> None:
-    """Every target in the Bedroom: "in Bedroom", whatever the model called the place."""
+    """Every target in the Bedroom: "(Bedroom)", whatever the model called the place."""
     lights_in_the_bedroom(hass)
 
     result = await talk.say(
@@ -124,7 +124,7 @@ async def test_one_rooms_lights_are_said_as_a_count_in_that_room(
         call("light", action="turn_on", entity_id=list(LIGHTS)),
     )
 
-    assert speech(result) == "Erledigt: 6 Lichter im Bereich Bedroom einschalten."
+    assert speech(result) == "Erledigt: 6 Lichter (Bedroom) einschalten."
 
 
 async def test_lights_and_fans_turned_off_together_are_counted_by_kind(
@@ -328,7 +328,7 @@ def test_covers_are_counted_by_what_they_are() -> None:
     shades = [TargetKind("cover.shade", "Living Room", "Ground")] * 4
     garage_doors = [TargetKind("cover.garage", "Garage", "Ground")] * 2
 
-    assert counted(shades, "en") == "4 blinds in Living Room"
-    assert counted([*shades, *garage_doors], "en") == "4 blinds and 2 covers on floor Ground"
-    assert counted([*shades, *garage_doors], "pt") == "6 estores do piso Ground"
+    assert counted(shades, "en") == "4 blinds (Living Room)"
+    assert counted([*shades, *garage_doors], "en") == "4 blinds and 2 covers (Ground)"
+    assert counted([*shades, *garage_doors], "pt") == "6 estores (Ground)"
     assert counted(shades[:3], "en") is None

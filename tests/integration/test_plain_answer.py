@@ -77,12 +77,12 @@ async def test_the_next_turn_shows_the_model_what_was_said(
     first = await scripted_agent.ask("kitchen light to 40 percent")
     await scripted_agent.ask("did it work?", conversation_id=first.conversation_id)
 
-    assert speech(first) == "Turned on Kitchen Lights (brightness 40 %)."
+    assert speech(first) == "Turned on Kitchen Lights at 40 %."
     history = scripted_worker.requests[1].dynamic_prompt
     # The call, its result and the agent's sentence, as they happened.
     assert "<function=light>" in history
     assert "<tool_response>" in history
-    assert "Turned on Kitchen Lights (brightness 40 %).<|im_end|>" in history
+    assert "Turned on Kitchen Lights at 40 %.<|im_end|>" in history
 
 
 # Two calls in one answer: said together, in one sentence, without a second round.

@@ -609,9 +609,22 @@ def _literal(text: str) -> str:
 
 
 def entity_name(hass: HomeAssistant, entity_id: str) -> str:
-    """Return the friendly name of an entity, or its id when it has no state."""
+    """Return an entity's friendly name as our answers say it, or its id when it has no state."""
     state = hass.states.get(entity_id)
-    return state.name if state is not None else entity_id
+    return said_name(state.name, entity_id) if state is not None else entity_id
+
+
+def said_name(name: str, entity_id: str) -> str:
+    """Return an entity's name as every answer and question of ours says it.
+
+    On one line and cut at the bound the home list cuts it (entity_view.one_line); a cut name
+    is followed by its entity id ("Smart lock of the house … (lock.back_door)"): two names
+    alike up to the cut, or one whose end says which door it is, are told apart.
+    """
+    shown = one_line(name)
+    if len(one_line(name, len(name))) <= len(shown):
+        return shown
+    return f"{shown} ({entity_id})"
 
 
 # An entity id written as a word of a text ("light.kitchen_lights"), not part of a longer
@@ -651,7 +664,7 @@ def with_entity_names(hass: HomeAssistant, text: str, asked: str = "") -> str:
             or not async_should_expose(hass, ASSISTANT, entity_id)
         ):
             return entity_id
-        return state.name
+        return said_name(state.name, entity_id)
 
     parts: list[str] = []
     start = 0

@@ -72,8 +72,9 @@ class CallWords:
     # What a count of targets calls them, by domain or domain.device_class ("cover.blind"):
     # "{}" is the number, one form for one and one for more ("12 Lichter").
     kinds: Mapping[str, tuple[str, str]]
-    in_area: str  # {things} {place}: counted targets that all are in one area
-    on_floor: str  # {things} {place}: counted targets that all are on one floor
+    # {things} {place}: counted targets that all are in one area or on one floor. The place is
+    # a name the user chose ("Ground Floor", "Erdgeschoss", "Garden"): no noun of ours before it.
+    placed: str
 
 
 def _verb_key(key: str) -> VerbKey:

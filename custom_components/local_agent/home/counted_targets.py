@@ -1,10 +1,12 @@
-"""Many targets of a done action said as a count by kind: "12 lights on floor Upstairs".
+"""Many targets of a done action said as a count by kind: "12 lights (Upstairs)".
 
 A voice reading twelve names is no answer. From MIN_COUNTED targets on, a done answer says how
 many of each kind it changed ("3 lights and 2 blinds"), with the area or floor every target
-shares, as the registries place them (never as the model named the place). A target of a kind
-the words have no noun for keeps the names (call_texts.join_few_names). Questions never count:
-a held action names every sensitive target.
+shares, as the registries place them (never as the model named the place), in brackets: the
+place's name is the user's ("Ground Floor", "Piano terra"), and a noun of ours before it reads
+"on floor Ground Floor" or "de la pièce Jardin". A target of a kind the words have no noun for
+keeps the names (call_texts.join_few_names). Questions never count: a held action names every
+sensitive target.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from homeassistant.core import split_entity_id
 from .call_texts import call_words
 from .call_texts import join_names
 from .entity_view import entity_info
+from .entity_view import one_line
 
 # Two or three names read well; from four on, the answer counts them.
 MIN_COUNTED: Final = 4
@@ -71,8 +74,8 @@ def counted(kinds: Sequence[TargetKind], language: str) -> str | None:
         [(one if count == 1 else more).format(count) for (one, more), count in counts.items()],
         language,
     )
-    if len(areas := {target.area for target in kinds}) == 1 and None not in areas:
-        return words.in_area.format(things=things, place=areas.pop())
-    if len(floors := {target.floor for target in kinds}) == 1 and None not in floors:
-        return words.on_floor.format(things=things, place=floors.pop())
+    # The area they all share, else the floor.
+    for places in ({target.area for target in kinds}, {target.floor for target in kinds}):
+        if len(places) == 1 and (place := places.pop()) is not None:
+            return words.placed.format(things=things, place=one_line(place))
     return things

@@ -58,6 +58,7 @@ from .call_texts import describe_action
 from .call_texts import entity_name
 from .call_texts import intent_service
 from .call_texts import join_names
+from .call_texts import said_name
 from .call_texts import service_of
 from .entity_view import one_line
 from .entity_view import state_summary
@@ -222,7 +223,7 @@ async def async_check(hass: HomeAssistant, call: Call, turn: TurnContext) -> Ref
             return Refusal(
                 Problem.UNAVAILABLE,
                 f"{state.name} ({entity_id}) is unavailable right now.",
-                (Phrase("reason_unavailable", {"name": state.name}),),
+                (Phrase("reason_unavailable", {"name": said_name(state.name, entity_id)}),),
             )
     return None
 

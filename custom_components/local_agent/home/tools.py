@@ -43,6 +43,7 @@ from homeassistant.util.hass_dict import HassKey
 from .actions import PlannedAction
 from .actions import ToolFailure
 from .call_texts import Phrase
+from .call_texts import said_name
 from .colours import COLOUR_FIELD
 from .colours import COLOUR_FIELDS
 from .colours import NO_WORDS
@@ -369,7 +370,7 @@ def _target_error(action: ActionSpec, states: Sequence[State]) -> ToolFailure | 
             # Said to the person too: "I could not turn off A and B" alone does not say why.
             return ToolFailure(
                 f"{state.name} ({state.entity_id}) is unavailable right now.",
-                (Phrase("reason_unavailable", {"name": state.name}),),
+                (Phrase("reason_unavailable", {"name": said_name(state.name, state.entity_id)}),),
             )
         if not action_supported(action, state):
             return _unsupported(state, action.service)
@@ -381,7 +382,7 @@ def _unsupported(state: State, what: str) -> ToolFailure:
     key = "refused_no_colour" if what in COLOUR_FIELDS else "refused_unsupported"
     return ToolFailure(
         f"{state.name} ({state.entity_id}) does not support {what}.",
-        (Phrase(key, {"name": state.name}),),
+        (Phrase(key, {"name": said_name(state.name, state.entity_id)}),),
     )
 
 
@@ -430,7 +431,7 @@ def _area_error(
 ) -> ToolFailure | None:
     """Refuse an area the vacuum cleans not (Home Assistant would skip that vacuum)."""
     cleaned = tool.areas.get(state.entity_id, ())
-    name = {"name": state.name}
+    name = {"name": said_name(state.name, state.entity_id)}
     if not cleaned:
         return ToolFailure(
             f"{state.name} ({state.entity_id}) has no areas mapped to its rooms.",

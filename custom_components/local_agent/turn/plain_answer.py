@@ -42,6 +42,7 @@ from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_areas
+from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_words
@@ -196,8 +197,11 @@ _DONE_TO: Final[Mapping[str, str | tuple[str, ...]]] = {
         "set {names} to {datetime}",
     ),
     "update_item": "renamed {item} on {names} to {rename}",
-    # A light's step: it may end at nothing (off), so it is not said as turned on.
+    # A light's brightness and a fan's speed inside the sentence, as the question and the other
+    # languages say them; a light's step may end at nothing (off): never said as turned on.
     "turn_on": (
+        "turned on {names} at {brightness_pct}",
+        "turned on {names} at {percentage}",
         "changed the brightness of {names} by {brightness_step_pct}",
         "lowered the brightness of {names} by {brightness_down_pct}",
         "turned on {names} with the effect {effect}",
@@ -215,6 +219,7 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields said as their value and unit alone.
 _WITH_UNIT: Final[Mapping[str, str]] = {
+    "brightness_pct": "{} %",
     "brightness_step_pct": "{} %",
     "brightness_down_pct": "{} %",
     "humidity": "{} %",
@@ -252,7 +257,7 @@ class DoneAction:
     kinds: tuple[TargetKind, ...] = ()
 
     def text(self, language: str = ENGLISH) -> str:
-        """Say it: "turned on Kitchen Light (brightness 40 %)", "added milk to Shopping list".
+        """Say it: "turned on Kitchen Light at 40 %", "added milk to Shopping list".
 
         In another language the agent speaks, as the call it was: "Kitchen Light einschalten
         (40 %)", after the translation's "done" ("Erledigt: ...").
@@ -435,7 +440,7 @@ def _intent_done(call: llm.ToolInput, result: llm.ToolResult | None) -> list[Don
         if not isinstance(entity_id := target.get("id"), str):
             continue
         names = by_domain.setdefault(entity_id.partition(".")[0], {})
-        names[entity_id] = str(target.get("name") or entity_id)
+        names[entity_id] = _target_name(target)
     arguments = {key: value for key, value in call.tool_args.items() if key not in _TARGET_SLOTS}
     done: list[DoneAction] = []
     for domain, names in by_domain.items():
@@ -501,7 +506,7 @@ def _done_action(
     if not isinstance(entities, list) or not entities:
         return None
     targets = [entity for entity in entities if isinstance(entity, dict)]
-    names = tuple(str(entity.get("name") or entity.get("entity_id")) for entity in targets)
+    names = tuple(_target_name(entity) for entity in targets)
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
     fields = tuple(
         (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
@@ -544,13 +549,19 @@ def _left_as_it_was(domain: str, service: str, entities: list[Any]) -> list[Phra
         Phrase(
             "reason_still",
             {
-                "name": str(entity.get("name") or entity.get("entity_id")),
+                "name": _target_name(entity),
                 "state": StateWord(domain, str(entity.get("state"))),
             },
         )
         for entity in entities
         if isinstance(entity, dict) and entity.get("state") not in (wanted, STATE_UNKNOWN)
     ]
+
+
+def _target_name(target: Mapping[str, Any]) -> str:
+    """Return a tool result's target ("name", "entity_id" or "id") as our answers name it."""
+    entity_id = str(target.get("entity_id") or target.get("id"))
+    return said_name(str(target.get("name") or entity_id), entity_id)
 
 
 def _has_fields_of(words: str, fields: Mapping[str, Any]) -> bool:

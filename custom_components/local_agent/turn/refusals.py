@@ -24,7 +24,9 @@ from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
+from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.runner import partly_failed
@@ -183,7 +185,7 @@ def _said_call(
     else:
         # An intent tool of an LLM API ("HassTurnOn", "HassLightSet"), as the service it calls.
         target = next((arguments[key] for key in _API_TARGETS if arguments.get(key)), None)
-        names = [str(target)] if isinstance(target, str | int | float) else []
+        names = [one_line(str(target))] if isinstance(target, str | int | float) else []
         if not names:
             return None
         intent_type = tool_name.rpartition("__")[2]
@@ -242,11 +244,11 @@ def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
         if not valid_entity_id(text):
             # A name, not markup, a program's value half read, or a bare number.
             if not _MARKUP.search(text) and any(c.isalpha() for c in text):
-                names.append(text)
+                names.append(one_line(text))
         elif (state := hass.states.get(text)) is not None and async_should_expose(
             hass, ASSISTANT, text
         ):
-            names.append(state.name)
+            names.append(said_name(state.name, text))
         elif words := text.partition(".")[2].replace("_", " ").strip():
             names.append(words)
     return list(dict.fromkeys(names))
