@@ -114,6 +114,15 @@ class HeldResult(llm.ToolResult):
     """
 
 
+@dataclass(slots=True)
+class UnattendedRefusal(llm.ToolResult):
+    """The result of a sensitive call refused for want of a person to confirm it.
+
+    Told by its class: the refusal says it in full, so the calls said not to have worked
+    beside it leave it out. Its data is {"error": the gate's message}.
+    """
+
+
 def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
     """Whether a call of this turn that changed something ran, not one waiting for a yes."""
     return any(
@@ -151,6 +160,9 @@ def async_set_response_type(
     say it had none).
     """
     speech = response.speech.get("plain", {}).get("speech", "")
+    calls = _turn_calls(chat_log)
+    # A refusal beside actions that ran: the automation reads what changed (the speech says
+    # what was refused), as core's intents answer a request done in part.
     if ended in NOT_CARRIED_OUT:
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
         return
@@ -158,7 +170,6 @@ def async_set_response_type(
         # A question back (a confirmation): nothing was done yet.
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
         return
-    calls = _turn_calls(chat_log)
     if calls.changed:
         response.response_type = intent.IntentResponseType.ACTION_DONE
         if not response.success_results:

@@ -1,0 +1,101 @@
+"""The agent in a house's scripts and automations: what `conversation.process` gives back.
+
+"At sunset, turn on the bed light and lock up" written as one sentence to the agent: the model
+turns the bed light on and tries to unlock (or lock) the front door. With no person to confirm
+it the unlock is refused, but the script read only the refusal, as an error: nothing said the
+bed light had gone on, and `data.success` was gone. Now the speech says what ran first, and the
+response is `action_done` with what changed, as core's intents answer a request done in part.
+Real YAML scripts through `async_setup_component`, run as a person's dashboard button or an
+automation runs them; the scripted model writes the calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from .conftest import Agent
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
+
+BED_LIGHT_AND_UNLOCK: Final = answer(
+    call("light", action="turn_on", entity_id="light.bed_light")
+    + "\n"
+    + call("lock", action="unlock", entity_id="lock.front_door")
+)
+
+
+async def set_up_the_ask_script(hass: HomeAssistant, agent: Agent) -> None:
+    """A script that says its `text` to the agent in its `language` and returns the reply."""
+    assert await async_setup_component(hass, "conversation", {})
+    process = {
+        "action": "conversation.process",
+        "data": {"text": "{{ text }}", "agent_id": agent.entity_id, "language": "{{ language }}"},
+        "response_variable": "reply",
+    }
+    sequence = [process, {"stop": "replied", "response_variable": "reply"}]
+    assert await async_setup_component(hass, "script", {"script": {"ask": {"sequence": sequence}}})
+    await hass.services.async_call("light", "turn_off", {"entity_id": "all"}, blocking=True)
+
+
+async def ask_through_the_script(hass: HomeAssistant, text: str, language: str) -> dict[str, Any]:
+    """Run the script as an automation does; what `conversation.process` answered."""
+    reply = await hass.services.async_call(
+        "script", "ask", {"text": text, "language": language}, blocking=True, return_response=True
+    )
+    assert reply is not None
+    response: dict[str, Any] = reply["response"]
+    return response
+
+
+REFUSED: Final = {
+    "en": (
+        "I did not unlock Front Door: this needs a person to confirm it, and this request came "
+        "from an automation."
+    ),
+    "de": (
+        "Nicht ausgeführt: Front Door aufschließen. Das muss eine Person bestätigen, und diese "
+        "Anfrage kam von einer Automatisierung."
+    ),
+}
+SAID: Final = {
+    "en": f"Turned on Bed Light. {REFUSED['en']}",
+    "de": f"Erledigt: Bed Light einschalten. {REFUSED['de']}",
+}
+
+
+@pytest.mark.parametrize("language", list(SAID))
+async def test_a_script_hears_what_ran_beside_an_unlock_it_may_not_do(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, language: str
+) -> None:
+    """Before: only "I did not unlock Front Door: ..." while the bed light went on."""
+    await set_up_the_ask_script(hass, scripted_agent)
+    scripted_worker.will_write(BED_LIGHT_AND_UNLOCK)
+
+    response = await ask_through_the_script(hass, "bed light on and unlock", language)
+
+    assert response["speech"]["plain"]["speech"] == SAID[language]
+    assert response["language"] == language
+    assert (state(hass, "light.bed_light"), state(hass, "lock.front_door")) == ("on", "locked")
+
+
+async def test_an_unlock_alone_is_still_an_error_the_script_can_read(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """The neighbour: nothing ran, so the refusal is the whole reply, an error in German."""
+    await set_up_the_ask_script(hass, scripted_agent)
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+
+    response = await ask_through_the_script(hass, "schließ die Haustür auf", "de")
+
+    assert response["response_type"] == "error"
+    assert response["data"] == {"code": "failed_to_handle"}
+    assert response["speech"]["plain"]["speech"] == REFUSED["de"]
+    assert state(hass, "lock.front_door") == "locked"
