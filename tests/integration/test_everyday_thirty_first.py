@@ -86,6 +86,20 @@ async def test_a_script_hears_what_ran_beside_an_unlock_it_may_not_do(
     assert (state(hass, "light.bed_light"), state(hass, "lock.front_door")) == ("on", "locked")
 
 
+async def test_a_scripts_reply_lists_what_changed_beside_a_refused_unlock(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Before: `error` / `failed_to_handle`, with no `data.success` to read."""
+    await set_up_the_ask_script(hass, scripted_agent)
+    scripted_worker.will_write(BED_LIGHT_AND_UNLOCK)
+
+    response = await ask_through_the_script(hass, "bed light on and unlock", "en")
+
+    assert response["response_type"] == "action_done"
+    assert [target["id"] for target in response["data"]["success"]] == ["light.bed_light"]
+    assert response["data"]["failed"] == []
+
+
 async def test_an_unlock_alone_is_still_an_error_the_script_can_read(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:

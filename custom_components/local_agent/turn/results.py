@@ -8,7 +8,8 @@ Assistant's error codes when the request was not carried out:
 - `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
 - `failed_to_handle`: understood but not done: every action the model tried was refused or
   failed (or, with no action, every read), a sensitive action was refused without a person to
-  confirm it, the model or its server failed, or the turn ran out of rounds or time.
+  confirm it (`action_done` with what changed, where other actions ran beside it), the model
+  or its server failed, or the turn ran out of rounds or time.
 """
 
 from __future__ import annotations
@@ -163,7 +164,9 @@ def async_set_response_type(
     calls = _turn_calls(chat_log)
     # A refusal beside actions that ran: the automation reads what changed (the speech says
     # what was refused), as core's intents answer a request done in part.
-    if ended in NOT_CARRIED_OUT:
+    # A refusal beside actions that ran: the automation reads what changed (the speech says
+    # what was refused), as core's intents answer a request done in part.
+    if ended in NOT_CARRIED_OUT and not (ended is TurnEnd.REFUSED and calls.changed):
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
         return
     if ended is TurnEnd.CONFIRMATION_ASKED:
