@@ -51,7 +51,8 @@ async def ask_through_the_script(hass: HomeAssistant, text: str, language: str) 
         "script", "ask", {"text": text, "language": language}, blocking=True, return_response=True
     )
     assert reply is not None
-    response: dict[str, Any] = reply["response"]
+    response = reply["response"]
+    assert isinstance(response, dict)
     return response
 
 
