@@ -4,7 +4,8 @@
 turns the bed light on and tries to unlock (or lock) the front door. With no person to confirm
 it the unlock is refused, but the script read only the refusal, as an error: nothing said the
 bed light had gone on, and `data.success` was gone. Now the speech says what ran first, and the
-response is `action_done` with what changed, as core's intents answer a request done in part.
+response is `action_done` with what changed in `data.success` and the door in `data.failed`, as
+core's intents answer a request done in part.
 Real YAML scripts through `async_setup_component`, run as a person's dashboard button or an
 automation runs them; the scripted model writes the calls.
 """
@@ -90,7 +91,7 @@ async def test_a_script_hears_what_ran_beside_an_unlock_it_may_not_do(
 async def test_a_scripts_reply_lists_what_changed_beside_a_refused_unlock(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
-    """Before: `error` / `failed_to_handle`, with no `data.success` to read."""
+    """Before: `error` / `failed_to_handle`, with no `data.success` or `data.failed` to read."""
     await set_up_the_ask_script(hass, scripted_agent)
     scripted_worker.will_write(BED_LIGHT_AND_UNLOCK)
 
@@ -98,7 +99,9 @@ async def test_a_scripts_reply_lists_what_changed_beside_a_refused_unlock(
 
     assert response["response_type"] == "action_done"
     assert [target["id"] for target in response["data"]["success"]] == ["light.bed_light"]
-    assert response["data"]["failed"] == []
+    assert response["data"]["failed"] == [
+        {"name": "Front Door", "type": "entity", "id": "lock.front_door"}
+    ]
 
 
 async def test_an_unlock_alone_is_still_an_error_the_script_can_read(

@@ -1149,7 +1149,8 @@ class ConversationAgent:
         if decision.verdict is Verdict.HOLD:
             return HeldResult(data={"status": decision.message})
         if run is None and decision.action is not None and decision.action in safety.refused:
-            return UnattendedRefusal(data={"error": decision.message}, error=True)
+            refused = {"error": decision.message, "targets": list(decision.action.targets)}
+            return UnattendedRefusal(data=refused, error=True)
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result

@@ -24,6 +24,7 @@ from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
@@ -44,6 +45,7 @@ class _Calls:
     failed_actions: int = 0
     read: int = 0
     failed_reads: int = 0
+    refused: list[str] = field(default_factory=list)  # targets refused without a person
 
 
 def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolResultContent) -> bool:
@@ -93,6 +95,8 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
                 calls.read += 1
         elif content.result.error:
             calls.failed_actions += 1
+            if isinstance(content.result, UnattendedRefusal):
+                calls.refused.extend(content.result.data.get("targets", ()))
             if isinstance(content.result, PartlyDone):  # some of its targets took it
                 calls.changed.append({"entities": list(content.result.took)})
         else:
@@ -120,7 +124,7 @@ class UnattendedRefusal(llm.ToolResult):
     """The result of a sensitive call refused for want of a person to confirm it.
 
     Told by its class: the refusal says it in full, so the calls said not to have worked
-    beside it leave it out. Its data is {"error": the gate's message}.
+    beside it leave it out. Its data is {"error": the gate's message, "targets": entity ids}.
     """
 
 
@@ -147,6 +151,20 @@ def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]
     ]
 
 
+def _refused_targets(
+    hass: HomeAssistant, entity_ids: list[str]
+) -> list[intent.IntentResponseTarget]:
+    """Return the entities of the actions refused without a person, by their names now."""
+    return [
+        intent.IntentResponseTarget(
+            type=intent.IntentResponseTargetType.ENTITY,
+            name=state.name if (state := hass.states.get(entity_id)) else entity_id,
+            id=entity_id,
+        )
+        for entity_id in dict.fromkeys(entity_ids)
+    ]
+
+
 @callback
 def async_set_response_type(
     response: intent.IntentResponse,
@@ -162,10 +180,8 @@ def async_set_response_type(
     """
     speech = response.speech.get("plain", {}).get("speech", "")
     calls = _turn_calls(chat_log)
-    # A refusal beside actions that ran: the automation reads what changed (the speech says
-    # what was refused), as core's intents answer a request done in part.
-    # A refusal beside actions that ran: the automation reads what changed (the speech says
-    # what was refused), as core's intents answer a request done in part.
+    # A refusal beside actions that ran: the automation reads what changed and what was
+    # refused, as core's intents answer a request done in part.
     if ended in NOT_CARRIED_OUT and not (ended is TurnEnd.REFUSED and calls.changed):
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
         return
@@ -176,7 +192,9 @@ def async_set_response_type(
     if calls.changed:
         response.response_type = intent.IntentResponseType.ACTION_DONE
         if not response.success_results:
-            response.async_set_results(_targets(calls.changed))
+            response.async_set_results(
+                _targets(calls.changed), _refused_targets(chat_log.hass, calls.refused)
+            )
     elif calls.failed_actions or (calls.failed_reads and not calls.read):
         # Every action failed, or every read did: nothing asked for was carried out.
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
