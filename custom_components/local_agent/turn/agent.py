@@ -1149,8 +1149,9 @@ class ConversationAgent:
         if decision.verdict is Verdict.HOLD:
             return HeldResult(data={"status": decision.message})
         if run is None and decision.action is not None and decision.action in safety.refused:
-            refused = {"error": decision.message, "targets": list(decision.action.targets)}
-            return UnattendedRefusal(data=refused, error=True)
+            return UnattendedRefusal(
+                data={"error": decision.message}, error=True, targets=decision.action.targets
+            )
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result

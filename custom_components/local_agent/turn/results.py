@@ -96,7 +96,7 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
         elif content.result.error:
             calls.failed_actions += 1
             if isinstance(content.result, UnattendedRefusal):
-                calls.refused.extend(content.result.data.get("targets", ()))
+                calls.refused.extend(content.result.targets)
             if isinstance(content.result, PartlyDone):  # some of its targets took it
                 calls.changed.append({"entities": list(content.result.took)})
         else:
@@ -124,8 +124,11 @@ class UnattendedRefusal(llm.ToolResult):
     """The result of a sensitive call refused for want of a person to confirm it.
 
     Told by its class: the refusal says it in full, so the calls said not to have worked
-    beside it leave it out. Its data is {"error": the gate's message, "targets": entity ids}.
+    beside it leave it out. Its data is {"error": the gate's message}; `targets`, the entity ids
+    of the refused action.
     """
+
+    targets: tuple[str, ...] = ()
 
 
 def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
