@@ -17,14 +17,23 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.setup import async_setup_component
 
 from .conftest import Agent
+from .conftest import async_setup_entry_with_subentries
+from .conftest import entity_of
+from .conftest import generate_data
 from .conftest import state
+from .conftest import subentry
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_redteam import event_trigger
 
 BED_LIGHT_AND_UNLOCK: Final = answer(
     call("light", action="turn_on", entity_id="light.bed_light")
@@ -116,4 +125,50 @@ async def test_an_unlock_alone_is_still_an_error_the_script_can_read(
     assert response["response_type"] == "error"
     assert response["data"] == {"code": "failed_to_handle"}
     assert response["speech"]["plain"]["speech"] == REFUSED["de"]
+    assert state(hass, "lock.front_door") == "locked"
+
+
+# --- An AI task whose instructions read like a command --------------------------------------
+
+
+async def set_up_a_task(hass: HomeAssistant, worker: ScriptedWorker) -> str:
+    """An AI task on the scripted model; its entity id."""
+    entry = await async_setup_entry_with_subentries(
+        hass,
+        subentry(SUBENTRY_AI_TASK, "Task", ai_task_data()),
+        data={CONF_MODEL_PATH: str(worker.info.path)},
+        unique_id=str(worker.info.path),
+    )
+    [task] = entry.subentries
+    return entity_of(hass, "ai_task", task)
+
+
+async def test_a_task_told_to_unlock_says_it_never_acts_and_unlocks_nothing(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    """Before: "The model wrote no answer to this task. If it thinks, give it a thinking
+    budget", advice that cannot help: the model wrote a call. A real automation asks."""
+    task = await set_up_a_task(hass, scripted_worker)
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    told: list[str] = []
+    generate = {
+        "action": "ai_task.generate_data",
+        "data": {"task_name": "door", "entity_id": task, "instructions": "unlock the front door"},
+        "response_variable": "result",
+        "continue_on_error": True,
+    }
+    tell = {"action": "test.tell", "data": {"message": "{{ result | default('no result') }}"}}
+    hass.services.async_register("test", "tell", lambda call: told.append(call.data["message"]))
+    automation = {"triggers": [event_trigger("door_check")], "actions": [generate, tell]}
+    assert await async_setup_component(hass, "automation", {"automation": [automation]})
+
+    with pytest.raises(HomeAssistantError) as raised:
+        await generate_data(hass, task, instructions="unlock the front door")
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
+    hass.bus.async_fire("door_check")
+    await hass.async_block_till_done()
+
+    assert raised.value.translation_key == "task_tool_call"
+    assert str(raised.value).startswith("The model wrote a call to act on the home")
+    assert told == ["no result"]
     assert state(hass, "lock.front_door") == "locked"
