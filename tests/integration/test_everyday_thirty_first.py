@@ -19,6 +19,7 @@ import pytest
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
 from custom_components.local_agent.const import SUBENTRY_AI_TASK
+from custom_components.local_agent.engine.errors import EngineError
 from custom_components.local_agent.turn.defaults import ai_task_data
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
@@ -31,6 +32,7 @@ from .conftest import generate_data
 from .conftest import state
 from .conftest import subentry
 from .scripted_model import ScriptedWorker
+from .scripted_model import SeenRequest
 from .scripted_model import answer
 from .scripted_model import call
 from .test_redteam import event_trigger
@@ -128,6 +130,51 @@ async def test_an_unlock_alone_is_still_an_error_the_script_can_read(
     assert state(hass, "lock.front_door") == "locked"
 
 
+SPEECH: Final = "{{ reply.response.speech.plain.speech }}"
+
+
+def listen_to_tell(hass: HomeAssistant) -> list[str]:
+    """Register `test.tell` (a phone's notify, as an automation uses it); what it was told."""
+    told: list[str] = []
+    hass.services.async_register("test", "tell", lambda call: told.append(call.data["message"]))
+    return told
+
+
+async def test_an_automation_tells_the_answer_and_goes_on_when_the_model_fails(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """The neighbours, as they were: a question's answer reaches the phone from
+    `reply.response.speech.plain.speech`, and a model that fails is a reply of type `error`
+    saying why, in the request's language, not an exception that stops the automation."""
+    told = listen_to_tell(hass)
+    ask = {
+        "action": "conversation.process",
+        "data": {"text": "{{ trigger.event.data.text }}", "agent_id": scripted_agent.entity_id},
+        "response_variable": "reply",
+    }
+    tell = {
+        "action": "test.tell",
+        "data": {"message": "{{ reply.response.response_type }}: " + SPEECH},
+    }
+    automation = {"triggers": [event_trigger("door_check")], "actions": [ask, tell]}
+    assert await async_setup_component(hass, "automation", {"automation": [automation]})
+
+    def fails(_seen: SeenRequest) -> str:
+        raise EngineError("the model went away")
+
+    scripted_worker.will_write(
+        answer(call("get_state", entity_id="lock.front_door")), answer("It is locked."), fails
+    )
+    for text in ("is the front door locked?", "is the front door still locked?"):
+        hass.bus.async_fire("door_check", {"text": text})
+        await hass.async_block_till_done()
+
+    assert told == [
+        "query_answer: It is locked.",
+        "error: Sorry, the language model failed: the model went away",
+    ]
+
+
 # --- An AI task whose instructions read like a command --------------------------------------
 
 
@@ -150,7 +197,7 @@ async def test_a_task_told_to_unlock_says_it_never_acts_and_unlocks_nothing(
     budget", advice that cannot help: the model wrote a call. A real automation asks."""
     task = await set_up_a_task(hass, scripted_worker)
     scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.front_door")))
-    told: list[str] = []
+    told = listen_to_tell(hass)
     generate = {
         "action": "ai_task.generate_data",
         "data": {"task_name": "door", "entity_id": task, "instructions": "unlock the front door"},
@@ -158,7 +205,6 @@ async def test_a_task_told_to_unlock_says_it_never_acts_and_unlocks_nothing(
         "continue_on_error": True,
     }
     tell = {"action": "test.tell", "data": {"message": "{{ result | default('no result') }}"}}
-    hass.services.async_register("test", "tell", lambda call: told.append(call.data["message"]))
     automation = {"triggers": [event_trigger("door_check")], "actions": [generate, tell]}
     assert await async_setup_component(hass, "automation", {"automation": [automation]})
 
