@@ -128,6 +128,7 @@ from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
 from .results import HeldResult
+from .results import UnattendedRefusal
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
@@ -947,7 +948,11 @@ class ConversationAgent:
                 )
                 return TurnEnd.REFUSED
             if safety.refused:
-                await self._async_say(chat_log, await self.gate.async_refusal(turn, safety.refused))
+                # An automation reads what ran beside the refusal: the light is on, the door
+                # stays locked.
+                refusal = await self.gate.async_refusal(turn, safety.refused)
+                done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
+                await self._async_say(chat_log, " ".join(part for part in (done, refusal) if part))
                 return TurnEnd.REFUSED
             if safety.held:
                 question = await self.gate.async_hold(turn, safety.held)
@@ -1023,7 +1028,7 @@ class ConversationAgent:
         elif ran_beside_held(chat_log):
             # A call that ran and has no words of its own (a script's tool of Assist).
             said.append(await async_phrase(self.hass, language, "empty_answer"))
-        if failed := failed_in_last_round(chat_log):
+        if failed := failed_in_last_round(chat_log, said_apart=UnattendedRefusal):
             said.append(
                 await self._async_refusal(
                     failed, language, list(home_tools), "calls_partly_refused_unnamed", chat_log
@@ -1143,6 +1148,10 @@ class ConversationAgent:
         decision, run = await self._async_run_call(proposed, turn, safety)
         if decision.verdict is Verdict.HOLD:
             return HeldResult(data={"status": decision.message})
+        if run is None and decision.action is not None and decision.action in safety.refused:
+            return UnattendedRefusal(
+                data={"error": decision.message}, error=True, targets=decision.action.targets
+            )
         if run is None:
             return error_result(decision.message or "Refused.")
         return run.result

@@ -32,6 +32,8 @@ from custom_components.local_agent.engine.structure import StructureError
 from custom_components.local_agent.engine.structure import parse_structure
 from custom_components.local_agent.engine.tool_calls import ReasoningDelta
 from custom_components.local_agent.engine.tool_calls import TextDelta
+from custom_components.local_agent.engine.tool_calls import ToolCallFailed
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.engine.types import JsonSchema
 from custom_components.local_agent.engine.types import Message
@@ -194,6 +196,10 @@ async def async_generate_data(
     if not text:
         if cut_off:
             raise _error("task_cut_off", max_tokens=str(request.max_tokens))
+        if any(isinstance(e, ToolCallParsed | ToolCallFailed) for e in output.events):
+            # Nothing was called: the task offers no tools. Told apart from an empty answer,
+            # whose advice (a thinking budget) would not help.
+            raise _error("task_tool_call")
         raise _error("task_no_answer")
     if schema is not None:
         try:

@@ -107,12 +107,22 @@ def _as_missed(call: llm.ToolInput, result: llm.ToolResult | None) -> llm.ToolIn
     return replace(call, tool_args={**call.tool_args, ATTR_ENTITY_ID: missed}) if missed else call
 
 
-def failed_in_last_round(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
-    """Return the calls of the turn's last round of calls that failed or were refused."""
+def failed_in_last_round(
+    chat_log: conversation.ChatLog, *, said_apart: type[llm.ToolResult] | None = None
+) -> list[llm.ToolInput]:
+    """Return the calls of the turn's last round of calls that failed or were refused.
+
+    said_apart: the class of the results said in a sentence of their own, left out here.
+    """
     rounds, results = _turn_calls(chat_log)
     if not rounds:
         return []
-    return [call for call in rounds[-1] if (result := results.get(call.id)) is None or result.error]
+    return [
+        call
+        for call in rounds[-1]
+        if (result := results.get(call.id)) is None
+        or (result.error and not (said_apart and isinstance(result, said_apart)))
+    ]
 
 
 def partly_failed_in_last_round(chat_log: conversation.ChatLog) -> bool:

@@ -8,7 +8,8 @@ Assistant's error codes when the request was not carried out:
 - `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
 - `failed_to_handle`: understood but not done: every action the model tried was refused or
   failed (or, with no action, every read), a sensitive action was refused without a person to
-  confirm it, the model or its server failed, or the turn ran out of rounds or time.
+  confirm it (`action_done` with what changed, where other actions ran beside it), the model
+  or its server failed, or the turn ran out of rounds or time.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.tool_review import classify
 from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
@@ -43,6 +45,7 @@ class _Calls:
     failed_actions: int = 0
     read: int = 0
     failed_reads: int = 0
+    refused: list[str] = field(default_factory=list)  # targets refused without a person
 
 
 def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolResultContent) -> bool:
@@ -92,6 +95,8 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
                 calls.read += 1
         elif content.result.error:
             calls.failed_actions += 1
+            if isinstance(content.result, UnattendedRefusal):
+                calls.refused.extend(content.result.targets)
             if isinstance(content.result, PartlyDone):  # some of its targets took it
                 calls.changed.append({"entities": list(content.result.took)})
         else:
@@ -112,6 +117,18 @@ class HeldResult(llm.ToolResult):
     Told by its class, not by its data: another API's tool may answer with the same keys.
     Its data is {"status": the gate's message}.
     """
+
+
+@dataclass(slots=True)
+class UnattendedRefusal(llm.ToolResult):
+    """The result of a sensitive call refused for want of a person to confirm it.
+
+    Told by its class: the refusal says it in full, so the calls said not to have worked
+    beside it leave it out. Its data is {"error": the gate's message}; `targets`, the entity ids
+    of the refused action.
+    """
+
+    targets: tuple[str, ...] = ()
 
 
 def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
@@ -137,6 +154,20 @@ def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]
     ]
 
 
+def _refused_targets(
+    hass: HomeAssistant, entity_ids: list[str]
+) -> list[intent.IntentResponseTarget]:
+    """Return the entities of the actions refused without a person, by their names now."""
+    return [
+        intent.IntentResponseTarget(
+            type=intent.IntentResponseTargetType.ENTITY,
+            name=state.name if (state := hass.states.get(entity_id)) else entity_id,
+            id=entity_id,
+        )
+        for entity_id in dict.fromkeys(entity_ids)
+    ]
+
+
 @callback
 def async_set_response_type(
     response: intent.IntentResponse,
@@ -151,18 +182,22 @@ def async_set_response_type(
     say it had none).
     """
     speech = response.speech.get("plain", {}).get("speech", "")
-    if ended in NOT_CARRIED_OUT:
+    calls = _turn_calls(chat_log)
+    # A refusal beside actions that ran: the automation reads what changed and what was
+    # refused, as core's intents answer a request done in part.
+    if ended in NOT_CARRIED_OUT and not (ended is TurnEnd.REFUSED and calls.changed):
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
         return
     if ended is TurnEnd.CONFIRMATION_ASKED:
         # A question back (a confirmation): nothing was done yet.
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
         return
-    calls = _turn_calls(chat_log)
     if calls.changed:
         response.response_type = intent.IntentResponseType.ACTION_DONE
         if not response.success_results:
-            response.async_set_results(_targets(calls.changed))
+            response.async_set_results(
+                _targets(calls.changed), _refused_targets(chat_log.hass, calls.refused)
+            )
     elif calls.failed_actions or (calls.failed_reads and not calls.read):
         # Every action failed, or every read did: nothing asked for was carried out.
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
