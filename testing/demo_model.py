@@ -71,9 +71,9 @@ _FLOOR_THINGS: Final = (
     (r"everything|todo|tutto|alles|tudo", ("light", "fan")),
     (r"lights|luces|luci|lampen|lichter|luzes", ("light",)),
 )
-# Words of a command (English, Spanish, Dutch, Italian, Portuguese, German) -> (domain, action, further
-# arguments) the demo calls; the first that matches wins, so longer phrases come before the words
-# they contain.
+# Words of a command (English, Spanish, Dutch, Italian, Portuguese, German) -> (domain, action,
+# further arguments) the demo calls; the first that matches wins, so longer phrases come before
+# the words they contain.
 _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (
         r"unlock|desbloquea|abre la cerradura|ontgrendel|sblocca|destranca|destrave|entriegle|"
@@ -247,7 +247,7 @@ def _minutes(said: str) -> str:
 
 
 def _degrees(said: str) -> float:
-    found = re.search(r"(\d+(?:[.,]\d+)?) ?(?:°|[dg]r?[ae])", said)
+    found = re.search(r"(?i)(\d+(?:[.,]\d+)?) ?(?:°|[dg]r?[ae])", said)
     return float(found.group(1).replace(",", ".")) if found else 21.0
 
 
