@@ -15,12 +15,15 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
 from testing.stand_in import StandInWorker
 from testing.stand_in import answer
 from testing.stand_in import call
 
 from .conftest import speech
 from .conftest import state
+from .houses import FRONT_DOOR
+from .scene import Scene
 from .test_demo_model import demo_agent
 
 CEILING: Final = "light.ceiling_lights"
@@ -76,3 +79,35 @@ async def test_a_refused_call_on_many_lights_never_ends_its_names_on_an_ellipsis
 
     assert speech(result) == said
     assert state(hass, "light.kitchen_lights") == "on"
+
+
+@pytest.mark.parametrize(
+    ("language", "no", "yes", "cancelled"),
+    [
+        ("de", "nein", "ja", "Okay, das mache ich nicht."),
+        ("pt", "não", "sim", "Está bem, não vou fazer isso."),
+    ],
+)
+async def test_a_no_that_opens_a_new_conversation_cancels_the_question_waiting_elsewhere(
+    scene: Scene, language: str, no: str, yes: str, cancelled: str
+) -> None:
+    """The walk asked to lock the front door, closed the dialog and answered "não" in the
+    new one it opened: the no reached the model as a new request (the demo model answered
+    its English help; a real one, anything, "OK" included) and the question still waited, so
+    a "sim" in yet another dialog asked it again. A yes that opens a conversation brings the
+    person's one waiting question there; their no now cancels it, and runs nothing."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent, language)
+    asked = len(scene.worker.requests)
+
+    here = await agent.ask(no, context=scene.person, language=language)
+
+    assert here.conversation_id != question.conversation_id
+    assert speech(here) == cancelled
+    assert here.response.response_type is not intent.IntentResponseType.ERROR
+    assert len(scene.worker.requests) == asked
+    assert scene.outcomes() == ["proposed", "cancelled"]
+    scene.worker.will_write(answer("?"))
+    later = await agent.ask(yes, context=scene.person, language=language)
+    assert speech(later) == "?"
+    assert state(scene.hass, FRONT_DOOR) == "locked"
