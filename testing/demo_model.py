@@ -55,25 +55,34 @@ _ROOM_WORDS: Final = {
 # Words for the floors of the develop house (testing/develop_house.py) and what "everything"
 # and "the blinds" on a floor are: (words, floor, domains).
 _FLOOR_WORDS: Final = (
-    (r"downstairs|abajo|planta baja|di sotto|piano terra|pianterreno|beneden", GROUND_FLOOR),
-    (r"upstairs|arriba|planta de arriba|di sopra|piano di sopra|primo piano|boven", FIRST_FLOOR),
+    (
+        r"downstairs|abajo|planta baja|di sotto|piano terra|pianterreno|beneden|erdgeschoss|"
+        r"unten|rés do chão|térreo|lá em baixo",
+        GROUND_FLOOR,
+    ),
+    (
+        r"upstairs|arriba|planta de arriba|di sopra|piano di sopra|primo piano|boven|oben|"
+        r"obergeschoss|lá em cima|andar de cima|primeiro andar",
+        FIRST_FLOOR,
+    ),
 )
 _FLOOR_THINGS: Final = (
-    (r"blinds|persianas|estores|tapparelle|persiane|jaloezie", ("cover",)),
-    (r"everything|todo|tutto|alles", ("light", "fan")),
-    (r"lights|luces|luci|lampen", ("light",)),
+    (r"blinds|persianas|estores|tapparelle|persiane|jaloezie|rollos|rollläden", ("cover",)),
+    (r"everything|todo|tutto|alles|tudo", ("light", "fan")),
+    (r"lights|luces|luci|lampen|lichter|luzes", ("light",)),
 )
-# Words of a command (English, Spanish, Dutch, Italian, Portuguese) -> (domain, action, further
-# arguments) the demo calls; the first that matches wins, so longer phrases come before the words
-# they contain.
+# Words of a command (English, Spanish, Dutch, Italian, Portuguese, German) -> (domain, action,
+# further arguments) the demo calls; the first that matches wins, so longer phrases come before
+# the words they contain.
 _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (
-        r"unlock|desbloquea|abre la cerradura|ontgrendel|sblocca|destranca|destrave",
+        r"unlock|desbloquea|abre la cerradura|ontgrendel|sblocca|destranca|destrave|entriegle|"
+        r"schließ\S* .* auf",
         "lock",
         "unlock",
         {},
     ),
-    (r"lock|bloquea|cierra la cerradura|vergrendel|blocca|tranca", "lock", "lock", {}),
+    (r"lock|bloquea|cierra la cerradura|vergrendel|blocca|tranca|verriegle", "lock", "lock", {}),
     (
         r"dim|baja|atenúa|dimmen|abbassa|attenua|diminui|reduz",
         "light",
@@ -100,14 +109,20 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"swing|oscila|oscilación|zwaai", "climate", "set_swing_mode", {"swing_mode": "auto"}),
     (r"set|pon|zet|imposta|define|ajusta", "input_datetime", "set_datetime", {"time": "07:30:00"}),
     (
-        r"turn on|switch on|enciende|prende|zet .* aan|aan|accendi|liga|acende",
+        r"turn on|switch on|enciende|prende|zet .* aan|aan|accendi|liga|acende|schalte .* ein|"
+        r"mach .* an",
         "light",
         "turn_on",
         {},
     ),
-    (r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga", "light", "turn_off", {}),
-    (r"open|abre|apri", "cover", "open_cover", {}),
-    (r"close|cierra|sluit|chiudi|fecha", "cover", "close_cover", {}),
+    (
+        r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga|schalte .* aus|mach .* aus",
+        "light",
+        "turn_off",
+        {},
+    ),
+    (r"open|abre|apri|öffne", "cover", "open_cover", {}),
+    (r"close|cierra|sluit|chiudi|fecha|schließ", "cover", "close_cover", {}),
 )
 # Commands for the house's timer, date/time helpers, notifications, to-do list, vacuum rooms and
 # light effects (English, German, French, Dutch), a thermostat's degrees: (words, domain,
@@ -123,6 +138,12 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
     (r"start|starte|lance|démarre", "timer", "start", lambda s: {"duration": _minutes(s)}),
     (r"pause|pausiere|halte", "timer", "pause", lambda s: {}),
     (r"cancel|brich|abbrechen|annule|arrête", "timer", "cancel", lambda s: {}),
+    (
+        r"\d+ ?%",
+        "light",
+        "turn_on",
+        lambda s: {"brightness_pct": int(re.findall(r"(\d+) ?%", s)[0])},
+    ),
     (
         r"\d+ ?(?:°|degrees|grad|degrés|grados|gradi|graden|graus)",
         "climate",
@@ -226,7 +247,7 @@ def _minutes(said: str) -> str:
 
 
 def _degrees(said: str) -> float:
-    found = re.search(r"(\d+(?:[.,]\d+)?) ?(?:°|[dg]r?[ae])", said)
+    found = re.search(r"(?i)(\d+(?:[.,]\d+)?) ?(?:°|[dg]r?[ae])", said)
     return float(found.group(1).replace(",", ".")) if found else 21.0
 
 
@@ -290,7 +311,10 @@ def _floor_calls(said: str, home: Sequence[HomeEntity]) -> str | None:
     domains = next((d for words, d in _FLOOR_THINGS if re.search(rf"\b(?:{words})", said)), None)
     if floor is None or domains is None:
         return None
-    switch_on = re.search(r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri)", said)
+    switch_on = re.search(
+        r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri|liga|acende|öffne|mach .* an)",
+        said,
+    )
     calls = []
     for domain in domains:
         targets = [e.entity_id for e in home if e.domain == domain and e.floor == floor]

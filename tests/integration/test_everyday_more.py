@@ -317,7 +317,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         "I could not turn on Bed Light and attic.",
         ERROR,
     ),
-    # The same action in several calls is said once, with its targets (at most three).
+    # The same action in several calls is said once, with its targets (at most four).
     (
         "en",
         (
@@ -337,7 +337,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
             ),
             answer(""),
         ),
-        "Das ging nicht: value 0, value 1, value 2 und … ausschalten.",
+        "Das ging nicht: value 0, value 1, value 2 und value 3 ausschalten.",
         ERROR,
     ),
     # A tool, an action or a target the words cannot say: the call is not named.
@@ -444,7 +444,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
             answer("\n".join(call("get_state", entity_id=f"sensor.value_{n}") for n in range(4))),
             answer(""),
         ),
-        "I could not read the state of value 0, value 1, value 2 and …",
+        "I could not read the state of value 0, value 1, value 2 and value 3.",
         ERROR,
     ),
     # Nothing at all.

@@ -589,11 +589,7 @@ class SafetyGate:
         if reply is Reply.YES:
             return PendingReply("", ReplyOutcome.EXECUTED, tuple(pending.actions))
         if reply is Reply.NO:
-            self._record_all(turn, pending, Outcome.CANCELLED, "the user said no")
-            return PendingReply(
-                await async_phrase(self.hass, language, "confirmation_cancelled"),
-                ReplyOutcome.CANCELLED,
-            )
+            return await self._async_cancelled(turn, pending)
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
 
     @callback
@@ -626,7 +622,8 @@ class SafetyGate:
         the phone, after it was closed): a yes that opens one, from the person (and device)
         whose one question waits in another, would reach the model as a new request and the
         question stay where nobody answers it. Nothing runs on it: the question moves into
-        this conversation, asked in full, and a yes there confirms it.
+        this conversation, asked in full, and a yes there confirms it. Their no cancels it, as
+        it would where it was asked: it runs nothing either way.
         """
         if turn.user_id is None or not self.person_present(turn):
             return None
@@ -639,7 +636,10 @@ class SafetyGate:
             return None  # none, or which one it answers would be a guess
         elsewhere, language = waiting[0], turn.language
         restating = _restating(elsewhere, language)
-        answered = classify_reply(turn.text, language, restating) is Reply.YES
+        reply = classify_reply(turn.text, language, restating)
+        if reply is Reply.NO:
+            return await self._async_cancel_elsewhere(turn, elsewhere)
+        answered = reply is Reply.YES
         if elsewhere.with_pin and said_pin_words(turn.text):
             _mask_last_user_message(chat_log)  # never checked here: it is asked for again
             answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
@@ -653,6 +653,26 @@ class SafetyGate:
             actions = [await self._async_said_in(action, language) for action in actions]
         question = await self.async_hold(turn, actions)
         return PendingReply(question, ReplyOutcome.ASKED_AGAIN)
+
+    async def _async_cancel_elsewhere(
+        self, turn: TurnContext, elsewhere: PendingConfirmation
+    ) -> PendingReply | None:
+        """Cancel the person's question waiting in another conversation, on their no here."""
+        store = async_get_confirmations(self.hass)
+        cancelled = store.async_take(self.agent_id, elsewhere.conversation_id)
+        if cancelled is None:
+            return None  # past its time meanwhile: a new request
+        return await self._async_cancelled(turn, cancelled)
+
+    async def _async_cancelled(
+        self, turn: TurnContext, pending: PendingConfirmation
+    ) -> PendingReply:
+        """Record the person's no to a question and tell them nothing was done."""
+        self._record_all(turn, pending, Outcome.CANCELLED, "the user said no")
+        return PendingReply(
+            await async_phrase(self.hass, turn.language, "confirmation_cancelled"),
+            ReplyOutcome.CANCELLED,
+        )
 
     async def _async_answer_late(
         self, turn: TurnContext, chat_log: conversation.ChatLog

@@ -22,6 +22,7 @@ from typing import Final
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
@@ -43,7 +44,6 @@ from homeassistant.helpers import llm
 
 # Arguments of an LLM API tool that name its targets, in the order they are worth naming.
 _API_TARGETS: Final = ("name", "area", "floor")
-MAX_DESCRIBED: Final = 3
 # Never said as a name: what reads as markup or as a value of a program.
 _MARKUP: Final = re.compile(r"[\[\]{}<>\"\\]")
 
@@ -155,16 +155,12 @@ def describe_calls(
         targets.extend(name for name in names if name not in targets)
     if not targets_by_pattern:
         return None
+    # As a done answer names them: a voice reads "and 2 more", never a trailing "and …".
     described = [
-        pattern.format(names=join_names(_at_most(names), language)) if names else pattern
+        pattern.format(names=join_few_names(names, language)) if names else pattern
         for pattern, names in targets_by_pattern.items()
     ]
-    return join_names(_at_most(described), language)
-
-
-def _at_most(items: list[str]) -> list[str]:
-    """Keep the first MAX_DESCRIBED items, and "…" for the rest."""
-    return [*items[:MAX_DESCRIBED], "…"] if len(items) > MAX_DESCRIBED else items
+    return join_few_names(described, language)
 
 
 @callback
