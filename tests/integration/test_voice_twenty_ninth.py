@@ -1,0 +1,199 @@
+"""What a satellite hears when a turn fails, and one prefix for every satellite (round 29).
+
+- A turn whose call failed after the model wrote a few words: the Assist dialog shows the
+  stream in its bubble and the error's speech in one of its own, so that speech leaves out
+  what was streamed. A satellite shows nothing: its text-to-speech says the final speech
+  (a streaming engine says the stream only once the answer is long). The satellite's speech
+  is whole, and the person hears the model's words and our sentence once with either engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from pathlib import Path
+from typing import Any
+from typing import Final
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockModule
+from pytest_homeassistant_custom_component.common import MockPlatform
+from pytest_homeassistant_custom_component.common import mock_config_flow
+from pytest_homeassistant_custom_component.common import mock_integration
+from pytest_homeassistant_custom_component.common import mock_platform
+
+from homeassistant.components import tts
+from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.config_entries import ConfigFlow
+from homeassistant.const import Platform
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.entity_platform import AddEntitiesCallback
+from homeassistant.setup import async_setup_component
+
+from .conftest import Agent
+from .conftest import Assist
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
+from .test_slow_turns import final_speech
+from .test_slow_turns import streamed_text
+from .test_voice_twenty_seventh import a_satellite
+
+BED_LIGHT: Final = "light.bed_light"
+REFUSAL: Final = "I could not turn on Bed Light. The range is 0 to 100 %, not 150 %."
+
+
+class Voice(tts.TextToSpeechEntity):
+    """A text-to-speech engine that keeps what it was given to say (Piper's kind)."""
+
+    _attr_name = "Voice"
+    _attr_default_language = "en"
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    @property
+    def supported_languages(self) -> list[str]:
+        return ["en"]
+
+    async def async_get_tts_audio(
+        self, message: str, language: str, options: dict[str, Any]
+    ) -> tts.TtsAudioType:
+        self.said.append(message)
+        return "mp3", b""
+
+
+class StreamingVoice(Voice):
+    """An engine that speaks text as it comes (Wyoming's streaming kind)."""
+
+    async def async_stream_tts_audio(self, request: tts.TTSAudioRequest) -> tts.TTSAudioResponse:
+        message = "".join([part async for part in request.message_gen])
+        self.said.append(message)
+
+        async def no_audio() -> AsyncGenerator[bytes]:
+            yield b""
+
+        return tts.TTSAudioResponse("mp3", no_audio())
+
+
+class VoicesFlow(ConfigFlow):
+    """The text-to-speech integration's config flow (never shown)."""
+
+
+@pytest.fixture
+def own_config_dir(hass: HomeAssistant, tmp_path: Path) -> None:
+    """Text-to-speech caches its audio here, not in the configuration tests share."""
+    hass.config.config_dir = str(tmp_path)
+
+
+async def a_voice(hass: HomeAssistant, voice: Voice) -> str:
+    """Set `voice` up from a config entry, as a text-to-speech integration does; its id."""
+
+    async def set_up_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+        await hass.config_entries.async_forward_entry_setups(entry, [Platform.TTS])
+        return True
+
+    async def set_up_platform(
+        hass: HomeAssistant, entry: ConfigEntry, add: AddEntitiesCallback
+    ) -> None:
+        add([voice])
+
+    assert await async_setup_component(hass, "tts", {})
+    mock_integration(hass, MockModule("voices", async_setup_entry=set_up_entry))
+    mock_platform(hass, "voices.config_flow")
+    mock_platform(hass, "voices.tts", MockPlatform(async_setup_entry=set_up_platform))
+    entry = MockConfigEntry(domain="voices")
+    entry.add_to_hass(hass)
+    with mock_config_flow("voices", VoicesFlow):
+        assert await hass.config_entries.async_setup(entry.entry_id)
+    assert voice.entity_id is not None
+    return voice.entity_id
+
+
+async def a_spoken_pipeline(hass: HomeAssistant, agent: Agent, voice: str) -> str:
+    """A pipeline that answers through `agent` and says its answers with `voice`; its id."""
+    store = hass.data[KEY_ASSIST_PIPELINE].pipeline_store
+    pipeline = await store.async_create_item(
+        {
+            "conversation_engine": agent.entity_id,
+            "conversation_language": "en",
+            "language": "en",
+            "name": "Satellite",
+            "stt_engine": None,
+            "stt_language": None,
+            "tts_engine": voice,
+            "tts_language": "en",
+            "tts_voice": None,
+            "wake_word_entity": None,
+            "wake_word_id": None,
+            "prefer_local_intents": False,
+        }
+    )
+    return str(pipeline.id)
+
+
+async def heard(hass: HomeAssistant, events: list[dict[str, Any]], voice: Voice) -> str:
+    """What the satellite says: it plays the audio its pipeline made."""
+    end = next(event for event in events if event["type"] == "tts-end")
+    stream = tts.async_get_stream(hass, end["data"]["tts_output"]["token"])
+    assert stream is not None
+    async for _chunk in stream.async_stream_result():
+        pass
+    await hass.async_block_till_done()
+    return " ".join(voice.said)
+
+
+# The model's few words after a failed call, and a long answer a streaming engine says as
+# it comes.
+FAILED_AFTER: Final = {
+    "short": "That did not work.",
+    "long": "That did not work, the bedroom light only goes as bright as it can go.",
+}
+
+
+@pytest.mark.parametrize("engine", [Voice, StreamingVoice])
+@pytest.mark.parametrize("words", sorted(FAILED_AFTER))
+async def test_a_satellite_hears_the_models_words_and_ours_once(
+    hass: HomeAssistant,
+    own_config_dir: None,
+    assist: Assist,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    engine: type[Voice],
+    words: str,
+) -> None:
+    async_expose_entity(hass, "conversation", BED_LIGHT, True)
+    said = FAILED_AFTER[words]
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
+        answer(said),
+    )
+    voice = engine()
+    pipeline = await a_spoken_pipeline(hass, scripted_agent, await a_voice(hass, voice))
+    satellite = a_satellite(hass, "Bedroom satellite", "Bedroom")
+
+    events = await assist(
+        "bed light to 150 percent", end_stage="tts", pipeline=pipeline, device_id=satellite
+    )
+
+    spoken = await heard(hass, events, voice)
+    assert spoken.count(said) == 1
+    assert spoken.count(REFUSAL) == 1
+
+
+async def test_the_dialog_still_shows_the_models_words_and_ours_once(
+    hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
+) -> None:
+    async_expose_entity(hass, "conversation", BED_LIGHT, True)
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
+        answer(FAILED_AFTER["long"]),
+    )
+
+    events = await assist("bed light to 150 percent")
+
+    shown = streamed_text(events) + "\n" + final_speech(events)
+    assert shown.count(FAILED_AFTER["long"]) == 1
+    assert shown.count(REFUSAL) == 1
