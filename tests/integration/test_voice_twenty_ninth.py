@@ -5,6 +5,9 @@
   what was streamed. A satellite shows nothing: its text-to-speech says the final speech
   (a streaming engine says the stream only once the answer is long). The satellite's speech
   is whole, and the person hears the model's words and our sentence once with either engine.
+- "Front Door 🔒, Garage 🔓" said to a satellite lost its marks and with them the doors' states:
+  a lock mark is said as locked or unlocked in the person's language; other marks (💡, 🌡️)
+  stand beside words that say the state, and a heading's mark only decorates: dropped.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pytest_homeassistant_custom_component.common import mock_config_flow
 from pytest_homeassistant_custom_component.common import mock_integration
 from pytest_homeassistant_custom_component.common import mock_platform
 
+from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components import tts
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -32,6 +36,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
 
+from .agents import speech
 from .conftest import Agent
 from .conftest import Assist
 from .scripted_model import ScriptedWorker
@@ -197,3 +202,42 @@ async def test_the_dialog_still_shows_the_models_words_and_ours_once(
     shown = streamed_text(events) + "\n" + final_speech(events)
     assert shown.count(FAILED_AFTER["long"]) == 1
     assert shown.count(REFUSAL) == 1
+
+
+# "Front Door 🔒, Garage 🔓" (and its marks leading list items) as a satellite says it.
+LOCKS_SAID: Final = {
+    "en": ("locked", "unlocked"),
+    "de": ("verriegelt", "entriegelt"),
+    "fr": ("verrouillé", "déverrouillé"),
+    "es": ("bloqueado", "desbloqueado"),
+    "it": ("bloccato", "sbloccato"),
+    "nl": ("vergrendeld", "ontgrendeld"),
+    "pt": ("trancado", "destrancado"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(LOCKS_SAID))
+def test_lock_marks_are_said_as_the_locks_state(language: str) -> None:
+    locked, unlocked = LOCKS_SAID[language]
+
+    assert spoken("Front Door 🔒, Garage 🔓️", language) == f"Front Door {locked}, Garage {unlocked}"
+    assert spoken("## 🔒 Locks\n- 🔒 Back Door\n- 🔓Shed", language) == (
+        f"Locks. Back Door {locked}. Shed {unlocked}."
+    )
+
+
+def test_marks_beside_words_that_say_the_state_are_dropped() -> None:
+    assert spoken("💡 Kitchen Lights are on. 🌡️ Hall: 21 °C 🚪") == (
+        "Kitchen Lights are on. Hall: 21 °C"
+    )
+
+
+async def test_a_satellite_says_which_door_is_locked(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    satellite = a_satellite(hass, "Hall satellite", "Hall")
+    scripted_worker.will_write(answer("**Front Door** 🔒\n**Garage Door** 🔓"))
+
+    result = await scripted_agent.ask("are the doors locked", device_id=satellite)
+
+    assert speech(result) == "Front Door locked. Garage Door unlocked"
