@@ -8,6 +8,10 @@
 - "Front Door 🔒, Garage 🔓" said to a satellite lost its marks and with them the doors' states:
   a lock mark is said as locked or unlocked in the person's language; other marks (💡, 🌡️)
   stand beside words that say the state, and a heading's mark only decorates: dropped.
+- At a PIN question every digit and number word of the answer was hidden, even in another
+  request: "what is 2 plus 2" reached the model as "what is * plus *", "allume une lampe" as
+  "allume *** lampe". What may be a PIN guess (three digits, "forty eleven") is hidden; an
+  ordinary number in another request, and a plain no, are kept in the chat log and the history.
 """
 
 from __future__ import annotations
@@ -35,10 +39,14 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
+from testing.turn import chat_log_of
+from testing.turn import logged_words
 
 from .agents import speech
+from .agents import state
 from .conftest import Agent
 from .conftest import Assist
+from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -241,3 +249,58 @@ async def test_a_satellite_says_which_door_is_locked(
     result = await scripted_agent.ask("are the doors locked", device_id=satellite)
 
     assert speech(result) == "Front Door locked. Garage Door unlocked"
+
+
+# Answers at a PIN question that ask something else, or say no: each reaches the model whole.
+OTHER_ANSWERS: Final = [
+    ("what is 2 plus 2", "en"),
+    ("never mind, turn on the kitchen light", "en"),
+    ("no, cancel", "en"),
+    ("allume une lampe dans la cuisine", "fr"),
+    ("zet een lamp aan in de keuken", "nl"),
+    ("set the kitchen light to 40 percent", "en"),
+]
+
+
+@pytest.mark.parametrize(("said", "language"), OTHER_ANSWERS)
+async def test_another_answer_at_a_pin_question_is_kept_whole(
+    hass: HomeAssistant, scene: Scene, said: str, language: str
+) -> None:
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent, language)
+    scene.worker.will_write(answer("4."), answer("Okay."))
+
+    reply = await scene.reply(agent, question, said, language=language)
+    await scene.reply(agent, question, "thanks", language=language)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert said in logged_words(chat_log_of(hass, reply))
+    # The next turn's history too: the model read the request as it was said, twice.
+    assert scene.model_saw().count(said) >= 1
+    assert (
+        said in scene.worker.requests[-1].dynamic_prompt + scene.worker.requests[-1].static_prompt
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "hidden"),
+    [
+        ("4 7 1 2", "4 7 1 2"),
+        ("four seven one two", "seven"),
+        ("4712 and turn on the kitchen light", "4712"),
+        ("forty seven twelve, and what is 2 plus 2", "twelve"),
+    ],
+)
+async def test_a_guess_at_a_pin_question_stays_hidden(
+    hass: HomeAssistant, scene: Scene, said: str, hidden: str
+) -> None:
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    scene.worker.will_write(answer("Okay."), answer("Okay."))
+
+    reply = await scene.reply(agent, question, said)
+    await scene.reply(agent, question, "thanks")
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert hidden not in logged_words(chat_log_of(hass, reply))
+    assert hidden not in scene.model_saw()
