@@ -8,6 +8,11 @@
 - "Front Door 🔒, Garage 🔓" said to a satellite lost its marks and with them the doors' states:
   a lock mark is said as locked or unlocked in the person's language; other marks (💡, 🌡️)
   stand beside words that say the state, and a heading's mark only decorates: dropped.
+- With Assist's API, core offers its timer tools only to a device that can start timers: the
+  tool list is in the home prefix, so a house with one such satellite kept two prefixes (and
+  one more for each kind of device). The timer tools are offered to every request, last and in
+  one order; a device that cannot start timers hears core's own refusal, and its request's
+  block still says "This device is not able to start timers."
 - At a PIN question every digit and number word of the answer was hidden, even in another
   request: "what is 2 plus 2" reached the model as "what is * plus *", "allume une lampe" as
   "allume *** lampe". What may be a PIN guess (three digits, "forty eleven") is hidden; an
@@ -36,6 +41,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.config_entries import ConfigFlow
 from homeassistant.const import Platform
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
@@ -50,8 +56,13 @@ from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_prompt_layout import last_user_message
 from .test_slow_turns import final_speech
 from .test_slow_turns import streamed_text
+from .test_voice_twenty_eighth import NO_TIMERS
+from .test_voice_twenty_eighth import assist_agent
+from .test_voice_twenty_eighth import block
+from .test_voice_twenty_eighth import with_timers
 from .test_voice_twenty_seventh import a_satellite
 
 BED_LIGHT: Final = "light.bed_light"
@@ -304,3 +315,42 @@ async def test_a_guess_at_a_pin_question_stays_hidden(
     assert state(hass, "lock.front_door") == "locked"
     assert hidden not in logged_words(chat_log_of(hass, reply))
     assert hidden not in scene.model_saw()
+
+
+async def test_a_timer_satellite_another_device_and_the_dialog_share_one_prefix(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
+) -> None:
+    agent = await assist_agent(hass, scripted_worker)
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    with_timers(hass, kitchen)
+    hall = a_satellite(hass, "Hall tablet", "Hall")
+    scripted_worker.will_write(answer("…"), answer("…"), answer("…"))
+
+    await agent.ask("set a timer for five minutes", device_id=kitchen)
+    await agent.ask("set a timer for five minutes", device_id=hall)
+    await agent.ask("set a timer for five minutes")
+
+    prefixes = {request.static_prompt for request in scripted_worker.requests}
+    assert len(prefixes) == 1
+    assert "intent__HassStartTimer" in prefixes.pop()
+    kitchen_asks, hall_asks, dialog = scripted_worker.requests
+    assert NO_TIMERS not in block(last_user_message(kitchen_asks))
+    assert NO_TIMERS in block(last_user_message(hall_asks))
+    assert NO_TIMERS in block(last_user_message(dialog))
+
+
+async def test_a_timer_started_from_a_device_without_timers_is_refused_by_core(
+    hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    agent = await assist_agent(hass, scripted_worker)
+    hall = a_satellite(hass, "Hall tablet", "Hall")
+    scripted_worker.will_write(
+        answer(call("intent__HassStartTimer", minutes=5)), answer("I cannot set timers here.")
+    )
+
+    result = await agent.ask("set a timer for five minutes", device_id=hall, context=person)
+
+    # Core's own answer to a device that cannot start timers, read by the model, said by us.
+    assert "Device does not support timers" in scripted_worker.requests[-1].dynamic_prompt
+    assert speech(result).endswith("I cannot set timers here.")
+    assert "did not go through" in speech(result)

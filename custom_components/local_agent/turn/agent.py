@@ -17,6 +17,7 @@ from typing import Any
 
 import probatio
 
+from custom_components.local_agent.compat import with_timer_tools_last
 from custom_components.local_agent.const import CONF_HISTORY_TOKENS
 from custom_components.local_agent.const import CONF_HOME_TOOLS
 from custom_components.local_agent.const import CONF_MAX_ROUNDS
@@ -756,6 +757,7 @@ class ConversationAgent:
             specs.extend(home.specs)
             lines = home.lines()
         if llm_api is not None:
+            llm_api.tools = with_timer_tools_last(self.hass, llm_api.tools)
             specs.extend(
                 ToolSpec(
                     name=tool.name,
