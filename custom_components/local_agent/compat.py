@@ -2220,7 +2220,7 @@ def with_timer_tools_last(hass: HomeAssistant, tools: list[llm.Tool]) -> list[ll
     from homeassistant.components.intent import llm as intent_llm
     from homeassistant.helpers import intent
 
-    prefix = f"{intent_llm.DOMAIN}__"
+    prefix = "intent__"  # core's intent tools are named after its intent domain
     if not any(tool.name.startswith(prefix) for tool in tools):
         return tools
     names = [f"{prefix}{intent_type}" for intent_type in intent_llm.TIMER_INTENTS]
@@ -2232,7 +2232,7 @@ def with_timer_tools_last(hass: HomeAssistant, tools: list[llm.Tool]) -> list[ll
                 name,
                 handler,
                 title=intent_llm.INTENT_TITLES[intent_type],
-                integration=intent_llm.DOMAIN,
+                integration="intent",
                 annotations=intent_llm.INTENT_ANNOTATIONS[intent_type],
             )
     kept = [tool for tool in tools if tool.name not in names]

@@ -38,6 +38,8 @@ from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components import tts
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.components.tts.entity import TTSAudioRequest
+from homeassistant.components.tts.entity import TTSAudioResponse
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.config_entries import ConfigFlow
 from homeassistant.const import Platform
@@ -92,14 +94,14 @@ class Voice(tts.TextToSpeechEntity):
 class StreamingVoice(Voice):
     """An engine that speaks text as it comes (Wyoming's streaming kind)."""
 
-    async def async_stream_tts_audio(self, request: tts.TTSAudioRequest) -> tts.TTSAudioResponse:
+    async def async_stream_tts_audio(self, request: TTSAudioRequest) -> TTSAudioResponse:
         message = "".join([part async for part in request.message_gen])
         self.said.append(message)
 
         async def no_audio() -> AsyncGenerator[bytes]:
             yield b""
 
-        return tts.TTSAudioResponse("mp3", no_audio())
+        return TTSAudioResponse("mp3", no_audio())
 
 
 class VoicesFlow(ConfigFlow):

@@ -14,6 +14,7 @@ the model wrote it, as core's agents do: a screen shows or renders it.
 
 from __future__ import annotations
 
+from functools import partial
 import re
 from typing import Final
 
@@ -105,6 +106,10 @@ def _lock_marks_said(line: str, language: str) -> str:
         return line
     line = _LEADING_MARK.sub(r"\1\3 \2", line)
     for marks, words in ((_LOCKED_MARKS, LOCKED_WORD), (_UNLOCKED_MARKS, UNLOCKED_WORD)):
-        word = words.get(language, words[ENGLISH])
-        line = marks.sub(lambda match, word=word: f" {word} " if match[1] else f" {word}", line)
+        line = marks.sub(partial(_mark_said, words.get(language, words[ENGLISH])), line)
     return line
+
+
+def _mark_said(word: str, match: re.Match[str]) -> str:
+    """Return a mark's word, kept apart from a word right after it."""
+    return f" {word} " if match[1] else f" {word}"
