@@ -27,12 +27,6 @@ from typing import Any
 from typing import Final
 
 import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
-from pytest_homeassistant_custom_component.common import MockModule
-from pytest_homeassistant_custom_component.common import MockPlatform
-from pytest_homeassistant_custom_component.common import mock_config_flow
-from pytest_homeassistant_custom_component.common import mock_integration
-from pytest_homeassistant_custom_component.common import mock_platform
 
 from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components import tts
@@ -40,12 +34,8 @@ from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELIN
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.tts.entity import TTSAudioRequest
 from homeassistant.components.tts.entity import TTSAudioResponse
-from homeassistant.config_entries import ConfigEntry
-from homeassistant.config_entries import ConfigFlow
-from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers.entity_platform import AddEntitiesCallback
 from homeassistant.setup import async_setup_component
 from testing.turn import chat_log_of
 from testing.turn import logged_words
@@ -58,6 +48,7 @@ from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_everyday_house import set_up_speaker
 from .test_prompt_layout import last_user_message
 from .test_slow_turns import final_speech
 from .test_slow_turns import streamed_text
@@ -104,10 +95,6 @@ class StreamingVoice(Voice):
         return TTSAudioResponse("mp3", no_audio())
 
 
-class VoicesFlow(ConfigFlow):
-    """The text-to-speech integration's config flow (never shown)."""
-
-
 @pytest.fixture
 def own_config_dir(hass: HomeAssistant, tmp_path: Path) -> None:
     """Text-to-speech caches its audio here, not in the configuration tests share."""
@@ -116,24 +103,8 @@ def own_config_dir(hass: HomeAssistant, tmp_path: Path) -> None:
 
 async def a_voice(hass: HomeAssistant, voice: Voice) -> str:
     """Set `voice` up from a config entry, as a text-to-speech integration does; its id."""
-
-    async def set_up_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
-        await hass.config_entries.async_forward_entry_setups(entry, [Platform.TTS])
-        return True
-
-    async def set_up_platform(
-        hass: HomeAssistant, entry: ConfigEntry, add: AddEntitiesCallback
-    ) -> None:
-        add([voice])
-
     assert await async_setup_component(hass, "tts", {})
-    mock_integration(hass, MockModule("voices", async_setup_entry=set_up_entry))
-    mock_platform(hass, "voices.config_flow")
-    mock_platform(hass, "voices.tts", MockPlatform(async_setup_entry=set_up_platform))
-    entry = MockConfigEntry(domain="voices")
-    entry.add_to_hass(hass)
-    with mock_config_flow("voices", VoicesFlow):
-        assert await hass.config_entries.async_setup(entry.entry_id)
+    await set_up_speaker(hass, voice)
     assert voice.entity_id is not None
     return voice.entity_id
 
