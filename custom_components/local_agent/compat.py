@@ -2217,3 +2217,33 @@ async def async_todo_summaries(hass: HomeAssistant, entity_id: str) -> list[str]
         for item in entity.todo_items or ()
         if item.summary and item.status == TodoItemStatus.NEEDS_ACTION
     ]
+
+
+def with_timer_tools_last(hass: HomeAssistant, tools: list[llm.Tool]) -> list[llm.Tool]:
+    """Return Assist's tools with core's timer tools last, in one order, whatever the device.
+
+    Core (components/intent/llm.py) offers its timer tools only to a device that can start
+    timers; the tool list is part of the home prefix, so every kind of device would have a
+    prefix of its own. Offered to every request, a call from a device that cannot start timers
+    ends in core's own refusal (its TimersNotSupportedError). Other APIs' tools: unchanged.
+    """
+    from homeassistant.components.intent import llm as intent_llm
+    from homeassistant.helpers import intent
+
+    prefix = "intent__"  # core's intent tools are named after its intent domain
+    if not any(tool.name.startswith(prefix) for tool in tools):
+        return tools
+    names = [f"{prefix}{intent_type}" for intent_type in intent_llm.TIMER_INTENTS]
+    offered = {tool.name: tool for tool in tools if tool.name in names}
+    handlers = {handler.intent_type: handler for handler in intent.async_get(hass)}
+    for intent_type, name in zip(intent_llm.TIMER_INTENTS, names, strict=True):
+        if name not in offered and (handler := handlers.get(intent_type)) is not None:
+            offered[name] = llm.IntentTool(
+                name,
+                handler,
+                title=intent_llm.INTENT_TITLES[intent_type],
+                integration="intent",
+                annotations=intent_llm.INTENT_ANNOTATIONS[intent_type],
+            )
+    kept = [tool for tool in tools if tool.name not in names]
+    return kept + [offered[name] for name in names if name in offered]

@@ -450,8 +450,11 @@ class SpeakersFlow(ConfigFlow):
     """The text-to-speech integration's config flow (never shown)."""
 
 
-async def set_up_speaker(hass: HomeAssistant) -> None:
-    """Set up tts.speaker from a config entry, as a text-to-speech integration does."""
+async def set_up_speaker(
+    hass: HomeAssistant, speaker: tts.TextToSpeechEntity | None = None
+) -> None:
+    """Set up tts.speaker (or `speaker`) from a config entry, as a text-to-speech integration
+    does."""
 
     async def set_up_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
         await hass.config_entries.async_forward_entry_setups(entry, [Platform.TTS])
@@ -460,7 +463,7 @@ async def set_up_speaker(hass: HomeAssistant) -> None:
     async def set_up_platform(
         hass: HomeAssistant, entry: ConfigEntry, add: AddEntitiesCallback
     ) -> None:
-        add([Speaker()])
+        add([speaker or Speaker()])
 
     mock_integration(hass, MockModule("speakers", async_setup_entry=set_up_entry))
     mock_platform(hass, "speakers.config_flow")

@@ -763,7 +763,58 @@ def contains_pin(text: str, pin: str) -> bool:
 
 def mask_digits(text: str) -> str:
     """Replace every digit (any script) and every number word of a message by asterisks."""
-    out: list[str] = []
+    return "".join("*" * len(token) if kind else token for token, kind in _number_tokens(text))
+
+
+# A number run with this many digits, or two number words ("forty eleven"), may be a PIN guess
+# (a PIN has four digits at least: three of them are close to it).
+GUESS_DIGITS: Final = 3
+
+
+def mask_pin_guesses(text: str) -> str:
+    """Hide what may be a PIN guess in an answer that asks something else; keep the rest.
+
+    A run of digits and number words (only spaces, punctuation and "and" between them) is
+    hidden when it has GUESS_DIGITS digits or two number words: "what is 2 plus 2" and "no,
+    one moment" are kept whole, "forty eleven, and turn on the light" is not.
+    """
+    tokens = _number_tokens(text)
+    hidden = [False] * len(tokens)
+    run: list[int] = []
+
+    def close_run() -> None:
+        kinds = [tokens[index][1] for index in run]
+        digits, numbers = kinds.count(_DIGIT), kinds.count(_NUMBER)
+        if digits >= GUESS_DIGITS or (numbers and digits + numbers >= 2):
+            for index in run:
+                hidden[index] = bool(tokens[index][1])
+        run.clear()
+
+    for index, (token, kind) in enumerate(tokens):
+        if kind:
+            run.append(index)
+        elif run and not (token.isspace() or _joins_numbers(token)):
+            close_run()
+        elif run:
+            run.append(index)
+    close_run()
+    return "".join(
+        "*" * len(token) if hide else token
+        for (token, _kind), hide in zip(tokens, hidden, strict=True)
+    )
+
+
+_DIGIT: Final = 1
+_NUMBER: Final = 2
+
+
+def _joins_numbers(token: str) -> bool:
+    return fold(token) in NUMBER_JOINERS or all(ch in ",.-/" for ch in token)
+
+
+def _number_tokens(text: str) -> list[tuple[str, int]]:
+    """Split a message into words, digits and what is between; kind 0, _DIGIT or _NUMBER."""
+    out: list[tuple[str, int]] = []
     word = ""
     for ch in [*text, ""]:
         letter = bool(ch) and ch.isalpha() and unicodedata.digit(ch, None) is None
@@ -772,8 +823,9 @@ def mask_digits(text: str) -> str:
             continue
         if word:
             folded = fold(word).strip("'")
-            hidden = folded in DIGIT_WORDS or is_number_word(folded)
-            out.append("*" * len(word) if hidden else word)
+            kind = _DIGIT if folded in DIGIT_WORDS else _NUMBER if is_number_word(folded) else 0
+            out.append((word, kind))
             word = ""
-        out.append("*" if ch and unicodedata.digit(ch, None) is not None else ch)
-    return "".join(out)
+        if ch:
+            out.append((ch, _DIGIT if unicodedata.digit(ch, None) is not None else 0))
+    return out

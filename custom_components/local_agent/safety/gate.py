@@ -61,6 +61,7 @@ from .confirmation import classify_pin_reply
 from .confirmation import classify_reply
 from .confirmation import contains_pin
 from .confirmation import mask_digits
+from .confirmation import mask_pin_guesses
 from .confirmation import pin_matches
 from .confirmation import said_as_number
 from .confirmation import said_pin_words
@@ -641,8 +642,9 @@ class SafetyGate:
             return await self._async_cancel_elsewhere(turn, elsewhere)
         answered = reply is Reply.YES
         if elsewhere.with_pin and said_pin_words(turn.text):
-            _mask_last_user_message(chat_log)  # never checked here: it is asked for again
             answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
+            # Never checked here: it is asked for again.
+            _mask_last_user_message(chat_log, whole=answered)
         if not answered:
             return None
         moved = store.async_move(self.agent_id, elsewhere.conversation_id)
@@ -742,11 +744,12 @@ class SafetyGate:
         language = turn.language
         text = turn.text
         said_digits = spoken_pin(text)
+        reading = classify_pin_reply(text, language, _restating(pending, language))
         if said_pin_words(text):
             # A wrong guess may be close to the PIN: keep every answer's digits out too, and a
-            # number said beside something else ("forty eleven, and turn on the light").
-            _mask_last_user_message(chat_log)
-        reading = classify_pin_reply(text, language, _restating(pending, language))
+            # number said beside something else ("forty eleven, and turn on the light"); an
+            # ordinary number in another request ("what is 2 plus 2") stays.
+            _mask_last_user_message(chat_log, whole=reading is PinReply.PIN)
         if reading is PinReply.PIN and said_as_number(text):
             # Not read, so no guess: the same question, asking for the digits one by one.
             heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
@@ -927,12 +930,17 @@ def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[Identit
     )
 
 
-def _mask_last_user_message(chat_log: conversation.ChatLog) -> None:
-    """Replace the digits of the user's latest message (a PIN among them) by asterisks."""
+def _mask_last_user_message(chat_log: conversation.ChatLog, *, whole: bool = True) -> None:
+    """Replace the digits of the user's latest message (a PIN among them) by asterisks.
+
+    whole: every digit and number word; else only what may be a PIN guess (the message asks
+    something else).
+    """
+    mask = mask_digits if whole else mask_pin_guesses
     for index in range(len(chat_log.content) - 1, -1, -1):
         content = chat_log.content[index]
         if isinstance(content, conversation.UserContent):
-            chat_log.content[index] = replace(content, content=mask_digits(content.content))
+            chat_log.content[index] = replace(content, content=mask(content.content))
             return
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import probatio
 
+from custom_components.local_agent.compat import with_timer_tools_last
 from custom_components.local_agent.const import CONF_HISTORY_TOKENS
 from custom_components.local_agent.const import CONF_HOME_TOOLS
 from custom_components.local_agent.const import CONF_MAX_ROUNDS
@@ -378,9 +379,12 @@ class ConversationAgent:
             result.continue_conversation = True
         async_set_response_type(result.response, chat_log, ended=end, model_answered=answered)
         unstreamed = " ".join(part for part, streamed in spoken if part and not streamed)
-        if result.response.response_type is intent.IntentResponseType.ERROR and unstreamed:
+        shown = not (user_input.device_id or user_input.satellite_id)
+        if result.response.response_type is intent.IntentResponseType.ERROR and shown:
             # The Assist dialog keeps what was streamed in its bubble and shows an error's
-            # speech in one of its own (core's agents end so too): said there once, not twice.
+            # speech in one of its own (core's agents end so too), none when it is empty:
+            # said there once, not twice. A satellite shows nothing: its text-to-speech says
+            # the whole speech, or (a streaming one, once the answer is long) the stream alone.
             result.response.async_set_speech(unstreamed)
         return result
 
@@ -430,21 +434,21 @@ class ConversationAgent:
             await self._async_say(chat_log, answer)
         if running.set_aside is not None:
             await self._async_say(chat_log, running.set_aside)
+
         # Streamed only where someone listened (a pipeline: the Assist dialog, a satellite);
         # an automation's or the API's caller gets the speech alone.
-        streamed = running.stream.streamed_text if chat_log.delta_listener else ""
-        spoken = [
-            (running.set_aside, False),
-            (refusal, False),
-            (answer, answer is not None and bool(streamed) and answer.strip() in streamed),
-        ]
+        def went_out(part: str | None) -> bool:
+            streamed = running.stream.streamed_text if chat_log.delta_listener else ""
+            return bool(part and streamed and part.strip() in streamed)
+
+        spoken = [(part, went_out(part)) for part in (running.set_aside, refusal, answer)]
         nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
                 self.hass, language, "not_exposed_hint", names=", ".join(names)
             )
             await self._async_say(chat_log, hint, user_only=True)
-            spoken.append((hint, False))
+            spoken.append((hint, went_out(hint)))
         if nothing_done and running.toolbox.home is None and running.toolbox.llm_api is not None:
             # Assist's intents find entities by name only: one without a name is out of reach.
             said = [user_input.text, *_names_called(chat_log)]
@@ -453,7 +457,7 @@ class ConversationAgent:
                     await async_phrase(self.hass, language, "no_name_hint", names=", ".join(names))
                 )
                 await self._async_say(chat_log, hint, user_only=True)
-                spoken.append((hint, False))
+                spoken.append((hint, went_out(hint)))
         return spoken
 
     async def _async_refusal(
@@ -757,6 +761,7 @@ class ConversationAgent:
             specs.extend(home.specs)
             lines = home.lines()
         if llm_api is not None:
+            llm_api.tools = with_timer_tools_last(self.hass, llm_api.tools)
             specs.extend(
                 ToolSpec(
                     name=tool.name,

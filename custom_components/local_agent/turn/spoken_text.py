@@ -6,13 +6,15 @@ Kitchen Lights asterisk asterisk", "hash Lights", an emoji's name. There the mod
 said as a person would say it: emphasis, headings, list bullets, quotes, links and code marks
 left out (their words kept; struck-through words are taken back, not said), a line, heading or
 list item ended as a sentence, lines joined. A check or cross mark given as a value ("Back
-Door locked: ❌") is said as the language's yes or no, never dropped as an emoji. A request
+Door locked: ❌") is said as the language's yes or no, a lock mark ("Garage 🔓") as locked or
+unlocked, never dropped as an emoji. A request
 without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
 the model wrote it, as core's agents do: a screen shows or renders it.
 """
 
 from __future__ import annotations
 
+from functools import partial
 import re
 from typing import Final
 
@@ -48,12 +50,30 @@ _EMOJI: Final = re.compile(
 # never dropped. After a statement ("Das Licht ist an ✅") it is only a flourish.
 _CHECK_MARKS: Final = re.compile("(?<=:)[ \t]*[\u2705\u2714\u2611\u2713]\ufe0f?")
 _CROSS_MARKS: Final = re.compile("(?<=:)[ \t]*[\u274c\u274e\u2716\u2717\u2718]\ufe0f?")
+# A lock mark says the lock's state ("Front Door 🔒", "Garage: 🔓", "- 🔒 Back Door"): said as
+# the word, in the person's language; leading a heading ("## 🔒 Locks") it only decorates. Other
+# marks a small model likes (💡, 🌡️, 🚪) stand beside words that say the state: dropped.
+# (A word right after the mark is group 1: it is kept apart from the mark's word.)
+_LOCKED_MARKS: Final = re.compile("[ \t]*[\U0001f512\U0001f510]\ufe0f?[ \t]*(?=(\\w)?)")
+_UNLOCKED_MARKS: Final = re.compile("[ \t]*\U0001f513\ufe0f?[ \t]*(?=(\\w)?)")
+# A mark that leads a line or list item names the state of what follows: said after it.
+_LEADING_MARK: Final = re.compile(
+    "^(\\s*(?:[-*+•]|\\d{1,3}[.)])?\\s*)([\U0001f510\U0001f512\U0001f513]\ufe0f?)\\s*(.+?)\\s*$"
+)
+LOCKED_WORD: Final = {
+    "en": "locked", "de": "verriegelt", "fr": "verrouillé", "es": "bloqueado",
+    "it": "bloccato", "nl": "vergrendeld", "pt": "trancado",
+}  # fmt: skip
+UNLOCKED_WORD: Final = {
+    "en": "unlocked", "de": "entriegelt", "fr": "déverrouillé", "es": "desbloqueado",
+    "it": "sbloccato", "nl": "ontgrendeld", "pt": "destrancado",
+}  # fmt: skip
 # What ends a sentence, or a line that introduces the next ("Lights on:").
 _ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
 
 
 def spoken(text: str, language: str = ENGLISH) -> str:
-    """Return the model's text as a voice says it; a check or cross mark value, yes or no."""
+    """Return the model's text as a voice says it; check, cross and lock marks in words."""
     text = _FENCE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _INLINE_CODE.sub(r"\1", text)
@@ -63,6 +83,7 @@ def spoken(text: str, language: str = ENGLISH) -> str:
     base = base_language(language)
     text = _CHECK_MARKS.sub(f" {YES_WORD.get(base, YES_WORD[ENGLISH])}", text)
     text = _CROSS_MARKS.sub(f" {NO_WORD.get(base, NO_WORD[ENGLISH])}", text)
+    text = "\n".join(_lock_marks_said(line, base) for line in text.split("\n"))
     text = _EMOJI.sub("", text)
     lines: list[tuple[str, bool]] = []
     for raw in text.splitlines():
@@ -77,3 +98,18 @@ def spoken(text: str, language: str = ENGLISH) -> str:
         line + "." if (marked or index < len(lines) - 1) and not line.endswith(_ENDED) else line
         for index, (line, marked) in enumerate(lines)
     )
+
+
+def _lock_marks_said(line: str, language: str) -> str:
+    """Return the line with its lock marks said as words (a heading's are left to drop)."""
+    if _HEADING.match(line):
+        return line
+    line = _LEADING_MARK.sub(r"\1\3 \2", line)
+    for marks, words in ((_LOCKED_MARKS, LOCKED_WORD), (_UNLOCKED_MARKS, UNLOCKED_WORD)):
+        line = marks.sub(partial(_mark_said, words.get(language, words[ENGLISH])), line)
+    return line
+
+
+def _mark_said(word: str, match: re.Match[str]) -> str:
+    """Return a mark's word, kept apart from a word right after it."""
+    return f" {word} " if match[1] else f" {word}"
