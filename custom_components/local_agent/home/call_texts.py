@@ -54,6 +54,8 @@ from .colours import colour_words
 from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
+from .told_apart import heard_like_another
+from .told_apart import hides_its_meaning
 
 
 async def async_phrase(hass: HomeAssistant, language: str, key: str, **placeholders: str) -> str:
@@ -611,7 +613,12 @@ def _literal(text: str) -> str:
 def entity_name(hass: HomeAssistant, entity_id: str) -> str:
     """Return an entity's friendly name as our answers say it, or its id when it has no state."""
     state = hass.states.get(entity_id)
-    return said_name(state.name, entity_id) if state is not None else entity_id
+    if state is None:
+        return entity_id
+    said = said_name(state.name, entity_id)
+    if said.endswith(f"({entity_id})") or not heard_like_another(hass, entity_id, state.name):
+        return said
+    return f"{said} ({entity_id})"
 
 
 def said_name(name: str, entity_id: str) -> str:
@@ -619,10 +626,11 @@ def said_name(name: str, entity_id: str) -> str:
 
     On one line and cut at the bound the home list cuts it (entity_view.one_line); a cut name
     is followed by its entity id ("Smart lock of the house … (lock.back_door)"): two names
-    alike up to the cut, or one whose end says which door it is, are told apart.
+    alike up to the cut, or one whose end says which door it is, are told apart. So is a name
+    that shows other than it says or holds marks of our sentences (told_apart).
     """
     shown = one_line(name)
-    if len(one_line(name, len(name))) <= len(shown):
+    if len(one_line(name, len(name))) <= len(shown) and not hides_its_meaning(shown):
         return shown
     return f"{shown} ({entity_id})"
 

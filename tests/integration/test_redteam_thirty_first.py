@@ -1,0 +1,105 @@
+"""A thirty-first round of red-team probes: the second round of session 60.
+
+Hole. A question before a sensitive action names its targets as the entities are named, and a
+name is text that whoever names an entity chose: what the person reads or hears is not all of
+it. A lock named "Front Door" followed by a zero-width space, "🚪 Front Door" (a satellite
+does not say the emoji), "Front Door" with a full-width "F" or a Cyrillic "o" was asked
+about as "Unlock Front Door? Say yes to confirm." beside the house's real front door, and two
+locks both named "Front Door" unlocked together were asked as "Unlock Front Door and Front
+Door?". A name that carried our words read as a part of them: "Unlock Garage Light
+(lock.front_door)?", "Unlock Back Door? Say yes to confirm. Front Door? Say yes to confirm.".
+Now a name heard like another entity's of its domain, one that shows other than it says
+(invisible or symbol characters, forms NFKC changes, scripts mixed) and one holding marks of
+our sentences (brackets, "?", an entity id) are said with their entity id.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+
+from .agents import Talk
+from .agents import async_setup_agent
+from .agents import speech
+from .agents import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import call
+
+
+async def asked_to_unlock(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, *locks: str
+) -> str:
+    """The question the person is asked before the locks are unlocked; nothing is unlocked."""
+    talk = Talk(await async_setup_agent(hass, scripted_worker.info.path), scripted_worker, person)
+    asked = await talk.say("unlock it", "en", call("lock", action="unlock", entity_id=list(locks)))
+    for lock in locks:
+        assert state(hass, lock) == "locked"
+    return speech(asked)
+
+
+def name_back_door(hass: HomeAssistant, name: str) -> None:
+    er.async_get(hass).async_update_entity("lock.back_door", name=name)
+    async_expose_entity(hass, "conversation", "lock.back_door", True)
+
+
+# Names a person reads or hears as the demo's "Front Door" (lock.front_door).
+HEARD_AS_FRONT_DOOR: Final = (
+    "Front Door",
+    "Front Door\u200b",
+    "Front\u2060 Door",
+    "\U0001f6aa Front Door",
+    "\uff26ront Door",
+    "Fr\u043ent Door",
+    "front  door",
+)
+
+
+@pytest.mark.parametrize("name", HEARD_AS_FRONT_DOOR)
+async def test_a_lock_heard_as_another_is_asked_about_with_its_id(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context, name: str
+) -> None:
+    name_back_door(hass, name)
+
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert said.endswith(" (lock.back_door)? Say yes to confirm."), said
+
+
+async def test_two_locks_heard_alike_in_one_question_are_told_apart(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    name_back_door(hass, "Front Door\u200b")
+
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door", "lock.front_door")
+
+    assert "(lock.back_door)" in said, said
+    assert "(lock.front_door)" in said, said
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Garage Light (lock.front_door)", "Back Door? Say yes to confirm. Front Door"],
+)
+async def test_a_name_holding_our_words_is_asked_about_with_its_id(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context, name: str
+) -> None:
+    name_back_door(hass, name)
+
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert said.endswith(f"{name} (lock.back_door)? Say yes to confirm."), said
+
+
+async def test_a_plain_name_unlike_any_other_is_asked_as_it_is(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Guard: an ordinary house's question stays "Unlock Back Door? Say yes to confirm."."""
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert said == "Unlock Back Door? Say yes to confirm."
