@@ -267,10 +267,13 @@ def _written_in_core(code: object) -> bool:
     """Whether a function was written in a module of core's integrations.
 
     Told by its globals, which are that loaded module's own: a function's `__module__` is a
-    name anyone may set.
+    name anyone may set. A plain function only: a method bound to another object forwards its
+    function's globals, and runs on that object.
     """
-    own = getattr(code, "__globals__", None)
-    name = own.get("__name__") if isinstance(own, dict) else None
+    if not isinstance(code, types.FunctionType):
+        return False
+    own = code.__globals__
+    name = own.get("__name__")
     if not isinstance(name, str) or not name.startswith(_CORE_INTEGRATIONS):
         return False
     module = sys.modules.get(name)
