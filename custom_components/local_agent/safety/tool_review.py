@@ -32,6 +32,7 @@ from collections.abc import Mapping
 import copy
 from dataclasses import dataclass
 import inspect
+from pathlib import PurePath
 import sys
 import types
 from typing import Any
@@ -48,6 +49,7 @@ from custom_components.local_agent.engine.types import JsonSchema
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.intents import AssistIntent
 from custom_components.local_agent.safety.intents import ToolClass
+from homeassistant import components as core_components
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -277,7 +279,28 @@ def _written_in_core(code: object) -> bool:
     if not isinstance(name, str) or not name.startswith(_CORE_INTEGRATIONS):
         return False
     module = sys.modules.get(name)
-    return module is not None and vars(module) is own
+    return module is not None and vars(module) is own and _loaded_from_its_file(module)
+
+
+# Where Home Assistant's own integrations are: their modules are loaded from files there.
+_CORE_DIRS: Final = tuple(PurePath(path) for path in core_components.__path__)
+
+
+def _loaded_from_its_file(module: types.ModuleType) -> bool:
+    """Whether a core module was loaded from the file of its name in core's integrations.
+
+    Any code may put a module of its own into sys.modules under a name of core's
+    ("homeassistant.components.demo.errands"): it was not loaded from that file.
+    """
+    origin = getattr(getattr(module, "__spec__", None), "origin", None)
+    if not isinstance(origin, str):
+        return False
+    parts = module.__name__.removeprefix(_CORE_INTEGRATIONS).split(".")
+    return any(
+        PurePath(origin)
+        in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py"))
+        for base in _CORE_DIRS
+    )
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:
