@@ -25,6 +25,13 @@ package ("homeassistant.components.demo.errands"), whose calendar was added thro
 calendar platform, passed every check by name and by globals: its read refreshed the front door
 at once. A core module now counts only when it was loaded from the file its name gives in Home
 Assistant's own integrations.
+
+Hole (the other way). A read counted as core's only when its class held a function or a
+property: local_todo's list reads through `todo_items`, a cached property of core's to-do
+entity, so every question about a local to-do list asked "Use Get to-do list items …? Say yes
+to confirm." in an ordinary house. A cached property (functools' or propcache's, told by its
+very type) is judged by the function it wraps. Guard: shopping_list's list, local_calendar's
+and the demo's calendars count as core's too.
 """
 
 from __future__ import annotations
@@ -32,16 +39,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 import functools
+from pathlib import Path
 import sys
 import types
 from typing import Any
 from typing import Final
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.local_agent.safety.tool_review import read_by_core_code
 from homeassistant.components.calendar import CalendarEvent
 from homeassistant.components.demo.calendar import DemoCalendar
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -53,8 +64,10 @@ from .agents import Talk
 from .agents import async_setup_agent
 from .agents import speech
 from .agents import state
+from .home import async_setup_demo
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
+from .test_everyday import keep_the_shopping_list_in
 from .test_redteam_thirtieth import CALENDAR_COMPONENT
 from .test_redteam_twenty_eighth import unlocking_on_calls_of
 from .test_redteam_twenty_fourth import ASKED_TO_READ
@@ -221,3 +234,30 @@ async def test_a_calendar_of_a_module_put_under_a_core_name_asks(
     async_expose_only(hass, ["calendar.calendar_2", "lock.front_door"])
 
     assert await read_by_assist(hass, scripted_worker, person) == ASKED_TO_READ
+
+
+async def test_cores_own_lists_and_calendars_still_count_as_cores(
+    hass: HomeAssistant, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guard: local_todo's and shopping_list's lists, local_calendar's and the demo's
+    calendars are read at once, as core's reads (an ordinary house is not asked each time)."""
+    keep_the_shopping_list_in(tmp_path, hass, monkeypatch)
+    entries = [
+        MockConfigEntry(domain="shopping_list"),
+        MockConfigEntry(
+            domain="local_todo", data={"todo_list_name": "Chores", "storage_key": "chores"}
+        ),
+        MockConfigEntry(
+            domain="local_calendar", data={"calendar_name": "Family", "storage_key": "family"}
+        ),
+    ]
+    for entry in entries:
+        entry.add_to_hass(hass)
+        assert await hass.config_entries.async_setup(entry.entry_id)
+    await async_setup_demo(hass, [Platform.CALENDAR])
+    lists = ["todo.shopping_list", "todo.chores"]
+    calendars = ["calendar.family", "calendar.calendar_1"]
+    async_expose_only(hass, [*lists, *calendars])
+
+    assert read_by_core_code(hass, "todo")
+    assert read_by_core_code(hass, "calendar")

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import copy
 from dataclasses import dataclass
+import functools
 import inspect
 from pathlib import PurePath
 import sys
@@ -39,6 +40,7 @@ from typing import Any
 from typing import Final
 
 import probatio
+import propcache.api
 from slugify import slugify
 
 from custom_components.local_agent.compat import action_tool_target
@@ -262,7 +264,12 @@ def _is_core_entity(hass: HomeAssistant, entity: object, read: str) -> bool:
 def _own_code(cls: type, name: str) -> object:
     """Return the function a class runs for a method or property, as its class holds it."""
     found = inspect.getattr_static(cls, name, None)
-    return found.fget if isinstance(found, property) else found
+    if isinstance(found, property):
+        return found.fget
+    # Told by their very types: any descriptor may carry a `func`.
+    if type(found) in (functools.cached_property, propcache.api.cached_property):
+        return found.func
+    return found
 
 
 def _written_in_core(code: object) -> bool:
