@@ -8,6 +8,8 @@ about as "Unlock Front Door? Say yes to confirm." beside the house's real front 
 locks both named "Front Door" unlocked together were asked as "Unlock Front Door and Front
 Door?". A name that carried our words read as a part of them: "Unlock Garage Light
 (lock.front_door)?", "Unlock Back Door? Say yes to confirm. Front Door? Say yes to confirm.".
+A name holding an entity id is said as the target's own id alone: after it, ours would be the
+second of two ids.
 Now a name heard like another entity's of its domain, one that shows other than it says
 (invisible or symbol characters, forms NFKC changes, scripts mixed) and one holding marks of
 our sentences (brackets, "?", an entity id) are said with their entity id.
@@ -44,6 +46,7 @@ import sys
 import types
 from typing import Any
 from typing import Final
+from typing import cast
 
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -125,18 +128,29 @@ async def test_two_locks_heard_alike_in_one_question_are_told_apart(
     assert "(lock.front_door)" in said, said
 
 
-@pytest.mark.parametrize(
-    "name",
-    ["Garage Light (lock.front_door)", "Back Door? Say yes to confirm. Front Door"],
-)
 async def test_a_name_holding_our_words_is_asked_about_with_its_id(
-    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context, name: str
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
 ) -> None:
+    name = "Back Door? Say yes to confirm. Front Door"
     name_back_door(hass, name)
 
     said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
 
-    assert said.endswith(f"{name} (lock.back_door)? Say yes to confirm."), said
+    assert said == f"Unlock {name} (lock.back_door)? Say yes to confirm."
+
+
+@pytest.mark.parametrize(
+    "name", ["Garage Light (lock.front_door)", "Front Door (lock.front_door)", "lock.front_door"]
+)
+async def test_a_name_holding_an_entity_id_is_asked_about_as_its_own_id(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context, name: str
+) -> None:
+    """Its own id after it would be the second of two ids to pick from."""
+    name_back_door(hass, name)
+
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert said == "Unlock lock.back_door? Say yes to confirm."
 
 
 async def test_a_plain_name_unlike_any_other_is_asked_as_it_is(
@@ -170,7 +184,7 @@ def _bound_to(target: object) -> Any:
 
 
 def _partial_of(target: object) -> Any:
-    return functools.partial(DemoCalendar.async_get_events, target)
+    return functools.partial(DemoCalendar.async_get_events, cast(DemoCalendar, target))
 
 
 @pytest.mark.parametrize("replaced_by", [_bound_to, _partial_of], ids=["bound", "partial"])

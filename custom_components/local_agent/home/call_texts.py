@@ -56,6 +56,7 @@ from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 from .told_apart import heard_like_another
 from .told_apart import hides_its_meaning
+from .told_apart import writes_an_entity_id
 
 
 async def async_phrase(hass: HomeAssistant, language: str, key: str, **placeholders: str) -> str:
@@ -627,9 +628,12 @@ def said_name(name: str, entity_id: str) -> str:
     On one line and cut at the bound the home list cuts it (entity_view.one_line); a cut name
     is followed by its entity id ("Smart lock of the house … (lock.back_door)"): two names
     alike up to the cut, or one whose end says which door it is, are told apart. So is a name
-    that shows other than it says or holds marks of our sentences (told_apart).
+    that shows other than it says or holds marks of our sentences (told_apart); one that
+    holds an entity id is said as its own id alone.
     """
     shown = one_line(name)
+    if writes_an_entity_id(shown):
+        return entity_id
     if len(one_line(name, len(name))) <= len(shown) and not hides_its_meaning(shown):
         return shown
     return f"{shown} ({entity_id})"

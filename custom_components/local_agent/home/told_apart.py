@@ -6,7 +6,8 @@ satellite speaks is not all of it: a zero-width space, a soft hyphen or a bidi c
 seen, an emoji is not spoken, "Front" with a full-width "F" or a Cyrillic "o" looks like
 "Front", and a name may carry words of ours: "Garage Light (lock.front_door)" or "Back Door?
 Say yes to confirm. Front Door". Such a name, or one heard like another entity's of its
-domain, is said with its entity id, so the person can always tell which thing it means.
+domain, is said with its entity id, so the person can always tell which thing it means; a name that
+holds an entity id itself is said as its entity id alone.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ _OUR_MARKS: Final = re.compile(r"[?!()\[\]:;]|[a-z_][a-z0-9_]*\.[a-z0-9_]+", re.
 # Unicode categories of characters that are neither seen nor spoken as letters: format
 # characters (zero-width, soft hyphen, bidi), symbols (emoji), private use and unassigned ones.
 _UNHEARD: Final = frozenset({"Cf", "Co", "Cn", "Cs", "So", "Sk"})
+# An entity id written in a name ("Garage Light (lock.front_door)"), as Home Assistant writes one.
+_ENTITY_ID: Final = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]*\.[a-z0-9_]+(?![\w.])")
 # The first word of a letter's Unicode name is its script ("LATIN", "CYRILLIC", "GREEK").
 _SCRIPT_WORD: Final = re.compile(r"\w+")
 
@@ -31,6 +34,11 @@ def heard(name: str) -> str:
     """Return the name as a voice says it and an eye compares it: its words, folded."""
     kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
     return " ".join(re.findall(r"\w+", kept.casefold()))
+
+
+def writes_an_entity_id(name: str) -> bool:
+    """Whether a name holds an entity id: said after it, ours would be one of two to pick from."""
+    return _ENTITY_ID.search(name) is not None
 
 
 def hides_its_meaning(name: str) -> bool:
