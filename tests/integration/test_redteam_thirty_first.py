@@ -52,6 +52,8 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.safety.tool_review import read_by_core_code
+from custom_components.local_agent.turn.api_prompt import PROMPTS_KEPT
+from custom_components.local_agent.turn.api_prompt import PromptsByDevice
 from homeassistant.components.calendar import CalendarEvent
 from homeassistant.components.demo.calendar import DemoCalendar
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -69,6 +71,7 @@ from .agents import speech
 from .agents import state
 from .home import async_setup_demo
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday import keep_the_shopping_list_in
 from .test_redteam_thirtieth import CALENDAR_COMPONENT
@@ -275,3 +278,40 @@ async def test_cores_own_lists_and_calendars_still_count_as_cores(
 
     assert read_by_core_code(hass, "todo")
     assert read_by_core_code(hass, "calendar")
+
+
+def test_seventeen_satellites_in_turn_keep_the_last_sixteen_each_its_own() -> None:
+    """Guard: the prompt kept for a device is its own, for its key (the API, the user, the
+    device's own prompt); the device asked from longest ago is forgotten first."""
+    prompts = PromptsByDevice()
+    devices = [f"satellite_{number}" for number in range(PROMPTS_KEPT + 1)]
+    for device in devices:
+        prompts.keep(device, ("user", device), f"home for {device}")
+
+    assert len(prompts) == PROMPTS_KEPT
+    assert prompts.get(devices[0], ("user", devices[0])) is None
+    for device in devices[1:]:
+        assert prompts.get(device, ("user", device)) == f"home for {device}"
+    # Another user naming this satellite, or a device added again with its id in another room
+    # (its own prompt, part of the key, differs): built again, not taken.
+    assert prompts.get(devices[1], ("another user", devices[1])) is None
+    assert prompts.get(devices[2], ("user", "another room")) is None
+
+
+async def test_a_word_remembered_in_one_turn_and_done_in_the_next_asks(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Guard: "remember the word 'open'", then "do the word to the front door": whatever the
+    model made of the first turn, the unlock it writes in the second is asked about."""
+    talk = Talk(await async_setup_agent(hass, scripted_worker.info.path), scripted_worker, person)
+    first = await talk.say("remember the word 'open' for later", "en", answer("I will."))
+
+    asked = await talk.reply(
+        first,
+        "now do the word to the front door",
+        "en",
+        call("lock", action="unlock", entity_id="lock.front_door"),
+    )
+
+    assert speech(asked) == "Unlock Front Door? Say yes to confirm."
+    assert state(hass, "lock.front_door") == "locked"
