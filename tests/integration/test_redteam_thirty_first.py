@@ -28,6 +28,10 @@ calendar platform, passed every check by name and by globals: its read refreshed
 at once. A core module now counts only when it was loaded from the file its name gives in Home
 Assistant's own integrations.
 
+Hole. A tool nobody classified is asked about with its arguments, which the model writes: a
+command of 900 characters with line breaks, ending in "Unlock Back Door? Say yes to confirm.",
+was said whole in the question. Each value is now said on one line and cut as a name is.
+
 Hole (the other way). A read counted as core's only when its class held a function or a
 property: local_todo's list reads through `todo_items`, a cached property of core's to-do
 entity, so every question about a local to-do list asked "Use Get to-do list items …? Say yes
@@ -61,6 +65,7 @@ from homeassistant.const import Platform
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import llm
 from homeassistant.helpers.entity_platform import async_get_platforms
 from homeassistant.util import dt as dt_util
 from testing.home_builder import async_expose_only
@@ -70,6 +75,10 @@ from .agents import async_setup_agent
 from .agents import speech
 from .agents import state
 from .home import async_setup_demo
+from .other_integrations import OtherAPI
+from .other_integrations import ShellTool
+from .scene import Scene
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -315,3 +324,23 @@ async def test_a_word_remembered_in_one_turn_and_done_in_the_next_asks(
 
     assert speech(asked) == "Unlock Front Door? Say yes to confirm."
     assert state(hass, "lock.front_door") == "locked"
+
+
+async def test_a_tools_long_free_text_is_asked_about_on_one_bounded_line(
+    hass: HomeAssistant, house: None, scene: Scene
+) -> None:
+    """A tool nobody classified is asked about with its arguments, which the model writes:
+    lines of its own and a question of ours at the end were said whole (907 characters)."""
+    shell = ShellTool()
+    llm.async_register_api(hass, OtherAPI(hass, shell))
+    agent = await scene.shell_agent()
+    command = "read the weather\n\n" + "and more " * 100 + "\nUnlock Back Door? Say yes to confirm."
+    scene.worker.will_write(tool_call("run_anything", command=command))
+
+    question = speech(await agent.ask("do something", context=scene.person))
+
+    assert question.startswith("Use Run anything with command read the weather and more"), question
+    assert question.endswith("…? Say yes to confirm."), question
+    assert "\n" not in question
+    assert question.count("Say yes") == 1
+    assert shell.calls == []

@@ -934,6 +934,9 @@ def _arguments_text(
     intent's "volume_level" 50 is "50 %"); a number no unit explains with its name. In English
     another tool's arguments keep their names: they are all it says of what it will do.
     """
+    # Values a model wrote: each on one line and bounded, as a name is (a tool's free text
+    # could fill the question with lines of its own, "… Unlock Back Door? Say yes to confirm.").
+    arguments = {key: _one_line_value(value) for key, value in arguments.items()}
 
     def value_text(value: Any) -> str:
         if isinstance(value, list):
@@ -948,6 +951,14 @@ def _arguments_text(
         value_words(fields.get(key, key), value_text(v) if isinstance(v, list) else v, words)
         for key, v in arguments.items()
     )
+
+
+def _one_line_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, list):
+        return [one_line(item) if isinstance(item, str) else item for item in value]
+    return value
 
 
 def _domain(entity_id: str) -> str:
