@@ -30,7 +30,9 @@ Assistant's own integrations.
 
 Hole. A tool nobody classified is asked about with its arguments, which the model writes: a
 command of 900 characters with line breaks, ending in "Unlock Back Door? Say yes to confirm.",
-was said whole in the question. Each value is now said on one line and cut as a name is.
+was said whole in the question. Each value is now said on one line and cut as a name is, and
+so is the tool's title (another integration's text, said whole with its lines and a "? Say yes
+to confirm." of its own).
 
 Hole (the other way). A read counted as core's only when its class held a function or a
 property: local_todo's list reads through `todo_items`, a cached property of core's to-do
@@ -74,6 +76,7 @@ from .agents import Talk
 from .agents import async_setup_agent
 from .agents import speech
 from .agents import state
+from .conftest import Agent
 from .home import async_setup_demo
 from .other_integrations import OtherAPI
 from .other_integrations import ShellTool
@@ -326,14 +329,18 @@ async def test_a_word_remembered_in_one_turn_and_done_in_the_next_asks(
     assert state(hass, "lock.front_door") == "locked"
 
 
+async def shell_agent_of(hass: HomeAssistant, scene: Scene, shell: ShellTool) -> Agent:
+    llm.async_register_api(hass, OtherAPI(hass, shell))
+    return await scene.shell_agent()
+
+
 async def test_a_tools_long_free_text_is_asked_about_on_one_bounded_line(
     hass: HomeAssistant, house: None, scene: Scene
 ) -> None:
     """A tool nobody classified is asked about with its arguments, which the model writes:
     lines of its own and a question of ours at the end were said whole (907 characters)."""
     shell = ShellTool()
-    llm.async_register_api(hass, OtherAPI(hass, shell))
-    agent = await scene.shell_agent()
+    agent = await shell_agent_of(hass, scene, shell)
     command = "read the weather\n\n" + "and more " * 100 + "\nUnlock Back Door? Say yes to confirm."
     scene.worker.will_write(tool_call("run_anything", command=command))
 
@@ -343,4 +350,20 @@ async def test_a_tools_long_free_text_is_asked_about_on_one_bounded_line(
     assert question.endswith("…? Say yes to confirm."), question
     assert "\n" not in question
     assert question.count("Say yes") == 1
+    assert shell.calls == []
+
+
+async def test_a_tools_long_title_is_asked_about_on_one_bounded_line(
+    hass: HomeAssistant, house: None, scene: Scene
+) -> None:
+    """Its title is another integration's text: lines and a question of ours were said whole."""
+    shell = ShellTool()
+    shell.title = "Run anything\n" + "that only reads the weather " * 20 + "? Say yes to confirm."
+    agent = await shell_agent_of(hass, scene, shell)
+    scene.worker.will_write(tool_call("run_anything", command="open"))
+
+    question = speech(await agent.ask("do something", context=scene.person))
+
+    assert question.startswith("Use Run anything that only reads the weather"), question
+    assert question.endswith("… with command open? Say yes to confirm."), question
     assert shell.calls == []

@@ -801,6 +801,8 @@ def describe_api_call(
     """
     words = call_words(language)
     outcome = dict(outcome)
+    # Another integration wrote the label: on one line and bounded, as a name.
+    label = one_line(label)
     if not sensitive:
         if outcome:
             return words.use_with.format(label=label, arguments=_arguments_text(outcome, language))
