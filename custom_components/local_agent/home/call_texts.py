@@ -612,12 +612,19 @@ def _literal(text: str) -> str:
 
 
 def entity_name(hass: HomeAssistant, entity_id: str) -> str:
-    """Return an entity's friendly name as our answers say it, or its id when it has no state."""
+    """Return an entity's friendly name as our questions say it, or its id when it has no state.
+
+    As said_name says it, with its entity id when the name could be taken for another's
+    (told_apart): one that shows other than it says, holds marks of our sentences or is heard
+    like another entity's of its domain.
+    """
     state = hass.states.get(entity_id)
     if state is None:
         return entity_id
     said = said_name(state.name, entity_id)
-    if said.endswith(f"({entity_id})") or not heard_like_another(hass, entity_id, state.name):
+    if said.endswith(entity_id) or not (
+        hides_its_meaning(said) or heard_like_another(hass, entity_id, state.name)
+    ):
         return said
     return f"{said} ({entity_id})"
 
@@ -627,14 +634,13 @@ def said_name(name: str, entity_id: str) -> str:
 
     On one line and cut at the bound the home list cuts it (entity_view.one_line); a cut name
     is followed by its entity id ("Smart lock of the house … (lock.back_door)"): two names
-    alike up to the cut, or one whose end says which door it is, are told apart. So is a name
-    that shows other than it says or holds marks of our sentences (told_apart); one that
-    holds an entity id is said as its own id alone.
+    alike up to the cut, or one whose end says which door it is, are told apart. A name that
+    holds an entity id is said as its own id alone (told_apart).
     """
     shown = one_line(name)
     if writes_an_entity_id(shown):
         return entity_id
-    if len(one_line(name, len(name))) <= len(shown) and not hides_its_meaning(shown):
+    if len(one_line(name, len(name))) <= len(shown):
         return shown
     return f"{shown} ({entity_id})"
 
