@@ -54,6 +54,9 @@ from .colours import colour_words
 from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
+from .told_apart import heard_like_another
+from .told_apart import hides_its_meaning
+from .told_apart import writes_an_entity_id
 
 
 async def async_phrase(hass: HomeAssistant, language: str, key: str, **placeholders: str) -> str:
@@ -609,9 +612,21 @@ def _literal(text: str) -> str:
 
 
 def entity_name(hass: HomeAssistant, entity_id: str) -> str:
-    """Return an entity's friendly name as our answers say it, or its id when it has no state."""
+    """Return an entity's friendly name as our questions say it, or its id when it has no state.
+
+    As said_name says it, with its entity id when the name could be taken for another's
+    (told_apart): one that shows other than it says, holds marks of our sentences or is heard
+    like another entity's of its domain.
+    """
     state = hass.states.get(entity_id)
-    return said_name(state.name, entity_id) if state is not None else entity_id
+    if state is None:
+        return entity_id
+    said = said_name(state.name, entity_id)
+    if said.endswith(entity_id) or not (
+        hides_its_meaning(said) or heard_like_another(hass, entity_id, state.name)
+    ):
+        return said
+    return f"{said} ({entity_id})"
 
 
 def said_name(name: str, entity_id: str) -> str:
@@ -619,9 +634,12 @@ def said_name(name: str, entity_id: str) -> str:
 
     On one line and cut at the bound the home list cuts it (entity_view.one_line); a cut name
     is followed by its entity id ("Smart lock of the house … (lock.back_door)"): two names
-    alike up to the cut, or one whose end says which door it is, are told apart.
+    alike up to the cut, or one whose end says which door it is, are told apart. A name that
+    holds an entity id is said as its own id alone (told_apart).
     """
     shown = one_line(name)
+    if writes_an_entity_id(shown):
+        return entity_id
     if len(one_line(name, len(name))) <= len(shown):
         return shown
     return f"{shown} ({entity_id})"
@@ -789,6 +807,8 @@ def describe_api_call(
     """
     words = call_words(language)
     outcome = dict(outcome)
+    # Another integration wrote the label: on one line and bounded, as a name.
+    label = one_line(label)
     if not sensitive:
         if outcome:
             return words.use_with.format(label=label, arguments=_arguments_text(outcome, language))
@@ -922,6 +942,9 @@ def _arguments_text(
     intent's "volume_level" 50 is "50 %"); a number no unit explains with its name. In English
     another tool's arguments keep their names: they are all it says of what it will do.
     """
+    # Values a model wrote: each on one line and bounded, as a name is (a tool's free text
+    # could fill the question with lines of its own, "… Unlock Back Door? Say yes to confirm.").
+    arguments = {key: _one_line_value(value) for key, value in arguments.items()}
 
     def value_text(value: Any) -> str:
         if isinstance(value, list):
@@ -936,6 +959,14 @@ def _arguments_text(
         value_words(fields.get(key, key), value_text(v) if isinstance(v, list) else v, words)
         for key, v in arguments.items()
     )
+
+
+def _one_line_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, list):
+        return [one_line(item) if isinstance(item, str) else item for item in value]
+    return value
 
 
 def _domain(entity_id: str) -> str:

@@ -31,13 +31,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 import copy
 from dataclasses import dataclass
+import functools
 import inspect
+from pathlib import PurePath
 import sys
 import types
 from typing import Any
 from typing import Final
 
 import probatio
+import propcache.api
 from slugify import slugify
 
 from custom_components.local_agent.compat import action_tool_target
@@ -48,6 +51,7 @@ from custom_components.local_agent.engine.types import JsonSchema
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.intents import AssistIntent
 from custom_components.local_agent.safety.intents import ToolClass
+from homeassistant import components as core_components
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -260,21 +264,50 @@ def _is_core_entity(hass: HomeAssistant, entity: object, read: str) -> bool:
 def _own_code(cls: type, name: str) -> object:
     """Return the function a class runs for a method or property, as its class holds it."""
     found = inspect.getattr_static(cls, name, None)
-    return found.fget if isinstance(found, property) else found
+    if isinstance(found, property):
+        return found.fget
+    # Told by their very types: any descriptor may carry a `func`.
+    if type(found) in (functools.cached_property, propcache.api.cached_property):
+        return found.func
+    return found
 
 
 def _written_in_core(code: object) -> bool:
     """Whether a function was written in a module of core's integrations.
 
     Told by its globals, which are that loaded module's own: a function's `__module__` is a
-    name anyone may set.
+    name anyone may set. A plain function only: a method bound to another object forwards its
+    function's globals, and runs on that object.
     """
-    own = getattr(code, "__globals__", None)
-    name = own.get("__name__") if isinstance(own, dict) else None
+    if not isinstance(code, types.FunctionType):
+        return False
+    own = code.__globals__
+    name = own.get("__name__")
     if not isinstance(name, str) or not name.startswith(_CORE_INTEGRATIONS):
         return False
     module = sys.modules.get(name)
-    return module is not None and vars(module) is own
+    return module is not None and vars(module) is own and _loaded_from_its_file(module)
+
+
+# Where Home Assistant's own integrations are: their modules are loaded from files there.
+_CORE_DIRS: Final = tuple(PurePath(path) for path in core_components.__path__)
+
+
+def _loaded_from_its_file(module: types.ModuleType) -> bool:
+    """Whether a core module was loaded from the file of its name in core's integrations.
+
+    Any code may put a module of its own into sys.modules under a name of core's
+    ("homeassistant.components.demo.errands"): it was not loaded from that file.
+    """
+    origin = getattr(getattr(module, "__spec__", None), "origin", None)
+    if not isinstance(origin, str):
+        return False
+    parts = module.__name__.removeprefix(_CORE_INTEGRATIONS).split(".")
+    return any(
+        PurePath(origin)
+        in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py"))
+        for base in _CORE_DIRS
+    )
 
 
 def intent_rule(hass: HomeAssistant, intent_type: str) -> AssistIntent | None:
