@@ -21,6 +21,10 @@ from homeassistant.core import HomeAssistant
 
 from .conftest import Agent
 from .conftest import speech
+from .conftest import state
+from .scene import PIN
+from .scene import Scene
+from .scene import unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
@@ -140,3 +144,27 @@ async def test_two_tabs_keep_their_own_history_and_each_learns_the_others_change
     assert b_read.index(f"- {KITCHEN}: off") < b_read.index("is the kitchen light on?")
     assert "tab B" not in a_read
     assert f"- {KITCHEN}: off" not in a_read
+
+
+async def test_a_pin_question_asked_twice_reads_true_in_the_next_turn_and_no_pin_leaks(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Checked and fine: a wrong PIN, the question asked again, the right PIN: the next turn
+    reads each answer once, as the agent's, the door's new state, and never a digit said."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    await scene.reply(agent, question, "1234")
+    scene.worker.will_write(unlock())
+    again = await scene.reply(agent, question, "unlock the front door")
+    await scene.reply(agent, again, PIN)
+    scene.worker.will_write(answer("I unlocked the front door."))
+    await scene.reply(agent, again, "what did you just do?")
+
+    read = scene.worker.requests[-1].dynamic_prompt
+    assert state(hass, "lock.front_door") == "unlocked"
+    assert "1234" not in read
+    assert PIN not in read
+    for said in ("That PIN is not right, so I did nothing.", "Done: unlock Front Door."):
+        assert read.count(f"<|im_start|>assistant\n{said}<|im_end|>") == 1, read
+    assert read.count("Unlock Front Door? Say your PIN to confirm.") == 2
+    assert read.count("- lock.front_door: unlocked") == 1
