@@ -123,6 +123,7 @@ async def test_two_tabs_keep_their_own_history_and_each_learns_the_others_change
         scripted_worker.will_write(write)
         result = await scripted_agent.ask(text, conversation_id=conversation_id, context=person)
         await hass.async_block_till_done()
+        assert result.conversation_id is not None
         return result.conversation_id
 
     tab_a = await say("hello from tab A", None, answer("Hi."))
