@@ -5,6 +5,11 @@
   again (about 2,100 tokens a command instead of 19: seconds on a small CPU). Now the oldest
   turns go several at a time, down to half the room, and the start stays put for the turns
   that follow: whole turns still, the newest kept, the cost per command flat between drops.
+- "Turn on every light", the kitchen bulb dead: the model read only {"error": "Kitchen Lights
+  is still off"} for its call on six lights, as if none had gone on. Now the result lists the
+  five that did beside the error, as a done call's result lists them.
+- Checked and fine, pinned: two tabs at once, and a PIN question asked twice, as the next
+  turn reads them.
 """
 
 from __future__ import annotations
