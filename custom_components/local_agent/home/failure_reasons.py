@@ -41,8 +41,9 @@ class ReasonedFailure(llm.ToolResult):
 class PartlyDone(llm.ToolResult):
     """A call that some of its targets took and others did not (told by its class).
 
-    Its data is what the model reads ({"error": which targets missed}); `took`: the targets
-    that did, as a successful call's result lists them ({"entity_id", "name", "state", ...}).
+    Its data is what the model reads ({"error": which targets missed, "entities": those that
+    took it}); `took`: the targets that did, as a successful call's result lists them
+    ({"entity_id", "name", "state", ...}).
     """
 
     took: tuple[dict[str, Any], ...] = ()

@@ -634,7 +634,8 @@ def _partly_done(
     )
     if not took or not missed <= targets:
         return error_result(english)
-    return PartlyDone(data={"error": english}, error=True, took=took)
+    # The model reads what did take it beside what did not, as a done call's result lists it.
+    return PartlyDone(data={"error": english, "entities": list(took)}, error=True, took=took)
 
 
 async def _async_until(

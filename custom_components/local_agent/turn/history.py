@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 import json
 
 from custom_components.local_agent.engine.types import Message
@@ -13,6 +14,8 @@ from .notices import is_user_only
 
 # A rough tokens-per-character ratio for budgeting history before tokenization.
 CHARS_PER_TOKEN = 3.5
+# The share of the history budget the turns kept fill after the oldest were dropped.
+REFILL_SHARE = 0.5
 
 
 def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
@@ -59,20 +62,28 @@ def estimate_tokens(message: Message) -> int:
 
 
 def trim_history(messages: list[Message], budget_tokens: int) -> list[Message]:
-    """Drop the oldest whole turns until the history fits; the current turn is always kept.
+    """Drop the oldest whole turns so that the history fits; the current turn is always kept.
 
     A turn starts at a user message; cutting anywhere else would leave tool results without
-    the call that produced them.
+    the call that produced them. Where the history starts is worked out turn by turn from the
+    conversation's first: when the turns kept outgrow the budget, the oldest go until they
+    fill at most REFILL_SHARE of it, and the start then stays put for the turns that follow.
+    Dropping one turn at a time moved the start at every turn once the budget was full, and
+    the engine read the whole history again each time instead of only the new message.
     """
     turn_starts = [i for i, message in enumerate(messages) if message.role == "user"]
     if not turn_starts:
         return messages
-    kept_from = turn_starts[-1]
-    used = sum(estimate_tokens(m) for m in messages[kept_from:])
-    for start in reversed(turn_starts[:-1]):
-        cost = sum(estimate_tokens(m) for m in messages[start:kept_from])
-        if used + cost > budget_tokens:
-            break
+    costs = [
+        sum(estimate_tokens(m) for m in messages[start:end])
+        for start, end in pairwise([*turn_starts, len(messages)])
+    ]
+    kept, used = 0, 0
+    for last, cost in enumerate(costs):
         used += cost
-        kept_from = start
-    return messages[kept_from:]
+        if used <= budget_tokens:
+            continue
+        while kept < last and used > budget_tokens * REFILL_SHARE:
+            used -= costs[kept]
+            kept += 1
+    return messages[turn_starts[kept] :]
