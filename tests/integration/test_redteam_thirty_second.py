@@ -65,6 +65,16 @@ async def test_a_guess_parted_by_any_mark_stays_hidden(
     assert "turn on the kitchen light" in scene.model_saw()
 
 
+async def _kitchen_satellite_with_a_timer(hass: HomeAssistant) -> str:
+    """A satellite that takes timers, with a five-minute timer of its own running; its id."""
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    with_timers(hass, kitchen)
+    await intent.async_handle(
+        hass, "test", intent.INTENT_START_TIMER, {"minutes": {"value": 5}}, device_id=kitchen
+    )
+    return kitchen
+
+
 def _timers(hass: HomeAssistant) -> TimerManager:
     manager: TimerManager = hass.data[TIMER_DATA]
     return manager
@@ -81,12 +91,8 @@ async def test_the_kitchen_timer_is_out_of_reach_of_a_device_without_timers(
     asker: str,
 ) -> None:
     agent = await assist_agent(hass, scripted_worker)
-    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
-    with_timers(hass, kitchen)
+    kitchen = await _kitchen_satellite_with_a_timer(hass)
     hall = a_satellite(hass, "Hall tablet", "Hall")
-    await intent.async_handle(
-        hass, "test", intent.INTENT_START_TIMER, {"minutes": {"value": 5}}, device_id=kitchen
-    )
     scripted_worker.will_write(answer(call(tool)), answer("I cannot do that here."))
 
     await agent.ask(
@@ -106,11 +112,7 @@ async def test_the_kitchen_satellite_still_cancels_its_own_timer(
 ) -> None:
     """Guard: a device that can start timers keeps core's timer tools as core runs them."""
     agent = await assist_agent(hass, scripted_worker)
-    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
-    with_timers(hass, kitchen)
-    await intent.async_handle(
-        hass, "test", intent.INTENT_START_TIMER, {"minutes": {"value": 5}}, device_id=kitchen
-    )
+    kitchen = await _kitchen_satellite_with_a_timer(hass)
     scripted_worker.will_write(answer(call("intent__HassCancelTimer")), answer("Cancelled."))
 
     await agent.ask("cancel the timer", device_id=kitchen, context=person)
