@@ -2219,6 +2219,26 @@ async def async_todo_summaries(hass: HomeAssistant, entity_id: str) -> list[str]
     ]
 
 
+def timer_tool_refusal(hass: HomeAssistant, tool_name: str, device_id: str | None) -> str | None:
+    """Core's refusal of a timer tool to a device that cannot start timers, or None.
+
+    Core offers its timer tools only to such a device; we offer them to every request (one
+    prefix), so the refusal core's start handler alone gives is given here to all of them:
+    cancel, pause, change and status find a timer by name or as the only one in the house,
+    and would reach another device's timer from the dialog or an automation.
+    """
+    from homeassistant.components.intent import llm as intent_llm
+    from homeassistant.components.intent.timers import TimersNotSupportedError
+    from homeassistant.components.intent.timers import async_device_supports_timers
+
+    intent_type = tool_name.removeprefix("intent__")  # core's intent tools' prefix
+    if intent_type == tool_name or intent_type not in intent_llm.TIMER_INTENTS:
+        return None
+    if device_id is not None and async_device_supports_timers(hass, device_id):
+        return None
+    return str(TimersNotSupportedError(device_id))
+
+
 def with_timer_tools_last(hass: HomeAssistant, tools: list[llm.Tool]) -> list[llm.Tool]:
     """Return Assist's tools with core's timer tools last, in one order, whatever the device.
 

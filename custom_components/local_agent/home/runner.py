@@ -24,6 +24,7 @@ from probatio.humanize import humanize_error
 
 from custom_components.local_agent.compat import registered_service
 from custom_components.local_agent.compat import service_handler_facts
+from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
@@ -324,6 +325,8 @@ async def async_run(
 
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
     """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
+    if refusal := timer_tool_refusal(hass, call.tool_name, turn.llm_context.device_id):
+        return error_result(refusal)
     try:
         api = await turn.async_get_llm_api(hass)
         return await api.async_call_tool(

@@ -774,7 +774,7 @@ GUESS_DIGITS: Final = 3
 def mask_pin_guesses(text: str) -> str:
     """Hide what may be a PIN guess in an answer that asks something else; keep the rest.
 
-    A run of digits and number words (only spaces, punctuation and "and" between them) is
+    A run of digits and number words (only what is no word, and "and", between them) is
     hidden when it has GUESS_DIGITS digits or two number words: "what is 2 plus 2" and "no,
     one moment" are kept whole, "forty eleven, and turn on the light" is not.
     """
@@ -809,7 +809,12 @@ _NUMBER: Final = 2
 
 
 def _joins_numbers(token: str) -> bool:
-    return fold(token) in NUMBER_JOINERS or all(ch in ",.-/" for ch in token)
+    """Whether a token may stand inside one number: a joining word, or no word at all.
+
+    The PIN's digits are read whatever separates them ("4:7:1:1", "4·7·1·1", an en dash, a
+    zero-width space), so a guess is too.
+    """
+    return fold(token) in NUMBER_JOINERS or not any(ch.isalpha() for ch in token)
 
 
 def _number_tokens(text: str) -> list[tuple[str, int]]:
