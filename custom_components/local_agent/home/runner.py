@@ -172,6 +172,15 @@ class Refusal:
     said: tuple[Said, ...]
 
 
+@dataclass(slots=True)
+class TargetStates(llm.ToolResult):
+    """What our runner read of a call's targets after it ran: {"entities": their summaries}.
+
+    Told by its class: another API's tool, a script or an intent may answer with the same key,
+    and only what our runner read may be said to have been done.
+    """
+
+
 def error_result(message: str) -> llm.ToolResult:
     """Return a failed call, with the reason the model (or the user) reads."""
     return llm.ToolResult(data={"error": message}, error=True)
@@ -353,8 +362,7 @@ async def _async_execute(
     if action.read_only:
         for summary in summaries:
             summary.update(await async_listing(hass, summary["entity_id"]))
-    data: dict[str, Any] = {"entities": summaries}
-    return llm.ToolResult(data=data)
+    return TargetStates(data={"entities": summaries})
 
 
 async def _async_call_service(
@@ -627,7 +635,7 @@ def _partly_done(
     the call itself (not a group's member): what worked is said as done, the rest as failed.
     """
     targets = set(call.targets or ())
-    entities = result.data.get("entities") if isinstance(result.data, dict) else None
+    entities = result.data.get("entities") if isinstance(result, TargetStates) else None
     took = tuple(
         entity
         for entity in (entities if isinstance(entities, list) else ())

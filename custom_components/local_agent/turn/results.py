@@ -19,6 +19,7 @@ from dataclasses import field
 from typing import Any
 
 from custom_components.local_agent.home.failure_reasons import PartlyDone
+from custom_components.local_agent.home.runner import TargetStates
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.intents import ToolClass
@@ -42,6 +43,7 @@ class _Calls:
     """What this turn's tool calls did."""
 
     changed: list[dict[str, Any]] = field(default_factory=list)  # successful actions' data
+    targets: list[dict[str, Any]] = field(default_factory=list)  # what our runner read of them
     failed_actions: int = 0
     read: int = 0
     failed_reads: int = 0
@@ -99,9 +101,12 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
                 calls.refused.extend(content.result.targets)
             if isinstance(content.result, PartlyDone):  # some of its targets took it
                 calls.changed.append({"entities": list(content.result.took)})
+                calls.targets.extend(content.result.took)
         else:
             data = content.result.data
             calls.changed.append(data if isinstance(data, dict) else {})
+            if isinstance(content.result, TargetStates):
+                calls.targets.extend(content.result.data["entities"])
     return calls
 
 
@@ -140,7 +145,7 @@ def ran_beside_held(chat_log: conversation.ChatLog) -> bool:
     )
 
 
-def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]:
+def _targets(entities: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]:
     """Return the entities our own tools changed (an intent's response carries its own)."""
     return [
         intent.IntentResponseTarget(
@@ -148,8 +153,7 @@ def _targets(changed: list[dict[str, Any]]) -> list[intent.IntentResponseTarget]
             name=str(entity.get("name") or entity["entity_id"]),
             id=str(entity["entity_id"]),
         )
-        for data in changed
-        for entity in data.get("entities", ())
+        for entity in entities
         if isinstance(entity, dict) and entity.get("entity_id")
     ]
 
@@ -196,7 +200,7 @@ def async_set_response_type(
         response.response_type = intent.IntentResponseType.ACTION_DONE
         if not response.success_results:
             response.async_set_results(
-                _targets(calls.changed), _refused_targets(chat_log.hass, calls.refused)
+                _targets(calls.targets), _refused_targets(chat_log.hass, calls.refused)
             )
     elif calls.failed_actions or (calls.failed_reads and not calls.read):
         # Every action failed, or every read did: nothing asked for was carried out.
