@@ -6,6 +6,11 @@ succeeded and did not only read. Another integration's tool runs at once when th
 exempts it; one that answered {"entities": [the front door]} having done nothing had the
 front door listed as done. Only our runner's own result (the states it read after its
 service call, told by its class) lists targets now.
+
+Hole. A guess beside another request at a PIN question that had just timed out ("4713, and
+turn on the kitchen light") reached the model, the chat log and the history whole: only a
+late answer that was a PIN alone was hidden. It is hidden now as at a question still open
+(nothing is tried or counted at a question that is gone, before as now).
 """
 
 from __future__ import annotations
@@ -19,9 +24,12 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+from testing.turn import chat_log_of
+from testing.turn import logged_words
 
 from .agents import state
 from .other_integrations import OtherAPI
+from .scene import Clock
 from .scene import Scene
 from .scripted_model import answer
 from .scripted_model import call
@@ -68,3 +76,20 @@ async def test_another_tools_entities_are_not_listed_as_done(
 
     assert state(hass, "lock.front_door") == "locked"
     assert [target.id for target in result.response.success_results] == []
+
+
+@pytest.mark.parametrize("guess", ["4713", "4 7 1 3", "forty seven thirteen"])
+async def test_a_late_guess_beside_another_request_is_hidden(
+    hass: HomeAssistant, scene: Scene, clock: Clock, guess: str
+) -> None:
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    clock.now += 31
+    scene.worker.will_write(answer("Okay."))
+
+    late = await scene.reply(agent, question, f"{guess}, and turn on the kitchen light")
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert guess not in logged_words(chat_log_of(hass, late))
+    assert guess not in scene.model_saw()
+    assert "turn on the kitchen light" in scene.model_saw()

@@ -707,9 +707,10 @@ class SafetyGate:
         language = turn.language
         if late.with_pin:  # as asked, whatever the settings say now
             answered = classify_pin_reply(turn.text, language) is PinReply.PIN
-            if answered and said_pin_words(turn.text):
-                # A late guess, right or close, stays out of the chat log as any answer's does.
-                _mask_last_user_message(chat_log)
+            if said_pin_words(turn.text):
+                # A late guess, right or close, stays out of the chat log as any answer's does,
+                # and beside another request too (that request goes on to the model).
+                _mask_last_user_message(chat_log, whole=answered)
         else:
             answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES
         if not answered:
