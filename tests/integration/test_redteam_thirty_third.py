@@ -11,16 +11,23 @@ Hole. A guess beside another request at a PIN question that had just timed out (
 turn on the kitchen light") reached the model, the chat log and the history whole: only a
 late answer that was a PIN alone was hidden. It is hidden now as at a question still open
 (nothing is tried or counted at a question that is gone, before as now).
+
+Guard. A satellite whose model writes "Done, the front door is unlocked." (long or short)
+before an unlock and a call that fails hears the failure, then the question, once each, and
+never the model's "Done": its words before a held call are not streamed, by either kind of
+text-to-speech engine.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from typing import Final
 
 import probatio
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
@@ -28,11 +35,22 @@ from testing.turn import chat_log_of
 from testing.turn import logged_words
 
 from .agents import state
+from .conftest import Agent
+from .conftest import Assist
 from .other_integrations import OtherAPI
 from .scene import Clock
 from .scene import Scene
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_voice_twenty_ninth import REFUSAL
+from .test_voice_twenty_ninth import StreamingVoice
+from .test_voice_twenty_ninth import Voice
+from .test_voice_twenty_ninth import a_spoken_pipeline
+from .test_voice_twenty_ninth import a_voice
+from .test_voice_twenty_ninth import heard
+from .test_voice_twenty_ninth import own_config_dir  # noqa: F401
+from .test_voice_twenty_seventh import a_satellite
 
 FRONT_DOOR_SAID_DONE: dict[str, Any] = {
     "entities": [{"entity_id": "lock.front_door", "name": "Front Door", "state": "unlocked"}]
@@ -93,3 +111,43 @@ async def test_a_late_guess_beside_another_request_is_hidden(
     assert guess not in logged_words(chat_log_of(hass, late))
     assert guess not in scene.model_saw()
     assert "turn on the kitchen light" in scene.model_saw()
+
+
+SAID_DONE_FIRST: Final = "Done, the front door is unlocked."
+QUESTION: Final = "Unlock Front Door? Say yes to confirm."
+
+
+@pytest.mark.parametrize("engine", [Voice, StreamingVoice])
+@pytest.mark.parametrize("more", [0, 4])
+async def test_a_satellite_never_says_the_models_done_before_a_held_call(
+    hass: HomeAssistant,
+    own_config_dir: None,  # noqa: F811
+    assist: Assist,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    engine: type[Voice],
+    more: int,
+) -> None:
+    """Guard."""
+    for entity_id in ("lock.front_door", "light.bed_light"):
+        async_expose_entity(hass, "conversation", entity_id, True)
+    words = SAID_DONE_FIRST + " And the bed light goes as bright as it can." * more
+    scripted_worker.will_write(
+        answer(
+            words
+            + call("lock", action="unlock", entity_id="lock.front_door")
+            + call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=150)
+        )
+    )
+    voice = engine()
+    pipeline = await a_spoken_pipeline(hass, scripted_agent, await a_voice(hass, voice))
+    satellite = a_satellite(hass, "Bedroom satellite", "Bedroom")
+
+    events = await assist(
+        "unlock the front door", end_stage="tts", pipeline=pipeline, device_id=satellite
+    )
+
+    spoken = await heard(hass, events, voice)
+    assert state(hass, "lock.front_door") == "locked"
+    assert spoken == f"{REFUSAL} {QUESTION}"
+    assert "Done" not in spoken
