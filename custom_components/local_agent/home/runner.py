@@ -177,8 +177,10 @@ class TargetStates(llm.ToolResult):
     """What our runner read of a call's targets after it ran: {"entities": their summaries}.
 
     Told by its class: another API's tool, a script or an intent may answer with the same key,
-    and only what our runner read may be said to have been done.
+    and only what our runner read may be said to have been done. `entities`: those summaries.
     """
+
+    entities: tuple[dict[str, Any], ...] = ()
 
 
 def error_result(message: str) -> llm.ToolResult:
@@ -362,7 +364,8 @@ async def _async_execute(
     if action.read_only:
         for summary in summaries:
             summary.update(await async_listing(hass, summary["entity_id"]))
-    return TargetStates(data={"entities": summaries})
+    data: dict[str, Any] = {"entities": summaries}
+    return TargetStates(data=data, entities=tuple(summaries))
 
 
 async def _async_call_service(
@@ -635,13 +638,10 @@ def _partly_done(
     the call itself (not a group's member): what worked is said as done, the rest as failed.
     """
     targets = set(call.targets or ())
-    entities = result.data.get("entities") if isinstance(result, TargetStates) else None
     took = tuple(
         entity
-        for entity in (entities if isinstance(entities, list) else ())
-        if isinstance(entity, dict)
-        and entity.get("entity_id") in targets
-        and entity.get("entity_id") not in missed
+        for entity in (result.entities if isinstance(result, TargetStates) else ())
+        if entity.get("entity_id") in targets and entity.get("entity_id") not in missed
     )
     if not took or not missed <= targets:
         return error_result(english)

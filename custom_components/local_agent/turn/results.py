@@ -106,7 +106,7 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
             data = content.result.data
             calls.changed.append(data if isinstance(data, dict) else {})
             if isinstance(content.result, TargetStates):
-                calls.targets.extend(content.result.data["entities"])
+                calls.targets.extend(content.result.entities)
     return calls
 
 
