@@ -124,7 +124,8 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
         {},
     ),
     (
-        r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga|schalte .* aus|mach .* aus|éteins",
+        r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga|schalte .* aus|mach .* aus|"
+        r"éteins",
         "light",
         "turn_off",
         {},
@@ -320,7 +321,8 @@ def _floor_calls(said: str, home: Sequence[HomeEntity]) -> str | None:
     if floor is None or domains is None:
         return None
     switch_on = re.search(
-        r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri|liga|acende|öffne|mach .* an|allume|ouvre)",
+        r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri|liga|acende|öffne|mach .* an|"
+        r"allume|ouvre)",
         said,
     )
     calls = []
