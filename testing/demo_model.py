@@ -57,19 +57,22 @@ _ROOM_WORDS: Final = {
 _FLOOR_WORDS: Final = (
     (
         r"downstairs|abajo|planta baja|di sotto|piano terra|pianterreno|beneden|erdgeschoss|"
-        r"unten|rés do chão|térreo|lá em baixo",
+        r"unten|rés do chão|térreo|lá em baixo|rez-de-chaussée|en bas",
         GROUND_FLOOR,
     ),
     (
         r"upstairs|arriba|planta de arriba|di sopra|piano di sopra|primo piano|boven|oben|"
-        r"obergeschoss|lá em cima|andar de cima|primeiro andar",
+        r"obergeschoss|lá em cima|andar de cima|primeiro andar|à l'étage|en haut",
         FIRST_FLOOR,
     ),
 )
 _FLOOR_THINGS: Final = (
-    (r"blinds|persianas|estores|tapparelle|persiane|jaloezie|rollos|rollläden", ("cover",)),
-    (r"everything|todo|tutto|alles|tudo", ("light", "fan")),
-    (r"lights|luces|luci|lampen|lichter|luzes", ("light",)),
+    (
+        r"blinds|persianas|estores|tapparelle|persiane|jaloezie|rollos|rollläden|volets|stores",
+        ("cover",),
+    ),
+    (r"everything|todo|tutto|alles|tudo|tout", ("light", "fan")),
+    (r"lights|luces|luci|lampen|lichter|luzes|lumières", ("light",)),
 )
 # Words of a command (English, Spanish, Dutch, Italian, Portuguese, German) -> (domain, action,
 # further arguments) the demo calls; the first that matches wins, so longer phrases come before
@@ -77,12 +80,17 @@ _FLOOR_THINGS: Final = (
 _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (
         r"unlock|desbloquea|abre la cerradura|ontgrendel|sblocca|destranca|destrave|entriegle|"
-        r"schließ\S* .* auf",
+        r"schließ\S* .* auf|déverrouille",
         "lock",
         "unlock",
         {},
     ),
-    (r"lock|bloquea|cierra la cerradura|vergrendel|blocca|tranca|verriegle", "lock", "lock", {}),
+    (
+        r"lock|bloquea|cierra la cerradura|vergrendel|blocca|tranca|verriegle|verrouille",
+        "lock",
+        "lock",
+        {},
+    ),
     (
         r"dim|baja|atenúa|dimmen|abbassa|attenua|diminui|reduz",
         "light",
@@ -110,19 +118,20 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
     (r"set|pon|zet|imposta|define|ajusta", "input_datetime", "set_datetime", {"time": "07:30:00"}),
     (
         r"turn on|switch on|enciende|prende|zet .* aan|aan|accendi|liga|acende|schalte .* ein|"
-        r"mach .* an",
+        r"mach .* an|allume",
         "light",
         "turn_on",
         {},
     ),
     (
-        r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga|schalte .* aus|mach .* aus",
+        r"turn off|switch off|apaga|zet .* uit|uit|spegni|desliga|schalte .* aus|mach .* aus|"
+        r"éteins",
         "light",
         "turn_off",
         {},
     ),
-    (r"open|abre|apri|öffne", "cover", "open_cover", {}),
-    (r"close|cierra|sluit|chiudi|fecha|schließ", "cover", "close_cover", {}),
+    (r"open|abre|apri|öffne|ouvre", "cover", "open_cover", {}),
+    (r"close|cierra|sluit|chiudi|fecha|schließ|ferme", "cover", "close_cover", {}),
 )
 # Commands for the house's timer, date/time helpers, notifications, to-do list, vacuum rooms and
 # light effects (English, German, French, Dutch), a thermostat's degrees: (words, domain,
@@ -312,7 +321,8 @@ def _floor_calls(said: str, home: Sequence[HomeEntity]) -> str | None:
     if floor is None or domains is None:
         return None
     switch_on = re.search(
-        r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri|liga|acende|öffne|mach .* an)",
+        r"\b(?:turn on|switch on|enciende|accendi|open|abre|apri|liga|acende|öffne|mach .* an|"
+        r"allume|ouvre)",
         said,
     )
     calls = []
@@ -359,7 +369,7 @@ def demo_reply(seen: SeenRequest) -> str:
     home = home_entities(conversation.system)
     # The longest name first: "Kitchen Timer" is not the player "Kitchen".
     entities = sorted(
-        (e for e in home if re.search(rf"\b{re.escape(e.words)}\b", said)),
+        (e for e in home if re.search(rf"(?<!\w){re.escape(e.words)}(?!\w)", said)),
         key=lambda e: -len(e.words),
     )
     if re.search(_QUESTION, said) and entities:
