@@ -530,6 +530,16 @@ def _position(hass: HomeAssistant, entity_id: str) -> int | None:
     return position if isinstance(position, int) and not isinstance(position, bool) else None
 
 
+def _named_again(hass: HomeAssistant, entity_id: str) -> str:
+    """Return a target's name in the reason that follows what was not done.
+
+    The sentence before it named the target, with its entity id where the name could be taken
+    for another's; the reason says the name alone, not the id a second time.
+    """
+    state = hass.states.get(entity_id)
+    return said_name(state.name, entity_id) if state is not None else entity_id
+
+
 def _position_missed(
     hass: HomeAssistant, call: Call, entity_id: str, before: int
 ) -> tuple[str, Phrase] | None:
@@ -548,7 +558,9 @@ def _position_missed(
         return None
     name = entity_name(hass, entity_id)
     state = f"{now} %"
-    return f"{name} is still at {state}", Phrase("reason_still", {"name": name, "state": state})
+    return f"{name} is still at {state}", Phrase(
+        "reason_still", {"name": _named_again(hass, entity_id), "state": state}
+    )
 
 
 async def _async_missed_targets(
@@ -613,18 +625,19 @@ async def _async_missed_targets(
     for entity_id in still:
         state = hass.states.get(entity_id)
         name = entity_name(hass, entity_id)
+        again = _named_again(hass, entity_id)
         if state is None:
             parts.append(f"{name} is gone")
-            said.append(Phrase("reason_gone", {"name": name}))
+            said.append(Phrase("reason_gone", {"name": again}))
         elif state.state == STATE_UNAVAILABLE:
             parts.append(f"{name} is {state.state}")
-            said.append(Phrase("reason_unavailable", {"name": name}))
+            said.append(Phrase("reason_unavailable", {"name": again}))
         else:
             kept = before.get(entity_id) == state.state
             parts.append(f"{name} is {'still ' if kept else ''}{state.state}")
             word = StateWord(state.domain, state.state)
             said.append(
-                Phrase("reason_still" if kept else "reason_now", {"name": name, "state": word})
+                Phrase("reason_still" if kept else "reason_now", {"name": again, "state": word})
             )
     return join_names(parts), tuple(said), frozenset(missed_ids)
 
