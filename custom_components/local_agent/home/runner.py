@@ -223,7 +223,7 @@ async def async_check(hass: HomeAssistant, call: Call, turn: TurnContext) -> Ref
         if state is not None and state.state == STATE_UNAVAILABLE:
             return Refusal(
                 Problem.UNAVAILABLE,
-                f"{state.name} ({entity_id}) is unavailable right now.",
+                f"{one_line(state.name)} ({entity_id}) is unavailable right now.",
                 (Phrase("reason_unavailable", {"name": said_name(state.name, entity_id)}),),
             )
     return None
