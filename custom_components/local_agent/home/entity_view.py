@@ -346,11 +346,15 @@ def shown_state(hass: HomeAssistant, state: State) -> str:
 
 
 def state_summary(hass: HomeAssistant, state: State) -> dict[str, Any]:
-    """Return an entity's state for a tool result."""
+    """Return an entity's state for a tool result.
+
+    Its name and area on one line, cut as the home list cuts them: a name can neither start a
+    line of its own nor cost thousands of tokens.
+    """
     info = entity_info(hass, state)
-    summary: dict[str, Any] = {"entity_id": state.entity_id, "name": info.name}
+    summary: dict[str, Any] = {"entity_id": state.entity_id, "name": one_line(info.name)}
     if info.area:
-        summary["area"] = info.area
+        summary["area"] = one_line(info.area)
     summary["state"] = shown_state(hass, state)
     summary.update(relevant_attributes(hass, state))
     summary.update(_time_left(state))

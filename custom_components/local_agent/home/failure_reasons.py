@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from typing import Final
+
+from home_assistant_intents import get_intents
 
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import llm
+from homeassistant.util.hass_dict import HassKey
 from homeassistant.util.json import JsonValueType
 
 from .actions import PlannedAction
@@ -35,6 +39,42 @@ class ReasonedFailure(llm.ToolResult):
     """
 
     reason: tuple[Said, ...] = ()
+
+
+@dataclass(slots=True)
+class CoreRefusal(ReasonedFailure):
+    """A call core refuses with a sentence of its own (told by its class).
+
+    Said alone in place of ours, as core's agent says it: "Sorry, timers are not supported on
+    this device".
+    """
+
+
+# Core's intents' error sentences ("no_timer_support"), by language, read once each.
+_CORE_ERRORS: HassKey[dict[str, dict[str, str]]] = HassKey("local_agent_core_errors")
+ENGLISH: Final = "en"
+# The key of core's refusal of a timer to a device that cannot start timers (intent/timers.py).
+NO_TIMER_SUPPORT: Final = "no_timer_support"
+
+
+async def async_core_error(hass: HomeAssistant, language: str, key: str) -> str | None:
+    """Return core's error sentence `key` in the language ("pt-BR", else "pt", else English)."""
+    cache = hass.data.setdefault(_CORE_ERRORS, {})
+    for name in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
+        if (errors := cache.get(name)) is None:
+            errors = cache[name] = await hass.async_add_executor_job(_core_errors, name)
+        if sentence := errors.get(key):
+            return one_line(sentence, MAX_CORE_ERROR)
+    return None
+
+
+MAX_CORE_ERROR: Final = 300
+
+
+def _core_errors(language: str) -> dict[str, str]:
+    """Read the error sentences of core's intents in the language (none for one without)."""
+    errors = ((get_intents(language) or {}).get("responses") or {}).get("errors") or {}
+    return {key: text for key, text in errors.items() if isinstance(text, str)}
 
 
 @dataclass(slots=True)

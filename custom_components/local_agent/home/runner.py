@@ -63,8 +63,11 @@ from .call_texts import said_name
 from .call_texts import service_of
 from .entity_view import one_line
 from .entity_view import state_summary
+from .failure_reasons import NO_TIMER_SUPPORT
+from .failure_reasons import CoreRefusal
 from .failure_reasons import PartlyDone
 from .failure_reasons import ReasonedFailure
+from .failure_reasons import async_core_error
 from .failure_reasons import failure_reason
 from .failure_reasons import integration_reason
 from .listings import async_listing
@@ -234,7 +237,7 @@ async def async_check(hass: HomeAssistant, call: Call, turn: TurnContext) -> Ref
         if state is not None and state.state == STATE_UNAVAILABLE:
             return Refusal(
                 Problem.UNAVAILABLE,
-                f"{state.name} ({entity_id}) is unavailable right now.",
+                f"{one_line(state.name)} ({entity_id}) is unavailable right now.",
                 (Phrase("reason_unavailable", {"name": said_name(state.name, entity_id)}),),
             )
     return None
@@ -337,6 +340,8 @@ async def async_run(
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
     """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
     if refusal := timer_tool_refusal(hass, call.tool_name, turn.llm_context.device_id):
+        if sentence := await async_core_error(hass, turn.language, NO_TIMER_SUPPORT):
+            return CoreRefusal(data={"error": refusal}, error=True, reason=(sentence,))
         return error_result(refusal)
     try:
         api = await turn.async_get_llm_api(hass)

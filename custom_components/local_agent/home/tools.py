@@ -50,6 +50,7 @@ from .colours import NO_WORDS
 from .colours import ColourWords
 from .entity_view import EntityLine
 from .entity_view import entity_line
+from .entity_view import one_line
 from .resolver import EntityResolver
 from .service_catalog import AREA_FIELD
 from .service_catalog import ActionSpec
@@ -369,7 +370,7 @@ def _target_error(action: ActionSpec, states: Sequence[State]) -> ToolFailure | 
         if state.state == STATE_UNAVAILABLE:
             # Said to the person too: "I could not turn off A and B" alone does not say why.
             return ToolFailure(
-                f"{state.name} ({state.entity_id}) is unavailable right now.",
+                f"{one_line(state.name)} ({state.entity_id}) is unavailable right now.",
                 (Phrase("reason_unavailable", {"name": said_name(state.name, state.entity_id)}),),
             )
         if not action_supported(action, state):
@@ -381,7 +382,7 @@ def _unsupported(state: State, what: str) -> ToolFailure:
     """Refuse a service or a field the entity's features do not have (a colour: said so)."""
     key = "refused_no_colour" if what in COLOUR_FIELDS else "refused_unsupported"
     return ToolFailure(
-        f"{state.name} ({state.entity_id}) does not support {what}.",
+        f"{one_line(state.name)} ({state.entity_id}) does not support {what}.",
         (Phrase(key, {"name": said_name(state.name, state.entity_id)}),),
     )
 
@@ -434,14 +435,16 @@ def _area_error(
     name = {"name": said_name(state.name, state.entity_id)}
     if not cleaned:
         return ToolFailure(
-            f"{state.name} ({state.entity_id}) has no areas mapped to its rooms.",
+            f"{one_line(state.name)} ({state.entity_id}) has no areas mapped to its rooms.",
             (Phrase("refused_no_rooms", name),),
         )
     if not areas:  # Home Assistant would clean nothing and say nothing
         return ToolFailure(f"{AREA_FIELD} names no area. {options_hint(cleaned, '')}")
     if unknown := [area for area in areas if area not in cleaned]:
         wrong = unknown[0]
-        message = f"{state.name} cleans no area {wrong!r}. {options_hint(cleaned, str(wrong))}"
+        message = (
+            f"{one_line(state.name)} cleans no area {wrong!r}. {options_hint(cleaned, str(wrong))}"
+        )
         # Said by the area's own name; one that is no area of the home is not said at all.
         if not isinstance(wrong, str) or (area := ar.async_get(hass).async_get_area(wrong)) is None:
             return ToolFailure(message)

@@ -125,6 +125,7 @@ from .refusals import describe_calls
 from .refusals import failed_in_last_round
 from .refusals import failure_reasons
 from .refusals import partly_failed_in_last_round
+from .refusals import refused_by_core
 from .refusals import refused_calls
 from .report import TurnEnd
 from .report import TurnReport
@@ -471,17 +472,21 @@ class ConversationAgent:
         """Say which of the model's calls did not go through, in the conversation's words.
 
         unnamed: the phrase for calls that cannot be said in words. Then why, where the agent
-        knows it itself (a timer that cannot run longer than it was set for).
+        knows it itself (a timer that cannot run longer than it was set for). Calls core
+        refused with a sentence of its own are said by that sentence alone, once, as core's
+        agent says it ("Sorry, timers are not supported on this device").
         """
+        reasons = [
+            as_sentence(await async_said_parts(self.hass, language, [reason]))
+            for reason in failure_reasons(chat_log, calls)
+        ]
+        if refused_by_core(chat_log, calls):
+            return " ".join(dict.fromkeys(reasons))
         described = describe_calls(self.hass, as_missed(chat_log, calls), language, home_tools)
         if described is not None:
             said = await async_phrase(self.hass, language, "calls_refused", calls=described)
         else:
             said = await async_phrase(self.hass, language, unnamed)
-        reasons = [
-            as_sentence(await async_said_parts(self.hass, language, [reason]))
-            for reason in failure_reasons(chat_log, calls)
-        ]
         return " ".join([said, *reasons])
 
     async def _async_no_answer(

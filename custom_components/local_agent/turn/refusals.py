@@ -28,6 +28,7 @@ from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import verb
 from custom_components.local_agent.home.entity_view import one_line
+from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.runner import partly_failed
@@ -85,6 +86,12 @@ def failure_reasons(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInpu
         if isinstance(result := results.get(call.id), ReasonedFailure)
         for reason in result.reason
     ]
+
+
+def refused_by_core(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInput]) -> bool:
+    """Return whether core refused each of these calls with a sentence of its own."""
+    _, results = _turn_calls(chat_log)
+    return bool(calls) and all(isinstance(results.get(call.id), CoreRefusal) for call in calls)
 
 
 def as_missed(
