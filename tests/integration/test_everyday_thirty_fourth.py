@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Final
 
 from custom_components.local_agent.engine.types import Message
-
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
