@@ -8,11 +8,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Final
 
+import pytest
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
+
 from custom_components.local_agent.engine.types import Message
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.util import dt as dt_util
 
 from .conftest import Agent
 from .conftest import speech
@@ -21,8 +27,12 @@ from .scene import unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
+from .scripted_model import call
 
 FRONT_DOOR: Final = "lock.front_door"
+KITCHEN_DOOR: Final = "lock.kitchen_door"
+KITCHEN_LIGHTS: Final = "light.kitchen_lights"
+HALL_WINDOW: Final = "cover.hall_window"
 
 
 def next_turn_saw(worker: ScriptedWorker, text: str) -> tuple[list[Message], list[str]]:
@@ -74,3 +84,63 @@ async def test_a_set_aside_question_reads_first_as_it_was_heard(
     assert speech(reply) == f"{not_done} It is sunny."
     assert state(hass, FRONT_DOOR) == "locked"
     assert assistant_texts(seen)[-2:] == [not_done, "It is sunny."]
+
+
+async def test_a_light_already_on_is_said_to_have_been_on(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    assert state(hass, KITCHEN_LIGHTS) == "on"
+    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHTS)))
+
+    result = await scripted_agent.ask("turn on the kitchen lights", context=person)
+
+    assert speech(result) == "Kitchen Lights was already on."
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Kitchen Door was already unlocked."),
+        ("pt", "Kitchen Door já estava destrancada."),
+    ],
+)
+async def test_a_lock_already_unlocked_is_still_asked_and_said_as_it_was(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    said: str,
+) -> None:
+    """browser23 heard "Feito: destrancar Front Door." for a door already unlocked. The question
+    is still asked (the lock's state may be stale: only the call makes sure), the answer says
+    what was found."""
+    async_expose_entity(hass, "conversation", KITCHEN_DOOR, True)
+    assert state(hass, KITCHEN_DOOR) == "unlocked"
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=KITCHEN_DOOR)))
+    question = await scripted_agent.ask(
+        "unlock the kitchen door", context=person, language=language
+    )
+    assert question.continue_conversation is True, speech(question)
+
+    done = await scripted_agent.ask(
+        "yes", conversation_id=question.conversation_id, context=person, language=language
+    )
+
+    assert speech(done) == said
+
+
+async def test_a_cover_already_closed_is_said_closed(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    await hass.services.async_call(
+        "cover", "close_cover", {"entity_id": HALL_WINDOW}, blocking=True
+    )
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=30))
+    await hass.async_block_till_done()
+    assert state(hass, HALL_WINDOW) == "closed"
+    scripted_worker.will_write(answer(call("cover", action="close_cover", entity_id=HALL_WINDOW)))
+
+    result = await scripted_agent.ask("close the hall window", context=person)
+
+    assert speech(result) == "Hall Window was already closed."

@@ -71,6 +71,7 @@ from .failure_reasons import async_core_error
 from .failure_reasons import failure_reason
 from .failure_reasons import integration_reason
 from .listings import async_listing
+from .service_catalog import SECRET_FIELDS
 from .service_catalog import redacted
 
 if TYPE_CHECKING:
@@ -334,7 +335,33 @@ async def async_run(
     ):
         english, said, missed_ids = missed
         return RunResult(_partly_done(call, result, english, missed_ids), Problem.NO_EFFECT, said)
+    if isinstance(result, TargetStates) and (already := _already_so(hass, call, before)):
+        result.data[ALREADY] = already
     return RunResult(result)
+
+
+def already_so(result: llm.ToolResult | None) -> frozenset[str]:
+    """Return the targets our runner found already in the state a call asked for, untouched."""
+    if not isinstance(result, TargetStates):
+        return frozenset()
+    return frozenset(str(entity_id) for entity_id in result.data.get(ALREADY, ()))
+
+
+def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:
+    """Return the targets a plain call (no field but a PIN) found in the state it asks for.
+
+    A state on its way there ("unlocking") or a call that sets more than the state (a light's
+    brightness) is not "already".
+    """
+    if not isinstance(call, PlannedAction) or call.data.keys() - SECRET_FIELDS:
+        return []
+    already = []
+    for entity_id, was in before.items():
+        expected = _expected(call, entity_id)
+        now = hass.states.get(entity_id)
+        if expected and was in expected and not was.endswith("ing") and now and now.state == was:
+            already.append(entity_id)
+    return already
 
 
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
@@ -426,6 +453,9 @@ _OFF: Final = frozenset({"off"})
 GROUP: Final = "group"
 # How long a device may take to report the state it was asked for.
 SETTLE_SECONDS = 3.0
+# The key of a tool result that lists the targets a call found already as it asked: the model
+# reads it, and the person hears they already were.
+ALREADY: Final = "already"
 # A cover's position (0 closed to 100 open), the one state some covers report.
 _POSITION: Final = "current_position"
 # Where each cover service takes a cover that reports its position: the field that names

@@ -46,6 +46,8 @@ from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import as_sentence
 from custom_components.local_agent.home.call_texts import async_phrase
@@ -114,9 +116,12 @@ from .notices import async_said
 from .notices import last_answer
 from .notices import said_content
 from .notices import user_only_deltas
+from .plain_answer import DoneAction
 from .plain_answer import actions_done_in
+from .plain_answer import already_as_asked
 from .plain_answer import async_in_words
 from .plain_answer import done_actions
+from .plain_answer import found_as_asked
 from .plain_answer import left_as_they_were
 from .plain_answer import sentence
 from .plain_answer import speaks
@@ -504,21 +509,14 @@ class ConversationAgent:
         if not changed_anything(chat_log):
             return await async_phrase(self.hass, language, "no_answer")
         content = chat_log.content[chat_log.llm_input_provided_index :]
-        done = await async_in_words(self.hass, language, actions_done_in(content, home_tools))
+        done = actions_done_in(content, home_tools)
         # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."
         left = left_as_they_were(content, home_tools) if speaks(language) else []
-        said_left = (
-            capitalized(await async_said_parts(self.hass, language, left)) + "." if left else ""
-        )
-        if done and speaks(language):
-            said = capitalized(
-                await async_phrase(
-                    self.hass, language, "actions_done", actions=sentence(done, language)
-                )
-            )
-            said = f"{said} {said_left}".rstrip()
+        left += already_as_asked(content, home_tools) if speaks(language) else []
+        if (done or left) and speaks(language):
+            said = await self._async_done_words(language, done, left)
         else:
-            said = said_left or await async_phrase(self.hass, language, "empty_answer")
+            said = await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
             said += " " + await self._async_refusal(
                 failed, language, home_tools, "calls_partly_refused_unnamed", chat_log
@@ -999,20 +997,36 @@ class ConversationAgent:
         ):
             return False
         actions = done_actions(chat_log.content, toolbox.home.tool_names)
-        if not actions:
+        if actions is None:
             return False
-        actions = await async_in_words(self.hass, user_input.language, actions)
-        text = capitalized(
-            await async_phrase(
-                self.hass,
-                user_input.language,
-                "actions_done",
-                actions=sentence(actions, user_input.language),
-            )
+        language = user_input.language
+        content = chat_log.content[chat_log.llm_input_provided_index :]
+        await self._async_say(
+            chat_log,
+            await self._async_done_words(
+                language, actions, already_as_asked(content, toolbox.home.tool_names)
+            ),
         )
-        await self._async_say(chat_log, text)
         report.plain_answer = True
         return True
+
+    async def _async_done_words(
+        self, language: str, actions: Sequence[DoneAction], also: Sequence[Phrase]
+    ) -> str:
+        """Say what the actions did, then `also` (what they found or left as it was)."""
+        parts = []
+        if actions:
+            in_words = await async_in_words(self.hass, language, actions)
+            parts.append(
+                capitalized(
+                    await async_phrase(
+                        self.hass, language, "actions_done", actions=sentence(in_words, language)
+                    )
+                )
+            )
+        if also:
+            parts.append(capitalized(await async_said_parts(self.hass, language, also)) + ".")
+        return " ".join(parts)
 
     async def _async_done_so_far(
         self, language: str, chat_log: conversation.ChatLog, toolbox: _Toolbox
@@ -1030,14 +1044,7 @@ class ConversationAgent:
         home_tools = toolbox.home.tool_names if toolbox.home is not None else []
         said: list[str] = []
         if done := actions_done_in(content, home_tools, intents=True):
-            done = await async_in_words(self.hass, language, done)
-            said.append(
-                capitalized(
-                    await async_phrase(
-                        self.hass, language, "actions_done", actions=sentence(done, language)
-                    )
-                )
-            )
+            said.append(await self._async_done_words(language, done, ()))
         elif ran_beside_held(chat_log):
             # A call that ran and has no words of its own (a script's tool of Assist).
             said.append(await async_phrase(self.hass, language, "empty_answer"))
@@ -1198,18 +1205,30 @@ class ConversationAgent:
     ) -> PendingReply:
         """Run exactly the actions the person confirmed; say what really happened."""
         done: list[str] = []
+        found: list[Phrase] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
         partly = False
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
+            if run is not None and error is None and isinstance(action.call, PlannedAction):
+                # Asked all the same (the state read may be stale); said as it was found.
+                already = found_as_asked(action.call.domain or "", run.result)
+                if len(already) == len(action.call.entity_ids):
+                    found.extend(already)
+                    continue
             if error is None:
                 done.append(action.said)
                 partly = partly or (run is not None and partly_failed(run.result))
             else:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
-        reply = await self.gate.async_confirmed_reply(turn, done, failed)
+        already = (
+            capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
+            if found
+            else ""
+        )
+        reply = await self.gate.async_confirmed_reply(turn, done, failed, already)
         if not partly:
             return reply
         # An intent that worked for some of its devices only (the held one among them, or not).
