@@ -144,3 +144,21 @@ async def test_a_cover_already_closed_is_said_closed(
     result = await scripted_agent.ask("close the hall window", context=person)
 
     assert speech(result) == "Hall Window was already closed."
+
+
+async def test_a_reload_keeps_what_earlier_messages_read(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The context block of each user message (the time, the states that changed) was kept by
+    the agent, and a reload made a new one: the next turn showed the earlier message bare."""
+    first = await scripted_agent.ask("hello", context=person)
+    assert await hass.config_entries.async_reload(scripted_agent.entry.entry_id)
+    await hass.async_block_till_done()
+    seen, _ = next_turn_saw(scripted_worker, "Hi.")
+
+    await scripted_agent.ask("hello again", conversation_id=first.conversation_id, context=person)
+
+    earlier, now = [message.content for message in seen if message.role == "user"]
+    assert earlier.startswith("Now: "), earlier
+    assert earlier.endswith("\n\nhello"), earlier
+    assert now.startswith("Now: "), now

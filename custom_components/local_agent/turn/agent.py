@@ -110,6 +110,7 @@ from .error_text import engine_error_text
 from .history import to_messages
 from .history import trim_history
 from .home_context import HomeContext
+from .home_context import kept_conversations
 from .home_context import message_start
 from .notices import TurnStream
 from .notices import async_said
@@ -254,7 +255,7 @@ class ConversationAgent:
         self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
         self.stats = stats
-        self.home_context = HomeContext()
+        self.home_context = HomeContext(kept_conversations(hass, agent_id))
         # The follow-up the engine was last given to prepare, until its chat session ends.
         self._follow_up: _FollowUp | None = None
         # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
