@@ -1,4 +1,11 @@
-"""The history the model reads next reads as the person heard it.
+"""True answers when nothing changed, and a history that reads as it happened.
+
+- A call that found its target already as it asked ("turn on" a light that was on, "unlock"
+  a door that was unlocked, "close" a closed cover) was said done ("Feito: destrancar …").
+  Now it is said as it was found. A sensitive one is still asked first: the state Home
+  Assistant shows may be stale, and only the call makes sure (fail closed).
+- A reload of the entry made a new agent without its conversations' context blocks: the
+  next turn showed the model its earlier messages bare.
 
 - The model wrote no answer: the chat log kept an empty assistant message beside what the
   agent said instead, and the next turn showed the model both. The empty one is left out.

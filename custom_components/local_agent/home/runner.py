@@ -47,6 +47,7 @@ from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_state_change_event
+from homeassistant.util.json import JsonValueType
 
 from .actions import ApiCall
 from .actions import Call
@@ -185,6 +186,8 @@ class TargetStates(llm.ToolResult):
     """
 
     entities: tuple[dict[str, Any], ...] = ()
+    # The targets it found already in the state it asked for (said as they were, not done).
+    already: frozenset[str] = frozenset()
 
 
 def error_result(message: str) -> llm.ToolResult:
@@ -336,15 +339,32 @@ async def async_run(
         english, said, missed_ids = missed
         return RunResult(_partly_done(call, result, english, missed_ids), Problem.NO_EFFECT, said)
     if isinstance(result, TargetStates) and (already := _already_so(hass, call, before)):
-        result.data[ALREADY] = already
+        result.already = frozenset(already)
+        listed: list[JsonValueType] = list(already)
+        result.data[ALREADY] = listed
     return RunResult(result)
 
 
 def already_so(result: llm.ToolResult | None) -> frozenset[str]:
     """Return the targets our runner found already in the state a call asked for, untouched."""
-    if not isinstance(result, TargetStates):
-        return frozenset()
-    return frozenset(str(entity_id) for entity_id in result.data.get(ALREADY, ()))
+    return result.already if isinstance(result, TargetStates) else frozenset()
+
+
+def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
+    """Say each target of a call on `domain` its run found as it asked (already_so)."""
+    already = already_so(result)
+    entities = result.data.get("entities") if already else None
+    return [
+        Phrase(
+            "reason_already",
+            {
+                "name": said_name(str(entity.get("name") or entity_id), entity_id),
+                "state": StateWord(domain, str(entity.get("state"))),
+            },
+        )
+        for entity in (entities if isinstance(entities, list) else ())
+        if isinstance(entity, dict) and (entity_id := str(entity.get("entity_id"))) in already
+    ]
 
 
 def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:

@@ -66,6 +66,7 @@ from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import error_result
+from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
@@ -122,7 +123,6 @@ from .plain_answer import actions_done_in
 from .plain_answer import already_as_asked
 from .plain_answer import async_in_words
 from .plain_answer import done_actions
-from .plain_answer import found_as_asked
 from .plain_answer import left_as_they_were
 from .plain_answer import sentence
 from .plain_answer import speaks
@@ -1224,12 +1224,12 @@ class ConversationAgent:
             else:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
-        already = (
+        found_text = (
             capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
             if found
             else ""
         )
-        reply = await self.gate.async_confirmed_reply(turn, done, failed, already)
+        reply = await self.gate.async_confirmed_reply(turn, done, failed, found_text)
         if not partly:
             return reply
         # An intent that worked for some of its devices only (the held one among them, or not).

@@ -56,6 +56,7 @@ from custom_components.local_agent.home.counted_targets import target_kinds
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.runner import already_so
+from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
@@ -500,20 +501,6 @@ def already_as_asked(
         if result is not None and _done_action(call, result, home_tools) is not None:
             said.extend(found_as_asked(call.tool_name, result))
     return said
-
-
-def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
-    """Say each target of a call on `domain` its run found as it asked (runner.already_so)."""
-    already = already_so(result)
-    entities = result.data.get("entities") if already else None
-    return [
-        Phrase(
-            "reason_already",
-            {"name": _target_name(entity), "state": StateWord(domain, str(entity.get("state")))},
-        )
-        for entity in (entities if isinstance(entities, list) else ())
-        if isinstance(entity, dict) and entity.get("entity_id") in already
-    ]
 
 
 def _done_action(
