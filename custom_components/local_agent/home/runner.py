@@ -47,6 +47,7 @@ from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_state_change_event
+from homeassistant.util.json import JsonValueType
 
 from .actions import ApiCall
 from .actions import Call
@@ -71,6 +72,7 @@ from .failure_reasons import async_core_error
 from .failure_reasons import failure_reason
 from .failure_reasons import integration_reason
 from .listings import async_listing
+from .service_catalog import SECRET_FIELDS
 from .service_catalog import redacted
 
 if TYPE_CHECKING:
@@ -184,6 +186,8 @@ class TargetStates(llm.ToolResult):
     """
 
     entities: tuple[dict[str, Any], ...] = ()
+    # The targets it found already in the state it asked for (said as they were, not done).
+    already: frozenset[str] = frozenset()
 
 
 def error_result(message: str) -> llm.ToolResult:
@@ -334,7 +338,50 @@ async def async_run(
     ):
         english, said, missed_ids = missed
         return RunResult(_partly_done(call, result, english, missed_ids), Problem.NO_EFFECT, said)
+    if isinstance(result, TargetStates) and (already := _already_so(hass, call, before)):
+        result.already = frozenset(already)
+        listed: list[JsonValueType] = list(already)
+        result.data[ALREADY] = listed
     return RunResult(result)
+
+
+def already_so(result: llm.ToolResult | None) -> frozenset[str]:
+    """Return the targets our runner found already in the state a call asked for, untouched."""
+    return result.already if isinstance(result, TargetStates) else frozenset()
+
+
+def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
+    """Say each target of a call on `domain` its run found as it asked (already_so)."""
+    already = already_so(result)
+    entities = result.data.get("entities") if already else None
+    return [
+        Phrase(
+            "reason_already",
+            {
+                "name": said_name(str(entity.get("name") or entity_id), entity_id),
+                "state": StateWord(domain, str(entity.get("state"))),
+            },
+        )
+        for entity in (entities if isinstance(entities, list) else ())
+        if isinstance(entity, dict) and (entity_id := str(entity.get("entity_id"))) in already
+    ]
+
+
+def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:
+    """Return the targets a plain call (no field but a PIN) found in the state it asks for.
+
+    A state on its way there ("unlocking") or a call that sets more than the state (a light's
+    brightness) is not "already".
+    """
+    if not isinstance(call, PlannedAction) or call.data.keys() - SECRET_FIELDS:
+        return []
+    already = []
+    for entity_id, was in before.items():
+        expected = _expected(call, entity_id)
+        now = hass.states.get(entity_id)
+        if expected and was in expected and not was.endswith("ing") and now and now.state == was:
+            already.append(entity_id)
+    return already
 
 
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
@@ -426,6 +473,9 @@ _OFF: Final = frozenset({"off"})
 GROUP: Final = "group"
 # How long a device may take to report the state it was asked for.
 SETTLE_SECONDS = 3.0
+# The key of a tool result that lists the targets a call found already as it asked: the model
+# reads it, and the person hears they already were.
+ALREADY: Final = "already"
 # A cover's position (0 closed to 100 open), the one state some covers report.
 _POSITION: Final = "current_position"
 # Where each cover service takes a cover that reports its position: the field that names

@@ -858,9 +858,16 @@ class SafetyGate:
         return Decision(Verdict.REFUSE, None, action, error, confirmed=True, said=(said,))
 
     async def async_confirmed_reply(
-        self, turn: TurnContext, done: list[str], failed: list[tuple[str, tuple[Said, ...]]]
+        self,
+        turn: TurnContext,
+        done: list[str],
+        failed: list[tuple[str, tuple[Said, ...]]],
+        already: str = "",
     ) -> PendingReply:
-        """Say what the confirmed actions really did: `failed` pairs an action with why."""
+        """Say what the confirmed actions really did: `failed` pairs an action with why.
+
+        already: the sentence saying the targets that ran found as they asked, none changed.
+        """
         language = turn.language
         parts = []
         if done:
@@ -869,6 +876,8 @@ class SafetyGate:
                     self.hass, language, "confirmed_done", actions=join_names(done, language)
                 )
             )
+        if already:
+            parts.append(already)
         if failed:
             errors = [
                 await async_phrase(
@@ -885,7 +894,8 @@ class SafetyGate:
                     self.hass, language, "confirmed_failed", errors="; ".join(errors)
                 )
             )
-        return PendingReply(" ".join(parts), ReplyOutcome.EXECUTED if done else ReplyOutcome.FAILED)
+        ran = done or already
+        return PendingReply(" ".join(parts), ReplyOutcome.EXECUTED if ran else ReplyOutcome.FAILED)
 
     @callback
     def async_drop_pending(self, ending: Ending) -> None:

@@ -46,6 +46,8 @@ from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
+from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import as_sentence
 from custom_components.local_agent.home.call_texts import async_phrase
@@ -64,6 +66,7 @@ from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import error_result
+from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
@@ -108,13 +111,16 @@ from .error_text import engine_error_text
 from .history import to_messages
 from .history import trim_history
 from .home_context import HomeContext
+from .home_context import kept_conversations
 from .home_context import message_start
 from .notices import TurnStream
 from .notices import async_said
 from .notices import last_answer
 from .notices import said_content
 from .notices import user_only_deltas
+from .plain_answer import DoneAction
 from .plain_answer import actions_done_in
+from .plain_answer import already_as_asked
 from .plain_answer import async_in_words
 from .plain_answer import done_actions
 from .plain_answer import left_as_they_were
@@ -249,7 +255,7 @@ class ConversationAgent:
         self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
         self.stats = stats
-        self.home_context = HomeContext()
+        self.home_context = HomeContext(kept_conversations(hass, agent_id))
         # The follow-up the engine was last given to prepare, until its chat session ends.
         self._follow_up: _FollowUp | None = None
         # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
@@ -347,6 +353,10 @@ class ConversationAgent:
         options = self.options
         user_input, chat_log, report = running.user_input, running.chat_log, running.report
         end = TurnEnd.ANSWERED
+        if running.set_aside is not None:
+            # Heard first, so read first: the model, this turn and the next, reads it before
+            # its own answer.
+            await self._async_say(chat_log, running.set_aside)
         try:
             end = await self._async_rounds_in_time(running)
             if end is TurnEnd.ROUND_LIMIT:
@@ -403,11 +413,12 @@ class ConversationAgent:
     ) -> list[tuple[str | None, bool]]:
         """Finish what the user hears; return its parts, each with whether it was streamed.
 
-        A held action the reply set aside is said first. When every call the model made was
-        refused, one sentence says which, before the model's own answer (or instead of "no
-        answer"); so does one for the calls of its last round that failed beside others that
-        ran, whatever the model's answer claims. When nothing was done and the user named an
-        entity that is not exposed, a hint says how to expose it: to the user alone.
+        A held action the reply set aside was said before the rounds. When every call the
+        model made was refused, one sentence says which, before the model's own answer (or
+        instead of "no answer"); so does one for the calls of its last round that failed
+        beside others that ran, whatever the model's answer claims. When nothing was done and
+        the user named an entity that is not exposed, a hint says how to expose it: to the user
+        alone.
         """
         user_input, chat_log, report = running.user_input, running.chat_log, running.report
         language = user_input.language
@@ -433,8 +444,6 @@ class ConversationAgent:
         elif answer is None:
             answer = await self._async_no_answer(chat_log, language, home_tools)
             await self._async_say(chat_log, answer)
-        if running.set_aside is not None:
-            await self._async_say(chat_log, running.set_aside)
 
         # Streamed only where someone listened (a pipeline: the Assist dialog, a satellite);
         # an automation's or the API's caller gets the speech alone.
@@ -501,21 +510,14 @@ class ConversationAgent:
         if not changed_anything(chat_log):
             return await async_phrase(self.hass, language, "no_answer")
         content = chat_log.content[chat_log.llm_input_provided_index :]
-        done = await async_in_words(self.hass, language, actions_done_in(content, home_tools))
+        done = actions_done_in(content, home_tools)
         # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."
         left = left_as_they_were(content, home_tools) if speaks(language) else []
-        said_left = (
-            capitalized(await async_said_parts(self.hass, language, left)) + "." if left else ""
-        )
-        if done and speaks(language):
-            said = capitalized(
-                await async_phrase(
-                    self.hass, language, "actions_done", actions=sentence(done, language)
-                )
-            )
-            said = f"{said} {said_left}".rstrip()
+        left += already_as_asked(content, home_tools) if speaks(language) else []
+        if (done or left) and speaks(language):
+            said = await self._async_done_words(language, done, left)
         else:
-            said = said_left or await async_phrase(self.hass, language, "empty_answer")
+            said = await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
             said += " " + await self._async_refusal(
                 failed, language, home_tools, "calls_partly_refused_unnamed", chat_log
@@ -996,20 +998,36 @@ class ConversationAgent:
         ):
             return False
         actions = done_actions(chat_log.content, toolbox.home.tool_names)
-        if not actions:
+        if actions is None:
             return False
-        actions = await async_in_words(self.hass, user_input.language, actions)
-        text = capitalized(
-            await async_phrase(
-                self.hass,
-                user_input.language,
-                "actions_done",
-                actions=sentence(actions, user_input.language),
-            )
+        language = user_input.language
+        content = chat_log.content[chat_log.llm_input_provided_index :]
+        await self._async_say(
+            chat_log,
+            await self._async_done_words(
+                language, actions, already_as_asked(content, toolbox.home.tool_names)
+            ),
         )
-        await self._async_say(chat_log, text)
         report.plain_answer = True
         return True
+
+    async def _async_done_words(
+        self, language: str, actions: Sequence[DoneAction], also: Sequence[Phrase]
+    ) -> str:
+        """Say what the actions did, then `also` (what they found or left as it was)."""
+        parts = []
+        if actions:
+            in_words = await async_in_words(self.hass, language, actions)
+            parts.append(
+                capitalized(
+                    await async_phrase(
+                        self.hass, language, "actions_done", actions=sentence(in_words, language)
+                    )
+                )
+            )
+        if also:
+            parts.append(capitalized(await async_said_parts(self.hass, language, also)) + ".")
+        return " ".join(parts)
 
     async def _async_done_so_far(
         self, language: str, chat_log: conversation.ChatLog, toolbox: _Toolbox
@@ -1027,14 +1045,7 @@ class ConversationAgent:
         home_tools = toolbox.home.tool_names if toolbox.home is not None else []
         said: list[str] = []
         if done := actions_done_in(content, home_tools, intents=True):
-            done = await async_in_words(self.hass, language, done)
-            said.append(
-                capitalized(
-                    await async_phrase(
-                        self.hass, language, "actions_done", actions=sentence(done, language)
-                    )
-                )
-            )
+            said.append(await self._async_done_words(language, done, ()))
         elif ran_beside_held(chat_log):
             # A call that ran and has no words of its own (a script's tool of Assist).
             said.append(await async_phrase(self.hass, language, "empty_answer"))
@@ -1195,18 +1206,30 @@ class ConversationAgent:
     ) -> PendingReply:
         """Run exactly the actions the person confirmed; say what really happened."""
         done: list[str] = []
+        found: list[Phrase] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
         partly = False
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
+            if run is not None and error is None and isinstance(action.call, PlannedAction):
+                # Asked all the same (the state read may be stale); said as it was found.
+                already = found_as_asked(action.call.domain or "", run.result)
+                if len(already) == len(action.call.entity_ids):
+                    found.extend(already)
+                    continue
             if error is None:
                 done.append(action.said)
                 partly = partly or (run is not None and partly_failed(run.result))
             else:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
-        reply = await self.gate.async_confirmed_reply(turn, done, failed)
+        found_text = (
+            capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
+            if found
+            else ""
+        )
+        reply = await self.gate.async_confirmed_reply(turn, done, failed, found_text)
         if not partly:
             return reply
         # An intent that worked for some of its devices only (the held one among them, or not).

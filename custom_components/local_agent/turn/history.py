@@ -21,7 +21,9 @@ REFILL_SHARE = 0.5
 def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
     """Convert chat log content (system content excluded) to engine messages.
 
-    What the agent said to the user alone (turn/notices.py) is not the model's to read.
+    What the agent said to the user alone (turn/notices.py) is not the model's to read, nor
+    is an answer of the model's that said nothing: the person heard what the agent said
+    instead, which follows it.
     """
     messages: list[Message] = []
     for item in content:
@@ -30,6 +32,8 @@ def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
         if isinstance(item, conversation.UserContent):
             messages.append(Message("user", item.content))
         elif isinstance(item, conversation.AssistantContent):
+            if not item.content and not item.tool_calls:
+                continue
             calls = [
                 ToolCall(name=call.tool_name, arguments=dict(call.tool_args))
                 for call in item.tool_calls or ()

@@ -40,12 +40,15 @@ import json
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import grouped_text
 from custom_components.local_agent.home.entity_view import line_state_of_summary
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.core import HomeAssistant
+from homeassistant.util.hass_dict import HassKey
 
 # Entities whose state may differ from the home list before it is taken again. Taking it again
 # means evaluating the whole prefix (34 s for 200 entities on 2 cores): in the background when
@@ -162,15 +165,28 @@ def answer_language(language: str) -> str:
     return f"Answer in {name}." if name else f"Answer in the language '{language}'."
 
 
+type KeptConversations = OrderedDict[str, _Conversation]
+
+# Each agent's conversations' context blocks, by agent: kept while Home Assistant runs, as
+# the chat sessions are, so that a reload of the entry shows the model its earlier messages
+# as they were.
+_KEPT: HassKey[dict[str, KeptConversations]] = HassKey(f"{DOMAIN}_context_blocks")
+
+
+def kept_conversations(hass: HomeAssistant, agent_id: str) -> KeptConversations:
+    """Return the context blocks an agent's conversations keep across reloads."""
+    return hass.data.setdefault(_KEPT, {}).setdefault(agent_id, OrderedDict())
+
+
 class HomeContext:
     """Keeps one agent's home list and the context blocks of its conversations."""
 
-    def __init__(self) -> None:
-        """Start without a home list."""
+    def __init__(self, conversations: KeptConversations | None = None) -> None:
+        """Start without a home list, with the context blocks kept so far, if any."""
         self.snapshot: HomeSnapshot | None = None
         # Called with each new home list (turn/warm_up.py keeps it for the next start).
         self.on_snapshot: Callable[[HomeSnapshot], None] | None = None
-        self._conversations: OrderedDict[str, _Conversation] = OrderedDict()
+        self._conversations = OrderedDict() if conversations is None else conversations
 
     def holds(self, lines: Sequence[EntityLine]) -> bool:
         """Tell whether the home list stands for these entities (home_text keeps it)."""

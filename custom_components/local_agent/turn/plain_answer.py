@@ -55,6 +55,8 @@ from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
+from custom_components.local_agent.home.runner import already_so
+from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
@@ -376,7 +378,7 @@ def done_actions(
         if action is None:
             return None
         done.append(action)
-    return done
+    return [action for action in done if action.names]
 
 
 def actions_done_in(
@@ -393,7 +395,8 @@ def actions_done_in(
     done: list[DoneAction] = []
     for call, result in calls_with_results(content):
         if (action := _done_action(call, _what_took_it(result), home_tools)) is not None:
-            done.append(action)
+            if action.names:
+                done.append(action)
         elif intents and call.tool_name not in home_tools:
             done.extend(_intent_done(call, result))
     return done
@@ -486,13 +489,31 @@ def left_as_they_were(
     return left
 
 
+def already_as_asked(
+    content: Sequence[conversation.Content], home_tools: Collection[str]
+) -> list[Phrase]:
+    """Say each target a successful call of our tools found as it asked: "… was already on".
+
+    `content` is a turn's (or its last round's); those targets are left out of what was done.
+    """
+    said: list[Phrase] = []
+    for call, result in calls_with_results(content):
+        if result is not None and _done_action(call, result, home_tools) is not None:
+            said.extend(found_as_asked(call.tool_name, result))
+    return said
+
+
 def _done_action(
     call: llm.ToolInput,
     result: llm.ToolResult | None,
     home_tools: Collection[str],
     left: list[Phrase] | None = None,
 ) -> DoneAction | None:
-    """Return the call as a done action, if it was an action of our tools that ran and succeeded."""
+    """Return the call as a done action, if it was an action of our tools that ran and succeeded.
+
+    Its targets are those it changed: one already as it asked is not named (already_as_asked),
+    and an action that changed none has no names.
+    """
     service = call.tool_args.get("action")
     if (
         result is None
@@ -505,7 +526,12 @@ def _done_action(
     entities = result.data.get("entities")  # a held call has a status instead
     if not isinstance(entities, list) or not entities:
         return None
-    targets = [entity for entity in entities if isinstance(entity, dict)]
+    already = already_so(result)
+    targets = [
+        entity
+        for entity in entities
+        if isinstance(entity, dict) and entity.get("entity_id") not in already
+    ]
     names = tuple(_target_name(entity) for entity in targets)
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
     fields = tuple(
