@@ -6,11 +6,8 @@
   Assistant shows may be stale, and only the call makes sure (fail closed).
 - A reload of the entry made a new agent without its conversations' context blocks: the
   next turn showed the model its earlier messages bare.
-
 - The model wrote no answer: the chat log kept an empty assistant message beside what the
   agent said instead, and the next turn showed the model both. The empty one is left out.
-- A held question set aside by another reply: the person heard "I did not unlock Front Door,
-  …" first and the answer to the rest after; the model read them the other way round.
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ from homeassistant.util import dt as dt_util
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
-from .scene import unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import SeenRequest
 from .scripted_model import answer
@@ -72,25 +68,6 @@ async def test_an_empty_answer_is_not_kept_as_an_empty_message(
     said = speech(first)
     assert said
     assert assistant_texts(seen) == [said]
-
-
-async def test_a_set_aside_question_reads_first_as_it_was_heard(
-    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
-) -> None:
-    scripted_worker.will_write(unlock())
-    question = await scripted_agent.ask("unlock the front door", context=person)
-    scripted_worker.will_write(answer("It is sunny."))
-    reply = await scripted_agent.ask(
-        "no, what is the weather like?", conversation_id=question.conversation_id, context=person
-    )
-    seen, _ = next_turn_saw(scripted_worker, "Okay.")
-
-    await scripted_agent.ask("thanks", conversation_id=question.conversation_id, context=person)
-
-    not_done = "I did not unlock Front Door, since your answer was not a plain yes."
-    assert speech(reply) == f"{not_done} It is sunny."
-    assert state(hass, FRONT_DOOR) == "locked"
-    assert assistant_texts(seen)[-2:] == [not_done, "It is sunny."]
 
 
 async def test_a_light_already_on_is_said_to_have_been_on(

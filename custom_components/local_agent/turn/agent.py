@@ -353,10 +353,6 @@ class ConversationAgent:
         options = self.options
         user_input, chat_log, report = running.user_input, running.chat_log, running.report
         end = TurnEnd.ANSWERED
-        if running.set_aside is not None:
-            # Heard first, so read first: the model, this turn and the next, reads it before
-            # its own answer.
-            await self._async_say(chat_log, running.set_aside)
         try:
             end = await self._async_rounds_in_time(running)
             if end is TurnEnd.ROUND_LIMIT:
@@ -413,12 +409,11 @@ class ConversationAgent:
     ) -> list[tuple[str | None, bool]]:
         """Finish what the user hears; return its parts, each with whether it was streamed.
 
-        A held action the reply set aside was said before the rounds. When every call the
-        model made was refused, one sentence says which, before the model's own answer (or
-        instead of "no answer"); so does one for the calls of its last round that failed
-        beside others that ran, whatever the model's answer claims. When nothing was done and
-        the user named an entity that is not exposed, a hint says how to expose it: to the user
-        alone.
+        A held action the reply set aside is said first. When every call the model made was
+        refused, one sentence says which, before the model's own answer (or instead of "no
+        answer"); so does one for the calls of its last round that failed beside others that
+        ran, whatever the model's answer claims. When nothing was done and the user named an
+        entity that is not exposed, a hint says how to expose it: to the user alone.
         """
         user_input, chat_log, report = running.user_input, running.chat_log, running.report
         language = user_input.language
@@ -444,6 +439,8 @@ class ConversationAgent:
         elif answer is None:
             answer = await self._async_no_answer(chat_log, language, home_tools)
             await self._async_say(chat_log, answer)
+        if running.set_aside is not None:
+            await self._async_say(chat_log, running.set_aside)
 
         # Streamed only where someone listened (a pipeline: the Assist dialog, a satellite);
         # an automation's or the API's caller gets the speech alone.
