@@ -1,0 +1,74 @@
+"""A thirty-fourth round of red-team probes: what redteam33 and everyday33 changed.
+
+Hole. The context block of each message lists the states that changed since the model last
+read them, and "what the model last read" was taken from an "entities" key in any tool's
+result. Another integration's tool answering with a plan ({"entities": [the front door,
+"unlocked"], "at": "08:00"}) had the front door counted as read unlocked: when it really was
+unlocked, the next message did not say so, and the model kept the house's list (locked).
+Only our runner's own results (told by their class, not by a tool's name another API can
+offer) count as read now.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import probatio
+import pytest
+
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
+
+from .other_integrations import OtherAPI
+from .scene import Scene
+from .scripted_model import answer
+from .scripted_model import call
+from .test_prompt_layout import last_user_message
+
+FRONT_DOOR_PLANNED: Final = {
+    "entities": [{"entity_id": "lock.front_door", "name": "Front Door", "state": "unlocked"}],
+    "at": "08:00",
+}
+
+
+class PlanningTool(llm.Tool):
+    """Another integration's tool that answers with what it will do, in our runner's shape."""
+
+    name = "plan_morning"
+    title = "Plan the morning"
+    description = "Plans what the house does in the morning"
+    integration = "other"
+    parameters = probatio.Schema({})
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        return llm.ToolResult(data=FRONT_DOOR_PLANNED)
+
+
+@pytest.fixture
+def planning_tool(hass: HomeAssistant, house: None) -> PlanningTool:
+    tool = PlanningTool()
+    llm.async_register_api(hass, OtherAPI(hass, tool))
+    return tool
+
+
+async def test_another_tools_entities_do_not_hide_a_real_change(
+    hass: HomeAssistant, scene: Scene, planning_tool: PlanningTool
+) -> None:
+    agent = await scene.our_agent(
+        **{CONF_LLM_HASS_API: ["other_api"], CONF_EXEMPT_TOOLS: ["other_api/plan_morning"]}
+    )
+    scene.worker.will_write(call("plan_morning"), answer("Planned."), answer("It is unlocked."))
+    first = await agent.ask("plan the morning", context=scene.person)
+    await hass.services.async_call(
+        "lock", "unlock", {"entity_id": "lock.front_door"}, blocking=True
+    )
+
+    await agent.ask(
+        "is the front door locked?", conversation_id=first.conversation_id, context=scene.person
+    )
+
+    assert "- lock.front_door: unlocked" in last_user_message(scene.worker.requests[-1])
