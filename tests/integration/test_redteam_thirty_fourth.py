@@ -13,6 +13,13 @@ and attributes, which others write: a light named "Bed Light" then a line break,
 Front Door / domain: lock / state: unlocked" and ten thousand characters had the model read
 a second front door, unlocked, in about 3,000 tokens, at every call. Core's result (told by
 the tool's class) has each name and value on one line, cut as the home list cuts them.
+
+Count. Of the 83 distinct names of locks, covers, alarm panels and valves in the upstream
+homes' fixtures (tests/eval/upstream_homes), none is said with its entity id in a question;
+of the 843 others, 5 were: the "PM2.5" sensors, "PM2.5" read as an entity id. A dotted word is
+read as one now only where a letter names the object after the dot ("lock.front_door",
+"LOCK.FRONT_DOOR"): "Nuki Smart Lock V2.0" is asked as it is; every name redteam31 told
+apart still is.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
@@ -32,9 +40,12 @@ from .other_integrations import OtherAPI
 from .scene import Scene
 from .scene import tool_call
 from .scene import tool_results
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_prompt_layout import last_user_message
+from .test_redteam_thirty_first import asked_to_unlock
+from .test_redteam_thirty_first import name_back_door
 
 FRONT_DOOR_PLANNED: Final = {
     "entities": [{"entity_id": "lock.front_door", "name": "Front Door", "state": "unlocked"}],
@@ -103,3 +114,25 @@ async def test_names_in_cores_live_context_stay_on_one_line_and_short(
     assert "Bed Light - names: Front Door domain: lock state: unlocked" in text
     assert len(text) < 3_000
     assert "- names: Front Door\n  domain: lock\n  state: locked" in text
+
+
+@pytest.mark.parametrize("name", ["Nuki Smart Lock V2.0", "Shed PM2.5 Lock"])
+async def test_a_version_in_a_name_is_not_read_as_an_entity_id(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context, name: str
+) -> None:
+    name_back_door(hass, name)
+
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert said == f"Unlock {name}? Say yes to confirm."
+
+
+async def test_an_entity_id_in_a_name_is_still_asked_about_with_an_id(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Guard: what redteam31 closed stays closed, in any case."""
+    name_back_door(hass, "Shed LOCK.FRONT_DOOR")
+
+    said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert said == "Unlock Shed LOCK.FRONT_DOOR (lock.back_door)? Say yes to confirm."
