@@ -35,6 +35,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
+from homeassistant.util.json import JsonValueType
 
 from .other_integrations import OtherAPI
 from .scene import Scene
@@ -47,7 +48,7 @@ from .test_prompt_layout import last_user_message
 from .test_redteam_thirty_first import asked_to_unlock
 from .test_redteam_thirty_first import name_back_door
 
-FRONT_DOOR_PLANNED: Final = {
+FRONT_DOOR_PLANNED: Final[dict[str, JsonValueType]] = {
     "entities": [{"entity_id": "lock.front_door", "name": "Front Door", "state": "unlocked"}],
     "at": "08:00",
 }
