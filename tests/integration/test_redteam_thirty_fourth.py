@@ -14,6 +14,11 @@ Front Door / domain: lock / state: unlocked" and ten thousand characters had the
 a second front door, unlocked, in about 3,000 tokens, at every call. Core's result (told by
 the tool's class) has each name and value on one line, cut as the home list cuts them.
 
+Hole. Core's refusal sentences (everyday33) were read from home_assistant_intents' file named
+by the conversation's language, as given: a language "../../../../tmp/mine" read any JSON
+file on the disk (its no_timer_support sentence said to the person), and each language
+written kept an entry. Only the languages core's intents ship are read now.
+
 Count. Of the 83 distinct names of locks, covers, alarm panels and valves in the upstream
 homes' fixtures (tests/eval/upstream_homes), none is said with its entity id in a question;
 of the 843 others, 5 were: the "PM2.5" sensors, "PM2.5" read as an entity id. A dotted word is
@@ -24,12 +29,18 @@ apart still is.
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import Final
 
+import home_assistant_intents
 import probatio
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.home.failure_reasons import NO_TIMER_SUPPORT
+from custom_components.local_agent.home.failure_reasons import async_core_error
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -137,3 +148,21 @@ async def test_an_entity_id_in_a_name_is_still_asked_about_with_an_id(
     said = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
 
     assert said == "Unlock Shed LOCK.FRONT_DOOR (lock.back_door)? Say yes to confirm."
+
+
+@pytest.fixture
+def language_naming_my_file(tmp_path: Path) -> str:
+    """A language that names, from core's intents' folder, a JSON file of someone else's."""
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({"responses": {"errors": {NO_TIMER_SUPPORT: "Read from mine."}}}))
+    intents = Path(home_assistant_intents.__file__).parent / "data"
+    return os.path.relpath(tmp_path / "mine", intents)
+
+
+async def test_cores_refusal_is_read_only_from_the_languages_it_ships(
+    hass: HomeAssistant, language_naming_my_file: str
+) -> None:
+    said = await async_core_error(hass, language_naming_my_file, NO_TIMER_SUPPORT)
+
+    assert said is not None
+    assert said == await async_core_error(hass, "en", NO_TIMER_SUPPORT)
