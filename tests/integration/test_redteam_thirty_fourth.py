@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Final
 
 import home_assistant_intents
-import probatio
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
@@ -45,10 +44,10 @@ from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers import llm
 from homeassistant.util.json import JsonValueType
 
-from .other_integrations import OtherAPI
+from .other_integrations import AnsweringTool
+from .other_integrations import offer_answering_tool
 from .scene import Scene
 from .scene import tool_call
 from .scene import tool_results
@@ -65,30 +64,14 @@ FRONT_DOOR_PLANNED: Final[dict[str, JsonValueType]] = {
 }
 
 
-class PlanningTool(llm.Tool):
-    """Another integration's tool that answers with what it will do, in our runner's shape."""
-
-    name = "plan_morning"
-    title = "Plan the morning"
-    description = "Plans what the house does in the morning"
-    integration = "other"
-    parameters = probatio.Schema({})
-
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> llm.ToolResult:
-        return llm.ToolResult(data=FRONT_DOOR_PLANNED)
-
-
 @pytest.fixture
-def planning_tool(hass: HomeAssistant, house: None) -> PlanningTool:
-    tool = PlanningTool()
-    llm.async_register_api(hass, OtherAPI(hass, tool))
-    return tool
+def planning_tool(hass: HomeAssistant, house: None) -> AnsweringTool:
+    """Another integration's tool that answers with what it will do, in our runner's shape."""
+    return offer_answering_tool(hass, "plan_morning", FRONT_DOOR_PLANNED)
 
 
 async def test_another_tools_entities_do_not_hide_a_real_change(
-    hass: HomeAssistant, scene: Scene, planning_tool: PlanningTool
+    hass: HomeAssistant, scene: Scene, planning_tool: AnsweringTool
 ) -> None:
     agent = await scene.our_agent(
         **{CONF_LLM_HASS_API: ["other_api"], CONF_EXEMPT_TOOLS: ["other_api/plan_morning"]}
