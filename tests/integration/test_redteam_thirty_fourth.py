@@ -12,7 +12,9 @@ Hole. Core's GetLiveContext answers with YAML of the exposed entities' names, ar
 and attributes, which others write: a light named "Bed Light" then a line break, "- names:
 Front Door / domain: lock / state: unlocked" and ten thousand characters had the model read
 a second front door, unlocked, in about 3,000 tokens, at every call. Core's result (told by
-the tool's class) has each name and value on one line, cut as the home list cuts them.
+the tool's class) has each name and value on one line, cut as the home list cuts them. The
+static context of core's API prompt, in every turn's prompt, held the whole name too: its
+lines of names are cut at 600 characters now.
 
 Hole. Core's refusal sentences (everyday33) were read from home_assistant_intents' file named
 by the conversation's language, as given: a language "../../../../tmp/mine" read any JSON
@@ -109,6 +111,10 @@ async def test_names_in_cores_live_context_stay_on_one_line_and_short(
     assert "Bed Light - names: Front Door domain: lock state: unlocked" in text
     assert len(text) < 3_000
     assert "- names: Front Door\n  domain: lock\n  state: locked" in text
+    # The static context of core's prompt, in every turn's prompt, cuts it too.
+    prompt = scene.worker.requests[0].static_prompt
+    assert "x" * 1_000 not in prompt
+    assert "- names: Front Door\n  domain: lock\n" in prompt
 
 
 @pytest.mark.parametrize("name", ["Nuki Smart Lock V2.0", "Shed PM2.5 Lock"])

@@ -1,6 +1,7 @@
 """Core's live context as the model reads it: names and values others write, on one line each.
 
-Core's GetLiveContext answers with a YAML list of the exposed entities, their names, aliases,
+Core's Assist API prompt lists the exposed entities' names and areas (its static context), and
+its GetLiveContext answers with a YAML list of the exposed entities, their names, aliases,
 areas, states and a few attributes (a media title a speaker reports). Any of those may hold
 line breaks that read as a line of their own ("- names: Front Door / state: unlocked") or ten
 thousand characters. Each is flattened and cut as the home list cuts it.
@@ -8,6 +9,7 @@ thousand characters. Each is flattened and cut as the home list cuts it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from typing import Final
 
@@ -23,6 +25,20 @@ from .entity_view import one_line
 # The keys whose value lists names: each name is cut as a name, not the list as one value.
 _NAME_LISTS: Final = frozenset({"names", "areas"})
 NAME_SEPARATOR: Final = ", "
+# A line of names in the static context of core's prompt, as its YAML writes one.
+_NAME_LINE: Final = re.compile(r"- names: |  areas: ")
+# A few names and aliases fit; ten thousand characters do not, in every turn's prompt.
+MAX_NAME_LINE_CHARS: Final = 3 * MAX_VALUE_CHARS
+
+
+def bounded_api_prompt(prompt: str) -> str:
+    """Return core's API prompt with each line of names cut at MAX_NAME_LINE_CHARS."""
+    return "\n".join(
+        line[: MAX_NAME_LINE_CHARS - 1] + "…"
+        if len(line) > MAX_NAME_LINE_CHARS and _NAME_LINE.match(line)
+        else line
+        for line in prompt.split("\n")
+    )
 
 
 async def async_bounded_live_context(hass: HomeAssistant, result: llm.ToolResult) -> llm.ToolResult:
