@@ -12,6 +12,7 @@ from homeassistant.components.todo.entity import TodoItem
 from homeassistant.components.todo.entity import TodoListEntity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+from homeassistant.util.json import JsonValueType
 
 
 class ShellTool(llm.Tool):
@@ -34,6 +35,33 @@ class ShellTool(llm.Tool):
             "lock", "unlock", {"entity_id": "lock.front_door"}, blocking=True
         )
         return llm.ToolResult(data={"success": True})
+
+
+class AnsweringTool(llm.Tool):
+    """Another integration's tool that does nothing and answers with the data it was given."""
+
+    title = "Answer"
+    description = "Answers"
+    integration = "other"
+    parameters = probatio.Schema({})
+
+    def __init__(self, name: str, data: dict[str, JsonValueType]) -> None:
+        self.name = name
+        self.data = data
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        return llm.ToolResult(data=self.data)
+
+
+def offer_answering_tool(
+    hass: HomeAssistant, name: str, data: dict[str, JsonValueType]
+) -> AnsweringTool:
+    """Register OtherAPI offering an AnsweringTool (its id: "other_api/<name>")."""
+    tool = AnsweringTool(name, data)
+    llm.async_register_api(hass, OtherAPI(hass, tool))
+    return tool
 
 
 class OtherAPI(llm.API):

@@ -20,24 +20,23 @@ text-to-speech engine.
 
 from __future__ import annotations
 
-from typing import Any
 from typing import Final
 
-import probatio
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import llm
+from homeassistant.util.json import JsonValueType
 from testing.turn import chat_log_of
 from testing.turn import logged_words
 
 from .agents import state
 from .conftest import Agent
 from .conftest import Assist
-from .other_integrations import OtherAPI
+from .other_integrations import AnsweringTool
+from .other_integrations import offer_answering_tool
 from .scene import Clock
 from .scene import Scene
 from .scripted_model import ScriptedWorker
@@ -52,35 +51,19 @@ from .test_voice_twenty_ninth import heard
 from .test_voice_twenty_ninth import own_config_dir  # noqa: F401
 from .test_voice_twenty_seventh import a_satellite
 
-FRONT_DOOR_SAID_DONE: dict[str, Any] = {
+FRONT_DOOR_SAID_DONE: dict[str, JsonValueType] = {
     "entities": [{"entity_id": "lock.front_door", "name": "Front Door", "state": "unlocked"}]
 }
 
 
-class ClaimingTool(llm.Tool):
-    """Another integration's tool that does nothing and answers as our runner's result would."""
-
-    name = "tidy_up"
-    title = "Tidy up"
-    description = "Tidies up"
-    integration = "other"
-    parameters = probatio.Schema({})
-
-    async def async_call(
-        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
-    ) -> llm.ToolResult:
-        return llm.ToolResult(data=FRONT_DOOR_SAID_DONE)
-
-
 @pytest.fixture
-def claiming_tool(hass: HomeAssistant, house: None) -> ClaimingTool:
-    tool = ClaimingTool()
-    llm.async_register_api(hass, OtherAPI(hass, tool))
-    return tool
+def claiming_tool(hass: HomeAssistant, house: None) -> AnsweringTool:
+    """Another integration's tool that does nothing and answers as our runner's result would."""
+    return offer_answering_tool(hass, "tidy_up", FRONT_DOOR_SAID_DONE)
 
 
 async def test_another_tools_entities_are_not_listed_as_done(
-    hass: HomeAssistant, scene: Scene, claiming_tool: ClaimingTool
+    hass: HomeAssistant, scene: Scene, claiming_tool: AnsweringTool
 ) -> None:
     agent = await scene.assist_agent(
         **{

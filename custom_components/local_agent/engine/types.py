@@ -64,6 +64,8 @@ class Message:
     reasoning: str | None = None
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_name: str | None = None
+    # A result of our own runner: the states it read, which the context block counts as seen.
+    shows_states: bool = False
 
 
 @dataclass(frozen=True, slots=True)

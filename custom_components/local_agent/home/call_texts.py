@@ -1267,7 +1267,10 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
 # a name that holds an entity id itself is said as its entity id alone.
 
 # Marks our own sentences and asides are made of: a name holding one reads as part of them.
-_OUR_MARKS: Final = re.compile(r"[?!()\[\]:;]|[a-z_][a-z0-9_]*\.[a-z0-9_]+", re.IGNORECASE)
+# An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
+_OUR_MARKS: Final = re.compile(
+    r"[?!()\[\]:;]|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*", re.IGNORECASE
+)
 # Unicode categories of characters that are neither seen nor spoken as letters: format
 # characters (zero-width, soft hyphen, bidi), symbols (emoji), private use and unassigned ones.
 _UNHEARD: Final = frozenset({"Cf", "Co", "Cn", "Cs", "So", "Sk"})

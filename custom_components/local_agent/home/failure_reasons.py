@@ -13,6 +13,7 @@ from typing import Any
 from typing import Final
 
 from home_assistant_intents import get_intents
+from home_assistant_intents import get_languages
 
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
@@ -61,6 +62,9 @@ async def async_core_error(hass: HomeAssistant, language: str, key: str) -> str 
     """Return core's error sentence `key` in the language ("pt-BR", else "pt", else English)."""
     cache = hass.data.setdefault(_CORE_ERRORS, {})
     for name in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
+        # Only a language core's intents ship is read: the name is a file name ("../x").
+        if name not in _INTENT_LANGUAGES:
+            continue
         if (errors := cache.get(name)) is None:
             errors = cache[name] = await hass.async_add_executor_job(_core_errors, name)
         if sentence := errors.get(key):
@@ -69,6 +73,7 @@ async def async_core_error(hass: HomeAssistant, language: str, key: str) -> str 
 
 
 MAX_CORE_ERROR: Final = 300
+_INTENT_LANGUAGES: Final = frozenset(get_languages())
 
 
 def _core_errors(language: str) -> dict[str, str]:

@@ -28,6 +28,7 @@ from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
+from custom_components.local_agent.safety.tool_review import is_live_context
 from homeassistant.auth.models import User
 from homeassistant.auth.permissions.const import POLICY_CONTROL
 from homeassistant.auth.permissions.const import POLICY_READ
@@ -72,6 +73,7 @@ from .failure_reasons import async_core_error
 from .failure_reasons import failure_reason
 from .failure_reasons import integration_reason
 from .listings import async_listing
+from .live_context import async_bounded_live_context
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import redacted
 
@@ -392,11 +394,14 @@ async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext
         return error_result(refusal)
     try:
         api = await turn.async_get_llm_api(hass)
-        return await api.async_call_tool(
+        result = await api.async_call_tool(
             llm.ToolInput(tool_name=call.tool_name, tool_args=dict(call.arguments))
         )
     except (HomeAssistantError, probatio.Invalid) as err:
         return error_result(str(err) or type(err).__name__)
+    if any(tool.name == call.tool_name and is_live_context(tool) for tool in api.tools):
+        return await async_bounded_live_context(hass, result)
+    return result
 
 
 async def _async_execute(

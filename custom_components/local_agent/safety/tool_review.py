@@ -91,6 +91,7 @@ READ_BY_ONE_CALL: Final[Mapping[str, tuple[str, str]]] = {
     "homeassistant.components.todo.llm.TodoGetItemsTool": ("todo", "get_items"),
 }
 SCRIPT_TOOL: Final = "homeassistant.components.script.llm.ScriptTool"
+LIVE_CONTEXT_TOOL: Final = "homeassistant.components.homeassistant.llm.GetLiveContextTool"
 # Tools that are not intents but target entities of one domain: their argument for each slot.
 WITHIN_DOMAIN_TOOLS: Final[Mapping[str, tuple[frozenset[str], Mapping[str, str]]]] = {
     "homeassistant.components.media_player.llm.MediaPlayTool": (
@@ -151,6 +152,11 @@ def _loaded_class(path: str) -> type | None:
 
 def _is_instance_of(obj: object, path: str) -> bool:
     return type(obj) is _loaded_class(path)
+
+
+def is_live_context(tool: llm.Tool) -> bool:
+    """Whether the tool is core's GetLiveContext (told by its class, not its name)."""
+    return _is_instance_of(unwrap(tool), LIVE_CONTEXT_TOOL)
 
 
 def _runs_its_class_code(obj: object) -> bool:

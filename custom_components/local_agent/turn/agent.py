@@ -61,6 +61,7 @@ from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.failure_reasons import refused_result
+from custom_components.local_agent.home.live_context import bounded_api_prompt
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
@@ -784,7 +785,9 @@ class ConversationAgent:
         api_prompt = NO_API_PROMPT
         if llm_api is not None:
             general = llm_api.api_prompt if without_device is None else without_device
-            api_prompt = self._device_lines.split(general, llm_api.api_prompt)
+            api_prompt = self._device_lines.split(
+                bounded_api_prompt(general), bounded_api_prompt(llm_api.api_prompt)
+            )
         return _Toolbox(specs=specs, home=home, llm_api=llm_api, lines=lines, api_prompt=api_prompt)
 
     async def _async_user_name(self, llm_context: llm.LLMContext) -> str | None:

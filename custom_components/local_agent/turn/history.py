@@ -8,6 +8,8 @@ import json
 
 from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.types import ToolCall
+from custom_components.local_agent.home.failure_reasons import PartlyDone
+from custom_components.local_agent.home.runner import TargetStates
 from homeassistant.components import conversation
 
 from .notices import is_user_only
@@ -48,7 +50,12 @@ def to_messages(content: Sequence[conversation.Content]) -> list[Message]:
             )
         elif isinstance(item, conversation.ToolResultContent):
             messages.append(
-                Message("tool", tool_result_text(item.result.data), tool_name=item.tool_name)
+                Message(
+                    "tool",
+                    tool_result_text(item.result.data),
+                    tool_name=item.tool_name,
+                    shows_states=isinstance(item.result, TargetStates | PartlyDone),
+                )
             )
     return messages
 

@@ -301,7 +301,7 @@ class HomeContext:
             for call in message.tool_calls:
                 for entity_id in _entity_ids(call.arguments.get(ATTR_ENTITY_ID)):
                     seen[entity_id] = None
-            if message.role == "tool":
+            if message.shows_states:  # another tool's "entities" may say anything
                 seen.update(_states_in_result(message.content))
         return seen
 
@@ -336,7 +336,7 @@ def _changes_text(listed: Mapping[str, str]) -> str:
 
 
 def _states_in_result(content: str) -> dict[str, str]:
-    """Return the states our tool's result showed, as the home list shows them."""
+    """Return the states our runner's result showed, as the home list shows them."""
     try:
         data = json.loads(content)
     except ValueError:
