@@ -74,6 +74,8 @@ _FLOOR_THINGS: Final = (
     (r"everything|todo|tutto|alles|tudo|tout", ("light", "fan")),
     (r"lights|luces|luci|lampen|lichter|luzes|lumières", ("light",)),
 )
+# Words that dim a light by a step: before _COMMANDS reads them, a percent is a step, not a level.
+_DIM: Final = r"dim|baja|atenúa|dimmen|abbassa|attenua|diminui|reduz"
 # Words of a command (English, Spanish, Dutch, Italian, Portuguese, German) -> (domain, action,
 # further arguments) the demo calls; the first that matches wins, so longer phrases come before
 # the words they contain.
@@ -92,7 +94,7 @@ _COMMANDS: Final[tuple[tuple[str, str, str, dict[str, Any]], ...]] = (
         {},
     ),
     (
-        r"dim|baja|atenúa|dimmen|abbassa|attenua|diminui|reduz",
+        _DIM,
         "light",
         "turn_on",
         {"brightness_step_pct": -20},
@@ -148,7 +150,7 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
     (r"pause|pausiere|halte", "timer", "pause", lambda s: {}),
     (r"cancel|brich|abbrechen|annule|arrête", "timer", "cancel", lambda s: {}),
     (
-        r"\d+ ?%",
+        rf"^(?!.*\b(?:{_DIM})).*?\d+ ?%",
         "light",
         "turn_on",
         lambda s: {"brightness_pct": int(re.findall(r"(\d+) ?%", s)[0])},

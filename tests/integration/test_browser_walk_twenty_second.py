@@ -133,6 +133,10 @@ async def test_the_develop_house_has_floors_the_demo_model_acts_on(
         for entity_id in entity_ids:
             async_expose_entity(hass, ASSISTANT, entity_id, True)
     agent = await demo_agent(hass, tmp_path)
+    # On, so that everything downstairs is turned off (one already off is said as it was).
+    await hass.services.async_call(
+        "fan", "turn_on", {"entity_id": "fan.living_room_fan"}, blocking=True
+    )
 
     downstairs = await agent.ask("spegni tutto di sotto", context=person, language="it")
     rooms = await agent.ask(

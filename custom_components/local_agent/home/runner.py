@@ -370,10 +370,12 @@ def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
 
 
 def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:
-    """Return the targets a plain call (no field but a PIN) found in the state it asks for.
+    """Return the targets of a plain call (no field but a PIN) when it found each as it asks.
 
     A state on its way there ("unlocking") or a call that sets more than the state (a light's
-    brightness) is not "already".
+    brightness) is not "already". Nor is a call that changed some of its targets: "turn off
+    everything downstairs" is done for all (each is now as asked), not done for four lights and
+    a sentence for each thing that was off before.
     """
     if not isinstance(call, PlannedAction) or call.data.keys() - SECRET_FIELDS:
         return []
@@ -383,7 +385,7 @@ def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> l
         now = hass.states.get(entity_id)
         if expected and was in expected and not was.endswith("ing") and now and now.state == was:
             already.append(entity_id)
-    return already
+    return already if len(already) == len(before) else []
 
 
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
