@@ -81,6 +81,23 @@ async def test_a_light_already_on_is_said_to_have_been_on(
     assert speech(result) == "Kitchen Lights was already on."
 
 
+async def test_a_call_that_changed_some_of_its_targets_is_done_for_all(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """A "turn on the lights" with one already on: every target is now as asked, so the call is
+    said done for all, not done for one and a sentence for each light that was on before."""
+    assert state(hass, KITCHEN_LIGHTS) == "on"
+    assert state(hass, "light.bed_light") == "off"
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=[KITCHEN_LIGHTS, "light.bed_light"]))
+    )
+
+    result = await scripted_agent.ask("turn on the kitchen and bed lights", context=person)
+
+    assert speech(result) == "Turned on Kitchen Lights and Bed Light."
+    assert state(hass, "light.bed_light") == "on"
+
+
 @pytest.mark.parametrize(
     ("language", "said"),
     [
