@@ -52,6 +52,7 @@ from .call_words import CallWords
 from .call_words import date_words
 from .colours import COLOUR_FIELD
 from .colours import colour_words
+from .entity_view import MAX_NAME_CHARS
 from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
@@ -638,7 +639,9 @@ def said_name(name: str, entity_id: str) -> str:
     shown = one_line(name)
     if writes_an_entity_id(shown):
         return entity_id
-    if len(one_line(name, len(name))) <= len(shown):
+    # A name a tool's result already cut (as the home list cuts it) is cut too.
+    cut_before = shown.endswith("…") and len(shown) == MAX_NAME_CHARS
+    if not cut_before and len(one_line(name, len(name))) <= len(shown):
         return shown
     return f"{shown} ({entity_id})"
 

@@ -16,6 +16,7 @@ is what was said.
 from __future__ import annotations
 
 from collections.abc import Collection
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -372,9 +373,10 @@ def done_actions(
     if not calls:
         return None
     results = _results(content)
+    changed = _changed_something((call, results.get(call.id)) for call in calls)
     done: list[DoneAction] = []
     for call in calls:
-        action = _done_action(call, results.get(call.id), home_tools)
+        action = _done_action(call, results.get(call.id), home_tools, said_already=not changed)
         if action is None:
             return None
         done.append(action)
@@ -393,8 +395,10 @@ def actions_done_in(
     Assistant reports it changed ("HassTurnOn" on the kitchen light: turned on Kitchen Light).
     """
     done: list[DoneAction] = []
+    changed = _changed_something(calls_with_results(content))
     for call, result in calls_with_results(content):
-        if (action := _done_action(call, _what_took_it(result), home_tools)) is not None:
+        taken = _what_took_it(result)
+        if (action := _done_action(call, taken, home_tools, said_already=not changed)) is not None:
             if action.names:
                 done.append(action)
         elif intents and call.tool_name not in home_tools:
@@ -497,10 +501,30 @@ def already_as_asked(
     `content` is a turn's (or its last round's); those targets are left out of what was done.
     """
     said: list[Phrase] = []
+    if _changed_something(calls_with_results(content)):
+        return said  # each target is now as asked: all are said done
     for call, result in calls_with_results(content):
         if result is not None and _done_action(call, result, home_tools) is not None:
             said.extend(found_as_asked(call.tool_name, result))
     return said
+
+
+def _changed_something(
+    calls: Iterable[tuple[llm.ToolInput, llm.ToolResult | None]],
+) -> bool:
+    """Whether a successful call changed a target: then none is said to have been so already.
+
+    "Turn off everything downstairs" is done for all it names, not done for four lights and
+    a sentence for each fan that was off before.
+    """
+    for _call, result in calls:
+        entities = result.data.get("entities") if result is not None and not result.error else None
+        if isinstance(entities, list) and any(
+            isinstance(entity, dict) and entity.get("entity_id") not in already_so(result)
+            for entity in entities
+        ):
+            return True
+    return False
 
 
 def _done_action(
@@ -508,6 +532,8 @@ def _done_action(
     result: llm.ToolResult | None,
     home_tools: Collection[str],
     left: list[Phrase] | None = None,
+    *,
+    said_already: bool = True,
 ) -> DoneAction | None:
     """Return the call as a done action, if it was an action of our tools that ran and succeeded.
 
@@ -526,7 +552,7 @@ def _done_action(
     entities = result.data.get("entities")  # a held call has a status instead
     if not isinstance(entities, list) or not entities:
         return None
-    already = already_so(result)
+    already = already_so(result) if said_already else frozenset()
     targets = [
         entity
         for entity in entities
