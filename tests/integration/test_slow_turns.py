@@ -214,9 +214,9 @@ BESIDE_A_CALL: Final = {
         "unlocked!",
     ),
     "beside calls that ran: not said before what they did": (
-        "Sure, I will switch the air conditioner off for you right now, one moment please.",
-        ("switch", "turn_off", "switch.ac", "off"),
-        ("turn off the AC", "Turned off AC."),
+        "Sure, I will switch the air conditioner on for you right now, one moment please.",
+        ("switch", "turn_on", "switch.ac", "on"),  # the demo's AC starts off
+        ("turn on the AC", "Turned on AC."),
         "Sure",
     ),
 }
