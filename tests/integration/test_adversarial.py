@@ -1936,9 +1936,9 @@ async def test_entity_names_with_chat_markup_never_become_special_tokens(
     name = f"Back{FORGED_MARKUP}Door"
     hostile = await prompts_with_name(hass, scene.worker, scene.person, name)
     assert len(hostile) == 2
-    # Question and tool result: the name is there whole, as text; the home list says it cut
-    # at its bound (entity_view.one_line), as text too.
-    assert hostile[1].count(escape_text(name)) >= 2, hostile[1]
+    # The name is there whole once, as text; the home list, the question and the tool result
+    # say it cut at its bound (entity_view.one_line, since this session), as text too.
+    assert hostile[1].count(escape_text(name)) >= 1, hostile[1]
     assert escape_text(one_line(name)) in hostile[1]
     harmless = await prompts_with_name(
         hass, scene.worker, scene.person, "Back" + "x" * len(FORGED_MARKUP) + "Door"
