@@ -37,6 +37,7 @@ import weakref
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import DIGIT_WORDS
+from custom_components.local_agent.engine.words import LANGUAGES
 from custom_components.local_agent.engine.words import NUMBER_JOINERS
 from custom_components.local_agent.engine.words import RIGHT_QUOTE
 from custom_components.local_agent.engine.words import asked_yes_phrases
@@ -97,6 +98,7 @@ class Ending(Enum):
     SETTINGS_CHANGED = "confirmation_dropped_settings"
     RESTARTED = "confirmation_dropped_restart"
     MOVED = "confirmation_moved"  # asked again in a new conversation of its person's
+    WRONG_PIN = "confirmation_closed_wrong_pin"  # answered with a wrong PIN: retried later
 
 
 @dataclass(slots=True)
@@ -260,6 +262,11 @@ class ConfirmationStore:
         if pending is not None:
             self._remember_ended((agent_id, conversation_id), pending, Ending.MOVED)
         return pending
+
+    @callback
+    def async_close(self, pending: PendingConfirmation, ending: Ending) -> None:
+        """Keep a question taken to be answered, and answered in vain, as closed unanswered."""
+        self._remember_ended((pending.agent_id, pending.conversation_id), pending, ending)
 
     @callback
     def async_take_expired_for(
@@ -766,41 +773,85 @@ def mask_digits(text: str) -> str:
     return "".join("*" * len(token) if kind else token for token, kind in _number_tokens(text))
 
 
-# A number run with this many digits, or two number words ("forty eleven"), may be a PIN guess
-# (a PIN has four digits at least: three of them are close to it).
+# What a PIN may be when the gate does not know it (4 to 12 digits): any run of three or more.
 GUESS_DIGITS: Final = 3
 
 
-def mask_pin_guesses(text: str) -> str:
+def mask_pin_guesses(text: str, pin_length: int | None = None) -> str:
     """Hide what may be a PIN guess in an answer that asks something else; keep the rest.
 
-    A run of digits and number words (only what is no word, and "and", between them) is
-    hidden when it has GUESS_DIGITS digits or two number words: "what is 2 plus 2" and "no,
-    one moment" are kept whole, "forty eleven, and turn on the light" is not.
+    A guess is what the gate would read as one: digits and digit words, whatever is no word
+    between them, and the words a PIN answer may carry ("and then", "my code is") between
+    its parts ("47 and then 12"). It is hidden when its digits could be the PIN's, one digit
+    short or long (a near miss tells the PIN): "wake me at 10:30" (a time, never a PIN), "40
+    percent" and "call 0612 345 678" are kept whole. A number said in words counts two
+    digits ("forty-seven twelve" may be a guess, "twenty one degrees" is none).
     """
     tokens = _number_tokens(text)
     hidden = [False] * len(tokens)
-    run: list[int] = []
-
-    def close_run() -> None:
-        kinds = [tokens[index][1] for index in run]
-        digits, numbers = kinds.count(_DIGIT), kinds.count(_NUMBER)
-        if digits >= GUESS_DIGITS or (numbers and digits + numbers >= 2):
-            for index in run:
+    low, high = (GUESS_DIGITS, None) if pin_length is None else (pin_length - 1, pin_length + 1)
+    for group in _guess_groups(tokens):
+        digits = _said_digits([tokens[index] for index in group])
+        if digits >= low and (high is None or digits <= high) and not _clock_time(tokens, group):
+            for index in group:
                 hidden[index] = bool(tokens[index][1])
-        run.clear()
-
-    for index, (token, kind) in enumerate(tokens):
-        if kind:
-            run.append(index)
-        elif run and not (token.isspace() or _joins_numbers(token)):
-            close_run()
-        elif run:
-            run.append(index)
-    close_run()
     return "".join(
         "*" * len(token) if hide else token
         for (token, _kind), hide in zip(tokens, hidden, strict=True)
+    )
+
+
+def _guess_groups(tokens: list[tuple[str, int]]) -> list[list[int]]:
+    """Indexes of each stretch of a message the gate would read as one PIN answer's digits.
+
+    Digits and number words, with what is no word, a joining word or a word that frames a PIN
+    between them; a stretch ends at any other word.
+    """
+    groups: list[list[int]] = []
+    group: list[int] = []
+    between: list[int] = []
+    for index, (token, kind) in enumerate(tokens):
+        if kind:
+            group += [*between, index] if group else [index]
+            between = []
+        elif group and (token.isspace() or _joins_numbers(token) or fold(token) in _PIN_WORDS):
+            between.append(index)
+        elif group:
+            groups.append(group)
+            group, between = [], []
+    if group:
+        groups.append(group)
+    return groups
+
+
+def _said_digits(tokens: list[tuple[str, int]]) -> int:
+    """How many digits a stretch says: a number word two, a digit word after one none.
+
+    "forty-seven" is 47: two digits.
+    """
+    count, after_number = 0, False
+    for _token, kind in tokens:
+        if kind == _DIGIT:
+            count += 0 if after_number else 1
+            after_number = False
+        elif kind == _NUMBER:
+            count += 2
+            after_number = True
+    return count
+
+
+def _clock_time(tokens: list[tuple[str, int]], group: list[int]) -> bool:
+    """Whether a stretch is a time of day ("10:30", "7:05"): a PIN is never written so."""
+    written = "".join(tokens[index][0] for index in group)
+    hours, colon, minutes = written.partition(":")
+    return (
+        bool(colon)
+        and hours.isdecimal()
+        and minutes.isdecimal()
+        and len(hours) <= 2
+        and len(minutes) == 2
+        and int(hours) < 24
+        and int(minutes) < 60
     )
 
 
@@ -815,6 +866,17 @@ def _joins_numbers(token: str) -> bool:
     zero-width space), so a guess is too.
     """
     return fold(token) in NUMBER_JOINERS or not any(ch.isalpha() for ch in token)
+
+
+# Single words a PIN answer may carry between its digits, in every language: joining words
+# ("and then"), and words that frame a PIN ("my code is").
+_PIN_WORDS: Final = frozenset(
+    word
+    for table in (joining_phrases, pin_framing_phrases, courtesy_phrases)
+    for language in LANGUAGES
+    for phrase in table(language)
+    for word in phrase.split()
+)
 
 
 def _number_tokens(text: str) -> list[tuple[str, int]]:

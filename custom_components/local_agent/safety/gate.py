@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from enum import Enum
+from functools import partial
 from typing import Any
 from typing import Final
 
@@ -644,7 +645,7 @@ class SafetyGate:
         if elsewhere.with_pin and said_pin_words(turn.text):
             answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
             # Never checked here: it is asked for again.
-            _mask_last_user_message(chat_log, whole=answered)
+            _mask_last_user_message(chat_log, whole=answered, pin=self.policy.pin)
         if not answered:
             return None
         moved = store.async_move(self.agent_id, elsewhere.conversation_id)
@@ -710,7 +711,7 @@ class SafetyGate:
             if said_pin_words(turn.text):
                 # A late guess, right or close, stays out of the chat log as any answer's does,
                 # and beside another request too (that request goes on to the model).
-                _mask_last_user_message(chat_log, whole=answered)
+                _mask_last_user_message(chat_log, whole=answered, pin=self.policy.pin)
         else:
             answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES
         if not answered:
@@ -750,7 +751,7 @@ class SafetyGate:
             # A wrong guess may be close to the PIN: keep every answer's digits out too, and a
             # number said beside something else ("forty eleven, and turn on the light"); an
             # ordinary number in another request ("what is 2 plus 2") stays.
-            _mask_last_user_message(chat_log, whole=reading is PinReply.PIN)
+            _mask_last_user_message(chat_log, whole=reading is PinReply.PIN, pin=self.policy.pin)
         if reading is PinReply.PIN and said_as_number(text):
             # Not read, so no guess: the same question, asking for the digits one by one.
             heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
@@ -776,6 +777,9 @@ class SafetyGate:
             return PendingReply("", ReplyOutcome.EXECUTED, tuple(pending.actions))
         reason = "wrong PIN" if said_digits else "no PIN given"
         self._record_all(turn, pending, Outcome.REFUSED, reason)
+        if said_digits:
+            # The person's next try is no answer: it is kept out of the model's sight as one.
+            store.async_close(pending, Ending.WRONG_PIN)
         if said_digits and guard.failed(self.agent_id, store.clock()):
             await self._async_lock_out(turn, pending)
             return PendingReply(
@@ -941,13 +945,16 @@ def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[Identit
     )
 
 
-def _mask_last_user_message(chat_log: conversation.ChatLog, *, whole: bool = True) -> None:
+def _mask_last_user_message(
+    chat_log: conversation.ChatLog, *, whole: bool = True, pin: str | None = None
+) -> None:
     """Replace the digits of the user's latest message (a PIN among them) by asterisks.
 
-    whole: every digit and number word; else only what may be a PIN guess (the message asks
-    something else).
+    whole: every digit and number word; else only what may be a guess at `pin` (the message
+    asks something else; unknown, the settings changed since: any PIN's).
     """
-    mask = mask_digits if whole else mask_pin_guesses
+    length = len(spoken_pin(pin)) if pin else None
+    mask = mask_digits if whole else partial(mask_pin_guesses, pin_length=length)
     for index in range(len(chat_log.content) - 1, -1, -1):
         content = chat_log.content[index]
         if isinstance(content, conversation.UserContent):
