@@ -883,12 +883,12 @@ async def test_the_question_names_what_is_sensitive_inside_what_will_run(
         (
             "en",
             "yes",
-            "I could not finish: unlock Front Door, because Front Door is unavailable right now.",
+            "I could not finish: unlock Front Door \u2013 Front Door: unavailable right now.",
         ),
         (
             "de-DE",
             "ja",
-            "Ich konnte es nicht abschließen: Front Door aufschließen, denn Front Door ist gerade "
+            "Ich konnte es nicht abschließen: Front Door aufschließen \u2013 Front Door: gerade "
             "nicht erreichbar.",
         ),
     ],
@@ -928,9 +928,7 @@ async def test_a_call_that_succeeds_without_effect_is_not_reported_as_done(
 
     done = await scene.reply(agent, question, "yes")
 
-    assert (
-        speech(done) == "I could not finish: unlock Stuck Door, because Stuck Door is still locked."
-    )
+    assert speech(done) == "I could not finish: unlock Stuck Door \u2013 Stuck Door: still locked."
     assert scene.outcomes() == ["proposed", "confirmed", "failed"]
     assert scene.audit[-1]["reason"] == "Stuck Door is still locked"
 
@@ -949,8 +947,8 @@ async def test_what_a_confirmed_action_did_not_do_is_said_in_the_conversation_la
     done = await scene.reply(agent, question, "ja", language="de")
 
     assert speech(done) == (
-        "Ich konnte es nicht abschließen: Stuck Door aufschließen, "
-        "denn Stuck Door ist noch verriegelt."
+        "Ich konnte es nicht abschließen: Stuck Door aufschließen \u2013 "
+        "Stuck Door: noch verriegelt."
     )
     assert scene.audit[-1]["reason"] == "Stuck Door is still locked"
 

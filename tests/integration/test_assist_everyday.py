@@ -473,12 +473,12 @@ async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
     [
         (
             "de",
-            "Ich konnte es nicht abschließen: die Position von Garage Door einstellen (50 %), denn "
-            "Home Assistant hat einen Fehler gemeldet.",
+            "Ich konnte es nicht abschließen: die Position von Garage Door einstellen (50 %) "
+            "\u2013 Home Assistant hat einen Fehler gemeldet.",
         ),
         (
             "en",
-            "I could not finish: set the position of Garage Door to 50 %, because "
+            "I could not finish: set the position of Garage Door to 50 % \u2013 "
             "Home Assistant reported an error.",
         ),
     ],

@@ -232,12 +232,12 @@ def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
 @pytest.mark.parametrize(
     ("language", "yes", "said"),
     [
-        ("en", "yes", "I could not finish: unlock Stuck Door, because Stuck Door is jammed."),
+        ("en", "yes", "I could not finish: unlock Stuck Door \u2013 Stuck Door: now jammed."),
         (
             "de",
             "ja",
-            "Ich konnte es nicht abschließen: Stuck Door aufschließen, "
-            "denn Stuck Door ist verklemmt.",
+            "Ich konnte es nicht abschließen: Stuck Door aufschließen \u2013 "
+            "Stuck Door: jetzt verklemmt.",
         ),
     ],
 )

@@ -30,15 +30,15 @@ from .scene import tool_call
             "en",
             "unlock the door",
             "yes",
-            "I could not finish: unlock Porte (entrée) (lock.stuck_door), "
-            "because Porte (entrée) is still locked.",
+            "I could not finish: unlock Porte (entrée) (lock.stuck_door) "
+            "\u2013 Porte (entrée): still locked.",
         ),
         (
             "fr",
             "déverrouille la porte",
             "oui",
-            "Je n'ai pas pu terminer\u00a0: déverrouiller Porte (entrée) (lock.stuck_door), "
-            "car Porte (entrée) est toujours verrouillé.",
+            "Je n'ai pas pu terminer\u00a0: déverrouiller Porte (entrée) (lock.stuck_door) "
+            "\u2013 Porte (entrée)\u00a0: toujours verrouillé.",
         ),
     ],
 )

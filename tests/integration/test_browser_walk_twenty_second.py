@@ -100,7 +100,7 @@ async def test_a_light_gone_unavailable_is_said_beside_the_call_that_failed(
 
     assert speech(result) == (
         "No he podido apagar Kitchen Lights y Living Room Lights. "
-        "Living Room Lights no está disponible ahora mismo. No."
+        "Living Room Lights: no disponible ahora mismo. No."
     )
     assert state(hass, KITCHEN) == "on"
 

@@ -44,13 +44,13 @@ LIGHTS: Final = (
             "pt",
             LIGHTS[:4],
             "Não consegui desligar Ceiling Lights, Entrance Color + White Lights, Kitchen Lights "
-            "e Living Room RGBWW Lights. Ceiling Lights não está disponível de momento.",
+            "e Living Room RGBWW Lights. Ceiling Lights: indisponível de momento.",
         ),
         (
             "de",
             LIGHTS,
             "Das ging nicht: Ceiling Lights, Entrance Color + White Lights, Kitchen Lights und "
-            "2 weitere ausschalten. Ceiling Lights ist gerade nicht erreichbar.",
+            "2 weitere ausschalten. Ceiling Lights: gerade nicht erreichbar.",
         ),
     ],
 )

@@ -474,7 +474,7 @@ async def test_a_scene_that_changed_after_the_question_is_not_run_on_the_old_yes
     assert state(hass, "lock.front_door") == "locked"
     assert scene.outcomes()[-1] == "failed", scene.audit
     assert speech(done).startswith("I could not finish: ")
-    assert speech(done).endswith(", because the devices it would change are not the same any more.")
+    assert speech(done).endswith(" \u2013 the devices it would change are not the same any more.")
 
 
 # --- Arguments a confused or hostile model writes -----------------------------------------------

@@ -269,7 +269,7 @@ async def test_a_moved_question_whose_lock_was_unexposed_runs_nothing(
 
     assert asked(moved)
     assert speech(confirmed) == (
-        "I could not finish: unlock Front Door, because Front Door is no longer exposed to Assist."
+        "I could not finish: unlock Front Door \u2013 Front Door: no longer exposed to Assist."
     )
     assert state(hass, "lock.front_door") == "locked"
 
