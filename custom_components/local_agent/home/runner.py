@@ -383,7 +383,16 @@ def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> l
     for entity_id, was in before.items():
         expected = _expected(call, entity_id)
         now = hass.states.get(entity_id)
-        if expected and was in expected and not was.endswith("ing") and now and now.state == was:
+        service = service_of(entity_id.split(".", 1)[0], call.service or "")
+        if (
+            expected
+            and was in expected
+            and not was.endswith("ing")
+            and now
+            and now.state == was
+            and service not in _NEVER_ALREADY
+            and now.attributes.get(_POSITION) in (None, _ENDS.get(service))
+        ):
             already.append(entity_id)
     return already if len(already) == len(before) else []
 
@@ -483,6 +492,16 @@ SETTLE_SECONDS = 3.0
 # The key of a tool result that lists the targets a call found already as it asked: the model
 # reads it, and the person hears they already were.
 ALREADY: Final = "already"
+# Calls that act whatever the state shows: a lock's "open" unlatches an unlocked door too.
+_NEVER_ALREADY: Final = frozenset({"open"})
+# Where an open or close takes a target that tells its position: a blind at 50 % is "open",
+# and an open_cover still moves it.
+_ENDS: Final[Mapping[str, int]] = {
+    "open_cover": 100,
+    "close_cover": 0,
+    "open_valve": 100,
+    "close_valve": 0,
+}
 # A cover's position (0 closed to 100 open), the one state some covers report.
 _POSITION: Final = "current_position"
 # Where each cover service takes a cover that reports its position: the field that names
