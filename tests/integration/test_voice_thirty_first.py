@@ -21,6 +21,16 @@ from testing.turn import logged_words
 from .scene import Scene
 from .scripted_model import answer
 
+
+async def seen(hass: HomeAssistant, scene: Scene, said: str) -> tuple[str, str]:
+    """Say `said` to a PIN agent when no question is open: its chat log's words, and the
+    model's prompts."""
+    agent = await scene.pin_agent()
+    scene.worker.will_write(answer("Okay."))
+    result = await agent.ask(said, context=scene.person)
+    return logged_words(chat_log_of(hass, result)), scene.model_saw()
+
+
 # The PIN (4711), and numbers as long as it that are not: each message is treated the same.
 TIMERS: Final = ["set a timer for 4711 seconds", "set a timer for 4712 seconds"]
 
@@ -29,14 +39,11 @@ TIMERS: Final = ["set a timer for 4711 seconds", "set a timer for 4712 seconds"]
 async def test_whether_a_number_is_the_pin_changes_nothing_the_model_sees(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
-    agent = await scene.pin_agent()
-    scene.worker.will_write(answer("Okay."))
+    logged, prompts = await seen(hass, scene, said)
 
-    result = await agent.ask(said, context=scene.person)
-
-    assert "set a timer for **** seconds" in logged_words(chat_log_of(hass, result))
-    assert "set a timer for **** seconds" in scene.model_saw()
-    assert said[16:20] not in scene.model_saw()
+    assert "set a timer for **** seconds" in logged
+    assert "set a timer for **** seconds" in prompts
+    assert said[16:20] not in prompts
 
 
 # Ordinary numbers where no question is open: they reach the model whole.
@@ -53,10 +60,7 @@ ORDINARY: Final = [
 async def test_ordinary_numbers_reach_the_model_whole(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
-    agent = await scene.pin_agent()
-    scene.worker.will_write(answer("Okay."))
+    logged, prompts = await seen(hass, scene, said)
 
-    result = await agent.ask(said, context=scene.person)
-
-    assert said in logged_words(chat_log_of(hass, result))
-    assert said in scene.model_saw()
+    assert said in logged
+    assert said in prompts
