@@ -101,6 +101,8 @@ class TurnContext:
     llm_apis: tuple[str, ...] = ()
     home: HomeTools | None = None
     llm_api: llm.APIInstance | None = None
+    # Whether the safety gate read the message as the answer to a PIN question and masked it.
+    read_as_pin_answer: bool = False
 
     @property
     def user_id(self) -> str | None:

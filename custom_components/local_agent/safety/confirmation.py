@@ -762,12 +762,6 @@ def pin_matches(text: str, pin: str) -> bool:
     return hmac.compare_digest(said.encode(), expected.encode())
 
 
-def contains_pin(text: str, pin: str) -> bool:
-    """Whether the digits said anywhere in a message contain the PIN (in either reading)."""
-    expected = spoken_pin(pin)
-    return bool(expected) and (expected in spoken_pin(text) or expected in _digits(text))
-
-
 def mask_digits(text: str) -> str:
     """Replace every digit (any script) and every number word of a message by asterisks."""
     return "".join("*" * len(token) if kind else token for token, kind in _number_tokens(text))
@@ -775,6 +769,8 @@ def mask_digits(text: str) -> str:
 
 # What a PIN may be when the gate does not know it (4 to 12 digits): any run of three or more.
 GUESS_DIGITS: Final = 3
+# The fewest digits a PIN has (the settings accept 4 to 12).
+SHORTEST_PIN: Final = 4
 
 
 def mask_pin_guesses(text: str, pin_length: int | None = None) -> str:
@@ -787,9 +783,24 @@ def mask_pin_guesses(text: str, pin_length: int | None = None) -> str:
     percent" and "call 0612 345 678" are kept whole. A number said in words counts two
     digits ("forty-seven twelve" may be a guess, "twenty one degrees" is none).
     """
+    low, high = (GUESS_DIGITS, None) if pin_length is None else (pin_length - 1, pin_length + 1)
+    return _mask_said_digits(text, low, high)
+
+
+def mask_possible_pins(text: str) -> str:
+    """Hide what could be any PIN in a message that answers no PIN question; keep the rest.
+
+    Its shape decides, never the PIN: a stretch the gate would read as one code with as many
+    digits as a PIN has at least, "unlock the door, pin 4711" and "set a timer for 4712"
+    alike. Times and shorter numbers ("wake me at 10:30", "21 degrees", "100 percent") stay.
+    """
+    return _mask_said_digits(text, SHORTEST_PIN, None)
+
+
+def _mask_said_digits(text: str, low: int, high: int | None) -> str:
+    """Hide each stretch of digits that says `low` to `high` digits and is no time of day."""
     tokens = _number_tokens(text)
     hidden = [False] * len(tokens)
-    low, high = (GUESS_DIGITS, None) if pin_length is None else (pin_length - 1, pin_length + 1)
     for group in _guess_groups(tokens):
         digits = _said_digits([tokens[index] for index in group])
         if digits >= low and (high is None or digits <= high) and not _clock_time(tokens, group):

@@ -7,6 +7,7 @@ What is allowed runs through home/runner.py, whichever turn it was allowed in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -60,9 +61,9 @@ from .confirmation import Reply
 from .confirmation import async_get_confirmations
 from .confirmation import classify_pin_reply
 from .confirmation import classify_reply
-from .confirmation import contains_pin
 from .confirmation import mask_digits
 from .confirmation import mask_pin_guesses
+from .confirmation import mask_possible_pins
 from .confirmation import pin_matches
 from .confirmation import said_as_number
 from .confirmation import said_pin_words
@@ -431,16 +432,24 @@ class SafetyGate:
         return store.pin_guard.locked_for(self.agent_id, store.clock())
 
     @callback
-    def async_redact_pin(
-        self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
-    ) -> None:
+    def async_redact_pin(self, turn: TurnContext, chat_log: conversation.ChatLog) -> None:
         """Keep a configured PIN out of the chat log, and so out of every prompt.
 
-        Whatever the conversation's state: said as an answer, too late, from another device,
-        or up front with the request ("unlock the door, pin 4711").
+        A message read as the answer to a PIN question was masked as one; any other (up front
+        with the request: "unlock the door, pin 4711") has what could be a PIN hidden, by its
+        shape alone: what is hidden never tells whether a number was the PIN.
         """
-        if self.policy.pin and contains_pin(user_input.text, self.policy.pin):
-            _mask_last_user_message(chat_log)
+        if self.policy.pin and not turn.read_as_pin_answer:
+            _mask_last_user_message(chat_log, mask_possible_pins)
+
+    def _mask_pin_answer(
+        self, turn: TurnContext, chat_log: conversation.ChatLog, *, whole: bool
+    ) -> None:
+        """Mask a message read as an answer to a PIN question (whole: the answer is a PIN)."""
+        length = len(spoken_pin(self.policy.pin)) if self.policy.pin else None
+        mask = mask_digits if whole else partial(mask_pin_guesses, pin_length=length)
+        _mask_last_user_message(chat_log, mask)
+        turn.read_as_pin_answer = True
 
     @callback
     def async_record(
@@ -645,7 +654,7 @@ class SafetyGate:
         if elsewhere.with_pin and said_pin_words(turn.text):
             answered = classify_pin_reply(turn.text, language, restating) is PinReply.PIN
             # Never checked here: it is asked for again.
-            _mask_last_user_message(chat_log, whole=answered, pin=self.policy.pin)
+            self._mask_pin_answer(turn, chat_log, whole=answered)
         if not answered:
             return None
         moved = store.async_move(self.agent_id, elsewhere.conversation_id)
@@ -711,7 +720,7 @@ class SafetyGate:
             if said_pin_words(turn.text):
                 # A late guess, right or close, stays out of the chat log as any answer's does,
                 # and beside another request too (that request goes on to the model).
-                _mask_last_user_message(chat_log, whole=answered, pin=self.policy.pin)
+                self._mask_pin_answer(turn, chat_log, whole=answered)
         else:
             answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES
         if not answered:
@@ -751,7 +760,7 @@ class SafetyGate:
             # A wrong guess may be close to the PIN: keep every answer's digits out too, and a
             # number said beside something else ("forty eleven, and turn on the light"); an
             # ordinary number in another request ("what is 2 plus 2") stays.
-            _mask_last_user_message(chat_log, whole=reading is PinReply.PIN, pin=self.policy.pin)
+            self._mask_pin_answer(turn, chat_log, whole=reading is PinReply.PIN)
         if reading is PinReply.PIN and said_as_number(text):
             # Not read, so no guess: the same question, asking for the digits one by one.
             heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
@@ -945,16 +954,8 @@ def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[Identit
     )
 
 
-def _mask_last_user_message(
-    chat_log: conversation.ChatLog, *, whole: bool = True, pin: str | None = None
-) -> None:
-    """Replace the digits of the user's latest message (a PIN among them) by asterisks.
-
-    whole: every digit and number word; else only what may be a guess at `pin` (the message
-    asks something else; unknown, the settings changed since: any PIN's).
-    """
-    length = len(spoken_pin(pin)) if pin else None
-    mask = mask_digits if whole else partial(mask_pin_guesses, pin_length=length)
+def _mask_last_user_message(chat_log: conversation.ChatLog, mask: Callable[[str], str]) -> None:
+    """Replace the user's latest message by what `mask` leaves of it."""
     for index in range(len(chat_log.content) - 1, -1, -1):
         content = chat_log.content[index]
         if isinstance(content, conversation.UserContent):

@@ -289,8 +289,8 @@ class ConversationAgent:
         turn = await async_turn_context(
             self.hass, user_input, chat_log.conversation_id, options.llm_apis
         )
-        self.gate.async_redact_pin(user_input, chat_log)
         reply = await self._async_reply(turn, chat_log)
+        self.gate.async_redact_pin(turn, chat_log)
         set_aside = None
         if reply is not None and reply.outcome is ReplyOutcome.SET_ASIDE:
             set_aside, reply = reply.text, None
