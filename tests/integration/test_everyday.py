@@ -320,7 +320,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "close the kitchen window blind",
         (ours("cover", action="close_cover", entity_id="cover.kitchen_window"),),
-        "Kitchen Window was already closed.",  # the demo's kitchen blind starts closed
+        "Kitchen Window: already closed.",  # the demo's kitchen blind starts closed
         {"cover.kitchen_window": "closed|closing"},
     ),
     Request(

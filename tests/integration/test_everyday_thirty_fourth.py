@@ -78,7 +78,7 @@ async def test_a_light_already_on_is_said_to_have_been_on(
 
     result = await scripted_agent.ask("turn on the kitchen lights", context=person)
 
-    assert speech(result) == "Kitchen Lights was already on."
+    assert speech(result) == "Kitchen Lights: already on."
 
 
 async def test_a_call_that_changed_some_of_its_targets_is_done_for_all(
@@ -101,8 +101,8 @@ async def test_a_call_that_changed_some_of_its_targets_is_done_for_all(
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        ("en", "Kitchen Door was already unlocked."),
-        ("pt", "Kitchen Door já estava destrancada."),
+        ("en", "Kitchen Door: already unlocked."),
+        ("pt", "Kitchen Door: já destrancada."),
     ],
 )
 async def test_a_lock_already_unlocked_is_still_asked_and_said_as_it_was(
@@ -144,7 +144,7 @@ async def test_a_cover_already_closed_is_said_closed(
 
     result = await scripted_agent.ask("close the hall window", context=person)
 
-    assert speech(result) == "Hall Window was already closed."
+    assert speech(result) == "Hall Window: already closed."
 
 
 async def test_a_reload_keeps_what_earlier_messages_read(

@@ -170,7 +170,7 @@ EVERYDAY: list[tuple[str, str, str, str]] = [
     (
         call("cover", action="close_cover", entity_id="cover.kitchen_window"),
         "off",
-        "Kitchen Window was already closed.",  # the demo's kitchen blind starts closed
+        "Kitchen Window: already closed.",  # the demo's kitchen blind starts closed
         "off",
     ),
 ]

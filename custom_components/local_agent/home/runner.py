@@ -54,6 +54,7 @@ from .actions import ApiCall
 from .actions import Call
 from .actions import PlannedAction
 from .call_texts import MAX_REASON
+from .call_texts import Names
 from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import StateWord
@@ -353,20 +354,26 @@ def already_so(result: llm.ToolResult | None) -> frozenset[str]:
 
 
 def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
-    """Say each target of a call on `domain` its run found as it asked (already_so)."""
+    """Say the targets of a call on `domain` its run found as it asked (already_so), together.
+
+    Each is in the state the call asks for, so one phrase names them all: "Kitchen Lights and
+    Bed Light: already on".
+    """
     already = already_so(result)
     entities = result.data.get("entities") if already else None
-    return [
-        Phrase(
-            "reason_already",
-            {
-                "name": said_name(str(entity.get("name") or entity_id), entity_id),
-                "state": StateWord(domain, str(entity.get("state"))),
-            },
-        )
+    found = [
+        entity
         for entity in (entities if isinstance(entities, list) else ())
-        if isinstance(entity, dict) and (entity_id := str(entity.get("entity_id"))) in already
+        if isinstance(entity, dict) and str(entity.get("entity_id")) in already
     ]
+    if not found:
+        return []
+    names = tuple(
+        said_name(str(entity.get("name") or entity["entity_id"]), str(entity["entity_id"]))
+        for entity in found
+    )
+    state = StateWord(domain, str(found[0].get("state")))
+    return [Phrase("reason_already", {"name": Names(names), "state": state})]
 
 
 def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:

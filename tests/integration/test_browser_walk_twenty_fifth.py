@@ -1,0 +1,85 @@
+"""What a twenty-fifth walk in a real browser found wrong (a new owner's first hour, in English).
+
+- "Turn on the kitchen lights" with the lights on was answered "Kitchen Lights was already
+  on.": a plural name with a singular verb. A name says nothing sure of its number (and the
+  seven languages agree their verbs with it), so the sentence no longer makes the name its
+  subject: "Kitchen Lights: already on." Targets of one call found so are said once, together
+  ("Kitchen Lights and Ceiling Lights: already on."), not one sentence for each.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
+
+from .conftest import Agent
+from .conftest import speech
+from .conftest import state
+from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
+
+KITCHEN_LIGHTS: Final = "light.kitchen_lights"
+CEILING_LIGHTS: Final = "light.ceiling_lights"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Kitchen Lights: already on."),
+        ("de", "Kitchen Lights: schon ein."),
+        ("fr", "Kitchen Lights\u00a0: déjà allumé."),
+    ],
+)
+async def test_a_plural_name_already_on_is_not_the_subject_of_a_singular_verb(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    said: str,
+) -> None:
+    assert state(hass, KITCHEN_LIGHTS) == "on"
+    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHTS)))
+
+    result = await scripted_agent.ask(
+        "turn on the kitchen lights", context=person, language=language
+    )
+
+    assert speech(result) == said
+
+
+async def test_the_targets_of_one_call_found_as_asked_are_said_together(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    async_expose_entity(hass, "conversation", CEILING_LIGHTS, True)
+    assert state(hass, KITCHEN_LIGHTS) == state(hass, CEILING_LIGHTS) == "on"
+    scripted_worker.will_write(
+        answer(call("light", action="turn_on", entity_id=[KITCHEN_LIGHTS, CEILING_LIGHTS]))
+    )
+
+    result = await scripted_agent.ask("turn on the kitchen and ceiling lights", context=person)
+
+    assert speech(result) == "Kitchen Lights and Ceiling Lights: already on."
+
+
+async def test_two_locks_already_unlocked_after_a_yes_are_said_together(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The question is still asked (the state may be stale); the answer names both once."""
+    doors = ["lock.kitchen_door", "lock.poorly_installed_door"]
+    for door in doors:
+        async_expose_entity(hass, "conversation", door, True)
+        assert state(hass, door) == "unlocked"
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id=doors)))
+    question = await scripted_agent.ask("unlock the doors", context=person)
+    assert question.continue_conversation is True, speech(question)
+
+    done = await scripted_agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert speech(done) == "Kitchen Door and Poorly Installed Door: already unlocked."
