@@ -5,6 +5,9 @@
   seven languages agree their verbs with it), so the sentence no longer makes the name its
   subject: "Kitchen Lights: already on." Targets of one call found so are said once, together
   ("Kitchen Lights and Ceiling Lights: already on."), not one sentence for each.
+- A lock renamed to a name of 150 characters was asked "Unlock Front Door of the old farmhouse
+  … the p… (lock.stuck_door) (lock.stuck_door)? Say yes to confirm.": the cut name carries its
+  id, whose brackets then read as marks of ours, and the question added the id again.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ import pytest
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .scene import Scene
+from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -83,3 +89,24 @@ async def test_two_locks_already_unlocked_after_a_yes_are_said_together(
     done = await scripted_agent.ask("yes", conversation_id=question.conversation_id, context=person)
 
     assert speech(done) == "Kitchen Door and Poorly Installed Door: already unlocked."
+
+
+async def test_a_lock_with_a_long_name_is_asked_with_its_id_once(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    long_name = (
+        "Front Door of the old farmhouse by the orchard, the heavy oak one with the brass "
+        "knocker that the postman always uses when he brings parcels on Monday"
+    )
+    assert len(long_name) == 150
+    er.async_get(hass).async_update_entity("lock.stuck_door", name=long_name)
+    async_expose_entity(hass, "conversation", "lock.stuck_door", True)
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))
+
+    question = await agent.ask("unlock the farmhouse door", context=scene.person)
+
+    assert speech(question) == (
+        "Unlock Front Door of the old farmhouse by the orchard, the heavy oak one with the "
+        "brass knocker that the p… (lock.stuck_door)? Say yes to confirm."
+    )

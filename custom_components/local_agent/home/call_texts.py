@@ -637,7 +637,8 @@ def entity_name(hass: HomeAssistant, entity_id: str) -> str:
     if state is None:
         return entity_id
     said = said_name(state.name, entity_id)
-    if said.endswith(entity_id) or not (
+    # A cut name already ends with its id, whose brackets are marks of ours: said once.
+    if said in (entity_id, f"{one_line(state.name)} ({entity_id})") or not (
         hides_its_meaning(said) or heard_like_another(hass, entity_id, state.name)
     ):
         return said
