@@ -7,7 +7,10 @@
   ("Kitchen Lights and Ceiling Lights: already on."), not one sentence for each.
 - A lock renamed to a name of 150 characters was asked "Unlock Front Door of the old farmhouse
   … the p… (lock.stuck_door) (lock.stuck_door)? Say yes to confirm.": the cut name carries its
-  id, whose brackets then read as marks of ours, and the question added the id again.
+  id, whose brackets then read as marks of ours, and the question added the id again. After
+  "yes", a lock that stayed locked was said "… because Front Door of the … p… (lock.stuck_door)
+  is still locked": the reason names the target again, after the sentence that told it apart,
+  by its name alone.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.home import runner
+from homeassistant.components.conversation import ConversationResult
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -94,19 +99,42 @@ async def test_two_locks_already_unlocked_after_a_yes_are_said_together(
 async def test_a_lock_with_a_long_name_is_asked_with_its_id_once(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    long_name = (
-        "Front Door of the old farmhouse by the orchard, the heavy oak one with the brass "
-        "knocker that the postman always uses when he brings parcels on Monday"
+    _, question = await _ask_to_unlock_the_farmhouse_door(hass, scene)
+
+    assert speech(question) == f"Unlock {CUT_NAME} (lock.stuck_door)? Say yes to confirm."
+
+
+async def test_a_reason_after_a_long_name_says_the_cut_name_alone(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+    agent, question = await _ask_to_unlock_the_farmhouse_door(hass, scene)
+
+    done = await scene.reply(agent, question, "yes")
+
+    assert speech(done) == (
+        f"I could not finish: unlock {CUT_NAME} (lock.stuck_door), "
+        f"because {CUT_NAME} is still locked."
     )
-    assert len(long_name) == 150
-    er.async_get(hass).async_update_entity("lock.stuck_door", name=long_name)
+
+
+# The first 100 characters of LONG_NAME, as every answer and question cuts it.
+CUT_NAME: Final = (
+    "Front Door of the old farmhouse by the orchard, the heavy oak one with the brass knocker "
+    "that the p…"
+)
+LONG_NAME: Final = (
+    "Front Door of the old farmhouse by the orchard, the heavy oak one with the brass "
+    "knocker that the postman always uses when he brings parcels on Monday"
+)
+
+
+async def _ask_to_unlock_the_farmhouse_door(
+    hass: HomeAssistant, scene: Scene
+) -> tuple[Agent, ConversationResult]:
+    """Rename the scene's stuck door to a name of 150 characters and ask to unlock it."""
+    er.async_get(hass).async_update_entity("lock.stuck_door", name=LONG_NAME)
     async_expose_entity(hass, "conversation", "lock.stuck_door", True)
     agent = await scene.our_agent()
     scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))
-
-    question = await agent.ask("unlock the farmhouse door", context=scene.person)
-
-    assert speech(question) == (
-        "Unlock Front Door of the old farmhouse by the orchard, the heavy oak one with the "
-        "brass knocker that the p… (lock.stuck_door)? Say yes to confirm."
-    )
+    return agent, await agent.ask("unlock the farmhouse door", context=scene.person)

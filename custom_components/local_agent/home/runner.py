@@ -603,10 +603,12 @@ def _named_again(hass: HomeAssistant, entity_id: str) -> str:
     """Return a target's name in the reason that follows what was not done.
 
     The sentence before it named the target, with its entity id where the name could be taken
-    for another's; the reason says the name alone, not the id a second time.
+    for another's or was cut; the reason says the name alone, not the id a second time.
     """
     state = hass.states.get(entity_id)
-    return said_name(state.name, entity_id) if state is not None else entity_id
+    if state is None:
+        return entity_id
+    return said_name(state.name, entity_id).removesuffix(f" ({entity_id})")
 
 
 def _position_missed(
