@@ -95,11 +95,18 @@ class StateWord:
 
 
 @dataclass(frozen=True, slots=True)
+class Names:
+    """Names said together, joined with the conversation language's "and"."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Phrase:
     """A fixed sentence (a key of "exceptions") and its placeholders, to be said later."""
 
     key: str
-    placeholders: Mapping[str, str | StateWord] = field(default_factory=dict)
+    placeholders: Mapping[str, str | StateWord | Names] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +134,22 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
             texts.append(await _async_integration_reason(hass, language, part))
             continue
         values = {
-            name: await _async_state_word(hass, language, value)
-            if isinstance(value, StateWord)
-            else value
+            name: await _async_placeholder(hass, language, value)
             for name, value in part.placeholders.items()
         }
         texts.append(await async_phrase(hass, language, part.key, **values))
     return join_names(texts, language)
+
+
+async def _async_placeholder(
+    hass: HomeAssistant, language: str, value: str | StateWord | Names
+) -> str:
+    """Return a phrase's placeholder as the conversation's language says it."""
+    if isinstance(value, StateWord):
+        return await _async_state_word(hass, language, value)
+    if isinstance(value, Names):
+        return join_names(value.names, language)
+    return value
 
 
 # The most of an integration's reason said: a sentence or two.
@@ -621,7 +637,8 @@ def entity_name(hass: HomeAssistant, entity_id: str) -> str:
     if state is None:
         return entity_id
     said = said_name(state.name, entity_id)
-    if said.endswith(entity_id) or not (
+    # A cut name already ends with its id, whose brackets are marks of ours: said once.
+    if said in (entity_id, f"{one_line(state.name)} ({entity_id})") or not (
         hides_its_meaning(said) or heard_like_another(hass, entity_id, state.name)
     ):
         return said

@@ -54,6 +54,7 @@ from .actions import ApiCall
 from .actions import Call
 from .actions import PlannedAction
 from .call_texts import MAX_REASON
+from .call_texts import Names
 from .call_texts import Phrase
 from .call_texts import Said
 from .call_texts import StateWord
@@ -355,20 +356,26 @@ def already_so(result: llm.ToolResult | None) -> frozenset[str]:
 
 
 def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
-    """Say each target of a call on `domain` its run found as it asked (already_so)."""
+    """Say the targets of a call on `domain` its run found as it asked (already_so), together.
+
+    Each is in the state the call asks for, so one phrase names them all: "Kitchen Lights and
+    Bed Light: already on".
+    """
     already = already_so(result)
     entities = result.data.get("entities") if already else None
-    return [
-        Phrase(
-            "reason_already",
-            {
-                "name": said_name(str(entity.get("name") or entity_id), entity_id),
-                "state": StateWord(domain, str(entity.get("state"))),
-            },
-        )
+    found = [
+        entity
         for entity in (entities if isinstance(entities, list) else ())
-        if isinstance(entity, dict) and (entity_id := str(entity.get("entity_id"))) in already
+        if isinstance(entity, dict) and str(entity.get("entity_id")) in already
     ]
+    if not found:
+        return []
+    names = tuple(
+        said_name(str(entity.get("name") or entity["entity_id"]), str(entity["entity_id"]))
+        for entity in found
+    )
+    state = StateWord(domain, str(found[0].get("state")))
+    return [Phrase("reason_already", {"name": Names(names), "state": state})]
 
 
 def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:
@@ -617,10 +624,12 @@ def _named_again(hass: HomeAssistant, entity_id: str) -> str:
     """Return a target's name in the reason that follows what was not done.
 
     The sentence before it named the target, with its entity id where the name could be taken
-    for another's; the reason says the name alone, not the id a second time.
+    for another's or was cut; the reason says the name alone, not the id a second time.
     """
     state = hass.states.get(entity_id)
-    return said_name(state.name, entity_id) if state is not None else entity_id
+    if state is None:
+        return entity_id
+    return said_name(state.name, entity_id).removesuffix(f" ({entity_id})")
 
 
 def _position_missed(

@@ -64,6 +64,7 @@ from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
+from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import error_result
@@ -1212,12 +1213,15 @@ class ConversationAgent:
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
-            if run is not None and error is None and isinstance(action.call, PlannedAction):
-                # Asked all the same (the state read may be stale); said as it was found.
-                already = found_as_asked(action.call.domain or "", run.result)
-                if len(already) == len(action.call.entity_ids):
-                    found.extend(already)
-                    continue
+            # Asked all the same (the state read may be stale); said as it was found.
+            if (
+                run is not None
+                and error is None
+                and isinstance(action.call, PlannedAction)
+                and already_so(run.result) >= set(action.call.entity_ids)
+            ):
+                found.extend(found_as_asked(action.call.domain or "", run.result))
+                continue
             if error is None:
                 done.append(action.said)
                 partly = partly or (run is not None and partly_failed(run.result))
