@@ -72,6 +72,16 @@ async def async_core_error(hass: HomeAssistant, language: str, key: str) -> str 
     return None
 
 
+async def async_refused_by_core(
+    hass: HomeAssistant, language: str, key: str, message: str
+) -> CoreRefusal | None:
+    """Return a call core refused with its error sentence `key` (the model reads `message`);
+    None when core has no such sentence."""
+    if sentence := await async_core_error(hass, language, key):
+        return CoreRefusal(data={"error": message}, error=True, reason=(sentence,))
+    return None
+
+
 MAX_CORE_ERROR: Final = 300
 _INTENT_LANGUAGES: Final = frozenset(get_languages())
 
