@@ -4,15 +4,25 @@
   sentence of its own ("Sorry, I couldn't find that timer"), and its own agent says that
   sentence in the person's language. The agent said "the model's call did not go through",
   which tells the person nothing. Now it says core's sentence, once.
+- Two lights of one name in two areas, turned on together, were said "Lamp and Lamp". Now
+  each is said with its area: "Lamp (Kitchen) and Lamp (Bedroom)".
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 import pytest
 
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from testing.home_builder import async_add_fixture_home
+from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
+from testing.home_builder import async_floor
+from testing.home_builder import async_place_entity
 
+from .conftest import async_setup_agent
 from .conftest import speech
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
@@ -49,3 +59,77 @@ async def test_a_timer_intent_that_found_no_timer_says_why_in_the_persons_langua
     assert speech(result) == NO_TIMER[language]
     # The model reads core's error as core wrote it.
     assert "Timer not found" in scripted_worker.requests[-1].dynamic_prompt
+
+
+# A home of the published evaluation's kind: areas on floors, a name with a number, a light
+# named as its area, a light whose name starts with its area, two lights of one name.
+HOME: Final = [
+    ("light.kuchenlampe", "Küchenlampe", "Küche", "Erdgeschoss", "on"),
+    ("light.lampe_2", "Lampe 2", "Salon", "Rez-de-chaussée", "on"),
+    ("light.cocina", "Cocina", "Cocina", None, "off"),
+    ("light.kitchen_light", "Kitchen Light", "Kitchen", "Ground", "off"),
+    ("light.kitchen_lamp", "Lamp", "Kitchen", "Ground", "off"),
+    ("light.bedroom_lamp", "Lamp", "Bedroom", "Upstairs", "off"),
+    ("cover.finestra_1", "Finestra 1", "Camera", "Primo piano", "open"),
+]
+
+
+@pytest.fixture
+async def published_home(hass: HomeAssistant) -> None:
+    entities = [
+        {"entity_id": entity_id, "name": name, "state": now}
+        | ({"attributes": {"device_class": "window"}} if entity_id.startswith("cover.") else {})
+        for entity_id, name, _area, _floor, now in HOME
+    ]
+    await async_add_fixture_home(hass, "Published home", entities)
+    for entity_id, _name, area, floor, _now in HOME:
+        floor_id = async_floor(hass, floor) if floor else None
+        async_place_entity(hass, entity_id, async_area(hass, area, floor_id))
+    async_expose_only(hass, [entity_id for entity_id, *_ in HOME])
+
+
+EVERYDAY: Final = [
+    ("de", "light", "turn_off", ["light.kuchenlampe"], "Erledigt: Küchenlampe ausschalten."),
+    ("fr", "light", "turn_off", ["light.lampe_2"], "C'est fait\u00a0: éteindre Lampe 2."),
+    ("es", "light", "turn_on", ["light.cocina"], "Hecho: encender Cocina."),
+    ("en", "light", "turn_on", ["light.kitchen_light"], "Turned on Kitchen Light."),
+    ("it", "cover", "close_cover", ["cover.finestra_1"], "Fatto: chiudere Finestra 1."),
+    (
+        "en",
+        "light",
+        "turn_on",
+        ["light.kitchen_lamp", "light.bedroom_lamp"],
+        "Turned on Lamp (Kitchen) and Lamp (Bedroom).",
+    ),
+    (
+        "nl",
+        "light",
+        "turn_on",
+        ["light.kitchen_lamp", "light.bedroom_lamp", "light.kitchen_light"],
+        "Klaar: Lamp (Kitchen), Lamp (Bedroom) en Kitchen Light inschakelen.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "domain", "action", "targets", "said"), EVERYDAY, ids=[c[4] for c in EVERYDAY]
+)
+async def test_an_everyday_request_in_a_published_home_is_said_short_in_its_language(
+    hass: HomeAssistant,
+    published_home: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    domain: str,
+    action: str,
+    targets: list[str],
+    said: str,
+) -> None:
+    """Two lights of one name were said "Lamp and Lamp": now each with its area."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    entity_id: str | list[str] = targets if len(targets) > 1 else targets[0]
+    scripted_worker.will_write(answer(call(domain, action=action, entity_id=entity_id)))
+
+    result = await agent.ask("…", context=person, language=language)
+
+    assert speech(result) == said
