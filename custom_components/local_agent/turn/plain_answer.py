@@ -310,8 +310,10 @@ class DoneAction:
         return join_few_names(self._told_apart(), language)
 
     def _told_apart(self) -> tuple[str, ...]:
-        """The names, each one that several targets share followed by its area: "Lamp
-        (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp"."""
+        """Return the names, each that several targets share followed by its area.
+
+        "Lamp (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp".
+        """
         if len(self.kinds) != len(self.names) or len(set(self.names)) == len(self.names):
             return self.names
         shared = {name for name in self.names if self.names.count(name) > 1}
