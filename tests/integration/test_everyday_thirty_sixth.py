@@ -24,6 +24,7 @@ from testing.home_builder import async_place_entity
 
 from .conftest import async_setup_agent
 from .conftest import speech
+from .conftest import state
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -133,3 +134,38 @@ async def test_an_everyday_request_in_a_published_home_is_said_short_in_its_lang
     result = await agent.ask("…", context=person, language=language)
 
     assert speech(result) == said
+
+
+FLOORS: Final = ("Ground", "First", "Attic")
+FORTY_LIGHTS: Final = [f"light.light_{n}" for n in range(40)]
+FORTY_OFF: Final = {
+    "en": "Turned off 40 lights.",
+    "de": "Erledigt: 40 Lichter ausschalten.",
+    "fr": "C'est fait\u00a0: éteindre 40 lumières.",
+    "es": "Hecho: apagar 40 luces.",
+}
+
+
+@pytest.mark.parametrize("language", list(FORTY_OFF))
+async def test_all_the_lights_of_three_floors_are_counted_not_named(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context, language: str
+) -> None:
+    """A guard (it passed before this session): "turn off all the lights" in a house of 40
+    lights in 8 rooms on 3 floors is one short sentence, in the person's plural."""
+    lights = [
+        {"entity_id": light, "name": f"Light {n}", "state": "on"}
+        for n, light in enumerate(FORTY_LIGHTS)
+    ]
+    await async_add_fixture_home(hass, "Forty lights", lights)
+    for n, light in enumerate(FORTY_LIGHTS):
+        async_place_entity(
+            hass, light, async_area(hass, f"Room {n % 8}", async_floor(hass, FLOORS[n % 3]))
+        )
+    async_expose_only(hass, FORTY_LIGHTS)
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    scripted_worker.will_write(answer(call("light", action="turn_off", entity_id=FORTY_LIGHTS)))
+
+    result = await agent.ask("turn off all the lights", context=person, language=language)
+
+    assert speech(result) == FORTY_OFF[language]
+    assert {state(hass, light) for light in FORTY_LIGHTS} == {"off"}
