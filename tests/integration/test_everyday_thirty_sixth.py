@@ -4,6 +4,8 @@
   sentence of its own ("Sorry, I couldn't find that timer"), and its own agent says that
   sentence in the person's language. The agent said "the model's call did not go through",
   which tells the person nothing. Now it says core's sentence, once.
+- "How long is left on my timer?" with none running, the model silent: "Sorry, I have no
+  answer to that", where core's agent says the intent's answer ("No timers."). Now ours too.
 - Two lights of one name in two areas, turned on together, were said "Lamp and Lamp". Now
   each is said with its area: "Lamp (Kitchen) and Lamp (Bedroom)".
 """
@@ -169,3 +171,32 @@ async def test_all_the_lights_of_three_floors_are_counted_not_named(
 
     assert speech(result) == FORTY_OFF[language]
     assert {state(hass, light) for light in FORTY_LIGHTS} == {"off"}
+
+
+NO_TIMERS_RUNNING: Final = {
+    "en": "No timers.",
+    "de": "Es laufen keine Timer.",
+    "fr": "Il n'y a aucun minuteur.",
+    "es": "No hay temporizadores.",
+}
+
+
+@pytest.mark.parametrize("language", list(NO_TIMERS_RUNNING))
+async def test_a_timer_status_the_model_did_not_say_is_said_as_cores_agent_says_it(
+    hass: HomeAssistant,
+    demo_home: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+) -> None:
+    """ "How long is left on my timer?" with none running, and the model wrote nothing: the
+    agent said "Sorry, I have no answer to that". The intent answered with its data, and core's
+    own agent says the intent's response for it: so does ours now."""
+    agent = await assist_agent(hass, scripted_worker)
+    scripted_worker.will_write(answer(call("intent__HassTimerStatus")), answer(""))
+
+    result = await agent.ask(
+        "how long is left?", device_id=timer_device(hass), context=person, language=language
+    )
+
+    assert speech(result) == NO_TIMERS_RUNNING[language]
