@@ -160,8 +160,9 @@ SILENT: list[tuple[str, Script, str, intent.IntentResponseType]] = [
     ("de", tool_call("HassTurnOn", name="Bed Light"), "Erledigt.", ACTION_DONE),
     ("nl", tool_call("GetLiveContext"), "Sorry, daar heb ik geen antwoord op.", QUERY_ANSWER),
     # How long is left on the timer? A question: no "Done".
-    ("fr", tool_call("HassTimerStatus"), "Désolé, je n'ai pas de réponse à cela.", QUERY_ANSWER),
-    ("es", tool_call("HassTimerStatus"), "Lo siento, no tengo respuesta para eso.", QUERY_ANSWER),
+    # As core's agent says the intent's answer (none is running).
+    ("fr", tool_call("HassTimerStatus"), "Il n'y a aucun minuteur.", QUERY_ANSWER),
+    ("es", tool_call("HassTimerStatus"), "No hay temporizadores.", QUERY_ANSWER),
     ("de", tool_call("HassStartTimer", minutes=5), "Erledigt.", ACTION_DONE),
 ]
 

@@ -72,6 +72,18 @@ async def async_core_error(hass: HomeAssistant, language: str, key: str) -> str 
     return None
 
 
+async def async_refused_by_core(
+    hass: HomeAssistant, language: str, key: str, message: str
+) -> CoreRefusal | None:
+    """Return a call core refused with its error sentence `key`, or None when core has none.
+
+    The model reads `message`; the person hears core's sentence in their language.
+    """
+    if sentence := await async_core_error(hass, language, key):
+        return CoreRefusal(data={"error": message}, error=True, reason=(sentence,))
+    return None
+
+
 MAX_CORE_ERROR: Final = 300
 _INTENT_LANGUAGES: Final = frozenset(get_languages())
 

@@ -46,6 +46,7 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.exceptions import ServiceNotFound
 from homeassistant.exceptions import Unauthorized
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import intent
 from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_state_change_event
 from homeassistant.util.json import JsonValueType
@@ -67,10 +68,9 @@ from .call_texts import service_of
 from .entity_view import one_line
 from .entity_view import state_summary
 from .failure_reasons import NO_TIMER_SUPPORT
-from .failure_reasons import CoreRefusal
 from .failure_reasons import PartlyDone
 from .failure_reasons import ReasonedFailure
-from .failure_reasons import async_core_error
+from .failure_reasons import async_refused_by_core
 from .failure_reasons import failure_reason
 from .failure_reasons import integration_reason
 from .listings import async_listing
@@ -409,14 +409,21 @@ def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> l
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
     """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
     if refusal := timer_tool_refusal(hass, call.tool_name, turn.llm_context.device_id):
-        if sentence := await async_core_error(hass, turn.language, NO_TIMER_SUPPORT):
-            return CoreRefusal(data={"error": refusal}, error=True, reason=(sentence,))
-        return error_result(refusal)
+        refused = await async_refused_by_core(hass, turn.language, NO_TIMER_SUPPORT, refusal)
+        return refused or error_result(refusal)
     try:
         api = await turn.async_get_llm_api(hass)
         result = await api.async_call_tool(
             llm.ToolInput(tool_name=call.tool_name, tool_args=dict(call.arguments))
         )
+    except intent.IntentHandleError as err:
+        # Core's own agent says the error's sentence ("timer_not_found"): so does ours.
+        message = str(err) or type(err).__name__
+        if err.response_key and (
+            refused := await async_refused_by_core(hass, turn.language, err.response_key, message)
+        ):
+            return refused
+        return error_result(message)
     except (HomeAssistantError, probatio.Invalid) as err:
         return error_result(str(err) or type(err).__name__)
     if any(tool.name == call.tool_name and is_live_context(tool) for tool in api.tools):

@@ -107,6 +107,7 @@ from .api_prompt import DeviceLines
 from .api_prompt import PromptsByDevice
 from .api_prompt import SplitPrompt
 from .asked_from import asked_from_line
+from .core_speech import async_core_speech
 from .defaults import agent_data
 from .defaults import sampling_settings
 from .error_text import engine_error_text
@@ -507,7 +508,8 @@ class ConversationAgent:
         and then which calls of the last round did not go through.
         """
         if not changed_anything(chat_log):
-            return await async_phrase(self.hass, language, "no_answer")
+            core_said = await async_core_speech(self.hass, language, chat_log)
+            return core_said or await async_phrase(self.hass, language, "no_answer")
         content = chat_log.content[chat_log.llm_input_provided_index :]
         done = actions_done_in(content, home_tools)
         # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."

@@ -307,7 +307,20 @@ class DoneAction:
         """Say the targets: their names, or how many of each kind when they are many."""
         if len(self.kinds) == len(self.names) and (said := counted(self.kinds, language)):
             return said
-        return join_few_names(self.names, language)
+        return join_few_names(self._told_apart(), language)
+
+    def _told_apart(self) -> tuple[str, ...]:
+        """Return the names, each that several targets share followed by its area.
+
+        "Lamp (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp".
+        """
+        if len(self.kinds) != len(self.names) or len(set(self.names)) == len(self.names):
+            return self.names
+        shared = {name for name in self.names if self.names.count(name) > 1}
+        return tuple(
+            f"{name} ({kind.area})" if name in shared and kind.area else name
+            for name, kind in zip(self.names, self.kinds, strict=True)
+        )
 
 
 async def async_in_words(
