@@ -113,8 +113,7 @@ async def test_a_reason_after_a_long_name_says_the_cut_name_alone(
     done = await scene.reply(agent, question, "yes")
 
     assert speech(done) == (
-        f"I could not finish: unlock {CUT_NAME} (lock.stuck_door) \u2013 "
-        f"{CUT_NAME}: still locked."
+        f"I could not finish: unlock {CUT_NAME} (lock.stuck_door) \u2013 {CUT_NAME}: still locked."
     )
 
 
