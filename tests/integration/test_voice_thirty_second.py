@@ -1,0 +1,129 @@
+"""A PIN through a satellite, and where a guess must never appear (round 32).
+
+- A satellite's transcript of the PIN ("4 7 1 1", "47 11", "4711.", "vier sieben eins eins"
+  in a German pipeline), answered to a held unlock through a real Assist pipeline, is read
+  by the gate as typed. What the satellite says at each step (the question, a wrong PIN, the
+  lock-out, success) never holds the PIN or a guess.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.safety.confirmation import PIN_LOCKOUT_SECONDS
+from homeassistant.core import HomeAssistant
+
+from .agents import state
+from .conftest import Agent
+from .conftest import Assist
+from .scene import PIN
+from .scene import Clock
+from .scene import Scene
+from .scene import unlock
+from .test_voice_twenty_ninth import a_spoken_pipeline
+from .test_voice_twenty_seventh import a_satellite
+
+# The scene's front door as our questions name it: with its id, a name heard like another's.
+FRONT_DOOR: Final = "Front Door (lock.front_door)"
+UNLOCK: Final = {"en": "unlock the front door", "de": "entsperre die Haustür"}
+
+
+class Satellite:
+    """A voice satellite in the hall, talking to an agent through its own pipeline."""
+
+    def __init__(self, hass: HomeAssistant, assist: Assist, pipeline: str) -> None:
+        self.assist = assist
+        self.pipeline = pipeline
+        self.device_id = a_satellite(hass, "Hall satellite", "Hall")
+        self.conversation_id: str | None = None
+
+    async def say(self, text: str, **options: Any) -> list[dict[str, Any]]:
+        """Say `text` in the satellite's conversation; the pipeline's events."""
+        events = await self.assist(
+            text,
+            pipeline=self.pipeline,
+            device_id=self.device_id,
+            conversation_id=self.conversation_id,
+            **options,
+        )
+        self.conversation_id = intent_output(events)["conversation_id"]
+        return events
+
+    async def answer(self, text: str) -> str:
+        """Say `text`; the agent's speech (what the satellite's text-to-speech is given)."""
+        speech: str = intent_output(await self.say(text))["response"]["speech"]["plain"]["speech"]
+        return speech
+
+
+def intent_output(events: list[dict[str, Any]]) -> dict[str, Any]:
+    output: dict[str, Any] = next(e for e in events if e["type"] == "intent-end")["data"][
+        "intent_output"
+    ]
+    return output
+
+
+async def a_hall_satellite(
+    hass: HomeAssistant, assist: Assist, agent: Agent, language: str = "en"
+) -> Satellite:
+    """A satellite whose pipeline, in `language`, answers through `agent`."""
+    return Satellite(hass, assist, await a_spoken_pipeline(hass, agent, None, language))
+
+
+# What a satellite's speech-to-text writes for the scene's PIN (4711), by pipeline language.
+TRANSCRIPTS: Final = [
+    ("en", "4 7 1 1"),
+    ("en", "47 11"),
+    ("en", "4711."),
+    ("en", "4711"),
+    ("de", "vier sieben eins eins"),
+    ("de", "4 7 1 1."),
+]
+
+
+@pytest.mark.parametrize(("language", "said"), TRANSCRIPTS)
+async def test_a_satellites_transcript_of_the_pin_unlocks(
+    hass: HomeAssistant, scene: Scene, assist: Assist, language: str, said: str
+) -> None:
+    satellite = await a_hall_satellite(hass, assist, await scene.pin_agent(), language)
+    scene.worker.will_write(unlock())
+
+    asked = await satellite.answer(UNLOCK[language])
+    assert state(hass, "lock.front_door") == "locked"
+    done = await satellite.answer(said)
+
+    assert state(hass, "lock.front_door") == "unlocked"
+    assert PIN not in asked + done
+
+
+# Guesses one digit off the PIN, as a satellite writes them.
+WRONG: Final = ["4 7 1 2", "47 12", "4713."]
+
+
+async def test_what_a_satellite_says_never_holds_the_pin_or_a_guess(
+    hass: HomeAssistant, scene: Scene, assist: Assist, clock: Clock
+) -> None:
+    """Guard."""
+    satellite = await a_hall_satellite(hass, assist, await scene.pin_agent())
+    said: list[str] = []
+    for guess in WRONG:
+        scene.worker.will_write(unlock())
+        said += [await satellite.answer(UNLOCK["en"]), await satellite.answer(guess)]
+    clock.now += PIN_LOCKOUT_SECONDS + 1
+    scene.worker.will_write(unlock())
+    said += [await satellite.answer(UNLOCK["en"]), await satellite.answer("4 7 1 1")]
+
+    assert state(hass, "lock.front_door") == "unlocked"
+    question = f"Unlock {FRONT_DOOR}? Say your PIN to confirm."
+    wrong = "That PIN is not right, so I did nothing."
+    assert said == [
+        *[question, wrong] * 2,
+        question,
+        "Too many wrong PINs: I will not confirm anything for 5 min.",
+        question,
+        f"Done: unlock {FRONT_DOOR}.",
+    ]
+    for number in [PIN, "4712", "4713", "4 7", "47 1", "four", "seven"]:
+        assert all(number not in words for words in said), number
