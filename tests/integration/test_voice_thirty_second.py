@@ -4,6 +4,11 @@
   in a German pipeline), answered to a held unlock through a real Assist pipeline, is read
   by the gate as typed. What the satellite says at each step (the question, a wrong PIN, the
   lock-out, success) never holds the PIN or a guess.
+- A right PIN, a wrong one, a guess beside another request at the question, and a four-digit
+  number outside a question leave no guess in the audit (the logbook's entries), the entry's
+  diagnostics, what we put in the conversation trace, the history and context blocks later
+  turns show the model, or the chat log; the person's own Assist dialog shows what they said.
+  Core's own trace of the raw sentence is core's (README).
 """
 
 from __future__ import annotations
@@ -13,8 +18,13 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.safety.confirmation import PIN_LOCKOUT_SECONDS
+from custom_components.local_agent.turn.home_context import kept_conversations
+from homeassistant.components.conversation import trace as conversation_trace
+from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
+from testing.turn import logged_words
 
 from .agents import state
 from .conftest import Agent
@@ -23,6 +33,7 @@ from .scene import PIN
 from .scene import Clock
 from .scene import Scene
 from .scene import unlock
+from .scripted_model import answer
 from .test_voice_twenty_ninth import a_spoken_pipeline
 from .test_voice_twenty_seventh import a_satellite
 
@@ -127,3 +138,67 @@ async def test_what_a_satellite_says_never_holds_the_pin_or_a_guess(
     ]
     for number in [PIN, "4712", "4713", "4 7", "47 1", "four", "seven"]:
         assert all(number not in words for words in said), number
+
+
+async def everywhere_kept(hass: HomeAssistant, scene: Scene, agent: Agent) -> dict[str, str]:
+    """Each place a turn leaves a trace of what was said, as text."""
+    ours = [
+        event["data"]
+        for trace in conversation_trace.async_get_traces()
+        for event in trace.as_dict()["events"]
+        if event["event_type"] == conversation_trace.ConversationTraceEventType.AGENT_DETAIL
+    ]
+    return {
+        "audit and logbook": repr(scene.audit),
+        "diagnostics": repr(await async_get_config_entry_diagnostics(hass, agent.entry)),
+        "our part of the conversation trace": repr(ours),
+        "model's prompts": scene.model_saw(),
+        "context blocks kept": repr(kept_conversations(hass, agent.entity_id)),
+        "chat logs": repr([logged_words(log) for log in hass.data[DATA_CHAT_LOGS].values()]),
+    }
+
+
+# What a person says, turn by turn, to the PIN agent; "unlock" asks to unlock the front door.
+SAID: Final = {
+    "right PIN": ["unlock", "4 7 1 1", "what time is it"],
+    "wrong PIN": ["unlock", "4 7 1 2", "what time is it"],
+    "guess beside a request": ["unlock", "4712, and turn on the kitchen light", "what time is it"],
+    "number outside a question": ["set a timer for 4712", "what time is it"],
+}
+
+
+@pytest.mark.parametrize("said", sorted(SAID))
+async def test_a_guess_appears_nowhere_the_turn_is_kept(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    agent = await scene.pin_agent()
+    conversation_trace.async_clear_traces()
+    conversation_id = None
+    for text in SAID[said]:
+        scene.worker.will_write(unlock() if text == "unlock" else answer("Okay."))
+        result = await agent.ask(
+            UNLOCK["en"] if text == "unlock" else text,
+            conversation_id=conversation_id,
+            context=scene.person,
+        )
+        conversation_id = result.conversation_id
+
+    kept = await everywhere_kept(hass, scene, agent)
+    assert "what time is it" in kept["model's prompts"]
+    for place, words in kept.items():
+        for number in ("4711", "4712", "4 7 1"):
+            assert number not in words, (place, number)
+
+
+async def test_the_assist_dialog_shows_what_the_person_said(
+    hass: HomeAssistant, scene: Scene, assist: Assist
+) -> None:
+    """Guard: the model's view hides a possible PIN; the person's own dialog does not."""
+    satellite = await a_hall_satellite(hass, assist, await scene.pin_agent())
+    scene.worker.will_write(answer("Okay."))
+
+    events = await satellite.say("set a timer for 4712")
+
+    start = next(event for event in events if event["type"] == "intent-start")
+    assert start["data"]["intent_input"] == "set a timer for 4712"
+    assert "set a timer for ****" in scene.model_saw()
