@@ -9,6 +9,11 @@
   diagnostics, what we put in the conversation trace, the history and context blocks later
   turns show the model, or the chat log; the person's own Assist dialog shows what they said.
   Core's own trace of the raw sentence is core's (README).
+- A PIN agent hid every number of four digits or more outside a question: "2700 kelvin", "a
+  timer for 1500 seconds" and "December 24, 2026" reached the model as "****", which could
+  only guess or ask again. A quantity with its unit and a date are kept (safety/number_shapes):
+  the message's words decide, never the PIN, so there is still no oracle; a message that names
+  a code ("pin 4711 seconds") and an answer at a PIN question keep everything hidden.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from custom_components.local_agent.turn.home_context import kept_conversations
 from homeassistant.components.conversation import trace as conversation_trace
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
 from homeassistant.core import HomeAssistant
+from testing.turn import chat_log_of
 from testing.turn import logged_words
 
 from .agents import state
@@ -34,6 +40,7 @@ from .scene import Clock
 from .scene import Scene
 from .scene import unlock
 from .scripted_model import answer
+from .test_voice_thirty_first import seen
 from .test_voice_twenty_ninth import a_spoken_pipeline
 from .test_voice_twenty_seventh import a_satellite
 
@@ -188,6 +195,61 @@ async def test_a_guess_appears_nowhere_the_turn_is_kept(
     for place, words in kept.items():
         for number in ("4711", "4712", "4 7 1"):
             assert number not in words, (place, number)
+
+
+# Everyday numbers of four digits or more, said to a PIN agent when no question is open: their
+# shape (a unit after them, a date) says what they are, so the model can act on them.
+EVERYDAY: Final = [
+    "set the bedroom light to 2700 kelvin",
+    "set a timer for 1500 seconds",
+    "remind me on December 24, 2026",
+    "erinnere mich am 24. Dezember 2026",
+    "put the meeting on 2026-12-24",
+    "un minuteur de 1200 secondes",
+]
+
+
+@pytest.mark.parametrize("said", EVERYDAY)
+async def test_a_quantity_or_a_date_reaches_the_model_whole(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    logged, prompts = await seen(hass, scene, said)
+
+    assert said in logged
+    assert said in prompts
+
+
+# A number framed as a code, or with no unit, stays hidden whatever its shape.
+STILL_HIDDEN: Final = {
+    "unlock the front door, pin 4711 seconds": "pin **** seconds",
+    "my code is 4712 minutes": "my code is **** minutes",
+    "set a timer for 4712": "set a timer for ****",
+}
+
+
+@pytest.mark.parametrize("said", sorted(STILL_HIDDEN))
+async def test_a_number_framed_as_a_code_stays_hidden(
+    hass: HomeAssistant, scene: Scene, said: str
+) -> None:
+    """Guard."""
+    logged, prompts = await seen(hass, scene, said)
+
+    assert STILL_HIDDEN[said] in logged
+    assert STILL_HIDDEN[said] in prompts
+
+
+async def test_at_a_pin_question_a_guess_with_a_unit_stays_hidden(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Guard: a quantity is kept only where no PIN question is open."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    scene.worker.will_write(answer("Okay."))
+
+    reply = await scene.reply(agent, question, "set a timer for 4712 seconds")
+
+    assert "4712" not in logged_words(chat_log_of(hass, reply))
+    assert "4712" not in scene.model_saw()
 
 
 async def test_the_assist_dialog_shows_what_the_person_said(
