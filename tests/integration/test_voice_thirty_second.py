@@ -14,6 +14,10 @@
   only guess or ask again. A quantity with its unit and a date are kept (safety/number_shapes):
   the message's words decide, never the PIN, so there is still no oracle; a message that names
   a code ("pin 4711 seconds") and an answer at a PIN question keep everything hidden.
+- What stays hidden ("set a timer for 4712") reached the model as "****" with no word of why:
+  a small model guesses a number or says the asterisks, which a voice leaves out, and the
+  person hears their request lose its number. That message's block now tells the model the
+  digits were hidden and to ask for the number with its unit or as a date, never to guess.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import pytest
 
 from custom_components.local_agent.diagnostics import async_get_config_entry_diagnostics
 from custom_components.local_agent.safety.confirmation import PIN_LOCKOUT_SECONDS
+from custom_components.local_agent.turn.agent import HIDDEN_DIGITS_LINE
 from custom_components.local_agent.turn.home_context import kept_conversations
 from homeassistant.components.conversation import trace as conversation_trace
 from homeassistant.components.conversation.chat_log import DATA_CHAT_LOGS
@@ -264,3 +269,16 @@ async def test_the_assist_dialog_shows_what_the_person_said(
     start = next(event for event in events if event["type"] == "intent-start")
     assert start["data"]["intent_input"] == "set a timer for 4712"
     assert "set a timer for ****" in scene.model_saw()
+
+
+@pytest.mark.parametrize(
+    ("said", "told"), [("set a timer for 4712", True), ("set a timer for 1500 seconds", False)]
+)
+async def test_the_model_is_told_digits_were_hidden_and_not_to_guess_them(
+    hass: HomeAssistant, scene: Scene, said: str, told: bool
+) -> None:
+    """A small model shown "****" guessed a number or said the asterisks, which a voice
+    leaves out: the person heard a request lose its number without a word."""
+    _logged, prompts = await seen(hass, scene, said)
+
+    assert (HIDDEN_DIGITS_LINE in prompts) is told
