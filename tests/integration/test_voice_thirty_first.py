@@ -60,6 +60,11 @@ ORDINARY: Final = [
 async def test_ordinary_numbers_reach_the_model_whole(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
+    await assert_reaches_the_model_whole(hass, scene, said)
+
+
+async def assert_reaches_the_model_whole(hass: HomeAssistant, scene: Scene, said: str) -> None:
+    """Say `said` to the PIN agent: its chat log and the model's prompts hold it whole."""
     logged, prompts = await seen(hass, scene, said)
 
     assert said in logged
