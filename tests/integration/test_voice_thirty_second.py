@@ -227,6 +227,7 @@ STILL_HIDDEN: Final = {
     "unlock the front door, pin 4711 seconds": "pin **** seconds",
     "my code is 4712 minutes": "my code is **** minutes",
     "set a timer for 4712": "set a timer for ****",
+    "pon un temporizador de 4712 por favor": "de **** por favor",
 }
 
 

@@ -32,8 +32,8 @@ UNIT_WORDS: Final = frozenset(
         *("metro", "metri", "metros", "ml", "l", "liter", "liters", "litre", "litres", "litro"),
         *("litri", "litros", "g", "kg", "gram", "grams", "gramm", "gramme", "grammes"),
         *("steps", "schritte", "pas", "pasos", "passi", "stappen", "passos"),
-        *("percent", "prozent", "procent", "pourcent", "porcentaje", "percento", "por"),
-        *("per", "pour"),
+        # Not "por ciento", "per cento", "pour cent": "por favor" would keep a number too.
+        *("percent", "prozent", "procent", "pourcent", "porcentaje", "percento"),
     }
 )
 # Marks written right after a quantity.
