@@ -32,7 +32,7 @@ async def seen(hass: HomeAssistant, scene: Scene, said: str) -> tuple[str, str]:
 
 
 # The PIN (4711), and numbers as long as it that are not: each message is treated the same.
-TIMERS: Final = ["set a timer for 4711 seconds", "set a timer for 4712 seconds"]
+TIMERS: Final = ["set a timer for 4711 please", "set a timer for 4712 please"]
 
 
 @pytest.mark.parametrize("said", TIMERS)
@@ -41,8 +41,8 @@ async def test_whether_a_number_is_the_pin_changes_nothing_the_model_sees(
 ) -> None:
     logged, prompts = await seen(hass, scene, said)
 
-    assert "set a timer for **** seconds" in logged
-    assert "set a timer for **** seconds" in prompts
+    assert "set a timer for **** please" in logged
+    assert "set a timer for **** please" in prompts
     assert said[16:20] not in prompts
 
 
@@ -60,6 +60,11 @@ ORDINARY: Final = [
 async def test_ordinary_numbers_reach_the_model_whole(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
+    await assert_reaches_the_model_whole(hass, scene, said)
+
+
+async def assert_reaches_the_model_whole(hass: HomeAssistant, scene: Scene, said: str) -> None:
+    """Say `said` to the PIN agent: its chat log and the model's prompts hold it whole."""
     logged, prompts = await seen(hass, scene, said)
 
     assert said in logged

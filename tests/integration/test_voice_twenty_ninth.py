@@ -109,19 +109,22 @@ async def a_voice(hass: HomeAssistant, voice: Voice) -> str:
     return voice.entity_id
 
 
-async def a_spoken_pipeline(hass: HomeAssistant, agent: Agent, voice: str) -> str:
-    """A pipeline that answers through `agent` and says its answers with `voice`; its id."""
+async def a_spoken_pipeline(
+    hass: HomeAssistant, agent: Agent, voice: str | None, language: str = "en"
+) -> str:
+    """A pipeline in `language` that answers through `agent` and says its answers with
+    `voice` (none: it ends at the agent's answer); its id."""
     store = hass.data[KEY_ASSIST_PIPELINE].pipeline_store
     pipeline = await store.async_create_item(
         {
             "conversation_engine": agent.entity_id,
-            "conversation_language": "en",
-            "language": "en",
+            "conversation_language": language,
+            "language": language,
             "name": "Satellite",
             "stt_engine": None,
             "stt_language": None,
             "tts_engine": voice,
-            "tts_language": "en",
+            "tts_language": language,
             "tts_voice": None,
             "wake_word_entity": None,
             "wake_word_id": None,

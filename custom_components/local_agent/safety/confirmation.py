@@ -51,6 +51,10 @@ from custom_components.local_agent.engine.words import words
 from custom_components.local_agent.engine.words import yes_phrases
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.safety.number_shapes import is_date
+from custom_components.local_agent.safety.number_shapes import is_month
+from custom_components.local_agent.safety.number_shapes import is_unit
+from custom_components.local_agent.safety.number_shapes import names_a_code
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
@@ -794,22 +798,52 @@ def mask_possible_pins(text: str) -> str:
     digits as a PIN has at least, "unlock the door, pin 4711" and "set a timer for 4712"
     alike. Times and shorter numbers ("wake me at 10:30", "21 degrees", "100 percent") stay.
     """
-    return _mask_said_digits(text, SHORTEST_PIN, None)
+    return _mask_said_digits(text, SHORTEST_PIN, None, keep_everyday=True)
 
 
-def _mask_said_digits(text: str, low: int, high: int | None) -> str:
-    """Hide each stretch of digits that says `low` to `high` digits and is no time of day."""
+def _mask_said_digits(text: str, low: int, high: int | None, *, keep_everyday: bool = False) -> str:
+    """Hide each stretch of digits that says `low` to `high` digits and is no time of day.
+
+    keep_everyday: a quantity with its unit or a date is kept too (number_shapes).
+    """
     tokens = _number_tokens(text)
     hidden = [False] * len(tokens)
     for group in _guess_groups(tokens):
         digits = _said_digits([tokens[index] for index in group])
-        if digits >= low and (high is None or digits <= high) and not _clock_time(tokens, group):
+        if (
+            digits >= low
+            and (high is None or digits <= high)
+            and not _clock_time(tokens, group)
+            and not (keep_everyday and _everyday_number(tokens, group))
+        ):
             for index in group:
                 hidden[index] = bool(tokens[index][1])
     return "".join(
         "*" * len(token) if hide else token
         for (token, _kind), hide in zip(tokens, hidden, strict=True)
     )
+
+
+def _everyday_number(tokens: list[tuple[str, int]], group: list[int]) -> bool:
+    """Whether a stretch of digits is a quantity with its unit or a date.
+
+    "1500 seconds", "24, 2026" after "December"; never in a message that names a code ("pin
+    4711 seconds", "my code is 4711 minutes").
+    """
+    if any(names_a_code(token) for token, kind in tokens if not kind):
+        return False
+    before = _token_beside(tokens, group[0], -1)
+    written = "".join(tokens[index][0] for index in group)
+    after = _token_beside(tokens, group[-1], 1)
+    return is_unit(after) or is_date(written, is_month(before) or is_month(after))
+
+
+def _token_beside(tokens: list[tuple[str, int]], index: int, step: int) -> str:
+    """Return the first token that is no space before (step -1) or after (step 1) `index`."""
+    index += step
+    while 0 <= index < len(tokens) and tokens[index][0].isspace():
+        index += step
+    return tokens[index][0] if 0 <= index < len(tokens) else ""
 
 
 def _guess_groups(tokens: list[tuple[str, int]]) -> list[list[int]]:

@@ -14,6 +14,7 @@ from math import ceil
 from math import inf
 from time import monotonic
 from typing import Any
+from typing import Final
 
 import probatio
 
@@ -898,7 +899,11 @@ class ConversationAgent:
             first_ordinal=dropped,
             lines=toolbox.lines,
             now=dt_util.now(),
-            extra=user_input.extra_system_prompt,
+            extra="\n".join(
+                line
+                for line in (user_input.extra_system_prompt, _hidden_digits(chat_log, user_input))
+                if line
+            ),
             language=user_input.language,
             place=self._asked_from(toolbox, user_input),
         )
@@ -1345,6 +1350,33 @@ def _calls_left_out(left_out: list[ToolCallParsed | ToolCallFailed]) -> ToolCall
         "one answer. Make the calls still needed in your next answer."
     )
     return ToolCallFailed(ToolCallError(message, ""))
+
+
+# Told with a message whose digits the safety gate hid (they could be a PIN): a small model
+# otherwise guesses the number or says "****", which a voice leaves out.
+HIDDEN_DIGITS_LINE: Final = (
+    "Digits written as * in this message were hidden from you, as they could be a PIN. Never "
+    "guess them: if the request needs that number, say you could not read it and ask for it "
+    "with its unit (seconds, kelvin, percent) or as a date."
+)
+
+
+def _hidden_digits(
+    chat_log: conversation.ChatLog, user_input: conversation.ConversationInput
+) -> str | None:
+    """Return HIDDEN_DIGITS_LINE when the gate masked digits of the person's latest message.
+
+    The chat log then keeps the message with some characters turned into asterisks.
+    """
+    said = user_input.text
+    for content in reversed(chat_log.content):
+        if isinstance(content, conversation.UserContent):
+            kept = content.content
+            masked = kept != said and len(kept) == len(said)
+            if masked and all(a in (b, "*") for a, b in zip(kept, said, strict=True)):
+                return HIDDEN_DIGITS_LINE
+            return None
+    return None
 
 
 def _trace_round(chat_log: conversation.ChatLog, output: GenerationOutput) -> None:
