@@ -141,6 +141,7 @@ from .results import UnattendedRefusal
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
+from .results import counts_as_done
 from .results import ran_beside_held
 from .spoken_text import spoken
 
@@ -450,7 +451,7 @@ class ConversationAgent:
             return bool(part and streamed and part.strip() in streamed)
 
         spoken = [(part, went_out(part)) for part in (running.set_aside, refusal, answer)]
-        nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
+        nothing_done = not report.tool_changes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
                 self.hass, language, "not_exposed_hint", names=", ".join(names)
@@ -1119,18 +1120,17 @@ class ConversationAgent:
         for event, tool_input in zip(calls, inputs, strict=True):
             report.tool_calls += 1
             result = await self._async_run_parsed(turn, event, safety)
+            content = conversation.ToolResultContent(
+                agent_id=self.agent_id,
+                tool_call_id=tool_input.id,
+                tool_name=tool_input.tool_name,
+                result=result,
+            )
             if result.error:
                 report.tool_errors += 1
-            elif "entities" in result.data or "success" in result.data:
-                report.tool_successes += 1
-            chat_log.async_add_assistant_content_without_tools(
-                conversation.ToolResultContent(
-                    agent_id=self.agent_id,
-                    tool_call_id=tool_input.id,
-                    tool_name=tool_input.tool_name,
-                    result=result,
-                )
-            )
+            elif counts_as_done(chat_log.llm_api, content):
+                report.tool_changes += 1
+            chat_log.async_add_assistant_content_without_tools(content)
         report.tool_seconds += asyncio.get_running_loop().time() - started
 
     async def _async_run_parsed(
