@@ -6,17 +6,26 @@
   intents (whose "success" sits under "data") never counted, so "Done." came with a hint after
   Assist turned the lights off. It is now told by what produced the result: our runner's
   states after an action, or a core intent's response of an action.
+- A reason an integration or another part wrote goes inside a sentence of ours ("I could not
+  finish: unlock Front Door - {reason}."): its own full stop ended up in the middle of the
+  list ("jammed.; unlock …"), a space before it survived ("jammed ."), and a reason of only a
+  full stop was said as one. Such a text now loses its closing full stops and spaces (its
+  "!", "?" or "…" stay), and one of nothing but a full stop is said as an unknown error.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
 
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.home.call_texts import async_said
+from homeassistant.components.demo.lock import DemoLock
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.util.json import JsonValueType
 
 from .conftest import speech
@@ -24,6 +33,7 @@ from .conftest import state
 from .other_integrations import offer_answering_tool
 from .scene import Scene
 from .scene import tool_call
+from .scene import tool_calls
 from .scripted_model import Script
 from .scripted_model import answer
 from .scripted_model import call
@@ -92,3 +102,101 @@ async def test_an_action_done_by_either_tool_set_counts_as_done(
 
     assert state(hass, "light.kitchen_lights") == "off"
     assert NOT_EXPOSED_HINT not in speech(result)
+
+
+def jam_demo_locks(monkeypatch: pytest.MonkeyPatch, error: str) -> None:
+    """Demo locks refuse to unlock with template's translated error, saying `error`."""
+
+    async def jammed(lock: DemoLock, **kwargs: Any) -> None:
+        raise HomeAssistantError(
+            translation_domain="template",
+            translation_key="failed_to_reload_template_entities",
+            translation_placeholders={"error": error},
+        )
+
+    monkeypatch.setattr(DemoLock, "async_unlock", jammed)
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (
+            "Motor jammed.",
+            "I could not finish: unlock Front Door \u2013 Error reloading template entities: "
+            "Motor jammed; unlock Openable Lock \u2013 Error reloading template entities: "
+            "Motor jammed.",
+        ),
+        (
+            "Motor jammed !",
+            "I could not finish: unlock Front Door \u2013 Error reloading template entities: "
+            "Motor jammed !; unlock Openable Lock \u2013 Error reloading template entities: "
+            "Motor jammed !",
+        ),
+    ],
+)
+async def test_an_integrations_reason_ends_once_inside_our_sentence(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch, error: str, said: str
+) -> None:
+    """Before: "… Motor jammed.; unlock Openable Lock - … Motor jammed." (the reason's end in
+    the middle of the list). Guard: an end of its own ("!") stays, once."""
+    jam_demo_locks(monkeypatch, error)
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_calls(
+            ("lock", {"action": "unlock", "entity_id": "lock.front_door"}),
+            ("lock", {"action": "unlock", "entity_id": "lock.openable_lock"}),
+        )
+    )
+    question = await agent.ask("unlock both", context=scene.person)
+    assert question.continue_conversation is True, speech(question)
+
+    done = await scene.reply(agent, question, "yes")
+
+    assert speech(done) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "en",
+            "I could not finish: unlock Front Door \u2013 Error reloading template entities: x.",
+        ),
+        (
+            "fr",
+            "Je n'ai pas pu terminer\u00a0: déverrouiller Front Door \u2013 Erreur lors du "
+            "rechargement des entités modèles\u00a0: x.",
+        ),
+    ],
+)
+async def test_a_reason_ending_in_a_spaced_full_stop_is_said_with_one(
+    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch, language: str, said: str
+) -> None:
+    """Before: "… entities: x .." became "… entities: x ." (a space, then a full stop)."""
+    jam_demo_locks(monkeypatch, "x .")
+    agent = await scene.our_agent()
+    scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.front_door"))
+    question = await agent.ask("unlock", context=scene.person, language=language)
+
+    yes = {"en": "yes", "fr": "oui"}[language]
+    done = await scene.reply(agent, question, yes, language=language)
+
+    assert speech(done) == said
+
+
+@pytest.mark.parametrize(
+    ("parts", "said"),
+    [
+        (["."], "Home Assistant reported an error"),
+        ([" . "], "Home Assistant reported an error"),
+        (["Jammed. "], "Jammed"),
+        (["Jammed!"], "Jammed!"),
+        (["Jammed\u2026"], "Jammed\u2026"),
+        ([".", "Jammed."], "Jammed"),
+    ],
+)
+async def test_a_text_another_part_wrote_goes_inside_our_sentence_without_its_end(
+    hass: HomeAssistant, parts: list[str], said: str
+) -> None:
+    """Before: "." was said as a reason ("unlock Front Door - ."), "Jammed. " kept its end."""
+    assert await async_said(hass, "en", parts) == said

@@ -1027,7 +1027,7 @@ class ConversationAgent:
                 )
             )
         if also:
-            parts.append(capitalized(await async_said_parts(self.hass, language, also)) + ".")
+            parts.append(as_sentence(await async_said_parts(self.hass, language, also)))
         return " ".join(parts)
 
     async def _async_done_so_far(
@@ -1225,7 +1225,7 @@ class ConversationAgent:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
         found_text = (
-            capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
+            as_sentence(await async_said_parts(self.hass, turn.language, found))
             if found
             else ""
         )
