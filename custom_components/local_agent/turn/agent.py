@@ -1225,9 +1225,7 @@ class ConversationAgent:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
         found_text = (
-            as_sentence(await async_said_parts(self.hass, turn.language, found))
-            if found
-            else ""
+            as_sentence(await async_said_parts(self.hass, turn.language, found)) if found else ""
         )
         reply = await self.gate.async_confirmed_reply(turn, done, failed, found_text)
         if not partly:
