@@ -11,6 +11,9 @@
   list ("jammed.; unlock …"), a space before it survived ("jammed ."), and a reason of only a
   full stop was said as one. Such a text now loses its closing full stops and spaces (its
   "!", "?" or "…" stay), and one of nothing but a full stop is said as an unknown error.
+- "Ceiling Lights: it is not exposed", "Luces del techo: no está expuesto", "Nudeln läuft
+  nicht": sentences with a name as their subject agreed with a name whose gender and number
+  the agent cannot know. They now say the name as a label or as no subject at all.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from homeassistant.components.demo.lock import DemoLock
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import entity_registry as er
 from homeassistant.util.json import JsonValueType
 
 from .conftest import speech
@@ -39,8 +43,8 @@ from .scripted_model import answer
 from .scripted_model import call
 
 NOT_EXPOSED_HINT: Final = (
-    "I cannot see or control Ceiling Lights: it is not exposed to Assist. "
-    "To let me, expose it under Settings > Voice assistants > Expose."
+    "I cannot see or control Ceiling Lights: not exposed to Assist. "
+    "To let me, change that under Settings > Voice assistants > Expose."
 )
 
 
@@ -200,3 +204,53 @@ async def test_a_text_another_part_wrote_goes_inside_our_sentence_without_its_en
 ) -> None:
     """Before: "." was said as a reason ("unlock Front Door - ."), "Jammed. " kept its end."""
     assert await async_said(hass, "en", parts) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "name", "said"),
+    [
+        ("en", "Ceiling Lights", "I cannot see or control Ceiling Lights: not exposed to Assist."),
+        (
+            "de",
+            "Deckenlichter",
+            "Ich kann Deckenlichter nicht sehen oder steuern: für Assist nicht verfügbar.",
+        ),
+        (
+            "fr",
+            "Guirlandes",
+            "Je ne peux ni voir ni contrôler Guirlandes\u00a0: sans exposition à Assist.",
+        ),
+        (
+            "es",
+            "Luces del techo",
+            "No puedo ver ni controlar Luces del techo: sin exponer a Assist.",
+        ),
+        (
+            "it",
+            "Luci del soffitto",
+            "Non posso vedere né controllare Luci del soffitto: nessuna esposizione ad Assist.",
+        ),
+        (
+            "nl",
+            "Plafondlampen",
+            "Ik kan Plafondlampen niet zien of bedienen: niet ontsloten voor Assist.",
+        ),
+        (
+            "pt",
+            "Luzes do teto",
+            "Não consigo ver nem controlar Luzes do teto: sem exposição ao Assist.",
+        ),
+    ],
+)
+async def test_a_name_not_exposed_is_said_in_words_that_fit_any_name(
+    hass: HomeAssistant, scene: Scene, language: str, name: str, said: str
+) -> None:
+    """Before: "Ceiling Lights: it is not exposed", "Luces del techo: no está expuesto" (a
+    pronoun and a state word that agree with a name whose number and gender nobody knows)."""
+    er.async_get(hass).async_update_entity("light.ceiling_lights", name=name)
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer("…"))
+
+    result = await agent.ask(name, context=scene.person, language=language)
+
+    assert said in speech(result), speech(result)

@@ -147,7 +147,7 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
             else value
             for name, value in part.placeholders.items()
         }
-        texts.append(await async_phrase(hass, language, part.key, **values))
+        texts.append(inside_sentence(await async_phrase(hass, language, part.key, **values)))
     if parts and not texts:  # nothing but full stops: why is not known
         texts.append(await async_phrase(hass, language, "reason_failed"))
     return join_names(texts, language)
