@@ -141,7 +141,7 @@ from .results import UnattendedRefusal
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
-from .results import counts_as_done
+from .results import changed_the_home
 from .results import ran_beside_held
 from .spoken_text import spoken
 
@@ -417,7 +417,7 @@ class ConversationAgent:
         ran, whatever the model's answer claims. When nothing was done and the user named an
         entity that is not exposed, a hint says how to expose it: to the user alone.
         """
-        user_input, chat_log, report = running.user_input, running.chat_log, running.report
+        user_input, chat_log = running.user_input, running.chat_log
         language = user_input.language
         refusal = None
         home_tools = running.toolbox.home.tool_names if running.toolbox.home else []
@@ -451,7 +451,7 @@ class ConversationAgent:
             return bool(part and streamed and part.strip() in streamed)
 
         spoken = [(part, went_out(part)) for part in (running.set_aside, refusal, answer)]
-        nothing_done = not report.tool_changes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
+        nothing_done = end in (TurnEnd.ANSWERED, TurnEnd.REFUSED) and not changed_the_home(chat_log)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
                 self.hass, language, "not_exposed_hint", names=", ".join(names)
@@ -1120,17 +1120,16 @@ class ConversationAgent:
         for event, tool_input in zip(calls, inputs, strict=True):
             report.tool_calls += 1
             result = await self._async_run_parsed(turn, event, safety)
-            content = conversation.ToolResultContent(
-                agent_id=self.agent_id,
-                tool_call_id=tool_input.id,
-                tool_name=tool_input.tool_name,
-                result=result,
-            )
             if result.error:
                 report.tool_errors += 1
-            elif counts_as_done(chat_log.llm_api, content):
-                report.tool_changes += 1
-            chat_log.async_add_assistant_content_without_tools(content)
+            chat_log.async_add_assistant_content_without_tools(
+                conversation.ToolResultContent(
+                    agent_id=self.agent_id,
+                    tool_call_id=tool_input.id,
+                    tool_name=tool_input.tool_name,
+                    result=result,
+                )
+            )
         report.tool_seconds += asyncio.get_running_loop().time() - started
 
     async def _async_run_parsed(

@@ -133,6 +133,15 @@ def counts_as_done(
     )
 
 
+def changed_the_home(chat_log: conversation.ChatLog) -> bool:
+    """Whether a call of this turn changed something in the home (counts_as_done)."""
+    return any(
+        counts_as_done(chat_log.llm_api, content)
+        for content in chat_log.content[chat_log.llm_input_provided_index :]
+        if isinstance(content, conversation.ToolResultContent)
+    )
+
+
 def changed_anything(chat_log: conversation.ChatLog) -> bool:
     """Whether a call of this turn changed something in the home (an action that succeeded)."""
     return bool(_turn_calls(chat_log).changed)
