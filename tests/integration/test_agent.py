@@ -112,8 +112,8 @@ async def test_unexposed_entity_is_refused(
     # What was refused, the model's answer, and how to expose what the user named.
     assert speech(result) == (
         "I could not turn off ceiling lights. I cannot control that light. "
-        "I cannot see or control Ceiling Lights: it is not exposed to Assist. "
-        "To let me, expose it under Settings > Voice assistants > Expose."
+        "I cannot see or control Ceiling Lights: not exposed to Assist. "
+        "To let me, change that under Settings > Voice assistants > Expose."
     )
     assert "error" in last_tool_result(scripted_worker.requests[1])
     # The model never reads the name of the entity that is not exposed.
@@ -148,8 +148,8 @@ async def test_a_lock_that_is_not_exposed_is_named_to_the_user_only(
     result = await scripted_agent.ask("Unlock the front door!")
 
     assert speech(result) == (
-        "I do not see a front door. I cannot see or control Front Door: it is not exposed to "
-        "Assist. To let me, expose it under Settings > Voice assistants > Expose."
+        "I do not see a front door. I cannot see or control Front Door: not exposed to "
+        "Assist. To let me, change that under Settings > Voice assistants > Expose."
     )
     assert state(hass, "lock.front_door") == "locked"
     await scripted_agent.ask("thanks", conversation_id=result.conversation_id)

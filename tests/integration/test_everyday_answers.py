@@ -831,17 +831,20 @@ async def test_each_intent_beside_a_question_is_said_as_what_it_did(
 # What is said of a call that could not run: the living room's player cannot skip a track,
 # and why (everyday28: our tools' refusals say it).
 NOT_SKIPPED: Final = {
-    "en": "I could not skip to the next track on Living Room. Living Room cannot do that.",
-    "de": "Das ging nicht: auf Living Room zum nächsten Titel springen. Living Room kann das "
-    "nicht.",
-    "fr": "Je n'ai pas pu passer au titre suivant sur Living Room. Living Room ne sait pas "
-    "faire cela.",
-    "es": "No he podido pasar a la siguiente pista en Living Room. Living Room no puede hacer eso.",
-    "nl": "Dat lukte niet: op Living Room naar het volgende nummer gaan. Living Room kan dat niet.",
-    "it": "Non è stato possibile passare alla traccia successiva su Living Room. Living Room "
-    "non può farlo.",
-    "pt": "Não consegui passar à faixa seguinte em Living Room. Living Room não consegue fazer "
-    "isso.",
+    "en": "I could not skip to the next track on Living Room. That is not possible with "
+    "Living Room.",
+    "de": "Das ging nicht: auf Living Room zum nächsten Titel springen. Das geht mit Living "
+    "Room nicht.",
+    "fr": "Je n'ai pas pu passer au titre suivant sur Living Room. Ce n'est pas possible avec "
+    "Living Room.",
+    "es": "No he podido pasar a la siguiente pista en Living Room. Eso no es posible con "
+    "Living Room.",
+    "nl": "Dat lukte niet: op Living Room naar het volgende nummer gaan. Dat kan niet met "
+    "Living Room.",
+    "it": "Non è stato possibile passare alla traccia successiva su Living Room. Non è "
+    "possibile con Living Room.",
+    "pt": "Não consegui passar à faixa seguinte em Living Room. Isso não é possível com "
+    "Living Room.",
 }
 
 

@@ -82,7 +82,7 @@ async def test_a_mode_the_thermostat_does_not_have_is_named(
     )
 
     assert "Hvac has no hvac_mode 'sauna'. Use one of: off, heat, cool" in model_saw(talk.worker)
-    assert said == ("Das ging nicht: den Modus von Hvac einstellen. Hvac bietet sauna nicht an.")
+    assert said == ("Das ging nicht: den Modus von Hvac einstellen. Hvac: sauna ist keine Option.")
 
 
 async def test_a_brightness_of_150_percent_says_the_lights_range(
@@ -115,7 +115,7 @@ async def test_a_colour_on_a_white_only_bulb_says_it_has_no_colour(
         talk, "es", "light", action="turn_on", entity_id=WHITE_BULB, color_name="red"
     )
 
-    assert said == ("No he podido encender Hallway Bulb. Hallway Bulb no puede cambiar de color.")
+    assert said == ("No he podido encender Hallway Bulb. Hallway Bulb: color no modificable.")
 
 
 async def test_an_area_the_vacuum_has_no_room_for_is_named(hass: HomeAssistant) -> None:
@@ -134,5 +134,5 @@ async def test_an_area_the_vacuum_has_no_room_for_is_named(hass: HomeAssistant) 
     assert isinstance(planned, ToolFailure)
     assert planned.message.startswith("Demo vacuum 0 ground floor cleans no area 'bedroom'.")
     assert await async_said(hass, "it", planned.reason) == (
-        "Demo vacuum 0 ground floor non ha nessuna stanza associata a Bedroom."
+        "Demo vacuum 0 ground floor: nessuna stanza associata a Bedroom"
     )

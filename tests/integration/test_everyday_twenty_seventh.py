@@ -199,7 +199,7 @@ async def test_a_reason_with_no_translation_anywhere_is_said_in_our_own_words(
     """A key the integration's translations lack: our own sentence, never the key."""
     reason = IntegrationReason("climate", "no_such_reason")
 
-    assert await async_said(hass, "de", [reason]) == "Home Assistant hat einen Fehler gemeldet."
+    assert await async_said(hass, "de", [reason]) == "Home Assistant hat einen Fehler gemeldet"
 
 
 def test_a_reason_that_claims_to_be_ours_is_not_said() -> None:

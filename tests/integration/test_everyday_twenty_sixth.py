@@ -79,14 +79,19 @@ def agent(scripted_agent: Agent) -> Agent:
 
 
 BEYOND: Final = {
-    "en": "I could not change Pasta. Pasta cannot run longer than it was set for.",
-    "de": "Das ging nicht: Pasta ändern. Pasta kann nicht länger laufen, als eingestellt wurde.",
+    "en": "I could not change Pasta. Pasta: a timer cannot run longer than it was set for.",
+    "de": "Das ging nicht: Pasta ändern. Pasta: Ein Timer kann nicht länger laufen, als "
+    "eingestellt wurde.",
     "fr": "Je n'ai pas pu modifier Pasta. "
-    "Pasta ne peut pas durer plus longtemps que prévu au départ.",
-    "es": "No he podido cambiar Pasta. Pasta no puede durar más de lo que se programó.",
-    "it": "Non è stato possibile modificare Pasta. Pasta non può durare più di quanto impostato.",
-    "nl": "Dat lukte niet: Pasta wijzigen. Pasta kan niet langer lopen dan is ingesteld.",
-    "pt": "Não consegui alterar Pasta. Pasta não pode durar mais do que foi programado.",
+    "Pasta\u00a0: un minuteur ne peut pas durer plus longtemps que prévu au départ.",
+    "es": "No he podido cambiar Pasta. Pasta: un temporizador no puede durar más de lo que se "
+    "programó.",
+    "it": "Non è stato possibile modificare Pasta. Pasta: un timer non può durare più di quanto "
+    "impostato.",
+    "nl": "Dat lukte niet: Pasta wijzigen. Pasta: een timer kan niet langer lopen dan is "
+    "ingesteld.",
+    "pt": "Não consegui alterar Pasta. Pasta: um temporizador não pode durar mais do que foi "
+    "programado.",
 }
 
 
@@ -124,5 +129,5 @@ async def test_a_timer_that_is_not_running_says_so_when_changed(
     )
 
     assert speech(result) == (
-        "I could not change Pasta. Pasta is not running: only a running timer can be changed."
+        "I could not change Pasta. Pasta: not running; only a running timer can be changed."
     )

@@ -158,7 +158,7 @@ async def test_a_plain_mode_is_still_said_back(
     """Guard: a mode of plain words (a number with its point too) is said as before."""
     said = await mode_refused(hass, talk, mode)
 
-    assert said.endswith(f"Hvac does not offer {named}."), said
+    assert said.endswith(f"Hvac: {named} is not an option."), said
 
 
 @pytest.mark.parametrize("low", [float("nan"), True, "abc"])

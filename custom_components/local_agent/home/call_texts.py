@@ -72,8 +72,22 @@ async def async_phrase(hass: HomeAssistant, language: str, key: str, **placehold
     for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0])):
         strings = await async_get_translations(hass, lang, "exceptions", [DOMAIN])
         if (template := strings.get(translation_key)) and template != english:
-            return _one_sentence_end(template.format(**placeholders))
-    return _one_sentence_end(english.format(**placeholders)) if english else key
+            return _one_sentence_end(template.format(**_trimmed(placeholders)))
+    return _one_sentence_end(english.format(**_trimmed(placeholders))) if english else key
+
+
+def _trimmed(placeholders: Mapping[str, str]) -> dict[str, str]:
+    """Drop the spaces a value ends with: "Jammed. " before our full stop would read ". ."."""
+    return {name: value.rstrip() for name, value in placeholders.items()}
+
+
+def inside_sentence(text: str) -> str:
+    """Return a text someone else wrote, to go inside a sentence of ours ("{action} - {reason}.").
+
+    Its full stops and spaces at the end go ("Jammed. " reads "Jammed"), since our sentence
+    ends it; its own "!", "?" or "…" stay. A text of only a full stop is left empty.
+    """
+    return text.rstrip().rstrip(".").rstrip()
 
 
 # A sentence's full stop right after a placeholder that already ended one ("… and …", a
@@ -128,7 +142,8 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
     texts = []
     for part in parts:
         if isinstance(part, str):
-            texts.append(part.rstrip("."))
+            if text := inside_sentence(part):
+                texts.append(text)
             continue
         if isinstance(part, IntegrationReason):
             texts.append(await _async_integration_reason(hass, language, part))
@@ -137,7 +152,9 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
             name: await _async_placeholder(hass, language, value)
             for name, value in part.placeholders.items()
         }
-        texts.append(await async_phrase(hass, language, part.key, **values))
+        texts.append(inside_sentence(await async_phrase(hass, language, part.key, **values)))
+    if parts and not texts:  # nothing but full stops: why is not known
+        texts.append(await async_phrase(hass, language, "reason_failed"))
     return join_names(texts, language)
 
 
@@ -165,17 +182,14 @@ async def _async_integration_reason(
         strings = await async_get_translations(hass, lang, "exceptions", [reason.domain])
         if template := strings.get(key):
             try:
-                # A custom integration's own translation is written by others too.
-                return _full_stop(one_line(template.format(**reason.placeholders), MAX_REASON))
+                # A custom integration's own translation is written by others too; the
+                # sentence that says it ends it.
+                said = one_line(template.format(**reason.placeholders), MAX_REASON)
             except KeyError, IndexError, ValueError:
                 continue  # a translation that names a placeholder the error does not carry
-    return _full_stop(await async_phrase(hass, language, "reason_failed"))
-
-
-def _full_stop(text: str) -> str:
-    """End the sentence with a full stop where it has no end of its own (German often has not)."""
-    text = text.strip()
-    return text if text.endswith((".", "!", "?", "…")) else f"{text}."
+            if said := inside_sentence(said):
+                return said
+    return await async_phrase(hass, language, "reason_failed")
 
 
 async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord) -> str:

@@ -144,6 +144,7 @@ from .results import UnattendedRefusal
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
 from .results import changed_anything
+from .results import changed_the_home
 from .results import ran_beside_held
 from .spoken_text import spoken
 
@@ -419,7 +420,7 @@ class ConversationAgent:
         ran, whatever the model's answer claims. When nothing was done and the user named an
         entity that is not exposed, a hint says how to expose it: to the user alone.
         """
-        user_input, chat_log, report = running.user_input, running.chat_log, running.report
+        user_input, chat_log = running.user_input, running.chat_log
         language = user_input.language
         refusal = None
         home_tools = running.toolbox.home.tool_names if running.toolbox.home else []
@@ -453,7 +454,7 @@ class ConversationAgent:
             return bool(part and streamed and part.strip() in streamed)
 
         spoken = [(part, went_out(part)) for part in (running.set_aside, refusal, answer)]
-        nothing_done = not report.tool_successes and end in (TurnEnd.ANSWERED, TurnEnd.REFUSED)
+        nothing_done = end in (TurnEnd.ANSWERED, TurnEnd.REFUSED) and not changed_the_home(chat_log)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
                 self.hass, language, "not_exposed_hint", names=", ".join(names)
@@ -1034,7 +1035,7 @@ class ConversationAgent:
                 )
             )
         if also:
-            parts.append(capitalized(await async_said_parts(self.hass, language, also)) + ".")
+            parts.append(as_sentence(await async_said_parts(self.hass, language, also)))
         return " ".join(parts)
 
     async def _async_done_so_far(
@@ -1129,8 +1130,6 @@ class ConversationAgent:
             result = await self._async_run_parsed(turn, event, safety)
             if result.error:
                 report.tool_errors += 1
-            elif "entities" in result.data or "success" in result.data:
-                report.tool_successes += 1
             chat_log.async_add_assistant_content_without_tools(
                 conversation.ToolResultContent(
                     agent_id=self.agent_id,
@@ -1236,9 +1235,7 @@ class ConversationAgent:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
         found_text = (
-            capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
-            if found
-            else ""
+            as_sentence(await async_said_parts(self.hass, turn.language, found)) if found else ""
         )
         reply = await self.gate.async_confirmed_reply(turn, done, failed, found_text)
         if not partly:

@@ -30,7 +30,6 @@ class TurnReport(GenerationCounts):
     rounds: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
-    tool_successes: int = 0
     last_finish_reason: str | None = None
     # The agent said what its plain actions did instead of another model round.
     plain_answer: bool = False

@@ -110,6 +110,38 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
     return calls
 
 
+def counts_as_done(
+    llm_api: llm.APIInstance | None, content: conversation.ToolResultContent
+) -> bool:
+    """Whether a call changed something in the home, told by what produced its result.
+
+    Our runner's TargetStates of an action, or a core intent's response of an action: another
+    API's tool, a script or a tool of unknown effect may answer with any keys ("success",
+    "entities") and says nothing by them. A read changed nothing: it may have read something
+    else than the person named.
+    """
+    result = content.result
+    if result.error or _is_read_only(llm_api, content):
+        return False
+    if isinstance(result, TargetStates):
+        return True
+    data = result.data
+    return (
+        isinstance(data, llm.IntentResponseDict)
+        and isinstance(original := getattr(data, "original", None), intent.IntentResponse)
+        and original.response_type is intent.IntentResponseType.ACTION_DONE
+    )
+
+
+def changed_the_home(chat_log: conversation.ChatLog) -> bool:
+    """Whether a call of this turn changed something in the home (counts_as_done)."""
+    return any(
+        counts_as_done(chat_log.llm_api, content)
+        for content in chat_log.content[chat_log.llm_input_provided_index :]
+        if isinstance(content, conversation.ToolResultContent)
+    )
+
+
 def changed_anything(chat_log: conversation.ChatLog) -> bool:
     """Whether a call of this turn changed something in the home (an action that succeeded)."""
     return bool(_turn_calls(chat_log).changed)
