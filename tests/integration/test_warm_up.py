@@ -9,6 +9,8 @@ from collections.abc import Awaitable
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+import threading
+import time
 from typing import Any
 
 from freezegun.api import FrozenDateTimeFactory
@@ -18,7 +20,10 @@ from pytest_homeassistant_custom_component.common import async_fire_time_changed
 from custom_components.local_agent.const import CONF_HISTORY_TOKENS
 from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.engine.errors import GenerationCancelledError
 from custom_components.local_agent.engine.local.worker import ModelWorker
+from custom_components.local_agent.engine.types import Conversation
+from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.turn import agent as agent_module
 from custom_components.local_agent.turn import home_context
 from custom_components.local_agent.turn.agent import AgentOptions
@@ -28,6 +33,7 @@ from custom_components.local_agent.turn.warm_up import DEBOUNCE_SECONDS
 from homeassistant.components import conversation
 from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.core import CoreState
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
@@ -394,3 +400,35 @@ async def test_a_real_model_evaluates_little_in_the_first_turn_and_after_a_reloa
     assert report.last is not None
     stats = report.last
     assert stats.cached_tokens > 0.8 * stats.prompt_tokens  # the prefix was restored, not read
+
+
+async def test_a_batch_running_when_home_assistant_stops_ends_before_its_threads_are_stopped(
+    hass: HomeAssistant, demo_home: None, qwen35_model_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Home Assistant interrupts executor threads 10 s after its last stage: a batch llama.cpp
+    is in (minutes on a slow board) ended as a CRITICAL traceback of a thread killed in it."""
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    await hass.async_block_till_done(wait_background_tasks=True)
+    worker = agent.entry.runtime_data.worker
+    assert isinstance(worker, ModelWorker)
+    in_batch = threading.Event()
+    batch_ended = threading.Event()
+
+    def one_long_batch(*_args: object, **_options: object) -> None:
+        in_batch.set()
+        time.sleep(1.0)  # llama.cpp does not stop inside a background batch
+        batch_ended.set()
+        raise GenerationCancelledError
+
+    monkeypatch.setattr(worker._model, "warm", one_long_batch)
+    conversation_text = Conversation("system", (Message("user", "hello"),))
+    hass.async_create_background_task(worker.prepare(conversation_text, ()), "prepare")
+    assert await hass.async_add_executor_job(in_batch.wait, 5)
+    ended_when_stopping: list[bool] = []
+    hass.bus.async_listen_once(
+        EVENT_HOMEASSISTANT_STOP, lambda _event: ended_when_stopping.append(batch_ended.is_set())
+    )
+
+    await hass.async_stop(force=True)
+
+    assert ended_when_stopping == [True]

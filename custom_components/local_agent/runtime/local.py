@@ -27,6 +27,7 @@ from custom_components.local_agent.models.file_checks import ModelFileProblem
 from custom_components.local_agent.models.file_checks import check_model_file
 from custom_components.local_agent.models.safe_load import ProbeResult
 from homeassistant.config_entries import ConfigEntry
+from homeassistant.core import HassJob
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryError
 from homeassistant.exceptions import ConfigEntryNotReady
@@ -113,6 +114,10 @@ async def async_setup_local(hass: HomeAssistant, entry: ConfigEntry) -> ModelSet
             translation_key="model_load_failed",
             translation_placeholders={"error": str(err)},
         ) from err
+
+    # Home Assistant interrupts its executor's threads 10 s after its last stopping stage: a
+    # batch of the model's still running then (long on a slow board) must end while it stops.
+    entry.async_on_unload(hass.async_add_shutdown_job(HassJob(worker.close)))
 
     async def release() -> None:
         await registry.release(worker)
