@@ -246,6 +246,7 @@ class ConversationAgent:
         options: AgentOptions,
         *,
         agent_id: str,
+        subentry_id: str,
         stats: AgentStats,
     ) -> None:
         """Bind the agent to a loaded model, its settings and where its figures are kept."""
@@ -256,7 +257,7 @@ class ConversationAgent:
         self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
         self.stats = stats
-        self.home_context = HomeContext(kept_conversations(hass, agent_id))
+        self.home_context = HomeContext(kept_conversations(hass, subentry_id))
         # The follow-up the engine was last given to prepare, until its chat session ends.
         self._follow_up: _FollowUp | None = None
         # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
