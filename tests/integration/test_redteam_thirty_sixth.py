@@ -5,6 +5,15 @@ Hole. The context blocks of an agent's conversations were kept by its entity id 
 forgotten: each deleted agent left up to 64 conversations behind, and a new agent that got the
 same entity id continued an old conversation with the deleted agent's blocks (its pipeline's
 extra prompt among them). They are kept by subentry and forgotten with it.
+
+Hole. Whether "already" may be said was decided per call on the confirmed path and by the
+key "entities" of any result on the plain one. Now one function decides over the whole turn
+or the whole yes, by our runner's result classes:
+- our own get_state in the same turn counted as a change and hid "already": a read changes
+  nothing;
+- two held actions on one door, the first unlocking it, said "Done: unlock X. X: already
+  unlocked";
+- a target whose state left and came back during the call was said "already" so.
 """
 
 from __future__ import annotations
@@ -14,15 +23,25 @@ from typing import Any
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from homeassistant.components import conversation
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentry
+from homeassistant.const import EVENT_CALL_SERVICE
 from homeassistant.core import Context
+from homeassistant.core import Event
 from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 
 from .agents import Agent
 from .agents import entity_of
 from .conftest import async_remove_subentry
+from .conftest import speech
+from .conftest import state
 from .scene import Scene
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
+from .scripted_model import call
+
+KITCHEN_LIGHTS = "light.kitchen_lights"
 
 # Where the integration keeps what outlives a reload of its entry, by agent.
 _KEPT_BY_AGENT = (f"{DOMAIN}_context_blocks", f"{DOMAIN}_home_lists")
@@ -82,3 +101,60 @@ async def test_deleted_agents_leave_nothing_kept(hass: HomeAssistant, scene: Sce
     await hass.async_block_till_done()
     for key in _KEPT_BY_AGENT:
         assert not hass.data.get(key), key
+
+
+async def test_a_read_in_the_same_turn_does_not_hide_already(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    assert state(hass, KITCHEN_LIGHTS) == "on"
+    scripted_worker.will_write(
+        answer(call("get_state", entity_id=KITCHEN_LIGHTS)),
+        answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHTS)),
+    )
+
+    result = await scripted_agent.ask("turn on the kitchen lights", context=person)
+
+    assert speech(result) == "Kitchen Lights: already on."
+
+
+async def test_two_held_actions_on_one_door_are_both_done(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The first unlocks the door, the second finds it as asked: the yes changed it."""
+    async_expose_entity(hass, "conversation", "lock.kitchen_door", True)
+    assert state(hass, "lock.front_door") == "locked"
+    scripted_worker.will_write(
+        answer(
+            call("lock", action="unlock", entity_id=["lock.front_door", "lock.kitchen_door"])
+            + call("lock", action="unlock", entity_id="lock.front_door")
+        )
+    )
+    question = await scripted_agent.ask("unlock the front door", context=person)
+    assert question.continue_conversation is True, speech(question)
+
+    done = await scripted_agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert state(hass, "lock.front_door") == "unlocked"
+    assert "already" not in speech(done), speech(done)
+
+
+async def test_a_state_that_left_and_came_back_during_the_call_is_not_already(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Something turned the lights off and on again while the call ran."""
+    lights = hass.states.get(KITCHEN_LIGHTS)
+    assert lights is not None
+    assert lights.state == "on"
+
+    @callback
+    def flicker(event: Event) -> None:
+        if event.data.get("service_data", {}).get("entity_id") == [KITCHEN_LIGHTS]:
+            hass.states.async_set(KITCHEN_LIGHTS, "off", lights.attributes)
+            hass.states.async_set(KITCHEN_LIGHTS, "on", lights.attributes)
+
+    hass.bus.async_listen(EVENT_CALL_SERVICE, flicker)
+    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=KITCHEN_LIGHTS)))
+
+    result = await scripted_agent.ask("turn on the kitchen lights", context=person)
+
+    assert "already" not in speech(result), speech(result)

@@ -123,6 +123,7 @@ from .plain_answer import DoneAction
 from .plain_answer import actions_done_in
 from .plain_answer import already_as_asked
 from .plain_answer import async_in_words
+from .plain_answer import changed_something
 from .plain_answer import done_actions
 from .plain_answer import left_as_they_were
 from .plain_answer import sentence
@@ -1210,21 +1211,26 @@ class ConversationAgent:
         found: list[Phrase] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
         partly = False
+        runs: list[tuple[PendingAction, RunResult]] = []
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
-            if run is not None and error is None and isinstance(action.call, PlannedAction):
-                # Asked all the same (the state read may be stale); said as it was found.
+            if run is not None and error is None:
+                runs.append((action, run))
+            else:
+                said = decision.said if run is None else run.said
+                failed.append((action.said, said or (error,)))
+        # Asked all the same (the state read may be stale): said as it was found, when the
+        # whole yes changed nothing.
+        changed = changed_something(run.result for _action, run in runs)
+        for action, run in runs:
+            if not changed and isinstance(action.call, PlannedAction):
                 already = found_as_asked(action.call.domain or "", run.result)
                 if len(already) == len(action.call.entity_ids):
                     found.extend(already)
                     continue
-            if error is None:
-                done.append(action.said)
-                partly = partly or (run is not None and partly_failed(run.result))
-            else:
-                said = decision.said if run is None else run.said
-                failed.append((action.said, said or (error,)))
+            done.append(action.said)
+            partly = partly or partly_failed(run.result)
         found_text = (
             capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
             if found

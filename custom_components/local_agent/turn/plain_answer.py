@@ -56,6 +56,7 @@ from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
+from custom_components.local_agent.home.runner import TargetStates
 from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
@@ -66,6 +67,8 @@ from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
+
+from .results import HeldResult
 
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
@@ -373,7 +376,7 @@ def done_actions(
     if not calls:
         return None
     results = _results(content)
-    changed = _changed_something((call, results.get(call.id)) for call in calls)
+    changed = changed_something(results.get(call.id) for call in calls)
     done: list[DoneAction] = []
     for call in calls:
         action = _done_action(call, results.get(call.id), home_tools, said_already=not changed)
@@ -395,7 +398,7 @@ def actions_done_in(
     Assistant reports it changed ("HassTurnOn" on the kitchen light: turned on Kitchen Light).
     """
     done: list[DoneAction] = []
-    changed = _changed_something(calls_with_results(content))
+    changed = changed_something(result for _call, result in calls_with_results(content))
     for call, result in calls_with_results(content):
         taken = _what_took_it(result)
         if (action := _done_action(call, taken, home_tools, said_already=not changed)) is not None:
@@ -501,7 +504,7 @@ def already_as_asked(
     `content` is a turn's (or its last round's); those targets are left out of what was done.
     """
     said: list[Phrase] = []
-    if _changed_something(calls_with_results(content)):
+    if changed_something(result for _call, result in calls_with_results(content)):
         return said  # each target is now as asked: all are said done
     for call, result in calls_with_results(content):
         if result is not None and _done_action(call, result, home_tools) is not None:
@@ -509,20 +512,20 @@ def already_as_asked(
     return said
 
 
-def _changed_something(
-    calls: Iterable[tuple[llm.ToolInput, llm.ToolResult | None]],
-) -> bool:
-    """Whether a successful call changed a target: then none is said to have been so already.
+def changed_something(results: Iterable[llm.ToolResult | None]) -> bool:
+    """Whether a successful call changed something: then none is said to have been so already.
 
-    "Turn off everything downstairs" is done for all it names, not done for four lights and
-    a sentence for each fan that was off before.
+    The one place that decides it, over a whole turn or a whole yes: "turn off everything
+    downstairs" is done for all it names, not done for four lights and a sentence for each fan
+    that was off before; two held actions on one door, the first unlocking it, are both done.
+    Told by the result's class: our runner's read changes nothing and its action changed the
+    targets it did not find as asked; a call held for a yes has changed nothing yet; any other
+    tool that succeeded may have changed anything.
     """
-    for _call, result in calls:
-        entities = result.data.get("entities") if result is not None and not result.error else None
-        if isinstance(entities, list) and any(
-            isinstance(entity, dict) and entity.get("entity_id") not in already_so(result)
-            for entity in entities
-        ):
+    for result in results:
+        if result is None or result.error or isinstance(result, HeldResult):
+            continue
+        if not isinstance(result, TargetStates) or result.changed:
             return True
     return False
 
