@@ -14,6 +14,9 @@ or the whole yes, by our runner's result classes:
 - two held actions on one door, the first unlocking it, said "Done: unlock X. X: already
   unlocked";
 - a target whose state left and came back during the call was said "already" so.
+
+Guard. "…" at the bound as the sign of a cut name (said_name): every name a result cut ends
+so, and a name that really ends so is said with its entity id, which errs towards the id.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from typing import Any
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
+from custom_components.local_agent.home.call_texts import said_name
+from custom_components.local_agent.home.entity_view import MAX_NAME_CHARS
+from custom_components.local_agent.home.entity_view import one_line
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigSubentry
@@ -158,3 +164,13 @@ async def test_a_state_that_left_and_came_back_during_the_call_is_not_already(
     result = await scripted_agent.ask("turn on the kitchen lights", context=person)
 
     assert "already" not in speech(result), speech(result)
+
+
+def test_a_name_ending_in_an_ellipsis_at_the_bound_errs_towards_its_id() -> None:
+    long = "Smart lock of the house by the garden door " * 3
+    ending_so = "x" * (MAX_NAME_CHARS - 1) + "…"
+
+    assert said_name(one_line(long), "lock.back_door").endswith("(lock.back_door)")
+    assert said_name(long, "lock.back_door").endswith("(lock.back_door)")
+    assert said_name(ending_so, "lock.side_door") == f"{ending_so} (lock.side_door)"
+    assert said_name("Side Door…", "lock.side_door") == "Side Door…"
