@@ -1211,26 +1211,26 @@ class ConversationAgent:
         found: list[Phrase] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
         partly = False
-        runs: list[tuple[PendingAction, RunResult]] = []
+        runs: list[tuple[PendingAction, RunResult | None]] = []
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
-            if run is not None and error is None:
+            if error is None:
                 runs.append((action, run))
             else:
                 said = decision.said if run is None else run.said
                 failed.append((action.said, said or (error,)))
         # Asked all the same (the state read may be stale): said as it was found, when the
         # whole yes changed nothing.
-        changed = changed_something(run.result for _action, run in runs)
+        changed = changed_something(run.result for _action, run in runs if run is not None)
         for action, run in runs:
-            if not changed and isinstance(action.call, PlannedAction):
+            if run is not None and not changed and isinstance(action.call, PlannedAction):
                 already = found_as_asked(action.call.domain or "", run.result)
                 if len(already) == len(action.call.entity_ids):
                     found.extend(already)
                     continue
             done.append(action.said)
-            partly = partly or partly_failed(run.result)
+            partly = partly or (run is not None and partly_failed(run.result))
         found_text = (
             capitalized(await async_said_parts(self.hass, turn.language, found)) + "."
             if found
