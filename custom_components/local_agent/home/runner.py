@@ -204,6 +204,11 @@ class TargetStates(llm.ToolResult):
         )
 
 
+@dataclass(slots=True)
+class ChangedNothing(llm.ToolResult):
+    """A successful result of ours that changed nothing in the home (told by its class)."""
+
+
 def error_result(message: str) -> llm.ToolResult:
     """Return a failed call, with the reason the model (or the user) reads."""
     return llm.ToolResult(data={"error": message}, error=True)
@@ -358,6 +363,24 @@ async def async_run(
         listed: list[JsonValueType] = list(already)
         result.data[ALREADY] = listed
     return RunResult(result)
+
+
+def changed_something(results: Iterable[llm.ToolResult | None]) -> bool:
+    """Whether a successful call changed something: then none is said to have been so already.
+
+    The one place that decides it, over a whole turn or a whole yes: "turn off everything
+    downstairs" is done for all it names, not done for four lights and a sentence for each fan
+    that was off before; two held actions on one door, the first unlocking it, are both done.
+    Told by the result's class: our runner's read changes nothing and its action changed the
+    targets it did not find as asked; a call held for a yes (ChangedNothing) has changed
+    nothing yet; any other tool that succeeded may have changed anything.
+    """
+    for result in results:
+        if result is None or result.error or isinstance(result, ChangedNothing):
+            continue
+        if not isinstance(result, TargetStates) or result.changed:
+            return True
+    return False
 
 
 def already_so(result: llm.ToolResult | None) -> frozenset[str]:

@@ -66,6 +66,7 @@ from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
+from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
@@ -123,7 +124,6 @@ from .plain_answer import DoneAction
 from .plain_answer import actions_done_in
 from .plain_answer import already_as_asked
 from .plain_answer import async_in_words
-from .plain_answer import changed_something
 from .plain_answer import done_actions
 from .plain_answer import left_as_they_were
 from .plain_answer import sentence
@@ -1222,7 +1222,7 @@ class ConversationAgent:
                 failed.append((action.said, said or (error,)))
         # Asked all the same (the state read may be stale): said as it was found, when the
         # whole yes changed nothing.
-        changed = changed_something(run.result for _action, run in runs if run is not None)
+        changed = changed_something([run.result for _action, run in runs if run is not None])
         for action, run in runs:
             if run is not None and not changed and isinstance(action.call, PlannedAction):
                 already = found_as_asked(action.call.domain or "", run.result)

@@ -16,7 +16,6 @@ is what was said.
 from __future__ import annotations
 
 from collections.abc import Collection
-from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -56,8 +55,8 @@ from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
-from custom_components.local_agent.home.runner import TargetStates
 from custom_components.local_agent.home.runner import already_so
+from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
@@ -67,8 +66,6 @@ from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
-
-from .results import HeldResult
 
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
@@ -510,24 +507,6 @@ def already_as_asked(
         if result is not None and _done_action(call, result, home_tools) is not None:
             said.extend(found_as_asked(call.tool_name, result))
     return said
-
-
-def changed_something(results: Iterable[llm.ToolResult | None]) -> bool:
-    """Whether a successful call changed something: then none is said to have been so already.
-
-    The one place that decides it, over a whole turn or a whole yes: "turn off everything
-    downstairs" is done for all it names, not done for four lights and a sentence for each fan
-    that was off before; two held actions on one door, the first unlocking it, are both done.
-    Told by the result's class: our runner's read changes nothing and its action changed the
-    targets it did not find as asked; a call held for a yes has changed nothing yet; any other
-    tool that succeeded may have changed anything.
-    """
-    for result in results:
-        if result is None or result.error or isinstance(result, HeldResult):
-            continue
-        if not isinstance(result, TargetStates) or result.changed:
-            return True
-    return False
 
 
 def _done_action(
