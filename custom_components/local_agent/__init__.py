@@ -13,6 +13,7 @@ from homeassistant.helpers import device_registry as dr
 
 from .const import CONF_BACKEND
 from .const import DOMAIN
+from .conversation import LocalAgentConversationEntity
 from .home.colours import ENGLISH
 from .home.colours import async_colour_words
 from .runtime import issues
@@ -131,5 +132,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
 
 
 async def async_remove_entry(hass: HomeAssistant, entry: ConfigEntry) -> None:
-    """Forget the entry's repair issues (a downloaded model file stays on disk)."""
+    """Forget the entry's repair issues and what its agents kept; the model file stays."""
     issues.async_clear_entry_issues(hass, entry.entry_id)
+    for subentry_id in entry.subentries:
+        LocalAgentConversationEntity.forget_subentry(hass, subentry_id)

@@ -12,6 +12,7 @@ from homeassistant.config_entries import ConfigSubentry
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import Event
+from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 
 from .const import SUBENTRY_CONVERSATION
@@ -21,7 +22,9 @@ from .runtime.stats import AgentStats
 from .safety.confirmation import Ending
 from .turn.agent import AgentOptions
 from .turn.agent import ConversationAgent
+from .turn.home_context import forget_conversations
 from .turn.warm_up import HomeWarmUp
+from .turn.warm_up import forget_home_list
 
 
 class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEntity):
@@ -29,6 +32,13 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
 
     _attr_supports_streaming = True
     _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
+
+    @staticmethod
+    @callback
+    def forget_subentry(hass: HomeAssistant, subentry_id: str) -> None:
+        """Forget what an agent kept across reloads once its subentry is gone."""
+        forget_conversations(hass, subentry_id)
+        forget_home_list(hass, subentry_id)
 
     def __init__(self, entry: LocalAgentConfigEntry, subentry: ConfigSubentry) -> None:
         """Describe the entity and its device."""
@@ -66,6 +76,7 @@ class LocalAgentConversationEntity(conversation.ConversationEntity, LocalAgentEn
             data.worker,
             AgentOptions.from_data(self.subentry.data),
             agent_id=self.entity_id,
+            subentry_id=self.subentry.subentry_id,
             stats=data.agent_stats.setdefault(self.subentry.subentry_id, AgentStats()),
         )
 

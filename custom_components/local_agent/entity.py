@@ -39,6 +39,11 @@ class LocalAgentEntity(Entity):
         if entry.runtime_data.device_id is not None:
             self._attr_device_info["via_device_id"] = entry.runtime_data.device_id
 
+    @staticmethod
+    @callback
+    def forget_subentry(hass: HomeAssistant, subentry_id: str) -> None:
+        """Forget what an entity of a removed subentry kept beyond the entry (here: nothing)."""
+
     @callback
     def async_apply_subentry(self) -> None:
         """Follow the subentry's new name (an entity that keeps more of it applies that too)."""
@@ -77,6 +82,7 @@ def subentry_platform_setup(
             async_add_entities,
             create=lambda subentry: entity_type(entry, subentry),
             apply=entity_type.async_apply_subentry,
+            forget=lambda subentry_id: entity_type.forget_subentry(hass, subentry_id),
         )
 
     return async_setup_entry

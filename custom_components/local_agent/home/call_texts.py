@@ -670,7 +670,9 @@ def said_name(name: str, entity_id: str) -> str:
     shown = one_line(name)
     if writes_an_entity_id(shown):
         return entity_id
-    # A name a tool's result already cut (as the home list cuts it) is cut too.
+    # A name a tool's result already cut (as the home list cuts it) is cut too. Told by its
+    # form: every cut name ends so at the bound; a name that really does is said with its id,
+    # which only adds to what is said.
     cut_before = shown.endswith("…") and len(shown) == MAX_NAME_CHARS
     if not cut_before and len(one_line(name, len(name))) <= len(shown):
         return shown

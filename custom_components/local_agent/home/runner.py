@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from collections.abc import Collection
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -193,6 +196,20 @@ class TargetStates(llm.ToolResult):
     entities: tuple[dict[str, Any], ...] = ()
     # The targets it found already in the state it asked for (said as they were, not done).
     already: frozenset[str] = frozenset()
+    # Whether the call only read its targets (get_state): a read changes nothing.
+    read: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """Whether the call changed a target: an action on one it did not find as asked."""
+        return not self.read and any(
+            entity.get("entity_id") not in self.already for entity in self.entities
+        )
+
+
+@dataclass(slots=True)
+class ChangedNothing(llm.ToolResult):
+    """A successful result of ours that changed nothing in the home (told by its class)."""
 
 
 def error_result(message: str) -> llm.ToolResult:
@@ -324,10 +341,11 @@ async def async_run(
         for entity_id in (call.targets or ())
         if verify and (position := _position(hass, entity_id)) is not None
     }
-    if isinstance(call, PlannedAction):
-        result = await _async_execute(hass, call, turn.context)
-    else:
-        result = await _async_call_tool(hass, call, turn)
+    with _states_shown(hass, before) as shown:
+        if isinstance(call, PlannedAction):
+            result = await _async_execute(hass, call, turn.context)
+        else:
+            result = await _async_call_tool(hass, call, turn)
     if result.error:
         # Home Assistant's own error is English and may name entity ids or services ("Failed
         # to call set_cover_position for: ['cover.garage_door']"): the model and the audit read
@@ -343,11 +361,29 @@ async def async_run(
     ):
         english, said, missed_ids = missed
         return RunResult(_partly_done(call, result, english, missed_ids), Problem.NO_EFFECT, said)
-    if isinstance(result, TargetStates) and (already := _already_so(hass, call, before)):
+    if isinstance(result, TargetStates) and (already := _already_so(hass, call, before, shown)):
         result.already = frozenset(already)
         listed: list[JsonValueType] = list(already)
         result.data[ALREADY] = listed
     return RunResult(result)
+
+
+def changed_something(results: Iterable[llm.ToolResult | None]) -> bool:
+    """Whether a successful call changed something: then none is said to have been so already.
+
+    The one place that decides it, over a whole turn or a whole yes: "turn off everything
+    downstairs" is done for all it names, not done for four lights and a sentence for each fan
+    that was off before; two held actions on one door, the first unlocking it, are both done.
+    Told by the result's class: our runner's read changes nothing and its action changed the
+    targets it did not find as asked; a call held for a yes (ChangedNothing) has changed
+    nothing yet; any other tool that succeeded may have changed anything.
+    """
+    for result in results:
+        if result is None or result.error or isinstance(result, ChangedNothing):
+            continue
+        if not isinstance(result, TargetStates) or result.changed:
+            return True
+    return False
 
 
 def already_so(result: llm.ToolResult | None) -> frozenset[str]:
@@ -378,13 +414,19 @@ def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
     return [Phrase("reason_already", {"name": Names(names), "state": state})]
 
 
-def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:
+def _already_so(
+    hass: HomeAssistant,
+    call: Call,
+    before: Mapping[str, str],
+    shown: Mapping[str, Collection[str]],
+) -> list[str]:
     """Return the targets of a plain call (no field but a PIN) when it found each as it asks.
 
-    A state on its way there ("unlocking") or a call that sets more than the state (a light's
-    brightness) is not "already". Nor is a call that changed some of its targets: "turn off
-    everything downstairs" is done for all (each is now as asked), not done for four lights and
-    a sentence for each thing that was off before.
+    A state on its way there ("unlocking"), one that changed and came back during the call or
+    a call that sets more than the state (a light's brightness) is not "already". Nor is a
+    call that changed some of its targets: "turn off everything downstairs" is done for all
+    (each is now as asked), not done for four lights and a sentence for each thing that was
+    off before.
     """
     if not isinstance(call, PlannedAction) or call.data.keys() - SECRET_FIELDS:
         return []
@@ -399,11 +441,31 @@ def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> l
             and not was.endswith("ing")
             and now
             and now.state == was
+            and all(seen == was or seen.endswith("ing") for seen in shown.get(entity_id, ()))
             and service not in _NEVER_ALREADY
             and now.attributes.get(_POSITION) in (None, _ENDS.get(service))
         ):
             already.append(entity_id)
     return already if len(already) == len(before) else []
+
+
+@contextmanager
+def _states_shown(
+    hass: HomeAssistant, entity_ids: Collection[str]
+) -> Iterator[Mapping[str, Collection[str]]]:
+    """Collect the states each entity shows while the block runs (on the event loop)."""
+    shown: dict[str, set[str]] = {entity_id: set() for entity_id in entity_ids}
+
+    @callback
+    def record(event: Event[EventStateChangedData]) -> None:
+        if (new := event.data["new_state"]) is not None:
+            shown[event.data["entity_id"]].add(new.state)
+
+    unsubscribe = async_track_state_change_event(hass, list(shown), record)
+    try:
+        yield shown
+    finally:
+        unsubscribe()
 
 
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
@@ -449,7 +511,7 @@ async def _async_execute(
         for summary in summaries:
             summary.update(await async_listing(hass, summary["entity_id"]))
     data: dict[str, Any] = {"entities": summaries}
-    return TargetStates(data=data, entities=tuple(summaries))
+    return TargetStates(data=data, entities=tuple(summaries), read=action.read_only)
 
 
 async def _async_call_service(

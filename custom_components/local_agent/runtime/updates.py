@@ -40,11 +40,12 @@ def async_follow_subentries[E: Entity](
     *,
     create: Callable[[ConfigSubentry], E],
     apply: Callable[[E], None],
+    forget: Callable[[str], None],
 ) -> None:
     """Keep one entity per subentry of a type: add new ones, apply changes, forget removed ones.
 
     The model stays loaded throughout; removing a subentry removes its entity and device from
-    the registries by itself.
+    the registries by itself; forget drops what its entity kept beyond a reload.
     """
     entities: dict[str, E] = {}
 
@@ -57,6 +58,7 @@ def async_follow_subentries[E: Entity](
         }
         for subentry_id in entities.keys() - current.keys():
             del entities[subentry_id]
+            forget(subentry_id)
         for subentry_id, subentry in current.items():
             if (entity := entities.get(subentry_id)) is not None:
                 apply(entity)

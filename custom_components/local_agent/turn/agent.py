@@ -68,6 +68,7 @@ from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import async_turn_context
+from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
@@ -250,6 +251,7 @@ class ConversationAgent:
         options: AgentOptions,
         *,
         agent_id: str,
+        subentry_id: str,
         stats: AgentStats,
     ) -> None:
         """Bind the agent to a loaded model, its settings and where its figures are kept."""
@@ -260,7 +262,7 @@ class ConversationAgent:
         self.gate = SafetyGate(hass, options.safety, agent_id)
         self.last_report: TurnReport | None = None
         self.stats = stats
-        self.home_context = HomeContext(kept_conversations(hass, agent_id))
+        self.home_context = HomeContext(kept_conversations(hass, subentry_id))
         # The follow-up the engine was last given to prepare, until its chat session ends.
         self._follow_up: _FollowUp | None = None
         # The lines of the LLM API's prompt that depend on the device (turn/api_prompt.py).
@@ -1216,24 +1218,29 @@ class ConversationAgent:
         found: list[Phrase] = []
         failed: list[tuple[str, tuple[Said, ...]]] = []
         partly = False
+        runs: list[tuple[PendingAction, RunResult | None]] = []
         for action in actions:
             decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
             error = decision.message if run is None else run.error
-            # Asked all the same (the state read may be stale); said as it was found.
+            if error is None:
+                runs.append((action, run))
+            else:
+                said = decision.said if run is None else run.said
+                failed.append((action.said, said or (error,)))
+        # Asked all the same (the state read may be stale): said as it was found, when the
+        # whole yes changed nothing.
+        changed = changed_something([run.result for _action, run in runs if run is not None])
+        for action, run in runs:
             if (
                 run is not None
-                and error is None
+                and not changed
                 and isinstance(action.call, PlannedAction)
                 and already_so(run.result) >= set(action.call.entity_ids)
             ):
                 found.extend(found_as_asked(action.call.domain or "", run.result))
                 continue
-            if error is None:
-                done.append(action.said)
-                partly = partly or (run is not None and partly_failed(run.result))
-            else:
-                said = decision.said if run is None else run.said
-                failed.append((action.said, said or (error,)))
+            done.append(action.said)
+            partly = partly or (run is not None and partly_failed(run.result))
         found_text = (
             as_sentence(await async_said_parts(self.hass, turn.language, found)) if found else ""
         )

@@ -48,6 +48,7 @@ from custom_components.local_agent.home.entity_view import grouped_text
 from custom_components.local_agent.home.entity_view import line_state_of_summary
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.util.hass_dict import HassKey
 
 # Entities whose state may differ from the home list before it is taken again. Taking it again
@@ -167,15 +168,23 @@ def answer_language(language: str) -> str:
 
 type KeptConversations = OrderedDict[str, _Conversation]
 
-# Each agent's conversations' context blocks, by agent: kept while Home Assistant runs, as
-# the chat sessions are, so that a reload of the entry shows the model its earlier messages
-# as they were.
+# Each agent's conversations' context blocks, by agent (its subentry id: a new agent that
+# gets a deleted one's entity id starts without them): kept while Home Assistant runs, as the
+# chat sessions are, so that a reload of the entry shows the model its earlier messages as
+# they were; forgotten with the agent.
 _KEPT: HassKey[dict[str, KeptConversations]] = HassKey(f"{DOMAIN}_context_blocks")
 
 
-def kept_conversations(hass: HomeAssistant, agent_id: str) -> KeptConversations:
+def kept_conversations(hass: HomeAssistant, subentry_id: str) -> KeptConversations:
     """Return the context blocks an agent's conversations keep across reloads."""
-    return hass.data.setdefault(_KEPT, {}).setdefault(agent_id, OrderedDict())
+    return hass.data.setdefault(_KEPT, {}).setdefault(subentry_id, OrderedDict())
+
+
+@callback
+def forget_conversations(hass: HomeAssistant, subentry_id: str) -> None:
+    """Forget the context blocks of an agent that is gone."""
+    if (kept := hass.data.get(_KEPT)) is not None:
+        kept.pop(subentry_id, None)
 
 
 class HomeContext:

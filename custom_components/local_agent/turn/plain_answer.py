@@ -16,7 +16,6 @@ is what was said.
 from __future__ import annotations
 
 from collections.abc import Collection
-from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -57,6 +56,7 @@ from custom_components.local_agent.home.counted_targets import target_kinds
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.runner import already_so
+from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
@@ -386,7 +386,7 @@ def done_actions(
     if not calls:
         return None
     results = _results(content)
-    changed = _changed_something((call, results.get(call.id)) for call in calls)
+    changed = changed_something(results.get(call.id) for call in calls)
     done: list[DoneAction] = []
     for call in calls:
         action = _done_action(call, results.get(call.id), home_tools, said_already=not changed)
@@ -408,7 +408,7 @@ def actions_done_in(
     Assistant reports it changed ("HassTurnOn" on the kitchen light: turned on Kitchen Light).
     """
     done: list[DoneAction] = []
-    changed = _changed_something(calls_with_results(content))
+    changed = changed_something(result for _call, result in calls_with_results(content))
     for call, result in calls_with_results(content):
         taken = _what_took_it(result)
         if (action := _done_action(call, taken, home_tools, said_already=not changed)) is not None:
@@ -514,30 +514,12 @@ def already_as_asked(
     `content` is a turn's (or its last round's); those targets are left out of what was done.
     """
     said: list[Phrase] = []
-    if _changed_something(calls_with_results(content)):
+    if changed_something(result for _call, result in calls_with_results(content)):
         return said  # each target is now as asked: all are said done
     for call, result in calls_with_results(content):
         if result is not None and _done_action(call, result, home_tools) is not None:
             said.extend(found_as_asked(call.tool_name, result))
     return said
-
-
-def _changed_something(
-    calls: Iterable[tuple[llm.ToolInput, llm.ToolResult | None]],
-) -> bool:
-    """Whether a successful call changed a target: then none is said to have been so already.
-
-    "Turn off everything downstairs" is done for all it names, not done for four lights and
-    a sentence for each fan that was off before.
-    """
-    for _call, result in calls:
-        entities = result.data.get("entities") if result is not None and not result.error else None
-        if isinstance(entities, list) and any(
-            isinstance(entity, dict) and entity.get("entity_id") not in already_so(result)
-            for entity in entities
-        ):
-            return True
-    return False
 
 
 def _done_action(

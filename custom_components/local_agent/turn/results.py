@@ -19,6 +19,7 @@ from dataclasses import field
 from typing import Any
 
 from custom_components.local_agent.home.failure_reasons import PartlyDone
+from custom_components.local_agent.home.runner import ChangedNothing
 from custom_components.local_agent.home.runner import TargetStates
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
@@ -148,7 +149,7 @@ def changed_anything(chat_log: conversation.ChatLog) -> bool:
 
 
 @dataclass(slots=True)
-class HeldResult(llm.ToolResult):
+class HeldResult(ChangedNothing):
     """The result of a call that waits for a person's yes: what the model reads meanwhile.
 
     Told by its class, not by its data: another API's tool may answer with the same keys.

@@ -64,6 +64,13 @@ SAVE_DELAY_SECONDS: Final = 10.0
 _KEPT: HassKey[dict[str, HomeSnapshot]] = HassKey(f"{DOMAIN}_home_lists")
 
 
+@callback
+def forget_home_list(hass: HomeAssistant, key: str) -> None:
+    """Forget the home list kept in memory for an agent that is gone."""
+    if (kept := hass.data.get(_KEPT)) is not None:
+        kept.pop(key, None)
+
+
 class HomeWarmUp:
     """Warms one agent's prefix up; keeps its home list across restarts."""
 
