@@ -3,6 +3,11 @@
 - "Garden lights, party mode has no name … find it": the hint about entities Assist cannot
   find by name agreed with one name of one number, whatever it named. It now says the names
   as a label and speaks of "an entity" after it.
+- A question closed after a wrong PIN answered every reply of its person in the next 5
+  minutes that the PIN reading took for an answer: "thanks", "ok" or "yes" (courtesy and
+  assent framing no digits) heard "That question was closed after a wrong PIN, so I did not
+  unlock Front Door". Only a reply that could be a PIN (digits, number words) hears it now;
+  the rest goes on as any message does, and a "no" is told nothing will be done.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 
 from .conftest import speech
+from .conftest import state
 from .houses import set_up
 from .scene import Scene
 from .scripted_model import answer
@@ -85,3 +91,51 @@ async def test_entities_without_a_name_are_said_in_words_that_fit_any_number(
     result = await agent.ask(said, context=scene.person, language=language)
 
     assert heard in speech(result), speech(result)
+
+
+WRONG_PIN_CLOSED: Final = (
+    "That question was closed after a wrong PIN, so I did not unlock Front Door. "
+    "Ask again if you still want it."
+)
+
+
+@pytest.mark.parametrize("reply", ["thanks", "ok", "yes", "thank you, okay"])
+async def test_a_courtesy_after_a_wrong_pin_goes_on_as_any_message(
+    hass: HomeAssistant, scene: Scene, reply: str
+) -> None:
+    """Before: "thanks" after "That PIN is not right" heard that the question was closed."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    scene.worker.will_write(answer("You're welcome."))
+    await scene.reply(agent, question, "4712")
+
+    later = await scene.reply(agent, question, reply)
+
+    assert speech(later) == "You're welcome."
+    assert state(hass, "lock.front_door") == "locked"
+
+
+async def test_a_no_after_a_wrong_pin_is_a_plain_no(hass: HomeAssistant, scene: Scene) -> None:
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    await scene.reply(agent, question, "4712")
+
+    later = await scene.reply(agent, question, "no")
+
+    assert speech(later) == "Okay, I won't do that."
+    assert state(hass, "lock.front_door") == "locked"
+
+
+@pytest.mark.parametrize("reply", ["4713", "four seven one three", "it is 4 7 1 3, thanks"])
+async def test_a_second_try_after_a_wrong_pin_still_hears_the_question_closed(
+    hass: HomeAssistant, scene: Scene, reply: str
+) -> None:
+    """Guard: what could be a PIN is still told the question closed, and runs nothing."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    await scene.reply(agent, question, "4712")
+
+    later = await scene.reply(agent, question, reply)
+
+    assert speech(later) == WRONG_PIN_CLOSED
+    assert state(hass, "lock.front_door") == "locked"
