@@ -16,6 +16,7 @@ from typing import Final
 
 import pytest
 
+from homeassistant.components.conversation import ConversationResult
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 
@@ -99,28 +100,29 @@ WRONG_PIN_CLOSED: Final = (
 )
 
 
+async def reply_after_a_wrong_pin(scene: Scene, reply: str, *model: str) -> ConversationResult:
+    """Ask to unlock, answer the PIN question with a wrong PIN, then say reply: the model
+    writes `model` after the wrong PIN."""
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    await scene.reply(agent, question, "4712")
+    scene.worker.will_write(*model)
+    return await scene.reply(agent, question, reply)
+
+
 @pytest.mark.parametrize("reply", ["thanks", "ok", "yes", "thank you, okay"])
 async def test_a_courtesy_after_a_wrong_pin_goes_on_as_any_message(
     hass: HomeAssistant, scene: Scene, reply: str
 ) -> None:
     """Before: "thanks" after "That PIN is not right" heard that the question was closed."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
-    scene.worker.will_write(answer("You're welcome."))
-    await scene.reply(agent, question, "4712")
-
-    later = await scene.reply(agent, question, reply)
+    later = await reply_after_a_wrong_pin(scene, reply, answer("You're welcome."))
 
     assert speech(later) == "You're welcome."
     assert state(hass, "lock.front_door") == "locked"
 
 
 async def test_a_no_after_a_wrong_pin_is_a_plain_no(hass: HomeAssistant, scene: Scene) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
-    await scene.reply(agent, question, "4712")
-
-    later = await scene.reply(agent, question, "no")
+    later = await reply_after_a_wrong_pin(scene, "no")
 
     assert speech(later) == "Okay, I won't do that."
     assert state(hass, "lock.front_door") == "locked"
@@ -131,11 +133,7 @@ async def test_a_second_try_after_a_wrong_pin_still_hears_the_question_closed(
     hass: HomeAssistant, scene: Scene, reply: str
 ) -> None:
     """Guard: what could be a PIN is still told the question closed, and runs nothing."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
-    await scene.reply(agent, question, "4712")
-
-    later = await scene.reply(agent, question, reply)
+    later = await reply_after_a_wrong_pin(scene, reply)
 
     assert speech(later) == WRONG_PIN_CLOSED
     assert state(hass, "lock.front_door") == "locked"
