@@ -361,26 +361,26 @@ NAMELESS: Final[list[tuple[str, str, str, str]]] = [
         "en",
         "turn on guest mode",
         "Guest mode",
-        "I could not turn on Guest mode. Guest mode has no name in Home Assistant, so Assist"
-        " cannot find it by that name. To let me control it, give it a name under Settings >"
-        " Devices & services > Entities.",
+        "I could not turn on Guest mode. Guest mode: no name in Home Assistant, and Assist"
+        " finds entities by their names only. To let me control an entity, give it a name"
+        " under Settings > Devices & services > Entities.",
     ),
     # The model's call names it; the person's words are their own language's.
     (
         "de",
         "Schalte den Gästemodus ein",
         "guest mode",
-        "Das ging nicht: guest mode einschalten. Guest mode hat in Home Assistant keinen Namen,"
-        " darum findet Assist es so nicht. Damit ich es steuern kann, gib ihm unter"
-        " Einstellungen > Geräte & Dienste > Entitäten einen Namen.",
+        "Das ging nicht: guest mode einschalten. Guest mode: kein Name in Home Assistant, und"
+        " Assist findet Entitäten nur über ihre Namen. Damit ich eine Entität steuern kann,"
+        " gib ihr unter Einstellungen > Geräte & Dienste > Entitäten einen Namen.",
     ),
     (
         "fr",
         "active le mode guest mode",
         "Guest Mode",
-        "Je n'ai pas pu allumer Guest Mode. Guest mode n'a pas de nom dans Home Assistant,"
-        " Assist ne peut donc pas le trouver ainsi. Pour me permettre de le contrôler,"
-        " donnez-lui un nom dans Paramètres > Appareils et services > Entités.",
+        "Je n'ai pas pu allumer Guest Mode. Guest mode\u00a0: aucun nom dans Home Assistant,"
+        " et Assist ne trouve les entités que par leur nom. Pour me permettre de contrôler"
+        " une entité, donnez-lui un nom dans Paramètres > Appareils et services > Entités.",
     ),
 ]
 

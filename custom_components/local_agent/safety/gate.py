@@ -721,6 +721,15 @@ class SafetyGate:
                 # A late guess, right or close, stays out of the chat log as any answer's does,
                 # and beside another request too (that request goes on to the model).
                 self._mask_pin_answer(turn, chat_log, whole=answered)
+            elif late.ended is Ending.WRONG_PIN:
+                # After "That PIN is not right" only another try is an answer: "thanks" or
+                # "ok" is none, and a no is told nothing will be done, as a no always is.
+                if classify_reply(turn.text, language) is Reply.NO:
+                    return PendingReply(
+                        await async_phrase(self.hass, language, "confirmation_cancelled"),
+                        ReplyOutcome.CANCELLED,
+                    )
+                return None
         else:
             answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES
         if not answered:
