@@ -15,9 +15,12 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import ASSISTANT
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
+from testing.home_builder import async_add_script
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
 from testing.home_builder import async_floor
@@ -191,3 +194,25 @@ async def test_a_failed_yes_names_the_lock_as_the_question_did(
     assert state(hass, HALL_DOOR) == "locked"
     assert "Front Door in the Hall" in failed
     assert "lock." not in failed
+
+
+async def test_what_a_script_would_unlock_and_a_set_aside_name_the_lock_aloud(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """A script that unlocks the Hall's front door is asked about by what it unlocks; an
+    answer that is no plain yes sets the question aside, naming the door the same way."""
+    await set_up_look_alike_locks(hass)
+    await async_add_script(hass, "let_in", "Let in", "lock.unlock", HALL_DOOR)
+    async_expose_entity(hass, ASSISTANT, "script.let_in", True)
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(
+        answer(call("script", action="turn_on", entity_id="script.let_in")), answer("On.")
+    )
+
+    asked = await satellite.answer("let me in")
+    aside = await satellite.answer("yes and turn on the hall light")
+
+    assert asked == "Run Let in (this will unlock Front Door in the Hall)? Say yes to confirm."
+    assert aside.startswith("I did not run Let in (this will unlock Front Door in the Hall)")
+    assert "lock." not in aside
+    assert state(hass, HALL_DOOR) == "locked"
