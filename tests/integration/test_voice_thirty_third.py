@@ -91,12 +91,16 @@ def unlock(entity_id: str) -> str:
 # The question a satellite says for the Hall's front door, by pipeline language.
 QUESTIONS: Final = [
     ("en", "Unlock Front Door in the Hall? Say yes to confirm."),
-    ("de", "Front Door im Bereich Hall"),
-    ("fr", "Front Door dans la pièce Hall"),
-    ("es", "Front Door en el área Hall"),
-    ("it", "Front Door nell'area Hall"),
-    ("nl", "Front Door in de ruimte Hall"),
-    ("pt", "Front Door na área Hall"),
+    ("de", "Front Door im Bereich Hall aufschließen? Sag „ja“ zum Bestätigen."),
+    (
+        "fr",
+        "Déverrouiller Front Door dans la pièce Hall\u00a0? "
+        "Dites «\u00a0oui\u00a0» pour confirmer.",
+    ),
+    ("es", "¿Desbloquear Front Door en el área Hall? Di «sí» para confirmar."),
+    ("it", "Sbloccare Front Door nell'area Hall? Di' \"sì\" per confermare."),
+    ("nl", "Front Door in de ruimte Hall ontgrendelen? Zeg „ja” om te bevestigen."),
+    ("pt", "Destrancar Front Door na área Hall? Diga «sim» para confirmar."),
 ]
 
 
@@ -118,8 +122,7 @@ async def test_a_satellite_names_a_look_alike_by_its_area(
 
     asked = await satellite.answer("unlock the front door")
 
-    assert question in asked
-    assert "lock." not in asked
+    assert asked == question
     await satellite.answer(YES[language])
     assert state(hass, HALL_DOOR) == "unlocked"
     assert state(hass, PORCH_DOOR) == "locked"
