@@ -219,3 +219,23 @@ async def test_what_a_script_would_unlock_and_a_set_aside_name_the_lock_aloud(
     assert aside.startswith("I did not run Let in (this will unlock Front Door in the Hall)")
     assert "lock." not in aside
     assert state(hass, HALL_DOOR) == "locked"
+
+
+LONG: Final = "Smart lock of the house " * 5
+
+
+async def test_names_alike_up_to_the_cut_keep_their_ids(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Guard: two locks in the Hall whose names differ only after the cut."""
+    await set_up_locks(
+        hass,
+        (f"{LONG}back", "front_door_hall", "turn_off", "Hall"),
+        (f"{LONG}front", "front_door_porch", "turn_off", "Hall"),
+    )
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(unlock(HALL_DOOR))
+
+    asked = await satellite.answer("unlock the smart lock")
+
+    assert asked.endswith(f"… ({HALL_DOOR})? Say yes to confirm.")

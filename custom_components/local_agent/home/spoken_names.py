@@ -81,7 +81,8 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     entry = entries.async_get(entity_id)
     # Only a plain name said with its id because another is heard alike; a name that shows
     # other than it says, or one cut short, keeps its id.
-    if entry is None or written != f"{name} ({entity_id})" or hides_its_meaning(name):
+    cut = state is not None and name != one_line(state.name, len(state.name))
+    if entry is None or cut or written != f"{name} ({entity_id})" or hides_its_meaning(name):
         return written
     others = [
         other
