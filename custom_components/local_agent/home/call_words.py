@@ -75,6 +75,10 @@ class CallWords:
     # {things} {place}: counted targets that all are in one area or on one floor. The place is
     # a name the user chose ("Ground Floor", "Erdgeschoss", "Garden"): no noun of ours before it.
     placed: str
+    # {name} {place}: a look-alike name told apart aloud by its area, floor or device.
+    in_area: str
+    on_floor: str
+    of_device: str
 
 
 def _verb_key(key: str) -> VerbKey:

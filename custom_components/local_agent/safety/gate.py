@@ -40,6 +40,7 @@ from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_check
+from custom_components.local_agent.home.spoken_names import aloud
 from homeassistant.components import conversation
 from homeassistant.components import persistent_notification
 from homeassistant.core import HomeAssistant
@@ -431,6 +432,14 @@ class SafetyGate:
         store = async_get_confirmations(self.hass)
         return store.pin_guard.locked_for(self.agent_id, store.clock())
 
+    def _actions(self, actions: list[PendingAction], turn: TurnContext) -> str:
+        """Say the held actions together, as the person asking hears them."""
+        return self._said_to(turn, join_names([a.said for a in actions], turn.language))
+
+    def _said_to(self, turn: TurnContext, text: str) -> str:
+        """Return our text as the turn's person hears it: aloud from a device (spoken_names)."""
+        return aloud(self.hass, text, turn.language) if turn.answering_device else text
+
     @callback
     def async_redact_pin(self, turn: TurnContext, chat_log: conversation.ChatLog) -> None:
         """Keep a configured PIN out of the chat log, and so out of every prompt.
@@ -521,7 +530,7 @@ class SafetyGate:
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
         return capitalized(
-            await async_phrase(self.hass, turn.language, key, actions=_actions(held, turn.language))
+            await async_phrase(self.hass, turn.language, key, actions=self._actions(held, turn))
         )
 
     async def async_refusal(self, turn: TurnContext, refused: list[PendingAction]) -> str:
@@ -531,7 +540,7 @@ class SafetyGate:
                 self.hass,
                 turn.language,
                 "refused_unattended",
-                actions=_actions(refused, turn.language),
+                actions=self._actions(refused, turn),
             )
         )
 
@@ -736,7 +745,7 @@ class SafetyGate:
             return None
         ending = late.ended or Ending.TIMED_OUT
         text = await async_phrase(
-            self.hass, language, ending.value, actions=_actions(late.actions, language)
+            self.hass, language, ending.value, actions=self._actions(late.actions, turn)
         )
         return PendingReply(capitalized(text), ReplyOutcome.REFUSED)
 
@@ -750,7 +759,7 @@ class SafetyGate:
         """
         self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
         text = await async_phrase(
-            self.hass, turn.language, key, actions=_actions(pending.actions, turn.language)
+            self.hass, turn.language, key, actions=self._actions(pending.actions, turn)
         )
         return PendingReply(capitalized(text), ReplyOutcome.SET_ASIDE)
 
@@ -917,7 +926,8 @@ class SafetyGate:
                 )
             )
         ran = done or already
-        return PendingReply(" ".join(parts), ReplyOutcome.EXECUTED if ran else ReplyOutcome.FAILED)
+        said = self._said_to(turn, " ".join(parts))
+        return PendingReply(said, ReplyOutcome.EXECUTED if ran else ReplyOutcome.FAILED)
 
     @callback
     def async_drop_pending(self, ending: Ending) -> None:
@@ -989,7 +999,3 @@ def _opens(chat_log: conversation.ChatLog) -> bool:
 def _restating(pending: PendingConfirmation, language: str) -> frozenset[str]:
     """Return what says the held actions again and so reads as a yes ("unlock it")."""
     return restatements([action.call for action in pending.actions], language)
-
-
-def _actions(actions: list[PendingAction], language: str) -> str:
-    return join_names([action.said for action in actions], language)
