@@ -7,9 +7,11 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
+from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import llm
 from testing.home_builder import async_add_fixture_home
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
@@ -42,3 +44,47 @@ async def test_what_a_pin_question_hides_never_tells_the_pins_length(
     assert state(hass, "lock.front_door") == "locked"
     assert "set a timer for" in scene.model_saw()
     assert number not in scene.model_saw()
+
+
+# A timer as core's HassTimerStatus lists it; none runs.
+MADE_UP_TIMER: Final = {
+    "id": "made-up",
+    "name": "",
+    "is_active": True,
+    "start_hours": 0,
+    "start_minutes": 5,
+    "start_seconds": 0,
+    "hours_left": 0,
+    "minutes_left": 5,
+    "seconds_left": 0,
+    "rounded_hours_left": 0,
+    "rounded_minutes_left": 5,
+    "rounded_seconds_left": 0,
+    "total_seconds_left": 300,
+}
+
+
+async def test_another_apis_tool_named_as_an_intent_is_not_said_as_cores_sentence(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Core's sentence is said for what core's intent answered, never for a result that only
+    carries its keys: another API's tool named HassTimerStatus, answering with a made-up
+    timer, was said "5 minutes left." as if core had read a running timer."""
+    tool = offer_answering_tool(
+        hass,
+        "HassTimerStatus",
+        {"speech_slots": {"timers": [MADE_UP_TIMER]}},
+    )
+    # Its integration says it only reads, and the person trusts it.
+    tool.annotations = llm.ToolAnnotations(read_only=True)
+    agent = await scene.assist_agent(
+        **{
+            CONF_LLM_HASS_API: ["other_api"],
+            CONF_EXEMPT_TOOLS: ["other_api/HassTimerStatus"],
+        }
+    )
+    scene.worker.will_write(tool_call("HassTimerStatus"), answer(""))
+
+    result = await agent.ask("how long is left on my timer?", context=scene.person)
+
+    assert "minute" not in speech(result), speech(result)
