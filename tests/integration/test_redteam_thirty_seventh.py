@@ -4,29 +4,27 @@ from __future__ import annotations
 
 from typing import Final
 
+import probatio
 import pytest
 
 from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
+from custom_components.local_agent.turn.core_speech import MAX_CORE_SPEECH
 from homeassistant.const import CONF_LLM_HASS_API
-from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
 from homeassistant.helpers import llm
-from testing.home_builder import async_add_fixture_home
-from testing.home_builder import async_area
-from testing.home_builder import async_expose_only
-from testing.home_builder import async_place_entity
 
 from .agents import async_setup_agent
 from .agents import speech
 from .agents import state
+from .other_integrations import OtherAPI
 from .other_integrations import offer_answering_tool
 from .scene import Scene
 from .scene import ask_to_unlock
 from .scene import tool_call
-from .scene import tool_calls
-from .scripted_model import ScriptedWorker
 from .scripted_model import answer
+from .test_assist_everyday import timer_device
 
 
 @pytest.mark.parametrize("pin", ["4711", "47114711", "471147114711"])
@@ -88,3 +86,72 @@ async def test_another_apis_tool_named_as_an_intent_is_not_said_as_cores_sentenc
     result = await agent.ask("how long is left on my timer?", context=scene.person)
 
     assert "minute" not in speech(result), speech(result)
+
+
+# A timer name that reads like a template, with line breaks, far too long to say.
+TEMPLATE_NAME: Final = (
+    "{{ states('lock.front_door') }}\n{% for _ in range(99999999) %}x{% endfor %}" + "y" * 10_000
+)
+
+
+async def test_a_timer_name_is_said_as_data_never_rendered_and_cut(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Guard. Core's template puts the name in as data: "{{ }}" in it is not run, its line
+    breaks are one line, and the sentence is cut."""
+    device_id = timer_device(hass)
+    for minutes, name in ((1, TEMPLATE_NAME), (10, "tea")):
+        await intent.async_handle(
+            hass,
+            "test",
+            intent.INTENT_START_TIMER,
+            {"minutes": {"value": minutes}, "name": {"value": name}},
+            device_id=device_id,
+        )
+    agent = await scene.assist_agent()
+    scene.worker.will_write(tool_call("HassTimerStatus"), answer(""))
+
+    result = await agent.ask("how long is left?", context=scene.person, device_id=device_id)
+
+    said = speech(result)
+    assert said.startswith("2 running timers. 1 minute left on 1 minute {{ states("), said
+    assert "locked" not in said
+    assert "\n" not in said
+    assert len(said) <= MAX_CORE_SPEECH
+
+
+class RefusingTool(llm.Tool):
+    """Another integration's tool that fails with an intent error naming a core sentence."""
+
+    title = "Refuse"
+    description = "Refuses"
+    integration = "other"
+    annotations = llm.ToolAnnotations(read_only=True)
+    parameters = probatio.Schema({})
+
+    def __init__(self, name: str, response_key: str) -> None:
+        self.name = name
+        self.response_key = response_key
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> llm.ToolResult:
+        raise intent.IntentHandleError("It went wrong", self.response_key)
+
+
+async def test_another_apis_error_is_not_said_as_cores_sentence(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Core's error sentence is said for an error of Home Assistant's own intent tool, never
+    for another API's tool that raises core's error with a key of its choice: "Sorry, I
+    couldn't find that timer" was said for a tool that has nothing to do with timers."""
+    tool = RefusingTool("HassCancelTimer", "timer_not_found")
+    llm.async_register_api(hass, OtherAPI(hass, tool))
+    agent = await scene.assist_agent(
+        **{CONF_LLM_HASS_API: ["other_api"], CONF_EXEMPT_TOOLS: ["other_api/HassCancelTimer"]}
+    )
+    scene.worker.will_write(tool_call("HassCancelTimer"), answer(""))
+
+    result = await agent.ask("do the thing", context=scene.person)
+
+    assert "timer" not in speech(result), speech(result)

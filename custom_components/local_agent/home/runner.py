@@ -28,6 +28,7 @@ from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
+from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import is_live_context
 from homeassistant.auth.models import User
 from homeassistant.auth.permissions.const import POLICY_CONTROL
@@ -417,10 +418,17 @@ async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext
             llm.ToolInput(tool_name=call.tool_name, tool_args=dict(call.arguments))
         )
     except intent.IntentHandleError as err:
-        # Core's own agent says the error's sentence ("timer_not_found"): so does ours.
+        # Core's own agent says the error's sentence ("timer_not_found"): so does ours, for an
+        # intent that Home Assistant's intent tool ran, never another tool raising the error.
         message = str(err) or type(err).__name__
-        if err.response_key and (
-            refused := await async_refused_by_core(hass, turn.language, err.response_key, message)
+        if (
+            err.response_key
+            and any(tool.name == call.tool_name and intent_type_of(tool) for tool in api.tools)
+            and (
+                refused := await async_refused_by_core(
+                    hass, turn.language, err.response_key, message
+                )
+            )
         ):
             return refused
         return error_result(message)
