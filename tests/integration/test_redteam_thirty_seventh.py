@@ -11,9 +11,14 @@ from custom_components.local_agent.const import CONF_CONFIRMATION_PIN
 from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.turn.core_speech import MAX_CORE_SPEECH
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
+from testing.home_builder import async_add_fixture_home
+from testing.home_builder import async_area
+from testing.home_builder import async_expose_only
+from testing.home_builder import async_place_entity
 
 from .agents import async_setup_agent
 from .agents import speech
@@ -23,6 +28,8 @@ from .other_integrations import offer_answering_tool
 from .scene import Scene
 from .scene import ask_to_unlock
 from .scene import tool_call
+from .scene import tool_calls
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .test_assist_everyday import timer_device
 
@@ -155,3 +162,33 @@ async def test_another_apis_error_is_not_said_as_cores_sentence(
     result = await agent.ask("do the thing", context=scene.person)
 
     assert "timer" not in speech(result), speech(result)
+
+
+class LookupHandler(intent.IntentHandler):
+    """Another integration's intent that fails with core's error sentence for an unknown name."""
+
+    intent_type = "LookupThing"
+    description = "Looks a thing up"
+
+    async def async_handle(self, intent_obj: intent.Intent) -> intent.IntentResponse:
+        raise intent.IntentHandleError("Nothing of that name", "no_entity")
+
+
+async def test_cores_error_sentence_with_template_marks_is_not_said_raw(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Core renders "Sorry, I am not aware of any device called {{ entity }}" with the words
+    of its failed match; an intent's error naming it was said with the marks as they are."""
+    handler = LookupHandler()
+    intent.async_register(hass, handler)
+    tool = llm.IntentTool("LookupThing", handler, integration="other")
+    llm.async_register_api(hass, OtherAPI(hass, tool))
+    agent = await scene.assist_agent(
+        **{CONF_LLM_HASS_API: ["other_api"], CONF_EXEMPT_TOOLS: ["other_api/LookupThing"]}
+    )
+    scene.worker.will_write(tool_call("LookupThing"), answer(""))
+
+    result = await agent.ask("look up the thing", context=scene.person)
+
+    assert "{" not in speech(result), speech(result)
+    assert "LookupThing" in scene.model_saw()
