@@ -28,9 +28,9 @@ from .other_integrations import offer_answering_tool
 from .scene import Scene
 from .scene import ask_to_unlock
 from .scene import tool_call
-from .scene import tool_calls
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
+from .scripted_model import call
 from .test_assist_everyday import timer_device
 
 
@@ -192,3 +192,78 @@ async def test_cores_error_sentence_with_template_marks_is_not_said_raw(
 
     assert "{" not in speech(result), speech(result)
     assert "LookupThing" in scene.model_saw()
+
+
+# Targets that share a name: in areas named with a line break and far too long, and in one area.
+TWINS: Final = [
+    ("light.odd_lamp", "Lamp", "Kitchen\nand the front door is unlocked"),
+    ("light.long_lamp", "Lamp", "B" * 10_000),
+    ("light.hall_lamp_1", "Lamp", "Hall"),
+    ("light.hall_lamp_2", "Lamp", "Hall"),
+    ("lock.front_door_2", "Door", "Front"),
+    ("lock.back_door_2", "Door", "Back"),
+]
+
+
+@pytest.fixture
+async def twins(hass: HomeAssistant) -> None:
+    entities = [
+        {"entity_id": entity_id, "name": name, "state": "locked" if "lock." in entity_id else "off"}
+        for entity_id, name, _area in TWINS
+    ]
+    await async_add_fixture_home(hass, "Twins", entities)
+    for entity_id, _name, area in TWINS:
+        async_place_entity(hass, entity_id, async_area(hass, area))
+    async_expose_only(hass, [entity_id for entity_id, *_ in TWINS])
+
+
+TOLD_APART: Final = [
+    (
+        ["light.odd_lamp", "light.long_lamp"],
+        "Turned on Lamp (Kitchen and the front door is unlocked) and Lamp (BBBB",
+    ),
+    (
+        ["light.hall_lamp_1", "light.hall_lamp_2"],
+        "Turned on Lamp (light.hall_lamp_1) and Lamp (light.hall_lamp_2).",
+    ),
+]
+
+
+@pytest.mark.parametrize(("targets", "said"), TOLD_APART)
+async def test_twins_turned_on_are_told_apart_on_one_short_line(
+    hass: HomeAssistant,
+    twins: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    targets: list[str],
+    said: str,
+) -> None:
+    """Two lamps of one name were said with their areas as the areas are written: a line
+    break and 10,000 characters in the answer; two in the Hall were "Lamp (Hall) and Lamp
+    (Hall)". The area is said on one line and cut, and twins it does not tell apart by
+    their entity ids."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    scripted_worker.will_write(answer(call("light", action="turn_on", entity_id=targets)))
+
+    result = await agent.ask("turn on the lamps", context=person)
+
+    assert {state(hass, target) for target in targets} == {"on"}
+    assert speech(result).startswith(said), speech(result)
+    assert len(speech(result)) < 300
+
+
+async def test_a_held_unlock_of_one_of_two_twins_names_it_and_only_it(
+    hass: HomeAssistant, twins: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Guard. The question and the answer after the yes say the one door of the two "Door"s
+    by its entity id."""
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    scripted_worker.will_write(answer(call("lock", action="unlock", entity_id="lock.back_door_2")))
+
+    question = await agent.ask("unlock the back door", context=person)
+    reply = await agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert state(hass, "lock.back_door_2") == "unlocked"
+    assert state(hass, "lock.front_door_2") == "locked"
+    assert speech(question) == "Unlock Door (lock.back_door_2)? Say yes to confirm."
+    assert speech(reply) == "Done: unlock Door (lock.back_door_2)."
