@@ -267,3 +267,37 @@ async def test_a_held_unlock_of_one_of_two_twins_names_it_and_only_it(
     assert state(hass, "lock.front_door_2") == "locked"
     assert speech(question) == "Unlock Door (lock.back_door_2)? Say yes to confirm."
     assert speech(reply) == "Done: unlock Door (lock.back_door_2)."
+
+
+async def test_targets_said_together_already_are_each_said_in_their_own_state(
+    hass: HomeAssistant, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """Targets a call found as it asked were said together in the first one's state: a door
+    an unlock left standing open was said "Kitchen Door and Side Door: already unlocked"."""
+    doors = [
+        ("lock.kitchen_door", "Kitchen Door", "unlocked"),
+        ("lock.side_door", "Side Door", "open"),
+    ]
+    await async_add_fixture_home(
+        hass,
+        "Doors",
+        [{"entity_id": entity_id, "name": name, "state": now} for entity_id, name, now in doors],
+    )
+    async_expose_only(hass, [entity_id for entity_id, *_ in doors])
+    # The side door stands open: unlocking it leaves it open.
+    side = hass.data["entity_components"]["lock"].get_entity("lock.side_door")
+
+    async def stays_open(**_kwargs: object) -> None:
+        return None
+
+    side.async_unlock = stays_open
+    agent = await async_setup_agent(hass, scripted_worker.info.path)
+    scripted_worker.will_write(
+        answer(call("lock", action="unlock", entity_id=["lock.kitchen_door", "lock.side_door"]))
+    )
+
+    question = await agent.ask("unlock the doors", context=person)
+    reply = await agent.ask("yes", conversation_id=question.conversation_id, context=person)
+
+    assert state(hass, "lock.side_door") == "open"
+    assert speech(reply) == "Kitchen Door: already unlocked and Side Door: already open."

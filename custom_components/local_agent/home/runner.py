@@ -359,8 +359,8 @@ def already_so(result: llm.ToolResult | None) -> frozenset[str]:
 def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
     """Say the targets of a call on `domain` its run found as it asked (already_so), together.
 
-    Each is in the state the call asks for, so one phrase names them all: "Kitchen Lights and
-    Bed Light: already on".
+    Those in one state are named in one phrase: "Kitchen Lights and Bed Light: already on";
+    a call may find its targets as asked in different states ("unlocked", "open").
     """
     already = already_so(result)
     entities = result.data.get("entities") if already else None
@@ -369,14 +369,16 @@ def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
         for entity in (entities if isinstance(entities, list) else ())
         if isinstance(entity, dict) and str(entity.get("entity_id")) in already
     ]
-    if not found:
-        return []
-    names = tuple(
-        said_name(str(entity.get("name") or entity["entity_id"]), str(entity["entity_id"]))
-        for entity in found
-    )
-    state = StateWord(domain, str(found[0].get("state")))
-    return [Phrase("reason_already", {"name": Names(names), "state": state})]
+    # Said together by the state each shows: a lock left "open" by an unlock is no "unlocked".
+    by_state: dict[str, list[str]] = {}
+    for entity in found:
+        entity_id = str(entity["entity_id"])
+        name = said_name(str(entity.get("name") or entity_id), entity_id)
+        by_state.setdefault(str(entity.get("state")), []).append(name)
+    return [
+        Phrase("reason_already", {"name": Names(tuple(names)), "state": StateWord(domain, state)})
+        for state, names in by_state.items()
+    ]
 
 
 def _already_so(hass: HomeAssistant, call: Call, before: Mapping[str, str]) -> list[str]:
