@@ -301,3 +301,22 @@ async def test_targets_said_together_already_are_each_said_in_their_own_state(
 
     assert state(hass, "lock.side_door") == "open"
     assert speech(reply) == "Kitchen Door: already unlocked and Side Door: already open."
+
+
+async def test_a_tool_answering_in_an_intents_dict_is_no_crash(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Another API's tool answering with an IntentResponseDict made from a plain dict (it has
+    no intent response) crashed the turn: "'IntentResponseDict' object has no attribute
+    'original'". It is read as any tool's answer now, and core's sentence is not said."""
+    data = llm.IntentResponseDict({"speech_slots": {"timers": [MADE_UP_TIMER]}})
+    tool = offer_answering_tool(hass, "HassTimerStatus", data)
+    tool.annotations = llm.ToolAnnotations(read_only=True)
+    agent = await scene.assist_agent(
+        **{CONF_LLM_HASS_API: ["other_api"], CONF_EXEMPT_TOOLS: ["other_api/HassTimerStatus"]}
+    )
+    scene.worker.will_write(tool_call("HassTimerStatus"), answer(""))
+
+    result = await agent.ask("how long is left on my timer?", context=scene.person)
+
+    assert speech(result) == "Sorry, I have no answer to that."

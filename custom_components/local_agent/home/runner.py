@@ -436,9 +436,22 @@ async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext
         return error_result(message)
     except (HomeAssistantError, probatio.Invalid) as err:
         return error_result(str(err) or type(err).__name__)
+    if isinstance(result.data, llm.IntentResponseDict) and intent_response_of(result) is None:
+        # An intent's dict made from a plain one: core's helpers read the intent response it
+        # lacks ("no attribute 'original'"), so it is kept as the plain answer it is.
+        result = llm.ToolResult(data=dict(result.data), error=result.error)
     if any(tool.name == call.tool_name and is_live_context(tool) for tool in api.tools):
         return await async_bounded_live_context(hass, result)
     return result
+
+
+def intent_response_of(result: llm.ToolResult) -> intent.IntentResponse | None:
+    """Return the intent response a tool result was made from; None for any other result.
+
+    Any tool may answer with an IntentResponseDict made from a plain dict: it has none.
+    """
+    original = getattr(result.data, "original", None)
+    return original if isinstance(original, intent.IntentResponse) else None
 
 
 async def _async_execute(

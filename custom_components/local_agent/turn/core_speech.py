@@ -16,11 +16,11 @@ from home_assistant_intents import get_intents
 from home_assistant_intents import get_languages
 
 from custom_components.local_agent.home.entity_view import one_line
+from custom_components.local_agent.home.runner import intent_response_of
 from custom_components.local_agent.safety.tool_review import intent_type_of
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import TemplateError
-from homeassistant.helpers import intent
 from homeassistant.helpers import template
 from homeassistant.util.hass_dict import HassKey
 
@@ -41,12 +41,10 @@ async def async_core_speech(
     ]
     if len(answers) != 1 or (intent_type := _intent_answered(chat_log, answers[0])) is None:
         return None
-    data = answers[0].result.data
     # What core's intent handed back, not the keys of a result: any tool may answer with those.
-    original = getattr(data, "original", None)
-    if not isinstance(original, intent.IntentResponse) or not original.speech_slots:
+    response = intent_response_of(answers[0].result)
+    if response is None or not (slots := response.speech_slots):
         return None
-    slots = original.speech_slots
     responses = await _async_responses(hass, language)
     source = (responses.get(intent_type) or {}).get("default")
     if not isinstance(source, str):
