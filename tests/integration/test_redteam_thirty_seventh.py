@@ -1,4 +1,26 @@
-"""A thirty-seventh round of red-team probes: PIN masks, core's sentences, names told apart."""
+"""A thirty-seventh round of red-team probes: PIN masks, core's sentences, names told apart.
+
+Hole. At a PIN question, what was hidden of an answer that asked something else was the
+PIN's length, one short or long: "set a timer for 222" reached the model whole under an
+8-digit PIN and hidden under a 4-digit one, so trying each length told the PIN's length
+(the question never says it). Now any run of three digits or more is hidden.
+
+Hole. Core's sentences were said for results that only looked like an intent's: another API's
+read-only tool named HassTimerStatus answering with a made-up timer was said "5 minutes
+left."; another tool raising IntentHandleError("timer_not_found") was said "Sorry, I couldn't
+find that timer"; an intent error naming one of core's templated sentences was said with
+"{{ entity }}" in it; a tool answering in an IntentResponseDict made from a plain dict
+crashed the turn.
+
+Hole. Twins said done: their areas as written (a line break, 10,000 characters), and two in
+one area "Lamp (Hall) and Lamp (Hall)".
+
+Hole. Targets found as asked were said together in the first one's state: a door an unlock
+left open was said "already unlocked".
+
+Guards. A timer name with template marks is said as data, on one line, cut; a held unlock of
+one of two locks of one name names it by its id, asked and done.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +37,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
+from homeassistant.util.json import JsonValueType
 from testing.home_builder import async_add_fixture_home
 from testing.home_builder import async_area
 from testing.home_builder import async_expose_only
@@ -39,6 +62,8 @@ from .test_assist_everyday import timer_device
 async def test_what_a_pin_question_hides_never_tells_the_pins_length(
     hass: HomeAssistant, scene: Scene, pin: str, digits: int
 ) -> None:
+    """An answer at a PIN question that asks something else has the same digits hidden
+    whatever the PIN's length: a number of each length is hidden under every PIN."""
     agent = await async_setup_agent(hass, scene.worker.info.path, **{CONF_CONFIRMATION_PIN: pin})
     question = await ask_to_unlock(agent, scene.worker, scene.person)
     scene.worker.will_write(answer("Okay."))
@@ -52,7 +77,7 @@ async def test_what_a_pin_question_hides_never_tells_the_pins_length(
 
 
 # A timer as core's HassTimerStatus lists it; none runs.
-MADE_UP_TIMER: Final = {
+MADE_UP_TIMER: Final[dict[str, JsonValueType]] = {
     "id": "made-up",
     "name": "",
     "is_active": True,
