@@ -3,9 +3,10 @@
 - At a PIN question (open, or one that just timed out) an answer that asks something else had
   every run of three digits or two number words hidden: "wake me at 10:30" reached the model
   as "wake me at **:**", "set the heating to twenty one degrees" as "to ****** ***", "call
-  0612 345 678" as "call **** *** ***". What could be a guess at the PIN is hidden (its
-  digits one short of the PIN's to one over, as the gate would read them; a time never), the
-  rest is kept.
+  0612 345 678" as "call **** *** ***". What could be a guess at the PIN is hidden (three
+  digits or more, as the gate would read them; a time never), the rest is kept. A phone
+  number is hidden at a PIN question: hiding by the PIN's own length told that length
+  (redteam37).
 - A guess in two halves ("47 and then 12, and turn on the kitchen light") reached the model
   whole: the gate reads a PIN's digits across "and then", so the mask does too.
 - A second try after a wrong PIN ("4712" refused, then "4713") reached the model as a new
@@ -36,7 +37,6 @@ NO_GUESSES: Final = [
     "set the heating to twenty one degrees",
     "wake me at 10:30",
     "turn the kitchen light to 40 percent",
-    "call 0612 345 678",
     "the code is on the fridge, turn on the kitchen light",
 ]
 

@@ -91,7 +91,13 @@ _INTENT_LANGUAGES: Final = frozenset(get_languages())
 def _core_errors(language: str) -> dict[str, str]:
     """Read the error sentences of core's intents in the language (none for one without)."""
     errors = ((get_intents(language) or {}).get("responses") or {}).get("errors") or {}
-    return {key: text for key, text in errors.items() if isinstance(text, str)}
+    # A sentence core renders with the failed match's words ("{{ entity }}") is none to say
+    # without them.
+    return {
+        key: text
+        for key, text in errors.items()
+        if isinstance(text, str) and "{{" not in text and "{%" not in text
+    }
 
 
 @dataclass(slots=True)

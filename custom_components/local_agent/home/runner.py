@@ -31,6 +31,7 @@ from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
+from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import is_live_context
 from homeassistant.auth.models import User
 from homeassistant.auth.permissions.const import POLICY_CONTROL
@@ -394,8 +395,8 @@ def already_so(result: llm.ToolResult | None) -> frozenset[str]:
 def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
     """Say the targets of a call on `domain` its run found as it asked (already_so), together.
 
-    Each is in the state the call asks for, so one phrase names them all: "Kitchen Lights and
-    Bed Light: already on".
+    Those in one state are named in one phrase: "Kitchen Lights and Bed Light: already on";
+    a call may find its targets as asked in different states ("unlocked", "open").
     """
     already = already_so(result)
     entities = result.data.get("entities") if already else None
@@ -404,14 +405,16 @@ def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
         for entity in (entities if isinstance(entities, list) else ())
         if isinstance(entity, dict) and str(entity.get("entity_id")) in already
     ]
-    if not found:
-        return []
-    names = tuple(
-        said_name(str(entity.get("name") or entity["entity_id"]), str(entity["entity_id"]))
-        for entity in found
-    )
-    state = StateWord(domain, str(found[0].get("state")))
-    return [Phrase("reason_already", {"name": Names(names), "state": state})]
+    # Said together by the state each shows: a lock left "open" by an unlock is no "unlocked".
+    by_state: dict[str, list[str]] = {}
+    for entity in found:
+        entity_id = str(entity["entity_id"])
+        name = said_name(str(entity.get("name") or entity_id), entity_id)
+        by_state.setdefault(str(entity.get("state")), []).append(name)
+    return [
+        Phrase("reason_already", {"name": Names(tuple(names)), "state": StateWord(domain, state)})
+        for state, names in by_state.items()
+    ]
 
 
 def _already_so(
@@ -479,18 +482,38 @@ async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext
             llm.ToolInput(tool_name=call.tool_name, tool_args=dict(call.arguments))
         )
     except intent.IntentHandleError as err:
-        # Core's own agent says the error's sentence ("timer_not_found"): so does ours.
+        # Core's own agent says the error's sentence ("timer_not_found"): so does ours, for an
+        # intent that Home Assistant's intent tool ran, never another tool raising the error.
         message = str(err) or type(err).__name__
-        if err.response_key and (
-            refused := await async_refused_by_core(hass, turn.language, err.response_key, message)
+        if (
+            err.response_key
+            and any(tool.name == call.tool_name and intent_type_of(tool) for tool in api.tools)
+            and (
+                refused := await async_refused_by_core(
+                    hass, turn.language, err.response_key, message
+                )
+            )
         ):
             return refused
         return error_result(message)
     except (HomeAssistantError, probatio.Invalid) as err:
         return error_result(str(err) or type(err).__name__)
+    if isinstance(result.data, llm.IntentResponseDict) and intent_response_of(result) is None:
+        # An intent's dict made from a plain one: core's helpers read the intent response it
+        # lacks ("no attribute 'original'"), so it is kept as the plain answer it is.
+        result = llm.ToolResult(data=dict(result.data), error=result.error)
     if any(tool.name == call.tool_name and is_live_context(tool) for tool in api.tools):
         return await async_bounded_live_context(hass, result)
     return result
+
+
+def intent_response_of(result: llm.ToolResult) -> intent.IntentResponse | None:
+    """Return the intent response a tool result was made from; None for any other result.
+
+    Any tool may answer with an IntentResponseDict made from a plain dict: it has none.
+    """
+    original = getattr(result.data, "original", None)
+    return original if isinstance(original, intent.IntentResponse) else None
 
 
 async def _async_execute(

@@ -771,24 +771,25 @@ def mask_digits(text: str) -> str:
     return "".join("*" * len(token) if kind else token for token, kind in _number_tokens(text))
 
 
-# What a PIN may be when the gate does not know it (4 to 12 digits): any run of three or more.
+# A guess one digit short of the shortest PIN may be a near miss: a run of three or more.
 GUESS_DIGITS: Final = 3
 # The fewest digits a PIN has (the settings accept 4 to 12).
 SHORTEST_PIN: Final = 4
 
 
-def mask_pin_guesses(text: str, pin_length: int | None = None) -> str:
+def mask_pin_guesses(text: str) -> str:
     """Hide what may be a PIN guess in an answer that asks something else; keep the rest.
 
     A guess is what the gate would read as one: digits and digit words, whatever is no word
     between them, and the words a PIN answer may carry ("and then", "my code is") between
-    its parts ("47 and then 12"). It is hidden when its digits could be the PIN's, one digit
-    short or long (a near miss tells the PIN): "wake me at 10:30" (a time, never a PIN), "40
-    percent" and "call 0612 345 678" are kept whole. A number said in words counts two
-    digits ("forty-seven twelve" may be a guess, "twenty one degrees" is none).
+    its parts ("47 and then 12"). It is hidden when its digits could be any PIN's, or one
+    short of the shortest (a near miss tells the PIN): never by the configured PIN's length,
+    which a person trying numbers of each length would read off what the model echoes.
+    "wake me at 10:30" (a time, never a PIN) and "40 percent" are kept whole. A number said
+    in words counts two digits ("forty-seven twelve" may be a guess, "twenty one degrees" is
+    none).
     """
-    low, high = (GUESS_DIGITS, None) if pin_length is None else (pin_length - 1, pin_length + 1)
-    return _mask_said_digits(text, low, high)
+    return _mask_said_digits(text, GUESS_DIGITS, None)
 
 
 def mask_possible_pins(text: str) -> str:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from enum import Enum
-from functools import partial
 from typing import Any
 from typing import Final
 
@@ -455,9 +454,7 @@ class SafetyGate:
         self, turn: TurnContext, chat_log: conversation.ChatLog, *, whole: bool
     ) -> None:
         """Mask a message read as an answer to a PIN question (whole: the answer is a PIN)."""
-        length = len(spoken_pin(self.policy.pin)) if self.policy.pin else None
-        mask = mask_digits if whole else partial(mask_pin_guesses, pin_length=length)
-        _mask_last_user_message(chat_log, mask)
+        _mask_last_user_message(chat_log, mask_digits if whole else mask_pin_guesses)
         turn.read_as_pin_answer = True
 
     @callback

@@ -16,6 +16,8 @@ from home_assistant_intents import get_intents
 from home_assistant_intents import get_languages
 
 from custom_components.local_agent.home.entity_view import one_line
+from custom_components.local_agent.home.runner import intent_response_of
+from custom_components.local_agent.safety.tool_review import intent_type_of
 from homeassistant.components import conversation
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import TemplateError
@@ -25,7 +27,6 @@ from homeassistant.util.hass_dict import HassKey
 # Core's response templates of intents, by language, read once each.
 _TEMPLATES: HassKey[dict[str, dict[str, Any]]] = HassKey("local_agent_core_response_templates")
 _INTENT_LANGUAGES: Final = frozenset(get_languages())
-_SPEECH_SLOTS: Final = "speech_slots"
 MAX_CORE_SPEECH: Final = 300
 
 
@@ -38,11 +39,12 @@ async def async_core_speech(
         for content in chat_log.content[chat_log.llm_input_provided_index :]
         if isinstance(content, conversation.ToolResultContent)
     ]
-    if len(answers) != 1 or not isinstance(
-        slots := answers[0].result.data.get(_SPEECH_SLOTS), dict
-    ):
+    if len(answers) != 1 or (intent_type := _intent_answered(chat_log, answers[0])) is None:
         return None
-    intent_type = answers[0].tool_name.rpartition("__")[2]
+    # What core's intent handed back, not the keys of a result: any tool may answer with those.
+    response = intent_response_of(answers[0].result)
+    if response is None or not (slots := response.speech_slots):
+        return None
     responses = await _async_responses(hass, language)
     source = (responses.get(intent_type) or {}).get("default")
     if not isinstance(source, str):
@@ -52,6 +54,18 @@ async def async_core_speech(
     except TemplateError:
         return None
     return one_line(str(said), MAX_CORE_SPEECH) or None
+
+
+def _intent_answered(
+    chat_log: conversation.ChatLog, answer: conversation.ToolResultContent
+) -> str | None:
+    """Return the intent whose tool (Home Assistant's own) gave the answer; None for another.
+
+    Told by the tool that ran, never by its name: another API's tool may be "HassTimerStatus".
+    """
+    tools = chat_log.llm_api.tools if chat_log.llm_api is not None else ()
+    tool = next((tool for tool in tools if tool.name == answer.tool_name), None)
+    return intent_type_of(tool) if tool is not None else None
 
 
 async def _async_responses(hass: HomeAssistant, language: str) -> dict[str, Any]:

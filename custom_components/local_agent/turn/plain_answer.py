@@ -53,6 +53,7 @@ from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.counted_targets import TargetKind
 from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
+from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.runner import already_so
@@ -312,14 +313,22 @@ class DoneAction:
     def _told_apart(self) -> tuple[str, ...]:
         """Return the names, each that several targets share followed by its area.
 
-        "Lamp (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp".
+        "Lamp (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp". The area on one line and cut
+        as a name is; where it tells the target from none of its twins (both in the Hall, or
+        no area), its entity id does: "Lamp (light.hall_lamp_1) and Lamp (light.hall_lamp_2)".
         """
         if len(self.kinds) != len(self.names) or len(set(self.names)) == len(self.names):
             return self.names
         shared = {name for name in self.names if self.names.count(name) > 1}
-        return tuple(
-            f"{name} ({kind.area})" if name in shared and kind.area else name
+        placed = [
+            f"{name} ({one_line(kind.area)})" if name in shared and kind.area else name
             for name, kind in zip(self.names, self.kinds, strict=True)
+        ]
+        if len(self.entity_ids) != len(self.names):
+            return tuple(placed)
+        return tuple(
+            f"{name} ({entity_id})" if name in shared and placed.count(said) > 1 else said
+            for name, said, entity_id in zip(self.names, placed, self.entity_ids, strict=True)
         )
 
 

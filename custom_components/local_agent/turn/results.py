@@ -21,6 +21,7 @@ from typing import Any
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ChangedNothing
 from custom_components.local_agent.home.runner import TargetStates
+from custom_components.local_agent.home.runner import intent_response_of
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
 from custom_components.local_agent.safety.intents import ToolClass
@@ -57,14 +58,13 @@ def _is_read_only(llm_api: llm.APIInstance | None, content: conversation.ToolRes
     An intent that only reads may still answer "action_done" (HassTimerStatus does): the
     tool's class decides then (safety/tool_review.py), so "how long is left?" is no action.
     """
-    data = content.result.data
     tool = (
         next((tool for tool in llm_api.tools if tool.name == content.tool_name), None)
         if llm_api is not None
         else None
     )
-    if isinstance(data, llm.IntentResponseDict):
-        if data.original.response_type is intent.IntentResponseType.QUERY_ANSWER:
+    if (response := intent_response_of(content.result)) is not None:
+        if response.response_type is intent.IntentResponseType.QUERY_ANSWER:
             return True
         return (
             llm_api is not None
