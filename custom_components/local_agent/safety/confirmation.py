@@ -273,6 +273,12 @@ class ConfirmationStore:
         self._remember_ended((pending.agent_id, pending.conversation_id), pending, ending)
 
     @callback
+    def async_keep_closed(self, pending: PendingConfirmation) -> None:
+        """Put back a closed question taken for a message that was no answer to it, as it was."""
+        self._expired[(pending.agent_id, pending.conversation_id)] = pending
+        self._async_save()
+
+    @callback
     def async_take_expired_for(
         self, agent_id: str, answerable: Callable[[PendingConfirmation], bool]
     ) -> PendingConfirmation | None:

@@ -735,6 +735,8 @@ class SafetyGate:
                         await async_phrase(self.hass, language, "confirmation_cancelled"),
                         ReplyOutcome.CANCELLED,
                     )
+                # The question stays closed: a try after the courtesy is still told so.
+                store.async_keep_closed(late)
                 return None
         else:
             answered = classify_reply(turn.text, language, _restating(late, language)) is Reply.YES

@@ -1,0 +1,44 @@
+"""What a twenty-sixth walk in a real browser found wrong (this session's changes, German then
+Spanish, typed into the Assist dialog).
+
+- A PIN question answered with a wrong PIN, then "danke", then the right PIN: the PIN reached
+  the model as any message ("I do not know this command"), where a try straight after the wrong
+  PIN hears that the question closed. The courtesy in between forgot that the question had
+  closed, so a second guess went unnoticed.
+- A confirmed lock that jammed was said "Ich konnte es nicht abschließen: Poorly Installed Door
+  abschließen – …": "abschließen" is both "finish" and "lock" in German, so the sentence read
+  "I could not lock it: lock …", the verb twice.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from .conftest import speech
+from .conftest import state
+from .scene import PIN
+from .scene import Scene
+from .scripted_model import answer
+
+WRONG_PIN_CLOSED = (
+    "That question was closed after a wrong PIN, so I did not unlock Front Door. "
+    "Ask again if you still want it."
+)
+
+
+@pytest.mark.parametrize("courtesy", ["thanks", "ok"])
+async def test_a_pin_after_a_wrong_one_and_a_courtesy_still_hears_the_question_closed(
+    hass: HomeAssistant, scene: Scene, courtesy: str
+) -> None:
+    agent = await scene.pin_agent()
+    question = await scene.ask_to_unlock(agent)
+    await scene.reply(agent, question, "4712")
+    scene.worker.will_write(answer("You're welcome."))
+    assert speech(await scene.reply(agent, question, courtesy)) == "You're welcome."
+
+    later = await scene.reply(agent, question, PIN)
+
+    assert speech(later) == WRONG_PIN_CLOSED
+    assert state(hass, "lock.front_door") == "locked"
