@@ -888,7 +888,7 @@ async def test_the_question_names_what_is_sensitive_inside_what_will_run(
         (
             "de-DE",
             "ja",
-            "Ich konnte es nicht abschließen: Front Door aufschließen \u2013 Front Door: gerade "
+            "Das hat nicht geklappt: Front Door aufschließen \u2013 Front Door: gerade "
             "nicht erreichbar.",
         ),
     ],
@@ -947,7 +947,7 @@ async def test_what_a_confirmed_action_did_not_do_is_said_in_the_conversation_la
     done = await scene.reply(agent, question, "ja", language="de")
 
     assert speech(done) == (
-        "Ich konnte es nicht abschließen: Stuck Door aufschließen \u2013 "
+        "Das hat nicht geklappt: Stuck Door aufschließen \u2013 "
         "Stuck Door: noch verriegelt."
     )
     assert scene.audit[-1]["reason"] == "Stuck Door is still locked"

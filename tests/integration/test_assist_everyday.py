@@ -474,7 +474,7 @@ async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
     [
         (
             "de",
-            "Ich konnte es nicht abschließen: die Position von Garage Door einstellen (50 %) "
+            "Das hat nicht geklappt: die Position von Garage Door einstellen (50 %) "
             "\u2013 Home Assistant hat einen Fehler gemeldet.",
         ),
         (
