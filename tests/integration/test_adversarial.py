@@ -947,8 +947,7 @@ async def test_what_a_confirmed_action_did_not_do_is_said_in_the_conversation_la
     done = await scene.reply(agent, question, "ja", language="de")
 
     assert speech(done) == (
-        "Das hat nicht geklappt: Stuck Door aufschließen \u2013 "
-        "Stuck Door: noch verriegelt."
+        "Das hat nicht geklappt: Stuck Door aufschließen \u2013 Stuck Door: noch verriegelt."
     )
     assert scene.audit[-1]["reason"] == "Stuck Door is still locked"
 

@@ -236,8 +236,7 @@ def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
         (
             "de",
             "ja",
-            "Das hat nicht geklappt: Stuck Door aufschließen \u2013 "
-            "Stuck Door: jetzt verklemmt.",
+            "Das hat nicht geklappt: Stuck Door aufschließen \u2013 Stuck Door: jetzt verklemmt.",
         ),
     ],
 )

@@ -6,7 +6,7 @@ Spanish, typed into the Assist dialog).
   PIN hears that the question closed. The courtesy in between forgot that the question had
   closed, so a second guess went unnoticed.
 - A confirmed lock that jammed was said "Ich konnte es nicht abschließen: Poorly Installed Door
-  abschließen – …": "abschließen" is both "finish" and "lock" in German, so the sentence read
+  abschließen \u2013 …": "abschließen" is both "finish" and "lock" in German, so the sentence read
   "I could not lock it: lock …", the verb twice. Now "Das hat nicht geklappt: …".
 """
 
@@ -27,11 +27,7 @@ from .scene import Scene
 from .scripted_model import answer
 from .test_browser_walk_thirteenth import LANGUAGES
 from .test_browser_walk_thirteenth import translation
-
-WRONG_PIN_CLOSED = (
-    "That question was closed after a wrong PIN, so I did not unlock Front Door. "
-    "Ask again if you still want it."
-)
+from .test_everyday_thirty_eighth import WRONG_PIN_CLOSED
 
 
 @pytest.mark.parametrize("courtesy", ["thanks", "ok"])
@@ -40,9 +36,9 @@ async def test_a_pin_after_a_wrong_one_and_a_courtesy_still_hears_the_question_c
 ) -> None:
     agent = await scene.pin_agent()
     question = await scene.ask_to_unlock(agent)
-    await scene.reply(agent, question, "4712")
     scene.worker.will_write(answer("You're welcome."))
-    assert speech(await scene.reply(agent, question, courtesy)) == "You're welcome."
+    for reply in ("4712", courtesy):
+        await scene.reply(agent, question, reply)
 
     later = await scene.reply(agent, question, PIN)
 
@@ -55,15 +51,12 @@ CALL_WORDS = Path(__file__).parents[2] / "custom_components/local_agent/home/cal
 
 def _words(text: str) -> set[str]:
     # Words long enough to be verbs, not "not", "es" or "a".
-    return {
-        word.casefold()
-        for word in re.findall(r"\w{6,}", re.sub(r"\{\w+\}", "", text))
-    }
+    return {word.casefold() for word in re.findall(r"\w{6,}", re.sub(r"\{\w+\}", "", text))}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_failed_yes_is_not_introduced_with_a_verb_of_the_actions_it_names(language: str) -> None:
-    """Before: "Ich konnte es nicht abschließen: Poorly Installed Door abschließen – …"."""
+    """Before: "Ich konnte es nicht abschließen: Poorly Installed Door abschließen \u2013 …"."""
     lead = translation(language)["exceptions"]["confirmed_failed"]["message"].split("{")[0]
     verbs = json.loads(CALL_WORDS.read_text(encoding="utf-8"))[language]["verbs"]
     # A timer's "finish" is held only where a person asks for it: left as it is.
