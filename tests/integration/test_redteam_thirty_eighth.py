@@ -13,10 +13,8 @@ look-alike's place that shows other than it says leaves the id; nothing left, th
 Hole. A lock moved between the question and the yes: "Unlock Front Door in the Hall?" was
 answered yes, and the door unlocked was the one now in the Porch while the other Front Door
 had moved into the Hall. What a device said of the held targets' places is kept with the
-question; when the registries now say it otherwise the yes is refused.
-
-Guards. An area renamed between the
-question and the yes refuses it too (the person heard a place that no longer is).
+question; when the registries now say it otherwise the yes is refused, and so is one whose
+areas swapped names. Guard: a yes with the places unchanged unlocks.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from typing import Final
 import pytest
 
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
 from testing.home_builder import async_area
 from testing.home_builder import async_floor
 from testing.home_builder import async_place_entity
@@ -95,3 +94,67 @@ async def test_a_floor_named_like_a_look_alikes_area_tells_nothing_apart(
     asked = await satellite.answer("unlock the front door")
 
     assert asked == SAID_BY_ID
+
+
+async def test_a_lock_moved_between_the_question_and_the_yes_is_not_unlocked(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Asked "in the Hall"; then the two Front Doors swap areas: a yes now means the other."""
+    await set_up_locks(
+        hass,
+        ("Front Door", "front_door_hall", "turn_off", "Hall"),
+        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+    )
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(unlock(HALL_DOOR))
+
+    asked = await satellite.answer("unlock the front door")
+    async_place_entity(hass, HALL_DOOR, async_area(hass, "Porch"))
+    async_place_entity(hass, PORCH_DOOR, async_area(hass, "Hall"))
+    said = await satellite.answer("yes")
+
+    assert asked == "Unlock Front Door in the Hall? Say yes to confirm."
+    assert state(hass, HALL_DOOR) == "locked"
+    assert state(hass, PORCH_DOOR) == "locked"
+    assert "not the same" in said or "changed" in said, said
+
+
+async def test_an_area_renamed_between_the_question_and_the_yes_is_refused(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """The Hall is now the Porch and the Porch the Hall: the same swap, by names."""
+    await set_up_locks(
+        hass,
+        ("Front Door", "front_door_hall", "turn_off", "Hall"),
+        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+    )
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(unlock(HALL_DOOR))
+    areas = ar.async_get(hass)
+
+    await satellite.answer("unlock the front door")
+    areas.async_update(async_area(hass, "Hall"), name="Landing")
+    areas.async_update(async_area(hass, "Porch"), name="Hall")
+    await satellite.answer("yes")
+
+    assert state(hass, HALL_DOOR) == "locked"
+
+
+async def test_a_yes_with_the_places_unchanged_unlocks(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Guard: a third lock added elsewhere changes nothing said of this one."""
+    await set_up_locks(
+        hass,
+        ("Front Door", "front_door_hall", "turn_off", "Hall"),
+        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+        ("Back Door", "back_door", "turn_off", "Garden"),
+    )
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(unlock(HALL_DOOR))
+
+    await satellite.answer("unlock the front door")
+    async_place_entity(hass, "lock.back_door", async_area(hass, "Porch"))
+    await satellite.answer("yes")
+
+    assert state(hass, HALL_DOOR) == "unlocked"

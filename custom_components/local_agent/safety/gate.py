@@ -435,6 +435,10 @@ class SafetyGate:
         """Say the held actions together, as the person asking hears them."""
         return self._said_to(turn, join_names([a.said for a in actions], turn.language))
 
+    def _places_heard(self, action: PendingAction) -> str:
+        """Return the action as a device names its targets: by place, as the registries say."""
+        return aloud(self.hass, action.description, ENGLISH)
+
     def _said_to(self, turn: TurnContext, text: str) -> str:
         """Return our text as the turn's person hears it: aloud from a device (spoken_names)."""
         return aloud(self.hass, text, turn.language) if turn.answering_device else text
@@ -504,6 +508,8 @@ class SafetyGate:
 
     async def async_hold(self, turn: TurnContext, held: list[PendingAction]) -> str:
         """Keep the actions for the user's answer; return the question to ask."""
+        if turn.answering_device:
+            held = [replace(a, heard_places=self._places_heard(a)) for a in held]
         pending = PendingConfirmation(
             agent_id=self.agent_id,
             conversation_id=turn.conversation_id,
@@ -844,6 +850,10 @@ class SafetyGate:
     async def async_decide_confirmed(self, action: PendingAction, turn: TurnContext) -> Decision:
         """Allow exactly the confirmed action, resolved again; refuse it if it changed."""
         self.async_record(turn, action, Outcome.CONFIRMED)
+        # A look-alike moved, or its place renamed, since a device named it by its place: the
+        # yes may mean the one now said there.
+        if action.heard_places and self._places_heard(action) != action.heard_places:
+            return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         held = action.call
         if isinstance(held, PlannedAction):
             if (
