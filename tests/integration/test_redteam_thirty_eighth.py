@@ -15,24 +15,40 @@ answered yes, and the door unlocked was the one now in the Porch while the other
 had moved into the Hall. What a device said of the held targets' places is kept with the
 question; when the registries now say it otherwise the yes is refused, and so is one whose
 areas swapped names. Guard: a yes with the places unchanged unlocks.
+
+Hole. A turn that outlived its agent: deleted while the model wrote (a new agent of the same
+name taking its entity id), its entry reloaded, or its settings changed, the turn's question
+was held after the agent had dropped its questions, and the agent in its place unlocked the
+door on a plain yes. A gate that dropped its questions holds none: the turn says why.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
+from collections.abc import Callable
+from typing import Any
 from typing import Final
 
 import pytest
 
+from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.engine.generation import GenerationOutput
+from homeassistant.components.conversation import ConversationResult
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
 from testing.home_builder import async_area
 from testing.home_builder import async_floor
 from testing.home_builder import async_place_entity
 
+from .agents import speech
 from .agents import state
 from .conftest import Agent
 from .conftest import Assist
+from .scene import Scene
+from .scene import unlock as unlock_front_door
 from .scripted_model import ScriptedWorker
+from .test_redteam_thirty_sixth import agent_again
 from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
@@ -158,3 +174,82 @@ async def test_a_yes_with_the_places_unchanged_unlocks(
     await satellite.answer("yes")
 
     assert state(hass, HALL_DOOR) == "unlocked"
+
+
+async def _asked_while(
+    hass: HomeAssistant, scene: Scene, agent: Agent, meanwhile: Callable[[], Awaitable[Agent]]
+) -> tuple[ConversationResult, Agent]:
+    """Ask `agent` to unlock the front door; while the model writes, run `meanwhile`: what the
+    turn answered, and the agent `meanwhile` left in its place."""
+    release = asyncio.Event()
+    writing = asyncio.Event()
+    generate = scene.worker.generate
+
+    async def paused(*args: Any, **kwargs: Any) -> GenerationOutput:
+        writing.set()
+        await release.wait()
+        return await generate(*args, **kwargs)
+
+    scene.worker.generate = paused  # type: ignore[method-assign]
+    scene.worker.will_write(unlock_front_door())
+    # Not a task of Home Assistant's: removing the agent waits for those to end.
+    turn = asyncio.get_running_loop().create_task(
+        agent.ask("unlock the front door", context=scene.person)
+    )
+    await writing.wait()
+    now = await meanwhile()
+    release.set()
+    asked = await turn
+    scene.worker.generate = generate  # type: ignore[method-assign]
+    return asked, now
+
+
+async def _deleted_and_added_again(hass: HomeAssistant, agent: Agent) -> Agent:
+    return await agent_again(hass, agent)
+
+
+async def _settings_changed(hass: HomeAssistant, agent: Agent) -> Agent:
+    subentry = next(iter(agent.entry.subentries.values()))
+    hass.config_entries.async_update_subentry(
+        agent.entry, subentry, data={**subentry.data, CONF_TEMPERATURE: 0.5}
+    )
+    await hass.async_block_till_done()
+    return agent
+
+
+async def _reloaded(hass: HomeAssistant, agent: Agent) -> Agent:
+    assert await hass.config_entries.async_reload(agent.entry.entry_id)
+    await hass.async_block_till_done()
+    return agent
+
+
+@pytest.mark.parametrize(
+    ("meanwhile", "why"),
+    [
+        (_deleted_and_added_again, "I restarted"),
+        (_reloaded, "I restarted"),
+        (_settings_changed, "My settings changed"),
+    ],
+    ids=["deleted-and-added-again", "reloaded", "settings-changed"],
+)
+async def test_a_turn_that_outlived_its_agent_holds_no_question(
+    hass: HomeAssistant,
+    scene: Scene,
+    meanwhile: Callable[[HomeAssistant, Agent], Awaitable[Agent]],
+    why: str,
+) -> None:
+    """While the model writes, the agent is deleted (one of the same name takes its entity
+    id), its entry reloaded, or its settings changed: the turn's question was held after the
+    agent dropped its questions, and the agent in its place unlocked the door on a yes."""
+    agent = await scene.our_agent()
+
+    asked, now = await _asked_while(hass, scene, agent, lambda: meanwhile(hass, agent))
+    assert now.entity_id == agent.entity_id
+    said = await now.ask("yes", conversation_id=asked.conversation_id, context=scene.person)
+
+    assert state(hass, "lock.front_door") == "locked", speech(said)
+    assert speech(asked) == (
+        f"{why} before your answer came, so I did not unlock Front Door. "
+        "Ask again if you still want it."
+    )
+    assert scene.outcomes() == ["cancelled"]

@@ -162,6 +162,9 @@ class SafetyGate:
         self.hass = hass
         self.policy = policy
         self.agent_id = agent_id
+        # Why this gate dropped what it held (its agent removed, restarted or rebuilt with new
+        # settings); it holds nothing after: the agent in its place would take the yes.
+        self.retired: Ending | None = None
 
     # Who is asking ---------------------------------------------------------------------------
 
@@ -508,6 +511,15 @@ class SafetyGate:
 
     async def async_hold(self, turn: TurnContext, held: list[PendingAction]) -> str:
         """Keep the actions for the user's answer; return the question to ask."""
+        if self.retired is not None:
+            # A turn that began before its agent was removed or rebuilt: nothing is held.
+            for action in held:
+                self.async_record(turn, action, Outcome.CANCELLED, _DROPPED[self.retired])
+            return capitalized(
+                await async_phrase(
+                    self.hass, turn.language, self.retired.value, actions=self._actions(held, turn)
+                )
+            )
         if turn.answering_device:
             held = [replace(a, heard_places=self._places_heard(a)) for a in held]
         pending = PendingConfirmation(
@@ -940,6 +952,7 @@ class SafetyGate:
     def async_drop_pending(self, ending: Ending) -> None:
         """Cancel what this agent holds: its settings changed, or it stops or restarts."""
         reason = _DROPPED[ending]
+        self.retired = ending
         for pending in async_get_confirmations(self.hass).async_clear(self.agent_id, ending):
             asked = (pending.conversation_id, pending.user_id, pending.device_id)
             for action in pending.actions:
