@@ -20,6 +20,10 @@ Hole. A turn that outlived its agent: deleted while the model wrote (a new agent
 name taking its entity id), its entry reloaded, or its settings changed, the turn's question
 was held after the agent had dropped its questions, and the agent in its place unlocked the
 door on a plain yes. A gate that dropped its questions holds none: the turn says why.
+
+Hole. Targets found already as asked were all named: "turn off everything upstairs" with every
+light off read each light's name, 500 in a house of 500. They are said as done answers are
+bounded: three names and "N more" (two or three keep their names: guard).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from testing.home_builder import async_area
 from testing.home_builder import async_floor
 from testing.home_builder import async_place_entity
 
+from .agents import Talk
 from .agents import speech
 from .agents import state
 from .conftest import Agent
@@ -48,6 +53,9 @@ from .conftest import Assist
 from .scene import Scene
 from .scene import unlock as unlock_front_door
 from .scripted_model import ScriptedWorker
+from .scripted_model import call
+from .test_everyday_twenty_sixth import LIGHTS
+from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam_thirty_sixth import agent_again
 from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
@@ -253,3 +261,37 @@ async def test_a_turn_that_outlived_its_agent_holds_no_question(
         "Ask again if you still want it."
     )
     assert scene.outcomes() == ["cancelled"]
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one."""
+    return scripted_agent
+
+
+@pytest.mark.parametrize(
+    ("lights", "said"),
+    [
+        (
+            LIGHTS,
+            "Bed Light, Ceiling Lights, Entrance Color + White Lights and 3 more: already off.",
+        ),
+        (LIGHTS[:2], "Bed Light and Ceiling Lights: already off."),
+    ],
+    ids=["six-counted", "two-named"],
+)
+async def test_already_off_names_a_few_and_counts_the_rest(
+    hass: HomeAssistant, talk: Talk, lights: tuple[str, ...], said: str
+) -> None:
+    """ "Turn off everything upstairs" with every light already off named each of them: in a
+    house of 500 lights, 500 names read aloud. The second case is a guard."""
+    upstairs_lights(hass)
+    await hass.services.async_call("light", "turn_off", {"entity_id": list(LIGHTS)}, blocking=True)
+
+    result = await talk.say(
+        "turn off everything upstairs",
+        "en",
+        call("light", action="turn_off", entity_id=list(lights)),
+    )
+
+    assert speech(result) == said
