@@ -5,10 +5,11 @@ look-alike shares (voice33), compared by words: areas "Hallway" and "Hall-way" (
 "way" on two lines) were two places, and the satellite asked "Unlock Front Door in the
 Hallway?" of a lock whose twin it says "in the Hall-way"; two areas of 10,000 characters alike
 up to the cut were said alike; a floor named like a look-alike's area ("on the Upstairs" and
-"in the Upstairs") was said as if it told them apart; a look-alike's area "Наll" (Cyrillic and
-Latin) let the other be said "in the Hall", which the app shows for both. Now a place is compared as it is said (on
-one line, cut, the gaps between words unheard) with every place of every look-alike, and a
-look-alike's place that shows other than it says leaves the id; nothing left, the id stays.
+"in the Upstairs") was said as if it told them apart; a look-alike's area "Hall" written with
+a Cyrillic H and a let the other be said "in the Hall", which the app shows for both. Now a
+place is compared as it is said (on one line, cut, the gaps between words unheard) with every
+place of every look-alike, and a look-alike's place that shows other than it says leaves the
+id; nothing left, the id stays.
 
 Hole. A lock moved between the question and the yes: "Unlock Front Door in the Hall?" was
 answered yes, and the door unlocked was the one now in the Porch while the other Front Door
@@ -57,6 +58,7 @@ from .scripted_model import call
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam_thirty_sixth import agent_again
+from .test_voice_thirty_second import Satellite
 from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
@@ -67,6 +69,27 @@ LONG: Final = "Room " * 2000
 
 SAID_BY_ID: Final = f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
 
+# Two locks named "Front Door": the Hall's and the Porch's.
+TWO_FRONT_DOORS: Final = (
+    ("Front Door", "front_door_hall", "turn_off", "Hall"),
+    ("Front Door", "front_door_porch", "turn_off", "Porch"),
+)
+
+
+async def hall_door_asked(
+    hass: HomeAssistant,
+    assist: Assist,
+    agent: Agent,
+    worker: ScriptedWorker,
+    *locks: tuple[str, str, str, str | None],
+) -> tuple[Satellite, str]:
+    """Set up the locks; a satellite asks to unlock the front door, the model the Hall's:
+    the satellite and the question it said."""
+    await set_up_locks(hass, *locks)
+    satellite = await a_hall_satellite(hass, assist, agent)
+    worker.will_write(unlock(HALL_DOOR))
+    return satellite, await satellite.answer("unlock the front door")
+
 
 @pytest.mark.parametrize(
     ("hall", "porch"),
@@ -74,7 +97,7 @@ SAID_BY_ID: Final = f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
         ("Hallway", "Hall-way"),
         ("Hallway", "Hall\nway"),
         (f"{LONG}Hall", f"{LONG}Porch"),
-        ("Hall", "Наll"),
+        ("Hall", "\u041d\u0430ll"),
     ],
     ids=["hyphen", "line-break", "alike-up-to-the-cut", "another-script"],
 )
@@ -87,15 +110,14 @@ async def test_areas_that_sound_alike_leave_the_id(
     porch: str,
 ) -> None:
     """Both on the Ground Floor and on no device: no place said tells them apart."""
-    await set_up_locks(
+    _satellite, asked = await hall_door_asked(
         hass,
+        assist,
+        scripted_agent,
+        scripted_worker,
         ("Front Door", "front_door_hall", "turn_off", hall),
         ("Front Door", "front_door_porch", "turn_off", porch),
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    asked = await satellite.answer("unlock the front door")
 
     assert asked == SAID_BY_ID
 
@@ -105,17 +127,16 @@ async def test_a_floor_named_like_a_look_alikes_area_tells_nothing_apart(
 ) -> None:
     """This Front Door in the Hall on the floor Upstairs; one in the area Upstairs; one in
     the "Hall." on the Ground Floor: "on the Upstairs" is heard as "in the Upstairs"."""
-    await set_up_locks(
+    async_area(hass, "Hall", async_floor(hass, "Upstairs"))
+    _satellite, asked = await hall_door_asked(
         hass,
-        ("Front Door", "front_door_hall", "turn_off", None),
+        assist,
+        scripted_agent,
+        scripted_worker,
+        ("Front Door", "front_door_hall", "turn_off", "Hall"),
         ("Front Door", "front_door_porch", "turn_off", "Upstairs"),
         ("Front Door", "front_door_ground", "turn_off", "Hall."),
     )
-    async_place_entity(hass, HALL_DOOR, async_area(hass, "Hall", async_floor(hass, "Upstairs")))
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    asked = await satellite.answer("unlock the front door")
 
     assert asked == SAID_BY_ID
 
@@ -124,15 +145,9 @@ async def test_a_lock_moved_between_the_question_and_the_yes_is_not_unlocked(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Asked "in the Hall"; then the two Front Doors swap areas: a yes now means the other."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+    satellite, asked = await hall_door_asked(
+        hass, assist, scripted_agent, scripted_worker, *TWO_FRONT_DOORS
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    asked = await satellite.answer("unlock the front door")
     async_place_entity(hass, HALL_DOOR, async_area(hass, "Porch"))
     async_place_entity(hass, PORCH_DOOR, async_area(hass, "Hall"))
     said = await satellite.answer("yes")
@@ -140,23 +155,17 @@ async def test_a_lock_moved_between_the_question_and_the_yes_is_not_unlocked(
     assert asked == "Unlock Front Door in the Hall? Say yes to confirm."
     assert state(hass, HALL_DOOR) == "locked"
     assert state(hass, PORCH_DOOR) == "locked"
-    assert "not the same" in said or "changed" in said, said
+    assert "not the same any more" in said, said
 
 
 async def test_an_area_renamed_between_the_question_and_the_yes_is_refused(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """The Hall is now the Porch and the Porch the Hall: the same swap, by names."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+    satellite, _asked = await hall_door_asked(
+        hass, assist, scripted_agent, scripted_worker, *TWO_FRONT_DOORS
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
     areas = ar.async_get(hass)
-
-    await satellite.answer("unlock the front door")
     areas.async_update(async_area(hass, "Hall"), name="Landing")
     areas.async_update(async_area(hass, "Porch"), name="Hall")
     await satellite.answer("yes")
@@ -168,16 +177,15 @@ async def test_a_yes_with_the_places_unchanged_unlocks(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Guard: a third lock added elsewhere changes nothing said of this one."""
-    await set_up_locks(
+    satellite, _asked = await hall_door_asked(
         hass,
+        assist,
+        scripted_agent,
+        scripted_worker,
         ("Front Door", "front_door_hall", "turn_off", "Hall"),
         ("Front Door", "front_door_porch", "turn_off", "Porch"),
         ("Back Door", "back_door", "turn_off", "Garden"),
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    await satellite.answer("unlock the front door")
     async_place_entity(hass, "lock.back_door", async_area(hass, "Porch"))
     await satellite.answer("yes")
 

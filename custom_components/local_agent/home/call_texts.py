@@ -110,8 +110,10 @@ class StateWord:
 
 @dataclass(frozen=True, slots=True)
 class Names:
-    """Names said together, joined with the conversation language's "and", at most MAX_NAMED
-    of them (join_few_names): a voice reads every name, and a house may hold hundreds."""
+    """Names said together, joined with the conversation language's "and": a few (join_few_names).
+
+    A voice reads every name, and a house may hold hundreds.
+    """
 
     names: tuple[str, ...]
 

@@ -103,7 +103,7 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
         for _, place in places
         if (where := place(hass, other))
     ]
-    # One that shows other than it says ("Наll" in Cyrillic and Latin) may look like any.
+    # One that shows other than it says ("Hall" with a Cyrillic H and a) may look like any.
     if any(hides_its_meaning(where) for where in there):
         return written
     voiced = {_as_voiced(one_line(where)) for where in there}
