@@ -25,6 +25,9 @@ door on a plain yes. A gate that dropped its questions holds none: the turn says
 Hole. Targets found already as asked were all named: "turn off everything upstairs" with every
 light off read each light's name, 500 in a house of 500. They are said as done answers are
 bounded: three names and "N more" (two or three keep their names: guard).
+
+Guard. After a wrong PIN the right one beside other words ("thanks 4711", "ok, four seven one
+one", "no 4711") runs nothing and never reaches the model.
 """
 
 from __future__ import annotations
@@ -54,7 +57,10 @@ from .conftest import Assist
 from .scene import Scene
 from .scene import unlock as unlock_front_door
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .scripted_model import call
+from .test_everyday_thirty_eighth import WRONG_PIN_CLOSED
+from .test_everyday_thirty_eighth import reply_after_a_wrong_pin
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam_thirty_sixth import agent_again
@@ -303,3 +309,24 @@ async def test_already_off_names_a_few_and_counts_the_rest(
     )
 
     assert speech(result) == said
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        ("thanks 4711", WRONG_PIN_CLOSED),
+        ("ok, four seven one one", WRONG_PIN_CLOSED),
+        ("no 4711", "Okay."),
+    ],
+)
+async def test_the_right_pin_beside_other_words_after_a_wrong_one_is_never_tried(
+    hass: HomeAssistant, scene: Scene, reply: str, said: str
+) -> None:
+    """Guard: the configured PIN after "That PIN is not right", with courtesy, assent or a no
+    around it, runs nothing and never reaches the model."""
+    later = await reply_after_a_wrong_pin(scene, reply, answer("Okay."))
+
+    assert speech(later) == said
+    assert state(hass, "lock.front_door") == "locked"
+    assert "4711" not in scene.model_saw()
+    assert "four seven" not in scene.model_saw()
