@@ -61,7 +61,7 @@ async def _converse(
     )
 
 
-async def _agent_again(hass: HomeAssistant, agent: Agent) -> Agent:
+async def agent_again(hass: HomeAssistant, agent: Agent) -> Agent:
     """Delete the agent's subentry and add one with the same name and settings."""
     (old,) = agent.entry.subentries.values()
     await async_remove_subentry(hass, agent.entry, old.subentry_id, agent.entity_id)
@@ -82,7 +82,7 @@ async def test_a_new_agent_with_a_deleted_ones_name_does_not_read_its_blocks(
         hass, agent, "hello", scene.person, extra_system_prompt="Speak like a pirate."
     )
 
-    again = await _agent_again(hass, agent)
+    again = await agent_again(hass, agent)
     assert again.entity_id == agent.entity_id
     scene.worker.will_write(answer("Hello."))
     await _converse(hass, again, "and now?", scene.person, conversation_id=first.conversation_id)
@@ -97,7 +97,7 @@ async def test_deleted_agents_leave_nothing_kept(hass: HomeAssistant, scene: Sce
     for _ in range(50):
         scene.worker.will_write(answer("Hi."))
         await _converse(hass, agent, "hello", scene.person)
-        agent = await _agent_again(hass, agent)
+        agent = await agent_again(hass, agent)
 
     (live,) = agent.entry.subentries
     for key in _KEPT_BY_AGENT:

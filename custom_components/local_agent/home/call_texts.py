@@ -110,7 +110,10 @@ class StateWord:
 
 @dataclass(frozen=True, slots=True)
 class Names:
-    """Names said together, joined with the conversation language's "and"."""
+    """Names said together, joined with the conversation language's "and": a few (join_few_names).
+
+    A voice reads every name, and a house may hold hundreds.
+    """
 
     names: tuple[str, ...]
 
@@ -165,7 +168,7 @@ async def _async_placeholder(
     if isinstance(value, StateWord):
         return await _async_state_word(hass, language, value)
     if isinstance(value, Names):
-        return join_names(value.names, language)
+        return join_few_names(value.names, language)
     return value
 
 

@@ -91,19 +91,39 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     ]
     said = heard(name)
     alike = [entries.async_get(o.entity_id) for o in others if heard(o.name) == said]
-    names_heard = {heard(other.name) for other in others}
-    for pattern, place in _places(call_words(language)):
+    names_heard = {_as_voiced(other.name) for other in others}
+    places = _places(call_words(language))
+    # Every place a look-alike is said by, of any kind: "in the Upstairs" and "on the
+    # Upstairs" sound alike, so a floor named like a look-alike's area tells nothing apart.
+    # A look-alike without a registry entry is in no place: told from one that is.
+    there = [
+        where
+        for other in alike
+        if other is not None
+        for _, place in places
+        if (where := place(hass, other))
+    ]
+    # One that shows other than it says ("Hall" with a Cyrillic H and a) may look like any.
+    if any(hides_its_meaning(where) for where in there):
+        return written
+    voiced = {_as_voiced(one_line(where)) for where in there}
+    for pattern, place in places:
         here = place(hass, entry)
-        if not here or hides_its_meaning(here):
-            continue
-        # A look-alike without a registry entry is in no place: told from one that is.
-        there = {heard(place(hass, other) or "") for other in alike if other is not None}
-        if heard(here) in there:
+        if not here or hides_its_meaning(here) or _as_voiced(one_line(here)) in voiced:
             continue
         told = pattern.format(name=name, place=one_line(here))
-        if heard(told) not in names_heard:
+        if _as_voiced(told) not in names_heard:
             return told
     return written
+
+
+def _as_voiced(text: str) -> str:
+    """Return the text as a voice says it: its words folded, the gaps between them unheard.
+
+    "Hallway" and "Hall way" are one word aloud; a place is compared as it is said, on one
+    line and cut, so two long names alike up to the cut are alike.
+    """
+    return heard(text).replace(" ", "")
 
 
 def aloud(hass: HomeAssistant, text: str, language: str) -> str:

@@ -78,7 +78,9 @@ class PendingAction:
     `service`, `targets` and the English `description` are what the audit records; `call` is
     what runs; `spoken` describes it in the conversation's language when that is not English;
     `identities` are what the targets are (registry entries, else entity objects), which a yes
-    must still find behind them; `sensitive` the targets the description names as sensitive.
+    must still find behind them; `sensitive` the targets the description names as sensitive;
+    `heard_places` the description as a device said it (spoken_names: a look-alike named by
+    its place), which a yes must still hear the same way, or "" when the question was typed.
     """
 
     service: str
@@ -88,6 +90,7 @@ class PendingAction:
     spoken: str = ""
     identities: tuple[Identity, ...] = ()
     sensitive: tuple[str, ...] = ()
+    heard_places: str = ""
 
     @property
     def said(self) -> str:

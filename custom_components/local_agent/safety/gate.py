@@ -162,6 +162,9 @@ class SafetyGate:
         self.hass = hass
         self.policy = policy
         self.agent_id = agent_id
+        # Why this gate dropped what it held (its agent removed, restarted or rebuilt with new
+        # settings); it holds nothing after: the agent in its place would take the yes.
+        self.retired: Ending | None = None
 
     # Who is asking ---------------------------------------------------------------------------
 
@@ -435,6 +438,10 @@ class SafetyGate:
         """Say the held actions together, as the person asking hears them."""
         return self._said_to(turn, join_names([a.said for a in actions], turn.language))
 
+    def _places_heard(self, action: PendingAction) -> str:
+        """Return the action as a device names its targets: by place, as the registries say."""
+        return aloud(self.hass, action.description, ENGLISH)
+
     def _said_to(self, turn: TurnContext, text: str) -> str:
         """Return our text as the turn's person hears it: aloud from a device (spoken_names)."""
         return aloud(self.hass, text, turn.language) if turn.answering_device else text
@@ -504,6 +511,17 @@ class SafetyGate:
 
     async def async_hold(self, turn: TurnContext, held: list[PendingAction]) -> str:
         """Keep the actions for the user's answer; return the question to ask."""
+        if self.retired is not None:
+            # A turn that began before its agent was removed or rebuilt: nothing is held.
+            for action in held:
+                self.async_record(turn, action, Outcome.CANCELLED, _DROPPED[self.retired])
+            return capitalized(
+                await async_phrase(
+                    self.hass, turn.language, self.retired.value, actions=self._actions(held, turn)
+                )
+            )
+        if turn.answering_device:
+            held = [replace(a, heard_places=self._places_heard(a)) for a in held]
         pending = PendingConfirmation(
             agent_id=self.agent_id,
             conversation_id=turn.conversation_id,
@@ -846,6 +864,10 @@ class SafetyGate:
     async def async_decide_confirmed(self, action: PendingAction, turn: TurnContext) -> Decision:
         """Allow exactly the confirmed action, resolved again; refuse it if it changed."""
         self.async_record(turn, action, Outcome.CONFIRMED)
+        # A look-alike moved, or its place renamed, since a device named it by its place: the
+        # yes may mean the one now said there.
+        if action.heard_places and self._places_heard(action) != action.heard_places:
+            return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         held = action.call
         if isinstance(held, PlannedAction):
             if (
@@ -932,6 +954,7 @@ class SafetyGate:
     def async_drop_pending(self, ending: Ending) -> None:
         """Cancel what this agent holds: its settings changed, or it stops or restarts."""
         reason = _DROPPED[ending]
+        self.retired = ending
         for pending in async_get_confirmations(self.hass).async_clear(self.agent_id, ending):
             asked = (pending.conversation_id, pending.user_id, pending.device_id)
             for action in pending.actions:

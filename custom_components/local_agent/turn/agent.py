@@ -984,7 +984,7 @@ class ConversationAgent:
                 done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
                 said = " ".join(part for part in (done, question) if part)
                 await self._async_say(chat_log, said)
-                return TurnEnd.CONFIRMATION_ASKED
+                return TurnEnd.CONFIRMATION_ASKED if self.gate.retired is None else TurnEnd.REFUSED
             if await self._async_plain_answer(user_input, chat_log, toolbox, report):
                 return TurnEnd.ANSWERED
         return TurnEnd.ROUND_LIMIT
