@@ -11,14 +11,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Final
+from unittest.mock import patch
 
 import pytest
 
+from custom_components.local_agent.home.unexposed import nameless_names_in
+from custom_components.local_agent.home.unexposed import unexposed_names_in
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.core import State
+from homeassistant.core import StateMachine
+from homeassistant.helpers import entity_registry as er
 
 from .conftest import speech
+from .houses import set_up
 from .scene import Scene
 from .scripted_model import answer
 from .scripted_model import call
@@ -128,3 +139,73 @@ async def test_a_failed_read_says_why(
     result = await agent.ask("is it shut", context=scene.person, language=language)
 
     assert speech(result) == heard
+
+
+@dataclass
+class StatesRead:
+    """How many states Home Assistant handed out while counting."""
+
+    count: int = 0
+
+
+@contextmanager
+def states_read() -> Iterator[StatesRead]:
+    """Count the states read through hass.states (every state listed, each one fetched)."""
+    read = StatesRead()
+    listed, fetched = StateMachine.async_all, StateMachine.get
+
+    def async_all(
+        states: StateMachine, domain_filter: str | Iterable[str] | None = None
+    ) -> list[State]:
+        found = listed(states, domain_filter)
+        read.count += len(found)
+        return found
+
+    def get(states: StateMachine, entity_id: str) -> State | None:
+        read.count += 1
+        return fetched(states, entity_id)
+
+    with patch.object(StateMachine, "async_all", async_all), patch.object(StateMachine, "get", get):
+        yield read
+
+
+def a_house_of(hass: HomeAssistant, locks: int) -> None:
+    for number in range(locks):
+        hass.states.async_set(f"lock.gate_{number}", "locked", {"friendly_name": f"Gate {number}"})
+
+
+HINTED: Final = "unlock gate 7 and press guest mode"
+
+
+@pytest.mark.parametrize("locks", [20, 2000])
+async def test_the_hints_read_what_the_words_name_not_the_house(
+    hass: HomeAssistant, scene: Scene, locks: int
+) -> None:
+    """Before: each hint read every state of the house on each turn that did nothing (2,000
+    locks: over 4,000 states a turn)."""
+    a_house_of(hass, locks)
+    await set_up(hass, "input_button", {"guest_mode": None})
+    async_expose_entity(hass, "conversation", "input_button.guest_mode", True)
+    assert unexposed_names_in(hass, HINTED) == ["Gate 7"]  # the names are read once
+
+    with states_read() as read:
+        assert unexposed_names_in(hass, HINTED) == ["Gate 7"]
+        assert nameless_names_in(hass, [HINTED]) == ["guest mode"]
+
+    assert read.count <= 10
+
+
+async def test_the_hints_hear_a_new_name_at_once(hass: HomeAssistant, scene: Scene) -> None:
+    """Guard: names read once are read again when one comes, goes or changes."""
+    a_house_of(hass, 3)
+    assert unexposed_names_in(hass, "unlock the shed") == []
+
+    hass.states.async_set("lock.gate_1", "locked", {"friendly_name": "Shed"})
+    assert unexposed_names_in(hass, "unlock the shed") == ["Shed"]
+    hass.states.async_set("lock.barn", "locked", {"friendly_name": "Barn"})
+    assert unexposed_names_in(hass, "unlock the barn") == ["Barn"]
+    hass.states.async_remove("lock.barn")
+    assert unexposed_names_in(hass, "unlock the barn") == []
+    er.async_get(hass).async_update_entity("lock.back_door", aliases=["the cellar"])
+    async_expose_entity(hass, "conversation", "lock.back_door", False)
+    assert unexposed_names_in(hass, "unlock the cellar") == ["Back Door"]
