@@ -31,6 +31,7 @@ from homeassistant.helpers import entity_registry as er
 from .conftest import speech
 from .houses import set_up
 from .scene import Scene
+from .scene import tool_call
 from .scripted_model import answer
 from .scripted_model import call
 
@@ -40,6 +41,15 @@ DOORS: Final = ("lock.front_door", "lock.back_door")
 def reads(*entity_ids: str) -> str:
     """The model reading each entity with get_state, in one round."""
     return answer("\n".join(call("get_state", entity_id=entity_id) for entity_id in entity_ids))
+
+
+async def heard_after(scene: Scene, *rounds: str, language: str = "en") -> str:
+    """What the person hears when the model writes `rounds` of calls to our tools, then
+    nothing."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(*rounds, answer(""))
+    result = await agent.ask("are the doors locked", context=scene.person, language=language)
+    return speech(result)
 
 
 @pytest.mark.parametrize(
@@ -54,40 +64,30 @@ async def test_a_silent_model_after_reads_says_what_was_read(
     hass: HomeAssistant, scene: Scene, language: str, heard: str
 ) -> None:
     """Before: "Sorry, I have no answer to that." after two good reads."""
-    agent = await scene.our_agent()
-    scene.worker.will_write(reads(*DOORS), answer(""))
-
-    result = await agent.ask("are all the doors locked", context=scene.person, language=language)
-
-    assert speech(result) == heard
+    assert await heard_after(scene, reads(*DOORS), language=language) == heard
 
 
 async def test_one_read_in_two_rounds_is_said_too(hass: HomeAssistant, scene: Scene) -> None:
-    agent = await scene.our_agent()
-    scene.worker.will_write(reads("lock.front_door"), reads("lock.back_door"), answer(""))
+    heard = await heard_after(scene, reads("lock.front_door"), reads("lock.back_door"))
 
-    result = await agent.ask("are the doors locked", context=scene.person)
-
-    assert speech(result) == "Front Door: locked and Back Door: locked."
+    assert heard == "Front Door: locked and Back Door: locked."
 
 
 async def test_a_long_read_is_cut(hass: HomeAssistant, scene: Scene) -> None:
     for number in range(12):
         hass.states.async_set(f"sensor.room_{number}", "21", {"friendly_name": f"Room {number}"})
         async_expose_entity(hass, "conversation", f"sensor.room_{number}", True)
-    agent = await scene.our_agent()
     rooms = [f"sensor.room_{number}" for number in range(12)]
-    scene.worker.will_write(reads(*rooms[:6]), reads(*rooms[6:]), answer(""))
 
-    result = await agent.ask("how warm is it everywhere", context=scene.person)
+    heard = await heard_after(scene, reads(*rooms[:6]), reads(*rooms[6:]))
 
-    assert speech(result) == "Room 0: 21, Room 1: 21, Room 2: 21 and 9 more."
+    assert heard == "Room 0: 21, Room 1: 21, Room 2: 21 and 9 more."
 
 
 async def test_another_tools_read_is_not_said(hass: HomeAssistant, scene: Scene) -> None:
-    """Guard: only our runner's reads are said; Assist's intents answer by their own words."""
+    """Guard: only our runner's reads are said, not what another tool read."""
     agent = await scene.assist_agent()
-    scene.worker.will_write(answer(""))
+    scene.worker.will_write(tool_call("GetLiveContext"), answer(""))
 
     result = await agent.ask("are the doors locked", context=scene.person)
 
@@ -133,12 +133,7 @@ async def test_a_failed_read_says_why(
     hass: HomeAssistant, scene: Scene, language: str, entity_id: str, heard: str
 ) -> None:
     """Before: "I could not read the state of nowhere." and nothing of why."""
-    agent = await scene.our_agent()
-    scene.worker.will_write(reads(entity_id), answer(""))
-
-    result = await agent.ask("is it shut", context=scene.person, language=language)
-
-    assert speech(result) == heard
+    assert await heard_after(scene, reads(entity_id), language=language) == heard
 
 
 @dataclass
