@@ -56,7 +56,7 @@ async def heard_after(scene: Scene, *rounds: str, language: str = "en") -> str:
     ("language", "heard"),
     [
         ("en", "Front Door: locked and Back Door: locked."),
-        ("de", "Front Door: verriegelt und Back Door: verriegelt."),
+        ("de", "Front Door: Verriegelt und Back Door: Verriegelt."),
         ("fr", "Front Door\u00a0: verrouillé et Back Door\u00a0: verrouillé."),
     ],
 )

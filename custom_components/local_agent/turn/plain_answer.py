@@ -541,7 +541,7 @@ def states_read(content: Sequence[conversation.Content]) -> list[Phrase]:
             if shown == STATE_UNAVAILABLE:
                 read[entity_id] = Phrase("reason_unavailable", {"name": name})
             else:
-                state = StateWord(entity_id.partition(".")[0], shown)
+                state = StateWord(entity_id.partition(".")[0], shown, alone=True)
                 read[entity_id] = Phrase("read_state", {"name": name, "state": state})
     return list(read.values())
 
