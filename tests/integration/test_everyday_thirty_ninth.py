@@ -136,6 +136,20 @@ async def test_a_failed_read_says_why(
     assert await heard_after(scene, reads(entity_id), language=language) == heard
 
 
+async def test_a_failed_read_never_says_a_hidden_entitys_name(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Guard: an entity that is not exposed is said by the words the model wrote, not by Home
+    Assistant's name for it, and alike one that does not exist."""
+    hass.states.async_set("lock.cellar", "locked", {"friendly_name": "Wine Vault"})
+
+    heard = await heard_after(scene, reads("lock.cellar"))
+
+    assert heard == (
+        "I could not read the state of cellar. Cellar: no such entity exposed to Assist."
+    )
+
+
 @dataclass
 class StatesRead:
     """How many states Home Assistant handed out while counting."""
