@@ -625,7 +625,7 @@ async def test_an_intent_that_ran_is_said_done_in_the_language(
 
 # --- Questions: answered from the true state ---------------------------------------------------
 
-# What the agent says when the model read a state and wrote no answer: never "done".
+# What the agent says when the model read Assist's live context and wrote no answer: never "done".
 NO_ANSWER: Final = {
     "en": "Sorry, I have no answer to that.",
     "de": "Entschuldigung, darauf habe ich keine Antwort.",
@@ -634,6 +634,28 @@ NO_ANSWER: Final = {
     "nl": "Sorry, daar heb ik geen antwoord op.",
     "it": "Mi dispiace, non ho una risposta.",
     "pt": "Desculpe, não tenho resposta para isso.",
+}
+
+
+# What the agent says when the model read the unlocked door, or the heating, and wrote no answer:
+# what it read, in Home Assistant's state words; never "done".
+READ_DOOR: Final = {
+    "en": "Entrance door: unlocked.",
+    "de": "Haustür: Entriegelt.",
+    "fr": "Porte d'entrée\u00a0: déverrouillé.",
+    "es": "Puerta principal: desbloqueado.",
+    "nl": "Voordeur: ontgrendeld.",
+    "it": "Porta d'ingresso: sbloccato/a.",
+    "pt": "Porta da frente: destrancada.",
+}
+READ_HEATING: Final = {
+    "en": "Heating: cool.",
+    "de": "Heizung: Kühlbetrieb.",
+    "fr": "Chauffage\u00a0: climatisation.",
+    "es": "Calefacción: frío.",
+    "nl": "Verwarming: koelen.",
+    "it": "Riscaldamento: freddo.",
+    "pt": "Aquecimento: arrefecer.",
 }
 
 
@@ -651,7 +673,7 @@ async def test_is_the_front_door_locked_reads_the_true_state_by_its_name(
     language: str,
 ) -> None:
     """The model reads the door by its household name and its state as it is, locked and then
-    unlocked; its answer is what is said; with none, the agent has no answer, never "done"."""
+    unlocked; its answer is what is said; with none, the agent says what it read, never "done"."""
     hass = home.hass
     agent = await agent_of(home, OURS)
     read = answer(call("get_state", entity_id=FRONT_DOOR))
@@ -665,7 +687,7 @@ async def test_is_the_front_door_locked_reads_the_true_state_by_its_name(
     await hass.services.async_call("lock", "unlock", {"entity_id": FRONT_DOOR}, blocking=True)
     await hass.async_block_till_done()
     result = await say(home, agent, language, read, answer(""))
-    assert speech(result) == NO_ANSWER[language]
+    assert speech(result) == READ_DOOR[language]
     assert read_entities(result, hass)[FRONT_DOOR]["state"] == "unlocked"
 
 
@@ -690,7 +712,7 @@ async def test_the_temperature_is_read_as_the_thermostat_reports_it(
     said = str(read)
     for attribute in ("current_temperature", "temperature"):
         assert str(heating.attributes[attribute]) in said, (attribute, read)
-    assert speech(result) == NO_ANSWER[language]
+    assert speech(result) == READ_HEATING[language]
 
 
 def live_entry(result: Any, hass: HomeAssistant, named: str) -> str:

@@ -418,24 +418,25 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         "Nicht alles, was das Modell versucht hat, ist durchgegangen. Erledigt.",
         ACTION_DONE,
     ),
-    # The model only read a state and wrote nothing: nothing was done, so no "Done".
+    # The model only read a state and wrote nothing: what it read is said, and no "Done".
     (
         "es",
         (does("get_state", entity_id=BED), answer("")),
-        "Lo siento, no tengo respuesta para eso.",
+        "Bed Light: apagado.",
         QUERY_ANSWER,
     ),
     (
         "en",
         (does("get_state", entity_id=BED), answer("")),
-        "Sorry, I have no answer to that.",
+        "Bed Light: off.",
         QUERY_ANSWER,
     ),
     # Every read failed: not answered (an error); the model's own full stop is not doubled.
     (
         "en",
         (does("get_state", entity_id="the user's entity."), answer("")),
-        "I could not read the state of the user's entity.",
+        "I could not read the state of the user's entity. The user's entity: no such entity"
+        " exposed to Assist.",
         ERROR,
     ),
     (
@@ -444,7 +445,8 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
             answer("\n".join(call("get_state", entity_id=f"sensor.value_{n}") for n in range(4))),
             answer(""),
         ),
-        "I could not read the state of value 0, value 1, value 2 and value 3.",
+        "I could not read the state of value 0, value 1, value 2 and value 3. Value 0, value 1,"
+        " value 2 and value 3: no such entity exposed to Assist.",
         ERROR,
     ),
     # Nothing at all.

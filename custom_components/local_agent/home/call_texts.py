@@ -106,6 +106,9 @@ class StateWord:
 
     domain: str
     state: str
+    # Said alone after a name ("Heizung: Kühlbetrieb"): a language that writes its nouns with
+    # a capital keeps Home Assistant's; else lower case, as inside a sentence.
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +203,8 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
     for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
         strings = await async_get_translations(hass, lang, "entity_component", [word.domain])
         if text := strings.get(key):
+            if word.alone and lang.split("-")[0] in _CAPITAL_NOUNS:
+                return text
             return text[:1].lower() + text[1:]
     return word.state
 

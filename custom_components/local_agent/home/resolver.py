@@ -16,13 +16,20 @@ from typing import Final
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.core import State
+from homeassistant.core import valid_entity_id
 
 from .actions import ToolFailure
+from .call_texts import Phrase
+from .call_texts import Said
 from .call_texts import entity_name
+from .call_texts import inside_sentence
 from .entity_view import entity_info
+from .entity_view import one_line
 
 _CLOSE_MATCH_CUTOFF: Final = 0.6
 _MAX_LISTED: Final = 10
+# Why a reference found nothing, as the person hears it (the same whether it exists or not).
+NO_SUCH_ENTITY: Final = "reason_no_such_entity"
 
 
 class EntityResolver:
@@ -77,7 +84,16 @@ class EntityResolver:
             return ToolFailure(
                 f"{reference!r} names several entities: {', '.join(by_name)}. Pick one entity_id."
             )
-        return ToolFailure(self._not_found(reference, domain, names))
+        return ToolFailure(self._not_found(reference, domain, names), self._why_not(candidate))
+
+    def _why_not(self, reference: str) -> tuple[Said, ...]:
+        """Say why nothing was found, naming the reference as the model wrote it.
+
+        The same for an entity that is not exposed as for one that does not exist, and never
+        by Home Assistant's name for it: the sentence goes into the conversation the model
+        reads (the person hears what is not exposed in a hint of their own, turn/notices.py).
+        """
+        return (Phrase(NO_SUCH_ENTITY, {"name": written_name(reference)}),)
 
     def _is_exposed(self, entity_id: str) -> bool:
         """Check exposure live: it may have changed since this turn started."""
@@ -115,6 +131,13 @@ class EntityResolver:
             return "No such entities are exposed."
         shown = ", ".join(ids[:_MAX_LISTED]) + (", …" if len(ids) > _MAX_LISTED else "")
         return f"Exposed: {shown}."
+
+
+def written_name(reference: str) -> str:
+    """Return a reference as said: "light.attic" reads "attic", a name stays as written."""
+    if valid_entity_id(reference):
+        return reference.partition(".")[2].replace("_", " ").strip()
+    return inside_sentence(one_line(reference))
 
 
 def parse_entity_ids(raw: Any) -> list[str]:

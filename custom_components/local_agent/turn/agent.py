@@ -43,6 +43,7 @@ from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.tool_calls import calls_written_as_text
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.engine.types import Message
+from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
 from custom_components.local_agent.home.actions import ApiCall
@@ -54,6 +55,7 @@ from custom_components.local_agent.home.call_texts import as_sentence
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
+from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
@@ -72,6 +74,7 @@ from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
+from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
@@ -131,6 +134,7 @@ from .plain_answer import done_actions
 from .plain_answer import left_as_they_were
 from .plain_answer import sentence
 from .plain_answer import speaks
+from .plain_answer import states_read
 from .refusals import as_missed
 from .refusals import describe_calls
 from .refusals import failed_in_last_round
@@ -511,10 +515,14 @@ class ConversationAgent:
         changed: what our tools did, when the agent speaks the language ("Done." otherwise),
         and then which calls of the last round did not go through.
         """
-        if not changed_anything(chat_log):
-            core_said = await async_core_speech(self.hass, language, chat_log)
-            return core_said or await async_phrase(self.hass, language, "no_answer")
         content = chat_log.content[chat_log.llm_input_provided_index :]
+        if not changed_anything(chat_log):
+            if core_said := await async_core_speech(self.hass, language, chat_log):
+                return core_said
+            if speaks(language) and (read := states_read(content)):
+                labels = [await async_said_parts(self.hass, language, [label]) for label in read]
+                return as_sentence(join_few_names(labels, language))
+            return await async_phrase(self.hass, language, "no_answer")
         done = actions_done_in(content, home_tools)
         # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."
         left = left_as_they_were(content, home_tools) if speaks(language) else []
@@ -1153,7 +1161,7 @@ class ConversationAgent:
                 refusal := await self.gate.async_refuse_unoffered(tool, error.arguments, turn)
             ):
                 return error_result(refusal)
-            return error_result(error.message)
+            return _failed_call(turn, error)
         call = event.call
         proposed: Call
         if turn.home is not None and call.name in turn.home.tool_names:
@@ -1421,6 +1429,20 @@ async def _async_css_colours(
         return arguments
     colours = await async_colour_words(hass, turn.language)
     return {**arguments, **{key: colours.css_name(value) for key, value in said.items()}}
+
+
+def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
+    """Return a call the parser refused; a read of ours says why as a refused plan would.
+
+    The grammar holds entity_id to the exposed ids, so "nowhere" never reaches the plan: the
+    plan of what was written says why ("nowhere: no entity exposed to Assist has that name");
+    it runs nothing, and the model reads the parser's message.
+    """
+    if turn.home is not None and error.name == GET_STATE:
+        planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
+        if isinstance(planned, ToolFailure) and planned.reason:
+            return refused_result(ToolFailure(error.message, planned.reason))
+    return error_result(error.message)
 
 
 def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:

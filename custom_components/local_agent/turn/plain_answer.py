@@ -56,6 +56,7 @@ from custom_components.local_agent.home.counted_targets import target_kinds
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
+from custom_components.local_agent.home.runner import TargetStates
 from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import found_as_asked
@@ -64,6 +65,7 @@ from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
@@ -529,6 +531,28 @@ def already_as_asked(
         if result is not None and _done_action(call, result, home_tools) is not None:
             said.extend(found_as_asked(call.tool_name, result))
     return said
+
+
+def states_read(content: Sequence[conversation.Content]) -> list[Phrase]:
+    """Say each entity our runner read in `content` (a turn's), once, as it last read it.
+
+    "Front Door: locked"; one that is unavailable says so as a failed action does. Told by the
+    result's class (TargetStates of a read): another tool's answer is not ours to say.
+    """
+    read: dict[str, Phrase] = {}
+    for _call, result in calls_with_results(content):
+        if not isinstance(result, TargetStates) or not result.read or result.error:
+            continue
+        for entity in result.entities:
+            entity_id, shown = str(entity.get(ATTR_ENTITY_ID)), str(entity.get("state"))
+            name = _target_name(entity)
+            read.pop(entity_id, None)  # said where it was last read
+            if shown == STATE_UNAVAILABLE:
+                read[entity_id] = Phrase("reason_unavailable", {"name": name})
+            else:
+                state = StateWord(entity_id.partition(".")[0], shown, alone=True)
+                read[entity_id] = Phrase("read_state", {"name": name, "state": state})
+    return list(read.values())
 
 
 def _done_action(

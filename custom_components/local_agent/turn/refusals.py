@@ -20,6 +20,8 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.home.call_texts import Names
+from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_few_names
@@ -31,6 +33,7 @@ from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
+from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
 from custom_components.local_agent.home.tools import GET_STATE
@@ -80,11 +83,40 @@ def refused_calls(chat_log: conversation.ChatLog) -> list[llm.ToolInput]:
 def failure_reasons(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInput]) -> list[Said]:
     """Return why these calls failed, where the agent can say it itself (ReasonedFailure)."""
     _, results = _turn_calls(chat_log)
-    return [
+    reasons = [
         reason
         for call in calls
         if isinstance(result := results.get(call.id), ReasonedFailure)
         for reason in result.reason
+    ]
+    return _names_together(reasons)
+
+
+# Reasons said once for all the names they give: "Attic and shed: no entity … has that name".
+_SAID_TOGETHER: Final = frozenset({NO_SUCH_ENTITY})
+
+
+def _names_together(reasons: list[Said]) -> list[Said]:
+    """Return the reasons, each of _SAID_TOGETHER once, with every name it gave, in order."""
+    together: dict[str, list[str]] = {}
+    said: list[Said] = []
+    for reason in reasons:
+        if (
+            isinstance(reason, Phrase)
+            and reason.key in _SAID_TOGETHER
+            and isinstance(name := reason.placeholders.get("name"), str)
+        ):
+            if reason.key not in together:
+                together[reason.key] = []
+                said.append(reason)
+            together[reason.key].append(name)
+        else:
+            said.append(reason)
+    return [
+        Phrase(reason.key, {"name": Names(tuple(dict.fromkeys(together[reason.key])))})
+        if isinstance(reason, Phrase) and reason.key in together
+        else reason
+        for reason in said
     ]
 
 
