@@ -33,6 +33,8 @@ MAX_NAME_CHARS: Final = 100
 MAX_VALUE_CHARS: Final = 200
 # Characters that only reorder how a text is displayed (a right-to-left override).
 _DIRECTION_CONTROLS: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Control characters that are no space (NUL, BEL, ESC, DEL, C1): neither seen nor said.
+_CONTROLS: Final = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 # A run of spaces and line breaks; not a no-break space (French puts one before ":" "?" "!").
 _SPACES: Final = re.compile("[^\\S\u00a0\u202f]+")
 # Keys of a state_summary other than its attributes.
@@ -199,7 +201,7 @@ class EntityInfo:
 
 def one_line(text: str, limit: int = MAX_NAME_CHARS) -> str:
     """Return text on one line, its runs of spaces and breaks one space, cut at limit."""
-    flat = _SPACES.sub(" ", _DIRECTION_CONTROLS.sub("", text)).strip()
+    flat = _SPACES.sub(" ", _CONTROLS.sub("", _DIRECTION_CONTROLS.sub("", text))).strip()
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
