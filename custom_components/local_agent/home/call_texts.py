@@ -1311,7 +1311,8 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
 # a name that holds an entity id itself is said as its entity id alone.
 
 # Marks our own sentences and asides are made of, and chat markup's: a name holding one reads
-# as part of them (a sentence's end, "Front Door. Turn on Kitchen Lights", makes the question after it another).
+# as part of them (a sentence's end in "Front Door. Turn on Kitchen Lights" makes the question
+# after it another).
 # An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
 _OUR_MARKS: Final = re.compile(
     r"[?!()\[\]:;<>|\u3002\uff01\uff1f]|\.\s|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*",
