@@ -2000,6 +2000,19 @@ def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     return er.async_resolve_entity_id(er.async_get(hass), wrapped)
 
 
+def switch_as_x_entities(hass: HomeAssistant) -> list[str]:
+    """Return every entity of a Switch as X entry (from the registry's index by entry).
+
+    Bounded by the number of such entities, not the house: a turn's safety question asks it.
+    """
+    registry = er.async_get(hass)
+    return [
+        entity.entity_id
+        for config_entry in hass.config_entries.async_entries(SWITCH_AS_X)
+        for entity in er.async_entries_for_config_entry(registry, config_entry.entry_id)
+    ]
+
+
 def _switch_as_x_entry(hass: HomeAssistant, entity_id: str) -> ConfigEntry | None:
     """Return the Switch as X config entry whose entity this is (by its registry entry)."""
     entry = er.async_get(hass).async_get(entity_id)
