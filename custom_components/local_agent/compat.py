@@ -65,6 +65,7 @@ from homeassistant.helpers import target as target_helper
 from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.helpers.script import SCRIPT_MODE_RESTART
 from homeassistant.helpers.script import Script
+from homeassistant.helpers.storage import Store
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
@@ -2280,3 +2281,13 @@ def with_timer_tools_last(hass: HomeAssistant, tools: list[llm.Tool]) -> list[ll
             )
     kept = [tool for tool in tools if tool.name not in names]
     return kept + [offered[name] for name in names if name in offered]
+
+
+def cancel_pending_save(store: Store[Any]) -> None:
+    """Cancel a store's delayed save and its write at stop.
+
+    Store.async_remove does too, but only once it runs, and the test harness replaces it with
+    one that does not.
+    """
+    store._async_cleanup_delay_listener()
+    store._async_cleanup_final_write_listener()

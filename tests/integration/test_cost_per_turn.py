@@ -9,10 +9,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
 from typing import Final
+
+from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
+from homeassistant.util import dt as dt_util
 from testing.state_reads import StateReads
 from testing.state_reads import counting_state_reads
 
@@ -91,3 +97,65 @@ async def test_a_new_exposed_entity_is_offered_at_the_next_turn(
     first, second = scripted_worker.requests[-2:]
     assert "light.shed" not in first.static_prompt
     assert "light.shed" in second.static_prompt
+
+
+def subentry_of(hass: HomeAssistant, agent: Agent) -> str:
+    """The id of the agent's subentry."""
+    entry = er.async_get(hass).async_get(agent.entity_id)
+    assert entry is not None
+    assert entry.config_subentry_id is not None
+    return entry.config_subentry_id
+
+
+async def delete_agent(hass: HomeAssistant, agent: Agent) -> str:
+    """Delete the agent's subentry (its entity goes with it); return its home list's key."""
+    subentry_id = subentry_of(hass, agent)
+    assert hass.config_entries.async_remove_subentry(agent.entry, subentry_id)
+    await hass.async_block_till_done()
+    assert hass.states.get(agent.entity_id) is None
+    return f"local_agent.home_list.{subentry_id}"
+
+
+async def take_home_list(agent: Agent, worker: ScriptedWorker) -> str:
+    """A turn (the agent takes its home list, saved ten seconds later); return its key."""
+    worker.will_write(answer("Hello."))
+    await agent.ask("hello")
+    await agent.hass.async_block_till_done(wait_background_tasks=True)
+    return f"local_agent.home_list.{subentry_of(agent.hass, agent)}"
+
+
+async def let_saves_run(hass: HomeAssistant) -> None:
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(minutes=5))
+    await hass.async_block_till_done(wait_background_tasks=True)
+
+
+async def test_a_deleted_agent_leaves_no_home_list(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    hass_storage: dict[str, Any],
+) -> None:
+    """Before: .storage/local_agent.home_list.<subentry id> stayed after the agent was deleted."""
+    saved = await take_home_list(scripted_agent, scripted_worker)
+    await let_saves_run(hass)
+    assert saved in hass_storage
+
+    key = await delete_agent(hass, scripted_agent)
+
+    assert key not in hass_storage
+
+
+async def test_a_save_pending_when_the_agent_is_deleted_writes_nothing(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    hass_storage: dict[str, Any],
+) -> None:
+    """Before: the delayed save wrote the deleted agent's home list seconds later."""
+    pending = await take_home_list(scripted_agent, scripted_worker)
+    assert pending not in hass_storage
+
+    key = await delete_agent(hass, scripted_agent)
+    await let_saves_run(hass)
+
+    assert key not in hass_storage
