@@ -15,6 +15,7 @@ from typing import Final
 
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -24,6 +25,7 @@ from testing.state_reads import counting_state_reads
 
 from .agents import Agent
 from .agents import state
+from .home import NOT_EXPOSED
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
@@ -97,6 +99,21 @@ async def test_a_new_exposed_entity_is_offered_at_the_next_turn(
     first, second = scripted_worker.requests[-2:]
     assert "light.shed" not in first.static_prompt
     assert "light.shed" in second.static_prompt
+
+
+async def test_an_entity_exposed_between_turns_is_offered_at_the_next_turn(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """The index is dropped when exposure changes: the next turn's prompt lists it."""
+    scripted_worker.will_write(answer("Hello."), answer("Hello."))
+    await scripted_agent.ask("hello", context=person)
+    async_expose_entity(hass, "conversation", NOT_EXPOSED, True)
+
+    await scripted_agent.ask("hello", context=person)
+
+    first, second = scripted_worker.requests[-2:]
+    assert NOT_EXPOSED not in first.static_prompt
+    assert NOT_EXPOSED in second.static_prompt
 
 
 def subentry_of(hass: HomeAssistant, agent: Agent) -> str:
