@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 from typing import Final
 
+import pytest
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -146,33 +147,22 @@ async def let_saves_run(hass: HomeAssistant) -> None:
     await hass.async_block_till_done(wait_background_tasks=True)
 
 
+@pytest.mark.parametrize("saved", [True, False], ids=["saved", "save pending"])
 async def test_a_deleted_agent_leaves_no_home_list(
     hass: HomeAssistant,
     scripted_agent: Agent,
     scripted_worker: ScriptedWorker,
     hass_storage: dict[str, Any],
+    saved: bool,
 ) -> None:
-    """Before: .storage/local_agent.home_list.<subentry id> stayed after the agent was deleted."""
-    saved = await take_home_list(scripted_agent, scripted_worker)
-    await let_saves_run(hass)
-    assert saved in hass_storage
+    """Before: .storage/local_agent.home_list.<subentry id> stayed after the agent was deleted,
+    and a save pending at the delete wrote it seconds later."""
+    key = await take_home_list(scripted_agent, scripted_worker)
+    if saved:
+        await let_saves_run(hass)
+    assert (key in hass_storage) is saved
 
-    key = await delete_agent(hass, scripted_agent)
-
-    assert key not in hass_storage
-
-
-async def test_a_save_pending_when_the_agent_is_deleted_writes_nothing(
-    hass: HomeAssistant,
-    scripted_agent: Agent,
-    scripted_worker: ScriptedWorker,
-    hass_storage: dict[str, Any],
-) -> None:
-    """Before: the delayed save wrote the deleted agent's home list seconds later."""
-    pending = await take_home_list(scripted_agent, scripted_worker)
-    assert pending not in hass_storage
-
-    key = await delete_agent(hass, scripted_agent)
+    assert await delete_agent(hass, scripted_agent) == key
     await let_saves_run(hass)
 
     assert key not in hass_storage
