@@ -22,15 +22,21 @@ import argparse
 import asyncio
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Sequence
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 import statistics
 import sys
 import time
+from typing import Any
 from typing import Final
+from unittest.mock import patch
 
+from custom_components.local_agent import compat
 from homeassistant.core import Context
+from homeassistant.core import HomeAssistant
 from testing.agent import LocalAgentHandle
 from testing.agent import async_create_person
 from testing.agent import async_local_agent
@@ -109,7 +115,32 @@ class TurnFigures:
     kind: str
     loop_cpu_ms: float
     states_read: float
+    objects_read: float
     walks: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSample:
+    """One turn: event-loop CPU seconds, states read, entity objects searched for actions."""
+
+    cpu: float
+    reads: StateReads
+    objects: int
+
+
+@contextlib.contextmanager
+def counting_objects_read() -> Iterator[list[int]]:
+    """Count the entity objects searched for actions of their own (compat.entities_with_actions
+    looks at every entity of a domain: a walk of the house that reads no state)."""
+    count = [0]
+    search = compat.entity_action_sequences
+
+    def counted(hass: HomeAssistant, entity_id: str) -> list[list[Any]] | None:
+        count[0] += 1
+        return search(hass, entity_id)
+
+    with patch.object(compat, "entity_action_sequences", counted):
+        yield count
 
 
 async def _async_turn(
@@ -118,15 +149,15 @@ async def _async_turn(
     outputs: Sequence[str],
     sentence: str,
     context: Context,
-) -> tuple[float, StateReads]:
+) -> TurnSample:
     stand_in.queued.clear()
     stand_in.will_write(*outputs)
-    with counting_state_reads() as reads:
+    with counting_state_reads() as reads, counting_objects_read() as objects:
         started = time.thread_time()
         await handle.async_ask(sentence, context=context)
         await handle.hass.async_block_till_done()
         cpu = time.thread_time() - started
-    return cpu, reads
+    return TurnSample(cpu, reads, objects[0])
 
 
 async def async_measure(size: int, exposed: int, model_path: Path, turns: int) -> list[TurnFigures]:
@@ -148,14 +179,15 @@ async def async_measure(size: int, exposed: int, model_path: Path, turns: int) -
                     for _ in range(turns + 1)
                 ][1:]
                 walks: Counter[str] = Counter()
-                for _, reads in samples:
-                    walks.update(reads.walks)
+                for sample in samples:
+                    walks.update(sample.reads.walks)
                 figures.append(
                     TurnFigures(
                         size=size,
                         kind=kind.name,
-                        loop_cpu_ms=statistics.median(cpu for cpu, _ in samples) * 1000,
-                        states_read=statistics.median(reads.count for _, reads in samples),
+                        loop_cpu_ms=statistics.median(sample.cpu for sample in samples) * 1000,
+                        states_read=statistics.median(sample.reads.count for sample in samples),
+                        objects_read=statistics.median(sample.objects for sample in samples),
                         walks=tuple((where, n // turns) for where, n in walks.most_common()),
                     )
                 )
@@ -167,11 +199,13 @@ def report(figures: Sequence[TurnFigures], exposed: int, turns: int) -> str:
     """Return the printed table, then the walks by where they were made."""
     lines = [
         f"Per turn (median of {turns}, a warm-up turn apart; {exposed} entities exposed): "
-        "event-loop CPU and states read",
-        f"{'entities':>8} | {'turn':<14} | {'loop CPU ms':>11} | {'states read':>11}",
+        "event-loop CPU, states read, entity objects searched for actions of their own",
+        f"{'entities':>8} | {'turn':<14} | {'loop CPU ms':>11} | {'states read':>11} | "
+        f"{'objects read':>12}",
     ]
     lines += [
-        f"{f.size:>8} | {f.kind:<14} | {f.loop_cpu_ms:>11.2f} | {f.states_read:>11,.0f}"
+        f"{f.size:>8} | {f.kind:<14} | {f.loop_cpu_ms:>11.2f} | {f.states_read:>11,.0f} | "
+        f"{f.objects_read:>12,.0f}"
         for f in figures
     ]
     lines += ["", f"Walks (calls that returned more than {WALK_SIZE} states), states per turn:"]
