@@ -65,6 +65,7 @@ from homeassistant.helpers import target as target_helper
 from homeassistant.helpers.entity_component import DATA_INSTANCES
 from homeassistant.helpers.script import SCRIPT_MODE_RESTART
 from homeassistant.helpers.script import Script
+from homeassistant.helpers.storage import Store
 from homeassistant.helpers.template import Template
 from homeassistant.helpers.template.render_info import RenderInfo
 from homeassistant.helpers.trigger.entity_trigger import EntityTargetStateTriggerBase
@@ -2000,6 +2001,19 @@ def wrapped_entity(hass: HomeAssistant, entity_id: str) -> str | None:
     return er.async_resolve_entity_id(er.async_get(hass), wrapped)
 
 
+def switch_as_x_entities(hass: HomeAssistant) -> list[str]:
+    """Return every entity of a Switch as X entry (from the registry's index by entry).
+
+    Bounded by the number of such entities, not the house: a turn's safety question asks it.
+    """
+    registry = er.async_get(hass)
+    return [
+        entity.entity_id
+        for config_entry in hass.config_entries.async_entries(SWITCH_AS_X)
+        for entity in er.async_entries_for_config_entry(registry, config_entry.entry_id)
+    ]
+
+
 def _switch_as_x_entry(hass: HomeAssistant, entity_id: str) -> ConfigEntry | None:
     """Return the Switch as X config entry whose entity this is (by its registry entry)."""
     entry = er.async_get(hass).async_get(entity_id)
@@ -2267,3 +2281,13 @@ def with_timer_tools_last(hass: HomeAssistant, tools: list[llm.Tool]) -> list[ll
             )
     kept = [tool for tool in tools if tool.name not in names]
     return kept + [offered[name] for name in names if name in offered]
+
+
+def cancel_pending_save(store: Store[Any]) -> None:
+    """Cancel a store's delayed save and its write at stop.
+
+    Store.async_remove does too, but only once it runs, and the test harness replaces it with
+    one that does not.
+    """
+    store._async_cleanup_delay_listener()
+    store._async_cleanup_final_write_listener()

@@ -29,7 +29,6 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.types import JsonSchema
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
-from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.const import STATE_UNAVAILABLE
@@ -51,6 +50,7 @@ from .colours import ColourWords
 from .entity_view import EntityLine
 from .entity_view import entity_line
 from .entity_view import one_line
+from .exposed import exposed_entity_ids
 from .resolver import EntityResolver
 from .service_catalog import AREA_FIELD
 from .service_catalog import ActionSpec
@@ -162,9 +162,9 @@ async def async_build_home_tools(hass: HomeAssistant, *, assistant: str = ASSIST
     descriptions = await async_get_all_descriptions(hass)
     catalog = _catalog(hass, descriptions)
     exposed = {
-        state.entity_id: state
-        for state in hass.states.async_all()
-        if async_should_expose(hass, assistant, state.entity_id)
+        entity_id: state
+        for entity_id in exposed_entity_ids(hass, assistant)
+        if (state := hass.states.get(entity_id)) is not None
     }
     specs, tools = _specs(hass, assistant, catalog, exposed)
     return HomeTools(hass, assistant, exposed, specs, tools)

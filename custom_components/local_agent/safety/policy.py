@@ -75,6 +75,7 @@ from custom_components.local_agent.compat import sends_messages
 from custom_components.local_agent.compat import sends_only_a_message
 from custom_components.local_agent.compat import service_entities
 from custom_components.local_agent.compat import speaks_on_players
+from custom_components.local_agent.compat import switch_as_x_entities
 from custom_components.local_agent.compat import switch_as_x_service
 from custom_components.local_agent.compat import target_entities
 from custom_components.local_agent.compat import template_followers
@@ -1285,9 +1286,9 @@ class _Rules:
             for domain in domains
             for driver, sequences in entities_with_actions(self.hass, domain)
         ]
-        for state in self.hass.states.async_all():
-            if (shown := wrapped_entity(self.hass, state.entity_id)) is not None:
-                acting.append((state.entity_id, entity_action_sequences(self.hass, shown) or []))
+        for wrapper in switch_as_x_entities(self.hass):
+            if (shown := wrapped_entity(self.hass, wrapper)) is not None:
+                acting.append((wrapper, entity_action_sequences(self.hass, shown) or []))
         for driver, sequences in acting:
             if driver in self.exempt or not self._named_sensitive(driver):
                 continue

@@ -30,6 +30,7 @@ import logging
 from typing import Any
 from typing import Final
 
+from custom_components.local_agent.compat import cancel_pending_save
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import DOMAIN
 from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
@@ -62,13 +63,29 @@ SAVE_DELAY_SECONDS: Final = 10.0
 
 
 _KEPT: HassKey[dict[str, HomeSnapshot]] = HassKey(f"{DOMAIN}_home_lists")
+# One store per agent across reloads, so that forgetting the agent cancels its pending save.
+_STORES: HassKey[dict[str, Store[dict[str, Any]]]] = HassKey(f"{DOMAIN}_home_list_stores")
+
+
+def _home_list_store(hass: HomeAssistant, key: str) -> Store[dict[str, Any]]:
+    stores = hass.data.setdefault(_STORES, {})
+    if (store := stores.get(key)) is None:
+        store = stores[key] = Store(hass, STORAGE_VERSION, f"{DOMAIN}.home_list.{key}")
+    return store
 
 
 @callback
 def forget_home_list(hass: HomeAssistant, key: str) -> None:
-    """Forget the home list kept in memory for an agent that is gone."""
+    """Forget the home list of an agent that is gone, in memory and on disk.
+
+    A save still pending is cancelled first, so it cannot write the file again.
+    """
     if (kept := hass.data.get(_KEPT)) is not None:
         kept.pop(key, None)
+    store = _home_list_store(hass, key)
+    del hass.data[_STORES][key]
+    cancel_pending_save(store)
+    hass.async_create_task(store.async_remove(), f"{DOMAIN} forget home list {key}")
 
 
 class HomeWarmUp:
@@ -81,9 +98,7 @@ class HomeWarmUp:
         self.hass = hass
         self._agent = agent
         self._key = key
-        self._store: Store[dict[str, Any]] = Store(
-            hass, STORAGE_VERSION, f"{DOMAIN}.home_list.{key}"
-        )
+        self._store = _home_list_store(hass, key)
         self._snapshot: HomeSnapshot | None = None
         self._debouncer = Debouncer(
             hass,
@@ -206,5 +221,7 @@ class HomeWarmUp:
 
     @callback
     def _keep(self, snapshot: HomeSnapshot) -> None:
+        if self.hass.data.get(_STORES, {}).get(self._key) is not self._store:
+            return  # the agent is gone: a turn that ends after must not save its list again
         self._snapshot = self.hass.data.setdefault(_KEPT, {})[self._key] = snapshot
         self._store.async_delay_save(snapshot.as_dict, SAVE_DELAY_SECONDS)
