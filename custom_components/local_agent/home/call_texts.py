@@ -56,6 +56,9 @@ from .entity_view import MAX_NAME_CHARS
 from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
+from .twin_names import places_of
+from .twin_names import shares_a_name
+from .twin_names import told_apart
 
 
 async def async_phrase(hass: HomeAssistant, language: str, key: str, **placeholders: str) -> str:
@@ -119,6 +122,8 @@ class Names:
     """
 
     names: tuple[str, ...]
+    # The names' entities, by their order: twins are told apart by place (twin_names).
+    entity_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +176,11 @@ async def _async_placeholder(
     if isinstance(value, StateWord):
         return await _async_state_word(hass, language, value)
     if isinstance(value, Names):
-        return join_few_names(value.names, language)
+        names = value.names
+        if shares_a_name(names) and len(value.entity_ids) == len(names):
+            places = [places_of(hass, entity_id) for entity_id in value.entity_ids]
+            names = told_apart(names, value.entity_ids, places)
+        return join_few_names(names, language)
     return value
 
 
