@@ -4,6 +4,8 @@ speaker reads it.
 - Two lights named "Lamp" in two areas, both off: "turn them off" answered "Lamp and Lamp:
   already off". An "already" sentence now tells twins apart as a done one does, by area, and
   both by floor or device where the areas match ("Lamp (Hall) and Lamp (Kitchen)").
+- German said a light already on as "schon ein" (Home Assistant's state word "Ein", which
+  reads only alone): now "schon eingeschaltet", and "schon ausgeschaltet" alike.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ async def lamps_switched(hass: HomeAssistant, talk: Talk, action: str, language:
     ("language", "said"),
     [
         ("en", "Lamp (Hall) and Lamp (Kitchen): already off."),
-        ("de", "Lamp (Hall) und Lamp (Kitchen): schon aus."),
+        ("de", "Lamp (Hall) und Lamp (Kitchen): schon ausgeschaltet."),
         ("fr", "Lamp (Hall) et Lamp (Kitchen)\u00a0: déjà éteint."),
     ],
 )
@@ -103,3 +105,22 @@ async def test_twins_of_one_device_in_one_area_keep_their_ids(
     assert await lamps_switched(hass, talk, "turn_on", "en") == (
         "Turned on Lamp (light.bed_light) and Lamp (light.ceiling_lights)."
     )
+
+
+@pytest.mark.parametrize(
+    ("action", "said"),
+    [
+        ("turn_on", "Bed Light: schon eingeschaltet."),
+        ("turn_off", "Bed Light: schon ausgeschaltet."),
+    ],
+)
+async def test_german_says_a_switched_state_as_a_word_of_a_sentence(
+    hass: HomeAssistant, talk: Talk, action: str, said: str
+) -> None:
+    """Before: "Bed Light: schon ein." The state alone stays Home Assistant's ("Ein")."""
+    async_expose_entity(hass, "conversation", LAMPS[0], True)
+    await hass.services.async_call("light", action, {"entity_id": LAMPS[0]}, blocking=True)
+
+    result = await talk.say("…", "de", call("light", action=action, entity_id=LAMPS[0]))
+
+    assert speech(result) == said

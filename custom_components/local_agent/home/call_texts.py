@@ -212,6 +212,8 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
     for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
         strings = await async_get_translations(hass, lang, "entity_component", [word.domain])
         if text := strings.get(key):
+            if not word.alone and (said := call_words(lang).state_in_sentence.get(word.state)):
+                return said
             if word.alone and lang.split("-")[0] in _CAPITAL_NOUNS:
                 return text
             return text[:1].lower() + text[1:]

@@ -79,6 +79,15 @@ class CallWords:
     in_area: str
     on_floor: str
     of_device: str
+    # A state said inside a sentence ("schon {state}") where Home Assistant's word for it reads
+    # only alone ("Ein"): "eingeschaltet".
+    state_in_sentence: Mapping[str, str]
+    # The articles a place's name may begin with ("The Hall", "La Cuisine"): a pattern's own
+    # article before such a name is left out ("in The Hall", not "in the The Hall").
+    articles: tuple[str, ...]
+    # Places named as where a thing is said ("Upstairs"): said after the name alone, without
+    # a preposition ("Lamp upstairs", not "Lamp on the Upstairs").
+    place_adverbs: tuple[str, ...]
 
 
 def _verb_key(key: str) -> VerbKey:
@@ -131,8 +140,12 @@ def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
     durations = {unit: (one, more) for unit, (one, more) in patterns.pop("durations").items()}
     months = tuple(patterns.pop("months"))
     kinds = {kind: (one, more) for kind, (one, more) in patterns.pop("kinds").items()}
+    articles = tuple(patterns.pop("articles"))
+    place_adverbs = tuple(patterns.pop("place_adverbs"))
     return CallWords(
         verbs=verbs,
+        articles=articles,
+        place_adverbs=place_adverbs,
         months=months,
         with_fields=with_fields,
         switched=switched,
