@@ -6,6 +6,12 @@ speaker reads it.
   both by floor or device where the areas match ("Lamp (Hall) and Lamp (Kitchen)").
 - German said a light already on as "schon ein" (Home Assistant's state word "Ein", which
   reads only alone): now "schon eingeschaltet", and "schon ausgeschaltet" alike.
+- A look-alike said by its place read "Lamp in the The Hall" (an area named "The Hall") and
+  "Lamp on the Upstairs" (a floor): a place's own article replaces the pattern's, and a place
+  that says where ("Upstairs", "Oben") follows the name alone ("Lamp upstairs"). German sent a
+  vacuum "zum Reinigen von Das Bad", and French, Spanish, Italian and Portuguese put "à",
+  "a" before an area named with its article ("à Le Salon"): each now names it after a noun
+  ("la zone Le Salon") or as what is cleaned ("mit Saugroboter Das Bad reinigen").
 """
 
 from __future__ import annotations
@@ -14,6 +20,10 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.home.call_words import ENGLISH_WORDS
+from custom_components.local_agent.home.call_words import WORDS_BY_LANGUAGE
+from custom_components.local_agent.home.spoken_names import placed_name
+from custom_components.local_agent.home.spoken_names import spoken_name
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
@@ -124,3 +134,41 @@ async def test_german_says_a_switched_state_as_a_word_of_a_sentence(
     result = await talk.say("…", "de", call("light", action=action, entity_id=LAMPS[0]))
 
     assert speech(result) == said
+
+
+async def test_a_look_alike_in_an_area_named_with_its_article_is_said_with_one(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """Before: "Lamp in the The Hall"."""
+    lamps_in(hass, "The Hall", "Kitchen")
+
+    assert spoken_name(hass, LAMPS[0], "en") == "Lamp in The Hall"
+    assert spoken_name(hass, LAMPS[1], "en") == "Lamp in the Kitchen"
+
+
+@pytest.mark.parametrize(
+    ("language", "pattern", "place", "said"),
+    [
+        ("en", "on_floor", "Upstairs", "Lamp upstairs"),
+        ("en", "on_floor", "Ground Floor", "Lamp on the Ground Floor"),
+        ("en", "in_area", "The Hall", "Lamp in The Hall"),
+        ("en", "in_area", "Theatre", "Lamp in the Theatre"),
+        ("de", "on_floor", "Oben", "Lamp oben"),
+        ("de", "in_area", "Das Bad", "Lamp im Bereich Das Bad"),
+        ("fr", "on_floor", "En haut", "Lamp en haut"),
+        ("fr", "in_area", "La Cuisine", "Lamp dans la pièce La Cuisine"),
+        ("es", "in_area", "El Salón", "Lamp en el área El Salón"),
+        ("es", "on_floor", "Arriba", "Lamp arriba"),
+        ("it", "on_floor", "Di sopra", "Lamp di sopra"),
+        ("nl", "on_floor", "Boven", "Lamp boven"),
+        ("pt", "on_floor", "Lá em cima", "Lamp lá em cima"),
+    ],
+)
+def test_a_place_is_said_as_its_name_reads_in_the_sentence(
+    language: str, pattern: str, place: str, said: str
+) -> None:
+    """Before: "Lamp on the Upstairs", "Lamp im Stockwerk Oben"; the others are guards: a
+    pattern whose noun stands before the place keeps it ("im Bereich Das Bad")."""
+    words = WORDS_BY_LANGUAGE.get(language, ENGLISH_WORDS)
+
+    assert placed_name(getattr(words, pattern), "Lamp", place, words) == said

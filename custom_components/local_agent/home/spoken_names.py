@@ -63,14 +63,40 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     if any(hides_its_meaning(where) for where in there):
         return written
     voiced = {_as_voiced(one_line(where)) for where in there}
-    patterns = _patterns(call_words(language))
+    words = call_words(language)
+    patterns = _patterns(words)
     for pattern, here in zip(patterns, places_of(hass, entity_id), strict=True):
         if not here or hides_its_meaning(here) or _as_voiced(one_line(here)) in voiced:
             continue
-        told = pattern.format(name=name, place=one_line(here))
+        told = placed_name(pattern, name, one_line(here), words)
         if _as_voiced(told) not in names_heard:
             return told
     return written
+
+
+def placed_name(pattern: str, name: str, place: str, words: CallWords) -> str:
+    """Return the name said by its place with the pattern, as the place's own name reads there.
+
+    A place that names where a thing is ("Upstairs", "Oben") follows the name alone: "Lamp
+    upstairs", not "Lamp on the Upstairs"; one whose name has its own article ("The Hall")
+    takes none of the pattern's: "Lamp in The Hall", not "Lamp in the The Hall".
+    """
+    if place.casefold() in words.place_adverbs:
+        return f"{name} {place.casefold()}"
+    if _begins_with_article(place, words):
+        before, _, after = pattern.partition("{place}")
+        head, _, last = before.rstrip().rpartition(" ")
+        if last.casefold() in words.articles:
+            pattern = f"{head} {{place}}{after}"
+    return pattern.format(name=name, place=place)
+
+
+def _begins_with_article(place: str, words: CallWords) -> bool:
+    """Whether the place's name begins with an article of the language ("The", "L'")."""
+    first = place.split(" ", maxsplit=1)[0].casefold()
+    if any(a.endswith("'") and first.startswith(a) for a in words.articles):
+        return True
+    return first in words.articles and " " in place
 
 
 def _as_voiced(text: str) -> str:
