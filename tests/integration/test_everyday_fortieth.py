@@ -12,6 +12,9 @@ speaker reads it.
   vacuum "zum Reinigen von Das Bad", and French, Spanish, Italian and Portuguese put "à",
   "a" before an area named with its article ("à Le Salon"): each now names it after a noun
   ("la zone Le Salon") or as what is cleaned ("mit Saugroboter Das Bad reinigen").
+- French, Spanish, Italian and Portuguese said the state of several things as of one ("Lamp
+  et Lamp : déjà éteint", "ya apagado"): a one-word state now agrees ("déjà éteints", "ya
+  apagados", "già spenti", "já desligados"); one said of one thing stays as it was.
 """
 
 from __future__ import annotations
@@ -65,13 +68,18 @@ async def lamps_switched(hass: HomeAssistant, talk: Talk, action: str, language:
     [
         ("en", "Lamp (Hall) and Lamp (Kitchen): already off."),
         ("de", "Lamp (Hall) und Lamp (Kitchen): schon ausgeschaltet."),
-        ("fr", "Lamp (Hall) et Lamp (Kitchen)\u00a0: déjà éteint."),
+        ("fr", "Lamp (Hall) et Lamp (Kitchen)\u00a0: déjà éteints."),
+        ("es", "Lamp (Hall) y Lamp (Kitchen): ya apagados."),
+        ("it", "Lamp (Hall) e Lamp (Kitchen): già spenti."),
+        ("pt", "Lamp (Hall) e Lamp (Kitchen): já desligados."),
+        ("nl", "Lamp (Hall) en Lamp (Kitchen): al uit."),
     ],
 )
 async def test_twins_already_as_asked_are_told_apart_by_area(
     hass: HomeAssistant, talk: Talk, language: str, said: str
 ) -> None:
-    """Before: "Lamp and Lamp: already off"."""
+    """Before: "Lamp and Lamp: already off", and "Lamp et Lamp : déjà éteint" (the state of
+    two said as of one)."""
     lamps_in(hass, "Hall", "Kitchen")
 
     assert await lamps_switched(hass, talk, "turn_off", language) == said
@@ -172,3 +180,19 @@ def test_a_place_is_said_as_its_name_reads_in_the_sentence(
     words = WORDS_BY_LANGUAGE.get(language, ENGLISH_WORDS)
 
     assert placed_name(getattr(words, pattern), "Lamp", place, words) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("fr", "Bed Light\u00a0: déjà éteint."), ("es", "Bed Light: ya apagado.")],
+)
+async def test_the_state_of_one_thing_stays_singular(
+    hass: HomeAssistant, talk: Talk, language: str, said: str
+) -> None:
+    """Guard: only a state said of several names is plural."""
+    async_expose_entity(hass, "conversation", LAMPS[0], True)
+    await hass.services.async_call("light", "turn_off", {"entity_id": LAMPS[0]}, blocking=True)
+
+    result = await talk.say("…", language, call("light", action="turn_off", entity_id=LAMPS[0]))
+
+    assert speech(result) == said

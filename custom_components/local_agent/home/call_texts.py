@@ -159,8 +159,10 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
         if isinstance(part, IntegrationReason):
             texts.append(await _async_integration_reason(hass, language, part))
             continue
+        # A state said of several names agrees with them: "Lamp et Lamp : déjà éteints".
+        many = any(isinstance(v, Names) and len(v.names) > 1 for v in part.placeholders.values())
         values = {
-            name: await _async_placeholder(hass, language, value)
+            name: await _async_placeholder(hass, language, value, many=many)
             for name, value in part.placeholders.items()
         }
         texts.append(inside_sentence(await async_phrase(hass, language, part.key, **values)))
@@ -170,11 +172,12 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
 
 
 async def _async_placeholder(
-    hass: HomeAssistant, language: str, value: str | StateWord | Names
+    hass: HomeAssistant, language: str, value: str | StateWord | Names, *, many: bool = False
 ) -> str:
     """Return a phrase's placeholder as the conversation's language says it."""
     if isinstance(value, StateWord):
-        return await _async_state_word(hass, language, value)
+        said = await _async_state_word(hass, language, value)
+        return _plural_state(said, call_words(language)) if many and not value.alone else said
     if isinstance(value, Names):
         names = value.names
         if shares_a_name(names) and len(value.entity_ids) == len(names):
@@ -218,6 +221,16 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
                 return text
             return text[:1].lower() + text[1:]
     return word.state
+
+
+def _plural_state(word: str, words: CallWords) -> str:
+    """Return a one-word state as said of several things ("éteint": "éteints")."""
+    if " " in word or not word.isalpha():
+        return word
+    for end, plural in words.plural_states:
+        if word.endswith(end):
+            return word.removesuffix(end) + plural if end else word + plural
+    return word
 
 
 # Fields whose values are the entity's states (a thermostat's mode is its state); the values of

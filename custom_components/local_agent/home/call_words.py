@@ -88,6 +88,9 @@ class CallWords:
     # Places named as where a thing is said ("Upstairs"): said after the name alone, without
     # a preposition ("Lamp upstairs", not "Lamp on the Upstairs").
     place_adverbs: tuple[str, ...]
+    # A one-word state said of several things ("déjà éteints", "già spenti"): its ending and
+    # what replaces it, the first that fits ("" fits any); none where the word stays.
+    plural_states: tuple[tuple[str, str], ...]
 
 
 def _verb_key(key: str) -> VerbKey:
@@ -142,10 +145,12 @@ def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
     kinds = {kind: (one, more) for kind, (one, more) in patterns.pop("kinds").items()}
     articles = tuple(patterns.pop("articles"))
     place_adverbs = tuple(patterns.pop("place_adverbs"))
+    plural_states = tuple((end, plural) for end, plural in patterns.pop("plural_states"))
     return CallWords(
         verbs=verbs,
         articles=articles,
         place_adverbs=place_adverbs,
+        plural_states=plural_states,
         months=months,
         with_fields=with_fields,
         switched=switched,
