@@ -43,7 +43,7 @@ CEILING_LIGHTS: Final = "light.ceiling_lights"
     ("language", "said"),
     [
         ("en", "Kitchen Lights: already on."),
-        ("de", "Kitchen Lights: schon ein."),
+        ("de", "Kitchen Lights: schon eingeschaltet."),
         ("fr", "Kitchen Lights\u00a0: déjà allumé."),
     ],
 )

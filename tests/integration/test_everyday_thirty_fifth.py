@@ -35,7 +35,7 @@ KITCHEN_LIGHTS = "light.kitchen_lights"
     ("language", "name", "said"),
     [
         ("en", "Kitchen Lights", "Kitchen Lights: already on."),
-        ("de", "Küchenlichter", "Küchenlichter: schon ein."),
+        ("de", "Küchenlichter", "Küchenlichter: schon eingeschaltet."),
         ("fr", "Guirlande", "Guirlande\u00a0: déjà allumé."),
         ("es", "Luces del salón", "Luces del salón: ya encendido."),
         ("it", "Luci della cucina", "Luci della cucina: già acceso."),

@@ -134,5 +134,5 @@ async def test_an_area_the_vacuum_has_no_room_for_is_named(hass: HomeAssistant) 
     assert isinstance(planned, ToolFailure)
     assert planned.message.startswith("Demo vacuum 0 ground floor cleans no area 'bedroom'.")
     assert await async_said(hass, "it", planned.reason) == (
-        "Demo vacuum 0 ground floor: nessuna stanza associata a Bedroom"
+        "Demo vacuum 0 ground floor: nessuna stanza associata all'area Bedroom"
     )

@@ -257,7 +257,7 @@ REQUESTS: Final = {
                 {"cleaning_area_id": ["kitchen", "living_room"]},
                 done(
                     "Sent Demo vacuum 0 ground floor to clean Kitchen and Living Room.",
-                    "Demo vacuum 0 ground floor zum Reinigen von Kitchen und Living Room schicken",
+                    "mit Demo vacuum 0 ground floor Kitchen und Living Room reinigen",
                     "envoyer Demo vacuum 0 ground floor nettoyer Kitchen et Living Room",
                     "enviar Demo vacuum 0 ground floor a limpiar Kitchen y Living Room",
                     "mandare Demo vacuum 0 ground floor a pulire Kitchen e Living Room",

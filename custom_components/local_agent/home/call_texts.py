@@ -56,6 +56,9 @@ from .entity_view import MAX_NAME_CHARS
 from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
+from .twin_names import places_of
+from .twin_names import shares_a_name
+from .twin_names import told_apart
 
 
 async def async_phrase(hass: HomeAssistant, language: str, key: str, **placeholders: str) -> str:
@@ -119,6 +122,8 @@ class Names:
     """
 
     names: tuple[str, ...]
+    # The names' entities, by their order: twins are told apart by place (twin_names).
+    entity_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +159,10 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
         if isinstance(part, IntegrationReason):
             texts.append(await _async_integration_reason(hass, language, part))
             continue
+        # A state said of several names agrees with them: "Lamp et Lamp : déjà éteints".
+        many = any(isinstance(v, Names) and len(v.names) > 1 for v in part.placeholders.values())
         values = {
-            name: await _async_placeholder(hass, language, value)
+            name: await _async_placeholder(hass, language, value, many=many)
             for name, value in part.placeholders.items()
         }
         texts.append(inside_sentence(await async_phrase(hass, language, part.key, **values)))
@@ -165,13 +172,18 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
 
 
 async def _async_placeholder(
-    hass: HomeAssistant, language: str, value: str | StateWord | Names
+    hass: HomeAssistant, language: str, value: str | StateWord | Names, *, many: bool = False
 ) -> str:
     """Return a phrase's placeholder as the conversation's language says it."""
     if isinstance(value, StateWord):
-        return await _async_state_word(hass, language, value)
+        said = await _async_state_word(hass, language, value)
+        return _plural_state(said, call_words(language)) if many and not value.alone else said
     if isinstance(value, Names):
-        return join_few_names(value.names, language)
+        names = value.names
+        if shares_a_name(names) and len(value.entity_ids) == len(names):
+            places = [places_of(hass, entity_id) for entity_id in value.entity_ids]
+            names = told_apart(names, value.entity_ids, places)
+        return join_few_names(names, language)
     return value
 
 
@@ -203,10 +215,22 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
     for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0], ENGLISH)):
         strings = await async_get_translations(hass, lang, "entity_component", [word.domain])
         if text := strings.get(key):
+            if not word.alone and (said := call_words(lang).state_in_sentence.get(word.state)):
+                return said
             if word.alone and lang.split("-")[0] in _CAPITAL_NOUNS:
                 return text
             return text[:1].lower() + text[1:]
     return word.state
+
+
+def _plural_state(word: str, words: CallWords) -> str:
+    """Return a one-word state as said of several things ("éteint": "éteints")."""
+    if " " in word or not word.isalpha():
+        return word
+    for end, plural in words.plural_states:
+        if word.endswith(end):
+            return word.removesuffix(end) + plural if end else word + plural
+    return word
 
 
 # Fields whose values are the entity's states (a thermostat's mode is its state); the values of

@@ -79,6 +79,18 @@ class CallWords:
     in_area: str
     on_floor: str
     of_device: str
+    # A state said inside a sentence ("schon {state}") where Home Assistant's word for it reads
+    # only alone ("Ein"): "eingeschaltet".
+    state_in_sentence: Mapping[str, str]
+    # The articles a place's name may begin with ("The Hall", "La Cuisine"): a pattern's own
+    # article before such a name is left out ("in The Hall", not "in the The Hall").
+    articles: tuple[str, ...]
+    # Places named as where a thing is said ("Upstairs"): said after the name alone, without
+    # a preposition ("Lamp upstairs", not "Lamp on the Upstairs").
+    place_adverbs: tuple[str, ...]
+    # A one-word state said of several things ("déjà éteints", "già spenti"): its ending and
+    # what replaces it, the first that fits ("" fits any); none where the word stays.
+    plural_states: tuple[tuple[str, str], ...]
 
 
 def _verb_key(key: str) -> VerbKey:
@@ -131,8 +143,14 @@ def _call_words(language: str, entry: Mapping[str, Any]) -> CallWords:
     durations = {unit: (one, more) for unit, (one, more) in patterns.pop("durations").items()}
     months = tuple(patterns.pop("months"))
     kinds = {kind: (one, more) for kind, (one, more) in patterns.pop("kinds").items()}
+    articles = tuple(patterns.pop("articles"))
+    place_adverbs = tuple(patterns.pop("place_adverbs"))
+    plural_states = tuple((end, plural) for end, plural in patterns.pop("plural_states"))
     return CallWords(
         verbs=verbs,
+        articles=articles,
+        place_adverbs=place_adverbs,
+        plural_states=plural_states,
         months=months,
         with_fields=with_fields,
         switched=switched,

@@ -23,8 +23,8 @@ from homeassistant.core import split_entity_id
 
 from .call_texts import call_words
 from .call_texts import join_names
-from .entity_view import entity_info
 from .entity_view import one_line
+from .twin_names import places_of
 
 # Two or three names read well; from four on, the answer counts them.
 MIN_COUNTED: Final = 4
@@ -37,6 +37,7 @@ class TargetKind:
     kind: str
     area: str | None
     floor: str | None
+    device: str | None = None
 
 
 def target_kinds(hass: HomeAssistant, entity_ids: Sequence[str]) -> tuple[TargetKind, ...]:
@@ -53,8 +54,8 @@ def target_kinds(hass: HomeAssistant, entity_ids: Sequence[str]) -> tuple[Target
         domain = split_entity_id(entity_id)[0]
         device_class = state.attributes.get(ATTR_DEVICE_CLASS)
         kind = f"{domain}.{device_class}" if isinstance(device_class, str) else domain
-        info = entity_info(hass, state)
-        kinds.append(TargetKind(kind, info.area, info.floor))
+        area, floor, device = places_of(hass, entity_id)
+        kinds.append(TargetKind(kind, area, floor, device))
     return tuple(kinds)
 
 

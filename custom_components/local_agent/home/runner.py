@@ -406,13 +406,19 @@ def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
         if isinstance(entity, dict) and str(entity.get("entity_id")) in already
     ]
     # Said together by the state each shows: a lock left "open" by an unlock is no "unlocked".
-    by_state: dict[str, list[str]] = {}
+    by_state: dict[str, dict[str, str]] = {}
     for entity in found:
         entity_id = str(entity["entity_id"])
         name = said_name(str(entity.get("name") or entity_id), entity_id)
-        by_state.setdefault(str(entity.get("state")), []).append(name)
+        by_state.setdefault(str(entity.get("state")), {})[entity_id] = name
     return [
-        Phrase("reason_already", {"name": Names(tuple(names)), "state": StateWord(domain, state)})
+        Phrase(
+            "reason_already",
+            {
+                "name": Names(tuple(names.values()), tuple(names)),
+                "state": StateWord(domain, state),
+            },
+        )
         for state, names in by_state.items()
     ]
 

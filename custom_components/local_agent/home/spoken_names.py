@@ -11,16 +11,12 @@ spoken tells them apart, the id stays: it is exact, and it is what the person fi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
 from typing import Final
 
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
-from homeassistant.helpers import area_registry as ar
-from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
-from homeassistant.helpers import floor_registry as fr
 
 from .call_texts import call_words
 from .call_texts import entity_name
@@ -28,48 +24,15 @@ from .call_texts import heard
 from .call_texts import hides_its_meaning
 from .call_words import CallWords
 from .entity_view import one_line
+from .twin_names import places_of
 
 # An entity id in the brackets entity_name puts after a look-alike name.
 _BRACKETED_ID: Final = re.compile(r"\(([a-z_][a-z0-9_]*\.[a-z0-9_]+)\)")
 
-# Where an entity is, as the registries say it: its area, that area's floor, its device.
-type Place = Callable[[HomeAssistant, er.RegistryEntry], str | None]
 
-
-def _device(
-    hass: HomeAssistant, entry: er.RegistryEntry
-) -> dr.DeviceEntry | dr.ChildDeviceEntry | None:
-    return dr.async_get(hass).async_get(entry.device_id) if entry.device_id else None
-
-
-def _area(hass: HomeAssistant, entry: er.RegistryEntry) -> ar.AreaEntry | None:
-    device = _device(hass, entry)
-    area_id = entry.area_id or (device.area_id if device else None)
-    return ar.async_get(hass).async_get_area(area_id) if area_id else None
-
-
-def _area_name(hass: HomeAssistant, entry: er.RegistryEntry) -> str | None:
-    area = _area(hass, entry)
-    return area.name if area else None
-
-
-def _floor_name(hass: HomeAssistant, entry: er.RegistryEntry) -> str | None:
-    area = _area(hass, entry)
-    floor = fr.async_get(hass).async_get_floor(area.floor_id) if area and area.floor_id else None
-    return floor.name if floor else None
-
-
-def _device_name(hass: HomeAssistant, entry: er.RegistryEntry) -> str | None:
-    device = _device(hass, entry)
-    return (device.name_by_user or device.name) if device else None
-
-
-def _places(words: CallWords) -> tuple[tuple[str, Place], ...]:
-    return (
-        (words.in_area, _area_name),
-        (words.on_floor, _floor_name),
-        (words.of_device, _device_name),
-    )
+def _patterns(words: CallWords) -> tuple[str, str, str]:
+    """Return the patterns that say a name by its area, floor and device (places_of's order)."""
+    return (words.in_area, words.on_floor, words.of_device)
 
 
 def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
@@ -90,31 +53,50 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
         if other.entity_id != entity_id
     ]
     said = heard(name)
-    alike = [entries.async_get(o.entity_id) for o in others if heard(o.name) == said]
+    alike = [other.entity_id for other in others if heard(other.name) == said]
     names_heard = {_as_voiced(other.name) for other in others}
-    places = _places(call_words(language))
     # Every place a look-alike is said by, of any kind: "in the Upstairs" and "on the
     # Upstairs" sound alike, so a floor named like a look-alike's area tells nothing apart.
     # A look-alike without a registry entry is in no place: told from one that is.
-    there = [
-        where
-        for other in alike
-        if other is not None
-        for _, place in places
-        if (where := place(hass, other))
-    ]
+    there = [where for other in alike for where in places_of(hass, other) if where]
     # One that shows other than it says ("Hall" with a Cyrillic H and a) may look like any.
     if any(hides_its_meaning(where) for where in there):
         return written
     voiced = {_as_voiced(one_line(where)) for where in there}
-    for pattern, place in places:
-        here = place(hass, entry)
+    words = call_words(language)
+    patterns = _patterns(words)
+    for pattern, here in zip(patterns, places_of(hass, entity_id), strict=True):
         if not here or hides_its_meaning(here) or _as_voiced(one_line(here)) in voiced:
             continue
-        told = pattern.format(name=name, place=one_line(here))
+        told = placed_name(pattern, name, one_line(here), words)
         if _as_voiced(told) not in names_heard:
             return told
     return written
+
+
+def placed_name(pattern: str, name: str, place: str, words: CallWords) -> str:
+    """Return the name said by its place with the pattern, as the place's own name reads there.
+
+    A place that names where a thing is ("Upstairs", "Oben") follows the name alone: "Lamp
+    upstairs", not "Lamp on the Upstairs"; one whose name has its own article ("The Hall")
+    takes none of the pattern's: "Lamp in The Hall", not "Lamp in the The Hall".
+    """
+    if place.casefold() in words.place_adverbs:
+        return f"{name} {place.casefold()}"
+    if _begins_with_article(place, words):
+        before, _, after = pattern.partition("{place}")
+        head, _, last = before.rstrip().rpartition(" ")
+        if last.casefold() in words.articles:
+            pattern = f"{head} {{place}}{after}"
+    return pattern.format(name=name, place=place)
+
+
+def _begins_with_article(place: str, words: CallWords) -> bool:
+    """Whether the place's name begins with an article of the language ("The", "L'")."""
+    first = place.split(" ", maxsplit=1)[0].casefold()
+    if any(a.endswith("'") and first.startswith(a) for a in words.articles):
+        return True
+    return first in words.articles and " " in place
 
 
 def _as_voiced(text: str) -> str:

@@ -53,7 +53,6 @@ from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.counted_targets import TargetKind
 from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
-from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ON_OFF_DOMAINS
 from custom_components.local_agent.home.runner import TargetStates
@@ -63,6 +62,7 @@ from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.home.twin_names import told_apart
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import STATE_UNAVAILABLE
@@ -313,25 +313,15 @@ class DoneAction:
         return join_few_names(self._told_apart(), language)
 
     def _told_apart(self) -> tuple[str, ...]:
-        """Return the names, each that several targets share followed by its area.
+        """Return the names, each that several targets share followed by a place of its own.
 
-        "Lamp (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp". The area on one line and cut
-        as a name is; where it tells the target from none of its twins (both in the Hall, or
-        no area), its entity id does: "Lamp (light.hall_lamp_1) and Lamp (light.hall_lamp_2)".
+        "Lamp (Kitchen) and Lamp (Bedroom)", not "Lamp and Lamp" (twin_names.told_apart).
         """
-        if len(self.kinds) != len(self.names) or len(set(self.names)) == len(self.names):
+        if len(self.kinds) != len(self.names):
             return self.names
-        shared = {name for name in self.names if self.names.count(name) > 1}
-        placed = [
-            f"{name} ({one_line(kind.area)})" if name in shared and kind.area else name
-            for name, kind in zip(self.names, self.kinds, strict=True)
-        ]
-        if len(self.entity_ids) != len(self.names):
-            return tuple(placed)
-        return tuple(
-            f"{name} ({entity_id})" if name in shared and placed.count(said) > 1 else said
-            for name, said, entity_id in zip(self.names, placed, self.entity_ids, strict=True)
-        )
+        entity_ids = self.entity_ids if _by_entity(self) else (None,) * len(self.names)
+        places = [(kind.area, kind.floor, kind.device) for kind in self.kinds]
+        return told_apart(self.names, entity_ids, places)
 
 
 async def async_in_words(
