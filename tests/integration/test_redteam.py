@@ -172,6 +172,23 @@ async def relay(hass: HomeAssistant, name: str = "Door relay") -> str:
     )
 
 
+async def lock_on_relay(
+    hass: HomeAssistant, door_relay: str, *, lock: list[Any], unlock: list[Any]
+) -> str:
+    """A DIY "Side Door" (a template lock helper), unlocked while `door_relay` is on; locking
+    runs `lock`, unlocking runs `unlock`."""
+    return await template_helper(
+        hass,
+        {
+            "template_type": "lock",
+            "name": "Side Door",
+            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
+            "lock": lock,
+            "unlock": unlock,
+        },
+    )
+
+
 async def relay_lock(hass: HomeAssistant, name: str, *, unlocked: str, relay_target: str) -> str:
     """A DIY lock (a template lock helper), unlocked while the condition `unlocked` (template
     code) holds: unlocking switches `relay_target` on, locking switches it off."""
