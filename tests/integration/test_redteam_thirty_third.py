@@ -80,8 +80,7 @@ async def test_another_tools_entities_are_not_listed_as_done(
 async def test_a_late_guess_beside_another_request_is_hidden(
     hass: HomeAssistant, scene: Scene, clock: Clock, guess: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     clock.now += 31
     scene.worker.will_write(answer("Okay."))
 

@@ -149,8 +149,7 @@ async def test_a_pin_said_as_a_number_is_asked_again_digit_by_digit(
 ) -> None:
     """No reading of a number as a code: the person hears why, the question stays, no failure."""
     said, heard = PIN_AS_NUMBER[language]
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
 
     reply = await scene.reply(agent, question, said, language=language)
 
@@ -170,8 +169,7 @@ async def test_a_pin_said_digit_by_digit_unlocks(
     hass: HomeAssistant, scene: Scene, language: str, said: str
 ) -> None:
     """Digit words in the conversation's language are the code, as before."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
 
     await scene.reply(agent, question, said, language=language)
 

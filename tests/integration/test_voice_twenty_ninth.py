@@ -31,7 +31,6 @@ import pytest
 from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components import tts
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.tts.entity import TTSAudioRequest
 from homeassistant.components.tts.entity import TTSAudioResponse
 from homeassistant.core import Context
@@ -49,6 +48,7 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_house import set_up_speaker
+from .test_everyday_twenty_ninth import bed_light_set_too_bright
 from .test_prompt_layout import last_user_message
 from .test_slow_turns import final_speech
 from .test_slow_turns import streamed_text
@@ -177,12 +177,8 @@ async def test_a_satellite_hears_the_models_words_and_ours_once(
     engine: type[Voice],
     words: str,
 ) -> None:
-    async_expose_entity(hass, "conversation", BED_LIGHT, True)
     said = FAILED_AFTER[words]
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
-        answer(said),
-    )
+    bed_light_set_too_bright(hass, scripted_worker, said)
     spoken = await heard_in_the_bedroom(
         hass, assist, scripted_agent, engine, "bed light to 150 percent"
     )
@@ -193,11 +189,7 @@ async def test_a_satellite_hears_the_models_words_and_ours_once(
 async def test_the_dialog_still_shows_the_models_words_and_ours_once(
     hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
 ) -> None:
-    async_expose_entity(hass, "conversation", BED_LIGHT, True)
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
-        answer(FAILED_AFTER["long"]),
-    )
+    bed_light_set_too_bright(hass, scripted_worker, FAILED_AFTER["long"])
 
     events = await assist("bed light to 150 percent")
 
@@ -260,8 +252,7 @@ OTHER_ANSWERS: Final = [
 async def test_another_answer_at_a_pin_question_is_kept_whole(
     hass: HomeAssistant, scene: Scene, said: str, language: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
     scene.worker.will_write(answer("4."), answer("Okay."))
 
     reply = await scene.reply(agent, question, said, language=language)
@@ -288,8 +279,7 @@ async def test_another_answer_at_a_pin_question_is_kept_whole(
 async def test_a_guess_at_a_pin_question_stays_hidden(
     hass: HomeAssistant, scene: Scene, said: str, hidden: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Okay."), answer("Okay."))
 
     reply = await scene.reply(agent, question, said)
