@@ -162,6 +162,15 @@ def act(action: str, entity_id: str | list[str] | None = None, **data: Any) -> d
     return step
 
 
+def from_blueprint(alias: str, path: str, **inputs: Any) -> dict[str, Any]:
+    """An automation named `alias`, made from the blueprint at `path` with these inputs."""
+    return {
+        "id": alias.lower().replace(" ", "_"),
+        "alias": alias,
+        "use_blueprint": {"path": path, "input": inputs},
+    }
+
+
 def template(text: str) -> dict[str, Any]:
     """A template condition."""
     return {"condition": "template", "value_template": text}

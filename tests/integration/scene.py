@@ -267,6 +267,13 @@ class Scene(Home):
     ) -> conversation.ConversationResult:
         return await ask_to_unlock(agent, self.worker, self.person, language)
 
+    async def pin_question(
+        self, language: str = "en"
+    ) -> tuple[Agent, conversation.ConversationResult]:
+        """An agent with the scene's PIN, and its question asking for it to unlock the door."""
+        agent = await self.pin_agent()
+        return agent, await self.ask_to_unlock(agent, language)
+
     async def ask_ours_to_call(
         self, suffix: str, arguments: dict[str, Any], **options: Any
     ) -> conversation.ConversationResult:

@@ -584,8 +584,7 @@ async def test_a_pin_said_when_nothing_waits_never_reaches_the_model(
 async def test_a_pin_from_another_device_is_redacted_and_confirms_nothing(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
 
     reply = await scene.reply(agent, question, PIN, device_id="elsewhere")
 
@@ -1017,8 +1016,7 @@ async def test_a_late_yes_hears_it_came_too_late_and_anything_else_is_a_new_requ
 async def test_a_late_pin_hears_it_came_too_late_and_leaves_no_digit_behind(
     hass: HomeAssistant, scene: Scene, clock: Clock, said: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     clock.now += 31
 
     result = await scene.reply(agent, question, said)
@@ -1785,8 +1783,7 @@ async def test_a_yes_that_asks_for_more_cancels(
 async def test_a_pin_reply_that_asks_for_more_confirms_nothing_and_reaches_the_model(
     hass: HomeAssistant, scene: Scene, said: str, rest: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
 
     reply = await scene.reply(agent, question, said)
 

@@ -34,8 +34,7 @@ from .test_everyday_thirty_eighth import WRONG_PIN_CLOSED
 async def test_a_pin_after_a_wrong_one_and_a_courtesy_still_hears_the_question_closed(
     hass: HomeAssistant, scene: Scene, courtesy: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("You're welcome."))
     for reply in ("4712", courtesy):
         await scene.reply(agent, question, reply)

@@ -56,6 +56,7 @@ from .houses import act
 from .houses import assist
 from .houses import colour as colour_of
 from .houses import comfort_temperature
+from .houses import from_blueprint
 from .houses import intent_call
 from .houses import our_call
 from .houses import ours
@@ -110,18 +111,13 @@ BED_LIGHT: Final = "light.bed_light"
 
 def motion_light(alias: str, motion: str, light: str) -> dict[str, Any]:
     """An automation made from Home Assistant's own motion-activated light blueprint."""
-    return {
-        "id": alias.lower().replace(" ", "_"),
-        "alias": alias,
-        "use_blueprint": {
-            "path": "homeassistant/motion_light.yaml",
-            "input": {
-                "motion_entity": motion,
-                "light_target": {"entity_id": light},
-                "no_motion_wait": 120,
-            },
-        },
-    }
+    return from_blueprint(
+        alias,
+        "homeassistant/motion_light.yaml",
+        motion_entity=motion,
+        light_target={"entity_id": light},
+        no_motion_wait=120,
+    )
 
 
 def at(time: str) -> list[dict[str, Any]]:

@@ -51,6 +51,7 @@ from .houses import another_integrations_service
 from .houses import assist
 from .houses import attribute
 from .houses import colour
+from .houses import from_blueprint
 from .houses import intent_call
 from .houses import our_call
 from .houses import ours
@@ -98,14 +99,13 @@ def changes(entity_id: str, **how: Any) -> list[dict[str, Any]]:
 
 def blueprint(alias: str, motion: str, light_target: dict[str, Any]) -> dict[str, Any]:
     """An automation made from Home Assistant's own motion-activated light blueprint."""
-    return {
-        "id": alias.lower().replace(" ", "_"),
-        "alias": alias,
-        "use_blueprint": {
-            "path": "homeassistant/motion_light.yaml",
-            "input": {"motion_entity": motion, "light_target": light_target, "no_motion_wait": 60},
-        },
-    }
+    return from_blueprint(
+        alias,
+        "homeassistant/motion_light.yaml",
+        motion_entity=motion,
+        light_target=light_target,
+        no_motion_wait=60,
+    )
 
 
 def step(action: str, entity_id: str | list[str], **data: Any) -> dict[str, Any]:

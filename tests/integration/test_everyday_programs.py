@@ -32,6 +32,7 @@ from .houses import OURS
 from .houses import Asking
 from .houses import act
 from .houses import comfort_temperature
+from .houses import from_blueprint
 from .houses import intent_call
 from .houses import our_call
 from .houses import place
@@ -109,14 +110,13 @@ actions:
 
 def by_blueprint(alias: str, motion: str, on_script: str, off_script: str) -> dict[str, Any]:
     """An automation made from the community's motion-activated scripts blueprint."""
-    return {
-        "id": alias.lower().replace(" ", "_"),
-        "alias": alias,
-        "use_blueprint": {
-            "path": "community/motion_scripts.yaml",
-            "input": {"motion_entity": motion, "on_script": on_script, "off_script": off_script},
-        },
-    }
+    return from_blueprint(
+        alias,
+        "community/motion_scripts.yaml",
+        motion_entity=motion,
+        on_script=on_script,
+        off_script=off_script,
+    )
 
 
 def programs() -> list[dict[str, Any]]:

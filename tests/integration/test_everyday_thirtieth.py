@@ -39,6 +39,7 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_twenty_sixth import LIGHTS
+from .test_everyday_twenty_sixth import all_six_turned_off
 
 
 @pytest.fixture
@@ -84,14 +85,7 @@ async def test_a_counted_answer_says_any_floors_name_the_same_way(
     """Never "on floor Ground Floor" nor "del piano Piano terra": the name in brackets."""
     lights_on_a_floor(hass, floor)
 
-    result = await talk.say(
-        "turn off all the lights there",
-        language,
-        call("light", action="turn_off", entity_id=list(LIGHTS)),
-    )
-
-    assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
-    assert speech(result) == said
+    assert await all_six_turned_off(hass, talk, "turn off all the lights there", language) == said
 
 
 async def test_a_counted_answer_says_one_rooms_name_in_brackets_too(

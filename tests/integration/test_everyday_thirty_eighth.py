@@ -103,8 +103,7 @@ WRONG_PIN_CLOSED: Final = (
 async def reply_after_a_wrong_pin(scene: Scene, reply: str, *model: str) -> ConversationResult:
     """Ask to unlock, answer the PIN question with a wrong PIN, then say reply: the model
     writes `model` after the wrong PIN."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     await scene.reply(agent, question, "4712")
     scene.worker.will_write(*model)
     return await scene.reply(agent, question, reply)

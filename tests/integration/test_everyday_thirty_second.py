@@ -157,8 +157,7 @@ async def test_a_pin_question_asked_twice_reads_true_in_the_next_turn_and_no_pin
 ) -> None:
     """Checked and fine: a wrong PIN, the question asked again, the right PIN: the next turn
     reads each answer once, as the agent's, the door's new state, and never a digit said."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     await scene.reply(agent, question, "1234")
     scene.worker.will_write(unlock())
     again = await scene.reply(agent, question, "unlock the front door")

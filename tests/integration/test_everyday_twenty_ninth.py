@@ -34,14 +34,19 @@ from .test_voice_twenty_seventh import a_satellite
 BED_LIGHT: Final = "light.bed_light"
 
 
+def bed_light_set_too_bright(hass: HomeAssistant, worker: ScriptedWorker, then: str) -> None:
+    """The bed light exposed; the model will set it to 150 % (out of range), then say `then`."""
+    async_expose_entity(hass, "conversation", BED_LIGHT, True)
+    worker.will_write(
+        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
+        answer(then),
+    )
+
+
 async def test_a_failed_calls_streamed_answer_is_not_said_again_by_the_error(
     hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
 ) -> None:
-    async_expose_entity(hass, "conversation", BED_LIGHT, True)
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
-        answer("That did not work."),
-    )
+    bed_light_set_too_bright(hass, scripted_worker, "That did not work.")
 
     events = await assist("bed light to 150 percent")
 

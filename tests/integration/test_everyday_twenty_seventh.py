@@ -60,6 +60,7 @@ from .scripted_model import call
 from .test_everyday import async_set_up_a_shopping_list_in
 from .test_everyday_homes import automation
 from .test_everyday_twenty_sixth import LIGHTS
+from .test_everyday_twenty_sixth import all_six_turned_off
 from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam import UNLOCK_FRONT_DOOR
 from .test_redteam import event_trigger
@@ -94,14 +95,7 @@ async def test_a_whole_floor_turned_off_is_said_as_a_count_on_that_floor(
     """Six lights in two upstairs rooms: their count and their floor, in each language."""
     upstairs_lights(hass)
 
-    result = await talk.say(
-        "turn off everything upstairs",
-        language,
-        call("light", action="turn_off", entity_id=list(LIGHTS)),
-    )
-
-    assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
-    assert speech(result) == said
+    assert await all_six_turned_off(hass, talk, "turn off everything upstairs", language) == said
 
 
 def lights_in_the_bedroom(hass: HomeAssistant) -> None:

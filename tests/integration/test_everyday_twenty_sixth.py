@@ -29,6 +29,7 @@ from testing.home_builder import async_place_in_area
 
 from .agents import Talk
 from .agents import speech
+from .agents import state
 from .conftest import Agent
 from .scene import model_saw
 from .scripted_model import ScriptedWorker
@@ -56,6 +57,16 @@ def upstairs_lights(hass: HomeAssistant) -> None:
     for index, light in enumerate(LIGHTS):
         async_expose_entity(hass, "conversation", light, True)
         async_place_in_area(hass, light, office if index % 2 else bedroom)
+
+
+async def all_six_turned_off(hass: HomeAssistant, talk: Talk, said: str, language: str) -> str:
+    """The person says `said`, the model turns every one of LIGHTS off: what the agent says."""
+    result = await talk.say(
+        said, language, call("light", action="turn_off", entity_id=list(LIGHTS))
+    )
+
+    assert [state(hass, light) for light in LIGHTS] == ["off"] * len(LIGHTS)
+    return speech(result)
 
 
 async def test_the_home_list_says_each_areas_floor_once(

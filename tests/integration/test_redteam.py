@@ -172,18 +172,42 @@ async def relay(hass: HomeAssistant, name: str = "Door relay") -> str:
     )
 
 
-async def relay_lock(hass: HomeAssistant, name: str, *, unlocked: str, relay_target: str) -> str:
-    """A DIY lock (a template lock helper), unlocked while the condition `unlocked` (template
-    code) holds: unlocking switches `relay_target` on, locking switches it off."""
+async def template_lock(
+    hass: HomeAssistant, name: str, *, state: str, lock: list[Any], unlock: list[Any]
+) -> str:
+    """A DIY lock (a template lock helper) whose state is the template `state`; locking runs
+    `lock`, unlocking runs `unlock`."""
     return await template_helper(
         hass,
-        {
-            "template_type": "lock",
-            "name": name,
-            "state": f"{{{{ 'unlocked' if {unlocked} else 'locked' }}}}",
-            "lock": [{"action": "switch.turn_off", "target": {"entity_id": relay_target}}],
-            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": relay_target}}],
-        },
+        {"template_type": "lock", "name": name, "state": state, "lock": lock, "unlock": unlock},
+    )
+
+
+def unlocked_while(condition: str) -> str:
+    """A lock's state template: unlocked while `condition` (template code) holds."""
+    return f"{{{{ 'unlocked' if {condition} else 'locked' }}}}"
+
+
+async def lock_on_relay(
+    hass: HomeAssistant, door_relay: str, *, lock: list[Any], unlock: list[Any]
+) -> str:
+    """A DIY "Side Door", unlocked while `door_relay` is on; locking runs `lock`, unlocking
+    runs `unlock`."""
+    on = f"is_state('{door_relay}', 'on')"
+    return await template_lock(
+        hass, "Side Door", state=unlocked_while(on), lock=lock, unlock=unlock
+    )
+
+
+async def relay_lock(hass: HomeAssistant, name: str, *, unlocked: str, relay_target: str) -> str:
+    """A DIY lock, unlocked while the condition `unlocked` (template code) holds: unlocking
+    switches `relay_target` on, locking switches it off."""
+    return await template_lock(
+        hass,
+        name,
+        state=unlocked_while(unlocked),
+        lock=[{"action": "switch.turn_off", "target": {"entity_id": relay_target}}],
+        unlock=[{"action": "switch.turn_on", "target": {"entity_id": relay_target}}],
     )
 
 

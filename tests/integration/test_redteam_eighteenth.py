@@ -47,6 +47,7 @@ from .probes import give_a_device
 from .scene import Scene
 from .scripted_model import answer
 from .scripted_model import call
+from .test_redteam import lock_on_relay
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
@@ -89,15 +90,11 @@ async def pulse_beside_a_side_door(
 ) -> None:
     """A template lock "Side Door" switches door_relay; a mode select on device_id is asked
     to pulse: held exactly when `held`, and the relay is left as it was."""
-    await template_helper(
+    await lock_on_relay(
         hass,
-        {
-            "template_type": "lock",
-            "name": "Side Door",
-            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
-            "unlock": [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
-        },
+        door_relay,
+        lock=[{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
+        unlock=[{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
     )
     select = await mode_select_on(hass, device_id)
     relay_before = state(hass, door_relay)

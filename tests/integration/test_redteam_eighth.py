@@ -32,10 +32,10 @@ from .scene import tool_results
 from .scripted_model import answer
 from .test_redteam import BED_LIGHT_ON
 from .test_redteam import asked
+from .test_redteam import lock_on_relay
 from .test_redteam import relay
 from .test_redteam import relay_lock
 from .test_redteam import set_up_automations
-from .test_redteam import template_helper
 from .test_redteam_more import bed_light_off
 from .test_redteam_more import reload_scripts
 from .test_redteam_seventh import UNLOCK
@@ -203,19 +203,11 @@ async def test_a_switch_no_template_lock_names_runs_at_once(
     """The everyday neighbour: a relay beside the DIY door that its templates do not name."""
     door_relay = await relay(hass)
     fan_relay = await relay(hass, "Fan relay")
-    await template_helper(
+    await lock_on_relay(
         hass,
-        {
-            "template_type": "lock",
-            "name": "Side Door",
-            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": [
-                {"action": "switch.turn_off", "target": {"entity_id": f"{{{{ '{door_relay}' }}}}"}}
-            ],
-            "unlock": [
-                {"action": "switch.turn_on", "target": {"entity_id": f"{{{{ '{door_relay}' }}}}"}}
-            ],
-        },
+        door_relay,
+        lock=[{"action": "switch.turn_off", "target": {"entity_id": f"{{{{ '{door_relay}' }}}}"}}],
+        unlock=[{"action": "switch.turn_on", "target": {"entity_id": f"{{{{ '{door_relay}' }}}}"}}],
     )
     result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": fan_relay})
 

@@ -35,6 +35,7 @@ from .test_redteam import asked
 from .test_redteam import check_call_is_held
 from .test_redteam import check_turning_on_the_bed_light
 from .test_redteam import lets_in_when_on
+from .test_redteam import lock_on_relay
 from .test_redteam import relay
 from .test_redteam import set_up_automations
 from .test_redteam import set_up_helper
@@ -113,15 +114,11 @@ async def test_the_relay_a_template_lock_drives_is_held_like_the_lock(
         config_entry_id=relay_entry.config_entry_id, identifiers={("test", "door relay")}
     )
     er.async_get(hass).async_update_entity(door_relay, device_id=device.id)
-    side_door = await template_helper(
+    side_door = await lock_on_relay(
         hass,
-        {
-            "template_type": "lock",
-            "name": "Side Door",
-            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": relay_steps(hass, door_relay, form, "turn_off"),
-            "unlock": relay_steps(hass, door_relay, form, "turn_on"),
-        },
+        door_relay,
+        lock=relay_steps(hass, door_relay, form, "turn_off"),
+        unlock=relay_steps(hass, door_relay, form, "turn_on"),
     )
     assert state(hass, side_door) == "locked"
 

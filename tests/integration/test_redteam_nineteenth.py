@@ -39,6 +39,7 @@ from .probes import assert_held_only_when
 from .scene import Scene
 from .scene import tool_call
 from .test_redteam import asked
+from .test_redteam import lock_on_relay
 from .test_redteam import set_up_automations
 from .test_redteam import template_helper
 from .test_redteam_eighteenth import mode_select_on
@@ -293,16 +294,7 @@ async def switch_on_a_relay_a_side_door_may_drive(
     the mode select on its device, are held exactly when the unlock reaches the relay (it
     is not empty), and the relay turns on only when not held."""
     driven = bool(unlock)
-    await template_helper(
-        hass,
-        {
-            "template_type": "lock",
-            "name": "Side Door",
-            "state": f"{{{{ 'unlocked' if is_state('{door_relay}', 'on') else 'locked' }}}}",
-            "lock": [],
-            "unlock": unlock,
-        },
-    )
+    await lock_on_relay(hass, door_relay, lock=[], unlock=unlock)
     select = await mode_select_on(hass, door_device)
     for action in (
         PlannedAction("switch", "switch", "turn_on", (door_relay,)),

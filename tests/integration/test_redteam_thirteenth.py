@@ -49,6 +49,7 @@ from .test_redteam_more import reload_scripts
 from .test_redteam_more import switch_as_x
 from .test_redteam_seventh import UNLOCK
 from .test_redteam_sixth import automation
+from .test_relay_drivers import side_door
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 
@@ -158,16 +159,7 @@ async def test_the_relay_a_template_lock_switches_through_a_scene_is_held(
     opened = door_relay if form == "scene" else spare
     door_open = {"id": "door_open", "name": "Door open", "entities": {opened: "on"}}
     assert await async_setup_component(hass, "scene", {"scene": [door_open]})
-    await template_helper(
-        hass,
-        {
-            "template_type": "lock",
-            "name": "Side door",
-            "state": "{{ 'locked' }}",
-            "lock": [],
-            "unlock": [{"action": "scene.turn_on", "target": {"entity_id": "scene.door_open"}}],
-        },
-    )
+    await side_door(hass, [{"action": "scene.turn_on", "target": {"entity_id": "scene.door_open"}}])
     await hass.async_block_till_done()
     result = await scene.ask_ours_to_call("switch", {"action": "turn_on", "entity_id": door_relay})
 

@@ -293,8 +293,7 @@ async def test_a_load_that_crashes_or_is_cancelled_says_what_to_do(
     hass: HomeAssistant, scene: Scene, ending: str
 ) -> None:
     """The reload's load raises an error nobody expected, or its task is cancelled."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     go_on = asyncio.Event()
 
     async def failing_load() -> ScriptedWorker:

@@ -188,8 +188,7 @@ async def test_a_yes_with_the_places_unchanged_unlocks(
         assist,
         scripted_agent,
         scripted_worker,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+        *TWO_FRONT_DOORS,
         ("Back Door", "back_door", "turn_off", "Garden"),
     )
     async_place_entity(hass, "lock.back_door", async_area(hass, "Porch"))

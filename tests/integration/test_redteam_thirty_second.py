@@ -52,8 +52,7 @@ PARTED_GUESSES: Final = [
 async def test_a_guess_parted_by_any_mark_stays_hidden(
     hass: HomeAssistant, scene: Scene, guess: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Okay."), answer("Okay."))
 
     reply = await scene.reply(agent, question, f"{guess}, and turn on the kitchen light")

@@ -45,11 +45,8 @@ from .scripted_model import call
 from .test_voice_twenty_ninth import REFUSAL
 from .test_voice_twenty_ninth import StreamingVoice
 from .test_voice_twenty_ninth import Voice
-from .test_voice_twenty_ninth import a_spoken_pipeline
-from .test_voice_twenty_ninth import a_voice
-from .test_voice_twenty_ninth import heard
+from .test_voice_twenty_ninth import heard_in_the_bedroom
 from .test_voice_twenty_ninth import own_config_dir  # noqa: F401
-from .test_voice_twenty_seventh import a_satellite
 
 FRONT_DOOR_SAID_DONE: dict[str, JsonValueType] = {
     "entities": [{"entity_id": "lock.front_door", "name": "Front Door", "state": "unlocked"}]
@@ -83,8 +80,7 @@ async def test_another_tools_entities_are_not_listed_as_done(
 async def test_a_late_guess_beside_another_request_is_hidden(
     hass: HomeAssistant, scene: Scene, clock: Clock, guess: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     clock.now += 31
     scene.worker.will_write(answer("Okay."))
 
@@ -122,15 +118,9 @@ async def test_a_satellite_never_says_the_models_done_before_a_held_call(
             + call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=150)
         )
     )
-    voice = engine()
-    pipeline = await a_spoken_pipeline(hass, scripted_agent, await a_voice(hass, voice))
-    satellite = a_satellite(hass, "Bedroom satellite", "Bedroom")
-
-    events = await assist(
-        "unlock the front door", end_stage="tts", pipeline=pipeline, device_id=satellite
+    spoken = await heard_in_the_bedroom(
+        hass, assist, scripted_agent, engine, "unlock the front door"
     )
-
-    spoken = await heard(hass, events, voice)
     assert state(hass, "lock.front_door") == "locked"
     assert spoken == f"{REFUSAL} {QUESTION}"
     assert "Done" not in spoken

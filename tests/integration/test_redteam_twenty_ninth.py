@@ -79,8 +79,7 @@ async def test_a_pin_said_as_a_number_beside_a_request_is_hidden_from_the_model(
     hass: HomeAssistant, scene: Scene, said: str
 ) -> None:
     """Set aside, the answer's number words (the PIN 4011 said as a number) stay out."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Which light?"))
 
     reply = await scene.reply(agent, question, said)
@@ -95,8 +94,7 @@ async def test_a_late_pin_said_as_a_number_is_hidden(
     hass: HomeAssistant, scene: Scene, clock: Clock
 ) -> None:
     """An answer to a PIN question that timed out is told so, and its number words stay out."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     clock.now += 31
 
     late = await scene.reply(agent, question, "forty eleven")
@@ -218,8 +216,7 @@ async def test_a_pin_said_while_the_model_reloads_is_kept_nowhere_and_runs_nothi
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """The stand-in answers a PIN with the loading sentence; the real agent does not run it."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     loaded = asyncio.Event()
 
     async def slow_load() -> ScriptedWorker:

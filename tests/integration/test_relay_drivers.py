@@ -24,7 +24,7 @@ from .probes import assert_held_only_when
 from .scene import Scene
 from .test_redteam import relay
 from .test_redteam import set_up_automations
-from .test_redteam import template_helper
+from .test_redteam import template_lock
 
 POLICY: Final = SafetyPolicy.from_data(AGENT_DEFAULTS)
 UNLOCK_EVENT: Final = "side_door_unlock"
@@ -66,16 +66,7 @@ async def relays_beside(
 
 async def side_door(hass: HomeAssistant, unlock: list[dict[str, Any]]) -> str:
     """A DIY lock (a template lock helper) whose unlock runs these steps."""
-    return await template_helper(
-        hass,
-        {
-            "template_type": "lock",
-            "name": "Side door",
-            "state": "{{ 'locked' }}",
-            "lock": [],
-            "unlock": unlock,
-        },
-    )
+    return await template_lock(hass, "Side door", state="{{ 'locked' }}", lock=[], unlock=unlock)
 
 
 async def switching_on_is_held_only_when(

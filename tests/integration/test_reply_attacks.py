@@ -227,8 +227,7 @@ async def test_a_reply_that_only_looks_like_a_yes_unlocks_nothing(
 async def test_the_right_pin_asked_as_a_question_unlocks_nothing_and_is_no_failure(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("OK."))
 
     await scene.reply(agent, question, "the PIN is 4711, right?")

@@ -46,8 +46,7 @@ NO_GUESSES: Final = [
 async def test_what_is_no_guess_reaches_the_model_whole(
     hass: HomeAssistant, scene: Scene, clock: Clock, said: str, timed_out: bool
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     if timed_out:
         clock.now += 31
     scene.worker.will_write(answer("Okay."), answer("Okay."))
@@ -81,8 +80,7 @@ GUESSES: Final = [
 async def test_a_guess_beside_another_request_stays_hidden(
     hass: HomeAssistant, scene: Scene, clock: Clock, guess: str, language: str, timed_out: bool
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
     if timed_out:
         clock.now += 31
     scene.worker.will_write(answer("Okay."), answer("Okay."))
@@ -105,8 +103,7 @@ async def test_a_guess_beside_another_request_stays_hidden(
 async def test_a_guess_in_a_long_transcripts_second_sentence_stays_hidden(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Okay."))
 
     reply = await scene.reply(
@@ -123,8 +120,7 @@ async def test_a_guess_in_a_long_transcripts_second_sentence_stays_hidden(
 async def test_a_try_after_a_wrong_pin_stays_hidden(
     hass: HomeAssistant, scene: Scene, again: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Okay."))
 
     wrong = await scene.reply(agent, question, "4712")

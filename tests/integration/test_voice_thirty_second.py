@@ -248,8 +248,7 @@ async def test_at_a_pin_question_a_guess_with_a_unit_stays_hidden(
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """Guard: a quantity is kept only where no PIN question is open."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Okay."))
 
     reply = await scene.reply(agent, question, "set a timer for 4712 seconds")

@@ -57,6 +57,26 @@ async def assist_agent(hass: HomeAssistant, worker: ScriptedWorker) -> Agent:
     )
 
 
+def kitchen_with_timers_and_hall(hass: HomeAssistant) -> tuple[str, str]:
+    """A kitchen satellite that takes timers and a hall tablet that does not (their ids)."""
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    with_timers(hass, kitchen)
+    return kitchen, a_satellite(hass, "Hall tablet", "Hall")
+
+
+async def ask_from_kitchen_hall_and_dialog(
+    hass: HomeAssistant, worker: ScriptedWorker, said: str
+) -> None:
+    """Assist's agent hears `said` from the kitchen, from the hall, then with no device."""
+    agent = await assist_agent(hass, worker)
+    kitchen, hall = kitchen_with_timers_and_hall(hass)
+    worker.will_write(answer("…"), answer("…"), answer("…"))
+
+    await agent.ask(said, device_id=kitchen)
+    await agent.ask(said, device_id=hall)
+    await agent.ask(said)
+
+
 async def test_two_satellites_share_one_prefix_with_assist(
     hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
 ) -> None:
@@ -84,15 +104,7 @@ async def test_a_device_without_timers_and_the_dialog_say_their_own_lines(
     hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
 ) -> None:
     """What core says of a device that cannot start timers, or of no device, is kept whole."""
-    agent = await assist_agent(hass, scripted_worker)
-    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
-    with_timers(hass, kitchen)
-    hall = a_satellite(hass, "Hall tablet", "Hall")
-    scripted_worker.will_write(answer("…"), answer("…"), answer("…"))
-
-    await agent.ask("turn on the lights", device_id=kitchen)
-    await agent.ask("turn on the lights", device_id=hall)
-    await agent.ask("turn on the lights")
+    await ask_from_kitchen_hall_and_dialog(hass, scripted_worker, "turn on the lights")
 
     kitchen_asks, hall_asks, dialog = scripted_worker.requests
     assert NO_TIMERS in block(last_user_message(hall_asks))
@@ -108,9 +120,7 @@ async def test_with_our_tools_the_model_knows_no_voice_timer_starts(
     hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """No tool of ours starts a satellite's timer: the model is told, the same for every device."""
-    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
-    with_timers(hass, kitchen)
-    hall = a_satellite(hass, "Hall tablet", "Hall")
+    kitchen, hall = kitchen_with_timers_and_hall(hass)
     scripted_worker.will_write(answer("…"), answer("…"))
 
     await scripted_agent.ask("set a timer for five minutes", device_id=kitchen)
@@ -139,8 +149,7 @@ async def test_a_pin_said_as_a_number_is_asked_again_digit_by_digit(
 ) -> None:
     """No reading of a number as a code: the person hears why, the question stays, no failure."""
     said, heard = PIN_AS_NUMBER[language]
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
 
     reply = await scene.reply(agent, question, said, language=language)
 
@@ -160,8 +169,7 @@ async def test_a_pin_said_digit_by_digit_unlocks(
     hass: HomeAssistant, scene: Scene, language: str, said: str
 ) -> None:
     """Digit words in the conversation's language are the code, as before."""
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
 
     await scene.reply(agent, question, said, language=language)
 

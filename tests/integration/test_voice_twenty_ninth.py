@@ -31,7 +31,6 @@ import pytest
 from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components import tts
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
-from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.tts.entity import TTSAudioRequest
 from homeassistant.components.tts.entity import TTSAudioResponse
 from homeassistant.core import Context
@@ -49,13 +48,14 @@ from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_house import set_up_speaker
+from .test_everyday_twenty_ninth import bed_light_set_too_bright
 from .test_prompt_layout import last_user_message
 from .test_slow_turns import final_speech
 from .test_slow_turns import streamed_text
 from .test_voice_twenty_eighth import NO_TIMERS
+from .test_voice_twenty_eighth import ask_from_kitchen_hall_and_dialog
 from .test_voice_twenty_eighth import assist_agent
 from .test_voice_twenty_eighth import block
-from .test_voice_twenty_eighth import with_timers
 from .test_voice_twenty_seventh import a_satellite
 
 BED_LIGHT: Final = "light.bed_light"
@@ -145,6 +145,19 @@ async def heard(hass: HomeAssistant, events: list[dict[str, Any]], voice: Voice)
     return " ".join(voice.said)
 
 
+async def heard_in_the_bedroom(
+    hass: HomeAssistant, assist: Assist, agent: Agent, engine: type[Voice], said: str
+) -> str:
+    """What a bedroom satellite says (with a voice of `engine`) after the person says `said`."""
+    voice = engine()
+    pipeline = await a_spoken_pipeline(hass, agent, await a_voice(hass, voice))
+    satellite = a_satellite(hass, "Bedroom satellite", "Bedroom")
+
+    events = await assist(said, end_stage="tts", pipeline=pipeline, device_id=satellite)
+
+    return await heard(hass, events, voice)
+
+
 # The model's few words after a failed call, and a long answer a streaming engine says as
 # it comes.
 FAILED_AFTER: Final = {
@@ -164,21 +177,11 @@ async def test_a_satellite_hears_the_models_words_and_ours_once(
     engine: type[Voice],
     words: str,
 ) -> None:
-    async_expose_entity(hass, "conversation", BED_LIGHT, True)
     said = FAILED_AFTER[words]
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
-        answer(said),
+    bed_light_set_too_bright(hass, scripted_worker, said)
+    spoken = await heard_in_the_bedroom(
+        hass, assist, scripted_agent, engine, "bed light to 150 percent"
     )
-    voice = engine()
-    pipeline = await a_spoken_pipeline(hass, scripted_agent, await a_voice(hass, voice))
-    satellite = a_satellite(hass, "Bedroom satellite", "Bedroom")
-
-    events = await assist(
-        "bed light to 150 percent", end_stage="tts", pipeline=pipeline, device_id=satellite
-    )
-
-    spoken = await heard(hass, events, voice)
     assert spoken.count(said) == 1
     assert spoken.count(REFUSAL) == 1
 
@@ -186,11 +189,7 @@ async def test_a_satellite_hears_the_models_words_and_ours_once(
 async def test_the_dialog_still_shows_the_models_words_and_ours_once(
     hass: HomeAssistant, assist: Assist, scripted_worker: ScriptedWorker
 ) -> None:
-    async_expose_entity(hass, "conversation", BED_LIGHT, True)
-    scripted_worker.will_write(
-        answer(call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct=150)),
-        answer(FAILED_AFTER["long"]),
-    )
+    bed_light_set_too_bright(hass, scripted_worker, FAILED_AFTER["long"])
 
     events = await assist("bed light to 150 percent")
 
@@ -253,8 +252,7 @@ OTHER_ANSWERS: Final = [
 async def test_another_answer_at_a_pin_question_is_kept_whole(
     hass: HomeAssistant, scene: Scene, said: str, language: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent, language)
+    agent, question = await scene.pin_question(language)
     scene.worker.will_write(answer("4."), answer("Okay."))
 
     reply = await scene.reply(agent, question, said, language=language)
@@ -281,8 +279,7 @@ async def test_another_answer_at_a_pin_question_is_kept_whole(
 async def test_a_guess_at_a_pin_question_stays_hidden(
     hass: HomeAssistant, scene: Scene, said: str, hidden: str
 ) -> None:
-    agent = await scene.pin_agent()
-    question = await scene.ask_to_unlock(agent)
+    agent, question = await scene.pin_question()
     scene.worker.will_write(answer("Okay."), answer("Okay."))
 
     reply = await scene.reply(agent, question, said)
@@ -296,15 +293,7 @@ async def test_a_guess_at_a_pin_question_stays_hidden(
 async def test_a_timer_satellite_another_device_and_the_dialog_share_one_prefix(
     hass: HomeAssistant, demo_home: None, scripted_worker: ScriptedWorker
 ) -> None:
-    agent = await assist_agent(hass, scripted_worker)
-    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
-    with_timers(hass, kitchen)
-    hall = a_satellite(hass, "Hall tablet", "Hall")
-    scripted_worker.will_write(answer("…"), answer("…"), answer("…"))
-
-    await agent.ask("set a timer for five minutes", device_id=kitchen)
-    await agent.ask("set a timer for five minutes", device_id=hall)
-    await agent.ask("set a timer for five minutes")
+    await ask_from_kitchen_hall_and_dialog(hass, scripted_worker, "set a timer for five minutes")
 
     prefixes = {request.static_prompt for request in scripted_worker.requests}
     assert len(prefixes) == 1
