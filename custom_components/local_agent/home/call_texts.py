@@ -564,8 +564,8 @@ def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = Fa
         value = _number(value, words)
     if (unit := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {} %").
-        said = unit[unit.index("{}") :]
-        return (words.percent if said == _PERCENT else said).format(value)
+        with_unit = unit[unit.index("{}") :]
+        return (words.percent if with_unit == _PERCENT else with_unit).format(value)
     # A word or a list alone, without the English field name ("(reverse)", "(Rock, Jazz)"); a
     # number alone says nothing: with the language's words for the field ("Übergang 5 s"),
     # else with its name ("transition 5").
