@@ -227,7 +227,7 @@ FAILED: list[tuple[str, Script, str]] = [
     (
         "it",
         tool_call("HassSetVolume", name="Kitchen", volume_level=150),
-        "Non è stato possibile impostare il volume di Kitchen al 150 %.",
+        "Non è stato possibile impostare il volume di Kitchen al 150%.",
     ),
     (
         "en",
@@ -326,7 +326,7 @@ BY_AREA: list[tuple[str, str, dict[str, Any], str, str]] = [
         "nl",
         "HassSetPosition",
         {"name": "all", "domain": ["cover"], "device_class": ["garage"], "position": 100},
-        "De positie van Garage Door instellen (100 %)? Zeg „ja” om te bevestigen.",
+        "De positie van Garage Door instellen (100%)? Zeg „ja” om te bevestigen.",
         "",
     ),
 ]

@@ -98,7 +98,7 @@ async def test_an_entry_without_the_runtime_says_why_in_spanish_only(
     ("language", "done"),
     [
         ("es", "Hecho: bajar el brillo de Kitchen Lights un 20 %."),
-        ("nl", "Klaar: de helderheid van Kitchen Lights met 20 % verlagen."),
+        ("nl", "Klaar: de helderheid van Kitchen Lights met 20% verlagen."),
         ("en", "Lowered the brightness of Kitchen Lights by 20 %."),
     ],
 )

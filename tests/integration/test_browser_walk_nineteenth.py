@@ -132,7 +132,7 @@ async def test_the_demo_knows_an_italian_and_a_portuguese_household(
     lit = await agent.ask("liga Bed Light", context=person, language="pt")
     garbled = await agent.ask("xq!! ;; accendi ???", context=person, language="it")
 
-    assert speech(dimmed) == "Fatto: abbassare la luminosità di Kitchen Lights del 20 %."
+    assert speech(dimmed) == "Fatto: abbassare la luminosità di Kitchen Lights del 20%."
     assert speech(lit) == "Feito: ligar Bed Light."
     assert state(hass, "light.bed_light") == "on"
     assert speech(garbled) == demo_model.HELP

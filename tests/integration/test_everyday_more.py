@@ -213,7 +213,7 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     (
         "it",
         does("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.3),
-        "Fatto: impostare il volume di Living Room al 30 %.",
+        "Fatto: impostare il volume di Living Room al 30%.",
         {},
     ),
     (

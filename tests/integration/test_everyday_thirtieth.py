@@ -213,8 +213,8 @@ ROOM_AT_A_BRIGHTNESS: Final = {
     "de": "Erledigt: Living Room RGBWW Lights und Ceiling Lights auf 40 % einschalten.",
     "fr": "C'est fait\u00a0: allumer Living Room RGBWW Lights et Ceiling Lights à 40 %.",
     "es": "Hecho: encender Living Room RGBWW Lights y Ceiling Lights al 40 %.",
-    "it": "Fatto: accendere Living Room RGBWW Lights e Ceiling Lights al 40 %.",
-    "nl": "Klaar: Living Room RGBWW Lights en Ceiling Lights op 40 % inschakelen.",
+    "it": "Fatto: accendere Living Room RGBWW Lights e Ceiling Lights al 40%.",
+    "nl": "Klaar: Living Room RGBWW Lights en Ceiling Lights op 40% inschakelen.",
     "pt": "Feito: ligar Living Room RGBWW Lights e Ceiling Lights a 40 %.",
 }
 

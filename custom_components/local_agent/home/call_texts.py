@@ -520,6 +520,8 @@ _FIELD_WORDS: Final[Mapping[str, str]] = {
     "temperature": "{}°",
     "tilt_position": "tilt {} %",
 }
+# A percentage as _FIELD_WORDS writes it; said in the language's way (CallWords.percent).
+_PERCENT: Final = "{} %"
 # Fields given as a fraction of one, said as a percentage.
 _FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
 
@@ -579,14 +581,15 @@ def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = Fa
     value = clock_words(key, value, words)
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if key in _FRACTIONS and number:
-        return f"{_number(value * 100, words)} %"
+        return words.percent.format(_number(value * 100, words))
     if key == DURATION and (length := duration_words(value, words)) is not None:
         return length if in_pattern else words.fields[DURATION].format(length)
     if isinstance(value, float):
         value = _number(value, words)
     if (unit := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {} %").
-        return unit[unit.index("{}") :].format(value)
+        with_unit = unit[unit.index("{}") :]
+        return (words.percent if with_unit == _PERCENT else with_unit).format(value)
     # A word or a list alone, without the English field name ("(reverse)", "(Rock, Jazz)"); a
     # number alone says nothing: with the language's words for the field ("Übergang 5 s"),
     # else with its name ("transition 5").
