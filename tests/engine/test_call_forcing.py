@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+import re
 
 import pytest
 
@@ -13,7 +14,9 @@ from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolSpec
 from testing.gbnf_syntax import validate_grammar_syntax
+from testing.stand_in import answer
 from testing.steering import CallAfterReasoning
+from testing.steering import ScriptedAnswers
 from tests.engine.tool_specs import object_tool
 
 from .runtime_support import TEST_SETTINGS
@@ -131,6 +134,48 @@ def test_free_string_value_is_the_models_until_its_end_begins() -> None:
     assert FORCING.forced(start + "lock.front\n<") == "/parameter>\n</function>\n</tool_call>"
 
 
+KITCHEN_IDS = [
+    "light.kitchen_ceiling_light",
+    "light.kitchen_ceiling_light_2",
+    "light.kitchen_lamp",
+    "light.hall_lamp",
+]
+KITCHEN = object_tool(
+    "light",
+    "Control lights.",
+    {"entity_id": {"type": "string", "enum": KITCHEN_IDS}},
+    required=["entity_id"],
+)
+KITCHEN_CALL = "\n<function=light>\n<parameter=entity_id>\n"
+
+
+def words(text: str) -> list[bytes]:
+    """A tokenizer that splits as Qwen's pre-tokenizer does: a word with the mark before it."""
+    return [piece.encode() for piece in re.findall(r"[._]?[a-z]+|.", text, re.DOTALL)]
+
+
+@pytest.mark.parametrize(
+    ("text", "forced"),
+    [
+        # Every id left goes on with "itchen_": its first token is theirs, "_" is not.
+        (KITCHEN_CALL + "light.k", "itchen"),
+        # Both ceiling lights go on with the tokens "eiling" and "_light"; then they part.
+        (KITCHEN_CALL + "light.kitchen_c", "eiling_light"),
+        (KITCHEN_CALL + "light.kitchen_ceiling_light", ""),
+        # Ids that part at their first character share no token.
+        (KITCHEN_CALL + "light.", ""),
+        # Once one is left, all of it (as without a tokenizer).
+        (KITCHEN_CALL + "light.h", "all_lamp\n</parameter>\n</function>\n</tool_call>"),
+    ],
+)
+def test_tokens_every_id_left_starts_with_are_forced(text: str, forced: str) -> None:
+    assert CallForcing([KITCHEN], max_calls=1, split=words).forced(text) == forced
+
+
+def test_without_a_tokenizer_shared_text_stops_at_a_tag() -> None:
+    assert CallForcing([KITCHEN], max_calls=1).forced(KITCHEN_CALL + "light.k") == ""
+
+
 # --- With llama.cpp -------------------------------------------------------------------------
 
 MANY = [f"light.room_{n}_lamp" for n in range(1000)]
@@ -183,3 +228,26 @@ def test_a_large_enum_is_a_trie_and_its_ids_are_exact(qwen35_model_path: Path) -
             assert output.stats.call_forced_tokens > 0
     finally:
         model.close()
+
+
+def test_the_shared_tokens_of_the_ids_left_are_not_sampled(qwen35_model_path: Path) -> None:
+    """A call to one of several kitchen lights: the model chooses where the ids part; the
+    tokens every remaining id starts with are appended in the batch of the token before them."""
+    call = "<tool_call>" + KITCHEN_CALL + "light.kitchen_ceiling_light\n</parameter>\n"
+    model = LoadedModel(qwen35_model_path, TEST_SETTINGS)
+    model.steering = ScriptedAnswers(lambda _request: answer(call + "</function>\n</tool_call>"))
+    try:
+        output = model.generate(
+            make_request(
+                prompt_parts("turn on the ceiling light", tools=(KITCHEN,)),
+                tools=(KITCHEN,),
+                max_tokens=200,
+            )
+        )
+    finally:
+        model.close()
+    calls = [e.call for e in output.events if isinstance(e, ToolCallParsed)]
+    assert [c.arguments for c in calls] == [{"entity_id": "light.kitchen_ceiling_light"}]
+    # One token where the ids part: kitchen or hall, ceiling or lamp, the end or "_2" (10
+    # when every token of the id was sampled).
+    assert output.stats.call_sampled_tokens == 3

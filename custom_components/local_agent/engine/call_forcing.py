@@ -7,15 +7,18 @@ in one batch instead of sampling it token by token (as SGLang does for constrain
 
 `CallForcing.forced(text)` reads the text written since `<tool_call>` and returns what must
 follow it, up to the next point where the model has a choice. Where several continuations
-remain it forces only up to the end of a tag ("=", ">" or a newline), never part of a word,
-so the model writes each name or value in its own tokens. Text it cannot place gives "":
-the model goes on sampling. The engine checks every forced token against llama.cpp's grammar
-before it accepts it, so what is written stays exactly what the grammar allows.
+remain it forces up to the end of a tag ("=", ">" or a newline), or further: the tokens that
+begin every remaining continuation when each is tokenized whole ("itchen" after "light.k"
+when every id left is a kitchen's), so the model still writes each name or value in the
+tokens it would have had, never a token cut where another continuation would merge it.
+Text it cannot place gives "": the model goes on sampling. The engine checks every forced
+token against llama.cpp's grammar before it accepts it, so what is written stays exactly what
+the grammar allows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 import os
@@ -35,6 +38,11 @@ from .types import ToolSpec
 _BOUNDARIES: Final = ("=", ">", "\n")
 # Steps per call to forced(): more than any call has segments.
 _MAX_STEPS: Final = 64
+
+# The model's tokenization of a text, as the bytes of each token.
+Split = Callable[[str], Sequence[bytes]]
+# What every continuation left shares after the text written: (written, continuations).
+Choose = Callable[[str, list[str]], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +65,16 @@ class _NotPlaced(Exception):
 class CallForcing:
     """Computes forced continuations for the grammar build_tool_call_grammar makes of tools."""
 
-    def __init__(self, tools: Sequence[ToolSpec], *, max_calls: int) -> None:
-        """Read the tools as the grammar does: parameters in schema order, values by schema."""
+    def __init__(
+        self, tools: Sequence[ToolSpec], *, max_calls: int, split: Split | None = None
+    ) -> None:
+        """Read the tools as the grammar does: parameters in schema order, values by schema.
+
+        split: the model's tokenizer; without it shared text is forced only to a tag's end.
+        """
         self._functions = tuple(_function(tool) for tool in tools)
         self._max_calls = max_calls
+        self._split = split
 
     def forced(self, text: str) -> str:
         """Return the text that must follow `text` (written after `<tool_call>`), or ""."""
@@ -87,7 +101,7 @@ class CallForcing:
             function, position, forced = self._header(text, position)
             if function is None:
                 return forced
-            position, forced = _body(function, text, position)
+            position, forced = _body(function, text, position, self._choice)
             if forced is not None:
                 return forced
         return ""
@@ -100,7 +114,56 @@ class CallForcing:
         alive = [f.header for f in self._functions if f.header.startswith(rest)]
         if not alive:
             raise _NotPlaced
-        return None, position, _choice(rest, alive)
+        return None, position, self._choice(rest, alive)
+
+    def _choice(self, rest: str, texts: list[str]) -> str:
+        """Return what all continuations share after rest, as far as it may be forced.
+
+        All of it when one is left; else the longer of the stretch to a tag's end and the
+        tokens every continuation starts with.
+        """
+        shared = os.path.commonprefix(texts)[len(rest) :]  # noqa: RUF071 - text, not paths
+        if len(texts) == 1:
+            return shared
+        cut = max(shared.rfind(boundary) for boundary in _BOUNDARIES)
+        tagged = shared[: cut + 1]
+        if self._split is None or len(tagged) == len(shared):
+            return tagged
+        settled = _settled_tokens(self._split, rest, texts, shared)
+        return settled if len(settled) > len(tagged) else tagged
+
+
+def _settled_tokens(split: Split, rest: str, texts: list[str], shared: str) -> str:
+    """Return the start of shared that every continuation's own tokens begin with.
+
+    One continuation stands for all that go on with the same character after shared: where
+    they part, the pre-tokenizer's pieces part too (the bounded cost of a forced step, however
+    many ids are left).
+    """
+    branch = len(rest) + len(shared)
+    standing: dict[str, str] = {}
+    for text in texts:
+        standing.setdefault(text[branch : branch + 1], text[len(rest) :])
+    limit = len(shared.encode("utf-8"))
+    common: list[bytes] | None = None
+    for continuation in standing.values():
+        tokens = list(split(continuation))
+        if common is None:
+            common = tokens
+            continue
+        same = 0
+        while same < min(len(common), len(tokens)) and common[same] == tokens[same]:
+            same += 1
+        common = common[:same]
+    settled = b""
+    for token in common or ():
+        if len(settled) + len(token) > limit:
+            break
+        settled += token
+    try:
+        return settled.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
 
 
 def _function(tool: ToolSpec) -> _Function:
@@ -116,7 +179,7 @@ def _function(tool: ToolSpec) -> _Function:
     )
 
 
-def _body(function: _Function, text: str, position: int) -> tuple[int, str | None]:
+def _body(function: _Function, text: str, position: int, choose: Choose) -> tuple[int, str | None]:
     """Read the parameters and the end of one call; return where it ends, or what is forced."""
     parameters = function.parameters
     index = 0
@@ -134,18 +197,18 @@ def _body(function: _Function, text: str, position: int) -> tuple[int, str | Non
             alive = [header for header, _ in options if header.startswith(rest)]
             if not alive:
                 raise _NotPlaced
-            return position, _choice(rest, alive)
+            return position, choose(rest, alive)
         header, parameter = chosen
         position += len(header)
         if parameter is None:
             return position, None
-        position, forced = _value(parameters[parameter].shape, text, position)
+        position, forced = _value(parameters[parameter].shape, text, position, choose)
         if forced is not None:
             return position, forced
         index = parameter + 1
 
 
-def _value(shape: ValueShape, text: str, position: int) -> tuple[int, str | None]:
+def _value(shape: ValueShape, text: str, position: int, choose: Choose) -> tuple[int, str | None]:
     """Read one value and the end of its parameter; return where it ends, or what is forced."""
     rest = text[position:]
     endings = [literal + PARAMETER_END for literal in shape.literals]
@@ -166,7 +229,7 @@ def _value(shape: ValueShape, text: str, position: int) -> tuple[int, str | None
         return position, ""  # a free form can still begin here
     if not alive:
         raise _NotPlaced
-    return position, _choice(rest, alive)
+    return position, choose(rest, alive)
 
 
 def _literal(text: str, position: int, literal: str) -> tuple[int, str | None]:
@@ -177,13 +240,3 @@ def _literal(text: str, position: int, literal: str) -> tuple[int, str | None]:
     if literal.startswith(rest):
         return position, literal[len(rest) :]
     raise _NotPlaced
-
-
-def _choice(rest: str, alive: Iterable[str]) -> str:
-    """Return what all continuations share after rest: all when one is left, else to a tag end."""
-    texts = list(alive)
-    shared = os.path.commonprefix(texts)[len(rest) :]  # noqa: RUF071 - text, not paths
-    if len(texts) == 1:
-        return shared
-    cut = max(shared.rfind(boundary) for boundary in _BOUNDARIES)
-    return shared[: cut + 1]

@@ -441,6 +441,10 @@ class LoadedModel:
             return self.token_piece(token)
         return self._piece_buffer.raw[:length]
 
+    def token_pieces(self, text: str) -> list[bytes]:
+        """Return the bytes of each token of text, tokenized on its own."""
+        return [self.token_piece(token) for token in self.tokenize(text, add_bos=False)]
+
     def is_end_of_generation(self, token: int) -> bool:
         """Whether the token ends a turn."""
         return bool(self._llama_cpp.llama_vocab_is_eog(self._vocab, token))
@@ -904,7 +908,7 @@ class _Turn:
         # Jump-forward decoding inside calls: the grammar's text so far (None: not in a call
         # the forcing can follow).
         self._forcing = (
-            CallForcing(request.tools, max_calls=MAX_CALLS_PER_ANSWER)
+            CallForcing(request.tools, max_calls=MAX_CALLS_PER_ANSWER, split=model.token_pieces)
             if sampler.has_call_grammar
             else None
         )
