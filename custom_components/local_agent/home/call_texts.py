@@ -1323,8 +1323,11 @@ _OUR_MARKS: Final = re.compile(
 # Unicode categories of characters that are neither seen nor spoken as letters: format
 # characters (zero-width, soft hyphen, bidi), symbols (emoji), private use and unassigned ones.
 _UNHEARD: Final = frozenset({"Cf", "Co", "Cn", "Cs", "So", "Sk"})
-# An entity id written in a name ("Garage Light (lock.front_door)"), as Home Assistant writes one.
-_ENTITY_ID: Final = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]*\.[a-z0-9_]+(?![\w.])")
+# An entity id written in a name ("Garage Light (lock.front_door)", "lock.1234"), as Home
+# Assistant writes one. Entity domains hold no digit: a version ("v1.2 Hub") is not an id.
+_ENTITY_ID: Final = re.compile(
+    r"(?<![\w.])(?:[a-z_]+\.[a-z0-9_]+|[a-z_][a-z0-9_]*\.[0-9_]*[a-z][a-z0-9_]*)(?![\w.])"
+)
 # The first word of a letter's Unicode name is its script ("LATIN", "CYRILLIC", "GREEK").
 _SCRIPT_WORD: Final = re.compile(r"\w+")
 
