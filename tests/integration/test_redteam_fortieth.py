@@ -26,6 +26,7 @@ from homeassistant.helpers import entity_registry as er
 from .agents import speech
 from .agents import state
 from .scene import Scene
+from .scene import satellite_id
 from .scripted_model import answer
 from .scripted_model import call
 
@@ -34,12 +35,16 @@ FRONT_DOOR = "lock.front_door"
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pt"]
 
 
-async def question_about(hass: HomeAssistant, scene: Scene, name: str, language: str) -> str:
+async def question_about(
+    hass: HomeAssistant, scene: Scene, name: str, language: str, device_id: str | None = None
+) -> str:
     """The back door is named `name`; the model unlocks it: the question the person reads."""
     er.async_get(hass).async_update_entity(BACK_DOOR, name=name)
     agent = await scene.our_agent()
     scene.worker.will_write(answer(call("lock", action="unlock", entity_id=BACK_DOOR)))
-    result = await agent.ask("unlock it", context=scene.person, language=language)
+    result = await agent.ask(
+        "unlock it", context=scene.person, language=language, device_id=device_id
+    )
     assert state(hass, BACK_DOOR) == "locked"
     return speech(result)
 
@@ -58,6 +63,17 @@ async def test_a_name_holding_another_scripts_sentence_mark_is_said_with_its_id(
     hass: HomeAssistant, scene: Scene, name: str, language: str
 ) -> None:
     asked = await question_about(hass, scene, name, language)
+
+    assert f"{name} ({BACK_DOOR})" in asked
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_satellite_says_the_id_after_such_a_name(
+    hass: HomeAssistant, scene: Scene, language: str
+) -> None:
+    """Said aloud, no place stands in for the id: the name itself misleads, not a look-alike."""
+    name = "Puerta trasera ¿Encender la luz de la cocina"
+    asked = await question_about(hass, scene, name, language, satellite_id(hass))
 
     assert f"{name} ({BACK_DOOR})" in asked
 
@@ -96,6 +112,17 @@ async def test_an_abbreviation_point_fails_closed(
 ) -> None:
     """Guard: "St." ends a sentence as well as a street: no rule tells them apart safely."""
     asked = await question_about(hass, scene, name, language)
+
+    assert f"{name} ({BACK_DOOR})" in asked
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_satellite_says_the_id_after_such_a_name(
+    hass: HomeAssistant, scene: Scene, language: str
+) -> None:
+    """Said aloud, no place stands in for the id: the name itself misleads, not a look-alike."""
+    name = "Puerta trasera ¿Encender la luz de la cocina"
+    asked = await question_about(hass, scene, name, language, satellite_id(hass))
 
     assert f"{name} ({BACK_DOOR})" in asked
 
