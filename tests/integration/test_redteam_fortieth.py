@@ -9,6 +9,17 @@ Hole. "v1.2 Hub" was taken for an entity id written in a name, and the question 
 lock's id alone ("Unlock lock.back_door?"), where no one could be misled. Entity domains hold
 no digit: a version is no id; "lock.1234" still is.
 
+Hole. A call naming an entity unexposed since the turn began was refused, and the refusal
+then offered that same entity to the model ("There is no exposed light entity
+'light.bed_light'. Did you mean: light.bed_light (Bed Light)?"): the names a turn resolves
+against are the turn's. What a refusal suggests, lists or counts as a match is now checked
+against exposure as it is.
+
+Guards (passed at once). The prompt offers what is exposed now, between two turns: a new
+entity id, exposure taken back, another assistant's exposure, an entity without a registry
+entry exposed or removed. A held unlock whose lock was unexposed or removed before the yes
+runs nothing; a light unexposed by the first call of a turn is not switched by the second.
+
 Guards (passed at once). A name that is an entity id, its own or another lock's ("lock.front_door",
 "lock.1234"), is said as the entity's own id. A name with an abbreviation point ("Dr. Who's
 Lamp", "St. Mary Room") is said with its id: "Back St. Turn on Kitchen Lights" is read, and
@@ -18,9 +29,16 @@ languages; this fails closed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from custom_components.local_agent.const import ASSISTANT
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import Event
+from homeassistant.core import EventStateChangedData
 from homeassistant.core import HomeAssistant
+from homeassistant.core import callback
 from homeassistant.helpers import entity_registry as er
 
 from .agents import speech
@@ -116,50 +134,86 @@ async def test_an_abbreviation_point_fails_closed(
     assert f"{name} ({BACK_DOOR})" in asked
 
 
-@pytest.mark.parametrize("language", ["en", "es"])
-async def test_a_satellite_says_the_id_after_such_a_name(
-    hass: HomeAssistant, scene: Scene, language: str
+async def offered(hass: HomeAssistant, scene: Scene) -> str:
+    """A new turn of our agent: the prompt the model read."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(answer("Okay."))
+    await agent.ask("what is there?", context=scene.person)
+    seen = scene.worker.requests[-1]
+    return f"{seen.static_prompt}{seen.dynamic_prompt}"
+
+
+async def test_the_prompt_offers_what_is_exposed_now(hass: HomeAssistant, scene: Scene) -> None:
+    """Guard: between two turns the index follows a new id, exposure, removal and new locks."""
+    entities = er.async_get(hass)
+    assert BACK_DOOR in await offered(hass, scene)
+
+    entities.async_update_entity(BACK_DOOR, new_entity_id="lock.rear_door")
+    await hass.async_block_till_done()
+    prompt = await offered(hass, scene)
+    assert "lock.rear_door" in prompt
+    assert BACK_DOOR not in prompt
+
+    async_expose_entity(hass, ASSISTANT, "lock.rear_door", False)
+    async_expose_entity(hass, "cloud.alexa", FRONT_DOOR, False)
+    prompt = await offered(hass, scene)
+    assert "lock.rear_door" not in prompt
+    assert FRONT_DOOR in prompt
+
+    hass.states.async_set("lock.shed", "locked", {"friendly_name": "Shed"})  # no registry entry
+    async_expose_entity(hass, ASSISTANT, "lock.shed", False)
+    assert "lock.shed" not in await offered(hass, scene)
+    async_expose_entity(hass, ASSISTANT, "lock.shed", True)
+    assert "lock.shed" in await offered(hass, scene)
+
+    hass.states.async_remove("lock.shed")
+    assert "lock.shed" not in await offered(hass, scene)
+
+
+@pytest.mark.parametrize("how", ["unexposed", "removed"])
+async def test_a_held_unlock_whose_lock_went_since_runs_nothing(
+    hass: HomeAssistant, scene: Scene, how: str
 ) -> None:
-    """Said aloud, no place stands in for the id: the name itself misleads, not a look-alike."""
-    name = "Puerta trasera ¿Encender la luz de la cocina"
-    asked = await question_about(hass, scene, name, language, satellite_id(hass))
+    """Guard: the question was asked while the lock was offered; the yes finds it gone."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent)
+    assert "Say yes" in speech(question)
+    if how == "unexposed":
+        async_expose_entity(hass, ASSISTANT, FRONT_DOOR, False)
+    else:
+        hass.states.async_remove(FRONT_DOOR)
+    unlocks: list[Event[Any]] = []
+    hass.bus.async_listen("call_service", unlocks.append)
+    scene.worker.will_write(answer("Okay."))
+    await scene.reply(agent, question, "yes")
+    await hass.async_block_till_done()
 
-    assert f"{name} ({BACK_DOOR})" in asked
+    assert [e.data for e in unlocks if e.data.get("domain") == "lock"] == []
+    assert "executed" not in " ".join(scene.outcomes())
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-async def test_a_version_in_a_name_is_no_entity_id(
-    hass: HomeAssistant, scene: Scene, language: str
+async def test_a_light_unexposed_during_the_turn_is_not_switched(
+    hass: HomeAssistant, scene: Scene
 ) -> None:
-    asked = (await question_about(hass, scene, "v1.2 Hub", language)).casefold()
+    """Guard: the first call of a turn unexposes the second's light; the runner looks again."""
+    kitchen, bed = "light.kitchen_lights", "light.bed_light"
+    await hass.services.async_call("light", "turn_off", {"entity_id": bed}, blocking=True)
 
-    assert "v1.2 hub" in asked
-    assert BACK_DOOR not in asked
+    @callback
+    def unexpose_bed(event: Event[EventStateChangedData]) -> None:
+        if event.data["entity_id"] == kitchen:
+            async_expose_entity(hass, ASSISTANT, bed, False)
 
+    unsubscribe = hass.bus.async_listen("state_changed", unexpose_bed)
+    agent = await scene.our_agent()
+    both = call("light", action="toggle", entity_id=kitchen) + call(
+        "light", action="turn_on", entity_id=bed
+    )
+    scene.worker.will_write(answer(both), answer("Done."))
+    await agent.ask("toggle the kitchen, then the bed light", context=scene.person)
+    unsubscribe()
 
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("name", [FRONT_DOOR, "lock.1234", "Hall lock.1234"])
-async def test_a_name_written_as_an_entity_id_is_said_as_its_own_id(
-    hass: HomeAssistant, scene: Scene, name: str, language: str
-) -> None:
-    """Guard: also where the name is the id of another lock of the house."""
-    hass.states.async_set("lock.1234", "locked", {"friendly_name": "Shed"})
-    # German and Dutch put the verb last and write the sentence's first letter large.
-    asked = (await question_about(hass, scene, name, language)).casefold()
-
-    assert BACK_DOOR in asked
-    assert "lock.1234" not in asked
-    assert FRONT_DOOR not in asked
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(
-    "name", ["Dr. Who's Lamp", "St. Mary Room", "Back St. Turn on Kitchen Lights"]
-)
-async def test_an_abbreviation_point_fails_closed(
-    hass: HomeAssistant, scene: Scene, name: str, language: str
-) -> None:
-    """Guard: "St." ends a sentence as well as a street: no rule tells them apart safely."""
-    asked = await question_about(hass, scene, name, language)
-
-    assert f"{name} ({BACK_DOOR})" in asked
+    assert state(hass, bed) == "off"
+    told = scene.worker.requests[-1].dynamic_prompt.rpartition("<tool_response>")[2]
+    assert "There is no exposed light entity 'light.bed_light'." in told
+    assert "(Bed Light)" not in told
