@@ -20,6 +20,11 @@ entity id, exposure taken back, another assistant's exposure, an entity without 
 entry exposed or removed. A held unlock whose lock was unexposed or removed before the yes
 runs nothing; a light unexposed by the first call of a turn is not switched by the second.
 
+Guards (passed at once). The relay behind a Switch as X lock (through a template switch) is
+held whatever the wrapper's entry does: unloaded, disabled, disabled since a restart (no state
+left: a walk of the states, as before this session, missed it and ran the relay at once),
+being reloaded, or its wrapped switch given a new id.
+
 Guards (passed at once). A name that is an entity id, its own or another lock's ("lock.front_door",
 "lock.1234"), is said as the entity's own id. A name with an abbreviation point ("Dr. Who's
 Lamp", "St. Mary Room") is said with its id: "Back St. Turn on Kitchen Lights" is read, and
@@ -35,6 +40,7 @@ import pytest
 
 from custom_components.local_agent.const import ASSISTANT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.config_entries import ConfigEntryDisabler
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
 from homeassistant.core import HomeAssistant
@@ -47,6 +53,10 @@ from .scene import Scene
 from .scene import satellite_id
 from .scripted_model import answer
 from .scripted_model import call
+from .test_redteam import relay
+from .test_redteam import template_helper
+from .test_redteam_more import switch_as_x
+from .test_redteam_thirteenth import switching_on_is_held_only_when
 
 BACK_DOOR = "lock.back_door"
 FRONT_DOOR = "lock.front_door"
@@ -217,3 +227,52 @@ async def test_a_light_unexposed_during_the_turn_is_not_switched(
     told = scene.worker.requests[-1].dynamic_prompt.rpartition("<tool_response>")[2]
     assert "There is no exposed light entity 'light.bed_light'." in told
     assert "(Bed Light)" not in told
+
+
+async def door_switch_shown_as_a_lock(hass: HomeAssistant) -> tuple[str, str, str]:
+    """A template switch passes its turn-on to the door relay; Switch as X shows it as a lock.
+
+    Return the relay, the template switch and the Switch as X entry's id.
+    """
+    door_relay = await relay(hass, "Door relay")
+    door_switch = await template_helper(
+        hass,
+        {
+            "template_type": "switch",
+            "name": "Door switch",
+            "turn_on": [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
+            "turn_off": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
+        },
+    )
+    wrapper = await switch_as_x(hass, door_switch, "lock")
+    await hass.async_block_till_done()
+    entry_id = er.async_get(hass).async_get(wrapper).config_entry_id  # type: ignore[union-attr]
+    assert entry_id is not None
+    return door_relay, door_switch, entry_id
+
+
+@pytest.mark.parametrize(
+    "how", ["unloaded", "disabled", "disabled-since-a-restart", "reloading", "switch-re-ided"]
+)
+async def test_the_relay_behind_a_switch_as_x_lock_is_held_whatever_its_entry_does(
+    hass: HomeAssistant, scene: Scene, how: str
+) -> None:
+    """Guard: a wrapper without a state (its entry unloaded, disabled, being reloaded) still
+    unlocks a door when the relay switches: found from the registry, it fails closed. Home
+    Assistant keeps no state for a disabled entity once it restarts, which a walk of the
+    states missed."""
+    door_relay, door_switch, entry_id = await door_switch_shown_as_a_lock(hass)
+    entries = hass.config_entries
+    if how == "unloaded":
+        assert await entries.async_unload(entry_id)
+    elif how.startswith("disabled"):
+        await entries.async_set_disabled_by(entry_id, ConfigEntryDisabler.USER)
+        if how == "disabled-since-a-restart":
+            hass.states.async_remove("lock.door_switch")
+    elif how == "reloading":
+        entries.async_schedule_reload(entry_id)
+    else:
+        er.async_get(hass).async_update_entity(door_switch, new_entity_id="switch.side_door")
+    await hass.async_block_till_done()
+
+    await switching_on_is_held_only_when(hass, scene, door_relay, True)
