@@ -25,6 +25,11 @@ held whatever the wrapper's entry does: unloaded, disabled, disabled since a res
 left: a walk of the states, as before this session, missed it and ran the relay at once),
 being reloaded, or its wrapped switch given a new id.
 
+Guards (passed at once). An agent deleted while its model writes (its turn took a new home
+list, saved ten seconds later), then nothing, a reload of the entry at once, or an agent of
+the same name added: no home list on disk, none kept in memory (fails without the cancel of
+the pending save).
+
 Guards (passed at once). A name that is an entity id, its own or another lock's ("lock.front_door",
 "lock.1234"), is said as the entity's own id. A name with an abbreviation point ("Dr. Who's
 Lamp", "St. Mary Room") is said with its id: "Back St. Turn on Kitchen Lights" is read, and
@@ -34,25 +39,34 @@ languages; this fails closed.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntryDisabler
+from homeassistant.config_entries import ConfigSubentry
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.helpers import entity_registry as er
+from testing.stand_in import SeenRequest
 
+from .agents import Agent
 from .agents import speech
 from .agents import state
 from .scene import Scene
 from .scene import satellite_id
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_cost_per_turn import let_saves_run
+from .test_cost_per_turn import take_home_list
 from .test_redteam import relay
 from .test_redteam import template_helper
 from .test_redteam_more import switch_as_x
@@ -276,3 +290,47 @@ async def test_the_relay_behind_a_switch_as_x_lock_is_held_whatever_its_entry_do
     await hass.async_block_till_done()
 
     await switching_on_is_held_only_when(hass, scene, door_relay, True)
+
+
+@pytest.mark.parametrize("then", ["nothing", "reload", "same name again"])
+async def test_an_agent_deleted_during_its_turn_leaves_no_home_list(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    hass_storage: dict[str, Any],
+    then: str,
+) -> None:
+    """Guard: the agent is deleted while the model writes; its turn ends after, then the entry
+    is reloaded at once or an agent of the same name added: nothing of it stays, on disk or
+    in memory."""
+    key = await take_home_list(scripted_agent, scripted_worker)
+    await let_saves_run(hass)
+    assert key in hass_storage
+    subentry_id = key.rpartition(".")[2]
+
+    def delete_then_answer(_seen: SeenRequest) -> str:
+        assert hass.config_entries.async_remove_subentry(scripted_agent.entry, subentry_id)
+        return answer("Hello.")
+
+    hass.states.async_set("light.porch", "on", {"friendly_name": "Porch"})
+    async_expose_entity(hass, ASSISTANT, "light.porch", True)  # a new list, saved later
+    scripted_worker.will_write(delete_then_answer)
+    await scripted_agent.ask("hello again")
+    seen = scripted_worker.requests[-1]
+    assert "light.porch" in f"{seen.static_prompt}{seen.dynamic_prompt}"
+    await hass.async_block_till_done()
+    if then == "reload":
+        assert await hass.config_entries.async_reload(scripted_agent.entry.entry_id)
+    elif then == "same name again":
+        new = ConfigSubentry(
+            data=MappingProxyType({}),
+            subentry_type=SUBENTRY_CONVERSATION,
+            title="Local Agent",
+            unique_id=None,
+        )
+        hass.config_entries.async_add_subentry(scripted_agent.entry, new)
+    await let_saves_run(hass)
+
+    assert key not in hass_storage
+    assert subentry_id not in hass.data.get(f"{DOMAIN}_home_lists", {})
+    assert subentry_id not in hass.data.get(f"{DOMAIN}_home_list_stores", {})

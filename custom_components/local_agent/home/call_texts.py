@@ -1313,7 +1313,7 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
 # Marks our own sentences and asides are made of, and chat markup's: a name holding one reads
 # as part of them (a sentence's end in "Front Door. Turn on Kitchen Lights" makes the question
 # after it another); so does a mark that opens one or ends it in another script ("¿", "¡", "‽",
-# "؟", "۔", "।").
+# Arabic and Devanagari ones).
 # An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
 _OUR_MARKS: Final = re.compile(
     r"[?!()\[\]:;<>|\u3002\uff01\uff1f\u00a1\u00bf\u203d\u2e18\u061f\u06d4\u0964\u0965]"
