@@ -68,8 +68,8 @@ from .scripted_model import call
 from .test_cost_per_turn import let_saves_run
 from .test_cost_per_turn import take_home_list
 from .test_redteam import relay
-from .test_redteam import template_helper
 from .test_redteam_more import switch_as_x
+from .test_redteam_thirteenth import switch_passing_to
 from .test_redteam_thirteenth import switching_on_is_held_only_when
 
 BACK_DOOR = "lock.back_door"
@@ -249,15 +249,7 @@ async def door_switch_shown_as_a_lock(hass: HomeAssistant) -> tuple[str, str, st
     Return the relay, the template switch and the Switch as X entry's id.
     """
     door_relay = await relay(hass, "Door relay")
-    door_switch = await template_helper(
-        hass,
-        {
-            "template_type": "switch",
-            "name": "Door switch",
-            "turn_on": [{"action": "switch.turn_on", "target": {"entity_id": door_relay}}],
-            "turn_off": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
-        },
-    )
+    door_switch = await switch_passing_to(hass, door_relay)
     wrapper = await switch_as_x(hass, door_switch, "lock")
     await hass.async_block_till_done()
     entry_id = er.async_get(hass).async_get(wrapper).config_entry_id  # type: ignore[union-attr]
