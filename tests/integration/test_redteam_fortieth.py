@@ -18,7 +18,8 @@ against exposure as it is.
 Guards (passed at once). The prompt offers what is exposed now, between two turns: a new
 entity id, exposure taken back, another assistant's exposure, an entity without a registry
 entry exposed or removed. A held unlock whose lock was unexposed or removed before the yes
-runs nothing; a light unexposed by the first call of a turn is not switched by the second.
+runs nothing; a light unexposed by the first call of a turn is not switched by the second; a
+lock of a config entry reloaded between two turns is offered.
 
 Guards (passed at once). The relay behind a Switch as X lock (through a template switch) is
 held whatever the wrapper's entry does: unloaded, disabled, disabled since a restart (no state
@@ -68,6 +69,7 @@ from .scripted_model import call
 from .test_cost_per_turn import let_saves_run
 from .test_cost_per_turn import take_home_list
 from .test_redteam import relay
+from .test_redteam import relay_lock
 from .test_redteam_more import switch_as_x
 from .test_redteam_thirteenth import switch_passing_to
 from .test_redteam_thirteenth import switching_on_is_held_only_when
@@ -192,6 +194,12 @@ async def test_the_prompt_offers_what_is_exposed_now(hass: HomeAssistant, scene:
 
     hass.states.async_remove("lock.shed")
     assert "lock.shed" not in await offered(hass, scene)
+
+    gate = await relay_lock(hass, "Garden gate", unlocked="false", relay_target="switch.none")
+    entry_id = er.async_get(hass).async_get(gate).config_entry_id  # type: ignore[union-attr]
+    assert entry_id is not None
+    assert await hass.config_entries.async_reload(entry_id)
+    assert gate in await offered(hass, scene)
 
 
 @pytest.mark.parametrize("how", ["unexposed", "removed"])
