@@ -124,15 +124,9 @@ async def test_a_cover_of_a_cover_group_shown_as_a_gate_is_held(
     assert_held_only_when(hass, result, held)
 
 
-@pytest.mark.parametrize(("shown_as", "held"), [("lock", True), ("light", False)])
-async def test_the_relay_of_a_template_switch_that_switch_as_x_shows_as_a_lock_is_held(
-    hass: HomeAssistant, scene: Scene, shown_as: str, held: bool
-) -> None:
-    """A template switch "Door switch" passes its turn-on and turn-off to the door relay, and
-    Switch as X shows it as a lock: unlocking switches the relay on, so switching the relay
-    on is what unlocking does. Shown as a light, the relay is everyday: at once."""
-    door_relay = await relay(hass, "Door relay")
-    door_switch = await template_helper(
+async def switch_passing_to(hass: HomeAssistant, door_relay: str) -> str:
+    """A template switch "Door switch" that passes its turn-on and turn-off to the relay."""
+    return await template_helper(
         hass,
         {
             "template_type": "switch",
@@ -141,6 +135,17 @@ async def test_the_relay_of_a_template_switch_that_switch_as_x_shows_as_a_lock_i
             "turn_off": [{"action": "switch.turn_off", "target": {"entity_id": door_relay}}],
         },
     )
+
+
+@pytest.mark.parametrize(("shown_as", "held"), [("lock", True), ("light", False)])
+async def test_the_relay_of_a_template_switch_that_switch_as_x_shows_as_a_lock_is_held(
+    hass: HomeAssistant, scene: Scene, shown_as: str, held: bool
+) -> None:
+    """A template switch "Door switch" passes its turn-on and turn-off to the door relay, and
+    Switch as X shows it as a lock: unlocking switches the relay on, so switching the relay
+    on is what unlocking does. Shown as a light, the relay is everyday: at once."""
+    door_relay = await relay(hass, "Door relay")
+    door_switch = await switch_passing_to(hass, door_relay)
     await switch_as_x(hass, door_switch, shown_as)
     await hass.async_block_till_done()
 

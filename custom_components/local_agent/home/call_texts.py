@@ -1339,17 +1339,22 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
 
 # Marks our own sentences and asides are made of, and chat markup's: a name holding one reads
 # as part of them (a sentence's end in "Front Door. Turn on Kitchen Lights" makes the question
-# after it another).
+# after it another); so does a mark that opens one or ends it in another script ("¿", "¡", "‽",
+# Arabic and Devanagari ones).
 # An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
 _OUR_MARKS: Final = re.compile(
-    r"[?!()\[\]:;<>|\u3002\uff01\uff1f]|\.\s|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*",
+    r"[?!()\[\]:;<>|\u3002\uff01\uff1f\u00a1\u00bf\u203d\u2e18\u061f\u06d4\u0964\u0965]"
+    r"|\.\s|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*",
     re.IGNORECASE,
 )
 # Unicode categories of characters that are neither seen nor spoken as letters: format
 # characters (zero-width, soft hyphen, bidi), symbols (emoji), private use and unassigned ones.
 _UNHEARD: Final = frozenset({"Cf", "Co", "Cn", "Cs", "So", "Sk"})
-# An entity id written in a name ("Garage Light (lock.front_door)"), as Home Assistant writes one.
-_ENTITY_ID: Final = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]*\.[a-z0-9_]+(?![\w.])")
+# An entity id written in a name ("Garage Light (lock.front_door)", "lock.1234"), as Home
+# Assistant writes one. Entity domains hold no digit: a version ("v1.2 Hub") is not an id.
+_ENTITY_ID: Final = re.compile(
+    r"(?<![\w.])(?:[a-z_]+\.[a-z0-9_]+|[a-z_][a-z0-9_]*\.[0-9_]*[a-z][a-z0-9_]*)(?![\w.])"
+)
 # The first word of a letter's Unicode name is its script ("LATIN", "CYRILLIC", "GREEK").
 _SCRIPT_WORD: Final = re.compile(r"\w+")
 

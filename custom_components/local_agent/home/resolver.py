@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Container
 from collections.abc import Mapping
 import difflib
+from itertools import islice
 import json
 from typing import Any
 from typing import Final
@@ -77,8 +78,12 @@ class EntityResolver:
             return ToolFailure(f"{candidate} is a {actual} entity, not {domain}: {hint}.")
         names = self._entity_names(domain)
         wanted = reference.strip().casefold()
-        by_name = [entity_id for entity_id, known in names.items() if wanted in known]
-        if len(by_name) == 1 and self._is_exposed(by_name[0]):
+        by_name = [
+            entity_id
+            for entity_id, known in names.items()
+            if wanted in known and self._is_exposed(entity_id)
+        ]
+        if len(by_name) == 1:
             return by_name[0]
         if len(by_name) > 1:
             return ToolFailure(
@@ -120,13 +125,15 @@ class EntityResolver:
         """Say precisely what is missing, naming the closest exposed entities."""
         kind = f"{domain} entity" if domain else "entity"
         message = f"There is no exposed {kind} {reference!r}."
-        if close := close_matches(reference, names):
+        # The names are this turn's: one unexposed or gone since is offered no more.
+        if close := [e for e in close_matches(reference, names) if self._is_exposed(e)]:
             suggestions = ", ".join(f"{eid} ({entity_name(self.hass, eid)})" for eid in close)
             return f"{message} Did you mean: {suggestions}?"
         return f"{message} {self._known(domain)}"
 
     def _known(self, domain: str | None) -> str:
-        ids = sorted(self._entity_names(domain))
+        exposed = (e for e in sorted(self._entity_names(domain)) if self._is_exposed(e))
+        ids = list(islice(exposed, _MAX_LISTED + 1))
         if not ids:
             return "No such entities are exposed."
         shown = ", ".join(ids[:_MAX_LISTED]) + (", …" if len(ids) > _MAX_LISTED else "")
