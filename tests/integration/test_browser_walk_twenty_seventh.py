@@ -4,7 +4,8 @@ then Dutch, typed into the Assist dialog).
 - "zet Bedlamp op 75%" was said "Klaar: Bedlamp op 75 % inschakelen." while the light's own
   dialog beside it showed "55%" after a dim: Home Assistant writes a percentage with no space
   before the sign in Dutch and Italian (only German, French and a few others put one), as
-  Dutch and Italian writers do. The agent now writes "75%" in those two languages.
+  Dutch and Italian writers do. The agent now writes "75%" in those two languages, and in
+  English, Spanish and Portuguese ("Turned on Bed Light at 75%.", not "at 75 %").
 """
 
 from __future__ import annotations
@@ -42,6 +43,22 @@ from .scene import tool_call
             "nl",
             {"action": "turn_on", "entity_id": "light.bed_light", "brightness_step_pct": -20},
             "Klaar: de helderheid van Bed Light met 20% verlagen.",
+        ),
+        # English, Spanish and Portuguese write no space either, as Home Assistant does there.
+        (
+            "en",
+            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            "Turned on Bed Light at 75%.",
+        ),
+        (
+            "es",
+            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            "Hecho: encender Bed Light al 75%.",
+        ),
+        (
+            "pt",
+            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            "Feito: ligar Bed Light a 75%.",
         ),
         # German keeps its space, as Home Assistant's own German pages do.
         (
