@@ -11,6 +11,7 @@ then Dutch, typed into the Assist dialog).
 from __future__ import annotations
 
 from typing import Any
+from typing import Final
 
 import pytest
 
@@ -20,18 +21,21 @@ from .conftest import speech
 from .scene import Scene
 from .scene import tool_call
 
+# The walk's "op 75%": the bed light turned on at 75 %.
+AT_75: Final = {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75}
+
 
 @pytest.mark.parametrize(
     ("language", "arguments", "said"),
     [
         (
             "it",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            AT_75,
             "Fatto: accendere Bed Light al 75%.",
         ),
         (
             "nl",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            AT_75,
             "Klaar: Bed Light op 75% inschakelen.",
         ),
         (
@@ -47,23 +51,23 @@ from .scene import tool_call
         # English, Spanish and Portuguese write no space either, as Home Assistant does there.
         (
             "en",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            AT_75,
             "Turned on Bed Light at 75%.",
         ),
         (
             "es",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            AT_75,
             "Hecho: encender Bed Light al 75%.",
         ),
         (
             "pt",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            AT_75,
             "Feito: ligar Bed Light a 75%.",
         ),
         # German keeps its space, as Home Assistant's own German pages do.
         (
             "de",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75},
+            AT_75,
             "Erledigt: Bed Light auf 75 % einschalten.",
         ),
     ],
