@@ -394,7 +394,7 @@ async def test_question_names_only_the_sensitive_targets_and_the_arguments(
     scene.worker.will_write(tool_call("HassSetPosition", area="Garage", position=30))
     result = await agent.ask("half open the garage", context=scene.person)
     assert (
-        speech(result) == "Set the position of Garage Door and Orchard to 30 %? Say yes to confirm."
+        speech(result) == "Set the position of Garage Door and Orchard to 30%? Say yes to confirm."
     )
 
     scene.worker.will_write(tool_call("HassTurnOff", area="Hall"))
@@ -1644,9 +1644,9 @@ async def test_the_question_and_the_answer_name_the_action_in_the_conversation_l
 @pytest.mark.parametrize(
     ("language", "question"),
     [
-        ("en", "Set the position of Back Garden to 50 %? Say yes to confirm."),
+        ("en", "Set the position of Back Garden to 50%? Say yes to confirm."),
         ("de", "Die Position von Back Garden auf 50 % einstellen? Sag „ja“ zum Bestätigen."),
-        ("es", "¿Ajustar la posición de Back Garden al 50 %? Di «sí» para confirmar."),
+        ("es", "¿Ajustar la posición de Back Garden al 50%? Di «sí» para confirmar."),
     ],
 )
 async def test_a_held_calls_values_are_said_with_their_units_not_english_field_names(
@@ -1661,7 +1661,7 @@ async def test_a_held_calls_values_are_said_with_their_units_not_english_field_n
     result = await agent.ask("Garten halb auf", context=scene.person, language=language)
 
     assert speech(result) == question
-    assert scene.audit[-1]["description"] == "set the position of Back Garden to 50 %"
+    assert scene.audit[-1]["description"] == "set the position of Back Garden to 50%"
 
 
 @pytest.mark.parametrize(

@@ -232,7 +232,7 @@ FAILED: list[tuple[str, Script, str]] = [
     (
         "en",
         tool_call("HassSetVolume", name="Kitchen", volume_level=150),
-        "I could not set the volume of Kitchen to 150 %.",
+        "I could not set the volume of Kitchen to 150%.",
     ),
     (
         "nl",
@@ -369,14 +369,14 @@ HELD: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     (
         "HassLightSet",
         {"name": "Bed Light", "brightness": 40},
-        {"de": "Bed Light auf 40 % einschalten", "en": "turn on Bed Light at 40 %"},
+        {"de": "Bed Light auf 40 % einschalten", "en": "turn on Bed Light at 40%"},
     ),
     (
         "HassSetVolume",
         {"name": "Living Room", "volume_level": 50},
         {
             "de": "die Lautstärke von Living Room auf 50 % einstellen",
-            "en": "set the volume of Living Room to 50 %",
+            "en": "set the volume of Living Room to 50%",
         },
     ),
     (
@@ -390,7 +390,7 @@ HELD: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     (
         "HassFanSetSpeed",
         {"name": "Living Room Fan", "percentage": 30},
-        {"en": "fan at 30 %", "pt": "a 30 %"},
+        {"en": "fan at 30%", "pt": "a 30%"},
     ),
     ("HassMediaPause", {"name": "Living Room"}, {"es": "pausar Living Room"}),
     ("HassMediaPlayerMute", {"name": "Living Room"}, {"it": "Living Room"}),
@@ -479,7 +479,7 @@ async def test_a_held_button_turned_on_is_said_as_the_press_it_is(
         ),
         (
             "en",
-            "I could not finish: set the position of Garage Door to 50 % \u2013 "
+            "I could not finish: set the position of Garage Door to 50% \u2013 "
             "Home Assistant reported an error.",
         ),
     ],

@@ -417,7 +417,7 @@ async def test_a_helper_with_a_name_or_our_tools_get_no_such_hint(
         tool_call("HassLightSet", name="Kettle", brightness=20), answer("")
     )
     result = await agent.ask("set the kettle to 20", context=assist_house.person)
-    assert speech(result) == "I could not turn on Kettle at 20 %."
+    assert speech(result) == "I could not turn on Kettle at 20%."
 
     # Words of a longer name the person said ("guest mode lamp") are that one's.
     await template_helper(

@@ -97,9 +97,9 @@ async def test_an_entry_without_the_runtime_says_why_in_spanish_only(
 @pytest.mark.parametrize(
     ("language", "done"),
     [
-        ("es", "Hecho: bajar el brillo de Kitchen Lights un 20 %."),
+        ("es", "Hecho: bajar el brillo de Kitchen Lights un 20%."),
         ("nl", "Klaar: de helderheid van Kitchen Lights met 20% verlagen."),
-        ("en", "Lowered the brightness of Kitchen Lights by 20 %."),
+        ("en", "Lowered the brightness of Kitchen Lights by 20%."),
     ],
 )
 async def test_a_light_dimmed_by_a_fifth_is_said_lowered_not_changed_by_minus(

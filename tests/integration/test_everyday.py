@@ -261,7 +261,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "bed light to 40 percent",
         (ours("light", action="turn_on", entity_id=BED, brightness_pct=40),),
-        "Turned on Bed Light at 40 %.",
+        "Turned on Bed Light at 40%.",
         {BED: "on"},
         {BED: {"brightness": 102}},
     ),
@@ -294,7 +294,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room fan to half speed",
         (ours("fan", action="set_percentage", entity_id="fan.living_room_fan", percentage=50),),
-        "Set the speed of Living Room Fan to 50 %.",
+        "Set the speed of Living Room Fan to 50%.",
         {"fan.living_room_fan": "on"},
         {"fan.living_room_fan": {"percentage": 50}},
     ),
@@ -326,7 +326,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "hall curtains to 50 percent",
         (ours("cover", action="set_cover_position", entity_id="cover.hall_window", position=50),),
-        "Set the position of Hall Window to 50 %.",
+        "Set the position of Hall Window to 50%.",
         {"cover.hall_window": "open|opening"},
     ),
     Request(
@@ -344,7 +344,7 @@ OUR_TOOLS: list[Request] = [
     Request(
         "living room volume to 30 percent",
         (ours("media_player", action="volume_set", entity_id=PLAYER, volume_level=0.3),),
-        "Set the volume of Living Room to 30 %.",
+        "Set the volume of Living Room to 30%.",
         {PLAYER: "playing"},
         {PLAYER: {"volume_level": 0.3}},
     ),

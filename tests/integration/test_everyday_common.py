@@ -1001,7 +1001,7 @@ LEAVING: Final[list[tuple[list[dict[str, Any]], bool, dict[str, Any], bool]]] = 
         "from on: dimmed while on",
         "from off: turned on",
         "from on: turned off while on",
-        "from on: turned on at 0 %",
+        "from on: turned on at 0%",
         "from on: toggled",
         "from on: turned on, which another automation turns off",
         "from on of an attribute: turned on",

@@ -691,7 +691,7 @@ HELD_OF_OUR_TOOLS: Final = [
     "valve-close_valve-valve.trees: Close Main water? Say yes to confirm.",
     "valve-open_valve-valve.trees: Open Main water? Say yes to confirm.",
     "valve-set_valve_position-valve.trees-40: "
-    "Set the position of Main water to 40 %? Say yes to confirm.",
+    "Set the position of Main water to 40%? Say yes to confirm.",
     "valve-stop_valve-valve.trees: Stop Main water? Say yes to confirm.",
     "input_button-press-input_button.goodnight: "
     f"Press Goodnight button (this may {GOODNIGHT_LOCKS})? Say yes to confirm.",
@@ -864,7 +864,7 @@ HELD_OF_WHAT_IS_SAID: Final = [
     "HassTurnOn-Back door: Lock Back door? Say yes to confirm.",
     "HassTurnOn-Garage Door: Open Garage Door? Say yes to confirm.",
     "HassTurnOff-Garage Door: Close Garage Door? Say yes to confirm.",
-    "HassSetPosition-Garage Door-50: Set the position of Garage Door to 50 %? Say yes to confirm.",
+    "HassSetPosition-Garage Door-50: Set the position of Garage Door to 50%? Say yes to confirm.",
     "HassTurnOn-Garage: Open Garage Door? Say yes to confirm.",
     "HassTurnOff-Garage: Close Garage Door? Say yes to confirm.",
     "HassTurnOn-Security: Turn on Security? Say yes to confirm.",

@@ -209,13 +209,13 @@ async def test_two_locks_whose_long_names_differ_after_the_cut_are_asked_apart(
 
 
 ROOM_AT_A_BRIGHTNESS: Final = {
-    "en": "Turned on Living Room RGBWW Lights and Ceiling Lights at 40 %.",
+    "en": "Turned on Living Room RGBWW Lights and Ceiling Lights at 40%.",
     "de": "Erledigt: Living Room RGBWW Lights und Ceiling Lights auf 40 % einschalten.",
     "fr": "C'est fait\u00a0: allumer Living Room RGBWW Lights et Ceiling Lights à 40 %.",
-    "es": "Hecho: encender Living Room RGBWW Lights y Ceiling Lights al 40 %.",
+    "es": "Hecho: encender Living Room RGBWW Lights y Ceiling Lights al 40%.",
     "it": "Fatto: accendere Living Room RGBWW Lights e Ceiling Lights al 40%.",
     "nl": "Klaar: Living Room RGBWW Lights en Ceiling Lights op 40% inschakelen.",
-    "pt": "Feito: ligar Living Room RGBWW Lights e Ceiling Lights a 40 %.",
+    "pt": "Feito: ligar Living Room RGBWW Lights e Ceiling Lights a 40%.",
 }
 
 
@@ -247,4 +247,4 @@ async def test_a_fan_turned_on_at_a_speed_says_it_in_the_sentence(
         call("fan", action="turn_on", entity_id="fan.living_room_fan", percentage=50),
     )
 
-    assert speech(result) == "Turned on Living Room Fan at 50 %."
+    assert speech(result) == "Turned on Living Room Fan at 50%."

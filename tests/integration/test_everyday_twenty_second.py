@@ -130,7 +130,7 @@ REQUESTS: Final = {
                 "turn_on",
                 {"brightness_step_pct": 20},
                 {
-                    "en": "Changed the brightness of Kitchen Lights by 20 %.",
+                    "en": "Changed the brightness of Kitchen Lights by 20%.",
                     "de": "Erledigt: die Helligkeit von Kitchen Lights um 20 % ändern.",
                 },
                 {"state": "on", "brightness": 232},
@@ -139,7 +139,7 @@ REQUESTS: Final = {
                 "turn_on",
                 {"brightness_step_pct": -20},
                 {
-                    "en": "Lowered the brightness of Kitchen Lights by 20 %.",
+                    "en": "Lowered the brightness of Kitchen Lights by 20%.",
                     "de": "Erledigt: die Helligkeit von Kitchen Lights um 20 % verringern.",
                 },
                 {"state": "on", "brightness": 181},
@@ -278,7 +278,7 @@ async def test_a_dimming_step_of_a_light_whose_turning_off_unlocks_asks(
         hass,
         result,
         True,
-        "Lower the brightness of Kitchen Lights by 20 % (this may unlock Front Door)? "
+        "Lower the brightness of Kitchen Lights by 20% (this may unlock Front Door)? "
         "Say yes to confirm.",
     )
     now = hass.states.get(KITCHEN)

@@ -78,12 +78,12 @@ async def test_the_next_turn_shows_the_model_what_was_said(
     first = await scripted_agent.ask("kitchen light to 40 percent")
     await scripted_agent.ask("did it work?", conversation_id=first.conversation_id)
 
-    assert speech(first) == "Turned on Kitchen Lights at 40 %."
+    assert speech(first) == "Turned on Kitchen Lights at 40%."
     history = scripted_worker.requests[1].dynamic_prompt
     # The call, its result and the agent's sentence, as they happened.
     assert "<function=light>" in history
     assert "<tool_response>" in history
-    assert "Turned on Kitchen Lights at 40 %.<|im_end|>" in history
+    assert "Turned on Kitchen Lights at 40%.<|im_end|>" in history
 
 
 # Two calls in one answer: said together, in one sentence, without a second round.
@@ -94,10 +94,10 @@ SAID_TOGETHER: list[tuple[tuple[str, str], list[tuple[str, str]]]] = [
         [
             ("de", "Erledigt: Kitchen Lights auf 40 % einschalten und AC umschalten."),
             ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights à 40 % et basculer AC."),
-            ("es", "Hecho: encender Kitchen Lights al 40 % y alternar AC."),
+            ("es", "Hecho: encender Kitchen Lights al 40% y alternar AC."),
             ("it", "Fatto: accendere Kitchen Lights al 40% e commutare AC."),
             ("nl", "Klaar: Kitchen Lights op 40% inschakelen en AC omschakelen."),
-            ("pt-BR", "Feito: ligar Kitchen Lights a 40 % e alternar AC."),
+            ("pt-BR", "Feito: ligar Kitchen Lights a 40% e alternar AC."),
         ],
     ),
     (

@@ -164,7 +164,7 @@ EVERYDAY: list[tuple[str, str, str, str]] = [
     (
         call("light", action="turn_on", entity_id=BED_LIGHT, brightness_pct="40"),
         "off",
-        "Turned on Bed Light at 40 %.",
+        "Turned on Bed Light at 40%.",
         "on",
     ),
     (

@@ -86,7 +86,7 @@ async def porch_light_whose_setters_do(hass: HomeAssistant, then: dict[str, Any]
     ("data", "change"),
     [
         ({"effect": "rainbow"}, "Turn on Porch with the effect rainbow"),
-        ({"brightness_pct": 40}, "Turn on Porch at 40 %"),
+        ({"brightness_pct": 40}, "Turn on Porch at 40%"),
     ],
     ids=["effect", "brightness"],
 )
@@ -116,14 +116,14 @@ async def test_a_template_fans_speed_on_turning_on_says_it_unlocks(
 ) -> None:
     """ "Turn on the porch fan at half speed": Home Assistant runs the template fan's turn_on,
     then its set_percentage, which unlocks the front door. The question says so (it said only
-    "Turn on Porch fan at 50 %?", read from its turn_on, which does nothing)."""
+    "Turn on Porch fan at 50%?", read from its turn_on, which does nothing)."""
     fan = await porch_fan_whose_speed_unlocks(hass)
 
     result = await scene.ask_ours_to_call(
         "fan", {"action": "turn_on", "entity_id": fan, "percentage": 50}
     )
 
-    assert_held_only_when(hass, result, True, will_unlock("Turn on Porch fan at 50 %"))
+    assert_held_only_when(hass, result, True, will_unlock("Turn on Porch fan at 50%"))
 
 
 # --- What a message says -------------------------------------------------------------------------

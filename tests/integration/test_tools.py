@@ -168,7 +168,7 @@ async def test_plan_valid_calls(hass: HomeAssistant, tools: HomeTools) -> None:
     assert action == PlannedAction(
         "light", "light", "turn_on", ("light.kitchen_lights",), {"brightness_pct": 50}
     )
-    assert describe_action(hass, action) == "turn on Kitchen Lights at 50 %"
+    assert describe_action(hass, action) == "turn on Kitchen Lights at 50%"
 
     by_alias = plan(tools, "light", action="turn_off", entity_id="Cooking Light")
     assert by_alias.entity_ids == ("light.kitchen_lights",)

@@ -434,7 +434,7 @@ _TODO_DONE: Final = "completed"
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 
 
-# A step down is said by its own words and size ("lower … by 20 %"), never as "by -20 %".
+# A step down is said by its own words and size ("lower … by 20%"), never as "by -20%".
 STEPS_DOWN: Final[Mapping[str, str]] = {"brightness_step_pct": "brightness_down_pct"}
 
 
@@ -478,7 +478,7 @@ def said_action(
 
 
 def _in_pattern(key: str, value: Any, words: CallWords) -> str:
-    """Return a field's value as the words say it: "21.5°", "30 %", "5 minutes" ("21,5°")."""
+    """Return a field's value as the words say it: "21.5°", "30%", "5 minutes" ("21,5°")."""
     value = clock_words(key, value, words)
     if key in _FIELD_WORDS or key in _FRACTIONS or key == DURATION:
         return value_words(key, value, words, in_pattern=True)
@@ -497,33 +497,33 @@ def is_yes(value: Any) -> bool:
 
 # How a field's value is said ("{}" is the value); others read "<field name> <value>".
 _FIELD_WORDS: Final[Mapping[str, str]] = {
-    "brightness_pct": "brightness {} %",
+    "brightness_pct": "brightness {}%",
     # An intent's volume, in percent (a service's volume_level is a fraction of one).
-    "volume_pct": "volume {} %",
-    "brightness_step_pct": "brightness by {} %",
-    "brightness_down_pct": "brightness down by {} %",
+    "volume_pct": "volume {}%",
+    "brightness_step_pct": "brightness by {}%",
+    "brightness_down_pct": "brightness down by {}%",
     "color_temp_kelvin": "{} K",
     "color_name": "{}",
     "duration": "for {}",
     "fan_mode": "{}",
     "fan_speed": "{}",
     "hvac_mode": "{}",
-    "humidity": "{} %",
+    "humidity": "{}%",
     "option": "{}",
-    "percentage": "{} %",
-    "position": "{} %",
+    "percentage": "{}%",
+    "position": "{}%",
     "preset_mode": "{}",
     "rename": "to {}",
     "source": "{}",
     "target_temp_high": "high {}°",
     "target_temp_low": "low {}°",
     "temperature": "{}°",
-    "tilt_position": "tilt {} %",
+    "tilt_position": "tilt {}%",
 }
 # A percentage as _FIELD_WORDS writes it; said in the language's way (CallWords.percent).
-_PERCENT: Final = "{} %"
+_PERCENT: Final = "{}%"
 # Fields given as a fraction of one, said as a percentage.
-_FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {} %"}
+_FRACTIONS: Final[Mapping[str, str]] = {"volume_level": "volume {}%"}
 
 
 # The fields that hold a time of day ("07:30:00"), a date ("2026-12-24"), or both.
@@ -559,7 +559,7 @@ def clock_words(key: str, value: Any, words: CallWords = ENGLISH_WORDS) -> Any:
 
 
 def field_words(key: str, value: Any) -> str:
-    """Say one field of a call: "brightness 40 %", "2700 K", "volume 30 %", "for 5 minutes"."""
+    """Say one field of a call: "brightness 40%", "2700 K", "volume 30%", "for 5 minutes"."""
     value = clock_words(key, value)
     if key in _FRACTIONS and isinstance(value, int | float) and not isinstance(value, bool):
         return _FRACTIONS[key].format(f"{value * 100:g}")
@@ -573,7 +573,7 @@ def field_words(key: str, value: Any) -> str:
 
 
 def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = False) -> str:
-    """Say a field's value without the field's English name: "40 %", "2700 K", "21,5°", "red".
+    """Say a field's value without the field's English name: "40%", "2700 K", "21,5°", "red".
 
     With the language's decimal mark (a comma in all but English). A length of time in its
     words ("für 5 Minuten"; inside a pattern that says "für" itself, "5 Minuten").
@@ -587,7 +587,7 @@ def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = Fa
     if isinstance(value, float):
         value = _number(value, words)
     if (unit := _FIELD_WORDS.get(key)) is not None:
-        # The value and its unit, without the English words in front ("brightness {} %").
+        # The value and its unit, without the English words in front ("brightness {}%").
         with_unit = unit[unit.index("{}") :]
         return (words.percent if with_unit == _PERCENT else with_unit).format(value)
     # A word or a list alone, without the English field name ("(reverse)", "(Rock, Jazz)"); a
@@ -872,7 +872,7 @@ def describe_api_call(
     """Say what a held call of an LLM API tool does to its sensitive targets.
 
     `outcome` holds every argument that changes what happens ("set the position of Hall
-    Window to 30 %"); without known sensitive targets the tool is named by its label.
+    Window to 30%"); without known sensitive targets the tool is named by its label.
     """
     words = call_words(language)
     outcome = dict(outcome)
@@ -896,7 +896,7 @@ def describe_api_call(
         for pattern, names in by_verb.items()
     )
     # The values go inside the words where they have a place ("set the volume of Kitchen to
-    # 50 %", "die Position von Garage Door auf 50 % einstellen"), as for our own tools' calls.
+    # 50%", "die Position von Garage Door auf 50 % einstellen"), as for our own tools' calls.
     if len(by_verb) == 1 and outcome:
         names = join_names(sorted(next(iter(by_verb.values()))), language)
         said = said_intent(intent_type, _domain(sensitive[0]), names, outcome, words)
@@ -1007,8 +1007,8 @@ def _arguments_text(
 ) -> str:
     """Say a tool's arguments; `slots`: the service field an intent's slot sets.
 
-    The values with their units, read as the fields they set ("brightness": 40 is "40 %", an
-    intent's "volume_level" 50 is "50 %"); a number no unit explains with its name. In English
+    The values with their units, read as the fields they set ("brightness": 40 is "40%", an
+    intent's "volume_level" 50 is "50%"); a number no unit explains with its name. In English
     another tool's arguments keep their names: they are all it says of what it will do.
     """
     # Values a model wrote: each on one line and bounded, as a name is (a tool's free text

@@ -225,17 +225,17 @@ _SWITCHED: Final[Mapping[str, tuple[str, str]]] = {
 _PERCENT_OF_ONE: Final = frozenset({"volume_level"})
 # Fields said as their value and unit alone.
 _WITH_UNIT: Final[Mapping[str, str]] = {
-    "brightness_pct": "{} %",
-    "brightness_step_pct": "{} %",
-    "brightness_down_pct": "{} %",
-    "humidity": "{} %",
-    "percentage": "{} %",
-    "position": "{} %",
+    "brightness_pct": "{}%",
+    "brightness_step_pct": "{}%",
+    "brightness_down_pct": "{}%",
+    "humidity": "{}%",
+    "percentage": "{}%",
+    "position": "{}%",
     "target_temp_high": "{}°",
     "target_temp_low": "{}°",
     "temperature": "{}°",
-    "tilt_position": "{} %",
-    "volume_pct": "{} %",
+    "tilt_position": "{}%",
+    "volume_pct": "{}%",
 }
 _PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
 # What an intent's response says of a call that ran, and of a target that is an entity.
@@ -263,7 +263,7 @@ class DoneAction:
     kinds: tuple[TargetKind, ...] = ()
 
     def text(self, language: str = ENGLISH) -> str:
-        """Say it: "turned on Kitchen Light at 40 %", "added milk to Shopping list".
+        """Say it: "turned on Kitchen Light at 40%", "added milk to Shopping list".
 
         In another language the agent speaks, as the call it was: "Kitchen Light einschalten
         (40 %)", after the translation's "done" ("Erledigt: ...").
@@ -644,13 +644,13 @@ def _patterns(said: str | tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _value_text(key: str, value: Any) -> str:
-    """Return a field's value inside the English words, with its unit ("30 %", "21.5°")."""
+    """Return a field's value inside the English words, with its unit ("30%", "21.5°")."""
     value = clock_words(key, value)
     if isinstance(value, float):
         value = f"{value:g}"  # 21.0 is "21"
     if key in _PERCENT_OF_ONE:
         try:
-            return f"{float(value) * 100:g} %"
+            return f"{float(value) * 100:g}%"
         except TypeError, ValueError:
             pass
     if key in _WITH_UNIT:
