@@ -6,6 +6,9 @@ then Dutch, typed into the Assist dialog).
   before the sign in Dutch and Italian (only German, French and a few others put one), as
   Dutch and Italian writers do. The agent now writes "75%" in those two languages, and in
   English, Spanish and Portuguese ("Turned on Bed Light at 75%.", not "at 75 %").
+- The same walk's "al 150%" was refused "L'intervallo va da 0 a 100 %, non 150 %.": a range
+  was written in English before the language was known, so every language got its space and
+  its decimal point. A range (and a cover "still at 0%") is now said in the person's language.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from typing import Final
 
 import pytest
 
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 
 from .conftest import speech
 from .scene import Scene
@@ -86,3 +91,53 @@ async def test_a_percentage_is_written_as_home_assistant_writes_it_in_the_langua
     result = await agent.ask("…", context=scene.person, language=language)
 
     assert speech(result) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "range_said"),
+    [
+        ("en", "The range is 0 to 100%, not 150%."),
+        ("it", "L'intervallo va da 0 a 100%, non 150%."),
+        ("nl", "Het bereik loopt van 0 tot 100%, niet 150%."),
+        ("de", "Der Bereich geht von 0 bis 100 %, nicht 150 %."),
+    ],
+)
+async def test_a_range_is_said_with_the_languages_percent(
+    hass: HomeAssistant, scene: Scene, language: str, range_said: str
+) -> None:
+    """Before: "L'intervallo va da 0 a 100 %, non 150 %." in Italian, as in English."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=150)
+    )
+
+    result = await agent.ask("…", context=scene.person, language=language)
+
+    assert range_said in speech(result), speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "range_said"),
+    [
+        ("en", "The range is 0.5 to 2.5, not 5."),
+        ("de", "Der Bereich geht von 0,5 bis 2,5, nicht 5."),
+    ],
+)
+async def test_a_range_is_said_with_the_languages_decimal_mark(
+    hass: HomeAssistant, scene: Scene, language: str, range_said: str
+) -> None:
+    """Before: "Der Bereich geht von 0.5 bis 2.5" with an English decimal point."""
+    assert await async_setup_component(
+        hass,
+        "input_number",
+        {"input_number": {"fan_speed": {"name": "Fan speed", "min": 0.5, "max": 2.5, "step": 0.5}}},
+    )
+    async_expose_entity(hass, "conversation", "input_number.fan_speed", True)
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_call("input_number", action="set_value", entity_id="input_number.fan_speed", value=5)
+    )
+
+    result = await agent.ask("…", context=scene.person, language=language)
+
+    assert range_said in speech(result), speech(result)

@@ -295,7 +295,7 @@ async def test_a_cover_that_reports_only_its_position_is_said_as_it_is(
 
     said = speech(result)
     assert said.startswith(NOT_DONE_START[language]), said
-    assert tool_results(hass, result)[0]["error"].endswith("is still at 0 %")
+    assert tool_results(hass, result)[0]["error"].endswith("is still at 0%")
 
     async def moves(cover: DemoCover, **kwargs: Any) -> None:
         """Its motor starts a moment later: 10 % open."""

@@ -54,13 +54,13 @@ async def test_a_failed_calls_streamed_answer_is_not_said_again_by_the_error(
     assert streamed_text(events) == "That did not work."
     assert intent_output(events)["response"]["response_type"] == "error"
     assert final_speech(events) == (
-        "I could not turn on Bed Light. The range is 0 to 100 %, not 150 %."
+        "I could not turn on Bed Light. The range is 0 to 100%, not 150%."
     )
     # The model reads its own words and ours in the next turn: both stay in the chat log.
     said = [c.content for c in assistant_contents(hass, events) if c.content]
     assert said[-2:] == [
         "That did not work.",
-        "I could not turn on Bed Light. The range is 0 to 100 %, not 150 %.",
+        "I could not turn on Bed Light. The range is 0 to 100%, not 150%.",
     ]
 
 

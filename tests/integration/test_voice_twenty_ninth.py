@@ -59,7 +59,7 @@ from .test_voice_twenty_eighth import block
 from .test_voice_twenty_seventh import a_satellite
 
 BED_LIGHT: Final = "light.bed_light"
-REFUSAL: Final = "I could not turn on Bed Light. The range is 0 to 100 %, not 150 %."
+REFUSAL: Final = "I could not turn on Bed Light. The range is 0 to 100%, not 150%."
 
 
 class Voice(tts.TextToSpeechEntity):

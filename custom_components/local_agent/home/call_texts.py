@@ -56,6 +56,7 @@ from .entity_view import MAX_NAME_CHARS
 from .entity_view import one_line
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
+from .service_catalog import Quantity
 from .twin_names import places_of
 from .twin_names import shares_a_name
 from .twin_names import told_apart
@@ -131,7 +132,7 @@ class Phrase:
     """A fixed sentence (a key of "exceptions") and its placeholders, to be said later."""
 
     key: str
-    placeholders: Mapping[str, str | StateWord | Names] = field(default_factory=dict)
+    placeholders: Mapping[str, str | StateWord | Names | Quantity] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,9 +173,15 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
 
 
 async def _async_placeholder(
-    hass: HomeAssistant, language: str, value: str | StateWord | Names, *, many: bool = False
+    hass: HomeAssistant,
+    language: str,
+    value: str | StateWord | Names | Quantity,
+    *,
+    many: bool = False,
 ) -> str:
     """Return a phrase's placeholder as the conversation's language says it."""
+    if isinstance(value, Quantity):
+        return quantity_words(value, call_words(language))
     if isinstance(value, StateWord):
         said = await _async_state_word(hass, language, value)
         return _plural_state(said, call_words(language)) if many and not value.alone else said
@@ -653,6 +660,17 @@ def duration_seconds(value: Any) -> float | None:
     except TypeError, ValueError:
         return None
     return None
+
+
+def quantity_words(quantity: Quantity, words: CallWords) -> str:
+    """Say a number and its unit: "21,5 °C" in German, "100%" in English, "100 %" in French."""
+    number = _number(quantity.number, words)
+    if quantity.unit == _PERCENT_UNIT:
+        return words.percent.format(number)
+    return f"{number} {quantity.unit}".rstrip()
+
+
+_PERCENT_UNIT: Final = "%"
 
 
 def _number(number: float, words: CallWords) -> str:

@@ -80,6 +80,7 @@ from .failure_reasons import integration_reason
 from .listings import async_listing
 from .live_context import async_bounded_live_context
 from .service_catalog import SECRET_FIELDS
+from .service_catalog import Quantity
 from .service_catalog import redacted
 
 if TYPE_CHECKING:
@@ -747,7 +748,7 @@ def _position_missed(
     if now == wanted or (now - before) * (wanted - before) > 0:
         return None
     name = entity_name(hass, entity_id)
-    state = f"{now} %"
+    state = Quantity(now, "%")
     return f"{name} is still at {state}", Phrase(
         "reason_still", {"name": _named_again(hass, entity_id), "state": state}
     )

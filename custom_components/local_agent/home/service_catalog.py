@@ -236,6 +236,21 @@ TEMPERATURE_FIELDS: Final = frozenset({"temperature", "target_temp_high", "targe
 
 
 @dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number and its unit, said later as the conversation's language writes them.
+
+    "21.5 °C" in English is "21,5 °C" in German; "100%" in English is "100 %" in German.
+    """
+
+    number: float
+    unit: str = ""
+
+    def __str__(self) -> str:
+        """Say it in English (for the model and the audit)."""
+        return f"{self.number:g}{'' if self.unit == '%' else ' '}{self.unit}".rstrip()
+
+
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """A value refused: the message the model reads, and why in a sentence the person hears.
 
@@ -245,7 +260,7 @@ class Refusal:
 
     message: str
     key: str = ""
-    facts: Mapping[str, str] = field(default_factory=dict)
+    facts: Mapping[str, str | Quantity] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +471,7 @@ def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
 
 def out_of_range(
     number: float, low: Any, high: Any, unit: str
-) -> tuple[str, dict[str, str]] | None:
+) -> tuple[str, dict[str, str | Quantity]] | None:
     """Return the sentence and facts that say a number is out of its range; None when within."""
     low, high = _bound(low), _bound(high)
     if (low is None or number >= low) and (high is None or number <= high):
@@ -464,8 +479,11 @@ def out_of_range(
     if low is None or high is None:
         return "", {}  # a range open at one end has no short sentence
     # "The range is 7 to 35 °C, not 40 °C": the unit after the high end and the value.
-    facts = {"low": f"{low:g}", "high": f"{high:g} {unit}", "value": f"{number:g} {unit}"}
-    return "refused_out_of_range", {key: text.rstrip() for key, text in facts.items()}
+    return "refused_out_of_range", {
+        "low": Quantity(low),
+        "high": Quantity(high, unit),
+        "value": Quantity(number, unit),
+    }
 
 
 def _bound(value: Any) -> float | None:
