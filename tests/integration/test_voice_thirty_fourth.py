@@ -189,3 +189,22 @@ async def test_a_percentage_said_in_words_is_said_back_as_set(
     assert light is not None
     assert light.attributes["brightness"] == 128
     assert said == done
+
+
+async def test_both_marked_look_alikes_at_once_are_each_said_by_place(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """One call for both doors: the question and the done sentence name each by its place."""
+    await set_up_marked_look_alikes(hass)
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(
+        answer(call("lock", action="unlock", entity_id=[HALL_DOOR, PORCH_DOOR]))
+    )
+
+    asked = await satellite.answer("unlock both front doors")
+    done = await satellite.answer("yes")
+
+    both = f"{MARKED} ({HALL_DOOR}) in the Hall and {MARKED} ({PORCH_DOOR}) in the Porch"
+    assert asked == f"Unlock {both}? Say yes to confirm."
+    assert done == f"Done: unlock {both}."
+    assert state(hass, HALL_DOOR) == state(hass, PORCH_DOOR) == "unlocked"
