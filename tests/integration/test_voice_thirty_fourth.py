@@ -32,7 +32,7 @@ from .scripted_model import call
 from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
-from .test_voice_thirty_third import YES
+from .test_voice_thirty_third import hall_door_unlocked_by_yes
 from .test_voice_thirty_third import set_up_locks
 from .test_voice_thirty_third import unlock
 
@@ -74,15 +74,10 @@ async def test_a_marked_look_alike_is_said_by_its_place_beside_its_id(
     """Before: "Unlock Front Door: main (lock.front_door_hall)?", the id the only difference
     a listener heard between the two doors."""
     await set_up_marked_look_alikes(hass)
-    satellite = await a_hall_satellite(hass, assist, scripted_agent, language)
-    scripted_worker.will_write(unlock(HALL_DOOR))
 
-    asked = await satellite.answer("unlock the front door")
+    asked = await hall_door_unlocked_by_yes(hass, assist, scripted_agent, scripted_worker, language)
 
     assert asked == question
-    await satellite.answer(YES[language])
-    assert state(hass, HALL_DOOR) == "unlocked"
-    assert state(hass, PORCH_DOOR) == "locked"
 
 
 async def test_a_marked_name_beside_a_plain_look_alike_says_where_each_is(
