@@ -117,15 +117,24 @@ async def test_a_satellite_names_a_look_alike_by_its_area(
     question: str,
 ) -> None:
     await set_up_look_alike_locks(hass)
-    satellite = await a_hall_satellite(hass, assist, scripted_agent, language)
-    scripted_worker.will_write(unlock(HALL_DOOR))
 
-    asked = await satellite.answer("unlock the front door")
+    asked = await hall_door_unlocked_by_yes(hass, assist, scripted_agent, scripted_worker, language)
 
     assert asked == question
+
+
+async def hall_door_unlocked_by_yes(
+    hass: HomeAssistant, assist: Assist, agent: Agent, worker: ScriptedWorker, language: str
+) -> str:
+    """Ask a satellite to unlock the front door, say yes; the question it asked. The yes
+    unlocked the Hall's door and left the Porch's locked."""
+    satellite = await a_hall_satellite(hass, assist, agent, language)
+    worker.will_write(unlock(HALL_DOOR))
+    asked = await satellite.answer("unlock the front door")
     await satellite.answer(YES[language])
     assert state(hass, HALL_DOOR) == "unlocked"
     assert state(hass, PORCH_DOOR) == "locked"
+    return asked
 
 
 async def test_the_typed_chat_keeps_the_entity_id(

@@ -7,6 +7,8 @@ device that no look-alike of its domain shares ("Front Door in the Hall"), read 
 registries, never from a name. A spoken form that is itself heard like another entity's name (a
 lock someone named "Front Door in the Hall") tells nothing apart and is not used; when nothing
 spoken tells them apart, the id stays: it is exact, and it is what the person finds in the app.
+A name said with its id because it holds marks of ours ("Front Door: main") keeps the id and
+is followed by its place the same way ("Front Door: main (lock.front_door) in the Hall").
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     name = one_line(state.name) if state is not None else ""
     entries = er.async_get(hass)
     entry = entries.async_get(entity_id)
-    # Only a plain name said with its id because another is heard alike; a name that shows
-    # other than it says, or one cut short, keeps its id.
+    # A name said with its id because another is heard alike is said by its place instead.
+    # One said with its id because it holds marks of ours keeps the id (the name is not to be
+    # trusted) and is followed by the place too: an id read aloud letter by letter is no way
+    # to tell two doors apart. A name cut short keeps its id alone.
     cut = state is not None and name != one_line(state.name, len(state.name))
-    if entry is None or cut or written != f"{name} ({entity_id})" or hides_its_meaning(name):
+    if entry is None or cut or written != f"{name} ({entity_id})":
         return written
+    marked = hides_its_meaning(name)
     others = [
         other
         for other in hass.states.async_all(split_entity_id(entity_id)[0])
@@ -68,7 +73,7 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     for pattern, here in zip(patterns, places_of(hass, entity_id), strict=True):
         if not here or hides_its_meaning(here) or _as_voiced(one_line(here)) in voiced:
             continue
-        told = placed_name(pattern, name, one_line(here), words)
+        told = placed_name(pattern, written if marked else name, one_line(here), words)
         if _as_voiced(told) not in names_heard:
             return told
     return written
