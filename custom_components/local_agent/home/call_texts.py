@@ -786,17 +786,48 @@ def _joined(items: Sequence[str], words: CallWords) -> str:
     return f"{', '.join(items[:-1])} {words.and_} {items[-1]}"
 
 
-def as_sentence(text: str) -> str:
+def as_sentence(text: str, names: Collection[str] = ()) -> str:
     """Return the words as a sentence of their own: capitalized, with a full stop."""
-    return _one_sentence_end(f"{capitalized(text)}.")
+    return _one_sentence_end(f"{capitalized(text, names)}.")
 
 
-def capitalized(text: str) -> str:
-    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too)."""
+def capitalized(text: str, names: Collection[str] = ()) -> str:
+    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too).
+
+    A name or an id it starts with is written as it is: one of `names` (the names the
+    sentence says), an entity id, a word with a digit, a dot or an upper case letter inside
+    ("iPhone-Ladegerät aufschließen?", "lock.back_door", "V1.2 Hub", "0 ground floor").
+    """
     for index, character in enumerate(text):
-        if character.isalpha():
+        if character.isalnum():
+            start = text[index:]
+            if any(name and start.startswith(name) for name in names):
+                return text
+            if _name_shaped(start):
+                return text
             return text[:index] + character.upper() + text[index + 1 :]
     return text
+
+
+def _name_shaped(text: str) -> bool:
+    """Tell whether the first word is none a sentence of ours starts with.
+
+    It has a digit, a dot or an underscore inside, or an upper case letter after its first.
+    """
+    word = text.split(maxsplit=1)[0].rstrip(".:,;!?")
+    return any(c.isdigit() or c in "._" for c in word) or any(c.isupper() for c in word[1:])
+
+
+def names_in(parts: Iterable[Said]) -> list[str]:
+    """Return the names the parts say (their Names placeholders), to be written as they are."""
+    return [
+        name
+        for part in parts
+        if isinstance(part, Phrase)
+        for value in part.placeholders.values()
+        if isinstance(value, Names)
+        for name in value.names
+    ]
 
 
 type IsSensitive = Callable[[str], bool]
