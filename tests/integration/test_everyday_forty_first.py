@@ -5,6 +5,9 @@
   "iPhone-Garage" was asked about as "IPhone-Garage öffnen?", a lamp named
   "stehlampe" was "Stehlampe: schon ausgeschaltet.", an entity id "Lock.back_door". A name or
   an id is now written as it is, wherever it stands; our own words still start upper case.
+- A number set was said without its unit ("Soll auf 21,5 einstellen"): now with the unit its
+  entity shows ("21,5 °C", "21,5 %"), in the language's way of writing it.
+- Spanish set a number "en" a value ("ajustar Soll en 21,5", "in 21,5"): now "a 21,5".
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from custom_components.local_agent.home.call_texts import capitalized
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from homeassistant.setup import async_setup_component
 
 from .agents import Talk
 from .conftest import Agent
@@ -25,6 +29,7 @@ from .scripted_model import call
 
 LAMP: Final = "light.bed_light"
 GARAGE: Final = "cover.garage_door"
+SET_POINT: Final = "input_number.soll"
 
 
 @pytest.fixture
@@ -95,3 +100,47 @@ def test_an_id_or_a_name_shaped_word_first_is_written_as_it_is(text: str, writte
     """Before: "Lock.back_door aufschließen?", "V1.2 hub", "0 Ground floor", "EBike-Lader";
     our verbs first are guards."""
     assert capitalized(text) == written
+
+
+async def number_set(hass: HomeAssistant, talk: Talk, language: str, unit: str | None) -> str:
+    """Set up an input number "Soll" (in `unit`), have it set to 21.5; return what was said."""
+    number = {"name": "Soll", "min": 5, "max": 30, "step": 0.5}
+    if unit is not None:
+        number["unit_of_measurement"] = unit
+    assert await async_setup_component(hass, "input_number", {"input_number": {"soll": number}})
+    async_expose_entity(hass, "conversation", SET_POINT, True)
+
+    result = await talk.say(
+        "…", language, call("input_number", action="set_value", entity_id=SET_POINT, value=21.5)
+    )
+
+    assert hass.states.get(SET_POINT).state == "21.5"
+    return speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "unit", "said"),
+    [
+        ("en", "°C", "Set Soll to 21.5 °C."),
+        ("de", "°C", "Erledigt: Soll auf 21,5 °C einstellen."),
+        ("fr", "°C", "C'est fait\u00a0: régler Soll sur 21,5 °C."),
+        ("es", "°C", "Hecho: ajustar Soll a 21,5 °C."),
+        ("de", "%", "Erledigt: Soll auf 21,5 % einstellen."),
+        ("nl", "%", "Klaar: Soll op 21,5% instellen."),
+    ],
+)
+async def test_a_number_set_is_said_with_its_unit(
+    hass: HomeAssistant, talk: Talk, language: str, unit: str, said: str
+) -> None:
+    """Before: "Soll auf 21,5 einstellen": 21,5 of what (a set point, a percentage)."""
+    assert await number_set(hass, talk, language, unit) == said
+
+
+async def test_a_number_without_a_unit_is_said_alone(hass: HomeAssistant, talk: Talk) -> None:
+    """Guard: no unit, nothing added."""
+    assert await number_set(hass, talk, "de", None) == "Erledigt: Soll auf 21,5 einstellen."
+
+
+async def test_spanish_sets_a_number_to_a_value_with_a(hass: HomeAssistant, talk: Talk) -> None:
+    """Before: "ajustar Soll en 21,5" ("en" reads as "in"; a value is set "a" it)."""
+    assert await number_set(hass, talk, "es", None) == "Hecho: ajustar Soll a 21,5."

@@ -38,6 +38,7 @@ from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.intents import AssistIntent
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
 from homeassistant.helpers import area_registry as ar
@@ -286,6 +287,42 @@ def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
     areas = ar.async_get(hass)
     names = [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
     return list(dict.fromkeys(names))
+
+
+# The services that set a number entity to a value of its own unit.
+_VALUE_IN_UNIT: Final = frozenset({("number", "set_value"), ("input_number", "set_value")})
+
+
+def value_unit(
+    hass: HomeAssistant, domain: str, service: str, entity_ids: Sequence[str]
+) -> str | None:
+    """Return the unit of the number a call sets, when all its targets share one ("°C")."""
+    if (domain, service) not in _VALUE_IN_UNIT:
+        return None
+    units = {
+        state.attributes.get(ATTR_UNIT_OF_MEASUREMENT) if state else None
+        for state in map(hass.states.get, entity_ids)
+    }
+    unit = units.pop() if len(units) == 1 else None
+    return unit if isinstance(unit, str) and unit else None
+
+
+def in_unit(value: Any, unit: str | None, language: str) -> Any:
+    """Return a number with its unit as the language writes it ("21,5 °C", "40 %").
+
+    A number without its unit reads as one of another ("Soll auf 21,5 einstellen"); a value
+    that is no number, or without a unit, as it is.
+    """
+    if unit is None or isinstance(value, bool):
+        return value
+    try:
+        number = float(value)
+    except TypeError, ValueError:
+        return value
+    words = call_words(language)
+    if unit == "%":
+        return words.percent.format(_number(number, words))
+    return f"{_number(number, words)} {unit}"
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
