@@ -25,6 +25,7 @@ from homeassistant.setup import async_setup_component
 from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
+from .conftest import state
 from .scripted_model import call
 
 LAMP: Final = "light.bed_light"
@@ -114,7 +115,7 @@ async def number_set(hass: HomeAssistant, talk: Talk, language: str, unit: str |
         "…", language, call("input_number", action="set_value", entity_id=SET_POINT, value=21.5)
     )
 
-    assert hass.states.get(SET_POINT).state == "21.5"
+    assert state(hass, SET_POINT) == "21.5"
     return speech(result)
 
 
