@@ -333,7 +333,7 @@ SAID: Final[dict[str, tuple[str, ...]]] = {
         "Hecho: enviar Robot aspirador a la base.",
         "Hecho: activar Noche de cine.",
         "Hecho: ejecutar Hora de dormir.",
-        "Hecho: ajustar Temperatura de confort en 21,5.",
+        "Hecho: ajustar Temperatura de confort a 21,5.",
         "Hecho: pulsar Timbre.",
         "Hecho: aumentar Tazas de café.",
         "Hecho: poner en marcha Colada durante 5 minutos.",

@@ -316,7 +316,7 @@ async def test_a_held_colour_is_asked_about_in_the_conversation_language(
         ("en", "Set Target to 21.5."),
         ("de", "Erledigt: Target auf 21,5 einstellen."),
         ("fr", "C'est fait\u00a0: régler Target sur 21,5."),
-        ("es", "Hecho: ajustar Target en 21,5."),
+        ("es", "Hecho: ajustar Target a 21,5."),
         ("it", "Fatto: impostare Target a 21,5."),
         ("nl", "Klaar: Target op 21,5 instellen."),
         ("pt", "Feito: definir Target para 21,5."),

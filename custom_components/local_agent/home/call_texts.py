@@ -38,6 +38,7 @@ from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from custom_components.local_agent.safety.intents import AssistIntent
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
 from homeassistant.helpers import area_registry as ar
@@ -293,6 +294,42 @@ def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
     areas = ar.async_get(hass)
     names = [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
     return list(dict.fromkeys(names))
+
+
+# The services that set a number entity to a value of its own unit.
+_VALUE_IN_UNIT: Final = frozenset({("number", "set_value"), ("input_number", "set_value")})
+
+
+def value_unit(
+    hass: HomeAssistant, domain: str, service: str, entity_ids: Sequence[str]
+) -> str | None:
+    """Return the unit of the number a call sets, when all its targets share one ("°C")."""
+    if (domain, service) not in _VALUE_IN_UNIT:
+        return None
+    units = {
+        state.attributes.get(ATTR_UNIT_OF_MEASUREMENT) if state else None
+        for state in map(hass.states.get, entity_ids)
+    }
+    unit = units.pop() if len(units) == 1 else None
+    return unit if isinstance(unit, str) and unit else None
+
+
+def in_unit(value: Any, unit: str | None, language: str) -> Any:
+    """Return a number with its unit as the language writes it ("21,5 °C", "40 %").
+
+    A number without its unit reads as one of another ("Soll auf 21,5 einstellen"); a value
+    that is no number, or without a unit, as it is.
+    """
+    if unit is None or isinstance(value, bool):
+        return value
+    try:
+        number = float(value)
+    except TypeError, ValueError:
+        return value
+    words = call_words(language)
+    if unit == "%":
+        return words.percent.format(_number(number, words))
+    return f"{_number(number, words)} {unit}"
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
@@ -804,17 +841,48 @@ def _joined(items: Sequence[str], words: CallWords) -> str:
     return f"{', '.join(items[:-1])} {words.and_} {items[-1]}"
 
 
-def as_sentence(text: str) -> str:
+def as_sentence(text: str, names: Collection[str] = ()) -> str:
     """Return the words as a sentence of their own: capitalized, with a full stop."""
-    return _one_sentence_end(f"{capitalized(text)}.")
+    return _one_sentence_end(f"{capitalized(text, names)}.")
 
 
-def capitalized(text: str) -> str:
-    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too)."""
+def capitalized(text: str, names: Collection[str] = ()) -> str:
+    """Return the sentence with its first letter upper case ("¿desbloquear ...?" too).
+
+    A name or an id it starts with is written as it is: one of `names` (the names the
+    sentence says), an entity id, a word with a digit, a dot or an upper case letter inside
+    ("iPhone-Ladegerät aufschließen?", "lock.back_door", "V1.2 Hub", "0 ground floor").
+    """
     for index, character in enumerate(text):
-        if character.isalpha():
+        if character.isalnum():
+            start = text[index:]
+            if any(name and start.startswith(name) for name in names):
+                return text
+            if _name_shaped(start):
+                return text
             return text[:index] + character.upper() + text[index + 1 :]
     return text
+
+
+def _name_shaped(text: str) -> bool:
+    """Tell whether the first word is none a sentence of ours starts with.
+
+    It has a digit, a dot or an underscore inside, or an upper case letter after its first.
+    """
+    word = text.split(maxsplit=1)[0].rstrip(".:,;!?")
+    return any(c.isdigit() or c in "._" for c in word) or any(c.isupper() for c in word[1:])
+
+
+def names_in(parts: Iterable[Said]) -> list[str]:
+    """Return the names the parts say (their Names placeholders), to be written as they are."""
+    return [
+        name
+        for part in parts
+        if isinstance(part, Phrase)
+        for value in part.placeholders.values()
+        if isinstance(value, Names)
+        for name in value.names
+    ]
 
 
 type IsSensitive = Callable[[str], bool]

@@ -31,6 +31,7 @@ from custom_components.local_agent.home.call_texts import async_said
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
 from custom_components.local_agent.home.call_texts import describe_api_call
+from custom_components.local_agent.home.call_texts import entity_name
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import kept_text
 from custom_components.local_agent.home.call_texts import restatements
@@ -438,6 +439,10 @@ class SafetyGate:
         """Say the held actions together, as the person asking hears them."""
         return self._said_to(turn, join_names([a.said for a in actions], turn.language))
 
+    def _names(self, actions: list[PendingAction]) -> list[str]:
+        """Return the names the actions are said with: a question writes them as they are."""
+        return [entity_name(self.hass, target) for a in actions for target in a.targets]
+
     def _places_heard(self, action: PendingAction) -> str:
         """Return the action as a device names its targets: by place, as the registries say."""
         return aloud(self.hass, action.description, ENGLISH)
@@ -518,7 +523,8 @@ class SafetyGate:
             return capitalized(
                 await async_phrase(
                     self.hass, turn.language, self.retired.value, actions=self._actions(held, turn)
-                )
+                ),
+                self._names(held),
             )
         if turn.answering_device:
             held = [replace(a, heard_places=self._places_heard(a)) for a in held]
@@ -545,7 +551,8 @@ class SafetyGate:
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
         return capitalized(
-            await async_phrase(self.hass, turn.language, key, actions=self._actions(held, turn))
+            await async_phrase(self.hass, turn.language, key, actions=self._actions(held, turn)),
+            self._names(held),
         )
 
     async def async_refusal(self, turn: TurnContext, refused: list[PendingAction]) -> str:
@@ -556,7 +563,8 @@ class SafetyGate:
                 turn.language,
                 "refused_unattended",
                 actions=self._actions(refused, turn),
-            )
+            ),
+            self._names(refused),
         )
 
     # The next turn ---------------------------------------------------------------------------
@@ -764,7 +772,7 @@ class SafetyGate:
         text = await async_phrase(
             self.hass, language, ending.value, actions=self._actions(late.actions, turn)
         )
-        return PendingReply(capitalized(text), ReplyOutcome.REFUSED)
+        return PendingReply(capitalized(text, self._names(late.actions)), ReplyOutcome.REFUSED)
 
     async def _async_set_aside(
         self, turn: TurnContext, pending: PendingConfirmation, key: str
@@ -778,7 +786,7 @@ class SafetyGate:
         text = await async_phrase(
             self.hass, turn.language, key, actions=self._actions(pending.actions, turn)
         )
-        return PendingReply(capitalized(text), ReplyOutcome.SET_ASIDE)
+        return PendingReply(capitalized(text, self._names(pending.actions)), ReplyOutcome.SET_ASIDE)
 
     async def _async_answer_pin(
         self,

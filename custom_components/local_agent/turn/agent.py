@@ -56,6 +56,7 @@ from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import join_few_names
+from custom_components.local_agent.home.call_texts import names_in
 from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
@@ -494,7 +495,7 @@ class ConversationAgent:
         agent says it ("Sorry, timers are not supported on this device").
         """
         reasons = [
-            as_sentence(await async_said_parts(self.hass, language, [reason]))
+            as_sentence(await async_said_parts(self.hass, language, [reason]), names_in([reason]))
             for reason in failure_reasons(chat_log, calls)
         ]
         if refused_by_core(chat_log, calls):
@@ -521,7 +522,7 @@ class ConversationAgent:
                 return core_said
             if speaks(language) and (read := states_read(content)):
                 labels = [await async_said_parts(self.hass, language, [label]) for label in read]
-                return as_sentence(join_few_names(labels, language))
+                return as_sentence(join_few_names(labels, language), names_in(read))
             return await async_phrase(self.hass, language, "no_answer")
         done = actions_done_in(content, home_tools)
         # A switch-on the device did not take is said as it is: "Küchenlicht ist noch aus."
@@ -1041,11 +1042,14 @@ class ConversationAgent:
                 capitalized(
                     await async_phrase(
                         self.hass, language, "actions_done", actions=sentence(in_words, language)
-                    )
+                    ),
+                    [name for action in in_words for name in action.names],
                 )
             )
         if also:
-            parts.append(as_sentence(await async_said_parts(self.hass, language, also)))
+            parts.append(
+                as_sentence(await async_said_parts(self.hass, language, also), names_in(also))
+            )
         return " ".join(parts)
 
     async def _async_done_so_far(
@@ -1250,7 +1254,9 @@ class ConversationAgent:
             done.append(action.said)
             partly = partly or (run is not None and partly_failed(run.result))
         found_text = (
-            as_sentence(await async_said_parts(self.hass, turn.language, found)) if found else ""
+            as_sentence(await async_said_parts(self.hass, turn.language, found), names_in(found))
+            if found
+            else ""
         )
         reply = await self.gate.async_confirmed_reply(turn, done, failed, found_text)
         if not partly:

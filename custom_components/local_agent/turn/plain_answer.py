@@ -36,6 +36,7 @@ from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import duration_words
 from custom_components.local_agent.home.call_texts import field_words
+from custom_components.local_agent.home.call_texts import in_unit
 from custom_components.local_agent.home.call_texts import intent_call
 from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_few_names
@@ -45,6 +46,7 @@ from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
+from custom_components.local_agent.home.call_texts import value_unit
 from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_texts import with_steps_down
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
@@ -324,6 +326,17 @@ class DoneAction:
         return told_apart(self.names, entity_ids, places)
 
 
+def _fields_said(
+    hass: HomeAssistant, action: DoneAction, language: str
+) -> tuple[tuple[str, Any], ...]:
+    """Return the fields as said: areas to clean by name, a number set with its unit."""
+    unit = value_unit(hass, action.domain, action.service, action.entity_ids)
+    return tuple(
+        (key, in_unit(value, unit, language) if key == "value" else said_areas(hass, key, value))
+        for key, value in action.fields
+    )
+
+
 async def async_in_words(
     hass: HomeAssistant, language: str, actions: Sequence[DoneAction]
 ) -> list[DoneAction]:
@@ -337,7 +350,7 @@ async def async_in_words(
     actions = [
         replace(
             action,
-            fields=tuple((k, said_areas(hass, k, v)) for k, v in action.fields),
+            fields=_fields_said(hass, action, language),
             kinds=target_kinds(hass, action.entity_ids),
         )
         for action in actions
