@@ -8,7 +8,9 @@ registries, never from a name. A spoken form that is itself heard like another e
 lock someone named "Front Door in the Hall") tells nothing apart and is not used; when nothing
 spoken tells them apart, the id stays: it is exact, and it is what the person finds in the app.
 A name said with its id because it holds marks of ours ("Front Door: main") keeps the id and
-is followed by its place the same way ("Front Door: main (lock.front_door) in the Hall").
+is followed by its place the same way ("Front Door: main (lock.front_door) in the Hall"); one
+said as its id alone because it holds an entity id ("Garage (lock.other)") is too
+("lock.front_door in the Hall").
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from .call_texts import call_words
 from .call_texts import entity_name
 from .call_texts import heard
 from .call_texts import hides_its_meaning
+from .call_texts import writes_an_entity_id
 from .call_words import CallWords
 from .entity_view import one_line
 from .twin_names import places_of
 
-# An entity id in the brackets entity_name puts after a look-alike name.
-_BRACKETED_ID: Final = re.compile(r"\(([a-z_][a-z0-9_]*\.[a-z0-9_]+)\)")
+# An entity id as entity_name writes it: in the brackets after a look-alike name, or alone
+# for a name that holds one; never part of a longer id or dotted word.
+_WRITTEN_ID: Final = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]*\.[a-z0-9_]+(?![\w.])")
 
 
 def _patterns(words: CallWords) -> tuple[str, str, str]:
@@ -47,11 +51,13 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     # A name said with its id because another is heard alike is said by its place instead.
     # One said with its id because it holds marks of ours keeps the id (the name is not to be
     # trusted) and is followed by the place too: an id read aloud letter by letter is no way
-    # to tell two doors apart. A name cut short keeps its id alone.
+    # to tell two doors apart; so is one said as its id alone because it holds an id. A name
+    # cut short keeps its id alone.
     cut = state is not None and name != one_line(state.name, len(state.name))
-    if entry is None or cut or written != f"{name} ({entity_id})":
+    posing = written == entity_id and writes_an_entity_id(name)
+    if entry is None or not (posing or (not cut and written == f"{name} ({entity_id})")):
         return written
-    marked = hides_its_meaning(name)
+    marked = posing or hides_its_meaning(name)
     others = [
         other
         for other in hass.states.async_all(split_entity_id(entity_id)[0])
@@ -115,8 +121,12 @@ def _as_voiced(text: str) -> str:
 
 def aloud(hass: HomeAssistant, text: str, language: str) -> str:
     """Return our text with each look-alike name said by its place instead of its id."""
-    for entity_id in dict.fromkeys(_BRACKETED_ID.findall(text)):
+    for entity_id in dict.fromkeys(_WRITTEN_ID.findall(text)):
         written = entity_name(hass, entity_id)
-        if written in text and (told := spoken_name(hass, entity_id, language)) != written:
+        if written not in text or (told := spoken_name(hass, entity_id, language)) == written:
+            continue
+        if written == entity_id:  # alone: never the start of a longer id ("lock.door_2")
+            text = re.sub(rf"(?<![\w.]){re.escape(written)}(?![\w.])", lambda _: told, text)
+        else:
             text = text.replace(written, told)
     return text
