@@ -390,7 +390,7 @@ HELD: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     (
         "HassFanSetSpeed",
         {"name": "Living Room Fan", "percentage": 30},
-        {"en": "fan at 30 %", "pt": "a 30 %"},
+        {"en": "fan at 30 %", "pt": "a 30%"},
     ),
     ("HassMediaPause", {"name": "Living Room"}, {"es": "pausar Living Room"}),
     ("HassMediaPlayerMute", {"name": "Living Room"}, {"it": "Living Room"}),

@@ -403,23 +403,23 @@ SAID: Final[dict[str, tuple[str, ...]]] = {
     ),
     "pt": (
         "Feito: ligar Luz da cozinha (vermelho).",
-        "Feito: ligar Luz da cozinha a 30 %.",
+        "Feito: ligar Luz da cozinha a 30%.",
         "Feito: desligar Luz da cozinha.",
         "Feito: ligar Luzes de Natal.",
         "Feito: ligar a oscilação de Ventoinha.",
         "Feito: definir a direção de Ventoinha para invertida.",
-        "Feito: definir a velocidade de Ventoinha para 66 %.",
+        "Feito: definir a velocidade de Ventoinha para 66%.",
         "Feito: abrir Estore da sala.",
-        "Feito: definir a posição de Estore da sala para 30 %.",
-        "Feito: definir a inclinação de Estore da sala para 40 %.",
+        "Feito: definir a posição de Estore da sala para 30%.",
+        "Feito: definir a inclinação de Estore da sala para 40%.",
         "Feito: parar Estore da sala.",
         "Feito: definir a temperatura de Aquecimento para 21,5°.",
         "Feito: pôr Aquecimento em modo aquecer.",
         "Feito: definir a temperatura de Esquentador para 55°.",
         "Feito: pôr Esquentador em modo económico.",
-        "Feito: definir a humidade de Dehumidifier para 45 %.",
+        "Feito: definir a humidade de Dehumidifier para 45%.",
         "Feito: pausar Living Room.",
-        "Feito: definir o volume de Living Room para 30 %.",
+        "Feito: definir o volume de Living Room para 30%.",
         "Feito: passar à faixa seguinte em Kitchen.",
         "Feito: escolher a fonte dvd para Lounge room.",
         "Feito: iniciar Aspirador robô.",
@@ -552,7 +552,7 @@ SET_BESIDE: Final = {
     " instellen.",
     "it": "Fatto: accendere Luce della cucina al 30% e impostare la posizione di Tapparella"
     " del soggiorno al 30%.",
-    "pt": "Feito: ligar Luz da cozinha a 30 % e definir a posição de Estore da sala para 30 %.",
+    "pt": "Feito: ligar Luz da cozinha a 30% e definir a posição de Estore da sala para 30%.",
 }
 
 

@@ -215,7 +215,7 @@ ROOM_AT_A_BRIGHTNESS: Final = {
     "es": "Hecho: encender Living Room RGBWW Lights y Ceiling Lights al 40 %.",
     "it": "Fatto: accendere Living Room RGBWW Lights e Ceiling Lights al 40%.",
     "nl": "Klaar: Living Room RGBWW Lights en Ceiling Lights op 40% inschakelen.",
-    "pt": "Feito: ligar Living Room RGBWW Lights e Ceiling Lights a 40 %.",
+    "pt": "Feito: ligar Living Room RGBWW Lights e Ceiling Lights a 40%.",
 }
 
 

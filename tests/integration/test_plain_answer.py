@@ -97,7 +97,7 @@ SAID_TOGETHER: list[tuple[tuple[str, str], list[tuple[str, str]]]] = [
             ("es", "Hecho: encender Kitchen Lights al 40 % y alternar AC."),
             ("it", "Fatto: accendere Kitchen Lights al 40% e commutare AC."),
             ("nl", "Klaar: Kitchen Lights op 40% inschakelen en AC omschakelen."),
-            ("pt-BR", "Feito: ligar Kitchen Lights a 40 % e alternar AC."),
+            ("pt-BR", "Feito: ligar Kitchen Lights a 40% e alternar AC."),
         ],
     ),
     (

@@ -50,7 +50,7 @@ class CallWords:
     set_to: str  # {names} {state}
     to_position: str  # {position}, after the verb and its targets
     # A percentage ("{}" is the number) as Home Assistant writes it in the language: "40 %" in
-    # German and French, "40%" in Dutch and Italian.
+    # German and French, "40%" in Dutch, Italian and Portuguese.
     percent: str
     this_will: str  # {effects}, after the call's own description
     # {effects}: what an automation the call enables will do when it runs (enabling runs none).
