@@ -16,9 +16,7 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
-from .conftest import speech
 from .scene import Scene
-from .scene import tool_call
 
 
 @pytest.mark.parametrize(
@@ -40,23 +38,15 @@ async def test_a_percentage_is_written_as_home_assistant_writes_it_in_portuguese
     hass: HomeAssistant, scene: Scene, domain: str, arguments: dict[str, Any], said: str
 ) -> None:
     """Before: "Feito: ligar Bed Light a 55 %.", "… de Hall Window para 30 %."."""
-    agent = await scene.our_agent()
-    scene.worker.will_write(tool_call(domain, **arguments))
-
-    result = await agent.ask("…", context=scene.person, language="pt")
-
-    assert speech(result) == said
+    assert await scene.said_after_call(domain, arguments, "pt") == said
 
 
 async def test_french_keeps_its_space_before_the_percent_sign(
     hass: HomeAssistant, scene: Scene
 ) -> None:
     """French writes "55 %", as Home Assistant's French pages do: the fix is Portuguese only."""
-    agent = await scene.our_agent()
-    scene.worker.will_write(
-        tool_call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=55)
-    )
+    lamp_at_55 = {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 55}
 
-    result = await agent.ask("…", context=scene.person, language="fr")
+    said = await scene.said_after_call("light", lamp_at_55, "fr")
 
-    assert speech(result) == "C'est fait\u00a0: allumer Bed Light à 55 %."
+    assert said == "C'est fait\u00a0: allumer Bed Light à 55 %."

@@ -15,9 +15,7 @@ import pytest
 
 from homeassistant.core import HomeAssistant
 
-from .conftest import speech
 from .scene import Scene
-from .scene import tool_call
 
 
 @pytest.mark.parametrize(
@@ -59,9 +57,4 @@ async def test_a_percentage_is_written_as_home_assistant_writes_it_in_the_langua
     await hass.services.async_call(
         "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
     )
-    agent = await scene.our_agent()
-    scene.worker.will_write(tool_call("light", **arguments))
-
-    result = await agent.ask("…", context=scene.person, language=language)
-
-    assert speech(result) == said
+    assert await scene.said_after_call("light", arguments, language) == said
