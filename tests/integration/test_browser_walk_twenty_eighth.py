@@ -6,6 +6,11 @@ then Portuguese, typed into the Assist dialog).
   no space before the sign in Portuguese (only Czech, German, Finnish, French, Slovak and
   Swedish put one). The agent now writes "55%" in Portuguese (its answers, and a position
   an intent of Assist sets).
+- The agent's Portuguese safety settings said "Tipos de estore que precisam de confirmação"
+  above "Portões de garagem, Portas, Portões", and offered the whole cover domain as "Todos os
+  estores": "estore" is a blind in Home Assistant's Portuguese, where a cover is a
+  "Cobertura". They now say "Tipos de cobertura …" and "Todas as coberturas", as the French
+  ones say "ouvertures".
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from typing import Any
 
 import pytest
 
+from custom_components.local_agent.const import DOMAIN
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers.translation import async_get_translations
 
 from .scene import Scene
 
@@ -50,3 +57,26 @@ async def test_french_keeps_its_space_before_the_percent_sign(
     said = await scene.said_after_call("light", lamp_at_55, "fr")
 
     assert said == "C'est fait\u00a0: allumer Bed Light à 55 %."
+
+
+async def test_portuguese_safety_settings_call_covers_what_home_assistant_calls_them(
+    hass: HomeAssistant,
+) -> None:
+    """Before: "Tipos de estore que precisam de confirmação" above garage doors, doors and
+    gates, and "Todos os estores" for the whole cover domain: "estore" is Home Assistant's
+    Portuguese for a blind, one kind of cover ("Cobertura"), and no garage door is one."""
+    covers = await async_get_translations(hass, "pt", "entity_component", ["cover"])
+    cover = covers["component.cover.entity_component._.name"].casefold()
+    blind = covers["component.cover.entity_component.blind.name"].casefold()
+    ours = {
+        **await async_get_translations(hass, "pt", "config_subentries", [DOMAIN]),
+        **await async_get_translations(hass, "pt", "selector", [DOMAIN]),
+    }
+    texts = [
+        text.casefold()
+        for key, text in ours.items()
+        if key.endswith(("sensitive_cover_classes", "sensitive_domains.options.cover"))
+    ]
+
+    assert len(texts) == 5
+    assert all(cover in text and blind not in text for text in texts), texts
