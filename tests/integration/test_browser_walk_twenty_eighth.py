@@ -10,7 +10,8 @@ then Portuguese, typed into the Assist dialog).
   above "Portões de garagem, Portas, Portões", and offered the whole cover domain as "Todos os
   estores": "estore" is a blind in Home Assistant's Portuguese, where a cover is a
   "Cobertura". They now say "Tipos de cobertura …" and "Todas as coberturas", as the French
-  ones say "ouvertures".
+  ones say "ouvertures". A done answer on four or more covers counted two garage doors as
+  "estores" too; they are "coberturas" now.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.home.counted_targets import TargetKind
+from custom_components.local_agent.home.counted_targets import counted
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
@@ -80,3 +83,12 @@ async def test_portuguese_safety_settings_call_covers_what_home_assistant_calls_
 
     assert len(texts) == 5
     assert all(cover in text and blind not in text for text in texts), texts
+
+
+def test_portuguese_counts_a_garage_door_as_a_cover_not_a_blind() -> None:
+    """Before: "6 estores (Ground)" for four shades and two garage doors: a cover with no
+    noun of its own is a "cobertura", as Home Assistant names the domain."""
+    shades = [TargetKind("cover.shade", "Living Room", "Ground")] * 4
+    garage_doors = [TargetKind("cover.garage", "Garage", "Ground")] * 2
+
+    assert counted([*shades, *garage_doors], "pt") == "4 estores e 2 coberturas (Ground)"
