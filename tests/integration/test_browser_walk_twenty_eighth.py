@@ -11,7 +11,8 @@ then Portuguese, typed into the Assist dialog).
   estores": "estore" is a blind in Home Assistant's Portuguese, where a cover is a
   "Cobertura". They now say "Tipos de cobertura …" and "Todas as coberturas", as the French
   ones say "ouvertures". A done answer on four or more covers counted two garage doors as
-  "estores" too; they are "coberturas" now.
+  "estores" too (and as "volets", shutters, in French); they are "coberturas" and
+  "ouvertures" now, Home Assistant's words for a cover.
 """
 
 from __future__ import annotations
@@ -85,10 +86,19 @@ async def test_portuguese_safety_settings_call_covers_what_home_assistant_calls_
     assert all(cover in text and blind not in text for text in texts), texts
 
 
-def test_portuguese_counts_a_garage_door_as_a_cover_not_a_blind() -> None:
-    """Before: "6 estores (Ground)" for four shades and two garage doors: a cover with no
-    noun of its own is a "cobertura", as Home Assistant names the domain."""
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        # Before: "6 estores (Ground)", as if the garage doors were blinds.
+        ("pt", "4 estores e 2 coberturas (Ground)"),
+        # Before: "4 stores et 2 volets (Ground)", as if they were shutters.
+        ("fr", "4 stores et 2 ouvertures (Ground)"),
+    ],
+)
+def test_a_garage_door_is_counted_as_a_cover_not_a_blind(language: str, said: str) -> None:
+    """A cover with no noun of its own is counted with Home Assistant's word for the domain
+    ("Cobertura", "Ouverture")."""
     shades = [TargetKind("cover.shade", "Living Room", "Ground")] * 4
     garage_doors = [TargetKind("cover.garage", "Garage", "Ground")] * 2
 
-    assert counted([*shades, *garage_doors], "pt") == "4 estores e 2 coberturas (Ground)"
+    assert counted([*shades, *garage_doors], language) == said
