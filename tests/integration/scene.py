@@ -39,6 +39,7 @@ from testing.turn import results_in
 from .agents import Agent
 from .agents import Talk
 from .agents import async_setup_agent
+from .agents import speech
 from .agents import state
 from .audit_log import outcomes
 from .scripted_model import Script
@@ -261,6 +262,14 @@ class Scene(Home):
 
     async def pin_agent(self) -> Agent:
         return await pin_agent(self.hass, self.worker)
+
+    async def said_after_call(self, domain: str, arguments: dict[str, Any], language: str) -> str:
+        """What our agent says in language to the person once the model made this one call of
+        the tool named after domain."""
+        agent = await self.our_agent()
+        self.worker.will_write(tool_call(domain, **arguments))
+        result = await agent.ask("…", context=self.person, language=language)
+        return speech(result)
 
     async def ask_to_unlock(
         self, agent: Agent, language: str = "en"

@@ -22,9 +22,7 @@ from homeassistant.components.homeassistant.exposed_entities import async_expose
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
-from .conftest import speech
 from .scene import Scene
-from .scene import tool_call
 
 # The walk's "op 75%": the bed light turned on at 75 %.
 AT_75: Final = {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 75}
@@ -85,12 +83,7 @@ async def test_a_percentage_is_written_as_home_assistant_writes_it_in_the_langua
     await hass.services.async_call(
         "light", "turn_on", {"entity_id": "light.bed_light"}, blocking=True
     )
-    agent = await scene.our_agent()
-    scene.worker.will_write(tool_call("light", **arguments))
-
-    result = await agent.ask("…", context=scene.person, language=language)
-
-    assert speech(result) == said
+    assert await scene.said_after_call("light", arguments, language) == said
 
 
 @pytest.mark.parametrize(
@@ -106,14 +99,11 @@ async def test_a_range_is_said_with_the_languages_percent(
     hass: HomeAssistant, scene: Scene, language: str, range_said: str
 ) -> None:
     """Before: "L'intervallo va da 0 a 100 %, non 150 %." in Italian, as in English."""
-    agent = await scene.our_agent()
-    scene.worker.will_write(
-        tool_call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=150)
-    )
+    too_bright = {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": 150}
 
-    result = await agent.ask("…", context=scene.person, language=language)
+    said = await scene.said_after_call("light", too_bright, language)
 
-    assert range_said in speech(result), speech(result)
+    assert range_said in said, said
 
 
 @pytest.mark.parametrize(
@@ -133,11 +123,8 @@ async def test_a_range_is_said_with_the_languages_decimal_mark(
         {"input_number": {"fan_speed": {"name": "Fan speed", "min": 0.5, "max": 2.5, "step": 0.5}}},
     )
     async_expose_entity(hass, "conversation", "input_number.fan_speed", True)
-    agent = await scene.our_agent()
-    scene.worker.will_write(
-        tool_call("input_number", action="set_value", entity_id="input_number.fan_speed", value=5)
-    )
+    too_fast = {"action": "set_value", "entity_id": "input_number.fan_speed", "value": 5}
 
-    result = await agent.ask("…", context=scene.person, language=language)
+    said = await scene.said_after_call("input_number", too_fast, language)
 
-    assert range_said in speech(result), speech(result)
+    assert range_said in said, said

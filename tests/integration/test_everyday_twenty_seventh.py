@@ -317,12 +317,12 @@ async def test_a_light_that_stayed_off_among_many_is_named_the_others_counted(
 
 def test_covers_are_counted_by_what_they_are() -> None:
     """Shades are blinds; a kind with no noun of its own is its domain's ("covers"); two kinds
-    a language calls the same are counted together ("6 estores", never "4 estores e 2
-    estores")."""
+    a language calls the same are counted together ("6 tende", never "4 tende e 2 tende")."""
     shades = [TargetKind("cover.shade", "Living Room", "Ground")] * 4
     garage_doors = [TargetKind("cover.garage", "Garage", "Ground")] * 2
 
     assert counted(shades, "en") == "4 blinds (Living Room)"
     assert counted([*shades, *garage_doors], "en") == "4 blinds and 2 covers (Ground)"
-    assert counted([*shades, *garage_doors], "pt") == "6 estores (Ground)"
+    curtains = [TargetKind("cover.curtain", "Living Room", "Ground")] * 2
+    assert counted([*shades, *curtains], "it") == "6 tende (Living Room)"
     assert counted(shades[:3], "en") is None

@@ -41,8 +41,8 @@ POSING: Final = f"Garage ({PORCH_DOOR})"
 
 ID_QUESTIONS: Final = [
     ("en", f"Unlock {HALL_DOOR} in the Hall? Say yes to confirm."),
-    # A question begins with a capital, an id there too.
-    ("de", f"L{HALL_DOOR[1:]} im Bereich Hall aufschließen? Sag „ja“ zum Bestätigen."),
+    # An id that begins a question is written as it is (no capital).
+    ("de", f"{HALL_DOOR} im Bereich Hall aufschließen? Sag „ja“ zum Bestätigen."),
     ("it", f"Sbloccare {HALL_DOOR} nell'area Hall? Di' \"sì\" per confermare."),
 ]
 

@@ -64,7 +64,7 @@ def counted(kinds: Sequence[TargetKind], language: str) -> str | None:
     if len(kinds) < MIN_COUNTED:
         return None
     words = call_words(language)
-    # By the words: two kinds the language names alike are one ("estores" for blinds, covers).
+    # By the words: two kinds the language names alike are one ("tende" for blinds, curtains).
     counts: Counter[tuple[str, str]] = Counter()
     for target in kinds:
         noun = target.kind if target.kind in words.kinds else target.kind.partition(".")[0]
