@@ -527,7 +527,7 @@ class SafetyGate:
                 self._names(held),
             )
         if turn.answering_device:
-            if too_many := _too_long_to_say(held, self._actions(held, turn)):
+            if too_many := _too_long_to_say(held):
                 # Fail closed: a yes would run targets the person could not have followed.
                 for action in held:
                     self.async_record(turn, action, Outcome.REFUSED, "too long to confirm aloud")
@@ -989,15 +989,14 @@ class SafetyGate:
 
 
 # A spoken question a person can follow: about as many names as one keeps in mind at once
-# (four to seven), and some 20 seconds of speech (a satellite's text-to-speech may cut longer).
+# (four to seven). Each name is cut at 100 characters (entity_view), so this bounds its length.
 MAX_NAMES_ALOUD: Final = 5
-MAX_CHARS_ALOUD: Final = 300
 
 
-def _too_long_to_say(held: list[PendingAction], said: str) -> int:
-    """Return how many things the spoken question names when it is too long to say, else 0."""
+def _too_long_to_say(held: list[PendingAction]) -> int:
+    """Return how many things the spoken question names when they are too many, else 0."""
     names = len({target for action in held for target in action.targets}) or len(held)
-    return names if names > MAX_NAMES_ALOUD or len(said) > MAX_CHARS_ALOUD else 0
+    return names if names > MAX_NAMES_ALOUD else 0
 
 
 _CHANGED = "the devices it would change are not the same any more"
