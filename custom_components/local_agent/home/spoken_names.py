@@ -65,11 +65,18 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     voiced = {_as_voiced(one_line(where)) for where in there}
     words = call_words(language)
     patterns = _patterns(words)
+    # And every way a look-alike could be said by its place: a place's own article stands for
+    # the pattern's, and "in The Hall" is heard as "in the Hall".
+    taken = names_heard | {
+        _as_voiced(placed_name(pattern, name, one_line(where), words))
+        for where in there
+        for pattern in patterns
+    }
     for pattern, here in zip(patterns, places_of(hass, entity_id), strict=True):
         if not here or hides_its_meaning(here) or _as_voiced(one_line(here)) in voiced:
             continue
         told = placed_name(pattern, name, one_line(here), words)
-        if _as_voiced(told) not in names_heard:
+        if _as_voiced(told) not in taken:
             return told
     return written
 

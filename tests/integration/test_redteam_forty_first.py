@@ -1,0 +1,74 @@
+"""A forty-first round of red-team probes: this session's second merges.
+
+Hole. A satellite names a look-alike lock by its place, and a place's own article now stands
+for the pattern's ("Front Door in The Hall"): two front doors, in "Hall" and "The Hall", were
+asked about as "Front Door in the Hall" and "Front Door in The Hall", which a voice says
+alike. A place is now kept only when what it makes is heard unlike anything a look-alike's
+place would make; else the id stays.
+
+Hole. Twins in a done or "already" sentence were told apart by any place, as written: an area
+"Kitchen: unlocked" read "Lamp (Hall) and Lamp (Kitchen: unlocked): already off", and one
+named "Hall" with a Cyrillic "a" made "Lamp (Hall) and Lamp (Hall)". A place that shows other
+than it says, or holds marks of our sentences, is now passed over as such a name is.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from .agents import Talk
+from .conftest import Agent
+from .conftest import Assist
+from .scripted_model import ScriptedWorker
+from .test_everyday_fortieth import lamps_in
+from .test_everyday_fortieth import lamps_switched
+from .test_redteam_thirty_eighth import SAID_BY_ID
+from .test_redteam_thirty_eighth import hall_door_asked
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one."""
+    return scripted_agent
+
+
+@pytest.mark.parametrize("porch", ["The Hall", "the hall"])
+async def test_a_place_said_with_its_own_article_tells_no_twin_apart(
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    porch: str,
+) -> None:
+    """Before: "Unlock Front Door in the Hall?", the porch door being "in The Hall"."""
+    _satellite, asked = await hall_door_asked(
+        hass,
+        assist,
+        scripted_agent,
+        scripted_worker,
+        ("Front Door", "front_door_hall", "turn_off", "Hall"),
+        ("Front Door", "front_door_porch", "turn_off", porch),
+    )
+
+    assert asked == SAID_BY_ID
+
+
+@pytest.mark.parametrize(
+    ("kitchen", "said"),
+    [
+        ("Kitchen: unlocked", "Lamp (Hall) and Lamp (light.ceiling_lights): already off."),
+        ("H\u0430ll", "Lamp (Hall) and Lamp (light.ceiling_lights): already off."),
+        ("Hall) and Lamp (Porch", "Lamp (Hall) and Lamp (light.ceiling_lights): already off."),
+        ("Kitchen", "Lamp (Hall) and Lamp (Kitchen): already off."),
+    ],
+    ids=["our-marks", "another-script", "brackets", "plain"],
+)
+async def test_a_twins_place_that_hides_its_meaning_is_not_said(
+    hass: HomeAssistant, talk: Talk, kitchen: str, said: str
+) -> None:
+    """Both on the Ground floor and on one device each of its own name: the id tells."""
+    lamps_in(hass, "Hall", kitchen)
+
+    assert await lamps_switched(hass, talk, "turn_off", "en") == said
