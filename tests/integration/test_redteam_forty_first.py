@@ -27,6 +27,8 @@ from .test_everyday_fortieth import lamps_switched
 from .test_redteam_thirty_eighth import SAID_BY_ID
 from .test_redteam_thirty_eighth import hall_door_asked
 
+SAID_BY_DEVICE = "Lamp (Hall) and Lamp (Ceiling Lights): already off."
+
 
 @pytest.fixture
 def agent(scripted_agent: Agent) -> Agent:
@@ -58,9 +60,9 @@ async def test_a_place_said_with_its_own_article_tells_no_twin_apart(
 @pytest.mark.parametrize(
     ("kitchen", "said"),
     [
-        ("Kitchen: unlocked", "Lamp (Hall) and Lamp (light.ceiling_lights): already off."),
-        ("H\u0430ll", "Lamp (Hall) and Lamp (light.ceiling_lights): already off."),
-        ("Hall) and Lamp (Porch", "Lamp (Hall) and Lamp (light.ceiling_lights): already off."),
+        ("Kitchen: unlocked", SAID_BY_DEVICE),
+        ("H\u0430ll", SAID_BY_DEVICE),
+        ("Hall) and Lamp (Porch", SAID_BY_DEVICE),
         ("Kitchen", "Lamp (Hall) and Lamp (Kitchen): already off."),
     ],
     ids=["our-marks", "another-script", "brackets", "plain"],
@@ -68,7 +70,7 @@ async def test_a_place_said_with_its_own_article_tells_no_twin_apart(
 async def test_a_twins_place_that_hides_its_meaning_is_not_said(
     hass: HomeAssistant, talk: Talk, kitchen: str, said: str
 ) -> None:
-    """Both on the Ground floor and on one device each of its own name: the id tells."""
+    """Both on the Ground floor, each of a device of its own: the device tells them apart."""
     lamps_in(hass, "Hall", kitchen)
 
     assert await lamps_switched(hass, talk, "turn_off", "en") == said

@@ -20,9 +20,9 @@ from homeassistant.helpers import entity_registry as er
 
 from .call_texts import call_words
 from .call_texts import entity_name
-from .call_texts import heard
-from .call_texts import hides_its_meaning
 from .call_words import CallWords
+from .entity_view import heard
+from .entity_view import hides_its_meaning
 from .entity_view import one_line
 from .twin_names import places_of
 
