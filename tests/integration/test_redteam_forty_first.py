@@ -16,17 +16,24 @@ from __future__ import annotations
 
 import pytest
 
+from custom_components.local_agent.const import ASSISTANT
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
 from .agents import Talk
 from .conftest import Agent
 from .conftest import Assist
+from .scene import Scene
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
+from .scripted_model import call
 from .test_everyday_fortieth import lamps_in
 from .test_everyday_fortieth import lamps_switched
 from .test_redteam_thirty_eighth import SAID_BY_ID
 from .test_redteam_thirty_eighth import hall_door_asked
 
+BED_LIGHT = "light.bed_light"
 SAID_BY_DEVICE = "Lamp (Hall) and Lamp (Ceiling Lights): already off."
 
 
@@ -74,3 +81,40 @@ async def test_a_twins_place_that_hides_its_meaning_is_not_said(
     lamps_in(hass, "Hall", kitchen)
 
     assert await lamps_switched(hass, talk, "turn_off", "en") == said
+
+
+async def refusal_of_a_misspelt_bed_light(hass: HomeAssistant, scene: Scene) -> str:
+    """The model turns on "light.bed_lite": what the refusal tells it."""
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        answer(call("light", action="turn_on", entity_id="light.bed_lite")), answer("No.")
+    )
+    await agent.ask("turn on the bed light", context=scene.person)
+    return scene.worker.requests[-1].dynamic_prompt.rpartition("<tool_response>")[2]
+
+
+async def test_a_refusal_offers_what_is_exposed(hass: HomeAssistant, scene: Scene) -> None:
+    """Guard: the ids the other test takes away are offered when exposed."""
+    told = await refusal_of_a_misspelt_bed_light(hass, scene)
+
+    assert f"expected one of '{BED_LIGHT}', 'light.kitchen_lights'" in told
+
+
+@pytest.mark.parametrize("how", ["another-assistant", "disabled"])
+async def test_a_refusal_offers_nothing_the_assistant_may_not_see(
+    hass: HomeAssistant, scene: Scene, how: str
+) -> None:
+    """Guard: a light exposed to another assistant only, or disabled before the turn, is
+    neither offered nor named when the model misspells its id."""
+    if how == "another-assistant":
+        async_expose_entity(hass, ASSISTANT, BED_LIGHT, False)
+        async_expose_entity(hass, "cloud.alexa", BED_LIGHT, True)
+    else:
+        er.async_get(hass).async_update_entity(BED_LIGHT, disabled_by=er.RegistryEntryDisabler.USER)
+    await hass.async_block_till_done()
+
+    told = await refusal_of_a_misspelt_bed_light(hass, scene)
+
+    assert "expected one of 'light.kitchen_lights'" in told
+    assert BED_LIGHT not in told
+    assert "Bed Light" not in told
