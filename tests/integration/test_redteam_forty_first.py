@@ -14,12 +14,27 @@ than it says, or holds marks of our sentences, is now passed over as such a name
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+import re
+from typing import Final
+
 import pytest
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.engine.call_forcing import CallForcing
+from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from testing.stand_in import answer as stand_in_answer
+from testing.steering import ScriptedAnswers
+from tests.engine.runtime_support import TEST_SETTINGS
+from tests.engine.runtime_support import make_request
+from tests.engine.runtime_support import prompt_parts
+from tests.engine.tool_specs import object_tool
 
 from .agents import Talk
 from .conftest import Agent
@@ -118,3 +133,72 @@ async def test_a_refusal_offers_nothing_the_assistant_may_not_see(
     assert "expected one of 'light.kitchen_lights'" in told
     assert BED_LIGHT not in told
     assert "Bed Light" not in told
+
+
+# --- Forcing: the tokens every id left starts with ------------------------------------------
+
+PREFIXED_IDS: Final = ("lock.front", "lock.front_door", "lock.front_door_2")
+LONG_SHARED_IDS: Final = tuple(
+    f"lock.{'the_door_at_the_far_end_of_the_long_garden_path_'}{end}"
+    for end in ("", "1", "2", "back", "b")
+)
+OTHER_SCRIPT_IDS: Final = ("x.küche", "x.kühlschrank", "x.厨房", "x.厨师", "x.кухня", "x.кухни")
+FORCED_CALL: Final = "\n<function=pick>\n<parameter=entity_id>\n"
+FORCED_END: Final = "\n</parameter>\n</function>\n</tool_call>"
+
+
+def picking(ids: Sequence[str]) -> ToolSpec:
+    """A tool whose one required parameter is one of the ids."""
+    return object_tool(
+        "pick", "Pick one.", {"entity_id": {"type": "string", "enum": list(ids)}}, ["entity_id"]
+    )
+
+
+def words(text: str) -> list[bytes]:
+    """The unit splitter: a word with the mark before it, as Qwen's pre-tokenizer splits."""
+    return [piece.encode() for piece in re.findall(r"[._]?[a-z]+|.", text, re.DOTALL)]
+
+
+@pytest.mark.parametrize(
+    "ids", [PREFIXED_IDS, LONG_SHARED_IDS, OTHER_SCRIPT_IDS], ids=["prefixes", "long", "scripts"]
+)
+def test_forcing_never_writes_past_where_two_ids_part(
+    qwen35_model_path: Path, ids: tuple[str, ...]
+) -> None:
+    """Guard: at every point of every call, what is forced is a start of every call still
+    possible there, with the unit splitter and the qwen35 test model's tokenizer alike."""
+    model = LoadedModel(qwen35_model_path, TEST_SETTINGS)
+    try:
+        for split in (words, model.token_pieces):
+            forcing = CallForcing([picking(ids)], max_calls=1, split=split)
+            calls = [FORCED_CALL + entity_id + FORCED_END for entity_id in ids]
+            for written in {call[:n] for call in calls for n in range(len(call) + 1)}:
+                after = written + forcing.forced(written)
+                possible = [call for call in calls if call.startswith(written)]
+                assert all(call.startswith(after) for call in possible), (written, after)
+    finally:
+        model.close()
+
+
+@pytest.mark.parametrize(
+    "ids", [PREFIXED_IDS, LONG_SHARED_IDS, OTHER_SCRIPT_IDS], ids=["prefixes", "long", "scripts"]
+)
+def test_the_model_writes_each_id_and_only_it(
+    qwen35_model_path: Path, ids: tuple[str, ...]
+) -> None:
+    """Guard: the model (scripted) picks each id in turn, the shortest of prefixes included;
+    the call parsed is that id, with tokens forced, and sampled ones where ids part."""
+    tool = picking(ids)
+    model = LoadedModel(qwen35_model_path, TEST_SETTINGS)
+    try:
+        for entity_id in ids:
+            written = f"<tool_call>{FORCED_CALL}{entity_id}{FORCED_END}"
+            model.steering = ScriptedAnswers(lambda _request, text=written: stand_in_answer(text))
+            output = model.generate(
+                make_request(prompt_parts("pick", tools=(tool,)), tools=(tool,), max_tokens=200)
+            )
+            calls = [e.call.arguments for e in output.events if isinstance(e, ToolCallParsed)]
+            assert calls == [{"entity_id": entity_id}], output.text
+            assert output.stats.call_forced_tokens > 0
+    finally:
+        model.close()
