@@ -10,6 +10,17 @@ Hole. Twins in a done or "already" sentence were told apart by any place, as wri
 "Kitchen: unlocked" read "Lamp (Hall) and Lamp (Kitchen: unlocked): already off", and one
 named "Hall" with a Cyrillic "a" made "Lamp (Hall) and Lamp (Hall)". A place that shows other
 than it says, or holds marks of our sentences, is now passed over as such a name is.
+
+Hole. A done answer counting many targets put the area they share in brackets as written:
+six lights in an area "Hall) and locked Front Door (Porch" were "Turned off 6 lights (Hall)
+and locked Front Door (Porch).", a door left unlocked said to be locked. Such a place is now
+passed over for the floor, or for none.
+
+Guards (passed at once). A refusal of a misspelt id offers what this assistant sees and
+nothing else: not a light exposed to another assistant only, nor one disabled before the turn.
+Jump-forward forcing, on ids that are prefixes of one another, share 50 characters or are
+written in other scripts, with the unit splitter and the qwen35 test model's tokenizer: what is
+forced starts every call still possible, and the model writing each id gets exactly it.
 """
 
 from __future__ import annotations
@@ -29,6 +40,9 @@ from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
+from testing.home_builder import async_area
+from testing.home_builder import async_floor
+from testing.home_builder import async_place_in_area
 from testing.stand_in import answer as stand_in_answer
 from testing.steering import ScriptedAnswers
 from tests.engine.runtime_support import TEST_SETTINGS
@@ -39,12 +53,14 @@ from tests.engine.tool_specs import object_tool
 from .agents import Talk
 from .conftest import Agent
 from .conftest import Assist
+from .conftest import speech
 from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
 from .test_everyday_fortieth import lamps_in
 from .test_everyday_fortieth import lamps_switched
+from .test_everyday_twenty_sixth import LIGHTS
 from .test_redteam_thirty_eighth import SAID_BY_ID
 from .test_redteam_thirty_eighth import hall_door_asked
 
@@ -96,6 +112,36 @@ async def test_a_twins_place_that_hides_its_meaning_is_not_said(
     lamps_in(hass, "Hall", kitchen)
 
     assert await lamps_switched(hass, talk, "turn_off", "en") == said
+
+
+def six_lights_in(hass: HomeAssistant, area: str) -> None:
+    """Every demo light exposed, in one area of that name on the floor Upstairs."""
+    where = async_area(hass, area, async_floor(hass, "Upstairs", 1))
+    for light in LIGHTS:
+        async_expose_entity(hass, ASSISTANT, light, True)
+        async_place_in_area(hass, light, where)
+
+
+@pytest.mark.parametrize(
+    ("area", "said"),
+    [
+        ("Hall: Front Door unlocked", "Turned off 6 lights (Upstairs)."),
+        ("Hall) and locked Front Door (Porch", "Turned off 6 lights (Upstairs)."),
+        ("H\u0430ll", "Turned off 6 lights (Upstairs)."),
+        ("Hall", "Turned off 6 lights (Hall)."),
+    ],
+    ids=["our-marks", "brackets", "another-script", "plain"],
+)
+async def test_a_count_is_not_placed_where_the_place_hides_its_meaning(
+    hass: HomeAssistant, talk: Talk, area: str, said: str
+) -> None:
+    """Before: "Turned off 6 lights (Hall) and locked Front Door (Porch).", of lights only:
+    a door left unlocked said to be locked."""
+    six_lights_in(hass, area)
+
+    result = await talk.say("…", "en", call("light", action="turn_off", entity_id=list(LIGHTS)))
+
+    assert speech(result) == said
 
 
 async def refusal_of_a_misspelt_bed_light(hass: HomeAssistant, scene: Scene) -> str:
