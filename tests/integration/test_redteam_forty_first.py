@@ -226,6 +226,11 @@ def test_forcing_never_writes_past_where_two_ids_part(
         model.close()
 
 
+def writing(text: str) -> ScriptedAnswers:
+    """The model, as it answers every request: with its reasoning, then text."""
+    return ScriptedAnswers(lambda _request: stand_in_answer(text))
+
+
 @pytest.mark.parametrize(
     "ids", [PREFIXED_IDS, LONG_SHARED_IDS, OTHER_SCRIPT_IDS], ids=["prefixes", "long", "scripts"]
 )
@@ -239,7 +244,7 @@ def test_the_model_writes_each_id_and_only_it(
     try:
         for entity_id in ids:
             written = f"<tool_call>{FORCED_CALL}{entity_id}{FORCED_END}"
-            model.steering = ScriptedAnswers(lambda _request, text=written: stand_in_answer(text))
+            model.steering = writing(written)
             output = model.generate(
                 make_request(prompt_parts("pick", tools=(tool,)), tools=(tool,), max_tokens=200)
             )
