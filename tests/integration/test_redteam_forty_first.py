@@ -62,7 +62,7 @@ from .test_everyday_fortieth import lamps_in
 from .test_everyday_fortieth import lamps_switched
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_redteam_thirty_eighth import SAID_BY_ID
-from .test_redteam_thirty_eighth import hall_door_asked
+from .test_redteam_thirty_eighth import front_doors_asked
 
 BED_LIGHT = "light.bed_light"
 SAID_BY_DEVICE = "Lamp (Hall) and Lamp (Ceiling Lights): already off."
@@ -83,14 +83,7 @@ async def test_a_place_said_with_its_own_article_tells_no_twin_apart(
     porch: str,
 ) -> None:
     """Before: "Unlock Front Door in the Hall?", the porch door being "in The Hall"."""
-    _satellite, asked = await hall_door_asked(
-        hass,
-        assist,
-        scripted_agent,
-        scripted_worker,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", porch),
-    )
+    asked = await front_doors_asked(hass, assist, scripted_agent, scripted_worker, "Hall", porch)
 
     assert asked == SAID_BY_ID
 
