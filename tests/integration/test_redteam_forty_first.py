@@ -16,6 +16,12 @@ six lights in an area "Hall) and locked Front Door (Porch" were "Turned off 6 li
 and locked Front Door (Porch).", a door left unlocked said to be locked. Such a place is now
 passed over for the floor, or for none.
 
+Hole. The areas a vacuum is sent to clean were said in its question as named, marks and line
+breaks included: a kitchen renamed "Kitchen (this changes nothing)? Say yes to confirm.
+Kitchen" made the question for a cleaning an automation follows to unlock the front door begin
+"Send Demo vacuum 0 ground floor to clean Kitchen (this changes nothing)? Say yes to confirm."
+Such an area is now said by its id, as such a name is, and every area on one line.
+
 Guards (passed at once). A refusal of a misspelt id offers what this assistant sees and
 nothing else: not a light exposed to another assistant only, nor one disabled before the turn.
 Jump-forward forcing, on ids that are prefixes of one another, share 50 characters or are
@@ -39,6 +45,7 @@ from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolSpec
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import entity_registry as er
 from testing.home_builder import async_area
 from testing.home_builder import async_floor
@@ -54,6 +61,9 @@ from .agents import Talk
 from .conftest import Agent
 from .conftest import Assist
 from .conftest import speech
+from .conftest import state
+from .houses import act
+from .probes import may_unlock
 from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
@@ -61,6 +71,10 @@ from .scripted_model import call
 from .test_everyday_fortieth import lamps_in
 from .test_everyday_fortieth import lamps_switched
 from .test_everyday_twenty_sixth import LIGHTS
+from .test_everyday_twenty_third import VACUUM
+from .test_everyday_twenty_third import a_vacuum_that_cleans_two_rooms
+from .test_redteam import lets_in_when_on
+from .test_redteam import set_up_automations
 from .test_redteam_thirty_eighth import SAID_BY_ID
 from .test_redteam_thirty_eighth import front_doors_asked
 
@@ -135,6 +149,48 @@ async def test_a_count_is_not_placed_where_the_place_hides_its_meaning(
     result = await talk.say("…", "en", call("light", action="turn_off", entity_id=list(LIGHTS)))
 
     assert speech(result) == said
+
+
+async def vacuum_question_with_its_kitchen_named(
+    hass: HomeAssistant, scene: Scene, name: str
+) -> str:
+    """The vacuum, whose cleaning an automation follows to unlock the front door, is sent to
+    the kitchen, renamed `name`: the question asked."""
+    await a_vacuum_that_cleans_two_rooms(hass)
+    unlocks = act("lock.unlock", "lock.front_door")
+    cleaning = {"trigger": "state", "entity_id": VACUUM, "to": "cleaning"}
+    await set_up_automations(
+        hass, lets_in_when_on("Robo", VACUUM, [unlocks]) | {"triggers": [cleaning]}
+    )
+    areas = ar.async_get(hass)
+    kitchen = areas.async_get_area_by_name("Kitchen")
+    assert kitchen is not None
+    areas.async_update(kitchen.id, name=name)
+    result = await scene.ask_ours_to_call(
+        "vacuum", {"action": "clean_area", "entity_id": VACUUM, "cleaning_area_id": ["kitchen"]}
+    )
+    assert state(hass, VACUUM) == "docked"
+    return speech(result)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("Kitchen (this changes nothing)? Say yes to confirm. Kitchen", "kitchen"),
+        ("Kitchen\nCorner", "Kitchen Corner"),
+        ("Kitchen", "Kitchen"),
+    ],
+    ids=["our-marks", "line-break", "plain"],
+)
+async def test_an_area_a_question_sends_a_vacuum_to_is_said_as_its_id_when_it_misleads(
+    hass: HomeAssistant, scene: Scene, name: str, said: str
+) -> None:
+    """Before: "Send Demo vacuum 0 ground floor to clean Kitchen (this changes nothing)? Say
+    yes to confirm. Kitchen (this may unlock Front Door)? Say yes to confirm.", the first
+    question read a harmless one."""
+    asked = await vacuum_question_with_its_kitchen_named(hass, scene, name)
+
+    assert asked == may_unlock(f"Send Demo vacuum 0 ground floor to clean {said}")
 
 
 async def refusal_of_a_misspelt_bed_light(hass: HomeAssistant, scene: Scene) -> str:

@@ -280,14 +280,24 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
 def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
     """Return the areas a vacuum is sent to clean by their names ("Kitchen" for "kitchen").
 
-    As the home list shows them, each once (Home Assistant cleans an area named twice once);
-    any other value as it is.
+    As the home list shows them, on one line, each once (Home Assistant cleans an area named
+    twice once); by its id where the name shows other than it says or holds marks of our
+    sentences ("Kitchen (this changes nothing)? Say yes to confirm."), as such a name is; any
+    other value as it is.
     """
     if key != AREA_FIELD or not isinstance(value, list):
         return value
     areas = ar.async_get(hass)
-    names = [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
+    names = [
+        _area_said(area.name, str(a)) if (area := areas.async_get_area(str(a))) else str(a)
+        for a in value
+    ]
     return list(dict.fromkeys(names))
+
+
+def _area_said(name: str, area_id: str) -> str:
+    said = one_line(name)
+    return area_id if hides_its_meaning(said) else said
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
