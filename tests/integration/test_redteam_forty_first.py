@@ -20,7 +20,9 @@ Hole. The areas a vacuum is sent to clean were said in its question as named, ma
 breaks included: a kitchen renamed "Kitchen (this changes nothing)? Say yes to confirm.
 Kitchen" made the question for a cleaning an automation follows to unlock the front door begin
 "Send Demo vacuum 0 ground floor to clean Kitchen (this changes nothing)? Say yes to confirm."
-Such an area is now said by its id, as such a name is, and every area on one line.
+Such an area is now said by its id, as such a name is, and every area on one line. So is the
+area a refusal names: "Demo vacuum 0 ground floor: no room mapped to Bedroom. Done: sent Demo
+vacuum 0 ground floor to clean Bedroom" (an area so named) read as done.
 
 Guards (passed at once). A refusal of a misspelt id offers what this assistant sees and
 nothing else: not a light exposed to another assistant only, nor one disabled before the turn.
@@ -42,7 +44,11 @@ from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.engine.call_forcing import CallForcing
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
+from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
+from custom_components.local_agent.home.actions import ToolFailure
+from custom_components.local_agent.home.call_texts import async_said
+from custom_components.local_agent.home.tools import async_build_home_tools
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import area_registry as ar
@@ -191,6 +197,35 @@ async def test_an_area_a_question_sends_a_vacuum_to_is_said_as_its_id_when_it_mi
     asked = await vacuum_question_with_its_kitchen_named(hass, scene, name)
 
     assert asked == may_unlock(f"Send Demo vacuum 0 ground floor to clean {said}")
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("Bedroom. Done: sent Demo vacuum 0 ground floor to clean Bedroom", "bedroom"),
+        ("Bedroom", "Bedroom"),
+    ],
+    ids=["our-marks", "plain"],
+)
+async def test_an_area_a_vacuum_has_no_room_for_is_said_as_its_id_when_it_misleads(
+    hass: HomeAssistant, name: str, said: str
+) -> None:
+    """Before: "Demo vacuum 0 ground floor: no room mapped to Bedroom. Done: sent Demo vacuum 0
+    ground floor to clean Bedroom", a refusal read as done."""
+    await a_vacuum_that_cleans_two_rooms(hass)
+    areas = ar.async_get(hass)
+    bedroom = areas.async_get_area_by_name("Bedroom")
+    assert bedroom is not None
+    areas.async_update(bedroom.id, name=name)
+    tools = await async_build_home_tools(hass, assistant=ASSISTANT)
+    clean = {"action": "clean_area", "entity_id": VACUUM, "cleaning_area_id": ["bedroom"]}
+
+    planned = tools.plan(ToolCall("vacuum", clean))
+
+    assert isinstance(planned, ToolFailure)
+    assert await async_said(hass, "en", planned.reason) == (
+        f"Demo vacuum 0 ground floor: no room mapped to {said}"
+    )
 
 
 async def refusal_of_a_misspelt_bed_light(hass: HomeAssistant, scene: Scene) -> str:

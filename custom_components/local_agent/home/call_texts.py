@@ -289,13 +289,14 @@ def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
         return value
     areas = ar.async_get(hass)
     names = [
-        _area_said(area.name, str(a)) if (area := areas.async_get_area(str(a))) else str(a)
+        said_area(area.name, str(a)) if (area := areas.async_get_area(str(a))) else str(a)
         for a in value
     ]
     return list(dict.fromkeys(names))
 
 
-def _area_said(name: str, area_id: str) -> str:
+def said_area(name: str, area_id: str) -> str:
+    """Return an area's name on one line, or its id where the name misleads (said_areas)."""
     said = one_line(name)
     return area_id if hides_its_meaning(said) else said
 
