@@ -28,7 +28,8 @@ Guards (passed at once). A refusal of a misspelt id offers what this assistant s
 nothing else: not a light exposed to another assistant only, nor one disabled before the turn.
 Jump-forward forcing, on ids that are prefixes of one another, share 50 characters or are
 written in other scripts, with the unit splitter and the qwen35 test model's tokenizer: what is
-forced starts every call still possible, and the model writing each id gets exactly it.
+forced starts every call still possible, the model writing each id gets exactly it, and one
+sampling freely writes one of the ids whole.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import pytest
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.engine.call_forcing import CallForcing
 from custom_components.local_agent.engine.local.llama import LoadedModel
+from custom_components.local_agent.engine.settings import SamplingSettings
 from custom_components.local_agent.engine.tool_calls import ToolCallParsed
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolSpec
@@ -57,6 +59,7 @@ from testing.home_builder import async_area
 from testing.home_builder import async_floor
 from testing.home_builder import async_place_in_area
 from testing.stand_in import answer as stand_in_answer
+from testing.steering import CallAfterReasoning
 from testing.steering import ScriptedAnswers
 from tests.engine.runtime_support import TEST_SETTINGS
 from tests.engine.runtime_support import make_request
@@ -335,5 +338,31 @@ def test_the_model_writes_each_id_and_only_it(
             calls = [e.call.arguments for e in output.events if isinstance(e, ToolCallParsed)]
             assert calls == [{"entity_id": entity_id}], output.text
             assert output.stats.call_forced_tokens > 0
+    finally:
+        model.close()
+
+
+@pytest.mark.parametrize(
+    "ids", [PREFIXED_IDS, LONG_SHARED_IDS, OTHER_SCRIPT_IDS], ids=["prefixes", "long", "scripts"]
+)
+def test_a_sampled_call_names_one_of_the_ids(qwen35_model_path: Path, ids: tuple[str, ...]) -> None:
+    """Guard: the model samples freely (temperature 1) once a call is open; whatever it
+    picks, with forced tokens between, is one of the ids, whole."""
+    tool = picking(ids)
+    model = LoadedModel(qwen35_model_path, TEST_SETTINGS)
+    model.steering = CallAfterReasoning()
+    try:
+        for seed in range(6):
+            output = model.generate(
+                make_request(
+                    prompt_parts("pick", tools=(tool,)),
+                    tools=(tool,),
+                    sampling=SamplingSettings(seed=seed, temperature=1.0),
+                    thinking_budget=0,
+                    max_tokens=200,
+                )
+            )
+            calls = [e.call.arguments for e in output.events if isinstance(e, ToolCallParsed)]
+            assert [call["entity_id"] in ids for call in calls] == [True], output.text
     finally:
         model.close()
