@@ -480,10 +480,12 @@ VOICE_TIMER_LINE: Final = (
 # Marks our own sentences and asides are made of, and chat markup's: a name holding one reads
 # as part of them (a sentence's end in "Front Door. Turn on Kitchen Lights" makes the question
 # after it another); so does a mark that opens one or ends it in another script ("¿", "¡", "‽",
-# Arabic and Devanagari ones).
+# Arabic and Devanagari ones), or Armenian, Ethiopic, Myanmar and Khmer ones; so do Latin
+# letters drawn as our marks: clicks U+01C0 and U+01C3 ("|", "!"), glottal stop U+0294 ("?").
 # An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
 _OUR_MARKS: Final = re.compile(
-    r"[?!()\[\]:;<>|\u3002\uff01\uff1f\u00a1\u00bf\u203d\u2e18\u061f\u06d4\u0964\u0965]"
+    r"[?!()\[\]:;<>|\u3002\uff01\uff1f\u00a1\u00bf\u203d\u2e18\u061f\u06d4\u0964\u0965"
+    r"\u01c0\u01c3\u0294\u0589\u055c\u055e\u1362\u1367\u1368\u104a\u104b\u17d4\u17d5]"
     r"|\.\s|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*",
     re.IGNORECASE,
 )
