@@ -116,16 +116,29 @@ async def test_areas_that_sound_alike_leave_the_id(
     porch: str,
 ) -> None:
     """Both on the Ground Floor and on no device: no place said tells them apart."""
+    asked = await front_doors_asked(hass, assist, scripted_agent, scripted_worker, hall, porch)
+
+    assert asked == SAID_BY_ID
+
+
+async def front_doors_asked(
+    hass: HomeAssistant,
+    assist: Assist,
+    agent: Agent,
+    worker: ScriptedWorker,
+    hall: str,
+    porch: str,
+) -> str:
+    """Two locks named "Front Door" in these areas: the question about the Hall's, aloud."""
     _satellite, asked = await hall_door_asked(
         hass,
         assist,
-        scripted_agent,
-        scripted_worker,
+        agent,
+        worker,
         ("Front Door", "front_door_hall", "turn_off", hall),
         ("Front Door", "front_door_porch", "turn_off", porch),
     )
-
-    assert asked == SAID_BY_ID
+    return asked
 
 
 async def test_a_floor_named_like_a_look_alikes_area_tells_nothing_apart(

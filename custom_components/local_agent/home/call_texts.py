@@ -23,7 +23,6 @@ from dataclasses import replace
 import re
 from typing import Any
 from typing import Final
-import unicodedata
 
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entity_service_steps
@@ -54,7 +53,10 @@ from .call_words import date_words
 from .colours import COLOUR_FIELD
 from .colours import colour_words
 from .entity_view import MAX_NAME_CHARS
+from .entity_view import heard
+from .entity_view import hides_its_meaning
 from .entity_view import one_line
+from .entity_view import writes_an_entity_id
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import Quantity
@@ -286,13 +288,18 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
 def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:
     """Return the areas a vacuum is sent to clean by their names ("Kitchen" for "kitchen").
 
-    As the home list shows them, each once (Home Assistant cleans an area named twice once);
-    any other value as it is.
+    As the home list shows them, on one line, each once (Home Assistant cleans an area named
+    twice once); by its id where the name shows other than it says or holds marks of our
+    sentences ("Kitchen (this changes nothing)? Say yes to confirm."), as such a name is; any
+    other value as it is.
     """
     if key != AREA_FIELD or not isinstance(value, list):
         return value
     areas = ar.async_get(hass)
-    names = [area.name if (area := areas.async_get_area(str(a))) else str(a) for a in value]
+    names = [
+        said_area(area.name, str(a)) if (area := areas.async_get_area(str(a))) else str(a)
+        for a in value
+    ]
     return list(dict.fromkeys(names))
 
 
@@ -326,10 +333,13 @@ def in_unit(value: Any, unit: str | None, language: str) -> Any:
         number = float(value)
     except TypeError, ValueError:
         return value
-    words = call_words(language)
-    if unit == "%":
-        return words.percent.format(_number(number, words))
-    return f"{_number(number, words)} {unit}"
+    return quantity_words(Quantity(number, unit), call_words(language))
+
+
+def said_area(name: str, area_id: str) -> str:
+    """Return an area's name on one line, or its id where the name misleads (said_areas)."""
+    said = one_line(name)
+    return area_id if hides_its_meaning(said) else said
 
 
 # A generic service on a domain with services of its own, as a script's step, a scene or a
@@ -1412,59 +1422,6 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
             yield from _script_calls(hass, [branch])
 
 
-# Whether a name, said in a question, could be taken for another entity's.
-#
-# A question before a sensitive action names its targets ("Unlock Front Door? Say yes to
-# confirm."). A name is text anyone who can name an entity chose, and what the person reads or a
-# satellite speaks is not all of it: a zero-width space, a soft hyphen or a bidi control is not
-# seen, an emoji is not spoken, "Front" with a full-width "F" or a Cyrillic "o" looks like
-# "Front", and a name may carry words of ours: "Garage Light (lock.front_door)" or "Back Door?
-# Say yes to confirm. Front Door". Such a name, or one heard like another entity's of its
-# domain, is said with its entity id, so the person can always tell which thing it means;
-# a name that holds an entity id itself is said as its entity id alone.
-
-# Marks our own sentences and asides are made of, and chat markup's: a name holding one reads
-# as part of them (a sentence's end in "Front Door. Turn on Kitchen Lights" makes the question
-# after it another); so does a mark that opens one or ends it in another script ("¿", "¡", "‽",
-# Arabic and Devanagari ones).
-# An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
-_OUR_MARKS: Final = re.compile(
-    r"[?!()\[\]:;<>|\u3002\uff01\uff1f\u00a1\u00bf\u203d\u2e18\u061f\u06d4\u0964\u0965]"
-    r"|\.\s|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*",
-    re.IGNORECASE,
-)
-# Unicode categories of characters that are neither seen nor spoken as letters: format
-# characters (zero-width, soft hyphen, bidi), symbols (emoji), private use and unassigned ones.
-_UNHEARD: Final = frozenset({"Cf", "Co", "Cn", "Cs", "So", "Sk"})
-# An entity id written in a name ("Garage Light (lock.front_door)", "lock.1234"), as Home
-# Assistant writes one. Entity domains hold no digit: a version ("v1.2 Hub") is not an id.
-_ENTITY_ID: Final = re.compile(
-    r"(?<![\w.])(?:[a-z_]+\.[a-z0-9_]+|[a-z_][a-z0-9_]*\.[0-9_]*[a-z][a-z0-9_]*)(?![\w.])"
-)
-# The first word of a letter's Unicode name is its script ("LATIN", "CYRILLIC", "GREEK").
-_SCRIPT_WORD: Final = re.compile(r"\w+")
-
-
-def heard(name: str) -> str:
-    """Return the name as a voice says it and an eye compares it: its words, folded."""
-    kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
-    return " ".join(re.findall(r"\w+", kept.casefold()))
-
-
-def writes_an_entity_id(name: str) -> bool:
-    """Whether a name holds an entity id: said after it, ours would be one of two to pick from."""
-    return _ENTITY_ID.search(name) is not None
-
-
-def hides_its_meaning(name: str) -> bool:
-    """Whether the name shows other than it says, mixes scripts or holds marks of ours."""
-    if _OUR_MARKS.search(name):
-        return True
-    if unicodedata.normalize("NFKC", name) != name or any(_unheard(c) for c in name):
-        return True
-    return len({_script(c) for c in name if c.isalpha()}) > 1
-
-
 def heard_like_another(hass: HomeAssistant, entity_id: str, name: str) -> bool:
     """Whether another entity of the domain is heard by the same name.
 
@@ -1476,12 +1433,3 @@ def heard_like_another(hass: HomeAssistant, entity_id: str, name: str) -> bool:
         state.entity_id != entity_id and heard(state.name) == said
         for state in hass.states.async_all(split_entity_id(entity_id)[0])
     )
-
-
-def _unheard(char: str) -> bool:
-    return unicodedata.category(char) in _UNHEARD
-
-
-def _script(letter: str) -> str:
-    words = _SCRIPT_WORD.match(unicodedata.name(letter, "UNKNOWN"))
-    return words.group(0) if words else "UNKNOWN"

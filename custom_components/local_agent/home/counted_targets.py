@@ -23,6 +23,7 @@ from homeassistant.core import split_entity_id
 
 from .call_texts import call_words
 from .call_texts import join_names
+from .entity_view import hides_its_meaning
 from .entity_view import one_line
 from .twin_names import places_of
 
@@ -75,8 +76,9 @@ def counted(kinds: Sequence[TargetKind], language: str) -> str | None:
         [(one if count == 1 else more).format(count) for (one, more), count in counts.items()],
         language,
     )
-    # The area they all share, else the floor.
+    # The area they all share, else the floor; never one that shows other than it says or
+    # holds marks of our sentences ("Hall) and locked Front Door (Porch").
     for places in ({target.area for target in kinds}, {target.floor for target in kinds}):
-        if len(places) == 1 and (place := places.pop()) is not None:
+        if len(places) == 1 and (place := places.pop()) and not hides_its_meaning(place):
             return words.placed.format(things=things, place=one_line(place))
     return things

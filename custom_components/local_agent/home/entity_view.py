@@ -10,6 +10,7 @@ from datetime import timedelta
 import re
 from typing import Any
 from typing import Final
+import unicodedata
 
 from homeassistant.components.sensor import async_rounded_state
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
@@ -463,3 +464,67 @@ VOICE_TIMER_LINE: Final = (
     "No tool starts a voice timer ('set a timer for 5 minutes'): only a timer entity of the "
     "home list can be started; if there is none, say that you cannot set timers."
 )
+
+
+# What a name shows against what it says, and the name as a voice says it.
+#
+# A question before a sensitive action names its targets ("Unlock Front Door? Say yes to
+# confirm."). A name is text anyone who can name an entity chose, and what the person reads or a
+# satellite speaks is not all of it: a zero-width space, a soft hyphen or a bidi control is not
+# seen, an emoji is not spoken, "Front" with a full-width "F" or a Cyrillic "o" looks like
+# "Front", and a name may carry words of ours: "Garage Light (lock.front_door)" or "Back Door?
+# Say yes to confirm. Front Door". Such a name, or one heard like another entity's of its
+# domain, is said with its entity id, so the person can always tell which thing it means;
+# a name that holds an entity id itself is said as its entity id alone.
+
+# Marks our own sentences and asides are made of, and chat markup's: a name holding one reads
+# as part of them (a sentence's end in "Front Door. Turn on Kitchen Lights" makes the question
+# after it another); so does a mark that opens one or ends it in another script ("¿", "¡", "‽",
+# Arabic and Devanagari ones), or Armenian, Ethiopic, Myanmar and Khmer ones; so do Latin
+# letters drawn as our marks: clicks U+01C0 and U+01C3 ("|", "!"), glottal stop U+0294 ("?").
+# An entity id, in any case, names its object with a letter: "PM2.5" or "V2.0" is a number.
+_OUR_MARKS: Final = re.compile(
+    r"[?!()\[\]:;<>|\u3002\uff01\uff1f\u00a1\u00bf\u203d\u2e18\u061f\u06d4\u0964\u0965"
+    r"\u01c0\u01c3\u0294\u0589\u055c\u055e\u1362\u1367\u1368\u104a\u104b\u17d4\u17d5]"
+    r"|\.\s|[a-z_][a-z0-9_]*\.[0-9]*[a-z_][a-z0-9_]*",
+    re.IGNORECASE,
+)
+# Unicode categories of characters that are neither seen nor spoken as letters: format
+# characters (zero-width, soft hyphen, bidi), symbols (emoji), private use and unassigned ones.
+_UNHEARD: Final = frozenset({"Cf", "Co", "Cn", "Cs", "So", "Sk"})
+# An entity id written in a name ("Garage Light (lock.front_door)", "lock.1234"), as Home
+# Assistant writes one. Entity domains hold no digit: a version ("v1.2 Hub") is not an id.
+_ENTITY_ID: Final = re.compile(
+    r"(?<![\w.])(?:[a-z_]+\.[a-z0-9_]+|[a-z_][a-z0-9_]*\.[0-9_]*[a-z][a-z0-9_]*)(?![\w.])"
+)
+# The first word of a letter's Unicode name is its script ("LATIN", "CYRILLIC", "GREEK").
+_SCRIPT_WORD: Final = re.compile(r"\w+")
+
+
+def heard(name: str) -> str:
+    """Return the name as a voice says it and an eye compares it: its words, folded."""
+    kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
+    return " ".join(re.findall(r"\w+", kept.casefold()))
+
+
+def writes_an_entity_id(name: str) -> bool:
+    """Whether a name holds an entity id: said after it, ours would be one of two to pick from."""
+    return _ENTITY_ID.search(name) is not None
+
+
+def hides_its_meaning(name: str) -> bool:
+    """Whether the name shows other than it says, mixes scripts or holds marks of ours."""
+    if _OUR_MARKS.search(name):
+        return True
+    if unicodedata.normalize("NFKC", name) != name or any(_unheard(c) for c in name):
+        return True
+    return len({_script(c) for c in name if c.isalpha()}) > 1
+
+
+def _unheard(char: str) -> bool:
+    return unicodedata.category(char) in _UNHEARD
+
+
+def _script(letter: str) -> str:
+    words = _SCRIPT_WORD.match(unicodedata.name(letter, "UNKNOWN"))
+    return words.group(0) if words else "UNKNOWN"

@@ -24,11 +24,11 @@ from homeassistant.helpers import entity_registry as er
 
 from .call_texts import call_words
 from .call_texts import entity_name
-from .call_texts import heard
-from .call_texts import hides_its_meaning
-from .call_texts import writes_an_entity_id
 from .call_words import CallWords
+from .entity_view import heard
+from .entity_view import hides_its_meaning
 from .entity_view import one_line
+from .entity_view import writes_an_entity_id
 from .twin_names import places_of
 
 # An entity id as entity_name writes it: in the brackets after a look-alike name, or alone
@@ -76,11 +76,18 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     voiced = {_as_voiced(one_line(where)) for where in there}
     words = call_words(language)
     patterns = _patterns(words)
+    # And every way a look-alike could be said by its place: a place's own article stands for
+    # the pattern's, and "in The Hall" is heard as "in the Hall".
+    taken = names_heard | {
+        _as_voiced(placed_name(pattern, name, one_line(where), words))
+        for where in there
+        for pattern in patterns
+    }
     for pattern, here in zip(patterns, places_of(hass, entity_id), strict=True):
         if not here or hides_its_meaning(here) or _as_voiced(one_line(here)) in voiced:
             continue
         told = placed_name(pattern, written if marked else name, one_line(here), words)
-        if _as_voiced(told) not in names_heard:
+        if _as_voiced(told) not in taken:
             return told
     return written
 

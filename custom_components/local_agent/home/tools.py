@@ -42,6 +42,7 @@ from homeassistant.util.hass_dict import HassKey
 from .actions import PlannedAction
 from .actions import ToolFailure
 from .call_texts import Phrase
+from .call_texts import said_area
 from .call_texts import said_name
 from .colours import COLOUR_FIELD
 from .colours import COLOUR_FIELDS
@@ -448,7 +449,8 @@ def _area_error(
         # Said by the area's own name; one that is no area of the home is not said at all.
         if not isinstance(wrong, str) or (area := ar.async_get(hass).async_get_area(wrong)) is None:
             return ToolFailure(message)
-        return ToolFailure(message, (Phrase("refused_no_room_for", name | {"area": area.name}),))
+        said = {"area": said_area(area.name, area.id)}
+        return ToolFailure(message, (Phrase("refused_no_room_for", name | said),))
     return None
 
 

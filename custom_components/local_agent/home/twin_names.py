@@ -18,6 +18,7 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 
+from .entity_view import hides_its_meaning
 from .entity_view import one_line
 
 # Where a target is, as the registries say it: its area, that area's floor, its device.
@@ -58,7 +59,10 @@ def told_apart(
             said.append(name)
             continue
         theirs = {_heard(place) for i in twins for place in places[i] if place}
-        own = next((p for p in places[index] if p and _heard(p) not in theirs), None)
+        # A place that shows other than it says or holds marks of our sentences ("Kitchen:
+        # unlocked", "Hall" in two scripts) is passed over, as such a name is.
+        sayable = [p for p in places[index] if p and not hides_its_meaning(p)]
+        own = next((p for p in sayable if _heard(p) not in theirs), None)
         told = one_line(own) if own else entity_ids[index]
         said.append(f"{name} ({told})" if told else name)
     return tuple(said)
