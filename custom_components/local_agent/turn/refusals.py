@@ -27,8 +27,9 @@ from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_intent
+from custom_components.local_agent.home.call_texts import said_action
+from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_name
-from custom_components.local_agent.home.call_texts import verb
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
@@ -36,6 +37,7 @@ from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from homeassistant.components import conversation
@@ -225,7 +227,9 @@ def _said_call(
         service = service.strip().lower().removeprefix(f"{tool_name}.")
         if service not in CURATED_SERVICES.get(tool_name, {}):
             return None
-        pattern = verb(tool_name, service, words)
+        # Said as the question says it, with the values it asked for ("set Fan speed to 3").
+        fields = _said_fields(hass, arguments, CURATED_SERVICES[tool_name][service])
+        pattern = said_action(tool_name, service, "{names}", fields, words)[0]
         names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
     else:
         # An intent tool of an LLM API ("HassTurnOn", "HassLightSet"), as the service it calls.
@@ -270,6 +274,33 @@ def _sayable(value: Any) -> bool:
     if isinstance(value, int | float):
         return True
     return isinstance(value, str) and not _MARKUP.search(value) and any(c.isalpha() for c in value)
+
+
+def _said_fields(
+    hass: HomeAssistant, arguments: dict[str, Any], fields: Collection[str]
+) -> dict[str, Any]:
+    """Return the values the model wrote for the service's fields that may be said.
+
+    A number, a yes or no, or words without markup (a time "07:30:00" too), each on one line;
+    a list of such words (areas to clean, by their names). Never a PIN.
+    """
+    said: dict[str, Any] = {}
+    for key in fields:
+        value = arguments.get(key)
+        if key in SECRET_FIELDS or value is None:
+            continue
+        if isinstance(value, list) and value and all(_plain(item) for item in value):
+            said[key] = said_areas(hass, key, [one_line(item) for item in value])
+        elif isinstance(value, bool | int | float):
+            said[key] = value
+        elif _plain(value):
+            said[key] = one_line(value)
+    return said
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value is words without markup (a name, a time, a date)."""
+    return isinstance(value, str) and bool(value.strip()) and not _MARKUP.search(value)
 
 
 def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
