@@ -26,9 +26,9 @@ from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
-from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_areas
+from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
