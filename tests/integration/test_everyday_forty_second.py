@@ -21,6 +21,7 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.home.actions import PlannedAction
+from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import capitalized
 from custom_components.local_agent.home.call_texts import describe_action
@@ -83,6 +84,7 @@ async def three_sentences(
     entity_id = f"{domain}.thing"
     hass.states.async_set(entity_id, "on", {"friendly_name": "Thing"})
     async_expose_entity(hass, "conversation", entity_id, True)
+    await async_load_value_words(hass, language, [domain])  # as a turn loads them
     done_action = DoneAction(domain, service, ("Thing",), tuple(fields.items()), (entity_id,))
     done = await async_phrase(
         hass, language, "actions_done", actions=capitalized(sentence([done_action], language))
@@ -202,7 +204,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Die Lüfterstufe von Thing auf high einstellen.",
             "Das ging nicht: die Lüfterstufe von Thing auf high einstellen.",
-            "Die Lüfterstufe von Thing auf high einstellen? Sag „ja“ zum Bestätigen.",
+            "Die Lüfterstufe von Thing auf Hoch einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "climate.set_humidity": {
@@ -226,7 +228,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Den Modus von Thing auf heat einstellen.",
             "Das ging nicht: den Modus von Thing auf heat einstellen.",
-            "Den Modus von Thing auf heat einstellen? Sag „ja“ zum Bestätigen.",
+            "Den Modus von Thing auf Heizbetrieb einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "climate.set_preset_mode": {
@@ -238,7 +240,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Die Voreinstellung von Thing auf eco einstellen.",
             "Das ging nicht: die Voreinstellung von Thing auf eco einstellen.",
-            "Die Voreinstellung von Thing auf eco einstellen? Sag „ja“ zum Bestätigen.",
+            "Die Voreinstellung von Thing auf Eco einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "climate.set_swing_horizontal_mode": {
@@ -250,7 +252,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Den horizontalen Schwenkmodus von Thing auf on einstellen.",
             "Das ging nicht: den horizontalen Schwenkmodus von Thing auf on einstellen.",
-            "Den horizontalen Schwenkmodus von Thing auf on einstellen? Sag „ja“ zum Bestätigen.",
+            "Den horizontalen Schwenkmodus von Thing auf Ein einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "climate.set_swing_mode": {
@@ -262,7 +264,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Den Schwenkmodus von Thing auf vertical einstellen.",
             "Das ging nicht: den Schwenkmodus von Thing auf vertical einstellen.",
-            "Den Schwenkmodus von Thing auf vertical einstellen? Sag „ja“ zum Bestätigen.",
+            "Den Schwenkmodus von Thing auf Vertikal einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "climate.set_temperature": {
@@ -274,7 +276,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Thing auf heat mit 21,5° einstellen.",
             "Das ging nicht: Thing auf heat mit 21,5° einstellen.",
-            "Thing auf heat mit 21,5° einstellen? Sag „ja“ zum Bestätigen.",
+            "Thing auf Heizbetrieb mit 21,5° einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "climate.turn_off": {
@@ -474,7 +476,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Die Richtung von Thing auf reverse einstellen.",
             "Das ging nicht: die Richtung von Thing auf reverse einstellen.",
-            "Die Richtung von Thing auf reverse einstellen? Sag „ja“ zum Bestätigen.",
+            "Die Richtung von Thing auf Rückwärts einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "fan.set_percentage": {
@@ -554,7 +556,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Den Modus von Thing auf sleep einstellen.",
             "Das ging nicht: den Modus von Thing auf sleep einstellen.",
-            "Den Modus von Thing auf sleep einstellen? Sag „ja“ zum Bestätigen.",
+            "Den Modus von Thing auf Schlafen einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "humidifier.toggle": {
@@ -866,7 +868,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Die Wiederholung von Thing auf all einstellen.",
             "Das ging nicht: die Wiederholung von Thing auf all einstellen.",
-            "Die Wiederholung von Thing auf all einstellen? Sag „ja“ zum Bestätigen.",
+            "Die Wiederholung von Thing auf Alle einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "media_player.select_sound_mode": {
@@ -1426,7 +1428,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Den Betriebsmodus von Thing auf eco einstellen.",
             "Das ging nicht: den Betriebsmodus von Thing auf eco einstellen.",
-            "Den Betriebsmodus von Thing auf eco einstellen? Sag „ja“ zum Bestätigen.",
+            "Den Betriebsmodus von Thing auf Eco einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
     "water_heater.set_temperature": {
@@ -1438,7 +1440,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "de": (
             "Erledigt: Die Temperatur von Thing auf 21,5° einstellen (eco).",
             "Das ging nicht: die Temperatur von Thing auf 21,5° einstellen.",
-            "Die Temperatur von Thing auf 21,5° einstellen (eco)? Sag „ja“ zum Bestätigen.",
+            "Die Temperatur von Thing auf 21,5° einstellen (Eco)? Sag „ja“ zum Bestätigen.",
         ),
     },
     "water_heater.turn_off": {

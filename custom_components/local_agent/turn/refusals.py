@@ -179,16 +179,24 @@ def partly_failed_in_last_round(chat_log: conversation.ChatLog) -> bool:
 
 @callback
 def describe_calls(
-    hass: HomeAssistant, calls: Sequence[llm.ToolInput], language: str, home_tools: Collection[str]
+    hass: HomeAssistant,
+    calls: Sequence[llm.ToolInput],
+    language: str,
+    home_tools: Collection[str],
+    *,
+    with_values: bool = True,
 ) -> str | None:
     """Say the calls that can be said ("turn on Bed Light and attic"), or None if none can.
 
     Calls of the same action are said once, with all their targets ("read the state of
     value 1, value 2 and value 3", not "read the state of value 1, read the state of ...").
+    `with_values`: say the values asked; not where a reason that follows says them itself.
     """
     targets_by_pattern: dict[str, list[str]] = {}
     for call in calls:
-        said = _said_call(hass, call.tool_name, call.tool_args, language, home_tools)
+        said = _said_call(
+            hass, call.tool_name, call.tool_args, language, home_tools, with_values=with_values
+        )
         if said is None:
             continue
         pattern, names = said
@@ -211,6 +219,8 @@ def _said_call(
     arguments: dict[str, Any],
     language: str,
     home_tools: Collection[str],
+    *,
+    with_values: bool = True,
 ) -> tuple[str, list[str]] | None:
     """Say one call the model made, as the agent says actions; None if it cannot be said.
 
@@ -228,7 +238,8 @@ def _said_call(
         if service not in CURATED_SERVICES.get(tool_name, {}):
             return None
         # Said as the question says it, with the values it asked for ("set Fan speed to 3").
-        fields = _said_fields(hass, arguments, CURATED_SERVICES[tool_name][service])
+        offered = CURATED_SERVICES[tool_name][service] if with_values else ()
+        fields = _said_fields(hass, arguments, offered)
         pattern = said_action(tool_name, service, "{names}", fields, words)[0]
         names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
     else:
