@@ -1506,9 +1506,12 @@ async def test_a_value_left_out_is_not_said_as_the_service_name(
 
 
 async def test_a_refusal_says_no_pin_and_no_markup(hass: HomeAssistant) -> None:
-    """What the model wrote is said only as plain words; a PIN never."""
+    """What the model wrote is said only as plain words that fit the field; a PIN never."""
     unlock = await three_sentences(hass, "lock", "unlock", {"code": "1234"}, "en")
     text = await three_sentences(hass, "input_text", "set_value", {"value": "<b>{x}</b>"}, "en")
 
+    bright = await three_sentences(hass, "light", "turn_on", {"brightness_pct": "bright"}, "en")
+
     assert unlock[1] == "I could not unlock Thing."
+    assert bright[1] == "I could not turn on Thing."  # not "at bright%"
     assert text[1] == "I could not set Thing."

@@ -20,16 +20,20 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.home.call_texts import DURATION
 from custom_components.local_agent.home.call_texts import Names
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import duration_seconds
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
+from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
@@ -304,9 +308,23 @@ def _said_fields(
             said[key] = said_areas(hass, key, [one_line(item) for item in value])
         elif isinstance(value, bool | int | float):
             said[key] = value
-        elif _plain(value):
+        elif _plain(value) and _fits(key, value):
             said[key] = one_line(value)
     return said
+
+
+def _fits(key: str, value: str) -> bool:
+    """Whether words are a value the field is said with: not "bright" as a brightness."""
+    with suppress(ValueError):
+        float(value)
+        return True
+    if key == DURATION:
+        return duration_seconds(value) is not None
+    # A field whose words put a unit around its value ("{}%", "{}°") takes a number.
+    return value_words(key, _A_WORD, ENGLISH_WORDS) == _A_WORD
+
+
+_A_WORD: Final = "word"
 
 
 def _plain(value: Any) -> bool:
