@@ -623,6 +623,8 @@ def field_words(key: str, value: Any) -> str:
         value = f"{value:g}"  # 21.0 is "21"
     if key in _FIELD_WORDS:
         return _FIELD_WORDS[key].format(value)
+    if isinstance(value, str) and not value.isdigit():
+        return value  # a word says itself, as the question says it: "(Watch TV)", "(eco)"
     return f"{key.replace('_', ' ')} {value}"
 
 

@@ -500,7 +500,10 @@ class ConversationAgent:
         ]
         if refused_by_core(chat_log, calls):
             return " ".join(dict.fromkeys(reasons))
-        described = describe_calls(self.hass, as_missed(chat_log, calls), language, home_tools)
+        # A reason says the value it refuses ("not 40 °C"): the call is said without it.
+        described = describe_calls(
+            self.hass, as_missed(chat_log, calls), language, home_tools, with_values=not reasons
+        )
         if described is not None:
             said = await async_phrase(self.hass, language, "calls_refused", calls=described)
         else:

@@ -20,15 +20,20 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.home.call_texts import DURATION
 from custom_components.local_agent.home.call_texts import Names
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import duration_seconds
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
+from custom_components.local_agent.home.call_texts import said_action
+from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
-from custom_components.local_agent.home.call_texts import verb
+from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
@@ -36,6 +41,7 @@ from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
+from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from homeassistant.components import conversation
@@ -177,16 +183,24 @@ def partly_failed_in_last_round(chat_log: conversation.ChatLog) -> bool:
 
 @callback
 def describe_calls(
-    hass: HomeAssistant, calls: Sequence[llm.ToolInput], language: str, home_tools: Collection[str]
+    hass: HomeAssistant,
+    calls: Sequence[llm.ToolInput],
+    language: str,
+    home_tools: Collection[str],
+    *,
+    with_values: bool = True,
 ) -> str | None:
     """Say the calls that can be said ("turn on Bed Light and attic"), or None if none can.
 
     Calls of the same action are said once, with all their targets ("read the state of
     value 1, value 2 and value 3", not "read the state of value 1, read the state of ...").
+    `with_values`: say the values asked; not where a reason that follows says them itself.
     """
     targets_by_pattern: dict[str, list[str]] = {}
     for call in calls:
-        said = _said_call(hass, call.tool_name, call.tool_args, language, home_tools)
+        said = _said_call(
+            hass, call.tool_name, call.tool_args, language, home_tools, with_values=with_values
+        )
         if said is None:
             continue
         pattern, names = said
@@ -209,6 +223,8 @@ def _said_call(
     arguments: dict[str, Any],
     language: str,
     home_tools: Collection[str],
+    *,
+    with_values: bool = True,
 ) -> tuple[str, list[str]] | None:
     """Say one call the model made, as the agent says actions; None if it cannot be said.
 
@@ -225,7 +241,10 @@ def _said_call(
         service = service.strip().lower().removeprefix(f"{tool_name}.")
         if service not in CURATED_SERVICES.get(tool_name, {}):
             return None
-        pattern = verb(tool_name, service, words)
+        # Said as the question says it, with the values it asked for ("set Fan speed to 3").
+        offered = CURATED_SERVICES[tool_name][service] if with_values else ()
+        fields = _said_fields(hass, arguments, offered)
+        pattern = said_action(tool_name, service, "{names}", fields, words)[0]
         names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
     else:
         # An intent tool of an LLM API ("HassTurnOn", "HassLightSet"), as the service it calls.
@@ -270,6 +289,47 @@ def _sayable(value: Any) -> bool:
     if isinstance(value, int | float):
         return True
     return isinstance(value, str) and not _MARKUP.search(value) and any(c.isalpha() for c in value)
+
+
+def _said_fields(
+    hass: HomeAssistant, arguments: dict[str, Any], fields: Collection[str]
+) -> dict[str, Any]:
+    """Return the values the model wrote for the service's fields that may be said.
+
+    A number, a yes or no, or words without markup (a time "07:30:00" too), each on one line;
+    a list of such words (areas to clean, by their names). Never a PIN.
+    """
+    said: dict[str, Any] = {}
+    for key in fields:
+        value = arguments.get(key)
+        if key in SECRET_FIELDS or value is None:
+            continue
+        if isinstance(value, list) and value and all(_plain(item) for item in value):
+            said[key] = said_areas(hass, key, [one_line(item) for item in value])
+        elif isinstance(value, bool | int | float):
+            said[key] = value
+        elif _plain(value) and _fits(key, value):
+            said[key] = one_line(value)
+    return said
+
+
+def _fits(key: str, value: str) -> bool:
+    """Whether words are a value the field is said with: not "bright" as a brightness."""
+    with suppress(ValueError):
+        float(value)
+        return True
+    if key == DURATION:
+        return duration_seconds(value) is not None
+    # A field whose words put a unit around its value ("{}%", "{}°") takes a number.
+    return value_words(key, _A_WORD, ENGLISH_WORDS) == _A_WORD
+
+
+_A_WORD: Final = "word"
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value is words without markup (a name, a time, a date)."""
+    return isinstance(value, str) and bool(value.strip()) and not _MARKUP.search(value)
 
 
 def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:
