@@ -1,0 +1,80 @@
+"""Three everyday failures a walk on the demo house left (everyday41 noticed them).
+
+- A select's option written as a list of one (`option: ["ridiculous_speed"]`, as entity_id
+  may be written) was refused as "must be text": "Das ging nicht: Speed einstellen." with no
+  reason. It is now that option, checked against the entity's options as any other.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
+
+from .agents import Talk
+from .conftest import Agent
+from .conftest import speech
+from .conftest import state
+from .scene import Home
+from .scripted_model import call
+
+SPEED: Final = "select.speed"
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one."""
+    return scripted_agent
+
+
+@pytest.fixture
+async def home(hass: HomeAssistant, demo_house: Home) -> Home:
+    """The whole demo, with the automations and timers demo_house stops after the test."""
+    for component in ("automation", "timer"):
+        assert await async_setup_component(hass, component, {})
+    return demo_house
+
+
+def expose(hass: HomeAssistant, *entity_ids: str) -> None:
+    for entity_id in entity_ids:
+        async_expose_entity(hass, "conversation", entity_id, True)
+
+
+async def test_an_option_written_as_a_list_of_one_is_that_option(
+    hass: HomeAssistant, home: Home, talk: Talk
+) -> None:
+    """Before: "Das ging nicht: Speed einstellen." and the select unchanged."""
+    expose(hass, SPEED)
+    await hass.services.async_call(
+        "select", "select_option", {"entity_id": SPEED, "option": "light_speed"}, blocking=True
+    )
+
+    result = await talk.say(
+        "…",
+        "de",
+        call("select", action="select_option", entity_id=SPEED, option=["ridiculous_speed"]),
+    )
+
+    assert speech(result).startswith("Erledigt: Speed auf ")
+    assert state(hass, SPEED) == "ridiculous_speed"
+
+
+async def test_two_options_in_a_list_are_still_refused(
+    hass: HomeAssistant, home: Home, talk: Talk
+) -> None:
+    """Guard: a list of two is no option; nothing changes."""
+    expose(hass, SPEED)
+    await hass.services.async_call(
+        "select", "select_option", {"entity_id": SPEED, "option": "light_speed"}, blocking=True
+    )
+
+    options = ["ridiculous_speed", "ludicrous_speed"]
+    await talk.say(
+        "…", "de", call("select", action="select_option", entity_id=SPEED, option=options)
+    )
+
+    assert state(hass, SPEED) == "light_speed"
