@@ -3,10 +3,14 @@
 - A select's option written as a list of one (`option: ["ridiculous_speed"]`, as entity_id
   may be written) was refused as "must be text": "Das ging nicht: Speed einstellen." with no
   reason. It is now that option, checked against the entity's options as any other.
+- The light tool called with an `area_id` or a `floor_id` (no tool of ours offers them; a
+  model writing without the call grammar may) was "the model's call did not go through". It
+  is now refused with a sentence that says what to do: name the devices.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Final
 
 import pytest
@@ -23,6 +27,8 @@ from .scene import Home
 from .scripted_model import call
 
 SPEED: Final = "select.speed"
+KITCHEN_LIGHT: Final = "light.kitchen_lights"
+BED_LIGHT: Final = "light.bed_light"
 
 
 @pytest.fixture
@@ -78,3 +84,38 @@ async def test_two_options_in_a_list_are_still_refused(
     )
 
     assert state(hass, SPEED) == "light_speed"
+
+
+@pytest.mark.parametrize(
+    "place",
+    [
+        {"area_id": "kitchen"},
+        {"floor_id": "ground_floor"},
+        {"area_id": "kitchen", "entity_id": KITCHEN_LIGHT},
+    ],
+)
+async def test_an_area_or_a_floor_as_target_is_refused_saying_what_to_do(
+    hass: HomeAssistant, home: Home, talk: Talk, place: dict[str, Any]
+) -> None:
+    """Before: "I could not do that: the model's call did not go through." (or "I could not
+    turn on Kitchen Lights." with no reason); no light changes either way."""
+    expose(hass, KITCHEN_LIGHT, BED_LIGHT)
+    await hass.services.async_call("light", "turn_off", {"entity_id": "all"}, blocking=True)
+
+    result = await talk.say("…", "en", call("light", action="turn_on", **place))
+
+    assert "I can only control devices by name, not a whole area or floor. Say which ones." in (
+        speech(result)
+    )
+    assert state(hass, KITCHEN_LIGHT) == state(hass, BED_LIGHT) == "off"
+
+
+async def test_the_sentence_is_said_in_the_language_spoken(
+    hass: HomeAssistant, home: Home, talk: Talk
+) -> None:
+    """Guard: German words for German."""
+    expose(hass, KITCHEN_LIGHT)
+
+    result = await talk.say("…", "de", call("light", action="turn_on", area_id="kitchen"))
+
+    assert "nicht einen ganzen Bereich oder ein ganzes Stockwerk" in speech(result)
