@@ -3,6 +3,8 @@
 - A select's option written as a list of one (`option: ["ridiculous_speed"]`, as entity_id
   may be written) was refused as "must be text": "Das ging nicht: Speed einstellen." with no
   reason. It is now that option, checked against the entity's options as any other.
+- An option set was said by its key ("Speed auf ridiculous_speed einstellen"): now in the
+  words its integration gives it in the language ("Lächerliche Geschwindigkeit").
 - The light tool called with an `area_id` or a `floor_id` (no tool of ours offers them; a
   model writing without the call grammar may) was "the model's call did not go through". It
   is now refused with a sentence that says what to do: name the devices.
@@ -119,3 +121,29 @@ async def test_the_sentence_is_said_in_the_language_spoken(
     result = await talk.say("…", "de", call("light", action="turn_on", area_id="kitchen"))
 
     assert "nicht einen ganzen Bereich oder ein ganzes Stockwerk" in speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Set Speed to Ridiculous speed."),
+        ("de", "Erledigt: Speed auf Lächerliche Geschwindigkeit einstellen."),
+    ],
+)
+async def test_an_option_set_is_said_in_the_entitys_own_words(
+    hass: HomeAssistant, home: Home, talk: Talk, language: str, said: str
+) -> None:
+    """Before: "Speed auf ridiculous_speed einstellen" (the option's key, not its words)."""
+    expose(hass, SPEED)
+    await hass.services.async_call(
+        "select", "select_option", {"entity_id": SPEED, "option": "light_speed"}, blocking=True
+    )
+
+    result = await talk.say(
+        "…",
+        language,
+        call("select", action="select_option", entity_id=SPEED, option="ridiculous_speed"),
+    )
+
+    assert speech(result) == said
+    assert state(hass, SPEED) == "ridiculous_speed"
