@@ -53,14 +53,18 @@ def expose(hass: HomeAssistant, *entity_ids: str) -> None:
         async_expose_entity(hass, "conversation", entity_id, True)
 
 
-async def test_an_option_written_as_a_list_of_one_is_that_option(
-    hass: HomeAssistant, home: Home, talk: Talk
-) -> None:
-    """Before: "Das ging nicht: Speed einstellen." and the select unchanged."""
+async def speed_exposed_at_light_speed(hass: HomeAssistant) -> None:
     expose(hass, SPEED)
     await hass.services.async_call(
         "select", "select_option", {"entity_id": SPEED, "option": "light_speed"}, blocking=True
     )
+
+
+async def test_an_option_written_as_a_list_of_one_is_that_option(
+    hass: HomeAssistant, home: Home, talk: Talk
+) -> None:
+    """Before: "Das ging nicht: Speed einstellen." and the select unchanged."""
+    await speed_exposed_at_light_speed(hass)
 
     result = await talk.say(
         "…",
@@ -76,10 +80,7 @@ async def test_two_options_in_a_list_are_still_refused(
     hass: HomeAssistant, home: Home, talk: Talk
 ) -> None:
     """Guard: a list of two is no option; nothing changes."""
-    expose(hass, SPEED)
-    await hass.services.async_call(
-        "select", "select_option", {"entity_id": SPEED, "option": "light_speed"}, blocking=True
-    )
+    await speed_exposed_at_light_speed(hass)
 
     options = ["ridiculous_speed", "ludicrous_speed"]
     await talk.say(
@@ -135,10 +136,7 @@ async def test_an_option_set_is_said_in_the_entitys_own_words(
     hass: HomeAssistant, home: Home, talk: Talk, language: str, said: str
 ) -> None:
     """Before: "Speed auf ridiculous_speed einstellen" (the option's key, not its words)."""
-    expose(hass, SPEED)
-    await hass.services.async_call(
-        "select", "select_option", {"entity_id": SPEED, "option": "light_speed"}, blocking=True
-    )
+    await speed_exposed_at_light_speed(hass)
 
     result = await talk.say(
         "…",
