@@ -41,6 +41,7 @@ from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
 from homeassistant.core import HomeAssistant
 from homeassistant.core import split_entity_id
 from homeassistant.helpers import area_registry as ar
+from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers.translation import async_get_cached_translations
 from homeassistant.helpers.translation import async_get_translations
 
@@ -283,6 +284,28 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
         if text := next((strings[k] for k in keys if strings.get(k)), None):
             return text if lang.split("-")[0] in _CAPITAL_NOUNS else text[:1].lower() + text[1:]
     return value
+
+
+async def async_option_word(
+    hass: HomeAssistant, language: str, entity_ids: Sequence[str], option: Any
+) -> Any:
+    """Return a select's option as its integration names it in the language.
+
+    "Ridiculous speed" for "ridiculous_speed", where the targets are that one entity (an
+    input_select's options are the user's own words); else the option as it is.
+    """
+    registry = er.async_get(hass)
+    if not isinstance(option, str) or len(set(entity_ids)) != 1:
+        return option
+    entry = registry.async_get(entity_ids[0])
+    if entry is None or entry.translation_key is None:
+        return option
+    key = f"component.{entry.platform}.entity.{entry.domain}.{entry.translation_key}.state.{option}"
+    for lang in _languages(language):
+        strings = await async_get_translations(hass, lang, "entity", [entry.platform])
+        if text := strings.get(key):
+            return text
+    return option
 
 
 def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from dataclasses import field
 import difflib
+import json
 import math
 import re
 from typing import Any
@@ -419,6 +421,8 @@ def action_supported(action: ActionSpec, state: State) -> bool:
 def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
     """Return the value converted to the field's type, or why it is refused."""
     kind = spec.schema.get("type", "string")
+    if kind != "array":
+        value = _one_value(value)
     if kind == "number":
         return _coerce_number(spec, value)
     if kind == "boolean":
@@ -441,6 +445,25 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
         if option.casefold() == text.strip().casefold():
             return option, None
     return None, Refusal(f"{spec.name} {text!r} is not allowed. {options_hint(spec.options, text)}")
+
+
+def _one_value(value: Any) -> Any:
+    """Return the value of a list of one, where the field takes one value; else the value.
+
+    A model writes a value as it writes entity_id, as a list (`["a"]`, or that text where the
+    field takes text).
+    """
+    written = value
+    if isinstance(value, str) and value.strip().startswith("["):
+        with suppress(ValueError, RecursionError):
+            written = json.loads(value)
+    if (
+        isinstance(written, list)
+        and len(written) == 1
+        and isinstance(written[0], str | int | float)
+    ):
+        return written[0]
+    return value
 
 
 def options_hint(options: Sequence[str], wrong: str) -> str:

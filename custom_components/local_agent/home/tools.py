@@ -65,7 +65,14 @@ from .service_catalog import field_supported
 from .service_catalog import options_hint
 from .service_catalog import redacted
 
-__all__ = ["GET_STATE", "HomeTools", "PlannedAction", "ToolFailure", "async_build_home_tools"]
+__all__ = [
+    "GET_STATE",
+    "PLACE_TARGETS",
+    "HomeTools",
+    "PlannedAction",
+    "ToolFailure",
+    "async_build_home_tools",
+]
 
 GET_STATE: Final = "get_state"
 # Our tools described as Home Assistant (2026.10+) describes an LLM tool: whose they are and what
@@ -81,6 +88,8 @@ CONTROL_TOOL: Final = llm.ToolAnnotations(
 # call grammar holds it to the exposed ids (ToolSpec.grammar_parameters), up to this many
 # per tool; past it any text, which validation refuses when it is no exposed id.
 ENTITY_ENUM_LIMIT: Final = 5000
+# A service's targets by place, which no tool of ours offers (a model may write them anyway).
+PLACE_TARGETS: Final = frozenset({"area_id", "floor_id"})
 
 _CATALOG_CACHE: HassKey[tuple[Mapping[str, Any], ServiceCatalog]] = HassKey(
     "local_agent_service_catalog"
@@ -315,6 +324,8 @@ class HomeTools:
         action = _resolve_action(tool, arguments.pop("action", None))
         if isinstance(action, ToolFailure):
             return action
+        if by_place := sorted(PLACE_TARGETS & arguments.keys()):
+            return _refused_by_place(tool, by_place[0])
         entity_ids = self._entities.resolve(arguments.pop(ATTR_ENTITY_ID, None), tool.domain)
         if isinstance(entity_ids, ToolFailure):
             return entity_ids
@@ -452,6 +463,15 @@ def _area_error(
         said = {"area": said_area(area.name, area.id)}
         return ToolFailure(message, (Phrase("refused_no_room_for", name | said),))
     return None
+
+
+def _refused_by_place(tool: DomainTool, key: str) -> ToolFailure:
+    """Refuse an area or a floor as the target: our tools act on the entities named only."""
+    return ToolFailure(
+        f"{tool.domain} takes no {key}: name each exposed {tool.domain} entity of that place "
+        "in entity_id (the home list shows where each one is).",
+        (Phrase("refused_by_area", {}),),
+    )
 
 
 def _unknown_field(tool: DomainTool, action: ActionSpec, name: str) -> str:

@@ -32,6 +32,7 @@ from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import StateWord
 from custom_components.local_agent.home.call_texts import async_load_value_words
+from custom_components.local_agent.home.call_texts import async_option_word
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import duration_words
@@ -72,6 +73,8 @@ from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
+# The field a select or an input_select is set to one of its options by.
+OPTION_FIELD: Final = "option"
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
 # other fields follow in brackets. Services missing here read "ran <service> on".
@@ -337,6 +340,19 @@ def _fields_said(
     )
 
 
+async def _async_option_said(hass: HomeAssistant, language: str, action: DoneAction) -> DoneAction:
+    """Return the action with an option set said in its entity's words ("Ridiculous speed")."""
+    if not any(key == OPTION_FIELD for key, _ in action.fields):
+        return action
+    fields = [
+        (key, await async_option_word(hass, language, action.entity_ids, value))
+        if key == OPTION_FIELD
+        else (key, value)
+        for key, value in action.fields
+    ]
+    return replace(action, fields=tuple(fields))
+
+
 async def async_in_words(
     hass: HomeAssistant, language: str, actions: Sequence[DoneAction]
 ) -> list[DoneAction]:
@@ -355,6 +371,7 @@ async def async_in_words(
         )
         for action in actions
     ]
+    actions = [await _async_option_said(hass, language, action) for action in actions]
     if speaks_only_english(language):
         return actions
     said: list[DoneAction] = []
