@@ -336,6 +336,43 @@ def in_unit(value: Any, unit: str | None, language: str) -> Any:
     return quantity_words(Quantity(number, unit), call_words(language))
 
 
+def said_fields(hass: HomeAssistant, fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """Return a call's fields as our sentences say them: areas by name, text on one line.
+
+    A text the house chose (an option, a mode, an effect, a source, an item) is left out where
+    it shows other than it says or holds marks of our sentences, as such a name would be said
+    by its id: "Away? Say yes to confirm. Turn on Kitchen Lights (a" would make the question
+    for an option an automation follows to unlock a door read as one to light the kitchen.
+    """
+    said: dict[str, Any] = {}
+    for key, written in fields:
+        value = said_areas(hass, key, written)
+        if key == AREA_FIELD:
+            said[key] = value
+        elif isinstance(value, str) and (text := _plain_text(value)) is not None:
+            said[key] = text
+        elif isinstance(value, list):
+            items = [_plain_text(item) if isinstance(item, str) else item for item in value]
+            if None not in items:
+                said[key] = items
+        elif not isinstance(value, str):
+            said[key] = value
+    return said
+
+
+def _plain_text(value: str) -> str | None:
+    """Return a text on one line, or None where it hides its meaning (hides_its_meaning).
+
+    A time, a date or a length of time ("07:30", "-00:05:00", "2026-12-24T18:00") is no name.
+    """
+    text = one_line(value)
+    return None if hides_its_meaning(text) and not _TIME_TEXT.fullmatch(text) else text
+
+
+# A number, a time of day, a date or a length of time, as Home Assistant takes them.
+_TIME_TEXT: Final = re.compile(r"[+-]?\d[\d:.T +-]*")
+
+
 def said_area(name: str, area_id: str) -> str:
     """Return an area's name on one line, or its id where the name misleads (said_areas)."""
     said = one_line(name)
@@ -928,11 +965,9 @@ def describe_action(
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
-    data = {
-        key: said_areas(hass, key, value)
-        for key, value in action.data.items()
-        if key not in SECRET_FIELDS
-    }
+    data = said_fields(
+        hass, ((key, v) for key, v in action.data.items() if key not in SECRET_FIELDS)
+    )
     if words is not ENGLISH_WORDS:
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
         data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}
