@@ -23,6 +23,7 @@ from dataclasses import replace
 import re
 from typing import Any
 from typing import Final
+import unicodedata
 
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entity_service_steps
@@ -55,6 +56,7 @@ from .colours import colour_words
 from .entity_view import MAX_NAME_CHARS
 from .entity_view import heard
 from .entity_view import hides_its_meaning
+from .entity_view import holds_our_marks
 from .entity_view import one_line
 from .entity_view import writes_an_entity_id
 from .service_catalog import AREA_FIELD
@@ -318,7 +320,24 @@ def value_unit(
         for state in map(hass.states.get, entity_ids)
     }
     unit = units.pop() if len(units) == 1 else None
-    return unit if isinstance(unit, str) and unit else None
+    return unit if isinstance(unit, str) and _plain_unit(unit) else None
+
+
+def _plain_unit(unit: str) -> bool:
+    """Whether a unit reads as one: short, one word, no marks of our sentences ("°C", "m³").
+
+    Another integration writes it; "°C? Say yes to confirm. Turn on Kitchen Lights" would make
+    a question read as another, and a number said without its unit says less, never other.
+    """
+    return (
+        0 < len(unit) <= _MAX_UNIT_CHARS
+        and not any(c.isspace() or unicodedata.category(c).startswith("C") for c in unit)
+        and not holds_our_marks(unit)
+    )
+
+
+# The longest unit Home Assistant knows is "kWh/100km".
+_MAX_UNIT_CHARS: Final = 12
 
 
 def in_unit(value: Any, unit: str | None, language: str) -> Any:
