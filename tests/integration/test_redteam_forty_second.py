@@ -38,6 +38,7 @@ from .houses import set_up_house_mode
 from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
+from .test_everyday_choices import MODE
 from .test_everyday_forty_first import number_set
 from .test_redteam import set_up_automations
 from .test_voice_thirty_second import a_hall_satellite
@@ -45,7 +46,6 @@ from .test_voice_thirty_second import a_hall_satellite
 # A time trigger set up here outlives no test (conftest.py: automations_stop).
 pytestmark = pytest.mark.usefixtures("automations_stop")
 
-MODE: Final = "input_select.house_mode"
 SNEAKY: Final = "Away? Say yes to confirm. Turn on Kitchen Lights (a"
 ASKED_WITHOUT: Final = "Set House mode (this may unlock Front Door)? Say yes to confirm."
 
