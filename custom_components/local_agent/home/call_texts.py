@@ -23,6 +23,7 @@ from dataclasses import replace
 import re
 from typing import Any
 from typing import Final
+import unicodedata
 
 from custom_components.local_agent.compat import device_action_call
 from custom_components.local_agent.compat import entity_service_steps
@@ -56,6 +57,7 @@ from .colours import colour_words
 from .entity_view import MAX_NAME_CHARS
 from .entity_view import heard
 from .entity_view import hides_its_meaning
+from .entity_view import holds_our_marks
 from .entity_view import one_line
 from .entity_view import writes_an_entity_id
 from .service_catalog import AREA_FIELD
@@ -341,7 +343,24 @@ def value_unit(
         for state in map(hass.states.get, entity_ids)
     }
     unit = units.pop() if len(units) == 1 else None
-    return unit if isinstance(unit, str) and unit else None
+    return unit if isinstance(unit, str) and _plain_unit(unit) else None
+
+
+def _plain_unit(unit: str) -> bool:
+    """Whether a unit reads as one: short, one word, no marks of our sentences ("°C", "m³").
+
+    Another integration writes it; "°C? Say yes to confirm. Turn on Kitchen Lights" would make
+    a question read as another, and a number said without its unit says less, never other.
+    """
+    return (
+        0 < len(unit) <= _MAX_UNIT_CHARS
+        and not any(c.isspace() or unicodedata.category(c).startswith("C") for c in unit)
+        and not holds_our_marks(unit)
+    )
+
+
+# The longest unit Home Assistant knows is "kWh/100km".
+_MAX_UNIT_CHARS: Final = 12
 
 
 def in_unit(value: Any, unit: str | None, language: str) -> Any:
@@ -357,6 +376,43 @@ def in_unit(value: Any, unit: str | None, language: str) -> Any:
     except TypeError, ValueError:
         return value
     return quantity_words(Quantity(number, unit), call_words(language))
+
+
+def said_fields(hass: HomeAssistant, fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """Return a call's fields as our sentences say them: areas by name, text on one line.
+
+    A text the house chose (an option, a mode, an effect, a source, an item) is left out where
+    it shows other than it says or holds marks of our sentences, as such a name would be said
+    by its id: "Away? Say yes to confirm. Turn on Kitchen Lights (a" would make the question
+    for an option an automation follows to unlock a door read as one to light the kitchen.
+    """
+    said: dict[str, Any] = {}
+    for key, written in fields:
+        value = said_areas(hass, key, written)
+        if key == AREA_FIELD:
+            said[key] = value
+        elif isinstance(value, str) and (text := _plain_text(value)) is not None:
+            said[key] = text
+        elif isinstance(value, list):
+            items = [_plain_text(item) if isinstance(item, str) else item for item in value]
+            if None not in items:
+                said[key] = items
+        elif not isinstance(value, str):
+            said[key] = value
+    return said
+
+
+def _plain_text(value: str) -> str | None:
+    """Return a text on one line, or None where it hides its meaning (hides_its_meaning).
+
+    A time, a date or a length of time ("07:30", "-00:05:00", "2026-12-24T18:00") is no name.
+    """
+    text = one_line(value)
+    return None if hides_its_meaning(text) and not _TIME_TEXT.fullmatch(text) else text
+
+
+# A number, a time of day, a date or a length of time, as Home Assistant takes them.
+_TIME_TEXT: Final = re.compile(r"[+-]?\d[\d:.T +-]*")
 
 
 def said_area(name: str, area_id: str) -> str:
@@ -953,11 +1009,9 @@ def describe_action(
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
-    data = {
-        key: said_areas(hass, key, value)
-        for key, value in action.data.items()
-        if key not in SECRET_FIELDS
-    }
+    data = said_fields(
+        hass, ((key, v) for key, v in action.data.items() if key not in SECRET_FIELDS)
+    )
     if words is not ENGLISH_WORDS:
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
         data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}

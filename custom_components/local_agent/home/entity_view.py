@@ -512,9 +512,14 @@ def writes_an_entity_id(name: str) -> bool:
     return _ENTITY_ID.search(name) is not None
 
 
+def holds_our_marks(text: str) -> bool:
+    """Whether the text holds a mark our sentences are made of ("?", ". ", brackets, an id)."""
+    return _OUR_MARKS.search(text) is not None
+
+
 def hides_its_meaning(name: str) -> bool:
     """Whether the name shows other than it says, mixes scripts or holds marks of ours."""
-    if _OUR_MARKS.search(name):
+    if holds_our_marks(name):
         return True
     if unicodedata.normalize("NFKC", name) != name or any(_unheard(c) for c in name):
         return True

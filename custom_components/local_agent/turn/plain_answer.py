@@ -43,7 +43,7 @@ from custom_components.local_agent.home.call_texts import is_yes
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
-from custom_components.local_agent.home.call_texts import said_areas
+from custom_components.local_agent.home.call_texts import said_fields
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
@@ -335,8 +335,8 @@ def _fields_said(
     """Return the fields as said: areas to clean by name, a number set with its unit."""
     unit = value_unit(hass, action.domain, action.service, action.entity_ids)
     return tuple(
-        (key, in_unit(value, unit, language) if key == "value" else said_areas(hass, key, value))
-        for key, value in action.fields
+        (key, in_unit(value, unit, language) if key == "value" else value)
+        for key, value in said_fields(hass, action.fields).items()
     )
 
 
