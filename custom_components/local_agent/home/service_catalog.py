@@ -422,7 +422,7 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
     """Return the value converted to the field's type, or why it is refused."""
     kind = spec.schema.get("type", "string")
     if kind != "array":
-        value = _one_value(value)
+        value = one_value(value)
     if kind == "number":
         return _coerce_number(spec, value)
     if kind == "boolean":
@@ -447,7 +447,7 @@ def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
     return None, Refusal(f"{spec.name} {text!r} is not allowed. {options_hint(spec.options, text)}")
 
 
-def _one_value(value: Any) -> Any:
+def one_value(value: Any) -> Any:
     """Return the value of a list of one, where the field takes one value; else the value.
 
     A model writes a value as it writes entity_id, as a list (`["a"]`, or that text where the

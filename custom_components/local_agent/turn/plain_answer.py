@@ -64,6 +64,7 @@ from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
+from custom_components.local_agent.home.service_catalog import one_value
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.home.twin_names import told_apart
 from homeassistant.components import conversation
@@ -608,8 +609,11 @@ def _done_action(
     ]
     names = tuple(_target_name(entity) for entity in targets)
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
+    # A value written as a list of one ran as that value (service_catalog.one_value).
     fields = tuple(
-        (key, value) for key, value in sorted(call.tool_args.items()) if key not in _UNSAID_KEYS
+        (key, one_value(value))
+        for key, value in sorted(call.tool_args.items())
+        if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
     action = replace(_as_done(call.tool_name, service, names, fields), entity_ids=entity_ids)
