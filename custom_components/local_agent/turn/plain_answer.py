@@ -609,9 +609,10 @@ def _done_action(
     ]
     names = tuple(_target_name(entity) for entity in targets)
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
-    # A value written as a list of one ran as that value (service_catalog.one_value).
+    # A text field's value written as a list of one ran as that value (one_value); a list
+    # field (areas to clean) came as a list and stays one.
     fields = tuple(
-        (key, one_value(value))
+        (key, one_value(value) if isinstance(value, str) else value)
         for key, value in sorted(call.tool_args.items())
         if key not in _UNSAID_KEYS
     )
