@@ -30,6 +30,7 @@ from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_areas
+from custom_components.local_agent.home.call_texts import said_fields
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import value_words
@@ -297,7 +298,8 @@ def _said_fields(
     """Return the values the model wrote for the service's fields that may be said.
 
     A number, a yes or no, or words without markup (a time "07:30:00" too), each on one line;
-    a list of such words (areas to clean, by their names). Never a PIN.
+    a list of such words (areas to clean, by their names). Never a PIN, nor text that holds
+    marks of our sentences, nor more than a word for a value chosen from a list (a mode).
     """
     said: dict[str, Any] = {}
     for key in fields:
@@ -308,9 +310,20 @@ def _said_fields(
             said[key] = said_areas(hass, key, [one_line(item) for item in value])
         elif isinstance(value, bool | int | float):
             said[key] = value
-        elif _plain(value) and _fits(key, value):
-            said[key] = one_line(value)
+        elif (
+            _plain(value)
+            and _fits(key, value)
+            and not (_CHOSEN.search(key) and any(c.isspace() for c in value.strip()))
+            and (kept := said_fields(hass, [(key, value)]))
+        ):
+            # A value chosen from the entity's list is one word here ("heat"): a refused one
+            # may be no value at all, and words could read as ours ("heat - say yes to confirm").
+            said[key] = kept[key]
     return said
+
+
+# Fields of Home Assistant's services whose value is chosen from the entity's own list.
+_CHOSEN: Final = re.compile(r"(^option|_mode|effect|source|activity)$")
 
 
 def _fits(key: str, value: str) -> bool:
