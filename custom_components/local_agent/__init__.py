@@ -16,6 +16,7 @@ from .const import DOMAIN
 from .conversation import LocalAgentConversationEntity
 from .home.colours import ENGLISH
 from .home.colours import async_colour_words
+from .home.exposed import forget_exposed_index
 from .runtime import issues
 from .runtime import updates
 from .runtime.backend import Backend
@@ -128,6 +129,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
     ):
         local_intents.async_unwatch(hass)
         forget_reading(hass)
+        forget_exposed_index(hass)
     return True
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from homeassistant.components.homeassistant.exposed_entities import async_listen_entity_updates
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
 from homeassistant.core import HomeAssistant
@@ -22,6 +23,7 @@ from homeassistant.helpers import entity_registry as er
 from homeassistant.util.hass_dict import HassKey
 
 _INDEX: HassKey[dict[str, tuple[str, ...] | None]] = HassKey("local_agent_exposed_index")
+_UNLISTEN: HassKey[list[CALLBACK_TYPE]] = HassKey("local_agent_exposed_index_listeners")
 
 
 def exposed_entity_ids(hass: HomeAssistant, assistant: str) -> tuple[str, ...]:
@@ -35,7 +37,7 @@ def exposed_entity_ids(hass: HomeAssistant, assistant: str) -> tuple[str, ...]:
         def exposure_set() -> None:
             index[assistant] = None
 
-        async_listen_entity_updates(hass, assistant, exposure_set)
+        hass.data[_UNLISTEN].append(async_listen_entity_updates(hass, assistant, exposure_set))
     if (found := index.get(assistant)) is None:
         # Built before it is stored: the registry updates that deciding a new entity's
         # default exposure makes must not drop the index this walk builds.
@@ -67,5 +69,16 @@ def _listen_for_changes(hass: HomeAssistant) -> None:
     def came_or_went(event_data: EventStateChangedData) -> bool:
         return event_data["old_state"] is None or event_data["new_state"] is None
 
-    hass.bus.async_listen(EVENT_STATE_CHANGED, forget, event_filter=came_or_went)
-    hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, forget)
+    hass.data[_UNLISTEN] = [
+        hass.bus.async_listen(EVENT_STATE_CHANGED, forget, event_filter=came_or_went),
+        hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, forget),
+    ]
+
+
+@callback
+def forget_exposed_index(hass: HomeAssistant) -> None:
+    """Drop the index and stop listening (no entry of ours is loaded any more)."""
+    for unlisten in hass.data.pop(_UNLISTEN, []):
+        unlisten()
+    if (index := hass.data.pop(_INDEX, None)) is not None:
+        index.clear()
