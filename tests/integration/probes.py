@@ -117,7 +117,7 @@ def assert_held_only_when(
     the front door stays locked either way."""
     assert asked(result) is held, (speech(result), tool_results(hass, result))
     if held and question is not None:
-        assert speech(result) == question
+        assert speech(result) == question, speech(result)
     assert state(hass, "lock.front_door") == "locked"
 
 

@@ -396,7 +396,7 @@ async def test_the_message_reaches_the_display_with_its_title(
     result = await scripted_agent.ask("send dinner is ready to the display")
     await hass.async_block_till_done()
 
-    assert speech(result) == 'Sent "Dinner is ready" to Notifier (title Kitchen).'
+    assert speech(result) == 'Sent "Dinner is ready" to Notifier (Kitchen).'
     assert sent == [{"message": "Dinner is ready", "title": "Kitchen"}]
 
 

@@ -295,7 +295,7 @@ async def test_the_question_says_what_a_stopped_timer_keeps_from_happening_in_ge
     result = await agent.ask("mach das", context=scene.person, language="de")
 
     assert speech(result) == (
-        "Relock abbrechen (dann wird Re-lock nicht Front Door abschließen)? "
+        "relock abbrechen (dann wird Re-lock nicht Front Door abschließen)? "
         "Sag „ja“ zum Bestätigen."
     ), tool_results(hass, result)
     assert state(hass, timer) == "active"

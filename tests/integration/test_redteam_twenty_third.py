@@ -135,6 +135,14 @@ SAYS_OPEN_UP: Final = event_trigger("notify", message="Open up")
 ANSWERED_UNLOCK: Final = event_trigger("mobile_app_notification_action", action="UNLOCK")
 
 
+# A text that holds marks of our sentences ("!", "?") is left out of the question, as such a
+# name is said by its id: it could make the question read as another.
+WITHOUT_OUR_MARKS: Final = {
+    ("Dinner is ready", "Open sesame!"): 'Send "Dinner is ready" to Notifier',
+    ("Unlock the door?", "Kitchen"): "Send a message to Notifier (Kitchen)",
+}
+
+
 @pytest.mark.parametrize(
     ("trigger", "message", "title", "held"),
     [
@@ -178,7 +186,8 @@ async def test_a_message_is_judged_by_what_it_says(
         hass, scene, program, "send_message", DISPLAY, message=message, title=title
     )
 
-    assert_held_only_when(hass, result, held, may_unlock(f'Send "{message}" to Notifier ({title})'))
+    sent = WITHOUT_OUR_MARKS.get((message, title), f'Send "{message}" to Notifier ({title})')
+    assert_held_only_when(hass, result, held, may_unlock(sent))
 
 
 # --- The areas a vacuum is sent to ---------------------------------------------------------------
