@@ -102,1371 +102,380 @@ async def three_sentences(
     return done, refused, capitalized(asked)
 
 
+def said(
+    done: str,
+    call: str,
+    german_call: str,
+    *,
+    note: str = "",
+    german_note: str | None = None,
+    german_asked: str | None = None,
+) -> dict[str, tuple[str, str, str]]:
+    """Return the English and German sentences: done, refused and asked (no end marks given).
+
+    A refusal says the call alone; the question and the German done answer say it with the
+    note (the German note is the English one unless given); a German question reads as the
+    German done answer unless given.
+    """
+    asked = " ".join(filter(None, (upper_first(call), note)))
+    german_note = note if german_note is None else german_note
+    german_done = " ".join(filter(None, (upper_first(german_call), german_note)))
+    english = (f"{done}.", f"I could not {call}.", f"{asked}? Say yes to confirm.")
+    german = (
+        f"Erledigt: {german_done}.",
+        f"Das ging nicht: {german_call}.",
+        f"{german_asked or german_done}? Sag „ja“ zum Bestätigen.",
+    )
+    return {"en": english, "de": german}
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
-    "alarm_control_panel.alarm_arm_away": {
-        "en": (
-            "Armed (away) Thing.",
-            "I could not arm (away) Thing.",
-            "Arm (away) Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing scharf schalten (abwesend).",
-            "Das ging nicht: Thing scharf schalten (abwesend).",
-            "Thing scharf schalten (abwesend)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "alarm_control_panel.alarm_arm_home": {
-        "en": (
-            "Armed (home) Thing.",
-            "I could not arm (home) Thing.",
-            "Arm (home) Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing scharf schalten (zu Hause).",
-            "Das ging nicht: Thing scharf schalten (zu Hause).",
-            "Thing scharf schalten (zu Hause)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "alarm_control_panel.alarm_arm_night": {
-        "en": (
-            "Armed (night) Thing.",
-            "I could not arm (night) Thing.",
-            "Arm (night) Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing scharf schalten (Nacht).",
-            "Das ging nicht: Thing scharf schalten (Nacht).",
-            "Thing scharf schalten (Nacht)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "alarm_control_panel.alarm_arm_vacation": {
-        "en": (
-            "Armed (vacation) Thing.",
-            "I could not arm (vacation) Thing.",
-            "Arm (vacation) Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing scharf schalten (Urlaub).",
-            "Das ging nicht: Thing scharf schalten (Urlaub).",
-            "Thing scharf schalten (Urlaub)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "alarm_control_panel.alarm_disarm": {
-        "en": ("Disarmed Thing.", "I could not disarm Thing.", "Disarm Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing unscharf schalten.",
-            "Das ging nicht: Thing unscharf schalten.",
-            "Thing unscharf schalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "automation.trigger": {
-        "en": ("Ran Thing.", "I could not run Thing.", "Run Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing ausführen.",
-            "Das ging nicht: Thing ausführen.",
-            "Thing ausführen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "automation.turn_off": {
-        "en": (
-            "Disabled Thing.",
-            "I could not disable Thing.",
-            "Disable Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing deaktivieren.",
-            "Das ging nicht: Thing deaktivieren.",
-            "Thing deaktivieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "automation.turn_on": {
-        "en": ("Enabled Thing.", "I could not enable Thing.", "Enable Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing aktivieren.",
-            "Das ging nicht: Thing aktivieren.",
-            "Thing aktivieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "button.press": {
-        "en": ("Pressed Thing.", "I could not press Thing.", "Press Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing drücken.",
-            "Das ging nicht: Thing drücken.",
-            "Thing drücken? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_fan_mode": {
-        "en": (
-            "Set the fan mode of Thing to high.",
-            "I could not set the fan mode of Thing to high.",
-            "Set the fan mode of Thing to high? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Lüfterstufe von Thing auf high einstellen.",
-            "Das ging nicht: die Lüfterstufe von Thing auf high einstellen.",
-            "Die Lüfterstufe von Thing auf Hoch einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_humidity": {
-        "en": (
-            "Set the humidity of Thing to 45%.",
-            "I could not set the humidity of Thing to 45%.",
-            "Set the humidity of Thing to 45%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Luftfeuchtigkeit von Thing auf 45 % einstellen.",
-            "Das ging nicht: die Luftfeuchtigkeit von Thing auf 45 % einstellen.",
-            "Die Luftfeuchtigkeit von Thing auf 45 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_hvac_mode": {
-        "en": (
-            "Set the mode of Thing to heat.",
-            "I could not set the mode of Thing to heat.",
-            "Set the mode of Thing to heat? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den Modus von Thing auf heat einstellen.",
-            "Das ging nicht: den Modus von Thing auf heat einstellen.",
-            "Den Modus von Thing auf Heizbetrieb einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_preset_mode": {
-        "en": (
-            "Set the preset of Thing to eco.",
-            "I could not set the preset of Thing to eco.",
-            "Set the preset of Thing to eco? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Voreinstellung von Thing auf eco einstellen.",
-            "Das ging nicht: die Voreinstellung von Thing auf eco einstellen.",
-            "Die Voreinstellung von Thing auf Eco einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_swing_horizontal_mode": {
-        "en": (
-            "Set the horizontal swing mode of Thing to on.",
-            "I could not set the horizontal swing mode of Thing to on.",
-            "Set the horizontal swing mode of Thing to on? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den horizontalen Schwenkmodus von Thing auf on einstellen.",
-            "Das ging nicht: den horizontalen Schwenkmodus von Thing auf on einstellen.",
-            "Den horizontalen Schwenkmodus von Thing auf Ein einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_swing_mode": {
-        "en": (
-            "Set the swing mode of Thing to vertical.",
-            "I could not set the swing mode of Thing to vertical.",
-            "Set the swing mode of Thing to vertical? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den Schwenkmodus von Thing auf vertical einstellen.",
-            "Das ging nicht: den Schwenkmodus von Thing auf vertical einstellen.",
-            "Den Schwenkmodus von Thing auf Vertikal einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.set_temperature": {
-        "en": (
-            "Set the temperature of Thing to 21.5° (heat).",
-            "I could not set Thing to heat at 21.5°.",
-            "Set Thing to heat at 21.5°? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf heat mit 21,5° einstellen.",
-            "Das ging nicht: Thing auf heat mit 21,5° einstellen.",
-            "Thing auf Heizbetrieb mit 21,5° einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "climate.turn_on": {
-        "en": (
-            "Turned on Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten.",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "counter.decrement": {
-        "en": (
-            "Decreased Thing.",
-            "I could not decrease Thing.",
-            "Decrease Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing verringern.",
-            "Das ging nicht: Thing verringern.",
-            "Thing verringern? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "counter.increment": {
-        "en": (
-            "Increased Thing.",
-            "I could not increase Thing.",
-            "Increase Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing erhöhen.",
-            "Das ging nicht: Thing erhöhen.",
-            "Thing erhöhen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "counter.reset": {
-        "en": ("Reset Thing.", "I could not reset Thing.", "Reset Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing zurücksetzen.",
-            "Das ging nicht: Thing zurücksetzen.",
-            "Thing zurücksetzen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.close_cover": {
-        "en": ("Closed Thing.", "I could not close Thing.", "Close Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing schließen.",
-            "Das ging nicht: Thing schließen.",
-            "Thing schließen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.close_cover_tilt": {
-        "en": (
-            "Closed the tilt of Thing.",
-            "I could not close the tilt of Thing.",
-            "Close the tilt of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Lamellen von Thing schließen.",
-            "Das ging nicht: die Lamellen von Thing schließen.",
-            "Die Lamellen von Thing schließen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.open_cover": {
-        "en": ("Opened Thing.", "I could not open Thing.", "Open Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing öffnen.",
-            "Das ging nicht: Thing öffnen.",
-            "Thing öffnen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.open_cover_tilt": {
-        "en": (
-            "Opened the tilt of Thing.",
-            "I could not open the tilt of Thing.",
-            "Open the tilt of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Lamellen von Thing öffnen.",
-            "Das ging nicht: die Lamellen von Thing öffnen.",
-            "Die Lamellen von Thing öffnen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.set_cover_position": {
-        "en": (
-            "Set the position of Thing to 30%.",
-            "I could not set the position of Thing to 30%.",
-            "Set the position of Thing to 30%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Position von Thing auf 30 % einstellen.",
-            "Das ging nicht: die Position von Thing auf 30 % einstellen.",
-            "Die Position von Thing auf 30 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.set_cover_tilt_position": {
-        "en": (
-            "Set the tilt of Thing to 40%.",
-            "I could not set the tilt of Thing to 40%.",
-            "Set the tilt of Thing to 40%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Lamellen von Thing auf 40 % einstellen.",
-            "Das ging nicht: die Lamellen von Thing auf 40 % einstellen.",
-            "Die Lamellen von Thing auf 40 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "cover.stop_cover": {
-        "en": ("Stopped Thing.", "I could not stop Thing.", "Stop Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing anhalten.",
-            "Das ging nicht: Thing anhalten.",
-            "Thing anhalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "date.set_value": {
-        "en": (
-            "Set Thing to December 24, 2020.",
-            "I could not set Thing to December 24, 2020.",
-            "Set Thing to December 24, 2020? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 24. Dezember 2020 einstellen.",
-            "Das ging nicht: Thing auf 24. Dezember 2020 einstellen.",
-            "Thing auf 24. Dezember 2020 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "datetime.set_value": {
-        "en": (
-            "Set Thing to December 24, 2020 at 07:15.",
-            "I could not set Thing to December 24, 2020 at 07:15.",
-            "Set Thing to December 24, 2020 at 07:15? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 24. Dezember 2020 um 07:15 einstellen.",
-            "Das ging nicht: Thing auf 24. Dezember 2020 um 07:15 einstellen.",
-            "Thing auf 24. Dezember 2020 um 07:15 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.decrease_speed": {
-        "en": (
-            "Slowed down Thing.",
-            "I could not slow down Thing.",
-            "Slow down Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Geschwindigkeit von Thing verringern.",
-            "Das ging nicht: die Geschwindigkeit von Thing verringern.",
-            "Die Geschwindigkeit von Thing verringern? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.increase_speed": {
-        "en": (
-            "Sped up Thing.",
-            "I could not speed up Thing.",
-            "Speed up Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Geschwindigkeit von Thing erhöhen.",
-            "Das ging nicht: die Geschwindigkeit von Thing erhöhen.",
-            "Die Geschwindigkeit von Thing erhöhen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.oscillate": {
-        "en": (
-            "Turned on oscillation of Thing.",
-            "I could not turn on oscillation of Thing.",
-            "Turn on oscillation of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Oszillation von Thing einschalten.",
-            "Das ging nicht: die Oszillation von Thing einschalten.",
-            "Die Oszillation von Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.set_direction": {
-        "en": (
-            "Set the direction of Thing to reverse.",
-            "I could not set the direction of Thing to reverse.",
-            "Set the direction of Thing to reverse? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Richtung von Thing auf reverse einstellen.",
-            "Das ging nicht: die Richtung von Thing auf reverse einstellen.",
-            "Die Richtung von Thing auf Rückwärts einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.set_percentage": {
-        "en": (
-            "Set the speed of Thing to 50%.",
-            "I could not set the speed of Thing to 50%.",
-            "Set the speed of Thing to 50%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Geschwindigkeit von Thing auf 50 % einstellen.",
-            "Das ging nicht: die Geschwindigkeit von Thing auf 50 % einstellen.",
-            "Die Geschwindigkeit von Thing auf 50 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.set_preset_mode": {
-        "en": (
-            "Set the preset of Thing to eco.",
-            "I could not set the preset of Thing to eco.",
-            "Set the preset of Thing to eco? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Voreinstellung von Thing auf eco einstellen.",
-            "Das ging nicht: die Voreinstellung von Thing auf eco einstellen.",
-            "Die Voreinstellung von Thing auf eco einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.toggle": {
-        "en": ("Toggled Thing.", "I could not toggle Thing.", "Toggle Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing umschalten.",
-            "Das ging nicht: Thing umschalten.",
-            "Thing umschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "fan.turn_on": {
-        "en": (
-            "Turned on Thing at 50% (eco).",
-            "I could not turn on Thing at 50%.",
-            "Turn on Thing at 50% (eco)? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 50 % einschalten (eco).",
-            "Das ging nicht: Thing auf 50 % einschalten.",
-            "Thing auf 50 % einschalten (eco)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "humidifier.set_humidity": {
-        "en": (
-            "Set the humidity of Thing to 45%.",
-            "I could not set the humidity of Thing to 45%.",
-            "Set the humidity of Thing to 45%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Luftfeuchtigkeit von Thing auf 45 % einstellen.",
-            "Das ging nicht: die Luftfeuchtigkeit von Thing auf 45 % einstellen.",
-            "Die Luftfeuchtigkeit von Thing auf 45 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "humidifier.set_mode": {
-        "en": (
-            "Set the mode of Thing to sleep.",
-            "I could not set the mode of Thing to sleep.",
-            "Set the mode of Thing to sleep? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den Modus von Thing auf sleep einstellen.",
-            "Das ging nicht: den Modus von Thing auf sleep einstellen.",
-            "Den Modus von Thing auf Schlafen einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "humidifier.toggle": {
-        "en": ("Toggled Thing.", "I could not toggle Thing.", "Toggle Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing umschalten.",
-            "Das ging nicht: Thing umschalten.",
-            "Thing umschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "humidifier.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "humidifier.turn_on": {
-        "en": (
-            "Turned on Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten.",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_boolean.toggle": {
-        "en": ("Toggled Thing.", "I could not toggle Thing.", "Toggle Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing umschalten.",
-            "Das ging nicht: Thing umschalten.",
-            "Thing umschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_boolean.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_boolean.turn_on": {
-        "en": (
-            "Turned on Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten.",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_button.press": {
-        "en": ("Pressed Thing.", "I could not press Thing.", "Press Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing drücken.",
-            "Das ging nicht: Thing drücken.",
-            "Thing drücken? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_datetime.set_datetime": {
-        "en": (
-            "Set Thing to December 24, 2020 at 07:30.",
-            "I could not set Thing to December 24, 2020 at 07:30.",
-            "Set Thing to December 24, 2020 at 07:30? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 24. Dezember 2020 um 07:30 einstellen.",
-            "Das ging nicht: Thing auf 24. Dezember 2020 um 07:30 einstellen.",
-            "Thing auf 24. Dezember 2020 um 07:30 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_number.decrement": {
-        "en": (
-            "Decreased Thing.",
-            "I could not decrease Thing.",
-            "Decrease Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing verringern.",
-            "Das ging nicht: Thing verringern.",
-            "Thing verringern? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_number.increment": {
-        "en": (
-            "Increased Thing.",
-            "I could not increase Thing.",
-            "Increase Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing erhöhen.",
-            "Das ging nicht: Thing erhöhen.",
-            "Thing erhöhen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_number.set_value": {
-        "en": (
-            "Set Thing to 3.",
-            "I could not set Thing to 3.",
-            "Set Thing to 3? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 3 einstellen.",
-            "Das ging nicht: Thing auf 3 einstellen.",
-            "Thing auf 3 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_select.select_next": {
-        "en": (
-            "Selected the next option of Thing.",
-            "I could not select the next option of Thing.",
-            "Select the next option of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Bei Thing die nächste Option wählen.",
-            "Das ging nicht: bei Thing die nächste Option wählen.",
-            "Bei Thing die nächste Option wählen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_select.select_option": {
-        "en": (
-            "Set Thing to Party.",
-            "I could not set Thing to Party.",
-            "Set Thing to Party? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf Party einstellen.",
-            "Das ging nicht: Thing auf Party einstellen.",
-            "Thing auf Party einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_select.select_previous": {
-        "en": (
-            "Selected the previous option of Thing.",
-            "I could not select the previous option of Thing.",
-            "Select the previous option of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Bei Thing die vorherige Option wählen.",
-            "Das ging nicht: bei Thing die vorherige Option wählen.",
-            "Bei Thing die vorherige Option wählen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "input_text.set_value": {
-        "en": (
-            "Set Thing to hello.",
-            "I could not set Thing to hello.",
-            "Set Thing to hello? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf hello einstellen.",
-            "Das ging nicht: Thing auf hello einstellen.",
-            "Thing auf hello einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "lawn_mower.dock": {
-        "en": ("Docked Thing.", "I could not dock Thing.", "Dock Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing zur Ladestation schicken.",
-            "Das ging nicht: Thing zur Ladestation schicken.",
-            "Thing zur Ladestation schicken? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "lawn_mower.pause": {
-        "en": ("Paused Thing.", "I could not pause Thing.", "Pause Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing pausieren.",
-            "Das ging nicht: Thing pausieren.",
-            "Thing pausieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "lawn_mower.start_mowing": {
-        "en": ("Started Thing.", "I could not start Thing.", "Start Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing starten.",
-            "Das ging nicht: Thing starten.",
-            "Thing starten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "light.toggle": {
-        "en": ("Toggled Thing.", "I could not toggle Thing.", "Toggle Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing umschalten.",
-            "Das ging nicht: Thing umschalten.",
-            "Thing umschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "light.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "light.turn_on": {
-        "en": (
-            "Turned on Thing at 40%.",
-            "I could not turn on Thing at 40%.",
-            "Turn on Thing at 40%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 40 % einschalten.",
-            "Das ging nicht: Thing auf 40 % einschalten.",
-            "Thing auf 40 % einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "lock.lock": {
-        "en": ("Locked Thing.", "I could not lock Thing.", "Lock Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing abschließen.",
-            "Das ging nicht: Thing abschließen.",
-            "Thing abschließen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "lock.open": {
-        "en": ("Opened Thing.", "I could not open Thing.", "Open Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing öffnen.",
-            "Das ging nicht: Thing öffnen.",
-            "Thing öffnen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "lock.unlock": {
-        "en": ("Unlocked Thing.", "I could not unlock Thing.", "Unlock Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing aufschließen.",
-            "Das ging nicht: Thing aufschließen.",
-            "Thing aufschließen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.media_next_track": {
-        "en": (
-            "Skipped to the next track on Thing.",
-            "I could not skip to the next track on Thing.",
-            "Skip to the next track on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Auf Thing zum nächsten Titel springen.",
-            "Das ging nicht: auf Thing zum nächsten Titel springen.",
-            "Auf Thing zum nächsten Titel springen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.media_pause": {
-        "en": ("Paused Thing.", "I could not pause Thing.", "Pause Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing pausieren.",
-            "Das ging nicht: Thing pausieren.",
-            "Thing pausieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.media_play": {
-        "en": (
-            "Started playing Thing.",
-            "I could not play Thing.",
-            "Play Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing abspielen.",
-            "Das ging nicht: Thing abspielen.",
-            "Thing abspielen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.media_previous_track": {
-        "en": (
-            "Went back a track on Thing.",
-            "I could not go back a track on Thing.",
-            "Go back a track on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Auf Thing zum vorherigen Titel springen.",
-            "Das ging nicht: auf Thing zum vorherigen Titel springen.",
-            "Auf Thing zum vorherigen Titel springen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.media_stop": {
-        "en": ("Stopped Thing.", "I could not stop Thing.", "Stop Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing stoppen.",
-            "Das ging nicht: Thing stoppen.",
-            "Thing stoppen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.repeat_set": {
-        "en": (
-            "Set repeat of Thing to all.",
-            "I could not set repeat of Thing to all.",
-            "Set repeat of Thing to all? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Wiederholung von Thing auf all einstellen.",
-            "Das ging nicht: die Wiederholung von Thing auf all einstellen.",
-            "Die Wiederholung von Thing auf Alle einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.select_sound_mode": {
-        "en": (
-            "Set the sound mode of Thing to Music.",
-            "I could not set the sound mode of Thing to Music.",
-            "Set the sound mode of Thing to Music? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den Klangmodus von Thing auf Music einstellen.",
-            "Das ging nicht: den Klangmodus von Thing auf Music einstellen.",
-            "Den Klangmodus von Thing auf Music einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.select_source": {
-        "en": (
-            "Set the source of Thing to TV.",
-            "I could not set the source of Thing to TV.",
-            "Set the source of Thing to TV? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Quelle von Thing auf TV einstellen.",
-            "Das ging nicht: die Quelle von Thing auf TV einstellen.",
-            "Die Quelle von Thing auf TV einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.shuffle_set": {
-        "en": (
-            "Turned on shuffle on Thing.",
-            "I could not turn on shuffle on Thing.",
-            "Turn on shuffle on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Zufallswiedergabe von Thing einschalten.",
-            "Das ging nicht: die Zufallswiedergabe von Thing einschalten.",
-            "Die Zufallswiedergabe von Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.turn_on": {
-        "en": (
-            "Turned on Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten.",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.volume_down": {
-        "en": (
-            "Turned down the volume of Thing.",
-            "I could not turn down the volume of Thing.",
-            "Turn down the volume of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing leiser stellen.",
-            "Das ging nicht: Thing leiser stellen.",
-            "Thing leiser stellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.volume_mute": {
-        "en": ("Muted Thing.", "I could not mute Thing.", "Mute Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing stumm schalten.",
-            "Das ging nicht: Thing stumm schalten.",
-            "Thing stumm schalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.volume_set": {
-        "en": (
-            "Set the volume of Thing to 30%.",
-            "I could not set the volume of Thing to 30%.",
-            "Set the volume of Thing to 30%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Lautstärke von Thing auf 30 % einstellen.",
-            "Das ging nicht: die Lautstärke von Thing auf 30 % einstellen.",
-            "Die Lautstärke von Thing auf 30 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "media_player.volume_up": {
-        "en": (
-            "Turned up the volume of Thing.",
-            "I could not turn up the volume of Thing.",
-            "Turn up the volume of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing lauter stellen.",
-            "Das ging nicht: Thing lauter stellen.",
-            "Thing lauter stellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "notify.send_message": {
-        "en": (
-            'Sent "Dinner is ready" to Thing.',
-            'I could not send "Dinner is ready" to Thing.',
-            'Send "Dinner is ready" to Thing? Say yes to confirm.',
-        ),
-        "de": (
-            "Erledigt: „Dinner is ready“ an Thing senden.",
-            "Das ging nicht: „Dinner is ready“ an Thing senden.",
-            "„Dinner is ready“ an Thing senden? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "number.set_value": {
-        "en": (
-            "Set Thing to 3.",
-            "I could not set Thing to 3.",
-            "Set Thing to 3? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 3 einstellen.",
-            "Das ging nicht: Thing auf 3 einstellen.",
-            "Thing auf 3 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "remote.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "remote.turn_on": {
-        "en": (
-            "Turned on Thing (Watch TV).",
-            "I could not turn on Thing.",
-            "Turn on Thing (Watch TV)? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten (Watch TV).",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten (Watch TV)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "scene.turn_on": {
-        "en": (
-            "Activated Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing aktivieren.",
-            "Das ging nicht: Thing aktivieren.",
-            "Thing aktivieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "script.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "script.turn_on": {
-        "en": ("Ran Thing.", "I could not run Thing.", "Run Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing ausführen.",
-            "Das ging nicht: Thing ausführen.",
-            "Thing ausführen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "select.select_next": {
-        "en": (
-            "Selected the next option of Thing.",
-            "I could not select the next option of Thing.",
-            "Select the next option of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Bei Thing die nächste Option wählen.",
-            "Das ging nicht: bei Thing die nächste Option wählen.",
-            "Bei Thing die nächste Option wählen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "select.select_option": {
-        "en": (
-            "Set Thing to Party.",
-            "I could not set Thing to Party.",
-            "Set Thing to Party? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf Party einstellen.",
-            "Das ging nicht: Thing auf Party einstellen.",
-            "Thing auf Party einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "select.select_previous": {
-        "en": (
-            "Selected the previous option of Thing.",
-            "I could not select the previous option of Thing.",
-            "Select the previous option of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Bei Thing die vorherige Option wählen.",
-            "Das ging nicht: bei Thing die vorherige Option wählen.",
-            "Bei Thing die vorherige Option wählen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "siren.toggle": {
-        "en": ("Toggled Thing.", "I could not toggle Thing.", "Toggle Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing umschalten.",
-            "Das ging nicht: Thing umschalten.",
-            "Thing umschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "siren.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "siren.turn_on": {
-        "en": (
-            "Turned on Thing (volume 30%, for 5 minutes).",
-            "I could not turn on Thing.",
-            "Turn on Thing (30%, for 5 minutes)? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten (30 %, für 5 Minuten).",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten (30 %, für 5 Minuten)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "switch.toggle": {
-        "en": ("Toggled Thing.", "I could not toggle Thing.", "Toggle Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing umschalten.",
-            "Das ging nicht: Thing umschalten.",
-            "Thing umschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "switch.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "switch.turn_on": {
-        "en": (
-            "Turned on Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten.",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "text.set_value": {
-        "en": (
-            "Set Thing to 3.",
-            "I could not set Thing to 3.",
-            "Set Thing to 3? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 3 einstellen.",
-            "Das ging nicht: Thing auf 3 einstellen.",
-            "Thing auf 3 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "time.set_value": {
-        "en": (
-            "Set Thing to 07:30.",
-            "I could not set Thing to 07:30.",
-            "Set Thing to 07:30? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing auf 07:30 einstellen.",
-            "Das ging nicht: Thing auf 07:30 einstellen.",
-            "Thing auf 07:30 einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "timer.cancel": {
-        "en": (
-            "Cancelled Thing.",
-            "I could not cancel Thing.",
-            "Cancel Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing abbrechen.",
-            "Das ging nicht: Thing abbrechen.",
-            "Thing abbrechen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "timer.change": {
-        "en": (
-            "Changed Thing by 5 minutes.",
-            "I could not change Thing by 5 minutes.",
-            "Change Thing by 5 minutes? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing um 5 Minuten ändern.",
-            "Das ging nicht: Thing um 5 Minuten ändern.",
-            "Thing um 5 Minuten ändern? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "timer.finish": {
-        "en": ("Finished Thing.", "I could not finish Thing.", "Finish Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing beenden.",
-            "Das ging nicht: Thing beenden.",
-            "Thing beenden? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "timer.pause": {
-        "en": ("Paused Thing.", "I could not pause Thing.", "Pause Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing pausieren.",
-            "Das ging nicht: Thing pausieren.",
-            "Thing pausieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "timer.start": {
-        "en": (
-            "Started Thing for 5 minutes.",
-            "I could not start Thing for 5 minutes.",
-            "Start Thing for 5 minutes? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing für 5 Minuten starten.",
-            "Das ging nicht: Thing für 5 Minuten starten.",
-            "Thing für 5 Minuten starten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "todo.add_item": {
-        "en": (
-            "Added milk to Thing.",
-            "I could not add milk to Thing.",
-            "Add milk to Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Milk zu Thing hinzufügen.",
-            "Das ging nicht: milk zu Thing hinzufügen.",
-            "Milk zu Thing hinzufügen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "todo.remove_item": {
-        "en": (
-            "Removed milk from Thing.",
-            "I could not remove milk from Thing.",
-            "Remove milk from Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Milk von Thing entfernen.",
-            "Das ging nicht: milk von Thing entfernen.",
-            "Milk von Thing entfernen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "todo.update_item": {
-        "en": (
-            "Changed milk on Thing.",
-            "I could not change milk on Thing.",
-            "Change milk on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Milk auf Thing ändern.",
-            "Das ging nicht: milk auf Thing ändern.",
-            "Milk auf Thing ändern? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "update.clear_skipped": {
-        "en": (
-            "Offered the update of Thing again.",
-            "I could not offer the update of Thing again.",
-            "Offer the update of Thing again? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Das Update von Thing wieder anbieten.",
-            "Das ging nicht: das Update von Thing wieder anbieten.",
-            "Das Update von Thing wieder anbieten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "update.install": {
-        "en": (
-            "Installed Thing.",
-            "I could not install Thing.",
-            "Install Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing installieren.",
-            "Das ging nicht: Thing installieren.",
-            "Thing installieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "update.skip": {
-        "en": (
-            "Skipped the update of Thing.",
-            "I could not skip the update of Thing.",
-            "Skip the update of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Das Update von Thing überspringen.",
-            "Das ging nicht: das Update von Thing überspringen.",
-            "Das Update von Thing überspringen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.clean_area": {
-        "en": (
-            "Sent Thing to clean kitchen.",
-            "I could not send Thing to clean kitchen.",
-            "Send Thing to clean kitchen? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Mit Thing kitchen reinigen.",
-            "Das ging nicht: mit Thing kitchen reinigen.",
-            "Mit Thing kitchen reinigen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.locate": {
-        "en": ("Located Thing.", "I could not locate Thing.", "Locate Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing orten.",
-            "Das ging nicht: Thing orten.",
-            "Thing orten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.pause": {
-        "en": ("Paused Thing.", "I could not pause Thing.", "Pause Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing pausieren.",
-            "Das ging nicht: Thing pausieren.",
-            "Thing pausieren? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.return_to_base": {
-        "en": (
-            "Sent Thing back to base.",
-            "I could not send Thing back to base.",
-            "Send Thing back to base? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing zur Basis schicken.",
-            "Das ging nicht: Thing zur Basis schicken.",
-            "Thing zur Basis schicken? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.set_fan_speed": {
-        "en": (
-            "Set the fan speed of Thing to max.",
-            "I could not set the fan speed of Thing to max.",
-            "Set the fan speed of Thing to max? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Saugstärke von Thing auf max einstellen.",
-            "Das ging nicht: die Saugstärke von Thing auf max einstellen.",
-            "Die Saugstärke von Thing auf max einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.start": {
-        "en": ("Started Thing.", "I could not start Thing.", "Start Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing starten.",
-            "Das ging nicht: Thing starten.",
-            "Thing starten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "vacuum.stop": {
-        "en": ("Stopped Thing.", "I could not stop Thing.", "Stop Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing anhalten.",
-            "Das ging nicht: Thing anhalten.",
-            "Thing anhalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "valve.close_valve": {
-        "en": ("Closed Thing.", "I could not close Thing.", "Close Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing schließen.",
-            "Das ging nicht: Thing schließen.",
-            "Thing schließen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "valve.open_valve": {
-        "en": ("Opened Thing.", "I could not open Thing.", "Open Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing öffnen.",
-            "Das ging nicht: Thing öffnen.",
-            "Thing öffnen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "valve.set_valve_position": {
-        "en": (
-            "Set the position of Thing to 30%.",
-            "I could not set the position of Thing to 30%.",
-            "Set the position of Thing to 30%? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Position von Thing auf 30 % einstellen.",
-            "Das ging nicht: die Position von Thing auf 30 % einstellen.",
-            "Die Position von Thing auf 30 % einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "valve.stop_valve": {
-        "en": ("Stopped Thing.", "I could not stop Thing.", "Stop Thing? Say yes to confirm."),
-        "de": (
-            "Erledigt: Thing anhalten.",
-            "Das ging nicht: Thing anhalten.",
-            "Thing anhalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "water_heater.set_away_mode": {
-        "en": (
-            "Turned on the away mode of Thing.",
-            "I could not turn on the away mode of Thing.",
-            "Turn on the away mode of Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den Abwesenheitsmodus von Thing einschalten.",
-            "Das ging nicht: den Abwesenheitsmodus von Thing einschalten.",
-            "Den Abwesenheitsmodus von Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "water_heater.set_operation_mode": {
-        "en": (
-            "Set the operation mode of Thing to eco.",
-            "I could not set the operation mode of Thing to eco.",
-            "Set the operation mode of Thing to eco? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Den Betriebsmodus von Thing auf eco einstellen.",
-            "Das ging nicht: den Betriebsmodus von Thing auf eco einstellen.",
-            "Den Betriebsmodus von Thing auf Eco einstellen? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "water_heater.set_temperature": {
-        "en": (
-            "Set the temperature of Thing to 21.5° (eco).",
-            "I could not set the temperature of Thing to 21.5°.",
-            "Set the temperature of Thing to 21.5° (eco)? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Die Temperatur von Thing auf 21,5° einstellen (eco).",
-            "Das ging nicht: die Temperatur von Thing auf 21,5° einstellen.",
-            "Die Temperatur von Thing auf 21,5° einstellen (Eco)? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "water_heater.turn_off": {
-        "en": (
-            "Turned off Thing.",
-            "I could not turn off Thing.",
-            "Turn off Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing ausschalten.",
-            "Das ging nicht: Thing ausschalten.",
-            "Thing ausschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
-    "water_heater.turn_on": {
-        "en": (
-            "Turned on Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
-        ),
-        "de": (
-            "Erledigt: Thing einschalten.",
-            "Das ging nicht: Thing einschalten.",
-            "Thing einschalten? Sag „ja“ zum Bestätigen.",
-        ),
-    },
+    "alarm_control_panel.alarm_arm_away": said(
+        "Armed (away) Thing", "arm (away) Thing", "Thing scharf schalten (abwesend)"
+    ),
+    "alarm_control_panel.alarm_arm_home": said(
+        "Armed (home) Thing", "arm (home) Thing", "Thing scharf schalten (zu Hause)"
+    ),
+    "alarm_control_panel.alarm_arm_night": said(
+        "Armed (night) Thing", "arm (night) Thing", "Thing scharf schalten (Nacht)"
+    ),
+    "alarm_control_panel.alarm_arm_vacation": said(
+        "Armed (vacation) Thing", "arm (vacation) Thing", "Thing scharf schalten (Urlaub)"
+    ),
+    "alarm_control_panel.alarm_disarm": said(
+        "Disarmed Thing", "disarm Thing", "Thing unscharf schalten"
+    ),
+    "automation.trigger": said("Ran Thing", "run Thing", "Thing ausführen"),
+    "automation.turn_off": said("Disabled Thing", "disable Thing", "Thing deaktivieren"),
+    "automation.turn_on": said("Enabled Thing", "enable Thing", "Thing aktivieren"),
+    "button.press": said("Pressed Thing", "press Thing", "Thing drücken"),
+    "climate.set_fan_mode": said(
+        "Set the fan mode of Thing to high",
+        "set the fan mode of Thing to high",
+        "die Lüfterstufe von Thing auf high einstellen",
+        german_asked="Die Lüfterstufe von Thing auf Hoch einstellen",
+    ),
+    "climate.set_humidity": said(
+        "Set the humidity of Thing to 45%",
+        "set the humidity of Thing to 45%",
+        "die Luftfeuchtigkeit von Thing auf 45 % einstellen",
+    ),
+    "climate.set_hvac_mode": said(
+        "Set the mode of Thing to heat",
+        "set the mode of Thing to heat",
+        "den Modus von Thing auf heat einstellen",
+        german_asked="Den Modus von Thing auf Heizbetrieb einstellen",
+    ),
+    "climate.set_preset_mode": said(
+        "Set the preset of Thing to eco",
+        "set the preset of Thing to eco",
+        "die Voreinstellung von Thing auf eco einstellen",
+        german_asked="Die Voreinstellung von Thing auf Eco einstellen",
+    ),
+    "climate.set_swing_horizontal_mode": said(
+        "Set the horizontal swing mode of Thing to on",
+        "set the horizontal swing mode of Thing to on",
+        "den horizontalen Schwenkmodus von Thing auf on einstellen",
+        german_asked="Den horizontalen Schwenkmodus von Thing auf Ein einstellen",
+    ),
+    "climate.set_swing_mode": said(
+        "Set the swing mode of Thing to vertical",
+        "set the swing mode of Thing to vertical",
+        "den Schwenkmodus von Thing auf vertical einstellen",
+        german_asked="Den Schwenkmodus von Thing auf Vertikal einstellen",
+    ),
+    "climate.set_temperature": said(
+        "Set the temperature of Thing to 21.5° (heat)",
+        "set Thing to heat at 21.5°",
+        "Thing auf heat mit 21,5° einstellen",
+        german_asked="Thing auf Heizbetrieb mit 21,5° einstellen",
+    ),
+    "climate.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "climate.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
+    "counter.decrement": said("Decreased Thing", "decrease Thing", "Thing verringern"),
+    "counter.increment": said("Increased Thing", "increase Thing", "Thing erhöhen"),
+    "counter.reset": said("Reset Thing", "reset Thing", "Thing zurücksetzen"),
+    "cover.close_cover": said("Closed Thing", "close Thing", "Thing schließen"),
+    "cover.close_cover_tilt": said(
+        "Closed the tilt of Thing", "close the tilt of Thing", "die Lamellen von Thing schließen"
+    ),
+    "cover.open_cover": said("Opened Thing", "open Thing", "Thing öffnen"),
+    "cover.open_cover_tilt": said(
+        "Opened the tilt of Thing", "open the tilt of Thing", "die Lamellen von Thing öffnen"
+    ),
+    "cover.set_cover_position": said(
+        "Set the position of Thing to 30%",
+        "set the position of Thing to 30%",
+        "die Position von Thing auf 30 % einstellen",
+    ),
+    "cover.set_cover_tilt_position": said(
+        "Set the tilt of Thing to 40%",
+        "set the tilt of Thing to 40%",
+        "die Lamellen von Thing auf 40 % einstellen",
+    ),
+    "cover.stop_cover": said("Stopped Thing", "stop Thing", "Thing anhalten"),
+    "date.set_value": said(
+        "Set Thing to December 24, 2020",
+        "set Thing to December 24, 2020",
+        "Thing auf 24. Dezember 2020 einstellen",
+    ),
+    "datetime.set_value": said(
+        "Set Thing to December 24, 2020 at 07:15",
+        "set Thing to December 24, 2020 at 07:15",
+        "Thing auf 24. Dezember 2020 um 07:15 einstellen",
+    ),
+    "fan.decrease_speed": said(
+        "Slowed down Thing", "slow down Thing", "die Geschwindigkeit von Thing verringern"
+    ),
+    "fan.increase_speed": said(
+        "Sped up Thing", "speed up Thing", "die Geschwindigkeit von Thing erhöhen"
+    ),
+    "fan.oscillate": said(
+        "Turned on oscillation of Thing",
+        "turn on oscillation of Thing",
+        "die Oszillation von Thing einschalten",
+    ),
+    "fan.set_direction": said(
+        "Set the direction of Thing to reverse",
+        "set the direction of Thing to reverse",
+        "die Richtung von Thing auf reverse einstellen",
+        german_asked="Die Richtung von Thing auf Rückwärts einstellen",
+    ),
+    "fan.set_percentage": said(
+        "Set the speed of Thing to 50%",
+        "set the speed of Thing to 50%",
+        "die Geschwindigkeit von Thing auf 50 % einstellen",
+    ),
+    "fan.set_preset_mode": said(
+        "Set the preset of Thing to eco",
+        "set the preset of Thing to eco",
+        "die Voreinstellung von Thing auf eco einstellen",
+    ),
+    "fan.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
+    "fan.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "fan.turn_on": said(
+        "Turned on Thing at 50% (eco)",
+        "turn on Thing at 50%",
+        "Thing auf 50 % einschalten",
+        note="(eco)",
+    ),
+    "humidifier.set_humidity": said(
+        "Set the humidity of Thing to 45%",
+        "set the humidity of Thing to 45%",
+        "die Luftfeuchtigkeit von Thing auf 45 % einstellen",
+    ),
+    "humidifier.set_mode": said(
+        "Set the mode of Thing to sleep",
+        "set the mode of Thing to sleep",
+        "den Modus von Thing auf sleep einstellen",
+        german_asked="Den Modus von Thing auf Schlafen einstellen",
+    ),
+    "humidifier.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
+    "humidifier.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "humidifier.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
+    "input_boolean.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
+    "input_boolean.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "input_boolean.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
+    "input_button.press": said("Pressed Thing", "press Thing", "Thing drücken"),
+    "input_datetime.set_datetime": said(
+        "Set Thing to December 24, 2020 at 07:30",
+        "set Thing to December 24, 2020 at 07:30",
+        "Thing auf 24. Dezember 2020 um 07:30 einstellen",
+    ),
+    "input_number.decrement": said("Decreased Thing", "decrease Thing", "Thing verringern"),
+    "input_number.increment": said("Increased Thing", "increase Thing", "Thing erhöhen"),
+    "input_number.set_value": said("Set Thing to 3", "set Thing to 3", "Thing auf 3 einstellen"),
+    "input_select.select_next": said(
+        "Selected the next option of Thing",
+        "select the next option of Thing",
+        "bei Thing die nächste Option wählen",
+    ),
+    "input_select.select_option": said(
+        "Set Thing to Party", "set Thing to Party", "Thing auf Party einstellen"
+    ),
+    "input_select.select_previous": said(
+        "Selected the previous option of Thing",
+        "select the previous option of Thing",
+        "bei Thing die vorherige Option wählen",
+    ),
+    "input_text.set_value": said(
+        "Set Thing to hello", "set Thing to hello", "Thing auf hello einstellen"
+    ),
+    "lawn_mower.dock": said("Docked Thing", "dock Thing", "Thing zur Ladestation schicken"),
+    "lawn_mower.pause": said("Paused Thing", "pause Thing", "Thing pausieren"),
+    "lawn_mower.start_mowing": said("Started Thing", "start Thing", "Thing starten"),
+    "light.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
+    "light.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "light.turn_on": said(
+        "Turned on Thing at 40%", "turn on Thing at 40%", "Thing auf 40 % einschalten"
+    ),
+    "lock.lock": said("Locked Thing", "lock Thing", "Thing abschließen"),
+    "lock.open": said("Opened Thing", "open Thing", "Thing öffnen"),
+    "lock.unlock": said("Unlocked Thing", "unlock Thing", "Thing aufschließen"),
+    "media_player.media_next_track": said(
+        "Skipped to the next track on Thing",
+        "skip to the next track on Thing",
+        "auf Thing zum nächsten Titel springen",
+    ),
+    "media_player.media_pause": said("Paused Thing", "pause Thing", "Thing pausieren"),
+    "media_player.media_play": said("Started playing Thing", "play Thing", "Thing abspielen"),
+    "media_player.media_previous_track": said(
+        "Went back a track on Thing",
+        "go back a track on Thing",
+        "auf Thing zum vorherigen Titel springen",
+    ),
+    "media_player.media_stop": said("Stopped Thing", "stop Thing", "Thing stoppen"),
+    "media_player.repeat_set": said(
+        "Set repeat of Thing to all",
+        "set repeat of Thing to all",
+        "die Wiederholung von Thing auf all einstellen",
+        german_asked="Die Wiederholung von Thing auf Alle einstellen",
+    ),
+    "media_player.select_sound_mode": said(
+        "Set the sound mode of Thing to Music",
+        "set the sound mode of Thing to Music",
+        "den Klangmodus von Thing auf Music einstellen",
+    ),
+    "media_player.select_source": said(
+        "Set the source of Thing to TV",
+        "set the source of Thing to TV",
+        "die Quelle von Thing auf TV einstellen",
+    ),
+    "media_player.shuffle_set": said(
+        "Turned on shuffle on Thing",
+        "turn on shuffle on Thing",
+        "die Zufallswiedergabe von Thing einschalten",
+    ),
+    "media_player.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "media_player.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
+    "media_player.volume_down": said(
+        "Turned down the volume of Thing", "turn down the volume of Thing", "Thing leiser stellen"
+    ),
+    "media_player.volume_mute": said("Muted Thing", "mute Thing", "Thing stumm schalten"),
+    "media_player.volume_set": said(
+        "Set the volume of Thing to 30%",
+        "set the volume of Thing to 30%",
+        "die Lautstärke von Thing auf 30 % einstellen",
+    ),
+    "media_player.volume_up": said(
+        "Turned up the volume of Thing", "turn up the volume of Thing", "Thing lauter stellen"
+    ),
+    "notify.send_message": said(
+        'Sent "Dinner is ready" to Thing',
+        'send "Dinner is ready" to Thing',
+        "„Dinner is ready“ an Thing senden",
+    ),
+    "number.set_value": said("Set Thing to 3", "set Thing to 3", "Thing auf 3 einstellen"),
+    "remote.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "remote.turn_on": said(
+        "Turned on Thing (Watch TV)", "turn on Thing", "Thing einschalten", note="(Watch TV)"
+    ),
+    "scene.turn_on": said("Activated Thing", "turn on Thing", "Thing aktivieren"),
+    "script.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "script.turn_on": said("Ran Thing", "run Thing", "Thing ausführen"),
+    "select.select_next": said(
+        "Selected the next option of Thing",
+        "select the next option of Thing",
+        "bei Thing die nächste Option wählen",
+    ),
+    "select.select_option": said(
+        "Set Thing to Party", "set Thing to Party", "Thing auf Party einstellen"
+    ),
+    "select.select_previous": said(
+        "Selected the previous option of Thing",
+        "select the previous option of Thing",
+        "bei Thing die vorherige Option wählen",
+    ),
+    "siren.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
+    "siren.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "siren.turn_on": said(
+        "Turned on Thing (volume 30%, for 5 minutes)",
+        "turn on Thing",
+        "Thing einschalten",
+        note="(30%, for 5 minutes)",
+        german_note="(30 %, für 5 Minuten)",
+    ),
+    "switch.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
+    "switch.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "switch.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
+    "text.set_value": said("Set Thing to 3", "set Thing to 3", "Thing auf 3 einstellen"),
+    "time.set_value": said(
+        "Set Thing to 07:30", "set Thing to 07:30", "Thing auf 07:30 einstellen"
+    ),
+    "timer.cancel": said("Cancelled Thing", "cancel Thing", "Thing abbrechen"),
+    "timer.change": said(
+        "Changed Thing by 5 minutes", "change Thing by 5 minutes", "Thing um 5 Minuten ändern"
+    ),
+    "timer.finish": said("Finished Thing", "finish Thing", "Thing beenden"),
+    "timer.pause": said("Paused Thing", "pause Thing", "Thing pausieren"),
+    "timer.start": said(
+        "Started Thing for 5 minutes", "start Thing for 5 minutes", "Thing für 5 Minuten starten"
+    ),
+    "todo.add_item": said("Added milk to Thing", "add milk to Thing", "milk zu Thing hinzufügen"),
+    "todo.remove_item": said(
+        "Removed milk from Thing", "remove milk from Thing", "milk von Thing entfernen"
+    ),
+    "todo.update_item": said(
+        "Changed milk on Thing", "change milk on Thing", "milk auf Thing ändern"
+    ),
+    "update.clear_skipped": said(
+        "Offered the update of Thing again",
+        "offer the update of Thing again",
+        "das Update von Thing wieder anbieten",
+    ),
+    "update.install": said("Installed Thing", "install Thing", "Thing installieren"),
+    "update.skip": said(
+        "Skipped the update of Thing",
+        "skip the update of Thing",
+        "das Update von Thing überspringen",
+    ),
+    "vacuum.clean_area": said(
+        "Sent Thing to clean kitchen", "send Thing to clean kitchen", "mit Thing kitchen reinigen"
+    ),
+    "vacuum.locate": said("Located Thing", "locate Thing", "Thing orten"),
+    "vacuum.pause": said("Paused Thing", "pause Thing", "Thing pausieren"),
+    "vacuum.return_to_base": said(
+        "Sent Thing back to base", "send Thing back to base", "Thing zur Basis schicken"
+    ),
+    "vacuum.set_fan_speed": said(
+        "Set the fan speed of Thing to max",
+        "set the fan speed of Thing to max",
+        "die Saugstärke von Thing auf max einstellen",
+    ),
+    "vacuum.start": said("Started Thing", "start Thing", "Thing starten"),
+    "vacuum.stop": said("Stopped Thing", "stop Thing", "Thing anhalten"),
+    "valve.close_valve": said("Closed Thing", "close Thing", "Thing schließen"),
+    "valve.open_valve": said("Opened Thing", "open Thing", "Thing öffnen"),
+    "valve.set_valve_position": said(
+        "Set the position of Thing to 30%",
+        "set the position of Thing to 30%",
+        "die Position von Thing auf 30 % einstellen",
+    ),
+    "valve.stop_valve": said("Stopped Thing", "stop Thing", "Thing anhalten"),
+    "water_heater.set_away_mode": said(
+        "Turned on the away mode of Thing",
+        "turn on the away mode of Thing",
+        "den Abwesenheitsmodus von Thing einschalten",
+    ),
+    "water_heater.set_operation_mode": said(
+        "Set the operation mode of Thing to eco",
+        "set the operation mode of Thing to eco",
+        "den Betriebsmodus von Thing auf eco einstellen",
+        german_asked="Den Betriebsmodus von Thing auf Eco einstellen",
+    ),
+    "water_heater.set_temperature": said(
+        "Set the temperature of Thing to 21.5° (eco)",
+        "set the temperature of Thing to 21.5°",
+        "die Temperatur von Thing auf 21,5° einstellen",
+        note="(eco)",
+        german_asked="Die Temperatur von Thing auf 21,5° einstellen (Eco)",
+    ),
+    "water_heater.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
+    "water_heater.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
 }
 
 
