@@ -68,7 +68,7 @@ async def test_unlock_then_yes_crosses_few_files_and_never_comes_back_up(
     print("calls:", {k: sorted(v) for k, v in path.calls.items()})
     assert path.from_below == []
     # 15 since safety/reads.py: the policy follows what automations and scripts read; 16
-    # since safety/house_reading.py, a leaf: the home's programs read once, kept between
+    # since safety/reads.py, a leaf: the home's programs read once, kept between
     # questions (a question's work no longer grows with the automations in the house).
     assert len(path.files) <= 16
     # 7 since a name is said on one line and bounded as the home list cuts it: call_texts hands
