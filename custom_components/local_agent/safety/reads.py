@@ -366,7 +366,7 @@ class HouseReading:
 
 
 @dataclass(slots=True)
-class _Kept:
+class _KeptReading:
     reading: HouseReading | None = None
     watch: _Watch = field(default_factory=_Watch)
     unsubscribes: list[CALLBACK_TYPE] = field(default_factory=list)
@@ -385,7 +385,7 @@ class _Kept:
             self.reading = None
 
 
-_KEPT: HassKey[_Kept] = HassKey(f"{DOMAIN}_house_reading")
+_KEPT: HassKey[_KeptReading] = HassKey(f"{DOMAIN}_house_reading")
 
 
 def _watch_of(programs: tuple[AutomationTrigger, ...]) -> _Watch:
@@ -414,7 +414,7 @@ def keep_reading(hass: HomeAssistant, reading: HouseReading) -> None:
     """
     kept = hass.data.get(_KEPT)
     if kept is None:
-        kept = hass.data[_KEPT] = _Kept()
+        kept = hass.data[_KEPT] = _KeptReading()
         kept.unsubscribes.extend(
             hass.bus.async_listen(event_type, kept.dropped) for event_type in CONFIGURATION_EVENTS
         )
