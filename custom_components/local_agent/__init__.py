@@ -30,8 +30,8 @@ from .runtime.stand_ins import async_end_stand_in
 from .runtime.stand_ins import async_stand_in_while_not_loaded
 from .safety import local_intents
 from .safety.confirmation import async_load_confirmations
-from .safety.house_reading import forget_reading
 from .safety.migration import async_migrate_agent_options
+from .safety.reads import forget_reading
 
 PLATFORMS = (Platform.AI_TASK, Platform.CONVERSATION)
 

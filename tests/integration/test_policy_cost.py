@@ -2,7 +2,7 @@
 
 At 1,000 automations each question rebuilt every automation's triggers and rendered their
 templates: 150 ms of the event loop for "turn on the kitchen light". The reading is kept
-(safety/house_reading.py) and dropped when what it came from changes: an automation added,
+(safety/reads.py) and dropped when what it came from changes: an automation added,
 edited, switched off or on, disabled in the registry, or a script it runs changed between
 two questions changes the next verdict at once.
 """
@@ -18,8 +18,8 @@ import pytest
 from custom_components.local_agent.compat import AutomationTrigger
 from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.safety import policy
-from custom_components.local_agent.safety.house_reading import CONFIGURATION_EVENTS
-from custom_components.local_agent.safety.house_reading import kept_reading
+from custom_components.local_agent.safety.reads import CONFIGURATION_EVENTS
+from custom_components.local_agent.safety.reads import kept_reading
 from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant

@@ -1,4 +1,4 @@
-"""Red team: the gate's kept reading of the home (safety/house_reading.py) is never stale.
+"""Red team: the gate's kept reading of the home (safety/reads.py) is never stale.
 
 Each attack asks a first question (the reading is kept), changes the house by a path a user
 or an integration takes, then asks again: the second verdict must follow the change. An
@@ -23,7 +23,7 @@ from custom_components.local_agent.compat import automation_triggers
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.safety import policy
 from custom_components.local_agent.safety import reads
-from custom_components.local_agent.safety.house_reading import kept_reading
+from custom_components.local_agent.safety.reads import kept_reading
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import issue_registry as ir

@@ -98,9 +98,9 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import call_states
 from custom_components.local_agent.home.tools import PlannedAction
-from custom_components.local_agent.safety.house_reading import HouseReading
-from custom_components.local_agent.safety.house_reading import keep_reading
-from custom_components.local_agent.safety.house_reading import kept_reading
+from custom_components.local_agent.safety.reads import HouseReading
+from custom_components.local_agent.safety.reads import keep_reading
+from custom_components.local_agent.safety.reads import kept_reading
 from custom_components.local_agent.safety.reads import with_reads
 from custom_components.local_agent.turn.defaults import agent_data
 from homeassistant.config_entries import ConfigEntry
@@ -1428,7 +1428,7 @@ class _Rules:
 
 
 def _read_house(hass: HomeAssistant) -> HouseReading:
-    """Read what the gate needs of the whole home's configuration (kept: house_reading.py).
+    """Read what the gate needs of the whole home's configuration (kept: reads.py).
 
     A trigger-based template entity renders what its templates read when it triggers: read
     as an automation's conditions are (one that reads every state stays followed by its
