@@ -155,6 +155,15 @@ _HOUSE_COMMANDS: Final[tuple[tuple[str, str, str, Callable[[str], dict[str, Any]
         "turn_on",
         lambda s: {"brightness_pct": int(re.findall(r"(\d+) ?%", s)[0])},
     ),
+    (r"\d+ ?%", "cover", "set_cover_position", lambda s: {"position": _percent(s)}),
+    (r"\d+ ?%", "fan", "set_percentage", lambda s: {"percentage": _percent(s)}),
+    (r"preset|voreinstellung", "climate", "set_preset_mode", lambda s: {"preset_mode": _value(s)}),
+    (r"preset|voreinstellung", "fan", "set_preset_mode", lambda s: {"preset_mode": _value(s)}),
+    (r"mode|modus", "climate", "set_hvac_mode", lambda s: {"hvac_mode": _value(s)}),
+    (r"source|quelle", "media_player", "select_source", lambda s: {"source": _value(s)}),
+    (r"option|auf|to", "select", "select_option", lambda s: {"option": _value(s)}),
+    (r"activate|aktiviere", "scene", "turn_on", lambda s: {}),
+    (r"run|führe|starte", "script", "turn_on", lambda s: {}),
     (
         r"\d+ ?(?:°|degrees|grad|degrés|grados|gradi|graden|graus)",
         "climate",
@@ -255,6 +264,22 @@ def demo_value(schema: dict[str, Any]) -> Any:
 def _minutes(said: str) -> str:
     found = re.search(r"(?i)(\d+)\s*min", said)
     return f"00:{int(found.group(1)) if found else 10:02d}:00"
+
+
+def _percent(said: str) -> int:
+    return int(re.findall(r"(\d+) ?%", said)[0])
+
+
+# German words a person says for a mode or preset, as the option a model would write.
+_OPTION_WORDS: Final = {"kühlen": "cool", "heizen": "heat", "abwesend": "away", "zuhause": "home"}
+
+
+def _value(said: str) -> str:
+    # "set the Ecobee preset to away", "stelle den Modus von Hvac auf Kühlen": the last words.
+    found = re.search(r"(?i)\b(?:to|auf)\s+(.+?)[.!]?$", said)
+    value = found.group(1).strip() if found else said
+    value = re.sub(r"(?i)\s+(?:stellen|setzen|schalten)$", "", value)
+    return _OPTION_WORDS.get(value.casefold(), value.casefold().replace(" ", "_"))
 
 
 def _degrees(said: str) -> float:

@@ -416,6 +416,18 @@ class SafetyGate:
             tuple(sensitive),
         )
 
+    async def _async_held_in(
+        self, pending: PendingConfirmation, language: str
+    ) -> list[PendingAction]:
+        """Return the held actions as said in this language.
+
+        An answer may come in another language than the question (the next person at the same
+        dialog, a question moved to another conversation): it is told in its own.
+        """
+        if pending.language == language:
+            return list(pending.actions)
+        return [await self._async_said_in(action, language) for action in pending.actions]
+
     async def _async_said_in(self, action: PendingAction, language: str) -> PendingAction:
         """Return the held action as said in this language (a question asked again elsewhere)."""
         call = action.call
@@ -703,10 +715,7 @@ class SafetyGate:
         moved = store.async_move(self.agent_id, elsewhere.conversation_id)
         if moved is None:
             return None  # past its time meanwhile
-        actions = moved.actions
-        if moved.language != language:  # asked again in this conversation's language, whole
-            actions = [await self._async_said_in(action, language) for action in actions]
-        question = await self.async_hold(turn, actions)
+        question = await self.async_hold(turn, await self._async_held_in(moved, language))
         return PendingReply(question, ReplyOutcome.ASKED_AGAIN)
 
     async def _async_cancel_elsewhere(
@@ -780,8 +789,9 @@ class SafetyGate:
         if not answered:
             return None
         ending = late.ended or Ending.TIMED_OUT
+        held = await self._async_held_in(late, language)
         text = await async_phrase(
-            self.hass, language, ending.value, actions=self._actions(late.actions, turn)
+            self.hass, language, ending.value, actions=self._actions(held, turn)
         )
         return PendingReply(capitalized(text, self._names(late.actions)), ReplyOutcome.REFUSED)
 
@@ -794,9 +804,8 @@ class SafetyGate:
         lights": the lights go on, the door stays locked).
         """
         self._record_all(turn, pending, Outcome.CANCELLED, "the user asked something else")
-        text = await async_phrase(
-            self.hass, turn.language, key, actions=self._actions(pending.actions, turn)
-        )
+        held = await self._async_held_in(pending, turn.language)
+        text = await async_phrase(self.hass, turn.language, key, actions=self._actions(held, turn))
         return PendingReply(capitalized(text, self._names(pending.actions)), ReplyOutcome.SET_ASIDE)
 
     async def _async_answer_pin(
