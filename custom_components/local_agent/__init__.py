@@ -17,6 +17,7 @@ from .conversation import LocalAgentConversationEntity
 from .home.colours import ENGLISH
 from .home.colours import async_colour_words
 from .home.exposed import forget_exposed_index
+from .home.heard_names import forget_heard_names
 from .runtime import issues
 from .runtime import updates
 from .runtime.backend import Backend
@@ -130,6 +131,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
         local_intents.async_unwatch(hass)
         forget_reading(hass)
         forget_exposed_index(hass)
+        forget_heard_names(hass)
     return True
 
 

@@ -5,10 +5,16 @@
   a Switch as X entity. A house of 5,000 entities read 15,000 states for a read and 42,768 for
   a held unlock. Now the exposed entities are an index that entity and registry events drop,
   and the Switch as X entities come from the registry's index by config entry.
+- A held unlock still read every lock and cover: the question's words looked for the entities
+  the policy names sensitive by walking them (416 states at 200 entities, 3,056 at 5,000).
+  Now the policy is asked about the entities the question names, one at a time, and the
+  names a question compares (a lock heard like another is said with its id) are an index by
+  domain that a new, gone or renamed entity of the domain drops.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 from typing import Final
@@ -16,7 +22,9 @@ from typing import Final
 import pytest
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
+from custom_components.local_agent.const import DOMAIN
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
+from homeassistant.const import EVENT_STATE_CHANGED
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -30,6 +38,7 @@ from .home import NOT_EXPOSED
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_redteam_thirty_first import asked_to_unlock
 
 EXTRA: Final = 2000
 
@@ -56,12 +65,25 @@ def add_unexposed_states(hass: HomeAssistant, count: int) -> None:
         hass.states.async_set(f"sensor.extra_{number}", str(number))
 
 
+def add_unexposed_entities(hass: HomeAssistant, domain: str, count: int) -> None:
+    """Grow the house by count entities of the domain nobody exposed (covers: garage doors)."""
+    attributes = {"device_class": "garage"} if domain == "cover" else {}
+    for number in range(count):
+        entity_id = f"{domain}.extra_{number}"
+        async_expose_entity(hass, "conversation", entity_id, False)
+        hass.states.async_set(entity_id, "closed", attributes)
+
+
 async def reads_of_turns(
-    hass: HomeAssistant, agent: Agent, worker: ScriptedWorker, person: Context
+    hass: HomeAssistant,
+    agent: Agent,
+    worker: ScriptedWorker,
+    person: Context,
+    turns: tuple[tuple[str, ...], ...] = TURNS,
 ) -> list[StateReads]:
     """The states each turn reads, after the same turn once (indexes built for this house)."""
     found: list[StateReads] = []
-    for sentence, *outputs in TURNS:
+    for sentence, *outputs in turns:
         worker.will_write(*outputs)
         await agent.ask(sentence, context=person)
         worker.will_write(*outputs)
@@ -85,6 +107,73 @@ async def test_the_states_a_turn_reads_do_not_grow_with_the_house(
     assert [reads.walks for reads in large] == [{}, {}, {}, {}]
     for before, after in zip(small, large, strict=True):
         assert after.count - before.count < EXTRA / 20, (before.count, after.count)
+
+
+@pytest.mark.parametrize("domain", ["cover", "lock"])
+async def test_a_held_unlock_reads_no_more_in_a_house_of_more_locks_and_covers(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    domain: str,
+) -> None:
+    """Before: the question of a held unlock read every cover (and every lock) of the house."""
+    unlock = (TURNS[1],)
+    (small,) = await reads_of_turns(hass, scripted_agent, scripted_worker, person, unlock)
+    add_unexposed_entities(hass, domain, EXTRA)
+    (large,) = await reads_of_turns(hass, scripted_agent, scripted_worker, person, unlock)
+
+    assert state(hass, "lock.front_door") == "locked"
+    assert large.walks == {}
+    assert large.count - small.count < EXTRA / 20, (small.count, large.count)
+
+
+def add_a_lock_named_back_door(hass: HomeAssistant) -> None:
+    hass.states.async_set("lock.decoy", "locked", {"friendly_name": "Back Door"})
+
+
+def rename_the_front_door_as_the_back_door(hass: HomeAssistant) -> None:
+    front_door = hass.states.get("lock.front_door")
+    assert front_door is not None
+    hass.states.async_set(
+        "lock.front_door", front_door.state, {**front_door.attributes, "friendly_name": "Back Door"}
+    )
+
+
+@pytest.mark.parametrize(
+    "change", [add_a_lock_named_back_door, rename_the_front_door_as_the_back_door]
+)
+async def test_a_name_made_alike_after_a_question_is_asked_about_with_its_id(
+    hass: HomeAssistant,
+    house: None,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    change: Callable[[HomeAssistant], None],
+) -> None:
+    """The names the first question compared are kept; the change drops them."""
+    first = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+    change(hass)
+    await hass.async_block_till_done()
+
+    second = await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+
+    assert first == "Unlock Back Door? Say yes to confirm."
+    assert second.endswith(" (lock.back_door)? Say yes to confirm."), second
+
+
+async def test_the_heard_names_stop_listening_when_the_last_entry_unloads(
+    hass: HomeAssistant, house: None, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    """A held unlock keeps the locks' names; once no entry of ours is loaded nothing listens."""
+    listening_before = hass.bus.async_listeners().get(EVENT_STATE_CHANGED, 0)
+    await asked_to_unlock(hass, scripted_worker, person, "lock.back_door")
+    assert hass.bus.async_listeners()[EVENT_STATE_CHANGED] > listening_before
+
+    for entry in hass.config_entries.async_entries(DOMAIN):
+        assert await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert hass.bus.async_listeners().get(EVENT_STATE_CHANGED, 0) == listening_before
 
 
 async def test_a_new_exposed_entity_is_offered_at_the_next_turn(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Collection
+from collections.abc import Container
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -60,6 +61,7 @@ from .entity_view import hides_its_meaning
 from .entity_view import holds_our_marks
 from .entity_view import one_line
 from .entity_view import writes_an_entity_id
+from .heard_names import entities_heard_as
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import Quantity
@@ -986,7 +988,7 @@ def describe_action(
     action: PlannedAction,
     is_sensitive: IsSensitive | None = None,
     language: str = ENGLISH,
-    by_name: Collection[str] | None = None,
+    by_name: Container[str] | None = None,
     *,
     driving: Sequence[tuple[str, str]] = (),
     sets_off: SetsOff | None = None,
@@ -1042,7 +1044,7 @@ def describe_api_call(
     sensitive: Sequence[str],
     is_sensitive: IsSensitive,
     language: str = ENGLISH,
-    by_name: Collection[str] | None = None,
+    by_name: Container[str] | None = None,
 ) -> str:
     """Say what a held call of an LLM API tool does to its sensitive targets.
 
@@ -1235,7 +1237,7 @@ def inner_effects(
     entity_id: str,
     service: str,
     is_sensitive: IsSensitive,
-    by_name: Collection[str] | None = None,
+    by_name: Container[str] | None = None,
     *,
     sets_off: SetsOff | None = None,
 ) -> list[Effect]:
@@ -1267,7 +1269,7 @@ def _inside_text(
     calls: Iterable[tuple[str, str]],
     is_sensitive: IsSensitive,
     language: str,
-    by_name: Collection[str] | None = None,
+    by_name: Container[str] | None = None,
     *,
     driving: Sequence[Effect] = (),
     sets_off: SetsOff | None = None,
@@ -1378,7 +1380,7 @@ def _effects(
     entity_id: str,
     service: str,
     is_sensitive: IsSensitive,
-    by_name: Collection[str] | None,
+    by_name: Container[str] | None,
     *,
     depth: int,
     seen: set[tuple[str, str]],
@@ -1507,8 +1509,5 @@ def heard_like_another(hass: HomeAssistant, entity_id: str, name: str) -> bool:
     Only the domain's entities are compared: the question's verb says the domain ("unlock" is
     a lock's), and a domain a question names holds few.
     """
-    said = heard(name)
-    return any(
-        state.entity_id != entity_id and heard(state.name) == said
-        for state in hass.states.async_all(split_entity_id(entity_id)[0])
-    )
+    heard_alike = entities_heard_as(hass, split_entity_id(entity_id)[0], heard(name))
+    return any(other != entity_id for other in heard_alike)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Collection
+from collections.abc import Container
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -287,14 +288,13 @@ class SafetyPolicy:
         rules = self._rules(hass, None)
         return lambda entity_id: rules.is_sensitive(entity_id, (entity_id,), None)
 
-    def named_entities(self, hass: HomeAssistant) -> frozenset[str]:
-        """Return the entities the policy names sensitive itself: by entity, domain or class."""
-        entities = frozenset(current_entity_ids(hass, self.entities))
-        return entities | {
-            state.entity_id
-            for state in hass.states.async_all([*self.domains, "cover"])
-            if self.names(hass, entities, state.entity_id)
-        }
+    def named_entities(self, hass: HomeAssistant) -> NamedByPolicy:
+        """Return the entities the policy names sensitive itself: by entity, domain or class.
+
+        Asked one entity at a time, so a question reads the entities it asks about, not
+        every lock and cover of the house.
+        """
+        return NamedByPolicy(self, hass, frozenset(current_entity_ids(hass, self.entities)))
 
     def names(self, hass: HomeAssistant, entities: frozenset[str], entity_id: str) -> bool:
         """Whether the policy's own rules name the entity: itself, its domain, its cover class.
@@ -513,6 +513,28 @@ class SafetyPolicy:
             said=said,
         )
         return replace(rules, driven=rules.driven_targets())
+
+
+@dataclass(frozen=True, slots=True)
+class NamedByPolicy(Container[str]):
+    """The entities a policy names sensitive itself (SafetyPolicy.named_entities).
+
+    entities: the stored entities, resolved to entity ids; any other is named while it has
+    a state and its domain or cover class is named, read live when asked.
+    """
+
+    policy: SafetyPolicy
+    hass: HomeAssistant
+    entities: frozenset[str]
+
+    def __contains__(self, entity_id: object) -> bool:
+        if not isinstance(entity_id, str):
+            return False
+        if entity_id in self.entities:
+            return True
+        return self.hass.states.get(entity_id) is not None and self.policy.names(
+            self.hass, self.entities, entity_id
+        )
 
 
 @dataclass(frozen=True, slots=True)
