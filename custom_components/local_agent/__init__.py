@@ -16,8 +16,8 @@ from .const import DOMAIN
 from .conversation import LocalAgentConversationEntity
 from .home.colours import ENGLISH
 from .home.colours import async_colour_words
+from .home.entity_view import forget_heard_names
 from .home.exposed import forget_exposed_index
-from .home.heard_names import forget_heard_names
 from .runtime import issues
 from .runtime import updates
 from .runtime.backend import Backend

@@ -56,12 +56,12 @@ from .call_words import date_words
 from .colours import COLOUR_FIELD
 from .colours import colour_words
 from .entity_view import MAX_NAME_CHARS
+from .entity_view import entities_heard_as
 from .entity_view import heard
 from .entity_view import hides_its_meaning
 from .entity_view import holds_our_marks
 from .entity_view import one_line
 from .entity_view import writes_an_entity_id
-from .heard_names import entities_heard_as
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import Quantity
