@@ -64,8 +64,6 @@ from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
-from custom_components.local_agent.home.service_catalog import one_value
-from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.home.twin_names import told_apart
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
@@ -454,7 +452,8 @@ def actions_done_in(
 def _what_took_it(result: llm.ToolResult | None) -> llm.ToolResult | None:
     """Return a call's result; of one some targets took, as if it had been made on them alone."""
     if isinstance(result, PartlyDone):
-        return llm.ToolResult(data={"entities": list(result.took)})
+        took = {"entities": list(result.took)}
+        return TargetStates(data=took, entities=result.took, ran=result.ran)
     return result
 
 
@@ -589,14 +588,11 @@ def _done_action(
     Its targets are those it changed: one already as it asked is not named (already_as_asked),
     and an action that changed none has no names.
     """
-    service = call.tool_args.get("action")
-    if (
-        result is None
-        or result.error
-        or call.tool_name == GET_STATE
-        or call.tool_name not in home_tools
-        or not isinstance(service, str)
-    ):
+    ran = result.ran if isinstance(result, TargetStates) else None
+    if ran is None or call.tool_name not in home_tools:
+        return None
+    assert isinstance(result, TargetStates)
+    if result.error:
         return None
     entities = result.data.get("entities")  # a held call has a status instead
     if not isinstance(entities, list) or not entities:
@@ -609,16 +605,10 @@ def _done_action(
     ]
     names = tuple(_target_name(entity) for entity in targets)
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
-    # A text field's value written as a list of one ran as that value (one_value); a list
-    # field (areas to clean) came as a list and stays one.
-    fields = tuple(
-        (key, one_value(value) if isinstance(value, str) else value)
-        for key, value in sorted(call.tool_args.items())
-        if key not in _UNSAID_KEYS
-    )
-    service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-    action = replace(_as_done(call.tool_name, service, names, fields), entity_ids=entity_ids)
-    if still := _left_as_it_was(call.tool_name, action.service, entities):
+    # Said as it ran (the planned data: a colour "RED" ran as "red"), not as the model wrote it.
+    fields = tuple((key, value) for key, value in ran.fields if key not in _UNSAID_KEYS)
+    action = replace(_as_done(ran.domain, ran.service, names, fields), entity_ids=entity_ids)
+    if still := _left_as_it_was(ran.domain, action.service, entities):
         if left is not None:
             left.extend(still)
         return None
