@@ -30,7 +30,6 @@ from .call_texts import Said
 from .call_texts import duration_seconds
 from .call_texts import entity_name
 from .entity_view import one_line
-from .service_catalog import SECRET_FIELDS
 
 
 @dataclass(slots=True)
@@ -122,14 +121,6 @@ class Ran:
     domain: str
     service: str
     fields: tuple[tuple[str, Any], ...]
-
-    @classmethod
-    def of(cls, action: PlannedAction) -> Ran | None:
-        """Return what the action runs; None for a read."""
-        if action.domain is None or action.service is None:
-            return None
-        fields = tuple((k, v) for k, v in sorted(action.data.items()) if k not in SECRET_FIELDS)
-        return cls(action.domain, action.service, fields)
 
 
 def refused_result(failure: ToolFailure) -> llm.ToolResult:

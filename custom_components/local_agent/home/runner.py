@@ -545,8 +545,16 @@ async def _async_execute(
             summary.update(await async_listing(hass, summary["entity_id"]))
     data: dict[str, Any] = {"entities": summaries}
     return TargetStates(
-        data=data, entities=tuple(summaries), read=action.read_only, ran=Ran.of(action)
+        data=data, entities=tuple(summaries), read=action.read_only, ran=_ran(action)
     )
+
+
+def _ran(action: PlannedAction) -> Ran | None:
+    """Return what the action runs, less a PIN; None for a read."""
+    if action.domain is None or action.service is None:
+        return None
+    fields = tuple((k, v) for k, v in sorted(action.data.items()) if k not in SECRET_FIELDS)
+    return Ran(action.domain, action.service, fields)
 
 
 async def _async_call_service(

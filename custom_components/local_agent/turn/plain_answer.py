@@ -31,8 +31,7 @@ from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import StateWord
-from custom_components.local_agent.home.call_texts import async_load_value_words
-from custom_components.local_agent.home.call_texts import async_option_word
+from custom_components.local_agent.home.call_texts import async_value_word
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import duration_words
@@ -45,14 +44,11 @@ from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_fields
 from custom_components.local_agent.home.call_texts import said_name
-from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_unit
 from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_texts import with_steps_down
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
-from custom_components.local_agent.home.colours import COLOUR_FIELD
-from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.counted_targets import TargetKind
 from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
@@ -72,8 +68,6 @@ from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-# The field a select or an input_select is set to one of its options by.
-OPTION_FIELD: Final = "option"
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
 # other fields follow in brackets. Services missing here read "ran <service> on".
@@ -339,19 +333,6 @@ def _fields_said(
     )
 
 
-async def _async_option_said(hass: HomeAssistant, language: str, action: DoneAction) -> DoneAction:
-    """Return the action with an option set said in its entity's words ("Ridiculous speed")."""
-    if not any(key == OPTION_FIELD for key, _ in action.fields):
-        return action
-    fields = [
-        (key, await async_option_word(hass, language, action.entity_ids, value))
-        if key == OPTION_FIELD
-        else (key, value)
-        for key, value in action.fields
-    ]
-    return replace(action, fields=tuple(fields))
-
-
 async def async_in_words(
     hass: HomeAssistant, language: str, actions: Sequence[DoneAction]
 ) -> list[DoneAction]:
@@ -370,30 +351,19 @@ async def async_in_words(
         )
         for action in actions
     ]
-    actions = [await _async_option_said(hass, language, action) for action in actions]
-    if speaks_only_english(language):
-        return actions
     said: list[DoneAction] = []
     for action in actions:
-        fields = []
-        for key, value in action.fields:
-            if isinstance(value, str):
-                fields.append((key, await _async_value_word(hass, language, action, key, value)))
-            else:
-                fields.append((key, value))
+        fields = [
+            (
+                key,
+                await async_value_word(
+                    hass, language, key, v, domain=action.domain, entity_ids=action.entity_ids
+                ),
+            )
+            for key, v in action.fields
+        ]
         said.append(replace(action, fields=tuple(fields)))
     return said
-
-
-async def _async_value_word(
-    hass: HomeAssistant, language: str, action: DoneAction, key: str, value: str
-) -> str:
-    """Return a field's value in Home Assistant's words for the language, else as written."""
-    if key == COLOUR_FIELD:
-        colours = await async_colour_words(hass, language)
-        return colours.word(colours.css_name(value))
-    await async_load_value_words(hass, language, [action.domain])
-    return str(said_value(hass, language, action.domain, key, value))
 
 
 def speaks(language: str) -> bool:
@@ -452,8 +422,9 @@ def actions_done_in(
 def _what_took_it(result: llm.ToolResult | None) -> llm.ToolResult | None:
     """Return a call's result; of one some targets took, as if it had been made on them alone."""
     if isinstance(result, PartlyDone):
-        took = {"entities": list(result.took)}
-        return TargetStates(data=took, entities=result.took, ran=result.ran)
+        return TargetStates(
+            data={"entities": list(result.took)}, entities=result.took, ran=result.ran
+        )
     return result
 
 
