@@ -12,7 +12,6 @@ from typing import Final
 import pytest
 
 from homeassistant.core import HomeAssistant
-from homeassistant.setup import async_setup_component
 
 from .agents import Talk
 from .conftest import Agent
@@ -20,7 +19,6 @@ from .conftest import speech
 from .scene import Home
 from .scripted_model import call
 
-SPEED: Final = "select.speed"
 BED_LIGHT: Final = "light.bed_light"
 
 
@@ -30,16 +28,8 @@ def agent(scripted_agent: Agent) -> Agent:
     return scripted_agent
 
 
-@pytest.fixture
-async def home(hass: HomeAssistant, demo_house: Home) -> Home:
-    """The whole demo, with the automations and timers demo_house stops after the test."""
-    for component in ("automation", "timer"):
-        assert await async_setup_component(hass, component, {})
-    return demo_house
-
-
 async def test_a_colour_is_said_as_the_colour_that_ran(
-    hass: HomeAssistant, home: Home, talk: Talk
+    hass: HomeAssistant, demo_house: Home, talk: Talk
 ) -> None:
     """Before: "Turned on Bed Light (RED)."; the light was set to the colour "red"."""
     result = await talk.ask(
