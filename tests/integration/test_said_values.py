@@ -16,7 +16,6 @@ from homeassistant.core import HomeAssistant
 from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
-from .scene import Home
 from .scripted_model import call
 
 BED_LIGHT: Final = "light.bed_light"
@@ -28,9 +27,7 @@ def agent(scripted_agent: Agent) -> Agent:
     return scripted_agent
 
 
-async def test_a_colour_is_said_as_the_colour_that_ran(
-    hass: HomeAssistant, demo_house: Home, talk: Talk
-) -> None:
+async def test_a_colour_is_said_as_the_colour_that_ran(hass: HomeAssistant, talk: Talk) -> None:
     """Before: "Turned on Bed Light (RED)."; the light was set to the colour "red"."""
     result = await talk.ask(
         "en", call("light", action="turn_on", entity_id=BED_LIGHT, color_name="RED")
