@@ -54,6 +54,7 @@ from .call_words import WORDS_BY_LANGUAGE
 from .call_words import CallWords
 from .call_words import date_words
 from .colours import COLOUR_FIELD
+from .colours import async_colour_words
 from .colours import colour_words
 from .entity_view import MAX_NAME_CHARS
 from .entity_view import entities_heard_as
@@ -290,26 +291,59 @@ def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value:
     return value
 
 
-async def async_option_word(
-    hass: HomeAssistant, language: str, entity_ids: Sequence[str], option: Any
+async def async_value_word(
+    hass: HomeAssistant,
+    language: str,
+    key: str,
+    value: Any,
+    *,
+    domain: str,
+    entity_ids: Sequence[str],
 ) -> Any:
-    """Return a select's option as its integration names it in the language.
+    """Return a value of a call as Home Assistant names it in the language; else as it is.
 
-    "Ridiculous speed" for "ridiculous_speed", where the targets are that one entity (an
-    input_select's options are the user's own words); else the option as it is.
+    The one path for a value's words: a select's option in its integration's words
+    ("Ridiculous speed" for "ridiculous_speed", in every language); in another language the
+    agent speaks, a light's colour as its own sentences name it ("rot") and a mode as the
+    frontend shows it (said_value: "Heizen").
     """
-    registry = er.async_get(hass)
-    if not isinstance(option, str) or len(set(entity_ids)) != 1:
-        return option
-    entry = registry.async_get(entity_ids[0])
+    if not isinstance(value, str):
+        return value
+    if key == OPTION_FIELD and (
+        word := await _async_option_word(hass, language, entity_ids, value)
+    ):
+        return word
+    if speaks_only_english(language):
+        return value
+    if key == COLOUR_FIELD:
+        colours = await async_colour_words(hass, language)
+        return colours.word(colours.css_name(value))
+    await async_load_value_words(hass, language, [domain])
+    return said_value(hass, language, domain, key, value)
+
+
+# The field a select or an input_select is set to one of its options by.
+OPTION_FIELD: Final = "option"
+
+
+async def _async_option_word(
+    hass: HomeAssistant, language: str, entity_ids: Sequence[str], option: str
+) -> str | None:
+    """Return a select's option as its integration names it in the language, if it does.
+
+    Only where the targets are that one entity: an input_select's options are the user's own.
+    """
+    if len(set(entity_ids)) != 1:
+        return None
+    entry = er.async_get(hass).async_get(entity_ids[0])
     if entry is None or entry.translation_key is None:
-        return option
+        return None
     key = f"component.{entry.platform}.entity.{entry.domain}.{entry.translation_key}.state.{option}"
     for lang in _languages(language):
         strings = await async_get_translations(hass, lang, "entity", [entry.platform])
         if text := strings.get(key):
-            return text
-    return option
+            return str(text)
+    return None
 
 
 def said_areas(hass: HomeAssistant, key: str, value: Any) -> Any:

@@ -110,6 +110,17 @@ class PartlyDone(llm.ToolResult):
     """
 
     took: tuple[dict[str, Any], ...] = ()
+    # The call as it ran on them (TargetStates.ran).
+    ran: Ran | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """A service call of our tools as it ran: its data as the tools planned it, less a PIN."""
+
+    domain: str
+    service: str
+    fields: tuple[tuple[str, Any], ...]
 
 
 def refused_result(failure: ToolFailure) -> llm.ToolResult:

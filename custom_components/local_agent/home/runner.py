@@ -73,6 +73,7 @@ from .entity_view import one_line
 from .entity_view import state_summary
 from .failure_reasons import NO_TIMER_SUPPORT
 from .failure_reasons import PartlyDone
+from .failure_reasons import Ran
 from .failure_reasons import ReasonedFailure
 from .failure_reasons import async_refused_by_core
 from .failure_reasons import failure_reason
@@ -200,6 +201,8 @@ class TargetStates(llm.ToolResult):
     already: frozenset[str] = frozenset()
     # Whether the call only read its targets (get_state): a read changes nothing.
     read: bool = False
+    # The call as it ran: its data as the tools planned it, not as the model wrote it.
+    ran: Ran | None = None
 
     @property
     def changed(self) -> bool:
@@ -541,7 +544,17 @@ async def _async_execute(
         for summary in summaries:
             summary.update(await async_listing(hass, summary["entity_id"]))
     data: dict[str, Any] = {"entities": summaries}
-    return TargetStates(data=data, entities=tuple(summaries), read=action.read_only)
+    return TargetStates(
+        data=data, entities=tuple(summaries), read=action.read_only, ran=_ran(action)
+    )
+
+
+def _ran(action: PlannedAction) -> Ran | None:
+    """Return what the action runs, less a PIN; None for a read."""
+    if action.domain is None or action.service is None:
+        return None
+    fields = tuple((k, v) for k, v in sorted(action.data.items()) if k not in SECRET_FIELDS)
+    return Ran(action.domain, action.service, fields)
 
 
 async def _async_call_service(
@@ -850,7 +863,10 @@ def _partly_done(
     if not took or not missed <= targets:
         return error_result(english)
     # The model reads what did take it beside what did not, as a done call's result lists it.
-    return PartlyDone(data={"error": english, "entities": list(took)}, error=True, took=took)
+    ran = result.ran if isinstance(result, TargetStates) else None
+    return PartlyDone(
+        data={"error": english, "entities": list(took)}, error=True, took=took, ran=ran
+    )
 
 
 async def _async_until(

@@ -31,8 +31,7 @@ from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import SWITCH_FIELDS
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import StateWord
-from custom_components.local_agent.home.call_texts import async_load_value_words
-from custom_components.local_agent.home.call_texts import async_option_word
+from custom_components.local_agent.home.call_texts import async_value_word
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import clock_words
 from custom_components.local_agent.home.call_texts import duration_words
@@ -45,14 +44,11 @@ from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
 from custom_components.local_agent.home.call_texts import said_fields
 from custom_components.local_agent.home.call_texts import said_name
-from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import value_unit
 from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_texts import with_steps_down
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
-from custom_components.local_agent.home.colours import COLOUR_FIELD
-from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.counted_targets import TargetKind
 from custom_components.local_agent.home.counted_targets import counted
 from custom_components.local_agent.home.counted_targets import target_kinds
@@ -64,8 +60,6 @@ from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
-from custom_components.local_agent.home.service_catalog import one_value
-from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.home.twin_names import told_apart
 from homeassistant.components import conversation
 from homeassistant.const import ATTR_ENTITY_ID
@@ -74,8 +68,6 @@ from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import llm
 
-# The field a select or an input_select is set to one of its options by.
-OPTION_FIELD: Final = "option"
 # What was done, by (domain, service) or (None, service): "{names}" is where the targets' names
 # go (after the words when it is missing), "{field}" a field the words say themselves; the
 # other fields follow in brackets. Services missing here read "ran <service> on".
@@ -341,19 +333,6 @@ def _fields_said(
     )
 
 
-async def _async_option_said(hass: HomeAssistant, language: str, action: DoneAction) -> DoneAction:
-    """Return the action with an option set said in its entity's words ("Ridiculous speed")."""
-    if not any(key == OPTION_FIELD for key, _ in action.fields):
-        return action
-    fields = [
-        (key, await async_option_word(hass, language, action.entity_ids, value))
-        if key == OPTION_FIELD
-        else (key, value)
-        for key, value in action.fields
-    ]
-    return replace(action, fields=tuple(fields))
-
-
 async def async_in_words(
     hass: HomeAssistant, language: str, actions: Sequence[DoneAction]
 ) -> list[DoneAction]:
@@ -372,30 +351,19 @@ async def async_in_words(
         )
         for action in actions
     ]
-    actions = [await _async_option_said(hass, language, action) for action in actions]
-    if speaks_only_english(language):
-        return actions
     said: list[DoneAction] = []
     for action in actions:
-        fields = []
-        for key, value in action.fields:
-            if isinstance(value, str):
-                fields.append((key, await _async_value_word(hass, language, action, key, value)))
-            else:
-                fields.append((key, value))
+        fields = [
+            (
+                key,
+                await async_value_word(
+                    hass, language, key, v, domain=action.domain, entity_ids=action.entity_ids
+                ),
+            )
+            for key, v in action.fields
+        ]
         said.append(replace(action, fields=tuple(fields)))
     return said
-
-
-async def _async_value_word(
-    hass: HomeAssistant, language: str, action: DoneAction, key: str, value: str
-) -> str:
-    """Return a field's value in Home Assistant's words for the language, else as written."""
-    if key == COLOUR_FIELD:
-        colours = await async_colour_words(hass, language)
-        return colours.word(colours.css_name(value))
-    await async_load_value_words(hass, language, [action.domain])
-    return str(said_value(hass, language, action.domain, key, value))
 
 
 def speaks(language: str) -> bool:
@@ -454,7 +422,9 @@ def actions_done_in(
 def _what_took_it(result: llm.ToolResult | None) -> llm.ToolResult | None:
     """Return a call's result; of one some targets took, as if it had been made on them alone."""
     if isinstance(result, PartlyDone):
-        return llm.ToolResult(data={"entities": list(result.took)})
+        return TargetStates(
+            data={"entities": list(result.took)}, entities=result.took, ran=result.ran
+        )
     return result
 
 
@@ -589,14 +559,11 @@ def _done_action(
     Its targets are those it changed: one already as it asked is not named (already_as_asked),
     and an action that changed none has no names.
     """
-    service = call.tool_args.get("action")
-    if (
-        result is None
-        or result.error
-        or call.tool_name == GET_STATE
-        or call.tool_name not in home_tools
-        or not isinstance(service, str)
-    ):
+    ran = result.ran if isinstance(result, TargetStates) else None
+    if ran is None or call.tool_name not in home_tools:
+        return None
+    assert isinstance(result, TargetStates)
+    if result.error:
         return None
     entities = result.data.get("entities")  # a held call has a status instead
     if not isinstance(entities, list) or not entities:
@@ -609,16 +576,10 @@ def _done_action(
     ]
     names = tuple(_target_name(entity) for entity in targets)
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
-    # A text field's value written as a list of one ran as that value (one_value); a list
-    # field (areas to clean) came as a list and stays one.
-    fields = tuple(
-        (key, one_value(value) if isinstance(value, str) else value)
-        for key, value in sorted(call.tool_args.items())
-        if key not in _UNSAID_KEYS
-    )
-    service = service.strip().lower().removeprefix(f"{call.tool_name}.")
-    action = replace(_as_done(call.tool_name, service, names, fields), entity_ids=entity_ids)
-    if still := _left_as_it_was(call.tool_name, action.service, entities):
+    # Said as it ran (the planned data: a colour "RED" ran as "red"), not as the model wrote it.
+    fields = tuple((key, value) for key, value in ran.fields if key not in _UNSAID_KEYS)
+    action = replace(_as_done(ran.domain, ran.service, names, fields), entity_ids=entity_ids)
+    if still := _left_as_it_was(ran.domain, action.service, entities):
         if left is not None:
             left.extend(still)
         return None
