@@ -67,10 +67,8 @@ from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
 from custom_components.local_agent.home.runner import RunResult
-from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import async_run
-from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
@@ -80,6 +78,7 @@ from custom_components.local_agent.home.tools import PLACE_TARGETS
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
+from custom_components.local_agent.home.turn_context import TurnContext
 from custom_components.local_agent.home.unexposed import nameless_names_in
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
@@ -97,6 +96,7 @@ from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_PROMPT
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
@@ -230,6 +230,31 @@ class _FollowUp:
     specs: list[ToolSpec]
     until: datetime
     conversation_id: str
+
+
+async def async_turn_context(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    conversation_id: str,
+    llm_apis: tuple[str, ...] = (),
+) -> TurnContext:
+    """Read who asks in this turn."""
+    # A caller may pass no context at all (conversation.async_converse with context=None).
+    context = user_input.context or Context()
+    user_id = context.user_id
+    return TurnContext(
+        conversation_id=conversation_id,
+        context=context,
+        user_id=user_id,
+        user=await hass.auth.async_get_user(user_id) if user_id else None,
+        device_id=user_input.device_id,
+        satellite_id=user_input.satellite_id,
+        answering_device=user_input.device_id or user_input.satellite_id,
+        language=user_input.language,
+        text=user_input.text,
+        llm_context=user_input.as_llm_context(DOMAIN),
+        llm_apis=llm_apis,
+    )
 
 
 @dataclass(slots=True)
