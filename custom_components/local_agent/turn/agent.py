@@ -1035,41 +1035,31 @@ class ConversationAgent:
                 said = " ".join(part for part in (done, question) if part)
                 await self._async_say(chat_log, said)
                 return TurnEnd.CONFIRMATION_ASKED if self.gate.retired is None else TurnEnd.REFUSED
-            if await self._async_plain_answer(user_input, chat_log, toolbox, report):
+            if await self._async_plain_answer(turn):
                 return TurnEnd.ANSWERED
         return TurnEnd.ROUND_LIMIT
 
-    async def _async_plain_answer(
-        self,
-        user_input: conversation.ConversationInput,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        report: TurnReport,
-    ) -> bool:
+    async def _async_plain_answer(self, turn: Turn) -> bool:
         """Say what the round's plain actions did, instead of another model round, if they were.
 
         Only when every call was an action of our own tools that ran and succeeded (never a
         held, refused or failed one), the agent lets the model phrase no answer itself and the
         conversation is in a language the agent's sentences are written in.
         """
-        if (
-            self.options.model_phrases_answers
-            or toolbox.home is None
-            or not speaks(user_input.language)
-        ):
+        chat_log, home, language = turn.chat_log, turn.context.home, turn.context.language
+        if self.options.model_phrases_answers or home is None or not speaks(language):
             return False
-        actions = done_actions(chat_log.content, toolbox.home.tool_names)
+        actions = done_actions(chat_log.content, home.tool_names)
         if actions is None:
             return False
-        language = user_input.language
         content = chat_log.content[chat_log.llm_input_provided_index :]
         await self._async_say(
             chat_log,
             await self._async_done_words(
-                language, actions, already_as_asked(content, toolbox.home.tool_names)
+                language, actions, already_as_asked(content, home.tool_names)
             ),
         )
-        report.plain_answer = True
+        turn.report.plain_answer = True
         return True
 
     async def _async_done_words(
