@@ -36,7 +36,6 @@ from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.entity_view import one_line
-from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import async_build_home_tools
 from custom_components.local_agent.safety import confirmation
 from custom_components.local_agent.safety.gate import SafetyGate
@@ -45,6 +44,7 @@ from custom_components.local_agent.safety.gate import Verdict
 from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.tool_review import classify
+from custom_components.local_agent.turn.agent import async_turn_context
 from homeassistant.auth.const import GROUP_ID_ADMIN
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity

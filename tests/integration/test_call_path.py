@@ -17,9 +17,9 @@ import pytest
 from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.const import CONF_HOME_TOOLS
-from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.safety.gate import SafetyGate
 from custom_components.local_agent.turn.agent import ConversationAgent
+from custom_components.local_agent.turn.agent import async_turn_context
 from homeassistant.auth.permissions import PolicyPermissions
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_LLM_HASS_API

@@ -8,14 +8,14 @@ from pytest_homeassistant_custom_component.common import MockUser
 
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
-from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_check
 from custom_components.local_agent.home.runner import async_run
-from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import PlannedAction
 from custom_components.local_agent.home.tools import async_build_home_tools
+from custom_components.local_agent.home.turn_context import TurnContext
+from custom_components.local_agent.turn.agent import async_turn_context
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.todo.const import DATA_COMPONENT as TODO_COMPONENT

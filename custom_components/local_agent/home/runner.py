@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 
@@ -29,14 +28,11 @@ from custom_components.local_agent.compat import registered_service
 from custom_components.local_agent.compat import service_handler_facts
 from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
-from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import is_live_context
-from homeassistant.auth.models import User
 from homeassistant.auth.permissions.const import POLICY_CONTROL
 from homeassistant.auth.permissions.const import POLICY_READ
-from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import STATE_UNAVAILABLE
@@ -83,72 +79,7 @@ from .live_context import async_bounded_live_context
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import Quantity
 from .service_catalog import redacted
-
-if TYPE_CHECKING:
-    from .tools import HomeTools
-
-
-@dataclass(slots=True)
-class TurnContext:
-    """One turn: who asks (user, device, satellite, conversation, language), what, and its tools.
-
-    `user` is the user behind the context's user id, looked up once (None: no user id, or
-    no such user). `home` and `llm_api` are the turn's tools once it has built them; a turn
-    that only answers a question gets the LLM API when a confirmed call needs it.
-    """
-
-    conversation_id: str
-    context: Context
-    user: User | None
-    device_id: str | None
-    satellite_id: str | None
-    language: str
-    text: str
-    llm_context: llm.LLMContext
-    llm_apis: tuple[str, ...] = ()
-    home: HomeTools | None = None
-    llm_api: llm.APIInstance | None = None
-    # Whether the safety gate read the message as the answer to a PIN question and masked it.
-    read_as_pin_answer: bool = False
-
-    @property
-    def user_id(self) -> str | None:
-        """The requesting user's id, as the context carries it."""
-        return self.context.user_id
-
-    @property
-    def answering_device(self) -> str | None:
-        """The device that would hear a question and answer it."""
-        return self.device_id or self.satellite_id
-
-    async def async_get_llm_api(self, hass: HomeAssistant) -> llm.APIInstance:
-        """Return the turn's LLM API instance; create one if the turn has none yet."""
-        if self.llm_api is None:
-            self.llm_api = await llm.async_get_api(hass, list(self.llm_apis), self.llm_context)
-        return self.llm_api
-
-
-async def async_turn_context(
-    hass: HomeAssistant,
-    user_input: conversation.ConversationInput,
-    conversation_id: str,
-    llm_apis: tuple[str, ...] = (),
-) -> TurnContext:
-    """Read who asks in this turn."""
-    # A caller may pass no context at all (conversation.async_converse with context=None).
-    context = user_input.context or Context()
-    user_id = context.user_id
-    return TurnContext(
-        conversation_id=conversation_id,
-        context=context,
-        user=await hass.auth.async_get_user(user_id) if user_id else None,
-        device_id=user_input.device_id,
-        satellite_id=user_input.satellite_id,
-        language=user_input.language,
-        text=user_input.text,
-        llm_context=user_input.as_llm_context(DOMAIN),
-        llm_apis=llm_apis,
-    )
+from .turn_context import TurnContext
 
 
 class Problem(Enum):
@@ -481,13 +412,20 @@ def _states_shown(
         unsubscribe()
 
 
+async def async_llm_api(hass: HomeAssistant, turn: TurnContext) -> llm.APIInstance:
+    """Return the turn's LLM API instance; create one if the turn has none yet."""
+    if turn.llm_api is None:
+        turn.llm_api = await llm.async_get_api(hass, list(turn.llm_apis), turn.llm_context)
+    return turn.llm_api
+
+
 async def _async_call_tool(hass: HomeAssistant, call: ApiCall, turn: TurnContext) -> llm.ToolResult:
     """Run a tool of a Home Assistant LLM API (such as Assist's intents)."""
     if refusal := timer_tool_refusal(hass, call.tool_name, turn.llm_context.device_id):
         refused = await async_refused_by_core(hass, turn.language, NO_TIMER_SUPPORT, refusal)
         return refused or error_result(refusal)
     try:
-        api = await turn.async_get_llm_api(hass)
+        api = await async_llm_api(hass, turn)
         result = await api.async_call_tool(
             llm.ToolInput(tool_name=call.tool_name, tool_args=dict(call.arguments))
         )
@@ -896,10 +834,9 @@ __all__ = [
     "Problem",
     "Refusal",
     "RunResult",
-    "TurnContext",
     "async_check",
+    "async_llm_api",
     "async_run",
-    "async_turn_context",
     "error_result",
     "error_text",
 ]

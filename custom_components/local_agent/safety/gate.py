@@ -38,9 +38,10 @@ from custom_components.local_agent.home.call_texts import restatements
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
-from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import async_check
+from custom_components.local_agent.home.runner import async_llm_api
 from custom_components.local_agent.home.spoken_names import aloud
+from custom_components.local_agent.home.turn_context import TurnContext
 from homeassistant.components import conversation
 from homeassistant.components import persistent_notification
 from homeassistant.core import HomeAssistant
@@ -905,7 +906,7 @@ class SafetyGate:
                 return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
             return Decision(Verdict.ALLOW, held, action, confirmed=True)
         try:
-            api = await turn.async_get_llm_api(self.hass)
+            api = await async_llm_api(self.hass, turn)
         except HomeAssistantError as err:
             return self._failed(turn, action, str(err), str(err))
         tool = next((t for t in api.tools if t.name == held.tool_name), None)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from dataclasses import replace
 from datetime import datetime
 from math import ceil
@@ -67,10 +68,8 @@ from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
 from custom_components.local_agent.home.runner import RunResult
-from custom_components.local_agent.home.runner import TurnContext
 from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import async_run
-from custom_components.local_agent.home.runner import async_turn_context
 from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
@@ -80,6 +79,7 @@ from custom_components.local_agent.home.tools import PLACE_TARGETS
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
+from custom_components.local_agent.home.turn_context import TurnContext
 from custom_components.local_agent.home.unexposed import nameless_names_in
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
@@ -97,6 +97,7 @@ from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_PROMPT
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
 from homeassistant.exceptions import HomeAssistantError
@@ -232,16 +233,52 @@ class _FollowUp:
     conversation_id: str
 
 
-@dataclass(slots=True)
-class _RunningTurn:
-    """One turn in progress: what was said, its context and tools, and what it did so far."""
+async def async_turn_context(
+    hass: HomeAssistant,
+    user_input: conversation.ConversationInput,
+    conversation_id: str,
+    llm_apis: tuple[str, ...] = (),
+) -> TurnContext:
+    """Read who asks in this turn."""
+    # A caller may pass no context at all (conversation.async_converse with context=None).
+    context = user_input.context or Context()
+    user_id = context.user_id
+    return TurnContext(
+        conversation_id=conversation_id,
+        context=context,
+        user_id=user_id,
+        user=await hass.auth.async_get_user(user_id) if user_id else None,
+        device_id=user_input.device_id,
+        satellite_id=user_input.satellite_id,
+        answering_device=user_input.device_id or user_input.satellite_id,
+        language=user_input.language,
+        text=user_input.text,
+        llm_context=user_input.as_llm_context(DOMAIN),
+        llm_apis=llm_apis,
+    )
 
-    user_input: conversation.ConversationInput
+
+@dataclass(slots=True)
+class Turn:
+    """One turn on the call path: who asks and with which tools, what was said, what it did.
+
+    `safety` holds the sensitive calls of the turn's current round of calls (held, refused).
+    """
+
     context: TurnContext
     chat_log: conversation.ChatLog
+    report: TurnReport = field(default_factory=TurnReport)
+    safety: TurnSafety = field(default_factory=TurnSafety)
+
+
+@dataclass(slots=True)
+class _RunningTurn:
+    """One turn in progress: what was said, the turn, its tools and prompt, what it streamed."""
+
+    user_input: conversation.ConversationInput
+    turn: Turn
     toolbox: _Toolbox
     static_system: str
-    report: TurnReport
     stream: TurnStream
     # Said first: a held action the person's reply set aside instead of answering.
     set_aside: str | None = None
@@ -298,11 +335,14 @@ class ConversationAgent:
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
     ) -> conversation.ConversationResult:
         options = self.options
-        turn = await async_turn_context(
-            self.hass, user_input, chat_log.conversation_id, options.llm_apis
+        turn = Turn(
+            await async_turn_context(
+                self.hass, user_input, chat_log.conversation_id, options.llm_apis
+            ),
+            chat_log,
         )
-        reply = await self._async_reply(turn, chat_log)
-        self.gate.async_redact_pin(turn, chat_log)
+        reply = await self._async_reply(turn)
+        self.gate.async_redact_pin(turn.context, chat_log)
         set_aside = None
         if reply is not None and reply.outcome is ReplyOutcome.SET_ASIDE:
             set_aside, reply = reply.text, None
@@ -335,14 +375,13 @@ class ConversationAgent:
             )
             return err.as_conversation_result()
 
-        report = TurnReport()
-        self.last_report = report
+        report = self.last_report = turn.report
         started = asyncio.get_running_loop().time()
         toolbox = await self._async_toolbox(
             chat_log.llm_api,
             await self._async_prompt_without_device(llm_context, chat_log.llm_api),
         )
-        turn.home, turn.llm_api = toolbox.home, toolbox.llm_api
+        turn.context.home, turn.context.llm_api = toolbox.home, toolbox.llm_api
         static_system = self._static_system(
             llm_context, toolbox, await self._async_user_name(llm_context)
         )
@@ -354,9 +393,7 @@ class ConversationAgent:
         try:
             await self._async_wait_notice(chat_log, user_input.language, static_system)
             return await self._async_turn(
-                _RunningTurn(
-                    user_input, turn, chat_log, toolbox, static_system, report, stream, set_aside
-                )
+                _RunningTurn(user_input, turn, toolbox, static_system, stream, set_aside)
             )
         finally:
             self._streams.pop(chat_log.conversation_id, None)
@@ -364,7 +401,8 @@ class ConversationAgent:
     async def _async_turn(self, running: _RunningTurn) -> conversation.ConversationResult:
         """Run the rounds in time, say what is left to say, and make the turn's result."""
         options = self.options
-        user_input, chat_log, report = running.user_input, running.chat_log, running.report
+        user_input, turn = running.user_input, running.turn
+        chat_log, report = turn.chat_log, turn.report
         end = TurnEnd.ANSWERED
         try:
             end = await self._async_rounds_in_time(running)
@@ -408,11 +446,9 @@ class ConversationAgent:
             result.response.async_set_speech(unstreamed)
         return result
 
-    async def _async_reply(
-        self, turn: TurnContext, chat_log: conversation.ChatLog
-    ) -> PendingReply | None:
+    async def _async_reply(self, turn: Turn) -> PendingReply | None:
         """Answer a reply to this agent's question; None when the turn is a new request."""
-        reply = await self.gate.async_answer_pending(turn, chat_log)
+        reply = await self.gate.async_answer_pending(turn.context, turn.chat_log)
         if reply is not None and reply.confirmed:
             return await self._async_run_confirmed(turn, reply.confirmed)
         return reply
@@ -428,7 +464,7 @@ class ConversationAgent:
         ran, whatever the model's answer claims. When nothing was done and the user named an
         entity that is not exposed, a hint says how to expose it: to the user alone.
         """
-        user_input, chat_log = running.user_input, running.chat_log
+        user_input, chat_log = running.user_input, running.turn.chat_log
         language = user_input.language
         refusal = None
         home_tools = running.toolbox.home.tool_names if running.toolbox.home else []
@@ -550,7 +586,8 @@ class ConversationAgent:
         Past the limit the generation stops and the agent says so, before Home Assistant's
         own pipeline timeout would end the turn with a bare error and no word from us.
         """
-        chat_log, report, started = running.chat_log, running.report, running.stream.started
+        chat_log, report = running.turn.chat_log, running.turn.report
+        started = running.stream.started
         try:
             async with asyncio.timeout_at(started + notices.TURN_TIME_LIMIT) as limit:
                 return await self._async_rounds(running)
@@ -950,8 +987,8 @@ class ConversationAgent:
     async def _async_rounds(self, running: _RunningTurn) -> TurnEnd:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
-        user_input, turn, chat_log = running.user_input, running.context, running.chat_log
-        toolbox, report, stream = running.toolbox, running.report, running.stream
+        user_input, turn, toolbox = running.user_input, running.turn, running.toolbox
+        chat_log, report, stream = turn.chat_log, turn.report, running.stream
         static_system = running.static_system
         for _round in range(options.max_rounds):
             request = GenerationRequest(
@@ -975,8 +1012,8 @@ class ConversationAgent:
                 _trace_round(chat_log, outputs[0])
             if not calls:
                 return TurnEnd.ANSWERED
-            safety = TurnSafety()
-            await self._async_run_calls(turn, chat_log, calls, report, safety)
+            turn.safety = safety = TurnSafety()
+            await self._async_run_calls(turn, calls)
             if safety.locked_seconds:
                 await self._async_say(
                     chat_log,
@@ -986,53 +1023,43 @@ class ConversationAgent:
             if safety.refused:
                 # An automation reads what ran beside the refusal: the light is on, the door
                 # stays locked.
-                refusal = await self.gate.async_refusal(turn, safety.refused)
+                refusal = await self.gate.async_refusal(turn.context, safety.refused)
                 done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
                 await self._async_say(chat_log, " ".join(part for part in (done, refusal) if part))
                 return TurnEnd.REFUSED
             if safety.held:
-                question = await self.gate.async_hold(turn, safety.held)
+                question = await self.gate.async_hold(turn.context, safety.held)
                 # What ran beside it is said first: the light is on while the door waits; so
                 # is what did not work beside it (a bulb that stayed off).
                 done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
                 said = " ".join(part for part in (done, question) if part)
                 await self._async_say(chat_log, said)
                 return TurnEnd.CONFIRMATION_ASKED if self.gate.retired is None else TurnEnd.REFUSED
-            if await self._async_plain_answer(user_input, chat_log, toolbox, report):
+            if await self._async_plain_answer(turn):
                 return TurnEnd.ANSWERED
         return TurnEnd.ROUND_LIMIT
 
-    async def _async_plain_answer(
-        self,
-        user_input: conversation.ConversationInput,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        report: TurnReport,
-    ) -> bool:
+    async def _async_plain_answer(self, turn: Turn) -> bool:
         """Say what the round's plain actions did, instead of another model round, if they were.
 
         Only when every call was an action of our own tools that ran and succeeded (never a
         held, refused or failed one), the agent lets the model phrase no answer itself and the
         conversation is in a language the agent's sentences are written in.
         """
-        if (
-            self.options.model_phrases_answers
-            or toolbox.home is None
-            or not speaks(user_input.language)
-        ):
+        chat_log, home, language = turn.chat_log, turn.context.home, turn.context.language
+        if self.options.model_phrases_answers or home is None or not speaks(language):
             return False
-        actions = done_actions(chat_log.content, toolbox.home.tool_names)
+        actions = done_actions(chat_log.content, home.tool_names)
         if actions is None:
             return False
-        language = user_input.language
         content = chat_log.content[chat_log.llm_input_provided_index :]
         await self._async_say(
             chat_log,
             await self._async_done_words(
-                language, actions, already_as_asked(content, toolbox.home.tool_names)
+                language, actions, already_as_asked(content, home.tool_names)
             ),
         )
-        report.plain_answer = True
+        turn.report.plain_answer = True
         return True
 
     async def _async_done_words(
@@ -1132,20 +1159,16 @@ class ConversationAgent:
             yield {"tool_calls": [_tool_input(event) for event in calls]}
 
     async def _async_run_calls(
-        self,
-        turn: TurnContext,
-        chat_log: conversation.ChatLog,
-        calls: list[ToolCallParsed | ToolCallFailed],
-        report: TurnReport,
-        safety: TurnSafety,
+        self, turn: Turn, calls: list[ToolCallParsed | ToolCallFailed]
     ) -> None:
+        chat_log, report = turn.chat_log, turn.report
         assistant = chat_log.content[-1]
         assert isinstance(assistant, conversation.AssistantContent)
         inputs = assistant.tool_calls or []
         started = asyncio.get_running_loop().time()
         for event, tool_input in zip(calls, inputs, strict=True):
             report.tool_calls += 1
-            result = await self._async_run_parsed(turn, event, safety)
+            result = await self._async_run_parsed(turn, event)
             if result.error:
                 report.tool_errors += 1
             chat_log.async_add_assistant_content_without_tools(
@@ -1159,42 +1182,43 @@ class ConversationAgent:
         report.tool_seconds += asyncio.get_running_loop().time() - started
 
     async def _async_run_parsed(
-        self, turn: TurnContext, event: ToolCallParsed | ToolCallFailed, safety: TurnSafety
+        self, turn: Turn, event: ToolCallParsed | ToolCallFailed
     ) -> llm.ToolResult:
         """Turn the model's call into a validated one, and run it through the one call path."""
+        asker = turn.context
         if isinstance(event, ToolCallFailed):
             error = event.error
-            tool = _find_tool(turn.llm_api, error.name or "")
+            tool = _find_tool(asker.llm_api, error.name or "")
             if tool is not None and (
-                refusal := await self.gate.async_refuse_unoffered(tool, error.arguments, turn)
+                refusal := await self.gate.async_refuse_unoffered(tool, error.arguments, asker)
             ):
                 return error_result(refusal)
-            return _failed_call(turn, error)
+            return _failed_call(asker, error)
         call = event.call
         proposed: Call
-        if turn.home is not None and call.name in turn.home.tool_names:
+        if asker.home is not None and call.name in asker.home.tool_names:
             colours = NO_WORDS
             if isinstance(call.arguments.get(COLOUR_FIELD), str):
-                colours = await async_colour_words(self.hass, turn.language)
-            planned = turn.home.plan(call, colours)
+                colours = await async_colour_words(self.hass, asker.language)
+            planned = asker.home.plan(call, colours)
             if isinstance(planned, ToolFailure):
                 return refused_result(planned)
             proposed = planned
-        elif tool := _find_tool(turn.llm_api, call.name):
+        elif tool := _find_tool(asker.llm_api, call.name):
             proposed = ApiCall(
-                tool, await _async_css_colours(self.hass, turn, tool, call.arguments)
+                tool, await _async_css_colours(self.hass, asker, tool, call.arguments)
             )
         else:
             known = ", ".join(
-                [*(turn.home.tool_names if turn.home else ()), *_tool_names(turn.llm_api)]
+                [*(asker.home.tool_names if asker.home else ()), *_tool_names(asker.llm_api)]
             )
             return error_result(
                 f"There is no tool named {call.name!r}. The available tools are: {known}."
             )
-        decision, run = await self._async_run_call(proposed, turn, safety)
+        decision, run = await self._async_run_call(proposed, turn)
         if decision.verdict is Verdict.HOLD:
             return HeldResult(data={"status": decision.message})
-        if run is None and decision.action is not None and decision.action in safety.refused:
+        if run is None and decision.action is not None and decision.action in turn.safety.refused:
             return UnattendedRefusal(
                 data={"error": decision.message}, error=True, targets=decision.action.targets
             )
@@ -1203,31 +1227,27 @@ class ConversationAgent:
         return run.result
 
     async def _async_run_call(
-        self,
-        call: Call,
-        turn: TurnContext,
-        safety: TurnSafety,
-        confirmed: PendingAction | None = None,
+        self, call: Call, turn: Turn, confirmed: PendingAction | None = None
     ) -> tuple[Decision, RunResult | None]:
         """Run one call on the one call path: the gate decides, the runner runs what it allows.
 
         A call the model just made, or (`confirmed`) one the person has just said yes to.
         """
         if confirmed is None:
-            decision = await self.gate.async_decide(call, turn, safety)
+            decision = await self.gate.async_decide(call, turn.context, turn.safety)
         else:
-            decision = await self.gate.async_decide_confirmed(confirmed, turn)
+            decision = await self.gate.async_decide_confirmed(confirmed, turn.context)
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
             return decision, None
         # What the agent says itself must be true: a confirmed action's result, a plain
         # action of our tools ("Turned on Bed Light.", said without the model) and an intent
         # of Assist ("Done.", or said beside a question) are checked.
-        run = await async_run(self.hass, decision.call, turn, verify=True)
-        self.gate.async_record_run(turn, decision, run)
+        run = await async_run(self.hass, decision.call, turn.context, verify=True)
+        self.gate.async_record_run(turn.context, decision, run)
         return decision, run
 
     async def _async_run_confirmed(
-        self, turn: TurnContext, actions: tuple[PendingAction, ...]
+        self, turn: Turn, actions: tuple[PendingAction, ...]
     ) -> PendingReply:
         """Run exactly the actions the person confirmed; say what really happened."""
         done: list[str] = []
@@ -1236,7 +1256,7 @@ class ConversationAgent:
         partly = False
         runs: list[tuple[PendingAction, RunResult | None]] = []
         for action in actions:
-            decision, run = await self._async_run_call(action.call, turn, TurnSafety(), action)
+            decision, run = await self._async_run_call(action.call, turn, action)
             error = decision.message if run is None else run.error
             if error is None:
                 runs.append((action, run))
@@ -1258,15 +1278,17 @@ class ConversationAgent:
             done.append(action.said)
             partly = partly or (run is not None and partly_failed(run.result))
         found_text = (
-            as_sentence(await async_said_parts(self.hass, turn.language, found), names_in(found))
+            as_sentence(
+                await async_said_parts(self.hass, turn.context.language, found), names_in(found)
+            )
             if found
             else ""
         )
-        reply = await self.gate.async_confirmed_reply(turn, done, failed, found_text)
+        reply = await self.gate.async_confirmed_reply(turn.context, done, failed, found_text)
         if not partly:
             return reply
         # An intent that worked for some of its devices only (the held one among them, or not).
-        partly_said = await async_phrase(self.hass, turn.language, "devices_partly_failed")
+        partly_said = await async_phrase(self.hass, turn.context.language, "devices_partly_failed")
         return replace(reply, text=f"{reply.text} {partly_said}")
 
     async def _async_say(
