@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -35,6 +36,7 @@ from custom_components.local_agent.home.call_texts import entity_name
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import kept_text
 from custom_components.local_agent.home.call_texts import restatements
+from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
@@ -899,11 +901,10 @@ class SafetyGate:
             return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
         held = action.call
         if isinstance(held, PlannedAction):
-            if (
-                self._describe(held, []) != action.description
-                or _identities(self.hass, held.targets) != action.identities
-            ):
+            if _identities(self.hass, held.targets) != action.identities:
                 return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
+            if self._describe(held, []) != action.description:
+                return self._failed_changed(turn, action, held.targets)
             return Decision(Verdict.ALLOW, held, action, confirmed=True)
         try:
             api = await async_llm_api(self.hass, turn)
@@ -931,8 +932,43 @@ class SafetyGate:
         # person heard: the question said it, so the same words must say it now.
         sensitive = self._sensitive_targets(now)
         if self._describe(now, sensitive) != action.description:
-            return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
+            return self._failed_changed(turn, action, now.targets or ())
         return Decision(Verdict.ALLOW, now, action, confirmed=True)
+
+    def _failed_changed(
+        self, turn: TurnContext, action: PendingAction, targets: Sequence[str]
+    ) -> Decision:
+        """Refuse a held action whose question no longer says it, and say why.
+
+        The same entities (their registry entries checked before): one gone since (disabled,
+        removed) is said gone by the name it had; one renamed is said by its name now, so the
+        person hears it is the same device and can ask for it again. Anything else (what the
+        action would set off, a group's members) is a change of the devices it would change.
+        """
+        registry = er.async_get(self.hass)
+        for entity_id in targets:
+            if self.hass.states.get(entity_id) is None:
+                entry = registry.async_get(entity_id)
+                name = (er.async_get_full_entity_name(self.hass, entry) if entry else "") or ""
+                said = said_name(name, entity_id) if name else entity_id
+                return self._failed(
+                    turn, action, f"{said} is gone", Phrase("reason_gone", {"name": said})
+                )
+        renamed = [
+            named
+            for entity_id in targets
+            if (state := self.hass.states.get(entity_id)) is not None
+            and (named := said_name(state.name, entity_id)) not in action.description
+        ]
+        if not renamed:
+            return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
+        names = join_names(renamed, turn.language)
+        return self._failed(
+            turn,
+            action,
+            f"now called {join_names(renamed)}",
+            Phrase("reason_renamed", {"names": names}),
+        )
 
     def _failed(self, turn: TurnContext, action: PendingAction, error: str, said: Said) -> Decision:
         self.async_record(turn, action, Outcome.FAILED, error)
