@@ -51,6 +51,10 @@ class TrackingRuntime(RecordingModel):
         self.started: list[str] = []
         self.running = 0
         self.most_running = 0
+        # A test may hold each generation at its start: `entered` tells it one got there.
+        self.entered = threading.Event()
+        self.go_on = threading.Event()
+        self.go_on.set()
         self._lock = threading.Lock()
 
     @contextmanager
@@ -60,6 +64,8 @@ class TrackingRuntime(RecordingModel):
             self.running += 1
             self.most_running = max(self.most_running, self.running)
             self.started.append(self.render(request).dynamic)
+        self.entered.set()
+        self.go_on.wait()
         try:
             yield
         finally:
@@ -181,9 +187,11 @@ async def test_cancelling_a_queued_request_lets_the_others_run(open_worker: Open
     first = make_request(prompt_parts("hello"), max_tokens=40)
     second = make_request(prompt_parts("hi"), max_tokens=40)
     third = make_request(prompt_parts("Lock the front door"), max_tokens=40)
+    runtime.go_on.clear()  # the first generation waits while the second is queued
     tasks = [asyncio.create_task(worker.generate(request)) for request in (first, second, third)]
-    await asyncio.sleep(0.01)
+    assert await asyncio.get_running_loop().run_in_executor(None, runtime.entered.wait, 60)
     tasks[1].cancel()
+    runtime.go_on.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     assert isinstance(results[1], asyncio.CancelledError)
     assert isinstance(results[0], GenerationOutput)

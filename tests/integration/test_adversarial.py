@@ -9,7 +9,6 @@ same call does change it once confirmed (so the hold is not an accident of a fai
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -532,9 +531,8 @@ async def test_a_script_is_unknown_effect_and_held(hass: HomeAssistant, scene: S
 
 
 async def test_wrong_pins_lock_confirmation_for_a_while_and_notify_the_owner(
-    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+    hass: HomeAssistant, scene: Scene, clock: Clock
 ) -> None:
-    monkeypatch.setattr(confirmation, "PIN_LOCKOUT_SECONDS", 0.5)
     agent = await scene.pin_agent()
     answers = []
     for guess in ("1111", "2222", "3333"):
@@ -555,7 +553,10 @@ async def test_wrong_pins_lock_confirmation_for_a_while_and_notify_the_owner(
     assert speech(locked).startswith("Too many wrong PINs")
     assert state(hass, "lock.front_door") == "locked"
 
-    await asyncio.sleep(0.6)
+    clock.now += confirmation.PIN_LOCKOUT_SECONDS - 1
+    still_locked = await scene.ask_to_unlock(agent)
+    assert speech(still_locked).startswith("Too many wrong PINs")
+    clock.now += 1
     question = await scene.ask_to_unlock(agent)
     await scene.reply(agent, question, PIN)
     assert state(hass, "lock.front_door") == "unlocked"

@@ -18,6 +18,7 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.const import SUBENTRY_AI_TASK
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
+from custom_components.local_agent.flows import progress
 from custom_components.local_agent.flows import server as server_flow
 from custom_components.local_agent.runtime.local import LOCAL_ENGINES
 from custom_components.local_agent.safety.confirmation import Reply
@@ -87,6 +88,8 @@ async def test_a_silent_server_is_named_soon_and_in_the_dialogs_words(
     """
     assert server_flow.MODEL_LIST_TIMEOUT <= 10 < DEFAULT_READ_TIMEOUT
     monkeypatch.setattr(server_flow, "MODEL_LIST_TIMEOUT", 0.3)
+    # The answer is awaited in the step, not behind a progress step, however busy the machine.
+    monkeypatch.setattr(progress, "PROGRESS_GRACE", DEFAULT_READ_TIMEOUT)
     result = await hass.config_entries.flow.async_init(
         DOMAIN, context={"source": config_entries.SOURCE_USER}
     )
@@ -98,7 +101,8 @@ async def test_a_silent_server_is_named_soon_and_in_the_dialogs_words(
         result["flow_id"],
         {CONF_SERVER_URL: silent_server, CONF_SERVER_MODE: "completions", CONF_MAX_CONCURRENT: 1},
     )
-    assert time.monotonic() - started < 5
+    # Not the read timeout's wait; a busy machine may take seconds for the rest of the step.
+    assert time.monotonic() - started < DEFAULT_READ_TIMEOUT / 2
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {"base": "server_no_answer"}
     for language in ("en", "de", "fr", "es", "it", "nl", "pt"):

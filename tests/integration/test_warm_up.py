@@ -18,7 +18,9 @@ import pytest
 from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
 from custom_components.local_agent.const import CONF_HISTORY_TOKENS
+from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_TEMPERATURE
+from custom_components.local_agent.const import CONF_THINKING
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.engine.errors import GenerationCancelledError
 from custom_components.local_agent.engine.local.worker import ModelWorker
@@ -379,8 +381,13 @@ async def test_a_command_waiting_for_the_prefix_says_so_first(
 async def test_a_real_model_evaluates_little_in_the_first_turn_and_after_a_reload(
     hass: HomeAssistant, demo_home: None, qwen35_model_path: Path
 ) -> None:
+    # What is asserted is the prompt's evaluation: a short answer without reasoning keeps the
+    # turn far inside its time limit, which 1,000 random tokens on a busy machine outran.
+    short_answer = {CONF_THINKING: False, CONF_MAX_TOKENS: 8}
     agent = await async_setup_agent(
-        hass, qwen35_model_path, **{CONF_TEMPERATURE: 0.0, CONF_HISTORY_TOKENS: 500}
+        hass,
+        qwen35_model_path,
+        **{CONF_TEMPERATURE: 0.0, CONF_HISTORY_TOKENS: 500, **short_answer},
     )
     await hass.async_block_till_done(wait_background_tasks=True)
     folder = Path(hass.config.path("local_agent", "prefixes"))
@@ -423,7 +430,7 @@ async def test_a_batch_running_when_home_assistant_stops_ends_before_its_threads
     monkeypatch.setattr(worker._model, "warm", one_long_batch)
     conversation_text = Conversation("system", (Message("user", "hello"),))
     hass.async_create_background_task(worker.prepare(conversation_text, ()), "prepare")
-    assert await hass.async_add_executor_job(in_batch.wait, 5)
+    assert await hass.async_add_executor_job(in_batch.wait, 60)
     ended_when_stopping: list[bool] = []
     hass.bus.async_listen_once(
         EVENT_HOMEASSISTANT_STOP, lambda _event: ended_when_stopping.append(batch_ended.is_set())
