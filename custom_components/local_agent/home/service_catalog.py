@@ -537,6 +537,27 @@ def _range_text(spec: FieldSpec) -> str:
     return ""
 
 
+def entity_option(name: str, value: Any, state: State) -> Any:
+    """Return the entity's own option that a value writes differently, else the value.
+
+    Only case, spaces, hyphens and underscores may differ ("Heat Cool" is "heat_cool"), and
+    only when exactly one of the entity's options matches: anything else is checked as written.
+    """
+    attribute = OPTION_ATTRIBUTES.get(name)
+    allowed = state.attributes.get(attribute) if attribute else None
+    if not isinstance(value, str) or not isinstance(allowed, (list, tuple)):
+        return value
+    options = [str(option) for option in allowed]
+    if value in options:
+        return value
+    matches = [option for option in options if _option_key(option) == _option_key(value)]
+    return matches[0] if len(matches) == 1 else value
+
+
+def _option_key(text: str) -> str:
+    return re.sub(r"[\s_-]+", "_", text.strip().casefold())
+
+
 def entity_constraint_error(
     domain: str, spec: FieldSpec, value: Any, state: State, temperature_unit: str
 ) -> Refusal | None:
