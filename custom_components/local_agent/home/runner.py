@@ -200,6 +200,8 @@ class TargetStates(llm.ToolResult):
     already: frozenset[str] = frozenset()
     # Whether the call only read its targets (get_state): a read changes nothing.
     read: bool = False
+    # The fields as the call ran (a value the model wrote otherwise, 0.5 for 50 %, as set).
+    ran: Mapping[str, Any] | None = None
 
     @property
     def changed(self) -> bool:
@@ -541,7 +543,9 @@ async def _async_execute(
         for summary in summaries:
             summary.update(await async_listing(hass, summary["entity_id"]))
     data: dict[str, Any] = {"entities": summaries}
-    return TargetStates(data=data, entities=tuple(summaries), read=action.read_only)
+    return TargetStates(
+        data=data, entities=tuple(summaries), read=action.read_only, ran=dict(action.data)
+    )
 
 
 async def _async_call_service(

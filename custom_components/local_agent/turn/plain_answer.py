@@ -611,9 +611,11 @@ def _done_action(
     entity_ids = tuple(str(entity.get("entity_id")) for entity in targets)
     # A text field's value written as a list of one ran as that value (one_value); a list
     # field (areas to clean) came as a list and stays one.
+    # Said as they ran, where our runner kept them (a share written for a percent: the percent).
+    ran = result.ran if isinstance(result, TargetStates) else None
     fields = tuple(
         (key, one_value(value) if isinstance(value, str) else value)
-        for key, value in sorted(call.tool_args.items())
+        for key, value in sorted((call.tool_args if ran is None else ran).items())
         if key not in _UNSAID_KEYS
     )
     service = service.strip().lower().removeprefix(f"{call.tool_name}.")
