@@ -403,11 +403,14 @@ def _bind_arguments(tool: ToolSpec, given: _Given) -> tuple[dict[str, Any], list
     problems: list[str] = []
     seen: set[str] = set()
     unknown: list[str] = []
+    required = schema_of_tool.get("required", [])
     for key, value in given:
         if key in seen:
             problems.append(f"Tool '{tool.name}' got parameter '{key}' more than once.")
             continue
         seen.add(key)
+        if _is_null(value) and key not in required:
+            continue  # an optional parameter written as null is one not given
         if key in properties:
             schema = properties[key]
         elif extra is True or isinstance(extra, dict):
@@ -421,7 +424,7 @@ def _bind_arguments(tool: ToolSpec, given: _Given) -> tuple[dict[str, Any], list
             problems.append(f"Parameter '{key}' of tool '{tool.name}': {err}.")
     if unknown:
         problems.append(_unknown_parameters_message(tool.name, unknown, properties))
-    missing = [key for key in schema_of_tool.get("required", []) if key not in seen]
+    missing = [key for key in required if key not in seen]
     if missing:
         noun = "parameter" if len(missing) == 1 else "parameters"
         names = ", ".join(f"'{key}'" for key in missing)

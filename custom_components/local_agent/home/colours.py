@@ -40,8 +40,14 @@ class ColourWords:
     named: Mapping[str, str] = field(default_factory=dict)  # folded "weiss": "white"
 
     def css_name(self, text: str) -> str:
-        """Return the CSS name a colour word means ("Rot": "red"), else the text as it is."""
-        return self.named.get(fold(text), text)
+        """Return the CSS name a colour word means ("Rot": "red"), else the text as it is.
+
+        A CSS name may be written in words, in any case ("Light Blue": "lightblue").
+        """
+        if (css := self.named.get(fold(text))) is not None:
+            return css
+        written = "".join(text.split()).lower()
+        return written if written in color_util.COLORS else text
 
     def word(self, css_name: str) -> str:
         """Return how the language says a CSS colour name ("red": "rot"), else the name."""

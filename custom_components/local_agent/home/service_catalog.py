@@ -221,6 +221,10 @@ _MAX_SHOWN_BOUND: Final = 1_000_000
 # never a sentence of its own ("heat. Say yes to confirm").
 _SAID_WORD: Final = r"\w[\w'+-]*(?:\.\d[\w'+-]*)*"
 _SAYABLE_OPTION: Final = re.compile(rf"(?=.{{1,40}}$){_SAID_WORD}(?: {_SAID_WORD}){{0,2}}")
+# Percents of a whole (not a step): a model writing 0.5 means half, never half a percent.
+_WHOLE_PERCENT_FIELDS: Final = frozenset(
+    {"brightness_pct", "humidity", "percentage", "position", "tilt_position"}
+)
 _TRUE_WORDS: Final = frozenset({"true", "on", "yes", "1"})
 _FALSE_WORDS: Final = frozenset({"false", "off", "no", "0"})
 
@@ -485,6 +489,8 @@ def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
             number = None
     if number is None or not math.isfinite(number):
         return None, Refusal(f"{spec.name} must be a number{_range_text(spec)}, got {value!r}.")
+    if spec.name in _WHOLE_PERCENT_FIELDS and 0 < number < 1:
+        number = round(number * 100, 4)  # a share of the whole: 0.5 is half, never 0.5 %
     if refused := out_of_range(number, spec.minimum, spec.maximum, FIELD_UNITS.get(spec.name, "")):
         return None, Refusal(
             f"{spec.name} {number:g} is out of range{_range_text(spec)}.", *refused
@@ -535,6 +541,27 @@ def _range_text(spec: FieldSpec) -> str:
     if spec.maximum is not None:
         return f" of at most {spec.maximum:g}"
     return ""
+
+
+def entity_option(name: str, value: Any, state: State) -> Any:
+    """Return the entity's own option that a value writes differently, else the value.
+
+    Only case, spaces, hyphens and underscores may differ ("Heat Cool" is "heat_cool"), and
+    only when exactly one of the entity's options matches: anything else is checked as written.
+    """
+    attribute = OPTION_ATTRIBUTES.get(name)
+    allowed = state.attributes.get(attribute) if attribute else None
+    if not isinstance(value, str) or not isinstance(allowed, (list, tuple)):
+        return value
+    options = [str(option) for option in allowed]
+    if value in options:
+        return value
+    matches = [option for option in options if _option_key(option) == _option_key(value)]
+    return matches[0] if len(matches) == 1 else value
+
+
+def _option_key(text: str) -> str:
+    return re.sub(r"[\s_-]+", "_", text.strip().casefold())
 
 
 def entity_constraint_error(

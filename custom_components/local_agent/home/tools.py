@@ -61,6 +61,7 @@ from .service_catalog import action_supported
 from .service_catalog import build_catalog
 from .service_catalog import coerce_value
 from .service_catalog import entity_constraint_error
+from .service_catalog import entity_option
 from .service_catalog import field_supported
 from .service_catalog import options_hint
 from .service_catalog import redacted
@@ -423,6 +424,7 @@ def _check_fields(
         if refusal is not None:
             return _refused(refusal)
         for state in states:
+            converted = entity_option(name, converted, state)
             if not field_supported(spec, state):
                 return _unsupported(state, name)
             if refusal := entity_constraint_error(

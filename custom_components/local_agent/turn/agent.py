@@ -1148,6 +1148,7 @@ class ConversationAgent:
             if not generation.done():
                 generation.cancel()
                 await asyncio.wait([generation])
+        calls[:] = _without_undoing_repeats(calls)
         if len(calls) > MAX_CALLS_PER_ROUND:
             # A model looping on call markup would otherwise flood the next prompt with results.
             # What is left out is one failed call: never said done as if it were all (the
@@ -1383,6 +1384,34 @@ def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
 
 # Calls read from one answer; more than a turn ever needs, few enough to bound the next prompt.
 MAX_CALLS_PER_ROUND = 8
+
+
+# Actions that a second, identical call in the same answer undoes.
+_UNDONE_BY_A_REPEAT: Final = frozenset({"toggle", "media_play_pause"})
+
+
+def _without_undoing_repeats(
+    calls: list[ToolCallParsed | ToolCallFailed],
+) -> list[ToolCallParsed | ToolCallFailed]:
+    """Drop a toggle that repeats one of the same answer: run, it would switch it back.
+
+    A small model repeats a call word for word; nobody asks to switch a thing and switch it
+    back in one breath. Any other repeat runs as written (twice the next track is two).
+    """
+    kept: list[ToolCallParsed | ToolCallFailed] = []
+    for event in calls:
+        if not (
+            isinstance(event, ToolCallParsed)
+            and event.call.arguments.get("action") in _UNDONE_BY_A_REPEAT
+            and any(
+                isinstance(earlier, ToolCallParsed)
+                and (earlier.call.name, earlier.call.arguments)
+                == (event.call.name, event.call.arguments)
+                for earlier in kept
+            )
+        ):
+            kept.append(event)
+    return kept
 
 
 def _calls_left_out(left_out: list[ToolCallParsed | ToolCallFailed]) -> ToolCallFailed:
