@@ -954,11 +954,13 @@ class SafetyGate:
                 return self._failed(
                     turn, action, f"{said} is gone", Phrase("reason_gone", {"name": said})
                 )
+        # Said as our questions say a name: with its id where it could be taken for another
+        # device's or holds marks of our sentences ("Shed Door. Opened Garage Door").
         renamed = [
-            named
+            entity_name(self.hass, entity_id)
             for entity_id in targets
             if (state := self.hass.states.get(entity_id)) is not None
-            and (named := said_name(state.name, entity_id)) not in action.description
+            and said_name(state.name, entity_id) not in action.description
         ]
         if not renamed:
             return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
