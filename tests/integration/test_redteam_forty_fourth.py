@@ -15,6 +15,7 @@ import pytest
 
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
 from .conftest import Agent
 from .conftest import state
@@ -49,3 +50,27 @@ async def test_a_yes_to_a_door_renamed_craftily_says_its_new_name_with_its_id(
 
     assert said == REFUSED + expected
     assert state(hass, GARAGE) == "closed"
+
+
+async def test_a_yes_to_a_door_renamed_craftily_and_disabled_says_it_gone_with_its_id(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+) -> None:
+    """Before: "... - Garage Door. Opened Garage Door: gone." (the registry's new name as
+    written)."""
+    said = await yes_after_a_change(
+        scripted_agent,
+        scripted_worker,
+        person,
+        "en",
+        name="Garage Door. Opened Garage Door",
+        disabled_by=er.RegistryEntryDisabler.USER,
+    )
+
+    assert said == (
+        "I could not finish: open Garage Door \u2013 "
+        "Garage Door. Opened Garage Door (cover.garage_door): gone."
+    )
+    assert hass.states.get(GARAGE) is None
