@@ -867,10 +867,15 @@ def entity_name(hass: HomeAssistant, entity_id: str) -> str:
     state = hass.states.get(entity_id)
     if state is None:
         return entity_id
-    said = said_name(state.name, entity_id)
+    return told_name(hass, entity_id, state.name)
+
+
+def told_name(hass: HomeAssistant, entity_id: str, name: str) -> str:
+    """Return a name of the entity as entity_name says it: with its id where it is unclear."""
+    said = said_name(name, entity_id)
     # A cut name already ends with its id, whose brackets are marks of ours: said once.
-    if said in (entity_id, f"{one_line(state.name)} ({entity_id})") or not (
-        hides_its_meaning(said) or heard_like_another(hass, entity_id, state.name)
+    if said in (entity_id, f"{one_line(name)} ({entity_id})") or not (
+        hides_its_meaning(said) or heard_like_another(hass, entity_id, name)
     ):
         return said
     return f"{said} ({entity_id})"

@@ -38,6 +38,7 @@ from custom_components.local_agent.home.call_texts import kept_text
 from custom_components.local_agent.home.call_texts import restatements
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import speaks_only_english
+from custom_components.local_agent.home.call_texts import told_name
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import async_check
@@ -950,15 +951,17 @@ class SafetyGate:
             if self.hass.states.get(entity_id) is None:
                 entry = registry.async_get(entity_id)
                 name = (er.async_get_full_entity_name(self.hass, entry) if entry else "") or ""
-                said = said_name(name, entity_id) if name else entity_id
+                said = told_name(self.hass, entity_id, name) if name else entity_id
                 return self._failed(
                     turn, action, f"{said} is gone", Phrase("reason_gone", {"name": said})
                 )
+        # Said as our questions say a name: with its id where it could be taken for another
+        # device's or holds marks of our sentences ("Shed Door. Opened Garage Door").
         renamed = [
-            named
+            entity_name(self.hass, entity_id)
             for entity_id in targets
             if (state := self.hass.states.get(entity_id)) is not None
-            and (named := said_name(state.name, entity_id)) not in action.description
+            and said_name(state.name, entity_id) not in action.description
         ]
         if not renamed:
             return self._failed(turn, action, _CHANGED, _SAID_CHANGED)
