@@ -203,7 +203,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Die Lüfterstufe von Thing auf high einstellen.",
-            "Das ging nicht: die Lüfterstufe von Thing auf high einstellen.",
+            "Das ging nicht: die Lüfterstufe von Thing auf Hoch einstellen.",
             "Die Lüfterstufe von Thing auf Hoch einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -227,7 +227,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Den Modus von Thing auf heat einstellen.",
-            "Das ging nicht: den Modus von Thing auf heat einstellen.",
+            "Das ging nicht: den Modus von Thing auf Heizbetrieb einstellen.",
             "Den Modus von Thing auf Heizbetrieb einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -239,7 +239,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Die Voreinstellung von Thing auf eco einstellen.",
-            "Das ging nicht: die Voreinstellung von Thing auf eco einstellen.",
+            "Das ging nicht: die Voreinstellung von Thing auf Eco einstellen.",
             "Die Voreinstellung von Thing auf Eco einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -251,7 +251,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Den horizontalen Schwenkmodus von Thing auf on einstellen.",
-            "Das ging nicht: den horizontalen Schwenkmodus von Thing auf on einstellen.",
+            "Das ging nicht: den horizontalen Schwenkmodus von Thing auf Ein einstellen.",
             "Den horizontalen Schwenkmodus von Thing auf Ein einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -263,7 +263,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Den Schwenkmodus von Thing auf vertical einstellen.",
-            "Das ging nicht: den Schwenkmodus von Thing auf vertical einstellen.",
+            "Das ging nicht: den Schwenkmodus von Thing auf Vertikal einstellen.",
             "Den Schwenkmodus von Thing auf Vertikal einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -275,7 +275,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Thing auf heat mit 21,5° einstellen.",
-            "Das ging nicht: Thing auf heat mit 21,5° einstellen.",
+            "Das ging nicht: Thing auf Heizbetrieb mit 21,5° einstellen.",
             "Thing auf Heizbetrieb mit 21,5° einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -475,7 +475,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Die Richtung von Thing auf reverse einstellen.",
-            "Das ging nicht: die Richtung von Thing auf reverse einstellen.",
+            "Das ging nicht: die Richtung von Thing auf Rückwärts einstellen.",
             "Die Richtung von Thing auf Rückwärts einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -555,7 +555,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Den Modus von Thing auf sleep einstellen.",
-            "Das ging nicht: den Modus von Thing auf sleep einstellen.",
+            "Das ging nicht: den Modus von Thing auf Schlafen einstellen.",
             "Den Modus von Thing auf Schlafen einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -867,7 +867,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Die Wiederholung von Thing auf all einstellen.",
-            "Das ging nicht: die Wiederholung von Thing auf all einstellen.",
+            "Das ging nicht: die Wiederholung von Thing auf Alle einstellen.",
             "Die Wiederholung von Thing auf Alle einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },
@@ -1026,8 +1026,8 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
     "scene.turn_on": {
         "en": (
             "Activated Thing.",
-            "I could not turn on Thing.",
-            "Turn on Thing? Say yes to confirm.",
+            "I could not activate Thing.",
+            "Activate Thing? Say yes to confirm.",
         ),
         "de": (
             "Erledigt: Thing aktivieren.",
@@ -1427,7 +1427,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         ),
         "de": (
             "Erledigt: Den Betriebsmodus von Thing auf eco einstellen.",
-            "Das ging nicht: den Betriebsmodus von Thing auf eco einstellen.",
+            "Das ging nicht: den Betriebsmodus von Thing auf Eco einstellen.",
             "Den Betriebsmodus von Thing auf Eco einstellen? Sag „ja“ zum Bestätigen.",
         ),
     },

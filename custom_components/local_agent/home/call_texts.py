@@ -133,6 +133,9 @@ class Names:
     names: tuple[str, ...]
     # The names' entities, by their order: twins are told apart by place (twin_names).
     entity_ids: tuple[str, ...] = ()
+    # Names of the house, written as they are at a sentence start ("iPhone", "bed light"); not
+    # what the model wrote that names nothing ("the user's entity": "The user's entity: …").
+    as_written: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -981,7 +984,7 @@ def names_in(parts: Iterable[Said]) -> list[str]:
         for part in parts
         if isinstance(part, Phrase)
         for value in part.placeholders.values()
-        if isinstance(value, Names)
+        if isinstance(value, Names) and value.as_written
         for name in value.names
     ]
 

@@ -122,11 +122,16 @@ def _names_together(reasons: list[Said]) -> list[Said]:
         else:
             said.append(reason)
     return [
-        Phrase(reason.key, {"name": Names(tuple(dict.fromkeys(together[reason.key])))})
+        Phrase(reason.key, {"name": _model_wrote(together[reason.key])})
         if isinstance(reason, Phrase) and reason.key in together
         else reason
         for reason in said
     ]
+
+
+def _model_wrote(names: list[str]) -> Names:
+    """The names the model wrote that name no entity: a sentence they start is capitalised."""
+    return Names(tuple(dict.fromkeys(names)), as_written=False)
 
 
 def refused_by_core(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInput]) -> bool:
