@@ -24,7 +24,6 @@ from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
-from .scene import Home
 from .scripted_model import call
 from .test_everyday_common import home  # noqa: F401  (the fixture)
 from .test_everyday_homes import expose
@@ -35,6 +34,9 @@ ECOBEE: Final = "climate.ecobee"
 BLINDS: Final = "cover.living_room_window"
 FRONT_DOOR: Final = "lock.front_door"
 WELCOME: Final = "scene.welcome"
+
+
+pytestmark = pytest.mark.usefixtures("home")
 
 
 @pytest.fixture
@@ -57,7 +59,7 @@ NOT_AN_OPTION: Final = {
 
 @pytest.mark.parametrize("language", list(NOT_AN_OPTION))
 async def test_a_refused_mode_is_said_in_home_assistants_words(
-    hass: HomeAssistant, home: Home, talk: Talk, language: str
+    hass: HomeAssistant, talk: Talk, language: str
 ) -> None:
     """Before: "HeatPump: dry ist keine Option." in German (the key, in every language)."""
     expose(hass, HEAT_PUMP)
@@ -71,7 +73,7 @@ async def test_a_refused_mode_is_said_in_home_assistants_words(
 
 
 async def test_a_held_scene_is_asked_and_done_with_one_verb(
-    hass: HomeAssistant, home: Home, talk: Talk
+    hass: HomeAssistant, talk: Talk
 ) -> None:
     """Before: "Turn on Welcome (this will unlock Front Door)? …", then "Done: activate …"."""
     await hass.services.async_call(
@@ -103,7 +105,7 @@ JOINED: Final = [
 
 @pytest.mark.parametrize(("language", "name", "said"), JOINED)
 async def test_a_name_is_joined_to_the_word_before_it(
-    hass: HomeAssistant, home: Home, talk: Talk, language: str, name: str, said: str
+    hass: HomeAssistant, talk: Talk, language: str, name: str, said: str
 ) -> None:
     """Before: "la position de Escalier", "la posizione di Il Salotto", "de A Sala"."""
     er.async_get(hass).async_update_entity(BLINDS, name=name)
@@ -116,9 +118,7 @@ async def test_a_name_is_joined_to_the_word_before_it(
     assert speech(result).startswith(said)
 
 
-async def test_a_refusal_in_french_elides_before_a_vowel(
-    hass: HomeAssistant, home: Home, talk: Talk
-) -> None:
+async def test_a_refusal_in_french_elides_before_a_vowel(hass: HomeAssistant, talk: Talk) -> None:
     """Before: "Je n'ai pas pu régler le mode de ventilation de Ecobee."."""
     expose(hass, ECOBEE)
 
@@ -129,7 +129,7 @@ async def test_a_refusal_in_french_elides_before_a_vowel(
     assert speech(result).startswith("Je n'ai pas pu régler le mode de ventilation d'Ecobee.")
 
 
-async def test_a_consonant_or_an_h_keeps_de(hass: HomeAssistant, home: Home, talk: Talk) -> None:
+async def test_a_consonant_or_an_h_keeps_de(hass: HomeAssistant, talk: Talk) -> None:
     """Guard: "de HeatPump", "de Hvac": whether a name's h is mute is not known."""
     expose(hass, HEAT_PUMP)
 
@@ -148,7 +148,7 @@ async def test_a_consonant_or_an_h_keeps_de(hass: HomeAssistant, home: Home, tal
     ],
 )
 async def test_what_names_nothing_starts_its_sentence_with_a_capital(
-    hass: HomeAssistant, home: Home, talk: Talk, written: str, said: str
+    hass: HomeAssistant, talk: Talk, written: str, said: str
 ) -> None:
     """Before: "the user's entity: no such entity exposed to Assist."."""
     result = await talk.ask("en", call("get_state", entity_id=written))

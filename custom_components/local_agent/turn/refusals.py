@@ -130,7 +130,7 @@ def _names_together(reasons: list[Said]) -> list[Said]:
 
 
 def _model_wrote(names: list[str]) -> Names:
-    """The names the model wrote that name no entity: a sentence they start is capitalised."""
+    """Return the names the model wrote that name nothing: a sentence they start is capitalised."""
     return Names(tuple(dict.fromkeys(names)), as_written=False)
 
 
