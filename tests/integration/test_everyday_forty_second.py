@@ -110,12 +110,14 @@ def said(
     note: str = "",
     german_note: str | None = None,
     german_asked: str | None = None,
+    german_refused: str | None = None,
 ) -> dict[str, tuple[str, str, str]]:
     """Return the English and German sentences: done, refused and asked (no end marks given).
 
     A refusal says the call alone; the question and the German done answer say it with the
     note (the German note is the English one unless given); a German question reads as the
-    German done answer unless given.
+    German done answer unless given; a German refusal says the call unless given (a mode in
+    Home Assistant's word, as the question says it).
     """
     asked = " ".join(filter(None, (upper_first(call), note)))
     german_note = note if german_note is None else german_note
@@ -123,7 +125,7 @@ def said(
     english = (f"{done}.", f"I could not {call}.", f"{asked}? Say yes to confirm.")
     german = (
         f"Erledigt: {german_done}.",
-        f"Das ging nicht: {german_call}.",
+        f"Das ging nicht: {german_refused or german_call}.",
         f"{german_asked or german_done}? Sag „ja“ zum Bestätigen.",
     )
     return {"en": english, "de": german}
@@ -158,6 +160,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "set the fan mode of Thing to high",
         "die Lüfterstufe von Thing auf high einstellen",
         german_asked="Die Lüfterstufe von Thing auf Hoch einstellen",
+        german_refused="die Lüfterstufe von Thing auf Hoch einstellen",
     ),
     "climate.set_humidity": said(
         "Set the humidity of Thing to 45%",
@@ -169,30 +172,35 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "set the mode of Thing to heat",
         "den Modus von Thing auf heat einstellen",
         german_asked="Den Modus von Thing auf Heizbetrieb einstellen",
+        german_refused="den Modus von Thing auf Heizbetrieb einstellen",
     ),
     "climate.set_preset_mode": said(
         "Set the preset of Thing to eco",
         "set the preset of Thing to eco",
         "die Voreinstellung von Thing auf eco einstellen",
         german_asked="Die Voreinstellung von Thing auf Eco einstellen",
+        german_refused="die Voreinstellung von Thing auf Eco einstellen",
     ),
     "climate.set_swing_horizontal_mode": said(
         "Set the horizontal swing mode of Thing to on",
         "set the horizontal swing mode of Thing to on",
         "den horizontalen Schwenkmodus von Thing auf on einstellen",
         german_asked="Den horizontalen Schwenkmodus von Thing auf Ein einstellen",
+        german_refused="den horizontalen Schwenkmodus von Thing auf Ein einstellen",
     ),
     "climate.set_swing_mode": said(
         "Set the swing mode of Thing to vertical",
         "set the swing mode of Thing to vertical",
         "den Schwenkmodus von Thing auf vertical einstellen",
         german_asked="Den Schwenkmodus von Thing auf Vertikal einstellen",
+        german_refused="den Schwenkmodus von Thing auf Vertikal einstellen",
     ),
     "climate.set_temperature": said(
         "Set the temperature of Thing to 21.5° (heat)",
         "set Thing to heat at 21.5°",
         "Thing auf heat mit 21,5° einstellen",
         german_asked="Thing auf Heizbetrieb mit 21,5° einstellen",
+        german_refused="Thing auf Heizbetrieb mit 21,5° einstellen",
     ),
     "climate.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
     "climate.turn_on": said("Turned on Thing", "turn on Thing", "Thing einschalten"),
@@ -244,6 +252,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "set the direction of Thing to reverse",
         "die Richtung von Thing auf reverse einstellen",
         german_asked="Die Richtung von Thing auf Rückwärts einstellen",
+        german_refused="die Richtung von Thing auf Rückwärts einstellen",
     ),
     "fan.set_percentage": said(
         "Set the speed of Thing to 50%",
@@ -273,6 +282,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "set the mode of Thing to sleep",
         "den Modus von Thing auf sleep einstellen",
         german_asked="Den Modus von Thing auf Schlafen einstellen",
+        german_refused="den Modus von Thing auf Schlafen einstellen",
     ),
     "humidifier.toggle": said("Toggled Thing", "toggle Thing", "Thing umschalten"),
     "humidifier.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
@@ -334,6 +344,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "set repeat of Thing to all",
         "die Wiederholung von Thing auf all einstellen",
         german_asked="Die Wiederholung von Thing auf Alle einstellen",
+        german_refused="die Wiederholung von Thing auf Alle einstellen",
     ),
     "media_player.select_sound_mode": said(
         "Set the sound mode of Thing to Music",
@@ -374,7 +385,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
     "remote.turn_on": said(
         "Turned on Thing (Watch TV)", "turn on Thing", "Thing einschalten", note="(Watch TV)"
     ),
-    "scene.turn_on": said("Activated Thing", "turn on Thing", "Thing aktivieren"),
+    "scene.turn_on": said("Activated Thing", "activate Thing", "Thing aktivieren"),
     "script.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
     "script.turn_on": said("Ran Thing", "run Thing", "Thing ausführen"),
     "select.select_next": said(
@@ -466,6 +477,7 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
         "set the operation mode of Thing to eco",
         "den Betriebsmodus von Thing auf eco einstellen",
         german_asked="Den Betriebsmodus von Thing auf Eco einstellen",
+        german_refused="den Betriebsmodus von Thing auf Eco einstellen",
     ),
     "water_heater.set_temperature": said(
         "Set the temperature of Thing to 21.5° (eco)",

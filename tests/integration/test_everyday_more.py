@@ -435,7 +435,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "en",
         (does("get_state", entity_id="the user's entity."), answer("")),
-        "I could not read the state of the user's entity. the user's entity: no such entity"
+        "I could not read the state of the user's entity. The user's entity: no such entity"
         " exposed to Assist.",
         ERROR,
     ),
@@ -445,7 +445,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
             answer("\n".join(call("get_state", entity_id=f"sensor.value_{n}") for n in range(4))),
             answer(""),
         ),
-        "I could not read the state of value 0, value 1, value 2 and value 3. value 0, value 1,"
+        "I could not read the state of value 0, value 1, value 2 and value 3. Value 0, value 1,"
         " value 2 and value 3: no such entity exposed to Assist.",
         ERROR,
     ),

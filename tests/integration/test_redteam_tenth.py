@@ -369,7 +369,7 @@ async def test_a_scene_that_switches_off_an_exempt_securing_automation_is_held(
     assert (state(hass, program) == "on") is held
     if held and program in exempt:
         assert speech(result) == (
-            "Turn on Movie night (this will disable Nightly)? Say yes to confirm."
+            "Activate Movie night (this will disable Nightly)? Say yes to confirm."
         )
 
 

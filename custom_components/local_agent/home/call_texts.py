@@ -63,8 +63,10 @@ from .entity_view import hides_its_meaning
 from .entity_view import holds_our_marks
 from .entity_view import one_line
 from .entity_view import writes_an_entity_id
+from .joined_words import fill
 from .service_catalog import AREA_FIELD
 from .service_catalog import SECRET_FIELDS
+from .service_catalog import Mode
 from .service_catalog import Quantity
 from .twin_names import places_of
 from .twin_names import shares_a_name
@@ -85,7 +87,7 @@ async def async_phrase(hass: HomeAssistant, language: str, key: str, **placehold
     for lang in dict.fromkeys((language, language.split("-", maxsplit=1)[0])):
         strings = await async_get_translations(hass, lang, "exceptions", [DOMAIN])
         if (template := strings.get(translation_key)) and template != english:
-            return _one_sentence_end(template.format(**_trimmed(placeholders)))
+            return _one_sentence_end(fill(template, call_words(lang), **_trimmed(placeholders)))
     return _one_sentence_end(english.format(**_trimmed(placeholders))) if english else key
 
 
@@ -134,6 +136,9 @@ class Names:
     names: tuple[str, ...]
     # The names' entities, by their order: twins are told apart by place (twin_names).
     entity_ids: tuple[str, ...] = ()
+    # Names of the house, written as they are at a sentence start ("iPhone", "bed light"); not
+    # what the model wrote that names nothing ("the user's entity": "The user's entity: …").
+    as_written: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +146,9 @@ class Phrase:
     """A fixed sentence (a key of "exceptions") and its placeholders, to be said later."""
 
     key: str
-    placeholders: Mapping[str, str | StateWord | Names | Quantity] = field(default_factory=dict)
+    placeholders: Mapping[str, str | StateWord | Names | Quantity | Mode] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,13 +191,19 @@ async def async_said(hass: HomeAssistant, language: str, parts: Sequence[Said]) 
 async def _async_placeholder(
     hass: HomeAssistant,
     language: str,
-    value: str | StateWord | Names | Quantity,
+    value: str | StateWord | Names | Quantity | Mode,
     *,
     many: bool = False,
 ) -> str:
     """Return a phrase's placeholder as the conversation's language says it."""
     if isinstance(value, Quantity):
         return quantity_words(value, call_words(language))
+    if isinstance(value, Mode):
+        if speaks_only_english(language):
+            return str(value)
+        await async_load_value_words(hass, language, [value.domain])
+        said = said_value(hass, language, value.domain, value.field, value.value)
+        return str(value) if said == value.value else str(said)
     if isinstance(value, StateWord):
         said = await _async_state_word(hass, language, value)
         return _plural_state(said, call_words(language)) if many and not value.alone else said
@@ -642,8 +655,8 @@ def said_action(
             values = {key: _in_pattern(key, rest.pop(key), words) for key in wanted}
             if said_switch is not None:
                 del rest[said_switch]
-            return pattern.format(names=names, **values), rest
-    return verb(domain, service, words).format(names=names), rest
+            return fill(pattern, words, names=names, **values), rest
+    return fill(verb(domain, service, words), words, names=names), rest
 
 
 def _in_pattern(key: str, value: Any, words: CallWords) -> str:
@@ -1012,7 +1025,7 @@ def names_in(parts: Iterable[Said]) -> list[str]:
         for part in parts
         if isinstance(part, Phrase)
         for value in part.placeholders.values()
-        if isinstance(value, Names)
+        if isinstance(value, Names) and value.as_written
         for name in value.names
     ]
 

@@ -94,6 +94,11 @@ class CallWords:
     # A one-word state said of several things ("déjà éteints", "già spenti"): its ending and
     # what replaces it, the first that fits ("" fits any); none where the word stays.
     plural_states: tuple[tuple[str, str], ...]
+    # A pattern's word before a value that begins with a vowel, as written there ("de": "d'"),
+    # and a preposition with the article a value begins with, as one word ("de le": "du"):
+    # joined_words.fill.
+    elisions: Mapping[str, str]
+    contractions: Mapping[str, str]
 
 
 def _verb_key(key: str) -> VerbKey:

@@ -257,6 +257,22 @@ class Quantity:
 
 
 @dataclass(frozen=True, slots=True)
+class Mode:
+    """A mode or option of a domain's field, said later as the frontend says it.
+
+    In the conversation's language ("dry": "Entfeuchten"), else as it is written.
+    """
+
+    domain: str
+    field: str
+    value: str
+
+    def __str__(self) -> str:
+        """Say it as written, words apart (for the model and the audit)."""
+        return self.value.replace("_", " ")
+
+
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """A value refused: the message the model reads, and why in a sentence the person hears.
 
@@ -266,7 +282,7 @@ class Refusal:
 
     message: str
     key: str = ""
-    facts: Mapping[str, str | Quantity] = field(default_factory=dict)
+    facts: Mapping[str, str | Quantity | Mode] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -576,7 +592,10 @@ def entity_constraint_error(
             message = f"{name} has no {spec.name} {value!r}. {hint}"
             if not _SAYABLE_OPTION.fullmatch(value):  # markup is never said back
                 return Refusal(message)
-            facts = {"name": name, "value": value.replace("_", " ")}
+            facts: dict[str, str | Quantity | Mode] = {
+                "name": name,
+                "value": Mode(domain, spec.name, value),
+            }
             return Refusal(message, "refused_no_option", facts)
     if (attrs := RANGE_ATTRIBUTES.get((domain, spec.name))) and isinstance(value, (int, float)):
         low, high = (state.attributes.get(attr) for attr in attrs)

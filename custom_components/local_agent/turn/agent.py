@@ -53,6 +53,7 @@ from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import as_sentence
+from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said as async_said_parts
 from custom_components.local_agent.home.call_texts import capitalized
@@ -538,6 +539,8 @@ class ConversationAgent:
         if refused_by_core(chat_log, calls):
             return " ".join(dict.fromkeys(reasons))
         # A reason says the value it refuses ("not 40 °C"): the call is said without it.
+        domains = {call.tool_name for call in calls if call.tool_name in home_tools}
+        await async_load_value_words(self.hass, language, domains)
         described = describe_calls(
             self.hass, as_missed(chat_log, calls), language, home_tools, with_values=not reasons
         )

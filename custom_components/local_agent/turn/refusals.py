@@ -33,12 +33,14 @@ from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_fields
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
+from custom_components.local_agent.home.call_texts import said_value
 from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
+from custom_components.local_agent.home.joined_words import fill
 from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
@@ -120,11 +122,16 @@ def _names_together(reasons: list[Said]) -> list[Said]:
         else:
             said.append(reason)
     return [
-        Phrase(reason.key, {"name": Names(tuple(dict.fromkeys(together[reason.key])))})
+        Phrase(reason.key, {"name": _model_wrote(together[reason.key])})
         if isinstance(reason, Phrase) and reason.key in together
         else reason
         for reason in said
     ]
+
+
+def _model_wrote(names: list[str]) -> Names:
+    """Return the names the model wrote that name nothing: a sentence they start is capitalised."""
+    return Names(tuple(dict.fromkeys(names)), as_written=False)
 
 
 def refused_by_core(chat_log: conversation.ChatLog, calls: Sequence[llm.ToolInput]) -> bool:
@@ -211,7 +218,9 @@ def describe_calls(
         return None
     # As a done answer names them: a voice reads "and 2 more", never a trailing "and …".
     described = [
-        pattern.format(names=join_few_names(names, language)) if names else pattern
+        fill(pattern, call_words(language), names=join_few_names(names, language))
+        if names
+        else pattern
         for pattern, names in targets_by_pattern.items()
     ]
     return join_few_names(described, language)
@@ -245,6 +254,8 @@ def _said_call(
         # Said as the question says it, with the values it asked for ("set Fan speed to 3").
         offered = CURATED_SERVICES[tool_name][service] if with_values else ()
         fields = _said_fields(hass, arguments, offered)
+        if words is not ENGLISH_WORDS:  # a mode as the frontend says it ("Heizbetrieb")
+            fields = {k: said_value(hass, language, tool_name, k, v) for k, v in fields.items()}
         pattern = said_action(tool_name, service, "{names}", fields, words)[0]
         names = _entity_names(hass, arguments.get(ATTR_ENTITY_ID))
     else:
