@@ -96,7 +96,7 @@ class CallWords:
     plural_states: tuple[tuple[str, str], ...]
     # A pattern's word before a value that begins with a vowel, as written there ("de": "d'"),
     # and a preposition with the article a value begins with, as one word ("de le": "du"):
-    # joined_words.fill.
+    # call_texts.fill.
     elisions: Mapping[str, str]
     contractions: Mapping[str, str]
 

@@ -26,6 +26,7 @@ from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
 from custom_components.local_agent.home.call_texts import duration_seconds
+from custom_components.local_agent.home.call_texts import fill
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
@@ -40,7 +41,6 @@ from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
-from custom_components.local_agent.home.joined_words import fill
 from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
