@@ -17,6 +17,7 @@ import pytest
 from custom_components.local_agent.home.call_texts import said_fields
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
 from homeassistant.setup import async_setup_component
 
 from .agents import Talk
@@ -24,6 +25,7 @@ from .conftest import Agent
 from .conftest import speech
 from .conftest import state
 from .scene import Home
+from .scripted_model import answer
 from .scripted_model import call
 
 BED_LIGHT: Final = "light.bed_light"
@@ -118,3 +120,26 @@ async def test_questions_done_answers_and_refusals_repeat_values_by_one_rule(
 
     assert said == {"preset_mode": "away from home", "swing_mode": "on", "temperature": "21.5"}
 
+
+async def test_a_light_already_on_changed_nothing_so_the_unexposed_one_is_named(
+    hass: HomeAssistant, talk: Talk
+) -> None:
+    """Before: "Bed Light: already on." alone. The runner said the call changed nothing, but
+    the turn counted any run of our tools as done: the hint for what the person named and
+    cannot be reached (nothing was done for them) was left out, and an automation's response
+    said action_done with Bed Light among what changed."""
+    await hass.services.async_call("light", "turn_on", {"entity_id": BED_LIGHT}, blocking=True)
+
+    result = await talk.say(
+        "turn on the bed light and the ceiling lights",
+        "en",
+        answer(call("light", action="turn_on", entity_id=BED_LIGHT)),
+        answer(""),
+    )
+
+    assert speech(result) == (
+        "Bed Light: already on. I cannot see or control Ceiling Lights: not exposed to Assist. "
+        "To let me, change that under Settings > Voice assistants > Expose."
+    )
+    # An automation reading the response is told nothing was changed, as the sentence says.
+    assert result.response.response_type is intent.IntentResponseType.QUERY_ANSWER
