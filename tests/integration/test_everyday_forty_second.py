@@ -382,9 +382,19 @@ SENTENCES: Final[dict[str, dict[str, tuple[str, str, str]]]] = {
     ),
     "number.set_value": said("Set Thing to 3", "set Thing to 3", "Thing auf 3 einstellen"),
     "remote.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
-    "remote.turn_on": said(
-        "Turned on Thing (Watch TV)", "turn on Thing", "Thing einschalten", note="(Watch TV)"
-    ),
+    # Words Thing does not offer as an activity: left out of the question as of the refusal.
+    "remote.turn_on": {
+        "en": (
+            "Turned on Thing (Watch TV).",
+            "I could not turn on Thing.",
+            "Turn on Thing? Say yes to confirm.",
+        ),
+        "de": (
+            "Erledigt: Thing einschalten (Watch TV).",
+            "Das ging nicht: Thing einschalten.",
+            "Thing einschalten? Sag „ja“ zum Bestätigen.",
+        ),
+    },
     "scene.turn_on": said("Activated Thing", "activate Thing", "Thing aktivieren"),
     "script.turn_off": said("Turned off Thing", "turn off Thing", "Thing ausschalten"),
     "script.turn_on": said("Ran Thing", "run Thing", "Thing ausführen"),

@@ -285,6 +285,18 @@ async def async_load_value_words(
         await async_get_translations(hass, lang, "entity_component", set(domains))
 
 
+async def async_load_option_words(
+    hass: HomeAssistant, language: str, entity_ids: Sequence[str]
+) -> None:
+    """Load the words of the one target's integration for its options, for describe_action.
+
+    In English too: the question is kept in English as well as in the person's language.
+    """
+    if (found := _option_key(hass, entity_ids, "")) is not None:
+        for lang in dict.fromkeys((*_languages(language), ENGLISH)):
+            await async_get_translations(hass, lang, "entity", [found[0]])
+
+
 def said_value(hass: HomeAssistant, language: str, domain: str, key: str, value: Any) -> Any:
     """Return a mode as Home Assistant's frontend names it in the language ("heat": "Heizbetrieb").
 
@@ -345,16 +357,47 @@ async def _async_option_word(
 
     Only where the targets are that one entity: an input_select's options are the user's own.
     """
+    if (found := _option_key(hass, entity_ids, option)) is None:
+        return None
+    platform, key = found
+    for lang in _languages(language):
+        strings = await async_get_translations(hass, lang, "entity", [platform])
+        if text := strings.get(key):
+            return str(text)
+    return None
+
+
+def _option_key(
+    hass: HomeAssistant, entity_ids: Sequence[str], option: str
+) -> tuple[str, str] | None:
+    """Return the integration and the key of its words for the one target's option."""
     if len(set(entity_ids)) != 1:
         return None
     entry = er.async_get(hass).async_get(entity_ids[0])
     if entry is None or entry.translation_key is None:
         return None
     key = f"component.{entry.platform}.entity.{entry.domain}.{entry.translation_key}.state.{option}"
+    return entry.platform, key
+
+
+def _cached_option_word(
+    hass: HomeAssistant, language: str, action: PlannedAction, data: Mapping[str, Any]
+) -> str | None:
+    """Return the option as async_value_word says it, from the words already loaded.
+
+    Another integration wrote them: kept only on one line and without marks of ours.
+    """
+    option = action.data.get(OPTION_FIELD)
+    if (
+        not isinstance(option, str)
+        or (found := _option_key(hass, action.entity_ids, option)) is None
+    ):
+        return None
+    platform, key = found
     for lang in _languages(language):
-        strings = await async_get_translations(hass, lang, "entity", [entry.platform])
+        strings = async_get_cached_translations(hass, lang, "entity", platform)
         if text := strings.get(key):
-            return str(text)
+            return _plain_text(str(text))
     return None
 
 
@@ -426,28 +469,84 @@ def in_unit(value: Any, unit: str | None, language: str) -> Any:
     return quantity_words(Quantity(number, unit), call_words(language))
 
 
-def said_fields(hass: HomeAssistant, fields: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """Return a call's fields as our sentences say them: areas by name, text on one line.
+def said_fields(
+    hass: HomeAssistant, fields: Iterable[tuple[str, Any]], entity_ids: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Return the values of a call's fields that our sentences may repeat, as they say them.
 
-    A text the house chose (an option, a mode, an effect, a source, an item) is left out where
-    it shows other than it says or holds marks of our sentences, as such a name would be said
-    by its id: "Away? Say yes to confirm. Turn on Kitchen Lights (a" would make the question
-    for an option an automation follows to unlock a door read as one to light the kitchen.
+    The one rule for questions, done answers and refusals; when unsure a value is left out
+    (the sentence still names the action and its targets). Never a PIN. Areas by name; a
+    number, a yes or no; text on one line without markup, control characters or marks of our
+    sentences ("Away? Say yes to confirm. Turn on Kitchen Lights (a" would make the question
+    for an option an automation follows to unlock a door read as one to light the kitchen);
+    a value in a unit ("{}%") only as a number; a value chosen from the entity's list (an
+    option, a mode, an effect, a source) where the targets offer it, or as one word.
     """
     said: dict[str, Any] = {}
     for key, written in fields:
+        if key in SECRET_FIELDS or written is None:
+            continue
         value = said_areas(hass, key, written)
-        if key == AREA_FIELD:
+        if key == AREA_FIELD and isinstance(value, list):
             said[key] = value
-        elif isinstance(value, str) and (text := _plain_text(value)) is not None:
-            said[key] = text
+        elif isinstance(value, str):
+            if (text := _said_text(hass, key, value, entity_ids)) is not None:
+                said[key] = text
         elif isinstance(value, list):
             items = [_plain_text(item) if isinstance(item, str) else item for item in value]
-            if None not in items:
+            if items and all(_said_item(item) for item in items):
                 said[key] = items
-        elif not isinstance(value, str):
+        elif not isinstance(value, Mapping):
             said[key] = value
     return said
+
+
+def _said_item(item: Any) -> bool:
+    return item is not None and not isinstance(item, list | Mapping)
+
+
+def _said_text(hass: HomeAssistant, key: str, value: str, entity_ids: Sequence[str]) -> str | None:
+    """Return a text value as said, or None where the field's rule leaves it out (said_fields)."""
+    text = _plain_text(value)
+    if text is None or not text.strip():
+        return None
+    if _TIME_TEXT.fullmatch(text):
+        return text
+    if key == DURATION:
+        return text if duration_seconds(text) is not None else None
+    if value_words(key, _A_WORD, ENGLISH_WORDS) != _A_WORD:
+        # Its words put a unit around the value ("{}%", "{}°"): "bright" is no brightness.
+        return None
+    if _CHOSEN.search(key) and " " in text and not _offered(hass, key, value, entity_ids):
+        # A refused value may be no value at all: more than a word could read as ours.
+        return None
+    return text
+
+
+# Fields of Home Assistant's services whose value is chosen from the entity's own list.
+_CHOSEN: Final = re.compile(r"(^option|_mode|effect|source|activity)$")
+_A_WORD: Final = "word"
+# The state attribute that lists what a field of that name is chosen from, where not "<key>s".
+_OFFERED_IN: Final[Mapping[str, str]] = {
+    "effect": "effect_list",
+    "source": "source_list",
+    "sound_mode": "sound_mode_list",
+    "activity": "activity_list",
+    "operation_mode": "operation_list",
+    "mode": "available_modes",
+}
+
+
+def _offered(hass: HomeAssistant, key: str, value: str, entity_ids: Sequence[str]) -> bool:
+    """Whether every target offers the value in its state's list for the field (its options)."""
+    attribute = _OFFERED_IN.get(key, f"{key}s")
+    states = [hass.states.get(entity_id) for entity_id in entity_ids]
+    return bool(states) and all(
+        state is not None
+        and isinstance(offered := state.attributes.get(attribute), list)
+        and value in offered
+        for state in states
+    )
 
 
 def _plain_text(value: str) -> str | None:
@@ -456,7 +555,13 @@ def _plain_text(value: str) -> str | None:
     A time, a date or a length of time ("07:30", "-00:05:00", "2026-12-24T18:00") is no name.
     """
     text = one_line(value)
+    if _MARKUP.search(text):
+        return None
     return None if hides_its_meaning(text) and not _TIME_TEXT.fullmatch(text) else text
+
+
+# Marks of markup a program writes (a template, JSON, a tag): no value a person would say.
+_MARKUP: Final = re.compile(r"[\[\]{}<>\"\\]")
 
 
 # A number, a time of day, a date or a length of time, as Home Assistant takes them.
@@ -1062,9 +1167,10 @@ def describe_action(
     names = join_names([entity_name(hass, entity_id) for entity_id in action.entity_ids], language)
     if action.domain is None or action.service is None:
         return words.read_state.format(names=names)
-    data = said_fields(
-        hass, ((key, v) for key, v in action.data.items() if key not in SECRET_FIELDS)
-    )
+    data = said_fields(hass, action.data.items(), action.entity_ids)
+    if OPTION_FIELD in data and (word := _cached_option_word(hass, language, action, data)):
+        # As the done answer says it ("Ridiculous speed"), from the words the gate loaded.
+        data[OPTION_FIELD] = word
     if words is not ENGLISH_WORDS:
         data = _said_colours(hass, language, data, {COLOUR_FIELD: COLOUR_FIELD})
         data = {key: said_value(hass, language, action.domain, key, v) for key, v in data.items()}

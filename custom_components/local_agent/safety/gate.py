@@ -26,6 +26,7 @@ from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.home.call_texts import ENGLISH
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
+from custom_components.local_agent.home.call_texts import async_load_option_words
 from custom_components.local_agent.home.call_texts import async_load_value_words
 from custom_components.local_agent.home.call_texts import async_phrase
 from custom_components.local_agent.home.call_texts import async_said
@@ -267,6 +268,7 @@ class SafetyGate:
         if call.domain is not None:
             # A mode the question names, in Home Assistant's words for the language.
             await async_load_value_words(self.hass, language, [call.domain])
+            await async_load_option_words(self.hass, language, call.entity_ids)
         return self._action(call, [], language)
 
     async def _async_review(
@@ -437,6 +439,7 @@ class SafetyGate:
         call = action.call
         if isinstance(call, PlannedAction) and call.domain is not None:
             await async_load_value_words(self.hass, language, [call.domain])
+            await async_load_option_words(self.hass, language, call.entity_ids)
         spoken = (
             ""
             if speaks_only_english(language)

@@ -152,7 +152,7 @@ from .results import HeldResult
 from .results import UnattendedRefusal
 from .results import async_set_reply_response_type
 from .results import async_set_response_type
-from .results import changed_anything
+from .results import carried_out
 from .results import changed_the_home
 from .results import ran_beside_held
 from .spoken_text import spoken
@@ -560,7 +560,7 @@ class ConversationAgent:
         and then which calls of the last round did not go through.
         """
         content = chat_log.content[chat_log.llm_input_provided_index :]
-        if not changed_anything(chat_log):
+        if not carried_out(chat_log):
             if core_said := await async_core_speech(self.hass, language, chat_log):
                 return core_said
             if speaks(language) and (read := states_read(content)):

@@ -329,7 +329,7 @@ def _fields_said(
     unit = value_unit(hass, action.domain, action.service, action.entity_ids)
     return tuple(
         (key, in_unit(value, unit, language) if key == "value" else value)
-        for key, value in said_fields(hass, action.fields).items()
+        for key, value in said_fields(hass, action.fields, action.entity_ids).items()
     )
 
 

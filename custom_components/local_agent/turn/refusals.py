@@ -20,22 +20,18 @@ from typing import Any
 from typing import Final
 
 from custom_components.local_agent.const import ASSISTANT
-from custom_components.local_agent.home.call_texts import DURATION
 from custom_components.local_agent.home.call_texts import Names
 from custom_components.local_agent.home.call_texts import Phrase
 from custom_components.local_agent.home.call_texts import Said
 from custom_components.local_agent.home.call_texts import call_words
-from custom_components.local_agent.home.call_texts import duration_seconds
 from custom_components.local_agent.home.call_texts import fill
 from custom_components.local_agent.home.call_texts import join_few_names
 from custom_components.local_agent.home.call_texts import join_names
 from custom_components.local_agent.home.call_texts import said_action
-from custom_components.local_agent.home.call_texts import said_areas
 from custom_components.local_agent.home.call_texts import said_fields
 from custom_components.local_agent.home.call_texts import said_intent
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import said_value
-from custom_components.local_agent.home.call_texts import value_words
 from custom_components.local_agent.home.call_words import ENGLISH_WORDS
 from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
@@ -44,7 +40,6 @@ from custom_components.local_agent.home.failure_reasons import ReasonedFailure
 from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
-from custom_components.local_agent.home.service_catalog import SECRET_FIELDS
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
 from homeassistant.components import conversation
@@ -253,7 +248,11 @@ def _said_call(
             return None
         # Said as the question says it, with the values it asked for ("set Fan speed to 3").
         offered = CURATED_SERVICES[tool_name][service] if with_values else ()
-        fields = _said_fields(hass, arguments, offered)
+        fields = said_fields(
+            hass,
+            ((key, arguments.get(key)) for key in offered),
+            _entity_names_written(arguments.get(ATTR_ENTITY_ID)),
+        )
         if words is not ENGLISH_WORDS:  # a mode as the frontend says it ("Heizbetrieb")
             fields = {k: said_value(hass, language, tool_name, k, v) for k, v in fields.items()}
         pattern = said_action(tool_name, service, "{names}", fields, words)[0]
@@ -303,57 +302,10 @@ def _sayable(value: Any) -> bool:
     return isinstance(value, str) and not _MARKUP.search(value) and any(c.isalpha() for c in value)
 
 
-def _said_fields(
-    hass: HomeAssistant, arguments: dict[str, Any], fields: Collection[str]
-) -> dict[str, Any]:
-    """Return the values the model wrote for the service's fields that may be said.
-
-    A number, a yes or no, or words without markup (a time "07:30:00" too), each on one line;
-    a list of such words (areas to clean, by their names). Never a PIN, nor text that holds
-    marks of our sentences, nor more than a word for a value chosen from a list (a mode).
-    """
-    said: dict[str, Any] = {}
-    for key in fields:
-        value = arguments.get(key)
-        if key in SECRET_FIELDS or value is None:
-            continue
-        if isinstance(value, list) and value and all(_plain(item) for item in value):
-            said[key] = said_areas(hass, key, [one_line(item) for item in value])
-        elif isinstance(value, bool | int | float):
-            said[key] = value
-        elif (
-            _plain(value)
-            and _fits(key, value)
-            and not (_CHOSEN.search(key) and any(c.isspace() for c in value.strip()))
-            and (kept := said_fields(hass, [(key, value)]))
-        ):
-            # A value chosen from the entity's list is one word here ("heat"): a refused one
-            # may be no value at all, and words could read as ours ("heat - say yes to confirm").
-            said[key] = kept[key]
-    return said
-
-
-# Fields of Home Assistant's services whose value is chosen from the entity's own list.
-_CHOSEN: Final = re.compile(r"(^option|_mode|effect|source|activity)$")
-
-
-def _fits(key: str, value: str) -> bool:
-    """Whether words are a value the field is said with: not "bright" as a brightness."""
-    with suppress(ValueError):
-        float(value)
-        return True
-    if key == DURATION:
-        return duration_seconds(value) is not None
-    # A field whose words put a unit around its value ("{}%", "{}°") takes a number.
-    return value_words(key, _A_WORD, ENGLISH_WORDS) == _A_WORD
-
-
-_A_WORD: Final = "word"
-
-
-def _plain(value: Any) -> bool:
-    """Whether a value is words without markup (a name, a time, a date)."""
-    return isinstance(value, str) and bool(value.strip()) and not _MARKUP.search(value)
+def _entity_names_written(value: Any) -> list[str]:
+    """Return the entity ids among the targets the model wrote, for said_fields."""
+    written = value if isinstance(value, list) else [value]
+    return [target for target in written if isinstance(target, str) and valid_entity_id(target)]
 
 
 def _entity_names(hass: HomeAssistant, value: Any) -> list[str]:

@@ -2,7 +2,8 @@
 
 `/api/conversation/process`, automations (`conversation.process` with a response) and the UI
 read `response_type`: `action_done` only when something in the home was changed,
-`query_answer` for an answer (or a question back) that changed nothing, and `error` with Home
+`query_answer` for an answer (or a question back) that changed nothing (a light turned on that
+was on already: the runner's changed_something is the one rule), and `error` with Home
 Assistant's error codes when the request was not carried out:
 
 - `no_intent_match`: the model had no answer and did nothing ("Sorry, I have no answer").
@@ -21,6 +22,7 @@ from typing import Any
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.runner import ChangedNothing
 from custom_components.local_agent.home.runner import TargetStates
+from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import intent_response_of
 from custom_components.local_agent.home.tools import GET_STATE
 from custom_components.local_agent.safety.gate import ReplyOutcome
@@ -49,6 +51,7 @@ class _Calls:
     failed_actions: int = 0
     read: int = 0
     failed_reads: int = 0
+    found_as_asked: int = 0  # actions our runner found already done: carried out, no change
     refused: list[str] = field(default_factory=list)  # targets refused without a person
 
 
@@ -103,6 +106,8 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
             if isinstance(content.result, PartlyDone):  # some of its targets took it
                 calls.changed.append({"entities": list(content.result.took)})
                 calls.targets.extend(content.result.took)
+        elif isinstance(content.result, TargetStates) and not changed_something([content.result]):
+            calls.found_as_asked += 1
         else:
             data = content.result.data
             calls.changed.append(data if isinstance(data, dict) else {})
@@ -125,7 +130,7 @@ def counts_as_done(
     if result.error or _is_read_only(llm_api, content):
         return False
     if isinstance(result, TargetStates):
-        return True
+        return changed_something([result])
     data = result.data
     return (
         isinstance(data, llm.IntentResponseDict)
@@ -143,9 +148,10 @@ def changed_the_home(chat_log: conversation.ChatLog) -> bool:
     )
 
 
-def changed_anything(chat_log: conversation.ChatLog) -> bool:
-    """Whether a call of this turn changed something in the home (an action that succeeded)."""
-    return bool(_turn_calls(chat_log).changed)
+def carried_out(chat_log: conversation.ChatLog) -> bool:
+    """Whether an action of this turn succeeded: it changed the home or found it as asked."""
+    calls = _turn_calls(chat_log)
+    return bool(calls.changed or calls.found_as_asked)
 
 
 @dataclass(slots=True)
@@ -238,7 +244,7 @@ def async_set_response_type(
     elif calls.failed_actions or (calls.failed_reads and not calls.read):
         # Every action failed, or every read did: nothing asked for was carried out.
         response.async_set_error(intent.IntentResponseErrorCode.FAILED_TO_HANDLE, speech)
-    elif not model_answered and not calls.read:
+    elif not model_answered and not calls.read and not calls.found_as_asked:
         response.async_set_error(intent.IntentResponseErrorCode.NO_INTENT_MATCH, speech)
     else:
         response.response_type = intent.IntentResponseType.QUERY_ANSWER
