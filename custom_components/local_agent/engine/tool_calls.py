@@ -421,6 +421,9 @@ def _bind_arguments(tool: ToolSpec, given: _Given) -> tuple[dict[str, Any], list
         try:
             arguments[key] = _coerce(value, schema)
         except ValueError as err:
+            if key in tool.checked_by_tool:
+                arguments[key] = value
+                continue
             problems.append(f"Parameter '{key}' of tool '{tool.name}': {err}.")
     if unknown:
         problems.append(_unknown_parameters_message(tool.name, unknown, properties))

@@ -19,12 +19,16 @@ class ToolSpec:
     grammar_parameters: where the call grammar allows less than the prompt says, the schema
     it enforces (the ids of the home's entities as an enum, which the prompt lists once, in
     the home list); None: parameters.
+    checked_by_tool: parameters whose values the tool's own layer types and checks; a value
+    written without the grammar that the schema cannot type is passed on as written, for that
+    layer to normalise ("light.turn_on", "50%") or refuse with its own reason.
     """
 
     name: str
     description: str
     parameters: JsonSchema
     grammar_parameters: JsonSchema | None = None
+    checked_by_tool: frozenset[str] = frozenset()
 
     @property
     def enforced_parameters(self) -> JsonSchema:

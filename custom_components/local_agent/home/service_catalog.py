@@ -438,13 +438,20 @@ def action_supported(action: ActionSpec, state: State) -> bool:
     return any(supported & mask == mask for mask in action.required_features)
 
 
-def coerce_value(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
-    """Return the value converted to the field's type, or why it is refused."""
+def coerce_value(
+    spec: FieldSpec, value: Any, temperature_unit: str = ""
+) -> tuple[Any, Refusal | None]:
+    """Return the value converted to the field's type, or why it is refused.
+
+    A number may be written in its field's own unit ("50%", "3000K", "21°C" where the home's
+    temperatures are °C) and with a decimal comma ("21,5"): a model without the call grammar
+    writes them so.
+    """
     kind = spec.schema.get("type", "string")
     if kind != "array":
         value = one_value(value)
     if kind == "number":
-        return _coerce_number(spec, value)
+        return _coerce_number(spec, value, _written_unit(spec.name, temperature_unit))
     if kind == "boolean":
         return _coerce_boolean(spec, value)
     if kind == "array":
@@ -494,15 +501,12 @@ def options_hint(options: Sequence[str], wrong: str) -> str:
     return f"Close matches: {', '.join(close)}." if close else "See the allowed values."
 
 
-def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
+def _coerce_number(spec: FieldSpec, value: Any, unit: str) -> tuple[Any, Refusal | None]:
     number: float | None = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str):
-        try:
-            number = float(value.strip().removesuffix("%"))
-        except ValueError:
-            number = None
+        number = _written_number(value, unit)
     if number is None or not math.isfinite(number):
         return None, Refusal(f"{spec.name} must be a number{_range_text(spec)}, got {value!r}.")
     if spec.name in _WHOLE_PERCENT_FIELDS and 0 < number < 1:
@@ -512,6 +516,29 @@ def _coerce_number(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:
             f"{spec.name} {number:g} is out of range{_range_text(spec)}.", *refused
         )
     return (int(number) if float(number).is_integer() else number), None
+
+
+def _written_unit(name: str, temperature_unit: str) -> str:
+    if name in TEMPERATURE_FIELDS:
+        return temperature_unit
+    return FIELD_UNITS.get(name) or ("%" if name.endswith("_pct") else "")
+
+
+# A decimal comma ("21,5"); three digits after it may group thousands ("1,000"), so not those.
+_DECIMAL_COMMA: Final = re.compile(r"[+-]?[0-9]+,(?![0-9]{3}$)[0-9]+")
+
+
+def _written_number(text: str, unit: str) -> float | None:
+    """Return the number a text writes, bare or in `unit`; None for anything else."""
+    written = text.strip()
+    if unit and written.casefold().endswith(unit.casefold()):
+        written = written[: -len(unit)].rstrip()
+    if _DECIMAL_COMMA.fullmatch(written):
+        written = written.replace(",", ".")
+    try:
+        return float(written)
+    except ValueError:
+        return None
 
 
 def out_of_range(

@@ -135,6 +135,8 @@ class DomainTool:
             description=description,
             parameters=schema({"type": "string"}),
             grammar_parameters=schema(_entity_enum(self.entity_ids)),
+            # Never entity_id: a target is an exposed id, never a name taken on trust.
+            checked_by_tool=frozenset({"action", *fields}),
         )
 
 
@@ -420,7 +422,7 @@ def _check_fields(
         spec = action.fields.get(name)
         if spec is None:
             return ToolFailure(_unknown_field(tool, action, name))
-        converted, refusal = coerce_value(spec, value)
+        converted, refusal = coerce_value(spec, value, temperature_unit)
         if refusal is not None:
             return _refused(refusal)
         for state in states:

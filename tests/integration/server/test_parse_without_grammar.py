@@ -1,0 +1,131 @@
+"""Calls a model writes without our grammar (a server without it, a model that ignores it).
+
+The parser is then the first judge: what is unambiguous (a number in its field's own unit, a
+decimal comma, the tool's domain in front of an action, capitals) runs as the tool layer
+normalises it; anything else is refused with a reason the person and the model can use.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from homeassistant.components import conversation
+from homeassistant.core import HomeAssistant
+from testing.fake_openai import FakeOpenAI
+from testing.fake_openai import text_chunk
+from testing.turn import chat_log_of
+from testing.turn import results_in
+from tests.integration.conftest import state
+
+from .conftest import async_setup_server_agent
+
+KITCHEN = "light.kitchen_lights"
+
+
+def written_call(tool: str, **parameters: str) -> str:
+    written = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in parameters.items())
+    return f"<tool_call>\n<function={tool}>\n{written}</function>\n</tool_call>"
+
+
+async def ask_with_call(
+    hass: HomeAssistant, fake_server: FakeOpenAI, call: str
+) -> conversation.ConversationResult:
+    fake_server.will_stream(
+        [text_chunk("</think>\n\n"), text_chunk(call, finish="stop")],
+        [text_chunk("</think>\n\nDone.", finish="stop")],
+    )
+    agent = await async_setup_server_agent(hass, fake_server.url, "fake-model", grammar=False)
+    return await agent.ask("turn on the kitchen lights")
+
+
+def speech(result: conversation.ConversationResult) -> str:
+    return str(result.response.speech["plain"]["speech"])
+
+
+async def turned_off(hass: HomeAssistant) -> None:
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+
+@pytest.mark.parametrize(
+    ("field", "written", "attribute", "expected"),
+    [
+        ("brightness_pct", "50%", "brightness", 128),
+        ("brightness_pct", "50 %", "brightness", 128),
+        ("color_temp_kelvin", "3000K", "color_temp_kelvin", 3000),
+    ],
+)
+async def test_number_in_its_fields_own_unit_runs(
+    hass: HomeAssistant,
+    demo_home: None,
+    fake_server: FakeOpenAI,
+    field: str,
+    written: str,
+    attribute: str,
+    expected: int,
+) -> None:
+    await turned_off(hass)
+    call = written_call("light", action="turn_on", entity_id=KITCHEN, **{field: written})
+
+    result = await ask_with_call(hass, fake_server, call)
+
+    assert state(hass, KITCHEN) == "on", results_in(chat_log_of(hass, result))
+    assert hass.states.get(KITCHEN).attributes[attribute] == expected
+
+
+@pytest.mark.parametrize("written", ["21,5", "21,5 °C", "21.5°C"])
+async def test_temperature_with_a_decimal_comma_or_degrees_runs(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI, written: str
+) -> None:
+    call = written_call(
+        "climate", action="set_temperature", entity_id="climate.hvac", temperature=written
+    )
+
+    result = await ask_with_call(hass, fake_server, call)
+
+    assert hass.states.get("climate.hvac").attributes["temperature"] == 21.5, results_in(
+        chat_log_of(hass, result)
+    )
+
+
+@pytest.mark.parametrize("action", ["light.turn_on", "TURN_ON", " Light.Turn_On "])
+async def test_action_with_the_tools_domain_or_capitals_runs(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI, action: str
+) -> None:
+    await turned_off(hass)
+
+    result = await ask_with_call(
+        hass, fake_server, written_call("light", action=action, entity_id=KITCHEN)
+    )
+
+    assert state(hass, KITCHEN) == "on", results_in(chat_log_of(hass, result))
+
+
+@pytest.mark.parametrize(
+    ("field", "written"),
+    [("brightness_pct", "50K"), ("brightness_pct", "1,000"), ("color_temp_kelvin", "3000%")],
+)
+async def test_number_in_another_unit_or_ambiguous_is_refused_with_the_reason(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI, field: str, written: str
+) -> None:
+    await turned_off(hass)
+    call = written_call("light", action="turn_on", entity_id=KITCHEN, **{field: written})
+
+    result = await ask_with_call(hass, fake_server, call)
+
+    assert state(hass, KITCHEN) == "off"
+    [refused] = results_in(chat_log_of(hass, result))
+    assert "must be a number" in str(refused) and repr(written) in str(refused)
+
+
+@pytest.mark.parametrize("written", ["Kitchen Lights", "Kitchen", "light.kitchen_light"])
+async def test_entity_named_or_near_is_never_guessed(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI, written: str
+) -> None:
+    await turned_off(hass)
+
+    result = await ask_with_call(
+        hass, fake_server, written_call("light", action="turn_on", entity_id=written)
+    )
+
+    assert state(hass, KITCHEN) == "off"
+    assert "error" in results_in(chat_log_of(hass, result))[0]
