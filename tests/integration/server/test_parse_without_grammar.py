@@ -114,7 +114,8 @@ async def test_number_in_another_unit_or_ambiguous_is_refused_with_the_reason(
 
     assert state(hass, KITCHEN) == "off"
     [refused] = results_in(chat_log_of(hass, result))
-    assert "must be a number" in str(refused) and repr(written) in str(refused)
+    assert "must be a number" in str(refused)
+    assert repr(written) in str(refused)
 
 
 @pytest.mark.parametrize("written", ["Kitchen Lights", "Kitchen", "light.kitchen_light"])
