@@ -136,7 +136,7 @@ class DomainTool:
             parameters=schema({"type": "string"}),
             grammar_parameters=schema(_entity_enum(self.entity_ids)),
             # Never entity_id: a target is an exposed id, never a name taken on trust.
-            checked_by_tool=frozenset({"action", *fields}),
+            checked_by_tool=frozenset({"action", *_numbers(fields)}),
         )
 
 
@@ -146,6 +146,11 @@ class _CachedSpecs:
     key: tuple[tuple[Any, ...], ...]
     specs: list[ToolSpec]
     tools: dict[str, DomainTool]
+
+
+def _numbers(fields: Mapping[str, JsonSchema]) -> list[str]:
+    """Return the fields that take a number, which the catalog's coerce_value reads as written."""
+    return [name for name, schema in fields.items() if schema.get("type") == "number"]
 
 
 def _entity_enum(entity_ids: Sequence[str]) -> JsonSchema:
