@@ -76,7 +76,6 @@ from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import GET_STATE
-from custom_components.local_agent.home.tools import PLACE_TARGETS
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
@@ -1500,13 +1499,11 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
 
     The grammar holds entity_id to the exposed ids, so "nowhere" never reaches the plan: the
     plan of what was written says why ("nowhere: no entity exposed to Assist has that name");
-    it runs nothing, and the model reads the parser's message. So does an area or a floor
-    written as a target, which no tool of ours takes ("name the devices").
+    it runs nothing, and the model reads the parser's message. So does any call to a tool of
+    ours the parser refused (an area or a floor as the target: "name the devices"; a name
+    as entity_id, written without the grammar: "Kitchen: no such entity exposed to Assist").
     """
-    if turn.home is not None and (
-        error.name == GET_STATE
-        or (error.name in turn.home.tool_names and PLACE_TARGETS & error.arguments.keys())
-    ):
+    if turn.home is not None and (error.name == GET_STATE or error.name in turn.home.tool_names):
         planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
         if isinstance(planned, ToolFailure) and planned.reason:
             return refused_result(ToolFailure(error.message, planned.reason))

@@ -130,3 +130,18 @@ async def test_entity_named_or_near_is_never_guessed(
 
     assert state(hass, KITCHEN) == "off"
     assert "error" in results_in(chat_log_of(hass, result))[0]
+
+
+async def test_entity_by_part_of_a_name_is_refused_with_a_reason_for_both(
+    hass: HomeAssistant, demo_home: None, fake_server: FakeOpenAI
+) -> None:
+    await turned_off(hass)
+
+    result = await ask_with_call(
+        hass, fake_server, written_call("light", action="turn_on", entity_id="Kitchen")
+    )
+
+    assert state(hass, KITCHEN) == "off"
+    [refused] = results_in(chat_log_of(hass, result))
+    assert "expected one of 'light.bed_light', 'light.kitchen_lights'" in str(refused)
+    assert "Kitchen: no such entity exposed to Assist" in speech(result)
