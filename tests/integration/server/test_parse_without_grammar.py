@@ -7,6 +7,8 @@ normalises it; anything else is refused with a reason the person and the model c
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from homeassistant.components import conversation
@@ -42,6 +44,12 @@ def speech(result: conversation.ConversationResult) -> str:
     return str(result.response.speech["plain"]["speech"])
 
 
+def attribute_of(hass: HomeAssistant, entity_id: str, name: str) -> Any:
+    current = hass.states.get(entity_id)
+    assert current is not None
+    return current.attributes[name]
+
+
 async def turned_off(hass: HomeAssistant) -> None:
     await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
 
@@ -69,7 +77,7 @@ async def test_number_in_its_fields_own_unit_runs(
     result = await ask_with_call(hass, fake_server, call)
 
     assert state(hass, KITCHEN) == "on", results_in(chat_log_of(hass, result))
-    assert hass.states.get(KITCHEN).attributes[attribute] == expected
+    assert attribute_of(hass, KITCHEN, attribute) == expected
 
 
 @pytest.mark.parametrize("written", ["21,5", "21,5 °C", "21.5°C"])
@@ -82,7 +90,7 @@ async def test_temperature_with_a_decimal_comma_or_degrees_runs(
 
     result = await ask_with_call(hass, fake_server, call)
 
-    assert hass.states.get("climate.hvac").attributes["temperature"] == 21.5, results_in(
+    assert attribute_of(hass, "climate.hvac", "temperature") == 21.5, results_in(
         chat_log_of(hass, result)
     )
 
