@@ -24,6 +24,7 @@ from homeassistant.helpers import entity_registry as er
 
 from .call_texts import call_words
 from .call_texts import entity_name
+from .call_texts import without_article
 from .call_words import CallWords
 from .entity_view import heard
 from .entity_view import hides_its_meaning
@@ -130,10 +131,15 @@ def aloud(hass: HomeAssistant, text: str, language: str) -> str:
     """Return our text with each look-alike name said by its place instead of its id."""
     for entity_id in dict.fromkeys(_WRITTEN_ID.findall(text)):
         written = entity_name(hass, entity_id)
-        if written not in text or (told := spoken_name(hass, entity_id, language)) == written:
+        # A contraction took the name's article: "de Le Garage (…)" is written "du Garage (…)".
+        contracted = without_article(written)
+        if contracted not in text or (told := spoken_name(hass, entity_id, language)) == written:
             continue
         if written == entity_id:  # alone: never the start of a longer id ("lock.door_2")
             text = re.sub(rf"(?<![\w.]){re.escape(written)}(?![\w.])", lambda _: told, text)
-        else:
-            text = text.replace(written, told)
+            continue
+        text = text.replace(written, told)
+        # The told name begins with the written one's words: its article is the same.
+        article = len(written) - len(contracted)
+        text = text.replace(contracted, told[article:]) if article else text
     return text
