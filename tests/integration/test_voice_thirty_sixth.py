@@ -34,6 +34,7 @@ from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
 from .test_voice_thirty_third import YES
 from .test_voice_thirty_third import set_up_locks
+from .test_voice_thirty_third import set_up_look_alike_locks
 from .test_voice_thirty_third import unlock
 
 
@@ -142,3 +143,23 @@ async def test_a_contracted_look_alike_is_said_by_its_place(
     assert "cover." not in asked + done
     assert hass.states.get(HALL_GARAGE).attributes["current_position"] == 50
     assert hass.states.get("cover.garage_b").attributes["current_position"] == 0
+
+
+async def test_a_look_alike_disabled_before_the_yes_is_said_gone_by_its_place(
+    hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    """Before: "unlock Front Door (lock.front_door_hall) - the devices it would change are not
+    the same any more.", the id read aloud and a swap told."""
+    await set_up_look_alike_locks(hass)
+    satellite = await a_hall_satellite(hass, assist, scripted_agent)
+    scripted_worker.will_write(unlock(HALL_DOOR))
+    await satellite.answer("unlock the front door")
+    er.async_get(hass).async_update_entity(HALL_DOOR, disabled_by=er.RegistryEntryDisabler.USER)
+    await hass.async_block_till_done()
+
+    said = await satellite.answer("yes")
+
+    assert said == (
+        "I could not finish: unlock Front Door in the Hall \u2013 Front Door in the Hall: gone."
+    )
+    assert state(hass, PORCH_DOOR) == "locked"
