@@ -161,5 +161,5 @@ def aloud(hass: HomeAssistant, text: str, language: str) -> str:
         article = written[: len(written) - len(contracted)]
         forms = {written: told, contracted: told[len(article) :]}
         either = "|".join(re.escape(form) for form in forms)  # the whole name first
-        text = re.sub(either, lambda found, said=forms: said[found[0]], text)
+        text = re.sub(either, lambda found: forms[found[0]], text)  # noqa: B023 (used at once)
     return text
