@@ -1705,6 +1705,11 @@ def fill(pattern: str, words: CallWords, **values: Any) -> str:
     return _WORD_BEFORE.sub(joined, pattern).format(**said)
 
 
+def without_article(text: str) -> str:
+    """Return the text as a contraction leaves it, its first article gone ("Le Salon": "Salon")."""
+    return text[article.end() :] if (article := _ARTICLE.match(text)) else text
+
+
 def _together(word: str, article: re.Match[str]) -> str:
     """Return a word and the article after it as contractions holds them ("di l'")."""
     elided = "" if article[2] == " " else "'"

@@ -23,7 +23,8 @@ from homeassistant.core import split_entity_id
 from homeassistant.helpers import entity_registry as er
 
 from .call_texts import call_words
-from .call_texts import entity_name
+from .call_texts import told_name
+from .call_texts import without_article
 from .call_words import CallWords
 from .entity_view import heard
 from .entity_view import hides_its_meaning
@@ -43,17 +44,15 @@ def _patterns(words: CallWords) -> tuple[str, str, str]:
 
 def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
     """Return the entity's name as our texts say it aloud (entity_name, told apart by place)."""
-    written = entity_name(hass, entity_id)
-    state = hass.states.get(entity_id)
-    name = one_line(state.name) if state is not None else ""
-    entries = er.async_get(hass)
-    entry = entries.async_get(entity_id)
+    full, written = _written_name(hass, entity_id)
+    name = one_line(full)
+    entry = er.async_get(hass).async_get(entity_id)
     # A name said with its id because another is heard alike is said by its place instead.
     # One said with its id because it holds marks of ours keeps the id (the name is not to be
     # trusted) and is followed by the place too: an id read aloud letter by letter is no way
     # to tell two doors apart; so is one said as its id alone because it holds an id. A name
     # cut short keeps its id alone.
-    cut = state is not None and name != one_line(state.name, len(state.name))
+    cut = name != one_line(full, len(full))
     posing = written == entity_id and writes_an_entity_id(name)
     if entry is None or not (posing or (not cut and written == f"{name} ({entity_id})")):
         return written
@@ -90,6 +89,27 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
         if _as_voiced(told) not in taken:
             return told
     return written
+
+
+def _written_name(hass: HomeAssistant, entity_id: str) -> tuple[str, str]:
+    """Return the entity's name and how our texts write it (entity_name).
+
+    One gone since (disabled) keeps the registry's name, as "… gone" says it.
+    """
+    if (state := hass.states.get(entity_id)) is not None:
+        full = state.name
+    elif entry := er.async_get(hass).async_get(entity_id):
+        full = er.async_get_full_entity_name(hass, entry) or ""
+    else:
+        full = ""
+    return full, told_name(hass, entity_id, full) if full else entity_id
+
+
+def _without_article(name: str, language: str) -> str:
+    """Return the name as a contraction leaves it: its article gone ("Le Garage": "Garage")."""
+    contracted = without_article(name)
+    first = name[: len(name) - len(contracted)].rstrip(" ").casefold()
+    return contracted if first and first in call_words(language).articles else name
 
 
 def placed_name(pattern: str, name: str, place: str, words: CallWords) -> str:
@@ -129,11 +149,17 @@ def _as_voiced(text: str) -> str:
 def aloud(hass: HomeAssistant, text: str, language: str) -> str:
     """Return our text with each look-alike name said by its place instead of its id."""
     for entity_id in dict.fromkeys(_WRITTEN_ID.findall(text)):
-        written = entity_name(hass, entity_id)
-        if written not in text or (told := spoken_name(hass, entity_id, language)) == written:
+        written = _written_name(hass, entity_id)[1]
+        # A contraction took the name's article: "de Le Garage (…)" is written "du Garage (…)".
+        contracted = _without_article(written, language)
+        if contracted not in text or (told := spoken_name(hass, entity_id, language)) == written:
             continue
         if written == entity_id:  # alone: never the start of a longer id ("lock.door_2")
             text = re.sub(rf"(?<![\w.]){re.escape(written)}(?![\w.])", lambda _: told, text)
-        else:
-            text = text.replace(written, told)
+            continue
+        # The told name begins with the written one's words, its article too.
+        article = written[: len(written) - len(contracted)]
+        forms = {written: told, contracted: told[len(article) :]}
+        either = "|".join(re.escape(form) for form in forms)  # the whole name first
+        text = re.sub(either, lambda found: forms[found[0]], text)  # noqa: B023 (used at once)
     return text
