@@ -41,6 +41,7 @@ from homeassistant.util.hass_dict import HassKey
 
 from .actions import PlannedAction
 from .actions import ToolFailure
+from .call_texts import Names
 from .call_texts import Phrase
 from .call_texts import said_area
 from .call_texts import said_name
@@ -426,7 +427,7 @@ def _check_fields(
             continue
         spec = action.fields.get(name)
         if spec is None:
-            return ToolFailure(_unknown_field(tool, action, name))
+            return _refused_field(tool, action, name, states)
         converted, refusal = coerce_value(spec, value, temperature_unit)
         if refusal is not None:
             return _refused(refusal)
@@ -481,6 +482,23 @@ def _refused_by_place(tool: DomainTool, key: str) -> ToolFailure:
         "in entity_id (the home list shows where each one is).",
         (Phrase("refused_by_area", {}),),
     )
+
+
+def _refused_field(
+    tool: DomainTool, action: ActionSpec, name: str, states: Sequence[State]
+) -> ToolFailure:
+    """Refuse a field the action does not take; the person hears so, not the field as written.
+
+    The field is the model's word ("brightness" for brightness_pct), never said to the person.
+    """
+    message = _unknown_field(tool, action, name)
+    if not states:
+        return ToolFailure(message)
+    names = Names(
+        tuple(said_name(state.name, state.entity_id) for state in states),
+        tuple(state.entity_id for state in states),
+    )
+    return ToolFailure(message, (Phrase("refused_unknown_field", {"name": names}),))
 
 
 def _unknown_field(tool: DomainTool, action: ActionSpec, name: str) -> str:

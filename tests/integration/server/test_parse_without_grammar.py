@@ -153,3 +153,36 @@ async def test_entity_by_part_of_a_name_is_refused_with_a_reason_for_both(
     [refused] = results_in(chat_log_of(hass, result))
     assert "expected one of 'light.bed_light', 'light.kitchen_lights'" in str(refused)
     assert "Kitchen: no such entity exposed to Assist" in speech(result)
+
+
+@pytest.mark.parametrize(
+    ("tool", "action", "entity_id", "field", "written", "name"),
+    [
+        ("light", "turn_on", KITCHEN, "brightness", "50", "Kitchen Lights"),
+        ("light", "turn_on", KITCHEN, "color", "red", "Kitchen Lights"),
+        ("climate", "set_temperature", "climate.hvac", "target_temp", "21", "Hvac"),
+    ],
+)
+async def test_neighbour_field_is_refused_with_a_reason_the_person_hears(
+    hass: HomeAssistant,
+    demo_home: None,
+    fake_server: FakeOpenAI,
+    tool: str,
+    action: str,
+    entity_id: str,
+    field: str,
+    written: str,
+    name: str,
+) -> None:
+    await turned_off(hass)
+    before = hass.states.get(entity_id)
+    call = written_call(tool, action=action, entity_id=entity_id, **{field: written})
+
+    result = await ask_with_call(hass, fake_server, call)
+
+    assert hass.states.get(entity_id) == before
+    [refused] = results_in(chat_log_of(hass, result))
+    assert f"has no parameter '{field}'" in str(refused)
+    said = speech(result)
+    assert f"{name}: the model asked for a setting this action does not have." in said
+    assert field not in said.replace(name, "")
