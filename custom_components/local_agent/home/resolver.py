@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 from collections.abc import Mapping
+from collections.abc import Sequence
 import difflib
 from itertools import islice
 import json
@@ -77,12 +78,7 @@ class EntityResolver:
                 hint = "it can only be read with get_state"
             return ToolFailure(f"{candidate} is a {actual} entity, not {domain}: {hint}.")
         names = self._entity_names(domain)
-        wanted = reference.strip().casefold()
-        by_name = [
-            entity_id
-            for entity_id, known in names.items()
-            if wanted in known and self._is_exposed(entity_id)
-        ]
+        by_name = self._named(reference, names)
         if len(by_name) == 1:
             return by_name[0]
         if len(by_name) > 1:
@@ -125,11 +121,37 @@ class EntityResolver:
         """Say precisely what is missing, naming the closest exposed entities."""
         kind = f"{domain} entity" if domain else "entity"
         message = f"There is no exposed {kind} {reference!r}."
-        # The names are this turn's: one unexposed or gone since is offered no more.
-        if close := [e for e in close_matches(reference, names) if self._is_exposed(e)]:
-            suggestions = ", ".join(f"{eid} ({entity_name(self.hass, eid)})" for eid in close)
-            return f"{message} Did you mean: {suggestions}?"
+        if close := self._close(reference, names):
+            return f"{message} {self._did_you_mean(close)}"
         return f"{message} {self._known(domain)}"
+
+    def suggestion(self, raw: Any, domain: str | None) -> str | None:
+        """Return which exposed entities the references written may mean, for a retry.
+
+        For the model only, after its call was refused: what is named (a name, a near id) is
+        suggested, never acted on. None: each reference is an exposed id (of any domain: no
+        entity of another kind is offered for it), or nothing is near it.
+        """
+        names = self._entity_names(domain)
+        meant: list[str] = []
+        for reference in parse_entity_ids(raw):
+            if reference.strip().lower() in self._exposed:
+                continue  # an id of the domain, or of another (whose tool the resolver names)
+            meant += self._named(reference, names) or self._close(reference, names)
+        return self._did_you_mean(list(dict.fromkeys(meant))) if meant else None
+
+    def _named(self, reference: str, names: Mapping[str, tuple[str, ...]]) -> list[str]:
+        """Return the exposed entities a name or an alias as written names exactly."""
+        wanted = reference.strip().casefold()
+        return [e for e, known in names.items() if wanted in known and self._is_exposed(e)]
+
+    def _close(self, reference: str, names: Mapping[str, tuple[str, ...]]) -> list[str]:
+        # The names are this turn's: one unexposed or gone since is offered no more.
+        return [e for e in close_matches(reference, names) if self._is_exposed(e)]
+
+    def _did_you_mean(self, entity_ids: Sequence[str]) -> str:
+        named = ", ".join(f"{eid} ({entity_name(self.hass, eid)})" for eid in entity_ids)
+        return f"Did you mean: {named}?"
 
     def _known(self, domain: str | None) -> str:
         exposed = (e for e in sorted(self._entity_names(domain)) if self._is_exposed(e))

@@ -349,6 +349,16 @@ class HomeTools:
             return ToolFailure(error)
         return PlannedAction(tool.domain, tool.domain, action.service, entity_ids, data)
 
+    def entity_hint(self, tool_name: str, written: Any) -> str | None:
+        """Return which exposed entities an entity_id as written may mean (None: none).
+
+        For the model's retry after the call was refused; nothing is resolved to run.
+        """
+        tool = self._tools.get(tool_name)
+        if tool is None and tool_name != GET_STATE:
+            return None
+        return self._entities.suggestion(written, tool.domain if tool is not None else None)
+
     def _plan_get_state(self, arguments: Mapping[str, Any]) -> PlannedAction | ToolFailure:
         if unknown := sorted(set(arguments) - {ATTR_ENTITY_ID}):
             return ToolFailure(f"get_state takes only entity_id, not {', '.join(unknown)}.")

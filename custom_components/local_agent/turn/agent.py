@@ -95,6 +95,7 @@ from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
+from homeassistant.const import ATTR_ENTITY_ID
 from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.const import CONF_PROMPT
 from homeassistant.core import Context
@@ -1502,11 +1503,17 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
     it runs nothing, and the model reads the parser's message. So does any call to a tool of
     ours the parser refused (an area or a floor as the target: "name the devices"; a name
     as entity_id, written without the grammar: "Kitchen: no such entity exposed to Assist").
+    An entity_id that is a name or a near id tells the model what it may mean ("Did you mean:
+    light.kitchen_lights (Kitchen Lights)?"); the call stays refused.
     """
     if turn.home is not None and (error.name == GET_STATE or error.name in turn.home.tool_names):
+        message = error.message
+        if hint := turn.home.entity_hint(error.name, error.arguments.get(ATTR_ENTITY_ID)):
+            message = f"{message} {hint}"
         planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
         if isinstance(planned, ToolFailure) and planned.reason:
-            return refused_result(ToolFailure(error.message, planned.reason))
+            return refused_result(ToolFailure(message, planned.reason))
+        return error_result(message)
     return error_result(error.message)
 
 
