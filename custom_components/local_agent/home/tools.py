@@ -349,6 +349,20 @@ class HomeTools:
             return ToolFailure(error)
         return PlannedAction(tool.domain, tool.domain, action.service, entity_ids, data)
 
+    def names_hidden_entities(self, written: Any) -> bool:
+        """Whether a call's entity_id is only ids of entities there but not exposed to it."""
+        ids = [written] if isinstance(written, str) else written
+        return (
+            isinstance(ids, list)
+            and bool(ids)
+            and all(
+                isinstance(entity_id, str)
+                and entity_id not in self._exposed
+                and self.hass.states.get(entity_id) is not None
+                for entity_id in ids
+            )
+        )
+
     def entity_hint(self, tool_name: str, written: Any) -> str | None:
         """Return which exposed entities an entity_id as written may mean (None: none).
 

@@ -1510,6 +1510,9 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
         message = error.message
         if hint := turn.home.entity_hint(error.name, error.arguments.get(ATTR_ENTITY_ID)):
             message = f"{message} {hint}"
+        if turn.home.names_hidden_entities(error.arguments.get(ATTR_ENTITY_ID)):
+            # An entity that is there but not exposed: the unexposed hint says so by its name.
+            return error_result(message)
         planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
         if isinstance(planned, ToolFailure) and planned.reason:
             return refused_result(ToolFailure(message, planned.reason))
