@@ -817,13 +817,13 @@ QUESTIONS_ABOUT_CONTAINERS = [
         "our tools",
         "scene",
         {"action": "turn_on", "entity_id": "scene.arrive"},
-        "Turn on Arrive (this will unlock Front Door and open Garage Door)? Say yes to confirm.",
+        "Activate Arrive (this will unlock Front Door and open Garage Door)? Say yes to confirm.",
     ),
     (
         "assist",
         "HassTurnOn",
         {"name": "Arrive"},
-        "Turn on Arrive (this will unlock Front Door and open Garage Door)? Say yes to confirm.",
+        "Activate Arrive (this will unlock Front Door and open Garage Door)? Say yes to confirm.",
     ),
     (
         "assist",
