@@ -166,7 +166,9 @@ ROWS: Final[dict[str, Row]] = {
     ),
     "brightness as a share sets 128": light("en", "at 50%", "brightness", 128, brightness_pct=0.5),
     "brightness 1 stays one percent": light("en", "at 1%", "brightness", 3, brightness_pct=1),
-    "brightness with a percent sign": unchanged_light("en", NOT_ON, brightness_pct="50%"),
+    "brightness with a percent sign (before: refused by the parser)": light(
+        "en", "at 50%", "brightness", 128, brightness_pct="50%"
+    ),
     "brightness 0-255 over 100": unchanged_light("en", "not 200", brightness_pct=200),
     "brightness by its neighbour's name": unchanged_light("en", NOT_ON, brightness=128),
     "colour in French": light("fr", "(rouge)", "rgb_color", RED, color_name="rouge"),
@@ -189,23 +191,25 @@ ROWS: Final[dict[str, Row]] = {
     "kelvin as text": light(
         "en", "Kitchen Lights", "color_temp_kelvin", 3000, color_temp_kelvin="3000"
     ),
-    "kelvin with its unit": unchanged_light("en", NOT_ON, color_temp_kelvin="3000K"),
+    "kelvin with its unit (before: refused by the parser)": light(
+        "en", "Kitchen Lights", "color_temp_kelvin", 3000, color_temp_kelvin="3000K"
+    ),
     "temperature as text": climate(
         HVAC, "Set the", "temperature", 23.5, action="set_temperature", temperature="23.5"
     ),
     "temperature in Fahrenheit": climate(
         HVAC, "not 70", "temperature", 21, action="set_temperature", temperature=70
     ),
-    "temperature with its unit": climate(
-        HVAC, "I could not", "temperature", 21, action="set_temperature", temperature="21°C"
+    "temperature with its unit (before: refused by the parser)": climate(
+        HVAC, "to 21°", "temperature", 21, action="set_temperature", temperature="21°C"
     ),
-    "temperature with a decimal comma": Row(
+    "temperature with a decimal comma (before: refused by the parser)": Row(
         "de",
         call("climate", action="set_temperature", entity_id=HVAC, temperature="21,5"),
         HVAC,
         "temperature",
-        21,
-        "Das ging nicht",
+        21.5,
+        "auf 21,5° einstellen",
     ),
     "temperature by a neighbour's name": climate(
         HVAC, "I could not", "temperature", 21, action="set_temperature", target_temp=23
@@ -280,7 +284,7 @@ ROWS: Final[dict[str, Row]] = {
         "Living Room Fan",
     ),
     # 3. Shape.
-    "action with the domain": unchanged_light("en", NOT_ON, action="light.turn_on"),
+    "action with the domain (before: refused by the parser)": on(action="light.turn_on"),
     "action in capitals": on(action="TURN_ON"),
     "action in words": unchanged_light("en", "did not go through", action="Turn On"),
     "action shortened": unchanged_light("en", "did not go through", action="on"),
