@@ -304,7 +304,8 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "es",
         (does("light", action="turn_on", entity_id=BED, sparkle=True), answer("")),
-        "No he podido encender Bed Light.",
+        "No he podido encender Bed Light. "
+        "Bed Light: el modelo pidió un ajuste que esta acción no tiene.",
         ERROR,
     ),
     # A light that does not exist: said by what the model wrote, in words.

@@ -92,6 +92,8 @@ CONTROL_TOOL: Final = llm.ToolAnnotations(
 ENTITY_ENUM_LIMIT: Final = 5000
 # A service's targets by place, which no tool of ours offers (a model may write them anyway).
 PLACE_TARGETS: Final = frozenset({"area_id", "floor_id"})
+# The reason a field the action does not take is refused with (the field is never said).
+UNKNOWN_FIELD: Final = "refused_unknown_field"
 
 _CATALOG_CACHE: HassKey[tuple[Mapping[str, Any], ServiceCatalog]] = HassKey(
     "local_agent_service_catalog"
@@ -349,20 +351,6 @@ class HomeTools:
             return ToolFailure(error)
         return PlannedAction(tool.domain, tool.domain, action.service, entity_ids, data)
 
-    def names_hidden_entities(self, written: Any) -> bool:
-        """Whether a call's entity_id is only ids of entities there but not exposed to it."""
-        ids = [written] if isinstance(written, str) else written
-        return (
-            isinstance(ids, list)
-            and bool(ids)
-            and all(
-                isinstance(entity_id, str)
-                and entity_id not in self._exposed
-                and self.hass.states.get(entity_id) is not None
-                for entity_id in ids
-            )
-        )
-
     def entity_hint(self, tool_name: str, written: Any) -> str | None:
         """Return which exposed entities an entity_id as written may mean (None: none).
 
@@ -522,7 +510,7 @@ def _refused_field(
         tuple(said_name(state.name, state.entity_id) for state in states),
         tuple(state.entity_id for state in states),
     )
-    return ToolFailure(message, (Phrase("refused_unknown_field", {"name": names}),))
+    return ToolFailure(message, (Phrase(UNKNOWN_FIELD, {"name": names}),))
 
 
 def _unknown_field(tool: DomainTool, action: ActionSpec, name: str) -> str:

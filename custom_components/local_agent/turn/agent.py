@@ -76,6 +76,8 @@ from custom_components.local_agent.home.runner import error_result
 from custom_components.local_agent.home.runner import found_as_asked
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.tools import GET_STATE
+from custom_components.local_agent.home.tools import PLACE_TARGETS
+from custom_components.local_agent.home.tools import UNKNOWN_FIELD
 from custom_components.local_agent.home.tools import HomeTools
 from custom_components.local_agent.home.tools import ToolFailure
 from custom_components.local_agent.home.tools import async_build_home_tools
@@ -1500,24 +1502,32 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
 
     The grammar holds entity_id to the exposed ids, so "nowhere" never reaches the plan: the
     plan of what was written says why ("nowhere: no entity exposed to Assist has that name");
-    it runs nothing, and the model reads the parser's message. So does any call to a tool of
-    ours the parser refused (an area or a floor as the target: "name the devices"; a name
-    as entity_id, written without the grammar: "Kitchen: no such entity exposed to Assist").
-    An entity_id that is a name or a near id tells the model what it may mean ("Did you mean:
-    light.kitchen_lights (Kitchen Lights)?"); the call stays refused.
+    it runs nothing, and the model reads the parser's message. So does an area or a floor
+    written as a target, which no tool of ours takes ("name the devices"), and a field the
+    action does not take (the person hears so; the field the model wrote is never said). Any
+    other refusal is said as the call alone: what the model wrote in place of an entity (a
+    name, a template, a number) is not read back to the person. An entity_id that is a name
+    or a near id tells the model what it may mean ("Did you mean: light.kitchen_lights
+    (Kitchen Lights)?"); the call stays refused.
     """
-    if turn.home is not None and (error.name == GET_STATE or error.name in turn.home.tool_names):
-        message = error.message
-        if hint := turn.home.entity_hint(error.name, error.arguments.get(ATTR_ENTITY_ID)):
-            message = f"{message} {hint}"
-        if turn.home.names_hidden_entities(error.arguments.get(ATTR_ENTITY_ID)):
-            # An entity that is there but not exposed: the unexposed hint says so by its name.
-            return error_result(message)
-        planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
-        if isinstance(planned, ToolFailure) and planned.reason:
-            return refused_result(ToolFailure(message, planned.reason))
-        return error_result(message)
-    return error_result(error.message)
+    if turn.home is None or (error.name != GET_STATE and error.name not in turn.home.tool_names):
+        return error_result(error.message)
+    message = error.message
+    if hint := turn.home.entity_hint(error.name, error.arguments.get(ATTR_ENTITY_ID)):
+        message = f"{message} {hint}"
+    planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
+    if isinstance(planned, ToolFailure) and planned.reason and _says_why(error, planned):
+        return refused_result(ToolFailure(message, planned.reason))
+    return error_result(message)
+
+
+def _says_why(error: ToolCallError, planned: ToolFailure) -> bool:
+    """Whether the person hears the plan's reason for a call the parser refused."""
+    return (
+        error.name == GET_STATE
+        or bool(PLACE_TARGETS & error.arguments.keys())
+        or all(isinstance(r, Phrase) and r.key == UNKNOWN_FIELD for r in planned.reason)
+    )
 
 
 def _find_tool(api: llm.APIInstance | None, name: str) -> llm.Tool | None:
