@@ -18,6 +18,7 @@ from .home.colours import ENGLISH
 from .home.colours import async_colour_words
 from .home.entity_view import forget_heard_names
 from .home.exposed import forget_exposed_index
+from .home.unexposed import forget_name_index
 from .runtime import issues
 from .runtime import updates
 from .runtime.backend import Backend
@@ -132,6 +133,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: LocalAgentConfigEntry) 
         forget_reading(hass)
         forget_exposed_index(hass)
         forget_heard_names(hass)
+        forget_name_index(hass)
     return True
 
 

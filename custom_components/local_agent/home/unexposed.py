@@ -27,6 +27,7 @@ from typing import Final
 from custom_components.local_agent.const import ASSISTANT
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
 from homeassistant.core import HomeAssistant
@@ -84,6 +85,7 @@ class _NameIndex:
 
 
 _INDEX: HassKey[_NameIndex | None] = HassKey("local_agent_name_index")
+_UNLISTEN: HassKey[list[CALLBACK_TYPE]] = HassKey("local_agent_name_index_listeners")
 
 
 def _index(hass: HomeAssistant) -> _NameIndex:
@@ -133,9 +135,19 @@ def _listen_for_renames(hass: HomeAssistant) -> None:
         old, new = event_data["old_state"], event_data["new_state"]
         return old is None or new is None or old.name != new.name
 
-    hass.bus.async_listen(EVENT_STATE_CHANGED, forget, event_filter=renamed)
-    hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, forget)
-    hass.bus.async_listen(dr.EVENT_DEVICE_REGISTRY_UPDATED, forget)
+    hass.data[_UNLISTEN] = [
+        hass.bus.async_listen(EVENT_STATE_CHANGED, forget, event_filter=renamed),
+        hass.bus.async_listen(er.EVENT_ENTITY_REGISTRY_UPDATED, forget),
+        hass.bus.async_listen(dr.EVENT_DEVICE_REGISTRY_UPDATED, forget),
+    ]
+
+
+@callback
+def forget_name_index(hass: HomeAssistant) -> None:
+    """Drop the index and stop listening (no entry of ours is loaded any more)."""
+    for unlisten in hass.data.pop(_UNLISTEN, ()):
+        unlisten()
+    hass.data.pop(_INDEX, None)
 
 
 def _said(names: Iterable[str], said: str) -> list[str]:
