@@ -100,31 +100,31 @@ async def test_another_tools_read_is_not_said(hass: HomeAssistant, scene: Scene)
         (
             "en",
             "nowhere",
-            "I could not read the state of nowhere. nowhere: no such entity exposed to Assist.",
+            "I could not read the state of nowhere. Nowhere: no such entity exposed to Assist.",
         ),
         (
             "de",
             "nowhere",
-            "Das ging nicht: den Zustand von nowhere lesen. nowhere: keine Entität dieses"
+            "Das ging nicht: den Zustand von nowhere lesen. Nowhere: keine Entität dieses"
             " Namens für Assist freigegeben.",
         ),
         (
             "en",
             "lock.garage_side_door",
-            "I could not read the state of garage side door. garage side door: no such entity"
+            "I could not read the state of garage side door. Garage side door: no such entity"
             " exposed to Assist.",
         ),
         # Not exposed: said as one that does not exist (the resolver's rule), by its words.
         (
             "en",
             "light.ceiling_lights",
-            "I could not read the state of ceiling lights. ceiling lights: no such entity"
+            "I could not read the state of ceiling lights. Ceiling lights: no such entity"
             " exposed to Assist.",
         ),
         (
             "fr",
             "light.ceiling_lights",
-            "Je n'ai pas pu lire l'état de ceiling lights. ceiling lights\u00a0: aucune entité"
+            "Je n'ai pas pu lire l'état de ceiling lights. Ceiling lights\u00a0: aucune entité"
             " de ce nom exposée à Assist.",
         ),
     ],
@@ -146,7 +146,7 @@ async def test_a_failed_read_never_says_a_hidden_entitys_name(
     heard = await heard_after(scene, reads("lock.cellar"))
 
     assert heard == (
-        "I could not read the state of cellar. cellar: no such entity exposed to Assist."
+        "I could not read the state of cellar. Cellar: no such entity exposed to Assist."
     )
 
 

@@ -156,7 +156,7 @@ async def test_three_targets_keep_their_names(hass: HomeAssistant, talk: Talk) -
 LOW_ABOVE_HIGH: Final = {
     "de": "Das ging nicht: die Temperatur von Ecobee einstellen. 'Untere Soll-Temperatur' darf "
     "nicht höher als 'Obere Soll-Temperatur' sein.",
-    "fr": "Je n'ai pas pu régler la température de Ecobee. La «\u00a0température cible "
+    "fr": "Je n'ai pas pu régler la température d'Ecobee. La «\u00a0température cible "
     "inférieure\u00a0» ne peut pas être supérieure à la «\u00a0température cible "
     "supérieure\u00a0».",
 }
