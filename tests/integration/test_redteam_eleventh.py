@@ -274,14 +274,16 @@ async def bed_light_on_at_bedtime(hass: HomeAssistant) -> None:
 
 
 @pytest.mark.parametrize(
-    ("brightness", "held"), [(0.1, True), (0.19, True), (0.2, False), (40, False)]
+    ("brightness", "held"),
+    [(0.001, True), (0.0019, True), (0.002, False), (0.1, False), (40, False)],
 )
 async def test_a_brightness_that_rounds_to_zero_is_judged_as_turning_the_light_off(
     hass: HomeAssistant, scene: Scene, brightness: float, held: bool
 ) -> None:
     """`light.turn_on` with 0.1 % makes brightness round(255 * 0.1 / 100) = 0, which Home
     Assistant carries out as turning the light off: "when it goes off, unlock" follows. A
-    brightness that stays lit is everyday: at once."""
+    brightness that stays lit is everyday: at once. A share below 1 is the percent it writes
+    (0.001 is 0.1 %, 0.1 is 10 %): the gate judges the percent that runs."""
     await bed_light_on_at_bedtime(hass)
     result = await scene.ask_ours_to_call(
         "light", {"action": "turn_on", "entity_id": BED_LIGHT, "brightness_pct": brightness}
