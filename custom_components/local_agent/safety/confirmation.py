@@ -114,9 +114,10 @@ class PendingConfirmation:
 
     `with_pin`: the question asked for the PIN. `asked_in` is the id of the context the
     question was asked in: a script's steps all run in the context of its run, so an answer
-    in it (or in a context it set off) is the run answering itself, never a person. `created`
-    is set by the store when it holds them, on the store's clock; `ended` and `ended_at` when
-    it closes them unanswered.
+    in it (or in a context it set off) is the run answering itself, never a person. `said`:
+    the turn that asked has ended, so the question was said (before that, a yes answers
+    nothing it heard). `created` is set by the store when it holds them, on the store's clock;
+    `ended` and `ended_at` when it closes them unanswered.
     """
 
     agent_id: str
@@ -127,6 +128,7 @@ class PendingConfirmation:
     actions: list[PendingAction]
     with_pin: bool = False
     asked_in: str = ""
+    said: bool = False
     created: float = 0.0
     timeout: float = 0.0
     cancel_timer: CALLBACK_TYPE | None = None
@@ -201,6 +203,23 @@ class ConfirmationStore:
     def async_peek(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
         """Return what waits in this conversation, leaving it there."""
         return self._pending.get((agent_id, conversation_id))
+
+    @callback
+    def async_said(self, agent_id: str, conversation_id: str, asked_in: str) -> None:
+        """Mark the question the turn of context `asked_in` held here as said: it ended."""
+        pending = self._pending.get((agent_id, conversation_id))
+        if pending is not None and pending.asked_in == asked_in:
+            pending.said = True
+
+    @callback
+    def async_withdraw(
+        self, agent_id: str, conversation_id: str, asked_in: str
+    ) -> PendingConfirmation | None:
+        """Remove and return the question a turn held here and never said (it was stopped)."""
+        pending = self._pending.get((agent_id, conversation_id))
+        if pending is None or pending.said or pending.asked_in != asked_in:
+            return None
+        return self.async_take(agent_id, conversation_id)
 
     @callback
     def async_take(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:

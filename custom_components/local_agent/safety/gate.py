@@ -648,6 +648,15 @@ class SafetyGate:
                 ReplyOutcome.REFUSED,
                 user_only=True,
             )
+        if not waiting.said and not waiting.expired(store.clock()):
+            # Its turn is still saying it (or what ran beside it): the person never heard it.
+            self._record_all(turn, waiting, Outcome.REFUSED, "an answer before the question")
+            _drop_last_user_message(chat_log)
+            return PendingReply(
+                await async_phrase(self.hass, language, "confirmation_not_asked_yet"),
+                ReplyOutcome.REFUSED,
+                user_only=True,
+            )
         pending = store.async_take(self.agent_id, turn.conversation_id)
         if pending is None:
             # Past its timeout (its timer had not run yet): as when nothing waits.
@@ -666,10 +675,21 @@ class SafetyGate:
         return await self._async_set_aside(turn, pending, "confirmation_set_aside")
 
     @callback
-    def async_turn_ended(self, conversation_id: str) -> None:
-        """Keep the conversation its owner's from the end of a turn, as long as it lasts."""
+    def async_turn_ended(self, conversation_id: str, asked_in: str) -> None:
+        """Keep the conversation its owner's from the end of a turn, as long as it lasts.
+
+        The question the turn (of context `asked_in`) held is said now, and may be answered.
+        """
         store = async_get_confirmations(self.hass)
         store.owners.renew(conversation_id, store.clock())
+        store.async_said(self.agent_id, conversation_id, asked_in)
+
+    @callback
+    def async_turn_stopped(self, conversation_id: str, asked_in: str) -> None:
+        """Take back the question a stopped turn held: nobody heard it, so no yes answers it."""
+        store = async_get_confirmations(self.hass)
+        if withdrawn := store.async_withdraw(self.agent_id, conversation_id, asked_in):
+            self._async_cancelled_unanswered(withdrawn, "the turn that asked was stopped")
 
     async def _async_refuse_other_user(
         self, turn: TurnContext, chat_log: conversation.ChatLog
@@ -1027,11 +1047,14 @@ class SafetyGate:
         reason = _DROPPED[ending]
         self.retired = ending
         for pending in async_get_confirmations(self.hass).async_clear(self.agent_id, ending):
-            asked = (pending.conversation_id, pending.user_id, pending.device_id)
-            for action in pending.actions:
-                self._async_write(
-                    asked, action, Outcome.CANCELLED, reason, language=pending.language
-                )
+            self._async_cancelled_unanswered(pending, reason)
+
+    @callback
+    def _async_cancelled_unanswered(self, pending: PendingConfirmation, reason: str) -> None:
+        """Record a question closed without its person's answer, for `reason`."""
+        asked = (pending.conversation_id, pending.user_id, pending.device_id)
+        for action in pending.actions:
+            self._async_write(asked, action, Outcome.CANCELLED, reason, language=pending.language)
 
     def _record_all(
         self, turn: TurnContext, pending: PendingConfirmation, outcome: Outcome, reason: str

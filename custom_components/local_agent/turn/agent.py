@@ -328,10 +328,16 @@ class ConversationAgent:
         """Answer one user message, calling tools as the model asks.
 
         Home Assistant keeps the conversation from the end of the turn: so does its owner's
-        claim on it.
+        claim on it. A question is said when its turn ends: a turn stopped before (Home
+        Assistant cancelled it) takes back the question it held, which nobody heard.
         """
-        result = await self._async_handle(user_input, chat_log)
-        self.gate.async_turn_ended(chat_log.conversation_id)
+        asked_in = user_input.context.id
+        try:
+            result = await self._async_handle(user_input, chat_log)
+        except BaseException:
+            self.gate.async_turn_stopped(chat_log.conversation_id, asked_in)
+            raise
+        self.gate.async_turn_ended(chat_log.conversation_id, asked_in)
         return result
 
     async def _async_handle(
