@@ -6,12 +6,15 @@ household's first evening: set-up, Assist, options, diagnostics, logbook).
   told only "Termostato (climate.ecobee) does not support temperature.", nothing it could
   retry with, and the person heard "Eso no es posible con Termostato." The model is now told
   which of the action's fields the thermostat takes (target_temp_low, target_temp_high), and a
-  second round that uses them sets the range.
+  second round that uses them sets the range. Where the model gives up, the person now
+  hears why ("Ecobee solo acepta un rango: di una temperatura mínima y una máxima.").
 """
 
 from __future__ import annotations
 
 from typing import Final
+
+import pytest
 
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
@@ -58,3 +61,40 @@ async def test_a_range_thermostat_tells_the_model_the_fields_it_takes(
     assert thermostat is not None
     assert thermostat.attributes["target_temp_low"] == 21.5
     assert "21,5" in speech(result)
+
+
+@pytest.mark.parametrize(
+    ("language", "asked", "told"),
+    [
+        (
+            "es",
+            "pon el termostato a 21,5 grados",
+            "Ecobee solo acepta un rango: di una temperatura mínima y una máxima.",
+        ),
+        (
+            "pt",
+            "põe o termóstato a 21,5 graus",
+            "Ecobee só aceita um intervalo: diga uma temperatura mínima e uma máxima.",
+        ),
+    ],
+)
+async def test_a_range_thermostat_given_one_temperature_says_it_takes_a_range(
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+    asked: str,
+    told: str,
+) -> None:
+    hass = scripted_agent.hass
+    async_expose_entity(hass, "conversation", RANGE_THERMOSTAT, True)
+    scripted_worker.will_write(
+        answer(
+            call("climate", action="set_temperature", entity_id=RANGE_THERMOSTAT, temperature=21.5)
+        ),
+        answer("No."),
+    )
+
+    result = await scripted_agent.ask(asked, context=person, language=language)
+
+    assert told in speech(result)

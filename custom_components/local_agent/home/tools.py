@@ -420,6 +420,10 @@ def _unsupported(state: State, what: str) -> ToolFailure:
     )
 
 
+# A thermostat that holds a low and a high target, never a single one.
+RANGE_FIELDS: Final = frozenset({"target_temp_low", "target_temp_high"})
+
+
 def _unsupported_field(state: State, action: ActionSpec, name: str) -> ToolFailure:
     """Refuse a field the entity lacks, naming the action's fields it has.
 
@@ -427,15 +431,18 @@ def _unsupported_field(state: State, action: ActionSpec, name: str) -> ToolFailu
     model can retry with them.
     """
     failure = _unsupported(state, name)
-    if usable := [
+    usable = [
         other
         for other, spec in action.fields.items()
         if other != name and field_supported(spec, state)
-    ]:
-        return ToolFailure(
-            f"{failure.message} {action.service} takes: {', '.join(usable)}.", failure.reason
-        )
-    return failure
+    ]
+    if not usable:
+        return failure
+    reason = failure.reason
+    if name == "temperature" and RANGE_FIELDS.issubset(usable):
+        said = said_name(state.name, state.entity_id)
+        reason = (Phrase("refused_range_only", {"name": said}),)
+    return ToolFailure(f"{failure.message} {action.service} takes: {', '.join(usable)}.", reason)
 
 
 def _refused(refusal: Refusal) -> ToolFailure:
