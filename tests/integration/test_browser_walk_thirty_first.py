@@ -28,15 +28,26 @@ from .scripted_model import call
 RANGE_THERMOSTAT: Final = "climate.ecobee"
 
 
-async def test_a_range_thermostat_tells_the_model_the_fields_it_takes(
-    scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+def one_temperature_then(
+    scripted_agent: Agent, scripted_worker: ScriptedWorker, *then: str
 ) -> None:
-    hass = scripted_agent.hass
-    async_expose_entity(hass, "conversation", RANGE_THERMOSTAT, True)
+    """Expose the range thermostat; the model sets it to one temperature, then writes `then`."""
+    async_expose_entity(scripted_agent.hass, "conversation", RANGE_THERMOSTAT, True)
     scripted_worker.will_write(
         answer(
             call("climate", action="set_temperature", entity_id=RANGE_THERMOSTAT, temperature=21.5)
         ),
+        *then,
+    )
+
+
+async def test_a_range_thermostat_tells_the_model_the_fields_it_takes(
+    scripted_agent: Agent, scripted_worker: ScriptedWorker, person: Context
+) -> None:
+    hass = scripted_agent.hass
+    one_temperature_then(
+        scripted_agent,
+        scripted_worker,
         answer(
             call(
                 "climate",
@@ -86,14 +97,7 @@ async def test_a_range_thermostat_given_one_temperature_says_it_takes_a_range(
     asked: str,
     told: str,
 ) -> None:
-    hass = scripted_agent.hass
-    async_expose_entity(hass, "conversation", RANGE_THERMOSTAT, True)
-    scripted_worker.will_write(
-        answer(
-            call("climate", action="set_temperature", entity_id=RANGE_THERMOSTAT, temperature=21.5)
-        ),
-        answer("No."),
-    )
+    one_temperature_then(scripted_agent, scripted_worker, answer("No."))
 
     result = await scripted_agent.ask(asked, context=person, language=language)
 
