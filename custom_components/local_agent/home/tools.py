@@ -420,6 +420,31 @@ def _unsupported(state: State, what: str) -> ToolFailure:
     )
 
 
+# A thermostat that holds a low and a high target, never a single one.
+RANGE_FIELDS: Final = frozenset({"target_temp_low", "target_temp_high"})
+
+
+def _unsupported_field(state: State, action: ActionSpec, name: str) -> ToolFailure:
+    """Refuse a field the entity lacks, naming the action's fields it has.
+
+    A thermostat that holds a range takes target_temp_low/high, never temperature: told so, the
+    model can retry with them.
+    """
+    failure = _unsupported(state, name)
+    usable = [
+        other
+        for other, spec in action.fields.items()
+        if other != name and field_supported(spec, state)
+    ]
+    if not usable:
+        return failure
+    reason = failure.reason
+    if name == "temperature" and RANGE_FIELDS.issubset(usable):
+        said = said_name(state.name, state.entity_id)
+        reason = (Phrase("refused_range_only", {"name": said}),)
+    return ToolFailure(f"{failure.message} {action.service} takes: {', '.join(usable)}.", reason)
+
+
 def _refused(refusal: Refusal) -> ToolFailure:
     reason = (Phrase(refusal.key, refusal.facts),) if refusal.key else ()
     return ToolFailure(refusal.message, reason)
@@ -446,7 +471,7 @@ def _check_fields(
         for state in states:
             converted = entity_option(name, converted, state)
             if not field_supported(spec, state):
-                return _unsupported(state, name)
+                return _unsupported_field(state, action, name)
             if refusal := entity_constraint_error(
                 tool.domain, spec, converted, state, temperature_unit
             ):
