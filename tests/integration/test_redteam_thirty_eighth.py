@@ -64,12 +64,9 @@ from .test_everyday_thirty_eighth import reply_after_a_wrong_pin
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam_thirty_sixth import agent_again
-from .test_voice_thirty_second import Satellite
-from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
-from .test_voice_thirty_third import set_up_locks
-from .test_voice_thirty_third import unlock
+from .test_voice_thirty_third import hall_door_asked
 
 LONG: Final = "Room " * 2000
 
@@ -80,21 +77,6 @@ TWO_FRONT_DOORS: Final = (
     ("Front Door", "front_door_hall", "turn_off", "Hall"),
     ("Front Door", "front_door_porch", "turn_off", "Porch"),
 )
-
-
-async def hall_door_asked(
-    hass: HomeAssistant,
-    assist: Assist,
-    agent: Agent,
-    worker: ScriptedWorker,
-    *locks: tuple[str, str, str, str | None],
-) -> tuple[Satellite, str]:
-    """Set up the locks; a satellite asks to unlock the front door, the model the Hall's:
-    the satellite and the question it said."""
-    await set_up_locks(hass, *locks)
-    satellite = await a_hall_satellite(hass, assist, agent)
-    worker.will_write(unlock(HALL_DOOR))
-    return satellite, await satellite.answer("unlock the front door")
 
 
 @pytest.mark.parametrize(
