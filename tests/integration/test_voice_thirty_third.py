@@ -42,7 +42,24 @@ PORCH_DOOR: Final = "lock.front_door_porch"
 NAMED_LIKE_A_PLACE: Final = "lock.front_door_in_the_hall"
 
 
-async def set_up_locks(hass: HomeAssistant, *locks: tuple[str, str, str, str | None]) -> None:
+# A template lock for set_up_locks: name, unique id, how unlocking works, area (or None).
+LockSpec = tuple[str, str, str, str | None]
+
+
+def front_doors(
+    hall: str | None = "Hall",
+    porch: str | None = "Porch",
+    *,
+    named: str = "Front Door",
+    hall_unlocks: str = "turn_off",
+) -> tuple[LockSpec, LockSpec]:
+    """Two locks of the same name: the Hall's door (HALL_DOOR) and the Porch's (PORCH_DOOR), in
+    these areas ("turn_on" in hall_unlocks: the Hall's door is stuck)."""
+    hall_door = (named, "front_door_hall", hall_unlocks, hall)
+    return hall_door, (named, "front_door_porch", "turn_off", porch)
+
+
+async def set_up_locks(hass: HomeAssistant, *locks: LockSpec) -> None:
     """Template locks (name, unique id, how unlocking works, area on the Ground Floor)."""
     booleans = {unique_id: f"{unique_id}_locked" for _, unique_id, _, _ in locks}
     assert await async_setup_component(
@@ -78,11 +95,7 @@ async def set_up_locks(hass: HomeAssistant, *locks: tuple[str, str, str, str | N
 
 async def set_up_look_alike_locks(hass: HomeAssistant) -> None:
     """Two locks named "Front Door": one in the Hall, one in the Porch."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
-    )
+    await set_up_locks(hass, *front_doors())
 
 
 def unlock(entity_id: str) -> str:
@@ -94,7 +107,7 @@ async def hall_door_asked(
     assist: Assist,
     agent: Agent,
     worker: ScriptedWorker,
-    *locks: tuple[str, str, str, str | None],
+    *locks: LockSpec,
     words: str = "unlock the front door",
 ) -> tuple[Satellite, str]:
     """Set up the locks; a Hall satellite is told `words`, the model unlocks the Hall's door:
@@ -193,12 +206,7 @@ async def test_nothing_spoken_tells_them_apart_the_id_stays(
 ) -> None:
     """Guard: two look-alikes in no area and on no device: fail closed, the id is said."""
     _satellite, asked = await hall_door_asked(
-        hass,
-        assist,
-        scripted_agent,
-        scripted_worker,
-        ("Front Door", "front_door_hall", "turn_off", None),
-        ("Front Door", "front_door_porch", "turn_off", None),
+        hass, assist, scripted_agent, scripted_worker, *front_doors(None, None)
     )
 
     assert asked == f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
@@ -209,12 +217,7 @@ async def test_a_failed_yes_names_the_lock_as_the_question_did(
 ) -> None:
     """The Hall's lock is stuck: unlocking changes nothing, and the satellite says so."""
     satellite, _asked = await hall_door_asked(
-        hass,
-        assist,
-        scripted_agent,
-        scripted_worker,
-        ("Front Door", "front_door_hall", "turn_on", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+        hass, assist, scripted_agent, scripted_worker, *front_doors(hall_unlocks="turn_on")
     )
     failed = await satellite.answer("yes")
 
