@@ -69,6 +69,7 @@ from testing.steering import CallAfterReasoning
 from testing.steering import first_round_of_turn
 from testing.turn import chat_log_of
 from testing.turn import results_in
+from tests.integration.agents import speech
 from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
 
@@ -285,10 +286,6 @@ def shared_start(first: str, second: str) -> int:
             break
         length += 1
     return length
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 def tool_results(hass: HomeAssistant, result: conversation.ConversationResult) -> list[Any]:
