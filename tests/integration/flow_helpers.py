@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,16 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowManager
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.data_entry_flow import section
+
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations"
+
+
+def translation(language: str) -> dict[str, Any]:
+    """One language's translation file."""
+    loaded: dict[str, Any] = json.loads(
+        (TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8")
+    )
+    return loaded
 
 
 def agent_form(hass: HomeAssistant, flat: dict[str, Any]) -> dict[str, Any]:

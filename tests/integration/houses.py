@@ -171,6 +171,11 @@ def from_blueprint(alias: str, path: str, **inputs: Any) -> dict[str, Any]:
     }
 
 
+def is_state(entity_id: str, value: str) -> dict[str, Any]:
+    """An automation's condition: `entity_id` is in state `value`."""
+    return {"condition": "state", "entity_id": entity_id, "state": value}
+
+
 def template(text: str) -> dict[str, Any]:
     """A template condition."""
     return {"condition": "template", "value_template": text}

@@ -276,6 +276,15 @@ class Scene(Home):
     ) -> conversation.ConversationResult:
         return await ask_to_unlock(agent, self.worker, self.person, language)
 
+    async def ours_asked_to_unlock(self, *writes: Script) -> conversation.ConversationResult:
+        """Our agent asked to unlock the front door, the model writing `writes`: the answer once
+        every run is over."""
+        agent = await self.our_agent()
+        self.worker.will_write(*writes)
+        result = await agent.ask("unlock the front door", context=self.person)
+        await self.hass.async_block_till_done()
+        return result
+
     async def pin_question(
         self, language: str = "en"
     ) -> tuple[Agent, conversation.ConversationResult]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from collections.abc import Mapping
-import json
 from pathlib import Path
 import re
 from unittest.mock import patch
@@ -23,6 +22,7 @@ from homeassistant.helpers.translation import async_get_translations
 from .conftest import Agent
 from .conftest import async_setup_model_entry
 from .conftest import speech
+from .flow_helpers import translation
 from .scene import ask_to_unlock
 from .scripted_model import ScriptedWorker
 from .scripted_model import call
@@ -158,7 +158,6 @@ async def test_a_date_and_time_helper_set_in_spanish_reads_a_las(
     assert speech(result) == done
 
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components" / DOMAIN / "translations"
 # A word in quotes, however the language quotes it: «sí», „ja”, "yes".
 QUOTED = re.compile(r"«\xa0?\w+\xa0?»|„\w+[“”]|\"\w+\"")
 
@@ -176,7 +175,7 @@ def test_the_pin_label_quotes_yes_as_the_question_does(language: str) -> None:
     """The Spanish security section read 'PIN en lugar de "sí"' where the question the
     person hears reads 'Di «sí» para confirmar' (Dutch „ja”, Portuguese «sim» likewise; the
     English question quotes nothing)."""
-    strings = json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
+    strings = translation(language)
     asked = QUOTED.findall(strings["exceptions"]["confirm_question"]["message"])
     labels = set(_pin_labels(strings))
 

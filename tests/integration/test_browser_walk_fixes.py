@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 import re
 from typing import Any
@@ -27,6 +26,7 @@ from .conftest import subentry
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
 from .flow_helpers import suggested_values
+from .flow_helpers import translation
 from .scripted_model import ScriptedWorker
 from .test_model_flow import reconfigure_to_a_copy
 
@@ -77,7 +77,6 @@ async def test_a_pin_refused_comes_back_as_the_field_was_not_as_dots_that_cannot
     assert entry.subentries[pinned.subentry_id].data["confirmation_pin"] == "4821"
 
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations"
 MARKDOWN_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
 
 
@@ -99,10 +98,8 @@ def test_a_link_in_a_dialog_is_named_in_the_dialogs_language(language: str) -> N
     A link's words are text like any other: in another language they must not stay English
     (its address may: the README is English).
     """
-    english = flat_strings(json.loads((TRANSLATIONS / "en.json").read_text(encoding="utf-8")))
-    other = flat_strings(
-        json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
-    )
+    english = flat_strings(translation("en"))
+    other = flat_strings(translation(language))
     untranslated = [
         (key, words)
         for key, text in english.items()
@@ -160,7 +157,7 @@ async def test_the_repair_says_why_the_file_cannot_be_used_in_the_dialogs_langua
 
 def our_text(section: str, kind: str, reason: str) -> str:
     """The English text of an abort reason in our own translations ('' when none)."""
-    strings = json.loads((TRANSLATIONS / "en.json").read_text(encoding="utf-8"))
+    strings = translation("en")
     tree = strings[section] if section == "config" else strings["config_subentries"][section]
     return str(tree.get(kind, {}).get(reason, ""))
 
@@ -211,9 +208,7 @@ def test_numbers_in_the_dialogs_have_the_languages_decimal_mark(language: str) -
     All six languages write a decimal comma (German and Dutch did); a number with a point
     is English (a version such as glibc 2.28 or 8.192 tokens grouped in thousands is not).
     """
-    texts = flat_strings(
-        json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
-    )
+    texts = flat_strings(translation(language))
     english_numbers = [
         (key, number)
         for key, text in texts.items()

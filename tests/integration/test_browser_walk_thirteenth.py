@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 import shutil
 from typing import Any
@@ -37,17 +36,9 @@ from .conftest import entry_state
 from .conftest import speech
 from .flow_helpers import async_through_progress
 from .flow_helpers import suggested_values
+from .flow_helpers import translation
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations"
 LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
-
-
-def translation(language: str) -> dict[str, Any]:
-    """One language's translation file."""
-    loaded: dict[str, Any] = json.loads(
-        (TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8")
-    )
-    return loaded
 
 
 async def _async_reload(hass: HomeAssistant, entry_id: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 import re
 import time
@@ -39,18 +38,9 @@ from .conftest import generate_data
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
 from .flow_helpers import suggested_values
+from .flow_helpers import translation
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
-
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "custom_components/local_agent/translations"
-
-
-def translation(language: str) -> dict[str, Any]:
-    """One language's translation file."""
-    loaded: dict[str, Any] = json.loads(
-        (TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8")
-    )
-    return loaded
 
 
 @pytest.mark.parametrize(

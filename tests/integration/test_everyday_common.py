@@ -58,6 +58,7 @@ from .houses import colour as colour_of
 from .houses import comfort_temperature
 from .houses import from_blueprint
 from .houses import intent_call
+from .houses import is_state
 from .houses import our_call
 from .houses import ours
 from .houses import place
@@ -122,10 +123,6 @@ def motion_light(alias: str, motion: str, light: str) -> dict[str, Any]:
 
 def at(time: str) -> list[dict[str, Any]]:
     return [{"trigger": "time", "at": time}]
-
-
-def is_state(entity_id: str, value: str) -> dict[str, Any]:
-    return {"condition": "state", "entity_id": entity_id, "state": value}
 
 
 WEEKDAYS: Final = {"condition": "time", "weekday": ["mon", "tue", "wed", "thu", "fri"]}

@@ -25,6 +25,7 @@ import pytest
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
+from .agents import state
 from .houses import ASSIST
 from .houses import LIVING_ROOM_LIGHTS
 from .houses import MOVIE_SCENE
@@ -344,18 +345,12 @@ async def home(hass: HomeAssistant, demo_house: Home, tmp_path: Path) -> Home:
     place(hass, "Bedroom", BED_LIGHT)
     await set_up(hass, "automation", programs())
     await hass.async_block_till_done()
-    assert state_of(hass, "automation.kitchen_motion_scripts") == "on"
+    assert state(hass, "automation.kitchen_motion_scripts") == "on"
     expose(hass, *EXPOSED)
     entities = er.async_get(hass)
     entities.async_update_entity(BLINDS, device_class="blind")
     entities.async_update_entity(SHADE, device_class="shade")
     return demo_house
-
-
-def state_of(hass: HomeAssistant, entity_id: str) -> str:
-    current = hass.states.get(entity_id)
-    assert current is not None, entity_id
-    return current.state
 
 
 def assist_calls(hass: HomeAssistant, exposed: Iterable[str] = EXPOSED) -> list[Asking]:

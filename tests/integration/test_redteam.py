@@ -564,11 +564,7 @@ MALFORMED_CALLS = [
 async def test_malformed_call_markup_never_unlocks_without_a_yes(
     hass: HomeAssistant, scene: Scene, written: str
 ) -> None:
-    agent = await scene.our_agent()
-    scene.worker.will_write(answer(written), answer("Sorry."))
-
-    result = await agent.ask("unlock the front door", context=scene.person)
-    await hass.async_block_till_done()
+    result = await scene.ours_asked_to_unlock(answer(written), answer("Sorry."))
 
     assert state(hass, "lock.front_door") == "locked"
     assert asked(result) or result.continue_conversation is False, speech(result)

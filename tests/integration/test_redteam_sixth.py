@@ -23,6 +23,7 @@ from homeassistant.setup import async_setup_component
 
 from .conftest import speech
 from .conftest import state
+from .houses import is_state
 from .houses import template
 from .probes import KITCHEN_ON
 from .probes import ask_to_run_exempt
@@ -124,10 +125,6 @@ def numeric(kind: str, limit: str, threshold: str) -> dict[str, Any]:
     """A numeric state trigger or condition ("trigger" or "condition") on the hall
     temperature, whose `limit` ("above" or "below") is the threshold entity's state."""
     return {kind: "numeric_state", "entity_id": HALL_TEMPERATURE, limit: threshold}
-
-
-def is_state(entity_id: str, value: str) -> dict[str, Any]:
-    return {"condition": "state", "entity_id": entity_id, "state": value}
 
 
 def on_motion(*actions: dict[str, Any], conditions: list[dict[str, Any]] | None = None) -> Any:

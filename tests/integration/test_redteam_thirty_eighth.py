@@ -64,37 +64,14 @@ from .test_everyday_thirty_eighth import reply_after_a_wrong_pin
 from .test_everyday_twenty_sixth import LIGHTS
 from .test_everyday_twenty_sixth import upstairs_lights
 from .test_redteam_thirty_sixth import agent_again
-from .test_voice_thirty_second import Satellite
-from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
-from .test_voice_thirty_third import set_up_locks
-from .test_voice_thirty_third import unlock
+from .test_voice_thirty_third import front_doors
+from .test_voice_thirty_third import hall_door_asked
 
 LONG: Final = "Room " * 2000
 
 SAID_BY_ID: Final = f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
-
-# Two locks named "Front Door": the Hall's and the Porch's.
-TWO_FRONT_DOORS: Final = (
-    ("Front Door", "front_door_hall", "turn_off", "Hall"),
-    ("Front Door", "front_door_porch", "turn_off", "Porch"),
-)
-
-
-async def hall_door_asked(
-    hass: HomeAssistant,
-    assist: Assist,
-    agent: Agent,
-    worker: ScriptedWorker,
-    *locks: tuple[str, str, str, str | None],
-) -> tuple[Satellite, str]:
-    """Set up the locks; a satellite asks to unlock the front door, the model the Hall's:
-    the satellite and the question it said."""
-    await set_up_locks(hass, *locks)
-    satellite = await a_hall_satellite(hass, assist, agent)
-    worker.will_write(unlock(HALL_DOOR))
-    return satellite, await satellite.answer("unlock the front door")
 
 
 @pytest.mark.parametrize(
@@ -131,12 +108,7 @@ async def front_doors_asked(
 ) -> str:
     """Two locks named "Front Door" in these areas: the question about the Hall's, aloud."""
     _satellite, asked = await hall_door_asked(
-        hass,
-        assist,
-        agent,
-        worker,
-        ("Front Door", "front_door_hall", "turn_off", hall),
-        ("Front Door", "front_door_porch", "turn_off", porch),
+        hass, assist, agent, worker, *front_doors(hall, porch)
     )
     return asked
 
@@ -152,8 +124,7 @@ async def test_a_floor_named_like_a_look_alikes_area_tells_nothing_apart(
         assist,
         scripted_agent,
         scripted_worker,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Upstairs"),
+        *front_doors("Hall", "Upstairs"),
         ("Front Door", "front_door_ground", "turn_off", "Hall."),
     )
 
@@ -165,7 +136,7 @@ async def test_a_lock_moved_between_the_question_and_the_yes_is_not_unlocked(
 ) -> None:
     """Asked "in the Hall"; then the two Front Doors swap areas: a yes now means the other."""
     satellite, asked = await hall_door_asked(
-        hass, assist, scripted_agent, scripted_worker, *TWO_FRONT_DOORS
+        hass, assist, scripted_agent, scripted_worker, *front_doors()
     )
     async_place_entity(hass, HALL_DOOR, async_area(hass, "Porch"))
     async_place_entity(hass, PORCH_DOOR, async_area(hass, "Hall"))
@@ -182,7 +153,7 @@ async def test_an_area_renamed_between_the_question_and_the_yes_is_refused(
 ) -> None:
     """The Hall is now the Porch and the Porch the Hall: the same swap, by names."""
     satellite, _asked = await hall_door_asked(
-        hass, assist, scripted_agent, scripted_worker, *TWO_FRONT_DOORS
+        hass, assist, scripted_agent, scripted_worker, *front_doors()
     )
     areas = ar.async_get(hass)
     areas.async_update(async_area(hass, "Hall"), name="Landing")
@@ -196,13 +167,9 @@ async def test_a_yes_with_the_places_unchanged_unlocks(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Guard: a third lock added elsewhere changes nothing said of this one."""
+    garden_door = ("Back Door", "back_door", "turn_off", "Garden")
     satellite, _asked = await hall_door_asked(
-        hass,
-        assist,
-        scripted_agent,
-        scripted_worker,
-        *TWO_FRONT_DOORS,
-        ("Back Door", "back_door", "turn_off", "Garden"),
+        hass, assist, scripted_agent, scripted_worker, *front_doors(), garden_door
     )
     async_place_entity(hass, "lock.back_door", async_area(hass, "Porch"))
     await satellite.answer("yes")

@@ -159,10 +159,9 @@ async def test_a_call_at_the_edges_of_the_format_runs_nothing_unjudged(
     hass: HomeAssistant, scene: Scene, written: str
 ) -> None:
     """Guard: each is refused with the parser's reason; nothing is held, asked or run."""
-    agent = await scene.our_agent()
-    scene.worker.will_write(answer(written), answer("Sorry, I could not do that."))
-    result = await agent.ask("unlock the front door", context=scene.person)
-    await hass.async_block_till_done()
+    result = await scene.ours_asked_to_unlock(
+        answer(written), answer("Sorry, I could not do that.")
+    )
 
     assert state(hass, FRONT_DOOR) == "locked"
     assert state(hass, "lock.openable_lock") == "locked"

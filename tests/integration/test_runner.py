@@ -26,15 +26,10 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
 
+from .agents import state
 from .conftest import plan
 
 UPDATE = "update.demo_add_on"
-
-
-def state_of(hass: HomeAssistant, entity_id: str) -> str:
-    state = hass.states.get(entity_id)
-    assert state is not None
-    return state.state
 
 
 async def turn_of(hass: HomeAssistant, user_id: str | None = None) -> TurnContext:
@@ -81,7 +76,7 @@ async def test_run_changes_state_and_reports_it(hass: HomeAssistant, tools: Home
         "on",
         40,
     )
-    assert state_of(hass, "light.bed_light") == "on"
+    assert state(hass, "light.bed_light") == "on"
 
     unlock = plan(tools, "lock", action="unlock", entity_id="lock.front_door")
     run = await async_run(hass, unlock, turn, verify=True)
@@ -135,7 +130,7 @@ async def test_read_only_user_may_not_control(
     run = await async_run(hass, action, await turn_of(hass, hass_read_only_user.id))
     assert run.problem is Problem.NOT_ALLOWED
     assert run.result.data == {"error": "You are not allowed to control Bed Light."}
-    assert state_of(hass, "light.bed_light") == "off"
+    assert state(hass, "light.bed_light") == "off"
 
     read = plan(tools, GET_STATE, entity_id="light.bed_light")
     assert await refusal(hass, read, hass_read_only_user.id) is None
@@ -151,7 +146,7 @@ async def test_entity_policy_is_respected(hass: HomeAssistant, tools: HomeTools)
     assert await refusal(hass, unlock, user.id) == "You are not allowed to control Front Door."
     run = await async_run(hass, unlock, await turn_of(hass, user.id))
     assert run.result.data == {"error": "You are not allowed to control Front Door."}
-    assert state_of(hass, "lock.front_door") == "locked"
+    assert state(hass, "lock.front_door") == "locked"
 
 
 async def test_admin_only_services_are_refused_to_other_users(

@@ -32,8 +32,10 @@ from .scripted_model import call
 from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
+from .test_voice_thirty_third import front_doors
 from .test_voice_thirty_third import hall_door_unlocked_by_yes
 from .test_voice_thirty_third import set_up_locks
+from .test_voice_thirty_third import set_up_look_alike_locks
 from .test_voice_thirty_third import unlock
 
 MARKED: Final = "Front Door: main"
@@ -43,11 +45,7 @@ async def set_up_marked_look_alikes(
     hass: HomeAssistant, hall: str | None = "Hall", porch: str | None = "Porch"
 ) -> None:
     """Two locks named "Front Door: main" (a colon of our sentences), by default apart."""
-    await set_up_locks(
-        hass,
-        (MARKED, "front_door_hall", "turn_off", hall),
-        (MARKED, "front_door_porch", "turn_off", porch),
-    )
+    await set_up_locks(hass, *front_doors(hall, porch, named=MARKED))
 
 
 QUESTIONS: Final = [
@@ -137,11 +135,7 @@ async def test_a_yes_that_names_a_place_runs_nothing(
     aside: str,
 ) -> None:
     """Guard: what the person hears ("I did not unlock …") is what happened: nothing."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
-    )
+    await set_up_look_alike_locks(hass)
     satellite = await a_hall_satellite(hass, assist, scripted_agent, language)
     scripted_worker.will_write(unlock(HALL_DOOR), answer("OK."))
 

@@ -46,6 +46,7 @@ from .scene import Clock
 from .scene import Scene
 from .scene import unlock
 from .scripted_model import answer
+from .test_slow_turns import intent_output
 from .test_voice_thirty_first import assert_reaches_the_model_whole
 from .test_voice_thirty_first import seen
 from .test_voice_twenty_ninth import a_spoken_pipeline
@@ -81,13 +82,6 @@ class Satellite:
         """Say `text`; the agent's speech (what the satellite's text-to-speech is given)."""
         speech: str = intent_output(await self.say(text))["response"]["speech"]["plain"]["speech"]
         return speech
-
-
-def intent_output(events: list[dict[str, Any]]) -> dict[str, Any]:
-    output: dict[str, Any] = next(e for e in events if e["type"] == "intent-end")["data"][
-        "intent_output"
-    ]
-    return output
 
 
 async def a_hall_satellite(

@@ -33,23 +33,23 @@ from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import HALL_DOOR
 from .test_voice_thirty_third import PORCH_DOOR
 from .test_voice_thirty_third import YES
-from .test_voice_thirty_third import set_up_locks
+from .test_voice_thirty_third import front_doors
+from .test_voice_thirty_third import hall_door_asked
 from .test_voice_thirty_third import set_up_look_alike_locks
 from .test_voice_thirty_third import unlock
+
+UNLOCK_BACK: Final = "unlock the back door"
 
 
 async def test_a_look_alike_a_lock_was_renamed_to_is_said_by_its_place(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Guard: "now called Front Door (lock.front_door_hall)" is said by the door's place."""
-    await set_up_locks(
-        hass,
-        ("Back Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+    _front_door, porch_door = front_doors()
+    hall_door = ("Back Door", "front_door_hall", "turn_off", "Hall")
+    satellite, _asked = await hall_door_asked(
+        hass, assist, scripted_agent, scripted_worker, hall_door, porch_door, words=UNLOCK_BACK
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-    await satellite.answer("unlock the back door")
     er.async_get(hass).async_update_entity(HALL_DOOR, name="Front Door")
     await hass.async_block_till_done()
 

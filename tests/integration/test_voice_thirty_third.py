@@ -34,6 +34,7 @@ from .scene import template_lock
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_voice_thirty_second import Satellite
 from .test_voice_thirty_second import a_hall_satellite
 
 HALL_DOOR: Final = "lock.front_door_hall"
@@ -41,7 +42,24 @@ PORCH_DOOR: Final = "lock.front_door_porch"
 NAMED_LIKE_A_PLACE: Final = "lock.front_door_in_the_hall"
 
 
-async def set_up_locks(hass: HomeAssistant, *locks: tuple[str, str, str, str | None]) -> None:
+# A template lock for set_up_locks: name, unique id, how unlocking works, area (or None).
+LockSpec = tuple[str, str, str, str | None]
+
+
+def front_doors(
+    hall: str | None = "Hall",
+    porch: str | None = "Porch",
+    *,
+    named: str = "Front Door",
+    hall_unlocks: str = "turn_off",
+) -> tuple[LockSpec, LockSpec]:
+    """Two locks of the same name: the Hall's door (HALL_DOOR) and the Porch's (PORCH_DOOR), in
+    these areas ("turn_on" in hall_unlocks: the Hall's door is stuck)."""
+    hall_door = (named, "front_door_hall", hall_unlocks, hall)
+    return hall_door, (named, "front_door_porch", "turn_off", porch)
+
+
+async def set_up_locks(hass: HomeAssistant, *locks: LockSpec) -> None:
     """Template locks (name, unique id, how unlocking works, area on the Ground Floor)."""
     booleans = {unique_id: f"{unique_id}_locked" for _, unique_id, _, _ in locks}
     assert await async_setup_component(
@@ -77,15 +95,27 @@ async def set_up_locks(hass: HomeAssistant, *locks: tuple[str, str, str, str | N
 
 async def set_up_look_alike_locks(hass: HomeAssistant) -> None:
     """Two locks named "Front Door": one in the Hall, one in the Porch."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_off", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
-    )
+    await set_up_locks(hass, *front_doors())
 
 
 def unlock(entity_id: str) -> str:
     return answer(call("lock", action="unlock", entity_id=entity_id))
+
+
+async def hall_door_asked(
+    hass: HomeAssistant,
+    assist: Assist,
+    agent: Agent,
+    worker: ScriptedWorker,
+    *locks: LockSpec,
+    words: str = "unlock the front door",
+) -> tuple[Satellite, str]:
+    """Set up the locks; a Hall satellite is told `words`, the model unlocks the Hall's door:
+    the satellite and the question it said."""
+    await set_up_locks(hass, *locks)
+    satellite = await a_hall_satellite(hass, assist, agent)
+    worker.will_write(unlock(HALL_DOOR))
+    return satellite, await satellite.answer(words)
 
 
 # The question a satellite says for the Hall's front door, by pipeline language.
@@ -175,15 +205,9 @@ async def test_nothing_spoken_tells_them_apart_the_id_stays(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Guard: two look-alikes in no area and on no device: fail closed, the id is said."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_off", None),
-        ("Front Door", "front_door_porch", "turn_off", None),
+    _satellite, asked = await hall_door_asked(
+        hass, assist, scripted_agent, scripted_worker, *front_doors(None, None)
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    asked = await satellite.answer("unlock the front door")
 
     assert asked == f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
 
@@ -192,15 +216,9 @@ async def test_a_failed_yes_names_the_lock_as_the_question_did(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """The Hall's lock is stuck: unlocking changes nothing, and the satellite says so."""
-    await set_up_locks(
-        hass,
-        ("Front Door", "front_door_hall", "turn_on", "Hall"),
-        ("Front Door", "front_door_porch", "turn_off", "Porch"),
+    satellite, _asked = await hall_door_asked(
+        hass, assist, scripted_agent, scripted_worker, *front_doors(hall_unlocks="turn_on")
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    await satellite.answer("unlock the front door")
     failed = await satellite.answer("yes")
 
     assert state(hass, HALL_DOOR) == "locked"
@@ -237,14 +255,14 @@ async def test_names_alike_up_to_the_cut_keep_their_ids(
     hass: HomeAssistant, assist: Assist, scripted_agent: Agent, scripted_worker: ScriptedWorker
 ) -> None:
     """Guard: two locks in the Hall whose names differ only after the cut."""
-    await set_up_locks(
+    _satellite, asked = await hall_door_asked(
         hass,
+        assist,
+        scripted_agent,
+        scripted_worker,
         (f"{LONG}back", "front_door_hall", "turn_off", "Hall"),
         (f"{LONG}front", "front_door_porch", "turn_off", "Hall"),
+        words="unlock the smart lock",
     )
-    satellite = await a_hall_satellite(hass, assist, scripted_agent)
-    scripted_worker.will_write(unlock(HALL_DOOR))
-
-    asked = await satellite.answer("unlock the smart lock")
 
     assert asked.endswith(f"… ({HALL_DOOR})? Say yes to confirm.")

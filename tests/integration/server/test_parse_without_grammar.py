@@ -17,6 +17,7 @@ from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import text_chunk
 from testing.turn import chat_log_of
 from testing.turn import results_in
+from tests.integration.agents import speech
 from tests.integration.conftest import state
 
 from .conftest import async_setup_server_agent
@@ -38,10 +39,6 @@ async def ask_with_call(
     )
     agent = await async_setup_server_agent(hass, fake_server.url, "fake-model", grammar=False)
     return await agent.ask("turn on the kitchen lights")
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 def attribute_of(hass: HomeAssistant, entity_id: str, name: str) -> Any:

@@ -49,7 +49,6 @@ from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant import config_entries
-from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import CONF_API_KEY
@@ -67,10 +66,10 @@ from testing.real_llama_server import running_real_llama_server
 from testing.real_llama_server import start_real_llama_server
 from testing.steering import CallAfterReasoning
 from testing.steering import first_round_of_turn
-from testing.turn import chat_log_of
-from testing.turn import results_in
+from tests.integration.agents import speech
 from tests.integration.conftest import async_add_entry
 from tests.integration.conftest import entry_state
+from tests.integration.scene import tool_results
 
 from .conftest import alive
 from .conftest import async_setup_agent_on
@@ -285,14 +284,6 @@ def shared_start(first: str, second: str) -> int:
             break
         length += 1
     return length
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
-
-
-def tool_results(hass: HomeAssistant, result: conversation.ConversationResult) -> list[Any]:
-    return results_in(chat_log_of(hass, result))
 
 
 async def get_json(hass: HomeAssistant, server: RealLlamaServer, path: str) -> Any:

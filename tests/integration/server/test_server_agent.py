@@ -26,7 +26,6 @@ from custom_components.local_agent.engine.generation import GenerationRequest
 from custom_components.local_agent.engine.server.worker import ServerWorker
 from custom_components.local_agent.engine.types import Conversation
 from custom_components.local_agent.turn import agent as agent_module
-from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -45,6 +44,7 @@ from testing.turn import chat_log_of
 from testing.turn import check_calls_ran_or_were_refused
 from testing.turn import check_every_call_held
 from testing.turn import results_in
+from tests.integration.agents import speech
 from tests.integration.conftest import state
 
 from .conftest import API_KEY
@@ -73,10 +73,6 @@ def forced(monkeypatch: pytest.MonkeyPatch) -> list[GenerationRequest]:
     monkeypatch.setattr(agent_module, "GenerationRequest", build)
     monkeypatch.setattr(ServerWorker, "steering", CallAfterReasoning(wants=first_round_of_turn))
     return made
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 async def test_call_is_parsed_validated_and_executed_through_the_server(

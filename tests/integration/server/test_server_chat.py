@@ -27,6 +27,7 @@ from testing.llama_server import LlamaServer
 from testing.turn import calls_in
 from testing.turn import chat_log_of
 from testing.turn import results_in
+from tests.integration.agents import speech
 from tests.integration.conftest import state
 
 from .conftest import API_KEY
@@ -35,10 +36,6 @@ from .conftest import async_setup_server_agent
 from .conftest import worker_of
 
 BED_LIGHT = "light.bed_light"
-
-
-def speech(result: conversation.ConversationResult) -> str:
-    return str(result.response.speech["plain"]["speech"])
 
 
 async def test_vllm_style_tool_calls_and_reasoning_are_executed(
