@@ -68,8 +68,11 @@ from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
+from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import already_so
+from custom_components.local_agent.home.runner import async_check
+from custom_components.local_agent.home.runner import async_llm_api
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
@@ -85,6 +88,7 @@ from custom_components.local_agent.home.turn_context import TurnContext
 from custom_components.local_agent.home.unexposed import nameless_names_in
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
+from custom_components.local_agent.safety.audit import Outcome
 from custom_components.local_agent.safety.confirmation import PendingAction
 from custom_components.local_agent.safety.gate import Decision
 from custom_components.local_agent.safety.gate import PendingReply
@@ -1242,15 +1246,31 @@ class ConversationAgent:
         if confirmed is None:
             decision = await self.gate.async_decide(call, turn.context, turn.safety)
         else:
-            decision = await self.gate.async_decide_confirmed(confirmed, turn.context)
+            decision = await self._async_decide_confirmed(confirmed, turn)
+        if decision.verdict is Verdict.HOLD and decision.call and decision.action:
+            # Never ask a person to confirm what they may not do, or what cannot be done now.
+            if refusal := await async_check(self.hass, decision.call, turn.context):
+                return self.gate.async_refuse_held(turn.context, decision, refusal.message), None
+            turn.safety.hold(decision.action)
+            return decision, None
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
             return decision, None
         # What the agent says itself must be true: a confirmed action's result, a plain
         # action of our tools ("Turned on Bed Light.", said without the model) and an intent
         # of Assist ("Done.", or said beside a question) are checked.
         run = await async_run(self.hass, decision.call, turn.context, verify=True)
-        self.gate.async_record_run(turn.context, decision, run)
+        self.gate.async_record_run(turn.context, decision, _audit_outcome(run), run.error)
         return decision, run
+
+    async def _async_decide_confirmed(self, action: PendingAction, turn: Turn) -> Decision:
+        """Ask the gate about a confirmed action; a held tool with the turn's LLM API."""
+        api_error = None
+        if not isinstance(action.call, PlannedAction):
+            try:
+                await async_llm_api(self.hass, turn.context)
+            except HomeAssistantError as err:
+                api_error = str(err)
+        return await self.gate.async_decide_confirmed(action, turn.context, api_error=api_error)
 
     async def _async_run_confirmed(
         self, turn: Turn, actions: tuple[PendingAction, ...]
@@ -1371,6 +1391,13 @@ async def _deltas_with_notice(
         answer = said("".join(text))
         stream.streamed(answer)
         yield {"content": answer}
+
+
+def _audit_outcome(run: RunResult) -> Outcome:
+    """Return what the audit trail records of a run: refused when its user may not make it."""
+    if run.problem is Problem.NOT_ALLOWED:
+        return Outcome.REFUSED
+    return Outcome.FAILED if run.error else Outcome.EXECUTED
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
