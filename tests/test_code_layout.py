@@ -45,3 +45,29 @@ def test_every_module_says_what_it_is_for() -> None:
         str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if not _summary(path)
     ]
     assert not missing
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module the file imports, relative imports made absolute."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_safety_package_decides_and_never_reaches_the_runner() -> None:
+    """The gate decides (a verdict, the action it holds); home/runner.py alone runs calls."""
+    runner = "custom_components.local_agent.home.runner"
+    reaching = [
+        str(path.relative_to(PACKAGE))
+        for path in sorted((PACKAGE / "safety").rglob("*.py"))
+        if any(module.startswith(runner) for module in _imported_modules(path))
+    ]
+    assert reaching == []

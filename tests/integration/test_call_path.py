@@ -67,12 +67,17 @@ async def test_unlock_then_yes_crosses_few_files_and_never_comes_back_up(
     print("main line:", path.main_line)
     print("calls:", {k: sorted(v) for k, v in path.calls.items()})
     assert path.from_below == []
-    # 15: safety/reads.py is one module for what the home's programs read, and the reading
-    # kept between questions (a question's work no longer grows with the automations in the
-    # house). Each other file is one concern the path needs (see the module docstrings):
-    # the plan (home/actions.py) is shared by the planner, the gate and the runner; entity
-    # names (home/entity_view.py), references to ids (home/resolver.py), the service catalog,
-    # the audit trail and the reply's words (engine/words.py) are computed for this call.
+    # The gate only decides: what it allows or holds, the agent checks and runs through the
+    # runner; the gate reaches neither the runner nor the service registry.
+    assert "home/runner.py" not in path.calls["safety/gate.py"]
+    # 15, measured again when the gate stopped calling the runner: each file is still entered
+    # for work of its own, none only to be passed through. safety/reads.py is one module for
+    # what the home's programs read, and the reading kept between questions (a question's work
+    # no longer grows with the automations in the house). Each other file is one concern the
+    # path needs (see the module docstrings): the plan (home/actions.py) is shared by the
+    # planner, the gate and the runner; entity names (home/entity_view.py), references to ids
+    # (home/resolver.py), the service catalog, the audit trail and the reply's words
+    # (engine/words.py) are computed for this call.
     assert len(path.files) <= 15
     # 7 since a name is said on one line and bounded as the home list cuts it: call_texts hands
     # the name to entity_view.one_line (a leaf), so the question cannot carry a name's line breaks.

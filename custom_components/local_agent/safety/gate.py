@@ -2,7 +2,9 @@
 
 A sensitive call is never run on the model's word: it is held, the agent asks a fixed
 question, and only the same person's next turn in the same conversation can release it.
-What is allowed runs through home/runner.py, whichever turn it was allowed in.
+What is allowed runs through home/runner.py, whichever turn it was allowed in: the agent
+checks there whether the person may make a call before a question is asked about it, and
+hands the gate back what a run did as an outcome and a reason to record.
 """
 
 from __future__ import annotations
@@ -40,17 +42,12 @@ from custom_components.local_agent.home.call_texts import restatements
 from custom_components.local_agent.home.call_texts import said_name
 from custom_components.local_agent.home.call_texts import speaks_only_english
 from custom_components.local_agent.home.call_texts import told_name
-from custom_components.local_agent.home.runner import Problem
-from custom_components.local_agent.home.runner import RunResult
-from custom_components.local_agent.home.runner import async_check
-from custom_components.local_agent.home.runner import async_llm_api
 from custom_components.local_agent.home.spoken_names import aloud
 from custom_components.local_agent.home.turn_context import TurnContext
 from homeassistant.components import conversation
 from homeassistant.components import persistent_notification
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
-from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import intent
 from homeassistant.helpers import llm
@@ -99,6 +96,12 @@ class TurnSafety:
     held: list[PendingAction] = field(default_factory=list)
     refused: list[PendingAction] = field(default_factory=list)
     locked_seconds: float = 0.0
+
+    def hold(self, action: PendingAction) -> None:
+        """Keep a held call for the round's question: one the person may make, now."""
+        # The same call written twice in one answer is one action: asked about and run once.
+        if all(held.call != action.call for held in self.held):
+            self.held.append(action)
 
 
 class Verdict(Enum):
@@ -210,12 +213,7 @@ class SafetyGate:
                 "PIN entry locked",
             )
         if self.person_present(turn):
-            # Never ask a person to confirm what they may not do, or what cannot be done now.
-            if refusal := await async_check(self.hass, resolved, turn):
-                return self._refuse(turn, action, refusal.message, refusal.message)
-            # The same call written twice in one answer is one action: asked about and run once.
-            if all(held.call != action.call for held in safety.held):
-                safety.held.append(action)
+            # Held once the agent has checked the person may make the call (TurnSafety.hold).
             return Decision(
                 Verdict.HOLD, resolved, action, "Not done yet: waiting for the user's confirmation."
             )
@@ -229,6 +227,11 @@ class SafetyGate:
             "Refused: this action needs a person to confirm it.",
             "no person to confirm",
         )
+
+    def async_refuse_held(self, turn: TurnContext, decision: Decision, reason: str) -> Decision:
+        """Refuse a held call the person may not make, or that cannot be done now: never asked."""
+        assert decision.action is not None
+        return self._refuse(turn, decision.action, reason, reason)
 
     async def async_refuse_unoffered(
         self, tool: llm.Tool, arguments: Mapping[str, Any], turn: TurnContext
@@ -244,20 +247,25 @@ class SafetyGate:
         return self._refuse_deferred(turn, call).message
 
     @callback
-    def async_record_run(self, turn: TurnContext, decision: Decision, run: RunResult) -> None:
-        """Record what an allowed call did: a sensitive one, or one its user may not make."""
+    def async_record_run(
+        self, turn: TurnContext, decision: Decision, outcome: Outcome, reason: str | None
+    ) -> None:
+        """Record what an allowed call did: a sensitive one, or one its user may not make.
+
+        outcome: REFUSED when the runner found the user may not make the call, else EXECUTED
+        or FAILED; reason: the runner's error, if any.
+        """
         action = decision.action
-        if run.problem is Problem.NOT_ALLOWED:
+        if outcome is Outcome.REFUSED:
             if action is None and decision.call is not None:
                 action = self._action(decision.call, [], turn.language)
             if action is not None:
-                self.async_record(turn, action, Outcome.REFUSED, run.error)
+                self.async_record(turn, action, Outcome.REFUSED, reason)
             return
         if action is None:
             return
-        outcome = Outcome.FAILED if run.error else Outcome.EXECUTED
-        reason = run.error if decision.confirmed else "allowed without a person"
-        self.async_record(turn, action, outcome, reason)
+        said = reason if decision.confirmed else "allowed without a person"
+        self.async_record(turn, action, outcome, said)
 
     async def _async_sensitive_action(
         self, call: PlannedAction, language: str
@@ -916,8 +924,14 @@ class SafetyGate:
             notification_id=f"{DOMAIN}_pin_lockout_{self.agent_id}",
         )
 
-    async def async_decide_confirmed(self, action: PendingAction, turn: TurnContext) -> Decision:
-        """Allow exactly the confirmed action, resolved again; refuse it if it changed."""
+    async def async_decide_confirmed(
+        self, action: PendingAction, turn: TurnContext, *, api_error: str | None = None
+    ) -> Decision:
+        """Allow exactly the confirmed action, resolved again; refuse it if it changed.
+
+        A held tool is looked up again in the turn's LLM API, which the agent gets before it
+        asks (api_error: why it could not).
+        """
         self.async_record(turn, action, Outcome.CONFIRMED)
         # A look-alike moved, or its place renamed, since a device named it by its place: the
         # yes may mean the one now said there.
@@ -930,10 +944,10 @@ class SafetyGate:
             if self._describe(held, []) != action.description:
                 return self._failed_changed(turn, action, held.targets)
             return Decision(Verdict.ALLOW, held, action, confirmed=True)
-        try:
-            api = await async_llm_api(self.hass, turn)
-        except HomeAssistantError as err:
-            return self._failed(turn, action, str(err), str(err))
+        api = turn.llm_api
+        if api is None:
+            error = api_error or "the assistant's tools are not available"
+            return self._failed(turn, action, error, error)
         tool = next((t for t in api.tools if t.name == held.tool_name), None)
         if tool is None:
             return self._failed(

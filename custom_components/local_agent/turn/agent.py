@@ -68,8 +68,11 @@ from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
 from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
+from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import already_so
+from custom_components.local_agent.home.runner import async_check
+from custom_components.local_agent.home.runner import async_llm_api
 from custom_components.local_agent.home.runner import async_run
 from custom_components.local_agent.home.runner import changed_something
 from custom_components.local_agent.home.runner import error_result
@@ -85,6 +88,7 @@ from custom_components.local_agent.home.turn_context import TurnContext
 from custom_components.local_agent.home.unexposed import nameless_names_in
 from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
+from custom_components.local_agent.safety.audit import Outcome
 from custom_components.local_agent.safety.confirmation import PendingAction
 from custom_components.local_agent.safety.gate import Decision
 from custom_components.local_agent.safety.gate import PendingReply
@@ -286,6 +290,11 @@ class _RunningTurn:
     # Said first: a held action the person's reply set aside instead of answering.
     set_aside: str | None = None
 
+    @property
+    def home_tools(self) -> list[str]:
+        """Return the names of our own tools offered in this turn (none: Assist's alone)."""
+        return self.toolbox.home.tool_names if self.toolbox.home is not None else []
+
 
 class ConversationAgent:
     """Runs turns for one conversation entity."""
@@ -399,11 +408,10 @@ class ConversationAgent:
             await async_phrase(self.hass, user_input.language, "slow_turn_notice"),
             started=started,
         )
+        running = _RunningTurn(user_input, turn, toolbox, static_system, stream, set_aside)
         try:
-            await self._async_wait_notice(chat_log, user_input.language, static_system)
-            return await self._async_turn(
-                _RunningTurn(user_input, turn, toolbox, static_system, stream, set_aside)
-            )
+            await self._async_wait_notice(running)
+            return await self._async_turn(running)
         finally:
             self._streams.pop(chat_log.conversation_id, None)
 
@@ -439,7 +447,7 @@ class ConversationAgent:
         spoken = await self._async_closing_words(running, end, answered)
         self.stats.record(report, failed=end in (TurnEnd.FAILED, TurnEnd.TIMED_OUT))
         if end not in (TurnEnd.FAILED, TurnEnd.TIMED_OUT):
-            self._prepare_next_turn(chat_log, running.toolbox, running.static_system, user_input)
+            self._prepare_next_turn(running)
         result = conversation.async_get_result_from_chat_log(user_input, chat_log)
         result.response.async_set_speech(" ".join(part for part, _streamed in spoken if part))
         if end is TurnEnd.CONFIRMATION_ASKED:
@@ -476,26 +484,21 @@ class ConversationAgent:
         user_input, chat_log = running.user_input, running.turn.chat_log
         language = user_input.language
         refusal = None
-        home_tools = running.toolbox.home.tool_names if running.toolbox.home else []
         answer = last_answer(chat_log) if answered else None
         # A turn that ended otherwise said why already (a question, a refusal, a limit).
         if end is TurnEnd.ANSWERED and (refused := refused_calls(chat_log)):
-            refusal = await self._async_refusal(
-                refused, language, home_tools, "calls_refused_unnamed", chat_log
-            )
+            refusal = await self._async_refusal(running, refused, "calls_refused_unnamed")
         elif end is TurnEnd.ANSWERED and answer is not None:
             # Some went through: the model's answer may still say "Done." for all of them.
             if failed := failed_in_last_round(chat_log):
-                refusal = await self._async_refusal(
-                    failed, language, home_tools, "calls_some_refused_unnamed", chat_log
-                )
+                refusal = await self._async_refusal(running, failed, "calls_some_refused_unnamed")
             if partly_failed_in_last_round(chat_log):
                 partly = await async_phrase(self.hass, language, "devices_partly_failed")
                 refusal = f"{refusal} {partly}" if refusal else partly
         if refusal is not None:
             await self._async_say(chat_log, refusal)
         elif answer is None:
-            answer = await self._async_no_answer(chat_log, language, home_tools)
+            answer = await self._async_no_answer(running)
             await self._async_say(chat_log, answer)
         if running.set_aside is not None:
             await self._async_say(chat_log, running.set_aside)
@@ -526,12 +529,7 @@ class ConversationAgent:
         return spoken
 
     async def _async_refusal(
-        self,
-        calls: list[llm.ToolInput],
-        language: str,
-        home_tools: list[str],
-        unnamed: str,
-        chat_log: conversation.ChatLog,
+        self, running: _RunningTurn, calls: list[llm.ToolInput], unnamed: str
     ) -> str:
         """Say which of the model's calls did not go through, in the conversation's words.
 
@@ -540,6 +538,8 @@ class ConversationAgent:
         refused with a sentence of its own are said by that sentence alone, once, as core's
         agent says it ("Sorry, timers are not supported on this device").
         """
+        chat_log, language = running.turn.chat_log, running.turn.context.language
+        home_tools = running.home_tools
         reasons = [
             as_sentence(await async_said_parts(self.hass, language, [reason]), names_in([reason]))
             for reason in failure_reasons(chat_log, calls)
@@ -558,15 +558,15 @@ class ConversationAgent:
             said = await async_phrase(self.hass, language, unnamed)
         return " ".join([said, *reasons])
 
-    async def _async_no_answer(
-        self, chat_log: conversation.ChatLog, language: str, home_tools: list[str]
-    ) -> str:
+    async def _async_no_answer(self, running: _RunningTurn) -> str:
         """Return what the agent says when the model wrote no answer: only what is true.
 
         Nothing changed (the model only read, or did nothing): it has no answer. Something
         changed: what our tools did, when the agent speaks the language ("Done." otherwise),
         and then which calls of the last round did not go through.
         """
+        chat_log, language = running.turn.chat_log, running.turn.context.language
+        home_tools = running.home_tools
         content = chat_log.content[chat_log.llm_input_provided_index :]
         if not carried_out(chat_log):
             if core_said := await async_core_speech(self.hass, language, chat_log):
@@ -584,9 +584,7 @@ class ConversationAgent:
         else:
             said = await async_phrase(self.hass, language, "empty_answer")
         if failed := failed_in_last_round(chat_log):
-            said += " " + await self._async_refusal(
-                failed, language, home_tools, "calls_partly_refused_unnamed", chat_log
-            )
+            said += " " + await self._async_refusal(running, failed, "calls_partly_refused_unnamed")
         if partly_failed_in_last_round(chat_log):
             said += " " + await async_phrase(self.hass, language, "devices_partly_failed")
         return said
@@ -764,11 +762,10 @@ class ConversationAgent:
         )
         return opening, toolbox.specs
 
-    async def _async_wait_notice(
-        self, chat_log: conversation.ChatLog, language: str, static_system: str
-    ) -> None:
+    async def _async_wait_notice(self, running: _RunningTurn) -> None:
         """Say first that the command waits for the home to be read, when that takes long."""
-        seconds = self.worker.warming_seconds(static_system)
+        chat_log, language = running.turn.chat_log, running.turn.context.language
+        seconds = self.worker.warming_seconds(running.static_system)
         if seconds is None or seconds < WAIT_NOTICE_SECONDS:
             return
         text = await async_phrase(self.hass, language, "reading_home", seconds=str(ceil(seconds)))
@@ -776,9 +773,8 @@ class ConversationAgent:
         # at once, the model's text in a paragraph of its own after it (as the slow-turn
         # notice, which it stands for: that one is then not said).
         text += "\n\n"
-        if (stream := self._streams.get(chat_log.conversation_id)) is not None:
-            stream.take_notice()
-            stream.streamed(text)
+        running.stream.take_notice()
+        running.stream.streamed(text)
         async for _content in chat_log.async_add_delta_content_stream(
             self.agent_id, async_said(text, user_only=True)
         ):
@@ -901,36 +897,27 @@ class ConversationAgent:
             parts.append(self.home_context.home_text(toolbox.lines, dt_util.now()))
         return "\n\n".join(parts)
 
-    def _conversation(
-        self,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        static_system: str,
-        user_input: conversation.ConversationInput,
-    ) -> Conversation:
+    def _conversation(self, running: _RunningTurn) -> Conversation:
         """One round's prompt: the system prefix, then the messages.
 
         Each user message carries its context block (changed states, time, language): what changes
         from turn to turn is at the end, after everything the engine has checkpointed.
         """
-        history = self._history(chat_log, toolbox, user_input)
+        history = self._history(running)
         return Conversation(
-            system=static_system, messages=tuple(history), enable_thinking=self.options.thinking
+            system=running.static_system,
+            messages=tuple(history),
+            enable_thinking=self.options.thinking,
         )
 
-    def _prepare_next_turn(
-        self,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        static_system: str,
-        user_input: conversation.ConversationInput,
-    ) -> None:
+    def _prepare_next_turn(self, running: _RunningTurn) -> None:
         """Have the engine evaluate now what the next turn of this conversation starts with.
 
         Done while the user reads or listens: the next turn then evaluates only its message.
         """
+        chat_log, toolbox = running.turn.chat_log, running.toolbox
         now = dt_util.now()
-        answered = self._conversation(chat_log, toolbox, static_system, user_input)
+        answered = self._conversation(running)
         start = self.home_context.opening(
             # The states now: the calls of this turn changed some.
             toolbox.home.lines() if toolbox.home is not None else None,
@@ -947,13 +934,9 @@ class ConversationAgent:
             f"{DOMAIN} prepares the next turn of {chat_log.conversation_id}",
         )
 
-    def _history(
-        self,
-        chat_log: conversation.ChatLog,
-        toolbox: _Toolbox,
-        user_input: conversation.ConversationInput,
-    ) -> list[Message]:
+    def _history(self, running: _RunningTurn) -> list[Message]:
         """Return the kept messages, each user message with its context block."""
+        chat_log, toolbox, user_input = running.turn.chat_log, running.toolbox, running.user_input
         messages = to_messages(chat_log.content[1:])
         history = trim_history(messages, self.options.history_tokens)
         dropped = sum(m.role == "user" for m in messages) - sum(m.role == "user" for m in history)
@@ -999,11 +982,10 @@ class ConversationAgent:
         """Run model rounds until it answers without a call, asks, or hits the limit."""
         options = self.options
         user_input, turn, toolbox = running.user_input, running.turn, running.toolbox
-        chat_log, report, stream = turn.chat_log, turn.report, running.stream
-        static_system = running.static_system
+        chat_log, report = turn.chat_log, turn.report
         for _round in range(options.max_rounds):
             request = GenerationRequest(
-                self._conversation(chat_log, toolbox, static_system, user_input),
+                self._conversation(running),
                 tools=toolbox.specs,
                 sampling=options.sampling,
                 # An answer cut off at the limit (a call left open) gets more room next round.
@@ -1014,9 +996,7 @@ class ConversationAgent:
             outputs: list[GenerationOutput] = []
             async for _content in chat_log.async_add_delta_content_stream(
                 self.agent_id,
-                self._async_stream(
-                    request, calls, report, outputs, stream, said=self._heard(user_input)
-                ),
+                self._async_stream(running, request, calls, outputs),
             ):
                 pass
             if outputs:
@@ -1035,14 +1015,14 @@ class ConversationAgent:
                 # An automation reads what ran beside the refusal: the light is on, the door
                 # stays locked.
                 refusal = await self.gate.async_refusal(turn.context, safety.refused)
-                done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
+                done = await self._async_done_so_far(running)
                 await self._async_say(chat_log, " ".join(part for part in (done, refusal) if part))
                 return TurnEnd.REFUSED
             if safety.held:
                 question = await self.gate.async_hold(turn.context, safety.held)
                 # What ran beside it is said first: the light is on while the door waits; so
                 # is what did not work beside it (a bulb that stayed off).
-                done = await self._async_done_so_far(user_input.language, chat_log, toolbox)
+                done = await self._async_done_so_far(running)
                 said = " ".join(part for part in (done, question) if part)
                 await self._async_say(chat_log, said)
                 return TurnEnd.CONFIRMATION_ASKED if self.gate.retired is None else TurnEnd.REFUSED
@@ -1094,9 +1074,7 @@ class ConversationAgent:
             )
         return " ".join(parts)
 
-    async def _async_done_so_far(
-        self, language: str, chat_log: conversation.ChatLog, toolbox: _Toolbox
-    ) -> str | None:
+    async def _async_done_so_far(self, running: _RunningTurn) -> str | None:
         """Say what the actions of this turn did ("Erledigt: Küchenlicht einschalten.").
 
         Our tools' actions and Assist's intents (by the entities Home Assistant says they
@@ -1104,10 +1082,11 @@ class ConversationAgent:
         an intent's devices that failed. None when nothing of this was, or when the agent does
         not speak the language.
         """
+        chat_log, language = running.turn.chat_log, running.turn.context.language
         if not speaks(language):
             return None
         content = chat_log.content[chat_log.llm_input_provided_index :]
-        home_tools = toolbox.home.tool_names if toolbox.home is not None else []
+        home_tools = running.home_tools
         said: list[str] = []
         if done := actions_done_in(content, home_tools, intents=True):
             said.append(await self._async_done_words(language, done, ()))
@@ -1115,30 +1094,25 @@ class ConversationAgent:
             # A call that ran and has no words of its own (a script's tool of Assist).
             said.append(await async_phrase(self.hass, language, "empty_answer"))
         if failed := failed_in_last_round(chat_log, said_apart=UnattendedRefusal):
-            said.append(
-                await self._async_refusal(
-                    failed, language, list(home_tools), "calls_partly_refused_unnamed", chat_log
-                )
-            )
+            said.append(await self._async_refusal(running, failed, "calls_partly_refused_unnamed"))
         if partly_failed_in_last_round(chat_log):
             said.append(await async_phrase(self.hass, language, "devices_partly_failed"))
         return " ".join(said) or None
 
     async def _async_stream(
         self,
+        running: _RunningTurn,
         request: GenerationRequest,
         calls: list[ToolCallParsed | ToolCallFailed],
-        report: TurnReport,
         outputs: list[GenerationOutput],
-        stream: TurnStream,
-        *,
-        said: Callable[[str], str] = str,
     ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
         """Stream the model's reasoning into the chat log as it writes; its text at the end.
 
-        Calls are recorded as external: this agent validates and executes them itself. said:
-        turns the model's text into what the person hears (_heard).
+        Calls are recorded as external: this agent validates and executes them itself; the
+        model's text is said as the person hears it (_heard).
         """
+        report, stream = running.turn.report, running.stream
+        said = self._heard(running.user_input)
         queue: asyncio.Queue[ParseEvent | None] = asyncio.Queue()
         generation = asyncio.ensure_future(self.worker.generate(request, queue.put_nowait))
         generation.add_done_callback(lambda _task: queue.put_nowait(None))
@@ -1248,15 +1222,31 @@ class ConversationAgent:
         if confirmed is None:
             decision = await self.gate.async_decide(call, turn.context, turn.safety)
         else:
-            decision = await self.gate.async_decide_confirmed(confirmed, turn.context)
+            decision = await self._async_decide_confirmed(confirmed, turn)
+        if decision.verdict is Verdict.HOLD and decision.call and decision.action:
+            # Never ask a person to confirm what they may not do, or what cannot be done now.
+            if refusal := await async_check(self.hass, decision.call, turn.context):
+                return self.gate.async_refuse_held(turn.context, decision, refusal.message), None
+            turn.safety.hold(decision.action)
+            return decision, None
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
             return decision, None
         # What the agent says itself must be true: a confirmed action's result, a plain
         # action of our tools ("Turned on Bed Light.", said without the model) and an intent
         # of Assist ("Done.", or said beside a question) are checked.
         run = await async_run(self.hass, decision.call, turn.context, verify=True)
-        self.gate.async_record_run(turn.context, decision, run)
+        self.gate.async_record_run(turn.context, decision, _audit_outcome(run), run.error)
         return decision, run
+
+    async def _async_decide_confirmed(self, action: PendingAction, turn: Turn) -> Decision:
+        """Ask the gate about a confirmed action; a held tool with the turn's LLM API."""
+        api_error = None
+        if not isinstance(action.call, PlannedAction):
+            try:
+                await async_llm_api(self.hass, turn.context)
+            except HomeAssistantError as err:
+                api_error = str(err)
+        return await self.gate.async_decide_confirmed(action, turn.context, api_error=api_error)
 
     async def _async_run_confirmed(
         self, turn: Turn, actions: tuple[PendingAction, ...]
@@ -1377,6 +1367,13 @@ async def _deltas_with_notice(
         answer = said("".join(text))
         stream.streamed(answer)
         yield {"content": answer}
+
+
+def _audit_outcome(run: RunResult) -> Outcome:
+    """Return what the audit trail records of a run: refused when its user may not make it."""
+    if run.problem is Problem.NOT_ALLOWED:
+        return Outcome.REFUSED
+    return Outcome.FAILED if run.error else Outcome.EXECUTED
 
 
 def _tool_input(event: ToolCallParsed | ToolCallFailed) -> llm.ToolInput:
