@@ -12,6 +12,9 @@ Fixed here (each row marked "before:" failed before):
   refused as "must be a number": nothing changed and the person heard "I could not". It is
   now the number, in any of the seven languages; the sentence says it in digits ("at 50%",
   "auf 21,5°"), and what is not wholly a number ("half", "one two") is still refused.
+- A number with its unit in words ("fifty percent", "22 Grad", "vingt-deux degrés") or a bare
+  degree sign ("22°", the home's unit) was refused the same way; the unit is now read off.
+  A unit that is not the home's ("seventy degrees fahrenheit" in a °C home) is still refused.
 
 Left as they are (pinned): a name, an area or "all" for an entity id is refused with the
 model told what to correct; a question answers with the model's own words after get_state.
@@ -130,6 +133,18 @@ ROWS: Final[dict[str, Row]] = {
         {(KITCHEN, "color_temp_kelvin"): 2700},
         "2700 K",
     ),
+    # With its unit in words or a bare degree sign (before: refused).
+    "en fifty percent (before: refused)": light("en", "at 50%", 128,
+                                                brightness_pct="fifty percent"),
+    "en 50 percent (before: refused)": light("en", "at 50%", 128, brightness_pct="50 percent"),
+    "de fünfzig Prozent (before: refused)": light("de", "auf 50 %", 128,
+                                                  brightness_pct="fünfzig Prozent"),
+    "fr trente pour cent (before: refused)": light("fr", "à 30 %", 76,
+                                                   brightness_pct="trente pour cent"),
+    "es treinta por ciento (before: refused)": light("es", "al 30%", 76,
+                                                     brightness_pct="treinta por ciento"),
+    "nl dertig procent (before: refused)": light("nl", "op 30%", 76,
+                                                 brightness_pct="dertig procent"),
     # Not wholly a number: nothing changes, and the person hears it was not done.
     "en half": light("en", NOT_ON, None, brightness_pct="half"),
     "en bright": light("en", NOT_ON, None, brightness_pct="bright"),
@@ -182,6 +197,16 @@ ROWS: Final[dict[str, Row]] = {
     "pt vinte e um vírgula cinco (before: refused)": temperature(
         "pt", "vinte e um vírgula cinco", 21.5, "para 21,5°"
     ),
+    "en twenty two degrees (before: refused)": temperature("en", "twenty two degrees", 22,
+                                                           "to 22°"),
+    "en 22 with a degree sign (before: refused)": temperature("en", "22°", 22, "to 22°"),
+    "de 22 Grad (before: refused)": temperature("de", "22 Grad", 22, "auf 22°"),
+    "fr vingt-deux degrés (before: refused)": temperature("fr", "vingt-deux degrés", 22, "à 22°"),
+    "it ventidue gradi (before: refused)": temperature("it", "ventidue gradi", 22, "a 22°"),
+    "pt vinte e dois graus (before: refused)": temperature("pt", "vinte e dois graus", 22,
+                                                           "para 22°"),
+    "en degrees fahrenheit in a celsius home": temperature("en", "seventy degrees fahrenheit",
+                                                           21, NOT_SET),
     "en digits as text": temperature("en", "22", 22, "to 22°"),
     "de digits with a comma": temperature("de", "22,5", 22.5, "auf 22,5°"),
     "en forty is out of range (before: no number)": temperature("en", "forty", 21, "not 40 °C"),

@@ -1,4 +1,4 @@
-"""Numbers written in words, as speech-to-text and a small model write them.
+"""Numbers and their units written in words, as speech-to-text and a small model write them.
 
 "twenty one", "einundzwanzig", "vingt et un", "veintiuno", "ventuno", "eenentwintig", "vinte e
 um"; "twenty one point five", "minus ten". In any of the seven languages, whichever the turn's
@@ -146,3 +146,24 @@ def _added(current: int, value: int, joined: bool) -> int | None:
     if 0 < rest < 10 and joined and value % 10 == 0 and 20 <= value <= 90:
         return current + value  # einundzwanzig, eenentwintig
     return None
+
+
+_DEGREES: Final = ("°", "degree", "degrees", "grad", "degré", "degrés", "grado", "grados", "gradi",
+                   "graden", "grau", "graus")  # fmt: skip
+# The words a unit is said by after a number, in the seven languages ("fifty percent").
+_UNIT_WORDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "%": ("percent", "per cent", "prozent", "pour cent", "por ciento", "per cento", "procent",
+          "por cento"),
+    "°C": _DEGREES,
+    "°F": _DEGREES,
+    "K": ("kelvin",),
+}  # fmt: skip
+
+
+def without_unit(text: str, unit: str) -> str:
+    """Return `text` without the `unit` it ends in, as a symbol or a word ("fifty percent")."""
+    lowered = text.casefold()
+    for suffix in sorted((unit.casefold(), *_UNIT_WORDS.get(unit, ())), key=len, reverse=True):
+        if suffix and lowered.endswith(suffix):
+            return text[: -len(suffix)].rstrip()
+    return text
