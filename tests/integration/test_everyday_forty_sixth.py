@@ -64,6 +64,11 @@ def light(language: str, said: str, expected: Any, **arguments: Any) -> Row:
     return Row(language, (writes,), {(KITCHEN, BRIGHTNESS): expected}, said)
 
 
+def at(language: str, written: str, said: str, expected: Any) -> Row:
+    """The kitchen light turned on at `written` percent; its brightness after."""
+    return light(language, said, expected, brightness_pct=written)
+
+
 def temperature(language: str, written: Any, expected: float, said: str) -> Row:
     """A climate.set_temperature of the HVAC (21 ° before) with `written` as the temperature."""
     writes = call("climate", action="set_temperature", entity_id=HVAC, temperature=written)
@@ -85,40 +90,25 @@ LOWERED: Final = "lowered the brightness of Kitchen Lights by 10%"
 
 ROWS: Final[dict[str, Row]] = {
     # 1. "set the kitchen light to fifty percent": the number in words (before: refused).
-    "en fifty (before: refused)": light("en", "Turned on Kitchen Lights at 50%", 128,
-                                        brightness_pct="fifty"),
-    "en one hundred (before: refused)": light("en", "at 100%", 255, brightness_pct="one hundred"),
-    "en a hundred (before: refused)": light("en", "at 100%", 255, brightness_pct="a hundred"),
-    "en twenty-five (before: refused)": light("en", "at 25%", 64, brightness_pct="twenty-five"),
-    "de fünfzig (before: refused)": light("de", "Kitchen Lights auf 50 % einschalten", 128,
-                                          brightness_pct="fünfzig"),
-    "de Fünfzig in capitals (before: refused)": light("de", "auf 50 %", 128,
-                                                      brightness_pct="Fünfzig"),
-    "de fünfundsiebzig (before: refused)": light("de", "auf 75 %", 191,
-                                                 brightness_pct="fünfundsiebzig"),
-    "fr trente (before: refused)": light("fr", "allumer Kitchen Lights à 30 %", 76,
-                                         brightness_pct="trente"),
-    "fr soixante-dix (before: refused)": light("fr", "à 70 %", 178,
-                                               brightness_pct="soixante-dix"),
-    "fr quatre-vingts (before: refused)": light("fr", "à 80 %", 204,
-                                                brightness_pct="quatre-vingts"),
-    "es cincuenta (before: refused)": light("es", "encender Kitchen Lights al 50%", 128,
-                                            brightness_pct="cincuenta"),
-    "es cuarenta y cinco (before: refused)": light("es", "al 45%", 115,
-                                                   brightness_pct="cuarenta y cinco"),
-    "it cinquanta (before: refused)": light("it", "accendere Kitchen Lights al 50%", 128,
-                                            brightness_pct="cinquanta"),
-    "it settantacinque (before: refused)": light("it", "al 75%", 191,
-                                                 brightness_pct="settantacinque"),
-    "nl vijftig (before: refused)": light("nl", "Kitchen Lights op 50% inschakelen", 128,
-                                          brightness_pct="vijftig"),
-    "nl vijfenzeventig (before: refused)": light("nl", "op 75%", 191,
-                                                 brightness_pct="vijfenzeventig"),
-    "pt cinquenta (before: refused)": light("pt", "ligar Kitchen Lights a 50%", 128,
-                                            brightness_pct="cinquenta"),
-    "pt setenta e cinco (before: refused)": light("pt", "a 75%", 191,
-                                                  brightness_pct="setenta e cinco"),
-    "en digits still": light("en", "at 50%", 128, brightness_pct="50"),
+    "en fifty (before: refused)": at("en", "fifty", "Turned on Kitchen Lights at 50%", 128),
+    "en one hundred (before: refused)": at("en", "one hundred", "at 100%", 255),
+    "en a hundred (before: refused)": at("en", "a hundred", "at 100%", 255),
+    "en twenty-five (before: refused)": at("en", "twenty-five", "at 25%", 64),
+    "de fünfzig (before: refused)": at("de", "fünfzig", "Kitchen Lights auf 50 % einschalten", 128),
+    "de Fünfzig in capitals (before: refused)": at("de", "Fünfzig", "auf 50 %", 128),
+    "de fünfundsiebzig (before: refused)": at("de", "fünfundsiebzig", "auf 75 %", 191),
+    "fr trente (before: refused)": at("fr", "trente", "allumer Kitchen Lights à 30 %", 76),
+    "fr soixante-dix (before: refused)": at("fr", "soixante-dix", "à 70 %", 178),
+    "fr quatre-vingts (before: refused)": at("fr", "quatre-vingts", "à 80 %", 204),
+    "es cincuenta (before: refused)": at("es", "cincuenta", "encender Kitchen Lights al 50%", 128),
+    "es cuarenta y cinco (before: refused)": at("es", "cuarenta y cinco", "al 45%", 115),
+    "it cinquanta (before: refused)": at("it", "cinquanta", "accendere Kitchen Lights al 50%", 128),
+    "it settantacinque (before: refused)": at("it", "settantacinque", "al 75%", 191),
+    "nl vijftig (before: refused)": at("nl", "vijftig", "Kitchen Lights op 50% inschakelen", 128),
+    "nl vijfenzeventig (before: refused)": at("nl", "vijfenzeventig", "op 75%", 191),
+    "pt cinquenta (before: refused)": at("pt", "cinquenta", "ligar Kitchen Lights a 50%", 128),
+    "pt setenta e cinco (before: refused)": at("pt", "setenta e cinco", "a 75%", 191),
+    "en digits still": at("en", "50", "at 50%", 128),
     "en a number": light("en", "at 30%", 76, brightness_pct=30),
     "en three thousand kelvin (before: refused)": Row(
         "en",
@@ -134,24 +124,19 @@ ROWS: Final[dict[str, Row]] = {
         "2700 K",
     ),
     # With its unit in words or a bare degree sign (before: refused).
-    "en fifty percent (before: refused)": light("en", "at 50%", 128,
-                                                brightness_pct="fifty percent"),
-    "en 50 percent (before: refused)": light("en", "at 50%", 128, brightness_pct="50 percent"),
-    "de fünfzig Prozent (before: refused)": light("de", "auf 50 %", 128,
-                                                  brightness_pct="fünfzig Prozent"),
-    "fr trente pour cent (before: refused)": light("fr", "à 30 %", 76,
-                                                   brightness_pct="trente pour cent"),
-    "es treinta por ciento (before: refused)": light("es", "al 30%", 76,
-                                                     brightness_pct="treinta por ciento"),
-    "nl dertig procent (before: refused)": light("nl", "op 30%", 76,
-                                                 brightness_pct="dertig procent"),
+    "en fifty percent (before: refused)": at("en", "fifty percent", "at 50%", 128),
+    "en 50 percent (before: refused)": at("en", "50 percent", "at 50%", 128),
+    "de fünfzig Prozent (before: refused)": at("de", "fünfzig Prozent", "auf 50 %", 128),
+    "fr trente pour cent (before: refused)": at("fr", "trente pour cent", "à 30 %", 76),
+    "es treinta por ciento (before: refused)": at("es", "treinta por ciento", "al 30%", 76),
+    "nl dertig procent (before: refused)": at("nl", "dertig procent", "op 30%", 76),
     # Not wholly a number: nothing changes, and the person hears it was not done.
     "en half": light("en", NOT_ON, None, brightness_pct="half"),
     "en bright": light("en", NOT_ON, None, brightness_pct="bright"),
     "en one two": light("en", NOT_ON, None, brightness_pct="one two"),
     "en fifty fifty": light("en", NOT_ON, None, brightness_pct="fifty fifty"),
     "en fifty percent of it": light("en", NOT_ON, None, brightness_pct="fifty of it"),
-    "de the word and alone": light("de", "Das ging nicht", None, brightness_pct="und"),
+    "de the word and alone": at("de", "und", "Das ging nicht", None),
     "en two hundred is out of range (before: no number)": light(
         "en", "not 200", None, brightness_pct="two hundred"
     ),
