@@ -264,8 +264,8 @@ async def test_a_verb_may_stand_around_the_names(hass: HomeAssistant) -> None:
         ),
         (
             "light",
-            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": "fifty"},
-            "brightness_pct must be a number from 0 to 100, got 'fifty'.",
+            {"action": "turn_on", "entity_id": "light.bed_light", "brightness_pct": "bright"},
+            "brightness_pct must be a number from 0 to 100, got 'bright'.",
         ),
         (
             "light",

@@ -24,6 +24,8 @@ import probatio
 
 from custom_components.local_agent.compat import registered_service
 from custom_components.local_agent.compat import service_handler_facts
+from custom_components.local_agent.engine.spoken_numbers import spoken_number
+from custom_components.local_agent.engine.spoken_numbers import without_unit
 from custom_components.local_agent.engine.types import JsonSchema
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant
@@ -529,16 +531,14 @@ _DECIMAL_COMMA: Final = re.compile(r"[+-]?[0-9]+,(?![0-9]{3}$)[0-9]+")
 
 
 def _written_number(text: str, unit: str) -> float | None:
-    """Return the number a text writes, bare or in `unit`; None for anything else."""
-    written = text.strip()
-    if unit and written.casefold().endswith(unit.casefold()):
-        written = written[: -len(unit)].rstrip()
+    """Return the number a text writes, in digits or words, bare or in `unit`; None else."""
+    written = without_unit(text.strip(), unit)
     if _DECIMAL_COMMA.fullmatch(written):
         written = written.replace(",", ".")
     try:
         return float(written)
     except ValueError:
-        return None
+        return spoken_number(written)
 
 
 def out_of_range(
