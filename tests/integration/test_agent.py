@@ -238,7 +238,7 @@ async def test_wrong_argument_type_is_corrected_after_validation_error(
 ) -> None:
     scripted_worker.will_write(
         answer(
-            call("light", action="turn_on", entity_id="light.bed_light", brightness_pct="fifty")
+            call("light", action="turn_on", entity_id="light.bed_light", brightness_pct="bright")
         ),
         answer(call("light", action="turn_on", entity_id="light.bed_light", brightness_pct=50)),
         answer("The bed light is at half brightness."),
@@ -248,7 +248,7 @@ async def test_wrong_argument_type_is_corrected_after_validation_error(
 
     error = last_tool_result(scripted_worker.requests[1])
     assert "brightness_pct" in error
-    assert "fifty" in error
+    assert "bright" in error
     bed_light = hass.states.get("light.bed_light")
     assert bed_light is not None
     assert bed_light.state == "on"
