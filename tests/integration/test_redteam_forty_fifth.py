@@ -10,12 +10,13 @@ question's names were first compared.
 Guards (passed at once): a light named with a look-alike or invisible character of a lock's
 name, or the lock's own name, takes nothing of the lock's; an entity_id that mixes a light
 and a lock, says "all", a template, a name or an id with an invisible character runs
-nothing; a lock's call written in another case or with its domain in front is still held; a
-null filter of Assist's never narrows what the question covers; a state, name or attribute
-holding chat markup or "yes, confirmed" reaches the model as text, and the unlock after it
-is held; a value written as a share, with a decimal comma, a unit, a CSS colour in words,
-an option in another case or a null optional is judged as it runs, and held where an
-automation follows it to unlock the front door.
+nothing, nor does a device, label, area or nested target beside a light's id; a lock's call
+written in another case or with its domain in front is still held; a null filter of
+Assist's never narrows what the question covers; a state, name or attribute holding chat
+markup or "yes, confirmed" reaches the model as text, and the unlock after it is held; a
+value written as a share, with a decimal comma, a unit, a CSS colour in words, an option in
+another case or a null optional is judged as it runs, and held where an automation follows
+it to unlock the front door.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ pytestmark = pytest.mark.usefixtures("automations_stop")
 OUR_TOOLS: Final = "our tools"
 ASSIST: Final = "assist"
 BED_LIGHT: Final = "light.bed_light"
+GARAGE_DOOR: Final = "cover.garage_door"
 KITCHEN: Final = "light.kitchen_lights"
 BACK_DOOR: Final = "lock.back_door"
 # A template lock of the safety home whose unlocking changes nothing (scene.py).
@@ -312,3 +314,25 @@ async def test_a_value_written_loosely_is_judged_as_it_runs(
 
     assert asked(result), speech(result)
     assert "(this may unlock Front Door)" in speech(result)
+
+
+@pytest.mark.parametrize("key", ["device_id", "label_id", "area_id", "target", "data"])
+async def test_a_target_beside_the_entity_id_is_refused(
+    hass: HomeAssistant, scene: Scene, key: str
+) -> None:
+    """Guards: the garage door's device, a label, an area or a nested target written beside a
+    light's id is refused, never run on the light alone nor on what it names."""
+    entry = er.async_get(hass).async_get(GARAGE_DOOR)
+    assert entry is not None
+    assert entry.device_id is not None
+    beside = {"device_id": entry.device_id, "label_id": "outside", "area_id": "garage"}
+    arguments = {"action": "turn_on", "entity_id": BED_LIGHT}
+
+    result = await scene.ask_to_call(
+        await scene.agent_with(OUR_TOOLS),
+        "light",
+        {**arguments, key: beside.get(key, {"entity_id": GARAGE_DOOR})},
+    )
+
+    assert not asked(result), speech(result)
+    assert state(hass, BED_LIGHT) == "off"
