@@ -7,6 +7,11 @@ back door unlocked the other door. An alias is a name the entity is heard by: a 
 like another entity's alias is said with its entity id, also when the alias came after the
 question's names were first compared.
 
+Hole. Only a domain's own entities were compared, as if a question's verb always said the
+domain; "open" is a lock's, a cover's and a valve's. The openable lock or the orchard valve
+named "Garage Door" was asked about as "Open Garage Door?", the garage door's own question.
+Locks, covers and valves are now compared with one another.
+
 Guards (passed at once): a light named with a look-alike or invisible character of a lock's
 name, or the lock's own name, takes nothing of the lock's; an entity_id that mixes a light
 and a lock, says "all", a template, a name or an id with an invisible character runs
@@ -336,3 +341,43 @@ async def test_a_target_beside_the_entity_id_is_refused(
 
     assert not asked(result), speech(result)
     assert state(hass, BED_LIGHT) == "off"
+
+
+@pytest.mark.parametrize(
+    ("renamed", "name", "tool", "arguments", "expected"),
+    [
+        (
+            "lock.openable_lock",
+            "Garage Door",
+            "lock",
+            {"action": "open", "entity_id": "lock.openable_lock"},
+            "Open Garage Door (lock.openable_lock)? Say yes to confirm.",
+        ),
+        (
+            "valve.orchard",
+            "Garage Door",
+            "valve",
+            {"action": "open_valve", "entity_id": "valve.orchard"},
+            "Open Garage Door (valve.orchard)? Say yes to confirm.",
+        ),
+    ],
+    ids=["lock", "valve"],
+)
+async def test_a_door_opened_in_the_words_of_another_kind_is_said_with_its_id(
+    hass: HomeAssistant,
+    scene: Scene,
+    renamed: str,
+    name: str,
+    tool: str,
+    arguments: dict[str, Any],
+    expected: str,
+) -> None:
+    """Before: "Open Garage Door? Say yes to confirm." for the openable lock (or the orchard
+    valve) named "Garage Door", as the garage door itself is asked about."""
+    current = hass.states.get(renamed)
+    assert current is not None
+    hass.states.async_set(renamed, current.state, {**current.attributes, "friendly_name": name})
+
+    result = await scene.ask_to_call(await scene.agent_with(OUR_TOOLS), tool, arguments)
+
+    assert speech(result) == expected
