@@ -38,12 +38,11 @@ from homeassistant.helpers import entity_registry as er
 from .conftest import speech
 from .conftest import state
 from .houses import FRONT_DOOR
-from .houses import act
 from .houses import set_up
 from .scene import Scene
 from .scene import unlock
 from .test_redteam import asked
-from .test_redteam import set_up_automations
+from .test_redteam_forty_third import asked_while_followed_to_unlock
 
 # A time trigger set up here outlives no test (conftest.py: automations_stop).
 pytestmark = pytest.mark.usefixtures("automations_stop")
@@ -164,38 +163,31 @@ def call_id(row: tuple[str, str, str, dict[str, Any]]) -> str:
     return ascii(f"{name}-{tools}-{tool}-{arguments}")
 
 
+async def ask_beside_a_renamed_bed_light(
+    scene: Scene, name: str, tools: str, tool: str, arguments: dict[str, Any]
+) -> Any:
+    """The bed light is renamed `name`; the model calls the tool with the arguments."""
+    rename(scene.hass, BED_LIGHT, name)
+    await scene.hass.async_block_till_done()
+    return await scene.ask_to_call(await scene.agent_with(tools), tool, arguments)
+
+
 @pytest.mark.parametrize(("name", "tools", "tool", "arguments"), HELD, ids=map(call_id, HELD))
 async def test_a_target_that_is_not_what_it_seems_is_held(
-    hass: HomeAssistant,
-    scene: Scene,
-    name: str,
-    tools: str,
-    tool: str,
-    arguments: dict[str, Any],
+    scene: Scene, name: str, tools: str, tool: str, arguments: dict[str, Any]
 ) -> None:
     """Guards: the entity that would run decides, never the text that names it."""
-    rename(hass, BED_LIGHT, name)
-    await hass.async_block_till_done()
-
-    result = await scene.ask_to_call(await scene.agent_with(tools), tool, arguments)
+    result = await ask_beside_a_renamed_bed_light(scene, name, tools, tool, arguments)
 
     assert asked(result), speech(result)
 
 
 @pytest.mark.parametrize(("name", "tools", "tool", "arguments"), REFUSED, ids=map(call_id, REFUSED))
 async def test_a_target_that_names_nothing_for_sure_runs_nothing(
-    hass: HomeAssistant,
-    scene: Scene,
-    name: str,
-    tools: str,
-    tool: str,
-    arguments: dict[str, Any],
+    hass: HomeAssistant, scene: Scene, name: str, tools: str, tool: str, arguments: dict[str, Any]
 ) -> None:
     """Guards: a look-alike, a mix, "all", a template or an invisible character runs nothing."""
-    rename(hass, BED_LIGHT, name)
-    await hass.async_block_till_done()
-
-    result = await scene.ask_to_call(await scene.agent_with(tools), tool, arguments)
+    result = await ask_beside_a_renamed_bed_light(scene, name, tools, tool, arguments)
 
     assert not asked(result), speech(result)
     assert state(hass, BED_LIGHT) == "off"
@@ -299,26 +291,10 @@ async def test_a_value_written_loosely_is_judged_as_it_runs(
     trigger: dict[str, Any],
 ) -> None:
     """Guards: an automation that follows the value it leaves unlocks the front door."""
-    domain = entity_id.split(".", maxsplit=1)[0]
-    if domain == "input_select":
-        await set_up(hass, domain, MODE)
-    await set_up_automations(
-        hass,
-        {
-            "id": "follows",
-            "alias": "Follows",
-            "triggers": [{**trigger, "entity_id": entity_id}],
-            "actions": [act("lock.unlock", FRONT_DOOR)],
-        },
-    )
-    async_expose_entity(hass, "conversation", entity_id, True)
+    if entity_id.startswith("input_select."):
+        await set_up(hass, "input_select", MODE)
 
-    result = await scene.ask_to_call(
-        await scene.agent_with(OUR_TOOLS), domain, {**arguments, "entity_id": entity_id}
-    )
-
-    assert asked(result), speech(result)
-    assert "(this may unlock Front Door)" in speech(result)
+    await asked_while_followed_to_unlock(scene, entity_id, arguments, trigger)
 
 
 @pytest.mark.parametrize("key", ["device_id", "label_id", "area_id", "target", "data"])
