@@ -122,8 +122,20 @@ async def test_a_helper_an_automation_follows_to_unlock_is_held(
     trigger: dict[str, Any],
 ) -> None:
     """Guards: the question says what it may unlock, and no text of the house's own."""
+    await set_up(hass, entity_id.split(".", maxsplit=1)[0], config)
+
+    said = await asked_while_followed_to_unlock(scene, entity_id, arguments, trigger)
+
+    assert "Kitchen" not in said
+
+
+async def asked_while_followed_to_unlock(
+    scene: Scene, entity_id: str, arguments: dict[str, Any], trigger: dict[str, Any]
+) -> str:
+    """An automation follows the trigger to unlock the front door; the model calls our tool
+    of the entity's domain with arguments on it: the question (returned) says it may unlock."""
+    hass = scene.hass
     domain = entity_id.split(".", maxsplit=1)[0]
-    await set_up(hass, domain, config)
     if "value_template" not in trigger:
         trigger = {**trigger, "entity_id": entity_id}
     await set_up_automations(
@@ -143,7 +155,7 @@ async def test_a_helper_an_automation_follows_to_unlock_is_held(
 
     assert asked(result), speech(result)
     assert "(this may unlock Front Door)" in speech(result)
-    assert "Kitchen" not in speech(result)
+    return speech(result)
 
 
 @pytest.mark.parametrize(

@@ -1661,13 +1661,22 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
 
 
 def heard_like_another(hass: HomeAssistant, entity_id: str, name: str) -> bool:
-    """Whether another entity of the domain is heard by the same name.
+    """Whether another entity of the domain, or of a domain its verbs share, has that name.
 
-    Only the domain's entities are compared: the question's verb says the domain ("unlock" is
-    a lock's), and a domain a question names holds few.
+    Only those domains' entities are compared: the question's verb says which ("unlock" is a
+    lock's), and a domain a question names holds few. "Open" is a lock's, a cover's and a
+    valve's: a lock named "Garage Door" is asked about as the garage door is.
     """
-    heard_alike = entities_heard_as(hass, split_entity_id(entity_id)[0], heard(name))
-    return any(other != entity_id for other in heard_alike)
+    said = heard(name)
+    domain = split_entity_id(entity_id)[0]
+    domains = _SHARING_VERBS if domain in _SHARING_VERBS else (domain,)
+    return any(
+        other != entity_id for each in domains for other in entities_heard_as(hass, each, said)
+    )
+
+
+# Domains whose questions say some of their actions in the same words ("open", "close").
+_SHARING_VERBS: Final = ("cover", "lock", "valve")
 
 
 # A pattern's word before a value is joined to it as the language writes it: French elides

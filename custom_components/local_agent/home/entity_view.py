@@ -542,11 +542,13 @@ def _script(letter: str) -> str:
     return words.group(0) if words else "UNKNOWN"
 
 
-# The names a domain's entities are heard by, kept as an index so a question does not walk
-# the domain: built for a domain the first time a question names one of its entities, dropped
-# when an entity of that domain comes or goes or its name changes (a state change: a name is a
-# state's), before any question is asked again; a question then never takes a name for the
-# only one of its kind while another entity is heard the same.
+# The names a domain's entities are heard by (each one's name and aliases: the back door the
+# house calls "main entrance" is heard so as much as a lock named "Main Entrance"), kept as an
+# index so a question does not walk the domain: built for a domain the first time a question
+# names one of its entities, dropped when an entity of that domain comes or goes, its name
+# changes (a state change: a name is a state's) or its aliases do (a registry change), before
+# any question is asked again; a question then never takes a name for the only one of its
+# kind while another entity is heard the same.
 _INDEX: HassKey[dict[str, dict[str, frozenset[str]]]] = HassKey("local_agent_heard_names")
 _UNLISTEN: HassKey[CALLBACK_TYPE] = HassKey("local_agent_heard_names_listener")
 
@@ -557,9 +559,13 @@ def entities_heard_as(hass: HomeAssistant, domain: str, said: str) -> frozenset[
         _listen_for_changes(hass)
     index = hass.data[_INDEX]
     if (names := index.get(domain)) is None:
+        registry = er.async_get(hass)
         found: dict[str, set[str]] = {}
         for state in hass.states.async_all(domain):
-            found.setdefault(heard(state.name), set()).add(state.entity_id)
+            entry = registry.async_get(state.entity_id)
+            aliases = er.async_get_entity_aliases(hass, entry) if entry is not None else []
+            for name in (state.name, *aliases):
+                found.setdefault(heard(name), set()).add(state.entity_id)
         names = index[domain] = {name: frozenset(ids) for name, ids in found.items()}
     return names.get(said, frozenset())
 
@@ -577,7 +583,27 @@ def _listen_for_changes(hass: HomeAssistant) -> None:
         old, new = event_data["old_state"], event_data["new_state"]
         return old is None or new is None or old.name != new.name
 
-    hass.data[_UNLISTEN] = hass.bus.async_listen(EVENT_STATE_CHANGED, forget, event_filter=renamed)
+    @callback
+    def forget_aliased(event: Event[er.EventEntityRegistryUpdatedData]) -> None:
+        hass.data[_INDEX].pop(split_entity_id(event.data["entity_id"])[0], None)
+
+    @callback
+    def aliased(event_data: er.EventEntityRegistryUpdatedData) -> bool:
+        return event_data["action"] == "update" and "aliases" in event_data["changes"]
+
+    unlisteners = (
+        hass.bus.async_listen(EVENT_STATE_CHANGED, forget, event_filter=renamed),
+        hass.bus.async_listen(
+            er.EVENT_ENTITY_REGISTRY_UPDATED, forget_aliased, event_filter=aliased
+        ),
+    )
+
+    @callback
+    def unlisten() -> None:
+        for each in unlisteners:
+            each()
+
+    hass.data[_UNLISTEN] = unlisten
 
 
 @callback
