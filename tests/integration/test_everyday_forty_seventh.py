@@ -1,0 +1,55 @@
+"""Small defects a reading of the code found, each seen in a turn (everyday47).
+
+Fixed here (each test failed before):
+- A held action counted as done: a turn whose agent was retired while it ran (its settings
+  changed, Home Assistant stopping) said "I did not unlock", yet answered an automation or the
+  API with `action_done`. A held action is not done: the turn reports `failed_to_handle`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from custom_components.local_agent.safety.confirmation import Ending
+from homeassistant.components.conversation.const import DATA_COMPONENT
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent
+
+from .agents import Talk
+from .conftest import Agent
+from .conftest import speech
+from .scripted_model import call
+
+FRONT_DOOR: Final = "lock.front_door"
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one."""
+    return scripted_agent
+
+
+def _retire(hass: HomeAssistant, agent: Agent) -> None:
+    """Close the agent's questions as a settings change does while a turn still runs on it."""
+    entity = hass.data[DATA_COMPONENT].get_entity(agent.entity_id)
+    assert entity is not None
+    getattr(entity, "agent").gate.async_drop_pending(Ending.SETTINGS_CHANGED)
+
+
+async def test_a_held_unlock_of_a_retired_agent_is_not_reported_done(
+    hass: HomeAssistant, agent: Agent, talk: Talk
+) -> None:
+    """The unlock waits for no yes (nothing is held any more): the door stays locked, and
+    the response says the request was not carried out, with nothing reported changed."""
+    await hass.services.async_call("lock", "lock", {"entity_id": FRONT_DOOR}, blocking=True)
+    _retire(hass, agent)
+
+    result = await talk.ask("en", call("lock", action="unlock", entity_id=FRONT_DOOR))
+
+    assert "did not unlock Front Door" in speech(result)
+    assert hass.states.get(FRONT_DOOR).state == "locked"  # type: ignore[union-attr]
+    assert result.response.response_type is intent.IntentResponseType.ERROR
+    assert result.response.error_code is intent.IntentResponseErrorCode.FAILED_TO_HANDLE
+    assert not result.response.success_results
