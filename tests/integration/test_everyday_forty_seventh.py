@@ -4,6 +4,8 @@ Fixed here (each test failed before):
 - A held action counted as done: a turn whose agent was retired while it ran (its settings
   changed, Home Assistant stopping) said "I did not unlock", yet answered an automation or the
   API with `action_done`. A held action is not done: the turn reports `failed_to_handle`.
+- A name the model wrote that names nothing was repeated in lower case: "Iphone: no such
+  entity exposed to Assist" for "iPhone". It is repeated as written.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 
 from custom_components.local_agent.safety.confirmation import Ending
 from homeassistant.components.conversation.const import DATA_COMPONENT
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import intent
 
@@ -23,6 +26,14 @@ from .conftest import speech
 from .scripted_model import call
 
 FRONT_DOOR: Final = "lock.front_door"
+CHARGER: Final = "switch.plug_3"
+
+
+@pytest.fixture
+async def charger(hass: HomeAssistant, agent: Agent) -> None:
+    """A plug whose name is not in the case of a sentence, and whose id says nothing of it."""
+    hass.states.async_set(CHARGER, "off", {"friendly_name": "iPhone Charger"})
+    async_expose_entity(hass, "conversation", CHARGER, True)
 
 
 @pytest.fixture
@@ -53,3 +64,12 @@ async def test_a_held_unlock_of_a_retired_agent_is_not_reported_done(
     assert result.response.response_type is intent.IntentResponseType.ERROR
     assert result.response.error_code is intent.IntentResponseErrorCode.FAILED_TO_HANDLE
     assert not result.response.success_results
+
+
+async def test_a_name_that_names_nothing_is_repeated_as_written(
+    hass: HomeAssistant, charger: None, talk: Talk
+) -> None:
+    result = await talk.ask("en", call("get_state", entity_id="iPhone"))
+
+    assert "iPhone: no such entity exposed to Assist" in speech(result)
+    assert "Iphone" not in speech(result)
