@@ -6,6 +6,9 @@ Fixed here (each test failed before):
   API with `action_done`. A held action is not done: the turn reports `failed_to_handle`.
 - A name the model wrote that names nothing was repeated in lower case: "Iphone: no such
   entity exposed to Assist" for "iPhone". It is repeated as written.
+- A name in the model's casing that names one exposed entity ("iphone charger", where the
+  grammar wants the id) was said as written: "I could not turn on iphone charger". The house's
+  own spelling wins: "iPhone Charger". Nothing runs (the call was refused).
 """
 
 from __future__ import annotations
@@ -73,3 +76,19 @@ async def test_a_name_that_names_nothing_is_repeated_as_written(
 
     assert "iPhone: no such entity exposed to Assist" in speech(result)
     assert "Iphone" not in speech(result)
+
+
+@pytest.mark.parametrize(
+    ("writes", "said"),
+    [
+        (call("switch", action="turn_on", entity_id="iphone charger"), "turn on iPhone Charger."),
+        (call("get_state", entity_id="IPHONE CHARGER"), "read the state of iPhone Charger."),
+    ],
+)
+async def test_a_name_that_names_one_entity_is_said_as_the_house_writes_it(
+    hass: HomeAssistant, charger: None, talk: Talk, writes: str, said: str
+) -> None:
+    result = await talk.ask("en", writes)
+
+    assert f"I could not {said}" in speech(result)
+    assert hass.states.get(CHARGER).state == "off"  # type: ignore[union-attr]

@@ -66,6 +66,7 @@ from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
+from custom_components.local_agent.home.failure_reasons import RefusedByName
 from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
 from custom_components.local_agent.home.runner import RunResult
@@ -1518,6 +1519,8 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
     planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
     if isinstance(planned, ToolFailure) and planned.reason and _says_why(error, planned):
         return refused_result(ToolFailure(message, planned.reason))
+    if isinstance(planned, PlannedAction) and planned.entity_ids:
+        return RefusedByName(data={"error": message}, error=True, entity_ids=planned.entity_ids)
     return error_result(message)
 
 
