@@ -9,6 +9,9 @@ Fixed here (each test failed before):
 - A name in the model's casing that names one exposed entity ("iphone charger", where the
   grammar wants the id) was said as written: "I could not turn on iphone charger". The house's
   own spelling wins: "iPhone Charger". Nothing runs (the call was refused).
+- A name written as an entity id (a server that ignores the grammar: "switch.iphone_charger"
+  where the plug is switch.plug_3) was a bare "I could not turn on iphone charger". The person
+  hears why ("no such entity exposed to Assist"), the model what it may mean; nothing runs.
 """
 
 from __future__ import annotations
@@ -91,4 +94,17 @@ async def test_a_name_that_names_one_entity_is_said_as_the_house_writes_it(
     result = await talk.ask("en", writes)
 
     assert f"I could not {said}" in speech(result)
+    assert hass.states.get(CHARGER).state == "off"  # type: ignore[union-attr]
+
+
+async def test_a_name_written_as_an_id_says_why_and_runs_nothing(
+    hass: HomeAssistant, charger: None, talk: Talk
+) -> None:
+    result = await talk.ask(
+        "en", call("switch", action="turn_on", entity_id="switch.iphone_charger")
+    )
+
+    assert "Iphone charger: no such entity exposed to Assist." in speech(result)
+    told = talk.worker.requests[-1].dynamic_prompt.rpartition("<tool_response>")[2]
+    assert "Did you mean: switch.plug_3 (iPhone Charger)?" in told
     assert hass.states.get(CHARGER).state == "off"  # type: ignore[union-attr]
