@@ -12,14 +12,21 @@ Fixed here (each test failed before):
 - A name written as an entity id (a server that ignores the grammar: "switch.iphone_charger"
   where the plug is switch.plug_3) was a bare "I could not turn on iphone charger". The person
   hears why ("no such entity exposed to Assist"), the model what it may mean; nothing runs.
+- French wrote "30 %" with a plain space, which a narrow Assist bubble may break at, leaving
+  "%" alone at the start of a line; it has a no-break space, as French's ":" "?" "!" have.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+import re
+from typing import Any
 from typing import Final
 
 import pytest
 
+from custom_components.local_agent.conversation import LocalAgentConversationEntity
 from custom_components.local_agent.safety.confirmation import Ending
 from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -32,6 +39,8 @@ from .conftest import speech
 from .scripted_model import call
 
 FRONT_DOOR: Final = "lock.front_door"
+KITCHEN: Final = "light.kitchen_lights"
+PRODUCT: Final = Path(__file__).parents[2] / "custom_components" / "local_agent"
 CHARGER: Final = "switch.plug_3"
 
 
@@ -51,8 +60,9 @@ def agent(scripted_agent: Agent) -> Agent:
 def _retire(hass: HomeAssistant, agent: Agent) -> None:
     """Close the agent's questions as a settings change does while a turn still runs on it."""
     entity = hass.data[DATA_COMPONENT].get_entity(agent.entity_id)
-    assert entity is not None
-    getattr(entity, "agent").gate.async_drop_pending(Ending.SETTINGS_CHANGED)
+    assert isinstance(entity, LocalAgentConversationEntity)
+    assert entity.agent is not None
+    entity.agent.gate.async_drop_pending(Ending.SETTINGS_CHANGED)
 
 
 async def test_a_held_unlock_of_a_retired_agent_is_not_reported_done(
@@ -108,3 +118,31 @@ async def test_a_name_written_as_an_id_says_why_and_runs_nothing(
     told = talk.worker.requests[-1].dynamic_prompt.rpartition("<tool_response>")[2]
     assert "Did you mean: switch.plug_3 (iPhone Charger)?" in told
     assert hass.states.get(CHARGER).state == "off"  # type: ignore[union-attr]
+
+
+async def test_a_french_percent_keeps_its_number_on_the_line(
+    hass: HomeAssistant, charger: None, talk: Talk
+) -> None:
+    result = await talk.ask(
+        "fr", call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=30)
+    )
+
+    assert "à 30\u00a0%." in speech(result)
+
+
+def _texts(tree: Any) -> list[str]:
+    if isinstance(tree, dict):
+        return [text for value in tree.values() for text in _texts(value)]
+    if isinstance(tree, list):
+        return [text for value in tree for text in _texts(value)]
+    return [tree] if isinstance(tree, str) else []
+
+
+def test_no_french_percent_has_a_plain_space() -> None:
+    """In our sentences' words and in the translations: "{} %" and "95 %" break at the space."""
+    words = json.loads((PRODUCT / "home" / "call_words.json").read_text(encoding="utf-8"))["fr"]
+    shown = json.loads((PRODUCT / "translations" / "fr.json").read_text(encoding="utf-8"))
+
+    loose = [text for text in _texts([words, shown]) if re.search(r"[\d}] %", text)]
+
+    assert not loose

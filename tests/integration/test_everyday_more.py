@@ -123,7 +123,7 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     (
         "fr",
         does("cover", action="set_cover_position", entity_id="cover.hall_window", position=30),
-        "C'est fait\u00a0: régler la position de Hall Window à 30 %.",
+        "C'est fait\u00a0: régler la position de Hall Window à 30\u00a0%.",
         {"cover.hall_window": "closing|opening|open"},
     ),
     (
@@ -298,7 +298,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "fr",
         (does("light", action="turn_on", entity_id=BED, brightness_pct=250), answer("")),
-        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100 %, pas 250 %.",
+        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100\u00a0%, pas 250\u00a0%.",
         ERROR,
     ),
     (
