@@ -14,6 +14,12 @@ Fixed here (each test failed before):
   hears why ("no such entity exposed to Assist"), the model what it may mean; nothing runs.
 - French wrote "30 %" with a plain space, which a narrow Assist bubble may break at, leaving
   "%" alone at the start of a line; it has a no-break space, as French's ":" "?" "!" have.
+
+Found fine (pinned here, passing before): a German done answer of a turn says a climate mode in
+Home Assistant's words ("auf Heizbetrieb"): every turn's done answer passes async_in_words; the
+"auf heat" of everyday42 is its table's DoneAction said without it. French and Portuguese state
+words are said as "name : state" (a label, as Home Assistant shows them), and nothing tells a
+user-given name's gender: they are left as Home Assistant writes them.
 """
 
 from __future__ import annotations
@@ -121,7 +127,7 @@ async def test_a_name_written_as_an_id_says_why_and_runs_nothing(
 
 
 async def test_a_french_percent_keeps_its_number_on_the_line(
-    hass: HomeAssistant, charger: None, talk: Talk
+    hass: HomeAssistant, talk: Talk
 ) -> None:
     result = await talk.ask(
         "fr", call("light", action="turn_on", entity_id=KITCHEN, brightness_pct=30)
@@ -146,3 +152,32 @@ def test_no_french_percent_has_a_plain_space() -> None:
     loose = [text for text in _texts([words, shown]) if re.search(r"[\d}] %", text)]
 
     assert not loose
+
+
+@pytest.mark.parametrize(
+    ("writes", "said"),
+    [
+        (
+            call("climate", action="set_hvac_mode", entity_id="climate.hvac", hvac_mode="heat"),
+            "den Modus von Hvac auf Heizbetrieb einstellen",
+        ),
+        (
+            call(
+                "climate",
+                action="set_temperature",
+                entity_id="climate.hvac",
+                temperature=21,
+                hvac_mode="heat",
+            ),
+            "Hvac auf Heizbetrieb mit 21° einstellen",
+        ),
+    ],
+)
+async def test_a_german_done_answer_says_a_mode_in_home_assistants_words(
+    hass: HomeAssistant, talk: Talk, writes: str, said: str
+) -> None:
+    """The plain answer of a turn: not "auf heat"."""
+    result = await talk.ask("de", writes)
+
+    assert said in speech(result)
+    assert "heat" not in speech(result)
