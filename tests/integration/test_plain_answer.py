@@ -142,7 +142,7 @@ async def test_queries_errors_and_mixed_rounds_go_back_to_the_model(
         ),
     ]
     # When every call failed, the agent says so before the model's answer (turn/refusals.py).
-    refusal = "I could not turn off nowhere. "
+    refusal = "I could not turn off nowhere. Nowhere: no such entity exposed to Assist. "
     for number, script in enumerate(rounds):
         scripted_worker.will_write(script, answer(f"Model answer {number}."))
         result = await scripted_agent.ask("do it")
