@@ -111,7 +111,8 @@ async def test_unexposed_entity_is_refused(
     assert state(hass, NOT_EXPOSED) == before
     # What was refused, the model's answer, and how to expose what the user named.
     assert speech(result) == (
-        "I could not turn off ceiling lights. I cannot control that light. "
+        "I could not turn off ceiling lights. Ceiling lights: no such entity exposed to Assist."
+        " I cannot control that light. "
         "I cannot see or control Ceiling Lights: not exposed to Assist. "
         "To let me, change that under Settings > Voice assistants > Expose."
     )

@@ -60,7 +60,7 @@ async def test_french_keeps_its_space_before_the_percent_sign(
 
     said = await scene.said_after_call("light", lamp_at_55, "fr")
 
-    assert said == "C'est fait\u00a0: allumer Bed Light à 55 %."
+    assert said == "C'est fait\u00a0: allumer Bed Light à 55\u00a0%."
 
 
 async def test_portuguese_safety_settings_call_covers_what_home_assistant_calls_them(

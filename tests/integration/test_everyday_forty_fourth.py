@@ -94,8 +94,8 @@ async def test_a_held_scene_is_asked_and_done_with_one_verb(
 
 # What each language's sentence says of a blind named with a vowel or an article first.
 JOINED: Final = [
-    ("fr", "Escalier", "C'est fait\u00a0: régler la position d'Escalier à 30 %."),
-    ("fr", "Le Salon", "C'est fait\u00a0: régler la position du Salon à 30 %."),
+    ("fr", "Escalier", "C'est fait\u00a0: régler la position d'Escalier à 30\u00a0%."),
+    ("fr", "Le Salon", "C'est fait\u00a0: régler la position du Salon à 30\u00a0%."),
     ("it", "Il Salotto", "Fatto: impostare la posizione del Salotto al 30%."),
     ("it", "L'Ingresso", "Fatto: impostare la posizione dell'Ingresso al 30%."),
     ("pt", "A Sala", "Feito: definir a posição da Sala para 30%."),

@@ -123,7 +123,7 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     (
         "fr",
         does("cover", action="set_cover_position", entity_id="cover.hall_window", position=30),
-        "C'est fait\u00a0: régler la position de Hall Window à 30 %.",
+        "C'est fait\u00a0: régler la position de Hall Window à 30\u00a0%.",
         {"cover.hall_window": "closing|opening|open"},
     ),
     (
@@ -298,7 +298,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "fr",
         (does("light", action="turn_on", entity_id=BED, brightness_pct=250), answer("")),
-        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100 %, pas 250 %.",
+        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100\u00a0%, pas 250\u00a0%.",
         ERROR,
     ),
     (
@@ -309,13 +309,25 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         ERROR,
     ),
     # A light that does not exist: said by what the model wrote, in words.
-    ("de", (answer(ATTIC), answer("")), "Das ging nicht: attic einschalten.", ERROR),
-    ("it", (answer(ATTIC), answer("")), "Non è stato possibile accendere attic.", ERROR),
+    (
+        "de",
+        (answer(ATTIC), answer("")),
+        "Das ging nicht: attic einschalten. Attic: keine Entität dieses Namens für Assist"
+        " freigegeben.",
+        ERROR,
+    ),
+    (
+        "it",
+        (answer(ATTIC), answer("")),
+        "Non è stato possibile accendere attic. Attic: nessuna entità con questo nome esposta"
+        " ad Assist.",
+        ERROR,
+    ),
     # Several targets, as the call wrote them (a JSON list), one of them made up.
     (
         "en",
         (does("light", action="turn_on", entity_id=[BED, "light.attic"]), answer("")),
-        "I could not turn on Bed Light and attic.",
+        "I could not turn on Bed Light and attic. Attic: no such entity exposed to Assist.",
         ERROR,
     ),
     # The same action in several calls is said once, with its targets (at most four).
@@ -325,7 +337,7 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
             answer(ATTIC + "\n" + call("light", action="turn_on", entity_id="light.shed")),
             answer(""),
         ),
-        "I could not turn on attic and shed.",
+        "I could not turn on attic and shed. Attic and shed: no such entity exposed to Assist.",
         ERROR,
     ),
     (
@@ -338,7 +350,8 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
             ),
             answer(""),
         ),
-        "Das ging nicht: value 0, value 1, value 2 und value 3 ausschalten.",
+        "Das ging nicht: value 0, value 1, value 2 und value 3 ausschalten. Value 0, value 1,"
+        " value 2 und value 3: keine Entität dieses Namens für Assist freigegeben.",
         ERROR,
     ),
     # A tool, an action or a target the words cannot say: the call is not named.
@@ -396,13 +409,14 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
     (
         "en",
         (BED_AND_ATTIC, answer("")),
-        "Turned on Bed Light. I could not turn on attic.",
+        "Turned on Bed Light. I could not turn on attic. Attic: no such entity exposed to Assist.",
         ACTION_DONE,
     ),
     (
         "fr",
         (BED_AND_ATTIC, answer("")),
-        "C'est fait\u00a0: allumer Bed Light. Je n'ai pas pu allumer attic.",
+        "C'est fait\u00a0: allumer Bed Light. Je n'ai pas pu allumer attic. Attic\u00a0: aucune"
+        " entité de ce nom exposée à Assist.",
         ACTION_DONE,
     ),
     (
@@ -412,7 +426,12 @@ BAD: list[tuple[str, tuple[str, ...], str, intent.IntentResponseType]] = [
         ACTION_DONE,
     ),
     # One works, one does not, and the model claims both: what did not is said first.
-    ("en", (BED_AND_ATTIC, answer("Done.")), "I could not turn on attic. Done.", ACTION_DONE),
+    (
+        "en",
+        (BED_AND_ATTIC, answer("Done.")),
+        "I could not turn on attic. Attic: no such entity exposed to Assist. Done.",
+        ACTION_DONE,
+    ),
     (
         "de",
         (BED_AND_TELEPORT, answer("Erledigt.")),
@@ -500,7 +519,8 @@ async def test_the_next_turn_reads_what_was_really_said(talk: Talk) -> None:
 
     history = talk.worker.requests[-1].dynamic_prompt
     assert (
-        "Erledigt: Bed Light einschalten. Das ging nicht: attic einschalten.<|im_end|>" in history
+        "Erledigt: Bed Light einschalten. Das ging nicht: attic einschalten. Attic: keine"
+        " Entität dieses Namens für Assist freigegeben.<|im_end|>" in history
     )
 
 

@@ -211,7 +211,7 @@ async def test_two_locks_whose_long_names_differ_after_the_cut_are_asked_apart(
 ROOM_AT_A_BRIGHTNESS: Final = {
     "en": "Turned on Living Room RGBWW Lights and Ceiling Lights at 40%.",
     "de": "Erledigt: Living Room RGBWW Lights und Ceiling Lights auf 40 % einschalten.",
-    "fr": "C'est fait\u00a0: allumer Living Room RGBWW Lights et Ceiling Lights à 40 %.",
+    "fr": "C'est fait\u00a0: allumer Living Room RGBWW Lights et Ceiling Lights à 40\u00a0%.",
     "es": "Hecho: encender Living Room RGBWW Lights y Ceiling Lights al 40%.",
     "it": "Fatto: accendere Living Room RGBWW Lights e Ceiling Lights al 40%.",
     "nl": "Klaar: Living Room RGBWW Lights en Ceiling Lights op 40% inschakelen.",

@@ -96,7 +96,9 @@ async def test_a_brightness_of_150_percent_says_the_lights_range(
     )
 
     assert state(hass, BED_LIGHT) == "off"
-    assert said == ("Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100 %, pas 150 %.")
+    assert said == (
+        "Je n'ai pas pu allumer Bed Light. La plage va de 0 à 100\u00a0%, pas 150\u00a0%."
+    )
 
 
 async def test_a_colour_on_a_white_only_bulb_says_it_has_no_colour(

@@ -93,7 +93,7 @@ SAID_TOGETHER: list[tuple[tuple[str, str], list[tuple[str, str]]]] = [
         (LIGHT_TO_40, AC_TOGGLE),  # in each language the agent speaks
         [
             ("de", "Erledigt: Kitchen Lights auf 40 % einschalten und AC umschalten."),
-            ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights à 40 % et basculer AC."),
+            ("fr-CA", "C'est fait\u00a0: allumer Kitchen Lights à 40\u00a0% et basculer AC."),
             ("es", "Hecho: encender Kitchen Lights al 40% y alternar AC."),
             ("it", "Fatto: accendere Kitchen Lights al 40% e commutare AC."),
             ("nl", "Klaar: Kitchen Lights op 40% inschakelen en AC omschakelen."),
@@ -142,7 +142,7 @@ async def test_queries_errors_and_mixed_rounds_go_back_to_the_model(
         ),
     ]
     # When every call failed, the agent says so before the model's answer (turn/refusals.py).
-    refusal = "I could not turn off nowhere. "
+    refusal = "I could not turn off nowhere. Nowhere: no such entity exposed to Assist. "
     for number, script in enumerate(rounds):
         scripted_worker.will_write(script, answer(f"Model answer {number}."))
         result = await scripted_agent.ask("do it")

@@ -113,7 +113,7 @@ async def set_up_garages(hass: HomeAssistant, name: str) -> None:
 
 
 CONTRACTED: Final = [
-    ("fr", "Régler la position du Garage dans la pièce Hall à 50 %\u00a0? "),
+    ("fr", "Régler la position du Garage dans la pièce Hall à 50\u00a0%\u00a0? "),
     ("it", "Impostare la posizione del Garage nell'area Hall al 50%? "),
     ("es", "¿Ajustar la posición del Garaje en el área Hall al 50%? "),
     ("pt", "Definir a posição do Portão na área Hall para 50%? "),

@@ -101,6 +101,17 @@ def _core_errors(language: str) -> dict[str, str]:
 
 
 @dataclass(slots=True)
+class RefusedByName(llm.ToolResult):
+    """A refused call whose targets, written as names, name these exposed entities (by class).
+
+    Said by the house's names ("iPhone Charger"), not as the model wrote them ("iphone
+    charger"); nothing of it ran. Its data is what the model reads ({"error": ...}).
+    """
+
+    entity_ids: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
 class PartlyDone(llm.ToolResult):
     """A call that some of its targets took and others did not (told by its class).
 

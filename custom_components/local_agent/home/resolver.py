@@ -85,7 +85,8 @@ class EntityResolver:
             return ToolFailure(
                 f"{reference!r} names several entities: {', '.join(by_name)}. Pick one entity_id."
             )
-        return ToolFailure(self._not_found(reference, domain, names), self._why_not(candidate))
+        why_not = self._why_not(reference.strip())  # as written: "iPhone", not "iphone"
+        return ToolFailure(self._not_found(reference, domain, names), why_not)
 
     def _why_not(self, reference: str) -> tuple[Said, ...]:
         """Say why nothing was found, naming the reference as the model wrote it.

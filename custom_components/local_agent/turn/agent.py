@@ -66,8 +66,11 @@ from custom_components.local_agent.home.colours import async_colour_words
 from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
+from custom_components.local_agent.home.failure_reasons import RefusedByName
 from custom_components.local_agent.home.failure_reasons import refused_result
 from custom_components.local_agent.home.live_context import bounded_api_prompt
+from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
+from custom_components.local_agent.home.resolver import parse_entity_ids
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
 from custom_components.local_agent.home.runner import already_so
@@ -107,6 +110,7 @@ from homeassistant.const import CONF_PROMPT
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from homeassistant.core import callback
+from homeassistant.core import valid_entity_id
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.exceptions import TemplateError
 from homeassistant.helpers import device_registry as dr
@@ -1507,7 +1511,8 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
     plan of what was written says why ("nowhere: no entity exposed to Assist has that name");
     it runs nothing, and the model reads the parser's message. So does an area or a floor
     written as a target, which no tool of ours takes ("name the devices"), and a field the
-    action does not take (the person hears so; the field the model wrote is never said). Any
+    action does not take (the person hears so; the field the model wrote is never said), and an
+    entity id that names no exposed entity ("light.kitchen_lights": "kitchen lights"). Any
     other refusal is said as the call alone: what the model wrote in place of an entity (a
     name, a template, a number) is not read back to the person. An entity_id that is a name
     or a near id tells the model what it may mean ("Did you mean: light.kitchen_lights
@@ -1521,6 +1526,8 @@ def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
     planned = turn.home.plan(ToolCall(error.name, dict(error.arguments)))
     if isinstance(planned, ToolFailure) and planned.reason and _says_why(error, planned):
         return refused_result(ToolFailure(message, planned.reason))
+    if isinstance(planned, PlannedAction) and planned.entity_ids:
+        return RefusedByName(data={"error": message}, error=True, entity_ids=planned.entity_ids)
     return error_result(message)
 
 
@@ -1530,6 +1537,21 @@ def _says_why(error: ToolCallError, planned: ToolFailure) -> bool:
         error.name == GET_STATE
         or bool(PLACE_TARGETS & error.arguments.keys())
         or all(isinstance(r, Phrase) and r.key == UNKNOWN_FIELD for r in planned.reason)
+        or _ids_naming_nothing(error, planned)
+    )
+
+
+def _ids_naming_nothing(error: ToolCallError, planned: ToolFailure) -> bool:
+    """Whether the targets were written as entity ids and one names no exposed entity.
+
+    "light.kitchen_lights" where the house has light.kitchen: said as its words ("kitchen
+    lights: no such entity exposed"), never a name or markup the model wrote in its place.
+    """
+    written = parse_entity_ids(error.arguments.get(ATTR_ENTITY_ID))
+    return (
+        bool(written)
+        and all(valid_entity_id(target) for target in written)
+        and all(isinstance(r, Phrase) and r.key == NO_SUCH_ENTITY for r in planned.reason)
     )
 
 

@@ -37,6 +37,7 @@ from custom_components.local_agent.home.entity_view import one_line
 from custom_components.local_agent.home.failure_reasons import CoreRefusal
 from custom_components.local_agent.home.failure_reasons import PartlyDone
 from custom_components.local_agent.home.failure_reasons import ReasonedFailure
+from custom_components.local_agent.home.failure_reasons import RefusedByName
 from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.runner import partly_failed
 from custom_components.local_agent.home.service_catalog import CURATED_SERVICES
@@ -147,6 +148,8 @@ def as_missed(
 
 
 def _as_missed(call: llm.ToolInput, result: llm.ToolResult | None) -> llm.ToolInput:
+    if isinstance(result, RefusedByName):  # said by the names of the entities it names
+        return replace(call, tool_args={**call.tool_args, ATTR_ENTITY_ID: list(result.entity_ids)})
     named = call.tool_args.get(ATTR_ENTITY_ID)
     if not isinstance(result, PartlyDone) or not isinstance(named, str | list):
         return call

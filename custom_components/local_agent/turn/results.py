@@ -108,6 +108,8 @@ def _turn_calls(chat_log: conversation.ChatLog) -> _Calls:
                 calls.targets.extend(content.result.took)
         elif isinstance(content.result, TargetStates) and not changed_something([content.result]):
             calls.found_as_asked += 1
+        elif isinstance(content.result, HeldResult):
+            continue  # not done: it waits for a yes (or for nothing, its agent retired)
         else:
             data = content.result.data
             calls.changed.append(data if isinstance(data, dict) else {})
