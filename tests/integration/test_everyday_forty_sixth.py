@@ -97,9 +97,9 @@ ROWS: Final[dict[str, Row]] = {
     "de fünfzig (before: refused)": at("de", "fünfzig", "Kitchen Lights auf 50 % einschalten", 128),
     "de Fünfzig in capitals (before: refused)": at("de", "Fünfzig", "auf 50 %", 128),
     "de fünfundsiebzig (before: refused)": at("de", "fünfundsiebzig", "auf 75 %", 191),
-    "fr trente (before: refused)": at("fr", "trente", "allumer Kitchen Lights à 30 %", 76),
-    "fr soixante-dix (before: refused)": at("fr", "soixante-dix", "à 70 %", 178),
-    "fr quatre-vingts (before: refused)": at("fr", "quatre-vingts", "à 80 %", 204),
+    "fr trente (before: refused)": at("fr", "trente", "allumer Kitchen Lights à 30\u00a0%", 76),
+    "fr soixante-dix (before: refused)": at("fr", "soixante-dix", "à 70\u00a0%", 178),
+    "fr quatre-vingts (before: refused)": at("fr", "quatre-vingts", "à 80\u00a0%", 204),
     "es cincuenta (before: refused)": at("es", "cincuenta", "encender Kitchen Lights al 50%", 128),
     "es cuarenta y cinco (before: refused)": at("es", "cuarenta y cinco", "al 45%", 115),
     "it cinquanta (before: refused)": at("it", "cinquanta", "accendere Kitchen Lights al 50%", 128),
@@ -127,7 +127,7 @@ ROWS: Final[dict[str, Row]] = {
     "en fifty percent (before: refused)": at("en", "fifty percent", "at 50%", 128),
     "en 50 percent (before: refused)": at("en", "50 percent", "at 50%", 128),
     "de fünfzig Prozent (before: refused)": at("de", "fünfzig Prozent", "auf 50 %", 128),
-    "fr trente pour cent (before: refused)": at("fr", "trente pour cent", "à 30 %", 76),
+    "fr trente pour cent (before: refused)": at("fr", "trente pour cent", "à 30\u00a0%", 76),
     "es treinta por ciento (before: refused)": at("es", "treinta por ciento", "al 30%", 76),
     "nl dertig procent (before: refused)": at("nl", "dertig procent", "op 30%", 76),
     # Not wholly a number: nothing changes, and the person hears it was not done.
@@ -249,7 +249,7 @@ ROWS: Final[dict[str, Row]] = {
     ),
     "en the door by its name": Row(
         "en", (call("get_state", entity_id="front door"),), {(FRONT_DOOR, STATE): "locked"},
-        "I could not read the state of front door",
+        "I could not read the state of Front Door",
     ),
     "de which lights are on": Row(
         "de", (call("get_state", entity_id=KITCHEN), call("get_state", entity_id=BED)),
