@@ -1661,18 +1661,27 @@ def _script_calls(hass: HomeAssistant, steps: Iterable[Any]) -> Iterator[tuple[s
 
 
 def heard_like_another(hass: HomeAssistant, entity_id: str, name: str) -> bool:
-    """Whether another entity of the domain, or of a domain its verbs share, has that name.
+    """Whether another entity of the domain, or of a domain its verbs share, has that name."""
+    return bool(look_alikes(hass, entity_id, name))
+
+
+def look_alikes(hass: HomeAssistant, entity_id: str, name: str) -> set[str]:
+    """Return the other entities of the domain, or of a domain its verbs share, heard so.
 
     Only those domains' entities are compared: the question's verb says which ("unlock" is a
     lock's), and a domain a question names holds few. "Open" is a lock's, a cover's and a
-    valve's: a lock named "Garage Door" is asked about as the garage door is.
+    valve's: a lock named "Garage Door" is asked about as the garage door is. An entity is
+    heard by its name and by each of its aliases.
     """
     said = heard(name)
     domain = split_entity_id(entity_id)[0]
     domains = _SHARING_VERBS if domain in _SHARING_VERBS else (domain,)
-    return any(
-        other != entity_id for each in domains for other in entities_heard_as(hass, each, said)
-    )
+    return {
+        other
+        for each in domains
+        for other in entities_heard_as(hass, each, said)
+        if other != entity_id
+    }
 
 
 # Domains whose questions say some of their actions in the same words ("open", "close").

@@ -23,6 +23,7 @@ from homeassistant.core import split_entity_id
 from homeassistant.helpers import entity_registry as er
 
 from .call_texts import call_words
+from .call_texts import look_alikes
 from .call_texts import told_name
 from .call_texts import without_article
 from .call_words import CallWords
@@ -62,8 +63,9 @@ def spoken_name(hass: HomeAssistant, entity_id: str, language: str) -> str:
         for other in hass.states.async_all(split_entity_id(entity_id)[0])
         if other.entity_id != entity_id
     ]
-    said = heard(name)
-    alike = [other.entity_id for other in others if heard(other.name) == said]
+    # A look-alike is any entity its question's words could name: one of a domain that shares
+    # the verb ("Open Garage Door" is the garage door's too) or one called so by an alias.
+    alike = sorted(look_alikes(hass, entity_id, name))
     names_heard = {_as_voiced(other.name) for other in others}
     # Every place a look-alike is said by, of any kind: "in the Upstairs" and "on the
     # Upstairs" sound alike, so a floor named like a look-alike's area tells nothing apart.
