@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from dataclasses import field
 from enum import Enum
 from typing import Any
 from typing import Final
@@ -79,6 +80,8 @@ from .live_context import async_bounded_live_context
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import Quantity
 from .service_catalog import redacted
+from .step_ends import at_their_end
+from .step_ends import still_there
 from .turn_context import TurnContext
 
 
@@ -130,6 +133,8 @@ class TargetStates(llm.ToolResult):
     entities: tuple[dict[str, Any], ...] = ()
     # The targets it found already in the state it asked for (said as they were, not done).
     already: frozenset[str] = frozenset()
+    # The level a step found some of those at its end at ("already 100%"); others: their state.
+    levels: Mapping[str, Quantity] = field(default_factory=dict)
     # Whether the call only read its targets (get_state): a read changes nothing.
     read: bool = False
     # The call as it ran: its data as the tools planned it, not as the model wrote it.
@@ -267,6 +272,7 @@ async def async_run(
     """
     if refusal := await async_check(hass, call, turn):
         return RunResult(error_result(refusal.message), refusal.problem, refusal.said)
+    targets = call.targets or ()
     before = {
         entity_id: state.state
         for entity_id in _checked(hass, call.targets or ())
@@ -277,6 +283,9 @@ async def async_run(
         for entity_id in (call.targets or ())
         if verify and (position := _position(hass, entity_id)) is not None
     }
+    # A step that finds every target at its end ("dimmer" on a light that is off).
+    ends = at_their_end(hass, call) if verify else {}
+    at_end = {e: s for e in ends if (s := hass.states.get(e))} if len(ends) == len(targets) else {}
     with _states_shown(hass, before) as shown:
         if isinstance(call, PlannedAction):
             result = await _async_execute(hass, call, turn.context)
@@ -297,8 +306,12 @@ async def async_run(
     ):
         english, said, missed_ids = missed
         return RunResult(_partly_done(call, result, english, missed_ids), Problem.NO_EFFECT, said)
-    if isinstance(result, TargetStates) and (already := _already_so(hass, call, before, shown)):
+    if isinstance(result, TargetStates) and (
+        already := _already_so(hass, call, before, shown)
+        or (list(at_end) if at_end and still_there(hass, at_end) else [])
+    ):
         result.already = frozenset(already)
+        result.levels = {e: level for e, level in ends.items() if level is not None}
         listed: list[JsonValueType] = list(already)
         result.data[ALREADY] = listed
     return RunResult(result)
@@ -341,18 +354,17 @@ def found_as_asked(domain: str, result: llm.ToolResult) -> list[Phrase]:
         if isinstance(entity, dict) and str(entity.get("entity_id")) in already
     ]
     # Said together by the state each shows: a lock left "open" by an unlock is no "unlocked".
-    by_state: dict[str, dict[str, str]] = {}
+    levels = result.levels if isinstance(result, TargetStates) else {}
+    by_state: dict[StateWord | Quantity, dict[str, str]] = {}
     for entity in found:
         entity_id = str(entity["entity_id"])
         name = said_name(str(entity.get("name") or entity_id), entity_id)
-        by_state.setdefault(str(entity.get("state")), {})[entity_id] = name
+        state = levels.get(entity_id) or StateWord(domain, str(entity.get("state")))
+        by_state.setdefault(state, {})[entity_id] = name
     return [
         Phrase(
             "reason_already",
-            {
-                "name": Names(tuple(names.values()), tuple(names)),
-                "state": StateWord(domain, state),
-            },
+            {"name": Names(tuple(names.values()), tuple(names)), "state": state},
         )
         for state, names in by_state.items()
     ]

@@ -579,7 +579,11 @@ def _done_action(
     # Said as it ran (the planned data: a colour "RED" ran as "red"), not as the model wrote it.
     fields = tuple((key, value) for key, value in ran.fields if key not in _UNSAID_KEYS)
     action = replace(_as_done(ran.domain, ran.service, names, fields), entity_ids=entity_ids)
-    if still := _left_as_it_was(ran.domain, action.service, entities):
+    # One found as asked is said so (already_as_asked), not as left as it was.
+    unfound = [
+        e for e in entities if isinstance(e, dict) and e.get("entity_id") not in already_so(result)
+    ]
+    if still := _left_as_it_was(ran.domain, action.service, unfound):
         if left is not None:
             left.extend(still)
         return None
