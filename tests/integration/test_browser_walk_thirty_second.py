@@ -10,10 +10,15 @@ while the model is not ready).
 - A running server entry whose server was replaced by such a web server: Assist answered (and a
   voice satellite would have read aloud) "Désolé, le serveur de modèle … a échoué : HTTP 501:
   <!DOCTYPE HTML> <html …". It now names the status ("HTTP 501: Not Implemented").
+- That entry reloaded (or Home Assistant restarted) with the web server still on the port: the
+  entry card and Assist said "Il server del modello … non è raggiungibile. Controlla che sia in
+  esecuzione.", though something answered there. They now say that something else answers at
+  the address and it is no model server.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from aiohttp import web
@@ -23,10 +28,14 @@ from custom_components.local_agent.const import CONF_SERVER_MODE
 from custom_components.local_agent.const import CONF_SERVER_URL
 from custom_components.local_agent.const import DOMAIN
 from homeassistant import config_entries
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 from testing.fake_openai import FakeOpenAI
 from testing.fake_openai import serve_fake_openai
 
+from .conftest import entry_state
 from .conftest import speech
 from .flow_helpers import async_through_progress
 from .flow_helpers import translation
@@ -46,21 +55,18 @@ def error_page(status: int) -> web.Response:
     )
 
 
-class WebPageServer(FakeOpenAI):
-    """A web server that is no model server: an HTML error page for every request."""
+@dataclass
+class PortTakenServer(FakeOpenAI):
+    """A model server until `taken`: then another web server answers on its port, with an HTML
+    error page for every request."""
+
+    taken: bool = False
 
     async def models_handler(self, request: web.Request) -> web.Response:
-        return error_page(404)
+        return error_page(404) if self.taken else await super().models_handler(request)
 
     async def generate_handler(self, request: web.Request) -> web.StreamResponse:
-        return error_page(501)
-
-
-class ReplacedServer(FakeOpenAI):
-    """A model server whose port another web server took once the entry was set up."""
-
-    async def generate_handler(self, request: web.Request) -> web.StreamResponse:
-        return error_page(501)
+        return error_page(501) if self.taken else await super().generate_handler(request)
 
 
 @pytest.mark.parametrize(
@@ -73,7 +79,7 @@ class ReplacedServer(FakeOpenAI):
 async def test_a_web_server_on_the_port_is_said_to_be_no_model_server(
     hass: HomeAssistant, socket_enabled: None, language: str, told: str
 ) -> None:
-    async with serve_fake_openai(WebPageServer()) as web_server:
+    async with serve_fake_openai(PortTakenServer(taken=True)) as web_server:
         result = await hass.config_entries.flow.async_init(
             DOMAIN, context={"source": config_entries.SOURCE_USER}
         )
@@ -98,11 +104,33 @@ async def test_a_web_server_on_the_port_is_said_to_be_no_model_server(
 async def test_a_web_page_in_place_of_the_server_is_not_read_aloud(
     hass: HomeAssistant, socket_enabled: None, language: str
 ) -> None:
-    async with serve_fake_openai(ReplacedServer()) as replaced:
-        agent = await async_setup_server_agent(hass, replaced.url, "fake-model")
+    async with serve_fake_openai(PortTakenServer()) as server:
+        agent = await async_setup_server_agent(hass, server.url, "fake-model")
+        server.taken = True
 
         result = await agent.ask("allume la lumière", language=language)
 
     said = speech(result)
     assert "HTTP 501: Not Implemented" in said
     assert "<" not in said
+
+
+async def test_an_entry_whose_port_another_server_took_says_so(
+    hass: HomeAssistant, socket_enabled: None
+) -> None:
+    """The entry card and Assist said "The model server … is not reachable. Check that it is
+    running." of a port where a web server answered: untrue, and it sent the user to restart a
+    server that was not the problem."""
+    async with serve_fake_openai(PortTakenServer()) as server:
+        agent = await async_setup_server_agent(hass, server.url, "fake-model")
+        server.taken = True
+        await hass.config_entries.async_reload(agent.entry.entry_id)
+        await hass.async_block_till_done()
+
+        result = await conversation.async_converse(
+            hass, "accendi la luce", None, Context(), "it", agent_id=agent.entity_id
+        )
+
+    assert entry_state(agent.entry) is ConfigEntryState.SETUP_RETRY
+    assert agent.entry.error_reason_translation_key == "server_not_an_api"
+    assert "non è un server di modelli" in speech(result)
