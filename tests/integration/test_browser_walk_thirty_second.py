@@ -24,10 +24,6 @@ from typing import Final
 from aiohttp import web
 import pytest
 
-from custom_components.local_agent.const import CONF_SERVER_MODE
-from custom_components.local_agent.const import CONF_SERVER_URL
-from custom_components.local_agent.const import DOMAIN
-from homeassistant import config_entries
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import Context
@@ -37,7 +33,7 @@ from testing.fake_openai import serve_fake_openai
 
 from .conftest import entry_state
 from .conftest import speech
-from .flow_helpers import async_through_progress
+from .flow_helpers import async_check_server_address
 from .flow_helpers import translation
 from .server.conftest import async_setup_server_agent
 
@@ -80,17 +76,7 @@ async def test_a_web_server_on_the_port_is_said_to_be_no_model_server(
     hass: HomeAssistant, socket_enabled: None, language: str, told: str
 ) -> None:
     async with serve_fake_openai(PortTakenServer(taken=True)) as web_server:
-        result = await hass.config_entries.flow.async_init(
-            DOMAIN, context={"source": config_entries.SOURCE_USER}
-        )
-        result = await hass.config_entries.flow.async_configure(
-            result["flow_id"], {"next_step_id": "server"}
-        )
-        result = await hass.config_entries.flow.async_configure(
-            result["flow_id"],
-            {CONF_SERVER_URL: web_server.url, CONF_SERVER_MODE: "completions"},
-        )
-        result = await async_through_progress(hass, result)
+        result = await async_check_server_address(hass, web_server.url)
 
     assert result["errors"] == {"base": "not_a_model_server"}
     placeholders = result["description_placeholders"]
@@ -104,7 +90,8 @@ async def test_a_web_server_on_the_port_is_said_to_be_no_model_server(
 async def test_a_web_page_in_place_of_the_server_is_not_read_aloud(
     hass: HomeAssistant, socket_enabled: None, language: str
 ) -> None:
-    async with serve_fake_openai(PortTakenServer()) as server:
+    server = PortTakenServer()
+    async with serve_fake_openai(server):
         agent = await async_setup_server_agent(hass, server.url, "fake-model")
         server.taken = True
 
@@ -121,7 +108,8 @@ async def test_an_entry_whose_port_another_server_took_says_so(
     """The entry card and Assist said "The model server … is not reachable. Check that it is
     running." of a port where a web server answered: untrue, and it sent the user to restart a
     server that was not the problem."""
-    async with serve_fake_openai(PortTakenServer()) as server:
+    server = PortTakenServer()
+    async with serve_fake_openai(server):
         agent = await async_setup_server_agent(hass, server.url, "fake-model")
         server.taken = True
         await hass.config_entries.async_reload(agent.entry.entry_id)
