@@ -54,28 +54,34 @@ def error_page(status: int) -> web.Response:
 @dataclass
 class PortTakenServer(FakeOpenAI):
     """A model server until `taken`: then another web server answers on its port, with an HTML
-    error page for every request."""
+    page for every request (for /v1/models: `page_status`, 200 where a router shows its login
+    page for any path)."""
 
     taken: bool = False
+    page_status: int = 404
 
     async def models_handler(self, request: web.Request) -> web.Response:
-        return error_page(404) if self.taken else await super().models_handler(request)
+        if self.taken:
+            return error_page(self.page_status)
+        return await super().models_handler(request)
 
     async def generate_handler(self, request: web.Request) -> web.StreamResponse:
         return error_page(501) if self.taken else await super().generate_handler(request)
 
 
 @pytest.mark.parametrize(
-    ("language", "told"),
+    ("language", "page_status", "told"),
     [
-        ("fr", "ce n'est pas un serveur de modèles\u00a0:"),
-        ("it", "ma non è un server di modelli:"),
+        ("fr", 404, "ce n'est pas un serveur de modèles\u00a0:"),
+        ("it", 404, "ma non è un server di modelli:"),
+        ("it", 200, "ma non è un server di modelli:"),
     ],
 )
 async def test_a_web_server_on_the_port_is_said_to_be_no_model_server(
-    hass: HomeAssistant, socket_enabled: None, language: str, told: str
+    hass: HomeAssistant, socket_enabled: None, language: str, page_status: int, told: str
 ) -> None:
-    async with serve_fake_openai(PortTakenServer(taken=True)) as web_server:
+    web_page = PortTakenServer(taken=True, page_status=page_status)
+    async with serve_fake_openai(web_page) as web_server:
         result = await async_check_server_address(hass, web_server.url)
 
     assert result["errors"] == {"base": "not_a_model_server"}
