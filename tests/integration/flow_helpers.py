@@ -10,6 +10,9 @@ from typing import Any
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.local_agent.const import CONF_MODEL_PATH
+from custom_components.local_agent.const import CONF_SERVER_MODE
+from custom_components.local_agent.const import CONF_SERVER_URL
+from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.flows.subentry_forms import agent_schema
 from custom_components.local_agent.flows.subentry_forms import nest
 from homeassistant import config_entries
@@ -71,6 +74,21 @@ async def async_through_progress[R: Mapping[str, Any]](
         result = await flows.async_configure(result["flow_id"])
     await hass.async_block_till_done()
     return result
+
+
+async def async_check_server_address(hass: HomeAssistant, url: str) -> ConfigFlowResult:
+    """Add a model on a server as the user does: its form given `url` (completions mode), then
+    through the checks' progress steps."""
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_USER}
+    )
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "server"}
+    )
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_SERVER_URL: url, CONF_SERVER_MODE: "completions"}
+    )
+    return await async_through_progress(hass, result)
 
 
 async def async_reconfigure_to_file(

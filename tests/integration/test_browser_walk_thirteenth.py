@@ -34,6 +34,7 @@ from testing.fake_openai import serve_fake_openai
 from .conftest import async_setup_agent
 from .conftest import entry_state
 from .conftest import speech
+from .flow_helpers import async_check_server_address
 from .flow_helpers import async_through_progress
 from .flow_helpers import suggested_values
 from .flow_helpers import translation
@@ -160,17 +161,7 @@ async def test_a_refused_connection_is_said_in_the_dialogs_words(
     Why the connection failed, where the system says it plainly (refused, an unknown host, no
     answer to the connection), is a sentence of its own in every language.
     """
-    result = await hass.config_entries.flow.async_init(
-        DOMAIN, context={"source": config_entries.SOURCE_USER}
-    )
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {"next_step_id": "server"}
-    )
-    result = await hass.config_entries.flow.async_configure(
-        result["flow_id"],
-        {CONF_SERVER_URL: "http://127.0.0.1:9", CONF_SERVER_MODE: "completions"},
-    )
-    result = await async_through_progress(hass, result)
+    result = await async_check_server_address(hass, "http://127.0.0.1:9")
     assert result["errors"] == {"base": "cannot_connect_refused"}
 
 

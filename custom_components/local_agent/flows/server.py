@@ -30,6 +30,7 @@ from custom_components.local_agent.engine.server.errors import ServerAuthError
 from custom_components.local_agent.engine.server.errors import ServerError
 from custom_components.local_agent.engine.server.errors import ServerFailure
 from custom_components.local_agent.engine.server.errors import ServerModelMissingError
+from custom_components.local_agent.engine.server.errors import ServerNotAnApiError
 from custom_components.local_agent.engine.server.errors import ServerToolsNotSupportedError
 from custom_components.local_agent.engine.server.errors import ServerUnreachableError
 from custom_components.local_agent.engine.server.errors import Unreachable
@@ -108,6 +109,8 @@ def error_key(err: ServerError) -> str:
         return "invalid_auth"
     if isinstance(err, ServerModelMissingError):
         return "server_model_not_found"
+    if isinstance(err, ServerNotAnApiError):
+        return "not_a_model_server"
     if isinstance(err, ServerToolsNotSupportedError):
         return "tools_not_supported"
     if err.kind is ServerFailure.TIMEOUT:

@@ -21,6 +21,7 @@ from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.server.errors import ServerAuthError
 from custom_components.local_agent.engine.server.errors import ServerError
 from custom_components.local_agent.engine.server.errors import ServerModelMissingError
+from custom_components.local_agent.engine.server.errors import ServerNotAnApiError
 from custom_components.local_agent.engine.server.settings import DEFAULT_CONNECT_TIMEOUT
 from custom_components.local_agent.engine.server.settings import DEFAULT_MAX_CONCURRENT
 from custom_components.local_agent.engine.server.settings import DEFAULT_READ_TIMEOUT
@@ -112,12 +113,19 @@ async def async_connect(hass: HomeAssistant, entry: ConfigEntry) -> ServerWorker
             async_get_clientsession(hass), settings, on_auth_failed=auth_failed
         )
     except ServerError as err:
-        # A refused key and a missing model have their own texts; any other failure reads as
-        # an unreachable server.
-        own_text = isinstance(err, ServerAuthError | ServerModelMissingError)
         error = ConfigEntryAuthFailed if isinstance(err, ServerAuthError) else ConfigEntryNotReady
         raise error(
             translation_domain=DOMAIN,
-            translation_key=server_failure_key(err.kind) if own_text else "server_unreachable",
+            translation_key=_connect_failure_key(err),
             translation_placeholders=placeholders,
         ) from err
+
+
+def _connect_failure_key(err: ServerError) -> str:
+    """Return the translation key of the entry error for a server it could not connect to."""
+    if isinstance(err, ServerAuthError | ServerModelMissingError):
+        return server_failure_key(err.kind)
+    if isinstance(err, ServerNotAnApiError):
+        # Another service took the port: "not reachable, check that it is running" was untrue.
+        return "server_not_an_api"
+    return "server_unreachable"

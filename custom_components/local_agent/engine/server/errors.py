@@ -151,3 +151,12 @@ class ServerResponseError(ServerError):
         """Keep the HTTP status."""
         self.status = status
         super().__init__(url, detail)
+
+
+class ServerNotAnApiError(ServerResponseError):
+    """Something answers at the address, but no OpenAI API: /v1/models is missing or no JSON.
+
+    Another service on that port (a router's page, Home Assistant itself, a file server).
+    """
+
+    log_message = "The address {url} answers, but not as a model server ({detail})"

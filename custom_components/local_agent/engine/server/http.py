@@ -113,7 +113,9 @@ class ServerClient:
                     except ValueError as err:
                         if optional:
                             return None
-                        raise ServerResponseError(self.url, f"{path} answered no JSON") from err
+                        raise ServerResponseError(
+                            self.url, f"{path} answered no JSON", response.status
+                        ) from err
             except _Retry as retry:
                 failure: ServerError = retry.error
             except aiohttp.ClientError as err:
@@ -283,8 +285,19 @@ def _error_message(text: str, reason: str | None) -> str:
             or payload.get("message")
             or payload.get("detail")
         )
-    message = str(found) if found else (text.strip() or reason or "no details")
+    if found:
+        message = str(found)
+    elif _looks_like_html(text):
+        # A web page (another service on that port, a proxy's error page): its markup was
+        # shown in the dialog and spoken by Assist; the status's reason says what it means.
+        message = reason or "an HTML page"
+    else:
+        message = text.strip() or reason or "no details"
     return message[:_MESSAGE_CHARS]
+
+
+def _looks_like_html(text: str) -> bool:
+    return text.lstrip()[:1] == "<"
 
 
 def _os_reason(err: aiohttp.ClientConnectorError) -> str:

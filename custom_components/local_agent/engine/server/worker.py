@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
+from typing import Final
 from typing import Self
 
 import aiohttp
@@ -43,10 +44,16 @@ from .chat import ChatGeneration
 from .completions import CompletionsGeneration
 from .errors import ServerAuthError
 from .errors import ServerModelMissingError
+from .errors import ServerNotAnApiError
+from .errors import ServerResponseError
 from .http import ServerClient
 from .settings import ServerMode
 from .settings import ServerSettings
 from .template import server_template
+
+# How /v1/models answers where no model server listens: a web page (200, no JSON), or no such
+# path (404, 405: a file server, Home Assistant itself).
+_NO_API_STATUSES: Final = (200, 404, 405)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +85,12 @@ class ServerFacts:
 
 async def async_read_facts(client: ServerClient) -> ServerFacts:
     """Read /v1/models (required) and /props (llama-server only)."""
-    listing = await client.get_json("/v1/models")
+    try:
+        listing = await client.get_json("/v1/models")
+    except ServerResponseError as err:
+        if err.status in _NO_API_STATUSES:
+            raise ServerNotAnApiError(client.url, err.detail, err.status) from err
+        raise
     data = listing.get("data") if isinstance(listing, dict) else None
     entries = {
         str(item["id"]): item
