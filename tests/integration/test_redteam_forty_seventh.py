@@ -1,0 +1,85 @@
+"""A forty-seventh round of red-team probes: what session 64 merged, attacked from outside.
+
+Hole. A number in words was read as a number it does not say: "zero hundred" was 100,
+"twenty zero" 20, "ten five" 15 and a bare "a" 1, so "set the kitchen light to zero hundred"
+lit it at full brightness. Zero is now said alone, "a" only before a hundred or a thousand,
+and ten takes only the seven, eight and nine of French (dix-sept): anything else is refused.
+
+Guards (passed at once): a PIN in words ("one two three four", "eins zwei drei vier") and a
+number left open ("dreißig und") are no brightness; the French, German and Spanish numbers
+around the changed rules are still read.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pytest
+
+from homeassistant.core import HomeAssistant
+
+from .agents import Talk
+from .conftest import Agent
+from .conftest import speech
+from .test_everyday_forty_sixth import BRIGHTNESS
+from .test_everyday_forty_sixth import KITCHEN
+from .test_everyday_forty_sixth import NOT_ON
+from .test_everyday_forty_sixth import Row
+from .test_everyday_forty_sixth import at
+from .test_everyday_forty_sixth import light
+from .test_everyday_forty_sixth import read
+
+# A number in words that is no number the person said: the light stays off.
+NOT_SAID_SO: Final[dict[str, Row]] = {
+    "en zero hundred (before: 100%)": light("en", NOT_ON, None, brightness_pct="zero hundred"),
+    "en zero thousand": light("en", NOT_ON, None, brightness_pct="zero thousand"),
+    "de null hundert (before: 100%)": light("de", "", None, brightness_pct="null hundert"),
+    "en twenty zero (before: 20%)": light("en", NOT_ON, None, brightness_pct="twenty zero"),
+    "es veinte cero (before: 20%)": light("es", "", None, brightness_pct="veinte cero"),
+    "en ten five (before: 15%)": light("en", NOT_ON, None, brightness_pct="ten five"),
+    "nl tien vijf (before: 15%)": light("nl", "", None, brightness_pct="tien vijf"),
+    "en a (before: 1%)": light("en", NOT_ON, None, brightness_pct="a"),
+    "en zero five (before: 5%)": light("en", NOT_ON, None, brightness_pct="zero five"),
+    # Guards.
+    "en PIN in words": light("en", NOT_ON, None, brightness_pct="one two three four"),
+    "de PIN in words": light("de", "", None, brightness_pct="eins zwei drei vier"),
+    "de left open": light("de", "", None, brightness_pct="dreißig und"),
+    "en twenty one hundred": light("en", NOT_ON, None, brightness_pct="twenty one hundred"),
+}
+
+# Guards: the numbers beside the changed rules still read as said.
+STILL_READ: Final[dict[str, Row]] = {
+    "fr dix-sept": at("fr", "dix-sept", "", 43),
+    "fr soixante-dix-huit": at("fr", "soixante-dix-huit", "", 199),
+    "es diez y siete": at("es", "diez y siete", "", 43),
+    "en a hundred": at("en", "a hundred", "at 100%", 255),
+    "en zero point five": at("en", "zero point five", "", 128),
+    "pt vinte e um": at("pt", "vinte e um", "", 54),
+}
+
+
+@pytest.fixture
+def agent(scripted_agent: Agent) -> Agent:
+    """The agent the person talks to (conftest's talk): the scripted one."""
+    return scripted_agent
+
+
+@pytest.fixture
+async def lights_off(hass: HomeAssistant, agent: Agent) -> None:
+    """The demo home with its lights off."""
+    await hass.services.async_call("light", "turn_off", {"entity_id": "all"}, blocking=True)
+
+
+@pytest.mark.parametrize(
+    "row", [*NOT_SAID_SO.values(), *STILL_READ.values()], ids=[*NOT_SAID_SO, *STILL_READ]
+)
+async def test_a_number_in_words_is_the_number_said(
+    hass: HomeAssistant, lights_off: None, talk: Talk, row: Row
+) -> None:
+    """The kitchen light's brightness after the model wrote the number in words."""
+    result = await talk.say("…", row.language, "".join(row.writes))
+
+    said = speech(result)
+    assert row.said in said
+    assert "Traceback" not in said
+    assert read(hass, KITCHEN, BRIGHTNESS) == row.reads[(KITCHEN, BRIGHTNESS)]
