@@ -5,6 +5,10 @@ Hole. A number in words was read as a number it does not say: "zero hundred" was
 lit it at full brightness. Zero is now said alone, "a" only before a hundred or a thousand,
 and ten takes only the seven, eight and nine of French (dix-sept): anything else is refused.
 
+Hole. A fraction written with its percent was read as a share of the whole: "0.5 %" or "zero
+point five percent" lit the kitchen light at half (50 %), and would move a blind half way. A
+number written with its unit is that many of the unit; only a bare fraction is a share.
+
 Guards (passed at once): a PIN in words ("one two three four", "eins zwei drei vier") and a
 number left open ("dreißig und") are no brightness; the French, German and Spanish numbers
 around the changed rules are still read.
@@ -47,6 +51,19 @@ NOT_SAID_SO: Final[dict[str, Row]] = {
     "en twenty one hundred": light("en", NOT_ON, None, brightness_pct="twenty one hundred"),
 }
 
+# A fraction written with its percent is that percent, never a share of the whole: the light
+# at its lowest (0.5 % of 255 is 1), not at half.
+WITH_ITS_UNIT: Final[dict[str, Row]] = {
+    "en 0.5 % (before: 50%)": at("en", "0.5 %", "", 1),
+    "en 0.5% (before: 50%)": at("en", "0.5%", "", 1),
+    "en zero point five percent (before: 50%)": at("en", "zero point five percent", "", 1),
+    "de null komma fünf Prozent (before: 50%)": at("de", "null komma fünf Prozent", "", 1),
+    "fr 0,5 pour cent (before: 50%)": at("fr", "0,5 pour cent", "", 1),
+    # Guards: a bare fraction is still a share.
+    "en 0.5 bare": at("en", "0.5", "", 128),
+    "it zero virgola cinque bare": at("it", "zero virgola cinque", "", 128),
+}
+
 # Guards: the numbers beside the changed rules still read as said.
 STILL_READ: Final[dict[str, Row]] = {
     "fr dix-sept": at("fr", "dix-sept", "", 43),
@@ -71,7 +88,9 @@ async def lights_off(hass: HomeAssistant, agent: Agent) -> None:
 
 
 @pytest.mark.parametrize(
-    "row", [*NOT_SAID_SO.values(), *STILL_READ.values()], ids=[*NOT_SAID_SO, *STILL_READ]
+    "row",
+    [*NOT_SAID_SO.values(), *WITH_ITS_UNIT.values(), *STILL_READ.values()],
+    ids=[*NOT_SAID_SO, *WITH_ITS_UNIT, *STILL_READ],
 )
 async def test_a_number_in_words_is_the_number_said(
     hass: HomeAssistant, lights_off: None, talk: Talk, row: Row
