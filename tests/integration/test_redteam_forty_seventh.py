@@ -1,9 +1,10 @@
 """A forty-seventh round of red-team probes: what session 64 merged, attacked from outside.
 
 Hole. A number in words was read as a number it does not say: "zero hundred" was 100,
-"twenty zero" 20, "ten five" 15 and a bare "a" 1, so "set the kitchen light to zero hundred"
-lit it at full brightness. Zero is now said alone, "a" only before a hundred or a thousand,
-and ten takes only the seven, eight and nine of French (dix-sept): anything else is refused.
+"twenty zero" 20, "ten five" 15, a bare "a" 1 and "fifty point a" 50.1, so "set the kitchen
+light to zero hundred" lit it at full brightness. Zero is now said alone, "a" only before a
+hundred or a thousand (never as a digit), and ten takes only the seven, eight and nine of
+French (dix-sept): anything else is refused.
 
 Hole. A fraction written with its percent was read as a share of the whole: "0.5 %" or "zero
 point five percent" lit the kitchen light at half (50 %), and would move a blind half way. A
@@ -52,6 +53,7 @@ NOT_SAID_SO: Final[dict[str, Row]] = {
     "nl tien vijf (before: 15%)": light("nl", "", None, brightness_pct="tien vijf"),
     "en a (before: 1%)": light("en", NOT_ON, None, brightness_pct="a"),
     "en zero five (before: 5%)": light("en", NOT_ON, None, brightness_pct="zero five"),
+    "en fifty point a (before: 50.1%)": light("en", NOT_ON, None, brightness_pct="fifty point a"),
     # Guards.
     "en PIN in words": light("en", NOT_ON, None, brightness_pct="one two three four"),
     "de PIN in words": light("de", "", None, brightness_pct="eins zwei drei vier"),

@@ -74,10 +74,15 @@ def spoken_number(text: str) -> float | None:
 
 def _fraction(tokens: list[str]) -> str | None:
     """Return the digits after the point: one digit a word ("zero five"), or one number."""
-    if tokens and all(_WORDS.get(token, 10) < 10 for token in tokens):
+    if tokens and all(_is_digit(word) for word in tokens):
         return "".join(str(_WORDS[token]) for token in tokens)
     number = _whole(tokens)
     return None if number is None else str(number)
+
+
+def _is_digit(word: str) -> bool:
+    """Whether a word says one digit ("a" is one only before a hundred or a thousand)."""
+    return _WORDS.get(word, 10) < 10 and word != _ONE_BEFORE_A_HUNDRED
 
 
 def _whole(tokens: list[str]) -> int | None:
