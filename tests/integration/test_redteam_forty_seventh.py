@@ -14,22 +14,28 @@ Guards (passed at once): a PIN in words ("one two three four", "eins zwei drei v
 number left open ("dreißig und") are no brightness; the French, German and Spanish numbers
 around the changed rules are still read; a number in words for a helper an automation follows to
 unlock the front door (up to 999999, a fraction, "minus zero") is held, the question saying
-the number that runs in digits.
+the number that runs in digits; a yes that opens a second tab while the asking turn still runs
+moves the question there and asks it in full, running nothing, and the yes after it runs it
+whether the first turn ends or is cancelled.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Final
 
 import pytest
 
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
 from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
+from .conftest import state
 from .houses import set_up
 from .scene import Scene
+from .scripted_model import ScriptedWorker
 from .test_everyday_forty_sixth import BRIGHTNESS
 from .test_everyday_forty_sixth import KITCHEN
 from .test_everyday_forty_sixth import NOT_ON
@@ -37,7 +43,12 @@ from .test_everyday_forty_sixth import Row
 from .test_everyday_forty_sixth import at
 from .test_everyday_forty_sixth import light
 from .test_everyday_forty_sixth import read
+from .test_redteam_forty_sixth import ASKED
+from .test_redteam_forty_sixth import LOCK
+from .test_redteam_forty_sixth import UNLOCK
 from .test_redteam_forty_third import asked_while_followed_to_unlock
+from .turns import ask_until_held
+from .turns import conversation_with
 
 # A time trigger set up here outlives no test (conftest.py: automations_stop).
 pytestmark = pytest.mark.usefixtures("automations_stop")
@@ -143,3 +154,37 @@ async def test_a_number_in_words_for_a_followed_helper_is_asked_as_it_runs(
 
     assert runs in said
     assert written not in said
+
+
+@pytest.mark.parametrize("asking_turn", ["ends", "is cancelled"])
+async def test_a_second_tab_yes_while_the_question_is_unsaid_asks_it_in_full(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    turn_held_at_question: asyncio.Event,
+    asking_turn: str,
+) -> None:
+    """Guard: a yes that opens a new conversation while the asking turn still runs moves the
+    question there and asks it in full, running nothing; the yes after that question runs it,
+    whether the first turn then ends or is cancelled."""
+    conversation_id = await conversation_with(scripted_agent, scripted_worker, person)
+    scripted_worker.will_write(UNLOCK)
+    asking = await ask_until_held(hass, scripted_agent, person, conversation_id, "en")
+
+    early = await scripted_agent.ask("yes", context=person)
+    assert speech(early) == ASKED
+    assert state(hass, LOCK) == "locked"
+
+    if asking_turn == "ends":
+        turn_held_at_question.set()
+        await asking
+    else:
+        asking.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asking
+        turn_held_at_question.set()
+    assert state(hass, LOCK) == "locked"
+    await scripted_agent.ask("yes", conversation_id=early.conversation_id, context=person)
+    await hass.async_block_till_done()
+    assert state(hass, LOCK) == "unlocked"
