@@ -16,7 +16,8 @@ around the changed rules are still read; a number in words for a helper an autom
 unlock the front door (up to 999999, a fraction, "minus zero") is held, the question saying
 the number that runs in digits; a yes that opens a second tab while the asking turn still runs
 moves the question there and asks it in full, running nothing, and the yes after it runs it
-whether the first turn ends or is cancelled.
+whether the first turn ends or is cancelled; the right PIN in words ("vier sieben eins eins"),
+sent before the question is said, runs nothing and reaches neither the prompt nor the audit.
 """
 
 from __future__ import annotations
@@ -33,9 +34,13 @@ from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
 from .conftest import state
+from .houses import FRONT_DOOR
 from .houses import set_up
+from .scene import PIN
 from .scene import Scene
+from .scene import unlock
 from .scripted_model import ScriptedWorker
+from .scripted_model import answer
 from .test_everyday_forty_sixth import BRIGHTNESS
 from .test_everyday_forty_sixth import KITCHEN
 from .test_everyday_forty_sixth import NOT_ON
@@ -188,3 +193,44 @@ async def test_a_second_tab_yes_while_the_question_is_unsaid_asks_it_in_full(
     await scripted_agent.ask("yes", conversation_id=early.conversation_id, context=person)
     await hass.async_block_till_done()
     assert state(hass, LOCK) == "unlocked"
+
+
+EARLY_PINS: Final = [
+    ("en", "four seven one one"),
+    ("de", "vier sieben eins eins"),
+    ("fr", "quatre sept un un"),
+    ("nl", "vier zeven een een"),
+]
+
+
+@pytest.mark.parametrize(("language", "pin"), EARLY_PINS)
+async def test_a_pin_in_words_before_the_question_is_kept_from_model_and_audit(
+    hass: HomeAssistant,
+    scene: Scene,
+    turn_held_at_question: asyncio.Event,
+    language: str,
+    pin: str,
+) -> None:
+    """Guard: the right PIN in words, sent while the question is held but unsaid, runs
+    nothing, never reaches the model's prompt nor the audit, and the PIN after the question
+    still unlocks."""
+    agent = await scene.pin_agent()
+    conversation_id = await conversation_with(agent, scene.worker, scene.person)
+    scene.worker.will_write(unlock())
+    asking = await ask_until_held(hass, agent, scene.person, conversation_id, language)
+
+    early = await agent.ask(
+        pin, conversation_id=conversation_id, context=scene.person, language=language
+    )
+    assert state(hass, FRONT_DOOR) == "locked", speech(early)
+    turn_held_at_question.set()
+    await asking
+    await agent.ask(PIN, conversation_id=conversation_id, context=scene.person, language=language)
+    await hass.async_block_till_done()
+    assert state(hass, FRONT_DOOR) == "unlocked"
+    scene.worker.will_write(answer("You are welcome."))
+    await agent.ask("thanks", conversation_id=conversation_id, context=scene.person)
+
+    assert pin not in scene.model_saw()
+    assert PIN not in scene.model_saw()
+    assert not [record for record in scene.audit if pin in str(record) or PIN in str(record)]
