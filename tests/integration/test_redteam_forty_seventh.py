@@ -6,6 +6,10 @@ light to zero hundred" lit it at full brightness. Zero is now said alone, "a" on
 hundred or a thousand (never as a digit), and ten takes only the seven, eight and nine of
 French (dix-sept): anything else is refused.
 
+Hole. A model repeating itself wrote one word thousands of letters long ("einseinseins…") for
+a brightness: reading it in words recursed past Python's limit and the turn failed with a
+RecursionError. A text longer than any number said in words is no number.
+
 Hole. A fraction written with its percent was read as a share of the whole: "0.5 %" or "zero
 point five percent" lit the kitchen light at half (50 %), and would move a blind half way. A
 number written with its unit is that many of the unit; only a bare fraction is a share.
@@ -70,6 +74,9 @@ NOT_SAID_SO: Final[dict[str, Row]] = {
     "en a (before: 1%)": light("en", NOT_ON, None, brightness_pct="a"),
     "en zero five (before: 5%)": light("en", NOT_ON, None, brightness_pct="zero five"),
     "en fifty point a (before: 50.1%)": light("en", NOT_ON, None, brightness_pct="fifty point a"),
+    # A model that repeats itself: one word thousands of letters long (before: RecursionError).
+    "de eins repeated (before: failed)": light("de", "", None, brightness_pct="eins" * 1500),
+    "en one repeated": light("en", NOT_ON, None, brightness_pct=" one" * 1500),
     # Guards.
     "en PIN in words": light("en", NOT_ON, None, brightness_pct="one two three four"),
     "de PIN in words": light("de", "", None, brightness_pct="eins zwei drei vier"),

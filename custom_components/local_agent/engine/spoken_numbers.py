@@ -54,10 +54,14 @@ _POINT: Final = frozenset({"point", "komma", "virgule", "coma", "punto", "virgol
 _JOINED: Final = -1
 _ONE_BEFORE_A_HUNDRED: Final = "a"
 _LONGEST_WORD: Final = max(map(len, _WORDS))
+# Longer than any number said in words, with a fraction's digits ("neunhundertneunund…").
+_LONGEST_NUMBER: Final = 200
 
 
 def spoken_number(text: str) -> float | None:
     """Return the number `text` says in words, or None where it is not only a number."""
+    if len(text) > _LONGEST_NUMBER:
+        return None  # a model repeating itself ("einseinseins…"): no number, no deep recursion
     tokens = fold(text).split()
     sign = 1
     if tokens and tokens[0] in _MINUS:
