@@ -108,27 +108,22 @@ STILL_READ: Final[dict[str, Row]] = {
 }
 
 
-@pytest.fixture
-def agent(scripted_agent: Agent) -> Agent:
-    """The agent the person talks to (conftest's talk): the scripted one."""
-    return scripted_agent
-
-
-@pytest.fixture
-async def lights_off(hass: HomeAssistant, agent: Agent) -> None:
-    """The demo home with its lights off."""
-    await hass.services.async_call("light", "turn_off", {"entity_id": "all"}, blocking=True)
-
-
 @pytest.mark.parametrize(
     "row",
     [*NOT_SAID_SO.values(), *WITH_ITS_UNIT.values(), *STILL_READ.values()],
     ids=[*NOT_SAID_SO, *WITH_ITS_UNIT, *STILL_READ],
 )
 async def test_a_number_in_words_is_the_number_said(
-    hass: HomeAssistant, lights_off: None, talk: Talk, row: Row
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    row: Row,
 ) -> None:
     """The kitchen light's brightness after the model wrote the number in words."""
+    await hass.services.async_call("light", "turn_off", {"entity_id": KITCHEN}, blocking=True)
+
+    talk = Talk(scripted_agent, scripted_worker, person)
     result = await talk.say("…", row.language, "".join(row.writes))
 
     said = speech(result)
