@@ -10,6 +10,11 @@ Hole. A model repeating itself wrote one word thousands of letters long ("einsei
 a brightness: reading it in words recursed past Python's limit and the turn failed with a
 RecursionError. A text longer than any number said in words is no number.
 
+Hole. A turn that held a question and then ran past its time limit before saying it ended
+with "that took too long", and the question counted as said: the person's next "yes" in the
+conversation unlocked a door they never heard asked about. A turn stopped at its limit now
+takes back the question it held (audited as cancelled), as a turn Home Assistant cancels does.
+
 Hole. A fraction written with its percent was read as a share of the whole: "0.5 %" or "zero
 point five percent" lit the kitchen light at half (50 %), and would move a blind half way. A
 number written with its unit is that many of the unit; only a bare fraction is a share.
@@ -27,10 +32,12 @@ sent before the question is said, runs nothing and reaches neither the prompt no
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 from typing import Final
 
 import pytest
 
+from custom_components.local_agent.turn import notices
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
@@ -236,3 +243,34 @@ async def test_a_pin_in_words_before_the_question_is_kept_from_model_and_audit(
     assert pin not in scene.model_saw()
     assert PIN not in scene.model_saw()
     assert not [record for record in scene.audit if pin in str(record) or PIN in str(record)]
+
+
+async def test_a_question_cut_off_by_the_turn_time_limit_is_not_answerable(
+    hass: HomeAssistant,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    turn_held_at_question: asyncio.Event,
+    audit: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before: the turn held the question, ran past its time limit before saying it and ended
+    with "that took too long"; the question counted as said, and the person's next "yes"
+    unlocked a door they never heard asked about."""
+    monkeypatch.setattr(notices, "TURN_TIME_LIMIT", 0.5)
+    conversation_id = await conversation_with(scripted_agent, scripted_worker, person)
+    scripted_worker.will_write(UNLOCK)
+
+    stopped = await scripted_agent.ask(
+        "Unlock the Front Door", conversation_id=conversation_id, context=person
+    )
+    assert "took too long" in speech(stopped)
+    assert ASKED not in speech(stopped)
+
+    turn_held_at_question.set()
+    scripted_worker.will_write(answer("Yes to what?"))
+    yes = await scripted_agent.ask("yes", conversation_id=conversation_id, context=person)
+    await hass.async_block_till_done()
+
+    assert state(hass, LOCK) == "locked", speech(yes)
+    assert [e["outcome"] for e in audit][-1] == "cancelled"
