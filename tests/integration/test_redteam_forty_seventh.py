@@ -26,7 +26,9 @@ unlock the front door (up to 999999, a fraction, "minus zero") is held, the ques
 the number that runs in digits; a yes that opens a second tab while the asking turn still runs
 moves the question there and asks it in full, running nothing, and the yes after it runs it
 whether the first turn ends or is cancelled; the right PIN in words ("vier sieben eins eins"),
-sent before the question is said, runs nothing and reaches neither the prompt nor the audit.
+sent before the question is said, runs nothing and reaches neither the prompt nor the audit; an
+alias that makes the asked-about name another lock's, given while the question waits, makes
+the yes run nothing ("not the same any more").
 """
 
 from __future__ import annotations
@@ -38,8 +40,10 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.turn import notices
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 
 from .agents import Talk
 from .conftest import Agent
@@ -59,6 +63,11 @@ from .test_everyday_forty_sixth import Row
 from .test_everyday_forty_sixth import at
 from .test_everyday_forty_sixth import light
 from .test_everyday_forty_sixth import read
+from .test_redteam_forty_fifth import BACK_DOOR
+from .test_redteam_forty_fifth import MAIN_ENTRANCE
+from .test_redteam_forty_fifth import OUR_TOOLS
+from .test_redteam_forty_fifth import STUCK_DOOR
+from .test_redteam_forty_fifth import rename
 from .test_redteam_forty_sixth import ASKED
 from .test_redteam_forty_sixth import LOCK
 from .test_redteam_forty_sixth import UNLOCK
@@ -274,3 +283,26 @@ async def test_a_question_cut_off_by_the_turn_time_limit_is_not_answerable(
 
     assert state(hass, LOCK) == "locked", speech(yes)
     assert [e["outcome"] for e in audit][-1] == "cancelled"
+
+
+async def test_an_alias_given_while_the_question_waits_runs_nothing_on_the_yes(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Guard: "Unlock Main Entrance?" was asked before the back door was called "main
+    entrance"; the yes after the alias came no longer says which door it meant, so it runs
+    nothing."""
+    registry = er.async_get(hass)
+    registry.async_update_entity(BACK_DOOR, aliases=[er.COMPUTED_NAME])
+    rename(hass, STUCK_DOOR, "Main Entrance")
+    async_expose_entity(hass, "conversation", STUCK_DOOR, True)
+    await hass.async_block_till_done()
+    agent = await scene.agent_with(OUR_TOOLS)
+    question = await scene.ask_to_call(agent, "lock", {"action": "unlock", "entity_id": STUCK_DOOR})
+    assert speech(question) == "Unlock Main Entrance? Say yes to confirm."
+
+    registry.async_update_entity(BACK_DOOR, aliases=[er.COMPUTED_NAME, MAIN_ENTRANCE])
+    await hass.async_block_till_done()
+    yes = await scene.reply(agent, question, "yes")
+    print("OUTCOMES", scene.outcomes(), speech(yes))
+
+    assert "executed" not in scene.outcomes(), speech(yes)
