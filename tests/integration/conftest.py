@@ -59,6 +59,7 @@ from .scene import house
 from .scene import lights_only_user
 from .scene import scene
 from .scripted_model import ScriptedWorker
+from .turns import turn_held_at_question
 
 # The shared support and the safety tests' home, for `from .conftest import ...` and, for
 # the fixtures, for every test of the folder.
@@ -79,6 +80,7 @@ __all__ = [
     "speech",
     "state",
     "subentry",
+    "turn_held_at_question",
 ]
 
 

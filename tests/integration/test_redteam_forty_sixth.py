@@ -16,14 +16,11 @@ Guard: two yes sent at once to one question run its action once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 from typing import Final
 
 import pytest
 
-from custom_components.local_agent.safety.confirmation import CONFIRMATIONS
-from custom_components.local_agent.turn.agent import ConversationAgent
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
@@ -33,6 +30,8 @@ from .conftest import state
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .turns import ask_until_held
+from .turns import conversation_with
 
 LOCK: Final = "lock.front_door"
 UNLOCK: Final = answer(call("lock", action="unlock", entity_id=LOCK))
@@ -43,48 +42,6 @@ NOT_YET: Final = {
     "Frage und beantworte sie dann.",
 }
 YES: Final = {"en": "yes", "de": "ja"}
-
-
-@pytest.fixture
-def turn_held_at_question(monkeypatch: pytest.MonkeyPatch) -> Iterator[asyncio.Event]:
-    """Every turn stops after its question is held, before it is said, until the event is set."""
-    said = asyncio.Event()
-    original = ConversationAgent._async_done_so_far
-
-    async def not_yet(self: ConversationAgent, *args: Any) -> str | None:
-        await said.wait()
-        return await original(self, *args)
-
-    monkeypatch.setattr(ConversationAgent, "_async_done_so_far", not_yet)
-    yield said
-    said.set()
-
-
-async def _ask_until_held(
-    hass: HomeAssistant, agent: Agent, person: Context, conversation_id: str, language: str
-) -> asyncio.Task[Any]:
-    """Start the unlock request; return its turn once its question is held (not yet said)."""
-    task = hass.async_create_task(
-        agent.ask(
-            "Unlock the Front Door",
-            conversation_id=conversation_id,
-            context=person,
-            language=language,
-        )
-    )
-    store = hass.data[CONFIRMATIONS]
-    for _ in range(500):
-        await asyncio.sleep(0)
-        if store.async_peek(agent.entity_id, conversation_id):
-            return task
-    raise AssertionError("the question was never held")
-
-
-async def _conversation(agent: Agent, worker: ScriptedWorker, person: Context) -> str:
-    worker.will_write(answer("Hello."))
-    conversation_id = (await agent.ask("Hello", context=person)).conversation_id
-    assert conversation_id is not None
-    return conversation_id
 
 
 async def test_two_yes_at_once_unlock_once(
@@ -123,9 +80,9 @@ async def test_a_yes_before_the_question_was_said_runs_nothing(
 ) -> None:
     """Before: the early yes said "Done: unlock Front Door." and the turn then asked to
     unlock the open door."""
-    conversation_id = await _conversation(scripted_agent, scripted_worker, person)
+    conversation_id = await conversation_with(scripted_agent, scripted_worker, person)
     scripted_worker.will_write(UNLOCK)
-    asking = await _ask_until_held(hass, scripted_agent, person, conversation_id, language)
+    asking = await ask_until_held(hass, scripted_agent, person, conversation_id, language)
 
     early = await scripted_agent.ask(
         YES[language], conversation_id=conversation_id, context=person, language=language
@@ -156,10 +113,10 @@ async def test_a_yes_after_the_asking_turn_was_cancelled_runs_nothing(
 ) -> None:
     """Before: the question the cancelled turn never said waited, and the yes unlocked."""
     conversation_id = (
-        "kitchen" if chosen_id else await _conversation(scripted_agent, scripted_worker, person)
+        "kitchen" if chosen_id else await conversation_with(scripted_agent, scripted_worker, person)
     )
     scripted_worker.will_write(UNLOCK)
-    asking = await _ask_until_held(hass, scripted_agent, person, conversation_id, "en")
+    asking = await ask_until_held(hass, scripted_agent, person, conversation_id, "en")
     asking.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asking

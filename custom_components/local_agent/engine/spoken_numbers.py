@@ -3,7 +3,8 @@
 "twenty one", "einundzwanzig", "vingt et un", "veintiuno", "ventuno", "eenentwintig", "vinte e
 um"; "twenty one point five", "minus ten". In any of the seven languages, whichever the turn's
 is: a number field's value does not carry its language. Anything that is not wholly a number
-is None: a word the table does not know is never guessed at.
+is None: a word the table does not know is never guessed at, nor is a number not said so
+("zero hundred", "twenty zero", "ten five", a bare "a").
 """
 
 from __future__ import annotations
@@ -51,11 +52,16 @@ _JOINERS: Final = ("and", "und", "et", "y", "e", "en")
 _MINUS: Final = frozenset({"minus", "moins", "menos", "meno"})
 _POINT: Final = frozenset({"point", "komma", "virgule", "coma", "punto", "virgola", "virgula"})
 _JOINED: Final = -1
+_ONE_BEFORE_A_HUNDRED: Final = "a"
 _LONGEST_WORD: Final = max(map(len, _WORDS))
+# Longer than any number said in words, with a fraction's digits ("neunhundertneunund…").
+_LONGEST_NUMBER: Final = 200
 
 
 def spoken_number(text: str) -> float | None:
     """Return the number `text` says in words, or None where it is not only a number."""
+    if len(text) > _LONGEST_NUMBER:
+        return None  # a model repeating itself ("einseinseins…"): no number, no deep recursion
     tokens = fold(text).split()
     sign = 1
     if tokens and tokens[0] in _MINUS:
@@ -72,20 +78,32 @@ def spoken_number(text: str) -> float | None:
 
 def _fraction(tokens: list[str]) -> str | None:
     """Return the digits after the point: one digit a word ("zero five"), or one number."""
-    if tokens and all(_WORDS.get(token, 10) < 10 for token in tokens):
+    if tokens and all(_is_digit(word) for word in tokens):
         return "".join(str(_WORDS[token]) for token in tokens)
     number = _whole(tokens)
     return None if number is None else str(number)
 
 
+def _is_digit(word: str) -> bool:
+    """Whether a word says one digit ("a" is one only before a hundred or a thousand)."""
+    return _WORDS.get(word, 10) < 10 and word != _ONE_BEFORE_A_HUNDRED
+
+
 def _whole(tokens: list[str]) -> int | None:
     parts: list[int] = []
-    for token in tokens:
-        split = _split(token, first=not parts)
+    for index, word in enumerate(tokens):
+        if word == _ONE_BEFORE_A_HUNDRED and not _multiplies(tokens[index + 1 : index + 2]):
+            return None  # "a hundred", "a thousand"; never "a" alone
+        split = _split(word, first=not parts)
         if split is None:
             return None
         parts += split
     return _combined(parts)
+
+
+def _multiplies(next_word: list[str]) -> bool:
+    """Whether the word after is "hundred" or "thousand" (in any of the languages)."""
+    return bool(next_word) and _WORDS.get(next_word[0]) in (100, 1000)
 
 
 def _split(token: str, *, first: bool) -> list[int] | None:
@@ -110,6 +128,8 @@ def _combined(parts: list[int]) -> int | None:
     total, current, joined = 0, 0, False
     if not parts or parts[0] == _JOINED or parts[-1] == _JOINED:
         return None
+    if 0 in parts and len(parts) > 1:
+        return None  # zero is said alone: "zero hundred" is no hundred, "twenty zero" no twenty
     for value in parts:
         if value == _JOINED:
             if joined:
@@ -137,8 +157,10 @@ def _added(current: int, value: int, joined: bool) -> int | None:
     rest = current % 100
     if rest == 0 and (current == 0 or value < 100):
         return current + value
-    if rest % 10 == 0 and rest >= 10 and value < 10:
-        return current + value  # twenty one, dix-sept
+    if rest % 10 == 0 and rest >= 20 and value < 10:
+        return current + value  # twenty one
+    if rest == 10 and 7 <= value <= 9:
+        return current + value  # dix-sept, soixante-dix-huit (never "ten five")
     if rest in (60, 80) and 10 <= value < 20:
         return current + value  # soixante-dix, quatre-vingt-dix
     if rest == 4 and value == 20 and not joined:

@@ -505,14 +505,16 @@ def options_hint(options: Sequence[str], wrong: str) -> str:
 
 def _coerce_number(spec: FieldSpec, value: Any, unit: str) -> tuple[Any, Refusal | None]:
     number: float | None = None
+    with_unit = False
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str):
-        number = _written_number(value, unit)
+        number, with_unit = _written_number(value, unit)
     if number is None or not math.isfinite(number):
         return None, Refusal(f"{spec.name} must be a number{_range_text(spec)}, got {value!r}.")
-    if spec.name in _WHOLE_PERCENT_FIELDS and 0 < number < 1:
-        number = round(number * 100, 4)  # a share of the whole: 0.5 is half, never 0.5 %
+    if spec.name in _WHOLE_PERCENT_FIELDS and 0 < number < 1 and not with_unit:
+        # A share of the whole: 0.5 is half; "0.5 %" (its unit written) is half a percent.
+        number = round(number * 100, 4)
     if refused := out_of_range(number, spec.minimum, spec.maximum, FIELD_UNITS.get(spec.name, "")):
         return None, Refusal(
             f"{spec.name} {number:g} is out of range{_range_text(spec)}.", *refused
@@ -530,15 +532,17 @@ def _written_unit(name: str, temperature_unit: str) -> str:
 _DECIMAL_COMMA: Final = re.compile(r"[+-]?[0-9]+,(?![0-9]{3}$)[0-9]+")
 
 
-def _written_number(text: str, unit: str) -> float | None:
-    """Return the number a text writes, in digits or words, bare or in `unit`; None else."""
-    written = without_unit(text.strip(), unit)
+def _written_number(text: str, unit: str) -> tuple[float | None, bool]:
+    """Return the number a text writes in digits or words (None: none), and if in `unit`."""
+    bare = text.strip()
+    written = without_unit(bare, unit)
+    with_unit = written != bare
     if _DECIMAL_COMMA.fullmatch(written):
         written = written.replace(",", ".")
     try:
-        return float(written)
+        return float(written), with_unit
     except ValueError:
-        return spoken_number(written)
+        return spoken_number(written), with_unit
 
 
 def out_of_range(
