@@ -875,7 +875,7 @@ _STEPS: Final[Mapping[tuple[str, str], tuple[int, str, float]]] = {
     ("fan", "decrease_speed"): (-1, "percentage", 100),
 }
 # The attributes a step moves.
-_LEVELS: Final = ("brightness", "volume_level", "percentage")
+_STEPPED_LEVELS: Final = ("brightness", "volume_level", "percentage")
 # Said at their end in percent (a volume is a fraction of one).
 _PERCENT_OF: Final[Mapping[str, float]] = {"volume_level": 100, "percentage": 1}
 
@@ -903,7 +903,7 @@ def _still_there(hass: HomeAssistant, before: Mapping[str, State]) -> bool:
     return all(
         (now := hass.states.get(entity_id)) is not None
         and now.state == was.state
-        and all(now.attributes.get(key) == was.attributes.get(key) for key in _LEVELS)
+        and all(now.attributes.get(key) == was.attributes.get(key) for key in _STEPPED_LEVELS)
         for entity_id, was in before.items()
     )
 
