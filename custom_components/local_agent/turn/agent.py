@@ -341,8 +341,10 @@ class ConversationAgent:
         """Answer one user message, calling tools as the model asks.
 
         Home Assistant keeps the conversation from the end of the turn: so does its owner's
-        claim on it. A question is said when its turn ends: a turn stopped before (Home
-        Assistant cancelled it) takes back the question it held, which nobody heard.
+        claim on it. A question is said when its turn ends asking it (the conversation kept
+        open for the answer); a turn that ends otherwise (stopped by Home Assistant, cut off
+        at its time limit, failed after the hold) takes back the question it held, which
+        nobody heard.
         """
         asked_in = user_input.context.id
         try:
@@ -350,6 +352,8 @@ class ConversationAgent:
         except BaseException:
             self.gate.async_turn_stopped(chat_log.conversation_id, asked_in)
             raise
+        if not result.continue_conversation:
+            self.gate.async_turn_stopped(chat_log.conversation_id, asked_in)
         self.gate.async_turn_ended(chat_log.conversation_id, asked_in)
         return result
 
