@@ -88,28 +88,29 @@ def step(language: str, service: str, said: str, before: tuple[str, dict[str, An
 
 PLAYER: Final = "media_player.walkman"
 FAN: Final = "fan.living_room_fan"
+F: Final = "Living Room Fan"
 LOUD: Final = ("volume_set", {"volume_level": 1})
 MUTE: Final = ("volume_set", {"volume_level": 0})
 OFF: Final = ("turn_off", {})
 FAST: Final = ("set_percentage", {"percentage": 100})
 SLOW: Final = ("set_percentage", {"percentage": 33})
 LEVEL_STEPS: Final[dict[str, Step]] = {
-    "en louder at full volume (before: unreached)": step("en", "volume_up", "Walkman: already 100%", LOUD),
+    "en louder at full (before: unreached)": step("en", "volume_up", "Walkman: already 100%", LOUD),
     "de lauter at full volume": step("de", "volume_up", "Walkman: schon 100 %", LOUD),
     "en quieter at 0 (before: unreached)": step("en", "volume_down", "Walkman: already 0%", MUTE),
     "fr moins fort at 0": step("fr", "volume_down", "Walkman\u00a0: déjà 0\u00a0%", MUTE),
     "en louder while off (before: unreached)": step("en", "volume_up", "Walkman: already off", OFF),
     "it louder while off": step("it", "volume_up", "Walkman: già spent", OFF),
-    "en faster at 100 % (before: unreached)": step("en", "increase_speed", "Living Room Fan: already 100%", FAST),
-    "nl sneller at 100 %": step("nl", "increase_speed", "Living Room Fan: al 100", FAST),
-    "en slower while off (before: unreached)": step("en", "decrease_speed", "Living Room Fan: already off", OFF),
-    "pt mais devagar while off": step("pt", "decrease_speed", "Living Room Fan: já desligad", OFF),
-    "es más lento while off": step("es", "decrease_speed", "Living Room Fan: ya apagad", OFF),
+    "en faster, 100 (before: unreached)": step("en", "increase_speed", F + ": already 100%", FAST),
+    "nl sneller at 100 %": step("nl", "increase_speed", F + ": al 100", FAST),
+    "en slower, off (before: unreached)": step("en", "decrease_speed", F + ": already off", OFF),
+    "pt mais devagar while off": step("pt", "decrease_speed", F + ": já desligad", OFF),
+    "es más lento while off": step("es", "decrease_speed", F + ": ya apagad", OFF),
 }  # fmt: skip
 # Steps that move: what the person hears is that it was done, never "already".
 MOVING_STEPS: Final[dict[str, Step]] = {
-    "en faster from a third is done": step("en", "increase_speed", "Living Room Fan", SLOW),
-    "en faster while off turns it on": step("en", "increase_speed", "Living Room Fan", OFF),
+    "en faster from a third is done": step("en", "increase_speed", F, SLOW),
+    "en faster while off turns it on": step("en", "increase_speed", F, OFF),
 }
 
 
