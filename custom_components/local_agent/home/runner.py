@@ -80,6 +80,7 @@ from .live_context import async_bounded_live_context
 from .service_catalog import SECRET_FIELDS
 from .service_catalog import Quantity
 from .service_catalog import redacted
+from .step_ends import STEP_SERVICES
 from .step_ends import at_their_end
 from .step_ends import still_there
 from .turn_context import TurnContext
@@ -284,7 +285,8 @@ async def async_run(
         if verify and (position := _position(hass, entity_id)) is not None
     }
     # A step that finds every target at its end ("dimmer" on a light that is off).
-    ends = at_their_end(hass, call) if verify else {}
+    steps = isinstance(call, PlannedAction) and (call.domain, call.service) in STEP_SERVICES
+    ends = at_their_end(hass, call) if verify and steps else {}
     at_end = {e: s for e in ends if (s := hass.states.get(e))} if len(ends) == len(targets) else {}
     with _states_shown(hass, before) as shown:
         if isinstance(call, PlannedAction):

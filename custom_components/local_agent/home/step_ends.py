@@ -32,6 +32,9 @@ _STEPS: Final[Mapping[tuple[str, str], tuple[int, str, float]]] = {
     ("fan", "increase_speed"): (1, "percentage", 100),
     ("fan", "decrease_speed"): (-1, "percentage", 100),
 }
+# Every (domain, service) that may step (a light's turn_on with a step field): what the runner
+# asks about, so a call of any other kind never reaches this module.
+STEP_SERVICES: Final = frozenset({("light", "turn_on"), *_STEPS})
 # The attributes a step moves.
 _LEVELS: Final = ("brightness", "volume_level", "percentage")
 # Said at their end in percent (a volume is a fraction of one).
