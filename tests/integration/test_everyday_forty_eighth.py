@@ -107,10 +107,10 @@ LEVEL_STEPS: Final[dict[str, Step]] = {
     "pt mais devagar while off": step("pt", "decrease_speed", F + ": já desligad", OFF),
     "es más lento while off": step("es", "decrease_speed", F + ": ya apagad", OFF),
 }  # fmt: skip
-# Steps that move: what the person hears is that it was done, never "already".
+# Steps that move: what the person hears is that it was done.
 MOVING_STEPS: Final[dict[str, Step]] = {
-    "en faster from a third is done": step("en", "increase_speed", F, SLOW),
-    "en faster while off turns it on": step("en", "increase_speed", F, OFF),
+    "en faster from a third is done": step("en", "increase_speed", "Sped up " + F, SLOW),
+    "en faster while off turns it on": step("en", "increase_speed", "Sped up " + F, OFF),
 }
 
 
@@ -120,35 +120,18 @@ def agent(scripted_agent: Agent) -> Agent:
     return scripted_agent
 
 
-@pytest.mark.parametrize("step", list(STEPS.values()), ids=list(STEPS))
-async def test_a_step_at_its_end_is_said_by_us(hass: HomeAssistant, talk: Talk, step: Step) -> None:
+ALL_STEPS: Final = {**STEPS, **LEVEL_STEPS, **MOVING_STEPS}
+
+
+@pytest.mark.parametrize("step", list(ALL_STEPS.values()), ids=list(ALL_STEPS))
+async def test_a_step_at_its_end_is_said_by_us(
+    hass: HomeAssistant, demo_house: Home, talk: Talk, step: Step
+) -> None:
     """What the person hears is ours and true, never the model's claim after it."""
     said = await _said_after(hass, talk, step)
 
     assert step.said in said
     assert CLAIM not in said
-
-
-@pytest.mark.parametrize("step", list(LEVEL_STEPS.values()), ids=list(LEVEL_STEPS))
-async def test_a_volume_or_speed_at_its_end_is_said_by_us(
-    hass: HomeAssistant, demo_house: Home, talk: Talk, step: Step
-) -> None:
-    """A player at full volume turned up, a fan that is off slowed down: ours, never the claim."""
-    said = await _said_after(hass, talk, step)
-
-    assert step.said in said
-    assert CLAIM not in said
-
-
-@pytest.mark.parametrize("step", list(MOVING_STEPS.values()), ids=list(MOVING_STEPS))
-async def test_a_volume_or_speed_that_moves_is_not_said_to_be_at_its_end(
-    hass: HomeAssistant, demo_house: Home, talk: Talk, step: Step
-) -> None:
-    """A step that moves the fan is done: nothing in the answer says it already was so."""
-    said = await _said_after(hass, talk, step)
-
-    assert step.said in said
-    assert "already" not in said
 
 
 async def _said_after(hass: HomeAssistant, talk: Talk, step: Step) -> str:
