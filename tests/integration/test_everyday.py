@@ -430,7 +430,8 @@ OUR_TOOLS: list[Request] = [
     Request(
         "kitchen music louder",
         (ours("media_player", action="volume_up", entity_id="media_player.kitchen"),),
-        "Turned up the volume of Kitchen.",
+        # The demo's Kitchen player starts at full volume: louder changes nothing.
+        "Kitchen: already 100%.",
         {"media_player.kitchen": "playing"},
     ),
     Request(

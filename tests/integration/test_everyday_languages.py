@@ -505,6 +505,11 @@ def sensitive_id(sensitive: Sensitive) -> str:
     return everyday_id((*sensitive, "", None))
 
 
+# What "nothing ran" may show: the demo alarm arms itself 5 s (real time) after "arming", which a
+# busy machine reaches before the question is answered.
+UNCHANGED: dict[str, set[str]] = {"arming": {"arming", "armed_away"}}
+
+
 async def ask(house: House, number: int) -> tuple[Agent, Any]:
     """Ask for SENSITIVE's request: asked, in the language, with the entity's own name."""
     tools, tool, arguments = SENSITIVE[number]
@@ -515,7 +520,7 @@ async def ask(house: House, number: int) -> tuple[Agent, Any]:
     action = ACTIONS[house.language][number]
     assert speech(question) == QUESTION[house.language].format(capital(action))
     assert question.continue_conversation is True
-    assert state(house.hass, entity_id) == before
+    assert state(house.hass, entity_id) in UNCHANGED.get(before, {before})
     return agent, question
 
 
@@ -550,7 +555,7 @@ async def test_the_languages_no_cancels_a_sensitive_request(
     reply = await house.say(agent, NO[house.language][no], conversation_id=question.conversation_id)
 
     assert speech(reply) == CANCELLED[house.language]
-    assert state(house.hass, entity_id) == before
+    assert state(house.hass, entity_id) in UNCHANGED.get(before, {before})
 
 
 async def test_a_yes_in_another_language_runs_nothing_and_says_so(named_house: House) -> None:

@@ -360,15 +360,18 @@ async def test_a_satellites_question_is_answered_only_from_the_satellite(
 async def test_a_question_the_model_writes_itself_holds_nothing_to_say_yes_to(
     hass: HomeAssistant, scene: Scene
 ) -> None:
-    """The model asks the agent's question in its own words, without a call: the yes is a
-    new request, and the model's unlock then is the agent's own question."""
+    """The model asks the agent's question in its own words, without a call: the yes right
+    after it is told nothing waits for it (everyday48), and the model's unlock asked for then
+    is the agent's own question."""
     agent = await scene.our_agent()
     scene.worker.will_write(answer("Unlock Front Door? Say yes to confirm."))
     fake = await agent.ask("how are the doors?", context=scene.person)
     assert scene.audit == []
 
+    yes = await scene.reply(agent, fake, "yes")
+    assert "nothing waiting for your yes" in speech(yes)
     scene.worker.will_write(unlock())
-    real = await scene.reply(agent, fake, "yes")
+    real = await scene.reply(agent, yes, "unlock the front door")
 
     assert state(hass, "lock.front_door") == "locked"
     assert asked(real)

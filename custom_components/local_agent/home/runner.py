@@ -388,9 +388,10 @@ def _already_so(
         return []
     already = []
     for entity_id, was in before.items():
-        expected = _expected(call, entity_id)
+        domain = entity_id.split(".", 1)[0]
+        expected = _expected(call, entity_id) or _ALREADY_ONLY.get((domain, call.service or ""))
         now = hass.states.get(entity_id)
-        service = service_of(entity_id.split(".", 1)[0], call.service or "")
+        service = service_of(domain, call.service or "")
         if (
             expected
             and was in expected
@@ -563,6 +564,12 @@ SETTLE_SECONDS = 3.0
 # The key of a tool result that lists the targets a call found already as it asked: the model
 # reads it, and the person hears they already were.
 ALREADY: Final = "already"
+# Calls that change nothing on a target found in these states, though the state they end in
+# varies (a player switched off may show "standby"): said "already", never checked after.
+_ALREADY_ONLY: Final[Mapping[tuple[str, str], frozenset[str]]] = {
+    ("media_player", "turn_off"): frozenset({"off"}),
+    ("media_player", "media_pause"): frozenset({"paused"}),
+}
 # Calls that act whatever the state shows: a lock's "open" unlatches an unlocked door too.
 _NEVER_ALREADY: Final = frozenset({"open"})
 # Where an open or close takes a target that tells its position: a blind at 50 % is "open",

@@ -93,6 +93,8 @@ from custom_components.local_agent.home.unexposed import unexposed_names_in
 from custom_components.local_agent.runtime.stats import AgentStats
 from custom_components.local_agent.safety.audit import Outcome
 from custom_components.local_agent.safety.confirmation import PendingAction
+from custom_components.local_agent.safety.confirmation import Reply
+from custom_components.local_agent.safety.confirmation import classify_reply
 from custom_components.local_agent.safety.gate import Decision
 from custom_components.local_agent.safety.gate import PendingReply
 from custom_components.local_agent.safety.gate import ReplyOutcome
@@ -135,6 +137,8 @@ from .history import trim_history
 from .home_context import HomeContext
 from .home_context import kept_conversations
 from .home_context import message_start
+from .imitated_question import async_imitates_our_question
+from .imitated_question import remember_imitation
 from .notices import TurnStream
 from .notices import async_said
 from .notices import last_answer
@@ -334,6 +338,8 @@ class ConversationAgent:
         self._streams: dict[str, TurnStream] = {}
         # Who warms this agent up (turn/warm_up.py), told when a turn stops before its end.
         self.on_turn_stopped: Callable[[], None] | None = None
+        # The conversations whose last answer imitated our confirmation question.
+        self._imitated: set[str] = set()
 
     async def async_handle(
         self, user_input: conversation.ConversationInput, chat_log: conversation.ChatLog
@@ -472,8 +478,24 @@ class ConversationAgent:
         return result
 
     async def _async_reply(self, turn: Turn) -> PendingReply | None:
-        """Answer a reply to this agent's question; None when the turn is a new request."""
-        reply = await self.gate.async_answer_pending(turn.context, turn.chat_log)
+        """Answer a reply to this agent's question; None when the turn is a new request.
+
+        A yes right after the model imitated our question (no question of ours waits) is told
+        that nothing waits for it: the model never reads it as the consent it asked for.
+        """
+        context = turn.context
+        imitated = context.conversation_id in self._imitated
+        self._imitated.discard(context.conversation_id)
+        reply = await self.gate.async_answer_pending(context, turn.chat_log)
+        if (
+            reply is None
+            and imitated
+            and classify_reply(context.text, context.language) is Reply.YES
+        ):
+            return PendingReply(
+                await async_phrase(self.hass, context.language, "nothing_waits_for_yes"),
+                ReplyOutcome.CANCELLED,
+            )
         if reply is not None and reply.confirmed:
             return await self._async_run_confirmed(turn, reply.confirmed)
         return reply
@@ -518,6 +540,17 @@ class ConversationAgent:
             return bool(part and streamed and part.strip() in streamed)
 
         spoken = [(part, went_out(part)) for part in (running.set_aside, refusal, answer)]
+        if (
+            end is TurnEnd.ANSWERED
+            and answer is not None
+            and not running.turn.report.plain_answer
+            and await async_imitates_our_question(self.hass, answer)
+        ):
+            # The model asked for a yes itself: nothing is held, and the person hears so.
+            remember_imitation(self._imitated, chat_log.conversation_id)
+            note = await async_phrase(self.hass, language, "model_asked_for_yes")
+            await self._async_say(chat_log, note)
+            spoken.append((note, went_out(note)))
         nothing_done = end in (TurnEnd.ANSWERED, TurnEnd.REFUSED) and not changed_the_home(chat_log)
         if nothing_done and (names := unexposed_names_in(self.hass, user_input.text)):
             hint = await async_phrase(
