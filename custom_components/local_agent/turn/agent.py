@@ -652,8 +652,6 @@ class ConversationAgent:
                 report.rounds + 1,
             )
             self._go_on_warming()
-            # A question held before the limit was never said: no later yes may answer it.
-            self.gate.async_turn_stopped(chat_log.conversation_id, running.user_input.context.id)
             language = running.user_input.language
             seconds = f"{notices.TURN_TIME_LIMIT:.0f}"
             await self._async_say(
