@@ -29,10 +29,10 @@ from .audit_log import describer
 from .audit_log import fired
 from .conftest import async_setup_agent
 from .conftest import speech
+from .flow_helpers import translation
 from .scripted_model import answer
 from .scripted_model import call
 from .test_browser_walk_thirteenth import LANGUAGES
-from .test_browser_walk_thirteenth import translation
 from .test_safety import FRONT_DOOR
 from .test_safety import Scene
 from .test_safety import locks_exposed

@@ -27,11 +27,11 @@ from homeassistant.util.yaml import load_yaml_dict
 
 from .conftest import async_setup_agent
 from .conftest import speech
+from .flow_helpers import translation
 from .scene import Scene
 from .scene import tool_call
 from .scripted_model import ScriptedWorker
 from .test_browser_walk_thirteenth import LANGUAGES
-from .test_browser_walk_thirteenth import translation
 from .test_local_intents import add_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]

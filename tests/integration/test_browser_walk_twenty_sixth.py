@@ -22,11 +22,11 @@ from homeassistant.core import HomeAssistant
 
 from .conftest import speech
 from .conftest import state
+from .flow_helpers import translation
 from .scene import PIN
 from .scene import Scene
 from .scripted_model import answer
 from .test_browser_walk_thirteenth import LANGUAGES
-from .test_browser_walk_thirteenth import translation
 from .test_everyday_thirty_eighth import WRONG_PIN_CLOSED
 
 
