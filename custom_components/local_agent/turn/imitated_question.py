@@ -13,11 +13,10 @@ import re
 from typing import Final
 
 from custom_components.local_agent.const import DOMAIN
+from custom_components.local_agent.engine.words import LANGUAGES
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
-# The languages our confirmation question is written in (translations/*.json).
-_LANGUAGES: Final = ("en", "de", "fr", "es", "it", "nl", "pt")
 _QUESTIONS: Final = ("confirm_question", "confirm_with_pin")
 # Letters and digits only: quotes, spaces and punctuation differ from one model answer to the next.
 _NOT_WORDS: Final = re.compile(r"[\W_]+")
@@ -32,7 +31,7 @@ def _words(text: str) -> str:
 async def async_imitates_our_question(hass: HomeAssistant, text: str) -> bool:
     """Whether `text` asks for a yes (or a PIN) to confirm in the words of our question."""
     said = f" {_words(text)} "
-    for language in _LANGUAGES:
+    for language in LANGUAGES:
         strings = await async_get_translations(hass, language, "exceptions", [DOMAIN])
         for key in _QUESTIONS:
             template = strings.get(f"component.{DOMAIN}.exceptions.{key}.message", "")
