@@ -222,7 +222,7 @@ def test_lock_marks_are_said_as_the_locks_state(language: str) -> None:
 
 def test_marks_beside_words_that_say_the_state_are_dropped() -> None:
     assert spoken("💡 Kitchen Lights are on. 🌡️ Hall: 21 °C 🚪") == (
-        "Kitchen Lights are on. Hall: 21 °C"
+        "Kitchen Lights are on. Hall: 21 degrees Celsius"  # its unit in words (round 38)
     )
 
 

@@ -5,7 +5,10 @@ answered aloud, and Home Assistant's text-to-speech reads what it is given: "ast
 Kitchen Lights asterisk asterisk", "hash Lights", an emoji's name. There the model's text is
 said as a person would say it: emphasis, headings, list bullets, quotes, links and code marks
 left out (their words kept; struck-through words are taken back, not said), a line, heading or
-list item ended as a sentence, lines joined. A check or cross mark given as a value ("Back
+list item ended as a sentence, lines joined. A unit after a number is said in words ("21.5 °C"
+is "21.5 degrees Celsius", "45 %" is "45 percent", in the person's language), and a minus sign
+before one as "minus": text-to-speech reads "°C" as a letter or not at all and drops the sign
+("-3 °C" heard as "three"). A check or cross mark given as a value ("Back
 Door locked: ❌") is said as the language's yes or no, a lock mark ("Garage 🔓") as locked or
 unlocked, never dropped as an emoji. A request
 without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
@@ -68,6 +71,28 @@ UNLOCKED_WORD: Final = {
     "en": "unlocked", "de": "entriegelt", "fr": "déverrouillé", "es": "desbloqueado",
     "it": "sbloccato", "nl": "ontgrendeld", "pt": "destrancado",
 }  # fmt: skip
+# A number with the sign, degree or percent mark a voice drops or reads as a letter ("-3 °C",
+# "45 %", "21ºC"); never a number inside a word or a longer number ("light.x_2", "1.000.000"),
+# nor a minus inside one ("2026-12-07", "5-10 %": a range). "º" alone is an ordinal ("2º andar").
+_QUANTITY: Final = re.compile(
+    r"(?<![\w.,])(?P<sign>(?<![\d\-\u2212])[-\u2212](?=\d))?(?P<number>\d+(?:[.,]\d+)?)"
+    r"(?![\w.,]*\d)(?:\s?(?P<unit>[°º˚]\s?[CF](?!\w)|[℃℉]|[°˚](?!\w)|%))?"
+)
+_CELSIUS: Final = frozenset("C℃")
+MINUS_WORD: Final = {
+    "en": "minus", "de": "minus", "fr": "moins", "es": "menos", "it": "meno", "nl": "min",
+    "pt": "menos",
+}  # fmt: skip
+# A degree and degrees, said after "1" and after any other number.
+DEGREE_WORDS: Final = {
+    "en": ("degree", "degrees"), "de": ("Grad", "Grad"), "fr": ("degré", "degrés"),
+    "es": ("grado", "grados"), "it": ("grado", "gradi"), "nl": ("graad", "graden"),
+    "pt": ("grau", "graus"),
+}  # fmt: skip
+PERCENT_WORD: Final = {
+    "en": "percent", "de": "Prozent", "fr": "pour cent", "es": "por ciento", "it": "per cento",
+    "nl": "procent", "pt": "por cento",
+}  # fmt: skip
 # What ends a sentence, or a line that introduces the next ("Lights on:").
 _ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
 
@@ -81,6 +106,7 @@ def spoken(text: str, language: str = ENGLISH) -> str:
     for pattern in _EMPHASIS:
         text = pattern.sub(lambda match: match[match.lastindex or 0], text)
     base = base_language(language)
+    text = _QUANTITY.sub(partial(_quantity_said, base), text)
     text = _CHECK_MARKS.sub(f" {YES_WORD.get(base, YES_WORD[ENGLISH])}", text)
     text = _CROSS_MARKS.sub(f" {NO_WORD.get(base, NO_WORD[ENGLISH])}", text)
     text = "\n".join(_lock_marks_said(line, base) for line in text.split("\n"))
@@ -113,3 +139,19 @@ def _lock_marks_said(line: str, language: str) -> str:
 def _mark_said(word: str, match: re.Match[str]) -> str:
     """Return a mark's word, kept apart from a word right after it."""
     return f" {word} " if match[1] else f" {word}"
+
+
+def _quantity_said(language: str, match: re.Match[str]) -> str:
+    """Return a number as a voice says it: its sign and unit in words ("minus 3 degrees")."""
+    number, unit = match["number"], match["unit"]
+    said = f"{MINUS_WORD.get(language, MINUS_WORD[ENGLISH])} {number}" if match["sign"] else number
+    if unit is None:
+        return said
+    if unit == "%":
+        return f"{said} {PERCENT_WORD.get(language, PERCENT_WORD[ENGLISH])}"
+    one, many = DEGREE_WORDS.get(language, DEGREE_WORDS[ENGLISH])
+    degrees = f"{said} {one if number == '1' else many}"
+    scale = unit[-1]
+    if scale in _CELSIUS:
+        return f"{degrees} Celsius"
+    return f"{degrees} Fahrenheit" if scale in "F℉" else degrees
