@@ -169,6 +169,7 @@ from .results import async_set_response_type
 from .results import carried_out
 from .results import changed_the_home
 from .results import ran_beside_held
+from .spoken_text import paths_said
 from .spoken_text import spoken
 
 
@@ -361,6 +362,11 @@ class ConversationAgent:
         if not result.continue_conversation:
             self.gate.async_turn_stopped(chat_log.conversation_id, asked_in)
         self.gate.async_turn_ended(chat_log.conversation_id, asked_in)
+        if (user_input.device_id or user_input.satellite_id) and (
+            said := result.response.speech.get("plain", {}).get("speech")
+        ):
+            # Our own sentences too ("Settings > Repairs"): a device says what it is given.
+            result.response.async_set_speech(paths_said(said))
         return result
 
     async def _async_handle(
@@ -1348,6 +1354,7 @@ class ConversationAgent:
                 said_content(self.agent_id, text, user_only=user_only)
             )
             return
+        text = paths_said(text)
         stream.streamed(text)
         async for _content in chat_log.async_add_delta_content_stream(
             self.agent_id, async_said(text, user_only=user_only)

@@ -93,6 +93,12 @@ PERCENT_WORD: Final = {
     "en": "percent", "de": "Prozent", "fr": "pour cent", "es": "por ciento", "it": "per cento",
     "nl": "procent", "pt": "por cento",
 }  # fmt: skip
+# A step of a menu path ("Settings > Voice assistants > Expose", "the entry → Configure"), as
+# our hints and the model write one: text-to-speech says "greater than" or the arrow's name. A
+# ">" beside a number compares ("above 20 > 18") and stays.
+_PATH_STEP: Final = re.compile(
+    r"(?<=[^\W\d])[ \t]+(?:>|→|->)[ \t]+(?=[^\W\d])|(?<=\S)[ \t]+→[ \t]+(?=\S)"
+)
 # What ends a sentence, or a line that introduces the next ("Lights on:").
 _ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
 
@@ -105,6 +111,7 @@ def spoken(text: str, language: str = ENGLISH) -> str:
     text = _STRUCK.sub("", text)
     for pattern in _EMPHASIS:
         text = pattern.sub(lambda match: match[match.lastindex or 0], text)
+    text = paths_said(text)
     base = base_language(language)
     text = _QUANTITY.sub(partial(_quantity_said, base), text)
     text = _CHECK_MARKS.sub(f" {YES_WORD.get(base, YES_WORD[ENGLISH])}", text)
@@ -124,6 +131,11 @@ def spoken(text: str, language: str = ENGLISH) -> str:
         line + "." if (marked or index < len(lines) - 1) and not line.endswith(_ENDED) else line
         for index, (line, marked) in enumerate(lines)
     )
+
+
+def paths_said(text: str) -> str:
+    """Return the text with a menu path's steps said as pauses: "Settings, Repairs"."""
+    return _PATH_STEP.sub(", ", text)
 
 
 def _lock_marks_said(line: str, language: str) -> str:
