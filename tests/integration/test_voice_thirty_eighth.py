@@ -9,6 +9,14 @@ person's language ("21.5 degrees Celsius", "45 Prozent", "moins 3 degrés Celsiu
 sign before a number as the language's "minus"; a minus inside a date or a range, a number in
 an entity id, an ordinal ("2º andar") and the Assist dialog's text are left as written.
 
+**Hole.** Our own sentences that tell where to change a setting were said to a satellite with
+their menu path's marks: "change that under Settings > Voice assistants > Expose" (a lock the
+person asked for that is not exposed), "Einstellungen > Geräte & Dienste > Local Agent";
+text-to-speech says "greater than" (or the arrow's name for "→") between the steps.
+**Found.** Said to a satellite or another device, a path's steps are said as pauses ("Settings,
+Voice assistants, Expose"), ours and the model's alike; a ">" beside a number compares and
+stays, and the Assist dialog keeps the path as written.
+
 **Guards (passed at once).** A "yes" said on another satellite in the conversation of the
 question runs nothing (and the asking satellite's own yes then does); a satellite moved to
 another area while its conversation is open says its new area in the next request; a question
@@ -23,6 +31,7 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.turn.spoken_text import spoken
+from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr
 from testing.home_builder import async_area
@@ -31,6 +40,7 @@ from .agents import speech
 from .agents import state
 from .conftest import Agent
 from .conftest import Assist
+from .flow_helpers import translation
 from .scene import Scene
 from .scene import unlock
 from .scripted_model import ScriptedWorker
@@ -38,9 +48,15 @@ from .scripted_model import answer
 from .test_prompt_layout import last_user_message
 from .test_voice_thirty_second import a_hall_satellite
 from .test_voice_thirty_third import YES
+from .test_voice_twenty_ninth import StreamingVoice
+from .test_voice_twenty_ninth import Voice
+from .test_voice_twenty_ninth import heard_in_the_bedroom
+from .test_voice_twenty_ninth import own_config_dir  # noqa: F401 (a fixture)
 from .test_voice_twenty_seventh import a_satellite
 
 LANGUAGES: Final = ["en", "de", "fr", "es", "it", "nl", "pt"]
+# Long enough for a streaming voice to say the stream as it comes.
+LONG_ANSWER: Final = "I do not see a front door here, nor any other door I could unlock for you."
 
 # The model's answer with temperatures and a percentage, and what a satellite says of it.
 WITH_UNITS: Final = {
@@ -103,6 +119,64 @@ async def test_a_satellite_says_units_and_signs_in_words(
 )  # fmt: skip
 def test_what_is_said_of_a_number_and_what_is_left(written: str, said: str) -> None:
     """A unit or sign is said only where it belongs to the number; dates, ranges and ids stay."""
+    assert spoken(written) == said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_a_satellite_says_a_settings_path_as_pauses(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker, language: str
+) -> None:
+    """Before: "change that under Settings > Voice assistants > Expose" given to
+    text-to-speech, which says "greater than" between the steps."""
+    async_expose_entity(hass, "conversation", "lock.front_door", False)
+    kitchen = a_satellite(hass, "Kitchen satellite", "Kitchen")
+    scripted_worker.will_write(answer("OK."))
+
+    result = await scripted_agent.ask("unlock the front door", device_id=kitchen, language=language)
+
+    hint = translation(language)["exceptions"]["not_exposed_hint"]["message"]
+    path = hint[hint.rindex(" ", 0, hint.index(" > ")) + 1 :].rstrip(".")
+    assert " > " in path
+    said = speech(result)
+    assert ">" not in said
+    assert path.replace(" > ", ", ") in said
+    assert state(hass, "lock.front_door") == "locked"
+
+
+@pytest.mark.usefixtures("own_config_dir")
+@pytest.mark.parametrize("engine", [Voice, StreamingVoice])
+async def test_a_satellites_voice_hears_the_path_as_pauses(
+    hass: HomeAssistant,
+    assist: Assist,
+    scripted_agent: Agent,
+    scripted_worker: ScriptedWorker,
+    engine: type[Voice],
+) -> None:
+    """Through a real pipeline's text-to-speech, one that says the final answer and one that
+    says the stream as it comes (our hint then streamed after the model's long answer)."""
+    async_expose_entity(hass, "conversation", "lock.front_door", False)
+    scripted_worker.will_write(answer(LONG_ANSWER))
+
+    heard = await heard_in_the_bedroom(
+        hass, assist, scripted_agent, engine, "unlock the front door"
+    )
+
+    assert heard.count(LONG_ANSWER) == 1
+    assert "under Settings, Voice assistants, Expose." in heard
+    assert ">" not in heard
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("Open Settings > Repairs.", "Open Settings, Repairs."),
+        ("Choose it (the model entry → Configure).", "Choose it (the model entry, Configure)."),
+        ("It is 21 > 18 and x > 5.", "It is 21 > 18 and x > 5."),
+        ("> quoted", "quoted"),
+    ],
+)
+def test_what_is_said_of_a_path_and_what_is_left(written: str, said: str) -> None:
+    """A step between words is a pause; a ">" beside a number compares, a line's ">" quotes."""
     assert spoken(written) == said
 
 
