@@ -42,6 +42,7 @@ from homeassistant.helpers import intent
 from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
+from .flow_helpers import translation
 from .scripted_model import call
 
 FRONT_DOOR: Final = "lock.front_door"
@@ -147,7 +148,7 @@ def _texts(tree: Any) -> list[str]:
 def test_no_french_percent_has_a_plain_space() -> None:
     """In our sentences' words and in the translations: "{} %" and "95 %" break at the space."""
     words = json.loads((PRODUCT / "home" / "call_words.json").read_text(encoding="utf-8"))["fr"]
-    shown = json.loads((PRODUCT / "translations" / "fr.json").read_text(encoding="utf-8"))
+    shown = translation("fr")
 
     loose = [text for text in _texts([words, shown]) if re.search(r"[\d}] %", text)]
 
