@@ -1557,6 +1557,7 @@ CONFIRMATIONS_AS_SAID: list[tuple[str, str]] = [
     ("Manda ver", "pt"),
 ]
 
+
 def sentence_in(language: str, key: str) -> str:
     """One of the agent's own sentences, as its translation file writes it for a language."""
     return str(translation(language)["exceptions"][key]["message"])
