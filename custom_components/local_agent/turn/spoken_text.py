@@ -7,7 +7,8 @@ said as a person would say it: emphasis, headings, list bullets, quotes, links a
 left out (their words kept; struck-through words are taken back, not said), a line, heading or
 list item ended as a sentence, lines joined. A check or cross mark given as a value ("Back
 Door locked: ❌") is said as the language's yes or no, a lock mark ("Garage 🔓") as locked or
-unlocked, never dropped as an emoji. A request
+unlocked, never dropped as an emoji. A unit after a number is said in the language's words
+("3000 K": "3000 kelvin", not the letter K; "21 °C": "21 degrees Celsius"). A request
 without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
 the model wrote it, as core's agents do: a screen shows or renders it.
 """
@@ -68,6 +69,58 @@ UNLOCKED_WORD: Final = {
     "en": "unlocked", "de": "entriegelt", "fr": "déverrouillé", "es": "desbloqueado",
     "it": "sbloccato", "nl": "ontgrendeld", "pt": "destrancado",
 }  # fmt: skip
+# A unit right after a number ("3000 K", "21,5 °C", "50%"; any space between), the longest first.
+_UNIT_AFTER_NUMBER: Final = re.compile(
+    r"(?<![\w.,])(-?\d+(?:[.,]\d+)?)[ \u00a0\u202f]?(kWh|m³|°C|°F|mm|lx|°|%|W|K)(?![\w²³/])"
+)
+_DEGREES: Final = {
+    "en": ("degree", "degrees"), "de": ("Grad", "Grad"), "fr": ("degré", "degrés"),
+    "es": ("grado", "grados"), "it": ("grado", "gradi"), "nl": ("graad", "graden"),
+    "pt": ("grau", "graus"),
+}  # fmt: skip
+# Each unit as the language says it, after one and after any other number.
+UNIT_WORDS: Final[dict[str, dict[str, tuple[str, str]]]] = {
+    "%": {
+        "en": ("percent", "percent"), "de": ("Prozent", "Prozent"),
+        "fr": ("pour cent", "pour cent"), "es": ("por ciento", "por ciento"),
+        "it": ("per cento", "per cento"), "nl": ("procent", "procent"),
+        "pt": ("por cento", "por cento"),
+    },
+    "°": _DEGREES,
+    "°C": {lang: (f"{one} Celsius", f"{more} Celsius") for lang, (one, more) in _DEGREES.items()},
+    "°F": {
+        lang: (f"{one} Fahrenheit", f"{more} Fahrenheit") for lang, (one, more) in _DEGREES.items()
+    },
+    "K": {
+        "en": ("kelvin", "kelvin"), "de": ("Kelvin", "Kelvin"), "fr": ("kelvin", "kelvins"),
+        "es": ("kelvin", "kelvin"), "it": ("kelvin", "kelvin"), "nl": ("kelvin", "kelvin"),
+        "pt": ("kelvin", "kelvin"),
+    },
+    "kWh": {
+        "en": ("kilowatt hour", "kilowatt hours"), "de": ("Kilowattstunde", "Kilowattstunden"),
+        "fr": ("kilowattheure", "kilowattheures"), "es": ("kilovatio hora", "kilovatios hora"),
+        "it": ("kilowattora", "kilowattora"), "nl": ("kilowattuur", "kilowattuur"),
+        "pt": ("quilowatt-hora", "quilowatts-hora"),
+    },
+    "W": {
+        "en": ("watt", "watts"), "de": ("Watt", "Watt"), "fr": ("watt", "watts"),
+        "es": ("vatio", "vatios"), "it": ("watt", "watt"), "nl": ("watt", "watt"),
+        "pt": ("watt", "watts"),
+    },
+    "lx": dict.fromkeys(_DEGREES, ("lux", "lux")),
+    "mm": {
+        "en": ("millimeter", "millimeters"), "de": ("Millimeter", "Millimeter"),
+        "fr": ("millimètre", "millimètres"), "es": ("milímetro", "milímetros"),
+        "it": ("millimetro", "millimetri"), "nl": ("millimeter", "millimeter"),
+        "pt": ("milímetro", "milímetros"),
+    },
+    "m³": {
+        "en": ("cubic meter", "cubic meters"), "de": ("Kubikmeter", "Kubikmeter"),
+        "fr": ("mètre cube", "mètres cubes"), "es": ("metro cúbico", "metros cúbicos"),
+        "it": ("metro cubo", "metri cubi"), "nl": ("kubieke meter", "kubieke meter"),
+        "pt": ("metro cúbico", "metros cúbicos"),
+    },
+}  # fmt: skip
 # What ends a sentence, or a line that introduces the next ("Lights on:").
 _ENDED: Final = tuple(".!?:;,…。\uff01\uff1f")
 
@@ -85,6 +138,7 @@ def spoken(text: str, language: str = ENGLISH) -> str:
     text = _CROSS_MARKS.sub(f" {NO_WORD.get(base, NO_WORD[ENGLISH])}", text)
     text = "\n".join(_lock_marks_said(line, base) for line in text.split("\n"))
     text = _EMOJI.sub("", text)
+    text = _UNIT_AFTER_NUMBER.sub(partial(_unit_said, base), text)
     lines: list[tuple[str, bool]] = []
     for raw in text.splitlines():
         if _RULE.match(raw):
@@ -113,3 +167,11 @@ def _lock_marks_said(line: str, language: str) -> str:
 def _mark_said(word: str, match: re.Match[str]) -> str:
     """Return a mark's word, kept apart from a word right after it."""
     return f" {word} " if match[1] else f" {word}"
+
+
+def _unit_said(language: str, match: re.Match[str]) -> str:
+    """Return a number and its unit in words: "3000 kelvin", "1 degree Celsius"."""
+    number, unit = match[1], match[2]
+    words = UNIT_WORDS[unit]
+    one, more = words.get(language, words[ENGLISH])
+    return f"{number} {one if number.lstrip('-') == '1' else more}"
