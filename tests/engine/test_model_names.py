@@ -49,3 +49,13 @@ def test_a_file_without_a_name_is_named_after_the_file(tmp_path: Path) -> None:
     nameless = tmp_path / "my-model.Q4_K_M.gguf"
     nameless.write_bytes(b"GGUF" + bytes(60))
     assert file_title(nameless) == "my-model.Q4_K_M"
+
+
+def test_the_header_says_the_context_the_model_was_trained_for(
+    qwen35_model_path: Path, tmp_path: Path
+) -> None:
+    """The engine options refuse a fixed context past it (flows/model.py)."""
+    assert read_gguf_header(qwen35_model_path).context_length == 32768
+    nameless = tmp_path / "empty.gguf"
+    nameless.write_bytes(b"GGUF" + bytes(60))
+    assert read_gguf_header(nameless).context_length is None

@@ -147,7 +147,16 @@ async def silent_server(socket_enabled: None) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
+def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Devices that do not report their new state are given up on at once.
+
+    Waited for as long as a slow device may take, in a test a moment.
+    """
+    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
+
+
+@pytest.fixture
+def dead_bulb(monkeypatch: pytest.MonkeyPatch, quick_settle: None) -> None:
     """The kitchen light's bulb takes the call and stays as it was (no error)."""
     turn_on = DemoLight.async_turn_on
 
@@ -156,8 +165,6 @@ def dead_bulb(monkeypatch: pytest.MonkeyPatch) -> None:
             await turn_on(light, **kwargs)
 
     monkeypatch.setattr(DemoLight, "async_turn_on", stays_off)
-    # Waited for as long as a slow device may take, in a test a moment.
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from collections.abc import Iterator
 import importlib
 import json
-from pathlib import Path
 import sys
 import types
 from typing import Any
@@ -31,7 +30,6 @@ from custom_components.local_agent.const import CONF_EXEMPT_TOOLS
 from custom_components.local_agent.const import CONF_SENSITIVE_ENTITIES
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.markup import escape_text
-from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.call_texts import describe_api_call
 from custom_components.local_agent.home.entity_view import one_line
@@ -71,6 +69,7 @@ from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
 from .conftest import state
+from .flow_helpers import translation
 from .other_integrations import OtherAPI
 from .other_integrations import ShellTool
 from .other_integrations import Shopping
@@ -913,9 +912,8 @@ async def test_an_entity_unavailable_at_the_yes_is_not_reported_as_done(
 
 @pytest.mark.parametrize("tools", ["our tools", "assist"])
 async def test_a_call_that_succeeds_without_effect_is_not_reported_as_done(
-    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch, tools: str
+    hass: HomeAssistant, scene: Scene, quick_settle: None, tools: str
 ) -> None:
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     async_expose_entity(hass, "conversation", "lock.stuck_door", True)
     if tools == "our tools":
         agent = await scene.our_agent()
@@ -934,10 +932,9 @@ async def test_a_call_that_succeeds_without_effect_is_not_reported_as_done(
 
 
 async def test_what_a_confirmed_action_did_not_do_is_said_in_the_conversation_language(
-    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+    hass: HomeAssistant, scene: Scene, quick_settle: None
 ) -> None:
     """The state in Home Assistant's own words for the language; the audit stays English."""
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     async_expose_entity(hass, "conversation", "lock.stuck_door", True)
     agent = await scene.our_agent()
     scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))
@@ -1560,13 +1557,10 @@ CONFIRMATIONS_AS_SAID: list[tuple[str, str]] = [
     ("Manda ver", "pt"),
 ]
 
-TRANSLATIONS = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
-
 
 def sentence_in(language: str, key: str) -> str:
     """One of the agent's own sentences, as its translation file writes it for a language."""
-    strings = json.loads((TRANSLATIONS / f"{language}.json").read_text(encoding="utf-8"))
-    return str(strings["exceptions"][key]["message"])
+    return str(translation(language)["exceptions"][key]["message"])
 
 
 NOES_AS_SAID: list[tuple[str, str]] = [

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from custom_components.local_agent.const import DOMAIN
-from custom_components.local_agent.home import runner
 from custom_components.local_agent.runtime.issues import GONE_AGENT_ISSUE
 from homeassistant.components.assist_pipeline import async_get_pipelines
 from homeassistant.components.assist_pipeline import async_update_pipeline
@@ -243,14 +242,13 @@ def test_the_prefer_local_repair_names_the_switch_as_the_assistant_dialog_does(
 async def test_a_lock_that_jams_at_the_yes_is_not_said_to_be_still_jammed(
     hass: HomeAssistant,
     scene: Scene,
-    monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
     language: str,
     yes: str,
     said: str,
 ) -> None:
     """The walk's "Poorly Installed Door", locked at the yes, jammed; the agent answered that
     it "is still jammed", which it had never been. "Still" only for a state it kept."""
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     async_expose_entity(hass, "conversation", "lock.stuck_door", True)
     agent = await scene.our_agent()
     scene.worker.will_write(tool_call("lock", action="unlock", entity_id="lock.stuck_door"))

@@ -19,7 +19,6 @@ from typing import Final
 
 import pytest
 
-from custom_components.local_agent.home import runner
 from homeassistant.components.conversation import ConversationResult
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
@@ -105,9 +104,8 @@ async def test_a_lock_with_a_long_name_is_asked_with_its_id_once(
 
 
 async def test_a_reason_after_a_long_name_says_the_cut_name_alone(
-    hass: HomeAssistant, scene: Scene, monkeypatch: pytest.MonkeyPatch
+    hass: HomeAssistant, scene: Scene, quick_settle: None
 ) -> None:
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     agent, question = await _ask_to_unlock_the_farmhouse_door(hass, scene)
 
     done = await scene.reply(agent, question, "yes")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.local_agent.home import runner
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
@@ -45,13 +44,12 @@ from .scene import tool_call
 async def test_a_reason_after_a_name_told_apart_says_the_name_alone(
     hass: HomeAssistant,
     scene: Scene,
-    monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
     language: str,
     ask: str,
     yes: str,
     said: str,
 ) -> None:
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     er.async_get(hass).async_update_entity("lock.stuck_door", name="Porte (entrée)")
     async_expose_entity(hass, "conversation", "lock.stuck_door", True)
     agent = await scene.our_agent()

@@ -262,6 +262,51 @@ async def test_engine_options_reload_the_model(
     assert settings.key_cache == "f16"
 
 
+async def test_engine_options_refuse_a_context_past_what_the_model_was_trained_on(
+    hass: HomeAssistant, qwen35_model_path: Path
+) -> None:
+    """Before: 65,536 tokens on a model trained on 32,768 were saved and loaded without a word
+    (llama.cpp warns in the log alone) and its answers fell apart. Now the field says the
+    model's own limit, read from its file, and nothing is saved; the limit itself is taken."""
+    agent = await async_setup_agent(hass, qwen35_model_path)
+    before = dict(agent.entry.options)
+    options = {CONF_THREADS: 1.0, CONF_FLASH_ATTENTION: "auto", CONF_KEY_CACHE: "auto"}
+    result = await hass.config_entries.options.async_init(agent.entry.entry_id)
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {CONF_CONTEXT_SIZE: 65536.0, **options}
+    )
+
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {CONF_CONTEXT_SIZE: "context_over_trained"}
+    assert (result["description_placeholders"] or {})["trained_context"] == "32768"
+    assert agent.entry.options == before
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {CONF_CONTEXT_SIZE: 32768.0, **options}
+    )
+    assert result["type"] is not FlowResultType.FORM
+    await async_through_progress(hass, result, manager=hass.config_entries.options)
+    assert agent.entry.options[CONF_CONTEXT_SIZE] == 32768
+
+
+async def test_engine_options_take_any_context_when_the_file_does_not_say_its_limit(
+    hass: HomeAssistant, scripted_agent: Agent
+) -> None:
+    """Guard (passed at once): a file whose header names no trained context is not refused
+    on a guess; the model's load says what it cannot do, as a server's limit is its own."""
+    result = await hass.config_entries.options.async_init(scripted_agent.entry.entry_id)
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        {CONF_CONTEXT_SIZE: 65536.0, CONF_THREADS: 1.0, CONF_FLASH_ATTENTION: "auto"},
+    )
+
+    assert result["type"] is not FlowResultType.FORM
+    await async_through_progress(hass, result, manager=hass.config_entries.options)
+    assert scripted_agent.entry.options[CONF_CONTEXT_SIZE] == 65536
+
+
 def reloads_wait_for(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
     """Hold every entry reload until the returned event is set.
 

@@ -124,7 +124,7 @@ async def number_set(hass: HomeAssistant, talk: Talk, language: str, unit: str |
     [
         ("en", "°C", "Set Soll to 21.5 °C."),
         ("de", "°C", "Erledigt: Soll auf 21,5 °C einstellen."),
-        ("fr", "°C", "C'est fait\u00a0: régler Soll sur 21,5 °C."),
+        ("fr", "°C", "C'est fait\u00a0: régler Soll sur 21,5\u00a0°C."),
         ("es", "°C", "Hecho: ajustar Soll a 21,5 °C."),
         ("de", "%", "Erledigt: Soll auf 21,5 % einstellen."),
         ("nl", "%", "Klaar: Soll op 21,5% instellen."),

@@ -6,7 +6,8 @@ Fixed here (each row marked "before:" failed before):
   Nothing is held, yet the person heard our question and said yes; that yes went to the
   model. Now the person hears after such an answer that nothing waits for a yes, and a yes
   right after it is told so in their language, without the model. A sensitive call the
-  model writes after is still held with our own question.
+  model writes after is still held with our own question. (mend65) The imitating tail is
+  held back: neither shown as the answer streams nor said; what came before it is.
 - A sweep of requests whose calls change nothing, in the seven languages: each answer is ours,
   true and in the request's language. A player switched off while off, or paused while
   paused, was said to be "Turned off"/"Paused" (done); it is now "Walkman: already off",
@@ -27,10 +28,14 @@ from homeassistant.core import HomeAssistant
 from .agents import Talk
 from .agents import state
 from .conftest import Agent
+from .conftest import Assist
 from .conftest import speech
 from .scene import Home
+from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
+from .test_slow_turns import final_speech
+from .test_slow_turns import streamed_text
 
 DOOR: Final = "lock.front_door"
 # What a model may claim after a call that changed nothing: never what the person hears.
@@ -99,6 +104,10 @@ async def test_the_models_question_is_not_ours_nor_is_the_yes_after_it(
     asked = await talk.ask(language, answer(imitation.writes))
     assert imitation.note in speech(asked)
     assert not asked.continue_conversation
+    # (mend65) Nor is the question itself said: before, it was, with the note after it.
+    question, _, ask = imitation.writes.partition("?")
+    assert question not in speech(asked)
+    assert ask.strip() not in speech(asked)
 
     # The model would now unlock the door it asked about: it is not asked at all.
     unlock = call("lock", action="unlock", entity_id=DOOR)
@@ -124,6 +133,24 @@ async def test_a_call_the_model_writes_after_its_question_is_held_with_ours(
     confirmed = await talk.reply(replied, "yes", "en")
     assert "There is nothing waiting" not in speech(confirmed)
     assert state(hass, DOOR) == "unlocked"
+
+
+async def test_the_models_question_is_never_streamed_what_it_said_before_is(
+    assist: Assist, scripted_worker: ScriptedWorker
+) -> None:
+    """(mend65) Before: the Assist dialog showed "… Unlock Front Door? Say yes to confirm." as
+    it streamed, our note after it. Now the imitating tail is held back: never shown."""
+    scripted_worker.will_write(
+        answer("The front door is locked. Unlock Front Door? Say yes to confirm. I will wait.")
+    )
+
+    events = await assist("is the front door locked?")
+
+    shown = streamed_text(events) + final_speech(events)
+    assert "The front door is locked." in shown
+    assert "Nothing is waiting for a yes" in final_speech(events)
+    for imitating in ("Unlock Front Door?", "Say yes to confirm", "I will wait"):
+        assert imitating not in shown, shown
 
 
 async def test_an_answer_that_only_mentions_confirming_is_passed_on(talk: Talk) -> None:

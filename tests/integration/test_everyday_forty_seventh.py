@@ -14,6 +14,8 @@ Fixed here (each test failed before):
   hears why ("no such entity exposed to Assist"), the model what it may mean; nothing runs.
 - French wrote "30 %" with a plain space, which a narrow Assist bubble may break at, leaving
   "%" alone at the start of a line; it has a no-break space, as French's ":" "?" "!" have.
+  (mend65) So has every other unit: "21,5 °C", "2700 K", a sensor read ("15,6 °C", before
+  "15.6 °C" with the English decimal point), and the forms' "12 ko", "0,81 Go".
 
 Found fine (pinned here, passing before): a German done answer of a turn says a climate mode in
 Home Assistant's words ("auf Heizbetrieb"): every turn's done answer passes async_in_words; the
@@ -33,6 +35,10 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.conversation import LocalAgentConversationEntity
+from custom_components.local_agent.home.call_texts import call_words
+from custom_components.local_agent.home.call_texts import quantity_words
+from custom_components.local_agent.home.call_texts import value_words
+from custom_components.local_agent.home.service_catalog import Quantity
 from custom_components.local_agent.safety.confirmation import Ending
 from homeassistant.components.conversation.const import DATA_COMPONENT
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -42,12 +48,15 @@ from homeassistant.helpers import intent
 from .agents import Talk
 from .conftest import Agent
 from .conftest import speech
+from .flow_helpers import translation
+from .scripted_model import answer
 from .scripted_model import call
 
 FRONT_DOOR: Final = "lock.front_door"
 KITCHEN: Final = "light.kitchen_lights"
 PRODUCT: Final = Path(__file__).parents[2] / "custom_components" / "local_agent"
 CHARGER: Final = "switch.plug_3"
+OUTSIDE: Final = "sensor.outside_temperature"
 
 
 @pytest.fixture
@@ -144,14 +153,46 @@ def _texts(tree: Any) -> list[str]:
     return [tree] if isinstance(tree, str) else []
 
 
-def test_no_french_percent_has_a_plain_space() -> None:
-    """In our sentences' words and in the translations: "{} %" and "95 %" break at the space."""
-    words = json.loads((PRODUCT / "home" / "call_words.json").read_text(encoding="utf-8"))["fr"]
-    shown = json.loads((PRODUCT / "translations" / "fr.json").read_text(encoding="utf-8"))
+# A number (or a placeholder) and a unit after it, apart.
+_LOOSE_UNIT: Final = re.compile(
+    r"[\d}] (?:%|°[CF]?|K|kWh|W|lx|mm|m³|[KMG]i?o|ko|bits|\{unit\})(?!\w)"
+)
 
-    loose = [text for text in _texts([words, shown]) if re.search(r"[\d}] %", text)]
+
+def test_no_french_value_has_a_plain_space_before_its_unit() -> None:
+    """In our sentences' words and in the translations: "{} %", "95 %" and "12 ko" break at
+    the space (before: "12 ko", "0,81 Go", "8 bits" in the forms, "{max_kib} Kio")."""
+    words = json.loads((PRODUCT / "home" / "call_words.json").read_text(encoding="utf-8"))["fr"]
+    shown = translation("fr")
+
+    loose = [text for text in _texts([words, shown]) if _LOOSE_UNIT.search(text)]
 
     assert not loose
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # Before: a plain space (quantity_words, value_words wrote "{number} {unit}").
+        (quantity_words(Quantity(21.5, "°C"), call_words("fr")), "21,5\u00a0°C"),
+        (quantity_words(Quantity(3.2, "kWh"), call_words("fr")), "3,2\u00a0kWh"),
+        (value_words("color_temp_kelvin", 2700, call_words("fr")), "2700\u00a0K"),
+        # Guards (passed at once): the other languages keep their plain space, or none.
+        (quantity_words(Quantity(21.5, "°C"), call_words("de")), "21,5 °C"),
+        (value_words("color_temp_kelvin", 2700, call_words("en")), "2700 K"),
+        (quantity_words(Quantity(40, "%"), call_words("en")), "40%"),
+    ],
+)
+def test_a_french_value_keeps_its_unit_on_the_line(said: str, written: str) -> None:
+    assert said == written
+
+
+async def test_a_french_reading_is_written_the_french_way(hass: HomeAssistant, talk: Talk) -> None:
+    """A sensor read without a model answer was said "Outside Temperature : 15.6 °C" (the
+    decimal point and the plain space of the entity view); now "15,6 °C", no-break."""
+    result = await talk.ask("fr", call("get_state", entity_id=OUTSIDE), answer(""))
+
+    assert "15,6\u00a0°C" in speech(result), speech(result)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,6 @@ from unittest.mock import patch
 
 import pytest
 
-from custom_components.local_agent.home import runner
 from homeassistant.components.demo.cover import DemoCover
 from homeassistant.components.demo.light import DemoLight
 from homeassistant.const import STATE_UNAVAILABLE
@@ -257,12 +256,12 @@ async def test_a_light_group_with_a_member_unavailable_is_not_said_done(
     home: Home,  # noqa: F811
     language: str,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
 ) -> None:
     """ "Turn on the living room lights": the group goes on (one member on), its other member
     is unavailable: the answer says it could not, in the language, not that it was done (the
     model reads which member)."""
     hass = home.hass
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     agent = await agent_of(home, OURS)
     for light in LIVING_ROOM_LIGHTS:
         await hass.services.async_call("light", "turn_off", {"entity_id": light}, blocking=True)
@@ -281,11 +280,11 @@ async def test_a_cover_that_reports_only_its_position_is_said_as_it_is(
     home: Home,  # noqa: F811
     language: str,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
 ) -> None:
     """A blind that reports its position and no state (unknown): opening it while it stays
     at 0 % is not said done; when it starts moving within the wait, it is."""
     hass = home.hass
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     monkeypatch.setattr(DemoCover, "async_open_cover", _stays_shut)
     agent = await agent_of(home, OURS)
     hass.states.async_set(BLIND, STATE_UNKNOWN, {**_attributes(hass, BLIND), _AT: 0})

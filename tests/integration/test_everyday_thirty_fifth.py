@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.local_agent.home import runner
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -90,7 +89,7 @@ async def test_a_target_found_as_asked_is_said_as_a_label_whatever_its_name(
 async def test_a_state_a_confirmed_action_left_is_said_as_a_label(
     hass: HomeAssistant,
     scene: Scene,
-    monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
     language: str,
     ask: str,
     yes: str,
@@ -98,7 +97,6 @@ async def test_a_state_a_confirmed_action_left_is_said_as_a_label(
 ) -> None:
     """Before: "…, car Porte est toujours verrouillé", "…, porque Puertas sigue bloqueado",
     "…, because Back Doors is still locked"."""
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     name = {"en": "Back Doors", "fr": "Porte", "es": "Puertas"}[language]
     er.async_get(hass).async_update_entity("lock.stuck_door", name=name)
     async_expose_entity(hass, "conversation", "lock.stuck_door", True)

@@ -21,7 +21,6 @@ from typing import Final
 
 import pytest
 
-from custom_components.local_agent.home import runner
 from custom_components.local_agent.home.actions import PlannedAction
 from custom_components.local_agent.safety.policy import SafetyPolicy
 from custom_components.local_agent.safety.policy import sensitive_targets_of_action
@@ -67,7 +66,6 @@ SWITCH_OFF: Final = {
 async def ceiling_unreachable(hass: HomeAssistant, monkeypatch: pytest.MonkeyPatch) -> None:
     """The living room's lights on, then the ceiling light switched off at the wall: its
     bridge lost it (unavailable; a call on it does nothing)."""
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
     for light in LIVING_ROOM_LIGHTS:
         await hass.services.async_call("light", "turn_on", {"entity_id": light}, blocking=True)
     await ceiling_lost(hass, monkeypatch)
@@ -79,6 +77,7 @@ async def test_a_group_switched_off_with_a_member_unavailable_is_said_done(
     language: str,  # noqa: F811
     tools: str,
     monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
 ) -> None:
     """ "Turn off the living room lights" while the ceiling light is unreachable: the group
     goes off, every light the person sees is off: said done, not "I could not"."""
@@ -96,6 +95,7 @@ async def test_a_group_switched_off_with_a_member_unavailable_is_said_done(
 async def test_a_group_switched_on_with_a_member_unavailable_is_still_not_said_done(
     home: Home,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
+    quick_settle: None,
 ) -> None:
     """Its neighbour: switched on, the unreachable ceiling light stays dark: not done."""
     hass = home.hass

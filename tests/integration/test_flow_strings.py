@@ -57,16 +57,9 @@ from .conftest import async_setup_model_entry
 from .flow_helpers import agent_form
 from .flow_helpers import async_add_subentry
 from .flow_helpers import async_through_progress
+from .flow_helpers import translation
 
-STRINGS: dict[str, Any] = json.loads(
-    (
-        Path(__file__).resolve().parents[2]
-        / "custom_components"
-        / "local_agent"
-        / "translations"
-        / "en.json"
-    ).read_text(encoding="utf-8")
-)
+STRINGS: dict[str, Any] = translation("en")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Steps that only pass control on (no dialog of their own).
 SILENT_STEPS = {"check_failed", "finish_model", "download_finished", "download_failed"}

@@ -101,12 +101,6 @@ async def test_two_different_unlocks_are_both_named_and_both_run_on_the_yes(
 # --- The quick answer after a plain action must be true -------------------------------------
 
 
-@pytest.fixture
-def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Devices that do not report their new state are given up on at once."""
-    monkeypatch.setattr(runner, "SETTLE_SECONDS", 0.05)
-
-
 async def test_a_light_that_stays_off_is_never_said_to_be_turned_on(
     hass: HomeAssistant,
     talk: Talk,

@@ -8,6 +8,8 @@
 - "Front Door 🔒, Garage 🔓" said to a satellite lost its marks and with them the doors' states:
   a lock mark is said as locked or unlocked in the person's language; other marks (💡, 🌡️)
   stand beside words that say the state, and a heading's mark only decorates: dropped.
+  (mend65) A unit after a number was said as written ("3000 K": the letter K, "°C"); it is
+  said in the language's words: "3000 kelvin", "21,5 degrés Celsius", "50 per cento".
 - With Assist's API, core offers its timer tools only to a device that can start timers: the
   tool list is in the home prefix, so a house with one such satellite kept two prefixes (and
   one more for each kind of device). The timer tools are offered to every request, last and in
@@ -28,6 +30,8 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.engine.words import LANGUAGES
+from custom_components.local_agent.turn.spoken_text import UNIT_WORDS
 from custom_components.local_agent.turn.spoken_text import spoken
 from homeassistant.components import tts
 from homeassistant.components.assist_pipeline.pipeline import KEY_ASSIST_PIPELINE
@@ -224,6 +228,45 @@ def test_marks_beside_words_that_say_the_state_are_dropped() -> None:
     assert spoken("💡 Kitchen Lights are on. 🌡️ Hall: 21 °C 🚪") == (
         "Kitchen Lights are on. Hall: 21 degrees Celsius"  # its unit in words (round 38)
     )
+
+
+# (mend65) A unit after a number, as the model writes it, and as a satellite now says it.
+# Before: as written ("3000 K"), which text-to-speech may read as the letter K.
+UNITS_SAID: Final = [
+    ("en", "Bed Light is at 3000 K.", "Bed Light is at 3000 kelvin."),
+    ("en", "It is 1 °C, 45% humidity.", "It is 1 degree Celsius, 45 percent humidity."),
+    ("en", "Used 3.2 kWh; now 60 W, 400 lx.", "Used 3.2 kilowatt hours; now 60 watts, 400 lux."),
+    ("en", "Rain: 2 mm. Water: 1.5 m³.", "Rain: 2 millimeters. Water: 1.5 cubic meters."),
+    ("en", "Oven: 70 °F.", "Oven: 70 degrees Fahrenheit."),
+    ("de", "Bad: 21,5 °C, 3000 K, 2 Wannen", "Bad: 21,5 Grad Celsius, 3000 Kelvin, 2 Wannen"),
+    ("fr", "Salon : 21,5\u00a0°C, 30\u00a0%", "Salon : 21,5 degrés Celsius, 30 pour cent"),
+    ("fr", "Lampe : 2700 K", "Lampe : 2700 kelvins"),
+    ("es", "Salón: 21°, 12 kWh", "Salón: 21 grados, 12 kilovatios hora"),
+    ("it", "Soggiorno: 21 °C, 50%", "Soggiorno: 21 gradi Celsius, 50 per cento"),
+    ("nl", "Woonkamer: 21 °C, 1 m³", "Woonkamer: 21 graden Celsius, 1 kubieke meter"),
+    ("pt", "Sala: 21 °C, 5 W", "Sala: 21 graus Celsius, 5 watts"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "written", "said"), UNITS_SAID)
+def test_units_after_numbers_are_said_in_words(language: str, written: str, said: str) -> None:
+    assert spoken(written, language) == said
+
+
+def test_every_unit_is_said_in_every_language() -> None:
+    """Guard: the table has each unit in the seven languages."""
+    assert all(set(words) == set(LANGUAGES) for words in UNIT_WORDS.values())
+
+
+async def test_a_satellite_says_a_colour_temperature_in_words(
+    hass: HomeAssistant, scripted_agent: Agent, scripted_worker: ScriptedWorker
+) -> None:
+    satellite = a_satellite(hass, "Hall satellite", "Hall")
+    scripted_worker.will_write(answer("Bed Light is white at 3000 K."))
+
+    result = await scripted_agent.ask("what colour is the bed light", device_id=satellite)
+
+    assert speech(result) == "Bed Light is white at 3000 kelvin."
 
 
 async def test_a_satellite_says_which_door_is_locked(

@@ -15,10 +15,14 @@ from .errors import NotAGgufError
 GGUF_MAGIC = b"GGUF"
 _UINT32 = 4
 _STRING = 8
+# The integer types a count may be stored as: uint32, int32, uint64, int64.
+_INTEGERS: Final = {4: "<I", 5: "<i", 10: "<Q", 11: "<q"}
 _ARRAY = 9
 _SCALAR_SIZES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
 _WANTED = ("general.architecture", "general.name", "general.size_label", "general.file_type")
 _MAX_KEYS_SCANNED = 64
+# "<architecture>.context_length": the context the model was trained for (n_ctx_train).
+_CONTEXT_LENGTH: Final = ".context_length"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +35,8 @@ class GgufHeader:
     name: str | None
     size_label: str | None = None
     file_type: int | None = None
+    # The context the model was trained for; None when the header does not say.
+    context_length: int | None = None
 
     @property
     def quantization(self) -> str | None:
@@ -126,7 +132,7 @@ def has_gguf_magic(path: Path) -> bool:
 
 
 def read_gguf_header(path: Path) -> GgufHeader:
-    """Return the architecture and name stored in a GGUF file. Blocking."""
+    """Return the architecture, name and trained context stored in a GGUF file. Blocking."""
     if not path.is_file():
         raise ModelFileMissingError(path)
     with path.open("rb") as handle:
@@ -134,6 +140,8 @@ def read_gguf_header(path: Path) -> GgufHeader:
             raise NotAGgufError(path)
         found: dict[str, str] = {}
         file_type: int | None = None
+        # Each architecture's context length met, before the architecture is known.
+        lengths: dict[str, int] = {}
         try:
             version, tensor_count, kv_count = struct.unpack("<IQQ", _read_exact(handle, 20))
             for _ in range(min(kv_count, _MAX_KEYS_SCANNED)):
@@ -143,17 +151,26 @@ def read_gguf_header(path: Path) -> GgufHeader:
                     found[key] = _read_string(handle)
                 elif key == "general.file_type" and value_type == _UINT32:
                     (file_type,) = struct.unpack("<I", _read_exact(handle, 4))
+                elif key.endswith(_CONTEXT_LENGTH) and value_type in _INTEGERS:
+                    shape = _INTEGERS[value_type]
+                    size = struct.calcsize(shape)
+                    (lengths[key],) = struct.unpack(shape, _read_exact(handle, size))
                 else:
                     _skip_value(handle, value_type)
-                if len(found) + (file_type is not None) == len(_WANTED):
+                architecture = found.get("general.architecture")
+                has_length = f"{architecture}{_CONTEXT_LENGTH}" in lengths
+                if len(found) + (file_type is not None) == len(_WANTED) and has_length:
                     break
         except (EOFError, KeyError, struct.error) as err:
             raise NotAGgufError(path) from err
+    architecture = found.get("general.architecture")
+    context_length = lengths.get(f"{architecture}{_CONTEXT_LENGTH}")
     return GgufHeader(
         version=version,
         tensor_count=tensor_count,
-        architecture=found.get("general.architecture"),
+        architecture=architecture,
         name=found.get("general.name"),
         size_label=found.get("general.size_label"),
         file_type=file_type,
+        context_length=context_length if context_length and context_length > 0 else None,
     )

@@ -239,14 +239,28 @@ def _cores() -> int:
     return os.process_cpu_count() or os.cpu_count() or 1
 
 
-def _engine_option_errors(user_input: dict[str, Any]) -> dict[str, str]:
-    """Say which engine option cannot work: a fixed context too small, more threads than cores.
+def trained_context(path: Path) -> int | None:
+    """Return the context the model file was trained for; None when unknown. Blocking."""
+    try:
+        return read_gguf_header(path).context_length
+    except EngineError, OSError:
+        return None
 
-    0 is automatic for both.
+
+def _engine_option_errors(user_input: dict[str, Any], trained: int | None) -> dict[str, str]:
+    """Say which engine option cannot work: a context out of range, more threads than cores.
+
+    A fixed context too small, or larger than the model was trained for (`trained`, when
+    known). 0 is automatic for both (an automatic context never grows past the trained one).
     """
     errors: dict[str, str] = {}
-    if 0 < int(user_input[CONF_CONTEXT_SIZE]) < MIN_FIXED_CONTEXT:
+    context = int(user_input[CONF_CONTEXT_SIZE])
+    if 0 < context < MIN_FIXED_CONTEXT:
         errors[CONF_CONTEXT_SIZE] = "context_too_small"
+    elif trained is not None and context > trained:
+        # llama.cpp would load it and warn in the log alone; past what the model was
+        # trained on, its answers fall apart.
+        errors[CONF_CONTEXT_SIZE] = "context_over_trained"
     if int(user_input[CONF_THREADS]) > _cores():
         errors[CONF_THREADS] = "too_many_threads"
     return errors
@@ -258,8 +272,10 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show the engine options; saving reloads the model with them, visibly."""
         errors: dict[str, str] = {}
+        model_path = Path(self.config_entry.data[CONF_MODEL_PATH])
+        trained = await self.hass.async_add_executor_job(trained_context, model_path)
         if user_input is not None:
-            errors = _engine_option_errors(user_input)
+            errors = _engine_option_errors(user_input, trained)
         if user_input is not None and not errors:
             return await self.async_save_options(
                 {
@@ -296,6 +312,8 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
         )
         # The numbers an error names (no thousands separator, as below).
         limits = {"minimum_context": str(MIN_FIXED_CONTEXT), "cores": str(_cores())}
+        if trained is not None:
+            limits["trained_context"] = str(trained)
         if self.config_entry.state is not ConfigEntryState.LOADED:
             return self.async_show_form(
                 step_id="init_not_loaded",

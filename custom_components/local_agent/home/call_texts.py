@@ -248,7 +248,7 @@ async def _async_state_word(hass: HomeAssistant, language: str, word: StateWord)
             if word.alone and lang.split("-")[0] in _CAPITAL_NOUNS:
                 return text
             return text[:1].lower() + text[1:]
-    return word.state
+    return _read_quantity_words(word.state, call_words(language)) or word.state
 
 
 def _plural_state(word: str, words: CallWords) -> str:
@@ -877,7 +877,11 @@ def value_words(key: str, value: Any, words: CallWords, *, in_pattern: bool = Fa
     if (unit := _FIELD_WORDS.get(key)) is not None:
         # The value and its unit, without the English words in front ("brightness {}%").
         with_unit = unit[unit.index("{}") :]
-        return (words.percent if with_unit == _PERCENT else with_unit).format(value)
+        if with_unit == _PERCENT:
+            return words.percent.format(value)
+        if with_unit.startswith("{} "):  # a unit apart from its number ("2700 K")
+            return words.quantity.format(number=value, unit=with_unit.removeprefix("{} "))
+        return with_unit.format(value)
     # A word or a list alone, without the English field name ("(reverse)", "(Rock, Jazz)"); a
     # number alone says nothing: with the language's words for the field ("Übergang 5 s"),
     # else with its name ("transition 5").
@@ -945,10 +949,31 @@ def duration_seconds(value: Any) -> float | None:
 
 def quantity_words(quantity: Quantity, words: CallWords) -> str:
     """Say a number and its unit: "21,5 °C" in German, "100%" in English, "100 %" in French."""
-    number = _number(quantity.number, words)
-    if quantity.unit == _PERCENT_UNIT:
+    return _with_unit(_number(quantity.number, words), quantity.unit, words)
+
+
+def _with_unit(number: str, unit: str, words: CallWords) -> str:
+    """Join a written number and its unit as the language does (CallWords.percent, .quantity)."""
+    if not unit:
+        return number
+    if unit == _PERCENT_UNIT:
         return words.percent.format(number)
-    return f"{number} {quantity.unit}".rstrip()
+    return words.quantity.format(number=number, unit=unit)
+
+
+# A state read with its unit, as the entity view shows it ("21.5 °C", "-3 W").
+_READ_QUANTITY: Final = re.compile(r"(-?\d+(?:\.\d+)?) (\S+)")
+
+
+def _read_quantity_words(state: str, words: CallWords) -> str | None:
+    """Say a state read with its unit in the language's way ("21,5 °C"); None for another.
+
+    The number as it was read, its decimal mark the language's: never rounded again.
+    """
+    if (match := _READ_QUANTITY.fullmatch(state)) is None:
+        return None
+    number = match[1] if words is ENGLISH_WORDS else match[1].replace(".", ",")
+    return _with_unit(number, match[2], words)
 
 
 _PERCENT_UNIT: Final = "%"

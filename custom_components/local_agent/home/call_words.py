@@ -52,6 +52,9 @@ class CallWords:
     # A percentage ("{}" is the number) as Home Assistant writes it in the language: "40 %" in
     # German and French, "40%" in English, Spanish, Italian, Dutch and Portuguese.
     percent: str
+    # A number and another unit ("{number}", "{unit}"): "21,5 °C"; French joins them with a
+    # no-break space, as it does "40 %", so that no line breaks between them.
+    quantity: str
     this_will: str  # {effects}, after the call's own description
     # {effects}: what an automation the call enables will do when it runs (enabling runs none).
     when_it_runs: str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
+from collections.abc import Awaitable
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from math import ceil
 from math import inf
 from time import monotonic
@@ -137,7 +139,7 @@ from .history import trim_history
 from .home_context import HomeContext
 from .home_context import kept_conversations
 from .home_context import message_start
-from .imitated_question import async_imitates_our_question
+from .imitated_question import async_without_imitated_question
 from .imitated_question import remember_imitation
 from .notices import TurnStream
 from .notices import async_said
@@ -546,13 +548,9 @@ class ConversationAgent:
             return bool(part and streamed and part.strip() in streamed)
 
         spoken = [(part, went_out(part)) for part in (running.set_aside, refusal, answer)]
-        if (
-            end is TurnEnd.ANSWERED
-            and answer is not None
-            and not running.turn.report.plain_answer
-            and await async_imitates_our_question(self.hass, answer)
-        ):
-            # The model asked for a yes itself: nothing is held, and the person hears so.
+        if end is TurnEnd.ANSWERED and running.stream.imitated_question:
+            # The model asked for a yes itself (that tail was never shown): nothing is held,
+            # and the person hears so.
             remember_imitation(self._imitated, chat_log.conversation_id)
             note = await async_phrase(self.hass, language, "model_asked_for_yes")
             await self._async_say(chat_log, note)
@@ -1171,6 +1169,7 @@ class ConversationAgent:
                 stream,
                 request.tools,
                 said,
+                unasked=partial(async_without_imitated_question, self.hass),
             ):
                 yield delta
             output = await generation
@@ -1368,10 +1367,14 @@ async def _deltas_with_notice(
     stream: TurnStream,
     tools: Sequence[ToolSpec] = (),
     said: Callable[[str], str] = str,
+    *,
+    unasked: Callable[[str], Awaitable[str | None]] | None = None,
 ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
     """Turn the model's events into deltas (calls are collected), with the slow-turn notice.
 
-    `said` turns the model's text into what the person hears (an entity id said as its name).
+    `said` turns the model's text into what the person hears (an entity id said as its name);
+    `unasked` returns it without a tail that asks for a yes in our question's words (None when
+    none does): a question nobody holds is never shown nor streamed.
 
     While the notice may still come, reasoning is held back: the notice is then a message of
     its own before the model's, and the model's message stays whole. The model's visible text
@@ -1413,6 +1416,9 @@ async def _deltas_with_notice(
     if text and not calls:
         stream.visible_text_came()
         answer = said("".join(text))
+        if unasked is not None and (kept := await unasked(answer)) is not None:
+            stream.imitated_question = True
+            answer = kept
         stream.streamed(answer)
         yield {"content": answer}
 

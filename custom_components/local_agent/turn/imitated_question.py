@@ -2,9 +2,9 @@
 
 Only the safety gate asks "Unlock Front Door? Say yes to confirm." and holds the call for the
 answer. A model that writes those words itself (in any of our languages, with or without a
-PIN) holds nothing: the person would say yes to a question nobody asked. The agent says after
-such an answer that nothing waits for a yes, and a yes right after it hears so instead of
-reaching the model.
+PIN) holds nothing: the person would say yes to a question nobody asked. Such an answer is
+said without its imitating tail (never shown or streamed), the agent says instead that nothing
+waits for a yes, and a yes right after it hears so instead of reaching the model.
 """
 
 from __future__ import annotations
@@ -24,21 +24,44 @@ _NOT_WORDS: Final = re.compile(r"[\W_]+")
 _KEPT: Final = 100
 
 
+# Where a sentence ends: after its mark, before the spaces that lead to the next.
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?…])\s+")
+
+
 def _words(text: str) -> str:
     return _NOT_WORDS.sub(" ", text.casefold()).strip()
 
 
-async def async_imitates_our_question(hass: HomeAssistant, text: str) -> bool:
-    """Whether `text` asks for a yes (or a PIN) to confirm in the words of our question."""
-    said = f" {_words(text)} "
+async def _async_asks(hass: HomeAssistant) -> list[str]:
+    """Return the words our questions ask with, in every language ("say yes to confirm")."""
+    asks: list[str] = []
     for language in LANGUAGES:
         strings = await async_get_translations(hass, language, "exceptions", [DOMAIN])
         for key in _QUESTIONS:
             template = strings.get(f"component.{DOMAIN}.exceptions.{key}.message", "")
-            ask = _words(template.partition("{actions}")[2])
-            if ask and f" {ask} " in said:
-                return True
-    return False
+            if ask := _words(template.partition("{actions}")[2]):
+                asks.append(f" {ask} ")
+    return asks
+
+
+async def async_without_imitated_question(hass: HomeAssistant, text: str) -> str | None:
+    """Return `text` without its tail that asks for a yes (or a PIN) in our question's words.
+
+    The tail starts at the sentence the asking words start in, or at the question just before
+    it ("Unlock Front Door? Say yes to confirm."), and runs to the end. None when nothing in
+    `text` asks so.
+    """
+    asks = await _async_asks(hass)
+    starts = [0, *(end.end() for end in _SENTENCE_END.finditer(text))]
+    for index in reversed(range(len(starts))):
+        tail = f" {_words(text[starts[index] :])} "
+        if not any(ask in tail for ask in asks):
+            continue
+        before = text[: starts[index]].rstrip()
+        if index and before.endswith("?"):
+            before = text[: starts[index - 1]].rstrip()
+        return before
+    return None
 
 
 def remember_imitation(conversations: set[str], conversation_id: str) -> None:

@@ -76,6 +76,8 @@ class TurnStream:
     streamed_chars: int = 0
     call_after_text: bool = False
     streamed_text: str = ""
+    # The model's answer asked for a yes in our question's words: that tail was held back.
+    imitated_question: bool = False
 
     @property
     def notice_due(self) -> float:

@@ -6,9 +6,9 @@ Kitchen Lights asterisk asterisk", "hash Lights", an emoji's name. There the mod
 said as a person would say it: emphasis, headings, list bullets, quotes, links and code marks
 left out (their words kept; struck-through words are taken back, not said), a line, heading or
 list item ended as a sentence, lines joined. A unit after a number is said in words ("21.5 °C"
-is "21.5 degrees Celsius", "45 %" is "45 percent", in the person's language), and a minus sign
-before one as "minus": text-to-speech reads "°C" as a letter or not at all and drops the sign
-("-3 °C" heard as "three"). A check or cross mark given as a value ("Back
+is "21.5 degrees Celsius", "3000 K" "3000 kelvin", "45 %" "45 Prozent" in German), and a minus
+sign before one as "minus": text-to-speech reads "°C" or "K" as a letter or not at all and drops
+the sign ("-3 °C" heard as "three"). A check or cross mark given as a value ("Back
 Door locked: ❌") is said as the language's yes or no, a lock mark ("Garage 🔓") as locked or
 unlocked, never dropped as an emoji. A request
 without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
@@ -71,27 +71,68 @@ UNLOCKED_WORD: Final = {
     "en": "unlocked", "de": "entriegelt", "fr": "déverrouillé", "es": "desbloqueado",
     "it": "sbloccato", "nl": "ontgrendeld", "pt": "destrancado",
 }  # fmt: skip
-# A number with the sign, degree or percent mark a voice drops or reads as a letter ("-3 °C",
-# "45 %", "21ºC"); never a number inside a word or a longer number ("light.x_2", "1.000.000"),
-# nor a minus inside one ("2026-12-07", "5-10 %": a range). "º" alone is an ordinal ("2º andar").
+# A number with its sign and the unit a voice drops or reads as a letter ("-3 °C", "45 %",
+# "21ºC", "3000 K"; any space between); never a number inside a word or a longer number
+# ("light.x_2", "1.000.000"), nor a minus inside one ("2026-12-07", "5-10 %": a range), nor a
+# unit that goes on ("5 W/m²"). "º" alone is an ordinal ("2º andar").
 _QUANTITY: Final = re.compile(
     r"(?<![\w.,])(?P<sign>(?<![\d\-\u2212])[-\u2212](?=\d))?(?P<number>\d+(?:[.,]\d+)?)"
-    r"(?![\w.,]*\d)(?:\s?(?P<unit>[°º˚]\s?[CF](?!\w)|[℃℉]|[°˚](?!\w)|%))?"
+    r"(?![\w.,]*\d)(?:[ \t\u00a0\u202f]?(?P<unit>[°º˚][ \u00a0]?[CF](?!\w)|[℃℉]|[°˚](?!\w)|%"
+    r"|(?:kWh|m³|mm|lx|W|K)(?![\w²³/])))?"
 )
-_CELSIUS: Final = frozenset("C℃")
+# The units written another way, as the table below names them.
+_UNIT_SPELLINGS: Final = {"℃": "°C", "℉": "°F", "º": "°", "˚": "°"}
 MINUS_WORD: Final = {
     "en": "minus", "de": "minus", "fr": "moins", "es": "menos", "it": "meno", "nl": "min",
     "pt": "menos",
 }  # fmt: skip
-# A degree and degrees, said after "1" and after any other number.
-DEGREE_WORDS: Final = {
+_DEGREES: Final = {
     "en": ("degree", "degrees"), "de": ("Grad", "Grad"), "fr": ("degré", "degrés"),
     "es": ("grado", "grados"), "it": ("grado", "gradi"), "nl": ("graad", "graden"),
     "pt": ("grau", "graus"),
 }  # fmt: skip
-PERCENT_WORD: Final = {
-    "en": "percent", "de": "Prozent", "fr": "pour cent", "es": "por ciento", "it": "per cento",
-    "nl": "procent", "pt": "por cento",
+# Each unit as the language says it, after one and after any other number.
+UNIT_WORDS: Final[dict[str, dict[str, tuple[str, str]]]] = {
+    "%": {
+        "en": ("percent", "percent"), "de": ("Prozent", "Prozent"),
+        "fr": ("pour cent", "pour cent"), "es": ("por ciento", "por ciento"),
+        "it": ("per cento", "per cento"), "nl": ("procent", "procent"),
+        "pt": ("por cento", "por cento"),
+    },
+    "°": _DEGREES,
+    "°C": {lang: (f"{one} Celsius", f"{more} Celsius") for lang, (one, more) in _DEGREES.items()},
+    "°F": {
+        lang: (f"{one} Fahrenheit", f"{more} Fahrenheit") for lang, (one, more) in _DEGREES.items()
+    },
+    "K": {
+        "en": ("kelvin", "kelvin"), "de": ("Kelvin", "Kelvin"), "fr": ("kelvin", "kelvins"),
+        "es": ("kelvin", "kelvin"), "it": ("kelvin", "kelvin"), "nl": ("kelvin", "kelvin"),
+        "pt": ("kelvin", "kelvin"),
+    },
+    "kWh": {
+        "en": ("kilowatt hour", "kilowatt hours"), "de": ("Kilowattstunde", "Kilowattstunden"),
+        "fr": ("kilowattheure", "kilowattheures"), "es": ("kilovatio hora", "kilovatios hora"),
+        "it": ("kilowattora", "kilowattora"), "nl": ("kilowattuur", "kilowattuur"),
+        "pt": ("quilowatt-hora", "quilowatts-hora"),
+    },
+    "W": {
+        "en": ("watt", "watts"), "de": ("Watt", "Watt"), "fr": ("watt", "watts"),
+        "es": ("vatio", "vatios"), "it": ("watt", "watt"), "nl": ("watt", "watt"),
+        "pt": ("watt", "watts"),
+    },
+    "lx": dict.fromkeys(_DEGREES, ("lux", "lux")),
+    "mm": {
+        "en": ("millimeter", "millimeters"), "de": ("Millimeter", "Millimeter"),
+        "fr": ("millimètre", "millimètres"), "es": ("milímetro", "milímetros"),
+        "it": ("millimetro", "millimetri"), "nl": ("millimeter", "millimeter"),
+        "pt": ("milímetro", "milímetros"),
+    },
+    "m³": {
+        "en": ("cubic meter", "cubic meters"), "de": ("Kubikmeter", "Kubikmeter"),
+        "fr": ("mètre cube", "mètres cubes"), "es": ("metro cúbico", "metros cúbicos"),
+        "it": ("metro cubo", "metri cubi"), "nl": ("kubieke meter", "kubieke meter"),
+        "pt": ("metro cúbico", "metros cúbicos"),
+    },
 }  # fmt: skip
 # A step of a menu path ("Settings > Voice assistants > Expose", "the entry → Configure"), as
 # our hints and the model write one: text-to-speech says "greater than" or the arrow's name. A
@@ -154,16 +195,11 @@ def _mark_said(word: str, match: re.Match[str]) -> str:
 
 
 def _quantity_said(language: str, match: re.Match[str]) -> str:
-    """Return a number as a voice says it: its sign and unit in words ("minus 3 degrees")."""
+    """Return a number as a voice says it, sign and unit in words: "minus 3 degrees Celsius"."""
     number, unit = match["number"], match["unit"]
     said = f"{MINUS_WORD.get(language, MINUS_WORD[ENGLISH])} {number}" if match["sign"] else number
     if unit is None:
         return said
-    if unit == "%":
-        return f"{said} {PERCENT_WORD.get(language, PERCENT_WORD[ENGLISH])}"
-    one, many = DEGREE_WORDS.get(language, DEGREE_WORDS[ENGLISH])
-    degrees = f"{said} {one if number == '1' else many}"
-    scale = unit[-1]
-    if scale in _CELSIUS:
-        return f"{degrees} Celsius"
-    return f"{degrees} Fahrenheit" if scale in "F℉" else degrees
+    unit = "".join(_UNIT_SPELLINGS.get(mark, mark) for mark in unit if not mark.isspace())
+    one, more = (words := UNIT_WORDS[unit]).get(language, words[ENGLISH])
+    return f"{said} {one if number == '1' else more}"
