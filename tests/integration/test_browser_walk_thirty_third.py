@@ -1,15 +1,16 @@
 """What a thirty-third walk in a real browser found wrong (a new user in English, then German
 and Dutch: adding a model file, the engine options, a new agent and an AI task, Assist).
 
-- **Hole.** A number typed outside its field's range (12 threads where the box goes to 256,
-  a context of 300000, 3 seconds to answer a confirmation question, a temperature of 3) was
+- **Hole.** A number typed outside its field's range (999 threads where the box goes to
+  256, a context of 300000, 3 seconds to answer a confirmation question, a temperature of 3) was
   refused by Home Assistant's own number selector before the flow saw it: the German dialog
   showed "Value 999.0 is too large" at the field, in English and with a ".0" nobody typed, and
   every other error of the form (a fixed context below 2048 typed with it) was not said.
   **Found.** Every number box of every form (engine options, server and its options, agent,
   AI task) takes any number; the form checks the range itself and says, in the dialog's
   language, "999 liegt außerhalb dessen, was dieses Feld annimmt: von 0 bis 256." at the field
-  (in the agent form, whose fields are in sections, at the top with the sections open). The
+  (in the agent form, whose fields are in sections, at the top with the sections open;
+  checked again in the browser, German). The
   form keeps what was typed and saves nothing. The engine options say their own words first:
   999 threads is "Home Assistant can use N CPU cores here", next to the context's error.
 - **Guards (passed at once).** The walk's other stops said what they should: a missing path is
