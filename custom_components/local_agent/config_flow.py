@@ -39,6 +39,8 @@ from .flows.progress import async_finished_soon
 from .flows.progress import async_progress_step
 from .flows.progress import show_progress
 from .flows.runtime import RuntimeOfferSteps
+from .flows.selectors import OUT_OF_RANGE
+from .flows.selectors import range_problem
 from .flows.subentry import AITaskFlow
 from .flows.subentry import ConversationAgentFlow
 from .flows.subentry import default_agent_name
@@ -279,6 +281,9 @@ class LocalAgentConfigFlow(
         self._server_input = dict(user_input)
         if url_problem := server_flow.url_problem(str(user_input[CONF_SERVER_URL])):
             return self._show_server_form(user_input, None, {CONF_SERVER_URL: url_problem})
+        if problem := range_problem(server_flow.SERVER_SCHEMA, user_input):
+            field, placeholders = problem
+            return self._show_server_form(user_input, None, {field: OUT_OF_RANGE}, placeholders)
         settings = server_flow.server_input_settings(user_input)
         self._models_task = self.hass.async_create_task(
             server_flow.async_server_models(self.hass, settings)
@@ -359,9 +364,11 @@ class LocalAgentConfigFlow(
         user_input: Mapping[str, Any] | None,
         failure: ServerError | None,
         errors: dict[str, str] | None = None,
+        error_placeholders: Mapping[str, str] | None = None,
     ) -> ConfigFlowResult:
         """Show the server form, with what the user typed and what failed."""
         form_errors, placeholders = server_flow.form_errors(failure)
+        placeholders = {**placeholders, **(error_placeholders or {})}
         suggested = user_input or server_flow.current_server_data(self._reconfigure_entry())
         return self.async_show_form(
             step_id="server",

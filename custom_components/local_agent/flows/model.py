@@ -57,7 +57,9 @@ from homeassistant.helpers.selector import SelectSelectorMode
 from homeassistant.helpers.selector import TextSelector
 
 from .options_reload import ReloadingOptionsFlow
+from .selectors import OUT_OF_RANGE
 from .selectors import number_box
+from .selectors import range_problem
 
 CONF_MODEL = "model"
 # Load-check outcomes that mean the file must not be used (the others are retried at setup).
@@ -271,20 +273,8 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show the engine options; saving reloads the model with them, visibly."""
-        errors: dict[str, str] = {}
         model_path = Path(self.config_entry.data[CONF_MODEL_PATH])
         trained = await self.hass.async_add_executor_job(trained_context, model_path)
-        if user_input is not None:
-            errors = _engine_option_errors(user_input, trained)
-        if user_input is not None and not errors:
-            return await self.async_save_options(
-                {
-                    **user_input,
-                    # Whole numbers, stored as such (the number field gives floats).
-                    CONF_CONTEXT_SIZE: int(user_input[CONF_CONTEXT_SIZE]),
-                    CONF_THREADS: int(user_input[CONF_THREADS]),
-                }
-            )
         schema = probatio.Schema(
             {
                 probatio.Required(CONF_CONTEXT_SIZE, default=DEFAULT_CONTEXT_SIZE): number_box(
@@ -307,11 +297,33 @@ class EngineOptionsFlow(ReloadingOptionsFlow):
                 ),
             }
         )
+        errors: dict[str, str] = {}
+        out_of_range: dict[str, str] = {}
+        if user_input is not None:
+            errors = _engine_option_errors(user_input, trained)
+            # Our own words for a field first ("more threads than cores"), else its range.
+            problem = range_problem(schema, user_input)
+            if problem is not None and problem[0] not in errors:
+                errors[problem[0]] = OUT_OF_RANGE
+                out_of_range = problem[1]
+        if user_input is not None and not errors:
+            return await self.async_save_options(
+                {
+                    **user_input,
+                    # Whole numbers, stored as such (the number field gives floats).
+                    CONF_CONTEXT_SIZE: int(user_input[CONF_CONTEXT_SIZE]),
+                    CONF_THREADS: int(user_input[CONF_THREADS]),
+                }
+            )
         suggested = self.add_suggested_values_to_schema(
             schema, user_input if user_input is not None else self.config_entry.options
         )
         # The numbers an error names (no thousands separator, as below).
-        limits = {"minimum_context": str(MIN_FIXED_CONTEXT), "cores": str(_cores())}
+        limits = {
+            "minimum_context": str(MIN_FIXED_CONTEXT),
+            "cores": str(_cores()),
+            **out_of_range,
+        }
         if trained is not None:
             limits["trained_context"] = str(trained)
         if self.config_entry.state is not ConfigEntryState.LOADED:

@@ -58,7 +58,9 @@ from homeassistant.helpers.selector import TextSelectorConfig
 from homeassistant.helpers.selector import TextSelectorType
 
 from .options_reload import ReloadingOptionsFlow
+from .selectors import OUT_OF_RANGE
 from .selectors import number_box
+from .selectors import range_problem
 
 SERVER_SCHEMA = probatio.Schema(
     {
@@ -257,13 +259,16 @@ class ServerOptionsFlow(ReloadingOptionsFlow):
 
     async def async_step_server(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Save the options; the entry reloads with them, visibly."""
-        if user_input is not None:
+        problem = None if user_input is None else range_problem(OPTIONS_SCHEMA, user_input)
+        if user_input is not None and problem is None:
             return await self.async_save_options(
                 {**user_input, CONF_MAX_CONCURRENT: int(user_input[CONF_MAX_CONCURRENT])}
             )
         return self.async_show_form(
             step_id="server",
             data_schema=self.add_suggested_values_to_schema(
-                OPTIONS_SCHEMA, self.config_entry.options
+                OPTIONS_SCHEMA, user_input or self.config_entry.options
             ),
+            errors={problem[0]: OUT_OF_RANGE} if problem else None,
+            description_placeholders=problem[1] if problem else None,
         )

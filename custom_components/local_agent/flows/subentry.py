@@ -20,6 +20,8 @@ from homeassistant.config_entries import SubentryFlowResult
 from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
 
+from .selectors import OUT_OF_RANGE
+from .selectors import range_problem
 from .subentry_forms import AGENT_FORM
 from .subentry_forms import AI_TASK_FORM
 from .subentry_forms import SubentryForm
@@ -80,11 +82,15 @@ class SubentryFormFlow(ConfigSubentryFlow):
         schema = self.form.schema(self.hass)
         saved = self._get_reconfigure_subentry().data if self.source != "user" else {}
         errors: dict[str, str] = {}
+        placeholders: dict[str, str] = {}
         if user_input is not None:
             given = self.form.data(schema, user_input)
             before = {**saved, **self._typed}  # what each field held before this submit
             data = self.form.unmasked(given, before)
-            if (problem := self.form.problem(data)) is None:
+            field, problem = "base", self.form.problem(data)
+            if out_of_range := range_problem(schema, user_input):
+                (field, placeholders), problem = out_of_range, OUT_OF_RANGE
+            if problem is None:
                 data = self.form.stored(self.hass, data)
                 title = data.pop(CONF_NAME)
                 if self.source == "user":
@@ -97,7 +103,7 @@ class SubentryFormFlow(ConfigSubentryFlow):
                     # Named, so our own text says it (the default is core's, English only).
                     reason="reconfigure_successful",
                 )
-            errors["base"] = problem
+            errors[field] = problem
             for key in self.form.refused_secrets(problem):
                 # A refused secret would come back masked: neither readable nor correctable
                 # (typing adds to the mask) and refused again as sent. The field gets back
@@ -113,6 +119,7 @@ class SubentryFormFlow(ConfigSubentryFlow):
                 schema, self.form.suggested(schema, self.form.masked(current))
             ),
             errors=errors or None,
+            description_placeholders=placeholders,
         )
 
 
