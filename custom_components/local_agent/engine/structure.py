@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 import json
-import math
 from typing import Any
 
 from .errors import EngineError
 from .grammar import _Rules
 from .grammar import gbnf_literal
+from .tool_calls import finite_number
 from .types import JsonSchema
 
 MAX_STRING_CHARS = 400
@@ -203,9 +203,7 @@ def _kind_errors(value: Any, kind: Any, schema: Mapping[str, Any], where: str) -
             (isinstance(v, int) and not isinstance(v, bool))
             or (isinstance(v, float) and v.is_integer())
         ),
-        "number": lambda v: (
-            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-        ),
+        "number": finite_number,
         "boolean": lambda v: isinstance(v, bool),
         "null": lambda v: v is None,
         "array": lambda v: isinstance(v, list),
