@@ -14,6 +14,7 @@ other than the sign, formats and uniqueItems are not enforced.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 import json
 from typing import Any
@@ -197,7 +198,7 @@ def structure_errors(value: Any, schema: Any, where: str = "answer") -> list[str
 
 
 def _kind_errors(value: Any, kind: Any, schema: Mapping[str, Any], where: str) -> list[str]:
-    fits = {
+    fits: dict[str, Callable[[Any], bool]] = {
         "string": lambda v: isinstance(v, str),
         "integer": lambda v: (
             (isinstance(v, int) and not isinstance(v, bool))
