@@ -14,14 +14,15 @@ other than the sign, formats and uniqueItems are not enforced.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 import json
-import math
 from typing import Any
 
 from .errors import EngineError
 from .grammar import _Rules
 from .grammar import gbnf_literal
+from .tool_calls import finite_number
 from .types import JsonSchema
 
 MAX_STRING_CHARS = 400
@@ -197,15 +198,13 @@ def structure_errors(value: Any, schema: Any, where: str = "answer") -> list[str
 
 
 def _kind_errors(value: Any, kind: Any, schema: Mapping[str, Any], where: str) -> list[str]:
-    fits = {
+    fits: dict[str, Callable[[Any], bool]] = {
         "string": lambda v: isinstance(v, str),
         "integer": lambda v: (
             (isinstance(v, int) and not isinstance(v, bool))
             or (isinstance(v, float) and v.is_integer())
         ),
-        "number": lambda v: (
-            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-        ),
+        "number": finite_number,
         "boolean": lambda v: isinstance(v, bool),
         "null": lambda v: v is None,
         "array": lambda v: isinstance(v, list),

@@ -570,15 +570,27 @@ def _number_or_none(value: Any) -> int | float | None:
         text = value.strip()
         if _INTEGER.fullmatch(text):
             try:
-                return int(text)
+                value = int(text)
             except ValueError:  # more digits than Python converts
                 return None
-        if not _DECIMAL.fullmatch(text):
+        elif _DECIMAL.fullmatch(text):
+            value = float(text)
+        else:
             return None
-        value = float(text)
+    return value if finite_number(value) else None
+
+
+def finite_number(value: Any) -> bool:
+    """Whether a value is a number a float holds (an integer of 400 digits is none).
+
+    No bool, NaN or infinity either; every float conversion of 10**400 raises.
+    """
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return value if math.isfinite(value) else None
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _to_boolean(value: Any, schema: JsonSchema) -> bool:

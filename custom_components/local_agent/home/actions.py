@@ -131,7 +131,7 @@ def _lit(key: str, value: Any) -> bool:
         return False
     try:
         number = float(value)
-    except ValueError:
+    except ValueError, OverflowError:
         return False
     if not math.isfinite(number):
         return False

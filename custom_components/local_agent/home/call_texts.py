@@ -464,7 +464,7 @@ def in_unit(value: Any, unit: str | None, language: str) -> Any:
         return value
     try:
         number = float(value)
-    except TypeError, ValueError:
+    except TypeError, ValueError, OverflowError:
         return value
     return quantity_words(Quantity(number, unit), call_words(language))
 
@@ -942,7 +942,7 @@ def duration_seconds(value: Any) -> float | None:
                 return sign * numbers[0]
             if len(numbers) in (2, 3):
                 return sign * sum(n * s for n, s in zip(numbers, (3600, 60, 1), strict=False))
-    except TypeError, ValueError:
+    except TypeError, ValueError, OverflowError:
         return None
     return None
 

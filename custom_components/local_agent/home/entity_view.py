@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,7 +12,13 @@ import re
 from typing import Any
 from typing import Final
 import unicodedata
+from unicodedata import combining
 
+from custom_components.local_agent.engine.spoken_numbers import spoken_number
+from custom_components.local_agent.engine.words import DIGIT_WORDS
+from custom_components.local_agent.engine.words import NUMBER_JOINERS
+from custom_components.local_agent.engine.words import NUMBER_WORDS
+from custom_components.local_agent.engine.words import fold
 from homeassistant.components.sensor import async_rounded_state
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
 from homeassistant.const import EVENT_STATE_CHANGED
@@ -509,9 +516,51 @@ _SCRIPT_WORD: Final = re.compile(r"\w+")
 
 
 def heard(name: str) -> str:
-    """Return the name as a voice says it and an eye compares it: its words, folded."""
+    """Return the name as a voice says it and an ear compares it: its words, folded.
+
+    Neither case, accents, marks nor the gaps between words are heard ("Front Door",
+    "Frontdoor", "Frönt Door"), nor whether a number is written in digits or in words ("Door
+    2", "Door two", "Tür zwei", "Door ٢").
+    """
     kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
-    return " ".join(re.findall(r"\w+", kept.casefold()))
+    plain = "".join(c for c in unicodedata.normalize("NFKD", kept.casefold()) if not combining(c))
+    return "".join(_numbers_as_digits(re.findall(r"\w+", plain)))
+
+
+# The most words a number in a name is said in ("nine hundred ninety nine thousand …").
+_LONGEST_SAID_NUMBER: Final = 10
+# A word made of number words alone, maybe joined ("two", "einundzwanzig", "veintiuno"): only
+# such a word may begin a number said in words, so a name without one is never read for it.
+_NUMBER_PARTS: Final = "|".join(
+    sorted(map(re.escape, {*DIGIT_WORDS, *NUMBER_WORDS, "a", "ein", "eine"}), key=len, reverse=True)
+)
+_NUMBER_WORD: Final = re.compile(
+    rf"(?:{_NUMBER_PARTS})(?:(?:{'|'.join(map(fold, NUMBER_JOINERS))})?(?:{_NUMBER_PARTS}))*"
+)
+
+
+def _numbers_as_digits(words: list[str]) -> Iterator[str]:
+    """Yield the words with each number said in words or in any script's digits as its digits."""
+    start = 0
+    while start < len(words):
+        number, end = None, start + 1
+        if _NUMBER_WORD.fullmatch(words[start]):
+            # The longest run of words from here that says one number ("twenty one": 21).
+            for end in range(min(len(words), start + _LONGEST_SAID_NUMBER), start, -1):
+                if (number := spoken_number(" ".join(words[start:end]))) is not None:
+                    break
+        if number is not None and float(number).is_integer():
+            yield str(int(number))
+        else:
+            end = start + 1
+            yield "".join(_digit(c) for c in words[start])
+        start = end
+
+
+def _digit(char: str) -> str:
+    """Return a digit of any script as the digit it is: "٢" is "2"."""
+    digit = unicodedata.digit(char, None)
+    return char if digit is None else str(digit)
 
 
 def writes_an_entity_id(name: str) -> bool:

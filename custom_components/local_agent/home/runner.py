@@ -30,6 +30,7 @@ from custom_components.local_agent.compat import service_handler_facts
 from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import LOGGER
+from custom_components.local_agent.engine.tool_calls import finite_number
 from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import is_live_context
 from homeassistant.auth.permissions.const import POLICY_CONTROL
@@ -947,6 +948,4 @@ def _light_end(data: Mapping[str, Any], state: State) -> Quantity | str | None:
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
+    return float(value) if finite_number(value) else None

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from dataclasses import field
 import difflib
 import json
-import math
 import re
 from typing import Any
 from typing import Final
@@ -26,6 +25,7 @@ from custom_components.local_agent.compat import registered_service
 from custom_components.local_agent.compat import service_handler_facts
 from custom_components.local_agent.engine.spoken_numbers import spoken_number
 from custom_components.local_agent.engine.spoken_numbers import without_unit
+from custom_components.local_agent.engine.tool_calls import finite_number
 from custom_components.local_agent.engine.types import JsonSchema
 from homeassistant.const import ATTR_SUPPORTED_FEATURES
 from homeassistant.core import HomeAssistant
@@ -510,7 +510,7 @@ def _coerce_number(spec: FieldSpec, value: Any, unit: str) -> tuple[Any, Refusal
         number = value
     elif isinstance(value, str):
         number, with_unit = _written_number(value, unit)
-    if number is None or not math.isfinite(number):
+    if number is None or not finite_number(number):
         return None, Refusal(f"{spec.name} must be a number{_range_text(spec)}, got {value!r}.")
     if spec.name in _WHOLE_PERCENT_FIELDS and 0 < number < 1 and not with_unit:
         # A share of the whole: 0.5 is half; "0.5 %" (its unit written) is half a percent.
@@ -564,9 +564,7 @@ def out_of_range(
 
 def _bound(value: Any) -> float | None:
     """Return a range's end as the entity reports it; None when no finite number (NaN, a bool)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value if math.isfinite(value) else None
+    return value if finite_number(value) else None
 
 
 def _coerce_boolean(spec: FieldSpec, value: Any) -> tuple[Any, Refusal | None]:

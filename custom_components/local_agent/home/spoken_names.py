@@ -145,7 +145,7 @@ def _as_voiced(text: str) -> str:
     "Hallway" and "Hall way" are one word aloud; a place is compared as it is said, on one
     line and cut, so two long names alike up to the cut are alike.
     """
-    return heard(text).replace(" ", "")
+    return heard(text)
 
 
 def aloud(hass: HomeAssistant, text: str, language: str) -> str:
