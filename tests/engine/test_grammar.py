@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from custom_components.local_agent.engine import grammar as grammar_module
 from custom_components.local_agent.engine.errors import GrammarError
 from custom_components.local_agent.engine.grammar import MAX_STRING_CHARS
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
@@ -327,3 +328,36 @@ def test_longest_text_of_a_grammar_is_reached_by_four_byte_characters() -> None:
     two = build_tool_call_grammar(TOOL_LISTS["assist"], max_calls=2)
     assert longest_text_bytes(two) == 2 * 1069 + len("\n<tool_call>")
     assert longest_text_bytes('root ::= "a" [b]*') == float("inf")
+
+
+def _lights(*ids: str) -> list[ToolSpec]:
+    return [object_tool("light", "Lights", {"entity_id": {"type": "string", "enum": list(ids)}})]
+
+
+def test_the_same_tools_build_their_grammar_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command of a home asks for the same grammar: built once, not per command."""
+    built: list[int] = []
+    build = grammar_module._call_grammar
+
+    def counted(tools: Any, max_calls: int) -> str:
+        built.append(max_calls)
+        return build(tools, max_calls)
+
+    monkeypatch.setattr(grammar_module, "_recent_grammars", ())
+    monkeypatch.setattr(grammar_module, "_call_grammar", counted)
+    first = build_tool_call_grammar(_lights("light.desk", "light.hall"), max_calls=3)
+    again = build_tool_call_grammar(_lights("light.desk", "light.hall"), max_calls=3)
+    assert again == first
+    assert built == [3]
+    build_tool_call_grammar(_lights("light.desk", "light.hall"), max_calls=2)
+    assert built == [3, 2]
+
+
+def test_a_remembered_grammar_follows_the_exposed_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An id no longer exposed leaves the grammar, even when its schema changed in place."""
+    monkeypatch.setattr(grammar_module, "_recent_grammars", ())
+    tools = _lights("light.desk", "light.vault")
+    assert "light.vault" in build_tool_call_grammar(tools)
+    tools[0].parameters["properties"]["entity_id"]["enum"].remove("light.vault")
+    assert "light.vault" not in build_tool_call_grammar(tools)
+    assert "light.desk" in build_tool_call_grammar(tools)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 import logging
 from pathlib import Path
+import random
 import sys
 import threading
 from types import SimpleNamespace
@@ -45,6 +46,7 @@ from custom_components.local_agent.engine.local.context_size import kv_bytes_per
 from custom_components.local_agent.engine.local.llama import STEERING_LOOKAHEAD
 from custom_components.local_agent.engine.local.llama import LoadedModel
 from custom_components.local_agent.engine.local.llama import flash_attention_type
+from custom_components.local_agent.engine.local.llama import shared_prefix_length
 from custom_components.local_agent.engine.local.probe import key_cache_type
 from custom_components.local_agent.engine.markup import REASONING_CLOSE as THINK_CLOSE
 from custom_components.local_agent.engine.settings import EngineSettings
@@ -1313,3 +1315,29 @@ def test_a_tool_call_ends_the_reasoning_only_where_tools_can_be_called() -> None
     assert reasoning_ended("so I call\n</think>\n\n", structured)
     assert reasoning_ended("let me <tool_call>", chat)
     assert not reasoning_ended("let me <tool_call>", structured)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_shared_prefix_length_is_where_two_prompts_part(seed: int) -> None:
+    """The halving comparison finds the same length as reading the tokens one by one."""
+    rng = random.Random(seed)
+    first = [rng.randrange(4) for _ in range(rng.randrange(0, 3000))]
+    second = first[: rng.randrange(0, len(first) + 1)] + [
+        rng.randrange(4) for _ in range(rng.randrange(0, 50))
+    ]
+    one_by_one = 0
+    for mine, theirs in zip(first, second, strict=False):
+        if mine != theirs:
+            break
+        one_by_one += 1
+    assert shared_prefix_length(first, second) == one_by_one
+    assert shared_prefix_length(second, first) == one_by_one
+
+
+def test_shared_prefix_length_at_the_edges() -> None:
+    """Empty lists, equal lists, one inside the other, parting at the first token."""
+    assert shared_prefix_length([], [1, 2]) == 0
+    assert shared_prefix_length([1, 2, 3], [1, 2, 3]) == 3
+    assert shared_prefix_length([1, 2], [1, 2, 3]) == 2
+    assert shared_prefix_length([5, 2, 3], [1, 2, 3]) == 0
+    assert shared_prefix_length([1, 2, 3], [1, 2, 4]) == 2

@@ -27,6 +27,9 @@ from .types import ToolSpec
 MAX_STRING_CHARS = 120
 MAX_JSON_CHARS = 240
 MAX_DIGITS = 15
+# Tool-call grammars remembered (agents with homes of their own each ask for theirs).
+RECENT_GRAMMARS = 4
+_recent_grammars: tuple[tuple[str, str], ...] = ()
 
 _VALUE_RULES = {
     "boolean": 'value-boolean ::= "true" | "false"',
@@ -264,11 +267,29 @@ def build_tool_call_grammar(tools: Sequence[ToolSpec], *, max_calls: int = 1) ->
 
     With max_calls > 1, up to that many calls may follow one another, each further one
     introduced by a newline and `<tool_call>` as the chat template writes them.
+
+    The last few grammars are remembered by what they are built from (names and enforced
+    schemas, as text: a schema changed in place is another key): every command of a home
+    asks for the same one, and building it took 16 ms of the time to the first token at
+    1000 entities.
     """
+    global _recent_grammars  # noqa: PLW0603 - a memo shared by every loaded model
     if not tools:
         raise ValueError("A tool-call grammar needs at least one tool")
     if max_calls < 1:
         raise ValueError("max_calls must be at least 1")
+    key = json.dumps(
+        [max_calls, *((tool.name, tool.enforced_parameters) for tool in tools)], default=repr
+    )
+    for built_from, grammar in _recent_grammars:
+        if built_from == key:
+            return grammar
+    grammar = _call_grammar(tools, max_calls)
+    _recent_grammars = (*_recent_grammars, (key, grammar))[-RECENT_GRAMMARS:]
+    return grammar
+
+
+def _call_grammar(tools: Sequence[ToolSpec], max_calls: int) -> str:
     builder = _Builder()
     functions = [builder.function(tool) for tool in tools]
     more = f" ({gbnf_literal(NEXT_CALL)} call){{0,{max_calls - 1}}}" if max_calls > 1 else ""

@@ -247,6 +247,25 @@ class PrefixProgress:
         return max(self.total - self.held, 0) * rate
 
 
+def shared_prefix_length(first: Sequence[int], second: Sequence[int]) -> int:
+    """Return how many tokens two token lists start with alike.
+
+    Halves compared as slices (C loops): a Python loop over a 20,000-token home list took
+    4-6 ms of a command's time to its first token.
+    """
+    low, high = 0, min(len(first), len(second))
+    if first[:high] == second[:high]:
+        return high
+    # The first `low` tokens are alike, the first `high` are not.
+    while high - low > 1:
+        middle = (low + high) // 2
+        if first[low:middle] == second[low:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 def flash_attention_type(llama_cpp: Any, wanted: bool | None) -> int:
     """Return llama.cpp's flash-attention switch for the setting (None: automatic).
 
@@ -577,12 +596,7 @@ class LoadedModel:
         cached = self._tokens
         if cached and len(cached) < len(prompt) and prompt[: len(cached)] == cached:
             return len(cached)
-        common = 0
-        for mine, theirs in zip(cached, prompt, strict=False):
-            if mine != theirs:
-                break
-            common += 1
-        common = min(common, len(prompt) - 1)
+        common = min(shared_prefix_length(cached, prompt), len(prompt) - 1)
         checkpoint = self._checkpoints.longest_prefix_of(prompt, common)
         checkpoint_length = checkpoint[0] if checkpoint else 0
         if common > checkpoint_length and self._ctx.kv_cache_seq_rm(0, common, -1):
