@@ -205,6 +205,28 @@ class ConfirmationStore:
         return self._pending.get((agent_id, conversation_id))
 
     @callback
+    def async_asks(self, agent_id: str, conversation_id: str, asked_in: str) -> bool:
+        """Whether the question waiting in this conversation is the one context `asked_in` held."""
+        pending = self._pending.get((agent_id, conversation_id))
+        return pending is not None and pending.asked_in == asked_in
+
+    @callback
+    def async_question_waits(self, agent_id: str, conversation_id: str) -> bool:
+        """Whether a question in time waits in this conversation (one past it is expired here).
+
+        Two turns of one conversation may run at once (Home Assistant 2026.10 lets them): the
+        question one of them holds must not take the place of the other's, which its person
+        may hear last and answer.
+        """
+        pending = self._pending.get((agent_id, conversation_id))
+        if pending is None:
+            return False
+        if pending.expired(self.clock()):
+            self.async_take(agent_id, conversation_id)  # expires it, as its timer would
+            return False
+        return True
+
+    @callback
     def async_said(self, agent_id: str, conversation_id: str, asked_in: str) -> None:
         """Mark the question the turn of context `asked_in` held here as said: it ended."""
         pending = self._pending.get((agent_id, conversation_id))
