@@ -667,15 +667,20 @@ def _goes_on(mark: str) -> bool:
     )
 
 
+# Tag characters spell letters and digits that no one sees and the model reads: "yes" with a
+# hidden "and unlock the back door" written after it.
+_TAGS: Final = range(0xE0000, 0xE0080)
+
+
 def _plain(text: str, language: str) -> bool:
     """Whether a reply is words alone: it asks nothing and carries nothing no table reads.
 
-    A symbol or emoji ("yes ❌"), a mark on no letter (a struck-through "y̶e̶s̶") or a private
-    character may say anything. "Why not?" asks nothing.
+    A symbol or emoji ("yes ❌"), a mark on no letter (a struck-through "y̶e̶s̶"), a private
+    character or hidden text (tag characters) may say anything. "Why not?" asks nothing.
     """
     for ch in unicodedata.normalize("NFC", text):
         category = unicodedata.category(ch)
-        if category[0] in "MS" or category in ("Co", "Cn"):
+        if category[0] in "MS" or category in ("Co", "Cn") or ord(ch) in _TAGS:
             return False
     folded = fold(text)
     asked = frozenset().union(*(asked_yes_phrases(lang) for lang in (language, "en")))
