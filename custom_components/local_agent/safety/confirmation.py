@@ -205,6 +205,28 @@ class ConfirmationStore:
         return self._pending.get((agent_id, conversation_id))
 
     @callback
+    def async_asks(self, agent_id: str, conversation_id: str, asked_in: str) -> bool:
+        """Whether the question waiting in this conversation is the one context `asked_in` held."""
+        pending = self._pending.get((agent_id, conversation_id))
+        return pending is not None and pending.asked_in == asked_in
+
+    @callback
+    def async_question_waits(self, agent_id: str, conversation_id: str) -> bool:
+        """Whether a question in time waits in this conversation (one past it is expired here).
+
+        Two turns of one conversation may run at once (Home Assistant 2026.10 lets them): the
+        question one of them holds must not take the place of the other's, which its person
+        may hear last and answer.
+        """
+        pending = self._pending.get((agent_id, conversation_id))
+        if pending is None:
+            return False
+        if pending.expired(self.clock()):
+            self.async_take(agent_id, conversation_id)  # expires it, as its timer would
+            return False
+        return True
+
+    @callback
     def async_said(self, agent_id: str, conversation_id: str, asked_in: str) -> None:
         """Mark the question the turn of context `asked_in` held here as said: it ended."""
         pending = self._pending.get((agent_id, conversation_id))
@@ -645,15 +667,20 @@ def _goes_on(mark: str) -> bool:
     )
 
 
+# Tag characters spell letters and digits that no one sees and the model reads: "yes" with a
+# hidden "and unlock the back door" written after it.
+_TAGS: Final = range(0xE0000, 0xE0080)
+
+
 def _plain(text: str, language: str) -> bool:
     """Whether a reply is words alone: it asks nothing and carries nothing no table reads.
 
-    A symbol or emoji ("yes ❌"), a mark on no letter (a struck-through "y̶e̶s̶") or a private
-    character may say anything. "Why not?" asks nothing.
+    A symbol or emoji ("yes ❌"), a mark on no letter (a struck-through "y̶e̶s̶"), a private
+    character or hidden text (tag characters) may say anything. "Why not?" asks nothing.
     """
     for ch in unicodedata.normalize("NFC", text):
         category = unicodedata.category(ch)
-        if category[0] in "MS" or category in ("Co", "Cn"):
+        if category[0] in "MS" or category in ("Co", "Cn") or ord(ch) in _TAGS:
             return False
     folded = fold(text)
     asked = frozenset().union(*(asked_yes_phrases(lang) for lang in (language, "en")))

@@ -553,6 +553,22 @@ class SafetyGate:
                 ),
                 self._names(held),
             )
+        store = async_get_confirmations(self.hass)
+        if store.async_question_waits(self.agent_id, turn.conversation_id):
+            # Another turn of this conversation, run at once with this one, holds a question:
+            # a yes would answer only one of the two, and which one its person heard last is
+            # unknown. That one waits; this one is never asked.
+            for action in held:
+                self.async_record(turn, action, Outcome.REFUSED, "another question waits")
+            return capitalized(
+                await async_phrase(
+                    self.hass,
+                    turn.language,
+                    "confirmation_another_waits",
+                    actions=self._actions(held, turn),
+                ),
+                self._names(held),
+            )
         if turn.answering_device:
             if too_many := _too_long_to_say(held):
                 # Fail closed: a yes would run targets the person could not have followed.
@@ -582,9 +598,7 @@ class SafetyGate:
             for action in expired_pending.actions:
                 self.async_record(turn, action, Outcome.EXPIRED)
 
-        async_get_confirmations(self.hass).async_hold(
-            self.hass, pending, self.policy.timeout_seconds, expired
-        )
+        store.async_hold(self.hass, pending, self.policy.timeout_seconds, expired)
         for action in held:
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
@@ -592,6 +606,17 @@ class SafetyGate:
             await async_phrase(self.hass, turn.language, key, actions=self._actions(held, turn)),
             self._names(held),
         )
+
+    @callback
+    def asks(self, turn: TurnContext) -> bool:
+        """Whether the question waiting in the turn's conversation is the one the turn held."""
+        return async_get_confirmations(self.hass).async_asks(
+            self.agent_id, turn.conversation_id, turn.context.id
+        )
+
+    def _asked_again(self, turn: TurnContext) -> ReplyOutcome:
+        """How a reply that asks its question again ends: asked, or refused (not held)."""
+        return ReplyOutcome.ASKED_AGAIN if self.asks(turn) else ReplyOutcome.REFUSED
 
     async def async_refusal(self, turn: TurnContext, refused: list[PendingAction]) -> str:
         """Return the fixed answer when nobody is there to confirm."""
@@ -751,7 +776,7 @@ class SafetyGate:
         if moved is None:
             return None  # past its time meanwhile
         question = await self.async_hold(turn, await self._async_held_in(moved, language))
-        return PendingReply(question, ReplyOutcome.ASKED_AGAIN)
+        return PendingReply(question, self._asked_again(turn))
 
     async def _async_cancel_elsewhere(
         self, turn: TurnContext, elsewhere: PendingConfirmation
@@ -863,7 +888,7 @@ class SafetyGate:
             # Not read, so no guess: the same question, asking for the digits one by one.
             heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
             question = await self.async_hold(turn, list(pending.actions))
-            return PendingReply(f"{heard} {question}", ReplyOutcome.ASKED_AGAIN)
+            return PendingReply(f"{heard} {question}", self._asked_again(turn))
         if reading is PinReply.OTHER:
             return await self._async_set_aside(turn, pending, "confirmation_set_aside_pin")
         if reading is PinReply.NO:

@@ -1070,7 +1070,8 @@ class ConversationAgent:
                 done = await self._async_done_so_far(running)
                 said = " ".join(part for part in (done, question) if part)
                 await self._async_say(chat_log, said)
-                return TurnEnd.CONFIRMATION_ASKED if self.gate.retired is None else TurnEnd.REFUSED
+                asked = self.gate.asks(turn.context)
+                return TurnEnd.CONFIRMATION_ASKED if asked else TurnEnd.REFUSED
             if await self._async_plain_answer(turn):
                 return TurnEnd.ANSWERED
         return TurnEnd.ROUND_LIMIT
