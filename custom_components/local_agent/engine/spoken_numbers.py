@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from .words import DIGIT_WORDS
+from .words import HUNDREDS
 from .words import fold
 
 
@@ -32,9 +33,9 @@ _WORDS: Final[Mapping[str, int]] = {
         (14, "fourteen vierzehn quatorze catorce quattordici veertien catorze"),
         (15, "fifteen fünfzehn quinze quince quindici vijftien"),
         (16, "sixteen sechzehn seize dieciséis sedici zestien dezesseis dezasseis"),
-        (17, "seventeen siebzehn diecisiete diciassette zeventien dezessete dezassete"),
-        (18, "eighteen achtzehn dieciocho diciotto achttien dezoito"),
-        (19, "nineteen neunzehn diecinueve diciannove negentien dezenove dezanove"),
+        (17, "seventeen siebzehn dixsept diecisiete diciassette zeventien dezessete dezassete"),
+        (18, "eighteen achtzehn dixhuit dieciocho diciotto achttien dezoito"),
+        (19, "nineteen neunzehn dixneuf diecinueve diciannove negentien dezenove dezanove"),
         (20, "twenty zwanzig vingt vingts veinte veinti venti vent twintig vinte"),
         (30, "thirty dreißig dreissig trente treinta trenta trent dertig trinta"),
         (40, "forty fourty vierzig quarante cuarenta quaranta quarant veertig quarenta"),
@@ -44,14 +45,18 @@ _WORDS: Final[Mapping[str, int]] = {
         (80, "eighty achtzig huitante octante ochenta ottanta ottant tachtig oitenta"),
         (90, "ninety neunzig nonante noventa novanta novant negentig"),
         (100, "hundred hundert cent cents cien ciento cento honderd cem"),
-        (1000, "thousand tausend mille mil duizend"),
+        (1000, "thousand tausend mille mila mil duizend"),
     ),
+    **HUNDREDS,
 }
 # What joins the parts of a number ("cuarenta y siete", "einundzwanzig").
 _JOINERS: Final = ("and", "und", "et", "y", "e", "en")
 _MINUS: Final = frozenset({"minus", "moins", "menos", "meno"})
 _POINT: Final = frozenset({"point", "komma", "virgule", "coma", "punto", "virgola", "virgula"})
 _JOINED: Final = -1
+# French alone says 17 to 19 as ten and a digit ("dix-sept"): never "ten seven", "tien zeven".
+_FRENCH_TEN: Final = "dix"
+_FRENCH_TEENS: Final = frozenset({"sept", "huit", "neuf"})
 _ONE_BEFORE_A_HUNDRED: Final = "a"
 _LONGEST_WORD: Final = max(map(len, _WORDS))
 # Longer than any number said in words, with a fraction's digits ("neunhundertneunund…").
@@ -89,8 +94,9 @@ def _is_digit(word: str) -> bool:
     return _WORDS.get(word, 10) < 10 and word != _ONE_BEFORE_A_HUNDRED
 
 
-def _whole(tokens: list[str]) -> int | None:
+def _whole(said: list[str]) -> int | None:
     parts: list[int] = []
+    tokens = _french_teens_joined(said)
     for index, word in enumerate(tokens):
         if word == _ONE_BEFORE_A_HUNDRED and not _multiplies(tokens[index + 1 : index + 2]):
             return None  # "a hundred", "a thousand"; never "a" alone
@@ -99,6 +105,17 @@ def _whole(tokens: list[str]) -> int | None:
             return None
         parts += split
     return _combined(parts)
+
+
+def _french_teens_joined(tokens: list[str]) -> list[str]:
+    """Return the words with "dix sept" (a hyphen folded to a space) said as one: "dixsept"."""
+    joined: list[str] = []
+    for word in tokens:
+        if joined and joined[-1] == _FRENCH_TEN and word in _FRENCH_TEENS:
+            joined[-1] += word
+        else:
+            joined.append(word)
+    return joined
 
 
 def _multiplies(next_word: list[str]) -> bool:
@@ -118,6 +135,8 @@ def _split(token: str, *, first: bool) -> list[int] | None:
                 return [_JOINED, *rest]
     for end in range(min(len(token), _LONGEST_WORD), 0, -1):
         value = _WORDS.get(token[:end])
+        if token[:end] == _ONE_BEFORE_A_HUNDRED and token != _ONE_BEFORE_A_HUNDRED:
+            continue  # "a" is a word of its own, never a part of one ("duemila" is no 2001)
         if value is not None and (rest := _split(token[end:], first=False)) is not None:
             return [value, *rest]
     return None
@@ -159,8 +178,6 @@ def _added(current: int, value: int, joined: bool) -> int | None:
         return current + value
     if rest % 10 == 0 and rest >= 20 and value < 10:
         return current + value  # twenty one
-    if rest == 10 and 7 <= value <= 9:
-        return current + value  # dix-sept, soixante-dix-huit (never "ten five")
     if rest in (60, 80) and 10 <= value < 20:
         return current + value  # soixante-dix, quatre-vingt-dix
     if rest == 4 and value == 20 and not joined:
