@@ -4,7 +4,7 @@
 um"; "twenty one point five", "minus ten". In any of the seven languages, whichever the turn's
 is: a number field's value does not carry its language. Anything that is not wholly a number
 is None: a word the table does not know is never guessed at, nor is a number not said so
-("zero hundred", "twenty zero", "ten five", a bare "a").
+("zero hundred", "twenty zero", "ten five", "ten seven" but in French's "dix-sept", a bare "a").
 """
 
 from __future__ import annotations
