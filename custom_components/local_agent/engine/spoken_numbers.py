@@ -33,9 +33,14 @@ _WORDS: Final[Mapping[str, int]] = {
         (14, "fourteen vierzehn quatorze catorce quattordici veertien catorze"),
         (15, "fifteen fünfzehn quinze quince quindici vijftien"),
         (16, "sixteen sechzehn seize dieciséis sedici zestien dezesseis dezasseis"),
-        (17, "seventeen siebzehn dixsept diecisiete diciassette zeventien dezessete dezassete"),
-        (18, "eighteen achtzehn dixhuit dieciocho diciotto achttien dezoito"),
-        (19, "nineteen neunzehn dixneuf diecinueve diciannove negentien dezenove dezanove"),
+        (17, "seventeen siebzehn diecisiete diciassette zeventien dezessete dezassete"),
+        (18, "eighteen achtzehn dieciocho diciotto achttien dezoito"),
+        (19, "nineteen neunzehn diecinueve diciannove negentien dezenove dezanove"),
+        # Teens said apart (_TEENS_APART), once joined.
+        (16, "diezyseis"),
+        (17, "dixsept diezysiete"),
+        (18, "dixhuit diezyocho"),
+        (19, "dixneuf diezynueve"),
         (20, "twenty zwanzig vingt vingts veinte veinti venti vent twintig vinte"),
         (30, "thirty dreißig dreissig trente treinta trenta trent dertig trinta"),
         (40, "forty fourty vierzig quarante cuarenta quaranta quarant veertig quarenta"),
@@ -54,9 +59,12 @@ _JOINERS: Final = ("and", "und", "et", "y", "e", "en")
 _MINUS: Final = frozenset({"minus", "moins", "menos", "meno"})
 _POINT: Final = frozenset({"point", "komma", "virgule", "coma", "punto", "virgola", "virgula"})
 _JOINED: Final = -1
-# French alone says 17 to 19 as ten and a digit ("dix-sept"): never "ten seven", "tien zeven".
-_FRENCH_TEN: Final = "dix"
-_FRENCH_TEENS: Final = frozenset({"sept", "huit", "neuf"})
+# Teens said apart as ten, a digit and maybe a joiner: French "dix-sept" and the old Spanish
+# "diez y siete" only; never "ten seven", "tien zeven".
+_TEENS_APART: Final[Mapping[tuple[str, ...], str]] = {
+    **{("dix", digit): f"dix{digit}" for digit in ("sept", "huit", "neuf")},
+    **{("diez", "y", digit): f"diezy{digit}" for digit in ("seis", "siete", "ocho", "nueve")},
+}
 _ONE_BEFORE_A_HUNDRED: Final = "a"
 _LONGEST_WORD: Final = max(map(len, _WORDS))
 # Longer than any number said in words, with a fraction's digits ("neunhundertneunund…").
@@ -96,7 +104,7 @@ def _is_digit(word: str) -> bool:
 
 def _whole(said: list[str]) -> int | None:
     parts: list[int] = []
-    tokens = _french_teens_joined(said)
+    tokens = _teens_joined(said)
     for index, word in enumerate(tokens):
         if word == _ONE_BEFORE_A_HUNDRED and not _multiplies(tokens[index + 1 : index + 2]):
             return None  # "a hundred", "a thousand"; never "a" alone
@@ -107,14 +115,22 @@ def _whole(said: list[str]) -> int | None:
     return _combined(parts)
 
 
-def _french_teens_joined(tokens: list[str]) -> list[str]:
-    """Return the words with "dix sept" (a hyphen folded to a space) said as one: "dixsept"."""
+def _teens_joined(tokens: list[str]) -> list[str]:
+    """Return the words with a teen said apart as one ("dix sept": "dixsept", _TEENS_APART)."""
     joined: list[str] = []
-    for word in tokens:
-        if joined and joined[-1] == _FRENCH_TEN and word in _FRENCH_TEENS:
-            joined[-1] += word
-        else:
-            joined.append(word)
+    index = 0
+    while index < len(tokens):
+        teen = next(
+            (
+                (word, len(apart))
+                for apart, word in _TEENS_APART.items()
+                if tuple(tokens[index : index + len(apart)]) == apart
+            ),
+            None,
+        )
+        word, length = teen or (tokens[index], 1)
+        joined.append(word)
+        index += length
     return joined
 
 
