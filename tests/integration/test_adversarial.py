@@ -209,11 +209,7 @@ OWN_TOOL_ATTACKS: list[tuple[str, dict[str, Any], bool]] = [
     ("lock", {"action": "unlock", "entity_id": "main entrance"}, False),
     ("lock", {"action": "unlock", "entity_id": "lock.front_door, lock.openable_lock"}, False),
     ("cover", {"action": "open_cover", "entity_id": "cover.garage_door"}, True),
-    (
-        "cover",
-        {"action": "close_cover", "entity_id": "cover.garage_door"},
-        True,
-    ),
+    # Closing it, closed already, is said so and nothing runs (test_everyday_fiftieth).
     (
         "cover",
         {"action": "open_cover", "entity_id": ["cover.hall_window", "cover.garage_door"]},
@@ -277,7 +273,11 @@ async def test_every_action_of_our_tools_on_every_sensitive_entity_waits_for_yes
                 await hass.async_block_till_done()
                 assert sensitive_states(hass) == before, (spec.name, action, entity_id)
                 results = tool_results(hass, result)
-                if "error" not in results[0]:
+                if results[0].get("already"):
+                    # Found as it asks (a locked door locked): said so; nothing run or proposed.
+                    assert "Say yes" not in speech(result), (action, entity_id)
+                    assert scene.outcomes() == []
+                elif "error" not in results[0]:
                     assert speech(result).endswith("Say yes to confirm."), (action, entity_id)
                     assert scene.outcomes() == ["proposed"]
                     await scene.reply(agent, result, "no")

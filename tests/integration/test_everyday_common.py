@@ -733,9 +733,9 @@ LOCK_UP: Final = (
     "(night) Security)? Say yes to confirm."
 )
 # The held calls of our tools on the demo's garage door and alarm panel, in the sweep's order
-# (every house built on the demo has them).
+# (every house built on the demo has them). The garage door starts closed: closing it is said
+# "already closed", with no question.
 HELD_GARAGE_AND_ALARM: Final = [
-    "cover-close_cover-cover.garage_door: Close Garage Door? Say yes to confirm.",
     "cover-open_cover-cover.garage_door: Open Garage Door? Say yes to confirm.",
     "alarm_control_panel-alarm_arm_away-alarm_control_panel.security: "
     "Arm (away) Security? Say yes to confirm.",
@@ -751,9 +751,9 @@ HELD_GARAGE_AND_ALARM: Final = [
 # Every call of our tools that is held, in the order of the sweep: the locks, the garage door
 # and the alarm; guest mode, which "at 23:00, lock the doors unless guests" reads; the
 # "Lights out, lock up" bed light turned off (from on: its toggle; it starts off, so turning
-# it off first changes nothing); the "Lock up" script, and stopping it.
+# it off first changes nothing); the "Lock up" script, and stopping it. The front door starts
+# locked: locking it is said "already locked", with no question.
 HELD_OF_OUR_TOOLS: Final = [
-    "lock-lock-lock.front_door: Lock Front Door? Say yes to confirm.",
     "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
     "lock-lock-lock.kitchen_door: Lock Kitchen Door? Say yes to confirm.",
     "lock-unlock-lock.kitchen_door: Unlock Kitchen Door? Say yes to confirm.",
@@ -899,7 +899,6 @@ MUST_ASK: Final[list[Asking]] = [
     our_call("unlock", FRONT_DOOR),
     our_call("lock", BACK_DOOR),
     our_call("open_cover", GARAGE),
-    our_call("close_cover", GARAGE),
     our_call("alarm_arm_away", ALARM),
     our_call("alarm_disarm", ALARM),
     our_call("turn_on", "script.lock_up"),
@@ -919,6 +918,17 @@ MUST_ASK: Final[list[Asking]] = [
 @pytest.mark.parametrize("sensitive", MUST_ASK, ids=request_id)
 async def test_what_locks_opens_or_arms_still_asks(home: Home, sensitive: Asking) -> None:
     await still_asks(home, sensitive)
+
+
+async def test_closing_the_garage_door_once_open_still_asks(
+    hass: HomeAssistant, home: Home
+) -> None:
+    """It starts closed (closing it is said "already closed"); open, closing it is asked."""
+    garage = hass.states.get(GARAGE)
+    assert garage is not None
+    hass.states.async_set(GARAGE, "open", garage.attributes)
+
+    await still_asks(home, our_call("close_cover", GARAGE))
 
 
 async def test_turning_off_the_bed_light_late_still_asks(hass: HomeAssistant, home: Home) -> None:

@@ -681,9 +681,9 @@ GOODNIGHT_LOCKS: Final = "lock Back door and Front Door and arm (night) Security
 # the alarm and the main water; the goodnight button (its automation runs the script) and the
 # goodnight script, and stopping it. Before: every light (the adaptive lighting automation
 # reads them all, and aims its step at a template) and what sets one off (a scene, a
-# script, the cat's button and timer).
+# script, the cat's button and timer). The front door starts locked: locking it is said
+# "already locked", with no question.
 HELD_OF_OUR_TOOLS: Final = [
-    "lock-lock-lock.front_door: Lock Front Door? Say yes to confirm.",
     "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
     "lock-lock-lock.back_door: Lock Back door? Say yes to confirm.",
     "lock-unlock-lock.back_door: Unlock Back door? Say yes to confirm.",

@@ -673,7 +673,7 @@ async def test_an_everyday_request_runs_at_once(
 # What really sets off the lock, the garage door or the alarm, and programs of unknown effect.
 SENSITIVE: Final[list[Asking]] = [
     our_call("unlock", FRONT_DOOR),
-    our_call("lock", FRONT_DOOR),
+    # Locking it, locked already, is said so without a question (test_everyday_fiftieth).
     our_call("open_cover", GARAGE),
     our_call("alarm_arm_away", ALARM),
     our_call("select_option", "input_select.house_mode", option="Night"),

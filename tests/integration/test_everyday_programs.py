@@ -377,9 +377,9 @@ LEAVING: Final = "Run Leaving (this will arm (away) Security)? Say yes to confir
 # Every call of our tools that is held, in the order of the sweep: the lock, the garage door
 # and the alarm; "Sleeping", which runs Goodnight; the "Going out" button, which triggers
 # Leaving; Goodnight and Leaving themselves, and turning them off (scripts not exempt: what
-# stopping them keeps from happening is theirs to say).
+# stopping them keeps from happening is theirs to say). The front door starts locked: locking
+# it is said "already locked", with no question.
 HELD_OF_OUR_TOOLS: Final = [
-    f"lock-lock-lock.front_door: {LOCK}",
     "lock-unlock-lock.front_door: Unlock Front Door? Say yes to confirm.",
     *HELD_GARAGE_AND_ALARM,
     "input_boolean-toggle-input_boolean.sleeping: "

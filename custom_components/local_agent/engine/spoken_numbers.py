@@ -4,7 +4,7 @@
 um"; "twenty one point five", "minus ten". In any of the seven languages, whichever the turn's
 is: a number field's value does not carry its language. Anything that is not wholly a number
 is None: a word the table does not know is never guessed at, nor is a number not said so
-("zero hundred", "twenty zero", "ten five", a bare "a").
+("zero hundred", "twenty zero", "ten five", "ten seven" but in French's "dix-sept", a bare "a").
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from .words import DIGIT_WORDS
+from .words import HUNDREDS
 from .words import fold
 
 
@@ -35,6 +36,11 @@ _WORDS: Final[Mapping[str, int]] = {
         (17, "seventeen siebzehn diecisiete diciassette zeventien dezessete dezassete"),
         (18, "eighteen achtzehn dieciocho diciotto achttien dezoito"),
         (19, "nineteen neunzehn diecinueve diciannove negentien dezenove dezanove"),
+        # Teens said apart (_TEENS_APART), once joined.
+        (16, "diezyseis"),
+        (17, "dixsept diezysiete"),
+        (18, "dixhuit diezyocho"),
+        (19, "dixneuf diezynueve"),
         (20, "twenty zwanzig vingt vingts veinte veinti venti vent twintig vinte"),
         (30, "thirty dreißig dreissig trente treinta trenta trent dertig trinta"),
         (40, "forty fourty vierzig quarante cuarenta quaranta quarant veertig quarenta"),
@@ -44,14 +50,21 @@ _WORDS: Final[Mapping[str, int]] = {
         (80, "eighty achtzig huitante octante ochenta ottanta ottant tachtig oitenta"),
         (90, "ninety neunzig nonante noventa novanta novant negentig"),
         (100, "hundred hundert cent cents cien ciento cento honderd cem"),
-        (1000, "thousand tausend mille mil duizend"),
+        (1000, "thousand tausend mille mila mil duizend"),
     ),
+    **HUNDREDS,
 }
 # What joins the parts of a number ("cuarenta y siete", "einundzwanzig").
 _JOINERS: Final = ("and", "und", "et", "y", "e", "en")
 _MINUS: Final = frozenset({"minus", "moins", "menos", "meno"})
 _POINT: Final = frozenset({"point", "komma", "virgule", "coma", "punto", "virgola", "virgula"})
 _JOINED: Final = -1
+# Teens said apart as ten, a digit and maybe a joiner: French "dix-sept" and the old Spanish
+# "diez y siete" only; never "ten seven", "tien zeven".
+_TEENS_APART: Final[Mapping[tuple[str, ...], str]] = {
+    **{("dix", digit): f"dix{digit}" for digit in ("sept", "huit", "neuf")},
+    **{("diez", "y", digit): f"diezy{digit}" for digit in ("seis", "siete", "ocho", "nueve")},
+}
 _ONE_BEFORE_A_HUNDRED: Final = "a"
 _LONGEST_WORD: Final = max(map(len, _WORDS))
 # Longer than any number said in words, with a fraction's digits ("neunhundertneunund…").
@@ -89,8 +102,9 @@ def _is_digit(word: str) -> bool:
     return _WORDS.get(word, 10) < 10 and word != _ONE_BEFORE_A_HUNDRED
 
 
-def _whole(tokens: list[str]) -> int | None:
+def _whole(said: list[str]) -> int | None:
     parts: list[int] = []
+    tokens = _teens_joined(said)
     for index, word in enumerate(tokens):
         if word == _ONE_BEFORE_A_HUNDRED and not _multiplies(tokens[index + 1 : index + 2]):
             return None  # "a hundred", "a thousand"; never "a" alone
@@ -99,6 +113,25 @@ def _whole(tokens: list[str]) -> int | None:
             return None
         parts += split
     return _combined(parts)
+
+
+def _teens_joined(tokens: list[str]) -> list[str]:
+    """Return the words with a teen said apart as one ("dix sept": "dixsept", _TEENS_APART)."""
+    joined: list[str] = []
+    index = 0
+    while index < len(tokens):
+        teen = next(
+            (
+                (word, len(apart))
+                for apart, word in _TEENS_APART.items()
+                if tuple(tokens[index : index + len(apart)]) == apart
+            ),
+            None,
+        )
+        word, length = teen or (tokens[index], 1)
+        joined.append(word)
+        index += length
+    return joined
 
 
 def _multiplies(next_word: list[str]) -> bool:
@@ -118,6 +151,8 @@ def _split(token: str, *, first: bool) -> list[int] | None:
                 return [_JOINED, *rest]
     for end in range(min(len(token), _LONGEST_WORD), 0, -1):
         value = _WORDS.get(token[:end])
+        if token[:end] == _ONE_BEFORE_A_HUNDRED and token != _ONE_BEFORE_A_HUNDRED:
+            continue  # "a" is a word of its own, never a part of one ("duemila" is no 2001)
         if value is not None and (rest := _split(token[end:], first=False)) is not None:
             return [value, *rest]
     return None
@@ -159,8 +194,6 @@ def _added(current: int, value: int, joined: bool) -> int | None:
         return current + value
     if rest % 10 == 0 and rest >= 20 and value < 10:
         return current + value  # twenty one
-    if rest == 10 and 7 <= value <= 9:
-        return current + value  # dix-sept, soixante-dix-huit (never "ten five")
     if rest in (60, 80) and 10 <= value < 20:
         return current + value  # soixante-dix, quatre-vingt-dix
     if rest == 4 and value == 20 and not joined:

@@ -277,7 +277,7 @@ _NUMBERS: Mapping[str, tuple[str, ...]] = {
            "sesenta", "setenta", "ochenta", "noventa", "cien", "ciento", "mil"),
     "it": ("dieci", "undici", "dodici", "tredici", "quattordici", "quindici", "sedici",
            "diciassette", "diciotto", "diciannove", "venti", "trenta", "quaranta", "cinquanta",
-           "sessanta", "settanta", "ottanta", "novanta", "cento", "mille"),
+           "sessanta", "settanta", "ottanta", "novanta", "cento", "mille", "mila"),
     "nl": ("tien", "elf", "twaalf", "dertien", "veertien", "vijftien", "zestien", "zeventien",
            "achttien", "negentien", "twintig", "dertig", "veertig", "vijftig", "zestig",
            "zeventig", "tachtig", "negentig", "honderd", "duizend"),
@@ -286,7 +286,22 @@ _NUMBERS: Mapping[str, tuple[str, ...]] = {
            "trinta", "quarenta", "cinquenta", "sessenta", "setenta", "oitenta", "noventa", "cem",
            "cento", "mil"),
 }  # fmt: skip
-NUMBER_WORDS: Final = frozenset(fold(word) for names in _NUMBERS.values() for word in names)
+# Spanish and Portuguese hundreds, each one word in either gender ("trescientas", "duzentos").
+_HUNDREDS: Mapping[int, tuple[str, ...]] = {
+    200: ("doscient", "duzent"), 300: ("trescient", "trezent"),
+    400: ("cuatrocient", "quatrocent"), 500: ("quinient", "quinhent"),
+    600: ("seiscient", "seiscent"), 700: ("setecient", "setecent"),
+    800: ("ochocient", "oitocent"), 900: ("novecient", "novecent"),
+}  # fmt: skip
+HUNDREDS: Final[Mapping[str, int]] = {
+    head + ending: value
+    for value, heads in _HUNDREDS.items()
+    for head in heads
+    for ending in ("os", "as")
+}
+NUMBER_WORDS: Final = frozenset(
+    [*(fold(word) for names in _NUMBERS.values() for word in names), *HUNDREDS]
+)
 # What joins the parts of a number, written together ("siebenundvierzig") or apart.
 NUMBER_JOINERS: Final = frozenset({"and", "und", "et", "y", "e", "en", "ën"})
 

@@ -36,7 +36,9 @@ from custom_components.local_agent.safety.tool_review import is_live_context
 from homeassistant.auth.permissions.const import POLICY_CONTROL
 from homeassistant.auth.permissions.const import POLICY_READ
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
+from homeassistant.const import ATTR_ASSUMED_STATE
 from homeassistant.const import ATTR_ENTITY_ID
+from homeassistant.const import ATTR_RESTORED
 from homeassistant.const import STATE_OFF
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.const import STATE_UNKNOWN
@@ -318,6 +320,37 @@ async def async_run(
     return RunResult(result)
 
 
+def already_secured(hass: HomeAssistant, call: Call) -> TargetStates | None:
+    """Return what a held call that only secures finds when every target already is so.
+
+    "Lock the front door" on a door that reports locked changes nothing: it is said so, with
+    no question and nothing run. Only a plain call of our tools (no field but a PIN) that
+    locks, closes or arms, on targets of its own domain whose state their device reports now
+    (not restored at start-up, not assumed) and is the very one the call ends in (armed in
+    that mode, a cover at its end). Never an unlock, open or disarm; None otherwise (asked).
+    """
+    if not isinstance(call, PlannedAction) or call.data.keys() - SECRET_FIELDS:
+        return None
+    service = call.service or ""
+    states = [hass.states.get(entity_id) for entity_id in call.entity_ids]
+    secured = [
+        state
+        for state in states
+        if state is not None
+        and state.domain == call.domain
+        and state.state in _SECURED.get(service, ())
+        and not state.attributes.get(ATTR_RESTORED)
+        and not state.attributes.get(ATTR_ASSUMED_STATE)
+        and state.attributes.get(_POSITION) in (None, _ENDS.get(service))
+    ]
+    if not secured or len(secured) != len(states):
+        return None
+    summaries = [state_summary(hass, state) for state in secured]
+    found = frozenset(call.entity_ids)
+    data: dict[str, Any] = {"entities": summaries, ALREADY: sorted(found)}
+    return TargetStates(data=data, entities=tuple(summaries), already=found, ran=_ran(call))
+
+
 def changed_something(results: Iterable[llm.ToolResult | None]) -> bool:
     """Whether a successful call changed something: then none is said to have been so already.
 
@@ -570,6 +603,18 @@ ALREADY: Final = "already"
 _ALREADY_ONLY: Final[Mapping[tuple[str, str], frozenset[str]]] = {
     ("media_player", "turn_off"): frozenset({"off"}),
     ("media_player", "media_pause"): frozenset({"paused"}),
+}
+# Calls that only secure, and the one state each ends in: one that finds all its targets so
+# is said "already" before any question (already_secured). Never one that opens or disarms.
+_SECURED: Final[Mapping[str, frozenset[str]]] = {
+    "lock": frozenset({"locked"}),
+    "close_cover": frozenset({"closed"}),
+    "close_valve": frozenset({"closed"}),
+    "alarm_arm_away": frozenset({"armed_away"}),
+    "alarm_arm_home": frozenset({"armed_home"}),
+    "alarm_arm_night": frozenset({"armed_night"}),
+    "alarm_arm_vacation": frozenset({"armed_vacation"}),
+    "alarm_arm_custom_bypass": frozenset({"armed_custom_bypass"}),
 }
 # Calls that act whatever the state shows: a lock's "open" unlatches an unlocked door too.
 _NEVER_ALREADY: Final = frozenset({"open"})

@@ -75,6 +75,7 @@ from custom_components.local_agent.home.resolver import NO_SUCH_ENTITY
 from custom_components.local_agent.home.resolver import parse_entity_ids
 from custom_components.local_agent.home.runner import Problem
 from custom_components.local_agent.home.runner import RunResult
+from custom_components.local_agent.home.runner import already_secured
 from custom_components.local_agent.home.runner import already_so
 from custom_components.local_agent.home.runner import async_check
 from custom_components.local_agent.home.runner import async_llm_api
@@ -1274,6 +1275,9 @@ class ConversationAgent:
             # Never ask a person to confirm what they may not do, or what cannot be done now.
             if refusal := await async_check(self.hass, decision.call, turn.context):
                 return self.gate.async_refuse_held(turn.context, decision, refusal.message), None
+            # Nothing to ask about: a lock that reports locked is said so, and nothing runs.
+            if (found := already_secured(self.hass, decision.call)) is not None:
+                return replace(decision, verdict=Verdict.ALLOW), RunResult(found)
             turn.safety.hold(decision.action)
             return decision, None
         if decision.verdict is not Verdict.ALLOW or decision.call is None:
