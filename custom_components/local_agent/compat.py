@@ -2195,8 +2195,10 @@ def entry_entity_platform(
 
 async def async_calendar_events(
     hass: HomeAssistant, entity_id: str, start: datetime, end: datetime, limit: int
-) -> list[dict[str, Any]]:
-    """Return a calendar's first `limit` events in [start, end) as get_events lists them.
+) -> tuple[list[dict[str, Any]], int]:
+    """Return a calendar's first `limit` events in [start, end), and how many it has there.
+
+    The events as get_events lists them.
 
     Only those are converted: a recurring event every minute is 10,080 events a week.
 
@@ -2211,7 +2213,8 @@ async def async_calendar_events(
     if not isinstance(entity, CalendarEntity):
         raise HomeAssistantError(f"{entity_id} is not a calendar")
     events = await entity.async_get_events(hass, dt_util.as_local(start), dt_util.as_local(end))
-    return [asdict(event, dict_factory=list_events_dict_factory) for event in events[:limit]]
+    converted = [asdict(event, dict_factory=list_events_dict_factory) for event in events[:limit]]
+    return converted, len(events)
 
 
 async def async_todo_summaries(hass: HomeAssistant, entity_id: str) -> list[str]:

@@ -22,6 +22,8 @@ from custom_components.local_agent.engine.words import fold
 from homeassistant.components.sensor import async_rounded_state
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
 from homeassistant.const import EVENT_STATE_CHANGED
+from homeassistant.const import STATE_UNAVAILABLE
+from homeassistant.const import STATE_UNKNOWN
 from homeassistant.core import CALLBACK_TYPE
 from homeassistant.core import Event
 from homeassistant.core import EventStateChangedData
@@ -204,14 +206,29 @@ class EntityInfo:
     area: str | None
     aliases: tuple[str, ...]
     floor: str | None = None
+    # What else the area and its floor answer to, as Home Assistant's own intents match them.
+    area_aliases: tuple[str, ...] = ()
+    floor_aliases: tuple[str, ...] = ()
 
     @property
     def area_heading(self) -> str:
-        """The area as the home list heads its entities: with its floor, said once per area."""
+        """The area as the home list heads its entities, said once per area.
+
+        With its aliases, and its floor with the floor's: "the lounge" or "downstairs" finds
+        its entities.
+        """
         if self.area is None:
             return NO_AREA
-        area = one_line(self.area)
-        return f"{area} (floor: {one_line(self.floor)})" if self.floor else area
+        heading = one_line(self.area) + _aliases_text(self.area_aliases)
+        if self.floor is None:
+            return heading
+        return f"{heading} (floor: {one_line(self.floor)}{_aliases_text(self.floor_aliases)})"
+
+
+def _aliases_text(aliases: Iterable[str]) -> str:
+    """Return " (aliases: a, b)", each alias on one line; nothing without one."""
+    said = ", ".join(one_line(alias) for alias in aliases)
+    return f" (aliases: {said})" if said else ""
 
 
 def one_line(text: str, limit: int = MAX_NAME_CHARS) -> str:
@@ -232,7 +249,22 @@ def entity_info(hass: HomeAssistant, state: State) -> EntityInfo:
     if area is None:
         return EntityInfo(state.entity_id, name, None, unique)
     floor = fr.async_get(hass).async_get_floor(area.floor_id) if area.floor_id else None
-    return EntityInfo(state.entity_id, name, area.name, unique, floor.name if floor else None)
+    return EntityInfo(
+        state.entity_id,
+        name,
+        area.name,
+        unique,
+        floor.name if floor else None,
+        _other_names(area.aliases, area.name),
+        _other_names(floor.aliases, floor.name) if floor else (),
+    )
+
+
+def _other_names(aliases: Iterable[str], name: str) -> tuple[str, ...]:
+    """Return the aliases that differ from the name and each other, sorted (a set has no order)."""
+    said = {alias.strip().casefold(): alias.strip() for alias in sorted(aliases) if alias.strip()}
+    said.pop(name.strip().casefold(), None)
+    return tuple(said.values())
 
 
 def _area(hass: HomeAssistant, entry: er.RegistryEntry) -> ar.AreaEntry | None:
@@ -355,7 +387,8 @@ def shown_state(hass: HomeAssistant, state: State) -> str:
         return words[state.state == "on"]
     if state.domain == "datetime" or state.attributes.get("device_class") == "timestamp":
         return local_moment(state.state) or state.state
-    if state.domain != "sensor":
+    if state.domain != "sensor" or state.state in (STATE_UNAVAILABLE, STATE_UNKNOWN):
+        # Not "unavailable °C": a unit after it reads as a value the sensor gave.
         return state.state
     value = async_rounded_state(hass, state.entity_id, state)
     unit = state.attributes.get(ATTR_UNIT_OF_MEASUREMENT)

@@ -2,8 +2,8 @@
 
 A to-do list's state is only its count and a calendar's only whether an event is on now:
 reading them means listing what they hold, read from the entity read (never the house) as its
-service reads it. Not through the service: a read fires no `call_service` event, which an
-automation may hear.
+service reads it; a list cut to its bound says how many more it holds. Not through the
+service: a read fires no `call_service` event, which an automation may hear.
 
 What they hold is written by others (an invited calendar, a shared list, a meeting invite's
 boilerplate) and read into the prompt: each text is cut to a bound, so a long description
@@ -50,12 +50,22 @@ async def async_listing(hass: HomeAssistant, entity_id: str) -> dict[str, Any]:
     domain = entity_id.split(".", 1)[0]
     try:
         if domain == "todo":
-            return {"items": await _async_todo_items(hass, entity_id)}
+            return _shown("items", *await _async_todo_items(hass, entity_id))
         if domain == "calendar":
-            return {"events": await _async_calendar_events(hass, entity_id)}
+            return _shown("events", *await _async_calendar_events(hass, entity_id))
     except _Unreadable as err:
         return {"error": f"Could not read the {_KIND[domain]} of {entity_id}: {err}"}
     return {}
+
+
+def _shown(kind: str, shown: list[Any], total: int) -> dict[str, Any]:
+    """Return what is shown, and how many more there are when it is cut ("and 12 more").
+
+    Without that, the first twenty items read as the whole list.
+    """
+    if total <= len(shown):
+        return {kind: shown}
+    return {kind: shown, f"{kind}_not_shown": total - len(shown)}
 
 
 def _cut(value: Any, field: str) -> str:
@@ -64,22 +74,29 @@ def _cut(value: Any, field: str) -> str:
     return text if len(text) <= bound else text[: bound - len(CUT_MARK)] + CUT_MARK
 
 
-async def _async_todo_items(hass: HomeAssistant, entity_id: str) -> list[str]:
+async def _async_todo_items(hass: HomeAssistant, entity_id: str) -> tuple[list[str], int]:
+    """Return the first items still to do, and how many there are in all."""
     summaries = await _async_read(entity_id, async_todo_summaries(hass, entity_id))
-    return [_cut(summary, "summary") for summary in summaries][:TODO_ITEMS_SHOWN]
+    return [_cut(summary, "summary") for summary in summaries[:TODO_ITEMS_SHOWN]], len(summaries)
 
 
-async def _async_calendar_events(hass: HomeAssistant, entity_id: str) -> list[dict[str, Any]]:
-    """Return the events from the start of today for a week, in the home's time zone."""
+async def _async_calendar_events(
+    hass: HomeAssistant, entity_id: str
+) -> tuple[list[dict[str, Any]], int]:
+    """Return the first events from the start of today for a week, and how many in all.
+
+    The week is in the home's time zone.
+    """
     start = dt_util.start_of_local_day()
     end = start + timedelta(days=CALENDAR_DAYS_SHOWN)
-    events = await _async_read(
+    events, total = await _async_read(
         entity_id, async_calendar_events(hass, entity_id, start, end, CALENDAR_EVENTS_SHOWN)
     )
-    return [
+    shown = [
         {key: _event_field(event[key], key) for key in _EVENT_FIELDS if event.get(key)}
         for event in events
     ]
+    return shown, total
 
 
 def _event_field(value: Any, field: str) -> Any:

@@ -45,6 +45,7 @@ from homeassistant.core import callback
 from homeassistant.helpers import area_registry as ar
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import floor_registry as fr
 from homeassistant.helpers.debounce import Debouncer
 from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.start import async_at_started
@@ -127,6 +128,7 @@ class HomeWarmUp:
             ),
             self.hass.bus.async_listen(dr.EVENT_DEVICE_REGISTRY_UPDATED, self._on_event),
             self.hass.bus.async_listen(ar.EVENT_AREA_REGISTRY_UPDATED, self._on_event),
+            self.hass.bus.async_listen(fr.EVENT_FLOOR_REGISTRY_UPDATED, self._on_event),
             self.hass.bus.async_listen(
                 EVENT_STATE_CHANGED, self._on_event, event_filter=self._exposed_came_or_went
             ),
