@@ -28,8 +28,10 @@ Piso" are said with their ids (a mark that shows other than it says), as are "El
 "11", "Tien" beside "10" (a number in another of our languages) and "-3" beside "3"; "Second
 Door" beside "Front Door" and "Achter Deur" beside "8e Deur" are said by name alone; an alias
 heard like the held door's, given to another lock while the question waits, runs nothing; an
-imitation over three lines is held back; a confirmation timeout of zero, negative, below 5 or
-above 300 is refused and saves nothing, while 7.5 is kept (as 7 whole seconds).
+imitation over three lines is held back; a light service raising (another integration's) in
+the round an unlock is held is said as failed before our question, and the yes unlocks; a
+confirmation timeout of zero, negative, below 5 or above 300 is refused and saves nothing,
+while 7.5 is kept (as 7 whole seconds).
 """
 
 from __future__ import annotations
@@ -51,7 +53,9 @@ from custom_components.local_agent.flows.subentry_forms import SECTION_SAFETY
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.const import CONF_NAME
 from homeassistant.core import HomeAssistant
+from homeassistant.core import ServiceCall
 from homeassistant.data_entry_flow import FlowResultType
+from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 
 from .agents import Talk
@@ -63,6 +67,7 @@ from .flow_helpers import async_add_subentry
 from .flow_helpers import suggested_values
 from .houses import FRONT_DOOR
 from .scene import Scene
+from .scene import tool_calls
 from .scripted_model import answer
 from .scripted_model import call
 from .test_redteam_forty_eighth import UNLOCK_STUCK_DOOR
@@ -297,3 +302,34 @@ async def test_the_engine_options_say_a_number_no_float_holds_is_out_of_range(
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {CONF_CONTEXT_SIZE: OUT_OF_RANGE}
     assert agent.entry.options == before
+
+
+async def test_a_service_failing_beside_a_held_unlock_leaves_the_question_whole(
+    hass: HomeAssistant, scene: Scene
+) -> None:
+    """Guard: another integration's service raises in the round the unlock is held: the
+    person hears what failed, then our question; the yes runs exactly the unlock."""
+
+    async def offline(_call: ServiceCall) -> None:
+        raise HomeAssistantError("Bridge offline")
+
+    hass.services.async_register("light", "turn_on", offline)
+    agent = await scene.our_agent()
+    scene.worker.will_write(
+        tool_calls(
+            ("light", {"action": "turn_on", "entity_id": "light.bed_light"}),
+            ("lock", {"action": "unlock", "entity_id": FRONT_DOOR}),
+        )
+    )
+
+    asked = await agent.ask("…", context=scene.person)
+
+    assert speech(asked) == (
+        "I could not turn on Bed Light. Unlock Front Door? Say yes to confirm."
+    )
+    assert asked.continue_conversation
+    assert state(hass, FRONT_DOOR) == "locked"
+    yes = await scene.reply(agent, asked, "yes")
+    await hass.async_block_till_done()
+    assert state(hass, FRONT_DOOR) == "unlocked", speech(yes)
+    assert scene.outcomes() == ["proposed", "confirmed", "executed"]
