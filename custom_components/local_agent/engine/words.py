@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Mapping
+import re
 from typing import Final
 import unicodedata
 
@@ -304,6 +305,38 @@ NUMBER_WORDS: Final = frozenset(
 )
 # What joins the parts of a number, written together ("siebenundvierzig") or apart.
 NUMBER_JOINERS: Final = frozenset({"and", "und", "et", "y", "e", "en", "ën"})
+
+
+# The first ten places in words, as a voice says "1st", "2e" or "3º" ("First Floor" is
+# said as "1st Floor" is). German's by stem and ending ("erste", "zweiten"); never "achter",
+# which is also Dutch for "back" ("Achter deur" is the back door, not the eighth).
+_PLACES: Final = (
+    "first premier première primero primera primer primo prima eerste primeiro primeira",
+    "second deuxième seconde segundo segunda secondo seconda tweede",
+    "third troisième tercero tercera tercer terzo terza derde terceiro terceira",
+    "fourth quatrième cuarto cuarta quarto quarta vierde",
+    "fifth cinquième quinto quinta vijfde",
+    "sixth sixième sexto sexta sesto sesta zesde",
+    "seventh septième séptimo séptima settimo settima zevende sétimo sétima",
+    "eighth huitième octavo octava ottavo ottava achtste oitavo oitava",
+    "ninth neuvième noveno novena nono nona negende",
+    "tenth dixième décimo décima tiende",
+)
+_GERMAN_STEMS: Final = (
+    "erst", "zweit", "dritt", "viert", "fünft", "sechst", "siebt", "acht", "neunt", "zehnt",
+)  # fmt: skip
+ORDINAL_WORDS: Final[Mapping[str, int]] = {
+    **{fold(word): value for value, words in enumerate(_PLACES, 1) for word in words.split()},
+    **{
+        fold(f"{stem}{ending}"): value
+        for value, stem in enumerate(_GERMAN_STEMS, 1)
+        for ending in ("e", "er", "es", "en", "em")
+        if f"{stem}{ending}" != "achter"
+    },
+}
+# A place written in digits and the language's ending ("1st", "2nd", "1er", "2e", "2ème",
+# "1o" as NFKC writes "1º", "1ª", "1ste", "2de", "2te"), folded.
+ORDINAL_DIGITS: Final = re.compile(r"(\d+)(?:st|nd|rd|th|er|re|ere|e|eme|nde|o|a|ste|de|te)")
 
 
 def is_number_word(word: str) -> bool:

@@ -8,6 +8,7 @@ loads, load it for the new entry. Also the engine options of such an entry.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -256,6 +257,8 @@ def _engine_option_errors(user_input: dict[str, Any], trained: int | None) -> di
     known). 0 is automatic for both (an automatic context never grows past the trained one).
     """
     errors: dict[str, str] = {}
+    if not all(math.isfinite(user_input[key]) for key in (CONF_CONTEXT_SIZE, CONF_THREADS)):
+        return errors  # NaN or infinity: out of every range, which the form says
     context = int(user_input[CONF_CONTEXT_SIZE])
     if 0 < context < MIN_FIXED_CONTEXT:
         errors[CONF_CONTEXT_SIZE] = "context_too_small"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
+import math
 import re
 from typing import Any
 from typing import Final
@@ -286,7 +287,9 @@ class SubentryForm:
         """Return the flat data to store (with the name): the input over the defaults."""
         data = {**self.defaults(), **flatten(schema, user_input)}
         for key in self.integers:
-            data[key] = int(data[key])
+            # NaN or infinity is no whole number: kept as typed, for range_problem to refuse.
+            if math.isfinite(data[key]):
+                data[key] = int(data[key])
         return data
 
 

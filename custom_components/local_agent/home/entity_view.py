@@ -18,6 +18,8 @@ from custom_components.local_agent.engine.spoken_numbers import spoken_number
 from custom_components.local_agent.engine.words import DIGIT_WORDS
 from custom_components.local_agent.engine.words import NUMBER_JOINERS
 from custom_components.local_agent.engine.words import NUMBER_WORDS
+from custom_components.local_agent.engine.words import ORDINAL_DIGITS
+from custom_components.local_agent.engine.words import ORDINAL_WORDS
 from custom_components.local_agent.engine.words import fold
 from homeassistant.components.sensor import async_rounded_state
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
@@ -553,13 +555,20 @@ def heard(name: str) -> str:
 
     Neither case, accents, marks nor the gaps between words are heard ("Front Door",
     "Frontdoor", "Frönt Door"), nor whether a number is written in digits or in words ("Door
-    2", "Door two", "Tür zwei", "Door ٢").
+    2", "Door two", "Tür zwei", "Door ٢"), nor a place ("1st Door", "First Door", "1° Porta").
     """
-    kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
+    # A degree sign after a number, as Italian writes a place ("1° Piano"), is an ordinal's.
+    placed = _DEGREE_PLACE.sub("o", unicodedata.normalize("NFKC", name))
+    kept = "".join(c for c in placed if not _unheard(c))
     plain = "".join(c for c in unicodedata.normalize("NFKD", kept.casefold()) if not combining(c))
     return "".join(_numbers_as_digits(re.findall(r"\w+", plain)))
 
 
+# A degree sign right after a number and before no letter ("1° Piano", not "21°C").
+_DEGREE_PLACE: Final = re.compile(r"(?<=\d)[°˚](?!\w)")
+# What follows a place heard as its number ("1st", "first": "1#"): no word holds it, so a place
+# is never heard as the number itself ("Door 1st" is not "Door 1").
+_PLACE: Final = "#"
 # The most words a number in a name is said in ("nine hundred ninety nine thousand …").
 _LONGEST_SAID_NUMBER: Final = 10
 # A word made of number words alone, maybe joined ("two", "einundzwanzig", "veintiuno"): only
@@ -582,12 +591,23 @@ def _numbers_as_digits(words: list[str]) -> Iterator[str]:
             for end in range(min(len(words), start + _LONGEST_SAID_NUMBER), start, -1):
                 if (number := spoken_number(" ".join(words[start:end]))) is not None:
                     break
-        if number is not None and float(number).is_integer():
+        if (place := _place(words[start])) is not None:
+            yield f"{place}{_PLACE}"
+        elif number is not None and float(number).is_integer():
             yield str(int(number))
         else:
             end = start + 1
             yield "".join(_digit(c) for c in words[start])
         start = end
+
+
+def _place(word: str) -> int | None:
+    """Return the place one folded word says ("first", "zweiten", "1st", "2e"), or None."""
+    if (value := ORDINAL_WORDS.get(word)) is not None:
+        return value
+    if written := ORDINAL_DIGITS.fullmatch(word):
+        return int(written[1])
+    return None
 
 
 def _digit(char: str) -> str:

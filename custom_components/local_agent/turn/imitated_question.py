@@ -9,17 +9,25 @@ waits for a yes, and a yes right after it hears so instead of reaching the model
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Final
+import unicodedata
 
 from custom_components.local_agent.const import DOMAIN
 from custom_components.local_agent.engine.words import LANGUAGES
+from custom_components.local_agent.engine.words import fold
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.translation import async_get_translations
 
 _QUESTIONS: Final = ("confirm_question", "confirm_with_pin")
 # Letters and digits only: quotes, spaces and punctuation differ from one model answer to the next.
 _NOT_WORDS: Final = re.compile(r"[\W_]+")
+# What a screen shows of Markdown and HTML but never as a letter: a link's address ("[Say
+# yes](#)" shows "Say yes"), a tag ("<b>yes</b>"), an emphasis mark, even inside a word
+# ("y**e**s"). Whether such a mark parts two words or none, both readings are compared.
+_LINK: Final = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+_MARKUP: Final = re.compile(r"<[^<>\n]*>|[*_~`]+")
 # The conversations remembered at most (one per person talking: a handful).
 _KEPT: Final = 100
 
@@ -29,7 +37,19 @@ _SENTENCE_END: Final = re.compile(r"(?<=[.!?…])\s+")
 
 
 def _words(text: str) -> str:
-    return _NOT_WORDS.sub(" ", text.casefold()).strip()
+    return _NOT_WORDS.sub(" ", text).strip()
+
+
+def _readings(text: str) -> set[str]:
+    """Return the words the text shows, as a person reads them (or a voice says them).
+
+    Neither case, accents, compatibility forms (full-width letters), characters that show
+    nothing (a zero-width space, a soft hyphen), HTML entities nor markup are part of what is
+    read: "Di si para confirmar" and "Say y\u200bes to confirm" ask as ours do.
+    """
+    shown = html.unescape(_LINK.sub(r"\1", text))
+    seen = fold("".join(c for c in shown if unicodedata.category(c) != "Cf"))
+    return {_words(_MARKUP.sub(gap, seen)) for gap in ("", " ")}
 
 
 async def _async_asks(hass: HomeAssistant) -> list[str]:
@@ -39,8 +59,7 @@ async def _async_asks(hass: HomeAssistant) -> list[str]:
         strings = await async_get_translations(hass, language, "exceptions", [DOMAIN])
         for key in _QUESTIONS:
             template = strings.get(f"component.{DOMAIN}.exceptions.{key}.message", "")
-            if ask := _words(template.partition("{actions}")[2]):
-                asks.append(f" {ask} ")
+            asks.extend(f" {ask} " for ask in _readings(template.partition("{actions}")[2]) if ask)
     return asks
 
 
@@ -54,8 +73,8 @@ async def async_without_imitated_question(hass: HomeAssistant, text: str) -> str
     asks = await _async_asks(hass)
     starts = [0, *(end.end() for end in _SENTENCE_END.finditer(text))]
     for index in reversed(range(len(starts))):
-        tail = f" {_words(text[starts[index] :])} "
-        if not any(ask in tail for ask in asks):
+        tails = [f" {words} " for words in _readings(text[starts[index] :])]
+        if not any(ask in tail for ask in asks for tail in tails):
             continue
         before = text[: starts[index]].rstrip()
         if index and before.endswith("?"):
