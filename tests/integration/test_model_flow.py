@@ -241,7 +241,7 @@ async def test_unreachable_hub_is_shown(
     # Offline the download form alone is a dead end (the dialog has no way back): a menu says
     # why and offers to try again, a file on this machine or a server.
     assert result["type"] is FlowResultType.MENU
-    assert result["step_id"] == "hub_unreachable"
+    assert result["step_id"] == "hub_unreachable_refused"
     assert result["menu_options"] == ["catalog", "local_file", "server"]
     assert result["description_placeholders"]["error"]
     assert result["description_placeholders"]["models_dir"]
