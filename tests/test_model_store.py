@@ -100,7 +100,7 @@ def test_broken_transfer_says_the_part_is_kept(hub: FakeHub, tmp_path: Path) -> 
 
     assert err.value.key == "download_interrupted"
     assert part_path(target, remote).stat().st_size == 100_000
-    assert err.value.placeholders["received"] == "100.0 kB"
+    assert err.value.placeholders["received"] == "100\N{NO-BREAK SPACE}kB"
 
 
 def test_part_left_by_an_earlier_attempt_is_continued(hub: FakeHub, tmp_path: Path) -> None:
@@ -243,12 +243,30 @@ def test_disk_full_is_refused_before_downloading(hub: FakeHub, tmp_path: Path) -
     ):
         download(remote, tmp_path / FILE)
 
-    assert caught.value.placeholders["free"] == "1.0 kB"
+    assert caught.value.placeholders["free"] == "1000\N{NO-BREAK SPACE}B"
     assert hub.requests == []
 
 
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        (0, "0 B"),
+        (9_999, "9999 B"),
+        (200_000, "200 kB"),
+        (530_000_000, "530 MB"),
+        (9_999_600, "10 MB"),  # rounded up: the next unit
+        (12_300_000_000, "12 GB"),
+        (2 * 10**13, "20 TB"),
+    ],
+)
+def test_a_size_reads_right_in_every_language(size: int, said: str) -> None:
+    """ "0.53 GB" had an English decimal point in every language ("0,53 GB" in German): a size
+    is a whole number, and a no-break space holds it to its unit."""
+    assert format_bytes(size) == said.replace(" ", "\N{NO-BREAK SPACE}")
+
+
 def test_sizes_and_ram() -> None:
-    assert format_bytes(810_000_000) == "810.0 MB"
-    assert format_bytes(1_280_000_000) == "1.28 GB"
+    assert format_bytes(810_000_000) == "810\N{NO-BREAK SPACE}MB"
+    assert format_bytes(1_280_000_000) == "1280\N{NO-BREAK SPACE}MB"
     # BotPsy Q8_0 with the default context: about 1.2 GB (the README's figure).
     assert 1.1e9 < estimate_ram(810_000_000, 8192) < 1.3e9

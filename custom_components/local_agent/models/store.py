@@ -364,13 +364,22 @@ def estimate_ram(size: int, n_ctx: int) -> int:
     return int(size * RAM_FACTOR) + n_ctx * RAM_PER_CONTEXT_TOKEN
 
 
+# The first number a size is written in the next unit from ("9999 MB", then "10 GB").
+_MOST_SHOWN: Final = 10_000
+
+
 def format_bytes(size: float) -> str:
-    """Sizes as the Hub shows them: decimal units."""
-    for unit in ("B", "kB", "MB"):
-        if abs(size) < 1000:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+    """Sizes in decimal units as the Hub shows them, in whole numbers of at most four digits.
+
+    No decimal mark and no thousands separator, as the other forms write numbers: the dialog's
+    language is not known here, and "0.53 GB" read wrong wherever the comma is the decimal
+    mark; "530 MB" reads right in each. A no-break space keeps the number with its unit.
+    """
+    for unit in ("B", "kB", "MB", "GB"):
+        if abs(round(size)) < _MOST_SHOWN:
+            return f"{round(size)}\N{NO-BREAK SPACE}{unit}"
         size /= 1000
-    return f"{size:.2f} GB"
+    return f"{round(size)}\N{NO-BREAK SPACE}TB"
 
 
 # Download -------------------------------------------------------------------------------------
@@ -464,7 +473,7 @@ class _PartFile:
             raise DiskFullError(
                 str(err),
                 needed=format_bytes(self.remote.size - self.done),
-                free="0 B",
+                free=format_bytes(0),
                 path=str(Path(self.handle.name).parent),
             ) from err
 
