@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import namedtuple
 import hashlib
 from pathlib import Path
+import socket
 import threading
 from unittest.mock import patch
 
+import httpx2
 import pytest
 
 from custom_components.local_agent.models import store as model_store
@@ -16,6 +18,10 @@ from custom_components.local_agent.models.store import DiskFullError
 from custom_components.local_agent.models.store import DownloadCancelledError
 from custom_components.local_agent.models.store import DownloadInterruptedError
 from custom_components.local_agent.models.store import FileMissingError
+from custom_components.local_agent.models.store import HubRefusedError
+from custom_components.local_agent.models.store import HubTimedOutError
+from custom_components.local_agent.models.store import HubTlsError
+from custom_components.local_agent.models.store import HubUnknownHostError
 from custom_components.local_agent.models.store import HubUnreachableError
 from custom_components.local_agent.models.store import InvalidFilenameError
 from custom_components.local_agent.models.store import InvalidRepoIdError
@@ -26,6 +32,7 @@ from custom_components.local_agent.models.store import download
 from custom_components.local_agent.models.store import estimate_ram
 from custom_components.local_agent.models.store import fetch_remote_file
 from custom_components.local_agent.models.store import format_bytes
+from custom_components.local_agent.models.store import hub_unreachable
 from custom_components.local_agent.models.store import local_path
 from custom_components.local_agent.models.store import part_path
 from testing.hub_server import COMMIT
@@ -93,7 +100,7 @@ def test_broken_transfer_says_the_part_is_kept(hub: FakeHub, tmp_path: Path) -> 
 
     assert err.value.key == "download_interrupted"
     assert part_path(target, remote).stat().st_size == 100_000
-    assert err.value.placeholders["received"] == "100.0 kB"
+    assert err.value.placeholders["received"] == "100\N{NO-BREAK SPACE}kB"
 
 
 def test_part_left_by_an_earlier_attempt_is_continued(hub: FakeHub, tmp_path: Path) -> None:
@@ -186,6 +193,46 @@ def test_unreachable_hub(monkeypatch: pytest.MonkeyPatch, fake_hub: FakeHub) -> 
     assert not isinstance(err.value, DownloadInterruptedError)
 
 
+def test_unreachable_hub_says_why_in_its_own_words(
+    monkeypatch: pytest.MonkeyPatch, fake_hub: FakeHub, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each cause has its own translated words: "[Errno 111] …" was shown in every language."""
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
+    with pytest.raises(HubRefusedError) as refused:
+        fetch_remote_file(ModelSource(REPO, FILE))
+    assert refused.value.key == "hub_unreachable_refused"
+    # The system's words stay in the log.
+    assert str(refused.value) in caplog.text
+
+    # TLS spoken to a server that answers plain HTTP.
+    monkeypatch.setenv("HF_ENDPOINT", fake_hub.url.replace("http://", "https://"))
+    with pytest.raises(HubTlsError):
+        fetch_remote_file(ModelSource(REPO, FILE))
+
+
+def test_an_unknown_host_is_said_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_such_host(*_args: object, **_kwargs: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+    monkeypatch.setenv("HF_ENDPOINT", "http://hub.example.invalid")
+    with pytest.raises(HubUnknownHostError) as caught:
+        fetch_remote_file(ModelSource(REPO, FILE))
+    assert caught.value.key == "hub_unreachable_unknown_host"
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (httpx2.ConnectTimeout("timed out"), HubTimedOutError),
+        (TimeoutError("timed out"), HubTimedOutError),
+        (ConnectionResetError("reset by peer"), HubUnreachableError),
+    ],
+)
+def test_a_cause_is_read_off_the_error(error: Exception, said: type[Exception]) -> None:
+    assert type(hub_unreachable(error)) is said
+
+
 def test_disk_full_is_refused_before_downloading(hub: FakeHub, tmp_path: Path) -> None:
     remote = fetch_remote_file(ModelSource(REPO, FILE))
     hub.requests.clear()
@@ -196,12 +243,30 @@ def test_disk_full_is_refused_before_downloading(hub: FakeHub, tmp_path: Path) -
     ):
         download(remote, tmp_path / FILE)
 
-    assert caught.value.placeholders["free"] == "1.0 kB"
+    assert caught.value.placeholders["free"] == "1000\N{NO-BREAK SPACE}B"
     assert hub.requests == []
 
 
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        (0, "0 B"),
+        (9_999, "9999 B"),
+        (200_000, "200 kB"),
+        (530_000_000, "530 MB"),
+        (9_999_600, "10 MB"),  # rounded up: the next unit
+        (12_300_000_000, "12 GB"),
+        (2 * 10**13, "20 TB"),
+    ],
+)
+def test_a_size_reads_right_in_every_language(size: int, said: str) -> None:
+    """ "0.53 GB" had an English decimal point in every language ("0,53 GB" in German): a size
+    is a whole number, and a no-break space holds it to its unit."""
+    assert format_bytes(size) == said.replace(" ", "\N{NO-BREAK SPACE}")
+
+
 def test_sizes_and_ram() -> None:
-    assert format_bytes(810_000_000) == "810.0 MB"
-    assert format_bytes(1_280_000_000) == "1.28 GB"
+    assert format_bytes(810_000_000) == "810\N{NO-BREAK SPACE}MB"
+    assert format_bytes(1_280_000_000) == "1280\N{NO-BREAK SPACE}MB"
     # BotPsy Q8_0 with the default context: about 1.2 GB (the README's figure).
     assert 1.1e9 < estimate_ram(810_000_000, 8192) < 1.3e9

@@ -62,10 +62,11 @@ def test_config_flow_errors_and_menu() -> None:
     assert set(config["step"]["runtime"]["menu_options"]) == {"install_runtime", "runtime_later"}
     assert "runtime_failed" in config["step"]
     # Offline, the download's dialog offers the other ways, named as in the first menu.
-    offline = config["step"]["hub_unreachable"]["menu_options"]
-    assert set(offline) == set(MODEL_MENU)
-    for way in ("local_file", "server"):
-        assert offline[way] == config["step"]["user"]["menu_options"][way]
+    for step in (key for key in config["step"] if key.startswith("hub_unreachable")):
+        offline = config["step"][step]["menu_options"]
+        assert set(offline) == set(MODEL_MENU)
+        for way in ("local_file", "server"):
+            assert offline[way] == config["step"]["user"]["menu_options"][way]
     assert used(r'reason="(\w+)"', "config_flow.py") <= set(config["abort"])
     options = STRINGS["selector"]["known_model"]["options"]
     assert set(options) == {model.key for model in model_catalog.KNOWN_MODELS}
@@ -231,6 +232,25 @@ def test_a_translation_has_every_text_with_the_same_placeholders(path: Path) -> 
         braces = translated[key].count("{") + translated[key].count("}")
         assert braces == 2 * len(placeholders), key
         assert "'{" not in translated[key], key  # formatjs would quote the placeholder away
+
+
+@pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)
+def test_a_hub_cause_the_system_named_is_said_in_the_dialogs_words(path: Path) -> None:
+    """ "[Errno -2] Name or service not known" stood inside the sentence in every language:
+    where the cause is known it is said in the language, the system's words go to the log."""
+    texts = _leaves(json.loads(path.read_text(encoding="utf-8")))
+    causes = {key for key in store_error_keys() if key.startswith("hub_unreachable_")}
+    assert causes == {
+        f"hub_unreachable_{why}" for why in ("refused", "unknown_host", "timed_out", "tls")
+    }
+    said = {
+        key: text
+        for key, text in texts.items()
+        if {*key.split("/")[-2:]} & {*causes, "download_interrupted"}
+    }
+    # Each cause: a step of the dialog (title, description) and an error in three places.
+    assert len(said) >= 4 * 5
+    assert all("{error}" not in text for text in said.values())
 
 
 @pytest.mark.parametrize("path", LANGUAGE_FILES, ids=lambda path: path.stem)

@@ -45,6 +45,7 @@ from .flows.subentry import AITaskFlow
 from .flows.subentry import ConversationAgentFlow
 from .flows.subentry import default_agent_name
 from .models.download import async_prepare
+from .models.store import HubUnreachableError
 from .models.store import ModelSource
 from .models.store import ModelStoreError
 from .models.store import models_dir
@@ -80,7 +81,7 @@ class LocalAgentConfigFlow(
         self._models_task: asyncio.Task[tuple[tuple[str, ...], ServerError | None]] | None = None
         self._check_task: asyncio.Task[ServerError | None] | None = None
         # Why the Hub could not be reached, shown in the menu that offers the other ways.
-        self._hub_error: dict[str, str] = {}
+        self._hub_error: ModelStoreError = HubUnreachableError()
 
     def initial_subentries(self, model_title: str) -> list[ConfigSubentryData]:
         """Give a new model entry one agent, named after the model."""
@@ -195,12 +196,19 @@ class LocalAgentConfigFlow(
     ) -> ConfigFlowResult:
         """No connection to the Hub: say why and offer to try again or another way (a file)."""
         if error is not None:
-            self._hub_error = error.placeholders
+            self._hub_error = error
+        # One step per cause (hub_unreachable_refused, …): each says it in the dialog's words.
         return self.async_show_menu(
-            step_id="hub_unreachable",
+            step_id=self._hub_error.key,
             menu_options=[self._origin, "local_file", "server"],
-            description_placeholders=self._placeholders(self._hub_error),
+            description_placeholders=self._placeholders(self._hub_error.placeholders),
         )
+
+    # Home Assistant wants a method for each step it shows: the same menu, its cause's words.
+    async_step_hub_unreachable_refused = async_step_hub_unreachable
+    async_step_hub_unreachable_unknown_host = async_step_hub_unreachable
+    async_step_hub_unreachable_timed_out = async_step_hub_unreachable
+    async_step_hub_unreachable_tls = async_step_hub_unreachable
 
     async def async_step_download_finished(
         self, user_input: dict[str, Any] | None = None

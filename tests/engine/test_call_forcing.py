@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 import re
+from typing import Any
 
 import pytest
 
+from custom_components.local_agent.engine import call_forcing as call_forcing_module
 from custom_components.local_agent.engine.call_forcing import CallForcing
 from custom_components.local_agent.engine.grammar import build_tool_call_grammar
 from custom_components.local_agent.engine.local.llama import LoadedModel
@@ -124,6 +127,42 @@ LIGHT_CALL = "\n<function=light>\n<parameter=action>\n"
 )
 def test_forced_continuation(text: str, forced: str) -> None:
     assert FORCING.forced(text) == forced
+
+
+def _doors(*ids: str) -> list[ToolSpec]:
+    return [object_tool("door", "Doors.", {"entity_id": {"type": "string", "enum": list(ids)}})]
+
+
+def test_the_same_tools_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command of a home asks for the same call tables: read once, not per turn."""
+    read: list[str] = []
+    function = call_forcing_module._function
+
+    def counted(tool: ToolSpec) -> Any:
+        read.append(tool.name)
+        return function(tool)
+
+    monkeypatch.setattr(call_forcing_module, "_recent_functions", ())
+    monkeypatch.setattr(call_forcing_module, "_function", counted)
+    CallForcing(_doors("lock.front", "lock.back"), max_calls=2)
+    CallForcing(_doors("lock.front", "lock.back"), max_calls=3)
+    assert read == ["door"]
+    CallForcing(_doors("lock.front"), max_calls=2)
+    assert read == ["door", "door"]
+
+
+def test_remembered_tables_follow_the_tools_as_they_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An id no longer offered is never forced, even when its schema changed in place."""
+    monkeypatch.setattr(call_forcing_module, "_recent_functions", ())
+    tools: Sequence[ToolSpec] = _doors("lock.front", "lock.vault")
+    start = "\n<function=door>\n<parameter=entity_id>\nlock.v"
+    assert CallForcing(tools, max_calls=1).forced(start).startswith("ault\n")
+    tools[0].parameters["properties"]["entity_id"]["enum"].remove("lock.vault")
+    assert CallForcing(tools, max_calls=1).forced(start) == ""
+    front = "\n<function=door>\n<parameter=entity_id>\nlock.f"
+    assert CallForcing(tools, max_calls=1).forced(front).startswith("ront\n")
 
 
 def test_free_string_value_is_the_models_until_its_end_begins() -> None:

@@ -524,7 +524,7 @@ async def test_a_disk_that_fills_during_the_download_is_said_and_the_part_resume
             result["flow_id"], {"model": DEFAULT_MODEL.key}
         )
     )
-    assert result["description_placeholders"]["resumed"] != "0 B"
+    assert result["description_placeholders"]["resumed"] != "0\N{NO-BREAK SPACE}B"
     result, _ = await download(hass, result)
 
     assert result["type"] is FlowResultType.CREATE_ENTRY

@@ -9,13 +9,17 @@ real Home Assistant and render what each result would show, failing on a missing
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from collections.abc import Callable
 import json
 from pathlib import Path
 import re
+import socket
+import ssl
 from time import sleep
 from typing import Any
 from unittest.mock import patch
 
+import httpx2
 import probatio
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -35,6 +39,7 @@ from custom_components.local_agent.const import SUBENTRY_AI_TASK
 from custom_components.local_agent.const import SUBENTRY_CONVERSATION
 from custom_components.local_agent.flows import progress
 from custom_components.local_agent.models import runtime_package
+from custom_components.local_agent.models import store as model_store
 from custom_components.local_agent.models.catalog import DEFAULT_MODEL
 from custom_components.local_agent.models.download import CONF_FILENAME
 from custom_components.local_agent.models.download import CONF_REPO_ID
@@ -245,6 +250,13 @@ async def configure(hass: HomeAssistant, show: Renderer, result: Any, form: dict
     return show(await hass.config_entries.flow.async_configure(result["flow_id"], form))
 
 
+def _raising(error: BaseException) -> Callable[..., None]:
+    def fail(*_args: object, **_kwargs: object) -> None:
+        raise httpx2.ConnectError(str(error)) from error
+
+    return fail
+
+
 async def test_every_config_flow_step_renders(
     hass: HomeAssistant,
     qwen35_model_path: Path,
@@ -293,9 +305,25 @@ async def test_every_config_flow_step_renders(
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     result = await start(hass, show, "catalog")
     result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})
-    assert result["step_id"] == "hub_unreachable"
+    assert result["step_id"] == "hub_unreachable_refused"
     result = await configure(hass, show, result, {"next_step_id": "local_file"})
     assert result["step_id"] == "local_file"
+    # Each other cause its own words ("[Errno -2] …" stood in every language before).
+    for raised, step in (
+        (socket.gaierror(socket.EAI_NONAME, "Name or service not known"), "unknown_host"),
+        (httpx2.ConnectTimeout("timed out"), "timed_out"),
+        (ssl.SSLError("certificate verify failed"), "tls"),
+    ):
+        with monkeypatch.context() as patched:
+            patched.setattr(model_store, "get_hf_file_metadata", _raising(raised))
+            result = await start(hass, show, "catalog")
+            result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})
+        assert result["step_id"] == f"hub_unreachable_{step}"
+    with monkeypatch.context() as patched:
+        patched.setattr(model_store, "get_hf_file_metadata", _raising(ConnectionResetError()))
+        result = await start(hass, show, "catalog")
+        result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})
+    assert result["step_id"] == "hub_unreachable"
     monkeypatch.setenv("HF_ENDPOINT", fake_hub.url)
     result = await start(hass, show, "catalog")
     result = await configure(hass, show, result, {"model": DEFAULT_MODEL.key})

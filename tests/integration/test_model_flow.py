@@ -112,8 +112,8 @@ async def test_recommended_model_is_shown_downloaded_verified_and_loaded(
     result = await choose(hass, "catalog", {"model": DEFAULT_MODEL.key})
 
     placeholders = result["description_placeholders"]
-    assert placeholders["size"] == f"{len(content) / 1000:.1f} kB"
-    assert placeholders["ram"].endswith(("MB", "GB"))
+    assert placeholders["size"] == f"{round(len(content) / 1000)}\N{NO-BREAK SPACE}kB"
+    assert placeholders["ram"].endswith(("\N{NO-BREAK SPACE}MB", "\N{NO-BREAK SPACE}GB"))
     assert placeholders["filename"] == FILE
     with patch("custom_components.local_agent.models.download.PROGRESS_STEP", 0.05):
         result, progress = await download(hass, result)
@@ -158,7 +158,7 @@ async def test_part_left_by_a_restart_is_continued(
     (target.parent / f"{FILE}.{sha256[:12]}.part").write_bytes(content[:200_000])
 
     result = await choose(hass, "catalog", {"model": DEFAULT_MODEL.key})
-    assert result["description_placeholders"]["resumed"] == "200.0 kB"
+    assert result["description_placeholders"]["resumed"] == "200\N{NO-BREAK SPACE}kB"
     result, _ = await download(hass, result)
 
     assert result["type"] is FlowResultType.CREATE_ENTRY
@@ -190,7 +190,7 @@ async def test_disk_full_is_shown_before_downloading(
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "catalog"
     assert result["errors"] == {"base": "disk_full"}
-    assert result["description_placeholders"]["free"] == "5.0 kB"
+    assert result["description_placeholders"]["free"] == "5000\N{NO-BREAK SPACE}B"
     assert hub.ranges() == []
 
 
@@ -241,7 +241,7 @@ async def test_unreachable_hub_is_shown(
     # Offline the download form alone is a dead end (the dialog has no way back): a menu says
     # why and offers to try again, a file on this machine or a server.
     assert result["type"] is FlowResultType.MENU
-    assert result["step_id"] == "hub_unreachable"
+    assert result["step_id"] == "hub_unreachable_refused"
     assert result["menu_options"] == ["catalog", "local_file", "server"]
     assert result["description_placeholders"]["error"]
     assert result["description_placeholders"]["models_dir"]

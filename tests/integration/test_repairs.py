@@ -152,7 +152,10 @@ async def test_hub_model_is_downloaded_again(
     assert result["menu_options"] == ["redownload", "local_file"]
     result = await repairs.async_configure(result["flow_id"], {"next_step_id": "redownload"})
     assert result["step_id"] == "redownload"
-    assert result["description_placeholders"]["size"] == f"{len(content) / 1000:.1f} kB"
+    assert (
+        result["description_placeholders"]["size"]
+        == f"{round(len(content) / 1000)}\N{NO-BREAK SPACE}kB"
+    )
     result = await repairs.async_configure(result["flow_id"], {})
     assert result["type"] == "progress"
     await hass.async_block_till_done(wait_background_tasks=True)

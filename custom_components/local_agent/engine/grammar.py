@@ -278,15 +278,18 @@ def build_tool_call_grammar(tools: Sequence[ToolSpec], *, max_calls: int = 1) ->
         raise ValueError("A tool-call grammar needs at least one tool")
     if max_calls < 1:
         raise ValueError("max_calls must be at least 1")
-    key = json.dumps(
-        [max_calls, *((tool.name, tool.enforced_parameters) for tool in tools)], default=repr
-    )
+    key = f"{max_calls} {tools_key(tools)}"
     for built_from, grammar in _recent_grammars:
         if built_from == key:
             return grammar
     grammar = _call_grammar(tools, max_calls)
     _recent_grammars = (*_recent_grammars, (key, grammar))[-RECENT_GRAMMARS:]
     return grammar
+
+
+def tools_key(tools: Sequence[ToolSpec]) -> str:
+    """Return what a call grammar is built from, as text: names and enforced schemas."""
+    return json.dumps([(tool.name, tool.enforced_parameters) for tool in tools], default=repr)
 
 
 def _call_grammar(tools: Sequence[ToolSpec], max_calls: int) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Mapping
+from functools import lru_cache
 import re
 from typing import Final
 import unicodedata
@@ -305,6 +306,43 @@ NUMBER_WORDS: Final = frozenset(
 )
 # What joins the parts of a number, written together ("siebenundvierzig") or apart.
 NUMBER_JOINERS: Final = frozenset({"and", "und", "et", "y", "e", "en", "ën"})
+# What a number written as one word is made of beyond digits and number words, never a number
+# alone: German "ein" ("einundzwanzig", "einhundert"), Italian tens before a vowel ("ventuno",
+# "quarantotto"), "mila" ("duemila"), the hundreds of Spanish and Portuguese ("doscientos",
+# "quatrocentos") and Spanish "un" ("veintiún").
+_NUMBER_PARTS: Mapping[str, tuple[str, ...]] = {
+    "de": ("ein",),
+    "es": ("un", "cientos", "cientas"),
+    "it": ("vent", "trent", "quarant", "cinquant", "sessant", "settant", "ottant", "novant",
+           "cent", "mila"),
+    "pt": ("centos", "centas"),
+}  # fmt: skip
+# The hundreds that are one irregular word ("quinientos", "quinhentos").
+_IRREGULAR_HUNDREDS: Mapping[str, tuple[str, ...]] = {
+    "es": ("quinientos", "quinientas", "setecientos", "setecientas", "novecientos",
+           "novecientas"),
+    "pt": ("duzentos", "duzentas", "trezentos", "trezentas", "quinhentos", "quinhentas"),
+}  # fmt: skip
+_WHOLE_HUNDREDS: Final = frozenset(
+    fold(word) for words in _IRREGULAR_HUNDREDS.values() for word in words
+)
+# Each language's pieces of a number written as one word: pieces of two languages never make
+# one ("sei" + "ten" is the German "seiten").
+_PIECES: Mapping[str, frozenset[str]] = {
+    language: frozenset(
+        fold(piece)
+        for piece in (
+            *(name for names in digits for name in names),
+            *_NUMBERS[language],
+            *_IRREGULAR_HUNDREDS.get(language, ()),
+            *_NUMBER_PARTS.get(language, ()),
+        )
+        if len(fold(piece)) > 1
+    )
+    for language, digits in _DIGITS.items()
+}
+# Longer than any number a person says as one word ("zweihundertsiebenundvierzigtausend…").
+_LONGEST_NUMBER_WORD: Final = 64
 
 
 # The first ten places in words, as a voice says "1st", "2e" or "3º" ("First Floor" is
@@ -340,24 +378,35 @@ ORDINAL_DIGITS: Final = re.compile(r"(\d+)(?:st|nd|rd|th|er|re|ere|e|eme|nde|o|a
 
 
 def is_number_word(word: str) -> bool:
-    """Whether a folded word is a number other than a digit: "eleven", "siebenundvierzig".
+    """Whether a folded word is a number other than a digit: "eleven", "einundzwanzig".
 
-    A number written as one word is a digit or number word, maybe a joiner, then a number or
-    digit word ("quarantasette", "zevenenveertig", "veintisiete").
+    A number written as one word is two or more of one language's number pieces, a joiner
+    maybe between two ("quarantasette", "zevenenveertig", "zweihundertvierzig", "doscientos").
     """
-    if word in NUMBER_WORDS:
+    if word in NUMBER_WORDS or word in _WHOLE_HUNDREDS:
         return True
-    return any(
-        word.startswith(head) and (rest := word[len(head) :]) != word and _number_rest(rest)
-        for head in (*NUMBER_WORDS, *DIGIT_WORDS)
-        if len(head) > 1
+    return len(word) <= _LONGEST_NUMBER_WORD and any(
+        _pieces_after_one(word, language) for language in _PIECES
     )
 
 
-def _number_rest(rest: str) -> bool:
-    """Whether the rest of a word, after a number's head, is (a joiner and) a number."""
-    parts = [rest, *(rest[len(j) :] for j in NUMBER_JOINERS if rest.startswith(j))]
-    return any(part in NUMBER_WORDS or (part in DIGIT_WORDS and len(part) > 1) for part in parts)
+@lru_cache(maxsize=1024)
+def _pieces_after_one(word: str, language: str) -> bool:
+    """Whether the word is a piece of the language's numbers followed by more of them."""
+    pieces = _PIECES[language]
+    return any(
+        word.startswith(piece) and _more_pieces(word[len(piece) :], language)
+        for piece in pieces
+        if len(word) > len(piece)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _more_pieces(rest: str, language: str) -> bool:
+    """Whether the rest of a word is (a joiner and) one or more of the language's pieces."""
+    pieces = _PIECES[language]
+    parts = [rest, *(rest[len(j) :] for j in NUMBER_JOINERS if rest.startswith(j) and rest != j)]
+    return any(part in pieces or _pieces_after_one(part, language) for part in parts)
 
 
 def _boolean_words(pairs: Iterable[tuple[str, bool]]) -> dict[str, bool]:

@@ -41,6 +41,7 @@ from custom_components.local_agent.models.file_checks import check_model_file
 from custom_components.local_agent.models.safe_load import ProbeOutcome
 from custom_components.local_agent.models.safe_load import ProbeResult
 from custom_components.local_agent.models.store import DEFAULT_REVISION
+from custom_components.local_agent.models.store import DownloadInterruptedError
 from custom_components.local_agent.models.store import HubUnreachableError
 from custom_components.local_agent.models.store import ModelSource
 from custom_components.local_agent.models.store import ModelStoreError
@@ -134,7 +135,9 @@ def is_unreachable(error: ModelStoreError) -> bool:
 
     An interrupted download keeps its part and continues when tried again: its form says so.
     """
-    return type(error) is HubUnreachableError
+    return isinstance(error, HubUnreachableError) and not isinstance(
+        error, DownloadInterruptedError
+    )
 
 
 def model_entry_data(data: dict[str, Any]) -> dict[str, Any]:

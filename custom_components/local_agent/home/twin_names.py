@@ -18,6 +18,7 @@ from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import floor_registry as fr
 
+from .entity_view import heard
 from .entity_view import hides_its_meaning
 from .entity_view import one_line
 
@@ -74,4 +75,5 @@ def shares_a_name(names: Sequence[str]) -> bool:
 
 
 def _heard(place: str) -> str:
-    return one_line(place).casefold()
+    """Return the place as an ear compares it, as spoken_names does: "Hallway", "Hall way"."""
+    return heard(one_line(place))

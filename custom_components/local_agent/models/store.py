@@ -24,6 +24,8 @@ from pathlib import Path
 from pathlib import PurePosixPath
 import re
 import shutil
+import socket
+import ssl
 import threading
 from typing import BinaryIO
 from typing import ClassVar
@@ -95,6 +97,54 @@ class HubUnreachableError(ModelStoreError):
     """No connection to the Hub (or it broke too often)."""
 
     key = "hub_unreachable"
+
+
+class HubRefusedError(HubUnreachableError):
+    """The Hub's address (or HF_ENDPOINT's) refused the connection."""
+
+    key = "hub_unreachable_refused"
+
+
+class HubUnknownHostError(HubUnreachableError):
+    """The Hub's host name does not resolve: no DNS, or no internet at all."""
+
+    key = "hub_unreachable_unknown_host"
+
+
+class HubTimedOutError(HubUnreachableError):
+    """The Hub did not answer in time (a firewall dropping it, a connection that is down)."""
+
+    key = "hub_unreachable_timed_out"
+
+
+class HubTlsError(HubUnreachableError):
+    """The secure connection failed: a wrong clock, a proxy that intercepts HTTPS."""
+
+    key = "hub_unreachable_tls"
+
+
+# Why no connection was made, where the system said so plainly: its words (English, an errno)
+# go to the log, the user reads the cause in their language.
+_UNREACHABLE: Final[tuple[tuple[type[BaseException], type[HubUnreachableError]], ...]] = (
+    (socket.gaierror, HubUnknownHostError),
+    (ConnectionRefusedError, HubRefusedError),
+    (ssl.SSLError, HubTlsError),
+    (httpx2.TimeoutException, HubTimedOutError),
+    (TimeoutError, HubTimedOutError),
+)
+
+
+def hub_unreachable(err: BaseException) -> HubUnreachableError:
+    """Return the error that says why no connection to the Hub was made, and log its words."""
+    detail = str(err) or type(err).__name__
+    _LOGGER.warning("Cannot reach the Hugging Face Hub: %s", detail)
+    cause: BaseException | None = err
+    while cause is not None:
+        for system_error, error in _UNREACHABLE:
+            if isinstance(cause, system_error):
+                return error(detail)
+        cause = cause.__cause__ or cause.__context__
+    return HubUnreachableError(detail)
 
 
 class DownloadInterruptedError(HubUnreachableError):
@@ -227,7 +277,7 @@ def _hub_error(err: Exception) -> ModelStoreError:
     if isinstance(err, HFValidationError):
         return InvalidRepoIdError(str(err))
     if isinstance(err, (httpx2.HTTPError, OSError)):
-        return HubUnreachableError(str(err) or type(err).__name__)
+        return hub_unreachable(err)
     return ModelStoreError(str(err))
 
 
@@ -314,13 +364,22 @@ def estimate_ram(size: int, n_ctx: int) -> int:
     return int(size * RAM_FACTOR) + n_ctx * RAM_PER_CONTEXT_TOKEN
 
 
+# The first number a size is written in the next unit from ("9999 MB", then "10 GB").
+_MOST_SHOWN: Final = 10_000
+
+
 def format_bytes(size: float) -> str:
-    """Sizes as the Hub shows them: decimal units."""
-    for unit in ("B", "kB", "MB"):
-        if abs(size) < 1000:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+    """Sizes in decimal units as the Hub shows them, in whole numbers of at most four digits.
+
+    No decimal mark and no thousands separator, as the other forms write numbers: the dialog's
+    language is not known here, and "0.53 GB" read wrong wherever the comma is the decimal
+    mark; "530 MB" reads right in each. A no-break space keeps the number with its unit.
+    """
+    for unit in ("B", "kB", "MB", "GB"):
+        if abs(round(size)) < _MOST_SHOWN:
+            return f"{round(size)}\N{NO-BREAK SPACE}{unit}"
         size /= 1000
-    return f"{size:.2f} GB"
+    return f"{round(size)}\N{NO-BREAK SPACE}TB"
 
 
 # Download -------------------------------------------------------------------------------------
@@ -414,7 +473,7 @@ class _PartFile:
             raise DiskFullError(
                 str(err),
                 needed=format_bytes(self.remote.size - self.done),
-                free="0 B",
+                free=format_bytes(0),
                 path=str(Path(self.handle.name).parent),
             ) from err
 
@@ -493,10 +552,13 @@ def _fill(part: _PartFile, report: ProgressCallback, cancel: threading.Event) ->
             if failures > MAX_RETRIES:
                 detail = str(err) or type(err).__name__
                 if part.done:
+                    _LOGGER.warning(
+                        "Download of %s broke off: %s", part.remote.source.filename, detail
+                    )
                     raise DownloadInterruptedError(
                         detail, received=format_bytes(part.done)
                     ) from err
-                raise HubUnreachableError(detail) from err
+                raise hub_unreachable(err) from err
             _LOGGER.info(
                 "Download of %s interrupted at %s (%s); resuming",
                 part.remote.source.filename,
