@@ -279,7 +279,7 @@ _NUMBERS: Mapping[str, tuple[str, ...]] = {
            "sesenta", "setenta", "ochenta", "noventa", "cien", "ciento", "mil"),
     "it": ("dieci", "undici", "dodici", "tredici", "quattordici", "quindici", "sedici",
            "diciassette", "diciotto", "diciannove", "venti", "trenta", "quaranta", "cinquanta",
-           "sessanta", "settanta", "ottanta", "novanta", "cento", "mille", "mila"),
+           "sessanta", "settanta", "ottanta", "novanta", "cento", "mille"),
     "nl": ("tien", "elf", "twaalf", "dertien", "veertien", "vijftien", "zestien", "zeventien",
            "achttien", "negentien", "twintig", "dertig", "veertig", "vijftig", "zestig",
            "zeventig", "tachtig", "negentig", "honderd", "duizend"),
@@ -317,15 +317,13 @@ _NUMBER_PARTS: Mapping[str, tuple[str, ...]] = {
            "cent", "mila"),
     "pt": ("centos", "centas"),
 }  # fmt: skip
-# The hundreds that are one irregular word ("quinientos", "quinhentos").
-_IRREGULAR_HUNDREDS: Mapping[str, tuple[str, ...]] = {
-    "es": ("quinientos", "quinientas", "setecientos", "setecientas", "novecientos",
-           "novecientas"),
-    "pt": ("duzentos", "duzentas", "trezentos", "trezentas", "quinhentos", "quinhentas"),
-}  # fmt: skip
-_WHOLE_HUNDREDS: Final = frozenset(
-    fold(word) for words in _IRREGULAR_HUNDREDS.values() for word in words
-)
+# The hundreds of Spanish and Portuguese by language, each one word ("quinientos").
+_HUNDRED_WORDS: Mapping[str, tuple[str, ...]] = {
+    language: tuple(
+        heads[index] + ending for heads in _HUNDREDS.values() for ending in ("os", "as")
+    )
+    for index, language in enumerate(("es", "pt"))
+}
 # Each language's pieces of a number written as one word: pieces of two languages never make
 # one ("sei" + "ten" is the German "seiten").
 _PIECES: Mapping[str, frozenset[str]] = {
@@ -334,7 +332,7 @@ _PIECES: Mapping[str, frozenset[str]] = {
         for piece in (
             *(name for names in digits for name in names),
             *_NUMBERS[language],
-            *_IRREGULAR_HUNDREDS.get(language, ()),
+            *_HUNDRED_WORDS.get(language, ()),
             *_NUMBER_PARTS.get(language, ()),
         )
         if len(fold(piece)) > 1
@@ -383,7 +381,7 @@ def is_number_word(word: str) -> bool:
     A number written as one word is two or more of one language's number pieces, a joiner
     maybe between two ("quarantasette", "zevenenveertig", "zweihundertvierzig", "doscientos").
     """
-    if word in NUMBER_WORDS or word in _WHOLE_HUNDREDS:
+    if word in NUMBER_WORDS:
         return True
     return len(word) <= _LONGEST_NUMBER_WORD and any(
         _pieces_after_one(word, language) for language in _PIECES
