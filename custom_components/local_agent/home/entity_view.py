@@ -16,8 +16,10 @@ from unicodedata import combining
 
 from custom_components.local_agent.engine.spoken_numbers import spoken_number
 from custom_components.local_agent.engine.words import DIGIT_WORDS
+from custom_components.local_agent.engine.words import MINUS_WORD
 from custom_components.local_agent.engine.words import NUMBER_JOINERS
 from custom_components.local_agent.engine.words import NUMBER_WORDS
+from custom_components.local_agent.engine.words import QUANTITY_WORDS
 from custom_components.local_agent.engine.words import fold
 from homeassistant.components.sensor import async_rounded_state
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
@@ -520,11 +522,17 @@ def heard(name: str) -> str:
 
     Neither case, accents, marks nor the gaps between words are heard ("Front Door",
     "Frontdoor", "Frönt Door"), nor whether a number is written in digits or in words ("Door
-    2", "Door two", "Tür zwei", "Door ٢").
+    2", "Door two", "Tür zwei", "Door ٢"), nor a number's sign and unit, as marks or in words
+    ("Gate -1", "Gate minus 1"): a satellite says the marks in words (turn/spoken_text).
     """
     kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
-    plain = "".join(c for c in unicodedata.normalize("NFKD", kept.casefold()) if not combining(c))
-    return "".join(_numbers_as_digits(re.findall(r"\w+", plain)))
+    return "".join(_without_sign_and_unit(list(_numbers_as_digits(_plain_words(kept)))))
+
+
+def _plain_words(text: str) -> list[str]:
+    """Return the text's words folded: no case, no accents."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not combining(c))
+    return re.findall(r"\w+", plain)
 
 
 # The most words a number in a name is said in ("nine hundred ninety nine thousand …").
@@ -561,6 +569,42 @@ def _digit(char: str) -> str:
     """Return a digit of any script as the digit it is: "٢" is "2"."""
     digit = unicodedata.digit(char, None)
     return char if digit is None else str(digit)
+
+
+# A number's sign and unit as a voice says them ("Gate minus 1", "Valve 50 percent"): a name
+# that writes them as marks ("Gate -1") is said so aloud, and its marks are not heard.
+_SIGN_WORDS: Final = frozenset(word for said in MINUS_WORD.values() for word in _plain_words(said))
+_UNIT_SAID: Final = sorted(
+    {
+        tuple(_numbers_as_digits(_plain_words(said)))
+        for languages in QUANTITY_WORDS.values()
+        for pair in languages.values()
+        for said in pair
+    },
+    key=len,
+    reverse=True,
+)
+
+
+def _without_sign_and_unit(words: list[str]) -> Iterator[str]:
+    """Yield the words without those that say a sign before a number or a unit after one."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _SIGN_WORDS and index + 1 < len(words) and words[index + 1].isdigit():
+            index += 1
+            continue
+        yield word
+        index += 1
+        if word.isdigit():
+            index += next(
+                (
+                    len(unit)
+                    for unit in _UNIT_SAID
+                    if tuple(words[index : index + len(unit)]) == unit
+                ),
+                0,
+            )
 
 
 def writes_an_entity_id(name: str) -> bool:
