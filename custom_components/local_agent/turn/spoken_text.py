@@ -1,4 +1,4 @@
-"""The model's answer as a voice satellite says it: no Markdown marks, no emoji.
+"""The model's answer and our own sentences as a voice satellite says them: no marks, no emoji.
 
 A request from a satellite or another device (a Voice PE, an ESPHome or Wyoming satellite) is
 answered aloud, and Home Assistant's text-to-speech reads what it is given: "asterisk asterisk
@@ -10,9 +10,11 @@ is "21.5 degrees Celsius", "3000 K" "3000 kelvin", "45 %" "45 Prozent" in German
 sign before one as "minus": text-to-speech reads "°C" or "K" as a letter or not at all and drops
 the sign ("-3 °C" heard as "three"). A check or cross mark given as a value ("Back
 Door locked: ❌") is said as the language's yes or no, a lock mark ("Garage 🔓") as locked or
-unlocked, never dropped as an emoji. A request
-without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
-the model wrote it, as core's agents do: a screen shows or renders it.
+unlocked, never dropped as an emoji. Our own
+sentences (a question, "Done: …", a refusal, a hint) are said the same way without the Markdown
+step (said_aloud): units, signs and durations in words, an aside in brackets as a pause,
+quotation marks left out. A request without a device (the Assist dialog, the companion app's
+chat, an automation) keeps the text as written, as core's agents do: a screen shows it.
 """
 
 from __future__ import annotations
