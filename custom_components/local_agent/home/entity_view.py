@@ -38,6 +38,8 @@ from homeassistant.helpers import floor_registry as fr
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
+from .call_words import ENGLISH_WORDS
+from .call_words import WORDS_BY_LANGUAGE
 from .colours import named_colour
 
 NO_AREA: Final = "No area"
@@ -571,16 +573,24 @@ def _digit(char: str) -> str:
     return char if digit is None else str(digit)
 
 
-# A number's sign and unit as a voice says them ("Gate minus 1", "Valve 50 percent"): a name
-# that writes them as marks ("Gate -1") is said so aloud, and its marks are not heard.
+# A number's sign and unit as a voice says them ("Gate minus 1", "Valve 50 percent", "Gate 5
+# minutes"): a name that writes them as marks ("Gate -1", "Gate 5 min", "Valve 50 K") is said
+# so aloud; neither the marks nor the words are heard.
 _SIGN_WORDS: Final = frozenset(word for said in MINUS_WORD.values() for word in _plain_words(said))
+
+
+def _unit_sayings() -> Iterator[str]:
+    """Yield each unit as written and as said, in every language ("K", "kelvin", "5 min")."""
+    for mark, languages in QUANTITY_WORDS.items():
+        yield mark
+        yield from (said for pair in languages.values() for said in pair)
+    for words in (ENGLISH_WORDS, *WORDS_BY_LANGUAGE.values()):
+        yield from (said.format("") for pair in words.durations.values() for said in pair)
+    yield from ("min", "h", "s")
+
+
 _UNIT_SAID: Final = sorted(
-    {
-        tuple(_numbers_as_digits(_plain_words(said)))
-        for languages in QUANTITY_WORDS.values()
-        for pair in languages.values()
-        for said in pair
-    },
+    {tuple(_numbers_as_digits(_plain_words(said))) for said in _unit_sayings()} - {()},
     key=len,
     reverse=True,
 )
