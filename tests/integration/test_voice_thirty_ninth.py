@@ -17,8 +17,8 @@ German "1 Grad", Dutch "3 graden".
 "Gate 1". Said aloud, our question now says that lock "Gate minus 1", which is what a lock named
 "Gate minus 1" is called: the question asked on a satellite about one would have named the other.
 **Found.** A name is compared as heard with a number's sign and unit said in words or as marks
-("Gate -1", "Gate minus 1", "Valve 50%", "Valve 50 pour cent"): such a pair is told apart by
-place or id, in the question and in the yes it waits for.
+("Gate -1", "Gate minus 1"; "Valve 50%", "Valve 50 pour cent"; "Gate 5 min", "Gate 5
+minutes"; "Valve 50 K", "Valve 50 kelvin"): such a pair is told apart by place or id.
 
 **Guards (passed at once).** A long list the model writes of what is unlocked is said whole
 (what a listener asked for is never cut); "light(s)" keeps its bracket; a date, a range and
@@ -204,6 +204,8 @@ def test_an_aside_is_a_pause_and_a_quote_is_unsaid(written: str, said: str) -> N
         ("Valve 50%", "Valve 50 percent"),
         ("Vanne 50 %", "Vanne 50 pour cent"),
         ("Gate 2°", "Gate 2 degrees"),
+        ("Gate 5 min", "Gate 5 minutes"),
+        ("Valve 50 K", "Valve 50 kelvin"),
     ],
 )
 def test_a_sign_or_unit_is_heard_in_words_or_marks_alike(one: str, other: str) -> None:
@@ -222,7 +224,7 @@ async def test_a_look_alike_by_its_said_sign_is_told_apart_on_a_satellite(
 ) -> None:
     """Before: "Unlock Gate minus 1? Say yes to confirm." on a satellite for the lock named
     "Gate -1", beside the back door named "Gate minus 1": the yes meant either. Now the stuck
-    door is told apart (by place or id), and the yes unlocks neither door by name alone."""
+    door is told apart (by place or id)."""
     rename(hass, STUCK_DOOR, "Gate -1")
     rename(hass, BACK_DOOR, "Gate minus 1")
     async_expose_entity(hass, "conversation", STUCK_DOOR, True)
