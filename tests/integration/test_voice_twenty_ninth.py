@@ -64,7 +64,7 @@ from .test_voice_twenty_seventh import a_satellite
 
 BED_LIGHT: Final = "light.bed_light"
 REFUSAL: Final = "I could not turn on Bed Light. The range is 0 to 100%, not 150%."
-# The same as a satellite says it (test_voice_thirty_ninth).
+# The same as a satellite says it (voice round 39), what test_redteam_thirty_third hears.
 REFUSAL_SAID: Final = (
     "I could not turn on Bed Light. The range is 0 to 100 percent, not 150 percent."
 )
