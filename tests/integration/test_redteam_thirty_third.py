@@ -42,7 +42,7 @@ from .scene import Scene
 from .scripted_model import ScriptedWorker
 from .scripted_model import answer
 from .scripted_model import call
-from .test_voice_twenty_ninth import REFUSAL
+from .test_voice_twenty_ninth import REFUSAL_SAID
 from .test_voice_twenty_ninth import StreamingVoice
 from .test_voice_twenty_ninth import Voice
 from .test_voice_twenty_ninth import heard_in_the_bedroom
@@ -122,5 +122,5 @@ async def test_a_satellite_never_says_the_models_done_before_a_held_call(
         hass, assist, scripted_agent, engine, "unlock the front door"
     )
     assert state(hass, "lock.front_door") == "locked"
-    assert spoken == f"{REFUSAL} {QUESTION}"
+    assert spoken == f"{REFUSAL_SAID} {QUESTION}"
     assert "Done" not in spoken

@@ -110,7 +110,7 @@ async def test_a_satellite_says_units_and_signs_in_words(
     [
         ("At 1 °C, set to 68 °F.", "At 1 degree Celsius, set to 68 degrees Fahrenheit."),
         ("Heating set to 22°.", "Heating set to 22 degrees."),
-        ("(\u22122 ℃)", "(minus 2 degrees Celsius)"),
+        ("(\u22122 ℃)", "minus 2 degrees Celsius"),
         ("On 2026-12-07 at 10:30, 5-10 % more.", "On 2026-12-07 at 10:30, 5-10 percent more."),
         ("sensor.room_2 reads -4.", "sensor.room_2 reads minus 4."),
         ("- 3 lights are on", "3 lights are on."),
@@ -170,7 +170,7 @@ async def test_a_satellites_voice_hears_the_path_as_pauses(
     ("written", "said"),
     [
         ("Open Settings > Repairs.", "Open Settings, Repairs."),
-        ("Choose it (the model entry → Configure).", "Choose it (the model entry, Configure)."),
+        ("Choose it (the model entry → Configure).", "Choose it, the model entry, Configure."),
         ("It is 21 > 18 and x > 5.", "It is 21 > 18 and x > 5."),
         ("> quoted", "quoted"),
     ],

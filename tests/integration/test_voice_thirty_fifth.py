@@ -19,6 +19,7 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.turn.spoken_text import said_aloud
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
@@ -68,7 +69,7 @@ async def test_a_name_holding_an_id_is_said_by_its_place_beside_its_id(
     asked = await satellite.answer("unlock the garage")
     await satellite.answer(YES[language])
 
-    assert asked == question
+    assert asked == said_aloud(question, language)  # aloud: round 39
     assert state(hass, HALL_DOOR) == "unlocked"
     assert state(hass, PORCH_DOOR) == "locked"
 

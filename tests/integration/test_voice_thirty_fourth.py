@@ -20,6 +20,7 @@ from typing import Final
 
 import pytest
 
+from custom_components.local_agent.turn.spoken_text import said_aloud
 from homeassistant.core import HomeAssistant
 from testing.home_builder import async_expose_only
 
@@ -75,7 +76,7 @@ async def test_a_marked_look_alike_is_said_by_its_place_beside_its_id(
 
     asked = await hall_door_unlocked_by_yes(hass, assist, scripted_agent, scripted_worker, language)
 
-    assert asked == question
+    assert asked == said_aloud(question, language)  # aloud: round 39
 
 
 async def test_a_marked_name_beside_a_plain_look_alike_says_where_each_is(
@@ -95,7 +96,7 @@ async def test_a_marked_name_beside_a_plain_look_alike_says_where_each_is(
     await satellite.answer("no")
     plain = await satellite.answer("unlock the front door")
 
-    assert marked == f"Unlock Front Door? ({HALL_DOOR}) upstairs? Say yes to confirm."
+    assert marked == f"Unlock Front Door? {HALL_DOOR}, upstairs? Say yes to confirm."
     assert plain == "Unlock Front Door in the Porch? Say yes to confirm."
 
 
@@ -111,7 +112,7 @@ async def test_marked_look_alikes_in_one_place_keep_the_id_and_a_yes_runs_that_o
     asked = await satellite.answer("unlock the front door")
     await satellite.answer("yes")
 
-    assert asked == f"Unlock {MARKED} ({PORCH_DOOR})? Say yes to confirm."
+    assert asked == f"Unlock {MARKED}, {PORCH_DOOR}? Say yes to confirm."
     assert state(hass, PORCH_DOOR) == "unlocked"
     assert state(hass, HALL_DOOR) == "locked"
 
@@ -177,7 +178,7 @@ async def test_a_percentage_said_in_words_is_said_back_as_set(
     light = hass.states.get("light.bed_light")
     assert light is not None
     assert light.attributes["brightness"] == 128
-    assert said == done
+    assert said == said_aloud(done, language)  # aloud: round 39
 
 
 async def test_both_marked_look_alikes_at_once_are_each_said_by_place(
@@ -193,7 +194,7 @@ async def test_both_marked_look_alikes_at_once_are_each_said_by_place(
     asked = await satellite.answer("unlock both front doors")
     done = await satellite.answer("yes")
 
-    both = f"{MARKED} ({HALL_DOOR}) in the Hall and {MARKED} ({PORCH_DOOR}) in the Porch"
+    both = f"{MARKED}, {HALL_DOOR}, in the Hall and {MARKED}, {PORCH_DOOR}, in the Porch"
     assert asked == f"Unlock {both}? Say yes to confirm."
     assert done == f"Done: unlock {both}."
     assert state(hass, HALL_DOOR) == state(hass, PORCH_DOOR) == "unlocked"

@@ -52,8 +52,9 @@ from .test_voice_thirty_first import seen
 from .test_voice_twenty_ninth import a_spoken_pipeline
 from .test_voice_twenty_seventh import a_satellite
 
-# The scene's front door as our questions name it: with its id, a name heard like another's.
-FRONT_DOOR: Final = "Front Door (lock.front_door)"
+# The scene's front door as our questions name it aloud: with its id, a name heard like
+# another's (the id's brackets said as a pause since round 39).
+FRONT_DOOR: Final = "Front Door, lock.front_door"
 UNLOCK: Final = {"en": "unlock the front door", "de": "entsperre die Haustür"}
 
 
@@ -140,7 +141,7 @@ async def test_what_a_satellite_says_never_holds_the_pin_or_a_guess(
     assert said == [
         *[question, wrong] * 2,
         question,
-        "Too many wrong PINs: I will not confirm anything for 5 min.",
+        "Too many wrong PINs: I will not confirm anything for 5 minutes.",
         question,
         f"Done: unlock {FRONT_DOOR}.",
     ]

@@ -60,7 +60,7 @@ async def test_a_look_alike_by_alias_or_kind_is_not_said_by_the_place_they_share
     asked = await satellite.answer("unlock it")
     await satellite.answer(YES[language])
 
-    assert f"{name} ({STUCK_DOOR})" in asked, asked
+    assert f"{name}, {STUCK_DOOR}" in asked, asked
     assert asked.count(area) == name.count(area), asked  # the name's own, no place said
     assert "confirmed" in scene.outcomes(), scene.outcomes()
     assert state(hass, "lock.back_door") == "locked"

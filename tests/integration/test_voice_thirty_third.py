@@ -16,6 +16,7 @@ from typing import Final
 import pytest
 
 from custom_components.local_agent.const import ASSISTANT
+from custom_components.local_agent.turn.spoken_text import said_aloud
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
@@ -150,7 +151,7 @@ async def test_a_satellite_names_a_look_alike_by_its_area(
 
     asked = await hall_door_unlocked_by_yes(hass, assist, scripted_agent, scripted_worker, language)
 
-    assert asked == question
+    assert asked == said_aloud(question, language)  # aloud: round 39
 
 
 async def hall_door_unlocked_by_yes(
@@ -209,7 +210,7 @@ async def test_nothing_spoken_tells_them_apart_the_id_stays(
         hass, assist, scripted_agent, scripted_worker, *front_doors(None, None)
     )
 
-    assert asked == f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
+    assert asked == f"Unlock Front Door, {HALL_DOOR}? Say yes to confirm."
 
 
 async def test_a_failed_yes_names_the_lock_as_the_question_did(
@@ -242,8 +243,8 @@ async def test_what_a_script_would_unlock_and_a_set_aside_name_the_lock_aloud(
     asked = await satellite.answer("let me in")
     aside = await satellite.answer("yes and turn on the hall light")
 
-    assert asked == "Run Let in (this will unlock Front Door in the Hall)? Say yes to confirm."
-    assert aside.startswith("I did not run Let in (this will unlock Front Door in the Hall)")
+    assert asked == "Run Let in, this will unlock Front Door in the Hall? Say yes to confirm."
+    assert aside.startswith("I did not run Let in, this will unlock Front Door in the Hall")
     assert "lock." not in aside
     assert state(hass, HALL_DOOR) == "locked"
 
@@ -265,4 +266,4 @@ async def test_names_alike_up_to_the_cut_keep_their_ids(
         words="unlock the smart lock",
     )
 
-    assert asked.endswith(f"… ({HALL_DOOR})? Say yes to confirm.")
+    assert asked.endswith(f"… {HALL_DOOR}? Say yes to confirm.")

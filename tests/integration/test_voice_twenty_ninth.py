@@ -64,6 +64,10 @@ from .test_voice_twenty_seventh import a_satellite
 
 BED_LIGHT: Final = "light.bed_light"
 REFUSAL: Final = "I could not turn on Bed Light. The range is 0 to 100%, not 150%."
+# The same as a satellite says it (voice round 39), what test_redteam_thirty_third hears.
+REFUSAL_SAID: Final = (
+    "I could not turn on Bed Light. The range is 0 to 100 percent, not 150 percent."
+)
 
 
 class Voice(tts.TextToSpeechEntity):
@@ -187,7 +191,7 @@ async def test_a_satellite_hears_the_models_words_and_ours_once(
         hass, assist, scripted_agent, engine, "bed light to 150 percent"
     )
     assert spoken.count(said) == 1
-    assert spoken.count(REFUSAL) == 1
+    assert spoken.count(REFUSAL_SAID) == 1
 
 
 async def test_the_dialog_still_shows_the_models_words_and_ours_once(

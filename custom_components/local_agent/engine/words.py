@@ -1,4 +1,4 @@
-"""Words that mean yes, no and digits, in every language the agent reads them: one table.
+"""Words that mean yes, no, digits, signs and units, in every language: one table each.
 
 The engine reads a boolean argument with the single yes and no words (and true/false, on/off,
 1/0); the safety gate reads a person's answer to its question with the whole phrases, the
@@ -418,3 +418,59 @@ BOOLEAN_WORDS: Mapping[str, bool] = _boolean_words(
         *((word, False) for word in ("false", "off", "0", *NO_WORD.values())),
     ]
 )
+
+
+# How a voice says a number's minus sign and its unit, in each language (turn/spoken_text):
+# a name is compared as heard with these words beside its numbers (home/entity_view).
+MINUS_WORD: Final = {
+    "en": "minus", "de": "minus", "fr": "moins", "es": "menos", "it": "meno", "nl": "min",
+    "pt": "menos",
+}  # fmt: skip
+_DEGREES: Final = {
+    "en": ("degree", "degrees"), "de": ("Grad", "Grad"), "fr": ("degré", "degrés"),
+    "es": ("grado", "grados"), "it": ("grado", "gradi"), "nl": ("graad", "graden"),
+    "pt": ("grau", "graus"),
+}  # fmt: skip
+# Each unit as the language says it, after one and after any other number.
+QUANTITY_WORDS: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
+    "%": {
+        "en": ("percent", "percent"), "de": ("Prozent", "Prozent"),
+        "fr": ("pour cent", "pour cent"), "es": ("por ciento", "por ciento"),
+        "it": ("per cento", "per cento"), "nl": ("procent", "procent"),
+        "pt": ("por cento", "por cento"),
+    },
+    "°": _DEGREES,
+    "°C": {lang: (f"{one} Celsius", f"{more} Celsius") for lang, (one, more) in _DEGREES.items()},
+    "°F": {
+        lang: (f"{one} Fahrenheit", f"{more} Fahrenheit") for lang, (one, more) in _DEGREES.items()
+    },
+    "K": {
+        "en": ("kelvin", "kelvin"), "de": ("Kelvin", "Kelvin"), "fr": ("kelvin", "kelvins"),
+        "es": ("kelvin", "kelvin"), "it": ("kelvin", "kelvin"), "nl": ("kelvin", "kelvin"),
+        "pt": ("kelvin", "kelvin"),
+    },
+    "kWh": {
+        "en": ("kilowatt hour", "kilowatt hours"), "de": ("Kilowattstunde", "Kilowattstunden"),
+        "fr": ("kilowattheure", "kilowattheures"), "es": ("kilovatio hora", "kilovatios hora"),
+        "it": ("kilowattora", "kilowattora"), "nl": ("kilowattuur", "kilowattuur"),
+        "pt": ("quilowatt-hora", "quilowatts-hora"),
+    },
+    "W": {
+        "en": ("watt", "watts"), "de": ("Watt", "Watt"), "fr": ("watt", "watts"),
+        "es": ("vatio", "vatios"), "it": ("watt", "watt"), "nl": ("watt", "watt"),
+        "pt": ("watt", "watts"),
+    },
+    "lx": dict.fromkeys(_DEGREES, ("lux", "lux")),
+    "mm": {
+        "en": ("millimeter", "millimeters"), "de": ("Millimeter", "Millimeter"),
+        "fr": ("millimètre", "millimètres"), "es": ("milímetro", "milímetros"),
+        "it": ("millimetro", "millimetri"), "nl": ("millimeter", "millimeter"),
+        "pt": ("milímetro", "milímetros"),
+    },
+    "m³": {
+        "en": ("cubic meter", "cubic meters"), "de": ("Kubikmeter", "Kubikmeter"),
+        "fr": ("mètre cube", "mètres cubes"), "es": ("metro cúbico", "metros cúbicos"),
+        "it": ("metro cubo", "metri cubi"), "nl": ("kubieke meter", "kubieke meter"),
+        "pt": ("metro cúbico", "metros cúbicos"),
+    },
+}  # fmt: skip

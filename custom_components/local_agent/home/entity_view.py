@@ -16,10 +16,12 @@ from unicodedata import combining
 
 from custom_components.local_agent.engine.spoken_numbers import spoken_number
 from custom_components.local_agent.engine.words import DIGIT_WORDS
+from custom_components.local_agent.engine.words import MINUS_WORD
 from custom_components.local_agent.engine.words import NUMBER_JOINERS
 from custom_components.local_agent.engine.words import NUMBER_WORDS
 from custom_components.local_agent.engine.words import ORDINAL_DIGITS
 from custom_components.local_agent.engine.words import ORDINAL_WORDS
+from custom_components.local_agent.engine.words import QUANTITY_WORDS
 from custom_components.local_agent.engine.words import fold
 from homeassistant.components.sensor import async_rounded_state
 from homeassistant.const import ATTR_UNIT_OF_MEASUREMENT
@@ -40,6 +42,8 @@ from homeassistant.helpers import floor_registry as fr
 from homeassistant.util import dt as dt_util
 from homeassistant.util.hass_dict import HassKey
 
+from .call_words import ENGLISH_WORDS
+from .call_words import WORDS_BY_LANGUAGE
 from .colours import named_colour
 
 NO_AREA: Final = "No area"
@@ -555,13 +559,20 @@ def heard(name: str) -> str:
 
     Neither case, accents, marks nor the gaps between words are heard ("Front Door",
     "Frontdoor", "Frönt Door"), nor whether a number is written in digits or in words ("Door
-    2", "Door two", "Tür zwei", "Door ٢"), nor a place ("1st Door", "First Door", "1° Porta").
+    2", "Door two", "Tür zwei", "Door ٢"), nor a place ("1st Door", "First Door", "1° Porta"),
+    nor a number's sign and unit, as marks or in words ("Gate -1", "Gate minus 1"): a satellite
+    says the marks in words (turn/spoken_text).
     """
     # A degree sign after a number, as Italian writes a place ("1° Piano"), is an ordinal's.
     placed = _DEGREE_PLACE.sub("o", unicodedata.normalize("NFKC", name))
     kept = "".join(c for c in placed if not _unheard(c))
-    plain = "".join(c for c in unicodedata.normalize("NFKD", kept.casefold()) if not combining(c))
-    return "".join(_numbers_as_digits(re.findall(r"\w+", plain)))
+    return "".join(_without_sign_and_unit(list(_numbers_as_digits(_plain_words(kept)))))
+
+
+def _plain_words(text: str) -> list[str]:
+    """Return the text's words folded: no case, no accents."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not combining(c))
+    return re.findall(r"\w+", plain)
 
 
 # A degree sign right after a number and before no letter ("1° Piano", not "21°C").
@@ -614,6 +625,50 @@ def _digit(char: str) -> str:
     """Return a digit of any script as the digit it is: "٢" is "2"."""
     digit = unicodedata.digit(char, None)
     return char if digit is None else str(digit)
+
+
+# A number's sign and unit as a voice says them ("Gate minus 1", "Valve 50 percent", "Gate 5
+# minutes"): a name that writes them as marks ("Gate -1", "Gate 5 min", "Valve 50 K") is said
+# so aloud; neither the marks nor the words are heard.
+_SIGN_WORDS: Final = frozenset(word for said in MINUS_WORD.values() for word in _plain_words(said))
+
+
+def _unit_sayings() -> Iterator[str]:
+    """Yield each unit as written and as said, in every language ("K", "kelvin", "5 min")."""
+    for mark, languages in QUANTITY_WORDS.items():
+        yield mark
+        yield from (said for pair in languages.values() for said in pair)
+    for words in (ENGLISH_WORDS, *WORDS_BY_LANGUAGE.values()):
+        yield from (said.format("") for pair in words.durations.values() for said in pair)
+    yield from ("min", "h", "s")
+
+
+_UNIT_SAID: Final = sorted(
+    {tuple(_numbers_as_digits(_plain_words(said))) for said in _unit_sayings()} - {()},
+    key=len,
+    reverse=True,
+)
+
+
+def _without_sign_and_unit(words: list[str]) -> Iterator[str]:
+    """Yield the words without those that say a sign before a number or a unit after one."""
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _SIGN_WORDS and index + 1 < len(words) and words[index + 1].isdigit():
+            index += 1
+            continue
+        yield word
+        index += 1
+        if word.isdigit():
+            index += next(
+                (
+                    len(unit)
+                    for unit in _UNIT_SAID
+                    if tuple(words[index : index + len(unit)]) == unit
+                ),
+                0,
+            )
 
 
 def writes_an_entity_id(name: str) -> bool:

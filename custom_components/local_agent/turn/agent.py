@@ -172,7 +172,7 @@ from .results import async_set_response_type
 from .results import carried_out
 from .results import changed_the_home
 from .results import ran_beside_held
-from .spoken_text import paths_said
+from .spoken_text import said_aloud
 from .spoken_text import spoken
 
 
@@ -368,8 +368,9 @@ class ConversationAgent:
         if (user_input.device_id or user_input.satellite_id) and (
             said := result.response.speech.get("plain", {}).get("speech")
         ):
-            # Our own sentences too ("Settings > Repairs"): a device says what it is given.
-            result.response.async_set_speech(paths_said(said))
+            # Our own sentences too ("Settings > Repairs", "50%", "(lock.front_door)"): a
+            # device says what it is given.
+            result.response.async_set_speech(said_aloud(said, user_input.language))
         return result
 
     async def _async_handle(
@@ -430,6 +431,9 @@ class ConversationAgent:
         stream = self._streams[chat_log.conversation_id] = TurnStream(
             await async_phrase(self.hass, user_input.language, "slow_turn_notice"),
             started=started,
+            aloud_in=user_input.language
+            if user_input.device_id or user_input.satellite_id
+            else None,
         )
         running = _RunningTurn(user_input, turn, toolbox, static_system, stream, set_aside)
         try:
@@ -1358,7 +1362,8 @@ class ConversationAgent:
                 said_content(self.agent_id, text, user_only=user_only)
             )
             return
-        text = paths_said(text)
+        if stream.aloud_in is not None:
+            text = said_aloud(text, stream.aloud_in)
         stream.streamed(text)
         async for _content in chat_log.async_add_delta_content_stream(
             self.agent_id, async_said(text, user_only=user_only)

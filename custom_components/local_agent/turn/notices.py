@@ -73,6 +73,9 @@ class TurnStream:
 
     notice: str | None
     started: float
+    # The person's language where a device asked (what the agent says itself is streamed as
+    # said aloud in it); None where a screen shows the answer.
+    aloud_in: str | None = None
     streamed_chars: int = 0
     call_after_text: bool = False
     streamed_text: str = ""

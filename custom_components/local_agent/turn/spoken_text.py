@@ -1,4 +1,4 @@
-"""The model's answer as a voice satellite says it: no Markdown marks, no emoji.
+"""The model's answer and our own sentences as a voice satellite says them: no marks, no emoji.
 
 A request from a satellite or another device (a Voice PE, an ESPHome or Wyoming satellite) is
 answered aloud, and Home Assistant's text-to-speech reads what it is given: "asterisk asterisk
@@ -10,21 +10,28 @@ is "21.5 degrees Celsius", "3000 K" "3000 kelvin", "45 %" "45 Prozent" in German
 sign before one as "minus": text-to-speech reads "°C" or "K" as a letter or not at all and drops
 the sign ("-3 °C" heard as "three"). A check or cross mark given as a value ("Back
 Door locked: ❌") is said as the language's yes or no, a lock mark ("Garage 🔓") as locked or
-unlocked, never dropped as an emoji. A request
-without a device (the Assist dialog, the companion app's chat, an automation) keeps the text as
-the model wrote it, as core's agents do: a screen shows or renders it.
+unlocked, never dropped as an emoji. Our own
+sentences (a question, "Done: …", a refusal, a hint) are said the same way without the Markdown
+step (said_aloud): units, signs and durations in words, an aside in brackets as a pause,
+quotation marks left out. A request without a device (the Assist dialog, the companion app's
+chat, an automation) keeps the text as written, as core's agents do: a screen shows it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 import re
 from typing import Final
 
+from custom_components.local_agent.engine.words import MINUS_WORD
 from custom_components.local_agent.engine.words import NO_WORD
+from custom_components.local_agent.engine.words import QUANTITY_WORDS
 from custom_components.local_agent.engine.words import YES_WORD
 from custom_components.local_agent.engine.words import base_language
 from custom_components.local_agent.home.call_texts import ENGLISH
+from custom_components.local_agent.home.call_words import ENGLISH_WORDS
+from custom_components.local_agent.home.call_words import WORDS_BY_LANGUAGE
 
 # A fenced code block's fences (its lines are kept) and an inline span's backticks.
 _FENCE: Final = re.compile(r"^\s*(?:```|~~~)[^\n]*$", re.MULTILINE)
@@ -78,62 +85,36 @@ UNLOCKED_WORD: Final = {
 _QUANTITY: Final = re.compile(
     r"(?<![\w.,])(?P<sign>(?<![\d\-\u2212])[-\u2212](?=\d))?(?P<number>\d+(?:[.,]\d+)?)"
     r"(?![\w.,]*\d)(?:[ \t\u00a0\u202f]?(?P<unit>[°º˚][ \u00a0]?[CF](?!\w)|[℃℉]|[°˚](?!\w)|%"
-    r"|(?:kWh|m³|mm|lx|W|K)(?![\w²³/])))?"
+    r"|(?:kWh|m³|mm|min|lx|W|K|h|s)(?![\w²³/])))?"
 )
 # The units written another way, as the table below names them.
 _UNIT_SPELLINGS: Final = {"℃": "°C", "℉": "°F", "º": "°", "˚": "°"}
-MINUS_WORD: Final = {
-    "en": "minus", "de": "minus", "fr": "moins", "es": "menos", "it": "meno", "nl": "min",
-    "pt": "menos",
-}  # fmt: skip
-_DEGREES: Final = {
-    "en": ("degree", "degrees"), "de": ("Grad", "Grad"), "fr": ("degré", "degrés"),
-    "es": ("grado", "grados"), "it": ("grado", "gradi"), "nl": ("graad", "graden"),
-    "pt": ("grau", "graus"),
-}  # fmt: skip
-# Each unit as the language says it, after one and after any other number.
-UNIT_WORDS: Final[dict[str, dict[str, tuple[str, str]]]] = {
-    "%": {
-        "en": ("percent", "percent"), "de": ("Prozent", "Prozent"),
-        "fr": ("pour cent", "pour cent"), "es": ("por ciento", "por ciento"),
-        "it": ("per cento", "per cento"), "nl": ("procent", "procent"),
-        "pt": ("por cento", "por cento"),
+# A duration's unit ("5 min", "2 s" in a transition) as the call texts say a timer's.
+UNIT_WORDS: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
+    **QUANTITY_WORDS,
+    **{
+        mark: {
+            language: (one.replace("{} ", ""), more.replace("{} ", ""))
+            for language, words in {ENGLISH: ENGLISH_WORDS, **WORDS_BY_LANGUAGE}.items()
+            for one, more in [words.durations[unit]]
+        }
+        for mark, unit in (("min", "minutes"), ("h", "hours"), ("s", "seconds"))
     },
-    "°": _DEGREES,
-    "°C": {lang: (f"{one} Celsius", f"{more} Celsius") for lang, (one, more) in _DEGREES.items()},
-    "°F": {
-        lang: (f"{one} Fahrenheit", f"{more} Fahrenheit") for lang, (one, more) in _DEGREES.items()
-    },
-    "K": {
-        "en": ("kelvin", "kelvin"), "de": ("Kelvin", "Kelvin"), "fr": ("kelvin", "kelvins"),
-        "es": ("kelvin", "kelvin"), "it": ("kelvin", "kelvin"), "nl": ("kelvin", "kelvin"),
-        "pt": ("kelvin", "kelvin"),
-    },
-    "kWh": {
-        "en": ("kilowatt hour", "kilowatt hours"), "de": ("Kilowattstunde", "Kilowattstunden"),
-        "fr": ("kilowattheure", "kilowattheures"), "es": ("kilovatio hora", "kilovatios hora"),
-        "it": ("kilowattora", "kilowattora"), "nl": ("kilowattuur", "kilowattuur"),
-        "pt": ("quilowatt-hora", "quilowatts-hora"),
-    },
-    "W": {
-        "en": ("watt", "watts"), "de": ("Watt", "Watt"), "fr": ("watt", "watts"),
-        "es": ("vatio", "vatios"), "it": ("watt", "watt"), "nl": ("watt", "watt"),
-        "pt": ("watt", "watts"),
-    },
-    "lx": dict.fromkeys(_DEGREES, ("lux", "lux")),
-    "mm": {
-        "en": ("millimeter", "millimeters"), "de": ("Millimeter", "Millimeter"),
-        "fr": ("millimètre", "millimètres"), "es": ("milímetro", "milímetros"),
-        "it": ("millimetro", "millimetri"), "nl": ("millimeter", "millimeter"),
-        "pt": ("milímetro", "milímetros"),
-    },
-    "m³": {
-        "en": ("cubic meter", "cubic meters"), "de": ("Kubikmeter", "Kubikmeter"),
-        "fr": ("mètre cube", "mètres cubes"), "es": ("metro cúbico", "metros cúbicos"),
-        "it": ("metro cubo", "metri cubi"), "nl": ("kubieke meter", "kubieke meter"),
-        "pt": ("metro cúbico", "metros cúbicos"),
-    },
-}  # fmt: skip
+}
+# French says a quantity below two in the singular ("1,5 degré", "0,5 watt"); the others from
+# any number but one.
+_SINGULAR_BELOW_TWO: Final = frozenset({"fr"})
+# An aside in brackets, said as a pause ("Front Door (lock.front_door)?"), and quotation marks,
+# never said ("see \"Slow or no answer\""); a bracket inside a word ("light(s)") stays.
+_ASIDE: Final = re.compile(r"[ \t]*(?<![^\s])[(\[][ \t]*([^()\[\]\n]*?)[ \t]*[)\]]")
+_QUOTES: Final = re.compile(
+    '["\u201c\u201d\u201e]|[\u00ab\u2039][ \t\u00a0\u202f]?|[ \t\u00a0\u202f]?[\u00bb\u203a]'
+)
+# The pauses an aside leaves: one at most, none at a line's start or beside a mark of its own.
+_DOUBLE_PAUSE: Final = re.compile(r",(?:[ \t]*,)+")
+_LOST_PAUSE: Final = re.compile(
+    r"^[ \t]*,[ \t]*|(?<=[.!?:;\u2026])[ \t]*,|[ \t]*,[ \t]*(?=[.!?:;\u2026]|$)", re.MULTILINE
+)
 # A step of a menu path ("Settings > Voice assistants > Expose", "the entry → Configure"), as
 # our hints and the model write one: text-to-speech says "greater than" or the arrow's name. A
 # ">" beside a number compares ("above 20 > 18") and stays.
@@ -152,9 +133,8 @@ def spoken(text: str, language: str = ENGLISH) -> str:
     text = _STRUCK.sub("", text)
     for pattern in _EMPHASIS:
         text = pattern.sub(lambda match: match[match.lastindex or 0], text)
-    text = paths_said(text)
+    text = said_aloud(text, language)
     base = base_language(language)
-    text = _QUANTITY.sub(partial(_quantity_said, base), text)
     text = _CHECK_MARKS.sub(f" {YES_WORD.get(base, YES_WORD[ENGLISH])}", text)
     text = _CROSS_MARKS.sub(f" {NO_WORD.get(base, NO_WORD[ENGLISH])}", text)
     text = "\n".join(_lock_marks_said(line, base) for line in text.split("\n"))
@@ -172,6 +152,20 @@ def spoken(text: str, language: str = ENGLISH) -> str:
         line + "." if (marked or index < len(lines) - 1) and not line.endswith(_ENDED) else line
         for index, (line, marked) in enumerate(lines)
     )
+
+
+def said_aloud(text: str, language: str = ENGLISH) -> str:
+    """Return a sentence as a voice says it: units, signs and asides in words and pauses.
+
+    A path's steps are said as pauses, a unit and a sign in words, an aside in brackets as a
+    pause; quotation marks are left out. Our own sentences go through this alone (a name in
+    them keeps its marks: it is not Markdown), the model's after its Markdown is read.
+    """
+    text = paths_said(text)
+    text = _QUANTITY.sub(partial(_quantity_said, base_language(language)), text)
+    text = _QUOTES.sub("", text)
+    text = _ASIDE.sub(lambda aside: f", {aside[1]}," if aside[1] else "", text)
+    return _LOST_PAUSE.sub("", _DOUBLE_PAUSE.sub(",", text))
 
 
 def paths_said(text: str) -> str:
@@ -202,4 +196,11 @@ def _quantity_said(language: str, match: re.Match[str]) -> str:
         return said
     unit = "".join(_UNIT_SPELLINGS.get(mark, mark) for mark in unit if not mark.isspace())
     one, more = (words := UNIT_WORDS[unit]).get(language, words[ENGLISH])
-    return f"{said} {one if number == '1' else more}"
+    return f"{said} {one if _is_singular(number, language) else more}"
+
+
+def _is_singular(number: str, language: str) -> bool:
+    """Whether a unit after this number is said in the singular: "1 degree", "1,5 degré"."""
+    if language in _SINGULAR_BELOW_TWO:
+        return float(number.replace(",", ".")) < 2
+    return number == "1"
