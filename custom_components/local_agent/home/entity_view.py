@@ -559,13 +559,12 @@ def heard(name: str) -> str:
 
     Neither case, accents, marks nor the gaps between words are heard ("Front Door",
     "Frontdoor", "Frönt Door"), nor whether a number is written in digits or in words ("Door
-    2", "Door two", "Tür zwei", "Door ٢"), nor a place ("1st Door", "First Door", "1° Porta"),
-    nor a number's sign and unit, as marks or in words ("Gate -1", "Gate minus 1"): a satellite
-    says the marks in words (turn/spoken_text).
+    2", "Door two", "Tür zwei", "Door ٢"), nor a place ("1st Door", "First Door", "1º Piso"),
+    nor a number's sign and unit, as marks or in words ("Gate -1", "Gate minus 1", "Gate 2°",
+    "Gate 2 degrees"): a satellite says the marks in words (turn/spoken_text), a degree sign
+    too where Italian writes a place with it ("1° Piano": a sign, so said with its id).
     """
-    # A degree sign after a number, as Italian writes a place ("1° Piano"), is an ordinal's.
-    placed = _DEGREE_PLACE.sub("o", unicodedata.normalize("NFKC", name))
-    kept = "".join(c for c in placed if not _unheard(c))
+    kept = "".join(c for c in unicodedata.normalize("NFKC", name) if not _unheard(c))
     return "".join(_without_sign_and_unit(list(_numbers_as_digits(_plain_words(kept)))))
 
 
@@ -575,8 +574,6 @@ def _plain_words(text: str) -> list[str]:
     return re.findall(r"\w+", plain)
 
 
-# A degree sign right after a number and before no letter ("1° Piano", not "21°C").
-_DEGREE_PLACE: Final = re.compile(r"(?<=\d)[°˚](?!\w)")
 # What follows a place heard as its number ("1st", "first": "1#"): no word holds it, so a place
 # is never heard as the number itself ("Door 1st" is not "Door 1").
 _PLACE: Final = "#"
