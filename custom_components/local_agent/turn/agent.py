@@ -65,6 +65,7 @@ from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.colours import read_slot_colours
 from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
@@ -1544,19 +1545,15 @@ async def _async_css_colours(
     """Return an intent's arguments with a colour said in the language as its CSS name.
 
     Home Assistant's HassLightSet reads "red", not "rot": the slot that sets light.turn_on's
-    color_name takes the language's words as our own light tool does.
+    color_name takes the language's words as our own light tool does, and a white's name
+    ("warm white") is its colour temperature.
     """
     assist_intent = ASSIST_INTENTS.get(intent_type_of(tool) or "")
     slots = assist_intent.slots if assist_intent is not None else {}
-    said = {
-        key: value
-        for key, value in arguments.items()
-        if slots.get(key) == COLOUR_FIELD and isinstance(value, str)
-    }
-    if not said:
+    if not any(slots.get(key) == COLOUR_FIELD for key in arguments):
         return arguments
     colours = await async_colour_words(hass, turn.language)
-    return {**arguments, **{key: colours.css_name(value) for key, value in said.items()}}
+    return read_slot_colours(arguments, slots, colours)
 
 
 def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
