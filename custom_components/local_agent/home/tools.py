@@ -45,6 +45,7 @@ from .call_texts import Names
 from .call_texts import Phrase
 from .call_texts import said_area
 from .call_texts import said_name
+from .colours import COLOUR_FIELD
 from .colours import COLOUR_FIELDS
 from .colours import NO_WORDS
 from .colours import ColourWords
@@ -342,7 +343,8 @@ class HomeTools:
         checked = [state for state in states if state is not None]
         if failure := _target_error(action, checked):
             return failure
-        read_colour(arguments, colours, checked)
+        if COLOUR_FIELD in arguments:
+            read_colour(arguments, colours, checked)
         data = _check_fields(self.hass, tool, action, arguments, checked)
         if isinstance(data, ToolFailure):
             return data
