@@ -11,6 +11,13 @@
   our light tool it is the nearest every target light takes: "daylight" on a bulb that goes
   to 4000 K is 4000 K, where 6500 K was refused. A number the model wrote beside it
   (`color_temp_kelvin`) says the white more exactly and wins.
+- **Hole.** "Turn the kitchen light off in ten minutes": no tool of ours waits, and a model
+  writes the call it would make now. The light went off at once and the person heard "Turned
+  off Kitchen Lights.": done, at the wrong time. **Found.** A request for a time from now ("in
+  10 minutes", "in einer Viertelstunde", "dans vingt et une minutes", "tra mezz'ora", "over
+  een kwartier", "daqui a meia hora") runs no call that acts now; the person hears, in their
+  language, that it cannot be done later and will be done now if asked without the time.
+  A timer started for that time runs as before.
 
 **Guards (passed at once).** A colour temperature with its unit ("3000 K", "3000 Kelvin"),
 a CSS white ("white") and a colour word ("blau") set what they said.
@@ -26,6 +33,7 @@ from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
 from .agents import Talk
+from .agents import state
 from .conftest import Agent
 from .conftest import async_setup_agent
 from .conftest import speech
@@ -165,3 +173,54 @@ async def test_assists_own_light_tool_takes_a_white_by_name(
     await agent.ask("bed light warm white", context=person, language=language)
 
     assert kelvin(hass, BED) == 2700
+
+
+# "Turn the kitchen light off in ten minutes", and what the person hears after.
+LATER: Final = {
+    "en": ("turn the kitchen light off in 10 minutes", "only act now"),
+    "de": ("mach das Küchenlicht in einer Viertelstunde aus", "nur sofort"),
+    "fr": ("éteins la cuisine dans vingt et une minutes", "tout de suite"),
+    "es": ("apaga la luz de la cocina en cinco minutos", "Solo puedo actuar ahora"),
+    "it": ("spegni la luce della cucina tra mezz'ora", "solo subito"),
+    "nl": ("doe het keukenlicht over een kwartier uit", "alleen nu"),
+    "pt": ("desliga a luz da cozinha daqui a meia hora", "agir agora"),
+}
+
+
+@pytest.mark.parametrize("language", LATER)
+async def test_a_request_for_later_is_not_done_now(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    language: str,
+) -> None:
+    """Before: the light went off at once, and the person heard that it had."""
+    request, heard = LATER[language]
+    scripted_worker.will_write(
+        call("light", action="turn_off", entity_id=LIGHT), answer("Turned it off.")
+    )
+
+    result = await agent.ask(request, context=person, language=language)
+
+    assert state(hass, LIGHT) == "on"
+    assert heard in speech(result)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["turn the kitchen light off", "turn off the light in the kitchen for the night"],
+)
+async def test_a_request_for_now_is_done_now(
+    hass: HomeAssistant,
+    agent: Agent,
+    scripted_worker: ScriptedWorker,
+    person: Context,
+    request_text: str,
+) -> None:
+    """Guard: no time from now, the call runs."""
+    scripted_worker.will_write(call("light", action="turn_off", entity_id=LIGHT))
+
+    await agent.ask(request_text, context=person)
+
+    assert state(hass, LIGHT) == "off"
