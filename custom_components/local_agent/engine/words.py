@@ -474,3 +474,46 @@ QUANTITY_WORDS: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
         "pt": ("metro cúbico", "metros cúbicos"),
     },
 }  # fmt: skip
+
+
+# A time from now ("in ten minutes", "dans une heure", "tra mezz'ora"): the words before it,
+# the words of an amount besides digits and numbers, and the units that end it.
+_LATER: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "en": (("in", "after"), ("a", "an", "one", "half", "couple", "of", "few"),
+           ("minute", "minutes", "min", "mins", "hour", "hours", "second", "seconds", "sec")),
+    "de": (("in",), ("einer", "einem", "ein", "halben", "paar"),
+           ("minute", "minuten", "min", "stunde", "stunden", "sekunde", "sekunden",
+            "viertelstunde", "dreiviertelstunde")),
+    "fr": (("dans",), ("une", "un", "demi", "demie", "quelques"),
+           ("minute", "minutes", "min", "heure", "heures", "seconde", "secondes")),
+    "es": (("en", "dentro de"), ("un", "una", "media", "unos", "unas"),
+           ("minuto", "minutos", "min", "hora", "horas", "segundo", "segundos")),
+    "it": (("tra", "fra"), ("un", "una", "uno", "qualche", "mezza"),
+           ("minuto", "minuti", "min", "ora", "ore", "secondo", "secondi", "un'ora",
+            "mezz'ora", "mezzora")),
+    "nl": (("over",), ("een", "half", "halve", "paar"),
+           ("minuut", "minuten", "min", "uur", "seconde", "seconden", "kwartier")),
+    "pt": (("em", "daqui a", "dentro de"), ("um", "uma", "meia", "alguns", "algumas"),
+           ("minuto", "minutos", "min", "hora", "horas", "segundo", "segundos")),
+}  # fmt: skip
+# The most words an amount takes ("vingt et une", "a couple of").
+_AMOUNT_WORDS: Final = 4
+
+
+def asks_for_later(text: str, language: str) -> bool:
+    """Whether a request asks for a time from now: "turn the lights off in ten minutes"."""
+    befores, amounts, units = _LATER.get(base_language(language), ((), (), ()))
+    said = words(text)
+    for start in range(len(said)):
+        for before in befores:
+            parts = before.split()
+            if said[start : start + len(parts)] != parts:
+                continue
+            rest = said[start + len(parts) : start + len(parts) + _AMOUNT_WORDS + 1]
+            for word in rest:
+                if word in units:
+                    return True
+                number = word.isdigit() or word in DIGIT_WORDS or is_number_word(word)
+                if not (number or word in amounts or word in NUMBER_JOINERS):
+                    break
+    return False

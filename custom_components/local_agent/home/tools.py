@@ -49,6 +49,7 @@ from .colours import COLOUR_FIELD
 from .colours import COLOUR_FIELDS
 from .colours import NO_WORDS
 from .colours import ColourWords
+from .colours import read_colour
 from .entity_view import EntityLine
 from .entity_view import entity_line
 from .entity_view import one_line
@@ -330,8 +331,6 @@ class HomeTools:
         if tool is None:
             return ToolFailure(f"Unknown tool {call.name!r}. Tools: {', '.join(self.tool_names)}.")
         arguments = dict(call.arguments)
-        if isinstance(colour := arguments.get(COLOUR_FIELD), str):
-            arguments[COLOUR_FIELD] = colours.css_name(colour)
         action = _resolve_action(tool, arguments.pop("action", None))
         if isinstance(action, ToolFailure):
             return action
@@ -344,6 +343,8 @@ class HomeTools:
         checked = [state for state in states if state is not None]
         if failure := _target_error(action, checked):
             return failure
+        if COLOUR_FIELD in arguments:
+            read_colour(arguments, colours, checked)
         data = _check_fields(self.hass, tool, action, arguments, checked)
         if isinstance(data, ToolFailure):
             return data

@@ -49,6 +49,7 @@ from custom_components.local_agent.engine.types import Message
 from custom_components.local_agent.engine.types import ToolCall
 from custom_components.local_agent.engine.types import ToolCallError
 from custom_components.local_agent.engine.types import ToolSpec
+from custom_components.local_agent.engine.words import asks_for_later
 from custom_components.local_agent.home.actions import ApiCall
 from custom_components.local_agent.home.actions import Call
 from custom_components.local_agent.home.actions import PlannedAction
@@ -65,6 +66,7 @@ from custom_components.local_agent.home.call_texts import with_entity_names
 from custom_components.local_agent.home.colours import COLOUR_FIELD
 from custom_components.local_agent.home.colours import NO_WORDS
 from custom_components.local_agent.home.colours import async_colour_words
+from custom_components.local_agent.home.colours import read_slot_colours
 from custom_components.local_agent.home.entity_view import VOICE_TIMER_LINE
 from custom_components.local_agent.home.entity_view import EntityLine
 from custom_components.local_agent.home.entity_view import temperature_unit_text
@@ -1239,6 +1241,8 @@ class ConversationAgent:
             if isinstance(call.arguments.get(COLOUR_FIELD), str):
                 colours = await async_colour_words(self.hass, asker.language)
             planned = asker.home.plan(call, colours)
+            if isinstance(planned, PlannedAction):
+                planned = _not_for_later(asker, planned)
             if isinstance(planned, ToolFailure):
                 return refused_result(planned)
             proposed = planned
@@ -1459,6 +1463,9 @@ MAX_CALLS_PER_ROUND = 8
 
 
 # Actions that a second, identical call in the same answer undoes.
+# Domains whose calls a request for a time from now means as they are: "a timer for ten
+# minutes", "remind me in an hour" (a to-do item), a time or date set.
+_TIMED_DOMAINS: Final = frozenset({"timer", "todo", "input_datetime", "date", "time", "datetime"})
 _UNDONE_BY_A_REPEAT: Final = frozenset({"toggle", "media_play_pause"})
 
 
@@ -1549,19 +1556,35 @@ async def _async_css_colours(
     """Return an intent's arguments with a colour said in the language as its CSS name.
 
     Home Assistant's HassLightSet reads "red", not "rot": the slot that sets light.turn_on's
-    color_name takes the language's words as our own light tool does.
+    color_name takes the language's words as our own light tool does, and a white's name
+    ("warm white") is its colour temperature.
     """
     assist_intent = ASSIST_INTENTS.get(intent_type_of(tool) or "")
     slots = assist_intent.slots if assist_intent is not None else {}
-    said = {
-        key: value
-        for key, value in arguments.items()
-        if slots.get(key) == COLOUR_FIELD and isinstance(value, str)
-    }
-    if not said:
+    if not any(slots.get(key) == COLOUR_FIELD for key in arguments):
         return arguments
     colours = await async_colour_words(hass, turn.language)
-    return {**arguments, **{key: colours.css_name(value) for key, value in said.items()}}
+    return read_slot_colours(arguments, slots, colours)
+
+
+def _not_for_later(turn: TurnContext, planned: PlannedAction) -> PlannedAction | ToolFailure:
+    """Refuse a call that acts now on a request for later ("lights off in ten minutes").
+
+    Nothing of ours waits: run now, it would do what was asked at the wrong time, and the
+    person hears that it cannot be done later. What is itself timed (a timer, a to-do item, a
+    time or date set) and a read run as asked.
+    """
+    if (
+        planned.service is None
+        or planned.domain in _TIMED_DOMAINS
+        or not asks_for_later(turn.text, turn.language)
+    ):
+        return planned
+    return ToolFailure(
+        "Not done: the user asked for this at a later time, and no tool can wait. Tell them "
+        "it can only be done now, if they ask again without the time.",
+        reason=(Phrase("not_later"),),
+    )
 
 
 def _failed_call(turn: TurnContext, error: ToolCallError) -> llm.ToolResult:
