@@ -171,6 +171,8 @@ def test_every_sentence_of_ours_is_said_without_marks(language: str) -> None:
         ("es", "durante 5 min.", "durante 5 minutos."),
         ("pt", "durante 1 h", "durante 1 hora"),
         ("de", "Übergang 2 s", "Übergang 2 Sekunden"),
+        # An "s" joined to its number is a plural, not a second (before: "the 1990 seconds").
+        ("en", "Music of the 90s and the 1990s.", "Music of the 90s and the 1990s."),
     ],
 )  # fmt: skip
 def test_a_quantity_takes_the_languages_number(language: str, written: str, said: str) -> None:

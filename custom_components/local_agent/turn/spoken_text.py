@@ -81,11 +81,12 @@ UNLOCKED_WORD: Final = {
 # A number with its sign and the unit a voice drops or reads as a letter ("-3 °C", "45 %",
 # "21ºC", "3000 K"; any space between); never a number inside a word or a longer number
 # ("light.x_2", "1.000.000"), nor a minus inside one ("2026-12-07", "5-10 %": a range), nor a
-# unit that goes on ("5 W/m²"). "º" alone is an ordinal ("2º andar").
+# unit that goes on ("5 W/m²"). "º" alone is an ordinal ("2º andar"); an "s" joined to its number
+# is a plural ("the 90s"), only one apart a second ("2 s").
 _QUANTITY: Final = re.compile(
     r"(?<![\w.,])(?P<sign>(?<![\d\-\u2212])[-\u2212](?=\d))?(?P<number>\d+(?:[.,]\d+)?)"
     r"(?![\w.,]*\d)(?:[ \t\u00a0\u202f]?(?P<unit>[°º˚][ \u00a0]?[CF](?!\w)|[℃℉]|[°˚](?!\w)|%"
-    r"|(?:kWh|m³|mm|min|lx|W|K|h|s)(?![\w²³/])))?"
+    r"|(?:kWh|m³|mm|min|lx|W|K|h)(?![\w²³/])|(?<=[ \t\u00a0\u202f])s(?![\w²³/])))?"
 )
 # The units written another way, as the table below names them.
 _UNIT_SPELLINGS: Final = {"℃": "°C", "℉": "°F", "º": "°", "˚": "°"}
