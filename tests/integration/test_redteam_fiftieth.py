@@ -70,57 +70,14 @@ from .scene import Scene
 from .scene import tool_calls
 from .scripted_model import answer
 from .scripted_model import call
-from .test_redteam_forty_eighth import UNLOCK_STUCK_DOOR
-from .test_redteam_forty_eighth import named
-from .test_redteam_forty_fifth import ASKED_ABOUT_THE_STUCK_DOOR
 from .test_redteam_forty_fifth import BACK_DOOR
 from .test_redteam_forty_fifth import OUR_TOOLS
 from .test_redteam_forty_fifth import STUCK_DOOR
 from .test_redteam_forty_fifth import rename
 
-# The stuck door's name beside another lock's: each pair is heard alike.
-HEARD_ALIKE: Final[dict[str, tuple[str, str]]] = {
-    "place in digits and words (before: by name)": ("1st Door", "First Door"),
-    "Dutch place (before: by name)": ("2e Deur", "Tweede Deur"),
-    "German place (before: by name)": ("2te Tür", "Zweite Tür"),
-    # Guards: marks that show other than they say, a word that is a number in one of our
-    # languages, a minus a voice may drop.
-    "Italian place with a degree sign": ("1° Piano", "Primo Piano"),
-    "Spanish place with an ordinal mark": ("1º Piso", "Primer Piso"),
-    "German eleven": ("Elf", "11"),
-    "Dutch ten": ("Tien", "10"),
-    "a minus": ("-3", "3"),
-}
-
-# Guards: names heard apart stay said by their names alone.
-HEARD_APART: Final[dict[str, tuple[str, str]]] = {
-    "a place beside a name": ("Second Door", "Front Door"),
-    "Dutch back, not the eighth": ("Achter Deur", "8e Deur"),
-}
-
-
-@pytest.mark.parametrize(("name", "other"), HEARD_ALIKE.values(), ids=HEARD_ALIKE)
-async def test_a_place_heard_like_another_locks_is_said_with_its_id(
-    hass: HomeAssistant, scene: Scene, name: str, other: str
-) -> None:
-    """Before: "Unlock 1st Door? Say yes to confirm." beside the lock named "First Door"."""
-    await named(hass, name, other)
-
-    result = await scene.ask_to_call(await scene.agent_with(OUR_TOOLS), "lock", UNLOCK_STUCK_DOOR)
-
-    assert speech(result) == ASKED_ABOUT_THE_STUCK_DOOR.format(name)
-
-
-@pytest.mark.parametrize(("name", "other"), HEARD_APART.values(), ids=HEARD_APART)
-async def test_a_place_heard_apart_is_said_alone(
-    hass: HomeAssistant, scene: Scene, name: str, other: str
-) -> None:
-    """Guard: a lock only near another's name is not said with its id."""
-    await named(hass, name, other)
-
-    result = await scene.ask_to_call(await scene.agent_with(OUR_TOOLS), "lock", UNLOCK_STUCK_DOOR)
-
-    assert speech(result) == f"Unlock {name}? Say yes to confirm."
+# The look-alike pairs of this round (a place in digits and in words, and the guards) are rows
+# of round 48's tables (test_redteam_forty_eighth.HEARD_ALIKE, HEARD_APART): one test says
+# each name heard like another lock's with its id.
 
 
 Change = Callable[[HomeAssistant], object]

@@ -76,9 +76,18 @@ HEARD_ALIKE: Final[dict[str, tuple[str, str]]] = {
     "two words and digits (before: by name)": ("Gate twenty one", "Gate 21"),
     "one German word and digits (before: by name)": ("Tor einundzwanzig", "Tor 21"),
     "Arabic-Indic digit (before: by name)": ("Door \u0662", "Door 2"),
+    # Round 50: a place heard as its number.
+    "place in digits and words (before: by name)": ("1st Door", "First Door"),
+    "Dutch place (before: by name)": ("2e Deur", "Tweede Deur"),
+    "German place (before: by name)": ("2te Tür", "Zweite Tür"),
     # Guards.
     "full-width digit": ("Door \uff12", "Door 2"),
     "trailing full stop": ("Front Door.", "Front Door"),
+    "Italian place with a degree sign": ("1° Piano", "Primo Piano"),
+    "Spanish place with an ordinal mark": ("1º Piso", "Primer Piso"),
+    "German eleven": ("Elf", "11"),
+    "Dutch ten": ("Tien", "10"),
+    "a minus": ("-3", "3"),
 }
 
 # Guards: names written apart and heard apart stay said by their names alone.
@@ -86,6 +95,8 @@ HEARD_APART: Final[dict[str, tuple[str, str]]] = {
     "another number": ("Door 3", "Door 2"),
     "another number in words": ("Door three", "Door 2"),
     "a number word in a word": ("Elfenbein Door", "Elf Door"),
+    "a place beside a name": ("Second Door", "Front Door"),
+    "Dutch back, not the eighth": ("Achter Deur", "8e Deur"),
 }
 
 
