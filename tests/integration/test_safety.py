@@ -615,3 +615,21 @@ async def test_the_store_never_replaces_a_waiting_question(scene: Scene) -> None
     assert store.async_peek(agent_id, conversation_id) is other
     assert scene.outcomes() == ["proposed", "expired"]
     assert expired == []  # the new question's own timeout is still to come
+
+
+async def test_locking_a_locked_door_is_in_the_audit(hass: HomeAssistant, scene: Scene) -> None:
+    """Asked to lock a locked door, the agent says "already locked", asks nothing and runs
+    nothing, and wrote no record: the owner could not see the request was made."""
+    describe = describer(hass)
+    events = fired(hass)
+    scene.worker.will_write(answer(call("lock", action="lock", entity_id=FRONT_DOOR)))
+
+    result = await scene.agent.ask("lock the front door", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert speech(result) == "Front Door: already locked."
+    assert scene.state(FRONT_DOOR) == "locked"
+    assert scene.outcomes() == ["already"]
+    assert scene.audit[0]["service"] == "lock.lock"
+    assert scene.audit[0]["user_id"] == scene.person.user_id
+    assert describe(events[0])["message"] == "already so, nothing done: lock Front Door"
