@@ -633,3 +633,55 @@ async def test_locking_a_locked_door_is_in_the_audit(hass: HomeAssistant, scene:
     assert scene.audit[0]["service"] == "lock.lock"
     assert scene.audit[0]["user_id"] == scene.person.user_id
     assert describe(events[0])["message"] == "already so, nothing done: lock Front Door"
+
+
+def assist_call(intent_type: str, name: str) -> Callable[[Any], str]:
+    """The model's answer calling Assist's intent on the entity of that name."""
+
+    def write(request: Any) -> str:
+        tool = next(spec.name for spec in request.tools if spec.name.endswith(intent_type))
+        return answer(call(tool, name=name))
+
+    return write
+
+
+@pytest.mark.parametrize(
+    ("intent_type", "name", "entity_id"),
+    [("HassTurnOff", "Garage Door", GARAGE), ("HassTurnOn", "Front Door", FRONT_DOOR)],
+)
+async def test_assist_intents_find_a_secured_target_as_our_tools_do(
+    assist_scene: Scene, intent_type: str, name: str, entity_id: str
+) -> None:
+    """Assist's "HassTurnOff Garage Door" on a closed garage door asked "Close Garage Door?",
+    where our close_cover tool says it is already closed: the same request, two answers.
+    Core's intent (its handler checked) that only secures targets found so now runs nothing
+    and asks nothing either; the model reads they already are, and the audit records it."""
+    assist_scene.worker.will_write(assist_call(intent_type, name), answer("It already is."))
+    before = assist_scene.state(entity_id)
+
+    result = await assist_scene.agent.ask("secure it", context=assist_scene.person)
+
+    assert result.continue_conversation is False
+    assert "confirm" not in speech(result)
+    assert assist_scene.state(entity_id) == before
+    assert assist_scene.outcomes() == ["already"]
+    assert assist_scene.audit[0]["targets"] == [entity_id]
+    assert '"already"' in assist_scene.worker.requests[-1].dynamic_prompt
+
+
+@pytest.mark.parametrize(
+    ("intent_type", "name", "question"),
+    [
+        ("HassTurnOn", "Garage Door", "Open Garage Door? Say yes to confirm."),
+        ("HassTurnOff", "Front Door", "Unlock Front Door? Say yes to confirm."),
+    ],
+)
+async def test_assist_intents_still_ask_to_open_or_unlock(
+    assist_scene: Scene, intent_type: str, name: str, question: str
+) -> None:
+    assist_scene.worker.will_write(assist_call(intent_type, name))
+
+    result = await assist_scene.agent.ask("do it", context=assist_scene.person)
+
+    assert speech(result) == question
+    assert assist_scene.outcomes() == ["proposed"]
