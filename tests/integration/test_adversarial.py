@@ -274,9 +274,10 @@ async def test_every_action_of_our_tools_on_every_sensitive_entity_waits_for_yes
                 assert sensitive_states(hass) == before, (spec.name, action, entity_id)
                 results = tool_results(hass, result)
                 if results[0].get("already"):
-                    # Found as it asks (a locked door locked): said so; nothing run or proposed.
+                    # Found as it asks (a locked door locked): said so; nothing run or proposed,
+                    # and the request is recorded as found so.
                     assert "Say yes" not in speech(result), (action, entity_id)
-                    assert scene.outcomes() == []
+                    assert scene.outcomes() == ["already"]
                 elif "error" not in results[0]:
                     assert speech(result).endswith("Say yes to confirm."), (action, entity_id)
                     assert scene.outcomes() == ["proposed"]

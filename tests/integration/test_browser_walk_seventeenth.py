@@ -144,13 +144,13 @@ async def test_a_yes_from_a_second_tab_asks_the_question_again_there(scene: Scen
     done = await scene.reply(here, "yes")
     assert speech(done) == "Done: unlock Front Door."
     assert scene.state(FRONT_DOOR) == "unlocked"
-    assert scene.outcomes() == ["proposed", "proposed", "confirmed", "executed"]
+    assert scene.outcomes() == ["proposed", "moved", "proposed", "confirmed", "executed"]
     # The first tab's question moved: its yes is told so, and runs nothing again.
     first_tab = await scene.reply(question, "yes")
     assert speech(first_tab) == (
         "I asked that again in your other conversation, so I did not unlock Front Door here."
     )
-    assert scene.outcomes() == ["proposed", "proposed", "confirmed", "executed"]
+    assert scene.outcomes() == ["proposed", "moved", "proposed", "confirmed", "executed"]
 
 
 async def test_the_first_tabs_yes_in_german_hears_where_its_question_went(scene: Scene) -> None:

@@ -75,6 +75,7 @@ async def test_diagnostics_describe_the_model_and_redact_secrets(
                 conversation_id="c1",
                 user_id="u-secret",
                 device_id=None,
+                satellite_id=None,
                 service="lock.unlock",
                 targets=["lock.front_door"],
                 description="Unlock Front Door",

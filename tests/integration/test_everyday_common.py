@@ -781,13 +781,13 @@ async def test_every_everyday_action_of_our_tools_runs_at_once_but_what_secures(
     assert held == HELD_OF_OUR_TOOLS
 
 
+# Locking the locked front door and closing the closed garage door are said "already", as
+# our tools say them: no question.
 HELD_OF_ASSIST: Final = [
-    "HassTurnOn-Front Door: Lock Front Door? Say yes to confirm.",
     "HassTurnOff-Front Door: Unlock Front Door? Say yes to confirm.",
     "HassTurnOn-Kitchen Door: Lock Kitchen Door? Say yes to confirm.",
     "HassTurnOff-Kitchen Door: Unlock Kitchen Door? Say yes to confirm.",
     "HassTurnOn-Garage Door: Open Garage Door? Say yes to confirm.",
-    "HassTurnOff-Garage Door: Close Garage Door? Say yes to confirm.",
     "HassTurnOn-Security: Turn on Security? Say yes to confirm.",
     "HassTurnOff-Security: Turn off Security? Say yes to confirm.",
     # The bed light was turned on just before: turning it off at night may lock up.

@@ -857,13 +857,12 @@ SAID: Final[list[tuple[str, Asking]]] = [
 
 # What people say that is held: the locks, the garage door (also as the garage's area), the
 # alarm, the main water, goodnight and its button. Before: every light, and what sets one off.
+# Locking the locked front door and closing the closed garage door are said "already".
 HELD_OF_WHAT_IS_SAID: Final = [
     "HassTurnOff-Front Door: Unlock Front Door? Say yes to confirm.",
-    "HassTurnOn-Front Door: Lock Front Door? Say yes to confirm.",
     "HassTurnOff-Back door: Unlock Back door? Say yes to confirm.",
     "HassTurnOn-Back door: Lock Back door? Say yes to confirm.",
     "HassTurnOn-Garage Door: Open Garage Door? Say yes to confirm.",
-    "HassTurnOff-Garage Door: Close Garage Door? Say yes to confirm.",
     "HassSetPosition-Garage Door-50: Set the position of Garage Door to 50%? Say yes to confirm.",
     "HassTurnOn-Garage: Open Garage Door? Say yes to confirm.",
     "HassTurnOff-Garage: Close Garage Door? Say yes to confirm.",

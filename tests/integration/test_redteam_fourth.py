@@ -168,7 +168,8 @@ async def test_a_thermostat_is_judged_by_the_heater_it_switches(
 NAMED: list[tuple[str, str, dict[str, Any], bool]] = [
     ("assist", "HassTurnOff", {"name": "FRONT DOOR"}, True),
     ("assist", "HassTurnOff", {"name": "  front door  "}, True),
-    ("assist", "HassTurnOn", {"name": "lock.front_door"}, True),
+    # Unlocked by its id: locking it (it is locked) would be said "already", never asked.
+    ("assist", "HassTurnOff", {"name": "lock.front_door"}, True),
     # The back door's alias pretends to be a light.
     ("assist", "HassTurnOff", {"name": "Reading light"}, True),
     ("assist", "HassTurnOff", {"name": "Reading light", "domain": ["light"]}, False),

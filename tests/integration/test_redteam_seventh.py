@@ -545,7 +545,7 @@ async def test_a_helper_named_in_a_variables_step_is_read(
     ("intent_type", "name", "question"),
     [
         ("HassTurnOff", "Front Door", "Unlock Front Door? Say yes to confirm."),
-        ("HassTurnOn", "Front Door", "Lock Front Door? Say yes to confirm."),
+        ("HassTurnOn", "Kitchen Door", "Lock Kitchen Door? Say yes to confirm."),
         ("HassTurnOn", "Porch", "Press Porch (this will unlock Front Door)? Say yes to confirm."),
     ],
     ids=["turn off a lock", "turn on a lock", "turn on a button that unlocks"],
@@ -553,9 +553,14 @@ async def test_a_helper_named_in_a_variables_step_is_read(
 async def test_an_intent_on_a_lock_or_button_asks_what_it_does(
     hass: HomeAssistant, scene: Scene, intent_type: str, name: str, question: str
 ) -> None:
-    """HassTurnOff unlocks a lock and HassTurnOn presses a button: the question says so."""
+    """HassTurnOff unlocks a lock and HassTurnOn presses a button: the question says so.
+
+    HassTurnOn locks the Kitchen Door, which is unlocked: the locked Front Door is said
+    "already locked", with no question (test_safety.py).
+    """
     await reload_templates(hass, {"button": [{"name": "Porch", "press": [UNLOCK]}]})
     async_expose_entity(hass, "conversation", "button.porch", True)
+    async_expose_entity(hass, "conversation", "lock.kitchen_door", True)
     agent = await scene.assist_agent()
 
     result = await scene.ask_to_call(agent, intent_type, {"name": name}, answer("Done."))

@@ -21,6 +21,8 @@ from custom_components.local_agent.const import CONF_MAX_TOKENS
 from custom_components.local_agent.const import CONF_TEMPERATURE
 from custom_components.local_agent.const import CONF_THINKING_BUDGET
 from custom_components.local_agent.engine.generation import GenerationRequest
+from custom_components.local_agent.safety.confirmation import PendingConfirmation
+from custom_components.local_agent.safety.confirmation import async_get_confirmations
 from custom_components.local_agent.turn import agent as agent_module
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
@@ -200,7 +202,7 @@ async def test_yes_from_another_conversation_does_nothing(scene: Scene) -> None:
 
     assert speech(result) == "Unlock Front Door? Say yes to confirm."
     assert scene.state(FRONT_DOOR) == "locked"
-    assert scene.outcomes() == ["proposed", "proposed"]
+    assert scene.outcomes() == ["proposed", "moved", "proposed"]
 
 
 async def test_yes_from_another_user_or_device_does_nothing(
@@ -496,3 +498,190 @@ async def test_the_logbook_tells_each_audit_record(hass: HomeAssistant, scene: S
         "executed: unlock Front Door",
     ]
     assert {entry["name"] for entry in entries} == {"Local Agent"}
+
+
+# --- The audit and the two paths to an action agree ----------------------------------------
+
+SATELLITE = "assist_satellite.hall"
+
+
+def asked_by(record: dict[str, Any]) -> tuple[Any, ...]:
+    """Who a record says asked or answered: conversation, user, device and satellite."""
+    return (
+        record["conversation_id"],
+        record["user_id"],
+        record["device_id"],
+        record["satellite_id"],
+    )
+
+
+@pytest.mark.parametrize("device_id", [None, "hall-device"])
+async def test_the_audit_names_the_device_and_the_satellite_apart(
+    hass: HomeAssistant, scene: Scene, device_id: str | None
+) -> None:
+    """A satellite's question dropped unanswered (its agent reloaded) was recorded with the
+    satellite's entity id as the device: the proposal said device None, its end device
+    "assist_satellite.hall". Every record now says the device and the satellite as the turn
+    that asked had them."""
+    scene.worker.will_write(unlock())
+    question = await scene.agent.ask(
+        "unlock the front door", context=scene.person, device_id=device_id, satellite_id=SATELLITE
+    )
+    assert await hass.config_entries.async_reload(scene.agent.entry.entry_id)
+    await hass.async_block_till_done()
+
+    assert speech(question) == "Unlock Front Door? Say yes to confirm."
+    assert scene.outcomes() == ["proposed", "cancelled"]
+    asker = (question.conversation_id, scene.person.user_id, device_id, SATELLITE)
+    assert [asked_by(record) for record in scene.audit] == [asker, asker]
+
+
+async def test_a_satellites_yes_is_recorded_from_the_satellite(scene: Scene) -> None:
+    scene.worker.will_write(unlock())
+    question = await scene.agent.ask(
+        "unlock the front door", context=scene.person, satellite_id=SATELLITE
+    )
+
+    await scene.reply(question, "yes", satellite_id=SATELLITE)
+
+    assert scene.state(FRONT_DOOR) == "unlocked"
+    assert scene.outcomes() == ["proposed", "confirmed", "executed"]
+    assert {record["satellite_id"] for record in scene.audit} == {SATELLITE}
+    assert {record["device_id"] for record in scene.audit} == {None}
+
+
+async def test_a_moved_question_ends_its_first_proposal(hass: HomeAssistant, scene: Scene) -> None:
+    """The same person's yes in a second tab asks the question again there: the first tab's
+    "proposed" record was never closed, so the audit showed two proposals for one unlock.
+    The first now ends "moved", in its own conversation; the logbook says so."""
+    describe = describer(hass)
+    events = fired(hass)
+    question = await scene.ask_unlock()
+    here = await scene.agent.ask("yes", context=scene.person)
+    await scene.reply(here, "yes")
+    await hass.async_block_till_done()
+
+    first, second = question.conversation_id, here.conversation_id
+    assert [(r["conversation_id"], r["outcome"]) for r in scene.audit] == [
+        (first, "proposed"),
+        (first, "moved"),
+        (second, "proposed"),
+        (second, "confirmed"),
+        (second, "executed"),
+    ]
+    assert scene.audit[1]["reason"] == "asked again in another conversation"
+    assert describe(events[1])["message"] == "moved to another conversation: unlock Front Door"
+
+
+async def test_a_pin_said_as_a_number_keeps_one_proposal(
+    hass: HomeAssistant, make_scene: Callable[[Agent], Scene], scripted_worker: ScriptedWorker
+) -> None:
+    """A PIN said as a number ("forty seven eleven") asks for its digits again: the same
+    question in the same conversation, which was proposed a second time."""
+    scene = make_scene(
+        await async_setup_agent(hass, scripted_worker.info.path, **{CONF_CONFIRMATION_PIN: "4711"})
+    )
+    question = await scene.ask_unlock()
+
+    again = await scene.reply(question, "forty seven eleven")
+    done = await scene.reply(question, "4 7 1 1")
+
+    assert speech(again).endswith("Unlock Front Door? Say your PIN to confirm.")
+    assert speech(done) == "Done: unlock Front Door."
+    assert scene.outcomes() == ["proposed", "confirmed", "executed"]
+
+
+async def test_the_store_never_replaces_a_waiting_question(scene: Scene) -> None:
+    """Only the gate kept a second question from taking the place of one in time (by asking
+    the store first): the store itself replaced it silently. Now it refuses, and the question
+    that waits is still the one a yes answers; one past its timeout is expired first."""
+    question = await scene.ask_unlock()
+    store = async_get_confirmations(scene.hass)
+    agent_id, conversation_id = scene.agent.entity_id, question.conversation_id
+    assert conversation_id is not None
+    waiting = store.async_peek(agent_id, conversation_id)
+    assert waiting is not None
+    expired: list[PendingConfirmation] = []
+    other = PendingConfirmation(
+        agent_id, conversation_id, None, None, None, "en", list(waiting.actions)
+    )
+
+    held = store.async_hold(scene.hass, other, 30, expired.append)
+
+    assert held is False
+    assert store.async_peek(agent_id, conversation_id) is waiting
+    waiting.created -= 31  # past its timeout, its timer not run yet
+    assert store.async_hold(scene.hass, other, 30, expired.append) is True
+    assert store.async_peek(agent_id, conversation_id) is other
+    assert scene.outcomes() == ["proposed", "expired"]
+    assert expired == []  # the new question's own timeout is still to come
+
+
+async def test_locking_a_locked_door_is_in_the_audit(hass: HomeAssistant, scene: Scene) -> None:
+    """Asked to lock a locked door, the agent says "already locked", asks nothing and runs
+    nothing, and wrote no record: the owner could not see the request was made."""
+    describe = describer(hass)
+    events = fired(hass)
+    scene.worker.will_write(answer(call("lock", action="lock", entity_id=FRONT_DOOR)))
+
+    result = await scene.agent.ask("lock the front door", context=scene.person)
+    await hass.async_block_till_done()
+
+    assert speech(result) == "Front Door: already locked."
+    assert scene.state(FRONT_DOOR) == "locked"
+    assert scene.outcomes() == ["already"]
+    assert scene.audit[0]["service"] == "lock.lock"
+    assert scene.audit[0]["user_id"] == scene.person.user_id
+    assert describe(events[0])["message"] == "already so, nothing done: lock Front Door"
+
+
+def assist_call(intent_type: str, name: str) -> Callable[[Any], str]:
+    """The model's answer calling Assist's intent on the entity of that name."""
+
+    def write(request: Any) -> str:
+        tool = next(spec.name for spec in request.tools if spec.name.endswith(intent_type))
+        return answer(call(tool, name=name))
+
+    return write
+
+
+@pytest.mark.parametrize(
+    ("intent_type", "name", "entity_id"),
+    [("HassTurnOff", "Garage Door", GARAGE), ("HassTurnOn", "Front Door", FRONT_DOOR)],
+)
+async def test_assist_intents_find_a_secured_target_as_our_tools_do(
+    assist_scene: Scene, intent_type: str, name: str, entity_id: str
+) -> None:
+    """Assist's "HassTurnOff Garage Door" on a closed garage door asked "Close Garage Door?",
+    where our close_cover tool says it is already closed: the same request, two answers.
+    Core's intent (its handler checked) that only secures targets found so now runs nothing
+    and asks nothing either; the model reads they already are, and the audit records it."""
+    assist_scene.worker.will_write(assist_call(intent_type, name), answer("It already is."))
+    before = assist_scene.state(entity_id)
+
+    result = await assist_scene.agent.ask("secure it", context=assist_scene.person)
+
+    assert result.continue_conversation is False
+    assert "confirm" not in speech(result)
+    assert assist_scene.state(entity_id) == before
+    assert assist_scene.outcomes() == ["already"]
+    assert assist_scene.audit[0]["targets"] == [entity_id]
+    assert '"already"' in assist_scene.worker.requests[-1].dynamic_prompt
+
+
+@pytest.mark.parametrize(
+    ("intent_type", "name", "question"),
+    [
+        ("HassTurnOn", "Garage Door", "Open Garage Door? Say yes to confirm."),
+        ("HassTurnOff", "Front Door", "Unlock Front Door? Say yes to confirm."),
+    ],
+)
+async def test_assist_intents_still_ask_to_open_or_unlock(
+    assist_scene: Scene, intent_type: str, name: str, question: str
+) -> None:
+    assist_scene.worker.will_write(assist_call(intent_type, name))
+
+    result = await assist_scene.agent.ask("do it", context=assist_scene.person)
+
+    assert speech(result) == question
+    assert assist_scene.outcomes() == ["proposed"]

@@ -31,6 +31,7 @@ from custom_components.local_agent.compat import timer_tool_refusal
 from custom_components.local_agent.const import ASSISTANT
 from custom_components.local_agent.const import LOGGER
 from custom_components.local_agent.engine.tool_calls import finite_number
+from custom_components.local_agent.safety.tool_review import TARGET_SLOTS
 from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import is_live_context
 from homeassistant.auth.permissions.const import POLICY_CONTROL
@@ -67,6 +68,7 @@ from .call_texts import Said
 from .call_texts import StateWord
 from .call_texts import describe_action
 from .call_texts import entity_name
+from .call_texts import intent_call
 from .call_texts import intent_service
 from .call_texts import join_names
 from .call_texts import said_name
@@ -324,31 +326,58 @@ def already_secured(hass: HomeAssistant, call: Call) -> TargetStates | None:
     """Return what a held call that only secures finds when every target already is so.
 
     "Lock the front door" on a door that reports locked changes nothing: it is said so, with
-    no question and nothing run. Only a plain call of our tools (no field but a PIN) that
-    locks, closes or arms, on targets of its own domain whose state their device reports now
-    (not restored at start-up, not assumed) and is the very one the call ends in (armed in
-    that mode, a cover at its end). Never an unlock, open or disarm; None otherwise (asked).
+    no question and nothing run, whichever tool asks it: a plain call of our tools (no field
+    but a PIN), or core's intent (its handler checked: `intent_type`) with nothing but its
+    targets ("HassTurnOff" on a garage door closes it). Only one that locks, closes or arms
+    targets of the very domain it calls, whose state their device reports now (not restored
+    at start-up, not assumed) and is the very one the call ends in (armed in that mode, a
+    cover at its end). Never an unlock, open or disarm; None otherwise (asked).
     """
-    if not isinstance(call, PlannedAction) or call.data.keys() - SECRET_FIELDS:
+    services = _securing_services(call)
+    if services is None:
         return None
-    service = call.service or ""
-    states = [hass.states.get(entity_id) for entity_id in call.entity_ids]
     secured = [
         state
-        for state in states
-        if state is not None
-        and state.domain == call.domain
+        for entity_id, service in services.items()
+        if (state := hass.states.get(entity_id)) is not None
         and state.state in _SECURED.get(service, ())
         and not state.attributes.get(ATTR_RESTORED)
         and not state.attributes.get(ATTR_ASSUMED_STATE)
         and state.attributes.get(_POSITION) in (None, _ENDS.get(service))
     ]
-    if not secured or len(secured) != len(states):
+    if len(secured) != len(services):
         return None
     summaries = [state_summary(hass, state) for state in secured]
-    found = frozenset(call.entity_ids)
+    found = frozenset(services)
     data: dict[str, Any] = {"entities": summaries, ALREADY: sorted(found)}
-    return TargetStates(data=data, entities=tuple(summaries), already=found, ran=_ran(call))
+    ran = _ran(call) if isinstance(call, PlannedAction) else None
+    return TargetStates(data=data, entities=tuple(summaries), already=found, ran=ran)
+
+
+def _securing_services(call: Call) -> dict[str, str] | None:
+    """Return the service a plain call makes on each target, in the target's own domain.
+
+    None when it has none, sets more than a state, or calls another domain's service on one.
+    """
+    called: dict[str, tuple[str | None, str]] = {}
+    if isinstance(call, PlannedAction):
+        if call.data.keys() - SECRET_FIELDS:
+            return None
+        called = dict.fromkeys(call.entity_ids, (call.domain, call.service or ""))
+    else:
+        if not call.targets or call.intent_type is None or call.arguments.keys() - TARGET_SLOTS:
+            return None
+        for entity_id in call.targets:
+            made = intent_call(call.intent_type, entity_id.partition(".")[0], {})
+            if made is None or made[2]:
+                return None
+            called[entity_id] = (made[0], made[1])
+    services: dict[str, str] = {}
+    for entity_id, (domain, service) in called.items():
+        if domain != entity_id.partition(".")[0]:
+            return None
+        services[entity_id] = service
+    return services or None
 
 
 def changed_something(results: Iterable[llm.ToolResult | None]) -> bool:

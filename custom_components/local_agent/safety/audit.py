@@ -1,4 +1,10 @@
-"""Audit trail: every proposed, confirmed, refused, expired, executed or failed action."""
+"""Audit trail: every proposed, confirmed, refused, expired, executed or failed action.
+
+Each proposed action ends once: confirmed, cancelled, refused, expired or moved (asked again
+in another conversation). A record names who asked or answered in the turn it was written
+for: the user, the device (`device_id`) and the voice satellite (`satellite_id`), each as
+Home Assistant gave it, never one in the other's place.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +37,10 @@ class Outcome(StrEnum):
     EXPIRED = "expired"
     EXECUTED = "executed"
     FAILED = "failed"
+    # Asked again in another conversation of the same person (a second tab): it ends here.
+    MOVED = "moved"
+    # Asked for what every target already was (lock a locked door): nothing ran, none asked.
+    ALREADY = "already"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,7 @@ class AuditRecord:
     conversation_id: str
     user_id: str | None
     device_id: str | None
+    satellite_id: str | None
     service: str
     targets: list[str]
     description: str

@@ -117,13 +117,15 @@ class PendingConfirmation:
     in it (or in a context it set off) is the run answering itself, never a person. `said`:
     the turn that asked has ended, so the question was said (before that, a yes answers
     nothing it heard). `created` is set by the store when it holds them, on the store's clock;
-    `ended` and `ended_at` when it closes them unanswered.
+    `ended` and `ended_at` when it closes them unanswered. `device_id` and `satellite_id` are
+    the asking turn's, as Home Assistant gave them (the audit names both).
     """
 
     agent_id: str
     conversation_id: str
     user_id: str | None
     device_id: str | None
+    satellite_id: str | None
     language: str
     actions: list[PendingAction]
     with_pin: bool = False
@@ -138,6 +140,11 @@ class PendingConfirmation:
     def expired(self, now: float) -> bool:
         """Whether the question is older than its timeout."""
         return now - self.created > self.timeout
+
+    @property
+    def answering_device(self) -> str | None:
+        """The device that heard the question, and only whose answer may count."""
+        return self.device_id or self.satellite_id
 
 
 def monotonic_clock() -> float:
@@ -178,12 +185,17 @@ class ConfirmationStore:
         pending: PendingConfirmation,
         timeout: float,
         on_expired: Callable[[PendingConfirmation], None],
-    ) -> None:
-        """Hold actions until the user answers or the timeout passes."""
+    ) -> bool:
+        """Hold actions until the user answers or the timeout passes; False: another waits.
+
+        A question in time is never replaced (its person may hear it last and answer it):
+        the new one is not held, and whoever asked it must not ask it. One past its timeout
+        is expired first, as its timer would.
+        """
         key = (pending.agent_id, pending.conversation_id)
+        if self.async_question_waits(pending.agent_id, pending.conversation_id):
+            return False
         self._expired.pop(key, None)
-        if (previous := self._pending.pop(key, None)) and previous.cancel_timer:
-            previous.cancel_timer()
 
         @callback
         def expire(_now: Any) -> None:
@@ -198,6 +210,7 @@ class ConfirmationStore:
         pending.cancel_timer = async_call_later(hass, timeout, expire)
         self._pending[key] = pending
         self._on_expired[key] = on_expired
+        return True
 
     @callback
     def async_peek(self, agent_id: str, conversation_id: str) -> PendingConfirmation | None:
@@ -408,6 +421,7 @@ def _unanswered_to_dict(pending: PendingConfirmation, ended_wall: float) -> dict
         "conversation_id": pending.conversation_id,
         "user_id": pending.user_id,
         "device_id": pending.device_id,
+        "satellite_id": pending.satellite_id,
         "language": pending.language,
         "with_pin": pending.with_pin,
         "ended": (pending.ended or Ending.TIMED_OUT).value,
@@ -445,6 +459,8 @@ def _unanswered_from_dict(
         conversation_id=str(item["conversation_id"]),
         user_id=item["user_id"],
         device_id=item["device_id"],
+        # Saved by an earlier version: its device_id is the one that answers.
+        satellite_id=item.get("satellite_id"),
         language=str(item["language"]),
         actions=actions,
         with_pin=bool(item["with_pin"]),

@@ -19,6 +19,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import Any
 from typing import Final
+from typing import NamedTuple
 
 from custom_components.local_agent.compat import entity_object_ref
 from custom_components.local_agent.const import DOMAIN
@@ -505,14 +506,12 @@ class SafetyGate:
         reason: str | None = None,
     ) -> None:
         """Write one audit record for a turn of this user."""
-        self._async_write(
-            (turn.conversation_id, turn.user_id, turn.device_id), action, outcome, reason, turn
-        )
+        self._async_write(_asked_in_turn(turn), action, outcome, reason, turn)
 
     @callback
     def _async_write(
         self,
-        asked: tuple[str, str | None, str | None],
+        asked: Asked,
         action: PendingAction,
         outcome: Outcome,
         reason: str | None,
@@ -520,15 +519,15 @@ class SafetyGate:
         *,
         language: str | None = None,
     ) -> None:
-        """Record one step of an action asked in (conversation, user, device), in `language`."""
-        conversation_id, user_id, device_id = asked
+        """Record one step of an action of the turn `asked` says, in `language`."""
         if language is None:
             language = turn.language if turn is not None else ENGLISH
         record = AuditRecord(
             agent_id=self.agent_id,
-            conversation_id=conversation_id,
-            user_id=user_id,
-            device_id=device_id,
+            conversation_id=asked.conversation_id,
+            user_id=asked.user_id,
+            device_id=asked.device_id,
+            satellite_id=asked.satellite_id,
             service=action.service,
             targets=list(action.targets),
             description=action.description,
@@ -541,8 +540,13 @@ class SafetyGate:
             self.hass, record, context=turn.context if turn is not None else None
         )
 
-    async def async_hold(self, turn: TurnContext, held: list[PendingAction]) -> str:
-        """Keep the actions for the user's answer; return the question to ask."""
+    async def async_hold(
+        self, turn: TurnContext, held: list[PendingAction], *, again: bool = False
+    ) -> str:
+        """Keep the actions for the user's answer; return the question to ask.
+
+        again: the same question asked again where it was proposed (its record still open).
+        """
         if self.retired is not None:
             # A turn that began before its agent was removed or rebuilt: nothing is held.
             for action in held:
@@ -550,22 +554,6 @@ class SafetyGate:
             return capitalized(
                 await async_phrase(
                     self.hass, turn.language, self.retired.value, actions=self._actions(held, turn)
-                ),
-                self._names(held),
-            )
-        store = async_get_confirmations(self.hass)
-        if store.async_question_waits(self.agent_id, turn.conversation_id):
-            # Another turn of this conversation, run at once with this one, holds a question:
-            # a yes would answer only one of the two, and which one its person heard last is
-            # unknown. That one waits; this one is never asked.
-            for action in held:
-                self.async_record(turn, action, Outcome.REFUSED, "another question waits")
-            return capitalized(
-                await async_phrase(
-                    self.hass,
-                    turn.language,
-                    "confirmation_another_waits",
-                    actions=self._actions(held, turn),
                 ),
                 self._names(held),
             )
@@ -586,7 +574,8 @@ class SafetyGate:
             agent_id=self.agent_id,
             conversation_id=turn.conversation_id,
             user_id=turn.user_id,
-            device_id=turn.answering_device,
+            device_id=turn.device_id,
+            satellite_id=turn.satellite_id,
             language=turn.language,
             actions=held,
             with_pin=self.policy.pin is not None,
@@ -598,8 +587,23 @@ class SafetyGate:
             for action in expired_pending.actions:
                 self.async_record(turn, action, Outcome.EXPIRED)
 
-        store.async_hold(self.hass, pending, self.policy.timeout_seconds, expired)
-        for action in held:
+        store = async_get_confirmations(self.hass)
+        if not store.async_hold(self.hass, pending, self.policy.timeout_seconds, expired):
+            # Another turn of this conversation, run at once with this one, holds a question:
+            # a yes would answer only one of the two, and which one its person heard last is
+            # unknown. That one waits; this one is never asked.
+            for action in held:
+                self.async_record(turn, action, Outcome.REFUSED, "another question waits")
+            return capitalized(
+                await async_phrase(
+                    self.hass,
+                    turn.language,
+                    "confirmation_another_waits",
+                    actions=self._actions(held, turn),
+                ),
+                self._names(held),
+            )
+        for action in held if not again else ():
             self.async_record(turn, action, Outcome.PROPOSED)
         key = "confirm_with_pin" if self.policy.pin else "confirm_question"
         return capitalized(
@@ -664,7 +668,7 @@ class SafetyGate:
         same_person = (
             not asked_itself
             and waiting.user_id == turn.user_id
-            and waiting.device_id == turn.answering_device
+            and waiting.answering_device == turn.answering_device
             and self.person_present(turn)
         )
         if not same_person and not waiting.expired(store.clock()):
@@ -756,7 +760,7 @@ class SafetyGate:
         store = async_get_confirmations(self.hass)
         waiting = store.async_waiting_for(
             self.agent_id,
-            lambda p: p.user_id == turn.user_id and p.device_id == turn.answering_device,
+            lambda p: p.user_id == turn.user_id and p.answering_device == turn.answering_device,
         )
         if len(waiting) != 1:
             return None  # none, or which one it answers would be a guess
@@ -775,6 +779,16 @@ class SafetyGate:
         moved = store.async_move(self.agent_id, elsewhere.conversation_id)
         if moved is None:
             return None  # past its time meanwhile
+        for action in moved.actions:
+            # Its proposal there ends: it is proposed again here, and answered here.
+            self._async_write(
+                _asked_of(moved),
+                action,
+                Outcome.MOVED,
+                "asked again in another conversation",
+                turn,
+                language=moved.language,
+            )
         question = await self.async_hold(turn, await self._async_held_in(moved, language))
         return PendingReply(question, self._asked_again(turn))
 
@@ -815,7 +829,7 @@ class SafetyGate:
         def theirs(late: PendingConfirmation) -> bool:
             return (
                 late.user_id == turn.user_id
-                and late.device_id == turn.answering_device
+                and late.answering_device == turn.answering_device
                 and self.person_present(turn)
             )
 
@@ -887,7 +901,7 @@ class SafetyGate:
         if reading is PinReply.PIN and said_as_number(text):
             # Not read, so no guess: the same question, asking for the digits one by one.
             heard = await async_phrase(self.hass, language, "confirmation_pin_as_number")
-            question = await self.async_hold(turn, list(pending.actions))
+            question = await self.async_hold(turn, list(pending.actions), again=True)
             return PendingReply(f"{heard} {question}", self._asked_again(turn))
         if reading is PinReply.OTHER:
             return await self._async_set_aside(turn, pending, "confirmation_set_aside_pin")
@@ -1091,9 +1105,10 @@ class SafetyGate:
     @callback
     def _async_cancelled_unanswered(self, pending: PendingConfirmation, reason: str) -> None:
         """Record a question closed without its person's answer, for `reason`."""
-        asked = (pending.conversation_id, pending.user_id, pending.device_id)
         for action in pending.actions:
-            self._async_write(asked, action, Outcome.CANCELLED, reason, language=pending.language)
+            self._async_write(
+                _asked_of(pending), action, Outcome.CANCELLED, reason, language=pending.language
+            )
 
     def _record_all(
         self, turn: TurnContext, pending: PendingConfirmation, outcome: Outcome, reason: str
@@ -1120,6 +1135,24 @@ _DROPPED: Final = {
     Ending.TIMED_OUT: "the question timed out",
 }
 _SAID_CHANGED = Phrase("reason_changed")
+
+
+class Asked(NamedTuple):
+    """Whose turn an audit record is of: where, by whom, from which device and satellite."""
+
+    conversation_id: str
+    user_id: str | None
+    device_id: str | None
+    satellite_id: str | None
+
+
+def _asked_in_turn(turn: TurnContext) -> Asked:
+    return Asked(turn.conversation_id, turn.user_id, turn.device_id, turn.satellite_id)
+
+
+def _asked_of(pending: PendingConfirmation) -> Asked:
+    """Return the turn that asked a question: its records are that turn's, wherever written."""
+    return Asked(pending.conversation_id, pending.user_id, pending.device_id, pending.satellite_id)
 
 
 def _identities(hass: HomeAssistant, entity_ids: Iterable[str]) -> tuple[Identity, ...]:

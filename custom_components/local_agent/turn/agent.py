@@ -1283,8 +1283,12 @@ class ConversationAgent:
             # Never ask a person to confirm what they may not do, or what cannot be done now.
             if refusal := await async_check(self.hass, decision.call, turn.context):
                 return self.gate.async_refuse_held(turn.context, decision, refusal.message), None
-            # Nothing to ask about: a lock that reports locked is said so, and nothing runs.
+            # Nothing to ask about: a lock that reports locked is said so, and nothing runs;
+            # the request is in the audit all the same, as found so.
             if (found := already_secured(self.hass, decision.call)) is not None:
+                self.gate.async_record(
+                    turn.context, decision.action, Outcome.ALREADY, "every target already so"
+                )
                 return replace(decision, verdict=Verdict.ALLOW), RunResult(found)
             turn.safety.hold(decision.action)
             return decision, None
