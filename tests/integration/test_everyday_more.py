@@ -141,7 +141,7 @@ PLAIN: list[tuple[str, str, str, dict[str, str]]] = [
     (
         "fr",
         does("light", action="turn_on", entity_id=KITCHEN, color_temp_kelvin=2700),
-        "C'est fait\u00a0: allumer Kitchen Lights (2700 K).",
+        "C'est fait\u00a0: allumer Kitchen Lights (2700\u00a0K).",
         {KITCHEN: "on"},
     ),
     (
