@@ -480,21 +480,22 @@ QUANTITY_WORDS: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
 # the words of an amount besides digits and numbers, and the units that end it.
 _LATER: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
     "en": (("in", "after"), ("a", "an", "one", "half", "couple", "of", "few"),
-           ("minute", "minutes", "min", "mins", "hour", "hours", "second", "seconds", "sec")),
+           ("minute", "minutes", "min", "mins", "hour", "hours", "second", "seconds", "sec",
+            "h", "hr", "hrs")),
     "de": (("in",), ("einer", "einem", "ein", "halben", "paar"),
            ("minute", "minuten", "min", "stunde", "stunden", "sekunde", "sekunden",
-            "viertelstunde", "dreiviertelstunde")),
+            "viertelstunde", "dreiviertelstunde", "h", "std")),
     "fr": (("dans",), ("une", "un", "demi", "demie", "quelques"),
-           ("minute", "minutes", "min", "heure", "heures", "seconde", "secondes")),
+           ("minute", "minutes", "min", "heure", "heures", "seconde", "secondes", "h")),
     "es": (("en", "dentro de"), ("un", "una", "media", "unos", "unas"),
-           ("minuto", "minutos", "min", "hora", "horas", "segundo", "segundos")),
+           ("minuto", "minutos", "min", "hora", "horas", "segundo", "segundos", "h")),
     "it": (("tra", "fra"), ("un", "una", "uno", "qualche", "mezza"),
            ("minuto", "minuti", "min", "ora", "ore", "secondo", "secondi", "un'ora",
-            "mezz'ora", "mezzora")),
+            "mezz'ora", "mezzora", "h")),
     "nl": (("over",), ("een", "half", "halve", "paar"),
-           ("minuut", "minuten", "min", "uur", "seconde", "seconden", "kwartier")),
+           ("minuut", "minuten", "min", "uur", "seconde", "seconden", "kwartier", "h")),
     "pt": (("em", "daqui a", "dentro de"), ("um", "uma", "meia", "alguns", "algumas"),
-           ("minuto", "minutos", "min", "hora", "horas", "segundo", "segundos")),
+           ("minuto", "minutos", "min", "hora", "horas", "segundo", "segundos", "h")),
 }  # fmt: skip
 # The most words an amount takes ("vingt et une", "a couple of").
 _AMOUNT_WORDS: Final = 4
