@@ -107,7 +107,10 @@ from custom_components.local_agent.safety.gate import SafetyGate
 from custom_components.local_agent.safety.gate import TurnSafety
 from custom_components.local_agent.safety.gate import Verdict
 from custom_components.local_agent.safety.intents import ASSIST_INTENTS
+from custom_components.local_agent.safety.intents import ToolClass
 from custom_components.local_agent.safety.policy import SafetyPolicy
+from custom_components.local_agent.safety.tool_review import classify
+from custom_components.local_agent.safety.tool_review import intent_rule
 from custom_components.local_agent.safety.tool_review import intent_type_of
 from custom_components.local_agent.safety.tool_review import offered_parameters
 from homeassistant.components import conversation
@@ -1247,6 +1250,8 @@ class ConversationAgent:
                 return refused_result(planned)
             proposed = planned
         elif tool := _find_tool(asker.llm_api, call.name):
+            if _acts_now(self.hass, tool) and (later := _for_later(asker)) is not None:
+                return refused_result(later)
             proposed = ApiCall(
                 tool, await _async_css_colours(self.hass, asker, tool, call.arguments)
             )
@@ -1578,12 +1583,28 @@ def _not_for_later(turn: TurnContext, planned: PlannedAction) -> PlannedAction |
     person hears that it cannot be done later. What is itself timed (a timer, a to-do item, a
     time or date set) and a read run as asked.
     """
-    if (
-        planned.service is None
-        or planned.domain in _TIMED_DOMAINS
-        or not asks_for_later(turn.text, turn.language)
-    ):
+    if planned.service is None or planned.domain in _TIMED_DOMAINS:
         return planned
+    return _for_later(turn) or planned
+
+
+def _acts_now(hass: HomeAssistant, tool: llm.Tool) -> bool:
+    """Whether an Assist tool's call changes the home when it runs, as our own calls do.
+
+    Not a read, a timer (core's own way to do something later) or a to-do item: any other,
+    an intent, a script or a tool no one classified, acts now.
+    """
+    tool_class = classify(hass, tool)
+    if tool_class in (ToolClass.READ_ONLY, ToolClass.NO_ENTITY_EFFECT):
+        return False
+    rule = intent_rule(hass, intent_type_of(tool) or "")
+    return rule is None or rule.domains is None or not rule.domains <= _TIMED_DOMAINS
+
+
+def _for_later(turn: TurnContext) -> ToolFailure | None:
+    """Return the refusal of a call that acts now, when the request is for later."""
+    if not asks_for_later(turn.text, turn.language):
+        return None
     return ToolFailure(
         "Not done: the user asked for this at a later time, and no tool can wait. Tell them "
         "it can only be done now, if they ask again without the time.",
