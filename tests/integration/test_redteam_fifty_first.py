@@ -16,7 +16,9 @@ conversation, a request for later).
 **Guards (passed at once).** "Already" only for what is so: a lock call on a locked and an
 unlocked lock, a lock that reports its state assumed, an alarm armed away asked to arm home,
 a garage door "closed" at 40 %, each asks; an Assist call with no time runs now; a lock of a
-locked door is said "already" and runs nothing.
+locked door is said "already" and runs nothing. One question per conversation: another
+user's unlock in a conversation where a question waits neither takes its place nor runs, and
+the first person's yes runs only what they were asked.
 """
 
 from __future__ import annotations
@@ -25,16 +27,20 @@ from typing import Any
 from typing import Final
 
 import pytest
+from pytest_homeassistant_custom_component.common import MockUser
 
+from homeassistant.core import Context
 from homeassistant.core import HomeAssistant
 
 from .conftest import speech
 from .conftest import state
 from .scene import Scene
 from .scene import tool_call
+from .scripted_model import answer
 
 KITCHEN: Final = "light.kitchen_lights"
 FRONT_DOOR: Final = "lock.front_door"
+BACK_DOOR: Final = "lock.back_door"
 OTHER_LOCK: Final = "lock.openable_lock"
 GARAGE: Final = "cover.garage_door"
 ALARM: Final = "alarm_control_panel.security"
@@ -168,3 +174,28 @@ async def test_a_locked_door_is_said_already(scene: Scene) -> None:
 
     assert "already locked" in speech(result)
     assert scene.outcomes() == ["already"]
+
+
+async def test_anothers_request_in_a_shared_conversation_runs_nothing(
+    scene: Scene, hass_owner_user: MockUser
+) -> None:
+    """Guard: another user's unlock in a conversation where a question waits is never held in
+    its place nor run, and the first person's yes runs only what they were asked."""
+    agent = await scene.our_agent()
+    question = await scene.ask_to_unlock(agent)
+    scene.worker.will_write(
+        tool_call("lock", action="unlock", entity_id=BACK_DOOR), answer("Unlocked.")
+    )
+
+    await agent.ask(
+        "unlock the back door",
+        conversation_id=question.conversation_id,
+        context=Context(user_id=hass_owner_user.id),
+    )
+    await scene.reply(agent, question, "yes")
+    await scene.hass.async_block_till_done()
+
+    assert state(scene.hass, BACK_DOOR) == "locked"
+    assert state(scene.hass, FRONT_DOOR) == "unlocked"
+    assert [r["service"] for r in scene.audit if r["outcome"] == "executed"] == ["lock.unlock"]
+    assert [r["targets"] for r in scene.audit if r["outcome"] == "executed"] == [[FRONT_DOOR]]
