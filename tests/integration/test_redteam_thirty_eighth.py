@@ -71,7 +71,8 @@ from .test_voice_thirty_third import hall_door_asked
 
 LONG: Final = "Room " * 2000
 
-SAID_BY_ID: Final = f"Unlock Front Door ({HALL_DOOR})? Say yes to confirm."
+# Aloud: the id's brackets are a pause (round 39).
+SAID_BY_ID: Final = f"Unlock Front Door, {HALL_DOOR}? Say yes to confirm."
 
 
 @pytest.mark.parametrize(
