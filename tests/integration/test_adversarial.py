@@ -699,7 +699,7 @@ async def test_a_person_who_is_deactivated_before_the_yes_confirms_nothing(
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("proposed", None),
-        ("refused", "an answer from no person"),
+        ("answer_refused", "an answer from no person"),
     ]
 
 

@@ -277,7 +277,7 @@ async def test_a_script_a_person_runs_cannot_answer_its_own_question(
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("proposed", None),
-        ("refused", "an answer from the run that asked"),
+        ("answer_refused", "an answer from the run that asked"),
     ]
     await agent.ask(pin or "yes", conversation_id="kitchen-tablet", context=scene.person)
     assert state(hass, "lock.front_door") == "unlocked"

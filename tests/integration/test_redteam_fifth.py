@@ -279,7 +279,7 @@ async def test_an_automations_yes_through_conversation_process_confirms_nothing(
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("proposed", None),
-        ("refused", "an answer from no person"),
+        ("answer_refused", "an answer from no person"),
     ]
     assert pin is None or pin not in scene.model_saw()
     # The question still waits for its person.
@@ -353,7 +353,7 @@ async def test_a_satellites_question_is_answered_only_from_the_satellite(
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("proposed", None),
-        ("refused", reason),
+        ("answer_refused", reason),
     ]
 
 
@@ -410,7 +410,7 @@ async def test_an_agent_that_may_run_unattended_still_asks_a_person_and_no_one_e
     await agent.ask("yes", conversation_id=question.conversation_id)  # an automation
 
     assert state(hass, "lock.front_door") == "locked"
-    assert scene.outcomes() == ["proposed", "refused"]
+    assert scene.outcomes() == ["proposed", "answer_refused"]
 
 
 async def test_an_ai_task_offered_an_llm_api_never_runs_a_call_it_writes(

@@ -326,6 +326,7 @@ async def test_a_script_that_moves_a_question_cannot_answer_it_there(
     assert state(hass, "lock.front_door") == "locked"
     assert [(r["outcome"], r["reason"]) for r in scene.audit] == [
         ("proposed", None),
+        ("moved", "asked again in another conversation"),
         ("proposed", None),
-        ("refused", "an answer from the run that asked"),
+        ("answer_refused", "an answer from the run that asked"),
     ]

@@ -41,6 +41,9 @@ class Outcome(StrEnum):
     MOVED = "moved"
     # Asked for what every target already was (lock a locked door): nothing ran, none asked.
     ALREADY = "already"
+    # An answer that does not count (another person's, one sent before the question was said):
+    # the question still waits, so this ends nothing.
+    ANSWER_REFUSED = "answer_refused"
 
 
 @dataclass(frozen=True, slots=True)

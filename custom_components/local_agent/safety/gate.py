@@ -678,7 +678,7 @@ class SafetyGate:
                 reason = "an answer from another user or device"
             else:
                 reason = "an answer from no person"
-            self._record_all(turn, waiting, Outcome.REFUSED, reason)
+            self._record_all(turn, waiting, Outcome.ANSWER_REFUSED, reason)
             _drop_last_user_message(chat_log)
             return PendingReply(
                 await async_phrase(self.hass, language, "confirmation_other_person"),
@@ -687,7 +687,7 @@ class SafetyGate:
             )
         if not waiting.said and not waiting.expired(store.clock()):
             # Its turn is still saying it (or what ran beside it): the person never heard it.
-            self._record_all(turn, waiting, Outcome.REFUSED, "an answer before the question")
+            self._record_all(turn, waiting, Outcome.ANSWER_REFUSED, "an answer before the question")
             _drop_last_user_message(chat_log)
             return PendingReply(
                 await async_phrase(self.hass, language, "confirmation_not_asked_yet"),
